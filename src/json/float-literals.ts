@@ -1,0 +1,18 @@
+/**
+ * CEL (and Kubernetes' unstructured decoding) tell `1` (int) from `1.0` (double), but `JSON.parse`
+ * gives both as the JS number 1. Numbers that the source text wrote as floating-point literals with an
+ * integral value are remembered here, keyed by the container that holds them, so that the CEL layer
+ * can type them as double. Nothing else needs to care: the document itself stays plain JSON.
+ */
+const floatKeys = new WeakMap<object, Set<string | number>>();
+
+export function markFloatLiteral(container: object, key: string | number): void {
+  let keys = floatKeys.get(container);
+  if (!keys) floatKeys.set(container, (keys = new Set()));
+  keys.add(key);
+}
+
+/** True when `container[key]` is an integral number that the source wrote as a float (`1.0`, `1e3`). */
+export function isFloatLiteral(container: object, key: string | number): boolean {
+  return floatKeys.get(container)?.has(key) ?? false;
+}

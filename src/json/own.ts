@@ -1,0 +1,23 @@
+import type { JsonObject, JsonValue } from './types.js';
+
+/**
+ * Keys come from untrusted documents, so `__proto__` and `constructor` must be ordinary data.
+ * `obj[key] = v` with key `__proto__` would call the prototype setter instead of storing data, so every
+ * write of a data-derived key goes through `setOwn`.
+ */
+export function setOwn(obj: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+export function hasOwn(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** The own property `key` of `obj`, or undefined (never an inherited one such as `toString`). */
+export function getOwn(obj: JsonObject, key: string): JsonValue | undefined {
+  return hasOwn(obj, key) ? obj[key] : undefined;
+}
