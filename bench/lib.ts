@@ -1,0 +1,60 @@
+/** Small measuring helpers shared by the benchmark suites (figures only; nothing here asserts). */
+
+export interface Stats {
+  median: number;
+  p99: number;
+  mean: number;
+  samples: number;
+}
+
+/** Calls `fn` in batches until `minMillis` has passed; returns per-call nanoseconds. */
+export function measure(fn: () => unknown, { minMillis = 300, batch = 0 } = {}): Stats {
+  // Warm up and size the batch so one sample takes about 50 µs (timer resolution is ~1 µs).
+  let size = batch;
+  if (!size) {
+    size = 1;
+    for (;;) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < size; i++) fn();
+      const ns = Number(process.hrtime.bigint() - t0);
+      if (ns > 50_000 || size >= 1 << 20) break;
+      size *= 2;
+    }
+  }
+  const samples: number[] = [];
+  const end = performance.now() + minMillis;
+  while (performance.now() < end || samples.length < 20) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < size; i++) fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / size);
+  }
+  return summarize(samples);
+}
+
+export function summarize(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return {
+    median: at(0.5),
+    p99: at(0.99),
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    samples: sorted.length,
+  };
+}
+
+export function formatNs(ns: number): string {
+  if (ns < 1_000) return `${ns.toFixed(0)} ns`;
+  if (ns < 1_000_000) return `${(ns / 1_000).toFixed(2)} µs`;
+  return `${(ns / 1_000_000).toFixed(2)} ms`;
+}
+
+export function table(title: string, rows: Record<string, string | number>[]): void {
+  console.log(`\n## ${title}`);
+  if (rows.length === 0) return;
+  const cols = Object.keys(rows[0]);
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells: string[]) => cells.map((s, i) => s.padEnd(width[i])).join('  ');
+  console.log(line(cols));
+  console.log(line(width.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
+}

@@ -1,0 +1,17 @@
+/**
+ * What a CLI command may touch. Commands take this instead of `process` so tests run them in-process
+ * and the same code serves `bin/amender` and the test suite.
+ */
+export interface CliIO {
+  /** The whole of standard input. */
+  readStdin(): Promise<string>;
+  /** A file's text (paths relative to `cwd`). */
+  readFile(path: string): Promise<string>;
+  /** Write to standard output (no newline added). */
+  out(text: string): void;
+  /** Write to standard error (no newline added). */
+  err(text: string): void;
+}
+
+/** A CLI command: arguments after the command name in, exit code out. */
+export type CliCommand = (argv: string[], io: CliIO) => Promise<number>;
