@@ -1,0 +1,21 @@
+/**
+ * UTF-8 text to base64 without `Buffer` (the core runs on Workers too). `btoa` takes a binary string, so
+ * the UTF-8 bytes are turned into one in slices small enough for `String.fromCharCode.apply`.
+ */
+export function base64Utf8(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  const SLICE = 0x8000;
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += SLICE) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + SLICE) as unknown as number[]);
+  }
+  return btoa(binary);
+}
+
+/** Base64 to UTF-8 text (used by the CLI and tests to read a reply's patch). */
+export function decodeBase64Utf8(encoded: string): string {
+  const binary = atob(encoded);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}

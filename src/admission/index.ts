@@ -1,0 +1,10 @@
+export type * from './types.js';
+export {
+  ADMISSION_API_VERSION,
+  ADMISSION_KIND,
+  ReviewValidationError,
+  validateReview,
+  type ReviewValidation,
+} from './validate.js';
+export { allowReply, denyReply, type PatchOperation, type ReviewReply } from './response.js';
+export { base64Utf8, decodeBase64Utf8 } from './base64.js';

@@ -1,0 +1,42 @@
+import type { JsonValue } from '../json/index.js';
+import { base64Utf8 } from './base64.js';
+import type { AdmissionResponse, AdmissionReview, Status } from './types.js';
+import { ADMISSION_API_VERSION, ADMISSION_KIND } from './validate.js';
+
+/** One RFC 6902 operation as the reply carries it. */
+export interface PatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  path: string;
+  value?: JsonValue;
+  from?: string;
+}
+
+export type ReviewReply = AdmissionReview<'response'> & { response: AdmissionResponse };
+
+function wrap(response: AdmissionResponse): ReviewReply {
+  return { apiVersion: ADMISSION_API_VERSION, kind: ADMISSION_KIND, response };
+}
+
+/**
+ * The reply for an admitted request: `patchType` and the base64 patch only when the patch changes
+ * something (the API server treats an empty patch as a change of nothing, but saying nothing is clearer).
+ */
+export function allowReply(uid: string, patch: readonly PatchOperation[] = [], warnings: readonly string[] = []): ReviewReply {
+  const response: AdmissionResponse = { uid, allowed: true };
+  if (patch.length > 0) {
+    response.patchType = 'JSONPatch';
+    response.patch = base64Utf8(JSON.stringify(patch));
+  }
+  if (warnings.length > 0) response.warnings = [...warnings];
+  return wrap(response);
+}
+
+/**
+ * The reply for a denied request (spec/map.md §10): `allowed: false` and the status as given, with
+ * `status: "Failure"` set as metav1.Status has it. Nothing of a denied request's mutations is returned.
+ */
+export function denyReply(uid: string, status: Status, warnings: readonly string[] = []): ReviewReply {
+  const response: AdmissionResponse = { uid, allowed: false, status: { status: 'Failure', ...status } };
+  if (warnings.length > 0) response.warnings = [...warnings];
+  return wrap(response);
+}

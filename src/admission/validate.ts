@@ -1,0 +1,190 @@
+import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import type {
+  AdmissionRequest,
+  AdmissionReview,
+  GroupVersionKind,
+  GroupVersionResource,
+  Operation,
+  UserInfo,
+} from './types.js';
+
+export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
+export const ADMISSION_KIND = 'AdmissionReview';
+const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+/** An AdmissionReview that cannot be answered; `message` names the field and what was wrong. */
+export class ReviewValidationError extends Error {
+  override name = 'ReviewValidationError';
+  /** The request uid when it could be read, so a caller may still echo it. */
+  constructor(message: string, readonly uid?: string) {
+    super(message);
+  }
+}
+
+export type ReviewValidation =
+  | { ok: true; review: AdmissionReview<'request'>; request: AdmissionRequest }
+  | { ok: false; error: ReviewValidationError };
+
+/**
+ * Checks a parsed body against the admission.k8s.io/v1 AdmissionReview request shape and returns it
+ * typed, or the first problem with a field path. The request's documents are kept as they are (no copy):
+ * the engine never mutates its input.
+ */
+export function validateReview(value: JsonValue): ReviewValidation {
+  try {
+    const request = readReview(value);
+    return { ok: true, review: value as unknown as AdmissionReview<'request'>, request };
+  } catch (err) {
+    if (err instanceof ReviewValidationError) return { ok: false, error: err };
+    throw err;
+  }
+}
+
+function describe(value: JsonValue | undefined): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value)}`;
+  return `the ${typeof value} ${JSON.stringify(value)}`;
+}
+
+function fail(path: string, expected: string, got: JsonValue | undefined, uid?: string): never {
+  throw new ReviewValidationError(`${path}: expected ${expected}, got ${describe(got)}`, uid);
+}
+
+function readReview(value: JsonValue): AdmissionRequest {
+  if (!isJsonObject(value)) fail('AdmissionReview', 'a JSON object', value);
+  const apiVersion = getOwn(value, 'apiVersion');
+  if (apiVersion !== ADMISSION_API_VERSION) fail('apiVersion', `"${ADMISSION_API_VERSION}"`, apiVersion);
+  const kind = getOwn(value, 'kind');
+  if (kind !== ADMISSION_KIND) fail('kind', `"${ADMISSION_KIND}"`, kind);
+  const request = getOwn(value, 'request');
+  if (!isJsonObject(request)) fail('request', 'an object', request);
+  return readRequest(request);
+}
+
+function readRequest(req: JsonObject): AdmissionRequest {
+  const uid = getOwn(req, 'uid');
+  if (typeof uid !== 'string' || uid === '') fail('request.uid', 'a non-empty string', uid);
+  const at = new FieldReader(req, 'request', uid);
+  const operation = getOwn(req, 'operation');
+  if (typeof operation !== 'string' || !OPERATIONS.includes(operation as Operation)) {
+    fail('request.operation', `one of ${OPERATIONS.join(', ')}`, operation, uid);
+  }
+  const result: AdmissionRequest = {
+    uid,
+    kind: at.gvk('kind', true)!,
+    resource: at.gvr('resource', true)!,
+    operation: operation as Operation,
+    userInfo: at.userInfo(),
+  };
+  const optional = {
+    subResource: at.string('subResource'),
+    requestKind: at.gvk('requestKind', false),
+    requestResource: at.gvr('requestResource', false),
+    requestSubResource: at.string('requestSubResource'),
+    name: at.string('name'),
+    namespace: at.string('namespace'),
+    object: at.document('object'),
+    oldObject: at.document('oldObject'),
+    dryRun: at.boolean('dryRun'),
+    options: at.document('options'),
+  };
+  for (const [key, v] of Object.entries(optional)) if (v !== undefined) (result as unknown as JsonObject)[key] = v as JsonValue;
+  if ((operation === 'CREATE' || operation === 'UPDATE') && !isJsonObject(result.object)) {
+    fail('request.object', `an object for a ${operation} request`, result.object, uid);
+  }
+  return result;
+}
+
+/** Reads the typed fields of one object, failing with the full field path. */
+class FieldReader {
+  constructor(private readonly obj: JsonObject, private readonly path: string, private readonly uid: string) {}
+
+  private fail(key: string, expected: string, got: JsonValue | undefined): never {
+    fail(`${this.path}.${key}`, expected, got, this.uid);
+  }
+
+  string(key: string): string | undefined {
+    const v = getOwn(this.obj, key);
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string') this.fail(key, 'a string', v);
+    return v;
+  }
+
+  boolean(key: string): boolean | undefined {
+    const v = getOwn(this.obj, key);
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'boolean') this.fail(key, 'a boolean', v);
+    return v;
+  }
+
+  /** An embedded document (object, oldObject, options): an object, or null/absent. */
+  document(key: string): JsonObject | null | undefined {
+    const v = getOwn(this.obj, key);
+    if (v === undefined || v === null) return v;
+    if (!isJsonObject(v)) this.fail(key, 'an object or null', v);
+    return v;
+  }
+
+  private group(key: string, required: boolean): FieldReader | undefined {
+    const v = getOwn(this.obj, key);
+    if (v === undefined || v === null) {
+      if (required) this.fail(key, 'an object', v);
+      return undefined;
+    }
+    if (!isJsonObject(v)) this.fail(key, 'an object', v);
+    return new FieldReader(v, `${this.path}.${key}`, this.uid);
+  }
+
+  /** A string field that must be present; `allowEmpty` for API groups (the core group is ""). */
+  required(key: string, allowEmpty: boolean): string {
+    const v = getOwn(this.obj, key);
+    if (typeof v !== 'string' || (!allowEmpty && v === '')) this.fail(key, allowEmpty ? 'a string' : 'a non-empty string', v);
+    return v;
+  }
+
+  gvk(key: string, required: boolean): GroupVersionKind | undefined {
+    const r = this.group(key, required);
+    return r && { group: r.required('group', true), version: r.required('version', false), kind: r.required('kind', false) };
+  }
+
+  gvr(key: string, required: boolean): GroupVersionResource | undefined {
+    const r = this.group(key, required);
+    return r && { group: r.required('group', true), version: r.required('version', false), resource: r.required('resource', false) };
+  }
+
+  /** userInfo is always sent by the API server; a hand-written review may leave it out (empty user). */
+  userInfo(): UserInfo {
+    const r = this.group('userInfo', false);
+    if (!r) return {};
+    const info: UserInfo = {};
+    const username = r.string('username');
+    if (username !== undefined) info.username = username;
+    const uid = r.string('uid');
+    if (uid !== undefined) info.uid = uid;
+    const groups = r.stringList('groups');
+    if (groups !== undefined) info.groups = groups;
+    const extra = r.group('extra', false);
+    if (extra) {
+      const out: JsonObject = {};
+      for (const name of Object.keys(extra.obj)) {
+        const values = extra.stringList(name);
+        if (values !== undefined) setOwn(out, name, values);
+      }
+      info.extra = out as Record<string, string[]>;
+    }
+    return info;
+  }
+
+  stringList(key: string): string[] | undefined {
+    const v = getOwn(this.obj, key);
+    if (v === undefined || v === null) return undefined;
+    if (!Array.isArray(v)) this.fail(key, 'a list of strings', v);
+    v.forEach((item, i) => {
+      if (typeof item !== 'string') this.fail(`${key}[${i}]`, 'a string', item);
+    });
+    return v as string[];
+  }
+}

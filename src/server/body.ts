@@ -1,0 +1,84 @@
+import type { Limits } from './limits.js';
+
+export type BodyResult =
+  | { ok: true; text: string }
+  | { ok: false; status: 400 | 408 | 413; message: string };
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Reads a request body as UTF-8 text without ever holding more than `maxBodyBytes` of it: a declared
+ * Content-Length over the limit is refused before reading, and a streamed body is cancelled as soon as it
+ * passes the limit. A body that does not arrive within `bodyTimeoutMs` is cancelled too, so a client that
+ * stops sending cannot hold a handler forever on any platform.
+ */
+export async function readBoundedBody(request: Request, limits: Limits): Promise<BodyResult> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    if (!/^\d+$/.test(declared.trim())) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
+    if (Number(declared) > limits.maxBodyBytes) return tooLarge(limits);
+  }
+  if (request.body === null) return { ok: true, text: '' };
+
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const deadline = Date.now() + limits.bodyTimeoutMs;
+  let received = 0;
+  let text = '';
+  try {
+    for (;;) {
+      const chunk = await readWithin(reader, deadline - Date.now());
+      if (chunk === TIMED_OUT) {
+        return { ok: false, status: 408, message: `request body not received within ${limits.bodyTimeoutMs} ms` };
+      }
+      if (chunk.done) break;
+      received += chunk.value.byteLength;
+      if (received > limits.maxBodyBytes) return tooLarge(limits);
+      const piece = decode(decoder, chunk.value);
+      if (piece === undefined) return notUtf8();
+      text += piece;
+    }
+    const rest = decode(decoder);
+    if (rest === undefined) return notUtf8();
+    text += rest;
+  } catch (err) {
+    return { ok: false, status: 400, message: `request body could not be read: ${(err as Error).message}` };
+  } finally {
+    // Releases the connection's remaining bytes (no-op once the stream has ended).
+    reader.cancel().catch(() => {});
+  }
+  return { ok: true, text };
+}
+
+/** The decoded text, or undefined when the bytes are not UTF-8 (`chunk` undefined flushes). */
+function decode(decoder: InstanceType<typeof TextDecoder>, chunk?: Uint8Array): string | undefined {
+  try {
+    return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+  } catch {
+    return undefined;
+  }
+}
+
+function notUtf8(): BodyResult {
+  return { ok: false, status: 400, message: 'request body is not valid UTF-8' };
+}
+
+function tooLarge(limits: Limits): BodyResult {
+  return { ok: false, status: 413, message: `request body exceeds the limit of ${limits.maxBodyBytes} bytes` };
+}
+
+async function readWithin(
+  reader: { read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> },
+  ms: number,
+): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array } | typeof TIMED_OUT> {
+  if (ms <= 0) return TIMED_OUT;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    return await Promise.race([reader.read(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,32 @@
+import { DEFAULT_MAX_DEPTH } from '../json/index.js';
+
+/** What one request may cost the server. */
+export interface Limits {
+  /** Largest request body accepted; larger → 413. */
+  maxBodyBytes: number;
+  /** Deepest JSON nesting accepted; deeper → 400. */
+  maxJsonDepth: number;
+  /** Time allowed to receive the whole body once the handler starts reading it; slower → 408. */
+  bodyTimeoutMs: number;
+}
+
+/**
+ * The API server refuses request bodies over 3 MiB, and an UPDATE review carries both `object` and
+ * `oldObject`, so a legitimate review can approach twice that plus the envelope: 8 MiB by default.
+ */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxBodyBytes: 8 * 1024 * 1024,
+  maxJsonDepth: DEFAULT_MAX_DEPTH,
+  bodyTimeoutMs: 10_000,
+});
+
+export function resolveLimits(partial: Partial<Limits> = {}): Limits {
+  const limits = { ...DEFAULT_LIMITS, ...partial };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`limit ${key} must be a positive integer, got ${value}`);
+  }
+  if (limits.maxJsonDepth > DEFAULT_MAX_DEPTH) {
+    throw new RangeError(`limit maxJsonDepth cannot exceed ${DEFAULT_MAX_DEPTH} (walkers recurse), got ${limits.maxJsonDepth}`);
+  }
+  return limits;
+}
