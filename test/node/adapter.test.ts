@@ -1,0 +1,141 @@
+import { connect as tcpConnect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNodeServer, type RunningServer } from '../../src/adapters/node.js';
+import { h1Request, h2Request } from './clients.js';
+import { makeTestPki, type TestPki } from './tls.js';
+
+let pki: TestPki;
+beforeAll(() => {
+  pki = makeTestPki();
+});
+afterAll(() => pki.dispose());
+
+/** A handler that answers with what it saw, or waits for `release` on /slow. */
+function echoHandler() {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let started!: () => void;
+  const slowStarted = new Promise<void>((r) => (started = r));
+  const fetch = async (req: Request) => {
+    const url = new URL(req.url);
+    if (url.pathname === '/slow') {
+      started();
+      await released;
+    }
+    if (url.pathname === '/throw') throw new Error('boom');
+    const body = await req.text();
+    return Response.json({ method: req.method, path: url.pathname, body });
+  };
+  return { fetch, release, slowStarted };
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = tcpConnect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(true));
+  });
+}
+
+describe('startNodeServer over HTTP', () => {
+  it('serves the handler on an ephemeral port and closes', async () => {
+    const h = echoHandler();
+    const server = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1' });
+    try {
+      expect(server.protocol).toBe('http');
+      const reply = await h1Request(`${server.url}/x`, { body: 'hello' });
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.body)).toEqual({ method: 'POST', path: '/x', body: 'hello' });
+    } finally {
+      await server.close();
+    }
+    expect(await refused(server.port)).toBe(true);
+  });
+
+  it('answers 500 when the handler throws, and keeps serving', async () => {
+    const errors: unknown[] = [];
+    const h = echoHandler();
+    const server = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1', onError: (e) => errors.push(e) });
+    try {
+      expect((await h1Request(`${server.url}/throw`)).status).toBe(500);
+      expect(errors).toHaveLength(1);
+      expect((await h1Request(`${server.url}/ok`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('drains on close: the request in flight completes, new connections are refused', async () => {
+    const h = echoHandler();
+    const server = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1' });
+    const pending = h1Request(`${server.url}/slow`, { body: 'late' });
+    await h.slowStarted;
+    expect(server.inFlight()).toBe(1);
+    const closed = server.close();
+    expect(await refused(server.port)).toBe(true);
+    h.release();
+    const reply = await pending;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).body).toBe('late');
+    await closed;
+  });
+
+  it('cuts a request still running after the shutdown timeout', async () => {
+    const h = echoHandler();
+    const server = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1', shutdownTimeoutMs: 100 });
+    const pending = h1Request(`${server.url}/slow`).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await h.slowStarted;
+    await server.close();
+    expect(await pending).toBe('cut');
+    h.release();
+  });
+});
+
+describe('startNodeServer over HTTPS', () => {
+  let server: RunningServer;
+  let handler: ReturnType<typeof echoHandler>;
+  beforeAll(async () => {
+    handler = echoHandler();
+    server = await startNodeServer({ fetch: handler.fetch, port: 0, host: '127.0.0.1', tls: { cert: pki.cert, key: pki.key } });
+  });
+  afterAll(() => server.close());
+
+  it('speaks HTTP/2 by ALPN to a client that verifies the CA', async () => {
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const origin = `https://localhost:${server.port}`;
+    const reply = await h2Request(origin, '/h2', pki.ca, { body: 'over h2' });
+    expect(reply.alpn).toBe('h2');
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toEqual({ method: 'POST', path: '/h2', body: 'over h2' });
+  });
+
+  it('speaks HTTP/1.1 to a client that offers only http/1.1', async () => {
+    const reply = await h1Request(`https://localhost:${server.port}/h1`, { ca: pki.ca, body: 'over h1' });
+    expect(reply.alpn).toBe('http/1.1');
+    expect(JSON.parse(reply.body).body).toBe('over h1');
+  });
+
+  it('is refused by a client that does not trust the CA', async () => {
+    await expect(h1Request(`https://localhost:${server.port}/h1`)).rejects.toThrow(/certificate/);
+  });
+
+  it('drains HTTP/2 sessions on close', async () => {
+    const h = echoHandler();
+    const s = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1', tls: { cert: pki.cert, key: pki.key } });
+    const pending = h2Request(`https://localhost:${s.port}`, '/slow', pki.ca, { body: 'drained' });
+    await h.slowStarted;
+    const closed = s.close();
+    h.release();
+    const reply = await pending;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).body).toBe('drained');
+    await closed;
+    expect(await refused(s.port)).toBe(true);
+  });
+});

@@ -1,0 +1,34 @@
+/** A throwaway CA and a server certificate it signed, for HTTPS tests (made with the openssl CLI). */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestPki {
+  ca: string;
+  cert: string;
+  key: string;
+  /** Directory holding ca.crt, server.crt and server.key. */
+  dir: string;
+  dispose(): void;
+}
+
+export function makeTestPki(): TestPki {
+  const dir = mkdtempSync(join(tmpdir(), 'amender-pki-'));
+  const at = (f: string) => join(dir, f);
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  ssl('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.crt'), '-subj', '/CN=amender test CA', '-days', '2',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  ssl('req', ...ec, '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=localhost');
+  writeFileSync(at('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n');
+  ssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.crt'), '-CAkey', at('ca.key'), '-CAcreateserial',
+    '-out', at('server.crt'), '-days', '2', '-extfile', at('ext.cnf'));
+  return {
+    ca: readFileSync(at('ca.crt'), 'utf8'),
+    cert: readFileSync(at('server.crt'), 'utf8'),
+    key: readFileSync(at('server.key'), 'utf8'),
+    dir,
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
