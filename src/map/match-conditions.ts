@@ -1,0 +1,39 @@
+/**
+ * How the outcomes of a policy's matchConditions combine (`webhook/matchconditions/matcher.go`):
+ * every condition is evaluated (no short circuit on error); any `false` skips the invocation whatever
+ * the errors; otherwise errors (or a failure of the whole evaluation, e.g. the shared cost budget)
+ * follow the failurePolicy: Fail → error, Ignore → skip.
+ */
+
+export type ConditionOutcome = { name: string; result: boolean; error?: undefined } | { name: string; error: string; result?: undefined };
+
+export type ConditionsVerdict =
+  | { matches: true }
+  | { matches: false; failedConditionName?: string }
+  | { matches: false; error: string };
+
+/** `utilerrors.NewAggregate(...).Error()`: one message as is, several distinct ones as `[a, b]`. */
+export function aggregateMessages(messages: readonly string[]): string {
+  const distinct = [...new Set(messages)];
+  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
+}
+
+/**
+ * `failurePolicy` null/undefined means unset, which is Fail. `evaluationError` is the failure of the
+ * evaluation as a whole, before any per-condition outcome counts.
+ */
+export function combineConditions(
+  outcomes: readonly ConditionOutcome[],
+  failurePolicy: string | null | undefined,
+  evaluationError?: string,
+): ConditionsVerdict {
+  const ignore = failurePolicy === 'Ignore';
+  if (evaluationError !== undefined) return ignore ? { matches: false } : { matches: false, error: evaluationError };
+  const errors: string[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.error !== undefined) errors.push(outcome.error);
+    else if (outcome.result === false) return { matches: false, failedConditionName: outcome.name };
+  }
+  if (errors.length > 0) return ignore ? { matches: false } : { matches: false, error: aggregateMessages(errors) };
+  return { matches: true };
+}
