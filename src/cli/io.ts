@@ -7,6 +7,11 @@ export interface CliIO {
   readStdin(): Promise<string>;
   /** A file's text (paths relative to `cwd`). */
   readFile(path: string): Promise<string>;
+  /**
+   * The names of the entries of a folder, or undefined when `path` is not a folder (a file, or nothing).
+   * Optional: only commands that walk folders (`--policies DIR`, `amender test DIR`) need it.
+   */
+  listDir?(path: string): Promise<string[] | undefined>;
   /** Write to standard output (no newline added). */
   out(text: string): void;
   /** Write to standard error (no newline added). */

@@ -1,0 +1,171 @@
+/**
+ * Configuration of the Node server: environment variables (the serverless way), optionally on top of a
+ * YAML or JSON config file named by AMENDER_CONFIG. A variable always wins over the file. Every setting is
+ * documented in README.md ("Configuration"). Pure: takes the environment and the file text, returns the
+ * settings or every problem found.
+ */
+import { parse as parseYaml } from 'yaml';
+import { isLogLevel, type LogLevel } from '../server/log.js';
+import { DEFAULT_LIMITS, type Limits } from '../server/limits.js';
+
+export interface NodeConfig {
+  port: number;
+  host: string;
+  /** Where policies come from: `bundled`, `file://DIR` or a plain path (file or folder), in order. */
+  policySources: string[];
+  tls?: { certFile: string; keyFile: string };
+  limits: Limits;
+  logLevel: LogLevel;
+  shutdownTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+export const DEFAULT_PORT = 8080;
+
+/** Environment variable → config file key, with how to read it. */
+const SETTINGS = {
+  port: { env: 'PORT', kind: 'port' },
+  host: { env: 'AMENDER_HOST', kind: 'string' },
+  policySources: { env: 'AMENDER_POLICY_SOURCES', kind: 'list' },
+  tlsCertFile: { env: 'AMENDER_TLS_CERT_FILE', kind: 'string' },
+  tlsKeyFile: { env: 'AMENDER_TLS_KEY_FILE', kind: 'string' },
+  maxBodyBytes: { env: 'AMENDER_MAX_BODY_BYTES', kind: 'count' },
+  bodyTimeoutMs: { env: 'AMENDER_BODY_TIMEOUT_MS', kind: 'count' },
+  maxJsonDepth: { env: 'AMENDER_MAX_JSON_DEPTH', kind: 'count' },
+  requestTimeoutMs: { env: 'AMENDER_REQUEST_TIMEOUT_MS', kind: 'count' },
+  shutdownTimeoutMs: { env: 'AMENDER_SHUTDOWN_TIMEOUT_MS', kind: 'count' },
+  logLevel: { env: 'AMENDER_LOG_LEVEL', kind: 'logLevel' },
+} as const;
+
+type Key = keyof typeof SETTINGS;
+type Raw = Partial<Record<Key, string | number | string[]>>;
+
+export const CONFIG_FILE_VARIABLE = 'AMENDER_CONFIG';
+
+/** The names of every environment variable read (for the README test that checks they are documented). */
+export const ENVIRONMENT_VARIABLES: readonly string[] = [CONFIG_FILE_VARIABLE, ...Object.values(SETTINGS).map((s) => s.env)];
+
+export function readNodeConfig(env: Readonly<Record<string, string | undefined>>, fileText?: string): NodeConfig {
+  const problems: string[] = [];
+  const raw: Raw = {};
+  if (fileText !== undefined) Object.assign(raw, readFile(fileText, problems));
+  for (const key of Object.keys(SETTINGS) as Key[]) {
+    const value = env[SETTINGS[key].env];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const value = <T>(key: Key, fallback: T): T => {
+    const v = raw[key];
+    if (v === undefined) return fallback;
+    const source = typeof v === 'string' && env[SETTINGS[key].env] === v ? SETTINGS[key].env : `config file key ${key}`;
+    const parsed = convert(SETTINGS[key].kind, v);
+    if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) {
+      problems.push(`${source}: ${parsed.error}`);
+      return fallback;
+    }
+    return parsed as T;
+  };
+
+  const config: NodeConfig = {
+    port: value('port', DEFAULT_PORT),
+    host: value('host', '0.0.0.0'),
+    policySources: value('policySources', ['bundled']),
+    limits: {
+      maxBodyBytes: value('maxBodyBytes', DEFAULT_LIMITS.maxBodyBytes),
+      bodyTimeoutMs: value('bodyTimeoutMs', DEFAULT_LIMITS.bodyTimeoutMs),
+      maxJsonDepth: value('maxJsonDepth', DEFAULT_LIMITS.maxJsonDepth),
+    },
+    logLevel: value('logLevel', 'info'),
+    requestTimeoutMs: value('requestTimeoutMs', 30_000),
+    shutdownTimeoutMs: value('shutdownTimeoutMs', 20_000),
+  };
+  const certFile = value<string | undefined>('tlsCertFile', undefined);
+  const keyFile = value<string | undefined>('tlsKeyFile', undefined);
+  if (certFile !== undefined && keyFile !== undefined) config.tls = { certFile, keyFile };
+  else if (certFile !== undefined || keyFile !== undefined) {
+    problems.push('AMENDER_TLS_CERT_FILE and AMENDER_TLS_KEY_FILE must be given together (HTTPS needs both)');
+  }
+  if (config.limits.maxJsonDepth > DEFAULT_LIMITS.maxJsonDepth) {
+    problems.push(`AMENDER_MAX_JSON_DEPTH: at most ${DEFAULT_LIMITS.maxJsonDepth}, got ${config.limits.maxJsonDepth}`);
+  }
+  if (config.policySources.length === 0) problems.push('AMENDER_POLICY_SOURCES: at least one source is needed');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+const FILE_KEYS: Record<string, Key> = {
+  port: 'port',
+  host: 'host',
+  policySources: 'policySources',
+  logLevel: 'logLevel',
+  requestTimeoutMs: 'requestTimeoutMs',
+  shutdownTimeoutMs: 'shutdownTimeoutMs',
+  'tls.certFile': 'tlsCertFile',
+  'tls.keyFile': 'tlsKeyFile',
+  'limits.maxBodyBytes': 'maxBodyBytes',
+  'limits.bodyTimeoutMs': 'bodyTimeoutMs',
+  'limits.maxJsonDepth': 'maxJsonDepth',
+};
+
+function readFile(text: string, problems: string[]): Raw {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    problems.push(`config file: ${(err as Error).message.split('\n')[0]}`);
+    return {};
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    problems.push('config file: expected a mapping of settings');
+    return {};
+  }
+  const raw: Raw = {};
+  const walk = (obj: Record<string, unknown>, prefix: string) => {
+    for (const [k, v] of Object.entries(obj)) {
+      const path = prefix + k;
+      if ((k === 'tls' || k === 'limits') && prefix === '' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        walk(v as Record<string, unknown>, `${k}.`);
+      } else if (Object.prototype.hasOwnProperty.call(FILE_KEYS, path)) {
+        if (typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((s) => typeof s === 'string'))) {
+          raw[FILE_KEYS[path]] = v as string | number | string[];
+        } else {
+          problems.push(`config file key ${path}: expected a string, number or list of strings`);
+        }
+      } else {
+        problems.push(`config file: unknown key ${path} (known: ${Object.keys(FILE_KEYS).join(', ')})`);
+      }
+    }
+  };
+  walk(doc as Record<string, unknown>, '');
+  return raw;
+}
+
+type Kind = (typeof SETTINGS)[Key]['kind'];
+
+function convert(kind: Kind, v: string | number | string[]): unknown {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string' && v !== '' ? v : { error: `expected a non-empty string, got ${JSON.stringify(v)}` };
+    case 'list': {
+      const items = Array.isArray(v) ? v : String(v).split(',');
+      return items.map((s) => s.trim()).filter((s) => s !== '');
+    }
+    case 'logLevel':
+      return typeof v === 'string' && isLogLevel(v) ? v : { error: `expected debug, info, warn or error, got ${JSON.stringify(v)}` };
+    case 'port':
+    case 'count': {
+      const n = typeof v === 'number' ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN;
+      const max = kind === 'port' ? 65535 : Number.MAX_SAFE_INTEGER;
+      const min = kind === 'port' ? 0 : 1;
+      if (!Number.isSafeInteger(n) || n < min || n > max) return { error: `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}` };
+      return n;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The command-line grammar every `amender` command shares: `--name value`, `--name=value`, boolean
+ * `--flag`, and list options that take every following argument up to the next `--option`
+ * (`--policies a.yaml dir/ b.yaml`). A list option may also be repeated.
+ */
+
+export type OptionKind = 'string' | 'boolean' | 'list';
+export type OptionSpec = Readonly<Record<string, OptionKind>>;
+
+export interface ParsedArgs {
+  options: Map<string, string | boolean | string[]>;
+  positionals: string[];
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs {
+  const options = new Map<string, string | boolean | string[]>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    const kind = Object.prototype.hasOwnProperty.call(spec, name) ? spec[name] : undefined;
+    if (!kind) throw new UsageError(`unknown option --${name}`);
+    if (kind === 'boolean') {
+      if (inline !== undefined) throw new UsageError(`option --${name} takes no value`);
+      options.set(name, true);
+    } else if (kind === 'string') {
+      if (options.has(name)) throw new UsageError(`option --${name} given twice`);
+      const value = inline ?? argv[++i];
+      if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`option --${name} needs a value`);
+      options.set(name, value);
+    } else {
+      const values = (options.get(name) as string[] | undefined) ?? [];
+      if (inline !== undefined) values.push(inline);
+      else while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) values.push(argv[++i]);
+      if (values.length === 0) throw new UsageError(`option --${name} needs at least one value`);
+      options.set(name, values);
+    }
+  }
+  return { options, positionals };
+}
+
+/** Typed accessors over a ParsedArgs. */
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  return args.options.get(name) as string | undefined;
+}
+
+export function listOption(args: ParsedArgs, name: string): string[] {
+  return (args.options.get(name) as string[] | undefined) ?? [];
+}
+
+export function flag(args: ParsedArgs, name: string): boolean {
+  return args.options.get(name) === true;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_PORT, readNodeConfig } from '../../src/adapters/node-config.js';
+
+function problems(env: Record<string, string>, file?: string): string[] {
+  try {
+    readNodeConfig(env, file);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('readNodeConfig', () => {
+  it('has defaults for everything', () => {
+    const c = readNodeConfig({});
+    expect(c).toMatchObject({ port: DEFAULT_PORT, host: '0.0.0.0', policySources: ['bundled'], logLevel: 'info' });
+    expect(c.limits.maxBodyBytes).toBe(8 * 1024 * 1024);
+    expect(c.tls).toBeUndefined();
+  });
+
+  it('reads environment variables', () => {
+    const c = readNodeConfig({
+      PORT: '9443',
+      AMENDER_HOST: '127.0.0.1',
+      AMENDER_POLICY_SOURCES: 'file:///etc/amender, ./more ,',
+      AMENDER_TLS_CERT_FILE: '/tls/tls.crt',
+      AMENDER_TLS_KEY_FILE: '/tls/tls.key',
+      AMENDER_MAX_BODY_BYTES: '1024',
+      AMENDER_BODY_TIMEOUT_MS: '500',
+      AMENDER_LOG_LEVEL: 'debug',
+      AMENDER_SHUTDOWN_TIMEOUT_MS: '1000',
+    });
+    expect(c).toMatchObject({
+      port: 9443,
+      host: '127.0.0.1',
+      policySources: ['file:///etc/amender', './more'],
+      tls: { certFile: '/tls/tls.crt', keyFile: '/tls/tls.key' },
+      logLevel: 'debug',
+      shutdownTimeoutMs: 1000,
+    });
+    expect(c.limits).toMatchObject({ maxBodyBytes: 1024, bodyTimeoutMs: 500 });
+  });
+
+  it('reads a YAML config file, and a variable wins over it', () => {
+    const file = 'port: 7000\nlogLevel: warn\npolicySources: [file:///a, file:///b]\nlimits:\n  maxBodyBytes: 2048\ntls:\n  certFile: c\n  keyFile: k\n';
+    const c = readNodeConfig({ PORT: '7001' }, file);
+    expect(c).toMatchObject({ port: 7001, logLevel: 'warn', policySources: ['file:///a', 'file:///b'], tls: { certFile: 'c', keyFile: 'k' } });
+    expect(c.limits.maxBodyBytes).toBe(2048);
+  });
+
+  it('reports every problem at once, naming where it came from', () => {
+    expect(problems({ PORT: 'http', AMENDER_LOG_LEVEL: 'loud', AMENDER_TLS_CERT_FILE: '/c', AMENDER_MAX_BODY_BYTES: '0' })).toEqual([
+      'PORT: expected an integer from 0 to 65535, got "http"',
+      'AMENDER_MAX_BODY_BYTES: expected an integer from 1 to 9007199254740991, got "0"',
+      'AMENDER_LOG_LEVEL: expected debug, info, warn or error, got "loud"',
+      'AMENDER_TLS_CERT_FILE and AMENDER_TLS_KEY_FILE must be given together (HTTPS needs both)',
+    ]);
+    expect(problems({}, 'prot: 1\nlimits: {maxBodyBytes: big}\n')).toEqual([
+      expect.stringMatching(/^config file: unknown key prot \(known: /),
+      'config file key maxBodyBytes: expected an integer from 1 to 9007199254740991, got "big"',
+    ]);
+    expect(problems({}, '[1, 2]')).toEqual(['config file: expected a mapping of settings']);
+    expect(problems({}, 'port: [1\n')[0]).toMatch(/^config file: /);
+    expect(problems({ AMENDER_MAX_JSON_DEPTH: '5000' })).toEqual(['AMENDER_MAX_JSON_DEPTH: at most 1000, got 5000']);
+  });
+});
