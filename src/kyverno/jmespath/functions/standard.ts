@@ -1,0 +1,299 @@
+/**
+ * The JMESPath built-in functions with go-jmespath's semantics (Kyverno's `sum` lives in
+ * arithmetic.ts and replaces the standard one). Go iterates maps in random order, so `keys`, `values`
+ * and `merge` have no defined order in Kyverno; here they follow the document's key order.
+ */
+import type { JsonObject, JsonValue } from '../../../json/index.js';
+import { FunctionError } from '../errors.js';
+import { goJsonStringify } from '../gojson.js';
+import type { FunctionDef } from '../registry.js';
+import { compareStrings, ExpRef, runeCount, typeOf, type Value } from '../values.js';
+
+const num = (v: Value) => v as number;
+const str = (v: Value) => v as string;
+const arr = (v: Value) => v as JsonValue[];
+const obj = (v: Value) => v as JsonObject;
+const ref = (v: Value) => v as ExpRef;
+
+function setKey(o: JsonObject, k: string, v: JsonValue): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** Go's `==` on interface values: uncomparable dynamic types of the same kind panic. */
+function goInterfaceEqual(a: JsonValue, b: JsonValue): boolean {
+  const ta = typeOf(a);
+  if ((ta === 'array' || ta === 'object') && ta === typeOf(b)) {
+    throw new FunctionError('contains', `runtime error: comparing uncomparable type ${ta === 'array' ? '[]interface {}' : 'map[string]interface {}'}`);
+  }
+  return a === b;
+}
+
+/** strconv.ParseFloat(s, 64) for to_number: null when Go fails or the value is not finite. */
+export function goParseFloat(s: string): number | null {
+  if (/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
+    const n = Number(s);
+    return Number.isFinite(n) ? n : null;
+  }
+  const hex = /^([+-]?)0[xX]((?:[0-9a-fA-F]_?)*[0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(s);
+  if (hex && (hex[2] || hex[3])) {
+    const intPart = hex[2].replaceAll('_', '');
+    const frac = hex[3] ?? '';
+    let mant = 0;
+    for (const ch of intPart + frac) mant = mant * 16 + parseInt(ch, 16);
+    const n = mant * 2 ** (Number(hex[4]) - 4 * frac.length);
+    if (!Number.isFinite(n)) return null;
+    return hex[1] === '-' ? -n : n;
+  }
+  return null;
+}
+
+function byKey(fn: string, items: JsonValue[], key: ExpRef, pick: 'max' | 'min'): JsonValue {
+  if (items.length === 0) return null;
+  if (items.length === 1) return items[0];
+  const first = key.apply(items[0]);
+  if (typeof first !== 'number' && typeof first !== 'string') throw new FunctionError(fn, 'invalid type, must be number of string');
+  let best: number | string = first;
+  let bestItem = items[0];
+  for (let i = 1; i < items.length; i++) {
+    const k = key.apply(items[i]) as number | string;
+    if (typeof k !== typeof first) throw new FunctionError(fn, `invalid type, must be ${typeof first}`);
+    const better =
+      typeof k === 'number' ? (pick === 'max' ? k > (best as number) : k < (best as number)) : pick === 'max' ? compareStrings(k as string, best as string) > 0 : compareStrings(k as string, best as string) < 0;
+    if (better) {
+      best = k;
+      bestItem = items[i];
+    }
+  }
+  return bestItem;
+}
+
+function extreme(items: JsonValue[], pick: 'max' | 'min'): JsonValue {
+  if (items.length === 0) return null;
+  let best = items[0];
+  for (let i = 1; i < items.length; i++) {
+    const x = items[i];
+    const better =
+      typeof x === 'number' ? (pick === 'max' ? x > (best as number) : x < (best as number)) : pick === 'max' ? compareStrings(x as string, best as string) > 0 : compareStrings(x as string, best as string) < 0;
+    if (better) best = x;
+  }
+  return best;
+}
+
+export const standardFunctions: FunctionDef[] = [
+  {
+    name: 'abs',
+    args: [{ types: ['number'] }],
+    returns: ['number'],
+    note: 'absolute value of a number',
+    call: ([n]) => Math.abs(num(n)),
+  },
+  {
+    name: 'avg',
+    args: [{ types: ['array[number]'] }],
+    returns: ['number'],
+    note: 'average of an array of numbers',
+    call: ([a]) => {
+      const items = arr(a) as number[];
+      // Go computes 0/0 = NaN, which then fails to encode; say so at once.
+      if (items.length === 0) throw new FunctionError('avg', 'json: unsupported value: NaN (average of an empty array)');
+      let sum = 0;
+      for (const x of items) sum += x;
+      return sum / items.length;
+    },
+  },
+  {
+    name: 'ceil',
+    args: [{ types: ['number'] }],
+    returns: ['number'],
+    note: 'smallest integer not below the number',
+    call: ([n]) => Math.ceil(num(n)),
+  },
+  {
+    name: 'contains',
+    args: [{ types: ['array', 'string'] }, { types: ['any'] }],
+    returns: ['boolean'],
+    note: 'whether a string contains a substring or an array an element',
+    call: ([subject, search]) => {
+      if (typeof subject === 'string') return typeof search === 'string' ? subject.includes(search) : false;
+      for (const item of arr(subject)) if (goInterfaceEqual(item, search as JsonValue)) return true;
+      return false;
+    },
+  },
+  {
+    name: 'ends_with',
+    args: [{ types: ['string'] }, { types: ['string'] }],
+    returns: ['boolean'],
+    note: 'whether the first string ends with the second',
+    call: ([s, suffix]) => str(s).endsWith(str(suffix)),
+  },
+  {
+    name: 'floor',
+    args: [{ types: ['number'] }],
+    returns: ['number'],
+    note: 'largest integer not above the number',
+    call: ([n]) => Math.floor(num(n)),
+  },
+  {
+    name: 'join',
+    args: [{ types: ['string'] }, { types: ['array[string]'] }],
+    returns: ['string'],
+    note: 'joins an array of strings with a separator',
+    call: ([sep, items]) => (arr(items) as string[]).join(str(sep)),
+  },
+  {
+    name: 'keys',
+    args: [{ types: ['object'] }],
+    returns: ['array'],
+    note: 'the keys of an object',
+    call: ([o]) => Object.keys(obj(o)),
+  },
+  {
+    name: 'length',
+    args: [{ types: ['string', 'array', 'object'] }],
+    returns: ['number'],
+    note: 'length of a string (in characters), array or object',
+    call: ([v]) => {
+      if (typeof v === 'string') return runeCount(v);
+      if (Array.isArray(v)) return v.length;
+      return Object.keys(obj(v)).length;
+    },
+  },
+  {
+    name: 'map',
+    args: [{ types: ['expref'] }, { types: ['array'] }],
+    returns: ['array'],
+    note: 'applies an expression to every element of an array',
+    call: ([e, items]) => arr(items).map((x) => ref(e).apply(x)),
+  },
+  {
+    name: 'max',
+    args: [{ types: ['array[number]', 'array[string]'] }],
+    returns: ['number', 'string'],
+    note: 'largest number or string of an array',
+    call: ([a]) => extreme(arr(a), 'max'),
+  },
+  {
+    name: 'max_by',
+    args: [{ types: ['array'] }, { types: ['expref'] }],
+    returns: ['any'],
+    note: 'element with the largest key',
+    call: ([a, e]) => byKey('max_by', arr(a), ref(e), 'max'),
+  },
+  {
+    name: 'merge',
+    args: [{ types: ['object'], variadic: true }],
+    returns: ['object'],
+    note: 'merges objects, later keys winning',
+    call: (objects) => {
+      const out: JsonObject = {};
+      for (const o of objects) {
+        if (typeOf(o) !== 'object') throw new FunctionError('merge', `invalid type, must be object`);
+        for (const k of Object.keys(obj(o))) setKey(out, k, obj(o)[k]);
+      }
+      return out;
+    },
+  },
+  {
+    name: 'min',
+    args: [{ types: ['array[number]', 'array[string]'] }],
+    returns: ['number', 'string'],
+    note: 'smallest number or string of an array',
+    call: ([a]) => extreme(arr(a), 'min'),
+  },
+  {
+    name: 'min_by',
+    args: [{ types: ['array'] }, { types: ['expref'] }],
+    returns: ['any'],
+    note: 'element with the smallest key',
+    call: ([a, e]) => byKey('min_by', arr(a), ref(e), 'min'),
+  },
+  {
+    name: 'not_null',
+    args: [{ types: ['any'], variadic: true }],
+    returns: ['any'],
+    note: 'first argument that is not null',
+    call: (values) => {
+      for (const v of values) if (v !== null) return v;
+      return null;
+    },
+  },
+  {
+    name: 'reverse',
+    args: [{ types: ['array', 'string'] }],
+    returns: ['array', 'string'],
+    note: 'reverses a string (by character) or an array',
+    call: ([v]) => (typeof v === 'string' ? Array.from(v).reverse().join('') : [...arr(v)].reverse()),
+  },
+  {
+    name: 'sort',
+    args: [{ types: ['array[string]', 'array[number]'] }],
+    returns: ['array'],
+    note: 'sorts an array of strings or numbers',
+    call: ([a]) => {
+      const items = [...arr(a)];
+      if (items.every((x) => typeof x === 'number')) return (items as number[]).sort((x, y) => x - y);
+      return (items as string[]).sort(compareStrings);
+    },
+  },
+  {
+    name: 'sort_by',
+    args: [{ types: ['array'] }, { types: ['expref'] }],
+    returns: ['array'],
+    note: 'sorts an array by the key an expression computes',
+    call: ([a, e]) => {
+      const items = arr(a);
+      if (items.length < 2) return items;
+      const keys = items.map((x) => ref(e).apply(x));
+      const kind = typeof keys[0];
+      if (kind !== 'number' && kind !== 'string') throw new FunctionError('sort_by', 'invalid type, must be number of string');
+      if (keys.some((k) => typeof k !== kind)) throw new FunctionError('sort_by', 'error in sort_by comparison');
+      const order = items.map((_, i) => i);
+      order.sort((i, j) => (kind === 'number' ? (keys[i] as number) - (keys[j] as number) : compareStrings(keys[i] as string, keys[j] as string)));
+      return order.map((i) => items[i]);
+    },
+  },
+  {
+    name: 'starts_with',
+    args: [{ types: ['string'] }, { types: ['string'] }],
+    returns: ['boolean'],
+    note: 'whether the first string starts with the second',
+    call: ([s, prefix]) => str(s).startsWith(str(prefix)),
+  },
+  {
+    name: 'to_array',
+    args: [{ types: ['any'] }],
+    returns: ['array'],
+    note: 'wraps a non-array value in an array',
+    call: ([v]) => (Array.isArray(v) ? v : [v as JsonValue]),
+  },
+  {
+    name: 'to_number',
+    args: [{ types: ['any'] }],
+    returns: ['number'],
+    note: 'a number, or a string parsed as one (else null)',
+    call: ([v]) => (typeof v === 'number' ? v : typeof v === 'string' ? goParseFloat(v) : null),
+  },
+  {
+    name: 'to_string',
+    args: [{ types: ['any'] }],
+    returns: ['string'],
+    note: 'a string, or the JSON text of any other value',
+    call: ([v]) => (typeof v === 'string' ? v : goJsonStringify(v as JsonValue)),
+  },
+  {
+    name: 'type',
+    args: [{ types: ['any'] }],
+    returns: ['string'],
+    note: 'the JMESPath type name of a value',
+    call: ([v]) => typeOf(v),
+  },
+  {
+    name: 'values',
+    args: [{ types: ['object'] }],
+    returns: ['array'],
+    note: 'the values of an object',
+    call: ([o]) => Object.values(obj(o)),
+  },
+];
+

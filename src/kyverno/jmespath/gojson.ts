@@ -1,0 +1,93 @@
+/**
+ * JSON text exactly as Go's `encoding/json.Marshal` writes a decoded document: compact, map keys in
+ * byte order, `<` `>` `&` U+2028 U+2029 escaped, invalid UTF-16 (lone surrogates) as U+FFFD. Kyverno's
+ * `to_string` and its variable substitution inside longer strings both produce this text.
+ */
+import type { JsonValue } from '../../json/index.js';
+import { goJsonNumber } from './gofloat.js';
+import { compareStrings } from './values.js';
+
+const HEX = '0123456789abcdef';
+
+function needsEscape(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) return true;
+    if (c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
+
+export function goQuote(s: string): string {
+  if (!needsEscape(s)) return `"${s}"`;
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        continue;
+      case 0x5c:
+        out += '\\\\';
+        continue;
+      case 0x0a:
+        out += '\\n';
+        continue;
+      case 0x0d:
+        out += '\\r';
+        continue;
+      case 0x09:
+        out += '\\t';
+        continue;
+      case 0x08:
+        out += '\\b';
+        continue;
+      case 0x0c:
+        out += '\\f';
+        continue;
+    }
+    if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) {
+      out += `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
+    } else if (c === 0x2028 || c === 0x2029) {
+      out += `\\u${c.toString(16)}`;
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out += s[i] + s[i + 1];
+        i++;
+      } else {
+        out += '\\ufffd';
+      }
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      out += '\\ufffd';
+    } else {
+      out += s[i];
+    }
+  }
+  return out + '"';
+}
+
+/** Go encoding/json.Marshal of a decoded JSON value. Throws on NaN/Infinity like Go does. */
+export function goJsonStringify(value: JsonValue): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return goQuote(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new Error(`json: unsupported value: ${value}`);
+      return goJsonNumber(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+  }
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + goJsonStringify(value[i]);
+    return out + ']';
+  }
+  const keys = Object.keys(value).sort(compareStrings);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    out += (i ? ',' : '') + goQuote(keys[i]) + ':' + goJsonStringify(value[keys[i]]);
+  }
+  return out + '}';
+}

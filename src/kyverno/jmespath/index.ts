@@ -1,0 +1,181 @@
+/**
+ * JMESPath for Kyverno: the original JMESPath grammar and functions with go-jmespath semantics,
+ * Kyverno's fork behaviour for unresolved keys, and Kyverno's custom functions (spec kyverno.md §13).
+ *
+ * API
+ * ---
+ *   compile(expression): CompiledExpression
+ *       Parses once; results are cached (LRU, `COMPILE_CACHE_SIZE` entries, syntax errors included).
+ *       Throws JmesPathSyntaxError for an invalid expression (message starts with "SyntaxError:").
+ *   CompiledExpression.search(data, options?): JsonValue
+ *       Evaluates against a JSON document. Throws a JmesPathError (never anything else).
+ *   search(expression, data, options?): JsonValue          compile + search
+ *   evaluate(expression, data, options?): EvaluationResult { ok: true, value } | { ok: false, error }
+ *       Never throws; the error is a JmesPathError.
+ *   isUnresolvedError(error): boolean
+ *       True when the failure is Kyverno's unresolved variable: `Unknown key "x" in path`.
+ *   goJsonStringify(value): string
+ *       JSON text as Go's encoding/json writes it (sorted keys, HTML escapes); this is what Kyverno
+ *       inserts for a non-string value inside a longer string, and what `to_string` returns.
+ *   listFunctions(): FunctionInfo[]        every registered function with signature and note.
+ *
+ * EvaluateOptions: `now()` (ms since the epoch, default Date.now) for the time_* functions;
+ * `random()` (default crypto.getRandomValues) for `random`. Inject both for deterministic tests.
+ *
+ * Errors (`error.kind`)
+ * ---------------------
+ *   'syntax'            JmesPathSyntaxError — bad expression or JSON literal (also at compile()).
+ *   'unresolved'        UnresolvedKeyError(key) — a missing key in a bare field access. Tolerated
+ *                       (becomes null) inside function arguments, comparisons, `||`, the left side of
+ *                       `&&`, `!`, pipes, projections, filters and multi-selects; a field on null or
+ *                       on a non-object is null, not an error.
+ *   'unknown-function'  UnknownFunctionError(name) — raised when the call is evaluated, as in Go.
+ *   'invalid-arity'     InvalidArityError — go-jmespath's "incorrect number of args" / "Invalid arity."
+ *   'invalid-type'      InvalidTypeError — "Invalid type for: <v>, expected: []jmespath.JpType{...}"
+ *   'function'          FunctionError — a function rejected its input; Kyverno's own functions use
+ *                       Kyverno's messages ("JMESPath function 'divide': Zero divisor passed", …).
+ *   'runtime'           anything else (e.g. "Invalid slice, step cannot be 0").
+ *
+ * Differences from Kyverno that cannot be avoided are listed in README.md beside this file.
+ */
+import type { JsonValue } from '../../json/index.js';
+import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './errors.js';
+import { allFunctions } from './functions/all.js';
+import { compileNode, run, type Evaluator } from './interpreter.js';
+import { parse } from './parser.js';
+import { FunctionTable, type ArgType, type CallContext } from './registry.js';
+
+export {
+  JmesPathError,
+  JmesPathSyntaxError,
+  UnresolvedKeyError,
+  UnknownFunctionError,
+  InvalidArityError,
+  InvalidTypeError,
+  FunctionError,
+  JmesPathRuntimeError,
+  isUnresolvedError,
+  type JmesPathErrorKind,
+} from './errors.js';
+export { goJsonStringify } from './gojson.js';
+
+export interface EvaluateOptions {
+  /** Milliseconds since the Unix epoch; default Date.now. */
+  now?: () => number;
+  /** Uniform random number in [0, 1); default from crypto.getRandomValues. */
+  random?: () => number;
+}
+
+export interface CompiledExpression {
+  readonly expression: string;
+  search(data: JsonValue, options?: EvaluateOptions): JsonValue;
+}
+
+export type EvaluationResult = { ok: true; value: JsonValue } | { ok: false; error: JmesPathError };
+
+export interface FunctionInfo {
+  name: string;
+  signature: string;
+  note: string;
+}
+
+export const COMPILE_CACHE_SIZE = 2048;
+
+const functions = new FunctionTable(allFunctions);
+
+function cryptoRandom(): number {
+  const buf = new Uint32Array(2);
+  crypto.getRandomValues(buf);
+  return (buf[0] * 2 ** 21 + (buf[1] >>> 11)) / 2 ** 53;
+}
+
+const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom };
+
+function contextFor(options?: EvaluateOptions): CallContext {
+  if (!options || (!options.now && !options.random)) return defaultContext;
+  return { now: options.now ?? defaultContext.now, random: options.random ?? defaultContext.random };
+}
+
+/** Anything thrown below that is not ours (a bug, a stack overflow) still leaves as a JmesPathError. */
+function asJmesPathError(e: unknown): JmesPathError {
+  if (e instanceof JmesPathError) return e;
+  if (e instanceof RangeError) return new JmesPathRuntimeError(`expression too deeply nested: ${e.message}`);
+  return new JmesPathRuntimeError(e instanceof Error ? e.message : String(e));
+}
+
+class Compiled implements CompiledExpression {
+  constructor(
+    readonly expression: string,
+    private readonly evaluator: Evaluator,
+  ) {}
+  search(data: JsonValue, options?: EvaluateOptions): JsonValue {
+    try {
+      return run(this.evaluator, data, contextFor(options)) as JsonValue;
+    } catch (e) {
+      throw asJmesPathError(e);
+    }
+  }
+}
+
+const cache = new Map<string, Compiled | JmesPathSyntaxError>();
+
+function compileUncached(expression: string): Compiled | JmesPathSyntaxError {
+  try {
+    return new Compiled(expression, compileNode(parse(expression), functions));
+  } catch (e) {
+    if (e instanceof JmesPathSyntaxError) return e;
+    const msg = e instanceof RangeError ? 'expression too deeply nested' : e instanceof Error ? e.message : String(e);
+    return new JmesPathSyntaxError(msg, expression, 0);
+  }
+}
+
+/** Compiles (or fetches from the cache) an expression. Throws JmesPathSyntaxError. */
+export function compile(expression: string): CompiledExpression {
+  let entry = cache.get(expression);
+  if (entry !== undefined) {
+    // Move to the newest position so that the least recently used entry is evicted first.
+    cache.delete(expression);
+    cache.set(expression, entry);
+  } else {
+    entry = compileUncached(expression);
+    cache.set(expression, entry);
+    if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  if (entry instanceof JmesPathSyntaxError) throw entry;
+  return entry;
+}
+
+/** Compiles without touching the cache (for measurements and one-off use). */
+export function compileFresh(expression: string): CompiledExpression {
+  const entry = compileUncached(expression);
+  if (entry instanceof JmesPathSyntaxError) throw entry;
+  return entry;
+}
+
+export function search(expression: string, data: JsonValue, options?: EvaluateOptions): JsonValue {
+  return compile(expression).search(data, options);
+}
+
+export function evaluate(expression: string, data: JsonValue, options?: EvaluateOptions): EvaluationResult {
+  try {
+    return { ok: true, value: compile(expression).search(data, options) };
+  } catch (e) {
+    return { ok: false, error: asJmesPathError(e) };
+  }
+}
+
+export function clearCompileCache(): void {
+  cache.clear();
+}
+
+function typeList(types: ArgType[]): string {
+  return types.join('|');
+}
+
+export function listFunctions(): FunctionInfo[] {
+  return functions.list().map((f) => ({
+    name: f.name,
+    signature: `${f.name}(${f.args.map((a) => typeList(a.types) + (a.variadic ? '...' : '')).join(', ')}) ${typeList(f.returns)}`,
+    note: f.note,
+  }));
+}

@@ -1,0 +1,126 @@
+/** JMESPath value helpers with Go semantics (go-jmespath's isFalse, reflect.DeepEqual, byte-order strings). */
+import type { JsonObject, JsonValue } from '../../json/index.js';
+import { formatFloatG } from './gofloat.js';
+
+/** An expression reference (`&expr`) as a function argument: applies the expression to a value. */
+export class ExpRef {
+  constructor(readonly apply: (value: JsonValue) => JsonValue) {}
+}
+
+/** What flows through the evaluator: JSON, plus expression references for function arguments. */
+export type Value = JsonValue | ExpRef;
+
+export type JpType = 'number' | 'string' | 'boolean' | 'array' | 'object' | 'null' | 'expref';
+
+export function isObject(v: Value | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExpRef);
+}
+
+export function typeOf(v: Value): JpType {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'number':
+      return 'number';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+  }
+  if (Array.isArray(v)) return 'array';
+  if (v instanceof ExpRef) return 'expref';
+  return 'object';
+}
+
+/** JMESPath falsiness: null, false, "", [] and {}. */
+export function isFalse(v: Value): boolean {
+  if (v === null || v === false || v === '') return true;
+  if (typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.length === 0;
+  if (v instanceof ExpRef) return false;
+  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) return false;
+  return true;
+}
+
+const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/** reflect.DeepEqual over decoded JSON: numbers compare as float64 (`1 == 1.0`). */
+export function deepEqual(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof ExpRef || b instanceof ExpRef) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  let count = 0;
+  for (const k in a) {
+    if (!hasOwn(a, k)) continue;
+    count++;
+    if (!hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
+  }
+  for (const k in b) if (hasOwn(b, k)) count--;
+  return count === 0;
+}
+
+/** Go string ordering: byte order of UTF-8, which is code point order (not UTF-16 unit order). */
+export function compareStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const cx = a.codePointAt(i)!;
+      const cy = b.codePointAt(i)!;
+      return cx < cy ? -1 : cx > cy ? 1 : 0;
+    }
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+/** Number of Unicode code points (Go's utf8.RuneCountInString on valid text). */
+export function runeCount(s: string): number {
+  let count = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** Go's `%v` rendering of a decoded JSON value, used in go-jmespath's type error messages. */
+export function goFormatV(v: Value): string {
+  if (v === null) return '<nil>';
+  switch (typeof v) {
+    case 'number':
+      return formatFloatG(v);
+    case 'string':
+      return v;
+    case 'boolean':
+      return String(v);
+  }
+  if (v instanceof ExpRef) return '{expref}';
+  if (Array.isArray(v)) return `[${v.map(goFormatV).join(' ')}]`;
+  const keys = Object.keys(v).sort(compareStrings);
+  return `map[${keys.map((k) => `${k}:${goFormatV(v[k])}`).join(' ')}]`;
+}
+
+/** Replaces expression references that escaped into a result with null (they are not JSON). */
+export function toJson(v: Value): JsonValue {
+  if (v instanceof ExpRef) return null;
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map((item) => toJson(item as Value));
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__') Object.defineProperty(out, k, { value: toJson(v[k]), enumerable: true, writable: true, configurable: true });
+    else out[k] = toJson(v[k]);
+  }
+  return out;
+}
