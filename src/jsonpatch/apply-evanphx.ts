@@ -1,0 +1,163 @@
+import { hasOwn, isFloatLiteral, jsonEqual } from '../json/index.js';
+import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
+import { ensurePathExists } from './ensure-path.js';
+import { arrayAdd, findObject, getChild, invalidIndex } from './evanphx-containers.js';
+import type { EvanphxRules } from './evanphx-containers.js';
+import { OpFailure, opValueIsFloat } from './op-failure.js';
+import { parseGoInt } from './pointer.js';
+import type { Operation } from './types.js';
+import { isContainer, WorkingCopy } from './working-copy.js';
+import type { Location } from './working-copy.js';
+
+/**
+ * One operation with evanphx/json-patch semantics (v4 = kube-apiserver's MutatingAdmissionPolicy
+ * applier, v5 = Kyverno's), error texts included. Differences between the two that matter:
+ * - v4 `replace` of a missing object member adds it; v5 reports `doc is missing key`.
+ * - v4 `copy` from a missing member copies null; v5 reports it.
+ * - v5 `add ""` replaces the whole document; v4 reports a missing path.
+ * - v5 alone has AllowMissingPathOnRemove and EnsurePathExistsOnAdd.
+ * Both accept negative indices (when enabled), Go `Atoi` indices (`01`, `+1`), treat a `null`
+ * intermediate as missing, and read a path without a leading `/` by dropping its first segment.
+ */
+export function applyEvanphxOperation(wc: WorkingCopy, op: Operation, rules: EvanphxRules): void {
+  switch (op.op) {
+    case 'add':
+      return add(wc, op.path, op.value, opValueIsFloat(op), rules);
+    case 'remove':
+      return remove(wc, op.path, rules);
+    case 'replace':
+      return replace(wc, op.path, op.value, opValueIsFloat(op), rules);
+    case 'move':
+      return move(wc, op.from, op.path, rules);
+    case 'copy':
+      return copy(wc, op.from, op.path, rules);
+    case 'test':
+      return test(wc, op.path, op.value, rules);
+    default:
+      throw OpFailure.error(`Unexpected kind: ${String((op as { op: unknown }).op)}`);
+  }
+}
+
+function last(loc: Location): JsonObject | JsonArray {
+  return loc.chain[loc.chain.length - 1];
+}
+
+function add(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean, rules: EvanphxRules): void {
+  if (path === '' && rules.v5) {
+    if (!isContainer(value)) throw OpFailure.error('add operation does not apply: the document root can only be replaced by an object or array');
+    return wc.setRoot(value);
+  }
+  if (rules.ensurePathExistsOnAdd) ensurePathExists(wc, path, rules);
+  const found = findObject(wc.root, path, rules);
+  if (!found) throw OpFailure.error(`add operation does not apply: doc is missing path: "${path}": missing value`);
+  const parent = last(found.loc);
+  if (!Array.isArray(parent)) return wc.setMember(found.loc, found.key, value, isFloat);
+  const added = arrayAdd(wc, found.loc, found.key, value, isFloat, rules);
+  if (typeof added === 'string') throw OpFailure.error(`error in add for path: '${path}': ${added}`);
+}
+
+function remove(wc: WorkingCopy, path: string, rules: EvanphxRules): void {
+  const found = findObject(wc.root, path, rules);
+  if (!found) {
+    if (rules.allowMissingPathOnRemove) return;
+    throw OpFailure.error(`remove operation does not apply: doc is missing path: "${path}": missing value`);
+  }
+  const { loc, key } = found;
+  const parent = last(loc);
+  if (!Array.isArray(parent)) {
+    if (hasOwn(parent, key)) return wc.deleteMember(loc, key);
+    if (rules.allowMissingPathOnRemove) return;
+    throw OpFailure.error(`error in remove for path: '${path}': ${rules.v5 ? 'u' : 'U'}nable to remove nonexistent key: ${key}: missing value`);
+  }
+  const n = parseGoInt(key);
+  if (!n.ok) throw OpFailure.error(`error in remove for path: '${path}': ${n.error}`);
+  let index = n.value;
+  const len = parent.length;
+  if (index >= len || (index < 0 && rules.supportNegativeIndices && index < -len)) {
+    if (rules.allowMissingPathOnRemove) return;
+    throw OpFailure.error(`error in remove for path: '${path}': ${invalidIndex(n.text)}`);
+  }
+  if (index < 0) {
+    if (!rules.supportNegativeIndices) throw OpFailure.error(`error in remove for path: '${path}': ${invalidIndex(n.text)}`);
+    index += len;
+  }
+  wc.removeIndex(loc, index);
+}
+
+function replace(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean, rules: EvanphxRules): void {
+  if (path === '') {
+    if (!isContainer(value)) throw OpFailure.error('replace operation value must be object or array');
+    return wc.setRoot(value);
+  }
+  const found = findObject(wc.root, path, rules);
+  if (!found) throw OpFailure.error(`replace operation does not apply: doc is missing path: ${path}: missing value`);
+  const parent = last(found.loc);
+  const got = getChild(parent, found.key, rules);
+  if (!got.ok) throw OpFailure.error(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+  if (Array.isArray(parent)) wc.setIndex(found.loc, got.key as number, value, isFloat);
+  else wc.setMember(found.loc, found.key, value, isFloat);
+}
+
+function move(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules): void {
+  if (from === '' && rules.v5) throw OpFailure.error('unable to move entire document to another path: invalid state detected');
+  const src = findObject(wc.root, from, rules);
+  if (!src) throw OpFailure.error(`move operation does not apply: doc is missing from path: ${from}: missing value`);
+  const parent = last(src.loc);
+  const got = getChild(parent, src.key, rules);
+  if (!got.ok) throw OpFailure.error(`error in move for path: '${src.key}': ${got.error}`);
+  const value = got.value ?? null;
+  const isFloat = typeof value === 'number' && isFloatLiteral(parent, got.key);
+  if (Array.isArray(parent)) {
+    wc.removeIndex(src.loc, got.key as number);
+  } else {
+    // v4's get never fails on objects; its remove does.
+    if (!hasOwn(parent, src.key)) {
+      throw OpFailure.error(`error in move for path: '${src.key}': Unable to remove nonexistent key: ${src.key}: missing value`);
+    }
+    wc.deleteMember(src.loc, src.key);
+  }
+  const dest = findObject(wc.root, path, rules);
+  if (!dest) throw OpFailure.error(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
+  if (!Array.isArray(last(dest.loc))) return wc.setMember(dest.loc, dest.key, value, isFloat);
+  const added = arrayAdd(wc, dest.loc, dest.key, value, isFloat, rules);
+  if (typeof added === 'string') throw OpFailure.error(`error in move for path: '${path}': ${added}`);
+}
+
+function copy(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules): void {
+  const src = findObject(wc.root, from, rules);
+  if (!src) {
+    const shown = rules.v5 ? `"${from}"` : from;
+    throw OpFailure.error(`copy operation does not apply: doc is missing from path: ${shown}: missing value`);
+  }
+  const parent = last(src.loc);
+  const got = getChild(parent, src.key, rules);
+  if (!got.ok) throw OpFailure.error(`error in copy for from: '${from}': ${got.error}`);
+  // v4 reads a missing member as nil and copies it as null.
+  const value = wc.detach(got.value ?? null);
+  const isFloat = typeof value === 'number' && isFloatLiteral(parent, got.key);
+  const dest = findObject(wc.root, path, rules);
+  if (!dest) throw OpFailure.error(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
+  if (!Array.isArray(last(dest.loc))) return wc.setMember(dest.loc, dest.key, value, isFloat);
+  const added = arrayAdd(wc, dest.loc, dest.key, value, isFloat, rules);
+  if (typeof added === 'string') throw OpFailure.error(`error while adding value during copy: ${added}`);
+}
+
+function test(wc: WorkingCopy, path: string, expected: JsonValue, rules: EvanphxRules): void {
+  const failed = () => OpFailure.testFailed(`testing value ${path} failed: test failed`);
+  if (path === '') {
+    if (!jsonEqual(wc.root, expected)) throw failed();
+    return;
+  }
+  const found = findObject(wc.root, path, rules);
+  if (!found) throw OpFailure.error(`test operation does not apply: is missing path: ${path}: missing value`);
+  const got = getChild(last(found.loc), found.key, rules);
+  let actual: JsonValue | undefined;
+  if (got.ok) actual = got.value;
+  else if (!got.missing) throw OpFailure.error(`error in test for path: '${path}': ${got.error}`);
+  // A missing member and a null one both read as Go's nil node, which only a null value matches.
+  if (actual === undefined || actual === null) {
+    if (expected !== null) throw failed();
+    return;
+  }
+  if (expected === null || !jsonEqual(actual, expected)) throw failed();
+}

@@ -1,0 +1,56 @@
+import type { JsonValue } from '../json/index.js';
+import { applyEvanphxOperation } from './apply-evanphx.js';
+import { applyRfcOperation } from './apply-rfc.js';
+import { decodePatch } from './decode.js';
+import type { EvanphxRules } from './evanphx-containers.js';
+import { OpFailure } from './op-failure.js';
+import { resolveOptions } from './types.js';
+import type { ApplyOptions, ApplyResult, Flavour, Operation } from './types.js';
+import { isContainer, WorkingCopy } from './working-copy.js';
+
+const DEFAULT_MAX_ARRAY_PADDING = 10_000;
+
+/**
+ * Applies `patch` to `doc` in order, all or nothing, with the chosen flavour's semantics. The input is
+ * never mutated: the result shares every untouched subtree with it (and holds the patch's values as they
+ * are), so treat both as read-only. Expected failures come back as a result value, never as a throw.
+ */
+export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour: Flavour | ApplyOptions = 'rfc6902'): ApplyResult {
+  const options = resolveOptions(flavour);
+  const rules = options.engine === 'rfc6902' ? undefined : evanphxRules(options);
+  if (rules && !isContainer(doc)) {
+    return { ok: false, kind: 'error', message: 'the document to patch must be a JSON object or array', opIndex: -1 };
+  }
+  const wc = new WorkingCopy(doc);
+  let i = 0;
+  try {
+    for (; i < patch.length; i++) {
+      if (rules) applyEvanphxOperation(wc, patch[i], rules);
+      else applyRfcOperation(wc, patch[i]);
+    }
+  } catch (err) {
+    if (err instanceof OpFailure) return { ok: false, kind: err.kind, message: err.message, opIndex: i };
+    // Not an expected failure (a malformed operation object, a stack overflow on a pathological value):
+    // still answered as a value, with what went wrong.
+    return { ok: false, kind: 'error', message: `operation ${i} could not be applied: ${(err as Error)?.message ?? String(err)}`, opIndex: i };
+  }
+  return { ok: true, doc: wc.root };
+}
+
+/** `decodePatch` then `applyPatch`; a malformed patch is an `error` result and nothing is applied. */
+export function applyJsonPatch(doc: JsonValue, patch: unknown, flavour: Flavour | ApplyOptions = 'rfc6902'): ApplyResult {
+  const decoded = decodePatch(patch, flavour);
+  if (!decoded.ok) return { ok: false, kind: 'error', message: decoded.message, opIndex: decoded.opIndex ?? -1 };
+  return applyPatch(doc, decoded.patch, flavour);
+}
+
+function evanphxRules(options: Readonly<ApplyOptions>): EvanphxRules {
+  const v5 = options.engine === 'evanphx-v5';
+  return {
+    v5,
+    supportNegativeIndices: options.supportNegativeIndices ?? true,
+    allowMissingPathOnRemove: v5 && (options.allowMissingPathOnRemove ?? false),
+    ensurePathExistsOnAdd: v5 && (options.ensurePathExistsOnAdd ?? false),
+    maxArrayPadding: options.maxArrayPadding ?? DEFAULT_MAX_ARRAY_PADDING,
+  };
+}

@@ -1,0 +1,79 @@
+import { hasOwn, isFloatLiteral, jsonEqual, markFloatLiteral } from '../json/index.js';
+import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
+import { escapeToken } from './pointer.js';
+import type { Operation } from './types.js';
+
+/**
+ * The RFC 6902 patch that turns `from` (the object as received) into `to` (the object after every
+ * mutation). It applies under a strict RFC 6902 applier and reproduces `to` exactly:
+ * - objects are diffed member by member: `remove` for dropped keys, `add` for new ones, recursion into
+ *   members present on both sides;
+ * - a value whose type changed, or a changed scalar, is one whole-value `replace`;
+ * - arrays are diffed by index against the original list after setting aside the unchanged head and
+ *   tail: the changed middle is diffed pairwise, extra elements become `add …/<index>` (an append is
+ *   `add …/<length>`), surplus ones `remove` in descending index order;
+ * - nothing is emitted for unchanged parts; identical documents give an empty patch.
+ * Subtrees shared by identity (what `applyPatch` produces) are skipped without being walked. Values in
+ * the patch are `to`'s own subtrees, not copies: treat them as read-only. Numbers are emitted as they
+ * are, and a float-literal mark (`1.0`) on a replaced or added number is carried onto the operation.
+ */
+export function createPatch(from: JsonValue, to: JsonValue): Operation[] {
+  const ops: Operation[] = [];
+  diffValue('', from, to, ops, undefined, undefined);
+  return ops;
+}
+
+type Slot = string | number | undefined;
+
+function diffValue(path: string, a: JsonValue, b: JsonValue, ops: Operation[], bHolder: object | undefined, bSlot: Slot): void {
+  if (a === b) return;
+  if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
+    const aArray = Array.isArray(a);
+    if (aArray === Array.isArray(b)) {
+      if (aArray) diffArray(path, a as JsonArray, b as JsonArray, ops);
+      else diffObject(path, a as JsonObject, b as JsonObject, ops);
+      return;
+    }
+  }
+  ops.push(valueOp('replace', path, b, bHolder, bSlot));
+}
+
+function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]): void {
+  for (const key in a) {
+    if (!hasOwn(a, key)) continue;
+    const child = path + '/' + escapeToken(key);
+    if (!hasOwn(b, key)) ops.push({ op: 'remove', path: child });
+    else diffValue(child, a[key], b[key], ops, b, key);
+  }
+  for (const key in b) {
+    if (hasOwn(b, key) && !hasOwn(a, key)) ops.push(valueOp('add', path + '/' + escapeToken(key), b[key], b, key));
+  }
+}
+
+function diffArray(path: string, a: JsonArray, b: JsonArray, ops: Operation[]): void {
+  const la = a.length;
+  const lb = b.length;
+  const common = Math.min(la, lb);
+  let head = 0;
+  while (head < common && sameElement(a[head], b[head])) head++;
+  let tail = 0;
+  while (tail < common - head && sameElement(a[la - 1 - tail], b[lb - 1 - tail])) tail++;
+  const midA = la - head - tail;
+  const midB = lb - head - tail;
+  const paired = Math.min(midA, midB);
+  for (let i = head; i < head + paired; i++) diffValue(path + '/' + i, a[i], b[i], ops, b, i);
+  for (let i = head + paired; i < head + midB; i++) ops.push(valueOp('add', path + '/' + i, b[i], b, i));
+  for (let i = head + midA - 1; i >= head + paired; i--) ops.push({ op: 'remove', path: path + '/' + i });
+}
+
+function sameElement(x: JsonValue, y: JsonValue): boolean {
+  return x === y || jsonEqual(x, y);
+}
+
+function valueOp(op: 'add' | 'replace', path: string, value: JsonValue, holder: object | undefined, slot: Slot): Operation {
+  const out: Operation = { op, path, value };
+  if (typeof value === 'number' && holder !== undefined && slot !== undefined && isFloatLiteral(holder, slot)) {
+    markFloatLiteral(out, 'value');
+  }
+  return out;
+}

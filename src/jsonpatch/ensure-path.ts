@@ -1,0 +1,93 @@
+import type { JsonArray, JsonObject } from '../json/index.js';
+import { arrayAdd, getChild } from './evanphx-containers.js';
+import type { EvanphxRules } from './evanphx-containers.js';
+import { OpFailure } from './op-failure.js';
+import { formatPointer, parseGoInt, splitGoPath, unescapeToken } from './pointer.js';
+import { isContainer } from './working-copy.js';
+import type { Location, WorkingCopy } from './working-copy.js';
+
+/**
+ * evanphx v5 `EnsurePathExistsOnAdd`, run before an `add`: walks every segment but the last and creates
+ * what is missing (absent, null, or an array index past the end). The new container is an array when the
+ * next segment is an `Atoi` index or `-` (pre-filled with that many nulls; `-1` counts as 0, other
+ * negatives are errors) and an object otherwise. An existing array too short for an intermediate index is
+ * padded with nulls first. An intermediate that exists but is a string/number/bool is an error.
+ *
+ * Reference quirks kept because they decide success or failure: a new object member is stored under the
+ * segment as written, still escaped, so the add that follows cannot find it when the segment held `~0`/`~1`
+ * (the add fails); a null array element is not replaced, the new container is inserted before it.
+ * Unlike the reference, padding is bounded (`maxArrayPadding`): a hostile index cannot allocate without limit.
+ */
+export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRules): void {
+  const parts = splitGoPath(path);
+  if (parts === undefined || !isContainer(wc.root)) return;
+  const missingPath = () => OpFailure.error(`add operation does not apply: doc is missing path: "${path}": missing value`);
+  const loc = wc.rootLocation();
+  let padded = 0;
+  for (let pi = 0; pi < parts.length - 1; pi++) {
+    const part = parts[pi];
+    const cur = loc.chain[loc.chain.length - 1];
+    const child = getChild(cur, unescapeToken(part), rules);
+    const target = child.ok ? child.value : undefined;
+    if (child.ok && isContainer(target)) {
+      loc.chain.push(target);
+      loc.keys.push(child.key);
+      continue;
+    }
+    if (target !== undefined && target !== null) {
+      const where = formatPointer(parts.slice(0, pi + 1).map(unescapeToken));
+      throw OpFailure.error(`add operation cannot create path "${path}": "${where}" holds a ${typeof target}: invalid state detected`);
+    }
+    if (Array.isArray(cur)) {
+      const at = parseGoInt(part);
+      if (at.ok && at.value >= cur.length + 1) {
+        padded += at.value - cur.length;
+        if (padded > rules.maxArrayPadding) throw tooMuchPadding(path, rules);
+        wc.appendNulls(loc, at.value - cur.length);
+      }
+    }
+    const node = newContainer(parts[pi + 1], path, rules);
+    if (Array.isArray(node)) {
+      padded += node.length;
+      if (padded > rules.maxArrayPadding) throw tooMuchPadding(path, rules);
+    }
+    wc.own(node);
+    const holder = loc.chain[loc.chain.length - 1];
+    let key: string | number;
+    if (Array.isArray(holder)) {
+      const added = arrayAdd(wc, loc, part, node, false, rules);
+      // The reference ignores this failure, then cannot find the path: the add fails.
+      if (typeof added === 'string') throw missingPath();
+      key = added;
+    } else {
+      if (unescapeToken(part) !== part) throw missingPath();
+      wc.setMember(loc, part, node, false);
+      key = part;
+    }
+    loc.chain.push(node);
+    loc.keys.push(key);
+  }
+}
+
+function newContainer(next: string, path: string, rules: EvanphxRules): JsonArray | JsonObject {
+  const n = parseGoInt(next);
+  if (!n.ok && next !== '-') return {};
+  let size = n.ok ? n.value : 0;
+  if (size < 0) {
+    if (!rules.supportNegativeIndices) {
+      throw OpFailure.error(`Unable to ensure path for invalid index: ${n.ok ? n.text : ''}: invalid index referenced`);
+    }
+    if (size < -1) {
+      throw OpFailure.error(`Unable to ensure path for negative index other than -1: ${n.ok ? n.text : ''}: invalid index referenced`);
+    }
+    size = 0;
+  }
+  if (size > rules.maxArrayPadding) throw tooMuchPadding(path, rules);
+  return new Array<null>(size).fill(null);
+}
+
+function tooMuchPadding(path: string, rules: EvanphxRules): OpFailure {
+  return OpFailure.error(
+    `add operation does not apply: creating "${path}" would fill more than ${rules.maxArrayPadding} array slots with null`,
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * RFC 6902 JSON Patch for both engines: decode, apply (strict RFC 6902, kube-apiserver's evanphx v4
+ * reading for MutatingAdmissionPolicy, Kyverno's evanphx v5 reading), diff, and Kyverno's patch joining.
+ */
+export type {
+  ApplyOptions,
+  ApplyResult,
+  DecodeResult,
+  Flavour,
+  Operation,
+  OperationName,
+  PatchEngine,
+} from './types.js';
+export { FLAVOURS } from './types.js';
+export { decodePatch } from './decode.js';
+export { applyPatch, applyJsonPatch } from './apply.js';
+export { createPatch } from './diff.js';
+export { joinPatches, type JoinResult } from './join.js';
+export {
+  escapeToken,
+  unescapeToken,
+  formatPointer,
+  parsePointer,
+  parseRfcIndex,
+  parseGoInt,
+  splitGoPath,
+  type GoInt,
+  type PointerParse,
+} from './pointer.js';

@@ -1,0 +1,182 @@
+import { isFloatLiteral, markFloatLiteral, setOwn } from '../json/index.js';
+import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
+
+export type Container = JsonObject | JsonArray;
+
+/**
+ * Where an operation acts: `chain[0]` is the document root, `keys[i]` (an object key or a resolved array
+ * index) leads from `chain[i]` to `chain[i + 1]`, and the last container is the one the op edits.
+ * Containers in the chain may still be the caller's; `WorkingCopy.writable` swaps in private copies.
+ */
+export interface Location {
+  chain: Container[];
+  keys: (string | number)[];
+}
+
+export function isContainer(v: JsonValue | undefined): v is Container {
+  return typeof v === 'object' && v !== null;
+}
+
+/**
+ * Copy-on-write view of a document for one patch application. Containers the patch touches are copied
+ * once (shallowly) and then edited in place; every untouched subtree stays shared with the input, which
+ * is never mutated. If the patch fails, the working copy is simply dropped.
+ *
+ * Numbers that the source wrote as floats (`1.0`, see src/json/float-literals.ts) are marked per
+ * container slot; every copy and every edit here carries those marks along so that CEL still types them
+ * as doubles after a patch.
+ */
+export class WorkingCopy {
+  root: JsonValue;
+  private readonly owned = new Set<object>();
+
+  constructor(root: JsonValue) {
+    this.root = root;
+  }
+
+  /** A location at the root container (the root must be a container). */
+  rootLocation(): Location {
+    return { chain: [this.root as Container], keys: [] };
+  }
+
+  setRoot(value: JsonValue): void {
+    this.root = value;
+  }
+
+  /** Makes every container along `loc` private to this working copy; returns the last one. */
+  writable(loc: Location, length = loc.chain.length): Container {
+    const { chain, keys } = loc;
+    let parent: Container | undefined;
+    for (let i = 0; i < length; i++) {
+      let c = chain[i];
+      if (!this.owned.has(c)) {
+        c = this.own(copyContainer(c));
+        chain[i] = c;
+        if (parent === undefined) this.root = c;
+        else attach(parent, keys[i - 1], c);
+      }
+      parent = c;
+    }
+    return parent as Container;
+  }
+
+  /** Sets an object member (adding or overwriting it). */
+  setMember(loc: Location, key: string, value: JsonValue, isFloat: boolean): void {
+    let obj = this.writable(loc) as JsonObject;
+    if (!isFloat && typeof value === 'number' && isFloatLiteral(obj, key)) {
+      // The slot's float mark would wrongly outlive the value it described: rebuild without it.
+      obj = this.replaceLast(loc, copyObject(obj, key));
+    }
+    setOwn(obj, key, value);
+    if (isFloat) markFloatLiteral(obj, key);
+  }
+
+  deleteMember(loc: Location, key: string): void {
+    const obj = this.writable(loc) as JsonObject;
+    delete obj[key];
+  }
+
+  /** Overwrites an existing array element. */
+  setIndex(loc: Location, index: number, value: JsonValue, isFloat: boolean): void {
+    let arr = this.writable(loc) as JsonArray;
+    if (!isFloat && typeof value === 'number' && isFloatLiteral(arr, index)) {
+      arr = this.replaceLast(loc, copyArray(arr, index));
+    }
+    arr[index] = value;
+    if (isFloat) markFloatLiteral(arr, index);
+  }
+
+  /** Inserts before `index` (`index === length` appends). */
+  insertIndex(loc: Location, index: number, value: JsonValue, isFloat: boolean): void {
+    const arr = loc.chain[loc.chain.length - 1] as JsonArray;
+    const out = arr.slice(0, index);
+    out.push(value);
+    for (let i = index; i < arr.length; i++) out.push(arr[i]);
+    copyArrayMarks(arr, out, index, 1);
+    if (isFloat) markFloatLiteral(out, index);
+    this.replaceLast(loc, out);
+  }
+
+  /** Appends `count` nulls to the array at `loc` (appending leaves every float mark where it is). */
+  appendNulls(loc: Location, count: number): void {
+    const arr = this.writable(loc) as JsonArray;
+    for (let i = 0; i < count; i++) arr.push(null);
+  }
+
+  removeIndex(loc: Location, index: number): void {
+    const arr = loc.chain[loc.chain.length - 1] as JsonArray;
+    const out = arr.slice(0, index);
+    for (let i = index + 1; i < arr.length; i++) out.push(arr[i]);
+    copyArrayMarks(arr, out, index, -1);
+    this.replaceLast(loc, out);
+  }
+
+  /**
+   * A value to place somewhere else in the document (`copy`). Subtrees the caller owns are shared as
+   * they are (nothing edits them in place); containers this working copy created are copied, or a later
+   * edit through one place would show through the other.
+   */
+  detach(value: JsonValue): JsonValue {
+    if (!isContainer(value) || !this.owned.has(value)) return value;
+    if (Array.isArray(value)) {
+      const out = copyArray(value);
+      for (let i = 0; i < out.length; i++) out[i] = this.detach(out[i]);
+      return out;
+    }
+    const out = copyObject(value);
+    for (const k of Object.keys(out)) {
+      const v = out[k];
+      if (isContainer(v)) setOwn(out, k, this.detach(v));
+    }
+    return out;
+  }
+
+  /** Puts a fresh private container in place of the last one of `loc`. */
+  private replaceLast<T extends Container>(loc: Location, fresh: T): T {
+    const n = loc.chain.length - 1;
+    this.own(fresh);
+    loc.chain[n] = fresh;
+    if (n === 0) this.root = fresh;
+    else attach(this.writable(loc, n), loc.keys[n - 1], fresh);
+    return fresh;
+  }
+
+  own<T extends object>(c: T): T {
+    this.owned.add(c);
+    return c;
+  }
+}
+
+function attach(parent: Container, key: string | number, child: Container): void {
+  if (Array.isArray(parent)) parent[key as number] = child;
+  else setOwn(parent, key as string, child);
+}
+
+function copyContainer(c: Container): Container {
+  return Array.isArray(c) ? copyArray(c) : copyObject(c);
+}
+
+/** Shallow copy with float marks (except the one at `skip`). Spread keeps `__proto__` an own data key. */
+export function copyObject(src: JsonObject, skip?: string): JsonObject {
+  const out: JsonObject = { ...src };
+  for (const k in out) {
+    if (typeof out[k] === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
+  }
+  return out;
+}
+
+export function copyArray(src: JsonArray, skip?: number): JsonArray {
+  const out = src.slice();
+  for (let i = 0; i < out.length; i++) {
+    if (typeof out[i] === 'number' && i !== skip && isFloatLiteral(src, i)) markFloatLiteral(out, i);
+  }
+  return out;
+}
+
+/** Carries marks from `src` to `out` where elements from `at` on moved by `shift` (+1 insert, -1 remove). */
+function copyArrayMarks(src: JsonArray, out: JsonArray, at: number, shift: 1 | -1): void {
+  for (let i = 0; i < src.length; i++) {
+    if (typeof src[i] !== 'number' || (shift === -1 && i === at)) continue;
+    if (isFloatLiteral(src, i)) markFloatLiteral(out, i < at ? i : i + shift);
+  }
+}
