@@ -1,0 +1,45 @@
+/**
+ * Anchor keys of Kyverno overlays and patterns: `(key)` condition, `<(key)` global condition,
+ * `+(key)` add-if-not-present, and the validate-only `X(key)` negation, `=(key)` equality,
+ * `^(key)` existence.
+ */
+
+export type AnchorType = 'condition' | 'global' | 'addIfNotPresent' | 'negation' | 'equality' | 'existence';
+
+export interface Anchor {
+  readonly type: AnchorType;
+  readonly key: string;
+}
+
+const ANCHOR = /^([+<=X^])?\((.+)\)$/s;
+const MODIFIERS: Record<string, AnchorType> = {
+  '': 'condition',
+  '<': 'global',
+  '+': 'addIfNotPresent',
+  X: 'negation',
+  '=': 'equality',
+  '^': 'existence',
+};
+
+/** The anchor a map key denotes, or undefined for a plain key. */
+export function parseAnchor(key: string): Anchor | undefined {
+  if (!key.includes('(')) return undefined;
+  const m = ANCHOR.exec(key.trim());
+  if (!m) return undefined;
+  return { type: MODIFIERS[m[1] ?? ''], key: m[2] };
+}
+
+/** Condition or global condition: the anchors that decide whether an overlay applies. */
+export function isConditionLike(anchor: Anchor | undefined): boolean {
+  return anchor !== undefined && (anchor.type === 'condition' || anchor.type === 'global');
+}
+
+/** The validate-only anchors, which mean nothing in a mutate overlay. */
+export function isValidateOnly(anchor: Anchor | undefined): boolean {
+  return anchor !== undefined && (anchor.type === 'negation' || anchor.type === 'equality' || anchor.type === 'existence');
+}
+
+/** The key without its anchor decoration. */
+export function stripAnchor(key: string): string {
+  return parseAnchor(key)?.key ?? key;
+}

@@ -1,0 +1,100 @@
+/**
+ * The `images` context (pkg/utils/image/infos.go): for every container of a Pod, a pod controller's
+ * template or a CronJob's job template, `images.<containers|initContainers|ephemeralContainers>.<name>`
+ * = `{registry, path, name, tag, digest, reference, referenceWithTag, jsonPointer}`. Images without a
+ * registry get `docker.io`; images without tag or digest get `latest`.
+ */
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+
+const DEFAULT_REGISTRY = 'docker.io';
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+// distribution/reference grammar, loosely: name components, optional :tag, optional @digest.
+const REFERENCE = /^([a-zA-Z0-9.-]+(?::\d+)?\/)?([a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@([A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?$/;
+
+export interface ImageInfo {
+  registry: string;
+  path: string;
+  name: string;
+  tag: string;
+  digest: string;
+  reference: string;
+  referenceWithTag: string;
+}
+
+/** Parses an image reference; undefined when it is not one. */
+export function parseImage(image: string): ImageInfo | undefined {
+  const slash = image.indexOf('/');
+  const first = slash < 0 ? '' : image.slice(0, slash);
+  const hasRegistry = slash >= 0 && (/[.:]/.test(first) || first === 'localhost' || first.toLowerCase() !== first);
+  const full = hasRegistry ? image : `${DEFAULT_REGISTRY}/${image}`;
+  const m = REFERENCE.exec(full);
+  if (!m || !m[1]) return undefined;
+  const registry = m[1].slice(0, -1);
+  const path = m[2];
+  const digest = m[4] ?? '';
+  const tag = m[3] ?? (digest === '' ? 'latest' : '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const base = `${registry}/${path}`;
+  return {
+    registry,
+    path,
+    name,
+    tag,
+    digest,
+    reference: digest ? `${base}@${digest}` : `${base}:${tag}`,
+    referenceWithTag: `${base}:${tag}`,
+  };
+}
+
+/** The pod spec of a Pod, a pod controller (`spec.template.spec`) or a CronJob, with its JSON pointer. */
+function podSpec(resource: JsonObject): [JsonObject, string] | undefined {
+  const kind = getOwn(resource, 'kind');
+  const spec = getOwn(resource, 'spec');
+  if (!isJsonObject(spec)) return undefined;
+  if (kind === 'Pod') return [spec, '/spec'];
+  if (kind === 'CronJob') {
+    const jobSpec = dig(spec, ['jobTemplate', 'spec', 'template', 'spec']);
+    return jobSpec ? [jobSpec, '/spec/jobTemplate/spec/template/spec'] : undefined;
+  }
+  const template = dig(spec, ['template', 'spec']);
+  return template ? [template, '/spec/template/spec'] : undefined;
+}
+
+function dig(value: JsonObject, path: string[]): JsonObject | undefined {
+  let current: JsonValue | undefined = value;
+  for (const key of path) {
+    if (!isJsonObject(current)) return undefined;
+    current = getOwn(current, key);
+  }
+  return isJsonObject(current) ? current : undefined;
+}
+
+/** The `images` context entry for a resource; an empty object when it has no containers. */
+export function imagesOf(resource: JsonValue): JsonObject {
+  const out: JsonObject = {};
+  if (!isJsonObject(resource)) return out;
+  const found = podSpec(resource);
+  if (!found) return out;
+  const [spec, pointer] = found;
+  for (const list of CONTAINER_LISTS) {
+    const containers = getOwn(spec, list);
+    if (!Array.isArray(containers)) continue;
+    const entries: JsonObject = {};
+    containers.forEach((c, i) => {
+      if (!isJsonObject(c)) return;
+      const name = getOwn(c, 'name');
+      const image = getOwn(c, 'image');
+      if (typeof name !== 'string' || typeof image !== 'string') return;
+      const info = parseImage(image);
+      if (!info) return;
+      Object.defineProperty(entries, name, {
+        value: { ...info, jsonPointer: `${pointer}/${list}/${i}/image` },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    });
+    if (Object.keys(entries).length > 0) out[list] = entries;
+  }
+  return out;
+}

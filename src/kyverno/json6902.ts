@@ -1,0 +1,51 @@
+/**
+ * `patchesJson6902` (pkg/engine/mutate/patch): the patch text, already substituted, is decoded — JSON
+ * when its first character is `[`, YAML 1.1 otherwise — checked (known ops, JSON-pointer paths, `value`
+ * and `from` where needed) and applied all-or-nothing with the three options Kyverno sets (negative
+ * indices, remove of a missing path is a no-op, add creates missing parents).
+ */
+import { parseJson, type JsonValue } from '../json/index.js';
+import { applyPatch, decodePatch, parsePointer, type Operation } from '../jsonpatch/index.js';
+import { KyvernoRuleError, messageOf } from './errors.js';
+import { parseYaml11 } from './yaml11.js';
+
+/** Text (or an already-structured list of operations) → checked operations. Throws KyvernoRuleError. */
+export function decodeKyvernoPatch(patch: JsonValue): Operation[] {
+  let value: JsonValue;
+  if (typeof patch === 'string') {
+    if (patch.trim() === '') throw new KyvernoRuleError('empty mutate rule');
+    try {
+      value = patch[0] === '[' ? parseJson(patch) : parseYaml11(patch);
+    } catch (error) {
+      throw new KyvernoRuleError(`patchesJson6902 is neither valid JSON nor valid YAML: ${messageOf(error)}`);
+    }
+  } else if (patch === null || patch === undefined) {
+    throw new KyvernoRuleError('empty mutate rule');
+  } else {
+    throw new KyvernoRuleError(`patchesJson6902 must be text, got ${Array.isArray(patch) ? 'a list' : typeof patch}`);
+  }
+  if (value === null) throw new KyvernoRuleError('empty mutate rule');
+  const decoded = decodePatch(value, 'kyverno');
+  if (!decoded.ok) throw new KyvernoRuleError(`invalid patchesJson6902: ${decoded.message}`);
+  decoded.patch.forEach((op, i) => {
+    checkPointer(op.path, i, 'path');
+    if (op.op === 'move' || op.op === 'copy') checkPointer(op.from, i, 'from');
+  });
+  return decoded.patch;
+}
+
+/**
+ * Kyverno's admission check rejects paths that do not start with `/`; at run time the Go library would
+ * silently treat the first segment as the root. A clear error is better than a wrong patch.
+ */
+function checkPointer(pointer: string, index: number, field: 'path' | 'from'): void {
+  const parsed = parsePointer(pointer);
+  if (!parsed.ok) throw new KyvernoRuleError(`invalid patchesJson6902: operation ${index} ${field}: ${parsed.error}`);
+}
+
+/** Applies decoded operations; the resource is left untouched when any operation fails. */
+export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[]): JsonValue {
+  const result = applyPatch(resource, ops, 'kyverno');
+  if (!result.ok) throw new KyvernoRuleError(`failed to apply patchesJson6902: ${result.message}`);
+  return result.doc;
+}

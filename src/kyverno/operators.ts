@@ -1,0 +1,223 @@
+/**
+ * Precondition operators (`pkg/engine/variables/operator`), applied to a key and a value after variable
+ * substitution. Operator names are case-insensitive. Kyverno's rules are kept: `Equals` on strings
+ * tries durations, then quantities, then treats the value as a wildcard pattern; the `In` families
+ * compare Go-printed strings with wildcards both ways; numeric operators accept numbers, numeric
+ * strings, durations, quantities and semantic versions; a null key never equals anything.
+ */
+import { jsonEqual, isJsonObject, type JsonValue } from '../json/index.js';
+import { parseDuration } from './duration.js';
+import { goSprint } from './go-format.js';
+import { isRangePattern, parseGoFloat, parseGoInt, valueMatches } from './pattern.js';
+import { compareQuantities, parseQuantity } from './quantity.js';
+import { compareSemver, parseSemver } from './semver.js';
+import { wildcardMatch } from './wildcard.js';
+
+export type OperatorName =
+  | 'equals'
+  | 'notequals'
+  | 'in'
+  | 'notin'
+  | 'anyin'
+  | 'allin'
+  | 'anynotin'
+  | 'allnotin'
+  | 'greaterthan'
+  | 'greaterthanorequals'
+  | 'lessthan'
+  | 'lessthanorequals'
+  | 'durationgreaterthan'
+  | 'durationgreaterthanorequals'
+  | 'durationlessthan'
+  | 'durationlessthanorequals';
+
+const ALIASES: Record<string, OperatorName> = { equal: 'equals', notequal: 'notequals' };
+const NAMES = new Set<string>([
+  'equals', 'notequals', 'in', 'notin', 'anyin', 'allin', 'anynotin', 'allnotin',
+  'greaterthan', 'greaterthanorequals', 'lessthan', 'lessthanorequals',
+  'durationgreaterthan', 'durationgreaterthanorequals', 'durationlessthan', 'durationlessthanorequals',
+]);
+
+/** The canonical operator for a policy's spelling, or undefined when Kyverno has no such operator. */
+export function normalizeOperator(name: string): OperatorName | undefined {
+  const lower = name.toLowerCase();
+  if (lower in ALIASES) return ALIASES[lower];
+  return NAMES.has(lower) ? (lower as OperatorName) : undefined;
+}
+
+export function evaluateOperator(op: OperatorName, key: JsonValue, value: JsonValue): boolean {
+  switch (op) {
+    case 'equals':
+      return equals(key, value);
+    case 'notequals':
+      return !equals(key, value);
+    case 'in':
+      return deprecatedIn(key, value);
+    case 'notin':
+      return deprecatedNotIn(key, value);
+    case 'anyin':
+      return inFamily(key, value, 'any', false);
+    case 'allin':
+      return inFamily(key, value, 'all', false);
+    case 'anynotin':
+      return inFamily(key, value, 'any', true);
+    case 'allnotin':
+      return inFamily(key, value, 'all', true);
+    case 'greaterthan':
+      return numeric(key, value, (c) => c > 0);
+    case 'greaterthanorequals':
+      return numeric(key, value, (c) => c >= 0);
+    case 'lessthan':
+      return numeric(key, value, (c) => c < 0);
+    case 'lessthanorequals':
+      return numeric(key, value, (c) => c <= 0);
+    case 'durationgreaterthan':
+      return durationOp(key, value, (c) => c > 0);
+    case 'durationgreaterthanorequals':
+      return durationOp(key, value, (c) => c >= 0);
+    case 'durationlessthan':
+      return durationOp(key, value, (c) => c < 0);
+    case 'durationlessthanorequals':
+      return durationOp(key, value, (c) => c <= 0);
+  }
+}
+
+const cmp = (a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Kyverno's `parseDuration(key, value)`: at least one side must be a duration string (other than "0");
+ * the other may be a duration string or a number of seconds. Returns nanoseconds.
+ */
+function durationPair(key: JsonValue, value: JsonValue): [number, number] | undefined {
+  const asDuration = (v: JsonValue) => (typeof v === 'string' && v !== '0' ? parseDuration(v) : undefined);
+  let k = asDuration(key);
+  let v = asDuration(value);
+  if (k === undefined && v === undefined) return undefined;
+  if (k === undefined) {
+    if (typeof key !== 'number') return undefined;
+    k = Math.trunc(key) * 1e9;
+  }
+  if (v === undefined) {
+    if (typeof value !== 'number') return undefined;
+    v = Math.trunc(value) * 1e9;
+  }
+  return [k, v];
+}
+
+function equals(key: JsonValue, value: JsonValue): boolean {
+  if (typeof key === 'boolean') return value === key;
+  if (typeof key === 'number') {
+    if (typeof value === 'number') return value === key;
+    if (typeof value === 'string') return parseGoFloat(value) === key;
+    return false;
+  }
+  if (typeof key === 'string') {
+    const durations = durationPair(key, value);
+    if (durations) return durations[0] === durations[1];
+    const keyQuantity = parseQuantity(key);
+    if (keyQuantity && typeof value === 'string') {
+      const valueQuantity = parseQuantity(value);
+      return valueQuantity !== undefined && compareQuantities(keyQuantity, valueQuantity) === 0;
+    }
+    return typeof value === 'string' && wildcardMatch(value, key);
+  }
+  if (key === null) return false;
+  if (Array.isArray(key)) return Array.isArray(value) && jsonEqual(key, value);
+  return isJsonObject(value) && jsonEqual(key, value);
+}
+
+/** The value side of the `In` operators as a list of strings: a list, or a string that is one item or a JSON list. */
+function valueStrings(value: JsonValue): string[] | undefined {
+  if (Array.isArray(value)) return value.map(goSprint);
+  if (typeof value === 'number') return [goSprint(value)];
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  if (trimmed.startsWith('[') || trimmed.startsWith('"')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (Array.isArray(parsed) && parsed.every((p) => typeof p === 'string')) return parsed as string[];
+      return undefined; // valid JSON that is not a list of strings: Kyverno reports a type error
+    } catch {
+      // not JSON: a single item
+    }
+  }
+  return [value];
+}
+
+const bothWays = (a: string, b: string) => wildcardMatch(a, b) || wildcardMatch(b, a);
+
+function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', negated: boolean): boolean {
+  let keys: string[];
+  if (typeof key === 'string') keys = [key];
+  else if (typeof key === 'number' || typeof key === 'boolean') keys = [goSprint(key)];
+  else if (Array.isArray(key)) keys = key.map(goSprint);
+  else return false;
+
+  // A range such as "1-10" as the value: each key is checked against it.
+  if (typeof value === 'string' && isRangePattern(value)) {
+    const inRange = keys.map((k) => valueMatches(k, value));
+    if (quantifier === 'any') return negated ? inRange.some((r) => !r) : inRange.some((r) => r);
+    return negated ? !inRange.every((r) => r) : inRange.every((r) => r);
+  }
+  if (typeof value === 'string' && keys.length === 1 && (typeof key !== 'object' || key === null)) {
+    if (wildcardMatch(value, keys[0])) return !negated;
+  }
+  const values = valueStrings(value);
+  if (!values) return false;
+  const found = keys.map((k) => values.some((v) => bothWays(k, v)));
+  if (quantifier === 'any') return negated ? found.some((f) => !f) : found.some((f) => f);
+  return negated ? !found.every((f) => f) : found.every((f) => f);
+}
+
+/** Deprecated `In`: exact membership of a string (or of every string of a list) in the value list. */
+function deprecatedIn(key: JsonValue, value: JsonValue): boolean {
+  const values = valueStrings(value);
+  if (!values) return false;
+  if (typeof key === 'string') return values.includes(key);
+  if (Array.isArray(key)) return key.every((k) => typeof k === 'string' && values.includes(k));
+  return false;
+}
+
+function deprecatedNotIn(key: JsonValue, value: JsonValue): boolean {
+  const values = valueStrings(value);
+  if (!values) return false;
+  if (typeof key === 'string') return !values.includes(key);
+  if (Array.isArray(key)) return !key.every((k) => typeof k === 'string' && values.includes(k));
+  return false;
+}
+
+function numberOf(value: JsonValue): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') return parseGoFloat(value) ?? parseGoInt(value);
+  return undefined;
+}
+
+function numeric(key: JsonValue, value: JsonValue, test: (c: number) => boolean): boolean {
+  const durations = durationPair(key, value);
+  if (typeof key === 'number') {
+    if (typeof value === 'string' && durations) return test(cmp(durations[0], durations[1]));
+    const v = numberOf(value);
+    return v !== undefined && test(cmp(key, v));
+  }
+  if (typeof key !== 'string') return false;
+  if (durations) return test(cmp(durations[0], durations[1]));
+  const kq = parseQuantity(key);
+  const vq = typeof value === 'string' ? parseQuantity(value) : undefined;
+  if (kq && vq) return test(compareQuantities(kq, vq));
+  const k = numberOf(key);
+  if (k !== undefined) return numeric(k, value, test);
+  const kv = parseSemver(key);
+  if (kv) {
+    const vv = typeof value === 'string' ? parseSemver(value) : undefined;
+    return vv !== undefined && test(compareSemver(kv, vv));
+  }
+  return false;
+}
+
+/** The deprecated `Duration*` operators: numbers are seconds, strings must be durations. */
+function durationOp(key: JsonValue, value: JsonValue, test: (c: number) => boolean): boolean {
+  const ns = (v: JsonValue) => (typeof v === 'number' ? Math.trunc(v) * 1e9 : typeof v === 'string' ? parseDuration(v) : undefined);
+  const k = ns(key);
+  const v = ns(value);
+  return k !== undefined && v !== undefined && test(cmp(k, v));
+}

@@ -1,0 +1,37 @@
+/**
+ * Kyverno's wildcard matching (`ext/wildcard`, after minio's): `*` matches any run of characters
+ * (also none), `?` exactly one character; everything else is literal. Used for names, namespaces,
+ * annotations, kinds, `Equals` values and the `In` operator families.
+ */
+
+export function hasWildcard(text: string): boolean {
+  return text.includes('*') || text.includes('?');
+}
+
+export function wildcardMatch(pattern: string, text: string): boolean {
+  if (pattern === '*') return true;
+  if (!hasWildcard(pattern)) return pattern === text;
+  // Go compares runes; splitting into code points keeps `?` one character for non-ASCII text too.
+  const p = Array.from(pattern);
+  const t = Array.from(text);
+  let pi = 0;
+  let ti = 0;
+  let starP = -1;
+  let starT = 0;
+  while (ti < t.length) {
+    if (pi < p.length && (p[pi] === '?' || (p[pi] !== '*' && p[pi] === t[ti]))) {
+      pi++;
+      ti++;
+    } else if (pi < p.length && p[pi] === '*') {
+      starP = pi++;
+      starT = ti;
+    } else if (starP >= 0) {
+      pi = starP + 1;
+      ti = ++starT;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.length && p[pi] === '*') pi++;
+  return pi === p.length;
+}
