@@ -1,0 +1,61 @@
+import { celSize, isList, isMap, listItems, mapEntries } from './values.js';
+
+/** cel-go cost constants (`common/cost.go`). */
+export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
+export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
+export const LIST_CREATE_BASE_COST = 10;
+export const STRUCT_CREATE_BASE_COST = 40;
+
+/** Kubernetes' `actualSize`: the value's CEL size, 1 for values without one. */
+export const actualSize = celSize;
+
+/** ceil(size(v) * 0.1): one traversal of a string (or list). */
+export function traversal(v: unknown, factor = 1): number {
+  return Math.ceil(actualSize(v) * factor * STRING_TRAVERSAL_COST_FACTOR);
+}
+
+/** cel-go's regex cost: string traversal times an estimate of the regex's size. */
+export function regexCost(str: unknown, regex: unknown): number {
+  const strCost = Math.ceil((1 + actualSize(str)) * STRING_TRAVERSAL_COST_FACTOR);
+  const reCost = Math.ceil(actualSize(regex) * REGEX_STRING_LENGTH_COST_FACTOR);
+  return strCost * reCost;
+}
+
+/**
+ * Kubernetes' `traversalCost` (lists library): the cost of walking a value as a data tree. Strings
+ * count their UTF-8 bytes, as Go's len() does, truncated rather than rounded up.
+ */
+export function traversalCost(v: unknown): number {
+  if (typeof v === 'string') return Math.floor(utf8Length(v) * STRING_TRAVERSAL_COST_FACTOR);
+  if (v instanceof Uint8Array) return Math.floor(v.length * STRING_TRAVERSAL_COST_FACTOR);
+  if (isList(v)) {
+    let cost = 0;
+    for (const item of listItems(v)) cost += traversalCost(item);
+    return cost;
+  }
+  if (isMap(v)) {
+    let cost = 0;
+    for (const [k, val] of mapEntries(v)) cost += traversalCost(k) + traversalCost(val);
+    return cost;
+  }
+  return 1;
+}
+
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Removes the `@` of an override alias (see register.ts) so costs are keyed by public names. */
+export function publicName(fn: string): string {
+  return fn.startsWith('@') ? fn.slice(1) : fn;
+}

@@ -1,0 +1,12 @@
+/**
+ * The CEL function libraries of the Kubernetes environment, in registration order. The environment
+ * registers each with `library.register(env)` and charges `library.callCost(...)` per call.
+ */
+import type { CelLibrary } from '../library.js';
+import { regexLibrary } from './regex.js';
+
+export const libraries: readonly CelLibrary[] = [regexLibrary];
+
+export { regexLibrary } from './regex.js';
+export { findRegexLiteralErrors, regexLiteralCompileError } from './regex.js';
+export { compileRe2, validateRegexLiteral, RegexSyntaxError, type Re2Regex } from './re2.js';
