@@ -1,0 +1,10 @@
+/**
+ * Type schemas and merges: the built-in kinds' merge facts, CRD schemas, server-side apply
+ * (MutatingAdmissionPolicy ApplyConfiguration), strict decoding of built-in kinds, and Kyverno's
+ * strategic merge. See README.md in this folder.
+ */
+export { SchemaRegistry, parseApiVersion, type GroupVersionKind } from './registry.js';
+export { CrdError } from './crd.js';
+export type { ObjectType, Atom, ListDef, MapDef, FieldDef, TypeRef, ScalarKind, ListType } from './types.js';
+export { resolve, NamedRef, DEDUCED, UNTYPED_ATOMIC } from './types.js';
+export { applyConfiguration, apiVersionOf, ApplyConfigurationError, type ApplyResult } from './ssa/apply.js';

@@ -1,0 +1,61 @@
+import { isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import type { ObjectType } from '../types.js';
+import { findAtomics } from './atomics.js';
+import { smdMerge } from './merge.js';
+import { formatSmdErrors, validateTyped } from './validate.js';
+
+/**
+ * Why an ApplyConfiguration could not be applied. `message` is the text kube-apiserver puts after
+ * "error applying patch: " (MutatingAdmissionPolicy, spec/map.md §9.4).
+ */
+export class ApplyConfigurationError extends Error {
+  override name = 'ApplyConfigurationError';
+  constructor(
+    /** patch: not valid for the schema; atomic: sets an atomic value; live: the object itself is not valid; merge: the merge failed. */
+    readonly stage: 'input' | 'patch' | 'atomic' | 'live' | 'merge',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type ApplyResult = { ok: true; object: JsonObject } | { ok: false; error: ApplyConfigurationError };
+
+/** `apps/v1` or `v1` for the type's group and version. */
+export function apiVersionOf(type: ObjectType): string {
+  return type.group ? `${type.group}/${type.version}` : type.version;
+}
+
+/**
+ * Server-side-apply of a MutatingAdmissionPolicy ApplyConfiguration (kube-apiserver's
+ * ApplyStructuredMergeDiff): the patch gets the object's apiVersion/kind, is converted against the schema
+ * (`field not declared in schema`, scalar kinds, duplicate keys), may not set atomic lists/maps/structs,
+ * and is merged into `live` with structured-merge-diff's rules. No field managers; nothing is ever deleted.
+ * Never throws for bad input; never modifies `live` or `patch`.
+ */
+export function applyConfiguration(type: ObjectType, live: JsonValue, patch: JsonValue): ApplyResult {
+  const fail = (stage: ApplyConfigurationError['stage'], message: string): ApplyResult => ({
+    ok: false,
+    error: new ApplyConfigurationError(stage, message),
+  });
+  if (!isJsonObject(live)) return fail('input', 'the object to patch is not a JSON object');
+  if (!isJsonObject(patch)) return fail('input', 'the apply configuration is not a JSON object');
+
+  const stamped: JsonObject = {};
+  for (const key of Object.keys(patch)) setOwn(stamped, key, patch[key]);
+  stamped.apiVersion = apiVersionOf(type);
+  stamped.kind = type.kind;
+
+  const patchErrors = validateTyped(stamped, type.root, false);
+  if (patchErrors.length > 0) return fail('patch', `failed to convert patch object to typed object: ${formatSmdErrors(patchErrors)}`);
+  const atomics = findAtomics(stamped, type.root);
+  if (atomics.length > 0) {
+    return fail('atomic', `invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`);
+  }
+  const liveErrors = validateTyped(live, type.root, true);
+  if (liveErrors.length > 0) return fail('live', `failed to convert original object to typed object: ${formatSmdErrors(liveErrors)}`);
+  const { value, errors } = smdMerge(live, stamped, type.root);
+  if (errors.length > 0) return fail('merge', `failed to merge patch: ${formatSmdErrors(errors)}`);
+  if (!isJsonObject(value)) return fail('merge', 'failed to merge patch: the result is not an object');
+  return { ok: true, object: value };
+}

@@ -1,0 +1,34 @@
+import { isJsonObject, type JsonValue } from '../../json/index.js';
+import { resolve, type TypeRef } from '../types.js';
+import { fieldElement, indexElement } from './keys.js';
+
+/**
+ * The paths of every atomic list, map or struct an apply configuration sets (kube-apiserver's
+ * `findAtomics` in mutating/patch/smd.go): a MutatingAdmissionPolicy may only merge, and setting an atomic
+ * value would replace it whole. Only declared struct fields and list elements are descended into, so the
+ * values inside a plain map (labels, a preserve-unknown-fields object) are not inspected. List elements
+ * are named by index, as the API server does.
+ */
+export function findAtomics(value: JsonValue, type: TypeRef): string[] {
+  const out: string[] = [];
+  walk(value, type, '', out);
+  return out;
+}
+
+function walk(v: JsonValue, type: TypeRef, path: string, out: string[]): void {
+  const atom = resolve(type);
+  if (isJsonObject(v) && atom.map) {
+    if (atom.map.atomic) out.push(path);
+    const fields = atom.map.fields;
+    if (fields) {
+      for (const key of Object.keys(v)) {
+        const field = fields.get(key);
+        if (field) walk(v[key], field.type, path + fieldElement(key), out);
+      }
+    }
+  }
+  if (Array.isArray(v) && atom.list) {
+    if (atom.list.listType === 'atomic') out.push(path);
+    for (let i = 0; i < v.length; i++) walk(v[i], atom.list.elem, path + indexElement(i), out);
+  }
+}
