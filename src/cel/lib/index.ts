@@ -4,9 +4,11 @@
  */
 import type { CelLibrary } from '../library.js';
 import { regexLibrary } from './regex.js';
+import { stringsLibrary } from './strings.js';
 
-export const libraries: readonly CelLibrary[] = [regexLibrary];
+export const libraries: readonly CelLibrary[] = [stringsLibrary, regexLibrary];
 
 export { regexLibrary } from './regex.js';
+export { stringsLibrary } from './strings.js';
 export { findRegexLiteralErrors, regexLiteralCompileError } from './regex.js';
 export { compileRe2, validateRegexLiteral, RegexSyntaxError, type Re2Regex } from './re2.js';

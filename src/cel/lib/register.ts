@@ -36,7 +36,20 @@ export function namespace(env: Environment, constant: string, typeName: string):
   const Namespace = class {};
   Object.defineProperty(Namespace, 'name', { value: typeName });
   env.registerType(typeName, { ctor: Namespace, fields: {} });
-  env.registerConstant(constant, typeName, new Namespace());
+  const instance = new Namespace();
+  namespaces.add(instance);
+  env.registerConstant(constant, typeName, instance);
+}
+
+const namespaces = new WeakSet<object>();
+
+/**
+ * The call's arguments as cel-go sees them: a namespaced function (`strings.quote(s)`) receives
+ * its namespace constant as first handler argument, which is not an argument of the CEL call.
+ */
+export function callArgs(args: readonly unknown[]): readonly unknown[] {
+  const first = args[0];
+  return typeof first === 'object' && first !== null && namespaces.has(first) ? args.slice(1) : args;
 }
 
 /** The parts of a cel-js AST node the override macro uses (public members not in its typings). */
@@ -47,7 +60,7 @@ interface MacroNode {
 }
 
 const OVERRIDE_RECEIVER = 'amender.lib.OverrideMarker';
-const overrideReady = new WeakSet<Environment>();
+const overridden = new WeakMap<Environment, Set<string>>();
 
 /** The alias under which an overriding implementation of `method` is registered. */
 export function overrideAlias(method: string): string {
@@ -66,11 +79,16 @@ export function overrideAlias(method: string): string {
  */
 export function overrideMethod(env: Environment, method: string, arity: number): void {
   if (arity < 1) throw new Error(`cannot override zero-argument method ${method}()`);
-  if (!overrideReady.has(env)) {
+  let done = overridden.get(env);
+  if (!done) {
     const Marker = class {};
     env.registerType(OVERRIDE_RECEIVER, { ctor: Marker, fields: {} });
-    overrideReady.add(env);
+    overridden.set(env, (done = new Set()));
   }
+  // Several libraries may share a method name (strings and lists both have indexOf).
+  const key = `${method}/${arity}`;
+  if (done.has(key)) return;
+  done.add(key);
   const alias = overrideAlias(method);
   const params = Array.from({ length: arity }, () => 'ast').join(', ');
   env.registerFunction(`${OVERRIDE_RECEIVER}.${method}(${params}): dyn`, ({ ast, args, receiver }: any) => {

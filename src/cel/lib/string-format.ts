@@ -1,0 +1,224 @@
+import { Optional } from '@marcbachmann/cel-js';
+import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { celError } from './errors.js';
+import { formatFixed, formatScientific, formatShortest } from './go-float.js';
+import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } from './values.js';
+
+/**
+ * cel-go's `<string>.format(<list>)` (ext strings), as the cel-spec conformance data pins it:
+ * clauses %s %d %f %e %b %o %x %X with an optional precision (`%.3f`), `%%` for a percent sign.
+ */
+
+const DEFAULT_PRECISION = 6;
+/** Guard against `%.100000000f` building huge strings; Go's fmt has a similar cap. */
+const MAX_PRECISION = 1000;
+
+class ClauseError extends Error {}
+
+export function formatString(format: string, args: readonly unknown[]): string {
+  let out = '';
+  let argIndex = 0;
+  for (let i = 0; i < format.length; ) {
+    const c = format[i];
+    if (c !== '%') {
+      out += c;
+      i++;
+      continue;
+    }
+    if (format[i + 1] === '%') {
+      out += '%';
+      i += 2;
+      continue;
+    }
+    if (argIndex >= args.length) throw celError(`index ${argIndex} out of range`);
+    if (i + 1 >= format.length) throw celError('unexpected end of string');
+    const [read, clause] = parseClause(format, i + 1);
+    try {
+      out += clause(args[argIndex]);
+    } catch (e) {
+      if (e instanceof ClauseError) throw celError(`error during formatting: ${e.message}`);
+      throw e;
+    }
+    i += 1 + read;
+    argIndex++;
+  }
+  return out;
+}
+
+type Clause = (arg: unknown) => string;
+
+function parseClause(format: string, start: number): [number, Clause] {
+  let i = start;
+  let precision = DEFAULT_PRECISION;
+  if (format[i] === '.') {
+    i++;
+    let digits = '';
+    for (;;) {
+      if (i >= format.length) {
+        throw parseError('error while parsing precision: could not find end of precision specifier');
+      }
+      const d = format[i];
+      if (d < '0' || d > '9') break;
+      digits += d;
+      i++;
+    }
+    if (digits === '') {
+      throw parseError(
+        'error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax',
+      );
+    }
+    precision = Number(digits);
+    if (precision > MAX_PRECISION) {
+      throw parseError(`error while parsing precision: precision ${precision} exceeds maximum allowed precision ${MAX_PRECISION}`);
+    }
+  }
+  const r = String.fromCodePoint(format.codePointAt(i)!);
+  const read = i - start + r.length;
+  switch (r) {
+    case 's':
+      return [read, (a) => stringClause(a)];
+    case 'd':
+      return [read, decimalClause];
+    case 'f':
+      return [read, (a) => fixedClause(a, precision)];
+    case 'e':
+      return [read, (a) => scientificClause(a, precision)];
+    case 'b':
+      return [read, binaryClause];
+    case 'x':
+    case 'X':
+      return [read, (a) => hexClause(a, r === 'X')];
+    case 'o':
+      return [read, octalClause];
+    default:
+      throw parseError(`unrecognized formatting clause "${r}"`);
+  }
+}
+
+function parseError(message: string) {
+  return celError(`could not parse formatting clause: ${message}`);
+}
+
+function specialDouble(x: number): string | undefined {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  return undefined;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** %s: the value as text; lists and maps recursively, map entries sorted by their text. */
+export function stringClause(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'boolean':
+    case 'bigint':
+      return String(v);
+    case 'number':
+      return specialDouble(v) ?? formatShortest(v);
+  }
+  if (v === null) return 'null';
+  if (v instanceof UnsignedInt) return String(v.valueOf());
+  if (v instanceof Uint8Array) return decoder.decode(v);
+  if (v instanceof Duration) return `${durationSeconds(v)}s`;
+  if (v instanceof Date) return rfc3339Nano(v);
+  if (v instanceof Optional) throw stringClauseError(v);
+  if (isTypeValue(v)) return (v as { name: string }).name;
+  if (isList(v)) return `[${listItems(v).map(stringClause).join(', ')}]`;
+  if (isMap(v)) {
+    const entries = mapEntries(v).map(([k, val]) => [stringClause(k), stringClause(val)] as const);
+    entries.sort((a, b) => compareStrings(a[0], b[0]));
+    return `{${entries.map(([k, val]) => `${k}: ${val}`).join(', ')}}`;
+  }
+  throw stringClauseError(v);
+}
+
+function stringClauseError(v: unknown): ClauseError {
+  return new ClauseError(
+    `string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${celTypeName(v)}`,
+  );
+}
+
+function isTypeValue(v: unknown): boolean {
+  // cel-js type values are instances of its (unexported) Type class: `Type<name>`.
+  return typeof v === 'object' && v !== null && String(v).startsWith('Type<') && typeof (v as { name?: unknown }).name === 'string';
+}
+
+function durationSeconds(d: Duration): string {
+  const nanos = d.seconds * 1_000_000_000n + BigInt(d.nanos);
+  // Go: float64(sec) + float64(nsec)/1e9, then the shortest form.
+  const sec = nanos / 1_000_000_000n;
+  const nsec = nanos % 1_000_000_000n;
+  return formatShortest(Number(sec) + Number(nsec) / 1e9);
+}
+
+function rfc3339Nano(d: Date): string {
+  const iso = d.toISOString(); // YYYY-MM-DDTHH:mm:ss.sssZ, always UTC
+  const [whole, frac] = iso.slice(0, -1).split('.');
+  const trimmed = (frac ?? '').replace(/0+$/, '');
+  return `${whole}${trimmed ? '.' + trimmed : ''}Z`;
+}
+
+function integerOf(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (v instanceof UnsignedInt) return v.valueOf();
+  return undefined;
+}
+
+function decimalClause(v: unknown): string {
+  const n = integerOf(v);
+  if (n !== undefined) return n.toString();
+  if (typeof v === 'number') return specialDouble(v) ?? formatShortest(v);
+  throw new ClauseError(`decimal clause can only be used on integers, was given ${celTypeName(v)}`);
+}
+
+function numberForFloatClause(v: unknown, clause: string): number {
+  if (typeof v === 'number') return v;
+  const n = integerOf(v);
+  if (n !== undefined) return Number(n);
+  throw new ClauseError(`${clause} clause can only be used on doubles, was given ${celTypeName(v)}`);
+}
+
+function fixedClause(v: unknown, precision: number): string {
+  const x = numberForFloatClause(v, 'fixed-point');
+  return specialDouble(x) ?? formatFixed(x, precision);
+}
+
+function scientificClause(v: unknown, precision: number): string {
+  const x = numberForFloatClause(v, 'scientific');
+  return specialDouble(x) ?? formatScientific(x, precision);
+}
+
+function binaryClause(v: unknown): string {
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  const n = integerOf(v);
+  if (n !== undefined) return n.toString(2);
+  throw new ClauseError(`only integers and bools can be formatted as binary, was given ${celTypeName(v)}`);
+}
+
+function octalClause(v: unknown): string {
+  const n = integerOf(v);
+  if (n !== undefined) return n.toString(8);
+  throw new ClauseError(`octal clause can only be used on integers, was given ${celTypeName(v)}`);
+}
+
+function hexClause(v: unknown, upper: boolean): string {
+  let out: string;
+  const n = integerOf(v);
+  if (n !== undefined) out = n.toString(16);
+  else if (typeof v === 'string') out = bytesHex(encoder.encode(v));
+  else if (v instanceof Uint8Array) out = bytesHex(v);
+  else {
+    throw new ClauseError(`only integers, byte buffers, and strings can be formatted as hex, was given ${celTypeName(v)}`);
+  }
+  return upper ? out.toUpperCase() : out;
+}
+
+function bytesHex(b: Uint8Array): string {
+  let s = '';
+  for (const x of b) s += x.toString(16).padStart(2, '0');
+  return s;
+}
