@@ -1,0 +1,279 @@
+/**
+ * One admission request through the MutatingAdmissionPolicies of a set (spec/map.md §0, §2–§6, §10,
+ * §11): match policies and bindings, resolve params into invocations, run them in order (policy
+ * name, binding name, param namespace/name), emulate the reinvocation pass, and collect errors under
+ * each policy's failurePolicy. Mutation itself is the compiled policy's business (PolicyProgram).
+ */
+import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
+import { getOwn, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
+import type { EquivalenceProvider } from './equivalence.js';
+import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
+import type { ConditionsVerdict } from './match-conditions.js';
+import { matchResources, type MatchAttributes, type MatchError, type NamespaceLookup } from './match-resources.js';
+import { gvkString, resolveParams, splitApiVersion, type InvocationParam, type ParamSource } from './params.js';
+import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './types.js';
+
+/** What CEL sees for one invocation (spec/map.md §7.1). */
+export interface InvocationInputs {
+  object: JsonValue | null;
+  oldObject: JsonValue | null;
+  /** The `request` variable: admission attributes with the matched kind/resource. */
+  request: JsonObject;
+  params: InvocationParam;
+  namespaceObject: JsonObject | null;
+}
+
+export type MutationOutcome =
+  | { ok: true; object: JsonValue }
+  | { ok: false; message: string; abort?: undefined }
+  | { ok: false; abort: StatusAbort; message?: undefined };
+
+/** A compiled policy as the dispatcher drives it. */
+export interface PolicyProgram {
+  readonly mutationCount: number;
+  conditions(inputs: InvocationInputs): ConditionsVerdict;
+  /** Evaluates and applies mutation `index` to `inputs.object`; never changes its inputs. */
+  mutation(index: number, inputs: InvocationInputs): MutationOutcome;
+}
+
+export interface BoundPolicy {
+  readonly policy: MutatingAdmissionPolicy;
+  /** Sorted by name. */
+  readonly bindings: readonly MutatingAdmissionPolicyBinding[];
+  readonly program: PolicyProgram;
+}
+
+export interface DispatchContext {
+  params: ParamSource;
+  namespaces: NamespaceLookup;
+  equivalence: EquivalenceProvider;
+  /** Run the emulated reinvocation pass (spec/map.md §11). Default true. */
+  reinvocation?: boolean;
+}
+
+/** What happened to one invocation (or one configuration error), for traces and audit annotations. */
+export interface InvocationTrace {
+  policy: string;
+  binding?: string;
+  param?: { namespace: string; name: string };
+  /** 1 = the first pass, 2 = the emulated reinvocation pass. */
+  pass: 1 | 2;
+  result: 'mutated' | 'unchanged' | 'skipped' | 'error';
+  /** Why it was skipped (`matchCondition "x" is false`), or the error texts. */
+  detail?: string;
+  /** An error of a failurePolicy=Ignore policy, dropped as the reference drops it. */
+  ignored?: boolean;
+}
+
+export type DispatchResult =
+  | { object: JsonValue | null; errors: PolicyError[]; traces: InvocationTrace[]; abort?: undefined }
+  | { abort: StatusAbort; traces: InvocationTrace[]; object?: undefined; errors?: undefined };
+
+const POLICY_RESOURCES = new Set([
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+]);
+
+/** §0: only CREATE, UPDATE and CONNECT, and never the admission-policy resources themselves. */
+export function isMutableRequest(request: AdmissionRequest): boolean {
+  if (request.operation !== 'CREATE' && request.operation !== 'UPDATE' && request.operation !== 'CONNECT') return false;
+  return !(request.resource.group === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(request.resource.resource));
+}
+
+export function matchAttributes(request: AdmissionRequest): MatchAttributes {
+  return {
+    operation: request.operation,
+    kind: request.kind,
+    resource: request.resource,
+    subResource: request.subResource ?? '',
+    namespace: request.namespace ?? '',
+    name: request.name ?? '',
+    object: request.object ?? null,
+    oldObject: request.oldObject ?? null,
+  };
+}
+
+/** The `request` CEL variable (`CreateAdmissionRequest`): uid, object and oldObject are not part of it. */
+export function celRequest(request: AdmissionRequest, kind: GroupVersionKind, resource: GroupVersionResource): JsonObject {
+  const userInfo: JsonObject = {
+    username: request.userInfo?.username ?? '',
+    uid: request.userInfo?.uid ?? '',
+    groups: [...(request.userInfo?.groups ?? [])],
+  };
+  if (request.userInfo?.extra) {
+    const extra: JsonObject = {};
+    for (const [k, v] of Object.entries(request.userInfo.extra)) Object.defineProperty(extra, k, { value: [...v], enumerable: true, writable: true, configurable: true });
+    userInfo.extra = extra;
+  }
+  const out: JsonObject = {
+    kind: { group: kind.group, version: kind.version, kind: kind.kind },
+    resource: { group: resource.group, version: resource.version, resource: resource.resource },
+    subResource: request.subResource ?? '',
+    requestKind: { ...(request.requestKind ?? request.kind) },
+    requestResource: { ...(request.requestResource ?? request.resource) },
+    requestSubResource: request.requestSubResource ?? request.subResource ?? '',
+    name: request.name ?? '',
+    namespace: request.namespace ?? '',
+    operation: request.operation,
+    userInfo,
+    dryRun: request.dryRun ?? false,
+  };
+  if (request.options !== undefined && request.options !== null) out.options = request.options;
+  return out;
+}
+
+interface Invocation {
+  bound: BoundPolicy;
+  binding: MutatingAdmissionPolicyBinding;
+  param: InvocationParam;
+  request: JsonObject;
+}
+
+function failurePolicyOf(policy: MutatingAdmissionPolicy): 'Fail' | 'Ignore' {
+  return policy.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail';
+}
+
+function paramIdentity(p: InvocationParam): { namespace: string; name: string } | undefined {
+  return p.declared && p.param ? { namespace: p.param.namespace, name: p.param.name } : undefined;
+}
+
+class Dispatcher {
+  readonly errors: PolicyError[] = [];
+  readonly traces: InvocationTrace[] = [];
+
+  constructor(private readonly request: AdmissionRequest, private readonly ctx: DispatchContext) {}
+
+  private fail(policy: MutatingAdmissionPolicy, binding: string | undefined, reason: PolicyError['reason'], message: string, trace: Omit<InvocationTrace, 'result' | 'detail' | 'ignored'>): void {
+    const failurePolicy = failurePolicyOf(policy);
+    const text = policyErrorText(policy.name, binding, message);
+    if (failurePolicy === 'Fail') this.errors.push({ policy: policy.name, ...(binding !== undefined ? { binding } : {}), failurePolicy, reason, message: text });
+    this.traces.push({ ...trace, result: 'error', detail: text, ...(failurePolicy === 'Ignore' ? { ignored: true } : {}) });
+  }
+
+  private configError(policy: MutatingAdmissionPolicy, binding: string | undefined, err: MatchError | string): void {
+    const message = typeof err === 'string' ? err : err.message;
+    const prefixed = binding === undefined ? `failed to configure policy: ${message}` : `failed to configure binding: ${message}`;
+    this.fail(policy, binding, 'Forbidden', prefixed, { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: 1 });
+  }
+
+  /** §2–§4: the invocations of this request, in order. */
+  collect(policies: readonly BoundPolicy[]): Invocation[] {
+    const attr = matchAttributes(this.request);
+    const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces };
+    const invocations: Invocation[] = [];
+    for (const bound of policies) {
+      const { policy } = bound;
+      if (bound.bindings.length === 0 || !policy.matchConstraints) continue;
+      const m = matchResources(policy.matchConstraints, attr, matcher);
+      if (!m.matches) {
+        if (m.error) this.configError(policy, undefined, m.error);
+        continue;
+      }
+      if (policy.paramKind) {
+        const { group } = splitApiVersion(policy.paramKind.apiVersion);
+        if (!this.ctx.params.scopeOf(group, policy.paramKind.kind)) {
+          this.configError(policy, undefined, `failed to find resource referenced by paramKind: '${gvkString(policy.paramKind)}'`);
+          continue;
+        }
+      }
+      const request = celRequest(this.request, m.kind, m.resource);
+      for (const binding of bound.bindings) {
+        if (binding.matchResources) {
+          const b = matchResources(binding.matchResources, attr, matcher);
+          if (!b.matches) {
+            if (b.error) this.configError(policy, binding.name, b.error);
+            continue;
+          }
+        }
+        const resolved = resolveParams(policy.paramKind, binding, attr.namespace, this.ctx.params);
+        if ('error' in resolved) {
+          this.configError(policy, resolved.level === 'policy' ? undefined : binding.name, resolved.error);
+          continue;
+        }
+        for (const param of resolved.params) invocations.push({ bound, binding, param, request });
+      }
+    }
+    return invocations;
+  }
+
+  private namespaceObject(): JsonObject | null {
+    const ns = this.request.namespace ?? '';
+    if (ns === '' || (this.request.resource.group === '' && this.request.resource.resource === 'namespaces')) return null;
+    return this.ctx.namespaces(ns) ?? null;
+  }
+
+  /** Runs one invocation against `object`; returns the new object, or a StatusAbort. */
+  private invoke(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null, pass: 1 | 2): { object: JsonValue | null; ran: boolean } | StatusAbort {
+    const { policy, program } = inv.bound;
+    const param = paramIdentity(inv.param);
+    const trace = { policy: policy.name, binding: inv.binding.name, ...(param ? { param } : {}), pass };
+    const inputs = (obj: JsonValue | null): InvocationInputs => ({
+      object: obj,
+      oldObject: this.request.oldObject ?? null,
+      request: inv.request,
+      params: inv.param,
+      namespaceObject,
+    });
+    const verdict = program.conditions(inputs(object));
+    if (!verdict.matches) {
+      if ('error' in verdict) this.fail(policy, inv.binding.name, 'Invalid', verdict.error, trace);
+      else this.traces.push({ ...trace, result: 'skipped', detail: verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met' });
+      return { object, ran: false };
+    }
+    const before = object;
+    const messages: string[] = [];
+    for (let i = 0; i < program.mutationCount; i++) {
+      const outcome = program.mutation(i, inputs(object));
+      if (outcome.ok) object = outcome.object as JsonValue | null;
+      else if (outcome.abort) return outcome.abort;
+      else messages.push(outcome.message);
+    }
+    for (const message of messages) this.fail(policy, inv.binding.name, 'Invalid', message, trace);
+    if (messages.length === 0) this.traces.push({ ...trace, result: before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated' });
+    return { object, ran: true };
+  }
+
+  run(invocations: readonly Invocation[], start: JsonValue | null): { object: JsonValue | null } | StatusAbort {
+    if (invocations.length === 0) return { object: start };
+    const namespaceObject = this.namespaceObject();
+    let object = start;
+    const remembered = new Set<Invocation>();
+    for (const inv of invocations) {
+      const r = this.invoke(inv, object, namespaceObject, 1);
+      if (r instanceof StatusAbort) return r;
+      object = r.object;
+      if (r.ran && inv.bound.policy.reinvocationPolicy === 'IfNeeded') remembered.add(inv);
+    }
+    // §11: the reinvocation pass re-runs the IfNeeded invocations that ran, when the first pass changed
+    // the object. Invocations skipped in the first pass never run in it; Never-policies never run twice.
+    if (this.ctx.reinvocation !== false && remembered.size > 0 && !jsonEqual(start, object)) {
+      for (const inv of invocations) {
+        if (!remembered.has(inv)) continue;
+        const r = this.invoke(inv, object, namespaceObject, 2);
+        if (r instanceof StatusAbort) return r;
+        object = r.object;
+      }
+    }
+    return { object };
+  }
+}
+
+export function dispatch(policies: readonly BoundPolicy[], request: AdmissionRequest, ctx: DispatchContext): DispatchResult {
+  const start = request.object ?? null;
+  if (!isMutableRequest(request)) return { object: start, errors: [], traces: [] };
+  const d = new Dispatcher(request, ctx);
+  const invocations = d.collect(policies);
+  const r = d.run(invocations, start);
+  if (r instanceof StatusAbort) return { abort: r, traces: d.traces };
+  return { object: r.object, errors: d.errors, traces: d.traces };
+}
+
+/** The name of an object, for messages. */
+export function objectName(obj: JsonValue | null | undefined): string {
+  if (!isJsonObject(obj)) return '';
+  const meta = getOwn(obj, 'metadata');
+  const name = isJsonObject(meta) ? getOwn(meta, 'name') : undefined;
+  return typeof name === 'string' ? name : '';
+}
