@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../src/json/index.js';
+import { applyConfiguration, SchemaRegistry, type Atom, type FieldDef } from '../../src/schema/index.js';
+import { smdMerge } from '../../src/schema/ssa/merge.js';
+
+/** The schemas of structured-merge-diff's own typed/merge_test.go, built inline. */
+const str: Atom = { scalar: 'string' };
+const num: Atom = { scalar: 'number' };
+const bool: Atom = { scalar: 'boolean' };
+const struct = (fields: Record<string, Atom>): Atom => ({
+  map: { fields: new Map(Object.entries(fields).map(([k, type]): [string, FieldDef] => [k, { type }])), atomic: false },
+});
+const set = (elem: Atom): Atom => ({ list: { elem, listType: 'set', keys: [] } });
+
+const element = struct({ key: str, id: num, value: { map: { elem: str, atomic: false } }, bv: bool, nv: num });
+const root = struct({
+  numeric: num,
+  string: str,
+  bool,
+  setStr: set(str),
+  setBool: set(bool),
+  setNumeric: set(num),
+  list: { list: { elem: element, listType: 'map', keys: ['key', 'id'] } },
+  atomicList: { list: { elem: str, listType: 'atomic', keys: [] } },
+});
+
+function merge(lhs: string, rhs: string): JsonValue | undefined {
+  const { value, errors } = smdMerge(JSON.parse(lhs), JSON.parse(rhs), root);
+  if (errors.length > 0) throw new Error(JSON.stringify(errors));
+  return value;
+}
+
+/** [lhs, rhs, out] triplets from structured-merge-diff typed/merge_test.go (test data). */
+const TRIPLETS: [string, string, string][] = [
+  ['{"numeric":1}', '{"numeric":3.14159}', '{"numeric":3.14159}'],
+  ['{"numeric":3.14159}', '{"numeric":1}', '{"numeric":1}'],
+  ['{"string":"aoeu"}', '{"bool":true}', '{"string":"aoeu","bool":true}'],
+  ['{"setStr":["a","b","c"]}', '{"setStr":["a","b"]}', '{"setStr":["a","b","c"]}'],
+  ['{"setStr":["a","b"]}', '{"setStr":["a","b","c"]}', '{"setStr":["a","b","c"]}'],
+  ['{"setStr":["a","b","c"]}', '{"setStr":[]}', '{"setStr":["a","b","c"]}'],
+  ['{"setStr":[]}', '{"setStr":["a","b","c"]}', '{"setStr":["a","b","c"]}'],
+  ['{"setStr":["a","b"]}', '{"setStr":["b","a"]}', '{"setStr":["b","a"]}'],
+  ['{"setStr":["a","b","c"]}', '{"setStr":["d","e","f"]}', '{"setStr":["a","b","c","d","e","f"]}'],
+  ['{"setStr":["c","a","g","f"]}', '{"setStr":["c","f","a","g"]}', '{"setStr":["c","f","a","g"]}'],
+  ['{"setStr":["a","b","c","d"]}', '{"setStr":["d","e","f","a"]}', '{"setStr":["b","c","d","e","f","a"]}'],
+  ['{"setBool":[true]}', '{"setBool":[false]}', '{"setBool":[true,false]}'],
+  ['{"setNumeric":[1,2,3.14159]}', '{"setNumeric":[1,2,3]}', '{"setNumeric":[1,2,3.14159,3]}'],
+  ['{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}', '{"list":[{"key":"a","id":2,"value":{"a":"a"}}]}', '{"list":[{"key":"a","id":1,"value":{"a":"a"}},{"key":"a","id":2,"value":{"a":"a"}}]}'],
+  ['{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}', '{"list":[{"key":"a","id":1,"value":{"b":"b"}}]}', '{"list":[{"key":"a","id":1,"value":{"a":"a","b":"b"}}]}'],
+  ['{"atomicList":["a","a","a"]}', '{"atomicList":null}', '{"atomicList":null}'],
+  ['{"atomicList":["a","b","c"]}', '{"atomicList":[]}', '{"atomicList":[]}'],
+  ['{"atomicList":["a","a","a"]}', '{"atomicList":["a","a"]}', '{"atomicList":["a","a"]}'],
+  ['{"list":[{"key":"b","id":2}]}', '{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}', '{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}'],
+  ['{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}', '{"list":[{"key":"c","id":3},{"key":"b","id":2}]}', '{"list":[{"key":"a","id":1},{"key":"c","id":3},{"key":"b","id":2}]}'],
+  ['{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}', '{"list":[{"key":"c","id":3},{"key":"a","id":1}]}', '{"list":[{"key":"b","id":2},{"key":"c","id":3},{"key":"a","id":1}]}'],
+  // duplicates in the live side (SMD AllowDuplicates)
+  ['{"setStr":["a","b","b"]}', '{"setStr":["c"]}', '{"setStr":["a","b","b","c"]}'],
+  ['{"setStr":["a","b","b"]}', '{"setStr":["b"]}', '{"setStr":["a","b"]}'],
+  ['{"setStr":["a","a","b","b"]}', '{"setStr":["b","c","d"]}', '{"setStr":["a","a","b","c","d"]}'],
+  ['{"setStr":["a","a","b","b"]}', '{"setStr":[]}', '{"setStr":["a","a","b","b"]}'],
+  [
+    '{"list":[{"key":"a","id":1,"bv":true},{"key":"b","id":2},{"key":"a","id":1,"bv":false,"nv":2}]}',
+    '{"list":[{"key":"a","id":1,"nv":3},{"key":"c","id":3},{"key":"b","id":2}]}',
+    '{"list":[{"key":"a","id":1,"nv":3},{"key":"c","id":3},{"key":"b","id":2}]}',
+  ],
+];
+
+describe('structured-merge-diff merge', () => {
+  it.each(TRIPLETS)('%s + %s', (lhs, rhs, out) => {
+    expect(merge(lhs, rhs)).toEqual(JSON.parse(out));
+  });
+
+  it('keeps the null/empty distinction of the patch for leaves and empty containers', () => {
+    expect(merge('{"atomicList":["a"]}', '{"atomicList":null}')).toEqual({ atomicList: null });
+    expect(merge('{"setStr":["a"]}', '{"setStr":null}')).toEqual({ setStr: ['a'] });
+    expect(merge('{}', '{"setStr":[]}')).toEqual({ setStr: [] });
+    expect(merge('{"string":"x"}', '{"string":null}')).toEqual({ string: null });
+  });
+
+  it('reports duplicate keys in the patch and items without a key', () => {
+    const dup = smdMerge({}, JSON.parse('{"list":[{"key":"a","id":1},{"key":"a","id":1}]}'), root);
+    expect(dup.errors).toEqual([{ path: '.list', message: 'duplicate entries for key [id=1,key="a"]' }]);
+    const nokey = smdMerge({}, JSON.parse('{"list":[{"key":"a"}]}'), root);
+    expect(nokey.errors[0].message).toBe(
+      'element 0: associative list with keys has an element that omits key field "id" (and doesn\'t have default value)',
+    );
+  });
+
+  it('never modifies its inputs and shares what the patch does not touch', () => {
+    const lhs = deepFreeze(JSON.parse('{"list":[{"key":"a","id":1,"value":{"x":"1"}},{"key":"b","id":2}],"setStr":["q"]}'));
+    const rhs = deepFreeze(JSON.parse('{"list":[{"key":"b","id":2,"bv":true}]}'));
+    const out = merge(JSON.stringify(lhs), JSON.stringify(rhs));
+    const { value } = smdMerge(lhs, rhs, root);
+    expect(value).toEqual(out);
+    expect((value as any).setStr).toBe(lhs.setStr);
+    expect((value as any).list[0]).toBe(lhs.list[0]);
+  });
+});
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object') {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
+describe('applyConfiguration on built-in kinds', () => {
+  const registry = SchemaRegistry.builtin();
+  const pod = registry.lookup('v1', 'Pod')!;
+  const deployment = registry.lookup('apps/v1', 'Deployment')!;
+  const livePod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', labels: { app: 'a' } },
+    spec: {
+      containers: [
+        { name: 'app', image: 'app:1', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] },
+        { name: 'log', image: 'log:1' },
+      ],
+    },
+  };
+
+  it('uses the schema default of a key field an item omits (ContainerPort.protocol = TCP)', () => {
+    const r = applyConfiguration(pod, livePod, { spec: { containers: [{ name: 'app', ports: [{ containerPort: 80, hostPort: 8080 }] }] } });
+    expect(r.ok && (r.object as any).spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 }]);
+  });
+
+  it('orders list-map items like SMD: live-only items first in their order, patch items in patch order', () => {
+    const names = (patch: JsonValue) => {
+      const r = applyConfiguration(pod, livePod, patch);
+      if (!r.ok) throw r.error;
+      return (r.object as any).spec.containers.map((c: any) => c.name);
+    };
+    // After the shared "app", the live-only "log" comes before the new "sidecar".
+    expect(names({ spec: { containers: [{ name: 'app' }, { name: 'sidecar', image: 's:1' }] } })).toEqual(['app', 'log', 'sidecar']);
+    // A new item the patch names before a shared one is placed before it.
+    expect(names({ spec: { containers: [{ name: 'sidecar', image: 's:1' }, { name: 'log' }] } })).toEqual(['app', 'sidecar', 'log']);
+    expect(names({ spec: { containers: [{ name: 'sidecar', image: 's:1' }] } })).toEqual(['app', 'log', 'sidecar']);
+    // Shared items follow the patch's order.
+    expect(names({ spec: { containers: [{ name: 'log' }, { name: 'app' }] } })).toEqual(['log', 'app']);
+  });
+
+  it('merges labels key by key and leaves the rest of the object alone', () => {
+    const r = applyConfiguration(pod, livePod, { metadata: { labels: { team: 'x' } } });
+    expect(r.ok && r.object).toEqual({ ...livePod, metadata: { name: 'p', labels: { app: 'a', team: 'x' } } });
+    expect(r.ok && r.object.spec).toBe(livePod.spec);
+  });
+
+  it('names fields the schema does not declare with SMD paths', () => {
+    const r = applyConfiguration(pod, livePod, { spec: { containers: [{ name: 'app', imagex: 'x' }] } });
+    expect(!r.ok && r.error.message).toBe(
+      'failed to convert patch object to typed object: .spec.containers[name="app"].imagex: field not declared in schema',
+    );
+    expect(!r.ok && r.error.stage).toBe('patch');
+  });
+
+  it('lists several conversion errors the way SMD prints them', () => {
+    const r = applyConfiguration(deployment, { apiVersion: 'apps/v1', kind: 'Deployment' }, {
+      spec: { replicas: 'three', paused: 'yes', minReadySeconds: { a: 1 } },
+    });
+    expect(!r.ok && r.error.message).toBe(
+      'failed to convert patch object to typed object: errors:\n' +
+        '  .spec.replicas: expected numeric (int or float), got string\n' +
+        '  .spec.paused: expected boolean, got &{yes}\n' +
+        '  .spec.minReadySeconds: expected numeric (int or float), got map[string]interface {}',
+    );
+  });
+
+  it('refuses duplicate keys in the patch', () => {
+    const r = applyConfiguration(pod, livePod, { spec: { containers: [{ name: 'a' }, { name: 'a' }] } });
+    expect(!r.ok && r.error.message).toBe(
+      'failed to convert patch object to typed object: .spec.containers: duplicate entries for key [name="a"]',
+    );
+  });
+
+  it('refuses every atomic value the patch sets, with index paths, in patch order', () => {
+    const r = applyConfiguration(deployment, { apiVersion: 'apps/v1', kind: 'Deployment', spec: {} }, {
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: { spec: { containers: [{ name: 'c', command: ['sh'] }], nodeSelector: { disk: 'ssd' } } },
+      },
+    });
+    expect(!r.ok && r.error.message).toBe(
+      'invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ' +
+        '.spec.selector, .spec.template.spec.containers[0].command, .spec.template.spec.nodeSelector',
+    );
+  });
+
+  it('lets null through the atomic check (SMD then stores the null: the way an ApplyConfiguration can clear a leaf)', () => {
+    const live = { apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 2, selector: { matchLabels: { a: 'b' } } } };
+    const r = applyConfiguration(deployment, live, { spec: { selector: null, replicas: null } });
+    expect(r.ok && r.object.spec).toEqual({ replicas: null, selector: null });
+  });
+
+  it('reports a live object that does not fit its schema', () => {
+    const r = applyConfiguration(pod, { apiVersion: 'v1', kind: 'Pod', spec: { bogus: 1 } }, { metadata: { labels: { a: 'b' } } });
+    expect(!r.ok && r.error.message).toBe('failed to convert original object to typed object: .spec.bogus: field not declared in schema');
+  });
+
+  it('stamps the object apiVersion/kind on the patch (a different value in the patch is overwritten)', () => {
+    const r = applyConfiguration(pod, livePod, { apiVersion: 'v2', kind: 'Other', metadata: { labels: { b: 'c' } } });
+    expect(r.ok && [r.object.apiVersion, r.object.kind]).toEqual(['v1', 'Pod']);
+  });
+
+  it('answers bad input with an error value, never an exception', () => {
+    expect(applyConfiguration(pod, 'x' as JsonValue, {}).ok).toBe(false);
+    expect(applyConfiguration(pod, livePod, [] as JsonValue).ok).toBe(false);
+    const r = applyConfiguration(pod, livePod, { spec: { containers: 'nope' } });
+    expect(!r.ok && r.error.message).toBe('failed to convert patch object to typed object: .spec.containers: expected list, got &{nope}');
+  });
+
+  it('treats __proto__ keys as data', () => {
+    const patch = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}}}');
+    const r = applyConfiguration(pod, livePod, patch);
+    expect(r.ok && Object.keys((r.object as any).metadata.labels)).toEqual(['app', '__proto__']);
+    expect(({} as any).x).toBeUndefined();
+  });
+});
+
+describe('deduced schema for kinds nobody knows', () => {
+  const registry = SchemaRegistry.builtin();
+  const type = registry.lookupOrDeduced({ group: 'example.com', version: 'v1', kind: 'Widget' });
+
+  it('merges maps key by key, replaces lists, and has nothing atomic to refuse', () => {
+    expect(type.source).toBe('deduced');
+    const live = { apiVersion: 'example.com/v1', kind: 'Widget', spec: { a: 1, tags: ['x', 'y'], nested: { keep: true } } };
+    const r = applyConfiguration(type, live, { spec: { tags: ['z'], nested: { add: 1 }, b: 'new' } });
+    expect(r.ok && r.object).toEqual({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      spec: { a: 1, tags: ['z'], nested: { keep: true, add: 1 }, b: 'new' },
+    });
+  });
+
+  it('fails like SMD when a value changes between scalar and map', () => {
+    const r = applyConfiguration(type, { spec: { a: { b: 1 } } }, { spec: { a: 'x' } });
+    expect(!r.ok && r.error.message).toBe('failed to merge patch: .spec.a: lhs: expected any scalar, got &{map[b:1]}');
+    const list = applyConfiguration(type, { spec: { a: [1] } }, { spec: { a: { b: 1 } } });
+    expect(list.ok && list.object.spec).toEqual({ a: { b: 1 } });
+  });
+});
