@@ -1,0 +1,49 @@
+/**
+ * The pipeline for one admission request: the MutatingAdmissionPolicy invocations of the set in order
+ * (src/map), then the Kyverno policies, each step working on the object the previous one produced;
+ * the reply patch is the diff from the received object to the final one.
+ */
+import type { AdmissionRequest } from '../admission/types.js';
+import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
+import { createPatch } from '../jsonpatch/index.js';
+import { dispatch } from '../map/dispatch.js';
+import { NO_EQUIVALENTS } from '../map/equivalence.js';
+import type { PolicySet } from '../policyset/index.js';
+import { denialStatus, internalErrorStatus } from './status.js';
+import type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';
+
+function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string) => JsonObject | undefined {
+  const fallback = options.namespaceLookup;
+  return fallback ? (name) => set.objects.namespace(name) ?? fallback(name) : (name) => set.objects.namespace(name);
+}
+
+function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options: EngineOptions): EngineResult {
+  const received: JsonValue | null = request.object ?? null;
+  const outcomes: PolicyOutcome[] = [];
+  const warnings: string[] = [];
+  const mapResult = dispatch(set.mutatingPolicies, request, {
+    params: set.objects,
+    namespaces: namespaceLookup(set, options),
+    equivalence: NO_EQUIVALENTS,
+    reinvocation: options.reinvocation ?? true,
+  });
+  for (const t of mapResult.traces) outcomes.push({ engine: 'MutatingAdmissionPolicy', ...t });
+  if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings };
+  if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings };
+  const final = mapResult.object;
+  const patch = received === null || final === null || received === final || jsonEqual(received, final) ? [] : createPatch(received, final);
+  return { allowed: true, object: final, patch, outcomes, warnings };
+}
+
+/**
+ * Evaluates one request. Never throws: an unexpected failure inside the engine is answered with a 500
+ * InternalError status, as the API server answers its own internal errors.
+ */
+export function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): EngineResult {
+  try {
+    return evaluateUnsafe(set, request, options);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { allowed: false, status: internalErrorStatus(`amender engine: ${message}`), outcomes: [], warnings: [] };
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * Policy sets: documents in, an immutable compiled set out.
+ *
+ *   parseDocuments(source: string, text: string): ParsedSource
+ *     A YAML multi-document stream, a JSON object or a JSON array of objects. `List` kinds are flattened
+ *     (each item keeps `index` of its document and `item` of its position). Unreadable documents become
+ *     problems; nothing throws.
+ *
+ *   buildPolicySet(input: ParsedSource | (ParsedSource | SourceDocument)[], options?: BuildOptions): PolicySet
+ *     Sorts the documents out by kind: MutatingAdmissionPolicy / MutatingAdmissionPolicyBinding
+ *     (admissionregistration.k8s.io v1, v1beta1, v1alpha1: API defaults applied, validated as the API
+ *     server validates them, expressions compiled), Kyverno ClusterPolicy / Policy, CustomResourceDefinition
+ *     (schemas; declared kinds and scopes), Namespace (namespaceSelector, namespaceObject), and every other
+ *     kind as a param object. `problems` lists each problem with source, index, kind, name, field path,
+ *     message and `effect` ('ignored': left out of the set; 'kept': still active, e.g. an expression that
+ *     does not compile — its error surfaces at evaluation under the policy's failurePolicy). `counts` is
+ *     what /readyz shows. The set never changes once built; rebuild it on reload (compiled CEL programs
+ *     come from the CEL cache, so a rebuild compiles only what changed).
+ */
+export { parseDocuments } from './parse.js';
+export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
+export type { ParsedSource, Problem, SourceDocument } from './types.js';
+export type { ObjectStore } from './objects.js';

@@ -1,0 +1,102 @@
+/**
+ * The objects of a policy set that policies read but the webhook cannot see: param objects of any
+ * kind, Namespaces, and the kinds CRDs declare. Built once per set; lookups are map reads.
+ */
+import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
+import { builtinScope, isBuiltinGroup, type Scope } from '../map/builtin-kinds.js';
+import { objectIdentity, splitApiVersion, type ParamObject, type ParamSource } from '../map/params.js';
+
+export interface DeclaredKind {
+  group: string;
+  kind: string;
+  scope: Scope;
+}
+
+function kindKey(group: string, kind: string): string {
+  return `${group}\u0000${kind}`;
+}
+
+/** CEL sees built-in params as typed objects read from an informer: no apiVersion/kind. */
+function celView(obj: JsonObject, typed: boolean): JsonObject {
+  if (!typed) return obj;
+  const out: JsonObject = {};
+  for (const key of Object.keys(obj)) if (key !== 'apiVersion' && key !== 'kind') Object.defineProperty(out, key, { value: obj[key], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+export class ObjectStore implements ParamSource {
+  private readonly byKind = new Map<string, ParamObject[]>();
+  private readonly declared = new Map<string, Scope>();
+  private readonly namespaces = new Map<string, JsonObject>();
+  private count = 0;
+
+  /** Registers the kind a CRD declares (scope from `spec.scope`). */
+  declareKind(k: DeclaredKind): void {
+    this.declared.set(kindKey(k.group, k.kind), k.scope);
+  }
+
+  /** Adds an object; returns false when one with the same kind, namespace and name is already there. */
+  add(obj: JsonObject): boolean {
+    const apiVersion = getOwn(obj, 'apiVersion');
+    const kind = getOwn(obj, 'kind');
+    if (typeof apiVersion !== 'string' || typeof kind !== 'string') return false;
+    const { group } = splitApiVersion(apiVersion);
+    const { namespace, name } = objectIdentity(obj);
+    const key = kindKey(group, kind);
+    let list = this.byKind.get(key);
+    if (!list) this.byKind.set(key, (list = []));
+    if (list.some((p) => p.namespace === namespace && p.name === name)) return false;
+    const typed = isBuiltinGroup(group) && !this.declared.has(key);
+    list.push({ namespace, name, value: celView(obj, typed) });
+    if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, obj);
+    this.count++;
+    return true;
+  }
+
+  /** Sorts every kind's objects by (namespace, name); called once when the set is complete. */
+  seal(): void {
+    for (const list of this.byKind.values()) {
+      list.sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      Object.freeze(list);
+    }
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get namespaceCount(): number {
+    return this.namespaces.size;
+  }
+
+  namespace(name: string): JsonObject | undefined {
+    return this.namespaces.get(name);
+  }
+
+  scopeOf(group: string, kind: string): Scope | undefined {
+    const key = kindKey(group, kind);
+    const declared = this.declared.get(key) ?? builtinScope(group, kind);
+    if (declared) return declared;
+    // A kind no CRD declares but that has objects in the sources: namespaced if its objects are.
+    const list = this.byKind.get(key);
+    if (!list || list.length === 0) return undefined;
+    return list.some((p) => p.namespace !== '') ? 'Namespaced' : 'Cluster';
+  }
+
+  objects(group: string, kind: string, namespace: string | undefined): readonly ParamObject[] {
+    const list = this.byKind.get(kindKey(group, kind)) ?? [];
+    return namespace === undefined ? list : list.filter((p) => p.namespace === namespace);
+  }
+}
+
+/** The kind a CustomResourceDefinition declares, or undefined when the document lacks it. */
+export function crdKind(doc: JsonObject): DeclaredKind | undefined {
+  const spec = getOwn(doc, 'spec');
+  if (!isJsonObject(spec)) return undefined;
+  const group = getOwn(spec, 'group');
+  const names = getOwn(spec, 'names');
+  const scope = getOwn(spec, 'scope');
+  const kind = isJsonObject(names) ? getOwn(names, 'kind') : undefined;
+  if (typeof group !== 'string' || typeof kind !== 'string') return undefined;
+  return { group, kind, scope: scope === 'Cluster' ? 'Cluster' : 'Namespaced' };
+}
