@@ -109,11 +109,11 @@ export function isUnresolvedError(error: unknown): error is UnresolvedKeyError {
 export const kyvernoError = {
   generic: (fn: string, msg: string) => new FunctionError(fn, `JMESPath function '${fn}': ${msg}`),
   invalidArgumentType: (fn: string, index: number, type: string) =>
-    new FunctionError(fn, `JMESPath function '${fn}': ${index} argument is expected of ${type} type`),
+    new FunctionError(fn, `JMESPath function '${fn}': argument #${index} is not of type ${type}`),
   argOutOfBounds: (fn: string, index: number, bound: number) =>
     new FunctionError(fn, `JMESPath function '${fn}': ${index} argument is out of bounds (${bound})`),
   zeroDivision: (fn: string) => new FunctionError(fn, `JMESPath function '${fn}': Zero divisor passed`),
   nonIntModulo: (fn: string) => new FunctionError(fn, `JMESPath function '${fn}': Non-integer argument(s) passed for modulo`),
   nonIntRound: (fn: string) => new FunctionError(fn, `JMESPath function '${fn}': Non-integer argument(s) passed for round off`),
-  typeMismatch: (fn: string) => new FunctionError(fn, `JMESPath function '${fn}': types mismatch`),
+  typeMismatch: (fn: string) => new FunctionError(fn, `JMESPath function '${fn}': Types mismatch`),
 };

@@ -1,0 +1,159 @@
+/** Go time.Duration: int64 nanoseconds (as bigint), ParseDuration and String(). */
+
+export const NANOSECOND = 1n;
+export const MICROSECOND = 1000n;
+export const MILLISECOND = 1000_000n;
+export const SECOND = 1000_000_000n;
+export const MINUTE = 60n * SECOND;
+export const HOUR = 60n * MINUTE;
+const MAX = (1n << 63n) - 1n;
+const MIN = -(1n << 63n);
+
+export class DurationError extends Error {}
+
+const UNITS: Record<string, bigint> = {
+  ns: NANOSECOND,
+  us: MICROSECOND,
+  'µs': MICROSECOND, // U+00B5
+  'μs': MICROSECOND, // U+03BC
+  ms: MILLISECOND,
+  s: SECOND,
+  m: MINUTE,
+  h: HOUR,
+};
+
+/** Go's time.quote for messages. */
+function quote(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** Wraps like Go's int64 arithmetic. */
+export const wrap64 = (v: bigint): bigint => BigInt.asIntN(64, v);
+
+/** Go's float64 → int64 conversion on amd64: truncation, out of range gives the minimum. */
+export function floatToInt64(x: number): bigint {
+  const t = Math.trunc(x);
+  if (!(t >= -(2 ** 63) && t < 2 ** 63)) return MIN;
+  return BigInt(t);
+}
+
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+
+/** time.ParseDuration. */
+export function parseDuration(orig: string): bigint {
+  let s = orig;
+  let neg = false;
+  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
+    neg = s[0] === '-';
+    s = s.slice(1);
+  }
+  if (s === '0') return 0n;
+  if (s === '') throw new DurationError(`time: invalid duration ${quote(orig)}`);
+  let d = 0n;
+  while (s !== '') {
+    if (!(s[0] === '.' || isDigit(s[0]))) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    let i = 0;
+    let v = 0n;
+    while (isDigit(s[i])) {
+      v = v * 10n + BigInt(s.charCodeAt(i) - 48);
+      if (v > 1n << 63n) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+      i++;
+    }
+    const pre = i > 0;
+    s = s.slice(i);
+    let f = 0n;
+    let scale = 1;
+    let post = false;
+    if (s[0] === '.') {
+      s = s.slice(1);
+      let j = 0;
+      let overflow = false;
+      while (isDigit(s[j])) {
+        if (!overflow) {
+          const next = f * 10n + BigInt(s.charCodeAt(j) - 48);
+          if (next > 1n << 63n) overflow = true;
+          else {
+            f = next;
+            scale *= 10;
+          }
+        }
+        j++;
+      }
+      post = j > 0;
+      s = s.slice(j);
+    }
+    if (!pre && !post) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    let u = 0;
+    while (u < s.length && !(s[u] === '.' || isDigit(s[u]))) u++;
+    if (u === 0) throw new DurationError(`time: missing unit in duration ${quote(orig)}`);
+    const unitName = s.slice(0, u);
+    s = s.slice(u);
+    const unit = UNITS[unitName];
+    if (unit === undefined) throw new DurationError(`time: unknown unit ${quote(unitName)} in duration ${quote(orig)}`);
+    if (v > (1n << 63n) / unit) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    v *= unit;
+    if (f > 0n) {
+      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
+      if (v > 1n << 63n) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    }
+    d += v;
+    if (d > 1n << 63n) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+  }
+  if (neg) return wrap64(-d);
+  if (d > MAX) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+  return d;
+}
+
+function frac(v: bigint, prec: number): [string, bigint] {
+  let out = '';
+  let print = false;
+  for (let i = 0; i < prec; i++) {
+    const digit = v % 10n;
+    print = print || digit !== 0n;
+    if (print) out = digit.toString() + out;
+    v /= 10n;
+  }
+  return [print ? '.' + out : '', v];
+}
+
+/** Duration.String(): "1h2m3.5s", "1.5µs", "0s". */
+export function formatDuration(d: bigint): string {
+  const neg = d < 0n;
+  let u = neg ? -d : d; // -MIN is representable as bigint, as Go's uint64 negation
+  let out: string;
+  if (u < SECOND) {
+    if (u === 0n) return '0s';
+    let prec: number;
+    let unit: string;
+    if (u < MICROSECOND) {
+      prec = 0;
+      unit = 'ns';
+    } else if (u < MILLISECOND) {
+      prec = 3;
+      unit = 'µs';
+    } else {
+      prec = 6;
+      unit = 'ms';
+    }
+    const [f, rest] = frac(u, prec);
+    out = `${rest}${f}${unit}`;
+  } else {
+    const [f, secs] = frac(u, 9);
+    u = secs;
+    out = `${u % 60n}${f}s`;
+    u /= 60n;
+    if (u > 0n) {
+      out = `${u % 60n}m${out}`;
+      u /= 60n;
+      if (u > 0n) out = `${u}h${out}`;
+    }
+  }
+  return neg ? '-' + out : out;
+}
+
+/** Duration.Seconds(). */
+export function durationSeconds(d: bigint): number {
+  const sec = d / SECOND;
+  const nsec = d % SECOND;
+  return Number(sec) + Number(nsec) / 1e9;
+}

@@ -1,0 +1,156 @@
+/** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
+import { parseDocument, type Tags } from 'yaml';
+import type { JsonValue } from '../../../json/index.js';
+import { FunctionError } from '../errors.js';
+import { md5, sha1, sha256 } from '../hash.js';
+import type { FunctionDef } from '../registry.js';
+
+const S = { types: ['string' as const] };
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: false });
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
+
+export function base64Encode(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
+    out += i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.length ? B64[n & 63] : '=';
+  }
+  return out;
+}
+
+/** encoding/base64 StdEncoding.DecodeString: padding required, \r and \n ignored. */
+export function base64Decode(text: string): Uint8Array {
+  const out: number[] = [];
+  const quad: number[] = [];
+  let pos = 0; // offset in the input, for Go's error message
+  let padded = 0;
+  const fail = (at: number) => {
+    throw new Error(`illegal base64 data at input byte ${at}`);
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\r' || c === '\n') continue;
+    pos = i;
+    if (padded > 0) {
+      if (c !== '=' || quad.length + padded >= 4) fail(i);
+      padded++;
+      continue;
+    }
+    if (c === '=') {
+      if (quad.length < 2) fail(i);
+      padded = 1;
+      continue;
+    }
+    const v = B64_INDEX.get(c);
+    if (v === undefined) fail(i);
+    quad.push(v!);
+    if (quad.length === 4) {
+      const n = (quad[0] << 18) | (quad[1] << 12) | (quad[2] << 6) | quad[3];
+      out.push((n >> 16) & 255, (n >> 8) & 255, n & 255);
+      quad.length = 0;
+    }
+  }
+  if (padded > 0) {
+    if (quad.length + padded !== 4) fail(text.length);
+    const n = (quad[0] << 18) | (quad[1] << 12) | ((quad[2] ?? 0) << 6);
+    out.push((n >> 16) & 255);
+    if (quad.length === 3) out.push((n >> 8) & 255);
+  } else if (quad.length !== 0) {
+    fail(quad.length === 1 ? pos : text.length);
+  }
+  return Uint8Array.from(out);
+}
+
+/** go-yaml v2 reads neither timestamps nor base-60 numbers: those stay strings. */
+const yamlTags = (tags: Tags): Tags =>
+  tags.filter((t) => {
+    const tag = (t as { tag?: string; format?: string }).tag;
+    const format = (t as { format?: string }).format;
+    return tag !== 'tag:yaml.org,2002:timestamp' && format !== 'TIME';
+  });
+
+function toJsonValue(v: unknown): JsonValue {
+  if (v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (v instanceof Uint8Array) return decoder.decode(v);
+  if (Array.isArray(v)) return v.map(toJsonValue);
+  if (v && typeof v === 'object') {
+    const out: Record<string, JsonValue> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (k === '__proto__') Object.defineProperty(out, k, { value: toJsonValue(x), enumerable: true, writable: true, configurable: true });
+      else out[k] = toJsonValue(x);
+    }
+    return out;
+  }
+  return v as JsonValue;
+}
+
+export function parseYaml11(text: string): JsonValue {
+  const doc = parseDocument(text, { version: '1.1', customTags: yamlTags, uniqueKeys: false, maxAliasCount: 1000 });
+  if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
+  return toJsonValue(doc.toJS({ maxAliasCount: 1000 }));
+}
+
+const hashFn = (name: string, f: (b: Uint8Array) => string): FunctionDef => ({
+  name,
+  args: [S],
+  returns: ['string'],
+  note: `${name} of the string's UTF-8 bytes, as lowercase hex`,
+  call: ([s]) => f(encoder.encode(s as string)),
+});
+
+export const encodingFunctions: FunctionDef[] = [
+  {
+    name: 'base64_decode',
+    args: [S],
+    returns: ['string'],
+    note: 'decodes a base 64 string',
+    call: ([s]) => {
+      try {
+        return decoder.decode(base64Decode(s as string));
+      } catch (e) {
+        throw new FunctionError('base64_decode', (e as Error).message);
+      }
+    },
+  },
+  {
+    name: 'base64_encode',
+    args: [S],
+    returns: ['string'],
+    note: 'encodes a regular, plaintext and unencoded string to base64',
+    call: ([s]) => base64Encode(encoder.encode(s as string)),
+  },
+  {
+    name: 'parse_json',
+    args: [S],
+    returns: ['any'],
+    note: 'decodes a valid JSON encoded string to the appropriate type. Opposite of `to_string` function',
+    call: ([s]) => {
+      try {
+        return JSON.parse(s as string) as JsonValue;
+      } catch (e) {
+        throw new FunctionError('parse_json', (e as Error).message);
+      }
+    },
+  },
+  {
+    name: 'parse_yaml',
+    args: [S],
+    returns: ['any'],
+    note: 'decodes a valid YAML encoded string to the appropriate type provided it can be represented as JSON',
+    call: ([s]) => {
+      try {
+        return parseYaml11(s as string);
+      } catch (e) {
+        throw new FunctionError('parse_yaml', (e as Error).message);
+      }
+    },
+  },
+  hashFn('sha256', sha256),
+  hashFn('sha1', sha1),
+  hashFn('md5', md5),
+];

@@ -1,0 +1,105 @@
+/** Kyverno's object and array helpers: label_match, lookup, items, object_from_lists. */
+import type { JsonObject, JsonValue } from '../../../json/index.js';
+import { FunctionError, kyvernoError } from '../errors.js';
+import type { FunctionDef } from '../registry.js';
+import { compareStrings, typeOf, type Value } from '../values.js';
+import { ifaceToString } from './strings.js';
+
+const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+function setKey(o: JsonObject, k: string, v: JsonValue): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** Go's `!=` on two interface values (label values are normally strings). */
+function goNotEqual(fn: string, a: JsonValue, b: JsonValue): boolean {
+  const ta = typeOf(a);
+  if ((ta === 'array' || ta === 'object') && ta === typeOf(b)) {
+    throw new FunctionError(fn, `runtime error: comparing uncomparable type ${ta === 'array' ? '[]interface {}' : 'map[string]interface {}'}`);
+  }
+  return a !== b;
+}
+
+/** Kyverno's intNumber: a float with an integral value, else an error. */
+function intNumber(fn: string, x: number): number {
+  if (!Number.isInteger(x)) {
+    throw new FunctionError(fn, `JMESPath function '${fn}': argument #2: expected an integer number but got: ${x}`);
+  }
+  return x;
+}
+
+export const objectFunctions: FunctionDef[] = [
+  {
+    name: 'label_match',
+    args: [{ types: ['object'] }, { types: ['object'] }],
+    returns: ['boolean'],
+    note: 'object arguments must be enclosed in backticks; ex. `{{request.object.spec.template.metadata.labels}}`',
+    call: ([selector, labels]) => {
+      const sel = selector as JsonObject;
+      const lab = labels as JsonObject;
+      for (const key of Object.keys(sel)) {
+        if (!hasOwn(lab, key) || goNotEqual('label_match', lab[key], sel[key])) return false;
+      }
+      return true;
+    },
+  },
+  {
+    name: 'lookup',
+    args: [{ types: ['object', 'array'] }, { types: ['string', 'number'] }],
+    returns: ['any'],
+    note: 'returns the value corresponding to the given key/index in the given object/array',
+    call: ([collection, key]) => {
+      if (Array.isArray(collection)) {
+        if (typeof key !== 'number') throw kyvernoError.invalidArgumentType('lookup', 2, 'Number');
+        const i = intNumber('lookup', key);
+        return i < 0 || i > collection.length - 1 ? null : collection[i];
+      }
+      if (typeof key !== 'string') throw kyvernoError.invalidArgumentType('lookup', 2, 'String');
+      const o = collection as JsonObject;
+      return hasOwn(o, key) ? o[key] : null;
+    },
+  },
+  {
+    name: 'items',
+    args: [{ types: ['object', 'array'] }, { types: ['string'] }, { types: ['string'] }],
+    returns: ['array'],
+    note: 'converts a map or array to an array of objects where each key:value is an item in the array',
+    call: ([input, keyName, valName]) => {
+      const kn = keyName as string;
+      const vn = valName as string;
+      const pair = (k: JsonValue, v: JsonValue): JsonObject => {
+        const o: JsonObject = {};
+        setKey(o, kn, k);
+        setKey(o, vn, v);
+        return o;
+      };
+      if (Array.isArray(input)) return input.map((v, i) => pair(i, v));
+      const o = input as JsonObject;
+      return Object.keys(o)
+        .sort(compareStrings)
+        .map((k) => pair(k, o[k]));
+    },
+  },
+  {
+    name: 'object_from_lists',
+    args: [{ types: ['array'] }, { types: ['array'] }],
+    returns: ['object'],
+    note: 'converts a pair of lists containing keys and values to an object',
+    call: ([keys, values]) => {
+      const ks = keys as JsonValue[];
+      const vs = values as JsonValue[];
+      const out: JsonObject = {};
+      ks.forEach((k, i) => {
+        let key: string;
+        try {
+          key = ifaceToString('object_from_lists', 1, k as Value);
+        } catch {
+          throw kyvernoError.invalidArgumentType('object_from_lists', 1, 'StringArray');
+        }
+        setKey(out, key, i < vs.length ? vs[i] : null);
+      });
+      return out;
+    },
+  },
+];

@@ -1,0 +1,110 @@
+/**
+ * Go `regexp` behaviour on top of re2js (RE2 semantics, linear time): unanchored matching,
+ * ReplaceAll with Go's template expansion and ReplaceAllLiteral.
+ *
+ * Go's template rules: `$name` / `${name}` where name is the longest run of letters, digits and `_`;
+ * an all-digit name is a group number (so `$1x` is the group named "1x", usually empty); a missing
+ * group expands to nothing; `$$` is a literal `$`; a `$` not followed by a valid name stays as is.
+ */
+import { RE2JS } from 're2js';
+
+const CACHE_SIZE = 256;
+const cache = new Map<string, RE2JS>();
+
+/** Compiles (cached). Throws re2js's error, whose message is Go's ("error parsing regexp: …"). */
+export function compileRegexp(pattern: string): RE2JS {
+  let re = cache.get(pattern);
+  if (!re) {
+    re = RE2JS.compile(pattern);
+    cache.set(pattern, re);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  return re;
+}
+
+export function regexpMatch(re: RE2JS, s: string): boolean {
+  return re.test(s);
+}
+
+interface Match {
+  start: number;
+  end: number;
+  groups: (number | null)[][]; // [start, end] per group, null when unset
+}
+
+const nameChar = /[\p{L}\p{Nd}_]/u;
+
+function expand(template: string, src: string, m: Match, names: Record<string, number>): string {
+  let out = '';
+  let i = 0;
+  while (i < template.length) {
+    const dollar = template.indexOf('$', i);
+    if (dollar < 0) break;
+    out += template.slice(i, dollar);
+    i = dollar + 1;
+    if (template[i] === '$') {
+      out += '$';
+      i++;
+      continue;
+    }
+    const brace = template[i] === '{';
+    let j = brace ? i + 1 : i;
+    const nameStart = j;
+    while (j < template.length) {
+      const cp = template.codePointAt(j)!;
+      const ch = String.fromCodePoint(cp);
+      if (!nameChar.test(ch)) break;
+      j += ch.length;
+    }
+    const name = template.slice(nameStart, j);
+    if (name === '' || (brace && template[j] !== '}')) {
+      out += '$'; // malformed: the $ is kept as text
+      continue;
+    }
+    i = brace ? j + 1 : j;
+    let group = -1;
+    if (/^\d+$/.test(name) && !(name.length > 1 && name[0] === '0') && name.length <= 8) group = Number(name);
+    else if (Object.prototype.hasOwnProperty.call(names, name)) group = names[name];
+    if (group >= 0 && group < m.groups.length) {
+      const [s, e] = m.groups[group];
+      if (s !== null && e !== null) out += src.slice(s, e);
+    }
+  }
+  return out + template.slice(i);
+}
+
+/** regexp.ReplaceAll / ReplaceAllLiteral. */
+export function regexpReplaceAll(re: RE2JS, src: string, repl: string, literal: boolean): string {
+  const matcher = re.matcher(src);
+  const groupCount = re.groupCount();
+  const names = literal ? {} : re.namedGroups();
+  let out = '';
+  let lastMatchEnd = 0;
+  let searchPos = 0;
+  while (searchPos <= src.length && matcher.find(searchPos)) {
+    const start = matcher.start();
+    const end = matcher.end();
+    out += src.slice(lastMatchEnd, start);
+    // No replacement for an empty match right after the previous match (Go's rule).
+    if (end > lastMatchEnd || start === 0) {
+      if (literal) {
+        out += repl;
+      } else {
+        const groups: (number | null)[][] = [];
+        for (let g = 0; g <= groupCount; g++) {
+          const gs = matcher.start(g);
+          groups.push(gs < 0 ? [null, null] : [gs, matcher.end(g)]);
+        }
+        out += expand(repl, src, { start, end, groups }, names);
+      }
+    }
+    lastMatchEnd = end;
+    // Advance past the match, at least one character (a whole surrogate pair when there is one).
+    const cp = src.codePointAt(searchPos);
+    const width = cp !== undefined && cp > 0xffff ? 2 : 1;
+    if (searchPos + width > end) searchPos += width;
+    else if (searchPos + 1 > end) searchPos++;
+    else searchPos = end;
+  }
+  return out + src.slice(lastMatchEnd);
+}

@@ -1,0 +1,155 @@
+/** Go `strings` package behaviours that differ from JavaScript's built-ins (rune-wise, simple case mapping). */
+
+/** unicode.ToUpper / ToLower rune by rune: simple case mapping, no context (no final sigma, no ß → SS). */
+function mapRunes(s: string, upper: boolean): string {
+  // ASCII fast path.
+  let ascii = true;
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return upper ? s.toUpperCase() : s.toLowerCase();
+  let out = '';
+  for (const ch of s) {
+    if (!upper && ch === '\u0130') {
+      out += 'i'; // Go: unicode.ToLower('İ') == 'i'
+      continue;
+    }
+    const m = upper ? ch.toUpperCase() : ch.toLowerCase();
+    // Keep the rune when the full mapping is not a single rune (Go has no simple mapping then).
+    out += [...m].length === 1 ? m : ch;
+  }
+  return out;
+}
+
+export const goToUpper = (s: string) => mapRunes(s, true);
+export const goToLower = (s: string) => mapRunes(s, false);
+
+/** strings.EqualFold: equal under simple Unicode case folding. */
+export function goEqualFold(a: string, b: string): boolean {
+  if (a === b) return true;
+  const ra = [...a];
+  const rb = [...b];
+  if (ra.length !== rb.length) return false;
+  for (let i = 0; i < ra.length; i++) {
+    if (ra[i] === rb[i]) continue;
+    const fa = goToLower(goToUpper(ra[i]));
+    const fb = goToLower(goToUpper(rb[i]));
+    if (fa !== fb && goToUpper(ra[i]) !== goToUpper(rb[i])) return false;
+  }
+  return true;
+}
+
+/** strings.Trim: drops leading and trailing runes that occur in cutset. */
+export function goTrim(s: string, cutset: string): string {
+  if (s === '' || cutset === '') return s;
+  const cut = new Set(cutset);
+  const runes = [...s];
+  let start = 0;
+  let end = runes.length;
+  while (start < end && cut.has(runes[start])) start++;
+  while (end > start && cut.has(runes[end - 1])) end--;
+  return runes.slice(start, end).join('');
+}
+
+/** strings.Split: an empty separator splits into runes. */
+export function goSplit(s: string, sep: string): string[] {
+  if (sep === '') return [...s];
+  return s.split(sep);
+}
+
+/** strings.Replace(s, old, new, n): n < 0 replaces all; an empty `old` matches before every rune. */
+export function goReplace(s: string, old: string, repl: string, n: number): string {
+  if (old === repl || n === 0) return s;
+  if (old === '') {
+    const runes = [...s];
+    const max = n < 0 ? runes.length + 1 : Math.min(n, runes.length + 1);
+    let out = '';
+    for (let i = 0; i < runes.length; i++) out += (i < max ? repl : '') + runes[i];
+    return out + (runes.length < max ? repl : '');
+  }
+  if (n < 0) return s.split(old).join(repl);
+  let out = '';
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    const j = s.indexOf(old, start);
+    if (j < 0) break;
+    out += s.slice(start, j) + repl;
+    start = j + old.length;
+  }
+  return out + s.slice(start);
+}
+
+/** github.com/aquilax/truncate with CutStrategy: the first `length` runes. */
+export function goTruncate(s: string, length: number): string {
+  if (length <= 0) return '';
+  const runes = [...s];
+  return runes.length <= length ? s : runes.slice(0, length).join('');
+}
+
+/**
+ * github.com/IGLOU-EU/go-wildcard v1 Match, as Kyverno's wildcard.Match uses it: byte-wise, `*` any
+ * sequence, `?` and `.` one byte (a trailing `?` may also match nothing).
+ */
+export function wildcardMatch(pattern: string, s: string): boolean {
+  if (pattern === '') return s === '';
+  if (pattern === '*' || s === pattern) return true;
+  const p = utf8(pattern);
+  const t = utf8(s);
+  let pi = 0;
+  let si = 0;
+  let star = -1;
+  let lastStar = 0;
+  for (;;) {
+    if (si >= t.length) break;
+    if (pi >= p.length) {
+      if (star === -1) return false;
+      pi = star + 1;
+      si = ++lastStar;
+      continue;
+    }
+    const pc = p[pi];
+    if (pc === 0x2a) {
+      star = pi;
+      lastStar = si;
+      pi++;
+      continue;
+    }
+    if (pc !== 0x3f && pc !== 0x2e && pc !== t[si]) {
+      if (star === -1) return false;
+      pi = star + 1;
+      si = ++lastStar;
+      continue;
+    }
+    pi++;
+    si++;
+  }
+  while (pi < p.length && (p[pi] === 0x2a || p[pi] === 0x3f)) pi++;
+  return pi === p.length;
+}
+
+const encoder = new TextEncoder();
+function utf8(s: string): Uint8Array {
+  return encoder.encode(s);
+}
+
+/** path/filepath.Join of one element on Linux, i.e. path.Clean (and "" stays ""). */
+export function goCleanPath(path: string): string {
+  if (path === '') return '';
+  const rooted = path[0] === '/';
+  const parts: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+      else if (!rooted) parts.push('..');
+      continue;
+    }
+    parts.push(seg);
+  }
+  const body = parts.join('/');
+  if (rooted) return '/' + body;
+  return body === '' ? '.' : body;
+}

@@ -1,0 +1,269 @@
+/**
+ * Random strings matching a regular expression, for Kyverno's `random` (goregen in Go). The pattern is
+ * first validated by re2js (Go's syntax and messages), then generated from a small AST:
+ * literals, escapes, classes, `.`, groups, alternation and quantifiers. Unbounded repetition
+ * (`*`, `+`, `{n,}`) adds at most 10 extra items, as goregen's default. `.` and negated classes draw
+ * from printable ASCII. Anchors and word boundaries generate nothing.
+ */
+import { compileRegexp } from './goregexp.js';
+
+type Gen =
+  | { t: 'lit'; s: string }
+  | { t: 'set'; ranges: [number, number][] }
+  | { t: 'seq'; items: Gen[] }
+  | { t: 'alt'; options: Gen[] }
+  | { t: 'rep'; item: Gen; min: number; max: number };
+
+export class RegenError extends Error {}
+
+const PRINTABLE: [number, number][] = [[0x20, 0x7e]];
+const DIGIT: [number, number][] = [[0x30, 0x39]];
+const WORD: [number, number][] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+const SPACE: [number, number][] = [[0x09, 0x0a], [0x0c, 0x0d], [0x20, 0x20]];
+const UNBOUNDED_EXTRA = 10;
+
+function negate(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let c = 0x20; c <= 0x7e; c++) if (!ranges.some(([a, b]) => c >= a && c <= b)) out.push([c, c]);
+  return out;
+}
+
+const POSIX: Record<string, [number, number][]> = {
+  alnum: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]],
+  alpha: [[0x41, 0x5a], [0x61, 0x7a]],
+  digit: DIGIT,
+  lower: [[0x61, 0x7a]],
+  upper: [[0x41, 0x5a]],
+  space: SPACE,
+  word: WORD,
+  xdigit: [[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]],
+  punct: [[0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]],
+  print: PRINTABLE,
+  graph: [[0x21, 0x7e]],
+  blank: [[0x09, 0x09], [0x20, 0x20]],
+};
+
+class RegexParser {
+  private i = 0;
+  constructor(private readonly src: string) {}
+
+  parse(): Gen {
+    const g = this.alternation();
+    if (this.i < this.src.length) throw new RegenError(`unexpected ${this.src[this.i]}`);
+    return g;
+  }
+
+  private peek(): string | undefined {
+    return this.src[this.i];
+  }
+
+  private alternation(): Gen {
+    const options = [this.sequence()];
+    while (this.peek() === '|') {
+      this.i++;
+      options.push(this.sequence());
+    }
+    return options.length === 1 ? options[0] : { t: 'alt', options };
+  }
+
+  private sequence(): Gen {
+    const items: Gen[] = [];
+    while (this.i < this.src.length && this.peek() !== '|' && this.peek() !== ')') {
+      let atom = this.atom();
+      atom = this.quantified(atom);
+      items.push(atom);
+    }
+    return { t: 'seq', items };
+  }
+
+  private quantified(atom: Gen): Gen {
+    for (;;) {
+      const c = this.peek();
+      let min: number;
+      let max: number;
+      if (c === '*') [min, max] = [0, UNBOUNDED_EXTRA];
+      else if (c === '+') [min, max] = [1, 1 + UNBOUNDED_EXTRA];
+      else if (c === '?') [min, max] = [0, 1];
+      else if (c === '{') {
+        const m = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.i));
+        if (!m) return atom;
+        min = Number(m[1]);
+        max = m[2] === undefined ? min : m[3] === '' ? min + UNBOUNDED_EXTRA : Number(m[3]);
+        this.i += m[0].length - 1;
+      } else return atom;
+      this.i++;
+      if (this.peek() === '?') this.i++; // lazy makes no difference here
+      atom = { t: 'rep', item: atom, min, max };
+    }
+  }
+
+  private atom(): Gen {
+    const c = this.src[this.i++];
+    switch (c) {
+      case '(': {
+        if (this.src.startsWith('?', this.i)) {
+          // (?:…), (?P<name>…), (?<name>…), flags (?i) / (?i:…)
+          const named = /^\?P?<[^>]*>/.exec(this.src.slice(this.i));
+          if (named) this.i += named[0].length;
+          else {
+            const flags = /^\?[a-zA-Z-]*(:|\))/.exec(this.src.slice(this.i));
+            if (!flags) throw new RegenError('bad group');
+            this.i += flags[0].length;
+            if (flags[1] === ')') return { t: 'seq', items: [] };
+          }
+        }
+        const inner = this.alternation();
+        if (this.src[this.i++] !== ')') throw new RegenError('missing )');
+        return inner;
+      }
+      case '[':
+        return { t: 'set', ranges: this.classBody() };
+      case '.':
+        return { t: 'set', ranges: PRINTABLE };
+      case '^':
+      case '$':
+        return { t: 'seq', items: [] };
+      case '\\':
+        return this.escape(false) as Gen;
+      default:
+        return { t: 'lit', s: String.fromCodePoint(this.src.codePointAt(this.i - 1)!) + (this.src.codePointAt(this.i - 1)! > 0xffff ? (this.i++, '') : '') };
+    }
+  }
+
+  /** After a backslash: a set, a literal, or (in a class) a single code point. */
+  private escape(inClass: boolean): Gen | number {
+    const c = this.src[this.i++];
+    const set = (ranges: [number, number][]): Gen => ({ t: 'set', ranges });
+    switch (c) {
+      case 'd':
+        return set(DIGIT);
+      case 'D':
+        return set(negate(DIGIT));
+      case 'w':
+        return set(WORD);
+      case 'W':
+        return set(negate(WORD));
+      case 's':
+        return set(SPACE);
+      case 'S':
+        return set(negate(SPACE));
+      case 'b':
+      case 'B':
+      case 'A':
+      case 'z':
+        return inClass ? 8 : { t: 'seq', items: [] };
+      case 'n':
+        return inClass ? 10 : { t: 'lit', s: '\n' };
+      case 't':
+        return inClass ? 9 : { t: 'lit', s: '\t' };
+      case 'r':
+        return inClass ? 13 : { t: 'lit', s: '\r' };
+      case 'f':
+        return inClass ? 12 : { t: 'lit', s: '\f' };
+      case 'v':
+        return inClass ? 11 : { t: 'lit', s: '\v' };
+      case 'x': {
+        const m = /^(\{([0-9a-fA-F]+)\}|[0-9a-fA-F]{2})/.exec(this.src.slice(this.i));
+        if (!m) throw new RegenError('bad \\x');
+        this.i += m[0].length;
+        const cp = parseInt(m[2] ?? m[1], 16);
+        return inClass ? cp : { t: 'lit', s: String.fromCodePoint(cp) };
+      }
+      default: {
+        const cp = this.src.codePointAt(this.i - 1)!;
+        if (cp > 0xffff) this.i++;
+        return inClass ? cp : { t: 'lit', s: String.fromCodePoint(cp) };
+      }
+    }
+  }
+
+  private classBody(): [number, number][] {
+    let negated = false;
+    if (this.peek() === '^') {
+      negated = true;
+      this.i++;
+    }
+    const ranges: [number, number][] = [];
+    let first = true;
+    while (this.i < this.src.length && (this.peek() !== ']' || first)) {
+      first = false;
+      const posix = /^\[:(\^?)([a-z]+):\]/.exec(this.src.slice(this.i));
+      if (posix) {
+        this.i += posix[0].length;
+        const r = POSIX[posix[2]] ?? [];
+        ranges.push(...(posix[1] ? negate(r) : r));
+        continue;
+      }
+      let lo: number;
+      if (this.peek() === '\\') {
+        this.i++;
+        const e = this.escape(true);
+        if (typeof e !== 'number') {
+          ranges.push(...(e as { ranges: [number, number][] }).ranges);
+          continue;
+        }
+        lo = e;
+      } else {
+        lo = this.src.codePointAt(this.i)!;
+        this.i += lo > 0xffff ? 2 : 1;
+      }
+      let hi = lo;
+      if (this.peek() === '-' && this.src[this.i + 1] !== ']' && this.i + 1 < this.src.length) {
+        this.i++;
+        if (this.peek() === '\\') {
+          this.i++;
+          const e = this.escape(true);
+          hi = typeof e === 'number' ? e : lo;
+        } else {
+          hi = this.src.codePointAt(this.i)!;
+          this.i += hi > 0xffff ? 2 : 1;
+        }
+      }
+      ranges.push([lo, hi]);
+    }
+    if (this.src[this.i++] !== ']') throw new RegenError('missing ]');
+    return negated ? negate(ranges) : ranges;
+  }
+}
+
+function generate(g: Gen, random: () => number, out: string[]): void {
+  const pick = (n: number) => Math.min(n - 1, Math.floor(random() * n));
+  switch (g.t) {
+    case 'lit':
+      out.push(g.s);
+      return;
+    case 'set': {
+      const total = g.ranges.reduce((n, [a, b]) => n + (b - a + 1), 0);
+      if (total <= 0) return;
+      let k = pick(total);
+      for (const [a, b] of g.ranges) {
+        const size = b - a + 1;
+        if (k < size) {
+          out.push(String.fromCodePoint(a + k));
+          return;
+        }
+        k -= size;
+      }
+      return;
+    }
+    case 'seq':
+      for (const item of g.items) generate(item, random, out);
+      return;
+    case 'alt':
+      generate(g.options[pick(g.options.length)], random, out);
+      return;
+    case 'rep': {
+      const n = g.min + pick(g.max - g.min + 1);
+      for (let i = 0; i < n; i++) generate(g.item, random, out);
+    }
+  }
+}
+
+/** A random string that the pattern matches. Throws with Go's message for an invalid pattern. */
+export function randomFromPattern(pattern: string, random: () => number): string {
+  compileRegexp(pattern); // Go syntax check with Go's error text
+  const ast = new RegexParser(pattern).parse();
+  const out: string[] = [];
+  generate(ast, random, out);
+  return out.join('');
+}
