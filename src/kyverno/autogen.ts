@@ -1,0 +1,241 @@
+/**
+ * Pod-controller auto-generation (pkg/autogen/v1): a policy whose rules match Pods (and nothing that
+ * cannot carry over, such as names, selectors or annotations) gets, for each Pod rule, an
+ * `autogen-<rule>` matching Deployments, DaemonSets, Jobs, StatefulSets, ReplicaSets and
+ * ReplicationControllers, with the overlay moved under `spec.template` and `request.object.spec` /
+ * `.metadata` read from the template; and an `autogen-cronjob-<rule>` for CronJobs
+ * (`spec.jobTemplate.spec.template`). The annotation `pod-policies.kyverno.io/autogen-controllers`
+ * chooses the controllers (`none` disables it); any `patchesJson6902` in the policy disables it, since
+ * JSON-patch paths cannot be moved.
+ */
+import { cloneJson, getOwn, isJsonObject, parseJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { kindName } from './kinds.js';
+
+const ANNOTATION = 'pod-policies.kyverno.io/autogen-controllers';
+const POD_CONTROLLERS = ['DaemonSet', 'Deployment', 'Job', 'StatefulSet', 'ReplicaSet', 'ReplicationController'];
+const ALL_CONTROLLERS = [...POD_CONTROLLERS, 'CronJob'];
+const GVK: Record<string, string> = {
+  DaemonSet: 'apps/v1/DaemonSet',
+  Deployment: 'apps/v1/Deployment',
+  Job: 'batch/v1/Job',
+  StatefulSet: 'apps/v1/StatefulSet',
+  ReplicaSet: 'apps/v1/ReplicaSet',
+  ReplicationController: 'v1/ReplicationController',
+  CronJob: 'batch/v1/CronJob',
+  Pod: 'v1/Pod',
+};
+const POD_REWRITES: [string, string][] = [
+  ['request.object.spec', 'request.object.spec.template.spec'],
+  ['request.oldObject.spec', 'request.oldObject.spec.template.spec'],
+  ['request.object.metadata', 'request.object.spec.template.metadata'],
+  ['request.oldObject.metadata', 'request.oldObject.spec.template.metadata'],
+];
+const CRONJOB_REWRITES: [string, string][] = [
+  ['request.object.spec', 'request.object.spec.jobTemplate.spec.template.spec'],
+  ['request.oldObject.spec', 'request.oldObject.spec.jobTemplate.spec.template.spec'],
+  ['request.object.metadata', 'request.object.spec.jobTemplate.spec.template.metadata'],
+  ['request.oldObject.metadata', 'request.oldObject.spec.jobTemplate.spec.template.metadata'],
+];
+
+export interface GeneratedRule {
+  readonly kind: 'autogen' | 'autogen-cronjob';
+  readonly rule: JsonObject;
+}
+
+/** The rules to add to a policy for pod controllers (none when auto-generation does not apply). */
+export function autogenRules(policy: JsonObject, rules: readonly JsonObject[]): GeneratedRule[] {
+  const controllers = requestedControllers(policy);
+  if (controllers.length === 0 || !canAutogen(rules)) return [];
+  const out: GeneratedRule[] = [];
+  for (const rule of rules) {
+    if (!isJsonObject(getOwn(rule, 'mutate'))) continue;
+    const podRule = controllerRule(rule, controllers.filter((c) => c !== 'CronJob'));
+    if (podRule) out.push({ kind: 'autogen', rule: rewrite(podRule, POD_REWRITES) });
+    if (controllers.includes('CronJob')) {
+      const base = controllerRule(rule, POD_CONTROLLERS);
+      const cron = base && generate(base, ruleName('autogen-cronjob', rule), 'jobTemplate', ['CronJob'], () => true);
+      if (cron) out.push({ kind: 'autogen-cronjob', rule: rewrite(cron, CRONJOB_REWRITES) });
+    }
+  }
+  return out;
+}
+
+function requestedControllers(policy: JsonObject): string[] {
+  const metadata = getOwn(policy, 'metadata');
+  const annotations = isJsonObject(metadata) ? getOwn(metadata, 'annotations') : undefined;
+  const value = isJsonObject(annotations) ? getOwn(annotations, ANNOTATION) : undefined;
+  if (typeof value !== 'string' || value === '') return ALL_CONTROLLERS;
+  if (value === 'none') return [];
+  if (value === 'all') return ALL_CONTROLLERS;
+  return value.split(',').map((c) => c.trim()).filter((c) => ALL_CONTROLLERS.includes(c));
+}
+
+/** Kyverno's CanAutoGen over every rule of the policy, not only mutate rules. */
+function canAutogen(rules: readonly JsonObject[]): boolean {
+  let needed = false;
+  for (const rule of rules) {
+    if (getOwn(rule, 'generate') !== undefined) return false;
+    const mutate = getOwn(rule, 'mutate');
+    if (isJsonObject(mutate)) {
+      if (nonEmpty(getOwn(mutate, 'patchesJson6902'))) return false;
+      const foreach = getOwn(mutate, 'foreach');
+      if (Array.isArray(foreach) && foreach.some((f) => isJsonObject(f) && nonEmpty(getOwn(f, 'patchesJson6902')))) return false;
+    }
+    for (const description of descriptions(rule)) {
+      if (!supportsAutogen(description)) return false;
+      const kinds = stringArray(getOwn(description, 'kinds'));
+      if (kinds.some((k) => k === 'Pod' || ALL_CONTROLLERS.includes(k))) needed = true;
+    }
+  }
+  return needed;
+}
+
+function nonEmpty(value: JsonValue | undefined): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/** Every `resources` block of a rule's match and exclude. */
+function descriptions(rule: JsonObject): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const blockKey of ['match', 'exclude']) {
+    const block = getOwn(rule, blockKey);
+    if (!isJsonObject(block)) continue;
+    const single = getOwn(block, 'resources');
+    if (isJsonObject(single)) out.push(single);
+    for (const listKey of ['any', 'all']) {
+      const list = getOwn(block, listKey);
+      if (!Array.isArray(list)) continue;
+      for (const f of list) {
+        const r = isJsonObject(f) ? getOwn(f, 'resources') : undefined;
+        if (isJsonObject(r)) out.push(r);
+      }
+    }
+  }
+  return out;
+}
+
+function supportsAutogen(d: JsonObject): boolean {
+  const kinds = stringArray(getOwn(d, 'kinds'));
+  const mixed = kinds.length > 1 && kinds.some((k) => kindName(k) === 'Pod');
+  return (
+    !nonEmpty(getOwn(d, 'name')) &&
+    stringArray(getOwn(d, 'names')).length === 0 &&
+    (getOwn(d, 'selector') ?? null) === null &&
+    (getOwn(d, 'annotations') ?? null) === null &&
+    !mixed
+  );
+}
+
+function stringArray(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function blockKinds(block: JsonValue | undefined): string[] {
+  if (!isJsonObject(block)) return [];
+  const kinds: string[] = [];
+  const single = getOwn(block, 'resources');
+  if (isJsonObject(single)) kinds.push(...stringArray(getOwn(single, 'kinds')));
+  for (const listKey of ['any', 'all']) {
+    const list = getOwn(block, listKey);
+    if (Array.isArray(list)) {
+      for (const f of list) {
+        const r = isJsonObject(f) ? getOwn(f, 'resources') : undefined;
+        if (isJsonObject(r)) kinds.push(...stringArray(getOwn(r, 'kinds')));
+      }
+    }
+  }
+  return kinds;
+}
+
+function hasPod(kinds: readonly string[]): boolean {
+  return kinds.some((k) => kindName(k) === 'Pod');
+}
+
+function ruleName(prefix: string, rule: JsonObject): string {
+  const name = getOwn(rule, 'name');
+  return `${prefix}-${typeof name === 'string' ? name : ''}`.slice(0, 63);
+}
+
+/** The `autogen-` rule for pod controllers, before its variables are rewritten. */
+function controllerRule(rule: JsonObject, controllers: readonly string[]): JsonObject | undefined {
+  const name = getOwn(rule, 'name');
+  if (controllers.length === 0 || (typeof name === 'string' && name.startsWith('autogen-'))) return undefined;
+  const excludeKinds = blockKinds(getOwn(rule, 'exclude'));
+  if (!hasPod(blockKinds(getOwn(rule, 'match'))) || (excludeKinds.length > 0 && !hasPod(excludeKinds))) return undefined;
+  return generate(rule, ruleName('autogen', rule), 'template', controllers, (kinds) => hasPod(kinds));
+}
+
+/**
+ * Copies a rule under a new name: the kinds of the filters `replaceKinds` selects become the
+ * controllers', and the overlay moves under `spec.<templateKey>`.
+ */
+function generate(
+  source: JsonObject,
+  name: string,
+  templateKey: string,
+  controllers: readonly string[],
+  replaceKinds: (kinds: readonly string[]) => boolean,
+): JsonObject | undefined {
+  const rule = cloneJson(source);
+  setOwn(rule, 'name', name);
+  const gvks = controllers.map((c) => GVK[c] ?? c);
+  retarget(getOwn(rule, 'match'), gvks, replaceKinds, true);
+  retarget(getOwn(rule, 'exclude'), gvks, replaceKinds, false);
+  const mutate = getOwn(rule, 'mutate');
+  if (!isJsonObject(mutate)) return undefined;
+  const wrap = (overlay: JsonValue) => ({ spec: { [templateKey]: overlay } });
+  const overlay = getOwn(mutate, 'patchStrategicMerge');
+  if (overlay !== undefined && overlay !== null) {
+    setOwn(rule, 'mutate', { patchStrategicMerge: wrap(overlay) });
+    return rule;
+  }
+  const foreach = getOwn(mutate, 'foreach');
+  if (Array.isArray(foreach) && foreach.length > 0) {
+    const entries = foreach.map((entry) => {
+      if (!isJsonObject(entry)) return entry;
+      const entryOverlay = getOwn(entry, 'patchStrategicMerge');
+      // An entry without an overlay (a nested foreach) is kept as it is; wrapping nothing would
+      // produce `spec.template: null` and delete the template.
+      if (entryOverlay === undefined || entryOverlay === null) return entry;
+      const out: JsonObject = {};
+      for (const key of ['list', 'context', 'preconditions', 'order']) {
+        const v = getOwn(entry, key);
+        if (v !== undefined) setOwn(out, key, v);
+      }
+      setOwn(out, 'patchStrategicMerge', wrap(entryOverlay));
+      return out;
+    });
+    setOwn(rule, 'mutate', { foreach: entries });
+    return rule;
+  }
+  return undefined;
+}
+
+function retarget(block: JsonValue | undefined, gvks: string[], replaceKinds: (kinds: readonly string[]) => boolean, isMatch: boolean): void {
+  if (!isJsonObject(block)) return;
+  let usedLists = false;
+  for (const listKey of ['any', 'all']) {
+    const list = getOwn(block, listKey);
+    if (!Array.isArray(list) || list.length === 0) continue;
+    usedLists = true;
+    for (const f of list) {
+      const r = isJsonObject(f) ? getOwn(f, 'resources') : undefined;
+      if (isJsonObject(r) && replaceKinds(stringArray(getOwn(r, 'kinds')))) setOwn(r, 'kinds', [...gvks]);
+    }
+    break;
+  }
+  if (usedLists) return;
+  const single = getOwn(block, 'resources');
+  if (isJsonObject(single)) {
+    if (isMatch || stringArray(getOwn(single, 'kinds')).length > 0) setOwn(single, 'kinds', [...gvks]);
+  } else if (isMatch) {
+    setOwn(block, 'resources', { kinds: [...gvks] });
+  }
+}
+
+/** Kyverno rewrites the rule's JSON text, so every `request.object.spec…` anywhere is moved. */
+function rewrite(rule: JsonObject, rewrites: [string, string][]): JsonObject {
+  let text = JSON.stringify(rule);
+  for (const [from, to] of rewrites) text = text.replaceAll(from, to);
+  return parseJson(text) as JsonObject;
+}
