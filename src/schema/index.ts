@@ -8,3 +8,4 @@ export { CrdError } from './crd.js';
 export type { ObjectType, Atom, ListDef, MapDef, FieldDef, TypeRef, ScalarKind, ListType } from './types.js';
 export { resolve, NamedRef, DEDUCED, UNTYPED_ATOMIC } from './types.js';
 export { applyConfiguration, apiVersionOf, ApplyConfigurationError, type ApplyResult } from './ssa/apply.js';
+export { strictDecode, StrictDecodeError } from './strict.js';

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseJson, type JsonValue } from '../../src/json/index.js';
+import { SchemaRegistry, strictDecode } from '../../src/schema/index.js';
+
+const registry = SchemaRegistry.builtin();
+const deployment = registry.lookup('apps/v1', 'Deployment')!;
+const pod = registry.lookup('v1', 'Pod')!;
+
+describe('strict decoding of built-in kinds', () => {
+  it('reproduces the JSONPatch vector: the patched object with containerPortZ', () => {
+    const name = 'json_patch_test.go/TestJSONPatch/jsonPatch invalid CEL initializer field';
+    const file = join(import.meta.dirname, '..', 'vectors', 'map', 'mutation', 'jsonpatch.yaml');
+    const v = parseAllDocuments(readFileSync(file, 'utf8'))
+      .map((d) => d.toJS())
+      .find((d) => d.name === name);
+    // The object after the vector's patch (add /spec/template/spec/containers/- {name: x, ports: [{containerPortZ: 8080}]}).
+    const patched = structuredClone(v.request.object);
+    patched.spec.template.spec.containers.push({ name: 'x', ports: [{ containerPortZ: 8080 }] });
+    expect(strictDecode(deployment, patched)?.message).toBe(v.expect.error);
+    expect(strictDecode(deployment, v.request.object)).toBeUndefined();
+  });
+
+  it('accepts what the API server sends (nulls, empty structs, quantities, timestamps, int-or-string)', () => {
+    const obj: JsonValue = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', creationTimestamp: '2026-11-30T10:00:00Z', labels: { a: 'b' } },
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: 0.5, memory: '1e3' } },
+            livenessProbe: { httpGet: { port: 'http', path: '/' } },
+            readinessProbe: { httpGet: { port: 8080 } },
+          },
+        ],
+        overhead: null,
+        securityContext: {},
+      },
+      status: {},
+    };
+    expect(strictDecode(pod, obj)).toBeUndefined();
+  });
+
+  it('lists every unknown field, case-sensitively, with list indices', () => {
+    const err = strictDecode(pod, { spec: { Containers: [], containers: [{ name: 'a', imagex: 'i' }, { name: 'b', envv: [] }] }, extra: 1 });
+    expect(err?.reason).toBe('unknown-fields');
+    expect(err?.message).toBe(
+      'strict decoding error: unknown field "spec.Containers", unknown field "spec.containers[0].imagex", unknown field "spec.containers[1].envv", unknown field "extra"',
+    );
+    expect(err?.paths).toEqual(['spec.Containers', 'spec.containers[0].imagex', 'spec.containers[1].envv', 'extra']);
+  });
+
+  it('reports the first type mismatch like encoding/json, before unknown fields', () => {
+    expect(strictDecode(deployment, { spec: { replicas: '3', bogus: 1 } })?.message).toBe(
+      'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int',
+    );
+    expect(strictDecode(deployment, { spec: { replicas: 1.5 } })?.message).toBe(
+      'json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int',
+    );
+    expect(strictDecode(deployment, parseJson('{"spec":{"replicas":2.0}}'))?.message).toBe(
+      'json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int',
+    );
+    expect(strictDecode(pod, { spec: { containers: [{ name: 'a', image: 5 }] } })?.message).toBe(
+      'json: cannot unmarshal number into Go struct field Container.spec.containers.image of type string',
+    );
+    expect(strictDecode(pod, { spec: { containers: {} } })?.message).toBe(
+      'json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container',
+    );
+    expect(strictDecode(pod, { spec: 'x' })?.message).toBe('json: cannot unmarshal string into Go struct field Pod.spec of type v1.PodSpec');
+    expect(strictDecode(pod, { metadata: { labels: { a: true } } })?.message).toBe(
+      'json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string',
+    );
+    expect(strictDecode(pod, [])?.message).toBe('json: cannot unmarshal array into Go value of type v1.Pod');
+  });
+
+  it('checks the types that decode themselves (Quantity, Time, IntOrString)', () => {
+    const limits = (cpu: JsonValue) => ({ spec: { containers: [{ name: 'a', resources: { limits: { cpu } } }] } });
+    expect(strictDecode(pod, limits('abc'))?.message).toBe(
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
+    expect(strictDecode(pod, limits('5Qi'))?.message).toBe("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    expect(strictDecode(pod, limits('5ki'))?.message).toBe("unable to parse quantity's suffix");
+    expect(strictDecode(pod, limits(true))?.reason).toBe('type');
+    expect(strictDecode(pod, { metadata: { creationTimestamp: 5 } })?.message).toBe('json: cannot unmarshal number into Go value of type string');
+    expect(strictDecode(pod, { metadata: { creationTimestamp: 'yesterday' } })?.message).toContain('parsing time "yesterday"');
+    const port = (p: JsonValue) => ({ spec: { containers: [{ name: 'a', livenessProbe: { tcpSocket: { port: p } } }] } });
+    expect(strictDecode(pod, port(true))?.message).toBe('json: cannot unmarshal bool into Go value of type int32');
+    expect(strictDecode(pod, port(1.5))?.message).toBe('json: cannot unmarshal number 1.5 into Go value of type int32');
+  });
+
+  it('lets free-form fields hold anything', () => {
+    const rev = registry.lookup('apps/v1', 'ControllerRevision')!;
+    expect(strictDecode(rev, { data: { any: [{ thing: 1 }] }, revision: 1 })).toBeUndefined();
+  });
+});
