@@ -1,0 +1,127 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import type { CelLibrary } from '../library.js';
+import { publicName, traversalCost } from './cost.js';
+import { celError, noSuchOverload, uintOverflow } from './errors.js';
+import { COMPARABLE_TYPES } from './lists.js';
+import { fn, overload, overrideAlias, overrideMethod } from './register.js';
+import { celEquals, checkedInt, compareValues, isComparable, listItems, UINT64_MAX } from './values.js';
+
+/**
+ * Kubernetes' list library (`k8s.io/apiserver/pkg/cel/library/lists.go`, and `includes` from 1.37).
+ *
+ *   <list<T>>.isSorted() -> bool, <list<T>>.min() -> T, <list<T>>.max() -> T   (T comparable)
+ *   <list<T>>.sum() -> T                                  (T int, uint, double or duration)
+ *   <list<T>>.indexOf(T) -> int, <list<T>>.lastIndexOf(T) -> int, <list<T>>.includes(T) -> bool
+ */
+
+function isSorted(list: unknown): boolean {
+  const items = listItems(list);
+  for (let i = 1; i < items.length; i++) {
+    if (!isComparable(items[i])) throw noSuchOverload();
+    if (compareValues(items[i - 1], items[i]) > 0) return false;
+  }
+  if (items.length === 1 && !isComparable(items[0])) throw noSuchOverload();
+  return true;
+}
+
+function extreme(list: unknown, op: 'min' | 'max'): unknown {
+  const items = listItems(list);
+  if (items.length === 0) throw celError(`${op} called on empty list`);
+  let best = items[0];
+  if (!isComparable(best)) throw noSuchOverload();
+  for (let i = 1; i < items.length; i++) {
+    const v = items[i];
+    if (!isComparable(v)) throw noSuchOverload();
+    const c = compareValues(best, v);
+    if ((op === 'min' && c > 0) || (op === 'max' && c < 0)) best = v;
+  }
+  return best;
+}
+
+const DURATION_NANOS_MAX = (1n << 63n) - 1n;
+
+function sumInts(list: unknown): bigint {
+  let acc = 0n;
+  for (const v of listItems(list)) {
+    if (typeof v !== 'bigint') throw noSuchOverload();
+    acc = checkedInt(acc + v);
+  }
+  return acc;
+}
+
+function sumUints(list: unknown): UnsignedInt {
+  let acc = 0n;
+  for (const v of listItems(list)) {
+    if (!(v instanceof UnsignedInt)) throw noSuchOverload();
+    acc += v.valueOf();
+    if (acc > UINT64_MAX) throw uintOverflow();
+  }
+  return new UnsignedInt(acc);
+}
+
+function sumDoubles(list: unknown): number {
+  let acc = 0;
+  for (const v of listItems(list)) {
+    if (typeof v !== 'number') throw noSuchOverload();
+    acc += v;
+  }
+  return acc;
+}
+
+function sumDurations(list: unknown): Duration {
+  let nanos = 0n;
+  for (const v of listItems(list)) {
+    if (!(v instanceof Duration)) throw noSuchOverload();
+    nanos += v.seconds * 1_000_000_000n + BigInt(v.nanos);
+    if (nanos > DURATION_NANOS_MAX || nanos < -DURATION_NANOS_MAX) throw celError('integer overflow');
+  }
+  return new Duration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
+}
+
+function indexOf(list: unknown, item: unknown): bigint {
+  const items = listItems(list);
+  for (let i = 0; i < items.length; i++) if (celEquals(items[i], item)) return BigInt(i);
+  return -1n;
+}
+
+function lastIndexOf(list: unknown, item: unknown): bigint {
+  const items = listItems(list);
+  for (let i = items.length - 1; i >= 0; i--) if (celEquals(items[i], item)) return BigInt(i);
+  return -1n;
+}
+
+export const k8sListsLibrary: CelLibrary = {
+  name: 'kubernetes.lists',
+  register(env: Environment) {
+    for (const t of COMPARABLE_TYPES) {
+      fn(env, `list<${t}>.isSorted(): bool`, isSorted);
+      fn(env, `list<${t}>.min(): ${t}`, (l: unknown) => extreme(l, 'min'));
+      fn(env, `list<${t}>.max(): ${t}`, (l: unknown) => extreme(l, 'max'));
+    }
+    fn(env, 'list<int>.sum(): int', sumInts);
+    fn(env, 'list<uint>.sum(): uint', sumUints);
+    fn(env, 'list<double>.sum(): double', sumDoubles);
+    fn(env, 'list<google.protobuf.Duration>.sum(): google.protobuf.Duration', sumDurations);
+    // indexOf / lastIndexOf share their names with the strings extension's overrides.
+    overrideMethod(env, 'indexOf', 1);
+    overrideMethod(env, 'lastIndexOf', 1);
+    overload(env, overrideAlias('indexOf'), 'list<A>', ['A'], 'int', indexOf);
+    overload(env, overrideAlias('lastIndexOf'), 'list<A>', ['A'], 'int', lastIndexOf);
+    fn(env, 'list<A>.includes(A): bool', (l: unknown, x: unknown) => indexOf(l, x) >= 0n);
+  },
+  callCost(name, args) {
+    switch (publicName(name)) {
+      case 'isSorted':
+      case 'sum':
+      case 'max':
+      case 'min':
+      case 'indexOf':
+      case 'lastIndexOf':
+      case 'includes':
+        // O(n) operations: roughly one traversal of the receiver (string or list).
+        return args.length > 0 ? traversalCost(args[0]) : 0;
+    }
+    return undefined;
+  },
+};
