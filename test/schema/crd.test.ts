@@ -3,7 +3,7 @@ import type { JsonValue } from '../../src/json/index.js';
 import { applyConfiguration, CrdError, SchemaRegistry } from '../../src/schema/index.js';
 
 /** A CRD exercising every schema extension the merge cares about. */
-const widgetCrd = {
+const widgetCrd: any = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   metadata: { name: 'widgets.example.com' },

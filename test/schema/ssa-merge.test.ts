@@ -109,7 +109,7 @@ describe('applyConfiguration on built-in kinds', () => {
   const registry = SchemaRegistry.builtin();
   const pod = registry.lookup('v1', 'Pod')!;
   const deployment = registry.lookup('apps/v1', 'Deployment')!;
-  const livePod = {
+  const livePod: any = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: 'p', labels: { app: 'a' } },
