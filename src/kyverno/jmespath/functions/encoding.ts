@@ -1,5 +1,5 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
-import { parseDocument, type Tags } from 'yaml';
+import { isScalar, parseDocument, visit, type Tags } from 'yaml';
 import type { JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
 import { md5, sha1, sha256 } from '../hash.js';
@@ -92,6 +92,20 @@ function toJsonValue(v: unknown): JsonValue {
 export function parseYaml11(text: string): JsonValue {
   const doc = parseDocument(text, { version: '1.1', customTags: yamlTags, uniqueKeys: false, maxAliasCount: 1000 });
   if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
+  if (!text.endsWith('\n')) {
+    // A clipped block scalar that runs to the end of the text has no line break to keep; the yaml
+    // package still adds one, go-yaml does not.
+    visit(doc, {
+      Scalar(_key, node) {
+        if (!isScalar(node) || (node.type !== 'BLOCK_FOLDED' && node.type !== 'BLOCK_LITERAL')) return;
+        const [start, , end] = node.range ?? [0, 0, 0];
+        const header = text.slice(start, text.indexOf('\n', start) >>> 0);
+        if (end >= text.length && !header.includes('+') && typeof node.value === 'string' && node.value.endsWith('\n')) {
+          node.value = node.value.slice(0, -1);
+        }
+      },
+    });
+  }
   return toJsonValue(doc.toJS({ maxAliasCount: 1000 }));
 }
 
