@@ -41,9 +41,8 @@ function diffValue(path: string, a: JsonValue, b: JsonValue, ops: Operation[], b
 function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]): void {
   for (const key in a) {
     if (!hasOwn(a, key)) continue;
-    const child = path + '/' + escapeToken(key);
-    if (!hasOwn(b, key)) ops.push({ op: 'remove', path: child });
-    else diffValue(child, a[key], b[key], ops, b, key);
+    if (!hasOwn(b, key)) ops.push({ op: 'remove', path: path + '/' + escapeToken(key) });
+    else if (a[key] !== b[key]) diffValue(path + '/' + escapeToken(key), a[key], b[key], ops, b, key);
   }
   for (const key in b) {
     if (hasOwn(b, key) && !hasOwn(a, key)) ops.push(valueOp('add', path + '/' + escapeToken(key), b[key], b, key));
@@ -61,7 +60,7 @@ function diffArray(path: string, a: JsonArray, b: JsonArray, ops: Operation[]): 
   const midA = la - head - tail;
   const midB = lb - head - tail;
   const paired = Math.min(midA, midB);
-  for (let i = head; i < head + paired; i++) diffValue(path + '/' + i, a[i], b[i], ops, b, i);
+  for (let i = head; i < head + paired; i++) if (a[i] !== b[i]) diffValue(path + '/' + i, a[i], b[i], ops, b, i);
   for (let i = head + paired; i < head + midB; i++) ops.push(valueOp('add', path + '/' + i, b[i], b, i));
   for (let i = head + midA - 1; i >= head + paired; i--) ops.push({ op: 'remove', path: path + '/' + i });
 }

@@ -1,6 +1,6 @@
 import { hasOwn } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
-import { parseGoInt, splitGoPath, unescapeToken } from './pointer.js';
+import { goTokens, parseGoInt } from './pointer.js';
 import { isContainer } from './working-copy.js';
 import type { Location, WorkingCopy } from './working-copy.js';
 
@@ -55,18 +55,18 @@ export interface Found {
  */
 export function findObject(root: JsonValue, path: string, rules: EvanphxRules): Found | undefined {
   if (!isContainer(root)) return undefined;
-  const parts = splitGoPath(path);
+  const parts = goTokens(path);
   const loc: Location = { chain: [root], keys: [] };
   if (parts === undefined) return path === '' && rules.v5 ? { loc, key: '' } : undefined;
   let cur: JsonObject | JsonArray = root;
   for (let i = 0; i < parts.length - 1; i++) {
-    const child = getChild(cur, unescapeToken(parts[i]), rules);
+    const child = getChild(cur, parts[i], rules);
     if (!child.ok || !isContainer(child.value)) return undefined;
     cur = child.value;
     loc.chain.push(cur);
     loc.keys.push(child.key);
   }
-  return { loc, key: unescapeToken(parts[parts.length - 1]) };
+  return { loc, key: parts[parts.length - 1] };
 }
 
 /**

@@ -5,7 +5,6 @@
 
 const NEEDS_ESCAPE = /[~/]/;
 const ESCAPE = /[~/]/g;
-const ESCAPED = /~[01]/g;
 
 /** Escapes one reference token: `~` → `~0`, `/` → `~1`, in a single pass (`k8s.io/x~y` → `k8s.io~1x~0y`). */
 export function escapeToken(key: string): string {
@@ -19,8 +18,8 @@ export function escapeToken(key: string): string {
  * rejects it before calling this.
  */
 export function unescapeToken(token: string): string {
-  if (token.indexOf('~') < 0) return token;
-  return token.replace(ESCAPED, (s) => (s === '~1' ? '/' : '~'));
+  // `~1` first, then `~0`: the order RFC 6901 gives, equivalent to one left-to-right pass.
+  return token.indexOf('~') < 0 ? token : token.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
 /** Formats reference tokens (object keys or array indices) as a pointer: `['a/b', 0]` → `/a~1b/0`. */
@@ -60,13 +59,23 @@ export function parsePointer(pointer: string): PointerParse {
  * The evanphx/json-patch reading of a path: split on `/` and drop the first piece, whatever it is. So a
  * path without a leading slash loses its first segment (`a/b` addresses `/b`) — the reference's silent
  * mis-handling that Kyverno inherits. Returns undefined when the path holds no `/` at all.
- * The raw (still escaped) pieces are returned; callers decode them with `unescapeToken`.
+ * The raw (still escaped) pieces are returned; `goTokens` gives them decoded.
  */
 export function splitGoPath(path: string): string[] | undefined {
+  // Split the whole path (V8 caches splits of internalized strings), then drop the first piece.
   const split = path.split('/');
   if (split.length < 2) return undefined;
   split.shift();
   return split;
+}
+
+/** `splitGoPath` with every piece decoded (`~1` → `/`, `~0` → `~`). */
+export function goTokens(path: string): string[] | undefined {
+  const tokens = splitGoPath(path);
+  if (tokens !== undefined && path.indexOf('~') >= 0) {
+    for (let i = 0; i < tokens.length; i++) tokens[i] = unescapeToken(tokens[i]);
+  }
+  return tokens;
 }
 
 const RFC_INDEX = /^(?:0|[1-9]\d*)$/;
