@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clearCompileCache,
+  compile,
+  COMPILE_CACHE_SIZE,
+  evaluate,
+  goJsonStringify,
+  InvalidArityError,
+  InvalidTypeError,
+  JmesPathError,
+  JmesPathSyntaxError,
+  listFunctions,
+  search,
+  UnknownFunctionError,
+} from '../../../src/kyverno/jmespath/index.js';
+
+describe('compile', () => {
+  it('returns the same compiled expression from the cache', () => {
+    clearCompileCache();
+    const a = compile('a.b');
+    expect(compile('a.b')).toBe(a);
+    expect(a.search({ a: { b: 1 } })).toBe(1);
+  });
+  it('evicts the least recently used entry beyond the bound', () => {
+    clearCompileCache();
+    const first = compile('first');
+    for (let i = 0; i < COMPILE_CACHE_SIZE; i++) compile(`k${i}`);
+    expect(compile('first')).not.toBe(first);
+  });
+  it('reports syntax errors with Go messages and the offset', () => {
+    try {
+      compile('foo.');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(JmesPathSyntaxError);
+      const err = e as JmesPathSyntaxError;
+      expect(err.kind).toBe('syntax');
+      expect(err.message).toBe('SyntaxError: Expected identifier, lbracket, or lbrace, received: tEOF');
+      expect(err.highlight()).toBe('foo.\n    ^');
+    }
+    expect(() => compile('$')).toThrow("SyntaxError: Unknown char: '$'");
+    expect(() => compile('`{`')).toThrow(JmesPathSyntaxError);
+    expect(() => compile("'abc")).toThrow("SyntaxError: Unclosed delimiter: '");
+    expect(() => compile('foo[')).toThrow(JmesPathSyntaxError);
+    expect(() => compile('"a"(b)')).toThrow("Can't have quoted identifier as function name.");
+  });
+  it('caches syntax errors too', () => {
+    let first: unknown;
+    let second: unknown;
+    try {
+      compile('a[');
+    } catch (e) {
+      first = e;
+    }
+    try {
+      compile('a[');
+    } catch (e) {
+      second = e;
+    }
+    expect(second).toBe(first);
+  });
+  it('turns deep nesting into an error, not a crash', () => {
+    const deep = '('.repeat(20000) + 'a' + ')'.repeat(20000);
+    const r = evaluate(deep, { a: 1 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toBeInstanceOf(JmesPathError);
+  });
+});
+
+describe('function errors', () => {
+  it('unknown function, raised when evaluated', () => {
+    const r = evaluate('nope(@)', {});
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toBeInstanceOf(UnknownFunctionError);
+      expect(r.error.message).toBe('unknown function: nope');
+    }
+    expect(evaluate('`false` && nope(@)', {})).toEqual({ ok: true, value: false });
+  });
+  it('arity and type errors use go-jmespath messages', () => {
+    expect(() => search('abs(`1`, `2`)', {})).toThrow(InvalidArityError);
+    expect(() => search('abs(`1`, `2`)', {})).toThrow('incorrect number of args');
+    expect(() => search('not_null()', {})).toThrow('Invalid arity.');
+    expect(() => search("abs('x')", {})).toThrow(InvalidTypeError);
+    expect(() => search("abs('x')", {})).toThrow('Invalid type for: x, expected: []jmespath.JpType{"number"}');
+    expect(() => search('length(`{"b": [1, 2], "a": null}`)', {})).not.toThrow();
+    expect(() => search('length(`1.5`)', {})).toThrow('Invalid type for: 1.5, expected: []jmespath.JpType{"string", "array", "object"}');
+    expect(() => search('sort(`[1, "a"]`)', {})).toThrow('Invalid type for: [1 a]');
+    expect(() => search('keys(`[{"b": 1, "a": null}]`)', {})).toThrow('Invalid type for: [map[a:<nil> b:1]]');
+  });
+  it('a slice step of 0 is a runtime error', () => {
+    const r = evaluate('[0:1:0]', [1, 2]);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toBe('Invalid slice, step cannot be 0');
+  });
+});
+
+describe('go JSON encoding', () => {
+  it('sorts keys, escapes HTML characters and writes numbers like Go', () => {
+    expect(goJsonStringify({ b: 1, a: ['<&>', 1.5e-7, 1e21, 100, -0] })).toBe('{"a":["\\u003c\\u0026\\u003e",1.5e-7,1e+21,100,-0],"b":1}');
+    expect(goJsonStringify('\u2028\b\u0001\ud800')).toBe('"\\u2028\\b\\u0001\\ufffd"');
+    expect(search('to_string(@)', { z: null, y: true })).toBe('{"y":true,"z":null}');
+  });
+});
+
+describe('listFunctions', () => {
+  it('lists the 25 standard functions and the 51 Kyverno functions (sum replaces the standard one)', () => {
+    const names = listFunctions().map((f) => f.name);
+    expect(names.length).toBe(25 + 51 - 1);
+    for (const n of ['compare', 'x509_decode', 'is_external_url', 'sha256', 'sha1', 'md5', 'time_truncate', 'image_normalize', 'sum']) {
+      expect(names).toContain(n);
+    }
+    const add = listFunctions().find((f) => f.name === 'add');
+    expect(add?.signature).toBe('add(any, any) any');
+  });
+});
+
+describe('options', () => {
+  it('uses the injected clock', () => {
+    expect(search('time_now_utc()', {}, { now: () => Date.UTC(2030, 5, 1, 12, 0, 0) })).toBe('2030-06-01T12:00:00Z');
+  });
+  it('defaults to the real clock', () => {
+    const year = Number((search('time_now()', {}) as string).slice(0, 4));
+    expect(year).toBe(new Date().getUTCFullYear());
+  });
+});
