@@ -37,11 +37,24 @@ export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour:
   return { ok: true, doc: wc.root };
 }
 
-/** `decodePatch` then `applyPatch`; a malformed patch is an `error` result and nothing is applied. */
+/**
+ * `decodePatch` then `applyPatch`; a malformed patch is an `error` result and nothing is applied.
+ * evanphx v4 only notices a malformed operation when it reaches it, so for that engine the operations
+ * before the bad one are tried first: if one of them fails (a failed `test` in particular, which
+ * MutatingAdmissionPolicy treats as "discard the patch, no error"), that is the outcome, as in-tree.
+ */
 export function applyJsonPatch(doc: JsonValue, patch: unknown, flavour: Flavour | ApplyOptions = 'rfc6902'): ApplyResult {
   const decoded = decodePatch(patch, flavour);
-  if (!decoded.ok) return { ok: false, kind: 'error', message: decoded.message, opIndex: decoded.opIndex ?? -1 };
-  return applyPatch(doc, decoded.patch, flavour);
+  if (decoded.ok) return applyPatch(doc, decoded.patch, flavour);
+  const bad = decoded.opIndex ?? -1;
+  if (bad > 0 && resolveOptions(flavour).engine === 'evanphx-v4' && Array.isArray(patch)) {
+    const prefix = decodePatch(patch.slice(0, bad), flavour);
+    if (prefix.ok) {
+      const before = applyPatch(doc, prefix.patch, flavour);
+      if (!before.ok) return before;
+    }
+  }
+  return { ok: false, kind: 'error', message: decoded.message, opIndex: bad };
 }
 
 function evanphxRules(options: Readonly<ApplyOptions>): EvanphxRules {

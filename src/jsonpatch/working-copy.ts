@@ -63,7 +63,7 @@ export class WorkingCopy {
   /** Sets an object member (adding or overwriting it). */
   setMember(loc: Location, key: string, value: JsonValue, isFloat: boolean): void {
     let obj = this.writable(loc) as JsonObject;
-    if (!isFloat && typeof value === 'number' && isFloatLiteral(obj, key)) {
+    if (!isFloat && isFloatLiteral(obj, key)) {
       // The slot's float mark would wrongly outlive the value it described: rebuild without it.
       obj = this.replaceLast(loc, copyObject(obj, key));
     }
@@ -79,7 +79,7 @@ export class WorkingCopy {
   /** Overwrites an existing array element. */
   setIndex(loc: Location, index: number, value: JsonValue, isFloat: boolean): void {
     let arr = this.writable(loc) as JsonArray;
-    if (!isFloat && typeof value === 'number' && isFloatLiteral(arr, index)) {
+    if (!isFloat && isFloatLiteral(arr, index)) {
       arr = this.replaceLast(loc, copyArray(arr, index));
     }
     arr[index] = value;

@@ -222,6 +222,30 @@ describe('Kubernetes (MutatingAdmissionPolicy) flavour: evanphx v4, spec/map.md 
       expect(error([{ op: 'add', path: '/a', value: 1 }, { op: 'Add', path: '/b', value: 1 }])).toBe('Unexpected kind: Add');
     });
 
+    it('as in v4, a malformed op only counts once reached: an earlier failed test still wins', () => {
+      expect(kube([{ op: 'test', path: '/spec/replicas', value: 9 }, { op: 'frob', path: '/a' }])).toMatchObject({
+        ok: false,
+        kind: 'test-failed',
+        opIndex: 0,
+      });
+      expect(kube([{ op: 'remove', path: '/nope' }, { op: 'add', path: '/a', value: 1 }, { op: 'move', path: '/b' }])).toMatchObject({
+        kind: 'error',
+        opIndex: 0,
+        message: expect.stringContaining('Unable to remove nonexistent key: nope'),
+      });
+      expect(kube([{ op: 'add', path: '/a', value: 1 }, { op: 'frob', path: '/a' }])).toEqual({
+        ok: false,
+        kind: 'error',
+        message: 'Unexpected kind: frob',
+        opIndex: 1,
+      });
+      // Kyverno decodes the whole patch first (v5 DecodePatch): the malformed op wins.
+      expect(applyJsonPatch(deployment(), [{ op: 'test', path: '/spec/replicas', value: 9 }, { op: 'frob', path: '/a' }], 'kyverno')).toMatchObject({
+        kind: 'error',
+        opIndex: 1,
+      });
+    });
+
     it('a missing path or from has the v4 message of that op', () => {
       expect(decodePatch([{ op: 'add', value: 1 }], 'kubernetes')).toMatchObject({ message: 'add operation failed to decode path: missing value' });
       expect(decodePatch([{ op: 'replace', value: 1 }], 'kubernetes')).toMatchObject({
