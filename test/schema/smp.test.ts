@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import type { JsonObject, JsonValue } from '../../src/json/index.js';
+import { SchemaRegistry, strategicMerge, type StrategicMergeOptions } from '../../src/schema/index.js';
+
+const VECTORS = join(import.meta.dirname, '..', 'vectors', 'kyverno');
+const vector = (name: string) => parse(readFileSync(join(VECTORS, `${name}.yaml`), 'utf8'));
+
+function merge(resource: JsonValue, overlay: JsonValue, options?: StrategicMergeOptions): JsonObject {
+  const r = strategicMerge(resource, overlay, options);
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+/** Kyverno CLI comparison: drop nulls, empty maps and empty lists (vectors/kyverno/README.md). */
+function tidy(v: JsonValue): JsonValue | undefined {
+  if (v === null) return undefined;
+  if (Array.isArray(v)) {
+    const out = v.map(tidy).filter((x) => x !== undefined) as JsonValue[];
+    return out.length ? out : undefined;
+  }
+  if (typeof v === 'object') {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) {
+      const t = tidy(x);
+      if (t !== undefined) out[k] = t;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return v;
+}
+
+describe('strategic merge: Kyverno vectors (overlays without anchors)', () => {
+  it('u-smp-add-container-and-initcontainer: new list items first, existing ones merged after them', () => {
+    const v = vector('u-smp-add-container-and-initcontainer');
+    expect(merge(v.resource, v.patchStrategicMerge)).toEqual(v.expect.patched);
+  });
+
+  // The anchor pre-processor (src/kyverno) turns these overlays into {spec: {imagePullSecrets: [...]}}: the
+  // list entry that held only a condition anchor is dropped (see each vector's notes).
+  for (const name of ['u-smp-condition-anchor-image-wildcard-1', 'u-smp-condition-anchor-image-wildcard-2']) {
+    it(`${name}: the merge of the pre-processed overlay`, () => {
+      const v = vector(name);
+      const overlay = { spec: { imagePullSecrets: v.patchStrategicMerge.spec.imagePullSecrets } };
+      expect(merge(v.resource, overlay)).toEqual(v.expect.patched);
+    });
+  }
+
+  for (const name of ['cli-test-secret-example-r1', 'u-engine-precondition-quoted-key']) {
+    it(`${name}: the rule's overlay merged into the resource`, () => {
+      const v = vector(name);
+      const rule = v.policies[0].spec.rules.find((r: any) => r.mutate);
+      const out = merge(v.resource, rule.mutate.patchStrategicMerge);
+      if (v.expect.compare === 'tidy-equal') expect(tidy(out)).toEqual(tidy(v.expect.patched));
+      else expect(out).toEqual(v.expect.patched);
+    });
+  }
+});
+
+const pod = (spec: JsonObject, metadata: JsonObject = { name: 'p' }): JsonObject => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });
+const names = (list: any[]) => list.map((x) => x.name);
+
+describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
+  const live = pod({
+    containers: [
+      { name: 'a', image: 'a:1', args: ['--x', '--y'], ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] },
+      { name: 'b', image: 'b:1' },
+      { name: 'c', image: 'c:1' },
+    ],
+    tolerations: [{ key: 'k', operator: 'Exists' }],
+  }, { name: 'p', finalizers: ['f1', 'f2'], labels: { app: 'x', tier: 'web' } });
+
+  it('puts the items the overlay names first (in overlay order), then the untouched ones in their order', () => {
+    const out: any = merge(live, { spec: { containers: [{ name: 'c', image: 'c:2' }, { name: 'new', image: 'n:1' }] } });
+    expect(names(out.spec.containers)).toEqual(['c', 'new', 'a', 'b']);
+    expect(out.spec.containers[0]).toEqual({ name: 'c', image: 'c:2' });
+  });
+
+  it('replaces lists without a merge strategy and scalar lists; unions `merge` scalar lists overlay-first', () => {
+    const out: any = merge(live, {
+      metadata: { finalizers: ['f3', 'f1'] },
+      spec: { tolerations: [{ key: 'new', operator: 'Equal', value: 'v' }], containers: [{ name: 'a', args: ['--z'] }] },
+    });
+    expect(out.spec.tolerations).toEqual([{ key: 'new', operator: 'Equal', value: 'v' }]);
+    expect(out.spec.containers[0].args).toEqual(['--z']);
+    expect(out.metadata.finalizers).toEqual(['f3', 'f1', 'f2']);
+  });
+
+  it('matches multi-key lists on the keys an overlay item sets', () => {
+    const out: any = merge(live, { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 9090 }] }] } });
+    expect(out.spec.containers[0].ports).toEqual([
+      { containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 },
+      { containerPort: 9090 },
+    ]);
+  });
+
+  it('deletes keys set to null, in maps and list items', () => {
+    const out: any = merge(live, { metadata: { labels: { tier: null, gone: null } }, spec: { containers: [{ name: 'b', image: null }] } });
+    expect(out.metadata.labels).toEqual({ app: 'x' });
+    expect(out.spec.containers[0]).toEqual({ name: 'b' });
+  });
+
+  it('drops null values it walks through in the resource, as kyaml does', () => {
+    const out: any = merge({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', creationTimestamp: null }, status: {} }, { metadata: { labels: { a: 'b' } } });
+    expect(out).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, status: {} });
+  });
+
+  it('honours $patch: delete and replace on maps and list items, and {$patch: replace} in a list', () => {
+    const del: any = merge(live, { spec: { containers: [{ name: 'b', $patch: 'delete' }] } });
+    expect(names(del.spec.containers)).toEqual(['a', 'c']);
+    const delMap: any = merge(live, { metadata: { labels: { $patch: 'delete' } } });
+    expect(delMap.metadata).toEqual({ name: 'p', finalizers: ['f1', 'f2'] });
+    const repl: any = merge(live, { metadata: { labels: { $patch: 'replace', only: 'this' } } });
+    expect(repl.metadata.labels).toEqual({ only: 'this' });
+    const replItem: any = merge(live, { spec: { containers: [{ name: 'a', $patch: 'replace', image: 'z:9' }] } });
+    expect(replItem.spec.containers[0]).toEqual({ name: 'a', image: 'z:9' });
+    const replList: any = merge(live, { spec: { containers: [{ $patch: 'replace' }, { name: 'solo', image: 's' }] } });
+    expect(replList.spec.containers).toEqual([{ name: 'solo', image: 's' }]);
+    const merged: any = merge(live, { metadata: { labels: { $patch: 'merge', more: '1' } } });
+    expect(merged.metadata.labels).toEqual({ app: 'x', tier: 'web', more: '1' });
+  });
+
+  it('strips directives and nulls from what it adds', () => {
+    const out: any = merge(pod({ containers: [{ name: 'a' }] }), {
+      spec: { volumes: [{ name: 'v', emptyDir: {} }, { name: 'gone', $patch: 'delete' }], securityContext: { $patch: 'replace', runAsUser: 1, fsGroup: null } },
+    });
+    expect(out.spec.volumes).toEqual([{ name: 'v', emptyDir: {} }]);
+    expect(out.spec.securityContext).toEqual({ runAsUser: 1 });
+  });
+
+  it('replaces every list of a kind it has no schema for, unless asked to infer the `name` key', () => {
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', spec: { items: [{ name: 'a', v: 1 }, { name: 'b', v: 2 }], tags: ['x'] } };
+    const overlay = { spec: { items: [{ name: 'b', v: 3 }], tags: ['y'] } };
+    expect((merge(widget, overlay) as any).spec.items).toEqual([{ name: 'b', v: 3 }]);
+    const inferred: any = merge(widget, overlay, { inferListMergeKey: true });
+    expect(inferred.spec.items).toEqual([{ name: 'b', v: 3 }, { name: 'a', v: 1 }]);
+    expect(inferred.spec.tags).toEqual(['y']);
+    // A CRD schema does not change this: kyaml knows nothing of CRDs.
+    const registry = SchemaRegistry.builtin().withCrd({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    expect((merge(widget, overlay, { registry }) as any).spec.items).toEqual([{ name: 'b', v: 3 }]);
+  });
+
+  it('reports what it cannot merge', () => {
+    const kind = strategicMerge(live, { spec: { containers: { name: 'a' } } });
+    expect(!kind.ok && kind.error.message).toBe('strategic merge: wrong node kind at .spec.containers: expected SequenceNode but got MappingNode');
+    const keyless = strategicMerge(live, { spec: { containers: [{ image: 'x' }] } });
+    expect(!keyless.ok && keyless.error.message).toBe('strategic merge: .spec.containers[0]: list item has no merge key (name)');
+    const directive = strategicMerge(live, { metadata: { $patch: 'explode' } });
+    expect(!directive.ok && directive.error.message).toBe("strategic merge: .metadata: unknown patch strategy 'explode'");
+    const root = strategicMerge(live, { $patch: 'delete' });
+    expect(!root.ok && root.error.message).toBe('strategic merge: the patch deletes the whole resource');
+    expect(strategicMerge('x', {}).ok).toBe(false);
+    const conflicting = strategicMerge({ kind: 'W', apiVersion: 'x/v1', l: [{ name: 'a' }] }, { l: [{ id: 1 }] }, { inferListMergeKey: true });
+    expect(!conflicting.ok && conflicting.error.message).toBe('strategic merge: conflicting merge keys [name,] for field l');
+  });
+
+  it('never modifies its inputs; __proto__ keys are data', () => {
+    const frozen = JSON.parse(JSON.stringify(live));
+    const overlay = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}},"spec":{"containers":[{"name":"a","image":"q"}]}}');
+    const before = JSON.stringify([frozen, overlay]);
+    const out: any = merge(frozen, overlay);
+    expect(JSON.stringify([frozen, overlay])).toBe(before);
+    expect(Object.keys(out.metadata.labels)).toContain('__proto__');
+    expect(({} as any).x).toBeUndefined();
+  });
+});
