@@ -8,6 +8,8 @@ import { stringsLibrary } from './strings.js';
 import { setsLibrary } from './sets.js';
 import { listsLibrary } from './lists.js';
 import { k8sListsLibrary } from './k8s-lists.js';
+import { quantityLibrary } from './quantity.js';
+import { netLibrary } from './net.js';
 
 export const libraries: readonly CelLibrary[] = [
   stringsLibrary,
@@ -15,6 +17,8 @@ export const libraries: readonly CelLibrary[] = [
   listsLibrary,
   k8sListsLibrary,
   regexLibrary,
+  quantityLibrary,
+  netLibrary,
 ];
 
 export { regexLibrary } from './regex.js';
@@ -22,5 +26,8 @@ export { stringsLibrary } from './strings.js';
 export { setsLibrary } from './sets.js';
 export { listsLibrary } from './lists.js';
 export { k8sListsLibrary } from './k8s-lists.js';
+export { quantityLibrary, QUANTITY_TYPE } from './quantity.js';
+export { Quantity, parseQuantity } from './quantity-value.js';
+export { netLibrary, IP_TYPE, CIDR_TYPE, IPValue, CIDRValue } from './net.js';
 export { findRegexLiteralErrors, regexLiteralCompileError } from './regex.js';
 export { compileRe2, validateRegexLiteral, RegexSyntaxError, type Re2Regex } from './re2.js';

@@ -1,0 +1,185 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import type { CelLibrary } from '../library.js';
+import { actualSize, publicName, STRING_TRAVERSAL_COST_FACTOR, traversal } from './cost.js';
+import { celError, noSuchOverload } from './errors.js';
+import { goQuote } from './go-quote.js';
+import { Addr, NetipError, parseAddr, parsePrefix, Prefix } from './netip.js';
+import { callArgs, fn, namespace } from './register.js';
+
+/**
+ * Kubernetes' IP and CIDR libraries (`k8s.io/apiserver/pkg/cel/library/ip.go`, `cidr.go`): types
+ * `net.IP` and `net.CIDR` (also usable as type values: `type(ip(s)) == net.IP`).
+ *
+ *   ip(string) -> net.IP, isIP(string), ip.isCanonical(string), string(net.IP)
+ *   <net.IP>.family(), .isUnspecified(), .isLoopback(), .isLinkLocalMulticast(),
+ *     .isLinkLocalUnicast(), .isGlobalUnicast()
+ *   cidr(string) -> net.CIDR, isCIDR(string), string(net.CIDR)
+ *   <net.CIDR>.containsIP(net.IP|string), .containsCIDR(net.CIDR|string), .ip(), .masked(),
+ *     .prefixLength()
+ *
+ * IPv4-mapped IPv6 addresses and zones are rejected; a CIDR keeps its host bits
+ * (`cidr('192.168.0.1/24') != cidr('192.168.0.1/24').masked()`).
+ */
+
+export const IP_TYPE = 'net.IP';
+export const CIDR_TYPE = 'net.CIDR';
+
+export class IPValue {
+  readonly celTypeName = IP_TYPE;
+  constructor(readonly addr: Addr) {}
+  celEquals(other: unknown): boolean {
+    return other instanceof IPValue && this.addr.equals(other.addr);
+  }
+  toString(): string {
+    return this.addr.toString();
+  }
+}
+
+export class CIDRValue {
+  readonly celTypeName = CIDR_TYPE;
+  constructor(readonly prefix: Prefix) {}
+  celEquals(other: unknown): boolean {
+    return other instanceof CIDRValue && this.prefix.equals(other.prefix);
+  }
+  toString(): string {
+    return this.prefix.toString();
+  }
+}
+
+/** Kubernetes' parseIPAddr: netip.ParseAddr without zones or IPv4-mapped IPv6. */
+export function parseIP(raw: string): IPValue {
+  let addr: Addr;
+  try {
+    addr = parseAddr(raw);
+  } catch (e) {
+    if (e instanceof NetipError) {
+      throw celError(`IP Address ${goQuote(raw)} parse error during conversion from string: ${e.message}`);
+    }
+    throw e;
+  }
+  if (addr.zone !== '') throw celError(`IP address ${goQuote(raw)} with zone value is not allowed`);
+  if (addr.is4In6()) throw celError(`IPv4-mapped IPv6 address ${goQuote(raw)} is not allowed`);
+  return new IPValue(addr);
+}
+
+const CIDR_PARSE = 'network address parse error during conversion from string: ';
+
+/** Kubernetes' stringToCIDR (its message repeats the prefix: parseCIDR adds it, then the caller). */
+export function parseCIDR(raw: string): CIDRValue {
+  let prefix: Prefix;
+  try {
+    prefix = parsePrefix(raw);
+  } catch (e) {
+    if (e instanceof NetipError) throw celError(CIDR_PARSE + CIDR_PARSE + e.message);
+    throw e;
+  }
+  if (prefix.addr.is4In6()) throw celError(`${CIDR_PARSE}IPv4-mapped IPv6 address ${goQuote(raw)} is not allowed`);
+  return new CIDRValue(prefix);
+}
+
+function succeeds(f: () => unknown): boolean {
+  try {
+    f();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function containsCIDR(c: CIDRValue, other: CIDRValue): boolean {
+  const bits = c.prefix.bits;
+  const otherAtBits = new Prefix(other.prefix.addr, bits).masked();
+  return c.prefix.masked().equals(otherAtBits) && bits <= other.prefix.bits;
+}
+
+export const netLibrary: CelLibrary = {
+  name: 'kubernetes.net',
+  register(env: Environment) {
+    const IP = IP_TYPE;
+    const CIDR = CIDR_TYPE;
+    env.registerType(IP, { ctor: IPValue, fields: {} });
+    env.registerType(CIDR, { ctor: CIDRValue, fields: {} });
+
+    fn(env, `ip(string): ${IP}`, parseIP);
+    fn(env, 'isIP(string): bool', (s: string) => succeeds(() => parseIP(s)));
+    fn(env, `string(${IP}): string`, (v: IPValue) => v.addr.toString());
+    fn(env, `${IP}.family(): int`, (v: IPValue) => (v.addr.is4() ? 4n : 6n));
+    fn(env, `${IP}.isUnspecified(): bool`, (v: IPValue) => v.addr.isUnspecified());
+    fn(env, `${IP}.isLoopback(): bool`, (v: IPValue) => v.addr.isLoopback());
+    fn(env, `${IP}.isLinkLocalMulticast(): bool`, (v: IPValue) => v.addr.isLinkLocalMulticast());
+    fn(env, `${IP}.isLinkLocalUnicast(): bool`, (v: IPValue) => v.addr.isLinkLocalUnicast());
+    fn(env, `${IP}.isGlobalUnicast(): bool`, (v: IPValue) => v.addr.isGlobalUnicast());
+    env.registerOperator(`${IP} == ${IP}`, (a: IPValue, b: IPValue) => a.celEquals(b));
+
+    fn(env, `cidr(string): ${CIDR}`, parseCIDR);
+    fn(env, 'isCIDR(string): bool', (s: string) => succeeds(() => parseCIDR(s)));
+    fn(env, `string(${CIDR}): string`, (v: CIDRValue) => v.prefix.toString());
+    fn(env, `${CIDR}.containsIP(${IP}): bool`, (c: CIDRValue, ip: IPValue) => c.prefix.contains(ip.addr));
+    fn(env, `${CIDR}.containsIP(string): bool`, (c: CIDRValue, s: string) => {
+      // Kubernetes reports an unparsable IP here as "no such overload", not as the parse error.
+      let ip: IPValue;
+      try {
+        ip = parseIP(s);
+      } catch {
+        throw noSuchOverload();
+      }
+      return c.prefix.contains(ip.addr);
+    });
+    fn(env, `${CIDR}.containsCIDR(${CIDR}): bool`, containsCIDR);
+    fn(env, `${CIDR}.containsCIDR(string): bool`, (c: CIDRValue, s: string) => containsCIDR(c, parseCIDR(s)));
+    fn(env, `${CIDR}.ip(): ${IP}`, (c: CIDRValue) => new IPValue(c.prefix.addr));
+    fn(env, `${CIDR}.masked(): ${CIDR}`, (c: CIDRValue) => new CIDRValue(c.prefix.masked()));
+    fn(env, `${CIDR}.prefixLength(): int`, (c: CIDRValue) => BigInt(c.prefix.bits));
+    env.registerOperator(`${CIDR} == ${CIDR}`, (a: CIDRValue, b: CIDRValue) => a.celEquals(b));
+
+    namespace(env, 'ip', 'kubernetes.net.IPNamespace');
+    fn(env, 'kubernetes.net.IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => {
+      return parseIP(s).addr.toString() === s;
+    });
+
+    // `net.IP` and `net.CIDR` are type values; cel-js hands out the type object of a registered
+    // type only as the result of type(), so take it from a sample value of each.
+    const ipType: unknown = env.evaluate('type(ip("0.0.0.0"))');
+    const cidrType: unknown = env.evaluate('type(cidr("0.0.0.0/0"))');
+    const NetNamespace = class {
+      readonly IP = ipType;
+      readonly CIDR = cidrType;
+    };
+    env.registerType('kubernetes.net.Namespace', { ctor: NetNamespace, fields: { IP: 'type', CIDR: 'type' } });
+    env.registerConstant('net', 'kubernetes.net.Namespace', new NetNamespace());
+  },
+  callCost(name, rawArgs) {
+    const args = callArgs(rawArgs);
+    switch (publicName(name)) {
+      case 'cidr':
+      case 'isIP':
+      case 'isCIDR':
+        return args.length >= 1 ? traversal(args[0]) : undefined;
+      case 'ip':
+        // cidr.ip() reads a field; ip(string) parses.
+        return args[0] instanceof CIDRValue ? 1 : args.length >= 1 ? traversal(args[0]) : undefined;
+      case 'isCanonical':
+      case 'ip.isCanonical':
+        return args === rawArgs && name === 'isCanonical' ? undefined : traversal(args[0], 2);
+      case 'family':
+      case 'isUnspecified':
+      case 'isLoopback':
+      case 'isLinkLocalMulticast':
+      case 'isLinkLocalUnicast':
+      case 'isGlobalUnicast':
+      case 'masked':
+      case 'prefixLength':
+        return 1;
+      case 'containsIP':
+      case 'containsCIDR': {
+        if (args.length < 2) return undefined;
+        const cidrSize = actualSize(args[0]);
+        let cost = Math.ceil(2 * cidrSize * STRING_TRAVERSAL_COST_FACTOR);
+        if (name.endsWith('CIDR')) cost += Math.ceil(cidrSize * STRING_TRAVERSAL_COST_FACTOR) + 1;
+        if (typeof args[1] === 'string') cost += traversal(args[1]);
+        return cost;
+      }
+    }
+    return undefined;
+  },
+};
