@@ -157,7 +157,7 @@ function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', n
   if (typeof value === 'string' && isRangePattern(value)) {
     const inRange = keys.map((k) => valueMatches(k, value));
     if (quantifier === 'any') return negated ? inRange.some((r) => !r) : inRange.some((r) => r);
-    return negated ? !inRange.every((r) => r) : inRange.every((r) => r);
+    return negated ? inRange.every((r) => !r) : inRange.every((r) => r);
   }
   if (typeof value === 'string' && keys.length === 1 && (typeof key !== 'object' || key === null)) {
     if (wildcardMatch(value, keys[0])) return !negated;
@@ -166,7 +166,7 @@ function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', n
   if (!values) return false;
   const found = keys.map((k) => values.some((v) => bothWays(k, v)));
   if (quantifier === 'any') return negated ? found.some((f) => !f) : found.some((f) => f);
-  return negated ? !found.every((f) => f) : found.every((f) => f);
+  return negated ? found.every((f) => !f) : found.every((f) => f);
 }
 
 /** Deprecated `In`: exact membership of a string (or of every string of a list) in the value list. */

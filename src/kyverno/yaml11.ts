@@ -2,7 +2,8 @@
  * YAML → JSON as Kyverno's `sigs.k8s.io/yaml` does it for `patchesJson6902` text: YAML 1.1 scalars
  * (`yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0755` is octal, `<<` merges), map keys turned into
  * strings (`on:` becomes `"true"`), and timestamp-looking scalars kept as the text they are (go-yaml v2
- * decodes them into `interface{}` as strings). Sexagesimal numbers (`1:30`) are strings too.
+ * decodes them into `interface{}` as strings). Sexagesimal numbers (`1:30`) are strings too; a repeated
+ * key overrides the earlier one.
  */
 import { parseDocument, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
 import type { JsonValue } from '../json/index.js';
@@ -12,6 +13,8 @@ type Tag = { tag: string; format?: string };
 const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   version: '1.1',
   merge: true,
+  // sigs.k8s.io/yaml's non-strict YAMLToJSON lets a repeated key win over the earlier one.
+  uniqueKeys: false,
   customTags: (tags) =>
     (tags as Tag[]).filter((t) => t.tag !== 'tag:yaml.org,2002:timestamp' && t.format !== 'TIME') as never,
 };

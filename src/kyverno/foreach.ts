@@ -1,0 +1,86 @@
+/**
+ * `mutate.foreach` (pkg/engine/handlers/mutation/common.go): entries run in order, each on the output of
+ * the previous one, and `request.object` is refreshed after each entry (not between the elements of one
+ * entry: every element starts from the context as it was before the loop). For each element: reset the
+ * context, set `element`/`elementIndex` (and `element<N>`/`elementIndex<N>` for nesting level N), load
+ * the entry's context, check its preconditions (false skips the element), then substitute and apply the
+ * entry's patch — or run its nested foreach — on the running resource.
+ *
+ * Order: ascending, except for strategic merge where the default is descending (the merge moves each
+ * patched list item to the front, so descending keeps the original order); `elementIndex` is always
+ * the position in the list as evaluated. Null elements are skipped; a list that evaluates to null runs
+ * nothing; anything else that is not a list is an error.
+ */
+import type { JsonValue } from '../json/index.js';
+import { conditionsHold } from './conditions.js';
+import { loadContextEntries, type EntryScope } from './context-entries.js';
+import { KyvernoRuleError, messageOf } from './errors.js';
+import { applyPatches } from './patchers.js';
+import type { ForeachEntry } from './types.js';
+import { substituteAll } from './variables.js';
+
+export interface ForeachScope extends EntryScope {
+  /** Makes `resource` the context's `request.object` (and refreshes what derives from it). */
+  readonly refreshObject: (resource: JsonValue) => void;
+}
+
+export async function runForeach(
+  entries: readonly ForeachEntry[],
+  resource: JsonValue,
+  scope: ForeachScope,
+  nesting = 0,
+): Promise<JsonValue> {
+  let current = resource;
+  for (const [i, entry] of entries.entries()) {
+    const before = current;
+    current = await runEntry(entry, current, scope, nesting, i);
+    if (current !== before) scope.refreshObject(current);
+  }
+  return current;
+}
+
+async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: ForeachScope, nesting: number, index: number): Promise<JsonValue> {
+  const list = evaluateList(entry, scope, index);
+  const descending = entry.order ? entry.order === 'Descending' : entry.hasStrategicMerge;
+  const { ctx } = scope;
+  const checkpoint = ctx.checkpoint();
+  let current = resource;
+  try {
+    for (let k = 0; k < list.length; k++) {
+      const i = descending ? list.length - 1 - k : k;
+      const element = list[i];
+      if (element === null) continue;
+      ctx.restore(checkpoint);
+      ctx.set('element', element);
+      ctx.set('elementIndex', i);
+      ctx.set(`element${nesting}`, element);
+      ctx.set(`elementIndex${nesting}`, i);
+      if (entry.context.length > 0) await loadContextEntries(entry.context, scope);
+      if (!conditionsHold(entry.preconditions, scope)) continue;
+      if (entry.foreach) {
+        current = await runForeach(entry.foreach, current, scope, nesting + 1);
+      } else {
+        const patches = substituteAll(entry.patches, scope);
+        current = applyPatches(current, patches).resource;
+      }
+    }
+  } finally {
+    ctx.restore(checkpoint);
+  }
+  return current;
+}
+
+function evaluateList(entry: ForeachEntry, scope: ForeachScope, index: number): readonly JsonValue[] {
+  let value: JsonValue;
+  try {
+    value = scope.ctx.query(entry.list);
+  } catch (error) {
+    throw new KyvernoRuleError(`foreach[${index}]: failed to evaluate list "${entry.list}": ${messageOf(error)}`);
+  }
+  if (value === null) return [];
+  if (!Array.isArray(value)) {
+    const type = typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+    throw new KyvernoRuleError(`foreach[${index}]: list "${entry.list}" must evaluate to a list, got ${type}`);
+  }
+  return value;
+}

@@ -1,0 +1,59 @@
+/**
+ * One matched rule (pkg/engine/mutation.go, mutate/mutation.go): load its context entries, check its
+ * preconditions, then either substitute variables over the whole rule and apply its patch, or run its
+ * foreach. The outcome is `applied` when the resource changed, `skipped` otherwise, `error` on any
+ * failure — in which case the rule's output is dropped.
+ */
+import { getOwn, isJsonObject, jsonEqual, type JsonValue } from '../json/index.js';
+import { conditionsHold } from './conditions.js';
+import { loadContextEntries } from './context-entries.js';
+import { KyvernoRuleError, messageOf } from './errors.js';
+import { runForeach, type ForeachScope } from './foreach.js';
+import { applyPatches } from './patchers.js';
+import type { CompiledRule } from './types.js';
+import { substituteAll } from './variables.js';
+
+export type RuleStatus = 'applied' | 'skipped' | 'error';
+
+export interface RuleResult {
+  readonly status: RuleStatus;
+  readonly message: string;
+  /** The resource after the rule (the input itself unless applied). */
+  readonly resource: JsonValue;
+}
+
+/** Runs a rule that matched. Never throws: failures come back as `error` results. */
+export async function runRule(rule: CompiledRule, resource: JsonValue, scope: ForeachScope): Promise<RuleResult> {
+  try {
+    if (rule.mutation.type === 'targets') {
+      return { status: 'skipped', message: 'mutate-existing rules (targets) run in the background, not at admission', resource };
+    }
+    if (rule.context.length > 0) await loadContextEntries(rule.context, scope);
+    if (!conditionsHold(rule.preconditions, scope)) return { status: 'skipped', message: 'preconditions not met', resource };
+    let patched: JsonValue;
+    let skipReason: string | undefined;
+    if (rule.mutation.type === 'foreach') {
+      patched = await runForeach(rule.mutation.entries, resource, scope);
+    } else {
+      const substituted = substituteAll(rule.substitutable, scope);
+      const mutate = isJsonObject(substituted) ? getOwn(substituted, 'mutate') : undefined;
+      ({ resource: patched, skipReason } = applyPatches(resource, mutate ?? null));
+    }
+    if (patched === resource || jsonEqual(patched, resource)) {
+      return { status: 'skipped', message: skipReason ?? 'no patches applied', resource };
+    }
+    return { status: 'applied', message: describe(patched), resource: patched };
+  } catch (error) {
+    const message = error instanceof KyvernoRuleError ? error.message : `unexpected failure: ${messageOf(error)}`;
+    return { status: 'error', message, resource };
+  }
+}
+
+function describe(resource: JsonValue): string {
+  const meta = isJsonObject(resource) ? getOwn(resource, 'metadata') : undefined;
+  const kind = isJsonObject(resource) ? getOwn(resource, 'kind') : undefined;
+  const name = isJsonObject(meta) ? getOwn(meta, 'name') : undefined;
+  const ns = isJsonObject(meta) ? getOwn(meta, 'namespace') : undefined;
+  const what = `${typeof kind === 'string' ? kind : 'resource'}/${typeof name === 'string' ? name : ''}`;
+  return typeof ns === 'string' && ns !== '' ? `mutated ${what} in namespace ${ns}` : `mutated ${what}`;
+}

@@ -1,0 +1,203 @@
+/**
+ * Runs compiled policies against one admission request (§1 of the spec), in the deterministic order
+ * of `sortPolicies`: for each policy its matched rules run in order on the working object, each rule
+ * seeing the previous rule's output (as the resource and as `request.object`). A policy in which a rule
+ * failed has all its changes dropped (the next policy starts from the object as it was before it); if
+ * its failurePolicy is Fail the request is to be rejected. Later policies still run, so every policy's
+ * outcome is reported.
+ */
+import type { AdmissionRequest } from '../admission/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { JsonContext, type QueryFn } from './context.js';
+import type { ContextSources } from './context-entries.js';
+import { messageOf } from './errors.js';
+import type { ForeachScope } from './foreach.js';
+import { imagesOf } from './images.js';
+import { whyNotMatched, type MatchSubject } from './match.js';
+import { kyvernoQuery } from './query.js';
+import { runRule, type RuleStatus } from './rule.js';
+import type { Labels } from './selector.js';
+import type { CompiledKyvernoPolicy } from './types.js';
+
+export interface KyvernoInput {
+  readonly request: AdmissionRequest;
+  /** The object as earlier pipeline steps left it; defaults to `request.object`. */
+  readonly object?: JsonValue;
+  /** Labels of the request's namespace; undefined when no policy source knows that namespace. */
+  readonly namespaceLabels?: Labels;
+  /** Roles and cluster roles bound to the requester, when known (match `roles`/`clusterRoles`). */
+  readonly roles?: readonly string[];
+  readonly clusterRoles?: readonly string[];
+  /** ConfigMaps from the policy sources and the optional live API, for context entries. */
+  readonly sources?: ContextSources;
+  /** Extra context values by dotted name (the CLI's `--set a.b=c`). */
+  readonly values?: Readonly<Record<string, JsonValue>>;
+  /** JMESPath evaluator; defaults to Kyverno's dialect (tests inject clocks this way). */
+  readonly query?: QueryFn;
+}
+
+export interface KyvernoRuleOutcome {
+  readonly rule: string;
+  readonly status: RuleStatus;
+  readonly message: string;
+}
+
+export interface KyvernoPolicyOutcome {
+  /** `ClusterPolicy/<name>` or `Policy/<namespace>/<name>`. */
+  readonly policy: string;
+  readonly failurePolicy: 'Fail' | 'Ignore';
+  /** `applied`: the object changed; `skipped`: nothing changed; `error`: a rule failed, changes dropped. */
+  readonly status: 'applied' | 'skipped' | 'error';
+  /** The rules that matched, in the order they ran. */
+  readonly rules: readonly KyvernoRuleOutcome[];
+}
+
+export interface KyvernoResult {
+  /** The object after every successful policy. */
+  readonly object: JsonValue;
+  readonly changed: boolean;
+  /** Policies with at least one matching rule, in the order they ran. */
+  readonly policies: readonly KyvernoPolicyOutcome[];
+  /** Set when a policy with failurePolicy Fail had a failing rule: the request must be denied. */
+  readonly rejection?: { readonly message: string };
+}
+
+/** ClusterPolicies by name, then Policies by namespace and name (the project's documented order). */
+export function sortPolicies(policies: readonly CompiledKyvernoPolicy[]): CompiledKyvernoPolicy[] {
+  const rank = (p: CompiledKyvernoPolicy) => (p.kind === 'ClusterPolicy' ? 0 : 1);
+  return [...policies].sort((a, b) => {
+    if (rank(a) !== rank(b)) return rank(a) - rank(b);
+    const ns = compareText(a.namespace ?? '', b.namespace ?? '');
+    return ns !== 0 ? ns : compareText(a.name, b.name);
+  });
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolicy[], input: KyvernoInput): Promise<KyvernoResult> {
+  const request = input.request;
+  const original = input.object !== undefined ? input.object : (request.object ?? null);
+  // Kyverno's mutating webhook leaves DELETE and CONNECT requests alone.
+  if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') {
+    return { object: original, changed: false, policies: [] };
+  }
+  const needImages = policies.some((p) => p.rules.some((r) => r.usesImages));
+  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages));
+  let current = original;
+  const refreshObject = (resource: JsonValue) => {
+    ctx.set('request.object', resource);
+    if (needImages) ctx.set('images', imagesOf(resource));
+  };
+  const outcomes: KyvernoPolicyOutcome[] = [];
+  const failures: string[] = [];
+
+  for (const policy of sortPolicies(policies)) {
+    if (!policy.admission || !namespaceFits(policy, current, request)) continue;
+    const start = current;
+    const scope: ForeachScope = {
+      ctx,
+      isDelete: false,
+      sources: input.sources ?? {},
+      policyId: policy.id,
+      policyNamespace: policy.namespace,
+      refreshObject,
+    };
+    const rules: KyvernoRuleOutcome[] = [];
+    for (const rule of policy.rules) {
+      let reason: string | undefined;
+      try {
+        reason = whyNotMatched(rule.match, rule.exclude, matchSubject(input, current));
+      } catch (error) {
+        rules.push({ rule: rule.name, status: 'error', message: messageOf(error) });
+        continue;
+      }
+      if (reason !== undefined) continue;
+      const checkpoint = ctx.checkpoint();
+      const result = await runRule(rule, current, scope);
+      ctx.restore(checkpoint);
+      rules.push({ rule: rule.name, status: result.status, message: result.message });
+      if (result.status === 'applied') {
+        current = result.resource;
+        refreshObject(current);
+        if (policy.applyRules === 'One') break;
+      }
+    }
+    if (rules.length === 0) continue;
+    const failed = rules.filter((r) => r.status === 'error');
+    if (failed.length > 0) {
+      // Drop the policy's changes, and let the next policy see the object the API server will see.
+      if (current !== start) {
+        current = start;
+        refreshObject(current);
+      }
+      if (policy.failurePolicy === 'Fail') {
+        failures.push(`policy ${policy.id}: ${failed.map((r) => `rule ${r.rule} failed: ${r.message}`).join('; ')}`);
+      }
+    }
+    outcomes.push({
+      policy: policy.id,
+      failurePolicy: policy.failurePolicy,
+      status: failed.length > 0 ? 'error' : current !== start ? 'applied' : 'skipped',
+      rules,
+    });
+  }
+  return {
+    object: current,
+    changed: current !== original,
+    policies: outcomes,
+    ...(failures.length > 0 ? { rejection: { message: failures.join('; ') } } : {}),
+  };
+}
+
+function initialContext(input: KyvernoInput, object: JsonValue, needImages: boolean): JsonObject {
+  const request: JsonObject = { ...(input.request as unknown as JsonObject) };
+  request.object = object;
+  if (request.oldObject === undefined) request.oldObject = null;
+  request.roles = [...(input.roles ?? [])];
+  request.clusterRoles = [...(input.clusterRoles ?? [])];
+  const username = input.request.userInfo?.username ?? '';
+  const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(username);
+  const root: JsonObject = {
+    request,
+    serviceAccountName: sa ? sa[2] : '',
+    serviceAccountNamespace: sa ? sa[1] : '',
+  };
+  if (needImages) root.images = imagesOf(object);
+  const ctx = new JsonContext(() => null, root);
+  for (const [name, value] of Object.entries(input.values ?? {})) ctx.set(name, value);
+  return ctx.data;
+}
+
+function metadataOf(object: JsonValue): JsonObject {
+  const meta = isJsonObject(object) ? getOwn(object, 'metadata') : undefined;
+  return isJsonObject(meta) ? meta : {};
+}
+
+/** A namespaced Policy only applies to objects of its own namespace. */
+function namespaceFits(policy: CompiledKyvernoPolicy, object: JsonValue, request: AdmissionRequest): boolean {
+  if (policy.namespace === undefined) return true;
+  const ns = getOwn(metadataOf(object), 'namespace');
+  return (typeof ns === 'string' && ns !== '' ? ns : (request.namespace ?? '')) === policy.namespace;
+}
+
+function matchSubject(input: KyvernoInput, object: JsonValue): MatchSubject {
+  const r = input.request;
+  const user = r.userInfo ?? {};
+  return {
+    resource: isJsonObject(object) ? object : {},
+    group: r.kind?.group ?? '',
+    version: r.kind?.version ?? '',
+    kind: r.kind?.kind ?? '',
+    subresource: r.subResource ?? '',
+    operation: r.operation,
+    namespace: r.namespace ?? '',
+    namespaceLabels: input.namespaceLabels,
+    username: user.username ?? '',
+    groups: user.groups ?? [],
+    roles: input.roles ?? [],
+    clusterRoles: input.clusterRoles ?? [],
+    hasUserInfo: (user.username ?? '') !== '' || (user.groups?.length ?? 0) > 0,
+  };
+}

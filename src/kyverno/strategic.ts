@@ -1,0 +1,27 @@
+/**
+ * `patchStrategicMerge` (pkg/engine/mutate/patch/strategicMergePatch.go): the substituted overlay's
+ * anchors are resolved against the resource (./smp-preprocess.ts), then the plain overlay is merged
+ * with kustomize's strategic-merge rules by the schema module. A condition or global condition that
+ * does not hold means "nothing to do" (the rule is skipped), not an error.
+ */
+import type { JsonValue } from '../json/index.js';
+import { strategicMerge } from '../schema/index.js';
+import { KyvernoRuleError, messageOf } from './errors.js';
+import type { PatchOutcome } from './patchers.js';
+import { ConditionFailure, GlobalConditionFailure, preprocessOverlay } from './smp-preprocess.js';
+
+export function applyStrategicMerge(resource: JsonValue, overlay: JsonValue): PatchOutcome {
+  let plain: JsonValue;
+  try {
+    plain = preprocessOverlay(overlay, resource);
+  } catch (error) {
+    if (error instanceof ConditionFailure || error instanceof GlobalConditionFailure) {
+      return { resource, skipReason: error.message };
+    }
+    if (error instanceof KyvernoRuleError) throw error;
+    throw new KyvernoRuleError(`failed to process the strategic merge overlay: ${messageOf(error)}`);
+  }
+  const merged = strategicMerge(resource, plain);
+  if (!merged.ok) throw new KyvernoRuleError(`failed to apply patchStrategicMerge: ${merged.error.message}`);
+  return { resource: merged.value };
+}

@@ -1,0 +1,131 @@
+/** Precondition operators with Kyverno's typing rules (spec §9). */
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../src/json/index.js';
+import { evaluateOperator, normalizeOperator, type OperatorName } from '../../src/kyverno/operators.js';
+
+const op = (name: string) => {
+  const n = normalizeOperator(name);
+  if (!n) throw new Error(`no operator ${name}`);
+  return n;
+};
+const check = (name: string, key: JsonValue, value: JsonValue) => evaluateOperator(op(name), key, value);
+
+describe('operator names', () => {
+  it('are case-insensitive and accept the singular aliases', () => {
+    expect(normalizeOperator('equals')).toBe('equals');
+    expect(normalizeOperator('Equal')).toBe('equals');
+    expect(normalizeOperator('NOTEQUAL')).toBe('notequals');
+    expect(normalizeOperator('AnyIn')).toBe('anyin');
+    expect(normalizeOperator('DurationGreaterThanOrEquals')).toBe('durationgreaterthanorequals');
+    expect(normalizeOperator('Matches')).toBeUndefined();
+  });
+});
+
+describe('Equals / NotEquals', () => {
+  const cases: [JsonValue, JsonValue, boolean][] = [
+    ['abc', 'abc', true],
+    ['abc', 'a*', true], // the value is a wildcard pattern
+    ['a*', 'abc', false], // the key is not
+    ['hello2', 'hello?', true],
+    ['1h', '60m', true], // durations
+    ['90s', '1m30s', true],
+    ['1Gi', '1024Mi', true], // quantities
+    ['500m', '0.5', true],
+    ['1Gi', 'abc', false], // a quantity key with a non-quantity value is not equal
+    [1, '1', true], // numeric key, numeric string value
+    [1, 1, true],
+    [1.5, '1.5', true],
+    [1, 'one', false],
+    [true, true, true],
+    [true, 'true', false],
+    [null, null, false], // a null key never equals anything
+    [{ a: 1, b: [1] }, { b: [1], a: 1 }, true],
+    [['a', 'b'], ['a', 'b'], true],
+    [['a', 'b'], ['b', 'a'], false],
+  ];
+  for (const [key, value, expected] of cases) {
+    it(`${JSON.stringify(key)} vs ${JSON.stringify(value)} → ${expected}`, () => {
+      expect(check('Equals', key, value)).toBe(expected);
+      expect(check('NotEquals', key, value)).toBe(!expected);
+    });
+  }
+});
+
+describe('AnyIn / AllIn / AnyNotIn / AllNotIn', () => {
+  const cases: [string, JsonValue, JsonValue, boolean][] = [
+    ['AnyIn', 'CREATE', ['CREATE', 'UPDATE'], true],
+    ['AnyIn', 'DELETE', ['CREATE', 'UPDATE'], false],
+    ['AnyIn', ['a', 'x'], ['a', 'b'], true],
+    ['AnyIn', ['x', 'y'], ['a', 'b'], false],
+    ['AnyIn', 'prod-eu', ['prod-*'], true], // wildcards either way
+    ['AnyIn', 'prod-*', ['prod-eu'], true],
+    ['AnyIn', ['emptyDir', 'name'], 'emptyDir', true], // a single string value
+    ['AnyIn', 'b', '["a", "b"]', true], // a JSON list in a string (ConfigMap data)
+    ['AnyIn', 5, '1-10', true], // ranges
+    ['AnyIn', 15, '1-10', false],
+    ['AllIn', ['a', 'b'], ['a', 'b', 'c'], true],
+    ['AllIn', ['a', 'x'], ['a', 'b', 'c'], false],
+    ['AllIn', 'CREATE', ['CREATE', 'UPDATE'], true],
+    ['AllIn', 'not-the-name', ['app'], false],
+    ['AnyNotIn', ['a', 'x'], ['a', 'b'], true],
+    ['AnyNotIn', ['a', 'b'], ['a', 'b'], false],
+    ['AnyNotIn', 'external', ['external', 'nlb'], false],
+    ['AnyNotIn', 'false', ['external', 'nlb'], true],
+    ['AllNotIn', ['x', 'y'], ['a', 'b'], true],
+    ['AllNotIn', ['a', 'y'], ['a', 'b'], false],
+    ['AnyIn', 1000000, ['1e+06'], true], // Go prints large float64 keys in exponent form
+    ['AnyIn', { a: 1 }, ['a'], false],
+  ];
+  for (const [name, key, value, expected] of cases) {
+    it(`${name} ${JSON.stringify(key)} ${JSON.stringify(value)} → ${expected}`, () => {
+      expect(check(name, key, value)).toBe(expected);
+    });
+  }
+});
+
+describe('numeric operators', () => {
+  const cases: [string, JsonValue, JsonValue, boolean][] = [
+    ['GreaterThan', 2, 1, true],
+    ['GreaterThan', 1, 1, false],
+    ['GreaterThanOrEquals', 1, '1', true],
+    ['GreaterThanOrEquals', 2, 'abc', false],
+    ['LessThan', '1Gi', '2Gi', true], // quantities
+    ['LessThan', '500m', '1', true],
+    ['GreaterThan', '2h', '90m', true], // durations
+    ['GreaterThan', 7200, '1h', true], // seconds against a duration
+    ['LessThanOrEquals', '1.2.3', '1.10.0', true], // semantic versions
+    ['GreaterThan', '1.2.3', '1.2.3-rc.1', true],
+    ['LessThan', '3.5', 4, true],
+    ['GreaterThan', 'abc', 1, false],
+    ['GreaterThan', null, 1, false],
+  ];
+  for (const [name, key, value, expected] of cases) {
+    it(`${name} ${JSON.stringify(key)} ${JSON.stringify(value)} → ${expected}`, () => {
+      expect(check(name, key, value)).toBe(expected);
+    });
+  }
+});
+
+describe('duration operators (deprecated)', () => {
+  const table: [OperatorName, JsonValue, JsonValue, boolean][] = [
+    ['durationgreaterthan', '2h', '1h', true],
+    ['durationlessthanorequals', '30m', 1800, true],
+    ['durationgreaterthanorequals', 59, '1m', false],
+    ['durationlessthan', 'soon', '1h', false],
+  ];
+  for (const [name, key, value, expected] of table) {
+    it(`${name} ${JSON.stringify(key)} ${JSON.stringify(value)} → ${expected}`, () => {
+      expect(evaluateOperator(name, key, value)).toBe(expected);
+    });
+  }
+});
+
+describe('deprecated In / NotIn', () => {
+  it('test exact membership', () => {
+    expect(check('In', 'a', ['a', 'b'])).toBe(true);
+    expect(check('In', 'a*', ['abc'])).toBe(false);
+    expect(check('In', ['a', 'b'], ['a', 'b', 'c'])).toBe(true);
+    expect(check('NotIn', 'x', ['a', 'b'])).toBe(true);
+    expect(check('NotIn', 'a', '["a"]')).toBe(false);
+  });
+});

@@ -1,0 +1,109 @@
+/** `{{ }}` variables and `$()` references (spec §7), beyond the substitute vectors. */
+import { describe, expect, it } from 'vitest';
+import type { JsonObject, JsonValue } from '../../src/json/index.js';
+import { JsonContext } from '../../src/kyverno/context.js';
+import { KyvernoRuleError } from '../../src/kyverno/errors.js';
+import { kyvernoQuery } from '../../src/kyverno/query.js';
+import { substituteAll } from '../../src/kyverno/variables.js';
+
+const data: JsonObject = {
+  request: {
+    operation: 'CREATE',
+    object: {
+      metadata: { name: 'web', labels: { app: 'shop', 'app.kubernetes.io/name': 'web' } },
+      spec: { replicas: 3, map: { b: 2, a: '<x>' }, list: [1, 'two'] },
+    },
+  },
+  hostile: '{{hostile}}',
+  template: '{{ request.object.metadata.name }}',
+};
+
+const subst = (document: JsonValue, extra: JsonObject = {}, isDelete = false) =>
+  substituteAll(document, { ctx: new JsonContext(kyvernoQuery, { ...data, ...extra }), isDelete });
+
+describe('typing', () => {
+  it('a whole-string variable keeps the JSON type', () => {
+    expect(subst('{{ request.object.spec.replicas }}')).toBe(3);
+    expect(subst('{{request.object.spec.map}}')).toEqual({ b: 2, a: '<x>' });
+    expect(subst('{{ `null` }}')).toBeNull();
+  });
+  it('inside a longer string, values are inserted as Go would print them', () => {
+    expect(subst('n={{ request.object.spec.replicas }}')).toBe('n=3');
+    expect(subst('m={{ request.object.spec.map }}')).toBe('m={"a":"\\u003cx\\u003e","b":2}');
+    expect(subst('l={{ request.object.spec.list }}')).toBe('l=[1,"two"]');
+    expect(subst('{{request.object.metadata.name}}-{{request.object.metadata.labels.app}}')).toBe('web-shop');
+  });
+  it('map keys are substituted too', () => {
+    expect(subst({ '{{ request.object.metadata.name }}': 'x' })).toEqual({ web: 'x' });
+  });
+  it('a key that resolves to a non-string is an error', () => {
+    expect(() => subst({ '{{ request.object.spec.replicas }}': 'x' })).toThrow(/must resolve to a string/);
+  });
+});
+
+describe('syntax', () => {
+  it('quoted identifiers and JMESPath literals with braces', () => {
+    expect(subst('{{ request.object.metadata.labels."app.kubernetes.io/name" }}')).toBe('web');
+    expect(subst("{{ merge(`{\"a\": 1}`, `{\"b\": 2}`) }}")).toEqual({ a: 1, b: 2 });
+  });
+  it('nested variables resolve innermost first', () => {
+    expect(subst('{{ request.object.metadata.{{ `"name"` }} }}')).toBe('web');
+  });
+  it('resolved text spliced into a string is substituted again, unless shallow {{- }}', () => {
+    expect(subst('x {{ template }}')).toBe('x web');
+    expect(subst('x {{- template }}')).toBe('x {{ request.object.metadata.name }}');
+    // A whole-string variable's value is returned as it is.
+    expect(subst('{{ template }}')).toBe('{{ request.object.metadata.name }}');
+  });
+  it('escaped variables are left alone and unescaped', () => {
+    expect(subst('\\{{ request.object.metadata.name }}')).toBe('{{ request.object.metadata.name }}');
+  });
+  it('a value that expands into itself is an error, not a hang', () => {
+    expect(() => subst('x{{ hostile }}')).toThrow(/does not terminate/);
+  });
+  it('strings without variables come back as the same object', () => {
+    const doc = { a: ['b', { c: 'd' }] };
+    expect(subst(doc)).toBe(doc);
+  });
+});
+
+describe('errors', () => {
+  it('an unknown key in a bare field access is an error; inside || it is not', () => {
+    expect(() => subst('{{ request.object.metadata.missing }}')).toThrow(KyvernoRuleError);
+    expect(() => subst('{{ request.object.metadata.missing }}')).toThrow(/Unknown key "missing" in path/);
+    expect(subst("{{ request.object.metadata.missing || 'none' }}")).toBe('none');
+    expect(subst('{{ to_string(request.object.metadata.missing) }}')).toBe('null');
+  });
+  it('errors name the expression and where it is', () => {
+    expect(() => subst({ spec: { x: '{{ nope( }}' } })).toThrow(/failed to resolve nope\( at \/spec\/x/);
+  });
+});
+
+describe('{{@}} and DELETE', () => {
+  it('@ reads the same place in request.object, skipping the first two segments', () => {
+    expect(subst({ mutate: { patchStrategicMerge: { metadata: { labels: { app: '{{@}}' } } } } })).toEqual({
+      mutate: { patchStrategicMerge: { metadata: { labels: { app: 'shop' } } } },
+    });
+    expect(subst({ mutate: { patchStrategicMerge: { metadata: { labels: { 'app.kubernetes.io/name': '{{ to_upper(\'{{@}}\') }}' } } } } })).toEqual({
+      mutate: { patchStrategicMerge: { metadata: { labels: { 'app.kubernetes.io/name': 'WEB' } } } },
+    });
+  });
+  it('for DELETE, request.object means request.oldObject', () => {
+    const old = { request: { operation: 'DELETE', object: null, oldObject: { metadata: { name: 'gone' } } } };
+    expect(subst('{{ request.object.metadata.name }}', old, true)).toBe('gone');
+  });
+});
+
+describe('$() references', () => {
+  it('resolve relative and absolute paths in the document, with operators kept', () => {
+    // Relative to the referencing string itself: `..` is its parent map.
+    const doc = { spec: { max: 10, floor: '$(../max)', limit: '>=$(/spec/max)', up: '$(../../spec/max)' } };
+    expect(subst(doc)).toEqual({ spec: { max: 10, floor: '10', limit: '>=10', up: '10' } });
+  });
+  it('a reference that does not resolve is an error', () => {
+    expect(() => subst({ a: '$(missing)' })).toThrow(/reference \$\(missing\) at \/a does not resolve/);
+  });
+  it('escaped references stay', () => {
+    expect(subst({ a: 'echo \\$(HOME)' })).toEqual({ a: 'echo $(HOME)' });
+  });
+});
