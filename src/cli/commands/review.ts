@@ -1,0 +1,29 @@
+import { answerReview } from '../../server/review.js';
+import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
+import { readDocument } from '../documents.js';
+import type { CliCommand } from '../io.js';
+import { formatProblems, loadPolicies } from '../load.js';
+
+export const REVIEW_USAGE = `usage: amender review --policies PATH... [--input FILE|-] [--quiet]
+  Reads an AdmissionReview (JSON or YAML; standard input by default) and prints the AdmissionReview
+  reply that POST /mutate would give. Exit 0 when a reply was produced (allowed or denied).
+  --quiet   do not list the policy set's load problems on standard error
+`;
+
+/** `amender review`: the HTTP endpoint's answer, offline. */
+export const reviewCommand: CliCommand = async (argv, io) => {
+  const args = parseArgs(argv, { policies: 'list', input: 'string', quiet: 'boolean' });
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  const paths = listOption(args, 'policies');
+  if (paths.length === 0) throw new UsageError('--policies PATH... is required');
+  const { set } = await loadPolicies(paths, io);
+  if (!flag(args, 'quiet') && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
+  const review = await readDocument(stringOption(args, 'input') ?? '-', io);
+  const answer = answerReview(review, set);
+  if (answer.status !== 200) {
+    io.err(`amender review: ${answer.body.message}\n`);
+    return 1;
+  }
+  io.out(JSON.stringify(answer.body, null, 2) + '\n');
+  return 0;
+};

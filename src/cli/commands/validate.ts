@@ -1,0 +1,25 @@
+import { UsageError, parseArgs } from '../args.js';
+import type { CliCommand } from '../io.js';
+import { formatProblems, loadPolicies } from '../load.js';
+
+export const VALIDATE_USAGE = `usage: amender validate PATH...
+  Loads, validates and compiles a policy set (files or folders of YAML/JSON documents) and reports every
+  problem with its document, field path and message. Exit 1 when there is any problem.
+`;
+
+/** `amender validate`: every problem of a policy set, or a summary of what it holds. */
+export const validateCommand: CliCommand = async (argv, io) => {
+  const args = parseArgs(argv, {});
+  if (args.positionals.length === 0) throw new UsageError('give at least one PATH (file or folder)');
+  const { set } = await loadPolicies(args.positionals, io);
+  const counts = Object.entries(set.counts as unknown as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(', ');
+  if (set.problems.length > 0) {
+    io.err(formatProblems(set));
+    io.err(`${set.problems.length} problem${set.problems.length === 1 ? '' : 's'} (${counts})\n`);
+    return 1;
+  }
+  io.out(`ok (${counts})\n`);
+  return 0;
+};

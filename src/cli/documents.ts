@@ -1,0 +1,40 @@
+/** Reads one JSON or YAML document (a review, a resource) given on the command line. */
+import { isJsonObject, JsonParseError, parseJson, type JsonObject } from '../json/index.js';
+import { parseDocuments } from '../policyset/index.js';
+import { CliInputError, describeFsError } from './errors.js';
+import type { CliIO } from './io.js';
+
+/** `-` is standard input. */
+export async function readInput(path: string, io: CliIO): Promise<string> {
+  if (path === '-') return io.readStdin();
+  try {
+    return await io.readFile(path);
+  } catch (err) {
+    throw new CliInputError(`cannot read ${describeFsError(path, err)}`);
+  }
+}
+
+/** Exactly one object, from JSON (exact numbers, depth-limited) or YAML. */
+export function parseSingleDocument(text: string, source: string): JsonObject {
+  if (/^\s*[{[]/.test(text)) {
+    let value;
+    try {
+      value = parseJson(text);
+    } catch (err) {
+      if (err instanceof JsonParseError) throw new CliInputError(`${source}: malformed JSON: ${err.message}`);
+      throw err;
+    }
+    if (!isJsonObject(value)) throw new CliInputError(`${source}: expected one JSON object`);
+    return value;
+  }
+  const parsed = parseDocuments(source, text);
+  if (parsed.problems.length > 0) throw new CliInputError(`${source}: ${parsed.problems[0].message}`);
+  if (parsed.documents.length !== 1 || parsed.documents[0].item !== undefined) {
+    throw new CliInputError(`${source}: expected exactly one document, found ${parsed.documents.length}`);
+  }
+  return parsed.documents[0].value;
+}
+
+export async function readDocument(path: string, io: CliIO): Promise<JsonObject> {
+  return parseSingleDocument(await readInput(path, io), path === '-' ? 'standard input' : path);
+}

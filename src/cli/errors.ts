@@ -1,0 +1,13 @@
+/** Input a command cannot use (a missing file, a malformed review): reported on stderr, exit code 1. */
+export class CliInputError extends Error {
+  override name = 'CliInputError';
+}
+
+/** `node:fs` errors carry a code; say it the way a person would. */
+export function describeFsError(path: string, err: unknown): string {
+  const code = (err as { code?: string })?.code;
+  if (code === 'ENOENT') return `${path}: no such file or folder`;
+  if (code === 'EACCES') return `${path}: permission denied`;
+  if (code === 'EISDIR') return `${path}: is a folder`;
+  return `${path}: ${(err as Error)?.message ?? String(err)}`;
+}

@@ -1,0 +1,85 @@
+/**
+ * `apply` and `test` start from a resource, not a review: build the AdmissionReview the API server would
+ * send for it, answer it exactly as the HTTP endpoint does, and apply the reply's patch with a strict
+ * RFC 6902 applier — so what the CLI shows is what a cluster would store.
+ */
+import { decodeBase64Utf8, type Operation as AdmissionOperation, type Status } from '../admission/index.js';
+import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
+import { applyPatch, decodePatch } from '../jsonpatch/index.js';
+import type { PolicySet } from '../policyset/index.js';
+import { answerReview } from '../server/review.js';
+import { CliInputError } from './errors.js';
+import { crdResource, guessResource } from './resource-names.js';
+
+export const OPERATIONS: readonly AdmissionOperation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+export interface ResourceRequest {
+  object: JsonObject;
+  oldObject?: JsonObject;
+  operation: AdmissionOperation;
+  /** Overrides `metadata.namespace` of the object. */
+  namespace?: string;
+  username?: string;
+  groups?: string[];
+  /** Every policy-set document, to find the plural of a CRD kind. */
+  documents: readonly JsonObject[];
+}
+
+export type ResourceOutcome =
+  | { allowed: true; object: JsonValue; patch: JsonValue[] }
+  | { allowed: false; status: Status };
+
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash === -1 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+export function reviewForResource(req: ResourceRequest): JsonObject {
+  const subject = req.operation === 'DELETE' ? (req.oldObject ?? req.object) : req.object;
+  const apiVersion = getOwn(subject, 'apiVersion');
+  const kind = getOwn(subject, 'kind');
+  if (typeof apiVersion !== 'string' || apiVersion === '' || typeof kind !== 'string' || kind === '') {
+    throw new CliInputError('the resource needs apiVersion and kind');
+  }
+  const { group, version } = splitApiVersion(apiVersion);
+  const resource = crdResource(req.documents, group, kind) ?? guessResource(kind);
+  const metadata = getOwn(subject, 'metadata');
+  const meta = isJsonObject(metadata) ? metadata : {};
+  const namespace = req.namespace ?? (typeof meta.namespace === 'string' ? meta.namespace : undefined);
+  const name = typeof meta.name === 'string' ? meta.name : undefined;
+  const userInfo: JsonObject = {};
+  if (req.username !== undefined) userInfo.username = req.username;
+  if (req.groups !== undefined) userInfo.groups = req.groups;
+  const request: JsonObject = {
+    uid: 'amender-cli',
+    kind: { group, version, kind },
+    resource: { group, version, resource },
+    requestKind: { group, version, kind },
+    requestResource: { group, version, resource },
+    operation: req.operation,
+    userInfo,
+    object: req.operation === 'DELETE' ? null : req.object,
+    oldObject: req.operation === 'DELETE' ? (req.oldObject ?? req.object) : (req.oldObject ?? null),
+    dryRun: false,
+  };
+  if (name !== undefined) request.name = name;
+  if (namespace !== undefined) request.namespace = namespace;
+  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
+}
+
+/** Runs the resource through the policy set; the mutated object is the reply's patch applied strictly. */
+export function runResource(set: PolicySet, req: ResourceRequest): ResourceOutcome {
+  const review = reviewForResource(req);
+  const answer = answerReview(review, set);
+  if (answer.status !== 200) throw new CliInputError(answer.body.message);
+  const response = answer.body.response;
+  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' } };
+  const original = (review.request as JsonObject).object ?? null;
+  if (!response.patch) return { allowed: true, object: original, patch: [] };
+  const patch = parseJson(decodeBase64Utf8(response.patch)) as JsonValue[];
+  const decoded = decodePatch(patch);
+  if (!decoded.ok) throw new Error(`the reply's patch does not decode: ${decoded.message}`);
+  const applied = applyPatch(original, decoded.patch, 'rfc6902');
+  if (!applied.ok) throw new Error(`the reply's patch does not apply under RFC 6902: ${applied.message}`);
+  return { allowed: true, object: applied.doc, patch };
+}

@@ -1,0 +1,55 @@
+import type { PolicySetProvider } from './policy-state.js';
+import { CallbackGauge, Counter, Histogram, Registry } from './metrics.js';
+
+/** Seconds; admission reviews take sub-millisecond to a few seconds (the API server waits at most 30 s). */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/** The figures one app exposes on /metrics. */
+export interface AppMetrics {
+  registry: Registry;
+  reviews: Counter;
+  reviewSeconds: Histogram;
+  httpRequests: Counter;
+}
+
+export function createAppMetrics(policies: PolicySetProvider): AppMetrics {
+  const registry = new Registry();
+  const reviews = registry.register(new Counter('amender_reviews_total', 'Admission reviews answered on a mutate route, by outcome.'));
+  const reviewSeconds = registry.register(
+    new Histogram('amender_review_duration_seconds', 'Time from receiving a review request to its answer.', LATENCY_BUCKETS),
+  );
+  const httpRequests = registry.register(new Counter('amender_http_requests_total', 'HTTP requests, by route and status code.'));
+  registry.register(
+    new CallbackGauge('amender_policyset_loaded', '1 when a policy set is loaded and serving, else 0.', () => [[{}, policies().set ? 1 : 0]]),
+  );
+  registry.register(
+    new CallbackGauge('amender_policyset_loaded_timestamp_seconds', 'When the policy set in force was loaded (Unix time).', () => {
+      const at = policies().loadedAt;
+      return at ? [[{}, at.getTime() / 1000]] : [];
+    }),
+  );
+  registry.register(
+    new CallbackGauge('amender_policyset_objects', 'Objects in the policy set in force, by kind of count.', () => {
+      const set = policies().set;
+      if (!set) return [];
+      return Object.entries(set.counts as unknown as Record<string, unknown>)
+        .filter((e): e is [string, number] => typeof e[1] === 'number' && e[0] !== 'problems')
+        .map(([kind, n]) => [{ kind }, n] as [Record<string, string>, number]);
+    }),
+  );
+  registry.register(
+    new CallbackGauge('amender_policyset_problems', 'Problems found loading the policy set in force, by effect (ignored or kept).', () => {
+      const set = policies().set;
+      if (!set) return [];
+      const byEffect = { ignored: 0, kept: 0 };
+      for (const p of set.problems) byEffect[p.effect]++;
+      return Object.entries(byEffect).map(([effect, n]) => [{ effect }, n] as [Record<string, string>, number]);
+    }),
+  );
+  registry.register(
+    new CallbackGauge('amender_policyset_source_errors', 'Errors of the policy source on its last load (the last good set stays in force).', () => [
+      [{}, policies().sourceErrors.length],
+    ]),
+  );
+  return { registry, reviews, reviewSeconds, httpRequests };
+}

@@ -1,0 +1,82 @@
+/**
+ * The Hono app: a pure function of its dependencies (policy set provider, limits, logger, clock), with no
+ * platform module, so every adapter (Node, Lambda, Workers) serves the same app through its `fetch`.
+ */
+import { Hono, type Context } from 'hono';
+import { createAppMetrics, type AppMetrics } from './app-metrics.js';
+import type { AppEnv } from './context.js';
+import { resolveLimits, type Limits } from './limits.js';
+import { silentLogger, type Logger } from './log.js';
+import { PROMETHEUS_CONTENT_TYPE } from './metrics.js';
+import type { PolicySetProvider } from './policy-state.js';
+import { mutateHandler } from './routes/mutate.js';
+import { healthz, readyz } from './routes/probes.js';
+import { statusBody } from './status.js';
+
+export interface AppOptions {
+  /** The policy set in force, read once per request. */
+  policies: PolicySetProvider;
+  limits?: Partial<Limits>;
+  logger?: Logger;
+  /** Milliseconds from an arbitrary origin, for latencies (`performance.now` by default). */
+  clock?: () => number;
+}
+
+export interface AmenderApp {
+  /** The Hono app; `app.fetch` is what adapters serve. */
+  app: Hono<AppEnv>;
+  metrics: AppMetrics;
+  limits: Limits;
+}
+
+export function createApp(options: AppOptions): AmenderApp {
+  const limits = resolveLimits(options.limits);
+  const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? (() => performance.now());
+  const metrics = createAppMetrics(options.policies);
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    const started = clock();
+    await next();
+    const review = c.get('review');
+    const route = c.res.status === 404 && c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
+    metrics.httpRequests.inc({ route, code: String(c.res.status) });
+    logger({
+      level: c.res.status >= 500 ? 'error' : 'info',
+      msg: 'request',
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((clock() - started) * 1000) / 1000,
+      ...(review ? { uid: review.uid, outcome: review.outcome } : {}),
+      ...(review?.status === 200 ? { patchOps: review.patchOps } : {}),
+      ...(review && review.status !== 200 ? { message: review.body.message } : {}),
+      ...(review && 'error' in review && review.error !== undefined ? { error: String((review.error as Error)?.stack ?? review.error) } : {}),
+    });
+  });
+
+  const onlyMethods = (allowed: string) => (c: Context<AppEnv>) => {
+    c.header('Allow', allowed);
+    return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed}`), 405);
+  };
+
+  // A clean place for issue 5's routes: `/clusters/:cluster/mutate` mounts `mutateHandler` after its
+  // authentication middleware, with a `state` that picks the cluster's set.
+  app.post('/mutate', mutateHandler({ limits, metrics, clock }, () => options.policies()));
+  app.all('/mutate', onlyMethods('POST'));
+  app.get('/healthz', healthz);
+  app.all('/healthz', onlyMethods('GET, HEAD'));
+  app.get('/readyz', readyz(options.policies));
+  app.all('/readyz', onlyMethods('GET, HEAD'));
+  app.get('/metrics', (c) => c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }));
+  app.all('/metrics', onlyMethods('GET, HEAD'));
+
+  app.notFound((c) => c.json(statusBody(404, `no route for ${c.req.method} ${c.req.path}`), 404));
+  app.onError((err, c) => {
+    logger({ level: 'error', msg: 'unhandled error', path: c.req.path, error: String(err?.stack ?? err) });
+    return c.json(statusBody(500, 'internal error'), 500);
+  });
+
+  return { app, metrics, limits };
+}

@@ -1,0 +1,48 @@
+import type { Context } from 'hono';
+import { readBoundedBody } from '../body.js';
+import type { Limits } from '../limits.js';
+import type { AppMetrics } from '../app-metrics.js';
+import type { PolicySetState } from '../policy-state.js';
+import { answerReviewText, failure, type ReviewAnswer } from '../review.js';
+import type { AppEnv } from '../context.js';
+
+export interface MutateDeps {
+  limits: Limits;
+  metrics: AppMetrics;
+  clock: () => number;
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined || value.trim() === '') return true; // the API server always sends one; curl users may not
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/**
+ * The handler of a mutate route. `state` picks the policy set for this request (the default set for
+ * `/mutate`; a cluster's set for the multi-cluster routes, after authentication), read once.
+ */
+export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState) {
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    const started = deps.clock();
+    const answer = await answerRequest(c, deps, state);
+    deps.metrics.reviews.inc({ outcome: answer.outcome });
+    deps.metrics.reviewSeconds.observe((deps.clock() - started) / 1000);
+    c.set('review', answer);
+    return c.json(answer.body, answer.status);
+  };
+}
+
+async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState): Promise<ReviewAnswer> {
+  const contentType = c.req.header('content-type');
+  if (!isJsonContentType(contentType)) {
+    return failure(415, 'unsupported', `expected Content-Type application/json, got ${JSON.stringify(contentType)}`);
+  }
+  const body = await readBoundedBody(c.req.raw, deps.limits);
+  if (!body.ok) {
+    const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
+    return failure(body.status, outcome, body.message);
+  }
+  if (body.text.trim() === '') return failure(400, 'invalid', 'empty request body: expected an AdmissionReview');
+  return answerReviewText(body.text, state(c).set, deps.limits.maxJsonDepth);
+}

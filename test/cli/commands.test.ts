@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { runCli } from '../../src/cli/main.js';
+import { fakeIO } from './fake-io.js';
+
+/** A policy that denies every Pod CREATE without needing CEL: its binding's param does not exist. */
+const DENY_POLICY = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: needs-param}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
+  mutations:
+    - patchType: JSONPatch
+      jsonPatch: {expression: '[]'}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: needs-param}
+spec:
+  policyName: needs-param
+  paramRef: {name: missing, namespace: default, parameterNotFoundAction: Deny}
+`;
+const DENIAL =
+  "policy 'needs-param' with binding 'needs-param' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction";
+
+const POD_YAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  namespace: shop
+spec:
+  containers:
+    - name: web
+      image: nginx:1.27
+`;
+const CONFIGMAP_YAML = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\ndata: {a: "1"}\n';
+
+function review(object: unknown, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'u-42',
+      kind: { group: '', version: 'v1', kind: (object as { kind: string }).kind },
+      resource: { group: '', version: 'v1', resource: `${(object as { kind: string }).kind.toLowerCase()}s` },
+      namespace: 'shop',
+      operation: 'CREATE',
+      userInfo: { username: 'u' },
+      object,
+      ...extra,
+    },
+  });
+}
+
+const files = {
+  'policies/deny.yaml': DENY_POLICY,
+  'policies/tests/ignored.yaml': 'this: [is not loaded',
+  'pod.yaml': POD_YAML,
+  'cm.yaml': CONFIGMAP_YAML,
+};
+
+describe('amender (dispatcher)', () => {
+  it('prints help and lists the commands', async () => {
+    const io = fakeIO({});
+    expect(await runCli(['help'], io)).toBe(0);
+    expect(io.stdout).toMatch(/^usage: amender <command>/);
+    for (const c of ['review', 'apply', 'test', 'validate']) expect(io.stdout).toContain(`  ${c}`);
+  });
+
+  it('exits 2 with the usage for no command, an unknown one, or bad options', async () => {
+    let io = fakeIO({});
+    expect(await runCli([], io)).toBe(2);
+    expect(io.stderr).toContain('usage: amender <command>');
+    io = fakeIO({});
+    expect(await runCli(['mutate'], io)).toBe(2);
+    expect(io.stderr).toMatch(/^amender: unknown command "mutate"/);
+    io = fakeIO({});
+    expect(await runCli(['review', '--polices', 'x'], io)).toBe(2);
+    expect(io.stderr).toMatch(/^amender review: unknown option --polices\n\nusage: amender review/);
+    io = fakeIO({});
+    expect(await runCli(['review'], io)).toBe(2);
+    expect(io.stderr).toContain('--policies PATH... is required');
+  });
+
+  it('shows a command\'s usage with --help', async () => {
+    const io = fakeIO({});
+    expect(await runCli(['apply', '--help'], io)).toBe(0);
+    expect(io.stdout).toMatch(/^usage: amender apply --policies PATH\.\.\. --resource FILE/);
+  });
+});
+
+describe('amender review', () => {
+  it('prints the reply a denial gets, and exits 0', async () => {
+    const io = fakeIO(files, review(parseYaml(POD_YAML)));
+    expect(await runCli(['review', '--policies', 'policies'], io)).toBe(0);
+    const reply = JSON.parse(io.stdout);
+    expect(reply).toMatchObject({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: 'u-42', allowed: false, status: { code: 403, reason: 'Forbidden', message: DENIAL } },
+    });
+    expect(reply.response.status.details.causes).toEqual([{ message: DENIAL }]);
+    expect(io.stderr).toBe('');
+  });
+
+  it('reads a YAML review from a file; nothing matches → allowed without a patch', async () => {
+    const yamlReview = JSON.stringify(JSON.parse(review(parseYaml(CONFIGMAP_YAML))), null, 1).replace(/^\{|\}$/g, '');
+    const io = fakeIO({ ...files, 'review.yaml': `{${yamlReview}}` });
+    expect(await runCli(['review', '--policies', 'policies/deny.yaml', '--input', 'review.yaml'], io)).toBe(0);
+    expect(JSON.parse(io.stdout)).toEqual({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'u-42', allowed: true } });
+  });
+
+  it('exits 1 with the field for an unusable review, and for unreadable policies', async () => {
+    let io = fakeIO(files, review(parseYaml(POD_YAML), { operation: 'PATCH' }));
+    expect(await runCli(['review', '--policies', 'policies'], io)).toBe(1);
+    expect(io.stderr).toBe('amender review: invalid AdmissionReview: request.operation: expected one of CREATE, UPDATE, DELETE, CONNECT, got the string "PATCH"\n');
+    expect(io.stdout).toBe('');
+    io = fakeIO(files, '{"apiVersion": ');
+    expect(await runCli(['review', '--policies', 'policies'], io)).toBe(1);
+    expect(io.stderr).toMatch(/^amender review: standard input: malformed JSON: /);
+    io = fakeIO(files, review(parseYaml(POD_YAML)));
+    expect(await runCli(['review', '--policies', 'nowhere'], io)).toBe(1);
+    expect(io.stderr).toBe('amender review: cannot read policies from nowhere: no such file or folder\n');
+  });
+
+  it('lists the policy set\'s problems on stderr unless --quiet', async () => {
+    const broken = DENY_POLICY.replace('reinvocationPolicy: Never', 'reinvocationPolicy: Sometimes');
+    let io = fakeIO({ 'p.yaml': broken }, review(parseYaml(POD_YAML)));
+    expect(await runCli(['review', '--policies', 'p.yaml'], io)).toBe(0);
+    expect(io.stderr).toMatch(/^warning: the policy set has problems:\np\.yaml#0 MutatingAdmissionPolicy\/needs-param: spec\.reinvocationPolicy: /);
+    expect(JSON.parse(io.stdout).response.allowed).toBe(true);
+    io = fakeIO({ 'p.yaml': broken }, review(parseYaml(POD_YAML)));
+    expect(await runCli(['review', '--policies', 'p.yaml', '--quiet'], io)).toBe(0);
+    expect(io.stderr).toBe('');
+  });
+});
+
+describe('amender apply', () => {
+  it('prints the resource as YAML when nothing applies', async () => {
+    const io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml'], io)).toBe(0);
+    expect(parseYaml(io.stdout)).toEqual(parseYaml(CONFIGMAP_YAML));
+  });
+
+  it('prints an empty patch with --patch', async () => {
+    const io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', '--patch'], io)).toBe(0);
+    expect(JSON.parse(io.stdout)).toEqual([]);
+  });
+
+  it('exits 1 on a denial with the status on stderr', async () => {
+    const io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml'], io)).toBe(1);
+    expect(io.stderr).toBe(`denied (403 Forbidden): ${DENIAL}\n`);
+    expect(io.stdout).toBe('');
+  });
+
+  it('does not run CREATE policies on other operations', async () => {
+    const io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml', '--operation', 'update', '--old', 'pod.yaml'], io)).toBe(0);
+    expect(parseYaml(io.stdout)).toEqual(parseYaml(POD_YAML));
+  });
+
+  it('checks its options', async () => {
+    let io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml', '--operation', 'UPDATE'], io)).toBe(2);
+    expect(io.stderr).toContain('--operation UPDATE needs --old FILE');
+    io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml', '--operation', 'PATCH'], io)).toBe(2);
+    io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'missing.yaml'], io)).toBe(1);
+    expect(io.stderr).toBe('amender apply: cannot read missing.yaml: no such file or folder\n');
+    io = fakeIO({ ...files, 'two.yaml': `${POD_YAML}---\n${CONFIGMAP_YAML}` });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'two.yaml'], io)).toBe(1);
+    expect(io.stderr).toBe('amender apply: two.yaml: expected exactly one document, found 2\n');
+  });
+});
+
+describe('amender validate', () => {
+  it('summarises a valid set and exits 0', async () => {
+    const io = fakeIO(files);
+    expect(await runCli(['validate', 'policies'], io)).toBe(0);
+    expect(io.stdout).toMatch(/^ok \(mutatingAdmissionPolicies: 1, mutatingAdmissionPolicyBindings: 1, .*problems: 0\)\n$/);
+  });
+
+  it('reports every problem with document, field path and message, and exits 1', async () => {
+    const io = fakeIO({
+      'a.yaml': DENY_POLICY.replace('reinvocationPolicy: Never', 'reinvocationPolicy: Sometimes'),
+      'b.yaml': 'kind: [broken',
+    });
+    expect(await runCli(['validate', 'a.yaml', 'b.yaml'], io)).toBe(1);
+    const lines = io.stderr.trim().split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^a\.yaml#0 MutatingAdmissionPolicy\/needs-param: spec\.reinvocationPolicy: .*\((ignored|kept, errors at evaluation)\)$/),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^b\.yaml#0: invalid YAML: .* \(ignored\)$/));
+    expect(lines.at(-1)).toMatch(/^\d+ problems \(/);
+  });
+});
+
+describe('amender test', () => {
+  const suite = (cases: string) => `policies: [../policies]\ncases:\n${cases}`;
+  const withSuite = (cases: string) => ({ ...files, 'suite/amender-test.yaml': suite(cases), 'suite/pod.yaml': POD_YAML, 'suite/cm.yaml': CONFIGMAP_YAML });
+
+  it('passes exact expectations and prints one line per case', async () => {
+    const io = fakeIO(
+      withSuite(`  - name: pods are denied
+    resource: pod.yaml
+    expect:
+      denied: {code: 403, reason: Forbidden, message: "${DENIAL.replace(/`/g, '`')}"}
+  - name: config maps pass unchanged
+    resource: cm.yaml
+    expect: {unchanged: true}
+  - name: config maps come out equal
+    object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: shop}, data: {a: "1"}}
+    expect:
+      object: cm.yaml
+`),
+    );
+    expect(await runCli(['test', 'suite'], io)).toBe(0);
+    expect(io.stdout).toBe(
+      'ok   suite/amender-test.yaml: pods are denied\nok   suite/amender-test.yaml: config maps pass unchanged\nok   suite/amender-test.yaml: config maps come out equal\n\n3 passed, 0 failed\n',
+    );
+  });
+
+  it('fails on any difference and shows it', async () => {
+    const io = fakeIO(
+      withSuite(`  - name: wrong expectation
+    resource: cm.yaml
+    expect:
+      object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: shop, labels: {team: x}}, data: {a: 1}}
+  - name: expects a denial that does not come
+    resource: cm.yaml
+    expect: {denied: {message: nope}}
+  - name: wrong denial message
+    resource: pod.yaml
+    expect: {denied: {message: "something else", code: 400}}
+  - name: expects allowed but denied
+    resource: pod.yaml
+    expect: {unchanged: true}
+`),
+    );
+    expect(await runCli(['test', 'suite/amender-test.yaml'], io)).toBe(1);
+    expect(io.stdout).toContain(
+      'FAIL suite/amender-test.yaml: wrong expectation\n     the mutated resource differs from the expected one:\n       /metadata/labels: missing, expected {"team":"x"}\n       /data/a: expected 1, got "1"\n',
+    );
+    expect(io.stdout).toContain('FAIL suite/amender-test.yaml: expects a denial that does not come\n     expected a denial, but the request was allowed unchanged\n');
+    expect(io.stdout).toContain(`FAIL suite/amender-test.yaml: wrong denial message\n     message: expected "something else"\n                got      ${JSON.stringify(DENIAL)}\n     code: expected 400, got 403\n`);
+    expect(io.stdout).toContain(`FAIL suite/amender-test.yaml: expects allowed but denied\n     expected the request to be allowed, but it was denied: ${DENIAL}\n`);
+    expect(io.stdout).toMatch(/\n0 passed, 4 failed\n$/);
+  });
+
+  it('reads the test file strictly: a typo or a missing expectation is a failure, not a pass', async () => {
+    const cases: [string, RegExp][] = [
+      ['  - name: a\n    resource: cm.yaml\n    expected: {unchanged: true}\n', /cases\[0\]: unknown key "expected"/],
+      ['  - name: a\n    resource: cm.yaml\n', /cases\[0\]\.expect: expected an object with one of object, unchanged, denied/],
+      ['  - name: a\n    resource: cm.yaml\n    expect: {unchanged: false}\n', /cases\[0\]\.expect\.unchanged: must be true/],
+      ['  - name: a\n    resource: cm.yaml\n    expect: {unchanged: true, object: cm.yaml}\n', /give exactly one of object, unchanged, denied \(got unchanged, object\)/],
+      ['  - name: a\n    resource: cm.yaml\n    expect: {denied: {code: 403}}\n', /cases\[0\]\.expect\.denied\.message: expected a non-empty string/],
+      ['  - name: a\n    operation: UPDATE\n    resource: cm.yaml\n    expect: {unchanged: true}\n', /cases\[0\]: oldResource \(a file\) or oldObject \(inline\) is required/],
+      ['  - name: a\n    resource: gone.yaml\n    expect: {unchanged: true}\n', /cannot read suite\/gone\.yaml: no such file or folder/],
+    ];
+    for (const [text, message] of cases) {
+      const io = fakeIO(withSuite(text));
+      expect(await runCli(['test', 'suite'], io)).toBe(1);
+      expect(io.stdout).toMatch(message);
+      expect(io.stdout).toMatch(/0 passed, 1 failed\n$/);
+    }
+  });
+
+  it('fails a suite whose policies have a document left out', async () => {
+    const io = fakeIO({
+      'p.yaml': DENY_POLICY.replace('reinvocationPolicy: Never', 'reinvocationPolicy: Sometimes'),
+      't/amender-test.yaml': 'policies: [../p.yaml]\ncases:\n  - name: a\n    resource: ../cm.yaml\n    expect: {unchanged: true}\n',
+      'cm.yaml': CONFIGMAP_YAML,
+    });
+    expect(await runCli(['test', 't'], io)).toBe(1);
+    expect(io.stdout).toMatch(/^FAIL t\/amender-test\.yaml: the policies have problems that leave documents out of the set:\np\.yaml#0 /);
+  });
+
+  it('exits 1 when there is no test to run', async () => {
+    const io = fakeIO(files);
+    expect(await runCli(['test', 'policies/deny.yaml'], io)).toBe(1);
+    const none = fakeIO({ 'x/readme.md': 'hi' });
+    expect(await runCli(['test', 'x'], none)).toBe(1);
+    expect(none.stderr).toBe('amender test: no amender-test.yaml found under x\n');
+  });
+});

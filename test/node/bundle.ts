@@ -1,0 +1,44 @@
+/** Starts the built Node server (dist/node/main.js) as a child process and reads its JSON log lines. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ROOT, SERVER_BUNDLE } from './built.js';
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  lines: Record<string, unknown>[];
+  exit: Promise<number | null>;
+}
+
+export function startBundle(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', AMENDER_HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Record<string, unknown>[] = [];
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not start within 15 s')), 15_000);
+    let buffered = '';
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) !== -1) {
+        const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
+        buffered = buffered.slice(nl + 1);
+        lines.push(line);
+        if (line.msg === 'listening') {
+          clearTimeout(timer);
+          resolve({ child, url: String(line.url), lines, exit });
+        }
+      }
+    });
+    void exit.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}: ${stderr}`));
+    });
+  });
+}
+

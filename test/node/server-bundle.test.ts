@@ -1,0 +1,82 @@
+/**
+ * The built Node server (dist/node/main.js): HTTPS with HTTP/2 from environment variables, readiness,
+ * logs, configuration errors, SIGTERM draining. (The review round trip is in https-review.test.ts.)
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { h2Request } from './clients.js';
+import { SERVER_BUNDLE, ensureBuilt } from './built.js';
+import { startBundle, type Running } from './bundle.js';
+import { makeTestPki, type TestPki } from './tls.js';
+
+let pki: TestPki;
+beforeAll(() => {
+  ensureBuilt();
+  pki = makeTestPki();
+});
+afterAll(() => pki?.dispose());
+
+describe('the built Node server over HTTPS + HTTP/2', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key` });
+  });
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exit;
+  });
+
+  it('answers readiness and bad input over the same connection kind', async () => {
+    const port = new URL(server.url).port;
+    const ready = await h2Request(`https://localhost:${port}`, '/readyz', pki.ca, { method: 'GET' });
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.body)).toMatchObject({ ready: true, source: 'bundled', counts: { mutatingAdmissionPolicies: 4 }, problems: [] });
+    const bad = await h2Request(`https://localhost:${port}`, '/mutate', pki.ca, { body: '{"kind":', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).message).toMatch(/^malformed JSON/);
+  });
+
+  it('logs the policy set it loaded and every request as JSON lines', () => {
+    expect(server.lines[0]).toMatchObject({ level: 'info', msg: 'policy set loaded', source: 'bundled', problems: 0 });
+    expect(server.lines.filter((l) => l.msg === 'request').length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the built Node server, lifecycle', () => {
+  it('drains and exits 0 on SIGTERM', async () => {
+    const server = await startBundle({});
+    const ok = await fetch(`${server.url}/healthz`);
+    expect(ok.status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toBe(0);
+    expect(server.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['listening', 'shutting down', 'stopped']));
+    expect(server.lines.find((l) => l.msg === 'shutting down')).toMatchObject({ signal: 'SIGTERM' });
+  });
+
+  it('refuses a bad configuration with every problem and exit code 2', async () => {
+    const child = spawn(process.execPath, [SERVER_BUNDLE], {
+      env: { PATH: process.env.PATH ?? '', PORT: 'eighty', AMENDER_TLS_KEY_FILE: '/k' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(2);
+    expect(stderr).toContain('amender: invalid configuration:');
+    expect(stderr).toContain('PORT: expected an integer from 0 to 65535, got "eighty"');
+    expect(stderr).toContain('AMENDER_TLS_CERT_FILE and AMENDER_TLS_KEY_FILE must be given together');
+  });
+
+  it('serves but is not ready when its policy source cannot be read', async () => {
+    const server = await startBundle({ AMENDER_POLICY_SOURCES: 'file:///nonexistent/amender' });
+    try {
+      const r = await fetch(`${server.url}/readyz`);
+      expect(r.status).toBe(503);
+      expect((await r.json() as any).sourceErrors).toEqual(['cannot read policies from /nonexistent/amender: no such file or folder']);
+      expect(server.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'policy source error' }));
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exit;
+    }
+  });
+});

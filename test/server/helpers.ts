@@ -1,0 +1,55 @@
+import { startNodeServer, type RunningServer, type TlsMaterial } from '../../src/adapters/node.js';
+import { buildPolicySet, parseDocuments, type PolicySet } from '../../src/policyset/index.js';
+import { createApp, fixedPolicySet, type AppOptions, type LogRecord, type PolicySetProvider } from '../../src/server/index.js';
+import { loadPolicySources } from '../../src/adapters/node-policies.js';
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  logs: LogRecord[];
+  close(): Promise<void>;
+}
+
+/** The app on the real Node adapter on a loopback port, logs captured. */
+export async function startTestServer(
+  options: Partial<AppOptions> & { policies: PolicySetProvider },
+  tls?: TlsMaterial,
+): Promise<TestServer> {
+  const logs: LogRecord[] = [];
+  const { app } = createApp({ logger: (r) => logs.push(r), ...options });
+  const server = await startNodeServer({ fetch: app.fetch, port: 0, host: '127.0.0.1', tls });
+  return { url: server.url, server, logs, close: () => server.close() };
+}
+
+export function policySetFrom(yaml: string, source = 'test.yaml'): PolicySet {
+  return buildPolicySet(parseDocuments(source, yaml));
+}
+
+export async function bundledPolicies(): Promise<PolicySetProvider> {
+  const state = await loadPolicySources(['bundled']);
+  if (!state.set) throw new Error(`bundled policies did not load: ${state.sourceErrors.join('; ')}`);
+  return fixedPolicySet(state.set, 'bundled');
+}
+
+/** A review of `object` (a Pod unless told) as the API server sends it. */
+export function reviewOf(object: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const apiVersion = String(object.apiVersion ?? 'v1');
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const kind = String(object.kind ?? 'Pod');
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'e911857d-c318-11e8-bbad-025000000001',
+      kind: { group, version, kind },
+      resource: { group, version, resource: `${kind.toLowerCase()}s` },
+      namespace: (object.metadata as { namespace?: string } | undefined)?.namespace,
+      operation: 'CREATE',
+      userInfo: { username: 'admin', groups: ['system:masters'] },
+      object,
+      oldObject: null,
+      dryRun: false,
+      ...extra,
+    },
+  };
+}
