@@ -1,0 +1,189 @@
+/**
+ * A type-checking / evaluation environment: functions, identifiers (variables and type names), struct
+ * types and options. Environments form a chain: a child shares its parent's declarations and adds its
+ * own (per-policy variables), so building one per expression is cheap.
+ */
+import { FunctionDecl, type Overload } from './functions.js';
+import { CelType, Kind, T, LIST_DYN, MAP_DYN, listOf, mapOf, optionalOf, parseTypeString, typeOf, typeParam } from './types.js';
+import { TypeValue, type CelValue } from './values.js';
+
+export interface IdentDecl {
+  readonly name: string;
+  readonly type: CelType;
+  /** Constant value (type names); undefined for variables bound at evaluation. */
+  readonly value?: CelValue;
+}
+
+export interface StructDecl {
+  readonly name: string;
+  /** Field type, or undefined when the field does not exist. */
+  fieldType(field: string): CelType | undefined;
+  /**
+   * Kubernetes typed objects (request, namespaceObject) read from JSON: missing or null fields
+   * read as the zero value of their declared type.
+   */
+  readonly zeroDefaults?: boolean;
+}
+
+export interface EnvOptions {
+  /** Mixed-type list/map literals are a compile error (Kubernetes' HomogeneousAggregateLiterals). */
+  homogeneousAggregateLiterals?: boolean;
+  container?: string;
+}
+
+export class Env {
+  private readonly fns = new Map<string, FunctionDecl>();
+  private readonly idents = new Map<string, IdentDecl>();
+  private readonly structs = new Map<string, StructDecl>();
+  private readonly structResolvers: ((name: string) => StructDecl | undefined)[] = [];
+  private readonly typeNames = new Map<string, CelType>();
+  readonly homogeneousAggregateLiterals: boolean;
+  readonly container: string;
+  /** Changes whenever a declaration is added; part of program cache keys. */
+  private version = 0;
+
+  constructor(
+    private readonly parent?: Env,
+    options: EnvOptions = {},
+  ) {
+    this.homogeneousAggregateLiterals = options.homogeneousAggregateLiterals ?? parent?.homogeneousAggregateLiterals ?? false;
+    this.container = options.container ?? parent?.container ?? '';
+  }
+
+  extend(options: EnvOptions = {}): Env {
+    return new Env(this, options);
+  }
+
+  // ---- declarations
+  addFunction(o: Overload): void {
+    let f = this.fns.get(o.fn);
+    if (!f) {
+      const inherited = this.parent?.lookupFunctionExact(o.fn);
+      f = new FunctionDecl(o.fn);
+      if (inherited) for (const x of inherited.overloads) f.overloads.push(x);
+      this.fns.set(o.fn, f);
+    }
+    f.add(o);
+    this.version++;
+  }
+
+  addIdent(decl: IdentDecl): void {
+    this.idents.set(decl.name, decl);
+    this.version++;
+  }
+
+  addStruct(decl: StructDecl): void {
+    this.structs.set(decl.name, decl);
+    this.typeNames.set(decl.name, new CelType(Kind.Struct, decl.name));
+    this.addIdent({ name: decl.name, type: typeOf(new CelType(Kind.Struct, decl.name)), value: TypeValue.of(decl.name) });
+  }
+
+  /** Struct types resolved by name pattern (Kubernetes `Object.*`). */
+  addStructResolver(r: (name: string) => StructDecl | undefined): void {
+    this.structResolvers.push(r);
+    this.version++;
+  }
+
+  /** An opaque (library) type such as `Quantity` or `net.IP`. */
+  addOpaqueType(name: string): CelType {
+    const t = new CelType(Kind.Opaque, name);
+    this.typeNames.set(name, t);
+    this.addIdent({ name, type: typeOf(t), value: TypeValue.of(name) });
+    return t;
+  }
+
+  // ---- lookups
+  lookupFunctionExact(name: string): FunctionDecl | undefined {
+    return this.fns.get(name) ?? this.parent?.lookupFunctionExact(name);
+  }
+
+  lookupFunction(name: string): FunctionDecl | undefined {
+    for (const candidate of this.candidateNames(name)) {
+      const f = this.lookupFunctionExact(candidate);
+      if (f) return f;
+    }
+    return undefined;
+  }
+
+  lookupIdentExact(name: string): IdentDecl | undefined {
+    return this.idents.get(name) ?? this.parent?.lookupIdentExact(name);
+  }
+
+  lookupIdent(name: string): IdentDecl | undefined {
+    for (const candidate of this.candidateNames(name)) {
+      const d = this.lookupIdentExact(candidate);
+      if (d) return d;
+    }
+    return undefined;
+  }
+
+  lookupStruct(name: string): StructDecl | undefined {
+    for (const candidate of this.candidateNames(name)) {
+      const s = this.lookupStructExact(candidate);
+      if (s) return s;
+    }
+    return undefined;
+  }
+
+  private lookupStructExact(name: string): StructDecl | undefined {
+    const s = this.structs.get(name);
+    if (s) return s;
+    for (const r of this.structResolvers) {
+      const d = r(name);
+      if (d) return d;
+    }
+    return this.parent?.lookupStructExact(name);
+  }
+
+  lookupTypeName(name: string): CelType | undefined {
+    return this.typeNames.get(name) ?? this.parent?.lookupTypeName(name);
+  }
+
+  /** cel-go container resolution: `a.b` + `x` → `a.b.x`, `a.x`, `x`; a leading dot is absolute. */
+  candidateNames(name: string): string[] {
+    if (name.startsWith('.')) return [name.slice(1)];
+    if (!this.container) return [name];
+    const out: string[] = [];
+    let prefix = this.container;
+    for (;;) {
+      out.push(`${prefix}.${name}`);
+      const dot = prefix.lastIndexOf('.');
+      if (dot < 0) break;
+      prefix = prefix.slice(0, dot);
+    }
+    out.push(name);
+    return out;
+  }
+
+  parseType(text: string): CelType {
+    return parseTypeString(text, (n) => this.lookupTypeName(n));
+  }
+
+  get cacheKey(): string {
+    return `${this.parent?.cacheKey ?? ''}/${this.version}`;
+  }
+}
+
+/** Declares the built-in type identifiers (`int`, `list`, `google.protobuf.Timestamp`, ...). */
+export function declareStandardTypes(env: Env): void {
+  const A = typeParam('A');
+  const B = typeParam('B');
+  const decls: [string, CelType][] = [
+    ['bool', T.bool],
+    ['bytes', T.bytes],
+    ['double', T.double],
+    ['int', T.int],
+    ['uint', T.uint],
+    ['string', T.string],
+    ['null_type', T.null],
+    ['type', T.type],
+    ['list', listOf(A)],
+    ['map', mapOf(A, B)],
+    ['google.protobuf.Timestamp', T.timestamp],
+    ['google.protobuf.Duration', T.duration],
+    ['optional_type', optionalOf(A)],
+  ];
+  for (const [name, t] of decls) env.addIdent({ name, type: typeOf(t), value: TypeValue.of(name) });
+  void LIST_DYN;
+  void MAP_DYN;
+}

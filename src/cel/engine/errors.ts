@@ -1,0 +1,69 @@
+/**
+ * Error kinds of the CEL engine. Evaluation errors are thrown as plain objects (no stack capture, which
+ * matters because `&&`, `||` and comprehensions absorb errors on hot paths) and become CEL error values
+ * at the places the language absorbs them.
+ */
+
+/** A CEL runtime error (cel-go `types.Err`). */
+export class CelEvalError {
+  constructor(readonly message: string) {}
+  toString(): string {
+    return this.message;
+  }
+}
+
+/** The per-call cost limit was exceeded; never absorbed by logical operators. */
+export class CostLimitError {
+  readonly message = 'operation cancelled: actual cost limit exceeded';
+}
+
+export function evalError(message: string): CelEvalError {
+  return new CelEvalError(message);
+}
+
+export function noSuchOverload(fn?: string, types?: string[]): CelEvalError {
+  if (fn && types) return new CelEvalError(`no matching overload for '${fn}' applied to '(${types.join(', ')})'`);
+  return new CelEvalError('no such overload');
+}
+
+/** A compile-time issue, positioned in the source. */
+export interface CelIssue {
+  message: string;
+  /** Offset (in UTF-16 units) into the expression, or -1 when unknown. */
+  offset: number;
+}
+
+/** Formats issues as cel-go does (`ERROR: <input>:1:5: msg` plus the source line and a caret). */
+export function formatIssues(source: string, issues: readonly CelIssue[]): string {
+  return issues.map((i) => formatIssue(source, i)).join('\n');
+}
+
+function formatIssue(source: string, issue: CelIssue): string {
+  if (issue.offset < 0) return `ERROR: <input>:-1:0: ${issue.message}`;
+  const { line, column, lineText } = locate(source, issue.offset);
+  const snippet = lineText.replace(/\t/g, ' ');
+  let marker = '';
+  let col = 0;
+  for (const ch of snippet) {
+    if (col >= column) break;
+    marker += ch.length > 1 || ch.charCodeAt(0) > 0x7f ? '\uff0e' : '.';
+    col++;
+  }
+  return `ERROR: <input>:${line}:${column + 1}: ${issue.message}\n | ${snippet}\n | ${marker}^`;
+}
+
+/** Line (1-based), column (0-based, in code points) and text of the line holding `offset`. */
+export function locate(source: string, offset: number): { line: number; column: number; lineText: string } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < source.length; i++) {
+    if (source[i] === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  let end = source.indexOf('\n', lineStart);
+  if (end < 0) end = source.length;
+  const before = source.slice(lineStart, offset);
+  return { line, column: [...before].length, lineText: source.slice(lineStart, end) };
+}

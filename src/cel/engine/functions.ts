@@ -1,0 +1,161 @@
+/**
+ * Function declarations: overloads with static signatures (for the checker), runtime guards (for
+ * dispatch on dynamic values), implementations and cost functions.
+ */
+import { CelType, Kind, hasTypeParams } from './types.js';
+import { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, isMapValue, type CelValue } from './values.js';
+
+export type Impl = (...args: any[]) => CelValue;
+export type CostFn = (args: readonly CelValue[], result: CelValue) => number;
+
+export interface Overload {
+  readonly id: string;
+  readonly fn: string;
+  /** Receiver-style (`x.f(y)`): params[0] is the receiver. */
+  readonly member: boolean;
+  readonly params: readonly CelType[];
+  readonly result: CelType;
+  readonly hasTypeParams: boolean;
+  /** Implementation; undefined for operators the planner evaluates itself (&&, ||, ?:, ==, ...). */
+  impl?: Impl;
+  /** Actual runtime cost of one call; undefined means the default of 1. */
+  cost?: CostFn;
+  /** Runtime argument checks used when the checker could not pick a single overload. */
+  readonly guards: readonly ((v: unknown) => boolean)[];
+  /** The library that registered it (for cost callbacks and diagnostics). */
+  readonly library?: string;
+}
+
+export class FunctionDecl {
+  readonly overloads: Overload[] = [];
+  constructor(readonly name: string) {}
+
+  add(o: Overload): void {
+    const i = this.overloads.findIndex((x) => x.id === o.id || sameSignature(x, o));
+    // A later declaration of the same signature replaces the earlier one (libraries may override
+    // the standard library, e.g. RE2 `matches`).
+    if (i >= 0) {
+      // Keep the replaced overload's cost function as the fallback (cel-go's built-in cost rules
+      // apply by overload, whoever implements it).
+      if (!o.cost && this.overloads[i].cost) o.cost = this.overloads[i].cost;
+      this.overloads[i] = o;
+    } else this.overloads.push(o);
+  }
+}
+
+function sameSignature(a: Overload, b: Overload): boolean {
+  if (a.member !== b.member || a.params.length !== b.params.length) return false;
+  for (let i = 0; i < a.params.length; i++) if (a.params[i].toString() !== b.params[i].toString()) return false;
+  return true;
+}
+
+/** Registered library classes, for runtime type names and guards (Quantity, net.IP, ...). */
+const classTypes = new Map<Function, string>();
+const typeClasses = new Map<string, Function>();
+
+/** Field types of library classes declared with `fields` (selectable like struct fields). */
+const classFieldTypes = new Map<Function, (field: string) => CelType | undefined>();
+
+export function registerValueClass(ctor: Function, typeName: string, fields?: (field: string) => CelType | undefined): void {
+  classTypes.set(ctor, typeName);
+  typeClasses.set(typeName, ctor);
+  if (fields) classFieldTypes.set(ctor, fields);
+}
+
+export function classForType(typeName: string): Function | undefined {
+  return typeClasses.get(typeName);
+}
+
+export function classFieldType(v: object, field: string): CelType | undefined {
+  return classFieldTypes.get(v.constructor)?.(field);
+}
+
+export function classTypeName(v: object): string | undefined {
+  return classTypes.get(v.constructor);
+}
+
+function anyValue(): boolean {
+  return true;
+}
+
+export function guardFor(t: CelType): (v: unknown) => boolean {
+  switch (t.kind) {
+    case Kind.Dyn:
+    case Kind.TypeParam:
+    case Kind.Error:
+      return anyValue;
+    case Kind.Null:
+      return (v) => v === null;
+    case Kind.Bool:
+      return (v) => typeof v === 'boolean';
+    case Kind.Int:
+      return (v) => typeof v === 'bigint';
+    case Kind.Uint:
+      return (v) => v instanceof CelUint;
+    case Kind.Double:
+      return (v) => typeof v === 'number';
+    case Kind.String:
+      return (v) => typeof v === 'string';
+    case Kind.Bytes:
+      return (v) => v instanceof Uint8Array;
+    case Kind.Timestamp:
+      return (v) => v instanceof Timestamp;
+    case Kind.Duration:
+      return (v) => v instanceof Duration;
+    case Kind.List:
+      return (v) => Array.isArray(v);
+    case Kind.Map:
+      return isMapValue;
+    case Kind.Type:
+      return (v) => v instanceof TypeValue;
+    case Kind.Struct: {
+      const name = t.name;
+      return (v) => (v instanceof StructValue && v.typeName === name) || (isMapValue(v) && !(v instanceof Map));
+    }
+    case Kind.Opaque: {
+      if (t.name === 'optional_type') return (v) => v instanceof CelOptional;
+      const name = t.name;
+      return (v) => {
+        if (typeof v !== 'object' || v === null) return false;
+        const ctor = typeClasses.get(name);
+        return ctor ? v instanceof ctor : classTypes.get(v.constructor) === name;
+      };
+    }
+  }
+}
+
+export function makeOverload(spec: {
+  id: string;
+  fn: string;
+  member?: boolean;
+  params: CelType[];
+  result: CelType;
+  impl?: Impl;
+  cost?: CostFn;
+  library?: string;
+}): Overload {
+  return {
+    id: spec.id,
+    fn: spec.fn,
+    member: spec.member ?? false,
+    params: spec.params,
+    result: spec.result,
+    hasTypeParams: spec.params.some(hasTypeParams) || hasTypeParams(spec.result),
+    impl: spec.impl,
+    cost: spec.cost,
+    guards: spec.params.map(guardFor),
+    library: spec.library,
+  };
+}
+
+/** Picks the first overload whose runtime guards accept the arguments (receiver first for members). */
+export function dispatch(overloads: readonly Overload[], args: readonly CelValue[]): Overload | undefined {
+  outer: for (let k = 0; k < overloads.length; k++) {
+    const o = overloads[k];
+    const g = o.guards;
+    if (g.length !== args.length) continue;
+    for (let i = 0; i < g.length; i++) if (!g[i](args[i])) continue outer;
+    return o;
+  }
+  return undefined;
+}

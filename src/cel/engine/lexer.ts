@@ -1,0 +1,422 @@
+/**
+ * CEL tokenizer (the lexical rules of cel-spec's CEL.g4): identifiers, int/uint/double literals,
+ * quoted/raw/triple-quoted strings and bytes with CEL escapes, operators, `//` comments.
+ */
+import { CelUint } from './values.js';
+
+export const enum Tok {
+  EOF,
+  Ident,
+  EscIdent,
+  Int,
+  Uint,
+  Double,
+  String,
+  Bytes,
+  True,
+  False,
+  Null,
+  In,
+  // punctuation / operators
+  Dot,
+  Comma,
+  Colon,
+  Question,
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  LBrace,
+  RBrace,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  Percent,
+  Not,
+  Less,
+  LessEq,
+  Greater,
+  GreaterEq,
+  Eq,
+  NotEq,
+  And,
+  Or,
+}
+
+export interface Token {
+  tok: Tok;
+  pos: number;
+  end: number;
+  /** Identifier name, string text, bytes, or number value. */
+  value?: string | bigint | number | Uint8Array | CelUint;
+}
+
+export class LexError extends Error {
+  constructor(
+    message: string,
+    readonly pos: number,
+  ) {
+    super(message);
+  }
+}
+
+const TOKEN_TEXT: Record<number, string> = {
+  [Tok.EOF]: '<EOF>',
+  [Tok.Dot]: '.',
+  [Tok.Comma]: ',',
+  [Tok.Colon]: ':',
+  [Tok.Question]: '?',
+  [Tok.LParen]: '(',
+  [Tok.RParen]: ')',
+  [Tok.LBracket]: '[',
+  [Tok.RBracket]: ']',
+  [Tok.LBrace]: '{',
+  [Tok.RBrace]: '}',
+  [Tok.Plus]: '+',
+  [Tok.Minus]: '-',
+  [Tok.Star]: '*',
+  [Tok.Slash]: '/',
+  [Tok.Percent]: '%',
+  [Tok.Not]: '!',
+  [Tok.Less]: '<',
+  [Tok.LessEq]: '<=',
+  [Tok.Greater]: '>',
+  [Tok.GreaterEq]: '>=',
+  [Tok.Eq]: '==',
+  [Tok.NotEq]: '!=',
+  [Tok.And]: '&&',
+  [Tok.Or]: '||',
+  [Tok.True]: 'true',
+  [Tok.False]: 'false',
+  [Tok.Null]: 'null',
+  [Tok.In]: 'in',
+};
+
+export function tokenText(t: Token, source: string): string {
+  return TOKEN_TEXT[t.tok] ?? source.slice(t.pos, t.end);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}
+function isIdentStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || isDigit(c);
+}
+
+export function tokenize(src: string): Token[] {
+  const out: Token[] = [];
+  const n = src.length;
+  let i = 0;
+  while (i < n) {
+    const c = src.charCodeAt(i);
+    // whitespace: space, \t, \n, \r, \f
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) {
+      i++;
+      continue;
+    }
+    if (c === 47 && src.charCodeAt(i + 1) === 47) {
+      while (i < n && src.charCodeAt(i) !== 10) i++;
+      continue;
+    }
+    const start = i;
+    if (isIdentStart(c)) {
+      // string prefixes: r"..", b"..", br"..", rb is not allowed by the grammar
+      const c1 = src.charCodeAt(i + 1);
+      const lower = c | 0x20;
+      if ((lower === 114 || lower === 98) && (c1 === 34 || c1 === 39)) {
+        out.push(readQuoted(src, i + 1, start, lower === 114, lower === 98));
+        i = out[out.length - 1].end;
+        continue;
+      }
+      if (lower === 98 && (c1 | 0x20) === 114 && (src.charCodeAt(i + 2) === 34 || src.charCodeAt(i + 2) === 39)) {
+        out.push(readQuoted(src, i + 2, start, true, true));
+        i = out[out.length - 1].end;
+        continue;
+      }
+      while (i < n && isIdentPart(src.charCodeAt(i))) i++;
+      const word = src.slice(start, i);
+      let tok = Tok.Ident;
+      if (word === 'true') tok = Tok.True;
+      else if (word === 'false') tok = Tok.False;
+      else if (word === 'null') tok = Tok.Null;
+      else if (word === 'in') tok = Tok.In;
+      out.push({ tok, pos: start, end: i, value: word });
+      continue;
+    }
+    if (isDigit(c) || (c === 46 && isDigit(src.charCodeAt(i + 1)))) {
+      const t = readNumber(src, i);
+      out.push(t);
+      i = t.end;
+      continue;
+    }
+    if (c === 34 || c === 39) {
+      const t = readQuoted(src, i, start, false, false);
+      out.push(t);
+      i = t.end;
+      continue;
+    }
+    if (c === 96) {
+      // `escaped identifier` for field names
+      const close = src.indexOf('`', i + 1);
+      if (close < 0) throw new LexError(`token recognition error at: '${src.slice(i)}'`, i);
+      const name = src.slice(i + 1, close);
+      if (!/^[_a-zA-Z0-9.\-/ ]+$/.test(name)) throw new LexError(`token recognition error at: '${src.slice(i, close + 1)}'`, i);
+      out.push({ tok: Tok.EscIdent, pos: i, end: close + 1, value: name });
+      i = close + 1;
+      continue;
+    }
+    const two = src.slice(i, i + 2);
+    let tok: Tok | undefined;
+    let len = 2;
+    switch (two) {
+      case '<=':
+        tok = Tok.LessEq;
+        break;
+      case '>=':
+        tok = Tok.GreaterEq;
+        break;
+      case '==':
+        tok = Tok.Eq;
+        break;
+      case '!=':
+        tok = Tok.NotEq;
+        break;
+      case '&&':
+        tok = Tok.And;
+        break;
+      case '||':
+        tok = Tok.Or;
+        break;
+    }
+    if (tok === undefined) {
+      len = 1;
+      switch (src[i]) {
+        case '.':
+          tok = Tok.Dot;
+          break;
+        case ',':
+          tok = Tok.Comma;
+          break;
+        case ':':
+          tok = Tok.Colon;
+          break;
+        case '?':
+          tok = Tok.Question;
+          break;
+        case '(':
+          tok = Tok.LParen;
+          break;
+        case ')':
+          tok = Tok.RParen;
+          break;
+        case '[':
+          tok = Tok.LBracket;
+          break;
+        case ']':
+          tok = Tok.RBracket;
+          break;
+        case '{':
+          tok = Tok.LBrace;
+          break;
+        case '}':
+          tok = Tok.RBrace;
+          break;
+        case '+':
+          tok = Tok.Plus;
+          break;
+        case '-':
+          tok = Tok.Minus;
+          break;
+        case '*':
+          tok = Tok.Star;
+          break;
+        case '/':
+          tok = Tok.Slash;
+          break;
+        case '%':
+          tok = Tok.Percent;
+          break;
+        case '!':
+          tok = Tok.Not;
+          break;
+        case '<':
+          tok = Tok.Less;
+          break;
+        case '>':
+          tok = Tok.Greater;
+          break;
+      }
+    }
+    if (tok === undefined) {
+      const cp = String.fromCodePoint(src.codePointAt(i) ?? c);
+      throw new LexError(`token recognition error at: '${cp}'`, i);
+    }
+    out.push({ tok, pos: i, end: i + len });
+    i += len;
+  }
+  out.push({ tok: Tok.EOF, pos: n, end: n });
+  return out;
+}
+
+function readNumber(src: string, start: number): Token {
+  const n = src.length;
+  let i = start;
+  if (src[i] === '0' && (src[i + 1] === 'x' || src[i + 1] === 'X') && isHex(src.charCodeAt(i + 2))) {
+    i += 2;
+    while (i < n && isHex(src.charCodeAt(i))) i++;
+    const digits = src.slice(start + 2, i);
+    if (src[i] === 'u' || src[i] === 'U') {
+      return { tok: Tok.Uint, pos: start, end: i + 1, value: `0x${digits}` };
+    }
+    return { tok: Tok.Int, pos: start, end: i, value: `0x${digits}` };
+  }
+  let isFloat = false;
+  while (i < n && isDigit(src.charCodeAt(i))) i++;
+  if (src[i] === '.' && isDigit(src.charCodeAt(i + 1))) {
+    isFloat = true;
+    i++;
+    while (i < n && isDigit(src.charCodeAt(i))) i++;
+  }
+  if (src[i] === 'e' || src[i] === 'E') {
+    let j = i + 1;
+    if (src[j] === '+' || src[j] === '-') j++;
+    if (isDigit(src.charCodeAt(j))) {
+      isFloat = true;
+      i = j;
+      while (i < n && isDigit(src.charCodeAt(i))) i++;
+    }
+  }
+  const text = src.slice(start, i);
+  if (isFloat) return { tok: Tok.Double, pos: start, end: i, value: text };
+  if (src[i] === 'u' || src[i] === 'U') return { tok: Tok.Uint, pos: start, end: i + 1, value: text };
+  return { tok: Tok.Int, pos: start, end: i, value: text };
+}
+
+/** Reads a (possibly triple-) quoted string starting at the quote `q` (offset `i`). */
+function readQuoted(src: string, i: number, tokenStart: number, raw: boolean, bytes: boolean): Token {
+  const quote = src[i];
+  const triple = src[i + 1] === quote && src[i + 2] === quote;
+  const open = triple ? 3 : 1;
+  let j = i + open;
+  const n = src.length;
+  for (;;) {
+    if (j >= n) throw new LexError(`token recognition error at: '${src.slice(tokenStart)}'`, tokenStart);
+    const ch = src[j];
+    if (!triple && (ch === '\n' || ch === '\r'))
+      throw new LexError(`token recognition error at: '${src.slice(tokenStart, j)}'`, tokenStart);
+    if (ch === '\\' && !raw) {
+      j += 2;
+      continue;
+    }
+    if (ch === quote && (!triple || (src[j + 1] === quote && src[j + 2] === quote))) break;
+    j++;
+  }
+  const body = src.slice(i + open, j);
+  const end = j + open;
+  const bodyStart = i + open;
+  if (bytes) {
+    const value = raw ? utf8Encode(body) : unescapeBytes(body, bodyStart);
+    return { tok: Tok.Bytes, pos: tokenStart, end, value };
+  }
+  const value = raw ? body : unescapeString(body, bodyStart);
+  return { tok: Tok.String, pos: tokenStart, end, value };
+}
+
+const SIMPLE_ESCAPES: Record<string, number> = {
+  a: 7,
+  b: 8,
+  f: 12,
+  n: 10,
+  r: 13,
+  t: 9,
+  v: 11,
+  '\\': 92,
+  "'": 39,
+  '"': 34,
+  '`': 96,
+  '?': 63,
+};
+
+/** Processes the escapes of a string literal body; code points are pushed via `emit`. */
+function unescapeInto(body: string, bodyStart: number, bytes: boolean, emit: (cp: number, isByte: boolean) => void): void {
+  let i = 0;
+  while (i < body.length) {
+    const ch = body[i];
+    if (ch !== '\\') {
+      const cp = body.codePointAt(i)!;
+      emit(cp, false);
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const e = body[i + 1];
+    if (e === undefined) throw new LexError('invalid escape sequence', bodyStart + i);
+    if (e in SIMPLE_ESCAPES) {
+      emit(SIMPLE_ESCAPES[e], bytes);
+      i += 2;
+      continue;
+    }
+    if (e === 'x' || e === 'X') {
+      const h = body.slice(i + 2, i + 4);
+      if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new LexError(`invalid escape sequence: \\${e}${h}`, bodyStart + i);
+      emit(parseInt(h, 16), bytes);
+      i += 4;
+      continue;
+    }
+    if (e === 'u' || e === 'U') {
+      if (bytes) throw new LexError(`invalid escape sequence: \\${e} in bytes literal`, bodyStart + i);
+      const len = e === 'u' ? 4 : 8;
+      const h = body.slice(i + 2, i + 2 + len);
+      if (h.length !== len || !/^[0-9a-fA-F]+$/.test(h)) throw new LexError(`invalid escape sequence: \\${e}${h}`, bodyStart + i);
+      const cp = parseInt(h, 16);
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        throw new LexError(`invalid unicode code point: \\${e}${h}`, bodyStart + i);
+      emit(cp, false);
+      i += 2 + len;
+      continue;
+    }
+    if (e >= '0' && e <= '3') {
+      const o = body.slice(i + 1, i + 4);
+      if (!/^[0-3][0-7]{2}$/.test(o)) throw new LexError(`invalid octal escape: \\${o}`, bodyStart + i);
+      emit(parseInt(o, 8), bytes);
+      i += 4;
+      continue;
+    }
+    throw new LexError(`invalid escape sequence: \\${e}`, bodyStart + i);
+  }
+}
+
+function unescapeString(body: string, bodyStart: number): string {
+  if (!body.includes('\\')) return body;
+  let out = '';
+  unescapeInto(body, bodyStart, false, (cp) => {
+    out += String.fromCodePoint(cp);
+  });
+  return out;
+}
+
+function unescapeBytes(body: string, bodyStart: number): Uint8Array {
+  const bytes: number[] = [];
+  unescapeInto(body, bodyStart, true, (cp, isByte) => {
+    if (isByte) bytes.push(cp);
+    else pushUtf8(bytes, cp);
+  });
+  return Uint8Array.from(bytes);
+}
+
+function pushUtf8(out: number[], cp: number): void {
+  if (cp < 0x80) out.push(cp);
+  else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
+  else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+  else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+}
+
+export function utf8Encode(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}

@@ -1,0 +1,822 @@
+/**
+ * Turns a (checked or unchecked) AST into a tree of closures. Cost is counted while evaluating, in
+ * cel-go's units (`interpreter/runtimecost.go` with Kubernetes' options: OptOptimize constant folding of
+ * aggregate literals, has() free): 1 per identifier and per select/index qualifier (+1 for a qualifier
+ * applied to a computed value), 1 per call unless the overload has a cost function, 10/30/40 to build a
+ * list/map/object. Exceeding the limit throws CostLimitError at once, so a runaway expression stops.
+ */
+import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
+import type { Env, StructDecl } from './env.js';
+import { CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
+import { classFieldType, dispatch, type Overload } from './functions.js';
+import { jsonArray, jsonRoot, readJson } from './json.js';
+import { actualSize, buildMap, celEquals, mapGet, mapHas, mapKeys, normKey, typeNameOf } from './runtime.js';
+import { EQUALITY_COST, IN_LIST_COST } from './stdlib.js';
+import { parseTimestamp } from './time.js';
+import { CelType, Kind } from './types.js';
+import {
+  CelOptional,
+  CelUint,
+  LazyObject,
+  StructValue,
+  Timestamp,
+  TypeValue,
+  isMapValue,
+  isPlainObject,
+  type CelMapValue,
+  type CelValue,
+} from './values.js';
+
+export interface Activation {
+  /** The value bound to a variable name, or undefined when unbound. */
+  resolve(name: string): unknown;
+}
+
+export const LIST_CREATE_COST = 10;
+export const MAP_CREATE_COST = 30;
+export const STRUCT_CREATE_COST = 40;
+
+const COST_LIMIT = new CostLimitError();
+
+export class EvalState {
+  cost = 0;
+  readonly slots: unknown[];
+  constructor(
+    readonly act: Activation,
+    readonly limit: number,
+    slotCount: number,
+  ) {
+    this.slots = new Array(slotCount);
+  }
+}
+
+export type Interp = (s: EvalState) => any;
+
+/** Extra runtime information the planner needs from its host. */
+export interface PlanOptions {
+  /** Library cost callback for an overload (Kubernetes cost estimator); undefined → default. */
+  libraryCost?: (o: Overload, args: readonly CelValue[], result: CelValue) => number | undefined;
+  /** Turns a value a library returned into the value model (Set → list, foreign optionals, ...). */
+  normalizeResult?: (v: unknown) => CelValue;
+}
+
+export interface PlannedProgram {
+  readonly interp: Interp;
+  readonly slotCount: number;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function charge(s: EvalState, n: number): void {
+  s.cost += n;
+  if (s.cost > s.limit) throw COST_LIMIT;
+}
+
+function isCostError(e: unknown): boolean {
+  return e instanceof CostLimitError;
+}
+
+function toError(e: unknown, fn: string): CelEvalError {
+  if (e instanceof CelEvalError) return e;
+  if (e instanceof CostLimitError) throw e;
+  const msg = e instanceof Error ? e.message : String(e);
+  return new CelEvalError(`${fn}: ${msg}`);
+}
+
+export function plan(root: Expr, env: Env, options: PlanOptions = {}): PlannedProgram {
+  const p = new Planner(env, options);
+  const interp = p.plan(root);
+  return { interp, slotCount: p.slotCount };
+}
+
+interface Planned {
+  fn: Interp;
+  /** The node is an attribute in cel-go's sense (identifier or a qualifier chain on one). */
+  attribute: boolean;
+  /** The node is a compile-time constant (literal or folded aggregate). */
+  constant?: { value: CelValue };
+}
+
+class Planner {
+  slotCount = 0;
+  private readonly scopes: Map<string, number>[] = [];
+
+  constructor(
+    private readonly env: Env,
+    private readonly options: PlanOptions,
+  ) {}
+
+  plan(e: Expr): Interp {
+    return this.node(e).fn;
+  }
+
+  private slotOf(name: string): number | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i].get(name);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  }
+
+  private node(e: Expr): Planned {
+    switch (e.kind) {
+      case 'literal': {
+        const v = e.value;
+        return { fn: () => v, attribute: false, constant: { value: v } };
+      }
+      case 'ident':
+        return this.ident(e.name, e.resolved?.local !== undefined || (!e.resolved && this.slotOf(e.name) !== undefined), e.resolved?.decl?.value);
+      case 'select':
+        return this.select(e);
+      case 'call':
+        return this.call(e);
+      case 'list':
+        return this.list(e.elements.map((x) => this.node(x)), e.optionalIndices);
+      case 'map':
+        return this.map(e);
+      case 'struct':
+        return this.struct(e);
+      case 'comprehension':
+        return this.comprehension(e);
+    }
+  }
+
+  // ---- identifiers
+  private ident(name: string, local: boolean, constValue?: CelValue): Planned {
+    if (local) {
+      const slot = this.slotOf(name)!;
+      return {
+        attribute: true,
+        fn: (s) => {
+          s.cost++;
+          const v = s.slots[slot];
+          if (v instanceof CelEvalError) throw v;
+          return v;
+        },
+      };
+    }
+    if (constValue !== undefined) return { fn: () => constValue, attribute: false, constant: { value: constValue } };
+    const candidates = this.env.candidateNames(name);
+    const display = name.replace(/^\./, '');
+    const container = this.env.container;
+    if (candidates.length === 1) {
+      const n = candidates[0];
+      return {
+        attribute: true,
+        fn: (s) => {
+          s.cost++;
+          const v = s.act.resolve(n);
+          if (v === undefined) {
+            const decl = this.env.lookupIdentExact(n);
+            if (decl?.value !== undefined) return decl.value;
+            throw new CelEvalError(`undeclared reference to '${display}' (in container '${container}')`);
+          }
+          return v;
+        },
+      };
+    }
+    return {
+      attribute: true,
+      fn: (s) => {
+        s.cost++;
+        for (const n of candidates) {
+          const v = s.act.resolve(n);
+          if (v !== undefined) return v;
+          const decl = this.env.lookupIdentExact(n);
+          if (decl?.value !== undefined) return decl.value;
+        }
+        throw new CelEvalError(`undeclared reference to '${display}' (in container '${container}')`);
+      },
+    };
+  }
+
+  // ---- field selection
+  private select(e: SelectExpr): Planned {
+    if (e.resolved?.decl) {
+      const decl = e.resolved.decl;
+      if (decl.value !== undefined) return this.ident(decl.name, false, decl.value);
+      return this.ident(decl.name, false);
+    }
+    // Unchecked expressions: a.b.c may name a variable "a.b.c" or "a.b" (longest prefix wins).
+    if (!e.type && !e.testOnly) {
+      const maybe = this.maybeQualified(e);
+      if (maybe) return maybe;
+    }
+    const operand = this.node(e.operand);
+    const field = e.field;
+    const op = operand.fn;
+    const extra = operand.attribute ? 0 : 1;
+    const struct = e.operandStruct;
+    if (e.testOnly) {
+      return {
+        attribute: false,
+        fn: (s) => {
+          s.cost += extra;
+          return hasField(op(s), field, struct);
+        },
+      };
+    }
+    return {
+      attribute: true,
+      fn: (s) => {
+        s.cost += 1 + extra;
+        return selectField(op(s), field, struct);
+      },
+    };
+  }
+
+  private maybeQualified(e: SelectExpr): Planned | undefined {
+    const q = qualifiedName(e);
+    if (q === undefined) return undefined;
+    let root: Expr = e;
+    while (root.kind === 'select') root = root.operand;
+    if (root.kind === 'ident' && this.slotOf(root.name) !== undefined) return undefined;
+    const parts = q.split('.');
+    const prefixes: { names: string[]; rest: string[] }[] = [];
+    for (let i = parts.length; i >= 1; i--) {
+      prefixes.push({ names: this.env.candidateNames(parts.slice(0, i).join('.')), rest: parts.slice(i) });
+    }
+    return {
+      attribute: true,
+      fn: (s) => {
+        s.cost++;
+        for (const { names, rest } of prefixes) {
+          for (const n of names) {
+            let v = s.act.resolve(n) as CelValue | undefined;
+            if (v === undefined) continue;
+            for (const f of rest) {
+              s.cost++;
+              v = selectField(v, f, undefined);
+            }
+            return v;
+          }
+        }
+        throw new CelEvalError(`undeclared reference to '${q}' (in container '${this.env.container}')`);
+      },
+    };
+  }
+
+  // ---- calls
+  private call(e: CallExpr): Planned {
+    switch (e.fn) {
+      case Op.and:
+        return this.logical(e, false);
+      case Op.or:
+        return this.logical(e, true);
+      case Op.conditional:
+        return this.conditional(e);
+      case Op.notStrictlyFalse: {
+        const arg = this.node(e.args[0]).fn;
+        return {
+          attribute: false,
+          fn: (s) => {
+            let v: unknown;
+            try {
+              v = arg(s);
+            } catch (err) {
+              if (isCostError(err)) throw err;
+              v = true;
+            }
+            charge(s, 1);
+            return typeof v === 'boolean' ? v : true;
+          },
+        };
+      }
+      case Op.equals:
+      case Op.notEquals: {
+        const l = this.node(e.args[0]).fn;
+        const r = this.node(e.args[1]).fn;
+        const neg = e.fn === Op.notEquals;
+        return {
+          attribute: false,
+          fn: (s) => {
+            const a = l(s);
+            const b = r(s);
+            charge(s, EQUALITY_COST([a, b], null));
+            return celEquals(a, b) !== neg;
+          },
+        };
+      }
+      case Op.in:
+        return this.inOp(e);
+      case Op.index:
+      case Op.optIndex:
+        return this.index(e, e.fn === Op.optIndex);
+      case Op.optSelect:
+        return this.optSelect(e);
+    }
+    if ((e.fn === 'or' || e.fn === 'orValue') && e.target && e.args.length === 1) {
+      const isOptionalCall = !e.overloads || e.overloads.some((o) => o.id === 'optional_or_optional' || o.id === 'optional_orValue_value');
+      if (isOptionalCall) return this.optionalOr(e, e.fn === 'orValue');
+    }
+    return this.functionCall(e);
+  }
+
+  private logical(e: CallExpr, isOr: boolean): Planned {
+    const l = this.node(e.args[0]).fn;
+    const r = this.node(e.args[1]).fn;
+    const short = isOr;
+    return {
+      attribute: false,
+      fn: (s) => {
+        let lv: unknown;
+        let lerr: unknown;
+        try {
+          lv = l(s);
+        } catch (err) {
+          if (isCostError(err)) throw err;
+          lerr = err;
+        }
+        if (lv === short) return short;
+        let rv: unknown;
+        let rerr: unknown;
+        try {
+          rv = r(s);
+        } catch (err) {
+          if (isCostError(err)) throw err;
+          rerr = err;
+        }
+        if (rv === short) return short;
+        if (typeof lv === 'boolean' && typeof rv === 'boolean') return !short;
+        if (lerr) throw lerr;
+        if (typeof lv !== 'boolean') throw noSuchOverload();
+        if (rerr) throw rerr;
+        throw noSuchOverload();
+      },
+    };
+  }
+
+  private conditional(e: CallExpr): Planned {
+    const c = this.node(e.args[0]).fn;
+    const t = this.node(e.args[1]).fn;
+    const f = this.node(e.args[2]).fn;
+    return {
+      attribute: false,
+      fn: (s) => {
+        const v = c(s);
+        if (v === true) return t(s);
+        if (v === false) return f(s);
+        throw noSuchOverload();
+      },
+    };
+  }
+
+  private inOp(e: CallExpr): Planned {
+    const l = this.node(e.args[0]).fn;
+    const right = this.node(e.args[1]);
+    const r = right.fn;
+    // OptOptimize turns membership in a constant list into a set lookup with no call cost.
+    const constList = right.constant && Array.isArray(right.constant.value);
+    return {
+      attribute: false,
+      fn: (s) => {
+        const a = l(s);
+        const b = r(s);
+        if (Array.isArray(b)) {
+          if (!constList) charge(s, IN_LIST_COST([a, b], null));
+          for (let i = 0; i < b.length; i++) if (celEquals(a, b[i])) return true;
+          return false;
+        }
+        if (isMapValue(b)) {
+          charge(s, 1);
+          return mapHas(b, a as CelValue) || (typeof a === 'number' && Number.isInteger(a) && mapHas(b, BigInt(a)));
+        }
+        throw noSuchOverload('@in', [typeNameOf(a), typeNameOf(b)]);
+      },
+    };
+  }
+
+  private index(e: CallExpr, optional: boolean): Planned {
+    const operand = this.node(e.args[0]);
+    const key = this.node(e.args[1]).fn;
+    const op = operand.fn;
+    const extra = operand.attribute ? 0 : 1;
+    return {
+      attribute: true,
+      fn: (s) => {
+        const container = op(s);
+        const k = key(s);
+        s.cost += 1 + extra;
+        return indexValue(container, k, optional);
+      },
+    };
+  }
+
+  private optSelect(e: CallExpr): Planned {
+    const operand = this.node(e.args[0]);
+    const field = (e.args[1] as { value: string }).value;
+    const op = operand.fn;
+    const extra = operand.attribute ? 0 : 1;
+    const struct = e.operandStruct;
+    return {
+      attribute: true,
+      fn: (s) => {
+        const v = op(s);
+        s.cost += 1 + extra;
+        return optionalSelect(v, field, struct);
+      },
+    };
+  }
+
+  private optionalOr(e: CallExpr, orValue: boolean): Planned {
+    const l = this.node(e.target!).fn;
+    const r = this.node(e.args[0]).fn;
+    const fallback = this.functionCall(e).fn;
+    return {
+      attribute: false,
+      fn: (s) => {
+        const v = l(s);
+        if (!(v instanceof CelOptional)) return fallback(s);
+        if (v.hasValue()) return orValue ? v.value() : v;
+        const alt = r(s);
+        if (!orValue && !(alt instanceof CelOptional)) throw noSuchOverload('or', ['optional_type', typeNameOf(alt)]);
+        return alt;
+      },
+    };
+  }
+
+  private functionCall(e: CallExpr): Planned {
+    let fnName = e.fn;
+    let target = e.target;
+    let candidates: readonly Overload[] | undefined = e.overloads;
+    if (!candidates) {
+      // Unchecked: resolve the function now, trying a namespaced name first (optional.of, ...).
+      if (target) {
+        const q = qualifiedName(target);
+        let rootLocal = false;
+        let r: Expr = target;
+        while (r.kind === 'select') r = r.operand;
+        if (r.kind === 'ident') rootLocal = this.slotOf(r.name) !== undefined;
+        const ns = q !== undefined && !rootLocal ? this.env.lookupFunction(`${q}.${e.fn}`) : undefined;
+        if (ns) {
+          fnName = ns.name;
+          target = null;
+        }
+      }
+      const decl = this.env.lookupFunction(fnName);
+      candidates = decl ? decl.overloads.filter((o) => o.member === (target !== null) && o.params.length === e.args.length + (target ? 1 : 0)) : [];
+    }
+    const argNodes = (target ? [target, ...e.args] : e.args).map((a) => this.node(a).fn);
+    const overloads = candidates;
+    const normalize = this.options.normalizeResult;
+    const libraryCost = this.options.libraryCost;
+    const name = fnName;
+    const single = overloads.length === 1 && overloads[0].impl ? overloads[0] : undefined;
+    const n = argNodes.length;
+
+    const invoke = (s: EvalState, o: Overload, args: CelValue[]): CelValue => {
+      let result: CelValue;
+      try {
+        result = o.impl!(...args);
+      } catch (err) {
+        throw toError(err, name);
+      }
+      if (o.library !== undefined) {
+        if (normalize) result = normalize(result);
+        if (result === undefined) throw new CelEvalError(`${name}: function returned no value`);
+      }
+      let cost: number | undefined;
+      if (libraryCost && o.library !== undefined) cost = libraryCost(o, args, result);
+      if (cost === undefined && o.cost) cost = o.cost(args, result);
+      charge(s, cost ?? 1);
+      return result;
+    };
+
+    if (single && n === 1) {
+      const a0 = argNodes[0];
+      const guard = single.guards[0];
+      return {
+        attribute: false,
+        fn: (s) => {
+          const v = a0(s);
+          if (!guard(v)) throw noSuchOverload(name, [typeNameOf(v)]);
+          return invoke(s, single, [v]);
+        },
+      };
+    }
+    if (single && n === 2) {
+      const a0 = argNodes[0];
+      const a1 = argNodes[1];
+      const g0 = single.guards[0];
+      const g1 = single.guards[1];
+      return {
+        attribute: false,
+        fn: (s) => {
+          const v0 = a0(s);
+          const v1 = a1(s);
+          if (!g0(v0) || !g1(v1)) throw noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]);
+          return invoke(s, single, [v0, v1]);
+        },
+      };
+    }
+    return {
+      attribute: false,
+      fn: (s) => {
+        const args = new Array<CelValue>(n);
+        for (let i = 0; i < n; i++) args[i] = argNodes[i](s);
+        const o = dispatch(overloads, args);
+        if (!o || !o.impl) {
+          if (overloads.length === 0) throw new CelEvalError(`no such overload: ${name}`);
+          throw noSuchOverload(name, args.map(typeNameOf));
+        }
+        return invoke(s, o, args);
+      },
+    };
+  }
+
+  // ---- aggregates
+  private list(elems: Planned[], optionalIndices: number[]): Planned {
+    if (optionalIndices.length === 0 && elems.every((x) => x.constant)) {
+      const value = elems.map((x) => x.constant!.value);
+      return { fn: () => value, attribute: false, constant: { value } };
+    }
+    const fns = elems.map((x) => x.fn);
+    const opt = new Set(optionalIndices);
+    return {
+      attribute: false,
+      fn: (s) => {
+        const out: CelValue[] = [];
+        for (let i = 0; i < fns.length; i++) {
+          const v = fns[i](s);
+          if (opt.has(i)) {
+            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional list element from non-optional value ${typeNameOf(v)}`);
+            if (v.hasValue()) out.push(v.value());
+          } else out.push(v);
+        }
+        charge(s, LIST_CREATE_COST);
+        return out;
+      },
+    };
+  }
+
+  private map(e: Extract<Expr, { kind: 'map' }>): Planned {
+    const keys = e.entries.map((x) => this.node(x.key));
+    const values = e.entries.map((x) => this.node(x.value));
+    const optional = e.entries.map((x) => x.optional);
+    if (!optional.some(Boolean) && keys.every((k) => k.constant) && values.every((v) => v.constant)) {
+      try {
+        const value = buildMap(keys.map((k) => k.constant!.value), values.map((v) => v.constant!.value));
+        return { fn: () => value, attribute: false, constant: { value } };
+      } catch {
+        // fall through: the error is raised at evaluation time
+      }
+    }
+    return {
+      attribute: false,
+      fn: (s) => {
+        const ks: CelValue[] = [];
+        const vs: CelValue[] = [];
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i].fn(s);
+          const v = values[i].fn(s);
+          if (optional[i]) {
+            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional entry '${String(k)}' from non-optional value ${typeNameOf(v)}`);
+            if (!v.hasValue()) continue;
+            ks.push(k);
+            vs.push(v.value());
+          } else {
+            ks.push(k);
+            vs.push(v);
+          }
+        }
+        const m = buildMap(ks, vs);
+        charge(s, MAP_CREATE_COST);
+        return m;
+      },
+    };
+  }
+
+  private struct(e: Extract<Expr, { kind: 'struct' }>): Planned {
+    const typeName = e.decl?.name ?? e.typeName.replace(/^\./, '');
+    const fields = e.fields.map((f) => ({ name: f.name, fn: this.node(f.value).fn, optional: f.optional }));
+    return {
+      attribute: false,
+      fn: (s) => {
+        const m = new Map<string, CelValue>();
+        for (const f of fields) {
+          const v = f.fn(s);
+          if (f.optional) {
+            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional field '${f.name}' from non-optional value ${typeNameOf(v)}`);
+            if (v.hasValue()) m.set(f.name, v.value());
+          } else m.set(f.name, v);
+        }
+        charge(s, STRUCT_CREATE_COST);
+        return new StructValue(typeName, m);
+      },
+    };
+  }
+
+  // ---- comprehensions
+  private comprehension(e: ComprehensionExpr): Planned {
+    const range = this.node(e.iterRange).fn;
+    const init = this.node(e.accuInit).fn;
+    const accuSlot = this.slotCount++;
+    this.scopes.push(new Map([[e.accuVar, accuSlot]]));
+    const v1 = this.slotCount++;
+    const v2 = e.iterVar2 ? this.slotCount++ : -1;
+    const loopScope = new Map([[e.iterVar, v1]]);
+    if (e.iterVar2) loopScope.set(e.iterVar2, v2);
+    this.scopes.push(loopScope);
+    const cond = this.node(e.loopCondition);
+    const step = this.node(e.loopStep).fn;
+    this.scopes.pop();
+    const result = this.node(e.result).fn;
+    this.scopes.pop();
+    const condFn = cond.fn;
+    const condAlwaysTrue = cond.constant?.value === true;
+    const two = e.iterVar2 !== null;
+
+    return {
+      attribute: false,
+      fn: (s) => {
+        const r = range(s);
+        const slots = s.slots;
+        try {
+          slots[accuSlot] = init(s);
+        } catch (err) {
+          if (isCostError(err)) throw err;
+          slots[accuSlot] = toError(err, 'comprehension');
+        }
+        let keys: readonly CelValue[];
+        let values: ((i: number) => CelValue) | undefined;
+        if (Array.isArray(r)) {
+          keys = r;
+          if (two) values = (i) => r[i];
+        } else if (isMapValue(r)) {
+          keys = mapKeys(r as CelMapValue);
+          if (two) values = (i) => mapGet(r as CelMapValue, keys[i]) as CelValue;
+        } else {
+          throw new CelEvalError(`expression of type '${typeNameOf(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+        }
+        for (let i = 0; i < keys.length; i++) {
+          if (two) {
+            slots[v1] = Array.isArray(r) ? BigInt(i) : keys[i];
+            slots[v2] = values!(i);
+          } else {
+            slots[v1] = keys[i];
+          }
+          if (!condAlwaysTrue) {
+            let c: unknown;
+            try {
+              c = condFn(s);
+            } catch (err) {
+              if (isCostError(err)) throw err;
+              c = err;
+            }
+            if (c !== true) break;
+          }
+          try {
+            slots[accuSlot] = step(s);
+          } catch (err) {
+            if (isCostError(err)) throw err;
+            slots[accuSlot] = toError(err, 'comprehension');
+          }
+          if (s.cost > s.limit) throw COST_LIMIT;
+        }
+        return result(s);
+      },
+    };
+  }
+}
+
+// ---- runtime helpers for attributes
+
+/** Zero value of a declared field type (Kubernetes typed objects read from JSON). */
+export function zeroValue(t: CelType): CelValue {
+  switch (t.kind) {
+    case Kind.String:
+      return '';
+    case Kind.Int:
+      return 0n;
+    case Kind.Uint:
+      return new CelUint(0n);
+    case Kind.Double:
+      return 0;
+    case Kind.Bool:
+      return false;
+    case Kind.List:
+      return [];
+    case Kind.Map:
+    case Kind.Struct:
+      return {};
+    case Kind.Timestamp:
+      return new Timestamp(-62135596800n * 1_000_000_000n);
+    default:
+      return null;
+  }
+}
+
+/** A JSON value read through a typed field (strings become timestamps where declared). */
+function typedRead(v: CelValue, t: CelType): CelValue {
+  if (v === null || v === undefined) return zeroValue(t);
+  if (t.kind === Kind.Timestamp && typeof v === 'string') {
+    const ts = parseTimestamp(v);
+    if (!ts) throw new CelEvalError(`invalid timestamp '${v}'`);
+    return ts;
+  }
+  return v;
+}
+
+export function selectField(v: unknown, field: string, struct: StructDecl | undefined): CelValue {
+  if (v instanceof CelOptional) return optionalSelect(v, field, struct);
+  if (v instanceof LazyObject) {
+    const x = v.field(field);
+    if (x === undefined) throw new CelEvalError(`no such key: ${field}`);
+    return x;
+  }
+  if (isPlainObject(v)) {
+    if (struct?.zeroDefaults) {
+      const t = struct.fieldType(field);
+      if (t) return typedRead(hasOwn.call(v, field) ? readJson(v, field, v[field]) : undefined, t);
+    }
+    if (hasOwn.call(v, field)) return readJson(v, field, v[field]);
+    throw new CelEvalError(`no such key: ${field}`);
+  }
+  if (v instanceof Map) {
+    const x = v.get(field);
+    if (x !== undefined) return x;
+    throw new CelEvalError(`no such key: ${field}`);
+  }
+  if (v instanceof StructValue) {
+    if (v.fields.has(field)) return v.fields.get(field)!;
+    if (v.typeName === 'JSONPatch') return field === 'value' ? null : '';
+    throw new CelEvalError(`no such key: ${field}`);
+  }
+  if (typeof v === 'object' && v !== null && classFieldType(v, field)) {
+    const x = (v as Record<string, unknown>)[field];
+    if (x !== undefined) return x as CelValue;
+    throw new CelEvalError(`no such key: ${field}`);
+  }
+  throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+}
+
+export function hasField(v: unknown, field: string, struct: StructDecl | undefined): boolean {
+  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct) : false;
+  if (v instanceof LazyObject) return v.has(field);
+  if (isPlainObject(v)) {
+    if (struct?.zeroDefaults) return hasOwn.call(v, field) && v[field] !== null;
+    return hasOwn.call(v, field);
+  }
+  if (v instanceof Map) return v.has(field);
+  if (v instanceof StructValue) {
+    if (!v.fields.has(field)) return false;
+    if (v.typeName === 'JSONPatch' && field !== 'value') return v.fields.get(field) !== '';
+    return true;
+  }
+  throw new CelEvalError(`invalid type for field selection: ${typeNameOf(v)}`);
+}
+
+function optionalSelect(v: unknown, field: string, struct: StructDecl | undefined): CelOptional {
+  if (v instanceof CelOptional) {
+    if (!v.hasValue()) return CelOptional.none();
+    v = v.value();
+  }
+  if (isMapValue(v) || v instanceof StructValue) {
+    if (!hasField(v, field, struct)) return CelOptional.none();
+    return CelOptional.of(selectField(v, field, struct));
+  }
+  throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+}
+
+function listIndex(list: readonly CelValue[], k: unknown): number | undefined {
+  let i: number;
+  if (typeof k === 'bigint') i = Number(k);
+  else if (k instanceof CelUint) i = Number(k.valueOf());
+  else if (typeof k === 'number' && Number.isInteger(k)) i = k;
+  else throw noSuchOverload('_[_]', ['list', typeNameOf(k)]);
+  if (i < 0 || i >= list.length) return undefined;
+  return i;
+}
+
+export function indexValue(container: unknown, k: unknown, optional: boolean): CelValue {
+  if (container instanceof CelOptional) {
+    if (!container.hasValue()) return CelOptional.none();
+    return indexValue(container.value(), k, true);
+  }
+  if (Array.isArray(container)) {
+    const i = listIndex(container, k);
+    if (i === undefined) {
+      if (optional) return CelOptional.none();
+      throw new CelEvalError(`index '${String(k instanceof CelUint ? k.valueOf() : k)}' out of range in list size '${container.length}'`);
+    }
+    return optional ? CelOptional.of(container[i]) : container[i];
+  }
+  if (isMapValue(container)) {
+    if (!(typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint' || typeof k === 'number' || k instanceof CelUint)) {
+      throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
+    }
+    const v = mapGet(container, k as CelValue);
+    if (v === undefined) {
+      if (optional) return CelOptional.none();
+      throw new CelEvalError(`no such key: ${String(k instanceof CelUint ? k.valueOf() : k)}`);
+    }
+    return optional ? CelOptional.of(v) : v;
+  }
+  throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
+}
+
+void jsonArray;
+void jsonRoot;
+void actualSize;
+void normKey;
+void TypeValue;

@@ -1,0 +1,79 @@
+/**
+ * Parse → check → plan, and evaluation with a cost limit. This is the engine's own entry point; the
+ * Kubernetes layer (src/cel/k8s) builds environments and activations on top of it.
+ */
+import { check } from './checker.js';
+import type { Env } from './env.js';
+import { CelEvalError, CostLimitError, formatIssues, type CelIssue } from './errors.js';
+import { parse } from './parser.js';
+import { EvalState, plan, type Activation, type PlanOptions, type Interp } from './planner.js';
+import { validateLiterals } from './validators.js';
+import type { CelType } from './types.js';
+import type { CelValue } from './values.js';
+
+export interface CompileOptions {
+  /** Type-check (default true); conformance tests may disable it. */
+  check?: boolean;
+  /** Compile-time validation of constant duration/timestamp/regex arguments (Kubernetes). */
+  validateLiterals?: boolean;
+  plan?: PlanOptions;
+}
+
+export type CompileOutcome =
+  | { ok: true; program: Program; type: CelType | undefined }
+  | { ok: false; issues: CelIssue[]; message: string };
+
+export class Program {
+  constructor(
+    readonly source: string,
+    readonly type: CelType | undefined,
+    private readonly interp: Interp,
+    private readonly slotCount: number,
+  ) {}
+
+  /**
+   * Evaluates against an activation with a cost limit. Returns the value and the cost; CEL errors
+   * come back as `{error}`, cost-limit exhaustion as `{error, costLimit: true}`. Never throws.
+   */
+  evaluate(act: Activation, limit: number): EvalOutcome {
+    const s = new EvalState(act, limit, this.slotCount);
+    try {
+      const value = this.interp(s);
+      if (s.cost > limit) return { ok: false, error: new CostLimitError().message, costLimit: true, cost: s.cost };
+      return { ok: true, value, cost: s.cost };
+    } catch (e) {
+      if (e instanceof CostLimitError) return { ok: false, error: e.message, costLimit: true, cost: s.cost };
+      if (e instanceof CelEvalError) return { ok: false, error: e.message, cost: s.cost };
+      if (e instanceof RangeError) return { ok: false, error: `evaluation failed: ${e.message}`, cost: s.cost };
+      return { ok: false, error: `internal error: ${e instanceof Error ? e.message : String(e)}`, cost: s.cost };
+    }
+  }
+}
+
+export type EvalOutcome =
+  | { ok: true; value: CelValue; cost: number }
+  | { ok: false; error: string; costLimit?: boolean; cost: number };
+
+export function compile(source: string, env: Env, options: CompileOptions = {}): CompileOutcome {
+  if (typeof source !== 'string') {
+    const issues = [{ message: 'expression must be a string', offset: -1 }];
+    return { ok: false, issues, message: formatIssues('', issues) };
+  }
+  const parsed = parse(source);
+  if (!parsed.expr) return { ok: false, issues: parsed.issues, message: formatIssues(source, parsed.issues) };
+  let type: CelType | undefined;
+  if (options.check !== false) {
+    const checked = check(parsed.expr, env);
+    const issues = checked.issues;
+    if (options.validateLiterals && issues.length === 0) issues.push(...validateLiterals(parsed.expr));
+    if (issues.length) return { ok: false, issues, message: formatIssues(source, issues) };
+    type = checked.type;
+  }
+  try {
+    const planned = plan(parsed.expr, env, options.plan);
+    return { ok: true, program: new Program(source, type, planned.interp, planned.slotCount), type };
+  } catch (e) {
+    const issues = [{ message: `program planning failed: ${(e as Error).message}`, offset: -1 }];
+    return { ok: false, issues, message: formatIssues(source, issues) };
+  }
+}

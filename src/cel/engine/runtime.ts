@@ -1,0 +1,287 @@
+/**
+ * Runtime operations shared by the interpreter and the standard library: type names, CEL
+ * (heterogeneous) equality, ordering, map access with numeric key unification, and value sizes.
+ */
+import { CelEvalError, noSuchOverload } from './errors.js';
+import { classTypeName } from './functions.js';
+import { readJson } from './json.js';
+import {
+  CelOptional,
+  CelUint,
+  Duration,
+  LazyObject,
+  StructValue,
+  Timestamp,
+  TypeValue,
+  isPlainObject,
+  stringSize,
+  type CelMapValue,
+  type CelValue,
+} from './values.js';
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** The CEL type name of a runtime value (what `type(v)` denotes). */
+export function typeNameOf(v: unknown): string {
+  switch (typeof v) {
+    case 'boolean':
+      return 'bool';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'string':
+      return 'string';
+    case 'object':
+      if (v === null) return 'null_type';
+      if (Array.isArray(v)) return 'list';
+      if (v instanceof Map || isPlainObject(v)) return 'map';
+      if (v instanceof CelUint) return 'uint';
+      if (v instanceof Uint8Array) return 'bytes';
+      if (v instanceof Timestamp) return 'google.protobuf.Timestamp';
+      if (v instanceof Duration) return 'google.protobuf.Duration';
+      if (v instanceof TypeValue) return 'type';
+      if (v instanceof CelOptional) return 'optional_type';
+      if (v instanceof StructValue) return v.typeName;
+      if (v instanceof LazyObject) return v.typeName;
+      return classTypeName(v) ?? celTypeNameProperty(v) ?? 'unknown';
+  }
+  return 'unknown';
+}
+
+/** Library values may name their CEL type themselves (`celTypeName`, see src/cel/lib/values.ts). */
+function celTypeNameProperty(v: object): string | undefined {
+  const n = (v as { celTypeName?: unknown }).celTypeName;
+  return typeof n === 'string' ? n : undefined;
+}
+
+/** Equality hooks for library types (`registerOperator('Quantity == Quantity', ...)`). */
+const equalityHooks = new Map<Function, (a: unknown, b: unknown) => boolean>();
+export function registerEquality(ctor: Function, eq: (a: unknown, b: unknown) => boolean): void {
+  equalityHooks.set(ctor, eq);
+}
+
+/** Maps whose keys include uints keep the original key kinds here (keys are stored as bigint). */
+const uintKeys = new WeakMap<Map<CelValue, CelValue>, Set<bigint>>();
+
+/** Normalizes a key for storage/lookup in a CEL-built Map: numbers unify across int/uint/double. */
+export function normKey(k: CelValue): CelValue | undefined {
+  if (typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint') return k;
+  if (k instanceof CelUint) return k.valueOf();
+  if (typeof k === 'number') return Number.isInteger(k) ? BigInt(k) : undefined;
+  return undefined;
+}
+
+/** Builds a map from entries, with CEL's key rules; throws on repeated or unsupported keys. */
+export function buildMap(keys: readonly CelValue[], values: readonly CelValue[]): Map<CelValue, CelValue> {
+  const m = new Map<CelValue, CelValue>();
+  let uints: Set<bigint> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (!(typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint' || k instanceof CelUint)) {
+      throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
+    }
+    const nk = normKey(k)!;
+    if (m.has(nk)) throw new CelEvalError(`Failed with repeated key`);
+    m.set(nk, values[i]);
+    if (k instanceof CelUint) (uints ??= new Set()).add(k.valueOf());
+  }
+  if (uints) uintKeys.set(m, uints);
+  return m;
+}
+
+/** Returns a copy of `m` with k → v added; error on a repeated key. */
+export function mapInsert(m: CelMapValue, k: CelValue, v: CelValue): Map<CelValue, CelValue> {
+  const keys = mapKeys(m);
+  const values = keys.map((key) => mapGet(m, key) as CelValue);
+  keys.push(k);
+  values.push(v);
+  try {
+    return buildMap(keys, values);
+  } catch (e) {
+    if (e instanceof CelEvalError && e.message === 'Failed with repeated key') {
+      throw new CelEvalError(`insert failed: key ${formatKey(k)} already exists`);
+    }
+    throw e;
+  }
+}
+
+function formatKey(k: CelValue): string {
+  return typeof k === 'string' ? k : String(k instanceof CelUint ? k.valueOf() : k);
+}
+
+/** Value stored under `key`, or undefined when absent. */
+export function mapGet(m: CelMapValue, key: CelValue): CelValue | undefined {
+  if (m instanceof Map) {
+    const nk = normKey(key);
+    if (nk === undefined) return undefined;
+    const v = m.get(nk);
+    if (v !== undefined || typeof key === 'string' || typeof key === 'boolean') return v;
+    return undefined;
+  }
+  if (typeof key !== 'string') return undefined;
+  return hasOwn.call(m, key) ? readJson(m, key, (m as Record<string, unknown>)[key]) : undefined;
+}
+
+export function mapHas(m: CelMapValue, key: CelValue): boolean {
+  if (m instanceof Map) {
+    const nk = normKey(key);
+    return nk !== undefined && m.has(nk);
+  }
+  return typeof key === 'string' && hasOwn.call(m, key);
+}
+
+export function mapKeys(m: CelMapValue): CelValue[] {
+  if (m instanceof Map) {
+    const uints = uintKeys.get(m);
+    const keys = [...m.keys()];
+    if (!uints) return keys;
+    return keys.map((k) => (typeof k === 'bigint' && uints.has(k) ? new CelUint(k) : k));
+  }
+  return Object.keys(m);
+}
+
+/** Size used by the cost model (cel-go `actualSize`): strings/bytes/lists/maps, else 1. */
+export function actualSize(v: unknown): number {
+  if (typeof v === 'string') return stringSize(v);
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof Uint8Array) return v.length;
+  if (v instanceof Map) return v.size;
+  if (isPlainObject(v)) return Object.keys(v).length;
+  return 1;
+}
+
+function numericCompare(a: unknown, b: unknown): number | undefined {
+  // returns -1/0/1, NaN-aware: undefined when either is NaN; throws nothing
+  const ta = typeof a;
+  const tb = typeof b;
+  if (ta === 'bigint') {
+    if (tb === 'bigint') return (a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0;
+    if (b instanceof CelUint) return (a as bigint) < b.valueOf() ? -1 : (a as bigint) > b.valueOf() ? 1 : 0;
+    if (tb === 'number') return compareIntDouble(a as bigint, b as number);
+    return undefined;
+  }
+  if (a instanceof CelUint) {
+    if (tb === 'bigint') return a.valueOf() < (b as bigint) ? -1 : a.valueOf() > (b as bigint) ? 1 : 0;
+    if (b instanceof CelUint) return a.valueOf() < b.valueOf() ? -1 : a.valueOf() > b.valueOf() ? 1 : 0;
+    if (tb === 'number') return compareIntDouble(a.valueOf(), b as number);
+    return undefined;
+  }
+  if (ta === 'number') {
+    if (tb === 'number') {
+      if (Number.isNaN(a) || Number.isNaN(b)) return undefined;
+      return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+    }
+    if (tb === 'bigint') {
+      const c = compareIntDouble(b as bigint, a as number);
+      return c === undefined ? undefined : -c;
+    }
+    if (b instanceof CelUint) {
+      const c = compareIntDouble(b.valueOf(), a as number);
+      return c === undefined ? undefined : -c;
+    }
+  }
+  return undefined;
+}
+
+/** Exact comparison of an integer with a double (no precision loss beyond 2^53). */
+function compareIntDouble(i: bigint, d: number): number | undefined {
+  if (Number.isNaN(d)) return undefined;
+  if (d === Infinity) return -1;
+  if (d === -Infinity) return 1;
+  const fl = Math.floor(d);
+  const bi = BigInt(fl);
+  if (i < bi) return -1;
+  if (i > bi) return 1;
+  return d > fl ? -1 : 0;
+}
+
+function isNumber(v: unknown): boolean {
+  return typeof v === 'bigint' || typeof v === 'number' || v instanceof CelUint;
+}
+
+/** CEL equality (heterogeneous: values of different types are unequal, numbers compare by value). */
+export function celEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
+  const ta = typeof a;
+  if (ta === 'string' || ta === 'boolean' || typeof b === 'string' || typeof b === 'boolean') return false;
+  if (a === null || b === null) return false;
+  if (isNumber(a)) return isNumber(b) && numericCompare(a, b) === 0;
+  if (typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!celEquals(a[i], b[i])) return false;
+    return true;
+  }
+  if (a instanceof Map || isPlainObject(a)) {
+    if (!(b instanceof Map || isPlainObject(b))) return false;
+    const ma = a as CelMapValue;
+    const mb = b as CelMapValue;
+    const ka = mapKeys(ma);
+    if (ka.length !== mapKeys(mb).length) return false;
+    for (const k of ka) {
+      const vb = mapGet(mb, k);
+      if (vb === undefined) return false;
+      if (!celEquals(mapGet(ma, k), vb)) return false;
+    }
+    return true;
+  }
+  if (a instanceof Uint8Array) {
+    if (!(b instanceof Uint8Array) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  if (a instanceof Timestamp) return b instanceof Timestamp && a.ns === b.ns;
+  if (a instanceof Duration) return b instanceof Duration && a.ns === b.ns;
+  if (a instanceof TypeValue) return b instanceof TypeValue && a.name === b.name;
+  if (a instanceof CelOptional) {
+    if (!(b instanceof CelOptional)) return false;
+    if (!a.hasValue() || !b.hasValue()) return a.hasValue() === b.hasValue();
+    return celEquals(a.value(), b.value());
+  }
+  if (a instanceof StructValue) {
+    if (!(b instanceof StructValue) || a.typeName !== b.typeName || a.fields.size !== b.fields.size) return false;
+    for (const [k, v] of a.fields) {
+      if (!b.fields.has(k) || !celEquals(v, b.fields.get(k))) return false;
+    }
+    return true;
+  }
+  const hook = equalityHooks.get((a as object).constructor);
+  if (hook && (b as object).constructor === (a as object).constructor) return hook(a, b);
+  const own = (a as { celEquals?: unknown }).celEquals;
+  if (typeof own === 'function') return Boolean(own.call(a, b));
+  return false;
+}
+
+/** Ordering for `<`, `<=`, `>`, `>=`; throws "no such overload" for unordered combinations. */
+export function celCompare(a: unknown, b: unknown, fn: string): number | undefined {
+  const ta = typeof a;
+  if (ta === 'string' && typeof b === 'string') return compareStrings(a as string, b);
+  if (isNumber(a) && isNumber(b)) return numericCompare(a, b);
+  if (ta === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  if (a instanceof Timestamp && b instanceof Timestamp) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
+  if (a instanceof Duration && b instanceof Duration) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+    return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+  }
+  throw noSuchOverload(fn, [typeNameOf(a), typeNameOf(b)]);
+}
+
+/** Code-point order (UTF-16 order differs for characters beyond the BMP). */
+function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca !== cb) {
+      const sa = ca >= 0xd800 && ca <= 0xdfff;
+      const sb = cb >= 0xd800 && cb <= 0xdfff;
+      if (sa !== sb) return sa ? 1 : -1;
+      return ca < cb ? -1 : 1;
+    }
+  }
+  return a.length < b.length ? -1 : 1;
+}

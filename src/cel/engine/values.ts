@@ -1,0 +1,157 @@
+/**
+ * The runtime value model. Library functions receive and return these values.
+ *
+ * | CEL type    | JS value                                                                  |
+ * |-------------|---------------------------------------------------------------------------|
+ * | null        | `null`                                                                    |
+ * | bool        | `boolean`                                                                 |
+ * | int         | `bigint` (within int64)                                                   |
+ * | uint        | `CelUint` (cel-js's `UnsignedInt`)                                        |
+ * | double      | `number`                                                                  |
+ * | string      | `string`                                                                  |
+ * | bytes       | `Uint8Array`                                                              |
+ * | list        | JS array of CEL values                                                     |
+ * | map         | `Map` (CEL-built), or a plain object read from a JSON document            |
+ * | timestamp   | `Timestamp`: a `Date` that also carries nanoseconds since the epoch (`ns`) |
+ * | duration    | `Duration`: a cel-js `Duration` that also carries total nanoseconds (`ns`) |
+ * | type        | `TypeValue`                                                               |
+ * | optional    | `CelOptional` (cel-js's `Optional`)                                       |
+ * | Object{...} | `StructValue` (also JSONPatch{...})                                       |
+ * | library     | instances of the classes libraries register (Quantity, IP, ...)           |
+ *
+ * uint, optional, timestamp and duration values are (or extend) the classes of cel-js, which the
+ * libraries in src/cel/lib were written against, so those libraries work unchanged.
+ *
+ * Plain objects are JSON documents: reading a number from one gives an int when it is integral (and
+ * was not written as a float literal, see src/json) and a double otherwise; arrays inside them are
+ * converted on read (json.ts). Everything else never needs conversion.
+ */
+
+import { Duration as CelJsDuration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { Optional } from '@marcbachmann/cel-js';
+
+export const INT64_MIN = -(1n << 63n);
+export const INT64_MAX = (1n << 63n) - 1n;
+export const UINT64_MAX = (1n << 64n) - 1n;
+
+export { UnsignedInt as CelUint } from '@marcbachmann/cel-js/evaluator';
+export { Optional as CelOptional } from '@marcbachmann/cel-js';
+
+/** Seconds range of google.protobuf.Timestamp: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z. */
+export const TS_MIN_SECONDS = -62135596800n;
+export const TS_MAX_SECONDS = 253402300799n;
+export const NANOS_PER_SECOND = 1_000_000_000n;
+/** google.protobuf.Duration limit: ±315,576,000,000 seconds (10,000 years). */
+export const DURATION_MAX_SECONDS = 315576000000n;
+
+export class Timestamp extends Date {
+  /** Nanoseconds since 1970-01-01T00:00:00Z. */
+  readonly ns: bigint;
+  constructor(ns: bigint) {
+    super(Number(floorDiv(ns, 1_000_000n)));
+    this.ns = ns;
+  }
+  get seconds(): bigint {
+    return floorDiv(this.ns, NANOS_PER_SECOND);
+  }
+  get nanos(): number {
+    return Number(this.ns - this.seconds * NANOS_PER_SECOND);
+  }
+}
+
+export class Duration extends CelJsDuration {
+  /** Total nanoseconds (negative for negative durations). */
+  readonly ns: bigint;
+  constructor(ns: bigint) {
+    const secs = ns / NANOS_PER_SECOND;
+    super(secs, Number(ns - secs * NANOS_PER_SECOND));
+    this.ns = ns;
+  }
+}
+
+export class TypeValue {
+  private static readonly interned = new Map<string, TypeValue>();
+  private constructor(readonly name: string) {}
+  static of(name: string): TypeValue {
+    let t = TypeValue.interned.get(name);
+    if (!t) TypeValue.interned.set(name, (t = new TypeValue(name)));
+    return t;
+  }
+  /** cel-js prints type values as Type<name>; libraries recognise them by that. */
+  toString(): string {
+    return `Type<${this.name}>`;
+  }
+}
+
+/** A value of a message-like type: Kubernetes `Object`/`Object.x.y` literals and `JSONPatch`. */
+export class StructValue {
+  constructor(
+    readonly typeName: string,
+    readonly fields: Map<string, CelValue>,
+  ) {}
+}
+
+/**
+ * An object whose fields are computed on demand (Kubernetes' lazily evaluated `variables`). Field
+ * selection and has() call into it; it is not a map and cannot be iterated.
+ */
+export abstract class LazyObject {
+  abstract readonly typeName: string;
+  /** The field's value, or undefined when there is no such field. Throws CEL errors. */
+  abstract field(name: string): CelValue | undefined;
+  abstract has(name: string): boolean;
+}
+
+export type CelMapValue = Map<CelValue, CelValue> | { [key: string]: unknown };
+
+export type CelValue =
+  | null
+  | boolean
+  | bigint
+  | number
+  | string
+  | Uint8Array
+  | UnsignedInt
+  | readonly CelValue[]
+  | CelMapValue
+  | Timestamp
+  | Duration
+  | TypeValue
+  | Optional
+  | StructValue
+  | object;
+
+export function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+/** Code-point length of a JS string (CEL strings are sequences of code points). */
+export function stringSize(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const p = Object.getPrototypeOf(v);
+  return p === Object.prototype || p === null;
+}
+
+export function isMapValue(v: unknown): v is CelMapValue {
+  return v instanceof Map || isPlainObject(v);
+}
+
+export function mapSize(m: CelMapValue): number {
+  return m instanceof Map ? m.size : Object.keys(m).length;
+}

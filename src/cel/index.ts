@@ -1,0 +1,81 @@
+/**
+ * The Kubernetes admission CEL environment (MutatingAdmissionPolicy, spec map.md §5, §7–§9, §12, §13).
+ *
+ * ## Compile (once per process per distinct expression; results are cached)
+ *
+ *   const vars = CompiledVariables.compile(policy.spec.variables ?? [], { params: hasParamKind });
+ *   // each entry: { name, type, compiled? , error? } — a failed variable is typed dyn and fails on access
+ *   const r = compileExpression(expr, 'matchCondition' | 'variable' | 'jsonPatch' | 'applyConfiguration',
+ *                               vars.scope());            // or { params: boolean } without variables
+ *   // r: { ok: true, compiled: CompiledExpression }  (compiled.type / compiled.typeName: static type)
+ *   //  | { ok: false, message }  — 'compilation failed: ERROR: <input>:1:5: ...' (cel-go text, with the
+ *   //    source line and caret) or 'must evaluate to bool but got int' (result-type check, §7.7)
+ *
+ * Roles: a matchCondition must be `bool`, a JSONPatch mutation `list(JSONPatch)`, an ApplyConfiguration
+ * `Object`; variables may have any type. `Object`/`JSONPatch` and their construction syntax exist in
+ * the variable and mutation environments, not in matchConditions.
+ *
+ * ## Evaluate (one Evaluation per matchCondition set or per mutation)
+ *
+ *   const ev = new Evaluation(
+ *     { object, oldObject, request, params, namespaceObject, authorizer },   // JSON documents
+ *     { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS (2.5M) | RUNTIME_CEL_COST_BUDGET (10M),
+ *       variables: vars });
+ *   const res = ev.evaluate(r.compiled);
+ *   // res: { ok: true, value, cost }
+ *   //    | { ok: false, kind: 'runtime', message: "expression '<expr>' resulted in error: <err>" }
+ *   //    | { ok: false, kind: 'budget', message: OUT_OF_BUDGET_MESSAGE }  (the whole set/mutation fails)
+ *
+ * Each expression runs under PerCallLimit (1,000,000): exceeding it stops evaluation at once with
+ * "operation cancelled: actual cost limit exceeded". Variables are evaluated on first access, once per
+ * Evaluation, their cost charged to the budget once (§7.5); their failures read
+ * `composited variable "<n>" fails to compile|evaluate: <err>`. `authorizer` and
+ * `authorizer.requestResource` evaluate to an error unless an authorizer binding is supplied.
+ *
+ * Documents are read lazily: nothing is converted until an expression reads it, integers are int
+ * (unless `isFloatLiteral`, src/json), other numbers double. Inputs are never mutated.
+ *
+ * ## Convert results
+ *
+ *   toJsonPatchOperations(value)  → [{ op, path, from?, value? }]            (§8.2)
+ *   toApplyConfiguration(value)   → JSON object (apiVersion/kind not stamped) (§9.2, §9.3)
+ *   celToJson(value)              → JSON (integral doubles marked as float literals)
+ * They throw `ConversionError` with the Kubernetes text (type-name mismatch, non-string map key).
+ *
+ * ## Cache metrics
+ *
+ *   programCacheStats() → { hits, misses, size, capacity, evictions }  (for /metrics)
+ */
+export {
+  compileExpression,
+  CompiledExpression,
+  configureProgramCache,
+  programCacheStats,
+  ROLES,
+  type CelRole,
+  type CompileResult,
+  type CompileScope,
+} from './k8s/compile.js';
+export type { CacheStats } from './k8s/cache.js';
+export { CompiledVariables, type CompiledVariable, type VariableDefinition } from './k8s/variables.js';
+export {
+  Evaluation,
+  OUT_OF_BUDGET_MESSAGE,
+  PER_CALL_LIMIT,
+  RUNTIME_CEL_COST_BUDGET,
+  RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
+  type AdmissionInput,
+  type CelAuthorizerBinding,
+  type EvalResult,
+  type EvaluationOptions,
+} from './k8s/evaluation.js';
+export {
+  celToJson,
+  ConversionError,
+  toApplyConfiguration,
+  toJsonPatchOperations,
+  type JsonPatchOperation,
+} from './k8s/convert.js';
+export { formatCelValue, celTypeName } from './k8s/format.js';
+export type { CelValue } from './engine/values.js';
+export type { CelLibrary } from './library.js';

@@ -1,0 +1,95 @@
+/**
+ * Compiling admission expressions for a role (spec map.md §7.7, §12): the environment per role and
+ * scope, the result-type check, the Kubernetes error texts, and the process-wide program cache.
+ */
+import { compile as compileProgram, type Program } from '../engine/program.js';
+import { CelType, Kind, T, listOf } from '../engine/types.js';
+import { LruCache, type CacheStats } from './cache.js';
+import { kubernetesEnvs, scopeEnv, type KubernetesEnvs } from './environment.js';
+import { JSONPATCH_TYPE, OBJECT_TYPE } from './types.js';
+
+export type CelRole = 'matchCondition' | 'variable' | 'jsonPatch' | 'applyConfiguration';
+
+export const ROLES: readonly CelRole[] = ['matchCondition', 'variable', 'jsonPatch', 'applyConfiguration'];
+
+/** What an expression may reference besides the fixed admission variables. */
+export interface CompileScope {
+  /** The policy has a paramKind: `params` is declared (it may still be null at runtime). */
+  params: boolean;
+  /** Earlier variables of the policy and their static types (in declaration order); none by default. */
+  variables?: ReadonlyMap<string, CelType>;
+}
+
+/** A compiled, type-checked expression; immutable and shared across policies through the cache. */
+export class CompiledExpression {
+  constructor(
+    readonly expression: string,
+    readonly role: CelRole,
+    readonly type: CelType,
+    /** @internal */ readonly program: Program,
+  ) {}
+
+  /** The static result type as cel-go prints it (`bool`, `list(JSONPatch)`, `Object`, ...). */
+  get typeName(): string {
+    return this.type.toString();
+  }
+}
+
+export type CompileResult = { ok: true; compiled: CompiledExpression } | { ok: false; message: string };
+
+const EXPECTED: Partial<Record<CelRole, CelType>> = {
+  matchCondition: T.bool,
+  jsonPatch: listOf(new CelType(Kind.Struct, JSONPATCH_TYPE)),
+  applyConfiguration: new CelType(Kind.Struct, OBJECT_TYPE),
+};
+
+export const DEFAULT_CACHE_CAPACITY = 4096;
+const cache = new LruCache<CompileResult>(DEFAULT_CACHE_CAPACITY);
+
+function scopeKey(scope: CompileScope): string {
+  let k = scope.params ? 'P' : '-';
+  if (scope.variables) for (const [name, t] of scope.variables) k += `|${name}:${t}`;
+  return k;
+}
+
+function envFor(envs: KubernetesEnvs, role: CelRole) {
+  return role === 'matchCondition' ? envs.conditions : envs.mutations;
+}
+
+/** Compiles (or fetches from the cache) one expression. Never throws. */
+export function compileExpression(expression: string, role: CelRole, scope: CompileScope): CompileResult {
+  if (typeof expression !== 'string') return { ok: false, message: 'compilation failed: expression must be a string' };
+  const key = `${role}\u0000${scopeKey(scope)}\u0000${expression}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const result = compileUncached(expression, role, scope);
+  cache.set(key, result);
+  return result;
+}
+
+function compileUncached(expression: string, role: CelRole, scope: CompileScope): CompileResult {
+  try {
+    const envs = kubernetesEnvs();
+    const env = scopeEnv(envFor(envs, role), { params: scope.params, variables: scope.variables ?? new Map() });
+    const out = compileProgram(expression, env, { validateLiterals: true, plan: envs.planOptions });
+    if (!out.ok) return { ok: false, message: `compilation failed: ${out.message}` };
+    const type = out.type ?? T.dyn;
+    const expected = EXPECTED[role];
+    if (expected && type.toString() !== expected.toString()) {
+      return { ok: false, message: `must evaluate to ${expected} but got ${type}` };
+    }
+    return { ok: true, compiled: new CompiledExpression(expression, role, type, out.program) };
+  } catch (e) {
+    return { ok: false, message: `compilation failed: internal error: ${(e as Error).message}` };
+  }
+}
+
+export function programCacheStats(): CacheStats {
+  return cache.stats();
+}
+
+/** Resizes (and empties) the program cache; for tests and configuration. */
+export function configureProgramCache(capacity: number): void {
+  cache.capacity = Math.max(1, Math.floor(capacity));
+  cache.clear();
+}

@@ -1,0 +1,80 @@
+/**
+ * The Kubernetes admission CEL environments (spec map.md §7, §12): the standard library, the
+ * Kubernetes and cel-go extension libraries, the admission variables, and — for mutations — the
+ * `Object`/`JSONPatch` types. Built once per process; a policy's variables extend it cheaply.
+ */
+import type { CelLibrary } from '../library.js';
+import { Env, declareStandardTypes } from '../engine/env.js';
+import { LibraryHost, normalizeLibraryValue } from '../engine/library-host.js';
+import type { PlanOptions } from '../engine/planner.js';
+import { registerStdlib } from '../engine/stdlib.js';
+import { CelType, Kind, T } from '../engine/types.js';
+import { declarePatchTypes, declareRequestAndNamespace, NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, variablesStruct } from './types.js';
+import { libraries } from './libraries.js';
+
+export const AUTHORIZER_TYPE = 'kubernetes.authorization.Authorizer';
+export const RESOURCE_CHECK_TYPE = 'kubernetes.authorization.ResourceCheck';
+
+export interface KubernetesEnvs {
+  /** matchConditions: no Object/JSONPatch types. */
+  readonly conditions: Env;
+  /** Mutations and variables: with Object/JSONPatch. */
+  readonly mutations: Env;
+  readonly host: LibraryHost;
+  readonly planOptions: PlanOptions;
+  /** Libraries that failed to register (reported, not fatal). */
+  readonly libraryErrors: readonly string[];
+}
+
+let envs: KubernetesEnvs | undefined;
+
+export function kubernetesEnvs(): KubernetesEnvs {
+  return (envs ??= buildEnvs(libraries));
+}
+
+/** Builds fresh environments with the given libraries (tests use this to add or omit libraries). */
+export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
+  const base = new Env(undefined, { homogeneousAggregateLiterals: true });
+  declareStandardTypes(base);
+  registerStdlib(base);
+  const host = new LibraryHost(base);
+  const libraryErrors: string[] = [];
+  for (const lib of libs) {
+    try {
+      host.add(lib);
+    } catch (e) {
+      libraryErrors.push((e as Error).message);
+    }
+  }
+  declareRequestAndNamespace(base);
+  const authorizer = base.lookupTypeName(AUTHORIZER_TYPE) ?? base.addOpaqueType(AUTHORIZER_TYPE);
+  const resourceCheck = base.lookupTypeName(RESOURCE_CHECK_TYPE) ?? base.addOpaqueType(RESOURCE_CHECK_TYPE);
+  base.addIdent({ name: 'object', type: T.dyn });
+  base.addIdent({ name: 'oldObject', type: T.dyn });
+  base.addIdent({ name: 'request', type: new CelType(Kind.Struct, REQUEST_TYPE) });
+  base.addIdent({ name: 'namespaceObject', type: new CelType(Kind.Struct, NAMESPACE_TYPE) });
+  base.addIdent({ name: 'authorizer', type: authorizer });
+  base.addIdent({ name: 'authorizer.requestResource', type: resourceCheck });
+  const mutations = base.extend();
+  declarePatchTypes(mutations);
+  const planOptions: PlanOptions = {
+    libraryCost: (o, args, result) => host.cost(o, args, result),
+    normalizeResult: normalizeLibraryValue,
+  };
+  return { conditions: base, mutations, host, planOptions, libraryErrors };
+}
+
+/** Declarations a single expression is compiled with: params and the policy's earlier variables. */
+export interface ExpressionScope {
+  params: boolean;
+  variables: ReadonlyMap<string, CelType>;
+}
+
+/** The environment for one expression: base + params + `variables`. */
+export function scopeEnv(base: Env, scope: ExpressionScope): Env {
+  const env = base.extend();
+  if (scope.params) env.addIdent({ name: 'params', type: T.dyn });
+  env.addStruct(variablesStruct(scope.variables));
+  env.addIdent({ name: 'variables', type: new CelType(Kind.Struct, VARIABLES_TYPE) });
+  return env;
+}

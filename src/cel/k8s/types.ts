@@ -1,0 +1,101 @@
+/**
+ * The Kubernetes object types of the admission CEL environment (spec map.md §7.2, §7.3, §8.1, §9.1):
+ * `kubernetes.AdmissionRequest`, `kubernetes.Namespace` (only the listed fields exist), `JSONPatch`,
+ * and the dynamic `Object` / `Object.<path>` types whose fields are all `dyn`.
+ */
+import type { Env, StructDecl } from '../engine/env.js';
+import { CelType, Kind, T, listOf, mapOf } from '../engine/types.js';
+
+function struct(name: string, fields: Record<string, CelType>, zeroDefaults = true): StructDecl {
+  const m = new Map(Object.entries(fields));
+  return { name, fieldType: (f) => m.get(f), zeroDefaults };
+}
+
+const named = (name: string) => new CelType(Kind.Struct, name);
+
+export const REQUEST_TYPE = 'kubernetes.AdmissionRequest';
+export const NAMESPACE_TYPE = 'kubernetes.Namespace';
+export const JSONPATCH_TYPE = 'JSONPatch';
+export const OBJECT_TYPE = 'Object';
+export const VARIABLES_TYPE = 'kubernetes.variables';
+
+export function declareRequestAndNamespace(env: Env): void {
+  const strList = listOf(T.string);
+  env.addStruct(struct('kubernetes.GroupVersionKind', { group: T.string, version: T.string, kind: T.string }));
+  env.addStruct(struct('kubernetes.GroupVersionResource', { group: T.string, version: T.string, resource: T.string }));
+  env.addStruct(
+    struct('kubernetes.UserInfo', { username: T.string, uid: T.string, groups: strList, extra: mapOf(T.string, strList) }),
+  );
+  env.addStruct(
+    struct(REQUEST_TYPE, {
+      kind: named('kubernetes.GroupVersionKind'),
+      resource: named('kubernetes.GroupVersionResource'),
+      subResource: T.string,
+      requestKind: named('kubernetes.GroupVersionKind'),
+      requestResource: named('kubernetes.GroupVersionResource'),
+      requestSubResource: T.string,
+      name: T.string,
+      namespace: T.string,
+      operation: T.string,
+      userInfo: named('kubernetes.UserInfo'),
+      dryRun: T.bool,
+      options: T.dyn,
+    }),
+  );
+  env.addStruct(struct('kubernetes.NamespaceSpec', { finalizers: strList }));
+  env.addStruct(
+    struct('kubernetes.NamespaceCondition', {
+      status: T.string,
+      type: T.string,
+      lastTransitionTime: T.timestamp,
+      message: T.string,
+      reason: T.string,
+    }),
+  );
+  env.addStruct(
+    struct('kubernetes.NamespaceStatus', { conditions: listOf(named('kubernetes.NamespaceCondition')), phase: T.string }),
+  );
+  env.addStruct(
+    struct('kubernetes.NamespaceMetadata', {
+      name: T.string,
+      generateName: T.string,
+      namespace: T.string,
+      labels: mapOf(T.string, T.string),
+      annotations: mapOf(T.string, T.string),
+      UID: T.string,
+      creationTimestamp: T.timestamp,
+      deletionGracePeriodSeconds: T.int,
+      deletionTimestamp: T.timestamp,
+      generation: T.int,
+      resourceVersion: T.string,
+      finalizers: strList,
+    }),
+  );
+  env.addStruct(
+    struct(NAMESPACE_TYPE, {
+      metadata: named('kubernetes.NamespaceMetadata'),
+      spec: named('kubernetes.NamespaceSpec'),
+      status: named('kubernetes.NamespaceStatus'),
+    }),
+  );
+}
+
+/** `JSONPatch` and `Object.*`, available to mutation expressions (and variables). */
+export function declarePatchTypes(env: Env): void {
+  env.addStruct(struct(JSONPATCH_TYPE, { op: T.string, path: T.string, from: T.string, value: T.dyn }, false));
+  const objectDecls = new Map<string, StructDecl>();
+  env.addStructResolver((name) => {
+    if (name !== OBJECT_TYPE && !name.startsWith(`${OBJECT_TYPE}.`)) return undefined;
+    let d = objectDecls.get(name);
+    if (!d) {
+      d = { name, fieldType: () => T.dyn };
+      if (objectDecls.size < 10_000) objectDecls.set(name, d);
+    }
+    return d;
+  });
+}
+
+/** The `variables` object type: one field per declared variable, with its static type. */
+export function variablesStruct(fields: ReadonlyMap<string, CelType>): StructDecl {
+  return { name: VARIABLES_TYPE, fieldType: (f) => fields.get(f) };
+}

@@ -1,0 +1,115 @@
+/**
+ * Policy variables (spec map.md §7.5): compiled in declaration order, each seeing the earlier ones with
+ * their static types; evaluated lazily, once per evaluation, on first access.
+ */
+import { CelEvalError } from '../engine/errors.js';
+import type { Activation } from '../engine/planner.js';
+import { T, type CelType } from '../engine/types.js';
+import { LazyObject, type CelValue } from '../engine/values.js';
+import { compileExpression, type CompileScope, type CompiledExpression } from './compile.js';
+import { VARIABLES_TYPE } from './types.js';
+
+export interface VariableDefinition {
+  readonly name: string;
+  readonly expression: string;
+}
+
+export interface CompiledVariable {
+  readonly name: string;
+  readonly expression: string;
+  /** Static type seen by later expressions (dyn when the variable failed to compile). */
+  readonly type: CelType;
+  readonly compiled?: CompiledExpression;
+  /** The compile error text, when it failed. */
+  readonly error?: string;
+}
+
+/** The compiled variables of one policy. */
+export class CompiledVariables {
+  private readonly byName: Map<string, CompiledVariable>;
+  readonly types: ReadonlyMap<string, CelType>;
+
+  private constructor(
+    readonly entries: readonly CompiledVariable[],
+    readonly params: boolean,
+  ) {
+    this.byName = new Map(entries.map((e) => [e.name, e]));
+    this.types = new Map(entries.map((e) => [e.name, e.type]));
+  }
+
+  static readonly NONE_WITHOUT_PARAMS = new CompiledVariables([], false);
+  static readonly NONE_WITH_PARAMS = new CompiledVariables([], true);
+
+  /** Compiles the definitions in order; failures are recorded, not thrown. */
+  static compile(definitions: readonly VariableDefinition[], options: { params: boolean }): CompiledVariables {
+    const entries: CompiledVariable[] = [];
+    const types = new Map<string, CelType>();
+    for (const def of definitions) {
+      const r = compileExpression(def.expression, 'variable', { params: options.params, variables: new Map(types) });
+      const entry: CompiledVariable = r.ok
+        ? { name: def.name, expression: def.expression, type: r.compiled.type, compiled: r.compiled }
+        : { name: def.name, expression: def.expression, type: T.dyn, error: r.message };
+      entries.push(entry);
+      types.set(def.name, entry.type);
+    }
+    return new CompiledVariables(entries, options.params);
+  }
+
+  get(name: string): CompiledVariable | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The scope later expressions (matchConditions, mutations) are compiled with. */
+  scope(): CompileScope {
+    return { params: this.params, variables: this.types };
+  }
+}
+
+/**
+ * The `variables` value of one evaluation: each variable is evaluated on first access with its own
+ * per-call limit; its cost is reported to the evaluation (charged once) and its value or error cached.
+ */
+export class LazyVariables extends LazyObject {
+  readonly typeName = VARIABLES_TYPE;
+  private readonly results = new Map<string, { value?: CelValue; error?: CelEvalError }>();
+  /** Cost of variables evaluated since the last `takeCost()`. */
+  private pendingCost = 0;
+
+  constructor(
+    private readonly variables: CompiledVariables,
+    private readonly activation: Activation,
+    private readonly perCallLimit: number,
+  ) {
+    super();
+  }
+
+  has(name: string): boolean {
+    return this.variables.get(name) !== undefined;
+  }
+
+  field(name: string): CelValue | undefined {
+    const v = this.variables.get(name);
+    if (!v) return undefined;
+    let r = this.results.get(name);
+    if (!r) {
+      r = this.evaluate(v);
+      this.results.set(name, r);
+    }
+    if (r.error) throw r.error;
+    return r.value;
+  }
+
+  takeCost(): number {
+    const c = this.pendingCost;
+    this.pendingCost = 0;
+    return c;
+  }
+
+  private evaluate(v: CompiledVariable): { value?: CelValue; error?: CelEvalError } {
+    if (!v.compiled) return { error: new CelEvalError(`composited variable "${v.name}" fails to compile: ${v.error}`) };
+    const out = v.compiled.program.evaluate(this.activation, this.perCallLimit);
+    this.pendingCost += out.cost;
+    if (!out.ok) return { error: new CelEvalError(`composited variable "${v.name}" fails to evaluate: ${out.error}`) };
+    return { value: out.value };
+  }
+}
