@@ -5,9 +5,10 @@
  * multi-selects.
  */
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../../src/json/index.js';
 import { evaluate, isUnresolvedError, search, UnresolvedKeyError } from '../../../src/kyverno/jmespath/index.js';
 
-const request = {
+const request: JsonValue = {
   request: {
     operation: 'CREATE',
     object: {

@@ -90,7 +90,7 @@ function toJsonValue(v: unknown): JsonValue {
 }
 
 export function parseYaml11(text: string): JsonValue {
-  const doc = parseDocument(text, { version: '1.1', customTags: yamlTags, uniqueKeys: false, maxAliasCount: 1000 });
+  const doc = parseDocument(text, { version: '1.1', customTags: yamlTags, uniqueKeys: false });
   if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
   if (!text.endsWith('\n')) {
     // A clipped block scalar that runs to the end of the text has no line break to keep; the yaml

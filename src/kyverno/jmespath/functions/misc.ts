@@ -4,6 +4,7 @@ import { imageInfo, imageString } from '../images.js';
 import type { FunctionDef } from '../registry.js';
 import { randomFromPattern } from '../regen.js';
 import { parseRange, parseVersion, ZERO_VERSION, type Version } from '../semver.js';
+import { x509Decode } from '../x509.js';
 
 const S = { types: ['string' as const] };
 
@@ -104,6 +105,19 @@ export const miscFunctions: FunctionDef[] = [
         return imageString(imageInfo(image as string));
       } catch (e) {
         throw kyvernoError.generic('image_normalize', (e as Error).message);
+      }
+    },
+  },
+  {
+    name: 'x509_decode',
+    args: [S],
+    returns: ['object'],
+    note: 'decodes an x.509 certificate to an object. you may also use this in conjunction with `base64_decode` jmespath function to decode a base64-encoded certificate',
+    call: ([pem]) => {
+      try {
+        return x509Decode(pem as string);
+      } catch (e) {
+        throw new FunctionError('x509_decode', (e as Error).message);
       }
     },
   },

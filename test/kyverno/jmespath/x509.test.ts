@@ -1,0 +1,64 @@
+/** x509_decode against the expected objects of Kyverno's Test_x509Decode (transcribed in ./x509/). */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { evaluate, search } from '../../../src/kyverno/jmespath/index.js';
+import { base64Encode } from '../../../src/kyverno/jmespath/functions/encoding.js';
+
+const file = (name: string) => readFileSync(new URL(`./x509/${name}`, import.meta.url), 'utf8');
+const certs = { svc: file('kyverno-svc.pem'), xx: file('xx.pem'), csr: file('digicert.csr.pem') };
+const b64 = (s: string) => base64Encode(new TextEncoder().encode(s));
+
+describe('x509_decode', () => {
+  it('decodes a certificate to the object Kyverno returns', () => {
+    const expected = JSON.parse(file('kyverno-svc.expected.json'));
+    expect(search('x509_decode(pem)', { pem: certs.svc })).toEqual(expected);
+    // the same certificate base64-encoded, as Kyverno's test does, and without the final newline
+    expect(search('x509_decode(base64_decode(b))', { b: b64(certs.svc) })).toEqual(expected);
+    expect(search('x509_decode(pem)', { pem: certs.svc.trimEnd() })).toEqual(expected);
+  });
+  it('decodes the second certificate of Kyverno’s test (names, serial, key usage)', () => {
+    const r = search('x509_decode(pem)', { pem: certs.xx }) as Record<string, unknown>;
+    expect(r.SerialNumber).toBe(520089955419326249038486015063014459614455897759);
+    expect(r.Version).toBe(3);
+    expect(r.KeyUsage).toBe(96);
+    expect(r.NotBefore).toBe('2018-02-02T12:38:00Z');
+    expect(r.NotAfter).toBe('2023-02-01T12:38:00Z');
+    expect(r.SubjectKeyId).toBe('pdxvnZu/qiqcP4P19M0UdkvwhbE=');
+    expect(r.Issuer).toEqual({
+      Country: ['xx'],
+      Organization: ['x'],
+      OrganizationalUnit: ['x'],
+      Locality: ['x'],
+      Province: ['x'],
+      StreetAddress: null,
+      PostalCode: null,
+      SerialNumber: '',
+      CommonName: '',
+      Names: [
+        { Type: [2, 5, 4, 6], Value: 'xx' },
+        { Type: [2, 5, 4, 8], Value: 'x' },
+        { Type: [2, 5, 4, 7], Value: 'x' },
+        { Type: [2, 5, 4, 10], Value: 'x' },
+        { Type: [2, 5, 4, 11], Value: 'x' },
+      ],
+      ExtraNames: null,
+    });
+    expect((r.PublicKey as { N: string }).N).toBe(
+      '26496562094779491076553211809422098021949952483515703281510813808490953126660362388109632773224118754702902108388229193869554055094778177099185065933983949693842239539154549752097759985799130804083586220803335221114269832081649712810220640441076536231140807229028981655981643835428138719795509959624793308640711388215921808921435203036357847686892066058381787405708754578605922703585581205444932036212009496723589206933777338978604488048677611723712498345752655171502746679687404543368933776929978831813434358099337112479727796701588293884856604804625411358577626503349165930794262171211166398339413648296787152727521',
+    );
+  });
+  it('decodes a certificate request', () => {
+    expect(search('x509_decode(pem)', { pem: certs.csr })).toEqual(JSON.parse(file('digicert.csr.expected.json')));
+  });
+  it('reports bad input clearly', () => {
+    for (const [pem, msg] of [
+      ['xyz', 'failed to decode PEM block'],
+      ['-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n', 'PEM block neither contains a CERTIFICATE or CERTIFICATE REQUEST'],
+      ['-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n', 'x509'],
+    ]) {
+      const r = evaluate('x509_decode(p)', { p: pem });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toContain(msg);
+    }
+  });
+});
