@@ -22,12 +22,16 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
 
   const reader = request.body.getReader();
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const deadline = Date.now() + limits.bodyTimeoutMs;
+  // One timer for the whole body (not one per chunk): most bodies arrive in a chunk or two.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+  });
   let received = 0;
   let text = '';
   try {
     for (;;) {
-      const chunk = await readWithin(reader, deadline - Date.now());
+      const chunk = await Promise.race([reader.read(), timedOut]);
       if (chunk === TIMED_OUT) {
         return { ok: false, status: 408, message: `request body not received within ${limits.bodyTimeoutMs} ms` };
       }
@@ -44,6 +48,7 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
   } catch (err) {
     return { ok: false, status: 400, message: `request body could not be read: ${(err as Error).message}` };
   } finally {
+    clearTimeout(timer);
     // Releases the connection's remaining bytes (no-op once the stream has ended).
     reader.cancel().catch(() => {});
   }
@@ -65,20 +70,4 @@ function notUtf8(): BodyResult {
 
 function tooLarge(limits: Limits): BodyResult {
   return { ok: false, status: 413, message: `request body exceeds the limit of ${limits.maxBodyBytes} bytes` };
-}
-
-async function readWithin(
-  reader: { read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> },
-  ms: number,
-): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array } | typeof TIMED_OUT> {
-  if (ms <= 0) return TIMED_OUT;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), ms);
-  });
-  try {
-    return await Promise.race([reader.read(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
