@@ -47,7 +47,15 @@ export async function buildTargets(names = []) {
     const file = join(root, target.outfile);
     report.push({ target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length });
   }
-  writeFileSync(join(root, 'dist', 'sizes.json'), JSON.stringify(report, null, 2) + '\n');
+  // Keep the figures of targets not rebuilt this time (`node scripts/build.mjs node`).
+  const sizesFile = join(root, 'dist', 'sizes.json');
+  let previous = [];
+  try {
+    previous = JSON.parse(readFileSync(sizesFile, 'utf8')).filter((r) => !report.some((n) => n.target === r.target) && TARGETS.some((t) => t.name === r.target));
+  } catch {
+    // first build
+  }
+  writeFileSync(sizesFile, JSON.stringify([...previous, ...report], null, 2) + '\n');
   return report;
 }
 
