@@ -7,8 +7,8 @@
 import type { GroupVersionKind } from '../admission/types.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';
-import { applyConfiguration, type SchemaRegistry } from '../schema/index.js';
-import { serviceUnavailable, StatusAbort } from './errors.js';
+import { applyConfiguration, strictDecode, type SchemaRegistry } from '../schema/index.js';
+import { internalError, serviceUnavailable, StatusAbort } from './errors.js';
 import type { MutationOutcome } from './dispatch.js';
 
 export interface SchemaContext {
@@ -40,6 +40,11 @@ export function applyJsonPatchMutation(object: JsonValue | null, ops: JsonValue,
     // A failed `test` discards this mutation's patch; it is not an error.
     if (applied.kind === 'test-failed') return { ok: true, object: object as JsonValue };
     return { ok: false, message: `JSON Patch: ${applied.message}` };
+  }
+  // The API server decodes a JSON-patched built-in object strictly; a failure aborts the request (500).
+  if (schema.source === 'builtin') {
+    const err = strictDecode(schema, applied.doc);
+    if (err) return { ok: false, abort: internalError(err.message) };
   }
   return { ok: true, object: applied.doc };
 }

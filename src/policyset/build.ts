@@ -11,7 +11,7 @@ import { loadBinding, loadPolicy, POLICY_API_VERSIONS } from '../map/load.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../map/types.js';
 import { crdKind, ObjectStore } from './objects.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
-import { SchemaRegistry } from '../schema/registry.js';
+import { SchemaRegistry } from '../schema/index.js';
 
 export interface PolicySetCounts {
   mutatingAdmissionPolicies: number;
