@@ -10,6 +10,11 @@ import { listsLibrary } from './lists.js';
 import { k8sListsLibrary } from './k8s-lists.js';
 import { quantityLibrary } from './quantity.js';
 import { netLibrary } from './net.js';
+import { semverLibrary } from './semver.js';
+import { urlLibrary } from './url.js';
+import { formatLibrary } from './k8s-format.js';
+import { authzLibrary } from './authz.js';
+import { jsonPatchLibrary } from './jsonpatch.js';
 
 export const libraries: readonly CelLibrary[] = [
   stringsLibrary,
@@ -19,7 +24,18 @@ export const libraries: readonly CelLibrary[] = [
   regexLibrary,
   quantityLibrary,
   netLibrary,
+  semverLibrary,
+  urlLibrary,
+  formatLibrary,
+  authzLibrary,
+  jsonPatchLibrary,
 ];
+
+/**
+ * Libraries only mutation expressions have (kube-apiserver declares `jsonpatch.escapeKey` in the
+ * mutation environment, not for matchConditions): skip these when composing that environment.
+ */
+export const MUTATION_ONLY_LIBRARIES: ReadonlySet<string> = new Set([jsonPatchLibrary.name]);
 
 export { regexLibrary } from './regex.js';
 export { stringsLibrary } from './strings.js';
@@ -29,5 +45,22 @@ export { k8sListsLibrary } from './k8s-lists.js';
 export { quantityLibrary, QUANTITY_TYPE } from './quantity.js';
 export { Quantity, parseQuantity } from './quantity-value.js';
 export { netLibrary, IP_TYPE, CIDR_TYPE, IPValue, CIDRValue } from './net.js';
+export { semverLibrary, SEMVER_TYPE, Semver } from './semver.js';
+export { urlLibrary, URL_TYPE, URLValue } from './url.js';
+export { formatLibrary, FORMAT_TYPE, NamedFormat } from './k8s-format.js';
+export { jsonPatchLibrary, escapeKey } from './jsonpatch.js';
+export {
+  authzLibrary,
+  createAuthorizerValue,
+  serviceAccountUser,
+  AUTHORIZER_TYPE,
+  RESOURCE_CHECK_TYPE,
+  AuthorizerValue,
+  type Authorizer,
+  type AuthorizationAttributes,
+  type AuthorizationDecision,
+  type RequestResource,
+  type UserInfo,
+} from './authz.js';
 export { findRegexLiteralErrors, regexLiteralCompileError } from './regex.js';
 export { compileRe2, validateRegexLiteral, RegexSyntaxError, type Re2Regex } from './re2.js';

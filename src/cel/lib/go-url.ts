@@ -1,0 +1,320 @@
+import { goQuote } from './go-quote.js';
+
+/**
+ * The parts of Go's net/url that Kubernetes' URL library and `format.uri()` use: Parse,
+ * ParseRequestURI, EscapedPath, Hostname, Port and Query, with Go's error texts. Go works on
+ * bytes; so does this port (strings are converted to UTF-8 and back).
+ */
+
+export class UrlError extends Error {}
+
+const enum Mode {
+  Path,
+  PathSegment,
+  Host,
+  Zone,
+  UserPassword,
+  QueryComponent,
+  Fragment,
+}
+
+export interface GoUrl {
+  scheme: string;
+  opaque: string;
+  host: string;
+  path: string;
+  rawPath: string;
+  rawQuery: string;
+  forceQuery: boolean;
+  fragment: string;
+  hasUser: boolean;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+const unhex = (c: number) => (c <= 57 ? c - 48 : c <= 70 ? c - 55 : c - 87);
+const bytesToString = (b: Uint8Array | number[]) => decoder.decode(Uint8Array.from(b));
+
+function shouldEscape(c: number, mode: Mode): boolean {
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return false;
+  const ch = String.fromCharCode(c);
+  if ((mode === Mode.Host || mode === Mode.Zone) && `!$&'()*+,;=:[]<>"`.includes(ch)) return false;
+  if ('-_.~'.includes(ch)) return false;
+  if ('$&+,/:;=?@'.includes(ch)) {
+    switch (mode) {
+      case Mode.Path:
+        return ch === '?';
+      case Mode.PathSegment:
+        return ch === '/' || ch === ';' || ch === ',' || ch === '?';
+      case Mode.UserPassword:
+        return ch === '@' || ch === '/' || ch === '?' || ch === ':';
+      case Mode.QueryComponent:
+        return true;
+      case Mode.Fragment:
+        return false;
+    }
+  }
+  if (mode === Mode.Fragment && '!()*'.includes(ch)) return false;
+  return true;
+}
+
+function escapeError(s: Uint8Array, i: number): UrlError {
+  return new UrlError(`invalid URL escape ${goQuote(bytesToString(s.subarray(i, i + 3)))}`);
+}
+
+/** Go's unescape; `s` is UTF-8. */
+function unescape(input: string, mode: Mode): string {
+  const s = encoder.encode(input);
+  let n = 0;
+  let hasPlus = false;
+  for (let i = 0; i < s.length; ) {
+    const c = s[i];
+    if (c === 37 /* % */) {
+      n++;
+      if (i + 2 >= s.length || !isHex(s[i + 1]) || !isHex(s[i + 2])) throw escapeError(s, i);
+      const v = (unhex(s[i + 1]) << 4) | unhex(s[i + 2]);
+      const is25 = s[i + 1] === 50 && s[i + 2] === 53;
+      if (mode === Mode.Host && unhex(s[i + 1]) < 8 && !is25) throw escapeError(s, i);
+      if (mode === Mode.Zone && !is25 && v !== 32 && shouldEscape(v, Mode.Host)) throw escapeError(s, i);
+      i += 3;
+    } else if (c === 43 /* + */) {
+      hasPlus = mode === Mode.QueryComponent;
+      i++;
+    } else {
+      if ((mode === Mode.Host || mode === Mode.Zone) && c < 0x80 && shouldEscape(c, mode)) {
+        throw new UrlError(`invalid character ${goQuote(String.fromCharCode(c))} in host name`);
+      }
+      i++;
+    }
+  }
+  if (n === 0 && !hasPlus) return input;
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === 37) {
+      out.push((unhex(s[i + 1]) << 4) | unhex(s[i + 2]));
+      i += 2;
+    } else if (c === 43) out.push(mode === Mode.QueryComponent ? 32 : 43);
+    else out.push(c);
+  }
+  return bytesToString(out);
+}
+
+const HEX = '0123456789ABCDEF';
+
+function escape(input: string, mode: Mode): string {
+  let out = '';
+  for (const c of encoder.encode(input)) {
+    if (c === 32 && mode === Mode.QueryComponent) out += '+';
+    else if (shouldEscape(c, mode)) out += `%${HEX[c >> 4]}${HEX[c & 15]}`;
+    else out += String.fromCharCode(c);
+  }
+  return out;
+}
+
+function validEncoded(s: string, mode: Mode): boolean {
+  for (const c of encoder.encode(s)) {
+    if (`!$&'()*+,;=:@[]%`.includes(String.fromCharCode(c))) continue;
+    if (shouldEscape(c, mode)) return false;
+  }
+  return true;
+}
+
+function validOptionalPort(port: string): boolean {
+  if (port === '') return true;
+  if (port[0] !== ':') return false;
+  return /^[0-9]*$/.test(port.slice(1));
+}
+
+function getScheme(raw: string): [string, string] {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) continue;
+    if ((c >= '0' && c <= '9') || c === '+' || c === '-' || c === '.') {
+      if (i === 0) return ['', raw];
+      continue;
+    }
+    if (c === ':') {
+      if (i === 0) throw new UrlError('missing protocol scheme');
+      return [raw.slice(0, i), raw.slice(i + 1)];
+    }
+    return ['', raw];
+  }
+  return ['', raw];
+}
+
+function parseHost(host: string): string {
+  if (host.startsWith('[')) {
+    const i = host.lastIndexOf(']');
+    if (i < 0) throw new UrlError("missing ']' in host");
+    const colonPort = host.slice(i + 1);
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
+    const zone = host.slice(0, i).indexOf('%25');
+    if (zone >= 0) {
+      return unescape(host.slice(0, zone), Mode.Host) + unescape(host.slice(zone, i), Mode.Zone) + unescape(host.slice(i), Mode.Host);
+    }
+  } else {
+    const i = host.lastIndexOf(':');
+    if (i !== -1) {
+      const colonPort = host.slice(i);
+      if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
+    }
+  }
+  return unescape(host, Mode.Host);
+}
+
+function validUserinfo(s: string): boolean {
+  return /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
+}
+
+function parseAuthority(authority: string): { host: string; hasUser: boolean } {
+  const at = authority.lastIndexOf('@');
+  const host = parseHost(at < 0 ? authority : authority.slice(at + 1));
+  if (at < 0) return { host, hasUser: false };
+  const userinfo = authority.slice(0, at);
+  if (!validUserinfo(userinfo)) throw new UrlError('net/url: invalid userinfo');
+  const colon = userinfo.indexOf(':');
+  if (colon < 0) unescape(userinfo, Mode.UserPassword);
+  else {
+    unescape(userinfo.slice(0, colon), Mode.UserPassword);
+    unescape(userinfo.slice(colon + 1), Mode.UserPassword);
+  }
+  return { host, hasUser: true };
+}
+
+function parse(raw: string, viaRequest: boolean): GoUrl {
+  if (/[\x00-\x1f\x7f]/.test(raw)) throw new UrlError('net/url: invalid control character in URL');
+  if (raw === '' && viaRequest) throw new UrlError('empty url');
+  const url: GoUrl = {
+    scheme: '',
+    opaque: '',
+    host: '',
+    path: '',
+    rawPath: '',
+    rawQuery: '',
+    forceQuery: false,
+    fragment: '',
+    hasUser: false,
+  };
+  if (raw === '*') {
+    url.path = '*';
+    return url;
+  }
+  let [scheme, rest] = getScheme(raw);
+  url.scheme = scheme.toLowerCase();
+  if (rest.endsWith('?') && rest.indexOf('?') === rest.length - 1) {
+    url.forceQuery = true;
+    rest = rest.slice(0, -1);
+  } else {
+    const q = rest.indexOf('?');
+    if (q >= 0) {
+      url.rawQuery = rest.slice(q + 1);
+      rest = rest.slice(0, q);
+    }
+  }
+  if (!rest.startsWith('/')) {
+    if (url.scheme !== '') {
+      url.opaque = rest;
+      return url;
+    }
+    if (viaRequest) throw new UrlError('invalid URI for request');
+    const slash = rest.indexOf('/');
+    const segment = slash < 0 ? rest : rest.slice(0, slash);
+    if (segment.includes(':')) throw new UrlError('first path segment in URL cannot contain colon');
+  }
+  if ((url.scheme !== '' || (!viaRequest && !rest.startsWith('///'))) && rest.startsWith('//')) {
+    let authority = rest.slice(2);
+    rest = '';
+    const slash = authority.indexOf('/');
+    if (slash >= 0) {
+      rest = authority.slice(slash);
+      authority = authority.slice(0, slash);
+    }
+    const a = parseAuthority(authority);
+    url.host = a.host;
+    url.hasUser = a.hasUser;
+  }
+  url.path = unescape(rest, Mode.Path);
+  url.rawPath = escape(url.path, Mode.Path) === rest ? '' : rest;
+  return url;
+}
+
+function wrap(op: string, raw: string, f: () => GoUrl): GoUrl {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof UrlError) throw new UrlError(`${op} ${goQuote(raw)}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Go's url.ParseRequestURI: an absolute URI or an absolute path; no fragment handling. */
+export function parseRequestURI(raw: string): GoUrl {
+  return wrap('parse', raw, () => parse(raw, true));
+}
+
+/** Go's url.Parse. */
+export function parseURL(raw: string): GoUrl {
+  const hash = raw.indexOf('#');
+  const u = hash < 0 ? raw : raw.slice(0, hash);
+  const url = wrap('parse', u, () => parse(u, false));
+  if (hash >= 0) {
+    wrap('parse', raw, () => {
+      url.fragment = unescape(raw.slice(hash + 1), Mode.Fragment);
+      return url;
+    });
+  }
+  return url;
+}
+
+export function escapedPath(u: GoUrl): string {
+  if (u.rawPath !== '' && validEncoded(u.rawPath, Mode.Path)) {
+    try {
+      if (unescape(u.rawPath, Mode.Path) === u.path) return u.rawPath;
+    } catch {
+      // fall through to the default encoding
+    }
+  }
+  if (u.path === '*') return '*';
+  return escape(u.path, Mode.Path);
+}
+
+function splitHostPort(hostPort: string): [string, string] {
+  let host = hostPort;
+  let port = '';
+  const colon = host.lastIndexOf(':');
+  if (colon !== -1 && validOptionalPort(host.slice(colon))) {
+    port = host.slice(colon + 1);
+    host = host.slice(0, colon);
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return [host, port];
+}
+
+export const hostname = (u: GoUrl) => splitHostPort(u.host)[0];
+export const port = (u: GoUrl) => splitHostPort(u.host)[1];
+
+/** Go's u.Query(): keys to values in order of appearance; malformed pairs are skipped. */
+export function query(u: GoUrl): Map<string, string[]> {
+  const m = new Map<string, string[]>();
+  for (const pair of u.rawQuery === '' ? [] : u.rawQuery.split('&')) {
+    if (pair.includes(';') || pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+    const rawValue = eq < 0 ? '' : pair.slice(eq + 1);
+    let key: string;
+    let value: string;
+    try {
+      key = unescape(rawKey, Mode.QueryComponent);
+      value = unescape(rawValue, Mode.QueryComponent);
+    } catch {
+      continue;
+    }
+    const list = m.get(key);
+    if (list) list.push(value);
+    else m.set(key, [value]);
+  }
+  return m;
+}

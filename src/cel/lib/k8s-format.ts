@@ -1,0 +1,146 @@
+import { Optional, type Environment } from '@marcbachmann/cel-js';
+import type { CelLibrary } from '../library.js';
+import { actualSize, publicName, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
+import { parseRequestURI, UrlError } from './go-url.js';
+import {
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPortName,
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+} from './k8s-validation.js';
+import { compileRe2 } from './re2.js';
+import { callArgs, fn, namespace } from './register.js';
+
+/**
+ * Kubernetes' format library (`k8s.io/apiserver/pkg/cel/library/format.go`): named string
+ * validations with the messages Kubernetes' own API validation produces.
+ *
+ *   format.named(string) -> optional<kubernetes.NamedFormat>
+ *   format.dns1123Label(), format.dns1123Subdomain(), ... -> kubernetes.NamedFormat
+ *   <NamedFormat>.validate(string) -> optional<list<string>>  (none when valid)
+ */
+
+export const FORMAT_TYPE = 'kubernetes.NamedFormat';
+
+const UUID_PATTERN = '(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$';
+const BASE64_PATTERN = '^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$';
+const DATE_TIME_PATTERN = '^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$';
+/**
+ * Length of govalidator's URL pattern, which Kubernetes uses only to estimate the cost of
+ * validating a URI (ParseRequestURI itself uses no regex). Taken from the upstream pattern; the
+ * fork vendored by kube-openapi may differ by a few characters.
+ */
+const GOVALIDATOR_URL_PATTERN_LENGTH = 353;
+
+const uuidRe = compileRe2(UUID_PATTERN);
+const base64Re = compileRe2(BASE64_PATTERN);
+const dateTimeRe = compileRe2(DATE_TIME_PATTERN);
+
+export class NamedFormat {
+  readonly celTypeName = FORMAT_TYPE;
+  constructor(
+    readonly name: string,
+    readonly validateFn: (s: string) => string[],
+    /** The size of the regex Kubernetes assumes when estimating the cost of validate(). */
+    readonly maxRegexSize: number,
+  ) {}
+  celEquals(other: unknown): boolean {
+    return other === this;
+  }
+}
+
+function isLeap(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/** time.Parse("2006-01-02", s) succeeds. */
+export function isDate(s: string): boolean {
+  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(s);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const days = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days;
+}
+
+/** kube-openapi strfmt IsDateTime. */
+export function isDateTime(s: string): boolean {
+  if (s.length < 4) return false;
+  const parts = s.toLowerCase().split('t');
+  if (parts.length < 2 || !isDate(parts[0])) return false;
+  const m = /^([0-9]{2}):([0-9]{2}):([0-9]{2})/.exec(parts[1]);
+  if (!m || !dateTimeRe.test(parts[1])) return false;
+  return m[1] <= '23' && m[2] <= '59' && m[3] <= '59';
+}
+
+function uriProblems(s: string): string[] {
+  try {
+    parseRequestURI(s);
+    return [];
+  } catch (e) {
+    if (e instanceof UrlError) return [e.message];
+    throw e;
+  }
+}
+
+const check = (ok: (s: string) => boolean, message: string) => (s: string) => (ok(s) ? [] : [message]);
+
+export const CONSTANT_FORMATS: Record<string, NamedFormat> = {
+  dns1123Label: new NamedFormat('DNS1123Label', (s) => nameIsDNSLabel(s, false), 30),
+  dns1123Subdomain: new NamedFormat('DNS1123Subdomain', (s) => nameIsDNSSubdomain(s, false), 60),
+  dns1035Label: new NamedFormat('DNS1035Label', (s) => nameIsDNS1035Label(s, false), 30),
+  qualifiedName: new NamedFormat('QualifiedName', isQualifiedName, 60),
+  portName: new NamedFormat('PortName', isValidPortName, 20),
+  dns1123LabelPrefix: new NamedFormat('DNS1123LabelPrefix', (s) => nameIsDNSLabel(s, true), 30),
+  dns1123SubdomainPrefix: new NamedFormat('DNS1123SubdomainPrefix', (s) => nameIsDNSSubdomain(s, true), 60),
+  dns1035LabelPrefix: new NamedFormat('DNS1035LabelPrefix', (s) => nameIsDNS1035Label(s, true), 30),
+  labelValue: new NamedFormat('LabelValue', isValidLabelValue, 40),
+  uri: new NamedFormat('URI', uriProblems, GOVALIDATOR_URL_PATTERN_LENGTH),
+  uuid: new NamedFormat('uuid', check((s) => uuidRe.test(s), 'does not match the UUID format'), UUID_PATTERN.length),
+  byte: new NamedFormat('byte', check((s) => base64Re.test(s), 'invalid base64'), BASE64_PATTERN.length),
+  date: new NamedFormat('date', check(isDate, 'invalid date'), DATE_TIME_PATTERN.length),
+  datetime: new NamedFormat('datetime', check(isDateTime, 'invalid datetime'), DATE_TIME_PATTERN.length),
+};
+
+function validate(format: NamedFormat, s: string): Optional<string[]> {
+  const problems = format.validateFn(s);
+  return problems.length === 0 ? Optional.none() : Optional.of(problems);
+}
+
+const NS = 'kubernetes.format.Namespace';
+
+export const formatLibrary: CelLibrary = {
+  name: 'kubernetes.format',
+  register(env: Environment) {
+    env.registerType(FORMAT_TYPE, { ctor: NamedFormat, fields: {} });
+    namespace(env, 'format', NS);
+    fn(env, `${NS}.named(string): optional<${FORMAT_TYPE}>`, (_: unknown, name: string) =>
+      Object.hasOwn(CONSTANT_FORMATS, name) ? Optional.of(CONSTANT_FORMATS[name]) : Optional.none(),
+    );
+    for (const [name, format] of Object.entries(CONSTANT_FORMATS)) {
+      fn(env, `${NS}.${name}(): ${FORMAT_TYPE}`, () => format);
+    }
+    fn(env, `${FORMAT_TYPE}.validate(string): optional<list<string>>`, validate);
+    env.registerOperator(`${FORMAT_TYPE} == ${FORMAT_TYPE}`, (a: NamedFormat, b: NamedFormat) => a === b);
+  },
+  callCost(name, rawArgs) {
+    const args = callArgs(rawArgs);
+    switch (publicName(name)) {
+      case 'validate': {
+        const format = args[0];
+        if (!(format instanceof NamedFormat) || args.length < 2) return undefined;
+        const strCost = Math.ceil((1 + actualSize(args[1])) * STRING_TRAVERSAL_COST_FACTOR);
+        const regexCost = Math.ceil(format.maxRegexSize * REGEX_STRING_LENGTH_COST_FACTOR);
+        return strCost * regexCost;
+      }
+      case 'named':
+      case 'format.named':
+        return 1;
+    }
+    return undefined;
+  },
+};

@@ -1,0 +1,158 @@
+/**
+ * Runs the library CEL vectors (test/vectors/map/library, format in shared/vectors/map/README.md)
+ * through a cel-js Environment with every library of src/cel/lib registered, the way the
+ * Kubernetes environment composes them.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Environment, Optional } from '@marcbachmann/cel-js';
+import YAML from 'yaml';
+import { findRegexLiteralErrors, libraries } from '../../../src/cel/lib/index.js';
+import { celEquals } from '../../../src/cel/lib/values.js';
+
+export const VECTOR_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../vectors/map/library');
+
+export interface Expect {
+  value?: unknown;
+  valueType?: string;
+  valueExpr?: string;
+  optionalOf?: string[];
+  error?: string;
+  errorMatch?: 'exact' | 'regex' | 'substring';
+  compileError?: string[];
+  compiles?: boolean;
+}
+
+export interface VectorCase {
+  vector: string;
+  file: string;
+  expression: string;
+  bindings: Record<string, unknown>;
+  expect: Expect;
+}
+
+/** All cases of all vector files, one per expression. */
+export function loadVectorCases(): VectorCase[] {
+  const out: VectorCase[] = [];
+  for (const file of readdirSync(VECTOR_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+    const text = readFileSync(join(VECTOR_DIR, file), 'utf8');
+    for (const doc of YAML.parseAllDocuments(text, { intAsBigInt: true })) {
+      const v = doc.toJS() as {
+        name: string;
+        kind: string;
+        expression?: string;
+        expect?: Expect;
+        bindings?: Record<string, unknown>;
+        cases?: { expression: string; expect: Expect }[];
+      };
+      if (v.kind !== 'cel') continue;
+      const cases = v.cases ?? [{ expression: v.expression!, expect: v.expect! }];
+      for (const c of cases) {
+        out.push({ vector: v.name, file, expression: c.expression, bindings: v.bindings ?? {}, expect: c.expect });
+      }
+    }
+  }
+  return out;
+}
+
+export function libraryEnvironment(variables: string[]): Environment {
+  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
+  for (const lib of libraries) lib.register(env);
+  for (const name of variables) env.registerVariable(name, 'dyn');
+  return env;
+}
+
+/**
+ * cel-go words type-check errors differently from cel-js; the Kubernetes environment reports the
+ * cel-go form (`found no matching overload for 'sum' applied to 'list(string).()'`). This is that
+ * rewriting, applied here because the vectors are run on a plain cel-js Environment.
+ */
+export function celGoMessage(error: unknown): string {
+  const message = summary(error);
+  const m = /^found no matching overload for '(?:(.+)\.)?(@?\w+)\((.*)\)'$/.exec(message);
+  if (!m) return message;
+  const [, , fn, args] = m;
+  // cel-js names the receiver's kind only ('list'); the node knows its full checked type.
+  const node = (error as { node?: { op?: string; args?: unknown[] } }).node;
+  const receiverNode = node?.op === 'rcall' ? (node.args?.[1] as { checkedType?: { name: string } }) : undefined;
+  const receiver = receiverNode?.checkedType?.name ?? m[1];
+  const goType = (t: string) => t.replace(/</g, '(').replace(/>/g, ')');
+  const name = fn.replace(/^@/, '');
+  return `found no matching overload for '${name}' applied to '${receiver ? goType(receiver) + '.' : ''}(${goType(args)})'`;
+}
+
+function summary(e: unknown): string {
+  const err = e as { summary?: string; message?: string };
+  return err.summary ?? err.message ?? String(e);
+}
+
+function matchesText(actual: string, expected: string, mode: Expect['errorMatch']): boolean {
+  if (mode === 'exact') return actual === expected;
+  if (mode === 'regex') return new RegExp(expected).test(actual);
+  return actual.includes(expected);
+}
+
+export type Outcome = { ok: true } | { ok: false; detail: string };
+
+export function runCase(c: VectorCase): Outcome {
+  const env = libraryEnvironment(Object.keys(c.bindings));
+  const expect = c.expect;
+  // Compile: parse, type-check, then the literal checks kube-apiserver runs at compile time.
+  let compileError: string | undefined;
+  let program: ReturnType<Environment['parse']> | undefined;
+  try {
+    program = env.parse(c.expression);
+    const checked = program.check();
+    if (!checked.valid) compileError = celGoMessage(checked.error);
+    else compileError = findRegexLiteralErrors(program.ast)[0];
+  } catch (e) {
+    compileError = summary(e);
+  }
+  if (expect.compileError) {
+    if (compileError === undefined) return { ok: false, detail: 'expected a compile error, it compiled' };
+    const bad = expect.compileError.find((re) => !new RegExp(re).test(compileError!));
+    return bad === undefined ? { ok: true } : { ok: false, detail: `compile error ${JSON.stringify(compileError)} !~ ${bad}` };
+  }
+  if (expect.compiles) {
+    return compileError === undefined ? { ok: true } : { ok: false, detail: `compile error: ${compileError}` };
+  }
+  if (compileError !== undefined) {
+    // Tests from CRD validation report compile errors as the expression's error.
+    if (expect.error !== undefined && matchesText(compileError, expect.error, expect.errorMatch)) return { ok: true };
+    return { ok: false, detail: `compile error: ${compileError}` };
+  }
+  let result: unknown;
+  try {
+    result = program!(c.bindings);
+  } catch (e) {
+    const msg = summary(e);
+    if (expect.error !== undefined && matchesText(msg, expect.error, expect.errorMatch)) return { ok: true };
+    return { ok: false, detail: `evaluation error: ${msg}` };
+  }
+  if (expect.error !== undefined) return { ok: false, detail: `expected error ${expect.error}, got ${show(result)}` };
+  if (expect.optionalOf) {
+    const ok = result instanceof Optional && result.hasValue() && celEquals(result.value(), expect.optionalOf);
+    return ok ? { ok: true } : { ok: false, detail: `got ${show(result)}` };
+  }
+  if (expect.valueExpr !== undefined) {
+    const expected = env.evaluate(expect.valueExpr, c.bindings);
+    return celEquals(result, expected) ? { ok: true } : { ok: false, detail: `got ${show(result)}, want ${show(expected)}` };
+  }
+  if (expect.valueType === 'double' && typeof result !== 'number') {
+    return { ok: false, detail: `got ${show(result)}, want a double` };
+  }
+  return celEquals(result, expect.value) && typeof result === typeof expect.value
+    ? { ok: true }
+    : { ok: false, detail: `got ${show(result)}, want ${show(expect.value)}` };
+}
+
+export function show(v: unknown): string {
+  if (v instanceof Optional) return v.hasValue() ? `optional.of(${show(v.value())})` : 'optional.none()';
+  if (typeof v === 'bigint') return `${v}`;
+  try {
+    return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}` : x)) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
