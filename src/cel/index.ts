@@ -42,6 +42,14 @@
  *   celToJson(value)              → JSON (integral doubles marked as float literals)
  * They throw `ConversionError` with the Kubernetes text (type-name mismatch, non-string map key).
  *
+ * ## Other environments
+ *
+ *   new CelEnvironment({ container?, variables?: { name: 'type' }, homogeneousAggregateLiterals? })
+ *     .compile(expr, { check? }) → { ok, program: GeneralProgram, typeName } | { ok: false, message }
+ *   program.evaluate(bindings, costLimit?) → { ok, value, cost } | { ok: false, message, cost }
+ * Plain CEL with the same engine and libraries (conformance runs, tools). Values follow
+ * src/cel/engine/values.ts (int bigint, uint CelUint, timestamps Timestamp, ...).
+ *
  * ## Cache metrics
  *
  *   programCacheStats() → { hits, misses, size, capacity, evictions }  (for /metrics)
@@ -77,5 +85,13 @@ export {
   type JsonPatchOperation,
 } from './k8s/convert.js';
 export { formatCelValue, celTypeName } from './k8s/format.js';
-export type { CelValue } from './engine/values.js';
+export {
+  CelEnvironment,
+  GeneralProgram,
+  type CelEnvironmentOptions,
+  type GeneralCompileResult,
+  type GeneralEvalResult,
+} from './general.js';
+export { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, type CelValue } from './engine/values.js';
+export { celEquals } from './engine/runtime.js';
 export type { CelLibrary } from './library.js';

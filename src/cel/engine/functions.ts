@@ -51,19 +51,30 @@ function sameSignature(a: Overload, b: Overload): boolean {
 
 /** Registered library classes, for runtime type names and guards (Quantity, net.IP, ...). */
 const classTypes = new Map<Function, string>();
-const typeClasses = new Map<string, Function>();
+/** Every class registered under a type name (environments may each register their own class). */
+const typeClasses = new Map<string, Function[]>();
 
 /** Field types of library classes declared with `fields` (selectable like struct fields). */
 const classFieldTypes = new Map<Function, (field: string) => CelType | undefined>();
 
 export function registerValueClass(ctor: Function, typeName: string, fields?: (field: string) => CelType | undefined): void {
   classTypes.set(ctor, typeName);
-  typeClasses.set(typeName, ctor);
+  const list = typeClasses.get(typeName);
+  if (!list) typeClasses.set(typeName, [ctor]);
+  else if (!list.includes(ctor)) list.push(ctor);
   if (fields) classFieldTypes.set(ctor, fields);
 }
 
-export function classForType(typeName: string): Function | undefined {
-  return typeClasses.get(typeName);
+export function classesForType(typeName: string): readonly Function[] {
+  return typeClasses.get(typeName) ?? [];
+}
+
+/** True when `v` is an instance of a class registered as `typeName`. */
+export function isInstanceOfType(v: object, typeName: string): boolean {
+  if (classTypes.get(v.constructor) === typeName) return true;
+  const list = typeClasses.get(typeName);
+  if (list) for (const c of list) if (v instanceof c) return true;
+  return false;
 }
 
 export function classFieldType(v: object, field: string): CelType | undefined {
@@ -115,11 +126,7 @@ export function guardFor(t: CelType): (v: unknown) => boolean {
     case Kind.Opaque: {
       if (t.name === 'optional_type') return (v) => v instanceof CelOptional;
       const name = t.name;
-      return (v) => {
-        if (typeof v !== 'object' || v === null) return false;
-        const ctor = typeClasses.get(name);
-        return ctor ? v instanceof ctor : classTypes.get(v.constructor) === name;
-      };
+      return (v) => typeof v === 'object' && v !== null && isInstanceOfType(v, name);
     }
   }
 }

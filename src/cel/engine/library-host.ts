@@ -8,7 +8,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../library.js';
 import type { Env } from './env.js';
-import { classForType, makeOverload, registerValueClass, type Impl, type Overload } from './functions.js';
+import { classesForType, makeOverload, registerValueClass, type Impl, type Overload } from './functions.js';
 import { compile } from './program.js';
 import { registerEquality } from './runtime.js';
 import { CelType, Kind, T } from './types.js';
@@ -216,8 +216,8 @@ class Registrar {
       // Equality is heterogeneous and generic; library types take part through an equality hook.
       const eq = op === '==' ? handler : (a: unknown, b: unknown) => !handler(a, b);
       for (const t of [lt, rt]) {
-        const ctor = t.kind === Kind.Opaque ? classForType(t.name) : undefined;
-        if (ctor) registerEquality(ctor, (a, b) => Boolean(eq(a, b)));
+        if (t.kind !== Kind.Opaque) continue;
+        for (const ctor of classesForType(t.name)) registerEquality(ctor, (a, b) => Boolean(eq(a, b)));
       }
       return this;
     }
