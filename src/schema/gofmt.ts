@@ -5,8 +5,11 @@ import type { JsonValue } from '../json/index.js';
  * messages (SMD prints its value wrapper with %v and %#v), so our messages read like the API server's.
  */
 
+const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/;
+
 /** Go `strconv.Quote` for the common case (printable text; control characters escaped). */
 export function goQuote(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;

@@ -34,7 +34,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:
  */
 export function strictDecode(type: ObjectType, obj: JsonValue): StrictDecodeError | undefined {
   const d = new Decoder();
-  d.value(obj, type.root, '', [], undefined, undefined);
+  d.value(obj, type.root, undefined, undefined);
   if (d.hardError) return new StrictDecodeError('type', d.hardError);
   if (d.typeError) return new StrictDecodeError('type', d.typeError);
   if (d.unknown.length > 0) {
@@ -87,77 +87,119 @@ function goStructName(id: string): string {
   return parts.slice(-2).join('.');
 }
 
+const FIELD = 0;
+const MAP_KEY = 1;
+const INDEX = 2;
+
+/**
+ * Walks the value against the type. The path of the walk is kept in three parallel stacks (key, kind of
+ * step, type id of the struct declaring a field) and rendered only when an error needs it.
+ */
 class Decoder {
   hardError: string | undefined;
   typeError: string | undefined;
   readonly unknown: string[] = [];
+  private readonly keys: (string | number)[] = [];
+  private readonly kinds: number[] = [];
+  private readonly structs: (string | undefined)[] = [];
 
-  /**
-   * @param path the strict-error path (`spec.containers[1].image`)
-   * @param fields JSON field names from the root without indices (Go's error context `Field`)
-   * @param struct Go name of the innermost struct whose field is being decoded (error context `Struct`)
-   */
-  value(v: JsonValue, ref: TypeRef, path: string, fields: string[], struct: string | undefined, at: [object, string | number] | undefined): void {
-    if (this.hardError !== undefined || v === null) return;
+  private push(key: string | number, kind: number, struct: string | undefined): void {
+    this.keys.push(key);
+    this.kinds.push(kind);
+    this.structs.push(struct);
+  }
+
+  private pop(): void {
+    this.keys.pop();
+    this.kinds.pop();
+    this.structs.pop();
+  }
+
+  /** The strict decoder's path: `spec.containers[1].ports[0].containerPortZ`. */
+  private strictPath(extra: string): string {
+    let out = '';
+    for (let i = 0; i < this.keys.length; i++) {
+      out += this.kinds[i] === INDEX ? `[${this.keys[i]}]` : out === '' ? String(this.keys[i]) : `.${this.keys[i]}`;
+    }
+    return out === '' ? extra : `${out}.${extra}`;
+  }
+
+  private mismatch(v: JsonValue, ref: TypeRef, integerTarget: boolean, container: object | undefined, key: string | number | undefined): void {
+    if (this.typeError !== undefined) return;
+    const what = jsonKind(v, integerTarget, container, key);
+    // encoding/json's error context: the innermost struct and the JSON field names from the root.
+    let struct: string | undefined;
+    const fields: string[] = [];
+    for (let i = 0; i < this.keys.length; i++) {
+      if (this.kinds[i] !== FIELD) continue;
+      struct = this.structs[i];
+      fields.push(String(this.keys[i]));
+    }
+    const into = struct !== undefined ? `Go struct field ${goStructName(struct).split('.')[1]}.${fields.join('.')}` : 'Go value';
+    this.typeError = `json: cannot unmarshal ${what} into ${into} of type ${goType(ref)}`;
+  }
+
+  value(v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined): void {
+    if (v === null) return;
     const atom = resolve(ref);
-    const mismatch = (integerTarget = false) => {
-      if (this.typeError !== undefined) return;
-      const what = jsonKind(v, integerTarget, at?.[0], at?.[1]);
-      const into = struct !== undefined ? `Go struct field ${struct}.${fields.join('.')}` : 'Go value';
-      this.typeError = `json: cannot unmarshal ${what} into ${into} of type ${goType(ref)}`;
-    };
-    // Free-form JSON (RawExtension, apiextensions JSON, FieldsV1): anything goes.
-    if (atom.scalar === 'untyped' && atom.list && atom.map) return;
-    if (atom.scalar) return this.scalar(atom, v, mismatch, at);
+    if (atom.scalar) {
+      // Free-form JSON (RawExtension, apiextensions JSON, FieldsV1): anything goes.
+      if (atom.scalar === 'untyped' && atom.list && atom.map) return;
+      return this.scalar(atom, v, ref, container, key);
+    }
     if (atom.list) {
-      if (!Array.isArray(v)) return mismatch();
-      for (let i = 0; i < v.length; i++) this.value(v[i], atom.list.elem, `${path}[${i}]`, fields, struct, [v, i]);
+      if (!Array.isArray(v)) return this.mismatch(v, ref, false, container, key);
+      for (let i = 0; i < v.length; i++) {
+        this.push(i, INDEX, undefined);
+        this.value(v[i], atom.list.elem, v, i);
+        this.pop();
+        if (this.hardError !== undefined) return;
+      }
       return;
     }
     if (atom.map) {
-      if (!isJsonObject(v)) return mismatch();
+      if (!isJsonObject(v)) return this.mismatch(v, ref, false, container, key);
       const def = atom.map;
-      const structName = def.fields ? (def.name ? goStructName(def.name).split('.')[1] : struct) : struct;
-      for (const key of Object.keys(v)) {
-        const field = def.fields?.get(key);
+      for (const k of Object.keys(v)) {
+        const field = def.fields?.get(k);
         const childType = field ? field.type : def.elem;
-        const childPath = path ? `${path}.${key}` : key;
         if (!childType) {
-          this.unknown.push(childPath);
+          this.unknown.push(this.strictPath(k));
           continue;
         }
-        // A map value adds no field name to Go's error context; a struct field does.
-        const childFields = field ? [...fields, key] : fields;
-        this.value(v[key], childType, childPath, childFields, field ? structName : struct, [v, key]);
+        if (field) this.push(k, FIELD, def.name);
+        else this.push(k, MAP_KEY, undefined);
+        this.value(v[k], childType, v, k);
+        this.pop();
         if (this.hardError !== undefined) return;
       }
     }
   }
 
-  private scalar(atom: Atom, v: JsonValue, mismatch: (integerTarget?: boolean) => void, at: [object, string | number] | undefined): void {
+  private scalar(atom: Atom, v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined): void {
     switch (atom.scalar) {
       case 'string':
-        if (typeof v !== 'string') mismatch();
+        if (typeof v !== 'string') this.mismatch(v, ref, false, container, key);
         return;
       case 'boolean':
-        if (typeof v !== 'boolean') mismatch();
+        if (typeof v !== 'boolean') this.mismatch(v, ref, false, container, key);
         return;
       case 'number':
-        if (typeof v !== 'number') mismatch();
+        if (typeof v !== 'number') this.mismatch(v, ref, false, container, key);
         return;
-      case 'integer': {
-        const floatText = at !== undefined && isFloatLiteral(at[0], at[1]);
-        if (typeof v !== 'number' || !Number.isInteger(v) || floatText) mismatch(true);
+      case 'integer':
+        if (typeof v !== 'number' || !Number.isInteger(v) || (container !== undefined && isFloatLiteral(container, key!))) {
+          this.mismatch(v, ref, true, container, key);
+        }
         return;
-      }
       default:
-        this.hardError ??= customDecodeError(atom.format, v, at);
+        this.hardError ??= customDecodeError(atom.format, v, container, key);
     }
   }
 }
 
 /** The errors of the Go types with their own UnmarshalJSON (Quantity, Time/MicroTime, IntOrString). */
-function customDecodeError(format: string | undefined, v: JsonValue, at: [object, string | number] | undefined): string | undefined {
+function customDecodeError(format: string | undefined, v: JsonValue, container: object | undefined, key: string | number | undefined): string | undefined {
   switch (format) {
     case 'quantity': {
       if (typeof v === 'number') return undefined;
@@ -169,9 +211,9 @@ function customDecodeError(format: string | undefined, v: JsonValue, at: [object
       return RFC3339.test(v) ? undefined : `parsing time ${goQuote(v)} as "2006-01-02T15:04:05Z07:00": not an RFC 3339 date-time`;
     case 'int-or-string': {
       if (typeof v === 'string') return undefined;
-      const floatText = at !== undefined && isFloatLiteral(at[0], at[1]);
+      const floatText = container !== undefined && key !== undefined && isFloatLiteral(container, key);
       if (typeof v === 'number' && Number.isInteger(v) && !floatText && v >= -2147483648 && v <= 2147483647) return undefined;
-      return `json: cannot unmarshal ${jsonKind(v, true, at?.[0], at?.[1])} into Go value of type int32`;
+      return `json: cannot unmarshal ${jsonKind(v, true, container, key)} into Go value of type int32`;
     }
     default:
       return typeof v === 'object' ? `json: cannot unmarshal ${Array.isArray(v) ? 'array' : 'object'} into Go value of type string` : undefined;

@@ -210,6 +210,17 @@ describe('applyConfiguration on built-in kinds', () => {
     expect(!r.ok && r.error.message).toBe('failed to convert patch object to typed object: .spec.containers: expected list, got &{nope}');
   });
 
+  it('chains: the result of one apply is the live object of the next (its check is not repeated)', () => {
+    const first = applyConfiguration(pod, livePod, { spec: { containers: [{ name: 'sidecar', image: 's:1' }] } });
+    if (!first.ok) throw first.error;
+    const second = applyConfiguration(pod, first.object, { spec: { containers: [{ name: 'sidecar', image: 's:2' }] } });
+    if (!second.ok) throw second.error;
+    expect((second.object as any).spec.containers.map((c: any) => c.image)).toEqual(['app:1', 'log:1', 's:2']);
+    const invalid = { apiVersion: 'v1', kind: 'Pod', spec: { bogus: 1 } };
+    expect(applyConfiguration(pod, invalid, {}).ok).toBe(false);
+    expect(applyConfiguration(pod, invalid, {}).ok).toBe(false);
+  });
+
   it('treats __proto__ keys as data', () => {
     const patch = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}}}');
     const r = applyConfiguration(pod, livePod, patch);

@@ -1,6 +1,6 @@
 import { getOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
-import { resolve, type FieldDef, type TypeRef } from '../types.js';
+import { resolve, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
 export class StrategicMergeError extends Error {
@@ -27,12 +27,6 @@ const DIRECTIVE = '$patch';
 const DELETE = Symbol('delete');
 type Walked = JsonValue | undefined | typeof DELETE;
 
-/** The schema facts of one node: its type, and the field that holds it (patch strategy, merge key). */
-interface Node {
-  type?: TypeRef;
-  field?: FieldDef;
-}
-
 /**
  * Kyverno's `patchStrategicMerge` merge step: kustomize kyaml `merge2` with list increase direction
  * *prepend* (what the patchstrategicmerge filter sets), after anchors were resolved into a plain overlay.
@@ -53,7 +47,7 @@ export function strategicMerge(resource: JsonValue, overlay: JsonValue, options:
   const registry = options.registry ?? SchemaRegistry.builtin();
   const root = rootType(registry, resource) ?? rootType(registry, overlay);
   try {
-    const out = new Merger(options.inferListMergeKey ?? false).walk(resource, overlay, { type: root }, '');
+    const out = new Merger(options.inferListMergeKey ?? false).walk(resource, overlay, root, undefined, '');
     if (!isJsonObject(out)) throw new StrategicMergeError('strategic merge: the patch deletes the whole resource');
     return { ok: true, value: out };
   } catch (err) {
@@ -73,6 +67,7 @@ function rootType(registry: SchemaRegistry, obj: JsonObject): TypeRef | undefine
 
 type Kind = 'map' | 'list' | 'scalar';
 
+
 function kindOf(v: JsonValue | undefined): Kind | undefined {
   if (v === undefined || v === null) return undefined;
   if (Array.isArray(v)) return 'list';
@@ -84,78 +79,91 @@ const KIND_NAMES: Record<Kind, string> = { map: 'MappingNode', list: 'SequenceNo
 class Merger {
   constructor(private readonly infer: boolean) {}
 
-  walk(dest: JsonValue | undefined, origin: JsonValue | undefined, node: Node, path: string): Walked {
+  walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
     const kind = kindOf(dest) ?? kindOf(origin);
-    for (const side of [dest, origin]) {
-      const k = kindOf(side);
-      if (k !== undefined && kind !== undefined && k !== kind) {
-        throw new StrategicMergeError(`strategic merge: wrong node kind at ${path || '.'}: expected ${KIND_NAMES[kind]} but got ${KIND_NAMES[k]}`);
-      }
+    const dk = kindOf(dest);
+    const ok = kindOf(origin);
+    if (dk !== undefined && ok !== undefined && dk !== ok) {
+      throw new StrategicMergeError(`strategic merge: wrong node kind at ${path || '.'}: expected ${KIND_NAMES[dk]} but got ${KIND_NAMES[ok]}`);
     }
     switch (kind) {
       case 'list':
-        return this.list(dest as JsonArray | null | undefined, origin as JsonArray | null | undefined, node, path);
+        return this.list(dest as JsonArray | null | undefined, origin as JsonArray | null | undefined, type, field, path);
       case 'scalar':
         return origin !== undefined ? origin : dest;
       default:
-        return this.map(dest as JsonObject | null | undefined, origin as JsonObject | null | undefined, node, path);
+        return this.map(dest as JsonObject | null | undefined, origin as JsonObject | null | undefined, type, path);
     }
   }
 
-  private map(dest: JsonObject | null | undefined, origin: JsonObject | null | undefined, node: Node, path: string): Walked {
+  private map(dest: JsonObject | null | undefined, origin: JsonObject | null | undefined, type: TypeRef | undefined, path: string): Walked {
+    if (origin === undefined) return dest ? this.normalizeMap(dest, type, path) : undefined;
     let base: JsonObject | null | undefined;
     const directive = origin ? smpDirective(origin, path) : 'merge';
-    const patch = origin && directive !== undefined && Object.prototype.hasOwnProperty.call(origin, DIRECTIVE) ? withoutDirective(origin) : origin;
+    const patch = origin && Object.prototype.hasOwnProperty.call(origin, DIRECTIVE) ? withoutDirective(origin) : origin;
     if (dest === undefined || dest === null) {
       if (directive === 'delete') return DELETE;
       base = patch;
-    } else if (origin === null) {
-      return DELETE;
-    } else if (directive === 'delete') {
+    } else if (origin === null || directive === 'delete') {
       return DELETE;
     } else {
       base = directive === 'replace' ? patch : dest;
     }
     if (base === undefined || base === null) return base;
-
-    const names = new Set(Object.keys(base));
-    if (patch) for (const k of Object.keys(patch)) names.add(k);
-    const results = new Map<string, Walked>();
-    for (const name of [...names].sort()) {
-      const child = this.childNode(node, name);
-      const dv = getOwn(base, name);
-      const ov = patch ? getOwn(patch, name) : undefined;
-      results.set(name, this.walk(dv, base === patch ? dv : ov, child, `${path}.${name}`));
-    }
+    const def = type ? resolve(type).map : undefined;
     const out: JsonObject = {};
-    const put = (k: string) => {
-      const r = results.get(k);
-      if (r !== undefined && r !== null && r !== DELETE) setOwn(out, k, r);
-    };
-    for (const k of Object.keys(base)) put(k);
-    for (const k of [...names].sort()) if (!Object.prototype.hasOwnProperty.call(base, k)) put(k);
+    // kyaml walks the union of field names in sorted order and appends new fields at the end.
+    for (const name of Object.keys(base)) {
+      const ov = base === patch ? base[name] : patch ? getOwn(patch, name) : undefined;
+      this.put(out, name, base[name], ov, def, path);
+    }
+    if (patch && base !== patch) {
+      const added = Object.keys(patch).filter((k) => !Object.prototype.hasOwnProperty.call(base, k));
+      if (added.length > 1) added.sort();
+      for (const name of added) this.put(out, name, undefined, patch[name], def, path);
+    }
     return out;
   }
 
-  private childNode(node: Node, name: string): Node {
-    if (!node.type) return {};
-    const def = resolve(node.type).map;
-    if (!def) return {};
-    const field = def.fields?.get(name);
-    if (field) return { type: field.type, field };
-    return def.elem ? { type: def.elem } : {};
+  private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined, path: string): void {
+    const field = def?.fields?.get(name);
+    const r = this.walk(dv, ov, field ? field.type : def?.elem, field, `${path}.${name}`);
+    if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+  }
+
+  /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
+  private normalizeMap(dest: JsonObject, type: TypeRef | undefined, path: string): JsonObject {
+    const def = type ? resolve(type).map : undefined;
+    let out: JsonObject | undefined;
+    const keys = Object.keys(dest);
+    for (let i = 0; i < keys.length; i++) {
+      const name = keys[i];
+      const v = dest[name];
+      let r: Walked = v;
+      if (v === null) r = undefined;
+      else if (typeof v === 'object') {
+        const field = def?.fields?.get(name);
+        r = this.walk(v, undefined, field ? field.type : def?.elem, field, `${path}.${name}`);
+      }
+      if (r !== v && out === undefined) {
+        out = {};
+        for (let j = 0; j < i; j++) setOwn(out, keys[j], dest[keys[j]]);
+      }
+      if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+    }
+    return out ?? dest;
   }
 
   /** kyaml's PatchStrategyAndKeyList + IsAssociative, or inference by `name` where there is no schema. */
-  private listKeys(node: Node, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, path: string): string[] | undefined {
-    const listDef = node.type ? resolve(node.type).list : undefined;
-    if (node.type && listDef) {
-      const strategy = node.field?.patchStrategy ?? '';
+  private listKeys(type: TypeRef | undefined, field: FieldDef | undefined, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, path: string): string[] | undefined {
+    const listDef = type ? resolve(type).list : undefined;
+    if (type && listDef) {
+      const strategy = field?.patchStrategy ?? '';
       if (!strategy.split(',').includes('merge')) return undefined;
-      if (listDef.listType === 'map' && listDef.keys.length > 0) return [...listDef.keys];
-      return node.field?.patchMergeKey ? [node.field.patchMergeKey] : [];
+      if (listDef.listType === 'map' && listDef.keys.length > 0) return listDef.keys as string[];
+      return field?.patchMergeKey ? [field.patchMergeKey] : [];
     }
-    if (!this.infer || node.type) return undefined;
+    if (!this.infer || type) return undefined;
     let key: string | undefined;
     for (const side of [dest, origin]) {
       if (!side || side.length === 0) continue;
@@ -166,8 +174,8 @@ class Merger {
     return key ? [key] : undefined;
   }
 
-  private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, node: Node, path: string): Walked {
-    const keys = this.listKeys(node, dest, origin, path);
+  private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
+    const keys = this.listKeys(type, field, dest, origin, path);
     if (keys === undefined) return origin !== undefined ? origin : dest; // replaced whole (null clears)
     if (dest === undefined || dest === null) {
       if (origin === undefined || origin === null) return origin;
@@ -175,35 +183,64 @@ class Merger {
     } else if (origin === null) {
       return DELETE;
     }
-    const elem: Node = { type: node.type ? resolve(node.type).list?.elem : undefined };
-    if (keys.length === 0) return primitiveUnion(dest, origin ?? []);
+    const elem = type ? resolve(type).list?.elem : undefined;
+    if (keys.length === 0) return origin === undefined ? dest : primitiveUnion(dest, origin);
+    if (origin === undefined) {
+      const same = this.normalizeKeyedList(dest, keys, elem, path);
+      if (same !== undefined) return same;
+    }
     return this.keyedList(dest, origin ?? [], keys, elem, path);
   }
 
-  private keyedList(dest: JsonArray, origin: JsonArray, keys: string[], elem: Node, path: string): Walked {
+  /** An untouched keyed list with unique keys: its items, each normalized; undefined when it needs the full walk. */
+  private normalizeKeyedList(dest: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): JsonArray | undefined {
+    const seen = new Set<string>();
+    let out: JsonArray | undefined;
+    for (let i = 0; i < dest.length; i++) {
+      const item = dest[i];
+      const tuple = keyTuple(item, keys);
+      if (!tuple) return undefined;
+      const id = tuple.join('\u0000');
+      if (seen.has(id)) return undefined;
+      seen.add(id);
+      const r = this.walk(item, undefined, elem, undefined, `${path}[${i}]`);
+      if (r === undefined || r === null || r === DELETE || (isJsonObject(r) && Object.keys(r).length === 0)) return undefined;
+      if (r !== item && out === undefined) out = dest.slice(0, i);
+      if (out !== undefined) out.push(r);
+    }
+    return out ?? dest;
+  }
+
+  private keyedList(dest: JsonArray, origin: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
     const replace = origin.some(isReplaceDirective);
     const patchItems = origin.filter((item) => !isReplaceDirective(item));
     const tuples: string[][] = [];
     const seen = new Set<string>();
-    patchItems.forEach((item, i) => {
-      const t = keyTuple(item, keys);
+    for (let i = 0; i < patchItems.length; i++) {
+      const t = keyTuple(patchItems[i], keys);
       if (!t) throw new StrategicMergeError(`strategic merge: ${path}[${i}]: list item has no merge key (${keys.join(', ')})`);
-      const id = JSON.stringify(t);
-      if (!seen.has(id)) tuples.push(t), seen.add(id);
-    });
+      const id = t.join('\u0000');
+      if (!seen.has(id)) {
+        tuples.push(t);
+        seen.add(id);
+      }
+    }
     const live = replace ? [] : dest;
     const keyless: JsonValue[] = [];
+    const remaining: JsonValue[] = [];
     for (const item of live) {
       const t = keyTuple(item, keys);
       if (!t) {
         keyless.push(item);
         continue;
       }
-      const id = JSON.stringify(t);
-      if (!seen.has(id)) tuples.push(t), seen.add(id);
+      remaining.push(item);
+      const id = t.join('\u0000');
+      if (!seen.has(id)) {
+        tuples.push(t);
+        seen.add(id);
+      }
     }
-
-    const remaining = live.filter((item) => keyTuple(item, keys) !== undefined);
     // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the merge.
     const merged = new Map<JsonValue, JsonValue>();
     const out: JsonValue[] = [];
@@ -212,7 +249,7 @@ class Merger {
       const found = remaining.find((item) => matches(item, valid));
       const d = found === undefined ? undefined : (merged.get(found) ?? found);
       const o = patchItems.find((item) => matches(item, valid));
-      const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, `${path}[${tuple.filter(Boolean).join(',')}]`);
+      const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.filter(Boolean).join(',')}]`);
       if (v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0)) {
         // kyaml deletes the matching items from the resource's list, so later tuples cannot find them
         for (let i = remaining.length - 1; i >= 0; i--) if (matches(remaining[i], valid)) remaining.splice(i, 1);
@@ -229,7 +266,7 @@ class Merger {
       }
       if (!replaced) out.push(v);
     }
-    return [...out, ...keyless];
+    return keyless.length > 0 ? [...out, ...keyless] : out;
   }
 }
 

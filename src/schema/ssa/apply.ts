@@ -33,12 +33,7 @@ export function apiVersionOf(type: ObjectType): string {
  * and is merged into `live` with structured-merge-diff's rules. No field managers; nothing is ever deleted.
  * Never throws for bad input; never modifies `live` or `patch`.
  */
-export function applyConfiguration(type: ObjectType, live: JsonValue, patch: JsonValue): ApplyResult {
-  const fail = (stage: ApplyConfigurationError['stage'], message: string): ApplyResult => ({
-    ok: false,
-    error: new ApplyConfigurationError(stage, message),
-  });
-  if (!isJsonObject(live)) return fail('input', 'the object to patch is not a JSON object');
+export function applyConfiguration(type: ObjectType, live: JsonValue, patch: JsonValue): ApplyResult {  if (!isJsonObject(live)) return fail('input', 'the object to patch is not a JSON object');
   if (!isJsonObject(patch)) return fail('input', 'the apply configuration is not a JSON object');
 
   const stamped: JsonObject = {};
@@ -52,10 +47,34 @@ export function applyConfiguration(type: ObjectType, live: JsonValue, patch: Jso
   if (atomics.length > 0) {
     return fail('atomic', `invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`);
   }
-  const liveErrors = validateTyped(live, type.root, true);
-  if (liveErrors.length > 0) return fail('live', `failed to convert original object to typed object: ${formatSmdErrors(liveErrors)}`);
+  if (!isKnownValid(type, live)) {
+    const liveErrors = validateTyped(live, type.root, true);
+    if (liveErrors.length > 0) return fail('live', `failed to convert original object to typed object: ${formatSmdErrors(liveErrors)}`);
+  }
   const { value, errors } = smdMerge(live, stamped, type.root);
   if (errors.length > 0) return fail('merge', `failed to merge patch: ${formatSmdErrors(errors)}`);
   if (!isJsonObject(value)) return fail('merge', 'failed to merge patch: the result is not an object');
+  markValid(type, value);
   return { ok: true, object: value };
+}
+
+function fail(stage: ApplyConfigurationError['stage'], message: string): ApplyResult {
+  return { ok: false, error: new ApplyConfigurationError(stage, message) };
+}
+
+/**
+ * Results of our own merges, per schema: the merge of a valid object and a valid patch is valid, so when a
+ * later ApplyConfiguration of the same request starts from it, its conversion check can be skipped
+ * (documents are immutable by convention, so the mark stays true).
+ */
+const knownValid = new WeakMap<object, WeakSet<object>>();
+
+function isKnownValid(type: ObjectType, obj: JsonObject): boolean {
+  return knownValid.get(type.root)?.has(obj) ?? false;
+}
+
+function markValid(type: ObjectType, obj: JsonObject): void {
+  let set = knownValid.get(type.root);
+  if (!set) knownValid.set(type.root, (set = new WeakSet()));
+  set.add(obj);
 }

@@ -34,13 +34,21 @@ export function associativeItemKey(list: ListDef, item: JsonValue): ItemKey {
   }
   if (item === null) return { error: 'associative list with keys may not have a null element' };
   if (!isJsonObject(item)) return { error: 'associative list with keys may not have non-map elements' };
+  if (list.keys.length === 1) {
+    // the common case (name, mountPath, uid...): no sorting, no intermediate arrays
+    const key = list.keys[0];
+    const own = getOwn(item, key);
+    const v = own !== undefined ? own : keyDefault(list, key);
+    if (v === undefined) return { error: omitsKey(key) };
+    return { pe: `[${key}=${valueToString(v)}]` };
+  }
   const parts: [string, JsonValue][] = [];
   for (const key of list.keys) {
     let v = getOwn(item, key);
     if (v === undefined) {
       v = keyDefault(list, key);
       if (v === undefined) {
-        return { error: `associative list with keys has an element that omits key field ${goQuote(key)} (and doesn't have default value)` };
+        return { error: omitsKey(key) };
       }
     }
     parts.push([key, v]);
@@ -53,4 +61,8 @@ export function associativeItemKey(list: ListDef, item: JsonValue): ItemKey {
 function keyDefault(list: ListDef, key: string): JsonValue | undefined {
   const fields = resolve(list.elem).map?.fields;
   return fields?.get(key)?.default;
+}
+
+function omitsKey(key: string): string {
+  return `associative list with keys has an element that omits key field ${goQuote(key)} (and doesn't have default value)`;
 }

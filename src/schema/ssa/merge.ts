@@ -146,11 +146,6 @@ function mergeList(def: ListDef, lhs: Side, rhs: Side, path: string, errors: Smd
   const lIdx = indexList(def, l, true, path, errors);
   const out: JsonValue[] = [];
   const merged = new Set<string>();
-  const emit = (pe: string, lv: Side, rv: Side) => {
-    const v = rv === undefined ? lv : mergeValue(lv, rv, def.elem, path + pe, errors);
-    if (v !== undefined) out.push(v);
-  };
-  const liveValue = (pe: string) => (rIdx.items.has(pe) && lIdx.items.has(pe) ? lIdx.items.get(pe)! : undefined);
 
   // SMD visitListItems: walk both lists; live-only items keep their relative order, items the patch names
   // follow the patch's order, each new patch item goes after the shared item that precedes it in the patch.
@@ -165,7 +160,8 @@ function mergeList(def: ListDef, lhs: Side, rhs: Side, path: string, errors: Smd
     if (li < lOrder.length && ri < rOrder.length) {
       const pe = lOrder[li];
       if (pe === rOrder[ri]) {
-        emit(pe, lIdx.items.get(pe)!, rIdx.items.get(pe)!);
+        const v = mergeValue(lIdx.items.get(pe)!, rIdx.items.get(pe)!, def.elem, path + pe, errors);
+        if (v !== undefined) out.push(v);
         merged.add(pe);
         li++;
         ri++;
@@ -191,7 +187,8 @@ function mergeList(def: ListDef, lhs: Side, rhs: Side, path: string, errors: Smd
     }
     if (ri < rOrder.length) {
       const pe = rOrder[ri];
-      emit(pe, liveValue(pe), rIdx.items.get(pe)!);
+      const v = mergeValue(lIdx.items.get(pe), rIdx.items.get(pe)!, def.elem, path + pe, errors);
+      if (v !== undefined) out.push(v);
       merged.add(pe);
       ri++;
       if (nextShared === pe) sharedAt++;

@@ -56,76 +56,105 @@ export function scalarError(kind: ScalarKind, v: JsonValue, prefix = ''): string
  */
 export function validateTyped(value: JsonValue, type: TypeRef, allowDuplicates: boolean): SmdError[] {
   const errors: SmdError[] = [];
-  new Validator(errors, allowDuplicates).value(value, type, '');
+  new Validator(errors, allowDuplicates).value(value, type);
   return errors;
 }
 
+/**
+ * Path elements of the value being checked, kept as a stack and rendered only when an error needs them
+ * (building every node's path string up front costs more than the whole check).
+ */
+type Step = string | number | { readonly pe: string };
+
+function renderPath(steps: readonly Step[]): string {
+  let out = '';
+  for (const s of steps) out += typeof s === 'string' ? fieldElement(s) : typeof s === 'number' ? indexElement(s) : s.pe;
+  return out;
+}
+
 class Validator {
+  private readonly steps: Step[] = [];
   constructor(
     private readonly errors: SmdError[],
     private readonly allowDuplicates: boolean,
   ) {}
 
-  value(v: JsonValue, type: TypeRef, path: string): void {
+  private error(message: string): void {
+    this.errors.push({ path: renderPath(this.steps), message });
+  }
+
+  value(v: JsonValue, type: TypeRef): void {
     const atom = resolve(type);
+    if (typeof v !== 'object' && atom.scalar && atom.scalar !== 'untyped') {
+      // fast path for the common typed scalar
+      const ok = atom.scalar === 'string' ? typeof v === 'string' : atom.scalar === 'boolean' ? typeof v === 'boolean' : typeof v === 'number';
+      if (!ok) this.error(scalarError(atom.scalar, v)!);
+      return;
+    }
     switch (partFor(atom, v)) {
       case 'map':
-        return this.map(atom.map!, v, path);
+        return this.map(atom.map!, v);
       case 'scalar': {
         const err = scalarError(atom.scalar!, v);
-        if (err) this.errors.push({ path, message: err });
+        if (err) this.error(err);
         return;
       }
       case 'list':
-        return this.list(atom.list!, v, path);
+        return this.list(atom.list!, v);
       default:
-        this.errors.push({ path, message: 'schema error: invalid atom: inlined' });
+        this.error('schema error: invalid atom: inlined');
     }
   }
 
-  private map(def: MapDef, v: JsonValue, path: string): void {
+  private map(def: MapDef, v: JsonValue): void {
     if (v === null) return;
     if (!isJsonObject(v)) {
-      this.errors.push({ path, message: `expected map, got ${smdV(v)}` });
+      this.error(`expected map, got ${smdV(v)}`);
       return;
     }
+    const fields = def.fields;
     for (const key of Object.keys(v)) {
-      const field = def.fields?.get(key);
+      const field = fields?.get(key);
       const type = field ? field.type : def.elem;
-      const childPath = path + fieldElement(key);
+      this.steps.push(key);
       if (!type) {
         // SMD stops looking at this map after the first undeclared field.
-        this.errors.push({ path: childPath, message: 'field not declared in schema' });
+        this.error('field not declared in schema');
+        this.steps.pop();
         return;
       }
-      this.value((v as JsonObject)[key], type, childPath);
+      this.value((v as JsonObject)[key], type);
+      this.steps.pop();
     }
   }
 
-  private list(def: ListDef, v: JsonValue, path: string): void {
+  private list(def: ListDef, v: JsonValue): void {
     if (v === null) return;
     if (!Array.isArray(v)) {
-      this.errors.push({ path, message: `expected list, got ${smdV(v)}` });
+      this.error(`expected list, got ${smdV(v)}`);
       return;
     }
-    const associative = def.listType !== 'atomic';
-    const seen = associative ? new Set<string>() : undefined;
-    for (let i = 0; i < v.length; i++) {
-      let pe: string;
-      if (seen) {
-        const key = associativeItemKey(def, v[i]);
-        if (key.error !== undefined) {
-          // SMD gives up on the rest of the list: without a key it cannot name the element.
-          this.errors.push({ path, message: `element ${i}: ${key.error}` });
-          return;
-        }
-        pe = key.pe;
-        if (seen.has(pe) && !this.allowDuplicates) this.errors.push({ path, message: `duplicate entries for key ${pe}` });
-        seen.add(pe);
-      } else {
-        pe = indexElement(i);
+    if (def.listType === 'atomic') {
+      for (let i = 0; i < v.length; i++) {
+        this.steps.push(i);
+        this.value(v[i], def.elem);
+        this.steps.pop();
       }
-      this.value(v[i], def.elem, path + pe);
+      return;
+    }
+    const seen = new Set<string>();
+    for (let i = 0; i < v.length; i++) {
+      const key = associativeItemKey(def, v[i]);
+      if (key.error !== undefined) {
+        // SMD gives up on the rest of the list: without a key it cannot name the element.
+        this.error(`element ${i}: ${key.error}`);
+        return;
+      }
+      if (seen.has(key.pe) && !this.allowDuplicates) this.error(`duplicate entries for key ${key.pe}`);
+      seen.add(key.pe);
+      this.steps.push({ pe: key.pe });
+      this.value(v[i], def.elem);
+      this.steps.pop();
     }
   }
 }
