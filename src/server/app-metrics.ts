@@ -1,5 +1,14 @@
 import type { PolicySetProvider } from './policy-state.js';
-import { CallbackGauge, Counter, Histogram, Registry } from './metrics.js';
+import { CallbackCounter, CallbackGauge, Counter, Histogram, Registry } from './metrics.js';
+
+/** The compiled-CEL-program cache figures (src/cel `programCacheStats`). */
+export interface CelCacheStats {
+  hits: number;
+  misses: number;
+  size: number;
+  capacity: number;
+  evictions: number;
+}
 
 /** Seconds; admission reviews take sub-millisecond to a few seconds (the API server waits at most 30 s). */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -12,7 +21,7 @@ export interface AppMetrics {
   httpRequests: Counter;
 }
 
-export function createAppMetrics(policies: PolicySetProvider): AppMetrics {
+export function createAppMetrics(policies: PolicySetProvider, celCache?: () => CelCacheStats): AppMetrics {
   const registry = new Registry();
   const reviews = registry.register(new Counter('amender_reviews_total', 'Admission reviews answered on a mutate route, by outcome.'));
   const reviewSeconds = registry.register(
@@ -51,5 +60,12 @@ export function createAppMetrics(policies: PolicySetProvider): AppMetrics {
       [{}, policies().sourceErrors.length],
     ]),
   );
+  if (celCache) {
+    registry.register(new CallbackCounter('amender_cel_program_cache_hits_total', 'CEL compilations answered from the program cache.', () => [[{}, celCache().hits]]));
+    registry.register(new CallbackCounter('amender_cel_program_cache_misses_total', 'CEL expressions compiled (not in the program cache).', () => [[{}, celCache().misses]]));
+    registry.register(new CallbackCounter('amender_cel_program_cache_evictions_total', 'Compiled CEL programs evicted from the cache.', () => [[{}, celCache().evictions]]));
+    registry.register(new CallbackGauge('amender_cel_program_cache_entries', 'Compiled CEL programs held in the cache.', () => [[{}, celCache().size]]));
+    registry.register(new CallbackGauge('amender_cel_program_cache_capacity', 'Most compiled CEL programs the cache holds.', () => [[{}, celCache().capacity]]));
+  }
   return { registry, reviews, reviewSeconds, httpRequests };
 }

@@ -3,7 +3,8 @@
  * platform module, so every adapter (Node, Lambda, Workers) serves the same app through its `fetch`.
  */
 import { Hono, type Context } from 'hono';
-import { createAppMetrics, type AppMetrics } from './app-metrics.js';
+import { programCacheStats } from '../cel/index.js';
+import { createAppMetrics, type AppMetrics, type CelCacheStats } from './app-metrics.js';
 import type { AppEnv } from './context.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { silentLogger, type Logger } from './log.js';
@@ -20,6 +21,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Milliseconds from an arbitrary origin, for latencies (`performance.now` by default). */
   clock?: () => number;
+  /** Figures of the compiled-CEL-program cache for /metrics (the process-wide cache by default). */
+  celCache?: () => CelCacheStats;
 }
 
 export interface AmenderApp {
@@ -33,7 +36,7 @@ export function createApp(options: AppOptions): AmenderApp {
   const limits = resolveLimits(options.limits);
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? (() => performance.now());
-  const metrics = createAppMetrics(options.policies);
+  const metrics = createAppMetrics(options.policies, options.celCache ?? programCacheStats);
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {

@@ -218,6 +218,9 @@ data: {a: b}
       expect(text).toContain('amender_http_requests_total{code="400",route="/mutate"} 2\n');
       expect(text).toContain('amender_http_requests_total{code="404",route="unmatched"} 1\n');
       expect(text).toContain('amender_policyset_objects{kind="mutatingAdmissionPolicies"} 4\n');
+      expect(text).toContain('# TYPE amender_cel_program_cache_hits_total counter\n');
+      expect(text).toMatch(/\namender_cel_program_cache_misses_total \d+\n/);
+      expect(text).toMatch(/\namender_cel_program_cache_capacity [1-9]\d*\n/);
     } finally {
       await t.close();
     }
