@@ -1,31 +1,165 @@
 /**
- * Compiles a policy's expressions (spec/map.md §12): variables in order (each may use the earlier
- * ones), matchConditions without `variables`, then each mutation with its result type. An expression
- * that does not compile is reported (and the policy stays active): its error surfaces at evaluation.
+ * Compiles a policy's expressions with the Kubernetes CEL environment (spec/map.md §12): variables in
+ * order (each may use the earlier ones), matchConditions without `variables` (the API forbids them
+ * there), then each mutation with its role's result type. An expression that does not compile is
+ * reported and the policy stays active: the error surfaces when a request reaches it (§3, §5.3, §12.1).
+ * The result is a PolicyProgram the dispatcher drives.
  */
+import type { GroupVersionKind } from '../admission/types.js';
+import {
+  compileExpression,
+  CompiledVariables,
+  ConversionError,
+  Evaluation,
+  RUNTIME_CEL_COST_BUDGET,
+  RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
+  toApplyConfiguration,
+  toJsonPatchOperations,
+  type AdmissionInput,
+  type CompileResult,
+  type CompiledExpression,
+  type CelValue,
+} from '../cel/index.js';
+import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
+import { applyConfigurationMutation, applyJsonPatchMutation, type SchemaContext } from './apply-mutation.js';
+import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
 import { FieldPath, invalid, type FieldError } from './field-errors.js';
-import { combineConditions, type ConditionOutcome } from './match-conditions.js';
-import type { PolicyProgram } from './dispatch.js';
+import { combineConditions, type ConditionOutcome, type ConditionsVerdict } from './match-conditions.js';
 import type { MutatingAdmissionPolicy } from './types.js';
-import type { SchemaContext } from './apply-mutation.js';
-import { PENDING_CEL } from './cel-bridge.js';
 
 export interface CompiledPolicy {
   program: PolicyProgram;
+  /** Compile errors, each at its expression's field path (the policy stays active). */
   errors: FieldError[];
 }
 
-export function compilePolicy(policy: MutatingAdmissionPolicy, _schema: SchemaContext): CompiledPolicy {
-  const errors: FieldError[] = [];
-  void FieldPath;
-  void invalid;
-  const program: PolicyProgram = {
-    mutationCount: policy.mutations.length,
-    conditions: () => {
-      const outcomes: ConditionOutcome[] = policy.matchConditions.map((c) => ({ name: c.name, error: PENDING_CEL }));
-      return combineConditions(outcomes, policy.failurePolicy);
-    },
-    mutation: () => ({ ok: false, message: PENDING_CEL }),
-  };
-  return { program, errors };
+interface CompiledCondition {
+  name: string;
+  result: CompileResult;
 }
+
+interface CompiledMutation {
+  patchType: 'JSONPatch' | 'ApplyConfiguration';
+  result: CompileResult;
+}
+
+function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionInput {
+  const p = inputs.params;
+  return {
+    object: inputs.object,
+    oldObject: inputs.oldObject,
+    request: inputs.request,
+    // `params` exists only for policies with a paramKind (compile-time); null when no param object.
+    ...(p.declared ? { params: p.param ? p.param.value : null } : {}),
+    // matchConditions never see the namespace object (spec/map.md §5.2).
+    namespaceObject: forConditions ? null : inputs.namespaceObject,
+  };
+}
+
+/** The matched kind, from the `request` variable the dispatcher built. */
+function matchedKind(inputs: InvocationInputs): GroupVersionKind {
+  const kind = getOwn(inputs.request, 'kind');
+  if (isJsonObject(kind)) {
+    const { group, version } = kind;
+    return { group: String(group ?? ''), version: String(version ?? ''), kind: String(kind.kind ?? '') };
+  }
+  return { group: '', version: '', kind: '' };
+}
+
+class Program implements PolicyProgram {
+  constructor(
+    private readonly variables: CompiledVariables,
+    private readonly conditionsCompiled: readonly CompiledCondition[],
+    private readonly mutations: readonly CompiledMutation[],
+    private readonly failurePolicy: string | undefined,
+    private readonly schema: SchemaContext,
+  ) {}
+
+  get mutationCount(): number {
+    return this.mutations.length;
+  }
+
+  conditions(inputs: InvocationInputs): ConditionsVerdict {
+    if (this.conditionsCompiled.length === 0) return { matches: true };
+    const evaluation = new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS });
+    const outcomes: ConditionOutcome[] = [];
+    for (const c of this.conditionsCompiled) {
+      if (!c.result.ok) {
+        outcomes.push({ name: c.name, error: `compilation error: ${c.result.message}` });
+        continue;
+      }
+      const r = evaluation.evaluate(c.result.compiled);
+      if (!r.ok) {
+        // The shared budget ran out: the evaluation as a whole failed.
+        if (r.kind === 'budget') return combineConditions([], this.failurePolicy, r.message);
+        outcomes.push({ name: c.name, error: r.message });
+      } else if (typeof r.value !== 'boolean') {
+        outcomes.push({ name: c.name, error: `expression '${c.result.compiled.expression}' must evaluate to bool` });
+      } else {
+        outcomes.push({ name: c.name, result: r.value });
+      }
+    }
+    return combineConditions(outcomes, this.failurePolicy);
+  }
+
+  mutation(index: number, inputs: InvocationInputs): MutationOutcome {
+    const m = this.mutations[index];
+    if (!m.result.ok) return { ok: false, message: m.result.message };
+    const evaluation = new Evaluation(celInput(inputs, false), { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables });
+    const r = evaluation.evaluate(m.result.compiled);
+    if (!r.ok) return { ok: false, message: r.message };
+    return this.apply(m, r.value, inputs);
+  }
+
+  private apply(m: CompiledMutation, value: CelValue, inputs: InvocationInputs): MutationOutcome {
+    const kind = matchedKind(inputs);
+    try {
+      if (m.patchType === 'JSONPatch') {
+        return applyJsonPatchMutation(inputs.object, toJsonPatchOperations(value) as unknown as JsonValue, kind, this.schema);
+      }
+      return applyConfigurationMutation(inputs.object, toApplyConfiguration(value), kind, this.schema);
+    } catch (err) {
+      if (err instanceof ConversionError) return { ok: false, message: err.message };
+      throw err;
+    }
+  }
+}
+
+function compileError(path: FieldPath, expression: string, message: string): FieldError {
+  return invalid(path, expression, message);
+}
+
+export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaContext): CompiledPolicy {
+  const errors: FieldError[] = [];
+  const spec = FieldPath.root('spec');
+  const params = policy.paramKind !== undefined;
+
+  const variables = CompiledVariables.compile(policy.variables, { params });
+  variables.entries.forEach((v, i) => {
+    if (v.error !== undefined) errors.push(compileError(spec.child('variables').index(i).child('expression'), v.expression, v.error));
+  });
+
+  const conditions = policy.matchConditions.map((c, i): CompiledCondition => {
+    const result = compileExpression(c.expression, 'matchCondition', { params });
+    if (!result.ok) {
+      const message = /\bvariables\b/.test(c.expression)
+        ? `${result.message} (matchConditions cannot use variables)`
+        : result.message;
+      errors.push(compileError(spec.child('matchConditions').index(i).child('expression'), c.expression, message));
+    }
+    return { name: c.name, result };
+  });
+
+  const mutations = policy.mutations.map((m, i): CompiledMutation => {
+    const patchType = m.patchType === 'JSONPatch' ? 'JSONPatch' : 'ApplyConfiguration';
+    const member = patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
+    const expression = (patchType === 'JSONPatch' ? m.jsonPatch?.expression : m.applyConfiguration?.expression) ?? '';
+    const result = compileExpression(expression, patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration', variables.scope());
+    if (!result.ok) errors.push(compileError(spec.child('mutations').index(i).child(member, 'expression'), expression, result.message));
+    return { patchType, result };
+  });
+
+  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema), errors };
+}
+
+export type { CompiledExpression };

@@ -106,7 +106,7 @@ describe('§14 the reply patch', () => {
     const s = set(
       policy('p', {
         mutations: [
-          { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/replicas", value: 3}, JSONPatch{op: "add", path: "/spec/containers/-1/ports", value: [{"containerPort": 80}]}]' } },
+          { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/terminationGracePeriodSeconds", value: 3}, JSONPatch{op: "add", path: "/spec/containers/-1/ports", value: [{"containerPort": 80}]}]' } },
         ],
       }),
       binding('b', 'p'),
@@ -422,5 +422,19 @@ describe('§11 reinvocation, emulated inside the call', () => {
       binding('bb', 'b'),
     );
     expect(labelsOf(evaluate(s, req()))).toEqual({ ready: 'yes' });
+  });
+});
+
+describe('§8.3 strict decoding of JSON-patched built-in objects', () => {
+  it('an unknown field aborts with 500 whatever the failurePolicy', () => {
+    const s = set(
+      policy('p', { failurePolicy: 'Ignore', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/replicas", value: 3}]' } }] }),
+      binding('b', 'p'),
+    );
+    expect(denied(evaluate(s, req()))).toMatchObject({
+      code: 500,
+      reason: 'InternalError',
+      message: 'Internal error occurred: strict decoding error: unknown field "spec.replicas"',
+    });
   });
 });
