@@ -1,4 +1,4 @@
-import { KINDS, PREFIXES, TYPES } from './data/builtin.js';
+import { KINDS, PREFIXES, TYPES_TEXT } from './data/builtin.js';
 import { DEDUCED, NamedRef, UNTYPED_ATOMIC, type Atom, type FieldDef, type ListType, type TypeRef } from './types.js';
 
 /**
@@ -39,7 +39,7 @@ export class BuiltinTypes {
 
   private decode(id: string): Atom {
     const short = shortenId(id);
-    const encoded = short !== undefined && Object.prototype.hasOwnProperty.call(TYPES, short) ? TYPES[short] : undefined;
+    const encoded = short !== undefined ? typeIndex().get(short) : undefined;
     // The table leaves out nothing it references; an unknown id here is a bug in the data, not in input.
     if (encoded === undefined) throw new Error(`schema data: unknown type ${id}`);
     const atomic = encoded.startsWith('!');
@@ -150,6 +150,20 @@ function expandId(short: string): string {
 function shortenId(id: string): string | undefined {
   for (const [prefix, long] of PREFIXES) if (id.startsWith(long)) return prefix + id.slice(long.length);
   return undefined;
+}
+
+let index: Map<string, string> | undefined;
+
+/** Short type id -> encoded fields, built from the table's text on the first decode. */
+function typeIndex(): Map<string, string> {
+  if (index === undefined) {
+    index = new Map();
+    for (const line of TYPES_TEXT.split('\n')) {
+      const tab = line.indexOf('\t');
+      index.set(line.slice(0, tab), line.slice(tab + 1));
+    }
+  }
+  return index;
 }
 
 /** Every built-in kind as "<group>/<version>/<Kind>". */
