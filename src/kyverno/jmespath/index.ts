@@ -5,7 +5,8 @@
  * API
  * ---
  *   compile(expression): CompiledExpression
- *       Parses once; results are cached (LRU, `COMPILE_CACHE_SIZE` entries, syntax errors included).
+ *       Parses once; results are cached (two generations, at most `COMPILE_CACHE_SIZE` entries,
+ *       syntax errors included).
  *       Throws JmesPathSyntaxError for an invalid expression (message starts with "SyntaxError:").
  *   CompiledExpression.search(data, options?): JsonValue
  *       Evaluates against a JSON document. Throws a JmesPathError (never anything else).
@@ -117,9 +118,29 @@ class Compiled implements CompiledExpression {
   }
 }
 
-const cache = new Map<string, Compiled | JmesPathSyntaxError>();
+/**
+ * Two-generation cache: hits in the young generation cost one Map lookup; entries found in the old
+ * generation are promoted; when the young generation fills up it becomes the old one. Entries unused
+ * for a whole generation are dropped, so at most COMPILE_CACHE_SIZE expressions are kept.
+ */
+type Entry = Compiled | JmesPathSyntaxError;
+let young = new Map<string, Entry>();
+let old = new Map<string, Entry>();
+const GENERATION = COMPILE_CACHE_SIZE / 2;
 
-function compileUncached(expression: string): Compiled | JmesPathSyntaxError {
+function lookup(expression: string): Entry {
+  let entry = young.get(expression);
+  if (entry !== undefined) return entry;
+  entry = old.get(expression) ?? compileUncached(expression);
+  if (young.size >= GENERATION) {
+    old = young;
+    young = new Map();
+  }
+  young.set(expression, entry);
+  return entry;
+}
+
+function compileUncached(expression: string): Entry {
   try {
     return new Compiled(expression, compileNode(parse(expression), functions));
   } catch (e) {
@@ -131,16 +152,7 @@ function compileUncached(expression: string): Compiled | JmesPathSyntaxError {
 
 /** Compiles (or fetches from the cache) an expression. Throws JmesPathSyntaxError. */
 export function compile(expression: string): CompiledExpression {
-  let entry = cache.get(expression);
-  if (entry !== undefined) {
-    // Move to the newest position so that the least recently used entry is evicted first.
-    cache.delete(expression);
-    cache.set(expression, entry);
-  } else {
-    entry = compileUncached(expression);
-    cache.set(expression, entry);
-    if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  }
+  const entry = lookup(expression);
   if (entry instanceof JmesPathSyntaxError) throw entry;
   return entry;
 }
@@ -165,7 +177,8 @@ export function evaluate(expression: string, data: JsonValue, options?: Evaluate
 }
 
 export function clearCompileCache(): void {
-  cache.clear();
+  young = new Map();
+  old = new Map();
 }
 
 function typeList(types: ArgType[]): string {

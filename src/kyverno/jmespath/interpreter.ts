@@ -63,203 +63,238 @@ export function sliceArray<T>(arr: T[], start: number | null, stop: number | nul
   return out;
 }
 
+// One small builder per node type: each closure captures only what it needs (a single large function
+// creating every kind of closure made V8 allocate and compile far more per node).
+
+function field(name: string): Evaluator {
+  if (name === '__proto__') {
+    return (v, s) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof ExpRef) return null;
+      if (hasOwn(v, name)) return v[name];
+      s.missingKey = name;
+      return MISSING;
+    };
+  }
+  return (v, s) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    // JSON values are never functions or undefined, so either means the key is not an own data
+    // property (e.g. `toString` inherited from Object.prototype): no hasOwnProperty on the hot path.
+    const x = (v as Record<string, unknown>)[name];
+    if (x !== undefined && typeof x !== 'function') return x as Value;
+    if (v instanceof ExpRef) return null;
+    s.missingKey = name;
+    return MISSING;
+  };
+}
+
+function literal(value: JsonValue): Evaluator {
+  return () => value;
+}
+
+const identity: Evaluator = (v) => v;
+
+function subexpression(left: Evaluator, right: Evaluator): Evaluator {
+  return (v, s) => {
+    const l = left(v, s);
+    if (l === MISSING) return MISSING;
+    if (l === null) return null;
+    return right(l, s);
+  };
+}
+
+function index(i: number): Evaluator {
+  return (v) => {
+    if (!Array.isArray(v)) return null;
+    const at = i < 0 ? i + v.length : i;
+    return at >= 0 && at < v.length ? v[at] : null;
+  };
+}
+
+function slice(start: number | null, stop: number | null, step: number | null): Evaluator {
+  return (v) => (Array.isArray(v) ? sliceArray(v, start, stop, step) : null);
+}
+
+function projection(left: Evaluator, right: Evaluator, rightIsIdentity: boolean): Evaluator {
+  return (v, s) => {
+    const l = tolerate(left(v, s));
+    if (!Array.isArray(l)) return null;
+    const out: Value[] = [];
+    for (const item of l) {
+      const r = rightIsIdentity ? item : tolerate(right(item, s));
+      if (r !== null) out.push(r);
+    }
+    return out as JsonValue;
+  };
+}
+
+/** go-jmespath swallows every error of the left side of value projections, filters and flattens. */
+function swallow(e: Evaluator, v: Value, s: State): Result {
+  try {
+    return e(v, s);
+  } catch {
+    return null;
+  }
+}
+
+function valueProjection(left: Evaluator, right: Evaluator): Evaluator {
+  return (v, s) => {
+    const l = swallow(left, v, s);
+    if (typeof l !== 'object' || l === null || Array.isArray(l) || l instanceof ExpRef) return null;
+    const out: Value[] = [];
+    for (const key in l) {
+      if (!hasOwn(l, key)) continue;
+      const r = tolerate(right(l[key], s));
+      if (r !== null) out.push(r);
+    }
+    return out as JsonValue;
+  };
+}
+
+function filterProjection(left: Evaluator, right: Evaluator, cond: Evaluator): Evaluator {
+  return (v, s) => {
+    const l = swallow(left, v, s);
+    if (!Array.isArray(l)) return null;
+    const out: Value[] = [];
+    for (const item of l) {
+      if (isFalse(tolerate(cond(item, s)))) continue;
+      const r = tolerate(right(item, s));
+      if (r !== null) out.push(r);
+    }
+    return out as JsonValue;
+  };
+}
+
+function flatten(child: Evaluator): Evaluator {
+  return (v, s) => {
+    const l = swallow(child, v, s);
+    if (!Array.isArray(l)) return null;
+    const out: JsonValue[] = [];
+    for (const item of l) {
+      if (Array.isArray(item)) for (const x of item) out.push(x);
+      else out.push(item);
+    }
+    return out;
+  };
+}
+
+function multiSelectList(children: Evaluator[]): Evaluator {
+  return (v, s) => children.map((ch) => tolerate(ch(v, s))) as JsonValue;
+}
+
+function multiSelectHash(entries: { key: string; value: Evaluator }[]): Evaluator {
+  return (v, s) => {
+    const out: Record<string, Value> = {};
+    for (const e of entries) {
+      const r = tolerate(e.value(v, s));
+      if (e.key === '__proto__') Object.defineProperty(out, e.key, { value: r, enumerable: true, writable: true, configurable: true });
+      else out[e.key] = r;
+    }
+    return out as JsonValue;
+  };
+}
+
+function or(left: Evaluator, right: Evaluator): Evaluator {
+  return (v, s) => {
+    const l = tolerate(left(v, s));
+    return isFalse(l) ? tolerate(right(v, s)) : l;
+  };
+}
+
+/** Only the left side is tolerant: Kyverno returns the right side's result (and error) as is. */
+function and(left: Evaluator, right: Evaluator): Evaluator {
+  return (v, s) => {
+    const l = tolerate(left(v, s));
+    return isFalse(l) ? l : right(v, s);
+  };
+}
+
+function not(child: Evaluator): Evaluator {
+  return (v, s) => isFalse(tolerate(child(v, s)));
+}
+
+function comparator(op: Comparator, left: Evaluator, right: Evaluator): Evaluator {
+  if (op === 'eq') return (v, s) => deepEqual(tolerate(left(v, s)), tolerate(right(v, s)));
+  if (op === 'ne') return (v, s) => !deepEqual(tolerate(left(v, s)), tolerate(right(v, s)));
+  return (v, s) => {
+    const l = tolerate(left(v, s));
+    const r = tolerate(right(v, s));
+    if (typeof l !== 'number' || typeof r !== 'number') return null;
+    return compareNumbers(op, l, r);
+  };
+}
+
+function pipe(left: Evaluator, right: Evaluator): Evaluator {
+  return (v, s) => tolerate(right(tolerate(left(v, s)), s));
+}
+
+function expref(child: Evaluator): Evaluator {
+  return (_v, s) => {
+    s.sawExpRef = true;
+    return new ExpRef((x) => {
+      const r = tolerate(child(x, s));
+      return r instanceof ExpRef ? null : r;
+    });
+  };
+}
+
+function call(name: string, args: Evaluator[], functions: FunctionTable): Evaluator {
+  const def = functions.get(name);
+  if (!def) {
+    return (v, s) => {
+      for (const a of args) a(v, s); // Go evaluates the arguments before looking the name up
+      throw new UnknownFunctionError(name);
+    };
+  }
+  return (v, s) => {
+    const values: Value[] = new Array(args.length);
+    for (let i = 0; i < args.length; i++) values[i] = tolerate(args[i](v, s));
+    checkArgs(def, values);
+    return def.call(values, s.ctx);
+  };
+}
+
 export function compileNode(node: Node, functions: FunctionTable): Evaluator {
-  const c = (n: Node) => compileNode(n, functions);
   switch (node.type) {
     case 'Identity':
     case 'Current':
-      return (v) => v;
-    case 'Literal': {
-      const value = node.value;
-      return () => value;
-    }
-    case 'Field': {
-      const name = node.name;
-      return (v, s) => {
-        if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof ExpRef) return null;
-        if (hasOwn(v, name)) return v[name];
-        s.missingKey = name;
-        return MISSING;
-      };
-    }
+      return identity;
+    case 'Literal':
+      return literal(node.value);
+    case 'Field':
+      return field(node.name);
     case 'Subexpression':
-    case 'IndexExpression': {
-      const left = c(node.left);
-      const right = c(node.right);
-      return (v, s) => {
-        const l = left(v, s);
-        if (l === MISSING) return MISSING;
-        if (l === null) return null;
-        return right(l, s);
-      };
-    }
-    case 'Index': {
-      const index = node.index;
-      return (v) => {
-        if (!Array.isArray(v)) return null;
-        const i = index < 0 ? index + v.length : index;
-        return i >= 0 && i < v.length ? v[i] : null;
-      };
-    }
-    case 'Slice': {
-      const { start, stop, step } = node;
-      return (v) => (Array.isArray(v) ? sliceArray(v, start, stop, step) : null);
-    }
-    case 'Projection': {
-      const left = c(node.left);
-      const right = c(node.right);
-      const identity = node.right.type === 'Identity';
-      return (v, s) => {
-        const l = tolerate(left(v, s));
-        if (!Array.isArray(l)) return null;
-        const out: Value[] = [];
-        for (const item of l) {
-          const r = identity ? item : tolerate(right(item, s));
-          if (r !== null) out.push(r);
-        }
-        return out as JsonValue;
-      };
-    }
-    case 'ValueProjection': {
-      const left = c(node.left);
-      const right = c(node.right);
-      return (v, s) => {
-        let l: Result;
-        try {
-          l = left(v, s);
-        } catch {
-          return null; // go-jmespath swallows every error of a value projection's left side
-        }
-        if (typeof l !== 'object' || l === null || Array.isArray(l) || l instanceof ExpRef) return null;
-        const out: Value[] = [];
-        for (const key in l) {
-          if (!hasOwn(l, key)) continue;
-          const r = tolerate(right(l[key], s));
-          if (r !== null) out.push(r);
-        }
-        return out as JsonValue;
-      };
-    }
-    case 'FilterProjection': {
-      const left = c(node.left);
-      const right = c(node.right);
-      const cond = c(node.condition);
-      return (v, s) => {
-        let l: Result;
-        try {
-          l = left(v, s);
-        } catch {
-          return null; // as in Go: any error on the filtered side yields null
-        }
-        if (!Array.isArray(l)) return null;
-        const out: Value[] = [];
-        for (const item of l) {
-          if (isFalse(tolerate(cond(item, s)))) continue;
-          const r = tolerate(right(item, s));
-          if (r !== null) out.push(r);
-        }
-        return out as JsonValue;
-      };
-    }
-    case 'Flatten': {
-      const child = c(node.child);
-      return (v, s) => {
-        let l: Result;
-        try {
-          l = child(v, s);
-        } catch {
-          return null;
-        }
-        if (!Array.isArray(l)) return null;
-        const out: JsonValue[] = [];
-        for (const item of l) {
-          if (Array.isArray(item)) for (const x of item) out.push(x);
-          else out.push(item);
-        }
-        return out;
-      };
-    }
-    case 'MultiSelectList': {
-      const children = node.children.map(c);
-      return (v, s) => children.map((ch) => tolerate(ch(v, s))) as JsonValue;
-    }
-    case 'MultiSelectHash': {
-      const entries = node.entries.map((e) => ({ key: e.key, value: c(e.value) }));
-      return (v, s) => {
-        const out: Record<string, Value> = {};
-        for (const e of entries) {
-          const r = tolerate(e.value(v, s));
-          if (e.key === '__proto__') Object.defineProperty(out, e.key, { value: r, enumerable: true, writable: true, configurable: true });
-          else out[e.key] = r;
-        }
-        return out as JsonValue;
-      };
-    }
-    case 'Or': {
-      const left = c(node.left);
-      const right = c(node.right);
-      return (v, s) => {
-        const l = tolerate(left(v, s));
-        return isFalse(l) ? tolerate(right(v, s)) : l;
-      };
-    }
-    case 'And': {
-      const left = c(node.left);
-      const right = c(node.right);
-      // Only the left side is tolerant: Kyverno returns the right side's result (and error) as is.
-      return (v, s) => {
-        const l = tolerate(left(v, s));
-        return isFalse(l) ? l : right(v, s);
-      };
-    }
-    case 'Not': {
-      const child = c(node.child);
-      return (v, s) => isFalse(tolerate(child(v, s)));
-    }
-    case 'Comparator': {
-      const left = c(node.left);
-      const right = c(node.right);
-      const op = node.op;
-      if (op === 'eq') return (v, s) => deepEqual(tolerate(left(v, s)), tolerate(right(v, s)));
-      if (op === 'ne') return (v, s) => !deepEqual(tolerate(left(v, s)), tolerate(right(v, s)));
-      return (v, s) => {
-        const l = tolerate(left(v, s));
-        const r = tolerate(right(v, s));
-        if (typeof l !== 'number' || typeof r !== 'number') return null;
-        return compareNumbers(op, l, r);
-      };
-    }
-    case 'Pipe': {
-      const left = c(node.left);
-      const right = c(node.right);
-      return (v, s) => tolerate(right(tolerate(left(v, s)), s));
-    }
-    case 'ExpRef': {
-      const child = c(node.child);
-      return (_v, s) => {
-        s.sawExpRef = true;
-        return new ExpRef((x) => {
-          const r = tolerate(child(x, s));
-          return r instanceof ExpRef ? null : r;
-        });
-      };
-    }
-    case 'Function': {
-      const name = node.name;
-      const args = node.args.map(c);
-      const def = functions.get(name);
-      if (!def) {
-        return (v, s) => {
-          for (const a of args) a(v, s); // Go evaluates the arguments before looking the name up
-          throw new UnknownFunctionError(name);
-        };
-      }
-      return (v, s) => {
-        const values = args.map((a) => tolerate(a(v, s)));
-        checkArgs(def, values);
-        return def.call(values, s.ctx);
-      };
-    }
+    case 'IndexExpression':
+      return subexpression(compileNode(node.left, functions), compileNode(node.right, functions));
+    case 'Index':
+      return index(node.index);
+    case 'Slice':
+      return slice(node.start, node.stop, node.step);
+    case 'Projection':
+      return projection(compileNode(node.left, functions), compileNode(node.right, functions), node.right.type === 'Identity');
+    case 'ValueProjection':
+      return valueProjection(compileNode(node.left, functions), compileNode(node.right, functions));
+    case 'FilterProjection':
+      return filterProjection(compileNode(node.left, functions), compileNode(node.right, functions), compileNode(node.condition, functions));
+    case 'Flatten':
+      return flatten(compileNode(node.child, functions));
+    case 'MultiSelectList':
+      return multiSelectList(node.children.map((n) => compileNode(n, functions)));
+    case 'MultiSelectHash':
+      return multiSelectHash(node.entries.map((e) => ({ key: e.key, value: compileNode(e.value, functions) })));
+    case 'Or':
+      return or(compileNode(node.left, functions), compileNode(node.right, functions));
+    case 'And':
+      return and(compileNode(node.left, functions), compileNode(node.right, functions));
+    case 'Not':
+      return not(compileNode(node.child, functions));
+    case 'Comparator':
+      return comparator(node.op, compileNode(node.left, functions), compileNode(node.right, functions));
+    case 'Pipe':
+      return pipe(compileNode(node.left, functions), compileNode(node.right, functions));
+    case 'ExpRef':
+      return expref(compileNode(node.child, functions));
+    case 'Function':
+      return call(node.name, node.args.map((n) => compileNode(n, functions)), functions);
   }
 }
 

@@ -78,22 +78,22 @@ function quoteRune(cp: number): string {
   return `'\\U${cp.toString(16).padStart(8, '0')}'`;
 }
 
+/** Scans to the closing `end`, skipping backslash-escaped characters; returns the raw body and the next offset. */
+function scanUntil(expression: string, start: number, end: string): [string, number] {
+  const n = expression.length;
+  let j = start;
+  while (j < n && expression[j] !== end) {
+    if (expression[j] === '\\' && j + 1 < n) j++;
+    j++;
+  }
+  if (j >= n) throw new JmesPathSyntaxError(`Unclosed delimiter: ${end}`, expression, n);
+  return [expression.slice(start, j), j + 1];
+}
+
 export function tokenize(expression: string): Token[] {
   const tokens: Token[] = [];
   const n = expression.length;
   let i = 0;
-  const err = (msg: string, offset: number) => new JmesPathSyntaxError(msg, expression, offset);
-
-  /** Scans to the closing `end`, skipping backslash-escaped characters; returns the raw body. */
-  const until = (start: number, end: string): [string, number] => {
-    let j = start;
-    while (j < n && expression[j] !== end) {
-      if (expression[j] === '\\' && j + 1 < n) j++;
-      j++;
-    }
-    if (j >= n) throw err(`Unclosed delimiter: ${end}`, n);
-    return [expression.slice(start, j), j + 1];
-  };
 
   while (i < n) {
     const c = expression.charCodeAt(i);
@@ -135,12 +135,12 @@ export function tokenize(expression: string): Token[] {
       }
       case '"': {
         const start = i;
-        const [raw, next] = until(i + 1, '"');
+        const [raw, next] = scanUntil(expression, i + 1, '"');
         let decoded: unknown;
         try {
           decoded = JSON.parse(`"${raw}"`);
         } catch {
-          throw err(`invalid quoted identifier "${raw}"`, start);
+          throw new JmesPathSyntaxError(`invalid quoted identifier "${raw}"`, expression, start);
         }
         tokens.push({ type: 'tQuotedIdentifier', value: decoded as string, position: start });
         i = next;
@@ -153,7 +153,7 @@ export function tokenize(expression: string): Token[] {
         let out = '';
         let chunk = j;
         for (;;) {
-          if (j >= n) throw err("Unclosed delimiter: '", n);
+          if (j >= n) throw new JmesPathSyntaxError("Unclosed delimiter: '", expression, n);
           const cj = expression[j];
           if (cj === '\\' && expression[j + 1] === "'") {
             out += expression.slice(chunk, j) + "'";
@@ -171,7 +171,7 @@ export function tokenize(expression: string): Token[] {
       }
       case '`': {
         const start = i + 1;
-        const [raw, next] = until(i + 1, '`');
+        const [raw, next] = scanUntil(expression, i + 1, '`');
         tokens.push({ type: 'tJSONLiteral', value: raw.replaceAll('\\`', '`'), position: start });
         i = next;
         continue;
@@ -214,7 +214,7 @@ export function tokenize(expression: string): Token[] {
         continue;
       default: {
         const cp = expression.codePointAt(i) ?? c;
-        throw err(`Unknown char: ${quoteRune(cp)}`, i);
+        throw new JmesPathSyntaxError(`Unknown char: ${quoteRune(cp)}`, expression, i);
       }
     }
   }

@@ -21,10 +21,15 @@ describe('compile', () => {
     expect(compile('a.b')).toBe(a);
     expect(a.search({ a: { b: 1 } })).toBe(1);
   });
-  it('evicts the least recently used entry beyond the bound', () => {
+  it('drops entries unused for a whole cache generation, keeps recently used ones', () => {
     clearCompileCache();
     const first = compile('first');
-    for (let i = 0; i < COMPILE_CACHE_SIZE; i++) compile(`k${i}`);
+    const kept = compile('kept');
+    for (let i = 0; i < COMPILE_CACHE_SIZE; i++) {
+      compile(`k${i}`);
+      if (i % 100 === 0) expect(compile('kept')).toBe(kept);
+    }
+    expect(compile('kept')).toBe(kept);
     expect(compile('first')).not.toBe(first);
   });
   it('reports syntax errors with Go messages and the offset', () => {
