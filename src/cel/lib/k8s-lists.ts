@@ -41,42 +41,60 @@ function extreme(list: unknown, op: 'min' | 'max'): unknown {
 
 const DURATION_NANOS_MAX = (1n << 63n) - 1n;
 
-function sumInts(list: unknown): bigint {
-  let acc = 0n;
-  for (const v of listItems(list)) {
-    if (typeof v !== 'bigint') throw noSuchOverload();
-    acc = checkedInt(acc + v);
-  }
-  return acc;
+type Summable = 'int' | 'uint' | 'double' | 'duration';
+
+function kindOf(v: unknown): Summable {
+  if (typeof v === 'bigint') return 'int';
+  if (typeof v === 'number') return 'double';
+  if (v instanceof UnsignedInt) return 'uint';
+  if (v instanceof Duration) return 'duration';
+  throw noSuchOverload();
 }
 
-function sumUints(list: unknown): UnsignedInt {
-  let acc = 0n;
-  for (const v of listItems(list)) {
-    if (!(v instanceof UnsignedInt)) throw noSuchOverload();
-    acc += v.valueOf();
-    if (acc > UINT64_MAX) throw uintOverflow();
+/**
+ * Sums a list of ints, uints, doubles or durations. The element type is taken from the elements
+ * (an engine dispatching `dyn` lists may pick any of the four overloads); `empty` is the static
+ * overload's zero, returned for an empty list.
+ */
+function sum(list: unknown, empty: Summable): unknown {
+  const items = listItems(list);
+  const kind = items.length ? kindOf(items[0]) : empty;
+  switch (kind) {
+    case 'int': {
+      let acc = 0n;
+      for (const v of items) {
+        if (typeof v !== 'bigint') throw noSuchOverload();
+        acc = checkedInt(acc + v);
+      }
+      return acc;
+    }
+    case 'uint': {
+      let acc = 0n;
+      for (const v of items) {
+        if (!(v instanceof UnsignedInt)) throw noSuchOverload();
+        acc += v.valueOf();
+        if (acc > UINT64_MAX) throw uintOverflow();
+      }
+      return new UnsignedInt(acc);
+    }
+    case 'double': {
+      let acc = 0;
+      for (const v of items) {
+        if (typeof v !== 'number') throw noSuchOverload();
+        acc += v;
+      }
+      return acc;
+    }
+    case 'duration': {
+      let nanos = 0n;
+      for (const v of items) {
+        if (!(v instanceof Duration)) throw noSuchOverload();
+        nanos += v.seconds * 1_000_000_000n + BigInt(v.nanos);
+        if (nanos > DURATION_NANOS_MAX || nanos < -DURATION_NANOS_MAX) throw celError('integer overflow');
+      }
+      return new Duration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
+    }
   }
-  return new UnsignedInt(acc);
-}
-
-function sumDoubles(list: unknown): number {
-  let acc = 0;
-  for (const v of listItems(list)) {
-    if (typeof v !== 'number') throw noSuchOverload();
-    acc += v;
-  }
-  return acc;
-}
-
-function sumDurations(list: unknown): Duration {
-  let nanos = 0n;
-  for (const v of listItems(list)) {
-    if (!(v instanceof Duration)) throw noSuchOverload();
-    nanos += v.seconds * 1_000_000_000n + BigInt(v.nanos);
-    if (nanos > DURATION_NANOS_MAX || nanos < -DURATION_NANOS_MAX) throw celError('integer overflow');
-  }
-  return new Duration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
 }
 
 function indexOf(list: unknown, item: unknown): bigint {
@@ -99,10 +117,10 @@ export const k8sListsLibrary: CelLibrary = {
       fn(env, `list<${t}>.min(): ${t}`, (l: unknown) => extreme(l, 'min'));
       fn(env, `list<${t}>.max(): ${t}`, (l: unknown) => extreme(l, 'max'));
     }
-    fn(env, 'list<int>.sum(): int', sumInts);
-    fn(env, 'list<uint>.sum(): uint', sumUints);
-    fn(env, 'list<double>.sum(): double', sumDoubles);
-    fn(env, 'list<google.protobuf.Duration>.sum(): google.protobuf.Duration', sumDurations);
+    fn(env, 'list<int>.sum(): int', (l: unknown) => sum(l, 'int'));
+    fn(env, 'list<uint>.sum(): uint', (l: unknown) => sum(l, 'uint'));
+    fn(env, 'list<double>.sum(): double', (l: unknown) => sum(l, 'double'));
+    fn(env, 'list<google.protobuf.Duration>.sum(): google.protobuf.Duration', (l: unknown) => sum(l, 'duration'));
     // indexOf / lastIndexOf share their names with the strings extension's overrides.
     overrideMethod(env, 'indexOf', 1);
     overrideMethod(env, 'lastIndexOf', 1);

@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Environment, Optional } from '@marcbachmann/cel-js';
 import YAML from 'yaml';
+import { CelEnvironment } from '../../../src/cel/index.js';
+import { markFloatLiteral } from '../../../src/json/index.js';
 import { findRegexLiteralErrors, libraries } from '../../../src/cel/lib/index.js';
 import { celEquals } from '../../../src/cel/lib/values.js';
 
@@ -155,4 +157,69 @@ export function show(v: unknown): string {
   } catch {
     return String(v);
   }
+}
+
+/**
+ * YAML values (ints as bigint, floats as number) as the JSON documents the admission engine reads:
+ * numbers, with integral floats (`1.0`) marked as float literals so they stay doubles.
+ */
+export function toJsonDocument(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) {
+    const out = v.map(toJsonDocument);
+    v.forEach((x, i) => typeof x === 'number' && Number.isInteger(x) && markFloatLiteral(out, i));
+    return out;
+  }
+  if (typeof v === 'object' && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      out[k] = toJsonDocument(x);
+      if (typeof x === 'number' && Number.isInteger(x)) markFloatLiteral(out, k);
+    }
+    return out;
+  }
+  return v;
+}
+
+/** Runs a case on the Kubernetes CEL engine (src/cel/index.ts) with every library of src/cel/lib. */
+export function runCaseOnEngine(c: VectorCase): Outcome {
+  const variables = Object.fromEntries(Object.keys(c.bindings).map((k) => [k, 'dyn']));
+  const env = new CelEnvironment({ variables, homogeneousAggregateLiterals: true, validateLiterals: true });
+  if (env.libraryErrors.length) return { ok: false, detail: `library errors: ${env.libraryErrors.join('; ')}` };
+  const expect = c.expect;
+  const compiled = env.compile(c.expression, { check: true });
+  const compileError = compiled.ok ? undefined : compiled.message;
+  if (expect.compileError) {
+    if (compileError === undefined) return { ok: false, detail: 'expected a compile error, it compiled' };
+    const bad = expect.compileError.find((re) => !new RegExp(re).test(compileError));
+    return bad === undefined ? { ok: true } : { ok: false, detail: `compile error ${JSON.stringify(compileError)} !~ ${bad}` };
+  }
+  if (expect.compiles) return compileError === undefined ? { ok: true } : { ok: false, detail: `compile error: ${compileError}` };
+  if (!compiled.ok) {
+    if (expect.error !== undefined && matchesText(compiled.message, expect.error, expect.errorMatch)) return { ok: true };
+    return { ok: false, detail: `compile error: ${compiled.message}` };
+  }
+  const bindings = Object.fromEntries(Object.entries(c.bindings).map(([k, v]) => [k, toJsonDocument(v)]));
+  const r = compiled.program.evaluate(bindings);
+  if (!r.ok) {
+    if (expect.error !== undefined && matchesText(r.message, expect.error, expect.errorMatch)) return { ok: true };
+    return { ok: false, detail: `evaluation error: ${r.message}` };
+  }
+  const result: unknown = r.value;
+  if (expect.error !== undefined) return { ok: false, detail: `expected error ${expect.error}, got ${show(result)}` };
+  if (expect.optionalOf) {
+    const ok = result instanceof Optional && result.hasValue() && celEquals(result.value(), expect.optionalOf);
+    return ok ? { ok: true } : { ok: false, detail: `got ${show(result)}` };
+  }
+  if (expect.valueExpr !== undefined) {
+    const e = env.compile(expect.valueExpr, { check: true });
+    if (!e.ok) return { ok: false, detail: `valueExpr: ${e.message}` };
+    const want = e.program.evaluate(bindings);
+    if (!want.ok) return { ok: false, detail: `valueExpr: ${want.message}` };
+    return celEquals(result, want.value) ? { ok: true } : { ok: false, detail: `got ${show(result)}, want ${show(want.value)}` };
+  }
+  if (expect.valueType === 'double' && typeof result !== 'number') return { ok: false, detail: `got ${show(result)}, want a double` };
+  return celEquals(result, expect.value) && typeof result === typeof expect.value
+    ? { ok: true }
+    : { ok: false, detail: `got ${show(result)}, want ${show(expect.value)}` };
 }
