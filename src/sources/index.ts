@@ -1,0 +1,35 @@
+/**
+ * Policy sources: where a policy set's documents come from, and keeping the set up to date.
+ * Core (no `node:*`): this file. Node-only sources (folders, S3) are in `./node/index.ts`.
+ *
+ *   parseSourceUri(uri) → SourceUri                          bundled | file://DIR | s3://b/p | r2://BINDING/p
+ *   resolveSources(uris, resolvers, platform?) → PolicySource[]   (throws SourceUriError listing every problem)
+ *   new PolicySetRefresher({ name, sources, logger?, intervalMs?, debounceMs?, limits?, trustListedVersions? })
+ *     .refresh() → Promise<RefreshResult>     read, rebuild when changed, swap atomically; keep the last good set
+ *     .refreshIfDue()                         the same when the interval has passed (Lambda, Workers)
+ *     .start() / .stop()                      timer and watches (Node)
+ *     .provider: PolicySetProvider            for createApp({ policies }) / a cluster
+ *     .stats() → RefreshStats
+ *   registerSourceMetrics(registry, () => refreshers)
+ *   bundlePolicies(files) → BundleResult      build time: validate policies/, refuse any problem
+ *   bundledSource(bundle), r2Source({ uri, bucket, prefix }), workerSourceResolvers(env, bundle?)
+ */
+export type { FetchOptions, FetchResult, ListOptions, LoadLimits, PolicySource, SourceEntry } from './types.js';
+export { DEFAULT_LOAD_LIMITS, SourceError } from './types.js';
+export { parseSourceUri, SourceUriError, type SourceUri } from './uri.js';
+export { resolveSources, type SourceResolvers } from './resolve.js';
+export { isPolicyDocumentName, folderPrefix } from './names.js';
+export {
+  DEFAULT_DEBOUNCE_MS,
+  DEFAULT_REFRESH_INTERVAL_MS,
+  PolicySetRefresher,
+  type RefreshOutcome,
+  type RefreshResult,
+  type RefreshStats,
+  type RefresherOptions,
+} from './refresher.js';
+export { registerSourceMetrics } from './metrics.js';
+export { BUNDLE_FORMAT, bundlePolicies, formatBundleProblems, stringifyJson, type BundleResult, type BundledFile, type PolicyBundle } from './bundle.js';
+export { bundledSource } from './bundled.js';
+export { r2Source, type R2BucketLike, type R2ObjectLike, type R2SourceOptions } from './r2.js';
+export { workerSourceResolvers } from './workers.js';

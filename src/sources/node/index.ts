@@ -1,0 +1,41 @@
+/**
+ * Node sources (`node:*`, the AWS SDK): folders (`file://DIR`, a plain path) and S3 (`s3://bucket/prefix`),
+ * plus what the core offers (bundled). For the Node server and Lambda.
+ *
+ *   nodeSourceResolvers({ env, bundle?, s3Client? }) → SourceResolvers   for resolveSources(uris, ...)
+ *   directorySource({ uri, path }), s3Source({ uri, client, bucket, prefix })
+ *   readS3Settings(env) / createS3Client(settings, overrides?)
+ *   bundlePolicyFolder(dir) → BundleResult                              (build step)
+ */
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { PolicyBundle } from '../bundle.js';
+import { bundledSource } from '../bundled.js';
+import type { SourceResolvers } from '../resolve.js';
+import { directorySource } from './directory.js';
+import { s3Source } from './s3.js';
+import { createS3Client, readS3Settings } from './s3-client.js';
+
+export { directorySource, type DirectorySourceOptions } from './directory.js';
+export { s3Source, type S3SourceOptions } from './s3.js';
+export { createS3Client, readS3Settings, S3_ENVIRONMENT_VARIABLES, type S3Settings } from './s3-client.js';
+export { bundlePolicyFolder } from './bundle-folder.js';
+
+export interface NodeResolverOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** The bundled set, when the build embedded one. */
+  bundle?: PolicyBundle;
+  /** A client to use for every s3:// source; by default one is made from `env` on first use. */
+  s3Client?: S3Client;
+}
+
+export function nodeSourceResolvers(options: NodeResolverOptions): SourceResolvers {
+  let client = options.s3Client;
+  return {
+    directory: (u) => directorySource({ uri: u.uri, path: u.path }),
+    s3: (u) => {
+      client ??= createS3Client(readS3Settings(options.env));
+      return s3Source({ uri: u.uri, client, bucket: u.bucket, prefix: u.prefix });
+    },
+    ...(options.bundle ? { bundled: () => bundledSource(options.bundle!) } : {}),
+  };
+}

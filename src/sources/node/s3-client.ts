@@ -1,0 +1,61 @@
+/**
+ * The S3 client of the `s3://` sources, from the usual AWS variables plus Amender's endpoint override:
+ *
+ *   AWS_REGION (or AWS_DEFAULT_REGION)   region (default us-east-1)
+ *   AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE, web identity, the Lambda
+ *   role, ...                            credentials, through the SDK's default provider chain
+ *   AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL  read by the SDK itself
+ *   AMENDER_S3_ENDPOINT                  endpoint of an S3-compatible store (MinIO, R2's S3 API, Ceph...)
+ *   AMENDER_S3_FORCE_PATH_STYLE          true|false: bucket in the path, not the host name (default true
+ *                                        when AMENDER_S3_ENDPOINT is set, as most such stores need)
+ *
+ * One client serves every s3:// source of the process (all clusters), so connections are shared.
+ */
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+
+export interface S3Settings {
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+}
+
+export const S3_ENVIRONMENT_VARIABLES = ['AMENDER_S3_ENDPOINT', 'AMENDER_S3_FORCE_PATH_STYLE'] as const;
+
+/** The settings, or an Error listing what is wrong. */
+export function readS3Settings(env: Readonly<Record<string, string | undefined>>): S3Settings {
+  const problems: string[] = [];
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1';
+  const endpoint = env.AMENDER_S3_ENDPOINT || undefined;
+  if (endpoint !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      problems.push(`AMENDER_S3_ENDPOINT: not a URL: ${JSON.stringify(endpoint)}`);
+    }
+    if (url && url.protocol !== 'https:' && url.protocol !== 'http:') problems.push(`AMENDER_S3_ENDPOINT: expected an http(s) URL, got ${url.protocol}`);
+  }
+  let forcePathStyle = endpoint !== undefined;
+  const style = env.AMENDER_S3_FORCE_PATH_STYLE;
+  if (style !== undefined && style !== '') {
+    if (style === 'true' || style === 'false') forcePathStyle = style === 'true';
+    else problems.push(`AMENDER_S3_FORCE_PATH_STYLE: expected true or false, got ${JSON.stringify(style)}`);
+  }
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  return { region, forcePathStyle, ...(endpoint !== undefined ? { endpoint } : {}) };
+}
+
+/**
+ * A client with bounded retries and timeouts (a refresh must end; the last good set covers a slow
+ * store). `overrides` is for tests and embedding (explicit credentials, middleware).
+ */
+export function createS3Client(settings: S3Settings, overrides: S3ClientConfig = {}): S3Client {
+  return new S3Client({
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 },
+    ...overrides,
+  });
+}

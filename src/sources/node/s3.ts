@@ -1,0 +1,80 @@
+/**
+ * `s3://bucket/prefix` through `@aws-sdk/client-s3`: lists the prefix page by page (ListObjectsV2), reads
+ * each `.yaml`/`.yml`/`.json` object with GetObject, conditionally (`If-None-Match` with the ETag held), so
+ * an unchanged object answers 304 without a body. Any S3-compatible store works with an endpoint override
+ * (see s3-client.ts).
+ */
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { folderPrefix, isPolicyDocumentName } from '../names.js';
+import { SourceError, type PolicySource, type SourceEntry } from '../types.js';
+
+export interface S3SourceOptions {
+  uri: string;
+  client: S3Client;
+  bucket: string;
+  prefix: string;
+}
+
+function httpStatus(err: unknown): number | undefined {
+  return (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+}
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; message?: string; Code?: string };
+  const status = httpStatus(err);
+  const text = (e?.message || e?.Code || e?.name || String(err)).split('\n')[0];
+  return status !== undefined ? `${text} (HTTP ${status})` : text;
+}
+
+export function s3Source({ uri, client, bucket, prefix }: S3SourceOptions): PolicySource {
+  const root = folderPrefix(prefix);
+  const fail = (message: string, cause: unknown) => new SourceError(uri, message, { cause });
+  return {
+    uri,
+    async list({ signal, maxEntries }) {
+      const entries: SourceEntry[] = [];
+      let token: string | undefined;
+      for (let page = 0; ; page++) {
+        let listed;
+        try {
+          listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: root, MaxKeys: 1000, ContinuationToken: token }), { abortSignal: signal });
+        } catch (err) {
+          throw fail(`cannot list s3://${bucket}/${root}: ${describe(err)}`, err);
+        }
+        for (const o of listed.Contents ?? []) {
+          if (!o.Key || !isPolicyDocumentName(o.Key.slice(root.length))) continue;
+          entries.push({ name: o.Key, label: `s3://${bucket}/${o.Key}`, ...(o.ETag ? { version: o.ETag } : {}), ...(o.Size !== undefined ? { size: o.Size } : {}) });
+        }
+        if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
+        if (!listed.IsTruncated) return entries;
+        if (!listed.NextContinuationToken || page > maxEntries) throw new SourceError(uri, 'the listing did not end (truncated page without a continuation token)');
+        token = listed.NextContinuationToken;
+      }
+    },
+    async fetch(entry, { signal, ifNoneMatch, maxBytes }) {
+      let response;
+      try {
+        response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: entry.name, IfNoneMatch: ifNoneMatch }), { abortSignal: signal });
+      } catch (err) {
+        const status = httpStatus(err);
+        if (status === 304) return { status: 'not-modified' };
+        if (status === 404) return { status: 'gone' };
+        throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
+      }
+      if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
+        await response.Body?.transformToByteArray().catch(() => undefined);
+        throw new SourceError(uri, `${entry.label} is ${response.ContentLength} bytes, over the limit of ${maxBytes}`);
+      }
+      if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
+      let text: string;
+      try {
+        text = await response.Body.transformToString('utf-8');
+      } catch (err) {
+        throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
+      }
+      const version = response.ETag ?? entry.version;
+      if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
+      return { status: 'fetched', version, text };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * `r2://BINDING/prefix` on Cloudflare Workers: lists and reads the prefix through the R2 bucket binding
+ * (`env[BINDING]`), fetching conditionally with `onlyIf: { etagDoesNotMatch }` — a failed precondition
+ * returns the object's metadata without a body, which is "not modified". Core: Web APIs only.
+ */
+import { isPolicyDocumentName, folderPrefix } from './names.js';
+import { SourceError, type PolicySource, type SourceEntry } from './types.js';
+
+/** The part of the Workers `R2Bucket` binding this source uses. */
+export interface R2BucketLike {
+  list(options?: { prefix?: string; cursor?: string; limit?: number }): Promise<{
+    objects: { key: string; etag: string; size: number }[];
+    truncated: boolean;
+    cursor?: string;
+  }>;
+  get(key: string, options?: { onlyIf?: { etagDoesNotMatch?: string } }): Promise<R2ObjectLike | null>;
+}
+
+/** An R2 object: with `text()` when the body came, without when a precondition failed. */
+export interface R2ObjectLike {
+  key: string;
+  etag: string;
+  size: number;
+  text?: () => Promise<string>;
+}
+
+function isBucket(value: unknown): value is R2BucketLike {
+  const v = value as Partial<R2BucketLike> | null;
+  return typeof v === 'object' && v !== null && typeof v.list === 'function' && typeof v.get === 'function';
+}
+
+export interface R2SourceOptions {
+  uri: string;
+  bucket: unknown;
+  prefix: string;
+}
+
+export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource {
+  if (!isBucket(bucket)) throw new SourceError(uri, 'the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)');
+  const root = folderPrefix(prefix);
+  const label = (key: string) => `r2://${uri.slice('r2://'.length).split('/')[0]}/${key}`;
+  return {
+    uri,
+    async list({ maxEntries }) {
+      const entries: SourceEntry[] = [];
+      let cursor: string | undefined;
+      // Each page holds at most 1000 keys; stop as soon as the limit is passed instead of reading on.
+      for (let page = 0; ; page++) {
+        const listed = await bucket.list({ prefix: root, limit: 1000, ...(cursor ? { cursor } : {}) });
+        for (const o of listed.objects) {
+          if (!isPolicyDocumentName(o.key.slice(root.length))) continue;
+          entries.push({ name: o.key, label: label(o.key), version: o.etag, size: o.size });
+        }
+        if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
+        if (!listed.truncated) return entries;
+        if (!listed.cursor || page > maxEntries) throw new SourceError(uri, 'the listing did not end (no cursor on a truncated page)');
+        cursor = listed.cursor;
+      }
+    },
+    async fetch(entry, { ifNoneMatch, maxBytes }) {
+      const object = await bucket.get(entry.name, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch } } : undefined);
+      if (object === null) return { status: 'gone' };
+      if (typeof object.text !== 'function') {
+        if (ifNoneMatch !== undefined) return { status: 'not-modified' };
+        throw new SourceError(uri, `${entry.label}: the bucket returned no body`);
+      }
+      if (object.size > maxBytes) throw new SourceError(uri, `${entry.label} is ${object.size} bytes, over the limit of ${maxBytes}`);
+      return { status: 'fetched', version: object.etag, text: await object.text() };
+    },
+  };
+}

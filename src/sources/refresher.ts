@@ -1,0 +1,239 @@
+/**
+ * Keeps one policy set (the default set, or one cluster's) up to date from its sources. A refresh reads
+ * every source (see snapshot.ts for what is fetched), and when any document changed builds a new set
+ * and swaps it in with one assignment, so a request sees the old set or the new one, never a mix. When a
+ * source cannot be read (unreachable, listing refused, over a limit, too slow), nothing is applied: the
+ * last good set stays in force, and the failure shows in the logs, in `sourceErrors` (/readyz) and in the
+ * refresh metrics. Refreshes never overlap; on Node a timer repeats them, on Lambda and Workers (where
+ * timers do not outlive a request) `refreshIfDue()` is called per request instead.
+ */
+import { buildPolicySet, type ParsedSource, type PolicySet } from '../policyset/index.js';
+import type { Logger } from '../server/log.js';
+import type { PolicySetProvider, PolicySetState } from '../server/policy-state.js';
+import { deadline, errorMessage } from './bounds.js';
+import { readSource, snapshotKey, type ReadCounts, type SourceCache } from './snapshot.js';
+import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
+
+export interface RefresherOptions {
+  /** The set's name in logs and metrics: `default`, or the cluster's name. */
+  name: string;
+  sources: readonly PolicySource[];
+  logger?: Logger;
+  /** Time between refreshes (the timer of `start()` and the age checked by `refreshIfDue()`); 0 = never. */
+  intervalMs?: number;
+  /** Quiet time after a change notification (a watched folder) before refreshing. */
+  debounceMs?: number;
+  limits?: Partial<LoadLimits>;
+  /** See ReadOptions.trustListedVersions. */
+  trustListedVersions?: boolean;
+  /** How documents become a set (default buildPolicySet). */
+  build?: (parsed: ParsedSource[]) => PolicySet;
+  now?: () => Date;
+}
+
+export type RefreshOutcome = 'applied' | 'unchanged' | 'failed';
+
+export interface RefreshResult extends ReadCounts {
+  outcome: RefreshOutcome;
+  errors: readonly string[];
+}
+
+export interface RefreshStats extends ReadCounts {
+  attempts: number;
+  failures: number;
+  /** Sets built and applied. */
+  applied: number;
+  lastAttemptAt?: Date;
+  lastSuccessAt?: Date;
+  /** Documents in the set in force. */
+  documents: number;
+}
+
+export const DEFAULT_REFRESH_INTERVAL_MS = 60_000;
+export const DEFAULT_DEBOUNCE_MS = 500;
+
+export class PolicySetRefresher {
+  readonly name: string;
+  private readonly sources: readonly PolicySource[];
+  private readonly logger: Logger;
+  private readonly limits: LoadLimits;
+  private readonly build: (parsed: ParsedSource[]) => PolicySet;
+  private readonly now: () => Date;
+  private readonly intervalMs: number;
+  private readonly debounceMs: number;
+  private readonly trustListedVersions: boolean;
+
+  private state: PolicySetState;
+  private caches: SourceCache[];
+  private appliedKey: string | undefined;
+  private running: Promise<RefreshResult> | undefined;
+  private rerun = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+  private unwatch: (() => void)[] = [];
+  private stopped = new AbortController();
+  private counters: RefreshStats = { attempts: 0, failures: 0, applied: 0, documents: 0, fetched: 0, notModified: 0, skipped: 0 };
+
+  constructor(options: RefresherOptions) {
+    if (options.sources.length === 0) throw new Error(`policy set ${options.name}: no source configured`);
+    this.name = options.name;
+    this.sources = options.sources;
+    this.logger = options.logger ?? (() => {});
+    this.limits = { ...DEFAULT_LOAD_LIMITS, ...options.limits };
+    this.build = options.build ?? ((parsed) => buildPolicySet(parsed));
+    this.now = options.now ?? (() => new Date());
+    this.intervalMs = options.intervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
+    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.trustListedVersions = options.trustListedVersions ?? true;
+    this.state = Object.freeze({ source: this.sources.map((s) => s.uri).join(','), sourceErrors: [] });
+    this.caches = this.sources.map(() => new Map());
+  }
+
+  /** The state in force, for `createApp({ policies })` and the cluster routes. */
+  readonly provider: PolicySetProvider = () => this.state;
+
+  stats(): Readonly<RefreshStats> {
+    return { ...this.counters };
+  }
+
+  /**
+   * Reads the sources and applies a new set when something changed. Concurrent calls share the refresh
+   * in flight; a call during a refresh also schedules one more right after it (a change may have come
+   * after the running refresh listed its source).
+   */
+  refresh(): Promise<RefreshResult> {
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
+    }
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      if (this.rerun && !this.stopped.signal.aborted) {
+        this.rerun = false;
+        void this.refresh();
+      }
+    });
+    return this.running;
+  }
+
+  /** Starts a refresh when the last attempt is older than the interval (Lambda, Workers); else nothing. */
+  refreshIfDue(): Promise<RefreshResult> | undefined {
+    if (this.running) return undefined;
+    const last = this.counters.lastAttemptAt;
+    if (last && (this.intervalMs <= 0 || this.now().getTime() - last.getTime() < this.intervalMs)) return undefined;
+    return this.refresh();
+  }
+
+  /** Repeats refreshes every interval and follows change notifications (Node). Call `refresh()` first. */
+  start(): void {
+    if (this.stopped.signal.aborted) throw new Error(`policy set ${this.name}: the refresher was stopped`);
+    for (const source of this.sources) {
+      if (source.watch) this.unwatch.push(source.watch(() => this.changed()));
+    }
+    this.schedule();
+  }
+
+  /** Stops the timer and the watches and aborts a refresh in flight (the set in force stays). */
+  stop(): void {
+    this.stopped.abort(new Error('the refresher was stopped'));
+    clearTimeout(this.timer);
+    clearTimeout(this.debounce);
+    for (const unwatch of this.unwatch.splice(0)) unwatch();
+  }
+
+  private schedule(): void {
+    if (this.intervalMs <= 0 || this.stopped.signal.aborted) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      void this.refresh().finally(() => this.schedule());
+    }, this.intervalMs);
+    unrefTimer(this.timer);
+  }
+
+  /** A change notification: wait until changes stop for `debounceMs`, then refresh. */
+  private changed(): void {
+    if (this.stopped.signal.aborted) return;
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => void this.refresh(), this.debounceMs);
+    unrefTimer(this.debounce);
+  }
+
+  private async run(): Promise<RefreshResult> {
+    const counts: ReadCounts = { fetched: 0, notModified: 0, skipped: 0 };
+    this.counters.attempts++;
+    this.counters.lastAttemptAt = this.now();
+    const { signal, done } = deadline(this.limits.timeoutMs, `refreshing policy set ${this.name}`, this.stopped.signal);
+    const errors: string[] = [];
+    try {
+      const read = await Promise.allSettled(
+        this.sources.map((source, i) => readSource(source, this.caches[i], { signal, limits: this.limits, trustListedVersions: this.trustListedVersions }, counts)),
+      );
+      read.forEach((r, i) => {
+        if (r.status === 'fulfilled') this.caches[i] = r.value;
+        else errors.push(describeFailure(this.sources[i], r.reason));
+      });
+    } finally {
+      done();
+      this.addCounts(counts);
+    }
+    if (errors.length === 0) {
+      const total = this.caches.reduce((sum, cache) => sum + [...cache.values()].reduce((s, d) => s + d.bytes, 0), 0);
+      if (total > this.limits.maxTotalBytes) errors.push(`policy set ${this.name}: its documents hold ${total} bytes, over the limit of ${this.limits.maxTotalBytes}`);
+    }
+    if (errors.length > 0) return this.fail(errors, counts);
+
+    const key = snapshotKey(this.caches);
+    if (key === this.appliedKey && this.state.set) {
+      if (this.state.sourceErrors.length > 0) {
+        this.state = Object.freeze({ ...this.state, sourceErrors: [] });
+        this.logger({ level: 'info', msg: 'policy sources readable again', policySet: this.name });
+      }
+      this.counters.lastSuccessAt = this.now();
+      this.logger({ level: 'debug', msg: 'policy sources unchanged', policySet: this.name, ...counts });
+      return { outcome: 'unchanged', errors: [], ...counts };
+    }
+    let set: PolicySet;
+    try {
+      set = this.build(this.caches.flatMap((cache) => [...cache.values()].map((d) => d.parsed)));
+    } catch (err) {
+      // buildPolicySet reports bad documents as problems; a throw here is a bug, and the set in force stays.
+      return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
+    }
+    const loadedAt = this.now();
+    this.state = Object.freeze({ set, source: this.state.source, loadedAt, sourceErrors: [] });
+    this.appliedKey = key;
+    this.counters.applied++;
+    this.counters.lastSuccessAt = loadedAt;
+    this.counters.documents = this.caches.reduce((n, cache) => n + [...cache.values()].reduce((m, d) => m + d.parsed.documents.length, 0), 0);
+    for (const problem of set.problems) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem });
+    this.logger({ level: 'info', msg: 'policy set applied', policySet: this.name, documents: this.counters.documents, counts: set.counts, ...counts });
+    return { outcome: 'applied', errors: [], ...counts };
+  }
+
+  private fail(errors: string[], counts: ReadCounts): RefreshResult {
+    this.counters.failures++;
+    const kept = this.state.set
+      ? `the set loaded at ${this.state.loadedAt?.toISOString()} stays in force`
+      : 'no policy set is loaded yet';
+    this.state = Object.freeze({ ...this.state, sourceErrors: Object.freeze(errors.map((e) => `${e} (${kept})`)) });
+    this.logger({ level: 'error', msg: 'policy sources unreadable', policySet: this.name, errors, kept });
+    return { outcome: 'failed', errors, ...counts };
+  }
+
+  private addCounts(counts: ReadCounts): void {
+    this.counters.fetched += counts.fetched;
+    this.counters.notModified += counts.notModified;
+    this.counters.skipped += counts.skipped;
+  }
+}
+
+function describeFailure(source: PolicySource, reason: unknown): string {
+  if (reason instanceof SourceError) return reason.message;
+  return `${source.uri}: ${errorMessage(reason)}`;
+}
+
+/** Node timers keep the process alive unless unref'd; other platforms' timers have no such method. */
+function unrefTimer(timer: unknown): void {
+  const t = timer as { unref?: () => void };
+  if (typeof t?.unref === 'function') t.unref();
+}

@@ -1,0 +1,45 @@
+/**
+ * Turns configured source URIs into sources with the constructors a platform has: Node has directories
+ * and S3, Workers have R2 bindings; every platform may have the bundled set. A scheme the platform cannot
+ * serve is a configuration error, found at start rather than at the first refresh.
+ */
+import type { PolicySource } from './types.js';
+import { parseSourceUri, SourceUriError, type SourceUri } from './uri.js';
+
+export interface SourceResolvers {
+  bundled?: (uri: Extract<SourceUri, { kind: 'bundled' }>) => PolicySource;
+  directory?: (uri: Extract<SourceUri, { kind: 'directory' }>) => PolicySource;
+  s3?: (uri: Extract<SourceUri, { kind: 's3' }>) => PolicySource;
+  r2?: (uri: Extract<SourceUri, { kind: 'r2' }>) => PolicySource;
+}
+
+const KIND_NAMES: Record<SourceUri['kind'], string> = { bundled: 'bundled', directory: 'file://', s3: 's3://', r2: 'r2://' };
+
+/** Every URI's source, or a SourceUriError naming every URI that cannot be served here. */
+export function resolveSources(uris: readonly string[], resolvers: SourceResolvers, platform = 'this platform'): PolicySource[] {
+  const problems: string[] = [];
+  const sources: PolicySource[] = [];
+  if (uris.length === 0) problems.push('no policy source configured');
+  for (const raw of uris) {
+    let parsed: SourceUri;
+    try {
+      parsed = parseSourceUri(raw);
+    } catch (err) {
+      problems.push((err as Error).message);
+      continue;
+    }
+    const make = resolvers[parsed.kind] as ((u: SourceUri) => PolicySource) | undefined;
+    if (!make) {
+      const available = (Object.keys(KIND_NAMES) as SourceUri['kind'][]).filter((k) => resolvers[k]).map((k) => KIND_NAMES[k]);
+      problems.push(`policy source ${parsed.uri}: ${KIND_NAMES[parsed.kind]} sources are not available on ${platform} (available: ${available.join(', ') || 'none'})`);
+      continue;
+    }
+    try {
+      sources.push(make(parsed));
+    } catch (err) {
+      problems.push(`policy source ${parsed.uri}: ${(err as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new SourceUriError(problems.join('; '));
+  return sources;
+}

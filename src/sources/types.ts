@@ -1,0 +1,83 @@
+/**
+ * What a policy source is: something that lists documents and fetches one, with a version (an ETag, a
+ * file's identity) so that a refresh re-reads only what changed. Core: no platform module here.
+ */
+import type { ParsedSource } from '../policyset/index.js';
+
+/** One document of a source as its listing shows it. */
+export interface SourceEntry {
+  /** The key of the document inside its source (object key, file path); unique in the source. */
+  name: string;
+  /** What problems, logs and /readyz call the document (`s3://bucket/key`, `/etc/amender/x.yaml`). */
+  label: string;
+  /** The version the listing reports (ETag, file identity); undefined when the listing has none. */
+  version?: string;
+  /** Size in bytes when the listing knows it, so an oversized document is refused before it is fetched. */
+  size?: number;
+}
+
+export interface ListOptions {
+  signal: AbortSignal;
+  /** A listing with more entries than this fails (the source is misconfigured or hostile). */
+  maxEntries: number;
+}
+
+export interface FetchOptions {
+  signal: AbortSignal;
+  /** The version already held: a source answers `not-modified` when the document still has it. */
+  ifNoneMatch?: string;
+  /** A larger document fails to fetch. */
+  maxBytes: number;
+}
+
+export type FetchResult =
+  /** The document still has the version given in `ifNoneMatch` (HTTP 304, a failed R2 precondition). */
+  | { status: 'not-modified' }
+  /** The document's text and its version. */
+  | { status: 'fetched'; version: string; text: string }
+  /** Already parsed documents (the bundled set: no YAML parsing at cold start). */
+  | { status: 'parsed'; version: string; parsed: ParsedSource }
+  /** Deleted between the listing and the fetch. */
+  | { status: 'gone' };
+
+export interface PolicySource {
+  /** The source as configured (`s3://bucket/prefix`); never holds a credential. */
+  readonly uri: string;
+  list(options: ListOptions): Promise<SourceEntry[]>;
+  fetch(entry: SourceEntry, options: FetchOptions): Promise<FetchResult>;
+  /**
+   * Calls `onChange` when the source may have changed (a file-system watch); returns a function that
+   * stops watching. Sources without change notifications leave it out and are polled.
+   */
+  watch?(onChange: () => void): () => void;
+}
+
+/** A source that cannot be read right now (unreachable, refused, too large): the last good set stays. */
+export class SourceError extends Error {
+  override name = 'SourceError';
+  constructor(readonly uri: string, message: string, options?: { cause?: unknown }) {
+    super(`${uri}: ${message}`, options);
+  }
+}
+
+/** What one load may cost: every load is bounded in count, size and time. */
+export interface LoadLimits {
+  /** Documents one source may list. */
+  maxDocuments: number;
+  /** Bytes one document may have. */
+  maxDocumentBytes: number;
+  /** Bytes all documents fetched in one refresh may have together. */
+  maxTotalBytes: number;
+  /** Time one refresh (every listing and fetch of the set's sources) may take. */
+  timeoutMs: number;
+  /** Fetches in flight at once, per source. */
+  concurrency: number;
+}
+
+export const DEFAULT_LOAD_LIMITS: Readonly<LoadLimits> = Object.freeze({
+  maxDocuments: 1000,
+  maxDocumentBytes: 1024 * 1024,
+  maxTotalBytes: 32 * 1024 * 1024,
+  timeoutMs: 30_000,
+  concurrency: 8,
+});
