@@ -151,6 +151,12 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect((merge(widget, overlay, { registry }) as any).spec.items).toEqual([{ name: 'b', v: 3 }]);
   });
 
+  it('uses the schema of an embedded object of a known kind where the outer schema ends', () => {
+    const wrapper = { apiVersion: 'example.com/v1', kind: 'Wrapper', spec: { template: pod({ containers: [{ name: 'a', image: 'a:1' }] }) } };
+    const out: any = merge(wrapper, { spec: { template: { spec: { containers: [{ name: 'b', image: 'b:1' }] } } } });
+    expect(names(out.spec.template.spec.containers)).toEqual(['b', 'a']);
+  });
+
   it('reports what it cannot merge', () => {
     const kind = strategicMerge(live, { spec: { containers: { name: 'a' } } });
     expect(!kind.ok && kind.error.message).toBe('strategic merge: wrong node kind at .spec.containers: expected SequenceNode but got MappingNode');

@@ -47,7 +47,7 @@ export function strategicMerge(resource: JsonValue, overlay: JsonValue, options:
   const registry = options.registry ?? SchemaRegistry.builtin();
   const root = rootType(registry, resource) ?? rootType(registry, overlay);
   try {
-    const out = new Merger(options.inferListMergeKey ?? false).walk(resource, overlay, root, undefined, '');
+    const out = new Merger(registry, options.inferListMergeKey ?? false).walk(resource, overlay, root, undefined, '');
     if (!isJsonObject(out)) throw new StrategicMergeError('strategic merge: the patch deletes the whole resource');
     return { ok: true, value: out };
   } catch (err) {
@@ -77,7 +77,10 @@ function kindOf(v: JsonValue | undefined): Kind | undefined {
 const KIND_NAMES: Record<Kind, string> = { map: 'MappingNode', list: 'SequenceNode', scalar: 'ScalarNode' };
 
 class Merger {
-  constructor(private readonly infer: boolean) {}
+  constructor(
+    private readonly registry: SchemaRegistry,
+    private readonly infer: boolean,
+  ) {}
 
   walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
     const kind = kindOf(dest) ?? kindOf(origin);
@@ -110,6 +113,8 @@ class Merger {
       base = directive === 'replace' ? patch : dest;
     }
     if (base === undefined || base === null) return base;
+    // Where the schema ends, kyaml looks for an embedded object of a known kind (apiVersion + kind).
+    type ??= (dest ? rootType(this.registry, dest) : undefined) ?? (patch ? rootType(this.registry, patch) : undefined);
     const def = type ? resolve(type).map : undefined;
     const out: JsonObject = {};
     // kyaml walks the union of field names in sorted order and appends new fields at the end.
@@ -133,6 +138,7 @@ class Merger {
 
   /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
   private normalizeMap(dest: JsonObject, type: TypeRef | undefined, path: string): JsonObject {
+    type ??= rootType(this.registry, dest);
     const def = type ? resolve(type).map : undefined;
     let out: JsonObject | undefined;
     const keys = Object.keys(dest);
