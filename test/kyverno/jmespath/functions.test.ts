@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvaluateOptions } from '../../../src/kyverno/jmespath/index.js';
-import { arithmeticVectors, encodingVectors, miscVectors, objectVectors, regexVectors, stringVectors, timeVectors, type Vector } from './vectors.js';
+import { arithmeticVectors, encodingVectors, goDetailVectors, miscVectors, objectVectors, regexVectors, stringVectors, timeVectors, type Vector } from './vectors.js';
 
 /** A fixed clock (2024-01-01T01:00:00Z) and a seeded generator make every vector deterministic. */
 function options(): EvaluateOptions {
@@ -38,6 +38,7 @@ run('arithmetic', arithmeticVectors);
 run('encoding', encodingVectors);
 run('time', timeVectors);
 run('semver, images, random, urls', miscVectors);
+run('Go formatting and parsing details', goDetailVectors);
 
 describe('random', () => {
   it('draws from the injected generator and honours repetition bounds', () => {

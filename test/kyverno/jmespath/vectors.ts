@@ -451,3 +451,47 @@ export const miscVectors: Vector[] = [
   { expr: "is_external_url('http://api.default.svc.cluster.local')", result: false },
   { expr: "is_external_url('not a url')", error: 'invalid URL' },
 ];
+
+/** Go formatting and parsing details, through the functions that expose them. */
+export const goDetailVectors: Vector[] = [
+  // quantities: canonical form (k8s Quantity.String)
+  { expr: "add('1500m', '0')", result: '1500m' },
+  { expr: "add('1.5k', '0')", result: '1500' },
+  { expr: "add('2000', '0')", result: '2k' },
+  { expr: "add('1e3', '1e3')", result: '2e3' },
+  { expr: "add('0.5Gi', '0')", result: '512Mi' },
+  { expr: "add('1Mi', '1Ki')", result: '1025Ki' },
+  { expr: "add('1.5n', '0')", result: '2n' }, // below nano rounds up
+  { expr: "subtract('1Ki', '1Ki')", result: '0' },
+  { expr: "add('-1Ki', '0')", result: '-1Ki' },
+  { expr: "add('1', '1E')", result: '1000000000000000001' },
+  // durations: ParseDuration and String
+  { expr: "add('1h2m3.5s', '0s')", result: '1h2m3.5s' },
+  { expr: "add('-1.5h', '0s')", result: '-1h30m0s' },
+  { expr: "add('1µs', '1μs')", result: '2µs' },
+  { expr: "add('.5s', '0s')", result: '500ms' },
+  { expr: "add('2562047h48m', '0s')", error: 'invalid operands' }, // overflow: neither quantity nor duration
+  { expr: "multiply('1h', `0.5`)", result: '30m0s' },
+  { expr: "divide('1h', `7`)", result: '8m34.285714285s' },
+  // %v of floats in go-jmespath type errors
+  { expr: 'keys(`1000000`)', error: 'Invalid type for: 1e+06,' },
+  { expr: 'keys(`123456`)', error: 'Invalid type for: 123456,' },
+  { expr: 'keys(`0.0001`)', error: 'Invalid type for: 0.0001,' },
+  { expr: 'keys(`0.00001`)', error: 'Invalid type for: 1e-05,' },
+  { expr: 'keys(`[true, null, "s"]`)', error: 'Invalid type for: [true <nil> s],' },
+  // time layouts
+  { expr: "time_parse('3:04PM', '11:30PM')", result: '0000-01-01T23:30:00Z' },
+  { expr: "time_parse('3:04pm', '12:05am')", result: '0000-01-01T00:05:00Z' },
+  { expr: "time_parse('2006-002', '2024-060')", result: '2024-02-29T00:00:00Z' },
+  { expr: "time_parse('2006-01-02T15:04:05.000Z07:00', '2024-01-02T03:04:05.123+01:00')", result: '2024-01-02T03:04:05+01:00' },
+  { expr: "time_parse('2006-01-02T15:04:05.000Z07:00', '2024-01-02T03:04:05.12+01:00')", error: 'cannot parse' },
+  { expr: "time_parse('Monday, 02-Jan-06 15:04:05 MST', 'Friday, 15-Mar-24 08:00:00 UTC')", result: '2024-03-15T08:00:00Z' },
+  { expr: "time_parse('January 2 2006', 'march 5 2021')", result: '2021-03-05T00:00:00Z' },
+  { expr: "time_parse('02 Jan 06 15:04 -0700', '02 Jan 21 15:04 +0100')", result: '2021-01-02T15:04:00+01:00' },
+  { expr: "time_parse('2006-01-02 MST', '2021-01-02 GMT+3')", result: '2021-01-02T00:00:00+03:00' },
+  { expr: "time_parse('2006-01-02', '2021-13-02')", error: 'month out of range' },
+  { expr: "time_add('2024-12-31T23:59:59Z', '1s')", result: '2025-01-01T00:00:00Z' },
+  { expr: "time_add('2024-03-10T12:00:00-05:00', '-36h')", result: '2024-03-09T00:00:00-05:00' },
+  { expr: "time_to_cron('2024-02-29T23:59:00+02:00')", result: '59 23 29 2 4' },
+  { expr: "time_diff('2024-01-01T00:00:00Z', '2023-01-01T00:00:00Z')", result: '-8760h0m0s' },
+];
