@@ -9,6 +9,7 @@ import { createPatch } from '../jsonpatch/index.js';
 import { dispatch } from '../map/dispatch.js';
 import { NO_EQUIVALENTS } from '../map/equivalence.js';
 import type { PolicySet } from '../policyset/index.js';
+import { runKyvernoStep } from './kyverno-step.js';
 import { denialStatus, internalErrorStatus } from './status.js';
 import type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';
 
@@ -17,31 +18,35 @@ function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string)
   return fallback ? (name) => set.objects.namespace(name) ?? fallback(name) : (name) => set.objects.namespace(name);
 }
 
-function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options: EngineOptions): EngineResult {
+async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options: EngineOptions): Promise<EngineResult> {
   const received: JsonValue | null = request.object ?? null;
   const outcomes: PolicyOutcome[] = [];
   const warnings: string[] = [];
+  const namespaces = namespaceLookup(set, options);
   const mapResult = dispatch(set.mutatingPolicies, request, {
     params: set.objects,
-    namespaces: namespaceLookup(set, options),
+    namespaces,
     equivalence: NO_EQUIVALENTS,
     reinvocation: options.reinvocation ?? true,
   });
   for (const t of mapResult.traces) outcomes.push({ engine: 'MutatingAdmissionPolicy', ...t });
   if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings };
   if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings };
-  const final = mapResult.object;
+  const kyverno = await runKyvernoStep(set, request, mapResult.object, namespaces);
+  outcomes.push(...kyverno.outcomes);
+  if (kyverno.denial) return { allowed: false, status: kyverno.denial, outcomes, warnings };
+  const final = kyverno.object;
   const patch = received === null || final === null || received === final || jsonEqual(received, final) ? [] : createPatch(received, final);
   return { allowed: true, object: final, patch, outcomes, warnings };
 }
 
 /**
- * Evaluates one request. Never throws: an unexpected failure inside the engine is answered with a 500
+ * Evaluates one request. Never rejects: an unexpected failure inside the engine is answered with a 500
  * InternalError status, as the API server answers its own internal errors.
  */
-export function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): EngineResult {
+export async function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): Promise<EngineResult> {
   try {
-    return evaluateUnsafe(set, request, options);
+    return await evaluateUnsafe(set, request, options);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { allowed: false, status: internalErrorStatus(`amender engine: ${message}`), outcomes: [], warnings: [] };

@@ -12,6 +12,7 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '..
 import { crdKind, ObjectStore } from './objects.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
 import { SchemaRegistry } from '../schema/index.js';
+import { compileKyvernoPolicy, isKyvernoPolicyDocument, sortKyvernoPolicies, type CompiledKyvernoPolicy } from '../kyverno/index.js';
 
 export interface PolicySetCounts {
   mutatingAdmissionPolicies: number;
@@ -30,6 +31,8 @@ export interface PolicySet {
   readonly objects: ObjectStore;
   /** Built-in schemas plus the CRDs of the set. */
   readonly schemas: SchemaRegistry;
+  /** Kyverno ClusterPolicies by name, then Policies by namespace/name (the order they run in). */
+  readonly kyvernoPolicies: readonly CompiledKyvernoPolicy[];
   readonly problems: readonly Problem[];
   readonly counts: Readonly<PolicySetCounts>;
 }
@@ -56,14 +59,13 @@ function docName(v: JsonObject): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-const KYVERNO_KINDS = new Set(['ClusterPolicy', 'Policy']);
-
 class Builder {
   readonly problems: Problem[] = [];
   readonly objects = new ObjectStore();
   private readonly policies = new Map<string, { value: MutatingAdmissionPolicy; doc: SourceDocument }>();
   private readonly bindings = new Map<string, { value: MutatingAdmissionPolicyBinding; doc: SourceDocument }>();
   private crdCount = 0;
+  private readonly kyverno = new Map<string, { policy: CompiledKyvernoPolicy; doc: SourceDocument }>();
   schemas: SchemaRegistry;
 
   constructor(options: BuildOptions) {
@@ -126,6 +128,25 @@ class Builder {
       return;
     }
     this.bindings.set(loaded.value.name, { value: loaded.value, doc });
+  }
+
+  addKyverno(doc: SourceDocument): void {
+    const compiled = compileKyvernoPolicy(doc.value);
+    this.report(doc, compiled.warnings, 'kept');
+    if (!compiled.ok) {
+      this.report(doc, compiled.problems, 'ignored');
+      return;
+    }
+    const prior = this.kyverno.get(compiled.policy.id);
+    if (prior) {
+      this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: ${compiled.policy.id} is already defined in ${where(prior.doc)}` }], 'ignored');
+      return;
+    }
+    this.kyverno.set(compiled.policy.id, { policy: compiled.policy, doc });
+  }
+
+  kyvernoPolicies(): CompiledKyvernoPolicy[] {
+    return sortKyvernoPolicies([...this.kyverno.values()].map((k) => k.policy));
   }
 
   addObject(doc: SourceDocument): void {
@@ -204,15 +225,16 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     if (!c.apiVersion || !c.kind) continue;
     if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicy') b.addPolicy(c.doc);
     else if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicyBinding') b.addBinding(c.doc, c.apiVersion);
-    else if (c.apiVersion.startsWith('kyverno.io/') && KYVERNO_KINDS.has(c.kind)) continue; // TODO(kyverno) wired once src/kyverno has its API
+    else if (isKyvernoPolicyDocument(c.doc.value)) b.addKyverno(c.doc);
     else b.addObject(c.doc);
   }
   b.objects.seal();
   const mutatingPolicies = Object.freeze(b.boundPolicies());
+  const kyvernoPolicies = Object.freeze(b.kyvernoPolicies());
   const counts: PolicySetCounts = {
     mutatingAdmissionPolicies: mutatingPolicies.length,
     mutatingAdmissionPolicyBindings: b.bindingCount,
-    kyvernoPolicies: 0,
+    kyvernoPolicies: kyvernoPolicies.length,
     params: b.objects.size,
     namespaces: b.objects.namespaceCount,
     customResourceDefinitions: b.crds,
@@ -222,6 +244,7 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     mutatingPolicies,
     objects: b.objects,
     schemas: b.schemas,
+    kyvernoPolicies,
     problems: Object.freeze(b.problems),
     counts: Object.freeze(counts),
   });

@@ -28,6 +28,7 @@ export class ObjectStore implements ParamSource {
   private readonly byKind = new Map<string, ParamObject[]>();
   private readonly declared = new Map<string, Scope>();
   private readonly namespaces = new Map<string, JsonObject>();
+  private readonly documents = new Map<string, JsonObject>();
   private count = 0;
 
   /** Registers the kind a CRD declares (scope from `spec.scope`). */
@@ -48,6 +49,7 @@ export class ObjectStore implements ParamSource {
     if (list.some((p) => p.namespace === namespace && p.name === name)) return false;
     const typed = isBuiltinGroup(group) && !this.declared.has(key);
     list.push({ namespace, name, value: celView(obj, typed) });
+    this.documents.set(`${key}\u0000${namespace}\u0000${name}`, obj);
     if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, obj);
     this.count++;
     return true;
@@ -71,6 +73,11 @@ export class ObjectStore implements ParamSource {
 
   namespace(name: string): JsonObject | undefined {
     return this.namespaces.get(name);
+  }
+
+  /** One object as written in the sources (with apiVersion/kind), e.g. a ConfigMap for Kyverno context. */
+  get(group: string, kind: string, namespace: string, name: string): JsonObject | undefined {
+    return this.documents.get(`${kindKey(group, kind)}\u0000${namespace}\u0000${name}`);
   }
 
   scopeOf(group: string, kind: string): Scope | undefined {

@@ -79,30 +79,30 @@ function denied(r: EngineResult) {
 describe('§0 requests that are never mutated', () => {
   const s = () => set(policy('p', { mutations: [setLabel('a', '"1"')] }), binding('b', 'p'));
 
-  it('mutates CREATE', () => {
-    expect(labelsOf(evaluate(s(), req()))).toEqual({ a: '1' });
+  it('mutates CREATE', async () => {
+    expect(labelsOf(await evaluate(s(), req()))).toEqual({ a: '1' });
   });
 
-  it('never DELETE, even with operations "*"', () => {
-    const r = evaluate(set(policy('p', { mutations: [setLabel('a', '"1"')], matchConstraints: { resourceRules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] } }), binding('b', 'p')), req({ operation: 'DELETE', object: null, oldObject: pod() }));
+  it('never DELETE, even with operations "*"', async () => {
+    const r = await evaluate(set(policy('p', { mutations: [setLabel('a', '"1"')], matchConstraints: { resourceRules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] } }), binding('b', 'p')), req({ operation: 'DELETE', object: null, oldObject: pod() }));
     expect(r).toMatchObject({ allowed: true, patch: [], outcomes: [] });
   });
 
-  it('never the admission-policy resources themselves', () => {
+  it('never the admission-policy resources themselves', async () => {
     for (const resource of ['mutatingadmissionpolicies', 'mutatingadmissionpolicybindings', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings']) {
-      const r = evaluate(s(), req({ resource: { group: 'admissionregistration.k8s.io', version: 'v1', resource }, kind: { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'X' }, namespace: '', object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'X', metadata: { name: 'p' } } }));
+      const r = await evaluate(s(), req({ resource: { group: 'admissionregistration.k8s.io', version: 'v1', resource }, kind: { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'X' }, namespace: '', object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'X', metadata: { name: 'p' } } }));
       expect(r).toMatchObject({ allowed: true, patch: [], outcomes: [] });
     }
   });
 
-  it('an unbound policy does nothing; a binding of a missing policy is ignored', () => {
-    const r = evaluate(set(policy('p', { mutations: [setLabel('a', '"1"')] }), binding('b', 'other')), req());
+  it('an unbound policy does nothing; a binding of a missing policy is ignored', async () => {
+    const r = await evaluate(set(policy('p', { mutations: [setLabel('a', '"1"')] }), binding('b', 'other')), req());
     expect(r).toMatchObject({ allowed: true, patch: [] });
   });
 });
 
 describe('§14 the reply patch', () => {
-  it('is a strict RFC 6902 diff from the received object, integers stay integers', () => {
+  it('is a strict RFC 6902 diff from the received object, integers stay integers', async () => {
     const s = set(
       policy('p', {
         mutations: [
@@ -111,7 +111,7 @@ describe('§14 the reply patch', () => {
       }),
       binding('b', 'p'),
     );
-    const r = evaluate(s, req());
+    const r = await evaluate(s, req());
     expect(r.allowed).toBe(true);
     if (!r.allowed) return;
     const text = JSON.stringify(r.patch);
@@ -122,32 +122,32 @@ describe('§14 the reply patch', () => {
     expect((r.object as Obj).spec.containers[0].ports).toEqual([{ containerPort: 80 }]);
   });
 
-  it('is empty when nothing changed', () => {
+  it('is empty when nothing changed', async () => {
     const s = set(policy('p', { mutations: [setLabel('a', '"1"')] }), binding('b', 'p'));
-    const r = evaluate(s, req({ object: pod({ a: '1' }) }));
+    const r = await evaluate(s, req({ object: pod({ a: '1' }) }));
     expect(r).toMatchObject({ allowed: true, patch: [] });
   });
 
-  it('never changes the request', () => {
+  it('never changes the request', async () => {
     const s = set(policy('p', { mutations: [setLabel('a', '"1"')] }), binding('b', 'p'));
     const r0 = req();
     const copy = structuredClone(r0);
-    evaluate(s, r0);
+    await evaluate(s, r0);
     expect(r0).toEqual(copy);
   });
 });
 
 describe('§2 matching', () => {
-  it('binding matchResources intersect with the policy constraints', () => {
+  it('binding matchResources intersect with the policy constraints', async () => {
     const s = set(
       policy('p', { mutations: [setLabel('a', '"1"')] }),
       binding('b', 'p', { matchResources: { objectSelector: { matchLabels: { env: 'prod' } } } }),
     );
-    expect(labelsOf(evaluate(s, req({ object: pod({ env: 'prod' }) })))).toEqual({ env: 'prod', a: '1' });
-    expect(labelsOf(evaluate(s, req({ object: pod({ env: 'dev' }) })))).toEqual({ env: 'dev' });
+    expect(labelsOf(await evaluate(s, req({ object: pod({ env: 'prod' }) })))).toEqual({ env: 'prod', a: '1' });
+    expect(labelsOf(await evaluate(s, req({ object: pod({ env: 'dev' }) })))).toEqual({ env: 'dev' });
   });
 
-  it('excludeResourceRules and resourceNames', () => {
+  it('excludeResourceRules and resourceNames', async () => {
     const s = set(
       policy('p', {
         mutations: [setLabel('a', '"1"')],
@@ -158,21 +158,21 @@ describe('§2 matching', () => {
       }),
       binding('b', 'p'),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ a: '1' });
-    expect(evaluate(s, req({ name: 'q' }))).toMatchObject({ allowed: true, patch: [] });
-    expect(evaluate(s, req({ name: 'r' }))).toMatchObject({ allowed: true, patch: [] });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ a: '1' });
+    expect(await evaluate(s, req({ name: 'q' }))).toMatchObject({ allowed: true, patch: [] });
+    expect(await evaluate(s, req({ name: 'r' }))).toMatchObject({ allowed: true, patch: [] });
   });
 
-  it('subresources need an explicit rule', () => {
+  it('subresources need an explicit rule', async () => {
     const s = (resources: string[]) =>
       set(policy('p', { mutations: [setLabel('a', '"1"')], matchConstraints: { resourceRules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources }] } }), binding('b', 'p'));
     const status = req({ operation: 'UPDATE', subResource: 'status', oldObject: pod() });
-    expect(evaluate(s(['pods']), status)).toMatchObject({ patch: [] });
-    expect(labelsOf(evaluate(s(['pods/status']), status))).toEqual({ a: '1' });
-    expect(labelsOf(evaluate(s(['pods/*']), status))).toEqual({ a: '1' });
+    expect(await evaluate(s(['pods']), status)).toMatchObject({ patch: [] });
+    expect(labelsOf(await evaluate(s(['pods/status']), status))).toEqual({ a: '1' });
+    expect(labelsOf(await evaluate(s(['pods/*']), status))).toEqual({ a: '1' });
   });
 
-  it('namespaceSelector reads the Namespace documents of the set', () => {
+  it('namespaceSelector reads the Namespace documents of the set', async () => {
     const ns = (name: string, labels: Obj) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
     const s = set(
       policy('p', { mutations: [setLabel('a', '"1"')], matchConstraints: { namespaceSelector: { matchLabels: { team: 'x' } }, resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] } }),
@@ -180,35 +180,35 @@ describe('§2 matching', () => {
       ns('default', { team: 'x' }),
       ns('other', { team: 'y' }),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ a: '1' });
-    expect(evaluate(s, req({ namespace: 'other', object: pod({}, 'other') }))).toMatchObject({ allowed: true, patch: [] });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ a: '1' });
+    expect(await evaluate(s, req({ namespace: 'other', object: pod({}, 'other') }))).toMatchObject({ allowed: true, patch: [] });
   });
 
-  it('an unknown namespace: empty selector matches, non-empty selector is an error under failurePolicy', () => {
+  it('an unknown namespace: empty selector matches, non-empty selector is an error under failurePolicy', async () => {
     const mk = (selector: Obj, failurePolicy: string) =>
       set(policy('p', { failurePolicy, mutations: [setLabel('a', '"1"')], matchConstraints: { namespaceSelector: selector, resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] } }), binding('b', 'p'));
     const unknown = req({ namespace: 'ghost', object: pod({}, 'ghost') });
-    expect(labelsOf(evaluate(mk({}, 'Fail'), unknown))).toEqual({ a: '1' });
-    const status = denied(evaluate(mk({ matchLabels: { team: 'x' } }, 'Fail'), unknown));
+    expect(labelsOf(await evaluate(mk({}, 'Fail'), unknown))).toEqual({ a: '1' });
+    const status = denied(await evaluate(mk({ matchLabels: { team: 'x' } }, 'Fail'), unknown));
     expect(status).toMatchObject({ code: 403, reason: 'Forbidden' });
-    expect(status.message).toBe(`policy "p" denied request: failed to configure policy: ${status.message.split('failed to configure policy: ')[1]}`);
+    expect(status.message.startsWith('policy "p" denied request: failed to configure policy: ')).toBe(true);
     expect(status.message).toContain('namespaces "ghost" not found');
-    expect(evaluate(mk({ matchLabels: { team: 'x' } }, 'Ignore'), unknown)).toMatchObject({ allowed: true, patch: [] });
+    expect(await evaluate(mk({ matchLabels: { team: 'x' } }, 'Ignore'), unknown)).toMatchObject({ allowed: true, patch: [] });
   });
 
-  it('namespaceObject is the Namespace document, null when unknown or cluster-scoped', () => {
+  it('namespaceObject is the Namespace document, null when unknown or cluster-scoped', async () => {
     const s = set(
       policy('p', { mutations: [setLabel('ns', 'namespaceObject == null ? "none" : namespaceObject.metadata.labels["team"]')] }),
       binding('b', 'p'),
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { team: 'x' } } },
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ ns: 'x' });
-    expect(labelsOf(evaluate(s, req({ namespace: 'ghost', object: pod({}, 'ghost') })))).toEqual({ ns: 'none' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ ns: 'x' });
+    expect(labelsOf(await evaluate(s, req({ namespace: 'ghost', object: pod({}, 'ghost') })))).toEqual({ ns: 'none' });
     const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } };
-    expect(labelsOf(evaluate(s, req({ namespace: '', kind: { group: '', version: 'v1', kind: 'Node' }, resource: { group: '', version: 'v1', resource: 'nodes' }, name: 'n1', object: node })))).toEqual({ ns: 'none' });
+    expect(labelsOf(await evaluate(s, req({ namespace: '', kind: { group: '', version: 'v1', kind: 'Node' }, resource: { group: '', version: 'v1', resource: 'nodes' }, name: 'n1', object: node })))).toEqual({ ns: 'none' });
   });
 
-  it('matchPolicy Equivalent in the webhook: rules are matched against request.kind/resource as received', () => {
+  it('matchPolicy Equivalent in the webhook: rules are matched against request.kind/resource as received', async () => {
     const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1 } };
     const s = (version: string) =>
       set(
@@ -228,9 +228,9 @@ describe('§2 matching', () => {
         object: { ...deployment, apiVersion: `apps/${kindVersion}` },
       });
     // The API server converted the object to the version the webhook rule names: it matches, CEL sees both.
-    expect(labelsOf(evaluate(s('v1beta1'), r('v1beta1', 'v1')))).toEqual({ kind: 'v1beta1/v1' });
+    expect(labelsOf(await evaluate(s('v1beta1'), r('v1beta1', 'v1')))).toEqual({ kind: 'v1beta1/v1' });
     // A version the policy does not name is not converted by the webhook: no match.
-    expect(evaluate(s('v1beta1'), r('v1', 'v1'))).toMatchObject({ allowed: true, patch: [] });
+    expect(await evaluate(s('v1beta1'), r('v1', 'v1'))).toMatchObject({ allowed: true, patch: [] });
   });
 });
 
@@ -238,18 +238,18 @@ describe('§4 params', () => {
   const paramPolicy = (extra: Obj = {}) =>
     policy('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{annotations: params.data}}' } }], ...extra });
 
-  it('by name, in the request namespace or paramRef.namespace; built-in params have no apiVersion/kind', () => {
+  it('by name, in the request namespace or paramRef.namespace; built-in params have no apiVersion/kind', async () => {
     const s = set(
       policy('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations: [setLabel('t', 'has(params.kind) ? "typed-meta" : params.data.v')] }),
       binding('b', 'p', { paramRef: { name: 'cm', parameterNotFoundAction: 'Deny' } }),
       configMap('cm', 'default', { v: 'here' }),
       configMap('cm', 'other', { v: 'there' }),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ t: 'here' });
-    expect(labelsOf(evaluate(s, req({ namespace: 'other', object: pod({}, 'other') })))).toEqual({ t: 'there' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ t: 'here' });
+    expect(labelsOf(await evaluate(s, req({ namespace: 'other', object: pod({}, 'other') })))).toEqual({ t: 'there' });
   });
 
-  it('by selector: one run per param, in (namespace, name) order, each seeing the previous result', () => {
+  it('by selector: one run per param, in (namespace, name) order, each seeing the previous result', async () => {
     const s = set(
       policy('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations: [setLabel('order', 'object.metadata.?labels.order.orValue("") + params.data.n')] }),
       binding('b', 'p', { paramRef: { selector: { matchLabels: { use: 'yes' } }, parameterNotFoundAction: 'Allow' } }),
@@ -258,40 +258,40 @@ describe('§4 params', () => {
       configMap('b', 'default', { n: 'b' }, { use: 'no' }),
       configMap('d', 'other', { n: 'd' }, { use: 'yes' }),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ order: 'ac' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ order: 'ac' });
   });
 
-  it('not found: Allow does nothing, Deny is a binding configuration error', () => {
+  it('not found: Allow does nothing, Deny is a binding configuration error', async () => {
     const allow = set(paramPolicy(), binding('b', 'p', { paramRef: { name: 'missing', parameterNotFoundAction: 'Allow' } }));
-    expect(evaluate(allow, req())).toMatchObject({ allowed: true, patch: [] });
+    expect(await evaluate(allow, req())).toMatchObject({ allowed: true, patch: [] });
     const deny = set(paramPolicy(), binding('b', 'p', { paramRef: { name: 'missing', parameterNotFoundAction: 'Deny' } }));
-    expect(denied(evaluate(deny, req()))).toMatchObject({
+    expect(denied(await evaluate(deny, req()))).toMatchObject({
       code: 403,
       reason: 'Forbidden',
       message: "policy 'p' with binding 'b' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
     });
   });
 
-  it('no paramRef: params is null', () => {
+  it('no paramRef: params is null', async () => {
     const s = set(policy('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations: [setLabel('n', 'params == null ? "null" : "set"')] }), binding('b', 'p'));
-    expect(labelsOf(evaluate(s, req()))).toEqual({ n: 'null' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ n: 'null' });
   });
 
-  it('scope rules: a namespaced paramRef without namespace on a cluster-scoped request; a namespace for a cluster-scoped kind', () => {
+  it('scope rules: a namespaced paramRef without namespace on a cluster-scoped request; a namespace for a cluster-scoped kind', async () => {
     const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } };
     const clusterReq = req({ namespace: '', name: 'n1', kind: { group: '', version: 'v1', kind: 'Node' }, resource: { group: '', version: 'v1', resource: 'nodes' }, object: node });
     const s1 = set(paramPolicy(), binding('b', 'p', { paramRef: { name: 'cm', parameterNotFoundAction: 'Allow' } }));
-    expect(denied(evaluate(s1, clusterReq)).message).toContain('cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
+    expect(denied(await evaluate(s1, clusterReq)).message).toContain('cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
     const s2 = set(
       policy('p', { paramKind: { apiVersion: 'v1', kind: 'Namespace' }, mutations: [setLabel('a', '"1"')] }),
       binding('b', 'p', { paramRef: { name: 'default', namespace: 'x', parameterNotFoundAction: 'Allow' } }),
     );
-    expect(denied(evaluate(s2, req())).message).toContain('paramRef.namespace must not be provided for a cluster-scoped `paramKind`');
+    expect(denied(await evaluate(s2, req())).message).toContain('paramRef.namespace must not be provided for a cluster-scoped `paramKind`');
   });
 
-  it('a paramKind no source knows is a policy configuration error; CRD-declared kinds are known', () => {
+  it('a paramKind no source knows is a policy configuration error; CRD-declared kinds are known', async () => {
     const unknown = set(policy('p', { paramKind: { apiVersion: 'example.com/v1', kind: 'Setting' }, mutations: [setLabel('a', '"1"')] }), binding('b', 'p', { paramRef: { name: 's', parameterNotFoundAction: 'Allow' } }));
-    expect(denied(evaluate(unknown, req()))).toMatchObject({
+    expect(denied(await evaluate(unknown, req()))).toMatchObject({
       reason: 'Forbidden',
       message: `policy "p" denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Setting'`,
     });
@@ -312,35 +312,35 @@ describe('§4 params', () => {
       binding('b', 'p', { paramRef: { name: 's', parameterNotFoundAction: 'Deny' } }),
       { apiVersion: 'example.com/v1', kind: 'Setting', metadata: { name: 's' }, value: 'v' },
     );
-    expect(labelsOf(evaluate(known, req()))).toEqual({ a: 'v/Setting' });
+    expect(labelsOf(await evaluate(known, req()))).toEqual({ a: 'v/Setting' });
   });
 });
 
 describe('§5 matchConditions', () => {
-  it('any false skips, whatever the errors; errors follow the failurePolicy', () => {
+  it('any false skips, whatever the errors; errors follow the failurePolicy', async () => {
     const mk = (failurePolicy: string, conditions: Obj[]) => set(policy('p', { failurePolicy, matchConditions: conditions, mutations: [setLabel('a', '"1"')] }), binding('b', 'p'));
     const boom = { name: 'boom', expression: 'object.metadata.labels["missing"] == "x"' };
-    expect(evaluate(mk('Fail', [boom, { name: 'no', expression: 'false' }]), req())).toMatchObject({ allowed: true, patch: [] });
-    const status = denied(evaluate(mk('Fail', [boom, { name: 'yes', expression: 'true' }]), req({ object: pod({ other: 'v' }) })));
+    expect(await evaluate(mk('Fail', [boom, { name: 'no', expression: 'false' }]), req())).toMatchObject({ allowed: true, patch: [] });
+    const status = denied(await evaluate(mk('Fail', [boom, { name: 'yes', expression: 'true' }]), req({ object: pod({ other: 'v' }) })));
     expect(status).toMatchObject({ code: 403, reason: 'Invalid' });
     expect(status.message).toContain("policy 'p' with binding 'b' denied request: ");
-    expect(evaluate(mk('Ignore', [boom]), req({ object: pod({ other: 'v' }) }))).toMatchObject({ allowed: true, patch: [] });
-    expect(labelsOf(evaluate(mk('Fail', [{ name: 'yes', expression: 'request.userInfo.username == "alice"' }]), req()))).toEqual({ a: '1' });
+    expect(await evaluate(mk('Ignore', [boom]), req({ object: pod({ other: 'v' }) }))).toMatchObject({ allowed: true, patch: [] });
+    expect(labelsOf(await evaluate(mk('Fail', [{ name: 'yes', expression: 'request.userInfo.username == "alice"' }]), req()))).toEqual({ a: '1' });
   });
 
-  it('see the object as mutated by earlier invocations', () => {
+  it('see the object as mutated by earlier invocations', async () => {
     const s = set(
       policy('a-first', { mutations: [setLabel('stage', '"one"')] }),
       policy('b-second', { matchConditions: [{ name: 'after', expression: 'object.metadata.?labels.stage.orValue("") == "one"' }], mutations: [setLabel('seen', '"yes"')] }),
       binding('b1', 'a-first'),
       binding('b2', 'b-second'),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ stage: 'one', seen: 'yes' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ stage: 'one', seen: 'yes' });
   });
 });
 
 describe('§6 order, §10 failures and the 403', () => {
-  it('runs policies by name, bindings by name; later ones see earlier results', () => {
+  it('runs policies by name, bindings by name; later ones see earlier results', async () => {
     const s = set(
       policy('z', { mutations: [setLabel('trail', 'object.metadata.?labels.trail.orValue("") + "z"')] }),
       policy('a', { mutations: [setLabel('trail', 'object.metadata.?labels.trail.orValue("") + "a"')] }),
@@ -348,10 +348,10 @@ describe('§6 order, §10 failures and the 403', () => {
       binding('b1', 'a'),
       binding('b0', 'z'),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ trail: 'aaz' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ trail: 'aaz' });
   });
 
-  it('one 403 for all remaining errors, first error first; Ignore errors dropped; mutations of the failing invocation continue', () => {
+  it('one 403 for all remaining errors, first error first; Ignore errors dropped; mutations of the failing invocation continue', async () => {
     const s = set(
       policy('a', { mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "remove", path: "/nope"}]' } }, setLabel('still', '"ran"')] }),
       policy('b', { failurePolicy: 'Ignore', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "remove", path: "/nope"}]' } }] }),
@@ -360,7 +360,7 @@ describe('§6 order, §10 failures and the 403', () => {
       binding('bb', 'b'),
       binding('bc', 'c'),
     );
-    const r = evaluate(s, req());
+    const r = await evaluate(s, req());
     const status = denied(r);
     expect(status.code).toBe(403);
     expect(status.reason).toBe('Invalid');
@@ -374,7 +374,7 @@ describe('§6 order, §10 failures and the 403', () => {
     expect(r.outcomes.find((o) => o.policy === 'a')!.result).toBe('error');
   });
 
-  it('a failed JSON patch test discards that mutation only, without error', () => {
+  it('a failed JSON patch test discards that mutation only, without error', async () => {
     const s = set(
       policy('p', {
         mutations: [
@@ -384,17 +384,17 @@ describe('§6 order, §10 failures and the 403', () => {
       }),
       binding('b', 'p'),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ y: '2' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ y: '2' });
   });
 
-  it('a compile error surfaces at evaluation under the failurePolicy', () => {
+  it('a compile error surfaces at evaluation under the failurePolicy', async () => {
     const broken = { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"a": nope}}}' } };
     const fail = buildPolicySet([parseDocuments('t.json', JSON.stringify([policy('p', { mutations: [broken, setLabel('b', '"1"')] }), binding('b', 'p')]))]);
-    const status = denied(evaluate(fail, req()));
+    const status = denied(await evaluate(fail, req()));
     expect(status.reason).toBe('Invalid');
     expect(status.message).toContain('compilation failed');
     const ignore = buildPolicySet([parseDocuments('t.json', JSON.stringify([policy('p', { failurePolicy: 'Ignore', mutations: [broken, setLabel('b', '"1"')] }), binding('b', 'p')]))]);
-    expect(labelsOf(evaluate(ignore, req()))).toEqual({ b: '1' });
+    expect(labelsOf(await evaluate(ignore, req()))).toEqual({ b: '1' });
   });
 });
 
@@ -402,36 +402,36 @@ describe('§11 reinvocation, emulated inside the call', () => {
   const counting = (name: string, reinvocationPolicy: string) =>
     policy(name, { reinvocationPolicy, mutations: [setLabel(name, 'string(int(object.metadata.?labels["' + name + '"].orValue("0")) + 1)')] });
 
-  it('IfNeeded invocations that ran run once more when the object changed; Never ones do not', () => {
+  it('IfNeeded invocations that ran run once more when the object changed; Never ones do not', async () => {
     const s = set(counting('a', 'IfNeeded'), counting('b', 'Never'), binding('ba', 'a'), binding('bb', 'b'));
-    const r = evaluate(s, req());
+    const r = await evaluate(s, req());
     expect(labelsOf(r)).toEqual({ a: '2', b: '1' });
     expect(r.outcomes.map((o) => [o.policy, o.pass])).toEqual([
       ['a', 1],
       ['b', 1],
       ['a', 2],
     ]);
-    expect(labelsOf(evaluate(s, req(), { reinvocation: false }))).toEqual({ a: '1', b: '1' });
+    expect(labelsOf(await evaluate(s, req(), { reinvocation: false }))).toEqual({ a: '1', b: '1' });
   });
 
-  it('an invocation its conditions skipped in the first pass never runs in the second', () => {
+  it('an invocation its conditions skipped in the first pass never runs in the second', async () => {
     const s = set(
       policy('a', { reinvocationPolicy: 'IfNeeded', matchConditions: [{ name: 'ready', expression: 'object.metadata.?labels.ready.orValue("") == "yes"' }], mutations: [setLabel('a', '"ran"')] }),
       policy('b', { mutations: [setLabel('ready', '"yes"')] }),
       binding('ba', 'a'),
       binding('bb', 'b'),
     );
-    expect(labelsOf(evaluate(s, req()))).toEqual({ ready: 'yes' });
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ ready: 'yes' });
   });
 });
 
 describe('§8.3 strict decoding of JSON-patched built-in objects', () => {
-  it('an unknown field aborts with 500 whatever the failurePolicy', () => {
+  it('an unknown field aborts with 500 whatever the failurePolicy', async () => {
     const s = set(
       policy('p', { failurePolicy: 'Ignore', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/replicas", value: 3}]' } }] }),
       binding('b', 'p'),
     );
-    expect(denied(evaluate(s, req()))).toMatchObject({
+    expect(denied(await evaluate(s, req()))).toMatchObject({
       code: 500,
       reason: 'InternalError',
       message: 'Internal error occurred: strict decoding error: unknown field "spec.replicas"',

@@ -99,13 +99,13 @@ for (const file of FILES) {
   describe(file, () => {
     for (const v of loadVectors(file)) {
       const marked = MARKED[v.name];
-      it.skipIf(marked !== undefined)(v.name, () => {
+      it.skipIf(marked !== undefined)(v.name, async () => {
         const set = buildPolicySet(documents(v));
         const ignored = set.problems.filter((p) => p.effect === 'ignored');
         expect(ignored, JSON.stringify(ignored)).toEqual([]);
         const req = request(v);
         const snapshot = structuredClone(req);
-        const result = evaluate(set, req);
+        const result = await evaluate(set, req);
         expect(req).toEqual(snapshot); // inputs are never changed
         const e = v.expect;
         if (e.error !== undefined) {
@@ -120,7 +120,7 @@ for (const file of FILES) {
         expectObject(result, e.object, e.defaultedFields ?? [], req.object);
         if (e.unchanged) expect(result.allowed && result.patch).toEqual([]);
         if (e.singlePassObject) {
-          const single = evaluate(set, req, { reinvocation: false });
+          const single = await evaluate(set, req, { reinvocation: false });
           expectObject(single, e.singlePassObject, e.defaultedFields ?? [], req.object);
         }
       });

@@ -1,0 +1,71 @@
+/**
+ * The Kyverno step of the pipeline: the set's ClusterPolicies / Policies run on the object the
+ * MutatingAdmissionPolicies produced (DESIGN.md: MAP invocations first, then Kyverno rules).
+ */
+import type { AdmissionRequest, Status } from '../admission/types.js';
+import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
+import { runKyvernoPolicies, type KyvernoResult } from '../kyverno/index.js';
+import type { PolicySet } from '../policyset/index.js';
+import type { PolicyOutcome } from './types.js';
+
+export interface KyvernoStep {
+  object: JsonValue | null;
+  outcomes: PolicyOutcome[];
+  /** Set when a failurePolicy=Fail policy failed: the request is denied with it. */
+  denial?: Status;
+}
+
+function namespaceLabels(set: PolicySet, request: AdmissionRequest, lookup: (name: string) => JsonValue | undefined): Record<string, string> | undefined {
+  const ns = request.namespace ?? '';
+  if (!ns) return undefined;
+  const obj = lookup(ns);
+  if (!isJsonObject(obj)) return undefined;
+  const meta = getOwn(obj, 'metadata');
+  const labels = isJsonObject(meta) ? getOwn(meta, 'labels') : undefined;
+  void set;
+  return isJsonObject(labels) ? (labels as Record<string, string>) : {};
+}
+
+function outcomesOf(result: KyvernoResult): PolicyOutcome[] {
+  return result.policies.map((p) => {
+    const detail = p.rules.map((r) => `${r.rule}: ${r.status}${r.message ? ` (${r.message})` : ''}`).join('; ');
+    const outcome: PolicyOutcome = {
+      engine: 'Kyverno',
+      policy: p.policy,
+      pass: 1,
+      result: p.status === 'applied' ? 'mutated' : p.status === 'skipped' ? 'unchanged' : 'error',
+      ...(detail ? { detail } : {}),
+    };
+    if (p.status === 'error' && p.failurePolicy === 'Ignore') outcome.ignored = true;
+    return outcome;
+  });
+}
+
+export async function runKyvernoStep(
+  set: PolicySet,
+  request: AdmissionRequest,
+  object: JsonValue | null,
+  namespaceLookup: (name: string) => JsonValue | undefined,
+): Promise<KyvernoStep> {
+  if (set.kyvernoPolicies.length === 0 || object === null) return { object, outcomes: [] };
+  const result = await runKyvernoPolicies(set.kyvernoPolicies, {
+    request,
+    object,
+    namespaceLabels: namespaceLabels(set, request, namespaceLookup),
+    sources: { configMap: (namespace, name) => set.objects.get('', 'ConfigMap', namespace, name) },
+  });
+  const outcomes = outcomesOf(result);
+  if (result.rejection) {
+    return {
+      object,
+      outcomes,
+      denial: {
+        code: 403,
+        reason: 'Forbidden',
+        message: result.rejection.message,
+        details: { name: request.name ?? '', group: request.resource.group, kind: request.resource.resource, causes: [{ message: result.rejection.message }] },
+      },
+    };
+  }
+  return { object: result.object, outcomes };
+}
