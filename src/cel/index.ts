@@ -73,7 +73,6 @@ export {
   RUNTIME_CEL_COST_BUDGET,
   RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
   type AdmissionInput,
-  type CelAuthorizerBinding,
   type EvalResult,
   type EvaluationOptions,
 } from './k8s/evaluation.js';
@@ -95,3 +94,4 @@ export {
 export { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, type CelValue } from './engine/values.js';
 export { celEquals } from './engine/runtime.js';
 export type { CelLibrary } from './library.js';
+export type { Authorizer, AuthorizationAttributes, AuthorizationDecision, UserInfo } from './lib/index.js';

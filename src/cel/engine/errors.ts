@@ -17,6 +17,19 @@ export class CostLimitError {
   readonly message = 'operation cancelled: actual cost limit exceeded';
 }
 
+/**
+ * A library function returned a Promise (an authorizer calling the cluster). Evaluation stops; the
+ * caller awaits the promise, memoizes the result for this call and runs the expression again
+ * (see AsyncResults). Never absorbed by logical operators.
+ */
+export class AsyncPending {
+  constructor(
+    readonly promise: PromiseLike<unknown>,
+    readonly overloadId: string,
+    readonly args: readonly unknown[],
+  ) {}
+}
+
 export function evalError(message: string): CelEvalError {
   return new CelEvalError(message);
 }

@@ -49,16 +49,19 @@ export class LibraryHost {
 
   constructor(private readonly env: Env) {}
 
-  /** Registers a library; errors name the library and the failing declaration. */
-  add(lib: CelLibrary): void {
+  /**
+   * Registers a library (into `target`, by default the host's environment, e.g. a child environment
+   * for libraries only some expressions may use); errors name the library and the failing declaration.
+   */
+  add(lib: CelLibrary, target: Env = this.env): void {
     this.libraries.set(lib.name, lib);
-    const registrar = new Registrar(this.env, lib.name, this);
+    const registrar = new Registrar(target, lib.name, this);
     try {
       lib.register(registrar as unknown as Environment);
     } catch (e) {
       throw new Error(`CEL library '${lib.name}': ${(e as Error).message}`);
     }
-    this.applyOverrideAliases();
+    this.applyOverrideAliases(target);
   }
 
   recordMacro(method: string, signature: string): void {
@@ -75,12 +78,12 @@ export class LibraryHost {
    * rewrites calls to `@m`, and registering their implementation as `@m`. Here built-ins can be
    * replaced directly, so `@m` overloads are simply declared as `m` too.
    */
-  private applyOverrideAliases(): void {
+  private applyOverrideAliases(target: Env): void {
     for (const o of this.atOverloads) {
       const name = o.fn.slice(1);
       if (this.aliased.has(o) || !this.macroMethods.has(name)) continue;
       this.aliased.add(o);
-      this.env.addFunction({ ...o, id: `${o.id}#${name}`, fn: name });
+      target.addFunction({ ...o, id: `${o.id}#${name}`, fn: name });
     }
   }
 

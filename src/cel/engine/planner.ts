@@ -7,7 +7,7 @@
  */
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env, StructDecl } from './env.js';
-import { CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
+import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
 import { classFieldType, dispatch, type Overload } from './functions.js';
 import { jsonArray, jsonRoot, readJson } from './json.js';
 import { actualSize, buildMap, celEquals, mapGet, mapHas, mapKeys, normKey, typeNameOf } from './runtime.js';
@@ -38,6 +38,28 @@ export const STRUCT_CREATE_COST = 40;
 
 const COST_LIMIT = new CostLimitError();
 
+/** Results of asynchronous calls already awaited in this evaluation, matched by overload and arguments. */
+export class AsyncResults {
+  private readonly entries: { overloadId: string; args: readonly unknown[]; value: CelValue }[] = [];
+
+  find(overloadId: string, args: readonly unknown[]): { value: CelValue } | undefined {
+    for (const e of this.entries) {
+      if (e.overloadId === overloadId && e.args.length === args.length && e.args.every((a, i) => celEquals(a, args[i]))) {
+        return { value: e.value };
+      }
+    }
+    return undefined;
+  }
+
+  add(overloadId: string, args: readonly unknown[], value: CelValue): void {
+    this.entries.push({ overloadId, args, value });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+}
+
 export class EvalState {
   cost = 0;
   readonly slots: unknown[];
@@ -45,6 +67,8 @@ export class EvalState {
     readonly act: Activation,
     readonly limit: number,
     slotCount: number,
+    /** Present when the caller can await asynchronous functions. */
+    readonly async?: AsyncResults,
   ) {
     this.slots = new Array(slotCount);
   }
@@ -72,13 +96,14 @@ function charge(s: EvalState, n: number): void {
   if (s.cost > s.limit) throw COST_LIMIT;
 }
 
+/** Errors that end the evaluation instead of becoming CEL error values. */
 function isCostError(e: unknown): boolean {
-  return e instanceof CostLimitError;
+  return e instanceof CostLimitError || e instanceof AsyncPending;
 }
 
 function toError(e: unknown, fn: string): CelEvalError {
   if (e instanceof CelEvalError) return e;
-  if (e instanceof CostLimitError) throw e;
+  if (e instanceof CostLimitError || e instanceof AsyncPending) throw e;
   const msg = e instanceof Error ? e.message : String(e);
   return new CelEvalError(`${fn}: ${msg}`);
 }
@@ -466,12 +491,20 @@ class Planner {
 
     const invoke = (s: EvalState, o: Overload, args: CelValue[]): CelValue => {
       let result: CelValue;
-      try {
-        result = o.impl!(...args);
-      } catch (err) {
-        throw toError(err, name);
+      const memo = s.async && o.library !== undefined ? s.async.find(o.id, args) : undefined;
+      if (memo) result = memo.value;
+      else {
+        try {
+          result = o.impl!(...args);
+        } catch (err) {
+          throw toError(err, name);
+        }
       }
       if (o.library !== undefined) {
+        if (result !== null && typeof (result as { then?: unknown }).then === 'function') {
+          if (!s.async) throw new CelEvalError(`${name}: the function is asynchronous; evaluate the expression asynchronously`);
+          throw new AsyncPending(result as PromiseLike<unknown>, o.id, args);
+        }
         if (normalize) result = normalize(result);
         if (result === undefined) throw new CelEvalError(`${name}: function returned no value`);
       }

@@ -4,9 +4,9 @@
  */
 import { check } from './checker.js';
 import type { Env } from './env.js';
-import { CelEvalError, CostLimitError, formatIssues, type CelIssue } from './errors.js';
+import { AsyncPending, CelEvalError, CostLimitError, formatIssues, type CelIssue } from './errors.js';
 import { parse } from './parser.js';
-import { EvalState, plan, type Activation, type PlanOptions, type Interp } from './planner.js';
+import { AsyncResults, EvalState, plan, type Activation, type PlanOptions, type Interp } from './planner.js';
 import { validateLiterals } from './validators.js';
 import type { CelType } from './types.js';
 import type { CelValue } from './values.js';
@@ -33,16 +33,19 @@ export class Program {
 
   /**
    * Evaluates against an activation with a cost limit. Returns the value and the cost; CEL errors
-   * come back as `{error}`, cost-limit exhaustion as `{error, costLimit: true}`. Never throws.
+   * come back as `{error}`, cost-limit exhaustion as `{error, costLimit: true}`, and — when `async`
+   * is given — a call that returned a Promise as `{pending}` (await it, record the result in `async`,
+   * evaluate again). Never throws.
    */
-  evaluate(act: Activation, limit: number): EvalOutcome {
-    const s = new EvalState(act, limit, this.slotCount);
+  evaluate(act: Activation, limit: number, async?: AsyncResults): EvalOutcome {
+    const s = new EvalState(act, limit, this.slotCount, async);
     try {
       const value = this.interp(s);
       if (s.cost > limit) return { ok: false, error: new CostLimitError().message, costLimit: true, cost: s.cost };
       return { ok: true, value, cost: s.cost };
     } catch (e) {
       if (e instanceof CostLimitError) return { ok: false, error: e.message, costLimit: true, cost: s.cost };
+      if (e instanceof AsyncPending) return { ok: false, error: 'pending asynchronous call', pending: e, cost: s.cost };
       if (e instanceof CelEvalError) return { ok: false, error: e.message, cost: s.cost };
       if (e instanceof RangeError) return { ok: false, error: `evaluation failed: ${e.message}`, cost: s.cost };
       return { ok: false, error: `internal error: ${e instanceof Error ? e.message : String(e)}`, cost: s.cost };
@@ -52,7 +55,9 @@ export class Program {
 
 export type EvalOutcome =
   | { ok: true; value: CelValue; cost: number }
-  | { ok: false; error: string; costLimit?: boolean; cost: number };
+  | { ok: false; error: string; costLimit?: boolean; pending?: AsyncPending; cost: number };
+
+export { AsyncResults };
 
 export function compile(source: string, env: Env, options: CompileOptions = {}): CompileOutcome {
   if (typeof source !== 'string') {

@@ -10,7 +10,7 @@ import type { PlanOptions } from '../engine/planner.js';
 import { registerStdlib } from '../engine/stdlib.js';
 import { CelType, Kind, T } from '../engine/types.js';
 import { declarePatchTypes, declareRequestAndNamespace, NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, variablesStruct } from './types.js';
-import { libraries } from './libraries.js';
+import { libraries, MUTATION_ONLY_LIBRARIES as mutationOnly } from './libraries.js';
 
 export const AUTHORIZER_TYPE = 'kubernetes.authorization.Authorizer';
 export const RESOURCE_CHECK_TYPE = 'kubernetes.authorization.ResourceCheck';
@@ -39,13 +39,14 @@ export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
   registerStdlib(base);
   const host = new LibraryHost(base);
   const libraryErrors: string[] = [];
-  for (const lib of libs) {
+  const add = (lib: CelLibrary, target: Env) => {
     try {
-      host.add(lib);
+      host.add(lib, target);
     } catch (e) {
       libraryErrors.push((e as Error).message);
     }
-  }
+  };
+  for (const lib of libs) if (!mutationOnly.has(lib.name)) add(lib, base);
   declareRequestAndNamespace(base);
   const authorizer = base.lookupTypeName(AUTHORIZER_TYPE) ?? base.addOpaqueType(AUTHORIZER_TYPE);
   const resourceCheck = base.lookupTypeName(RESOURCE_CHECK_TYPE) ?? base.addOpaqueType(RESOURCE_CHECK_TYPE);
@@ -57,6 +58,8 @@ export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
   base.addIdent({ name: 'authorizer.requestResource', type: resourceCheck });
   const mutations = base.extend();
   declarePatchTypes(mutations);
+  // jsonpatch.escapeKey exists for mutations only, as in kube-apiserver.
+  for (const lib of libs) if (mutationOnly.has(lib.name)) add(lib, mutations);
   const planOptions: PlanOptions = {
     libraryCost: (o, args, result) => host.cost(o, args, result),
     normalizeResult: normalizeLibraryValue,

@@ -7,8 +7,10 @@
 import type { JsonValue } from '../../json/index.js';
 import { CelEvalError } from '../engine/errors.js';
 import { jsonRoot } from '../engine/json.js';
-import type { Activation } from '../engine/planner.js';
+import { AsyncResults, type Activation } from '../engine/planner.js';
 import type { CelValue } from '../engine/values.js';
+import { createAuthorizerValue, type Authorizer, type AuthorizerValue, type UserInfo } from '../lib/index.js';
+import type { EvalOutcome } from '../engine/program.js';
 import type { CompiledExpression } from './compile.js';
 import { CompiledVariables, LazyVariables } from './variables.js';
 
@@ -16,16 +18,10 @@ export const PER_CALL_LIMIT = 1_000_000;
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 export const RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS = 2_500_000;
 
-export const OUT_OF_BUDGET_MESSAGE = 'validation failed due to running out of cost budget, no further validation rules will be run';
+/** Awaited calls per expression before giving up (each `check()` costs 350,000, so 3 fit PerCallLimit). */
+const MAX_ASYNC_CALLS = 64;
 
-/**
- * Builds the CEL values of `authorizer` and `authorizer.requestResource` (the authz library knows
- * their types); supplied by the caller when a live or fake authorizer is configured.
- */
-export interface CelAuthorizerBinding {
-  authorizer(): CelValue;
-  requestResource(): CelValue;
-}
+export const OUT_OF_BUDGET_MESSAGE = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
 /** The inputs of an admission expression, as JSON documents. */
 export interface AdmissionInput {
@@ -38,7 +34,12 @@ export interface AdmissionInput {
   readonly params?: JsonValue | null;
   /** The request's namespace (spec §7.3); null for cluster-scoped requests and in matchConditions. */
   readonly namespaceObject?: JsonValue | null;
-  readonly authorizer?: CelAuthorizerBinding;
+  /**
+   * Answers `check()` calls (a SubjectAccessReview in a webhook, a fake in tests). Without it,
+   * `authorizer` and `authorizer.requestResource` evaluate to an error. If it returns promises,
+   * use `evaluateAsync`.
+   */
+  readonly authorizer?: Authorizer;
 }
 
 export type EvalResult =
@@ -59,12 +60,52 @@ export interface EvaluationOptions {
   perCallLimit?: number;
 }
 
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function record(v: unknown): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+/** The requesting user, from `request.userInfo`. */
+function userOf(request: Record<string, unknown>): UserInfo {
+  const u = record(request.userInfo);
+  const extra: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(record(u.extra))) if (Array.isArray(v)) extra[k] = v.map(String);
+  return {
+    username: str(u.username),
+    uid: str(u.uid),
+    groups: Array.isArray(u.groups) ? u.groups.map(String) : [],
+    extra,
+  };
+}
+
 class AdmissionActivation implements Activation {
   variables?: LazyVariables;
   private object?: unknown;
   private oldObject?: unknown;
+  private authz?: AuthorizerValue;
 
   constructor(private readonly input: AdmissionInput) {}
+
+  private authorizerValue(name: string): AuthorizerValue {
+    const input = this.input;
+    if (!input.authorizer) throw new CelEvalError(`${name} is not available: no authorizer is configured for this evaluation`);
+    if (!this.authz) {
+      const request = record(input.request);
+      // authorizer.requestResource checks the request's own resource (not an equivalent one).
+      const gvr = record(request.requestResource ?? request.resource);
+      this.authz = createAuthorizerValue(input.authorizer, userOf(request), {
+        group: str(gvr.group),
+        resource: str(gvr.resource),
+        subresource: str(request.requestSubResource ?? request.subResource),
+        namespace: str(request.namespace),
+        name: str(request.name),
+      });
+    }
+    return this.authz;
+  }
 
   resolve(name: string): unknown {
     const input = this.input;
@@ -82,11 +123,9 @@ class AdmissionActivation implements Activation {
       case 'variables':
         return this.variables;
       case 'authorizer':
-        if (!input.authorizer) throw new CelEvalError('authorizer is not available: no authorizer is configured for this evaluation');
-        return input.authorizer.authorizer();
+        return this.authorizerValue(name);
       case 'authorizer.requestResource':
-        if (!input.authorizer) throw new CelEvalError('authorizer.requestResource is not available: no authorizer is configured for this evaluation');
-        return input.authorizer.requestResource();
+        return this.authorizerValue(name).requestResource;
       default:
         return undefined;
     }
@@ -99,6 +138,7 @@ export class Evaluation {
   private readonly activation: AdmissionActivation;
   private readonly perCallLimit: number;
   private exhausted = false;
+  private readonly async = new AsyncResults();
 
   constructor(input: AdmissionInput, options: EvaluationOptions) {
     this.remaining = options.budget;
@@ -108,6 +148,7 @@ export class Evaluation {
       options.variables ?? CompiledVariables.NONE_WITH_PARAMS,
       this.activation,
       this.perCallLimit,
+      this.async,
     );
   }
 
@@ -115,10 +156,44 @@ export class Evaluation {
     return this.remaining;
   }
 
-  /** Evaluates one compiled expression. Never throws. */
+  /**
+   * Evaluates one compiled expression. Never throws. An expression that calls an asynchronous
+   * function (an authorizer returning promises) fails here; use `evaluateAsync` for those.
+   */
   evaluate(compiled: CompiledExpression): EvalResult {
     if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
-    const out = compiled.program.evaluate(this.activation, this.perCallLimit);
+    return this.account(compiled, compiled.program.evaluate(this.activation, this.perCallLimit));
+  }
+
+  /**
+   * Like `evaluate`, awaiting asynchronous calls: when a call returns a promise, the evaluation
+   * stops, the promise is awaited, its result recorded for that call (by function and arguments),
+   * and the expression evaluated again. Cost is that of the final, complete run. Never rejects.
+   */
+  async evaluateAsync(compiled: CompiledExpression): Promise<EvalResult> {
+    if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
+    for (let round = 0; ; round++) {
+      const out = compiled.program.evaluate(this.activation, this.perCallLimit, this.async);
+      if (out.ok || !out.pending) return this.account(compiled, out);
+      if (round >= MAX_ASYNC_CALLS) {
+        return { ok: false, message: `expression '${compiled.expression}' resulted in error: too many asynchronous calls`, kind: 'runtime', cost: out.cost };
+      }
+      let value: unknown;
+      try {
+        value = await out.pending.promise;
+      } catch (e) {
+        return {
+          ok: false,
+          message: `expression '${compiled.expression}' resulted in error: ${e instanceof Error ? e.message : String(e)}`,
+          kind: 'runtime',
+          cost: out.cost,
+        };
+      }
+      this.async.add(out.pending.overloadId, out.pending.args, value as CelValue);
+    }
+  }
+
+  private account(compiled: CompiledExpression, out: EvalOutcome): EvalResult {
     // Variables evaluated lazily while running are charged first, then the expression itself.
     const variableCost = this.activation.variables!.takeCost();
     if (variableCost > this.remaining) return this.outOfBudget(out.cost);

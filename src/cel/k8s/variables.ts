@@ -3,7 +3,7 @@
  * their static types; evaluated lazily, once per evaluation, on first access.
  */
 import { CelEvalError } from '../engine/errors.js';
-import type { Activation } from '../engine/planner.js';
+import type { Activation, AsyncResults } from '../engine/planner.js';
 import { T, type CelType } from '../engine/types.js';
 import { LazyObject, type CelValue } from '../engine/values.js';
 import { compileExpression, type CompileScope, type CompiledExpression } from './compile.js';
@@ -79,6 +79,8 @@ export class LazyVariables extends LazyObject {
     private readonly variables: CompiledVariables,
     private readonly activation: Activation,
     private readonly perCallLimit: number,
+    /** Awaited results of asynchronous calls, when the evaluation is asynchronous. */
+    private readonly async?: AsyncResults,
   ) {
     super();
   }
@@ -107,7 +109,9 @@ export class LazyVariables extends LazyObject {
 
   private evaluate(v: CompiledVariable): { value?: CelValue; error?: CelEvalError } {
     if (!v.compiled) return { error: new CelEvalError(`composited variable "${v.name}" fails to compile: ${v.error}`) };
-    const out = v.compiled.program.evaluate(this.activation, this.perCallLimit);
+    const out = v.compiled.program.evaluate(this.activation, this.perCallLimit, this.async);
+    // An asynchronous call is awaited by the caller, which evaluates again; nothing is cached.
+    if (!out.ok && out.pending) throw out.pending;
     this.pendingCost += out.cost;
     if (!out.ok) return { error: new CelEvalError(`composited variable "${v.name}" fails to evaluate: ${out.error}`) };
     return { value: out.value };
