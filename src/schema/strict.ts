@@ -1,5 +1,6 @@
 import { isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
 import { goQuote } from './gofmt.js';
+import { rfc3339Error } from './gotime.js';
 import { NamedRef, resolve, type Atom, type ObjectType, type TypeRef } from './types.js';
 
 /**
@@ -23,7 +24,6 @@ export class StrictDecodeError extends Error {
 const QUANTITY_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const QUANTITY_SUFFIX = "unable to parse quantity's suffix";
 const QUANTITY_SUFFIXES = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei']);
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * Decodes `obj` against a built-in kind's type the way the API server's strict JSON decoder does
@@ -208,7 +208,7 @@ function customDecodeError(format: string | undefined, v: JsonValue, container: 
     }
     case 'date-time':
       if (typeof v !== 'string') return `json: cannot unmarshal ${jsonKind(v, false, undefined, undefined)} into Go value of type string`;
-      return RFC3339.test(v) ? undefined : `parsing time ${goQuote(v)} as "2006-01-02T15:04:05Z07:00": not an RFC 3339 date-time`;
+      return rfc3339Error(v);
     case 'int-or-string': {
       if (typeof v === 'string') return undefined;
       const floatText = container !== undefined && key !== undefined && isFloatLiteral(container, key);

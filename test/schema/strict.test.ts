@@ -86,7 +86,14 @@ describe('strict decoding of built-in kinds', () => {
     expect(strictDecode(pod, limits('5ki'))?.message).toBe("unable to parse quantity's suffix");
     expect(strictDecode(pod, limits(true))?.reason).toBe('type');
     expect(strictDecode(pod, { metadata: { creationTimestamp: 5 } })?.message).toBe('json: cannot unmarshal number into Go value of type string');
-    expect(strictDecode(pod, { metadata: { creationTimestamp: 'yesterday' } })?.message).toContain('parsing time "yesterday"');
+    const ts = (t: string) => strictDecode(pod, { metadata: { creationTimestamp: t } })?.message;
+    expect(ts('yesterday')).toBe('parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"');
+    expect(ts('2026-11-30 10:00:00Z')).toBe('parsing time "2026-11-30 10:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 10:00:00Z" as "T"');
+    expect(ts('2026-13-01T00:00:00Z')).toBe('parsing time "2026-13-01T00:00:00Z": month out of range');
+    expect(ts('2026-02-30T00:00:00Z')).toBe('parsing time "2026-02-30T00:00:00Z": day out of range');
+    expect(ts('2026-11-30T10:00:00')).toBe('parsing time "2026-11-30T10:00:00" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"');
+    expect(ts('2026-11-30T10:00:00Zjunk')).toBe('parsing time "2026-11-30T10:00:00Zjunk": extra text: "junk"');
+    expect(ts('2026-11-30T10:00:00.123456+01:00')).toBeUndefined();
     const port = (p: JsonValue) => ({ spec: { containers: [{ name: 'a', livenessProbe: { tcpSocket: { port: p } } }] } });
     expect(strictDecode(pod, port(true))?.message).toBe('json: cannot unmarshal bool into Go value of type int32');
     expect(strictDecode(pod, port(1.5))?.message).toBe('json: cannot unmarshal number 1.5 into Go value of type int32');
