@@ -8,7 +8,7 @@
  * projections, filters and multi-selects. Here it travels as the MISSING sentinel (no exception on
  * the hot path); the key is kept in the evaluation state for the message.
  */
-import type { JsonValue } from '../../json/index.js';
+import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { JmesPathRuntimeError, UnknownFunctionError, UnresolvedKeyError } from './errors.js';
 import type { Comparator, Node } from './parser.js';
 import { checkArgs, type CallContext, type FunctionTable } from './registry.js';
@@ -25,7 +25,6 @@ export interface State {
 
 export type Evaluator = (value: Value, state: State) => Result;
 
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 const tolerate = (r: Result): Value => (r === MISSING ? null : r);
 
 function compareNumbers(op: Comparator, a: number, b: number): boolean {
@@ -185,9 +184,7 @@ function multiSelectHash(entries: { key: string; value: Evaluator }[]): Evaluato
   return (v, s) => {
     const out: Record<string, Value> = {};
     for (const e of entries) {
-      const r = tolerate(e.value(v, s));
-      if (e.key === '__proto__') Object.defineProperty(out, e.key, { value: r, enumerable: true, writable: true, configurable: true });
-      else out[e.key] = r;
+      setOwn(out as JsonObject, e.key, tolerate(e.value(v, s)) as JsonValue);
     }
     return out as JsonValue;
   };

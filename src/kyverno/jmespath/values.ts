@@ -1,5 +1,6 @@
 /** JMESPath value helpers with Go semantics (go-jmespath's isFalse, reflect.DeepEqual, byte-order strings). */
-import type { JsonObject, JsonValue } from '../../json/index.js';
+import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { FunctionError } from './errors.js';
 import { formatFloatG } from './gofloat.js';
 
 /** An expression reference (`&expr`) as a function argument: applies the expression to a value. */
@@ -41,7 +42,6 @@ export function isFalse(v: Value): boolean {
   return true;
 }
 
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /** reflect.DeepEqual over decoded JSON: numbers compare as float64 (`1 == 1.0`). */
 export function deepEqual(a: Value, b: Value): boolean {
@@ -62,6 +62,18 @@ export function deepEqual(a: Value, b: Value): boolean {
   }
   for (const k in b) if (hasOwn(b, k)) count--;
   return count === 0;
+}
+
+/**
+ * Go's `==` on two interface values holding decoded JSON: scalars by value, different kinds unequal,
+ * and two arrays or two objects panic in Go ("comparing uncomparable type") — a function error here.
+ */
+export function goInterfaceEqual(fn: string, a: Value, b: Value): boolean {
+  const ta = typeOf(a);
+  if ((ta === 'array' || ta === 'object') && ta === typeOf(b)) {
+    throw new FunctionError(fn, `runtime error: comparing uncomparable type ${ta === 'array' ? '[]interface {}' : 'map[string]interface {}'}`);
+  }
+  return a === b;
 }
 
 /** Go string ordering: byte order of UTF-8, which is code point order (not UTF-16 unit order). */
@@ -118,9 +130,6 @@ export function toJson(v: Value): JsonValue {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map((item) => toJson(item as Value));
   const out: JsonObject = {};
-  for (const k of Object.keys(v)) {
-    if (k === '__proto__') Object.defineProperty(out, k, { value: toJson(v[k]), enumerable: true, writable: true, configurable: true });
-    else out[k] = toJson(v[k]);
-  }
+  for (const k of Object.keys(v)) setOwn(out, k, toJson(v[k]));
   return out;
 }

@@ -1,26 +1,17 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
 import { isScalar, parseDocument, visit, type Tags } from 'yaml';
-import type { JsonValue } from '../../../json/index.js';
+import { setOwn, type JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
+import { base64 } from '../der.js';
 import { md5, sha1, sha256 } from '../hash.js';
 import type { FunctionDef } from '../registry.js';
 
 const S = { types: ['string' as const] };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
+const B64_INDEX = new Map([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((c, i) => [c, i]));
 
-export function base64Encode(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
-    out += i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=';
-    out += i + 2 < bytes.length ? B64[n & 63] : '=';
-  }
-  return out;
-}
+export { base64 as base64Encode } from '../der.js';
 
 /** encoding/base64 StdEncoding.DecodeString: padding required, \r and \n ignored. */
 export function base64Decode(text: string): Uint8Array {
@@ -81,8 +72,7 @@ function toJsonValue(v: unknown): JsonValue {
   if (v && typeof v === 'object') {
     const out: Record<string, JsonValue> = {};
     for (const [k, x] of Object.entries(v)) {
-      if (k === '__proto__') Object.defineProperty(out, k, { value: toJsonValue(x), enumerable: true, writable: true, configurable: true });
-      else out[k] = toJsonValue(x);
+      setOwn(out, k, toJsonValue(x));
     }
     return out;
   }
@@ -136,7 +126,7 @@ export const encodingFunctions: FunctionDef[] = [
     args: [S],
     returns: ['string'],
     note: 'encodes a regular, plaintext and unencoded string to base64',
-    call: ([s]) => base64Encode(encoder.encode(s as string)),
+    call: ([s]) => base64(encoder.encode(s as string)),
   },
   {
     name: 'parse_json',

@@ -1,24 +1,15 @@
 /** Kyverno's object and array helpers: label_match, lookup, items, object_from_lists. */
-import type { JsonObject, JsonValue } from '../../../json/index.js';
+import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../../json/index.js';
 import { FunctionError, kyvernoError } from '../errors.js';
 import type { FunctionDef } from '../registry.js';
-import { compareStrings, typeOf, type Value } from '../values.js';
+import { compareStrings, goInterfaceEqual, type Value } from '../values.js';
 import { ifaceToString } from './strings.js';
 
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
-
-function setKey(o: JsonObject, k: string, v: JsonValue): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
-
-/** Go's `!=` on two interface values (label values are normally strings). */
-function goNotEqual(fn: string, a: JsonValue, b: JsonValue): boolean {
-  const ta = typeOf(a);
-  if ((ta === 'array' || ta === 'object') && ta === typeOf(b)) {
-    throw new FunctionError(fn, `runtime error: comparing uncomparable type ${ta === 'array' ? '[]interface {}' : 'map[string]interface {}'}`);
-  }
-  return a !== b;
+function pair(keyName: string, k: JsonValue, valueName: string, v: JsonValue): JsonObject {
+  const o: JsonObject = {};
+  setOwn(o, keyName, k);
+  setOwn(o, valueName, v);
+  return o;
 }
 
 /** Kyverno's intNumber: a float with an integral value, else an error. */
@@ -39,7 +30,7 @@ export const objectFunctions: FunctionDef[] = [
       const sel = selector as JsonObject;
       const lab = labels as JsonObject;
       for (const key of Object.keys(sel)) {
-        if (!hasOwn(lab, key) || goNotEqual('label_match', lab[key], sel[key])) return false;
+        if (!hasOwn(lab, key) || !goInterfaceEqual('label_match', lab[key], sel[key])) return false;
       }
       return true;
     },
@@ -68,17 +59,11 @@ export const objectFunctions: FunctionDef[] = [
     call: ([input, keyName, valName]) => {
       const kn = keyName as string;
       const vn = valName as string;
-      const pair = (k: JsonValue, v: JsonValue): JsonObject => {
-        const o: JsonObject = {};
-        setKey(o, kn, k);
-        setKey(o, vn, v);
-        return o;
-      };
-      if (Array.isArray(input)) return input.map((v, i) => pair(i, v));
+      if (Array.isArray(input)) return input.map((v, i) => pair(kn, i, vn, v));
       const o = input as JsonObject;
       return Object.keys(o)
         .sort(compareStrings)
-        .map((k) => pair(k, o[k]));
+        .map((k) => pair(kn, k, vn, o[k]));
     },
   },
   {
@@ -97,7 +82,7 @@ export const objectFunctions: FunctionDef[] = [
         } catch {
           throw kyvernoError.invalidArgumentType('object_from_lists', 1, 'StringArray');
         }
-        setKey(out, key, i < vs.length ? vs[i] : null);
+        setOwn(out, key, i < vs.length ? vs[i] : null);
       });
       return out;
     },

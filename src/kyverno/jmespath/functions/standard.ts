@@ -3,31 +3,17 @@
  * arithmetic.ts and replaces the standard one). Go iterates maps in random order, so `keys`, `values`
  * and `merge` have no defined order in Kyverno; here they follow the document's key order.
  */
-import type { JsonObject, JsonValue } from '../../../json/index.js';
+import { setOwn, type JsonObject, type JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
 import { goJsonStringify } from '../gojson.js';
 import type { FunctionDef } from '../registry.js';
-import { compareStrings, ExpRef, runeCount, typeOf, type Value } from '../values.js';
+import { compareStrings, ExpRef, goInterfaceEqual, runeCount, typeOf, type Value } from '../values.js';
 
 const num = (v: Value) => v as number;
 const str = (v: Value) => v as string;
 const arr = (v: Value) => v as JsonValue[];
 const obj = (v: Value) => v as JsonObject;
 const ref = (v: Value) => v as ExpRef;
-
-function setKey(o: JsonObject, k: string, v: JsonValue): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
-
-/** Go's `==` on interface values: uncomparable dynamic types of the same kind panic. */
-function goInterfaceEqual(a: JsonValue, b: JsonValue): boolean {
-  const ta = typeOf(a);
-  if ((ta === 'array' || ta === 'object') && ta === typeOf(b)) {
-    throw new FunctionError('contains', `runtime error: comparing uncomparable type ${ta === 'array' ? '[]interface {}' : 'map[string]interface {}'}`);
-  }
-  return a === b;
-}
 
 /** strconv.ParseFloat(s, 64) for to_number: null when Go fails or the value is not finite. */
 export function goParseFloat(s: string): number | null {
@@ -116,7 +102,7 @@ export const standardFunctions: FunctionDef[] = [
     note: 'whether a string contains a substring or an array an element',
     call: ([subject, search]) => {
       if (typeof subject === 'string') return typeof search === 'string' ? subject.includes(search) : false;
-      for (const item of arr(subject)) if (goInterfaceEqual(item, search as JsonValue)) return true;
+      for (const item of arr(subject)) if (goInterfaceEqual('contains', item, search)) return true;
       return false;
     },
   },
@@ -189,7 +175,7 @@ export const standardFunctions: FunctionDef[] = [
       const out: JsonObject = {};
       for (const o of objects) {
         if (typeOf(o) !== 'object') throw new FunctionError('merge', `invalid type, must be object`);
-        for (const k of Object.keys(obj(o))) setKey(out, k, obj(o)[k]);
+        for (const k of Object.keys(obj(o))) setOwn(out, k, obj(o)[k]);
       }
       return out;
     },
