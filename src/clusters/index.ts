@@ -1,0 +1,23 @@
+/**
+ * Many clusters from one service: configuration, secrets, and the registry of per-cluster policy sets.
+ * Threat model: THREAT-MODEL.md beside this file. Core (Web Crypto only).
+ *
+ *   readClustersConfig(env, fileClusters?) → ClusterConfig[]        (throws ClusterConfigError)
+ *   ClusterRegistry.create(configs, { resolvers, logger?, defaultRefreshSeconds?, ... })
+ *     .get(name) / .names / .refreshAll() / .start() / .refreshDue() / .stop() / .refreshers()
+ *   hashSecret(secret) → 'sha256:<hex>';  new SecretVerifier(hashes).verify(presented)
+ */
+export {
+  CLUSTER_ENVIRONMENT_VARIABLES,
+  CLUSTER_NAME,
+  CLUSTERS_VARIABLE,
+  ClusterConfigError,
+  clusterVariables,
+  DEFAULT_REFRESH_SECONDS,
+  readClustersConfig,
+  readRefreshSeconds,
+  REFRESH_VARIABLE,
+  type ClusterConfig,
+} from './config.js';
+export { constantTimeEqual, hashSecret, isSecretHash, MAX_SECRET_LENGTH, SecretHashError, SecretVerifier } from './secrets.js';
+export { ClusterRegistry, type Cluster, type ClusterLookup, type RegistryOptions, type ServedCluster } from './registry.js';

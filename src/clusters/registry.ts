@@ -1,0 +1,108 @@
+/**
+ * The clusters in force: for each, its secret verifier and its own refresher (own sources, own policy
+ * set, own last good set), so one cluster's unreadable source never touches another's set. Core: the
+ * platform passes the source constructors it has (nodeSourceResolvers, workerSourceResolvers).
+ */
+import type { Logger } from '../server/log.js';
+import type { PolicySetProvider } from '../server/policy-state.js';
+import { PolicySetRefresher, resolveSources, type LoadLimits, type RefreshResult, type SourceResolvers } from '../sources/index.js';
+import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, type ClusterConfig } from './config.js';
+import { SecretVerifier } from './secrets.js';
+
+/** What the cluster routes need of a cluster. */
+export interface ServedCluster {
+  readonly name: string;
+  readonly verifier: Pick<SecretVerifier, 'verify'>;
+  readonly provider: PolicySetProvider;
+}
+
+export interface ClusterLookup {
+  get(name: string): ServedCluster | undefined;
+}
+
+export interface Cluster extends ServedCluster {
+  readonly verifier: SecretVerifier;
+  readonly refresher: PolicySetRefresher;
+}
+
+export interface RegistryOptions {
+  resolvers: SourceResolvers;
+  /** The platform's name in "not available on ..." errors. */
+  platform?: string;
+  logger?: Logger;
+  /** Used by clusters without their own refreshSeconds (default 60). */
+  defaultRefreshSeconds?: number;
+  debounceMs?: number;
+  limits?: Partial<LoadLimits>;
+  trustListedVersions?: boolean;
+}
+
+export class ClusterRegistry implements ClusterLookup {
+  private readonly byName: ReadonlyMap<string, Cluster>;
+
+  private constructor(clusters: readonly Cluster[]) {
+    this.byName = new Map(clusters.map((c) => [c.name, c]));
+  }
+
+  /** Builds every cluster's verifier and sources; throws ClusterConfigError listing every problem. */
+  static create(configs: readonly ClusterConfig[], options: RegistryOptions): ClusterRegistry {
+    const problems: string[] = [];
+    const clusters: Cluster[] = [];
+    for (const config of configs) {
+      let verifier: SecretVerifier;
+      let refresher: PolicySetRefresher;
+      try {
+        verifier = new SecretVerifier(config.secretHashes);
+        const sources = resolveSources(config.sources, options.resolvers, options.platform);
+        refresher = new PolicySetRefresher({
+          name: config.name,
+          sources,
+          intervalMs: (config.refreshSeconds ?? options.defaultRefreshSeconds ?? DEFAULT_REFRESH_SECONDS) * 1000,
+          ...(options.logger ? { logger: options.logger } : {}),
+          ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+          ...(options.limits ? { limits: options.limits } : {}),
+          ...(options.trustListedVersions !== undefined ? { trustListedVersions: options.trustListedVersions } : {}),
+        });
+      } catch (err) {
+        problems.push(`cluster ${config.name}: ${(err as Error).message}`);
+        continue;
+      }
+      clusters.push({ name: config.name, verifier, refresher, provider: refresher.provider });
+    }
+    if (problems.length > 0) throw new ClusterConfigError(problems);
+    return new ClusterRegistry(clusters);
+  }
+
+  get(name: string): Cluster | undefined {
+    return this.byName.get(name);
+  }
+
+  get names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  refreshers(): PolicySetRefresher[] {
+    return [...this.byName.values()].map((c) => c.refresher);
+  }
+
+  /** First load of every cluster, side by side; one cluster's failure is only its own. */
+  async refreshAll(): Promise<Map<string, RefreshResult>> {
+    const clusters = [...this.byName.values()];
+    const results = await Promise.all(clusters.map((c) => c.refresher.refresh()));
+    return new Map(clusters.map((c, i) => [c.name, results[i]]));
+  }
+
+  /** Starts every cluster's timer and watches (Node). */
+  start(): void {
+    for (const c of this.byName.values()) c.refresher.start();
+  }
+
+  /** Refreshes the clusters whose interval has passed (Lambda, Workers: call per request, in the background). */
+  refreshDue(): Promise<unknown> {
+    return Promise.all([...this.byName.values()].map((c) => c.refresher.refreshIfDue()).filter((p) => p !== undefined));
+  }
+
+  stop(): void {
+    for (const c of this.byName.values()) c.refresher.stop();
+  }
+}

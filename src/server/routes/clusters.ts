@@ -1,0 +1,68 @@
+/**
+ * The multi-cluster routes, mounted on the app by `mountClusterRoutes(amender, clusters)`:
+ *
+ *   POST /clusters/{cluster}/mutate            Authorization: Bearer <secret>
+ *   POST /clusters/{cluster}/{secret}/mutate   the secret as a path segment (percent-encoded if needed)
+ *   GET  /clusters/{cluster}/readyz            Authorization: Bearer <secret>; the cluster's /readyz
+ *
+ * Order of checks: unknown cluster → 404; missing or wrong secret → 401 (with WWW-Authenticate); only then
+ * is the body read and the cluster's policy set consulted. Cluster names are not secret (they are in
+ * webhook configurations, URLs and metrics), so 404 for an unknown name tells a caller nothing that helps
+ * guess a secret, and tells an operator at once that the URL names the wrong cluster. The path-secret
+ * route rewrites the request path seen by the access log to `/clusters/{cluster}/[redacted]/mutate`.
+ */
+import type { Context, Hono } from 'hono';
+import type { AmenderApp } from '../app.js';
+import type { AppEnv } from '../context.js';
+import { authenticate, bearerToken, redactClusterPath, type SecretCheck } from '../auth.js';
+import type { PolicySetProvider } from '../policy-state.js';
+import { statusBody } from '../status.js';
+import { mutateHandler } from './mutate.js';
+import { readyz } from './probes.js';
+
+/** What the routes need of a cluster (ClusterRegistry from src/clusters provides it). */
+export interface ClusterRoutesLookup {
+  get(name: string): { verifier: SecretCheck; provider: PolicySetProvider } | undefined;
+}
+
+export interface ClusterRoutesOptions {
+  /** Milliseconds from an arbitrary origin, for latencies (`performance.now` by default). */
+  clock?: () => number;
+}
+
+type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+
+export function mountClusterRoutes(amender: Pick<AmenderApp, 'app' | 'metrics' | 'limits'>, clusters: ClusterRoutesLookup, options: ClusterRoutesOptions = {}): void {
+  const app: Hono<AppEnv> = amender.app;
+  const deps = { limits: amender.limits, metrics: amender.metrics, clock: options.clock ?? (() => performance.now()) };
+
+  /** Resolves the cluster and checks the secret; on success runs `then` with the cluster's provider. */
+  const guarded =
+    (via: 'header' | 'path', then: (provider: PolicySetProvider) => Handler): Handler =>
+    async (c) => {
+      if (via === 'path') c.req.path = redactClusterPath(c.req.path); // the access log must not hold the secret
+      const name = c.req.param('cluster') ?? '';
+      const cluster = clusters.get(name);
+      if (!cluster) return c.json(statusBody(404, `no cluster named ${JSON.stringify(name)} is served here`), 404);
+      const presented = via === 'path' ? c.req.param('secret') : bearerToken(c.req.header('authorization'));
+      const auth = await authenticate(name, cluster.verifier, presented, via);
+      if (!auth.ok) return c.json(auth.body, auth.status, auth.headers);
+      return then(cluster.provider)(c);
+    };
+
+  const mutate = (provider: PolicySetProvider) => mutateHandler(deps, () => provider());
+  const ready = (provider: PolicySetProvider) => readyz(provider);
+
+  const onlyMethods = (allowed: string, redact: boolean): Handler => (c) => {
+    if (redact) c.req.path = redactClusterPath(c.req.path);
+    c.header('Allow', allowed);
+    return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed}`), 405);
+  };
+
+  app.post('/clusters/:cluster/mutate', guarded('header', mutate));
+  app.all('/clusters/:cluster/mutate', onlyMethods('POST', false));
+  app.post('/clusters/:cluster/:secret/mutate', guarded('path', mutate));
+  app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST', true));
+  app.get('/clusters/:cluster/readyz', guarded('header', ready));
+  app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD', false));
+}
