@@ -2,7 +2,7 @@ import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { celError } from './errors.js';
 import { formatFixed, formatScientific, formatShortest } from './go-float.js';
-import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } from './values.js';
+import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries, timestampNanos } from './values.js';
 
 /**
  * cel-go's `<string>.format(<list>)` (ext strings), as the cel-spec conformance data pins it:
@@ -155,11 +155,13 @@ function durationSeconds(d: Duration): string {
   return formatShortest(Number(sec) + Number(nsec) / 1e9);
 }
 
+/** Go's time.RFC3339Nano in UTC: fractional seconds with trailing zeros removed. */
 function rfc3339Nano(d: Date): string {
-  const iso = d.toISOString(); // YYYY-MM-DDTHH:mm:ss.sssZ, always UTC
-  const [whole, frac] = iso.slice(0, -1).split('.');
-  const trimmed = (frac ?? '').replace(/0+$/, '');
-  return `${whole}${trimmed ? '.' + trimmed : ''}Z`;
+  const ns = timestampNanos(d);
+  const nanosOfSecond = ((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n;
+  const whole = new Date(Number((ns - nanosOfSecond) / 1_000_000n)).toISOString().slice(0, 19);
+  const frac = nanosOfSecond.toString().padStart(9, '0').replace(/0+$/, '');
+  return `${whole}${frac ? '.' + frac : ''}Z`;
 }
 
 function integerOf(v: unknown): bigint | undefined {

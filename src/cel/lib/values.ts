@@ -99,6 +99,15 @@ export function celTypeName(v: unknown): string {
   return (v as object).constructor?.name ?? 'unknown';
 }
 
+/**
+ * Nanoseconds since the epoch of a timestamp: cel-js timestamps are Dates (milliseconds); engines
+ * with finer timestamps extend Date with an `ns` field (src/cel/engine/values.ts).
+ */
+export function timestampNanos(d: Date): bigint {
+  const ns = (d as { ns?: unknown }).ns;
+  return typeof ns === 'bigint' ? ns : BigInt(d.getTime()) * 1_000_000n;
+}
+
 /** Exact comparison of an int (bigint) with a double; undefined when the double is NaN. */
 export function compareIntDouble(a: bigint, b: number): -1 | 0 | 1 | undefined {
   if (Number.isNaN(b)) return undefined;
@@ -187,8 +196,8 @@ export function compareValues(a: unknown, b: unknown): -1 | 0 | 1 {
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof Date && b instanceof Date) {
-    const x = a.getTime();
-    const y = b.getTime();
+    const x = timestampNanos(a);
+    const y = timestampNanos(b);
     return x < y ? -1 : x > y ? 1 : 0;
   }
   if (a instanceof Duration && b instanceof Duration) return compareDurations(a, b);
@@ -197,6 +206,18 @@ export function compareValues(a: unknown, b: unknown): -1 | 0 | 1 {
     if (cmp) return cmp.call(a, b);
   }
   throw celError('no such overload');
+}
+
+/** The entry of map `m` whose key equals `key` (CEL equality: 1 and 1.0 are the same key). */
+export function mapLookup(m: unknown, key: unknown): { value: unknown } | undefined {
+  if (m instanceof Map) {
+    if (m.has(key)) return { value: m.get(key) };
+    if (typeof key === 'string') return undefined;
+    for (const [k, v] of m) if (celEquals(k, key)) return { value: v };
+    return undefined;
+  }
+  const obj = m as Record<string, unknown>;
+  return typeof key === 'string' && Object.hasOwn(obj, key) ? { value: obj[key] } : undefined;
 }
 
 /** CEL equality (cel-go heterogeneous equality): never throws, values of different kinds differ. */
@@ -209,7 +230,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Uint8Array) return b instanceof Uint8Array && compareBytes(a, b) === 0;
-  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof Date) return b instanceof Date && timestampNanos(a) === timestampNanos(b);
   if (a instanceof Duration) return b instanceof Duration && compareDurations(a, b) === 0;
   if (a instanceof Optional) {
     if (!(b instanceof Optional)) return false;
@@ -227,11 +248,10 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (isMap(a)) {
     if (!isMap(b)) return false;
     const x = mapEntries(a);
-    const y = mapEntries(b);
-    if (x.length !== y.length) return false;
+    if (x.length !== celSize(b)) return false;
     for (const [k, v] of x) {
-      const other = y.find(([k2]) => celEquals(k, k2));
-      if (!other || !celEquals(v, other[1])) return false;
+      const other = mapLookup(b, k);
+      if (other === undefined || !celEquals(v, other.value)) return false;
     }
     return true;
   }
