@@ -8,6 +8,8 @@
  *       Parses once; results are cached (two generations, at most `COMPILE_CACHE_SIZE` entries,
  *       syntax errors included).
  *       Throws JmesPathSyntaxError for an invalid expression (message starts with "SyntaxError:").
+ *   CompiledExpression.functions / .unknownFunctions: names called / called but not registered
+ *       (for policy validation; an unknown function only fails when its call is evaluated).
  *   CompiledExpression.search(data, options?): JsonValue
  *       Evaluates against a JSON document. Throws a JmesPathError (never anything else).
  *   search(expression, data, options?): JsonValue          compile + search
@@ -43,7 +45,7 @@ import type { JsonValue } from '../../json/index.js';
 import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './errors.js';
 import { allFunctions } from './functions/all.js';
 import { compileNode, run, type Evaluator } from './interpreter.js';
-import { parse } from './parser.js';
+import { parse, type Node } from './parser.js';
 import { FunctionTable, type ArgType, type CallContext } from './registry.js';
 
 export {
@@ -69,6 +71,10 @@ export interface EvaluateOptions {
 
 export interface CompiledExpression {
   readonly expression: string;
+  /** Names of the functions the expression calls, in order of first appearance. */
+  readonly functions: readonly string[];
+  /** Called functions that are not registered (their calls fail when evaluated, as in Kyverno). */
+  readonly unknownFunctions: readonly string[];
   search(data: JsonValue, options?: EvaluateOptions): JsonValue;
 }
 
@@ -82,7 +88,7 @@ export interface FunctionInfo {
 
 export const COMPILE_CACHE_SIZE = 2048;
 
-const functions = new FunctionTable(allFunctions);
+const table = new FunctionTable(allFunctions);
 
 function cryptoRandom(): number {
   const buf = new Uint32Array(2);
@@ -105,10 +111,14 @@ function asJmesPathError(e: unknown): JmesPathError {
 }
 
 class Compiled implements CompiledExpression {
+  readonly unknownFunctions: readonly string[];
   constructor(
     readonly expression: string,
     private readonly evaluator: Evaluator,
-  ) {}
+    readonly functions: readonly string[],
+  ) {
+    this.unknownFunctions = functions.filter((f) => !table.get(f));
+  }
   search(data: JsonValue, options?: EvaluateOptions): JsonValue {
     try {
       return run(this.evaluator, data, contextFor(options)) as JsonValue;
@@ -116,6 +126,50 @@ class Compiled implements CompiledExpression {
       throw asJmesPathError(e);
     }
   }
+}
+
+function collectFunctions(n: Node, names: Set<string>): void {
+  switch (n.type) {
+    case 'Function':
+      names.add(n.name);
+      for (const a of n.args) collectFunctions(a, names);
+      return;
+    case 'MultiSelectList':
+      for (const c of n.children) collectFunctions(c, names);
+      return;
+    case 'MultiSelectHash':
+      for (const e of n.entries) collectFunctions(e.value, names);
+      return;
+    case 'Not':
+    case 'ExpRef':
+    case 'Flatten':
+      collectFunctions(n.child, names);
+      return;
+    case 'FilterProjection':
+      collectFunctions(n.condition, names);
+      collectFunctions(n.left, names);
+      collectFunctions(n.right, names);
+      return;
+    case 'Subexpression':
+    case 'IndexExpression':
+    case 'Projection':
+    case 'ValueProjection':
+    case 'Or':
+    case 'And':
+    case 'Comparator':
+    case 'Pipe':
+      collectFunctions(n.left, names);
+      collectFunctions(n.right, names);
+      return;
+    default:
+      return; // leaves: fields, literals, indexes, slices, identity
+  }
+}
+
+function calledFunctions(ast: Node): string[] {
+  const names = new Set<string>();
+  collectFunctions(ast, names);
+  return [...names];
 }
 
 /**
@@ -142,7 +196,8 @@ function lookup(expression: string): Entry {
 
 function compileUncached(expression: string): Entry {
   try {
-    return new Compiled(expression, compileNode(parse(expression), functions));
+    const ast = parse(expression);
+    return new Compiled(expression, compileNode(ast, table), calledFunctions(ast));
   } catch (e) {
     if (e instanceof JmesPathSyntaxError) return e;
     const msg = e instanceof RangeError ? 'expression too deeply nested' : e instanceof Error ? e.message : String(e);
@@ -186,7 +241,7 @@ function typeList(types: ArgType[]): string {
 }
 
 export function listFunctions(): FunctionInfo[] {
-  return functions.list().map((f) => ({
+  return table.list().map((f) => ({
     name: f.name,
     signature: `${f.name}(${f.args.map((a) => typeList(a.types) + (a.variadic ? '...' : '')).join(', ')}) ${typeList(f.returns)}`,
     note: f.note,

@@ -129,3 +129,12 @@ describe('options', () => {
     expect(year).toBe(new Date().getUTCFullYear());
   });
 });
+
+describe('called functions', () => {
+  it('lists the functions an expression calls and the unknown ones', () => {
+    const c = compile("[to_upper(a), nope(b)] | {x: length(@), y: `{\"type\": \"Function\", \"name\": \"fake\"}`} | sort_by(@, &bogus(x))");
+    expect(c.functions).toEqual(['to_upper', 'nope', 'length', 'sort_by', 'bogus']);
+    expect(c.unknownFunctions).toEqual(['nope', 'bogus']);
+    expect(compile('a.b').functions).toEqual([]);
+  });
+});
