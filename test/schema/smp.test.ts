@@ -122,6 +122,26 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect(merged.metadata.labels).toEqual({ app: 'x', tier: 'web', more: '1' });
   });
 
+  it('applies a list directive item ({$patch: merge|replace|delete}) to the whole list (kyaml merge2 list tests)', () => {
+    const dest = { apiVersion: 'apps/v1', kind: 'Deployment', spec: { template: { spec: { containers: [{ name: 'foo4' }, { name: 'foo5' }] } } } };
+    const with$ = (directive: string): JsonValue => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      spec: { template: { spec: { containers: [{ name: 'foo1' }, { name: 'foo2' }, { name: 'foo3' }, { $patch: directive }] } } },
+    });
+    expect(names((merge(dest, with$('merge')) as any).spec.template.spec.containers)).toEqual(['foo1', 'foo2', 'foo3', 'foo4', 'foo5']);
+    expect(names((merge(dest, with$('replace')) as any).spec.template.spec.containers)).toEqual(['foo1', 'foo2', 'foo3']);
+    expect((merge(dest, with$('delete')) as any).spec.template.spec).toEqual({});
+    const bad = strategicMerge(dest, with$('shuffle'));
+    expect(!bad.ok && bad.error.message).toBe("strategic merge: .spec.template.spec.containers: unknown patch strategy 'shuffle'");
+  });
+
+  it('deletes list items with an item $patch: delete (kyaml merge2 list tests)', () => {
+    const dest = { apiVersion: 'apps/v1', kind: 'Deployment', spec: { template: { spec: { containers: [{ name: 'foo1' }, { name: 'foo2' }, { name: 'foo3' }] } } } };
+    const overlay: JsonValue = { spec: { template: { spec: { containers: [{ name: 'foo1', $patch: 'delete' }, { name: 'foo2' }, { name: 'foo3' }] } } } };
+    expect(names((merge(dest, overlay) as any).spec.template.spec.containers)).toEqual(['foo2', 'foo3']);
+  });
+
   it('strips directives and nulls from what it adds', () => {
     const out: any = merge(pod({ containers: [{ name: 'a' }] }), {
       spec: { volumes: [{ name: 'v', emptyDir: {} }, { name: 'gone', $patch: 'delete' }], securityContext: { $patch: 'replace', runAsUser: 1, fsGroup: null } },

@@ -183,11 +183,19 @@ class Merger {
   private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
     const keys = this.listKeys(type, field, dest, origin, path);
     if (keys === undefined) return origin !== undefined ? origin : dest; // replaced whole (null clears)
-    if (dest === undefined || dest === null) {
-      if (origin === undefined || origin === null) return origin;
+    if (origin === null) return dest === undefined || dest === null ? origin : DELETE;
+    let directive: 'merge' | 'replace' | 'delete' = 'merge';
+    if (origin !== undefined) {
+      const d = listDirective(origin, path);
+      if (d) {
+        directive = d.directive;
+        origin = d.rest;
+      }
+    }
+    if (directive === 'delete') return DELETE;
+    if (dest === undefined || dest === null || directive === 'replace') {
+      if (origin === undefined) return dest;
       dest = origin;
-    } else if (origin === null) {
-      return DELETE;
     }
     const elem = type ? resolve(type).list?.elem : undefined;
     if (keys.length === 0) return origin === undefined ? dest : primitiveUnion(dest, origin);
@@ -217,9 +225,7 @@ class Merger {
     return out ?? dest;
   }
 
-  private keyedList(dest: JsonArray, origin: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
-    const replace = origin.some(isReplaceDirective);
-    const patchItems = origin.filter((item) => !isReplaceDirective(item));
+  private keyedList(dest: JsonArray, patchItems: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
     const tuples: string[][] = [];
     const seen = new Set<string>();
     for (let i = 0; i < patchItems.length; i++) {
@@ -231,10 +237,9 @@ class Merger {
         seen.add(id);
       }
     }
-    const live = replace ? [] : dest;
     const keyless: JsonValue[] = [];
     const remaining: JsonValue[] = [];
-    for (const item of live) {
+    for (const item of dest) {
       const t = keyTuple(item, keys);
       if (!t) {
         keyless.push(item);
@@ -290,8 +295,16 @@ function withoutDirective(obj: JsonObject): JsonObject {
   return out;
 }
 
-function isReplaceDirective(item: JsonValue): boolean {
-  return isJsonObject(item) && Object.keys(item).length === 1 && getOwn(item, DIRECTIVE) === 'replace';
+/**
+ * kyaml's list directive: the first overlay item holding `$patch`, when `$patch` is its only key, applies to
+ * the whole list (`{$patch: replace}` replaces it, `delete` removes it, `merge` is the default) and is
+ * dropped from the overlay. An item with other keys besides `$patch` is an item directive.
+ */
+function listDirective(origin: JsonArray, path: string): { directive: 'merge' | 'replace' | 'delete'; rest: JsonArray } | undefined {
+  const at = origin.findIndex((item) => isJsonObject(item) && Object.prototype.hasOwnProperty.call(item, DIRECTIVE));
+  if (at < 0 || Object.keys(origin[at] as JsonObject).length !== 1) return undefined;
+  const directive = smpDirective(origin[at] as JsonObject, path);
+  return { directive, rest: [...origin.slice(0, at), ...origin.slice(at + 1)] };
 }
 
 /** kyaml compares key values as YAML scalar text: 80 and "80" name the same item. */
