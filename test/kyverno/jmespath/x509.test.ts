@@ -61,3 +61,15 @@ describe('x509_decode', () => {
     }
   });
 });
+
+describe('x509_decode in a Kyverno conformance vector', () => {
+  // chainsaw validate/clusterpolicy/standard/enforce-deprecated/csr: the label is the CSR's common name
+  it('reads the common name of a base64-encoded CSR', () => {
+    const request = b64(file('angela.csr.pem'));
+    const expr = 'x509_decode(base64_decode(request.object.spec.request)).Subject.CommonName | to_string(@)';
+    expect(search(expr, { request: { object: { spec: { request } } } })).toBe('angela');
+    const decoded = search('x509_decode(base64_decode(@))', request) as Record<string, unknown>;
+    expect(decoded.Version).toBe(0);
+    expect(decoded.PublicKeyAlgorithm).toBe(1);
+  });
+});
