@@ -68,9 +68,9 @@ export function reviewForResource(req: ResourceRequest): JsonObject {
 }
 
 /** Runs the resource through the policy set; the mutated object is the reply's patch applied strictly. */
-export function runResource(set: PolicySet, req: ResourceRequest): ResourceOutcome {
+export async function runResource(set: PolicySet, req: ResourceRequest): Promise<ResourceOutcome> {
   const review = reviewForResource(req);
-  const answer = answerReview(review, set);
+  const answer = await answerReview(review, set);
   if (answer.status !== 200) throw new CliInputError(answer.body.message);
   const response = answer.body.response;
   if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' } };

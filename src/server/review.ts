@@ -35,7 +35,7 @@ export function failure(
 }
 
 /** Answers a review given as JSON text (the HTTP body). */
-export function answerReviewText(text: string, set: PolicySet | undefined, maxJsonDepth: number): ReviewAnswer {
+export async function answerReviewText(text: string, set: PolicySet | undefined, maxJsonDepth: number): Promise<ReviewAnswer> {
   let value: JsonValue;
   try {
     value = parseJson(text, { maxDepth: maxJsonDepth });
@@ -47,16 +47,16 @@ export function answerReviewText(text: string, set: PolicySet | undefined, maxJs
 }
 
 /** Answers a parsed review (the CLI reads YAML too). */
-export function answerReview(value: JsonValue, set: PolicySet | undefined): ReviewAnswer {
+export async function answerReview(value: JsonValue, set: PolicySet | undefined): Promise<ReviewAnswer> {
   const checked = validateReview(value);
   if (!checked.ok) {
     return failure(400, 'invalid', `invalid AdmissionReview: ${checked.error.message}`, { uid: checked.error.uid });
   }
   const { uid } = checked.request;
   if (!set) return failure(503, 'unavailable', 'no policy set is loaded yet', { uid });
-  let result: ReturnType<typeof evaluate>;
+  let result: Awaited<ReturnType<typeof evaluate>>;
   try {
-    result = evaluate(set, checked.request);
+    result = await evaluate(set, checked.request);
   } catch (error) {
     // A bug, not bad input: answer 500 so the cluster's failurePolicy for the webhook decides.
     return failure(500, 'error', `internal error while evaluating request ${uid}`, { uid, error });

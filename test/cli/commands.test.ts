@@ -14,7 +14,7 @@ spec:
     resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
   mutations:
     - patchType: JSONPatch
-      jsonPatch: {expression: '[]'}
+      jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/labels", value: {"a": "b"}}]'}
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicyBinding

@@ -40,7 +40,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const object = await readDocument(resourcePath, io);
   const oldObject = oldPath !== undefined ? await readDocument(oldPath, io) : undefined;
   const groups = listOption(args, 'group');
-  const outcome = runResource(set, {
+  const outcome = await runResource(set, {
     object,
     oldObject,
     operation,

@@ -19,7 +19,7 @@ export const reviewCommand: CliCommand = async (argv, io) => {
   const { set } = await loadPolicies(paths, io);
   if (!flag(args, 'quiet') && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   const review = await readDocument(stringOption(args, 'input') ?? '-', io);
-  const answer = answerReview(review, set);
+  const answer = await answerReview(review, set);
   if (answer.status !== 200) {
     io.err(`amender review: ${answer.body.message}\n`);
     return 1;

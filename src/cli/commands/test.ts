@@ -43,7 +43,7 @@ async function loadDoc(d: Doc, base: string, io: CliIO): Promise<JsonObject> {
 async function runCase(c: GoldenCase, base: string, io: CliIO, loaded: Awaited<ReturnType<typeof loadPolicies>>): Promise<string[]> {
   const object = await loadDoc(c.resource, base, io);
   const oldObject = c.oldResource ? await loadDoc(c.oldResource, base, io) : undefined;
-  const outcome = runResource(loaded.set, {
+  const outcome = await runResource(loaded.set, {
     object,
     oldObject,
     operation: c.operation,
