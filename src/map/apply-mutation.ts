@@ -33,6 +33,8 @@ function schemaFor(kind: GroupVersionKind, ctx: SchemaContext) {
 export function applyJsonPatchMutation(object: JsonValue | null, ops: JsonValue, kind: GroupVersionKind, ctx: SchemaContext): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   if (schema instanceof StatusAbort) return { ok: false, abort: schema };
+  // An empty patch changes nothing (the object decoded before; it decodes again).
+  if (Array.isArray(ops) && ops.length === 0) return { ok: true, object: object as JsonValue };
   const decoded = decodePatch(ops, 'kubernetes');
   if (!decoded.ok) return { ok: false, message: `JSON Patch: ${decoded.message}` };
   const applied = applyPatch(object, decoded.patch, 'kubernetes');

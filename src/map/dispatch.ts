@@ -158,6 +158,16 @@ class Dispatcher {
     this.fail(policy, binding, 'Forbidden', prefixed, { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: 1 });
   }
 
+  private readonly requests = new Map<string, JsonObject>();
+
+  /** The `request` variable for a matched kind/resource (usually one per request). */
+  private celRequestFor(kind: GroupVersionKind, resource: GroupVersionResource): JsonObject {
+    const key = `${kind.group}/${kind.version}/${kind.kind}/${resource.group}/${resource.version}/${resource.resource}`;
+    let r = this.requests.get(key);
+    if (!r) this.requests.set(key, (r = celRequest(this.request, kind, resource)));
+    return r;
+  }
+
   /** §2–§4: the invocations of this request, in order. */
   collect(policies: readonly BoundPolicy[]): Invocation[] {
     const attr = matchAttributes(this.request);
@@ -178,7 +188,7 @@ class Dispatcher {
           continue;
         }
       }
-      const request = celRequest(this.request, m.kind, m.resource);
+      const request = this.celRequestFor(m.kind, m.resource);
       for (const binding of bound.bindings) {
         if (binding.matchResources) {
           const b = matchResources(binding.matchResources, attr, matcher);
@@ -207,32 +217,38 @@ class Dispatcher {
   /** Runs one invocation against `object`; returns the new object, or a StatusAbort. */
   private invoke(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null, pass: 1 | 2): { object: JsonValue | null; ran: boolean } | StatusAbort {
     const { policy, program } = inv.bound;
-    const param = paramIdentity(inv.param);
-    const trace = { policy: policy.name, binding: inv.binding.name, ...(param ? { param } : {}), pass };
-    const inputs = (obj: JsonValue | null): InvocationInputs => ({
-      object: obj,
+    const inputs: InvocationInputs = {
+      object,
       oldObject: this.request.oldObject ?? null,
       request: inv.request,
       params: inv.param,
       namespaceObject,
-    });
-    const verdict = program.conditions(inputs(object));
+    };
+    const verdict = program.conditions(inputs);
     if (!verdict.matches) {
+      const trace = this.trace(inv, pass);
       if ('error' in verdict) this.fail(policy, inv.binding.name, 'Invalid', verdict.error, trace);
       else this.traces.push({ ...trace, result: 'skipped', detail: verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met' });
       return { object, ran: false };
     }
     const before = object;
-    const messages: string[] = [];
+    let messages: string[] | undefined;
     for (let i = 0; i < program.mutationCount; i++) {
-      const outcome = program.mutation(i, inputs(object));
+      inputs.object = object;
+      const outcome = program.mutation(i, inputs);
       if (outcome.ok) object = outcome.object as JsonValue | null;
       else if (outcome.abort) return outcome.abort;
-      else messages.push(outcome.message);
+      else (messages ??= []).push(outcome.message);
     }
-    for (const message of messages) this.fail(policy, inv.binding.name, 'Invalid', message, trace);
-    if (messages.length === 0) this.traces.push({ ...trace, result: before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated' });
+    const trace = this.trace(inv, pass);
+    if (messages) for (const message of messages) this.fail(policy, inv.binding.name, 'Invalid', message, trace);
+    else this.traces.push({ ...trace, result: before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated' });
     return { object, ran: true };
+  }
+
+  private trace(inv: Invocation, pass: 1 | 2): Omit<InvocationTrace, 'result'> {
+    const param = paramIdentity(inv.param);
+    return param ? { policy: inv.bound.policy.name, binding: inv.binding.name, param, pass } : { policy: inv.bound.policy.name, binding: inv.binding.name, pass };
   }
 
   run(invocations: readonly Invocation[], start: JsonValue | null): { object: JsonValue | null } | StatusAbort {
