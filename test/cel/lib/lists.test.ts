@@ -1,0 +1,99 @@
+import { Optional } from '@marcbachmann/cel-js';
+import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { describe, expect, it } from 'vitest';
+import { cel, celError, celMixed } from './env.js';
+
+describe('Kubernetes lists', () => {
+  it('sum, min, max over each element type', () => {
+    expect(cel('[1, 2, 3].sum()')).toBe(6n);
+    expect(cel('[1.5, 2.5].sum()')).toBe(4);
+    expect(cel('[1u, 2u].sum()')).toEqual(new UnsignedInt(3n));
+    expect(cel('[duration("1m"), duration("1s")].sum() == duration("61s")')).toBe(true);
+    expect(cel("['b', 'a', 'c'].min()")).toBe('a');
+    expect(cel('[timestamp("2020-01-01T00:00:00Z"), timestamp("2019-01-01T00:00:00Z")].max() == timestamp("2020-01-01T00:00:00Z")')).toBe(true);
+    expect(cel('[b"b", b"a"].min() == b"a"')).toBe(true);
+  });
+
+  it('sum of a dyn list takes the element type from the elements', () => {
+    expect(cel('l.sum()', { l: [1.5, 2] })).toBe(3.5);
+    expect(cel('l.sum()', { l: [] })).toBe(0n);
+    expect(celError('l.sum()', { l: [1n, 2.5] })).toBe('no such overload');
+  });
+
+  it('sum overflows with an error, not a wrapped value', () => {
+    expect(celError('[9223372036854775807, 1].sum()')).toBe('integer overflow');
+    expect(celError('[18446744073709551615u, 1u].sum()')).toBe('unsigned integer overflow');
+  });
+
+  it('min/max of an empty list is an error', () => {
+    expect(celError('l.min()', { l: [] })).toBe('min called on empty list');
+    expect(celError('l.max()', { l: [] })).toBe('max called on empty list');
+  });
+
+  it('isSorted compares numbers across int and double, strings by code point', () => {
+    expect(cel('l.isSorted()', { l: [1n, 1.5, 2n] })).toBe(true);
+    expect(cel("['\\uffff', '😀'].isSorted()")).toBe(true);
+    expect(cel('[3, 1].isSorted()')).toBe(false);
+    expect(celError('l.isSorted()', { l: [1n, 'a'] })).toBe('no such overload');
+    expect(celError('[[1]].isSorted()')).toMatch(/found no matching overload/);
+  });
+
+  it('indexOf, lastIndexOf and includes use CEL equality', () => {
+    expect(cel('[1, 2, 1].lastIndexOf(1)')).toBe(2n);
+    expect(celMixed('[1.0, 2].indexOf(1)')).toBe(0n);
+    expect(cel("[{'a': [1]}, {'a': [2]}].indexOf({'a': [2]})")).toBe(1n);
+    expect(cel('[1, 2].includes(2)')).toBe(true);
+    expect(cel('[1, 2].includes(3)')).toBe(false);
+    expect(cel("'abc'.indexOf('c')")).toBe(2n); // the string overload next to the list one
+  });
+});
+
+describe('lists extension', () => {
+  it('slice, flatten, reverse, distinct', () => {
+    expect(cel('[1, 2, 3, 4].slice(1, 3)')).toEqual([2n, 3n]);
+    expect(celError('[1, 2].slice(1, 3)')).toBe('cannot slice(1, 3), list is length 2');
+    expect(celError('[1, 2].slice(2, 1)')).toBe('cannot slice(2, 1), start index must be less than or equal to end index');
+    expect(celError('[1, 2].slice(-1, 1)')).toBe('cannot slice(-1, 1), negative indexes not supported');
+    expect(cel('[[1], [2, 3], []].flatten()')).toEqual([1n, 2n, 3n]);
+    expect(celMixed('[1, [2, [3, [4]]]].flatten(2)')).toEqual([1n, 2n, 3n, [4n]]);
+    expect(celError('l.flatten(-1)', { l: [[1n]] })).toBe('level must be non-negative');
+    expect(cel('[1, 2, 3].reverse()')).toEqual([3n, 2n, 1n]);
+    expect(celMixed("[1, 'b', 1.0, 2u, 'b'].distinct()")).toEqual([1n, 'b', new UnsignedInt(2n)]);
+  });
+
+  it('sort and sortBy', () => {
+    expect(cel("['b', 'c', 'a'].sort()")).toEqual(['a', 'b', 'c']);
+    expect(celError('l.sort()', { l: [1n, 'b'] })).toBe('list elements must have the same type');
+    expect(celError('l.sort()', { l: [[1n], [2n]] })).toMatch(/list elements must be comparable|no matching overload/);
+    expect(celError('l.sort()', { l: [new UnsignedInt(1n), 1n] })).toBe('list elements must have the same type');
+    expect(cel('l.sortBy(e, e.s).map(e, e.n)', { l: [{ n: 'x', s: 2n }, { n: 'y', s: 1n }] })).toEqual(['y', 'x']);
+    expect(cel('[3, 1, 2].sortBy(e, -e)')).toEqual([3n, 2n, 1n]);
+    // equal keys keep their order
+    expect(cel("['b1', 'a1', 'b2', 'a2'].sortBy(e, e.substring(0, 1))")).toEqual(['a1', 'a2', 'b1', 'b2']);
+    expect(celError('[1, 2].sortBy(e, [e])')).toMatch(/found no matching overload/);
+    expect(celError('l.sortBy(e, e)', { l: [1n, 'a'] })).toBe('list elements must have the same type');
+  });
+
+  it('first, last and lists.range', () => {
+    expect(cel('[1, 2].first()')).toEqual(Optional.of(1n));
+    expect(cel('[1, 2].last().value()')).toBe(2n);
+    expect(cel('l.first().hasValue()', { l: [] })).toBe(false);
+    expect(cel('lists.range(4)')).toEqual([0n, 1n, 2n, 3n]);
+    expect(cel('lists.range(-2)')).toEqual([]);
+    expect(celError('lists.range(1000000000)')).toMatch(/exceeds the cost limit/);
+  });
+});
+
+describe('sets extension', () => {
+  it('contains, equivalent, intersects with CEL equality', () => {
+    expect(cel('sets.contains([1, 2, 3], [3, 1])')).toBe(true);
+    // 2.0 and 2 are the same element (both lists start with an int, as cel-js dispatches on that)
+    expect(cel('sets.contains(a, b)', { a: [1n, 2.0], b: [2n, 1.0] })).toBe(true);
+    expect(cel('sets.intersects(a, b)', { a: [1n, 2.5], b: [3n, 2.5] })).toBe(true);
+    expect(cel('sets.contains([1], [])')).toBe(true);
+    expect(cel('sets.equivalent([1, 1, 2], [2, 1])')).toBe(true);
+    expect(cel('sets.equivalent([1, 2], [1])')).toBe(false);
+    expect(cel('sets.intersects([[1], [2]], [[2], [3]])')).toBe(true);
+    expect(cel('sets.intersects([1], [2])')).toBe(false);
+  });
+});

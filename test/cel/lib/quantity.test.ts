@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ERR_FORMAT_WRONG, ERR_SUFFIX } from '../../../src/cel/lib/quantity-value.js';
+import { cel, celError } from './env.js';
+
+const q = (expr: string) => cel(expr);
+
+describe('Quantity', () => {
+  it('parses every suffix family', () => {
+    expect(q('quantity("1Ki").asInteger()')).toBe(1024n);
+    expect(q('quantity("1Mi").asInteger()')).toBe(1048576n);
+    expect(q('quantity("2k").asInteger()')).toBe(2000n);
+    expect(q('quantity("1e3").asInteger()')).toBe(1000n);
+    expect(q('quantity("1E3").asInteger()')).toBe(1000n);
+    expect(q('quantity("500m").asApproximateFloat()')).toBe(0.5);
+    expect(q('quantity("+1").asInteger()')).toBe(1n);
+    expect(q('quantity("-1").asInteger()')).toBe(-1n);
+    expect(q('quantity(".").asInteger()')).toBe(0n);
+    expect(q('quantity("1.").asInteger()')).toBe(1n);
+  });
+
+  it('rejects malformed quantities with the apimachinery messages', () => {
+    expect(celError('quantity("")')).toBe(ERR_FORMAT_WRONG);
+    expect(celError('quantity("1 ")')).toBe(ERR_FORMAT_WRONG);
+    expect(celError('quantity("1.2.3")')).toBe(ERR_FORMAT_WRONG);
+    expect(celError('quantity("1e")')).toBe(ERR_SUFFIX);
+    expect(celError('quantity("1K")')).toBe(ERR_SUFFIX);
+    expect(celError('quantity("1Ki1")')).toBe(ERR_SUFFIX);
+    expect(q('isQuantity("1,5")')).toBe(false);
+  });
+
+  it('compares values, not spellings', () => {
+    expect(q('quantity("1Ki") == quantity("1024")')).toBe(true);
+    expect(q('quantity("1") == quantity("1000m")')).toBe(true);
+    expect(q('quantity("1") != quantity("1001m")')).toBe(true);
+    expect(q('[quantity("2"), quantity("1500m")].map(x, x.compareTo(quantity("1.5")))')).toEqual([1n, 0n]);
+    expect(q('quantity("1e100").isGreaterThan(quantity("9999999999999999999999"))')).toBe(true);
+    expect(q('quantity("-1e100").isLessThan(quantity("-1"))')).toBe(true);
+  });
+
+  it('rounds below a nano up, away from zero', () => {
+    expect(q('quantity("0.1n") == quantity("1n")')).toBe(true);
+    expect(q('quantity("-0.1n") == quantity("-1n")')).toBe(true);
+    expect(q('quantity("1.0000000001") == quantity("1.000000001")')).toBe(true);
+  });
+
+  it('isInteger reflects the internal form, as in Go', () => {
+    expect(q('quantity("1.5Gi").isInteger()')).toBe(false); // an exact integer, but parsed as a decimal
+    expect(q('quantity("1.0").isInteger()')).toBe(false); // scale -1
+    expect(q('quantity("922337203685477580").isInteger()')).toBe(true); // 18 digits: int64 form
+    expect(q('quantity("9223372036854775807").isInteger()')).toBe(false); // 19 digits: decimal form
+    expect(celError('quantity("0.5").asInteger()')).toBe('cannot convert value to integer');
+  });
+
+  it('caps binary-SI values at 2^63-1', () => {
+    expect(q('quantity("8Ei") == quantity("9223372036854775807")')).toBe(true);
+    expect(q('quantity("8E") == quantity("8000000000000000000")')).toBe(true);
+  });
+
+  it('adds and subtracts exactly, moving to the decimal form on int64 overflow', () => {
+    // 10E + 1 does not fit an int64 at scale 0: the result is exact, in the decimal form
+    expect(q('quantity("9E").add(quantity("1E")).add(1) == quantity("10000000000000000001")')).toBe(true);
+    expect(q('quantity("9E").add(quantity("1E")).add(1).isInteger()')).toBe(false);
+    expect(q('quantity("9E").add(1).isInteger()')).toBe(true);
+    expect(q('quantity("9E").add(1).asInteger()')).toBe(9000000000000000001n);
+    expect(q('quantity("1.5").sub(quantity("500m")) == quantity("1")')).toBe(true);
+    expect(q('sign(quantity("1Mi").sub(1048576))')).toBe(0n);
+    expect(q('sign(quantity("-1m"))')).toBe(-1n);
+    expect(celError('quantity("1").sign()')).toMatch(/found no matching overload/); // sign is global only
+  });
+
+  it('asApproximateFloat multiplies the mantissa by a Go-style power of ten', () => {
+    expect(q('quantity("1.5").asApproximateFloat()')).toBe(1.5);
+    expect(q('quantity("1e300").asApproximateFloat()')).toBe(1e300);
+    expect(q('quantity("1e400").asApproximateFloat()')).toBe(Infinity);
+    // decimal form: mantissa rescaled to 10^-9, then float(mantissa) * Pow10(-9) (= 1 / 1e9 in Go)
+    expect(q('quantity("12345678901234567890").asApproximateFloat()')).toBe(Number(12345678901234567890n * 10n ** 9n) * (1 / 1e9));
+  });
+
+  it('handles enormous exponents without materialising them', () => {
+    expect(q('quantity("1e2000000000").compareTo(quantity("1"))')).toBe(1n);
+    expect(q('quantity("1e-2000000000").compareTo(quantity("0"))')).toBe(1n);
+    expect(celError('quantity("1e2000000000").add(quantity("1"))')).toBe('quantity is too large to compute exactly');
+  });
+});
