@@ -23,7 +23,11 @@
  *   listFunctions(): FunctionInfo[]        every registered function with signature and note.
  *
  * EvaluateOptions: `now()` (ms since the epoch, default Date.now) for the time_* functions;
- * `random()` (default crypto.getRandomValues) for `random`. Inject both for deterministic tests.
+ * `random()` (default crypto.getRandomValues) for `random`; `images` (Kyverno's defaultRegistry and
+ * enableDefaultRegistryMutation) for image_normalize. Inject now/random for deterministic tests.
+ *
+ * Results share structure with the input document and with literals of the expression (as in every
+ * JMESPath implementation): treat them as read-only, copy before changing them.
  *
  * Errors (`error.kind`)
  * ---------------------
@@ -45,6 +49,7 @@ import type { JsonValue } from '../../json/index.js';
 import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './errors.js';
 import { allFunctions } from './functions/all.js';
 import { compileNode, run, type Evaluator } from './interpreter.js';
+import { DEFAULT_IMAGE_CONFIG } from './images.js';
 import { parse, type Node } from './parser.js';
 import { FunctionTable, type ArgType, type CallContext } from './registry.js';
 
@@ -67,6 +72,8 @@ export interface EvaluateOptions {
   now?: () => number;
   /** Uniform random number in [0, 1); default from crypto.getRandomValues. */
   random?: () => number;
+  /** Kyverno's `defaultRegistry` and `enableDefaultRegistryMutation` (defaults: docker.io, true). */
+  images?: { defaultRegistry: string; enableDefaultRegistryMutation: boolean };
 }
 
 export interface CompiledExpression {
@@ -96,11 +103,15 @@ function cryptoRandom(): number {
   return (buf[0] * 2 ** 21 + (buf[1] >>> 11)) / 2 ** 53;
 }
 
-const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom };
+const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom, images: DEFAULT_IMAGE_CONFIG };
 
 function contextFor(options?: EvaluateOptions): CallContext {
-  if (!options || (!options.now && !options.random)) return defaultContext;
-  return { now: options.now ?? defaultContext.now, random: options.random ?? defaultContext.random };
+  if (!options || (!options.now && !options.random && !options.images)) return defaultContext;
+  return {
+    now: options.now ?? defaultContext.now,
+    random: options.random ?? defaultContext.random,
+    images: options.images ?? DEFAULT_IMAGE_CONFIG,
+  };
 }
 
 /** Anything thrown below that is not ours (a bug, a stack overflow) still leaves as a JmesPathError. */

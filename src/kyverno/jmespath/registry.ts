@@ -18,6 +18,8 @@ export interface CallContext {
   now(): number;
   /** A uniform random number in [0, 1). */
   random(): number;
+  /** Kyverno's image settings (config map keys defaultRegistry / enableDefaultRegistryMutation). */
+  images: { defaultRegistry: string; enableDefaultRegistryMutation: boolean };
 }
 
 export interface FunctionDef {

@@ -138,3 +138,11 @@ describe('called functions', () => {
     expect(compile('a.b').functions).toEqual([]);
   });
 });
+
+describe('image settings', () => {
+  it('follow Kyverno’s defaultRegistry and enableDefaultRegistryMutation', () => {
+    expect(search("image_normalize('nginx')", {}, { images: { defaultRegistry: 'mirror.local', enableDefaultRegistryMutation: true } })).toBe('mirror.local/nginx:latest');
+    expect(search("image_normalize('nginx')", {}, { images: { defaultRegistry: 'docker.io', enableDefaultRegistryMutation: false } })).toBe('nginx:latest');
+    expect(search("image_normalize('ghcr.io/x/y')", {}, { images: { defaultRegistry: 'docker.io', enableDefaultRegistryMutation: false } })).toBe('ghcr.io/x/y:latest');
+  });
+});

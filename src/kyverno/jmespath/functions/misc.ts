@@ -100,9 +100,9 @@ export const miscFunctions: FunctionDef[] = [
     args: [S],
     returns: ['string'],
     note: 'normalizes an image reference',
-    call: ([image]) => {
+    call: ([image], ctx) => {
       try {
-        return imageString(imageInfo(image as string));
+        return imageString(imageInfo(image as string, ctx.images));
       } catch (e) {
         throw kyvernoError.generic('image_normalize', (e as Error).message);
       }
