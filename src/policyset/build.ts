@@ -40,6 +40,12 @@ export interface PolicySet {
 export interface BuildOptions {
   /** Schema registry to extend with the set's CRDs (default: the shared built-in registry). */
   schemas?: SchemaRegistry;
+  /**
+   * Answer mutations of kinds without a schema (no built-in, no CRD in the set) with kube-apiserver's
+   * 503 (spec/map.md §9.4). Default false: such kinds merge with SMD's deduced schema, since a webhook
+   * cannot know every CRD of a cluster.
+   */
+  requireSchemas?: boolean;
 }
 
 type Input = ParsedSource | SourceDocument;
@@ -67,9 +73,11 @@ class Builder {
   private crdCount = 0;
   private readonly kyverno = new Map<string, { policy: CompiledKyvernoPolicy; doc: SourceDocument }>();
   schemas: SchemaRegistry;
+  private readonly requireSchemas: boolean;
 
   constructor(options: BuildOptions) {
     this.schemas = options.schemas ?? SchemaRegistry.builtin();
+    this.requireSchemas = options.requireSchemas ?? false;
   }
 
   report(doc: SourceDocument, errors: readonly FieldError[], effect: Problem['effect']): void {
@@ -171,7 +179,7 @@ class Builder {
     const out: BoundPolicy[] = [];
     for (const name of [...this.policies.keys()].sort()) {
       const { value, doc } = this.policies.get(name)!;
-      const compiled = compilePolicy(value, { schemas: this.schemas });
+      const compiled = compilePolicy(value, { schemas: this.schemas, requireSchema: this.requireSchemas });
       this.report(doc, compiled.errors, 'kept');
       const bindings = (byPolicy.get(name) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       out.push(Object.freeze({ policy: value, bindings: Object.freeze(bindings), program: compiled.program }));

@@ -438,3 +438,21 @@ describe('§8.3 strict decoding of JSON-patched built-in objects', () => {
     });
   });
 });
+
+describe('odd objects are answered, never thrown', () => {
+  it('arrays, scalars, objects without metadata, __proto__ keys', async () => {
+    const s = set(
+      policy('a', { failurePolicy: 'Fail', mutations: [setLabel('a', '"1"')] }),
+      policy('j', { failurePolicy: 'Fail', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/x", value: 1}]' } }] }),
+      binding('ba', 'a'),
+      binding('bj', 'j'),
+    );
+    const odd = [[1, 2], 'text', 7, { kind: 'Pod' }, JSON.parse('{"apiVersion":"v1","kind":"Pod","metadata":{"__proto__":{"polluted":1},"name":"p"}}')];
+    for (const object of odd) {
+      const r = await evaluate(s, req({ object }));
+      expect(typeof r.allowed).toBe('boolean');
+      if (!r.allowed) expect(r.status.message).not.toContain('amender engine:');
+    }
+    expect(({} as Obj).polluted).toBeUndefined();
+  });
+});
