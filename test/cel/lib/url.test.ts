@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { cel, celError } from './env.js';
+
+describe('URL', () => {
+  it('exposes the components of an absolute URI', () => {
+    const u = "url('https://user:pass@example.com:80/path?query=val#fragment')";
+    expect(cel(`${u}.getScheme()`)).toBe('https');
+    expect(cel(`${u}.getHost()`)).toBe('example.com:80');
+    expect(cel(`${u}.getHostname()`)).toBe('example.com');
+    expect(cel(`${u}.getPort()`)).toBe('80');
+    expect(cel(`${u}.getEscapedPath()`)).toBe('/path');
+    expect(cel(`${u}.getQuery()`)).toEqual(new Map([['query', ['val']]]));
+  });
+
+  it('behaves as Go net/url for paths, hosts and queries', () => {
+    expect(cel("url('/absolute-path').getScheme()")).toBe('');
+    expect(cel("url('/absolute-path').getHost()")).toBe('');
+    expect(cel("url('https://[::1]:80/').getHost()")).toBe('[::1]:80');
+    expect(cel("url('https://[::1]:80/').getHostname()")).toBe('::1');
+    expect(cel("url('https://[::1]/').getPort()")).toBe('');
+    expect(cel("url('HTTPS://example.com').getScheme()")).toBe('https');
+    expect(cel("url('https://example.com').getEscapedPath()")).toBe('');
+    expect(cel("url('https://example.com/path with spaces/').getEscapedPath()")).toBe('/path%20with%20spaces/');
+    expect(cel("url('https://example.com/a%2Fb').getEscapedPath()")).toBe('/a%2Fb');
+    expect(cel("url('https://example.com/a#frag').getEscapedPath()")).toBe('/a');
+    expect(cel("url('https://example.com/p?k1=a&k2=b&k2=c').getQuery()")).toEqual(
+      new Map([
+        ['k1', ['a']],
+        ['k2', ['b', 'c']],
+      ]),
+    );
+    expect(cel("url('https://example.com/p?key with spaces=a+b%21').getQuery()")).toEqual(
+      new Map([['key with spaces', ['a b!']]]),
+    );
+    // semicolons and bad escapes drop the pair; '=x' is the empty key (as in Go)
+    expect(cel("url('https://example.com/p?a=1;b=2&c&=x&%zz=1').getQuery()")).toEqual(
+      new Map([
+        ['c', ['']],
+        ['', ['x']],
+      ]),
+    );
+    expect(cel("url('https://example.com/path?').getQuery()")).toEqual(new Map());
+    expect(cel("url('mailto:someone@example.com').getScheme()")).toBe('mailto');
+  });
+
+  it('rejects what ParseRequestURI rejects, with Go messages', () => {
+    const prefix = 'URL parse error during conversion from string: ';
+    expect(celError("url('https://a:b:c/')")).toBe(`${prefix}parse "https://a:b:c/": invalid port ":c" after host`);
+    expect(celError("url('../relative-path')")).toBe(`${prefix}parse "../relative-path": invalid URI for request`);
+    expect(celError("url('')")).toBe(`${prefix}parse "": empty url`);
+    expect(celError("url('https://example.com/%zz')")).toBe(`${prefix}parse "https://example.com/%zz": invalid URL escape "%zz"`);
+    expect(celError("url('https://exa mple.com/')")).toBe(
+      `${prefix}parse "https://exa mple.com/": invalid character " " in host name`,
+    );
+    expect(celError("url('http://[::1/')")).toBe(`${prefix}parse "http://[::1/": missing ']' in host`);
+    expect(celError("url(':foo')")).toBe(`${prefix}parse ":foo": missing protocol scheme`);
+    expect(celError("url('https://a b@example.com/')")).toBe(`${prefix}parse "https://a b@example.com/": net/url: invalid userinfo`);
+    expect(celError('url(s)', { s: 'https://example.com/\n' })).toBe(
+      `${prefix}parse "https://example.com/\\n": net/url: invalid control character in URL`,
+    );
+    expect(cel("isURL('https://example.com') && isURL('/p') && !isURL('p') && !isURL('https://a:b:c/')")).toBe(true);
+  });
+
+  it('compares URLs by their parts', () => {
+    expect(cel("url('https://example.com/a') == url('https://example.com/a')")).toBe(true);
+    expect(cel("url('https://example.com/a') == url('https://example.com/b')")).toBe(false);
+  });
+});
