@@ -13,6 +13,8 @@ export interface S3SourceOptions {
   client: S3Client;
   bucket: string;
   prefix: string;
+  /** Keys per listing page (S3's maximum, 1000, unless told). */
+  pageSize?: number;
 }
 
 function httpStatus(err: unknown): number | undefined {
@@ -26,7 +28,7 @@ function describe(err: unknown): string {
   return status !== undefined ? `${text} (HTTP ${status})` : text;
 }
 
-export function s3Source({ uri, client, bucket, prefix }: S3SourceOptions): PolicySource {
+export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3SourceOptions): PolicySource {
   const root = folderPrefix(prefix);
   const fail = (message: string, cause: unknown) => new SourceError(uri, message, { cause });
   return {
@@ -37,7 +39,7 @@ export function s3Source({ uri, client, bucket, prefix }: S3SourceOptions): Poli
       for (let page = 0; ; page++) {
         let listed;
         try {
-          listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: root, MaxKeys: 1000, ContinuationToken: token }), { abortSignal: signal });
+          listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: root, MaxKeys: pageSize, ContinuationToken: token }), { abortSignal: signal });
         } catch (err) {
           throw fail(`cannot list s3://${bucket}/${root}: ${describe(err)}`, err);
         }
