@@ -9,7 +9,8 @@
  * the hot path); the key is kept in the evaluation state for the message.
  */
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { JmesPathRuntimeError, UnknownFunctionError, UnresolvedKeyError } from './errors.js';
+import { FunctionError, JmesPathRuntimeError, UnknownFunctionError, UnresolvedKeyError } from './errors.js';
+import { formatFloatG } from './gofloat.js';
 import type { Comparator, Node } from './parser.js';
 import { checkArgs, type CallContext, type FunctionTable } from './registry.js';
 import { deepEqual, ExpRef, isFalse, toJson, type Value } from './values.js';
@@ -246,7 +247,12 @@ function call(name: string, args: Evaluator[], functions: FunctionTable): Evalua
     const values: Value[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) values[i] = tolerate(args[i](v, s));
     checkArgs(def, values);
-    return def.call(values, s.ctx);
+    const result = def.call(values, s.ctx);
+    // Go would carry ±Inf/NaN on and fail when encoding it; no JSON document can hold it, so stop here.
+    if (typeof result === 'number' && !Number.isFinite(result)) {
+      throw new FunctionError(name, `json: unsupported value: ${formatFloatG(result)}`);
+    }
+    return result;
   };
 }
 
