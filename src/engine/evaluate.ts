@@ -30,14 +30,16 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
     reinvocation: options.reinvocation ?? true,
   });
   for (const t of mapResult.traces) outcomes.push({ engine: 'MutatingAdmissionPolicy', ...t });
-  if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings };
-  if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings };
+  const none = {};
+  if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings, auditAnnotations: none };
+  if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings, auditAnnotations: none };
   const kyverno = await runKyvernoStep(set, request, mapResult.object, namespaces);
   outcomes.push(...kyverno.outcomes);
-  if (kyverno.denial) return { allowed: false, status: kyverno.denial, outcomes, warnings };
+  const { auditAnnotations } = kyverno;
+  if (kyverno.denial) return { allowed: false, status: kyverno.denial, outcomes, warnings, auditAnnotations };
   const final = kyverno.object;
   const patch = received === null || final === null || received === final || jsonEqual(received, final) ? [] : createPatch(received, final);
-  return { allowed: true, object: final, patch, outcomes, warnings };
+  return { allowed: true, object: final, patch, outcomes, warnings, auditAnnotations };
 }
 
 /**
@@ -49,6 +51,6 @@ export async function evaluate(set: PolicySet, request: AdmissionRequest, option
     return await evaluateUnsafe(set, request, options);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { allowed: false, status: internalErrorStatus(`amender engine: ${message}`), outcomes: [], warnings: [] };
+    return { allowed: false, status: internalErrorStatus(`amender engine: ${message}`), outcomes: [], warnings: [], auditAnnotations: {} };
   }
 }

@@ -4,13 +4,14 @@
  */
 import type { AdmissionRequest, Status } from '../admission/types.js';
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
-import { runKyvernoPolicies, type KyvernoResult } from '../kyverno/index.js';
+import { kyvernoAuditAnnotations, runKyvernoPolicies, type KyvernoResult } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import type { PolicyOutcome } from './types.js';
 
 export interface KyvernoStep {
   object: JsonValue | null;
   outcomes: PolicyOutcome[];
+  auditAnnotations: Record<string, string>;
   /** Set when a failurePolicy=Fail policy failed: the request is denied with it. */
   denial?: Status;
 }
@@ -47,7 +48,7 @@ export async function runKyvernoStep(
   object: JsonValue | null,
   namespaceLookup: (name: string) => JsonValue | undefined,
 ): Promise<KyvernoStep> {
-  if (set.kyvernoPolicies.length === 0 || object === null) return { object, outcomes: [] };
+  if (set.kyvernoPolicies.length === 0 || object === null) return { object, outcomes: [], auditAnnotations: {} };
   const result = await runKyvernoPolicies(set.kyvernoPolicies, {
     request,
     object,
@@ -55,10 +56,12 @@ export async function runKyvernoStep(
     sources: { configMap: (namespace, name) => set.objects.get('', 'ConfigMap', namespace, name) },
   });
   const outcomes = outcomesOf(result);
+  const auditAnnotations = kyvernoAuditAnnotations(result);
   if (result.rejection) {
     return {
       object,
       outcomes,
+      auditAnnotations,
       denial: {
         code: 403,
         reason: 'Forbidden',
@@ -67,5 +70,5 @@ export async function runKyvernoStep(
       },
     };
   }
-  return { object: result.object, outcomes };
+  return { object: result.object, outcomes, auditAnnotations };
 }

@@ -17,8 +17,10 @@ export type EngineResult =
       patch: Operation[];
       outcomes: PolicyOutcome[];
       warnings: string[];
+      /** For the reply's auditAnnotations (Kyverno's `kyverno-mutate`; MAP has none of its own). */
+      auditAnnotations: Record<string, string>;
     }
-  | { allowed: false; status: Status; outcomes: PolicyOutcome[]; warnings: string[] };
+  | { allowed: false; status: Status; outcomes: PolicyOutcome[]; warnings: string[]; auditAnnotations: Record<string, string> };
 
 export interface EngineOptions {
   /**

@@ -456,3 +456,53 @@ describe('odd objects are answered, never thrown', () => {
     expect(({} as Obj).polluted).toBeUndefined();
   });
 });
+
+describe('pipeline: MutatingAdmissionPolicies first, then Kyverno policies', () => {
+  const clusterPolicy = (name: string, mutate: Obj, failurePolicy = 'Fail'): Obj => ({
+    apiVersion: 'kyverno.io/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy,
+      rules: [{ name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate }],
+    },
+  });
+
+  it('Kyverno sees the object the MAP invocations produced; one patch for both', async () => {
+    const s = set(
+      policy('p', { mutations: [setLabel('from-map', '"yes"')] }),
+      binding('b', 'p'),
+      clusterPolicy('k', { patchStrategicMerge: { metadata: { labels: { 'from-kyverno': '{{ request.object.metadata.labels."from-map" }}' } } } }),
+    );
+    expect(s.counts.kyvernoPolicies).toBe(1);
+    const r = await evaluate(s, req());
+    expect(labelsOf(r)).toEqual({ 'from-map': 'yes', 'from-kyverno': 'yes' });
+    expect(r.outcomes.map((o) => [o.engine, o.policy, o.result])).toEqual([
+      ['MutatingAdmissionPolicy', 'p', 'mutated'],
+      ['Kyverno', 'ClusterPolicy/k', 'mutated'],
+    ]);
+    expect(r.auditAnnotations['kyverno-mutate']).toContain('ClusterPolicy/k');
+    const applied = applyPatch(req().object!, r.allowed ? r.patch : [], 'rfc6902');
+    expect(applied).toEqual({ ok: true, doc: r.allowed ? r.object : undefined });
+  });
+
+  it('a failing Kyverno policy with failurePolicy Fail denies the request; Ignore drops its changes', async () => {
+    const broken = { patchesJson6902: '- op: move\n  from: /spec/nothing\n  path: /spec/here' };
+    const fail = await evaluate(set(clusterPolicy('k', broken, 'Fail')), req());
+    expect(denied(fail)).toMatchObject({ code: 403 });
+    const ignore = await evaluate(set(policy('p', { mutations: [setLabel('a', '"1"')] }), binding('b', 'p'), clusterPolicy('k', broken, 'Ignore')), req());
+    expect(labelsOf(ignore)).toEqual({ a: '1' });
+    expect(ignore.outcomes.find((o) => o.engine === 'Kyverno')).toMatchObject({ result: 'error', ignored: true });
+  });
+
+  it('a MAP denial stops the pipeline before Kyverno', async () => {
+    const s = set(
+      policy('p', { mutations: [setLabel('x', 'object.spec.nope')] }),
+      binding('b', 'p'),
+      clusterPolicy('k', { patchStrategicMerge: { metadata: { labels: { k: 'v' } } } }),
+    );
+    const r = await evaluate(s, req());
+    denied(r);
+    expect(r.outcomes.some((o) => o.engine === 'Kyverno')).toBe(false);
+  });
+});
