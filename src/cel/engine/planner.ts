@@ -10,7 +10,7 @@ import type { Env, StructDecl } from './env.js';
 import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
 import { classFieldType, dispatch, type Overload } from './functions.js';
 import { jsonArray, jsonRoot, readJson } from './json.js';
-import { actualSize, buildMap, celEquals, mapGet, mapHas, mapKeys, normKey, typeNameOf } from './runtime.js';
+import { actualSize, buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
 import { EQUALITY_COST, IN_LIST_COST } from './stdlib.js';
 import { parseTimestamp } from './time.js';
 import { CelType, Kind } from './types.js';
@@ -651,13 +651,17 @@ class Planner {
     if (e.iterVar2) loopScope.set(e.iterVar2, v2);
     this.scopes.push(loopScope);
     const cond = this.node(e.loopCondition);
-    const step = this.node(e.loopStep).fn;
+    // Macros that build a list or map (map, filter, transformList, transformMap...) append to a
+    // private accumulator in place instead of copying it at every step (O(n) instead of O(n²)).
+    const builder = this.accumulation(e, accuSlot);
+    const step = builder ? builder.step : this.node(e.loopStep).fn;
     this.scopes.pop();
     const result = this.node(e.result).fn;
     this.scopes.pop();
     const condFn = cond.fn;
     const condAlwaysTrue = cond.constant?.value === true;
     const two = e.iterVar2 !== null;
+    const fresh = builder?.fresh;
 
     return {
       attribute: false,
@@ -665,7 +669,7 @@ class Planner {
         const r = range(s);
         const slots = s.slots;
         try {
-          slots[accuSlot] = init(s);
+          slots[accuSlot] = fresh ? fresh() : init(s);
         } catch (err) {
           if (isCostError(err)) throw err;
           slots[accuSlot] = toError(err, 'comprehension');
@@ -703,6 +707,8 @@ class Planner {
           } catch (err) {
             if (isCostError(err)) throw err;
             slots[accuSlot] = toError(err, 'comprehension');
+            // An accumulated list/map stays an error from here on; stop building it.
+            if (fresh) break;
           }
           if (s.cost > s.limit) throw COST_LIMIT;
         }
@@ -710,6 +716,85 @@ class Planner {
       },
     };
   }
+
+  /**
+   * Recognises the steps macros generate for building values — `@result + [e]`,
+   * `cel.@mapInsert(@result, k, v)`, `cel.@mapInsert(@result, {k: v})`, each possibly under
+   * `f ? step : @result` — and plans them as in-place updates charging the same costs.
+   */
+  private accumulation(e: ComprehensionExpr, accuSlot: number): { fresh: () => unknown; step: Interp } | undefined {
+    const isAccu = (x: Expr) => x.kind === 'ident' && x.name === e.accuVar;
+    const init = e.accuInit;
+    let step = e.loopStep;
+    let filter: Expr | undefined;
+    if (step.kind === 'call' && step.fn === Op.conditional && step.args.length === 3 && isAccu(step.args[2])) {
+      filter = step.args[0];
+      step = step.args[1];
+    }
+    if (step.kind !== 'call' || !isAccu(step.args[0] ?? step)) return undefined;
+    let kind: 'append' | 'insertKV' | 'insertMap';
+    if (init.kind === 'list' && init.elements.length === 0 && step.fn === Op.add && step.args.length === 2) {
+      const list = step.args[1];
+      if (list.kind !== 'list' || list.elements.length !== 1 || list.optionalIndices.length) return undefined;
+      kind = 'append';
+    } else if (init.kind === 'map' && init.entries.length === 0 && step.fn === MAP_INSERT_FN) {
+      kind = step.args.length === 3 ? 'insertKV' : 'insertMap';
+    } else return undefined;
+
+    const filterFn = filter ? this.node(filter).fn : undefined;
+    const appendOp = step.kind === 'call' && step.args[1].kind === 'list' ? step.args[1] : undefined;
+    const elemPlanned = kind === 'append' ? this.node(appendOp!.elements[0]) : undefined;
+    const elem = elemPlanned?.fn;
+    // `[c]` of a constant is folded (OptOptimize) and costs nothing to build.
+    const appendCost = (elemPlanned?.constant ? 0 : LIST_CREATE_COST) + 1;
+    const keyFn = kind === 'insertKV' ? this.node(step.args[1]).fn : undefined;
+    const valueFn = kind === 'insertKV' ? this.node(step.args[2]).fn : kind === 'insertMap' ? this.node(step.args[1]).fn : undefined;
+    // cel-go charges an Add call on lists and the mapInsert call at their default cost of 1.
+    const accuRead = (s: EvalState) => {
+      s.cost++;
+      const acc = s.slots[accuSlot];
+      if (acc instanceof CelEvalError) throw acc;
+      return acc;
+    };
+    const run: Interp = (s) => {
+      if (filterFn) {
+        const f = filterFn(s);
+        if (f === false) return accuRead(s);
+        if (f !== true) throw noSuchOverload();
+      }
+      const acc = accuRead(s);
+      if (kind === 'append') {
+        const v = elem!(s);
+        charge(s, appendCost);
+        (acc as CelValue[]).push(v);
+        return acc;
+      }
+      if (kind === 'insertKV') {
+        const k = keyFn!(s);
+        const v = valueFn!(s);
+        charge(s, 1);
+        insertInPlace(acc as Map<CelValue, CelValue>, k, v);
+        return acc;
+      }
+      const entries = valueFn!(s);
+      charge(s, 1);
+      if (!isMapValue(entries)) throw noSuchOverload(MAP_INSERT_FN, ['map', typeNameOf(entries)]);
+      for (const k of mapKeys(entries as CelMapValue)) insertInPlace(acc as Map<CelValue, CelValue>, k, mapGet(entries as CelMapValue, k) as CelValue);
+      return acc;
+    };
+    return { fresh: kind === 'append' ? () => [] : () => buildMap([], []), step: run };
+  }
+}
+
+const MAP_INSERT_FN = 'cel.@mapInsert';
+
+/** Adds k → v to a map the comprehension owns; repeated keys are an error, as in cel-go. */
+function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): void {
+  const nk = normKey(k);
+  if (nk === undefined) throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
+  if (m.has(nk)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
+  if (k instanceof CelUint) markUintKey(m, nk as bigint);
+  m.set(nk, v);
 }
 
 // ---- runtime helpers for attributes

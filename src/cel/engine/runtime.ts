@@ -64,6 +64,13 @@ export function registerEquality(ctor: Function, eq: (a: unknown, b: unknown) =>
 /** Maps whose keys include uints keep the original key kinds here (keys are stored as bigint). */
 const uintKeys = new WeakMap<Map<CelValue, CelValue>, Set<bigint>>();
 
+/** Records that a key of a CEL-built map was written as a uint (keys are stored as bigint). */
+export function markUintKey(m: Map<CelValue, CelValue>, k: bigint): void {
+  let set = uintKeys.get(m);
+  if (!set) uintKeys.set(m, (set = new Set()));
+  set.add(k);
+}
+
 /** Normalizes a key for storage/lookup in a CEL-built Map: numbers unify across int/uint/double. */
 export function normKey(k: CelValue): CelValue | undefined {
   if (typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint') return k;

@@ -1,0 +1,340 @@
+/**
+ * The public API of src/cel: compile/evaluate per role, bad input, Kubernetes construction syntax,
+ * conversions back to JSON, variables, budgets, the program cache.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseJson, isFloatLiteral } from '../../src/json/index.js';
+import {
+  CompiledVariables,
+  ConversionError,
+  Evaluation,
+  OUT_OF_BUDGET_MESSAGE,
+  PER_CALL_LIMIT,
+  RUNTIME_CEL_COST_BUDGET,
+  celToJson,
+  compileExpression,
+  formatCelValue,
+  programCacheStats,
+  toApplyConfiguration,
+  toJsonPatchOperations,
+  type AdmissionInput,
+  type CelRole,
+  type CompileScope,
+} from '../../src/cel/index.js';
+import { fakeAuthorizer } from './fake-authorizer.js';
+
+const pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' } },
+  spec: { containers: [{ name: 'a', image: 'nginx:1.2' }, { name: 'b', image: 'envoy' }], priority: 5 },
+};
+const request = {
+  operation: 'CREATE',
+  name: 'web',
+  namespace: 'shop',
+  kind: { group: '', version: 'v1', kind: 'Pod' },
+  resource: { group: '', version: 'v1', resource: 'pods' },
+  userInfo: { username: 'alice', groups: ['dev'] },
+};
+const input: AdmissionInput = { object: pod, oldObject: null, request };
+
+function compiled(expr: string, role: CelRole = 'variable', scope: CompileScope = { params: false }) {
+  const r = compileExpression(expr, role, scope);
+  if (!r.ok) throw new Error(r.message);
+  return r.compiled;
+}
+
+function run(expr: string, role: CelRole = 'variable', inp: AdmissionInput = input, budget = RUNTIME_CEL_COST_BUDGET) {
+  return new Evaluation(inp, { budget }).evaluate(compiled(expr, role));
+}
+
+function value(expr: string, role: CelRole = 'variable', inp: AdmissionInput = input): unknown {
+  const r = run(expr, role, inp);
+  if (!r.ok) throw new Error(r.message);
+  return r.value;
+}
+
+describe('bad input: one clear message naming the expression and position', () => {
+  it('syntax error', () => {
+    const r = compileExpression('object.metadata.name ==', 'matchCondition', { params: false });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.message).toMatch(/^compilation failed: ERROR: <input>:1:24: Syntax error: /);
+    expect(r.message).toContain('\n | object.metadata.name ==\n | .......................^');
+  });
+
+  it('type error', () => {
+    const r = compileExpression("1 < 'asdf'", 'matchCondition', { params: false });
+    expect(r.ok || r.message).toBe(
+      "compilation failed: ERROR: <input>:1:3: found no matching overload for '_<_' applied to '(int, string)'\n | 1 < 'asdf'\n | ..^",
+    );
+  });
+
+  it('unknown function and unknown variable', () => {
+    const f = compileExpression('object.metadata.name.frobnicate()', 'variable', { params: false });
+    expect(f.ok || f.message).toContain("ERROR: <input>:1:32: undeclared reference to 'frobnicate' (in container '')");
+    const v = compileExpression('obj.metadata', 'variable', { params: false });
+    expect(v.ok || v.message).toContain("ERROR: <input>:1:1: undeclared reference to 'obj' (in container '')");
+    const p = compileExpression('params.x', 'variable', { params: false });
+    expect(p.ok || p.message).toContain("undeclared reference to 'params'");
+    expect(compileExpression('params.x', 'variable', { params: true }).ok).toBe(true);
+  });
+
+  it('result-type checks per role', () => {
+    expect(compileExpression('object.metadata.name', 'matchCondition', { params: false })).toEqual({
+      ok: false,
+      message: 'must evaluate to bool but got dyn',
+    });
+    expect(compileExpression('[1]', 'jsonPatch', { params: false })).toEqual({
+      ok: false,
+      message: 'must evaluate to list(JSONPatch) but got list(int)',
+    });
+    expect(compileExpression('Object.spec{}', 'applyConfiguration', { params: false })).toEqual({
+      ok: false,
+      message: 'must evaluate to Object but got Object.spec',
+    });
+  });
+
+  it('over-budget expression: stops with the Kubernetes text', () => {
+    const expr = '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, lists.range(200).all(d, d >= 0))))';
+    const r = run(expr);
+    expect(r).toMatchObject({ ok: false, kind: 'runtime' });
+    if (r.ok) return;
+    expect(r.message).toBe(`expression '${expr}' resulted in error: operation cancelled: actual cost limit exceeded`);
+    // Cost is counted while evaluating: it stops just past the limit, not after the whole loop.
+    expect(r.cost).toBeGreaterThan(PER_CALL_LIMIT);
+    expect(r.cost).toBeLessThan(PER_CALL_LIMIT + 1000);
+  });
+
+  it('a huge string built in a comprehension stops at the limit', () => {
+    const expr = 'lists.range(1000000).map(i, string(i) + string(i)).size() > 0';
+    const r = run(expr);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain('operation cancelled: actual cost limit exceeded');
+  });
+
+  it('never throws, whatever it is given', () => {
+    const inputs: unknown[] = ['', ' ', '(', ')', '[', '{', '}}', '"', "'", '1..2', '1 +* 2', '.', '@', '\u0000', 'a.?', 'x[?', '{?', 'Object{', 'has()', 'has(1)', '[1,2].map(1, 1)', '1u - 2u', '-9223372036854775808 - 1', 'int(1e30)', "timestamp('x')", '9223372036854775808', 42, null, undefined, {}];
+    for (const e of inputs) {
+      for (const role of ['matchCondition', 'variable', 'jsonPatch', 'applyConfiguration'] as const) {
+        const r = compileExpression(e as string, role, { params: true });
+        if (!r.ok) {
+          expect(typeof r.message).toBe('string');
+          continue;
+        }
+        const out = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(r.compiled);
+        expect(typeof out.ok).toBe('boolean');
+      }
+    }
+  });
+
+  it('deep nesting is refused with a message, not a stack overflow', () => {
+    const r = compileExpression('('.repeat(5000) + '1' + ')'.repeat(5000), 'variable', { params: false });
+    expect(r.ok || r.message).toContain('max recursion depth exceeded');
+  });
+});
+
+describe('the admission variables', () => {
+  it('object, oldObject, request (typed), params, namespaceObject', () => {
+    expect(value("object.metadata.name == 'web' && oldObject == null")).toBe(true);
+    expect(value('request.operation')).toBe('CREATE');
+    // Typed request fields read as zero values when absent.
+    expect(value("request.userInfo.uid == '' && request.dryRun == false && request.subResource == ''")).toBe(true);
+    const r = compileExpression('request.bogus', 'variable', { params: false });
+    expect(r.ok || r.message).toContain("undefined field 'bogus'");
+    const withParams = compiled('params.data.x', 'variable', { params: true });
+    expect(new Evaluation({ ...input, params: { data: { x: 'y' } } }, { budget: 1000 }).evaluate(withParams)).toMatchObject({ ok: true, value: 'y' });
+    expect(new Evaluation(input, { budget: 1000 }).evaluate(compiled('params == null', 'variable', { params: true }))).toMatchObject({
+      ok: true,
+      value: true,
+    });
+  });
+
+  it('namespaceObject has only the listed fields; timestamps keep nanoseconds', () => {
+    const ns = { metadata: { name: 'shop', creationTimestamp: '2024-01-02T03:04:05.123456789Z' }, status: { phase: 'Active' } };
+    const inp = { ...input, namespaceObject: ns };
+    expect(value("namespaceObject.status.phase == 'Active'", 'variable', inp)).toBe(true);
+    expect(formatCelValue(value('namespaceObject.metadata.creationTimestamp', 'variable', inp) as never)).toBe(
+      '{"$timestamp":"2024-01-02T03:04:05.123456789Z"}',
+    );
+    expect(value('namespaceObject.metadata.creationTimestamp + duration("1ns") > namespaceObject.metadata.creationTimestamp', 'variable', inp)).toBe(true);
+    const bad = compileExpression('namespaceObject.metadata.managedFields', 'variable', { params: false });
+    expect(bad.ok || bad.message).toContain("undefined field 'managedFields'");
+  });
+
+  it('keeps the int/double distinction of the JSON text', () => {
+    const doc = parseJson('{"a": 1, "b": 1.0, "c": 1.5, "l": [2, 2.0]}');
+    const inp = { ...input, object: doc as never };
+    expect(value("type(object.a) == int && type(object.b) == double && type(object.c) == double", 'variable', inp)).toBe(true);
+    expect(value('type(object.l[0]) == int && type(object.l[1]) == double', 'variable', inp)).toBe(true);
+    expect(value('object.a == object.b', 'variable', inp)).toBe(true); // heterogeneous equality
+    expect(value('object.a + 1', 'variable', inp)).toBe(2n);
+  });
+
+  it('integer overflow and uint underflow are errors', () => {
+    expect(run('9223372036854775807 + 1')).toMatchObject({ ok: false, message: expect.stringContaining('integer overflow') });
+    expect(run('0u - 1u')).toMatchObject({ ok: false, message: expect.stringContaining('unsigned integer overflow') });
+    expect(run('-9223372036854775808 / -1')).toMatchObject({ ok: false });
+  });
+
+  it('authorizer is an error value unless an authorizer is configured', () => {
+    const c = compiled("authorizer.path('/healthz').check('get').allowed()", 'matchCondition');
+    const r = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(c);
+    expect(r).toMatchObject({ ok: false, kind: 'runtime' });
+    if (!r.ok) expect(r.message).toContain('authorizer is not available');
+    const authz = fakeAuthorizer({ allow: [{ path: '/healthz', verb: 'get' }], default: { decision: 'deny' } });
+    expect(new Evaluation({ ...input, authorizer: authz }, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(c)).toMatchObject({ ok: true, value: true });
+    expect(authz.calls[0]).toMatchObject({ user: { username: 'alice', groups: ['dev'] }, path: '/healthz', verb: 'get' });
+  });
+
+  it('evaluateAsync awaits an asynchronous authorizer', async () => {
+    const authz = fakeAuthorizer(
+      { allow: [{ resourceRequest: true, resource: 'pods', namespace: 'shop', name: 'web', verb: 'update' }], default: { decision: 'deny', reason: 'no' } },
+      { async: true },
+    );
+    const c = compiled("authorizer.requestResource.check('update').allowed() && !authorizer.group('').resource('pods').check('delete').allowed()", 'matchCondition');
+    const sync = new Evaluation({ ...input, authorizer: authz }, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(c);
+    expect(sync.ok).toBe(false);
+    const ev = new Evaluation({ ...input, authorizer: authz }, { budget: RUNTIME_CEL_COST_BUDGET });
+    const r = await ev.evaluateAsync(c);
+    expect(r).toMatchObject({ ok: true, value: true });
+    // Two checks at 350,000 each plus the nominal calls, charged once despite the replays.
+    expect(RUNTIME_CEL_COST_BUDGET - ev.remainingBudget).toBe(r.cost);
+    expect(r.cost).toBeGreaterThan(700_000);
+  });
+});
+
+describe('variables (composition)', () => {
+  const vars = CompiledVariables.compile(
+    [
+      { name: 'images', expression: 'object.spec.containers.map(c, c.image)' },
+      { name: 'first', expression: 'variables.images[0]' },
+      { name: 'broken', expression: "1 == 'a'" },
+      { name: 'fails', expression: 'object.spec.missing' },
+    ],
+    { params: false },
+  );
+
+  it('records static types for later expressions', () => {
+    expect(vars.entries.map((e) => [e.name, String(e.type)])).toEqual([
+      ['images', 'list(dyn)'],
+      ['first', 'dyn'],
+      ['broken', 'dyn'],
+      ['fails', 'dyn'],
+    ]);
+    const typed = CompiledVariables.compile([{ name: 'l', expression: '[1, 2]' }], { params: false });
+    const r = compileExpression("variables.l[0] == 'x'", 'matchCondition', typed.scope());
+    expect(r.ok || r.message).toContain("found no matching overload for '_==_' applied to '(int, string)'");
+    const undefinedVar = compileExpression('variables.nope', 'variable', typed.scope());
+    expect(undefinedVar.ok || undefinedVar.message).toContain("undefined field 'nope'");
+  });
+
+  it('evaluates lazily, once per evaluation, charging the budget once', () => {
+    const c = compiled("variables.first == 'nginx:1.2' && variables.first.startsWith('nginx')", 'matchCondition', vars.scope());
+    const ev = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET, variables: vars });
+    const r = ev.evaluate(c);
+    expect(r).toMatchObject({ ok: true, value: true });
+    const once = RUNTIME_CEL_COST_BUDGET - ev.remainingBudget;
+    // Same expression again in the same evaluation: the variables are cached, only the expression costs.
+    const r2 = ev.evaluate(c);
+    expect(RUNTIME_CEL_COST_BUDGET - ev.remainingBudget - once).toBe(r2.cost);
+    expect(r2.cost).toBeLessThan(once);
+  });
+
+  it('failures carry the Kubernetes texts', () => {
+    const ev = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET, variables: vars });
+    const a = ev.evaluate(compiled('variables.broken', 'variable', vars.scope()));
+    expect(a.ok || a.message).toContain('composited variable "broken" fails to compile: compilation failed: ERROR: <input>:1:3:');
+    const b = ev.evaluate(compiled('variables.fails', 'variable', vars.scope()));
+    expect(b.ok || b.message).toBe("expression 'variables.fails' resulted in error: composited variable \"fails\" fails to evaluate: no such key: missing");
+  });
+
+  it('the shared budget runs out across expressions', () => {
+    const c = compiled("object.metadata.name == 'web'", 'matchCondition');
+    const ev = new Evaluation(input, { budget: 7 });
+    expect(ev.evaluate(c)).toMatchObject({ ok: true });
+    expect(ev.evaluate(c)).toMatchObject({ ok: false, kind: 'budget', message: OUT_OF_BUDGET_MESSAGE });
+    expect(ev.evaluate(compiled('true', 'matchCondition'))).toMatchObject({ ok: false, kind: 'budget' });
+  });
+});
+
+describe('construction syntax and conversions', () => {
+  it('JSONPatch values become RFC 6902 operations', () => {
+    const ops = toJsonPatchOperations(
+      value(
+        "[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('k8s.io/x~y'), value: 'v'}, JSONPatch{op: 'remove', path: '/spec/x'}, JSONPatch{op: 'copy', from: '/a', path: '/b'}]",
+        'jsonPatch',
+      ) as never,
+    );
+    expect(ops).toEqual([
+      { op: 'add', path: '/metadata/labels/k8s.io~1x~0y', value: 'v' },
+      { op: 'remove', path: '/spec/x' },
+      { op: 'copy', path: '/b', from: '/a' },
+    ]);
+  });
+
+  it('JSONPatch fields: has() is true for non-empty strings and a set value; unknown fields do not compile', () => {
+    expect(value("has(JSONPatch{op: 'add'}.op) && !has(JSONPatch{op: 'add'}.path) && !has(JSONPatch{}.value) && has(JSONPatch{value: null}.value)")).toBe(true);
+    const r = compileExpression("[JSONPatch{op: 'add', bogus: 1}]", 'jsonPatch', { params: false });
+    expect(r.ok || r.message).toContain("undefined field 'bogus'");
+    const inConditions = compileExpression("JSONPatch{op: 'add'}.op == 'add'", 'matchCondition', { params: false });
+    expect(inConditions.ok || inConditions.message).toContain("undeclared reference to 'JSONPatch'");
+  });
+
+  it('Object literals: access, has(), equality, optional fields', () => {
+    expect(value('Object{f: 1}.f')).toBe(1n);
+    expect(value('has(Object{f: 1}.f) && !has(Object{}.f) && Object{} == Object{} && Object{a: 1} != Object{a: 2}')).toBe(true);
+    const cfg = toApplyConfiguration(
+      value("Object{metadata: Object.metadata{?labels: optional.none(), ?annotations: optional.of({'a': 'b'})}}", 'applyConfiguration') as never,
+    );
+    expect(cfg).toEqual({ metadata: { annotations: { a: 'b' } } });
+  });
+
+  it('ApplyConfiguration: nested literals must follow the field path; ints stay ints, doubles stay doubles', () => {
+    const cfg = toApplyConfiguration(
+      value(
+        "Object{spec: Object.spec{replicas: 3, ratio: 2.0, template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: 'a'}]}}}}",
+        'applyConfiguration',
+      ) as never,
+    );
+    expect(cfg).toEqual({ spec: { replicas: 3, ratio: 2, template: { spec: { containers: [{ name: 'a' }] } } } });
+    const spec = (cfg.spec as Record<string, unknown>);
+    expect(isFloatLiteral(spec, 'replicas')).toBe(false);
+    expect(isFloatLiteral(spec, 'ratio')).toBe(true);
+    expect(() => toApplyConfiguration(value("Object{spec: Object.specx{replicas: 3}}", 'applyConfiguration') as never)).toThrow(
+      'type mismatch: unexpected type name "Object.specx", expected "Object.spec", which matches field name path from root Object type',
+    );
+  });
+
+  it('JSONPatch values: the root literal name is free, nested ones are checked', () => {
+    const ok = toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/spec', value: Object.invalid{replicas: 1}}]", 'jsonPatch') as never);
+    expect(ok).toEqual([{ op: 'add', path: '/spec', value: { replicas: 1 } }]);
+    expect(() =>
+      toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/spec', value: Object.x{a: Object.y{}}}]", 'jsonPatch') as never),
+    ).toThrow(ConversionError);
+  });
+
+  it('maps need string keys to become JSON', () => {
+    expect(() => celToJson(value('{1: 2}') as never)).toThrow('map key "1" is of type int, not string');
+    expect(celToJson(value("{'a': [1, dyn(2.5), dyn(b'hi'), dyn(duration('90s')), dyn(timestamp('2024-01-01T00:00:00Z'))]}") as never)).toEqual({
+      a: [1, 2.5, 'aGk=', '90s', '2024-01-01T00:00:00Z'],
+    });
+  });
+});
+
+describe('the program cache', () => {
+  it('reuses compiled programs and counts hits and misses', () => {
+    const before = programCacheStats();
+    const expr = `object.metadata.name == 'cache-test-${Math.random()}'`;
+    const a = compileExpression(expr, 'matchCondition', { params: false });
+    const b = compileExpression(expr, 'matchCondition', { params: false });
+    const after = programCacheStats();
+    expect(a.ok && b.ok && a.compiled === b.compiled).toBe(true);
+    expect(after.misses - before.misses).toBe(1);
+    expect(after.hits - before.hits).toBe(1);
+    // A different environment (params declared) is a different entry.
+    const c = compileExpression(expr, 'matchCondition', { params: true });
+    expect(c.ok && a.ok && c.compiled !== a.compiled).toBe(true);
+  });
+});
