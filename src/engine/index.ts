@@ -1,26 +1,41 @@
 /**
- * The engine: one AdmissionRequest against one PolicySet.
+ * The engine: one AdmissionRequest against one PolicySet (src/policyset).
  *
- *   evaluate(set: PolicySet, request: AdmissionRequest, options?: EngineOptions): EngineResult
+ *   evaluate(set: PolicySet, request: AdmissionRequest, options?: EngineOptions): Promise<EngineResult>
  *
  *   EngineResult =
- *     | { allowed: true, object, patch: Operation[], outcomes, warnings }
+ *     | { allowed: true, object, patch: Operation[], outcomes, warnings, auditAnnotations }
  *         `object` is the final object; `patch` the RFC 6902 diff from `request.object` to it (empty when
- *         nothing changed: send no patch then). Integers stay integers.
- *     | { allowed: false, status: Status, outcomes, warnings }
+ *         nothing changed: send no patch then). It applies under a strict RFC 6902 applier; integers stay
+ *         integers.
+ *     | { allowed: false, status: Status, outcomes, warnings, auditAnnotations }
  *         `status` is ready for the reply: 403 (reason Invalid or Forbidden, message of the first error,
- *         details.causes one per error) for policy errors under failurePolicy Fail; 500 InternalError /
- *         503 ServiceUnavailable for the status errors of spec/map.md §10 that abort whatever the
- *         failurePolicy.
- *   `outcomes` says per invocation what happened (mutated, unchanged, skipped with the reason, error —
- *   `ignored: true` for errors a failurePolicy=Ignore policy dropped), in order, with `pass: 2` for the
- *   emulated reinvocation pass.
+ *         details {group, kind: resource, name, causes: one per error}) for MutatingAdmissionPolicy errors
+ *         under failurePolicy Fail and for failing Kyverno policies with failurePolicy Fail; 500
+ *         InternalError / 503 ServiceUnavailable for the status errors of spec/map.md §10 that abort
+ *         whatever the failurePolicy (e.g. a JSON-patched built-in object that no longer decodes).
+ *   `outcomes` says per invocation what happened (engine, policy, binding, param, pass, result: mutated |
+ *   unchanged | skipped | error, detail; `ignored: true` for errors a failurePolicy=Ignore policy dropped),
+ *   in the order things ran: MutatingAdmissionPolicies (pass 1, then the emulated reinvocation pass 2),
+ *   then Kyverno policies. `auditAnnotations` holds Kyverno's `kyverno-mutate` when a Kyverno rule matched.
  *
- * Pure and synchronous: no I/O, never throws, never changes `set` or `request`. The caller validates
- * the AdmissionReview first (src/admission) and encodes the reply (allowReply / denyReply).
+ * Order: MutatingAdmissionPolicies by name, their bindings by name, params by namespace/name; then Kyverno
+ * ClusterPolicies by name and Policies by namespace/name, starting from the MAP result. A MAP denial stops
+ * the pipeline. DELETE (and, for MAP, the admission-policy resources) are never mutated.
  *
- * EngineOptions: `reinvocation` (default true, spec/map.md §11), `namespaceLookup` (Namespaces beyond the
- * set's own documents, e.g. from a live cluster lookup done by the caller).
+ * matchPolicy Equivalent: rules match against `request.kind`/`resource` as received (the API server
+ * converts the object to the version the webhook's own rules name; see src/map/equivalence.ts).
+ * Namespaces come from the set's Namespace documents (plus `options.namespaceLookup`): an unknown
+ * namespace gives `namespaceObject == null`, an empty namespaceSelector still matches and a non-empty one
+ * is an error under the policy's failurePolicy. `authorizer` in CEL evaluates to an error (no authorizer).
+ *
+ * Never rejects and never changes `set` or `request`; an unexpected failure inside is answered with a
+ * 500 InternalError status. Async only because Kyverno context entries may call a live API; with none
+ * configured no I/O happens. The caller validates the AdmissionReview first (src/admission) and encodes
+ * the reply (allowReply / denyReply).
+ *
+ * EngineOptions: `reinvocation` (default true, spec/map.md §11: IfNeeded invocations that ran are run once
+ * more when the first pass changed the object), `namespaceLookup` (Namespaces beyond the set's documents).
  */
 export { evaluate } from './evaluate.js';
 export type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';

@@ -14,7 +14,10 @@
  *     kind as a param object. `problems` lists each problem with source, index, kind, name, field path,
  *     message and `effect` ('ignored': left out of the set; 'kept': still active, e.g. an expression that
  *     does not compile — its error surfaces at evaluation under the policy's failurePolicy). `counts` is
- *     what /readyz shows. The set never changes once built; rebuild it on reload (compiled CEL programs
+ *     what /readyz shows: mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, kyvernoPolicies,
+ *     params (objects of any other kind, Namespaces included), namespaces, customResourceDefinitions,
+ *     problems. BuildOptions: `schemas` (registry to extend), `requireSchemas` (503 for kinds without a
+ *     schema, as kube-apiserver; default: merge them with the deduced schema). The set never changes once built; rebuild it on reload (compiled CEL programs
  *     come from the CEL cache, so a rebuild compiles only what changed).
  */
 export { parseDocuments } from './parse.js';
