@@ -7,11 +7,11 @@
  * refresh metrics. Refreshes never overlap; on Node a timer repeats them, on Lambda and Workers (where
  * timers do not outlive a request) `refreshIfDue()` is called per request instead.
  */
-import { buildPolicySet, type ParsedSource, type PolicySet } from '../policyset/index.js';
+import { buildPolicySet, type ParsedSource, type PolicySet, type Problem } from '../policyset/index.js';
 import type { Logger } from '../server/log.js';
 import type { PolicySetProvider, PolicySetState } from '../server/policy-state.js';
 import { deadline, errorMessage } from './bounds.js';
-import { readSource, snapshotKey, type ReadCounts, type SourceCache } from './snapshot.js';
+import { keepLastGood, readSource, snapshotKey, type ReadCounts, type SourceCache } from './snapshot.js';
 import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
 
 export interface RefresherOptions {
@@ -194,7 +194,7 @@ export class PolicySetRefresher {
     }
     let set: PolicySet;
     try {
-      set = this.build(this.caches.flatMap((cache) => [...cache.values()].map((d) => d.parsed)));
+      set = this.buildKeepingGoodVersions();
     } catch (err) {
       // buildPolicySet reports bad documents as problems; a throw here is a bug, and the set in force stays.
       return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
@@ -208,6 +208,36 @@ export class PolicySetRefresher {
     for (const problem of set.problems) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem });
     this.logger({ level: 'info', msg: 'policy set applied', policySet: this.name, documents: this.counters.documents, counts: set.counts, ...counts });
     return { outcome: 'applied', errors: [], ...counts };
+  }
+
+  /**
+   * Builds the set; when the new version of a document is refused by the set (a policy cut off halfway
+   * still parses, but no longer validates) and an earlier version was accepted, builds again with the
+   * earlier version in force and the new version's problems reported. Documents the set accepts become
+   * the last good versions.
+   */
+  private buildKeepingGoodVersions(): PolicySet {
+    const docs = this.caches.flatMap((cache) => [...cache.values()]);
+    let set = this.build(docs.map((d) => d.parsed));
+    const refused = new Map<string, Problem[]>();
+    for (const p of set.problems) {
+      if (p.effect !== 'ignored') continue;
+      let list = refused.get(p.source);
+      if (!list) refused.set(p.source, (list = []));
+      list.push(p);
+    }
+    let kept = false;
+    for (const d of docs) {
+      if (d.parsed !== d.fresh) continue; // already the last good version (the new one did not read)
+      const problems = refused.get(d.label);
+      if (!problems) d.lastGood = d.fresh;
+      else if (d.lastGood && d.lastGood !== d.fresh) {
+        d.parsed = keepLastGood(problems, d.lastGood);
+        kept = true;
+      }
+    }
+    if (kept) set = this.build(docs.map((d) => d.parsed));
+    return set;
   }
 
   private fail(errors: string[], counts: ReadCounts): RefreshResult {

@@ -2,10 +2,11 @@
  * Reads one source against what was read last time: a document whose listed version is unchanged is not
  * fetched at all; one whose version is unknown or different is fetched conditionally (If-None-Match), so
  * a store that still has the version held answers "not modified" without a body. Only changed text is
- * parsed again. A document that no longer reads (half written, corrupt) keeps its last readable version
- * in force, with the problem reported; on first sight it is reported and the other documents load.
+ * parsed again. A document that no longer reads (half written, corrupt) keeps its last good version in
+ * force, with the problem reported; on first sight it is reported and the other documents load. (The
+ * refresher applies the same rule to a new version that reads but that the set refuses.)
  */
-import { parseDocuments, type ParsedSource } from '../policyset/index.js';
+import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted } from './bounds.js';
 import { byName } from './names.js';
 import { SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
@@ -15,10 +16,12 @@ export interface CachedDocument {
   version: string;
   /** UTF-8 size of the text (0 for documents that came parsed). */
   bytes: number;
-  /** What goes into the set. */
+  /** What the current version reads as. */
+  fresh: ParsedSource;
+  /** What goes into the set: `fresh`, or the last good version with `fresh`'s problems. */
   parsed: ParsedSource;
-  /** The newest version that read without a problem, kept in force while a newer one does not read. */
-  lastReadable?: ParsedSource;
+  /** The newest version that the set accepted whole, kept in force while a newer one is refused. */
+  lastGood?: ParsedSource;
 }
 
 /** Document name → what was read of it. */
@@ -54,11 +57,14 @@ export function utf8Length(text: string): number {
   return n;
 }
 
-function keepLastReadable(parsed: ParsedSource, lastReadable: ParsedSource): ParsedSource {
+export const KEPT_NOTE = '(the last good version of this document stays in force)';
+
+/** `lastGood`'s documents, with the problems of the version that replaces it. */
+export function keepLastGood(problems: readonly Problem[], lastGood: ParsedSource): ParsedSource {
   return {
-    source: parsed.source,
-    documents: lastReadable.documents,
-    problems: parsed.problems.map((p) => ({ ...p, message: `${p.message} (the last readable version of this document stays in force)` })),
+    source: lastGood.source,
+    documents: lastGood.documents,
+    problems: problems.map((p) => ({ ...p, message: `${p.message} ${KEPT_NOTE}` })),
   };
 }
 
@@ -89,23 +95,17 @@ async function readEntry(
       return prior;
     case 'parsed':
       counts.fetched++;
-      return { label: entry.label, version: result.version, bytes: 0, parsed: result.parsed, lastReadable: result.parsed };
+      return { label: entry.label, version: result.version, bytes: 0, fresh: result.parsed, parsed: result.parsed, ...(prior?.lastGood ? { lastGood: prior.lastGood } : {}) };
     case 'fetched': {
       counts.fetched++;
       const bytes = utf8Length(result.text);
       if (bytes > options.limits.maxDocumentBytes) {
         throw new SourceError(source.uri, `${entry.label} is ${bytes} bytes, over the limit of ${options.limits.maxDocumentBytes}`);
       }
-      const parsed = parseDocuments(entry.label, result.text);
-      if (parsed.problems.length === 0) return { label: entry.label, version: result.version, bytes, parsed, lastReadable: parsed };
-      const lastReadable = prior?.lastReadable;
-      return {
-        label: entry.label,
-        version: result.version,
-        bytes,
-        parsed: lastReadable ? keepLastReadable(parsed, lastReadable) : parsed,
-        ...(lastReadable ? { lastReadable } : {}),
-      };
+      const fresh = parseDocuments(entry.label, result.text);
+      const lastGood = prior?.lastGood;
+      const parsed = fresh.problems.length > 0 && lastGood ? keepLastGood(fresh.problems, lastGood) : fresh;
+      return { label: entry.label, version: result.version, bytes, fresh, parsed, ...(lastGood ? { lastGood } : {}) };
     }
   }
 }

@@ -187,7 +187,7 @@ describe('S3 source', () => {
     expect((await app.fetch(new Request('http://amender.test/readyz'))).status).toBe(200);
   });
 
-  it('loads the other documents when one is corrupt, and keeps a corrupted document at its last readable version', async () => {
+  it('loads the other documents when one is corrupt, and keeps a corrupted document at its last good version', async () => {
     await s3.put('p/good.yaml', labelPolicy('good', 'team', 'one'));
     await s3.put('p/broken.yaml', CORRUPT_YAML);
     const r = refresherFor('p');
@@ -198,14 +198,14 @@ describe('S3 source', () => {
     expect(problems[0]).toMatchObject({ source: 's3://policies/p/broken.yaml', effect: 'ignored' });
     expect(problems[0].message).toMatch(/^invalid YAML: /);
 
-    // A good document later overwritten by a half-written one: its last readable version stays in force.
+    // A good document later overwritten by a half-written one: its last good version stays in force.
     await s3.put('p/broken.yaml', labelPolicy('fixed', 'owner', 'ops'));
     await r.refresh();
     expect(policyNames(r)).toEqual(['fixed', 'good']);
     await s3.put('p/broken.yaml', CORRUPT_YAML);
     expect((await r.refresh()).outcome).toBe('applied');
     expect(policyNames(r)).toEqual(['fixed', 'good']);
-    expect(r.provider().set!.problems[0].message).toMatch(/invalid YAML: .*\(the last readable version of this document stays in force\)/s);
+    expect(r.provider().set!.problems[0].message).toMatch(/invalid YAML: .*\(the last good version of this document stays in force\)/s);
   });
 
   it('refuses a document over the size limit without replacing the set', async () => {

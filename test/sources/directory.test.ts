@@ -1,0 +1,163 @@
+/** The folder source on a real temporary folder, including a ConfigMap-style `..data` symlink swap. */
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PolicySetRefresher, resolveSources } from '../../src/sources/index.js';
+import { directorySource, nodeSourceResolvers } from '../../src/sources/node/index.js';
+import { CORRUPT_YAML, labelPolicy } from './helpers.js';
+
+let dir: string;
+const refreshers: PolicySetRefresher[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'amender-dir-'));
+});
+afterEach(async () => {
+  for (const r of refreshers.splice(0)) r.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function refresherFor(path: string, options: { debounceMs?: number } = {}): PolicySetRefresher {
+  const r = new PolicySetRefresher({ name: 'default', sources: [directorySource({ uri: `file://${path}`, path })], intervalMs: 0, ...options });
+  refreshers.push(r);
+  return r;
+}
+
+function names(r: PolicySetRefresher): string[] {
+  return r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
+}
+
+function labelValues(r: PolicySetRefresher): string[] {
+  return (r.provider().set?.mutatingPolicies ?? []).map((p) => JSON.stringify(p.policy.mutations));
+}
+
+/** Waits (at most 10 s) until `check` holds; the watch and debounce run on their own timers. */
+async function eventually(check: () => void): Promise<void> {
+  await vi.waitFor(check, { timeout: 10_000, interval: 25 });
+}
+
+describe('directory source', () => {
+  it('loads a folder like the CLI reads it: nested files in name order, hidden entries and tests/ skipped', async () => {
+    await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'team', 'b'));
+    await mkdir(join(dir, 'sub'));
+    await writeFile(join(dir, 'sub', 'a.yml'), labelPolicy('a', 'owner', 'a'));
+    await writeFile(join(dir, 'notes.txt'), 'not a policy');
+    await mkdir(join(dir, 'tests'));
+    await writeFile(join(dir, 'tests', 'pod.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: fixture}\n');
+    await mkdir(join(dir, '.git'));
+    await writeFile(join(dir, '.git', 'x.yaml'), labelPolicy('hidden', 'x', 'x'));
+    const r = refresherFor(dir);
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(names(r)).toEqual(['a', 'b']);
+    expect(r.provider().set?.counts.params).toBe(0);
+  });
+
+  it('reads one file given as the path', async () => {
+    const file = join(dir, 'one.yaml');
+    await writeFile(file, labelPolicy('one', 'team', 'x'));
+    const sources = resolveSources([`file://${file}`], nodeSourceResolvers({ env: {} }));
+    const r = new PolicySetRefresher({ name: 'default', sources, intervalMs: 0 });
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(names(r)).toEqual(['one']);
+    expect(r.provider().set?.problems).toEqual([]);
+  });
+
+  it('applies a change on refresh, and rebuilds nothing when nothing changed', async () => {
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    const r = refresherFor(dir);
+    await r.refresh();
+    const first = r.provider().set;
+    expect(await r.refresh()).toMatchObject({ outcome: 'unchanged', fetched: 0, skipped: 1 });
+    expect(r.provider().set).toBe(first);
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'two'));
+    await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'owner', 'ops'));
+    expect(await r.refresh()).toMatchObject({ outcome: 'applied', fetched: 2 });
+    expect(names(r)).toEqual(['a', 'b']);
+    expect(labelValues(r)[0]).toContain('two');
+  });
+
+  it('detects changes by watching the folder, after a quiet time', async () => {
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    const r = refresherFor(dir, { debounceMs: 50 });
+    await r.refresh();
+    r.start();
+    await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'owner', 'ops'));
+    await eventually(() => expect(names(r)).toEqual(['a', 'b']));
+    await rm(join(dir, 'a.yaml'));
+    await eventually(() => expect(names(r)).toEqual(['b']));
+  });
+
+  it('keeps the other files when one is broken, and a half-written file never replaces a readable one', async () => {
+    await writeFile(join(dir, 'good.yaml'), labelPolicy('good', 'team', 'one'));
+    await writeFile(join(dir, 'broken.yaml'), CORRUPT_YAML);
+    const r = refresherFor(dir);
+    await r.refresh();
+    expect(names(r)).toEqual(['good']);
+    expect(r.provider().set?.problems.map((p) => [p.source, p.effect])).toEqual([[join(dir, 'broken.yaml'), 'ignored']]);
+
+    // An editor or a copy writes the file in pieces. A first piece that still parses as YAML but is no
+    // longer a valid policy, then one that does not parse: the readable version stays in force.
+    const full = labelPolicy('good', 'team', 'two');
+    const pieces = [full.slice(0, full.indexOf('  matchConstraints')), full.slice(0, full.indexOf('apiVersions: ["v1"]') + 16)];
+    for (const piece of pieces) {
+      await writeFile(join(dir, 'good.yaml'), piece);
+      expect((await r.refresh()).outcome).toBe('applied');
+      expect(names(r)).toEqual(['good']);
+      expect(labelValues(r)[0]).toContain('one');
+      const kept = r.provider().set!.problems.filter((p) => p.source === join(dir, 'good.yaml'));
+      expect(kept.length).toBeGreaterThan(0);
+      for (const p of kept) expect(p.message).toMatch(/\(the last good version of this document stays in force\)$/);
+    }
+    expect(r.provider().set!.problems.find((p) => p.source === join(dir, 'good.yaml'))!.message).toMatch(/^invalid YAML/);
+    await writeFile(join(dir, 'good.yaml'), full);
+    await r.refresh();
+    expect(labelValues(r)[0]).toContain('two');
+    expect(r.provider().set?.problems.filter((p) => p.source === join(dir, 'good.yaml'))).toEqual([]);
+  });
+
+  it('follows a ConfigMap update: the ..data symlink swapped in one rename', async () => {
+    // The kubelet's layout: files are links through ..data to a timestamped folder.
+    const v1 = join(dir, '..2024_01_01_00_00_00.000000001');
+    await mkdir(v1);
+    await writeFile(join(v1, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    await writeFile(join(v1, 'b.yaml'), labelPolicy('b', 'owner', 'one'));
+    await symlink('..2024_01_01_00_00_00.000000001', join(dir, '..data'));
+    await symlink('..data/a.yaml', join(dir, 'a.yaml'));
+    await symlink('..data/b.yaml', join(dir, 'b.yaml'));
+    const r = refresherFor(dir, { debounceMs: 50 });
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(names(r)).toEqual(['a', 'b']);
+    const first = r.provider().set;
+    r.start();
+
+    // Update: a new timestamped folder (b changed, c added), the new link renamed over ..data, the old
+    // folder removed — as the kubelet's atomic writer does.
+    const v2 = join(dir, '..2024_01_01_00_01_00.000000002');
+    await mkdir(v2);
+    await writeFile(join(v2, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    await writeFile(join(v2, 'b.yaml'), labelPolicy('b', 'owner', 'two'));
+    await writeFile(join(v2, 'c.yaml'), labelPolicy('c', 'tier', 'two'));
+    await symlink('..2024_01_01_00_01_00.000000002', join(dir, '..data_tmp'));
+    await rename(join(dir, '..data_tmp'), join(dir, '..data'));
+    await symlink('..data/c.yaml', join(dir, 'c.yaml'));
+    await rm(v1, { recursive: true });
+
+    await eventually(() => expect(names(r)).toEqual(['a', 'b', 'c']));
+    expect(r.provider().set).not.toBe(first);
+    expect(labelValues(r)[1]).toContain('two');
+    expect(r.provider().sourceErrors).toEqual([]);
+  });
+
+  it('keeps the last good set when the folder disappears, and says why', async () => {
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    const r = refresherFor(dir);
+    await r.refresh();
+    await rm(dir, { recursive: true });
+    const result = await r.refresh();
+    expect(result.outcome).toBe('failed');
+    expect(result.errors).toEqual([`file://${dir}: ${dir} does not exist`]);
+    expect(names(r)).toEqual(['a']);
+    expect(r.provider().sourceErrors[0]).toMatch(/does not exist \(the set loaded at .* stays in force\)/);
+  });
+});
