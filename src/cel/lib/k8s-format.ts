@@ -138,6 +138,7 @@ export const formatLibrary: CelLibrary = {
         return strCost * regexCost;
       }
       case 'named':
+        return args !== rawArgs ? 1 : undefined;
       case 'format.named':
         return 1;
     }

@@ -189,6 +189,8 @@ export const stringsLibrary: CelLibrary = {
       case 'join':
         return args.length >= 1 ? Math.ceil(actualSize(result) * 2 * 0.1) : undefined;
       case 'quote':
+        // Only the namespaced strings.quote (its namespace constant comes first).
+        return args !== rawArgs && args.length >= 1 ? traversal(args[0]) : undefined;
       case 'strings.quote':
       case 'format':
         // cel-go's own cost for quote and format: one traversal of the (format) string.

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { cidrFrom, costOf, formatNamed, ipFrom, quantityOf, resourceCheck } from './cost-fixtures.js';
+
+/**
+ * Library call costs in cel-go / Kubernetes units (k8s.io/apiserver/pkg/cel/library/cost.go and the
+ * cel-go extensions' trackers), asked the way an engine asks: function name, arguments with the
+ * receiver first, result.
+ */
+describe('library call costs', () => {
+  it('authorization checks are fixed at 350,000; builders and accessors at 1', () => {
+    expect(costOf('check', [resourceCheck(), 'get'], null)).toBe(350_000);
+    expect(costOf('group', [null, 'apps'], null)).toBe(1);
+    expect(costOf('allowed', [null], true)).toBe(1);
+  });
+
+  it('selectors cost their parse and an allocation per possible requirement', () => {
+    // 10 (list) + ceil(3 * 0.1) + ceil(3 * 0.5) * (10 + 40)
+    expect(costOf('fieldSelector', [resourceCheck(), 'a=b'], null)).toBe(111);
+    expect(costOf('labelSelector', [resourceCheck(), ''], null)).toBe(10);
+  });
+
+  it('list functions cost one traversal of the receiver', () => {
+    expect(costOf('isSorted', [[1n, 2n, 3n, 4n]], true)).toBe(4);
+    expect(costOf('sum', [[[1n], [2n, 3n]]], 0n)).toBe(3);
+    expect(costOf('indexOf', ['abcdefghijklmnopqrst', 'x'], -1n)).toBe(2); // 20 bytes * 0.1, truncated
+    expect(costOf('indexOf', ['ééééé', 'x'], -1n)).toBe(1); // 10 UTF-8 bytes
+    expect(costOf('includes', [[{ a: 'xyzxyzxyzx' }], 1n], false)).toBe(1); // key: 1 byte -> 0, value: 10 bytes -> 1
+  });
+
+  it('string functions cost traversals of their input (or result, for join)', () => {
+    expect(costOf('substring', ['a'.repeat(25), 1n], '')).toBe(3);
+    expect(costOf('split', ['a,b,c,d,e,f,g,h,i,j,k', ','], [])).toBe(5);
+    expect(costOf('@split', ['a,b,c,d,e,f,g,h,i,j,k', ','], [])).toBe(5);
+    expect(costOf('join', [['a', 'b']], 'abc')).toBe(1);
+    expect(costOf('quote', [{}, 'x'.repeat(26)], '')).toBeUndefined(); // a plain object is no namespace
+    expect(costOf('strings.quote', ['x'.repeat(26)], '')).toBe(3);
+  });
+
+  it('regex functions cost string size times regex size', () => {
+    // ceil((1 + 16) * 0.1) * ceil(6 * 0.25)
+    expect(costOf('find', ['abcdefghijklmnop', '[a-z]+'], '')).toBe(4);
+    expect(costOf('@matches', ['abcdefghijklmnop', '[a-z]+'], true)).toBe(4);
+    expect(costOf('findAll', ['', 'a'], [])).toBe(1);
+  });
+
+  it('parsers cost a traversal of their input; accessors 1', () => {
+    expect(costOf('url', ['https:://kubernetes.io/'], null)).toBe(3);
+    expect(costOf('getHostname', [null], '')).toBe(1);
+    expect(costOf('quantity', ['200M'], null)).toBe(1);
+    expect(costOf('compareTo', [quantityOf('1'), quantityOf('2')], -1n)).toBe(1);
+    expect(costOf('semver', ['1.2.3-alpha.1+build.5'], null)).toBe(3);
+    expect(costOf('ip.isCanonical', ['2001:db8::68'], true)).toBe(3);
+    expect(costOf('ip', [cidrFrom('10.0.0.0/8')], null)).toBe(1);
+    expect(costOf('ip', ['10.0.0.1'], null)).toBe(1);
+  });
+
+  it('containment costs depend on the argument kind', () => {
+    expect(costOf('containsIP', [cidrFrom('10.0.0.0/8'), ipFrom('10.0.0.1')], true)).toBe(1);
+    expect(costOf('containsIP', [cidrFrom('10.0.0.0/8'), '10.0.0.1'], true)).toBe(2);
+    expect(costOf('containsCIDR', [cidrFrom('10.0.0.0/8'), cidrFrom('10.0.0.0/9')], true)).toBe(3);
+    expect(costOf('containsCIDR', [cidrFrom('10.0.0.0/8'), '10.0.0.0/9'], true)).toBe(4);
+  });
+
+  it('format validation costs string size times the format regex estimate', () => {
+    // ceil((1 + 3) * 0.1) * ceil(30 * 0.25)
+    expect(costOf('validate', [formatNamed('dns1123Label'), 'abc'], null)).toBe(8);
+    expect(costOf('named', [null, 'uuid'], null)).toBeUndefined(); // only the namespaced call
+  });
+
+  it('list extension costs follow cel-go trackers (size * factor + call + list)', () => {
+    expect(costOf('range', [{}, 10n], new Array(10))).toBeUndefined();
+    expect(costOf('lists.range', [10n], new Array(10).fill(0n))).toBe(21);
+    expect(costOf('sort', [[3n, 2n, 1n]], [1n, 2n, 3n])).toBe(29);
+    expect(costOf('sort', [['b', 'a']], ['a', 'b'])).toBe(19); // (2 + 0.1) * 4 + 11
+    expect(costOf('distinct', [[1n, 1n]], [1n])).toBe(19);
+    expect(costOf('slice', [[1n, 2n, 3n], 0n, 2n], [1n, 2n])).toBe(13);
+    expect(costOf('reverse', ['abc'], 'cba')).toBeUndefined(); // the string reverse has the default cost
+    expect(costOf('flatten', [[[1n], [2n]], 1n], [1n, 2n])).toBe(13);
+  });
+
+  it('set operations cost one comparison per pair', () => {
+    expect(costOf('sets.contains', [[1n, 2n, 3n], [1n, 2n]], true)).toBe(6);
+  });
+
+  it('jsonpatch.escapeKey costs a traversal', () => {
+    expect(costOf('jsonpatch.escapeKey', ['k8s.io/my~label'], '')).toBe(2);
+  });
+});
