@@ -13,7 +13,19 @@ export interface PatchOperation {
 
 export type ReviewReply = AdmissionReview<'response'> & { response: AdmissionResponse };
 
-function wrap(response: AdmissionResponse): ReviewReply {
+/** What a reply may carry besides the decision: shown to the user (warnings) or kept in the audit log. */
+export interface ReplyExtras {
+  warnings?: readonly string[];
+  auditAnnotations?: Readonly<Record<string, string>>;
+}
+
+function wrap(response: AdmissionResponse, extras: ReplyExtras): ReviewReply {
+  if (extras.warnings && extras.warnings.length > 0) response.warnings = [...extras.warnings];
+  if (extras.auditAnnotations && Object.keys(extras.auditAnnotations).length > 0) {
+    const annotations: Record<string, string> = {};
+    for (const [k, v] of Object.entries(extras.auditAnnotations)) Object.defineProperty(annotations, k, { value: v, enumerable: true, writable: true, configurable: true });
+    response.auditAnnotations = annotations;
+  }
   return { apiVersion: ADMISSION_API_VERSION, kind: ADMISSION_KIND, response };
 }
 
@@ -21,22 +33,20 @@ function wrap(response: AdmissionResponse): ReviewReply {
  * The reply for an admitted request: `patchType` and the base64 patch only when the patch changes
  * something (the API server treats an empty patch as a change of nothing, but saying nothing is clearer).
  */
-export function allowReply(uid: string, patch: readonly PatchOperation[] = [], warnings: readonly string[] = []): ReviewReply {
+export function allowReply(uid: string, patch: readonly PatchOperation[] = [], extras: ReplyExtras = {}): ReviewReply {
   const response: AdmissionResponse = { uid, allowed: true };
   if (patch.length > 0) {
     response.patchType = 'JSONPatch';
     response.patch = base64Utf8(JSON.stringify(patch));
   }
-  if (warnings.length > 0) response.warnings = [...warnings];
-  return wrap(response);
+  return wrap(response, extras);
 }
 
 /**
  * The reply for a denied request (spec/map.md §10): `allowed: false` and the status as given, with
  * `status: "Failure"` set as metav1.Status has it. Nothing of a denied request's mutations is returned.
  */
-export function denyReply(uid: string, status: Status, warnings: readonly string[] = []): ReviewReply {
+export function denyReply(uid: string, status: Status, extras: ReplyExtras = {}): ReviewReply {
   const response: AdmissionResponse = { uid, allowed: false, status: { status: 'Failure', ...status } };
-  if (warnings.length > 0) response.warnings = [...warnings];
-  return wrap(response);
+  return wrap(response, extras);
 }

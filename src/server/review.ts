@@ -61,7 +61,8 @@ export async function answerReview(value: JsonValue, set: PolicySet | undefined)
     // A bug, not bad input: answer 500 so the cluster's failurePolicy for the webhook decides.
     return failure(500, 'error', `internal error while evaluating request ${uid}`, { uid, error });
   }
-  if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, result.warnings), outcome: 'denied', uid, patchOps: 0 };
+  const extras = { warnings: result.warnings, auditAnnotations: result.auditAnnotations };
+  if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0 };
   const patch = result.patch;
-  return { status: 200, body: allowReply(uid, patch, result.warnings), outcome: patch.length > 0 ? 'patched' : 'allowed', uid, patchOps: patch.length };
+  return { status: 200, body: allowReply(uid, patch, extras), outcome: patch.length > 0 ? 'patched' : 'allowed', uid, patchOps: patch.length };
 }

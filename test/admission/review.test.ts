@@ -129,6 +129,16 @@ describe('replies', () => {
     expect(JSON.parse(decodeBase64Utf8(reply.response.patch!))[0].value).toBe(value);
   });
 
+  it('carries warnings and audit annotations only when there are some', () => {
+    const reply = allowReply('u', [], { warnings: ['w'], auditAnnotations: { 'kyverno-mutate': 'x' } });
+    expect(reply.response).toEqual({ uid: 'u', allowed: true, warnings: ['w'], auditAnnotations: { 'kyverno-mutate': 'x' } });
+    expect(denyReply('u', { code: 403, message: 'm' }, { warnings: [], auditAnnotations: {} }).response).toEqual({
+      uid: 'u',
+      allowed: false,
+      status: { status: 'Failure', code: 403, message: 'm' },
+    });
+  });
+
   it('denies with the status as metav1.Status', () => {
     const reply = denyReply('u', { code: 403, reason: 'Invalid', message: 'no', details: { causes: [{ message: 'no' }] } });
     expect(reply.response).toEqual({
