@@ -177,12 +177,14 @@ function flatten(child: Evaluator): Evaluator {
   };
 }
 
+// Multi-selects of null are null (go-jmespath), so projections drop them.
 function multiSelectList(children: Evaluator[]): Evaluator {
-  return (v, s) => children.map((ch) => tolerate(ch(v, s))) as JsonValue;
+  return (v, s) => (v === null ? null : (children.map((ch) => tolerate(ch(v, s))) as JsonValue));
 }
 
 function multiSelectHash(entries: { key: string; value: Evaluator }[]): Evaluator {
   return (v, s) => {
+    if (v === null) return null;
     const out: Record<string, Value> = {};
     for (const e of entries) {
       setOwn(out as JsonObject, e.key, tolerate(e.value(v, s)) as JsonValue);

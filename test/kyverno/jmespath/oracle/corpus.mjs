@@ -13,6 +13,7 @@ export const docs = {
     obj: { x: { v: 1 }, y: { v: 2 }, z: { w: 3 } },
   },
   numbers: { nums: [5, -3.5, 10, 0, 2e3], strs: ['b', 'a', 'é', 'Z', 'aa'], mixed: [1, 'a', null, true, [1], { k: 1 }], empty: [] },
+  nulls: { a: [null, { b: 1 }, { c: 2 }], n: null, list: [[null], null, [1, null]] },
   pod: {
     metadata: { name: 'web-1', labels: { app: 'web', 'app.kubernetes.io/name': 'x' }, annotations: {} },
     spec: { containers: [{ name: 'a', image: 'nginx:1.2', ports: [{ containerPort: 80 }] }, { name: 'b', image: 'redis' }] },
@@ -51,6 +52,8 @@ export const expressions = [
   'foo.', 'foo[', '[foo', 'foo..bar', 'foo.1', '1', '-', 'foo[-]', '"foo"(bar)', 'foo =', 'foo = bar', '$', 'a - b', 'a * b', 'a / b', '`{', "'abc", 'foo[0:1:2:3]', 'foo.[]', '{}', '{a}', '{a: }', '[a,]', 'foo | ', '&', '!', '(', 'a ++ b', 'foo.*.', '@@', 'let $x = 1 in $x',
   // community-edition extensions that original JMESPath rejects or reads differently
   "'abc'[0:2]", 's[::-1]', 'find_first(s, \'l\')', 'lower(s)', 'upper(s)', 'items(foo)', 'from_items(`[]`)', 'zip(nums, strs)', 'group_by(people, &age)', 'pad_left(s, `8`)', 'split(s, \'l\')', 'replace(s, \'l\', \'L\')', 'trim(s)',
+  // null handling in projections and multi-selects
+  'a[*].{b: b}', 'a[*].[b]', 'a[*].b', 'a[].[b, c]', 'n.[a]', 'n.{a: a}', 'list[]', 'list[][]', 'list[*][0]', 'a[?b].{b: b}', '[n]', '{n: n}', 'a[*].[@]', 'a[*].@',
   // kubernetes-like
   'metadata.labels.app', 'metadata.labels."app.kubernetes.io/name"', 'metadata.labels.team', 'metadata.labels.team || \'none\'', 'spec.containers[*].image', 'spec.containers[?name==\'b\'].image | [0]',
   'length(spec.containers)', 'spec.containers[].ports[].containerPort', 'spec.initContainers[*].name', 'spec.containers[*].ports', 'contains(keys(metadata.labels), \'app\')', 'metadata.annotations.x || `{}`',
