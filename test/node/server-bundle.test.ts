@@ -3,9 +3,12 @@
  * logs, configuration errors, SIGTERM draining. (The review round trip is in https-review.test.ts.)
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h2Request } from './clients.js';
-import { SERVER_BUNDLE, ensureBuilt } from './built.js';
+import { ROOT, SERVER_BUNDLE, ensureBuilt } from './built.js';
 import { startBundle, type Running } from './bundle.js';
 import { makeTestPki, type TestPki } from './tls.js';
 
@@ -65,6 +68,24 @@ describe('the built Node server, lifecycle', () => {
     expect(stderr).toContain('amender: invalid configuration:');
     expect(stderr).toContain('PORT: expected an integer from 0 to 65535, got "eighty"');
     expect(stderr).toContain('AMENDER_TLS_CERT_FILE and AMENDER_TLS_KEY_FILE must be given together');
+  });
+
+  it('reads a config file named by AMENDER_CONFIG, with file:// policy sources', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amender-config-'));
+    const file = join(dir, 'amender.yaml');
+    writeFileSync(file, `port: 0\nhost: 127.0.0.1\nlogLevel: info\npolicySources: [file://${ROOT}policies/default-labels.yaml]\nlimits: {maxBodyBytes: 100}\n`);
+    const server = await startBundle({ PORT: '', AMENDER_HOST: '', AMENDER_CONFIG: file });
+    try {
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as any;
+      expect(ready.counts).toMatchObject({ mutatingAdmissionPolicies: 1, mutatingAdmissionPolicyBindings: 1 });
+      expect(ready.source).toBe(`file://${ROOT}policies/default-labels.yaml`);
+      const big = await fetch(`${server.url}/mutate`, { method: 'POST', body: 'x'.repeat(101), headers: { 'content-type': 'application/json' } });
+      expect(big.status).toBe(413);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exit;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves but is not ready when its policy source cannot be read', async () => {
