@@ -497,7 +497,17 @@ class Planner {
         try {
           result = o.impl!(...args);
         } catch (err) {
-          throw toError(err, name);
+          const error = toError(err, name);
+          // cel-go charges a call that returns an error like any other call.
+          let cost: number | undefined;
+          try {
+            if (libraryCost && o.library !== undefined) cost = libraryCost(o, args, null);
+            if (cost === undefined && o.cost) cost = o.cost(args, null);
+          } catch {
+            cost = undefined;
+          }
+          charge(s, cost ?? 1);
+          throw error;
         }
       }
       if (o.library !== undefined) {

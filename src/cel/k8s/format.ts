@@ -18,7 +18,7 @@
  * | list / map with string keys  | JSON array / object                                          |
  * | map with other keys          | `{"$map": [[key, value], ...]}`                              |
  * | Object{...} / JSONPatch{...} | `{"$object": "<type name>", "fields": {...}}`                |
- * | library value (Quantity ...) | `{"$<type name>": "<its string form>"}`                      |
+ * | library value (net.IP, ...)  | `{"$<type name>": "<its string form>"}` (`{"$net.IP": "::1"}`) |
  */
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
