@@ -106,12 +106,18 @@ export function bitAt(t: Tlv, i: number): boolean {
   return (bytes[byte] & (0x80 >> (i % 8))) !== 0;
 }
 
-const latin1 = new TextDecoder('latin1');
 const utf8 = new TextDecoder('utf-8');
+
+/** Bytes as ISO-8859-1 text (TextDecoder's 'latin1' label is not available on every runtime). */
+export function latin1(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  return s;
+}
 
 /** String types an X.509 name or GeneralName may use. */
 export function asString(t: Tlv): string | undefined {
-  if (t.cls !== 0) return latin1.decode(t.content);
+  if (t.cls !== 0) return latin1(t.content);
   switch (t.tag) {
     case 12: // UTF8String
       return utf8.decode(t.content);
@@ -120,7 +126,7 @@ export function asString(t: Tlv): string | undefined {
     case 20: // T61String
     case 26: // VisibleString
     case 18: // NumericString
-      return latin1.decode(t.content);
+      return latin1(t.content);
     case 30: {
       // BMPString (UCS-2 big endian)
       let s = '';
@@ -141,7 +147,7 @@ export function asString(t: Tlv): string | undefined {
 
 /** UTCTime or GeneralizedTime as an RFC 3339 string in UTC (Go's JSON form of time.Time). */
 export function asTime(t: Tlv): string {
-  const s = latin1.decode(t.content);
+  const s = latin1(t.content);
   let m: RegExpExecArray | null;
   let year: number;
   let rest: string;

@@ -6,7 +6,7 @@
  * (Kyverno does not verify either). Name constraints are not decoded (their fields stay null).
  */
 import type { JsonObject, JsonValue } from '../../json/index.js';
-import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, oid, parseOnly, pemDecode, type Tlv } from './der.js';
+import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, pemDecode, type Tlv } from './der.js';
 
 export class X509Error extends Error {}
 
@@ -174,21 +174,19 @@ interface SanFields {
 }
 
 function generalNames(seq: Tlv, into: SanFields): void {
-  const latin1 = new TextDecoder('latin1');
   for (const gn of children(seq)) {
     if (gn.cls !== 2) continue;
-    if (gn.tag === 1) into.EmailAddresses.push(latin1.decode(gn.content));
-    else if (gn.tag === 2) into.DNSNames.push(latin1.decode(gn.content));
-    else if (gn.tag === 6) into.URIs.push(urlJson(latin1.decode(gn.content)));
+    if (gn.tag === 1) into.EmailAddresses.push(latin1(gn.content));
+    else if (gn.tag === 2) into.DNSNames.push(latin1(gn.content));
+    else if (gn.tag === 6) into.URIs.push(urlJson(latin1(gn.content)));
     else if (gn.tag === 7) into.IPAddresses.push(ipString(gn.content));
   }
 }
 
 function uriStrings(seq: Tlv): string[] {
-  const latin1 = new TextDecoder('latin1');
   return children(seq)
     .filter((g) => g.cls === 2 && g.tag === 6)
-    .map((g) => latin1.decode(g.content));
+    .map((g) => latin1(g.content));
 }
 
 interface ExtensionFields extends SanFields {
@@ -279,7 +277,7 @@ function extensions(list: Tlv[]): ExtensionFields {
         for (const ad of children(parseOnly(value))) {
           const [method, location] = children(ad);
           if (!location || location.cls !== 2 || location.tag !== 6) continue;
-          const uri = new TextDecoder('latin1').decode(location.content);
+          const uri = latin1(location.content);
           const m = key(oid(method));
           if (m === '1.3.6.1.5.5.7.48.1') f.OCSPServer.push(uri);
           else if (m === '1.3.6.1.5.5.7.48.2') f.IssuingCertificateURL.push(uri);
