@@ -71,7 +71,9 @@ export class PolicySetRefresher {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private debounce: ReturnType<typeof setTimeout> | undefined;
   private unwatch: (() => void)[] = [];
-  private stopped = new AbortController();
+  private stopped = false;
+  /** The refresh in flight's own deadline; made per refresh (Workers tie an AbortSignal to one request). */
+  private inFlight: { abort: (reason: Error) => void } | undefined;
   private counters: RefreshStats = { attempts: 0, failures: 0, applied: 0, documents: 0, fetched: 0, notModified: 0, skipped: 0 };
 
   constructor(options: RefresherOptions) {
@@ -108,7 +110,7 @@ export class PolicySetRefresher {
     }
     this.running = this.run().finally(() => {
       this.running = undefined;
-      if (this.rerun && !this.stopped.signal.aborted) {
+      if (this.rerun && !this.stopped) {
         this.rerun = false;
         void this.refresh();
       }
@@ -126,7 +128,7 @@ export class PolicySetRefresher {
 
   /** Repeats refreshes every interval and follows change notifications (Node). Call `refresh()` first. */
   start(): void {
-    if (this.stopped.signal.aborted) throw new Error(`policy set ${this.name}: the refresher was stopped`);
+    if (this.stopped) throw new Error(`policy set ${this.name}: the refresher was stopped`);
     for (const source of this.sources) {
       if (source.watch) this.unwatch.push(source.watch(() => this.changed()));
     }
@@ -135,14 +137,15 @@ export class PolicySetRefresher {
 
   /** Stops the timer and the watches and aborts a refresh in flight (the set in force stays). */
   stop(): void {
-    this.stopped.abort(new Error('the refresher was stopped'));
+    this.stopped = true;
+    this.inFlight?.abort(new Error('the refresher was stopped'));
     clearTimeout(this.timer);
     clearTimeout(this.debounce);
     for (const unwatch of this.unwatch.splice(0)) unwatch();
   }
 
   private schedule(): void {
-    if (this.intervalMs <= 0 || this.stopped.signal.aborted) return;
+    if (this.intervalMs <= 0 || this.stopped) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       void this.refresh().finally(() => this.schedule());
@@ -152,7 +155,7 @@ export class PolicySetRefresher {
 
   /** A change notification: wait until changes stop for `debounceMs`, then refresh. */
   private changed(): void {
-    if (this.stopped.signal.aborted) return;
+    if (this.stopped) return;
     clearTimeout(this.debounce);
     this.debounce = setTimeout(() => void this.refresh(), this.debounceMs);
     unrefTimer(this.debounce);
@@ -162,7 +165,9 @@ export class PolicySetRefresher {
     const counts: ReadCounts = { fetched: 0, notModified: 0, skipped: 0 };
     this.counters.attempts++;
     this.counters.lastAttemptAt = this.now();
-    const { signal, done } = deadline(this.limits.timeoutMs, `refreshing policy set ${this.name}`, this.stopped.signal);
+    const stop = new AbortController();
+    this.inFlight = stop;
+    const { signal, done } = deadline(this.limits.timeoutMs, `refreshing policy set ${this.name}`, stop.signal);
     const errors: string[] = [];
     try {
       const read = await Promise.allSettled(
@@ -174,6 +179,7 @@ export class PolicySetRefresher {
       });
     } finally {
       done();
+      this.inFlight = undefined;
       this.addCounts(counts);
     }
     if (errors.length === 0) {

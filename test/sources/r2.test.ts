@@ -1,0 +1,121 @@
+/**
+ * The R2 source in workerd (miniflare) through a real R2 bucket binding: the source module and the
+ * refresher are bundled for the browser platform (so a `node:*` import would fail the build) and run as
+ * a Worker; the bucket is filled from the test through miniflare's handle on the same binding.
+ */
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CORRUPT_YAML, labelPolicy } from './helpers.js';
+
+let mf: Miniflare;
+type Bucket = Awaited<ReturnType<Miniflare['getR2Bucket']>>;
+let bucket: Bucket;
+
+beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('./r2-worker.ts', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    write: false,
+    logLevel: 'silent',
+  });
+  mf = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0].text,
+    compatibilityDate: '2025-01-01',
+    r2Buckets: ['POLICIES'],
+  });
+  bucket = await mf.getR2Bucket('POLICIES');
+});
+
+afterAll(async () => {
+  await mf?.dispose();
+});
+
+beforeEach(async () => {
+  const listed = await bucket.list();
+  for (const o of listed.objects) await bucket.delete(o.key);
+});
+
+async function call<T>(path: string): Promise<T> {
+  const res = await mf.dispatchFetch(`http://worker.test${path}`);
+  const body = (await res.json()) as T & { error?: string };
+  if (res.status !== 200) throw new Error(`worker answered ${res.status}: ${body.error}`);
+  return body;
+}
+
+interface RefreshReply {
+  result: { outcome: string; fetched: number; notModified: number; skipped: number; errors: string[] };
+  calls: string[];
+  policies: string[];
+  problems: { source: string; message: string }[];
+  sourceErrors: string[];
+}
+
+describe('R2 source (workerd, R2 binding)', () => {
+  it('lists the prefix as a folder, policy documents only, with ETags', async () => {
+    await bucket.put('team-a/a.yaml', labelPolicy('a', 'team', 'a'));
+    await bucket.put('team-a/sub/b.json', '{}');
+    await bucket.put('team-a/readme.md', '# no');
+    await bucket.put('team-ab/c.yaml', labelPolicy('c', 'team', 'c'));
+    const { entries, calls } = await call<{ entries: { name: string; label: string; version: string; size: number }[]; calls: string[] }>('/list?prefix=team-a');
+    expect(entries.map((e) => e.name)).toEqual(['team-a/a.yaml', 'team-a/sub/b.json']);
+    const head = await bucket.head('team-a/a.yaml');
+    expect(entries[0]).toEqual({ name: 'team-a/a.yaml', label: 'r2://POLICIES/team-a/a.yaml', version: head!.etag, size: head!.size });
+    expect(calls).toEqual(['list']);
+  });
+
+  it('bounds a listing in count', async () => {
+    for (let i = 0; i < 5; i++) await bucket.put(`many/p${i}.yaml`, '{}');
+    const res = await mf.dispatchFetch('http://worker.test/list?prefix=many&max=3');
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { error: string }).error).toBe('r2://POLICIES/many: lists more than 3 documents');
+  });
+
+  it('gets a document, and answers not-modified to a conditional get with the current ETag', async () => {
+    await bucket.put('p/a.yaml', labelPolicy('a', 'team', 'a'));
+    const etag = (await bucket.head('p/a.yaml'))!.etag;
+    type FetchReply = { result: { status: string; version?: string; text?: string }; calls: string[] };
+    const plain = await call<FetchReply>('/fetch?prefix=p&key=p/a.yaml');
+    expect(plain.result).toEqual({ status: 'fetched', version: etag, text: labelPolicy('a', 'team', 'a') });
+    expect(plain.calls).toEqual(['get p/a.yaml plain body']);
+
+    const same = await call<FetchReply>(`/fetch?prefix=p&key=p/a.yaml&ifNoneMatch=${etag}`);
+    expect(same.result).toEqual({ status: 'not-modified' });
+    expect(same.calls).toEqual(['get p/a.yaml conditional no-body']);
+
+    await bucket.put('p/a.yaml', labelPolicy('a', 'team', 'changed'));
+    const changed = await call<FetchReply>(`/fetch?prefix=p&key=p/a.yaml&ifNoneMatch=${etag}`);
+    expect(changed.result.status).toBe('fetched');
+    expect(changed.result.text).toContain('changed');
+    expect(changed.calls).toEqual(['get p/a.yaml conditional body']);
+
+    expect((await call<FetchReply>('/fetch?prefix=p&key=p/gone.yaml')).result).toEqual({ status: 'gone' });
+  });
+
+  it('refreshes a policy set inside the Worker: first load, no fetch when unchanged, one fetch per change, corrupt document reported', async () => {
+    await bucket.put('p/a.yaml', labelPolicy('a', 'team', 'a'));
+    await bucket.put('p/b.yaml', labelPolicy('b', 'owner', 'b'));
+    const first = await call<RefreshReply>('/refresh?prefix=p');
+    expect(first.result).toMatchObject({ outcome: 'applied', fetched: 2 });
+    expect(first.policies).toEqual(['a', 'b']);
+
+    const same = await call<RefreshReply>('/refresh?prefix=p');
+    expect(same.result).toMatchObject({ outcome: 'unchanged', fetched: 0, skipped: 2 });
+    expect(same.calls).toEqual(['list']);
+
+    await bucket.put('p/b.yaml', labelPolicy('b', 'owner', 'b2'));
+    await bucket.put('p/c.yaml', CORRUPT_YAML);
+    const changed = await call<RefreshReply>('/refresh?prefix=p');
+    expect(changed.result).toMatchObject({ outcome: 'applied', fetched: 2, skipped: 1 });
+    expect(changed.calls.sort()).toEqual(['get p/b.yaml conditional body', 'get p/c.yaml plain body', 'list']);
+    expect(changed.policies).toEqual(['a', 'b']);
+    expect(changed.problems.map((p) => p.source)).toEqual(['r2://POLICIES/p/c.yaml']);
+    expect(changed.sourceErrors).toEqual([]);
+  });
+});
