@@ -1,0 +1,103 @@
+/** The bundled set: validated at build time, refused with the policy's message, served pre-parsed. */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isFloatLiteral, type JsonObject } from '../../src/json/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { bundledSource, bundlePolicies, formatBundleProblems, PolicySetRefresher, stringifyJson, type PolicyBundle } from '../../src/sources/index.js';
+import { bundlePolicyFolder } from '../../src/sources/node/index.js';
+import { main } from '../../src/sources/node/bundle-folder.js';
+import { loadPolicySources } from '../../src/adapters/node-policies.js';
+import { labelPolicy } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const run = promisify(execFile);
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'amender-bundle-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function serve(bundle: PolicyBundle): Promise<PolicySetRefresher> {
+  const r = new PolicySetRefresher({ name: 'default', sources: [bundledSource(bundle)], intervalMs: 0 });
+  expect((await r.refresh()).outcome).toBe('applied');
+  return r;
+}
+
+describe('bundled policies', () => {
+  it('bundles the repository policies/ and serves the same set as reading the YAML', async () => {
+    const result = await bundlePolicyFolder(join(ROOT, 'policies'));
+    if (!result.ok) throw new Error(formatBundleProblems(result.problems));
+    expect(result.bundle.files.map((f) => f.name).sort()).toEqual(['container-defaults.yaml', 'default-labels.yaml', 'image-pull-policy.yaml', 'sidecar.yaml']);
+    const fromBundle = (await serve(result.bundle)).provider().set!;
+    const fromYaml = (await loadPolicySources(['bundled'])).set!;
+    expect(fromBundle.counts).toEqual(fromYaml.counts);
+    expect(fromBundle.problems).toEqual([]);
+    expect(fromBundle.mutatingPolicies.map((p) => p.policy)).toEqual(fromYaml.mutatingPolicies.map((p) => p.policy));
+  });
+
+  it('keeps what YAML said of numbers: 1.0 stays a double, 1 an int', async () => {
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits, namespace: default}\ndata: {}\nspec:\n  ratio: 1.0\n  count: 1\n  list: [2.0, 2]\n';
+    const result = await bundlePolicies([{ name: 'params.yaml', text }]);
+    if (!result.ok) throw new Error(formatBundleProblems(result.problems));
+    const fetched = await bundledSource(result.bundle).fetch({ name: 'params.yaml', label: 'bundled:params.yaml' }, { signal: new AbortController().signal, maxBytes: 1 << 20 });
+    if (fetched.status !== 'parsed') throw new Error(`expected parsed documents, got ${fetched.status}`);
+    const spec = fetched.parsed.documents[0].value.spec as JsonObject;
+    expect(isFloatLiteral(spec, 'ratio')).toBe(true);
+    expect(isFloatLiteral(spec, 'count')).toBe(false);
+    expect(isFloatLiteral(spec.list as object, 0)).toBe(true);
+    expect(isFloatLiteral(spec.list as object, 1)).toBe(false);
+    expect(stringifyJson(fetched.parsed.documents[0].value)).toContain('"ratio":1.0,"count":1,"list":[2.0,2]');
+    expect(fetched.parsed.documents[0].value).toEqual(parseDocuments('x', text).documents[0].value);
+  });
+
+  it('refuses an invalid policy with its document, field and message', async () => {
+    const invalid = labelPolicy('no-reinvocation', 'team', 'x').replace('  reinvocationPolicy: Never\n', '');
+    const result = await bundlePolicies([
+      { name: 'good.yaml', text: labelPolicy('good', 'team', 'x') },
+      { name: 'bad.yaml', text: invalid },
+    ]);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(formatBundleProblems(result.problems)).toBe('bundled:bad.yaml#0 MutatingAdmissionPolicy/no-reinvocation: spec.reinvocationPolicy: Required value');
+  });
+
+  it('refuses a policy whose expression does not compile, though a served set would keep it', async () => {
+    const text = labelPolicy('typo', 'team', 'x', '[JSONPatch{op: "add", path: "/metadata/labels/x", value: object.metadata.name +}]');
+    expect(buildPolicySet(parseDocuments('x', text)).problems.every((p) => p.effect === 'kept')).toBe(true);
+    const result = await bundlePolicies([{ name: 'typo.yaml', text }]);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems[0]).toMatchObject({ source: 'bundled:typo.yaml', name: 'typo', path: 'spec.mutations[0].jsonPatch.expression' });
+  });
+
+  it('the build step (the command the build script runs) exits non-zero with the message, or writes the bundle', async () => {
+    const script = join(ROOT, 'src/sources/node/bundle-folder.ts');
+    const out = join(dir, 'out', 'bundle.json');
+    await writeFile(join(dir, 'bad.yaml'), labelPolicy('no-reinvocation', 'team', 'x').replace('  reinvocationPolicy: Never\n', ''));
+    const failed = await run(process.execPath, ['--import', 'tsx', script, dir, out], { cwd: ROOT }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toBe(`invalid bundled policies in ${dir}:\nbundled:bad.yaml#0 MutatingAdmissionPolicy/no-reinvocation: spec.reinvocationPolicy: Required value\n`);
+
+    await writeFile(join(dir, 'bad.yaml'), labelPolicy('fixed', 'team', 'x'));
+    const errors: string[] = [];
+    expect(await main([dir, out], (t) => errors.push(t))).toBe(0); // the same step, in this process
+    expect(errors).toEqual([]);
+    const bundle = JSON.parse(await readFile(out, 'utf8')) as PolicyBundle;
+    expect((await serve(bundle)).provider().set!.mutatingPolicies.map((p) => p.policy.name)).toEqual(['fixed']);
+  });
+
+  it('refuses something that is not a bundle', () => {
+    expect(() => bundledSource({ files: [] } as unknown as PolicyBundle)).toThrow(/not a policy bundle of format amender\.policy-bundle\/v1/);
+  });
+});
