@@ -1,6 +1,7 @@
 /** The `amender` command: dispatches to a command and turns its errors into messages and exit codes. */
 import { UsageError } from './args.js';
 import { applyCommand, APPLY_USAGE } from './commands/apply.js';
+import { evalCommand, EVAL_USAGE } from './commands/eval.js';
 import { reviewCommand, REVIEW_USAGE } from './commands/review.js';
 import { testCommand, TEST_USAGE } from './commands/test.js';
 import { validateCommand, VALIDATE_USAGE } from './commands/validate.js';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   apply: { run: applyCommand, usage: APPLY_USAGE, summary: 'print what a resource becomes (or the JSON Patch)' },
   test: { run: testCommand, usage: TEST_USAGE, summary: 'run golden tests (amender-test.yaml)' },
   validate: { run: validateCommand, usage: VALIDATE_USAGE, summary: 'load and check a policy set, report every problem' },
+  eval: { run: evalCommand, usage: EVAL_USAGE, summary: 'evaluate CEL in the Kubernetes admission environment' },
 };
 
 export const EXIT_OK = 0;

@@ -67,7 +67,7 @@ describe('amender (dispatcher)', () => {
     const io = fakeIO({});
     expect(await runCli(['help'], io)).toBe(0);
     expect(io.stdout).toMatch(/^usage: amender <command>/);
-    for (const c of ['review', 'apply', 'test', 'validate']) expect(io.stdout).toContain(`  ${c}`);
+    for (const c of ['review', 'apply', 'test', 'validate', 'eval']) expect(io.stdout).toContain(`  ${c}`);
   });
 
   it('exits 2 with the usage for no command, an unknown one, or bad options', async () => {
@@ -83,6 +83,12 @@ describe('amender (dispatcher)', () => {
     io = fakeIO({});
     expect(await runCli(['review'], io)).toBe(2);
     expect(io.stderr).toContain('--policies PATH... is required');
+  });
+
+  it('dispatches eval to the CEL command', async () => {
+    const io = fakeIO({});
+    expect(await runCli(['eval', '--expression', '1 + 2'], io)).toBe(0);
+    expect(JSON.parse(io.stdout)).toEqual({ value: 3, type: 'int' });
   });
 
   it('shows a command\'s usage with --help', async () => {
