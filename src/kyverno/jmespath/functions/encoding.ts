@@ -17,7 +17,6 @@ export { base64 as base64Encode } from '../der.js';
 export function base64Decode(text: string): Uint8Array {
   const out: number[] = [];
   const quad: number[] = [];
-  let pos = 0; // offset in the input, for Go's error message
   let padded = 0;
   const fail = (at: number) => {
     throw new Error(`illegal base64 data at input byte ${at}`);
@@ -25,7 +24,6 @@ export function base64Decode(text: string): Uint8Array {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '\r' || c === '\n') continue;
-    pos = i;
     if (padded > 0) {
       if (c !== '=' || quad.length + padded >= 4) fail(i);
       padded++;
@@ -51,7 +49,8 @@ export function base64Decode(text: string): Uint8Array {
     out.push((n >> 16) & 255);
     if (quad.length === 3) out.push((n >> 8) & 255);
   } else if (quad.length !== 0) {
-    fail(quad.length === 1 ? pos : text.length);
+    // Go reports the start of the incomplete quantum (padding is required).
+    fail(text.replace(/[\r\n]+$/, '').length - quad.length);
   }
   return Uint8Array.from(out);
 }
