@@ -37,7 +37,7 @@ const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c
 const unhex = (c: number) => (c <= 57 ? c - 48 : c <= 70 ? c - 55 : c - 87);
 const bytesToString = (b: Uint8Array | number[]) => decoder.decode(Uint8Array.from(b));
 
-function shouldEscape(c: number, mode: Mode): boolean {
+function shouldEscapeSlow(c: number, mode: Mode): boolean {
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return false;
   const ch = String.fromCharCode(c);
   if ((mode === Mode.Host || mode === Mode.Zone) && `!$&'()*+,;=:[]<>"`.includes(ch)) return false;
@@ -60,12 +60,25 @@ function shouldEscape(c: number, mode: Mode): boolean {
   return true;
 }
 
+/** shouldEscape for each mode and ASCII byte, computed once (bytes >= 0x80 are always escaped). */
+const ESCAPE_TABLES = Array.from({ length: 7 }, (_, mode) =>
+  Uint8Array.from({ length: 128 }, (_, c) => (shouldEscapeSlow(c, mode as Mode) ? 1 : 0)),
+);
+
+function shouldEscape(c: number, mode: Mode): boolean {
+  return c >= 0x80 || ESCAPE_TABLES[mode][c] === 1;
+}
+
 function escapeError(s: Uint8Array, i: number): UrlError {
   return new UrlError(`invalid URL escape ${goQuote(bytesToString(s.subarray(i, i + 3)))}`);
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const ESCAPES = /[%+]/;
+
 /** Go's unescape; `s` is UTF-8. */
 function unescape(input: string, mode: Mode): string {
+  if (mode !== Mode.Host && mode !== Mode.Zone && !ESCAPES.test(input)) return input;
   const s = encoder.encode(input);
   let n = 0;
   let hasPlus = false;
@@ -105,8 +118,15 @@ function unescape(input: string, mode: Mode): string {
 const HEX = '0123456789ABCDEF';
 
 function escape(input: string, mode: Mode): string {
-  let out = '';
-  for (const c of encoder.encode(input)) {
+  const bytes = NON_ASCII.test(input) ? encoder.encode(input) : undefined;
+  const n = bytes ? bytes.length : input.length;
+  let i = 0;
+  // Most paths need no escaping: return the input itself when nothing needs it.
+  if (!bytes) while (i < n && !shouldEscape(input.charCodeAt(i), mode)) i++;
+  if (i === n) return input;
+  let out = input.slice(0, i);
+  for (; i < n; i++) {
+    const c = bytes ? bytes[i] : input.charCodeAt(i);
     if (c === 32 && mode === Mode.QueryComponent) out += '+';
     else if (shouldEscape(c, mode)) out += `%${HEX[c >> 4]}${HEX[c & 15]}`;
     else out += String.fromCharCode(c);

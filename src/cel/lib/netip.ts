@@ -256,25 +256,39 @@ export class Prefix {
   }
 }
 
+function prefixError(input: string, msg: string): NetipError {
+  return new NetipError(`netip.ParsePrefix(${quote(input)}): ${msg}`);
+}
+
+/** strconv.Atoi for the prefix length: optional sign, then decimal digits only. */
+function parseBits(bits: string): number | undefined {
+  let i = bits[0] === '+' || bits[0] === '-' ? 1 : 0;
+  if (i >= bits.length) return undefined;
+  let n = 0;
+  for (; i < bits.length; i++) {
+    const d = bits.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    n = n * 10 + d;
+  }
+  return bits[0] === '-' ? -n : n;
+}
+
 /** Go's netip.ParsePrefix. */
 export function parsePrefix(s: string): Prefix {
-  const fail = (msg: string) => new NetipError(`netip.ParsePrefix(${quote(s)}): ${msg}`);
   const slash = s.lastIndexOf('/');
-  if (slash < 0) throw fail("no '/'");
+  if (slash < 0) throw prefixError(s, "no '/'");
   let ip: Addr;
   try {
     ip = parseAddr(s.slice(0, slash));
   } catch (e) {
-    if (e instanceof NetipError) throw fail(e.message);
+    if (e instanceof NetipError) throw prefixError(s, e.message);
     throw e;
   }
-  if (ip.is6() && ip.zone !== '') throw fail('IPv6 zones cannot be present in a prefix');
+  if (ip.is6() && ip.zone !== '') throw prefixError(s, 'IPv6 zones cannot be present in a prefix');
   const bitsStr = s.slice(slash + 1);
-  const badBits = () => fail(`bad bits after slash: ${quote(bitsStr)}`);
-  if (bitsStr.length > 1 && (bitsStr[0] < '1' || bitsStr[0] > '9')) throw badBits();
-  // strconv.Atoi: optional sign, decimal digits.
-  if (!/^[+-]?[0-9]+$/.test(bitsStr)) throw badBits();
-  const bits = Number(bitsStr);
-  if (bits < 0 || bits > ip.bitLen()) throw fail('prefix length out of range');
+  // Atoi would accept a sign and leading zeros; Go rejects both first.
+  const bits = bitsStr.length > 1 && (bitsStr[0] < '1' || bitsStr[0] > '9') ? undefined : parseBits(bitsStr);
+  if (bits === undefined) throw prefixError(s, `bad bits after slash: ${quote(bitsStr)}`);
+  if (bits < 0 || bits > ip.bitLen()) throw prefixError(s, 'prefix length out of range');
   return new Prefix(ip, bits);
 }

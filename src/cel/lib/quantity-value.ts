@@ -107,17 +107,30 @@ export class Quantity {
   }
 }
 
+const SMALL_POW10 = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
+
 function digitCount(v: bigint): number {
   return (v < 0n ? -v : v).toString().length;
 }
 
 function pow10(n: number): bigint {
+  if (n < SMALL_POW10.length) return SMALL_POW10[n];
   if (n > MAX_DIGITS) throw new QuantityError('quantity is too large to compute exactly');
   return 10n ** BigInt(n);
 }
 
 /** Exact comparison of m1·10^e1 and m2·10^e2 without materialising large exponents. */
 function compareDecimal(m1: bigint, e1: number, m2: bigint, e2: number): -1 | 0 | 1 {
+  if (e1 === e2) return m1 < m2 ? -1 : m1 > m2 ? 1 : 0;
+  const gap = e1 - e2;
+  if (gap > 0 && gap < SMALL_POW10.length) {
+    const a = m1 * SMALL_POW10[gap];
+    return a < m2 ? -1 : a > m2 ? 1 : 0;
+  }
+  if (gap < 0 && -gap < SMALL_POW10.length) {
+    const b = m2 * SMALL_POW10[-gap];
+    return m1 < b ? -1 : m1 > b ? 1 : 0;
+  }
   const s1 = m1 > 0n ? 1 : m1 < 0n ? -1 : 0;
   const s2 = m2 > 0n ? 1 : m2 < 0n ? -1 : 0;
   if (s1 !== s2) return s1 < s2 ? -1 : 1;
@@ -146,7 +159,7 @@ function inInt64(v: bigint): boolean {
 function scaleInt64(value: bigint, scale: number): bigint | undefined {
   if (value === 0n) return 0n;
   if (scale > 18) return undefined;
-  const v = value * 10n ** BigInt(scale);
+  const v = value * SMALL_POW10[scale];
   return inInt64(v) ? v : undefined;
 }
 
@@ -231,12 +244,15 @@ function scan(str: string): Scanned {
 const DECIMAL_SUFFIXES: Record<string, number> = { '': 0, n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 
+const EXPONENT_DIGITS = /^[+-]?[0-9]+$/;
+const DECIMAL_NUMBER = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/;
+
 function interpretSuffix(s: string): { base: 2 | 10; exponent: number; format: QuantityFormat } {
   if (Object.hasOwn(DECIMAL_SUFFIXES, s)) return { base: 10, exponent: DECIMAL_SUFFIXES[s], format: 'DecimalSI' };
   if (Object.hasOwn(BINARY_SUFFIXES, s)) return { base: 2, exponent: BINARY_SUFFIXES[s], format: 'BinarySI' };
   if (s.length > 1 && (s[0] === 'e' || s[0] === 'E')) {
     const digits = s.slice(1);
-    if (/^[+-]?[0-9]+$/.test(digits)) {
+    if (EXPONENT_DIGITS.test(digits)) {
       const parsed = BigInt(digits);
       // strconv.ParseInt(…, 64) then int32(parsed): out of int64 is an error, int32 wraps.
       if (parsed >= INT64_MIN && parsed <= INT64_MAX) {
@@ -249,7 +265,7 @@ function interpretSuffix(s: string): { base: 2 | 10; exponent: number; format: Q
 
 /** inf.Dec.SetString on the numeric prefix (sign, digits, at most one '.'). */
 function parseDecimal(value: string): [bigint, number] {
-  const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/.exec(value);
+  const m = DECIMAL_NUMBER.exec(value);
   if (!m || m[2] + (m[3] ?? '') === '') throw new QuantityError(ERR_NUMERIC);
   const digits = BigInt(m[2] + (m[3] ?? ''));
   return [m[1] === '-' ? -digits : digits, -(m[3]?.length ?? 0)];
@@ -278,7 +294,9 @@ export function parseQuantity(str: string): Quantity {
   if (precision >= 0) {
     scale -= denom.length;
     if (scale >= NANO) {
-      const v = BigInt(num + denom) * mantissa;
+      const digits = num + denom;
+      // Up to 15 digits a double holds the value exactly, and converts faster than a string.
+      const v = (digits.length <= 15 ? BigInt(Number(digits)) : BigInt(digits)) * mantissa;
       if (inInt64(v)) return new Quantity(positive ? v : -v, scale, false, format);
     }
   }
@@ -301,7 +319,7 @@ function roundUpToNano(unscaled: bigint, exp: number): [bigint, number] {
   if (exp >= NANO) return [unscaled * pow10(exp - NANO), NANO];
   const drop = NANO - exp;
   if (drop > digitCount(unscaled)) return [1n, NANO]; // below 10^-9: rounds up to 1n
-  const unit = 10n ** BigInt(drop);
+  const unit = pow10(drop);
   const q = unscaled / unit;
   return [unscaled % unit === 0n ? q : q + 1n, NANO];
 }
