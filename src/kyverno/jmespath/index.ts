@@ -21,6 +21,7 @@
  *       JSON text as Go's encoding/json writes it (sorted keys, HTML escapes); this is what Kyverno
  *       inserts for a non-string value inside a longer string, and what `to_string` returns.
  *   listFunctions(): FunctionInfo[]        every registered function with signature and note.
+ *   compileFresh(expression), clearCompileCache(), COMPILE_CACHE_SIZE   for measurements and tests.
  *
  * EvaluateOptions: `now()` (ms since the epoch, default Date.now) for the time_* functions;
  * `random()` (default crypto.getRandomValues) for `random`; `images` (Kyverno's defaultRegistry and
