@@ -506,3 +506,36 @@ describe('pipeline: MutatingAdmissionPolicies first, then Kyverno policies', () 
     expect(r.outcomes.some((o) => o.engine === 'Kyverno')).toBe(false);
   });
 });
+
+describe('§5/§13 matchConditions share one cost budget per invocation', () => {
+  // Each condition costs a little under PerCallLimit (1,000,000); three exceed the shared 2,500,000.
+  const heavy = 'lists.range(400).all(i, lists.range(400).all(j, i >= 0))';
+  const mk = (failurePolicy: string, n: number) =>
+    set(
+      policy('p', {
+        failurePolicy,
+        matchConditions: Array.from({ length: n }, (_, i) => ({ name: `heavy-${i}`, expression: heavy })),
+        mutations: [setLabel('a', '"1"')],
+      }),
+      binding('b', 'p'),
+    );
+
+  it('two heavy conditions fit, three run out of budget', async () => {
+    expect(labelsOf(await evaluate(mk('Fail', 2), req()))).toEqual({ a: '1' });
+    const status = denied(await evaluate(mk('Fail', 3), req()));
+    expect(status).toMatchObject({ code: 403, reason: 'Invalid' });
+    expect(status.message).toContain('running out of cost budget');
+    expect(await evaluate(mk('Ignore', 3), req())).toMatchObject({ allowed: true, patch: [] });
+  });
+
+  it('a mutation has its own 10,000,000 budget: three heavy variables fit, where three heavy conditions did not', async () => {
+    const variables = ['x', 'y', 'z'].map((name) => ({ name, expression: heavy }));
+    const s = set(policy('p', { variables, mutations: [setLabel('a', 'string(variables.x) + string(variables.y) + string(variables.z)')] }), binding('b', 'p'));
+    expect(labelsOf(await evaluate(s, req()))).toEqual({ a: 'truetruetrue' });
+  });
+
+  it('one expression over PerCallLimit fails on its own', async () => {
+    const s = set(policy('p', { mutations: [setLabel('a', `string(${heavy} && ${heavy})`)] }), binding('b', 'p'));
+    expect(denied(await evaluate(s, req())).message).toContain('operation cancelled: actual cost limit exceeded');
+  });
+});
