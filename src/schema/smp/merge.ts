@@ -67,7 +67,6 @@ function rootType(registry: SchemaRegistry, obj: JsonObject): TypeRef | undefine
 
 type Kind = 'map' | 'list' | 'scalar';
 
-
 function kindOf(v: JsonValue | undefined): Kind | undefined {
   if (v === undefined || v === null) return undefined;
   if (Array.isArray(v)) return 'list';
@@ -83,13 +82,13 @@ class Merger {
   ) {}
 
   walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
-    const kind = kindOf(dest) ?? kindOf(origin);
+    // kyaml takes the kind of the first side that is neither missing nor null; the other must agree.
     const dk = kindOf(dest);
     const ok = kindOf(origin);
     if (dk !== undefined && ok !== undefined && dk !== ok) {
       throw new StrategicMergeError(`strategic merge: wrong node kind at ${path || '.'}: expected ${KIND_NAMES[dk]} but got ${KIND_NAMES[ok]}`);
     }
-    switch (kind) {
+    switch (dk ?? ok) {
       case 'list':
         return this.list(dest as JsonArray | null | undefined, origin as JsonArray | null | undefined, type, field, path);
       case 'scalar':
