@@ -10,6 +10,7 @@ import { autogenRules } from './autogen.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
 import { parseKindSelector } from './kinds.js';
 import { normalizeOperator } from './operators.js';
+import { compilePatchTemplate } from './patch-template.js';
 import { compileSelector } from './selector.js';
 import type {
   CompiledKyvernoPolicy,
@@ -23,7 +24,9 @@ import type {
   Mutation,
   ResourceFilter,
   Subject,
+  TemplatedPatch,
 } from './types.js';
+import type { PatchTemplate } from './patch-template.js';
 
 export interface PolicyProblem {
   /** Field path inside the document, e.g. `spec.rules[2].mutate.patchesJson6902`. */
@@ -174,7 +177,7 @@ function compileRule(raw: JsonObject, path: string, report: Report, autogen?: 'a
   };
 }
 
-type RuleBody = Pick<CompiledRule, 'context' | 'preconditions' | 'mutation' | 'substitutable' | 'usesImages'>;
+type RuleBody = Pick<CompiledRule, 'context' | 'preconditions' | 'mutation' | 'substitutable' | 'json6902' | 'usesImages'>;
 
 /**
  * A rule without its match block (as Kyverno's rule-level tests run them): it is applied to whatever
@@ -206,13 +209,29 @@ function compileRuleBody(raw: JsonObject, path: string, report: Report): RuleBod
   for (const key of Object.keys(raw)) if (key !== 'match' && key !== 'exclude') setOwn(substitutable, key, raw[key]);
   checkElementVariables(substitutable, path, report);
   if (report.problems.length > start) return undefined;
+  const json6902 = mutation.type === 'patches' && isJsonObject(mutateRaw) ? templatedPatch(mutateRaw, substitutable) : undefined;
   return {
     context,
     ...(preconditions ? { preconditions } : {}),
     mutation,
     substitutable,
+    ...(json6902 ? { json6902 } : {}),
     usesImages: /\bimages\b/.test(JSON.stringify(substitutable)),
   };
+}
+
+/** A plain rule's JSON patch parsed once, when it is the patch that applies (no strategic merge). */
+function templatedPatch(mutate: JsonObject, substitutable: JsonObject): TemplatedPatch | undefined {
+  const psm = getOwn(mutate, 'patchStrategicMerge');
+  const text = getOwn(mutate, 'patchesJson6902');
+  if ((psm !== undefined && psm !== null) || typeof text !== 'string' || text === '') return undefined;
+  const template = compilePatchTemplate(text);
+  if (!template) return undefined;
+  const restMutate: JsonObject = {};
+  for (const key of Object.keys(mutate)) if (key !== 'patchesJson6902') setOwn(restMutate, key, mutate[key]);
+  const rest: JsonObject = {};
+  for (const key of Object.keys(substitutable)) setOwn(rest, key, key === 'mutate' ? restMutate : substitutable[key]);
+  return { text, template, rest };
 }
 
 function compileMutate(mutate: JsonObject, path: string, report: Report): Mutation {
@@ -299,10 +318,17 @@ function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEn
       ...(preconditions ? { preconditions } : {}),
       patches,
       hasStrategicMerge: psm !== undefined && psm !== null,
+      ...entryTemplate(psm, json),
       ...(nested ? { foreach: nested } : {}),
     });
   });
   return entries;
+}
+
+function entryTemplate(psm: JsonValue | undefined, json: JsonValue | undefined): { patchTemplate?: PatchTemplate } {
+  if ((psm !== undefined && psm !== null) || typeof json !== 'string' || json === '') return {};
+  const patchTemplate = compilePatchTemplate(json);
+  return patchTemplate ? { patchTemplate } : {};
 }
 
 function checkJmesPath(expression: string, path: string, report: Report): void {

@@ -5,7 +5,7 @@
  * restoring it drops everything added since (rule entries after a rule, element entries after an
  * element) in O(1).
  */
-import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 
 /** Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … */
 export type QueryFn = (expression: string, data: JsonValue) => JsonValue;
@@ -41,6 +41,13 @@ export class JsonContext {
     this.root = setPath(this.root, name.split('.'), 0, value);
   }
 
+  /** Sets several top-level names (no dots) with one copy of the root: the foreach element variables. */
+  setTop(entries: readonly (readonly [string, JsonValue])[]): void {
+    const out = copyObject(this.root);
+    for (const [key, value] of entries) setOwn(out, key, value);
+    this.root = out;
+  }
+
   /** The value at a dotted name, or undefined. */
   get(name: string): JsonValue | undefined {
     let current: JsonValue | undefined = this.root;
@@ -60,9 +67,21 @@ export class JsonContext {
   }
 }
 
-function setPath(target: JsonObject, path: string[], i: number, value: JsonValue): JsonObject {
+/**
+ * A shallow copy that new keys can be added to cheaply. (In V8 an object made by spread becomes very
+ * slow to extend, and `Object.assign` would run the `__proto__` setter for a `__proto__` key, hence the
+ * key-by-key copy in that rare case.)
+ */
+export function copyObject(source: JsonObject): JsonObject {
+  if (!hasOwn(source, '__proto__')) return Object.assign({}, source);
   const out: JsonObject = {};
-  for (const key of Object.keys(target)) setOwn(out, key, target[key]);
+  for (const key of Object.keys(source)) setOwn(out, key, source[key]);
+  return out;
+}
+
+/** Copy-on-write set along a dotted path. */
+function setPath(target: JsonObject, path: string[], i: number, value: JsonValue): JsonObject {
+  const out = copyObject(target);
   const key = path[i];
   if (i === path.length - 1) {
     setOwn(out, key, value);

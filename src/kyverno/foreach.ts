@@ -15,7 +15,7 @@ import type { JsonValue } from '../json/index.js';
 import { conditionsHold } from './conditions.js';
 import { loadContextEntries, type EntryScope } from './context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
-import { applyPatches } from './patchers.js';
+import { applyPatches, applyTemplatedPatch } from './patchers.js';
 import type { ForeachEntry } from './types.js';
 import { substituteAll } from './variables.js';
 
@@ -51,14 +51,19 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
       const element = list[i];
       if (element === null) continue;
       ctx.restore(checkpoint);
-      ctx.set('element', element);
-      ctx.set('elementIndex', i);
-      ctx.set(`element${nesting}`, element);
-      ctx.set(`elementIndex${nesting}`, i);
+      ctx.setTop([
+        ['element', element],
+        ['elementIndex', i],
+        [`element${nesting}`, element],
+        [`elementIndex${nesting}`, i],
+      ]);
       if (entry.context.length > 0) await loadContextEntries(entry.context, scope);
       if (!conditionsHold(entry.preconditions, scope)) continue;
       if (entry.foreach) {
         current = await runForeach(entry.foreach, current, scope, nesting + 1);
+      } else if (entry.patchTemplate) {
+        const text = entry.patches.patchesJson6902 as string;
+        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope);
       } else {
         const patches = substituteAll(entry.patches, scope);
         current = applyPatches(current, patches).resource;

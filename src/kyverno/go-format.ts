@@ -47,6 +47,7 @@ const HTML_ESCAPES: Record<string, string> = {
 
 /** `json.Marshal(v)`: compact, object keys sorted, `<`, `>`, `&` escaped as Go does. */
 export function goJsonMarshal(value: JsonValue): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
   const text = JSON.stringify(sortKeys(value));
   return HAS_HTML_UNSAFE.test(text) ? text.replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c]) : text;
 }

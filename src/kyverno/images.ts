@@ -88,7 +88,16 @@ export function imagesOf(resource: JsonValue): JsonObject {
       const info = parseImage(image);
       if (!info) return;
       Object.defineProperty(entries, name, {
-        value: { ...info, jsonPointer: `${pointer}/${list}/${i}/image` },
+        value: {
+          registry: info.registry,
+          path: info.path,
+          name: info.name,
+          tag: info.tag,
+          digest: info.digest,
+          reference: info.reference,
+          referenceWithTag: info.referenceWithTag,
+          jsonPointer: `${pointer}/${list}/${i}/image`,
+        },
         enumerable: true,
         writable: true,
         configurable: true,

@@ -9,21 +9,23 @@ import { applyPatch, decodePatch, parsePointer, type Operation } from '../jsonpa
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { parseYaml11 } from './yaml11.js';
 
-/** Text (or an already-structured list of operations) → checked operations. Throws KyvernoRuleError. */
-export function decodeKyvernoPatch(patch: JsonValue): Operation[] {
-  let value: JsonValue;
-  if (typeof patch === 'string') {
-    if (patch.trim() === '') throw new KyvernoRuleError('empty mutate rule');
-    try {
-      value = patch[0] === '[' ? parseJson(patch) : parseYaml11(patch);
-    } catch (error) {
-      throw new KyvernoRuleError(`patchesJson6902 is neither valid JSON nor valid YAML: ${messageOf(error)}`);
-    }
-  } else if (patch === null || patch === undefined) {
+/** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */
+export function parsePatchText(patch: JsonValue): JsonValue {
+  if (patch === null || patch === '' || (typeof patch === 'string' && patch.trim() === '')) {
     throw new KyvernoRuleError('empty mutate rule');
-  } else {
+  }
+  if (typeof patch !== 'string') {
     throw new KyvernoRuleError(`patchesJson6902 must be text, got ${Array.isArray(patch) ? 'a list' : typeof patch}`);
   }
+  try {
+    return patch[0] === '[' ? parseJson(patch) : parseYaml11(patch);
+  } catch (error) {
+    throw new KyvernoRuleError(`patchesJson6902 is neither valid JSON nor valid YAML: ${messageOf(error)}`);
+  }
+}
+
+/** A parsed patch → checked operations (known ops, JSON-pointer paths, `value`/`from`). */
+export function decodePatchValue(value: JsonValue): Operation[] {
   if (value === null) throw new KyvernoRuleError('empty mutate rule');
   const decoded = decodePatch(value, 'kyverno');
   if (!decoded.ok) throw new KyvernoRuleError(`invalid patchesJson6902: ${decoded.message}`);
@@ -34,14 +36,22 @@ export function decodeKyvernoPatch(patch: JsonValue): Operation[] {
   return decoded.patch;
 }
 
+/** Text → checked operations. */
+export function decodeKyvernoPatch(patch: JsonValue): Operation[] {
+  return decodePatchValue(parsePatchText(patch));
+}
+
 /**
  * Kyverno's admission check rejects paths that do not start with `/`; at run time the Go library would
  * silently treat the first segment as the root. A clear error is better than a wrong patch.
  */
 function checkPointer(pointer: string, index: number, field: 'path' | 'from'): void {
+  if ((pointer === '' || pointer[0] === '/') && !BAD_TILDE.test(pointer)) return;
   const parsed = parsePointer(pointer);
   if (!parsed.ok) throw new KyvernoRuleError(`invalid patchesJson6902: operation ${index} ${field}: ${parsed.error}`);
 }
+
+const BAD_TILDE = /~(?![01])/;
 
 /** Applies decoded operations; the resource is left untouched when any operation fails. */
 export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[]): JsonValue {

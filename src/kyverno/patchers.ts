@@ -4,8 +4,10 @@
  */
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
 import { KyvernoRuleError } from './errors.js';
-import { applyKyvernoPatch, decodeKyvernoPatch } from './json6902.js';
+import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
+import { instantiate, type PatchTemplate } from './patch-template.js';
 import { applyStrategicMerge } from './strategic.js';
+import { substituteString, type SubstitutionScope } from './variables.js';
 
 export interface PatchOutcome {
   readonly resource: JsonValue;
@@ -20,4 +22,19 @@ export function applyPatches(resource: JsonValue, patches: JsonValue): PatchOutc
   const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
   if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
   return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json)) };
+}
+
+/**
+ * A patchesJson6902 text parsed at compile time: substitute its placeholders (or, when a value could
+ * change how the YAML reads, substitute the text and parse it) and apply it.
+ */
+export function applyTemplatedPatch(
+  resource: JsonValue,
+  template: PatchTemplate,
+  text: string,
+  path: readonly string[],
+  scope: SubstitutionScope,
+): JsonValue {
+  const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
+  return applyKyvernoPatch(resource, decodePatchValue(parsed));
 }

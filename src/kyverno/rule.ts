@@ -9,7 +9,7 @@ import { conditionsHold } from './conditions.js';
 import { loadContextEntries } from './context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { runForeach, type ForeachScope } from './foreach.js';
-import { applyPatches } from './patchers.js';
+import { applyPatches, applyTemplatedPatch } from './patchers.js';
 import type { CompiledRule } from './types.js';
 import { substituteAll } from './variables.js';
 
@@ -34,6 +34,10 @@ export async function runRule(rule: CompiledRule, resource: JsonValue, scope: Fo
     let skipReason: string | undefined;
     if (rule.mutation.type === 'foreach') {
       patched = await runForeach(rule.mutation.entries, resource, scope);
+    } else if (rule.json6902) {
+      // The rest of the rule is still substituted: a bad variable anywhere fails the rule.
+      substituteAll(rule.json6902.rest, scope);
+      patched = applyTemplatedPatch(resource, rule.json6902.template, rule.json6902.text, ['mutate', 'patchesJson6902'], scope);
     } else {
       const substituted = substituteAll(rule.substitutable, scope);
       const mutate = isJsonObject(substituted) ? getOwn(substituted, 'mutate') : undefined;

@@ -8,7 +8,7 @@
  */
 import type { AdmissionRequest } from '../admission/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
-import { JsonContext, type QueryFn } from './context.js';
+import { copyObject, JsonContext, type QueryFn } from './context.js';
 import type { ContextSources } from './context-entries.js';
 import { messageOf } from './errors.js';
 import type { ForeachScope } from './foreach.js';
@@ -62,6 +62,16 @@ export interface KyvernoResult {
   readonly rejection?: { readonly message: string };
 }
 
+const sortedLists = new WeakMap<readonly CompiledKyvernoPolicy[], CompiledKyvernoPolicy[]>();
+
+/** `sortPolicies`, remembered for a frozen list (a policy set evaluates the same list every request). */
+function sortedOnce(policies: readonly CompiledKyvernoPolicy[]): readonly CompiledKyvernoPolicy[] {
+  if (!Object.isFrozen(policies)) return sortPolicies(policies);
+  let sorted = sortedLists.get(policies);
+  if (!sorted) sortedLists.set(policies, (sorted = sortPolicies(policies)));
+  return sorted;
+}
+
 /** ClusterPolicies by name, then Policies by namespace and name (the project's documented order). */
 export function sortPolicies(policies: readonly CompiledKyvernoPolicy[]): CompiledKyvernoPolicy[] {
   const rank = (p: CompiledKyvernoPolicy) => (p.kind === 'ClusterPolicy' ? 0 : 1);
@@ -92,8 +102,10 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   };
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
+  let subject: MatchSubject | undefined;
+  let subjectOf: JsonValue | undefined;
 
-  for (const policy of sortPolicies(policies)) {
+  for (const policy of sortedOnce(policies)) {
     if (!policy.admission || !namespaceFits(policy, current, request)) continue;
     const start = current;
     const scope: ForeachScope = {
@@ -108,7 +120,11 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     for (const rule of policy.rules) {
       let reason: string | undefined;
       try {
-        reason = whyNotMatched(rule.match, rule.exclude, matchSubject(input, current));
+        if (subject === undefined || subjectOf !== current) {
+          subject = matchSubject(input, current);
+          subjectOf = current;
+        }
+        reason = whyNotMatched(rule.match, rule.exclude, subject);
       } catch (error) {
         rules.push({ rule: rule.name, status: 'error', message: messageOf(error) });
         continue;
@@ -143,30 +159,31 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       rules,
     });
   }
-  return {
-    object: current,
-    changed: current !== original,
-    policies: outcomes,
-    ...(failures.length > 0 ? { rejection: { message: failures.join('; ') } } : {}),
-  };
+  const result: { -readonly [K in keyof KyvernoResult]: KyvernoResult[K] } = { object: current, changed: current !== original, policies: outcomes };
+  if (failures.length > 0) result.rejection = { message: failures.join('; ') };
+  return result;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 function initialContext(input: KyvernoInput, object: JsonValue, needImages: boolean): JsonObject {
-  const request: JsonObject = { ...(input.request as unknown as JsonObject) };
+  const r = input.request;
+  const request = copyObject(r as unknown as JsonObject);
   request.object = object;
-  if (request.oldObject === undefined) request.oldObject = null;
-  request.roles = [...(input.roles ?? [])];
-  request.clusterRoles = [...(input.clusterRoles ?? [])];
-  const username = input.request.userInfo?.username ?? '';
-  const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(username);
+  request.oldObject = r.oldObject ?? null;
+  request.roles = (input.roles ?? NONE) as string[];
+  request.clusterRoles = (input.clusterRoles ?? NONE) as string[];
+  const username = r.userInfo?.username ?? '';
+  const sa = username.startsWith('system:serviceaccount:') ? /^system:serviceaccount:([^:]+):([^:]+)$/.exec(username) : null;
   const root: JsonObject = {
     request,
     serviceAccountName: sa ? sa[2] : '',
     serviceAccountNamespace: sa ? sa[1] : '',
   };
   if (needImages) root.images = imagesOf(object);
+  if (!input.values) return root;
   const ctx = new JsonContext(() => null, root);
-  for (const [name, value] of Object.entries(input.values ?? {})) ctx.set(name, value);
+  for (const [name, value] of Object.entries(input.values)) ctx.set(name, value);
   return ctx.data;
 }
 

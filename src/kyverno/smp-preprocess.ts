@@ -39,6 +39,8 @@ export class GlobalConditionFailure extends Error {
  * GlobalConditionFailure when the overlay does not apply, KyvernoRuleError for a broken overlay.
  */
 export function preprocessOverlay(overlay: JsonValue, resource: JsonValue): JsonValue {
+  // Most overlays have no anchor at all: then all that changes is that emptied containers go.
+  if (!mayHaveAnchors(overlay)) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
   rejectValidateOnlyAnchors(overlay, []);
   const pattern = cloneJson(overlay);
   processNode(pattern, resource);
@@ -46,19 +48,75 @@ export function preprocessOverlay(overlay: JsonValue, resource: JsonValue): Json
   return pattern;
 }
 
+/** Verdicts on frozen (policy) subtrees: does any key look like an anchor? */
+const anchorVerdicts = new WeakMap<object, boolean>();
+
+function mayHaveAnchors(value: JsonValue): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' && value.includes('(');
+  const known = anchorVerdicts.get(value);
+  if (known !== undefined) return known;
+  let found = false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (mayHaveAnchors(item)) found = true;
+  } else {
+    for (const key of Object.keys(value)) if (key.includes('(') || mayHaveAnchors(value[key])) found = true;
+  }
+  if (Object.isFrozen(value)) anchorVerdicts.set(value, found);
+  return found;
+}
+
+/**
+ * What anchor removal does to an overlay without anchors (deleteAnchors in Kyverno): maps left with
+ * nothing are dropped, lists emptied by that are dropped; the same object when nothing goes.
+ * Undefined means "remove this node". The top level stays even when empty.
+ */
+function pruneEmpty(value: JsonValue, top = false): JsonValue | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return value;
+    let out: JsonValue[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = pruneEmpty(value[i]);
+      if (next !== value[i] && !out) out = value.slice(0, i);
+      if (out && next !== undefined) out.push(next);
+    }
+    if (!out) return value;
+    return out.length === 0 ? undefined : out;
+  }
+  if (!isJsonObject(value)) return value;
+  const keys = Object.keys(value);
+  let out: JsonObject | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const child = value[keys[i]];
+    const next = pruneEmpty(child);
+    if (next !== child && !out) {
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, keys[j], value[keys[j]]);
+    }
+    if (out && next !== undefined) setOwn(out, keys[i], next);
+  }
+  const result = out ?? value;
+  return !top && Object.keys(result).length === 0 ? undefined : result;
+}
+
 function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
   if (Array.isArray(value)) {
-    value.forEach((v, i) => rejectValidateOnlyAnchors(v, [...path, String(i)]));
+    for (let i = 0; i < value.length; i++) {
+      path.push(String(i));
+      rejectValidateOnlyAnchors(value[i], path);
+      path.pop();
+    }
   } else if (isJsonObject(value)) {
     for (const key of Object.keys(value)) {
-      const anchor = parseAnchor(key);
+      path.push(key);
+      const anchor = key.includes('(') ? parseAnchor(key) : undefined;
       if (isValidateOnly(anchor)) {
         throw new KyvernoRuleError(
-          `anchor "${key}" at /${[...path, key].join('/')} is a validate-only (${anchor!.type}) anchor; ` +
+          `anchor "${key}" at /${path.join('/')} is a validate-only (${anchor!.type}) anchor; ` +
             'mutate overlays support +(key), (key) and <(key)',
         );
       }
-      rejectValidateOnlyAnchors(value[key], [...path, key]);
+      rejectValidateOnlyAnchors(value[key], path);
+      path.pop();
     }
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { JsonObject, JsonValue } from '../json/index.js';
 import type { OperatorName } from './operators.js';
+import type { PatchTemplate } from './patch-template.js';
 import type { CompiledSelector } from './selector.js';
 
 /** A `kinds` entry: `Kind`, `version/Kind`, `group/version/Kind`, with `/subresource`; `*` wildcards. */
@@ -82,7 +83,17 @@ export interface ForeachEntry {
   /** The entry's patches as written, substituted per element: `{patchStrategicMerge?, patchesJson6902?}`. */
   readonly patches: JsonObject;
   readonly hasStrategicMerge: boolean;
+  /** The entry's patchesJson6902 parsed once (absent with strategic merge, or when the text path must run). */
+  readonly patchTemplate?: PatchTemplate;
   readonly foreach?: readonly ForeachEntry[];
+}
+
+/** A plain rule's patchesJson6902 parsed once, and the rest of the rule to substitute beside it. */
+export interface TemplatedPatch {
+  readonly text: string;
+  readonly template: PatchTemplate;
+  /** `substitutable` without `mutate.patchesJson6902`. */
+  readonly rest: JsonObject;
 }
 
 export type Mutation =
@@ -103,6 +114,8 @@ export interface CompiledRule {
    * `match`/`exclude`, so the paths of strings (used by `{{@}}`) are the rule's own paths.
    */
   readonly substitutable: JsonObject;
+  /** Set for plain patchesJson6902 rules whose text could be parsed once. */
+  readonly json6902?: TemplatedPatch;
   /** The rule refers to the `images` context, which is then computed for the request. */
   readonly usesImages: boolean;
   /** Set on rules generated for pod controllers. */

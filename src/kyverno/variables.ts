@@ -19,7 +19,7 @@ import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { goJsonMarshal } from './go-format.js';
 import { substituteReferences } from './references.js';
-import { rewriteStrings } from './walk.js';
+import { mayHaveVariables, rewriteStrings } from './walk.js';
 
 export interface SubstitutionScope {
   readonly ctx: JsonContext;
@@ -32,11 +32,10 @@ const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
 const MAX_PASSES = 64;
 
 const hasVariable = (s: string) => s.includes('{{');
-const hasVariableOrReference = (s: string) => s.includes('{{') || s.includes('$(');
 
 /** References, then variables, over a whole document. Throws KyvernoRuleError. */
 export function substituteAll(document: JsonValue, scope: SubstitutionScope): JsonValue {
-  if (!containsAny(document, hasVariableOrReference)) return document;
+  if (!mayHaveVariables(document)) return document;
   const withReferences = substituteReferences(document);
   return rewriteStrings(withReferences, hasVariable, (text, path) => substituteString(text, path, scope));
 }
@@ -46,7 +45,7 @@ export function substituteString(text: string, path: readonly string[], scope: S
   let value = text;
   let shallow = false;
   for (let pass = 0; ; pass++) {
-    const matches = [...value.matchAll(VARIABLE)];
+    const matches = findVariables(value);
     if (matches.length === 0) break;
     if (pass >= MAX_PASSES) throw new KyvernoRuleError(`variable substitution in "${text}" does not terminate`);
     const original = value;
@@ -68,6 +67,14 @@ export function substituteString(text: string, path: readonly string[], scope: S
     if (shallow) break;
   }
   return value.includes('\\{{') ? value.replaceAll('\\{{', '{{') : value;
+}
+
+function findVariables(text: string): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  if (!text.includes('{{')) return found;
+  VARIABLE.lastIndex = 0;
+  for (let m = VARIABLE.exec(text); m !== null; m = VARIABLE.exec(text)) found.push(m);
+  return found;
 }
 
 function resolve(expression: string, path: readonly string[], scope: SubstitutionScope): JsonValue {
@@ -99,10 +106,3 @@ function replaceFirst(text: string, search: string, replacement: string): string
   return i < 0 ? text : text.slice(0, i) + replacement + text.slice(i + search.length);
 }
 
-function containsAny(value: JsonValue, test: (s: string) => boolean): boolean {
-  if (typeof value === 'string') return test(value);
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some((v) => containsAny(v, test));
-  for (const key of Object.keys(value)) if (test(key) || containsAny(value[key], test)) return true;
-  return false;
-}

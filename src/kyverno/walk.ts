@@ -8,12 +8,37 @@ import { KyvernoRuleError } from './errors.js';
 
 export type StringRewrite = (text: string, path: readonly string[]) => JsonValue;
 
+/**
+ * Verdicts on frozen subtrees (the compiled policies' documents): whether a string or key anywhere in
+ * them holds `{{` or `$(`. Policies are evaluated again and again; their variable-free parts are then
+ * skipped without walking them.
+ */
+const mayHaveVariablesVerdicts = new WeakMap<object, boolean>();
+
+export function mayHaveVariables(value: JsonValue): boolean {
+  if (typeof value === 'string') return value.includes('{{') || value.includes('$(');
+  if (typeof value !== 'object' || value === null) return false;
+  const known = mayHaveVariablesVerdicts.get(value);
+  if (known !== undefined) return known;
+  let found = false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (mayHaveVariables(item)) found = true;
+  } else {
+    for (const key of Object.keys(value)) {
+      if (key.includes('{{') || key.includes('$(') || mayHaveVariables(value[key])) found = true;
+    }
+  }
+  if (Object.isFrozen(value)) mayHaveVariablesVerdicts.set(value, found);
+  return found;
+}
+
 /** Rewrites every string that `interesting` selects; `rewrite` may return any JSON value for a leaf. */
 export function rewriteStrings(document: JsonValue, interesting: (s: string) => boolean, rewrite: StringRewrite): JsonValue {
   const path: string[] = [];
   const visit = (value: JsonValue): JsonValue => {
     if (typeof value === 'string') return interesting(value) ? rewrite(value, path) : value;
     if (typeof value !== 'object' || value === null) return value;
+    if (!mayHaveVariables(value)) return value;
     if (Array.isArray(value)) {
       let out: JsonValue[] | undefined;
       for (let i = 0; i < value.length; i++) {
