@@ -134,7 +134,7 @@ export function readClustersConfig(env: Readonly<Record<string, string | undefin
   const problems: string[] = [];
   const merged = readFileClusters(fileClusters, problems);
   const envNames = list(env[CLUSTERS_VARIABLE] ?? '');
-  for (const name of envNames) {
+  for (const name of new Set(envNames)) {
     const vars = clusterVariables(name);
     const cluster = merged.get(name) ?? {};
     const sources = env[vars.sources];
