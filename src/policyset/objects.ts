@@ -30,14 +30,17 @@ export class ObjectStore implements ParamSource {
   private readonly namespaces = new Map<string, JsonObject>();
   private readonly documents = new Map<string, JsonObject>();
   private count = 0;
+  private sealed = false;
 
   /** Registers the kind a CRD declares (scope from `spec.scope`). */
   declareKind(k: DeclaredKind): void {
+    if (this.sealed) return;
     this.declared.set(kindKey(k.group, k.kind), k.scope);
   }
 
-  /** Adds an object; returns false when one with the same kind, namespace and name is already there. */
+  /** Adds an object; false when one with the same kind, namespace and name is there (or the store is sealed). */
   add(obj: JsonObject): boolean {
+    if (this.sealed) return false;
     const apiVersion = getOwn(obj, 'apiVersion');
     const kind = getOwn(obj, 'kind');
     if (typeof apiVersion !== 'string' || typeof kind !== 'string') return false;
@@ -55,8 +58,9 @@ export class ObjectStore implements ParamSource {
     return true;
   }
 
-  /** Sorts every kind's objects by (namespace, name); called once when the set is complete. */
+  /** Sorts every kind's objects by (namespace, name) and closes the store: a built set never changes. */
   seal(): void {
+    this.sealed = true;
     for (const list of this.byKind.values()) {
       list.sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       Object.freeze(list);
