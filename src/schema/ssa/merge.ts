@@ -1,7 +1,7 @@
 import { isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type Atom, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import { associativeItemKey, fieldElement } from './keys.js';
-import { partFor, scalarError, type Part, type SmdError } from './validate.js';
+import { firstPart, matchingPart, scalarError, type Part, type SmdError } from './validate.js';
 
 /**
  * structured-merge-diff's `live.Merge(patch)` (typed/merge.go, no field managers): structs and granular
@@ -22,15 +22,10 @@ type Side = JsonValue | undefined;
 
 /** The atom part SMD's deduceAtom gives, or 'full' when an untyped value matches none of several parts. */
 function deduced(atom: Atom, v: Side): Part | 'full' {
+  const matched = matchingPart(atom, v);
+  if (matched) return matched;
   const parts = (atom.map ? 1 : 0) + (atom.scalar ? 1 : 0) + (atom.list ? 1 : 0);
-  if (v !== undefined && v !== null) {
-    if (typeof v !== 'object') {
-      if (atom.scalar) return 'scalar';
-    } else if (Array.isArray(v)) {
-      if (atom.list) return 'list';
-    } else if (atom.map) return 'map';
-  }
-  return parts === 1 ? partFor(atom, undefined)! : 'full';
+  return parts === 1 ? firstPart(atom)! : 'full';
 }
 
 function mergeValue(lhs: Side, rhs: Side, type: TypeRef, path: string, errors: SmdError[]): Side {
@@ -43,10 +38,10 @@ function mergeValue(lhs: Side, rhs: Side, type: TypeRef, path: string, errors: S
   const ar = deduced(atom, rhs);
   if (al !== ar) {
     // SMD also walks the value as the live side's kind; only scalar checks can fail on that pass.
-    const lp = al === 'full' ? partFor(atom, undefined) : al;
+    const lp = al === 'full' ? firstPart(atom) : al;
     if (lp === 'scalar') scalarErrors(atom, lhs, rhs, path, errors);
   }
-  switch (ar === 'full' ? partFor(atom, undefined) : ar) {
+  switch (ar === 'full' ? firstPart(atom) : ar) {
     case 'map':
       return mergeMap(atom.map!, lhs, rhs, path, errors);
     case 'scalar':

@@ -23,13 +23,19 @@ export type Part = 'map' | 'scalar' | 'list';
  * that matches no part (null, or the wrong kind) falls to the first of map, scalar, list the atom has.
  */
 export function partFor(atom: Atom, v: JsonValue | undefined): Part | undefined {
-  if (v !== undefined && v !== null) {
-    if (typeof v !== 'object') {
-      if (atom.scalar) return 'scalar';
-    } else if (Array.isArray(v)) {
-      if (atom.list) return 'list';
-    } else if (atom.map) return 'map';
-  }
+  return matchingPart(atom, v) ?? firstPart(atom);
+}
+
+/** SMD deduceAtom: the part of the atom the value's own kind selects, if the atom has it. */
+export function matchingPart(atom: Atom, v: JsonValue | undefined): Part | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object') return atom.scalar ? 'scalar' : undefined;
+  if (Array.isArray(v)) return atom.list ? 'list' : undefined;
+  return atom.map ? 'map' : undefined;
+}
+
+/** SMD handleAtom's preference when the value selects nothing: map, then scalar, then list. */
+export function firstPart(atom: Atom): Part | undefined {
   return atom.map ? 'map' : atom.scalar ? 'scalar' : atom.list ? 'list' : undefined;
 }
 
