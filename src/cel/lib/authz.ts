@@ -3,6 +3,7 @@ import type { CelLibrary } from '../library.js';
 import { actualSize, LIST_CREATE_BASE_COST, publicName, STRUCT_CREATE_BASE_COST } from './cost.js';
 import { celError } from './errors.js';
 import { parseFieldSelector, SelectorParseError, type FieldRequirement } from './field-selector.js';
+import { LabelSelectorError, parseLabelSelector, type LabelRequirement } from './label-selector.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from './k8s-validation.js';
 import { fn } from './register.js';
 
@@ -52,6 +53,9 @@ export interface AuthorizationAttributes {
   /** The field selector parsed (when it parses) or its parse error. */
   fieldSelectorRequirements?: FieldRequirement[];
   fieldSelectorParsingErr?: string;
+  /** The label selector parsed (when it parses) or its parse error. */
+  labelSelectorRequirements?: LabelRequirement[];
+  labelSelectorParsingErr?: string;
 }
 
 export interface AuthorizationDecision {
@@ -206,7 +210,15 @@ function resourceAttributes(check: ResourceCheckValue, verb: string): Authorizat
       attrs.fieldSelectorParsingErr = e.message;
     }
   }
-  if (labelSelector) attrs.labelSelector = labelSelector;
+  if (labelSelector) {
+    attrs.labelSelector = labelSelector;
+    try {
+      attrs.labelSelectorRequirements = parseLabelSelector(labelSelector);
+    } catch (e) {
+      if (!(e instanceof LabelSelectorError)) throw e;
+      attrs.labelSelectorParsingErr = e.message;
+    }
+  }
   return attrs;
 }
 
