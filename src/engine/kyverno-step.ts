@@ -16,14 +16,13 @@ export interface KyvernoStep {
   denial?: Status;
 }
 
-function namespaceLabels(set: PolicySet, request: AdmissionRequest, lookup: (name: string) => JsonValue | undefined): Record<string, string> | undefined {
+function namespaceLabels(request: AdmissionRequest, lookup: (name: string) => JsonValue | undefined): Record<string, string> | undefined {
   const ns = request.namespace ?? '';
   if (!ns) return undefined;
   const obj = lookup(ns);
   if (!isJsonObject(obj)) return undefined;
   const meta = getOwn(obj, 'metadata');
   const labels = isJsonObject(meta) ? getOwn(meta, 'labels') : undefined;
-  void set;
   return isJsonObject(labels) ? (labels as Record<string, string>) : {};
 }
 
@@ -52,7 +51,7 @@ export async function runKyvernoStep(
   const result = await runKyvernoPolicies(set.kyvernoPolicies, {
     request,
     object,
-    namespaceLabels: namespaceLabels(set, request, namespaceLookup),
+    namespaceLabels: namespaceLabels(request, namespaceLookup),
     sources: { configMap: (namespace, name) => set.objects.get('', 'ConfigMap', namespace, name) },
   });
   const outcomes = outcomesOf(result);

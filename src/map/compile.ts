@@ -17,7 +17,6 @@ import {
   toJsonPatchOperations,
   type AdmissionInput,
   type CompileResult,
-  type CompiledExpression,
   type CelValue,
 } from '../cel/index.js';
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
@@ -161,5 +160,3 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
 
   return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema), errors };
 }
-
-export type { CompiledExpression };

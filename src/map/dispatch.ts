@@ -5,7 +5,7 @@
  * each policy's failurePolicy. Mutation itself is the compiled policy's business (PolicyProgram).
  */
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
-import { getOwn, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
+import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
 import type { EquivalenceProvider } from './equivalence.js';
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
@@ -284,12 +284,4 @@ export function dispatch(policies: readonly BoundPolicy[], request: AdmissionReq
   const r = d.run(invocations, start);
   if (r instanceof StatusAbort) return { abort: r, traces: d.traces };
   return { object: r.object, errors: d.errors, traces: d.traces };
-}
-
-/** The name of an object, for messages. */
-export function objectName(obj: JsonValue | null | undefined): string {
-  if (!isJsonObject(obj)) return '';
-  const meta = getOwn(obj, 'metadata');
-  const name = isJsonObject(meta) ? getOwn(meta, 'name') : undefined;
-  return typeof name === 'string' ? name : '';
 }

@@ -4,7 +4,7 @@
  * of the text (`1.0` stays a double for CEL), as `parseJson` does for JSON.
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
-import { isJsonObject, markFloatLiteral, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject, markFloatLiteral, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
 
 const MAX_DEPTH = 1000;
@@ -63,18 +63,9 @@ function yamlDocumentValue(doc: Document.Parsed): JsonValue | undefined {
   return value as JsonValue;
 }
 
-function kindOf(value: JsonObject): string | undefined {
-  return typeof value.kind === 'string' ? value.kind : undefined;
-}
-
-function nameOf(value: JsonObject): string | undefined {
-  const meta = value.metadata;
-  return isJsonObject(meta) && typeof meta.name === 'string' ? meta.name : undefined;
-}
-
 function isList(value: JsonObject): boolean {
-  const kind = kindOf(value);
-  return kind !== undefined && kind.endsWith('List') && Array.isArray(value.items);
+  const kind = getOwn(value, 'kind');
+  return typeof kind === 'string' && kind.endsWith('List') && Array.isArray(getOwn(value, 'items'));
 }
 
 function addDocument(out: ParsedSource, index: number, value: JsonValue | undefined): void {
@@ -85,7 +76,7 @@ function addDocument(out: ParsedSource, index: number, value: JsonValue | undefi
     return;
   }
   if (isList(value)) {
-    (value.items as JsonValue[]).forEach((item, i) => {
+    (getOwn(value, 'items') as JsonValue[]).forEach((item, i) => {
       if (!isJsonObject(item)) out.problems.push(problem('list item is not an object', i));
       else out.documents.push({ source: out.source, index, item: i, value: item });
     });
@@ -134,5 +125,3 @@ export function parseDocuments(source: string, text: string): ParsedSource {
   });
   return out;
 }
-
-export { kindOf, nameOf };
