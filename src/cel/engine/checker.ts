@@ -60,6 +60,8 @@ export interface CheckResult {
   issues: CelIssue[];
 }
 
+const TYPE_VARS: CelType[] = [];
+
 export function check(root: Expr, env: Env): CheckResult {
   const c = new Checker(env);
   c.check(root);
@@ -87,7 +89,9 @@ class Checker {
   }
 
   private newTypeVar(): CelType {
-    return typeParam(`_var${this.freeVars++}`);
+    const n = this.freeVars++;
+    // Type variables are identified by name within one check; the same objects serve every check.
+    return (TYPE_VARS[n] ??= typeParam(`_var${n}`));
   }
 
   private isAssignable(t1: CelType, t2: CelType): boolean {

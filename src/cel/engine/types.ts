@@ -26,12 +26,18 @@ export const enum Kind {
 
 export class CelType {
   private text?: string;
+  /** The type mentions a type parameter somewhere (unification needs a substitution mapping). */
+  readonly free: boolean;
   constructor(
     readonly kind: Kind,
     /** Declared name: the struct/opaque/type-param name, or the primitive's name. */
     readonly name: string,
     readonly params: readonly CelType[] = [],
-  ) {}
+  ) {
+    let free = kind === Kind.TypeParam;
+    for (const p of params) if (p.free) free = true;
+    this.free = free;
+  }
 
   toString(): string {
     if (this.text !== undefined) return this.text;
@@ -64,8 +70,13 @@ export function listOf(elem: CelType): CelType {
   return t;
 }
 
+const mapCache = new Map<CelType, Map<CelType, CelType>>();
 export function mapOf(key: CelType, value: CelType): CelType {
-  return new CelType(Kind.Map, 'map', [key, value]);
+  let byValue = mapCache.get(key);
+  if (!byValue) mapCache.set(key, (byValue = new Map()));
+  let t = byValue.get(value);
+  if (!t) byValue.set(value, (t = new CelType(Kind.Map, 'map', [key, value])));
+  return t;
 }
 
 export function typeOf(param: CelType): CelType {
@@ -111,17 +122,30 @@ export function typeEquals(a: CelType, b: CelType): boolean {
   return true;
 }
 
-/** Type parameter substitutions found while checking one expression (copy-on-write per attempt). */
+/**
+ * Type parameter substitutions found while checking one expression. Copies share the table until
+ * one of them adds a substitution (most assignability attempts add none).
+ */
 export class Mapping {
-  constructor(private readonly subs: Map<string, CelType> = new Map()) {}
+  private shared: boolean;
+  constructor(
+    private subs: Map<string, CelType> = new Map(),
+    shared = false,
+  ) {
+    this.shared = shared;
+  }
   find(t: CelType): CelType | undefined {
-    return this.subs.get(t.name);
+    return this.subs.size === 0 ? undefined : this.subs.get(t.name);
   }
   add(t: CelType, sub: CelType): void {
+    if (this.shared) {
+      this.subs = new Map(this.subs);
+      this.shared = false;
+    }
     this.subs.set(t.name, sub);
   }
   copy(): Mapping {
-    return new Mapping(new Map(this.subs));
+    return new Mapping(this.subs, true);
   }
 }
 
@@ -242,17 +266,24 @@ function internalIsAssignable(m: Mapping, t1: CelType, t2: CelType): boolean {
 
 /** Returns the updated mapping when t1 is assignable to t2, else undefined. */
 export function isAssignable(m: Mapping, t1: CelType, t2: CelType): Mapping | undefined {
+  // Without type parameters no substitution can be recorded: no copy needed.
+  if (!t1.free && !t2.free) return internalIsAssignable(m, t1, t2) ? m : undefined;
   const c = m.copy();
   return internalIsAssignable(c, t1, t2) ? c : undefined;
 }
 
 export function isAssignableList(m: Mapping, l1: readonly CelType[], l2: readonly CelType[]): Mapping | undefined {
+  if (l1.length !== l2.length) return undefined;
+  let free = false;
+  for (let i = 0; i < l1.length; i++) if (l1[i].free || l2[i].free) free = true;
+  if (!free) return internalIsAssignableList(m, l1, l2) ? m : undefined;
   const c = m.copy();
   return internalIsAssignableList(c, l1, l2) ? c : undefined;
 }
 
 /** Replaces bound type parameters; unbound ones become dyn when `toDyn`. */
 export function substitute(m: Mapping, t: CelType, toDyn: boolean): CelType {
+  if (!t.free) return t;
   const sub = t.kind === Kind.TypeParam ? m.find(t) : undefined;
   if (sub) return substitute(m, sub, toDyn);
   if (toDyn && t.kind === Kind.TypeParam) return T.dyn;
@@ -293,9 +324,7 @@ export function instantiate(t: CelType, fresh: Map<string, CelType>): CelType {
 }
 
 export function hasTypeParams(t: CelType): boolean {
-  if (t.kind === Kind.TypeParam) return true;
-  for (const p of t.params) if (hasTypeParams(p)) return true;
-  return false;
+  return t.free;
 }
 
 /**
