@@ -37,6 +37,7 @@ export const libraries: readonly CelLibrary[] = [
  */
 export const MUTATION_ONLY_LIBRARIES: ReadonlySet<string> = new Set([jsonPatchLibrary.name]);
 
+export { NAMESPACE_TYPES, callArgs } from './register.js';
 export { regexLibrary } from './regex.js';
 export { stringsLibrary } from './strings.js';
 export { setsLibrary } from './sets.js';
@@ -62,5 +63,7 @@ export {
   type RequestResource,
   type UserInfo,
 } from './authz.js';
+export type { FieldRequirement } from './field-selector.js';
+export type { LabelRequirement, LabelOperator } from './label-selector.js';
 export { findRegexLiteralErrors, regexLiteralCompileError } from './regex.js';
 export { compileRe2, validateRegexLiteral, RegexSyntaxError, type Re2Regex } from './re2.js';

@@ -33,6 +33,7 @@ export function overload(
  * namespaced functions. The type has no fields, so `strings.x` is a compile error.
  */
 export function namespace(env: Environment, constant: string, typeName: string): void {
+  NAMESPACE_TYPES.set(typeName, constant);
   const Namespace = class {};
   Object.defineProperty(Namespace, 'name', { value: typeName });
   env.registerType(typeName, { ctor: Namespace, fields: {} });
@@ -42,6 +43,13 @@ export function namespace(env: Environment, constant: string, typeName: string):
 }
 
 const namespaces = new WeakSet<object>();
+
+/**
+ * Namespace type name -> identifier (`cel.lib.ext.strings.Namespace` -> `strings`), for an engine
+ * that declares namespaced functions by their cel-go names (`strings.quote`) rather than as methods
+ * of a namespace constant.
+ */
+export const NAMESPACE_TYPES = new Map<string, string>();
 
 /**
  * The call's arguments as cel-go sees them: a namespaced function (`strings.quote(s)`) receives
