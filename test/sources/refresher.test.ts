@@ -1,0 +1,177 @@
+/**
+ * The refresher's own rules, over a scripted in-memory source (the real sources have their own tests):
+ * one refresh at a time, bounded in time and size, refreshIfDue for Lambda/Workers, the timer of
+ * start()/stop(), logs. And the URI parsing and resolution that pick a source.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { LogRecord } from '../../src/server/index.js';
+import {
+  parseSourceUri,
+  PolicySetRefresher,
+  resolveSources,
+  workerSourceResolvers,
+  type FetchResult,
+  type PolicySource,
+  type SourceEntry,
+} from '../../src/sources/index.js';
+import { nodeSourceResolvers } from '../../src/sources/node/index.js';
+import { CORRUPT_YAML, labelPolicy } from './helpers.js';
+
+/** An in-memory store; `hold` makes listings wait until released. */
+class MemorySource implements PolicySource {
+  readonly uri = 'memory://test';
+  readonly docs = new Map<string, { text: string; version: number }>();
+  lists = 0;
+  fetches = 0;
+  hold: Promise<void> | undefined;
+  failWith: Error | undefined;
+  put(name: string, text: string): void {
+    this.docs.set(name, { text, version: (this.docs.get(name)?.version ?? 0) + 1 });
+  }
+  async list(): Promise<SourceEntry[]> {
+    this.lists++;
+    if (this.hold) await this.hold;
+    if (this.failWith) throw this.failWith;
+    return [...this.docs].map(([name, d]) => ({ name, label: `memory://${name}`, version: String(d.version) }));
+  }
+  async fetch(entry: SourceEntry, options: { ifNoneMatch?: string }): Promise<FetchResult> {
+    this.fetches++;
+    const d = this.docs.get(entry.name);
+    if (!d) return { status: 'gone' };
+    if (options.ifNoneMatch === String(d.version)) return { status: 'not-modified' };
+    return { status: 'fetched', version: String(d.version), text: d.text };
+  }
+}
+
+function names(r: PolicySetRefresher): string[] {
+  return r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
+}
+
+describe('PolicySetRefresher', () => {
+  it('runs one refresh at a time, and once more when asked during one', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0 });
+    let release!: () => void;
+    source.hold = new Promise((resolve) => (release = resolve));
+    const first = r.refresh();
+    const second = r.refresh();
+    expect(second).toBe(first);
+    source.hold = undefined;
+    release();
+    expect((await first).outcome).toBe('applied');
+    await vi.waitFor(() => expect(r.stats().attempts).toBe(2), { timeout: 5_000 });
+    expect(source.lists).toBe(2);
+  });
+
+  it('gives up on a source that does not answer in time, keeping the set', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    const r = new PolicySetRefresher({ name: 'slow', sources: [source], intervalMs: 0, limits: { timeoutMs: 50 } });
+    await r.refresh();
+    source.hold = new Promise(() => {}); // never answers
+    const result = await r.refresh();
+    expect(result.outcome).toBe('failed');
+    expect(result.errors).toEqual(['memory://test: refreshing policy set slow did not finish within 50 ms']);
+    expect(names(r)).toEqual(['a']);
+  });
+
+  it('bounds the total size of a set', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    source.put('b.yaml', labelPolicy('b', 'team', 'b'));
+    const r = new PolicySetRefresher({ name: 'small', sources: [source], intervalMs: 0, limits: { maxTotalBytes: 1000 } });
+    const result = await r.refresh();
+    expect(result.outcome).toBe('failed');
+    expect(result.errors[0]).toMatch(/^policy set small: its documents hold \d+ bytes, over the limit of 1000$/);
+    expect(r.provider().set).toBeUndefined();
+  });
+
+  it('names the source of an unexpected error, and logs failures, problems and new sets', async () => {
+    const logs: LogRecord[] = [];
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    source.put('b.yaml', CORRUPT_YAML);
+    const r = new PolicySetRefresher({ name: 'cluster-1', sources: [source], intervalMs: 0, logger: (l) => logs.push(l) });
+    await r.refresh();
+    expect(logs.map((l) => [l.level, l.msg, l.policySet])).toEqual([
+      ['warn', 'policy problem', 'cluster-1'],
+      ['info', 'policy set applied', 'cluster-1'],
+    ]);
+    expect(logs[0].source).toBe('memory://b.yaml');
+    source.failWith = new TypeError('fetch failed\nmore detail');
+    expect((await r.refresh()).errors).toEqual(['memory://test: fetch failed']);
+    expect(logs[2]).toMatchObject({ level: 'error', msg: 'policy sources unreadable', policySet: 'cluster-1', errors: ['memory://test: fetch failed'] });
+    source.failWith = undefined;
+    expect((await r.refresh()).outcome).toBe('unchanged');
+    expect(logs[3]).toMatchObject({ level: 'info', msg: 'policy sources readable again' });
+  });
+
+  it('refreshes when due (Lambda, Workers): not before the interval has passed', async () => {
+    let now = 1_000_000;
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 60_000, now: () => new Date(now) });
+    expect((await r.refreshIfDue())?.outcome).toBe('applied');
+    now += 59_999;
+    expect(r.refreshIfDue()).toBeUndefined();
+    now += 1;
+    expect((await r.refreshIfDue())?.outcome).toBe('unchanged');
+    expect(source.lists).toBe(2);
+  });
+
+  it('repeats refreshes on its timer until stopped', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 10 });
+    await r.refresh();
+    r.start();
+    source.put('b.yaml', labelPolicy('b', 'team', 'b'));
+    await vi.waitFor(() => expect(names(r)).toEqual(['a', 'b']), { timeout: 5_000 });
+    r.stop();
+    const lists = source.lists;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(source.lists).toBe(lists);
+    expect(() => r.start()).toThrow(/stopped/);
+  });
+
+  it('needs at least one source', () => {
+    expect(() => new PolicySetRefresher({ name: 'none', sources: [] })).toThrow('policy set none: no source configured');
+  });
+});
+
+describe('source URIs', () => {
+  it('parses each kind', () => {
+    expect(parseSourceUri('bundled')).toEqual({ kind: 'bundled', uri: 'bundled' });
+    expect(parseSourceUri('file:///etc/amender')).toEqual({ kind: 'directory', uri: 'file:///etc/amender', path: '/etc/amender' });
+    expect(parseSourceUri('./policies')).toEqual({ kind: 'directory', uri: './policies', path: './policies' });
+    expect(parseSourceUri('s3://my-bucket/clusters/prod')).toEqual({ kind: 's3', uri: 's3://my-bucket/clusters/prod', bucket: 'my-bucket', prefix: 'clusters/prod' });
+    expect(parseSourceUri('s3://my-bucket')).toMatchObject({ bucket: 'my-bucket', prefix: '' });
+    expect(parseSourceUri('r2://POLICIES/prod')).toEqual({ kind: 'r2', uri: 'r2://POLICIES/prod', binding: 'POLICIES', prefix: 'prod' });
+  });
+
+  it('says what is wrong with every source at once', () => {
+    expect(() => resolveSources(['s3://Bad_Bucket/x', 'gs://b/p', 'r2://POLICIES/p', 'file://'], nodeSourceResolvers({ env: {} }), 'Node')).toThrow(
+      [
+        'policy source s3://Bad_Bucket/x: "Bad_Bucket" is not a valid S3 bucket name',
+        'policy source gs://b/p: unknown scheme (use bundled, file://DIR, s3://bucket/prefix or r2://BINDING/prefix)',
+        'policy source r2://POLICIES/p: r2:// sources are not available on Node (available: file://, s3://)',
+        'policy source file://: no path after file://',
+      ].join('; '),
+    );
+    expect(() => resolveSources([], nodeSourceResolvers({ env: {} }))).toThrow('no policy source configured');
+  });
+
+  it('refuses a Workers binding that is not an R2 bucket', () => {
+    expect(() => resolveSources(['r2://POLICIES/p'], workerSourceResolvers({ POLICIES: 'not a bucket' }), 'Workers')).toThrow(
+      'policy source r2://POLICIES/p: r2://POLICIES/p: the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)',
+    );
+    expect(() => resolveSources(['file:///x'], workerSourceResolvers({}), 'Workers')).toThrow('file:// sources are not available on Workers (available: r2://)');
+  });
+
+  it('refuses a bad S3 endpoint setting when the source is made', () => {
+    expect(() => resolveSources(['s3://b-1/p'], nodeSourceResolvers({ env: { AMENDER_S3_ENDPOINT: 'ftp://x', AMENDER_S3_FORCE_PATH_STYLE: 'yes' } }))).toThrow(
+      'policy source s3://b-1/p: AMENDER_S3_ENDPOINT: expected an http(s) URL, got ftp:; AMENDER_S3_FORCE_PATH_STYLE: expected true or false, got "yes"',
+    );
+  });
+});
