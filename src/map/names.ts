@@ -27,35 +27,35 @@ function byteLength(s: string): number {
   return new TextEncoder().encode(s).length;
 }
 
-export function isDNS1123Subdomain(value: string): string[] {
+/** The common shape: a byte-length limit and a regular expression with its explanation. */
+function check(value: string, max: number, re: RegExp, explanation: string, fmt: string, ...examples: string[]): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 253) errs.push(maxLen(253));
-  if (!dns1123Subdomain.test(value)) {
-    errs.push(
-      regexError(
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-        DNS1123_SUBDOMAIN,
-        'example.com',
-      ),
-    );
-  }
+  if (byteLength(value) > max) errs.push(maxLen(max));
+  if (!re.test(value)) errs.push(regexError(explanation, fmt, ...examples));
   return errs;
 }
 
+export function isDNS1123Subdomain(value: string): string[] {
+  return check(
+    value,
+    253,
+    dns1123Subdomain,
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+    DNS1123_SUBDOMAIN,
+    'example.com',
+  );
+}
+
 export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLen(63));
-  if (!dns1035Label.test(value)) {
-    errs.push(
-      regexError(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
-        DNS1035_LABEL,
-        'my-name',
-        'abc-123',
-      ),
-    );
-  }
-  return errs;
+  return check(
+    value,
+    63,
+    dns1035Label,
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+    DNS1035_LABEL,
+    'my-name',
+    'abc-123',
+  );
 }
 
 export function isQualifiedName(value: string): string[] {
@@ -100,20 +100,16 @@ export function isQualifiedName(value: string): string[] {
 }
 
 export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLen(63));
-  if (!labelValue.test(value)) {
-    errs.push(
-      regexError(
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-        LABEL_VALUE,
-        'MyValue',
-        'my_value',
-        '12345',
-      ),
-    );
-  }
-  return errs;
+  return check(
+    value,
+    63,
+    labelValue,
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    LABEL_VALUE,
+    'MyValue',
+    'my_value',
+    '12345',
+  );
 }
 
 /** `path.IsValidPathSegmentName`: what may appear as one segment of a REST path. */

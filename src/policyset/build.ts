@@ -116,26 +116,24 @@ class Builder {
   addPolicy(doc: SourceDocument): void {
     const loaded = loadPolicy(doc.value);
     this.report(doc, loaded.errors, 'ignored');
-    if (!loaded.usable) return;
-    const prior = this.policies.get(loaded.value.name);
+    if (loaded.usable) this.register(this.policies, 'MutatingAdmissionPolicy', loaded.value, doc);
+  }
+
+  /** Keeps the first document of a name; a later one is reported as a duplicate and left out. */
+  private register<T extends { name: string }>(map: Map<string, { value: T; doc: SourceDocument }>, kind: string, value: T, doc: SourceDocument): void {
+    const prior = map.get(value.name);
     if (prior) {
-      this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: a MutatingAdmissionPolicy named "${loaded.value.name}" is already defined in ${where(prior.doc)}` }], 'ignored');
+      this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: a ${kind} named "${value.name}" is already defined in ${where(prior.doc)}` }], 'ignored');
       return;
     }
-    this.policies.set(loaded.value.name, { value: loaded.value, doc });
+    map.set(value.name, { value, doc });
   }
 
   addBinding(doc: SourceDocument, apiVersion: string): void {
     const loaded = loadBinding(doc.value, apiVersion);
     this.report(doc, loaded.errors, 'ignored');
     this.report(doc, loaded.warnings, 'kept');
-    if (!loaded.usable) return;
-    const prior = this.bindings.get(loaded.value.name);
-    if (prior) {
-      this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: a MutatingAdmissionPolicyBinding named "${loaded.value.name}" is already defined in ${where(prior.doc)}` }], 'ignored');
-      return;
-    }
-    this.bindings.set(loaded.value.name, { value: loaded.value, doc });
+    if (loaded.usable) this.register(this.bindings, 'MutatingAdmissionPolicyBinding', loaded.value, doc);
   }
 
   addKyverno(doc: SourceDocument): void {
