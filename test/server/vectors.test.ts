@@ -7,47 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBase64Utf8 } from '../../src/admission/index.js';
 import { applyJsonPatch } from '../../src/jsonpatch/index.js';
-import { buildPolicySet, type SourceDocument } from '../../src/policyset/index.js';
+import { buildPolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
 import { loadVectors } from '../map/helpers.js';
+import { documents, dropPath, normalize } from '../fixtures/map-vectors.js';
 
 const FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
-
-/** Drops null, {} and [] recursively, as the vectors' comparison rule says (nil and empty are equal in Go). */
-function normalize(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(normalize);
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const n = normalize(x);
-      if (n === null || (typeof n === 'object' && Object.keys(n as object).length === 0)) continue;
-      out[k] = n;
-    }
-    return out;
-  }
-  return v;
-}
-
-function dropPath(obj: unknown, path: string): unknown {
-  const copy = structuredClone(obj) as Record<string, unknown>;
-  const parts = path.split('.');
-  let at: any = copy;
-  for (const p of parts.slice(0, -1)) at = at && typeof at === 'object' ? at[p] : undefined;
-  if (at && typeof at === 'object') delete at[parts[parts.length - 1]];
-  return copy;
-}
-
-function documents(v: any): SourceDocument[] {
-  const docs: SourceDocument[] = [];
-  const add = (value: any) => docs.push({ source: v.name, index: docs.length, value });
-  for (const p of v.policies ?? []) add(p);
-  for (const b of v.bindings ?? []) add(b);
-  // Params are listed as CEL sees them (no apiVersion/kind); their kind is the policies' paramKind.
-  const paramKind = (v.policies ?? []).map((p: any) => p.spec?.paramKind).find(Boolean);
-  for (const param of v.params ?? []) add({ apiVersion: paramKind?.apiVersion, kind: paramKind?.kind, ...param });
-  for (const ns of v.namespaces ?? []) add(ns);
-  return docs;
-}
 
 function review(v: any) {
   const r = v.request;
