@@ -4,7 +4,7 @@
  * own (per-policy variables), so building one per expression is cheap.
  */
 import { FunctionDecl, type Overload } from './functions.js';
-import { CelType, Kind, T, LIST_DYN, MAP_DYN, listOf, mapOf, optionalOf, parseTypeString, typeOf, typeParam } from './types.js';
+import { CelType, Kind, T, listOf, mapOf, optionalOf, parseTypeString, typeOf, typeParam } from './types.js';
 import { TypeValue, type CelValue } from './values.js';
 
 export interface IdentDecl {
@@ -98,6 +98,7 @@ export class Env {
   }
 
   lookupFunction(name: string): FunctionDecl | undefined {
+    if (!this.container && !name.startsWith('.')) return this.lookupFunctionExact(name);
     for (const candidate of this.candidateNames(name)) {
       const f = this.lookupFunctionExact(candidate);
       if (f) return f;
@@ -110,6 +111,7 @@ export class Env {
   }
 
   lookupIdent(name: string): IdentDecl | undefined {
+    if (!this.container && !name.startsWith('.')) return this.lookupIdentExact(name);
     for (const candidate of this.candidateNames(name)) {
       const d = this.lookupIdentExact(candidate);
       if (d) return d;
@@ -118,6 +120,7 @@ export class Env {
   }
 
   lookupStruct(name: string): StructDecl | undefined {
+    if (!this.container && !name.startsWith('.')) return this.lookupStructExact(name);
     for (const candidate of this.candidateNames(name)) {
       const s = this.lookupStructExact(candidate);
       if (s) return s;
@@ -184,6 +187,4 @@ export function declareStandardTypes(env: Env): void {
     ['optional_type', optionalOf(A)],
   ];
   for (const [name, t] of decls) env.addIdent({ name, type: typeOf(t), value: TypeValue.of(name) });
-  void LIST_DYN;
-  void MAP_DYN;
 }

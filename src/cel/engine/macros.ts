@@ -109,7 +109,7 @@ function transform(kind: 'list' | 'map' | 'mapEntry'): Expander {
   };
 }
 
-const hasMacro: Expander = (f, pos, _target, args) => {
+const hasMacro: Expander = (f, _pos, _target, args) => {
   const a = args[0];
   if (a.kind !== 'select' || a.testOnly) return f.error(a.pos, 'invalid argument to has() macro');
   return f.select(a.pos, a.operand, a.field, true);

@@ -9,8 +9,8 @@ import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, ty
 import type { Env, StructDecl } from './env.js';
 import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
 import { classFieldType, dispatch, type Overload } from './functions.js';
-import { jsonArray, jsonRoot, readJson } from './json.js';
-import { actualSize, buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
+import { readJson } from './json.js';
+import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
 import { EQUALITY_COST, IN_LIST_COST } from './stdlib.js';
 import { parseTimestamp } from './time.js';
 import { CelType, Kind } from './types.js';
@@ -20,7 +20,6 @@ import {
   LazyObject,
   StructValue,
   Timestamp,
-  TypeValue,
   isMapValue,
   isPlainObject,
   type CelMapValue,
@@ -943,8 +942,3 @@ export function indexValue(container: unknown, k: unknown, optional: boolean): C
   throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
 }
 
-void jsonArray;
-void jsonRoot;
-void actualSize;
-void normKey;
-void TypeValue;
