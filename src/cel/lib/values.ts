@@ -96,6 +96,9 @@ export function celTypeName(v: unknown): string {
   if (isLibraryValue(v)) return v.celTypeName;
   const name = (v as { name?: unknown }).name;
   if (typeof name === 'string' && String(v).startsWith('Type<')) return 'type';
+  // Engine message values (Kubernetes Object{...}, JSONPatch{...}) carry their CEL type name.
+  const typeName = (v as { typeName?: unknown }).typeName;
+  if (typeof typeName === 'string') return typeName;
   return (v as object).constructor?.name ?? 'unknown';
 }
 
