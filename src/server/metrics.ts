@@ -53,33 +53,33 @@ export class Counter implements Metric {
   }
 }
 
-/** A gauge whose samples are computed when scraped (policy-set counts, cache sizes). */
-export class CallbackGauge implements Metric {
+/** A metric whose samples are computed when scraped (counts or totals owned by another module). */
+class CallbackMetric implements Metric {
   constructor(
     readonly name: string,
     readonly help: string,
+    private readonly type: 'gauge' | 'counter',
     private readonly read: () => Iterable<[Labels, number]>,
   ) {}
 
   render(): string {
-    let out = header(this.name, this.help, 'gauge');
+    let out = header(this.name, this.help, this.type);
     for (const [labels, value] of this.read()) out += `${this.name}${labelText(labels)} ${numberText(value)}\n`;
     return out;
   }
 }
 
-/** Same as CallbackGauge, typed as a counter (monotonic totals owned by another module, e.g. cache hits). */
-export class CallbackCounter implements Metric {
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly read: () => Iterable<[Labels, number]>,
-  ) {}
+/** A gauge read at scrape time (policy-set counts, cache sizes). */
+export class CallbackGauge extends CallbackMetric {
+  constructor(name: string, help: string, read: () => Iterable<[Labels, number]>) {
+    super(name, help, 'gauge', read);
+  }
+}
 
-  render(): string {
-    let out = header(this.name, this.help, 'counter');
-    for (const [labels, value] of this.read()) out += `${this.name}${labelText(labels)} ${numberText(value)}\n`;
-    return out;
+/** A monotonic total kept by another module (e.g. cache hits), read at scrape time. */
+export class CallbackCounter extends CallbackMetric {
+  constructor(name: string, help: string, read: () => Iterable<[Labels, number]>) {
+    super(name, help, 'counter', read);
   }
 }
 
