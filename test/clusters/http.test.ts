@@ -85,7 +85,7 @@ function watchedBody(): { body: ReadableStream<Uint8Array>; wasRead: () => boole
   };
 }
 
-async function post(path: string, headers: Record<string, string> = {}, body: BodyInit = JSON.stringify(podReview())) {
+async function post(path: string, headers: Record<string, string> = {}, body: string | ReadableStream<Uint8Array> = JSON.stringify(podReview())) {
   const res = await amender.app.fetch(
     new Request(`https://amender.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit),
   );

@@ -10,7 +10,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CORRUPT_YAML, labelPolicy } from './helpers.js';
 
 let mf: Miniflare;
-type Bucket = Awaited<ReturnType<Miniflare['getR2Bucket']>>;
+/** The test's handle on the R2 binding (miniflare's own types need the Workers type package). */
+interface Bucket {
+  list(): Promise<{ objects: { key: string }[] }>;
+  put(key: string, value: string): Promise<unknown>;
+  head(key: string): Promise<{ etag: string; size: number } | null>;
+  delete(key: string): Promise<void>;
+}
 let bucket: Bucket;
 
 beforeAll(async () => {
@@ -30,7 +36,7 @@ beforeAll(async () => {
     compatibilityDate: '2025-01-01',
     r2Buckets: ['POLICIES'],
   });
-  bucket = await mf.getR2Bucket('POLICIES');
+  bucket = (await mf.getR2Bucket('POLICIES')) as unknown as Bucket;
 });
 
 afterAll(async () => {
