@@ -274,18 +274,22 @@ function checkOverlay(overlay: JsonValue, path: string, report: Report): void {
   visit(overlay, path);
 }
 
-function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEntry[] {
-  if (!Array.isArray(raw) || raw.length === 0) {
-    report.error(path, 'must be a non-empty list');
-    return [];
+/** Calls `each` for every object of a list field, reporting what is not a list or not an object. */
+function eachObject(raw: JsonValue, path: string, report: Report, nonEmpty: boolean, each: (entry: JsonObject, at: string) => void): void {
+  if (!Array.isArray(raw) || (nonEmpty && raw.length === 0)) {
+    report.error(path, nonEmpty ? 'must be a non-empty list' : 'must be a list');
+    return;
   }
-  const entries: ForeachEntry[] = [];
   raw.forEach((entry, i) => {
     const at = `${path}[${i}]`;
-    if (!isJsonObject(entry)) {
-      report.error(at, 'must be an object');
-      return;
-    }
+    if (isJsonObject(entry)) each(entry, at);
+    else report.error(at, 'must be an object');
+  });
+}
+
+function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEntry[] {
+  const entries: ForeachEntry[] = [];
+  eachObject(raw, path, report, true, (entry, at) => {
     const list = getOwn(entry, 'list');
     if (typeof list !== 'string' || list.trim() === '') {
       report.error(`${at}.list`, 'must be a JMESPath expression (a string)');
@@ -342,17 +346,8 @@ function checkJmesPath(expression: string, path: string, report: Report): void {
 
 function compileContext(raw: JsonValue | undefined, path: string, report: Report): ContextEntry[] {
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) {
-    report.error(path, 'must be a list');
-    return [];
-  }
   const out: ContextEntry[] = [];
-  raw.forEach((entry, i) => {
-    const at = `${path}[${i}]`;
-    if (!isJsonObject(entry)) {
-      report.error(at, 'must be an object');
-      return;
-    }
+  eachObject(raw, path, report, false, (entry, at) => {
     const name = getOwn(entry, 'name');
     if (typeof name !== 'string' || name === '') {
       report.error(`${at}.name`, 'is required');

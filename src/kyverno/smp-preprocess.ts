@@ -17,6 +17,7 @@ import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type 
 import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
 import { KyvernoRuleError } from './errors.js';
 import { matchPattern } from './pattern.js';
+import { deepTest } from './walk.js';
 
 /** A `()` condition did not hold: the overlay does not apply (rule skipped, no error). */
 export class ConditionFailure extends Error {
@@ -48,22 +49,8 @@ export function preprocessOverlay(overlay: JsonValue, resource: JsonValue): Json
   return pattern;
 }
 
-/** Verdicts on frozen (policy) subtrees: does any key look like an anchor? */
-const anchorVerdicts = new WeakMap<object, boolean>();
-
-function mayHaveAnchors(value: JsonValue): boolean {
-  if (typeof value !== 'object' || value === null) return typeof value === 'string' && value.includes('(');
-  const known = anchorVerdicts.get(value);
-  if (known !== undefined) return known;
-  let found = false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (mayHaveAnchors(item)) found = true;
-  } else {
-    for (const key of Object.keys(value)) if (key.includes('(') || mayHaveAnchors(value[key])) found = true;
-  }
-  if (Object.isFrozen(value)) anchorVerdicts.set(value, found);
-  return found;
-}
+/** Might a key (or a scalar, which Kyverno also inspects) be an anchor? */
+const mayHaveAnchors = deepTest((s) => s.includes('('));
 
 /**
  * What anchor removal does to an overlay without anchors (deleteAnchors in Kyverno): maps left with

@@ -9,28 +9,31 @@ import { KyvernoRuleError } from './errors.js';
 export type StringRewrite = (text: string, path: readonly string[]) => JsonValue;
 
 /**
- * Verdicts on frozen subtrees (the compiled policies' documents): whether a string or key anywhere in
- * them holds `{{` or `$(`. Policies are evaluated again and again; their variable-free parts are then
- * skipped without walking them.
+ * `deepTest(test)`: does any string or map key anywhere in a document pass `test`? Verdicts on frozen
+ * subtrees (the compiled policies' documents, evaluated again and again) are remembered, so their
+ * parts that cannot match are skipped without walking them.
  */
-const mayHaveVariablesVerdicts = new WeakMap<object, boolean>();
-
-export function mayHaveVariables(value: JsonValue): boolean {
-  if (typeof value === 'string') return value.includes('{{') || value.includes('$(');
-  if (typeof value !== 'object' || value === null) return false;
-  const known = mayHaveVariablesVerdicts.get(value);
-  if (known !== undefined) return known;
-  let found = false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (mayHaveVariables(item)) found = true;
-  } else {
-    for (const key of Object.keys(value)) {
-      if (key.includes('{{') || key.includes('$(') || mayHaveVariables(value[key])) found = true;
+export function deepTest(test: (text: string) => boolean): (value: JsonValue) => boolean {
+  const verdicts = new WeakMap<object, boolean>();
+  const check = (value: JsonValue): boolean => {
+    if (typeof value === 'string') return test(value);
+    if (typeof value !== 'object' || value === null) return false;
+    const known = verdicts.get(value);
+    if (known !== undefined) return known;
+    let found = false;
+    if (Array.isArray(value)) {
+      for (const item of value) if (check(item)) found = true;
+    } else {
+      for (const key of Object.keys(value)) if (test(key) || check(value[key])) found = true;
     }
-  }
-  if (Object.isFrozen(value)) mayHaveVariablesVerdicts.set(value, found);
-  return found;
+    if (Object.isFrozen(value)) verdicts.set(value, found);
+    return found;
+  };
+  return check;
 }
+
+/** Might the document hold a `{{ }}` variable or a `$()` reference? */
+export const mayHaveVariables = deepTest((s) => s.includes('{{') || s.includes('$('));
 
 /** Rewrites every string that `interesting` selects; `rewrite` may return any JSON value for a leaf. */
 export function rewriteStrings(document: JsonValue, interesting: (s: string) => boolean, rewrite: StringRewrite): JsonValue {
