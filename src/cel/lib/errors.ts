@@ -22,3 +22,17 @@ export function intOverflow(): EvaluationError {
 export function uintOverflow(): EvaluationError {
   return celError('unsigned integer overflow');
 }
+
+/**
+ * True when `parse` succeeds, false when it throws one of `expected` (a parse failure); anything
+ * else is a bug and propagates. The `isX(string)` predicates are built on it.
+ */
+export function parses(parse: () => unknown, ...expected: (abstract new (...args: never[]) => Error)[]): boolean {
+  try {
+    parse();
+    return true;
+  } catch (e) {
+    if (expected.some((cls) => e instanceof cls)) return false;
+    throw e;
+  }
+}

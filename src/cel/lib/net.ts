@@ -1,7 +1,7 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import { EvaluationError, type Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../library.js';
 import { actualSize, publicName, STRING_TRAVERSAL_COST_FACTOR, traversal } from './cost.js';
-import { celError, noSuchOverload } from './errors.js';
+import { celError, noSuchOverload, parses } from './errors.js';
 import { goQuote } from './go-quote.js';
 import { Addr, NetipError, parseAddr, parsePrefix, Prefix } from './netip.js';
 import { callArgs, fn, namespace } from './register.js';
@@ -77,15 +77,6 @@ export function parseCIDR(raw: string): CIDRValue {
   return new CIDRValue(prefix);
 }
 
-function succeeds(f: () => unknown): boolean {
-  try {
-    f();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function containsCIDR(c: CIDRValue, other: CIDRValue): boolean {
   const bits = c.prefix.bits;
   const otherAtBits = new Prefix(other.prefix.addr, bits).masked();
@@ -101,7 +92,7 @@ export const netLibrary: CelLibrary = {
     env.registerType(CIDR, { ctor: CIDRValue, fields: {} });
 
     fn(env, `ip(string): ${IP}`, parseIP);
-    fn(env, 'isIP(string): bool', (s: string) => succeeds(() => parseIP(s)));
+    fn(env, 'isIP(string): bool', (s: string) => parses(() => parseIP(s), EvaluationError));
     fn(env, `string(${IP}): string`, (v: IPValue) => v.addr.toString());
     fn(env, `${IP}.family(): int`, (v: IPValue) => (v.addr.is4() ? 4n : 6n));
     fn(env, `${IP}.isUnspecified(): bool`, (v: IPValue) => v.addr.isUnspecified());
@@ -112,7 +103,7 @@ export const netLibrary: CelLibrary = {
     env.registerOperator(`${IP} == ${IP}`, (a: IPValue, b: IPValue) => a.celEquals(b));
 
     fn(env, `cidr(string): ${CIDR}`, parseCIDR);
-    fn(env, 'isCIDR(string): bool', (s: string) => succeeds(() => parseCIDR(s)));
+    fn(env, 'isCIDR(string): bool', (s: string) => parses(() => parseCIDR(s), EvaluationError));
     fn(env, `string(${CIDR}): string`, (v: CIDRValue) => v.prefix.toString());
     fn(env, `${CIDR}.containsIP(${IP}): bool`, (c: CIDRValue, ip: IPValue) => c.prefix.contains(ip.addr));
     fn(env, `${CIDR}.containsIP(string): bool`, (c: CIDRValue, s: string) => {

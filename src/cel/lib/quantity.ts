@@ -1,7 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../library.js';
 import { publicName, traversal } from './cost.js';
-import { celError } from './errors.js';
+import { celError, parses } from './errors.js';
 import { parseQuantity, Quantity, QuantityError } from './quantity-value.js';
 import { fn } from './register.js';
 
@@ -31,15 +31,7 @@ export const quantityLibrary: CelLibrary = {
     const Q = QUANTITY_TYPE;
     env.registerType(Q, { ctor: Quantity, fields: {} });
     fn(env, `quantity(string): ${Q}`, (s: string) => guard(() => parseQuantity(s)));
-    fn(env, 'isQuantity(string): bool', (s: string) => {
-      try {
-        parseQuantity(s);
-        return true;
-      } catch (e) {
-        if (e instanceof QuantityError) return false;
-        throw e;
-      }
-    });
+    fn(env, 'isQuantity(string): bool', (s: string) => parses(() => parseQuantity(s), QuantityError));
     // `sign` is a global function in Kubernetes (cel.Overload), not a method.
     fn(env, `sign(${Q}): int`, (q: Quantity) => BigInt(q.sign()));
     fn(env, `${Q}.isInteger(): bool`, (q: Quantity) => q.asInt64() !== undefined);

@@ -1,7 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../library.js';
 import { publicName, traversal } from './cost.js';
-import { celError } from './errors.js';
+import { celError, parses } from './errors.js';
 import { goQuote } from './go-quote.js';
 import { fn } from './register.js';
 import { compareStrings } from './values.js';
@@ -171,12 +171,7 @@ function toSemver(s: string, normalize: boolean): Semver {
 }
 
 function isSemver(s: string, normalize: boolean): boolean {
-  try {
-    toSemver(s, normalize);
-    return true;
-  } catch {
-    return false;
-  }
+  return parses(() => (normalize ? normalizeAndParseSemver(s) : parseSemver(s)), SemverError);
 }
 
 export const semverLibrary: CelLibrary = {

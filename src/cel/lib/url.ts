@@ -1,7 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../library.js';
 import { publicName, traversal } from './cost.js';
-import { celError } from './errors.js';
+import { celError, parses } from './errors.js';
 import { escapedPath, hostname, parseRequestURI, parseURL, port, query, UrlError, type GoUrl } from './go-url.js';
 import { fn } from './register.js';
 
@@ -40,13 +40,7 @@ function toURL(s: string): URLValue {
 }
 
 function isURL(s: string): boolean {
-  try {
-    parseRequestURI(s);
-    return true;
-  } catch (e) {
-    if (e instanceof UrlError) return false;
-    throw e;
-  }
+  return parses(() => parseRequestURI(s), UrlError);
 }
 
 export const urlLibrary: CelLibrary = {
