@@ -62,6 +62,23 @@ export interface CheckResult {
 
 const TYPE_VARS: CelType[] = [];
 
+/** The type parameter names an overload's signature uses (computed once per overload). */
+const paramNames = new WeakMap<Overload, string[]>();
+function typeParamNames(o: Overload): string[] {
+  let names = paramNames.get(o);
+  if (!names) {
+    const found = new Set<string>();
+    const collect = (t: CelType) => {
+      if (t.kind === Kind.TypeParam) found.add(t.name);
+      t.params.forEach(collect);
+    };
+    o.params.forEach(collect);
+    collect(o.result);
+    paramNames.set(o, (names = [...found]));
+  }
+  return names;
+}
+
 export function check(root: Expr, env: Env): CheckResult {
   const c = new Checker(env);
   c.check(root);
@@ -346,12 +363,7 @@ class Checker {
       let res = o.result;
       if (o.hasTypeParams) {
         const fresh = new Map<string, CelType>();
-        const collect = (t: CelType) => {
-          if (t.kind === Kind.TypeParam && !fresh.has(t.name)) fresh.set(t.name, this.newTypeVar());
-          t.params.forEach(collect);
-        };
-        params.forEach(collect);
-        collect(res);
+        for (const name of typeParamNames(o)) fresh.set(name, this.newTypeVar());
         params = params.map((p) => instantiate(p, fresh));
         res = instantiate(res, fresh);
       }
