@@ -82,5 +82,14 @@ const stop = (signal: string) => {
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGHUP', () => {
+  // Re-read what may have changed on disk: the policy sources and a rotated certificate.
   void sources.reload().then(() => logLoad(logger, sources));
+  if (config.tls) {
+    try {
+      server.setTls({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) });
+      logger({ level: 'info', msg: 'tls certificate reloaded', certFile: config.tls.certFile });
+    } catch (err) {
+      logger({ level: 'error', msg: 'tls certificate reload failed; the previous one stays', error: (err as Error).message });
+    }
+  }
 });

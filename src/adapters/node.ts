@@ -34,6 +34,11 @@ export interface RunningServer {
   readonly protocol: 'http' | 'https';
   /** Requests being handled right now. */
   inFlight(): number;
+  /**
+   * Replaces the certificate and key for new TLS connections (a rotated certificate); connections already
+   * open keep theirs. Throws for a plain HTTP server or unusable material.
+   */
+  setTls(tls: TlsMaterial): void;
   /** Graceful shutdown; resolves when every connection is closed. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -103,5 +108,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     return closing;
   };
 
-  return { url: `${protocol}://${urlHost}:${port}`, port, protocol, inFlight: () => inFlight, close };
+  const setTls = (tls: TlsMaterial) => {
+    if (!('setSecureContext' in server)) throw new Error('this server was started without TLS');
+    server.setSecureContext({ cert: tls.cert, key: tls.key });
+  };
+
+  return { url: `${protocol}://${urlHost}:${port}`, port, protocol, inFlight: () => inFlight, setTls, close };
 }

@@ -125,6 +125,32 @@ describe('startNodeServer over HTTPS', () => {
     await expect(h1Request(`https://localhost:${server.port}/h1`)).rejects.toThrow(/certificate/);
   });
 
+  it('takes a rotated certificate for new connections', async () => {
+    const next = makeTestPki();
+    try {
+      const s = await startNodeServer({ fetch: handler.fetch, port: 0, host: '127.0.0.1', tls: { cert: pki.cert, key: pki.key } });
+      try {
+        s.setTls({ cert: next.cert, key: next.key });
+        const reply = await h2Request(`https://localhost:${s.port}`, '/rotated', next.ca, { body: 'new cert' });
+        expect(reply.status).toBe(200);
+        await expect(h2Request(`https://localhost:${s.port}`, '/rotated', pki.ca, { body: 'old ca' })).rejects.toThrow(/certificate|self.signed|verify/i);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      next.dispose();
+    }
+  });
+
+  it('refuses setTls on a plain HTTP server', async () => {
+    const s = await startNodeServer({ fetch: handler.fetch, port: 0, host: '127.0.0.1' });
+    try {
+      expect(() => s.setTls({ cert: pki.cert, key: pki.key })).toThrow('this server was started without TLS');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('drains HTTP/2 sessions on close', async () => {
     const h = echoHandler();
     const s = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1', tls: { cert: pki.cert, key: pki.key } });

@@ -3,7 +3,7 @@
  * logs, configuration errors, SIGTERM draining. (The review round trip is in https-review.test.ts.)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,14 @@ import { h2Request } from './clients.js';
 import { ROOT, SERVER_BUNDLE, ensureBuilt } from './built.js';
 import { startBundle, type Running } from './bundle.js';
 import { makeTestPki, type TestPki } from './tls.js';
+
+async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 let pki: TestPki;
 beforeAll(() => {
@@ -84,6 +92,31 @@ describe('the built Node server, lifecycle', () => {
     } finally {
       server.child.kill('SIGTERM');
       await server.exit;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reloads a rotated certificate on SIGHUP', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amender-tls-'));
+    const next = makeTestPki();
+    try {
+      copyFileSync(`${pki.dir}/server.crt`, join(dir, 'tls.crt'));
+      copyFileSync(`${pki.dir}/server.key`, join(dir, 'tls.key'));
+      const server = await startBundle({ AMENDER_TLS_CERT_FILE: join(dir, 'tls.crt'), AMENDER_TLS_KEY_FILE: join(dir, 'tls.key') });
+      try {
+        const port = new URL(server.url).port;
+        expect((await h2Request(`https://localhost:${port}`, '/healthz', pki.ca, { method: 'GET' })).status).toBe(200);
+        copyFileSync(`${next.dir}/server.crt`, join(dir, 'tls.crt'));
+        copyFileSync(`${next.dir}/server.key`, join(dir, 'tls.key'));
+        server.child.kill('SIGHUP');
+        await waitFor(() => server.lines.some((l) => l.msg === 'tls certificate reloaded'));
+        expect((await h2Request(`https://localhost:${port}`, '/healthz', next.ca, { method: 'GET' })).status).toBe(200);
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exit;
+      }
+    } finally {
+      next.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
   });
