@@ -276,6 +276,7 @@ describe('construction syntax and conversions', () => {
 
   it('JSONPatch fields: has() is true for non-empty strings and a set value; unknown fields do not compile', () => {
     expect(value("has(JSONPatch{op: 'add'}.op) && !has(JSONPatch{op: 'add'}.path) && !has(JSONPatch{}.value) && has(JSONPatch{value: null}.value)")).toBe(true);
+    expect(value("JSONPatch{op: 'add'} == JSONPatch{op: 'add', path: ''} && JSONPatch{value: '1'} != JSONPatch{value: 1}")).toBe(true);
     const r = compileExpression("[JSONPatch{op: 'add', bogus: 1}]", 'jsonPatch', { params: false });
     expect(r.ok || r.message).toContain("undefined field 'bogus'");
     const inConditions = compileExpression("JSONPatch{op: 'add'}.op == 'add'", 'matchCondition', { params: false });

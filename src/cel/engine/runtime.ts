@@ -247,7 +247,15 @@ export function celEquals(a: unknown, b: unknown): boolean {
     return celEquals(a.value(), b.value());
   }
   if (a instanceof StructValue) {
-    if (!(b instanceof StructValue) || a.typeName !== b.typeName || a.fields.size !== b.fields.size) return false;
+    if (!(b instanceof StructValue) || a.typeName !== b.typeName) return false;
+    if (a.typeName === 'JSONPatch') {
+      // A struct with zero-value defaults: an unset string field equals ''.
+      for (const f of ['op', 'path', 'from']) if ((a.fields.get(f) ?? '') !== (b.fields.get(f) ?? '')) return false;
+      const va = a.fields.get('value');
+      const vb = b.fields.get('value');
+      return va === undefined || vb === undefined ? va === vb : celEquals(va, vb);
+    }
+    if (a.fields.size !== b.fields.size) return false;
     for (const [k, v] of a.fields) {
       if (!b.fields.has(k) || !celEquals(v, b.fields.get(k))) return false;
     }
