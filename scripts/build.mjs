@@ -6,8 +6,9 @@
  */
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,25 +16,92 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Lets bundled CommonJS dependencies `require` Node built-ins from an ESM bundle. */
 const NODE_REQUIRE_BANNER = "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);";
 
-/** @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions }[]} */
+/** Fails the build when anything imports a Node built-in: the Workers bundle must run without nodejs_compat. */
+const NODE_BUILTIN = new RegExp(`^(node:.*|(${builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})(/.*)?)$`);
+const refuseNodeBuiltins = {
+  name: 'refuse-node-builtins',
+  setup(b) {
+    b.onResolve({ filter: NODE_BUILTIN }, (args) => ({
+      errors: [{ text: `"${args.path}" is a Node-only module (imported by ${relative(root, args.importer) || args.importer}); the Workers bundle cannot contain one` }],
+    }));
+  },
+};
+
+/**
+ * @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions,
+ *   policies?: boolean }[]}
+ * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
+ */
 export const TARGETS = [
   { name: 'node', entry: 'src/adapters/node-main.ts', outfile: 'dist/node/main.js', platform: 'node' },
   { name: 'cli', entry: 'src/cli/bin.ts', outfile: 'dist/cli/amender.js', platform: 'node' },
+  // Lambda (handler `index.handler`): the S3 sources and the AWS SDK are a chunk loaded only when an
+  // s3:// or file:// source is configured, so a bundled-only function does not load them at cold start.
+  {
+    name: 'lambda',
+    entry: 'src/adapters/aws-lambda.ts',
+    outfile: 'dist/lambda/index.mjs',
+    platform: 'node',
+    policies: true,
+    options: { outfile: undefined, outdir: 'dist/lambda', splitting: true, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } },
+  },
+  {
+    name: 'workers',
+    entry: 'src/adapters/cloudflare-workers.ts',
+    outfile: 'dist/workers/index.js',
+    platform: 'browser',
+    policies: true,
+    options: { target: 'es2022', conditions: ['workerd', 'worker', 'browser'], plugins: [refuseNodeBuiltins] },
+  },
 ];
 
-export async function buildTargets(names = []) {
+/** Validates a policy folder and returns its bundle as JSON text; throws with every problem. */
+export async function policyBundleJson(policiesDir) {
+  const tool = join(root, 'dist', '.build', 'bundle-policies.mjs');
+  await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: "export { bundlePolicyFolder } from './src/sources/node/bundle-folder.ts';\nexport { formatBundleProblems } from './src/sources/bundle.ts';\n",
+      resolveDir: root,
+      loader: 'ts',
+      sourcefile: 'bundle-policies.ts',
+    },
+    outfile: tool,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: { js: NODE_REQUIRE_BANNER },
+  });
+  const { bundlePolicyFolder, formatBundleProblems } = await import(`${pathToFileURL(tool).href}?${Date.now()}`);
+  const result = await bundlePolicyFolder(policiesDir);
+  if (!result.ok) throw new Error(`invalid bundled policies in ${relative(root, policiesDir) || policiesDir}:\n${formatBundleProblems(result.problems)}`);
+  return JSON.stringify(result.bundle);
+}
+
+/**
+ * `options.policiesDir`: the folder embedded as the bundled set (default policies/); `options.distDir`:
+ * where `dist/...` outputs go instead (benchmarks build variants without touching dist/).
+ */
+export async function buildTargets(names = [], options = {}) {
   const selected = names.length ? TARGETS.filter((t) => names.includes(t.name)) : TARGETS;
   const unknown = names.filter((n) => !TARGETS.some((t) => t.name === n));
   if (unknown.length) throw new Error(`unknown build target(s): ${unknown.join(', ')} (known: ${TARGETS.map((t) => t.name).join(', ')})`);
+  const distDir = options.distDir ?? join(root, 'dist');
+  const inDist = (path) => (path === undefined ? undefined : join(distDir, relative('dist', path)));
+  let policyBundle;
   const report = [];
   for (const target of selected) {
-    const outdir = dirname(join(root, target.outfile));
+    const outdir = dirname(inDist(target.outfile));
     rmSync(outdir, { recursive: true, force: true });
     mkdirSync(outdir, { recursive: true });
-    await build({
+    if (target.policies) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'));
+    const result = await build({
       absWorkingDir: root,
+      metafile: true,
       entryPoints: [target.entry],
-      outfile: target.outfile,
+      outfile: inDist(target.outfile),
       bundle: true,
       format: 'esm',
       platform: target.platform,
@@ -42,11 +110,20 @@ export async function buildTargets(names = []) {
       legalComments: 'linked',
       logLevel: 'warning',
       banner: target.platform === 'node' ? { js: NODE_REQUIRE_BANNER } : undefined,
+      define: target.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : undefined,
       ...target.options,
+      ...(target.options?.outdir ? { outdir: inDist(target.options.outdir) } : {}),
     });
-    const file = join(root, target.outfile);
-    report.push({ target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length });
+    const file = inDist(target.outfile);
+    const sizes = { target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length };
+    // Split targets: what the entry imports statically loads at cold start; dynamic imports load on demand.
+    if (target.options?.splitting) {
+      const { eager, lazy } = splitLoad(result.metafile, relative(root, file));
+      Object.assign(sizes, { bytes: eager.bytes, gzip: eager.gzip, lazyChunkBytes: lazy.bytes });
+    }
+    report.push(sizes);
   }
+  if (options.distDir) return report;
   // Keep the figures of targets not rebuilt this time (`node scripts/build.mjs node`).
   const sizesFile = join(root, 'dist', 'sizes.json');
   let previous = [];
@@ -59,8 +136,34 @@ export async function buildTargets(names = []) {
   return report;
 }
 
+/** Bytes of the JS files `entry` loads by static imports (cold start), and of the other JS outputs. */
+function splitLoad(metafile, entry) {
+  const eager = new Set();
+  const visit = (path) => {
+    if (eager.has(path)) return;
+    eager.add(path);
+    for (const i of metafile.outputs[path]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(entry);
+  const js = Object.keys(metafile.outputs).filter((p) => /\.m?js$/.test(p));
+  const sum = (paths) => paths.reduce((n, p) => n + statSync(join(root, p)).size, 0);
+  const gzip = (paths) => paths.reduce((n, p) => n + gzipSync(readFileSync(join(root, p))).length, 0);
+  const eagerFiles = js.filter((p) => eager.has(p));
+  return { eager: { bytes: sum(eagerFiles), gzip: gzip(eagerFiles) }, lazy: { bytes: sum(js.filter((p) => !eager.has(p))) } };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const report = await buildTargets(process.argv.slice(2));
+  let report;
+  try {
+    report = await buildTargets(process.argv.slice(2));
+  } catch (err) {
+    // esbuild has printed its own errors; say what failed (an invalid bundled policy names itself here).
+    process.stderr.write(`build failed: ${err.message}\n`);
+    process.exit(1);
+  }
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  for (const r of report) console.log(`built ${r.target.padEnd(8)} ${r.file.padEnd(24)} ${kb(r.bytes).padStart(11)}  (${kb(r.gzip)} gzip)`);
+  for (const r of report) {
+    const lazy = r.lazyChunkBytes ? `, ${kb(r.lazyChunkBytes)} in chunks loaded on demand` : '';
+    console.log(`built ${r.target.padEnd(8)} ${r.file.padEnd(24)} ${kb(r.bytes).padStart(11)}  (${kb(r.gzip)} gzip${lazy})`);
+  }
 }

@@ -1,0 +1,129 @@
+/**
+ * AWS Lambda HTTP events of payload format 2.0 — a Function URL's, or an API Gateway HTTP API's with
+ * the 2.0 integration — to a Web `Request`, and a `Response` back to the 2.0 result. Pure Web APIs.
+ *
+ * Facts of the format this relies on: multi-value headers arrive joined with commas, cookies apart in
+ * `cookies`; the body is a string, base64 when `isBase64Encoded`; `rawPath` is the path as sent, except
+ * that an HTTP API stage other than `$default` prefixes it with `/<stage>` (stripped here, so routes
+ * are the same behind any stage); `rawQueryString` is the query as sent.
+ */
+
+export interface LambdaHttpEventV2 {
+  version: string;
+  routeKey?: string;
+  rawPath: string;
+  rawQueryString?: string;
+  cookies?: string[];
+  headers?: Record<string, string | undefined>;
+  queryStringParameters?: Record<string, string | undefined>;
+  requestContext: {
+    domainName?: string;
+    stage?: string;
+    http: { method: string; path?: string; protocol?: string; sourceIp?: string };
+    [key: string]: unknown;
+  };
+  body?: string;
+  isBase64Encoded?: boolean;
+  [key: string]: unknown;
+}
+
+export interface LambdaHttpResultV2 {
+  statusCode: number;
+  headers?: Record<string, string>;
+  cookies?: string[];
+  body?: string;
+  isBase64Encoded: boolean;
+}
+
+export class LambdaEventError extends Error {
+  override name = 'LambdaEventError';
+}
+
+/** Throws LambdaEventError when `event` is not an HTTP event of payload format 2.0. */
+export function assertHttpEventV2(event: unknown): asserts event is LambdaHttpEventV2 {
+  const e = event as Partial<LambdaHttpEventV2> | null;
+  if (typeof e !== 'object' || e === null) throw new LambdaEventError('the event is not an object');
+  if (e.version !== '2.0') {
+    throw new LambdaEventError(
+      `expected an HTTP event of payload format 2.0 (a Function URL, or an HTTP API integration with payloadFormatVersion 2.0), got version ${JSON.stringify(e.version)}`,
+    );
+  }
+  if (typeof e.rawPath !== 'string' || typeof e.requestContext?.http?.method !== 'string') {
+    throw new LambdaEventError('the event has no rawPath or requestContext.http.method');
+  }
+}
+
+export function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(binary);
+}
+
+/** The path the client asked for: `rawPath` without a named HTTP API stage's `/<stage>` prefix. */
+export function requestPath(event: LambdaHttpEventV2): string {
+  const stage = event.requestContext.stage;
+  const path = event.rawPath || '/';
+  if (stage && stage !== '$default') {
+    const prefix = `/${stage}`;
+    if (path === prefix) return '/';
+    if (path.startsWith(`${prefix}/`)) return path.slice(prefix.length);
+  }
+  return path;
+}
+
+export function eventToRequest(event: LambdaHttpEventV2): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined) headers.set(name, value);
+  }
+  if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
+  const host = headers.get('host') ?? event.requestContext.domainName ?? 'lambda.invalid';
+  const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
+  const url = `https://${host}${requestPath(event)}${query}`;
+  const method = event.requestContext.http.method.toUpperCase();
+  const hasBody = event.body !== undefined && event.body !== null && method !== 'GET' && method !== 'HEAD';
+  const body = hasBody ? (event.isBase64Encoded ? decodeBase64(event.body!) : event.body!) : undefined;
+  return new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+}
+
+/** Media types whose bodies are text: sent as they are; anything else is sent base64. */
+function isTextual(contentType: string | null): boolean {
+  if (!contentType) return true; // our bodies without a type are empty or plain text
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || type === 'application/xml' || type.endsWith('+xml') || type === 'application/javascript';
+}
+
+export async function responseToResult(response: Response): Promise<LambdaHttpResultV2> {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  response.headers.forEach((value, name) => {
+    if (name === 'set-cookie') return;
+    headers[name] = value;
+  });
+  const setCookies = (response.headers as Headers & { getSetCookie?: () => string[] }).getSetCookie?.() ?? [];
+  cookies.push(...setCookies);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let text: string | undefined;
+  if (!response.headers.has('content-encoding') && isTextual(response.headers.get('content-type'))) {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      text = undefined; // not UTF-8 after all: send the bytes as they are
+    }
+  }
+  return {
+    statusCode: response.status,
+    headers,
+    ...(cookies.length > 0 ? { cookies } : {}),
+    body: text ?? encodeBase64(bytes),
+    isBase64Encoded: text === undefined,
+  };
+}

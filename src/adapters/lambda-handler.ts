@@ -1,0 +1,62 @@
+/**
+ * The Lambda handler around the app: an HTTP event (Function URL, or API Gateway HTTP API with payload
+ * format 2.0) in, its result out. Policy sets are loaded before the first answer and refreshed across
+ * warm invocations: a due refresh runs beside the request and the invocation waits for it at most
+ * `refreshWaitMs` (never into the function's own timeout); one that has not finished by then goes on in
+ * the next invocation, as the environment is frozen in between.
+ */
+import { statusBody } from '../server/index.js';
+import { assertHttpEventV2, eventToRequest, LambdaEventError, responseToResult, type LambdaHttpResultV2 } from './lambda-event.js';
+import type { ServerlessRuntime } from './serverless-runtime.js';
+
+/** The part of the Lambda context object used here. */
+export interface LambdaContextLike {
+  getRemainingTimeInMillis?: () => number;
+}
+
+export type LambdaHandler = (event: unknown, context?: LambdaContextLike) => Promise<LambdaHttpResultV2>;
+
+/** Time kept free before the function's timeout when waiting for a refresh. */
+const TIMEOUT_MARGIN_MS = 500;
+
+function refusal(status: 400, message: string): LambdaHttpResultV2 {
+  return { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(statusBody(status, message)), isBase64Encoded: false };
+}
+
+function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    );
+  });
+}
+
+export function createLambdaHandler(runtime: ServerlessRuntime, options: { refreshWaitMs: number }): LambdaHandler {
+  return async (event, context) => {
+    let request: Request;
+    try {
+      assertHttpEventV2(event);
+      request = eventToRequest(event);
+    } catch (err) {
+      if (err instanceof LambdaEventError || err instanceof TypeError) return refusal(400, `not an HTTP request: ${(err as Error).message}`);
+      throw err;
+    }
+    await runtime.ensureLoaded();
+    const due = runtime.refreshDue();
+    const result = await responseToResult(await runtime.fetch(request));
+    if (due) {
+      const remaining = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+      await waitAtMost(due, Math.min(options.refreshWaitMs, remaining - TIMEOUT_MARGIN_MS));
+    }
+    return result;
+  };
+}

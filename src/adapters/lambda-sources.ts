@@ -1,0 +1,30 @@
+/**
+ * The policy sources of the Lambda build: the bundled set, and — loaded only when a configured source
+ * needs them, so a bundled-only function never loads the AWS SDK at cold start — folders (`file://`, e.g.
+ * a Lambda layer under /opt) and S3 (`s3://`, through the function's role).
+ */
+import { bundledSource, parseSourceUri, type PolicyBundle, type SourceResolvers } from '../sources/index.js';
+
+/** Whether any of `uris` is served by the Node sources (folders, S3). Unparsable URIs are left to resolveSources. */
+function needsNodeSources(uris: readonly string[]): boolean {
+  return uris.some((uri) => {
+    try {
+      const kind = parseSourceUri(uri).kind;
+      return kind === 'directory' || kind === 's3';
+    } catch {
+      return false;
+    }
+  });
+}
+
+export async function lambdaSourceResolvers(
+  uris: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  bundle: PolicyBundle | undefined,
+): Promise<SourceResolvers> {
+  if (needsNodeSources(uris)) {
+    const { nodeSourceResolvers } = await import('../sources/node/index.js');
+    return nodeSourceResolvers({ env, ...(bundle ? { bundle } : {}) });
+  }
+  return bundle ? { bundled: () => bundledSource(bundle) } : {};
+}

@@ -1,0 +1,108 @@
+/**
+ * What the serverless adapters (Lambda, Workers) share: the app with its default policy set and its
+ * clusters, kept up to date without timers. Neither platform keeps a timer running between requests (a
+ * Lambda environment is frozen, a Worker's isolate runs code only for a request), so sets are refreshed
+ * from requests: `ensureLoaded()` before a request is answered (the first load, or a retry while no set
+ * has ever loaded), `refreshDue()` for sets older than their interval (run beside the request: Workers
+ * hand it to `ctx.waitUntil`, Lambda waits for it a bounded time). Every refresh goes through one
+ * in-flight promise per set, so concurrent requests share it and none starts a second one. Core-safe:
+ * no `node:*`; the platform passes the source constructors it has.
+ */
+import { ClusterRegistry } from '../clusters/index.js';
+import { createApp, type AmenderApp, type Logger } from '../server/index.js';
+import { mountClusterRoutes } from '../server/routes/clusters.js';
+import { PolicySetRefresher, registerSourceMetrics, resolveSources, type RefreshResult, type SourceResolvers } from '../sources/index.js';
+import type { ServerlessConfig } from './serverless-config.js';
+
+export interface ServerlessRuntime {
+  readonly amender: AmenderApp;
+  /** The app's fetch handler. */
+  fetch(request: Request): Promise<Response>;
+  /**
+   * Loads every set that has no set in force yet (first request; after a failed first load, again at most
+   * every few seconds, so requests to a set whose store is down are answered 503 at once meanwhile).
+   */
+  ensureLoaded(): Promise<void>;
+  /** Starts the refreshes whose interval has passed; undefined when none was due. */
+  refreshDue(): Promise<void> | undefined;
+  /** The default set's refresher, then each cluster's. */
+  refreshers(): PolicySetRefresher[];
+}
+
+export interface ServerlessRuntimeOptions {
+  config: ServerlessConfig;
+  resolvers: SourceResolvers;
+  /** The platform's name in "not available on ..." messages. */
+  platform: string;
+  logger: Logger;
+}
+
+/** One refresher, refreshed only through here: at most one refresh in flight, shared by every caller. */
+class SharedRefresh {
+  private inFlight: Promise<RefreshResult> | undefined;
+
+  constructor(readonly refresher: PolicySetRefresher) {}
+
+  private track(started: Promise<RefreshResult>): Promise<RefreshResult> {
+    const tracked = started.finally(() => {
+      if (this.inFlight === tracked) this.inFlight = undefined;
+    });
+    this.inFlight = tracked;
+    return tracked;
+  }
+
+  get loaded(): boolean {
+    return this.refresher.provider().set !== undefined;
+  }
+
+  /** A set that never loaded is tried again at most this often (its store may be down: don't hammer it). */
+  static readonly RETRY_UNLOADED_MS = 5000;
+
+  /** The load to wait for when no set is in force: the one in flight, a new one, or none (tried just now). */
+  load(now: number): Promise<RefreshResult> | undefined {
+    if (this.inFlight) return this.inFlight;
+    const last = this.refresher.stats().lastAttemptAt?.getTime();
+    if (last !== undefined && now - last < SharedRefresh.RETRY_UNLOADED_MS) return undefined;
+    return this.track(this.refresher.refresh());
+  }
+
+  /** A new refresh when the interval has passed and none is in flight; else undefined. */
+  due(): Promise<RefreshResult> | undefined {
+    if (this.inFlight) return undefined;
+    const started = this.refresher.refreshIfDue();
+    return started ? this.track(started) : undefined;
+  }
+}
+
+/** Builds the app and its sets; throws when a source URI cannot be served on this platform. */
+export function createServerlessRuntime(options: ServerlessRuntimeOptions): ServerlessRuntime {
+  const { config, logger } = options;
+  const sources = resolveSources(config.policySources, options.resolvers, options.platform);
+  const defaultSet = new PolicySetRefresher({ name: 'default', sources, logger, intervalMs: config.refreshSeconds * 1000 });
+  const clusters = ClusterRegistry.create(config.clusters, {
+    resolvers: options.resolvers,
+    platform: options.platform,
+    logger,
+    defaultRefreshSeconds: config.refreshSeconds,
+  });
+  const amender = createApp({ policies: defaultSet.provider, limits: config.limits, logger });
+  if (config.clusters.length > 0) mountClusterRoutes(amender, clusters);
+  const all = [defaultSet, ...clusters.refreshers()];
+  registerSourceMetrics(amender.metrics.registry, () => all);
+  const shared = all.map((r) => new SharedRefresh(r));
+
+  return {
+    amender,
+    fetch: async (request) => amender.app.fetch(request),
+    async ensureLoaded() {
+      const now = Date.now();
+      const loads = shared.filter((s) => !s.loaded).map((s) => s.load(now)).filter((p) => p !== undefined);
+      if (loads.length > 0) await Promise.all(loads);
+    },
+    refreshDue() {
+      const started = shared.map((s) => s.due()).filter((p): p is Promise<RefreshResult> => p !== undefined);
+      return started.length > 0 ? Promise.all(started).then(() => undefined) : undefined;
+    },
+    refreshers: () => [...all],
+  };
+}

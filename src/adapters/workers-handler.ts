@@ -1,0 +1,47 @@
+/**
+ * The Worker around the app: its `fetch` handler. Settings come from `env` (vars and secrets, see
+ * serverless-config.ts) and policies from the bundled set and R2 bucket bindings (`r2://BINDING/prefix`).
+ * Nothing runs between requests in a Worker, so the sets are loaded on the first request of an isolate
+ * and refreshed when a request finds them older than their interval, in the background of that request
+ * (`ctx.waitUntil`) while it is answered from the set in force. The runtime is built once per isolate.
+ */
+import { jsonLineLogger, statusBody } from '../server/index.js';
+import { workerSourceResolvers, type PolicyBundle } from '../sources/index.js';
+import { readServerlessConfig } from './serverless-config.js';
+import { createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
+
+/** The part of the Workers ExecutionContext used here. */
+export interface WorkerContextLike {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export interface WorkerHandler {
+  fetch(request: Request, env: Record<string, unknown>, ctx: WorkerContextLike): Promise<Response>;
+}
+
+export function createWorkerHandler(bundle: PolicyBundle | undefined): WorkerHandler {
+  let built: ServerlessRuntime | Error | undefined;
+
+  const build = (env: Record<string, unknown>): ServerlessRuntime | Error => {
+    try {
+      const config = readServerlessConfig(env);
+      const logger = jsonLineLogger((line) => console.log(line.trimEnd()), { minLevel: config.logLevel });
+      return createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger });
+    } catch (err) {
+      console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'invalid configuration', error: (err as Error).message }));
+      return err as Error;
+    }
+  };
+
+  return {
+    async fetch(request, env, ctx) {
+      built ??= build(env);
+      if (built instanceof Error) return Response.json(statusBody(500, `amender is misconfigured: ${built.message}`), { status: 500 });
+      const runtime = built;
+      await runtime.ensureLoaded();
+      const due = runtime.refreshDue();
+      if (due) ctx.waitUntil(due);
+      return runtime.fetch(request);
+    },
+  };
+}
