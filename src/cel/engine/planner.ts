@@ -232,13 +232,8 @@ class Planner {
     const extra = operand.attribute ? 0 : 1;
     const struct = e.operandStruct;
     if (e.testOnly) {
-      return {
-        attribute: false,
-        fn: (s) => {
-          s.cost += extra;
-          return hasField(op(s), field, struct);
-        },
-      };
+      // has() tests the operand's value directly (no relative attribute) and is free in Kubernetes.
+      return { attribute: false, fn: (s) => hasField(op(s), field, struct) };
     }
     return {
       attribute: true,
@@ -412,15 +407,18 @@ class Planner {
 
   private index(e: CallExpr, optional: boolean): Planned {
     const operand = this.node(e.args[0]);
-    const key = this.node(e.args[1]).fn;
+    const keyNode = this.node(e.args[1]);
+    const key = keyNode.fn;
     const op = operand.fn;
-    const extra = operand.attribute ? 0 : 1;
+    // cel-go: a relative attribute (+1) when the operand is computed; the index is a qualifier (+1),
+    // except that an attribute used as the key is itself the qualifier (its own charge counts).
+    const charge = (operand.attribute ? 0 : 1) + (keyNode.attribute ? 0 : 1);
     return {
       attribute: true,
       fn: (s) => {
         const container = op(s);
         const k = key(s);
-        s.cost += 1 + extra;
+        s.cost += charge;
         return indexValue(container, k, optional);
       },
     };
