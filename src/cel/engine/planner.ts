@@ -367,10 +367,13 @@ class Planner {
 
   private conditional(e: CallExpr): Planned {
     const c = this.node(e.args[0]).fn;
-    const t = this.node(e.args[1]).fn;
-    const f = this.node(e.args[2]).fn;
+    const tp = this.node(e.args[1]);
+    const fp = this.node(e.args[2]);
+    const t = tp.fn;
+    const f = fp.fn;
     return {
-      attribute: false,
+      // cel-go makes `c ? a : b` a conditional attribute when both branches are attributes.
+      attribute: tp.attribute && fp.attribute,
       fn: (s) => {
         const v = c(s);
         if (v === true) return t(s);
