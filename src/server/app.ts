@@ -10,7 +10,7 @@ import { resolveLimits, type Limits } from './limits.js';
 import { silentLogger, type Logger } from './log.js';
 import { PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import type { PolicySetProvider } from './policy-state.js';
-import { mutateHandler } from './routes/mutate.js';
+import { mutateHandler, type MutateDeps } from './routes/mutate.js';
 import { healthz, readyz } from './routes/probes.js';
 import { statusBody } from './status.js';
 
@@ -30,6 +30,8 @@ export interface AmenderApp {
   app: Hono<AppEnv>;
   metrics: AppMetrics;
   limits: Limits;
+  /** What `mutateHandler` needs, for routes added later (`/clusters/:cluster/mutate`). */
+  mutateDeps: MutateDeps;
 }
 
 export function createApp(options: AppOptions): AmenderApp {
@@ -64,9 +66,10 @@ export function createApp(options: AppOptions): AmenderApp {
     return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed}`), 405);
   };
 
-  // A clean place for issue 5's routes: `/clusters/:cluster/mutate` mounts `mutateHandler` after its
-  // authentication middleware, with a `state` that picks the cluster's set.
-  app.post('/mutate', mutateHandler({ limits, metrics, clock }, () => options.policies()));
+  // Multi-cluster routes (`/clusters/:cluster/mutate`) are added on the returned app: their
+  // authentication middleware, then `mutateHandler(mutateDeps, c => the cluster's state)`.
+  const mutateDeps: MutateDeps = { limits, metrics, clock };
+  app.post('/mutate', mutateHandler(mutateDeps, () => options.policies()));
   app.all('/mutate', onlyMethods('POST'));
   app.get('/healthz', healthz);
   app.all('/healthz', onlyMethods('GET, HEAD'));
@@ -81,5 +84,5 @@ export function createApp(options: AppOptions): AmenderApp {
     return c.json(statusBody(500, 'internal error'), 500);
   });
 
-  return { app, metrics, limits };
+  return { app, metrics, limits, mutateDeps };
 }

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedPolicySet, type PolicySetState } from '../../src/server/index.js';
+import { createApp, fixedPolicySet, mutateHandler, type PolicySetState } from '../../src/server/index.js';
 import { bundledPolicies, policySetFrom, reviewOf, startTestServer, type TestServer } from './helpers.js';
 
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'shop' }, spec: { containers: [{ name: 'a', image: 'a:1' }] } };
@@ -243,5 +243,22 @@ describe('policy set swaps', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('routes added on the returned app', () => {
+  it('serves a per-cluster mutate route with the same handler, metrics and logs', async () => {
+    const empty = policySetFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: x}\n');
+    const amender = createApp({ policies: () => ({ source: 'default', sourceErrors: [] }) });
+    amender.app.post('/clusters/:cluster/mutate', async (c, next) => (c.req.param('cluster') === 'prod' ? next() : c.json({ message: 'unknown cluster' }, 404)),
+      mutateHandler(amender.mutateDeps, () => ({ set: empty, source: 'prod', sourceErrors: [] })));
+    const send = (path: string) => amender.app.fetch(new Request(`http://x${path}`, { method: 'POST', body: JSON.stringify(reviewOf(pod)), headers: { 'content-type': 'application/json' } }));
+    const ok = await send('/clusters/prod/mutate');
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as any).response).toEqual({ uid: 'e911857d-c318-11e8-bbad-025000000001', allowed: true });
+    expect((await send('/clusters/dev/mutate')).status).toBe(404);
+    expect((await send('/mutate')).status).toBe(503);
+    expect(amender.metrics.reviews.get({ outcome: 'allowed' })).toBe(1);
+    expect(amender.metrics.httpRequests.get({ route: '/clusters/:cluster/mutate', code: '200' })).toBe(1);
   });
 });
