@@ -1,0 +1,67 @@
+/** The payload 2.0 mapping on its own: what the equality tests' JSON replies do not exercise. */
+import { describe, expect, it } from 'vitest';
+import { assertHttpEventV2, eventToRequest, requestPath, responseToResult, type LambdaHttpEventV2 } from '../../src/adapters/lambda-event.js';
+import { functionUrlEvent, httpApiEvent } from './lambda.js';
+
+const asEvent = (e: Record<string, unknown>) => e as unknown as LambdaHttpEventV2;
+
+describe('payload 2.0 event → Request', () => {
+  it('keeps the query, joins cookies into one header, decodes a base64 body to its bytes', async () => {
+    const bytes = Uint8Array.from([0, 1, 2, 253, 254, 255]);
+    const event = asEvent({
+      ...functionUrlEvent({ name: 'x', method: 'PUT', path: '/a/b?x=1&y=two%20words', headers: { 'X-Multi': 'a,b' } }, false),
+      cookies: ['a=1', 'b=2'],
+      body: Buffer.from(bytes).toString('base64'),
+      isBase64Encoded: true,
+    });
+    const request = eventToRequest(event);
+    expect(request.method).toBe('PUT');
+    expect(request.url).toBe('https://abcdefghijklmnopqrstuvwxyz012345.lambda-url.eu-west-1.on.aws/a/b?x=1&y=two%20words');
+    expect(request.headers.get('cookie')).toBe('a=1; b=2');
+    expect(request.headers.get('x-multi')).toBe('a,b');
+    expect(new Uint8Array(await request.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('strips a named stage from the path, and only a whole segment of it', () => {
+    const at = (path: string, stage: string) => requestPath(asEvent(httpApiEvent({ name: 'x', method: 'GET', path }, stage, false)));
+    expect(at('/mutate', 'prod')).toBe('/mutate');
+    expect(at('/', 'prod')).toBe('/');
+    expect(at('/mutate', '$default')).toBe('/mutate');
+    const raw = (rawPath: string, stage: string) => requestPath(asEvent({ ...httpApiEvent({ name: 'x', method: 'GET', path: '/' }, '$default', false), rawPath, requestContext: { http: { method: 'GET' }, stage } }));
+    expect(raw('/production/mutate', 'prod')).toBe('/production/mutate');
+    expect(raw('/prod', 'prod')).toBe('/');
+  });
+
+  it('refuses what is not an HTTP event of payload 2.0', () => {
+    expect(() => assertHttpEventV2({ version: '1.0', httpMethod: 'POST', path: '/mutate' })).toThrow(/payload format 2\.0.*got version "1\.0"/);
+    expect(() => assertHttpEventV2(null)).toThrow('the event is not an object');
+    expect(() => assertHttpEventV2({ version: '2.0', rawPath: '/x' })).toThrow(/rawPath or requestContext\.http\.method/);
+  });
+});
+
+describe('Response → payload 2.0 result', () => {
+  it('sends JSON as text', async () => {
+    const result = await responseToResult(Response.json({ a: 'é' }, { status: 201 }));
+    expect(result).toEqual({ statusCode: 201, headers: { 'content-type': 'application/json' }, body: '{"a":"é"}', isBase64Encoded: false });
+  });
+
+  it('sends binary bodies base64, and text that is not UTF-8 too', async () => {
+    const bytes = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+    const binary = await responseToResult(new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
+    expect(binary.isBase64Encoded).toBe(true);
+    expect(Buffer.from(binary.body!, 'base64')).toEqual(Buffer.from(bytes));
+    const notUtf8 = await responseToResult(new Response(Uint8Array.from([0xff, 0xfe]), { headers: { 'content-type': 'text/plain' } }));
+    expect(notUtf8).toMatchObject({ isBase64Encoded: true, body: '//4=' });
+    const gzipped = await responseToResult(new Response('abc', { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' } }));
+    expect(gzipped).toMatchObject({ isBase64Encoded: true, body: 'YWJj' });
+  });
+
+  it('moves Set-Cookie headers to cookies', async () => {
+    const headers = new Headers({ 'content-type': 'text/plain' });
+    headers.append('set-cookie', 'a=1; Path=/');
+    headers.append('set-cookie', 'b=2');
+    const result = await responseToResult(new Response('ok', { headers }));
+    expect(result.cookies).toEqual(['a=1; Path=/', 'b=2']);
+    expect(result.headers).toEqual({ 'content-type': 'text/plain' });
+  });
+});

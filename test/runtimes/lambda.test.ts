@@ -1,0 +1,166 @@
+/**
+ * The built Lambda bundle (dist/lambda/index.mjs) in a fresh process, invoked with Function URL and API
+ * Gateway HTTP API (payload 2.0) events, plain and base64 bodies: every reply equals the built Node
+ * server's for the same call and policies — the bundled set, and a set in S3 (s3rver on loopback) that
+ * is refreshed across warm invocations.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/clusters/index.js';
+import { labelPolicy, patchOf, startS3, type TestS3 } from '../sources/helpers.js';
+import { comparable, corpusPolicyFiles, ensureBuilt, httpCases, nodeReference, policyFolder, type HttpReply } from './helpers.js';
+import { functionUrlEvent, httpApiEvent, resultReply, startLambda, type LambdaProcess } from './lambda.js';
+
+const cases = httpCases();
+
+beforeAll(() => ensureBuilt());
+
+describe('Lambda bundle with the bundled policy set', () => {
+  let lambda: LambdaProcess;
+  let reference: { replies: HttpReply[]; readyz: HttpReply };
+  beforeAll(async () => {
+    [lambda, reference] = await Promise.all([startLambda({}), nodeReference(cases)]);
+  });
+  afterAll(async () => {
+    await lambda?.stop();
+  });
+
+  it('loaded the bundled set during init, before any invocation', () => {
+    expect(lambda.logs.find((l) => l.msg === 'policy set applied')).toMatchObject({ policySet: 'default', counts: { mutatingAdmissionPolicies: 4 } });
+    expect(lambda.logs.some((l) => l.msg === 'request')).toBe(false);
+  });
+
+  it('the sample review is patched (the comparison below compares something)', () => {
+    expect(reference.replies[0].status).toBe(200);
+    expect(patchOf(reference.replies[0].body as { response?: { patch?: string } }).length).toBeGreaterThan(0);
+  });
+
+  const shapes = [
+    ['Function URL, plain body', (c: (typeof cases)[number]) => functionUrlEvent(c, false)],
+    ['Function URL, base64 body', (c: (typeof cases)[number]) => functionUrlEvent(c, true)],
+    ['HTTP API $default stage, plain body', (c: (typeof cases)[number]) => httpApiEvent(c, '$default', false)],
+    ['HTTP API stage "prod" (path prefixed), base64 body', (c: (typeof cases)[number]) => httpApiEvent(c, 'prod', true)],
+  ] as const;
+
+  for (const [shape, event] of shapes) {
+    it(`answers every call like the Node server: ${shape}`, async () => {
+      for (const [i, c] of cases.entries()) {
+        const result = await lambda.invoke(event(c));
+        expect(typeof result.body).toBe('string');
+        expect(resultReply(result), `${c.name}`).toEqual(reference.replies[i]);
+        expect(result.isBase64Encoded).toBe(false); // JSON replies travel as text
+      }
+    });
+  }
+
+  it('reports readiness like the Node server', async () => {
+    const result = await lambda.invoke(functionUrlEvent({ name: 'readyz', method: 'GET', path: '/readyz' }, false));
+    expect(comparable(resultReply(result))).toEqual(comparable(reference.readyz));
+  });
+
+  it('answers an event that is not an HTTP request with 400 and keeps serving', async () => {
+    const result = await lambda.invoke({ source: 'aws.events', 'detail-type': 'Scheduled Event' });
+    expect(result.statusCode).toBe(400);
+    expect(JSON.parse(result.body!).message).toMatch(/payload format 2\.0/);
+    const again = await lambda.invoke(functionUrlEvent(cases[0], false));
+    expect(resultReply(again)).toEqual(reference.replies[0]);
+  });
+});
+
+describe('Lambda bundle with policies in S3', () => {
+  let s3: TestS3;
+  let folder: { dir: string; dispose: () => void };
+  let lambda: LambdaProcess | undefined;
+  let reference: { replies: HttpReply[]; readyz: HttpReply };
+  const files = corpusPolicyFiles();
+
+  beforeAll(async () => {
+    s3 = await startS3();
+    for (const f of files) await s3.put(`corpus/${f.name}`, f.text);
+    folder = policyFolder(files);
+    reference = await nodeReference(cases, `file://${folder.dir}`);
+  });
+  afterAll(async () => {
+    await lambda?.stop();
+    await s3?.dispose();
+    folder?.dispose();
+  });
+
+  const s3Env = (extra: Record<string, string> = {}) => ({
+    AMENDER_POLICY_SOURCES: 's3://policies/corpus',
+    AMENDER_S3_ENDPOINT: s3.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    ...extra,
+  });
+
+  it('answers every call like the Node server reading the same files', async () => {
+    lambda = await startLambda(s3Env({ AMENDER_REFRESH_SECONDS: '1' }));
+    expect(reference.replies[1].status).toBe(200);
+    expect(patchOf(reference.replies[1].body as { response?: { patch?: string } }).length).toBeGreaterThan(0); // the Kyverno policy acted
+    for (const [i, c] of cases.entries()) {
+      const result = await lambda.invoke(functionUrlEvent(c, i % 2 === 0));
+      expect(resultReply(result), c.name).toEqual(reference.replies[i]);
+    }
+    const ready = resultReply(await lambda.invoke(functionUrlEvent({ name: 'readyz', method: 'GET', path: '/readyz' }, false)));
+    expect(ready.status).toBe(200);
+    expect((ready.body as { counts: unknown }).counts).toEqual((reference.readyz.body as { counts: unknown }).counts);
+    expect((ready.body as { source: string }).source).toBe('s3://policies/corpus');
+  });
+
+  it('picks up a changed set on a later warm invocation (refresh across invocations)', async () => {
+    expect(lambda).toBeDefined();
+    const labelled = (reply: HttpReply) =>
+      patchOf(reply.body as { response?: { patch?: string } }).some((op) => (op as { path?: string }).path === '/metadata/labels/rolled-out');
+    expect(labelled(resultReply(await lambda!.invoke(functionUrlEvent(cases[0], false))))).toBe(false);
+    await s3.put('corpus/zz-rollout.yaml', labelPolicy('zz-rollout', 'rolled-out', 'yes'));
+    // The set is 1 s old at most; an invocation after that starts the refresh, and a later one sees it.
+    let seen = false;
+    for (let attempt = 0; attempt < 20 && !seen; attempt++) {
+      await new Promise((r) => setTimeout(r, 300));
+      seen = labelled(resultReply(await lambda!.invoke(functionUrlEvent(cases[0], false))));
+    }
+    expect(seen).toBe(true);
+    expect(lambda!.logs.filter((l) => l.msg === 'policy set applied').length).toBe(2);
+    await s3.remove('corpus/zz-rollout.yaml');
+  });
+
+  it('serves a cluster by its path secret and refuses a wrong one', async () => {
+    const secret = 'correct-horse-battery-staple';
+    const clustered = await startLambda(
+      s3Env({
+        AMENDER_POLICY_SOURCES: 'bundled',
+        AMENDER_CLUSTERS: 'prod-eu',
+        AMENDER_CLUSTER_PROD_EU_SOURCES: 's3://policies/corpus',
+        AMENDER_CLUSTER_PROD_EU_SECRET_HASHES: await hashSecret(secret),
+      }),
+    );
+    try {
+      const viaPath = await clustered.invoke(functionUrlEvent({ ...cases[1], path: `/clusters/prod-eu/${secret}/mutate` }, true));
+      expect(resultReply(viaPath)).toEqual(reference.replies[1]);
+      const viaBearer = await clustered.invoke(httpApiEvent({ ...cases[1], path: '/clusters/prod-eu/mutate', headers: { ...cases[1].headers, authorization: `Bearer ${secret}` } }, 'prod', false));
+      expect(resultReply(viaBearer)).toEqual(reference.replies[1]);
+      const wrong = await clustered.invoke(functionUrlEvent({ ...cases[1], path: '/clusters/prod-eu/not-the-secret/mutate' }, false));
+      expect(wrong.statusCode).toBe(401);
+      const unknown = await clustered.invoke(functionUrlEvent({ ...cases[1], path: `/clusters/staging/${secret}/mutate` }, false));
+      expect(unknown.statusCode).toBe(404);
+      expect(JSON.stringify(clustered.logs)).not.toContain(secret);
+    } finally {
+      await clustered.stop();
+    }
+  });
+});
+
+describe('Lambda bundle configuration errors', () => {
+  it('fails the init with every problem', async () => {
+    await expect(startLambda({ AMENDER_LOG_LEVEL: 'loud', AMENDER_MAX_BODY_BYTES: 'big' })).rejects.toThrow(
+      /AMENDER_MAX_BODY_BYTES: expected an integer of at least 1, got "big"[\s\S]*AMENDER_LOG_LEVEL: expected debug, info, warn or error, got "loud"/,
+    );
+  });
+
+  it('names a source that Lambda cannot serve', async () => {
+    await expect(startLambda({ AMENDER_POLICY_SOURCES: 'r2://POLICIES/prod' })).rejects.toThrow(
+      'policy source r2://POLICIES/prod: r2:// sources are not available on AWS Lambda (available: bundled)',
+    );
+  });
+});
