@@ -13,6 +13,9 @@
  *    One broken policy only yields problems for itself. Only mutate rules are kept; pod-controller rules
  *    (`autogen-…`) are generated here unless the policy opts out.
  *
+ *      compileUnmatchedRule(rule)   one rule without its match block, as Kyverno's rule-level tests run
+ *                                   rules (conformance tests)
+ *
  * 2. Run the compiled policies against one admission request:
  *
  *      runKyvernoPolicies(policies, input: KyvernoInput): Promise<KyvernoResult>
