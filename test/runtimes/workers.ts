@@ -1,0 +1,47 @@
+/** Runs the built Workers bundle in workerd through miniflare, with an R2 bucket and its logs captured. */
+import { Miniflare } from 'miniflare';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { WORKERS_BUNDLE } from './helpers.js';
+
+export interface RunningWorker {
+  mf: Miniflare;
+  /** The Worker's origin on loopback. */
+  origin: string;
+  bucket: Awaited<ReturnType<Miniflare['getR2Bucket']>>;
+  /** JSON log lines the Worker printed. */
+  logs: Record<string, unknown>[];
+  /** Everything else workerd printed (warnings, errors). */
+  other: string[];
+  dispose(): Promise<void>;
+}
+
+export async function startWorker(vars: Record<string, string>, objects: Record<string, string> = {}): Promise<RunningWorker> {
+  const logs: Record<string, unknown>[] = [];
+  const other: string[] = [];
+  const collect = (stream: Readable) =>
+    createInterface({ input: stream }).on('line', (line) => {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        if (line.trim() !== '') other.push(line);
+      }
+    });
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: WORKERS_BUNDLE,
+    compatibilityDate: '2025-01-01',
+    r2Buckets: ['POLICIES'],
+    bindings: vars,
+    host: '127.0.0.1',
+    port: 0,
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+      collect(stdout);
+      collect(stderr);
+    },
+  });
+  const url = await mf.ready;
+  const bucket = await mf.getR2Bucket('POLICIES');
+  for (const [key, text] of Object.entries(objects)) await bucket.put(key, text);
+  return { mf, origin: url.origin, bucket, logs, other, dispose: () => mf.dispose() };
+}
