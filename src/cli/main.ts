@@ -5,6 +5,7 @@ import { evalCommand, EVAL_USAGE } from './commands/eval.js';
 import { reviewCommand, REVIEW_USAGE } from './commands/review.js';
 import { testCommand, TEST_USAGE } from './commands/test.js';
 import { validateCommand, VALIDATE_USAGE } from './commands/validate.js';
+import { webhookConfigCommand, WEBHOOK_CONFIG_USAGE } from './commands/webhook-config.js';
 import { CliInputError } from './errors.js';
 import type { CliCommand, CliIO } from './io.js';
 
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   test: { run: testCommand, usage: TEST_USAGE, summary: 'run golden tests (amender-test.yaml)' },
   validate: { run: validateCommand, usage: VALIDATE_USAGE, summary: 'load and check a policy set, report every problem' },
   eval: { run: evalCommand, usage: EVAL_USAGE, summary: 'evaluate CEL in the Kubernetes admission environment' },
+  'webhook-config': { run: webhookConfigCommand, usage: WEBHOOK_CONFIG_USAGE, summary: 'print the MutatingWebhookConfiguration a policy set needs' },
 };
 
 export const EXIT_OK = 0;

@@ -1,0 +1,96 @@
+import { stringify } from 'yaml';
+import { crdKinds, deriveRules, webhookConfiguration, WebhookConfigError, type DerivedRules } from '../../webhook-config/index.js';
+import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
+import { CliInputError, describeFsError } from '../errors.js';
+import type { CliCommand } from '../io.js';
+import { formatProblems, loadPolicies } from '../load.js';
+
+export const WEBHOOK_CONFIG_USAGE = `usage: amender webhook-config --url URL --policies PATH... [--name NAME] [--failure-policy Fail|Ignore]
+                              [--timeout-seconds N] [--reinvocation-policy Never|IfNeeded] [--ca-bundle FILE]
+                              [--exclude-namespace NS...] [--json]
+  Prints the MutatingWebhookConfiguration that sends a cluster's requests to Amender at URL, with rules
+  that cover exactly what the policy set can match, so the API server calls Amender for nothing else.
+  URL is https, without a query: https://HOST/mutate, or https://HOST/clusters/CLUSTER/SECRET/mutate.
+  Defaults: --name amender; --failure-policy Fail when a policy that contributes rules says Fail (a
+  MutatingAdmissionPolicy's default), else Ignore; --timeout-seconds 10; --reinvocation-policy IfNeeded
+  when a MutatingAdmissionPolicy says IfNeeded, else Never; --exclude-namespace kube-system (add the
+  namespace Amender runs in when it runs in the cluster); --ca-bundle: the CA that signed URL's
+  certificate (omit it for a publicly trusted certificate).
+  Kyverno kinds are turned into resources from the built-in kinds and the CustomResourceDefinitions found
+  in --policies; a kind neither knows is an error (exit 1) unless written group/version/Kind, when its
+  resource is guessed as Kubernetes guesses it, with a warning. Coverage and warnings go to stderr.
+`;
+
+function choice<T extends string>(value: string | undefined, allowed: readonly T[], option: string): T | undefined {
+  if (value === undefined) return undefined;
+  const found = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+  if (!found) throw new UsageError(`--${option} must be one of ${allowed.join(', ')}`);
+  return found;
+}
+
+function summary(derived: DerivedRules): string {
+  const lines = derived.policies.map((p) => `  ${p.policy}: ${p.rules.map((r) => `${r.operations.join('|')} ${r.apiGroups.map((g) => g || 'core').join('|')}/${r.apiVersions.join('|')} ${r.resources.join(',')}`).join('; ')}`);
+  const idle = derived.idle.map((i) => `  not covered: ${i}`);
+  return `amender webhook-config: ${derived.policies.length} polic${derived.policies.length === 1 ? 'y' : 'ies'} contribute ${derived.rules.length} rule${derived.rules.length === 1 ? '' : 's'}:\n${[...lines, ...idle].join('\n')}\n`;
+}
+
+/** `amender webhook-config`: the webhook configuration a policy set needs. */
+export const webhookConfigCommand: CliCommand = async (argv, io) => {
+  const args = parseArgs(argv, {
+    url: 'string',
+    policies: 'list',
+    name: 'string',
+    'failure-policy': 'string',
+    'timeout-seconds': 'string',
+    'reinvocation-policy': 'string',
+    'ca-bundle': 'string',
+    'exclude-namespace': 'list',
+    json: 'boolean',
+  });
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  const url = stringOption(args, 'url');
+  if (url === undefined) throw new UsageError('--url URL is required');
+  const paths = listOption(args, 'policies');
+  if (paths.length === 0) throw new UsageError('--policies PATH... is required');
+  const timeoutText = stringOption(args, 'timeout-seconds');
+  if (timeoutText !== undefined && !/^\d+$/.test(timeoutText)) throw new UsageError('--timeout-seconds takes a whole number from 1 to 30');
+  const failurePolicy = choice(stringOption(args, 'failure-policy'), ['Fail', 'Ignore'] as const, 'failure-policy');
+  const reinvocationPolicy = choice(stringOption(args, 'reinvocation-policy'), ['Never', 'IfNeeded'] as const, 'reinvocation-policy');
+  const caPath = stringOption(args, 'ca-bundle');
+  let caBundlePem: string | undefined;
+  if (caPath !== undefined) {
+    try {
+      caBundlePem = await io.readFile(caPath);
+    } catch (err) {
+      throw new CliInputError(`--ca-bundle ${describeFsError(caPath, err)}`);
+    }
+    if (!caBundlePem.includes('-----BEGIN CERTIFICATE-----')) throw new CliInputError(`--ca-bundle ${caPath}: not a PEM certificate bundle`);
+  }
+
+  const { set, documents } = await loadPolicies(paths, io);
+  if (set.problems.some((p) => p.effect === 'ignored')) io.err(`warning: documents left out of the policy set (they cover nothing):\n${formatProblems(set)}`);
+  const crds = documents.filter((d) => d.kind === 'CustomResourceDefinition' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith('apiextensions.k8s.io/'));
+  const derived = deriveRules(set, crds.flatMap(crdKinds));
+  for (const w of derived.warnings) io.err(`warning: ${w}\n`);
+  if (derived.unresolved.length > 0) {
+    throw new CliInputError(`cannot tell which resources these kinds are, so the rules would miss them:\n  ${derived.unresolved.join('\n  ')}`);
+  }
+  let manifest;
+  try {
+    manifest = webhookConfiguration(derived, {
+      url,
+      ...(stringOption(args, 'name') !== undefined ? { name: stringOption(args, 'name') } : {}),
+      ...(caBundlePem !== undefined ? { caBundlePem } : {}),
+      ...(failurePolicy ? { failurePolicy } : {}),
+      ...(reinvocationPolicy ? { reinvocationPolicy } : {}),
+      ...(timeoutText !== undefined ? { timeoutSeconds: Number(timeoutText) } : {}),
+      ...(args.options.has('exclude-namespace') ? { excludeNamespaces: listOption(args, 'exclude-namespace') } : {}),
+    });
+  } catch (err) {
+    if (err instanceof WebhookConfigError) throw new CliInputError(err.message);
+    throw err;
+  }
+  io.err(summary(derived));
+  io.out(flag(args, 'json') ? JSON.stringify(manifest, null, 2) + '\n' : stringify(manifest, { lineWidth: 0 }));
+  return 0;
+};

@@ -1,0 +1,171 @@
+/**
+ * What a policy set can match, as webhook rules: the API server then calls Amender only for requests
+ * some policy may act on. Over-approximates where the rule format cannot express a criterion (names,
+ * selectors, exclusions, CEL conditions are checked by Amender itself), never under-approximates.
+ *
+ * MutatingAdmissionPolicy: a policy acts only through a binding; it covers its matchConstraints
+ * resourceRules, narrowed by each binding's matchResources resourceRules (intersection) — a policy
+ * without bindings covers nothing. excludeResourceRules and resourceNames are left to Amender.
+ * Kyverno: each mutate rule of a policy that runs at admission (not `spec.admission: false`, not a
+ * mutate-existing `targets` rule) covers its `match`: `any` the union of its filters, `all` their
+ * intersection; a filter covers its `kinds` (see kinds.ts) for its `operations`, or CREATE and UPDATE
+ * when it names none (Kyverno's own default for mutate). `exclude` is left to Amender.
+ */
+import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
+import type { KindSelector, MatchBlock, ResourceFilter } from '../kyverno/types.js';
+import { hasWildcard, wildcardMatch } from '../kyverno/wildcard.js';
+import type { NamedRuleWithOperations } from '../map/types.js';
+import type { PolicySet } from '../policyset/index.js';
+import { builtinKindTable, guessResource, type KindEntry } from './kinds.js';
+import { intersectRuleSets, mergeRules, normalizeRule, type RuleScope, type WebhookRule } from './rules.js';
+
+export interface PolicyCoverage {
+  /** `MutatingAdmissionPolicy/<name>`, `ClusterPolicy/<name>` or `Policy/<ns>/<name>`. */
+  policy: string;
+  rules: WebhookRule[];
+  failurePolicy: 'Fail' | 'Ignore';
+  reinvocationPolicy: 'Never' | 'IfNeeded';
+}
+
+export interface DerivedRules {
+  /** The union of every policy's coverage, merged. */
+  rules: WebhookRule[];
+  policies: PolicyCoverage[];
+  /** Policies that cover nothing, with why (no binding, admission: false, ...). */
+  idle: string[];
+  /** Where the rules are wider than the policy, or a resource name was guessed. */
+  warnings: string[];
+  /** Kinds that could not be turned into resources: the rules would miss them. */
+  unresolved: string[];
+}
+
+const KYVERNO_DEFAULT_OPERATIONS = ['CREATE', 'UPDATE'];
+
+function mapRule(r: NamedRuleWithOperations): WebhookRule {
+  return normalizeRule({ operations: r.operations, apiGroups: r.apiGroups, apiVersions: r.apiVersions, resources: r.resources, scope: (r.scope ?? '*') as RuleScope });
+}
+
+interface KindContext {
+  table: readonly KindEntry[];
+  warnings: string[];
+  unresolved: string[];
+  where: string;
+}
+
+function withSubresource(resources: readonly string[], selector: KindSelector, entry?: KindEntry): string[] {
+  const sub = selector.subresource;
+  if (sub === '') {
+    const out = [...resources];
+    // Kyverno lets Pod rules see ephemeral-container updates, and registers them in its own webhook.
+    if (entry && entry.group === '' && entry.kind === 'Pod') out.push('pods/ephemeralcontainers');
+    return out;
+  }
+  const plain = resources.filter((r) => !r.includes('/'));
+  if (hasWildcard(sub)) return plain.flatMap((r) => [`${r}/*`, ...(wildcardMatch(sub, '') ? [r] : [])]);
+  return plain.map((r) => `${r}/${sub}`);
+}
+
+function kindRules(selector: KindSelector, text: string, ctx: KindContext): Omit<WebhookRule, 'operations'>[] {
+  const { group, version, kind } = selector;
+  const anyGroup = group === '*' || hasWildcard(group);
+  const anyVersion = version === '*' || hasWildcard(version);
+  if (kind === '*') {
+    if ((anyGroup && group !== '*') || (anyVersion && version !== '*')) ctx.warnings.push(`${ctx.where}: kinds entry ${text} is covered for every group or version (the rules cannot hold patterns)`);
+    const sub = selector.subresource;
+    const resources = sub === '' ? ['*'] : hasWildcard(sub) ? ['*/*'] : [`*/${sub}`];
+    return [{ apiGroups: [anyGroup ? '*' : group], apiVersions: [anyVersion ? '*' : version], resources, scope: '*' }];
+  }
+  const candidates = ctx.table.filter((e) => wildcardMatch(kind, e.kind) && wildcardMatch(group, e.group) && wildcardMatch(version, e.version));
+  if (hasWildcard(kind)) {
+    ctx.warnings.push(`${ctx.where}: kinds entry ${text} is covered for the known kinds it matches (${[...new Set(candidates.map((c) => c.kind))].join(', ') || 'none'}); custom kinds not declared in the policy set are not`);
+  }
+  if (candidates.length === 0) {
+    if (hasWildcard(kind)) return [];
+    if (!anyGroup) {
+      const resource = guessResource(kind);
+      ctx.warnings.push(`${ctx.where}: kind ${text} is not a built-in kind and no CustomResourceDefinition in the policy set declares it; its resource is taken to be "${resource}" (Kubernetes' guess from the kind; add the CRD to --policies to be sure)`);
+      return [{ apiGroups: [group], apiVersions: [anyVersion ? '*' : version], resources: withSubresource([resource], selector), scope: '*' }];
+    }
+    ctx.unresolved.push(`${ctx.where}: kind ${text} is not a built-in kind and no CustomResourceDefinition in the policy set declares it (add the CRD to --policies, or write the kind as group/version/Kind)`);
+    return [];
+  }
+  return candidates
+    .map((e) => ({
+      apiGroups: [e.resourceGroup ?? e.group],
+      apiVersions: [e.anyVersion || anyVersion ? '*' : e.version],
+      resources: withSubresource(e.resources, selector, e),
+      scope: '*' as RuleScope,
+    }))
+    .filter((r) => r.resources.length > 0);
+}
+
+function filterRules(f: ResourceFilter, ctx: KindContext): WebhookRule[] {
+  if (f.empty) return [];
+  const operations = f.operations && f.operations.length > 0 ? [...f.operations] : KYVERNO_DEFAULT_OPERATIONS;
+  if (!f.kinds || f.kinds.length === 0) {
+    ctx.warnings.push(`${ctx.where}: a match filter names no kinds, so every resource is covered`);
+    return [normalizeRule({ operations, apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' })];
+  }
+  return f.kinds.flatMap((k) => kindRules(k, `${k.group}/${k.version}/${k.kind}${k.subresource ? `/${k.subresource}` : ''}`, ctx).map((r) => normalizeRule({ ...r, operations })));
+}
+
+function blockRules(block: MatchBlock, ctx: KindContext): WebhookRule[] {
+  if (block.any && block.any.length > 0) return block.any.flatMap((f) => filterRules(f, ctx));
+  if (block.all && block.all.length > 0) {
+    return block.all.map((f) => filterRules(f, ctx)).reduce((acc, next) => intersectRuleSets(acc, next));
+  }
+  return block.single ? filterRules(block.single, ctx) : [];
+}
+
+function kyvernoRuleRules(rule: CompiledRule, ctx: KindContext): WebhookRule[] {
+  return blockRules(rule.match, ctx);
+}
+
+/** `crds`: the CustomResourceDefinitions among the documents (their kinds and plurals). */
+export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = []): DerivedRules {
+  const table = [...builtinKindTable(), ...crdEntries];
+  const warnings: string[] = [];
+  const unresolved: string[] = [];
+  const policies: PolicyCoverage[] = [];
+  const idle: string[] = [];
+
+  for (const bound of set.mutatingPolicies) {
+    const id = `MutatingAdmissionPolicy/${bound.policy.name}`;
+    if (bound.bindings.length === 0) {
+      idle.push(`${id}: no binding (a policy acts only through a MutatingAdmissionPolicyBinding)`);
+      continue;
+    }
+    const own = (bound.policy.matchConstraints?.resourceRules ?? []).map(mapRule);
+    const rules = bound.bindings.flatMap((b) => {
+      const narrowing = b.matchResources?.resourceRules ?? [];
+      return narrowing.length === 0 ? own : intersectRuleSets(own, narrowing.map(mapRule));
+    });
+    if (rules.length === 0) {
+      idle.push(`${id}: its bindings' resourceRules and its matchConstraints have nothing in common`);
+      continue;
+    }
+    policies.push({
+      policy: id,
+      rules: mergeRules(rules),
+      failurePolicy: bound.policy.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
+      reinvocationPolicy: bound.policy.reinvocationPolicy === 'IfNeeded' ? 'IfNeeded' : 'Never',
+    });
+  }
+
+  for (const policy of set.kyvernoPolicies as readonly CompiledKyvernoPolicy[]) {
+    if (!policy.admission) {
+      idle.push(`${policy.id}: spec.admission is false (it never runs at admission)`);
+      continue;
+    }
+    const rules = policy.rules
+      .filter((r) => r.mutation.type !== 'targets')
+      .flatMap((r) => kyvernoRuleRules(r, { table, warnings, unresolved, where: `${policy.id} rule ${r.name}` }));
+    if (rules.length === 0) {
+      idle.push(`${policy.id}: no mutate rule that runs at admission matches any resource`);
+      continue;
+    }
+    policies.push({ policy: policy.id, rules: mergeRules(rules), failurePolicy: policy.failurePolicy, reinvocationPolicy: 'Never' });
+  }
+
+  return { rules: mergeRules(policies.flatMap((p) => p.rules)), policies, idle, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };
+}

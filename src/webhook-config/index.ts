@@ -1,0 +1,19 @@
+/**
+ * The MutatingWebhookConfiguration a policy set needs (`amender webhook-config`): pure, data in and out.
+ *
+ *   deriveRules(set, crdEntries?) → DerivedRules      what the set can match, as webhook rules
+ *   crdKinds(crdDocument) → KindEntry[]               the kinds a CRD of the set declares
+ *   webhookConfiguration(derived, options) → object   the manifest (throws WebhookConfigError)
+ *   intersectRule / mergeRules / ruleProblems         webhook rules as sets; the API server's rule checks
+ */
+export { deriveRules, type DerivedRules, type PolicyCoverage } from './derive.js';
+export { builtinKindTable, crdKinds, guessResource, type KindEntry } from './kinds.js';
+export {
+  checkWebhookUrl,
+  DEFAULT_EXCLUDED_NAMESPACES,
+  DEFAULT_TIMEOUT_SECONDS,
+  webhookConfiguration,
+  WebhookConfigError,
+  type WebhookConfigOptions,
+} from './manifest.js';
+export { intersectRule, intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, ruleProblems, type RuleScope, type WebhookRule } from './rules.js';

@@ -1,0 +1,99 @@
+/**
+ * The MutatingWebhookConfiguration (admissionregistration.k8s.io/v1) that sends a cluster's requests to
+ * an Amender URL: one webhook (one call per request, whatever the number of policies), the derived
+ * rules, `matchPolicy: Equivalent` (the API server converts an object to a version the rules name, which
+ * is how Amender's policies see the versions they were written for), no side effects, AdmissionReview
+ * v1, and the system namespaces excluded so a failing webhook cannot block the cluster's own repair.
+ */
+import type { JsonObject } from '../json/index.js';
+import type { DerivedRules } from './derive.js';
+import { ruleProblems, type WebhookRule } from './rules.js';
+
+export interface WebhookConfigOptions {
+  /** metadata.name of the configuration (default `amender`). */
+  name?: string;
+  /** The HTTPS URL of the mutate endpoint (`https://.../mutate`, `https://.../clusters/<c>/<secret>/mutate`). */
+  url: string;
+  /** PEM of the CA that signed the endpoint's certificate; omitted: the API server's system trust roots. */
+  caBundlePem?: string;
+  /** Default: Fail when any policy that contributes rules says Fail (MAP's default), else Ignore. */
+  failurePolicy?: 'Fail' | 'Ignore';
+  /** 1 to 30 (default 10). */
+  timeoutSeconds?: number;
+  /** Default: IfNeeded when any contributing MutatingAdmissionPolicy says IfNeeded, else Never. */
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
+  /** Namespaces never sent (default kube-system). */
+  excludeNamespaces?: readonly string[];
+}
+
+export class WebhookConfigError extends Error {
+  override name = 'WebhookConfigError';
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+export const DEFAULT_EXCLUDED_NAMESPACES: readonly string[] = ['kube-system'];
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The URL as the API server accepts it (webhook clientConfig.url), or a WebhookConfigError. */
+export function checkWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new WebhookConfigError(`--url ${url}: not a URL`);
+  }
+  if (parsed.protocol !== 'https:') throw new WebhookConfigError(`--url ${url}: the API server calls webhooks over https only`);
+  if (parsed.username || parsed.password) throw new WebhookConfigError(`--url ${url}: user information is not allowed in a webhook URL`);
+  if (parsed.search || url.includes('?')) throw new WebhookConfigError(`--url ${url}: a webhook URL cannot have a query (put a cluster's secret in the path: /clusters/<cluster>/<secret>/mutate)`);
+  if (parsed.hash || url.includes('#')) throw new WebhookConfigError(`--url ${url}: a webhook URL cannot have a fragment`);
+  return url;
+}
+
+/** Webhook names must be fully qualified (at least three DNS labels). */
+function webhookName(name: string): string {
+  return name.split('.').length >= 3 ? name : `${name}.webhook.amender.dev`;
+}
+
+function base64Utf8(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+export function webhookConfiguration(derived: DerivedRules, options: WebhookConfigOptions): JsonObject {
+  const name = options.name ?? 'amender';
+  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new WebhookConfigError(`--name ${name}: a name is a lowercase DNS subdomain`);
+  const url = checkWebhookUrl(options.url);
+  const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new WebhookConfigError(`--timeout-seconds ${timeoutSeconds}: from 1 to 30`);
+  const excluded = [...new Set(options.excludeNamespaces ?? DEFAULT_EXCLUDED_NAMESPACES)].sort();
+  for (const ns of excluded) if (!DNS_LABEL.test(ns)) throw new WebhookConfigError(`--exclude-namespace ${ns}: not a namespace name`);
+  if (derived.rules.length === 0) throw new WebhookConfigError('the policy set matches no request: there is nothing to send to Amender');
+  const problems = derived.rules.flatMap((r, i) => ruleProblems(r, `webhooks[0].rules[${i}]`));
+  if (problems.length > 0) throw new WebhookConfigError(`internal error: the derived rules are invalid:\n  ${problems.join('\n  ')}`);
+
+  const failurePolicy = options.failurePolicy ?? (derived.policies.some((p) => p.failurePolicy === 'Fail') ? 'Fail' : 'Ignore');
+  const reinvocationPolicy = options.reinvocationPolicy ?? (derived.policies.some((p) => p.reinvocationPolicy === 'IfNeeded') ? 'IfNeeded' : 'Never');
+  const rule = (r: WebhookRule): JsonObject => ({ operations: r.operations, apiGroups: r.apiGroups, apiVersions: r.apiVersions, resources: r.resources, scope: r.scope });
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name, labels: { 'app.kubernetes.io/name': 'amender', 'app.kubernetes.io/managed-by': 'amender-webhook-config' } },
+    webhooks: [
+      {
+        name: webhookName(name),
+        admissionReviewVersions: ['v1'],
+        clientConfig: { url, ...(options.caBundlePem !== undefined ? { caBundle: base64Utf8(options.caBundlePem) } : {}) },
+        rules: derived.rules.map(rule),
+        matchPolicy: 'Equivalent',
+        ...(excluded.length > 0 ? { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: excluded }] } } : {}),
+        failurePolicy,
+        sideEffects: 'None',
+        timeoutSeconds,
+        reinvocationPolicy,
+      },
+    ],
+  };
+}

@@ -1,0 +1,283 @@
+/**
+ * `amender webhook-config` through the CLI: rules that cover exactly what a policy set can match (MAP
+ * constraints narrowed by bindings, Kyverno kinds mapped to resources), the options, and a manifest
+ * that passes the API server's rule checks and the schema of MutatingWebhookConfiguration.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MutatingWebhookConfiguration } from 'kubernetes-models/admissionregistration.k8s.io/v1';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../../src/cli/main.js';
+import { builtinKindTable, ruleProblems, type WebhookRule } from '../../src/webhook-config/index.js';
+import { fakeIO } from '../cli/fake-io.js';
+import { ROOT } from '../node/built.js';
+
+const URL_ = 'https://amender.example.com/mutate';
+
+interface Webhook {
+  name: string;
+  rules: WebhookRule[];
+  failurePolicy: string;
+  reinvocationPolicy: string;
+  timeoutSeconds: number;
+  matchPolicy: string;
+  sideEffects: string;
+  admissionReviewVersions: string[];
+  clientConfig: { url: string; caBundle?: string };
+  namespaceSelector?: { matchExpressions: { key: string; operator: string; values: string[] }[] };
+}
+
+async function run(files: Record<string, string>, ...args: string[]) {
+  const io = fakeIO(files);
+  const code = await runCli(['webhook-config', ...args], io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+/** Runs the command and checks what it printed like the API server would; returns the webhook. */
+async function generate(files: Record<string, string>, ...args: string[]): Promise<{ webhook: Webhook; stderr: string; manifest: Record<string, unknown> }> {
+  const { code, stdout, stderr } = await run(files, '--url', URL_, ...args);
+  expect(code, stderr).toBe(0);
+  const manifest = parse(stdout) as Record<string, unknown>;
+  new MutatingWebhookConfiguration(manifest as never).validate();
+  const webhook = (manifest.webhooks as Webhook[])[0];
+  expect(webhook.rules.flatMap((r, i) => ruleProblems(r, `rules[${i}]`))).toEqual([]);
+  return { webhook, stderr, manifest };
+}
+
+function repositoryPolicies(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const f of readdirSync(join(ROOT, 'policies'))) if (f.endsWith('.yaml')) files[`policies/${f}`] = readFileSync(join(ROOT, 'policies', f), 'utf8');
+  return files;
+}
+
+const rule = (operations: string[], apiGroups: string[], apiVersions: string[], resources: string[], scope = '*'): WebhookRule =>
+  ({ operations, apiGroups, apiVersions, resources, scope }) as WebhookRule;
+
+function map(name: string, rules: string, binding?: string | null, extra = ''): string {
+  const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  failurePolicy: Ignore
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules:
+${rules}
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]'}
+${extra}`;
+  if (binding === null) return policy;
+  return `${policy}---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: ${name}}
+spec:
+  policyName: ${name}
+${binding ?? ''}`;
+}
+
+function kyverno(name: string, match: string, extra = ''): string {
+  return `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: ${name}
+  annotations: {pod-policies.kyverno.io/autogen-controllers: none}
+spec:
+${extra}  rules:
+  - name: label
+    match:
+${match}
+    mutate:
+      patchStrategicMerge:
+        metadata:
+          labels: {touched: "yes"}
+`;
+}
+
+describe('amender webhook-config: MutatingAdmissionPolicies', () => {
+  it('covers the repository policies exactly, with the policies\' failure and reinvocation policies', async () => {
+    const { webhook, stderr, manifest } = await generate(repositoryPolicies(), '--policies', 'policies');
+    expect(webhook.rules).toEqual([rule(['CREATE'], ['apps'], ['v1'], ['deployments']), rule(['CREATE'], [''], ['v1'], ['pods'])]);
+    expect(webhook).toMatchObject({
+      name: 'amender.webhook.amender.dev',
+      admissionReviewVersions: ['v1'],
+      clientConfig: { url: URL_ },
+      matchPolicy: 'Equivalent',
+      sideEffects: 'None',
+      failurePolicy: 'Fail',
+      reinvocationPolicy: 'IfNeeded', // inject-log-shipper says IfNeeded
+      timeoutSeconds: 10,
+      namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+    });
+    expect(manifest).toMatchObject({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'amender' } });
+    expect(stderr).toContain('MutatingAdmissionPolicy/inject-log-shipper: CREATE core/v1 pods');
+  });
+
+  it('narrows a policy by its binding\'s resourceRules, and leaves out a policy nothing binds', async () => {
+    const files = {
+      'a.yaml': map(
+        'pods-and-services',
+        '    - {operations: [CREATE, UPDATE], apiGroups: [""], apiVersions: [v1], resources: [pods, services], scope: Namespaced}',
+        '  matchResources:\n    resourceRules:\n    - {operations: [UPDATE, CONNECT], apiGroups: ["*"], apiVersions: ["*"], resources: [services, "services/status"]}\n',
+      ),
+      'b.yaml': map('unbound', '    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}', null),
+    };
+    const { webhook, stderr } = await generate(files, '--policies', 'a.yaml', 'b.yaml');
+    expect(webhook.rules).toEqual([rule(['UPDATE'], [''], ['v1'], ['services'], 'Namespaced')]);
+    expect(webhook.failurePolicy).toBe('Ignore'); // every contributing policy says Ignore
+    expect(webhook.reinvocationPolicy).toBe('Never');
+    expect(stderr).toContain('not covered: MutatingAdmissionPolicy/unbound: no binding');
+  });
+
+  it('keeps wildcards and subresources the format can express, and merges what it can', async () => {
+    const files = {
+      'a.yaml': map('scale', '    - {operations: [UPDATE], apiGroups: [apps], apiVersions: ["*"], resources: ["*/scale"]}'),
+      'b.yaml': map('status', '    - {operations: [UPDATE], apiGroups: [apps], apiVersions: ["*"], resources: ["deployments/status"]}'),
+      'c.yaml': map('deploy', '    - {operations: [UPDATE], apiGroups: [apps], apiVersions: ["*"], resources: [deployments, "deployments/scale"]}'),
+    };
+    const { webhook } = await generate(files, '--policies', 'a.yaml', 'b.yaml', 'c.yaml');
+    // deployments/scale is inside */scale: dropped, not repeated.
+    expect(webhook.rules).toEqual([rule(['UPDATE'], ['apps'], ['*'], ['*/scale', 'deployments', 'deployments/status'])]);
+  });
+
+  it('refuses a set that matches nothing', async () => {
+    const { code, stderr } = await run({ 'b.yaml': map('unbound', '    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}', null) }, '--url', URL_, '--policies', 'b.yaml');
+    expect(code).toBe(1);
+    expect(stderr).toContain('the policy set matches no request');
+  });
+});
+
+describe('amender webhook-config: Kyverno kinds', () => {
+  it('maps kinds to resources: built-ins, versions, groups, subresources, operations', async () => {
+    const files = {
+      'k.yaml': kyverno(
+        'many',
+        `      any:
+      - resources: {kinds: [Pod, apps/v1/Deployment, Event]}
+      - resources: {kinds: [Service/status], operations: [UPDATE]}
+      - resources: {kinds: [batch/*/Job], operations: [CREATE, DELETE]}
+`,
+      ),
+    };
+    const { webhook } = await generate(files, '--policies', 'k.yaml');
+    expect(webhook.rules).toEqual([
+      rule(['CREATE', 'UPDATE'], ['apps'], ['v1'], ['deployments']),
+      rule(['CREATE', 'DELETE'], ['batch'], ['*'], ['jobs']),
+      rule(['CREATE', 'UPDATE'], ['events.k8s.io'], ['*'], ['events']),
+      // Event is a kind of two groups; Pod rules also get ephemeral-container updates (as in Kyverno).
+      rule(['CREATE', 'UPDATE'], [''], ['*'], ['events', 'pods', 'pods/ephemeralcontainers']),
+      rule(['UPDATE'], [''], ['*'], ['services/status']),
+    ]);
+  });
+
+  it('covers the controllers of autogen rules', async () => {
+    const files = { 'k.yaml': kyverno('auto', '      any:\n      - resources: {kinds: [Pod]}\n').replace('  annotations: {pod-policies.kyverno.io/autogen-controllers: none}\n', '') };
+    const { webhook } = await generate(files, '--policies', 'k.yaml');
+    const resources = webhook.rules.flatMap((r) => r.apiGroups.flatMap((g) => r.resources.map((res) => `${g}/${res}`))).sort();
+    expect(resources).toEqual(expect.arrayContaining(['/pods', 'apps/daemonsets', 'apps/deployments', 'apps/statefulsets', 'batch/cronjobs', 'batch/jobs']));
+  });
+
+  it('intersects the filters of match.all', async () => {
+    const files = {
+      'k.yaml': kyverno('all', '      all:\n      - resources: {kinds: [Pod, Deployment]}\n      - resources: {kinds: [Pod], operations: [CREATE]}\n'),
+    };
+    const { webhook } = await generate(files, '--policies', 'k.yaml');
+    expect(webhook.rules).toEqual([rule(['CREATE'], [''], ['*'], ['pods', 'pods/ephemeralcontainers'])]);
+  });
+
+  it('takes a custom kind\'s resource from its CustomResourceDefinition in the policy set', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: certificates.cert-manager.io}
+spec:
+  group: cert-manager.io
+  names: {kind: Certificate, plural: certificates, singular: certificate, listKind: CertificateList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`;
+    const { webhook } = await generate({ 'k.yaml': kyverno('certs', '      any:\n      - resources: {kinds: [Certificate, v1/Certificate/status]}\n'), 'crd.yaml': crd }, '--policies', 'k.yaml', 'crd.yaml');
+    expect(webhook.rules).toEqual([
+      rule(['CREATE', 'UPDATE'], ['cert-manager.io'], ['v1'], ['certificates/status']),
+      rule(['CREATE', 'UPDATE'], ['cert-manager.io'], ['*'], ['certificates']),
+    ]);
+  });
+
+  it('refuses a bare kind nobody declares, and guesses (with a warning) when the group is written', async () => {
+    const bare = await run({ 'k.yaml': kyverno('certs', '      any:\n      - resources: {kinds: [Certificate]}\n') }, '--url', URL_, '--policies', 'k.yaml');
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('ClusterPolicy/certs rule label: kind */*/Certificate is not a built-in kind and no CustomResourceDefinition in the policy set declares it');
+    const { webhook, stderr } = await generate({ 'k.yaml': kyverno('certs', '      any:\n      - resources: {kinds: [cert-manager.io/v1/Certificate]}\n') }, '--policies', 'k.yaml');
+    expect(webhook.rules).toEqual([rule(['CREATE', 'UPDATE'], ['cert-manager.io'], ['v1'], ['certificates'])]);
+    expect(stderr).toMatch(/warning: .*its resource is taken to be "certificates"/);
+  });
+
+  it('leaves out policies that never run at admission', async () => {
+    const files = {
+      'a.yaml': kyverno('background-only', '      any:\n      - resources: {kinds: [Secret]}\n', '  admission: false\n'),
+      'b.yaml': kyverno('pods', '      any:\n      - resources: {kinds: [Pod], operations: [CREATE]}\n'),
+    };
+    const { webhook, stderr } = await generate(files, '--policies', 'a.yaml', 'b.yaml');
+    expect(webhook.rules).toEqual([rule(['CREATE'], [''], ['*'], ['pods', 'pods/ephemeralcontainers'])]);
+    expect(stderr).toContain('not covered: ClusterPolicy/background-only: spec.admission is false');
+  });
+});
+
+describe('amender webhook-config: options', () => {
+  const files = repositoryPolicies();
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ==\n-----END CERTIFICATE-----\n';
+
+  it('sets name, failure policy, timeout, reinvocation, CA bundle and excluded namespaces', async () => {
+    const { webhook, manifest } = await generate(
+      { ...files, 'ca.crt': pem },
+      '--policies', 'policies', '--name', 'amender-prod-eu', '--failure-policy', 'Ignore', '--timeout-seconds', '5',
+      '--reinvocation-policy', 'Never', '--ca-bundle', 'ca.crt', '--exclude-namespace', 'kube-system', 'amender-system', 'kube-node-lease',
+    );
+    expect((manifest.metadata as { name: string }).name).toBe('amender-prod-eu');
+    expect(webhook).toMatchObject({ name: 'amender-prod-eu.webhook.amender.dev', failurePolicy: 'Ignore', timeoutSeconds: 5, reinvocationPolicy: 'Never' });
+    expect(Buffer.from(webhook.clientConfig.caBundle!, 'base64').toString('utf8')).toBe(pem);
+    expect(webhook.namespaceSelector!.matchExpressions[0].values).toEqual(['amender-system', 'kube-node-lease', 'kube-system']);
+  });
+
+  it('prints JSON with --json', async () => {
+    const { code, stdout } = await run(files, '--url', URL_, '--policies', 'policies', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).kind).toBe('MutatingWebhookConfiguration');
+  });
+
+  it('refuses what the API server would refuse, with a message', async () => {
+    const refused = async (args: string[], message: string | RegExp, exit = 1) => {
+      const { code, stderr, stdout } = await run({ ...files, 'not-a-cert.txt': 'hello' }, '--policies', 'policies', ...args);
+      expect(code).toBe(exit);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(message);
+    };
+    await refused(['--url', 'http://amender.example.com/mutate'], 'the API server calls webhooks over https only');
+    await refused(['--url', 'https://amender.example.com/mutate?cluster=a'], 'a webhook URL cannot have a query');
+    await refused(['--url', URL_, '--timeout-seconds', '31'], '--timeout-seconds 31: from 1 to 30');
+    await refused(['--url', URL_, '--failure-policy', 'Maybe'], '--failure-policy must be one of Fail, Ignore', 2);
+    await refused(['--url', URL_, '--ca-bundle', 'missing.crt'], '--ca-bundle missing.crt: no such file or folder');
+    await refused(['--url', URL_, '--ca-bundle', 'not-a-cert.txt'], 'not a PEM certificate bundle');
+    await refused([], '--url URL is required', 2);
+  });
+});
+
+describe('the built-in kind table', () => {
+  it('gives the resources Kubernetes serves for well-known kinds', () => {
+    const resource = (group: string, kind: string) => builtinKindTable().find((e) => e.group === group && e.kind === kind)?.resources;
+    expect(resource('', 'Endpoints')).toEqual(['endpoints']);
+    expect(resource('networking.k8s.io', 'Ingress')).toEqual(['ingresses']);
+    expect(resource('networking.k8s.io', 'NetworkPolicy')).toEqual(['networkpolicies']);
+    expect(resource('', 'ComponentStatus')).toEqual(['componentstatuses']);
+    expect(resource('storage.k8s.io', 'CSIStorageCapacity')).toEqual(['csistoragecapacities']);
+    expect(resource('discovery.k8s.io', 'EndpointSlice')).toEqual(['endpointslices']);
+    expect(resource('policy', 'Eviction')).toEqual(['pods/eviction']);
+    expect(resource('', 'Binding')).toEqual(['bindings', 'pods/binding']);
+  });
+});
