@@ -8,7 +8,8 @@ export interface RunningWorker {
   mf: Miniflare;
   /** The Worker's origin on loopback. */
   origin: string;
-  bucket: Awaited<ReturnType<Miniflare['getR2Bucket']>>;
+  /** The R2 bucket bound as POLICIES, seen from the test. */
+  bucket: { put(key: string, value: string): Promise<unknown>; delete(key: string): Promise<void> };
   /** JSON log lines the Worker printed. */
   logs: Record<string, unknown>[];
   /** Everything else workerd printed (warnings, errors). */
@@ -41,7 +42,7 @@ export async function startWorker(vars: Record<string, string>, objects: Record<
     },
   });
   const url = await mf.ready;
-  const bucket = await mf.getR2Bucket('POLICIES');
+  const bucket = (await mf.getR2Bucket('POLICIES')) as unknown as RunningWorker['bucket'];
   for (const [key, text] of Object.entries(objects)) await bucket.put(key, text);
   return { mf, origin: url.origin, bucket, logs, other, dispose: () => mf.dispose() };
 }
