@@ -51,13 +51,14 @@ export const TARGETS = [
     outfile: 'dist/workers/index.js',
     platform: 'browser',
     policies: true,
-    options: { target: 'es2022', conditions: ['workerd', 'worker', 'browser'], plugins: [refuseNodeBuiltins] },
+    // Legal comments at the end of the file: wrangler would upload a separate LEGAL.txt as a module.
+    options: { target: 'es2022', conditions: ['workerd', 'worker', 'browser'], plugins: [refuseNodeBuiltins], legalComments: 'eof' },
   },
 ];
 
 /** Validates a policy folder and returns its bundle as JSON text; throws with every problem. */
-export async function policyBundleJson(policiesDir) {
-  const tool = join(root, 'dist', '.build', 'bundle-policies.mjs');
+export async function policyBundleJson(policiesDir, distDir = join(root, 'dist')) {
+  const tool = join(distDir, '.build', 'bundle-policies.mjs');
   await build({
     absWorkingDir: root,
     stdin: {
@@ -96,7 +97,7 @@ export async function buildTargets(names = [], options = {}) {
     const outdir = dirname(inDist(target.outfile));
     rmSync(outdir, { recursive: true, force: true });
     mkdirSync(outdir, { recursive: true });
-    if (target.policies) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'));
+    if (target.policies) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'), distDir);
     const result = await build({
       absWorkingDir: root,
       metafile: true,
