@@ -7,7 +7,7 @@
 import type { GroupVersionKind } from '../admission/types.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';
-import { applyConfiguration, strictDecode, type SchemaRegistry } from '../schema/index.js';
+import { applyConfiguration, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError, serviceUnavailable, StatusAbort } from './errors.js';
 import type { MutationOutcome } from './dispatch.js';
 
@@ -30,7 +30,39 @@ function schemaFor(kind: GroupVersionKind, ctx: SchemaContext) {
   return ctx.schemas.deduced(kind);
 }
 
-export function applyJsonPatchMutation(object: JsonValue | null, ops: JsonValue, kind: GroupVersionKind, ctx: SchemaContext): MutationOutcome {
+/**
+ * What the mutations of one request learned about the objects they produced, so that the schema checks of
+ * later mutations judge only what changed. The dispatcher keeps one per request (objects pass from one
+ * mutation to the next in a single chain, each derived from the one before by copy-on-write edits).
+ */
+export class MutationHistory {
+  /** The last object of the chain that decoded strictly, and as which type. */
+  decoded: Checked | undefined;
+  /** The last object of the chain that applyConfiguration accepted as live object or produced. */
+  applied: Checked | undefined;
+  /** @param received the object the API server sent, the first of the chain */
+  constructor(readonly received: JsonValue | null) {}
+
+  /** What strict decoding takes as accepted: the last object that decoded as this type, else the received one. */
+  acceptedFor(schema: ObjectType): JsonValue | null {
+    return this.decoded?.root === schema.root ? this.decoded.doc : this.received;
+  }
+
+  checkedFor(schema: ObjectType): JsonValue | undefined {
+    return this.applied?.root === schema.root ? this.applied.doc : undefined;
+  }
+}
+
+interface Checked {
+  readonly doc: JsonValue;
+  readonly root: TypeRef;
+}
+
+/**
+ * `history` is the request's (see MutationHistory); without one, `object` is taken as the object the API
+ * server sent.
+ */
+export function applyJsonPatchMutation(object: JsonValue | null, ops: JsonValue, kind: GroupVersionKind, ctx: SchemaContext, history?: MutationHistory): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   if (schema instanceof StatusAbort) return { ok: false, abort: schema };
   // An empty patch changes nothing (the object decoded before; it decodes again).
@@ -44,17 +76,22 @@ export function applyJsonPatchMutation(object: JsonValue | null, ops: JsonValue,
     return { ok: false, message: `JSON Patch: ${applied.message}` };
   }
   // The API server decodes a JSON-patched built-in object strictly; a failure aborts the request (500).
+  // What it sent, and what decoded before, are not judged again: only what the patches introduced.
   if (schema.source === 'builtin') {
-    const err = strictDecode(schema, applied.doc);
+    const err = strictDecode(schema, applied.doc, history ? history.acceptedFor(schema) : object);
     if (err) return { ok: false, abort: internalError(err.message) };
+    if (history) history.decoded = { doc: applied.doc, root: schema.root };
   }
   return { ok: true, object: applied.doc };
 }
 
-export function applyConfigurationMutation(object: JsonValue | null, config: JsonObject, kind: GroupVersionKind, ctx: SchemaContext): MutationOutcome {
+/** `history` as for applyJsonPatchMutation. */
+export function applyConfigurationMutation(object: JsonValue | null, config: JsonObject, kind: GroupVersionKind, ctx: SchemaContext, history?: MutationHistory): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   if (schema instanceof StatusAbort) return { ok: false, abort: schema };
-  const result = applyConfiguration(schema, object as JsonValue, config);
+  // The live check looks only at what changed since the last object applyConfiguration saw.
+  const result = applyConfiguration(schema, object as JsonValue, config, { checked: history?.checkedFor(schema) });
   if (!result.ok) return { ok: false, message: `error applying patch: ${result.error.message}` };
+  if (history) history.applied = { doc: result.object, root: schema.root };
   return { ok: true, object: result.object };
 }

@@ -114,9 +114,9 @@ class Program implements PolicyProgram {
     const kind = matchedKind(inputs);
     try {
       if (m.patchType === 'JSONPatch') {
-        return applyJsonPatchMutation(inputs.object, toJsonPatchOperations(value) as unknown as JsonValue, kind, this.schema);
+        return applyJsonPatchMutation(inputs.object, toJsonPatchOperations(value) as unknown as JsonValue, kind, this.schema, inputs.history);
       }
-      return applyConfigurationMutation(inputs.object, toApplyConfiguration(value), kind, this.schema);
+      return applyConfigurationMutation(inputs.object, toApplyConfiguration(value), kind, this.schema, inputs.history);
     } catch (err) {
       if (err instanceof ConversionError) return { ok: false, message: err.message };
       throw err;

@@ -6,6 +6,7 @@
  */
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
+import { MutationHistory } from './apply-mutation.js';
 import type { EquivalenceProvider } from './equivalence.js';
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
@@ -21,6 +22,8 @@ export interface InvocationInputs {
   request: JsonObject;
   params: InvocationParam;
   namespaceObject: JsonObject | null;
+  /** What the request's earlier mutations learned about the objects they produced (one per request). */
+  history?: MutationHistory;
 }
 
 export type MutationOutcome =
@@ -143,7 +146,12 @@ class Dispatcher {
   readonly errors: PolicyError[] = [];
   readonly traces: InvocationTrace[] = [];
 
-  constructor(private readonly request: AdmissionRequest, private readonly ctx: DispatchContext) {}
+  /** One chain of objects per request: each mutation starts from the previous one's result. */
+  private readonly history: MutationHistory;
+
+  constructor(private readonly request: AdmissionRequest, private readonly ctx: DispatchContext) {
+    this.history = new MutationHistory(request.object ?? null);
+  }
 
   private fail(policy: MutatingAdmissionPolicy, binding: string | undefined, reason: PolicyError['reason'], message: string, trace: Omit<InvocationTrace, 'result' | 'detail' | 'ignored'>): void {
     const failurePolicy = failurePolicyOf(policy);
@@ -223,6 +231,7 @@ class Dispatcher {
       request: inv.request,
       params: inv.param,
       namespaceObject,
+      history: this.history,
     };
     const verdict = program.conditions(inputs);
     if (!verdict.matches) {

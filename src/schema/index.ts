@@ -7,6 +7,6 @@ export { SchemaRegistry, parseApiVersion, type GroupVersionKind } from './regist
 export { CrdError } from './crd.js';
 export type { ObjectType, Atom, ListDef, MapDef, FieldDef, TypeRef, ScalarKind, ListType } from './types.js';
 export { resolve, NamedRef, DEDUCED, UNTYPED_ATOMIC } from './types.js';
-export { applyConfiguration, apiVersionOf, ApplyConfigurationError, type ApplyResult } from './ssa/apply.js';
+export { applyConfiguration, apiVersionOf, ApplyConfigurationError, type ApplyOptions, type ApplyResult } from './ssa/apply.js';
 export { strictDecode, StrictDecodeError } from './strict.js';
 export { strategicMerge, StrategicMergeError, type StrategicMergeOptions, type StrategicMergeResult } from './smp/merge.js';

@@ -1,6 +1,7 @@
-import { isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
+import { hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
 import { goQuote } from './gofmt.js';
 import { rfc3339Error } from './gotime.js';
+import { ItemPairing, unchanged } from './unchanged.js';
 import { NamedRef, resolve, type Atom, type ObjectType, type TypeRef } from './types.js';
 
 /**
@@ -31,10 +32,16 @@ const QUANTITY_SUFFIXES = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', '
  * undefined. Mirrors encoding/json's order: an error from a custom decoder (Quantity, Time, IntOrString)
  * wins, then the first type mismatch, then every unknown field (`strict decoding error: unknown field "…"`).
  * Meant for built-in kinds; for CRDs the API server keeps the object unstructured and checks nothing here.
+ *
+ * `accepted` is a document the API server already holds as this type: the object it sent (its own, newer
+ * schema may know fields ours does not) or an earlier result that decoded. Only what `obj` changed
+ * relative to it is judged: an object or array identical (`===`) to the one at the same place in
+ * `accepted` is not looked at again (JSON patch results share their untouched subtrees with their
+ * input), and a field that `accepted` has at the same place is never reported unknown.
  */
-export function strictDecode(type: ObjectType, obj: JsonValue): StrictDecodeError | undefined {
+export function strictDecode(type: ObjectType, obj: JsonValue, accepted?: JsonValue): StrictDecodeError | undefined {
   const d = new Decoder();
-  d.value(obj, type.root, undefined, undefined);
+  d.value(obj, type.root, undefined, undefined, accepted);
   if (d.hardError) return new StrictDecodeError('type', d.hardError);
   if (d.typeError) return new StrictDecodeError('type', d.typeError);
   if (d.unknown.length > 0) {
@@ -139,8 +146,12 @@ class Decoder {
     this.typeError = `json: cannot unmarshal ${what} into ${into} of type ${goType(ref)}`;
   }
 
-  value(v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined): void {
+  /** `base`: what `accepted` holds at this place, if anything (see strictDecode). */
+  value(v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, base: JsonValue | undefined): void {
     if (v === null) return;
+    // Identical containers were decoded before (numbers are not skipped: a float literal's mark lives on
+    // its container, so an equal number in a new container may still be a `2.0` the patch wrote).
+    if (unchanged(v, base)) return;
     const atom = resolve(ref);
     if (atom.scalar) {
       // Free-form JSON (RawExtension, apiextensions JSON, FieldsV1): anything goes.
@@ -149,9 +160,13 @@ class Decoder {
     }
     if (atom.list) {
       if (!Array.isArray(v)) return this.mismatch(v, ref, false, container, key);
+      const pairs = ItemPairing.of(base, v.length);
       for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        const itemBase = pairs?.baseFor(item, i);
+        if (unchanged(item, itemBase)) continue;
         this.push(i, INDEX, undefined);
-        this.value(v[i], atom.list.elem, v, i);
+        this.value(item, atom.list.elem, v, i, itemBase);
         this.pop();
         if (this.hardError !== undefined) return;
       }
@@ -160,16 +175,19 @@ class Decoder {
     if (atom.map) {
       if (!isJsonObject(v)) return this.mismatch(v, ref, false, container, key);
       const def = atom.map;
+      const baseMap = isJsonObject(base) ? base : undefined;
       for (const k of Object.keys(v)) {
         const field = def.fields?.get(k);
         const childType = field ? field.type : def.elem;
+        const childBase = baseMap !== undefined && hasOwn(baseMap, k) ? baseMap[k] : undefined;
         if (!childType) {
-          this.unknown.push(this.strictPath(k));
+          // A field the API server sent is one its schema knows, even when ours does not.
+          if (childBase === undefined) this.unknown.push(this.strictPath(k));
           continue;
         }
         if (field) this.push(k, FIELD, def.name);
         else this.push(k, MAP_KEY, undefined);
-        this.value(v[k], childType, v, k);
+        this.value(v[k], childType, v, k, childBase);
         this.pop();
         if (this.hardError !== undefined) return;
       }

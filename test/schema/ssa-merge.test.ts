@@ -238,6 +238,24 @@ describe('applyConfiguration on built-in kinds', () => {
     expect(applyConfiguration(pod, invalid, {}).ok).toBe(false);
   });
 
+  it('with `checked`, looks at the live object only where it differs from the checked version', () => {
+    const first = applyConfiguration(pod, livePod, { metadata: { labels: { b: 'c' } } });
+    if (!first.ok) throw first.error;
+    const checked: any = first.object;
+    // A JSON patch between two apply configurations adds a container with a bad image: still reported.
+    const edited = { ...checked, spec: { ...checked.spec, containers: [...checked.spec.containers, { name: 'x', image: 5 }] } };
+    const r = applyConfiguration(pod, edited, { metadata: { labels: { d: 'e' } } }, { checked });
+    expect(!r.ok && r.error.message).toBe('failed to convert original object to typed object: .spec.containers[name="x"].image: expected string, got &value.valueUnstructured{Value:5}');
+    const undeclared = { ...checked, spec: { ...checked.spec, bogus: 1 } };
+    const u = applyConfiguration(pod, undeclared, {}, { checked });
+    expect(!u.ok && u.error.message).toBe('failed to convert original object to typed object: .spec.bogus: field not declared in schema');
+    // An edit that keeps the object valid merges as without the option.
+    const valid = { ...checked, spec: { ...checked.spec, containers: [{ name: 'new', image: 'n' }, ...checked.spec.containers] } };
+    const v = applyConfiguration(pod, valid, { metadata: { labels: { d: 'e' } } }, { checked });
+    const plain = applyConfiguration(pod, valid, { metadata: { labels: { d: 'e' } } });
+    expect(v.ok && v.object).toEqual(plain.ok && plain.object);
+  });
+
   it('treats __proto__ keys as data', () => {
     const patch = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}}}');
     const r = applyConfiguration(pod, livePod, patch);

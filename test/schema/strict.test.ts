@@ -104,3 +104,57 @@ describe('strict decoding of built-in kinds', () => {
     expect(strictDecode(rev, { data: { any: [{ thing: 1 }] }, revision: 1 })).toBeUndefined();
   });
 });
+
+describe('strict decoding judges what a patch introduced (the accepted object)', () => {
+  // A newer API server sends a field our 1.37 schema does not know; it must never turn into a 500.
+  const received = (): any => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', labels: { a: 'b' } },
+    spec: {
+      futureField: { anything: [1, 2] },
+      containers: [
+        { name: 'a', image: 'i', futureContainerField: true, resources: { limits: { cpu: '1' } } },
+        { name: 'b', image: 'j' },
+      ],
+    },
+  });
+
+  it('without an accepted object, every unknown field is reported', () => {
+    expect(strictDecode(pod, received())?.paths).toEqual(['spec.futureField', 'spec.containers[0].futureContainerField']);
+  });
+
+  it('accepts fields the received object has, also in containers the patch rebuilt', () => {
+    const obj = received();
+    // what a JSON patch does: copy the containers on the way to the change, share the rest
+    const spec = { ...obj.spec, priorityClassName: 'high', containers: [{ ...obj.spec.containers[0], imagePullPolicy: 'Always' }, obj.spec.containers[1]] };
+    const patched = { ...obj, spec };
+    expect(strictDecode(pod, patched, obj)).toBeUndefined();
+    // the same field introduced where the received object lacks it is the patch's
+    const spec2 = { ...obj.spec, containers: [obj.spec.containers[0], { ...obj.spec.containers[1], futureContainerField: true }] };
+    expect(strictDecode(pod, { ...obj, spec: spec2 }, obj)?.message).toBe('strict decoding error: unknown field "spec.containers[1].futureContainerField"');
+  });
+
+  it('still reports what the patch introduced: unknown fields, wrong types, bad quantities', () => {
+    const obj = received();
+    const withField = { ...obj, spec: { ...obj.spec, containers: [...obj.spec.containers, { name: 'x', ports: [{ containerPortZ: 1 }] }] } };
+    expect(strictDecode(pod, withField, obj)?.message).toBe('strict decoding error: unknown field "spec.containers[2].ports[0].containerPortZ"');
+    const withType = { ...obj, spec: { ...obj.spec, priority: '5' } };
+    expect(strictDecode(pod, withType, obj)?.message).toBe('json: cannot unmarshal string into Go struct field PodSpec.spec.priority of type int');
+    const c0 = obj.spec.containers[0];
+    const withQuantity = { ...obj, spec: { ...obj.spec, containers: [{ ...c0, resources: { limits: { cpu: 'lots' } } }, obj.spec.containers[1]] } };
+    expect(strictDecode(pod, withQuantity, obj)?.reason).toBe('type');
+  });
+
+  it('a float literal written into a new container is judged even where the accepted value is the same number', () => {
+    const accepted = parseJson('{"spec":{"priority":2}}');
+    const patched = parseJson('{"spec":{"priority":2.0}}');
+    expect(strictDecode(pod, patched, accepted)?.message).toBe('json: cannot unmarshal number 2.0 into Go struct field PodSpec.spec.priority of type int');
+  });
+
+  it('items shifted by an insertion are matched by identity, not index', () => {
+    const obj = received();
+    const shifted = { ...obj, spec: { ...obj.spec, containers: [{ name: 'new', image: 'n' }, ...obj.spec.containers] } };
+    expect(strictDecode(pod, shifted, obj)).toBeUndefined();
+  });
+});

@@ -21,6 +21,15 @@ export class ApplyConfigurationError extends Error {
 
 export type ApplyResult = { ok: true; object: JsonObject } | { ok: false; error: ApplyConfigurationError };
 
+export interface ApplyOptions {
+  /**
+   * A version of `live` for the same type that passed this function's live check or came out of it, from
+   * which `live` was derived by copy-on-write edits (e.g. a JSON patch): the live check then looks only at
+   * what differs from it.
+   */
+  checked?: JsonValue;
+}
+
 /** `apps/v1` or `v1` for the type's group and version. */
 export function apiVersionOf(type: ObjectType): string {
   return type.group ? `${type.group}/${type.version}` : type.version;
@@ -33,7 +42,8 @@ export function apiVersionOf(type: ObjectType): string {
  * and is merged into `live` with structured-merge-diff's rules. No field managers; nothing is ever deleted.
  * Never throws for bad input; never modifies `live` or `patch`.
  */
-export function applyConfiguration(type: ObjectType, live: JsonValue, patch: JsonValue): ApplyResult {  if (!isJsonObject(live)) return fail('input', 'the object to patch is not a JSON object');
+export function applyConfiguration(type: ObjectType, live: JsonValue, patch: JsonValue, options?: ApplyOptions): ApplyResult {
+  if (!isJsonObject(live)) return fail('input', 'the object to patch is not a JSON object');
   if (!isJsonObject(patch)) return fail('input', 'the apply configuration is not a JSON object');
 
   const stamped: JsonObject = {};
@@ -48,7 +58,7 @@ export function applyConfiguration(type: ObjectType, live: JsonValue, patch: Jso
     return fail('atomic', `invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`);
   }
   if (!isKnownValid(type, live)) {
-    const liveErrors = validateTyped(live, type.root, true);
+    const liveErrors = validateTyped(live, type.root, true, options?.checked);
     if (liveErrors.length > 0) return fail('live', `failed to convert original object to typed object: ${formatSmdErrors(liveErrors)}`);
   }
   const { value, errors } = smdMerge(live, stamped, type.root);

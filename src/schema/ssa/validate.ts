@@ -1,6 +1,7 @@
-import { isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { hasOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { goTypeName, smdSharpV, smdV } from '../gofmt.js';
 import { resolve, type Atom, type ListDef, type MapDef, type ScalarKind, type TypeRef } from '../types.js';
+import { ItemPairing, unchanged } from '../unchanged.js';
 import { associativeItemKey, fieldElement, indexElement } from './keys.js';
 
 /** One structured-merge-diff validation error: the path (`.spec.replicas`) and the message. */
@@ -59,10 +60,15 @@ export function scalarError(kind: ScalarKind, v: JsonValue, prefix = ''): string
  * What `TypeConverter.ObjectToTyped` checks: every key declared in the schema, scalars of the right kind,
  * list-map items with their keys, no duplicate keys unless `allowDuplicates` (the live object is converted
  * with SMD's AllowDuplicates, the patch is not).
+ *
+ * `valid` (only with `allowDuplicates`): a value of the same type known to pass this check, which `value`
+ * was derived from by copy-on-write edits; objects and arrays identical (`===`) to the ones at the same
+ * place in it are not looked at again. Without duplicate detection no check spans list items, so a
+ * skipped item cannot hide an error of another.
  */
-export function validateTyped(value: JsonValue, type: TypeRef, allowDuplicates: boolean): SmdError[] {
+export function validateTyped(value: JsonValue, type: TypeRef, allowDuplicates: boolean, valid?: JsonValue): SmdError[] {
   const errors: SmdError[] = [];
-  new Validator(errors, allowDuplicates).value(value, type);
+  new Validator(errors, allowDuplicates).value(value, type, allowDuplicates ? valid : undefined);
   return errors;
 }
 
@@ -89,7 +95,8 @@ class Validator {
     this.errors.push({ path: renderPath(this.steps), message });
   }
 
-  value(v: JsonValue, type: TypeRef): void {
+  /** `base`: what the known-valid value holds at this place, if anything. */
+  value(v: JsonValue, type: TypeRef, base: JsonValue | undefined): void {
     const atom = resolve(type);
     if (typeof v !== 'object' && atom.scalar && atom.scalar !== 'untyped') {
       // fast path for the common typed scalar
@@ -97,28 +104,30 @@ class Validator {
       if (!ok) this.error(scalarError(atom.scalar, v)!);
       return;
     }
+    if (unchanged(v, base)) return;
     switch (partFor(atom, v)) {
       case 'map':
-        return this.map(atom.map!, v);
+        return this.map(atom.map!, v, base);
       case 'scalar': {
         const err = scalarError(atom.scalar!, v);
         if (err) this.error(err);
         return;
       }
       case 'list':
-        return this.list(atom.list!, v);
+        return this.list(atom.list!, v, base);
       default:
         this.error('schema error: invalid atom: inlined');
     }
   }
 
-  private map(def: MapDef, v: JsonValue): void {
+  private map(def: MapDef, v: JsonValue, base: JsonValue | undefined): void {
     if (v === null) return;
     if (!isJsonObject(v)) {
       this.error(`expected map, got ${smdV(v)}`);
       return;
     }
     const fields = def.fields;
+    const baseMap = isJsonObject(base) ? base : undefined;
     for (const key of Object.keys(v)) {
       const field = fields?.get(key);
       const type = field ? field.type : def.elem;
@@ -129,27 +138,36 @@ class Validator {
         this.steps.pop();
         return;
       }
-      this.value((v as JsonObject)[key], type);
+      const child = (v as JsonObject)[key];
+      const childBase = baseMap !== undefined && hasOwn(baseMap, key) ? baseMap[key] : undefined;
+      if (!unchanged(child, childBase)) this.value(child, type, childBase);
       this.steps.pop();
     }
   }
 
-  private list(def: ListDef, v: JsonValue): void {
+  private list(def: ListDef, v: JsonValue, base: JsonValue | undefined): void {
     if (v === null) return;
     if (!Array.isArray(v)) {
       this.error(`expected list, got ${smdV(v)}`);
       return;
     }
+    const pairs = ItemPairing.of(base, v.length);
     if (def.listType === 'atomic') {
       for (let i = 0; i < v.length; i++) {
+        const itemBase = pairs?.baseFor(v[i], i);
+        if (unchanged(v[i], itemBase)) continue;
         this.steps.push(i);
-        this.value(v[i], def.elem);
+        this.value(v[i], def.elem, itemBase);
         this.steps.pop();
       }
       return;
     }
     const seen = new Set<string>();
     for (let i = 0; i < v.length; i++) {
+      const itemBase = pairs?.baseFor(v[i], i);
+      // An item known valid has its key; with duplicates allowed (the only case with a base) nothing
+      // else about it matters to the other items.
+      if (unchanged(v[i], itemBase)) continue;
       const key = associativeItemKey(def, v[i]);
       if (key.error !== undefined) {
         // SMD gives up on the rest of the list: without a key it cannot name the element.
@@ -159,7 +177,7 @@ class Validator {
       if (seen.has(key.pe) && !this.allowDuplicates) this.error(`duplicate entries for key ${key.pe}`);
       seen.add(key.pe);
       this.steps.push({ pe: key.pe });
-      this.value(v[i], def.elem);
+      this.value(v[i], def.elem, itemBase);
       this.steps.pop();
     }
   }

@@ -1,0 +1,161 @@
+/**
+ * The schema checks between mutations (spec/map.md §8.3, §9.4) through the public API: strict decoding
+ * after a JSON patch judges what the patches introduced, never what the API server sent (a newer cluster
+ * may send fields our schemas do not know); what an ApplyConfiguration introduced is still judged by a
+ * later JSON patch's decode; checks narrowed to the changes give the answers full checks give.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AdmissionRequest } from '../../src/admission/types.js';
+import { evaluate, type EngineResult } from '../../src/engine/index.js';
+import { applyPatch } from '../../src/jsonpatch/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+
+type Obj = Record<string, any>;
+
+function policy(name: string, mutations: Obj[], failurePolicy = 'Fail'): Obj {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy,
+      matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
+      reinvocationPolicy: 'Never',
+      mutations,
+    },
+  };
+}
+
+const jsonPatch = (expression: string): Obj => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
+const applyConfig = (expression: string): Obj => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
+
+function set(...policies: Obj[]) {
+  const bindings = policies.map((p) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingAdmissionPolicyBinding',
+    metadata: { name: `b-${p.metadata.name}` },
+    spec: { policyName: p.metadata.name },
+  }));
+  const s = buildPolicySet([parseDocuments('t.json', JSON.stringify([...policies, ...bindings]))]);
+  expect(s.problems).toEqual([]);
+  return s;
+}
+
+/** A Pod as a newer API server might send it: fields our 1.37 schemas do not declare. */
+function newerPod(): Obj {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'default', labels: { app: 'web' } },
+    spec: {
+      futureSpecField: { mode: 'x' },
+      containers: [
+        { name: 'app', image: 'app:1', futureContainerField: ['a'] },
+        { name: 'log', image: 'log:1' },
+      ],
+    },
+  };
+}
+
+function req(object: Obj): AdmissionRequest {
+  return {
+    uid: 'u1',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    name: 'p',
+    namespace: 'default',
+    operation: 'CREATE',
+    userInfo: { username: 'alice', groups: [] },
+    object,
+    oldObject: null,
+  };
+}
+
+function allowed(r: EngineResult): Obj {
+  expect(r.allowed, JSON.stringify(r)).toBe(true);
+  if (!r.allowed) throw new Error('denied');
+  return r.object as Obj;
+}
+
+function denied(r: EngineResult) {
+  expect(r.allowed, JSON.stringify(r)).toBe(false);
+  if (r.allowed) throw new Error('allowed');
+  return r.status;
+}
+
+describe('§8.3 strict decoding judges what the patches introduced', () => {
+  it('fields the API server sent never abort the request, also in list items a patch changed', async () => {
+    const s = set(
+      policy('a', [jsonPatch('[JSONPatch{op: "add", path: "/spec/priorityClassName", value: "high"}]')]),
+      policy('b', [jsonPatch('[JSONPatch{op: "replace", path: "/spec/containers/0/image", value: "app:2"}]')]),
+      policy('c', [jsonPatch('[JSONPatch{op: "add", path: "/spec/containers/0", value: {"name": "init", "image": "i"}}]')]),
+    );
+    const object = newerPod();
+    const r = await evaluate(s, req(object));
+    const out = allowed(r);
+    expect(out.spec.futureSpecField).toEqual({ mode: 'x' });
+    expect(out.spec.containers.map((c: Obj) => c.image)).toEqual(['i', 'app:2', 'log:1']);
+    expect(out.spec.containers[1].futureContainerField).toEqual(['a']);
+    expect(r.allowed && applyPatch(object, r.patch, 'rfc6902')).toMatchObject({ ok: true, doc: out });
+  });
+
+  it('an unknown field the patch adds still aborts with 500, whatever the failurePolicy', async () => {
+    const s = set(policy('a', [jsonPatch('[JSONPatch{op: "add", path: "/spec/containers/1/futureContainerField", value: ["b"]}]')], 'Ignore'));
+    expect(denied(await evaluate(s, req(newerPod())))).toMatchObject({
+      code: 500,
+      message: 'Internal error occurred: strict decoding error: unknown field "spec.containers[1].futureContainerField"',
+    });
+  });
+
+  it('what an ApplyConfiguration introduced is judged by the next JSON patch (a quantity SMD lets through)', async () => {
+    const pod = newerPod();
+    delete pod.spec.futureSpecField;
+    delete pod.spec.containers[0].futureContainerField;
+    const s = set(
+      policy('a', [applyConfig('Object{spec: Object.spec{containers: [Object.spec.containers{name: "app", resources: Object.spec.containers.resources{limits: {"memory": "lots"}}}]}}')]),
+      policy('b', [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]')]),
+    );
+    expect(denied(await evaluate(s, req(pod)))).toMatchObject({
+      code: 500,
+      message: "Internal error occurred: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    });
+  });
+});
+
+describe('§9.4 the live check after JSON patches looks at what changed, with the same verdicts', () => {
+  const base = (): Obj => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'default', labels: { app: 'web' } },
+    spec: { containers: [{ name: 'app', image: 'app:1' }] },
+  });
+  const label = (k: string) => applyConfig(`Object{metadata: Object.metadata{labels: {"${k}": "1"}}}`);
+
+  it('a JSON patch between two ApplyConfigurations is checked: a null container (strict decoding lets it through) fails the second', async () => {
+    const s = set(
+      policy('a', [label('a')]),
+      policy('b', [jsonPatch('[JSONPatch{op: "add", path: "/spec/containers/-", value: null}]')]),
+      policy('c', [label('c')], 'Ignore'),
+      policy('d', [jsonPatch('[JSONPatch{op: "remove", path: "/spec/containers/1"}]')]),
+      policy('e', [label('e')]),
+    );
+    const r = await evaluate(s, req(base()));
+    expect(allowed(r).metadata.labels).toEqual({ app: 'web', a: '1', e: '1' });
+    expect(r.outcomes.find((o) => o.policy === 'c')?.detail).toContain(
+      'failed to convert original object to typed object: .spec.containers: element 1: associative list with keys may not have a null element',
+    );
+  });
+
+  it('a live object with an undeclared field fails every ApplyConfiguration, before and after JSON patches', async () => {
+    const s = set(
+      policy('a', [label('a')], 'Ignore'),
+      policy('b', [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels/b", value: "1"}]')]),
+      policy('c', [label('c')], 'Ignore'),
+    );
+    const r = await evaluate(s, req(newerPod()));
+    expect(allowed(r).metadata.labels).toEqual({ app: 'web', b: '1' });
+    const errors = r.outcomes.filter((o) => o.result === 'error').map((o) => o.detail);
+    expect(errors).toHaveLength(2);
+    for (const e of errors) expect(e).toContain('failed to convert original object to typed object: .spec.futureSpecField: field not declared in schema');
+  });
+});
