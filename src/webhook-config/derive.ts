@@ -9,15 +9,19 @@
  * Kyverno: each mutate rule of a policy that runs at admission (not `spec.admission: false`, not a
  * mutate-existing `targets` rule) covers its `match`: `any` the union of its filters, `all` their
  * intersection; a filter covers its `kinds` (see kinds.ts) for its `operations`, or CREATE and UPDATE
- * when it names none (Kyverno's own default for mutate). `exclude` is left to Amender.
+ * when it names none (Kyverno's own default for mutate), less DELETE and CONNECT, which the engine never
+ * mutates. `exclude` is left to Amender.
  */
 import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
-import type { KindSelector, MatchBlock, ResourceFilter } from '../kyverno/types.js';
-import { hasWildcard, wildcardMatch } from '../kyverno/wildcard.js';
-import type { NamedRuleWithOperations } from '../map/types.js';
 import type { PolicySet } from '../policyset/index.js';
 import { builtinKindTable, guessResource, type KindEntry } from './kinds.js';
 import { intersectRuleSets, mergeRules, normalizeRule, type RuleScope, type WebhookRule } from './rules.js';
+import { hasWildcard, wildcardMatch } from './wildcard.js';
+
+type MatchBlock = CompiledRule['match'];
+type ResourceFilter = NonNullable<MatchBlock['any']>[number];
+type KindSelector = NonNullable<ResourceFilter['kinds']>[number];
+type NamedRuleWithOperations = NonNullable<PolicySet['mutatingPolicies'][number]['policy']['matchConstraints']>['resourceRules'][number];
 
 export interface PolicyCoverage {
   /** `MutatingAdmissionPolicy/<name>`, `ClusterPolicy/<name>` or `Policy/<ns>/<name>`. */
@@ -40,6 +44,8 @@ export interface DerivedRules {
 }
 
 const KYVERNO_DEFAULT_OPERATIONS = ['CREATE', 'UPDATE'];
+/** Amender's Kyverno engine mutates only these (DELETE and CONNECT requests are never mutated). */
+const KYVERNO_MUTATED_OPERATIONS = ['CREATE', 'UPDATE'];
 
 function mapRule(r: NamedRuleWithOperations): WebhookRule {
   return normalizeRule({ operations: r.operations, apiGroups: r.apiGroups, apiVersions: r.apiVersions, resources: r.resources, scope: (r.scope ?? '*') as RuleScope });
@@ -101,7 +107,9 @@ function kindRules(selector: KindSelector, text: string, ctx: KindContext): Omit
 
 function filterRules(f: ResourceFilter, ctx: KindContext): WebhookRule[] {
   if (f.empty) return [];
-  const operations = f.operations && f.operations.length > 0 ? [...f.operations] : KYVERNO_DEFAULT_OPERATIONS;
+  const named = f.operations && f.operations.length > 0 ? [...f.operations] : KYVERNO_DEFAULT_OPERATIONS;
+  const operations = named.filter((o) => KYVERNO_MUTATED_OPERATIONS.includes(o));
+  if (operations.length === 0) return [];
   if (!f.kinds || f.kinds.length === 0) {
     ctx.warnings.push(`${ctx.where}: a match filter names no kinds, so every resource is covered`);
     return [normalizeRule({ operations, apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' })];

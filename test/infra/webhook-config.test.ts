@@ -164,7 +164,7 @@ describe('amender webhook-config: Kyverno kinds', () => {
     const { webhook } = await generate(files, '--policies', 'k.yaml');
     expect(webhook.rules).toEqual([
       rule(['CREATE', 'UPDATE'], ['apps'], ['v1'], ['deployments']),
-      rule(['CREATE', 'DELETE'], ['batch'], ['*'], ['jobs']),
+      rule(['CREATE'], ['batch'], ['*'], ['jobs']), // DELETE dropped: the Kyverno engine never mutates a deletion
       rule(['CREATE', 'UPDATE'], ['events.k8s.io'], ['*'], ['events']),
       // Event is a kind of two groups; Pod rules also get ephemeral-container updates (as in Kyverno).
       rule(['CREATE', 'UPDATE'], [''], ['*'], ['events', 'pods', 'pods/ephemeralcontainers']),
