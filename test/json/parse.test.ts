@@ -50,6 +50,81 @@ describe('parseJson', () => {
   });
 });
 
+/**
+ * A seeded random document and its text, written with blanks in random places, strings that look like
+ * numbers in JSON (`":1.0,"`), and numbers of every form; `floats` lists where the text wrote an integral
+ * value as a float literal (what `isFloatLiteral` must report), as [container path, key].
+ */
+function randomDocument(seed: number): { text: string; floats: [(string | number)[], string | number][]; value: unknown } {
+  let state = seed;
+  const rand = (n: number) => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state % n;
+  };
+  const blank = () => [' ', '', '', '\n  ', '\t', '\r\n'][rand(6)];
+  const floats: [(string | number)[], string | number][] = [];
+  const trickyStrings = ['1.0', ':1.0,', ',2.0]', '[3e0}', 'a\\":4.0,', '5.0\\\\', 'img:1.25.3', 'x:6.0 ,', '\\u00221.0,', 'e1.0,'];
+  const number = (path: (string | number)[], key: string | number): [string, number] => {
+    switch (rand(7)) {
+      case 0: { const v = rand(100) - 50; return [String(v), v]; }
+      case 1: { const v = rand(100); floats.push([path, key]); return [`${v}.0`, v]; }
+      case 2: { const v = rand(9) + 1; floats.push([path, key]); return [`${v}e${rand(3)}`, v * 10 ** 0]; }
+      case 3: { const v = (rand(100) + 1) / 4 + 0.01; return [String(v), v]; }
+      case 4: { floats.push([path, key]); return ['-1.50E+1', -15]; }
+      case 5: { floats.push([path, key]); return ['2.5e1', 25]; }
+      default: return ['0.125', 0.125];
+    }
+  };
+  const gen = (depth: number, path: (string | number)[], key: string | number): [string, unknown] => {
+    const kind = depth > 4 ? rand(3) : rand(6);
+    if (kind === 0) {
+      const [text, v] = number(path, key);
+      return [text, kind === 0 && /e/i.test(text) ? Number(text) : v];
+    }
+    if (kind === 1) {
+      const s = trickyStrings[rand(trickyStrings.length)];
+      return [`"${s}"`, JSON.parse(`"${s}"`)];
+    }
+    if (kind === 2) return [['true', 'false', 'null'][rand(3)], [true, false, null][rand(3)]];
+    const here = key === '' && path.length === 0 ? [] : [...path, key];
+    if (kind === 3) {
+      const items = Array.from({ length: rand(5) }, (_, i) => gen(depth + 1, here, i));
+      return [`[${blank()}${items.map(([t]) => t).join(`${blank()},${blank()}`)}${blank()}]`, items.map(([, v]) => v)];
+    }
+    const keys = Array.from({ length: rand(5) }, (_, i) => `${trickyStrings[rand(trickyStrings.length)]}${i}`);
+    const entries = keys.map((k) => [k, gen(depth + 1, here, JSON.parse(`"${k}"`))] as const);
+    const text = `{${blank()}${entries.map(([k, [t]]) => `"${k}"${blank()}:${blank()}${t}`).join(`${blank()},${blank()}`)}${blank()}}`;
+    return [text, Object.fromEntries(entries.map(([k, [, v]]) => [JSON.parse(`"${k}"`), v]))];
+  };
+  const [text, value] = gen(0, [], '');
+  return { text, floats, value };
+}
+
+describe('parseJson on random documents', () => {
+  it('gives JSON.parse\'s value and marks exactly the integral float literals, whatever the strings hold', () => {
+    let withFloats = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const { text, floats } = randomDocument(seed);
+      const doc = parseJson(text) as any;
+      expect(doc).toEqual(JSON.parse(text));
+      const marked = new Set<string>();
+      const walk = (v: unknown, path: (string | number)[]) => {
+        if (v === null || typeof v !== 'object') return;
+        for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) {
+          const child = (v as any)[k];
+          if (isFloatLiteral(v as object, k)) marked.add(JSON.stringify([path, k]));
+          walk(child, [...path, k]);
+        }
+      };
+      walk(doc, []);
+      const expected = new Set(floats.filter(([path, key]) => path.length > 0 || key !== '').map(([p, k]) => JSON.stringify([p, k])));
+      expect([...marked].sort(), `seed ${seed}: ${text}`).toEqual([...expected].sort());
+      if (expected.size > 0) withFloats++;
+    }
+    expect(withFloats).toBeGreaterThan(500);
+  });
+});
+
 describe('jsonEqual', () => {
   it('ignores key order and respects list order', () => {
     expect(jsonEqual({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 })).toBe(true);
