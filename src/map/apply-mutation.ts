@@ -34,22 +34,41 @@ function schemaFor(kind: GroupVersionKind, ctx: SchemaContext) {
  * What the mutations of one request learned about the objects they produced, so that the schema checks of
  * later mutations judge only what changed. The dispatcher keeps one per request (objects pass from one
  * mutation to the next in a single chain, each derived from the one before by copy-on-write edits).
+ *
+ * The object the API server sent is taken as valid for its own kind: the server decoded it into its Go
+ * type before admission, so it has no field that type lacks and no value of the wrong type, and its
+ * list-map items carry their keys. Where our schemas disagree (a newer cluster's fields), the server's
+ * view wins: such fields neither abort a JSON patch (strict decoding) nor fail an ApplyConfiguration
+ * (the live object's conversion); only what the mutations introduced is judged.
  */
 export class MutationHistory {
   /** The last object of the chain that decoded strictly, and as which type. */
   decoded: Checked | undefined;
   /** The last object of the chain that applyConfiguration accepted as live object or produced. */
   applied: Checked | undefined;
-  /** @param received the object the API server sent, the first of the chain */
-  constructor(readonly received: JsonValue | null) {}
+  /**
+   * @param received the object the API server sent, the first of the chain
+   * @param receivedKind the kind it was sent as (the request's)
+   */
+  constructor(
+    readonly received: JsonValue | null,
+    private readonly receivedKind: GroupVersionKind,
+  ) {}
 
   /** What strict decoding takes as accepted: the last object that decoded as this type, else the received one. */
   acceptedFor(schema: ObjectType): JsonValue | null {
     return this.decoded?.root === schema.root ? this.decoded.doc : this.received;
   }
 
+  /**
+   * A version of the object that needs no new live check for this type: the last one applyConfiguration
+   * saw, else the received object when the type is the built-in type of its own kind.
+   */
   checkedFor(schema: ObjectType): JsonValue | undefined {
-    return this.applied?.root === schema.root ? this.applied.doc : undefined;
+    if (this.applied?.root === schema.root) return this.applied.doc;
+    const k = this.receivedKind;
+    const own = schema.source === 'builtin' && schema.kind === k.kind && schema.group === k.group && schema.version === k.version;
+    return own && this.received !== null ? this.received : undefined;
   }
 }
 
@@ -60,9 +79,15 @@ interface Checked {
 
 /**
  * `history` is the request's (see MutationHistory); without one, `object` is taken as the object the API
- * server sent.
+ * server sent, as `kind`.
  */
-export function applyJsonPatchMutation(object: JsonValue | null, ops: JsonValue, kind: GroupVersionKind, ctx: SchemaContext, history?: MutationHistory): MutationOutcome {
+export function applyJsonPatchMutation(
+  object: JsonValue | null,
+  ops: JsonValue,
+  kind: GroupVersionKind,
+  ctx: SchemaContext,
+  history = new MutationHistory(object, kind),
+): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   if (schema instanceof StatusAbort) return { ok: false, abort: schema };
   // An empty patch changes nothing (the object decoded before; it decodes again).
@@ -78,20 +103,26 @@ export function applyJsonPatchMutation(object: JsonValue | null, ops: JsonValue,
   // The API server decodes a JSON-patched built-in object strictly; a failure aborts the request (500).
   // What it sent, and what decoded before, are not judged again: only what the patches introduced.
   if (schema.source === 'builtin') {
-    const err = strictDecode(schema, applied.doc, history ? history.acceptedFor(schema) : object);
+    const err = strictDecode(schema, applied.doc, history.acceptedFor(schema));
     if (err) return { ok: false, abort: internalError(err.message) };
-    if (history) history.decoded = { doc: applied.doc, root: schema.root };
+    history.decoded = { doc: applied.doc, root: schema.root };
   }
   return { ok: true, object: applied.doc };
 }
 
 /** `history` as for applyJsonPatchMutation. */
-export function applyConfigurationMutation(object: JsonValue | null, config: JsonObject, kind: GroupVersionKind, ctx: SchemaContext, history?: MutationHistory): MutationOutcome {
+export function applyConfigurationMutation(
+  object: JsonValue | null,
+  config: JsonObject,
+  kind: GroupVersionKind,
+  ctx: SchemaContext,
+  history = new MutationHistory(object, kind),
+): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   if (schema instanceof StatusAbort) return { ok: false, abort: schema };
-  // The live check looks only at what changed since the last object applyConfiguration saw.
-  const result = applyConfiguration(schema, object as JsonValue, config, { checked: history?.checkedFor(schema) });
+  // The live check looks only at what changed since the last checked version of the object.
+  const result = applyConfiguration(schema, object as JsonValue, config, { checked: history.checkedFor(schema) });
   if (!result.ok) return { ok: false, message: `error applying patch: ${result.error.message}` };
-  if (history) history.applied = { doc: result.object, root: schema.root };
+  history.applied = { doc: result.object, root: schema.root };
   return { ok: true, object: result.object };
 }

@@ -150,7 +150,7 @@ class Dispatcher {
   private readonly history: MutationHistory;
 
   constructor(private readonly request: AdmissionRequest, private readonly ctx: DispatchContext) {
-    this.history = new MutationHistory(request.object ?? null);
+    this.history = new MutationHistory(request.object ?? null, request.kind);
   }
 
   private fail(policy: MutatingAdmissionPolicy, binding: string | undefined, reason: PolicyError['reason'], message: string, trace: Omit<InvocationTrace, 'result' | 'detail' | 'ignored'>): void {

@@ -23,9 +23,11 @@ export type ApplyResult = { ok: true; object: JsonObject } | { ok: false; error:
 
 export interface ApplyOptions {
   /**
-   * A version of `live` for the same type that passed this function's live check or came out of it, from
-   * which `live` was derived by copy-on-write edits (e.g. a JSON patch): the live check then looks only at
-   * what differs from it.
+   * A version of `live` for the same type known to pass the live check (one that passed it or came out of
+   * this function, or one the caller vouches for, such as the object the API server sent), from which
+   * `live` was derived by copy-on-write edits (e.g. a JSON patch): the live check then looks only at what
+   * differs from it. A caller that passes it keeps track of checked versions itself, and the function
+   * remembers nothing (otherwise it remembers its results, see knownValid).
    */
   checked?: JsonValue;
 }
@@ -57,14 +59,15 @@ export function applyConfiguration(type: ObjectType, live: JsonValue, patch: Jso
   if (atomics.length > 0) {
     return fail('atomic', `invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`);
   }
-  if (!isKnownValid(type, live)) {
-    const liveErrors = validateTyped(live, type.root, true, options?.checked);
+  const checked = options?.checked;
+  if (checked !== undefined ? live !== checked : !isKnownValid(type, live)) {
+    const liveErrors = validateTyped(live, type.root, true, checked);
     if (liveErrors.length > 0) return fail('live', `failed to convert original object to typed object: ${formatSmdErrors(liveErrors)}`);
   }
   const { value, errors } = smdMerge(live, stamped, type.root);
   if (errors.length > 0) return fail('merge', `failed to merge patch: ${formatSmdErrors(errors)}`);
   if (!isJsonObject(value)) return fail('merge', 'failed to merge patch: the result is not an object');
-  markValid(type, value);
+  if (checked === undefined) markValid(type, value);
   return { ok: true, object: value };
 }
 
