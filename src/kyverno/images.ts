@@ -5,45 +5,17 @@
  * registry get `docker.io`; images without tag or digest get `latest`.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from './go/image.js';
 
-const DEFAULT_REGISTRY = 'docker.io';
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
-// distribution/reference grammar, loosely: name components, optional :tag, optional @digest.
-const REFERENCE = /^([a-zA-Z0-9.-]+(?::\d+)?\/)?([a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@([A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?$/;
 
-export interface ImageInfo {
-  registry: string;
-  path: string;
-  name: string;
-  tag: string;
-  digest: string;
-  reference: string;
-  referenceWithTag: string;
-}
-
-/** Parses an image reference; undefined when it is not one. */
-export function parseImage(image: string): ImageInfo | undefined {
-  const slash = image.indexOf('/');
-  const first = slash < 0 ? '' : image.slice(0, slash);
-  const hasRegistry = slash >= 0 && (/[.:]/.test(first) || first === 'localhost' || first.toLowerCase() !== first);
-  const full = hasRegistry ? image : `${DEFAULT_REGISTRY}/${image}`;
-  const m = REFERENCE.exec(full);
-  if (!m || !m[1]) return undefined;
-  const registry = m[1].slice(0, -1);
-  const path = m[2];
-  const digest = m[4] ?? '';
-  const tag = m[3] ?? (digest === '' ? 'latest' : '');
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const base = `${registry}/${path}`;
-  return {
-    registry,
-    path,
-    name,
-    tag,
-    digest,
-    reference: digest ? `${base}@${digest}` : `${base}:${tag}`,
-    referenceWithTag: `${base}:${tag}`,
-  };
+/** Kyverno's image info with Kyverno's defaults, or undefined when the image is not a reference. */
+function infoOf(image: string): ImageInfo | undefined {
+  try {
+    return imageInfo(image);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The pod spec of a Pod, a pod controller (`spec.template.spec`) or a CronJob, with its JSON pointer. */
@@ -85,7 +57,7 @@ export function imagesOf(resource: JsonValue): JsonObject {
       const name = getOwn(c, 'name');
       const image = getOwn(c, 'image');
       if (typeof name !== 'string' || typeof image !== 'string') return;
-      const info = parseImage(image);
+      const info = infoOf(image);
       if (!info) return;
       Object.defineProperty(entries, name, {
         value: {
@@ -94,8 +66,8 @@ export function imagesOf(resource: JsonValue): JsonObject {
           name: info.name,
           tag: info.tag,
           digest: info.digest,
-          reference: info.reference,
-          referenceWithTag: info.referenceWithTag,
+          reference: imageString(info),
+          referenceWithTag: imageReferenceWithTag(info),
           jsonPointer: `${pointer}/${list}/${i}/image`,
         },
         enumerable: true,

@@ -7,7 +7,7 @@
 import { parseJson, type JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch, parsePointer, type Operation } from '../jsonpatch/index.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
-import { parseYaml11 } from './yaml11.js';
+import { parseYaml11 } from './go/yaml.js';
 
 /** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */
 export function parsePatchText(patch: JsonValue): JsonValue {

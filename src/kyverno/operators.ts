@@ -6,12 +6,14 @@
  * strings, durations, quantities and semantic versions; a null key never equals anything.
  */
 import { jsonEqual, isJsonObject, type JsonValue } from '../json/index.js';
-import { parseDuration } from './duration.js';
-import { goSprint } from './go-format.js';
-import { isRangePattern, parseGoFloat, parseGoInt, valueMatches } from './pattern.js';
-import { compareQuantities, parseQuantity } from './quantity.js';
-import { compareSemver, parseSemver } from './semver.js';
-import { wildcardMatch } from './wildcard.js';
+import { durationSeconds, SECOND, tryParseDuration } from './go/duration.js';
+import { parseFloat64 } from './go/float.js';
+import { floatToInt64, wrap64 } from './go/int64.js';
+import { compareQuantities, tryParseQuantity } from './go/quantity.js';
+import { compareVersions, tryParseVersion } from './go/semver.js';
+import { goSprint } from './go/sprint.js';
+import { wildcardMatch } from './go/wildcard.js';
+import { isRangePattern, valueMatches } from './pattern.js';
 
 export type OperatorName =
   | 'equals'
@@ -84,39 +86,43 @@ export function evaluateOperator(op: OperatorName, key: JsonValue, value: JsonVa
 
 const cmp = (a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** `time.Duration(seconds) * time.Second` for a JSON number (a float64 in Go). */
+const secondsToDuration = (seconds: number): bigint => wrap64(floatToInt64(seconds) * SECOND);
+
 /**
  * Kyverno's `parseDuration(key, value)`: at least one side must be a duration string (other than "0");
- * the other may be a duration string or a number of seconds. Returns nanoseconds.
+ * the other may be a duration string or a number of seconds. Kyverno then compares `Duration.Seconds()`,
+ * float64 seconds, so that is what this returns.
  */
 function durationPair(key: JsonValue, value: JsonValue): [number, number] | undefined {
-  const asDuration = (v: JsonValue) => (typeof v === 'string' && v !== '0' ? parseDuration(v) : undefined);
+  const asDuration = (v: JsonValue) => (typeof v === 'string' && v !== '0' ? tryParseDuration(v) : undefined);
   let k = asDuration(key);
   let v = asDuration(value);
   if (k === undefined && v === undefined) return undefined;
   if (k === undefined) {
     if (typeof key !== 'number') return undefined;
-    k = Math.trunc(key) * 1e9;
+    k = secondsToDuration(key);
   }
   if (v === undefined) {
     if (typeof value !== 'number') return undefined;
-    v = Math.trunc(value) * 1e9;
+    v = secondsToDuration(value);
   }
-  return [k, v];
+  return [durationSeconds(k), durationSeconds(v)];
 }
 
 function equals(key: JsonValue, value: JsonValue): boolean {
   if (typeof key === 'boolean') return value === key;
   if (typeof key === 'number') {
     if (typeof value === 'number') return value === key;
-    if (typeof value === 'string') return parseGoFloat(value) === key;
+    if (typeof value === 'string') return parseFloat64(value) === key;
     return false;
   }
   if (typeof key === 'string') {
     const durations = durationPair(key, value);
     if (durations) return durations[0] === durations[1];
-    const keyQuantity = parseQuantity(key);
+    const keyQuantity = tryParseQuantity(key);
     if (keyQuantity && typeof value === 'string') {
-      const valueQuantity = parseQuantity(value);
+      const valueQuantity = tryParseQuantity(value);
       return valueQuantity !== undefined && compareQuantities(keyQuantity, valueQuantity) === 0;
     }
     return typeof value === 'string' && wildcardMatch(value, key);
@@ -128,7 +134,7 @@ function equals(key: JsonValue, value: JsonValue): boolean {
 
 /** The value side of the `In` operators as a list of strings: a list, or a string that is one item or a JSON list. */
 function valueStrings(value: JsonValue): string[] | undefined {
-  if (Array.isArray(value)) return value.map(goSprint);
+  if (Array.isArray(value)) return value.map((item) => goSprint(item));
   if (typeof value === 'number') return [goSprint(value)];
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
@@ -150,7 +156,7 @@ function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', n
   let keys: string[];
   if (typeof key === 'string') keys = [key];
   else if (typeof key === 'number' || typeof key === 'boolean') keys = [goSprint(key)];
-  else if (Array.isArray(key)) keys = key.map(goSprint);
+  else if (Array.isArray(key)) keys = key.map((item) => goSprint(item));
   else return false;
 
   // A range such as "1-10" as the value: each key is checked against it.
@@ -186,9 +192,10 @@ function deprecatedNotIn(key: JsonValue, value: JsonValue): boolean {
   return false;
 }
 
+/** Kyverno tries strconv.ParseFloat, then ParseInt; every text ParseInt accepts, ParseFloat does too. */
 function numberOf(value: JsonValue): number | undefined {
   if (typeof value === 'number') return value;
-  if (typeof value === 'string') return parseGoFloat(value) ?? parseGoInt(value);
+  if (typeof value === 'string') return parseFloat64(value);
   return undefined;
 }
 
@@ -201,23 +208,23 @@ function numeric(key: JsonValue, value: JsonValue, test: (c: number) => boolean)
   }
   if (typeof key !== 'string') return false;
   if (durations) return test(cmp(durations[0], durations[1]));
-  const kq = parseQuantity(key);
-  const vq = typeof value === 'string' ? parseQuantity(value) : undefined;
+  const kq = tryParseQuantity(key);
+  const vq = typeof value === 'string' ? tryParseQuantity(value) : undefined;
   if (kq && vq) return test(compareQuantities(kq, vq));
   const k = numberOf(key);
   if (k !== undefined) return numeric(k, value, test);
-  const kv = parseSemver(key);
+  const kv = tryParseVersion(key);
   if (kv) {
-    const vv = typeof value === 'string' ? parseSemver(value) : undefined;
-    return vv !== undefined && test(compareSemver(kv, vv));
+    const vv = typeof value === 'string' ? tryParseVersion(value) : undefined;
+    return vv !== undefined && test(compareVersions(kv, vv));
   }
   return false;
 }
 
-/** The deprecated `Duration*` operators: numbers are seconds, strings must be durations. */
+/** The deprecated `Duration*` operators: numbers are seconds, strings must be durations; compared exactly. */
 function durationOp(key: JsonValue, value: JsonValue, test: (c: number) => boolean): boolean {
-  const ns = (v: JsonValue) => (typeof v === 'number' ? Math.trunc(v) * 1e9 : typeof v === 'string' ? parseDuration(v) : undefined);
+  const ns = (v: JsonValue) => (typeof v === 'number' ? secondsToDuration(v) : typeof v === 'string' ? tryParseDuration(v) : undefined);
   const k = ns(key);
   const v = ns(value);
-  return k !== undefined && v !== undefined && test(cmp(k, v));
+  return k !== undefined && v !== undefined && test(k < v ? -1 : k > v ? 1 : 0);
 }

@@ -10,10 +10,10 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Node } from 'yaml';
 import { cloneJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
-import { goJsonMarshal } from './go-format.js';
+import { goJsonStringify } from './go/json.js';
 import { substituteString, type SubstitutionScope } from './variables.js';
 import { parsePatchText } from './json6902.js';
-import { parseYaml11 } from './yaml11.js';
+import { parseYaml11 } from './go/yaml.js';
 
 type Style = 'plain' | 'double' | 'single';
 
@@ -215,7 +215,7 @@ function jsonInsert(inserted: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  if (goJsonMarshal(value) !== inserted || /\d[eE]/.test(inserted.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) return undefined;
+  if (goJsonStringify(value) !== inserted || /\d[eE]/.test(inserted.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) return undefined;
   return value;
 }
 

@@ -6,8 +6,10 @@
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { parseAnchor } from './anchors.js';
-import { compareQuantities, parseQuantity } from './quantity.js';
-import { wildcardMatch } from './wildcard.js';
+import { formatFloatE, parseFloat64 } from './go/float.js';
+import { parseInt64 } from './go/int64.js';
+import { compareQuantities, tryParseQuantity } from './go/quantity.js';
+import { wildcardMatch } from './go/wildcard.js';
 
 /** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
 export type PatternResult = 'pass' | 'skip' | 'fail';
@@ -105,8 +107,8 @@ export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
 function numberMatches(value: JsonValue, pattern: number): boolean {
   if (typeof value === 'number') return value === pattern;
   if (typeof value !== 'string') return false;
-  const parsed = Number.isInteger(pattern) ? parseGoInt(value) : parseGoFloat(value);
-  return parsed !== undefined && parsed === pattern;
+  const parsed = Number.isInteger(pattern) ? parseInt64(value) : parseFloat64(value);
+  return parsed !== undefined && Number(parsed) === pattern;
 }
 
 function stringPatternMatches(value: JsonValue, pattern: string): boolean {
@@ -154,7 +156,7 @@ function stringMatches(value: JsonValue, pattern: string, op: Operator): boolean
   if (op !== '' && op !== '!') return false; // >, <, … are not defined on strings
   let text: string;
   if (typeof value === 'string') text = value;
-  else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : goFormatE(value);
+  else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : formatFloatE(value);
   else if (typeof value === 'boolean') text = String(value);
   else return false;
   const matched = wildcardMatch(pattern, text);
@@ -167,9 +169,9 @@ function numberWithStringMatches(value: JsonValue, pattern: string, op: Operator
   else if (typeof value === 'string') text = value;
   else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : value.toFixed(6);
   else return false;
-  const expected = parseQuantity(pattern);
+  const expected = tryParseQuantity(pattern);
   if (expected) {
-    const actual = parseQuantity(text);
+    const actual = tryParseQuantity(text);
     if (!actual) return false;
     const c = compareQuantities(actual, expected);
     switch (op) {
@@ -190,27 +192,4 @@ function numberWithStringMatches(value: JsonValue, pattern: string, op: Operator
     }
   }
   return wildcardMatch(pattern, text);
-}
-
-/** Go `strconv.FormatFloat(f, 'E', -1, 64)`: `1.5E+00`. */
-function goFormatE(n: number): string {
-  const [mantissa, exp] = n.toExponential().toUpperCase().split('E');
-  const e = Number(exp);
-  return `${mantissa}E${e < 0 ? '-' : '+'}${Math.abs(e) < 10 ? '0' : ''}${Math.abs(e)}`;
-}
-
-const GO_FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)$/i;
-
-/** Go `strconv.ParseFloat(s, 64)` for the decimal forms; undefined when Go would refuse it. */
-export function parseGoFloat(text: string): number | undefined {
-  if (!GO_FLOAT.test(text)) return undefined;
-  const lower = text.toLowerCase().replace(/^\+/, '');
-  if (lower.endsWith('inf') || lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
-  if (lower.endsWith('nan')) return NaN;
-  return Number(text);
-}
-
-/** Go `strconv.ParseInt(s, 10, 64)`. */
-export function parseGoInt(text: string): number | undefined {
-  return /^[+-]?\d+$/.test(text) ? Number(text) : undefined;
 }

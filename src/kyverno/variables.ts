@@ -17,7 +17,7 @@
 import type { JsonValue } from '../json/index.js';
 import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
-import { goJsonMarshal } from './go-format.js';
+import { goJsonStringify } from './go/json.js';
 import { substituteReferences } from './references.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 
@@ -60,7 +60,7 @@ export function substituteString(text: string, path: readonly string[], scope: S
       }
       const resolved = resolve(expression, path, scope);
       if (original === variable) return resolved;
-      let replacement = typeof resolved === 'string' ? resolved : goJsonMarshal(resolved);
+      let replacement = typeof resolved === 'string' ? resolved : goJsonStringify(resolved);
       if (isShallow) replacement = replacement.replaceAll('{{', '\\{{');
       value = replaceFirst(value, prefix + variable, prefix + replacement);
     }

@@ -89,52 +89,6 @@ export function goTruncate(s: string, length: number): string {
   return runes.length <= length ? s : runes.slice(0, length).join('');
 }
 
-/**
- * github.com/IGLOU-EU/go-wildcard v1 Match, as Kyverno's wildcard.Match uses it: byte-wise, `*` any
- * sequence, `?` and `.` one byte (a trailing `?` may also match nothing).
- */
-export function wildcardMatch(pattern: string, s: string): boolean {
-  if (pattern === '') return s === '';
-  if (pattern === '*' || s === pattern) return true;
-  const p = utf8(pattern);
-  const t = utf8(s);
-  let pi = 0;
-  let si = 0;
-  let star = -1;
-  let lastStar = 0;
-  for (;;) {
-    if (si >= t.length) break;
-    if (pi >= p.length) {
-      if (star === -1) return false;
-      pi = star + 1;
-      si = ++lastStar;
-      continue;
-    }
-    const pc = p[pi];
-    if (pc === 0x2a) {
-      star = pi;
-      lastStar = si;
-      pi++;
-      continue;
-    }
-    if (pc !== 0x3f && pc !== 0x2e && pc !== t[si]) {
-      if (star === -1) return false;
-      pi = star + 1;
-      si = ++lastStar;
-      continue;
-    }
-    pi++;
-    si++;
-  }
-  while (pi < p.length && (p[pi] === 0x2a || p[pi] === 0x3f)) pi++;
-  return pi === p.length;
-}
-
-const encoder = new TextEncoder();
-function utf8(s: string): Uint8Array {
-  return encoder.encode(s);
-}
-
 /** path/filepath.Join of one element on Linux, i.e. path.Clean (and "" stays ""). */
 export function goCleanPath(path: string): string {
   if (path === '') return '';

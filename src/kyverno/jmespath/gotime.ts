@@ -3,7 +3,6 @@
  * ("2006-01-02T15:04:05Z07:00"), Format(RFC3339), Add, Sub, Truncate, Before/After and calendar fields.
  * Instants carry nanoseconds and the parsed UTC offset. The local zone is UTC (as in Kyverno's pods).
  */
-import { DurationError } from './duration.js';
 
 export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 
@@ -16,7 +15,7 @@ export interface GoTime {
   offset: number;
 }
 
-export class TimeParseError extends DurationError {}
+export class TimeParseError extends Error {}
 
 // ---- calendar ------------------------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ import type { JsonValue } from '../../json/index.js';
 import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './errors.js';
 import { allFunctions } from './functions/all.js';
 import { compileNode, run, type Evaluator } from './interpreter.js';
-import { DEFAULT_IMAGE_CONFIG } from './images.js';
+import { DEFAULT_IMAGE_CONFIG } from '../go/image.js';
 import { parse, type Node } from './parser.js';
 import { FunctionTable, type ArgType, type CallContext } from './registry.js';
 
@@ -66,7 +66,7 @@ export {
   isUnresolvedError,
   type JmesPathErrorKind,
 } from './errors.js';
-export { goJsonStringify } from './gojson.js';
+export { goJsonStringify } from '../go/json.js';
 
 export interface EvaluateOptions {
   /** Milliseconds since the Unix epoch; default Date.now. */

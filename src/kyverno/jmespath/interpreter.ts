@@ -10,7 +10,7 @@
  */
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { FunctionError, JmesPathRuntimeError, UnknownFunctionError, UnresolvedKeyError } from './errors.js';
-import { formatFloatG } from './gofloat.js';
+import { formatFloatG } from '../go/float.js';
 import type { Comparator, Node } from './parser.js';
 import { checkArgs, type CallContext, type FunctionTable } from './registry.js';
 import { deepEqual, ExpRef, isFalse, toJson, type Value } from './values.js';

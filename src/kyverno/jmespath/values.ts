@@ -1,7 +1,7 @@
 /** JMESPath value helpers with Go semantics (go-jmespath's isFalse, reflect.DeepEqual, byte-order strings). */
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { goSprint } from '../go/sprint.js';
 import { FunctionError } from './errors.js';
-import { formatFloatG } from './gofloat.js';
 
 /** An expression reference (`&expr`) as a function argument: applies the expression to a value. */
 export class ExpRef {
@@ -76,21 +76,6 @@ export function goInterfaceEqual(fn: string, a: Value, b: Value): boolean {
   return a === b;
 }
 
-/** Go string ordering: byte order of UTF-8, which is code point order (not UTF-16 unit order). */
-export function compareStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const cx = a.codePointAt(i)!;
-      const cy = b.codePointAt(i)!;
-      return cx < cy ? -1 : cx > cy ? 1 : 0;
-    }
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
-
 /** Number of Unicode code points (Go's utf8.RuneCountInString on valid text). */
 export function runeCount(s: string): number {
   let count = s.length;
@@ -107,22 +92,12 @@ export function runeCount(s: string): number {
   return count;
 }
 
-/** Go's `%v` rendering of a decoded JSON value, used in go-jmespath's type error messages. */
+/** Go's `%v` rendering of a value, used in go-jmespath's type error messages. */
 export function goFormatV(v: Value): string {
-  if (v === null) return '<nil>';
-  switch (typeof v) {
-    case 'number':
-      return formatFloatG(v);
-    case 'string':
-      return v;
-    case 'boolean':
-      return String(v);
-  }
-  if (v instanceof ExpRef) return '{expref}';
-  if (Array.isArray(v)) return `[${v.map(goFormatV).join(' ')}]`;
-  const keys = Object.keys(v).sort(compareStrings);
-  return `map[${keys.map((k) => `${k}:${goFormatV(v[k])}`).join(' ')}]`;
+  return goSprint(v as JsonValue, printExpRef);
 }
+
+const printExpRef = (v: object) => (v instanceof ExpRef ? '{expref}' : undefined);
 
 /** Replaces expression references that escaped into a result with null (they are not JSON). */
 export function toJson(v: Value): JsonValue {

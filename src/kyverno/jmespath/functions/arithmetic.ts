@@ -4,9 +4,9 @@
  * duration ("1h30m"). Mixing kinds is an error except where Kyverno allows it (scalar × quantity,
  * quantity ÷ scalar, …). Quantity and duration results are strings.
  */
-import { FunctionError, kyvernoError } from '../errors.js';
-import { durationSeconds, floatToInt64, formatDuration, parseDuration, SECOND, wrap64 } from '../duration.js';
-import { formatFloatG } from '../gofloat.js';
+import { durationSeconds, formatDuration, SECOND, tryParseDuration } from '../../go/duration.js';
+import { formatFloatG } from '../../go/float.js';
+import { floatToInt64, wrap64 } from '../../go/int64.js';
 import {
   addQuantities,
   approximateFloat,
@@ -15,8 +15,10 @@ import {
   parseQuantity,
   quoRoundDown,
   subQuantities,
+  tryParseQuantity,
   type Quantity,
-} from '../quantity.js';
+} from '../../go/quantity.js';
+import { FunctionError, kyvernoError } from '../errors.js';
 import type { FunctionDef } from '../registry.js';
 import type { Value } from '../values.js';
 import { goInt } from './strings.js';
@@ -26,15 +28,10 @@ type Operand = { kind: 'scalar'; v: number } | { kind: 'quantity'; q: Quantity }
 function operand(v: Value): Operand | null {
   if (typeof v === 'number') return { kind: 'scalar', v };
   if (typeof v === 'string') {
-    try {
-      return { kind: 'quantity', q: parseQuantity(v) };
-    } catch {
-      try {
-        return { kind: 'duration', d: parseDuration(v) };
-      } catch {
-        return null;
-      }
-    }
+    const q = tryParseQuantity(v);
+    if (q) return { kind: 'quantity', q };
+    const d = tryParseDuration(v);
+    return d === undefined ? null : { kind: 'duration', d };
   }
   return null;
 }

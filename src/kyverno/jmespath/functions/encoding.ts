@@ -1,6 +1,6 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
-import { isScalar, parseDocument, visit, type Tags } from 'yaml';
-import { setOwn, type JsonValue } from '../../../json/index.js';
+import type { JsonValue } from '../../../json/index.js';
+import { parseYaml11 } from '../../go/yaml.js';
 import { FunctionError } from '../errors.js';
 import { base64 } from '../der.js';
 import { md5, sha1, sha256 } from '../hash.js';
@@ -53,49 +53,6 @@ export function base64Decode(text: string): Uint8Array {
     fail(text.replace(/[\r\n]+$/, '').length - quad.length);
   }
   return Uint8Array.from(out);
-}
-
-/** go-yaml v2 reads neither timestamps nor base-60 numbers: those stay strings. */
-const yamlTags = (tags: Tags): Tags =>
-  tags.filter((t) => {
-    const tag = (t as { tag?: string; format?: string }).tag;
-    const format = (t as { format?: string }).format;
-    return tag !== 'tag:yaml.org,2002:timestamp' && format !== 'TIME';
-  });
-
-function toJsonValue(v: unknown): JsonValue {
-  if (v === undefined) return null;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (v instanceof Uint8Array) return decoder.decode(v);
-  if (Array.isArray(v)) return v.map(toJsonValue);
-  if (v && typeof v === 'object') {
-    const out: Record<string, JsonValue> = {};
-    for (const [k, x] of Object.entries(v)) {
-      setOwn(out, k, toJsonValue(x));
-    }
-    return out;
-  }
-  return v as JsonValue;
-}
-
-export function parseYaml11(text: string): JsonValue {
-  const doc = parseDocument(text, { version: '1.1', customTags: yamlTags, uniqueKeys: false });
-  if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
-  if (!text.endsWith('\n')) {
-    // A clipped block scalar that runs to the end of the text has no line break to keep; the yaml
-    // package still adds one, go-yaml does not.
-    visit(doc, {
-      Scalar(_key, node) {
-        if (!isScalar(node) || (node.type !== 'BLOCK_FOLDED' && node.type !== 'BLOCK_LITERAL')) return;
-        const [start, , end] = node.range ?? [0, 0, 0];
-        const header = text.slice(start, text.indexOf('\n', start) >>> 0);
-        if (end >= text.length && !header.includes('+') && typeof node.value === 'string' && node.value.endsWith('\n')) {
-          node.value = node.value.slice(0, -1);
-        }
-      },
-    });
-  }
-  return toJsonValue(doc.toJS({ maxAliasCount: 1000 }));
 }
 
 const hashFn = (name: string, f: (b: Uint8Array) => string): FunctionDef => ({

@@ -1,9 +1,9 @@
 /** semver_compare, random, image_normalize and is_external_url. */
 import { FunctionError, kyvernoError } from '../errors.js';
-import { imageInfo, imageString } from '../images.js';
+import { imageInfo, imageString } from '../../go/image.js';
 import type { FunctionDef } from '../registry.js';
 import { randomFromPattern } from '../regen.js';
-import { parseRange, parseVersion, ZERO_VERSION, type Version } from '../semver.js';
+import { parseRange, parseVersion, ZERO_VERSION, type Version } from '../../go/semver.js';
 import { x509Decode } from '../x509.js';
 
 const S = { types: ['string' as const] };

@@ -5,9 +5,11 @@
  */
 import { setOwn, type JsonObject, type JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
-import { goJsonStringify } from '../gojson.js';
+import { parseFloat64 } from '../../go/float.js';
+import { goJsonStringify } from '../../go/json.js';
+import { compareStrings } from '../../go/string-order.js';
 import type { FunctionDef } from '../registry.js';
-import { compareStrings, ExpRef, goInterfaceEqual, runeCount, typeOf, type Value } from '../values.js';
+import { ExpRef, goInterfaceEqual, runeCount, typeOf, type Value } from '../values.js';
 
 const num = (v: Value) => v as number;
 const str = (v: Value) => v as string;
@@ -15,23 +17,10 @@ const arr = (v: Value) => v as JsonValue[];
 const obj = (v: Value) => v as JsonObject;
 const ref = (v: Value) => v as ExpRef;
 
-/** strconv.ParseFloat(s, 64) for to_number: null when Go fails or the value is not finite. */
-export function goParseFloat(s: string): number | null {
-  if (/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
-    const n = Number(s);
-    return Number.isFinite(n) ? n : null;
-  }
-  const hex = /^([+-]?)0[xX]((?:[0-9a-fA-F]_?)*[0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(s);
-  if (hex && (hex[2] || hex[3])) {
-    const intPart = hex[2].replaceAll('_', '');
-    const frac = hex[3] ?? '';
-    let mant = 0;
-    for (const ch of intPart + frac) mant = mant * 16 + parseInt(ch, 16);
-    const n = mant * 2 ** (Number(hex[4]) - 4 * frac.length);
-    if (!Number.isFinite(n)) return null;
-    return hex[1] === '-' ? -n : n;
-  }
-  return null;
+/** strconv.ParseFloat for to_number: null when Go fails, and for ±Inf and NaN, which JSON cannot hold. */
+function toNumber(s: string): number | null {
+  const n = parseFloat64(s);
+  return n !== undefined && Number.isFinite(n) ? n : null;
 }
 
 function byKey(fn: string, items: JsonValue[], key: ExpRef, pick: 'max' | 'min'): JsonValue {
@@ -258,7 +247,7 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['any'] }],
     returns: ['number'],
     note: 'a number, or a string parsed as one (else null)',
-    call: ([v]) => (typeof v === 'number' ? v : typeof v === 'string' ? goParseFloat(v) : null),
+    call: ([v]) => (typeof v === 'number' ? v : typeof v === 'string' ? toNumber(v) : null),
   },
   {
     name: 'to_string',

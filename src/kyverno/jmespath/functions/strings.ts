@@ -1,21 +1,18 @@
 /** Kyverno's string functions (pkg/engine/jmespath/functions.go) with Go `strings` semantics. */
 import { kyvernoError } from '../errors.js';
-import { formatFloat32F } from '../gofloat.js';
+import { formatFloat32F } from '../../go/float.js';
+import { floatToInt64 } from '../../go/int64.js';
+import { compareStrings } from '../../go/string-order.js';
 import { goCleanPath, goEqualFold, goReplace, goSplit, goToLower, goToUpper, goTrim, goTruncate } from '../gostrings.js';
 import type { FunctionDef } from '../registry.js';
-import { compareStrings, type Value } from '../values.js';
+import type { Value } from '../values.js';
 
 const S = { types: ['string' as const] };
 const N = { types: ['number' as const] };
 const str = (v: Value) => v as string;
 
-/** Go's int(float64): truncation toward zero (saturating, as amd64 does for huge values). */
-export function goInt(x: number): number {
-  if (Number.isNaN(x)) return -(2 ** 63);
-  const t = Math.trunc(x);
-  if (t >= 2 ** 63 || t < -(2 ** 63)) return -(2 ** 63);
-  return t;
-}
+/** Go's int(float64) as a number (exact: the result is an integral float64). */
+export const goInt = (x: number): number => Number(floatToInt64(x));
 
 /** Kyverno's ifaceToString for string|number arguments: numbers with float32 precision. */
 export function ifaceToString(fn: string, index: number, v: Value): string {

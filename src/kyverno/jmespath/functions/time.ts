@@ -1,5 +1,6 @@
 /** Kyverno's time functions (pkg/engine/jmespath/time.go) on Go time semantics; the local zone is UTC. */
-import { formatDuration, parseDuration } from '../duration.js';
+import { formatDuration, parseDuration } from '../../go/duration.js';
+import { parseInt64 } from '../../go/int64.js';
 import { FunctionError } from '../errors.js';
 import {
   addDuration,
@@ -31,8 +32,6 @@ const time = (fn: string, v: Value) => attempt(fn, () => parseTime(RFC3339, v as
 const duration = (fn: string, v: Value) => attempt(fn, () => parseDuration(v as string));
 const now = (ctx: CallContext): GoTime => fromUnixMillis(ctx.now());
 
-/** strconv.ParseInt(s, 10, 64) succeeds. */
-const isInt64 = (s: string) => /^[+-]?\d+$/.test(s) && BigInt(s) <= (1n << 63n) - 1n && BigInt(s) >= -(1n << 63n);
 
 export const timeFunctions: FunctionDef[] = [
   {
@@ -86,10 +85,11 @@ export const timeFunctions: FunctionDef[] = [
     call: ([layout, value]) => {
       const l = layout as string;
       const v = value as string;
-      if (isInt64(l)) {
+      if (parseInt64(l) !== undefined) {
         // A numeric layout means the value is Unix seconds.
-        if (!isInt64(v)) throw new FunctionError('time_parse', `strconv.ParseInt: parsing ${JSON.stringify(v)}: ${/^[+-]?\d+$/.test(v) ? 'value out of range' : 'invalid syntax'}`);
-        return formatRFC3339({ sec: Number(BigInt(v)), nsec: 0, offset: 0 });
+        const seconds = parseInt64(v);
+        if (seconds === undefined) throw new FunctionError('time_parse', `strconv.ParseInt: parsing ${JSON.stringify(v)}: ${/^[+-]?\d+$/.test(v) ? 'value out of range' : 'invalid syntax'}`);
+        return formatRFC3339({ sec: Number(seconds), nsec: 0, offset: 0 });
       }
       return formatRFC3339(attempt('time_parse', () => parseTime(l, v)));
     },

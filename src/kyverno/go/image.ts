@@ -1,7 +1,8 @@
 /**
- * Image references as Kyverno reads them (pkg/utils/image/infos.go on distribution/reference):
- * the default registry is added when the first path component is not a host, the tag defaults to
- * `latest` unless there is a digest.
+ * Image references as Kyverno reads them (pkg/utils/image/infos.go GetImageInfo on
+ * distribution/reference, with its error messages): the default registry is added when the first path
+ * component is not a host, the tag defaults to `latest` unless there is a digest. Used by the `images`
+ * context and by `image_normalize`.
  */
 
 export interface ImageInfo {
@@ -91,7 +92,14 @@ export function imageInfo(image: string, cfg: ImageConfig = DEFAULT_IMAGE_CONFIG
   return { registry, path: ref.path, name, tag, digest: ref.digest };
 }
 
+const repository = (i: ImageInfo) => (i.registry !== '' ? `${i.registry}/${i.path}` : i.path);
+
+/** ImageInfo.String(): the reference with its digest when it has one, else with its tag. */
 export function imageString(i: ImageInfo): string {
-  const image = i.registry !== '' ? `${i.registry}/${i.path}` : i.path;
-  return i.digest !== '' ? `${image}@${i.digest}` : `${image}:${i.tag}`;
+  return i.digest !== '' ? `${repository(i)}@${i.digest}` : `${repository(i)}:${i.tag}`;
+}
+
+/** ImageInfo.ReferenceWithTag(). */
+export function imageReferenceWithTag(i: ImageInfo): string {
+  return `${repository(i)}:${i.tag}`;
 }

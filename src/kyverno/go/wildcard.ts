@@ -1,7 +1,9 @@
 /**
- * Kyverno's wildcard matching (`ext/wildcard`, after minio's): `*` matches any run of characters
- * (also none), `?` exactly one character; everything else is literal. Used for names, namespaces,
- * annotations, kinds, `Equals` values and the `In` operator families.
+ * Kyverno's `wildcard.Match` (ext/wildcard on IGLOU-EU/go-wildcard v1, minio's matcher): `*` matches
+ * any run of characters (also none), `?` exactly one character, everything else (`.` included) is
+ * literal; characters are runes, not bytes. Kyverno uses this one function everywhere: names,
+ * namespaces, annotations, kinds, `Equals` values, the `In` operator families, validate patterns and
+ * the `pattern_match` JMESPath function.
  */
 
 export function hasWildcard(text: string): boolean {

@@ -1,4 +1,7 @@
-/** blang/semver v4: strict Parse, Compare and ParseRange (with x-wildcards), as semver_compare uses them. */
+/**
+ * blang/semver v4: strict Parse with its error messages, Compare, and ParseRange (with x-wildcards) as
+ * `semver_compare` uses it. Numeric identifiers are uint64, kept exact as bigint.
+ */
 
 interface Pre {
   num?: bigint;
@@ -69,6 +72,19 @@ export function parseVersion(s: string): Version {
     if (!ALPHANUM.test(b)) throw new SemverError(`Invalid character(s) found in build meta data ${JSON.stringify(b)}`);
   }
   return { major, minor, patch, pre };
+}
+
+/** Every text Parse accepts starts with two numeric components. */
+const MAY_BE_VERSION = /^\d+\.\d+\./;
+
+/** semver.Parse without the message: undefined where blang/semver reports an error. */
+export function tryParseVersion(s: string): Version | undefined {
+  if (!MAY_BE_VERSION.test(s)) return undefined;
+  try {
+    return parseVersion(s);
+  } catch {
+    return undefined;
+  }
 }
 
 const cmp = (a: bigint | string, b: bigint | string) => (a === b ? 0 : a > b ? 1 : -1);

@@ -4,8 +4,8 @@
  * `to_string` and its variable substitution inside longer strings both produce this text.
  */
 import type { JsonValue } from '../../json/index.js';
-import { goJsonNumber } from './gofloat.js';
-import { compareStrings } from './values.js';
+import { goJsonNumber } from './float.js';
+import { compareStrings } from './string-order.js';
 
 const HEX = '0123456789abcdef';
 
@@ -18,7 +18,7 @@ function needsEscape(s: string): boolean {
   return false;
 }
 
-export function goQuote(s: string): string {
+function goQuote(s: string): string {
   if (!needsEscape(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {

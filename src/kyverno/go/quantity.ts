@@ -1,7 +1,7 @@
 /**
- * Kubernetes resource.Quantity, the parts Kyverno's arithmetic uses: ParseQuantity (with its
- * representation scale, which `divide` depends on), exact decimal arithmetic and the canonical String().
- * A value is unscaled / 10^scale (inf.Dec's convention).
+ * Kubernetes resource.Quantity (k8s.io/apimachinery/pkg/api/resource): ParseQuantity with its
+ * representation scale (Kyverno's `divide` depends on it), exact comparison and arithmetic, and the
+ * canonical String(). A value is unscaled / 10^scale (inf.Dec's convention).
  */
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
@@ -17,15 +17,38 @@ const BIN_SUFFIX: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi:
 const DEC_BY_EXP = new Map(Object.entries(DEC_SUFFIX).map(([k, v]) => [v, k]));
 const BIN_BY_EXP = new Map(Object.entries(BIN_SUFFIX).map(([k, v]) => [v, k]));
 const MAX_ALLOWED = (1n << 63n) - 1n;
+/**
+ * Go computes `1e999999999` digit by digit (for minutes); decimal exponents beyond this bound are
+ * refused instead, as if they did not parse. No quantity anyone writes comes near it.
+ */
+const MAX_EXPONENT = 1000;
 const pow10 = (n: number): bigint => 10n ** BigInt(n);
+
+const ERR_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const ERR_SUFFIX = "unable to parse quantity's suffix";
+const ERR_NUMERIC = 'unable to parse numeric part of quantity';
+const ERR_TOO_LARGE = 'quantity exponent out of range';
 
 export class QuantityError extends Error {}
 
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 /** resource.ParseQuantity. Throws QuantityError with k8s's messages. */
-export function parseQuantity(str: string): Quantity {
-  if (str.length === 0) throw new QuantityError('quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'');
+export function parseQuantity(text: string): Quantity {
+  const q = scan(text);
+  if (typeof q === 'string') throw new QuantityError(q);
+  return q;
+}
+
+/** resource.ParseQuantity without the message: undefined where k8s reports an error. */
+export function tryParseQuantity(text: string): Quantity | undefined {
+  const q = scan(text);
+  return typeof q === 'string' ? undefined : q;
+}
+
+/** The quantity, or k8s's error message. */
+function scan(str: string): Quantity | string {
+  if (str.length === 0) return ERR_FORMAT;
   if (str === '0') return { unscaled: 0n, scale: 0, format: 'DecimalSI' };
   // parseQuantityString
   let positive = true;
@@ -39,6 +62,8 @@ export function parseQuantity(str: string): Quantity {
   let num = '';
   let denom = '';
   let suffix = '';
+  /** The numeric part (sign, digits, point) as inf.Dec.SetString reads it on the slow path. */
+  let value = str;
   if (pos >= end) {
     num = '0';
   } else {
@@ -54,13 +79,14 @@ export function parseQuantity(str: string): Quantity {
       denom = str.slice(pos, j);
       pos = j;
     }
+    value = str.slice(0, pos);
     const suffixStart = pos;
     let k = pos;
     while (k < end && 'eEinumkKMGTP'.includes(str[k])) k++;
     pos = k;
     if (pos < end && (str[pos] === '-' || str[pos] === '+')) pos++;
     while (pos < end && isDigit(str[pos])) pos++;
-    if (pos < end) throw new QuantityError('quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'');
+    if (pos < end) return ERR_FORMAT;
     suffix = str.slice(suffixStart, end);
   }
   // interpret the suffix
@@ -75,11 +101,14 @@ export function parseQuantity(str: string): Quantity {
     exponent = BIN_SUFFIX[suffix];
     format = 'BinarySI';
   } else if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?\d+$/.test(suffix.slice(1))) {
-    exponent = Number(suffix.slice(1));
-    if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 2 ** 31) throw new QuantityError('unable to parse quantity\'s suffix');
+    // strconv.ParseInt(…, 10, 64), then int32(…), which wraps.
+    const parsed = BigInt(suffix.slice(1));
+    if (parsed !== BigInt.asIntN(64, parsed)) return ERR_SUFFIX;
+    exponent = Number(BigInt.asIntN(32, parsed));
+    if (Math.abs(exponent) > MAX_EXPONENT) return ERR_TOO_LARGE;
     format = 'DecimalExponent';
   } else {
-    throw new QuantityError("unable to parse quantity's suffix");
+    return ERR_SUFFIX;
   }
   const digits = (num + denom).replace(/^0+(?=\d)/, '');
   let unscaled = BigInt(digits === '' ? '0' : digits);
@@ -92,7 +121,9 @@ export function parseQuantity(str: string): Quantity {
     const v = unscaled * (1n << BigInt(exponent));
     if (v <= MAX_ALLOWED && v >= -MAX_ALLOWED) return { unscaled: v, scale: 0, format };
   }
-  // Slow path: exact value, rounded up (away from zero) to nano units and capped at 2^63-1.
+  // Slow path: inf.Dec reads the numeric part, rounds up (away from zero) to nano units; only
+  // BinarySI values are capped at 2^63-1.
+  if (!/\d/.test(value)) return ERR_NUMERIC;
   let scale = denom.length;
   if (base === 10) scale -= exponent;
   else unscaled *= 1n << BigInt(exponent);
@@ -106,7 +137,7 @@ export function parseQuantity(str: string): Quantity {
       mag *= pow10(9 - scale);
     }
     scale = 9;
-    if (mag > MAX_ALLOWED * pow10(9)) mag = MAX_ALLOWED * pow10(9);
+    if (format === 'BinarySI' && mag > MAX_ALLOWED * pow10(9)) mag = MAX_ALLOWED * pow10(9);
     if (format === 'BinarySI' && mag < pow10(9)) format = 'DecimalSI';
   }
   return { unscaled: negative ? -mag : mag, scale, format };
@@ -115,6 +146,12 @@ export function parseQuantity(str: string): Quantity {
 function align(a: Quantity, b: Quantity): [bigint, bigint, number] {
   const scale = Math.max(a.scale, b.scale);
   return [a.unscaled * pow10(scale - a.scale), b.unscaled * pow10(scale - b.scale), scale];
+}
+
+/** Quantity.Cmp: -1, 0 or 1 as a is less than, equal to or greater than b. */
+export function compareQuantities(a: Quantity, b: Quantity): number {
+  const [x, y] = align(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 export function isZero(q: Quantity): boolean {

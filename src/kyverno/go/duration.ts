@@ -1,4 +1,8 @@
-/** Go time.Duration: int64 nanoseconds (as bigint), ParseDuration and String(). */
+/**
+ * Go's time.Duration: int64 nanoseconds (as bigint), time.ParseDuration with Go's error messages, and
+ * Duration.String() / Seconds().
+ */
+import { wrap64 } from './int64.js';
 
 export const NANOSECOND = 1n;
 export const MICROSECOND = 1000n;
@@ -7,7 +11,6 @@ export const SECOND = 1000_000_000n;
 export const MINUTE = 60n * SECOND;
 export const HOUR = 60n * MINUTE;
 const MAX = (1n << 63n) - 1n;
-const MIN = -(1n << 63n);
 
 export class DurationError extends Error {}
 
@@ -22,25 +25,31 @@ const UNITS: Record<string, bigint> = {
   h: HOUR,
 };
 
-/** Go's time.quote for messages. */
-function quote(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** Wraps like Go's int64 arithmetic. */
-export const wrap64 = (v: bigint): bigint => BigInt.asIntN(64, v);
-
-/** Go's float64 → int64 conversion on amd64: truncation, out of range gives the minimum. */
-export function floatToInt64(x: number): bigint {
-  const t = Math.trunc(x);
-  if (!(t >= -(2 ** 63) && t < 2 ** 63)) return MIN;
-  return BigInt(t);
-}
-
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
-/** time.ParseDuration. */
-export function parseDuration(orig: string): bigint {
+/** Why a text is not a duration (built only when a message is wanted). */
+type Failure = { readonly unknownUnit?: string; readonly missingUnit?: true };
+const INVALID: Failure = {};
+const MISSING_UNIT: Failure = { missingUnit: true };
+
+/** time.ParseDuration. Throws DurationError with Go's message. */
+export function parseDuration(text: string): bigint {
+  const d = scan(text);
+  if (typeof d === 'bigint') return d;
+  const quoted = JSON.stringify(text); // Go's time.quote
+  if (d.missingUnit) throw new DurationError(`time: missing unit in duration ${quoted}`);
+  if (d.unknownUnit !== undefined) throw new DurationError(`time: unknown unit ${JSON.stringify(d.unknownUnit)} in duration ${quoted}`);
+  throw new DurationError(`time: invalid duration ${quoted}`);
+}
+
+/** time.ParseDuration without the message: undefined where Go reports an error. */
+export function tryParseDuration(text: string): bigint | undefined {
+  const d = scan(text);
+  return typeof d === 'bigint' ? d : undefined;
+}
+
+/** The duration, or why Go refuses the text. */
+function scan(orig: string): bigint | Failure {
   let s = orig;
   let neg = false;
   if (s !== '' && (s[0] === '-' || s[0] === '+')) {
@@ -48,15 +57,15 @@ export function parseDuration(orig: string): bigint {
     s = s.slice(1);
   }
   if (s === '0') return 0n;
-  if (s === '') throw new DurationError(`time: invalid duration ${quote(orig)}`);
+  if (s === '') return INVALID;
   let d = 0n;
   while (s !== '') {
-    if (!(s[0] === '.' || isDigit(s[0]))) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    if (!(s[0] === '.' || isDigit(s[0]))) return INVALID;
     let i = 0;
     let v = 0n;
     while (isDigit(s[i])) {
       v = v * 10n + BigInt(s.charCodeAt(i) - 48);
-      if (v > 1n << 63n) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+      if (v > 1n << 63n) return INVALID;
       i++;
     }
     const pre = i > 0;
@@ -82,25 +91,25 @@ export function parseDuration(orig: string): bigint {
       post = j > 0;
       s = s.slice(j);
     }
-    if (!pre && !post) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    if (!pre && !post) return INVALID;
     let u = 0;
     while (u < s.length && !(s[u] === '.' || isDigit(s[u]))) u++;
-    if (u === 0) throw new DurationError(`time: missing unit in duration ${quote(orig)}`);
+    if (u === 0) return MISSING_UNIT;
     const unitName = s.slice(0, u);
     s = s.slice(u);
     const unit = UNITS[unitName];
-    if (unit === undefined) throw new DurationError(`time: unknown unit ${quote(unitName)} in duration ${quote(orig)}`);
-    if (v > (1n << 63n) / unit) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    if (unit === undefined) return { unknownUnit: unitName };
+    if (v > (1n << 63n) / unit) return INVALID;
     v *= unit;
     if (f > 0n) {
       v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
-      if (v > 1n << 63n) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+      if (v > 1n << 63n) return INVALID;
     }
     d += v;
-    if (d > 1n << 63n) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+    if (d > 1n << 63n) return INVALID;
   }
   if (neg) return wrap64(-d);
-  if (d > MAX) throw new DurationError(`time: invalid duration ${quote(orig)}`);
+  if (d > MAX) return INVALID;
   return d;
 }
 

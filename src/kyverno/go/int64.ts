@@ -1,0 +1,22 @@
+/** Go's int64: wrap-around arithmetic, float64 → int64 conversion and strconv.ParseInt(s, 10, 64). */
+
+const MIN = -(1n << 63n);
+const MAX = (1n << 63n) - 1n;
+const DECIMAL_INTEGER = /^[+-]?\d+$/;
+
+/** Wraps like Go's int64 arithmetic. */
+export const wrap64 = (v: bigint): bigint => BigInt.asIntN(64, v);
+
+/** Go's float64 → int64 conversion on amd64: truncation; NaN and out of range give the minimum. */
+export function floatToInt64(x: number): bigint {
+  const t = Math.trunc(x);
+  if (!(t >= -(2 ** 63) && t < 2 ** 63)) return MIN;
+  return BigInt(t);
+}
+
+/** strconv.ParseInt(text, 10, 64), or undefined where Go reports a syntax or range error. */
+export function parseInt64(text: string): bigint | undefined {
+  if (!DECIMAL_INTEGER.test(text)) return undefined;
+  const v = BigInt(text);
+  return v < MIN || v > MAX ? undefined : v;
+}
