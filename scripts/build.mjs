@@ -37,13 +37,15 @@ export const TARGETS = [
   { name: 'cli', entry: 'src/cli/bin.ts', outfile: 'dist/cli/amender.js', platform: 'node' },
   // Lambda (handler `index.handler`): the S3 sources and the AWS SDK are a chunk loaded only when an
   // s3:// or file:// source is configured, so a bundled-only function does not load them at cold start.
+  // Lambda and Workers bundles are minified: parsing half the bytes is most of what a cold start saves
+  // (bench/suites/60-cold-start.ts); the linked source maps give the names back.
   {
     name: 'lambda',
     entry: 'src/adapters/aws-lambda.ts',
     outfile: 'dist/lambda/index.mjs',
     platform: 'node',
     policies: true,
-    options: { outfile: undefined, outdir: 'dist/lambda', splitting: true, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } },
+    options: { outfile: undefined, outdir: 'dist/lambda', splitting: true, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' }, minify: true },
   },
   {
     name: 'workers',
@@ -52,7 +54,7 @@ export const TARGETS = [
     platform: 'browser',
     policies: true,
     // Legal comments at the end of the file: wrangler would upload a separate LEGAL.txt as a module.
-    options: { target: 'es2022', conditions: ['workerd', 'worker', 'browser'], plugins: [refuseNodeBuiltins], legalComments: 'eof' },
+    options: { target: 'es2022', conditions: ['workerd', 'worker', 'browser'], plugins: [refuseNodeBuiltins], legalComments: 'eof', minify: true },
   },
 ];
 
