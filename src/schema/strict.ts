@@ -185,9 +185,12 @@ class Decoder {
           if (childBase === undefined) this.unknown.push(this.strictPath(k));
           continue;
         }
+        const child = v[k];
+        // An unchanged string or boolean decodes as it did (not a number: see above).
+        if (child === childBase && typeof child !== 'number') continue;
         if (field) this.push(k, FIELD, def.name);
         else this.push(k, MAP_KEY, undefined);
-        this.value(v[k], childType, v, k, childBase);
+        this.value(child, childType, v, k, childBase);
         this.pop();
         if (this.hardError !== undefined) return;
       }

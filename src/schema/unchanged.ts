@@ -13,11 +13,14 @@ export function unchanged(v: JsonValue | undefined, base: JsonValue | undefined)
 
 /**
  * Which item of the base list an item of the new list corresponds to: the item at the same index while the
- * lengths agree (an edit in place), otherwise the identical item if the base holds it (items shifted by an
- * insertion or removal), else the one at the same index (every item of the base has the item type).
+ * lengths agree (an edit in place) or while the items agree (an append), otherwise the identical item if
+ * the base holds it (items shifted by an insertion or removal), else the one at the same index (every item
+ * of the base has the item type).
  */
 export class ItemPairing {
   private members: Set<JsonValue> | undefined;
+  /** Whether an item before the current one differed from the base item at its index. */
+  private shifted = false;
   private constructor(
     private readonly base: readonly JsonValue[],
     private readonly length: number,
@@ -28,9 +31,13 @@ export class ItemPairing {
     return Array.isArray(base) && base.length > 0 ? new ItemPairing(base, length) : undefined;
   }
 
+  /** Asked for each item in order. */
   baseFor(item: JsonValue, i: number): JsonValue | undefined {
-    const atIndex = i < this.base.length ? this.base[i] : undefined;
+    const inBase = i < this.base.length;
+    const atIndex = inBase ? this.base[i] : undefined;
     if (atIndex === item || this.length === this.base.length || item === null || typeof item !== 'object') return atIndex;
+    if (inBase) this.shifted = true;
+    else if (!this.shifted) return undefined; // appended after every base item: new
     this.members ??= new Set(this.base);
     return this.members.has(item) ? item : atIndex;
   }

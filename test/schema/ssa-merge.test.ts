@@ -256,6 +256,16 @@ describe('applyConfiguration on built-in kinds', () => {
     expect(v.ok && v.object).toEqual(plain.ok && plain.object);
   });
 
+  it('gives back the live object itself when the merge changes nothing', () => {
+    const same = applyConfiguration(pod, livePod, { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'log', image: 'log:1' }] } });
+    expect(same.ok && same.object).toBe(livePod);
+    const emptyList = applyConfiguration(pod, livePod, { spec: { containers: [] } });
+    expect(emptyList.ok && emptyList.object).toBe(livePod);
+    const changed = applyConfiguration(pod, livePod, { spec: { containers: [{ name: 'log', image: 'log:2' }] } });
+    expect(changed.ok && changed.object).not.toBe(livePod);
+    expect(changed.ok && (changed.object as any).spec.containers[0]).toBe(livePod.spec.containers[0]);
+  });
+
   it('treats __proto__ keys as data', () => {
     const patch = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}}}');
     const r = applyConfiguration(pod, livePod, patch);

@@ -73,9 +73,14 @@ function mergeMap(def: MapDef, lhs: Side, rhs: Side, path: string, errors: SmdEr
   if (!r) return l; // nothing to merge in: SMD rebuilds the same map
   const out: JsonObject = {};
   let produced = 0;
+  // Whether `out` differs from `l`: when it does not, `l` itself is the result, so that a merge that
+  // changes nothing gives back the live object (later identity checks and diffs stop at once).
+  let changed = false;
   for (const key of lKeys) {
+    const lv = l![key];
     const rv = Object.prototype.hasOwnProperty.call(r, key) ? r[key] : undefined;
-    const merged = rv === undefined ? l![key] : mergeValue(l![key], rv, fieldType(def, key), path + fieldElement(key), errors);
+    const merged = rv === undefined ? lv : mergeValue(lv, rv, fieldType(def, key), path + fieldElement(key), errors);
+    if (merged !== lv) changed = true;
     if (merged !== undefined) {
       setOwn(out, key, merged);
       produced++;
@@ -87,8 +92,10 @@ function mergeMap(def: MapDef, lhs: Side, rhs: Side, path: string, errors: SmdEr
     if (merged !== undefined) {
       setOwn(out, key, merged);
       produced++;
+      changed = true;
     }
   }
+  if (!changed && l) return l;
   return produced > 0 ? out : undefined;
 }
 
@@ -189,5 +196,6 @@ function mergeList(def: ListDef, lhs: Side, rhs: Side, path: string, errors: Smd
       if (nextShared === pe) sharedAt++;
     }
   }
+  if (l && out.length === l.length && out.every((v, i) => v === l[i])) return l;
   return out.length > 0 ? out : undefined;
 }
