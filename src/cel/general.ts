@@ -3,7 +3,7 @@
  * but caller-chosen declarations: conformance runs and tools that check expressions outside a policy.
  */
 import { Env, declareStandardTypes } from './engine/env.js';
-import { LibraryHost, normalizeLibraryValue } from './engine/library-host.js';
+import { LibraryHost } from './engine/library-host.js';
 import { compile, type Program } from './engine/program.js';
 import { registerStdlib } from './engine/stdlib.js';
 import type { CelType } from './engine/types.js';
@@ -14,7 +14,7 @@ import type { CelLibrary } from './library.js';
 export interface CelEnvironmentOptions {
   /** Namespace for name resolution (`a.b` resolves `x` as `a.b.x`, `a.x`, `x`). */
   container?: string;
-  /** Variables and their types, in cel-go or cel-js type syntax (`int`, `list(string)`, `map<string, dyn>`). */
+  /** Variables and their types, in cel-go type syntax or with angle brackets (`int`, `list(string)`, `map<string, dyn>`). */
   variables?: Record<string, string>;
   /** Mixed-type list/map literals are errors (as in Kubernetes); default false (plain CEL). */
   homogeneousAggregateLiterals?: boolean;
@@ -69,10 +69,7 @@ export class CelEnvironment {
     }
     this.env = base;
     this.validate = options.validateLiterals ?? false;
-    this.planOptions = {
-      libraryCost: host.cost.bind(host),
-      normalizeResult: normalizeLibraryValue,
-    };
+    this.planOptions = { libraryCost: host.cost.bind(host) };
   }
 
   /** Declares a variable with an engine type (for tools translating other type systems). */

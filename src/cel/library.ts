@@ -1,17 +1,56 @@
-import type { Environment } from '@marcbachmann/cel-js';
-
 /**
- * A Kubernetes CEL library (quantity, ip, cidr, semver, url, format, regex, lists, authz, jsonpatch):
- * registers its types and functions on a cel-js Environment and tells the cost tracker what each call
- * costs in cel-go/Kubernetes units (see `k8s.io/apiserver/pkg/cel/library/cost.go`).
+ * The contract between the CEL engine and its function libraries (src/cel/lib: quantity, ip, cidr,
+ * semver, url, format, regex, lists, sets, strings, authz, jsonpatch).
+ *
+ * A library declares its types and functions on a {@link LibraryRegistrar} and tells the cost
+ * tracker what each call costs in cel-go/Kubernetes units (`k8s.io/apiserver/pkg/cel/library/cost.go`
+ * and the cel-go extensions' trackers). Values follow src/cel/engine/values.ts (int bigint, uint
+ * CelUint, optional CelOptional, ...); a library's own values are instances of the classes it
+ * registers and implement {@link CelLibraryValue}.
  */
 export interface CelLibrary {
+  /** cel-go/Kubernetes library name (`cel.lib.ext.strings`, `kubernetes.quantity`, ...). */
   readonly name: string;
-  /** Registers the library's types, functions and operators. */
-  register(env: Environment): void;
+  register(registrar: LibraryRegistrar): void;
   /**
-   * Runtime cost of one call of `fn` (the function or method name as registered), given its arguments
-   * and result, or undefined for the default call cost of 1.
+   * Runtime cost of one call of `fn` (the function name as declared: `indexOf`, `sets.contains`),
+   * given its arguments (receiver first) and result (null when the call failed), or undefined for
+   * the call's default cost.
    */
   callCost?(fn: string, args: readonly unknown[], result: unknown): number | undefined;
+}
+
+export interface LibraryRegistrar {
+  /**
+   * Declares one overload. The signature is `name(argTypes): resultType` for a global function,
+   * `receiverType.name(argTypes): resultType` for a method, and `ns.name(...)` (where `ns` is not a
+   * type) for a namespaced function such as `sets.contains`. Types are spelled `int`, `list<T>`,
+   * `map<string, list<string>>`, `optional<T>`, `google.protobuf.Duration`, a registered type name,
+   * or a single capital letter for a type parameter. A declaration with the same name and parameter
+   * types as an earlier one (a standard function's, or another library's) replaces it.
+   *
+   * The implementation receives CEL values (receiver first), returns a CEL value or a Promise of
+   * one (only from an asynchronous evaluation: an authorizer), and throws {@link celError}-style
+   * errors (`src/cel/lib/errors.ts`) whose message is the text users see.
+   */
+  registerFunction(signature: string, impl: (...args: any[]) => unknown): void;
+  /**
+   * Declares an opaque type (`kubernetes.Quantity`, `net.IP`): its name becomes a type identifier
+   * (`type(ip('::1')) == net.IP`) and instances of `valueClass` are its runtime values.
+   */
+  registerType(name: string, valueClass: abstract new (...args: any[]) => CelLibraryValue): void;
+  /**
+   * Declares a compile-time check of a constant argument of `fn` (Kubernetes rejects an invalid
+   * constant regex when the policy is created): the pattern is the first argument of a method call
+   * (`s.find('[')`) and the last argument of a global call (`matches(s, '[')`). `check` returns the
+   * compile error text, or undefined when the literal is valid. Runs only in environments that
+   * validate literals (the Kubernetes ones).
+   */
+  registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void;
+}
+
+/** A value of a library type: its CEL type name and cel-go equality (used by `==`, `in`, ...). */
+export interface CelLibraryValue {
+  readonly celTypeName: string;
+  celEquals(other: unknown): boolean;
 }

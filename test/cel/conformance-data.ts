@@ -147,7 +147,7 @@ export function sameValue(actual: unknown, expected: unknown): boolean {
     return true;
   }
   if (expected instanceof CelOptional) {
-    const a = actual as InstanceType<typeof CelOptional>;
+    const a = actual as CelOptional;
     return a.hasValue() === expected.hasValue() && (!a.hasValue() || sameValue(a.value(), expected.value()));
   }
   return celEquals(actual, expected);

@@ -62,6 +62,8 @@ export interface CheckResult {
 
 const TYPE_VARS: CelType[] = [];
 
+const HOMOGENEITY_EXEMPT_FUNCTION = 'format';
+
 /** The type parameter names an overload's signature uses (computed once per overload). */
 const paramNames = new WeakMap<Overload, string[]>();
 function typeParamNames(o: Overload): string[] {
@@ -93,6 +95,8 @@ class Checker {
   readonly visited: Expr[] = [];
   /** Comprehension scopes, innermost last. */
   private readonly scopes: Map<string, CelType>[] = [];
+  /** Depth of calls whose literal arguments may mix types (see checkCall). */
+  private homogeneityExempt = 0;
 
   constructor(private readonly env: Env) {}
 
@@ -209,7 +213,7 @@ class Checker {
   private joinTypes(e: Expr, prev: CelType | undefined, cur: CelType): CelType {
     if (!prev) return cur;
     if (this.isAssignable(prev, cur)) return mostGeneral(prev, cur);
-    if (!this.env.homogeneousAggregateLiterals) return T.dyn;
+    if (!this.env.homogeneousAggregateLiterals || this.homogeneityExempt > 0) return T.dyn;
     this.error(e.pos, `expected type '${substitute(this.mappings, prev, true)}' but found '${substitute(this.mappings, cur, true)}'`);
     return T.error;
   }
@@ -288,6 +292,18 @@ class Checker {
   }
 
   private checkCall(e: CallExpr): void {
+    // cel-go's strings extension exempts every list and map literal inside a `format` call from the
+    // homogeneous-literal rule (`"%s-%d".format([name, 42])`).
+    const exempt = e.fn === HOMOGENEITY_EXEMPT_FUNCTION;
+    if (exempt) this.homogeneityExempt++;
+    try {
+      this.checkCallExpr(e);
+    } finally {
+      if (exempt) this.homogeneityExempt--;
+    }
+  }
+
+  private checkCallExpr(e: CallExpr): void {
     if (e.fn === Op.optSelect) return this.checkOptSelect(e);
     for (const a of e.args) this.check(a);
     if (!e.target) {

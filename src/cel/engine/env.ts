@@ -25,6 +25,9 @@ export interface StructDecl {
   readonly zeroDefaults?: boolean;
 }
 
+/** Returns the compile error for a constant argument, or undefined when it is valid. */
+export type LiteralCheck = (literal: string) => string | undefined;
+
 export interface EnvOptions {
   /** Mixed-type list/map literals are a compile error (Kubernetes' HomogeneousAggregateLiterals). */
   homogeneousAggregateLiterals?: boolean;
@@ -37,6 +40,7 @@ export class Env {
   private readonly structs = new Map<string, StructDecl>();
   private readonly structResolvers: ((name: string) => StructDecl | undefined)[] = [];
   private readonly typeNames = new Map<string, CelType>();
+  private readonly literalChecks = new Map<string, LiteralCheck>();
   readonly homogeneousAggregateLiterals: boolean;
   readonly container: string;
   /** Changes whenever a declaration is added; part of program cache keys. */
@@ -92,7 +96,17 @@ export class Env {
     return t;
   }
 
+  /** A compile-time check of a constant argument of `fn` (see validators.ts). */
+  addLiteralCheck(fn: string, check: LiteralCheck): void {
+    this.literalChecks.set(fn, check);
+    this.version++;
+  }
+
   // ---- lookups
+  lookupLiteralCheck(fn: string): LiteralCheck | undefined {
+    return this.literalChecks.get(fn) ?? this.parent?.lookupLiteralCheck(fn);
+  }
+
   lookupFunctionExact(name: string): FunctionDecl | undefined {
     return this.fns.get(name) ?? this.parent?.lookupFunctionExact(name);
   }

@@ -54,19 +54,11 @@ const classTypes = new Map<Function, string>();
 /** Every class registered under a type name (environments may each register their own class). */
 const typeClasses = new Map<string, Function[]>();
 
-/** Field types of library classes declared with `fields` (selectable like struct fields). */
-const classFieldTypes = new Map<Function, (field: string) => CelType | undefined>();
-
-export function registerValueClass(ctor: Function, typeName: string, fields?: (field: string) => CelType | undefined): void {
+export function registerValueClass(ctor: Function, typeName: string): void {
   classTypes.set(ctor, typeName);
   const list = typeClasses.get(typeName);
   if (!list) typeClasses.set(typeName, [ctor]);
   else if (!list.includes(ctor)) list.push(ctor);
-  if (fields) classFieldTypes.set(ctor, fields);
-}
-
-export function classesForType(typeName: string): readonly Function[] {
-  return typeClasses.get(typeName) ?? [];
 }
 
 /** True when `v` is an instance of a class registered as `typeName`. */
@@ -75,10 +67,6 @@ export function isInstanceOfType(v: object, typeName: string): boolean {
   const list = typeClasses.get(typeName);
   if (list) for (const c of list) if (v instanceof c) return true;
   return false;
-}
-
-export function classFieldType(v: object, field: string): CelType | undefined {
-  return classFieldTypes.get(v.constructor)?.(field);
 }
 
 export function classTypeName(v: object): string | undefined {

@@ -8,7 +8,7 @@
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env, StructDecl } from './env.js';
 import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
-import { classFieldType, dispatch, type Overload } from './functions.js';
+import { dispatch, type Overload } from './functions.js';
 import { readJson } from './json.js';
 import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
 import { EQUALITY_COST, IN_LIST_COST } from './stdlib.js';
@@ -79,8 +79,6 @@ export type Interp = (s: EvalState) => any;
 export interface PlanOptions {
   /** Library cost callback for an overload (Kubernetes cost estimator); undefined → default. */
   libraryCost?: (o: Overload, args: readonly CelValue[], result: CelValue) => number | undefined;
-  /** Turns a value a library returned into the value model (Set → list, foreign optionals, ...). */
-  normalizeResult?: (v: unknown) => CelValue;
 }
 
 export interface PlannedProgram {
@@ -483,7 +481,6 @@ class Planner {
     }
     const argNodes = (target ? [target, ...e.args] : e.args).map((a) => this.node(a).fn);
     const overloads = candidates;
-    const normalize = this.options.normalizeResult;
     const libraryCost = this.options.libraryCost;
     const name = fnName;
     const single = overloads.length === 1 && overloads[0].impl ? overloads[0] : undefined;
@@ -515,7 +512,6 @@ class Planner {
           if (!s.async) throw new CelEvalError(`${name}: the function is asynchronous; evaluate the expression asynchronously`);
           throw new AsyncPending(result as PromiseLike<unknown>, o.id, args);
         }
-        if (normalize) result = normalize(result);
         if (result === undefined) throw new CelEvalError(`${name}: function returned no value`);
       }
       let cost: number | undefined;
@@ -868,11 +864,6 @@ export function selectField(v: unknown, field: string, struct: StructDecl | unde
   if (v instanceof StructValue) {
     if (v.fields.has(field)) return v.fields.get(field)!;
     if (v.typeName === 'JSONPatch') return field === 'value' ? null : '';
-    throw new CelEvalError(`no such key: ${field}`);
-  }
-  if (typeof v === 'object' && v !== null && classFieldType(v, field)) {
-    const x = (v as Record<string, unknown>)[field];
-    if (x !== undefined) return x as CelValue;
     throw new CelEvalError(`no such key: ${field}`);
   }
   throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);

@@ -70,7 +70,7 @@ export function compile(source: string, env: Env, options: CompileOptions = {}):
   if (options.check !== false) {
     const checked = check(parsed.expr, env);
     const issues = checked.issues;
-    if (options.validateLiterals && issues.length === 0) issues.push(...validateLiterals(parsed.expr));
+    if (options.validateLiterals && issues.length === 0) issues.push(...validateLiterals(parsed.expr, env));
     if (issues.length) return { ok: false, issues, message: formatIssues(source, issues) };
     type = checked.type;
   }

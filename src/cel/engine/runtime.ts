@@ -55,12 +55,6 @@ function celTypeNameProperty(v: object): string | undefined {
   return typeof n === 'string' ? n : undefined;
 }
 
-/** Equality hooks for library types (`registerOperator('Quantity == Quantity', ...)`). */
-const equalityHooks = new Map<Function, (a: unknown, b: unknown) => boolean>();
-export function registerEquality(ctor: Function, eq: (a: unknown, b: unknown) => boolean): void {
-  equalityHooks.set(ctor, eq);
-}
-
 /** Maps whose keys include uints keep the original key kinds here (keys are stored as bigint). */
 const uintKeys = new WeakMap<Map<CelValue, CelValue>, Set<bigint>>();
 
@@ -261,8 +255,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     }
     return true;
   }
-  const hook = equalityHooks.get((a as object).constructor);
-  if (hook && (b as object).constructor === (a as object).constructor) return hook(a, b);
+  // Library values (Quantity, net.IP, ...) bring their own equality (src/cel/library.ts).
   const own = (a as { celEquals?: unknown }).celEquals;
   if (typeof own === 'function') return Boolean(own.call(a, b));
   return false;

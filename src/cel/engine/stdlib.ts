@@ -1,14 +1,15 @@
 /**
  * The CEL standard library (cel-go `common/stdlib`), with cel-go's overload ids, semantics and runtime
  * costs (`interpreter/runtimecost.go`), plus the optional-type library and the helper functions macros
- * expand to (`cel.@mapInsert`, `@sortByAssociatedKeys`, `@not_strictly_false`).
+ * expand to (`cel.@mapInsert`, `@not_strictly_false`; `sortBy`'s `@sortByAssociatedKeys` belongs to
+ * the lists library, src/cel/lib/lists.ts).
  */
 import { RE2JS } from 're2js';
 import { Op } from './ast.js';
 import type { Env } from './env.js';
 import { CelEvalError, noSuchOverload } from './errors.js';
 import { makeOverload, type CostFn, type Impl } from './functions.js';
-import { MAP_INSERT, SORT_BY_KEYS } from './macros.js';
+import { MAP_INSERT } from './macros.js';
 import { actualSize, celCompare, mapGet, mapInsert, mapKeys, typeNameOf } from './runtime.js';
 import { checkDuration, checkTimestamp, civil, formatDuration, formatTimestamp, parseDuration, parseTimestamp } from './time.js';
 import { CelType, T, listOf, mapOf, optionalOf, typeOf, typeParam } from './types.js';
@@ -93,10 +94,6 @@ function formatExp(sign: string, digits: string, e: number): string {
   return `${sign}${mant}e${e < 0 ? '-' : '+'}${es}`;
 }
 
-/** Go's unicode.IsSpace set, as strings.TrimSpace uses it. */
-const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const GO_SPACE_START = new RegExp(`^[${GO_SPACE}]+`);
-const GO_SPACE_END = new RegExp(`[${GO_SPACE}]+$`);
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const utf8Encoder = new TextEncoder();
@@ -347,20 +344,6 @@ export function registerStdlib(env: Env): void {
   add('matches', 'matches', [T.string, T.string], T.bool, matches, matchesCost);
   member('matches_string', 'matches', [T.string, T.string], T.bool, matches, matchesCost);
 
-  // ---- strings-extension methods that cel-js has built in (the libraries rely on them being there),
-  // with cel-go's semantics and Kubernetes' costs.
-  const asciiCase = (upper: boolean) => (s: string) => s.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (m) => (upper ? m.toUpperCase() : m.toLowerCase()));
-  member('string_lower_ascii', 'lowerAscii', [T.string], T.string, asciiCase(false), traversal0);
-  member('string_upper_ascii', 'upperAscii', [T.string], T.string, asciiCase(true), traversal0);
-  member('string_trim', 'trim', [T.string], T.string, (s: string) => s.replace(GO_SPACE_START, '').replace(GO_SPACE_END, ''), traversal0);
-  const joinCost: CostFn = (_args, result) => Math.ceil(actualSize(result) * 2 * TRAVERSAL);
-  const joinStrings = (list: CelValue[], sep = '') => {
-    for (const x of list) if (typeof x !== 'string') throw noSuchOverload('join', ['list', typeNameOf(x)]);
-    return (list as string[]).join(sep);
-  };
-  member('list_join', 'join', [listOf(T.string)], T.string, (l: CelValue[]) => joinStrings(l), joinCost);
-  member('list_join_string', 'join', [listOf(T.string), T.string], T.string, joinStrings, joinCost);
-
   // ---- timestamps and durations
   type Getter = (c: ReturnType<typeof civil>) => number;
   const tsGetters: [string, string, Getter][] = [
@@ -403,11 +386,5 @@ export function registerStdlib(env: Env): void {
     let out: CelMapValue = m;
     for (const k of mapKeys(u)) out = mapInsert(out, k, mapGet(u, k) as CelValue);
     return out;
-  });
-  member('list_@sortByAssociatedKeys', SORT_BY_KEYS, [listOf(A), listOf(B)], listOf(A), (list: CelValue[], keys: CelValue[]) => {
-    if (list.length !== keys.length) throw new CelEvalError('@sortByAssociatedKeys() expected a list of the same size as the associated keys list');
-    const idx = list.map((_, i) => i);
-    idx.sort((i, j) => celCompare(keys[i], keys[j], '_<_') ?? 0);
-    return idx.map((i) => list[i]);
   });
 }

@@ -328,8 +328,8 @@ export function hasTypeParams(t: CelType): boolean {
 }
 
 /**
- * Parses the type syntax used by library declarations. Accepts cel-js's spelling (`list<string>`,
- * `map<string, int>`, `optional<A>`) and cel-go's (`list(string)`, `optional_type(A)`). Single
+ * Parses the type syntax used by library declarations: angle brackets (`list<string>`,
+ * `map<string, int>`, `optional<A>`) or cel-go's spelling (`list(string)`, `optional_type(A)`). Single
  * capital letters are type parameters; other unknown names resolve through `resolveName`.
  */
 export function parseTypeString(text: string, resolveName: (name: string) => CelType | undefined): CelType {

@@ -1,30 +1,21 @@
 /**
- * Kubernetes' AST validators (cel-go `ValidateDurationLiterals`, `ValidateTimestampLiterals`,
- * `ValidateRegexLiterals`): constant arguments that can never work are compile errors.
+ * Kubernetes' AST validators: constant arguments that can never work are compile errors. Durations
+ * and timestamps are checked here (cel-go `ValidateDurationLiterals`, `ValidateTimestampLiterals`);
+ * other functions' checks are declared by their libraries (`registerLiteralCheck`: the regex
+ * library's, with kube-apiserver's texts). The checked argument is the first of a method call and
+ * the last of a global call (`s.matches(re)`, `matches(s, re)`, `duration(s)`).
  */
 import type { Expr } from './ast.js';
-import { CelEvalError, type CelIssue } from './errors.js';
-import { compileRegex } from './stdlib.js';
+import type { Env, LiteralCheck } from './env.js';
+import type { CelIssue } from './errors.js';
 import { parseDuration, parseTimestamp } from './time.js';
 
-const validators: Record<string, (s: string) => string | undefined> = {
-  duration: (s) => (parseDuration(s) ? undefined : `invalid duration '${s}'`),
-  timestamp: (s) => (parseTimestamp(s) ? undefined : `invalid timestamp '${s}'`),
-  matches: regexError,
-  find: regexError,
-  findAll: regexError,
+const builtin: Record<string, LiteralCheck> = {
+  duration: (s) => (parseDuration(s) ? undefined : `invalid duration argument: invalid duration '${s}'`),
+  timestamp: (s) => (parseTimestamp(s) ? undefined : `invalid timestamp argument: invalid timestamp '${s}'`),
 };
 
-function regexError(s: string): string | undefined {
-  try {
-    compileRegex(s);
-    return undefined;
-  } catch (e) {
-    return e instanceof CelEvalError ? e.message : String(e);
-  }
-}
-
-export function validateLiterals(root: Expr): CelIssue[] {
+export function validateLiterals(root: Expr, env: Env): CelIssue[] {
   const issues: CelIssue[] = [];
   const visit = (e: Expr): void => {
     switch (e.kind) {
@@ -34,11 +25,11 @@ export function validateLiterals(root: Expr): CelIssue[] {
       case 'call': {
         if (e.target) visit(e.target);
         e.args.forEach(visit);
-        const v = validators[e.fn];
-        const arg = e.args[0];
-        if (v && arg && arg.kind === 'literal' && typeof arg.value === 'string') {
-          const err = v(arg.value);
-          if (err) issues.push({ message: `invalid ${e.fn} argument: ${err}`, offset: arg.pos });
+        const check = env.lookupLiteralCheck(e.fn) ?? (Object.hasOwn(builtin, e.fn) ? builtin[e.fn] : undefined);
+        const arg = e.target ? e.args[0] : e.args[e.args.length - 1];
+        if (check && arg && arg.kind === 'literal' && typeof arg.value === 'string') {
+          const err = check(arg.value);
+          if (err) issues.push({ message: err, offset: arg.pos });
         }
         return;
       }

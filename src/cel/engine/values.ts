@@ -6,36 +6,63 @@
  * | null        | `null`                                                                    |
  * | bool        | `boolean`                                                                 |
  * | int         | `bigint` (within int64)                                                   |
- * | uint        | `CelUint` (cel-js's `UnsignedInt`)                                        |
+ * | uint        | `CelUint` (a bigint within uint64, boxed so it is not an int)             |
  * | double      | `number`                                                                  |
  * | string      | `string`                                                                  |
  * | bytes       | `Uint8Array`                                                              |
  * | list        | JS array of CEL values                                                     |
  * | map         | `Map` (CEL-built), or a plain object read from a JSON document            |
- * | timestamp   | `Timestamp`: a `Date` that also carries nanoseconds since the epoch (`ns`) |
- * | duration    | `Duration`: a cel-js `Duration` that also carries total nanoseconds (`ns`) |
+ * | timestamp   | `Timestamp`: nanoseconds since the epoch (`ns`)                           |
+ * | duration    | `Duration`: total nanoseconds (`ns`)                                       |
  * | type        | `TypeValue`                                                               |
- * | optional    | `CelOptional` (cel-js's `Optional`)                                       |
+ * | optional    | `CelOptional`                                                             |
  * | Object{...} | `StructValue` (also JSONPatch{...})                                       |
  * | library     | instances of the classes libraries register (Quantity, IP, ...)           |
- *
- * uint, optional, timestamp and duration values are (or extend) the classes of cel-js, which the
- * libraries in src/cel/lib were written against, so those libraries work unchanged.
  *
  * Plain objects are JSON documents: reading a number from one gives an int when it is integral (and
  * was not written as a float literal, see src/json) and a double otherwise; arrays inside them are
  * converted on read (json.ts). Everything else never needs conversion.
  */
 
-import { Duration as CelJsDuration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { Optional } from '@marcbachmann/cel-js';
-
 export const INT64_MIN = -(1n << 63n);
 export const INT64_MAX = (1n << 63n) - 1n;
 export const UINT64_MAX = (1n << 64n) - 1n;
 
-export { UnsignedInt as CelUint } from '@marcbachmann/cel-js/evaluator';
-export { Optional as CelOptional } from '@marcbachmann/cel-js';
+/** A uint value: a bigint in [0, 2^64), boxed so that it is distinguishable from an int. */
+export class CelUint {
+  constructor(readonly value: bigint) {
+    if (value < 0n || value > UINT64_MAX) throw new RangeError(`uint out of range: ${value}`);
+  }
+  valueOf(): bigint {
+    return this.value;
+  }
+  toString(): string {
+    return this.value.toString();
+  }
+}
+
+/** An optional value (`optional.of(x)` / `optional.none()`). */
+export class CelOptional {
+  private static readonly NONE = new CelOptional(false, undefined);
+  private constructor(
+    private readonly present: boolean,
+    private readonly content: unknown,
+  ) {}
+  static of(value: unknown): CelOptional {
+    return new CelOptional(true, value);
+  }
+  static none(): CelOptional {
+    return CelOptional.NONE;
+  }
+  hasValue(): boolean {
+    return this.present;
+  }
+  /** The value; throws when there is none (callers check hasValue() first). */
+  value(): CelValue {
+    if (!this.present) throw new RangeError('optional.none() dereference');
+    return this.content as CelValue;
+  }
+}
 
 /** Seconds range of google.protobuf.Timestamp: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z. */
 export const TS_MIN_SECONDS = -62135596800n;
@@ -44,13 +71,11 @@ export const NANOS_PER_SECOND = 1_000_000_000n;
 /** google.protobuf.Duration limit: ±315,576,000,000 seconds (10,000 years). */
 export const DURATION_MAX_SECONDS = 315576000000n;
 
-export class Timestamp extends Date {
-  /** Nanoseconds since 1970-01-01T00:00:00Z. */
-  readonly ns: bigint;
-  constructor(ns: bigint) {
-    super(Number(floorDiv(ns, 1_000_000n)));
-    this.ns = ns;
-  }
+export class Timestamp {
+  constructor(
+    /** Nanoseconds since 1970-01-01T00:00:00Z. */
+    readonly ns: bigint,
+  ) {}
   get seconds(): bigint {
     return floorDiv(this.ns, NANOS_PER_SECOND);
   }
@@ -59,13 +84,18 @@ export class Timestamp extends Date {
   }
 }
 
-export class Duration extends CelJsDuration {
-  /** Total nanoseconds (negative for negative durations). */
-  readonly ns: bigint;
-  constructor(ns: bigint) {
-    const secs = ns / NANOS_PER_SECOND;
-    super(secs, Number(ns - secs * NANOS_PER_SECOND));
-    this.ns = ns;
+export class Duration {
+  constructor(
+    /** Total nanoseconds (negative for negative durations). */
+    readonly ns: bigint,
+  ) {}
+  /** Whole seconds, truncated toward zero (google.protobuf.Duration.seconds). */
+  get seconds(): bigint {
+    return this.ns / NANOS_PER_SECOND;
+  }
+  /** Nanoseconds beyond `seconds`, with the sign of the duration (google.protobuf.Duration.nanos). */
+  get nanos(): number {
+    return Number(this.ns % NANOS_PER_SECOND);
   }
 }
 
@@ -77,9 +107,8 @@ export class TypeValue {
     if (!t) TypeValue.interned.set(name, (t = new TypeValue(name)));
     return t;
   }
-  /** cel-js prints type values as Type<name>; libraries recognise them by that. */
   toString(): string {
-    return `Type<${this.name}>`;
+    return this.name;
   }
 }
 
@@ -111,13 +140,13 @@ export type CelValue =
   | number
   | string
   | Uint8Array
-  | UnsignedInt
+  | CelUint
   | readonly CelValue[]
   | CelMapValue
   | Timestamp
   | Duration
   | TypeValue
-  | Optional
+  | CelOptional
   | StructValue
   | object;
 

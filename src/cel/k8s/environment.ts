@@ -5,7 +5,7 @@
  */
 import type { CelLibrary } from '../library.js';
 import { Env, declareStandardTypes } from '../engine/env.js';
-import { LibraryHost, normalizeLibraryValue } from '../engine/library-host.js';
+import { LibraryHost } from '../engine/library-host.js';
 import type { PlanOptions } from '../engine/planner.js';
 import { registerStdlib } from '../engine/stdlib.js';
 import { CelType, Kind, T } from '../engine/types.js';
@@ -60,10 +60,7 @@ export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
   declarePatchTypes(mutations);
   // jsonpatch.escapeKey exists for mutations only, as in kube-apiserver.
   for (const lib of libs) if (mutationOnly.has(lib.name)) add(lib, mutations);
-  const planOptions: PlanOptions = {
-    libraryCost: (o, args, result) => host.cost(o, args, result),
-    normalizeResult: normalizeLibraryValue,
-  };
+  const planOptions: PlanOptions = { libraryCost: (o, args, result) => host.cost(o, args, result) };
   return { conditions: base, mutations, host, planOptions, libraryErrors };
 }
 

@@ -1,11 +1,9 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { actualSize, LIST_CREATE_BASE_COST, publicName, STRUCT_CREATE_BASE_COST } from './cost.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { actualSize, LIST_CREATE_BASE_COST, STRUCT_CREATE_BASE_COST } from './cost.js';
 import { celError } from './errors.js';
 import { parseFieldSelector, SelectorParseError, type FieldRequirement } from './field-selector.js';
 import { LabelSelectorError, parseLabelSelector, type LabelRequirement } from './label-selector.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from './k8s-validation.js';
-import { fn } from './register.js';
 
 /**
  * Kubernetes' authorization library (`k8s.io/apiserver/pkg/cel/library/authz.go`, with the 1.31
@@ -231,37 +229,37 @@ export function selectorCost(length: number): number {
 
 export const authzLibrary: CelLibrary = {
   name: 'kubernetes.authz',
-  register(env: Environment) {
+  register(r: LibraryRegistrar) {
     const A = AUTHORIZER_TYPE;
     const P = PATH_CHECK_TYPE;
     const G = GROUP_CHECK_TYPE;
     const R = RESOURCE_CHECK_TYPE;
     const D = DECISION_TYPE;
-    env.registerType(R, { ctor: ResourceCheckValue, fields: {} });
-    env.registerType(A, { ctor: AuthorizerValue, fields: { requestResource: R } });
-    env.registerType(P, { ctor: PathCheckValue, fields: {} });
-    env.registerType(G, { ctor: GroupCheckValue, fields: {} });
-    env.registerType(D, { ctor: DecisionValue, fields: {} });
+    r.registerType(R, ResourceCheckValue);
+    r.registerType(A, AuthorizerValue);
+    r.registerType(P, PathCheckValue);
+    r.registerType(G, GroupCheckValue);
+    r.registerType(D, DecisionValue);
 
-    fn(env, `${A}.path(string): ${P}`, (a: AuthorizerValue, path: string) => {
+    r.registerFunction(`${A}.path(string): ${P}`, (a: AuthorizerValue, path: string) => {
       if (path.trim() === '') throw celError('path must not be empty');
       return new PathCheckValue(a, path);
     });
-    fn(env, `${A}.group(string): ${G}`, (a: AuthorizerValue, group: string) => new GroupCheckValue(a, group));
-    fn(env, `${A}.serviceAccount(string, string): ${A}`, (a: AuthorizerValue, namespace: string, name: string) => {
+    r.registerFunction(`${A}.group(string): ${G}`, (a: AuthorizerValue, group: string) => new GroupCheckValue(a, group));
+    r.registerFunction(`${A}.serviceAccount(string, string): ${A}`, (a: AuthorizerValue, namespace: string, name: string) => {
       if (nameIsDNSSubdomain(name, false).length > 0) throw celError('Invalid service account name');
       if (nameIsDNSLabel(namespace, false).length > 0) throw celError('Invalid service account namespace');
       return new AuthorizerValue(a.authorizer, serviceAccountUser(namespace, name));
     });
-    fn(env, `${G}.resource(string): ${R}`, (g: GroupCheckValue, resource: string) => {
+    r.registerFunction(`${G}.resource(string): ${R}`, (g: GroupCheckValue, resource: string) => {
       if (resource.trim() === '') throw celError('resource must not be empty');
       return new ResourceCheckValue(g.authz, g.group, resource, { subresource: '', namespace: '', name: '' });
     });
     for (const part of ['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'] as const) {
-      fn(env, `${R}.${part}(string): ${R}`, (r: ResourceCheckValue, v: string) => r.with({ [part]: v }));
+      r.registerFunction(`${R}.${part}(string): ${R}`, (r: ResourceCheckValue, v: string) => r.with({ [part]: v }));
     }
     // check() may call out to the cluster: registered as possibly asynchronous.
-    env.registerFunction(`${P}.check(string): ${D}`, (p: PathCheckValue, verb: string) =>
+    r.registerFunction(`${P}.check(string): ${D}`, (p: PathCheckValue, verb: string) =>
       authorize(p.authz, {
         user: p.authz.user,
         verb,
@@ -275,16 +273,16 @@ export const authzLibrary: CelLibrary = {
         name: '',
       }),
     );
-    env.registerFunction(`${R}.check(string): ${D}`, (r: ResourceCheckValue, verb: string) =>
+    r.registerFunction(`${R}.check(string): ${D}`, (r: ResourceCheckValue, verb: string) =>
       authorize(r.authz, resourceAttributes(r, verb)),
     );
-    fn(env, `${D}.allowed(): bool`, (d: DecisionValue) => d.decision.decision === 'allow');
-    fn(env, `${D}.reason(): string`, (d: DecisionValue) => d.decision.reason ?? '');
-    fn(env, `${D}.errored(): bool`, (d: DecisionValue) => d.decision.error !== undefined);
-    fn(env, `${D}.error(): string`, (d: DecisionValue) => d.decision.error ?? '');
+    r.registerFunction(`${D}.allowed(): bool`, (d: DecisionValue) => d.decision.decision === 'allow');
+    r.registerFunction(`${D}.reason(): string`, (d: DecisionValue) => d.decision.reason ?? '');
+    r.registerFunction(`${D}.errored(): bool`, (d: DecisionValue) => d.decision.error !== undefined);
+    r.registerFunction(`${D}.error(): string`, (d: DecisionValue) => d.decision.error ?? '');
   },
   callCost(name, args) {
-    switch (publicName(name)) {
+    switch (name) {
       case 'check':
         // Fixed so that at most two checks fit in one expression's cost limit.
         return 350_000;

@@ -54,8 +54,3 @@ export function utf8Length(s: string): number {
   }
   return n;
 }
-
-/** Removes the `@` of an override alias (see register.ts) so costs are keyed by public names. */
-export function publicName(fn: string): string {
-  return fn.startsWith('@') ? fn.slice(1) : fn;
-}

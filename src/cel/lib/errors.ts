@@ -1,25 +1,28 @@
-import { EvaluationError } from '@marcbachmann/cel-js';
+import { CelEvalError } from '../engine/errors.js';
+
+export { CelEvalError };
 
 /**
- * A CEL runtime error raised by a library function. cel-js attaches the call's source position when
- * the error leaves the handler, so the message stays the bare cel-go / Kubernetes text.
+ * A CEL runtime error raised by a library function: the engine reports its message as it is, the
+ * bare cel-go / Kubernetes text (`cidr("x")` fails with Kubernetes' parse error, not a wrapped one).
+ * Anything else a function throws is a bug and is reported prefixed with the function's name.
  */
-export function celError(message: string): EvaluationError {
-  return new EvaluationError(message);
+export function celError(message: string): CelEvalError {
+  return new CelEvalError(message);
 }
 
 /** cel-go's text for an argument whose runtime type no overload accepts. */
-export function noSuchOverload(): EvaluationError {
+export function noSuchOverload(): CelEvalError {
   return celError('no such overload');
 }
 
 /** cel-go's text for an int64 result out of range. */
-export function intOverflow(): EvaluationError {
+export function intOverflow(): CelEvalError {
   return celError('integer overflow');
 }
 
 /** cel-go's text for a uint64 result out of range. */
-export function uintOverflow(): EvaluationError {
+export function uintOverflow(): CelEvalError {
   return celError('unsigned integer overflow');
 }
 
@@ -27,7 +30,7 @@ export function uintOverflow(): EvaluationError {
  * True when `parse` succeeds, false when it throws one of `expected` (a parse failure); anything
  * else is a bug and propagates. The `isX(string)` predicates are built on it.
  */
-export function parses(parse: () => unknown, ...expected: (abstract new (...args: never[]) => Error)[]): boolean {
+export function parses(parse: () => unknown, ...expected: (abstract new (...args: never[]) => unknown)[]): boolean {
   try {
     parse();
     return true;

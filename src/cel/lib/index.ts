@@ -1,6 +1,7 @@
 /**
  * The CEL function libraries of the Kubernetes environment, in registration order. The environment
- * registers each with `library.register(env)` and charges `library.callCost(...)` per call.
+ * registers each with `library.register(registrar)` and charges `library.callCost(...)` per call
+ * (contract: src/cel/library.ts).
  */
 import type { CelLibrary } from '../library.js';
 import { regexLibrary } from './regex.js';
@@ -37,7 +38,6 @@ export const libraries: readonly CelLibrary[] = [
  */
 export const MUTATION_ONLY_LIBRARIES: ReadonlySet<string> = new Set([jsonPatchLibrary.name]);
 
-export { NAMESPACE_TYPES, callArgs } from './register.js';
 export { regexLibrary } from './regex.js';
 export { stringsLibrary } from './strings.js';
 export { setsLibrary } from './sets.js';
@@ -65,5 +65,5 @@ export {
 } from './authz.js';
 export type { FieldRequirement } from './field-selector.js';
 export type { LabelRequirement, LabelOperator } from './label-selector.js';
-export { findRegexLiteralErrors, regexLiteralCompileError } from './regex.js';
+export { regexLiteralCompileError } from './regex.js';
 export { compileRe2, validateRegexLiteral, RegexSyntaxError, type Re2Regex } from './re2.js';

@@ -1,7 +1,5 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversal } from './cost.js';
-import { callArgs, fn, namespace } from './register.js';
 
 /**
  * Kubernetes' JSONPatch helper library (`k8s.io/apiserver/pkg/cel/library/jsonpatch.go`), available
@@ -15,19 +13,12 @@ export function escapeKey(key: string): string {
   return key.replace(/[~/]/g, (c) => (c === '~' ? '~0' : '~1'));
 }
 
-const NS = 'kubernetes.jsonpatch.Namespace';
-
 export const jsonPatchLibrary: CelLibrary = {
   name: 'kubernetes.jsonpatch',
-  register(env: Environment) {
-    namespace(env, 'jsonpatch', NS);
-    fn(env, `${NS}.escapeKey(string): string`, (_: unknown, key: string) => escapeKey(key));
+  register(r: LibraryRegistrar) {
+    r.registerFunction('jsonpatch.escapeKey(string): string', escapeKey);
   },
-  callCost(name, rawArgs) {
-    const args = callArgs(rawArgs);
-    if ((name === 'escapeKey' && args !== rawArgs) || name === 'jsonpatch.escapeKey') {
-      return args.length >= 1 ? traversal(args[0]) : undefined;
-    }
-    return undefined;
+  callCost(name, args) {
+    return name === 'jsonpatch.escapeKey' && args.length >= 1 ? traversal(args[0]) : undefined;
   },
 };

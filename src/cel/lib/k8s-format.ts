@@ -1,6 +1,6 @@
-import { Optional, type Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { actualSize, publicName, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
+import { CelOptional } from '../engine/values.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { actualSize, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
 import { parseRequestURI, UrlError } from './go-url.js';
 import {
   isQualifiedName,
@@ -10,8 +10,7 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
 } from './k8s-validation.js';
-import { compileRe2 } from './re2.js';
-import { callArgs, fn, namespace } from './register.js';
+import { lazyRe2 } from './re2.js';
 
 /**
  * Kubernetes' format library (`k8s.io/apiserver/pkg/cel/library/format.go`): named string
@@ -27,6 +26,10 @@ export const FORMAT_TYPE = 'kubernetes.NamedFormat';
 const UUID_PATTERN = '(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$';
 const BASE64_PATTERN = '^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$';
 const DATE_TIME_PATTERN = '^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$';
+const uuidRe = lazyRe2(UUID_PATTERN);
+const base64Re = lazyRe2(BASE64_PATTERN);
+const dateTimeRe = lazyRe2(DATE_TIME_PATTERN);
+
 /**
  * Length of govalidator's URL pattern, which Kubernetes uses only to estimate the cost of
  * validating a URI (ParseRequestURI itself uses no regex). Taken from the upstream pattern; the
@@ -34,9 +37,6 @@ const DATE_TIME_PATTERN = '^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0
  */
 const GOVALIDATOR_URL_PATTERN_LENGTH = 353;
 
-const uuidRe = compileRe2(UUID_PATTERN);
-const base64Re = compileRe2(BASE64_PATTERN);
-const dateTimeRe = compileRe2(DATE_TIME_PATTERN);
 
 export class NamedFormat {
   readonly celTypeName = FORMAT_TYPE;
@@ -106,30 +106,25 @@ export const CONSTANT_FORMATS: Record<string, NamedFormat> = {
   datetime: new NamedFormat('datetime', check(isDateTime, 'invalid datetime'), DATE_TIME_PATTERN.length),
 };
 
-function validate(format: NamedFormat, s: string): Optional<string[]> {
+function validate(format: NamedFormat, s: string): CelOptional {
   const problems = format.validateFn(s);
-  return problems.length === 0 ? Optional.none() : Optional.of(problems);
+  return problems.length === 0 ? CelOptional.none() : CelOptional.of(problems);
 }
-
-const NS = 'kubernetes.format.Namespace';
 
 export const formatLibrary: CelLibrary = {
   name: 'kubernetes.format',
-  register(env: Environment) {
-    env.registerType(FORMAT_TYPE, { ctor: NamedFormat, fields: {} });
-    namespace(env, 'format', NS);
-    fn(env, `${NS}.named(string): optional<${FORMAT_TYPE}>`, (_: unknown, name: string) =>
-      Object.hasOwn(CONSTANT_FORMATS, name) ? Optional.of(CONSTANT_FORMATS[name]) : Optional.none(),
+  register(r: LibraryRegistrar) {
+    r.registerType(FORMAT_TYPE, NamedFormat);
+    r.registerFunction(`format.named(string): optional<${FORMAT_TYPE}>`, (name: string) =>
+      Object.hasOwn(CONSTANT_FORMATS, name) ? CelOptional.of(CONSTANT_FORMATS[name]) : CelOptional.none(),
     );
     for (const [name, format] of Object.entries(CONSTANT_FORMATS)) {
-      fn(env, `${NS}.${name}(): ${FORMAT_TYPE}`, () => format);
+      r.registerFunction(`format.${name}(): ${FORMAT_TYPE}`, () => format);
     }
-    fn(env, `${FORMAT_TYPE}.validate(string): optional<list<string>>`, validate);
-    env.registerOperator(`${FORMAT_TYPE} == ${FORMAT_TYPE}`, (a: NamedFormat, b: NamedFormat) => a === b);
+    r.registerFunction(`${FORMAT_TYPE}.validate(string): optional<list<string>>`, validate);
   },
-  callCost(name, rawArgs) {
-    const args = callArgs(rawArgs);
-    switch (publicName(name)) {
+  callCost(name, args) {
+    switch (name) {
       case 'validate': {
         const format = args[0];
         if (!(format instanceof NamedFormat) || args.length < 2) return undefined;
@@ -137,8 +132,6 @@ export const formatLibrary: CelLibrary = {
         const regexCost = Math.ceil(format.maxRegexSize * REGEX_STRING_LENGTH_COST_FACTOR);
         return strCost * regexCost;
       }
-      case 'named':
-        return args !== rawArgs ? 1 : undefined;
       case 'format.named':
         return 1;
     }

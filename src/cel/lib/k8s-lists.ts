@@ -1,10 +1,8 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import type { CelLibrary } from '../library.js';
-import { publicName, traversalCost } from './cost.js';
+import { CelUint, Duration } from '../engine/values.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { traversalCost } from './cost.js';
 import { celError, noSuchOverload, uintOverflow } from './errors.js';
 import { COMPARABLE_TYPES } from './lists.js';
-import { fn, overload, overrideAlias, overrideMethod } from './register.js';
 import { celEquals, checkedInt, compareValues, isComparable, listItems, UINT64_MAX } from './values.js';
 
 /**
@@ -46,7 +44,7 @@ type Summable = 'int' | 'uint' | 'double' | 'duration';
 function kindOf(v: unknown): Summable {
   if (typeof v === 'bigint') return 'int';
   if (typeof v === 'number') return 'double';
-  if (v instanceof UnsignedInt) return 'uint';
+  if (v instanceof CelUint) return 'uint';
   if (v instanceof Duration) return 'duration';
   throw noSuchOverload();
 }
@@ -71,11 +69,11 @@ function sum(list: unknown, empty: Summable): unknown {
     case 'uint': {
       let acc = 0n;
       for (const v of items) {
-        if (!(v instanceof UnsignedInt)) throw noSuchOverload();
-        acc += v.valueOf();
+        if (!(v instanceof CelUint)) throw noSuchOverload();
+        acc += v.value;
         if (acc > UINT64_MAX) throw uintOverflow();
       }
-      return new UnsignedInt(acc);
+      return new CelUint(acc);
     }
     case 'double': {
       let acc = 0;
@@ -89,10 +87,10 @@ function sum(list: unknown, empty: Summable): unknown {
       let nanos = 0n;
       for (const v of items) {
         if (!(v instanceof Duration)) throw noSuchOverload();
-        nanos += v.seconds * 1_000_000_000n + BigInt(v.nanos);
+        nanos += v.ns;
         if (nanos > DURATION_NANOS_MAX || nanos < -DURATION_NANOS_MAX) throw celError('integer overflow');
       }
-      return new Duration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
+      return new Duration(nanos);
     }
   }
 }
@@ -111,25 +109,22 @@ function lastIndexOf(list: unknown, item: unknown): bigint {
 
 export const k8sListsLibrary: CelLibrary = {
   name: 'kubernetes.lists',
-  register(env: Environment) {
+  register(r: LibraryRegistrar) {
     for (const t of COMPARABLE_TYPES) {
-      fn(env, `list<${t}>.isSorted(): bool`, isSorted);
-      fn(env, `list<${t}>.min(): ${t}`, (l: unknown) => extreme(l, 'min'));
-      fn(env, `list<${t}>.max(): ${t}`, (l: unknown) => extreme(l, 'max'));
+      r.registerFunction(`list<${t}>.isSorted(): bool`, isSorted);
+      r.registerFunction(`list<${t}>.min(): ${t}`, (l: unknown) => extreme(l, 'min'));
+      r.registerFunction(`list<${t}>.max(): ${t}`, (l: unknown) => extreme(l, 'max'));
     }
-    fn(env, 'list<int>.sum(): int', (l: unknown) => sum(l, 'int'));
-    fn(env, 'list<uint>.sum(): uint', (l: unknown) => sum(l, 'uint'));
-    fn(env, 'list<double>.sum(): double', (l: unknown) => sum(l, 'double'));
-    fn(env, 'list<google.protobuf.Duration>.sum(): google.protobuf.Duration', (l: unknown) => sum(l, 'duration'));
-    // indexOf / lastIndexOf share their names with the strings extension's overrides.
-    overrideMethod(env, 'indexOf', 1);
-    overrideMethod(env, 'lastIndexOf', 1);
-    overload(env, overrideAlias('indexOf'), 'list<A>', ['A'], 'int', indexOf);
-    overload(env, overrideAlias('lastIndexOf'), 'list<A>', ['A'], 'int', lastIndexOf);
-    fn(env, 'list<A>.includes(A): bool', (l: unknown, x: unknown) => indexOf(l, x) >= 0n);
+    r.registerFunction('list<int>.sum(): int', (l: unknown) => sum(l, 'int'));
+    r.registerFunction('list<uint>.sum(): uint', (l: unknown) => sum(l, 'uint'));
+    r.registerFunction('list<double>.sum(): double', (l: unknown) => sum(l, 'double'));
+    r.registerFunction('list<google.protobuf.Duration>.sum(): google.protobuf.Duration', (l: unknown) => sum(l, 'duration'));
+    r.registerFunction('list<A>.indexOf(A): int', indexOf);
+    r.registerFunction('list<A>.lastIndexOf(A): int', lastIndexOf);
+    r.registerFunction('list<A>.includes(A): bool', (l: unknown, x: unknown) => indexOf(l, x) >= 0n);
   },
   callCost(name, args) {
-    switch (publicName(name)) {
+    switch (name) {
       case 'isSorted':
       case 'sum':
       case 'max':
@@ -137,7 +132,7 @@ export const k8sListsLibrary: CelLibrary = {
       case 'indexOf':
       case 'lastIndexOf':
       case 'includes':
-        // O(n) operations: roughly one traversal of the receiver (string or list).
+        // O(n) operations: roughly one traversal of the receiver.
         return args.length > 0 ? traversalCost(args[0]) : 0;
     }
     return undefined;

@@ -1,4 +1,4 @@
-import { compileRe2 } from './re2.js';
+import { lazyRe2 } from './re2.js';
 
 /**
  * Kubernetes' name and value validators (k8s.io/apimachinery/pkg/util/validation and
@@ -25,11 +25,11 @@ const LABEL_VALUE_MSG =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 // Go's regexp semantics and linear time for any input length (RE2; see re2.ts).
-const dns1123Label = compileRe2(`^${DNS1123_LABEL_FMT}$`);
-const dns1123Subdomain = compileRe2(`^${DNS1123_SUBDOMAIN_FMT}$`);
-const dns1035Label = compileRe2(`^${DNS1035_LABEL_FMT}$`);
-const qualifiedName = compileRe2(`^${QUALIFIED_NAME_FMT}$`);
-const labelValue = compileRe2(`^${LABEL_VALUE_FMT}$`);
+const dns1123Label = lazyRe2(`^${DNS1123_LABEL_FMT}$`);
+const dns1123Subdomain = lazyRe2(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const dns1035Label = lazyRe2(`^${DNS1035_LABEL_FMT}$`);
+const qualifiedName = lazyRe2(`^${QUALIFIED_NAME_FMT}$`);
+const labelValue = lazyRe2(`^${LABEL_VALUE_FMT}$`);
 
 /** Go's len(): UTF-8 bytes. */
 function byteLength(s: string): number {

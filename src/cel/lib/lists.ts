@@ -1,8 +1,7 @@
-import { Optional, type Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { actualSize, LIST_CREATE_BASE_COST, publicName, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
+import { CelOptional } from '../engine/values.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { actualSize, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
 import { celError } from './errors.js';
-import { callArgs, fn, namespace } from './register.js';
 import { celEquals, celTypeName, compareValues, isComparable, isList, listItems } from './values.js';
 
 /**
@@ -11,6 +10,9 @@ import { celEquals, celTypeName, compareValues, isComparable, isList, listItems 
  *   <list>.slice(int, int), <list>.flatten([int]), <list>.distinct(), <list>.reverse(),
  *   <list>.sort(), <list>.sortBy(var, keyExpr), <list>.first(), <list>.last() -> optional,
  *   lists.range(int)
+ *
+ * `sortBy` is a macro the engine's parser expands (src/cel/engine/macros.ts) into a call of
+ * `@sortByAssociatedKeys`, declared here for each comparable key type as cel-go declares it.
  */
 
 /** The element types cel-go can sort (`comparableTypes`). */
@@ -91,103 +93,15 @@ export function sortByKeys(list: readonly unknown[], keys: readonly unknown[]): 
   return order.map((i) => list[i]);
 }
 
-function first(list: unknown): Optional<unknown> {
+function first(list: unknown): CelOptional {
   const items = listItems(list);
-  return items.length ? Optional.of(items[0]) : Optional.none();
+  return items.length ? CelOptional.of(items[0]) : CelOptional.none();
 }
 
-function last(list: unknown): Optional<unknown> {
+function last(list: unknown): CelOptional {
   const items = listItems(list);
-  return items.length ? Optional.of(items[items.length - 1]) : Optional.none();
+  return items.length ? CelOptional.of(items[items.length - 1]) : CelOptional.none();
 }
-
-/** Minimal views of the cel-js objects a macro's hooks receive. */
-interface TypeDecl {
-  kind: string;
-  name: string;
-  valueType?: TypeDecl;
-}
-interface Scope {
-  forkWithVariable(name: string, type: TypeDecl): Scope & { setIterValue(v: unknown, ev: unknown): Scope };
-}
-interface Checker {
-  check(node: unknown, ctx: Scope): TypeDecl;
-  createError(code: string, message: string, node: unknown): Error;
-  dynType: TypeDecl;
-}
-interface Evaluator {
-  run(node: unknown, ctx: Scope): unknown;
-  createError(code: string, message: string, node: unknown): Error;
-}
-interface SortByMacro {
-  ast: unknown;
-  receiver: unknown;
-  varName: string;
-  keyExpr: unknown;
-  elemType?: TypeDecl;
-  typeCheck(checker: Checker, macro: SortByMacro, ctx: Scope): TypeDecl;
-  evaluate(ev: Evaluator, macro: SortByMacro, ctx: Scope): unknown;
-}
-
-const SORTABLE_KEY_TYPES = new Set<string>([...COMPARABLE_TYPES, 'dyn']);
-
-function sortByTypeCheck(checker: Checker, macro: SortByMacro, ctx: Scope): TypeDecl {
-  const listType = checker.check(macro.receiver, ctx);
-  if (listType.kind !== 'list' && listType.kind !== 'dyn') {
-    throw checker.createError(
-      'no_matching_overload',
-      `found no matching overload for 'sortBy' applied to '${listType.name}'`,
-      macro.ast,
-    );
-  }
-  macro.elemType = listType.kind === 'list' && listType.valueType ? listType.valueType : checker.dynType;
-  const keyType = checker.check(macro.keyExpr, ctx.forkWithVariable(macro.varName, macro.elemType));
-  const keyName = keyType.kind === 'dyn' ? 'dyn' : keyType.name;
-  if (!SORTABLE_KEY_TYPES.has(keyName)) {
-    throw checker.createError(
-      'no_matching_overload',
-      `found no matching overload for '@sortByAssociatedKeys' applied to '${listType.name}.(list<${keyType.name}>)'`,
-      macro.keyExpr,
-    );
-  }
-  return listType;
-}
-
-function sortByEvaluate(ev: Evaluator, macro: SortByMacro, ctx: Scope): unknown {
-  const finish = (listValue: unknown): unknown => {
-    const items = listItems(listValue);
-    const keys: unknown[] = [];
-    let pending: Promise<void> | undefined;
-    for (let i = 0; i < items.length; i++) {
-      const scope = ctx.forkWithVariable(macro.varName, macro.elemType!).setIterValue(items[i], ev);
-      const key = ev.run(macro.keyExpr, scope);
-      if (key instanceof Promise) {
-        pending = (pending ?? Promise.resolve()).then(() => key.then((k) => void (keys[i] = k)));
-      } else keys[i] = key;
-    }
-    if (pending) return pending.then(() => sortByKeys(items, keys));
-    return sortByKeys(items, keys);
-  };
-  const listValue = ev.run(macro.receiver, ctx);
-  return listValue instanceof Promise ? listValue.then(finish) : finish(listValue);
-}
-
-function sortByMacro({ ast, args, receiver }: { ast: unknown; args: unknown[]; receiver: unknown }): SortByMacro {
-  const iter = args[0] as { op?: string; args?: unknown };
-  if (iter?.op !== 'id' || typeof iter.args !== 'string') {
-    throw new Error('sortBy(var, keyExpr): the first argument must be an identifier');
-  }
-  return {
-    ast,
-    receiver,
-    varName: iter.args,
-    keyExpr: args[1],
-    typeCheck: sortByTypeCheck,
-    evaluate: sortByEvaluate,
-  };
-}
-
-const NS = 'cel.lib.ext.lists.Namespace';
 
 /** cel-go's cost of a call that allocates a list: size·factor + call + list creation. */
 function allocatingListCost(factor: number, size: number): number {
@@ -202,36 +116,35 @@ function selfCompareCost(list: unknown): number {
 
 export const listsLibrary: CelLibrary = {
   name: 'cel.lib.ext.lists',
-  register(env: Environment) {
-    fn(env, 'list<T>.slice(int, int): list<T>', slice);
-    fn(env, 'list<list<T>>.flatten(): list<T>', (l: unknown) => flatten(l, 1n));
-    fn(env, 'list<dyn>.flatten(int): list<dyn>', flatten);
-    fn(env, 'list<T>.distinct(): list<T>', distinct);
-    fn(env, 'list<T>.reverse(): list<T>', (l: unknown) => [...listItems(l)].reverse());
+  register(r: LibraryRegistrar) {
+    r.registerFunction('list<T>.slice(int, int): list<T>', slice);
+    r.registerFunction('list<list<T>>.flatten(): list<T>', (l: unknown) => flatten(l, 1n));
+    r.registerFunction('list<dyn>.flatten(int): list<dyn>', flatten);
+    r.registerFunction('list<T>.distinct(): list<T>', distinct);
+    r.registerFunction('list<T>.reverse(): list<T>', (l: unknown) => [...listItems(l)].reverse());
     for (const t of COMPARABLE_TYPES) {
-      fn(env, `list<${t}>.sort(): list<${t}>`, (l: unknown) => sortByKeys(listItems(l), listItems(l)));
+      r.registerFunction(`list<${t}>.sort(): list<${t}>`, (l: unknown) => sortByKeys(listItems(l), listItems(l)));
+      r.registerFunction(`list<T>.@sortByAssociatedKeys(list<${t}>): list<T>`, (l: unknown, keys: unknown) =>
+        sortByKeys(listItems(l), listItems(keys)),
+      );
     }
-    env.registerFunction('list.sortBy(ast, ast): dyn', sortByMacro as never);
-    fn(env, 'list<T>.first(): optional<T>', first);
-    fn(env, 'list<T>.last(): optional<T>', last);
-    namespace(env, 'lists', NS);
-    fn(env, `${NS}.range(int): list<int>`, (_: unknown, n: bigint) => range(n));
+    r.registerFunction('list<T>.first(): optional<T>', first);
+    r.registerFunction('list<T>.last(): optional<T>', last);
+    r.registerFunction('lists.range(int): list<int>', range);
   },
-  callCost(name, rawArgs, result) {
-    const args = callArgs(rawArgs);
-    switch (publicName(name)) {
+  callCost(name, args, result) {
+    switch (name) {
       case 'slice':
       case 'reverse':
-        return isList(result) ? allocatingListCost(1, actualSize(result)) : undefined;
-      case 'range':
       case 'lists.range':
-        return args === rawArgs && name === 'range' ? undefined : allocatingListCost(1, actualSize(result));
+        return isList(result) ? allocatingListCost(1, actualSize(result)) : undefined;
       case 'flatten':
         return allocatingListCost(args.length === 2 ? Number(args[1]) : 1, actualSize(args[0]));
       case 'distinct':
       case 'sort':
         return selfCompareCost(args[0]);
-      case 'sortBy':
+      case '@sortByAssociatedKeys':
+        // cel-go tracks sortBy by its key list.
         return args.length === 2 ? selfCompareCost(args[1]) : undefined;
     }
     return undefined;

@@ -1,10 +1,8 @@
-import { EvaluationError, type Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { actualSize, publicName, STRING_TRAVERSAL_COST_FACTOR, traversal } from './cost.js';
-import { celError, noSuchOverload, parses } from './errors.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { actualSize, STRING_TRAVERSAL_COST_FACTOR, traversal } from './cost.js';
+import { CelEvalError, celError, noSuchOverload, parses } from './errors.js';
 import { goQuote } from './go-quote.js';
 import { Addr, NetipError, parseAddr, parsePrefix, Prefix } from './netip.js';
-import { callArgs, fn, namespace } from './register.js';
 
 /**
  * Kubernetes' IP and CIDR libraries (`k8s.io/apiserver/pkg/cel/library/ip.go`, `cidr.go`): types
@@ -85,28 +83,27 @@ function containsCIDR(c: CIDRValue, other: CIDRValue): boolean {
 
 export const netLibrary: CelLibrary = {
   name: 'kubernetes.net',
-  register(env: Environment) {
+  register(r: LibraryRegistrar) {
     const IP = IP_TYPE;
     const CIDR = CIDR_TYPE;
-    env.registerType(IP, { ctor: IPValue, fields: {} });
-    env.registerType(CIDR, { ctor: CIDRValue, fields: {} });
+    r.registerType(IP, IPValue);
+    r.registerType(CIDR, CIDRValue);
 
-    fn(env, `ip(string): ${IP}`, parseIP);
-    fn(env, 'isIP(string): bool', (s: string) => parses(() => parseIP(s), EvaluationError));
-    fn(env, `string(${IP}): string`, (v: IPValue) => v.addr.toString());
-    fn(env, `${IP}.family(): int`, (v: IPValue) => (v.addr.is4() ? 4n : 6n));
-    fn(env, `${IP}.isUnspecified(): bool`, (v: IPValue) => v.addr.isUnspecified());
-    fn(env, `${IP}.isLoopback(): bool`, (v: IPValue) => v.addr.isLoopback());
-    fn(env, `${IP}.isLinkLocalMulticast(): bool`, (v: IPValue) => v.addr.isLinkLocalMulticast());
-    fn(env, `${IP}.isLinkLocalUnicast(): bool`, (v: IPValue) => v.addr.isLinkLocalUnicast());
-    fn(env, `${IP}.isGlobalUnicast(): bool`, (v: IPValue) => v.addr.isGlobalUnicast());
-    env.registerOperator(`${IP} == ${IP}`, (a: IPValue, b: IPValue) => a.celEquals(b));
+    r.registerFunction(`ip(string): ${IP}`, parseIP);
+    r.registerFunction('isIP(string): bool', (s: string) => parses(() => parseIP(s), CelEvalError));
+    r.registerFunction(`string(${IP}): string`, (v: IPValue) => v.addr.toString());
+    r.registerFunction(`${IP}.family(): int`, (v: IPValue) => (v.addr.is4() ? 4n : 6n));
+    r.registerFunction(`${IP}.isUnspecified(): bool`, (v: IPValue) => v.addr.isUnspecified());
+    r.registerFunction(`${IP}.isLoopback(): bool`, (v: IPValue) => v.addr.isLoopback());
+    r.registerFunction(`${IP}.isLinkLocalMulticast(): bool`, (v: IPValue) => v.addr.isLinkLocalMulticast());
+    r.registerFunction(`${IP}.isLinkLocalUnicast(): bool`, (v: IPValue) => v.addr.isLinkLocalUnicast());
+    r.registerFunction(`${IP}.isGlobalUnicast(): bool`, (v: IPValue) => v.addr.isGlobalUnicast());
 
-    fn(env, `cidr(string): ${CIDR}`, parseCIDR);
-    fn(env, 'isCIDR(string): bool', (s: string) => parses(() => parseCIDR(s), EvaluationError));
-    fn(env, `string(${CIDR}): string`, (v: CIDRValue) => v.prefix.toString());
-    fn(env, `${CIDR}.containsIP(${IP}): bool`, (c: CIDRValue, ip: IPValue) => c.prefix.contains(ip.addr));
-    fn(env, `${CIDR}.containsIP(string): bool`, (c: CIDRValue, s: string) => {
+    r.registerFunction(`cidr(string): ${CIDR}`, parseCIDR);
+    r.registerFunction('isCIDR(string): bool', (s: string) => parses(() => parseCIDR(s), CelEvalError));
+    r.registerFunction(`string(${CIDR}): string`, (v: CIDRValue) => v.prefix.toString());
+    r.registerFunction(`${CIDR}.containsIP(${IP}): bool`, (c: CIDRValue, ip: IPValue) => c.prefix.contains(ip.addr));
+    r.registerFunction(`${CIDR}.containsIP(string): bool`, (c: CIDRValue, s: string) => {
       // Kubernetes reports an unparsable IP here as "no such overload", not as the parse error.
       let ip: IPValue;
       try {
@@ -116,32 +113,16 @@ export const netLibrary: CelLibrary = {
       }
       return c.prefix.contains(ip.addr);
     });
-    fn(env, `${CIDR}.containsCIDR(${CIDR}): bool`, containsCIDR);
-    fn(env, `${CIDR}.containsCIDR(string): bool`, (c: CIDRValue, s: string) => containsCIDR(c, parseCIDR(s)));
-    fn(env, `${CIDR}.ip(): ${IP}`, (c: CIDRValue) => new IPValue(c.prefix.addr));
-    fn(env, `${CIDR}.masked(): ${CIDR}`, (c: CIDRValue) => new CIDRValue(c.prefix.masked()));
-    fn(env, `${CIDR}.prefixLength(): int`, (c: CIDRValue) => BigInt(c.prefix.bits));
-    env.registerOperator(`${CIDR} == ${CIDR}`, (a: CIDRValue, b: CIDRValue) => a.celEquals(b));
+    r.registerFunction(`${CIDR}.containsCIDR(${CIDR}): bool`, containsCIDR);
+    r.registerFunction(`${CIDR}.containsCIDR(string): bool`, (c: CIDRValue, s: string) => containsCIDR(c, parseCIDR(s)));
+    r.registerFunction(`${CIDR}.ip(): ${IP}`, (c: CIDRValue) => new IPValue(c.prefix.addr));
+    r.registerFunction(`${CIDR}.masked(): ${CIDR}`, (c: CIDRValue) => new CIDRValue(c.prefix.masked()));
+    r.registerFunction(`${CIDR}.prefixLength(): int`, (c: CIDRValue) => BigInt(c.prefix.bits));
 
-    namespace(env, 'ip', 'kubernetes.net.IPNamespace');
-    fn(env, 'kubernetes.net.IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => {
-      return parseIP(s).addr.toString() === s;
-    });
-
-    // `net.IP` and `net.CIDR` are type values; cel-js hands out the type object of a registered
-    // type only as the result of type(), so take it from a sample value of each.
-    const ipType: unknown = env.evaluate('type(ip("0.0.0.0"))');
-    const cidrType: unknown = env.evaluate('type(cidr("0.0.0.0/0"))');
-    const NetNamespace = class {
-      readonly IP = ipType;
-      readonly CIDR = cidrType;
-    };
-    env.registerType('kubernetes.net.Namespace', { ctor: NetNamespace, fields: { IP: 'type', CIDR: 'type' } });
-    env.registerConstant('net', 'kubernetes.net.Namespace', new NetNamespace());
+    r.registerFunction('ip.isCanonical(string): bool', (s: string) => parseIP(s).addr.toString() === s);
   },
-  callCost(name, rawArgs) {
-    const args = callArgs(rawArgs);
-    switch (publicName(name)) {
+  callCost(name, args) {
+    switch (name) {
       case 'cidr':
       case 'isIP':
       case 'isCIDR':
@@ -149,9 +130,8 @@ export const netLibrary: CelLibrary = {
       case 'ip':
         // cidr.ip() reads a field; ip(string) parses.
         return args[0] instanceof CIDRValue ? 1 : args.length >= 1 ? traversal(args[0]) : undefined;
-      case 'isCanonical':
       case 'ip.isCanonical':
-        return args === rawArgs && name === 'isCanonical' ? undefined : traversal(args[0], 2);
+        return traversal(args[0], 2);
       case 'family':
       case 'isUnspecified':
       case 'isLoopback':

@@ -1,9 +1,7 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { publicName, traversal } from './cost.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { traversal } from './cost.js';
 import { celError, parses } from './errors.js';
 import { parseQuantity, Quantity, QuantityError } from './quantity-value.js';
-import { fn } from './register.js';
 
 /**
  * Kubernetes' Quantity library (`k8s.io/apiserver/pkg/cel/library/quantity.go`).
@@ -27,31 +25,30 @@ function guard<T>(f: () => T): T {
 
 export const quantityLibrary: CelLibrary = {
   name: 'kubernetes.quantity',
-  register(env: Environment) {
+  register(r: LibraryRegistrar) {
     const Q = QUANTITY_TYPE;
-    env.registerType(Q, { ctor: Quantity, fields: {} });
-    fn(env, `quantity(string): ${Q}`, (s: string) => guard(() => parseQuantity(s)));
-    fn(env, 'isQuantity(string): bool', (s: string) => parses(() => parseQuantity(s), QuantityError));
+    r.registerType(Q, Quantity);
+    r.registerFunction(`quantity(string): ${Q}`, (s: string) => guard(() => parseQuantity(s)));
+    r.registerFunction('isQuantity(string): bool', (s: string) => parses(() => parseQuantity(s), QuantityError));
     // `sign` is a global function in Kubernetes (cel.Overload), not a method.
-    fn(env, `sign(${Q}): int`, (q: Quantity) => BigInt(q.sign()));
-    fn(env, `${Q}.isInteger(): bool`, (q: Quantity) => q.asInt64() !== undefined);
-    fn(env, `${Q}.asInteger(): int`, (q: Quantity) => {
+    r.registerFunction(`sign(${Q}): int`, (q: Quantity) => BigInt(q.sign()));
+    r.registerFunction(`${Q}.isInteger(): bool`, (q: Quantity) => q.asInt64() !== undefined);
+    r.registerFunction(`${Q}.asInteger(): int`, (q: Quantity) => {
       const v = q.asInt64();
       if (v === undefined) throw celError('cannot convert value to integer');
       return v;
     });
-    fn(env, `${Q}.asApproximateFloat(): double`, (q: Quantity) => q.asApproximateFloat());
-    fn(env, `${Q}.add(${Q}): ${Q}`, (a: Quantity, b: Quantity) => guard(() => a.add(b)));
-    fn(env, `${Q}.add(int): ${Q}`, (a: Quantity, b: bigint) => guard(() => a.add(Quantity.fromInt(b))));
-    fn(env, `${Q}.sub(${Q}): ${Q}`, (a: Quantity, b: Quantity) => guard(() => a.sub(b)));
-    fn(env, `${Q}.sub(int): ${Q}`, (a: Quantity, b: bigint) => guard(() => a.sub(Quantity.fromInt(b))));
-    fn(env, `${Q}.isLessThan(${Q}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) === -1);
-    fn(env, `${Q}.isGreaterThan(${Q}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) === 1);
-    fn(env, `${Q}.compareTo(${Q}): int`, (a: Quantity, b: Quantity) => BigInt(a.cmp(b)));
-    env.registerOperator(`${Q} == ${Q}`, (a: Quantity, b: Quantity) => a.cmp(b) === 0);
+    r.registerFunction(`${Q}.asApproximateFloat(): double`, (q: Quantity) => q.asApproximateFloat());
+    r.registerFunction(`${Q}.add(${Q}): ${Q}`, (a: Quantity, b: Quantity) => guard(() => a.add(b)));
+    r.registerFunction(`${Q}.add(int): ${Q}`, (a: Quantity, b: bigint) => guard(() => a.add(Quantity.fromInt(b))));
+    r.registerFunction(`${Q}.sub(${Q}): ${Q}`, (a: Quantity, b: Quantity) => guard(() => a.sub(b)));
+    r.registerFunction(`${Q}.sub(int): ${Q}`, (a: Quantity, b: bigint) => guard(() => a.sub(Quantity.fromInt(b))));
+    r.registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) === -1);
+    r.registerFunction(`${Q}.isGreaterThan(${Q}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) === 1);
+    r.registerFunction(`${Q}.compareTo(${Q}): int`, (a: Quantity, b: Quantity) => BigInt(a.cmp(b)));
   },
   callCost(name, args) {
-    switch (publicName(name)) {
+    switch (name) {
       case 'quantity':
       case 'isQuantity':
         return args.length >= 1 ? traversal(args[0]) : undefined;

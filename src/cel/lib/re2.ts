@@ -132,6 +132,15 @@ function goRegexMessage(e: RE2JSException, pattern: string): string {
 }
 
 /**
+ * A pattern compiled on first use: validators declared at module level stay out of the cold start
+ * (compiling a pattern with re2js costs about a millisecond).
+ */
+export function lazyRe2(pattern: string): Pick<Re2Regex, 'test'> {
+  let re: Re2Regex | undefined;
+  return { test: (s) => (re ??= compileRe2(pattern)).test(s) };
+}
+
+/**
  * Compile-time check of a constant regex argument: Go's error text, or undefined when valid. The
  * environment reports it the way kube-apiserver does (see {@link regexLiteralCompileError}).
  */

@@ -1,9 +1,7 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { publicName, traversal } from './cost.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { traversal } from './cost.js';
 import { celError, parses } from './errors.js';
 import { goQuote } from './go-quote.js';
-import { fn } from './register.js';
 import { compareStrings } from './values.js';
 
 /**
@@ -176,24 +174,23 @@ function isSemver(s: string, normalize: boolean): boolean {
 
 export const semverLibrary: CelLibrary = {
   name: 'kubernetes.Semver',
-  register(env: Environment) {
+  register(r: LibraryRegistrar) {
     const S = SEMVER_TYPE;
-    env.registerType(S, { ctor: Semver, fields: {} });
-    fn(env, `semver(string): ${S}`, (s: string) => toSemver(s, false));
-    fn(env, `semver(string, bool): ${S}`, toSemver);
-    fn(env, 'isSemver(string): bool', (s: string) => isSemver(s, false));
-    fn(env, 'isSemver(string, bool): bool', isSemver);
+    r.registerType(S, Semver);
+    r.registerFunction(`semver(string): ${S}`, (s: string) => toSemver(s, false));
+    r.registerFunction(`semver(string, bool): ${S}`, toSemver);
+    r.registerFunction('isSemver(string): bool', (s: string) => isSemver(s, false));
+    r.registerFunction('isSemver(string, bool): bool', isSemver);
     // Go converts the uint64 components to int64 (wrapping above 2^63-1).
-    fn(env, `${S}.major(): int`, (v: Semver) => BigInt.asIntN(64, v.major));
-    fn(env, `${S}.minor(): int`, (v: Semver) => BigInt.asIntN(64, v.minor));
-    fn(env, `${S}.patch(): int`, (v: Semver) => BigInt.asIntN(64, v.patch));
-    fn(env, `${S}.isLessThan(${S}): bool`, (a: Semver, b: Semver) => a.compare(b) === -1);
-    fn(env, `${S}.isGreaterThan(${S}): bool`, (a: Semver, b: Semver) => a.compare(b) === 1);
-    fn(env, `${S}.compareTo(${S}): int`, (a: Semver, b: Semver) => BigInt(a.compare(b)));
-    env.registerOperator(`${S} == ${S}`, (a: Semver, b: Semver) => a.compare(b) === 0);
+    r.registerFunction(`${S}.major(): int`, (v: Semver) => BigInt.asIntN(64, v.major));
+    r.registerFunction(`${S}.minor(): int`, (v: Semver) => BigInt.asIntN(64, v.minor));
+    r.registerFunction(`${S}.patch(): int`, (v: Semver) => BigInt.asIntN(64, v.patch));
+    r.registerFunction(`${S}.isLessThan(${S}): bool`, (a: Semver, b: Semver) => a.compare(b) === -1);
+    r.registerFunction(`${S}.isGreaterThan(${S}): bool`, (a: Semver, b: Semver) => a.compare(b) === 1);
+    r.registerFunction(`${S}.compareTo(${S}): int`, (a: Semver, b: Semver) => BigInt(a.compare(b)));
   },
   callCost(name, args) {
-    switch (publicName(name)) {
+    switch (name) {
       case 'semver':
       case 'isSemver':
         return args.length >= 1 ? traversal(args[0]) : undefined;

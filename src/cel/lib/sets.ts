@@ -1,7 +1,5 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { actualSize, publicName } from './cost.js';
-import { callArgs, fn, namespace } from './register.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { actualSize } from './cost.js';
 import { celEquals, listItems } from './values.js';
 
 /**
@@ -21,26 +19,18 @@ function intersects(a: unknown, b: unknown): boolean {
   return listItems(a).some((x) => other.some((y) => celEquals(y, x)));
 }
 
-const NS = 'cel.lib.ext.sets.Namespace';
-
 export const setsLibrary: CelLibrary = {
   name: 'cel.lib.ext.sets',
-  register(env: Environment) {
-    namespace(env, 'sets', NS);
-    fn(env, `${NS}.contains(list<T>, list<T>): bool`, (_: unknown, a: unknown, b: unknown) => contains(a, b));
-    fn(env, `${NS}.equivalent(list<T>, list<T>): bool`, (_: unknown, a: unknown, b: unknown) =>
-      contains(a, b) && contains(b, a),
-    );
-    fn(env, `${NS}.intersects(list<T>, list<T>): bool`, (_: unknown, a: unknown, b: unknown) => intersects(a, b));
+  register(r: LibraryRegistrar) {
+    r.registerFunction('sets.contains(list<T>, list<T>): bool', contains);
+    r.registerFunction('sets.equivalent(list<T>, list<T>): bool', (a: unknown, b: unknown) => contains(a, b) && contains(b, a));
+    r.registerFunction('sets.intersects(list<T>, list<T>): bool', intersects);
   },
-  callCost(name, rawArgs) {
-    const args = callArgs(rawArgs);
-    // 'contains' is also cel-js's string.contains: answer only for the namespaced call.
-    if (args === rawArgs && !name.startsWith('sets.')) return undefined;
-    switch (publicName(name).replace(/^sets\./, '')) {
-      case 'contains':
-      case 'equivalent':
-      case 'intersects':
+  callCost(name, args) {
+    switch (name) {
+      case 'sets.contains':
+      case 'sets.equivalent':
+      case 'sets.intersects':
         // cel-go's set operation tracker: one comparison per pair of elements.
         return args.length === 2 ? actualSize(args[0]) * actualSize(args[1]) : undefined;
     }

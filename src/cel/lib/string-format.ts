@@ -1,8 +1,7 @@
-import { Optional } from '@marcbachmann/cel-js';
-import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { CelOptional, CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
 import { celError } from './errors.js';
 import { formatFixed, formatScientific, formatShortest } from './go-float.js';
-import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries, timestampNanos } from './values.js';
+import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } from './values.js';
 
 /**
  * cel-go's `<string>.format(<list>)` (ext strings), as the cel-spec conformance data pins it:
@@ -121,12 +120,12 @@ export function stringClause(v: unknown): string {
       return specialDouble(v) ?? formatShortest(v);
   }
   if (v === null) return 'null';
-  if (v instanceof UnsignedInt) return String(v.valueOf());
+  if (v instanceof CelUint) return String(v.value);
   if (v instanceof Uint8Array) return decoder.decode(v);
   if (v instanceof Duration) return `${durationSeconds(v)}s`;
-  if (v instanceof Date) return rfc3339Nano(v);
-  if (v instanceof Optional) throw stringClauseError(v);
-  if (isTypeValue(v)) return (v as { name: string }).name;
+  if (v instanceof Timestamp) return rfc3339Nano(v);
+  if (v instanceof CelOptional) throw stringClauseError(v);
+  if (v instanceof TypeValue) return v.name;
   if (isList(v)) return `[${listItems(v).map(stringClause).join(', ')}]`;
   if (isMap(v)) {
     const entries = mapEntries(v).map(([k, val]) => [stringClause(k), stringClause(val)] as const);
@@ -142,13 +141,8 @@ function stringClauseError(v: unknown): ClauseError {
   );
 }
 
-function isTypeValue(v: unknown): boolean {
-  // cel-js type values are instances of its (unexported) Type class: `Type<name>`.
-  return typeof v === 'object' && v !== null && String(v).startsWith('Type<') && typeof (v as { name?: unknown }).name === 'string';
-}
-
 function durationSeconds(d: Duration): string {
-  const nanos = d.seconds * 1_000_000_000n + BigInt(d.nanos);
+  const nanos = d.ns;
   // Go: float64(sec) + float64(nsec)/1e9, then the shortest form.
   const sec = nanos / 1_000_000_000n;
   const nsec = nanos % 1_000_000_000n;
@@ -156,8 +150,8 @@ function durationSeconds(d: Duration): string {
 }
 
 /** Go's time.RFC3339Nano in UTC: fractional seconds with trailing zeros removed. */
-function rfc3339Nano(d: Date): string {
-  const ns = timestampNanos(d);
+function rfc3339Nano(t: Timestamp): string {
+  const ns = t.ns;
   const nanosOfSecond = ((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n;
   const whole = new Date(Number((ns - nanosOfSecond) / 1_000_000n)).toISOString().slice(0, 19);
   const frac = nanosOfSecond.toString().padStart(9, '0').replace(/0+$/, '');
@@ -166,7 +160,7 @@ function rfc3339Nano(d: Date): string {
 
 function integerOf(v: unknown): bigint | undefined {
   if (typeof v === 'bigint') return v;
-  if (v instanceof UnsignedInt) return v.valueOf();
+  if (v instanceof CelUint) return v.value;
   return undefined;
 }
 

@@ -1,21 +1,16 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { actualSize, publicName, traversal } from './cost.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { actualSize, traversal } from './cost.js';
 import { celError } from './errors.js';
-import { callArgs, fn, namespace, overload, overrideAlias, overrideMethod } from './register.js';
-import { formatString } from './string-format.js';
+import { formatString, stringClause } from './string-format.js';
+import { celTypeName } from './values.js';
 
 /**
  * cel-go's strings extension (`ext.Strings`) as Kubernetes configures it, plus `reverse`. Indices
  * count Unicode code points, as cel-go counts runes.
  *
- *   charAt(int), indexOf(string[, int]), lastIndexOf(string[, int]), replace(string, string[, int]),
- *   split(string[, int]), substring(int[, int]), reverse(), format(list), strings.quote(string)
- *
- * `indexOf`, `lastIndexOf`, `substring` and `split` replace cel-js's built-ins (UTF-16 indices,
- * other bounds rules). `lowerAscii`, `upperAscii`, `trim` and `join` are cel-js built-ins; the
- * first three take no argument, so they cannot be replaced without changing cel-js, and they keep
- * its semantics (Unicode case mapping, JS whitespace) — see the package report.
+ *   charAt(int), indexOf(string[, int]), lastIndexOf(string[, int]), lowerAscii(), upperAscii(),
+ *   replace(string, string[, int]), split(string[, int]), substring(int[, int]), trim(), reverse(),
+ *   format(list), <list<string>>.join([string]), strings.quote(string)
  */
 
 const runes = (s: string): string[] => Array.from(s);
@@ -123,6 +118,36 @@ function substringRange(s: string, start: bigint, end: bigint): string {
   return r.slice(Number(start), Number(end)).join('');
 }
 
+/** ASCII-only case mapping (cel-go's lowerAscii/upperAscii leave other letters alone). */
+function asciiCase(s: string, upper: boolean): string {
+  return s.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (m) => (upper ? m.toUpperCase() : m.toLowerCase()));
+}
+
+/** Go's unicode.IsSpace set, as strings.TrimSpace uses it. */
+const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const GO_SPACE_START = new RegExp(`^[${GO_SPACE}]+`);
+const GO_SPACE_END = new RegExp(`[${GO_SPACE}]+$`);
+
+/** Go's strings.TrimSpace. */
+function trim(s: string): string {
+  return s.replace(GO_SPACE_START, '').replace(GO_SPACE_END, '');
+}
+
+function join(list: readonly unknown[], separator = ''): string {
+  // A dyn list may hold anything; cel-go's join accepts strings only.
+  for (const x of list) if (typeof x !== 'string') throw celError(`join: invalid input: ${shown(x)}`);
+  return list.join(separator);
+}
+
+/** A value as Go's %v prints it, near enough for an error message. */
+function shown(x: unknown): string {
+  try {
+    return stringClause(x);
+  } catch {
+    return celTypeName(x);
+  }
+}
+
 const QUOTE_ESCAPES: Record<string, string> = {
   '\x07': '\\a',
   '\b': '\\b',
@@ -148,36 +173,29 @@ export function quote(s: string): string {
 
 export const stringsLibrary: CelLibrary = {
   name: 'cel.lib.ext.strings',
-  register(env: Environment) {
-    fn(env, 'string.charAt(int): string', charAt);
-    overrideMethod(env, 'indexOf', 1);
-    overrideMethod(env, 'indexOf', 2);
-    overrideMethod(env, 'lastIndexOf', 1);
-    overrideMethod(env, 'lastIndexOf', 2);
-    overrideMethod(env, 'substring', 1);
-    overrideMethod(env, 'substring', 2);
-    overrideMethod(env, 'split', 1);
-    overrideMethod(env, 'split', 2);
-    overload(env, overrideAlias('indexOf'), 'string', ['string'], 'int', indexOf);
-    overload(env, overrideAlias('indexOf'), 'string', ['string', 'int'], 'int', indexOfFrom);
-    overload(env, overrideAlias('lastIndexOf'), 'string', ['string'], 'int', lastIndexOf);
-    overload(env, overrideAlias('lastIndexOf'), 'string', ['string', 'int'], 'int', lastIndexOfFrom);
-    overload(env, overrideAlias('substring'), 'string', ['int'], 'string', substring);
-    overload(env, overrideAlias('substring'), 'string', ['int', 'int'], 'string', substringRange);
-    overload(env, overrideAlias('split'), 'string', ['string'], 'list<string>', (s: string, sep: string) =>
-      goSplit(s, sep),
-    );
-    overload(env, overrideAlias('split'), 'string', ['string', 'int'], 'list<string>', goSplit);
-    fn(env, 'string.replace(string, string): string', (s: string, o: string, r: string) => goReplace(s, o, r));
-    fn(env, 'string.replace(string, string, int): string', goReplace);
-    fn(env, 'string.reverse(): string', (s: string) => runes(s).reverse().join(''));
-    fn(env, 'string.format(list<dyn>): string', (s: string, args: unknown[]) => formatString(s, args));
-    namespace(env, 'strings', 'cel.lib.ext.strings.Namespace');
-    fn(env, 'cel.lib.ext.strings.Namespace.quote(string): string', (_ns: unknown, s: string) => quote(s));
+  register(r: LibraryRegistrar) {
+    r.registerFunction('string.charAt(int): string', charAt);
+    r.registerFunction('string.indexOf(string): int', indexOf);
+    r.registerFunction('string.indexOf(string, int): int', indexOfFrom);
+    r.registerFunction('string.lastIndexOf(string): int', lastIndexOf);
+    r.registerFunction('string.lastIndexOf(string, int): int', lastIndexOfFrom);
+    r.registerFunction('string.lowerAscii(): string', (s: string) => asciiCase(s, false));
+    r.registerFunction('string.upperAscii(): string', (s: string) => asciiCase(s, true));
+    r.registerFunction('string.replace(string, string): string', (s: string, o: string, n: string) => goReplace(s, o, n));
+    r.registerFunction('string.replace(string, string, int): string', goReplace);
+    r.registerFunction('string.split(string): list<string>', (s: string, sep: string) => goSplit(s, sep));
+    r.registerFunction('string.split(string, int): list<string>', goSplit);
+    r.registerFunction('string.substring(int): string', substring);
+    r.registerFunction('string.substring(int, int): string', substringRange);
+    r.registerFunction('string.trim(): string', trim);
+    r.registerFunction('string.reverse(): string', (s: string) => runes(s).reverse().join(''));
+    r.registerFunction('string.format(list<dyn>): string', (s: string, args: unknown[]) => formatString(s, args));
+    r.registerFunction('list<string>.join(): string', (l: readonly unknown[]) => join(l));
+    r.registerFunction('list<string>.join(string): string', join);
+    r.registerFunction('strings.quote(string): string', quote);
   },
-  callCost(name, rawArgs, result) {
-    const args = callArgs(rawArgs);
-    switch (publicName(name)) {
+  callCost(name, args, result) {
+    switch (name) {
       case 'lowerAscii':
       case 'upperAscii':
       case 'substring':
@@ -187,10 +205,7 @@ export const stringsLibrary: CelLibrary = {
       case 'split':
         return args.length >= 1 ? traversal(args[0], 2) : undefined;
       case 'join':
-        return args.length >= 1 ? Math.ceil(actualSize(result) * 2 * 0.1) : undefined;
-      case 'quote':
-        // Only the namespaced strings.quote (its namespace constant comes first).
-        return args !== rawArgs && args.length >= 1 ? traversal(args[0]) : undefined;
+        return Math.ceil(actualSize(result) * 2 * 0.1);
       case 'strings.quote':
       case 'format':
         // cel-go's own cost for quote and format: one traversal of the (format) string.

@@ -1,9 +1,7 @@
-import type { Environment } from '@marcbachmann/cel-js';
-import type { CelLibrary } from '../library.js';
-import { publicName, traversal } from './cost.js';
+import type { CelLibrary, LibraryRegistrar } from '../library.js';
+import { traversal } from './cost.js';
 import { celError, parses } from './errors.js';
 import { escapedPath, hostname, parseRequestURI, parseURL, port, query, UrlError, type GoUrl } from './go-url.js';
-import { fn } from './register.js';
 
 /**
  * Kubernetes' URL library (`k8s.io/apiserver/pkg/cel/library/urls.go`): an absolute URI or an
@@ -45,21 +43,20 @@ function isURL(s: string): boolean {
 
 export const urlLibrary: CelLibrary = {
   name: 'kubernetes.urls',
-  register(env: Environment) {
+  register(r: LibraryRegistrar) {
     const U = URL_TYPE;
-    env.registerType(U, { ctor: URLValue, fields: {} });
-    fn(env, `url(string): ${U}`, toURL);
-    fn(env, 'isURL(string): bool', isURL);
-    fn(env, `${U}.getScheme(): string`, (u: URLValue) => u.url.scheme);
-    fn(env, `${U}.getHost(): string`, (u: URLValue) => u.url.host);
-    fn(env, `${U}.getHostname(): string`, (u: URLValue) => hostname(u.url));
-    fn(env, `${U}.getPort(): string`, (u: URLValue) => port(u.url));
-    fn(env, `${U}.getEscapedPath(): string`, (u: URLValue) => escapedPath(u.url));
-    fn(env, `${U}.getQuery(): map<string, list<string>>`, (u: URLValue) => query(u.url));
-    env.registerOperator(`${U} == ${U}`, (a: URLValue, b: URLValue) => a.celEquals(b));
+    r.registerType(U, URLValue);
+    r.registerFunction(`url(string): ${U}`, toURL);
+    r.registerFunction('isURL(string): bool', isURL);
+    r.registerFunction(`${U}.getScheme(): string`, (u: URLValue) => u.url.scheme);
+    r.registerFunction(`${U}.getHost(): string`, (u: URLValue) => u.url.host);
+    r.registerFunction(`${U}.getHostname(): string`, (u: URLValue) => hostname(u.url));
+    r.registerFunction(`${U}.getPort(): string`, (u: URLValue) => port(u.url));
+    r.registerFunction(`${U}.getEscapedPath(): string`, (u: URLValue) => escapedPath(u.url));
+    r.registerFunction(`${U}.getQuery(): map<string, list<string>>`, (u: URLValue) => query(u.url));
   },
   callCost(name, args) {
-    switch (publicName(name)) {
+    switch (name) {
       case 'url':
         return args.length >= 1 ? traversal(args[0]) : undefined;
       case 'getScheme':

@@ -1,17 +1,14 @@
 /**
  * Runs the library CEL vectors (test/vectors/map/library, format in shared/vectors/map/README.md)
- * through a cel-js Environment with every library of src/cel/lib registered, the way the
- * Kubernetes environment composes them.
+ * through the package's general environment with every library of src/cel/lib registered and
+ * Kubernetes' literal validation, the way the Kubernetes environment composes them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Environment, Optional } from '@marcbachmann/cel-js';
 import YAML from 'yaml';
-import { CelEnvironment } from '../../../src/cel/index.js';
+import { CelEnvironment, CelOptional, celEquals } from '../../../src/cel/index.js';
 import { markFloatLiteral } from '../../../src/json/index.js';
-import { findRegexLiteralErrors, libraries } from '../../../src/cel/lib/index.js';
-import { celEquals } from '../../../src/cel/lib/values.js';
 
 export const VECTOR_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../vectors/map/library');
 
@@ -58,37 +55,6 @@ export function loadVectorCases(): VectorCase[] {
   return out;
 }
 
-export function libraryEnvironment(variables: string[]): Environment {
-  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
-  for (const lib of libraries) lib.register(env);
-  for (const name of variables) env.registerVariable(name, 'dyn');
-  return env;
-}
-
-/**
- * cel-go words type-check errors differently from cel-js; the Kubernetes environment reports the
- * cel-go form (`found no matching overload for 'sum' applied to 'list(string).()'`). This is that
- * rewriting, applied here because the vectors are run on a plain cel-js Environment.
- */
-export function celGoMessage(error: unknown): string {
-  const message = summary(error);
-  const m = /^found no matching overload for '(?:(.+)\.)?(@?\w+)\((.*)\)'$/.exec(message);
-  if (!m) return message;
-  const [, , fn, args] = m;
-  // cel-js names the receiver's kind only ('list'); the node knows its full checked type.
-  const node = (error as { node?: { op?: string; args?: unknown[] } }).node;
-  const receiverNode = node?.op === 'rcall' ? (node.args?.[1] as { checkedType?: { name: string } }) : undefined;
-  const receiver = receiverNode?.checkedType?.name ?? m[1];
-  const goType = (t: string) => t.replace(/</g, '(').replace(/>/g, ')');
-  const name = fn.replace(/^@/, '');
-  return `found no matching overload for '${name}' applied to '${receiver ? goType(receiver) + '.' : ''}(${goType(args)})'`;
-}
-
-function summary(e: unknown): string {
-  const err = e as { summary?: string; message?: string };
-  return err.summary ?? err.message ?? String(e);
-}
-
 function matchesText(actual: string, expected: string, mode: Expect['errorMatch']): boolean {
   if (mode === 'exact') return actual === expected;
   if (mode === 'regex') return new RegExp(expected).test(actual);
@@ -97,60 +63,8 @@ function matchesText(actual: string, expected: string, mode: Expect['errorMatch'
 
 export type Outcome = { ok: true } | { ok: false; detail: string };
 
-export function runCase(c: VectorCase): Outcome {
-  const env = libraryEnvironment(Object.keys(c.bindings));
-  const expect = c.expect;
-  // Compile: parse, type-check, then the literal checks kube-apiserver runs at compile time.
-  let compileError: string | undefined;
-  let program: ReturnType<Environment['parse']> | undefined;
-  try {
-    program = env.parse(c.expression);
-    const checked = program.check();
-    if (!checked.valid) compileError = celGoMessage(checked.error);
-    else compileError = findRegexLiteralErrors(program.ast)[0];
-  } catch (e) {
-    compileError = summary(e);
-  }
-  if (expect.compileError) {
-    if (compileError === undefined) return { ok: false, detail: 'expected a compile error, it compiled' };
-    const bad = expect.compileError.find((re) => !new RegExp(re).test(compileError!));
-    return bad === undefined ? { ok: true } : { ok: false, detail: `compile error ${JSON.stringify(compileError)} !~ ${bad}` };
-  }
-  if (expect.compiles) {
-    return compileError === undefined ? { ok: true } : { ok: false, detail: `compile error: ${compileError}` };
-  }
-  if (compileError !== undefined) {
-    // Tests from CRD validation report compile errors as the expression's error.
-    if (expect.error !== undefined && matchesText(compileError, expect.error, expect.errorMatch)) return { ok: true };
-    return { ok: false, detail: `compile error: ${compileError}` };
-  }
-  let result: unknown;
-  try {
-    result = program!(c.bindings);
-  } catch (e) {
-    const msg = summary(e);
-    if (expect.error !== undefined && matchesText(msg, expect.error, expect.errorMatch)) return { ok: true };
-    return { ok: false, detail: `evaluation error: ${msg}` };
-  }
-  if (expect.error !== undefined) return { ok: false, detail: `expected error ${expect.error}, got ${show(result)}` };
-  if (expect.optionalOf) {
-    const ok = result instanceof Optional && result.hasValue() && celEquals(result.value(), expect.optionalOf);
-    return ok ? { ok: true } : { ok: false, detail: `got ${show(result)}` };
-  }
-  if (expect.valueExpr !== undefined) {
-    const expected = env.evaluate(expect.valueExpr, c.bindings);
-    return celEquals(result, expected) ? { ok: true } : { ok: false, detail: `got ${show(result)}, want ${show(expected)}` };
-  }
-  if (expect.valueType === 'double' && typeof result !== 'number') {
-    return { ok: false, detail: `got ${show(result)}, want a double` };
-  }
-  return celEquals(result, expect.value) && typeof result === typeof expect.value
-    ? { ok: true }
-    : { ok: false, detail: `got ${show(result)}, want ${show(expect.value)}` };
-}
-
 export function show(v: unknown): string {
-  if (v instanceof Optional) return v.hasValue() ? `optional.of(${show(v.value())})` : 'optional.none()';
+  if (v instanceof CelOptional) return v.hasValue() ? `optional.of(${show(v.value())})` : 'optional.none()';
   if (typeof v === 'bigint') return `${v}`;
   try {
     return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}` : x)) ?? String(v);
@@ -182,9 +96,20 @@ export function toJsonDocument(v: unknown): unknown {
 }
 
 /** Runs a case on the Kubernetes CEL engine (src/cel/index.ts) with every library of src/cel/lib. */
+const envs = new Map<string, CelEnvironment>();
+
+function environmentFor(names: string[]): CelEnvironment {
+  const key = names.sort().join(',');
+  let env = envs.get(key);
+  if (!env) {
+    const variables = Object.fromEntries(names.map((k) => [k, 'dyn']));
+    envs.set(key, (env = new CelEnvironment({ variables, homogeneousAggregateLiterals: true, validateLiterals: true })));
+  }
+  return env;
+}
+
 export function runCaseOnEngine(c: VectorCase): Outcome {
-  const variables = Object.fromEntries(Object.keys(c.bindings).map((k) => [k, 'dyn']));
-  const env = new CelEnvironment({ variables, homogeneousAggregateLiterals: true, validateLiterals: true });
+  const env = environmentFor(Object.keys(c.bindings));
   if (env.libraryErrors.length) return { ok: false, detail: `library errors: ${env.libraryErrors.join('; ')}` };
   const expect = c.expect;
   const compiled = env.compile(c.expression, { check: true });
@@ -208,7 +133,7 @@ export function runCaseOnEngine(c: VectorCase): Outcome {
   const result: unknown = r.value;
   if (expect.error !== undefined) return { ok: false, detail: `expected error ${expect.error}, got ${show(result)}` };
   if (expect.optionalOf) {
-    const ok = result instanceof Optional && result.hasValue() && celEquals(result.value(), expect.optionalOf);
+    const ok = result instanceof CelOptional && result.hasValue() && celEquals(result.value(), expect.optionalOf);
     return ok ? { ok: true } : { ok: false, detail: `got ${show(result)}` };
   }
   if (expect.valueExpr !== undefined) {

@@ -1,11 +1,6 @@
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import {
-  compileRe2,
-  findRegexLiteralErrors,
-  regexLiteralCompileError,
-  validateRegexLiteral,
-} from '../../../src/cel/lib/index.js';
+import { compileRe2, regexLiteralCompileError, validateRegexLiteral } from '../../../src/cel/lib/index.js';
 import { translateRe2 } from '../../../src/cel/lib/regex-fast.js';
 import { cel, celError, libraryEnv } from './env.js';
 
@@ -81,8 +76,17 @@ describe('matches / find / findAll with RE2 semantics', () => {
   it('gives compile errors for constant invalid regex arguments, as kube-apiserver does', () => {
     expect(regexLiteralCompileError('find', ')')).toBe('program instantiation failed: error parsing regexp: unexpected ): `)`');
     expect(regexLiteralCompileError('matches', 'x++')).toBe('invalid matches argument');
-    const ast = libraryEnv(['s']).parse("s.matches('(') || s.find('[0-9]+') == '' || matches(s, 'x**') || s.findAll(r) == []").ast;
-    expect(findRegexLiteralErrors(ast)).toEqual(['invalid matches argument', 'invalid matches argument']);
+    // Every constant pattern is checked: the method's first argument, the global function's last.
+    const compiled = libraryEnv(['r', 's']).compile("s.matches('(') || s.find('[0-9]+') == '' || matches(s, 'x**') || s.findAll(r) == [] || s.findAll(')', 1) == []");
+    expect(compiled.ok).toBe(false);
+    if (!compiled.ok) {
+      const issues = compiled.message.split('\n').filter((l) => l.startsWith('ERROR:'));
+      expect(issues).toEqual([
+        'ERROR: <input>:1:11: invalid matches argument',
+        'ERROR: <input>:1:56: invalid matches argument',
+        'ERROR: <input>:1:98: program instantiation failed: error parsing regexp: unexpected ): `)`',
+      ]);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
-import { Optional } from '@marcbachmann/cel-js';
 import { describe, expect, it } from 'vitest';
+import { CelOptional } from '../../../src/cel/index.js';
 import { cel, celError } from './env.js';
 
 describe('semver', () => {
@@ -40,38 +40,38 @@ describe('format', () => {
   const validate = (fmt: string, s: string) => cel(`format.${fmt}().validate(s)`, { s });
 
   it('returns none for valid strings and the Kubernetes messages otherwise', () => {
-    expect(validate('dns1123Label', 'a'.repeat(63))).toEqual(Optional.none());
-    expect(validate('dns1123Label', 'a'.repeat(64))).toEqual(Optional.of(['must be no more than 63 characters']));
-    expect(validate('dns1123Label', 'a.b')).toEqual(Optional.of(['must not contain dots']));
+    expect(validate('dns1123Label', 'a'.repeat(63))).toEqual(CelOptional.none());
+    expect(validate('dns1123Label', 'a'.repeat(64))).toEqual(CelOptional.of(['must be no more than 63 characters']));
+    expect(validate('dns1123Label', 'a.b')).toEqual(CelOptional.of(['must not contain dots']));
     expect(validate('dns1123Subdomain', 'Example.com')).toEqual(
-      Optional.of([
+      CelOptional.of([
         "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
       ]),
     );
-    expect(validate('qualifiedName', 'example.com/MyName')).toEqual(Optional.none());
-    expect(validate('qualifiedName', '/x')).toEqual(Optional.of(['prefix part must be non-empty']));
-    expect((validate('qualifiedName', 'a/b/c') as Optional<string[]>).value()[0]).toMatch(/^a qualified name must consist of/);
-    expect(validate('labelValue', '')).toEqual(Optional.none());
-    expect(validate('portName', 'http--x')).toEqual(Optional.of(['must not contain consecutive hyphens']));
-    expect(validate('portName', '123')).toEqual(Optional.of(['must contain at least one letter (a-z)']));
+    expect(validate('qualifiedName', 'example.com/MyName')).toEqual(CelOptional.none());
+    expect(validate('qualifiedName', '/x')).toEqual(CelOptional.of(['prefix part must be non-empty']));
+    expect(((validate('qualifiedName', 'a/b/c') as CelOptional).value() as string[])[0]).toMatch(/^a qualified name must consist of/);
+    expect(validate('labelValue', '')).toEqual(CelOptional.none());
+    expect(validate('portName', 'http--x')).toEqual(CelOptional.of(['must not contain consecutive hyphens']));
+    expect(validate('portName', '123')).toEqual(CelOptional.of(['must contain at least one letter (a-z)']));
   });
 
   it('masks a trailing dash of prefixes the way apimachinery does', () => {
-    expect(validate('dns1123LabelPrefix', 'abc-')).toEqual(Optional.none());
-    expect(validate('dns1035LabelPrefix', 'a-')).toEqual(Optional.none());
+    expect(validate('dns1123LabelPrefix', 'abc-')).toEqual(CelOptional.none());
+    expect(validate('dns1035LabelPrefix', 'a-')).toEqual(CelOptional.none());
   });
 
   it('validates uri, uuid, byte, date and datetime', () => {
-    expect(validate('uri', 'https://example.com/x')).toEqual(Optional.none());
-    expect(validate('uri', 'relative')).toEqual(Optional.of(['parse "relative": invalid URI for request']));
-    expect(validate('uuid', '123E4567E89B12D3A456426614174000')).toEqual(Optional.none());
-    expect(validate('uuid', 'nope')).toEqual(Optional.of(['does not match the UUID format']));
-    expect(validate('byte', '')).toEqual(Optional.of(['invalid base64']));
-    expect(validate('byte', 'aGk=')).toEqual(Optional.none());
-    expect(validate('date', '2024-02-29')).toEqual(Optional.none());
-    expect(validate('date', '2023-02-29')).toEqual(Optional.of(['invalid date']));
-    expect(validate('datetime', '2024-02-29T23:59:59.123+02:00')).toEqual(Optional.none());
-    expect(validate('datetime', '2024-02-29T24:00:00Z')).toEqual(Optional.of(['invalid datetime']));
+    expect(validate('uri', 'https://example.com/x')).toEqual(CelOptional.none());
+    expect(validate('uri', 'relative')).toEqual(CelOptional.of(['parse "relative": invalid URI for request']));
+    expect(validate('uuid', '123E4567E89B12D3A456426614174000')).toEqual(CelOptional.none());
+    expect(validate('uuid', 'nope')).toEqual(CelOptional.of(['does not match the UUID format']));
+    expect(validate('byte', '')).toEqual(CelOptional.of(['invalid base64']));
+    expect(validate('byte', 'aGk=')).toEqual(CelOptional.none());
+    expect(validate('date', '2024-02-29')).toEqual(CelOptional.none());
+    expect(validate('date', '2023-02-29')).toEqual(CelOptional.of(['invalid date']));
+    expect(validate('datetime', '2024-02-29T23:59:59.123+02:00')).toEqual(CelOptional.none());
+    expect(validate('datetime', '2024-02-29T24:00:00Z')).toEqual(CelOptional.of(['invalid datetime']));
   });
 
   it('format.named finds formats by name', () => {

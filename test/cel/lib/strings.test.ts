@@ -51,17 +51,25 @@ describe('strings extension', () => {
 
   describe('format', () => {
     it('formats each clause as cel-go', () => {
-      expect(celMixed('"%s|%d|%b|%o|%x|%X".format(["s", 42, 5, 8, 255, 255])')).toBe('s|42|101|10|ff|FF');
+      expect(cel('"%s|%d|%b|%o|%x|%X".format(["s", 42, 5, 8, 255, 255])')).toBe('s|42|101|10|ff|FF');
       expect(cel('"%x".format([-30])')).toBe('-1e');
       expect(cel('"%.2f|%.0f|%f".format([0.125, 2.5, 1.0])')).toBe('0.12|2|1.000000');
       expect(cel('"%e|%.0e|%.2e".format([0.0, 5.0, -1234.5678])')).toBe('0.000000e+00|5e+00|-1.23e+03');
       expect(cel('"%d|%s".format([2.5, 1e21])')).toBe('2.5|1000000000000000000000');
-      expect(celMixed('"%s".format([{"b": [1, "x"], "a": null}])')).toBe('{a: null, b: [1, x]}');
+      expect(cel('"%s".format([{"b": [1, "x"], "a": null}])')).toBe('{a: null, b: [1, x]}');
       expect(cel('"%s".format([b"\\xff"])')).toBe('\ufffd');
-      expect(celMixed('"%s %s".format([duration("1.5s"), timestamp("2024-01-02T03:04:05.120Z")])')).toBe(
+      expect(cel('"%s %s".format([duration("1.5s"), timestamp("2024-01-02T03:04:05.120Z")])')).toBe(
         '1.5s 2024-01-02T03:04:05.12Z',
       );
       expect(cel('"100%% %s".format(["sure"])')).toBe('100% sure');
+    });
+
+    it('takes mixed-type list and map literals where other calls may not (cel-go exempts format)', () => {
+      expect(cel('"%s-%d".format([s, 42])', { s: 'web' })).toBe('web-42');
+      expect(cel('"%s-%d".format(["web", 42]).size()')).toBe(6n);
+      expect(celError('["web", 42].size() == 2')).toBe("expected type 'string' but found 'int'");
+      expect(celError('{"a": 1, "b": "x"}.size() == 2')).toBe("expected type 'int' but found 'string'");
+      expect(celMixed('["web", 42].size()')).toBe(2n);
     });
 
     it('reports bad clauses and arguments with cel-go texts', () => {
