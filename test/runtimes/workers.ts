@@ -1,5 +1,7 @@
 /** Runs the built Workers bundle in workerd through miniflare, with an R2 bucket and its logs captured. */
 import { Miniflare } from 'miniflare';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { WORKERS_BUNDLE } from './helpers.js';
@@ -29,8 +31,9 @@ export async function startWorker(vars: Record<string, string>, objects: Record<
       }
     });
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: WORKERS_BUNDLE,
+    // The module given whole: a bare script path makes miniflare parse it first to find its imports.
+    modules: [{ type: 'ESModule', path: WORKERS_BUNDLE, contents: readFileSync(WORKERS_BUNDLE, 'utf8') }],
+    modulesRoot: dirname(WORKERS_BUNDLE),
     compatibilityDate: '2025-01-01',
     r2Buckets: ['POLICIES'],
     bindings: vars,
