@@ -107,7 +107,8 @@ export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
 function numberMatches(value: JsonValue, pattern: number): boolean {
   if (typeof value === 'number') return value === pattern;
   if (typeof value !== 'string') return false;
-  const parsed = Number.isInteger(pattern) ? parseInt64(value) : parseFloat64(value);
+  // An integral pattern within int64 is an int64 in Kyverno (strconv.ParseInt), any other a float64.
+  const parsed = Number.isInteger(pattern) && Math.abs(pattern) < 2 ** 63 ? parseInt64(value) : parseFloat64(value);
   return parsed !== undefined && Number(parsed) === pattern;
 }
 

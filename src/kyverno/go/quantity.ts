@@ -26,7 +26,6 @@ const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 const ERR_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const ERR_SUFFIX = "unable to parse quantity's suffix";
-const ERR_NUMERIC = 'unable to parse numeric part of quantity';
 const ERR_TOO_LARGE = 'quantity exponent out of range';
 
 export class QuantityError extends Error {}
@@ -62,8 +61,6 @@ function scan(str: string): Quantity | string {
   let num = '';
   let denom = '';
   let suffix = '';
-  /** The numeric part (sign, digits, point) as inf.Dec.SetString reads it on the slow path. */
-  let value = str;
   if (pos >= end) {
     num = '0';
   } else {
@@ -79,7 +76,6 @@ function scan(str: string): Quantity | string {
       denom = str.slice(pos, j);
       pos = j;
     }
-    value = str.slice(0, pos);
     const suffixStart = pos;
     let k = pos;
     while (k < end && 'eEinumkKMGTP'.includes(str[k])) k++;
@@ -121,9 +117,8 @@ function scan(str: string): Quantity | string {
     const v = unscaled * (1n << BigInt(exponent));
     if (v <= MAX_ALLOWED && v >= -MAX_ALLOWED) return { unscaled: v, scale: 0, format };
   }
-  // Slow path: inf.Dec reads the numeric part, rounds up (away from zero) to nano units; only
-  // BinarySI values are capped at 2^63-1.
-  if (!/\d/.test(value)) return ERR_NUMERIC;
+  // Slow path: the exact value, rounded up (away from zero) to nano units; only BinarySI values are
+  // capped at 2^63-1.
   let scale = denom.length;
   if (base === 10) scale -= exponent;
   else unscaled *= 1n << BigInt(exponent);

@@ -1,0 +1,62 @@
+/**
+ * Image references (src/kyverno/go/image.ts): one reader for the `images` context and `image_normalize`,
+ * as Kyverno's GetImageInfo reads them with distribution/reference. The engine's former copy used a
+ * loose pattern: it accepted digests of the wrong length or case and refused IPv6 registries.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../src/json/index.js';
+import { runKyvernoPolicies } from '../../../src/kyverno/index.js';
+import { evaluate } from '../../../src/kyverno/jmespath/index.js';
+import { clusterPolicy, compiled, podRequest } from '../helpers/requests.js';
+
+const HEX64 = '0123456789abcdef'.repeat(4);
+
+/** The `images` entry of the container `web` as a rule sees it ('none' when there is none). */
+async function imageEntry(image: string): Promise<string> {
+  const policy = compiled(
+    clusterPolicy('images', [
+      {
+        name: 'describe',
+        mutate: {
+          patchStrategicMerge: {
+            metadata: { annotations: { image: "{{ to_string(images.containers.web || 'none') }}" } },
+          },
+        },
+      },
+    ]),
+  );
+  const pod: JsonObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'web', image }] } };
+  const result = await runKyvernoPolicies([policy], { request: podRequest(pod) });
+  const annotations = ((result.object as JsonObject).metadata as JsonObject).annotations as JsonObject;
+  return annotations.image as string;
+}
+
+describe('the images context', () => {
+  it('describes a valid reference', async () => {
+    expect(JSON.parse(await imageEntry(`nginx@sha256:${HEX64}`))).toEqual({
+      registry: 'docker.io',
+      path: 'nginx',
+      name: 'nginx',
+      tag: '',
+      digest: `sha256:${HEX64}`,
+      reference: `docker.io/nginx@sha256:${HEX64}`,
+      referenceWithTag: 'docker.io/nginx:',
+      jsonPointer: '/spec/containers/0/image',
+    });
+  });
+  it('leaves out images with a digest of the wrong length or in upper case (the engine kept them)', async () => {
+    expect(await imageEntry(`nginx@sha256:${HEX64.slice(0, 40)}`)).toBe('none');
+    expect(await imageEntry(`nginx@sha256:${HEX64.toUpperCase()}`)).toBe('none');
+  });
+  it('reads IPv6 registries (the engine refused them)', async () => {
+    expect(JSON.parse(await imageEntry('[::1]:5000/app:1.0'))).toMatchObject({ registry: '[::1]:5000', path: 'app', tag: '1.0' });
+  });
+});
+
+describe('image_normalize reads references the same way', () => {
+  it('agrees with the images context', () => {
+    expect(evaluate("image_normalize('[::1]:5000/app')", {})).toEqual({ ok: true, value: '[::1]:5000/app:latest' });
+    const r = evaluate(`image_normalize('nginx@sha256:${HEX64.slice(0, 40)}')`, {});
+    expect(r.ok ? r.value : r.error.message).toContain('invalid checksum digest length');
+  });
+});
