@@ -43,6 +43,7 @@ describe('amender eval --expression', () => {
       ['{1: "a"}', '{"$map":[[1,"a"]]}'],
       ['0.0 / 0.0', '{"$double":"NaN"}'],
       ["ip('10.0.0.1')", '{"$net.IP":"10.0.0.1"}'],
+      ["quantity('1.5Gi')", '{"$kubernetes.Quantity":"1536Mi"}'],
       ['Object{spec: Object.spec{replicas: 1}}', '{"$object":"Object","fields":{"spec":{"$object":"Object.spec","fields":{"replicas":1}}}}'],
     ];
     for (const [expr, want] of cases) {

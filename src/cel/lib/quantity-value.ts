@@ -8,6 +8,8 @@
  * multiplies the form's own mantissa by 10^exponent.
  */
 
+import { canonicalQuantity } from './quantity-string.js';
+
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 const NANO = -9;
@@ -36,6 +38,8 @@ export class Quantity {
     readonly exponent: number,
     readonly decimal: boolean,
     readonly format: QuantityFormat,
+    /** The parsed text when it is already canonical (Go caches it and String() returns it as is). */
+    private readonly text?: string,
   ) {}
 
   sign(): -1 | 0 | 1 {
@@ -97,8 +101,9 @@ export class Quantity {
     return new Quantity(m, e, true, format);
   }
 
+  /** apimachinery's Quantity.String(): the canonical form (`1500m`, `1536Mi`, `1e3`), or the parsed text when canonical. */
   toString(): string {
-    return `${this.mantissa}e${this.exponent}`;
+    return this.text ?? canonicalQuantity(this.mantissa, this.exponent, this.format);
   }
 
   /** resource.NewQuantity(v, DecimalExponent). */
@@ -274,7 +279,7 @@ function parseDecimal(value: string): [bigint, number] {
 /** resource.ParseQuantity. Throws {@link QuantityError} with the reference's error text. */
 export function parseQuantity(str: string): Quantity {
   if (str.length === 0) throw new QuantityError(ERR_FORMAT_WRONG);
-  if (str === '0') return new Quantity(0n, 0, false, 'DecimalSI');
+  if (str === '0') return new Quantity(0n, 0, false, 'DecimalSI', str);
   const { positive, value, num, denom, suffix } = scan(str);
   let { base, exponent, format } = interpretSuffix(suffix);
 
@@ -296,8 +301,12 @@ export function parseQuantity(str: string): Quantity {
     if (scale >= NANO) {
       const digits = num + denom;
       // Up to 15 digits a double holds the value exactly, and converts faster than a string.
-      const v = (digits.length <= 15 ? BigInt(Number(digits)) : BigInt(digits)) * mantissa;
-      if (inInt64(v)) return new Quantity(positive ? v : -v, scale, false, format);
+      const parsed = digits.length <= 15 ? BigInt(Number(digits)) : BigInt(digits);
+      const v = parsed * mantissa;
+      if (inInt64(v)) {
+        const text = parsedTextIsCanonical(format, exponent, scale, digits, parsed) ? str : undefined;
+        return new Quantity(positive ? v : -v, scale, false, format, text);
+      }
     }
   }
 
@@ -312,6 +321,12 @@ export function parseQuantity(str: string): Quantity {
   }
   if (format === 'BinarySI' && compareDecimal(unscaled, exp, 1n, 0) < 0 && unscaled > 0n) format = 'DecimalSI';
   return new Quantity(negative ? -unscaled : unscaled, exp, true, format);
+}
+
+/** ParseQuantity's test for reusing the input as the String() form (the fast path only). */
+function parsedTextIsCanonical(format: QuantityFormat, exponent: number, scale: number, digits: string, parsed: bigint): boolean {
+  if (format === 'BinarySI') return exponent % 10 === 0 && (parsed & 7n) !== 0n;
+  return scale % 3 === 0 && !digits.endsWith('000') && digits[0] !== '0';
 }
 
 /** inf.Dec.Round(x, 9, RoundUp) for positive x: the result always has exponent -9. */

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { formatCelValue, type CelValue } from '../../../src/cel/index.js';
 import { ERR_FORMAT_WRONG, ERR_SUFFIX } from '../../../src/cel/lib/quantity-value.js';
 import { cel, celError } from './env.js';
 
 const q = (expr: string) => cel(expr);
+
+/** A quantity's text as `amender eval` prints it. */
+function text(expr: string): string {
+  return (JSON.parse(formatCelValue(cel(expr) as CelValue)) as Record<string, string>)['$kubernetes.Quantity'];
+}
 
 describe('Quantity', () => {
   it('parses every suffix family', () => {
@@ -16,6 +22,37 @@ describe('Quantity', () => {
     expect(q('quantity("-1").asInteger()')).toBe(-1n);
     expect(q('quantity(".").asInteger()')).toBe(0n);
     expect(q('quantity("1.").asInteger()')).toBe(1n);
+  });
+
+  it('prints the canonical form, as apimachinery Quantity.String()', () => {
+    const cases: [string, string][] = [
+      ['1024Mi', '1Gi'],
+      ['1.5Gi', '1536Mi'],
+      ['0.5Gi', '512Mi'],
+      ['1.1Ki', '1126400m'], // not a whole number of bytes: DecimalSI
+      ['1000', '1k'],
+      ['1.5', '1500m'],
+      ['0.1m', '100u'],
+      ['1000e0', '1e3'],
+      ['1.5e3', '1500'],
+      ['12e-1', '1200e-3'], // DecimalExponent stays in exponent form
+      ['0.000000001', '1n'],
+      ['1.0000000001', '1000000001n'], // rounded up to nanos
+      ['-1.5Gi', '-1536Mi'],
+      ['0Gi', '0'],
+    ];
+    for (const [input, want] of cases) expect(text(`quantity("${input}")`), input).toBe(want);
+  });
+
+  it('keeps the text it was parsed from when that is already canonical (apimachinery caches it)', () => {
+    for (const input of ['1Gi', '100m', '1e3', '1E3', '+1k', '-1Ki', '0']) expect(text(`quantity("${input}")`)).toBe(input);
+  });
+
+  it('prints results of arithmetic canonically, in the left operand\'s format', () => {
+    expect(text('quantity("1Gi").add(quantity("512Mi"))')).toBe('1536Mi');
+    expect(text('quantity("1").add(1)')).toBe('2');
+    expect(text('quantity("1k").sub(quantity("1"))')).toBe('999');
+    expect(text('quantity("0").add(quantity("2Ki"))')).toBe('2Ki');
   });
 
   it('rejects malformed quantities with the apimachinery messages', () => {
