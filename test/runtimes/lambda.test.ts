@@ -125,6 +125,33 @@ describe('Lambda bundle with policies in S3', () => {
     await s3.remove('corpus/zz-rollout.yaml');
   });
 
+  it('storage down at init: answers 503 and not ready, then loads once storage is back (retried at most every 5 s)', async () => {
+    await s3.stop();
+    const cold = await startLambda(s3Env({ AMENDER_REFRESH_SECONDS: '600' }));
+    try {
+      const down = await cold.invoke(functionUrlEvent(cases[0], false));
+      expect(down.statusCode).toBe(503);
+      const ready = resultReply(await cold.invoke(functionUrlEvent({ name: 'readyz', method: 'GET', path: '/readyz' }, false)));
+      expect(ready.status).toBe(503);
+      expect((ready.body as { sourceErrors: string[] }).sourceErrors[0]).toMatch(/^s3:\/\/policies\/corpus: cannot list s3:\/\/policies\/corpus\//);
+      await s3.restart();
+      let reply: HttpReply | undefined;
+      for (let attempt = 0; attempt < 40; attempt++) {
+        reply = resultReply(await cold.invoke(functionUrlEvent(cases[0], false)));
+        if (reply.status === 200) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(reply).toEqual(reference.replies[0]);
+      // One failed load at init, then at most one attempt per 5 s while answering 503 meanwhile.
+      const failures = cold.logs.filter((l) => l.msg === 'policy sources unreadable').length;
+      expect(failures).toBeGreaterThanOrEqual(1);
+      expect(failures).toBeLessThanOrEqual(3);
+    } finally {
+      await cold.stop();
+      await s3.restart();
+    }
+  });
+
   it('serves a cluster by its path secret and refuses a wrong one', async () => {
     const secret = 'correct-horse-battery-staple';
     const clustered = await startLambda(
