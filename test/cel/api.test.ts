@@ -129,6 +129,30 @@ describe('bad input: one clear message naming the expression and position', () =
     }
   });
 
+  it('namespaced library functions are named as in cel-go, in type errors and at run time', () => {
+    const r = compileExpression("sets.contains([1], ['a'])", 'variable', { params: false });
+    expect(r.ok || r.message).toContain("found no matching overload for 'sets.contains' applied to '(list(int), list(string))'");
+    const q = compileExpression('strings.quote(1)', 'variable', { params: false });
+    expect(q.ok || q.message).toContain("found no matching overload for 'strings.quote' applied to '(int)'");
+    // sets.contains is charged one unit per pair of elements (cel-go's set tracker): 3·2 vs 3·1
+    const cost = (e: string) => (run(e) as { cost: number }).cost;
+    expect(cost('sets.contains([1, 2, 3], [1, 2])') - cost('sets.contains([1, 2, 3], [1])')).toBe(3);
+  });
+
+  it('a library error reads as Kubernetes shows it, without the function name', () => {
+    const r = run('cidr("192.168.0.0/")');
+    expect(r.ok || r.message).toBe(
+      `expression 'cidr("192.168.0.0/")' resulted in error: network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix("192.168.0.0/"): bad bits after slash: ""`,
+    );
+  });
+
+  it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {
+    expect(value('"%s-%d".format([object.metadata.name, 42])', 'variable')).toBe('web-42');
+    expect(value('"%s:%d".format(["web", 42])', 'variable')).toBe('web:42');
+    const mixed = compileExpression('["web", 42].size() == 2', 'matchCondition', { params: false });
+    expect(mixed.ok || mixed.message).toContain("expected type 'string' but found 'int'");
+  });
+
   it('deep nesting is refused with a message, not a stack overflow', () => {
     const r = compileExpression('('.repeat(5000) + '1' + ')'.repeat(5000), 'variable', { params: false });
     expect(r.ok || r.message).toContain('max recursion depth exceeded');
@@ -290,6 +314,30 @@ describe('construction syntax and conversions', () => {
       value("Object{metadata: Object.metadata{?labels: optional.none(), ?annotations: optional.of({'a': 'b'})}}", 'applyConfiguration') as never,
     );
     expect(cfg).toEqual({ metadata: { annotations: { a: 'b' } } });
+  });
+
+  it('Object equality is Kubernetes\' (same type name, reflect.DeepEqual of the fields): field types count', () => {
+    const cases: [string, boolean][] = [
+      ['Object{a: 1} == Object{a: 1}', true],
+      ['Object{a: 1} == Object{a: 1.0}', false], // although 1 == 1.0
+      ['Object{a: 1} == Object{a: 1u}', false],
+      ["Object{a: 'x'} == Object{a: 'x', b: null}", false],
+      ['Object{a: Object.a{b: 1}} == Object{a: Object.a{b: 1}}', true],
+      ['Object{a: Object.a{b: 1}} == Object{a: Object.a{b: 1.0}}', false],
+      ['dyn(Object.x{}) == dyn(Object.y{})', false],
+      ["Object{m: {'k': 1}} == Object{m: {'k': 1}}", true],
+      ["Object{m: {'k': 1}} == Object{m: {'k': 1.0}}", false],
+      ["Object{m: {1: 'x'}} == Object{m: {1u: 'x'}}", false],
+      // cel-go list values hold a function, which DeepEqual never finds equal: only the same list is
+      ['Object{l: [1]} == Object{l: [1]}', false],
+      ['cel.bind(l, [1], Object{l: l} == Object{l: l})', true],
+      // maps read from documents are plain Go maps and slices: compared element by element
+      ['Object{s: object.spec} == Object{s: oldObject.spec}', true],
+      ["Object{q: quantity('1k')} == Object{q: quantity('1k')}", true],
+      ["Object{q: quantity('1k')} == Object{q: quantity('1000')} || quantity('1k') != quantity('1000')", false],
+    ];
+    const inp: AdmissionInput = { ...input, oldObject: parseJson(JSON.stringify(pod)) };
+    for (const [expr, want] of cases) expect(value(expr, 'variable', inp), expr).toBe(want);
   });
 
   it('ApplyConfiguration: nested literals must follow the field path; ints stay ints, doubles stay doubles', () => {

@@ -5,6 +5,7 @@
 import { CelEvalError, noSuchOverload } from './errors.js';
 import { classTypeName } from './functions.js';
 import { readJson } from './json.js';
+import { structEquals } from './struct-equality.js';
 import {
   CelOptional,
   CelUint,
@@ -249,11 +250,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
       const vb = b.fields.get('value');
       return va === undefined || vb === undefined ? va === vb : celEquals(va, vb);
     }
-    if (a.fields.size !== b.fields.size) return false;
-    for (const [k, v] of a.fields) {
-      if (!b.fields.has(k) || !celEquals(v, b.fields.get(k))) return false;
-    }
-    return true;
+    return structEquals(a, b);
   }
   // Library values (Quantity, net.IP, ...) bring their own equality (src/cel/library.ts).
   const own = (a as { celEquals?: unknown }).celEquals;
