@@ -54,9 +54,9 @@ export function evaluateOperator(op: OperatorName, key: JsonValue, value: JsonVa
     case 'notequals':
       return !equals(key, value);
     case 'in':
-      return deprecatedIn(key, value);
+      return deprecatedMembership(key, value) === true;
     case 'notin':
-      return deprecatedNotIn(key, value);
+      return deprecatedMembership(key, value) === false;
     case 'anyin':
       return inFamily(key, value, 'any', false);
     case 'allin':
@@ -161,35 +161,32 @@ function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', n
 
   // A range such as "1-10" as the value: each key is checked against it.
   if (typeof value === 'string' && isRangePattern(value)) {
-    const inRange = keys.map((k) => valueMatches(k, value));
-    if (quantifier === 'any') return negated ? inRange.some((r) => !r) : inRange.some((r) => r);
-    return negated ? inRange.every((r) => !r) : inRange.every((r) => r);
+    return quantify(keys.map((k) => valueMatches(k, value)), quantifier, negated);
   }
   if (typeof value === 'string' && keys.length === 1 && (typeof key !== 'object' || key === null)) {
     if (wildcardMatch(value, keys[0])) return !negated;
   }
   const values = valueStrings(value);
   if (!values) return false;
-  const found = keys.map((k) => values.some((v) => bothWays(k, v)));
-  if (quantifier === 'any') return negated ? found.some((f) => !f) : found.some((f) => f);
-  return negated ? found.every((f) => !f) : found.every((f) => f);
+  return quantify(keys.map((k) => values.some((v) => bothWays(k, v))), quantifier, negated);
 }
 
-/** Deprecated `In`: exact membership of a string (or of every string of a list) in the value list. */
-function deprecatedIn(key: JsonValue, value: JsonValue): boolean {
+/** AnyIn: some key is in; AllIn: every key is; the NotIn forms ask the same of "is not in". */
+function quantify(found: boolean[], quantifier: 'any' | 'all', negated: boolean): boolean {
+  const holds = (f: boolean) => f !== negated;
+  return quantifier === 'any' ? found.some(holds) : found.every(holds);
+}
+
+/**
+ * Deprecated `In`/`NotIn`: exact membership of a string (or of every string of a list) in the value
+ * list; undefined where neither operator applies (both are then false).
+ */
+function deprecatedMembership(key: JsonValue, value: JsonValue): boolean | undefined {
   const values = valueStrings(value);
-  if (!values) return false;
+  if (!values) return undefined;
   if (typeof key === 'string') return values.includes(key);
   if (Array.isArray(key)) return key.every((k) => typeof k === 'string' && values.includes(k));
-  return false;
-}
-
-function deprecatedNotIn(key: JsonValue, value: JsonValue): boolean {
-  const values = valueStrings(value);
-  if (!values) return false;
-  if (typeof key === 'string') return !values.includes(key);
-  if (Array.isArray(key)) return !key.every((k) => typeof k === 'string' && values.includes(k));
-  return false;
+  return undefined;
 }
 
 /** Kyverno tries strconv.ParseFloat, then ParseInt; every text ParseInt accepts, ParseFloat does too. */

@@ -4,12 +4,12 @@
  */
 import { wrap64 } from './int64.js';
 
-export const NANOSECOND = 1n;
-export const MICROSECOND = 1000n;
-export const MILLISECOND = 1000_000n;
+const NANOSECOND = 1n;
+const MICROSECOND = 1000n;
+const MILLISECOND = 1000_000n;
 export const SECOND = 1000_000_000n;
-export const MINUTE = 60n * SECOND;
-export const HOUR = 60n * MINUTE;
+const MINUTE = 60n * SECOND;
+const HOUR = 60n * MINUTE;
 const MAX = (1n << 63n) - 1n;
 
 export class DurationError extends Error {}

@@ -74,13 +74,6 @@ export function formatFloat32F(x: number): string {
   return (negative(x) ? '-' : '') + fixed(shortestDigits32(x));
 }
 
-/** strconv.FormatFloat(x, 'f', -1, 64). */
-export function formatFloatF(x: number): string {
-  const s = special(x);
-  if (s) return s;
-  return (negative(x) ? '-' : '') + fixed(shortestDigits(x));
-}
-
 /** strconv.FormatFloat(x, 'E', -1, 64): `1.5E+00`. */
 export function formatFloatE(x: number): string {
   const s = special(x);

@@ -13,10 +13,6 @@ export type Value = JsonValue | ExpRef;
 
 export type JpType = 'number' | 'string' | 'boolean' | 'array' | 'object' | 'null' | 'expref';
 
-export function isObject(v: Value | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExpRef);
-}
-
 export function typeOf(v: Value): JpType {
   if (v === null) return 'null';
   switch (typeof v) {

@@ -11,8 +11,6 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const B64_INDEX = new Map([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((c, i) => [c, i]));
 
-export { base64 as base64Encode } from '../der.js';
-
 /** encoding/base64 StdEncoding.DecodeString: padding required, \r and \n ignored. */
 export function base64Decode(text: string): Uint8Array {
   const out: number[] = [];
