@@ -79,6 +79,23 @@ const POLICY_RESOURCES = new Set([
   'validatingadmissionpolicybindings',
 ]);
 
+type TraceOrigin = Omit<InvocationTrace, 'result' | 'detail' | 'ignored'>;
+
+/**
+ * A trace record with the keys in the order `{...origin, result, detail, ignored}` gives, built member by
+ * member: an object spread of origins of several shapes takes V8's slow generic path (about 1 µs each).
+ */
+function traceRecord(origin: TraceOrigin, result: InvocationTrace['result'], detail?: string, ignored?: boolean): InvocationTrace {
+  const t: InvocationTrace = { policy: origin.policy } as InvocationTrace;
+  if (origin.binding !== undefined) t.binding = origin.binding;
+  if (origin.param !== undefined) t.param = origin.param;
+  t.pass = origin.pass;
+  t.result = result;
+  if (detail !== undefined) t.detail = detail;
+  if (ignored) t.ignored = true;
+  return t;
+}
+
 /** §0: only CREATE, UPDATE and CONNECT, and never the admission-policy resources themselves. */
 export function isMutableRequest(request: AdmissionRequest): boolean {
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE' && request.operation !== 'CONNECT') return false;
@@ -153,11 +170,11 @@ class Dispatcher {
     this.history = new MutationHistory(request.object ?? null, request.kind);
   }
 
-  private fail(policy: MutatingAdmissionPolicy, binding: string | undefined, reason: PolicyError['reason'], message: string, trace: Omit<InvocationTrace, 'result' | 'detail' | 'ignored'>): void {
+  private fail(policy: MutatingAdmissionPolicy, binding: string | undefined, reason: PolicyError['reason'], message: string, trace: TraceOrigin): void {
     const failurePolicy = failurePolicyOf(policy);
     const text = policyErrorText(policy.name, binding, message);
     if (failurePolicy === 'Fail') this.errors.push({ policy: policy.name, ...(binding !== undefined ? { binding } : {}), failurePolicy, reason, message: text });
-    this.traces.push({ ...trace, result: 'error', detail: text, ...(failurePolicy === 'Ignore' ? { ignored: true } : {}) });
+    this.traces.push(traceRecord(trace, 'error', text, failurePolicy === 'Ignore'));
   }
 
   private configError(policy: MutatingAdmissionPolicy, binding: string | undefined, err: MatchError | string): void {
@@ -237,7 +254,7 @@ class Dispatcher {
     if (!verdict.matches) {
       const trace = this.trace(inv, pass);
       if ('error' in verdict) this.fail(policy, inv.binding.name, 'Invalid', verdict.error, trace);
-      else this.traces.push({ ...trace, result: 'skipped', detail: verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met' });
+      else this.traces.push(traceRecord(trace, 'skipped', verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met'));
       return { object, ran: false };
     }
     const before = object;
@@ -251,11 +268,11 @@ class Dispatcher {
     }
     const trace = this.trace(inv, pass);
     if (messages) for (const message of messages) this.fail(policy, inv.binding.name, 'Invalid', message, trace);
-    else this.traces.push({ ...trace, result: before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated' });
+    else this.traces.push(traceRecord(trace, before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated'));
     return { object, ran: true };
   }
 
-  private trace(inv: Invocation, pass: 1 | 2): Omit<InvocationTrace, 'result'> {
+  private trace(inv: Invocation, pass: 1 | 2): TraceOrigin {
     const param = paramIdentity(inv.param);
     return param ? { policy: inv.bound.policy.name, binding: inv.binding.name, param, pass } : { policy: inv.bound.policy.name, binding: inv.binding.name, pass };
   }
