@@ -36,6 +36,8 @@ export interface EnvOptions {
 
 export class Env {
   private readonly fns = new Map<string, FunctionDecl>();
+  /** Overloads declared lazily, built when their name is first looked up (see addLazyFunction). */
+  private readonly pendingFns = new Map<string, (() => Overload)[]>();
   private readonly idents = new Map<string, IdentDecl>();
   private readonly structs = new Map<string, StructDecl>();
   private readonly structResolvers: ((name: string) => StructDecl | undefined)[] = [];
@@ -60,6 +62,38 @@ export class Env {
 
   // ---- declarations
   addFunction(o: Overload): void {
+    this.materialize(o.fn);
+    this.declare(o);
+    this.version++;
+  }
+
+  /**
+   * Declares an overload of `name` that is built on the first lookup of that name: library
+   * signatures are parsed only when an expression uses them, which keeps them out of the cold
+   * start. Declarations of one name keep their order (a later one replaces an equal signature).
+   */
+  addLazyFunction(name: string, make: () => Overload): void {
+    this.materialize(name);
+    const pending = this.pendingFns.get(name);
+    if (pending) pending.push(make);
+    else this.pendingFns.set(name, [make]);
+    this.version++;
+  }
+
+  /** Builds every lazy declaration now (tests check that each library signature is valid). */
+  materializeAll(): void {
+    for (const name of [...this.pendingFns.keys()]) this.materialize(name);
+    this.parent?.materializeAll();
+  }
+
+  private materialize(name: string): void {
+    const pending = this.pendingFns.get(name);
+    if (!pending) return;
+    this.pendingFns.delete(name);
+    for (const make of pending) this.declare(make());
+  }
+
+  private declare(o: Overload): void {
     let f = this.fns.get(o.fn);
     if (!f) {
       const inherited = this.parent?.lookupFunctionExact(o.fn);
@@ -68,7 +102,6 @@ export class Env {
       this.fns.set(o.fn, f);
     }
     f.add(o);
-    this.version++;
   }
 
   addIdent(decl: IdentDecl): void {
@@ -108,6 +141,7 @@ export class Env {
   }
 
   lookupFunctionExact(name: string): FunctionDecl | undefined {
+    if (this.pendingFns.size !== 0) this.materialize(name);
     return this.fns.get(name) ?? this.parent?.lookupFunctionExact(name);
   }
 

@@ -31,7 +31,8 @@ export class FunctionDecl {
   constructor(readonly name: string) {}
 
   add(o: Overload): void {
-    const i = this.overloads.findIndex((x) => x.id === o.id || sameSignature(x, o));
+    const key = signatureKey(o);
+    const i = this.overloads.findIndex((x) => x.id === o.id || signatureKey(x) === key);
     // A later declaration of the same signature replaces the earlier one (libraries may override
     // the standard library, e.g. RE2 `matches`).
     if (i >= 0) {
@@ -43,10 +44,12 @@ export class FunctionDecl {
   }
 }
 
-function sameSignature(a: Overload, b: Overload): boolean {
-  if (a.member !== b.member || a.params.length !== b.params.length) return false;
-  for (let i = 0; i < a.params.length; i++) if (a.params[i].toString() !== b.params[i].toString()) return false;
-  return true;
+/** Receiver style and parameter types: overloads with the same key have the same signature. */
+const signatureKeys = new WeakMap<Overload, string>();
+function signatureKey(o: Overload): string {
+  let key = signatureKeys.get(o);
+  if (key === undefined) signatureKeys.set(o, (key = `${o.member ? 'm' : 'g'}(${o.params.join(',')})`));
+  return key;
 }
 
 /** Registered library classes, for runtime type names and guards (Quantity, net.IP, ...). */

@@ -6,7 +6,7 @@
 import type { CelLibrary, CelLibraryValue, LibraryRegistrar } from '../library.js';
 import type { Env } from './env.js';
 import { makeOverload, registerValueClass, type Impl, type Overload } from './functions.js';
-import type { CelType } from './types.js';
+import { isBuiltinTypeName, type CelType } from './types.js';
 import type { CelValue } from './values.js';
 
 export class LibraryHost {
@@ -49,24 +49,29 @@ class Registrar implements LibraryRegistrar {
     private readonly library: string,
   ) {}
 
+  /**
+   * Records the overload under its name; the types are parsed when the name is first looked up
+   * (Env.addLazyFunction), so the libraries cost little until an expression uses them.
+   */
   registerFunction(signature: string, impl: (...args: any[]) => unknown): void {
     if (typeof impl !== 'function') throw new Error(`function ${signature}: the implementation must be a function`);
     const m = SIGNATURE.exec(signature);
     if (!m) throw new Error(`invalid function signature '${signature}'`);
     const [, receiver, fnName, argText, resultText] = m;
-    let name = fnName;
-    let params: CelType[] = splitTypes(argText).map((t) => this.env.parseType(t));
-    const receiverType = receiver === undefined ? undefined : this.typeOrUndefined(receiver);
-    if (receiverType) params = [receiverType, ...params];
-    else if (receiver !== undefined) {
-      // "sets.contains(...)": `sets` is no type, so this is the namespaced global function.
-      if (!QUALIFIED_NAME.test(receiver)) throw new Error(`unknown receiver type '${receiver}' in '${signature}'`);
-      name = `${receiver}.${fnName}`;
+    // "sets.contains(...)": `sets` is no type, so this is the namespaced global function.
+    const member = receiver !== undefined && this.isType(receiver);
+    if (receiver !== undefined && !member && !QUALIFIED_NAME.test(receiver)) {
+      throw new Error(`unknown receiver type '${receiver}' in '${signature}'`);
     }
-    const member = receiverType !== undefined;
-    const result = this.env.parseType(resultText);
-    const id = `${this.library}:${member ? `${params[0]}.` : ''}${name}(${params.slice(member ? 1 : 0).join(',')})`;
-    this.env.addFunction(makeOverload({ id, fn: name, member, params, result, impl: impl as Impl, library: this.library }));
+    const name = receiver !== undefined && !member ? `${receiver}.${fnName}` : fnName;
+    const { env, library } = this;
+    env.addLazyFunction(name, () => {
+      const params: CelType[] = splitTypes(argText).map((t) => env.parseType(t));
+      if (member) params.unshift(env.parseType(receiver!));
+      const result = env.parseType(resultText);
+      const id = `${library}:${member ? `${params[0]}.` : ''}${name}(${params.slice(member ? 1 : 0).join(',')})`;
+      return makeOverload({ id, fn: name, member, params, result, impl: impl as Impl, library });
+    });
   }
 
   registerType(name: string, valueClass: abstract new (...args: any[]) => CelLibraryValue): void {
@@ -79,12 +84,10 @@ class Registrar implements LibraryRegistrar {
     this.env.addLiteralCheck(fn, check);
   }
 
-  private typeOrUndefined(text: string): CelType | undefined {
-    try {
-      return this.env.parseType(text);
-    } catch {
-      return undefined;
-    }
+  /** A receiver is a type (`string`, `list<T>`, `net.IP`) unless it is a namespace (`sets`). */
+  private isType(receiver: string): boolean {
+    if (!QUALIFIED_NAME.test(receiver)) return true;
+    return isBuiltinTypeName(receiver) || this.env.lookupTypeName(receiver) !== undefined;
   }
 }
 

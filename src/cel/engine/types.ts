@@ -327,6 +327,16 @@ export function hasTypeParams(t: CelType): boolean {
   return t.free;
 }
 
+const BUILTIN_TYPE_NAMES = new Set([
+  'list', 'map', 'optional', 'optional_type', 'type', 'dyn', 'any', 'null', 'null_type', 'bool', 'int', 'uint',
+  'double', 'string', 'bytes', 'timestamp', 'google.protobuf.Timestamp', 'duration', 'google.protobuf.Duration',
+]);
+
+/** True when `name` (without parameters) is a type name parseTypeString knows without resolving it. */
+export function isBuiltinTypeName(name: string): boolean {
+  return BUILTIN_TYPE_NAMES.has(name) || /^[A-Z]$/.test(name);
+}
+
 /**
  * Parses the type syntax used by library declarations: angle brackets (`list<string>`,
  * `map<string, int>`, `optional<A>`) or cel-go's spelling (`list(string)`, `optional_type(A)`). Single

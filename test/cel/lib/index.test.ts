@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CelEnvironment, compileExpression } from '../../../src/cel/index.js';
+import { buildEnvs } from '../../../src/cel/k8s/environment.js';
 import { libraries, MUTATION_ONLY_LIBRARIES } from '../../../src/cel/lib/index.js';
 
 describe('library index', () => {
@@ -12,6 +13,14 @@ describe('library index', () => {
       const c = env.compile('jsonpatch.escapeKey("a/b") + strings.quote("x")');
       expect(c.ok && c.program.evaluate().ok && c.program.evaluate()).toMatchObject({ value: 'a~1b"x"' });
     }
+  });
+
+  it('declares every signature with known types (signatures are parsed on first use, so all are forced here)', () => {
+    const envs = buildEnvs(libraries);
+    expect(envs.libraryErrors).toEqual([]);
+    expect(() => envs.mutations.materializeAll()).not.toThrow();
+    const broken = { name: 'test.badtype', register: (r: { registerFunction(s: string, f: () => unknown): void }) => r.registerFunction('f(nosuchtype): int', () => 1n) };
+    expect(() => buildEnvs([broken]).conditions.materializeAll()).toThrow("unknown type 'nosuchtype'");
   });
 
   it('names the mutation-only libraries', () => {
