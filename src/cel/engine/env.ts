@@ -73,7 +73,6 @@ export class Env {
    * start. Declarations of one name keep their order (a later one replaces an equal signature).
    */
   addLazyFunction(name: string, make: () => Overload): void {
-    this.materialize(name);
     const pending = this.pendingFns.get(name);
     if (pending) pending.push(make);
     else this.pendingFns.set(name, [make]);

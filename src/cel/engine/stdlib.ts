@@ -143,10 +143,11 @@ function isZeroValue(v: CelValue): boolean {
 }
 
 export function registerStdlib(env: Env): void {
+  // Declared lazily: an overload is built when its function is first looked up (cold start).
   const add = (id: string, fn: string, params: CelType[], result: CelType, impl?: Impl, cost?: CostFn) =>
-    env.addFunction(makeOverload({ id, fn, params, result, impl, cost }));
+    env.addLazyFunction(fn, () => makeOverload({ id, fn, params, result, impl, cost }));
   const member = (id: string, fn: string, params: CelType[], result: CelType, impl?: Impl, cost?: CostFn) =>
-    env.addFunction(makeOverload({ id, fn, params, result, impl, cost, member: true }));
+    env.addLazyFunction(fn, () => makeOverload({ id, fn, params, result, impl, cost, member: true }));
 
   // ---- logic (the planner implements these; declared for type checking)
   add('conditional', Op.conditional, [T.bool, A, A], A);
