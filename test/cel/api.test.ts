@@ -139,6 +139,12 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(cost('sets.contains([1, 2, 3], [1, 2])') - cost('sets.contains([1, 2, 3], [1])')).toBe(3);
   });
 
+  it("string indexOf/lastIndexOf cost a traversal, as Kubernetes' name-keyed cost function charges them", () => {
+    // 26 bytes: floor(26 * 0.1) = 2; literals cost nothing
+    expect(run("'abcdefghijklmnopqrstuvwxyz'.indexOf('z')")).toMatchObject({ ok: true, value: 25n, cost: 2 });
+    expect(run("'abcdefghijklmnopqrstuvwxyz'.lastIndexOf('a', 25)")).toMatchObject({ ok: true, value: 0n, cost: 2 });
+  });
+
   it('a library error reads as Kubernetes shows it, without the function name', () => {
     const r = run('cidr("192.168.0.0/")');
     expect(r.ok || r.message).toBe(

@@ -1,5 +1,5 @@
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
-import { actualSize, traversal } from './cost.js';
+import { actualSize, traversal, traversalCost } from './cost.js';
 import { celError } from './errors.js';
 import { formatString, stringClause } from './string-format.js';
 import { celTypeName } from './values.js';
@@ -206,6 +206,10 @@ export const stringsLibrary: CelLibrary = {
         return args.length >= 1 ? traversal(args[0], 2) : undefined;
       case 'join':
         return Math.ceil(actualSize(result) * 2 * 0.1);
+      case 'indexOf':
+      case 'lastIndexOf':
+        // Kubernetes charges by function name, whatever the receiver: one traversal (lists.go's rule).
+        return args.length > 0 ? traversalCost(args[0]) : 0;
       case 'strings.quote':
       case 'format':
         // cel-go's own cost for quote and format: one traversal of the (format) string.
