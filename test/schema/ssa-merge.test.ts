@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/json/index.js';
-import { applyConfiguration, SchemaRegistry, type Atom, type FieldDef } from '../../src/schema/index.js';
+import { applyConfiguration, DEDUCED, SchemaRegistry, type Atom, type FieldDef } from '../../src/schema/index.js';
 import { smdMerge } from '../../src/schema/ssa/merge.js';
+import { validateTyped } from '../../src/schema/ssa/validate.js';
+
+const validateTypedErrors = (t: Atom, v: JsonValue) => validateTyped(v, t, false);
 
 /** The schemas of structured-merge-diff's own typed/merge_test.go, built inline. */
 const str: Atom = { scalar: 'string' };
@@ -101,6 +104,27 @@ describe('structured-merge-diff merge', () => {
     expect(nokey.errors[0].message).toBe(
       'element 0: associative list with keys has an element that omits key field "id" (and doesn\'t have default value)',
     );
+  });
+
+  it('tells items apart by their path element text: keys of different JSON types, map-valued keys', () => {
+    const byName = { list: { elem: struct({ name: DEDUCED, v: str }), listType: 'map' as const, keys: ['name'] } };
+    const t = struct({}) as any;
+    t.map.fields.set('items', { type: byName });
+    const m = (lhs: JsonValue, rhs: JsonValue) => smdMerge(lhs, rhs, t);
+    // "1" and 1 are different keys, 1 and 1.0 the same one (SMD compares numbers as JS does)
+    expect(m({ items: [{ name: 1, v: 'a' }] }, { items: [{ name: '1', v: 'b' }, { name: 1.0, v: 'c' }] }).value).toEqual({
+      items: [{ name: '1', v: 'b' }, { name: 1, v: 'c' }],
+    });
+    // a map as key value: compared by its text, never confused with a string that reads the same
+    const text = '[name=a="b"]';
+    const r = m({ items: [{ name: { a: 'b' }, v: 'x' }, { name: text, v: 'y' }] }, { items: [{ name: { a: 'b' }, v: 'z' }] });
+    expect(r.errors).toEqual([]);
+    expect(r.value).toEqual({ items: [{ name: { a: 'b' }, v: 'z' }, { name: text, v: 'y' }] });
+    const dup = m({}, { items: [{ name: { a: 'b' } }, { name: { a: 'b' } }, { name: 'a="b"' }] });
+    expect(dup.errors).toEqual([{ path: '.items', message: 'duplicate entries for key [name=a="b"]' }]);
+    expect(validateTypedErrors(t, { items: [{ name: { a: 'b' } }, { name: 'a="b"' }, { name: { a: 'b' } }] })).toEqual([
+      { path: '.items', message: 'duplicate entries for key [name=a="b"]' },
+    ]);
   });
 
   it('never modifies its inputs and shares what the patch does not touch', () => {

@@ -57,6 +57,39 @@ export function associativeItemKey(list: ListDef, item: JsonValue): ItemKey {
   return { pe: '[' + parts.map(([k, v]) => `${k}=${valueToString(v)}`).join(',') + ']' };
 }
 
+/** An item of an associative list without a usable key: the reason (as associativeItemKey words it). */
+export interface KeyError {
+  readonly error: string;
+}
+
+/** The identity of an item whose key needs the path element text (a map or list as key value, several keys). */
+export const NEEDS_PATH_ELEMENT: unique symbol = Symbol('needs path element');
+
+export type ItemIdentity = string | number | boolean | null | typeof NEEDS_PATH_ELEMENT | KeyError;
+
+/**
+ * A cheap identity of an associative-list item, equal for two items exactly when their path elements
+ * are equal, as long as every item of the lists compared gets a scalar identity: the set member itself,
+ * or the value of the single key field (JS equality of numbers is SMD's: 1 and 1.0 are one key). Map
+ * lookups of a fresh path-element string cost a flattening and a hash each; these cost nothing. When an
+ * item answers NEEDS_PATH_ELEMENT, compare the lists by associativeItemKey's text instead.
+ */
+export function itemIdentity(list: ListDef, item: JsonValue): ItemIdentity {
+  if (list.keys.length === 0) {
+    if (item === null || typeof item === 'object') return { error: associativeItemKey(list, item).error! };
+    return item;
+  }
+  if (list.keys.length > 1 || !isJsonObject(item)) {
+    const key = associativeItemKey(list, item);
+    return key.error !== undefined ? { error: key.error } : NEEDS_PATH_ELEMENT;
+  }
+  const key = list.keys[0];
+  const own = getOwn(item, key);
+  const v = own !== undefined ? own : keyDefault(list, key);
+  if (v === undefined) return { error: omitsKey(key) };
+  return v !== null && typeof v === 'object' ? NEEDS_PATH_ELEMENT : v;
+}
+
 /** SMD substitutes the schema default of a key field an item omits (ContainerPort.protocol → "TCP"). */
 function keyDefault(list: ListDef, key: string): JsonValue | undefined {
   const fields = resolve(list.elem).map?.fields;
@@ -65,4 +98,28 @@ function keyDefault(list: ListDef, key: string): JsonValue | undefined {
 
 function omitsKey(key: string): string {
   return `associative list with keys has an element that omits key field ${goQuote(key)} (and doesn't have default value)`;
+}
+
+/**
+ * One step of a path kept as a stack while walking (rendered only when an error needs it: building every
+ * node's path string up front costs more than the walk): a field name, a list index, or an item of an
+ * associative list (its path element, computed on demand).
+ */
+export type PathStep = string | number | ItemStep;
+
+export class ItemStep {
+  constructor(
+    readonly list: ListDef,
+    readonly item: JsonValue,
+  ) {}
+
+  get pe(): string {
+    return associativeItemKey(this.list, this.item).pe ?? '';
+  }
+}
+
+export function renderPath(steps: readonly PathStep[]): string {
+  let out = '';
+  for (const s of steps) out += typeof s === 'string' ? fieldElement(s) : typeof s === 'number' ? indexElement(s) : s.pe;
+  return out;
 }

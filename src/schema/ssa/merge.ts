@@ -1,6 +1,6 @@
 import { isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type Atom, type ListDef, type MapDef, type TypeRef } from '../types.js';
-import { associativeItemKey, fieldElement } from './keys.js';
+import { associativeItemKey, itemIdentity, ItemStep, NEEDS_PATH_ELEMENT, renderPath, type ItemIdentity, type PathStep } from './keys.js';
 import { firstPart, matchingPart, scalarError, type Part, type SmdError } from './validate.js';
 
 /**
@@ -13,9 +13,9 @@ import { firstPart, matchingPart, scalarError, type Part, type SmdError } from '
  * untouched duplicates stay, a key the patch names collapses into the one patch item.
  */
 export function smdMerge(live: JsonValue, patch: JsonValue, type: TypeRef): { value?: JsonValue; errors: SmdError[] } {
-  const errors: SmdError[] = [];
-  const value = mergeValue(live, patch, type, '', errors);
-  return { value, errors };
+  const merger = new Merger();
+  const value = merger.value(live, patch, type);
+  return { value, errors: merger.errors };
 }
 
 type Side = JsonValue | undefined;
@@ -28,77 +28,6 @@ function deduced(atom: Atom, v: Side): Part | 'full' {
   return parts === 1 ? firstPart(atom)! : 'full';
 }
 
-function mergeValue(lhs: Side, rhs: Side, type: TypeRef, path: string, errors: SmdError[]): Side {
-  if (lhs === undefined && rhs === undefined) {
-    errors.push({ path, message: 'at least one of lhs and rhs must be provided' });
-    return undefined;
-  }
-  const atom = resolve(type);
-  const al = deduced(atom, lhs);
-  const ar = deduced(atom, rhs);
-  if (al !== ar) {
-    // SMD also walks the value as the live side's kind; only scalar checks can fail on that pass.
-    const lp = al === 'full' ? firstPart(atom) : al;
-    if (lp === 'scalar') scalarErrors(atom, lhs, rhs, path, errors);
-  }
-  switch (ar === 'full' ? firstPart(atom) : ar) {
-    case 'map':
-      return mergeMap(atom.map!, lhs, rhs, path, errors);
-    case 'scalar':
-      if (scalarErrors(atom, lhs, rhs, path, errors)) return undefined;
-      return rhs !== undefined ? rhs : lhs;
-    case 'list':
-      return mergeList(atom.list!, lhs, rhs, path, errors);
-    default:
-      errors.push({ path, message: 'schema error: invalid atom: inlined' });
-      return undefined;
-  }
-}
-
-function scalarErrors(atom: Atom, lhs: Side, rhs: Side, path: string, errors: SmdError[]): boolean {
-  const l = lhs === undefined ? undefined : scalarError(atom.scalar!, lhs, 'lhs: ');
-  const r = rhs === undefined ? undefined : scalarError(atom.scalar!, rhs, 'rhs: ');
-  if (l) errors.push({ path, message: l });
-  if (r) errors.push({ path, message: r });
-  return l !== undefined || r !== undefined;
-}
-
-function mergeMap(def: MapDef, lhs: Side, rhs: Side, path: string, errors: SmdError[]): Side {
-  const l = isJsonObject(lhs) ? lhs : undefined;
-  const r = isJsonObject(rhs) ? rhs : undefined;
-  const lKeys = l ? Object.keys(l) : [];
-  const rKeys = r ? Object.keys(r) : [];
-  // Atomic, or nothing on either side: a leaf, which keeps the empty/null distinction of the patch.
-  if (def.atomic || (lKeys.length === 0 && rKeys.length === 0)) return rhs !== undefined ? rhs : lhs;
-  if (!r) return l; // nothing to merge in: SMD rebuilds the same map
-  const out: JsonObject = {};
-  let produced = 0;
-  // Whether `out` differs from `l`: when it does not, `l` itself is the result, so that a merge that
-  // changes nothing gives back the live object (later identity checks and diffs stop at once).
-  let changed = false;
-  for (const key of lKeys) {
-    const lv = l![key];
-    const rv = Object.prototype.hasOwnProperty.call(r, key) ? r[key] : undefined;
-    const merged = rv === undefined ? lv : mergeValue(lv, rv, fieldType(def, key), path + fieldElement(key), errors);
-    if (merged !== lv) changed = true;
-    if (merged !== undefined) {
-      setOwn(out, key, merged);
-      produced++;
-    }
-  }
-  for (const key of rKeys) {
-    if (l && Object.prototype.hasOwnProperty.call(l, key)) continue;
-    const merged = mergeValue(undefined, r[key], fieldType(def, key), path + fieldElement(key), errors);
-    if (merged !== undefined) {
-      setOwn(out, key, merged);
-      produced++;
-      changed = true;
-    }
-  }
-  if (!changed && l) return l;
-  return produced > 0 ? out : undefined;
-}
-
 const NO_TYPE: Atom = {};
 
 /** A key that is neither a field nor allowed by the map fails like SMD's empty type reference. */
@@ -106,96 +35,206 @@ function fieldType(def: MapDef, key: string): TypeRef {
   return def.fields?.get(key)?.type ?? def.elem ?? NO_TYPE;
 }
 
+/** An associative list by item identity (see itemIdentity; the path element text when `byText`). */
 interface Indexed {
-  /** Path elements in list order; for the live side duplicates appear once per occurrence. */
-  order: string[];
+  /** Identities in list order; for the live side duplicates appear once per occurrence. */
+  order: unknown[];
   /** The item at each position of `order`. */
   values: JsonValue[];
-  /** Path element -> item (for duplicated live keys: null, SMD merges nothing into them). */
-  items: Map<string, JsonValue>;
+  /** Identity -> item (for duplicated live keys: null, SMD merges nothing into them). */
+  items: Map<unknown, JsonValue>;
 }
 
-function indexList(def: ListDef, list: JsonArray | undefined, allowDuplicates: boolean, path: string, errors: SmdError[]): Indexed {
-  const idx: Indexed = { order: [], values: [], items: new Map() };
-  if (!list) return idx;
-  for (let i = 0; i < list.length; i++) {
-    const key = associativeItemKey(def, list[i]);
-    if (key.error !== undefined) {
-      errors.push({ path, message: `element ${i}: ${key.error}` });
-      continue;
+/** The identities of a list's items, or undefined when one needs the path element text and `byText` is off. */
+function identities(def: ListDef, list: JsonArray | undefined, byText: boolean): ItemIdentity[] | undefined {
+  const ids: ItemIdentity[] = [];
+  if (!list) return ids;
+  for (const item of list) {
+    const id = itemIdentity(def, item);
+    if (id === NEEDS_PATH_ELEMENT && !byText) return undefined;
+    ids.push(byText && (id === null || typeof id !== 'object') ? associativeItemKey(def, item).pe! : id);
+  }
+  return ids;
+}
+
+class Merger {
+  readonly errors: SmdError[] = [];
+  /** The path of the values being merged (rendered only for errors). */
+  private readonly steps: PathStep[] = [];
+
+  private error(message: string): void {
+    this.errors.push({ path: renderPath(this.steps), message });
+  }
+
+  value(lhs: Side, rhs: Side, type: TypeRef): Side {
+    if (lhs === undefined && rhs === undefined) {
+      this.error('at least one of lhs and rhs must be provided');
+      return undefined;
     }
-    if (idx.items.has(key.pe)) {
-      if (!allowDuplicates) {
-        errors.push({ path, message: `duplicate entries for key ${key.pe}` });
+    const atom = resolve(type);
+    const al = deduced(atom, lhs);
+    const ar = deduced(atom, rhs);
+    if (al !== ar) {
+      // SMD also walks the value as the live side's kind; only scalar checks can fail on that pass.
+      const lp = al === 'full' ? firstPart(atom) : al;
+      if (lp === 'scalar') this.scalarErrors(atom, lhs, rhs);
+    }
+    switch (ar === 'full' ? firstPart(atom) : ar) {
+      case 'map':
+        return this.map(atom.map!, lhs, rhs);
+      case 'scalar':
+        if (this.scalarErrors(atom, lhs, rhs)) return undefined;
+        return rhs !== undefined ? rhs : lhs;
+      case 'list':
+        return this.list(atom.list!, lhs, rhs);
+      default:
+        this.error('schema error: invalid atom: inlined');
+        return undefined;
+    }
+  }
+
+  private scalarErrors(atom: Atom, lhs: Side, rhs: Side): boolean {
+    const l = lhs === undefined ? undefined : scalarError(atom.scalar!, lhs, 'lhs: ');
+    const r = rhs === undefined ? undefined : scalarError(atom.scalar!, rhs, 'rhs: ');
+    if (l) this.error(l);
+    if (r) this.error(r);
+    return l !== undefined || r !== undefined;
+  }
+
+  private child(lhs: Side, rhs: Side, type: TypeRef, step: PathStep): Side {
+    this.steps.push(step);
+    const v = this.value(lhs, rhs, type);
+    this.steps.pop();
+    return v;
+  }
+
+  private map(def: MapDef, lhs: Side, rhs: Side): Side {
+    const l = isJsonObject(lhs) ? lhs : undefined;
+    const r = isJsonObject(rhs) ? rhs : undefined;
+    const lKeys = l ? Object.keys(l) : [];
+    const rKeys = r ? Object.keys(r) : [];
+    // Atomic, or nothing on either side: a leaf, which keeps the empty/null distinction of the patch.
+    if (def.atomic || (lKeys.length === 0 && rKeys.length === 0)) return rhs !== undefined ? rhs : lhs;
+    if (!r) return l; // nothing to merge in: SMD rebuilds the same map
+    const out: JsonObject = {};
+    let produced = 0;
+    // Whether `out` differs from `l`: when it does not, `l` itself is the result, so that a merge that
+    // changes nothing gives back the live object (later identity checks and diffs stop at once).
+    let changed = false;
+    for (const key of lKeys) {
+      const lv = l![key];
+      const rv = Object.prototype.hasOwnProperty.call(r, key) ? r[key] : undefined;
+      const merged = rv === undefined ? lv : this.child(lv, rv, fieldType(def, key), key);
+      if (merged !== lv) changed = true;
+      if (merged !== undefined) {
+        setOwn(out, key, merged);
+        produced++;
+      }
+    }
+    for (const key of rKeys) {
+      if (l && Object.prototype.hasOwnProperty.call(l, key)) continue;
+      const merged = this.child(undefined, r[key], fieldType(def, key), key);
+      if (merged !== undefined) {
+        setOwn(out, key, merged);
+        produced++;
+        changed = true;
+      }
+    }
+    if (!changed && l) return l;
+    return produced > 0 ? out : undefined;
+  }
+
+  private index(def: ListDef, list: JsonArray | undefined, ids: readonly ItemIdentity[], allowDuplicates: boolean): Indexed {
+    const idx: Indexed = { order: [], values: [], items: new Map() };
+    if (!list) return idx;
+    for (let i = 0; i < list.length; i++) {
+      const id = ids[i];
+      if (id !== null && typeof id === 'object') {
+        this.error(`element ${i}: ${id.error}`);
         continue;
       }
-      idx.items.set(key.pe, null);
-    } else {
-      idx.items.set(key.pe, list[i]);
+      if (idx.items.has(id)) {
+        if (!allowDuplicates) {
+          this.error(`duplicate entries for key ${associativeItemKey(def, list[i]).pe}`);
+          continue;
+        }
+        idx.items.set(id, null);
+      } else {
+        idx.items.set(id, list[i]);
+      }
+      idx.order.push(id);
+      idx.values.push(list[i]);
     }
-    idx.order.push(key.pe);
-    idx.values.push(list[i]);
+    return idx;
   }
-  return idx;
-}
 
-function mergeList(def: ListDef, lhs: Side, rhs: Side, path: string, errors: SmdError[]): Side {
-  const l = Array.isArray(lhs) ? lhs : undefined;
-  const r = Array.isArray(rhs) ? rhs : undefined;
-  if (def.listType === 'atomic' || ((!l || l.length === 0) && (!r || r.length === 0))) return rhs !== undefined ? rhs : lhs;
-  if (!r) return l;
-  const rIdx = indexList(def, r, false, path, errors);
-  const lIdx = indexList(def, l, true, path, errors);
-  const out: JsonValue[] = [];
-  const merged = new Set<string>();
+  private list(def: ListDef, lhs: Side, rhs: Side): Side {
+    const l = Array.isArray(lhs) ? lhs : undefined;
+    const r = Array.isArray(rhs) ? rhs : undefined;
+    if (def.listType === 'atomic' || ((!l || l.length === 0) && (!r || r.length === 0))) return rhs !== undefined ? rhs : lhs;
+    if (!r) return l;
+    let rIds = identities(def, r, false);
+    let lIds = rIds && identities(def, l, false);
+    if (!rIds || !lIds) {
+      rIds = identities(def, r, true)!;
+      lIds = identities(def, l, true)!;
+    }
+    const rIdx = this.index(def, r, rIds, false);
+    const lIdx = this.index(def, l, lIds, true);
+    const out: JsonValue[] = [];
+    const merged = new Set<unknown>();
 
-  // SMD visitListItems: walk both lists; live-only items keep their relative order, items the patch names
-  // follow the patch's order, each new patch item goes after the shared item that precedes it in the patch.
-  const shared = rIdx.order.filter((pe) => lIdx.items.has(pe));
-  let sharedAt = 0;
-  const lOrder = lIdx.order;
-  const rOrder = rIdx.order;
-  let li = 0;
-  let ri = 0;
-  while (li < lOrder.length || ri < rOrder.length) {
-    const nextShared = sharedAt < shared.length ? shared[sharedAt] : undefined;
-    if (li < lOrder.length && ri < rOrder.length) {
-      const pe = lOrder[li];
-      if (pe === rOrder[ri]) {
-        const v = mergeValue(lIdx.items.get(pe)!, rIdx.items.get(pe)!, def.elem, path + pe, errors);
+    // SMD visitListItems: walk both lists; live-only items keep their relative order, items the patch
+    // names follow the patch's order, each new patch item goes after the shared item that precedes it in
+    // the patch.
+    const shared = rIdx.order.filter((id) => lIdx.items.has(id));
+    let sharedAt = 0;
+    const lOrder = lIdx.order;
+    const rOrder = rIdx.order;
+    let li = 0;
+    let ri = 0;
+    while (li < lOrder.length || ri < rOrder.length) {
+      const nextShared = sharedAt < shared.length ? shared[sharedAt] : undefined;
+      if (li < lOrder.length && ri < rOrder.length) {
+        const id = lOrder[li];
+        if (id === rOrder[ri]) {
+          const rItem = rIdx.items.get(id)!;
+          const v = this.child(lIdx.items.get(id)!, rItem, def.elem, new ItemStep(def, rItem));
+          if (v !== undefined) out.push(v);
+          merged.add(id);
+          li++;
+          ri++;
+          sharedAt++;
+          continue;
+        }
+        if (rIdx.items.has(id) && sharedAt < shared.length && nextShared !== id) {
+          li++; // a shared item, but not the next one the patch orders: it is placed when the patch reaches it
+          continue;
+        }
+      }
+      if (li < lOrder.length) {
+        const id = lOrder[li];
+        if (!rIdx.items.has(id)) {
+          out.push(lIdx.values[li]);
+          li++;
+          continue;
+        }
+        if (merged.has(id)) {
+          li++; // a further duplicate of a key the patch already replaced
+          continue;
+        }
+      }
+      if (ri < rOrder.length) {
+        const id = rOrder[ri];
+        const rItem = rIdx.items.get(id)!;
+        const v = this.child(lIdx.items.get(id), rItem, def.elem, new ItemStep(def, rItem));
         if (v !== undefined) out.push(v);
-        merged.add(pe);
-        li++;
+        merged.add(id);
         ri++;
-        sharedAt++;
-        continue;
-      }
-      if (rIdx.items.has(pe) && nextShared !== undefined && nextShared !== pe) {
-        li++; // a shared item, but not the next one the patch orders: it is placed when the patch reaches it
-        continue;
+        if (sharedAt < shared.length && nextShared === id) sharedAt++;
       }
     }
-    if (li < lOrder.length) {
-      const pe = lOrder[li];
-      if (!rIdx.items.has(pe)) {
-        out.push(lIdx.values[li]);
-        li++;
-        continue;
-      }
-      if (merged.has(pe)) {
-        li++; // a further duplicate of a key the patch already replaced
-        continue;
-      }
-    }
-    if (ri < rOrder.length) {
-      const pe = rOrder[ri];
-      const v = mergeValue(lIdx.items.get(pe), rIdx.items.get(pe)!, def.elem, path + pe, errors);
-      if (v !== undefined) out.push(v);
-      merged.add(pe);
-      ri++;
-      if (nextShared === pe) sharedAt++;
-    }
+    if (l && out.length === l.length && out.every((v, i) => v === l[i])) return l;
+    return out.length > 0 ? out : undefined;
   }
-  if (l && out.length === l.length && out.every((v, i) => v === l[i])) return l;
-  return out.length > 0 ? out : undefined;
 }

@@ -2,7 +2,7 @@ import { hasOwn, isJsonObject, type JsonObject, type JsonValue } from '../../jso
 import { goTypeName, smdSharpV, smdV } from '../gofmt.js';
 import { resolve, type Atom, type ListDef, type MapDef, type ScalarKind, type TypeRef } from '../types.js';
 import { ItemPairing, unchanged } from '../unchanged.js';
-import { associativeItemKey, fieldElement, indexElement } from './keys.js';
+import { ItemStep, itemIdentity, NEEDS_PATH_ELEMENT, renderPath, type PathStep } from './keys.js';
 
 /** One structured-merge-diff validation error: the path (`.spec.replicas`) and the message. */
 export interface SmdError {
@@ -72,20 +72,8 @@ export function validateTyped(value: JsonValue, type: TypeRef, allowDuplicates: 
   return errors;
 }
 
-/**
- * Path elements of the value being checked, kept as a stack and rendered only when an error needs them
- * (building every node's path string up front costs more than the whole check).
- */
-type Step = string | number | { readonly pe: string };
-
-function renderPath(steps: readonly Step[]): string {
-  let out = '';
-  for (const s of steps) out += typeof s === 'string' ? fieldElement(s) : typeof s === 'number' ? indexElement(s) : s.pe;
-  return out;
-}
-
 class Validator {
-  private readonly steps: Step[] = [];
+  private readonly steps: PathStep[] = [];
   constructor(
     private readonly errors: SmdError[],
     private readonly allowDuplicates: boolean,
@@ -162,22 +150,31 @@ class Validator {
       }
       return;
     }
-    const seen = new Set<string>();
+    // Duplicates are looked for only in a patch; the key values themselves are the identities unless
+    // some key needs its path element text (see itemIdentity).
+    const seen = this.allowDuplicates ? undefined : new Set<unknown>();
+    let byText = false;
+    if (seen) for (const item of v) if (itemIdentity(def, item) === NEEDS_PATH_ELEMENT) byText = true;
     for (let i = 0; i < v.length; i++) {
-      const itemBase = pairs?.baseFor(v[i], i);
+      const item = v[i];
+      const itemBase = pairs?.baseFor(item, i);
       // An item known valid has its key; with duplicates allowed (the only case with a base) nothing
       // else about it matters to the other items.
-      if (unchanged(v[i], itemBase)) continue;
-      const key = associativeItemKey(def, v[i]);
-      if (key.error !== undefined) {
+      if (unchanged(item, itemBase)) continue;
+      const id = itemIdentity(def, item);
+      if (id !== null && typeof id === 'object') {
         // SMD gives up on the rest of the list: without a key it cannot name the element.
-        this.error(`element ${i}: ${key.error}`);
+        this.error(`element ${i}: ${id.error}`);
         return;
       }
-      if (seen.has(key.pe) && !this.allowDuplicates) this.error(`duplicate entries for key ${key.pe}`);
-      seen.add(key.pe);
-      this.steps.push({ pe: key.pe });
-      this.value(v[i], def.elem, itemBase);
+      const step = new ItemStep(def, item);
+      if (seen) {
+        const key = byText ? step.pe : id;
+        if (seen.has(key)) this.error(`duplicate entries for key ${step.pe}`);
+        seen.add(key);
+      }
+      this.steps.push(step);
+      this.value(item, def.elem, itemBase);
       this.steps.pop();
     }
   }
