@@ -177,17 +177,20 @@ class Decoder {
       const def = atom.map;
       const baseMap = isJsonObject(base) ? base : undefined;
       for (const k of Object.keys(v)) {
+        const child = v[k];
+        let childBase: JsonValue | undefined;
+        if (baseMap !== undefined && hasOwn(baseMap, k)) {
+          childBase = baseMap[k];
+          // An unchanged container, string or boolean decodes as it did (not a number: see above).
+          if (child === childBase && typeof child !== 'number') continue;
+        }
         const field = def.fields?.get(k);
         const childType = field ? field.type : def.elem;
-        const childBase = baseMap !== undefined && hasOwn(baseMap, k) ? baseMap[k] : undefined;
         if (!childType) {
           // A field the API server sent is one its schema knows, even when ours does not.
           if (childBase === undefined) this.unknown.push(this.strictPath(k));
           continue;
         }
-        const child = v[k];
-        // An unchanged string or boolean decodes as it did (not a number: see above).
-        if (child === childBase && typeof child !== 'number') continue;
         if (field) this.push(k, FIELD, def.name);
         else this.push(k, MAP_KEY, undefined);
         this.value(child, childType, v, k, childBase);

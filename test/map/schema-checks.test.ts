@@ -161,6 +161,17 @@ describe('§9.4 the live check judges what the mutations introduced', () => {
     expect(r.outcomes.map((o) => o.result)).toEqual(['mutated', 'mutated', 'mutated']);
   });
 
+  it('also when a JSON patch rebuilt the struct that holds them', async () => {
+    const s = set(
+      policy('a', [jsonPatch('[JSONPatch{op: "add", path: "/spec/priorityClassName", value: "high"}, JSONPatch{op: "replace", path: "/spec/containers/0/image", value: "app:3"}]')]),
+      policy('b', [label('b')]),
+    );
+    const out = allowed(await evaluate(s, req(newerPod())));
+    expect(out.metadata.labels).toEqual({ app: 'web', b: '1' });
+    expect(out.spec).toMatchObject({ priorityClassName: 'high', futureSpecField: { mode: 'x' } });
+    expect(out.spec.containers[0]).toEqual({ name: 'app', image: 'app:3', futureContainerField: ['a'] });
+  });
+
   it('an ApplyConfiguration may still not set a field our schema does not declare', async () => {
     const s = set(policy('a', [applyConfig('Object{spec: Object.spec{futureSpecField: {"mode": "y"}}}')]));
     expect(denied(await evaluate(s, req(newerPod()))).message).toContain('.spec.futureSpecField: field not declared in schema');

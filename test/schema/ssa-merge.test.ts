@@ -280,6 +280,19 @@ describe('applyConfiguration on built-in kinds', () => {
     expect(v.ok && v.object).toEqual(plain.ok && plain.object);
   });
 
+  it('with `checked`, counts the fields the checked version has as declared (a newer schema\'s fields)', () => {
+    const sent: any = { ...livePod, spec: { ...livePod.spec, futureField: { a: 1 } } };
+    const edited = { ...sent, spec: { ...sent.spec, priorityClassName: 'high' } };
+    const r = applyConfiguration(pod, edited, { metadata: { labels: { b: 'c' } } }, { checked: sent });
+    expect(r.ok && (r.object as any).spec.futureField).toEqual({ a: 1 });
+    const changedValue = { ...sent, spec: { ...sent.spec, futureField: { a: 2 } } };
+    expect(applyConfiguration(pod, changedValue, {}, { checked: sent }).ok).toBe(true);
+    const other = { ...sent, spec: { ...sent.spec, otherFutureField: 1 } };
+    const o = applyConfiguration(pod, other, {}, { checked: sent });
+    expect(!o.ok && o.error.message).toBe('failed to convert original object to typed object: .spec.otherFutureField: field not declared in schema');
+    expect(applyConfiguration(pod, edited, {}).ok).toBe(false);
+  });
+
   it('gives back the live object itself when the merge changes nothing', () => {
     const same = applyConfiguration(pod, livePod, { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'log', image: 'log:1' }] } });
     expect(same.ok && same.object).toBe(livePod);

@@ -61,10 +61,11 @@ export function scalarError(kind: ScalarKind, v: JsonValue, prefix = ''): string
  * list-map items with their keys, no duplicate keys unless `allowDuplicates` (the live object is converted
  * with SMD's AllowDuplicates, the patch is not).
  *
- * `valid` (only with `allowDuplicates`): a value of the same type known to pass this check, which `value`
- * was derived from by copy-on-write edits; objects and arrays identical (`===`) to the ones at the same
- * place in it are not looked at again. Without duplicate detection no check spans list items, so a
- * skipped item cannot hide an error of another.
+ * `valid` (only with `allowDuplicates`): a value of the same type known to pass this check (or vouched for,
+ * like the object the API server sent), which `value` was derived from by copy-on-write edits; values
+ * identical (`===`) to the ones at the same place in it are not looked at again, and a field it has
+ * counts as declared. Without duplicate detection no check spans list items, so a skipped item cannot
+ * hide an error of another.
  */
 export function validateTyped(value: JsonValue, type: TypeRef, allowDuplicates: boolean, valid?: JsonValue): SmdError[] {
   const errors: SmdError[] = [];
@@ -117,8 +118,18 @@ class Validator {
     const fields = def.fields;
     const baseMap = isJsonObject(base) ? base : undefined;
     for (const key of Object.keys(v)) {
+      const child = (v as JsonObject)[key];
+      let childBase: JsonValue | undefined;
+      if (baseMap !== undefined && hasOwn(baseMap, key)) {
+        childBase = baseMap[key];
+        // What the checked version holds unchanged needs no second look.
+        if (child === childBase) continue;
+      }
       const field = fields?.get(key);
       const type = field ? field.type : def.elem;
+      // A field the checked version has counts as declared (the object the API server sent may carry
+      // fields of a newer schema than ours); its value cannot be checked here.
+      if (!type && childBase !== undefined) continue;
       this.steps.push(key);
       if (!type) {
         // SMD stops looking at this map after the first undeclared field.
@@ -126,9 +137,7 @@ class Validator {
         this.steps.pop();
         return;
       }
-      const child = (v as JsonObject)[key];
-      const childBase = baseMap !== undefined && hasOwn(baseMap, key) ? baseMap[key] : undefined;
-      if (!unchanged(child, childBase)) this.value(child, type, childBase);
+      this.value(child, type, childBase);
       this.steps.pop();
     }
   }
