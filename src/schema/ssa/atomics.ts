@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type TypeRef } from '../types.js';
-import { fieldElement, indexElement } from './keys.js';
+import { renderPath, type PathStep } from './keys.js';
 
 /**
  * The paths of every atomic list, map or struct an apply configuration sets (kube-apiserver's
@@ -11,24 +11,32 @@ import { fieldElement, indexElement } from './keys.js';
  */
 export function findAtomics(value: JsonValue, type: TypeRef): string[] {
   const out: string[] = [];
-  walk(value, type, '', out);
+  walk(value, type, [], out);
   return out;
 }
 
-function walk(v: JsonValue, type: TypeRef, path: string, out: string[]): void {
+/** `steps`: the path so far, rendered only for the atomic values found. */
+function walk(v: JsonValue, type: TypeRef, steps: PathStep[], out: string[]): void {
   const atom = resolve(type);
   if (isJsonObject(v) && atom.map) {
-    if (atom.map.atomic) out.push(path);
+    if (atom.map.atomic) out.push(renderPath(steps));
     const fields = atom.map.fields;
     if (fields) {
       for (const key of Object.keys(v)) {
         const field = fields.get(key);
-        if (field) walk(v[key], field.type, path + fieldElement(key), out);
+        if (!field) continue;
+        steps.push(key);
+        walk(v[key], field.type, steps, out);
+        steps.pop();
       }
     }
   }
   if (Array.isArray(v) && atom.list) {
-    if (atom.list.listType === 'atomic') out.push(path);
-    for (let i = 0; i < v.length; i++) walk(v[i], atom.list.elem, path + indexElement(i), out);
+    if (atom.list.listType === 'atomic') out.push(renderPath(steps));
+    for (let i = 0; i < v.length; i++) {
+      steps.push(i);
+      walk(v[i], atom.list.elem, steps, out);
+      steps.pop();
+    }
   }
 }
