@@ -1,5 +1,5 @@
 import { actualSize, celEquals as engineEquals, mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
-import { CelUint, Duration, INT64_MAX, INT64_MIN, Timestamp, UINT64_MAX, isMapValue, type CelMapValue } from '../engine/values.js';
+import { CelUint, Duration, INT64_MAX, INT64_MIN, Timestamp, isMapValue, type CelMapValue } from '../engine/values.js';
 import type { CelLibraryValue } from '../library.js';
 import { celError, intOverflow } from './errors.js';
 
@@ -8,10 +8,9 @@ import { celError, intOverflow } from './errors.js';
  * map access, sizes, and the ordering cel-go's `Compare` gives the comparable types.
  */
 
-export { INT64_MAX, INT64_MIN, UINT64_MAX };
-export type { CelLibraryValue };
+export { UINT64_MAX } from '../engine/values.js';
 
-export function isLibraryValue(v: unknown): v is CelLibraryValue {
+function isLibraryValue(v: unknown): v is CelLibraryValue {
   return typeof v === 'object' && v !== null && typeof (v as CelLibraryValue).celEquals === 'function';
 }
 
@@ -46,13 +45,8 @@ export const celTypeName: (v: unknown) => string = typeNameOf;
 /** CEL equality (cel-go heterogeneous equality): never throws, values of different kinds differ. */
 export const celEquals: (a: unknown, b: unknown) => boolean = engineEquals;
 
-/** Nanoseconds since the epoch of a timestamp. */
-export function timestampNanos(t: Timestamp): bigint {
-  return t.ns;
-}
-
 /** Exact comparison of an int (bigint) with a double; undefined when the double is NaN. */
-export function compareIntDouble(a: bigint, b: number): -1 | 0 | 1 | undefined {
+function compareIntDouble(a: bigint, b: number): -1 | 0 | 1 | undefined {
   if (Number.isNaN(b)) return undefined;
   if (b === Infinity) return -1;
   if (b === -Infinity) return 1;
