@@ -50,6 +50,12 @@
  * Plain CEL with the same engine and libraries (conformance runs, tools). Values follow
  * src/cel/engine/values.ts (int bigint, uint CelUint, timestamps Timestamp, ...).
  *
+ * ## Libraries
+ *
+ * Function libraries implement `CelLibrary` (src/cel/library.ts): they declare functions and types on a
+ * `LibraryRegistrar` (`registerFunction('quantity(string): kubernetes.Quantity', impl)`) and price
+ * their calls in cel-go/Kubernetes cost units. Declarations are parsed on first use.
+ *
  * ## Cache metrics
  *
  *   programCacheStats() → { hits, misses, size, capacity, evictions }  (for /metrics)
