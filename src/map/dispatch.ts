@@ -144,6 +144,10 @@ export function celRequest(request: AdmissionRequest, kind: GroupVersionKind, re
   return out;
 }
 
+function sameGvk(a: GroupVersionKind, b: GroupVersionKind): boolean {
+  return a.group === b.group && a.version === b.version && a.kind === b.kind;
+}
+
 interface Invocation {
   bound: BoundPolicy;
   binding: MutatingAdmissionPolicyBinding;
@@ -183,14 +187,16 @@ class Dispatcher {
     this.fail(policy, binding, 'Forbidden', prefixed, { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: 1 });
   }
 
-  private readonly requests = new Map<string, JsonObject>();
+  private readonly requests: { kind: GroupVersionKind; resource: GroupVersionResource; value: JsonObject }[] = [];
 
-  /** The `request` variable for a matched kind/resource (usually one per request). */
+  /** The `request` variable for a matched kind/resource (usually one per request, so a short list). */
   private celRequestFor(kind: GroupVersionKind, resource: GroupVersionResource): JsonObject {
-    const key = `${kind.group}/${kind.version}/${kind.kind}/${resource.group}/${resource.version}/${resource.resource}`;
-    let r = this.requests.get(key);
-    if (!r) this.requests.set(key, (r = celRequest(this.request, kind, resource)));
-    return r;
+    for (const r of this.requests) {
+      if (sameGvk(r.kind, kind) && r.resource.group === resource.group && r.resource.version === resource.version && r.resource.resource === resource.resource) return r.value;
+    }
+    const value = celRequest(this.request, kind, resource);
+    this.requests.push({ kind, resource, value });
+    return value;
   }
 
   /** §2–§4: the invocations of this request, in order. */
