@@ -7,10 +7,9 @@
  */
 import { pod4k } from '../fixtures.js';
 import { formatNs, measure, summarize, table, type Stats } from '../lib.js';
-import { buildPolicySet, parseDocuments, type ParsedSource } from '../../src/policyset/index.js';
-import { readPolicyTexts } from '../../src/cli/policy-files.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
-import { BUNDLED_POLICIES_DIR } from '../../src/adapters/node-policies.js';
 import { answerReviewText, createApp, fixedPolicySet } from '../../src/server/index.js';
 
 /** Six more policies: even ones JSONPatch, odd ones ApplyConfiguration; each with a variable and a matchCondition. */
@@ -68,9 +67,8 @@ async function measureAsync(fn: () => Promise<unknown>, { minMillis = 1500, warm
 }
 
 export async function run(): Promise<void> {
-  const texts = await readPolicyTexts([BUNDLED_POLICIES_DIR], nodeCliIO());
-  const sources: ParsedSource[] = [...texts.map((t) => parseDocuments(t.source, t.text)), parseDocuments('bench.yaml', generatedPolicies())];
-  const set = buildPolicySet(sources);
+  const bundled = await loadPolicies(['bundled'], nodeCliIO());
+  const set = buildPolicySet([...bundled.parsed, parseDocuments('bench.yaml', generatedPolicies())]);
   const review = pod4k();
   const text = JSON.stringify(review);
   const { app } = createApp({ policies: fixedPolicySet(set, 'bench') });

@@ -36,9 +36,11 @@ async function serve(variant: string): Promise<void> {
     fetch = app.fetch;
   } else {
     const { createApp } = await import('../../src/server/index.js');
-    const { loadPolicySources } = await import('../../src/adapters/node-policies.js');
-    const state = await loadPolicySources(['bundled']);
-    fetch = createApp({ policies: () => state }).app.fetch;
+    const { fixedPolicySet } = await import('../../src/server/index.js');
+    const { loadPolicies } = await import('../../src/cli/load.js');
+    const { nodeCliIO } = await import('../../src/cli/node-io.js');
+    const { set } = await loadPolicies(['bundled'], nodeCliIO());
+    fetch = createApp({ policies: fixedPolicySet(set, 'bundled') }).app.fetch;
   }
   const server = await startNodeServer({ fetch, port: 0, host: '127.0.0.1' });
   process.stdout.write(`LISTENING ${server.port}\n`);

@@ -1,18 +1,23 @@
 /**
  * Configuration of the Node server: environment variables (the serverless way), optionally on top of a
  * YAML or JSON config file named by AMENDER_CONFIG. A variable always wins over the file. Every setting is
- * documented in README.md ("Configuration"). Pure: takes the environment and the file text, returns the
- * settings or every problem found.
+ * documented in README.md ("Configuration"; a test checks that every variable read is there). Pure: takes
+ * the environment and the file text, returns the settings or every problem found.
  */
 import { parse as parseYaml } from 'yaml';
-import { isLogLevel, type LogLevel } from '../server/log.js';
-import { DEFAULT_LIMITS, type Limits } from '../server/limits.js';
+import { CLUSTER_ENVIRONMENT_VARIABLES, ClusterConfigError, DEFAULT_REFRESH_SECONDS, readClustersConfig, type ClusterConfig } from '../clusters/index.js';
+import { DEFAULT_LIMITS, isLogLevel, type Limits, type LogLevel } from '../server/index.js';
+import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 
 export interface NodeConfig {
   port: number;
   host: string;
-  /** Where policies come from: `bundled`, `file://DIR` or a plain path (file or folder), in order. */
+  /** Where the default set (`POST /mutate`) comes from: `bundled`, `file://DIR`, a path, `s3://bucket/prefix`. */
   policySources: string[];
+  /** Seconds between refreshes of every set from its sources (0: load once, SIGHUP still reloads). */
+  refreshSeconds: number;
+  /** The clusters served on `/clusters/{cluster}/...` (environment and the file's `clusters` key). */
+  clusters: ClusterConfig[];
   tls?: { certFile: string; keyFile: string };
   limits: Limits;
   logLevel: LogLevel;
@@ -29,6 +34,9 @@ export class ConfigError extends Error {
 
 export const DEFAULT_PORT = 8080;
 
+/** A longer refresh interval than a day is surely a unit mistake (the cluster settings use the same bound). */
+const MAX_REFRESH_SECONDS = 86_400;
+
 /** Environment variable → config file key, with how to read it. */
 const SETTINGS = {
   port: { env: 'PORT', kind: 'port' },
@@ -42,6 +50,7 @@ const SETTINGS = {
   requestTimeoutMs: { env: 'AMENDER_REQUEST_TIMEOUT_MS', kind: 'count' },
   shutdownTimeoutMs: { env: 'AMENDER_SHUTDOWN_TIMEOUT_MS', kind: 'count' },
   logLevel: { env: 'AMENDER_LOG_LEVEL', kind: 'logLevel' },
+  refreshSeconds: { env: 'AMENDER_REFRESH_SECONDS', kind: 'seconds' },
 } as const;
 
 type Key = keyof typeof SETTINGS;
@@ -49,13 +58,26 @@ type Raw = Partial<Record<Key, string | number | string[]>>;
 
 export const CONFIG_FILE_VARIABLE = 'AMENDER_CONFIG';
 
-/** The names of every environment variable read (for the README test that checks they are documented). */
-export const ENVIRONMENT_VARIABLES: readonly string[] = [CONFIG_FILE_VARIABLE, ...Object.values(SETTINGS).map((s) => s.env)];
+/** Read by the AWS SDK's S3 client of the `s3://` sources (credentials go through its default chain). */
+const AWS_REGION_VARIABLES = ['AWS_REGION', 'AWS_DEFAULT_REGION'];
+
+/**
+ * The names of every environment variable read, cluster variables as patterns with `<NAME>` (for the
+ * README test that checks they are documented, and the manifest tests).
+ */
+export const ENVIRONMENT_VARIABLES: readonly string[] = [
+  CONFIG_FILE_VARIABLE,
+  ...Object.values(SETTINGS).map((s) => s.env),
+  ...CLUSTER_ENVIRONMENT_VARIABLES.filter((name) => name !== SETTINGS.refreshSeconds.env),
+  ...S3_ENVIRONMENT_VARIABLES,
+  ...AWS_REGION_VARIABLES,
+];
 
 export function readNodeConfig(env: Readonly<Record<string, string | undefined>>, fileText?: string): NodeConfig {
   const problems: string[] = [];
   const raw: Raw = {};
-  if (fileText !== undefined) Object.assign(raw, readFile(fileText, problems));
+  const file = fileText !== undefined ? readFile(fileText, problems) : { raw: {}, clusters: undefined };
+  Object.assign(raw, file.raw);
   for (const key of Object.keys(SETTINGS) as Key[]) {
     const value = env[SETTINGS[key].env];
     if (value !== undefined && value !== '') raw[key] = value;
@@ -76,6 +98,8 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
     port: value('port', DEFAULT_PORT),
     host: value('host', '0.0.0.0'),
     policySources: value('policySources', ['bundled']),
+    refreshSeconds: value('refreshSeconds', DEFAULT_REFRESH_SECONDS),
+    clusters: [],
     limits: {
       maxBodyBytes: value('maxBodyBytes', DEFAULT_LIMITS.maxBodyBytes),
       bodyTimeoutMs: value('bodyTimeoutMs', DEFAULT_LIMITS.bodyTimeoutMs),
@@ -95,6 +119,12 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
     problems.push(`AMENDER_MAX_JSON_DEPTH: at most ${DEFAULT_LIMITS.maxJsonDepth}, got ${config.limits.maxJsonDepth}`);
   }
   if (config.policySources.length === 0) problems.push('AMENDER_POLICY_SOURCES: at least one source is needed');
+  try {
+    config.clusters = readClustersConfig(env, file.clusters);
+  } catch (err) {
+    if (!(err instanceof ClusterConfigError)) throw err;
+    problems.push(...err.problems);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -106,6 +136,7 @@ const FILE_KEYS: Record<string, Key> = {
   logLevel: 'logLevel',
   requestTimeoutMs: 'requestTimeoutMs',
   shutdownTimeoutMs: 'shutdownTimeoutMs',
+  refreshSeconds: 'refreshSeconds',
   'tls.certFile': 'tlsCertFile',
   'tls.keyFile': 'tlsKeyFile',
   'limits.maxBodyBytes': 'maxBodyBytes',
@@ -113,25 +144,29 @@ const FILE_KEYS: Record<string, Key> = {
   'limits.maxJsonDepth': 'maxJsonDepth',
 };
 
-function readFile(text: string, problems: string[]): Raw {
+/** The file's settings, and its `clusters` value as written (checked by readClustersConfig). */
+function readFile(text: string, problems: string[]): { raw: Raw; clusters: unknown } {
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (err) {
     problems.push(`config file: ${(err as Error).message.split('\n')[0]}`);
-    return {};
+    return { raw: {}, clusters: undefined };
   }
-  if (doc === null || doc === undefined) return {};
+  if (doc === null || doc === undefined) return { raw: {}, clusters: undefined };
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     problems.push('config file: expected a mapping of settings');
-    return {};
+    return { raw: {}, clusters: undefined };
   }
   const raw: Raw = {};
+  let clusters: unknown;
   const walk = (obj: Record<string, unknown>, prefix: string) => {
     for (const [k, v] of Object.entries(obj)) {
       const path = prefix + k;
       if ((k === 'tls' || k === 'limits') && prefix === '' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
         walk(v as Record<string, unknown>, `${k}.`);
+      } else if (k === 'clusters' && prefix === '') {
+        clusters = v;
       } else if (Object.prototype.hasOwnProperty.call(FILE_KEYS, path)) {
         if (typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((s) => typeof s === 'string'))) {
           raw[FILE_KEYS[path]] = v as string | number | string[];
@@ -139,12 +174,12 @@ function readFile(text: string, problems: string[]): Raw {
           problems.push(`config file key ${path}: expected a string, number or list of strings`);
         }
       } else {
-        problems.push(`config file: unknown key ${path} (known: ${Object.keys(FILE_KEYS).join(', ')})`);
+        problems.push(`config file: unknown key ${path} (known: ${[...Object.keys(FILE_KEYS), 'clusters'].join(', ')})`);
       }
     }
   };
   walk(doc as Record<string, unknown>, '');
-  return raw;
+  return { raw, clusters };
 }
 
 type Kind = (typeof SETTINGS)[Key]['kind'];
@@ -159,6 +194,11 @@ function convert(kind: Kind, v: string | number | string[]): unknown {
     }
     case 'logLevel':
       return typeof v === 'string' && isLogLevel(v) ? v : { error: `expected debug, info, warn or error, got ${JSON.stringify(v)}` };
+    case 'seconds': {
+      const n = typeof v === 'number' ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN;
+      if (!Number.isSafeInteger(n) || n < 0 || n > MAX_REFRESH_SECONDS) return { error: `expected whole seconds from 0 to ${MAX_REFRESH_SECONDS}, got ${JSON.stringify(v)}` };
+      return n;
+    }
     case 'port':
     case 'count': {
       const n = typeof v === 'number' ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN;

@@ -1,14 +1,18 @@
 /**
  * Entry of the Node server bundle (dist/node/main.js): Knative, a container, or `npm start`.
- * Configuration from the environment (see README "Configuration"); SIGTERM/SIGINT drain and exit;
- * SIGHUP reloads the policy sources.
+ * Configuration from the environment and AMENDER_CONFIG (see README "Configuration"). The default policy
+ * set and each cluster's are read from their sources (bundled, file://, s3://) before the server listens,
+ * then refreshed every AMENDER_REFRESH_SECONDS (and when a watched folder changes); a source that cannot
+ * be read keeps the last good set. SIGHUP refreshes every set now and reloads the TLS certificate;
+ * SIGTERM/SIGINT stop the refreshes, drain and exit.
  */
 import { readFileSync } from 'node:fs';
-import { createApp, jsonLineLogger, type Logger } from '../server/index.js';
+import { createApp, jsonLineLogger } from '../server/index.js';
+import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
-import { FilePolicySources } from './node-policies.js';
 import { exampleHint } from './node-hint.js';
+import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 
 function fail(message: string): never {
   process.stderr.write(`amender: ${message}\n`);
@@ -42,23 +46,27 @@ function readTls(config: NodeConfig) {
   }
 }
 
-function logLoad(logger: Logger, sources: FilePolicySources): void {
-  const state = sources.provider();
-  for (const error of state.sourceErrors) logger({ level: 'error', msg: 'policy source error', source: state.source, error });
-  if (!state.set) return;
-  for (const problem of state.set.problems) logger({ level: 'warn', msg: 'policy problem', ...problem });
-  logger({ level: 'info', msg: 'policy set loaded', source: state.source, counts: state.set.counts, problems: state.set.problems.length });
+function createSets(config: NodeConfig): NodePolicySets {
+  try {
+    return createNodePolicySets({ policySources: config.policySources, refreshSeconds: config.refreshSeconds, clusters: config.clusters, env: process.env, logger });
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
 }
 
 const config = readConfig();
 const logger = jsonLineLogger((line) => process.stdout.write(line), { minLevel: config.logLevel });
-const sources = new FilePolicySources(config.policySources);
-await sources.reload();
-logLoad(logger, sources);
+const sets = createSets(config);
+// The first load of every set, side by side; the server listens either way (a set that did not load
+// answers 503 and /readyz says why) and the refreshes keep trying.
+await sets.refreshAll();
+sets.start();
 
-const { app } = createApp({ policies: sources.provider, limits: config.limits, logger });
+const amender = createApp({ policies: sets.default.provider, clusters: sets.clusters, limits: config.limits, logger });
+registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
 const server = await startNodeServer({
-  fetch: app.fetch,
+  fetch: amender.app.fetch,
   port: config.port,
   host: config.host,
   tls: readTls(config),
@@ -66,13 +74,22 @@ const server = await startNodeServer({
   shutdownTimeoutMs: config.shutdownTimeoutMs,
   onError: (err) => logger({ level: 'error', msg: 'unhandled error', error: String((err as Error)?.stack ?? err) }),
 }).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
-logger({ level: 'info', msg: 'listening', url: server.url, tls: server.protocol === 'https' });
+logger({
+  level: 'info',
+  msg: 'listening',
+  url: server.url,
+  tls: server.protocol === 'https',
+  policySources: config.policySources,
+  clusters: sets.clusters.names,
+  refreshSeconds: config.refreshSeconds,
+});
 if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https'));
 
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
+  sets.stop();
   logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight() });
   void server.close().then(() => {
     logger({ level: 'info', msg: 'stopped' });
@@ -82,8 +99,10 @@ const stop = (signal: string) => {
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGHUP', () => {
-  // Re-read what may have changed on disk: the policy sources and a rotated certificate.
-  void sources.reload().then(() => logLoad(logger, sources));
+  // Re-read what may have changed: every policy set's sources (the refreshers log what they find) and a
+  // rotated certificate.
+  logger({ level: 'info', msg: 'reloading', signal: 'SIGHUP' });
+  void sets.refreshAll();
   if (config.tls) {
     try {
       server.setTls({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) });

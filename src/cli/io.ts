@@ -1,3 +1,5 @@
+import type { SourceResolvers } from '../sources/index.js';
+
 /**
  * What a CLI command may touch. Commands take this instead of `process` so tests run them in-process
  * and the same code serves `bin/amender` and the test suite.
@@ -12,6 +14,11 @@ export interface CliIO {
    * Optional: only commands that walk folders (`--policies DIR`, `amender test DIR`) need it.
    */
   listDir?(path: string): Promise<string[] | undefined>;
+  /**
+   * How `--policies` URIs are read: the server's sources (`file://`, paths, `s3://`, `bundled`). Without
+   * it, files and folders are read through `readFile`/`listDir` (the in-memory file systems of tests).
+   */
+  policyResolvers?(): SourceResolvers;
   /** Write to standard output (no newline added). */
   out(text: string): void;
   /** Write to standard error (no newline added). */

@@ -1,21 +1,47 @@
-/** `--policies PATH...` → a compiled policy set, with the documents it was built from. */
+/**
+ * `--policies PATH...` → a compiled policy set, with the documents it was built from. Each PATH is a
+ * policy source URI as the server takes it (`file://DIR`, a plain path to a folder or file, `s3://bucket/
+ * prefix`, `bundled`), read by the same sources and the same refresher the server uses, so a set that
+ * loads here loads there, with the same problems, limits and document order.
+ */
 import { isJsonObject, type JsonObject } from '../json/index.js';
-import { buildPolicySet, parseDocuments, type PolicySet } from '../policyset/index.js';
+import { buildPolicySet, type ParsedSource, type PolicySet } from '../policyset/index.js';
+import { PolicySetRefresher, resolveSources, SourceUriError } from '../sources/index.js';
+import { CliInputError } from './errors.js';
 import type { CliIO } from './io.js';
-import { readPolicyTexts } from './policy-files.js';
+import { cliIoResolvers } from './io-source.js';
 
 export interface LoadedPolicies {
   set: PolicySet;
   /** Every document read (policies, bindings, params, Namespaces, CRDs). */
   documents: JsonObject[];
+  /** What the set was built from, one entry per file or object read. */
+  parsed: ParsedSource[];
 }
 
 export async function loadPolicies(paths: readonly string[], io: CliIO): Promise<LoadedPolicies> {
-  const texts = await readPolicyTexts(paths, io);
-  const parsed = texts.map((t) => parseDocuments(t.source, t.text));
-  const set = buildPolicySet(parsed);
+  let sources;
+  try {
+    sources = resolveSources(paths, io.policyResolvers?.() ?? cliIoResolvers(io), 'the command line');
+  } catch (err) {
+    if (err instanceof SourceUriError) throw new CliInputError(err.message);
+    throw err;
+  }
+  let parsed: ParsedSource[] = [];
+  const refresher = new PolicySetRefresher({
+    name: 'cli',
+    sources,
+    intervalMs: 0,
+    build: (documents) => {
+      parsed = documents;
+      return buildPolicySet(documents);
+    },
+  });
+  const result = await refresher.refresh();
+  const set = refresher.provider().set;
+  if (result.outcome === 'failed' || !set) throw new CliInputError(`cannot read policies from ${result.errors.join('; ')}`);
   const documents = parsed.flatMap((p) => p.documents.map((d) => d.value)).filter(isJsonObject);
-  return { set, documents };
+  return { set, documents, parsed };
 }
 
 /** One line per problem: `source#document[item] Kind/name: field: message (effect)`. */

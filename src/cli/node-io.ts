@@ -1,6 +1,12 @@
-/** The real CliIO: the process's stdin/stdout/stderr and the file system, paths relative to `cwd`. */
+/**
+ * The real CliIO: the process's stdin/stdout/stderr and the file system, paths relative to `cwd`; policy
+ * sources read as the Node server reads them (folders, S3 with the AWS variables of the environment, the
+ * bundled set).
+ */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { nodePolicyResolvers } from '../adapters/node-policies.js';
+import { directorySource } from '../sources/node/index.js';
 import type { CliIO } from './io.js';
 
 export function nodeCliIO(cwd: string = process.cwd()): CliIO {
@@ -16,6 +22,12 @@ export function nodeCliIO(cwd: string = process.cwd()): CliIO {
       const info = await stat(full).catch(() => undefined);
       if (!info?.isDirectory()) return undefined;
       return (await readdir(full)).sort();
+    },
+    policyResolvers() {
+      const resolvers = nodePolicyResolvers(process.env);
+      if (resolve(cwd) === process.cwd()) return resolvers;
+      // Relative paths are taken from `cwd` (and name what is read from them by their full path).
+      return { ...resolvers, directory: (u) => directorySource({ uri: u.uri, path: isAbsolute(u.path) ? u.path : resolve(cwd, u.path) }) };
     },
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),

@@ -1,6 +1,8 @@
 /**
- * The Hono app: a pure function of its dependencies (policy set provider, limits, logger, clock), with no
- * platform module, so every adapter (Node, Lambda, Workers) serves the same app through its `fetch`.
+ * The Hono app: a pure function of its dependencies (policy set provider, clusters, limits, logger,
+ * clock), with no platform module, so every adapter (Node, Lambda, Workers) serves the same app through
+ * its `fetch`. Routes: `/mutate`, `/healthz`, `/readyz`, `/metrics`, and with `clusters` the
+ * `/clusters/{cluster}/...` routes of routes/clusters.ts.
  */
 import { Hono, type Context } from 'hono';
 import { programCacheStats } from '../cel/index.js';
@@ -8,15 +10,22 @@ import { createAppMetrics, type AppMetrics, type CelCacheStats } from './app-met
 import type { AppEnv } from './context.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { silentLogger, type Logger } from './log.js';
+import { redactClusterPath } from './auth.js';
 import { PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import type { PolicySetProvider } from './policy-state.js';
+import { mountClusterRoutes, type ClusterRoutesLookup } from './routes/clusters.js';
 import { mutateHandler, type MutateDeps } from './routes/mutate.js';
 import { healthz, readyz } from './routes/probes.js';
 import { statusBody } from './status.js';
 
 export interface AppOptions {
-  /** The policy set in force, read once per request. */
+  /** The policy set in force for `POST /mutate`, read once per request. */
   policies: PolicySetProvider;
+  /**
+   * The clusters served on `/clusters/{cluster}/mutate` (a ClusterRegistry from src/clusters). Without
+   * it those paths answer 404 like any unknown path.
+   */
+  clusters?: ClusterRoutesLookup;
   limits?: Partial<Limits>;
   logger?: Logger;
   /** Milliseconds from an arbitrary origin, for latencies (`performance.now` by default). */
@@ -30,7 +39,7 @@ export interface AmenderApp {
   app: Hono<AppEnv>;
   metrics: AppMetrics;
   limits: Limits;
-  /** What `mutateHandler` needs, for routes added later (`/clusters/:cluster/mutate`). */
+  /** What `mutateHandler` needs, for routes added on the returned app. */
   mutateDeps: MutateDeps;
 }
 
@@ -51,7 +60,8 @@ export function createApp(options: AppOptions): AmenderApp {
       level: c.res.status >= 500 ? 'error' : 'info',
       msg: 'request',
       method: c.req.method,
-      path: c.req.path,
+      // A path secret (`/clusters/{cluster}/{secret}/mutate`) never reaches the log.
+      path: redactClusterPath(c.req.path),
       status: c.res.status,
       durationMs: Math.round((clock() - started) * 1000) / 1000,
       ...(review ? { uid: review.uid, outcome: review.outcome } : {}),
@@ -66,8 +76,6 @@ export function createApp(options: AppOptions): AmenderApp {
     return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed}`), 405);
   };
 
-  // Multi-cluster routes (`/clusters/:cluster/mutate`) are added on the returned app: their
-  // authentication middleware, then `mutateHandler(mutateDeps, c => the cluster's state)`.
   const mutateDeps: MutateDeps = { limits, metrics, clock };
   app.post('/mutate', mutateHandler(mutateDeps, () => options.policies()));
   app.all('/mutate', onlyMethods('POST'));
@@ -77,10 +85,11 @@ export function createApp(options: AppOptions): AmenderApp {
   app.all('/readyz', onlyMethods('GET, HEAD'));
   app.get('/metrics', (c) => c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }));
   app.all('/metrics', onlyMethods('GET, HEAD'));
+  if (options.clusters) mountClusterRoutes({ app, metrics, limits }, options.clusters, { clock });
 
   app.notFound((c) => c.json(statusBody(404, `no route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((err, c) => {
-    logger({ level: 'error', msg: 'unhandled error', path: c.req.path, error: String(err?.stack ?? err) });
+    logger({ level: 'error', msg: 'unhandled error', path: redactClusterPath(c.req.path), error: String(err?.stack ?? err) });
     return c.json(statusBody(500, 'internal error'), 500);
   });
 

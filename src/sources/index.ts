@@ -18,7 +18,7 @@ export type { FetchOptions, FetchResult, ListOptions, LoadLimits, PolicySource, 
 export { DEFAULT_LOAD_LIMITS, SourceError } from './types.js';
 export { parseSourceUri, SourceUriError, type SourceUri } from './uri.js';
 export { resolveSources, type SourceResolvers } from './resolve.js';
-export { isPolicyDocumentName, folderPrefix } from './names.js';
+export { isPolicyDocumentName, isSkippedFolder, folderPrefix } from './names.js';
 export {
   DEFAULT_DEBOUNCE_MS,
   DEFAULT_REFRESH_INTERVAL_MS,

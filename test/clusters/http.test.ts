@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterRegistry, hashSecret, readClustersConfig } from '../../src/clusters/index.js';
 import { createApp, fixedPolicySet, type AmenderApp, type LogRecord } from '../../src/server/index.js';
-import { mountClusterRoutes } from '../../src/server/routes/clusters.js';
 import { registerSourceMetrics } from '../../src/sources/index.js';
 import { nodeSourceResolvers } from '../../src/sources/node/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
@@ -47,21 +46,24 @@ beforeAll(async () => {
   await registry.refreshAll();
   // The default /mutate set: a policy that would label everything "default".
   const defaultSet = buildPolicySet(parseDocuments('default.yaml', labelPolicy('default-label', 'cluster', 'default')));
-  amender = createApp({ policies: fixedPolicySet(defaultSet, 'test'), logger });
-  registerSourceMetrics(amender.metrics.registry, () => registry.refreshers());
-  mountClusterRoutes(amender, {
-    get(name) {
-      const cluster = registry.get(name);
-      if (!cluster) return undefined;
-      return {
-        verifier: cluster.verifier,
-        provider: () => {
-          reads.set(name, (reads.get(name) ?? 0) + 1);
-          return cluster.provider();
-        },
-      };
+  amender = createApp({
+    policies: fixedPolicySet(defaultSet, 'test'),
+    logger,
+    clusters: {
+      get(name) {
+        const cluster = registry.get(name);
+        if (!cluster) return undefined;
+        return {
+          verifier: cluster.verifier,
+          provider: () => {
+            reads.set(name, (reads.get(name) ?? 0) + 1);
+            return cluster.provider();
+          },
+        };
+      },
     },
   });
+  registerSourceMetrics(amender.metrics.registry, () => registry.refreshers());
 });
 
 afterAll(async () => {
@@ -166,7 +168,7 @@ describe('cluster routes', () => {
     expect(broken.status).toBe(503);
     const ready = await amender.app.fetch(new Request('https://amender.test/clusters/broken/readyz', { headers: { authorization: `Bearer ${BROKEN_SECRET}` } }));
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { sourceErrors: string[] }).sourceErrors[0]).toMatch(/does-not-exist does not exist/);
+    expect(((await ready.json()) as { sourceErrors: string[] }).sourceErrors[0]).toMatch(/does-not-exist: no such file or folder/);
     const alphaReady = await amender.app.fetch(new Request('https://amender.test/clusters/alpha/readyz', { headers: { authorization: `Bearer ${ALPHA_SECRET}` } }));
     expect(alphaReady.status).toBe(200);
     expect(((await alphaReady.json()) as { counts: { mutatingAdmissionPolicies: number } }).counts.mutatingAdmissionPolicies).toBe(1);

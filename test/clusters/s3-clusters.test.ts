@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterRegistry, hashSecret, readClustersConfig } from '../../src/clusters/index.js';
 import { createApp, fixedPolicySet, type AmenderApp } from '../../src/server/index.js';
-import { mountClusterRoutes } from '../../src/server/routes/clusters.js';
 import { nodeSourceResolvers } from '../../src/sources/node/index.js';
 import { buildPolicySet } from '../../src/policyset/index.js';
 import { CORRUPT_YAML, labelPolicy, patchOf, podReview, startS3, type TestS3 } from '../sources/helpers.js';
@@ -28,8 +27,7 @@ beforeAll(async () => {
     AMENDER_CLUSTER_WEST_SECRET_HASHES: await hashSecret(SECRET.west),
   };
   registry = ClusterRegistry.create(readClustersConfig(env), { resolvers: nodeSourceResolvers({ env, s3Client: s3.client }) });
-  amender = createApp({ policies: fixedPolicySet(buildPolicySet([]), 'empty') });
-  mountClusterRoutes(amender, registry);
+  amender = createApp({ policies: fixedPolicySet(buildPolicySet([]), 'empty'), clusters: registry });
 });
 
 afterAll(async () => {

@@ -5,8 +5,13 @@ import { ROOT, SERVER_BUNDLE } from './built.js';
 export interface Running {
   child: ChildProcess;
   url: string;
+  /** The JSON log lines written so far (standard output). */
   lines: Record<string, unknown>[];
+  /** What was written on standard error so far. */
+  stderr(): string;
   exit: Promise<number | null>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
 }
 
 export function startBundle(env: Record<string, string>): Promise<Running> {
@@ -31,7 +36,17 @@ export function startBundle(env: Record<string, string>): Promise<Running> {
         lines.push(line);
         if (line.msg === 'listening') {
           clearTimeout(timer);
-          resolve({ child, url: String(line.url), lines, exit });
+          resolve({
+            child,
+            url: String(line.url),
+            lines,
+            stderr: () => stderr,
+            exit,
+            stop: () => {
+              if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+              return exit;
+            },
+          });
         }
       }
     });
@@ -42,3 +57,12 @@ export function startBundle(env: Record<string, string>): Promise<Running> {
   });
 }
 
+
+/** Polls `check` until it holds (every 50 ms, at most `ms`); fails naming `what`. */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

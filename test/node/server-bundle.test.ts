@@ -47,9 +47,11 @@ describe('the built Node server over HTTPS + HTTP/2', () => {
     expect(JSON.parse(bad.body).message).toMatch(/^malformed JSON/);
   });
 
-  it('logs the policy set it loaded and every request as JSON lines', () => {
-    expect(server.lines[0]).toMatchObject({ level: 'info', msg: 'policy set loaded', source: 'bundled', problems: 0 });
+  it('logs the policy set it loaded and every request as JSON lines, and nothing on stderr', () => {
+    expect(server.lines[0]).toMatchObject({ level: 'info', msg: 'policy set applied', policySet: 'default', documents: 9, counts: { mutatingAdmissionPolicies: 4, params: 1, problems: 0 } });
+    expect(server.lines.find((l) => l.msg === 'listening')).toMatchObject({ policySources: ['bundled'], clusters: [], refreshSeconds: 60 });
     expect(server.lines.filter((l) => l.msg === 'request').length).toBeGreaterThanOrEqual(1);
+    expect(server.stderr()).toBe('');
   });
 });
 
@@ -126,8 +128,8 @@ describe('the built Node server, lifecycle', () => {
     try {
       const r = await fetch(`${server.url}/readyz`);
       expect(r.status).toBe(503);
-      expect((await r.json() as any).sourceErrors).toEqual(['cannot read policies from /nonexistent/amender: no such file or folder']);
-      expect(server.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'policy source error' }));
+      expect((await r.json() as any).sourceErrors).toEqual(['file:///nonexistent/amender: /nonexistent/amender: no such file or folder (no policy set is loaded yet)']);
+      expect(server.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'policy sources unreadable', policySet: 'default' }));
     } finally {
       server.child.kill('SIGTERM');
       await server.exit;

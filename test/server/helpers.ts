@@ -1,7 +1,8 @@
 import { startNodeServer, type RunningServer, type TlsMaterial } from '../../src/adapters/node.js';
 import { buildPolicySet, parseDocuments, type PolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, type AppOptions, type LogRecord, type PolicySetProvider } from '../../src/server/index.js';
-import { loadPolicySources } from '../../src/adapters/node-policies.js';
+import { loadPolicies } from '../../src/cli/load.js';
+import { nodeCliIO } from '../../src/cli/node-io.js';
 
 export interface TestServer {
   url: string;
@@ -25,10 +26,10 @@ export function policySetFrom(yaml: string, source = 'test.yaml'): PolicySet {
   return buildPolicySet(parseDocuments(source, yaml));
 }
 
+/** The bundled set (`policies/`), read once as the server reads `bundled`. */
 export async function bundledPolicies(): Promise<PolicySetProvider> {
-  const state = await loadPolicySources(['bundled']);
-  if (!state.set) throw new Error(`bundled policies did not load: ${state.sourceErrors.join('; ')}`);
-  return fixedPolicySet(state.set, 'bundled');
+  const { set } = await loadPolicies(['bundled'], nodeCliIO());
+  return fixedPolicySet(set, 'bundled');
 }
 
 /** A review of `object` (a Pod unless told) as the API server sends it. */

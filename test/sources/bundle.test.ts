@@ -11,7 +11,8 @@ import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { bundledSource, bundlePolicies, formatBundleProblems, PolicySetRefresher, stringifyJson, type PolicyBundle } from '../../src/sources/index.js';
 import { bundlePolicyFolder } from '../../src/sources/node/index.js';
 import { main } from '../../src/sources/node/bundle-folder.js';
-import { loadPolicySources } from '../../src/adapters/node-policies.js';
+import { loadPolicies } from '../../src/cli/load.js';
+import { nodeCliIO } from '../../src/cli/node-io.js';
 import { labelPolicy } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,7 +38,7 @@ describe('bundled policies', () => {
     if (!result.ok) throw new Error(formatBundleProblems(result.problems));
     expect(result.bundle.files.map((f) => f.name).sort()).toEqual(['container-defaults.yaml', 'default-labels.yaml', 'image-pull-policy.yaml', 'sidecar.yaml']);
     const fromBundle = (await serve(result.bundle)).provider().set!;
-    const fromYaml = (await loadPolicySources(['bundled'])).set!;
+    const fromYaml = (await loadPolicies([join(ROOT, 'policies')], nodeCliIO())).set;
     expect(fromBundle.counts).toEqual(fromYaml.counts);
     expect(fromBundle.problems).toEqual([]);
     expect(fromBundle.mutatingPolicies.map((p) => p.policy)).toEqual(fromYaml.mutatingPolicies.map((p) => p.policy));

@@ -156,8 +156,8 @@ describe('directory source', () => {
     await rm(dir, { recursive: true });
     const result = await r.refresh();
     expect(result.outcome).toBe('failed');
-    expect(result.errors).toEqual([`file://${dir}: ${dir} does not exist`]);
+    expect(result.errors).toEqual([`file://${dir}: ${dir}: no such file or folder`]);
     expect(names(r)).toEqual(['a']);
-    expect(r.provider().sourceErrors[0]).toMatch(/does not exist \(the set loaded at .* stays in force\)/);
+    expect(r.provider().sourceErrors[0]).toMatch(/no such file or folder \(the set loaded at .* stays in force\)/);
   });
 });

@@ -120,7 +120,7 @@ export async function startS3(): Promise<TestS3> {
   const endpoint = `http://127.0.0.1:${port}`;
   const requests: string[] = [];
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  const client = createS3Client({ region: 'us-east-1', endpoint, forcePathStyle: true }, { credentials, maxAttempts: 1 });
+  const client = await createS3Client({ region: 'us-east-1', endpoint, forcePathStyle: true }, { credentials, maxAttempts: 1 });
   client.middlewareStack.add(
     (next, context) => async (args) => {
       try {
@@ -134,7 +134,7 @@ export async function startS3(): Promise<TestS3> {
     },
     { step: 'deserialize', name: 'countRequests' },
   );
-  const admin = createS3Client({ region: 'us-east-1', endpoint, forcePathStyle: true }, { credentials });
+  const admin = await createS3Client({ region: 'us-east-1', endpoint, forcePathStyle: true }, { credentials });
   const stop = async () => {
     if (!running) return;
     running = false;

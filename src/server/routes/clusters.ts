@@ -1,5 +1,6 @@
 /**
- * The multi-cluster routes, mounted on the app by `mountClusterRoutes(amender, clusters)`:
+ * The multi-cluster routes, mounted by `createApp({ clusters })` (or on an app already made, by
+ * `mountClusterRoutes(amender, clusters)`):
  *
  *   POST /clusters/{cluster}/mutate            Authorization: Bearer <secret>
  *   POST /clusters/{cluster}/{secret}/mutate   the secret as a path segment (percent-encoded if needed)
@@ -8,8 +9,8 @@
  * Order of checks: unknown cluster → 404; missing or wrong secret → 401 (with WWW-Authenticate); only then
  * is the body read and the cluster's policy set consulted. Cluster names are not secret (they are in
  * webhook configurations, URLs and metrics), so 404 for an unknown name tells a caller nothing that helps
- * guess a secret, and tells an operator at once that the URL names the wrong cluster. The path-secret
- * route rewrites the request path seen by the access log to `/clusters/{cluster}/[redacted]/mutate`.
+ * guess a secret, and tells an operator at once that the URL names the wrong cluster. The access log
+ * writes the path-secret route as `/clusters/{cluster}/[redacted]/mutate` (`redactClusterPath`).
  */
 import type { Context, Hono } from 'hono';
 import type { AmenderApp } from '../app.js';
@@ -40,7 +41,6 @@ export function mountClusterRoutes(amender: Pick<AmenderApp, 'app' | 'metrics' |
   const guarded =
     (via: 'header' | 'path', then: (provider: PolicySetProvider) => Handler): Handler =>
     async (c) => {
-      if (via === 'path') c.req.path = redactClusterPath(c.req.path); // the access log must not hold the secret
       const name = c.req.param('cluster') ?? '';
       const cluster = clusters.get(name);
       if (!cluster) return c.json(statusBody(404, `no cluster named ${JSON.stringify(name)} is served here`), 404);
@@ -53,16 +53,15 @@ export function mountClusterRoutes(amender: Pick<AmenderApp, 'app' | 'metrics' |
   const mutate = (provider: PolicySetProvider) => mutateHandler(deps, () => provider());
   const ready = (provider: PolicySetProvider) => readyz(provider);
 
-  const onlyMethods = (allowed: string, redact: boolean): Handler => (c) => {
-    if (redact) c.req.path = redactClusterPath(c.req.path);
+  const onlyMethods = (allowed: string): Handler => (c) => {
     c.header('Allow', allowed);
-    return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed}`), 405);
+    return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${redactClusterPath(c.req.path)}; use ${allowed}`), 405);
   };
 
   app.post('/clusters/:cluster/mutate', guarded('header', mutate));
-  app.all('/clusters/:cluster/mutate', onlyMethods('POST', false));
+  app.all('/clusters/:cluster/mutate', onlyMethods('POST'));
   app.post('/clusters/:cluster/:secret/mutate', guarded('path', mutate));
-  app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST', true));
+  app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST'));
   app.get('/clusters/:cluster/readyz', guarded('header', ready));
-  app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD', false));
+  app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD'));
 }

@@ -47,6 +47,7 @@ export async function main(args: readonly string[], stderr: (text: string) => vo
   return 0;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a script only: bundled into a server or CLI, `import.meta.url` is that bundle's own file.
+if (process.argv[1] && /bundle-folder\.[cm]?[jt]s$/.test(process.argv[1]) && fileURLToPath(import.meta.url) === process.argv[1]) {
   process.exitCode = await main(process.argv.slice(2), (t) => process.stderr.write(t));
 }

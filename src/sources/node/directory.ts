@@ -65,7 +65,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       try {
         root = await stat(path);
       } catch (err) {
-        throw fail(isMissing(err) ? `${path} does not exist` : `cannot read ${path}: ${(err as Error).message}`, err);
+        throw fail(isMissing(err) ? (uri === path ? 'no such file or folder' : `${path}: no such file or folder`) : `cannot read ${path}: ${(err as Error).message}`, err);
       }
       singleFile = root.isFile();
       if (singleFile) return [{ name: basename(path), label: path, version: versionOf(root), size: root.size }];

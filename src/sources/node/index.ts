@@ -4,7 +4,7 @@
  *
  *   nodeSourceResolvers({ env, bundle?, s3Client? }) → SourceResolvers   for resolveSources(uris, ...)
  *   directorySource({ uri, path }), s3Source({ uri, client, bucket, prefix })
- *   readS3Settings(env) / createS3Client(settings, overrides?)
+ *   readS3Settings(env) / await createS3Client(settings, overrides?)   (loads the AWS SDK)
  *   bundlePolicyFolder(dir) → BundleResult                              (build step)
  */
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -29,12 +29,17 @@ export interface NodeResolverOptions {
 }
 
 export function nodeSourceResolvers(options: NodeResolverOptions): SourceResolvers {
-  let client = options.s3Client;
+  let client: Promise<S3Client> | undefined;
+  const shared = () =>
+    (client ??= (options.s3Client ? Promise.resolve(options.s3Client) : createS3Client(readS3Settings(options.env))).catch((err: unknown) => {
+      client = undefined;
+      throw err;
+    }));
   return {
     directory: (u) => directorySource({ uri: u.uri, path: u.path }),
     s3: (u) => {
-      client ??= createS3Client(readS3Settings(options.env));
-      return s3Source({ uri: u.uri, client, bucket: u.bucket, prefix: u.prefix });
+      if (!options.s3Client) readS3Settings(options.env); // a bad setting is a configuration error, found now
+      return s3Source({ uri: u.uri, client: shared, bucket: u.bucket, prefix: u.prefix });
     },
     ...(options.bundle ? { bundled: () => bundledSource(options.bundle!) } : {}),
   };

@@ -9,9 +9,30 @@
  *   AMENDER_S3_FORCE_PATH_STYLE          true|false: bucket in the path, not the host name (default true
  *                                        when AMENDER_S3_ENDPOINT is set, as most such stores need)
  *
- * One client serves every s3:// source of the process (all clusters), so connections are shared.
+ * One client serves every s3:// source of the process (all clusters), so connections are shared. The AWS
+ * SDK is loaded when the first client is made, so a server without s3:// sources never loads it (it is
+ * most of the Node bundle: loading it would double the cold start).
  */
-import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+
+export type S3Sdk = typeof import('@aws-sdk/client-s3');
+
+let sdk: Promise<S3Sdk> | undefined;
+
+/**
+ * The AWS SDK's S3 module, loaded on first use. The SDK is CommonJS: a bundle that splits it into a chunk
+ * of its own (the Lambda build) may hand its exports over as `default` only.
+ */
+export function loadS3Sdk(): Promise<S3Sdk> {
+  sdk ??= import('@aws-sdk/client-s3').then(
+    (mod) => ((mod as { S3Client?: unknown }).S3Client ? mod : (mod as unknown as { default: S3Sdk }).default),
+    (err: unknown) => {
+      sdk = undefined;
+      throw err;
+    },
+  );
+  return sdk;
+}
 
 export interface S3Settings {
   region: string;
@@ -49,7 +70,8 @@ export function readS3Settings(env: Readonly<Record<string, string | undefined>>
  * A client with bounded retries and timeouts (a refresh must end; the last good set covers a slow
  * store). `overrides` is for tests and embedding (explicit credentials, middleware).
  */
-export function createS3Client(settings: S3Settings, overrides: S3ClientConfig = {}): S3Client {
+export async function createS3Client(settings: S3Settings, overrides: S3ClientConfig = {}): Promise<S3Client> {
+  const { S3Client } = await loadS3Sdk();
   return new S3Client({
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,

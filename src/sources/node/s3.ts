@@ -2,15 +2,17 @@
  * `s3://bucket/prefix` through `@aws-sdk/client-s3`: lists the prefix page by page (ListObjectsV2), reads
  * each `.yaml`/`.yml`/`.json` object with GetObject, conditionally (`If-None-Match` with the ETag held), so
  * an unchanged object answers 304 without a body. Any S3-compatible store works with an endpoint override
- * (see s3-client.ts).
+ * (see s3-client.ts). The AWS SDK is loaded on the first listing (see s3-client.ts).
  */
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
 import { SourceError, type PolicySource, type SourceEntry } from '../types.js';
+import { loadS3Sdk, type S3Sdk } from './s3-client.js';
 
 export interface S3SourceOptions {
   uri: string;
-  client: S3Client;
+  /** The client, or how to make it on first use (the SDK loads then). */
+  client: S3Client | (() => Promise<S3Client>);
   bucket: string;
   prefix: string;
   /** Keys per listing page (S3's maximum, 1000, unless told). */
@@ -31,9 +33,20 @@ function describe(err: unknown): string {
 export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3SourceOptions): PolicySource {
   const root = folderPrefix(prefix);
   const fail = (message: string, cause: unknown) => new SourceError(uri, message, { cause });
+  let ready: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+  const connect = () =>
+    (ready ??= Promise.all([loadS3Sdk(), typeof client === 'function' ? client() : client]).then(
+      ([sdk, made]) => ({ sdk, client: made }),
+      (err: unknown) => {
+        ready = undefined; // try again on the next refresh
+        throw fail(`cannot make the S3 client: ${describe(err)}`, err);
+      },
+    ));
   return {
     uri,
     async list({ signal, maxEntries }) {
+      const { sdk, client } = await connect();
+      const { ListObjectsV2Command } = sdk;
       const entries: SourceEntry[] = [];
       let token: string | undefined;
       for (let page = 0; ; page++) {
@@ -54,6 +67,8 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       }
     },
     async fetch(entry, { signal, ifNoneMatch, maxBytes }) {
+      const { sdk, client } = await connect();
+      const { GetObjectCommand } = sdk;
       let response;
       try {
         response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: entry.name, IfNoneMatch: ifNoneMatch }), { abortSignal: signal });
