@@ -2,6 +2,7 @@
 import { UsageError } from './args.js';
 import { applyCommand, APPLY_USAGE } from './commands/apply.js';
 import { evalCommand, EVAL_USAGE } from './commands/eval.js';
+import { hashSecretCommand, HASH_SECRET_USAGE } from './commands/hash-secret.js';
 import { reviewCommand, REVIEW_USAGE } from './commands/review.js';
 import { testCommand, TEST_USAGE } from './commands/test.js';
 import { validateCommand, VALIDATE_USAGE } from './commands/validate.js';
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   validate: { run: validateCommand, usage: VALIDATE_USAGE, summary: 'load and check a policy set, report every problem' },
   eval: { run: evalCommand, usage: EVAL_USAGE, summary: 'evaluate CEL in the Kubernetes admission environment' },
   'webhook-config': { run: webhookConfigCommand, usage: WEBHOOK_CONFIG_USAGE, summary: 'print the MutatingWebhookConfiguration a policy set needs' },
+  'hash-secret': { run: hashSecretCommand, usage: HASH_SECRET_USAGE, summary: 'print the sha256:<hex> hash to configure for a cluster secret (read from stdin)' },
 };
 
 export const EXIT_OK = 0;

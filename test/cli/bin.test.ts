@@ -1,12 +1,24 @@
 /** The built `amender` command as a user runs it: a child process, real files, stdin, exit codes. */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, ROOT, ensureBuilt } from '../node/built.js';
+import { labelPolicy, patchOf, podReview, startS3, type TestS3 } from '../sources/helpers.js';
 
 function amender(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Without blocking the event loop (the test's own S3 client shares it), with extra environment. */
+function amenderAsync(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(input);
+  });
 }
 
 beforeAll(() => ensureBuilt());
@@ -34,5 +46,69 @@ describe('bin/amender.js', () => {
     const usage = amender(['frobnicate']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^amender: unknown command "frobnicate"/);
+  });
+});
+
+describe('--policies reads what the server reads', () => {
+  let s3: TestS3;
+  beforeAll(async () => {
+    s3 = await startS3();
+    await s3.put('cli/label.yaml', labelPolicy('team', 'team', 'from-s3'));
+    await s3.put('cli/tests/ignored.yaml', 'not: [a policy');
+  });
+  afterAll(async () => {
+    await s3?.dispose();
+  });
+  const env = () => ({
+    AMENDER_S3_ENDPOINT: s3.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  });
+
+  it('an s3:// prefix, next to a file:// folder, as one set', async () => {
+    const v = await amenderAsync(['validate', 's3://policies/cli', `file://${ROOT}policies`], env());
+    expect(v.stderr).toBe('');
+    expect(v.stdout).toMatch(/^ok \(mutatingAdmissionPolicies: 5, mutatingAdmissionPolicyBindings: 5, /);
+    const r = await amenderAsync(['review', '--policies', 's3://policies/cli', '--input', '-'], env(), JSON.stringify(podReview()));
+    expect(r.code).toBe(0);
+    expect(patchOf(JSON.parse(r.stdout))).toEqual([{ op: 'add', path: '/metadata/labels/team', value: 'from-s3' }]);
+  });
+
+  it('bundled, and an unreadable or unknown source with its message', async () => {
+    expect(amender(['validate', 'bundled']).stdout).toMatch(/^ok \(mutatingAdmissionPolicies: 4, /);
+    const unknown = await amenderAsync(['validate', 's3://policies/cli', 'r2://BUCKET/x'], env());
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('amender validate: policy source r2://BUCKET/x: r2:// sources are not available on the command line (available: bundled, file://, s3://)\n');
+    const unreadable = await amenderAsync(['validate', 's3://no-such-bucket/x'], env());
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toBe('amender validate: cannot read policies from s3://no-such-bucket/x: cannot list s3://no-such-bucket/x/: The specified bucket does not exist (HTTP 404)\n');
+  });
+});
+
+describe('amender hash-secret', () => {
+  const secret = 'f3a1c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3';
+  const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+
+  it('prints the hash of the secret read from standard input, one trailing newline ignored', () => {
+    for (const input of [secret, `${secret}\n`, `${secret}\r\n`]) {
+      const r = amender(['hash-secret'], input);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(`${sha256(secret)}\n`);
+      expect(r.code).toBe(0);
+    }
+  });
+
+  it('warns about a short secret and refuses what no caller could present', () => {
+    const short = amender(['hash-secret'], 'hunter2');
+    expect(short.code).toBe(0);
+    expect(short.stdout).toBe(`${sha256('hunter2')}\n`);
+    expect(short.stderr).toMatch(/^warning: a secret of 7 characters may be guessed from its hash/);
+    expect(amender(['hash-secret'], '').stderr).toBe('amender hash-secret: no secret on standard input\n');
+    expect(amender(['hash-secret'], 'two words\n').code).toBe(1);
+    const arg = amender(['hash-secret', secret]);
+    expect(arg.code).toBe(2);
+    expect(arg.stderr).not.toContain(secret);
   });
 });

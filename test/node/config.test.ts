@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_PORT, readNodeConfig } from '../../src/adapters/node-config.js';
 
+const HASH = `sha256:${'ab'.repeat(32)}`;
+const OTHER_HASH = `sha256:${'cd'.repeat(32)}`;
+
 function problems(env: Record<string, string>, file?: string): string[] {
   try {
     readNodeConfig(env, file);
@@ -63,5 +66,34 @@ describe('readNodeConfig', () => {
     expect(problems({}, '[1, 2]')).toEqual(['config file: expected a mapping of settings']);
     expect(problems({}, 'port: [1\n')[0]).toMatch(/^config file: /);
     expect(problems({ AMENDER_MAX_JSON_DEPTH: '5000' })).toEqual(['AMENDER_MAX_JSON_DEPTH: at most 1000, got 5000']);
+  });
+
+  it('reads the refresh interval and the clusters from the environment and the file, a variable winning per field', () => {
+    const file = `refreshSeconds: 300\nclusters:\n  prod-eu:\n    sources: [s3://policies/prod-eu, bundled]\n    secretHashes: ['${HASH}']\n    refreshSeconds: 30\n  staging:\n    sources: file:///etc/staging\n    secretHashes: ['${HASH}']\n`;
+    const c = readNodeConfig({ AMENDER_CLUSTERS: 'prod-eu,dev', AMENDER_CLUSTER_PROD_EU_SECRET_HASHES: `${HASH},${OTHER_HASH}`, AMENDER_CLUSTER_DEV_SOURCES: 'bundled', AMENDER_CLUSTER_DEV_SECRET_HASHES: HASH }, file);
+    expect(c.refreshSeconds).toBe(300);
+    expect(c.clusters).toEqual([
+      { name: 'dev', sources: ['bundled'], secretHashes: [HASH] },
+      { name: 'prod-eu', sources: ['s3://policies/prod-eu', 'bundled'], secretHashes: [HASH, OTHER_HASH], refreshSeconds: 30 },
+      { name: 'staging', sources: ['file:///etc/staging'], secretHashes: [HASH] },
+    ]);
+    expect(readNodeConfig({ AMENDER_REFRESH_SECONDS: '0' }, file).refreshSeconds).toBe(0);
+    expect(readNodeConfig({}).refreshSeconds).toBe(60);
+    expect(readNodeConfig({}).clusters).toEqual([]);
+  });
+
+  it('reports problems of the refresh interval and the clusters with the others', () => {
+    expect(problems({ AMENDER_REFRESH_SECONDS: '-1', PORT: 'x', AMENDER_CLUSTERS: 'Prod' })).toEqual([
+      'PORT: expected an integer from 0 to 65535, got "x"',
+      'AMENDER_REFRESH_SECONDS: expected whole seconds from 0 to 86400, got "-1"',
+      expect.stringMatching(/^cluster "Prod": a name is 1-63 lowercase letters/),
+    ]);
+    expect(problems({}, 'clusters:\n  a:\n    sources: [bundled]\n    secretHashes: [my-password]\n')).toEqual([
+      'cluster a: secret hash #1 is not of the form sha256:<64 lowercase hex digits> (store the hash of the secret, never the secret)',
+    ]);
+    expect(problems({}, 'clusters: [a]\nrefreshSeconds: 100000\n')).toEqual([
+      'config file key refreshSeconds: expected whole seconds from 0 to 86400, got 100000',
+      'config file key clusters: expected a mapping of cluster name to settings',
+    ]);
   });
 });
