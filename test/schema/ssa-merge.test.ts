@@ -127,6 +127,29 @@ describe('structured-merge-diff merge', () => {
     ]);
   });
 
+  it('tells items of lists with several key fields apart, with key defaults and map-valued keys', () => {
+    const ports = { list: { elem: struct({ port: num, proto: str, v: str }), listType: 'map' as const, keys: ['port', 'proto'] } };
+    const t = struct({}) as any;
+    t.map.fields.set('ports', { type: ports });
+    const withDefault = structuredClone(ports) as any;
+    withDefault.list.elem = { map: { fields: new Map<string, FieldDef>([['port', { type: num }], ['proto', { type: str, default: 'TCP' }], ['v', { type: str }]]), atomic: false } };
+    const td = struct({}) as any;
+    td.map.fields.set('ports', { type: withDefault });
+    const lhs = { ports: [{ port: 80, proto: 'TCP', v: 'a' }, { port: 80, proto: 'UDP', v: 'b' }, { port: '80', proto: 'TCP', v: 'c' }] };
+    expect(smdMerge(lhs, { ports: [{ port: 80, proto: 'UDP', v: 'x' }] }, t).value).toEqual({
+      ports: [{ port: 80, proto: 'TCP', v: 'a' }, { port: 80, proto: 'UDP', v: 'x' }, { port: '80', proto: 'TCP', v: 'c' }],
+    });
+    expect(smdMerge(lhs, { ports: [{ port: 80, v: 'y' }] }, td).value).toEqual({
+      ports: [{ port: 80, proto: 'TCP', v: 'y' }, { port: 80, proto: 'UDP', v: 'b' }, { port: '80', proto: 'TCP', v: 'c' }],
+    });
+    expect(smdMerge({}, { ports: [{ port: 80, proto: 'TCP' }, { port: 80 }] }, td).errors).toEqual([
+      { path: '.ports', message: 'duplicate entries for key [port=80,proto="TCP"]' },
+    ]);
+    const bad = smdMerge({}, { ports: [{ port: { n: 1 } }] }, t);
+    expect(bad.errors[0].message).toBe('element 0: associative list with keys has an element that omits key field "proto" (and doesn\'t have default value)');
+    expect(validateTypedErrors(t, { ports: [{ port: { n: 1 } }] })[0].message).toBe(bad.errors[0].message);
+  });
+
   it('never modifies its inputs and shares what the patch does not touch', () => {
     const lhs = deepFreeze(JSON.parse('{"list":[{"key":"a","id":1,"value":{"x":"1"}},{"key":"b","id":2}],"setStr":["q"]}'));
     const rhs = deepFreeze(JSON.parse('{"list":[{"key":"b","id":2,"bv":true}]}'));

@@ -1,4 +1,4 @@
-import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { goNumber, goQuote } from '../gofmt.js';
 import { resolve, type ListDef } from '../types.js';
 
@@ -68,26 +68,39 @@ export const NEEDS_PATH_ELEMENT: unique symbol = Symbol('needs path element');
 export type ItemIdentity = string | number | boolean | null | typeof NEEDS_PATH_ELEMENT | KeyError;
 
 /**
- * A cheap identity of an associative-list item, equal for two items exactly when their path elements
- * are equal, as long as every item of the lists compared gets a scalar identity: the set member itself,
- * or the value of the single key field (JS equality of numbers is SMD's: 1 and 1.0 are one key). Map
- * lookups of a fresh path-element string cost a flattening and a hash each; these cost nothing. When an
- * item answers NEEDS_PATH_ELEMENT, compare the lists by associativeItemKey's text instead.
+ * A cheap identity of an associative-list item, equal for two items of one list exactly when their path
+ * elements are equal, as long as every item of the lists compared gets a scalar identity: the set member
+ * itself, the value of the single key field, or the JSON text of the values of several key fields (JS
+ * equality of numbers is SMD's: 1 and 1.0 are one key). Map lookups of a fresh path-element string cost
+ * a flattening and a hash each; these cost little. When an item answers NEEDS_PATH_ELEMENT (a key value
+ * that is a map or a list), compare the lists by associativeItemKey's text instead.
  */
 export function itemIdentity(list: ListDef, item: JsonValue): ItemIdentity {
-  if (list.keys.length === 0) {
+  const keys = list.keys;
+  if (keys.length === 0) {
     if (item === null || typeof item === 'object') return { error: associativeItemKey(list, item).error! };
     return item;
   }
-  if (list.keys.length > 1 || !isJsonObject(item)) {
-    const key = associativeItemKey(list, item);
-    return key.error !== undefined ? { error: key.error } : NEEDS_PATH_ELEMENT;
+  if (!isJsonObject(item)) return { error: associativeItemKey(list, item).error! };
+  if (keys.length === 1) {
+    const v = keyValue(list, item, keys[0]);
+    if (v === undefined) return { error: omitsKey(keys[0]) };
+    return v !== null && typeof v === 'object' ? NEEDS_PATH_ELEMENT : v;
   }
-  const key = list.keys[0];
+  const values: JsonValue[] = [];
+  let composite = false;
+  for (const key of keys) {
+    const v = keyValue(list, item, key);
+    if (v === undefined) return { error: omitsKey(key) };
+    if (v !== null && typeof v === 'object') composite = true;
+    values.push(v);
+  }
+  return composite ? NEEDS_PATH_ELEMENT : JSON.stringify(values);
+}
+
+function keyValue(list: ListDef, item: JsonObject, key: string): JsonValue | undefined {
   const own = getOwn(item, key);
-  const v = own !== undefined ? own : keyDefault(list, key);
-  if (v === undefined) return { error: omitsKey(key) };
-  return v !== null && typeof v === 'object' ? NEEDS_PATH_ELEMENT : v;
+  return own !== undefined ? own : keyDefault(list, key);
 }
 
 /** SMD substitutes the schema default of a key field an item omits (ContainerPort.protocol → "TCP"). */
