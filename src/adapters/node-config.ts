@@ -129,6 +129,7 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
   return config;
 }
 
+/** Config file keys (dotted below `tls` and `limits`) → settings; `clusters` is read by src/clusters. */
 const FILE_KEYS: Record<string, Key> = {
   port: 'port',
   host: 'host',
@@ -145,6 +146,9 @@ const FILE_KEYS: Record<string, Key> = {
 };
 
 /** The file's settings, and its `clusters` value as written (checked by readClustersConfig). */
+/** Every key the config file takes, for the README test. */
+export const CONFIG_FILE_KEYS: readonly string[] = [...Object.keys(FILE_KEYS), 'clusters'];
+
 function readFile(text: string, problems: string[]): { raw: Raw; clusters: unknown } {
   let doc: unknown;
   try {

@@ -1,6 +1,6 @@
 /**
  * Many clusters from one service: configuration, secrets, and the registry of per-cluster policy sets.
- * Threat model: THREAT-MODEL.md beside this file. Core (Web Crypto only).
+ * Threat model: README.md, "Many clusters, and who may call". Core (Web Crypto only).
  *
  *   readClustersConfig(env, fileClusters?) → ClusterConfig[]        (throws ClusterConfigError)
  *   ClusterRegistry.create(configs, { resolvers, logger?, defaultRefreshSeconds?, ... })
