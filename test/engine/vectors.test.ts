@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '../../src/admission/types.js';
 import { evaluate, type EngineResult } from '../../src/engine/index.js';
 import { applyPatch } from '../../src/jsonpatch/index.js';
-import { buildPolicySet, type SourceDocument } from '../../src/policyset/index.js';
+import { buildPolicySet } from '../../src/policyset/index.js';
+import { documents, dropPath, normalize } from '../fixtures/map-vectors.js';
 import { loadVectors } from '../map/helpers.js';
 
 const FILES = [
@@ -19,47 +20,6 @@ const FILES = [
   'integration/e2e.yaml',
   'integration/integration.yaml',
 ];
-
-/** Recursively drops null, {} and [] (repeated until stable), as the vectors' comparison rule says. */
-export function normalize(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(normalize);
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const n = normalize(x);
-      if (n === null || n === undefined) continue;
-      if (typeof n === 'object' && Object.keys(n as object).length === 0) continue;
-      out[k] = n;
-    }
-    return out;
-  }
-  return v;
-}
-
-function withoutPath(obj: unknown, path: string): unknown {
-  const clone = structuredClone(obj) as Record<string, unknown>;
-  const parts = path.split('.');
-  let at: any = clone;
-  for (const p of parts.slice(0, -1)) {
-    if (!at || typeof at !== 'object') return clone;
-    at = at[p];
-  }
-  if (at && typeof at === 'object') delete at[parts[parts.length - 1]];
-  return clone;
-}
-
-function documents(v: any): SourceDocument[] {
-  const docs: SourceDocument[] = [];
-  let index = 0;
-  const add = (value: any) => docs.push({ source: v.name, index: index++, value });
-  for (const p of v.policies ?? []) add(p);
-  for (const b of v.bindings ?? []) add(b);
-  // Params are listed as CEL sees them (no apiVersion/kind); the kind is the policies' paramKind.
-  const paramKind = (v.policies ?? []).map((p: any) => p.spec?.paramKind).find(Boolean);
-  for (const param of v.params ?? []) add({ apiVersion: paramKind?.apiVersion, kind: paramKind?.kind, ...param });
-  for (const ns of v.namespaces ?? []) add(ns);
-  return docs;
-}
 
 function request(v: any): AdmissionRequest {
   const r = v.request;
@@ -82,9 +42,9 @@ function expectObject(result: EngineResult, expected: any, defaulted: readonly s
   expect(result.allowed, JSON.stringify(!result.allowed && result.status)).toBe(true);
   if (!result.allowed) return;
   let want: unknown = expected;
-  for (const path of defaulted) want = withoutPath(want, path);
+  for (const path of defaulted) want = dropPath(want, path);
   let got: unknown = result.object;
-  for (const path of defaulted) got = withoutPath(got, path);
+  for (const path of defaulted) got = dropPath(got, path);
   expect(normalize(got)).toEqual(normalize(want));
   // The reply patch: strict RFC 6902 from the received object gives exactly the final object.
   const applied = applyPatch(received as any, result.patch, 'rfc6902');
