@@ -9,7 +9,7 @@ import { programCacheStats } from '../cel/index.js';
 import { createAppMetrics, type AppMetrics, type CelCacheStats } from './app-metrics.js';
 import type { AppEnv } from './context.js';
 import { resolveLimits, type Limits } from './limits.js';
-import { silentLogger, type Logger } from './log.js';
+import { silentLogger, type Logger, type LogRecord } from './log.js';
 import { redactClusterPath } from './auth.js';
 import { PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import type { PolicySetProvider } from './policy-state.js';
@@ -53,22 +53,29 @@ export function createApp(options: AppOptions): AmenderApp {
   app.use('*', async (c, next) => {
     const started = clock();
     await next();
-    const review = c.get('review');
-    const route = c.res.status === 404 && c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
-    metrics.httpRequests.inc({ route, code: String(c.res.status) });
-    logger({
-      level: c.res.status >= 500 ? 'error' : 'info',
+    const status = c.res.status;
+    const route = status === 404 && c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
+    metrics.httpRequests.inc({ route, code: String(status) });
+    const record: LogRecord = {
+      level: status >= 500 ? 'error' : 'info',
       msg: 'request',
       method: c.req.method,
       // A path secret (`/clusters/{cluster}/{secret}/mutate`) never reaches the log.
       path: redactClusterPath(c.req.path),
-      status: c.res.status,
+      status,
       durationMs: Math.round((clock() - started) * 1000) / 1000,
-      ...(review ? { uid: review.uid, outcome: review.outcome } : {}),
-      ...(review?.status === 200 ? { patchOps: review.patchOps } : {}),
-      ...(review && review.status !== 200 ? { message: review.body.message } : {}),
-      ...(review && 'error' in review && review.error !== undefined ? { error: String((review.error as Error)?.stack ?? review.error) } : {}),
-    });
+    };
+    const review = c.get('review');
+    if (review) {
+      record.uid = review.uid;
+      record.outcome = review.outcome;
+      if (review.status === 200) record.patchOps = review.patchOps;
+      else {
+        record.message = review.body.message;
+        if ('error' in review && review.error !== undefined) record.error = String((review.error as Error)?.stack ?? review.error);
+      }
+    }
+    logger(record);
   });
 
   const onlyMethods = (allowed: string) => (c: Context<AppEnv>) => {

@@ -27,8 +27,10 @@ export function jsonLineLogger(
   const threshold = LEVELS[minLevel];
   return (record) => {
     if (LEVELS[record.level] < threshold) return;
-    const { level, msg, ...fields } = record;
-    write(JSON.stringify({ time: now().toISOString(), level, msg, ...fields }) + '\n');
+    // time, level and msg first, then the fields in their order; one object built per line (one per request).
+    const line: Record<string, unknown> = { time: now().toISOString(), level: record.level, msg: record.msg };
+    for (const key in record) if (key !== 'level' && key !== 'msg') line[key] = record[key];
+    write(JSON.stringify(line) + '\n');
   };
 }
 
