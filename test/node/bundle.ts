@@ -21,7 +21,8 @@ export function startBundle(env: Record<string, string>): Promise<Running> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close': the process has exited and its output has been read to the end.
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start within 15 s')), 15_000);
     let buffered = '';
