@@ -72,16 +72,18 @@ export async function run(): Promise<void> {
   const review = pod4k();
   const text = JSON.stringify(review);
   const { app } = createApp({ policies: fixedPolicySet(set, 'bench') });
+  // As the API server sends it: with its Content-Length.
+  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
 
   // Check the path does what it should before timing it.
-  const probe = await app.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } }));
+  const probe = await app.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers }));
   const reply = (await probe.json()) as { response: { allowed: boolean; patch?: string; status?: { message: string } } };
   if (!reply.response.allowed) throw new Error(`bench review was denied: ${reply.response.status?.message}`);
 
   const baseline = measure(() => JSON.stringify(JSON.parse(text)), { minMillis: 500 });
   const core = await measureAsync(() => answerReviewText(text, set, 1000));
   const viaFetch = await measureAsync(async () => {
-    const res = await app.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } }));
+    const res = await app.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers }));
     await res.text();
   });
   const row = (what: string, s: Stats) => ({
