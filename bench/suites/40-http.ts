@@ -2,7 +2,9 @@
  * Requests/s and p99 latency of the Node server answering `POST /mutate` with a 4 KB Pod review, under a
  * bounded loopback load (autocannon: 16 connections, at most 5 s and 40 000 requests), next to a trivial
  * Hono handler (reads the body, answers a constant) served by the same adapter. The server runs in a
- * child process so the load generator does not share its event loop.
+ * child process so the load generator does not share its event loop. Besides throughput and latency,
+ * which on a small shared machine also measure the load generator competing for the same cores, each
+ * row gives the server process's own CPU time per request (user + system, from `process.cpuUsage()`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +18,8 @@ const LOAD = { connections: 16, duration: 5, maxOverallRequests: 40_000 };
 
 interface LoadFigures {
   requestsPerSecond: number;
+  /** Server CPU (user + system) per request, microseconds. */
+  cpuMicros: number;
   p50ms: number;
   p99ms: number;
   requests: number;
@@ -43,6 +47,7 @@ async function serve(variant: string): Promise<void> {
     fetch = createApp({ policies: fixedPolicySet(set, 'bundled') }).app.fetch;
   }
   const server = await startNodeServer({ fetch, port: 0, host: '127.0.0.1' });
+  process.on('message', () => process.send!(process.cpuUsage()));
   process.stdout.write(`LISTENING ${server.port}\n`);
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }
@@ -50,8 +55,13 @@ async function serve(variant: string): Promise<void> {
 async function measure(variant: string, body: string): Promise<LoadFigures> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, [SERVE_VARIABLE]: variant },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  const cpu = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (u: NodeJS.CpuUsage) => resolve(u.user + u.system));
+      child.send('cpu');
+    });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let seen = '';
@@ -66,9 +76,12 @@ async function measure(variant: string, body: string): Promise<LoadFigures> {
     const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<any>;
     const target = { url: `http://127.0.0.1:${port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
     await autocannon({ ...target, connections: 4, amount: 2_000 }); // warm-up: JIT, caches
+    const cpuBefore = await cpu();
     const r = await autocannon({ ...target, ...LOAD });
+    const cpuAfter = await cpu();
     return {
       requestsPerSecond: r.requests.total / r.duration,
+      cpuMicros: (cpuAfter - cpuBefore) / r.requests.total,
       p50ms: r.latency.p50,
       p99ms: r.latency.p99,
       requests: r.requests.total,
@@ -88,6 +101,7 @@ export async function run(): Promise<void> {
   const row = (name: string, f: LoadFigures) => ({
     server: name,
     'req/s': f.requestsPerSecond.toFixed(0),
+    'server CPU/req': `${f.cpuMicros.toFixed(0)} µs`,
     'p50 ms': f.p50ms.toFixed(2),
     'p99 ms': f.p99ms.toFixed(2),
     requests: f.requests,
@@ -99,7 +113,7 @@ export async function run(): Promise<void> {
     row('trivial Hono handler', trivial),
   ]);
   console.log(
-    `ratio amender/trivial: throughput ${(amender.requestsPerSecond / trivial.requestsPerSecond).toFixed(2)}×, p99 latency ${(amender.p99ms / trivial.p99ms).toFixed(2)}×`,
+    `ratio amender/trivial: throughput ${(amender.requestsPerSecond / trivial.requestsPerSecond).toFixed(2)}×, p99 latency ${(amender.p99ms / trivial.p99ms).toFixed(2)}×, server CPU per request ${(amender.cpuMicros / trivial.cpuMicros).toFixed(2)}×`,
   );
 }
 
