@@ -33,7 +33,16 @@ const refuseNodeBuiltins = {
  * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
  */
 export const TARGETS = [
-  { name: 'node', entry: 'src/adapters/node-main.ts', outfile: 'dist/node/main.js', platform: 'node' },
+  // Node server (Knative, any host): the bundled set embedded pre-parsed like Lambda's, and the S3 sources
+  // with the AWS SDK in a chunk loaded only when an s3:// source is configured.
+  {
+    name: 'node',
+    entry: 'src/adapters/node-main.ts',
+    outfile: 'dist/node/main.js',
+    platform: 'node',
+    policies: true,
+    options: { outfile: undefined, outdir: 'dist/node', splitting: true, entryNames: 'main', chunkNames: 'chunks/[name]-[hash]', minify: true },
+  },
   { name: 'cli', entry: 'src/cli/bin.ts', outfile: 'dist/cli/amender.js', platform: 'node' },
   // Lambda (handler `index.handler`): the S3 sources and the AWS SDK are a chunk loaded only when an
   // s3:// or file:// source is configured, so a bundled-only function does not load them at cold start.

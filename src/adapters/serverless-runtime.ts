@@ -10,7 +10,6 @@
  */
 import { ClusterRegistry } from '../clusters/index.js';
 import { createApp, type AmenderApp, type Logger } from '../server/index.js';
-import { mountClusterRoutes } from '../server/routes/clusters.js';
 import { PolicySetRefresher, registerSourceMetrics, resolveSources, type RefreshResult, type SourceResolvers } from '../sources/index.js';
 import type { ServerlessConfig } from './serverless-config.js';
 
@@ -85,8 +84,7 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
     logger,
     defaultRefreshSeconds: config.refreshSeconds,
   });
-  const amender = createApp({ policies: defaultSet.provider, limits: config.limits, logger });
-  if (config.clusters.length > 0) mountClusterRoutes(amender, clusters);
+  const amender = createApp({ policies: defaultSet.provider, clusters: config.clusters.length > 0 ? clusters : undefined, limits: config.limits, logger });
   const all = [defaultSet, ...clusters.refreshers()];
   registerSourceMetrics(amender.metrics.registry, () => all);
   const shared = all.map((r) => new SharedRefresh(r));
