@@ -17,7 +17,7 @@ const podRule = (name: string, rule: JsonObject): JsonObject => ({
 });
 
 /** Ten rules over three policies, the shapes kyverno/policies' mutate samples use most. */
-function policies(): CompiledKyvernoPolicy[] {
+export function policies(): CompiledKyvernoPolicy[] {
   const docs: JsonObject[] = [
     {
       apiVersion: 'kyverno.io/v1',

@@ -191,6 +191,33 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect(!conflicting.ok && conflicting.error.message).toBe('strategic merge: conflicting merge keys [name,] for field l');
   });
 
+  it('gives the same result for a resource that went through earlier merges as for a fresh copy of it', () => {
+    const clone = (v: JsonValue): JsonValue => JSON.parse(JSON.stringify(v));
+    const start = pod(
+      { containers: [{ name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }, { name: 'X', value: null }] }, { name: 'b', image: 'b:1' }], dnsPolicy: null },
+      { name: 'p', creationTimestamp: null, labels: { app: 'x' } },
+    );
+    const overlays: JsonValue[] = [
+      { metadata: { labels: { team: 't' } } },
+      { spec: { containers: [{ name: 'b', imagePullPolicy: 'Always' }] } },
+      { metadata: { annotations: { a: '1' } }, spec: { containers: [{ name: 'c', image: 'c:1' }] } },
+    ];
+    let current: JsonValue = start;
+    for (const overlay of overlays) {
+      const fresh = merge(clone(current), overlay);
+      current = merge(current, overlay);
+      expect(current).toEqual(fresh);
+    }
+    // The same subtree under another type, or with inference, is walked again for that one.
+    const spec = { containers: [{ name: 'a', image: 'a:1' }, { name: 'a', args: ['x'] }] };
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', spec };
+    const overlay = { metadata: { labels: { a: 'b' } } };
+    expect((merge(widget, overlay) as any).spec).toBe(spec);
+    expect((merge(widget, overlay, { inferListMergeKey: true }) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
+    expect((merge(pod(spec), overlay) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
+    expect((merge(widget, overlay) as any).spec).toBe(spec);
+  });
+
   it('never modifies its inputs; __proto__ keys are data', () => {
     const frozen = JSON.parse(JSON.stringify(live));
     const overlay = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}},"spec":{"containers":[{"name":"a","image":"q"}]}}');

@@ -1,6 +1,6 @@
 import { getOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
-import { resolve, type FieldDef, type MapDef, type TypeRef } from '../types.js';
+import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
 export class StrategicMergeError extends Error {
@@ -40,6 +40,10 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * - every other list (no strategy, `retainKeys`/`replace`, unknown kinds, custom resources) is replaced.
  *
  * Never modifies its inputs; the result may share untouched scalars and replaced lists with them.
+ * Resource subtrees the overlay does not touch are given back as they are when they hold nothing kyaml
+ * would drop or merge (nulls, duplicate list keys); which subtrees were found so is remembered (see
+ * `Normalized`), so a resource that went through an earlier merge is not walked whole again. Documents
+ * must therefore not be modified after they were passed in (they are immutable throughout Amender).
  */
 export function strategicMerge(resource: JsonValue, overlay: JsonValue, options: StrategicMergeOptions = {}): StrategicMergeResult {
   if (!isJsonObject(resource)) return { ok: false, error: new StrategicMergeError('strategic merge: the resource is not an object') };
@@ -75,11 +79,44 @@ function kindOf(v: JsonValue | undefined): Kind | undefined {
 
 const KIND_NAMES: Record<Kind, string> = { map: 'MappingNode', list: 'SequenceNode', scalar: 'ScalarNode' };
 
+/** The type a map was normalized under when there was none (its own apiVersion/kind decide). */
+const NO_TYPE: Atom = {};
+
+/**
+ * Resource maps and keyed lists that a walk without overlay gave back unchanged, with what that walk
+ * depended on: the map's type, the list's item type and merge keys. Kept per registry and inference
+ * setting, the other two things the walk depends on. Kyverno merges several overlays into one resource
+ * per request; each merge shares every untouched subtree with its input, so only what earlier merges
+ * rebuilt is walked again.
+ */
+interface Normalized {
+  maps: WeakMap<JsonObject, Atom>;
+  lists: WeakMap<JsonArray, { elem: Atom; keys: readonly string[] }>;
+}
+
+const normalizedBy = new WeakMap<SchemaRegistry, [plain: Normalized, inferring: Normalized]>();
+
+function normalizedFor(registry: SchemaRegistry, infer: boolean): Normalized {
+  let pair = normalizedBy.get(registry);
+  if (pair === undefined) {
+    pair = [
+      { maps: new WeakMap(), lists: new WeakMap() },
+      { maps: new WeakMap(), lists: new WeakMap() },
+    ];
+    normalizedBy.set(registry, pair);
+  }
+  return pair[infer ? 1 : 0];
+}
+
 class Merger {
+  private readonly normalized: Normalized;
+
   constructor(
     private readonly registry: SchemaRegistry,
     private readonly infer: boolean,
-  ) {}
+  ) {
+    this.normalized = normalizedFor(registry, infer);
+  }
 
   walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
     // kyaml takes the kind of the first side that is neither missing nor null; the other must agree.
@@ -137,6 +174,8 @@ class Merger {
 
   /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
   private normalizeMap(dest: JsonObject, type: TypeRef | undefined, path: string): JsonObject {
+    const typeSeen = type ? resolve(type) : NO_TYPE;
+    if (this.normalized.maps.get(dest) === typeSeen) return dest;
     type ??= rootType(this.registry, dest);
     const def = type ? resolve(type).map : undefined;
     let out: JsonObject | undefined;
@@ -156,15 +195,16 @@ class Merger {
       }
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
-    return out ?? dest;
+    if (out !== undefined) return out;
+    this.normalized.maps.set(dest, typeSeen);
+    return dest;
   }
 
   /** kyaml's PatchStrategyAndKeyList + IsAssociative, or inference by `name` where there is no schema. */
   private listKeys(type: TypeRef | undefined, field: FieldDef | undefined, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, path: string): string[] | undefined {
     const listDef = type ? resolve(type).list : undefined;
     if (type && listDef) {
-      const strategy = field?.patchStrategy ?? '';
-      if (!strategy.split(',').includes('merge')) return undefined;
+      if (!field?.patchStrategy || !MERGE_STRATEGY.test(field.patchStrategy)) return undefined;
       if (listDef.listType === 'map' && listDef.keys.length > 0) return listDef.keys as string[];
       return field?.patchMergeKey ? [field.patchMergeKey] : [];
     }
@@ -207,6 +247,9 @@ class Merger {
 
   /** An untouched keyed list with unique keys: its items, each normalized; undefined when it needs the full walk. */
   private normalizeKeyedList(dest: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): JsonArray | undefined {
+    const elemSeen = elem ? resolve(elem) : NO_TYPE;
+    const known = this.normalized.lists.get(dest);
+    if (known !== undefined && known.elem === elemSeen && sameKeys(known.keys, keys)) return dest;
     const seen = new Set<string>();
     let out: JsonArray | undefined;
     for (let i = 0; i < dest.length; i++) {
@@ -221,7 +264,9 @@ class Merger {
       if (r !== item && out === undefined) out = dest.slice(0, i);
       if (out !== undefined) out.push(r);
     }
-    return out ?? dest;
+    if (out !== undefined) return out;
+    this.normalized.lists.set(dest, { elem: elemSeen, keys });
+    return dest;
   }
 
   private keyedList(dest: JsonArray, patchItems: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
@@ -278,6 +323,15 @@ class Merger {
     }
     return keyless.length > 0 ? [...out, ...keyless] : out;
   }
+}
+
+/** A field's patch strategy (`merge`, `merge,retainKeys`, `retainKeys`, `replace`) includes `merge`. */
+const MERGE_STRATEGY = /(?:^|,)merge(?:,|$)/;
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The `$patch` directive of an overlay map: merge (default), replace or delete. */
