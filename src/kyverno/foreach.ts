@@ -12,6 +12,7 @@
  * nothing; anything else that is not a list is an error.
  */
 import type { JsonValue } from '../json/index.js';
+import type { StrategicMergeCache } from '../schema/index.js';
 import { conditionsHold } from './conditions.js';
 import { loadContextEntries, type EntryScope } from './context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
@@ -22,6 +23,8 @@ import { substituteAll } from './variables.js';
 export interface ForeachScope extends EntryScope {
   /** Makes `resource` the context's `request.object` (and refreshes what derives from it). */
   readonly refreshObject: (resource: JsonValue) => void;
+  /** Shared by the request's strategic merges (each merges into what the previous steps produced). */
+  readonly merges?: StrategicMergeCache;
 }
 
 export async function runForeach(
@@ -66,7 +69,7 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
         current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope);
       } else {
         const patches = substituteAll(entry.patches, scope);
-        current = applyPatches(current, patches).resource;
+        current = applyPatches(current, patches, scope.merges).resource;
       }
     }
   } finally {

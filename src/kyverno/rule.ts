@@ -41,7 +41,7 @@ export async function runRule(rule: CompiledRule, resource: JsonValue, scope: Fo
     } else {
       const substituted = substituteAll(rule.substitutable, scope);
       const mutate = isJsonObject(substituted) ? getOwn(substituted, 'mutate') : undefined;
-      ({ resource: patched, skipReason } = applyPatches(resource, mutate ?? null));
+      ({ resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges));
     }
     if (patched === resource || jsonEqual(patched, resource)) {
       return { status: 'skipped', message: skipReason ?? 'no patches applied', resource };

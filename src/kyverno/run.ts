@@ -8,6 +8,7 @@
  */
 import type { AdmissionRequest } from '../admission/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { StrategicMergeCache } from '../schema/index.js';
 import { copyObject, JsonContext, type QueryFn } from './context.js';
 import type { ContextSources } from './context-entries.js';
 import { messageOf } from './errors.js';
@@ -100,6 +101,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     ctx.set('request.object', resource);
     if (needImages) ctx.set('images', imagesOf(resource));
   };
+  const merges = new StrategicMergeCache();
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
   let subject: MatchSubject | undefined;
@@ -115,6 +117,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       policyId: policy.id,
       policyNamespace: policy.namespace,
       refreshObject,
+      merges,
     };
     const rules: KyvernoRuleOutcome[] = [];
     for (const rule of policy.rules) {

@@ -5,12 +5,13 @@
  * does not hold means "nothing to do" (the rule is skipped), not an error.
  */
 import type { JsonValue } from '../json/index.js';
-import { strategicMerge } from '../schema/index.js';
+import { strategicMerge, type StrategicMergeCache } from '../schema/index.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import type { PatchOutcome } from './patchers.js';
 import { ConditionFailure, GlobalConditionFailure, preprocessOverlay } from './smp-preprocess.js';
 
-export function applyStrategicMerge(resource: JsonValue, overlay: JsonValue): PatchOutcome {
+/** `cache`: one per request, so the merges of its rules skip what earlier ones already walked. */
+export function applyStrategicMerge(resource: JsonValue, overlay: JsonValue, cache?: StrategicMergeCache): PatchOutcome {
   let plain: JsonValue;
   try {
     plain = preprocessOverlay(overlay, resource);
@@ -21,7 +22,7 @@ export function applyStrategicMerge(resource: JsonValue, overlay: JsonValue): Pa
     if (error instanceof KyvernoRuleError) throw error;
     throw new KyvernoRuleError(`failed to process the strategic merge overlay: ${messageOf(error)}`);
   }
-  const merged = strategicMerge(resource, plain);
+  const merged = strategicMerge(resource, plain, { cache });
   if (!merged.ok) throw new KyvernoRuleError(`failed to apply patchStrategicMerge: ${merged.error.message}`);
   return { resource: merged.value };
 }

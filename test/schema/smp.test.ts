@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
-import { SchemaRegistry, strategicMerge, type StrategicMergeOptions } from '../../src/schema/index.js';
+import { SchemaRegistry, strategicMerge, StrategicMergeCache, type StrategicMergeOptions } from '../../src/schema/index.js';
 
 const VECTORS = join(import.meta.dirname, '..', 'vectors', 'kyverno');
 const vector = (name: string) => parse(readFileSync(join(VECTORS, `${name}.yaml`), 'utf8'));
@@ -191,7 +191,7 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect(!conflicting.ok && conflicting.error.message).toBe('strategic merge: conflicting merge keys [name,] for field l');
   });
 
-  it('gives the same result for a resource that went through earlier merges as for a fresh copy of it', () => {
+  it('with a cache shared by merges that feed each other, gives what merging into fresh copies gives', () => {
     const clone = (v: JsonValue): JsonValue => JSON.parse(JSON.stringify(v));
     const start = pod(
       { containers: [{ name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }, { name: 'X', value: null }] }, { name: 'b', image: 'b:1' }], dnsPolicy: null },
@@ -202,20 +202,22 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
       { spec: { containers: [{ name: 'b', imagePullPolicy: 'Always' }] } },
       { metadata: { annotations: { a: '1' } }, spec: { containers: [{ name: 'c', image: 'c:1' }] } },
     ];
+    const cache = new StrategicMergeCache();
     let current: JsonValue = start;
     for (const overlay of overlays) {
       const fresh = merge(clone(current), overlay);
-      current = merge(current, overlay);
+      current = merge(current, overlay, { cache });
       expect(current).toEqual(fresh);
     }
-    // The same subtree under another type, or with inference, is walked again for that one.
-    const spec = { containers: [{ name: 'a', image: 'a:1' }, { name: 'a', args: ['x'] }] };
+    // The same subtree under another type, or with other options, is walked again for that one.
+    const spec = { containers: [{ name: 'a', image: 'a:1' }, { name: 'a', args: ['x'] }] } as JsonObject;
     const widget = { apiVersion: 'example.com/v1', kind: 'Widget', spec };
     const overlay = { metadata: { labels: { a: 'b' } } };
-    expect((merge(widget, overlay) as any).spec).toBe(spec);
-    expect((merge(widget, overlay, { inferListMergeKey: true }) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
-    expect((merge(pod(spec), overlay) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
-    expect((merge(widget, overlay) as any).spec).toBe(spec);
+    const shared = new StrategicMergeCache();
+    expect((merge(widget, overlay, { cache: shared }) as any).spec).toBe(spec);
+    expect((merge(widget, overlay, { cache: shared, inferListMergeKey: true }) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
+    expect((merge(pod(spec), overlay, { cache: shared }) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
+    expect((merge(widget, overlay, { cache: shared }) as any).spec).toBe(spec);
   });
 
   it('never modifies its inputs; __proto__ keys are data', () => {

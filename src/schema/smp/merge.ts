@@ -19,6 +19,8 @@ export interface StrategicMergeOptions {
    * resource) are replaced whole.
    */
   inferListMergeKey?: boolean;
+  /** Shared by merges that feed each other (each into the previous one's result), so they skip what they share. */
+  cache?: StrategicMergeCache;
 }
 
 const DIRECTIVE = '$patch';
@@ -40,10 +42,9 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * - every other list (no strategy, `retainKeys`/`replace`, unknown kinds, custom resources) is replaced.
  *
  * Never modifies its inputs; the result may share untouched scalars and replaced lists with them.
- * Resource subtrees the overlay does not touch are given back as they are when they hold nothing kyaml
- * would drop or merge (nulls, duplicate list keys); which subtrees were found so is remembered (see
- * `Normalized`), so a resource that went through an earlier merge is not walked whole again. Documents
- * must therefore not be modified after they were passed in (they are immutable throughout Amender).
+ * Resource subtrees the overlay does not touch are walked too (kyaml drops their nulls and merges their
+ * duplicate list keys) and given back as they are when there was nothing to do; with `options.cache`,
+ * merges into the result of an earlier one skip the subtrees that earlier walks found so.
  */
 export function strategicMerge(resource: JsonValue, overlay: JsonValue, options: StrategicMergeOptions = {}): StrategicMergeResult {
   if (!isJsonObject(resource)) return { ok: false, error: new StrategicMergeError('strategic merge: the resource is not an object') };
@@ -51,7 +52,8 @@ export function strategicMerge(resource: JsonValue, overlay: JsonValue, options:
   const registry = options.registry ?? SchemaRegistry.builtin();
   const root = rootType(registry, resource) ?? rootType(registry, overlay);
   try {
-    const out = new Merger(registry, options.inferListMergeKey ?? false).walk(resource, overlay, root, undefined, '');
+    const infer = options.inferListMergeKey ?? false;
+    const out = new Merger(registry, infer, options.cache?.normalizedFor(registry, infer)).walk(resource, overlay, root, undefined, '');
     if (!isJsonObject(out)) throw new StrategicMergeError('strategic merge: the patch deletes the whole resource');
     return { ok: true, value: out };
   } catch (err) {
@@ -82,41 +84,36 @@ const KIND_NAMES: Record<Kind, string> = { map: 'MappingNode', list: 'SequenceNo
 /** The type a map was normalized under when there was none (its own apiVersion/kind decide). */
 const NO_TYPE: Atom = {};
 
-/**
- * Resource maps and keyed lists that a walk without overlay gave back unchanged, with what that walk
- * depended on: the map's type, the list's item type and merge keys. Kept per registry and inference
- * setting, the other two things the walk depends on. Kyverno merges several overlays into one resource
- * per request; each merge shares every untouched subtree with its input, so only what earlier merges
- * rebuilt is walked again.
- */
+/** Resource maps and keyed lists a walk without overlay gave back unchanged, with the types it used. */
 interface Normalized {
-  maps: WeakMap<JsonObject, Atom>;
-  lists: WeakMap<JsonArray, { elem: Atom; keys: readonly string[] }>;
+  readonly maps: Map<JsonObject, Atom>;
+  readonly lists: Map<JsonArray, { elem: Atom; keys: readonly string[] }>;
 }
 
-const normalizedBy = new WeakMap<SchemaRegistry, [plain: Normalized, inferring: Normalized]>();
+/**
+ * What a sequence of strategic merges into one document remembers between calls (Kyverno: one per
+ * request): the resource maps and keyed lists that a walk without overlay gave back unchanged, with
+ * the type, item type and merge keys that walk used. Each merge shares every subtree it did not touch
+ * with its input, so the next merge walks only what earlier steps rebuilt or added. The documents
+ * must not be modified while the cache lives (they are immutable throughout Amender). Plain Maps,
+ * dropped with the cache: a long-lived WeakMap of short-lived documents costs more in V8 than the walk.
+ */
+export class StrategicMergeCache {
+  private bound: { registry: SchemaRegistry; infer: boolean; normalized: Normalized } | undefined;
 
-function normalizedFor(registry: SchemaRegistry, infer: boolean): Normalized {
-  let pair = normalizedBy.get(registry);
-  if (pair === undefined) {
-    pair = [
-      { maps: new WeakMap(), lists: new WeakMap() },
-      { maps: new WeakMap(), lists: new WeakMap() },
-    ];
-    normalizedBy.set(registry, pair);
+  /** The memo for these options; undefined when the cache already serves other ones. */
+  normalizedFor(registry: SchemaRegistry, infer: boolean): Normalized | undefined {
+    this.bound ??= { registry, infer, normalized: { maps: new Map(), lists: new Map() } };
+    return this.bound.registry === registry && this.bound.infer === infer ? this.bound.normalized : undefined;
   }
-  return pair[infer ? 1 : 0];
 }
 
 class Merger {
-  private readonly normalized: Normalized;
-
   constructor(
     private readonly registry: SchemaRegistry,
     private readonly infer: boolean,
-  ) {
-    this.normalized = normalizedFor(registry, infer);
-  }
+    private readonly normalized: Normalized | undefined,
+  ) {}
 
   walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
     // kyaml takes the kind of the first side that is neither missing nor null; the other must agree.
@@ -175,7 +172,7 @@ class Merger {
   /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
   private normalizeMap(dest: JsonObject, type: TypeRef | undefined, path: string): JsonObject {
     const typeSeen = type ? resolve(type) : NO_TYPE;
-    if (this.normalized.maps.get(dest) === typeSeen) return dest;
+    if (this.normalized?.maps.get(dest) === typeSeen) return dest;
     type ??= rootType(this.registry, dest);
     const def = type ? resolve(type).map : undefined;
     let out: JsonObject | undefined;
@@ -196,7 +193,7 @@ class Merger {
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
     if (out !== undefined) return out;
-    this.normalized.maps.set(dest, typeSeen);
+    this.normalized?.maps.set(dest, typeSeen);
     return dest;
   }
 
@@ -248,7 +245,7 @@ class Merger {
   /** An untouched keyed list with unique keys: its items, each normalized; undefined when it needs the full walk. */
   private normalizeKeyedList(dest: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): JsonArray | undefined {
     const elemSeen = elem ? resolve(elem) : NO_TYPE;
-    const known = this.normalized.lists.get(dest);
+    const known = this.normalized?.lists.get(dest);
     if (known !== undefined && known.elem === elemSeen && sameKeys(known.keys, keys)) return dest;
     const seen = new Set<string>();
     let out: JsonArray | undefined;
@@ -265,7 +262,7 @@ class Merger {
       if (out !== undefined) out.push(r);
     }
     if (out !== undefined) return out;
-    this.normalized.lists.set(dest, { elem: elemSeen, keys });
+    this.normalized?.lists.set(dest, { elem: elemSeen, keys });
     return dest;
   }
 
