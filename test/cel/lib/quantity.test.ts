@@ -118,4 +118,18 @@ describe('Quantity', () => {
     expect(q('quantity("1e-2000000000").compareTo(quantity("0"))')).toBe(1n);
     expect(celError('quantity("1e2000000000").add(quantity("1"))')).toBe('quantity is too large to compute exactly');
   });
+
+  it('computes exact sums up to 10^1000, the limit Kyverno shares (it used to write out 10^100000)', () => {
+    expect(q(`quantity("1e1000").add(1) == quantity("1${'0'.repeat(999)}1")`)).toBe(true);
+    expect(celError('quantity("1e1001").add(1)')).toBe('quantity is too large to compute exactly');
+    expect(celError('quantity("1e5000").sub(quantity("1"))')).toBe('quantity is too large to compute exactly');
+    expect(q('quantity("1e5000").add(quantity("0")).isGreaterThan(quantity("1e4999"))')).toBe(true); // int64 Add of a zero
+  });
+
+  it('subtracts the most negative int64 exactly, as apimachinery now does (the negation used to wrap)', () => {
+    const minInt64 = 'quantity("-9E").sub(quantity("223372036854775808"))';
+    expect(q(`${minInt64}.asInteger()`)).toBe(-(1n << 63n));
+    expect(q(`quantity("1").sub(${minInt64}) == quantity("9223372036854775809")`)).toBe(true);
+    expect(q(`quantity("1").sub(${minInt64}).isInteger()`)).toBe(false);
+  });
 });

@@ -1,51 +1,20 @@
 /**
- * Kubernetes quantities (src/kyverno/go/quantity.ts), one implementation for preconditions, validate
+ * Kubernetes quantities in Kyverno (src/kyverno/go/quantity.ts over the shared port in src/k8s,
+ * whose own tests are test/k8s/quantity.test.ts): one implementation for preconditions, validate
  * patterns and JMESPath arithmetic. The engine's former copy kept exact rationals from a regular
  * expression; the JMESPath one ported resource.ParseQuantity but capped every large value. Which is
  * right comes from k8s.io/apimachinery/pkg/api/resource/quantity.go: values are rounded up to nano
  * units, only BinarySI values are capped at 2^63-1, an `e` exponent is an int32 (it wraps), and `.`,
- * `+`, `-` alone read as zero.
+ * `+`, `-` alone read as zero. The last block covers what changed when the CEL and Kyverno ports
+ * became one, as Kyverno's functions and operators show it.
  */
 import { describe, expect, it } from 'vitest';
-import { compareQuantities, formatQuantity, parseQuantity, tryParseQuantity } from '../../../src/kyverno/go/quantity.js';
+import { ERR_TOO_LARGE } from '../../../src/k8s/index.js';
 import { evaluate } from '../../../src/kyverno/jmespath/index.js';
 import { evaluateOperator } from '../../../src/kyverno/operators.js';
 import { valueMatches } from '../../../src/kyverno/pattern.js';
 
-const canonical = (text: string) => formatQuantity(parseQuantity(text));
 const add = (a: string, b: string) => evaluate(`add('${a}', '${b}')`, {});
-
-describe('parse and String()', () => {
-  const cases: [string, string][] = [
-    ['0', '0'],
-    ['100m', '100m'],
-    ['0.1', '100m'],
-    ['1.5Gi', '1536Mi'],
-    ['1024Mi', '1Gi'],
-    ['1e3', '1e3'],
-    ['1E', '1E'],
-    ['+5k', '5k'],
-    ['12345678901234567890', '12345678901234567890'],
-    ['0.0000000001', '1n'], // rounded up to the nano unit
-    ['-0.0000000001', '-1n'],
-    ['.', '0'],
-    ['+', '0'],
-  ];
-  for (const [text, printed] of cases) {
-    it(`${text} → ${printed}`, () => expect(canonical(text)).toBe(printed));
-  }
-  it("reports k8s's messages", () => {
-    expect(() => parseQuantity('')).toThrow("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
-    expect(() => parseQuantity('1x')).toThrow('quantities must match the regular expression');
-    expect(() => parseQuantity('1K')).toThrow("unable to parse quantity's suffix");
-    expect(tryParseQuantity('1K')).toBeUndefined();
-  });
-  it('compares exactly', () => {
-    expect(compareQuantities(parseQuantity('1Gi'), parseQuantity('1073741824'))).toBe(0);
-    expect(compareQuantities(parseQuantity('999m'), parseQuantity('1'))).toBe(-1);
-    expect(compareQuantities(parseQuantity('1e-9'), parseQuantity('1n'))).toBe(0);
-  });
-});
 
 describe('where the engine and JMESPath copies disagreed', () => {
   it('values below one nano unit round up (the engine compared them exactly)', () => {
@@ -67,11 +36,37 @@ describe('where the engine and JMESPath copies disagreed', () => {
   it('the exponent is an int32 as in Go, so 2^32+1 wraps to 1 (JMESPath refused it)', () => {
     expect(add('1e4294967297', '0')).toEqual({ ok: true, value: '10' });
   });
-  it('exponents beyond ±1000 are refused rather than computed digit by digit', () => {
+  it('exponents beyond ±1000 are quantities as in apimachinery; only exact results beyond 10^1000 are refused', () => {
     expect(add('1e1000', '0')).toEqual({ ok: true, value: '10e999' });
-    expect(add('1e1001', '0')).toMatchObject({ ok: false });
-    expect(add('1e2000000000', '1')).toMatchObject({ ok: false, error: { message: "JMESPath function 'add': invalid operands" } });
-    expect(evaluateOperator('equals', '1e1001', '1e1001')).toBe(true); // not quantities: a wildcard match
-    expect(evaluateOperator('lessthan', '1e1001', '1e1002')).toBe(false);
+    expect(add('1e1001', '0')).toEqual({ ok: true, value: '100e999' }); // was refused at parse
+    expect(add('1e2000000000', '1')).toMatchObject({ ok: false, error: { message: expect.stringContaining(ERR_TOO_LARGE) } });
+    expect(evaluateOperator('equals', '1e1001', '1e1001')).toBe(true);
+    expect(evaluateOperator('lessthan', '1e1001', '1e1002')).toBe(true); // was false: not quantities
+    expect(evaluateOperator('greaterthan', '1e2000000000', '1e1999999999')).toBe(true);
+  });
+});
+
+describe('where the CEL and Kyverno ports disagreed, as Kyverno shows it', () => {
+  const divide = (a: string, b: string | number) => evaluate(`divide('${a}', ${typeof b === 'number' ? `\`${b}\`` : `'${b}'`})`, {});
+
+  it("quantity ÷ quantity divides AsApproximateFloat64 values, which use Go's math.Pow10", () => {
+    expect(divide('1e33', '1')).toEqual({ ok: true, value: 1.0000000000000001e33 }); // was 1e33
+    expect(divide('3Gi', '1Gi')).toEqual({ ok: true, value: 3 });
+  });
+
+  it('the BinarySI cap has scale 0, the scale quantity ÷ number rounds at', () => {
+    expect(divide('16Ei', 3)).toEqual({ ok: true, value: '3074457345618258602' }); // was '3074457345618258602333333333n'
+    expect(divide('1.5Gi', 3)).toEqual({ ok: true, value: '512Mi' });
+  });
+
+  it('".e-10" is no quantity (inf.Dec reads no digit); it was read as zero', () => {
+    expect(evaluateOperator('equals', '.e-10', '0')).toBe(false);
+    expect(add('.e-10', '1')).toMatchObject({ ok: false, error: { message: "JMESPath function 'add': invalid operands" } });
+    expect(evaluateOperator('equals', '.', '0')).toBe(true);
+  });
+
+  it('results are printed canonically even when the parsed text was kept as the String() form', () => {
+    expect(add('+5k', '0')).toEqual({ ok: true, value: '5k' });
+    expect(add('0', '+1Ki')).toEqual({ ok: true, value: '1Ki' });
   });
 });
