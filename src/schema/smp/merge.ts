@@ -152,8 +152,14 @@ class Merger {
     const out: JsonObject = {};
     // kyaml walks the union of field names in sorted order and appends new fields at the end.
     for (const name of Object.keys(base)) {
-      const ov = base === patch ? base[name] : patch ? getOwn(patch, name) : undefined;
-      this.put(out, name, base[name], ov, def, path);
+      const dv = base[name];
+      const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
+      // A scalar the overlay does not touch is kept (a null dropped) without a walk.
+      if (ov === undefined && (dv === null || typeof dv !== 'object')) {
+        if (dv !== null) setOwn(out, name, dv);
+      } else {
+        this.put(out, name, dv, ov, def, path);
+      }
     }
     if (patch && base !== patch) {
       const added = Object.keys(patch).filter((k) => !Object.prototype.hasOwnProperty.call(base, k));
