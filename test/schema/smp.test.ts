@@ -220,6 +220,54 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect((merge(widget, overlay, { cache: shared }) as any).spec).toBe(spec);
   });
 
+  it('with a cache, gives what fresh copies give over seeded random merge chains (keyless items, duplicates, nulls, directives, earlier documents)', () => {
+    const clone = (v: JsonValue): JsonValue => JSON.parse(JSON.stringify(v));
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return (seed >>> 16) % n; // the low bits of this generator repeat with a short period
+    };
+    const pick = <T>(xs: T[]): T => xs[rand(xs.length)];
+    const scalar = (): JsonValue => pick<JsonValue>(['a', 'b', 1, true, null]);
+    const env = (): JsonValue => {
+      const item: JsonObject = rand(5) === 0 ? { value: scalar() } : { name: pick(['X', 'Y', 'Z']), value: scalar() };
+      return item;
+    };
+    const container = (): JsonValue => {
+      const c: JsonObject = rand(6) === 0 ? { image: 'nameless' } : { name: pick(['a', 'b', 'c']) };
+      if (rand(2)) c.image = pick(['i:1', 'i:2', null]);
+      if (rand(2)) c.env = Array.from({ length: rand(4) }, env);
+      if (rand(4) === 0) c.$patch = pick(['replace', 'delete']);
+      if (rand(3) === 0) c.ports = Array.from({ length: rand(3) }, () => ({ containerPort: pick([80, 443]), protocol: pick(['TCP', 'UDP']) }));
+      return c;
+    };
+    const spec = (): JsonObject => {
+      const s: JsonObject = {};
+      if (rand(3)) s.containers = Array.from({ length: rand(4) }, container);
+      if (rand(3) === 0) s.initContainers = Array.from({ length: rand(3) }, container);
+      if (rand(4) === 0) s.dnsPolicy = scalar();
+      if (rand(5) === 0) s.containers = null;
+      return s;
+    };
+    const meta = (): JsonObject => ({ labels: rand(2) ? { app: scalar() } : { team: 'x', app: null }, ...(rand(3) === 0 ? { finalizers: ['f', pick(['g', 'f'])] } : {}) });
+    for (let chain = 0; chain < 300; chain++) {
+      const cache = new StrategicMergeCache();
+      // Each step merges into the latest document or an earlier one: the cache must hold for all.
+      const documents: JsonValue[] = [pod(spec(), { name: 'p', ...meta() })];
+      for (let step = 0; step < 6; step++) {
+        const current = rand(3) ? documents[documents.length - 1] : pick(documents);
+        const overlay: JsonObject = rand(2) ? { spec: spec() } : { metadata: meta() };
+        const fresh = strategicMerge(clone(current), overlay);
+        const cached = strategicMerge(current, overlay, { cache });
+        expect(cached.ok).toBe(fresh.ok);
+        if (fresh.ok && cached.ok) {
+          expect(cached.value).toEqual(fresh.value);
+          documents.push(cached.value);
+        }
+      }
+    }
+  });
+
   it('never modifies its inputs; __proto__ keys are data', () => {
     const frozen = JSON.parse(JSON.stringify(live));
     const overlay = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}},"spec":{"containers":[{"name":"a","image":"q"}]}}');

@@ -109,6 +109,13 @@ export class StrategicMergeCache {
 }
 
 class Merger {
+  /**
+   * False once the current subtree holds something a walk without overlay would still change: the items
+   * without merge key that a keyed list keeps unwalked at its end. Only subtrees without such items are
+   * remembered as normalized.
+   */
+  private clean = true;
+
   constructor(
     private readonly registry: SchemaRegistry,
     private readonly infer: boolean,
@@ -146,9 +153,13 @@ class Merger {
       base = directive === 'replace' ? patch : dest;
     }
     if (base === undefined || base === null) return base;
+    // A merged map is normalized under the type it was merged with when that was given (not looked up).
+    const given = type ? resolve(type) : undefined;
     // Where the schema ends, kyaml looks for an embedded object of a known kind (apiVersion + kind).
     type ??= (dest ? rootType(this.registry, dest) : undefined) ?? (patch ? rootType(this.registry, patch) : undefined);
     const def = type ? resolve(type).map : undefined;
+    const outer = this.clean;
+    this.clean = true;
     const out: JsonObject = {};
     // kyaml walks the union of field names in sorted order and appends new fields at the end.
     for (const name of Object.keys(base)) {
@@ -166,6 +177,8 @@ class Merger {
       if (added.length > 1) added.sort();
       for (const name of added) this.put(out, name, undefined, patch[name], def, path);
     }
+    if (this.clean && given) this.normalized?.maps.set(out, given);
+    this.clean &&= outer;
     return out;
   }
 
@@ -181,6 +194,8 @@ class Merger {
     if (this.normalized?.maps.get(dest) === typeSeen) return dest;
     type ??= rootType(this.registry, dest);
     const def = type ? resolve(type).map : undefined;
+    const outer = this.clean;
+    this.clean = true;
     let out: JsonObject | undefined;
     const keys = Object.keys(dest);
     for (let i = 0; i < keys.length; i++) {
@@ -198,9 +213,9 @@ class Merger {
       }
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
-    if (out !== undefined) return out;
-    this.normalized?.maps.set(dest, typeSeen);
-    return dest;
+    if (this.clean) this.normalized?.maps.set(out ?? dest, typeSeen);
+    this.clean &&= outer;
+    return out ?? dest;
   }
 
   /** kyaml's PatchStrategyAndKeyList + IsAssociative, or inference by `name` where there is no schema. */
@@ -273,6 +288,8 @@ class Merger {
   }
 
   private keyedList(dest: JsonArray, patchItems: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
+    const outer = this.clean;
+    this.clean = true;
     const tuples: string[][] = [];
     const seen = new Set<string>();
     for (let i = 0; i < patchItems.length; i++) {
@@ -324,7 +341,13 @@ class Merger {
       }
       if (!replaced) out.push(v);
     }
-    return keyless.length > 0 ? [...out, ...keyless] : out;
+    if (keyless.length > 0) {
+      this.clean = false;
+      return [...out, ...keyless];
+    }
+    if (this.clean) this.normalized?.lists.set(out, { elem: elem ? resolve(elem) : NO_TYPE, keys });
+    this.clean &&= outer;
+    return out;
   }
 }
 
