@@ -4,6 +4,7 @@
  * strategic merge. See README.md in this folder.
  */
 export { SchemaRegistry, parseApiVersion, type GroupVersionKind } from './registry.js';
+export { builtinKinds } from './builtin.js';
 export { CrdError } from './crd.js';
 export type { ObjectType, Atom, ListDef, MapDef, FieldDef, TypeRef, ScalarKind, ListType } from './types.js';
 export { resolve, NamedRef, DEDUCED, UNTYPED_ATOMIC } from './types.js';

@@ -1,4 +1,5 @@
 import { hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
+import { ERR_FORMAT_WRONG, quantityParseError } from '../k8s/index.js';
 import { goQuote } from './gofmt.js';
 import { rfc3339Error } from './gotime.js';
 import { ItemPairing, unchanged } from './unchanged.js';
@@ -21,10 +22,6 @@ export class StrictDecodeError extends Error {
     super(message);
   }
 }
-
-const QUANTITY_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-const QUANTITY_SUFFIX = "unable to parse quantity's suffix";
-const QUANTITY_SUFFIXES = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei']);
 
 /**
  * Decodes `obj` against a built-in kind's type the way the API server's strict JSON decoder does
@@ -227,8 +224,8 @@ function customDecodeError(format: string | undefined, v: JsonValue, container: 
   switch (format) {
     case 'quantity': {
       if (typeof v === 'number') return undefined;
-      if (typeof v !== 'string') return QUANTITY_FORMAT;
-      return quantityError(v.trim());
+      if (typeof v !== 'string') return ERR_FORMAT_WRONG;
+      return quantityParseError(v.trim());
     }
     case 'date-time':
       if (typeof v !== 'string') return `json: cannot unmarshal ${jsonKind(v, false, undefined, undefined)} into Go value of type string`;
@@ -242,13 +239,4 @@ function customDecodeError(format: string | undefined, v: JsonValue, container: 
     default:
       return typeof v === 'object' ? `json: cannot unmarshal ${Array.isArray(v) ? 'array' : 'object'} into Go value of type string` : undefined;
   }
-}
-
-/** resource.ParseQuantity's verdict on a string. */
-function quantityError(s: string): string | undefined {
-  const m = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)/.exec(s);
-  if (!m) return QUANTITY_FORMAT;
-  const suffix = s.slice(m[0].length);
-  if (QUANTITY_SUFFIXES.has(suffix) || /^[eE][+-]?[0-9]+$/.test(suffix)) return undefined;
-  return /^[eEinumkKMGTP]*[-+]?[0-9]*$/.test(suffix) ? QUANTITY_SUFFIX : QUANTITY_FORMAT;
 }

@@ -8,7 +8,7 @@
  * out (`group/version/Kind`) and is reported; a bare unknown kind cannot be placed in a group and is
  * reported as unresolved.
  */
-import { builtinKinds } from '../schema/builtin.js';
+import { builtinKinds } from '../schema/index.js';
 
 export interface KindEntry {
   group: string;

@@ -13,6 +13,7 @@ import {
   formatQuantity,
   mulQuantities,
   parseQuantity,
+  QuantityError,
   quoRoundDown,
   subQuantities,
   tryParseQuantity,
@@ -142,13 +143,23 @@ export function goRound(x: number): number {
 
 const ANY2 = [{ types: ['any' as const] }, { types: ['any' as const] }];
 
+/** Runs one operation; an exact quantity result too large to compute is this function's error. */
+function exact(fn: string, op: () => Value): Value {
+  try {
+    return op();
+  } catch (e) {
+    if (e instanceof QuantityError) throw kyvernoError.generic(fn, e.message);
+    throw e;
+  }
+}
+
 export const arithmeticFunctions: FunctionDef[] = [
   {
     name: 'add',
     args: ANY2,
     returns: ['any'],
     note: 'does arithmetic addition of two specified values of numbers, quantities, and durations',
-    call: (args) => add(...operands(args, 'add'), 'add'),
+    call: (args) => exact('add', () => add(...operands(args, 'add'), 'add')),
   },
   {
     name: 'sum',
@@ -159,7 +170,7 @@ export const arithmeticFunctions: FunctionDef[] = [
       const list = items as Value[];
       if (list.length === 0) throw kyvernoError.generic('sum', 'at least one element in the array is required');
       let result: Value = list[0];
-      for (let i = 1; i < list.length; i++) result = add(...operands([result, list[i]], 'sum'), 'sum');
+      for (let i = 1; i < list.length; i++) result = exact('sum', () => add(...operands([result, list[i]], 'sum'), 'sum'));
       return result;
     },
   },
@@ -168,28 +179,28 @@ export const arithmeticFunctions: FunctionDef[] = [
     args: ANY2,
     returns: ['any'],
     note: 'does arithmetic subtraction of two specified values of numbers, quantities, and durations',
-    call: (args) => subtract(...operands(args, 'subtract')),
+    call: (args) => exact('subtract', () => subtract(...operands(args, 'subtract'))),
   },
   {
     name: 'multiply',
     args: ANY2,
     returns: ['any'],
     note: 'does arithmetic multiplication of two specified values of numbers, quantities, and durations',
-    call: (args) => multiply(...operands(args, 'multiply')),
+    call: (args) => exact('multiply', () => multiply(...operands(args, 'multiply'))),
   },
   {
     name: 'divide',
     args: ANY2,
     returns: ['any'],
     note: 'divisor must be non zero',
-    call: (args) => divide(...operands(args, 'divide')),
+    call: (args) => exact('divide', () => divide(...operands(args, 'divide'))),
   },
   {
     name: 'modulo',
     args: ANY2,
     returns: ['any'],
     note: 'divisor must be non-zero, arguments must be integers',
-    call: (args) => modulo(...operands(args, 'modulo')),
+    call: (args) => exact('modulo', () => modulo(...operands(args, 'modulo'))),
   },
   {
     name: 'round',
