@@ -3,6 +3,7 @@
  * Kyverno's Go helpers in src/kyverno/go): a pure module, no platform imports.
  *
  *   quantity.ts  resource.Quantity: parse, compare, add/sub, AsInt64, AsApproximateFloat64, String()
+ *   calendar.ts  the proleptic Gregorian day arithmetic of Go's time package (metav1.Time)
  */
 export {
   compareQuantities,
@@ -29,3 +30,4 @@ export {
   type Quantity,
   type QuantityFormat,
 } from './quantity.js';
+export { civilFromDays, daysFromCivil, daysInMonth, isLeapYear, type CivilDate } from './calendar.js';

@@ -2,37 +2,11 @@
  * Timestamps and durations with nanosecond precision: RFC 3339 parsing/formatting, Go-style duration
  * strings, calendar fields in UTC, fixed offsets (`+05:30`) or IANA zones (via Intl).
  */
+import { civilFromDays, daysFromCivil, daysInMonth } from '../../k8s/calendar.js';
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
-export function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-export function civilFromDays(z: number): { y: number; m: number; d: number } {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp + (mp < 10 ? 3 : -9);
-  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d };
-}
-
-function daysInMonth(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
-}
 
 export function checkTimestamp(ns: bigint): Timestamp {
   const s = floorDiv(ns, NANOS_PER_SECOND);
@@ -69,9 +43,9 @@ export function formatTimestamp(t: Timestamp): string {
   const nanos = t.nanos;
   const days = Number(floorDiv(secs, 86400n));
   const sod = Number(secs - BigInt(days) * 86400n);
-  const { y, m, d } = civilFromDays(days);
+  const { year, month, day } = civilFromDays(days);
   const p2 = (n: number) => String(n).padStart(2, '0');
-  let out = `${String(y).padStart(4, '0')}-${p2(m)}-${p2(d)}T${p2(Math.floor(sod / 3600))}:${p2(Math.floor((sod % 3600) / 60))}:${p2(sod % 60)}`;
+  let out = `${String(year).padStart(4, '0')}-${p2(month)}-${p2(day)}T${p2(Math.floor(sod / 3600))}:${p2(Math.floor((sod % 3600) / 60))}:${p2(sod % 60)}`;
   if (nanos) out += `.${String(nanos).padStart(9, '0').replace(/0+$/, '')}`;
   return `${out}Z`;
 }
@@ -182,16 +156,16 @@ export function civil(t: Timestamp, zone?: string): Civil {
   }
   const days = Number(floorDiv(secs, 86400n));
   const sod = Number(secs - BigInt(days) * 86400n);
-  const { y, m, d } = civilFromDays(days);
+  const { year, month, day } = civilFromDays(days);
   return {
-    year: y,
-    month: m,
-    day: d,
+    year,
+    month,
+    day,
     hour: Math.floor(sod / 3600),
     minute: Math.floor((sod % 3600) / 60),
     second: sod % 60,
     millis: Math.floor(t.nanos / 1e6),
     dayOfWeek: (((days + 4) % 7) + 7) % 7,
-    dayOfYear: days - daysFromCivil(y, 1, 1),
+    dayOfYear: days - daysFromCivil(year, 1, 1),
   };
 }

@@ -1,3 +1,4 @@
+import { daysInMonth } from '../../k8s/calendar.js';
 import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
@@ -51,10 +52,6 @@ export class NamedFormat {
   }
 }
 
-function isLeap(year: number): boolean {
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-}
-
 /** time.Parse("2006-01-02", s) succeeds. */
 export function isDate(s: string): boolean {
   const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(s);
@@ -63,8 +60,7 @@ export function isDate(s: string): boolean {
   const month = Number(m[2]);
   const day = Number(m[3]);
   if (month < 1 || month > 12 || day < 1) return false;
-  const days = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return day <= days;
+  return day <= daysInMonth(year, month);
 }
 
 /** kube-openapi strfmt IsDateTime. */

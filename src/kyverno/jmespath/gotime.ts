@@ -4,6 +4,8 @@
  * Instants carry nanoseconds and the parsed UTC offset. The local zone is UTC (as in Kyverno's pods).
  */
 
+import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from '../../k8s/calendar.js';
+
 export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 
 export interface GoTime {
@@ -19,34 +21,7 @@ export class TimeParseError extends Error {}
 
 // ---- calendar ------------------------------------------------------------------------------------
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (month 1-12). */
-export function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-export function civilFromDays(z: number): { year: number; month: number; day: number } {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
-}
-
-const isLeap = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 const DAYS_BEFORE = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365];
-function daysIn(month: number, year: number): number {
-  if (month === 2 && isLeap(year)) return 29;
-  return DAYS_BEFORE[month] - DAYS_BEFORE[month - 1];
-}
 
 export interface Fields {
   year: number;
@@ -554,7 +529,7 @@ export function parseTime(layoutIn: string, valueIn: string): GoTime {
   if (yday >= 0) {
     let d = 0;
     let m = 0;
-    if (isLeap(year)) {
+    if (isLeapYear(year)) {
       if (yday === 31 + 29) {
         m = 2;
         d = 29;
@@ -574,7 +549,7 @@ export function parseTime(layoutIn: string, valueIn: string): GoTime {
     if (month < 0) month = 1;
     if (day < 0) day = 1;
   }
-  if (day < 1 || day > daysIn(month, year)) throw parseError(layoutIn, valueIn, '', value, ': day out of range');
+  if (day < 1 || day > daysInMonth(year, month)) throw parseError(layoutIn, valueIn, '', value, ': day out of range');
   const wall = daysFromCivil(year, month, day) * 86400 + hour * 3600 + min * 60 + sec;
   if (utc) return { sec: wall, nsec, offset: 0 };
   if (zoneOffset !== null) return { sec: wall - zoneOffset, nsec, offset: zoneOffset };
