@@ -3,9 +3,8 @@
  * refresher are bundled for the browser platform (so a `node:*` import would fail the build) and run as
  * a Worker; the bucket is filled from the test through miniflare's handle on the same binding.
  */
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { fileURLToPath } from 'node:url';
+import { bundleForWorkerd } from '../fixtures/workerd.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CORRUPT_YAML, labelPolicy } from './helpers.js';
 
@@ -20,19 +19,10 @@ interface Bucket {
 let bucket: Bucket;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./r2-worker.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    write: false,
-    logLevel: 'silent',
-  });
+  const script = await bundleForWorkerd(new URL('./r2-worker.ts', import.meta.url));
   mf = new Miniflare({
     modules: true,
-    script: bundle.outputFiles[0].text,
+    script,
     compatibilityDate: '2025-01-01',
     r2Buckets: ['POLICIES'],
   });

@@ -2,10 +2,9 @@
  * The module runs unchanged in workerd: bundled for the browser platform (a `node:*` import would fail
  * the build), evaluated in miniflare, and compared with the same expressions evaluated in Node.
  */
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { bundleForWorkerd } from '../../fixtures/workerd.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../src/json/index.js';
 import { evaluate } from '../../../src/kyverno/jmespath/index.js';
@@ -13,17 +12,8 @@ import { evaluate } from '../../../src/kyverno/jmespath/index.js';
 let mf: Miniflare;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./workerd-worker.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    write: false,
-    logLevel: 'silent',
-  });
-  mf = new Miniflare({ modules: true, script: bundle.outputFiles[0].text, compatibilityDate: '2025-01-01' });
+  const script = await bundleForWorkerd(new URL('./workerd-worker.ts', import.meta.url));
+  mf = new Miniflare({ modules: true, script, compatibilityDate: '2025-01-01' });
 }, 60_000);
 
 afterAll(async () => {
