@@ -8,12 +8,12 @@
  * text path. Texts with references, escapes, shallow variables, anchors, aliases, merge keys, tags or
  * block scalars never use templates.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, type Node } from 'yaml';
 import { cloneJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { goJsonStringify } from './go/json.js';
 import { substituteString, type SubstitutionScope } from './variables.js';
 import { parsePatchText } from './json6902.js';
-import { parseYaml11 } from './go/yaml.js';
+import { parseYaml11, parseYaml11Document, yaml11Json } from './go/yaml.js';
 
 type Style = 'plain' | 'double' | 'single';
 
@@ -68,7 +68,7 @@ export function compilePatchTemplate(text: string): PatchTemplate | undefined {
   if (masked.includes('}}')) return undefined;
   let doc;
   try {
-    doc = parseDocument(masked, { version: '1.1', uniqueKeys: false });
+    doc = parseYaml11Document(masked);
   } catch {
     return undefined;
   }
@@ -78,7 +78,7 @@ export function compilePatchTemplate(text: string): PatchTemplate | undefined {
   if (slots.length === 0) return undefined;
   let base: JsonValue;
   try {
-    base = parseYaml11(masked);
+    base = yaml11Json(doc, masked);
   } catch {
     return undefined;
   }

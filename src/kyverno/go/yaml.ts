@@ -7,7 +7,7 @@
  * text, `.inf`/`.nan` are errors (encoding/json cannot write them), and a clipped block scalar that
  * ends the text keeps no line break it does not have.
  */
-import { isScalar, parseDocument, visit, type DocumentOptions, type ParseOptions, type SchemaOptions, type Tags } from 'yaml';
+import { isScalar, parseDocument, visit, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type Tags } from 'yaml';
 import { setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 
 const GO_YAML_V2_UNKNOWN = new Set(['tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs']);
@@ -34,7 +34,16 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 /** The JSON value of a one-document YAML text (`null` for an empty one). Throws YamlError. */
 export function parseYaml11(text: string): JsonValue {
-  const doc = parseDocument(text, OPTIONS);
+  return yaml11Json(parseYaml11Document(text), text);
+}
+
+/** The parsed document of a YAML 1.1 text, as go-yaml v2 reads it; errors are in `doc.errors`. */
+export function parseYaml11Document(text: string): Document.Parsed {
+  return parseDocument(text, OPTIONS);
+}
+
+/** The JSON value of a document {@link parseYaml11Document} parsed from `text`. Throws YamlError. */
+export function yaml11Json(doc: Document.Parsed, text: string): JsonValue {
   if (doc.errors.length > 0) throw new YamlError(doc.errors[0].message);
   if (!text.endsWith('\n')) {
     // A clipped block scalar that runs to the end of the text has no line break to keep; the yaml
