@@ -53,7 +53,8 @@ async function serve(variant: string): Promise<void> {
 }
 
 async function measure(variant: string, body: string): Promise<LoadFigures> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  // The same loader as this process (bench/loader, or tsx when run directly).
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
     env: { ...process.env, [SERVE_VARIABLE]: variant },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
