@@ -290,12 +290,15 @@ class Merger {
   private keyedList(dest: JsonArray, patchItems: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
     const outer = this.clean;
     this.clean = true;
+    // Every item's key values are read once; matching compares them (see tupleMatches).
     const tuples: string[][] = [];
     const seen = new Set<string>();
+    const patchTuples: string[][] = [];
     for (let i = 0; i < patchItems.length; i++) {
       const t = keyTuple(patchItems[i], keys);
       if (!t) throw new StrategicMergeError(`strategic merge: ${path}[${i}]: list item has no merge key (${keys.join(', ')})`);
-      const id = t.join('\u0000');
+      patchTuples.push(t);
+      const id = tupleId(t);
       if (!seen.has(id)) {
         tuples.push(t);
         seen.add(id);
@@ -303,6 +306,7 @@ class Merger {
     }
     const keyless: JsonValue[] = [];
     const remaining: JsonValue[] = [];
+    const remainingTuples: string[][] = [];
     for (const item of dest) {
       const t = keyTuple(item, keys);
       if (!t) {
@@ -310,7 +314,8 @@ class Merger {
         continue;
       }
       remaining.push(item);
-      const id = t.join('\u0000');
+      remainingTuples.push(t);
+      const id = tupleId(t);
       if (!seen.has(id)) {
         tuples.push(t);
         seen.add(id);
@@ -319,27 +324,38 @@ class Merger {
     // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the merge.
     const merged = new Map<JsonValue, JsonValue>();
     const out: JsonValue[] = [];
+    const outTuples: (string[] | undefined)[] = [];
     for (const tuple of tuples) {
-      const valid = validKeys(keys, tuple);
-      const found = remaining.find((item) => matches(item, valid));
+      const at = firstMatch(remainingTuples, tuple);
+      const found = at < 0 ? undefined : remaining[at];
       const d = found === undefined ? undefined : (merged.get(found) ?? found);
-      const o = patchItems.find((item) => matches(item, valid));
+      const patchAt = firstMatch(patchTuples, tuple);
+      const o = patchAt < 0 ? undefined : patchItems[patchAt];
       const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.filter(Boolean).join(',')}]`);
       if (v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0)) {
         // kyaml deletes the matching items from the resource's list, so later tuples cannot find them
-        for (let i = remaining.length - 1; i >= 0; i--) if (matches(remaining[i], valid)) remaining.splice(i, 1);
+        for (let i = remaining.length - 1; i >= 0; i--) {
+          if (tupleMatches(remainingTuples[i], tuple)) {
+            remaining.splice(i, 1);
+            remainingTuples.splice(i, 1);
+          }
+        }
         continue;
       }
       if (found !== undefined) merged.set(found, v);
       // kyaml's ElementSetter: replace the items already collected under these keys, else append
       let replaced = false;
       for (let i = 0; i < out.length; i++) {
-        if (matches(out[i], valid)) {
+        if (tupleMatches(outTuples[i], tuple)) {
           out[i] = v;
+          outTuples[i] = objectTuple(v, keys);
           replaced = true;
         }
       }
-      if (!replaced) out.push(v);
+      if (!replaced) {
+        out.push(v);
+        outTuples.push(objectTuple(v, keys));
+      }
     }
     if (keyless.length > 0) {
       this.clean = false;
@@ -398,18 +414,35 @@ function nonEmpty(v: JsonValue | undefined): boolean {
 
 /** The item's key values (empty string where a key is missing), or undefined when it has none at all. */
 function keyTuple(item: JsonValue, keys: string[]): string[] | undefined {
+  const t = objectTuple(item, keys);
+  return t !== undefined && t.some((v) => v !== '') ? t : undefined;
+}
+
+/** The key values of a map item (empty strings where missing); undefined for anything else. */
+function objectTuple(item: JsonValue, keys: string[]): string[] | undefined {
   if (!isJsonObject(item)) return undefined;
-  const t = keys.map((k) => scalarText(getOwn(item, k)));
-  return t.some((v) => v !== '') ? t : undefined;
+  const t: string[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) t[i] = scalarText(getOwn(item, keys[i]));
+  return t;
 }
 
-/** kyaml validateKeys: match on the keys the item sets. */
-function validKeys(keys: string[], tuple: string[]): [string, string][] {
-  return keys.map((k, i): [string, string] => [k, tuple[i]]).filter(([, v]) => v !== '');
+function tupleId(t: string[]): string {
+  return t.length === 1 ? t[0] : t.join('\u0000');
 }
 
-function matches(item: JsonValue, valid: [string, string][]): boolean {
-  return isJsonObject(item) && valid.every(([k, v]) => scalarText(getOwn(item, k)) === v);
+/**
+ * kyaml validateKeys: an item matches a tuple on the keys the tuple sets (an item whose tuple is undefined,
+ * not a map, matches nothing).
+ */
+function tupleMatches(itemTuple: string[] | undefined, tuple: string[]): boolean {
+  if (itemTuple === undefined) return false;
+  for (let i = 0; i < tuple.length; i++) if (tuple[i] !== '' && itemTuple[i] !== tuple[i]) return false;
+  return true;
+}
+
+function firstMatch(itemTuples: string[][], tuple: string[]): number {
+  for (let i = 0; i < itemTuples.length; i++) if (tupleMatches(itemTuples[i], tuple)) return i;
+  return -1;
 }
 
 /** A `merge` list without a merge key (finalizers): overlay values first, then the resource's, once each. */
