@@ -53,6 +53,7 @@ export {
   type PolicyProblem,
 } from './compile.js';
 export type { CompiledKyvernoPolicy, CompiledRule } from './types.js';
+export { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from './patch-template.js';
 export {
   runKyvernoPolicies,
   sortPolicies as sortKyvernoPolicies,

@@ -36,8 +36,51 @@ export interface PatchTemplate {
 const PLACEHOLDER = (i: number) => `zqamdrvar${i}zq`;
 const PLACEHOLDER_ANY = /zqamdrvar(\d+)zq/g;
 
+/** A known text's template; `null`: the text always takes the text path. */
+export type PatchTemplateEntry = readonly [text: string, template: PatchTemplate | null];
+
+/**
+ * Templates by patch text. A template depends on the text alone, so policy reloads, clusters and the
+ * policies of a build-time bundle share them (the bundle ships its entries: no YAML parsed at cold start).
+ * Bounded: the oldest entry goes first.
+ */
+const templates = new Map<string, PatchTemplate | null>();
+const TEMPLATE_CACHE_SIZE = 4096;
+let recording: Map<string, PatchTemplate | null> | undefined;
+
 /** The template of a patch text, or undefined when the text must always take the text path. */
 export function compilePatchTemplate(text: string): PatchTemplate | undefined {
+  let template = templates.get(text);
+  if (template === undefined) {
+    template = parseTemplate(text) ?? null;
+    if (templates.size >= TEMPLATE_CACHE_SIZE) templates.delete(templates.keys().next().value!);
+    templates.set(text, template);
+  }
+  recording?.set(text, template);
+  return template ?? undefined;
+}
+
+/** Runs `fn` and gives the template entries of every patch text it compiled (for a policy bundle). */
+export function recordPatchTemplates<T>(fn: () => T): { result: T; entries: PatchTemplateEntry[] } {
+  const outer = recording;
+  const seen = new Map<string, PatchTemplate | null>();
+  recording = seen;
+  try {
+    return { result: fn(), entries: [...seen] };
+  } finally {
+    recording = outer;
+  }
+}
+
+/** Makes entries made by {@link recordPatchTemplates} (in this or a build process) known. */
+export function addPatchTemplates(entries: readonly PatchTemplateEntry[]): void {
+  for (const [text, template] of entries) {
+    if (templates.size >= TEMPLATE_CACHE_SIZE) break;
+    templates.set(text, template);
+  }
+}
+
+function parseTemplate(text: string): PatchTemplate | undefined {
   if (text.includes('$(') || text.includes('\\{{')) return undefined;
   if (!text.includes('{{')) {
     // Nothing to substitute: parse once (a text that does not parse keeps failing on the text path).

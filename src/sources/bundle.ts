@@ -1,10 +1,12 @@
 /**
  * The bundled policy set, made at build time: `bundlePolicies(files)` parses and validates the files of
  * `policies/` and, when every document is valid, returns a bundle of already-parsed documents (JSON text,
- * read with `JSON.parse` at cold start — no YAML parser runs). Any problem refuses the bundle with the
- * document, field and message, so an invalid bundled policy fails the build.
+ * read with `JSON.parse` at cold start — no YAML parser runs), with the parsed templates of the Kyverno
+ * patch texts (YAML too). Any problem refuses the bundle with the document, field and message, so an
+ * invalid bundled policy fails the build.
  */
 import { isFloatLiteral, type JsonValue } from '../json/index.js';
+import { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from '../kyverno/index.js';
 import { buildPolicySet, parseDocuments, type PolicySetCounts, type Problem, type SourceDocument } from '../policyset/index.js';
 
 export const BUNDLE_FORMAT = 'amender.policy-bundle/v1';
@@ -21,6 +23,8 @@ export interface BundledFile {
 export interface PolicyBundle {
   format: typeof BUNDLE_FORMAT;
   files: BundledFile[];
+  /** JSON text of the Kyverno patch templates the files compile to (`[text, template | null][]`). */
+  patchTemplates?: string;
 }
 
 export type BundleResult =
@@ -56,7 +60,7 @@ export function bundledLabel(name: string): string {
 export async function bundlePolicies(files: readonly { name: string; text: string }[]): Promise<BundleResult> {
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const parsed = sorted.map((f) => parseDocuments(bundledLabel(f.name), f.text));
-  const set = buildPolicySet(parsed);
+  const { result: set, entries } = recordPatchTemplates(() => buildPolicySet(parsed));
   if (set.problems.length > 0) return { ok: false, problems: set.problems };
   const bundled = await Promise.all(
     sorted.map(async (file, i) => {
@@ -64,7 +68,9 @@ export async function bundlePolicies(files: readonly { name: string; text: strin
       return { name: file.name, version: await digest(file.text), documents: stringifyJson(docs) };
     }),
   );
-  return { ok: true, bundle: { format: BUNDLE_FORMAT, files: bundled }, counts: set.counts };
+  const bundle: PolicyBundle = { format: BUNDLE_FORMAT, files: bundled };
+  if (entries.length > 0) bundle.patchTemplates = stringifyJson(entries as unknown as JsonValue);
+  return { ok: true, bundle, counts: set.counts };
 }
 
 /** One line per problem, for the build's error output. */
@@ -86,4 +92,13 @@ export function bundledDocuments(file: BundledFile, parse: (text: string) => Jso
     const entry = e as { index: number; item?: number; value: SourceDocument['value'] };
     return { source: bundledLabel(file.name), index: entry.index, ...(entry.item !== undefined ? { item: entry.item } : {}), value: entry.value };
   });
+}
+
+/** Makes the bundle's Kyverno patch templates known, so compiling its policies parses no patch text. */
+export function loadBundledPatchTemplates(bundle: PolicyBundle, parse: (text: string) => JsonValue): void {
+  if (bundle.patchTemplates === undefined) return;
+  const entries = parse(bundle.patchTemplates);
+  const valid = Array.isArray(entries) && entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'object');
+  if (!valid) throw new Error('the bundle\'s patch templates are not a list of [text, template] entries');
+  addPatchTemplates(entries as unknown as PatchTemplateEntry[]);
 }

@@ -1,11 +1,16 @@
 /** The `bundled` source: the documents compiled into the bundle at build time (see bundle.ts). */
 import { parseJson } from '../json/index.js';
-import { BUNDLE_FORMAT, bundledDocuments, bundledLabel, type PolicyBundle } from './bundle.js';
+import { BUNDLE_FORMAT, bundledDocuments, bundledLabel, loadBundledPatchTemplates, type PolicyBundle } from './bundle.js';
 import { SourceError, type PolicySource } from './types.js';
 
 export function bundledSource(bundle: PolicyBundle): PolicySource {
   if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.files)) {
     throw new SourceError('bundled', `not a policy bundle of format ${BUNDLE_FORMAT} (rebuild with npm run build)`);
+  }
+  try {
+    loadBundledPatchTemplates(bundle, parseJson);
+  } catch (err) {
+    throw new SourceError('bundled', `${(err as Error).message} (rebuild with npm run build)`);
   }
   const files = new Map(bundle.files.map((f) => [f.name, f]));
   return {

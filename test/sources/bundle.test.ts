@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AdmissionRequest } from '../../src/admission/types.js';
+import { evaluate } from '../../src/engine/index.js';
 import { isFloatLiteral, type JsonObject } from '../../src/json/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { bundledSource, bundlePolicies, formatBundleProblems, PolicySetRefresher, stringifyJson, type PolicyBundle } from '../../src/sources/index.js';
@@ -57,6 +59,47 @@ describe('bundled policies', () => {
     expect(isFloatLiteral(spec.list as object, 1)).toBe(false);
     expect(stringifyJson(fetched.parsed.documents[0].value)).toContain('"ratio":1.0,"count":1,"list":[2.0,2]');
     expect(fetched.parsed.documents[0].value).toEqual(parseDocuments('x', text).documents[0].value);
+  });
+
+  it('ships the parsed Kyverno patch templates, which the bundled source uses instead of parsing the patch text', async () => {
+    const patch = '- op: add\n  path: /metadata/labels/owner\n  value: "{{ request.userInfo.username }}"\n';
+    const policy = [
+      'apiVersion: kyverno.io/v1',
+      'kind: ClusterPolicy',
+      'metadata: {name: owner-label}',
+      'spec:',
+      '  rules:',
+      '  - name: owner',
+      '    match: {any: [{resources: {kinds: [Pod]}}]}',
+      '    mutate:',
+      `      patchesJson6902: ${JSON.stringify(patch)}`,
+      '',
+    ].join('\n');
+    const result = await bundlePolicies([{ name: 'owner.yaml', text: policy }]);
+    if (!result.ok) throw new Error(formatBundleProblems(result.problems));
+    const entries = JSON.parse(result.bundle.patchTemplates!) as [string, { base: { path: string }[]; slots: unknown[] } | null][];
+    const [, template] = entries.find(([text]) => text === patch)!;
+    expect(template!.slots).toHaveLength(1);
+    const request: AdmissionRequest = {
+      uid: 'u1',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      name: 'p',
+      namespace: 'default',
+      operation: 'CREATE',
+      userInfo: { username: 'alice' },
+      object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', labels: {} }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      oldObject: null,
+    };
+    const labels = async (bundle: PolicyBundle) => {
+      const r = await evaluate((await serve(bundle)).provider().set!, request);
+      return r.allowed ? ((r.object as JsonObject).metadata as JsonObject).labels : r;
+    };
+    expect(await labels(result.bundle)).toEqual({ owner: 'alice' });
+    // A bundle whose template says otherwise than its text shows that the text is not parsed again.
+    template!.base[0].path = '/metadata/labels/from-bundle';
+    expect(await labels({ ...result.bundle, patchTemplates: JSON.stringify(entries) })).toEqual({ 'from-bundle': 'alice' });
+    expect(() => bundledSource({ ...result.bundle, patchTemplates: '[["x"]]' })).toThrow(/patch templates are not a list of \[text, template\] entries/);
   });
 
   it('refuses an invalid policy with its document, field and message', async () => {
