@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AdmissionRequest } from '../../src/admission/types.js';
 import { evaluate } from '../../src/engine/index.js';
 import { isFloatLiteral, type JsonObject } from '../../src/json/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
@@ -16,6 +15,7 @@ import { main } from '../../src/sources/node/bundle-folder.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
 import { labelPolicy } from './helpers.js';
+import { pod, podRequest } from '../kyverno/helpers/requests.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -80,17 +80,7 @@ describe('bundled policies', () => {
     const entries = JSON.parse(result.bundle.patchTemplates!) as [string, { base: { path: string }[]; slots: unknown[] } | null][];
     const [, template] = entries.find(([text]) => text === patch)!;
     expect(template!.slots).toHaveLength(1);
-    const request: AdmissionRequest = {
-      uid: 'u1',
-      kind: { group: '', version: 'v1', kind: 'Pod' },
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      name: 'p',
-      namespace: 'default',
-      operation: 'CREATE',
-      userInfo: { username: 'alice' },
-      object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', labels: {} }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
-      oldObject: null,
-    };
+    const request = podRequest(pod('p', ['c']));
     const labels = async (bundle: PolicyBundle) => {
       const r = await evaluate((await serve(bundle)).provider().set!, request);
       return r.allowed ? ((r.object as JsonObject).metadata as JsonObject).labels : r;
