@@ -1,3 +1,4 @@
+import { daysInMonth } from '../k8s/index.js';
 import { goQuote } from './gofmt.js';
 
 const LAYOUT = '2006-01-02T15:04:05Z07:00';
@@ -95,12 +96,7 @@ class Rfc3339 {
       this.rest = r.slice(6);
     }
     if (this.rest.length > 0) return this.message(`: extra text: ${goQuote(this.rest)}`);
-    if (day < 1 || day > daysIn(month, year)) return this.message(': day out of range');
+    if (day < 1 || day > daysInMonth(year, month)) return this.message(': day out of range');
     return undefined;
   }
-}
-
-function daysIn(month: number, year: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
 }
