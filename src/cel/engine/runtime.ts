@@ -258,8 +258,11 @@ export function celEquals(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Ordering for `<`, `<=`, `>`, `>=`; throws "no such overload" for unordered combinations. */
-export function celCompare(a: unknown, b: unknown, fn: string): number | undefined {
+/**
+ * Ordering for `<`, `<=`, `>`, `>=` (undefined when a NaN is involved); throws "no such overload"
+ * (naming `fn` and the argument types when `fn` is given) for unordered combinations.
+ */
+export function celCompare(a: unknown, b: unknown, fn?: string): number | undefined {
   const ta = typeof a;
   if (ta === 'string' && typeof b === 'string') return compareStrings(a as string, b);
   if (isNumber(a) && isNumber(b)) return numericCompare(a, b);
@@ -275,7 +278,7 @@ export function celCompare(a: unknown, b: unknown, fn: string): number | undefin
 }
 
 /** Code-point order (UTF-16 order differs for characters beyond the BMP). */
-function compareStrings(a: string, b: string): number {
+export function compareStrings(a: string, b: string): -1 | 0 | 1 {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

@@ -1,4 +1,12 @@
-import { actualSize, celEquals as engineEquals, mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
+import {
+  actualSize,
+  celCompare as engineCompare,
+  celEquals as engineEquals,
+  compareStrings as engineCompareStrings,
+  mapGet,
+  mapKeys,
+  typeNameOf,
+} from '../engine/runtime.js';
 import { CelUint, Duration, INT64_MAX, INT64_MIN, Timestamp, isMapValue, type CelMapValue } from '../engine/values.js';
 import type { CelLibraryValue } from '../library.js';
 import { celError, intOverflow } from './errors.js';
@@ -45,61 +53,8 @@ export const celTypeName: (v: unknown) => string = typeNameOf;
 /** CEL equality (cel-go heterogeneous equality): never throws, values of different kinds differ. */
 export const celEquals: (a: unknown, b: unknown) => boolean = engineEquals;
 
-/** Exact comparison of an int (bigint) with a double; undefined when the double is NaN. */
-function compareIntDouble(a: bigint, b: number): -1 | 0 | 1 | undefined {
-  if (Number.isNaN(b)) return undefined;
-  if (b === Infinity) return -1;
-  if (b === -Infinity) return 1;
-  const t = Math.trunc(b);
-  const bt = BigInt(t);
-  if (a < bt) return -1;
-  if (a > bt) return 1;
-  const frac = b - t;
-  return frac > 0 ? -1 : frac < 0 ? 1 : 0;
-}
-
-function numericValue(v: unknown): bigint | number | undefined {
-  if (typeof v === 'bigint' || typeof v === 'number') return v;
-  if (v instanceof CelUint) return v.value;
-  return undefined;
-}
-
-function compareNumbers(a: bigint | number, b: bigint | number): -1 | 0 | 1 | undefined {
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Number.isNaN(a) || Number.isNaN(b)) return undefined;
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
-  if (typeof a === 'bigint') return compareIntDouble(a, b as number);
-  const r = compareIntDouble(b as bigint, a);
-  return r === undefined ? undefined : ((-r || 0) as -1 | 0 | 1);
-}
-
 /** Compares strings by Unicode code point (Go's byte-wise UTF-8 order), not by UTF-16 unit. */
-export function compareStrings(a: string, b: string): -1 | 0 | 1 {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Surrogates (0xD800-0xDFFF) encode code points above 0xFFFF: they sort after 0xE000-0xFFFF.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x < y ? -1 : 1;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): -1 | 0 | 1 {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
-
-function compareNanos(a: bigint, b: bigint): -1 | 0 | 1 {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export const compareStrings: (a: string, b: string) => -1 | 0 | 1 = engineCompareStrings;
 
 /** True for the kinds of value cel-go can order (`traits.Comparer`). */
 export function isComparable(v: unknown): boolean {
@@ -121,20 +76,10 @@ export function isComparable(v: unknown): boolean {
  * `no such overload` for values of kinds that cannot be compared with each other.
  */
 export function compareValues(a: unknown, b: unknown): -1 | 0 | 1 {
-  const na = numericValue(a);
-  const nb = numericValue(b);
-  if (na !== undefined && nb !== undefined) {
-    // NaN orders with nothing; cel-go reports such comparisons as not-less and not-greater.
-    return compareNumbers(na, nb) ?? 0;
-  }
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
-  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
-  if (a instanceof Timestamp && b instanceof Timestamp) return compareNanos(a.ns, b.ns);
-  if (a instanceof Duration && b instanceof Duration) return compareNanos(a.ns, b.ns);
   if (isLibraryValue(a) && isLibraryValue(b) && a.celTypeName === b.celTypeName) {
     const cmp = (a as { celCompare?: (o: unknown) => -1 | 0 | 1 }).celCompare;
     if (cmp) return cmp.call(a, b);
   }
-  throw celError('no such overload');
+  // NaN orders with nothing; cel-go reports such comparisons as not-less and not-greater (0 here).
+  return (engineCompare(a, b) || 0) as -1 | 0 | 1;
 }
