@@ -11,7 +11,8 @@ import type { EquivalenceProvider } from './equivalence.js';
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
 import { matchResources, type MatchAttributes, type MatchError, type NamespaceLookup } from './match-resources.js';
-import { gvkString, resolveParams, splitApiVersion, type InvocationParam, type ParamSource } from './params.js';
+import { parseApiVersion } from '../schema/index.js';
+import { gvkString, resolveParams, type InvocationParam, type ParamSource } from './params.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './types.js';
 
 /** What CEL sees for one invocation (spec/map.md §7.1). */
@@ -213,7 +214,7 @@ class Dispatcher {
         continue;
       }
       if (policy.paramKind) {
-        const { group } = splitApiVersion(policy.paramKind.apiVersion);
+        const { group } = parseApiVersion(policy.paramKind.apiVersion);
         if (!this.ctx.params.scopeOf(group, policy.paramKind.kind)) {
           this.configError(policy, undefined, `failed to find resource referenced by paramKind: '${gvkString(policy.paramKind)}'`);
           continue;

@@ -4,6 +4,7 @@
  * (namespace, name) order.
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
+import { parseApiVersion } from '../schema/index.js';
 import type { Scope } from './builtin-kinds.js';
 import { toSelector } from './labels.js';
 import { objectLabels } from './match-resources.js';
@@ -31,14 +32,9 @@ export type ParamResolution =
   | { params: InvocationParam[] }
   | { error: string; level: 'policy' | 'binding' };
 
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
-
 /** `schema.GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`. */
 export function gvkString(pk: ParamKind): string {
-  const { group, version } = splitApiVersion(pk.apiVersion);
+  const { group, version } = parseApiVersion(pk.apiVersion);
   return `${group}/${version}, Kind=${pk.kind}`;
 }
 
@@ -49,7 +45,7 @@ export function resolveParams(
   source: ParamSource,
 ): ParamResolution {
   if (!paramKind) return { params: [{ declared: false }] };
-  const { group } = splitApiVersion(paramKind.apiVersion);
+  const { group } = parseApiVersion(paramKind.apiVersion);
   const scope = source.scopeOf(group, paramKind.kind);
   if (!scope) return { level: 'policy', error: `failed to find resource referenced by paramKind: '${gvkString(paramKind)}'` };
   const ref = binding.paramRef;

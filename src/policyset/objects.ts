@@ -4,7 +4,8 @@
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
 import { builtinScope, isBuiltinGroup, type Scope } from '../map/builtin-kinds.js';
-import { objectIdentity, splitApiVersion, type ParamObject, type ParamSource } from '../map/params.js';
+import { objectIdentity, type ParamObject, type ParamSource } from '../map/params.js';
+import { parseApiVersion } from '../schema/index.js';
 
 export interface DeclaredKind {
   group: string;
@@ -44,7 +45,7 @@ export class ObjectStore implements ParamSource {
     const apiVersion = getOwn(obj, 'apiVersion');
     const kind = getOwn(obj, 'kind');
     if (typeof apiVersion !== 'string' || typeof kind !== 'string') return false;
-    const { group } = splitApiVersion(apiVersion);
+    const { group } = parseApiVersion(apiVersion);
     const { namespace, name } = objectIdentity(obj);
     const key = kindKey(group, kind);
     let list = this.byKind.get(key);
