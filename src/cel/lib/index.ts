@@ -49,7 +49,7 @@ export { netLibrary, IP_TYPE, CIDR_TYPE, IPValue, CIDRValue } from './net.js';
 export { semverLibrary, SEMVER_TYPE, Semver } from './semver.js';
 export { urlLibrary, URL_TYPE, URLValue } from './url.js';
 export { formatLibrary, FORMAT_TYPE, NamedFormat } from './k8s-format.js';
-export { jsonPatchLibrary, escapeKey } from './jsonpatch.js';
+export { jsonPatchLibrary } from './jsonpatch.js';
 export {
   authzLibrary,
   createAuthorizerValue,

@@ -1,3 +1,4 @@
+import { escapeToken } from '../../jsonpatch/pointer.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversal } from './cost.js';
 
@@ -8,15 +9,10 @@ import { traversal } from './cost.js';
  *   jsonpatch.escapeKey(string) -> string   ('~' -> '~0', '/' -> '~1', RFC 6901)
  */
 
-/** Escapes a JSON Pointer reference token in one pass: `k8s.io/x~y` -> `k8s.io~1x~0y`. */
-export function escapeKey(key: string): string {
-  return key.replace(/[~/]/g, (c) => (c === '~' ? '~0' : '~1'));
-}
-
 export const jsonPatchLibrary: CelLibrary = {
   name: 'kubernetes.jsonpatch',
   register(r: LibraryRegistrar) {
-    r.registerFunction('jsonpatch.escapeKey(string): string', escapeKey);
+    r.registerFunction('jsonpatch.escapeKey(string): string', escapeToken);
   },
   callCost(name, args) {
     return name === 'jsonpatch.escapeKey' && args.length >= 1 ? traversal(args[0]) : undefined;
