@@ -4,7 +4,7 @@
  * = `{registry, path, name, tag, digest, reference, referenceWithTag, jsonPointer}`. Images without a
  * registry get `docker.io`; images without tag or digest get `latest`.
  */
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from './go/image.js';
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
@@ -59,20 +59,15 @@ export function imagesOf(resource: JsonValue): JsonObject {
       if (typeof name !== 'string' || typeof image !== 'string') return;
       const info = infoOf(image);
       if (!info) return;
-      Object.defineProperty(entries, name, {
-        value: {
-          registry: info.registry,
-          path: info.path,
-          name: info.name,
-          tag: info.tag,
-          digest: info.digest,
-          reference: imageString(info),
-          referenceWithTag: imageReferenceWithTag(info),
-          jsonPointer: `${pointer}/${list}/${i}/image`,
-        },
-        enumerable: true,
-        writable: true,
-        configurable: true,
+      setOwn(entries, name, {
+        registry: info.registry,
+        path: info.path,
+        name: info.name,
+        tag: info.tag,
+        digest: info.digest,
+        reference: imageString(info),
+        referenceWithTag: imageReferenceWithTag(info),
+        jsonPointer: `${pointer}/${list}/${i}/image`,
       });
     });
     if (Object.keys(entries).length > 0) out[list] = entries;
