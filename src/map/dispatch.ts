@@ -11,8 +11,7 @@ import type { EquivalenceProvider } from './equivalence.js';
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
 import { matchResources, type MatchAttributes, type MatchError, type NamespaceLookup } from './match-resources.js';
-import { parseApiVersion } from '../schema/index.js';
-import { gvkString, resolveParams, type InvocationParam, type ParamSource } from './params.js';
+import { resolveParamKind, resolveParams, type InvocationParam, type ParamSource, type ResolvedParamKind } from './params.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './types.js';
 
 /** What CEL sees for one invocation (spec/map.md §7.1). */
@@ -213,12 +212,14 @@ class Dispatcher {
         if (m.error) this.configError(policy, undefined, m.error);
         continue;
       }
+      let paramKind: ResolvedParamKind | undefined;
       if (policy.paramKind) {
-        const { group } = parseApiVersion(policy.paramKind.apiVersion);
-        if (!this.ctx.params.scopeOf(group, policy.paramKind.kind)) {
-          this.configError(policy, undefined, `failed to find resource referenced by paramKind: '${gvkString(policy.paramKind)}'`);
+        const resolved = resolveParamKind(policy.paramKind, this.ctx.params);
+        if ('error' in resolved) {
+          this.configError(policy, undefined, resolved.error);
           continue;
         }
+        paramKind = resolved;
       }
       const request = this.celRequestFor(m.kind, m.resource);
       for (const binding of bound.bindings) {
@@ -229,9 +230,9 @@ class Dispatcher {
             continue;
           }
         }
-        const resolved = resolveParams(policy.paramKind, binding, attr.namespace, this.ctx.params);
+        const resolved = resolveParams(paramKind, binding, attr.namespace, this.ctx.params);
         if ('error' in resolved) {
-          this.configError(policy, resolved.level === 'policy' ? undefined : binding.name, resolved.error);
+          this.configError(policy, binding.name, resolved.error);
           continue;
         }
         for (const param of resolved.params) invocations.push({ bound, binding, param, request });

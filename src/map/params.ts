@@ -28,52 +28,59 @@ export interface ParamSource {
 /** One invocation's param: `declared` false when the policy has no paramKind (`params` not in CEL). */
 export type InvocationParam = { declared: false } | { declared: true; param: ParamObject | null };
 
-export type ParamResolution =
-  | { params: InvocationParam[] }
-  | { error: string; level: 'policy' | 'binding' };
+export type ParamResolution = { params: InvocationParam[] } | { error: string };
 
-/** `schema.GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`. */
-export function gvkString(pk: ParamKind): string {
-  const { group, version } = parseApiVersion(pk.apiVersion);
-  return `${group}/${version}, Kind=${pk.kind}`;
+/** A policy's paramKind as the policy sources know it. */
+export interface ResolvedParamKind {
+  group: string;
+  kind: string;
+  scope: Scope;
 }
 
+/** The paramKind's group and scope, or the policy's configuration error when no source knows the kind. */
+export function resolveParamKind(paramKind: ParamKind, source: ParamSource): ResolvedParamKind | { error: string } {
+  const { group, version } = parseApiVersion(paramKind.apiVersion);
+  const scope = source.scopeOf(group, paramKind.kind);
+  // The kind as `schema.GroupVersionKind.String()` writes it: `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`.
+  if (!scope) return { error: `failed to find resource referenced by paramKind: '${group}/${version}, Kind=${paramKind.kind}'` };
+  return { group, kind: paramKind.kind, scope };
+}
+
+/** The params of one binding; `paramKind` undefined when the policy declares none. Errors are the binding's. */
 export function resolveParams(
-  paramKind: ParamKind | undefined,
+  paramKind: ResolvedParamKind | undefined,
   binding: MutatingAdmissionPolicyBinding,
   requestNamespace: string,
   source: ParamSource,
 ): ParamResolution {
   if (!paramKind) return { params: [{ declared: false }] };
-  const { group } = parseApiVersion(paramKind.apiVersion);
-  const scope = source.scopeOf(group, paramKind.kind);
-  if (!scope) return { level: 'policy', error: `failed to find resource referenced by paramKind: '${gvkString(paramKind)}'` };
+  const { group, kind, scope } = paramKind;
   const ref = binding.paramRef;
   if (!ref) return { params: [{ declared: true, param: null }] };
 
   let namespace: string | undefined;
   if (scope === 'Cluster') {
-    if (ref.namespace) return { level: 'binding', error: 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`' };
+    if (ref.namespace) return { error: 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`' };
   } else {
     namespace = ref.namespace || requestNamespace;
-    if (!namespace) return { level: 'binding', error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources' };
+    if (!namespace) return { error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources' };
   }
 
   let found: ParamObject[];
   if (ref.name) {
-    if (ref.selector) return { level: 'binding', error: 'paramRef.name and paramRef.selector are mutually exclusive' };
-    found = source.objects(group, paramKind.kind, namespace).filter((p) => p.name === ref.name);
+    if (ref.selector) return { error: 'paramRef.name and paramRef.selector are mutually exclusive' };
+    found = source.objects(group, kind, namespace).filter((p) => p.name === ref.name);
   } else if (ref.selector) {
     const parsed = toSelector(ref.selector);
-    if (parsed.error !== undefined) return { level: 'binding', error: parsed.error };
+    if (parsed.error !== undefined) return { error: parsed.error };
     const selector = parsed.selector;
-    found = source.objects(group, paramKind.kind, namespace).filter((p) => selector.matches(objectLabels(p.value) ?? undefined));
+    found = source.objects(group, kind, namespace).filter((p) => selector.matches(objectLabels(p.value) ?? undefined));
   } else {
-    return { level: 'binding', error: 'one of name or selector must be specified' };
+    return { error: 'one of name or selector must be specified' };
   }
   if (found.length === 0) {
     if (ref.parameterNotFoundAction === 'Deny') {
-      return { level: 'binding', error: 'no params found for policy binding with `Deny` parameterNotFoundAction' };
+      return { error: 'no params found for policy binding with `Deny` parameterNotFoundAction' };
     }
     return { params: [] };
   }
