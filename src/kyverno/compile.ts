@@ -7,6 +7,7 @@
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { isValidateOnly, parseAnchor } from './anchors.js';
 import { autogenRules } from './autogen.js';
+import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
 import { parseKindSelector } from './kinds.js';
 import { normalizeOperator } from './operators.js';
@@ -66,7 +67,7 @@ export function compileKyvernoPolicy(document: JsonValue): CompileResult {
     if (policy && report.problems.length === 0) return { ok: true, policy: deepFreeze(policy), warnings: report.warnings };
   } catch (error) {
     // A bug must not take the policy set down: report it against the document.
-    report.error('', `internal error while compiling: ${error instanceof Error ? error.message : String(error)}`);
+    report.error('', `internal error while compiling: ${messageOf(error)}`);
   }
   return { ok: false, problems: report.problems, warnings: report.warnings };
 }
@@ -340,7 +341,7 @@ function checkJmesPath(expression: string, path: string, report: Report): void {
   try {
     compileJmesPath(expression);
   } catch (error) {
-    report.error(path, `invalid JMESPath expression: ${error instanceof Error ? error.message : String(error)}`);
+    report.error(path, `invalid JMESPath expression: ${messageOf(error)}`);
   }
 }
 
