@@ -4,7 +4,7 @@
  * own (per-policy variables), so building one per expression is cheap.
  */
 import { FunctionDecl, type Overload } from './functions.js';
-import { CelType, Kind, T, listOf, mapOf, optionalOf, parseTypeString, typeOf, typeParam } from './types.js';
+import { T, listOf, mapOf, opaqueType, optionalOf, parseTypeString, structType, typeOf, typeParam, type CelType } from './types.js';
 import { TypeValue, type CelValue } from './values.js';
 
 export interface IdentDecl {
@@ -109,9 +109,10 @@ export class Env {
   }
 
   addStruct(decl: StructDecl): void {
+    const t = structType(decl.name);
     this.structs.set(decl.name, decl);
-    this.typeNames.set(decl.name, new CelType(Kind.Struct, decl.name));
-    this.addIdent({ name: decl.name, type: typeOf(new CelType(Kind.Struct, decl.name)), value: TypeValue.of(decl.name) });
+    this.typeNames.set(decl.name, t);
+    this.addIdent({ name: decl.name, type: typeOf(t), value: TypeValue.of(decl.name) });
   }
 
   /** Struct types resolved by name pattern (Kubernetes `Object.*`). */
@@ -122,7 +123,7 @@ export class Env {
 
   /** An opaque (library) type such as `Quantity` or `net.IP`. */
   addOpaqueType(name: string): CelType {
-    const t = new CelType(Kind.Opaque, name);
+    const t = opaqueType(name);
     this.typeNames.set(name, t);
     this.addIdent({ name, type: typeOf(t), value: TypeValue.of(name) });
     return t;
