@@ -223,16 +223,20 @@ function compileRuleBody(raw: JsonObject, path: string, report: Report): RuleBod
 
 /** A plain rule's JSON patch parsed once, when it is the patch that applies (no strategic merge). */
 function templatedPatch(mutate: JsonObject, substitutable: JsonObject): TemplatedPatch | undefined {
-  const psm = getOwn(mutate, 'patchStrategicMerge');
   const text = getOwn(mutate, 'patchesJson6902');
-  if ((psm !== undefined && psm !== null) || typeof text !== 'string' || text === '') return undefined;
-  const template = compilePatchTemplate(text);
+  const template = patchTemplateOf(getOwn(mutate, 'patchStrategicMerge'), text);
   if (!template) return undefined;
   const restMutate: JsonObject = {};
   for (const key of Object.keys(mutate)) if (key !== 'patchesJson6902') setOwn(restMutate, key, mutate[key]);
   const rest: JsonObject = {};
   for (const key of Object.keys(substitutable)) setOwn(rest, key, key === 'mutate' ? restMutate : substitutable[key]);
-  return { text, template, rest };
+  return { text: text as string, template, rest };
+}
+
+/** The parsed-once form of the JSON patch that applies: none when a strategic merge wins or there is no text. */
+function patchTemplateOf(psm: JsonValue | undefined, json: JsonValue | undefined): PatchTemplate | undefined {
+  if ((psm !== undefined && psm !== null) || typeof json !== 'string' || json === '') return undefined;
+  return compilePatchTemplate(json);
 }
 
 function compileMutate(mutate: JsonObject, path: string, report: Report): Mutation {
@@ -316,6 +320,7 @@ function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEn
       }
       nested = compileForeach(nestedRaw, `${at}.foreach`, report);
     }
+    const patchTemplate = patchTemplateOf(psm, json);
     entries.push({
       list: typeof list === 'string' ? list : '',
       ...(order === 'Ascending' || order === 'Descending' ? { order } : {}),
@@ -323,17 +328,11 @@ function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEn
       ...(preconditions ? { preconditions } : {}),
       patches,
       hasStrategicMerge: psm !== undefined && psm !== null,
-      ...entryTemplate(psm, json),
+      ...(patchTemplate ? { patchTemplate } : {}),
       ...(nested ? { foreach: nested } : {}),
     });
   });
   return entries;
-}
-
-function entryTemplate(psm: JsonValue | undefined, json: JsonValue | undefined): { patchTemplate?: PatchTemplate } {
-  if ((psm !== undefined && psm !== null) || typeof json !== 'string' || json === '') return {};
-  const patchTemplate = compilePatchTemplate(json);
-  return patchTemplate ? { patchTemplate } : {};
 }
 
 function checkJmesPath(expression: string, path: string, report: Report): void {
