@@ -4,7 +4,7 @@
  *
  *   readClustersConfig(env, fileClusters?) → ClusterConfig[]        (throws ClusterConfigError)
  *   ClusterRegistry.create(configs, { resolvers, logger?, defaultRefreshSeconds?, ... })
- *     .get(name) / .names / .refreshAll() / .start() / .refreshDue() / .stop() / .refreshers()
+ *     .get(name) / .names / .refreshAll() / .stop() / .refreshers()
  *   hashSecret(secret) → 'sha256:<hex>';  new SecretVerifier(hashes).verify(presented)
  */
 export {
@@ -20,4 +20,4 @@ export {
   type ClusterConfig,
 } from './config.js';
 export { constantTimeEqual, hashSecret, isSecretHash, MAX_SECRET_LENGTH, SecretHashError, SecretVerifier } from './secrets.js';
-export { ClusterRegistry, type Cluster, type ClusterLookup, type RegistryOptions, type ServedCluster } from './registry.js';
+export { ClusterRegistry, type Cluster, type RegistryOptions } from './registry.js';

@@ -5,24 +5,16 @@
  */
 import type { Logger } from '../server/log.js';
 import type { PolicySetProvider } from '../server/policy-state.js';
+import type { ClusterRoutesLookup } from '../server/routes/clusters.js';
 import { PolicySetRefresher, resolveSources, type LoadLimits, type RefreshResult, type SourceResolvers } from '../sources/index.js';
 import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, type ClusterConfig } from './config.js';
 import { SecretVerifier } from './secrets.js';
 
-/** What the cluster routes need of a cluster. */
-export interface ServedCluster {
+export interface Cluster {
   readonly name: string;
-  readonly verifier: Pick<SecretVerifier, 'verify'>;
-  readonly provider: PolicySetProvider;
-}
-
-export interface ClusterLookup {
-  get(name: string): ServedCluster | undefined;
-}
-
-export interface Cluster extends ServedCluster {
   readonly verifier: SecretVerifier;
   readonly refresher: PolicySetRefresher;
+  readonly provider: PolicySetProvider;
 }
 
 export interface RegistryOptions {
@@ -37,7 +29,7 @@ export interface RegistryOptions {
   trustListedVersions?: boolean;
 }
 
-export class ClusterRegistry implements ClusterLookup {
+export class ClusterRegistry implements ClusterRoutesLookup {
   private readonly byName: ReadonlyMap<string, Cluster>;
 
   private constructor(clusters: readonly Cluster[]) {
@@ -90,16 +82,6 @@ export class ClusterRegistry implements ClusterLookup {
     const clusters = [...this.byName.values()];
     const results = await Promise.all(clusters.map((c) => c.refresher.refresh()));
     return new Map(clusters.map((c, i) => [c.name, results[i]]));
-  }
-
-  /** Starts every cluster's timer and watches (Node). */
-  start(): void {
-    for (const c of this.byName.values()) c.refresher.start();
-  }
-
-  /** Refreshes the clusters whose interval has passed (Lambda, Workers: call per request, in the background). */
-  refreshDue(): Promise<unknown> {
-    return Promise.all([...this.byName.values()].map((c) => c.refresher.refreshIfDue()).filter((p) => p !== undefined));
   }
 
   stop(): void {
