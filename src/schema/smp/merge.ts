@@ -1,4 +1,4 @@
-import { getOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 
@@ -143,7 +143,7 @@ class Merger {
     if (origin === undefined) return dest ? this.normalizeMap(dest, type, path) : undefined;
     let base: JsonObject | null | undefined;
     const directive = origin ? smpDirective(origin, path) : 'merge';
-    const patch = origin && Object.prototype.hasOwnProperty.call(origin, DIRECTIVE) ? withoutDirective(origin) : origin;
+    const patch = origin && hasOwn(origin, DIRECTIVE) ? withoutDirective(origin) : origin;
     if (dest === undefined || dest === null) {
       if (directive === 'delete') return DELETE;
       base = patch;
@@ -173,7 +173,7 @@ class Merger {
       }
     }
     if (patch && base !== patch) {
-      const added = Object.keys(patch).filter((k) => !Object.prototype.hasOwnProperty.call(base, k));
+      const added = Object.keys(patch).filter((k) => !hasOwn(base, k));
       if (added.length > 1) added.sort();
       for (const name of added) this.put(out, name, undefined, patch[name], def, path);
     }
@@ -274,7 +274,7 @@ class Merger {
       const item = dest[i];
       const tuple = keyTuple(item, keys);
       if (!tuple) return undefined;
-      const id = tuple.join('\u0000');
+      const id = tupleId(tuple);
       if (seen.has(id)) return undefined;
       seen.add(id);
       const r = this.walk(item, undefined, elem, undefined, `${path}[${i}]`);
@@ -396,7 +396,7 @@ function withoutDirective(obj: JsonObject): JsonObject {
  * dropped from the overlay. An item with other keys besides `$patch` is an item directive.
  */
 function listDirective(origin: JsonArray, path: string): { directive: 'merge' | 'replace' | 'delete'; rest: JsonArray } | undefined {
-  const at = origin.findIndex((item) => isJsonObject(item) && Object.prototype.hasOwnProperty.call(item, DIRECTIVE));
+  const at = origin.findIndex((item) => isJsonObject(item) && hasOwn(item, DIRECTIVE));
   if (at < 0 || Object.keys(origin[at] as JsonObject).length !== 1) return undefined;
   const directive = smpDirective(origin[at] as JsonObject, path);
   return { directive, rest: [...origin.slice(0, at), ...origin.slice(at + 1)] };
