@@ -146,12 +146,7 @@ export class Env {
   }
 
   lookupFunction(name: string): FunctionDecl | undefined {
-    if (!this.container && !name.startsWith('.')) return this.lookupFunctionExact(name);
-    for (const candidate of this.candidateNames(name)) {
-      const f = this.lookupFunctionExact(candidate);
-      if (f) return f;
-    }
-    return undefined;
+    return this.resolve(name, this.lookupFunctionExact);
   }
 
   lookupIdentExact(name: string): IdentDecl | undefined {
@@ -159,19 +154,19 @@ export class Env {
   }
 
   lookupIdent(name: string): IdentDecl | undefined {
-    if (!this.container && !name.startsWith('.')) return this.lookupIdentExact(name);
-    for (const candidate of this.candidateNames(name)) {
-      const d = this.lookupIdentExact(candidate);
-      if (d) return d;
-    }
-    return undefined;
+    return this.resolve(name, this.lookupIdentExact);
   }
 
   lookupStruct(name: string): StructDecl | undefined {
-    if (!this.container && !name.startsWith('.')) return this.lookupStructExact(name);
+    return this.resolve(name, this.lookupStructExact);
+  }
+
+  /** The first of `name`'s container candidates (see candidateNames) that `exact` finds. */
+  private resolve<D>(name: string, exact: (this: Env, name: string) => D | undefined): D | undefined {
+    if (!this.container && !name.startsWith('.')) return exact.call(this, name);
     for (const candidate of this.candidateNames(name)) {
-      const s = this.lookupStructExact(candidate);
-      if (s) return s;
+      const d = exact.call(this, candidate);
+      if (d) return d;
     }
     return undefined;
   }
