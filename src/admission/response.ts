@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json/index.js';
+import { setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { base64Utf8 } from './base64.js';
 import type { AdmissionResponse, AdmissionReview, Status } from './types.js';
 import { ADMISSION_API_VERSION, ADMISSION_KIND } from './validate.js';
@@ -22,9 +22,9 @@ export interface ReplyExtras {
 function wrap(response: AdmissionResponse, extras: ReplyExtras): ReviewReply {
   if (extras.warnings && extras.warnings.length > 0) response.warnings = [...extras.warnings];
   if (extras.auditAnnotations && Object.keys(extras.auditAnnotations).length > 0) {
-    const annotations: Record<string, string> = {};
-    for (const [k, v] of Object.entries(extras.auditAnnotations)) Object.defineProperty(annotations, k, { value: v, enumerable: true, writable: true, configurable: true });
-    response.auditAnnotations = annotations;
+    const annotations: JsonObject = {};
+    for (const [k, v] of Object.entries(extras.auditAnnotations)) setOwn(annotations, k, v);
+    response.auditAnnotations = annotations as Record<string, string>;
   }
   return { apiVersion: ADMISSION_API_VERSION, kind: ADMISSION_KIND, response };
 }

@@ -5,7 +5,7 @@
  * each policy's failurePolicy. Mutation itself is the compiled policy's business (PolicyProgram).
  */
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
-import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
+import { jsonEqual, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { MutationHistory } from './apply-mutation.js';
 import type { EquivalenceProvider } from './equivalence.js';
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
@@ -124,7 +124,7 @@ export function celRequest(request: AdmissionRequest, kind: GroupVersionKind, re
   };
   if (request.userInfo?.extra) {
     const extra: JsonObject = {};
-    for (const [k, v] of Object.entries(request.userInfo.extra)) Object.defineProperty(extra, k, { value: [...v], enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(request.userInfo.extra)) setOwn(extra, k, [...v]);
     userInfo.extra = extra;
   }
   const out: JsonObject = {

@@ -2,7 +2,7 @@
  * The objects of a policy set that policies read but the webhook cannot see: param objects of any
  * kind, Namespaces, and the kinds CRDs declare. Built once per set; lookups are map reads.
  */
-import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
+import { getOwn, isJsonObject, setOwn, type JsonObject } from '../json/index.js';
 import { builtinScope, isBuiltinGroup, type Scope } from '../map/builtin-kinds.js';
 import { objectIdentity, type ParamObject, type ParamSource } from '../map/params.js';
 import { parseApiVersion } from '../schema/index.js';
@@ -21,7 +21,7 @@ function kindKey(group: string, kind: string): string {
 function celView(obj: JsonObject, typed: boolean): JsonObject {
   if (!typed) return obj;
   const out: JsonObject = {};
-  for (const key of Object.keys(obj)) if (key !== 'apiVersion' && key !== 'kind') Object.defineProperty(out, key, { value: obj[key], enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(obj)) if (key !== 'apiVersion' && key !== 'kind') setOwn(out, key, obj[key]);
   return out;
 }
 
