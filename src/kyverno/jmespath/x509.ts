@@ -11,6 +11,7 @@ import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, 
 export class X509Error extends Error {}
 
 const key = (o: number[]) => o.join('.');
+const nullIfEmpty = <T>(a: T[]): T[] | null => (a.length ? a : null);
 
 const SIGNATURE_ALGORITHMS: Record<string, number> = {
   '1.2.840.113549.1.1.2': 1, // MD2WithRSA
@@ -29,12 +30,9 @@ const SIGNATURE_ALGORITHMS: Record<string, number> = {
   '1.3.101.112': 16, // PureEd25519
 };
 const PSS_HASHES: Record<string, number> = { '2.16.840.1.101.3.4.2.1': 13, '2.16.840.1.101.3.4.2.2': 14, '2.16.840.1.101.3.4.2.3': 15 };
-const PUBLIC_KEY_ALGORITHMS: Record<string, number> = {
-  '1.2.840.113549.1.1.1': 1, // RSA
-  '1.2.840.10040.4.1': 2, // DSA
-  '1.2.840.10045.2.1': 3, // ECDSA
-  '1.3.101.112': 4, // Ed25519
-};
+const RSA_ENCRYPTION = '1.2.840.113549.1.1.1';
+/** x509.RSA: the only public key algorithm Kyverno's x509_decode accepts. */
+const RSA = 1;
 const EXT_KEY_USAGES: Record<string, number> = {
   '2.5.29.37.0': 0,
   '1.3.6.1.5.5.7.3.1': 1,
@@ -100,29 +98,28 @@ function name(seq: Tlv): JsonObject {
       else lists[k]?.push(value);
     }
   }
-  const orNull = (a: string[]) => (a.length ? a : null);
   return {
-    Country: orNull(out.Country),
-    Organization: orNull(out.Organization),
-    OrganizationalUnit: orNull(out.OrganizationalUnit),
-    Locality: orNull(out.Locality),
-    Province: orNull(out.Province),
-    StreetAddress: orNull(out.StreetAddress),
-    PostalCode: orNull(out.PostalCode),
+    Country: nullIfEmpty(out.Country),
+    Organization: nullIfEmpty(out.Organization),
+    OrganizationalUnit: nullIfEmpty(out.OrganizationalUnit),
+    Locality: nullIfEmpty(out.Locality),
+    Province: nullIfEmpty(out.Province),
+    StreetAddress: nullIfEmpty(out.StreetAddress),
+    PostalCode: nullIfEmpty(out.PostalCode),
     SerialNumber: out.SerialNumber,
     CommonName: out.CommonName,
-    Names: out.Names.length ? out.Names : null,
+    Names: nullIfEmpty(out.Names),
     ExtraNames: null,
   };
 }
 
-function rsaPublicKey(spki: Tlv): { algorithm: number; key: JsonObject } {
+/** The RSA public key as {N, E}; any other key type is refused, as Kyverno does. */
+function rsaPublicKey(spki: Tlv): JsonObject {
   const [alg, bits] = children(spki);
-  const algorithm = PUBLIC_KEY_ALGORITHMS[key(oid(children(alg)[0]))] ?? 0;
-  if (algorithm !== 1) return { algorithm, key: {} };
+  if (key(oid(children(alg)[0])) !== RSA_ENCRYPTION) throw new X509Error('certificate should use rsa algorithm');
   const rsa = parseOnly(bitStringBytes(expect(bits, 3, 'public key')));
   const [n, e] = children(rsa);
-  return { algorithm, key: { N: bigInteger(expect(n, 2, 'RSA modulus')).toString(), E: Number(bigInteger(expect(e, 2, 'RSA exponent'))) } };
+  return { N: bigInteger(expect(n, 2, 'RSA modulus')).toString(), E: Number(bigInteger(expect(e, 2, 'RSA exponent'))) };
 }
 
 /** A URI as Go's url.URL encodes to JSON. */
@@ -303,8 +300,6 @@ function extensions(list: Tlv[]): ExtensionFields {
   return f;
 }
 
-const nullIfEmpty = <T>(a: T[]): T[] | null => (a.length ? a : null);
-
 function decodeCertificate(der: Uint8Array): JsonObject {
   const cert = parseOnly(der);
   const [tbs, sigAlg, sig] = children(expect(cert, 16, 'certificate'));
@@ -320,8 +315,7 @@ function decodeCertificate(der: Uint8Array): JsonObject {
   const spki = expect(t[i++], 16, 'public key info');
   let exts: Tlv[] = [];
   for (; i < t.length; i++) if (t[i].cls === 2 && t[i].tag === 3) exts = children(children(t[i])[0]);
-  const pk = rsaPublicKey(spki);
-  if (pk.algorithm !== 1) throw new X509Error('certificate should use rsa algorithm');
+  const publicKey = rsaPublicKey(spki);
   const e = extensions(exts);
   return {
     Raw: base64(cert.full),
@@ -331,8 +325,8 @@ function decodeCertificate(der: Uint8Array): JsonObject {
     RawIssuer: base64(issuer.full),
     Signature: base64(bitStringBytes(expect(sig, 3, 'signature'))),
     SignatureAlgorithm: signatureAlgorithm(sigAlg),
-    PublicKeyAlgorithm: pk.algorithm,
-    PublicKey: pk.key,
+    PublicKeyAlgorithm: RSA,
+    PublicKey: publicKey,
     Version: version + 1,
     SerialNumber: Number(serial),
     Issuer: name(issuer),
@@ -377,8 +371,7 @@ function decodeRequest(der: Uint8Array): JsonObject {
   const csr = parseOnly(der);
   const [info, sigAlg, sig] = children(expect(csr, 16, 'certificate request'));
   const [version, subject, spki, attrs] = children(expect(info, 16, 'certificate request info'));
-  const pk = rsaPublicKey(expect(spki, 16, 'public key info'));
-  if (pk.algorithm !== 1) throw new X509Error('certificate should use rsa algorithm');
+  const publicKey = rsaPublicKey(expect(spki, 16, 'public key info'));
   const attributes: JsonObject[] = [];
   let exts: Tlv[] = [];
   for (const attr of attrs && attrs.cls === 2 ? children(attrs) : []) {
@@ -406,8 +399,8 @@ function decodeRequest(der: Uint8Array): JsonObject {
     Version: Number(bigInteger(version)),
     Signature: base64(bitStringBytes(expect(sig, 3, 'signature'))),
     SignatureAlgorithm: signatureAlgorithm(sigAlg),
-    PublicKeyAlgorithm: pk.algorithm,
-    PublicKey: pk.key,
+    PublicKeyAlgorithm: RSA,
+    PublicKey: publicKey,
     Subject: name(subject),
     Attributes: nullIfEmpty(attributes),
     Extensions: nullIfEmpty(e.Extensions),
