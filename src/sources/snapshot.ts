@@ -6,6 +6,7 @@
  * force, with the problem reported; on first sight it is reported and the other documents load. (The
  * refresher applies the same rule to a new version that reads but that the set refuses.)
  */
+import { utf8Length } from '../cel/lib/cost.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted } from './bounds.js';
 import { byName } from './names.js';
@@ -41,20 +42,6 @@ export interface ReadOptions {
   limits: LoadLimits;
   /** Skip the fetch when the listing shows the version held (default). False: always ask conditionally. */
   trustListedVersions: boolean;
-}
-
-export function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 export const KEPT_NOTE = '(the last good version of this document stays in force)';
