@@ -7,6 +7,7 @@ import { decodeBase64Utf8, type Operation as AdmissionOperation, type Status } f
 import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';
 import type { PolicySet } from '../policyset/index.js';
+import { parseApiVersion } from '../schema/index.js';
 import { answerReview } from '../server/review.js';
 import { CliInputError } from './errors.js';
 import { crdResource, guessResource } from './resource-names.js';
@@ -29,11 +30,6 @@ export type ResourceOutcome =
   | { allowed: true; object: JsonValue; patch: JsonValue[] }
   | { allowed: false; status: Status };
 
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash === -1 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
-
 export function reviewForResource(req: ResourceRequest): JsonObject {
   const subject = req.operation === 'DELETE' ? (req.oldObject ?? req.object) : req.object;
   const apiVersion = getOwn(subject, 'apiVersion');
@@ -41,7 +37,7 @@ export function reviewForResource(req: ResourceRequest): JsonObject {
   if (typeof apiVersion !== 'string' || apiVersion === '' || typeof kind !== 'string' || kind === '') {
     throw new CliInputError('the resource needs apiVersion and kind');
   }
-  const { group, version } = splitApiVersion(apiVersion);
+  const { group, version } = parseApiVersion(apiVersion);
   const resource = crdResource(req.documents, group, kind) ?? guessResource(kind);
   const metadata = getOwn(subject, 'metadata');
   const meta = isJsonObject(metadata) ? metadata : {};
