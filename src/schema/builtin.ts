@@ -1,3 +1,4 @@
+import { hasOwn } from '../json/index.js';
 import { KINDS, PREFIXES, TYPES_TEXT } from './data/builtin.js';
 import { DEDUCED, NamedRef, UNTYPED_ATOMIC, type Atom, type FieldDef, type ListType, type TypeRef } from './types.js';
 
@@ -11,10 +12,8 @@ export class BuiltinTypes {
 
   /** The type id of a built-in kind, or undefined. */
   kindTypeId(group: string, version: string, kind: string): string | undefined {
-    const short = Object.prototype.hasOwnProperty.call(KINDS, `${group}/${version}/${kind}`)
-      ? KINDS[`${group}/${version}/${kind}`]
-      : undefined;
-    return short === undefined ? undefined : expandId(short);
+    const key = `${group}/${version}/${kind}`;
+    return hasOwn(KINDS, key) ? expandId(KINDS[key]) : undefined;
   }
 
   /** A lazily resolved reference to a built-in type (full id, e.g. io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta). */

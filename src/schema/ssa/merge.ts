@@ -1,4 +1,4 @@
-import { isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type Atom, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import { associativeItemKey, itemIdentity, ItemStep, NEEDS_PATH_ELEMENT, renderPath, type ItemIdentity, type PathStep } from './keys.js';
 import { firstPart, matchingPart, scalarError, type Part, type SmdError } from './validate.js';
@@ -123,7 +123,7 @@ class Merger {
     let changed = false;
     for (const key of lKeys) {
       const lv = l![key];
-      const rv = Object.prototype.hasOwnProperty.call(r, key) ? r[key] : undefined;
+      const rv = hasOwn(r, key) ? r[key] : undefined;
       const merged = rv === undefined ? lv : this.child(lv, rv, fieldType(def, key), key);
       if (merged !== lv) changed = true;
       if (merged !== undefined) {
@@ -132,7 +132,7 @@ class Merger {
       }
     }
     for (const key of rKeys) {
-      if (l && Object.prototype.hasOwnProperty.call(l, key)) continue;
+      if (l && hasOwn(l, key)) continue;
       const merged = this.child(undefined, r[key], fieldType(def, key), key);
       if (merged !== undefined) {
         setOwn(out, key, merged);
