@@ -5,6 +5,7 @@
  * is how Amender's policies see the versions they were written for), no side effects, AdmissionReview
  * v1, and the system namespaces excluded so a failing webhook cannot block the cluster's own repair.
  */
+import { base64Utf8 } from '../admission/index.js';
 import type { JsonObject } from '../json/index.js';
 import type { DerivedRules } from './derive.js';
 import { ruleProblems, type WebhookRule } from './rules.js';
@@ -53,13 +54,6 @@ export function checkWebhookUrl(url: string): string {
 /** Webhook names must be fully qualified (at least three DNS labels). */
 function webhookName(name: string): string {
   return name.split('.').length >= 3 ? name : `${name}.webhook.amender.dev`;
-}
-
-function base64Utf8(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
 }
 
 export function webhookConfiguration(derived: DerivedRules, options: WebhookConfigOptions): JsonObject {
