@@ -1,7 +1,7 @@
-import { CelUint, Duration } from '../engine/values.js';
+import { CelUint, Duration, INT64_MAX } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversalCost } from './cost.js';
-import { celError, noSuchOverload, uintOverflow } from './errors.js';
+import { celError, intOverflow, noSuchOverload, uintOverflow } from './errors.js';
 import { COMPARABLE_TYPES } from './lists.js';
 import { celEquals, checkedInt, compareValues, isComparable, listItems, UINT64_MAX } from './values.js';
 
@@ -36,8 +36,6 @@ function extreme(list: unknown, op: 'min' | 'max'): unknown {
   }
   return best;
 }
-
-const DURATION_NANOS_MAX = (1n << 63n) - 1n;
 
 type Summable = 'int' | 'uint' | 'double' | 'duration';
 
@@ -88,7 +86,7 @@ function sum(list: unknown, empty: Summable): unknown {
       for (const v of items) {
         if (!(v instanceof Duration)) throw noSuchOverload();
         nanos += v.ns;
-        if (nanos > DURATION_NANOS_MAX || nanos < -DURATION_NANOS_MAX) throw celError('integer overflow');
+        if (nanos > INT64_MAX || nanos < -INT64_MAX) throw intOverflow();
       }
       return new Duration(nanos);
     }

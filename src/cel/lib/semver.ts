@@ -2,7 +2,7 @@ import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversal } from './cost.js';
 import { celError, parses } from './errors.js';
 import { goQuote } from './go-quote.js';
-import { compareStrings } from './values.js';
+import { compareStrings, UINT64_MAX } from './values.js';
 
 /**
  * Kubernetes' semver library (`k8s.io/apiserver/pkg/cel/library/semverlib.go`) with the parsing and
@@ -14,8 +14,6 @@ import { compareStrings } from './values.js';
  */
 
 export const SEMVER_TYPE = 'kubernetes.Semver';
-
-const UINT64_MAX = (1n << 64n) - 1n;
 
 class SemverError extends Error {}
 
