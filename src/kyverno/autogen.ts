@@ -96,19 +96,21 @@ function nonEmpty(value: JsonValue | undefined): boolean {
 
 /** Every `resources` block of a rule's match and exclude. */
 function descriptions(rule: JsonObject): JsonObject[] {
+  return [...resourceBlocks(getOwn(rule, 'match')), ...resourceBlocks(getOwn(rule, 'exclude'))];
+}
+
+/** The `resources` blocks of one match or exclude block: the legacy one, then those of `any` and `all`. */
+function resourceBlocks(block: JsonValue | undefined): JsonObject[] {
+  if (!isJsonObject(block)) return [];
   const out: JsonObject[] = [];
-  for (const blockKey of ['match', 'exclude']) {
-    const block = getOwn(rule, blockKey);
-    if (!isJsonObject(block)) continue;
-    const single = getOwn(block, 'resources');
-    if (isJsonObject(single)) out.push(single);
-    for (const listKey of ['any', 'all']) {
-      const list = getOwn(block, listKey);
-      if (!Array.isArray(list)) continue;
-      for (const f of list) {
-        const r = isJsonObject(f) ? getOwn(f, 'resources') : undefined;
-        if (isJsonObject(r)) out.push(r);
-      }
+  const single = getOwn(block, 'resources');
+  if (isJsonObject(single)) out.push(single);
+  for (const listKey of ['any', 'all']) {
+    const list = getOwn(block, listKey);
+    if (!Array.isArray(list)) continue;
+    for (const f of list) {
+      const r = isJsonObject(f) ? getOwn(f, 'resources') : undefined;
+      if (isJsonObject(r)) out.push(r);
     }
   }
   return out;
@@ -131,20 +133,7 @@ function stringArray(value: JsonValue | undefined): string[] {
 }
 
 function blockKinds(block: JsonValue | undefined): string[] {
-  if (!isJsonObject(block)) return [];
-  const kinds: string[] = [];
-  const single = getOwn(block, 'resources');
-  if (isJsonObject(single)) kinds.push(...stringArray(getOwn(single, 'kinds')));
-  for (const listKey of ['any', 'all']) {
-    const list = getOwn(block, listKey);
-    if (Array.isArray(list)) {
-      for (const f of list) {
-        const r = isJsonObject(f) ? getOwn(f, 'resources') : undefined;
-        if (isJsonObject(r)) kinds.push(...stringArray(getOwn(r, 'kinds')));
-      }
-    }
-  }
-  return kinds;
+  return resourceBlocks(block).flatMap((r) => stringArray(getOwn(r, 'kinds')));
 }
 
 function hasPod(kinds: readonly string[]): boolean {
