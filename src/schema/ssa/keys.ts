@@ -37,23 +37,17 @@ export function associativeItemKey(list: ListDef, item: JsonValue): ItemKey {
   if (list.keys.length === 1) {
     // the common case (name, mountPath, uid...): no sorting, no intermediate arrays
     const key = list.keys[0];
-    const own = getOwn(item, key);
-    const v = own !== undefined ? own : keyDefault(list, key);
+    const v = keyValue(list, item, key);
     if (v === undefined) return { error: omitsKey(key) };
     return { pe: `[${key}=${valueToString(v)}]` };
   }
   const parts: [string, JsonValue][] = [];
   for (const key of list.keys) {
-    let v = getOwn(item, key);
-    if (v === undefined) {
-      v = keyDefault(list, key);
-      if (v === undefined) {
-        return { error: omitsKey(key) };
-      }
-    }
+    const v = keyValue(list, item, key);
+    if (v === undefined) return { error: omitsKey(key) };
     parts.push([key, v]);
   }
-  if (parts.length > 1) parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { pe: '[' + parts.map(([k, v]) => `${k}=${valueToString(v)}`).join(',') + ']' };
 }
 
