@@ -4,7 +4,7 @@
  * its `fetch`. Routes: `/mutate`, `/healthz`, `/readyz`, `/metrics`, and with `clusters` the
  * `/clusters/{cluster}/...` routes of routes/clusters.ts.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { programCacheStats } from '../cel/index.js';
 import { createAppMetrics, type AppMetrics, type CelCacheStats } from './app-metrics.js';
 import type { AppEnv } from './context.js';
@@ -14,6 +14,7 @@ import { redactClusterPath } from './auth.js';
 import { PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import type { PolicySetProvider } from './policy-state.js';
 import { mountClusterRoutes, type ClusterRoutesLookup } from './routes/clusters.js';
+import { onlyMethods } from './routes/methods.js';
 import { mutateHandler, type MutateDeps } from './routes/mutate.js';
 import { healthz, readyz } from './routes/probes.js';
 import { statusBody } from './status.js';
@@ -78,13 +79,8 @@ export function createApp(options: AppOptions): AmenderApp {
     logger(record);
   });
 
-  const onlyMethods = (allowed: string) => (c: Context<AppEnv>) => {
-    c.header('Allow', allowed);
-    return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed}`), 405);
-  };
-
   const mutateDeps: MutateDeps = { limits, metrics, clock };
-  app.post('/mutate', mutateHandler(mutateDeps, () => options.policies()));
+  app.post('/mutate', mutateHandler(mutateDeps, options.policies));
   app.all('/mutate', onlyMethods('POST'));
   app.get('/healthz', healthz);
   app.all('/healthz', onlyMethods('GET, HEAD'));
@@ -92,7 +88,7 @@ export function createApp(options: AppOptions): AmenderApp {
   app.all('/readyz', onlyMethods('GET, HEAD'));
   app.get('/metrics', (c) => c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }));
   app.all('/metrics', onlyMethods('GET, HEAD'));
-  if (options.clusters) mountClusterRoutes({ app, metrics, limits }, options.clusters, { clock });
+  if (options.clusters) mountClusterRoutes({ app, mutateDeps }, options.clusters);
 
   app.notFound((c) => c.json(statusBody(404, `no route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((err, c) => {

@@ -12,12 +12,13 @@
  * guess a secret, and tells an operator at once that the URL names the wrong cluster. The access log
  * writes the path-secret route as `/clusters/{cluster}/[redacted]/mutate` (`redactClusterPath`).
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { AmenderApp } from '../app.js';
 import type { AppEnv } from '../context.js';
-import { authenticate, bearerToken, redactClusterPath, type SecretCheck } from '../auth.js';
+import { authenticate, bearerToken, type SecretCheck } from '../auth.js';
 import type { PolicySetProvider } from '../policy-state.js';
 import { statusBody } from '../status.js';
+import { onlyMethods } from './methods.js';
 import { mutateHandler } from './mutate.js';
 import { readyz } from './probes.js';
 
@@ -26,17 +27,9 @@ export interface ClusterRoutesLookup {
   get(name: string): { verifier: SecretCheck; provider: PolicySetProvider } | undefined;
 }
 
-export interface ClusterRoutesOptions {
-  /** Milliseconds from an arbitrary origin, for latencies (`performance.now` by default). */
-  clock?: () => number;
-}
-
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
-export function mountClusterRoutes(amender: Pick<AmenderApp, 'app' | 'metrics' | 'limits'>, clusters: ClusterRoutesLookup, options: ClusterRoutesOptions = {}): void {
-  const app: Hono<AppEnv> = amender.app;
-  const deps = { limits: amender.limits, metrics: amender.metrics, clock: options.clock ?? (() => performance.now()) };
-
+export function mountClusterRoutes({ app, mutateDeps }: Pick<AmenderApp, 'app' | 'mutateDeps'>, clusters: ClusterRoutesLookup): void {
   /** Resolves the cluster and checks the secret; on success runs `then` with the cluster's provider. */
   const guarded =
     (via: 'header' | 'path', then: (provider: PolicySetProvider) => Handler): Handler =>
@@ -50,18 +43,12 @@ export function mountClusterRoutes(amender: Pick<AmenderApp, 'app' | 'metrics' |
       return then(cluster.provider)(c);
     };
 
-  const mutate = (provider: PolicySetProvider) => mutateHandler(deps, () => provider());
-  const ready = (provider: PolicySetProvider) => readyz(provider);
-
-  const onlyMethods = (allowed: string): Handler => (c) => {
-    c.header('Allow', allowed);
-    return c.json(statusBody(405, `method ${c.req.method} is not allowed on ${redactClusterPath(c.req.path)}; use ${allowed}`), 405);
-  };
+  const mutate = (provider: PolicySetProvider) => mutateHandler(mutateDeps, provider);
 
   app.post('/clusters/:cluster/mutate', guarded('header', mutate));
   app.all('/clusters/:cluster/mutate', onlyMethods('POST'));
   app.post('/clusters/:cluster/:secret/mutate', guarded('path', mutate));
   app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST'));
-  app.get('/clusters/:cluster/readyz', guarded('header', ready));
+  app.get('/clusters/:cluster/readyz', guarded('header', readyz));
   app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD'));
 }
