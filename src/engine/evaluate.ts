@@ -8,9 +8,10 @@ import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
 import { createPatch } from '../jsonpatch/index.js';
 import { dispatch } from '../map/dispatch.js';
 import { NO_EQUIVALENTS } from '../map/equivalence.js';
+import { internalError } from '../map/errors.js';
 import type { PolicySet } from '../policyset/index.js';
 import { runKyvernoStep } from './kyverno-step.js';
-import { denialStatus, internalErrorStatus } from './status.js';
+import { denialStatus } from './status.js';
 import type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';
 
 function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string) => JsonObject | undefined {
@@ -51,6 +52,6 @@ export async function evaluate(set: PolicySet, request: AdmissionRequest, option
     return await evaluateUnsafe(set, request, options);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { allowed: false, status: internalErrorStatus(`amender engine: ${message}`), outcomes: [], warnings: [], auditAnnotations: {} };
+    return { allowed: false, status: internalError(`amender engine: ${message}`).status, outcomes: [], warnings: [], auditAnnotations: {} };
   }
 }

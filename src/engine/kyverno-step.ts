@@ -6,6 +6,7 @@ import type { AdmissionRequest, Status } from '../admission/types.js';
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
 import { kyvernoAuditAnnotations, runKyvernoPolicies, type KyvernoResult } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
+import { forbiddenStatus } from './status.js';
 import type { PolicyOutcome } from './types.js';
 
 export interface KyvernoStep {
@@ -61,12 +62,7 @@ export async function runKyvernoStep(
       object,
       outcomes,
       auditAnnotations,
-      denial: {
-        code: 403,
-        reason: 'Forbidden',
-        message: result.rejection.message,
-        details: { name: request.name ?? '', group: request.resource.group, kind: request.resource.resource, causes: [{ message: result.rejection.message }] },
-      },
+      denial: forbiddenStatus(request, 'Forbidden', result.rejection.message, [result.rejection.message]),
     };
   }
   return { object: result.object, outcomes, auditAnnotations };

@@ -1,25 +1,24 @@
 /**
- * The denial a set of remaining policy errors turns into (spec/map.md §10): one 403 whose reason and
- * message are the first error's, with one cause per error.
+ * The denials of the pipeline (spec/map.md §10): a 403 naming the request's resource, one cause per error;
+ * for a set of remaining policy errors, the reason and message are the first error's.
  */
 import type { AdmissionRequest, Status } from '../admission/types.js';
 import type { PolicyError } from '../map/errors.js';
 
-export function denialStatus(errors: readonly PolicyError[], request: AdmissionRequest): Status {
-  const first = errors[0];
+export function forbiddenStatus(request: AdmissionRequest, reason: PolicyError['reason'], message: string, causes: readonly string[]): Status {
   return {
     code: 403,
-    reason: first.reason,
-    message: first.message,
+    reason,
+    message,
     details: {
       name: request.name ?? '',
       group: request.resource.group,
       kind: request.resource.resource,
-      causes: errors.map((e) => ({ message: e.message })),
+      causes: causes.map((m) => ({ message: m })),
     },
   };
 }
 
-export function internalErrorStatus(message: string): Status {
-  return { code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}`, details: { causes: [{ message }] } };
+export function denialStatus(errors: readonly PolicyError[], request: AdmissionRequest): Status {
+  return forbiddenStatus(request, errors[0].reason, errors[0].message, errors.map((e) => e.message));
 }
