@@ -171,7 +171,8 @@ export function asTime(t: Tlv): string {
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
+/** The value of each base64 (StdEncoding) character. */
+export const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
 
 export function base64(bytes: Uint8Array): string {
   let out = '';

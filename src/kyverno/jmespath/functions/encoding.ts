@@ -2,14 +2,13 @@
 import type { JsonValue } from '../../../json/index.js';
 import { parseYaml11 } from '../../go/yaml.js';
 import { FunctionError } from '../errors.js';
-import { base64 } from '../der.js';
+import { B64_INDEX, base64 } from '../der.js';
 import { md5, sha1, sha256 } from '../hash.js';
 import type { FunctionDef } from '../registry.js';
 
 const S = { types: ['string' as const] };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
-const B64_INDEX = new Map([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((c, i) => [c, i]));
 
 /** encoding/base64 StdEncoding.DecodeString: padding required, \r and \n ignored. */
 export function base64Decode(text: string): Uint8Array {
