@@ -2,24 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cloneJson, jsonEqual, setOwn } from '../../src/json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../../src/json/index.js';
 import { applyPatch, createPatch, parsePointer } from '../../src/jsonpatch/index.js';
-
-/** Deterministic PRNG (mulberry32) so every run checks the same cases. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
-  };
-}
-type Rng = ReturnType<typeof rng>;
+import { rng, type Rng } from '../json/rng.js';
 
 const KEYS = ['a', 'b', 'name', 'spec', 'k8s.io/x', 'a~b', '~1', '/', '', '0', '12', '-', '__proto__', 'constructor', 'toString'];
 const SCALARS: JsonValue[] = [null, true, false, 0, 1, -3, 2.5, 1e21, '', 'x', '0', 'null', 'ünï'];

@@ -2,23 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { applyConfiguration, SchemaRegistry, strategicMerge, strictDecode } from '../../src/schema/index.js';
 import { validateTyped } from '../../src/schema/ssa/validate.js';
-
-/** A small seeded generator (mulberry32), so failures reproduce. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (n: number) => Math.floor(next() * n), pick: <T>(xs: T[]) => xs[Math.floor(next() * xs.length)] };
-}
+import { rng, type Rng } from '../json/rng.js';
 
 const NAMES = ['a', 'b', 'c', 'd', 'e', 'f'];
 
-function container(r: ReturnType<typeof rng>, name: string): JsonObject {
+function container(r: Rng, name: string): JsonObject {
   const c: JsonObject = { name };
   if (r.int(2)) c.image = `${name}:${r.int(9)}`;
   if (r.int(2)) c.env = [...new Set(Array.from({ length: r.int(3) }, () => r.pick(NAMES)))].map((n) => ({ name: n, value: String(r.int(9)) }));
@@ -26,11 +14,11 @@ function container(r: ReturnType<typeof rng>, name: string): JsonObject {
   return c;
 }
 
-function distinctNames(r: ReturnType<typeof rng>, max: number): string[] {
+function distinctNames(r: Rng, max: number): string[] {
   return [...new Set(Array.from({ length: r.int(max) + 1 }, () => r.pick(NAMES)))];
 }
 
-function pod(r: ReturnType<typeof rng>): JsonObject {
+function pod(r: Rng): JsonObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -102,7 +90,7 @@ describe('random junk never escapes as an exception', () => {
     return registry.lookup(k.slice(0, i), k.slice(i + 1))!;
   });
 
-  function junk(r: ReturnType<typeof rng>, depth: number): JsonValue {
+  function junk(r: Rng, depth: number): JsonValue {
     const k = depth > 3 ? r.int(4) : r.int(7);
     if (k === 0) return null;
     if (k === 1) return r.int(2) === 0;

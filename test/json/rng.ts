@@ -1,0 +1,23 @@
+/**
+ * A small seeded generator (mulberry32) for the property tests, so every run checks the same cases and a
+ * failure reproduces from its seed.
+ */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    /** In [0, 1). */
+    next,
+    /** An integer in [0, n). */
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
+  };
+}
+
+export type Rng = ReturnType<typeof rng>;
