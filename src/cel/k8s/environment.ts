@@ -8,12 +8,10 @@ import { Env, declareStandardTypes } from '../engine/env.js';
 import { LibraryHost } from '../engine/library-host.js';
 import type { PlanOptions } from '../engine/planner.js';
 import { registerStdlib } from '../engine/stdlib.js';
-import { CelType, Kind, T } from '../engine/types.js';
+import { T, structType, type CelType } from '../engine/types.js';
 import { declarePatchTypes, declareRequestAndNamespace, NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, variablesStruct } from './types.js';
+import { AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE } from '../lib/index.js';
 import { libraries, MUTATION_ONLY_LIBRARIES as mutationOnly } from './libraries.js';
-
-export const AUTHORIZER_TYPE = 'kubernetes.authorization.Authorizer';
-export const RESOURCE_CHECK_TYPE = 'kubernetes.authorization.ResourceCheck';
 
 export interface KubernetesEnvs {
   /** matchConditions: no Object/JSONPatch types. */
@@ -52,8 +50,8 @@ export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
   const resourceCheck = base.lookupTypeName(RESOURCE_CHECK_TYPE) ?? base.addOpaqueType(RESOURCE_CHECK_TYPE);
   base.addIdent({ name: 'object', type: T.dyn });
   base.addIdent({ name: 'oldObject', type: T.dyn });
-  base.addIdent({ name: 'request', type: new CelType(Kind.Struct, REQUEST_TYPE) });
-  base.addIdent({ name: 'namespaceObject', type: new CelType(Kind.Struct, NAMESPACE_TYPE) });
+  base.addIdent({ name: 'request', type: structType(REQUEST_TYPE) });
+  base.addIdent({ name: 'namespaceObject', type: structType(NAMESPACE_TYPE) });
   base.addIdent({ name: 'authorizer', type: authorizer });
   base.addIdent({ name: 'authorizer.requestResource', type: resourceCheck });
   const mutations = base.extend();
@@ -75,6 +73,6 @@ export function scopeEnv(base: Env, scope: ExpressionScope): Env {
   const env = base.extend();
   if (scope.params) env.addIdent({ name: 'params', type: T.dyn });
   env.addStruct(variablesStruct(scope.variables));
-  env.addIdent({ name: 'variables', type: new CelType(Kind.Struct, VARIABLES_TYPE) });
+  env.addIdent({ name: 'variables', type: structType(VARIABLES_TYPE) });
   return env;
 }
