@@ -5,7 +5,7 @@
  * the environment and the file text, returns the settings or every problem found.
  */
 import { parse as parseYaml } from 'yaml';
-import { CLUSTER_ENVIRONMENT_VARIABLES, ClusterConfigError, DEFAULT_REFRESH_SECONDS, readClustersConfig, type ClusterConfig } from '../clusters/index.js';
+import { CLUSTER_ENVIRONMENT_VARIABLES, ClusterConfigError, DEFAULT_REFRESH_SECONDS, MAX_REFRESH_SECONDS, readClustersConfig, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, isLogLevel, type Limits, type LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 
@@ -34,24 +34,24 @@ export class ConfigError extends Error {
 
 export const DEFAULT_PORT = 8080;
 
-/** A longer refresh interval than a day is surely a unit mistake (the cluster settings use the same bound). */
-const MAX_REFRESH_SECONDS = 86_400;
-
-/** Environment variable → config file key, with how to read it. */
+/**
+ * Each setting: its environment variable, its config file key (dotted below `tls` and `limits`; the
+ * setting's own name when not given; `clusters` is read by src/clusters) and how to read it.
+ */
 const SETTINGS = {
   port: { env: 'PORT', kind: 'port' },
   host: { env: 'AMENDER_HOST', kind: 'string' },
   policySources: { env: 'AMENDER_POLICY_SOURCES', kind: 'list' },
-  tlsCertFile: { env: 'AMENDER_TLS_CERT_FILE', kind: 'string' },
-  tlsKeyFile: { env: 'AMENDER_TLS_KEY_FILE', kind: 'string' },
-  maxBodyBytes: { env: 'AMENDER_MAX_BODY_BYTES', kind: 'count' },
-  bodyTimeoutMs: { env: 'AMENDER_BODY_TIMEOUT_MS', kind: 'count' },
-  maxJsonDepth: { env: 'AMENDER_MAX_JSON_DEPTH', kind: 'count' },
+  logLevel: { env: 'AMENDER_LOG_LEVEL', kind: 'logLevel' },
   requestTimeoutMs: { env: 'AMENDER_REQUEST_TIMEOUT_MS', kind: 'count' },
   shutdownTimeoutMs: { env: 'AMENDER_SHUTDOWN_TIMEOUT_MS', kind: 'count' },
-  logLevel: { env: 'AMENDER_LOG_LEVEL', kind: 'logLevel' },
   refreshSeconds: { env: 'AMENDER_REFRESH_SECONDS', kind: 'seconds' },
-} as const;
+  tlsCertFile: { env: 'AMENDER_TLS_CERT_FILE', kind: 'string', file: 'tls.certFile' },
+  tlsKeyFile: { env: 'AMENDER_TLS_KEY_FILE', kind: 'string', file: 'tls.keyFile' },
+  maxBodyBytes: { env: 'AMENDER_MAX_BODY_BYTES', kind: 'count', file: 'limits.maxBodyBytes' },
+  bodyTimeoutMs: { env: 'AMENDER_BODY_TIMEOUT_MS', kind: 'count', file: 'limits.bodyTimeoutMs' },
+  maxJsonDepth: { env: 'AMENDER_MAX_JSON_DEPTH', kind: 'count', file: 'limits.maxJsonDepth' },
+} satisfies Record<string, { env: string; kind: Kind; file?: string }>;
 
 type Key = keyof typeof SETTINGS;
 type Raw = Partial<Record<Key, string | number | string[]>>;
@@ -129,26 +129,15 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
   return config;
 }
 
-/** Config file keys (dotted below `tls` and `limits`) → settings; `clusters` is read by src/clusters. */
-const FILE_KEYS: Record<string, Key> = {
-  port: 'port',
-  host: 'host',
-  policySources: 'policySources',
-  logLevel: 'logLevel',
-  requestTimeoutMs: 'requestTimeoutMs',
-  shutdownTimeoutMs: 'shutdownTimeoutMs',
-  refreshSeconds: 'refreshSeconds',
-  'tls.certFile': 'tlsCertFile',
-  'tls.keyFile': 'tlsKeyFile',
-  'limits.maxBodyBytes': 'maxBodyBytes',
-  'limits.bodyTimeoutMs': 'bodyTimeoutMs',
-  'limits.maxJsonDepth': 'maxJsonDepth',
-};
+/** Config file key → setting. */
+const FILE_KEYS: Record<string, Key> = Object.fromEntries(
+  Object.entries(SETTINGS).map(([key, setting]) => ['file' in setting ? setting.file : key, key as Key]),
+);
 
-/** The file's settings, and its `clusters` value as written (checked by readClustersConfig). */
 /** Every key the config file takes, for the README test. */
 export const CONFIG_FILE_KEYS: readonly string[] = [...Object.keys(FILE_KEYS), 'clusters'];
 
+/** The file's settings, and its `clusters` value as written (checked by readClustersConfig). */
 function readFile(text: string, problems: string[]): { raw: Raw; clusters: unknown } {
   let doc: unknown;
   try {
@@ -178,7 +167,7 @@ function readFile(text: string, problems: string[]): { raw: Raw; clusters: unkno
           problems.push(`config file key ${path}: expected a string, number or list of strings`);
         }
       } else {
-        problems.push(`config file: unknown key ${path} (known: ${[...Object.keys(FILE_KEYS), 'clusters'].join(', ')})`);
+        problems.push(`config file: unknown key ${path} (known: ${CONFIG_FILE_KEYS.join(', ')})`);
       }
     }
   };
@@ -186,7 +175,7 @@ function readFile(text: string, problems: string[]): { raw: Raw; clusters: unkno
   return { raw, clusters };
 }
 
-type Kind = (typeof SETTINGS)[Key]['kind'];
+type Kind = 'port' | 'string' | 'list' | 'count' | 'logLevel' | 'seconds';
 
 function convert(kind: Kind, v: string | number | string[]): unknown {
   switch (kind) {

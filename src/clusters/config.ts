@@ -45,7 +45,7 @@ export const CLUSTERS_VARIABLE = 'AMENDER_CLUSTERS';
 export const REFRESH_VARIABLE = 'AMENDER_REFRESH_SECONDS';
 export const DEFAULT_REFRESH_SECONDS = 60;
 /** Longest refresh interval accepted (a day): a larger value is surely a unit mistake. */
-const MAX_REFRESH_SECONDS = 86_400;
+export const MAX_REFRESH_SECONDS = 86_400;
 
 /** The variable names of one cluster (for docs and error messages). */
 export function clusterVariables(name: string): { sources: string; secretHashes: string; refreshSeconds: string } {

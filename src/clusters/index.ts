@@ -14,6 +14,7 @@ export {
   ClusterConfigError,
   clusterVariables,
   DEFAULT_REFRESH_SECONDS,
+  MAX_REFRESH_SECONDS,
   readClustersConfig,
   readRefreshSeconds,
   REFRESH_VARIABLE,
