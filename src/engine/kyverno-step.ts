@@ -3,8 +3,9 @@
  * MutatingAdmissionPolicies produced (DESIGN.md: MAP invocations first, then Kyverno rules).
  */
 import type { AdmissionRequest, Status } from '../admission/types.js';
-import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, type JsonValue } from '../json/index.js';
 import { kyvernoAuditAnnotations, runKyvernoPolicies, type KyvernoResult } from '../kyverno/index.js';
+import { objectLabels } from '../map/match-resources.js';
 import type { PolicySet } from '../policyset/index.js';
 import { forbiddenStatus } from './status.js';
 import type { PolicyOutcome } from './types.js';
@@ -21,10 +22,7 @@ function namespaceLabels(request: AdmissionRequest, lookup: (name: string) => Js
   const ns = request.namespace ?? '';
   if (!ns) return undefined;
   const obj = lookup(ns);
-  if (!isJsonObject(obj)) return undefined;
-  const meta = getOwn(obj, 'metadata');
-  const labels = isJsonObject(meta) ? getOwn(meta, 'labels') : undefined;
-  return isJsonObject(labels) ? (labels as Record<string, string>) : {};
+  return isJsonObject(obj) ? (objectLabels(obj) ?? {}) : undefined;
 }
 
 function outcomesOf(result: KyvernoResult): PolicyOutcome[] {
