@@ -15,7 +15,7 @@
  *                             before returning (default 2000); an unfinished refresh goes on in the next
  *                             invocation (the environment is frozen between invocations).
  */
-import { CLUSTER_ENVIRONMENT_VARIABLES, readClustersConfig, readRefreshSeconds, type ClusterConfig } from '../clusters/index.js';
+import { CLUSTER_ENVIRONMENT_VARIABLES, ClusterConfigError, DEFAULT_REFRESH_SECONDS, readClustersConfig, readRefreshSeconds, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, isLogLevel, type Limits, type LogLevel } from '../server/index.js';
 
 export interface ServerlessConfig {
@@ -77,18 +77,17 @@ export function readServerlessConfig(environment: Readonly<Record<string, unknow
   const policySources = (env.AMENDER_POLICY_SOURCES ?? 'bundled').split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (policySources.length === 0) problems.push('AMENDER_POLICY_SOURCES: at least one source is needed (or leave it unset for bundled)');
 
-  let refreshSeconds = 60;
-  let clusters: ClusterConfig[] = [];
-  try {
-    refreshSeconds = readRefreshSeconds(env);
-  } catch (err) {
-    problems.push(...((err as { problems?: string[] }).problems ?? [(err as Error).message]));
-  }
-  try {
-    clusters = readClustersConfig(env);
-  } catch (err) {
-    problems.push(...((err as { problems?: string[] }).problems ?? [(err as Error).message]));
-  }
+  const collect = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof ClusterConfigError)) throw err;
+      problems.push(...err.problems);
+      return fallback;
+    }
+  };
+  const refreshSeconds = collect(() => readRefreshSeconds(env), DEFAULT_REFRESH_SECONDS);
+  const clusters = collect<ClusterConfig[]>(() => readClustersConfig(env), []);
 
   const limits: Limits = {
     maxBodyBytes: count(env, LIMIT_VARIABLES.maxBodyBytes, DEFAULT_LIMITS.maxBodyBytes, 1, problems),
