@@ -65,14 +65,20 @@ function childOf(c: JsonObject | JsonArray, token: string): { key: string | numb
   return hasOwn(c, token) ? { key: token, value: c[token] } : undefined;
 }
 
-/** Value at `pointer`, which must exist. Also says whether it is a float-marked number. */
-function valueAt(wc: WorkingCopy, op: string, pointer: string): { value: JsonValue; isFloat: boolean } {
-  const tokens = tokensOf(pointer);
-  if (tokens.length === 0) return { value: wc.root, isFloat: false };
+/** The member or element `tokens` (not the root) lead to, which must exist, with the container holding it. */
+function existing(wc: WorkingCopy, op: string, pointer: string, tokens: string[]) {
   const loc = parentOf(wc, op, pointer, tokens);
   const parent = loc.chain[loc.chain.length - 1];
   const step = childOf(parent, tokens[tokens.length - 1]);
   if (step === undefined) throw OpFailure.error(`${op}: ${JSON.stringify(pointer)} does not exist`);
+  return { loc, parent, step };
+}
+
+/** Value at `pointer`, which must exist. Also says whether it is a float-marked number. */
+function valueAt(wc: WorkingCopy, op: string, pointer: string): { value: JsonValue; isFloat: boolean } {
+  const tokens = tokensOf(pointer);
+  if (tokens.length === 0) return { value: wc.root, isFloat: false };
+  const { parent, step } = existing(wc, op, pointer, tokens);
   const isFloat = typeof step.value === 'number' && isFloatLiteral(parent, step.key);
   return { value: step.value, isFloat };
 }
@@ -95,10 +101,7 @@ function add(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean):
 function remove(wc: WorkingCopy, path: string): void {
   const tokens = tokensOf(path);
   if (tokens.length === 0) throw OpFailure.error('remove: the document root cannot be removed');
-  const loc = parentOf(wc, 'remove', path, tokens);
-  const parent = loc.chain[loc.chain.length - 1];
-  const step = childOf(parent, tokens[tokens.length - 1]);
-  if (step === undefined) throw OpFailure.error(`remove: ${JSON.stringify(path)} does not exist`);
+  const { loc, parent, step } = existing(wc, 'remove', path, tokens);
   if (Array.isArray(parent)) wc.removeIndex(loc, step.key as number);
   else wc.deleteMember(loc, step.key as string);
 }
@@ -106,10 +109,7 @@ function remove(wc: WorkingCopy, path: string): void {
 function replace(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean): void {
   const tokens = tokensOf(path);
   if (tokens.length === 0) return wc.setRoot(value);
-  const loc = parentOf(wc, 'replace', path, tokens);
-  const parent = loc.chain[loc.chain.length - 1];
-  const step = childOf(parent, tokens[tokens.length - 1]);
-  if (step === undefined) throw OpFailure.error(`replace: ${JSON.stringify(path)} does not exist`);
+  const { loc, parent, step } = existing(wc, 'replace', path, tokens);
   if (Array.isArray(parent)) wc.setIndex(loc, step.key as number, value, isFloat);
   else wc.setMember(loc, step.key as string, value, isFloat);
 }
