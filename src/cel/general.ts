@@ -8,7 +8,7 @@ import { compile, type Program } from './engine/program.js';
 import { registerStdlib } from './engine/stdlib.js';
 import type { CelType } from './engine/types.js';
 import type { CelValue } from './engine/values.js';
-import { libraries as defaultLibraries } from './k8s/libraries.js';
+import { libraries as defaultLibraries } from './lib/index.js';
 import type { CelLibrary } from './library.js';
 
 export interface CelEnvironmentOptions {

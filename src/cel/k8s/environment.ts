@@ -10,8 +10,7 @@ import type { PlanOptions } from '../engine/planner.js';
 import { registerStdlib } from '../engine/stdlib.js';
 import { T, structType, type CelType } from '../engine/types.js';
 import { declarePatchTypes, declareRequestAndNamespace, NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, variablesStruct } from './types.js';
-import { AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE } from '../lib/index.js';
-import { libraries, MUTATION_ONLY_LIBRARIES as mutationOnly } from './libraries.js';
+import { AUTHORIZER_TYPE, libraries, MUTATION_ONLY_LIBRARIES as mutationOnly, RESOURCE_CHECK_TYPE } from '../lib/index.js';
 
 export interface KubernetesEnvs {
   /** matchConditions: no Object/JSONPatch types. */
