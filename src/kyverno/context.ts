@@ -48,16 +48,6 @@ export class JsonContext {
     this.root = out;
   }
 
-  /** The value at a dotted name, or undefined. */
-  get(name: string): JsonValue | undefined {
-    let current: JsonValue | undefined = this.root;
-    for (const key of name.split('.')) {
-      if (!isJsonObject(current)) return undefined;
-      current = getOwn(current, key);
-    }
-    return current;
-  }
-
   checkpoint(): Checkpoint {
     return { root: this.root };
   }
