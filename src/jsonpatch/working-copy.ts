@@ -157,7 +157,7 @@ function copyContainer(c: Container): Container {
 }
 
 /** Shallow copy with float marks (except the one at `skip`). Spread keeps `__proto__` an own data key. */
-export function copyObject(src: JsonObject, skip?: string): JsonObject {
+function copyObject(src: JsonObject, skip?: string): JsonObject {
   const out: JsonObject = { ...src };
   for (const k in out) {
     if (typeof out[k] === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
@@ -165,7 +165,7 @@ export function copyObject(src: JsonObject, skip?: string): JsonObject {
   return out;
 }
 
-export function copyArray(src: JsonArray, skip?: number): JsonArray {
+function copyArray(src: JsonArray, skip?: number): JsonArray {
   const out = src.slice();
   for (let i = 0; i < out.length; i++) {
     if (typeof out[i] === 'number' && i !== skip && isFloatLiteral(src, i)) markFloatLiteral(out, i);
