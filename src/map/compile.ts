@@ -125,10 +125,6 @@ class Program implements PolicyProgram {
   }
 }
 
-function compileError(path: FieldPath, expression: string, message: string): FieldError {
-  return invalid(path, expression, message);
-}
-
 export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaContext): CompiledPolicy {
   const errors: FieldError[] = [];
   const spec = FieldPath.root('spec');
@@ -136,7 +132,7 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
 
   const variables = CompiledVariables.compile(policy.variables, { params });
   variables.entries.forEach((v, i) => {
-    if (v.error !== undefined) errors.push(compileError(spec.child('variables').index(i).child('expression'), v.expression, v.error));
+    if (v.error !== undefined) errors.push(invalid(spec.child('variables').index(i).child('expression'), v.expression, v.error));
   });
 
   const conditions = policy.matchConditions.map((c, i): CompiledCondition => {
@@ -145,7 +141,7 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
       const message = /\bvariables\b/.test(c.expression)
         ? `${result.message} (matchConditions cannot use variables)`
         : result.message;
-      errors.push(compileError(spec.child('matchConditions').index(i).child('expression'), c.expression, message));
+      errors.push(invalid(spec.child('matchConditions').index(i).child('expression'), c.expression, message));
     }
     return { name: c.name, result };
   });
@@ -155,7 +151,7 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
     const member = patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
     const expression = (patchType === 'JSONPatch' ? m.jsonPatch?.expression : m.applyConfiguration?.expression) ?? '';
     const result = compileExpression(expression, patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration', variables.scope());
-    if (!result.ok) errors.push(compileError(spec.child('mutations').index(i).child(member, 'expression'), expression, result.message));
+    if (!result.ok) errors.push(invalid(spec.child('mutations').index(i).child(member, 'expression'), expression, result.message));
     return { patchType, result };
   });
 

@@ -5,11 +5,6 @@
  */
 import type { LabelSelector } from './labels.js';
 
-export type FailurePolicy = 'Fail' | 'Ignore';
-export type MatchPolicy = 'Exact' | 'Equivalent';
-export type ReinvocationPolicy = 'Never' | 'IfNeeded';
-export type PatchType = 'JSONPatch' | 'ApplyConfiguration';
-
 export interface Rule {
   apiGroups: string[];
   apiVersions: string[];
