@@ -68,8 +68,6 @@ export class CelOptional {
 export const TS_MIN_SECONDS = -62135596800n;
 export const TS_MAX_SECONDS = 253402300799n;
 export const NANOS_PER_SECOND = 1_000_000_000n;
-/** google.protobuf.Duration limit: ±315,576,000,000 seconds (10,000 years). */
-export const DURATION_MAX_SECONDS = 315576000000n;
 
 export class Timestamp {
   constructor(
