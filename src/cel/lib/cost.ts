@@ -1,4 +1,5 @@
-import { celSize, isList, isMap, listItems, mapEntries } from './values.js';
+import { actualSize } from '../engine/runtime.js';
+import { isList, isMap, listItems, mapEntries } from './values.js';
 
 /** cel-go cost constants (`common/cost.go`). */
 export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
@@ -7,7 +8,7 @@ export const LIST_CREATE_BASE_COST = 10;
 export const STRUCT_CREATE_BASE_COST = 40;
 
 /** Kubernetes' `actualSize`: the value's CEL size, 1 for values without one. */
-export const actualSize = celSize;
+export { actualSize };
 
 /** ceil(size(v) * 0.1): one traversal of a string (or list). */
 export function traversal(v: unknown, factor = 1): number {

@@ -1,5 +1,4 @@
 import {
-  actualSize,
   celCompare as engineCompare,
   celEquals as engineEquals,
   compareStrings as engineCompareStrings,
@@ -43,9 +42,6 @@ export function mapEntries(v: unknown): [unknown, unknown][] {
   const m = v as CelMapValue;
   return mapKeys(m).map((k) => [k, mapGet(m, k)]);
 }
-
-/** cel-go's size of a value, as Kubernetes' cost functions measure it (`actualSize`). */
-export const celSize: (v: unknown) => number = actualSize;
 
 /** cel-go's type name of a runtime value, as error messages print it. */
 export const celTypeName: (v: unknown) => string = typeNameOf;
