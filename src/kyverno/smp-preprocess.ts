@@ -113,12 +113,15 @@ function processNode(pattern: JsonValue, resource: JsonValue | undefined): void 
   else if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource);
 }
 
+/** The anchors a mutate overlay acts on: `()`, `<()` and `+()`. */
+const isMutateAnchor = (a: Anchor) => isConditionLike(a) || a.type === 'addIfNotPresent';
+
 function walkMap(pattern: JsonObject, resource: JsonValue | undefined): void {
   handleAddIfNotPresent(pattern, resource);
   checkConditions(pattern, resource);
   for (const key of Object.keys(pattern)) {
     const anchor = parseAnchor(key);
-    if (anchor && (isConditionLike(anchor) || anchor.type === 'addIfNotPresent')) continue;
+    if (anchor && isMutateAnchor(anchor)) continue;
     processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined);
   }
 }
@@ -129,7 +132,7 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
   else if (Array.isArray(resource)) resourceItems = resource;
   else throw new KyvernoRuleError('the overlay has a list where the resource has a ' + typeName(resource));
   for (const item of pattern.slice()) {
-    if (!hasAnchors(item, (a) => isConditionLike(a) || a.type === 'addIfNotPresent')) continue;
+    if (!hasAnchors(item, isMutateAnchor)) continue;
     const global = hasAnchors(item, (a) => a.type === 'global');
     let globalPassed = false;
     let lastGlobalFailure: GlobalConditionFailure | undefined;
@@ -271,7 +274,7 @@ function deleteAnchorsInMap(node: JsonObject): boolean {
 function deleteAnchorsInList(node: JsonValue[]): boolean {
   if (node.length === 0) return false;
   const kept = node.filter((element) => {
-    if (hasAnchors(element, (a) => isConditionLike(a) || a.type === 'addIfNotPresent')) return false;
+    if (hasAnchors(element, isMutateAnchor)) return false;
     return !deleteAnchors(element, false);
   });
   node.splice(0, node.length, ...kept);
