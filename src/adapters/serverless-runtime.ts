@@ -4,9 +4,9 @@
  * Lambda environment is frozen, a Worker's isolate runs code only for a request), so sets are refreshed
  * from requests: `ensureLoaded()` before a request is answered (the first load, or a retry while no set
  * has ever loaded), `refreshDue()` for sets older than their interval (run beside the request: Workers
- * hand it to `ctx.waitUntil`, Lambda waits for it a bounded time). Every refresh goes through one
- * in-flight promise per set, so concurrent requests share it and none starts a second one. Core-safe:
- * no `node:*`; the platform passes the source constructors it has.
+ * hand it to `ctx.waitUntil`, Lambda waits for it a bounded time). A request that finds a set's refresh
+ * in flight waits for that one (PolicySetRefresher.current), or for a due refresh leaves it be: none
+ * starts a second. Core-safe: no `node:*`; the platform passes the source constructors it has.
  */
 import { ClusterRegistry } from '../clusters/index.js';
 import { createApp, type AmenderApp, type Logger } from '../server/index.js';
@@ -36,41 +36,16 @@ export interface ServerlessRuntimeOptions {
   logger: Logger;
 }
 
-/** One refresher, refreshed only through here: at most one refresh in flight, shared by every caller. */
-class SharedRefresh {
-  private inFlight: Promise<RefreshResult> | undefined;
+/** A set that never loaded is tried again at most this often (its store may be down: don't hammer it). */
+const RETRY_UNLOADED_MS = 5000;
 
-  constructor(readonly refresher: PolicySetRefresher) {}
-
-  private track(started: Promise<RefreshResult>): Promise<RefreshResult> {
-    const tracked = started.finally(() => {
-      if (this.inFlight === tracked) this.inFlight = undefined;
-    });
-    this.inFlight = tracked;
-    return tracked;
-  }
-
-  get loaded(): boolean {
-    return this.refresher.provider().set !== undefined;
-  }
-
-  /** A set that never loaded is tried again at most this often (its store may be down: don't hammer it). */
-  static readonly RETRY_UNLOADED_MS = 5000;
-
-  /** The load to wait for when no set is in force: the one in flight, a new one, or none (tried just now). */
-  load(now: number): Promise<RefreshResult> | undefined {
-    if (this.inFlight) return this.inFlight;
-    const last = this.refresher.stats().lastAttemptAt?.getTime();
-    if (last !== undefined && now - last < SharedRefresh.RETRY_UNLOADED_MS) return undefined;
-    return this.track(this.refresher.refresh());
-  }
-
-  /** A new refresh when the interval has passed and none is in flight; else undefined. */
-  due(): Promise<RefreshResult> | undefined {
-    if (this.inFlight) return undefined;
-    const started = this.refresher.refreshIfDue();
-    return started ? this.track(started) : undefined;
-  }
+/** The load to wait for when a set has none in force: the one in flight, a new one, or none (tried just now). */
+function load(refresher: PolicySetRefresher, now: number): Promise<RefreshResult> | undefined {
+  const running = refresher.current();
+  if (running) return running;
+  const last = refresher.stats().lastAttemptAt?.getTime();
+  if (last !== undefined && now - last < RETRY_UNLOADED_MS) return undefined;
+  return refresher.refresh();
 }
 
 /** Builds the app and its sets; throws when a source URI cannot be served on this platform. */
@@ -87,18 +62,17 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
   const amender = createApp({ policies: defaultSet.provider, clusters: config.clusters.length > 0 ? clusters : undefined, limits: config.limits, logger });
   const all = [defaultSet, ...clusters.refreshers()];
   registerSourceMetrics(amender.metrics.registry, () => all);
-  const shared = all.map((r) => new SharedRefresh(r));
 
   return {
     amender,
     fetch: async (request) => amender.app.fetch(request),
     async ensureLoaded() {
       const now = Date.now();
-      const loads = shared.filter((s) => !s.loaded).map((s) => s.load(now)).filter((p) => p !== undefined);
+      const loads = all.filter((r) => r.provider().set === undefined).map((r) => load(r, now)).filter((p) => p !== undefined);
       if (loads.length > 0) await Promise.all(loads);
     },
     refreshDue() {
-      const started = shared.map((s) => s.due()).filter((p): p is Promise<RefreshResult> => p !== undefined);
+      const started = all.map((r) => r.refreshIfDue()).filter((p): p is Promise<RefreshResult> => p !== undefined);
       return started.length > 0 ? Promise.all(started).then(() => undefined) : undefined;
     },
     refreshers: () => [...all],

@@ -118,6 +118,11 @@ export class PolicySetRefresher {
     return this.running;
   }
 
+  /** The refresh in flight, if any; waiting for it asks for no further refresh (`refresh()` would). */
+  current(): Promise<RefreshResult> | undefined {
+    return this.running;
+  }
+
   /** Starts a refresh when the last attempt is older than the interval (Lambda, Workers); else nothing. */
   refreshIfDue(): Promise<RefreshResult> | undefined {
     if (this.running) return undefined;
