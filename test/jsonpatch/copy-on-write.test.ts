@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { isFloatLiteral, parseJson } from '../../src/json/index.js';
 import { applyJsonPatch, applyPatch, createPatch, decodePatch } from '../../src/jsonpatch/index.js';
 import type { Flavour } from '../../src/jsonpatch/index.js';
+import { deepFreeze } from '../json/helpers.js';
 
 const flavours: Flavour[] = ['rfc6902', 'kubernetes', 'kyverno'];
-
-function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null) {
-    for (const k of Object.keys(v)) deepFreeze((v as any)[k]);
-    Object.freeze(v);
-  }
-  return v;
-}
 
 function pod(): any {
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cloneJson, jsonEqual, setOwn } from '../../src/json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../../src/json/index.js';
 import { applyPatch, createPatch, parsePointer } from '../../src/jsonpatch/index.js';
-import { rng, type Rng } from '../json/rng.js';
+import { rng, type Rng } from '../json/helpers.js';
 
 const KEYS = ['a', 'b', 'name', 'spec', 'k8s.io/x', 'a~b', '~1', '/', '', '0', '12', '-', '__proto__', 'constructor', 'toString'];
 const SCALARS: JsonValue[] = [null, true, false, 0, 1, -3, 2.5, 1e21, '', 'x', '0', 'null', 'ünï'];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { applyConfiguration, SchemaRegistry, strategicMerge, strictDecode } from '../../src/schema/index.js';
 import { validateTyped } from '../../src/schema/ssa/validate.js';
-import { rng, type Rng } from '../json/rng.js';
+import { rng, type Rng } from '../json/helpers.js';
 
 const NAMES = ['a', 'b', 'c', 'd', 'e', 'f'];
 

@@ -3,6 +3,7 @@ import type { JsonValue } from '../../src/json/index.js';
 import { applyConfiguration, DEDUCED, SchemaRegistry, type Atom, type FieldDef } from '../../src/schema/index.js';
 import { smdMerge } from '../../src/schema/ssa/merge.js';
 import { validateTyped } from '../../src/schema/ssa/validate.js';
+import { deepFreeze } from '../json/helpers.js';
 
 const validateTypedErrors = (t: Atom, v: JsonValue) => validateTyped(v, t, false);
 
@@ -160,14 +161,6 @@ describe('structured-merge-diff merge', () => {
     expect((value as any).list[0]).toBe(lhs.list[0]);
   });
 });
-
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === 'object') {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
 
 describe('applyConfiguration on built-in kinds', () => {
   const registry = SchemaRegistry.builtin();

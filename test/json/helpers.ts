@@ -1,3 +1,5 @@
+/** Helpers shared by the property and copy-on-write tests of the JSON modules (json, jsonpatch, schema). */
+
 /**
  * A small seeded generator (mulberry32) for the property tests, so every run checks the same cases and a
  * failure reproduces from its seed.
@@ -21,3 +23,12 @@ export function rng(seed: number) {
 }
 
 export type Rng = ReturnType<typeof rng>;
+
+/** Freezes a JSON value and everything in it, so a test fails when code under test writes into its input. */
+export function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null) {
+    for (const k of Object.keys(v)) deepFreeze((v as any)[k]);
+    Object.freeze(v);
+  }
+  return v;
+}
