@@ -4,7 +4,7 @@
  * non-string map key error. Integral doubles are marked as float literals (src/json) so a patch keeps
  * `1.0` a double.
  */
-import { markFloatLiteral, type JsonObject, type JsonValue } from '../../json/index.js';
+import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
 import { CelUint, Duration, StructValue, Timestamp, isPlainObject, type CelMapValue, type CelValue } from '../engine/values.js';
@@ -25,11 +25,6 @@ function base64(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s);
-}
-
-function setOwn(obj: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
 }
 
 /** Converts a CEL value to JSON; `typePath` is set inside Object literals for the type-name check. */
