@@ -3,6 +3,7 @@
  * errors `LabelSelectorAsSelector` gives for selectors that skipped validation) and matching.
  */
 import { FieldPath, forbidden, invalid, required, type FieldError } from './field-errors.js';
+import { aggregateMessages } from './match-conditions.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
 
 export interface LabelSelectorRequirement {
@@ -70,10 +71,6 @@ function requirementErrors(key: string, op: Requirement['op'], values: readonly 
   return errs;
 }
 
-function aggregate(errs: string[]): string {
-  return errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
-}
-
 /**
  * `LabelSelectorAsSelector`: null selects nothing, `{}` selects everything; an invalid key, value or
  * operator is an error (selectors loaded through validation never produce one).
@@ -87,7 +84,7 @@ export function toSelector(selector: LabelSelector | null | undefined): Selector
   const requirements: Requirement[] = [];
   for (const key of labelKeys) {
     const errs = requirementErrors(key, 'In', [labels[key]]);
-    if (errs.length) return { error: aggregate(errs) };
+    if (errs.length) return { error: aggregateMessages(errs) };
     requirements.push({ key, op: 'In', values: [labels[key]] });
   }
   for (const expr of expressions) {
@@ -97,7 +94,7 @@ export function toSelector(selector: LabelSelector | null | undefined): Selector
     }
     const values = expr.values ?? [];
     const errs = requirementErrors(expr.key, op, values);
-    if (errs.length) return { error: aggregate(errs) };
+    if (errs.length) return { error: aggregateMessages(errs) };
     requirements.push({ key: expr.key, op, values: [...values] });
   }
   return {
