@@ -7,7 +7,7 @@
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
 import { jsonEqual, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { MutationHistory } from './apply-mutation.js';
-import type { EquivalenceProvider } from './equivalence.js';
+import { sameResource, type EquivalenceProvider } from './equivalence.js';
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
 import { matchResources, type MatchAttributes, type MatchError, type NamespaceLookup } from './match-resources.js';
@@ -192,7 +192,7 @@ class Dispatcher {
   /** The `request` variable for a matched kind/resource (usually one per request, so a short list). */
   private celRequestFor(kind: GroupVersionKind, resource: GroupVersionResource): JsonObject {
     for (const r of this.requests) {
-      if (sameGvk(r.kind, kind) && r.resource.group === resource.group && r.resource.version === resource.version && r.resource.resource === resource.resource) return r.value;
+      if (sameGvk(r.kind, kind) && sameResource(r.resource, resource)) return r.value;
     }
     const value = celRequest(this.request, kind, resource);
     this.requests.push({ kind, resource, value });
