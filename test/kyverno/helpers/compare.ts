@@ -1,5 +1,5 @@
 /** The comparison modes of shared/vectors/kyverno/README.md. */
-import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../../src/json/index.js';
+import { hasOwn, isJsonObject, jsonEqual, setOwn, type JsonObject, type JsonValue } from '../../../src/json/index.js';
 
 /** Kyverno CLI "tidy": drop nulls, empty maps and empty lists, recursively. */
 export function tidy(value: JsonValue): JsonValue | undefined {
@@ -12,7 +12,7 @@ export function tidy(value: JsonValue): JsonValue | undefined {
     const out: JsonObject = {};
     for (const [k, v] of Object.entries(value)) {
       const t = tidy(v);
-      if (t !== undefined) Object.defineProperty(out, k, { value: t, enumerable: true, writable: true, configurable: true });
+      if (t !== undefined) setOwn(out, k, t);
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
@@ -30,7 +30,7 @@ export function tidyEqual(actual: JsonValue, expected: JsonValue): boolean {
 export function chainsawMatches(actual: JsonValue | undefined, expected: JsonValue): boolean {
   if (isJsonObject(expected)) {
     if (!isJsonObject(actual)) return false;
-    return Object.keys(expected).every((k) => Object.prototype.hasOwnProperty.call(actual, k) && chainsawMatches(actual[k], expected[k]));
+    return Object.keys(expected).every((k) => hasOwn(actual, k) && chainsawMatches(actual[k], expected[k]));
   }
   if (Array.isArray(expected)) {
     return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => chainsawMatches(actual[i], e));
