@@ -52,10 +52,14 @@ function jsonKind(v: JsonValue, integerTarget: boolean, container: object | unde
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') {
     if (!integerTarget) return 'number';
-    const floatText = container !== undefined && key !== undefined && isFloatLiteral(container, key);
-    return Number.isInteger(v) && !floatText ? 'number' : `number ${Number.isInteger(v) ? v.toFixed(1) : String(v)}`;
+    return Number.isInteger(v) && !writtenAsFloat(container, key) ? 'number' : `number ${Number.isInteger(v) ? v.toFixed(1) : String(v)}`;
   }
   return Array.isArray(v) ? 'array' : 'object';
+}
+
+/** Whether the number at `container[key]` was written as a float literal (`2.0`), which Go will not decode as an integer. */
+function writtenAsFloat(container: object | undefined, key: string | number | undefined): boolean {
+  return container !== undefined && key !== undefined && isFloatLiteral(container, key);
 }
 
 /** Go type name of a schema type, as encoding/json prints it (`[]v1.Container`, `map[string]string`). */
@@ -209,7 +213,7 @@ class Decoder {
         if (typeof v !== 'number') this.mismatch(v, ref, false, container, key);
         return;
       case 'integer':
-        if (typeof v !== 'number' || !Number.isInteger(v) || (container !== undefined && isFloatLiteral(container, key!))) {
+        if (typeof v !== 'number' || !Number.isInteger(v) || writtenAsFloat(container, key)) {
           this.mismatch(v, ref, true, container, key);
         }
         return;
@@ -232,8 +236,7 @@ function customDecodeError(format: string | undefined, v: JsonValue, container: 
       return rfc3339Error(v);
     case 'int-or-string': {
       if (typeof v === 'string') return undefined;
-      const floatText = container !== undefined && key !== undefined && isFloatLiteral(container, key);
-      if (typeof v === 'number' && Number.isInteger(v) && !floatText && v >= -2147483648 && v <= 2147483647) return undefined;
+      if (typeof v === 'number' && Number.isInteger(v) && !writtenAsFloat(container, key) && v >= -2147483648 && v <= 2147483647) return undefined;
       return `json: cannot unmarshal ${jsonKind(v, true, container, key)} into Go value of type int32`;
     }
     default:
