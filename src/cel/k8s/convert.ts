@@ -21,7 +21,8 @@ export interface JsonPatchOperation {
   value?: JsonValue;
 }
 
-function base64(bytes: Uint8Array): string {
+/** Bytes as standard base64, as Go's encoding/json writes a []byte. */
+export function base64(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s);

@@ -34,14 +34,9 @@ import {
   type CelMapValue,
   type CelValue,
 } from '../engine/values.js';
+import { base64 } from './convert.js';
 
 const SAFE = 2n ** 53n;
-
-function base64(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
-}
 
 /** The value as a JSON-serialisable structure (see the table above). */
 export function toDisplayJson(v: unknown): unknown {
