@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createApp, jsonLineLogger } from '../server/index.js';
 import { registerSourceMetrics } from '../sources/index.js';
-import { startNodeServer } from './node.js';
+import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
@@ -37,10 +37,14 @@ function readConfig(): NodeConfig {
   }
 }
 
+function readTlsFiles(tls: NonNullable<NodeConfig['tls']>): TlsMaterial {
+  return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+}
+
 function readTls(config: NodeConfig) {
   if (!config.tls) return undefined;
   try {
-    return { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
+    return readTlsFiles(config.tls);
   } catch (err) {
     fail(`cannot read the TLS certificate or key: ${(err as Error).message}`);
   }
@@ -134,7 +138,7 @@ process.on('SIGHUP', () => {
   void sets.refreshAll();
   if (config.tls) {
     try {
-      server.setTls({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) });
+      server.setTls(readTlsFiles(config.tls));
       logger({ level: 'info', msg: 'tls certificate reloaded', certFile: config.tls.certFile });
     } catch (err) {
       logger({ level: 'error', msg: 'tls certificate reload failed; the previous one stays', error: (err as Error).message });
