@@ -82,10 +82,9 @@ export function createNodePolicySets(options: NodePolicySetsOptions): NodePolicy
   }
   if (problems.length > 0 || !defaultSet || !clusters) throw new ConfigError(problems);
   const all = [defaultSet, ...clusters.refreshers()];
-  const registry = clusters;
   return {
     default: defaultSet,
-    clusters: registry,
+    clusters,
     refreshers: () => [...all],
     refreshAll: () => Promise.all(all.map((r) => r.refresh())),
     start: () => {
