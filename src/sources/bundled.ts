@@ -22,7 +22,7 @@ export function bundledSource(bundle: PolicyBundle): PolicySource {
       const file = files.get(entry.name);
       if (!file) return { status: 'gone' };
       if (options.ifNoneMatch === file.version) return { status: 'not-modified' };
-      const documents = bundledDocuments(file, (text) => parseJson(text));
+      const documents = bundledDocuments(file, parseJson);
       return { status: 'parsed', version: file.version, parsed: { source: bundledLabel(file.name), documents, problems: [] } };
     },
   };
