@@ -29,22 +29,28 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
   return readStream(request.body, limits);
 }
 
-async function readDeclared(request: Request, limits: Limits): Promise<BodyResult> {
+/** Settles with TIMED_OUT once the body timeout has passed; `clear` stops the timer. */
+function bodyTimer(limits: Limits): { timedOut: Promise<typeof TIMED_OUT>; clear: () => void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
   });
+  return { timedOut, clear: () => clearTimeout(timer) };
+}
+
+async function readDeclared(request: Request, limits: Limits): Promise<BodyResult> {
+  const { timedOut, clear } = bodyTimer(limits);
   const reading = request.arrayBuffer();
   reading.catch(() => {}); // after a timeout nobody waits for it; the connection's end settles it
   let bytes: ArrayBuffer | typeof TIMED_OUT;
   try {
     bytes = await Promise.race([reading, timedOut]);
   } catch (err) {
-    return { ok: false, status: 400, message: `request body could not be read: ${(err as Error).message}` };
+    return unreadable(err);
   } finally {
-    clearTimeout(timer);
+    clear();
   }
-  if (bytes === TIMED_OUT) return { ok: false, status: 408, message: `request body not received within ${limits.bodyTimeoutMs} ms` };
+  if (bytes === TIMED_OUT) return timeout(limits);
   // A platform that does not hold the client to its Content-Length still cannot pass the limit unnoticed.
   if (bytes.byteLength > limits.maxBodyBytes) return tooLarge(limits);
   try {
@@ -61,18 +67,13 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8', { fatal: true });
   // One timer for the whole body (not one per chunk): most bodies arrive in a chunk or two.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
-  });
+  const { timedOut, clear } = bodyTimer(limits);
   let received = 0;
   let text = '';
   try {
     for (;;) {
       const chunk = await Promise.race([reader.read(), timedOut]);
-      if (chunk === TIMED_OUT) {
-        return { ok: false, status: 408, message: `request body not received within ${limits.bodyTimeoutMs} ms` };
-      }
+      if (chunk === TIMED_OUT) return timeout(limits);
       if (chunk.done) break;
       received += chunk.value.byteLength;
       if (received > limits.maxBodyBytes) return tooLarge(limits);
@@ -84,9 +85,9 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
     if (rest === undefined) return notUtf8();
     text += rest;
   } catch (err) {
-    return { ok: false, status: 400, message: `request body could not be read: ${(err as Error).message}` };
+    return unreadable(err);
   } finally {
-    clearTimeout(timer);
+    clear();
     // Releases the connection's remaining bytes (no-op once the stream has ended).
     reader.cancel().catch(() => {});
   }
@@ -104,6 +105,14 @@ function decode(decoder: InstanceType<typeof TextDecoder>, chunk?: Uint8Array): 
 
 function notUtf8(): BodyResult {
   return { ok: false, status: 400, message: 'request body is not valid UTF-8' };
+}
+
+function unreadable(err: unknown): BodyResult {
+  return { ok: false, status: 400, message: `request body could not be read: ${(err as Error).message}` };
+}
+
+function timeout(limits: Limits): BodyResult {
+  return { ok: false, status: 408, message: `request body not received within ${limits.bodyTimeoutMs} ms` };
 }
 
 function tooLarge(limits: Limits): BodyResult {
