@@ -27,16 +27,11 @@ function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    void promise.then(
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-    );
+    const settled = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    void promise.then(settled, settled);
   });
 }
 
