@@ -17,6 +17,7 @@ import {
   type AdmissionInput,
 } from '../../src/cel/index.js';
 import { fakeAuthorizer, type FakeAuthorizerSpec } from './fake-authorizer.js';
+import { matchesText } from './lib/harness.js';
 
 const dir = (name: string) => fileURLToPath(new URL(`../vectors/map/${name}/`, import.meta.url));
 
@@ -67,12 +68,6 @@ function inputOf(v: Vector): AdmissionInput {
   };
 }
 
-function matches(message: string, want: string, mode: Expect['errorMatch'] = 'substring'): boolean {
-  if (mode === 'exact') return message === want;
-  if (mode === 'regex') return new RegExp(want).test(message);
-  return message.includes(want);
-}
-
 /** Evaluates one expression of a `cel` vector as the admission plugin would (compile errors surface at evaluation). */
 function evaluateCase(v: Vector, expression: string, exp: Expect): void {
   const vars = CompiledVariables.compile(v.variables ?? [], { params: v.hasParamKind ?? false });
@@ -90,14 +85,14 @@ function evaluateCase(v: Vector, expression: string, exp: Expect): void {
     // kube-apiserver reports a compile error when the expression is evaluated.
     const message = `compilation error: ${compiled.message}`;
     expect(exp.error, `unexpected compile error: ${message}`).toBeDefined();
-    expect(matches(message, exp.error!, exp.errorMatch), message).toBe(true);
+    expect(matchesText(message, exp.error!, exp.errorMatch), message).toBe(true);
     return;
   }
   const ev = new Evaluation(inputOf(v), { budget: v.costBudget ?? RUNTIME_CEL_COST_BUDGET, variables: vars });
   const r = ev.evaluate(compiled.compiled);
   if (exp.error !== undefined) {
     expect(r.ok, `expected error '${exp.error}', got ${r.ok ? String(r.value) : ''}`).toBe(false);
-    if (!r.ok) expect(matches(r.message, exp.error, exp.errorMatch), r.message).toBe(true);
+    if (!r.ok) expect(matchesText(r.message, exp.error, exp.errorMatch), r.message).toBe(true);
     return;
   }
   expect(r.ok, r.ok ? '' : r.message).toBe(true);

@@ -55,7 +55,8 @@ export function loadVectorCases(): VectorCase[] {
   return out;
 }
 
-function matchesText(actual: string, expected: string, mode: Expect['errorMatch']): boolean {
+/** A vector's expected error text against the actual one: `exact`, `regex`, or (default) `substring`. */
+export function matchesText(actual: string, expected: string, mode: Expect['errorMatch']): boolean {
   if (mode === 'exact') return actual === expected;
   if (mode === 'regex') return new RegExp(expected).test(actual);
   return actual.includes(expected);
