@@ -3,7 +3,7 @@
  * (kinds, names, namespaces, annotations, selector, namespaceSelector, operations, roles, subjects);
  * `any` needs one filter, `all` every filter. Exclude is consulted only after a match.
  */
-import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { KyvernoRuleError } from './errors.js';
 import { selectorMatches, stringMap, type Labels } from './selector.js';
 import type { KindSelector, MatchBlock, ResourceFilter, Subject } from './types.js';
@@ -63,7 +63,7 @@ function filterMatches(f: ResourceFilter, s: MatchSubject, isMatch: boolean): bo
   const name = typeof nameValue === 'string' && nameValue !== '' ? nameValue : typeof generateName === 'string' ? generateName : '';
   if (f.name !== undefined && !wildcardMatch(f.name, name)) return false;
   if (f.names && !f.names.some((n) => wildcardMatch(n, name))) return false;
-  const namespace = s.kind === 'Namespace' ? name : namespaceOf(s);
+  const namespace = s.kind === 'Namespace' ? name : objectNamespace(s.resource, s.namespace);
   if (f.namespaces && !f.namespaces.some((n) => wildcardMatch(n, namespace))) return false;
   if (f.annotations) {
     const annotations = stringMap(getOwn(meta, 'annotations'));
@@ -81,9 +81,10 @@ function filterMatches(f: ResourceFilter, s: MatchSubject, isMatch: boolean): bo
   return true;
 }
 
-function namespaceOf(s: MatchSubject): string {
-  const ns = getOwn(metadata(s.resource), 'namespace');
-  return typeof ns === 'string' && ns !== '' ? ns : s.namespace;
+/** The namespace an object is in: its own `metadata.namespace`, else the request's. */
+export function objectNamespace(resource: JsonValue, requestNamespace: string): string {
+  const ns = isJsonObject(resource) ? getOwn(metadata(resource), 'namespace') : undefined;
+  return typeof ns === 'string' && ns !== '' ? ns : requestNamespace;
 }
 
 function namespaceSelectorMatches(f: ResourceFilter, s: MatchSubject, namespace: string): boolean {

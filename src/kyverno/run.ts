@@ -7,14 +7,14 @@
  * outcome is reported.
  */
 import type { AdmissionRequest } from '../admission/index.js';
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { StrategicMergeCache } from '../schema/index.js';
 import { copyObject, JsonContext, type QueryFn } from './context.js';
 import type { ContextSources } from './context-entries.js';
 import { messageOf } from './errors.js';
 import type { ForeachScope } from './foreach.js';
 import { imagesOf } from './images.js';
-import { whyNotMatched, type MatchSubject } from './match.js';
+import { objectNamespace, whyNotMatched, type MatchSubject } from './match.js';
 import { kyvernoQuery } from './query.js';
 import { runRule, type RuleStatus } from './rule.js';
 import type { Labels } from './selector.js';
@@ -190,16 +190,10 @@ function initialContext(input: KyvernoInput, object: JsonValue, needImages: bool
   return ctx.data;
 }
 
-function metadataOf(object: JsonValue): JsonObject {
-  const meta = isJsonObject(object) ? getOwn(object, 'metadata') : undefined;
-  return isJsonObject(meta) ? meta : {};
-}
-
 /** A namespaced Policy only applies to objects of its own namespace. */
 function namespaceFits(policy: CompiledKyvernoPolicy, object: JsonValue, request: AdmissionRequest): boolean {
   if (policy.namespace === undefined) return true;
-  const ns = getOwn(metadataOf(object), 'namespace');
-  return (typeof ns === 'string' && ns !== '' ? ns : (request.namespace ?? '')) === policy.namespace;
+  return objectNamespace(object, request.namespace ?? '') === policy.namespace;
 }
 
 function matchSubject(input: KyvernoInput, object: JsonValue): MatchSubject {
