@@ -71,12 +71,21 @@ function requirementErrors(key: string, op: Requirement['op'], values: readonly 
   return errs;
 }
 
+/** Selectors of a policy set are parsed once, not on every request (policy documents never change). */
+const parsedSelectors = new WeakMap<LabelSelector, SelectorResult>();
+
 /**
  * `LabelSelectorAsSelector`: null selects nothing, `{}` selects everything; an invalid key, value or
  * operator is an error (selectors loaded through validation never produce one).
  */
 export function toSelector(selector: LabelSelector | null | undefined): SelectorResult {
   if (selector === null || selector === undefined) return { selector: NOTHING };
+  let parsed = parsedSelectors.get(selector);
+  if (parsed === undefined) parsedSelectors.set(selector, (parsed = parseSelector(selector)));
+  return parsed;
+}
+
+function parseSelector(selector: LabelSelector): SelectorResult {
   const labels = selector.matchLabels ?? {};
   const expressions = selector.matchExpressions ?? [];
   const labelKeys = Object.keys(labels).sort();
