@@ -23,6 +23,7 @@ import {
   mapOf,
   mostGeneral,
   optionalOf,
+  structType,
   substitute,
   typeEquals,
   typeParam,
@@ -186,7 +187,7 @@ class Checker {
         }
         e.decl = decl;
         e.typeName = decl.name;
-        this.setType(e, new CelType(Kind.Struct, decl.name));
+        this.setType(e, structType(decl.name));
         for (const f of e.fields) {
           this.check(f.value);
           const ft = decl.fieldType(f.name);

@@ -4,7 +4,7 @@
  */
 import type { Env } from '../engine/env.js';
 import { compile as compileProgram, type Program } from '../engine/program.js';
-import { CelType, Kind, T, listOf } from '../engine/types.js';
+import { T, listOf, structType, type CelType } from '../engine/types.js';
 import { LruCache, type CacheStats } from './cache.js';
 import { kubernetesEnvs, scopeEnv, type KubernetesEnvs } from './environment.js';
 import { JSONPATCH_TYPE, OBJECT_TYPE } from './types.js';
@@ -40,8 +40,8 @@ export type CompileResult = { ok: true; compiled: CompiledExpression } | { ok: f
 
 const EXPECTED: Partial<Record<CelRole, CelType>> = {
   matchCondition: T.bool,
-  jsonPatch: listOf(new CelType(Kind.Struct, JSONPATCH_TYPE)),
-  applyConfiguration: new CelType(Kind.Struct, OBJECT_TYPE),
+  jsonPatch: listOf(structType(JSONPATCH_TYPE)),
+  applyConfiguration: structType(OBJECT_TYPE),
 };
 
 export const DEFAULT_CACHE_CAPACITY = 4096;

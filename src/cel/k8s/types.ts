@@ -4,14 +4,12 @@
  * and the dynamic `Object` / `Object.<path>` types whose fields are all `dyn`.
  */
 import type { Env, StructDecl } from '../engine/env.js';
-import { CelType, Kind, T, listOf, mapOf } from '../engine/types.js';
+import { T, listOf, mapOf, structType, type CelType } from '../engine/types.js';
 
 function struct(name: string, fields: Record<string, CelType>, zeroDefaults = true): StructDecl {
   const m = new Map(Object.entries(fields));
   return { name, fieldType: (f) => m.get(f), zeroDefaults };
 }
-
-const named = (name: string) => new CelType(Kind.Struct, name);
 
 export const REQUEST_TYPE = 'kubernetes.AdmissionRequest';
 export const NAMESPACE_TYPE = 'kubernetes.Namespace';
@@ -28,16 +26,16 @@ export function declareRequestAndNamespace(env: Env): void {
   );
   env.addStruct(
     struct(REQUEST_TYPE, {
-      kind: named('kubernetes.GroupVersionKind'),
-      resource: named('kubernetes.GroupVersionResource'),
+      kind: structType('kubernetes.GroupVersionKind'),
+      resource: structType('kubernetes.GroupVersionResource'),
       subResource: T.string,
-      requestKind: named('kubernetes.GroupVersionKind'),
-      requestResource: named('kubernetes.GroupVersionResource'),
+      requestKind: structType('kubernetes.GroupVersionKind'),
+      requestResource: structType('kubernetes.GroupVersionResource'),
       requestSubResource: T.string,
       name: T.string,
       namespace: T.string,
       operation: T.string,
-      userInfo: named('kubernetes.UserInfo'),
+      userInfo: structType('kubernetes.UserInfo'),
       dryRun: T.bool,
       options: T.dyn,
     }),
@@ -53,7 +51,7 @@ export function declareRequestAndNamespace(env: Env): void {
     }),
   );
   env.addStruct(
-    struct('kubernetes.NamespaceStatus', { conditions: listOf(named('kubernetes.NamespaceCondition')), phase: T.string }),
+    struct('kubernetes.NamespaceStatus', { conditions: listOf(structType('kubernetes.NamespaceCondition')), phase: T.string }),
   );
   env.addStruct(
     struct('kubernetes.NamespaceMetadata', {
@@ -73,9 +71,9 @@ export function declareRequestAndNamespace(env: Env): void {
   );
   env.addStruct(
     struct(NAMESPACE_TYPE, {
-      metadata: named('kubernetes.NamespaceMetadata'),
-      spec: named('kubernetes.NamespaceSpec'),
-      status: named('kubernetes.NamespaceStatus'),
+      metadata: structType('kubernetes.NamespaceMetadata'),
+      spec: structType('kubernetes.NamespaceSpec'),
+      status: structType('kubernetes.NamespaceStatus'),
     }),
   );
 }
