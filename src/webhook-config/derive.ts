@@ -125,10 +125,6 @@ function blockRules(block: MatchBlock, ctx: KindContext): WebhookRule[] {
   return block.single ? filterRules(block.single, ctx) : [];
 }
 
-function kyvernoRuleRules(rule: CompiledRule, ctx: KindContext): WebhookRule[] {
-  return blockRules(rule.match, ctx);
-}
-
 /** `crds`: the CustomResourceDefinitions among the documents (their kinds and plurals). */
 export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = []): DerivedRules {
   const table = [...builtinKindTable(), ...crdEntries];
@@ -167,7 +163,7 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
     }
     const rules = policy.rules
       .filter((r) => r.mutation.type !== 'targets')
-      .flatMap((r) => kyvernoRuleRules(r, { table, warnings, unresolved, where: `${policy.id} rule ${r.name}` }));
+      .flatMap((r) => blockRules(r.match, { table, warnings, unresolved, where: `${policy.id} rule ${r.name}` }));
     if (rules.length === 0) {
       idle.push(`${policy.id}: no mutate rule that runs at admission matches any resource`);
       continue;
