@@ -105,7 +105,7 @@ class Builder {
     }
     const { registry, errors } = this.schemas.withCrds([doc.value]);
     if (errors.length > 0) {
-      this.report(doc, errors.map((e) => ({ path: 'spec.versions', message: typeof e === 'string' ? e : String((e as { message?: string }).message ?? e) })), 'ignored');
+      this.report(doc, errors.map((e) => ({ path: 'spec.versions', message: e.message })), 'ignored');
       return;
     }
     this.schemas = registry;
