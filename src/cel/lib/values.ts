@@ -8,7 +8,7 @@ import {
 } from '../engine/runtime.js';
 import { CelUint, Duration, INT64_MAX, INT64_MIN, Timestamp, isMapValue, type CelMapValue } from '../engine/values.js';
 import type { CelLibraryValue } from '../library.js';
-import { celError, intOverflow } from './errors.js';
+import { intOverflow, noSuchOverload } from './errors.js';
 
 /**
  * Runtime helpers over the engine's values (src/cel/engine/values.ts) for the libraries: list and
@@ -32,7 +32,7 @@ export function isList(v: unknown): v is readonly unknown[] {
 
 export function listItems(v: unknown): readonly unknown[] {
   if (Array.isArray(v)) return v;
-  throw celError('no such overload');
+  throw noSuchOverload();
 }
 
 export const isMap: (v: unknown) => v is CelMapValue = isMapValue;
