@@ -37,7 +37,6 @@ export class CompiledVariables {
     this.types = new Map(entries.map((e) => [e.name, e.type]));
   }
 
-  static readonly NONE_WITHOUT_PARAMS = new CompiledVariables([], false);
   static readonly NONE_WITH_PARAMS = new CompiledVariables([], true);
 
   /** Compiles the definitions in order; failures are recorded, not thrown. */
