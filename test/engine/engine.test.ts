@@ -9,6 +9,7 @@ import type { AdmissionRequest } from '../../src/admission/types.js';
 import { evaluate, type EngineResult } from '../../src/engine/index.js';
 import { applyPatch } from '../../src/jsonpatch/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { podRequest } from '../kyverno/helpers/requests.js';
 
 type Obj = Record<string, any>;
 
@@ -49,20 +50,9 @@ function pod(labels: Obj = {}, namespace = 'default'): Obj {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace, labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
 }
 
+/** A CREATE of pod() in `default` by alice (group dev), with `over` applied. */
 function req(over: Partial<AdmissionRequest> = {}): AdmissionRequest {
-  const object = over.object ?? pod();
-  return {
-    uid: 'u1',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    name: 'p',
-    namespace: 'default',
-    operation: 'CREATE',
-    userInfo: { username: 'alice', groups: ['dev'] },
-    object,
-    oldObject: null,
-    ...over,
-  };
+  return podRequest(pod(), { uid: 'u1', name: 'p', namespace: 'default', userInfo: { username: 'alice', groups: ['dev'] }, ...over });
 }
 
 function labelsOf(r: EngineResult): Obj | undefined {

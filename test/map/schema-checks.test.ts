@@ -10,6 +10,7 @@ import type { AdmissionRequest } from '../../src/admission/types.js';
 import { evaluate, type EngineResult } from '../../src/engine/index.js';
 import { applyPatch } from '../../src/jsonpatch/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { podRequest } from '../kyverno/helpers/requests.js';
 
 type Obj = Record<string, any>;
 
@@ -58,18 +59,9 @@ function newerPod(): Obj {
   };
 }
 
+/** A CREATE of `object` (every Pod here is default/p) by alice. */
 function req(object: Obj): AdmissionRequest {
-  return {
-    uid: 'u1',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    name: 'p',
-    namespace: 'default',
-    operation: 'CREATE',
-    userInfo: { username: 'alice', groups: [] },
-    object,
-    oldObject: null,
-  };
+  return podRequest(object, { uid: 'u1', userInfo: { username: 'alice', groups: [] } });
 }
 
 function allowed(r: EngineResult): Obj {
