@@ -31,6 +31,25 @@ export function measure(fn: () => unknown, { minMillis = 300, batch = 0 } = {}):
   return summarize(samples);
 }
 
+/**
+ * Like `measure`, for an async function (each call awaited): `warmup` calls, then batches of `batch` calls
+ * until `minMillis` has passed and at least `minSamples` were taken; per-call nanoseconds.
+ */
+export async function measureAsync(
+  fn: () => Promise<unknown>,
+  { minMillis, warmup, minSamples, batch = 1 }: { minMillis: number; warmup: number; minSamples: number; batch?: number },
+): Promise<Stats> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  const end = performance.now() + minMillis;
+  while (performance.now() < end || samples.length < minSamples) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / batch);
+  }
+  return summarize(samples);
+}
+
 export function summarize(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

@@ -6,7 +6,7 @@
  * the same run.
  */
 import { pod4k } from '../fixtures.js';
-import { formatNs, measure, summarize, table, type Stats } from '../lib.js';
+import { formatNs, measure, measureAsync, table, type Stats } from '../lib.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
@@ -54,17 +54,8 @@ spec:
   return docs.join('---\n');
 }
 
-async function measureAsync(fn: () => Promise<unknown>, { minMillis = 1500, warmup = 300 } = {}): Promise<Stats> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
-  const end = performance.now() + minMillis;
-  while (performance.now() < end || samples.length < 200) {
-    const t0 = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - t0));
-  }
-  return summarize(samples);
-}
+/** Each measured review path: 1.5 s after 300 warm-up calls, at least 200 samples. */
+const REVIEW_SAMPLING = { minMillis: 1500, warmup: 300, minSamples: 200 };
 
 export async function run(): Promise<void> {
   const bundled = await loadPolicies(['bundled'], nodeCliIO());
@@ -81,11 +72,11 @@ export async function run(): Promise<void> {
   if (!reply.response.allowed) throw new Error(`bench review was denied: ${reply.response.status?.message}`);
 
   const baseline = measure(() => JSON.stringify(JSON.parse(text)), { minMillis: 500 });
-  const core = await measureAsync(() => answerReviewText(text, set, 1000));
+  const core = await measureAsync(() => answerReviewText(text, set, 1000), REVIEW_SAMPLING);
   const viaFetch = await measureAsync(async () => {
     const res = await app.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers }));
     await res.text();
-  });
+  }, REVIEW_SAMPLING);
   const row = (what: string, s: Stats) => ({
     what,
     median: formatNs(s.median),

@@ -12,7 +12,7 @@ import { evaluate } from '../../src/engine/index.js';
 import { parseJson } from '../../src/json/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { pod4k } from '../fixtures.js';
-import { formatNs, measure, summarize, table, type Stats } from '../lib.js';
+import { formatNs, measure, measureAsync, table } from '../lib.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -37,7 +37,7 @@ export async function run(): Promise<void> {
   const skipped = first.outcomes.filter((o) => o.result === 'skipped').length;
 
   const baseline = measure(() => JSON.stringify(JSON.parse(body)));
-  const stats = await measureAsync(review, 1000);
+  const stats = await measureAsync(review, { minMillis: 1000, warmup: 500, minSamples: 1000 });
   table('MAP: one review of a 4 KB Pod against 10 MutatingAdmissionPolicies', [
     {
       policies: set.counts.mutatingAdmissionPolicies,
@@ -52,15 +52,3 @@ export async function run(): Promise<void> {
   ]);
 }
 
-/** Per-call timings of an async function (each call awaited), after a warm-up; nanoseconds. */
-async function measureAsync(fn: () => Promise<unknown>, minMillis: number): Promise<Stats> {
-  for (let i = 0; i < 500; i++) await fn();
-  const samples: number[] = [];
-  const end = performance.now() + minMillis;
-  while (performance.now() < end || samples.length < 1000) {
-    const t0 = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - t0));
-  }
-  return summarize(samples);
-}

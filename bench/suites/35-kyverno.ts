@@ -5,7 +5,7 @@
  * `JSON.parse` + `JSON.stringify` of the same review, measured in the same run.
  */
 import { pod4k } from '../fixtures.js';
-import { formatNs, measure, summarize, table, type Stats } from '../lib.js';
+import { formatNs, measure, measureAsync, table } from '../lib.js';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { createPatch } from '../../src/jsonpatch/index.js';
 import { compileKyvernoPolicy, runKyvernoPolicies, type CompiledKyvernoPolicy } from '../../src/kyverno/index.js';
@@ -105,19 +105,6 @@ export function policies(): CompiledKyvernoPolicy[] {
   });
 }
 
-/** Like `measure`, for an async function: batches of calls, per-call nanoseconds. */
-async function measureAsync(fn: () => Promise<unknown>, { minMillis = 1500, warmup = 500, batch = 20 } = {}): Promise<Stats> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
-  const end = performance.now() + minMillis;
-  while (performance.now() < end || samples.length < 50) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) await fn();
-    samples.push(Number(process.hrtime.bigint() - t0) / batch);
-  }
-  return summarize(samples);
-}
-
 export async function run(): Promise<void> {
   const review = pod4k();
   const text = JSON.stringify(review);
@@ -132,7 +119,7 @@ export async function run(): Promise<void> {
   const applied = rules.filter((r) => r.status === 'applied').length;
   if (rules.length !== 10 || applied !== 10) throw new Error(`bench setup: ${applied}/${rules.length} rules applied: ${JSON.stringify(rules)}`);
   const baseline = measure(() => JSON.stringify(JSON.parse(text)));
-  const stats = await measureAsync(once);
+  const stats = await measureAsync(once, { minMillis: 1500, warmup: 500, minSamples: 50, batch: 20 });
   table('kyverno: 4 KB Pod review against 10 mutate rules (parse → rules → reply patch text)', [
     {
       bytes: text.length,
