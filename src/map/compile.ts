@@ -5,7 +5,6 @@
  * reported and the policy stays active: the error surfaces when a request reaches it (§3, §5.3, §12.1).
  * The result is a PolicyProgram the dispatcher drives.
  */
-import type { GroupVersionKind } from '../admission/types.js';
 import {
   compileExpression,
   CompiledVariables,
@@ -19,7 +18,7 @@ import {
   type CompileResult,
   type CelValue,
 } from '../cel/index.js';
-import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
+import type { JsonValue } from '../json/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
 import { FieldPath, invalid, type FieldError } from './field-errors.js';
@@ -54,16 +53,6 @@ function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionIn
     // matchConditions never see the namespace object (spec/map.md §5.2).
     namespaceObject: forConditions ? null : inputs.namespaceObject,
   };
-}
-
-/** The matched kind, from the `request` variable the dispatcher built. */
-function matchedKind(inputs: InvocationInputs): GroupVersionKind {
-  const kind = getOwn(inputs.request, 'kind');
-  if (isJsonObject(kind)) {
-    const { group, version } = kind;
-    return { group: String(group ?? ''), version: String(version ?? ''), kind: String(kind.kind ?? '') };
-  }
-  return { group: '', version: '', kind: '' };
 }
 
 class Program implements PolicyProgram {
@@ -112,7 +101,7 @@ class Program implements PolicyProgram {
   }
 
   private apply(m: CompiledMutation, value: CelValue, inputs: InvocationInputs): MutationOutcome {
-    const kind = matchedKind(inputs);
+    const { kind } = inputs;
     try {
       if (m.patchType === 'JSONPatch') {
         return applyJsonPatchMutation(inputs.object, toJsonPatchOperations(value) as unknown as JsonValue, kind, this.schema, inputs.history);

@@ -20,6 +20,8 @@ export interface InvocationInputs {
   oldObject: JsonValue | null;
   /** The `request` variable: admission attributes with the matched kind/resource. */
   request: JsonObject;
+  /** The matched kind (as in `request`): the type mutations are applied and checked as. */
+  kind: GroupVersionKind;
   params: InvocationParam;
   namespaceObject: JsonObject | null;
   /** What the request's earlier mutations learned about the objects they produced (one per request). */
@@ -153,6 +155,7 @@ interface Invocation {
   binding: MutatingAdmissionPolicyBinding;
   param: InvocationParam;
   request: JsonObject;
+  kind: GroupVersionKind;
 }
 
 function failurePolicyOf(policy: MutatingAdmissionPolicy): 'Fail' | 'Ignore' {
@@ -235,7 +238,7 @@ class Dispatcher {
           this.configError(policy, binding.name, resolved.error);
           continue;
         }
-        for (const param of resolved.params) invocations.push({ bound, binding, param, request });
+        for (const param of resolved.params) invocations.push({ bound, binding, param, request, kind: m.kind });
       }
     }
     return invocations;
@@ -254,6 +257,7 @@ class Dispatcher {
       object,
       oldObject: this.request.oldObject ?? null,
       request: inv.request,
+      kind: inv.kind,
       params: inv.param,
       namespaceObject,
       history: this.history,
