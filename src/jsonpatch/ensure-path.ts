@@ -26,8 +26,9 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
   let padded = 0;
   for (let pi = 0; pi < parts.length - 1; pi++) {
     const part = parts[pi];
+    const key = unescapeToken(part);
     const cur = loc.chain[loc.chain.length - 1];
-    const child = getChild(cur, unescapeToken(part), rules);
+    const child = getChild(cur, key, rules);
     const target = child.ok ? child.value : undefined;
     if (child.ok && isContainer(target)) {
       loc.chain.push(target);
@@ -53,19 +54,19 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
     }
     wc.own(node);
     const holder = loc.chain[loc.chain.length - 1];
-    let key: string | number;
+    let step: string | number;
     if (Array.isArray(holder)) {
       const added = arrayAdd(wc, loc, part, node, false, rules);
       // The reference ignores this failure, then cannot find the path: the add fails.
       if (typeof added === 'string') throw missingPath();
-      key = added;
+      step = added;
     } else {
-      if (unescapeToken(part) !== part) throw missingPath();
+      if (key !== part) throw missingPath();
       wc.setMember(loc, part, node, false);
-      key = part;
+      step = part;
     }
     loc.chain.push(node);
-    loc.keys.push(key);
+    loc.keys.push(step);
   }
 }
 
