@@ -37,11 +37,11 @@ const K = typeParam('K');
 const V = typeParam('V');
 
 // ---- cost helpers (cel-go runtimecost.go)
-const TRAVERSAL = 0.1;
-const REGEX_FACTOR = 0.25;
-const traversal0: CostFn = (args) => Math.ceil(actualSize(args[0]) * TRAVERSAL);
-const minSize: CostFn = (args) => Math.ceil(Math.min(actualSize(args[0]), actualSize(args[1])) * TRAVERSAL);
-const sumSize: CostFn = (args) => Math.ceil((actualSize(args[0]) + actualSize(args[1])) * TRAVERSAL);
+export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
+export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
+const traversal0: CostFn = (args) => Math.ceil(actualSize(args[0]) * STRING_TRAVERSAL_COST_FACTOR);
+const minSize: CostFn = (args) => Math.ceil(Math.min(actualSize(args[0]), actualSize(args[1])) * STRING_TRAVERSAL_COST_FACTOR);
+const sumSize: CostFn = (args) => Math.ceil((actualSize(args[0]) + actualSize(args[1])) * STRING_TRAVERSAL_COST_FACTOR);
 export const EQUALITY_COST = minSize;
 export const IN_LIST_COST: CostFn = (args) => actualSize(args[1]);
 
@@ -336,12 +336,14 @@ export function registerStdlib(env: Env): void {
 
   // ---- strings
   member('contains_string', 'contains', [T.string, T.string], T.bool, (a: string, b: string) => a.includes(b),
-    (args) => Math.ceil(actualSize(args[0]) * TRAVERSAL) * Math.ceil(actualSize(args[1]) * TRAVERSAL));
+    (args) =>
+      Math.ceil(actualSize(args[0]) * STRING_TRAVERSAL_COST_FACTOR) * Math.ceil(actualSize(args[1]) * STRING_TRAVERSAL_COST_FACTOR));
   member('ends_with_string', 'endsWith', [T.string, T.string], T.bool, (a: string, b: string) => a.endsWith(b), traversal0);
   member('starts_with_string', 'startsWith', [T.string, T.string], T.bool, (a: string, b: string) => a.startsWith(b), traversal0);
   const matches = (s: string, re: string) => compileRegex(re).test(s);
   const matchesCost: CostFn = (args) =>
-    Math.ceil((1 + actualSize(args[0])) * TRAVERSAL) * Math.ceil(actualSize(args[1]) * REGEX_FACTOR);
+    Math.ceil((1 + actualSize(args[0])) * STRING_TRAVERSAL_COST_FACTOR) *
+    Math.ceil(actualSize(args[1]) * REGEX_STRING_LENGTH_COST_FACTOR);
   add('matches', 'matches', [T.string, T.string], T.bool, matches, matchesCost);
   member('matches_string', 'matches', [T.string, T.string], T.bool, matches, matchesCost);
 

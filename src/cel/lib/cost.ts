@@ -1,11 +1,10 @@
 import { actualSize } from '../engine/runtime.js';
+import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from '../engine/stdlib.js';
 import { isList, isMap, listItems, mapEntries } from './values.js';
 
-/** cel-go cost constants (`common/cost.go`). */
-export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
-export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
-export const LIST_CREATE_BASE_COST = 10;
-export const STRUCT_CREATE_BASE_COST = 40;
+/** cel-go cost constants (`common/cost.go`), the ones the engine charges. */
+export { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR };
+export { LIST_CREATE_COST as LIST_CREATE_BASE_COST, STRUCT_CREATE_COST as STRUCT_CREATE_BASE_COST } from '../engine/planner.js';
 
 /** Kubernetes' `actualSize`: the value's CEL size, 1 for values without one. */
 export { actualSize };
