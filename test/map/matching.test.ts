@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { decodeMatchResources } from '../../src/map/decode.js';
+import { matchAttributes } from '../../src/map/dispatch.js';
 import { NO_EQUIVALENTS, tableEquivalence } from '../../src/map/equivalence.js';
 import { combineConditions, type ConditionOutcome } from '../../src/map/match-conditions.js';
 import { matchResources, type MatchAttributes } from '../../src/map/match-resources.js';
 import { groupMatches, operationMatches, resourceMatches, ruleMatches, scopeMatches, versionMatches } from '../../src/map/rules.js';
 import { loadVectors } from './helpers.js';
 
+/** The dispatcher's attributes of a vector request (vectors may leave the kind out). */
 function attributes(req: any): MatchAttributes {
-  return {
-    operation: req.operation,
-    kind: req.kind ?? { group: '', version: '', kind: '' },
-    resource: req.resource,
-    subResource: req.subResource ?? '',
-    namespace: req.namespace ?? '',
-    name: req.name ?? '',
-    object: req.object ?? null,
-    oldObject: req.oldObject ?? null,
-  };
+  return matchAttributes({ ...req, kind: req.kind ?? { group: '', version: '', kind: '' } });
 }
 
 for (const file of ['matching/matcher.yaml', 'matching/selectors.yaml']) {
