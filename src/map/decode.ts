@@ -147,10 +147,10 @@ class Reader {
   }
 
   /** Reads metadata.name and checks the few metadata members validation looks at. */
-  metadata(doc: JsonObject): { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> } {
+  metadata(doc: JsonObject): DecodedMeta & { name: string } {
     const path = FieldPath.root('metadata');
     const meta = this.object(getOwn(doc, 'metadata'), path, null);
-    const out: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> } = {
+    const out: DecodedMeta & { name: string } = {
       name: this.string(meta, 'name', path) ?? '',
     };
     const namespace = this.string(meta, 'namespace', path);
