@@ -5,7 +5,9 @@
  *   nodeSourceResolvers({ env, bundle?, s3Client? }) → SourceResolvers   for resolveSources(uris, ...)
  *   directorySource({ uri, path }), s3Source({ uri, client, bucket, prefix })
  *   readS3Settings(env) / await createS3Client(settings, overrides?)   (loads the AWS SDK)
- *   bundlePolicyFolder(dir) → BundleResult                              (build step)
+ *
+ * The build step (`bundlePolicyFolder`, ./bundle-folder.ts) is imported from its own module, so the
+ * server bundles that import this one do not carry it.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { PolicyBundle } from '../bundle.js';
@@ -18,7 +20,6 @@ import { createS3Client, readS3Settings } from './s3-client.js';
 export { directorySource, type DirectorySourceOptions } from './directory.js';
 export { s3Source, type S3SourceOptions } from './s3.js';
 export { createS3Client, readS3Settings, S3_ENVIRONMENT_VARIABLES, type S3Settings } from './s3-client.js';
-export { bundlePolicyFolder } from './bundle-folder.js';
 
 export interface NodeResolverOptions {
   env: Readonly<Record<string, string | undefined>>;
