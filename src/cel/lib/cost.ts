@@ -14,10 +14,10 @@ export function traversal(v: unknown, factor = 1): number {
   return Math.ceil(actualSize(v) * factor * STRING_TRAVERSAL_COST_FACTOR);
 }
 
-/** cel-go's regex cost: string traversal times an estimate of the regex's size. */
-export function regexCost(str: unknown, regex: unknown): number {
+/** cel-go's regex cost: string traversal times an estimate of the regex's size (its length). */
+export function regexCost(str: unknown, regexSize: number): number {
   const strCost = Math.ceil((1 + actualSize(str)) * STRING_TRAVERSAL_COST_FACTOR);
-  const reCost = Math.ceil(actualSize(regex) * REGEX_STRING_LENGTH_COST_FACTOR);
+  const reCost = Math.ceil(regexSize * REGEX_STRING_LENGTH_COST_FACTOR);
   return strCost * reCost;
 }
 

@@ -1,7 +1,7 @@
 import { daysInMonth } from '../../k8s/calendar.js';
 import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
-import { actualSize, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
+import { regexCost } from './cost.js';
 import { parseRequestURI, UrlError } from './go-url.js';
 import {
   isQualifiedName,
@@ -124,9 +124,7 @@ export const formatLibrary: CelLibrary = {
       case 'validate': {
         const format = args[0];
         if (!(format instanceof NamedFormat) || args.length < 2) return undefined;
-        const strCost = Math.ceil((1 + actualSize(args[1])) * STRING_TRAVERSAL_COST_FACTOR);
-        const regexCost = Math.ceil(format.maxRegexSize * REGEX_STRING_LENGTH_COST_FACTOR);
-        return strCost * regexCost;
+        return regexCost(args[1], format.maxRegexSize);
       }
       case 'format.named':
         return 1;

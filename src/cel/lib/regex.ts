@@ -1,5 +1,5 @@
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
-import { regexCost } from './cost.js';
+import { actualSize, regexCost } from './cost.js';
 import { celError } from './errors.js';
 import { compileRe2, RegexSyntaxError, validateRegexLiteral } from './re2.js';
 
@@ -49,7 +49,7 @@ export const regexLibrary: CelLibrary = {
       case 'matches':
       case 'find':
       case 'findAll':
-        return args.length >= 2 ? regexCost(args[0], args[1]) : undefined;
+        return args.length >= 2 ? regexCost(args[0], actualSize(args[1])) : undefined;
     }
     return undefined;
   },
