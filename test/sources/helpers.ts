@@ -173,7 +173,7 @@ export async function startS3(): Promise<TestS3> {
   };
 }
 
-/** A logger that keeps records, and a check that none of them holds `secret`. */
+/** A logger that keeps its records. */
 export function recordingLogger(): { logs: LogRecord[]; logger: (r: LogRecord) => void } {
   const logs: LogRecord[] = [];
   return { logs, logger: (r) => logs.push(r) };
