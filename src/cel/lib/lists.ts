@@ -1,3 +1,4 @@
+import { SORT_BY_KEYS } from '../engine/macros.js';
 import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
@@ -124,7 +125,7 @@ export const listsLibrary: CelLibrary = {
     r.registerFunction('list<T>.reverse(): list<T>', (l: unknown) => [...listItems(l)].reverse());
     for (const t of COMPARABLE_TYPES) {
       r.registerFunction(`list<${t}>.sort(): list<${t}>`, (l: unknown) => sortByKeys(listItems(l), listItems(l)));
-      r.registerFunction(`list<T>.@sortByAssociatedKeys(list<${t}>): list<T>`, (l: unknown, keys: unknown) =>
+      r.registerFunction(`list<T>.${SORT_BY_KEYS}(list<${t}>): list<T>`, (l: unknown, keys: unknown) =>
         sortByKeys(listItems(l), listItems(keys)),
       );
     }
@@ -143,7 +144,7 @@ export const listsLibrary: CelLibrary = {
       case 'distinct':
       case 'sort':
         return selfCompareCost(args[0]);
-      case '@sortByAssociatedKeys':
+      case SORT_BY_KEYS:
         // cel-go tracks sortBy by its key list.
         return args.length === 2 ? selfCompareCost(args[1]) : undefined;
     }
