@@ -10,13 +10,9 @@ import { toSelector, type Labels, type Selector } from './labels.js';
 import { namedRuleMatches, type RuleAttributes } from './rules.js';
 import type { MatchResources, NamedRuleWithOperations } from './types.js';
 
-export interface MatchAttributes {
-  operation: string;
+/** What the matcher looks at: what a rule looks at (read as is, no copy), plus the kind and objects. */
+export interface MatchAttributes extends RuleAttributes {
   kind: GroupVersionKind;
-  resource: GroupVersionResource;
-  subResource: string;
-  namespace: string;
-  name: string;
   object: JsonValue | null;
   oldObject: JsonValue | null;
 }
@@ -102,22 +98,15 @@ type RulesResult =
   | { matches: false; error?: MatchError };
 
 function matchRules(rules: readonly NamedRuleWithOperations[], matchPolicy: string | null, attr: MatchAttributes, ctx: MatcherContext): RulesResult {
-  const ruleAttr: RuleAttributes = {
-    operation: attr.operation,
-    resource: attr.resource,
-    subResource: attr.subResource,
-    namespace: attr.namespace,
-    name: attr.name,
-  };
   for (const rule of rules) {
-    if (namedRuleMatches(rule, ruleAttr)) return { matches: true, resource: attr.resource, kind: attr.kind };
+    if (namedRuleMatches(rule, attr)) return { matches: true, resource: attr.resource, kind: attr.kind };
   }
   if (matchPolicy !== 'Equivalent') return { matches: false };
   const equivalents = ctx.equivalence.equivalentResources(attr.resource, attr.subResource);
   for (const rule of rules) {
     for (const equivalent of equivalents) {
       if (sameResource(equivalent, attr.resource)) continue;
-      if (!namedRuleMatches(rule, { ...ruleAttr, resource: equivalent })) continue;
+      if (!namedRuleMatches(rule, { ...attr, resource: equivalent })) continue;
       const kind = ctx.equivalence.kindFor(equivalent, attr.subResource);
       if (!kind || !kind.kind) {
         const gvr = `${equivalent.group}/${equivalent.version}, Resource=${equivalent.resource}`;
