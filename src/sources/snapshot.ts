@@ -10,7 +10,7 @@ import { utf8Length } from '../cel/lib/cost.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted } from './bounds.js';
 import { byName } from './names.js';
-import { SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
+import { documentTooLarge, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
 export interface CachedDocument {
   label: string;
@@ -63,7 +63,7 @@ async function readEntry(
   counts: ReadCounts,
 ): Promise<CachedDocument | undefined> {
   if (entry.size !== undefined && entry.size > options.limits.maxDocumentBytes) {
-    throw new SourceError(source.uri, `${entry.label} is ${entry.size} bytes, over the limit of ${options.limits.maxDocumentBytes}`);
+    throw documentTooLarge(source.uri, entry.label, entry.size, options.limits.maxDocumentBytes);
   }
   if (prior && options.trustListedVersions && entry.version !== undefined && entry.version === prior.version) {
     counts.skipped++;
@@ -87,7 +87,7 @@ async function readEntry(
       counts.fetched++;
       const bytes = utf8Length(result.text);
       if (bytes > options.limits.maxDocumentBytes) {
-        throw new SourceError(source.uri, `${entry.label} is ${bytes} bytes, over the limit of ${options.limits.maxDocumentBytes}`);
+        throw documentTooLarge(source.uri, entry.label, bytes, options.limits.maxDocumentBytes);
       }
       const fresh = parseDocuments(entry.label, result.text);
       const lastGood = prior?.lastGood;

@@ -60,6 +60,11 @@ export class SourceError extends Error {
   }
 }
 
+/** A document over the size limit (`bytes` as listed, declared or read). */
+export function documentTooLarge(uri: string, label: string, bytes: number, limit: number): SourceError {
+  return new SourceError(uri, `${label} is ${bytes} bytes, over the limit of ${limit}`);
+}
+
 /** What one load may cost: every load is bounded in count, size and time. */
 export interface LoadLimits {
   /** Documents one source may list. */

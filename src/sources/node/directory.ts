@@ -11,7 +11,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { isPolicyDocumentName, isSkippedFolder } from '../names.js';
-import { SourceError, type PolicySource, type SourceEntry } from '../types.js';
+import { documentTooLarge, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 
 const MAX_FOLDER_DEPTH = 32;
 
@@ -89,7 +89,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       }
       const version = versionOf(before);
       if (ifNoneMatch === version) return { status: 'not-modified' };
-      if (before.size > maxBytes) throw fail(`${file} is ${before.size} bytes, over the limit of ${maxBytes}`);
+      if (before.size > maxBytes) throw documentTooLarge(uri, file, before.size, maxBytes);
       let text: string;
       let after: Stats;
       try {

@@ -6,7 +6,7 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
-import { SourceError, type PolicySource, type SourceEntry } from '../types.js';
+import { documentTooLarge, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 import { loadS3Sdk, type S3Sdk } from './s3-client.js';
 
 export interface S3SourceOptions {
@@ -80,7 +80,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       }
       if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
         await response.Body?.transformToByteArray().catch(() => undefined);
-        throw new SourceError(uri, `${entry.label} is ${response.ContentLength} bytes, over the limit of ${maxBytes}`);
+        throw documentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
       }
       if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
       let text: string;
