@@ -21,7 +21,7 @@ export interface AppMetrics {
   httpRequests: Counter;
 }
 
-export function createAppMetrics(policies: PolicySetProvider, celCache?: () => CelCacheStats): AppMetrics {
+export function createAppMetrics(policies: PolicySetProvider, celCache: () => CelCacheStats): AppMetrics {
   const registry = new Registry();
   const reviews = registry.register(new Counter('amender_reviews_total', 'Admission reviews answered on a mutate route, by outcome.'));
   const reviewSeconds = registry.register(
@@ -60,12 +60,10 @@ export function createAppMetrics(policies: PolicySetProvider, celCache?: () => C
       [{}, policies().sourceErrors.length],
     ]),
   );
-  if (celCache) {
-    registry.register(new CallbackCounter('amender_cel_program_cache_hits_total', 'CEL compilations answered from the program cache.', () => [[{}, celCache().hits]]));
-    registry.register(new CallbackCounter('amender_cel_program_cache_misses_total', 'CEL expressions compiled (not in the program cache).', () => [[{}, celCache().misses]]));
-    registry.register(new CallbackCounter('amender_cel_program_cache_evictions_total', 'Compiled CEL programs evicted from the cache.', () => [[{}, celCache().evictions]]));
-    registry.register(new CallbackGauge('amender_cel_program_cache_entries', 'Compiled CEL programs held in the cache.', () => [[{}, celCache().size]]));
-    registry.register(new CallbackGauge('amender_cel_program_cache_capacity', 'Most compiled CEL programs the cache holds.', () => [[{}, celCache().capacity]]));
-  }
+  registry.register(new CallbackCounter('amender_cel_program_cache_hits_total', 'CEL compilations answered from the program cache.', () => [[{}, celCache().hits]]));
+  registry.register(new CallbackCounter('amender_cel_program_cache_misses_total', 'CEL expressions compiled (not in the program cache).', () => [[{}, celCache().misses]]));
+  registry.register(new CallbackCounter('amender_cel_program_cache_evictions_total', 'Compiled CEL programs evicted from the cache.', () => [[{}, celCache().evictions]]));
+  registry.register(new CallbackGauge('amender_cel_program_cache_entries', 'Compiled CEL programs held in the cache.', () => [[{}, celCache().size]]));
+  registry.register(new CallbackGauge('amender_cel_program_cache_capacity', 'Most compiled CEL programs the cache holds.', () => [[{}, celCache().capacity]]));
   return { registry, reviews, reviewSeconds, httpRequests };
 }
