@@ -46,7 +46,8 @@ export const EQUALITY_COST = minSize;
 export const IN_LIST_COST: CostFn = (args) => actualSize(args[1]);
 
 // ---- integer helpers
-function checkInt(v: bigint): bigint {
+/** The int64 `v`, or cel-go's 'integer overflow' error. */
+export function checkInt(v: bigint): bigint {
   if (v < INT64_MIN || v > INT64_MAX) throw new CelEvalError('integer overflow');
   return v;
 }

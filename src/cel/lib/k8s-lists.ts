@@ -3,7 +3,7 @@ import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversalCost } from './cost.js';
 import { celError, intOverflow, noSuchOverload, uintOverflow } from './errors.js';
 import { COMPARABLE_TYPES } from './lists.js';
-import { celEquals, checkedInt, compareValues, isComparable, listItems, UINT64_MAX } from './values.js';
+import { celEquals, checkInt, compareValues, isComparable, listItems, UINT64_MAX } from './values.js';
 
 /**
  * Kubernetes' list library (`k8s.io/apiserver/pkg/cel/library/lists.go`, and `includes` from 1.37).
@@ -60,7 +60,7 @@ function sum(list: unknown, empty: Summable): unknown {
       let acc = 0n;
       for (const v of items) {
         if (typeof v !== 'bigint') throw noSuchOverload();
-        acc = checkedInt(acc + v);
+        acc = checkInt(acc + v);
       }
       return acc;
     }

@@ -6,9 +6,9 @@ import {
   mapKeys,
   typeNameOf,
 } from '../engine/runtime.js';
-import { CelUint, Duration, INT64_MAX, INT64_MIN, Timestamp, isMapValue, type CelMapValue } from '../engine/values.js';
+import { CelUint, Duration, Timestamp, isMapValue, type CelMapValue } from '../engine/values.js';
 import type { CelLibraryValue } from '../library.js';
-import { intOverflow, noSuchOverload } from './errors.js';
+import { noSuchOverload } from './errors.js';
 
 /**
  * Runtime helpers over the engine's values (src/cel/engine/values.ts) for the libraries: list and
@@ -16,14 +16,10 @@ import { intOverflow, noSuchOverload } from './errors.js';
  */
 
 export { UINT64_MAX } from '../engine/values.js';
+export { checkInt } from '../engine/stdlib.js';
 
 function isLibraryValue(v: unknown): v is CelLibraryValue {
   return typeof v === 'object' && v !== null && typeof (v as CelLibraryValue).celEquals === 'function';
-}
-
-export function checkedInt(v: bigint): bigint {
-  if (v < INT64_MIN || v > INT64_MAX) throw intOverflow();
-  return v;
 }
 
 export function isList(v: unknown): v is readonly unknown[] {
