@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
 import { getOwn, isJsonObject, markFloatLiteral, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
-import type { ParsedSource, Problem, SourceDocument } from './types.js';
+import type { ParsedSource, Problem } from './types.js';
 
 const MAX_DEPTH = 1000;
 const MAX_ALIASES = 100;
