@@ -3,7 +3,7 @@
  * spec/map.md §4 tabulates it. Every resulting param is one invocation; selector results run in
  * (namespace, name) order.
  */
-import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
+import type { JsonObject } from '../json/index.js';
 import { parseApiVersion } from '../schema/index.js';
 import type { Scope } from './builtin-kinds.js';
 import { toSelector } from './labels.js';
@@ -85,13 +85,4 @@ export function resolveParams(
     return { params: [] };
   }
   return { params: found.map((param) => ({ declared: true as const, param })) };
-}
-
-/** Namespace and name of an object document. */
-export function objectIdentity(obj: JsonObject): { namespace: string; name: string } {
-  const meta = getOwn(obj, 'metadata');
-  if (!isJsonObject(meta)) return { namespace: '', name: '' };
-  const ns = getOwn(meta, 'namespace');
-  const name = getOwn(meta, 'name');
-  return { namespace: typeof ns === 'string' ? ns : '', name: typeof name === 'string' ? name : '' };
 }

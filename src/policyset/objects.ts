@@ -4,7 +4,7 @@
  */
 import { getOwn, isJsonObject, setOwn, type JsonObject } from '../json/index.js';
 import { builtinScope, isBuiltinGroup, type Scope } from '../map/builtin-kinds.js';
-import { objectIdentity, type ParamObject, type ParamSource } from '../map/params.js';
+import type { ParamObject, ParamSource } from '../map/params.js';
 import { parseApiVersion } from '../schema/index.js';
 
 export interface DeclaredKind {
@@ -15,6 +15,15 @@ export interface DeclaredKind {
 
 function kindKey(group: string, kind: string): string {
   return `${group}\u0000${kind}`;
+}
+
+/** Namespace and name of an object document. */
+function objectIdentity(obj: JsonObject): { namespace: string; name: string } {
+  const meta = getOwn(obj, 'metadata');
+  if (!isJsonObject(meta)) return { namespace: '', name: '' };
+  const ns = getOwn(meta, 'namespace');
+  const name = getOwn(meta, 'name');
+  return { namespace: typeof ns === 'string' ? ns : '', name: typeof name === 'string' ? name : '' };
 }
 
 /** CEL sees built-in params as typed objects read from an informer: no apiVersion/kind. */
