@@ -58,6 +58,16 @@ export function isDNS1035Label(value: string): string[] {
   );
 }
 
+function qualifiedNameError(): string {
+  return regexError(
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    QUALIFIED_NAME,
+    'MyName',
+    'my.name',
+    '123-abc',
+  );
+}
+
 export function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
@@ -70,32 +80,11 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else for (const msg of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${msg}`);
   } else {
-    return [
-      'a qualified name ' +
-        regexError(
-          "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-          QUALIFIED_NAME,
-          'MyName',
-          'my.name',
-          '123-abc',
-        ) +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
+    return [`a qualified name ${qualifiedNameError()} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (byteLength(name) > 63) errs.push(`name part ${maxLen(63)}`);
-  if (name.length > 0 && !qualifiedName.test(name)) {
-    errs.push(
-      'name part ' +
-        regexError(
-          "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-          QUALIFIED_NAME,
-          'MyName',
-          'my.name',
-          '123-abc',
-        ),
-    );
-  }
+  if (name.length > 0 && !qualifiedName.test(name)) errs.push(`name part ${qualifiedNameError()}`);
   return errs;
 }
 
