@@ -264,6 +264,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
  */
 export function celCompare(a: unknown, b: unknown, fn?: string): number | undefined {
   const ta = typeof a;
+  if (ta === 'bigint' && typeof b === 'bigint') return (a as bigint) < b ? -1 : (a as bigint) > b ? 1 : 0;
   if (ta === 'string' && typeof b === 'string') return compareStrings(a as string, b);
   if (isNumber(a) && isNumber(b)) return numericCompare(a, b);
   if (ta === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
