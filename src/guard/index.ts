@@ -1,0 +1,113 @@
+/**
+ * Per-review bounds shared by every engine loop: a deadline, a size bound on values built during the
+ * review, and cancellation (the client went away). Core: imports nothing, runs in Node, workerd and the
+ * CLI alike.
+ *
+ *   const guard = new ReviewGuard({ deadlineMs: 8000, maxValueBytes: 4 << 20, signal });
+ *   guard.tick();                 // in hot loops: reads the clock every TICKS_PER_CHECK calls
+ *   guard.check();                // at coarse steps (a rule, a policy): reads the clock now
+ *   guard.checkSize(n, 'text');   // a value of n bytes (UTF-16 length is fine) is about to be built
+ *
+ * Each throws ReviewAborted, which engines turn into an error of the rule in progress answered by its
+ * failure policy; the rules not yet run see `guard.aborted` and are answered the same way without running.
+ */
+
+export type AbortReason = 'deadline' | 'size' | 'cancelled';
+
+/** Thrown by a guard: the review ran past its deadline, built a value over the bound, or was cancelled. */
+export class ReviewAborted extends Error {
+  override name = 'ReviewAborted';
+  constructor(
+    readonly reason: AbortReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ReviewGuardOptions {
+  /** Milliseconds from now the review may run; Infinity for none. */
+  deadlineMs: number;
+  /** Largest value (string length, serialized size estimate, element count) a review may build. */
+  maxValueBytes: number;
+  /** Aborts the review when it fires (the client closed the connection). */
+  signal?: AbortSignal;
+  /** Milliseconds from an arbitrary origin (performance.now by default). */
+  now?: () => number;
+}
+
+/** Calls of `tick()` between two clock reads: cheap enough for the innermost loops. */
+export const TICKS_PER_CHECK = 256;
+
+/** Default bound on any value built during a review: above the API server's 3 MiB request limit. */
+export const DEFAULT_MAX_VALUE_BYTES = 6 * 1024 * 1024;
+
+/** Default deadline of one review: below the 10 s default `timeoutSeconds` of a webhook. */
+export const DEFAULT_REVIEW_DEADLINE_MS = 8_000;
+
+const defaultNow = (): number => performance.now();
+
+export class ReviewGuard {
+  readonly maxValueBytes: number;
+  readonly deadlineMs: number;
+  private readonly deadlineAt: number;
+  private readonly now: () => number;
+  private readonly signal: AbortSignal | undefined;
+  private ticks = 0;
+  /** Set once the guard has tripped; later checks throw the same reason at once. */
+  private tripped: ReviewAborted | undefined;
+
+  constructor(options: ReviewGuardOptions) {
+    this.now = options.now ?? defaultNow;
+    this.deadlineMs = options.deadlineMs;
+    this.deadlineAt = this.now() + options.deadlineMs;
+    this.maxValueBytes = options.maxValueBytes;
+    this.signal = options.signal;
+  }
+
+  /** Why the review was stopped, once it has been. */
+  get aborted(): ReviewAborted | undefined {
+    return this.tripped ?? this.poll();
+  }
+
+  /** Milliseconds left before the deadline (negative once passed). */
+  remainingMs(): number {
+    return this.deadlineAt - this.now();
+  }
+
+  /** Throws ReviewAborted when the deadline has passed or the review was cancelled. Reads the clock. */
+  check(): void {
+    const stop = this.tripped ?? this.poll();
+    if (stop) throw stop;
+  }
+
+  /** `check()` once every TICKS_PER_CHECK calls: for loops over elements, characters, nodes. */
+  tick(): void {
+    if (++this.ticks < TICKS_PER_CHECK) return;
+    this.ticks = 0;
+    this.check();
+  }
+
+  /** Throws ReviewAborted('size') when a value of `size` would pass the bound. */
+  checkSize(size: number, what: string): void {
+    if (size <= this.maxValueBytes) return;
+    this.tripped ??= new ReviewAborted('size', `${what} would be ${size} bytes, over the limit of ${this.maxValueBytes} per value`);
+    throw this.tripped;
+  }
+
+  private poll(): ReviewAborted | undefined {
+    if (this.signal?.aborted) {
+      this.tripped = new ReviewAborted('cancelled', 'the review was cancelled (the client went away)');
+    } else if (this.now() > this.deadlineAt) {
+      this.tripped = new ReviewAborted('deadline', `deadline exceeded: the review took longer than ${this.deadlineMs} ms`);
+    }
+    return this.tripped;
+  }
+}
+
+/** A guard that never trips (unit tests of one module; never on a review path). */
+export const UNBOUNDED_GUARD: ReviewGuard = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: Number.MAX_SAFE_INTEGER });
+
+export function isReviewAborted(err: unknown): err is ReviewAborted {
+  return err instanceof ReviewAborted;
+}
