@@ -54,7 +54,7 @@ export class ReviewGuard {
   private readonly now: () => number;
   private readonly signal: AbortSignal | undefined;
   private ticks = 0;
-  /** Set once the guard has tripped; later checks throw the same reason at once. */
+  /** Set once the deadline passed or the review was cancelled; later checks throw it at once. */
   private tripped: ReviewAborted | undefined;
 
   constructor(options: ReviewGuardOptions) {
@@ -91,8 +91,8 @@ export class ReviewGuard {
   /** Throws ReviewAborted('size') when a value of `size` would pass the bound. */
   checkSize(size: number, what: string): void {
     if (size <= this.maxValueBytes) return;
-    this.tripped ??= new ReviewAborted('size', `${what} would be ${size} bytes, over the limit of ${this.maxValueBytes} per value`);
-    throw this.tripped;
+    // Only this rule fails: later rules still run (a deadline or a cancellation stops them all).
+    throw new ReviewAborted('size', `${what} would be ${size} bytes, over the limit of ${this.maxValueBytes} per value`);
   }
 
   private poll(): ReviewAborted | undefined {
