@@ -32,6 +32,11 @@ export interface ReviewGuardOptions {
   maxValueBytes: number;
   /** Aborts the review when it fires (the client closed the connection). */
   signal?: AbortSignal;
+  /**
+   * Polled with the clock: true once the review is cancelled from outside. A worker thread busy with a
+   * review cannot receive messages, so its pool flips a SharedArrayBuffer slot that this reads.
+   */
+  isCancelled?: () => boolean;
   /** Milliseconds from an arbitrary origin (performance.now by default). */
   now?: () => number;
 }
@@ -53,6 +58,7 @@ export class ReviewGuard {
   private readonly deadlineAt: number;
   private readonly now: () => number;
   private readonly signal: AbortSignal | undefined;
+  private readonly isCancelled: (() => boolean) | undefined;
   private ticks = 0;
   /** Set once the deadline passed or the review was cancelled; later checks throw it at once. */
   private tripped: ReviewAborted | undefined;
@@ -63,6 +69,7 @@ export class ReviewGuard {
     this.deadlineAt = this.now() + options.deadlineMs;
     this.maxValueBytes = options.maxValueBytes;
     this.signal = options.signal;
+    this.isCancelled = options.isCancelled;
   }
 
   /** Why the review was stopped, once it has been. */
@@ -96,7 +103,7 @@ export class ReviewGuard {
   }
 
   private poll(): ReviewAborted | undefined {
-    if (this.signal?.aborted) {
+    if (this.signal?.aborted || this.isCancelled?.()) {
       this.tripped = new ReviewAborted('cancelled', 'the review was cancelled (the client went away)');
     } else if (this.now() > this.deadlineAt) {
       this.tripped = new ReviewAborted('deadline', `deadline exceeded: the review took longer than ${this.deadlineMs} ms`);
