@@ -5,12 +5,17 @@
  * parsed again. A document that no longer reads (half written, corrupt) keeps its last good version in
  * force, with the problem reported; on first sight it is reported and the other documents load. (The
  * refresher applies the same rule to a new version that reads but that the set refuses.)
+ *
+ * What is read is one generation of the source: every document is read at the version its listing showed
+ * (an object replaced or deleted between the listing and its fetch, a ConfigMap swapped mid-read, is a
+ * SnapshotMoved), and the source's `confirm` runs after the reads. A source that moved is read once more;
+ * when it moves again the refresh fails and the last good set stays in force.
  */
 import { utf8Length } from '../cel/lib/cost.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted } from './bounds.js';
 import { byName } from './names.js';
-import { documentTooLarge, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
+import { documentTooLarge, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
 export interface CachedDocument {
   label: string;
@@ -73,6 +78,12 @@ async function readEntry(
     source.fetch(entry, { signal: options.signal, maxBytes: options.limits.maxDocumentBytes, ...(prior ? { ifNoneMatch: prior.version } : {}) }),
     options.signal,
   );
+  const listed = entry.version;
+  if (listed !== undefined) {
+    const found = result.status === 'gone' ? 'it is gone' : result.status === 'not-modified' ? `it still has ${prior?.version}` : `it has ${result.version}`;
+    const held = result.status === 'gone' ? undefined : result.status === 'not-modified' ? prior?.version : result.version;
+    if (held !== listed) throw new SnapshotMoved(source.uri, `${entry.label} changed between the listing and its read (listed at ${listed}, ${found})`);
+  }
   switch (result.status) {
     case 'gone':
       return undefined;
@@ -97,14 +108,32 @@ async function readEntry(
   }
 }
 
-/** Lists and reads one source; throws SourceError (or the store's error) when it cannot be read whole. */
+/**
+ * Lists and reads one source as one generation; throws SourceError (or the store's error) when it cannot
+ * be read whole, SnapshotMoved when it changed under two reads in a row.
+ */
 export async function readSource(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+  try {
+    return await readGeneration(source, previous, options, counts);
+  } catch (err) {
+    if (!(err instanceof SnapshotMoved) || options.signal.aborted) throw err;
+    try {
+      return await readGeneration(source, previous, options, counts);
+    } catch (again) {
+      if (again instanceof SnapshotMoved) throw new SnapshotMoved(source.uri, `kept changing while being read, twice in a row: ${again.message.slice(source.uri.length + 2)}`);
+      throw again;
+    }
+  }
+}
+
+async function readGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
   const listed = await untilAborted(source.list({ signal: options.signal, maxEntries: options.limits.maxDocuments }), options.signal);
   if (listed.length > options.limits.maxDocuments) {
     throw new SourceError(source.uri, `lists ${listed.length} documents, over the limit of ${options.limits.maxDocuments}`);
   }
   const entries = [...listed].sort(byName);
   const read = await mapBounded(entries, options.limits.concurrency, (entry) => readEntry(source, entry, previous.get(entry.name), options, counts));
+  if (source.confirm) await untilAborted(source.confirm({ signal: options.signal }), options.signal);
   const next = new Map<string, CachedDocument>();
   entries.forEach((entry, i) => {
     const doc = read[i];
