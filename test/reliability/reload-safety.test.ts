@@ -5,15 +5,18 @@
  *  (b) a new S3 object whose CEL does not compile, next to good ones: the good ones apply, the bad one is
  *      reported and left out;
  *  (c) a ConfigMap-style `..data` swap loop under continuous refreshes and reviews: no reply ever mixes
- *      the generation of one policy with that of another.
+ *      the generation of one policy with that of another;
+ *  (d) the CLI refuses the same documents: `validate` counts them and exits 1, `apply` leaves them out.
  */
 import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
 import { createApp } from '../../src/server/index.js';
 import { PolicySetRefresher } from '../../src/sources/index.js';
 import { directorySource } from '../../src/sources/node/index.js';
+import { fakeIO } from '../cli/fake-io.js';
 import { ensureBuilt } from '../node/built.js';
 import { startBundle, waitFor, type Running } from '../node/bundle.js';
 import { labelPolicy, patchOf, podReview, startS3, type TestS3 } from '../sources/helpers.js';
@@ -230,4 +233,27 @@ describe('(c) a ConfigMap-style ..data swap under continuous refreshes and revie
     expect(last.counts.params).toBe(FILLERS);
     expect(await check()).toEqual({ 'gen-a': `g${SWAPS}`, 'gen-z': `g${SWAPS}` });
   }, 60_000);
+});
+
+describe('(d) the CLI refuses what the server refuses', () => {
+  const typo = labelPolicy('typo', 'typo', 'x', '[JSONPatch{op: "add", path: "/metadata/labels/typo", value: object.metadata.name +}]');
+  const good = labelPolicy('team', 'team', 'one');
+  const pod = 'apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop, labels: {app: web}}\nspec:\n  containers: [{name: web, image: nginx}]\n';
+
+  it('validate counts the refused file and exits 1', async () => {
+    const io = fakeIO({ 'good.yaml': good, 'typo.yaml': typo });
+    expect(await runCli(['validate', 'good.yaml', 'typo.yaml'], io)).toBe(1);
+    const lines = io.stderr.trim().split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^typo\.yaml#0 MutatingAdmissionPolicy\/typo: spec\.mutations\[0\]\.jsonPatch\.expression: .* \(ignored\)$/));
+    expect(lines).toContainEqual('1 file refused, whole or in part (a server keeps the last good version in force, or leaves a new one out): typo.yaml');
+    expect(lines.at(-1)).toMatch(/^1 problem \(mutatingAdmissionPolicies: 1, /);
+  });
+
+  it('apply leaves the refused policy out and applies the others', async () => {
+    const io = fakeIO({ 'good.yaml': good, 'typo.yaml': typo, 'pod.yaml': pod });
+    expect(await runCli(['apply', '--policies', 'good.yaml', 'typo.yaml', '--resource', 'pod.yaml'], io)).toBe(0);
+    expect(io.stdout).toContain('team: one');
+    expect(io.stdout).not.toContain('typo');
+    expect(io.stderr).toMatch(/^warning: the policy set has problems:\ntypo\.yaml#0 MutatingAdmissionPolicy\/typo: /);
+  });
 });
