@@ -208,6 +208,44 @@ describe('S3 source', () => {
     expect(r.provider().set!.problems[0].message).toMatch(/invalid YAML: .*\(the last good version of this document stays in force\)/s);
   });
 
+  it('reads every object at the ETag its listing showed: a generation landing in between makes the refresh list again, never mix', async () => {
+    await s3.put('gen/a.yaml', labelPolicy('a', 'gen-a', 'g1'));
+    await s3.put('gen/b.yaml', labelPolicy('b', 'gen-b', 'g1'));
+    const inner = s3Source({ uri: `s3://${BUCKET}/gen`, client: s3.client, bucket: BUCKET, prefix: 'gen' });
+    let replaceAfterListing: (() => Promise<void>) | undefined;
+    let lists = 0;
+    const source = {
+      uri: inner.uri,
+      list: async (o: Parameters<typeof inner.list>[0]) => {
+        lists++;
+        const listed = await inner.list(o);
+        const replace = replaceAfterListing;
+        replaceAfterListing = undefined;
+        await replace?.();
+        return listed;
+      },
+      fetch: inner.fetch.bind(inner),
+    };
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0, limits: { timeoutMs: 5_000 } });
+    expect((await r.refresh()).outcome).toBe('applied');
+    // b changes alone (same generation); the listing shows it, and a unchanged. Then, between the listing
+    // and the GETs, a new generation of both lands: a read at its listed version (skipped) next to b read
+    // at its newest would mix g1 and g2.
+    await s3.put('gen/b.yaml', `${labelPolicy('b', 'gen-b', 'g1')}# touched\n`);
+    replaceAfterListing = async () => {
+      await s3.put('gen/a.yaml', labelPolicy('a', 'gen-a', 'g2'));
+      await s3.put('gen/b.yaml', labelPolicy('b', 'gen-b', 'g2'));
+    };
+    lists = 0;
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(lists).toBe(2);
+    expect(patchOf((await review(r)).body)).toEqual([
+      { op: 'add', path: '/metadata/labels/gen-a', value: 'g2' },
+      { op: 'add', path: '/metadata/labels/gen-b', value: 'g2' },
+    ]);
+    expect(r.provider().sourceErrors).toEqual([]);
+  });
+
   it('refuses a document over the size limit without replacing the set', async () => {
     await s3.put('p/a.yaml', labelPolicy('a', 'team', 'one'));
     const r = new PolicySetRefresher({
