@@ -43,6 +43,25 @@ class MemorySource implements PolicySource {
   }
 }
 
+/** A Kyverno ClusterPolicy labelling Pods with what the context variable's JMESPath gives. */
+function kyvernoLabel(name: string, jmesPath: string): string {
+  return JSON.stringify({
+    apiVersion: 'kyverno.io/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name },
+    spec: {
+      rules: [
+        {
+          name: 'label',
+          match: { any: [{ resources: { kinds: ['Pod'] } }] },
+          context: [{ name: 'who', variable: { jmesPath } }],
+          mutate: { patchStrategicMerge: { metadata: { labels: { who: '{{ who }}' } } } },
+        },
+      ],
+    },
+  });
+}
+
 function names(r: PolicySetRefresher): string[] {
   return r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
 }
@@ -105,6 +124,50 @@ describe('PolicySetRefresher', () => {
     source.failWith = undefined;
     expect((await r.refresh()).outcome).toBe('unchanged');
     expect(logs[3]).toMatchObject({ level: 'info', msg: 'policy sources readable again' });
+  });
+
+  it('refuses a new version that does not compile: the last good one stays in force; a new document is left out', async () => {
+    const logs: LogRecord[] = [];
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'one'));
+    source.put('k.yaml', kyvernoLabel('k', 'request.object.metadata.name'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0, logger: (l) => logs.push(l) });
+    await r.refresh();
+    expect(r.stats().refusedDocuments).toBe(0);
+    const good = r.provider().set!;
+    expect(good.kyvernoPolicies).toHaveLength(1);
+
+    // A MAP cut mid-expression, a Kyverno context whose JMESPath does not compile, and a new broken one.
+    source.put('a.yaml', labelPolicy('a', 'team', 'two', '[JSONPatch{op: "add", path: "/metadata/lab'));
+    source.put('k.yaml', kyvernoLabel('k', 'request.object.metadata.name ||'));
+    source.put('new.yaml', labelPolicy('new', 'new', 'x', 'object.metadata.name +'));
+    source.put('b.yaml', labelPolicy('b', 'owner', 'ops'));
+    expect((await r.refresh()).outcome).toBe('applied');
+    const set = r.provider().set!;
+    expect(names(r)).toEqual(['a', 'b']);
+    expect(JSON.stringify(set.mutatingPolicies[0].policy.mutations)).toContain('one');
+    expect(set.kyvernoPolicies.map((k) => k.id)).toEqual(good.kyvernoPolicies.map((k) => k.id));
+    const bySource = (source: string) => set.problems.filter((p) => p.source === source);
+    for (const p of [...bySource('memory://a.yaml'), ...bySource('memory://k.yaml')]) {
+      expect(p.effect).toBe('ignored');
+      expect(p.message).toMatch(/\(the last good version of this document stays in force\)$/);
+    }
+    expect(bySource('memory://a.yaml')).not.toEqual([]);
+    expect(bySource('memory://k.yaml')).not.toEqual([]);
+    expect(bySource('memory://new.yaml')).toEqual([expect.objectContaining({ name: 'new', path: 'spec.mutations[0].jsonPatch.expression', effect: 'ignored' })]);
+    expect(bySource('memory://new.yaml')[0].message).not.toMatch(/last good/);
+    expect(r.stats().refusedDocuments).toBe(3);
+    expect(logs.filter((l) => l.msg === 'policy problem').length).toBe(set.problems.length);
+    expect(logs.at(-1)).toMatchObject({ msg: 'policy set applied', refusedDocuments: 3 });
+
+    // Fixed: the new versions are accepted.
+    source.put('a.yaml', labelPolicy('a', 'team', 'three'));
+    source.put('k.yaml', kyvernoLabel('k', 'request.object.metadata.namespace'));
+    source.docs.delete('new.yaml');
+    await r.refresh();
+    expect(r.provider().set!.problems).toEqual([]);
+    expect(JSON.stringify(r.provider().set!.mutatingPolicies[0].policy.mutations)).toContain('three');
+    expect(r.stats().refusedDocuments).toBe(0);
   });
 
   it('refreshes when due (Lambda, Workers): not before the interval has passed', async () => {
