@@ -8,8 +8,10 @@
  *
  * What is read is one generation of the source: every document is read at the version its listing showed
  * (an object replaced or deleted between the listing and its fetch, a ConfigMap swapped mid-read, is a
- * SnapshotMoved), and the source's `confirm` runs after the reads. A source that moved is read once more;
- * when it moves again the refresh fails and the last good set stays in force.
+ * SnapshotMoved); after the reads, the source's `confirm` runs, or, for sources without one, when anything
+ * new was read, a second listing must show the same versions (a first listing may have straddled an
+ * update). A source that moved is read once more; when it moves again the refresh fails and the last
+ * good set stays in force.
  */
 import { utf8Length } from '../cel/lib/cost.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
@@ -126,14 +128,32 @@ export async function readSource(source: PolicySource, previous: SourceCache, op
   }
 }
 
-async function readGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+async function list(source: PolicySource, options: ReadOptions): Promise<SourceEntry[]> {
   const listed = await untilAborted(source.list({ signal: options.signal, maxEntries: options.limits.maxDocuments }), options.signal);
   if (listed.length > options.limits.maxDocuments) {
     throw new SourceError(source.uri, `lists ${listed.length} documents, over the limit of ${options.limits.maxDocuments}`);
   }
-  const entries = [...listed].sort(byName);
+  return [...listed].sort(byName);
+}
+
+/**
+ * A listing is not one atomic read (S3 and R2 page it; a folder is walked file by file): one that
+ * straddled an update shows some documents at the old version (skipped, as held) and others at the new.
+ * When a refresh read anything new, the source is listed again and must show the same versions.
+ */
+async function confirmListing(source: PolicySource, first: readonly SourceEntry[], options: ReadOptions): Promise<void> {
+  const again = await list(source, options);
+  const moved =
+    again.find((e, i) => e.name !== first[i]?.name || e.version !== first[i]?.version)?.label ??
+    (again.length !== first.length ? first[again.length]?.label : undefined);
+  if (moved !== undefined) throw new SnapshotMoved(source.uri, `the listing changed while being read (at ${moved})`);
+}
+
+async function readGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+  const entries = await list(source, options);
   const read = await mapBounded(entries, options.limits.concurrency, (entry) => readEntry(source, entry, previous.get(entry.name), options, counts));
   if (source.confirm) await untilAborted(source.confirm({ signal: options.signal }), options.signal);
+  else if (read.some((doc, i) => doc !== previous.get(entries[i].name))) await confirmListing(source, entries, options);
   const next = new Map<string, CachedDocument>();
   entries.forEach((entry, i) => {
     const doc = read[i];

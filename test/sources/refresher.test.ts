@@ -25,6 +25,8 @@ class MemorySource implements PolicySource {
   fetches = 0;
   hold: Promise<void> | undefined;
   failWith: Error | undefined;
+  /** Runs once, right after the next listing was taken (a change landing while it is read). */
+  afterList: (() => void) | undefined;
   put(name: string, text: string): void {
     this.docs.set(name, { text, version: (this.docs.get(name)?.version ?? 0) + 1 });
   }
@@ -32,7 +34,11 @@ class MemorySource implements PolicySource {
     this.lists++;
     if (this.hold) await this.hold;
     if (this.failWith) throw this.failWith;
-    return [...this.docs].map(([name, d]) => ({ name, label: `memory://${name}`, version: String(d.version) }));
+    const entries = [...this.docs].map(([name, d]) => ({ name, label: `memory://${name}`, version: String(d.version) }));
+    const after = this.afterList;
+    this.afterList = undefined;
+    after?.();
+    return entries;
   }
   async fetch(entry: SourceEntry, options: { ifNoneMatch?: string }): Promise<FetchResult> {
     this.fetches++;
@@ -80,7 +86,7 @@ describe('PolicySetRefresher', () => {
     release();
     expect((await first).outcome).toBe('applied');
     await vi.waitFor(() => expect(r.stats().attempts).toBe(2), { timeout: 5_000 });
-    expect(source.lists).toBe(2);
+    expect(source.lists).toBe(3); // the first refresh read something new: listed again to confirm
   });
 
   it('gives up on a source that does not answer in time, keeping the set', async () => {
@@ -170,6 +176,23 @@ describe('PolicySetRefresher', () => {
     expect(r.stats().refusedDocuments).toBe(0);
   });
 
+  it('never mixes two generations from a listing that straddled an update: it lists again to confirm', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'gen-a', 'g1'));
+    source.put('b.yaml', labelPolicy('b', 'gen-b', 'g1'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0 });
+    await r.refresh();
+    // Generation 2 lands while the listing is taken: it shows b new but a still old (held: not fetched).
+    source.put('b.yaml', labelPolicy('b', 'gen-b', 'g2'));
+    source.afterList = () => source.put('a.yaml', labelPolicy('a', 'gen-a', 'g2'));
+    source.lists = 0;
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(source.lists).toBe(4); // the straddled listing and its failed confirmation, then one generation listed and confirmed
+    const mutations = r.provider().set!.mutatingPolicies.map((p) => JSON.stringify(p.policy.mutations));
+    expect(mutations[0]).toContain('g2');
+    expect(mutations[1]).toContain('g2');
+  });
+
   it('refreshes when due (Lambda, Workers): not before the interval has passed', async () => {
     let now = 1_000_000;
     const source = new MemorySource();
@@ -180,7 +203,7 @@ describe('PolicySetRefresher', () => {
     expect(r.refreshIfDue()).toBeUndefined();
     now += 1;
     expect((await r.refreshIfDue())?.outcome).toBe('unchanged');
-    expect(source.lists).toBe(2);
+    expect(source.lists).toBe(3); // 2 for the first load (listed again to confirm), 1 when unchanged
   });
 
   it('repeats refreshes on its timer until stopped', async () => {
