@@ -8,9 +8,9 @@
  *
  * What is read is one generation of the source: every document is read at the version its listing showed
  * (an object replaced or deleted between the listing and its fetch, a ConfigMap swapped mid-read, is a
- * SnapshotMoved); after the reads, the source's `confirm` runs, or, for sources without one, when anything
- * new was read, a second listing must show the same versions (a first listing may have straddled an
- * update). A source that moved is read once more; when it moves again the refresh fails and the last
+ * SnapshotMoved); after the reads, the source's `confirm` runs, and unless it vouched for the whole
+ * listing (a ConfigMap snapshot), when anything new was read a second listing must show the same versions
+ * (a first listing may have straddled an update). A source that moved is read once more; when it moves again the refresh fails and the last
  * good set stays in force.
  */
 import { utf8Length } from '../cel/lib/cost.js';
@@ -152,8 +152,8 @@ async function confirmListing(source: PolicySource, first: readonly SourceEntry[
 async function readGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
   const entries = await list(source, options);
   const read = await mapBounded(entries, options.limits.concurrency, (entry) => readEntry(source, entry, previous.get(entry.name), options, counts));
-  if (source.confirm) await untilAborted(source.confirm({ signal: options.signal }), options.signal);
-  else if (read.some((doc, i) => doc !== previous.get(entries[i].name))) await confirmListing(source, entries, options);
+  const vouched = source.confirm ? await untilAborted(source.confirm({ signal: options.signal }), options.signal) : false;
+  if (!vouched && read.some((doc, i) => doc !== previous.get(entries[i].name))) await confirmListing(source, entries, options);
   const next = new Map<string, CachedDocument>();
   entries.forEach((entry, i) => {
     const doc = read[i];

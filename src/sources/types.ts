@@ -52,10 +52,11 @@ export interface PolicySource {
   /**
    * Called once every document of the last listing was read: throws SnapshotMoved when the source moved
    * on since that listing (a ConfigMap's `..data` link now names another generation), so that the refresh
-   * reads it again instead of mixing two generations. Sources whose listed versions pin what is read
-   * (a fetched version must equal the listed one, see readSource) leave it out.
+   * reads it again instead of mixing two generations. Resolves true when the source vouches that the whole
+   * listing was one generation (every document came from a snapshot that did not move); false (or no
+   * `confirm`) and anything new was read: the refresh lists again and must find the same versions.
    */
-  confirm?(options: { signal: AbortSignal }): Promise<void>;
+  confirm?(options: { signal: AbortSignal }): Promise<boolean>;
   /**
    * Calls `onChange` when the source may have changed (a file-system watch); returns a function that
    * stops watching. Sources without change notifications leave it out and are polled.

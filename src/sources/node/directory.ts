@@ -51,6 +51,8 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
   let snapshots: Snapshot[] = [];
   /** Where each entry of the last listing is read: inside its snapshot's target, or its own path. */
   let readPaths = new WeakMap<SourceEntry, { file: string; inSnapshot: boolean }>();
+  /** Entries of the last listing outside any snapshot (a plain folder's files): `confirm` cannot vouch for them. */
+  let plainEntries = 0;
 
   /** Throws SnapshotMoved when a snapshot's `..data` no longer names the folder it named at listing. */
   async function checkSnapshots(): Promise<void> {
@@ -102,18 +104,19 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       } else if (s.isFile() && isPolicyDocumentName(rel)) {
         const entry: SourceEntry = { name: rel, label: join(shown, name), version: versionOf(s), size: s.size };
         readPaths.set(entry, { file: full, inSnapshot: snapshot });
+        if (!snapshot) plainEntries++;
         out.push(entry);
         if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
       }
     }
   }
 
-
   return {
     uri,
     async list({ maxEntries }) {
       snapshots = [];
       readPaths = new WeakMap();
+      plainEntries = 0;
       let root: Stats;
       try {
         root = await stat(path);
@@ -168,6 +171,8 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
     },
     async confirm() {
       await checkSnapshots();
+      // A single file or a plain folder's files: the refresh lists again to confirm when it read anything new.
+      return !singleFile && snapshots.length > 0 && plainEntries === 0;
     },
     watch(onChange) {
       // The folder itself: a ConfigMap update renames `..data` in it; an editor's save touches a file in it.
