@@ -1,7 +1,8 @@
 /**
  * Builds an immutable, compiled PolicySet from documents. Every problem is reported with its document,
  * field path and message; a broken document is left out (or kept, where Kubernetes keeps it active) and
- * never takes the others down.
+ * never takes the others down. A policy whose expressions do not compile is refused, as the API server
+ * refuses to create one, unless `compileErrors: 'keep'` asks for the semantics of a policy it already stores.
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
 import { compilePolicy } from '../map/compile.js';
@@ -46,6 +47,17 @@ export interface BuildOptions {
    * cannot know every CRD of a cluster.
    */
   requireSchemas?: boolean;
+  /**
+   * What becomes of a MutatingAdmissionPolicy whose expressions do not compile.
+   * `refuse` (default; the server and the CLI): it is left out of the set (problems with effect
+   * `ignored`), as kube-apiserver refuses to create or update such a policy; a reloading source then
+   * keeps the document's last good version in force.
+   * `keep`: it stays in the set and each expression's error surfaces when a request reaches it, under
+   * the policy's failurePolicy (problems with effect `kept`). This is what kube-apiserver does with a
+   * policy it already stores whose expressions no longer compile (written under another version's CEL
+   * environment); the Kubernetes conformance vectors check that runtime behaviour and build with it.
+   */
+  compileErrors?: 'refuse' | 'keep';
 }
 
 type Input = ParsedSource | SourceDocument;
@@ -74,10 +86,15 @@ class Builder {
   private readonly kyverno = new Map<string, { policy: CompiledKyvernoPolicy; doc: SourceDocument }>();
   schemas: SchemaRegistry;
   private readonly requireSchemas: boolean;
+  private readonly keepUncompiled: boolean;
 
   constructor(options: BuildOptions) {
     this.schemas = options.schemas ?? SchemaRegistry.builtin();
     this.requireSchemas = options.requireSchemas ?? false;
+    if (options.compileErrors !== undefined && options.compileErrors !== 'refuse' && options.compileErrors !== 'keep') {
+      throw new TypeError(`BuildOptions.compileErrors: expected 'refuse' or 'keep', got ${JSON.stringify(options.compileErrors)}`);
+    }
+    this.keepUncompiled = options.compileErrors === 'keep';
   }
 
   report(doc: SourceDocument, errors: readonly FieldError[], effect: Problem['effect']): void {
@@ -178,6 +195,10 @@ class Builder {
     for (const name of [...this.policies.keys()].sort()) {
       const { value, doc } = this.policies.get(name)!;
       const compiled = compilePolicy(value, { schemas: this.schemas, requireSchema: this.requireSchemas });
+      if (compiled.errors.length > 0 && !this.keepUncompiled) {
+        this.report(doc, compiled.errors, 'ignored'); // refused; its bindings then name no policy
+        continue;
+      }
       this.report(doc, compiled.errors, 'kept');
       const bindings = (byPolicy.get(name) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       out.push(Object.freeze({ policy: value, bindings: Object.freeze(bindings), program: compiled.program }));

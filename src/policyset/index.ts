@@ -12,12 +12,15 @@
  *     server validates them, expressions compiled), Kyverno ClusterPolicy / Policy, CustomResourceDefinition
  *     (schemas; declared kinds and scopes), Namespace (namespaceSelector, namespaceObject), and every other
  *     kind as a param object. `problems` lists each problem with source, index, kind, name, field path,
- *     message and `effect` ('ignored': left out of the set; 'kept': still active, e.g. an expression that
- *     does not compile — its error surfaces at evaluation under the policy's failurePolicy). `counts` is
+ *     message and `effect` ('ignored': left out of the set, e.g. a policy whose expressions do not compile,
+ *     refused as the API server refuses it; 'kept': still active, its error surfacing at evaluation under
+ *     the policy's failurePolicy — a binding's warnings, or compile errors under `compileErrors: 'keep'`,
+ *     the API server's semantics for a policy it already stores, used by the conformance vectors). `counts` is
  *     what /readyz shows: mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, kyvernoPolicies,
  *     params (objects of any other kind, Namespaces included), namespaces, customResourceDefinitions,
  *     problems. BuildOptions: `schemas` (registry to extend), `requireSchemas` (503 for kinds without a
- *     schema, as kube-apiserver; default: merge them with the deduced schema). The set never changes once built; rebuild it on reload (compiled CEL programs
+ *     schema, as kube-apiserver; default: merge them with the deduced schema), `compileErrors`
+ *     ('refuse' | 'keep', default 'refuse'). The set never changes once built; rebuild it on reload (compiled CEL programs
  *     come from the CEL cache, so a rebuild compiles only what changed).
  */
 export { parseDocuments } from './parse.js';

@@ -14,8 +14,9 @@ export interface SourceDocument {
 /**
  * A problem found while loading a policy set, pointing at the document and field.
  * `effect` says what became of the document: `ignored` = left out of the set (the API server would have
- * refused it); `kept` = still active (e.g. an expression that does not compile: its error surfaces when
- * a request reaches it, under the policy's failurePolicy).
+ * refused it, e.g. an expression that does not compile); `kept` = still active (a warning, or a compile
+ * error under BuildOptions `compileErrors: 'keep'`: its error surfaces when a request reaches it, under
+ * the policy's failurePolicy).
  */
 export interface Problem {
   source: string;

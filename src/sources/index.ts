@@ -5,7 +5,9 @@
  *   parseSourceUri(uri) → SourceUri                          bundled | file://DIR | s3://b/p | r2://BINDING/p
  *   resolveSources(uris, resolvers, platform?) → PolicySource[]   (throws SourceUriError listing every problem)
  *   new PolicySetRefresher({ name, sources, logger?, intervalMs?, debounceMs?, limits?, trustListedVersions? })
- *     .refresh() → Promise<RefreshResult>     read, rebuild when changed, swap atomically; keep the last good set
+ *     .refresh() → Promise<RefreshResult>     read, rebuild when changed, swap atomically; keep the last good set;
+ *                                             each source read as one generation (see snapshot.ts); a refused
+ *                                             document keeps its last good version (stats().refusedDocuments)
  *     .refreshIfDue()                         the same when the interval has passed (Lambda, Workers)
  *     .start() / .stop()                      timer and watches (Node)
  *     .provider: PolicySetProvider            for createApp({ policies }) / a cluster
@@ -15,7 +17,7 @@
  *   bundledSource(bundle), r2Source({ uri, bucket, prefix }), workerSourceResolvers(env, bundle?)
  */
 export type { FetchOptions, FetchResult, ListOptions, LoadLimits, PolicySource, SourceEntry } from './types.js';
-export { DEFAULT_LOAD_LIMITS, SourceError } from './types.js';
+export { DEFAULT_LOAD_LIMITS, SnapshotMoved, SourceError } from './types.js';
 export { parseSourceUri, SourceUriError, type SourceUri } from './uri.js';
 export { resolveSources, type SourceResolvers } from './resolve.js';
 export { isPolicyDocumentName, isSkippedFolder, folderPrefix } from './names.js';

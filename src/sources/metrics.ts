@@ -31,6 +31,13 @@ export function registerSourceMetrics(registry: Registry, refreshers: () => Iter
   );
   registry.register(new CallbackGauge('amender_policy_documents', 'Documents in the policy set in force.', each((s) => s.documents)));
   registry.register(
+    new CallbackGauge(
+      'amender_policy_documents_refused',
+      'Files or objects the set in force refuses, whole or in part (they do not parse, validate or compile): their last good version stays in force, or new ones are left out.',
+      each((s) => s.refusedDocuments),
+    ),
+  );
+  registry.register(
     new CallbackGauge('amender_policy_source_errors', 'Errors of the last refresh of the set (0 when its sources read).', each((_s, r) => r.provider().sourceErrors.length)),
   );
   registry.register(

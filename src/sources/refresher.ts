@@ -47,6 +47,11 @@ export interface RefreshStats extends ReadCounts {
   lastSuccessAt?: Date;
   /** Documents in the set in force. */
   documents: number;
+  /**
+   * Files or objects the set in force refuses, whole or in part (a document that does not parse, validate
+   * or compile): their last good version stays in force, or, never accepted, they are left out.
+   */
+  refusedDocuments: number;
 }
 
 export const DEFAULT_REFRESH_INTERVAL_MS = 60_000;
@@ -74,7 +79,7 @@ export class PolicySetRefresher {
   private stopped = false;
   /** The refresh in flight's own deadline; made per refresh (Workers tie an AbortSignal to one request). */
   private inFlight: { abort: (reason: Error) => void } | undefined;
-  private counters: RefreshStats = { attempts: 0, failures: 0, applied: 0, documents: 0, fetched: 0, notModified: 0, skipped: 0 };
+  private counters: RefreshStats = { attempts: 0, failures: 0, applied: 0, documents: 0, refusedDocuments: 0, fetched: 0, notModified: 0, skipped: 0 };
 
   constructor(options: RefresherOptions) {
     if (options.sources.length === 0) throw new Error(`policy set ${options.name}: no source configured`);
@@ -216,16 +221,26 @@ export class PolicySetRefresher {
     this.counters.applied++;
     this.counters.lastSuccessAt = loadedAt;
     this.counters.documents = this.caches.reduce((n, cache) => n + [...cache.values()].reduce((m, d) => m + d.parsed.documents.length, 0), 0);
+    this.counters.refusedDocuments = refusedSources(set).size;
     for (const problem of set.problems) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem });
-    this.logger({ level: 'info', msg: 'policy set applied', policySet: this.name, documents: this.counters.documents, counts: set.counts, ...counts });
+    this.logger({
+      level: 'info',
+      msg: 'policy set applied',
+      policySet: this.name,
+      documents: this.counters.documents,
+      refusedDocuments: this.counters.refusedDocuments,
+      counts: set.counts,
+      ...counts,
+    });
     return { outcome: 'applied', errors: [], ...counts };
   }
 
   /**
    * Builds the set; when the new version of a document is refused by the set (a policy cut off halfway
-   * still parses, but no longer validates) and an earlier version was accepted, builds again with the
-   * earlier version in force and the new version's problems reported. Documents the set accepts become
-   * the last good versions.
+   * still parses, but no longer validates or compiles: problems with effect `ignored`, as the API server
+   * refuses such a create) and an earlier version was accepted, builds again with the earlier version in
+   * force and the new version's problems reported (KEPT_NOTE). Documents the set accepts whole become the
+   * last good versions; a refused document never accepted before is left out, the others load.
    */
   private buildKeepingGoodVersions(): PolicySet {
     const docs = this.caches.flatMap((cache) => [...cache.values()]);
@@ -266,6 +281,11 @@ export class PolicySetRefresher {
     this.counters.notModified += counts.notModified;
     this.counters.skipped += counts.skipped;
   }
+}
+
+/** The sources (files, objects) with a part the set refused. */
+function refusedSources(set: PolicySet): Set<string> {
+  return new Set(set.problems.filter((p) => p.effect === 'ignored').map((p) => p.source));
 }
 
 function describeFailure(source: PolicySource, reason: unknown): string {

@@ -5,12 +5,19 @@
  * parsed again. A document that no longer reads (half written, corrupt) keeps its last good version in
  * force, with the problem reported; on first sight it is reported and the other documents load. (The
  * refresher applies the same rule to a new version that reads but that the set refuses.)
+ *
+ * What is read is one generation of the source: every document is read at the version its listing showed
+ * (an object replaced or deleted between the listing and its fetch, a ConfigMap swapped mid-read, is a
+ * SnapshotMoved); after the reads, the source's `confirm` runs, and unless it vouched for the whole
+ * listing (a ConfigMap snapshot), when anything new was read a second listing must show the same versions
+ * (a first listing may have straddled an update). A source that moved is read once more; when it moves again the refresh fails and the last
+ * good set stays in force.
  */
 import { utf8Length } from '../cel/lib/cost.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted } from './bounds.js';
 import { byName } from './names.js';
-import { documentTooLarge, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
+import { documentTooLarge, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
 export interface CachedDocument {
   label: string;
@@ -73,6 +80,12 @@ async function readEntry(
     source.fetch(entry, { signal: options.signal, maxBytes: options.limits.maxDocumentBytes, ...(prior ? { ifNoneMatch: prior.version } : {}) }),
     options.signal,
   );
+  const listed = entry.version;
+  if (listed !== undefined) {
+    const found = result.status === 'gone' ? 'it is gone' : result.status === 'not-modified' ? `it still has ${prior?.version}` : `it has ${result.version}`;
+    const held = result.status === 'gone' ? undefined : result.status === 'not-modified' ? prior?.version : result.version;
+    if (held !== listed) throw new SnapshotMoved(source.uri, `${entry.label} changed between the listing and its read (listed at ${listed}, ${found})`);
+  }
   switch (result.status) {
     case 'gone':
       return undefined;
@@ -97,14 +110,50 @@ async function readEntry(
   }
 }
 
-/** Lists and reads one source; throws SourceError (or the store's error) when it cannot be read whole. */
+/**
+ * Lists and reads one source as one generation; throws SourceError (or the store's error) when it cannot
+ * be read whole, SnapshotMoved when it changed under two reads in a row.
+ */
 export async function readSource(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+  try {
+    return await readGeneration(source, previous, options, counts);
+  } catch (err) {
+    if (!(err instanceof SnapshotMoved) || options.signal.aborted) throw err;
+    try {
+      return await readGeneration(source, previous, options, counts);
+    } catch (again) {
+      if (again instanceof SnapshotMoved) throw new SnapshotMoved(source.uri, `kept changing while being read, twice in a row: ${again.message.slice(source.uri.length + 2)}`);
+      throw again;
+    }
+  }
+}
+
+async function list(source: PolicySource, options: ReadOptions): Promise<SourceEntry[]> {
   const listed = await untilAborted(source.list({ signal: options.signal, maxEntries: options.limits.maxDocuments }), options.signal);
   if (listed.length > options.limits.maxDocuments) {
     throw new SourceError(source.uri, `lists ${listed.length} documents, over the limit of ${options.limits.maxDocuments}`);
   }
-  const entries = [...listed].sort(byName);
+  return [...listed].sort(byName);
+}
+
+/**
+ * A listing is not one atomic read (S3 and R2 page it; a folder is walked file by file): one that
+ * straddled an update shows some documents at the old version (skipped, as held) and others at the new.
+ * When a refresh read anything new, the source is listed again and must show the same versions.
+ */
+async function confirmListing(source: PolicySource, first: readonly SourceEntry[], options: ReadOptions): Promise<void> {
+  const again = await list(source, options);
+  const moved =
+    again.find((e, i) => e.name !== first[i]?.name || e.version !== first[i]?.version)?.label ??
+    (again.length !== first.length ? first[again.length]?.label : undefined);
+  if (moved !== undefined) throw new SnapshotMoved(source.uri, `the listing changed while being read (at ${moved})`);
+}
+
+async function readGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+  const entries = await list(source, options);
   const read = await mapBounded(entries, options.limits.concurrency, (entry) => readEntry(source, entry, previous.get(entry.name), options, counts));
+  const vouched = source.confirm ? await untilAborted(source.confirm({ signal: options.signal }), options.signal) : false;
+  if (!vouched && read.some((doc, i) => doc !== previous.get(entries[i].name))) await confirmListing(source, entries, options);
   const next = new Map<string, CachedDocument>();
   entries.forEach((entry, i) => {
     const doc = read[i];

@@ -10,7 +10,11 @@ export interface SourceEntry {
   name: string;
   /** What problems, logs and /readyz call the document (`s3://bucket/key`, `/etc/amender/x.yaml`). */
   label: string;
-  /** The version the listing reports (ETag, file identity); undefined when the listing has none. */
+  /**
+   * The version the listing reports (ETag, file identity); undefined when the listing has none. When set,
+   * a fetch must find this very version (else the refresh reads the source again: SnapshotMoved), so it
+   * must be comparable with the version a fetch returns.
+   */
   version?: string;
   /** Size in bytes when the listing knows it, so an oversized document is refused before it is fetched. */
   size?: number;
@@ -46,6 +50,14 @@ export interface PolicySource {
   list(options: ListOptions): Promise<SourceEntry[]>;
   fetch(entry: SourceEntry, options: FetchOptions): Promise<FetchResult>;
   /**
+   * Called once every document of the last listing was read: throws SnapshotMoved when the source moved
+   * on since that listing (a ConfigMap's `..data` link now names another generation), so that the refresh
+   * reads it again instead of mixing two generations. Resolves true when the source vouches that the whole
+   * listing was one generation (every document came from a snapshot that did not move); false (or no
+   * `confirm`) and anything new was read: the refresh lists again and must find the same versions.
+   */
+  confirm?(options: { signal: AbortSignal }): Promise<boolean>;
+  /**
    * Calls `onChange` when the source may have changed (a file-system watch); returns a function that
    * stops watching. Sources without change notifications leave it out and are polled.
    */
@@ -58,6 +70,15 @@ export class SourceError extends Error {
   constructor(readonly uri: string, message: string, options?: { cause?: unknown }) {
     super(`${uri}: ${message}`, options);
   }
+}
+
+/**
+ * The source changed while one refresh read it (an object replaced between the listing and its fetch, a
+ * ConfigMap swapped mid-read): what was read would mix two generations. The refresh reads the source once
+ * more; when it moves again the refresh fails and the last good set stays in force.
+ */
+export class SnapshotMoved extends SourceError {
+  override name = 'SnapshotMoved';
 }
 
 /** A document over the size limit (`bytes` as listed, declared or read). */

@@ -377,14 +377,20 @@ describe('§6 order, §10 failures and the 403', () => {
     expect(labelsOf(await evaluate(s, req()))).toEqual({ y: '2' });
   });
 
-  it('a compile error surfaces at evaluation under the failurePolicy', async () => {
+  it('a compile error of a stored policy surfaces at evaluation under the failurePolicy', async () => {
+    // The API server's semantics for a policy it already stores; the server and CLI refuse such a policy.
+    const stored = { compileErrors: 'keep' } as const;
     const broken = { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"a": nope}}}' } };
-    const fail = buildPolicySet([parseDocuments('t.json', JSON.stringify([policy('p', { mutations: [broken, setLabel('b', '"1"')] }), binding('b', 'p')]))]);
+    const fail = buildPolicySet([parseDocuments('t.json', JSON.stringify([policy('p', { mutations: [broken, setLabel('b', '"1"')] }), binding('b', 'p')]))], stored);
     const status = denied(await evaluate(fail, req()));
     expect(status.reason).toBe('Invalid');
     expect(status.message).toContain('compilation failed');
-    const ignore = buildPolicySet([parseDocuments('t.json', JSON.stringify([policy('p', { failurePolicy: 'Ignore', mutations: [broken, setLabel('b', '"1"')] }), binding('b', 'p')]))]);
+    const ignore = buildPolicySet([parseDocuments('t.json', JSON.stringify([policy('p', { failurePolicy: 'Ignore', mutations: [broken, setLabel('b', '"1"')] }), binding('b', 'p')]))], stored);
     expect(labelsOf(await evaluate(ignore, req()))).toEqual({ b: '1' });
+    // By default the policy is refused: left out, the request passes untouched.
+    const refused = buildPolicySet([parseDocuments('t.json', JSON.stringify([policy('p', { mutations: [broken, setLabel('b', '"1"')] }), binding('b', 'p')]))]);
+    expect(refused.mutatingPolicies).toEqual([]);
+    expect(labelsOf(await evaluate(refused, req()))).toEqual({});
   });
 });
 

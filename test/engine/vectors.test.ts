@@ -8,7 +8,7 @@ import type { AdmissionRequest } from '../../src/admission/types.js';
 import { evaluate, type EngineResult } from '../../src/engine/index.js';
 import { applyPatch } from '../../src/jsonpatch/index.js';
 import { buildPolicySet } from '../../src/policyset/index.js';
-import { documents, dropPath, normalize } from '../fixtures/map-vectors.js';
+import { VECTOR_BUILD_OPTIONS, documents, dropPath, normalize } from '../fixtures/map-vectors.js';
 import { loadVectors } from '../map/helpers.js';
 
 const FILES = [
@@ -60,7 +60,7 @@ for (const file of FILES) {
     for (const v of loadVectors(file)) {
       const marked = MARKED[v.name];
       it.skipIf(marked !== undefined)(v.name, async () => {
-        const set = buildPolicySet(documents(v));
+        const set = buildPolicySet(documents(v), VECTOR_BUILD_OPTIONS);
         const ignored = set.problems.filter((p) => p.effect === 'ignored');
         expect(ignored, JSON.stringify(ignored)).toEqual([]);
         const req = request(v);

@@ -191,17 +191,34 @@ describe('policy validation (spec/map.md §1.1)', () => {
   });
 });
 
-describe('compile errors keep the policy active (spec/map.md §3, §12)', () => {
-  it('reports the expression and keeps the policy', () => {
-    const set = load(policy({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/x", value: nope}]' } }] }), binding());
-    expectProblem([...set.problems], 'spec.mutations[0].jsonPatch.expression', /undeclared reference|nope/, 'kept');
-    expect(set.mutatingPolicies.map((p) => p.policy.name)).toEqual(['p']);
+/** The API server's semantics for a policy it already stores (BuildOptions `compileErrors: 'keep'`). */
+function loadStored(...docs: unknown[]) {
+  return buildPolicySet([parseDocuments('test.json', JSON.stringify(docs))], { compileErrors: 'keep' });
+}
+
+describe('compile errors refuse the policy, as the API server refuses its create (spec/map.md §3, §12)', () => {
+  const typo = policy({ mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/x", value: nope}]' } }] });
+
+  it('reports the expression and leaves the policy out; the other documents load', () => {
+    const set = load(typo, binding(), policy({}, 'good'), binding({ policyName: 'good' }, 'good-binding'));
+    expectProblem([...set.problems], 'spec.mutations[0].jsonPatch.expression', /undeclared reference|nope/, 'ignored');
+    expect(set.mutatingPolicies.map((p) => p.policy.name)).toEqual(['good']);
+    expect(set.counts.mutatingAdmissionPolicies).toBe(1);
   });
 
-  it('a matchCondition that reads variables is refused up front but stays active', () => {
-    const set = load(policy({ variables: [{ name: 'v', expression: 'true' }], matchConditions: [{ name: 'c', expression: 'variables.v' }] }), binding());
-    expectProblem([...set.problems], 'spec.matchConditions[0].expression', /variables/, 'kept');
-    expect(set.mutatingPolicies).toHaveLength(1);
+  it("compileErrors: 'keep' keeps a stored policy active, its errors surfacing at evaluation", () => {
+    const set = loadStored(typo, binding());
+    expectProblem([...set.problems], 'spec.mutations[0].jsonPatch.expression', /undeclared reference|nope/, 'kept');
+    expect(set.mutatingPolicies.map((p) => p.policy.name)).toEqual(['p']);
+    expect(() => buildPolicySet([], { compileErrors: 'maybe' as 'keep' })).toThrow(/compileErrors: expected 'refuse' or 'keep'/);
+  });
+
+  it('a matchCondition that reads variables does not compile', () => {
+    const doc = policy({ variables: [{ name: 'v', expression: 'true' }], matchConditions: [{ name: 'c', expression: 'variables.v' }] });
+    expectProblem(problemsOf(doc, binding()), 'spec.matchConditions[0].expression', /variables/, 'ignored');
+    expect(load(doc, binding()).mutatingPolicies).toHaveLength(0);
+    expectProblem([...loadStored(doc, binding()).problems], 'spec.matchConditions[0].expression', /variables/, 'kept');
+    expect(loadStored(doc, binding()).mutatingPolicies).toHaveLength(1);
   });
 
   it('a matchCondition must be bool; a JSONPatch mutation list(JSONPatch); an ApplyConfiguration Object', () => {
@@ -215,14 +232,14 @@ describe('compile errors keep the policy active (spec/map.md §3, §12)', () => 
       }),
       binding(),
     );
-    expectProblem([...set.problems], 'spec.matchConditions[0].expression', /bool/, 'kept');
-    expectProblem([...set.problems], 'spec.mutations[0].jsonPatch.expression', /JSONPatch/, 'kept');
-    expectProblem([...set.problems], 'spec.mutations[1].applyConfiguration.expression', /Object/, 'kept');
+    expectProblem([...set.problems], 'spec.matchConditions[0].expression', /bool/);
+    expectProblem([...set.problems], 'spec.mutations[0].jsonPatch.expression', /JSONPatch/);
+    expectProblem([...set.problems], 'spec.mutations[1].applyConfiguration.expression', /Object/);
   });
 
   it('params are declared only with a paramKind', () => {
     const set = load(policy({ mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: params.data}}' } }] }), binding());
-    expectProblem([...set.problems], 'spec.mutations[0].applyConfiguration.expression', /params/, 'kept');
+    expectProblem([...set.problems], 'spec.mutations[0].applyConfiguration.expression', /params/);
   });
 });
 

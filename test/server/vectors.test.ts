@@ -10,7 +10,7 @@ import { applyJsonPatch } from '../../src/jsonpatch/index.js';
 import { buildPolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
 import { loadVectors } from '../map/helpers.js';
-import { documents, dropPath, normalize } from '../fixtures/map-vectors.js';
+import { VECTOR_BUILD_OPTIONS, documents, dropPath, normalize } from '../fixtures/map-vectors.js';
 
 const FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
 
@@ -34,7 +34,7 @@ for (const file of FILES) {
   describe(`POST /mutate: ${file}`, () => {
     for (const v of loadVectors(file)) {
       it(v.name, async () => {
-        const set = buildPolicySet(documents(v));
+        const set = buildPolicySet(documents(v), VECTOR_BUILD_OPTIONS);
         const { app } = createApp({ policies: fixedPolicySet(set, v.name) });
         const body = review(v);
         const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));

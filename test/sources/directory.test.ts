@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PolicySetRefresher, resolveSources } from '../../src/sources/index.js';
+import { PolicySetRefresher, resolveSources, type PolicySource } from '../../src/sources/index.js';
 import { directorySource, nodeSourceResolvers } from '../../src/sources/node/index.js';
 import { CORRUPT_YAML, labelPolicy } from './helpers.js';
 
@@ -147,6 +147,73 @@ describe('directory source', () => {
     expect(r.provider().set).not.toBe(first);
     expect(labelValues(r)[1]).toContain('two');
     expect(r.provider().sourceErrors).toEqual([]);
+  });
+
+  /** A ConfigMap folder `dir` at generation `g` (labels `gen-a` and `gen-b` both `g<g>`); the old one removed. */
+  async function publish(g: number): Promise<void> {
+    const folder = `..2024_01_01_00_00_0${g}.000000001`;
+    await mkdir(join(dir, folder));
+    await writeFile(join(dir, folder, 'a.yaml'), labelPolicy('a', 'gen-a', `g${g}`));
+    await writeFile(join(dir, folder, 'b.yaml'), labelPolicy('b', 'gen-b', `g${g}`));
+    await symlink(folder, join(dir, '..data_tmp'));
+    await rename(join(dir, '..data_tmp'), join(dir, '..data'));
+    if (g > 1) await rm(join(dir, `..2024_01_01_00_00_0${g - 1}.000000001`), { recursive: true });
+    else for (const f of ['a.yaml', 'b.yaml']) await symlink(`..data/${f}`, join(dir, f));
+  }
+
+  /** The folder source of `dir`, swapping to the next generation right after the listing of the next `swaps` refreshes. */
+  function swappingSource(state: { swaps: number; generation: number; lists: number }): PolicySource {
+    const inner = directorySource({ uri: `file://${dir}`, path: dir });
+    return {
+      uri: inner.uri,
+      list: async (o) => {
+        state.lists++;
+        const listed = await inner.list(o);
+        if (state.swaps > 0) {
+          state.swaps--;
+          await publish(++state.generation); // the old generation's folder is removed too
+        }
+        return listed;
+      },
+      fetch: (entry, o) => inner.fetch(entry, o),
+      confirm: (o) => inner.confirm!(o),
+    };
+  }
+
+  it('reads a ConfigMap folder as one generation: a swap during the reads makes it read again', async () => {
+    await publish(1);
+    const state = { swaps: 0, generation: 1, lists: 0 };
+    const r = new PolicySetRefresher({ name: 'default', sources: [swappingSource(state)], intervalMs: 0 });
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(labelValues(r).join()).toMatch(/g1.*g1/);
+    // Labels are the paths a person sees, not the timestamped folder read.
+    expect(r.provider().set!.mutatingPolicies).toHaveLength(2);
+
+    state.swaps = 1;
+    state.lists = 0;
+    const result = await r.refresh();
+    expect(result.outcome).toBe('applied');
+    expect(state.lists).toBe(2); // the generation moved under the first read
+    const values = labelValues(r);
+    expect(values[0]).toContain('value: \\"g2');
+    expect(values[1]).toContain('value: \\"g2');
+    expect(r.provider().sourceErrors).toEqual([]);
+  });
+
+  it('fails the refresh, keeping the last good set, when the folder swaps under two reads in a row', async () => {
+    await publish(1);
+    const state = { swaps: 0, generation: 1, lists: 0 };
+    const r = new PolicySetRefresher({ name: 'default', sources: [swappingSource(state)], intervalMs: 0 });
+    await r.refresh();
+    const good = r.provider().set;
+    state.swaps = 2;
+    const result = await r.refresh();
+    expect(result.outcome).toBe('failed');
+    expect(result.errors[0]).toMatch(/kept changing while being read, twice in a row/);
+    expect(r.provider().set).toBe(good);
+    expect(r.provider().sourceErrors[0]).toMatch(/stays in force\)$/);
+    expect((await r.refresh()).outcome).toBe('applied'); // quiet again: generation 3
+    expect(labelValues(r)[0]).toContain('value: \\"g3');
   });
 
   it('keeps the last good set when the folder disappears, and says why', async () => {

@@ -109,7 +109,7 @@ describe('R2 source (workerd, R2 binding)', () => {
     await bucket.put('p/c.yaml', CORRUPT_YAML);
     const changed = await call<RefreshReply>('/refresh?prefix=p');
     expect(changed.result).toMatchObject({ outcome: 'applied', fetched: 2, skipped: 1 });
-    expect(changed.calls.sort()).toEqual(['get p/b.yaml conditional body', 'get p/c.yaml plain body', 'list']);
+    expect(changed.calls.sort()).toEqual(['get p/b.yaml conditional body', 'get p/c.yaml plain body', 'list', 'list']); // listed again to confirm
     expect(changed.policies).toEqual(['a', 'b']);
     expect(changed.problems.map((p) => p.source)).toEqual(['r2://POLICIES/p/c.yaml']);
     expect(changed.sourceErrors).toEqual([]);

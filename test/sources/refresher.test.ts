@@ -25,6 +25,8 @@ class MemorySource implements PolicySource {
   fetches = 0;
   hold: Promise<void> | undefined;
   failWith: Error | undefined;
+  /** Runs once, right after the next listing was taken (a change landing while it is read). */
+  afterList: (() => void) | undefined;
   put(name: string, text: string): void {
     this.docs.set(name, { text, version: (this.docs.get(name)?.version ?? 0) + 1 });
   }
@@ -32,7 +34,11 @@ class MemorySource implements PolicySource {
     this.lists++;
     if (this.hold) await this.hold;
     if (this.failWith) throw this.failWith;
-    return [...this.docs].map(([name, d]) => ({ name, label: `memory://${name}`, version: String(d.version) }));
+    const entries = [...this.docs].map(([name, d]) => ({ name, label: `memory://${name}`, version: String(d.version) }));
+    const after = this.afterList;
+    this.afterList = undefined;
+    after?.();
+    return entries;
   }
   async fetch(entry: SourceEntry, options: { ifNoneMatch?: string }): Promise<FetchResult> {
     this.fetches++;
@@ -41,6 +47,25 @@ class MemorySource implements PolicySource {
     if (options.ifNoneMatch === String(d.version)) return { status: 'not-modified' };
     return { status: 'fetched', version: String(d.version), text: d.text };
   }
+}
+
+/** A Kyverno ClusterPolicy labelling Pods with what the context variable's JMESPath gives. */
+function kyvernoLabel(name: string, jmesPath: string): string {
+  return JSON.stringify({
+    apiVersion: 'kyverno.io/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name },
+    spec: {
+      rules: [
+        {
+          name: 'label',
+          match: { any: [{ resources: { kinds: ['Pod'] } }] },
+          context: [{ name: 'who', variable: { jmesPath } }],
+          mutate: { patchStrategicMerge: { metadata: { labels: { who: '{{ who }}' } } } },
+        },
+      ],
+    },
+  });
 }
 
 function names(r: PolicySetRefresher): string[] {
@@ -61,7 +86,7 @@ describe('PolicySetRefresher', () => {
     release();
     expect((await first).outcome).toBe('applied');
     await vi.waitFor(() => expect(r.stats().attempts).toBe(2), { timeout: 5_000 });
-    expect(source.lists).toBe(2);
+    expect(source.lists).toBe(3); // the first refresh read something new: listed again to confirm
   });
 
   it('gives up on a source that does not answer in time, keeping the set', async () => {
@@ -107,6 +132,67 @@ describe('PolicySetRefresher', () => {
     expect(logs[3]).toMatchObject({ level: 'info', msg: 'policy sources readable again' });
   });
 
+  it('refuses a new version that does not compile: the last good one stays in force; a new document is left out', async () => {
+    const logs: LogRecord[] = [];
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'one'));
+    source.put('k.yaml', kyvernoLabel('k', 'request.object.metadata.name'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0, logger: (l) => logs.push(l) });
+    await r.refresh();
+    expect(r.stats().refusedDocuments).toBe(0);
+    const good = r.provider().set!;
+    expect(good.kyvernoPolicies).toHaveLength(1);
+
+    // A MAP cut mid-expression, a Kyverno context whose JMESPath does not compile, and a new broken one.
+    source.put('a.yaml', labelPolicy('a', 'team', 'two', '[JSONPatch{op: "add", path: "/metadata/lab'));
+    source.put('k.yaml', kyvernoLabel('k', 'request.object.metadata.name ||'));
+    source.put('new.yaml', labelPolicy('new', 'new', 'x', 'object.metadata.name +'));
+    source.put('b.yaml', labelPolicy('b', 'owner', 'ops'));
+    expect((await r.refresh()).outcome).toBe('applied');
+    const set = r.provider().set!;
+    expect(names(r)).toEqual(['a', 'b']);
+    expect(JSON.stringify(set.mutatingPolicies[0].policy.mutations)).toContain('one');
+    expect(set.kyvernoPolicies.map((k) => k.id)).toEqual(good.kyvernoPolicies.map((k) => k.id));
+    const bySource = (source: string) => set.problems.filter((p) => p.source === source);
+    for (const p of [...bySource('memory://a.yaml'), ...bySource('memory://k.yaml')]) {
+      expect(p.effect).toBe('ignored');
+      expect(p.message).toMatch(/\(the last good version of this document stays in force\)$/);
+    }
+    expect(bySource('memory://a.yaml')).not.toEqual([]);
+    expect(bySource('memory://k.yaml')).not.toEqual([]);
+    expect(bySource('memory://new.yaml')).toEqual([expect.objectContaining({ name: 'new', path: 'spec.mutations[0].jsonPatch.expression', effect: 'ignored' })]);
+    expect(bySource('memory://new.yaml')[0].message).not.toMatch(/last good/);
+    expect(r.stats().refusedDocuments).toBe(3);
+    expect(logs.filter((l) => l.msg === 'policy problem').length).toBe(set.problems.length);
+    expect(logs.at(-1)).toMatchObject({ msg: 'policy set applied', refusedDocuments: 3 });
+
+    // Fixed: the new versions are accepted.
+    source.put('a.yaml', labelPolicy('a', 'team', 'three'));
+    source.put('k.yaml', kyvernoLabel('k', 'request.object.metadata.namespace'));
+    source.docs.delete('new.yaml');
+    await r.refresh();
+    expect(r.provider().set!.problems).toEqual([]);
+    expect(JSON.stringify(r.provider().set!.mutatingPolicies[0].policy.mutations)).toContain('three');
+    expect(r.stats().refusedDocuments).toBe(0);
+  });
+
+  it('never mixes two generations from a listing that straddled an update: it lists again to confirm', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'gen-a', 'g1'));
+    source.put('b.yaml', labelPolicy('b', 'gen-b', 'g1'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0 });
+    await r.refresh();
+    // Generation 2 lands while the listing is taken: it shows b new but a still old (held: not fetched).
+    source.put('b.yaml', labelPolicy('b', 'gen-b', 'g2'));
+    source.afterList = () => source.put('a.yaml', labelPolicy('a', 'gen-a', 'g2'));
+    source.lists = 0;
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(source.lists).toBe(4); // the straddled listing and its failed confirmation, then one generation listed and confirmed
+    const mutations = r.provider().set!.mutatingPolicies.map((p) => JSON.stringify(p.policy.mutations));
+    expect(mutations[0]).toContain('g2');
+    expect(mutations[1]).toContain('g2');
+  });
+
   it('refreshes when due (Lambda, Workers): not before the interval has passed', async () => {
     let now = 1_000_000;
     const source = new MemorySource();
@@ -117,7 +203,7 @@ describe('PolicySetRefresher', () => {
     expect(r.refreshIfDue()).toBeUndefined();
     now += 1;
     expect((await r.refreshIfDue())?.outcome).toBe('unchanged');
-    expect(source.lists).toBe(2);
+    expect(source.lists).toBe(3); // 2 for the first load (listed again to confirm), 1 when unchanged
   });
 
   it('repeats refreshes on its timer until stopped', async () => {

@@ -72,7 +72,8 @@ describe('S3 source', () => {
     const r = paged();
     s3.requests.length = 0;
     expect((await r.refresh()).outcome).toBe('applied');
-    expect(s3.requests.filter((q) => q.startsWith('ListObjectsV2Command'))).toEqual(['ListObjectsV2Command 200', 'ListObjectsV2Command 200', 'ListObjectsV2Command 200']);
+    // Three pages, then three again: a refresh that read anything new lists again to confirm the versions.
+    expect(s3.requests.filter((q) => q.startsWith('ListObjectsV2Command'))).toEqual(Array(6).fill('ListObjectsV2Command 200'));
     expect(r.provider().set?.counts.params).toBe(7);
 
     const bounded = paged({ maxDocuments: 4 });
@@ -102,7 +103,7 @@ describe('S3 source', () => {
     s3.requests.length = 0;
     const changed = await r.refresh();
     expect(changed).toMatchObject({ outcome: 'applied', fetched: 1, skipped: 1 });
-    expect(s3.requests.sort()).toEqual(['GetObjectCommand 200', 'ListObjectsV2Command 200']);
+    expect(s3.requests.sort()).toEqual(['GetObjectCommand 200', 'ListObjectsV2Command 200', 'ListObjectsV2Command 200']); // listed again to confirm
     expect(r.provider().set).not.toBe(first.set);
     expect(patchOf((await review(r)).body)).toContainEqual({ op: 'add', path: '/metadata/labels/team', value: 'two' });
 
@@ -126,7 +127,7 @@ describe('S3 source', () => {
     await s3.put('p/b.yaml', labelPolicy('b', 'owner', 'dev'));
     s3.requests.length = 0;
     expect(await r.refresh()).toMatchObject({ outcome: 'applied', fetched: 1, notModified: 1 });
-    expect(s3.requests.sort()).toEqual(['GetObjectCommand 200', 'GetObjectCommand 304', 'ListObjectsV2Command 200']);
+    expect(s3.requests.sort()).toEqual(['GetObjectCommand 200', 'GetObjectCommand 304', 'ListObjectsV2Command 200', 'ListObjectsV2Command 200']);
   });
 
   it('keeps the last good set while storage is down, says so in logs, /readyz and /metrics, and recovers', async () => {
@@ -206,6 +207,44 @@ describe('S3 source', () => {
     expect((await r.refresh()).outcome).toBe('applied');
     expect(policyNames(r)).toEqual(['fixed', 'good']);
     expect(r.provider().set!.problems[0].message).toMatch(/invalid YAML: .*\(the last good version of this document stays in force\)/s);
+  });
+
+  it('reads every object at the ETag its listing showed: a generation landing in between makes the refresh list again, never mix', async () => {
+    await s3.put('gen/a.yaml', labelPolicy('a', 'gen-a', 'g1'));
+    await s3.put('gen/b.yaml', labelPolicy('b', 'gen-b', 'g1'));
+    const inner = s3Source({ uri: `s3://${BUCKET}/gen`, client: s3.client, bucket: BUCKET, prefix: 'gen' });
+    let replaceAfterListing: (() => Promise<void>) | undefined;
+    let lists = 0;
+    const source = {
+      uri: inner.uri,
+      list: async (o: Parameters<typeof inner.list>[0]) => {
+        lists++;
+        const listed = await inner.list(o);
+        const replace = replaceAfterListing;
+        replaceAfterListing = undefined;
+        await replace?.();
+        return listed;
+      },
+      fetch: inner.fetch.bind(inner),
+    };
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0, limits: { timeoutMs: 5_000 } });
+    expect((await r.refresh()).outcome).toBe('applied');
+    // b changes alone (same generation); the listing shows it, and a unchanged. Then, between the listing
+    // and the GETs, a new generation of both lands: a read at its listed version (skipped) next to b read
+    // at its newest would mix g1 and g2.
+    await s3.put('gen/b.yaml', `${labelPolicy('b', 'gen-b', 'g1')}# touched\n`);
+    replaceAfterListing = async () => {
+      await s3.put('gen/a.yaml', labelPolicy('a', 'gen-a', 'g2'));
+      await s3.put('gen/b.yaml', labelPolicy('b', 'gen-b', 'g2'));
+    };
+    lists = 0;
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(lists).toBe(3); // b's GET found another ETag: listed again, read, and the listing confirmed
+    expect(patchOf((await review(r)).body)).toEqual([
+      { op: 'add', path: '/metadata/labels/gen-a', value: 'g2' },
+      { op: 'add', path: '/metadata/labels/gen-b', value: 'g2' },
+    ]);
+    expect(r.provider().sourceErrors).toEqual([]);
   });
 
   it('refuses a document over the size limit without replacing the set', async () => {

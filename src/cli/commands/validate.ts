@@ -4,7 +4,9 @@ import { formatProblems, loadPolicies } from '../load.js';
 
 export const VALIDATE_USAGE = `usage: amender validate PATH...
   Loads, validates and compiles a policy set (files or folders of YAML/JSON documents) and reports every
-  problem with its document, field path and message. Exit 1 when there is any problem.
+  problem with its document, field path and message, then the files the set refuses (a document that
+  does not parse, validate or compile: the server keeps their last good version in force, or leaves a
+  new one out). Exit 1 when there is any problem.
 `;
 
 /** `amender validate`: every problem of a policy set, or a summary of what it holds. */
@@ -17,6 +19,10 @@ export const validateCommand: CliCommand = async (argv, io) => {
     .join(', ');
   if (set.problems.length > 0) {
     io.err(formatProblems(set));
+    const refused = [...new Set(set.problems.filter((p) => p.effect === 'ignored').map((p) => p.source))];
+    if (refused.length > 0) {
+      io.err(`${refused.length} file${refused.length === 1 ? '' : 's'} refused, whole or in part (a server keeps the last good version in force, or leaves a new one out): ${refused.join(', ')}\n`);
+    }
     io.err(`${set.problems.length} problem${set.problems.length === 1 ? '' : 's'} (${counts})\n`);
     return 1;
   }

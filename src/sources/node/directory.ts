@@ -1,19 +1,34 @@
 /**
  * `file://DIR` (or a plain path): the policy files of a folder, walked like the CLI walks it, or one file.
- * Made for a ConfigMap mounted in a Knative pod: the kubelet writes a new `..<timestamp>` folder and swaps
- * the `..data` symlink in one rename, and each file is a symlink through `..data`, so a file's version is
- * the identity of what its path resolves to (device, inode, size, mtime) and the swap changes every
- * version at once. A file that changes while it is being read fails the refresh (the last good set stays)
- * and is read again once it is quiet.
+ *
+ * Made for a ConfigMap mounted in a Knative pod: the kubelet writes each generation into a new
+ * `..<timestamp>` folder and swaps the `..data` symlink to it in one rename; each file is a symlink
+ * through `..data`. A folder holding `..data` is read as one snapshot: the link is resolved once when the
+ * folder is listed, every file is listed and read in the folder it names (never through the per-file
+ * links, which may already point to the next generation), and after the reads `confirm` checks that
+ * `..data` still names that folder. A swap during a refresh makes it read again (SnapshotMoved), so a set
+ * never mixes two generations. Labels stay the paths a person sees (`DIR/name.yaml`).
+ *
+ * A plain folder has no generations: a file's version is the identity of what its path resolves to
+ * (device, inode, size, mtime), and a file that changes while it is being read fails the refresh (the
+ * last good set stays) and is read again once it is quiet.
  */
 import { watch as watchFs, type FSWatcher } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { isPolicyDocumentName, isSkippedFolder } from '../names.js';
-import { documentTooLarge, SourceError, type PolicySource, type SourceEntry } from '../types.js';
+import { documentTooLarge, SnapshotMoved, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 
 const MAX_FOLDER_DEPTH = 32;
+/** The link an atomic writer (the kubelet's ConfigMap / Secret / projected volumes) swaps per generation. */
+const DATA_LINK = '..data';
+
+/** One folder read as a snapshot: `..data` resolved to `target` when the listing began. */
+interface Snapshot {
+  link: string;
+  target: string;
+}
 
 function versionOf(s: Stats): string {
   return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
@@ -32,13 +47,50 @@ export interface DirectorySourceOptions {
 export function directorySource({ uri, path }: DirectorySourceOptions): PolicySource {
   const fail = (message: string, cause?: unknown) => new SourceError(uri, message, cause === undefined ? undefined : { cause });
   let singleFile = false;
+  /** The snapshots of the last listing (a `..data` folder, at any depth), checked by `confirm`. */
+  let snapshots: Snapshot[] = [];
+  /** Where each entry of the last listing is read: inside its snapshot's target, or its own path. */
+  let readPaths = new WeakMap<SourceEntry, { file: string; inSnapshot: boolean }>();
+  /** Entries of the last listing outside any snapshot (a plain folder's files): `confirm` cannot vouch for them. */
+  let plainEntries = 0;
 
-  async function walk(dir: string, relative: string, depth: number, out: SourceEntry[], maxEntries: number): Promise<void> {
-    if (depth > MAX_FOLDER_DEPTH) throw fail(`${dir}: folders nested deeper than ${MAX_FOLDER_DEPTH} levels (a link loop?)`);
-    const names = (await readdir(dir)).sort();
+  /** Throws SnapshotMoved when a snapshot's `..data` no longer names the folder it named at listing. */
+  async function checkSnapshots(): Promise<void> {
+    for (const { link, target } of snapshots) {
+      let now: string | undefined;
+      try {
+        now = await realpath(link);
+      } catch (err) {
+        if (!isMissing(err)) throw fail(`cannot read ${link}: ${(err as Error).message}`, err);
+      }
+      if (now !== target) throw new SnapshotMoved(uri, `${link} was swapped while being read (from ${target} to ${now ?? 'nothing'})`);
+    }
+  }
+
+  /** `dir`'s snapshot folder when it holds `..data` (a ConfigMap mount), else undefined. */
+  async function snapshotOf(dir: string): Promise<string | undefined> {
+    const link = join(dir, DATA_LINK);
+    try {
+      await lstat(link);
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+    const target = await realpath(link);
+    snapshots.push({ link, target });
+    return target;
+  }
+
+  /** Lists `dir` (shown as `shown`, the path a person sees) into `out`. */
+  async function walk(dir: string, shown: string, relative: string, depth: number, inSnapshot: boolean, out: SourceEntry[], maxEntries: number): Promise<void> {
+    if (depth > MAX_FOLDER_DEPTH) throw fail(`${shown}: folders nested deeper than ${MAX_FOLDER_DEPTH} levels (a link loop?)`);
+    const target = await snapshotOf(dir);
+    const folder = target ?? dir;
+    const snapshot = inSnapshot || target !== undefined;
+    const names = (await readdir(folder)).sort();
     for (const name of names) {
       if (name.startsWith('.')) continue; // hidden, and a ConfigMap's ..data / ..<timestamp>
-      const full = join(dir, name);
+      const full = join(folder, name);
       const rel = relative ? `${relative}/${name}` : name;
       let s: Stats;
       try {
@@ -48,19 +100,23 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         throw err;
       }
       if (s.isDirectory()) {
-        if (!isSkippedFolder(name)) await walk(full, rel, depth + 1, out, maxEntries);
+        if (!isSkippedFolder(name)) await walk(full, join(shown, name), rel, depth + 1, snapshot, out, maxEntries);
       } else if (s.isFile() && isPolicyDocumentName(rel)) {
-        out.push({ name: rel, label: full, version: versionOf(s), size: s.size });
+        const entry: SourceEntry = { name: rel, label: join(shown, name), version: versionOf(s), size: s.size };
+        readPaths.set(entry, { file: full, inSnapshot: snapshot });
+        if (!snapshot) plainEntries++;
+        out.push(entry);
         if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
       }
     }
   }
 
-  const fullPath = (entry: SourceEntry) => (singleFile ? path : join(path, entry.name));
-
   return {
     uri,
     async list({ maxEntries }) {
+      snapshots = [];
+      readPaths = new WeakMap();
+      plainEntries = 0;
       let root: Stats;
       try {
         root = await stat(path);
@@ -71,38 +127,52 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       if (singleFile) return [{ name: basename(path), label: path, version: versionOf(root), size: root.size }];
       const out: SourceEntry[] = [];
       try {
-        await walk(path, '', 0, out, maxEntries);
+        await walk(path, path, '', 0, false, out, maxEntries);
       } catch (err) {
         if (err instanceof SourceError) throw err;
+        // A snapshot folder removed under the walk: the kubelet swapped `..data` and cleaned up.
+        if (isMissing(err) && snapshots.length > 0) await checkSnapshots();
         throw fail(`cannot list ${path}: ${(err as Error).message}`, err);
       }
       return out;
     },
     async fetch(entry, { ifNoneMatch, maxBytes, signal }) {
-      const file = fullPath(entry);
+      const where = readPaths.get(entry);
+      const file = where?.file ?? (singleFile ? path : join(path, entry.name));
+      const inSnapshot = where?.inSnapshot ?? false;
+      // In a snapshot, a file that went away means its generation was cleaned up after a swap.
+      const gone = () => {
+        if (inSnapshot) throw new SnapshotMoved(uri, `${entry.label} went away while being read (its ConfigMap generation was replaced)`);
+        return { status: 'gone' } as const;
+      };
       let before: Stats;
       try {
         before = await stat(file);
       } catch (err) {
-        if (isMissing(err)) return { status: 'gone' };
-        throw fail(`cannot read ${file}: ${(err as Error).message}`, err);
+        if (isMissing(err)) return gone();
+        throw fail(`cannot read ${entry.label}: ${(err as Error).message}`, err);
       }
       const version = versionOf(before);
       if (ifNoneMatch === version) return { status: 'not-modified' };
-      if (before.size > maxBytes) throw documentTooLarge(uri, file, before.size, maxBytes);
+      if (before.size > maxBytes) throw documentTooLarge(uri, entry.label, before.size, maxBytes);
       let text: string;
       let after: Stats;
       try {
         text = await readFile(file, { encoding: 'utf8', signal });
         after = await stat(file);
       } catch (err) {
-        if (isMissing(err)) return { status: 'gone' };
-        throw fail(`cannot read ${file}: ${(err as Error).message}`, err);
+        if (isMissing(err)) return gone();
+        throw fail(`cannot read ${entry.label}: ${(err as Error).message}`, err);
       }
       if (versionOf(after) !== version || (entry.version !== undefined && entry.version !== version)) {
-        throw fail(`${file} changed while being read (still being written?); it is read again once quiet`);
+        throw fail(`${entry.label} changed while being read (still being written?); it is read again once quiet`);
       }
       return { status: 'fetched', version, text };
+    },
+    async confirm() {
+      await checkSnapshots();
+      // A single file or a plain folder's files: the refresh lists again to confirm when it read anything new.
+      return !singleFile && snapshots.length > 0 && plainEntries === 0;
     },
     watch(onChange) {
       // The folder itself: a ConfigMap update renames `..data` in it; an editor's save touches a file in it.
