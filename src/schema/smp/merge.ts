@@ -400,6 +400,8 @@ class Merger {
       this.clean = false;
       return [...out, ...keyless];
     }
+    // A walk without overlay would merge items that ended up under one key tuple: not normalized yet.
+    if (this.clean && !distinctlyKeyed(out, keys)) this.clean = false;
     if (this.clean) {
       const elemSeen = elem ? resolve(elem) : NO_TYPE;
       this.normalized?.lists.set(out, { elem: elemSeen, keys });
@@ -446,6 +448,19 @@ class Merger {
     list.replace(ids, values);
     return list.array;
   }
+}
+
+/** Does every item have a key tuple, no two the same? (What normalizeKeyedList asks to keep a list as is.) */
+function distinctlyKeyed(items: JsonArray, keys: readonly string[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const t = keyTuple(item, keys);
+    if (t === undefined) return false;
+    const id = tupleId(t);
+    if (seen.has(id)) return false;
+    seen.add(id);
+  }
+  return true;
 }
 
 /** The item type a keyed list was normalized under. */
