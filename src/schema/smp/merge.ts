@@ -295,15 +295,23 @@ class Merger {
     const elemSeen = elem ? resolve(elem) : NO_TYPE;
     const known = this.normalized?.lists.get(dest);
     if (known !== undefined && known.elem === elemSeen && sameKeys(known.keys, keys)) return dest;
-    const seen = new Set<string>();
+    // Short lists (most of a Pod's) compare their few ids directly; a Set pays off from a dozen.
+    const ids: string[] = [];
+    let seen: Set<string> | undefined;
     let out: JsonArray | undefined;
     for (let i = 0; i < dest.length; i++) {
       const item = dest[i];
       const tuple = keyTuple(item, keys);
       if (!tuple) return undefined;
       const id = tupleId(tuple);
-      if (seen.has(id)) return undefined;
-      seen.add(id);
+      if (seen !== undefined) {
+        if (seen.has(id)) return undefined;
+        seen.add(id);
+      } else {
+        if (ids.includes(id)) return undefined;
+        ids.push(id);
+        if (ids.length > 12) seen = new Set(ids);
+      }
       const r = this.walk(item, undefined, elem, undefined, `${path}[${i}]`);
       if (r === undefined || r === null || r === DELETE || (isJsonObject(r) && Object.keys(r).length === 0)) return undefined;
       if (r !== item && out === undefined) out = dest.slice(0, i);
@@ -357,30 +365,29 @@ class Merger {
     const outIndex = new TupleIndex();
     for (const tuple of tuples) {
       // Each distinct tuple reads its own buckets once: the walk stays linear in both lists.
-      const candidates = remainingIndex.matches(tuple);
       let found: JsonValue | undefined;
-      for (const at of candidates) {
-        if (removed[at] === 0) {
-          found = remaining[at];
-          break;
-        }
-      }
+      remainingIndex.some(tuple, (at) => {
+        if (removed[at] !== 0) return false;
+        found = remaining[at];
+        return true;
+      });
       const d = found === undefined ? undefined : (merged.get(found) ?? found);
-      const patchAt = patchIndex.matches(tuple);
-      const o = patchAt.length === 0 ? undefined : patchItems[patchAt[0]];
-      const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.filter(Boolean).join(',')}]`);
+      const patchAt = patchIndex.first(tuple);
+      const o = patchAt < 0 ? undefined : patchItems[patchAt];
+      const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.length === 1 ? tuple[0] : tuple.filter(Boolean).join(',')}]`);
       if (v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0)) {
-        for (const at of candidates) removed[at] = 1;
+        remainingIndex.some(tuple, (at) => {
+          removed[at] = 1;
+          return false;
+        });
         continue;
       }
       if (found !== undefined) merged.set(found, v);
       // kyaml's ElementSetter: replace the items already collected under these keys, else append.
       // An item's tuple may change when it is replaced: it is filed again, and stale entries fail the re-check.
       let replaced = false;
-      const hits = outIndex.matches(tuple);
-      for (let h = 0, count = hits.length; h < count; h++) {
-        const at = hits[h];
-        if (!tupleMatches(outTuples[at], tuple)) continue;
+      outIndex.some(tuple, (at) => {
+        if (!tupleMatches(outTuples[at], tuple)) return false;
         out[at] = v;
         const next = objectTuple(v, keys);
         if (next === undefined || outTuples[at] === undefined || tupleId(next) !== tupleId(outTuples[at]!)) {
@@ -388,7 +395,8 @@ class Merger {
           if (next !== undefined) outIndex.add(at, next);
         }
         replaced = true;
-      }
+        return false;
+      });
       if (!replaced) {
         const next = objectTuple(v, keys);
         if (next !== undefined) outIndex.add(out.length, next);

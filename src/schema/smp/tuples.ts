@@ -49,15 +49,13 @@ export function tupleMatches(itemTuple: Tuple | undefined, tuple: Tuple): boolea
   return true;
 }
 
-const NONE: readonly number[] = [];
-
 /**
  * Positions of items by the tuples they match. An item is filed under every tuple made of a non-empty
  * subset of the values it sets (2^k - 1 entries for k keys; merge keys are one to three fields), so the
- * tuple of a lookup is a single Map key.
+ * tuple of a lookup is a single Map key. A bucket of one position is stored as that number.
  */
 export class TupleIndex {
-  private readonly buckets = new Map<string, number[]>();
+  private readonly buckets = new Map<string, number | number[]>();
 
   add(at: number, tuple: Tuple): void {
     if (tuple.length === 1) {
@@ -74,14 +72,30 @@ export class TupleIndex {
     }
   }
 
-  /** Positions filed under `tuple`, in the order they were added (the caller re-checks them if tuples change). */
-  matches(tuple: Tuple): readonly number[] {
-    return this.buckets.get(tupleId(tuple)) ?? NONE;
+  /** The first position filed under `tuple`, or -1. */
+  first(tuple: Tuple): number {
+    const bucket = this.buckets.get(tupleId(tuple));
+    if (bucket === undefined) return -1;
+    return typeof bucket === 'number' ? bucket : bucket[0];
+  }
+
+  /**
+   * Calls `visit` with the positions filed under `tuple` in the order they were added (those filed
+   * during the visit excluded) until it returns true. Entries may be stale when an item's tuple changed
+   * since: callers re-check.
+   */
+  some(tuple: Tuple, visit: (at: number) => boolean): boolean {
+    const bucket = this.buckets.get(tupleId(tuple));
+    if (bucket === undefined) return false;
+    if (typeof bucket === 'number') return visit(bucket);
+    for (let i = 0, count = bucket.length; i < count; i++) if (visit(bucket[i])) return true;
+    return false;
   }
 
   private file(id: string, at: number): void {
     const bucket = this.buckets.get(id);
-    if (bucket === undefined) this.buckets.set(id, [at]);
+    if (bucket === undefined) this.buckets.set(id, at);
+    else if (typeof bucket === 'number') this.buckets.set(id, [bucket, at]);
     else bucket.push(at);
   }
 }
