@@ -101,6 +101,12 @@ function growthRows(label: string, results: { n: number; stats: Stats }[]): Reco
 
 export async function run(): Promise<void> {
   const policy = foreachPolicy();
+  // The engine is cold at first (the JIT needs about a second of small reviews): warm it before measuring.
+  const small = pod(100);
+  for (const end = performance.now() + 1_500; performance.now() < end; ) {
+    await runKyvernoPolicies([policy], { request: request(small), namespaceLabels: {} });
+    strategicMerge(small, { spec: { containers: [{ name: 'c1', imagePullPolicy: 'Always' }] } });
+  }
   const foreach: { n: number; stats: Stats }[] = [];
   for (const n of SIZES) {
     const object = pod(n);

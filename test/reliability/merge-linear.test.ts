@@ -5,6 +5,7 @@
  * former implementation (helpers/merge-reference.ts) to show the new one gives the same results.
  */
 import { describe, expect, it } from 'vitest';
+import { ReviewAborted, ReviewGuard } from '../../src/guard/index.js';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { applyPatch, type Operation } from '../../src/jsonpatch/index.js';
 import { compileKyvernoPolicy, runKyvernoPolicies, type CompiledKyvernoPolicy } from '../../src/kyverno/index.js';
@@ -246,6 +247,29 @@ describe('strategic merge: same results as the former implementation', () => {
     }
     chain.settle();
     expect(resource).toEqual(copy);
+  });
+});
+
+describe('strategic merge: the review guard', () => {
+  const resource = bigPod(2_000);
+  const overlay = { spec: { containers: [{ name: 'c7', imagePullPolicy: 'Always' }] } };
+
+  it('stops a merge past the deadline with ReviewAborted', () => {
+    let now = 0;
+    // The clock jumps past the deadline once the merge has started walking.
+    const guard = new ReviewGuard({ deadlineMs: 1_000, maxValueBytes: 1 << 20, now: () => (now += 100) });
+    expect(() => strategicMerge(resource, overlay, { guard })).toThrow(ReviewAborted);
+    expect(guard.aborted?.reason).toBe('deadline');
+  });
+
+  it('stops a cancelled merge, and runs to the end under a guard that holds', () => {
+    const controller = new AbortController();
+    controller.abort();
+    const cancelled = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 1 << 20, signal: controller.signal });
+    expect(() => strategicMerge(resource, overlay, { guard: cancelled })).toThrow(/cancelled/);
+    const holds = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 1 << 20 });
+    const r = strategicMerge(resource, overlay, { guard: holds });
+    expect(r.ok && ((r.value.spec as JsonObject).containers as JsonObject[])[0]).toMatchObject({ name: 'c7', imagePullPolicy: 'Always' });
   });
 });
 
