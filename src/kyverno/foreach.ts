@@ -49,7 +49,7 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
   const checkpoint = ctx.checkpoint();
   // The elements' merges feed only each other (the context keeps the object from before the loop), so
   // they edit the lists they build in place instead of copying them per element: linear, not quadratic.
-  const chain = entry.foreach || entry.patchTemplate ? undefined : new StrategicMergeChain();
+  const chain = entry.hasStrategicMerge && !entry.foreach && !entry.patchTemplate ? new StrategicMergeChain() : undefined;
   let current = resource;
   try {
     for (let k = 0; k < list.length; k++) {
