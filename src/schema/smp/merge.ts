@@ -326,6 +326,8 @@ class Merger {
     const outer = this.clean;
     this.clean = true;
     // Every item's key values are read once and filed in an index; a tuple finds its items there.
+    // With every key set everywhere (the usual case), matching is equality and a few steps are moot.
+    let allFull = true;
     const tuples: Tuple[] = [];
     const seen = new Set<string>();
     const patchIndex = new TupleIndex();
@@ -333,6 +335,7 @@ class Merger {
       const t = keyTuple(patchItems[i], keys);
       if (!t) throw new StrategicMergeError(`strategic merge: ${path}[${i}]: list item has no merge key (${keys.join(', ')})`);
       patchIndex.add(i, t);
+      if (allFull && !isFull(t)) allFull = false;
       const id = tupleId(t);
       if (!seen.has(id)) {
         tuples.push(t);
@@ -350,6 +353,7 @@ class Merger {
       }
       remainingIndex.add(remaining.length, t);
       remaining.push(item);
+      if (allFull && !isFull(t)) allFull = false;
       const id = tupleId(t);
       if (!seen.has(id)) {
         tuples.push(t);
@@ -358,11 +362,14 @@ class Merger {
     }
     // Items kyaml has deleted from the resource's list (later tuples cannot find them).
     const removed = new Uint8Array(remaining.length);
-    // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the merge.
-    const merged = new Map<JsonValue, JsonValue>();
+    // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the
+    // merge. (With full tuples each item is found by its own tuple only.)
+    const merged = allFull ? undefined : new Map<JsonValue, JsonValue>();
     const out: JsonValue[] = [];
     const outTuples: (Tuple | undefined)[] = [];
-    const outIndex = new TupleIndex();
+    // Built once a collected item does not carry the tuple that found it. Until then, with full tuples, the
+    // collected items carry the distinct tuples already seen, so a new tuple replaces none of them.
+    let outIndex: TupleIndex | undefined = allFull ? undefined : new TupleIndex();
     for (const tuple of tuples) {
       // Each distinct tuple reads its own buckets once: the walk stays linear in both lists.
       let found: JsonValue | undefined;
@@ -371,7 +378,7 @@ class Merger {
         found = remaining[at];
         return true;
       });
-      const d = found === undefined ? undefined : (merged.get(found) ?? found);
+      const d = found === undefined ? undefined : (merged?.get(found) ?? found);
       const patchAt = patchIndex.first(tuple);
       const o = patchAt < 0 ? undefined : patchItems[patchAt];
       const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.length === 1 ? tuple[0] : tuple.filter(Boolean).join(',')}]`);
@@ -382,24 +389,32 @@ class Merger {
         });
         continue;
       }
-      if (found !== undefined) merged.set(found, v);
+      if (found !== undefined) merged?.set(found, v);
+      if (outIndex === undefined) {
+        const next = objectTuple(v, keys);
+        out.push(v);
+        outTuples.push(next);
+        if (next === undefined || tupleId(next) !== tupleId(tuple)) outIndex = indexOf(outTuples);
+        continue;
+      }
       // kyaml's ElementSetter: replace the items already collected under these keys, else append.
       // An item's tuple may change when it is replaced: it is filed again, and stale entries fail the re-check.
       let replaced = false;
-      outIndex.some(tuple, (at) => {
+      const index = outIndex;
+      index.some(tuple, (at) => {
         if (!tupleMatches(outTuples[at], tuple)) return false;
         out[at] = v;
         const next = objectTuple(v, keys);
         if (next === undefined || outTuples[at] === undefined || tupleId(next) !== tupleId(outTuples[at]!)) {
           outTuples[at] = next;
-          if (next !== undefined) outIndex.add(at, next);
+          if (next !== undefined) index.add(at, next);
         }
         replaced = true;
         return false;
       });
       if (!replaced) {
         const next = objectTuple(v, keys);
-        if (next !== undefined) outIndex.add(out.length, next);
+        if (next !== undefined) index.add(out.length, next);
         out.push(v);
         outTuples.push(next);
       }
@@ -409,7 +424,8 @@ class Merger {
       return [...out, ...keyless];
     }
     // A walk without overlay would merge items that ended up under one key tuple: not normalized yet.
-    if (this.clean && !distinctlyKeyed(out, keys)) this.clean = false;
+    // (Items that kept the distinct full tuples that found them are distinct.)
+    if (this.clean && outIndex !== undefined && !distinctlyKeyed(out, keys)) this.clean = false;
     if (this.clean) {
       const elemSeen = elem ? resolve(elem) : NO_TYPE;
       this.normalized?.lists.set(out, { elem: elemSeen, keys });
@@ -456,6 +472,16 @@ class Merger {
     list.replace(ids, values);
     return list.array;
   }
+}
+
+/** An index of the collected items' tuples. */
+function indexOf(tuples: readonly (Tuple | undefined)[]): TupleIndex {
+  const index = new TupleIndex();
+  for (let i = 0; i < tuples.length; i++) {
+    const t = tuples[i];
+    if (t !== undefined) index.add(i, t);
+  }
+  return index;
 }
 
 /** Does every item have a key tuple, no two the same? (What normalizeKeyedList asks to keep a list as is.) */
