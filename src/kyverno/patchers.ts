@@ -3,7 +3,7 @@
  * `patchesJson6902` when both are present; neither is Kyverno's "empty mutate rule" error.
  */
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
-import type { StrategicMergeCache } from '../schema/index.js';
+import type { StrategicMergeCache, StrategicMergeChain } from '../schema/index.js';
 import { KyvernoRuleError } from './errors.js';
 import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
 import { instantiate, type PatchTemplate } from './patch-template.js';
@@ -16,10 +16,14 @@ export interface PatchOutcome {
   readonly skipReason?: string;
 }
 
-/** `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the request's. */
-export function applyPatches(resource: JsonValue, patches: JsonValue, merges?: StrategicMergeCache): PatchOutcome {
+/**
+ * `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the
+ * request's; `chain`: the strategic merges of one foreach entry (see StrategicMergeChain).
+ */
+export function applyPatches(resource: JsonValue, patches: JsonValue, merges?: StrategicMergeCache, chain?: StrategicMergeChain): PatchOutcome {
   const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
-  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges);
+  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain);
+  chain?.settle(); // a JSON patch reads the resource
   const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
   if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
   return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json)) };

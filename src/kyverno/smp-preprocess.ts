@@ -49,8 +49,8 @@ export function preprocessOverlay(overlay: JsonValue, resource: JsonValue): Json
   return pattern;
 }
 
-/** Might a key (or a scalar, which Kyverno also inspects) be an anchor? */
-const mayHaveAnchors = deepTest((s) => s.includes('('));
+/** Might a key (or a scalar, which Kyverno also inspects) be an anchor? Only then is the resource read. */
+export const mayHaveAnchors = deepTest((s) => s.includes('('));
 
 /**
  * What anchor removal does to an overlay without anchors (deleteAnchors in Kyverno): maps left with

@@ -5,13 +5,18 @@
  * does not hold means "nothing to do" (the rule is skipped), not an error.
  */
 import type { JsonValue } from '../json/index.js';
-import { strategicMerge, type StrategicMergeCache } from '../schema/index.js';
+import { strategicMerge, type StrategicMergeCache, type StrategicMergeChain } from '../schema/index.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import type { PatchOutcome } from './patchers.js';
-import { ConditionFailure, GlobalConditionFailure, preprocessOverlay } from './smp-preprocess.js';
+import { ConditionFailure, GlobalConditionFailure, mayHaveAnchors, preprocessOverlay } from './smp-preprocess.js';
 
-/** `cache`: one per request, so the merges of its rules skip what earlier ones already walked. */
-export function applyStrategicMerge(resource: JsonValue, overlay: JsonValue, cache?: StrategicMergeCache): PatchOutcome {
+/**
+ * `cache`: one per request, so the merges of its rules skip what earlier ones already walked.
+ * `chain`: the merges of one foreach entry's elements, each into the previous one's result.
+ */
+export function applyStrategicMerge(resource: JsonValue, overlay: JsonValue, cache?: StrategicMergeCache, chain?: StrategicMergeChain): PatchOutcome {
+  // Anchors are resolved against the resource, which must then hold the lists the chain kept aside.
+  if (chain && mayHaveAnchors(overlay)) chain.settle();
   let plain: JsonValue;
   try {
     plain = preprocessOverlay(overlay, resource);
@@ -22,7 +27,7 @@ export function applyStrategicMerge(resource: JsonValue, overlay: JsonValue, cac
     if (error instanceof KyvernoRuleError) throw error;
     throw new KyvernoRuleError(`failed to process the strategic merge overlay: ${messageOf(error)}`);
   }
-  const merged = strategicMerge(resource, plain, { cache });
+  const merged = strategicMerge(resource, plain, { cache, chain });
   if (!merged.ok) throw new KyvernoRuleError(`failed to apply patchStrategicMerge: ${merged.error.message}`);
   return { resource: merged.value };
 }

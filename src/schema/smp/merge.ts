@@ -1,6 +1,9 @@
+import type { ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
+import type { StrategicMergeChain, TrackedList } from './chain.js';
+import { isFull, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
 export class StrategicMergeError extends Error {
@@ -21,6 +24,13 @@ export interface StrategicMergeOptions {
   inferListMergeKey?: boolean;
   /** Shared by merges that feed each other (each into the previous one's result), so they skip what they share. */
   cache?: StrategicMergeCache;
+  /**
+   * Merges each into the previous one's result and read by nothing else until `chain.settle()`: keyed
+   * lists are then edited in place of being copied (see ./chain.ts).
+   */
+  chain?: StrategicMergeChain;
+  /** The review's bounds: ticked once per node walked (a deadline or cancellation throws ReviewAborted). */
+  guard?: ReviewGuard;
 }
 
 const DIRECTIVE = '$patch';
@@ -45,6 +55,10 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * Resource subtrees the overlay does not touch are walked too (kyaml drops their nulls and merges their
  * duplicate list keys) and given back as they are when there was nothing to do; with `options.cache`,
  * merges into the result of an earlier one skip the subtrees that earlier walks found so.
+ *
+ * Linear in the resource plus the overlay: keyed lists are matched through a Map of their items' merge
+ * keys (./tuples.ts), and within a chain (`options.chain`) a list the overlay names a few items of costs
+ * only those items.
  */
 export function strategicMerge(resource: JsonValue, overlay: JsonValue, options: StrategicMergeOptions = {}): StrategicMergeResult {
   if (!isJsonObject(resource)) return { ok: false, error: new StrategicMergeError('strategic merge: the resource is not an object') };
@@ -53,7 +67,9 @@ export function strategicMerge(resource: JsonValue, overlay: JsonValue, options:
   const root = rootType(registry, resource) ?? rootType(registry, overlay);
   try {
     const infer = options.inferListMergeKey ?? false;
-    const out = new Merger(registry, infer, options.cache?.normalizedFor(registry, infer)).walk(resource, overlay, root, undefined, '');
+    const chain = options.chain?.serves(registry, infer) ? options.chain : undefined;
+    const merger = new Merger(registry, infer, options.cache?.normalizedFor(registry, infer), chain, options.guard);
+    const out = merger.walk(resource, overlay, root, undefined, '');
     if (!isJsonObject(out)) throw new StrategicMergeError('strategic merge: the patch deletes the whole resource');
     return { ok: true, value: out };
   } catch (err) {
@@ -120,9 +136,12 @@ class Merger {
     private readonly registry: SchemaRegistry,
     private readonly infer: boolean,
     private readonly normalized: Normalized | undefined,
+    private readonly chain: StrategicMergeChain | undefined,
+    private readonly guard: ReviewGuard | undefined,
   ) {}
 
   walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
+    this.guard?.tick();
     // kyaml takes the kind of the first side that is neither missing nor null; the other must agree.
     const dk = kindOf(dest);
     const ok = kindOf(origin);
@@ -240,6 +259,14 @@ class Merger {
   private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
     const keys = this.listKeys(type, field, dest, origin, path);
     if (keys === undefined) return origin !== undefined ? origin : dest; // replaced whole (null clears)
+    const tracked = dest ? this.chain?.tracked(dest) : undefined;
+    if (tracked !== undefined) {
+      const elemSeen = resolveElem(type);
+      if (origin === undefined && tracked.fits(elemSeen, keys)) return dest; // normalized, by the invariant
+      const merged = origin && tracked.fits(elemSeen, keys) ? this.mergeTracked(tracked, origin, keys, type, path) : undefined;
+      if (merged !== undefined) return merged;
+      this.chain!.release(tracked.array); // what follows reads its items
+    }
     if (origin === null) return dest === undefined || dest === null ? origin : DELETE;
     let directive: 'merge' | 'replace' | 'delete' = 'merge';
     if (origin !== undefined) {
@@ -268,15 +295,23 @@ class Merger {
     const elemSeen = elem ? resolve(elem) : NO_TYPE;
     const known = this.normalized?.lists.get(dest);
     if (known !== undefined && known.elem === elemSeen && sameKeys(known.keys, keys)) return dest;
-    const seen = new Set<string>();
+    // Short lists (most of a Pod's) compare their few ids directly; a Set pays off from a dozen.
+    const ids: string[] = [];
+    let seen: Set<string> | undefined;
     let out: JsonArray | undefined;
     for (let i = 0; i < dest.length; i++) {
       const item = dest[i];
       const tuple = keyTuple(item, keys);
       if (!tuple) return undefined;
       const id = tupleId(tuple);
-      if (seen.has(id)) return undefined;
-      seen.add(id);
+      if (seen !== undefined) {
+        if (seen.has(id)) return undefined;
+        seen.add(id);
+      } else {
+        if (ids.includes(id)) return undefined;
+        ids.push(id);
+        if (ids.length > 12) seen = new Set(ids);
+      }
       const r = this.walk(item, undefined, elem, undefined, `${path}[${i}]`);
       if (r === undefined || r === null || r === DELETE || (isJsonObject(r) && Object.keys(r).length === 0)) return undefined;
       if (r !== item && out === undefined) out = dest.slice(0, i);
@@ -290,14 +325,17 @@ class Merger {
   private keyedList(dest: JsonArray, patchItems: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
     const outer = this.clean;
     this.clean = true;
-    // Every item's key values are read once; matching compares them (see tupleMatches).
-    const tuples: string[][] = [];
+    // Every item's key values are read once and filed in an index; a tuple finds its items there.
+    // With every key set everywhere (the usual case), matching is equality and a few steps are moot.
+    let allFull = true;
+    const tuples: Tuple[] = [];
     const seen = new Set<string>();
-    const patchTuples: string[][] = [];
+    const patchIndex = new TupleIndex();
     for (let i = 0; i < patchItems.length; i++) {
       const t = keyTuple(patchItems[i], keys);
       if (!t) throw new StrategicMergeError(`strategic merge: ${path}[${i}]: list item has no merge key (${keys.join(', ')})`);
-      patchTuples.push(t);
+      patchIndex.add(i, t);
+      if (allFull && !isFull(t)) allFull = false;
       const id = tupleId(t);
       if (!seen.has(id)) {
         tuples.push(t);
@@ -306,65 +344,163 @@ class Merger {
     }
     const keyless: JsonValue[] = [];
     const remaining: JsonValue[] = [];
-    const remainingTuples: string[][] = [];
+    const remainingIndex = new TupleIndex();
     for (const item of dest) {
       const t = keyTuple(item, keys);
       if (!t) {
         keyless.push(item);
         continue;
       }
+      remainingIndex.add(remaining.length, t);
       remaining.push(item);
-      remainingTuples.push(t);
+      if (allFull && !isFull(t)) allFull = false;
       const id = tupleId(t);
       if (!seen.has(id)) {
         tuples.push(t);
         seen.add(id);
       }
     }
-    // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the merge.
-    const merged = new Map<JsonValue, JsonValue>();
+    // Items kyaml has deleted from the resource's list (later tuples cannot find them).
+    const removed = new Uint8Array(remaining.length);
+    // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the
+    // merge. (With full tuples each item is found by its own tuple only.)
+    const merged = allFull ? undefined : new Map<JsonValue, JsonValue>();
     const out: JsonValue[] = [];
-    const outTuples: (string[] | undefined)[] = [];
+    const outTuples: (Tuple | undefined)[] = [];
+    // Built once a collected item does not carry the tuple that found it. Until then, with full tuples, the
+    // collected items carry the distinct tuples already seen, so a new tuple replaces none of them.
+    let outIndex: TupleIndex | undefined = allFull ? undefined : new TupleIndex();
     for (const tuple of tuples) {
-      const at = firstMatch(remainingTuples, tuple);
-      const found = at < 0 ? undefined : remaining[at];
-      const d = found === undefined ? undefined : (merged.get(found) ?? found);
-      const patchAt = firstMatch(patchTuples, tuple);
+      // Each distinct tuple reads its own buckets once: the walk stays linear in both lists.
+      let found: JsonValue | undefined;
+      remainingIndex.some(tuple, (at) => {
+        if (removed[at] !== 0) return false;
+        found = remaining[at];
+        return true;
+      });
+      const d = found === undefined ? undefined : (merged?.get(found) ?? found);
+      const patchAt = patchIndex.first(tuple);
       const o = patchAt < 0 ? undefined : patchItems[patchAt];
-      const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.filter(Boolean).join(',')}]`);
+      const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.length === 1 ? tuple[0] : tuple.filter(Boolean).join(',')}]`);
       if (v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0)) {
-        // kyaml deletes the matching items from the resource's list, so later tuples cannot find them
-        for (let i = remaining.length - 1; i >= 0; i--) {
-          if (tupleMatches(remainingTuples[i], tuple)) {
-            remaining.splice(i, 1);
-            remainingTuples.splice(i, 1);
-          }
-        }
+        remainingIndex.some(tuple, (at) => {
+          removed[at] = 1;
+          return false;
+        });
         continue;
       }
-      if (found !== undefined) merged.set(found, v);
-      // kyaml's ElementSetter: replace the items already collected under these keys, else append
-      let replaced = false;
-      for (let i = 0; i < out.length; i++) {
-        if (tupleMatches(outTuples[i], tuple)) {
-          out[i] = v;
-          outTuples[i] = objectTuple(v, keys);
-          replaced = true;
-        }
-      }
-      if (!replaced) {
+      if (found !== undefined) merged?.set(found, v);
+      if (outIndex === undefined) {
+        const next = objectTuple(v, keys);
         out.push(v);
-        outTuples.push(objectTuple(v, keys));
+        outTuples.push(next);
+        if (next === undefined || tupleId(next) !== tupleId(tuple)) outIndex = indexOf(outTuples);
+        continue;
+      }
+      // kyaml's ElementSetter: replace the items already collected under these keys, else append.
+      // An item's tuple may change when it is replaced: it is filed again, and stale entries fail the re-check.
+      let replaced = false;
+      const index = outIndex;
+      index.some(tuple, (at) => {
+        if (!tupleMatches(outTuples[at], tuple)) return false;
+        out[at] = v;
+        const next = objectTuple(v, keys);
+        if (next === undefined || outTuples[at] === undefined || tupleId(next) !== tupleId(outTuples[at]!)) {
+          outTuples[at] = next;
+          if (next !== undefined) index.add(at, next);
+        }
+        replaced = true;
+        return false;
+      });
+      if (!replaced) {
+        const next = objectTuple(v, keys);
+        if (next !== undefined) index.add(out.length, next);
+        out.push(v);
+        outTuples.push(next);
       }
     }
     if (keyless.length > 0) {
       this.clean = false;
       return [...out, ...keyless];
     }
-    if (this.clean) this.normalized?.lists.set(out, { elem: elem ? resolve(elem) : NO_TYPE, keys });
+    // A walk without overlay would merge items that ended up under one key tuple: not normalized yet.
+    // (Items that kept the distinct full tuples that found them are distinct.)
+    if (this.clean && outIndex !== undefined && !distinctlyKeyed(out, keys)) this.clean = false;
+    if (this.clean) {
+      const elemSeen = elem ? resolve(elem) : NO_TYPE;
+      this.normalized?.lists.set(out, { elem: elemSeen, keys });
+      if (elem) this.chain?.track(out, elemSeen, keys);
+    }
     this.clean &&= outer;
     return out;
   }
+
+  /**
+   * A merge into a list under edit in a chain, when every overlay item sets every merge key: matching
+   * is then equality of key tuples, each overlay tuple names at most one item, and the merged items
+   * keep their tuples. kyaml's result is the named items merged, in overlay order, followed by the
+   * others unchanged (normalized already). Undefined when that does not hold or a merged item is not
+   * normalized: the caller takes the general walk.
+   */
+  private mergeTracked(list: TrackedList, patchItems: JsonArray, keys: string[], type: TypeRef | undefined, path: string): JsonArray | undefined {
+    const elem = type ? resolve(type).list?.elem : undefined;
+    const ids: string[] = [];
+    const tuples: Tuple[] = [];
+    const firstAt = new Map<string, number>();
+    for (let i = 0; i < patchItems.length; i++) {
+      const t = objectTuple(patchItems[i], keys);
+      if (t === undefined || !isFull(t)) return undefined;
+      const id = tupleId(t);
+      if (firstAt.has(id)) continue;
+      firstAt.set(id, i);
+      ids.push(id);
+      tuples.push(t);
+    }
+    const outer = this.clean;
+    this.clean = true;
+    const values: (JsonValue | undefined)[] = [];
+    for (let k = 0; k < ids.length; k++) {
+      const v = this.walk(list.get(ids[k]), patchItems[firstAt.get(ids[k])!], elem, undefined, `${path}[${tuples[k].join(',')}]`);
+      const gone = v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0);
+      // The overlay item sets every key, so the merged item has its tuple; anything else takes the general walk.
+      if (!gone && tupleId(objectTuple(v as JsonValue, keys) ?? ['']) !== ids[k]) this.clean = false;
+      values.push(gone ? undefined : (v as JsonValue));
+    }
+    const clean = this.clean;
+    this.clean = outer;
+    if (!clean) return undefined;
+    list.replace(ids, values);
+    return list.array;
+  }
+}
+
+/** An index of the collected items' tuples. */
+function indexOf(tuples: readonly (Tuple | undefined)[]): TupleIndex {
+  const index = new TupleIndex();
+  for (let i = 0; i < tuples.length; i++) {
+    const t = tuples[i];
+    if (t !== undefined) index.add(i, t);
+  }
+  return index;
+}
+
+/** Does every item have a key tuple, no two the same? (What normalizeKeyedList asks to keep a list as is.) */
+function distinctlyKeyed(items: JsonArray, keys: readonly string[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const t = keyTuple(item, keys);
+    if (t === undefined) return false;
+    const id = tupleId(t);
+    if (seen.has(id)) return false;
+    seen.add(id);
+  }
+  return true;
+}
+
+/** The item type a keyed list was normalized under. */
+function resolveElem(type: TypeRef | undefined): Atom {
+  const elem = type ? resolve(type).list?.elem : undefined;
+  return elem ? resolve(elem) : NO_TYPE;
 }
 
 /** A field's patch strategy (`merge`, `merge,retainKeys`, `retainKeys`, `replace`) includes `merge`. */
@@ -402,47 +538,8 @@ function listDirective(origin: JsonArray, path: string): { directive: 'merge' | 
   return { directive, rest: [...origin.slice(0, at), ...origin.slice(at + 1)] };
 }
 
-/** kyaml compares key values as YAML scalar text: 80 and "80" name the same item. */
-function scalarText(v: JsonValue | undefined): string {
-  if (v === undefined || v === null) return '';
-  return typeof v === 'object' ? '' : String(v);
-}
-
 function nonEmpty(v: JsonValue | undefined): boolean {
   return scalarText(v) !== '';
-}
-
-/** The item's key values (empty string where a key is missing), or undefined when it has none at all. */
-function keyTuple(item: JsonValue, keys: string[]): string[] | undefined {
-  const t = objectTuple(item, keys);
-  return t !== undefined && t.some((v) => v !== '') ? t : undefined;
-}
-
-/** The key values of a map item (empty strings where missing); undefined for anything else. */
-function objectTuple(item: JsonValue, keys: string[]): string[] | undefined {
-  if (!isJsonObject(item)) return undefined;
-  const t: string[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) t[i] = scalarText(getOwn(item, keys[i]));
-  return t;
-}
-
-function tupleId(t: string[]): string {
-  return t.length === 1 ? t[0] : t.join('\u0000');
-}
-
-/**
- * kyaml validateKeys: an item matches a tuple on the keys the tuple sets (an item whose tuple is undefined,
- * not a map, matches nothing).
- */
-function tupleMatches(itemTuple: string[] | undefined, tuple: string[]): boolean {
-  if (itemTuple === undefined) return false;
-  for (let i = 0; i < tuple.length; i++) if (tuple[i] !== '' && itemTuple[i] !== tuple[i]) return false;
-  return true;
-}
-
-function firstMatch(itemTuples: string[][], tuple: string[]): number {
-  for (let i = 0; i < itemTuples.length; i++) if (tupleMatches(itemTuples[i], tuple)) return i;
-  return -1;
 }
 
 /** A `merge` list without a merge key (finalizers): overlay values first, then the resource's, once each. */

@@ -1,0 +1,149 @@
+/**
+ * A chain of strategic merges, each into the previous one's result and seen by nothing else until the
+ * chain settles (Kyverno: the element merges of one `foreach` entry). A keyed list that a merge of the
+ * chain built keeps its identity through the later merges, which edit a linked list of its items
+ * indexed by merge key instead of copying it: a one-item overlay then costs O(1), not O(list), and a
+ * foreach over n containers O(n) instead of O(n²). The array itself receives its items at `settle()`.
+ */
+import type { JsonArray, JsonValue } from '../../json/index.js';
+import type { SchemaRegistry } from '../registry.js';
+import type { Atom } from '../types.js';
+import { isFull, objectTuple, tupleId } from './tuples.js';
+
+/** Shorter lists are cheaper to rebuild than to index. */
+const TRACK_MIN_ITEMS = 8;
+
+interface Item {
+  readonly id: string;
+  readonly value: JsonValue;
+  prev: Item | undefined;
+  next: Item | undefined;
+}
+
+/**
+ * A keyed list under edit. Invariant (checked when tracking starts, kept by `replace`): every item is a
+ * map that sets every merge key, no two share a key tuple, and each is as a walk without overlay leaves
+ * it (normalized under `elem`), so merges may leave untouched items unwalked.
+ */
+export class TrackedList {
+  private head: Item | undefined;
+  private tail: Item | undefined;
+  private readonly byId = new Map<string, Item>();
+  private changed = false;
+
+  private constructor(
+    readonly array: JsonArray,
+    readonly elem: Atom,
+    readonly keys: readonly string[],
+  ) {}
+
+  /** The list under edit when its items keep the invariant; undefined otherwise. */
+  static of(array: JsonArray, elem: Atom, keys: readonly string[]): TrackedList | undefined {
+    const list = new TrackedList(array, elem, keys);
+    for (const value of array) {
+      const t = objectTuple(value, keys);
+      if (t === undefined || !isFull(t)) return undefined;
+      const id = tupleId(t);
+      if (list.byId.has(id)) return undefined;
+      list.link(id, value, list.tail, undefined);
+    }
+    return list;
+  }
+
+  fits(elem: Atom, keys: readonly string[]): boolean {
+    if (elem !== this.elem || keys.length !== this.keys.length) return false;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== this.keys[i]) return false;
+    return true;
+  }
+
+  get(id: string): JsonValue | undefined {
+    return this.byId.get(id)?.value;
+  }
+
+  /**
+   * One merge's edit: the items named by `ids` leave their places; `values[i]` (undefined: deleted)
+   * then lead the list in the order of `ids` (kyaml prepends the items an overlay names).
+   */
+  replace(ids: readonly string[], values: readonly (JsonValue | undefined)[]): void {
+    for (const id of ids) {
+      const item = this.byId.get(id);
+      if (item !== undefined) this.unlink(item);
+    }
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const value = values[i];
+      if (value !== undefined) this.link(ids[i], value, undefined, this.head);
+    }
+    this.changed = true;
+  }
+
+  /** Writes the items into the array. */
+  write(): void {
+    if (!this.changed) return;
+    this.array.length = this.byId.size;
+    let i = 0;
+    for (let item = this.head; item !== undefined; item = item.next) this.array[i++] = item.value;
+    this.changed = false;
+  }
+
+  private link(id: string, value: JsonValue, prev: Item | undefined, next: Item | undefined): void {
+    const item: Item = { id, value, prev, next };
+    if (prev) prev.next = item;
+    else this.head = item;
+    if (next) next.prev = item;
+    else this.tail = item;
+    this.byId.set(id, item);
+  }
+
+  private unlink(item: Item): void {
+    if (item.prev) item.prev.next = item.next;
+    else this.head = item.next;
+    if (item.next) item.next.prev = item.prev;
+    else this.tail = item.prev;
+    this.byId.delete(item.id);
+  }
+}
+
+/**
+ * Pass the same chain to merges that each take the previous one's result. Until `settle()`, those
+ * results hold lists whose items are written only then: give them to nothing but the chain's next
+ * merge (not to other merges, not to anything that reads them). `settle()` writes them and ends the
+ * chain (a later merge with it starts a new one); a chain abandoned after an error leaves its results
+ * unusable, which is fine when they are dropped with the error.
+ */
+export class StrategicMergeChain {
+  private readonly lists = new Map<JsonArray, TrackedList>();
+  private bound: { registry: SchemaRegistry; infer: boolean } | undefined;
+
+  /** Writes every list the chain's merges kept aside into its array and forgets them. */
+  settle(): void {
+    for (const list of this.lists.values()) list.write();
+    this.lists.clear();
+  }
+
+  /** @internal True when the chain serves merges with these options (the first merge binds it). */
+  serves(registry: SchemaRegistry, infer: boolean): boolean {
+    this.bound ??= { registry, infer };
+    // Inferred merge keys are read from the list's items, which a tracked array does not hold yet.
+    return !infer && this.bound.registry === registry && this.bound.infer === infer;
+  }
+
+  /** @internal The list under edit whose array this is. */
+  tracked(array: JsonArray): TrackedList | undefined {
+    return this.lists.size === 0 ? undefined : this.lists.get(array);
+  }
+
+  /** @internal Keeps a freshly merged keyed list under edit when its items allow it. */
+  track(array: JsonArray, elem: Atom, keys: readonly string[]): void {
+    if (array.length < TRACK_MIN_ITEMS) return;
+    const list = TrackedList.of(array, elem, keys);
+    if (list !== undefined) this.lists.set(array, list);
+  }
+
+  /** @internal Writes one list's items and stops tracking it (a walk is about to read its items). */
+  release(array: JsonArray): void {
+    const list = this.lists.get(array);
+    if (list === undefined) return;
+    list.write();
+    this.lists.delete(array);
+  }
+}

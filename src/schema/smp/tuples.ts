@@ -1,0 +1,101 @@
+/**
+ * Merge-key tuples of keyed-list items, and an index that finds the items a tuple names in constant
+ * time with kyaml's matching rule (validateKeys): an item matches a tuple when it has every key value
+ * the tuple sets (keys the tuple leaves empty match anything). Key values compare as YAML scalar text.
+ */
+import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+
+/** One string per merge key: the item's value as scalar text, '' where the item has none. */
+export type Tuple = readonly string[];
+
+/** kyaml compares key values as YAML scalar text: 80 and "80" name the same item. */
+export function scalarText(v: JsonValue | undefined): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'object' ? '' : String(v);
+}
+
+/** The key values of a map item (empty strings where missing); undefined for anything else. */
+export function objectTuple(item: JsonValue, keys: readonly string[]): string[] | undefined {
+  if (!isJsonObject(item)) return undefined;
+  const t: string[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) t[i] = scalarText(getOwn(item, keys[i]));
+  return t;
+}
+
+/** The item's key values, or undefined when it is not a map or sets none of the keys. */
+export function keyTuple(item: JsonValue, keys: readonly string[]): string[] | undefined {
+  const t = objectTuple(item, keys);
+  return t !== undefined && t.some((v) => v !== '') ? t : undefined;
+}
+
+/** Does the tuple set every key? Then matching it is plain equality. */
+export function isFull(t: Tuple): boolean {
+  for (let i = 0; i < t.length; i++) if (t[i] === '') return false;
+  return true;
+}
+
+/** A string naming the tuple exactly (length-prefixed parts, so no value can fake a separator). */
+export function tupleId(t: Tuple): string {
+  if (t.length === 1) return t[0];
+  let id = '';
+  for (let i = 0; i < t.length; i++) id += `${t[i].length}:${t[i]}`;
+  return id;
+}
+
+/** kyaml validateKeys: does the item (its tuple; undefined for a non-map) have every value `tuple` sets? */
+export function tupleMatches(itemTuple: Tuple | undefined, tuple: Tuple): boolean {
+  if (itemTuple === undefined) return false;
+  for (let i = 0; i < tuple.length; i++) if (tuple[i] !== '' && itemTuple[i] !== tuple[i]) return false;
+  return true;
+}
+
+/**
+ * Positions of items by the tuples they match. An item is filed under every tuple made of a non-empty
+ * subset of the values it sets (2^k - 1 entries for k keys; merge keys are one to three fields), so the
+ * tuple of a lookup is a single Map key. A bucket of one position is stored as that number.
+ */
+export class TupleIndex {
+  private readonly buckets = new Map<string, number | number[]>();
+
+  add(at: number, tuple: Tuple): void {
+    if (tuple.length === 1) {
+      if (tuple[0] !== '') this.file(tuple[0], at);
+      return;
+    }
+    const set: number[] = [];
+    for (let i = 0; i < tuple.length; i++) if (tuple[i] !== '') set.push(i);
+    const projection: string[] = new Array(tuple.length);
+    for (let mask = 1; mask < 1 << set.length; mask++) {
+      projection.fill('');
+      for (let b = 0; b < set.length; b++) if (mask & (1 << b)) projection[set[b]] = tuple[set[b]];
+      this.file(tupleId(projection), at);
+    }
+  }
+
+  /** The first position filed under `tuple`, or -1. */
+  first(tuple: Tuple): number {
+    const bucket = this.buckets.get(tupleId(tuple));
+    if (bucket === undefined) return -1;
+    return typeof bucket === 'number' ? bucket : bucket[0];
+  }
+
+  /**
+   * Calls `visit` with the positions filed under `tuple` in the order they were added (those filed
+   * during the visit excluded) until it returns true. Entries may be stale when an item's tuple changed
+   * since: callers re-check.
+   */
+  some(tuple: Tuple, visit: (at: number) => boolean): boolean {
+    const bucket = this.buckets.get(tupleId(tuple));
+    if (bucket === undefined) return false;
+    if (typeof bucket === 'number') return visit(bucket);
+    for (let i = 0, count = bucket.length; i < count; i++) if (visit(bucket[i])) return true;
+    return false;
+  }
+
+  private file(id: string, at: number): void {
+    const bucket = this.buckets.get(id);
+    if (bucket === undefined) this.buckets.set(id, at);
+    else if (typeof bucket === 'number') this.buckets.set(id, [bucket, at]);
+    else bucket.push(at);
+  }
+}
