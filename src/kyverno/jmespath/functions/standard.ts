@@ -114,7 +114,13 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['string'] }, { types: ['array[string]'] }],
     returns: ['string'],
     note: 'joins an array of strings with a separator',
-    call: ([sep, items]) => (arr(items) as string[]).join(str(sep)),
+    call: ([sep, items], ctx) => {
+      const list = arr(items) as string[];
+      let length = Math.max(0, list.length - 1) * str(sep).length;
+      for (const item of list) length += item.length;
+      ctx.guard.checkSize(length, 'the result of join()');
+      return list.join(str(sep));
+    },
   },
   {
     name: 'keys',
@@ -254,7 +260,7 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['any'] }],
     returns: ['string'],
     note: 'a string, or the JSON text of any other value',
-    call: ([v]) => (typeof v === 'string' ? v : goJsonStringify(v as JsonValue)),
+    call: ([v], ctx) => (typeof v === 'string' ? v : goJsonStringify(v as JsonValue, ctx.guard)),
   },
   {
     name: 'type',
