@@ -2,6 +2,7 @@
  * Applying a rule's (or foreach element's) substituted patches: `patchStrategicMerge` wins over
  * `patchesJson6902` when both are present; neither is Kyverno's "empty mutate rule" error.
  */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
 import type { StrategicMergeCache } from '../schema/index.js';
 import { KyvernoRuleError } from './errors.js';
@@ -16,13 +17,16 @@ export interface PatchOutcome {
   readonly skipReason?: string;
 }
 
-/** `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the request's. */
-export function applyPatches(resource: JsonValue, patches: JsonValue, merges?: StrategicMergeCache): PatchOutcome {
+/**
+ * `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the
+ * request's; `guard`: the review's.
+ */
+export function applyPatches(resource: JsonValue, patches: JsonValue, merges?: StrategicMergeCache, guard: ReviewGuard = UNBOUNDED_GUARD): PatchOutcome {
   const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
-  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges);
+  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, guard);
   const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
   if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
-  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json)) };
+  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard) };
 }
 
 /**
@@ -37,5 +41,5 @@ export function applyTemplatedPatch(
   scope: SubstitutionScope,
 ): JsonValue {
   const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
-  return applyKyvernoPatch(resource, decodePatchValue(parsed));
+  return applyKyvernoPatch(resource, decodePatchValue(parsed), scope.ctx.guard);
 }
