@@ -19,6 +19,7 @@ import { FunctionError, JmesPathRuntimeError, UnknownFunctionError, UnresolvedKe
 import { formatFloatG } from '../go/float.js';
 import type { Comparator, Node } from './parser.js';
 import { checkArgs, type CallContext, type FunctionTable } from './registry.js';
+import { jsonSize, type SizeMemo } from './size.js';
 import { deepEqual, ExpRef, isFalse, toJson, type Value } from './values.js';
 
 export const MISSING: unique symbol = Symbol('missing');
@@ -29,6 +30,8 @@ export interface State {
   ctx: CallContext;
   sawExpRef: boolean;
   guard: ReviewGuard;
+  /** Sizes of the arrays and objects measured during this evaluation (./size.ts). */
+  sizes: SizeMemo | undefined;
 }
 
 export type Evaluator = (value: Value, state: State) => Result;
@@ -182,16 +185,21 @@ function flatten(child: Evaluator): Evaluator {
   return (v, s) => {
     const l = swallow(child, v, s);
     if (!Array.isArray(l)) return null;
-    // Each element is at least one byte of JSON: a count over the bound is a value over it.
-    let count = 0;
-    for (const item of l) count += Array.isArray(item) ? item.length : 1;
-    s.guard.checkSize(count, 'a flattened array');
+    // Measured before it is built: `[@, @][]` doubles a list at every step.
+    const limit = s.guard.maxValueBytes;
+    const sizes = (s.sizes ??= new WeakMap());
+    let size = 2;
+    for (const item of l) {
+      size += jsonSize(item, sizes, limit, s.guard) - (Array.isArray(item) ? 1 : -1);
+      if (size > limit) s.guard.checkSize(size, 'a flattened array');
+    }
     const out: JsonValue[] = [];
     for (const item of l) {
       s.guard.tick();
       if (Array.isArray(item)) for (const x of item) out.push(x);
       else out.push(item);
     }
+    sizes.set(out, size);
     return out;
   };
 }
@@ -327,7 +335,7 @@ export function compileNode(node: Node, functions: FunctionTable): Evaluator {
 
 /** Runs a compiled evaluator at the top level: an unresolved key becomes UnresolvedKeyError. */
 export function run(evaluator: Evaluator, data: JsonValue, ctx: CallContext): Value {
-  const state: State = { missingKey: '', ctx, sawExpRef: false, guard: ctx.guard };
+  const state: State = { missingKey: '', ctx, sawExpRef: false, guard: ctx.guard, sizes: undefined };
   const result = evaluator(data, state);
   if (result === MISSING) throw new UnresolvedKeyError(state.missingKey);
   return state.sawExpRef ? toJson(result, ctx.guard) : result;

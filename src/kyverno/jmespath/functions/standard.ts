@@ -9,6 +9,7 @@ import { parseFloat64 } from '../../go/float.js';
 import { goJsonStringify } from '../../go/json.js';
 import { compareStrings } from '../../go/string-order.js';
 import type { FunctionDef } from '../registry.js';
+import { jsonSize } from '../size.js';
 import { ExpRef, goInterfaceEqual, runeCount, typeOf, type Value } from '../values.js';
 
 const num = (v: Value) => v as number;
@@ -260,7 +261,12 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['any'] }],
     returns: ['string'],
     note: 'a string, or the JSON text of any other value',
-    call: ([v], ctx) => (typeof v === 'string' ? v : goJsonStringify(v as JsonValue, ctx.guard)),
+    call: ([v], ctx) => {
+      if (typeof v === 'string') return v;
+      // Estimated first (shared subtrees measured once), then counted exactly while written.
+      ctx.guard.checkSize(jsonSize(v, new WeakMap(), ctx.guard.maxValueBytes, ctx.guard), 'the result of to_string()');
+      return goJsonStringify(v as JsonValue, ctx.guard);
+    },
   },
   {
     name: 'type',
