@@ -258,6 +258,7 @@ function expref(child: Evaluator): Evaluator {
   return (_v, s) => {
     s.sawExpRef = true;
     return new ExpRef((x) => {
+      s.guard.tick(); // map, sort_by, max_by… apply it per element
       const r = tolerate(child(x, s));
       return r instanceof ExpRef ? null : r;
     });
