@@ -3,8 +3,10 @@
  * JMESPath result may share subtrees (`[@, @]` nested n times is n small arrays in memory but 2^n
  * leaves as text): every later step — a patch, a merge, the review's reply — would expand it, so the
  * engine measures values where they enter the review (variables, context entries, foreach lists, API
- * responses) and what a rule built, and refuses those over the bound. Shared subtrees are measured
- * once (./jmespath/size.ts), and the walk never goes further than the bound.
+ * responses) and what a rule built, and refuses those over the bound. The walk stops once past the
+ * bound, so a value sharing subtrees costs at most about `maxValueBytes / 2` steps; it keeps no memo of
+ * shared subtrees (./jmespath/size.ts can): the values measured here are nearly always plain trees, and
+ * a memo would make every measure several times slower.
  */
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
@@ -12,11 +14,7 @@ import { jsonSize } from './jmespath/size.js';
 
 /** Estimated JSON length of `value`; throws ReviewAborted('size') over the guard's bound. */
 export function measureValue(value: JsonValue, guard: ReviewGuard, what: string): number {
-  if (typeof value !== 'object' || value === null) return jsonSize(value, EMPTY, 0);
-  const size = jsonSize(value, new WeakMap(), guard.maxValueBytes, guard);
-  guard.checkSize(size, what);
+  const size = jsonSize(value, undefined, guard.maxValueBytes, guard);
+  if (size > guard.maxValueBytes) guard.checkSize(size, what);
   return size;
 }
-
-/** Scalars never touch the memo. */
-const EMPTY = new WeakMap<object, number>();
