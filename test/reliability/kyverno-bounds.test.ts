@@ -135,6 +135,21 @@ describe('text that grows', () => {
   });
 });
 
+describe('documents that share their parts', () => {
+  it('patchesJson6902 copying a map into itself 30 times (2^30 leaves as text) is a size error, not a reply too big to write', async () => {
+    const ops = [
+      { op: 'add', path: '/metadata/annotations', value: { seed: 'x' } },
+      ...Array.from({ length: 30 }, (_, i) => ({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/k${i}` })),
+    ];
+    const result = await review([clusterPolicy('copies', 'Ignore', { mutate: { patchesJson6902: JSON.stringify(ops) } })]);
+    expect(result.allowed).toBe(true);
+    if (!result.allowed) return;
+    expect(result.patch).toEqual([]);
+    expect(result.outcomes[0]).toMatchObject({ result: 'error', ignored: true });
+    expect(result.outcomes[0].detail).toMatch(/the patched resource would be \d+ bytes, over the limit/);
+  });
+});
+
 describe('substitution never re-reads text that came out of a resolved variable', () => {
   it('an annotation holding {{…}} text that repeats itself is copied literally', async () => {
     // a<i> refers to a<i-1> twice: substituting resolved text again would expand 2^20 times.
