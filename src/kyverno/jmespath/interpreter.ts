@@ -339,5 +339,9 @@ export function run(evaluator: Evaluator, data: JsonValue, ctx: CallContext): Va
   const state: State = { missingKey: '', ctx, sawExpRef: false, guard: ctx.guard, sizes: undefined };
   const result = evaluator(data, state);
   if (result === MISSING) throw new UnresolvedKeyError(state.missingKey);
-  return state.sawExpRef ? toJson(result, ctx.guard) : result;
+  if (!state.sawExpRef) return result;
+  // toJson copies: measure first (shared subtrees once) rather than copy up to the bound.
+  const size = jsonSize(result, (state.sizes ??= new WeakMap()), ctx.guard.maxValueBytes, ctx.guard);
+  ctx.guard.checkSize(size, 'a JMESPath result');
+  return toJson(result, ctx.guard);
 }
