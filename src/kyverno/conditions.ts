@@ -35,5 +35,5 @@ export function conditionsHold(block: ConditionBlock | undefined, scope: Substit
 function conditionHolds(condition: Condition, scope: SubstitutionScope): boolean {
   const key: JsonValue = substituteAll(condition.key, scope);
   const value: JsonValue = substituteAll(condition.value, scope);
-  return evaluateOperator(condition.operator, key, value);
+  return evaluateOperator(condition.operator, key, value, scope.ctx.guard);
 }

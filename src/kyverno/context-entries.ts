@@ -9,8 +9,10 @@
  *   clear error (a serverless webhook normally has no cluster connection);
  * - `imageRegistry`, `globalReference`: not available here, a clear error.
  */
+import { isReviewAborted } from '../guard/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
+import { measureValue } from './measure.js';
 import type { ContextEntry } from './types.js';
 import { substituteAll, type SubstitutionScope } from './variables.js';
 
@@ -39,6 +41,7 @@ export interface EntryScope extends SubstitutionScope {
 
 export async function loadContextEntries(entries: readonly ContextEntry[], scope: EntryScope): Promise<void> {
   for (const entry of entries) {
+    scope.ctx.guard.check();
     let value: JsonValue;
     switch (entry.type) {
       case 'variable':
@@ -74,6 +77,7 @@ function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope:
       try {
         output = scope.ctx.queryOn(path, value);
       } catch (error) {
+        if (isReviewAborted(error)) throw error;
         if (fallback === null) {
           throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
         }
@@ -84,6 +88,7 @@ function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope:
       const result = scope.ctx.query(path);
       if (result !== null) output = result;
     } catch (error) {
+      if (isReviewAborted(error)) throw error;
       if (fallback === null) {
         throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
       }
@@ -133,7 +138,10 @@ async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, sc
   let response: JsonValue;
   try {
     response = await resolver({ urlPath, method: entry.method, data, policy: scope.policyId });
+    // An API response enters the review like any other value.
+    measureValue(response, scope.ctx.guard, `the response of ${urlPath}`);
   } catch (error) {
+    if (isReviewAborted(error)) throw error;
     if (fallback !== undefined) return fallback;
     throw new KyvernoRuleError(`context entry "${entry.name}": API call ${entry.method} ${urlPath} failed: ${messageOf(error)}`);
   }
@@ -143,6 +151,7 @@ async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, sc
     const result = scope.ctx.queryOn(path, response);
     return result === null && fallback !== undefined ? fallback : result;
   } catch (error) {
+    if (isReviewAborted(error)) throw error;
     if (fallback !== undefined) return fallback;
     throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
   }

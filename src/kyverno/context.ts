@@ -3,21 +3,31 @@
  * `serviceAccountName`/`serviceAccountNamespace`, `element…`, and the rule's context entries.
  * Entries are added copy-on-write, so a checkpoint is just the root object at that moment and
  * restoring it drops everything added since (rule entries after a rule, element entries after an
- * element) in O(1).
+ * element) in O(1). Queries run under the review's guard, and their results are measured
+ * (./measure.ts) before anything uses them.
  */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { measureValue } from './measure.js';
 
-/** Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … */
-export type QueryFn = (expression: string, data: JsonValue) => JsonValue;
+/**
+ * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the
+ * guard's ReviewAborted (it should tick `guard` in its loops and check the sizes it builds).
+ */
+export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) => JsonValue;
 
 export type Checkpoint = { readonly root: JsonObject };
 
 export class JsonContext {
   private root: JsonObject;
+  /** Estimated JSON size of the last query's result (./measure.ts). */
+  lastResultSize = 0;
 
   constructor(
     private readonly search: QueryFn,
     initial: JsonObject,
+    /** The review's bounds (a test of one module may leave it unbounded). */
+    readonly guard: ReviewGuard = UNBOUNDED_GUARD,
   ) {
     this.root = initial;
   }
@@ -28,12 +38,14 @@ export class JsonContext {
   }
 
   query(expression: string): JsonValue {
-    return this.search(expression, this.root);
+    return this.queryOn(expression, this.root);
   }
 
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
   queryOn(expression: string, data: JsonValue): JsonValue {
-    return this.search(expression, data);
+    const result = this.search(expression, data, this.guard);
+    this.lastResultSize = measureValue(result, this.guard, `the value of ${expression.length > 80 ? expression.slice(0, 80) + '…' : expression}`);
+    return result;
   }
 
   /** Sets `name` (dots make nested keys: `a.b` = `{a: {b: …}}`), replacing what was there. */

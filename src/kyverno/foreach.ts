@@ -10,7 +10,10 @@
  * patched list item to the front, so descending keeps the original order); `elementIndex` is always
  * the position in the list as evaluated. Null elements are skipped; a list that evaluates to null runs
  * nothing; anything else that is not a list is an error.
+ *
+ * The review's deadline is checked before every element; the list itself was measured when queried.
  */
+import { isReviewAborted } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
 import { StrategicMergeChain, type StrategicMergeCache } from '../schema/index.js';
 import { conditionsHold } from './conditions.js';
@@ -56,6 +59,8 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
       const i = descending ? list.length - 1 - k : k;
       const element = list[i];
       if (element === null) continue;
+      // Each element (at every nesting level) is a step of the review: the deadline is read here.
+      ctx.guard.check();
       ctx.restore(checkpoint);
       ctx.setTop([
         ['element', element],
@@ -72,7 +77,7 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
         current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope);
       } else {
         const patches = substituteAll(entry.patches, scope);
-        current = applyPatches(current, patches, scope.merges, chain).resource;
+        current = applyPatches(current, patches, scope.merges, chain, ctx.guard).resource;
       }
     }
     chain?.settle();
@@ -87,6 +92,7 @@ function evaluateList(entry: ForeachEntry, scope: ForeachScope, index: number): 
   try {
     value = scope.ctx.query(entry.list);
   } catch (error) {
+    if (isReviewAborted(error)) throw error;
     throw new KyvernoRuleError(`foreach[${index}]: failed to evaluate list "${entry.list}": ${messageOf(error)}`);
   }
   if (value === null) return [];

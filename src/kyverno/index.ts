@@ -26,14 +26,19 @@
  *    non-empty one is a rule error), `roles`/`clusterRoles` of the requester when known, `sources`
  *    (`configMap(namespace, name)` lookups in the policy sources; `apiCall(request)` only when a live
  *    cluster API is configured — otherwise apiCall context entries are rule errors), `values` (extra
- *    context values by dotted name, e.g. from the CLI).
+ *    context values by dotted name, e.g. from the CLI), `guard` (the review's ReviewGuard from
+ *    src/guard: deadline, value-size bound, cancellation; default DEFAULT_REVIEW_DEADLINE_MS and
+ *    DEFAULT_MAX_VALUE_BYTES).
  *
  *    result: `object` (final), `changed`, `policies` (per policy with a matching rule: its id,
- *    failurePolicy, status applied | skipped | error, and per rule: status applied | skipped | error
- *    with a message), and `rejection` when a policy with failurePolicy Fail had a failing rule — the
+ *    failurePolicy, status applied | skipped | error, `durationMs`, `aborted` deadline | size |
+ *    cancelled when the guard stopped it, and per rule: status applied | skipped | error with a message
+ *    and `durationMs`), and `rejection` when a policy with failurePolicy Fail had a failing rule — the
  *    request must then be denied with that message. A failing policy's changes are always dropped
  *    (Ignore: the request proceeds without them), and later policies start from the object without
- *    them; other policies still run and report.
+ *    them; other policies still run and report. A value over the size bound fails its rule only; once
+ *    the deadline passes (or the review is cancelled) no further rule runs, and each rule that still
+ *    matches is an error "not run: deadline exceeded…", answered by its policy's failurePolicy.
  *
  *    Order: ClusterPolicies by name, then Policies by namespace/name (`sortKyvernoPolicies`), whatever
  *    order they are given in; rules in declaration order (generated rules last). `request.object` is

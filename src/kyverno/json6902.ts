@@ -4,10 +4,12 @@
  * and `from` where needed) and applied all-or-nothing with the three options Kyverno sets (negative
  * indices, remove of a missing path is a no-op, add creates missing parents).
  */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
 import { parseJson, type JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch, parsePointer, type Operation } from '../jsonpatch/index.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { parseYaml11 } from './go/yaml.js';
+import { measureValue } from './measure.js';
 
 /** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */
 export function parsePatchText(patch: JsonValue): JsonValue {
@@ -53,9 +55,16 @@ function checkPointer(pointer: string, index: number, field: 'path' | 'from'): v
 
 const BAD_TILDE = /~(?![01])/;
 
-/** Applies decoded operations; the resource is left untouched when any operation fails. */
-export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[]): JsonValue {
+/**
+ * Applies decoded operations; the resource is left untouched when any operation fails. `copy` shares
+ * the copied value, so a few dozen copies of copies describe an exponentially large document: with
+ * copies in the patch, the result is measured against the guard's size bound.
+ */
+export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[], guard: ReviewGuard = UNBOUNDED_GUARD): JsonValue {
+  guard.check();
   const result = applyPatch(resource, ops, 'kyverno');
   if (!result.ok) throw new KyvernoRuleError(`failed to apply patchesJson6902: ${result.message}`);
+  if (ops.some((op) => op.op === 'copy')) measureValue(result.doc, guard, 'the patched resource');
+  guard.check();
   return result.doc;
 }

@@ -5,6 +5,7 @@
  * compare Go-printed strings with wildcards both ways; numeric operators accept numbers, numeric
  * strings, durations, quantities and semantic versions; a null key never equals anything.
  */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
 import { jsonEqual, isJsonObject, type JsonValue } from '../json/index.js';
 import { durationSeconds, SECOND, tryParseDuration } from './go/duration.js';
 import { parseFloat64 } from './go/float.js';
@@ -47,24 +48,25 @@ export function normalizeOperator(name: string): OperatorName | undefined {
   return NAMES.has(lower) ? (lower as OperatorName) : undefined;
 }
 
-export function evaluateOperator(op: OperatorName, key: JsonValue, value: JsonValue): boolean {
+/** `guard`: the review's, ticked in the comparisons that can take long (lists against lists, wildcards). */
+export function evaluateOperator(op: OperatorName, key: JsonValue, value: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD): boolean {
   switch (op) {
     case 'equals':
-      return equals(key, value);
+      return equals(key, value, guard);
     case 'notequals':
-      return !equals(key, value);
+      return !equals(key, value, guard);
     case 'in':
       return deprecatedMembership(key, value) === true;
     case 'notin':
       return deprecatedMembership(key, value) === false;
     case 'anyin':
-      return inFamily(key, value, 'any', false);
+      return inFamily(key, value, 'any', false, guard);
     case 'allin':
-      return inFamily(key, value, 'all', false);
+      return inFamily(key, value, 'all', false, guard);
     case 'anynotin':
-      return inFamily(key, value, 'any', true);
+      return inFamily(key, value, 'any', true, guard);
     case 'allnotin':
-      return inFamily(key, value, 'all', true);
+      return inFamily(key, value, 'all', true, guard);
     case 'greaterthan':
       return numeric(key, value, (c) => c > 0);
     case 'greaterthanorequals':
@@ -110,7 +112,7 @@ function durationPair(key: JsonValue, value: JsonValue): [number, number] | unde
   return [durationSeconds(k), durationSeconds(v)];
 }
 
-function equals(key: JsonValue, value: JsonValue): boolean {
+function equals(key: JsonValue, value: JsonValue, guard: ReviewGuard): boolean {
   if (typeof key === 'boolean') return value === key;
   if (typeof key === 'number') {
     if (typeof value === 'number') return value === key;
@@ -125,7 +127,7 @@ function equals(key: JsonValue, value: JsonValue): boolean {
       const valueQuantity = tryParseQuantity(value);
       return valueQuantity !== undefined && compareQuantities(keyQuantity, valueQuantity) === 0;
     }
-    return typeof value === 'string' && wildcardMatch(value, key);
+    return typeof value === 'string' && wildcardMatch(value, key, guard);
   }
   if (key === null) return false;
   if (Array.isArray(key)) return Array.isArray(value) && jsonEqual(key, value);
@@ -150,9 +152,12 @@ function valueStrings(value: JsonValue): string[] | undefined {
   return [value];
 }
 
-const bothWays = (a: string, b: string) => wildcardMatch(a, b) || wildcardMatch(b, a);
+function bothWays(a: string, b: string, guard: ReviewGuard): boolean {
+  guard.tick();
+  return wildcardMatch(a, b, guard) || wildcardMatch(b, a, guard);
+}
 
-function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', negated: boolean): boolean {
+function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', negated: boolean, guard: ReviewGuard): boolean {
   let keys: string[];
   if (typeof key === 'string') keys = [key];
   else if (typeof key === 'number' || typeof key === 'boolean') keys = [goSprint(key)];
@@ -164,11 +169,11 @@ function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', n
     return quantify(keys.map((k) => valueMatches(k, value)), quantifier, negated);
   }
   if (typeof value === 'string' && keys.length === 1 && (typeof key !== 'object' || key === null)) {
-    if (wildcardMatch(value, keys[0])) return !negated;
+    if (wildcardMatch(value, keys[0], guard)) return !negated;
   }
   const values = valueStrings(value);
   if (!values) return false;
-  return quantify(keys.map((k) => values.some((v) => bothWays(k, v))), quantifier, negated);
+  return quantify(keys.map((k) => values.some((v) => bothWays(k, v, guard))), quantifier, negated);
 }
 
 /** AnyIn: some key is in; AllIn: every key is; the NotIn forms ask the same of "is not in". */

@@ -2,6 +2,7 @@
  * Applying a rule's (or foreach element's) substituted patches: `patchStrategicMerge` wins over
  * `patchesJson6902` when both are present; neither is Kyverno's "empty mutate rule" error.
  */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
 import type { StrategicMergeCache, StrategicMergeChain } from '../schema/index.js';
 import { KyvernoRuleError } from './errors.js';
@@ -18,15 +19,22 @@ export interface PatchOutcome {
 
 /**
  * `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the
- * request's; `chain`: the strategic merges of one foreach entry (see StrategicMergeChain).
+ * request's; `chain`: the strategic merges of one foreach entry (see StrategicMergeChain); `guard`: the
+ * review's.
  */
-export function applyPatches(resource: JsonValue, patches: JsonValue, merges?: StrategicMergeCache, chain?: StrategicMergeChain): PatchOutcome {
+export function applyPatches(
+  resource: JsonValue,
+  patches: JsonValue,
+  merges?: StrategicMergeCache,
+  chain?: StrategicMergeChain,
+  guard: ReviewGuard = UNBOUNDED_GUARD,
+): PatchOutcome {
   const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
-  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain);
+  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain, guard);
   chain?.settle(); // a JSON patch reads the resource
   const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
   if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
-  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json)) };
+  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard) };
 }
 
 /**
@@ -41,5 +49,5 @@ export function applyTemplatedPatch(
   scope: SubstitutionScope,
 ): JsonValue {
   const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
-  return applyKyvernoPatch(resource, decodePatchValue(parsed));
+  return applyKyvernoPatch(resource, decodePatchValue(parsed), scope.ctx.guard);
 }

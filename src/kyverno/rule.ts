@@ -3,12 +3,17 @@
  * preconditions, then either substitute variables over the whole rule and apply its patch, or run its
  * foreach. The outcome is `applied` when the resource changed, `skipped` otherwise, `error` on any
  * failure — in which case the rule's output is dropped.
+ *
+ * The review's guard bounds every step; when it trips, the rule is an `error` with the guard's message
+ * ("deadline exceeded…", "… over the limit of N per value") and the reason in `aborted`.
  */
+import { isReviewAborted, type AbortReason } from '../guard/index.js';
 import { getOwn, isJsonObject, jsonEqual, type JsonValue } from '../json/index.js';
 import { conditionsHold } from './conditions.js';
 import { loadContextEntries } from './context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { runForeach, type ForeachScope } from './foreach.js';
+import { measureValue } from './measure.js';
 import { applyPatches, applyTemplatedPatch } from './patchers.js';
 import type { CompiledRule } from './types.js';
 import { substituteAll } from './variables.js';
@@ -20,11 +25,14 @@ export interface RuleResult {
   readonly message: string;
   /** The resource after the rule (the input itself unless applied). */
   readonly resource: JsonValue;
+  /** Set when the review's guard stopped the rule. */
+  readonly aborted?: AbortReason;
 }
 
 /** Runs a rule that matched. Never throws: failures come back as `error` results. */
 export async function runRule(rule: CompiledRule, resource: JsonValue, scope: ForeachScope): Promise<RuleResult> {
   try {
+    scope.ctx.guard.check();
     if (rule.mutation.type === 'targets') {
       return { status: 'skipped', message: 'mutate-existing rules (targets) run in the background, not at admission', resource };
     }
@@ -41,13 +49,19 @@ export async function runRule(rule: CompiledRule, resource: JsonValue, scope: Fo
     } else {
       const substituted = substituteAll(rule.substitutable, scope);
       const mutate = isJsonObject(substituted) ? getOwn(substituted, 'mutate') : undefined;
-      ({ resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges));
+      ({ resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges, undefined, scope.ctx.guard));
+    }
+    if (patched !== resource) {
+      // What the rule built goes into the reply: it must fit the bound as a whole too (measured before
+      // comparing: a value sharing subtrees would take exponential time to compare).
+      measureValue(patched, scope.ctx.guard, 'the mutated resource');
     }
     if (patched === resource || jsonEqual(patched, resource)) {
       return { status: 'skipped', message: skipReason ?? 'no patches applied', resource };
     }
     return { status: 'applied', message: describe(patched), resource: patched };
   } catch (error) {
+    if (isReviewAborted(error)) return { status: 'error', message: error.message, resource, aborted: error.reason };
     const message = error instanceof KyvernoRuleError ? error.message : `unexpected failure: ${messageOf(error)}`;
     return { status: 'error', message, resource };
   }

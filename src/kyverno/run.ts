@@ -5,8 +5,15 @@
  * failed has all its changes dropped (the next policy starts from the object as it was before it); if
  * its failurePolicy is Fail the request is to be rejected. Later policies still run, so every policy's
  * outcome is reported.
+ *
+ * Bounds (src/guard): every step runs under the review's guard. A value over the size bound is an
+ * error of its rule (its policy answers by failurePolicy; later policies run). Once the deadline has
+ * passed or the review was cancelled, nothing more runs: every rule that still matches (match/exclude
+ * only, which is cheap) is an error "not run: deadline exceeded…", so each remaining policy is
+ * answered by its failurePolicy too.
  */
 import type { AdmissionRequest } from '../admission/index.js';
+import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard, type AbortReason } from '../guard/index.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { StrategicMergeCache } from '../schema/index.js';
 import { copyObject, JsonContext, type QueryFn } from './context.js';
@@ -35,12 +42,19 @@ export interface KyvernoInput {
   readonly values?: Readonly<Record<string, JsonValue>>;
   /** JMESPath evaluator; defaults to Kyverno's dialect (tests inject clocks this way). */
   readonly query?: QueryFn;
+  /**
+   * The review's deadline, size bound and cancellation, shared with the other engines of the review.
+   * Default: a fresh guard with DEFAULT_REVIEW_DEADLINE_MS and DEFAULT_MAX_VALUE_BYTES.
+   */
+  readonly guard?: ReviewGuard;
 }
 
 export interface KyvernoRuleOutcome {
   readonly rule: string;
   readonly status: RuleStatus;
   readonly message: string;
+  /** Wall-clock time the rule took (0 for a rule answered without running). */
+  readonly durationMs: number;
 }
 
 export interface KyvernoPolicyOutcome {
@@ -51,6 +65,10 @@ export interface KyvernoPolicyOutcome {
   readonly status: 'applied' | 'skipped' | 'error';
   /** The rules that matched, in the order they ran. */
   readonly rules: readonly KyvernoRuleOutcome[];
+  /** Wall-clock time of the policy's rules, matching included. */
+  readonly durationMs: number;
+  /** Set when the review's guard stopped one of its rules, or the policy was answered without running. */
+  readonly aborted?: AbortReason;
 }
 
 export interface KyvernoResult {
@@ -94,8 +112,9 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') {
     return { object: original, changed: false, policies: [] };
   }
+  const guard = input.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
   const needImages = policies.some((p) => p.rules.some((r) => r.usesImages));
-  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages));
+  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard);
   let current = original;
   const refreshObject = (resource: JsonValue) => {
     ctx.set('request.object', resource);
@@ -109,6 +128,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
 
   for (const policy of sortedOnce(policies)) {
     if (!policy.admission || !namespaceFits(policy, current, request)) continue;
+    const policyStarted = performance.now();
     const start = current;
     const scope: ForeachScope = {
       ctx,
@@ -120,6 +140,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       merges,
     };
     const rules: KyvernoRuleOutcome[] = [];
+    let aborted: AbortReason | undefined;
     for (const rule of policy.rules) {
       let reason: string | undefined;
       try {
@@ -129,14 +150,23 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
         }
         reason = whyNotMatched(rule.match, rule.exclude, subject);
       } catch (error) {
-        rules.push({ rule: rule.name, status: 'error', message: messageOf(error) });
+        rules.push({ rule: rule.name, status: 'error', message: messageOf(error), durationMs: 0 });
         continue;
       }
       if (reason !== undefined) continue;
+      const stopped = guard.aborted;
+      if (stopped) {
+        // Past the deadline (or cancelled): the rule is answered by its policy's failurePolicy, unrun.
+        rules.push({ rule: rule.name, status: 'error', message: `not run: ${stopped.message}`, durationMs: 0 });
+        aborted ??= stopped.reason;
+        continue;
+      }
+      const ruleStarted = performance.now();
       const checkpoint = ctx.checkpoint();
       const result = await runRule(rule, current, scope);
       ctx.restore(checkpoint);
-      rules.push({ rule: rule.name, status: result.status, message: result.message });
+      rules.push({ rule: rule.name, status: result.status, message: result.message, durationMs: elapsed(ruleStarted) });
+      if (result.aborted) aborted ??= result.aborted;
       if (result.status === 'applied') {
         current = result.resource;
         refreshObject(current);
@@ -155,16 +185,24 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
         failures.push(`policy ${policy.id}: ${failed.map((r) => `rule ${r.rule} failed: ${r.message}`).join('; ')}`);
       }
     }
-    outcomes.push({
+    const outcome: { -readonly [K in keyof KyvernoPolicyOutcome]: KyvernoPolicyOutcome[K] } = {
       policy: policy.id,
       failurePolicy: policy.failurePolicy,
       status: failed.length > 0 ? 'error' : current !== start ? 'applied' : 'skipped',
       rules,
-    });
+      durationMs: elapsed(policyStarted),
+    };
+    if (aborted) outcome.aborted = aborted;
+    outcomes.push(outcome);
   }
   const result: { -readonly [K in keyof KyvernoResult]: KyvernoResult[K] } = { object: current, changed: current !== original, policies: outcomes };
   if (failures.length > 0) result.rejection = { message: failures.join('; ') };
   return result;
+}
+
+/** Milliseconds since `started`, to the microsecond. */
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
 }
 
 const NONE: readonly string[] = Object.freeze([]);

@@ -13,6 +13,7 @@
  * The validate-only anchors `X()`, `=()` and `^()` are refused with a clear error.
  * Works on a private copy; the caller's overlay is never modified.
  */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
 import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
 import { KyvernoRuleError } from './errors.js';
@@ -39,12 +40,12 @@ export class GlobalConditionFailure extends Error {
  * The overlay with its anchors resolved against `resource`. Throws ConditionFailure /
  * GlobalConditionFailure when the overlay does not apply, KyvernoRuleError for a broken overlay.
  */
-export function preprocessOverlay(overlay: JsonValue, resource: JsonValue): JsonValue {
+export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD): JsonValue {
   // Most overlays have no anchor at all: then all that changes is that emptied containers go.
   if (!mayHaveAnchors(overlay)) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
   rejectValidateOnlyAnchors(overlay, []);
   const pattern = cloneJson(overlay);
-  processNode(pattern, resource);
+  processNode(pattern, resource, guard);
   if (isJsonObject(pattern)) deleteConditionKeys(pattern);
   return pattern;
 }
@@ -108,25 +109,26 @@ function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
   }
 }
 
-function processNode(pattern: JsonValue, resource: JsonValue | undefined): void {
-  if (isJsonObject(pattern)) walkMap(pattern, resource);
-  else if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource);
+function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard: ReviewGuard): void {
+  guard.tick();
+  if (isJsonObject(pattern)) walkMap(pattern, resource, guard);
+  else if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource, guard);
 }
 
 /** The anchors a mutate overlay acts on: `()`, `<()` and `+()`. */
 const isMutateAnchor = (a: Anchor) => isConditionLike(a) || a.type === 'addIfNotPresent';
 
-function walkMap(pattern: JsonObject, resource: JsonValue | undefined): void {
+function walkMap(pattern: JsonObject, resource: JsonValue | undefined, guard: ReviewGuard): void {
   handleAddIfNotPresent(pattern, resource);
   checkConditions(pattern, resource);
   for (const key of Object.keys(pattern)) {
     const anchor = parseAnchor(key);
     if (anchor && isMutateAnchor(anchor)) continue;
-    processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined);
+    processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
   }
 }
 
-function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined): void {
+function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined, guard: ReviewGuard): void {
   let resourceItems: JsonValue[];
   if (resource === undefined || resource === null) resourceItems = [];
   else if (Array.isArray(resource)) resourceItems = resource;
@@ -140,7 +142,7 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
       // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
       const candidate = cloneJson(item);
       try {
-        processNode(candidate, resourceItem);
+        processNode(candidate, resourceItem, guard);
       } catch (error) {
         if (error instanceof ConditionFailure) continue;
         if (error instanceof GlobalConditionFailure) {
@@ -154,7 +156,7 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     }
     if (resource === undefined || resource === null) {
       try {
-        processNode(cloneJson(item), undefined);
+        processNode(cloneJson(item), undefined, guard);
         if (global) globalPassed = true;
       } catch (error) {
         if (!(error instanceof ConditionFailure)) throw error;

@@ -3,17 +3,25 @@
  *
  * - a variable is `{{ expr }}` not preceded by a backslash; `expr` is JMESPath and may hold one level
  *   of `{…}`; innermost variables resolve first and the string is re-scanned until none is left, so
- *   `{{ images.containers."{{element.name}}".tag }}` works and resolved text holding `{{…}}` is
- *   substituted again;
+ *   `{{ images.containers."{{element.name}}".tag }}` works;
+ * - text that came out of a resolved variable is never scanned again (Kyverno does re-scan it: a value
+ *   holding `{{…}}` is substituted again, which lets an object's own text run queries and grow
+ *   exponentially; see the Kyverno notes in README.md). Resolved text is kept aside behind a private
+ *   marker while the string is re-scanned, and spliced in at the end — into the expression of an
+ *   enclosing variable too, where the nested form needs it;
  * - a string that is exactly one variable takes the value's JSON type; inside a longer string a string
  *   value is inserted as is and anything else as compact Go-style JSON;
- * - `{{- expr }}` (shallow) inserts its value with `{{` escaped and stops the re-scanning;
- * - `\{{ … }}` is an escape: left alone, and `\{{` becomes `{{` at the end;
+ * - `{{- expr }}` (shallow) is the same insertion (Kyverno escapes its `{{`, which amounts to ours);
+ * - `\{{ … }}` is an escape: left alone, and `\{{` becomes `{{` at the end (in the policy's own text);
  * - `{{@}}` is the value at the same place in `request.object` (the string's path minus its first two
  *   segments, and minus everything up to `foreach`);
  * - for DELETE requests `request.object` in an expression reads `request.oldObject`;
  * - an expression that fails (unknown key in a bare field access, unknown function, syntax…) is an error.
+ *
+ * Every variable ticks the review's guard, and the text and values a document's substitution inserts
+ * are counted against its size bound.
  */
+import { isReviewAborted } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
 import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
@@ -28,45 +36,73 @@ export interface SubstitutionScope {
 }
 
 const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
-/** Re-scans of one string before giving up (a value that expands into itself would loop forever). */
-const MAX_PASSES = 64;
+
+/**
+ * Resolved text waits behind `MARK index END` while the string is re-scanned: neither character is a
+ * brace or a backslash, so it can never form or escape a variable. A MARK already in the policy's text
+ * is itself set aside the same way, so every MARK in the working string is one of ours.
+ */
+const MARK = '\uE000';
+const END = '\uE001';
+const MARKED = /\uE000(\d+)\uE001/g;
 
 const hasVariable = (s: string) => s.includes('{{');
 
-/** References, then variables, over a whole document. Throws KyvernoRuleError. */
+/** What one document's substitution has inserted so far (text and values), against the size bound. */
+interface Inserted {
+  bytes: number;
+}
+
+/** References, then variables, over a whole document. Throws KyvernoRuleError (or the guard's ReviewAborted). */
 export function substituteAll(document: JsonValue, scope: SubstitutionScope): JsonValue {
   if (!mayHaveVariables(document)) return document;
   const withReferences = substituteReferences(document);
-  return rewriteStrings(withReferences, hasVariable, (text, path) => substituteString(text, path, scope));
+  const inserted: Inserted = { bytes: 0 };
+  return rewriteStrings(withReferences, hasVariable, (text, path) => substituteIn(text, path, scope, inserted));
 }
 
 /** Variables only, in one string whose place in its document is `path` (for `{{@}}`). */
 export function substituteString(text: string, path: readonly string[], scope: SubstitutionScope): JsonValue {
-  let value = text;
-  let shallow = false;
-  for (let pass = 0; ; pass++) {
+  return substituteIn(text, path, scope, { bytes: 0 });
+}
+
+function substituteIn(text: string, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
+  const { guard } = scope.ctx;
+  const kept: string[] = [];
+  const keep = (piece: string): string => `${MARK}${kept.push(piece) - 1}${END}`;
+  let value = text.includes(MARK) ? text.replaceAll(MARK, () => keep(MARK)) : text;
+  for (;;) {
     const matches = findVariables(value);
     if (matches.length === 0) break;
-    if (pass >= MAX_PASSES) throw new KyvernoRuleError(`variable substitution in "${text}" does not terminate`);
     const original = value;
     for (const m of matches) {
+      guard.tick();
       const prefix = m[1];
       const variable = m[2];
       let expression = variable.slice(2, -2).trim();
-      let isShallow = false;
-      if (expression.startsWith('-')) {
-        isShallow = shallow = true;
-        expression = expression.slice(1).trim();
+      if (expression.startsWith('-')) expression = expression.slice(1).trim();
+      // A nested variable's resolved text is part of this expression (`"{{element.name}}"` inside).
+      const resolved = resolve(kept.length > 0 ? unmark(expression, kept) : expression, path, scope);
+      if (original === variable) {
+        countInserted(inserted, scope.ctx.lastResultSize, scope);
+        return resolved;
       }
-      const resolved = resolve(expression, path, scope);
-      if (original === variable) return resolved;
-      let replacement = typeof resolved === 'string' ? resolved : goJsonStringify(resolved);
-      if (isShallow) replacement = replacement.replaceAll('{{', '\\{{');
-      value = replaceFirst(value, prefix + variable, prefix + replacement);
+      const replacement = typeof resolved === 'string' ? resolved : goJsonStringify(resolved, guard);
+      countInserted(inserted, replacement.length, scope);
+      value = replaceFirst(value, prefix + variable, prefix + keep(replacement));
     }
-    if (shallow) break;
   }
-  return value.includes('\\{{') ? value.replaceAll('\\{{', '{{') : value;
+  if (value.includes('\\{{')) value = value.replaceAll('\\{{', '{{');
+  return kept.length > 0 ? unmark(value, kept) : value;
+}
+
+function countInserted(inserted: Inserted, bytes: number, scope: SubstitutionScope): void {
+  inserted.bytes += bytes;
+  scope.ctx.guard.checkSize(inserted.bytes, 'substituted text');
+}
+
+function unmark(text: string, kept: readonly string[]): string {
+  return text.replace(MARKED, (_, i: string) => kept[Number(i)]);
 }
 
 function findVariables(text: string): RegExpExecArray[] {
@@ -84,6 +120,7 @@ function resolve(expression: string, path: readonly string[], scope: Substitutio
   try {
     return scope.ctx.query(query);
   } catch (error) {
+    if (isReviewAborted(error)) throw error;
     throw new KyvernoRuleError(`failed to resolve ${expression} at /${path.join('/')}: ${messageOf(error)}`);
   }
 }

@@ -3,6 +3,7 @@
  * byte order, `<` `>` `&` U+2028 U+2029 escaped, invalid UTF-16 (lone surrogates) as U+FFFD. Kyverno's
  * `to_string` and its variable substitution inside longer strings both produce this text.
  */
+import type { ReviewGuard } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
 import { goJsonNumber } from './float.js';
 import { compareStrings } from './string-order.js';
@@ -67,27 +68,50 @@ function goQuote(s: string): string {
   return out + '"';
 }
 
-/** Go encoding/json.Marshal of a decoded JSON value. Throws on NaN/Infinity like Go does. */
-export function goJsonStringify(value: JsonValue): string {
-  if (value === null) return 'null';
+/**
+ * Go encoding/json.Marshal of a decoded JSON value. Throws on NaN/Infinity like Go does. With a
+ * `guard`, the text is counted as it is written and stops at the guard's size bound (a value sharing
+ * subtrees can be exponentially longer as text than in memory), and the deadline is ticked per node.
+ */
+export function goJsonStringify(value: JsonValue, guard?: ReviewGuard): string {
+  if (!guard) return stringify(value, undefined);
+  return stringify(value, { guard, written: 0 });
+}
+
+interface Budget {
+  readonly guard: ReviewGuard;
+  written: number;
+}
+
+function counted(text: string, budget: Budget | undefined): string {
+  if (budget) {
+    budget.written += text.length;
+    budget.guard.checkSize(budget.written, 'JSON text');
+  }
+  return text;
+}
+
+function stringify(value: JsonValue, budget: Budget | undefined): string {
+  if (value === null) return counted('null', budget);
   switch (typeof value) {
     case 'string':
-      return goQuote(value);
+      return counted(goQuote(value), budget);
     case 'number':
       if (!Number.isFinite(value)) throw new Error(`json: unsupported value: ${value}`);
-      return goJsonNumber(value);
+      return counted(goJsonNumber(value), budget);
     case 'boolean':
-      return value ? 'true' : 'false';
+      return counted(value ? 'true' : 'false', budget);
   }
+  budget?.guard.tick();
   if (Array.isArray(value)) {
     let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + goJsonStringify(value[i]);
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + stringify(value[i], budget);
     return out + ']';
   }
   const keys = Object.keys(value).sort(compareStrings);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
-    out += (i ? ',' : '') + goQuote(keys[i]) + ':' + goJsonStringify(value[keys[i]]);
+    out += (i ? ',' : '') + counted(goQuote(keys[i]), budget) + ':' + stringify(value[keys[i]], budget);
   }
   return out + '}';
 }

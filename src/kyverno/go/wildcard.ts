@@ -5,12 +5,14 @@
  * namespaces, annotations, kinds, `Equals` values, the `In` operator families, validate patterns and
  * the `pattern_match` JMESPath function.
  */
+import type { ReviewGuard } from '../../guard/index.js';
 
 export function hasWildcard(text: string): boolean {
   return text.includes('*') || text.includes('?');
 }
 
-export function wildcardMatch(pattern: string, text: string): boolean {
+/** `guard` is ticked at every backtrack (a pattern of many `*` against long text is quadratic). */
+export function wildcardMatch(pattern: string, text: string, guard?: ReviewGuard): boolean {
   if (pattern === '*') return true;
   if (!hasWildcard(pattern)) return pattern === text;
   // Go compares runes; splitting into code points keeps `?` one character for non-ASCII text too.
@@ -28,6 +30,7 @@ export function wildcardMatch(pattern: string, text: string): boolean {
       starP = pi++;
       starT = ti;
     } else if (starP >= 0) {
+      guard?.tick();
       pi = starP + 1;
       ti = ++starT;
     } else {

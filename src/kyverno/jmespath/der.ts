@@ -175,15 +175,16 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 export const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
 
 export function base64(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
-    out += i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=';
-    out += i + 2 < bytes.length ? B64[n & 63] : '=';
+  // btoa (Node, workerd, browsers) over a binary string built in chunks: far faster than
+  // per-character concatenation on the megabytes `base64_encode` may be asked for.
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += BINARY_CHUNK) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + BINARY_CHUNK) as unknown as number[]);
   }
-  return out;
+  return btoa(binary);
 }
+
+const BINARY_CHUNK = 8192;
 
 /** encoding/pem.Decode: the first block's type and bytes, or undefined when there is none. */
 export function pemDecode(text: string): { type: string; bytes: Uint8Array } | undefined {

@@ -7,6 +7,7 @@
  * group expands to nothing; `$$` is a literal `$`; a `$` not followed by a valid name stays as is.
  */
 import { RE2JS } from 're2js';
+import type { ReviewGuard } from '../../guard/index.js';
 
 const CACHE_SIZE = 256;
 const cache = new Map<string, RE2JS>();
@@ -74,7 +75,8 @@ function expand(template: string, src: string, m: Match, names: Record<string, n
 }
 
 /** regexp.ReplaceAll / ReplaceAllLiteral. */
-export function regexpReplaceAll(re: RE2JS, src: string, repl: string, literal: boolean): string {
+/** `guard`: the output is checked against its size bound as it grows (`$0$0…` multiplies the input). */
+export function regexpReplaceAll(re: RE2JS, src: string, repl: string, literal: boolean, guard?: ReviewGuard): string {
   const matcher = re.matcher(src);
   const groupCount = re.groupCount();
   const names = literal ? {} : re.namedGroups();
@@ -99,6 +101,10 @@ export function regexpReplaceAll(re: RE2JS, src: string, repl: string, literal: 
       }
     }
     lastMatchEnd = end;
+    if (guard) {
+      guard.checkSize(out.length + src.length - end, 'the result of a regex replacement');
+      guard.tick();
+    }
     // Advance past the match, at least one character (a whole surrogate pair when there is one).
     const cp = src.codePointAt(searchPos);
     const width = cp !== undefined && cp > 0xffff ? 2 : 1;

@@ -61,6 +61,25 @@ export function goSplit(s: string, sep: string): string[] {
 }
 
 /** strings.Replace(s, old, new, n): n < 0 replaces all; an empty `old` matches before every rune. */
+/** The length of `goReplace(s, old, repl, n)`, without building it (to check it against a bound first). */
+export function replacedLength(s: string, old: string, repl: string, n: number): number {
+  if (old === repl || n === 0) return s.length;
+  let count = 0;
+  if (old === '') {
+    const runes = runeLength(s) + 1;
+    count = n < 0 ? runes : Math.min(n, runes);
+  } else {
+    for (let j = s.indexOf(old); j >= 0 && (n < 0 || count < n); j = s.indexOf(old, j + old.length)) count++;
+  }
+  return s.length + count * (repl.length - old.length);
+}
+
+function runeLength(s: string): number {
+  let count = 0;
+  for (const _ of s) count++;
+  return count;
+}
+
 export function goReplace(s: string, old: string, repl: string, n: number): string {
   if (old === repl || n === 0) return s;
   if (old === '') {

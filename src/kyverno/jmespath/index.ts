@@ -11,10 +11,11 @@
  *   CompiledExpression.functions / .unknownFunctions: names called / called but not registered
  *       (for policy validation; an unknown function only fails when its call is evaluated).
  *   CompiledExpression.search(data, options?): JsonValue
- *       Evaluates against a JSON document. Throws a JmesPathError (never anything else).
+ *       Evaluates against a JSON document. Throws a JmesPathError, or the guard's ReviewAborted.
  *   search(expression, data, options?): JsonValue          compile + search
  *   evaluate(expression, data, options?): EvaluationResult { ok: true, value } | { ok: false, error }
- *       Never throws; the error is a JmesPathError.
+ *       Never throws, except the guard's ReviewAborted when `options.guard` trips; the error is a
+ *       JmesPathError.
  *   isUnresolvedError(error): boolean
  *       True when the failure is Kyverno's unresolved variable: `Unknown key "x" in path`.
  *   goJsonStringify(value): string
@@ -25,7 +26,8 @@
  *
  * EvaluateOptions: `now()` (ms since the epoch, default Date.now) for the time_* functions;
  * `random()` (default crypto.getRandomValues) for `random`; `images` (Kyverno's defaultRegistry and
- * enableDefaultRegistryMutation) for image_normalize. Inject now/random for deterministic tests.
+ * enableDefaultRegistryMutation) for image_normalize; `guard` (src/guard) bounds time and the size of
+ * built arrays and strings. Inject now/random for deterministic tests.
  *
  * Results share structure with the input document and with literals of the expression (as in every
  * JMESPath implementation): treat them as read-only, copy before changing them.
@@ -46,6 +48,7 @@
  *
  * Differences from Kyverno that cannot be avoided are listed in README.md beside this file.
  */
+import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
 import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './errors.js';
 import { allFunctions } from './functions/all.js';
@@ -75,6 +78,11 @@ export interface EvaluateOptions {
   random?: () => number;
   /** Kyverno's `defaultRegistry` and `enableDefaultRegistryMutation` (defaults: docker.io, true). */
   images?: { defaultRegistry: string; enableDefaultRegistryMutation: boolean };
+  /**
+   * The review's bounds: evaluation ticks it in every loop and checks the size of the arrays and
+   * strings it builds; a trip leaves as the guard's ReviewAborted (not a JmesPathError). Default: none.
+   */
+  guard?: ReviewGuard;
 }
 
 export interface CompiledExpression {
@@ -104,19 +112,24 @@ function cryptoRandom(): number {
   return (buf[0] * 2 ** 21 + (buf[1] >>> 11)) / 2 ** 53;
 }
 
-const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom, images: DEFAULT_IMAGE_CONFIG };
+const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom, images: DEFAULT_IMAGE_CONFIG, guard: UNBOUNDED_GUARD };
 
 function contextFor(options?: EvaluateOptions): CallContext {
-  if (!options || (!options.now && !options.random && !options.images)) return defaultContext;
+  if (!options || (!options.now && !options.random && !options.images && !options.guard)) return defaultContext;
   return {
     now: options.now ?? defaultContext.now,
     random: options.random ?? defaultContext.random,
     images: options.images ?? DEFAULT_IMAGE_CONFIG,
+    guard: options.guard ?? UNBOUNDED_GUARD,
   };
 }
 
-/** Anything thrown below that is not ours (a bug, a stack overflow) still leaves as a JmesPathError. */
+/**
+ * Anything thrown below that is not ours (a bug, a stack overflow) still leaves as a JmesPathError;
+ * a guard's ReviewAborted leaves as itself, so the engine answers it by failure policy.
+ */
 function asJmesPathError(e: unknown): JmesPathError {
+  if (isReviewAborted(e)) throw e;
   if (e instanceof JmesPathError) return e;
   if (e instanceof RangeError) return new JmesPathRuntimeError(`expression too deeply nested: ${e.message}`);
   return new JmesPathRuntimeError(e instanceof Error ? e.message : String(e));

@@ -7,12 +7,19 @@
  * context: function arguments, comparisons, `||` (both sides), the left side of `&&`, `!`, pipes,
  * projections, filters and multi-selects. Here it travels as the MISSING sentinel (no exception on
  * the hot path); the key is kept in the evaluation state for the message.
+ *
+ * Bounds: every loop ticks the review's guard (deadline, cancellation), and the values that can grow
+ * past their inputs are measured before they are kept: flattened arrays (`[@, @][]` doubles a list)
+ * and function results. Multi-selects share their children, so their growth costs nothing until the
+ * value is walked; the walkers (comparison, `to_string`, the engine's own measure) are bounded too.
  */
+import { isReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { FunctionError, JmesPathRuntimeError, UnknownFunctionError, UnresolvedKeyError } from './errors.js';
 import { formatFloatG } from '../go/float.js';
 import type { Comparator, Node } from './parser.js';
 import { checkArgs, type CallContext, type FunctionTable } from './registry.js';
+import { jsonSize, type SizeMemo } from './size.js';
 import { deepEqual, ExpRef, isFalse, toJson, type Value } from './values.js';
 
 export const MISSING: unique symbol = Symbol('missing');
@@ -22,6 +29,9 @@ export interface State {
   missingKey: string;
   ctx: CallContext;
   sawExpRef: boolean;
+  guard: ReviewGuard;
+  /** Sizes of the arrays and objects measured during this evaluation (./size.ts). */
+  sizes: SizeMemo | undefined;
 }
 
 export type Evaluator = (value: Value, state: State) => Result;
@@ -120,6 +130,7 @@ function projection(left: Evaluator, right: Evaluator, rightIsIdentity: boolean)
     if (!Array.isArray(l)) return null;
     const out: Value[] = [];
     for (const item of l) {
+      s.guard.tick();
       const r = rightIsIdentity ? item : tolerate(right(item, s));
       if (r !== null) out.push(r);
     }
@@ -127,11 +138,15 @@ function projection(left: Evaluator, right: Evaluator, rightIsIdentity: boolean)
   };
 }
 
-/** go-jmespath swallows every error of the left side of value projections, filters and flattens. */
+/**
+ * go-jmespath swallows every error of the left side of value projections, filters and flattens
+ * (not the guard's: the review is over).
+ */
 function swallow(e: Evaluator, v: Value, s: State): Result {
   try {
     return e(v, s);
-  } catch {
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
     return null;
   }
 }
@@ -143,6 +158,7 @@ function valueProjection(left: Evaluator, right: Evaluator): Evaluator {
     const out: Value[] = [];
     for (const key in l) {
       if (!hasOwn(l, key)) continue;
+      s.guard.tick();
       const r = tolerate(right(l[key], s));
       if (r !== null) out.push(r);
     }
@@ -156,6 +172,7 @@ function filterProjection(left: Evaluator, right: Evaluator, cond: Evaluator): E
     if (!Array.isArray(l)) return null;
     const out: Value[] = [];
     for (const item of l) {
+      s.guard.tick();
       if (isFalse(tolerate(cond(item, s)))) continue;
       const r = tolerate(right(item, s));
       if (r !== null) out.push(r);
@@ -168,11 +185,21 @@ function flatten(child: Evaluator): Evaluator {
   return (v, s) => {
     const l = swallow(child, v, s);
     if (!Array.isArray(l)) return null;
+    // Measured before it is built: `[@, @][]` doubles a list at every step.
+    const limit = s.guard.maxValueBytes;
+    const sizes = (s.sizes ??= new WeakMap());
+    let size = 2;
+    for (const item of l) {
+      size += jsonSize(item, sizes, limit, s.guard) - (Array.isArray(item) ? 1 : -1);
+      if (size > limit) s.guard.checkSize(size, 'a flattened array');
+    }
     const out: JsonValue[] = [];
     for (const item of l) {
+      s.guard.tick();
       if (Array.isArray(item)) for (const x of item) out.push(x);
       else out.push(item);
     }
+    sizes.set(out, size);
     return out;
   };
 }
@@ -213,8 +240,8 @@ function not(child: Evaluator): Evaluator {
 }
 
 function comparator(op: Comparator, left: Evaluator, right: Evaluator): Evaluator {
-  if (op === 'eq') return (v, s) => deepEqual(tolerate(left(v, s)), tolerate(right(v, s)));
-  if (op === 'ne') return (v, s) => !deepEqual(tolerate(left(v, s)), tolerate(right(v, s)));
+  if (op === 'eq') return (v, s) => deepEqual(tolerate(left(v, s)), tolerate(right(v, s)), s.guard);
+  if (op === 'ne') return (v, s) => !deepEqual(tolerate(left(v, s)), tolerate(right(v, s)), s.guard);
   return (v, s) => {
     const l = tolerate(left(v, s));
     const r = tolerate(right(v, s));
@@ -231,6 +258,7 @@ function expref(child: Evaluator): Evaluator {
   return (_v, s) => {
     s.sawExpRef = true;
     return new ExpRef((x) => {
+      s.guard.tick(); // map, sort_by, max_by… apply it per element
       const r = tolerate(child(x, s));
       return r instanceof ExpRef ? null : r;
     });
@@ -249,7 +277,10 @@ function call(name: string, args: Evaluator[], functions: FunctionTable): Evalua
     const values: Value[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) values[i] = tolerate(args[i](v, s));
     checkArgs(def, values);
+    s.guard.tick();
     const result = def.call(values, s.ctx);
+    // Functions that can grow text or lists check before building; this catches the rest.
+    if (typeof result === 'string' || Array.isArray(result)) s.guard.checkSize(result.length, `the result of ${name}()`);
     // Go would carry ±Inf/NaN on and fail when encoding it; no JSON document can hold it, so stop here.
     if (typeof result === 'number' && !Number.isFinite(result)) {
       throw new FunctionError(name, `json: unsupported value: ${formatFloatG(result)}`);
@@ -305,8 +336,12 @@ export function compileNode(node: Node, functions: FunctionTable): Evaluator {
 
 /** Runs a compiled evaluator at the top level: an unresolved key becomes UnresolvedKeyError. */
 export function run(evaluator: Evaluator, data: JsonValue, ctx: CallContext): Value {
-  const state: State = { missingKey: '', ctx, sawExpRef: false };
+  const state: State = { missingKey: '', ctx, sawExpRef: false, guard: ctx.guard, sizes: undefined };
   const result = evaluator(data, state);
   if (result === MISSING) throw new UnresolvedKeyError(state.missingKey);
-  return state.sawExpRef ? toJson(result) : result;
+  if (!state.sawExpRef) return result;
+  // toJson copies: measure first (shared subtrees once) rather than copy up to the bound.
+  const size = jsonSize(result, (state.sizes ??= new WeakMap()), ctx.guard.maxValueBytes, ctx.guard);
+  ctx.guard.checkSize(size, 'a JMESPath result');
+  return toJson(result, ctx.guard);
 }

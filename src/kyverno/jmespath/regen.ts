@@ -5,6 +5,7 @@
  * (`*`, `+`, `{n,}`) adds at most 10 extra items, as goregen's default. `.` and negated classes draw
  * from printable ASCII. Anchors and word boundaries generate nothing.
  */
+import type { ReviewGuard } from '../../guard/index.js';
 import { compileRegexp } from './goregexp.js';
 
 type Gen =
@@ -226,7 +227,7 @@ class RegexParser {
   }
 }
 
-function generate(g: Gen, random: () => number, out: string[]): void {
+function generate(g: Gen, random: () => number, out: string[], guard?: ReviewGuard): void {
   const pick = (n: number) => Math.min(n - 1, Math.floor(random() * n));
   switch (g.t) {
     case 'lit':
@@ -247,23 +248,32 @@ function generate(g: Gen, random: () => number, out: string[]): void {
       return;
     }
     case 'seq':
-      for (const item of g.items) generate(item, random, out);
+      for (const item of g.items) generate(item, random, out, guard);
       return;
     case 'alt':
-      generate(g.options[pick(g.options.length)], random, out);
+      generate(g.options[pick(g.options.length)], random, out, guard);
       return;
     case 'rep': {
       const n = g.min + pick(g.max - g.min + 1);
-      for (let i = 0; i < n; i++) generate(g.item, random, out);
+      for (let i = 0; i < n; i++) {
+        if (guard) {
+          guard.checkSize(out.length, 'the result of random()');
+          guard.tick();
+        }
+        generate(g.item, random, out, guard);
+      }
     }
   }
 }
 
-/** A random string that the pattern matches. Throws with Go's message for an invalid pattern. */
-export function randomFromPattern(pattern: string, random: () => number): string {
+/**
+ * A random string that the pattern matches. Throws with Go's message for an invalid pattern; `guard`
+ * bounds the length (nested repetitions multiply) and the time.
+ */
+export function randomFromPattern(pattern: string, random: () => number, guard?: ReviewGuard): string {
   compileRegexp(pattern); // Go syntax check with Go's error text
   const ast = new RegexParser(pattern).parse();
   const out: string[] = [];
-  generate(ast, random, out);
+  generate(ast, random, out, guard);
   return out.join('');
 }

@@ -2,6 +2,7 @@
  * Function table: signatures, go-jmespath's argument checking (arity, then types; variadic functions
  * are checked for arity only, as in Go) and the context functions receive.
  */
+import type { ReviewGuard } from '../../guard/index.js';
 import { InvalidArityError, InvalidTypeError, UnknownFunctionError } from './errors.js';
 import { ExpRef, goFormatV, type Value } from './values.js';
 
@@ -20,6 +21,8 @@ export interface CallContext {
   random(): number;
   /** Kyverno's image settings (config map keys defaultRegistry / enableDefaultRegistryMutation). */
   images: { defaultRegistry: string; enableDefaultRegistryMutation: boolean };
+  /** The review's deadline and size bound: functions that grow text or walk values check it. */
+  guard: ReviewGuard;
 }
 
 export interface FunctionDef {

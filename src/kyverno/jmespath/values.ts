@@ -1,4 +1,5 @@
 /** JMESPath value helpers with Go semantics (go-jmespath's isFalse, reflect.DeepEqual, byte-order strings). */
+import type { ReviewGuard } from '../../guard/index.js';
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { goSprint } from '../go/sprint.js';
 import { FunctionError } from './errors.js';
@@ -39,14 +40,18 @@ export function isFalse(v: Value): boolean {
 }
 
 
-/** reflect.DeepEqual over decoded JSON: numbers compare as float64 (`1 == 1.0`). */
-export function deepEqual(a: Value, b: Value): boolean {
+/**
+ * reflect.DeepEqual over decoded JSON: numbers compare as float64 (`1 == 1.0`). `guard` is ticked per
+ * node (two values sharing subtrees can take exponential time to compare).
+ */
+export function deepEqual(a: Value, b: Value, guard?: ReviewGuard): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof ExpRef || b instanceof ExpRef) return false;
+  guard?.tick();
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i], guard)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -54,7 +59,7 @@ export function deepEqual(a: Value, b: Value): boolean {
   for (const k in a) {
     if (!hasOwn(a, k)) continue;
     count++;
-    if (!hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
+    if (!hasOwn(b, k) || !deepEqual(a[k], b[k], guard)) return false;
   }
   for (const k in b) if (hasOwn(b, k)) count--;
   return count === 0;
@@ -95,12 +100,24 @@ export function goFormatV(v: Value): string {
 
 const printExpRef = (v: object) => (v instanceof ExpRef ? '{expref}' : undefined);
 
-/** Replaces expression references that escaped into a result with null (they are not JSON). */
-export function toJson(v: Value): JsonValue {
-  if (v instanceof ExpRef) return null;
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) return v.map((item) => toJson(item as Value));
-  const out: JsonObject = {};
-  for (const k of Object.keys(v)) setOwn(out, k, toJson(v[k]));
-  return out;
+/**
+ * Replaces expression references that escaped into a result with null (they are not JSON). The copy
+ * is counted node by node against `guard`'s size bound: a result sharing subtrees would otherwise be
+ * copied out exponentially.
+ */
+export function toJson(v: Value, guard?: ReviewGuard): JsonValue {
+  let nodes = 0;
+  const copy = (x: Value): JsonValue => {
+    if (x instanceof ExpRef) return null;
+    if (typeof x !== 'object' || x === null) return x;
+    if (guard) {
+      guard.checkSize(++nodes, 'a JMESPath result');
+      guard.tick();
+    }
+    if (Array.isArray(x)) return x.map((item) => copy(item as Value));
+    const out: JsonObject = {};
+    for (const k of Object.keys(x)) setOwn(out, k, copy(x[k]));
+    return out;
+  };
+  return copy(v);
 }

@@ -79,7 +79,11 @@ export const encodingFunctions: FunctionDef[] = [
     args: [S],
     returns: ['string'],
     note: 'encodes a regular, plaintext and unencoded string to base64',
-    call: ([s]) => base64(encoder.encode(s as string)),
+    call: ([s], ctx) => {
+      const bytes = encoder.encode(s as string);
+      ctx.guard.checkSize(Math.ceil(bytes.length / 3) * 4, 'the result of base64_encode()');
+      return base64(bytes);
+    },
   },
   {
     name: 'parse_json',

@@ -1,4 +1,5 @@
 /** semver_compare, random, image_normalize and is_external_url. */
+import { isReviewAborted } from '../../../guard/index.js';
 import { FunctionError, kyvernoError } from '../errors.js';
 import { imageInfo, imageString } from '../../go/image.js';
 import type { FunctionDef } from '../registry.js';
@@ -89,8 +90,9 @@ export const miscFunctions: FunctionDef[] = [
     call: ([pattern], ctx) => {
       if (pattern === '') throw new FunctionError('random', 'no pattern provided');
       try {
-        return randomFromPattern(pattern as string, ctx.random);
+        return randomFromPattern(pattern as string, ctx.random, ctx.guard);
       } catch (e) {
+        if (isReviewAborted(e)) throw e;
         throw new FunctionError('random', (e as Error).message);
       }
     },

@@ -2,7 +2,7 @@
 import { FunctionError, kyvernoError } from '../errors.js';
 import { compileRegexp, regexpMatch, regexpReplaceAll } from '../goregexp.js';
 import { wildcardMatch } from '../../go/wildcard.js';
-import type { FunctionDef } from '../registry.js';
+import type { CallContext, FunctionDef } from '../registry.js';
 import type { Value } from '../values.js';
 import { ifaceToString } from './strings.js';
 
@@ -19,10 +19,10 @@ function compileOr(fn: string, pattern: string, prefixed: boolean) {
 }
 
 function replaceAll(fn: string, literal: boolean) {
-  return ([pattern, src, repl]: Value[]) => {
+  return ([pattern, src, repl]: Value[], ctx: CallContext) => {
     const s = ifaceToString(fn, 2, src);
     const r = ifaceToString(fn, 3, repl);
-    return regexpReplaceAll(compileOr(fn, pattern as string, true), s, r, literal);
+    return regexpReplaceAll(compileOr(fn, pattern as string, true), s, r, literal, ctx.guard);
   };
 }
 

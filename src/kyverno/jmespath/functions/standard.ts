@@ -9,6 +9,7 @@ import { parseFloat64 } from '../../go/float.js';
 import { goJsonStringify } from '../../go/json.js';
 import { compareStrings } from '../../go/string-order.js';
 import type { FunctionDef } from '../registry.js';
+import { jsonSize } from '../size.js';
 import { ExpRef, goInterfaceEqual, runeCount, typeOf, type Value } from '../values.js';
 
 const num = (v: Value) => v as number;
@@ -114,7 +115,13 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['string'] }, { types: ['array[string]'] }],
     returns: ['string'],
     note: 'joins an array of strings with a separator',
-    call: ([sep, items]) => (arr(items) as string[]).join(str(sep)),
+    call: ([sep, items], ctx) => {
+      const list = arr(items) as string[];
+      let length = Math.max(0, list.length - 1) * str(sep).length;
+      for (const item of list) length += item.length;
+      ctx.guard.checkSize(length, 'the result of join()');
+      return list.join(str(sep));
+    },
   },
   {
     name: 'keys',
@@ -254,7 +261,12 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['any'] }],
     returns: ['string'],
     note: 'a string, or the JSON text of any other value',
-    call: ([v]) => (typeof v === 'string' ? v : goJsonStringify(v as JsonValue)),
+    call: ([v], ctx) => {
+      if (typeof v === 'string') return v;
+      // Estimated first (shared subtrees measured once), then counted exactly while written.
+      ctx.guard.checkSize(jsonSize(v, new WeakMap(), ctx.guard.maxValueBytes, ctx.guard), 'the result of to_string()');
+      return goJsonStringify(v as JsonValue, ctx.guard);
+    },
   },
   {
     name: 'type',

@@ -3,7 +3,7 @@ import { kyvernoError } from '../errors.js';
 import { formatFloat32F } from '../../go/float.js';
 import { floatToInt64 } from '../../go/int64.js';
 import { compareStrings } from '../../go/string-order.js';
-import { goCleanPath, goEqualFold, goReplace, goSplit, goToLower, goToUpper, goTrim, goTruncate } from '../gostrings.js';
+import { goCleanPath, goEqualFold, goReplace, replacedLength, goSplit, goToLower, goToUpper, goTrim, goTruncate } from '../gostrings.js';
 import type { FunctionDef } from '../registry.js';
 import type { Value } from '../values.js';
 
@@ -42,14 +42,21 @@ export const stringFunctions: FunctionDef[] = [
     args: [S, S, S, N],
     returns: ['string'],
     note: 'replaces a specified number of instances of the source string with the replacement string in a parent ',
-    call: ([s, o, n, count]) => goReplace(str(s), str(o), str(n), goInt(count as number)),
+    call: ([s, o, n, count], ctx) => {
+      const times = goInt(count as number);
+      ctx.guard.checkSize(replacedLength(str(s), str(o), str(n), times), 'the result of replace()');
+      return goReplace(str(s), str(o), str(n), times);
+    },
   },
   {
     name: 'replace_all',
     args: [S, S, S],
     returns: ['string'],
     note: 'replace all instances of one string with another in an overall parent string',
-    call: ([s, o, n]) => goReplace(str(s), str(o), str(n), -1),
+    call: ([s, o, n], ctx) => {
+      ctx.guard.checkSize(replacedLength(str(s), str(o), str(n), -1), 'the result of replace_all()');
+      return goReplace(str(s), str(o), str(n), -1);
+    },
   },
   {
     name: 'to_upper',

@@ -1,0 +1,20 @@
+/**
+ * The size of a value as JSON text, estimated by a walk that stops at the review's size bound. A
+ * JMESPath result may share subtrees (`[@, @]` nested n times is n small arrays in memory but 2^n
+ * leaves as text): every later step — a patch, a merge, the review's reply — would expand it, so the
+ * engine measures values where they enter the review (variables, context entries, foreach lists, API
+ * responses) and what a rule built, and refuses those over the bound. The walk stops once past the
+ * bound, so a value sharing subtrees costs at most about `maxValueBytes / 2` steps; it keeps no memo of
+ * shared subtrees (./jmespath/size.ts can): the values measured here are nearly always plain trees, and
+ * a memo would make every measure several times slower.
+ */
+import type { ReviewGuard } from '../guard/index.js';
+import type { JsonValue } from '../json/index.js';
+import { jsonSize } from './jmespath/size.js';
+
+/** Estimated JSON length of `value`; throws ReviewAborted('size') over the guard's bound. */
+export function measureValue(value: JsonValue, guard: ReviewGuard, what: string): number {
+  const size = jsonSize(value, undefined, guard.maxValueBytes, guard);
+  if (size > guard.maxValueBytes) guard.checkSize(size, what);
+  return size;
+}
