@@ -1,3 +1,4 @@
+import { checkBuiltSize } from '../engine/bounds.js';
 import { CelOptional, CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
 import { celError } from './errors.js';
 import { formatFixed, formatScientific, formatShortest } from './go-float.js';
@@ -34,6 +35,7 @@ export function formatString(format: string, args: readonly unknown[]): string {
     const [read, clause] = parseClause(format, i + 1);
     try {
       out += clause(args[argIndex]);
+      checkBuiltSize(out.length, 'the result of format');
     } catch (e) {
       if (e instanceof ClauseError) throw celError(`error during formatting: ${e.message}`);
       throw e;
