@@ -8,7 +8,7 @@ import type { AdmissionRequest } from '../admission/types.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewAborted, ReviewGuard } from '../guard/index.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonSize, createPatch, type Operation } from '../jsonpatch/index.js';
-import { dispatch } from '../map/dispatch.js';
+import { dispatch, type InvocationTrace } from '../map/dispatch.js';
 import { NO_EQUIVALENTS } from '../map/equivalence.js';
 import { internalError } from '../map/errors.js';
 import type { PolicySet } from '../policyset/index.js';
@@ -20,6 +20,21 @@ import type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';
 function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string) => JsonObject | undefined {
   const fallback = options.namespaceLookup;
   return fallback ? (name) => set.objects.namespace(name) ?? fallback(name) : (name) => set.objects.namespace(name);
+}
+
+/** A MAP trace as an outcome, member by member (a spread of traces of several shapes is slow in V8). */
+function mapOutcome(t: InvocationTrace): PolicyOutcome {
+  const o = { engine: 'MutatingAdmissionPolicy', policy: t.policy } as PolicyOutcome;
+  if (t.binding !== undefined) o.binding = t.binding;
+  if (t.param !== undefined) o.param = t.param;
+  o.pass = t.pass;
+  o.result = t.result;
+  if (t.detail !== undefined) o.detail = t.detail;
+  if (t.ignored) o.ignored = true;
+  if (t.failurePolicy !== undefined) o.failurePolicy = t.failurePolicy;
+  o.durationMs = t.durationMs ?? 0;
+  if (t.aborted !== undefined) o.aborted = t.aborted;
+  return o;
 }
 
 /** The ordinal (see pipelinePolicies) of the policy started last, for answering an escaped ReviewAborted. */
@@ -44,7 +59,7 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
       notify?.(ordinal);
     },
   });
-  for (const t of mapResult.traces) outcomes.push({ engine: 'MutatingAdmissionPolicy', ...t, durationMs: t.durationMs ?? 0 });
+  for (const t of mapResult.traces) outcomes.push(mapOutcome(t));
   const none = {};
   if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings, auditAnnotations: none };
   if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings, auditAnnotations: none };

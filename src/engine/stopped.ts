@@ -30,6 +30,10 @@ class StoppedGuard extends ReviewGuard {
   override check(): void {
     throw this.stop;
   }
+
+  override tick(): void {
+    throw this.stop;
+  }
 }
 
 /** Kyverno policies answered by their failurePolicy without running; `failures` holds the Fail ones' texts. */

@@ -13,23 +13,22 @@ import { parsePointer } from './pointer.js';
  * 8): exact up to `limit`, and some number above `limit` once it passes it.
  */
 export function jsonSizeUpTo(value: JsonValue, limit: number, guard?: ReviewGuard): number {
-  let size = 0;
-  const stack: JsonValue[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop()!;
-    guard?.tick();
-    if (typeof v === 'string') size += v.length + 2;
-    else if (v === null || typeof v !== 'object') size += 8;
-    else if (Array.isArray(v)) {
-      size += 1 + v.length;
-      for (let i = 0; i < v.length; i++) stack.push(v[i]);
-    } else {
-      size += 2;
-      for (const k in v) {
-        size += k.length + 4;
-        stack.push(v[k]);
-      }
-    }
+  return sizeOf(value, 0, limit, guard);
+}
+
+/** `size` plus the size of `v`, returning early once over `limit`. Recursion depth is the JSON's (bounded). */
+function sizeOf(v: JsonValue, size: number, limit: number, guard: ReviewGuard | undefined): number {
+  if (typeof v === 'string') return size + v.length + 2;
+  if (v === null || typeof v !== 'object') return size + 8;
+  guard?.tick();
+  if (Array.isArray(v)) {
+    size += 1 + v.length;
+    for (let i = 0; i < v.length && size <= limit; i++) size = sizeOf(v[i], size, limit, guard);
+    return size;
+  }
+  size += 2;
+  for (const k in v) {
+    size = sizeOf(v[k], size + k.length + 4, limit, guard);
     if (size > limit) return size;
   }
   return size;

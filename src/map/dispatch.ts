@@ -306,6 +306,8 @@ class Dispatcher {
       return this.invokeUnguarded(inv, object, namespaceObject, pass, started);
     } catch (err) {
       if (!(err instanceof ReviewAborted)) throw err;
+      // A size error fails this invocation only; a deadline or cancellation stops the review.
+      if (err.reason !== 'size') this.stop = err;
       const trace = this.trace(inv, pass);
       this.fail(inv.bound.policy, inv.binding.name, 'Forbidden', err.message, trace, performance.now() - started, err.reason);
       return { object, ran: false };
@@ -367,9 +369,25 @@ class Dispatcher {
       : { policy: policy.name, binding: inv.binding.name, pass, failurePolicy };
   }
 
-  /** The guard's reason to stop, once the deadline passed or the review was cancelled. */
+  /** Why the review stopped (deadline, cancellation), once it has: later invocations do not run. */
+  private stop: ReviewAborted | undefined;
+
+  /**
+   * The guard's reason to stop, once the deadline passed or the review was cancelled. Between
+   * invocations the guard is ticked (its clock is read every few hundred ticks; a long invocation reads
+   * it on CEL's cost path), so the normal path costs no clock read here.
+   */
   private stopped(): ReviewAborted | undefined {
-    return this.ctx.guard?.aborted;
+    const guard = this.ctx.guard;
+    if (this.stop === undefined && guard !== undefined) {
+      try {
+        guard.tick();
+      } catch (err) {
+        if (!(err instanceof ReviewAborted)) throw err;
+        this.stop = err;
+      }
+    }
+    return this.stop;
   }
 
   run(invocations: readonly Invocation[], start: JsonValue | null): { object: JsonValue | null } | StatusAbort {

@@ -191,6 +191,26 @@ describe('a value over the size bound fails only the policy that builds it', () 
   });
 });
 
+describe('the reply patch is held to the bound too', () => {
+  const adds = (name: string, failurePolicy: 'Fail' | 'Ignore') =>
+    mapPolicy({ name, failurePolicy, apply: `Object{metadata: Object.metadata{annotations: {"${name}": "${'x'.repeat(600)}"}}}` });
+
+  it('each mutation fits, their sum does not: the policies that mutated are answered by their failurePolicy', async () => {
+    const strict = await evaluate(setOf(adds('a', 'Fail'), adds('b', 'Ignore')), request(), { guard: guard(60_000, 1000) });
+    expect(strict.allowed).toBe(false);
+    if (strict.allowed) return;
+    expect(strict.status.message).toContain('policy a: its mutation is lost: the reply patch would be');
+    expect(strict.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([['a', 'mutated', 'size'], ['b', 'mutated', 'size']]);
+
+    const lenient = await evaluate(setOf(adds('a', 'Ignore'), adds('b', 'Ignore')), request(), { guard: guard(60_000, 1000) });
+    expect(lenient).toMatchObject({ allowed: true, patch: [] });
+    // Under the default bound the same set is admitted with both annotations.
+    const normal = await evaluate(setOf(adds('a', 'Fail'), adds('b', 'Ignore')), request());
+    expect(normal.allowed).toBe(true);
+    if (normal.allowed) expect(normal.patch).toHaveLength(1);
+  });
+});
+
 describe('a deadline answers the policy in progress and those not yet run by their failurePolicy', () => {
   it('slow CEL inside the cost budget is stopped at the deadline (HTTP, limits.reviewDeadlineMs)', async () => {
     const set = setOf(mapPolicy(slowPolicy('slow', 'Fail')));

@@ -15,19 +15,20 @@ export function activeGuard(): ReviewGuard | undefined {
   return active;
 }
 
-/** Runs `fn` with `guard` active (restoring the previous one after: evaluations nest). */
-export function withGuard<T>(guard: ReviewGuard | undefined, fn: () => T): T {
-  if (guard === undefined || guard === active) return fn();
-  const prevActive = active;
-  const prevBound = bound;
+/**
+ * Makes `guard` the active one; returns the one it replaces, to be given back to `restoreGuard` in a
+ * `finally` (evaluations nest: a lazily evaluated variable runs inside an expression).
+ */
+export function enterGuard(guard: ReviewGuard): ReviewGuard | undefined {
+  const previous = active;
   active = guard;
   bound = guard.maxValueBytes;
-  try {
-    return fn();
-  } finally {
-    active = prevActive;
-    bound = prevBound;
-  }
+  return previous;
+}
+
+export function restoreGuard(previous: ReviewGuard | undefined): void {
+  active = previous;
+  bound = previous ? previous.maxValueBytes : Infinity;
 }
 
 /**

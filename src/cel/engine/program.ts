@@ -3,7 +3,8 @@
  * Kubernetes layer (src/cel/k8s) builds environments and activations on top of it.
  */
 import { ReviewAborted } from '../../guard/index.js';
-import { activeGuard } from './bounds.js';
+import type { ReviewGuard } from '../../guard/index.js';
+import { activeGuard, enterGuard, restoreGuard } from './bounds.js';
 import { check } from './checker.js';
 import type { Env } from './env.js';
 import { AsyncPending, CelEvalError, CostLimitError, formatIssues, type CelIssue } from './errors.js';
@@ -37,11 +38,14 @@ export class Program {
    * Evaluates against an activation with a cost limit. Returns the value and the cost; CEL errors
    * come back as `{error}`, cost-limit exhaustion as `{error, costLimit: true}`, and — when `async`
    * is given — a call that returned a Promise as `{pending}` (await it, record the result in `async`,
-   * evaluate again). Never throws, except ReviewAborted when the active review guard (src/cel/engine/
-   * bounds.ts) trips: the deadline passed, the review was cancelled, or a value would pass the size bound.
+   * evaluate again). Never throws, except ReviewAborted when the review guard (`guard`, by default the
+   * active one of src/cel/engine/bounds.ts) trips: the deadline passed, the review was cancelled, or a
+   * value would pass the size bound.
    */
-  evaluate(act: Activation, limit: number, async?: AsyncResults): EvalOutcome {
-    const s = new EvalState(act, limit, this.slotCount, async, activeGuard());
+  evaluate(act: Activation, limit: number, async?: AsyncResults, guard: ReviewGuard | undefined = activeGuard()): EvalOutcome {
+    const s = new EvalState(act, limit, this.slotCount, async, guard);
+    const outer = activeGuard();
+    if (guard !== outer) enterGuard(guard!);
     try {
       const value = this.interp(s);
       if (s.cost > limit) return { ok: false, error: new CostLimitError().message, costLimit: true, cost: s.cost };
@@ -53,6 +57,8 @@ export class Program {
       if (e instanceof ReviewAborted) throw e;
       if (e instanceof RangeError) return { ok: false, error: `evaluation failed: ${e.message}`, cost: s.cost };
       return { ok: false, error: `internal error: ${e instanceof Error ? e.message : String(e)}`, cost: s.cost };
+    } finally {
+      if (guard !== outer) restoreGuard(outer);
     }
   }
 }

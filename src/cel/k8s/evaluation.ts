@@ -6,7 +6,6 @@
  */
 import type { ReviewGuard } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
-import { withGuard } from '../engine/bounds.js';
 import { CelEvalError } from '../engine/errors.js';
 import { jsonRoot } from '../engine/json.js';
 import { AsyncResults, type Activation } from '../engine/planner.js';
@@ -171,10 +170,8 @@ export class Evaluation {
    */
   evaluate(compiled: CompiledExpression): EvalResult {
     if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
-    const guard = this.guard;
-    if (guard === undefined) return this.account(compiled, compiled.program.evaluate(this.activation, this.perCallLimit));
-    guard.tick();
-    return this.account(compiled, withGuard(guard, () => compiled.program.evaluate(this.activation, this.perCallLimit)));
+    this.guard?.tick();
+    return this.account(compiled, compiled.program.evaluate(this.activation, this.perCallLimit, undefined, this.guard));
   }
 
   /**
@@ -187,7 +184,7 @@ export class Evaluation {
     if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
     for (let round = 0; ; round++) {
       this.guard?.tick();
-      const out = withGuard(this.guard, () => compiled.program.evaluate(this.activation, this.perCallLimit, this.async));
+      const out = compiled.program.evaluate(this.activation, this.perCallLimit, this.async, this.guard);
       if (out.ok || !out.pending) return this.account(compiled, out);
       if (round >= MAX_ASYNC_CALLS) {
         return { ok: false, message: `expression '${compiled.expression}' resulted in error: too many asynchronous calls`, kind: 'runtime', cost: out.cost };
