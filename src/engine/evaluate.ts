@@ -65,8 +65,8 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
   if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings, auditAnnotations: none };
 
   const mapCount = set.mutatingPolicies.length;
-  const stop = guard.aborted;
-  if (stop && set.kyvernoPolicies.length > 0) {
+  const stop = set.kyvernoPolicies.length > 0 ? guard.aborted : undefined;
+  if (stop) {
     // The deadline passed (or the review was cancelled) before Kyverno's turn: its policies do not run.
     const labels = namespaceLabels(request, namespaces);
     const answered = answerKyvernoNotRun(set.kyvernoPolicies, request, mapResult.object, labels, stop);
