@@ -14,7 +14,7 @@ import { internalError } from '../map/errors.js';
 import type { PolicySet } from '../policyset/index.js';
 import { namespaceLabels, runKyvernoStep } from './kyverno-step.js';
 import { denialStatus, forbiddenStatus } from './status.js';
-import { answerKyvernoNotRun, answerStoppedReview } from './stopped.js';
+import { answerKyvernoNotRun, answerStopped } from './stopped.js';
 import type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';
 
 function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string) => JsonObject | undefined {
@@ -151,7 +151,10 @@ export async function evaluate(set: PolicySet, request: AdmissionRequest, option
   try {
     return await evaluateUnsafe(set, request, options, guard, progress);
   } catch (err) {
-    if (err instanceof ReviewAborted) return answerStoppedReview(set, request, progress.ordinal, err.reason);
+    if (err instanceof ReviewAborted) {
+      const text = `${err.message} (the evaluation stopped; the mutations of the policies that had completed are lost)`;
+      return answerStopped(set, request, progress.ordinal, new ReviewAborted(err.reason, text));
+    }
     const message = err instanceof Error ? err.message : String(err);
     return { allowed: false, status: internalError(`amender engine: ${message}`).status, outcomes: [], warnings: [], auditAnnotations: {} };
   }

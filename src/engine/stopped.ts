@@ -84,7 +84,11 @@ function stopMessage(reason: AbortReason): string {
  * survives: the reply carries no patch, and every outcome's detail says so.
  */
 export function answerStoppedReview(set: PolicySet, request: AdmissionRequest, ordinal: number, reason: AbortReason): EngineResult {
-  const stop = new ReviewAborted(reason, stopMessage(reason));
+  return answerStopped(set, request, ordinal, new ReviewAborted(reason, stopMessage(reason)));
+}
+
+/** `answerStoppedReview` with the stop's own text (a ReviewAborted that escaped an engine). */
+export function answerStopped(set: PolicySet, request: AdmissionRequest, ordinal: number, stop: ReviewAborted): EngineResult {
   const first = Math.max(0, Math.trunc(Number.isFinite(ordinal) ? ordinal : 0));
   const mapCount = set.mutatingPolicies.length;
   const outcomes: PolicyOutcome[] = [];
