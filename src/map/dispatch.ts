@@ -79,7 +79,7 @@ export interface InvocationTrace {
   detail?: string;
   /** An error of a failurePolicy=Ignore policy, dropped as the reference drops it. */
   ignored?: boolean;
-  /** The policy's failurePolicy (absent on no trace: every trace names a policy). */
+  /** The failurePolicy of the trace's policy (set on every trace the dispatcher writes). */
   failurePolicy?: 'Fail' | 'Ignore';
   /** Wall time of the invocation in milliseconds (performance.now); absent when nothing ran. */
   durationMs?: number;
