@@ -105,12 +105,12 @@ class Program implements PolicyProgram {
     const { kind, guard } = inputs;
     try {
       if (m.patchType === 'JSONPatch') {
-        const ops = toJsonPatchOperations(value) as unknown as JsonValue;
+        const ops = toJsonPatchOperations(value, guard) as unknown as JsonValue;
         // CEL values share subtrees by reference: bound what they would be written out as.
         if (guard) checkJsonSize(ops, guard, 'the JSON patch of a mutation');
         return applyJsonPatchMutation(inputs.object, ops, kind, this.schema, inputs.history, guard);
       }
-      const config = toApplyConfiguration(value);
+      const config = toApplyConfiguration(value, guard);
       if (guard) checkJsonSize(config, guard, 'the apply configuration of a mutation');
       return applyConfigurationMutation(inputs.object, config, kind, this.schema, inputs.history);
     } catch (err) {

@@ -187,7 +187,18 @@ describe('a value over the size bound fails only the policy that builds it', () 
     const result = await evaluate(set, request());
     expect(result.allowed).toBe(false);
     if (result.allowed) return;
-    expect(result.status.message).toContain('the JSON patch of a mutation would be');
+    expect(result.status.message).toContain('the result of a mutation expression would be over the limit of 6291456 bytes');
+  });
+
+  it('nested sharing (2^30 references built by 30 two-element lists) is refused while converting', async () => {
+    let value = "'abc'";
+    for (let i = 0; i < 30; i++) value = `cel.bind(v${i}, ${value}, [v${i}, v${i}])`;
+    const set = setOf(mapPolicy({ name: 'nested', jsonPatch: `[JSONPatch{op: "add", path: "/metadata/annotations", value: {"x": ${value}}}]` }));
+    const result = await evaluate(set, request());
+    expect(result.allowed).toBe(false);
+    if (result.allowed) return;
+    expect(result.status.message).toContain("policy 'nested'");
+    expect(result.status.message).toContain('the result of a mutation expression would be over the limit of 6291456 bytes');
   });
 });
 
