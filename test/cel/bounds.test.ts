@@ -113,6 +113,19 @@ describe('deadline on the cost path', () => {
     if (!r.ok) expect(r.message).toContain('actual cost limit exceeded');
   });
 
+  it('values that share subtrees: equality lets the deadline in, printing them is bounded', () => {
+    const nested = (leaf: string, levels: number) => {
+      let v = leaf;
+      for (let i = 0; i < levels; i++) v = `cel.bind(v${i}, ${v}, [v${i}, v${i}])`;
+      return v;
+    };
+    // Two separately built trees of 2^40 leaves each: equal, but comparing them leaf by leaf never ends.
+    const guard = new ReviewGuard({ deadlineMs: 5, maxValueBytes: 6 << 20, now: steppingClock() });
+    expect(() => run(`${nested("'a'", 40)} == ${nested("'a'", 40)}`, guard)).toThrow(/deadline exceeded/);
+    const bound = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: 6 << 20 });
+    expect(() => run(`'%s'.format([${nested("'abc'", 40)}])`, bound)).toThrow(/the result of format would be \d+ bytes/);
+  });
+
   it('plain CEL environments (no guard) are unaffected', () => {
     const env = new CelEnvironment();
     const c = env.compile(`'a'${".replace('a', 'aaaaaaaaaa')".repeat(3)}.size()`);
