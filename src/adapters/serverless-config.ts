@@ -10,6 +10,9 @@
  *                             load once). Per cluster: AMENDER_CLUSTER_<NAME>_REFRESH_SECONDS.
  *   AMENDER_CLUSTERS, AMENDER_CLUSTER_<NAME>_SOURCES, _SECRET_HASHES   clusters (see src/clusters/config.ts)
  *   AMENDER_MAX_BODY_BYTES, AMENDER_BODY_TIMEOUT_MS, AMENDER_MAX_JSON_DEPTH   request limits
+ *   AMENDER_REVIEW_DEADLINE_MS, AMENDER_MAX_VALUE_BYTES   per-review deadline (default 8000, below the
+ *                             webhook's 10 s timeoutSeconds) and value-size bound (default 6 MiB), enforced
+ *                             inside the engine: one review per invocation, under the platform's limits
  *   AMENDER_LOG_LEVEL         debug | info | warn | error (default info)
  *   AMENDER_REFRESH_WAIT_MS   Lambda only: how long an invocation that started a due refresh waits for it
  *                             before returning (default 2000); an unfinished refresh goes on in the next
@@ -40,6 +43,8 @@ const LIMIT_VARIABLES: Record<keyof Limits, string> = {
   maxBodyBytes: 'AMENDER_MAX_BODY_BYTES',
   bodyTimeoutMs: 'AMENDER_BODY_TIMEOUT_MS',
   maxJsonDepth: 'AMENDER_MAX_JSON_DEPTH',
+  reviewDeadlineMs: 'AMENDER_REVIEW_DEADLINE_MS',
+  maxValueBytes: 'AMENDER_MAX_VALUE_BYTES',
 };
 
 /** Every variable read (cluster variables as patterns with `<NAME>`), for documentation checks. */
@@ -93,6 +98,8 @@ export function readServerlessConfig(environment: Readonly<Record<string, unknow
     maxBodyBytes: count(env, LIMIT_VARIABLES.maxBodyBytes, DEFAULT_LIMITS.maxBodyBytes, 1, problems),
     bodyTimeoutMs: count(env, LIMIT_VARIABLES.bodyTimeoutMs, DEFAULT_LIMITS.bodyTimeoutMs, 1, problems),
     maxJsonDepth: count(env, LIMIT_VARIABLES.maxJsonDepth, DEFAULT_LIMITS.maxJsonDepth, 1, problems),
+    reviewDeadlineMs: count(env, LIMIT_VARIABLES.reviewDeadlineMs, DEFAULT_LIMITS.reviewDeadlineMs, 1, problems),
+    maxValueBytes: count(env, LIMIT_VARIABLES.maxValueBytes, DEFAULT_LIMITS.maxValueBytes, 1, problems),
   };
   if (limits.maxJsonDepth > DEFAULT_LIMITS.maxJsonDepth) {
     problems.push(`${LIMIT_VARIABLES.maxJsonDepth}: at most ${DEFAULT_LIMITS.maxJsonDepth}, got ${limits.maxJsonDepth}`);

@@ -25,6 +25,8 @@
  *   // res: { ok: true, value, cost }
  *   //    | { ok: false, kind: 'runtime', message: "expression '<expr>' resulted in error: <err>" }
  *   //    | { ok: false, kind: 'budget', message: OUT_OF_BUDGET_MESSAGE }  (the whole set/mutation fails)
+ *   // With `guard` (src/guard) in the options: a passed deadline, a cancellation or a value over the size
+ *   // bound throws the guard's ReviewAborted out of evaluate (see README.md, "Review bounds").
  *
  * Each expression runs under PerCallLimit (1,000,000): exceeding it stops evaluation at once with
  * "operation cancelled: actual cost limit exceeded". Variables are evaluated on first access, once per

@@ -1,17 +1,20 @@
 /**
  * The pipeline for one admission request: the MutatingAdmissionPolicy invocations of the set in order
  * (src/map), then the Kyverno policies, each step working on the object the previous one produced;
- * the reply patch is the diff from the received object to the final one.
+ * the reply patch is the diff from the received object to the final one. One review guard (src/guard)
+ * bounds the whole pipeline: its deadline, cancellation and value-size bound.
  */
 import type { AdmissionRequest } from '../admission/types.js';
+import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewAborted, ReviewGuard } from '../guard/index.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
-import { createPatch } from '../jsonpatch/index.js';
-import { dispatch } from '../map/dispatch.js';
+import { checkJsonSize, createPatch, type Operation } from '../jsonpatch/index.js';
+import { dispatch, type InvocationTrace } from '../map/dispatch.js';
 import { NO_EQUIVALENTS } from '../map/equivalence.js';
 import { internalError } from '../map/errors.js';
 import type { PolicySet } from '../policyset/index.js';
-import { runKyvernoStep } from './kyverno-step.js';
-import { denialStatus } from './status.js';
+import { namespaceLabels, runKyvernoStep } from './kyverno-step.js';
+import { denialStatus, forbiddenStatus } from './status.js';
+import { answerKyvernoNotRun, answerStopped } from './stopped.js';
 import type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';
 
 function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string) => JsonObject | undefined {
@@ -19,38 +22,139 @@ function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string)
   return fallback ? (name) => set.objects.namespace(name) ?? fallback(name) : (name) => set.objects.namespace(name);
 }
 
-async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options: EngineOptions): Promise<EngineResult> {
+/** A MAP trace as an outcome, member by member (a spread of traces of several shapes is slow in V8). */
+function mapOutcome(t: InvocationTrace): PolicyOutcome {
+  const o = { engine: 'MutatingAdmissionPolicy', policy: t.policy } as PolicyOutcome;
+  if (t.binding !== undefined) o.binding = t.binding;
+  if (t.param !== undefined) o.param = t.param;
+  o.pass = t.pass;
+  o.result = t.result;
+  if (t.detail !== undefined) o.detail = t.detail;
+  if (t.ignored) o.ignored = true;
+  if (t.failurePolicy !== undefined) o.failurePolicy = t.failurePolicy;
+  o.durationMs = t.durationMs ?? 0;
+  if (t.aborted !== undefined) o.aborted = t.aborted;
+  return o;
+}
+
+/** The ordinal (see pipelinePolicies) of the policy started last, for answering an escaped ReviewAborted. */
+class Progress {
+  ordinal = 0;
+}
+
+async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options: EngineOptions, guard: ReviewGuard, progress: Progress): Promise<EngineResult> {
   const received: JsonValue | null = request.object ?? null;
   const outcomes: PolicyOutcome[] = [];
   const warnings: string[] = [];
   const namespaces = namespaceLookup(set, options);
+  const notify = options.onPolicyStart;
   const mapResult = dispatch(set.mutatingPolicies, request, {
     params: set.objects,
     namespaces,
     equivalence: NO_EQUIVALENTS,
     reinvocation: options.reinvocation ?? true,
+    guard,
+    onPolicyStart: (ordinal) => {
+      progress.ordinal = ordinal;
+      notify?.(ordinal);
+    },
   });
-  for (const t of mapResult.traces) outcomes.push({ engine: 'MutatingAdmissionPolicy', ...t });
+  for (const t of mapResult.traces) outcomes.push(mapOutcome(t));
   const none = {};
   if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings, auditAnnotations: none };
   if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings, auditAnnotations: none };
-  const kyverno = await runKyvernoStep(set, request, mapResult.object, namespaces);
+
+  const mapCount = set.mutatingPolicies.length;
+  const stop = set.kyvernoPolicies.length > 0 ? guard.aborted : undefined;
+  if (stop) {
+    // The deadline passed (or the review was cancelled) before Kyverno's turn: its policies do not run.
+    const labels = namespaceLabels(request, namespaces);
+    const answered = answerKyvernoNotRun(set.kyvernoPolicies, request, mapResult.object, labels, stop);
+    outcomes.push(...answered.outcomes);
+    if (answered.failures.length > 0) {
+      const message = answered.failures.join('; ');
+      return { allowed: false, status: forbiddenStatus(request, 'Forbidden', message, answered.failures), outcomes, warnings, auditAnnotations: none };
+    }
+    return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
+  }
+  if (set.kyvernoPolicies.length > 0) {
+    // A Kyverno runner that reports policy starts refines this; until then the step counts as its first.
+    progress.ordinal = mapCount;
+    notify?.(mapCount);
+  }
+  const kyverno = await runKyvernoStep(set, request, mapResult.object, namespaces, {
+    guard,
+    onPolicyStart: (index) => {
+      progress.ordinal = mapCount + index;
+      notify?.(mapCount + index);
+    },
+  });
   outcomes.push(...kyverno.outcomes);
   const { auditAnnotations } = kyverno;
   if (kyverno.denial) return { allowed: false, status: kyverno.denial, outcomes, warnings, auditAnnotations };
-  const final = kyverno.object;
-  const patch = received === null || final === null || received === final || jsonEqual(received, final) ? [] : createPatch(received, final);
+  return finish(received, kyverno.object, outcomes, warnings, auditAnnotations, guard, request);
+}
+
+/**
+ * The reply patch, under the guard: when the deadline passes while diffing, or the patch would pass the
+ * size bound, the mutations are lost; each policy that made one is answered by its failurePolicy.
+ */
+function finish(
+  received: JsonValue | null,
+  final: JsonValue | null,
+  outcomes: PolicyOutcome[],
+  warnings: string[],
+  auditAnnotations: Record<string, string>,
+  guard: ReviewGuard,
+  request: AdmissionRequest,
+): EngineResult {
+  let patch: Operation[] = [];
+  try {
+    if (!(received === null || final === null || received === final || jsonEqual(received, final))) {
+      patch = createPatch(received, final, guard);
+      checkJsonSize(patch as unknown as JsonValue, guard, 'the reply patch');
+    }
+  } catch (err) {
+    if (!(err instanceof ReviewAborted)) throw err;
+    return lostMutations(err, outcomes, warnings, auditAnnotations, request);
+  }
   return { allowed: true, object: final, patch, outcomes, warnings, auditAnnotations };
+}
+
+function lostMutations(
+  stop: ReviewAborted,
+  outcomes: PolicyOutcome[],
+  warnings: string[],
+  auditAnnotations: Record<string, string>,
+  request: AdmissionRequest,
+): EngineResult {
+  const failures: string[] = [];
+  for (const o of outcomes) {
+    if (o.result !== 'mutated') continue;
+    const text = `policy ${o.policy}: its mutation is lost: ${stop.message}`;
+    o.detail = o.detail ? `${o.detail}; ${text}` : text;
+    o.aborted = stop.reason;
+    if (o.failurePolicy === 'Fail') failures.push(text);
+  }
+  if (failures.length > 0) return { allowed: false, status: forbiddenStatus(request, 'Forbidden', failures[0], failures), outcomes, warnings, auditAnnotations };
+  return { allowed: true, object: request.object ?? null, patch: [], outcomes, warnings, auditAnnotations };
 }
 
 /**
  * Evaluates one request. Never rejects: an unexpected failure inside the engine is answered with a 500
- * InternalError status, as the API server answers its own internal errors.
+ * InternalError status, as the API server answers its own internal errors; a ReviewAborted that escaped
+ * an engine is answered as a review stopped at the policy in progress (answerStoppedReview).
  */
 export async function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): Promise<EngineResult> {
+  const guard = options.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
+  const progress = new Progress();
   try {
-    return await evaluateUnsafe(set, request, options);
+    return await evaluateUnsafe(set, request, options, guard, progress);
   } catch (err) {
+    if (err instanceof ReviewAborted) {
+      const text = `${err.message} (the evaluation stopped; the mutations of the policies that had completed are lost)`;
+      return answerStopped(set, request, progress.ordinal, new ReviewAborted(err.reason, text));
+    }
     const message = err instanceof Error ? err.message : String(err);
     return { allowed: false, status: internalError(`amender engine: ${message}`).status, outcomes: [], warnings: [], auditAnnotations: {} };
   }

@@ -35,7 +35,24 @@
  * the reply (allowReply / denyReply).
  *
  * EngineOptions: `reinvocation` (default true, spec/map.md §11: IfNeeded invocations that ran are run once
- * more when the first pass changed the object), `namespaceLookup` (Namespaces beyond the set's documents).
+ * more when the first pass changed the object), `namespaceLookup` (Namespaces beyond the set's documents),
+ * `guard` (src/guard: deadline, cancellation, value-size bound; default DEFAULT_REVIEW_DEADLINE_MS and
+ * DEFAULT_MAX_VALUE_BYTES from the call), `onPolicyStart(ordinal)` (an index in `pipelinePolicies(set)`).
+ *
+ * Bounds (issue 9): CEL evaluation looks at the guard's clock on its cost path; CEL concatenation,
+ * replace, join, format, flatten, comprehension results, mutation results, JSON patch `copy` and the reply
+ * patch are held to the size bound. A size error fails the policy in progress only (its failurePolicy
+ * decides; later policies run). A deadline or cancellation fails the policy in progress and answers every
+ * policy not yet run that matches cheaply (match constraints and bindings; Kyverno match/exclude) by its
+ * failurePolicy without running it: Fail → a 403 naming the policy and "deadline exceeded", Ignore →
+ * skipped, reported with `aborted`. Outcomes carry `durationMs`, `failurePolicy` and `aborted`.
+ *
+ *   pipelinePolicies(set)                      the policies in the order they start (ordinals)
+ *   answerStoppedReview(set, request, ordinal, reason)
+ *       the answer when the evaluation was stopped from outside (a killed or out-of-heap worker): policy
+ *       `ordinal` and the later ones that match cheaply are answered by their failurePolicy; no patch.
  */
 export { evaluate } from './evaluate.js';
+export { answerStoppedReview } from './stopped.js';
+export { pipelinePolicies, type PipelinePolicy } from './pipeline.js';
 export type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';

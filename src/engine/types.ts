@@ -1,11 +1,20 @@
 import type { Status } from '../admission/types.js';
+import type { AbortReason, ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import type { Operation } from '../jsonpatch/index.js';
 import type { InvocationTrace } from '../map/dispatch.js';
 
-/** What one policy invocation did, for audit annotations and CLI traces. */
+/** What one policy invocation did, for audit annotations, CLI traces, metrics and logs. */
 export interface PolicyOutcome extends InvocationTrace {
   engine: 'MutatingAdmissionPolicy' | 'Kyverno';
+  /**
+   * Wall time of this invocation (MAP) or policy (Kyverno) in milliseconds, from performance.now; 0 for
+   * what never ran (configuration errors, policies answered without running after the guard tripped).
+   */
+  durationMs: number;
+  failurePolicy?: 'Fail' | 'Ignore';
+  /** The review guard stopped this policy, or answered it by its failurePolicy without running it. */
+  aborted?: AbortReason;
 }
 
 export type EngineResult =
@@ -33,4 +42,17 @@ export interface EngineOptions {
    * Default: only the set's Namespace documents.
    */
   namespaceLookup?: (name: string) => JsonObject | undefined;
+  /**
+   * The review's deadline, cancellation and value-size bound (src/guard). Default: a fresh guard with
+   * DEFAULT_REVIEW_DEADLINE_MS and DEFAULT_MAX_VALUE_BYTES, started when `evaluate` is called.
+   */
+  guard?: ReviewGuard;
+  /**
+   * Called when a policy starts, with its index in `pipelinePolicies(set)` (MAP policies, then Kyverno
+   * policies). A MAP policy is started once per invocation (binding × param, and again in the
+   * reinvocation pass); a Kyverno policy once, when the Kyverno runner reports its start, else the first
+   * Kyverno policy's index is reported when the Kyverno step begins. Whoever stops a review from outside
+   * (a worker pool) passes the last index seen to `answerStoppedReview`.
+   */
+  onPolicyStart?: (ordinal: number) => void;
 }

@@ -1,9 +1,11 @@
+import { ReviewAborted, type ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
 import { applyEvanphxOperation } from './apply-evanphx.js';
 import { applyRfcOperation } from './apply-rfc.js';
 import { decodePatch } from './decode.js';
 import type { EvanphxRules } from './evanphx-containers.js';
 import { OpFailure } from './op-failure.js';
+import { jsonSizeUpTo, valueAtPointer } from './size.js';
 import { resolveOptions } from './types.js';
 import type { ApplyOptions, ApplyResult, Flavour, Operation } from './types.js';
 import { isContainer, WorkingCopy } from './working-copy.js';
@@ -14,8 +16,12 @@ const DEFAULT_MAX_ARRAY_PADDING = 10_000;
  * Applies `patch` to `doc` in order, all or nothing, with the chosen flavour's semantics. The input is
  * never mutated: the result shares every untouched subtree with it (and holds the patch's values as they
  * are), so treat both as read-only. Expected failures come back as a result value, never as a throw.
+ *
+ * With a review guard: each operation ticks it, and the values `copy` duplicates count against its size
+ * bound (they are shared, not cloned, but a document doubled 30 times is written out whole in the end);
+ * its ReviewAborted is thrown, not answered as a result.
  */
-export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour: Flavour | ApplyOptions = 'rfc6902'): ApplyResult {
+export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour: Flavour | ApplyOptions = 'rfc6902', guard?: ReviewGuard): ApplyResult {
   const options = resolveOptions(flavour);
   const rules = options.engine === 'rfc6902' ? undefined : evanphxRules(options);
   if (rules && !isContainer(doc)) {
@@ -23,12 +29,19 @@ export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour:
   }
   const wc = new WorkingCopy(doc);
   let i = 0;
+  let copied = 0;
   try {
     for (; i < patch.length; i++) {
-      if (rules) applyEvanphxOperation(wc, patch[i], rules);
-      else applyRfcOperation(wc, patch[i]);
+      const op = patch[i];
+      if (guard) {
+        guard.tick();
+        if (op.op === 'copy') copied = countCopy(wc.root, op.from, copied, guard);
+      }
+      if (rules) applyEvanphxOperation(wc, op, rules);
+      else applyRfcOperation(wc, op);
     }
   } catch (err) {
+    if (err instanceof ReviewAborted) throw err;
     if (err instanceof OpFailure) return { ok: false, kind: err.kind, message: err.message, opIndex: i };
     // Not an expected failure (a malformed operation object, a stack overflow on a pathological value):
     // still answered as a value, with what went wrong.
@@ -55,6 +68,15 @@ export function applyJsonPatch(doc: JsonValue, patch: unknown, flavour: Flavour 
     }
   }
   return { ok: false, kind: 'error', message: decoded.message, opIndex: bad };
+}
+
+/** The bytes copied so far plus those of `from`'s value; over the guard's bound → ReviewAborted('size'). */
+function countCopy(root: JsonValue, from: string, copied: number, guard: ReviewGuard): number {
+  const value = valueAtPointer(root, from);
+  if (value === undefined) return copied;
+  const total = copied + jsonSizeUpTo(value, guard.maxValueBytes - copied, guard);
+  guard.checkSize(total, 'the values copied by a JSON patch');
+  return total;
 }
 
 function evanphxRules(options: Readonly<ApplyOptions>): EvanphxRules {

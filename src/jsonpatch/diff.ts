@@ -1,3 +1,4 @@
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
 import { hasOwn, isFloatLiteral, jsonEqual, markFloatLiteral } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { escapeToken } from './pointer.js';
@@ -17,16 +18,27 @@ import type { Operation } from './types.js';
  * the patch are `to`'s own subtrees, not copies: treat them as read-only. Numbers are emitted as they
  * are, and a float-literal mark (`1.0`) on a replaced or added number is carried onto the operation.
  */
-export function createPatch(from: JsonValue, to: JsonValue): Operation[] {
+export function createPatch(from: JsonValue, to: JsonValue, guard?: ReviewGuard): Operation[] {
   const ops: Operation[] = [];
-  diffValue('', from, to, ops, undefined, undefined);
+  // The diff is synchronous: the guard of the one in progress is kept here rather than passed down.
+  const outer = active;
+  active = guard ?? UNBOUNDED_GUARD;
+  try {
+    diffValue('', from, to, ops, undefined, undefined);
+  } finally {
+    active = outer;
+  }
   return ops;
 }
+
+/** The review guard of the diff in progress (ticked per value compared and per array element). */
+let active: ReviewGuard = UNBOUNDED_GUARD;
 
 type Slot = string | number | undefined;
 
 function diffValue(path: string, a: JsonValue, b: JsonValue, ops: Operation[], bHolder: object | undefined, bSlot: Slot): void {
   if (a === b) return;
+  active.tick();
   if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
     const aArray = Array.isArray(a);
     if (aArray === Array.isArray(b)) {
@@ -54,9 +66,15 @@ function diffArray(path: string, a: JsonArray, b: JsonArray, ops: Operation[]): 
   const lb = b.length;
   const common = Math.min(la, lb);
   let head = 0;
-  while (head < common && sameElement(a[head], b[head])) head++;
+  while (head < common && sameElement(a[head], b[head])) {
+    head++;
+    active.tick();
+  }
   let tail = 0;
-  while (tail < common - head && sameElement(a[la - 1 - tail], b[lb - 1 - tail])) tail++;
+  while (tail < common - head && sameElement(a[la - 1 - tail], b[lb - 1 - tail])) {
+    tail++;
+    active.tick();
+  }
   const midA = la - head - tail;
   const midB = lb - head - tail;
   const paired = Math.min(midA, midB);

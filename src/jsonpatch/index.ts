@@ -15,6 +15,7 @@ export { FLAVOURS } from './types.js';
 export { decodePatch } from './decode.js';
 export { applyPatch, applyJsonPatch } from './apply.js';
 export { createPatch } from './diff.js';
+export { checkJsonSize, jsonSizeUpTo } from './size.js';
 export { joinPatches, type JoinResult } from './join.js';
 export {
   escapeToken,

@@ -5,6 +5,7 @@
  * against the kind's schema. Never changes its inputs.
  */
 import type { GroupVersionKind } from '../admission/types.js';
+import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';
 import { applyConfiguration, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
@@ -79,7 +80,7 @@ interface Checked {
 
 /**
  * `history` is the request's (see MutationHistory); without one, `object` is taken as the object the API
- * server sent, as `kind`.
+ * server sent, as `kind`. `guard` bounds the patch's application (its ReviewAborted is thrown).
  */
 export function applyJsonPatchMutation(
   object: JsonValue | null,
@@ -87,6 +88,7 @@ export function applyJsonPatchMutation(
   kind: GroupVersionKind,
   ctx: SchemaContext,
   history = new MutationHistory(object, kind),
+  guard?: ReviewGuard,
 ): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   if (schema instanceof StatusAbort) return { ok: false, abort: schema };
@@ -94,7 +96,7 @@ export function applyJsonPatchMutation(
   if (Array.isArray(ops) && ops.length === 0) return { ok: true, object: object as JsonValue };
   const decoded = decodePatch(ops, 'kubernetes');
   if (!decoded.ok) return { ok: false, message: `JSON Patch: ${decoded.message}` };
-  const applied = applyPatch(object, decoded.patch, 'kubernetes');
+  const applied = applyPatch(object, decoded.patch, 'kubernetes', guard);
   if (!applied.ok) {
     // A failed `test` discards this mutation's patch; it is not an error.
     if (applied.kind === 'test-failed') return { ok: true, object: object as JsonValue };

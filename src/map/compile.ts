@@ -19,6 +19,7 @@ import {
   type CelValue,
 } from '../cel/index.js';
 import type { JsonValue } from '../json/index.js';
+import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
 import { FieldPath, invalid, type FieldError } from './field-errors.js';
@@ -70,7 +71,7 @@ class Program implements PolicyProgram {
 
   conditions(inputs: InvocationInputs): ConditionsVerdict {
     if (this.conditionsCompiled.length === 0) return { matches: true };
-    const evaluation = new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS });
+    const evaluation = new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
     const outcomes: ConditionOutcome[] = [];
     for (const c of this.conditionsCompiled) {
       if (!c.result.ok) {
@@ -94,19 +95,24 @@ class Program implements PolicyProgram {
   mutation(index: number, inputs: InvocationInputs): MutationOutcome {
     const m = this.mutations[index];
     if (!m.result.ok) return { ok: false, message: m.result.message };
-    const evaluation = new Evaluation(celInput(inputs, false), { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables });
+    const evaluation = new Evaluation(celInput(inputs, false), { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
     const r = evaluation.evaluate(m.result.compiled);
     if (!r.ok) return { ok: false, message: r.message };
     return this.apply(m, r.value, inputs);
   }
 
   private apply(m: CompiledMutation, value: CelValue, inputs: InvocationInputs): MutationOutcome {
-    const { kind } = inputs;
+    const { kind, guard } = inputs;
     try {
       if (m.patchType === 'JSONPatch') {
-        return applyJsonPatchMutation(inputs.object, toJsonPatchOperations(value) as unknown as JsonValue, kind, this.schema, inputs.history);
+        const ops = toJsonPatchOperations(value, guard) as unknown as JsonValue;
+        // CEL values share subtrees by reference: bound what they would be written out as.
+        if (guard) checkJsonSize(ops, guard, 'the JSON patch of a mutation');
+        return applyJsonPatchMutation(inputs.object, ops, kind, this.schema, inputs.history, guard);
       }
-      return applyConfigurationMutation(inputs.object, toApplyConfiguration(value), kind, this.schema, inputs.history);
+      const config = toApplyConfiguration(value, guard);
+      if (guard) checkJsonSize(config, guard, 'the apply configuration of a mutation');
+      return applyConfigurationMutation(inputs.object, config, kind, this.schema, inputs.history);
     } catch (err) {
       if (err instanceof ConversionError) return { ok: false, message: err.message };
       throw err;

@@ -5,6 +5,7 @@
  * each policy's failurePolicy. Mutation itself is the compiled policy's business (PolicyProgram).
  */
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
+import { ReviewAborted, type AbortReason, type ReviewGuard } from '../guard/index.js';
 import { jsonEqual, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { MutationHistory } from './apply-mutation.js';
 import { sameResource, type EquivalenceProvider } from './equivalence.js';
@@ -26,6 +27,8 @@ export interface InvocationInputs {
   namespaceObject: JsonObject | null;
   /** What the request's earlier mutations learned about the objects they produced (one per request). */
   history?: MutationHistory;
+  /** The review's deadline and size bound; its ReviewAborted is thrown out of conditions/mutation. */
+  guard?: ReviewGuard;
 }
 
 export type MutationOutcome =
@@ -54,6 +57,14 @@ export interface DispatchContext {
   equivalence: EquivalenceProvider;
   /** Run the emulated reinvocation pass (spec/map.md §11). Default true. */
   reinvocation?: boolean;
+  /**
+   * The review's deadline, cancellation and size bound. A size error fails the invocation in progress
+   * (its failurePolicy decides); a deadline or cancellation fails it and answers every invocation not yet
+   * run by its failurePolicy without evaluating anything (Fail: an error; Ignore: skipped, reported).
+   */
+  guard?: ReviewGuard;
+  /** Called before each invocation with its policy's index in the `policies` given to dispatch. */
+  onPolicyStart?: (index: number) => void;
 }
 
 /** What happened to one invocation (or one configuration error), for traces and audit annotations. */
@@ -68,6 +79,12 @@ export interface InvocationTrace {
   detail?: string;
   /** An error of a failurePolicy=Ignore policy, dropped as the reference drops it. */
   ignored?: boolean;
+  /** The failurePolicy of the trace's policy (set on every trace the dispatcher writes). */
+  failurePolicy?: 'Fail' | 'Ignore';
+  /** Wall time of the invocation in milliseconds (performance.now); absent when nothing ran. */
+  durationMs?: number;
+  /** Set when the review guard stopped this invocation, or answered it without running it. */
+  aborted?: AbortReason;
 }
 
 export type DispatchResult =
@@ -81,13 +98,15 @@ const POLICY_RESOURCES = new Set([
   'validatingadmissionpolicybindings',
 ]);
 
-type TraceOrigin = Omit<InvocationTrace, 'result' | 'detail' | 'ignored'>;
+type TraceOrigin = Omit<InvocationTrace, 'result' | 'detail' | 'ignored' | 'failurePolicy' | 'durationMs' | 'aborted'> & {
+  failurePolicy: 'Fail' | 'Ignore';
+};
 
 /**
  * A trace record with the keys in the order `{...origin, result, detail, ignored}` gives, built member by
  * member: an object spread of origins of several shapes takes V8's slow generic path (about 1 µs each).
  */
-function traceRecord(origin: TraceOrigin, result: InvocationTrace['result'], detail?: string, ignored?: boolean): InvocationTrace {
+function traceRecord(origin: TraceOrigin, result: InvocationTrace['result'], detail?: string, ignored?: boolean, durationMs?: number, aborted?: AbortReason): InvocationTrace {
   const t: InvocationTrace = { policy: origin.policy } as InvocationTrace;
   if (origin.binding !== undefined) t.binding = origin.binding;
   if (origin.param !== undefined) t.param = origin.param;
@@ -95,6 +114,9 @@ function traceRecord(origin: TraceOrigin, result: InvocationTrace['result'], det
   t.result = result;
   if (detail !== undefined) t.detail = detail;
   if (ignored) t.ignored = true;
+  t.failurePolicy = origin.failurePolicy;
+  if (durationMs !== undefined) t.durationMs = durationMs;
+  if (aborted !== undefined) t.aborted = aborted;
   return t;
 }
 
@@ -152,6 +174,8 @@ function sameGvk(a: GroupVersionKind, b: GroupVersionKind): boolean {
 
 interface Invocation {
   bound: BoundPolicy;
+  /** The policy's index in the list given to dispatch. */
+  ordinal: number;
   binding: MutatingAdmissionPolicyBinding;
   param: InvocationParam;
   request: JsonObject;
@@ -177,17 +201,37 @@ class Dispatcher {
     this.history = new MutationHistory(request.object ?? null, request.kind);
   }
 
-  private fail(policy: MutatingAdmissionPolicy, binding: string | undefined, reason: PolicyError['reason'], message: string, trace: TraceOrigin): void {
+  private fail(
+    policy: MutatingAdmissionPolicy,
+    binding: string | undefined,
+    reason: PolicyError['reason'],
+    message: string,
+    trace: TraceOrigin,
+    durationMs?: number,
+    aborted?: AbortReason,
+  ): void {
     const failurePolicy = failurePolicyOf(policy);
     const text = policyErrorText(policy.name, binding, message);
     if (failurePolicy === 'Fail') this.errors.push({ policy: policy.name, ...(binding !== undefined ? { binding } : {}), failurePolicy, reason, message: text });
-    this.traces.push(traceRecord(trace, 'error', text, failurePolicy === 'Ignore'));
+    this.traces.push(traceRecord(trace, 'error', text, failurePolicy === 'Ignore', durationMs, aborted));
   }
 
   private configError(policy: MutatingAdmissionPolicy, binding: string | undefined, err: MatchError | string): void {
     const message = typeof err === 'string' ? err : err.message;
     const prefixed = binding === undefined ? `failed to configure policy: ${message}` : `failed to configure binding: ${message}`;
-    this.fail(policy, binding, 'Forbidden', prefixed, { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: 1 });
+    const origin: TraceOrigin = { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: 1, failurePolicy: failurePolicyOf(policy) };
+    this.fail(policy, binding, 'Forbidden', prefixed, origin);
+  }
+
+  /**
+   * An invocation the review guard stopped before it ran: answered by its failurePolicy without
+   * evaluating anything (Fail: an error naming the policy; Ignore: skipped and reported).
+   */
+  private notRun(inv: Invocation, pass: 1 | 2, stop: ReviewAborted): void {
+    const trace = this.trace(inv, pass);
+    const message = `not evaluated: ${stop.message}`;
+    if (trace.failurePolicy === 'Fail') this.fail(inv.bound.policy, inv.binding.name, 'Forbidden', message, trace, 0, stop.reason);
+    else this.traces.push(traceRecord(trace, 'skipped', message, true, 0, stop.reason));
   }
 
   private readonly requests: { kind: GroupVersionKind; resource: GroupVersionResource; value: JsonObject }[] = [];
@@ -207,7 +251,8 @@ class Dispatcher {
     const attr = matchAttributes(this.request);
     const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces };
     const invocations: Invocation[] = [];
-    for (const bound of policies) {
+    for (let ordinal = 0; ordinal < policies.length; ordinal++) {
+      const bound = policies[ordinal];
       const { policy } = bound;
       if (bound.bindings.length === 0 || !policy.matchConstraints) continue;
       const m = matchResources(policy.matchConstraints, attr, matcher);
@@ -238,7 +283,7 @@ class Dispatcher {
           this.configError(policy, binding.name, resolved.error);
           continue;
         }
-        for (const param of resolved.params) invocations.push({ bound, binding, param, request, kind: m.kind });
+        for (const param of resolved.params) invocations.push({ bound, ordinal, binding, param, request, kind: m.kind });
       }
     }
     return invocations;
@@ -250,8 +295,44 @@ class Dispatcher {
     return this.ctx.namespaces(ns) ?? null;
   }
 
-  /** Runs one invocation against `object`; returns the new object, or a StatusAbort. */
+  /**
+   * Runs one invocation against `object`; returns the new object, or a StatusAbort. When the review
+   * guard stops it, the invocation fails (its failurePolicy decides) and leaves `object` as it was.
+   */
   private invoke(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null, pass: 1 | 2): { object: JsonValue | null; ran: boolean } | StatusAbort {
+    this.ctx.onPolicyStart?.(inv.ordinal);
+    // Invocations run back to back: the clock read that ended the previous one starts this one.
+    const started = this.clock ?? performance.now();
+    this.clock = undefined;
+    try {
+      return this.invokeUnguarded(inv, object, namespaceObject, pass, started);
+    } catch (err) {
+      if (!(err instanceof ReviewAborted)) throw err;
+      // A size error fails this invocation only; a deadline or cancellation stops the review.
+      if (err.reason !== 'size') this.stop = err;
+      const trace = this.trace(inv, pass);
+      this.fail(inv.bound.policy, inv.binding.name, 'Forbidden', err.message, trace, performance.now() - started, err.reason);
+      return { object, ran: false };
+    }
+  }
+
+  /** The time the last invocation ended, when nothing else ran since. */
+  private clock: number | undefined;
+
+  /** Milliseconds since `started`; the reading also starts the next invocation. */
+  private elapsedSince(started: number): number {
+    const now = performance.now();
+    this.clock = now;
+    return now - started;
+  }
+
+  private invokeUnguarded(
+    inv: Invocation,
+    object: JsonValue | null,
+    namespaceObject: JsonObject | null,
+    pass: 1 | 2,
+    started: number,
+  ): { object: JsonValue | null; ran: boolean } | StatusAbort {
     const { policy, program } = inv.bound;
     const inputs: InvocationInputs = {
       object,
@@ -261,12 +342,17 @@ class Dispatcher {
       params: inv.param,
       namespaceObject,
       history: this.history,
+      guard: this.ctx.guard,
     };
     const verdict = program.conditions(inputs);
     if (!verdict.matches) {
       const trace = this.trace(inv, pass);
-      if ('error' in verdict) this.fail(policy, inv.binding.name, 'Invalid', verdict.error, trace);
-      else this.traces.push(traceRecord(trace, 'skipped', verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met'));
+      const elapsed = this.elapsedSince(started);
+      if ('error' in verdict) this.fail(policy, inv.binding.name, 'Invalid', verdict.error, trace, elapsed);
+      else {
+        const why = verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met';
+        this.traces.push(traceRecord(trace, 'skipped', why, false, elapsed));
+      }
       return { object, ran: false };
     }
     const before = object;
@@ -279,14 +365,41 @@ class Dispatcher {
       else (messages ??= []).push(outcome.message);
     }
     const trace = this.trace(inv, pass);
-    if (messages) for (const message of messages) this.fail(policy, inv.binding.name, 'Invalid', message, trace);
-    else this.traces.push(traceRecord(trace, before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated'));
+    const result = messages ? 'error' : before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated';
+    const elapsed = this.elapsedSince(started);
+    if (messages) for (const message of messages) this.fail(policy, inv.binding.name, 'Invalid', message, trace, elapsed);
+    else this.traces.push(traceRecord(trace, result, undefined, false, elapsed));
     return { object, ran: true };
   }
 
   private trace(inv: Invocation, pass: 1 | 2): TraceOrigin {
     const param = paramIdentity(inv.param);
-    return param ? { policy: inv.bound.policy.name, binding: inv.binding.name, param, pass } : { policy: inv.bound.policy.name, binding: inv.binding.name, pass };
+    const policy = inv.bound.policy;
+    const failurePolicy = failurePolicyOf(policy);
+    return param
+      ? { policy: policy.name, binding: inv.binding.name, param, pass, failurePolicy }
+      : { policy: policy.name, binding: inv.binding.name, pass, failurePolicy };
+  }
+
+  /** Why the review stopped (deadline, cancellation), once it has: later invocations do not run. */
+  private stop: ReviewAborted | undefined;
+
+  /**
+   * The guard's reason to stop, once the deadline passed or the review was cancelled. Between
+   * invocations the guard is ticked (its clock is read every few hundred ticks; a long invocation reads
+   * it on CEL's cost path), so the normal path costs no clock read here.
+   */
+  private stopped(): ReviewAborted | undefined {
+    const guard = this.ctx.guard;
+    if (this.stop === undefined && guard !== undefined) {
+      try {
+        guard.tick();
+      } catch (err) {
+        if (!(err instanceof ReviewAborted)) throw err;
+        this.stop = err;
+      }
+    }
+    return this.stop;
   }
 
   run(invocations: readonly Invocation[], start: JsonValue | null): { object: JsonValue | null } | StatusAbort {
@@ -295,6 +408,11 @@ class Dispatcher {
     let object = start;
     const remembered = new Set<Invocation>();
     for (const inv of invocations) {
+      const stop = this.stopped();
+      if (stop) {
+        this.notRun(inv, 1, stop);
+        continue;
+      }
       const r = this.invoke(inv, object, namespaceObject, 1);
       if (r instanceof StatusAbort) return r;
       object = r.object;
@@ -302,9 +420,15 @@ class Dispatcher {
     }
     // §11: the reinvocation pass re-runs the IfNeeded invocations that ran, when the first pass changed
     // the object. Invocations skipped in the first pass never run in it; Never-policies never run twice.
-    if (this.ctx.reinvocation !== false && remembered.size > 0 && !jsonEqual(start, object)) {
+    // After the guard stopped the first pass, every invocation has had its answer: no second pass.
+    if (this.ctx.reinvocation !== false && remembered.size > 0 && !this.stopped() && !jsonEqual(start, object)) {
       for (const inv of invocations) {
         if (!remembered.has(inv)) continue;
+        const stop = this.stopped();
+        if (stop) {
+          this.notRun(inv, 2, stop);
+          continue;
+        }
         const r = this.invoke(inv, object, namespaceObject, 2);
         if (r instanceof StatusAbort) return r;
         object = r.object;

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS } from '../guard/index.js';
 import { DEFAULT_MAX_DEPTH } from '../json/index.js';
 
 /** What one request may cost the server. */
@@ -8,6 +9,15 @@ export interface Limits {
   maxJsonDepth: number;
   /** Time allowed to receive the whole body once the handler starts reading it; slower → 408. */
   bodyTimeoutMs: number;
+  /**
+   * Time one review's evaluation may take; past it, the policy in progress and those not yet run are
+   * answered by their failurePolicy. Keep it below the webhook's `timeoutSeconds` with a margin for the
+   * network (8 s for the default 10 s), or the API server gives up first and applies the webhook's own
+   * failurePolicy.
+   */
+  reviewDeadlineMs: number;
+  /** Largest value (string, list, patch) a review may build; larger is an error of that policy. */
+  maxValueBytes: number;
 }
 
 /**
@@ -18,6 +28,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxBodyBytes: 8 * 1024 * 1024,
   maxJsonDepth: DEFAULT_MAX_DEPTH,
   bodyTimeoutMs: 10_000,
+  reviewDeadlineMs: DEFAULT_REVIEW_DEADLINE_MS,
+  maxValueBytes: DEFAULT_MAX_VALUE_BYTES,
 });
 
 export function resolveLimits(partial: Partial<Limits> = {}): Limits {

@@ -5,6 +5,7 @@
  */
 import { allowReply, denyReply, validateReview, type ReviewReply } from '../admission/index.js';
 import { evaluate } from '../engine/index.js';
+import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard } from '../guard/index.js';
 import { JsonParseError, parseJson, type JsonValue } from '../json/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { statusBody, type HttpErrorCode, type StatusBody } from './status.js';
@@ -34,8 +35,33 @@ export function failure(
   return { status, body: statusBody(status, message), outcome, ...extra };
 }
 
-/** Answers a review given as JSON text (the HTTP body). */
-export async function answerReviewText(text: string, set: PolicySet | undefined, maxJsonDepth: number): Promise<ReviewAnswer> {
+/** The bounds of one review's evaluation (src/guard); every member optional. */
+export interface ReviewOptions {
+  /** Milliseconds the evaluation may take from the call (default DEFAULT_REVIEW_DEADLINE_MS, 8000). */
+  deadlineMs?: number;
+  /** Largest value a review may build (default DEFAULT_MAX_VALUE_BYTES, 6 MiB). */
+  maxValueBytes?: number;
+  /** Cancels the evaluation when it fires (the client went away). */
+  signal?: AbortSignal;
+  /** Polled with the clock: true once the review is cancelled from outside (a worker pool). */
+  isCancelled?: () => boolean;
+  /** Called when a policy starts, with its index in `pipelinePolicies(set)` (src/engine). */
+  onPolicyStart?: (ordinal: number) => void;
+}
+
+/** The guard for one review: its clock starts now. */
+export function reviewGuard(options: ReviewOptions = {}): ReviewGuard {
+  return new ReviewGuard({
+    deadlineMs: options.deadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS,
+    maxValueBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
+  });
+}
+
+/** Answers a review given as JSON text (the HTTP body). The deadline counts from this call. */
+export async function answerReviewText(text: string, set: PolicySet | undefined, maxJsonDepth: number, options: ReviewOptions = {}): Promise<ReviewAnswer> {
+  const guard = reviewGuard(options);
   let value: JsonValue;
   try {
     value = parseJson(text, { maxDepth: maxJsonDepth });
@@ -43,11 +69,15 @@ export async function answerReviewText(text: string, set: PolicySet | undefined,
     if (err instanceof JsonParseError) return failure(400, 'invalid', `malformed JSON: ${err.message}`);
     throw err;
   }
-  return answerReview(value, set);
+  return answerGuarded(value, set, guard, options.onPolicyStart);
 }
 
-/** Answers a parsed review (the CLI reads YAML too). */
-export async function answerReview(value: JsonValue, set: PolicySet | undefined): Promise<ReviewAnswer> {
+/** Answers a parsed review (the CLI reads YAML too). The deadline counts from this call. */
+export async function answerReview(value: JsonValue, set: PolicySet | undefined, options: ReviewOptions = {}): Promise<ReviewAnswer> {
+  return answerGuarded(value, set, reviewGuard(options), options.onPolicyStart);
+}
+
+async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard: ReviewGuard, onPolicyStart?: (ordinal: number) => void): Promise<ReviewAnswer> {
   const checked = validateReview(value);
   if (!checked.ok) {
     return failure(400, 'invalid', `invalid AdmissionReview: ${checked.error.message}`, { uid: checked.error.uid });
@@ -56,7 +86,7 @@ export async function answerReview(value: JsonValue, set: PolicySet | undefined)
   if (!set) return failure(503, 'unavailable', 'no policy set is loaded yet', { uid });
   let result: Awaited<ReturnType<typeof evaluate>>;
   try {
-    result = await evaluate(set, checked.request);
+    result = await evaluate(set, checked.request, onPolicyStart ? { guard, onPolicyStart } : { guard });
   } catch (error) {
     // A bug, not bad input: answer 500 so the cluster's failurePolicy for the webhook decides.
     return failure(500, 'error', `internal error while evaluating request ${uid}`, { uid, error });

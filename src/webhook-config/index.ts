@@ -4,8 +4,10 @@
  *   deriveRules(set, crdEntries?) → DerivedRules      what the set can match, as webhook rules
  *   crdKinds(crdDocument) → KindEntry[]               the kinds a CRD of the set declares
  *   webhookConfiguration(derived, options) → object   the manifest (throws WebhookConfigError)
+ *   checkReviewDeadline(timeoutSeconds, deadlineMs?)  whether the server's review deadline fits the timeout
  *   intersectRule / mergeRules / ruleProblems         webhook rules as sets; the API server's rule checks
  */
+export { checkReviewDeadline, maxReviewDeadlineMs, MIN_DEADLINE_MARGIN_MS, type DeadlineCheck } from './deadline.js';
 export { deriveRules, type DerivedRules, type PolicyCoverage } from './derive.js';
 export { builtinKindTable, crdKinds, guessResource, type KindEntry } from './kinds.js';
 export {

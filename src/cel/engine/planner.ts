@@ -7,6 +7,8 @@
  */
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env, StructDecl } from './env.js';
+import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
+import { checkBuiltSize, checkResultSize } from './bounds.js';
 import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
 import { dispatch, type Overload } from './functions.js';
 import { readJson } from './json.js';
@@ -59,18 +61,40 @@ export class AsyncResults {
   }
 }
 
+/**
+ * Cost units between two looks at the review guard's clock (a few hundred microseconds of evaluation):
+ * the deadline is noticed on the cost path the planner already has, at no charge on the normal path.
+ */
+export const GUARD_COST_STRIDE = 20_000;
+
 export class EvalState {
   cost = 0;
+  /**
+   * When `cost` passes this, `overLimit` runs: the cost limit itself, or an earlier checkpoint at which
+   * the review guard reads its clock (then the next checkpoint is set).
+   */
+  limit: number;
   readonly slots: unknown[];
   constructor(
     readonly act: Activation,
-    readonly limit: number,
+    /** The per-call cost limit. */
+    readonly costLimit: number,
     slotCount: number,
     /** Present when the caller can await asynchronous functions. */
     readonly async?: AsyncResults,
+    /** The review's deadline and cancellation, checked every GUARD_COST_STRIDE cost units. */
+    readonly guard?: ReviewGuard,
   ) {
     this.slots = new Array(slotCount);
+    this.limit = guard ? Math.min(costLimit, GUARD_COST_STRIDE) : costLimit;
   }
+}
+
+/** `s.cost` passed `s.limit`: the cost limit (throws CostLimitError) or a guard checkpoint. */
+function overLimit(s: EvalState): void {
+  if (s.cost > s.costLimit || !s.guard) throw COST_LIMIT;
+  s.guard.check();
+  s.limit = Math.min(s.costLimit, s.cost + GUARD_COST_STRIDE);
 }
 
 export type Interp = (s: EvalState) => any;
@@ -90,17 +114,17 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 function charge(s: EvalState, n: number): void {
   s.cost += n;
-  if (s.cost > s.limit) throw COST_LIMIT;
+  if (s.cost > s.limit) overLimit(s);
 }
 
 /** Errors that end the evaluation instead of becoming CEL error values. */
 function isCostError(e: unknown): boolean {
-  return e instanceof CostLimitError || e instanceof AsyncPending;
+  return e instanceof CostLimitError || e instanceof AsyncPending || e instanceof ReviewAborted;
 }
 
 function toError(e: unknown, fn: string): CelEvalError {
   if (e instanceof CelEvalError) return e;
-  if (e instanceof CostLimitError || e instanceof AsyncPending) throw e;
+  if (isCostError(e)) throw e;
   const msg = e instanceof Error ? e.message : String(e);
   return new CelEvalError(`${fn}: ${msg}`);
 }
@@ -518,6 +542,8 @@ class Planner {
       if (libraryCost && o.library !== undefined) cost = libraryCost(o, args, result);
       if (cost === undefined && o.cost) cost = o.cost(args, result);
       charge(s, cost ?? 1);
+      // A safety net behind the functions that check before building (concatenation, replace, join...).
+      checkResultSize(result, name);
       return result;
     };
 
@@ -716,7 +742,7 @@ class Planner {
             // An accumulated list/map stays an error from here on; stop building it.
             if (fresh) break;
           }
-          if (s.cost > s.limit) throw COST_LIMIT;
+          if (s.cost > s.limit) overLimit(s);
         }
         return result(s);
       },
@@ -772,6 +798,7 @@ class Planner {
       if (kind === 'append') {
         const v = elem!(s);
         charge(s, appendCost);
+        checkBuiltSize((acc as CelValue[]).length + 1, 'a list built by a comprehension');
         (acc as CelValue[]).push(v);
         return acc;
       }
@@ -779,12 +806,14 @@ class Planner {
         const k = keyFn!(s);
         const v = valueFn!(s);
         charge(s, 1);
+        checkBuiltSize((acc as Map<CelValue, CelValue>).size + 1, 'a map built by a comprehension');
         insertInPlace(acc as Map<CelValue, CelValue>, k, v);
         return acc;
       }
       const entries = valueFn!(s);
       charge(s, 1);
       if (!isMapValue(entries)) throw noSuchOverload(MAP_INSERT_FN, ['map', typeNameOf(entries)]);
+      checkBuiltSize((acc as Map<CelValue, CelValue>).size + 1, 'a map built by a comprehension');
       for (const k of mapKeys(entries as CelMapValue)) insertInPlace(acc as Map<CelValue, CelValue>, k, mapGet(entries as CelMapValue, k) as CelValue);
       return acc;
     };

@@ -2,6 +2,9 @@
  * Parse → check → plan, and evaluation with a cost limit. This is the engine's own entry point; the
  * Kubernetes layer (src/cel/k8s) builds environments and activations on top of it.
  */
+import { ReviewAborted } from '../../guard/index.js';
+import type { ReviewGuard } from '../../guard/index.js';
+import { activeGuard, enterGuard, restoreGuard } from './bounds.js';
 import { check } from './checker.js';
 import type { Env } from './env.js';
 import { AsyncPending, CelEvalError, CostLimitError, formatIssues, type CelIssue } from './errors.js';
@@ -35,10 +38,14 @@ export class Program {
    * Evaluates against an activation with a cost limit. Returns the value and the cost; CEL errors
    * come back as `{error}`, cost-limit exhaustion as `{error, costLimit: true}`, and — when `async`
    * is given — a call that returned a Promise as `{pending}` (await it, record the result in `async`,
-   * evaluate again). Never throws.
+   * evaluate again). Never throws, except ReviewAborted when the review guard (`guard`, by default the
+   * active one of src/cel/engine/bounds.ts) trips: the deadline passed, the review was cancelled, or a
+   * value would pass the size bound.
    */
-  evaluate(act: Activation, limit: number, async?: AsyncResults): EvalOutcome {
-    const s = new EvalState(act, limit, this.slotCount, async);
+  evaluate(act: Activation, limit: number, async?: AsyncResults, guard: ReviewGuard | undefined = activeGuard()): EvalOutcome {
+    const s = new EvalState(act, limit, this.slotCount, async, guard);
+    const outer = activeGuard();
+    if (guard !== outer) enterGuard(guard!);
     try {
       const value = this.interp(s);
       if (s.cost > limit) return { ok: false, error: new CostLimitError().message, costLimit: true, cost: s.cost };
@@ -47,8 +54,11 @@ export class Program {
       if (e instanceof CostLimitError) return { ok: false, error: e.message, costLimit: true, cost: s.cost };
       if (e instanceof AsyncPending) return { ok: false, error: 'pending asynchronous call', pending: e, cost: s.cost };
       if (e instanceof CelEvalError) return { ok: false, error: e.message, cost: s.cost };
+      if (e instanceof ReviewAborted) throw e;
       if (e instanceof RangeError) return { ok: false, error: `evaluation failed: ${e.message}`, cost: s.cost };
       return { ok: false, error: `internal error: ${e instanceof Error ? e.message : String(e)}`, cost: s.cost };
+    } finally {
+      if (guard !== outer) restoreGuard(outer);
     }
   }
 }

@@ -2,6 +2,7 @@
  * Runtime operations shared by the interpreter and the standard library: type names, CEL
  * (heterogeneous) equality, ordering, map access with numeric key unification, and value sizes.
  */
+import { activeGuard } from './bounds.js';
 import { CelEvalError, noSuchOverload } from './errors.js';
 import { classTypeName } from './functions.js';
 import { readJson } from './json.js';
@@ -212,6 +213,8 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
+    // Values that share subtrees can be exponentially larger than they look: let the deadline in.
+    activeGuard()?.tick();
     for (let i = 0; i < a.length; i++) if (!celEquals(a[i], b[i])) return false;
     return true;
   }
@@ -221,6 +224,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     const mb = b as CelMapValue;
     const ka = mapKeys(ma);
     if (ka.length !== mapKeys(mb).length) return false;
+    activeGuard()?.tick();
     for (const k of ka) {
       const vb = mapGet(mb, k);
       if (vb === undefined) return false;

@@ -4,6 +4,7 @@
  * expand to (`cel.@mapInsert`, `@not_strictly_false`; `sortBy`'s `@sortByAssociatedKeys` belongs to
  * the lists library, src/cel/lib/lists.ts).
  */
+import { checkBuiltSize } from './bounds.js';
 import { RE2JS } from 're2js';
 import { Op } from './ast.js';
 import type { Env } from './env.js';
@@ -161,6 +162,7 @@ export function registerStdlib(env: Env): void {
 
   // ---- arithmetic
   add('add_bytes', Op.add, [T.bytes, T.bytes], T.bytes, (a: Uint8Array, b: Uint8Array) => {
+    checkBuiltSize(a.length + b.length, 'a concatenation of bytes');
     const out = new Uint8Array(a.length + b.length);
     out.set(a);
     out.set(b, a.length);
@@ -171,9 +173,16 @@ export function registerStdlib(env: Env): void {
   add('add_duration_timestamp', Op.add, [T.duration, T.timestamp], T.timestamp, (a: Duration, b: Timestamp) => checkTimestamp(a.ns + b.ns));
   add('add_timestamp_duration', Op.add, [T.timestamp, T.duration], T.timestamp, (a: Timestamp, b: Duration) => checkTimestamp(a.ns + b.ns));
   add('add_int64', Op.add, [T.int, T.int], T.int, (a: bigint, b: bigint) => checkInt(a + b));
-  add('add_list', Op.add, [listOf(A), listOf(A)], listOf(A), (a: CelValue[], b: CelValue[]) =>
-    a.length === 0 ? b : b.length === 0 ? a : a.concat(b));
-  add('add_string', Op.add, [T.string, T.string], T.string, (a: string, b: string) => a + b, sumSize);
+  add('add_list', Op.add, [listOf(A), listOf(A)], listOf(A), (a: CelValue[], b: CelValue[]) => {
+    if (a.length === 0) return b;
+    if (b.length === 0) return a;
+    checkBuiltSize(a.length + b.length, 'a concatenation of lists');
+    return a.concat(b);
+  });
+  add('add_string', Op.add, [T.string, T.string], T.string, (a: string, b: string) => {
+    checkBuiltSize(a.length + b.length, 'a concatenation of strings');
+    return a + b;
+  }, sumSize);
   add('add_uint64', Op.add, [T.uint, T.uint], T.uint, (a: CelUint, b: CelUint) => checkUint(a.valueOf() + b.valueOf()));
 
   add('subtract_double', Op.subtract, [T.double, T.double], T.double, (a: number, b: number) => a - b);

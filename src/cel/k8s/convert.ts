@@ -4,6 +4,7 @@
  * non-string map key error. Integral doubles are marked as float literals (src/json) so a patch keeps
  * `1.0` a double.
  */
+import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
@@ -28,10 +29,41 @@ export function base64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
+/**
+ * What the conversion in progress may still write (string lengths and nodes), and the guard whose bound
+ * that is. CEL values share subtrees, so a small value can stand for an exponentially larger JSON tree:
+ * conversion stops at the bound instead of building it. Conversion is synchronous: one at a time.
+ */
+let allowance = Infinity;
+let allowanceGuard: ReviewGuard | undefined;
+
+function spend(n: number): void {
+  allowance -= n;
+  if (allowance < 0) {
+    throw new ReviewAborted('size', `the result of a mutation expression would be over the limit of ${allowanceGuard!.maxValueBytes} bytes per value`);
+  }
+}
+
+function bounded<T>(guard: ReviewGuard | undefined, convert: () => T): T {
+  if (guard === undefined) return convert();
+  const outer = allowance;
+  const outerGuard = allowanceGuard;
+  allowance = guard.maxValueBytes;
+  allowanceGuard = guard;
+  try {
+    return convert();
+  } finally {
+    allowance = outer;
+    allowanceGuard = outerGuard;
+  }
+}
+
 /** Converts a CEL value to JSON; `typePath` is set inside Object literals for the type-name check. */
 function toJson(v: unknown, typePath: string | undefined, errors: string[], container?: object, key?: string | number): JsonValue {
   switch (typeof v) {
     case 'string':
+      if (allowance !== Infinity) spend(v.length + 2);
+      return v;
     case 'boolean':
       return v;
     case 'bigint':
@@ -42,6 +74,7 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
       return v;
   }
   if (v === null || v === undefined) return null;
+  if (allowance !== Infinity) spend(2);
   if (Array.isArray(v)) {
     const out: JsonValue[] = [];
     for (let i = 0; i < v.length; i++) out.push(toJson(v[i], typePath, errors, out, i));
@@ -79,8 +112,15 @@ export function celToJson(v: CelValue): JsonValue {
   return toJson(v, undefined, []);
 }
 
-/** The JSON Patch operations of a `list(JSONPatch)` result (spec §8.2). */
-export function toJsonPatchOperations(v: CelValue): JsonPatchOperation[] {
+/**
+ * The JSON Patch operations of a `list(JSONPatch)` result (spec §8.2). With a review guard, conversion
+ * stops with its ReviewAborted('size') once what it writes passes the guard's bound.
+ */
+export function toJsonPatchOperations(v: CelValue, guard?: ReviewGuard): JsonPatchOperation[] {
+  return bounded(guard, () => patchOperations(v));
+}
+
+function patchOperations(v: CelValue): JsonPatchOperation[] {
   if (!Array.isArray(v)) throw new ConversionError(`expected a list of JSONPatch, got ${typeNameOf(v)}`);
   return v.map((p, i) => {
     if (!(p instanceof StructValue) || p.typeName !== JSONPATCH_TYPE) {
@@ -107,8 +147,12 @@ export function toJsonPatchOperations(v: CelValue): JsonPatchOperation[] {
   });
 }
 
-/** The apply configuration of an `Object{...}` result (spec §9.2, §9.3); apiVersion/kind are not stamped. */
-export function toApplyConfiguration(v: CelValue): JsonObject {
+/** The apply configuration of an `Object{...}` result (spec §9.2, §9.3); apiVersion/kind are not stamped. Guard: as above. */
+export function toApplyConfiguration(v: CelValue, guard?: ReviewGuard): JsonObject {
+  return bounded(guard, () => applyConfigurationOf(v));
+}
+
+function applyConfigurationOf(v: CelValue): JsonObject {
   if (!(v instanceof StructValue) || v.typeName !== OBJECT_TYPE) {
     throw new ConversionError(`expected an Object, got ${typeNameOf(v)}`);
   }

@@ -4,6 +4,7 @@
  * matchConditions of one invocation (2,500,000) or one mutation (10,000,000). Each expression is also
  * limited to PerCallLimit (1,000,000) while it runs.
  */
+import type { ReviewGuard } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
 import { CelEvalError } from '../engine/errors.js';
 import { jsonRoot } from '../engine/json.js';
@@ -58,6 +59,11 @@ export interface EvaluationOptions {
   variables?: CompiledVariables;
   /** Per-expression limit (default PerCallLimit 1,000,000). */
   perCallLimit?: number;
+  /**
+   * The review's deadline, cancellation and value-size bound. When it trips, `evaluate` throws its
+   * ReviewAborted (never a CEL error value: `||` and comprehensions do not absorb it).
+   */
+  guard?: ReviewGuard;
 }
 
 function str(v: unknown): string {
@@ -139,8 +145,10 @@ export class Evaluation {
   private readonly perCallLimit: number;
   private exhausted = false;
   private readonly async = new AsyncResults();
+  private readonly guard: ReviewGuard | undefined;
 
   constructor(input: AdmissionInput, options: EvaluationOptions) {
+    this.guard = options.guard;
     this.remaining = options.budget;
     this.perCallLimit = options.perCallLimit ?? PER_CALL_LIMIT;
     this.activation = new AdmissionActivation(input);
@@ -157,23 +165,26 @@ export class Evaluation {
   }
 
   /**
-   * Evaluates one compiled expression. Never throws. An expression that calls an asynchronous
+   * Evaluates one compiled expression. Never throws, except the guard's ReviewAborted. An expression that calls an asynchronous
    * function (an authorizer returning promises) fails here; use `evaluateAsync` for those.
    */
   evaluate(compiled: CompiledExpression): EvalResult {
     if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
-    return this.account(compiled, compiled.program.evaluate(this.activation, this.perCallLimit));
+    this.guard?.tick();
+    return this.account(compiled, compiled.program.evaluate(this.activation, this.perCallLimit, undefined, this.guard));
   }
 
   /**
    * Like `evaluate`, awaiting asynchronous calls: when a call returns a promise, the evaluation
    * stops, the promise is awaited, its result recorded for that call (by function and arguments),
-   * and the expression evaluated again. Cost is that of the final, complete run. Never rejects.
+   * and the expression evaluated again. Cost is that of the final, complete run. Never rejects, except
+   * with the guard's ReviewAborted.
    */
   async evaluateAsync(compiled: CompiledExpression): Promise<EvalResult> {
     if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
     for (let round = 0; ; round++) {
-      const out = compiled.program.evaluate(this.activation, this.perCallLimit, this.async);
+      this.guard?.tick();
+      const out = compiled.program.evaluate(this.activation, this.perCallLimit, this.async, this.guard);
       if (out.ok || !out.pending) return this.account(compiled, out);
       if (round >= MAX_ASYNC_CALLS) {
         return { ok: false, message: `expression '${compiled.expression}' resulted in error: too many asynchronous calls`, kind: 'runtime', cost: out.cost };

@@ -1,3 +1,4 @@
+import { checkBuiltSize } from '../engine/bounds.js';
 import { SORT_BY_KEYS } from '../engine/macros.js';
 import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
@@ -50,6 +51,7 @@ function flatten(list: unknown, depth: bigint): unknown[] {
   for (const v of listItems(list)) {
     if (isList(v) && depth > 0n) out.push(...flatten(v, depth - 1n));
     else out.push(v);
+    checkBuiltSize(out.length, 'the result of flatten');
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { checkBuiltSize } from '../engine/bounds.js';
 import { CelOptional, CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
 import { celError } from './errors.js';
 import { formatFixed, formatScientific, formatShortest } from './go-float.js';
@@ -34,6 +35,7 @@ export function formatString(format: string, args: readonly unknown[]): string {
     const [read, clause] = parseClause(format, i + 1);
     try {
       out += clause(args[argIndex]);
+      checkBuiltSize(out.length, 'the result of format');
     } catch (e) {
       if (e instanceof ClauseError) throw celError(`error during formatting: ${e.message}`);
       throw e;
@@ -126,9 +128,26 @@ export function stringClause(v: unknown): string {
   if (v instanceof Timestamp) return rfc3339Nano(v);
   if (v instanceof CelOptional) throw stringClauseError(v);
   if (v instanceof TypeValue) return v.name;
-  if (isList(v)) return `[${listItems(v).map(stringClause).join(', ')}]`;
+  if (isList(v)) {
+    // Checked as it grows: a list that holds itself many times over prints exponentially long.
+    const parts: string[] = [];
+    let size = 2;
+    for (const x of listItems(v)) {
+      const s = stringClause(x);
+      size += s.length + 2;
+      checkBuiltSize(size, 'the result of format');
+      parts.push(s);
+    }
+    return `[${parts.join(', ')}]`;
+  }
   if (isMap(v)) {
-    const entries = mapEntries(v).map(([k, val]) => [stringClause(k), stringClause(val)] as const);
+    let size = 2;
+    const entries = mapEntries(v).map(([k, val]) => {
+      const entry = [stringClause(k), stringClause(val)] as const;
+      size += entry[0].length + entry[1].length + 4;
+      checkBuiltSize(size, 'the result of format');
+      return entry;
+    });
     entries.sort((a, b) => compareStrings(a[0], b[0]));
     return `{${entries.map(([k, val]) => `${k}: ${val}`).join(', ')}}`;
   }

@@ -1,3 +1,4 @@
+import { checkBuiltSize } from '../engine/bounds.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, traversal, traversalCost } from './cost.js';
 import { celError } from './errors.js';
@@ -68,6 +69,7 @@ export function goReplace(s: string, old: string, replacement: string, n: bigint
   if (old === '') {
     const r = runes(s);
     const max = n < 0n ? r.length + 1 : Math.min(Number(n), r.length + 1);
+    checkBuiltSize(s.length + max * replacement.length, 'the result of replace');
     let out = '';
     for (let i = 0; i < r.length; i++) out += (i < max ? replacement : '') + r[i];
     return out + (r.length < max ? replacement : '');
@@ -79,6 +81,8 @@ export function goReplace(s: string, old: string, replacement: string, n: bigint
     if (at < 0) break;
     out += s.slice(from, at) + replacement;
     from = at + old.length;
+    // Checked as it grows: a replacement longer than what it replaces multiplies the size.
+    checkBuiltSize(out.length + s.length - from, 'the result of replace');
   }
   return out + s.slice(from);
 }
@@ -135,7 +139,12 @@ function trim(s: string): string {
 
 function join(list: readonly unknown[], separator = ''): string {
   // A dyn list may hold anything; cel-go's join accepts strings only.
-  for (const x of list) if (typeof x !== 'string') throw celError(`join: invalid input: ${shown(x)}`);
+  let size = separator.length * Math.max(0, list.length - 1);
+  for (const x of list) {
+    if (typeof x !== 'string') throw celError(`join: invalid input: ${shown(x)}`);
+    size += x.length;
+  }
+  checkBuiltSize(size, 'the result of join');
   return list.join(separator);
 }
 

@@ -1,18 +1,20 @@
 import { stringify } from 'yaml';
-import { crdKinds, deriveRules, webhookConfiguration, WebhookConfigError, type DerivedRules } from '../../webhook-config/index.js';
+import { checkReviewDeadline, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, webhookConfiguration, WebhookConfigError, type DerivedRules } from '../../webhook-config/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { CliInputError, describeFsError } from '../errors.js';
 import type { CliCommand } from '../io.js';
 import { formatProblems, loadPolicies } from '../load.js';
 
 export const WEBHOOK_CONFIG_USAGE = `usage: amender webhook-config --url URL --policies PATH... [--name NAME] [--failure-policy Fail|Ignore]
-                              [--timeout-seconds N] [--reinvocation-policy Never|IfNeeded] [--ca-bundle FILE]
-                              [--exclude-namespace NS...] [--json]
+                              [--timeout-seconds N] [--review-deadline-ms MS] [--reinvocation-policy Never|IfNeeded]
+                              [--ca-bundle FILE] [--exclude-namespace NS...] [--json]
   Prints the MutatingWebhookConfiguration that sends a cluster's requests to Amender at URL, with rules
   that cover exactly what the policy set can match, so the API server calls Amender for nothing else.
   URL is https, without a query: https://HOST/mutate, or https://HOST/clusters/CLUSTER/SECRET/mutate.
   Defaults: --name amender; --failure-policy Fail when a policy that contributes rules says Fail (a
-  MutatingAdmissionPolicy's default), else Ignore; --timeout-seconds 10; --reinvocation-policy IfNeeded
+  MutatingAdmissionPolicy's default), else Ignore; --timeout-seconds 10; --review-deadline-ms: the
+  server's AMENDER_REVIEW_DEADLINE_MS (default 8000), which must be at most 80% of the timeout and leave
+  500 ms (an explicit value that does not fit is an error; the default gets a note); --reinvocation-policy IfNeeded
   when a MutatingAdmissionPolicy says IfNeeded, else Never; --exclude-namespace kube-system (add the
   namespace Amender runs in when it runs in the cluster); --ca-bundle: the CA that signed URL's
   certificate (omit it for a publicly trusted certificate).
@@ -42,6 +44,7 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
     name: 'string',
     'failure-policy': 'string',
     'timeout-seconds': 'string',
+    'review-deadline-ms': 'string',
     'reinvocation-policy': 'string',
     'ca-bundle': 'string',
     'exclude-namespace': 'list',
@@ -54,6 +57,8 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
   const timeoutText = stringOption(args, 'timeout-seconds');
   if (timeoutText !== undefined && !/^\d+$/.test(timeoutText)) throw new UsageError('--timeout-seconds takes a whole number from 1 to 30');
+  const deadlineText = stringOption(args, 'review-deadline-ms');
+  if (deadlineText !== undefined && !/^[1-9]\d*$/.test(deadlineText)) throw new UsageError('--review-deadline-ms takes a positive whole number of milliseconds');
   const failurePolicy = choice(stringOption(args, 'failure-policy'), ['Fail', 'Ignore'] as const, 'failure-policy');
   const reinvocationPolicy = choice(stringOption(args, 'reinvocation-policy'), ['Never', 'IfNeeded'] as const, 'reinvocation-policy');
   const caPath = stringOption(args, 'ca-bundle');
@@ -91,6 +96,10 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
     throw err;
   }
   io.err(summary(derived));
+  // The review deadline must end before the API server's timeout (src/webhook-config/deadline.ts).
+  const deadline = checkReviewDeadline(timeoutText !== undefined ? Number(timeoutText) : DEFAULT_TIMEOUT_SECONDS, deadlineText !== undefined ? Number(deadlineText) : undefined);
+  if (!deadline.fits && deadlineText !== undefined) throw new CliInputError(`--review-deadline-ms ${deadlineText}: ${deadline.note}`);
+  io.err(`${deadline.fits ? 'note' : 'warning'}: ${deadline.note}\n`);
   io.out(flag(args, 'json') ? JSON.stringify(manifest, null, 2) + '\n' : stringify(manifest, { lineWidth: 0 }));
   return 0;
 };

@@ -44,5 +44,10 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     return failure(body.status, outcome, body.message);
   }
   if (body.text.trim() === '') return failure(400, 'invalid', 'empty request body: expected an AdmissionReview');
-  return answerReviewText(body.text, state(c).set, deps.limits.maxJsonDepth);
+  return answerReviewText(body.text, state(c).set, deps.limits.maxJsonDepth, {
+    deadlineMs: deps.limits.reviewDeadlineMs,
+    maxValueBytes: deps.limits.maxValueBytes,
+    // Work whose client has gone away is cancelled (the signal fires when the connection closes).
+    signal: c.req.raw.signal,
+  });
 }

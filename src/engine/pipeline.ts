@@ -1,0 +1,29 @@
+/**
+ * The policies of a set in the order the pipeline starts them, so that an index (an "ordinal") names one
+ * policy across the MAP and Kyverno steps: MutatingAdmissionPolicies in `set.mutatingPolicies` order
+ * (by name), then Kyverno policies in `set.kyvernoPolicies` order (ClusterPolicies by name, then Policies
+ * by namespace/name: the order the Kyverno runner uses).
+ */
+import type { CompiledKyvernoPolicy } from '../kyverno/index.js';
+import type { BoundPolicy } from '../map/dispatch.js';
+import type { PolicySet } from '../policyset/index.js';
+
+export type PipelinePolicy =
+  | { engine: 'MutatingAdmissionPolicy'; name: string; failurePolicy: 'Fail' | 'Ignore'; policy: BoundPolicy }
+  | { engine: 'Kyverno'; name: string; failurePolicy: 'Fail' | 'Ignore'; policy: CompiledKyvernoPolicy };
+
+const cache = new WeakMap<PolicySet, readonly PipelinePolicy[]>();
+
+export function pipelinePolicies(set: PolicySet): readonly PipelinePolicy[] {
+  let list = cache.get(set);
+  if (list) return list;
+  const out: PipelinePolicy[] = [];
+  for (const bound of set.mutatingPolicies) {
+    const failurePolicy = bound.policy.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail';
+    out.push({ engine: 'MutatingAdmissionPolicy', name: bound.policy.name, failurePolicy, policy: bound });
+  }
+  for (const policy of set.kyvernoPolicies) out.push({ engine: 'Kyverno', name: policy.id, failurePolicy: policy.failurePolicy, policy });
+  list = Object.freeze(out);
+  cache.set(set, list);
+  return list;
+}

@@ -1,0 +1,53 @@
+/**
+ * A bound on the serialized size of a JSON value, for the review guard's size limit (src/guard): values
+ * built during a review share subtrees by reference, so a small heap can stand for a document whose JSON
+ * text would be gigabytes. The walk counts each reference as written out, stops as soon as the count
+ * passes `limit`, and ticks the guard per node so a large walk also notices the deadline.
+ */
+import type { ReviewGuard } from '../guard/index.js';
+import type { JsonValue } from '../json/index.js';
+import { parsePointer } from './pointer.js';
+
+/**
+ * The length of `value` as compact JSON text, near enough (strings counted without escapes, numbers as
+ * 8): exact up to `limit`, and some number above `limit` once it passes it.
+ */
+export function jsonSizeUpTo(value: JsonValue, limit: number, guard?: ReviewGuard): number {
+  return sizeOf(value, 0, limit, guard);
+}
+
+/** `size` plus the size of `v`, returning early once over `limit`. Recursion depth is the JSON's (bounded). */
+function sizeOf(v: JsonValue, size: number, limit: number, guard: ReviewGuard | undefined): number {
+  if (typeof v === 'string') return size + v.length + 2;
+  if (v === null || typeof v !== 'object') return size + 8;
+  guard?.tick();
+  if (Array.isArray(v)) {
+    size += 1 + v.length;
+    for (let i = 0; i < v.length && size <= limit; i++) size = sizeOf(v[i], size, limit, guard);
+    return size;
+  }
+  size += 2;
+  for (const k in v) {
+    size = sizeOf(v[k], size + k.length + 4, limit, guard);
+    if (size > limit) return size;
+  }
+  return size;
+}
+
+/** Throws ReviewAborted('size') when `value` written as JSON would pass the guard's bound. */
+export function checkJsonSize(value: JsonValue, guard: ReviewGuard, what: string): void {
+  const size = jsonSizeUpTo(value, guard.maxValueBytes, guard);
+  if (size > guard.maxValueBytes) guard.checkSize(size, what);
+}
+
+/** The value `pointer` names in `doc` (plain RFC 6901 walk), or undefined. For sizing `copy` sources. */
+export function valueAtPointer(doc: JsonValue, pointer: string): JsonValue | undefined {
+  const parsed = parsePointer(pointer);
+  if (!parsed.ok) return undefined;
+  let v: JsonValue | undefined = doc;
+  for (const t of parsed.tokens) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = Array.isArray(v) ? v[Number(t)] : Object.prototype.hasOwnProperty.call(v, t) ? v[t] : undefined;
+  }
+  return v;
+}

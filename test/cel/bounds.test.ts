@@ -1,0 +1,135 @@
+/**
+ * CEL under a review guard (src/guard): values that would pass the size bound are refused before they
+ * are built, whatever the cost budget says; the deadline is noticed on the cost path (a fake clock that
+ * advances at each reading, so nothing here depends on the machine's speed); ReviewAborted is never
+ * absorbed into a CEL error value by `||`, `&&` or comprehensions. Without a guard nothing changes.
+ */
+import { describe, expect, it } from 'vitest';
+import { CelEnvironment, CompiledVariables, Evaluation, compileExpression, type EvalResult } from '../../src/cel/index.js';
+import { ReviewAborted, ReviewGuard } from '../../src/guard/index.js';
+
+function compiled(expr: string, variables?: CompiledVariables) {
+  const c = compileExpression(expr, 'variable', variables ? variables.scope() : { params: false });
+  if (!c.ok) throw new Error(c.message);
+  return c.compiled;
+}
+
+function run(expr: string, guard?: ReviewGuard, variables?: CompiledVariables): EvalResult {
+  return new Evaluation({ object: { s: 'abc', l: [1, 2, 3], twenty: Array.from({ length: 20 }, (_, i) => i) } }, { budget: 10_000_000, ...(guard ? { guard } : {}), ...(variables ? { variables } : {}) }).evaluate(compiled(expr, variables));
+}
+
+function sizeError(expr: string, maxValueBytes: number): ReviewAborted {
+  const guard = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes });
+  try {
+    run(expr, guard);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ReviewAborted);
+    expect((err as ReviewAborted).reason).toBe('size');
+    return err as ReviewAborted;
+  }
+  throw new Error(`${expr}: no size error under a bound of ${maxValueBytes}`);
+}
+
+/** A clock that moves 1 ms at each reading. */
+function steppingClock(): () => number {
+  let t = 0;
+  return () => t++;
+}
+
+describe('value-size bound', () => {
+  const cases: [string, string][] = [
+    ["'abcdefghij' + 'abcdefghij'", 'a concatenation of strings'],
+    ["'a'.replace('a', 'abcdefghijklmnopq')", 'the result of replace'],
+    ["'aaaa'.replace('', 'xyz')", 'the result of replace'],
+    ["['abcdefgh', 'ijklmnop'].join('-')", 'the result of join'],
+    ["'%s%s'.format(['abcdefgh', 'ijklmnop'])", 'the result of format'],
+    ['lists.range(8) + lists.range(8)', 'a concatenation of lists'],
+    // The input's own lists are not measured; what a comprehension builds from them is.
+    ['object.twenty.map(x, x * 2)', 'a list built by a comprehension'],
+    ['object.twenty.filter(x, x > 2)', 'a list built by a comprehension'],
+    ["[lists.range(8), lists.range(8)].flatten()", 'the result of flatten'],
+    ["b'abcdefghij' + b'abcdefghij'", 'a concatenation of bytes'],
+    ["strings.quote('\\n\\n\\n\\n\\n\\n\\n\\n\\n')", 'the result of strings.quote'],
+  ];
+  for (const [expr, what] of cases) {
+    it(`${expr}: refused over a bound of 15 (${what})`, () => {
+      expect(sizeError(expr, 15).message).toContain(what);
+      // The same expression under a generous bound, and without a guard, evaluates.
+      expect(run(expr, new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: 1000 })).ok).toBe(true);
+      expect(run(expr).ok).toBe(true);
+    });
+  }
+
+  it('is not absorbed by || or by a comprehension', () => {
+    expect(sizeError("('abcdefghij' + 'abcdefghij') == '' || true", 15).message).toContain('a concatenation of strings');
+    expect(run("('abcdefghij' + 'abcdefghij') == '' || true").ok).toBe(true);
+    expect(sizeError("['x'].exists(e, (e + 'abcdefghijabcdefghij').size() > 0 || true)", 15).message).toContain('a concatenation of strings');
+  });
+
+  it("'a'.replace chained 9× stops at the default 6 MiB, not at 10^9 characters", () => {
+    const expr = `'a'${".replace('a', 'aaaaaaaaaa')".repeat(9)}.size()`;
+    const err = sizeError(expr, 6 << 20);
+    expect(err.message).toMatch(/^the result of replace would be \d+ bytes, over the limit of 6291456 per value$/);
+  });
+
+  it('a lazily evaluated variable inherits the guard', () => {
+    const vars = CompiledVariables.compile([{ name: 'big', expression: "'abcdefghij' + 'abcdefghij'" }], { params: false });
+    const guard = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: 15 });
+    expect(() => run('variables.big.size()', guard, vars)).toThrow(ReviewAborted);
+    expect(run('variables.big.size()', undefined, vars)).toMatchObject({ ok: true, value: 20n });
+  });
+});
+
+describe('deadline on the cost path', () => {
+  const heavy = 'lists.range(300).map(x, lists.range(300).filter(y, y == x).size()).size()';
+
+  it('an evaluation inside the cost limit that keeps charging reads the clock and stops', () => {
+    const guard = new ReviewGuard({ deadlineMs: 5, maxValueBytes: 6 << 20, now: steppingClock() });
+    let caught: unknown;
+    try {
+      run(heavy, guard);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ReviewAborted);
+    expect((caught as ReviewAborted).reason).toBe('deadline');
+    expect((caught as ReviewAborted).message).toContain('deadline exceeded');
+    // Once tripped, the guard stops the next evaluation at its first checkpoint.
+    expect(() => run(heavy, guard)).toThrow(/deadline exceeded/);
+  });
+
+  it('a cancelled review stops the same way', () => {
+    let cancelled = false;
+    const guard = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: 6 << 20, isCancelled: () => cancelled });
+    expect(run(heavy, guard)).toMatchObject({ ok: true, value: 300n });
+    cancelled = true;
+    expect(() => run(heavy, guard)).toThrow(/cancelled/);
+  });
+
+  it('the cost limit still wins over a guard', () => {
+    const guard = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: 6 << 20 });
+    const r = run('lists.range(1000).map(x, lists.range(1000).filter(y, y == x).size()).size()', guard);
+    expect(r).toMatchObject({ ok: false, kind: 'runtime' });
+    if (!r.ok) expect(r.message).toContain('actual cost limit exceeded');
+  });
+
+  it('values that share subtrees: equality lets the deadline in, printing them is bounded', () => {
+    const nested = (leaf: string, levels: number) => {
+      let v = leaf;
+      for (let i = 0; i < levels; i++) v = `cel.bind(v${i}, ${v}, [v${i}, v${i}])`;
+      return v;
+    };
+    // Two separately built trees of 2^40 leaves each: equal, but comparing them leaf by leaf never ends.
+    const guard = new ReviewGuard({ deadlineMs: 5, maxValueBytes: 6 << 20, now: steppingClock() });
+    expect(() => run(`${nested("'a'", 40)} == ${nested("'a'", 40)}`, guard)).toThrow(/deadline exceeded/);
+    const bound = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: 6 << 20 });
+    expect(() => run(`'%s'.format([${nested("'abc'", 40)}])`, bound)).toThrow(/the result of format would be \d+ bytes/);
+  });
+
+  it('plain CEL environments (no guard) are unaffected', () => {
+    const env = new CelEnvironment();
+    const c = env.compile(`'a'${".replace('a', 'aaaaaaaaaa')".repeat(3)}.size()`);
+    if (!c.ok) throw new Error(c.message);
+    expect(c.program.evaluate()).toMatchObject({ ok: true, value: 1000n });
+  });
+});
