@@ -33,9 +33,9 @@ export function namespaceLabels(request: AdmissionRequest, lookup: (name: string
 }
 
 /** What the Kyverno runner may report beyond its declared outcome (a guard-aware runner names the stop). */
-type ReportedOutcome = KyvernoPolicyOutcome & { aborted?: AbortReason };
+type ReportedOutcome = KyvernoPolicyOutcome;
 
-function outcomesOf(result: KyvernoResult, durations: Map<string, number>): PolicyOutcome[] {
+function outcomesOf(result: KyvernoResult): PolicyOutcome[] {
   return result.policies.map((p: ReportedOutcome) => {
     const detail = p.rules.map((r) => `${r.rule}: ${r.status}${r.message ? ` (${r.message})` : ''}`).join('; ');
     const outcome: PolicyOutcome = {
@@ -45,43 +45,13 @@ function outcomesOf(result: KyvernoResult, durations: Map<string, number>): Poli
       result: p.status === 'applied' ? 'mutated' : p.status === 'skipped' ? 'unchanged' : 'error',
       ...(detail ? { detail } : {}),
       failurePolicy: p.failurePolicy,
-      durationMs: durations.get(p.policy) ?? 0,
+      durationMs: p.durationMs,
+      rules: p.rules.map((r) => ({ rule: r.rule, status: r.status, durationMs: r.durationMs })),
     };
     if (p.status === 'error' && p.failurePolicy === 'Ignore') outcome.ignored = true;
     if (p.aborted) outcome.aborted = p.aborted;
     return outcome;
   });
-}
-
-/**
- * Per-policy wall times from the starts the runner reports: a policy lasts until the next one starts or
- * the step ends. A runner that reports no starts leaves the step's whole time to each of its outcomes
- * (an upper bound, the best that can be said then).
- */
-class PolicyClock {
-  private readonly starts: { index: number; at: number }[] = [];
-
-  constructor(private readonly stepStart: number) {}
-
-  started(index: number): void {
-    this.starts.push({ index, at: performance.now() });
-  }
-
-  durations(policies: PolicySet['kyvernoPolicies'], outcomes: readonly KyvernoPolicyOutcome[]): Map<string, number> {
-    const end = performance.now();
-    const out = new Map<string, number>();
-    if (this.starts.length === 0) {
-      for (const o of outcomes) out.set(o.policy, end - this.stepStart);
-      return out;
-    }
-    for (let i = 0; i < this.starts.length; i++) {
-      const { index, at } = this.starts[i];
-      const until = i + 1 < this.starts.length ? this.starts[i + 1].at : end;
-      const id = policies[index]?.id;
-      if (id !== undefined) out.set(id, (out.get(id) ?? 0) + (until - at));
-    }
-    return out;
-  }
 }
 
 export async function runKyvernoStep(
@@ -92,22 +62,16 @@ export async function runKyvernoStep(
   options: KyvernoStepOptions,
 ): Promise<KyvernoStep> {
   if (set.kyvernoPolicies.length === 0 || object === null) return { object, outcomes: [], auditAnnotations: {} };
-  const clock = new PolicyClock(performance.now());
-  const onPolicyStart = (index: number) => {
-    clock.started(index);
-    options.onPolicyStart?.(index);
-  };
-  // `guard` and `onPolicyStart` are read by a guard-aware Kyverno runner (src/kyverno/run.ts).
-  const input: KyvernoInput & { guard?: ReviewGuard; onPolicyStart?: (index: number) => void } = {
+  const input: KyvernoInput = {
     request,
     object,
     namespaceLabels: namespaceLabels(request, namespaceLookup),
     sources: { configMap: (namespace, name) => set.objects.get('', 'ConfigMap', namespace, name) },
     guard: options.guard,
-    onPolicyStart,
+    ...(options.onPolicyStart ? { onPolicyStart: options.onPolicyStart } : {}),
   };
   const result = await runKyvernoPolicies(set.kyvernoPolicies, input);
-  const outcomes = outcomesOf(result, clock.durations(set.kyvernoPolicies, result.policies));
+  const outcomes = outcomesOf(result);
   const auditAnnotations = kyvernoAuditAnnotations(result);
   if (result.rejection) {
     return {

@@ -15,6 +15,8 @@ export interface PolicyOutcome extends InvocationTrace {
   failurePolicy?: 'Fail' | 'Ignore';
   /** The review guard stopped this policy, or answered it by its failurePolicy without running it. */
   aborted?: AbortReason;
+  /** Kyverno: the rules that matched, in the order they ran (status applied/skip/fail/error/…). */
+  rules?: readonly { rule: string; status: string; durationMs: number }[];
 }
 
 export type EngineResult =

@@ -47,6 +47,8 @@ export interface KyvernoInput {
    * Default: a fresh guard with DEFAULT_REVIEW_DEADLINE_MS and DEFAULT_MAX_VALUE_BYTES.
    */
   readonly guard?: ReviewGuard;
+  /** Called as each policy starts, with its index in the `policies` given (a worker's progress slot). */
+  readonly onPolicyStart?: (index: number) => void;
 }
 
 export interface KyvernoRuleOutcome {
@@ -126,8 +128,12 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   let subject: MatchSubject | undefined;
   let subjectOf: JsonValue | undefined;
 
-  for (const policy of sortedOnce(policies)) {
+  const order = sortedOnce(policies);
+  const indexOf = input.onPolicyStart && order !== policies ? new Map(policies.map((p, i) => [p, i])) : undefined;
+  for (let at = 0; at < order.length; at++) {
+    const policy = order[at];
     if (!policy.admission || !namespaceFits(policy, current, request)) continue;
+    input.onPolicyStart?.(indexOf ? (indexOf.get(policy) ?? at) : at);
     const policyStarted = performance.now();
     const start = current;
     const scope: ForeachScope = {
