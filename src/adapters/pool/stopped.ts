@@ -36,7 +36,7 @@ export const answerStoppedByFailurePolicy: AnswerStopped = (set, request, ordina
   const policies = [
     ...set.mutatingPolicies.map((p) => ({ name: `MutatingAdmissionPolicy/${p.policy.name}`, failurePolicy: p.policy.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail' })),
     ...set.kyvernoPolicies.map((p) => ({ name: p.id, failurePolicy: p.failurePolicy })),
-  ].slice(Math.max(0, ordinal));
+  ].slice(ordinal);
   const failing = policies.find((p) => p.failurePolicy === 'Fail');
   if (failing) {
     return {
@@ -70,7 +70,8 @@ export function stoppedReviewAnswer(
   const checked = validateReview(value);
   if (!checked.ok) return failure(400, 'invalid', `invalid AdmissionReview: ${checked.error.message}`, { uid: checked.error.uid });
   const { uid } = checked.request;
-  const result = answer(set, checked.request, ordinal, reason);
+  // -1: the worker had not started a policy yet (it was parsing): every policy is then "not yet run".
+  const result = answer(set, checked.request, Math.max(0, ordinal), reason);
   const extras = { warnings: result.warnings, auditAnnotations: result.auditAnnotations };
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0 };
   const patch = result.patch;
