@@ -52,6 +52,8 @@ const SETTINGS = {
   maxBodyBytes: { env: 'AMENDER_MAX_BODY_BYTES', kind: 'count', file: 'limits.maxBodyBytes' },
   bodyTimeoutMs: { env: 'AMENDER_BODY_TIMEOUT_MS', kind: 'count', file: 'limits.bodyTimeoutMs' },
   maxJsonDepth: { env: 'AMENDER_MAX_JSON_DEPTH', kind: 'count', file: 'limits.maxJsonDepth' },
+  reviewDeadlineMs: { env: 'AMENDER_REVIEW_DEADLINE_MS', kind: 'count', file: 'limits.reviewDeadlineMs' },
+  maxValueBytes: { env: 'AMENDER_MAX_VALUE_BYTES', kind: 'count', file: 'limits.maxValueBytes' },
 } satisfies Record<string, { env: string; kind: Kind; file?: string }>;
 
 type Key = keyof typeof SETTINGS;
@@ -106,6 +108,8 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
       maxBodyBytes: value('maxBodyBytes', DEFAULT_LIMITS.maxBodyBytes),
       bodyTimeoutMs: value('bodyTimeoutMs', DEFAULT_LIMITS.bodyTimeoutMs),
       maxJsonDepth: value('maxJsonDepth', DEFAULT_LIMITS.maxJsonDepth),
+      reviewDeadlineMs: value('reviewDeadlineMs', DEFAULT_LIMITS.reviewDeadlineMs),
+      maxValueBytes: value('maxValueBytes', DEFAULT_LIMITS.maxValueBytes),
     },
     logLevel: value('logLevel', 'info'),
     requestTimeoutMs: value('requestTimeoutMs', 30_000),

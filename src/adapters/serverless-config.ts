@@ -40,6 +40,8 @@ const LIMIT_VARIABLES: Record<keyof Limits, string> = {
   maxBodyBytes: 'AMENDER_MAX_BODY_BYTES',
   bodyTimeoutMs: 'AMENDER_BODY_TIMEOUT_MS',
   maxJsonDepth: 'AMENDER_MAX_JSON_DEPTH',
+  reviewDeadlineMs: 'AMENDER_REVIEW_DEADLINE_MS',
+  maxValueBytes: 'AMENDER_MAX_VALUE_BYTES',
 };
 
 /** Every variable read (cluster variables as patterns with `<NAME>`), for documentation checks. */
@@ -93,6 +95,8 @@ export function readServerlessConfig(environment: Readonly<Record<string, unknow
     maxBodyBytes: count(env, LIMIT_VARIABLES.maxBodyBytes, DEFAULT_LIMITS.maxBodyBytes, 1, problems),
     bodyTimeoutMs: count(env, LIMIT_VARIABLES.bodyTimeoutMs, DEFAULT_LIMITS.bodyTimeoutMs, 1, problems),
     maxJsonDepth: count(env, LIMIT_VARIABLES.maxJsonDepth, DEFAULT_LIMITS.maxJsonDepth, 1, problems),
+    reviewDeadlineMs: count(env, LIMIT_VARIABLES.reviewDeadlineMs, DEFAULT_LIMITS.reviewDeadlineMs, 1, problems),
+    maxValueBytes: count(env, LIMIT_VARIABLES.maxValueBytes, DEFAULT_LIMITS.maxValueBytes, 1, problems),
   };
   if (limits.maxJsonDepth > DEFAULT_LIMITS.maxJsonDepth) {
     problems.push(`${LIMIT_VARIABLES.maxJsonDepth}: at most ${DEFAULT_LIMITS.maxJsonDepth}, got ${limits.maxJsonDepth}`);

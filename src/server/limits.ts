@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS } from '../guard/index.js';
 import { DEFAULT_MAX_DEPTH } from '../json/index.js';
 
 /** What one request may cost the server. */
@@ -8,6 +9,10 @@ export interface Limits {
   maxJsonDepth: number;
   /** Time allowed to receive the whole body once the handler starts reading it; slower → 408. */
   bodyTimeoutMs: number;
+  /** Time one review may take from its arrival (queue included); then it is answered by failure policy. */
+  reviewDeadlineMs: number;
+  /** Largest value a review may build (string, list, object, patch); larger fails the rule building it. */
+  maxValueBytes: number;
 }
 
 /**
@@ -18,6 +23,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxBodyBytes: 8 * 1024 * 1024,
   maxJsonDepth: DEFAULT_MAX_DEPTH,
   bodyTimeoutMs: 10_000,
+  reviewDeadlineMs: DEFAULT_REVIEW_DEADLINE_MS,
+  maxValueBytes: DEFAULT_MAX_VALUE_BYTES,
 });
 
 export function resolveLimits(partial: Partial<Limits> = {}): Limits {

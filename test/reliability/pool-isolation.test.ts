@@ -158,6 +158,26 @@ describe('a review in progress holds only its worker', () => {
   });
 });
 
+describe('a review past its deadline plus the grace period', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startBundle(serverEnv('heavy', ['light'], { AMENDER_WORKERS: '1', AMENDER_REVIEW_DEADLINE_MS: '300', AMENDER_WORKER_GRACE_MS: '200' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is answered by failure policy and its worker is free for the next review', async () => {
+    const lateReply = await send(server.url, '/mutate', { body: REVIEW }).reply;
+    const late = response(lateReply);
+    expect(late.allowed).toBe(false);
+    expect(late.status?.message).toContain('heavy');
+    expect(late.status?.message).toMatch(/deadline exceeded/);
+    expect(labelsPatched(await send(server.url, '/clusters/light/mutate', { body: REVIEW, cluster: true }).reply)).toEqual(['light']);
+    expect((await send(server.url, '/healthz').reply).status).toBe(200);
+  });
+});
+
 describe('a review that exhausts its worker heap', () => {
   let server: Running;
   beforeAll(async () => {

@@ -18,8 +18,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
-import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS } from '../../guard/index.js';
-import { CallbackGauge, Counter, failure, inProcessReviewer, type Limits, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
+import { CallbackGauge, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
 import { SHARED_SLOTS, SLOT, type FromWorker, type ToWorker, type WorkerData } from './protocol.js';
 import { answerStoppedByFailurePolicy, stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import type { WorkerEntry } from './entry.js';
@@ -135,7 +134,7 @@ export class ReviewPool {
         set,
         generation,
         inputs,
-        deadlineAt: performance.now() + reviewDeadlineMs(job.limits),
+        deadlineAt: performance.now() + job.limits.reviewDeadlineMs,
         resolve,
         settled: false,
         stopListening: () => job.signal.removeEventListener('abort', onAbort),
@@ -174,7 +173,7 @@ export class ReviewPool {
       text: entry.job.text,
       maxJsonDepth: entry.job.limits.maxJsonDepth,
       deadlineMs: remaining,
-      maxValueBytes: maxValueBytes(entry.job.limits),
+      maxValueBytes: entry.job.limits.maxValueBytes,
     } satisfies ToWorker);
     // The engine stops a review at its deadline; past the grace period the worker is presumed stuck.
     entry.timers.push(setTimeout(() => this.replace(slot, 'deadline'), remaining + this.options.graceMs));
@@ -296,15 +295,4 @@ export class ReviewPool {
 
 function cancelledAnswer(): ReviewAnswer {
   return failure(503, 'unavailable', 'the review was cancelled: the client went away');
-}
-
-/** Limits of the engine's deadline work (src/server/limits.ts), with the guard's defaults until they exist there. */
-function reviewDeadlineMs(limits: Limits): number {
-  const value = (limits as Partial<Record<'reviewDeadlineMs', number>>).reviewDeadlineMs;
-  return typeof value === 'number' && value > 0 ? value : DEFAULT_REVIEW_DEADLINE_MS;
-}
-
-function maxValueBytes(limits: Limits): number {
-  const value = (limits as Partial<Record<'maxValueBytes', number>>).maxValueBytes;
-  return typeof value === 'number' && value > 0 ? value : DEFAULT_MAX_VALUE_BYTES;
 }
