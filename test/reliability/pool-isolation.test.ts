@@ -61,7 +61,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Environment of a server with the default set `defaultSet` and the clusters named (each a folder). */
 function serverEnv(defaultSet: string, clusters: string[], extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { AMENDER_POLICY_SOURCES: `file://${join(dir, defaultSet)}`, AMENDER_REFRESH_SECONDS: '0', ...extra };
+  // A deadline far above the heavy reviews' time (unless a test sets its own): on a loaded machine they
+  // are slow, never stopped.
+  const env: Record<string, string> = { AMENDER_POLICY_SOURCES: `file://${join(dir, defaultSet)}`, AMENDER_REFRESH_SECONDS: '0', AMENDER_REVIEW_DEADLINE_MS: '25000', ...extra };
   if (clusters.length > 0) env.AMENDER_CLUSTERS = clusters.join(',');
   for (const name of clusters) {
     env[`AMENDER_CLUSTER_${name.toUpperCase()}_SOURCES`] = `file://${join(dir, name)}`;
@@ -133,7 +135,7 @@ describe('a review in progress holds only its worker', () => {
     await server?.stop();
   });
 
-  it('answers /healthz, /readyz, /metrics and another cluster while a heavy review runs', async () => {
+  it('answers /healthz, /readyz, /metrics and another cluster while a heavy review runs', { timeout: 60_000 }, async () => {
     const order: string[] = [];
     const heavy = track(order, 'heavy', send(server.url, '/clusters/heavy/mutate', { body: REVIEW, cluster: true }).reply);
     // /metrics itself answers while the heavy review holds a worker.
@@ -214,7 +216,7 @@ describe('a review whose client went away', () => {
     await server?.stop();
   });
 
-  it('is cancelled, and its worker takes the next review before a shorter review that kept its client ends', async () => {
+  it('is cancelled, and its worker takes the next review before a shorter review that kept its client ends', { timeout: 60_000 }, async () => {
     const order: string[] = [];
     // Both workers busy: the abandoned review would run four times as long as the kept one.
     const abandoned = send(server.url, '/clusters/heavier/mutate', { body: REVIEW, cluster: true });
