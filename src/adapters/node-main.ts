@@ -97,7 +97,7 @@ const sets = createSets(config);
 await sets.refreshAll();
 sets.start();
 
-const pool = createReviewPool(process.env, import.meta.url, logger, fail);
+const pool = await createReviewPool(process.env, import.meta.url, logger, fail);
 const amender = createApp({ policies: sets.default.provider, clusters: sets.clusters, limits: config.limits, logger, ...(pool ? { reviewer: pool.reviewer } : {}) });
 registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
 pool?.registerMetrics(amender.metrics.registry);

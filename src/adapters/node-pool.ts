@@ -5,18 +5,18 @@
 import type { Logger } from '../server/index.js';
 import { readPoolSettings, ReviewPool, workerEntryBeside } from './pool/index.js';
 
-export function createReviewPool(
+export async function createReviewPool(
   env: Readonly<Record<string, string | undefined>>,
   mainUrl: string,
   logger: Logger,
   fail: (message: string) => never,
-): ReviewPool | undefined {
+): Promise<ReviewPool | undefined> {
   const { settings, problems } = readPoolSettings(env);
   if (problems.length > 0) fail(`invalid configuration:\n  ${problems.join('\n  ')}`);
   if (settings.workers === 0) return undefined;
   let entry;
   try {
-    entry = workerEntryBeside(mainUrl);
+    entry = await workerEntryBeside(mainUrl);
   } catch (err) {
     fail((err as Error).message);
   }

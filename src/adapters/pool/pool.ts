@@ -81,6 +81,8 @@ export class ReviewPool {
   private readonly logger: Logger;
   private nextId = 1;
   private closed = false;
+  /** The newest version of each set seen, sent to every worker as soon as it is seen (and to new workers). */
+  private readonly latest = new Map<string, { generation: number; inputs: Job['inputs'] }>();
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
 
   constructor(private readonly options: PoolOptions) {
@@ -122,6 +124,12 @@ export class ReviewPool {
     // (no inputs to rebuild it from) can only be evaluated here.
     if (!set || inputs === undefined || generation === undefined || this.closed) return inProcessReviewer(job);
     if (job.signal.aborted) return Promise.resolve(cancelledAnswer());
+    const known = this.latest.get(job.setName);
+    if (!known || generation > known.generation) {
+      // A new version: every worker builds it now, before a review for it reaches that worker.
+      this.latest.set(job.setName, { generation, inputs });
+      for (const slot of this.slots) if (!slot.retired) this.sendVersion(slot, job.setName, generation, inputs);
+    }
     const idle = this.idleSlot();
     if (!idle && this.queue.length >= this.options.queueLimit) {
       return Promise.resolve(failure(503, 'unavailable', `all ${this.slots.length} review workers are busy and ${this.queue.length} reviews are waiting`));
@@ -163,7 +171,7 @@ export class ReviewPool {
     for (const timer of entry.timers.splice(0)) clearTimeout(timer);
     slot.job = entry;
     Atomics.store(slot.shared, SLOT.PROGRESS, -1);
-    this.sendVersion(slot, entry);
+    this.sendVersion(slot, entry.job.setName, entry.generation, entry.inputs);
     const remaining = Math.max(1, Math.floor(entry.deadlineAt - performance.now()));
     slot.worker.postMessage({
       type: 'review',
@@ -176,19 +184,34 @@ export class ReviewPool {
       maxValueBytes: entry.job.limits.maxValueBytes,
     } satisfies ToWorker);
     // The engine stops a review at its deadline; past the grace period the worker is presumed stuck.
-    entry.timers.push(setTimeout(() => this.replace(slot, 'deadline'), remaining + this.options.graceMs));
+    entry.timers.push(setTimeout(() => this.overdue(slot, entry), remaining + this.options.graceMs));
   }
 
-  /** Posts the review's set version to the worker unless it holds it. */
-  private sendVersion(slot: Slot, entry: Job): void {
-    const name = entry.job.setName;
+  /**
+   * A review past its deadline and the grace period. A worker building a set version is not cut short
+   * (the build is bounded, the main thread made the same one, and its replacement would have to start
+   * over): the review is answered now and the worker told to skip it. Otherwise the worker is replaced.
+   */
+  private overdue(slot: Slot, entry: Job): void {
+    if (slot.job !== entry || slot.retired) return;
+    if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) {
+      this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline'));
+      Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
+      entry.timers.push(setTimeout(() => this.overdue(slot, entry), this.options.graceMs));
+      return;
+    }
+    this.replace(slot, 'deadline');
+  }
+
+  /** Posts a set version to the worker unless it holds it. */
+  private sendVersion(slot: Slot, name: string, generation: number, inputs: Job['inputs']): void {
     const held = slot.versions.get(name) ?? [];
-    if (held.includes(entry.generation)) return;
-    slot.worker.postMessage({ type: 'set', setName: name, generation: entry.generation, inputs: entry.inputs } satisfies ToWorker);
+    if (held.includes(generation)) return;
+    slot.worker.postMessage({ type: 'set', setName: name, generation, inputs } satisfies ToWorker);
     // The worker keeps the newest versions and never drops the one just sent: the same rule here.
     const kept = [...held].sort((a, b) => a - b);
     while (kept.length >= KEEP_VERSIONS) kept.shift();
-    kept.push(entry.generation);
+    kept.push(generation);
     slot.versions.set(name, kept);
   }
 
@@ -203,11 +226,13 @@ export class ReviewPool {
     const slot = this.slots.find((s) => s.job === entry && !s.retired);
     if (!slot) return;
     Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
-    entry.timers.push(
-      setTimeout(() => {
-        if (slot.job === entry) this.replace(slot, 'cancelled');
-      }, this.options.graceMs),
-    );
+    const check = () => {
+      if (slot.job !== entry || slot.retired) return;
+      // A set being built finishes (see overdue); the worker then skips the cancelled review.
+      if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) entry.timers.push(setTimeout(check, this.options.graceMs));
+      else this.replace(slot, 'cancelled');
+    };
+    entry.timers.push(setTimeout(check, this.options.graceMs));
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
@@ -276,9 +301,9 @@ export class ReviewPool {
     const worker = new Worker(this.options.entry.url, {
       workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData,
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
-      ...(this.options.entry.execArgv ? { execArgv: [...this.options.entry.execArgv] } : {}),
     });
     const slot: Slot = { worker, shared, versions: new Map(), online: false, retired: false };
+    for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
     let outOfMemory = false;
     worker.once('online', () => (slot.online = true));
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));

@@ -42,10 +42,11 @@ export type FromWorker = AnswerMessage;
  * One Int32Array per worker over a SharedArrayBuffer: a busy worker cannot read messages, so progress and
  * cancellation go through memory. PROGRESS: the ordinal of the policy being evaluated (MAP policies of
  * `set.mutatingPolicies`, then `set.kyvernoPolicies`), -1 before the first. CANCEL: the id of a review the
- * main thread wants stopped (its client went away).
+ * main thread wants stopped (its client went away, or it was answered while its set was being built).
+ * BUILDING: 1 while the worker builds a set version (bounded work the pool does not cut short).
  */
-export const SLOT = { PROGRESS: 0, CANCEL: 1 } as const;
-export const SHARED_SLOTS = 2;
+export const SLOT = { PROGRESS: 0, CANCEL: 1, BUILDING: 2 } as const;
+export const SHARED_SLOTS = 3;
 
 /** workerData of a review worker. */
 export interface WorkerData {

@@ -20,10 +20,13 @@ function keep(message: SetMessage): void {
   let versions = sets.get(message.setName);
   if (!versions) sets.set(message.setName, (versions = new Map()));
   let built: PolicySet | Error;
+  Atomics.store(shared, SLOT.BUILDING, 1);
   try {
     built = buildPolicySet(message.inputs);
   } catch (err) {
     built = err instanceof Error ? err : new Error(String(err));
+  } finally {
+    Atomics.store(shared, SLOT.BUILDING, 0);
   }
   versions.set(message.generation, built);
   // Drop the oldest versions beyond KEEP, never the one just built (a review for it follows).
@@ -48,6 +51,8 @@ async function review(message: ReviewMessage): Promise<ReviewAnswer> {
   const built = sets.get(message.setName)?.get(message.generation);
   if (built === undefined) return failure(500, 'error', `internal error: policy set ${message.setName} version ${message.generation} was not sent to this worker`);
   if (built instanceof Error) return failure(500, 'error', `internal error: building policy set ${message.setName} in a worker failed: ${built.message}`);
+  // Answered already while its set was being built (its deadline passed): nothing left to do.
+  if (Atomics.load(shared, SLOT.CANCEL) === message.id) return failure(503, 'unavailable', 'the review was cancelled before it started');
   Atomics.store(shared, SLOT.PROGRESS, -1);
   const result = await answer(message.text, built, message.maxJsonDepth, {
     deadlineMs: message.deadlineMs,
