@@ -275,8 +275,9 @@ export class ReviewPool {
       this.slots[index] = fresh;
       this.release(fresh);
     };
-    // A worker that never came online will not do better at once (a missing or broken bundle): wait a little.
-    if (slot.online) start();
+    // A worker that never came online (a missing or broken bundle), or died with no review (building a set
+    // its heap cannot hold), would do the same at once: its replacement waits a little.
+    if (slot.online && entry) start();
     else setTimeout(start, RESTART_DELAY_MS).unref();
   }
 
