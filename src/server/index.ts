@@ -2,7 +2,7 @@ export { createApp, type AmenderApp, type AppOptions } from './app.js';
 export type { AppEnv } from './context.js';
 export { mutateHandler, type MutateDeps } from './routes/mutate.js';
 export { mountClusterRoutes, clusterSetName, type ClusterRoutesLookup } from './routes/clusters.js';
-export { inProcessReviewer, type Reviewer, type ReviewJob } from './reviewer.js';
+export { answerReviewTextWith, inProcessReviewer, type Reviewer, type ReviewJob, type ReviewOptions } from './reviewer.js';
 export { redactClusterPath } from './auth.js';
 export { answerReview, answerReviewText, failure, type ReviewAnswer, type ReviewOutcome } from './review.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './policy-state.js';

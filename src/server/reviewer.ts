@@ -5,6 +5,7 @@
  */
 import type { Limits } from './limits.js';
 import type { PolicySetState } from './policy-state.js';
+import type { PolicySet } from '../policyset/index.js';
 import { answerReviewText, type ReviewAnswer } from './review.js';
 
 export interface ReviewJob {
@@ -24,5 +25,28 @@ export interface ReviewJob {
 
 export type Reviewer = (job: ReviewJob) => Promise<ReviewAnswer>;
 
+/** The engine's per-review bounds and hooks (issue 9: deadline, value-size bound, cancellation, progress). */
+export interface ReviewOptions {
+  deadlineMs?: number;
+  maxValueBytes?: number;
+  signal?: AbortSignal;
+  /** Polled by the engine: a worker thread's cancellation flag in shared memory. */
+  isCancelled?: () => boolean;
+  /** Called as each policy starts (ordinal in MAP policies, then Kyverno policies). */
+  onPolicyStart?: (ordinal: number) => void;
+}
+
+/**
+ * `answerReviewText` with the engine's per-review options as a fourth argument: an engine that takes them
+ * applies them; one that does not ignores the extra argument (the worker pool's own timer then bounds a
+ * review). Once the engine's signature has them, this is `answerReviewText` itself.
+ */
+export const answerReviewTextWith = answerReviewText as (text: string, set: PolicySet | undefined, maxJsonDepth: number, options?: ReviewOptions) => Promise<ReviewAnswer>;
+
 /** Evaluates on the calling thread: the behaviour of every platform without a pool. */
-export const inProcessReviewer: Reviewer = (job) => answerReviewText(job.text, job.state.set, job.limits.maxJsonDepth);
+export const inProcessReviewer: Reviewer = (job) =>
+  answerReviewTextWith(job.text, job.state.set, job.limits.maxJsonDepth, {
+    deadlineMs: job.limits.reviewDeadlineMs,
+    maxValueBytes: job.limits.maxValueBytes,
+    signal: job.signal,
+  });

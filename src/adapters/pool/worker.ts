@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type PolicySet } from '../../policyset/index.js';
-import { answerReviewText, failure, type ReviewAnswer } from '../../server/index.js';
+import { answerReviewTextWith, failure, type ReviewAnswer } from '../../server/index.js';
 import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WorkerData } from './protocol.js';
 
 if (!parentPort) throw new Error('the review worker runs as a worker thread of the Node server');
@@ -34,19 +34,6 @@ function keep(message: SetMessage): void {
   while (versions.size > KEEP) versions.delete(older.shift()!);
 }
 
-/**
- * The engine's per-review options (deadline, size bound, cancellation, progress). `answerReviewText` takes
- * them as a fourth argument where the engine supports it; where it does not, they are ignored and the
- * pool's timer (deadline + grace) stops the review instead.
- */
-interface EngineReviewOptions {
-  deadlineMs: number;
-  maxValueBytes: number;
-  isCancelled: () => boolean;
-  onPolicyStart: (ordinal: number) => void;
-}
-const answer = answerReviewText as (text: string, set: PolicySet | undefined, maxJsonDepth: number, options?: EngineReviewOptions) => Promise<ReviewAnswer>;
-
 async function review(message: ReviewMessage): Promise<ReviewAnswer> {
   const built = sets.get(message.setName)?.get(message.generation);
   if (built === undefined) return failure(500, 'error', `internal error: policy set ${message.setName} version ${message.generation} was not sent to this worker`);
@@ -54,7 +41,7 @@ async function review(message: ReviewMessage): Promise<ReviewAnswer> {
   // Answered already while its set was being built (its deadline passed): nothing left to do.
   if (Atomics.load(shared, SLOT.CANCEL) === message.id) return failure(503, 'unavailable', 'the review was cancelled before it started');
   Atomics.store(shared, SLOT.PROGRESS, -1);
-  const result = await answer(message.text, built, message.maxJsonDepth, {
+  const result = await answerReviewTextWith(message.text, built, message.maxJsonDepth, {
     deadlineMs: message.deadlineMs,
     maxValueBytes: message.maxValueBytes,
     isCancelled: () => Atomics.load(shared, SLOT.CANCEL) === message.id,
