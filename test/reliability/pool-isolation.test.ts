@@ -158,6 +158,18 @@ describe('a review in progress holds only its worker', () => {
     expect(labelsPatched(await heavy)).toEqual(['heavy']);
     expect(order.at(-1)).toBe('heavy');
   });
+
+  it('starts shutting down on SIGTERM at once, and still answers the review in progress', { timeout: 60_000 }, async () => {
+    const order: string[] = [];
+    const heavy = track(order, 'heavy', send(server.url, '/clusters/heavy/mutate', { body: REVIEW, cluster: true }).reply);
+    await waitFor('the heavy review in a worker', async () => (await metric(server.url, /amender_workers_busy/)) === 1);
+    server.child.kill('SIGTERM');
+    await waitFor('the shutdown logged', () => server.lines.some((l) => l.msg === 'shutting down'));
+    order.push('shutting down');
+    expect(labelsPatched(await heavy)).toEqual(['heavy']);
+    expect(order).toEqual(['shutting down', 'heavy']);
+    expect(await server.exit).toBe(0);
+  });
 });
 
 describe('a review past its deadline plus the grace period', () => {
