@@ -76,14 +76,17 @@ describe('the review pool', () => {
     expect(Buffer.from(reply.response.patch, 'base64').toString()).toContain('/metadata/labels/fixed');
   });
 
-  it('answers a review stopped at its deadline with the injected answer, naming the policy in progress', async () => {
+  it('answers a review stopped at its deadline with the injected answer, naming the policy in progress', { timeout: 60_000 }, async () => {
     const calls: [number, string][] = [];
     const answerStopped: AnswerStopped = (set, request, ordinal, reason) => {
       calls.push([ordinal, reason]);
       return { allowed: false, status: { code: 403, message: `stopped (${reason}) at ${set.mutatingPolicies[ordinal].policy.name}` }, outcomes: [], warnings: [], auditAnnotations: {} };
     };
     const reviews = pool({ answerStopped, graceMs: 100 });
-    const state = stateOf(policyYaml('slow', 400, SLOW));
+    const state = stateOf(policyYaml('slow', 100, SLOW));
+    // First a review with time enough: the worker then holds the set, and the next one starts at once.
+    const patient = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
+    expect((await post(patient)).status).toBe(200);
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 200 } });
     reviews.registerMetrics(app.metrics.registry);
     const reply = (await (await post(app)).json()) as { response: { allowed: boolean; status: { message: string } } };

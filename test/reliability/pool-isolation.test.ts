@@ -175,7 +175,8 @@ describe('a review in progress holds only its worker', () => {
 describe('a review past its deadline plus the grace period', () => {
   let server: Running;
   beforeAll(async () => {
-    server = await startBundle(serverEnv('heavy', ['light'], { AMENDER_WORKERS: '1', AMENDER_REVIEW_DEADLINE_MS: '300', AMENDER_WORKER_GRACE_MS: '200' }));
+    // The review would take ten seconds or more; a deadline of 2 s leaves ample time for the next one.
+    server = await startBundle(serverEnv('heavier', ['light'], { AMENDER_WORKERS: '1', AMENDER_REVIEW_DEADLINE_MS: '2000', AMENDER_WORKER_GRACE_MS: '300' }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -185,7 +186,7 @@ describe('a review past its deadline plus the grace period', () => {
     const lateReply = await send(server.url, '/mutate', { body: REVIEW }).reply;
     const late = response(lateReply);
     expect(late.allowed).toBe(false);
-    expect(late.status?.message).toContain('heavy');
+    expect(late.status?.message).toContain('heavier');
     expect(late.status?.message).toMatch(/deadline exceeded/);
     expect(labelsPatched(await send(server.url, '/clusters/light/mutate', { body: REVIEW, cluster: true }).reply)).toEqual(['light']);
     expect((await send(server.url, '/healthz').reply).status).toBe(200);
