@@ -29,8 +29,9 @@ const WHY: Record<StopReason, string> = {
  * The pool's default: the policies from `ordinal` on (from the first when the worker had not started one)
  * are answered by their failurePolicy without being run: the first with Fail denies the request naming
  * itself and the reason; with none, the request is admitted unchanged with a warning naming those skipped.
- * Nothing of the policies before `ordinal` survives (their changes were in the worker): admitting
- * unchanged is what their failurePolicy Ignore would give, and a Fail among them would already have denied.
+ * It errs on the side of denying: whether those policies match the request is not evaluated (that could
+ * be the work that was stopped), and the changes of policies before `ordinal` are lost with the worker,
+ * so the request is admitted unchanged rather than half-mutated.
  */
 export const answerStoppedByFailurePolicy: AnswerStopped = (set, request, ordinal, reason) => {
   const policies = [
