@@ -31,17 +31,28 @@ const refuseNodeBuiltins = {
  * @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions,
  *   policies?: boolean }[]}
  * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
+ * `options.entryPoints`, when given, replaces `entry` (a target of several entries; `outfile` is the first).
  */
 export const TARGETS = [
   // Node server (Knative, any host): the bundled set embedded pre-parsed like Lambda's, and the S3 sources
   // with the AWS SDK in a chunk loaded only when an s3:// source is configured.
+  // The review worker (dist/node/worker.js, the worker pool of src/adapters/pool) is a second entry of the
+  // same build: the engine is a chunk both load.
   {
     name: 'node',
     entry: 'src/adapters/node-main.ts',
     outfile: 'dist/node/main.js',
     platform: 'node',
     policies: true,
-    options: { outfile: undefined, outdir: 'dist/node', splitting: true, entryNames: 'main', chunkNames: 'chunks/[name]-[hash]', minify: true },
+    options: {
+      entryPoints: { main: 'src/adapters/node-main.ts', worker: 'src/adapters/pool/worker.ts' },
+      outfile: undefined,
+      outdir: 'dist/node',
+      splitting: true,
+      entryNames: '[name]',
+      chunkNames: 'chunks/[name]-[hash]',
+      minify: true,
+    },
   },
   { name: 'cli', entry: 'src/cli/bin.ts', outfile: 'dist/cli/amender.js', platform: 'node' },
   // Lambda (handler `index.handler`): the S3 sources and the AWS SDK are a chunk loaded only when an

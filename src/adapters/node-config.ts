@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { CLUSTER_ENVIRONMENT_VARIABLES, ClusterConfigError, DEFAULT_REFRESH_SECONDS, MAX_REFRESH_SECONDS, readClustersConfig, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, isLogLevel, type Limits, type LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
+import { POOL_ENVIRONMENT_VARIABLES } from './pool/config.js';
 
 export interface NodeConfig {
   port: number;
@@ -72,6 +73,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
   ...Object.values(SETTINGS).map((s) => s.env),
   ...CLUSTER_ENVIRONMENT_VARIABLES.filter((name) => name !== SETTINGS.refreshSeconds.env),
   ...S3_ENVIRONMENT_VARIABLES,
+  ...POOL_ENVIRONMENT_VARIABLES,
   ...AWS_REGION_VARIABLES,
 ];
 

@@ -13,6 +13,7 @@ import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
+import { createReviewPool } from './node-pool.js';
 
 function fail(message: string): never {
   process.stderr.write(`amender: ${message}\n`);
@@ -96,8 +97,10 @@ const sets = createSets(config);
 await sets.refreshAll();
 sets.start();
 
-const amender = createApp({ policies: sets.default.provider, clusters: sets.clusters, limits: config.limits, logger });
+const pool = await createReviewPool(process.env, import.meta.url, logger, fail);
+const amender = createApp({ policies: sets.default.provider, clusters: sets.clusters, limits: config.limits, logger, ...(pool ? { reviewer: pool.reviewer } : {}) });
 registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
+pool?.registerMetrics(amender.metrics.registry);
 const server = await startNodeServer({
   fetch: amender.app.fetch,
   port: config.port,
@@ -124,7 +127,8 @@ const stop = (signal: string) => {
   stopping = true;
   sets.stop();
   logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight() });
-  void server.close().then(() => {
+  void server.close().then(async () => {
+    await pool?.close();
     logger({ level: 'info', msg: 'stopped' });
     process.exit(0);
   });

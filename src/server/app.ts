@@ -18,6 +18,7 @@ import { onlyMethods } from './routes/methods.js';
 import { mutateHandler, type MutateDeps } from './routes/mutate.js';
 import { healthz, readyz } from './routes/probes.js';
 import { statusBody } from './status.js';
+import { inProcessReviewer, type Reviewer } from './reviewer.js';
 
 export interface AppOptions {
   /** The policy set in force for `POST /mutate`, read once per request. */
@@ -33,6 +34,11 @@ export interface AppOptions {
   clock?: () => number;
   /** Figures of the compiled-CEL-program cache for /metrics (the process-wide cache by default). */
   celCache?: () => CelCacheStats;
+  /**
+   * Evaluates a review once its body is read: in-process by default (Lambda, Workers, tests); the Node
+   * server passes its worker pool (src/adapters/pool) so a review never holds the event loop.
+   */
+  reviewer?: Reviewer;
 }
 
 export interface AmenderApp {
@@ -79,7 +85,7 @@ export function createApp(options: AppOptions): AmenderApp {
     logger(record);
   });
 
-  const mutateDeps: MutateDeps = { limits, metrics, clock };
+  const mutateDeps: MutateDeps = { limits, metrics, clock, reviewer: options.reviewer ?? inProcessReviewer };
   app.post('/mutate', mutateHandler(mutateDeps, options.policies));
   app.all('/mutate', onlyMethods('POST'));
   app.get('/healthz', healthz);

@@ -1,9 +1,10 @@
 export { createApp, type AmenderApp, type AppOptions } from './app.js';
 export type { AppEnv } from './context.js';
 export { mutateHandler, type MutateDeps } from './routes/mutate.js';
-export { mountClusterRoutes, type ClusterRoutesLookup } from './routes/clusters.js';
+export { mountClusterRoutes, clusterSetName, type ClusterRoutesLookup } from './routes/clusters.js';
+export { answerReviewTextWith, inProcessReviewer, type Reviewer, type ReviewJob, type ReviewOptions } from './reviewer.js';
 export { redactClusterPath } from './auth.js';
-export { answerReview, answerReviewText, reviewGuard, type ReviewAnswer, type ReviewOptions, type ReviewOutcome } from './review.js';
+export { answerReview, answerReviewText, failure, reviewGuard, type ReviewAnswer, type ReviewOutcome } from './review.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './policy-state.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
 export { jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from './log.js';

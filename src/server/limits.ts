@@ -10,7 +10,7 @@ export interface Limits {
   /** Time allowed to receive the whole body once the handler starts reading it; slower → 408. */
   bodyTimeoutMs: number;
   /**
-   * Time one review's evaluation may take; past it, the policy in progress and those not yet run are
+   * Time one review may take from its arrival (a worker pool's queue included); past it, the policy in progress and those not yet run are
    * answered by their failurePolicy. Keep it below the webhook's `timeoutSeconds` with a margin for the
    * network (8 s for the default 10 s), or the API server gives up first and applies the webhook's own
    * failurePolicy.

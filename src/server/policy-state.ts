@@ -1,4 +1,4 @@
-import type { PolicySet } from '../policyset/index.js';
+import type { ParsedSource, PolicySet } from '../policyset/index.js';
 
 /**
  * What the app knows of its policy set at one moment. Sources (bundled, directory, object storage) keep
@@ -16,6 +16,16 @@ export interface PolicySetState {
    * last good one. The set's own problems (a broken policy) are in `set.problems`.
    */
   sourceErrors: readonly string[];
+  /**
+   * Exactly the documents the set in force was built from (refreshers set it): a compiled set holds CEL
+   * closures and cannot cross threads, so the Node server's worker pool builds its own copy from these.
+   */
+  inputs?: readonly ParsedSource[];
+  /**
+   * Increments with each set applied (refreshers set it); with the set's name it says which build a
+   * worker must evaluate against, so a reply never mixes two versions.
+   */
+  generation?: number;
 }
 
 export type PolicySetProvider = () => PolicySetState;

@@ -69,6 +69,8 @@ export class PolicySetRefresher {
   private readonly trustListedVersions: boolean;
 
   private state: PolicySetState;
+  private lastInputs: readonly ParsedSource[] = [];
+  private generation = 0;
   private caches: SourceCache[];
   private appliedKey: string | undefined;
   private running: Promise<RefreshResult> | undefined;
@@ -87,7 +89,9 @@ export class PolicySetRefresher {
     this.sources = options.sources;
     this.logger = options.logger ?? (() => {});
     this.limits = { ...DEFAULT_LOAD_LIMITS, ...options.limits };
-    this.build = options.build ?? ((parsed) => buildPolicySet(parsed));
+    const build = options.build ?? ((parsed: ParsedSource[]) => buildPolicySet(parsed));
+    // What the last build was made from: the state in force carries it (a worker pool rebuilds from it).
+    this.build = (parsed) => ((this.lastInputs = parsed), build(parsed));
     this.now = options.now ?? (() => new Date());
     this.intervalMs = options.intervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
@@ -216,7 +220,7 @@ export class PolicySetRefresher {
       return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
     }
     const loadedAt = this.now();
-    this.state = Object.freeze({ set, source: this.state.source, loadedAt, sourceErrors: [] });
+    this.state = Object.freeze({ set, source: this.state.source, loadedAt, sourceErrors: [], inputs: this.lastInputs, generation: ++this.generation });
     this.appliedKey = key;
     this.counters.applied++;
     this.counters.lastSuccessAt = loadedAt;

@@ -27,12 +27,17 @@ export interface ClusterRoutesLookup {
   get(name: string): { verifier: SecretCheck; provider: PolicySetProvider } | undefined;
 }
 
+/** The reviewer's name of a cluster's set (`clusters/<name>`: a cluster may be named `default`). */
+export function clusterSetName(cluster: string): string {
+  return `clusters/${cluster}`;
+}
+
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
 export function mountClusterRoutes({ app, mutateDeps }: Pick<AmenderApp, 'app' | 'mutateDeps'>, clusters: ClusterRoutesLookup): void {
   /** Resolves the cluster and checks the secret; on success runs `then` with the cluster's provider. */
   const guarded =
-    (via: 'header' | 'path', then: (provider: PolicySetProvider) => Handler): Handler =>
+    (via: 'header' | 'path', then: (provider: PolicySetProvider, name: string) => Handler): Handler =>
     async (c) => {
       const name = c.req.param('cluster') ?? '';
       const cluster = clusters.get(name);
@@ -40,10 +45,10 @@ export function mountClusterRoutes({ app, mutateDeps }: Pick<AmenderApp, 'app' |
       const presented = via === 'path' ? c.req.param('secret') : bearerToken(c.req.header('authorization'));
       const auth = await authenticate(name, cluster.verifier, presented, via);
       if (!auth.ok) return c.json(auth.body, auth.status, auth.headers);
-      return then(cluster.provider)(c);
+      return then(cluster.provider, name)(c);
     };
 
-  const mutate = (provider: PolicySetProvider) => mutateHandler(mutateDeps, provider);
+  const mutate = (provider: PolicySetProvider, name: string) => mutateHandler(mutateDeps, provider, clusterSetName(name));
 
   app.post('/clusters/:cluster/mutate', guarded('header', mutate));
   app.all('/clusters/:cluster/mutate', onlyMethods('POST'));

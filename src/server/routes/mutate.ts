@@ -3,13 +3,16 @@ import { readBoundedBody } from '../body.js';
 import type { Limits } from '../limits.js';
 import type { AppMetrics } from '../app-metrics.js';
 import type { PolicySetState } from '../policy-state.js';
-import { answerReviewText, failure, type ReviewAnswer } from '../review.js';
+import { failure, type ReviewAnswer } from '../review.js';
 import type { AppEnv } from '../context.js';
+import type { Reviewer } from '../reviewer.js';
 
 export interface MutateDeps {
   limits: Limits;
   metrics: AppMetrics;
   clock: () => number;
+  /** Evaluates the review once its body is read (in-process, or a worker pool on Node). */
+  reviewer: Reviewer;
 }
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -20,12 +23,13 @@ function isJsonContentType(value: string | undefined): boolean {
 
 /**
  * The handler of a mutate route. `state` picks the policy set for this request (the default set for
- * `/mutate`; a cluster's set for the multi-cluster routes, after authentication), read once.
+ * `/mutate`; a cluster's set for the multi-cluster routes, after authentication), read once; `setName`
+ * names that set for the reviewer (see ReviewJob.setName).
  */
-export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState) {
+export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName = 'default') {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const started = deps.clock();
-    const answer = await answerRequest(c, deps, state);
+    const answer = await answerRequest(c, deps, state, setName);
     deps.metrics.reviews.inc({ outcome: answer.outcome });
     deps.metrics.reviewSeconds.observe((deps.clock() - started) / 1000);
     c.set('review', answer);
@@ -33,7 +37,7 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
   };
 }
 
-async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState): Promise<ReviewAnswer> {
+async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName: string): Promise<ReviewAnswer> {
   const contentType = c.req.header('content-type');
   if (!isJsonContentType(contentType)) {
     return failure(415, 'unsupported', `expected Content-Type application/json, got ${JSON.stringify(contentType)}`);
@@ -44,10 +48,5 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     return failure(body.status, outcome, body.message);
   }
   if (body.text.trim() === '') return failure(400, 'invalid', 'empty request body: expected an AdmissionReview');
-  return answerReviewText(body.text, state(c).set, deps.limits.maxJsonDepth, {
-    deadlineMs: deps.limits.reviewDeadlineMs,
-    maxValueBytes: deps.limits.maxValueBytes,
-    // Work whose client has gone away is cancelled (the signal fires when the connection closes).
-    signal: c.req.raw.signal,
-  });
+  return deps.reviewer({ text: body.text, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
 }

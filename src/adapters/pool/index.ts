@@ -1,0 +1,15 @@
+/**
+ * The Node server's review worker pool (isolation of reviews from each other and from the server).
+ *
+ *   readPoolSettings(env) → { settings: { workers, heapMb, graceMs, queueLimit }, problems }
+ *   workerEntryBeside(import.meta.url) → WorkerEntry      the worker script (built or from source)
+ *   new ReviewPool({ ...settings, entry, answerStopped?, logger? })
+ *       .reviewer          for createApp({ reviewer })
+ *       .registerMetrics(registry)
+ *       .close()
+ *   answerStoppedByFailurePolicy                            the default answer of a stopped review
+ */
+export { readPoolSettings, POOL_ENVIRONMENT_VARIABLES, POOL_VARIABLES, DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_GRACE_MS, type PoolSettings } from './config.js';
+export { workerEntryBeside, WORKER_BUNDLE_NAME, type WorkerEntry } from './entry.js';
+export { ReviewPool, type PoolOptions, type ReplaceReason } from './pool.js';
+export { answerStoppedByFailurePolicy, stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';

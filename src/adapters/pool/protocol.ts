@@ -1,0 +1,54 @@
+/**
+ * Messages between the pool (main thread) and a review worker, and the layout of the memory they share.
+ * Everything here crosses threads by structured clone: plain data only (a compiled set does not cross).
+ */
+import type { ParsedSource } from '../../policyset/index.js';
+import type { ReviewAnswer } from '../../server/index.js';
+
+/** Main → worker: build this version of a set and keep it (the newest two per set are kept). */
+export interface SetMessage {
+  type: 'set';
+  setName: string;
+  generation: number;
+  inputs: readonly ParsedSource[];
+}
+
+/** Main → worker: answer one review against a set version the worker was sent before. */
+export interface ReviewMessage {
+  type: 'review';
+  /** Unique per pool; written back in the answer and read from the cancel slot. */
+  id: number;
+  setName: string;
+  generation: number;
+  text: string;
+  maxJsonDepth: number;
+  /** What is left of the review's deadline when it is handed to the worker. */
+  deadlineMs: number;
+  maxValueBytes: number;
+}
+
+export type ToWorker = SetMessage | ReviewMessage;
+
+/** Worker → main: the answer to review `id` (`error`, when present, is a string: Errors lose their class). */
+export interface AnswerMessage {
+  type: 'answer';
+  id: number;
+  answer: ReviewAnswer;
+}
+
+export type FromWorker = AnswerMessage;
+
+/**
+ * One Int32Array per worker over a SharedArrayBuffer: a busy worker cannot read messages, so progress and
+ * cancellation go through memory. PROGRESS: the ordinal of the policy being evaluated (MAP policies of
+ * `set.mutatingPolicies`, then `set.kyvernoPolicies`), -1 before the first. CANCEL: the id of a review the
+ * main thread wants stopped (its client went away, or it was answered while its set was being built).
+ * BUILDING: 1 while the worker builds a set version (bounded work the pool does not cut short).
+ */
+export const SLOT = { PROGRESS: 0, CANCEL: 1, BUILDING: 2 } as const;
+export const SHARED_SLOTS = 3;
+
+/** workerData of a review worker. */
+export interface WorkerData {
+  shared: SharedArrayBuffer;
+}

@@ -1,0 +1,37 @@
+/**
+ * Who evaluates a review once its body has been read: in-process by default (Lambda, Workers, the CLI,
+ * one review per invocation), or a pool of worker threads on the Node server (src/adapters/pool), so
+ * probes, /metrics and other clusters never wait for a review in progress.
+ */
+import type { Limits } from './limits.js';
+import type { PolicySetState } from './policy-state.js';
+import { answerReviewText, type ReviewAnswer } from './review.js';
+export type { ReviewOptions } from './review.js';
+
+export interface ReviewJob {
+  /** The request body, read and bounded by the route; not parsed yet (a pool parses it off the main thread). */
+  text: string;
+  /**
+   * Which policy set: `default` for `POST /mutate`, `clusters/<name>` for a cluster's routes (a cluster
+   * may be named `default`, so the prefix keeps the two apart).
+   */
+  setName: string;
+  /** The set's state, read once for this request. */
+  state: PolicySetState;
+  limits: Limits;
+  /** Aborts when the client has gone away. */
+  signal: AbortSignal;
+}
+
+export type Reviewer = (job: ReviewJob) => Promise<ReviewAnswer>;
+
+/** `answerReviewText` with the engine's per-review options (deadline, size bound, cancellation, progress). */
+export const answerReviewTextWith = answerReviewText;
+
+/** Evaluates on the calling thread: the behaviour of every platform without a pool. */
+export const inProcessReviewer: Reviewer = (job) =>
+  answerReviewTextWith(job.text, job.state.set, job.limits.maxJsonDepth, {
+    deadlineMs: job.limits.reviewDeadlineMs,
+    maxValueBytes: job.limits.maxValueBytes,
+    signal: job.signal,
+  });

@@ -1,0 +1,119 @@
+/**
+ * The review pool (src/adapters/pool) behind the app, from source: the same replies as in-process, a set
+ * without documents to rebuild from stays in-process, the answer of a stopped review is injectable, the
+ * queue is bounded, and a review whose client left while it waited is dropped.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReviewPool, workerEntryBeside, type AnswerStopped, type WorkerEntry } from '../../src/adapters/pool/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { createApp, fixedPolicySet, type PolicySetState } from '../../src/server/index.js';
+import { ROOT } from './built.js';
+import { waitFor } from './bundle.js';
+
+const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
+const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
+const SLOW = `${DIGITS}.all(a, ${DIGITS}.all(b, ${DIGITS}.all(c, ${DIGITS}.all(d, a + b + c + d >= 0))))`;
+
+function policyYaml(name: string, bindings: number, condition?: string): string {
+  let yaml = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+${condition ? `  matchConditions: [{name: c, expression: '${condition}'}]\n` : ''}  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{labels: {"${name}": "yes"}}}'
+`;
+  for (let i = 0; i < bindings; i++) yaml += `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: ${name}-${i}}\nspec: {policyName: ${name}}\n`;
+  return yaml;
+}
+
+/** A state as a refresher makes it: the set and the documents it was built from. */
+function stateOf(yaml: string, generation = 1): PolicySetState {
+  const parsed = parseDocuments('test.yaml', yaml);
+  return { set: buildPolicySet([parsed]), inputs: [parsed], generation, source: 'test', sourceErrors: [] };
+}
+
+function post(app: ReturnType<typeof createApp>, signal?: AbortSignal): Promise<Response> {
+  return Promise.resolve(app.app.fetch(new Request('http://x/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) })));
+}
+
+let entry: WorkerEntry;
+const pools: ReviewPool[] = [];
+beforeAll(async () => {
+  entry = await workerEntryBeside(import.meta.url);
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+function pool(options: Partial<ConstructorParameters<typeof ReviewPool>[0]> = {}): ReviewPool {
+  const made = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 8, entry, ...options });
+  pools.push(made);
+  return made;
+}
+
+describe('the review pool', () => {
+  it('gives the reply the in-process evaluation gives', async () => {
+    const state = stateOf(policyYaml('labelled', 1));
+    const inProcess = createApp({ policies: () => state });
+    const pooled = createApp({ policies: () => state, reviewer: pool().reviewer });
+    const [a, b] = await Promise.all([post(inProcess), post(pooled)]);
+    expect(b.status).toBe(200);
+    expect(await b.json()).toEqual(await a.json());
+  });
+
+  it('evaluates in-process a set it cannot rebuild (no documents given)', async () => {
+    const set = buildPolicySet([parseDocuments('t.yaml', policyYaml('fixed', 1))]);
+    const app = createApp({ policies: fixedPolicySet(set, 'fixed'), reviewer: pool({ workers: 1 }).reviewer });
+    const reply = (await (await post(app)).json()) as { response: { patch: string } };
+    expect(Buffer.from(reply.response.patch, 'base64').toString()).toContain('/metadata/labels/fixed');
+  });
+
+  it('answers a review stopped at its deadline with the injected answer, naming the policy in progress', { timeout: 60_000 }, async () => {
+    const calls: [number, string][] = [];
+    const answerStopped: AnswerStopped = (set, request, ordinal, reason) => {
+      calls.push([ordinal, reason]);
+      return { allowed: false, status: { code: 403, message: `stopped (${reason}) at ${set.mutatingPolicies[ordinal].policy.name}` }, outcomes: [], warnings: [], auditAnnotations: {} };
+    };
+    const reviews = pool({ answerStopped, graceMs: 100 });
+    const state = stateOf(policyYaml('slow', 100, SLOW));
+    // First a review with time enough: the worker then holds the set, and the next one starts at once.
+    const patient = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
+    expect((await post(patient)).status).toBe(200);
+    const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 200 } });
+    reviews.registerMetrics(app.metrics.registry);
+    const reply = (await (await post(app)).json()) as { response: { allowed: boolean; status: { message: string } } };
+    expect(reply.response.allowed).toBe(false);
+    expect(reply.response.status.message).toBe('stopped (deadline) at slow');
+    expect(calls).toEqual([[0, 'deadline']]);
+    expect(app.metrics.registry.render()).toContain('amender_workers_replaced_total{reason="deadline"} 1');
+  });
+
+  it('bounds its queue, and drops a waiting review whose client left', async () => {
+    const reviews = pool({ queueLimit: 1 });
+    const state = stateOf(policyYaml('slow', 200, SLOW));
+    const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
+    reviews.registerMetrics(app.metrics.registry);
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
+    const busy = post(app);
+    await waitFor('the first review in the worker', () => gauge('amender_workers_busy') === 1);
+    const leaving = new AbortController();
+    const waiting = post(app, leaving.signal);
+    await waitFor('the second review queued', () => gauge('amender_review_queue_length') === 1);
+    const refused = await post(app);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/review workers are busy/);
+    leaving.abort();
+    expect(gauge('amender_review_queue_length')).toBe(0);
+    expect((await waiting).status).toBe(503);
+    expect((await busy).status).toBe(200);
+    expect(gauge('amender_workers_busy')).toBe(0);
+  }, 60_000);
+});

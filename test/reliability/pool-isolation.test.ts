@@ -1,0 +1,246 @@
+/**
+ * Issue 9 item 4, isolation in the Node server, against the built server (dist/node/main.js): reviews run
+ * in a pool of worker threads, so probes, /metrics and other clusters never wait for a review in progress;
+ * a review that exhausts its worker's heap costs only that worker; a review whose client went away is
+ * cancelled and frees its worker. Assertions are about order and outcomes, never about durations.
+ *
+ * The heavy policy: a matchCondition of 10^4 CEL comprehension steps (well inside the cost limit),
+ * evaluated once per binding; a few hundred bindings make a review of seconds on the main thread.
+ */
+import { request as httpRequest } from 'node:http';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/clusters/index.js';
+import { ensureBuilt, ROOT } from '../node/built.js';
+import { startBundle, waitFor, type Running } from '../node/bundle.js';
+
+const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
+const SECRET = 'pool-isolation-secret';
+const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
+const SLOW = `${DIGITS}.all(a, ${DIGITS}.all(b, ${DIGITS}.all(c, ${DIGITS}.all(d, a + b + c + d >= 0))))`;
+
+function policy(name: string, label: string, matchCondition?: string): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+${matchCondition ? `  matchConditions: [{name: slow, expression: '${matchCondition}'}]\n` : ''}  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{labels: {"${label}": "yes"}}}'
+`;
+}
+
+function bindings(policyName: string, count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i++) out += `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: ${policyName}-${i}}\nspec: {policyName: ${policyName}}\n`;
+  return out;
+}
+
+let dir: string;
+let secretHash: string;
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'amender-pool-'));
+  const folder = (name: string, yaml: string) => {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'policies.yaml'), yaml);
+  };
+  folder('light', policy('light', 'light') + bindings('light', 1));
+  folder('heavy', policy('heavy', 'heavy', SLOW) + bindings('heavy', 400));
+  folder('heavier', policy('heavier', 'heavier', SLOW) + bindings('heavier', 1600));
+  secretHash = await hashSecret(SECRET);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Environment of a server with the default set `defaultSet` and the clusters named (each a folder). */
+function serverEnv(defaultSet: string, clusters: string[], extra: Record<string, string>): Record<string, string> {
+  // A deadline far above the heavy reviews' time (unless a test sets its own): on a loaded machine they
+  // are slow, never stopped.
+  const env: Record<string, string> = { AMENDER_POLICY_SOURCES: `file://${join(dir, defaultSet)}`, AMENDER_REFRESH_SECONDS: '0', AMENDER_REVIEW_DEADLINE_MS: '25000', ...extra };
+  if (clusters.length > 0) env.AMENDER_CLUSTERS = clusters.join(',');
+  for (const name of clusters) {
+    env[`AMENDER_CLUSTER_${name.toUpperCase()}_SOURCES`] = `file://${join(dir, name)}`;
+    env[`AMENDER_CLUSTER_${name.toUpperCase()}_SECRET_HASHES`] = secretHash;
+  }
+  return env;
+}
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+/** One request on its own connection; `abort` destroys the connection (the client goes away). */
+function send(url: string, path: string, options: { method?: string; body?: string; cluster?: boolean } = {}): { reply: Promise<Reply>; abort: () => void } {
+  const target = new URL(path, url);
+  const headers: Record<string, string> = { connection: 'close' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.cluster) headers.authorization = `Bearer ${SECRET}`;
+  let abort = () => {};
+  const reply = new Promise<Reply>((resolve, reject) => {
+    const req = httpRequest(target, { method: options.method ?? (options.body === undefined ? 'GET' : 'POST'), headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    abort = () => req.destroy();
+    req.end(options.body);
+  });
+  return { reply, abort };
+}
+
+async function metric(url: string, line: RegExp): Promise<number | undefined> {
+  const text = (await send(url, '/metrics').reply).body;
+  const m = new RegExp(`^${line.source} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Resolves the reply and records its name in `order` when it arrives. */
+function track(order: string[], name: string, reply: Promise<Reply>): Promise<Reply> {
+  return reply.then((r) => {
+    order.push(name);
+    return r;
+  });
+}
+
+function response(reply: Reply): { allowed: boolean; status?: { message: string }; patch?: string; warnings?: string[] } {
+  expect(reply.status, reply.body).toBe(200);
+  return JSON.parse(reply.body).response;
+}
+
+function labelsPatched(reply: Reply): string[] {
+  const patch = response(reply).patch;
+  if (!patch) return [];
+  return (JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as { path: string; value: unknown }[]).flatMap((op) =>
+    op.path === '/metadata/labels' ? Object.keys(op.value as object) : op.path.startsWith('/metadata/labels/') ? [op.path.slice('/metadata/labels/'.length)] : [],
+  );
+}
+
+describe('a review in progress holds only its worker', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startBundle(serverEnv('light', ['heavy', 'light'], { AMENDER_WORKERS: '2' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers /healthz, /readyz, /metrics and another cluster while a heavy review runs', { timeout: 60_000 }, async () => {
+    const order: string[] = [];
+    const heavy = track(order, 'heavy', send(server.url, '/clusters/heavy/mutate', { body: REVIEW, cluster: true }).reply);
+    // /metrics itself answers while the heavy review holds a worker.
+    await waitFor('the heavy review in a worker', async () => (await metric(server.url, /amender_workers_busy/)) === 1);
+    const others = [
+      track(order, 'healthz', send(server.url, '/healthz').reply),
+      track(order, 'readyz', send(server.url, '/readyz').reply),
+      track(order, 'metrics', send(server.url, '/metrics').reply),
+      track(order, 'light cluster', send(server.url, '/clusters/light/mutate', { body: REVIEW, cluster: true }).reply),
+      track(order, 'default set', send(server.url, '/mutate', { body: REVIEW }).reply),
+    ];
+    const [healthz, readyz, metrics, light, byDefault] = await Promise.all(others);
+    expect(order).not.toContain('heavy');
+    expect(healthz.status).toBe(200);
+    expect(readyz.status).toBe(200);
+    expect(metrics.body).toMatch(/^amender_workers 2$/m);
+    expect(labelsPatched(light)).toEqual(['light']);
+    expect(labelsPatched(byDefault)).toEqual(['light']);
+    // The heavy review itself is answered in full by its worker.
+    expect(labelsPatched(await heavy)).toEqual(['heavy']);
+    expect(order.at(-1)).toBe('heavy');
+  });
+
+  it('starts shutting down on SIGTERM at once, and still answers the review in progress', { timeout: 60_000 }, async () => {
+    const order: string[] = [];
+    const heavy = track(order, 'heavy', send(server.url, '/clusters/heavy/mutate', { body: REVIEW, cluster: true }).reply);
+    await waitFor('the heavy review in a worker', async () => (await metric(server.url, /amender_workers_busy/)) === 1);
+    server.child.kill('SIGTERM');
+    await waitFor('the shutdown logged', () => server.lines.some((l) => l.msg === 'shutting down'));
+    order.push('shutting down');
+    expect(labelsPatched(await heavy)).toEqual(['heavy']);
+    expect(order).toEqual(['shutting down', 'heavy']);
+    expect(await server.exit).toBe(0);
+  });
+});
+
+describe('a review past its deadline plus the grace period', () => {
+  let server: Running;
+  beforeAll(async () => {
+    // The review would take ten seconds or more; a deadline of 2 s leaves ample time for the next one.
+    server = await startBundle(serverEnv('heavier', ['light'], { AMENDER_WORKERS: '1', AMENDER_REVIEW_DEADLINE_MS: '2000', AMENDER_WORKER_GRACE_MS: '300' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is answered by failure policy and its worker is free for the next review', async () => {
+    const lateReply = await send(server.url, '/mutate', { body: REVIEW }).reply;
+    const late = response(lateReply);
+    expect(late.allowed).toBe(false);
+    expect(late.status?.message).toContain('heavier');
+    expect(late.status?.message).toMatch(/deadline exceeded/);
+    expect(labelsPatched(await send(server.url, '/clusters/light/mutate', { body: REVIEW, cluster: true }).reply)).toEqual(['light']);
+    expect((await send(server.url, '/healthz').reply).status).toBe(200);
+  });
+});
+
+describe('a review that exhausts its worker heap', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startBundle(serverEnv('light', [], { AMENDER_WORKERS: '1', AMENDER_WORKER_HEAP_MB: '16' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is answered by failure policy, the worker is replaced and the server keeps serving', async () => {
+    // A Pod of 100,000 containers (about 5 MiB, under the body limit): parsed and merged, it needs far
+    // more than the 16 MiB of heap its worker has.
+    const review = JSON.parse(REVIEW);
+    review.request.object.spec.containers = Array.from({ length: 100_000 }, (_, i) => ({ name: `c${i}`, image: 'registry.example.com/app:1' }));
+    const big = send(server.url, '/mutate', { body: JSON.stringify(review) });
+    const stopped = response(await big.reply);
+    expect(stopped.allowed).toBe(false);
+    expect(stopped.status?.message).toContain('MutatingAdmissionPolicy/light');
+    expect(await metric(server.url, /amender_workers_replaced_total\{reason="heap"\}/)).toBe(1);
+    // The process lives and its new worker answers the next review.
+    expect((await send(server.url, '/healthz').reply).status).toBe(200);
+    expect(labelsPatched(await send(server.url, '/mutate', { body: REVIEW }).reply)).toEqual(['light']);
+    expect(await metric(server.url, /amender_workers/)).toBe(1);
+    expect(server.lines.some((l) => l.msg === 'review worker replaced' && l.reason === 'heap')).toBe(true);
+  });
+});
+
+describe('a review whose client went away', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startBundle(serverEnv('light', ['heavier', 'heavy', 'light'], { AMENDER_WORKERS: '2', AMENDER_WORKER_GRACE_MS: '200' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is cancelled, and its worker takes the next review before a shorter review that kept its client ends', { timeout: 60_000 }, async () => {
+    const order: string[] = [];
+    // Both workers busy: the abandoned review would run four times as long as the kept one.
+    const abandoned = send(server.url, '/clusters/heavier/mutate', { body: REVIEW, cluster: true });
+    abandoned.reply.catch(() => {});
+    await waitFor('the abandoned review in a worker', async () => (await metric(server.url, /amender_workers_busy/)) === 1);
+    const kept = track(order, 'kept heavy', send(server.url, '/clusters/heavy/mutate', { body: REVIEW, cluster: true }).reply);
+    await waitFor('both workers busy', async () => (await metric(server.url, /amender_workers_busy/)) === 2);
+    abandoned.abort();
+    const next = track(order, 'next', send(server.url, '/clusters/light/mutate', { body: REVIEW, cluster: true }).reply);
+    expect(labelsPatched(await next)).toEqual(['light']);
+    expect(labelsPatched(await kept)).toEqual(['heavy']);
+    expect(order).toEqual(['next', 'kept heavy']);
+  });
+});
