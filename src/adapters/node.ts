@@ -90,8 +90,9 @@ function checkingIntervalMs(headersTimeoutMs: number, requestTimeoutMs: number):
   return Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
 }
 
-function badRequestResponse(message: string): Response {
-  return Response.json(statusBody(400, `malformed request: ${message}`), { status: 400 });
+/** A request that could not be read as HTTP ends its HTTP/1.1 connection too (HTTP/2 forbids the header). */
+function badRequestResponse(message: string, http1: boolean): Response {
+  return Response.json(statusBody(400, `malformed request: ${message}`), { status: 400, headers: http1 ? { connection: 'close' } : {} });
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
@@ -109,7 +110,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     errorHandler: (err) => {
       if (err instanceof RequestError) {
         options.onBadRequest?.({ method: building?.method ?? '', target: building?.url ?? '', message: err.message });
-        return badRequestResponse(err.message);
+        return badRequestResponse(err.message, building?.httpVersionMajor !== 2);
       }
       options.onError?.(err);
       return new Response('internal error\n', { status: 500, headers: { 'content-type': 'text/plain' } });
