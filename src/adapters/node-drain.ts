@@ -6,8 +6,9 @@
  *     after it), including requests that arrive on a keep-alive connection during the drain;
  *   - every HTTP/2 session is sent GOAWAY: its streams in flight finish, the client opens new ones
  *     elsewhere (a stream past the GOAWAY was never processed, which HTTP/2 clients retry);
- *   - idle keep-alive connections are closed only when nothing is in flight and no request has arrived
- *     for a quiet time, so a request a client sent just before the drain is read and answered first;
+ *   - idle keep-alive connections (and connections that never sent a request) are closed only when
+ *     nothing is in flight and no request has arrived for a quiet time, so a request a client sent just
+ *     before the drain is read and answered first;
  *   - after the shutdown timeout, whatever is left is cut.
  */
 import type { ServerResponse } from 'node:http';
@@ -30,6 +31,11 @@ export interface DrainableServer {
 export interface Drain {
   /** A new TCP connection (cut after the shutdown timeout if still open). */
   addSocket(socket: Socket): void;
+  /**
+   * A connection that will speak HTTP/1.1 (the TCP socket, or the TLS socket once ALPN chose HTTP/1.1):
+   * closed at the quiet time if it never carried a request (Node's closeIdleConnections skips those).
+   */
+  addHttp1Connection(socket: Socket): void;
   /** A new HTTP/2 session (sent GOAWAY when the drain starts, at once if it has started). */
   addSession(session: ServerHttp2Session): void;
   /** An HTTP/1.1 response being produced (given `Connection: close` when the drain starts). */
@@ -49,6 +55,7 @@ export function createDrain(options: DrainOptions): Drain {
   const sockets = new Set<Socket>();
   const sessions = new Set<ServerHttp2Session>();
   const responses = new Set<ServerResponse>();
+  const unused = new Set<Socket>();
   let started = false;
   let lastActivity = 0;
 
@@ -61,12 +68,17 @@ export function createDrain(options: DrainOptions): Drain {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     },
+    addHttp1Connection(socket) {
+      unused.add(socket);
+      socket.once('close', () => unused.delete(socket));
+    },
     addSession(session) {
       sessions.add(session);
       session.once('close', () => sessions.delete(session));
       if (started) session.close();
     },
     track(res) {
+      unused.delete(res.socket as Socket);
       if (started) return closeAfterResponse(res);
       responses.add(res);
       res.once('close', () => responses.delete(res));
@@ -86,7 +98,10 @@ export function createDrain(options: DrainOptions): Drain {
       let quiet: ReturnType<typeof setTimeout> | undefined;
       const watchIdle = () => {
         quiet = setTimeout(() => {
-          if (options.inFlight() === 0 && performance.now() - lastActivity >= quietMs) server.closeIdleConnections?.();
+          if (options.inFlight() === 0 && performance.now() - lastActivity >= quietMs) {
+            server.closeIdleConnections?.();
+            for (const socket of unused) socket.destroy();
+          }
           watchIdle();
         }, quietMs);
         quiet.unref();

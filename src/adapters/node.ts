@@ -15,6 +15,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { constants as h2, createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { statusBody } from '../server/status.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
@@ -149,6 +150,9 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       connectionsCheckingInterval: checkingIntervalMs(headersTimeoutMs, requestTimeoutMs),
       requireHostHeader: true,
     });
+    secure.on('secureConnection', (socket: TLSSocket) => {
+      if (socket.alpnProtocol !== 'h2') drain.addHttp1Connection(socket);
+    });
     secure.on('session', (session: ServerHttp2Session) => {
       drain.addSession(session);
       limitFirstStream(session, headersTimeoutMs);
@@ -163,7 +167,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   }
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   server.on('drop', () => options.onConnectionDropped?.());
-  server.on('connection', (socket: Socket) => drain.addSocket(socket));
+  server.on('connection', (socket: Socket) => {
+    drain.addSocket(socket);
+    if (!options.tls) drain.addHttp1Connection(socket);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
