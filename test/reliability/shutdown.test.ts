@@ -6,12 +6,14 @@
  * client sees a reset connection.
  */
 import { Agent, request } from 'node:http';
+import { connect as h2Connect } from 'node:http2';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
 import { ROOT, ensureBuilt } from '../node/built.js';
 import { startBundle, waitFor, type Running } from '../node/bundle.js';
 import { patchOf, podReview } from '../sources/helpers.js';
+import { makeTestPki } from '../node/tls.js';
 import { headerOf, openRaw, statusOf } from './raw-http.js';
 import { startReady } from './started.js';
 
@@ -194,5 +196,46 @@ describe('stop', () => {
     expect(code).toBe(0);
     expect(server.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
     expect(server.stderr()).toBe('');
+  });
+});
+
+describe('stop over HTTP/2', () => {
+  it('on SIGTERM sends GOAWAY and answers the stream in flight, then exits 0', async () => {
+    const pki = makeTestPki();
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key` });
+    try {
+      const session = h2Connect(`https://localhost:${new URL(server.url).port}`, { ca: pki.ca });
+      const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()));
+      const stream = session.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(REVIEW)) });
+      const half = Math.floor(REVIEW.length / 2);
+      stream.write(REVIEW.slice(0, half));
+      const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        let status = 0;
+        let body = '';
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('data', (d: Buffer) => (body += d.toString()));
+        stream.on('end', () => resolve({ status, body }));
+        stream.on('error', reject);
+      });
+      // A later stream answered on the same connection: the server has read the first one's headers.
+      await new Promise<void>((resolve, reject) => {
+        const probe = session.request({ ':path': '/healthz' });
+        probe.on('response', () => resolve());
+        probe.on('error', reject);
+        probe.resume();
+        probe.end();
+      });
+      server.child.kill('SIGTERM');
+      await goaway;
+      stream.end(REVIEW.slice(half));
+      const answer = await reply;
+      expect(answer.status).toBe(200);
+      expect(patchOf(JSON.parse(answer.body) as { response?: { patch?: string } }).length).toBeGreaterThan(0);
+      session.close();
+      expect(await server.exit).toBe(0);
+    } finally {
+      await server.stop();
+      pki.dispose();
+    }
   });
 });
