@@ -192,6 +192,7 @@ const stop = (signal: string) => {
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGHUP', () => {
+  if (stopping) return; // the refreshers are stopped and the server is draining
   // Re-read what may have changed: every policy set's sources (the refreshers log what they find) and a
   // rotated certificate.
   logger({ level: 'info', msg: 'reloading', signal: 'SIGHUP' });
