@@ -14,6 +14,7 @@ import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
+import { refusedConnectionsLog } from './node-refused-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 
 function fail(message: string): never {
@@ -89,35 +90,6 @@ function batchedStdout(): { write: (line: string) => void; flush: () => void } {
   };
 }
 
-/** Logs refused connections: the first at once, then one line per window with how many followed. */
-function droppedConnectionsLog(maxConnections: number, windowMs = 10_000): { dropped: () => void; total: () => number } {
-  let total = 0;
-  let unreported = 0;
-  let window: ReturnType<typeof setTimeout> | undefined;
-  const report = (count: number) =>
-    logger({ level: 'warn', msg: 'connections refused', reason: `${maxConnections} connections open (AMENDER_MAX_CONNECTIONS)`, count });
-  const closeWindow = () => {
-    window = undefined;
-    if (unreported === 0) return;
-    report(unreported);
-    unreported = 0;
-    openWindow();
-  };
-  const openWindow = () => {
-    window = setTimeout(closeWindow, windowMs);
-    window.unref();
-  };
-  return {
-    dropped: () => {
-      total++;
-      if (window) return void unreported++;
-      report(1);
-      openWindow();
-    },
-    total: () => total,
-  };
-}
-
 /** The request target's path, for the log line of a request refused before routing. */
 function targetPath(target: string): string {
   const query = target.indexOf('?');
@@ -132,7 +104,7 @@ const sets = createSets(config);
 let stopping = false;
 const amender = createApp({ policies: sets.default.provider, clusters: sets.clusters, limits: config.limits, logger, draining: () => stopping });
 registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
-const refused = droppedConnectionsLog(config.maxConnections);
+const refused = refusedConnectionsLog(logger, config.maxConnections);
 amender.metrics.registry.register(
   new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refused.total()]]),
 );

@@ -7,7 +7,7 @@
  * `requestTimeoutMs` (Node checks both on an interval derived from them, not its 30 s default); at most
  * `maxConnections` connections are held, more are closed as soon as they open.
  *
- * `close()` drains (see drain.ts): it stops accepting, answers every request in flight and every request
+ * `close()` drains (see node-drain.ts): it stops accepting, answers every request in flight and every request
  * already sent on an open connection with `Connection: close` (HTTP/1.1) or after a GOAWAY (HTTP/2),
  * closes idle keep-alive connections once no request has come for a short quiet time, and cuts what is
  * left after the shutdown timeout.
@@ -78,7 +78,6 @@ export interface RunningServer {
   /** Graceful shutdown; resolves when every connection is closed. Safe to call twice. */
   close(): Promise<void>;
 }
-
 
 type AnyRequest = IncomingMessage | Http2ServerRequest;
 type AnyResponse = ServerResponse | Http2ServerResponse;
