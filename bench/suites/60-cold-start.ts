@@ -189,17 +189,18 @@ export async function run(): Promise<void> {
           if ((await res.text()) !== 'ok') throw new Error('bare server');
         }, port);
       },
-      // The server says "listening" at info level once its policies are loaded.
+      // The server listens at once and says "policy sets loaded" once its policies are; a review before
+      // that would be answered 503.
       'node: dist/node (50 bundled policies)': async () => {
         const port = await freePort();
-        return httpStart([join(dist, 'node/main.js')], { PORT: String(port), AMENDER_HOST: '127.0.0.1' }, /"msg":"listening"/, (p) => postReview(p, body, patched), port);
+        return httpStart([join(dist, 'node/main.js')], { PORT: String(port), AMENDER_HOST: '127.0.0.1' }, /"msg":"policy sets loaded"/, (p) => postReview(p, body, patched), port);
       },
       'node: dist/node (50 policies from a folder)': async () => {
         const port = await freePort();
         return httpStart(
           [join(dist, 'node/main.js')],
           { PORT: String(port), AMENDER_HOST: '127.0.0.1', AMENDER_POLICY_SOURCES: `file://${POLICIES}` },
-          /"msg":"listening"/,
+          /"msg":"policy sets loaded"/,
           (p) => postReview(p, body, patched),
           port,
         );

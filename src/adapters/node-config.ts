@@ -9,6 +9,7 @@ import { CLUSTER_ENVIRONMENT_VARIABLES, ClusterConfigError, DEFAULT_REFRESH_SECO
 import { DEFAULT_LIMITS, isLogLevel, type Limits, type LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/config.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 
 export interface NodeConfig {
   port: number;
@@ -22,8 +23,14 @@ export interface NodeConfig {
   tls?: { certFile: string; keyFile: string };
   limits: Limits;
   logLevel: LogLevel;
+  /** How long a drain on SIGTERM waits for requests in flight before cutting connections. */
   shutdownTimeoutMs: number;
+  /** Longest time to receive a whole request. */
   requestTimeoutMs: number;
+  /** Longest time to receive a request's headers (and a TLS handshake); at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** Connections held at once; more are closed as soon as they open. */
+  maxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -45,6 +52,8 @@ const SETTINGS = {
   policySources: { env: 'AMENDER_POLICY_SOURCES', kind: 'list' },
   logLevel: { env: 'AMENDER_LOG_LEVEL', kind: 'logLevel' },
   requestTimeoutMs: { env: 'AMENDER_REQUEST_TIMEOUT_MS', kind: 'count' },
+  headersTimeoutMs: { env: 'AMENDER_HEADERS_TIMEOUT_MS', kind: 'count' },
+  maxConnections: { env: 'AMENDER_MAX_CONNECTIONS', kind: 'count' },
   shutdownTimeoutMs: { env: 'AMENDER_SHUTDOWN_TIMEOUT_MS', kind: 'count' },
   refreshSeconds: { env: 'AMENDER_REFRESH_SECONDS', kind: 'seconds' },
   tlsCertFile: { env: 'AMENDER_TLS_CERT_FILE', kind: 'string', file: 'tls.certFile' },
@@ -112,9 +121,18 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
       maxValueBytes: value('maxValueBytes', DEFAULT_LIMITS.maxValueBytes),
     },
     logLevel: value('logLevel', 'info'),
-    requestTimeoutMs: value('requestTimeoutMs', 30_000),
-    shutdownTimeoutMs: value('shutdownTimeoutMs', 20_000),
+    requestTimeoutMs: value('requestTimeoutMs', DEFAULT_REQUEST_TIMEOUT_MS),
+    headersTimeoutMs: 0,
+    maxConnections: value('maxConnections', DEFAULT_MAX_CONNECTIONS),
+    shutdownTimeoutMs: value('shutdownTimeoutMs', DEFAULT_SHUTDOWN_TIMEOUT_MS),
   };
+  // Headers are part of the request: without a setting of its own the header timeout follows a shorter
+  // request timeout; a header timeout set longer than the request timeout is a mistake.
+  const headersTimeoutMs = value<number | undefined>('headersTimeoutMs', undefined);
+  config.headersTimeoutMs = headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, config.requestTimeoutMs);
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push(`AMENDER_HEADERS_TIMEOUT_MS: at most AMENDER_REQUEST_TIMEOUT_MS (${config.requestTimeoutMs}), got ${config.headersTimeoutMs}`);
+  }
   const certFile = value<string | undefined>('tlsCertFile', undefined);
   const keyFile = value<string | undefined>('tlsKeyFile', undefined);
   if (certFile !== undefined && keyFile !== undefined) config.tls = { certFile, keyFile };

@@ -1,17 +1,20 @@
 /**
  * Entry of the Node server bundle (dist/node/main.js): Knative, a container, or `npm start`.
- * Configuration from the environment and AMENDER_CONFIG (see README "Configuration"). The default policy
- * set and each cluster's are read from their sources (bundled, file://, s3://) before the server listens,
- * then refreshed every AMENDER_REFRESH_SECONDS (and when a watched folder changes); a source that cannot
- * be read keeps the last good set. SIGHUP refreshes every set now and reloads the TLS certificate;
- * SIGTERM/SIGINT stop the refreshes, drain and exit.
+ * Configuration from the environment and AMENDER_CONFIG (see README "Configuration"). The server listens
+ * at once (`/healthz` answers while policies load); the default policy set and each cluster's are read
+ * from their sources (bundled, file://, s3://) side by side, each set answering 503 until it has loaded,
+ * so a slow or unreachable source delays only its own set. They are refreshed every
+ * AMENDER_REFRESH_SECONDS (and when a watched folder changes); a source that cannot be read keeps the
+ * last good set. SIGHUP refreshes every set now and reloads the TLS certificate; SIGTERM/SIGINT turn
+ * /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { createApp, jsonLineLogger } from '../server/index.js';
+import { CallbackCounter, createApp, jsonLineLogger, redactClusterPath } from '../server/index.js';
 import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
+import { refusedConnectionsLog } from './node-refused-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
 
@@ -88,27 +91,48 @@ function batchedStdout(): { write: (line: string) => void; flush: () => void } {
   };
 }
 
+/** The request target's path, for the log line of a request refused before routing. */
+function targetPath(target: string): string {
+  const query = target.indexOf('?');
+  return redactClusterPath(query === -1 ? target : target.slice(0, query));
+}
+
 const config = readConfig();
 const stdout = batchedStdout();
 const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
 const sets = createSets(config);
-// The first load of every set, side by side; the server listens either way (a set that did not load
-// answers 503 and /readyz says why) and the refreshes keep trying.
-await sets.refreshAll();
-sets.start();
 
 const pool = await createReviewPool(process.env, import.meta.url, logger, fail);
-const amender = createApp({ policies: sets.default.provider, clusters: sets.clusters, limits: config.limits, logger, ...(pool ? { reviewer: pool.reviewer } : {}) });
+let stopping = false;
+const amender = createApp({
+  policies: sets.default.provider,
+  clusters: sets.clusters,
+  limits: config.limits,
+  logger,
+  draining: () => stopping,
+  ...(pool ? { reviewer: pool.reviewer } : {}),
+});
 registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
 pool?.registerMetrics(amender.metrics.registry);
+const refused = refusedConnectionsLog(logger, config.maxConnections);
+amender.metrics.registry.register(
+  new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refused.total()]]),
+);
 const server = await startNodeServer({
   fetch: amender.app.fetch,
   port: config.port,
   host: config.host,
   tls: readTls(config),
   requestTimeoutMs: config.requestTimeoutMs,
+  headersTimeoutMs: config.headersTimeoutMs,
+  maxConnections: config.maxConnections,
   shutdownTimeoutMs: config.shutdownTimeoutMs,
   onError: (err) => logger({ level: 'error', msg: 'unhandled error', error: String((err as Error)?.stack ?? err) }),
+  onBadRequest: ({ method, target, message }) => {
+    amender.metrics.httpRequests.inc({ route: 'malformed', code: '400' });
+    logger({ level: 'info', msg: 'request', method, path: targetPath(target), status: 400, message: `malformed request: ${message}` });
+  },
+  onConnectionDropped: refused.dropped,
 }).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
 logger({
   level: 'info',
@@ -121,12 +145,27 @@ logger({
 });
 if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https'));
 
-let stopping = false;
+// The first load of every set, side by side, after listening: until a set has loaded its routes answer
+// 503 and its /readyz says why; the refreshes keep trying.
+const loading = performance.now();
+sets.start();
+void sets.refreshAll().then(() => {
+  if (stopping) return;
+  const all = sets.refreshers();
+  logger({
+    level: 'info',
+    msg: 'policy sets loaded',
+    ready: all.filter((r) => r.provider().set).map((r) => r.name),
+    notReady: all.filter((r) => !r.provider().set).map((r) => r.name),
+    durationMs: Math.round(performance.now() - loading),
+  });
+});
+
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   sets.stop();
-  logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight() });
+  logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight(), shutdownTimeoutMs: config.shutdownTimeoutMs });
   void server.close().then(async () => {
     await pool?.close();
     logger({ level: 'info', msg: 'stopped' });
@@ -136,6 +175,7 @@ const stop = (signal: string) => {
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGHUP', () => {
+  if (stopping) return; // the refreshers are stopped and the server is draining
   // Re-read what may have changed: every policy set's sources (the refreshers log what they find) and a
   // rotated certificate.
   logger({ level: 'info', msg: 'reloading', signal: 'SIGHUP' });

@@ -1,12 +1,25 @@
 /**
  * Runs a fetch handler (the Hono app) on Node: plain HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1 offered
- * by ALPN when a certificate and key are given (the API server speaks either). `close()` drains: it stops
- * accepting, lets requests in flight finish, and cuts what is left after the shutdown timeout.
+ * by ALPN when a certificate and key are given (the API server speaks either).
+ *
+ * The edges a shared service needs: a request whose Host or target cannot make a URL is a 400 (never a
+ * 500 with a stack); headers must arrive within `headersTimeoutMs` and a whole request within
+ * `requestTimeoutMs` (Node checks both on an interval derived from them, not its 30 s default); at most
+ * `maxConnections` connections are held, more are closed as soon as they open.
+ *
+ * `close()` drains (see node-drain.ts): it stops accepting, answers every request in flight and every request
+ * already sent on an open connection with `Connection: close` (HTTP/1.1) or after a GOAWAY (HTTP/2),
+ * closes idle keep-alive connections once no request has come for a short quiet time, and cuts what is
+ * left after the shutdown timeout.
  */
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from 'node:http2';
-import type { AddressInfo, Socket } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { constants as h2, createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { statusBody } from '../server/status.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
+import { createDrain, type DrainableServer } from './node-drain.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
@@ -15,17 +28,38 @@ export interface TlsMaterial {
   key: string | Buffer;
 }
 
+/** A request refused before it reached the handler: its method, its request target as sent, and why. */
+export interface BadRequest {
+  method: string;
+  target: string;
+  message: string;
+}
+
 export interface NodeServerOptions {
   fetch: FetchHandler;
   port: number;
   host?: string;
   tls?: TlsMaterial;
-  /** Longest time a request may take from its first byte to its response (Node's requestTimeout). */
+  /**
+   * Longest time to receive a whole request, headers and body (HTTP/1.1: Node's requestTimeout, answered
+   * 408; HTTP/2: the stream is reset).
+   */
   requestTimeoutMs?: number;
+  /**
+   * Longest time to receive a request's headers (HTTP/1.1: Node's headersTimeout, answered 408), a TLS
+   * handshake, and an HTTP/2 connection's first request. At most `requestTimeoutMs`.
+   */
+  headersTimeoutMs?: number;
+  /** Connections held at once; a connection over the cap is closed as soon as it is accepted. */
+  maxConnections?: number;
   /** How long `close()` waits for requests in flight before cutting connections. */
   shutdownTimeoutMs?: number;
   /** Called for an error the fetch handler did not turn into a response (it answers 500). */
   onError?: (err: unknown) => void;
+  /** Called for a request answered 400 because its Host or target cannot make a URL. */
+  onBadRequest?: (request: BadRequest) => void;
+  /** Called when a connection is closed at once because `maxConnections` are open. */
+  onConnectionDropped?: () => void;
 }
 
 export interface RunningServer {
@@ -34,6 +68,8 @@ export interface RunningServer {
   readonly protocol: 'http' | 'https';
   /** Requests being handled right now. */
   inFlight(): number;
+  /** True once `close()` was called. */
+  draining(): boolean;
   /**
    * Replaces the certificate and key for new TLS connections (a rotated certificate); connections already
    * open keep theirs. Throws for a plain HTTP server or unusable material.
@@ -43,40 +79,96 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+type AnyRequest = IncomingMessage | Http2ServerRequest;
+type AnyResponse = ServerResponse | Http2ServerResponse;
+
+/**
+ * How often Node looks for connections past their header or request timeout: a quarter of the shorter
+ * timeout, between 100 ms and 1 s, so a timeout is enforced within a little more than its own length.
+ */
+function checkingIntervalMs(headersTimeoutMs: number, requestTimeoutMs: number): number {
+  return Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
+}
+
+/** A request that could not be read as HTTP ends its HTTP/1.1 connection too (HTTP/2 forbids the header). */
+function badRequestResponse(message: string, http1: boolean): Response {
+  return Response.json(statusBody(400, `malformed request: ${message}`), { status: 400, headers: http1 ? { connection: 'close' } : {} });
+}
+
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
   const host = options.host ?? '0.0.0.0';
-  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-  let inFlight = 0;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+  // The request being turned into a URL: @hono/node-server builds the URL and calls errorHandler for a
+  // malformed one synchronously inside listener(), so this names the request that errorHandler refuses.
+  let building: AnyRequest | undefined;
   const listener = getRequestListener(options.fetch, {
+    // HTTP/1.0 may omit Host (HTTP/1.1 without Host is refused 400 by Node itself).
+    hostname: urlHost,
     errorHandler: (err) => {
+      if (err instanceof RequestError) {
+        options.onBadRequest?.({ method: building?.method ?? '', target: building?.url ?? '', message: err.message });
+        return badRequestResponse(err.message, building?.httpVersionMajor !== 2);
+      }
       options.onError?.(err);
       return new Response('internal error\n', { status: 500, headers: { 'content-type': 'text/plain' } });
     },
   });
-  const handle = (req: Parameters<typeof listener>[0], res: Parameters<typeof listener>[1]) => {
+
+  let inFlight = 0;
+  const drain = createDrain({ shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, inFlight: () => inFlight });
+  const handle = (req: AnyRequest, res: AnyResponse) => {
     inFlight++;
-    res.once('close', () => inFlight--);
-    void listener(req, res);
+    res.once('close', () => {
+      inFlight--;
+      drain.activity();
+    });
+    if (req.httpVersionMajor === 2) limitStream(req as Http2ServerRequest, requestTimeoutMs);
+    else drain.track(res as ServerResponse);
+    drain.activity();
+    building = req;
+    try {
+      void listener(req as IncomingMessage, res as ServerResponse);
+    } finally {
+      building = undefined;
+    }
   };
 
-  const sockets = new Set<Socket>();
-  const sessions = new Set<ServerHttp2Session>();
   let server: HttpServer | Http2SecureServer;
   if (options.tls) {
-    const secure = createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, handle);
+    const secure = createSecureServer(
+      { cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, handshakeTimeout: headersTimeoutMs },
+      handle,
+    );
+    // HTTP/1.1 over TLS goes through Node's HTTP/1.1 server code, which reads these from the server.
+    Object.assign(secure, {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalMs(headersTimeoutMs, requestTimeoutMs),
+      requireHostHeader: true,
+    });
+    secure.on('secureConnection', (socket: TLSSocket) => {
+      if (socket.alpnProtocol !== 'h2') drain.addHttp1Connection(socket);
+    });
     secure.on('session', (session: ServerHttp2Session) => {
-      sessions.add(session);
-      session.once('close', () => sessions.delete(session));
+      drain.addSession(session);
+      limitFirstStream(session, headersTimeoutMs);
     });
     secure.setTimeout(requestTimeoutMs);
     server = secure;
   } else {
-    const plain = createHttpServer({ requestTimeout: requestTimeoutMs }, handle);
-    server = plain;
+    server = createHttpServer(
+      { requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(headersTimeoutMs, requestTimeoutMs) },
+      handle,
+    );
   }
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  server.on('drop', () => options.onConnectionDropped?.());
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    drain.addSocket(socket);
+    if (!options.tls) drain.addHttp1Connection(socket);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -88,22 +180,14 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   });
   const port = (server.address() as AddressInfo).port;
   const protocol = options.tls ? 'https' : 'http';
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // HTTP/2: GOAWAY lets streams in flight finish and refuses new ones on the session.
-      for (const session of sessions) session.close();
-      // HTTP/1.1: keep-alive connections with no request are closed now, busy ones when their response ends.
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
-      const cutoff = setTimeout(() => {
-        for (const session of sessions) session.destroy();
-        for (const socket of sockets) socket.destroy();
-      }, options.shutdownTimeoutMs ?? 20_000);
-      cutoff.unref();
-      server.once('close', () => clearTimeout(cutoff));
+      // net.Server's close: stop accepting. http.Server's own close() would also cut idle keep-alive
+      // connections at once, resetting a request a client may have just sent on one.
+      NetServer.prototype.close.call(server, () => resolve());
+      drain.start(server as DrainableServer);
     });
     return closing;
   };
@@ -113,5 +197,36 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     server.setSecureContext({ cert: tls.cert, key: tls.key });
   };
 
-  return { url: `${protocol}://${urlHost}:${port}`, port, protocol, inFlight: () => inFlight, setTls, close };
+  return { url: `${protocol}://${urlHost}:${port}`, port, protocol, inFlight: () => inFlight, draining: drain.started, setTls, close };
+}
+
+/**
+ * HTTP/2's request timeout: a stream whose request has not fully arrived (no END_STREAM from the client)
+ * within `ms` is reset; Node's own requestTimeout covers HTTP/1.1 only.
+ */
+function limitStream(req: Http2ServerRequest, ms: number): void {
+  const stream = req.stream;
+  const timer = setTimeout(() => {
+    if (!stream.destroyed && !stream.state.remoteClose) stream.close(h2.NGHTTP2_CANCEL);
+  }, ms);
+  timer.unref();
+  stream.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * HTTP/2's header timeout: a session must bring its first complete request within `ms` (a client that
+ * opens a connection and drips, or sends nothing, is sent GOAWAY). An established session idle between
+ * requests is the server's inactivity timeout's business.
+ */
+function limitFirstStream(session: ServerHttp2Session, ms: number): void {
+  const timer = setTimeout(() => {
+    if (session.closed || session.destroyed) return;
+    session.close();
+    // A peer that ignores the GOAWAY and keeps its connection open is cut after as long again.
+    setTimeout(() => session.destroy(), ms).unref();
+  }, ms);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  session.once('stream', clear);
+  session.once('close', clear);
 }

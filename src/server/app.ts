@@ -16,7 +16,7 @@ import type { PolicySetProvider } from './policy-state.js';
 import { mountClusterRoutes, type ClusterRoutesLookup } from './routes/clusters.js';
 import { onlyMethods } from './routes/methods.js';
 import { mutateHandler, type MutateDeps } from './routes/mutate.js';
-import { healthz, readyz } from './routes/probes.js';
+import { healthz, notDraining, readyz } from './routes/probes.js';
 import { statusBody } from './status.js';
 import { inProcessReviewer, type Reviewer } from './reviewer.js';
 
@@ -39,6 +39,11 @@ export interface AppOptions {
    * server passes its worker pool (src/adapters/pool) so a review never holds the event loop.
    */
   reviewer?: Reviewer;
+  /**
+   * True while the server shuts down: `/readyz` and each cluster's answer 503 so no new work is routed
+   * here, while the requests that arrive are still answered.
+   */
+  draining?: () => boolean;
 }
 
 export interface AmenderApp {
@@ -90,13 +95,15 @@ export function createApp(options: AppOptions): AmenderApp {
   app.all('/mutate', onlyMethods('POST'));
   app.get('/healthz', healthz);
   app.all('/healthz', onlyMethods('GET, HEAD'));
-  app.get('/readyz', readyz(options.policies));
+  const draining = options.draining ?? notDraining;
+  app.get('/readyz', readyz(options.policies, draining));
   app.all('/readyz', onlyMethods('GET, HEAD'));
   app.get('/metrics', (c) => c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }));
   app.all('/metrics', onlyMethods('GET, HEAD'));
-  if (options.clusters) mountClusterRoutes({ app, mutateDeps }, options.clusters);
+  if (options.clusters) mountClusterRoutes({ app, mutateDeps, draining }, options.clusters);
 
-  app.notFound((c) => c.json(statusBody(404, `no route for ${c.req.method} ${c.req.path}`), 404));
+  // The reply may be logged by the caller (the API server logs failed webhook calls): no path secret in it.
+  app.notFound((c) => c.json(statusBody(404, `no route for ${c.req.method} ${redactClusterPath(c.req.path)}`), 404));
   app.onError((err, c) => {
     logger({ level: 'error', msg: 'unhandled error', path: redactClusterPath(c.req.path), error: String(err?.stack ?? err) });
     return c.json(statusBody(500, 'internal error'), 500);

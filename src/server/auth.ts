@@ -39,7 +39,33 @@ export async function authenticate(cluster: string, check: SecretCheck, presente
   return { ok: true };
 }
 
-/** The path with a path secret replaced, for logs: `/clusters/prod/<secret>/mutate` → `/clusters/prod/[redacted]/mutate`. */
+/** The routes below `/clusters/{cluster}/` that carry no secret; the path-secret routes end with one of them. */
+const CLUSTER_ROUTES = new Set(['mutate', 'readyz']);
+const REDACTED = '[redacted]';
+
+/**
+ * The path as logs may show it: on any `/clusters/...` path, matched by a route or not, every segment after
+ * the cluster name is replaced, except a known route's own name. A secret is never a route's name, so a
+ * mistyped URL (`/clusters/a/<secret>//mutate`, `/Mutate`, `/mutate/x`) cannot carry one into a log.
+ *
+ *   /clusters/prod/mutate              unchanged
+ *   /clusters/prod/<secret>/mutate     /clusters/prod/[redacted]/mutate
+ *   /clusters/prod/<anything else>     /clusters/prod/[redacted]
+ *
+ * Leading or doubled slashes and the case of `clusters` do not matter (a client's typo must not leak
+ * either); paths outside `/clusters/` are returned as they are.
+ */
 export function redactClusterPath(path: string): string {
-  return path.replace(/^(\/clusters\/[^/]+\/)[^/]+(\/(?:mutate|readyz)\/?)$/, '$1[redacted]$2');
+  const segments = path.split('/');
+  // The first non-empty segment must be `clusters`; anything before it is slashes.
+  let at = 0;
+  while (at < segments.length && segments[at] === '') at++;
+  if (at >= segments.length || segments[at].toLowerCase() !== 'clusters') return path;
+  const cluster = at + 1;
+  const rest = segments.slice(cluster + 1);
+  if (rest.length === 0) return path;
+  const head = segments.slice(0, cluster + 1).join('/');
+  if (rest.length === 1 && CLUSTER_ROUTES.has(rest[0])) return path;
+  if (rest.length === 2 && CLUSTER_ROUTES.has(rest[1])) return `${head}/${REDACTED}/${rest[1]}`;
+  return `${head}/${REDACTED}`;
 }

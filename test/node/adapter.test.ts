@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeServer, type RunningServer } from '../../src/adapters/node.js';
 import { h1Request, h2Request } from './clients.js';
 import { makeTestPki, type TestPki } from './tls.js';
+import { headerOf, openRaw, rawExchange, statusOf } from '../reliability/raw-http.js';
 
 let pki: TestPki;
 beforeAll(() => {
@@ -94,6 +95,62 @@ describe('startNodeServer over HTTP', () => {
     await server.close();
     expect(await pending).toBe('cut');
     h.release();
+  });
+});
+
+describe('startNodeServer edges (HTTP/1.1)', () => {
+  it('answers a malformed Host or target 400 through onBadRequest, never onError', async () => {
+    const h = echoHandler();
+    const bad: unknown[] = [];
+    const errors: unknown[] = [];
+    const server = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1', onBadRequest: (r) => bad.push(r), onError: (e) => errors.push(e) });
+    try {
+      const reply = await rawExchange(server.port, 'GET /x HTTP/1.1\r\nHost: a b\r\n\r\n');
+      expect(statusOf(reply)).toBe(400);
+      expect(headerOf(reply, 'connection')).toBe('close');
+      expect(bad).toEqual([{ method: 'GET', target: '/x', message: expect.any(String) }]);
+      expect(statusOf(await rawExchange(server.port, 'PUT * HTTP/1.1\r\nHost: localhost\r\n\r\n'))).toBe(400);
+      expect(bad).toHaveLength(2);
+      expect(errors).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('drains: a request sent on a keep-alive connection after close() is answered with Connection: close', async () => {
+    const h = echoHandler();
+    const server = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1' });
+    const conn = await openRaw(server.port);
+    conn.socket.write('POST /one HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\na');
+    await conn.waitFor('"body":"a"');
+    expect(headerOf(conn.received(), 'connection')).toBe('keep-alive');
+    const closed = server.close();
+    expect(server.draining()).toBe(true);
+    conn.socket.write('POST /two HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\nb');
+    expect(await conn.closed).toEqual({});
+    const second = conn.received().slice(conn.received().lastIndexOf('HTTP/1.1 '));
+    expect(statusOf(second)).toBe(200);
+    expect(headerOf(second, 'connection')).toBe('close');
+    expect(second).toContain('"body":"b"');
+    await closed;
+  });
+
+  it('drains: the response of a request in flight carries Connection: close; an idle connection is closed without a reply', async () => {
+    const h = echoHandler();
+    // A long grace period: the idle connection must be closed at the quiet time (1 s), not cut at 20 s.
+    const server = await startNodeServer({ fetch: h.fetch, port: 0, host: '127.0.0.1', shutdownTimeoutMs: 20_000 });
+    const idle = await openRaw(server.port);
+    const busy = await openRaw(server.port);
+    busy.socket.write('GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await h.slowStarted;
+    const closed = server.close();
+    h.release();
+    await busy.closed;
+    expect(statusOf(busy.received())).toBe(200);
+    expect(headerOf(busy.received(), 'connection')).toBe('close');
+    expect(await Promise.race([idle.closed, new Promise((r) => setTimeout(() => r('still open after 10 s'), 10_000))])).toEqual({});
+    expect(idle.received()).toBe('');
+    await closed;
   });
 });
 

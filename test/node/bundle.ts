@@ -14,7 +14,15 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-export function startBundle(env: Record<string, string>): Promise<Running> {
+export interface StartOptions {
+  /**
+   * When the server counts as started: `loaded` (default) once every policy set's first load has ended
+   * (the "policy sets loaded" line), `listening` as soon as it listens (sets may still be loading).
+   */
+  until?: 'listening' | 'loaded';
+}
+
+export function startBundle(env: Record<string, string>, { until = 'loaded' }: StartOptions = {}): Promise<Running> {
   const child = spawn(process.execPath, [SERVER_BUNDLE], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', AMENDER_HOST: '127.0.0.1', ...env },
@@ -27,6 +35,8 @@ export function startBundle(env: Record<string, string>): Promise<Running> {
     const timer = setTimeout(() => reject(new Error('the server did not start within 15 s')), 15_000);
     let buffered = '';
     let stderr = '';
+    let url: string | undefined;
+    let loaded = false;
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout!.on('data', (d: Buffer) => {
       buffered += d.toString();
@@ -35,11 +45,13 @@ export function startBundle(env: Record<string, string>): Promise<Running> {
         const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
         buffered = buffered.slice(nl + 1);
         lines.push(line);
-        if (line.msg === 'listening') {
+        if (line.msg === 'listening') url = String(line.url);
+        if (line.msg === 'policy sets loaded') loaded = true;
+        if (url !== undefined && (loaded || until === 'listening')) {
           clearTimeout(timer);
           resolve({
             child,
-            url: String(line.url),
+            url,
             lines,
             stderr: () => stderr,
             exit,

@@ -45,6 +45,18 @@ describe('readNodeConfig', () => {
     expect(c.limits).toMatchObject({ maxBodyBytes: 1024, bodyTimeoutMs: 500 });
   });
 
+  it('reads the connection settings: header timeout within the request timeout, a connection cap', () => {
+    expect(readNodeConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1024, shutdownTimeoutMs: 20_000 });
+    expect(readNodeConfig({ AMENDER_HEADERS_TIMEOUT_MS: '2000', AMENDER_MAX_CONNECTIONS: '16' })).toMatchObject({ headersTimeoutMs: 2000, maxConnections: 16 });
+    // Without a header timeout of its own, a shorter request timeout bounds the headers too.
+    expect(readNodeConfig({ AMENDER_REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000 });
+    expect(readNodeConfig({}, 'headersTimeoutMs: 3000\nmaxConnections: 8\n')).toMatchObject({ headersTimeoutMs: 3000, maxConnections: 8 });
+    expect(problems({ AMENDER_REQUEST_TIMEOUT_MS: '5000', AMENDER_HEADERS_TIMEOUT_MS: '6000', AMENDER_MAX_CONNECTIONS: '0' })).toEqual([
+      'AMENDER_MAX_CONNECTIONS: expected an integer from 1 to 9007199254740991, got "0"',
+      'AMENDER_HEADERS_TIMEOUT_MS: at most AMENDER_REQUEST_TIMEOUT_MS (5000), got 6000',
+    ]);
+  });
+
   it('reads a YAML config file, and a variable wins over it', () => {
     const file = 'port: 7000\nlogLevel: warn\npolicySources: [file:///a, file:///b]\nlimits:\n  maxBodyBytes: 2048\ntls:\n  certFile: c\n  keyFile: k\n';
     const c = readNodeConfig({ PORT: '7001' }, file);

@@ -49,8 +49,9 @@ describe('the built Node server over HTTPS + HTTP/2', () => {
 
   it('logs the policy set it loaded and every request as JSON lines, and nothing on stderr', async () => {
     await waitFor(() => server.lines.some((l) => l.msg === 'request'));
-    expect(server.lines[0]).toMatchObject({ level: 'info', msg: 'policy set applied', policySet: 'default', documents: 9, counts: { mutatingAdmissionPolicies: 4, params: 1, problems: 0 } });
+    expect(server.lines.find((l) => l.msg === 'policy set applied')).toMatchObject({ level: 'info', msg: 'policy set applied', policySet: 'default', documents: 9, counts: { mutatingAdmissionPolicies: 4, params: 1, problems: 0 } });
     expect(server.lines.find((l) => l.msg === 'listening')).toMatchObject({ policySources: ['bundled'], clusters: [], refreshSeconds: 60 });
+    expect(server.lines.find((l) => l.msg === 'policy sets loaded')).toMatchObject({ ready: ['default'], notReady: [] });
     expect(server.lines.filter((l) => l.msg === 'request').length).toBeGreaterThanOrEqual(1);
     expect(server.stderr()).toBe('');
   });

@@ -34,7 +34,10 @@ export function clusterSetName(cluster: string): string {
 
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
-export function mountClusterRoutes({ app, mutateDeps }: Pick<AmenderApp, 'app' | 'mutateDeps'>, clusters: ClusterRoutesLookup): void {
+export function mountClusterRoutes(
+  { app, mutateDeps, draining }: Pick<AmenderApp, 'app' | 'mutateDeps'> & { draining?: () => boolean },
+  clusters: ClusterRoutesLookup,
+): void {
   /** Resolves the cluster and checks the secret; on success runs `then` with the cluster's provider. */
   const guarded =
     (via: 'header' | 'path', then: (provider: PolicySetProvider, name: string) => Handler): Handler =>
@@ -54,6 +57,6 @@ export function mountClusterRoutes({ app, mutateDeps }: Pick<AmenderApp, 'app' |
   app.all('/clusters/:cluster/mutate', onlyMethods('POST'));
   app.post('/clusters/:cluster/:secret/mutate', guarded('path', mutate));
   app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST'));
-  app.get('/clusters/:cluster/readyz', guarded('header', readyz));
+  app.get('/clusters/:cluster/readyz', guarded('header', (provider) => readyz(provider, draining)));
   app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD'));
 }

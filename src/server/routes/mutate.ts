@@ -22,6 +22,18 @@ function isJsonContentType(value: string | undefined): boolean {
 }
 
 /**
+ * True for no Content-Encoding or only `identity`. The API server never compresses a review; a compressed
+ * body would be read as garbage, and inflating one would let a few bytes become many, so it is refused.
+ */
+function isIdentityEncoding(value: string | undefined): boolean {
+  if (value === undefined) return true;
+  return value.split(',').every((coding) => {
+    const c = coding.trim().toLowerCase();
+    return c === '' || c === 'identity';
+  });
+}
+
+/**
  * The handler of a mutate route. `state` picks the policy set for this request (the default set for
  * `/mutate`; a cluster's set for the multi-cluster routes, after authentication), read once; `setName`
  * names that set for the reviewer (see ReviewJob.setName).
@@ -41,6 +53,11 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
   const contentType = c.req.header('content-type');
   if (!isJsonContentType(contentType)) {
     return failure(415, 'unsupported', `expected Content-Type application/json, got ${JSON.stringify(contentType)}`);
+  }
+  const encoding = c.req.header('content-encoding');
+  if (!isIdentityEncoding(encoding)) {
+    c.header('Accept-Encoding', 'identity'); // RFC 7694: what would be accepted
+    return failure(415, 'unsupported', `Content-Encoding ${JSON.stringify(encoding)} is not accepted: send the review uncompressed`);
   }
   const body = await readBoundedBody(c.req.raw, deps.limits);
   if (!body.ok) {

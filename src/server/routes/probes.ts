@@ -7,14 +7,20 @@ export function healthz(c: Context<AppEnv>): Response {
   return c.json({ status: 'ok' });
 }
 
+export const notDraining = (): boolean => false;
+
 /**
- * Readiness: a policy set is loaded. The reply says what is in force — counts, the problems of the set
- * (a broken policy is reported and the others serve) and the errors of its source — so an operator sees
- * at a glance why a policy does nothing.
+ * Readiness: a policy set is loaded and the server is not shutting down. The reply says what is in force
+ * — counts, the problems of the set (a broken policy is reported and the others serve) and the errors of
+ * its source — so an operator sees at a glance why a policy does nothing. Until its set has loaded the
+ * answer is 503, so a set still loading (or whose source is unreachable) keeps only itself out of service.
  */
-export function readyz(policies: PolicySetProvider) {
+export function readyz(policies: PolicySetProvider, draining: () => boolean = notDraining) {
   return (c: Context<AppEnv>): Response => {
     const state = policies();
+    if (draining()) {
+      return c.json({ ready: false, draining: true, source: state.source, message: 'shutting down: answering the requests in flight' }, 503);
+    }
     if (!state.set) {
       return c.json({ ready: false, source: state.source, message: 'no policy set is loaded yet', sourceErrors: state.sourceErrors }, 503);
     }

@@ -1,0 +1,10 @@
+/** Defaults of the Node server's connection settings (README "Configuration"), shared by the server and its config. */
+
+/** Longest time to receive a whole request (AMENDER_REQUEST_TIMEOUT_MS). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Longest time to receive a request's headers (AMENDER_HEADERS_TIMEOUT_MS); the API server sends them at once. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Connections held at once (AMENDER_MAX_CONNECTIONS): an API server uses a few; a flood is refused. */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+/** How long a drain waits for requests in flight before cutting connections (AMENDER_SHUTDOWN_TIMEOUT_MS). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;

@@ -1,0 +1,121 @@
+/**
+ * The graceful stop of the Node server, as an API server needs it. An API server does not retry a POST
+ * whose connection was reset, so a request that reached us is always answered:
+ *
+ *   - every HTTP/1.1 response not yet started carries `Connection: close` (Node closes the connection
+ *     after it), including requests that arrive on a keep-alive connection during the drain;
+ *   - every HTTP/2 session is sent GOAWAY: its streams in flight finish, the client opens new ones
+ *     elsewhere (a stream past the GOAWAY was never processed, which HTTP/2 clients retry);
+ *   - idle keep-alive connections (and connections that never sent a request) are closed only when
+ *     nothing is in flight and no request has arrived for a quiet time, so a request a client sent just
+ *     before the drain is read and answered first;
+ *   - after the shutdown timeout, whatever is left is cut.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ServerHttp2Session } from 'node:http2';
+import type { Socket } from 'node:net';
+
+export interface DrainOptions {
+  shutdownTimeoutMs: number;
+  /** Requests being handled right now. */
+  inFlight: () => number;
+}
+
+/** The part of the server the drain acts on (http.Server and Http2SecureServer with allowHTTP1). */
+export interface DrainableServer {
+  /** Destroys HTTP/1.1 connections with no request (missing on an HTTP/2 server of an early Node 20). */
+  closeIdleConnections?(): void;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+export interface Drain {
+  /** A new TCP connection (cut after the shutdown timeout if still open). */
+  addSocket(socket: Socket): void;
+  /**
+   * A connection that will speak HTTP/1.1 (the TCP socket, or the TLS socket once ALPN chose HTTP/1.1):
+   * closed at the quiet time if it never carried a request (Node's closeIdleConnections skips those).
+   */
+  addHttp1Connection(socket: Socket): void;
+  /** A new HTTP/2 session (sent GOAWAY when the drain starts, at once if it has started). */
+  addSession(session: ServerHttp2Session): void;
+  /** An HTTP/1.1 response being produced (given `Connection: close` when the drain starts). */
+  track(res: ServerResponse): void;
+  /** A request arrived or ended: the quiet time before closing idle connections starts again. */
+  activity(): void;
+  /** Starts the drain; `server` has stopped accepting. */
+  start(server: DrainableServer): void;
+  started(): boolean;
+}
+
+/** Longest quiet time before idle keep-alive connections are closed (a fraction of a shorter timeout). */
+const MAX_QUIET_MS = 1000;
+
+export function createDrain(options: DrainOptions): Drain {
+  const quietMs = Math.max(10, Math.min(MAX_QUIET_MS, Math.floor(options.shutdownTimeoutMs / 4)));
+  const sockets = new Set<Socket>();
+  const sessions = new Set<ServerHttp2Session>();
+  const responses = new Set<ServerResponse>();
+  const unused = new Set<Socket>();
+  let started = false;
+  let lastActivity = 0;
+
+  const closeAfterResponse = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
+
+  return {
+    addSocket(socket) {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    },
+    addHttp1Connection(socket) {
+      unused.add(socket);
+      socket.once('close', () => unused.delete(socket));
+    },
+    addSession(session) {
+      sessions.add(session);
+      session.once('close', () => sessions.delete(session));
+      if (started) session.close();
+    },
+    track(res) {
+      unused.delete(res.socket as Socket);
+      if (started) return closeAfterResponse(res);
+      responses.add(res);
+      res.once('close', () => responses.delete(res));
+    },
+    activity() {
+      if (started) lastActivity = performance.now();
+    },
+    started: () => started,
+    start(server) {
+      if (started) return;
+      started = true;
+      lastActivity = performance.now();
+      for (const res of responses) closeAfterResponse(res);
+      responses.clear();
+      for (const session of sessions) session.close();
+
+      let quiet: ReturnType<typeof setTimeout> | undefined;
+      const watchIdle = () => {
+        quiet = setTimeout(() => {
+          if (options.inFlight() === 0 && performance.now() - lastActivity >= quietMs) {
+            server.closeIdleConnections?.();
+            for (const socket of unused) socket.destroy();
+          }
+          watchIdle();
+        }, quietMs);
+        quiet.unref();
+      };
+      watchIdle();
+      const cutoff = setTimeout(() => {
+        for (const session of sessions) session.destroy();
+        for (const socket of sockets) socket.destroy();
+      }, options.shutdownTimeoutMs);
+      cutoff.unref();
+      server.once('close', () => {
+        clearTimeout(quiet);
+        clearTimeout(cutoff);
+      });
+    },
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * Issue 9, item 7 ("HTTP edges"), against the built Node server (dist/node/main.js) with raw sockets:
+ * a malformed Host or request target is a 400 with no stack in the log; headers dripped a line at a time
+ * are cut at the header timeout (HTTP/1.1, and a TLS connection that never finishes its handshake or
+ * never sends a request); connections over AMENDER_MAX_CONNECTIONS are closed at once while the first
+ * ones are held and served; a compressed review is a 415; a path secret never reaches a log line, on any
+ * `/clusters/...` path, matched or not.
+ */
+import { connect as h2Connect } from 'node:http2';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/clusters/index.js';
+import { ROOT, ensureBuilt } from '../node/built.js';
+import { startBundle, waitFor, type Running } from '../node/bundle.js';
+import { makeTestPki, type TestPki } from '../node/tls.js';
+import { podReview } from '../sources/helpers.js';
+import { headerOf, openRaw, rawExchange, statusOf, type RawConnection } from './raw-http.js';
+import { startReady } from './started.js';
+
+const SECRET = 'c0ffee'.repeat(10) + 'beef';
+const REVIEW = JSON.stringify(podReview());
+
+beforeAll(() => ensureBuilt());
+
+/** A cluster `alpha` served from a file, beside the bundled default set. */
+async function clusterEnv(): Promise<Record<string, string>> {
+  return {
+    AMENDER_CLUSTERS: 'alpha',
+    AMENDER_CLUSTER_ALPHA_SOURCES: `file://${ROOT}policies/default-labels.yaml`,
+    AMENDER_CLUSTER_ALPHA_SECRET_HASHES: await hashSecret(SECRET),
+  };
+}
+
+const portOf = (server: Running) => Number(new URL(server.url).port);
+
+/** Log lines that carry a stack trace or report an error. */
+function troubleIn(server: Running): unknown[] {
+  // A stack in a JSON line is `\n    at ...` (escaped newline).
+  return server.lines.filter((l) => l.level === 'error' || /\\n\s+at /.test(JSON.stringify(l)));
+}
+
+describe('malformed requests, compressed bodies and path secrets', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startReady(await clusterEnv());
+  });
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+
+  it('answers a malformed Host or request target 400 with a Status body, and logs no stack', async () => {
+    const port = portOf(server);
+    const malformed = [
+      'GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n',
+      'GET /health\\z HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      'OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      `POST /clusters/alpha/${SECRET}/mutate HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nContent-Length: ${REVIEW.length}\r\nConnection: close\r\n\r\n${REVIEW}`,
+    ];
+    for (const request of malformed) {
+      const reply = await rawExchange(port, request);
+      expect(statusOf(reply), request).toBe(400);
+      const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+      expect(body).toMatchObject({ kind: 'Status', code: 400, reason: 'BadRequest' });
+      expect(String(body.message)).toMatch(/^malformed request: /);
+      expect(reply).not.toContain(SECRET);
+    }
+    // HTTP/1.0 may omit Host: served, not an error.
+    expect(statusOf(await rawExchange(port, 'GET /healthz HTTP/1.0\r\n\r\n'))).toBe(200);
+    // The server still serves afterwards.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+    await waitFor('four log lines of malformed requests', () => server.lines.filter((l) => l.status === 400 && String(l.message).startsWith('malformed request')).length === 4);
+    expect(server.lines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'POST', path: '/clusters/alpha/[redacted]/mutate', status: 400 }));
+    expect(troubleIn(server)).toEqual([]);
+    expect(server.stderr()).toBe('');
+  });
+
+  it('answers a review with a Content-Encoding other than identity 415, on the default and a cluster route', async () => {
+    const gzipped = gzipSync(REVIEW);
+    for (const [path, headers] of [
+      ['/mutate', {}],
+      ['/clusters/alpha/mutate', { authorization: `Bearer ${SECRET}` }],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...headers },
+        body: gzipped,
+        signal: AbortSignal.timeout(5000),
+      });
+      expect(res.status, path).toBe(415);
+      expect(res.headers.get('accept-encoding')).toBe('identity');
+      expect(((await res.json()) as Record<string, unknown>).message).toBe('Content-Encoding "gzip" is not accepted: send the review uncompressed');
+    }
+    const identity = await fetch(`${server.url}/mutate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body: REVIEW,
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(identity.status).toBe(200);
+  });
+
+  it('keeps a path secret out of every log line and reply of a /clusters/ path that matches no route', async () => {
+    const paths = [`/clusters/alpha/${SECRET}//mutate`, `/clusters/alpha/${SECRET}/Mutate`, `/clusters/alpha/${SECRET}/mutate/x`];
+    for (const path of paths) {
+      const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: REVIEW, signal: AbortSignal.timeout(5000) });
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).not.toContain(SECRET);
+    }
+    await waitFor('three 404 log lines', () => server.lines.filter((l) => l.msg === 'request' && l.status === 404).length >= 3);
+    expect(server.lines.filter((l) => l.msg === 'request' && l.status === 404).map((l) => l.path)).toEqual(
+      expect.arrayContaining(['/clusters/alpha/[redacted]']),
+    );
+    expect(JSON.stringify(server.lines) + server.stderr()).not.toContain(SECRET);
+  });
+});
+
+describe('header and request timeouts', () => {
+  it('closes an HTTP/1.1 connection whose headers drip in, at the header timeout', async () => {
+    const server = await startReady({ AMENDER_HEADERS_TIMEOUT_MS: '1000', AMENDER_REQUEST_TIMEOUT_MS: '5000' });
+    let conn: RawConnection | undefined;
+    try {
+      conn = await openRaw(portOf(server));
+      conn.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n');
+      // One header line every 250 ms for up to 10 s, longer than either timeout.
+      for (let i = 0; i < 40 && !conn.isClosed(); i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        if (!conn.isClosed()) conn.socket.write(`X-Drip-${i}: y\r\n`);
+      }
+      expect(conn.isClosed()).toBe(true);
+      expect(statusOf(conn.received())).toBe(408);
+    } finally {
+      conn?.socket.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  describe('over TLS', () => {
+    let pki: TestPki;
+    let server: Running;
+    beforeAll(async () => {
+      pki = makeTestPki();
+      server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_HEADERS_TIMEOUT_MS: '1000' }, { until: 'listening' });
+    });
+    afterAll(async () => {
+      expect(await server?.stop()).toBe(0);
+      pki?.dispose();
+    });
+
+    it('closes a connection that never completes its TLS handshake', async () => {
+      const conn: RawConnection = await openRaw(portOf(server));
+      let cutByTest = false;
+      const timer = setTimeout(() => {
+        cutByTest = true;
+        conn.socket.destroy();
+      }, 10_000);
+      await conn.closed;
+      clearTimeout(timer);
+      expect(cutByTest).toBe(false);
+      expect(conn.received()).toBe('');
+    });
+
+    it('sends GOAWAY to an HTTP/2 connection that sends no request', async () => {
+      const session = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
+      const outcome = await new Promise<string>((resolve) => {
+        const timer = setTimeout(() => resolve('still open after 10 s'), 10_000);
+        session.once('goaway', () => {
+          clearTimeout(timer);
+          resolve('goaway');
+        });
+        session.once('error', (err) => resolve(`error ${err.message}`));
+      });
+      session.destroy();
+      expect(outcome).toBe('goaway');
+      // A connection that does send a request in time is served.
+      const served = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = served.request({ ':path': '/healthz' });
+        req.on('response', (h) => resolve(Number(h[':status'])));
+        req.on('error', reject);
+        req.end();
+      });
+      served.close();
+      expect(status).toBe(200);
+    });
+  });
+});
+
+describe('a cap on connections', () => {
+  it('closes connections over AMENDER_MAX_CONNECTIONS at once while serving the first ones', async () => {
+    // No request before the test's own connections: a client's keep-alive connection would take a place.
+    const server = await startBundle({ AMENDER_MAX_CONNECTIONS: '4' }, { until: 'listening' });
+    const held: RawConnection[] = [];
+    const extra: RawConnection[] = [];
+    try {
+      const port = portOf(server);
+      for (let i = 0; i < 4; i++) held.push(await openRaw(port));
+      // The server accepts in order: the first four are its connections, the next ones are over the cap.
+      for (let i = 0; i < 3; i++) extra.push(await openRaw(port));
+      const outcomes = await Promise.all(
+        extra.map((c) => Promise.race([c.closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 5 s'), 5000))])),
+      );
+      expect(outcomes).toEqual(['closed', 'closed', 'closed']);
+      expect(extra.map((c) => c.received())).toEqual(['', '', '']);
+
+      // The held connections are still served.
+      held[0].socket.write('GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      const metrics = await held[0].waitFor(/amender_http_connections_refused_total \d+/);
+      expect(statusOf(metrics)).toBe(200);
+      expect(Number(/amender_http_connections_refused_total (\d+)/.exec(metrics)![1])).toBe(3);
+      expect(held.every((c) => !c.isClosed())).toBe(true);
+
+      // Once one is closed, a new connection is accepted again.
+      held[3].socket.destroy();
+      await held[3].closed;
+      await waitFor('a connection accepted again', async () => {
+        const reply = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 2000);
+        return statusOf(reply) === 200;
+      });
+      expect(server.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'connections refused', count: 1 }));
+    } finally {
+      for (const c of [...held, ...extra]) c.socket.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
