@@ -1,0 +1,124 @@
+/**
+ * Runs Kyverno policies on one resource as `kyverno test` / `kyverno apply` do (processor/
+ * policy_processor.go): the policies in the order given (file order), each on the resource as the
+ * previous one left it, with the values of that policy and resource, the request operation they name
+ * (default CREATE; UPDATE sends the resource as its own oldObject), the test's user info and namespace
+ * labels. Each rule runs through Amender's engine (`runKyvernoPolicies`), so what is checked is what the
+ * webhook does.
+ */
+import type { AdmissionRequest, Operation } from '../../admission/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { runKyvernoPolicies, type CompiledKyvernoPolicy, type KyvernoRuleOutcome } from '../../kyverno/index.js';
+import type { PolicySet } from '../../policyset/index.js';
+import { reviewForResource } from '../resource-review.js';
+import { ruleValuesFor, valuesFor, type ValuesSpec } from './values.js';
+
+export interface RequestInfo {
+  username?: string;
+  groups?: string[];
+  roles?: string[];
+  clusterRoles?: string[];
+}
+
+export interface PolicyResponse {
+  policy: CompiledKyvernoPolicy;
+  /** The rules that matched, in the order they ran (none: the resource was not matched). */
+  rules: readonly KyvernoRuleOutcome[];
+  /** The resource after this policy (and every earlier one). */
+  patched: JsonValue;
+  operation: Operation;
+}
+
+export interface EvaluateOptions {
+  set: PolicySet;
+  /** Kyverno policies in the order to apply them. */
+  policies: readonly CompiledKyvernoPolicy[];
+  documents: readonly JsonObject[];
+  values: ValuesSpec;
+  /** `--set` pairs, over the values file. */
+  setValues?: Readonly<Record<string, JsonValue>>;
+  userInfo?: RequestInfo;
+  /** Overrides the operation the values name (a test result's `operation`). */
+  operation?: Operation;
+  /** The object before an UPDATE; default: the resource itself, as the Kyverno CLI sends it. */
+  oldObject?: JsonObject;
+}
+
+const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+function operationOf(values: Record<string, JsonValue>, override: Operation | undefined): Operation {
+  if (override) return override;
+  const op = values['request.operation'];
+  return typeof op === 'string' && OPERATIONS.includes(op as Operation) ? (op as Operation) : 'CREATE';
+}
+
+function metaString(obj: JsonValue, key: string): string {
+  const m = isJsonObject(obj) ? getOwn(obj, 'metadata') : undefined;
+  const v = isJsonObject(m) ? getOwn(m, key) : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
+/** A subresource kind listed in the values is sent as its parent's request with that subresource. */
+function applySubresource(request: AdmissionRequest, values: ValuesSpec): void {
+  for (const s of values.subresources) {
+    const sub = s.subresource;
+    if (sub.group !== request.kind.group || sub.version !== request.kind.version || sub.kind !== request.kind.kind) continue;
+    const parent = s.parentResource;
+    const subName = sub.name.split('/')[1] ?? '';
+    request.kind = { group: parent.group, version: parent.version, kind: parent.kind };
+    request.requestKind = request.kind;
+    request.resource = { group: parent.group, version: parent.version, resource: parent.name };
+    request.requestResource = request.resource;
+    request.subResource = subName;
+    request.requestSubResource = subName;
+  }
+}
+
+function namespaceLabels(namespace: string, options: EvaluateOptions): Record<string, string> | undefined {
+  if (namespace === '') return undefined;
+  const given = options.values.namespaceLabels.get(namespace);
+  if (given) return given;
+  const ns = options.set.objects.namespace(namespace);
+  const labels = ns && isJsonObject(getOwn(ns, 'metadata')) ? getOwn(getOwn(ns, 'metadata') as JsonObject, 'labels') : undefined;
+  // A namespace the test does not describe has no labels, as in the Kyverno CLI.
+  return isJsonObject(labels) ? (labels as Record<string, string>) : {};
+}
+
+/** Every policy's response for one resource, cumulative in policy order. */
+export async function evaluateResource(resource: JsonObject, options: EvaluateOptions): Promise<PolicyResponse[]> {
+  const responses: PolicyResponse[] = [];
+  let current: JsonValue = resource;
+  const name = metaString(resource, 'name');
+  for (const policy of options.policies) {
+    const values = valuesFor(options.values, policy.name, name, options.setValues);
+    const operation = operationOf(values, options.operation);
+    values['request.operation'] = operation;
+    const object = isJsonObject(current) ? current : resource;
+    const review = reviewForResource({
+      object,
+      oldObject: operation === 'UPDATE' ? (options.oldObject ?? object) : operation === 'DELETE' ? object : undefined,
+      operation,
+      username: options.userInfo?.username,
+      groups: options.userInfo?.groups,
+      documents: options.documents,
+    });
+    const request = review.request as unknown as AdmissionRequest;
+    applySubresource(request, options.values);
+    const result = await runKyvernoPolicies([policy], {
+      request,
+      object: operation === 'DELETE' ? null : object,
+      namespaceLabels: namespaceLabels(request.namespace ?? '', options),
+      roles: options.userInfo?.roles,
+      clusterRoles: options.userInfo?.clusterRoles,
+      sources: {
+        configMap: (namespace, cmName) => options.set.objects.get('', 'ConfigMap', namespace, cmName),
+      },
+      values,
+      ruleValues: (policyName, ruleName) => ruleValuesFor(options.values, policyName, ruleName),
+    });
+    const outcome = result.policies[0];
+    if (operation !== 'DELETE') current = result.object;
+    responses.push({ policy, rules: outcome?.rules ?? [], patched: current, operation });
+  }
+  return responses;
+}
