@@ -109,6 +109,13 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   if (loaded.set.mutatingPolicies.length > 0) {
     log.push('  note: MutatingAdmissionPolicies in Kyverno test files are not run by `amender test` (use an amender-test.yaml); their results fail as "Not found"');
   }
+  for (const result of results) {
+    const policy = policies.find((p) => p.name === result.policy.split('/').pop());
+    const names = [result.rule, `autogen-${result.rule}`, `autogen-cronjob-${result.rule}`];
+    if (policy && result.rule !== '' && !otherRules.has(`${policy.name}/${result.rule}`) && !policy.rules.some((r) => names.includes(r.name))) {
+      log.push(`  note: policy ${policy.name} has no rule ${result.rule}: its results are "Excluded" passes, as in the Kyverno CLI`);
+    }
+  }
   const { uniques, duplicates } = removeDuplicates(await loadResources(test.resources.map((r) => relativeTo(dir, r)), io, loaded.documents));
   for (const d of duplicates) log.push(`  warning: found duplicated resource ${d.replace(/,/g, '/')}`);
   log.push(`  Applying ${policies.length} ${policies.length === 1 ? 'policy' : 'policies'} to ${uniques.length} ${uniques.length === 1 ? 'resource' : 'resources'} ...`);
