@@ -38,8 +38,8 @@ export interface CheckContext {
   responses(operation: string | undefined): Map<string, PolicyResponse[]>;
   /** The documents of an expected-resource file (relative to the test). */
   expected(path: string): Promise<LoadedResource[]>;
-  /** Policies Amender refused, by name, with why. */
-  invalidPolicies: ReadonlyMap<string, string>;
+  /** Policies Amender refused or a cluster would not run, by name, with why. */
+  invalidPolicies: ReadonlyMap<string, { reason: string; message: string }>;
   /** Rules of the policies that are not mutate rules (Amender does not run them), `policy/rule`. */
   otherRules: ReadonlySet<string>;
   counts: Counts;
@@ -101,7 +101,7 @@ async function checkRule(result: TestResult, response: PolicyResponse, rule: { s
     if (diffs.length > 0) {
       return {
         ok: false,
-        message: `Patched resource didn't match the patched resource in the test result (after tidying):\n${formatDifferences(diffs)}`,
+        message: `Patched resource didn't match the patched resource in the test result (after tidying):\n${formatDifferences(diffs)}\nrule result: ${RESULT_OF[rule.status]}${rule.message ? ` (${rule.message})` : ''}`,
         reason: 'Resource diff',
       };
     }
@@ -121,7 +121,8 @@ function row(ctx: CheckContext, result: TestResult, rule: string, resourceKey: s
 }
 
 function rulesToCheck(result: TestResult, response: PolicyResponse) {
-  if (result.rule === '') return response.rules;
+  // A MutatingAdmissionPolicy has no rules: its one result stands for the policy.
+  if (result.rule === '' || response.policy.kind === 'MutatingAdmissionPolicy') return response.rules;
   const names = [result.rule, `autogen-${result.rule}`, `autogen-cronjob-${result.rule}`];
   return response.rules.filter((r) => names.includes(r.rule));
 }
@@ -135,7 +136,7 @@ export async function checkResult(result: TestResult, ctx: CheckContext): Promis
     let skipped = false;
     for (const response of trigger.get(key) ?? []) {
       if (response.policy.name !== policyName) continue;
-      if (result.rule !== '' && ctx.otherRules.has(`${policyName}/${result.rule}`)) {
+      if (result.rule !== '' && response.policy.kind !== 'MutatingAdmissionPolicy' && ctx.otherRules.has(`${policyName}/${result.rule}`)) {
         resourceRows.push(row(ctx, result, result.rule, key, { ok: false, reason: 'Not run', message: `rule ${result.rule} is not a mutate rule: Amender runs mutate rules only` }));
         continue;
       }
@@ -155,7 +156,7 @@ export async function checkResult(result: TestResult, ctx: CheckContext): Promis
       const invalid = ctx.invalidPolicies.get(policyName);
       // Kyverno counts a policy it cannot load as skipped; Amender would not run it at admission, so it fails.
       resourceRows.push(
-        row(ctx, result, result.rule, key, invalid !== undefined ? { ok: false, reason: 'Invalid Policy', message: invalid } : { ok: false, reason: 'Not found', message: `no policy ${result.policy} among the test's policies` }),
+        row(ctx, result, result.rule, key, invalid !== undefined ? { ok: false, ...invalid } : { ok: false, reason: 'Not found', message: `no policy ${result.policy} among the test's policies` }),
       );
     }
     rows.push(...resourceRows);

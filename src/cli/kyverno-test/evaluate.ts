@@ -8,6 +8,7 @@
  */
 import type { AdmissionRequest, Operation } from '../../admission/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { evaluate } from '../../engine/index.js';
 import { runKyvernoPolicies, type CompiledKyvernoPolicy, type KyvernoRuleOutcome } from '../../kyverno/index.js';
 import type { PolicySet } from '../../policyset/index.js';
 import { reviewForResource } from '../resource-review.js';
@@ -20,8 +21,16 @@ export interface RequestInfo {
   clusterRoles?: string[];
 }
 
+/** What a response names of its policy (a compiled Kyverno policy fits). */
+export interface PolicyRef {
+  name: string;
+  kind: string;
+  id: string;
+  failurePolicy: 'Fail' | 'Ignore';
+}
+
 export interface PolicyResponse {
-  policy: CompiledKyvernoPolicy;
+  policy: PolicyRef;
   /** The rules that matched, in the order they ran (none: the resource was not matched). */
   rules: readonly KyvernoRuleOutcome[];
   /** The resource after this policy (and every earlier one). */
@@ -121,4 +130,54 @@ export async function evaluateResource(resource: JsonObject, options: EvaluateOp
     responses.push({ policy, rules: outcome?.rules ?? [], patched: current, operation });
   }
   return responses;
+}
+
+/** A MutatingAdmissionPolicy of a test, with a policy set of its own (it, its bindings, the params). */
+export interface MapUnderTest {
+  name: string;
+  set: PolicySet;
+  failurePolicy: 'Fail' | 'Ignore';
+  /** Whether a binding names it (a cluster runs no unbound policy). */
+  bound: boolean;
+}
+
+const MAP_STATUS: Record<string, 'applied' | 'skipped' | 'error'> = { mutated: 'applied', unchanged: 'applied', skipped: 'skipped', error: 'error' };
+
+/**
+ * One MutatingAdmissionPolicy on the resource, through Amender's engine (`evaluate`): one result named
+ * after the policy, as the Kyverno CLI reports it — pass when it ran (changed or not), skip when its
+ * matchConditions were false, error when an invocation failed; no response at all when nothing matched.
+ * Params are evaluated once each, as a cluster does.
+ */
+export async function evaluateMap(map: MapUnderTest, resource: JsonObject, options: EvaluateOptions): Promise<PolicyResponse | undefined> {
+  const values = valuesFor(options.values, map.name, metaString(resource, 'name'), options.setValues);
+  const operation = operationOf(values, options.operation);
+  const review = reviewForResource({
+    object: resource,
+    oldObject: operation === 'UPDATE' || operation === 'DELETE' ? (options.oldObject ?? resource) : undefined,
+    operation,
+    username: options.userInfo?.username,
+    groups: options.userInfo?.groups,
+    documents: options.documents,
+  });
+  const request = review.request as unknown as AdmissionRequest;
+  applySubresource(request, options.values);
+  const result = await evaluate(map.set, request, {
+    namespaceLookup: (name) => {
+      const labels = options.values.namespaceLabels.get(name);
+      return labels ? { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } : undefined;
+    },
+  });
+  const traces = result.outcomes.filter((o) => o.engine === 'MutatingAdmissionPolicy');
+  if (traces.length === 0) return undefined;
+  const statuses = traces.map((t) => MAP_STATUS[t.result]);
+  const status = statuses.includes('error') ? 'error' : statuses.includes('applied') ? 'applied' : 'skipped';
+  const message = traces.map((t) => `${t.binding ? `binding ${t.binding}` : 'no binding'}${t.param ? ` param ${t.param.namespace ? `${t.param.namespace}/` : ''}${t.param.name}` : ''}: ${t.result}${t.detail ? ` (${t.detail})` : ''}`).join('; ');
+  const patched = result.allowed && isJsonObject(result.object) ? result.object : resource;
+  return {
+    policy: { name: map.name, kind: 'MutatingAdmissionPolicy', id: `MutatingAdmissionPolicy/${map.name}`, failurePolicy: map.failurePolicy },
+    rules: [{ rule: map.name, status, message }],
+    patched,
+    operation,
+  };
 }

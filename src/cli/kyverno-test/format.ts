@@ -8,6 +8,8 @@ import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../jso
 import { parseValuesSpec, type ValuesSpec } from './values.js';
 
 export const TEST_API_VERSION = 'cli.kyverno.io/v1alpha1';
+/** Kyverno's own tests still say `kyverno.io/v1`; its CLI accepts any apiVersion with kind Test. */
+const TEST_API_VERSIONS = [TEST_API_VERSION, 'kyverno.io/v1'];
 
 export type ExpectedResult = 'pass' | 'fail' | 'skip' | 'error' | 'warn';
 const RESULTS: readonly ExpectedResult[] = ['pass', 'fail', 'skip', 'error', 'warn'];
@@ -31,6 +33,8 @@ export interface KyvernoTest {
   legacy: boolean;
   policies: string[];
   resources: string[];
+  /** Params of MutatingAdmissionPolicies. */
+  paramResources: string[];
   variables?: string;
   values?: ValuesSpec;
   userinfo?: string;
@@ -45,7 +49,7 @@ function fail(path: string, message: string): never {
   throw new KyvernoTestFormatError(`${path}: ${message}`);
 }
 
-const TEST_KEYS = ['apiVersion', 'kind', 'metadata', 'name', 'policies', 'resources', 'variables', 'values', 'userinfo', 'results'];
+const TEST_KEYS = ['apiVersion', 'kind', 'metadata', 'name', 'policies', 'resources', 'paramResources', 'variables', 'values', 'userinfo', 'results'];
 /** Keys of the Test schema that need what Amender does not have; refused when not empty. */
 const UNSUPPORTED_TEST_KEYS: Record<string, string> = {
   jsonPayload: 'JSON payloads are for validating policies',
@@ -53,7 +57,6 @@ const UNSUPPORTED_TEST_KEYS: Record<string, string> = {
   httpPayloads: 'HTTP payloads are for authorization policies',
   envoyPayloads: 'Envoy payloads are for authorization policies',
   targetResources: 'mutate-existing targets are background work, not admission',
-  paramResources: 'params of ValidatingAdmissionPolicies/MutatingAdmissionPolicies: put them in the policy files instead',
   exceptions: 'PolicyExceptions are not supported',
   context: 'CEL context files are for Kyverno CEL policies',
   clusterResources: 'cluster resources for apiCall are not supported (give the values instead)',
@@ -139,7 +142,7 @@ function readResult(value: JsonValue, path: string): TestResult {
 /** True for a document that is a Kyverno CLI test (either schema), as opposed to an amender-test file. */
 export function isKyvernoTestDocument(doc: JsonObject): boolean {
   const apiVersion = getOwn(doc, 'apiVersion');
-  if (apiVersion !== undefined) return apiVersion === TEST_API_VERSION && getOwn(doc, 'kind') === 'Test';
+  if (apiVersion !== undefined) return TEST_API_VERSIONS.includes(apiVersion as string) && getOwn(doc, 'kind') === 'Test';
   return getOwn(doc, 'results') !== undefined && getOwn(doc, 'cases') === undefined;
 }
 
@@ -147,7 +150,7 @@ export function readKyvernoTest(doc: JsonObject): KyvernoTest {
   const apiVersion = getOwn(doc, 'apiVersion');
   const legacy = apiVersion === undefined;
   if (!legacy) {
-    if (apiVersion !== TEST_API_VERSION) fail('apiVersion', `expected ${TEST_API_VERSION}, got ${JSON.stringify(apiVersion)}`);
+    if (!TEST_API_VERSIONS.includes(apiVersion as string)) fail('apiVersion', `expected ${TEST_API_VERSION}, got ${JSON.stringify(apiVersion)}`);
     if (getOwn(doc, 'kind') !== 'Test') fail('kind', `expected Test, got ${JSON.stringify(getOwn(doc, 'kind'))}`);
   }
   checkKeys(doc, 'test', TEST_KEYS, UNSUPPORTED_TEST_KEYS);
@@ -162,6 +165,7 @@ export function readKyvernoTest(doc: JsonObject): KyvernoTest {
     legacy,
     policies: stringList(doc, 'policies', 'test'),
     resources: stringList(doc, 'resources', 'test'),
+    paramResources: stringList(doc, 'paramResources', 'test'),
     ...(optionalString(doc, 'variables', 'test') !== undefined ? { variables: optionalString(doc, 'variables', 'test') } : {}),
     ...(inlineValues !== undefined && inlineValues !== null ? { values: parseValuesSpec(inlineValues, 'values') } : {}),
     ...(optionalString(doc, 'userinfo', 'test') !== undefined ? { userinfo: optionalString(doc, 'userinfo', 'test') } : {}),

@@ -8,12 +8,13 @@ import { posix } from 'node:path';
 import type { Operation } from '../../admission/index.js';
 import { getOwn, isJsonObject, type JsonObject } from '../../json/index.js';
 import { isKyvernoPolicyDocument, type CompiledKyvernoPolicy } from '../../kyverno/index.js';
-import { readDocument } from '../documents.js';
+import { buildPolicySet, parseDocuments, type SourceDocument } from '../../policyset/index.js';
+import { readDocument, readInput } from '../documents.js';
 import { CliInputError } from '../errors.js';
 import type { CliIO } from '../io.js';
 import { loadPolicies, type LoadedPolicies } from '../load.js';
 import { checkResult, relativeTo, type CheckContext, type Counts, type Row } from './check.js';
-import { evaluateResource, type PolicyResponse, type RequestInfo } from './evaluate.js';
+import { evaluateMap, evaluateResource, type EvaluateOptions, type MapUnderTest, type PolicyResponse, type RequestInfo } from './evaluate.js';
 import type { KyvernoTest } from './format.js';
 import { loadResources, removeDuplicates, resourcesOfText, type LoadedResource } from './resources.js';
 import type { Selector } from './selector.js';
@@ -78,6 +79,50 @@ function policiesInFileOrder(loaded: LoadedPolicies): { policies: CompiledKyvern
   return { policies, otherRules };
 }
 
+const MAP_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
+
+function isAdmissionRegistration(doc: JsonObject): boolean {
+  const v = getOwn(doc, 'apiVersion');
+  return typeof v === 'string' && v.startsWith('admissionregistration.k8s.io/');
+}
+
+/**
+ * The test's MutatingAdmissionPolicies in file order, each in a set of its own with its bindings and
+ * every object that is not a policy (params, Namespaces, CRDs), so each runs alone as the CLI runs it.
+ */
+function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: readonly SourceDocument[], log: string[]): MapUnderTest[] {
+  const docs: SourceDocument[] = loaded.parsed.flatMap((p) => p.documents);
+  const loadedNames = new Set(loaded.set.mutatingPolicies.map((b) => b.policy.name));
+  const shared = [...docs.filter((d) => !isKyvernoPolicyDocument(d.value) && !(isAdmissionRegistration(d.value) && MAP_KINDS.has(String(getOwn(d.value, 'kind'))))), ...params];
+  const out: MapUnderTest[] = [];
+  for (const doc of docs) {
+    if (!isAdmissionRegistration(doc.value) || getOwn(doc.value, 'kind') !== 'MutatingAdmissionPolicy') continue;
+    const name = docName(doc.value);
+    if (!loadedNames.has(name) || out.some((m) => m.name === name)) continue;
+    const bindings = docs.filter((d) => {
+      const spec = getOwn(d.value, 'spec');
+      return isAdmissionRegistration(d.value) && getOwn(d.value, 'kind') === 'MutatingAdmissionPolicyBinding' && isJsonObject(spec) && getOwn(spec, 'policyName') === name;
+    });
+    for (const b of bindings) {
+      const spec = getOwn(b.value, 'spec') as JsonObject;
+      const ref = getOwn(spec, 'paramRef');
+      if (isJsonObject(ref) && getOwn(ref, 'selector') !== undefined) {
+        log.push(`  note: binding ${docName(b.value)} selects params by label: each param is evaluated on its own, as in a cluster (Kyverno's CLI passes them all as one list)`);
+      }
+    }
+    if (bindings.length === 0) {
+      log.push(`  note: MutatingAdmissionPolicy ${name} has no binding: a cluster never runs it, and neither does Amender (Kyverno's CLI applies it as if bound)`);
+    }
+    const spec = getOwn(doc.value, 'spec');
+    const failurePolicy = isJsonObject(spec) && getOwn(spec, 'failurePolicy') === 'Ignore' ? 'Ignore' : 'Fail';
+    // Namespaces the values describe, unless the policy files have them.
+    const known = new Set(shared.filter((d) => getOwn(d.value, 'kind') === 'Namespace').map((d) => docName(d.value)));
+    const namespaces: SourceDocument[] = [...values.namespaceLabels].filter(([ns]) => !known.has(ns)).map(([ns, labels], i) => ({ source: 'values', index: i, value: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } } }));
+    out.push({ name, set: buildPolicySet([doc, ...bindings, ...namespaces, ...shared]), failurePolicy, bound: bindings.length > 0 });
+  }
+  return out;
+}
+
 async function loadValues(test: KyvernoTest, dir: string, io: CliIO): Promise<ValuesSpec> {
   if (test.values) return test.values;
   if (test.variables === undefined) return EMPTY_VALUES;
@@ -99,15 +144,28 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   const userInfo = test.userinfo !== undefined ? readUserInfo(await readDocument(relativeTo(dir, test.userinfo), io), relativeTo(dir, test.userinfo)) : undefined;
   if (test.policies.length === 0) throw new CliInputError('the test names no policies');
   const loaded = await loadPolicies(test.policies.map((p) => relativeTo(dir, p)), io);
-  const invalidPolicies = new Map<string, string>();
+  const invalidPolicies = new Map<string, { reason: string; message: string }>();
   for (const p of loaded.set.problems) {
     const line = `${p.path ? `${p.path}: ` : ''}${p.message.split('\n')[0]}`;
-    if (p.effect === 'ignored' && p.name) invalidPolicies.set(p.name, invalidPolicies.has(p.name) ? `${invalidPolicies.get(p.name)}; ${line}` : line);
+    if (p.effect === 'ignored' && p.name) {
+      const before = invalidPolicies.get(p.name)?.message;
+      invalidPolicies.set(p.name, { reason: 'Invalid Policy', message: before ? `${before}; ${line}` : line });
+    }
     log.push(`  ${p.effect === 'ignored' ? 'ERROR' : 'warning'}: ${p.source}: ${p.kind ?? '?'}/${p.name ?? '?'}: ${line}`);
   }
   const { policies, otherRules } = policiesInFileOrder(loaded);
-  if (loaded.set.mutatingPolicies.length > 0) {
-    log.push('  note: MutatingAdmissionPolicies in Kyverno test files are not run by `amender test` (use an amender-test.yaml); their results fail as "Not found"');
+  const params: SourceDocument[] = [];
+  for (const path of test.paramResources.map((r) => relativeTo(dir, r))) {
+    const parsed = parseDocuments(path, await readInput(path, io));
+    if (parsed.problems.length > 0) throw new CliInputError(`${path}: ${parsed.problems[0].message}`);
+    params.push(...parsed.documents);
+  }
+  const maps = mapsUnderTest(loaded, values, params, log);
+  for (const m of maps) {
+    if (!m.bound) invalidPolicies.set(m.name, { reason: 'No binding', message: `MutatingAdmissionPolicy ${m.name} has no binding: a cluster never runs it (Kyverno's CLI applies it as if bound)` });
+  }
+  if (maps.length > 0 && policies.length > 0) {
+    log.push('  note: MutatingAdmissionPolicies run before the Kyverno policies, as in a cluster (Kyverno\'s CLI runs them after)');
   }
   for (const result of results) {
     const policy = policies.find((p) => p.name === result.policy.split('/').pop());
@@ -124,7 +182,17 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   for (const op of new Set(['', ...results.map((r) => r.operation ?? '')])) {
     const byKey = new Map<string, PolicyResponse[]>();
     for (const r of uniques) {
-      byKey.set(r.key, await evaluateResource(r.value, { set: loaded.set, policies, documents: loaded.documents, values, userInfo, ...(op ? { operation: op as Operation } : {}) }));
+      const options: EvaluateOptions = { set: loaded.set, policies, documents: loaded.documents, values, userInfo, ...(op ? { operation: op as Operation } : {}) };
+      const responses: PolicyResponse[] = [];
+      let current = r.value;
+      for (const map of maps) {
+        const response = await evaluateMap(map, current, options);
+        if (!response) continue;
+        responses.push(response);
+        if (isJsonObject(response.patched)) current = response.patched;
+      }
+      responses.push(...(await evaluateResource(current, options)));
+      byKey.set(r.key, responses);
     }
     runs.set(op, byKey);
   }
