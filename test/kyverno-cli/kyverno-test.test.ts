@@ -249,6 +249,39 @@ results:
     expect(await runCli(['test', 'lib', '-o', 'json'], bad)).toBe(2);
   });
 
+  it('fails results Amender cannot check: a validate rule, a ValidatingAdmissionPolicy', async () => {
+    const validate = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: checks}
+spec:
+  rules:
+    - name: require-team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate: {message: team label required, pattern: {metadata: {labels: {team: "?*"}}}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: vap}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  validations: [{expression: "true"}]
+`;
+    const test = `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: checks}
+policies: [checks.yaml]
+resources: [pod.yaml]
+results:
+  - {policy: checks, rule: require-team, resources: [web], result: fail}
+  - {policy: vap, isValidatingAdmissionPolicy: true, resources: [web], result: pass}
+`;
+    const io = fakeIO({ 'v/checks.yaml': validate, 'v/pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n', 'v/kyverno-test.yaml': test });
+    expect(await runCli(['test', 'v'], io)).toBe(1);
+    expect(rows(io.stdout)).toEqual(['1 | checks | require-team | v1/Pod/default/web | Fail | Not run', '2 | vap | v1/Pod/default/web | Fail | Not run']);
+    expect(io.stdout).toContain('rule require-team is not a mutate rule: Amender runs mutate rules only');
+    expect(io.stdout).toContain('ValidatingAdmissionPolicy vap: amender test runs Kyverno ClusterPolicy/Policy mutate rules and MutatingAdmissionPolicies only');
+  });
+
   it('runs golden and Kyverno tests side by side', async () => {
     const io = fakeIO({
       ...files(testFile(RESULTS)),

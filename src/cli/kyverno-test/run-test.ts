@@ -79,6 +79,9 @@ function policiesInFileOrder(loaded: LoadedPolicies): { policies: CompiledKyvern
   return { policies, otherRules };
 }
 
+/** Policy kinds of a test that `amender test` does not run (validating, generating, CEL policies…). */
+const NOT_RUN_KINDS = /^(ValidatingAdmissionPolicy|(Namespaced)?(Validating|ImageValidating|Generating|Deleting|Mutating)Policy|(Cluster)?CleanupPolicy)$/;
+
 const MAP_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
 
 function isAdmissionRegistration(doc: JsonObject): boolean {
@@ -161,6 +164,11 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
     params.push(...parsed.documents);
   }
   const maps = mapsUnderTest(loaded, values, params, log);
+  for (const doc of loaded.documents) {
+    const kind = String(getOwn(doc, 'kind'));
+    if (!NOT_RUN_KINDS.test(kind) || invalidPolicies.has(docName(doc))) continue;
+    invalidPolicies.set(docName(doc), { reason: 'Not run', message: `${kind} ${docName(doc)}: amender test runs Kyverno ClusterPolicy/Policy mutate rules and MutatingAdmissionPolicies only` });
+  }
   for (const m of maps) {
     if (!m.bound) invalidPolicies.set(m.name, { reason: 'No binding', message: `MutatingAdmissionPolicy ${m.name} has no binding: a cluster never runs it (Kyverno's CLI applies it as if bound)` });
   }
