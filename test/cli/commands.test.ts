@@ -191,7 +191,7 @@ describe('amender apply', () => {
     expect(await runCli(['apply', '--policies', 'policies', '--resource', 'missing.yaml'], io)).toBe(1);
     expect(io.stderr).toBe('amender apply: cannot read missing.yaml: no such file or folder\n');
     io = fakeIO(files);
-    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', '--old', 'cm.yaml', 'cm.yaml'], io)).toBe(2);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', 'cm.yaml', '--old', 'cm.yaml'], io)).toBe(2);
     expect(io.stderr).toContain('--old goes with a single resource');
     io = fakeIO(files);
     expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', '--set', 'novalue'], io)).toBe(2);

@@ -123,7 +123,18 @@ export const applyCommand: CliCommand = async (argv, io) => {
     const userInfo = { username: stringOption(args, 'user'), groups: groups.length > 0 ? groups : undefined };
     const responses =
       set.kyvernoPolicies.length > 0
-        ? await evaluateResource(target, { set, policies: set.kyvernoPolicies, documents, values, setValues, userInfo, operation, ...(old ? { oldObject: old } : {}) })
+        ? await evaluateResource(target, {
+            set,
+            policies: set.kyvernoPolicies,
+            documents,
+            values,
+            setValues,
+            userInfo,
+            operation,
+            ...(old ? { oldObject: old } : {}),
+            // Without values the answer is the webhook's: an unknown namespace is unknown, as there.
+            unknownNamespace: withValues ? 'empty' : 'unknown',
+          })
         : [];
     ruleLines(target, responses, kyverno);
     if (withValues) {

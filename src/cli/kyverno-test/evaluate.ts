@@ -51,6 +51,11 @@ export interface EvaluateOptions {
   operation?: Operation;
   /** The object before an UPDATE; default: the resource itself, as the Kyverno CLI sends it. */
   oldObject?: JsonObject;
+  /**
+   * A namespace neither the values nor the policy set describe: `empty` labels (the Kyverno CLI, the
+   * default) or `unknown` (the webhook: a non-empty namespaceSelector is then a rule error).
+   */
+  unknownNamespace?: 'empty' | 'unknown';
 }
 
 const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
@@ -89,8 +94,10 @@ function namespaceLabels(namespace: string, options: EvaluateOptions): Record<st
   if (given) return given;
   const ns = options.set.objects.namespace(namespace);
   const labels = ns && isJsonObject(getOwn(ns, 'metadata')) ? getOwn(getOwn(ns, 'metadata') as JsonObject, 'labels') : undefined;
-  // A namespace the test does not describe has no labels, as in the Kyverno CLI.
-  return isJsonObject(labels) ? (labels as Record<string, string>) : {};
+  if (isJsonObject(labels)) return labels as Record<string, string>;
+  if (ns) return {};
+  // A namespace the test does not describe has no labels, as in the Kyverno CLI (unless asked otherwise).
+  return options.unknownNamespace === 'unknown' ? undefined : {};
 }
 
 /** Every policy's response for one resource, cumulative in policy order. */
