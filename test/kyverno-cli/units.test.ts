@@ -1,13 +1,22 @@
 /** The pieces of `amender test`'s Kyverno support: tidy/compare, discovery, values, selector, JUnit. */
 import { describe, expect, it } from 'vitest';
-import type { Row } from '../../src/cli/kyverno-test/check.js';
-import { findTests } from '../../src/cli/kyverno-test/discover.js';
-import { readKyvernoTest } from '../../src/cli/kyverno-test/format.js';
-import { formatJunit, formatSummary } from '../../src/cli/kyverno-test/output.js';
-import { normalizeResource } from '../../src/cli/kyverno-test/resources.js';
-import { parseSelector, selectResults, wildcardMatch } from '../../src/cli/kyverno-test/selector.js';
-import { compareTidy, tidy } from '../../src/cli/kyverno-test/tidy.js';
-import { parseSetPairs, readValuesDocument, ruleValuesFor, valuesFor } from '../../src/cli/kyverno-test/values.js';
+import {
+  compareTidy,
+  findTests,
+  formatJunit,
+  formatSummary,
+  normalizeResource,
+  parseSelector,
+  parseSetPairs,
+  readKyvernoTest,
+  readValuesDocument,
+  ruleValuesFor,
+  selectResults,
+  tidy,
+  valuesFor,
+  wildcardMatch,
+  type Row,
+} from '../../src/cli/kyverno-test/index.js';
 import { fakeIO } from '../cli/fake-io.js';
 
 describe('tidy and compare', () => {

@@ -6,9 +6,18 @@ import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.j
 import { readDocument } from '../documents.js';
 import { CliInputError } from '../errors.js';
 import type { CliCommand, CliIO } from '../io.js';
-import { evaluateResource, type PolicyResponse } from '../kyverno-test/evaluate.js';
-import { loadResources, normalizeResource, type LoadedResource } from '../kyverno-test/resources.js';
-import { EMPTY_VALUES, parseSetPairs, readValuesDocument, ValuesFormatError, type ValuesSpec } from '../kyverno-test/values.js';
+import {
+  EMPTY_VALUES,
+  evaluateResource,
+  loadResources,
+  normalizeResource,
+  parseSetPairs,
+  readValuesDocument,
+  ValuesFormatError,
+  type LoadedResource,
+  type PolicyResponse,
+  type ValuesSpec,
+} from '../kyverno-test/index.js';
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 

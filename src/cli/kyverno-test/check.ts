@@ -8,7 +8,7 @@
  * expected one. A policy with no rule matching the resource is a pass ("Excluded").
  */
 import { posix } from 'node:path';
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
 import type { RuleStatus } from '../../kyverno/index.js';
 import { formatDifferences } from '../diff.js';
 import type { PolicyResponse } from './evaluate.js';
@@ -169,4 +169,3 @@ export function relativeTo(dir: string, path: string): string {
   return posix.isAbsolute(path) ? path : posix.normalize(posix.join(dir, path));
 }
 
-export type { JsonObject };

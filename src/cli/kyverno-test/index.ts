@@ -3,6 +3,10 @@
  * (run-test.ts) and print what `kyverno test` prints (output.ts).
  *
  *   runKyvernoTestFiles(files, io, options): Promise<{ counts, suites }>
+ *
+ * and the pieces `amender apply` shares: values files (`readValuesDocument`, `valuesFor`, `--set` pairs),
+ * resources loaded as the Kyverno CLI loads them (`loadResources`, `normalizeResource`), Kyverno policies
+ * run in order on a resource (`evaluateResource`), the tidy comparison, discovery, selector, JUnit.
  */
 import { parseDocuments } from '../../policyset/index.js';
 import { readInput } from '../documents.js';
@@ -13,11 +17,15 @@ import { formatRows, type JunitSuite } from './output.js';
 import { runKyvernoTest } from './run-test.js';
 import type { Selector } from './selector.js';
 
-export { isKyvernoTestDocument } from './format.js';
-export { findTests } from './discover.js';
-export { formatJunit, formatSummary } from './output.js';
-export { parseSelector } from './selector.js';
-export type { Counts } from './check.js';
+export { isKyvernoTestDocument, readKyvernoTest, type KyvernoTest, type TestResult } from './format.js';
+export { findTests, type FoundTests } from './discover.js';
+export { formatJunit, formatSummary, type JunitSuite } from './output.js';
+export { parseSelector, selectResults, wildcardMatch, type Selector } from './selector.js';
+export { compareTidy, tidy } from './tidy.js';
+export { evaluateResource, type EvaluateOptions, type PolicyResponse } from './evaluate.js';
+export { loadResources, normalizeResource, type LoadedResource } from './resources.js';
+export { EMPTY_VALUES, parseSetPairs, readValuesDocument, ruleValuesFor, valuesFor, ValuesFormatError, type ValuesSpec } from './values.js';
+export type { Counts, Row } from './check.js';
 
 export interface KyvernoRunOptions {
   selector: Selector;
