@@ -184,7 +184,8 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   }
   const { uniques, duplicates } = removeDuplicates(await loadResources(test.resources.map((r) => relativeTo(dir, r)), io, loaded.documents));
   for (const d of duplicates) log.push(`  warning: found duplicated resource ${d.replace(/,/g, '/')}`);
-  log.push(`  Applying ${policies.length} ${policies.length === 1 ? 'policy' : 'policies'} to ${uniques.length} ${uniques.length === 1 ? 'resource' : 'resources'} ...`);
+  const policyCount = policies.length + maps.length;
+  log.push(`  Applying ${policyCount} ${policyCount === 1 ? 'policy' : 'policies'} to ${uniques.length} ${uniques.length === 1 ? 'resource' : 'resources'} ...`);
 
   const runs = new Map<string, Map<string, PolicyResponse[]>>();
   for (const op of new Set(['', ...results.map((r) => r.operation ?? '')])) {
@@ -221,7 +222,7 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
       const full = relativeTo(dir, path);
       let p = expectedCache.get(full);
       if (!p) {
-        p = io.readFile(full).then((text) => resourcesOfText(text, full, loaded.documents));
+        p = readInput(full, io).then((text) => resourcesOfText(text, full, loaded.documents));
         expectedCache.set(full, p);
       }
       return p;
