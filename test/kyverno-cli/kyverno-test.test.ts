@@ -211,6 +211,40 @@ results:
     ]);
   });
 
+  it('sends a subresource kind the values map as its parent\'s request with that subresource', async () => {
+    const policy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: cap-replicas}
+spec:
+  rules:
+    - name: cap
+      match: {any: [{resources: {kinds: [Deployment/scale]}}]}
+      mutate: {patchStrategicMerge: {spec: {replicas: 2}}}
+`;
+    const scale = (n: number) => `apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: shop}\nspec: {replicas: ${n}}\n`;
+    const test = (values: string) => `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: scale}
+policies: [../policy.yaml]
+resources: [scale.yaml]
+${values}results:
+  - {policy: cap-replicas, rule: cap, resources: [shop/web], patchedResources: patched.yaml, result: pass}
+`;
+    const mapping = `values:
+  subresources:
+    - subresource: {name: deployments/scale, kind: Scale, group: autoscaling, version: v1}
+      parentResource: {name: deployments, kind: Deployment, group: apps, version: v1}
+`;
+    const fs = (t: string) => ({ 's/policy.yaml': policy, 's/t/scale.yaml': scale(10), 's/t/patched.yaml': scale(2), 's/t/kyverno-test.yaml': t });
+    let io = fakeIO(fs(test(mapping)));
+    expect(await runCli(['test', 's'], io)).toBe(0);
+    expect(rows(io.stdout)).toEqual(['1 | cap-replicas | cap | autoscaling/v1/Scale/shop/web | Pass | Ok']);
+    // Without the mapping a Scale is not a Deployment's scale subresource: the rule does not match.
+    io = fakeIO(fs(test('')));
+    expect(await runCli(['test', 's'], io)).toBe(0);
+    expect(rows(io.stdout)).toEqual(['1 | cap-replicas | cap | autoscaling/v1/Scale/shop/web | Pass | Excluded']);
+  });
+
   it('selects results with --test-case-selector wildcards', async () => {
     const io = fakeIO(files(testFile(RESULTS)));
     expect(await runCli(['test', 'lib', '--test-case-selector', 'policy=zz-*,resource=svc'], io)).toBe(0);
