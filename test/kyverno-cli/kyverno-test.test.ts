@@ -245,6 +245,35 @@ ${values}results:
     expect(rows(io.stdout)).toEqual(['1 | cap-replicas | cap | autoscaling/v1/Scale/shop/web | Pass | Excluded']);
   });
 
+  it('runs a result that names an operation in a run of its own, UPDATE with the object as oldObject', async () => {
+    const policy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: on-update}
+spec:
+  rules:
+    - name: previous
+      match: {any: [{resources: {kinds: [Pod], operations: [UPDATE]}}]}
+      mutate: {patchStrategicMerge: {metadata: {annotations: {previous: "{{ request.oldObject.metadata.name }}"}}}}
+`;
+    const test = `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: ops}
+policies: [policy.yaml]
+resources: [pod.yaml]
+results:
+  - {policy: on-update, rule: previous, resources: [web], operation: UPDATE, patchedResources: patched.yaml, result: pass}
+  - {policy: on-update, rule: previous, resources: [web], result: pass}
+`;
+    const io = fakeIO({
+      'o/policy.yaml': policy,
+      'o/pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n',
+      'o/patched.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: web, annotations: {previous: web}}\n',
+      'o/kyverno-test.yaml': test,
+    });
+    expect(await runCli(['test', 'o'], io)).toBe(0);
+    expect(rows(io.stdout)).toEqual(['1 | on-update | previous | v1/Pod/default/web | Pass | Ok', '2 | on-update | previous | v1/Pod/default/web | Pass | Excluded']);
+  });
+
   it('selects results with --test-case-selector wildcards', async () => {
     const io = fakeIO(files(testFile(RESULTS)));
     expect(await runCli(['test', 'lib', '--test-case-selector', 'policy=zz-*,resource=svc'], io)).toBe(0);
