@@ -19,6 +19,8 @@ export interface CliIO {
    * it, files and folders are read through `readFile`/`listDir` (the in-memory file systems of tests).
    */
   policyResolvers?(): SourceResolvers;
+  /** Writes a file (`--output-file`); optional: only commands that write reports need it. */
+  writeFile?(path: string, text: string): Promise<void>;
   /** Write to standard output (no newline added). */
   out(text: string): void;
   /** Write to standard error (no newline added). */

@@ -3,7 +3,7 @@
  * sources read as the Node server reads them (folders, S3 with the AWS variables of the environment, the
  * bundled set).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { nodePolicyResolvers } from '../adapters/node-policies.js';
 import { directorySource } from '../sources/node/index.js';
@@ -17,6 +17,7 @@ export function nodeCliIO(cwd: string = process.cwd()): CliIO {
       return Buffer.concat(chunks).toString('utf8');
     },
     readFile: (path) => readFile(resolve(cwd, path), 'utf8'),
+    writeFile: (path, text) => writeFile(resolve(cwd, path), text, 'utf8'),
     async listDir(path) {
       const full = resolve(cwd, path);
       const info = await stat(full).catch(() => undefined);

@@ -37,11 +37,21 @@ export interface EntryScope extends SubstitutionScope {
   readonly policyId: string;
   /** Namespace of a namespaced Policy; undefined for a ClusterPolicy. */
   readonly policyNamespace?: string;
+  /** Dotted names the caller set for this rule (KyvernoInput.ruleValues): external entries they cover are not loaded. */
+  readonly presetNames?: ReadonlySet<string>;
+}
+
+/** Whether preset values cover `name` (the name itself, or a path below it such as `name.data.key`). */
+function presetCovers(names: ReadonlySet<string> | undefined, name: string): boolean {
+  if (!names) return false;
+  for (const n of names) if (n === name || n.startsWith(`${name}.`)) return true;
+  return false;
 }
 
 export async function loadContextEntries(entries: readonly ContextEntry[], scope: EntryScope): Promise<void> {
   for (const entry of entries) {
     scope.ctx.guard.check();
+    if (entry.type !== 'variable' && presetCovers(scope.presetNames, entry.name)) continue;
     let value: JsonValue;
     switch (entry.type) {
       case 'variable':

@@ -40,6 +40,12 @@ export interface KyvernoInput {
   readonly sources?: ContextSources;
   /** Extra context values by dotted name (the CLI's `--set a.b=c`). */
   readonly values?: Readonly<Record<string, JsonValue>>;
+  /**
+   * Values for one rule by dotted name (a Kyverno test's `policies[].rules[].values`), set before its
+   * context entries; a configMap/apiCall/imageRegistry/globalReference entry whose name they set is not
+   * loaded, as the Kyverno CLI stands such values in for what a cluster would fetch.
+   */
+  readonly ruleValues?: (policyName: string, ruleName: string) => Readonly<Record<string, JsonValue>> | undefined;
   /** JMESPath evaluator; defaults to Kyverno's dialect (tests inject clocks this way). */
   readonly query?: QueryFn;
   /**
@@ -169,7 +175,9 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       }
       const ruleStarted = performance.now();
       const checkpoint = ctx.checkpoint();
-      const result = await runRule(rule, current, scope);
+      const preset = input.ruleValues?.(policy.name, rule.name);
+      if (preset) for (const [name, value] of Object.entries(preset)) ctx.set(name, value);
+      const result = await runRule(rule, current, preset ? { ...scope, presetNames: new Set(Object.keys(preset)) } : scope);
       ctx.restore(checkpoint);
       rules.push({ rule: rule.name, status: result.status, message: result.message, durationMs: elapsed(ruleStarted) });
       if (result.aborted) aborted ??= result.aborted;

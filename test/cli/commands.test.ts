@@ -164,6 +164,19 @@ describe('amender apply', () => {
     expect(io.stdout).toBe('');
   });
 
+  it('sends the object as its own oldObject for UPDATE without --old', async () => {
+    const io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml', '--operation', 'UPDATE'], io)).toBe(0);
+    expect(parseYaml(io.stdout)).toEqual(parseYaml(POD_YAML));
+  });
+
+  it('runs every document of a file and reports each denial', async () => {
+    const io = fakeIO({ ...files, 'two.yaml': `${POD_YAML}---\n${CONFIGMAP_YAML}` });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'two.yaml'], io)).toBe(1);
+    expect(io.stderr).toBe(`denied (403 Forbidden): shop/Pod/web: ${DENIAL}\n`);
+    expect(parseYaml(io.stdout)).toEqual(parseYaml(CONFIGMAP_YAML));
+  });
+
   it('does not run CREATE policies on other operations', async () => {
     const io = fakeIO(files);
     expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml', '--operation', 'update', '--old', 'pod.yaml'], io)).toBe(0);
@@ -172,16 +185,17 @@ describe('amender apply', () => {
 
   it('checks its options', async () => {
     let io = fakeIO(files);
-    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml', '--operation', 'UPDATE'], io)).toBe(2);
-    expect(io.stderr).toContain('--operation UPDATE needs --old FILE');
     io = fakeIO(files);
     expect(await runCli(['apply', '--policies', 'policies', '--resource', 'pod.yaml', '--operation', 'PATCH'], io)).toBe(2);
     io = fakeIO(files);
     expect(await runCli(['apply', '--policies', 'policies', '--resource', 'missing.yaml'], io)).toBe(1);
     expect(io.stderr).toBe('amender apply: cannot read missing.yaml: no such file or folder\n');
-    io = fakeIO({ ...files, 'two.yaml': `${POD_YAML}---\n${CONFIGMAP_YAML}` });
-    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'two.yaml'], io)).toBe(1);
-    expect(io.stderr).toBe('amender apply: two.yaml: expected exactly one document, found 2\n');
+    io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', 'cm.yaml', '--old', 'cm.yaml'], io)).toBe(2);
+    expect(io.stderr).toContain('--old goes with a single resource');
+    io = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', '--set', 'novalue'], io)).toBe(2);
+    expect(io.stderr).toContain('expected key=value');
   });
 });
 
@@ -292,6 +306,6 @@ describe('amender test', () => {
     expect(await runCli(['test', 'policies/deny.yaml'], io)).toBe(1);
     const none = fakeIO({ 'x/readme.md': 'hi' });
     expect(await runCli(['test', 'x'], none)).toBe(1);
-    expect(none.stderr).toBe('amender test: no amender-test.yaml found under x\n');
+    expect(none.stderr).toBe('amender test: no amender-test.yaml or kyverno-test.yaml found under x\n');
   });
 });

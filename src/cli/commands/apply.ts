@@ -1,59 +1,182 @@
 import { stringify } from 'yaml';
 import type { Operation } from '../../admission/index.js';
+import { type JsonObject, type JsonValue } from '../../json/index.js';
+import { createPatch } from '../../jsonpatch/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { readDocument } from '../documents.js';
-import type { CliCommand } from '../io.js';
-import { formatProblems, loadPolicies } from '../load.js';
+import { CliInputError } from '../errors.js';
+import type { CliCommand, CliIO } from '../io.js';
+import {
+  EMPTY_VALUES,
+  evaluateResource,
+  loadResources,
+  normalizeResource,
+  parseSetPairs,
+  readValuesDocument,
+  ValuesFormatError,
+  type LoadedResource,
+  type PolicyResponse,
+  type ValuesSpec,
+} from '../kyverno-test/index.js';
+import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 
-export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|- [--operation CREATE|UPDATE|DELETE|CONNECT]
-                     [--old FILE] [--user NAME] [--group NAME...] [--namespace NS] [--patch] [--quiet]
-  Runs one resource through the policies as the API server would send it, and prints the mutated
-  resource as YAML (or, with --patch, the JSON Patch of the reply). Exit 1 when the request is denied.
+export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|DIR|-... [--operation CREATE|UPDATE|DELETE|CONNECT]
+                     [--old FILE] [--user NAME] [--group NAME...] [--namespace NS]
+                     [--values-file FILE] [--set KEY=VALUE,...] [--patch] [--quiet]
+  Runs resources through the policies as the API server would send them, and prints each mutated
+  resource as YAML (or, with --patch, the JSON Patch of the reply). --resource takes files (several
+  documents, \`kind: List\`), folders (their YAML/JSON files) and - (stdin). Objects of namespaced kinds
+  without a namespace get \`default\`, as with \`kyverno apply\`. UPDATE without --old sends the object as
+  its own oldObject. --values-file (a Kyverno CLI Values file) and --set give Kyverno context values
+  (the operation may come from \`request.operation\`). Kyverno rule results (pass, skip, error) go to
+  stderr. Exit 1 when a request is denied.
 `;
 
-/** `amender apply`: what a resource becomes. */
+interface KyvernoLines {
+  lines: string[];
+  counts: { pass: number; fail: number; warn: number; error: number; skip: number };
+}
+
+const RESULT: Record<string, 'pass' | 'skip' | 'error'> = { applied: 'pass', skipped: 'skip', error: 'error' };
+
+function describeResource(r: JsonObject): string {
+  const meta = (r.metadata ?? {}) as JsonObject;
+  return `${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${String(r.kind)}/${String(meta.name ?? '')}`;
+}
+
+function ruleLines(resource: JsonObject, responses: readonly PolicyResponse[], out: KyvernoLines): void {
+  for (const r of responses) {
+    for (const rule of r.rules) {
+      const result = RESULT[rule.status];
+      out.counts[result]++;
+      out.lines.push(`policy ${r.policy.name} -> resource ${describeResource(resource)}: rule ${rule.rule}: ${result}${rule.message ? ` (${rule.message})` : ''}`);
+    }
+  }
+}
+
+/** The denial a webhook would answer with: a failurePolicy=Fail policy whose rule failed. */
+function kyvernoDenial(responses: readonly PolicyResponse[]): string | undefined {
+  const failures = responses
+    .filter((r) => r.policy.failurePolicy === 'Fail' && r.rules.some((x) => x.status === 'error'))
+    .map((r) => `policy ${r.policy.id}: ${r.rules.filter((x) => x.status === 'error').map((x) => `rule ${x.rule} failed: ${x.message}`).join('; ')}`);
+  return failures.length > 0 ? failures.join('; ') : undefined;
+}
+
+async function readValues(path: string | undefined, io: CliIO): Promise<ValuesSpec> {
+  if (path === undefined) return EMPTY_VALUES;
+  try {
+    return readValuesDocument(await readDocument(path, io));
+  } catch (err) {
+    if (err instanceof ValuesFormatError) throw new CliInputError(`${path}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** `amender apply`: what resources become. */
 export const applyCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(argv, {
     policies: 'list',
-    resource: 'string',
+    resource: 'list',
     operation: 'string',
     old: 'string',
     user: 'string',
     group: 'list',
     namespace: 'string',
+    'values-file': 'string',
+    set: 'list',
     patch: 'boolean',
     quiet: 'boolean',
   });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
   const paths = listOption(args, 'policies');
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
-  const resourcePath = stringOption(args, 'resource');
-  if (resourcePath === undefined) throw new UsageError('--resource FILE is required');
-  const operation = (stringOption(args, 'operation') ?? 'CREATE').toUpperCase() as Operation;
-  if (!OPERATIONS.includes(operation)) throw new UsageError(`--operation must be one of ${OPERATIONS.join(', ')}`);
-  const oldPath = stringOption(args, 'old');
-  if (operation === 'UPDATE' && oldPath === undefined) throw new UsageError('--operation UPDATE needs --old FILE (the object before the update)');
-
-  const { set, documents } = await loadPolicies(paths, io);
-  if (!flag(args, 'quiet') && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
-  const object = await readDocument(resourcePath, io);
-  const oldObject = oldPath !== undefined ? await readDocument(oldPath, io) : undefined;
-  const groups = listOption(args, 'group');
-  const outcome = await runResource(set, {
-    object,
-    oldObject,
-    operation,
-    namespace: stringOption(args, 'namespace'),
-    username: stringOption(args, 'user'),
-    groups: groups.length > 0 ? groups : undefined,
-    documents,
-  });
-  if (!outcome.allowed) {
-    io.err(`denied (${outcome.status.code}${outcome.status.reason ? ` ${outcome.status.reason}` : ''}): ${outcome.status.message}\n`);
-    return 1;
+  const resourcePaths = listOption(args, 'resource');
+  if (resourcePaths.length === 0) throw new UsageError('--resource FILE... is required');
+  const givenOperation = stringOption(args, 'operation')?.toUpperCase() as Operation | undefined;
+  if (givenOperation !== undefined && !OPERATIONS.includes(givenOperation)) throw new UsageError(`--operation must be one of ${OPERATIONS.join(', ')}`);
+  let setValues: Record<string, JsonValue>;
+  try {
+    setValues = parseSetPairs(listOption(args, 'set'));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  if (flag(args, 'patch')) io.out(JSON.stringify(outcome.patch, null, 2) + '\n');
-  else io.out(stringify(outcome.object, { lineWidth: 0 }));
-  return 0;
+  const values = await readValues(stringOption(args, 'values-file'), io);
+  const withValues = stringOption(args, 'values-file') !== undefined || Object.keys(setValues).length > 0;
+  const quiet = flag(args, 'quiet');
+
+  const loaded: LoadedPolicies = await loadPolicies(paths, io);
+  const { set, documents } = loaded;
+  if (!quiet && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
+  if (withValues && set.mutatingPolicies.length > 0) {
+    throw new CliInputError('--values-file/--set give Kyverno context values; this policy set also has MutatingAdmissionPolicies, which values cannot reach');
+  }
+  const resources: LoadedResource[] = await loadResources(resourcePaths, io, documents);
+  if (resources.length === 0) throw new CliInputError(`no resources in ${resourcePaths.join(', ')}`);
+  const oldPath = stringOption(args, 'old');
+  if (oldPath !== undefined && resources.length > 1) throw new UsageError('--old goes with a single resource');
+  const oldObject = oldPath !== undefined ? normalizeResource(await readDocument(oldPath, io), documents) : undefined;
+  const groups = listOption(args, 'group');
+  const namespace = stringOption(args, 'namespace');
+
+  const kyverno: KyvernoLines = { lines: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
+  const objects: JsonValue[] = [];
+  const patches: JsonValue[] = [];
+  let denied = false;
+  for (const { value: object } of resources) {
+    const target = namespace !== undefined ? { ...object, metadata: { ...((object.metadata ?? {}) as JsonObject), namespace } } : object;
+    // The operation: --operation, else the values' request.operation, else CREATE.
+    const fromValues = setValues['request.operation'] ?? values.globalValues['request.operation'];
+    const operation = givenOperation ?? (typeof fromValues === 'string' && OPERATIONS.includes(fromValues as Operation) ? (fromValues as Operation) : 'CREATE');
+    const old = operation === 'UPDATE' || operation === 'DELETE' ? (oldObject ?? target) : undefined;
+    const userInfo = { username: stringOption(args, 'user'), groups: groups.length > 0 ? groups : undefined };
+    const responses =
+      set.kyvernoPolicies.length > 0
+        ? await evaluateResource(target, {
+            set,
+            policies: set.kyvernoPolicies,
+            documents,
+            values,
+            setValues,
+            userInfo,
+            operation,
+            ...(old ? { oldObject: old } : {}),
+            // Without values the answer is the webhook's: an unknown namespace is unknown, as there.
+            unknownNamespace: withValues ? 'empty' : 'unknown',
+          })
+        : [];
+    ruleLines(target, responses, kyverno);
+    if (withValues) {
+      // Only the Kyverno step takes values: its result is the answer.
+      const denial = kyvernoDenial(responses);
+      if (denial !== undefined) {
+        denied = true;
+        io.err(`denied (403 Forbidden): ${describeResource(target)}: ${denial}\n`);
+        continue;
+      }
+      const final = responses.length > 0 ? responses[responses.length - 1].patched : target;
+      objects.push(final);
+      patches.push(createPatch(target, final) as unknown as JsonValue);
+      continue;
+    }
+    const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, groups: userInfo.groups, documents });
+    if (!outcome.allowed) {
+      denied = true;
+      const where = resources.length > 1 ? `${describeResource(target)}: ` : '';
+      io.err(`denied (${outcome.status.code}${outcome.status.reason ? ` ${outcome.status.reason}` : ''}): ${where}${outcome.status.message}\n`);
+      continue;
+    }
+    objects.push(outcome.object);
+    patches.push(outcome.patch);
+  }
+  if (!quiet && set.kyvernoPolicies.length > 0) {
+    const c = kyverno.counts;
+    io.err(`${kyverno.lines.map((l) => `${l}\n`).join('')}pass: ${c.pass}, fail: ${c.fail}, warn: ${c.warn}, error: ${c.error}, skip: ${c.skip}\n`);
+  }
+  if (flag(args, 'patch')) {
+    io.out(JSON.stringify(resources.length === 1 ? (patches[0] ?? []) : patches, null, 2) + '\n');
+  } else {
+    io.out(objects.map((o) => stringify(o, { lineWidth: 0 })).join('---\n'));
+  }
+  return denied ? 1 : 0;
 };

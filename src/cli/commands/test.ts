@@ -1,127 +1,89 @@
-import { posix } from 'node:path';
-import type { JsonObject, JsonValue } from '../../json/index.js';
-import { parseArgs, UsageError } from '../args.js';
-import { diffJson, formatDifferences } from '../diff.js';
-import { readDocument } from '../documents.js';
+import { flag, parseArgs, stringOption, UsageError } from '../args.js';
+import { readInput } from '../documents.js';
 import { CliInputError } from '../errors.js';
-import { readGoldenSuite, type Doc, type GoldenCase } from '../golden-format.js';
+import { runGoldenFiles } from '../golden-run.js';
 import type { CliCommand, CliIO } from '../io.js';
-import { formatProblems, loadPolicies } from '../load.js';
-import { runResource } from '../resource-review.js';
+import { findTests, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles } from '../kyverno-test/index.js';
+import { parseDocuments } from '../../policyset/index.js';
 
-export const TEST_USAGE = `usage: amender test PATH...
-  Runs the golden tests in every amender-test.yaml under PATH (a folder, walked recursively, or a test
-  file): each case's resource goes through the policies and its result must equal the expectation
-  exactly. Prints a diff for each mismatch. Exit 1 on any failure or unreadable test.
+export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--fail-only] [--test-case-selector "policy=…,rule=…,resource=…"]
+                         [-o junit [--output-file FILE]] [--file-name kyverno-test.yaml]
+  Runs the tests under PATH (a folder, walked recursively, or a test file):
+  - amender-test.yaml: Amender's golden tests; each case's result must equal the expectation exactly.
+  - kyverno-test.yaml (also in .kyverno-test/ folders): Kyverno CLI tests, run as \`kyverno test\` runs
+    them (policies in file order, patched resources compared after tidying, per-rule pass/skip/fail),
+    with Amender's engine. Prints the same table and "Test Summary" line, and a diff for each failure.
+  --detailed-results      add the MESSAGE column
+  --fail-only             print only the failed rows
+  --test-case-selector    wildcards on policy, rule and resource (-t)
+  -o junit                JUnit XML for CI on stdout (the report then goes to stderr), or in --output-file
+  Exit 1 on any failure or unreadable test.
 `;
 
-const TEST_FILE = /^amender-test\.ya?ml$/;
+/** Kyverno's one-letter flags, spelled as this CLI's options. */
+const SHORT: Record<string, string> = { '-o': '--output-format', '-t': '--test-case-selector', '-f': '--file-name' };
 
-async function findTestFiles(path: string, io: CliIO, out: string[], depth = 0): Promise<void> {
-  const entries = io.listDir ? await io.listDir(path) : undefined;
-  if (entries === undefined) {
-    if (depth === 0) out.push(path);
-    else if (TEST_FILE.test(posix.basename(path))) out.push(path);
-    return;
-  }
-  if (depth > 32) throw new CliInputError(`${path}: folders nested deeper than 32 levels`);
-  for (const name of [...entries].sort()) {
-    if (name.startsWith('.') || name === 'node_modules') continue;
-    await findTestFiles(posix.join(path, name), io, out, depth + 1);
-  }
+async function isKyvernoFile(path: string, io: CliIO): Promise<boolean> {
+  const parsed = parseDocuments(path, await readInput(path, io));
+  const first = parsed.documents[0]?.value;
+  return first !== undefined && isKyvernoTestDocument(first);
 }
 
-function relativeTo(base: string, path: string): string {
-  return posix.isAbsolute(path) ? path : posix.normalize(posix.join(base, path));
-}
-
-async function loadDoc(d: Doc, base: string, io: CliIO): Promise<JsonObject> {
-  return 'inline' in d ? d.inline : readDocument(relativeTo(base, d.file), io);
-}
-
-/** The failure lines of one case, or [] when it passed. */
-async function runCase(c: GoldenCase, base: string, io: CliIO, loaded: Awaited<ReturnType<typeof loadPolicies>>): Promise<string[]> {
-  const object = await loadDoc(c.resource, base, io);
-  const oldObject = c.oldResource ? await loadDoc(c.oldResource, base, io) : undefined;
-  const outcome = await runResource(loaded.set, {
-    object,
-    oldObject,
-    operation: c.operation,
-    namespace: c.namespace,
-    username: c.user,
-    groups: c.groups,
-    documents: loaded.documents,
-  });
-  const expect = c.expect;
-  if (expect.kind === 'denied') {
-    if (outcome.allowed) {
-      const change = outcome.patch.length > 0 ? ` with ${outcome.patch.length} patch operation(s)` : ' unchanged';
-      return [`expected a denial, but the request was allowed${change}`];
-    }
-    const lines: string[] = [];
-    const s = outcome.status;
-    if (s.message !== expect.message) lines.push(`message: expected ${JSON.stringify(expect.message)}\n           got      ${JSON.stringify(s.message)}`);
-    if (expect.code !== undefined && s.code !== expect.code) lines.push(`code: expected ${expect.code}, got ${s.code}`);
-    if (expect.reason !== undefined && s.reason !== expect.reason) lines.push(`reason: expected ${JSON.stringify(expect.reason)}, got ${JSON.stringify(s.reason)}`);
-    return lines;
-  }
-  if (!outcome.allowed) return [`expected the request to be allowed, but it was denied: ${outcome.status.message}`];
-  if (expect.kind === 'unchanged') {
-    if (outcome.patch.length === 0) return [];
-    return [`expected no change, but the reply patches:`, ...outcome.patch.map((op) => `  ${JSON.stringify(op)}`)];
-  }
-  const expected: JsonValue = await loadDoc(expect.object, base, io);
-  const diffs = diffJson(expected, outcome.object);
-  return diffs.length === 0 ? [] : ['the mutated resource differs from the expected one:', formatDifferences(diffs)];
-}
-
-/** `amender test`: golden tests with an exact structural comparison. */
+/** `amender test`: golden tests and Kyverno CLI tests. */
 export const testCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv, {});
-  if (args.positionals.length === 0) throw new UsageError('give at least one PATH (a folder or an amender-test.yaml)');
-  const files: string[] = [];
-  for (const path of args.positionals) await findTestFiles(path, io, files);
-  if (files.length === 0) {
-    io.err(`amender test: no amender-test.yaml found under ${args.positionals.join(', ')}\n`);
+  const args = parseArgs(
+    argv.map((a) => SHORT[a] ?? a),
+    {
+      'detailed-results': 'boolean',
+      'fail-only': 'boolean',
+      'remove-color': 'boolean',
+      'test-case-selector': 'string',
+      'output-format': 'string',
+      'output-file': 'string',
+      'file-name': 'string',
+    },
+  );
+  if (args.positionals.length === 0) throw new UsageError('give at least one PATH (a folder, an amender-test.yaml or a kyverno-test.yaml)');
+  const format = stringOption(args, 'output-format');
+  if (format !== undefined && format !== 'junit') throw new UsageError(`--output-format: only junit is supported, got ${JSON.stringify(format)}`);
+  const outputFile = stringOption(args, 'output-file');
+  if (outputFile !== undefined && format !== 'junit') throw new UsageError('--output-file goes with -o junit');
+  if (outputFile !== undefined && !io.writeFile) throw new CliInputError('cannot write files here');
+  const selector = parseSelector(stringOption(args, 'test-case-selector') ?? '');
+  const detailed = flag(args, 'detailed-results');
+  const failOnly = flag(args, 'fail-only');
+
+  const found = await findTests(args.positionals, io, stringOption(args, 'file-name') ?? 'kyverno-test.yaml');
+  for (const file of found.given) {
+    let kyverno: boolean;
+    try {
+      kyverno = await isKyvernoFile(file, io);
+    } catch {
+      kyverno = false; // unreadable: the golden runner reports it
+    }
+    (kyverno ? found.kyverno : found.golden).push(file);
+  }
+  if (found.golden.length === 0 && found.kyverno.length === 0) {
+    io.err(`amender test: no amender-test.yaml or kyverno-test.yaml found under ${args.positionals.join(', ')}\n`);
     return 1;
   }
-  let passed = 0;
+  // With JUnit on stdout, the report a person reads goes to stderr.
+  const report = format === 'junit' && outputFile === undefined ? io.err : io.out;
   let failed = 0;
-  for (const file of files) {
-    const base = posix.dirname(file);
-    let suite;
-    let loaded;
-    try {
-      suite = readGoldenSuite(await readDocument(file, io));
-      loaded = await loadPolicies(suite.policies.map((p) => relativeTo(base, p)), io);
-    } catch (err) {
-      failed++;
-      io.out(`FAIL ${file}: ${(err as Error).message}\n`);
-      continue;
-    }
-    const ignored = loaded.set.problems.filter((p) => p.effect === 'ignored');
-    if (ignored.length > 0) {
-      failed += suite.cases.length;
-      io.out(`FAIL ${file}: the policies have problems that leave documents out of the set:\n${formatProblems(loaded.set)}`);
-      continue;
-    }
-    if (loaded.set.problems.length > 0) io.err(`warning: ${file}: policy problems:\n${formatProblems(loaded.set)}`);
-    for (const c of suite.cases) {
-      let lines: string[];
-      try {
-        lines = await runCase(c, base, io, loaded);
-      } catch (err) {
-        lines = [(err as Error).message];
-      }
-      if (lines.length === 0) {
-        passed++;
-        io.out(`ok   ${file}: ${c.name}\n`);
-      } else {
-        failed++;
-        io.out(`FAIL ${file}: ${c.name}\n${lines.map((l) => `     ${l.replace(/\n/g, '\n     ')}`).join('\n')}\n`);
-      }
+  if (found.golden.length > 0) {
+    const golden = await runGoldenFiles(found.golden, io, report);
+    report(`\n${golden.passed} passed, ${golden.failed} failed\n`);
+    failed += golden.failed;
+  }
+  if (found.kyverno.length > 0) {
+    const { counts, suites } = await runKyvernoTestFiles(found.kyverno, io, { selector, detailed, failOnly, out: report });
+    report(formatSummary(counts, failOnly));
+    failed += counts.fail;
+    if (format === 'junit') {
+      const junit = formatJunit(suites, detailed);
+      if (outputFile !== undefined) await io.writeFile!(outputFile, junit);
+      else io.out(junit);
     }
   }
-  io.out(`\n${passed} passed, ${failed} failed\n`);
   return failed === 0 ? 0 : 1;
 };

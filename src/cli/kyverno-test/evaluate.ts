@@ -1,0 +1,190 @@
+/**
+ * Runs Kyverno policies on one resource as `kyverno test` / `kyverno apply` do (processor/
+ * policy_processor.go): the policies in the order given (file order), each on the resource as the
+ * previous one left it, with the values of that policy and resource, the request operation they name
+ * (default CREATE; UPDATE sends the resource as its own oldObject), the test's user info and namespace
+ * labels. Each rule runs through Amender's engine (`runKyvernoPolicies`), so what is checked is what the
+ * webhook does.
+ */
+import type { AdmissionRequest, Operation } from '../../admission/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { evaluate } from '../../engine/index.js';
+import { runKyvernoPolicies, type CompiledKyvernoPolicy, type KyvernoRuleOutcome } from '../../kyverno/index.js';
+import type { PolicySet } from '../../policyset/index.js';
+import { reviewForResource } from '../resource-review.js';
+import { ruleValuesFor, valuesFor, type ValuesSpec } from './values.js';
+
+export interface RequestInfo {
+  username?: string;
+  groups?: string[];
+  roles?: string[];
+  clusterRoles?: string[];
+}
+
+/** What a response names of its policy (a compiled Kyverno policy fits). */
+export interface PolicyRef {
+  name: string;
+  kind: string;
+  id: string;
+  failurePolicy: 'Fail' | 'Ignore';
+}
+
+export interface PolicyResponse {
+  policy: PolicyRef;
+  /** The rules that matched, in the order they ran (none: the resource was not matched). */
+  rules: readonly KyvernoRuleOutcome[];
+  /** The resource after this policy (and every earlier one). */
+  patched: JsonValue;
+  operation: Operation;
+}
+
+export interface EvaluateOptions {
+  set: PolicySet;
+  /** Kyverno policies in the order to apply them. */
+  policies: readonly CompiledKyvernoPolicy[];
+  documents: readonly JsonObject[];
+  values: ValuesSpec;
+  /** `--set` pairs, over the values file. */
+  setValues?: Readonly<Record<string, JsonValue>>;
+  userInfo?: RequestInfo;
+  /** Overrides the operation the values name (a test result's `operation`). */
+  operation?: Operation;
+  /** The object before an UPDATE; default: the resource itself, as the Kyverno CLI sends it. */
+  oldObject?: JsonObject;
+  /**
+   * A namespace neither the values nor the policy set describe: `empty` labels (the Kyverno CLI, the
+   * default) or `unknown` (the webhook: a non-empty namespaceSelector is then a rule error).
+   */
+  unknownNamespace?: 'empty' | 'unknown';
+}
+
+const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+function operationOf(values: Record<string, JsonValue>, override: Operation | undefined): Operation {
+  if (override) return override;
+  const op = values['request.operation'];
+  return typeof op === 'string' && OPERATIONS.includes(op as Operation) ? (op as Operation) : 'CREATE';
+}
+
+function metaString(obj: JsonValue, key: string): string {
+  const m = isJsonObject(obj) ? getOwn(obj, 'metadata') : undefined;
+  const v = isJsonObject(m) ? getOwn(m, key) : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
+/** A subresource kind listed in the values is sent as its parent's request with that subresource. */
+function applySubresource(request: AdmissionRequest, values: ValuesSpec): void {
+  for (const s of values.subresources) {
+    const sub = s.subresource;
+    if (sub.group !== request.kind.group || sub.version !== request.kind.version || sub.kind !== request.kind.kind) continue;
+    const parent = s.parentResource;
+    const subName = sub.name.split('/')[1] ?? '';
+    request.kind = { group: parent.group, version: parent.version, kind: parent.kind };
+    request.requestKind = request.kind;
+    request.resource = { group: parent.group, version: parent.version, resource: parent.name };
+    request.requestResource = request.resource;
+    request.subResource = subName;
+    request.requestSubResource = subName;
+  }
+}
+
+function namespaceLabels(namespace: string, options: EvaluateOptions): Record<string, string> | undefined {
+  if (namespace === '') return undefined;
+  const given = options.values.namespaceLabels.get(namespace);
+  if (given) return given;
+  const ns = options.set.objects.namespace(namespace);
+  const labels = ns && isJsonObject(getOwn(ns, 'metadata')) ? getOwn(getOwn(ns, 'metadata') as JsonObject, 'labels') : undefined;
+  if (isJsonObject(labels)) return labels as Record<string, string>;
+  if (ns) return {};
+  // A namespace the test does not describe has no labels, as in the Kyverno CLI (unless asked otherwise).
+  return options.unknownNamespace === 'unknown' ? undefined : {};
+}
+
+/** Every policy's response for one resource, cumulative in policy order. */
+export async function evaluateResource(resource: JsonObject, options: EvaluateOptions): Promise<PolicyResponse[]> {
+  const responses: PolicyResponse[] = [];
+  let current: JsonValue = resource;
+  const name = metaString(resource, 'name');
+  for (const policy of options.policies) {
+    const values = valuesFor(options.values, policy.name, name, options.setValues);
+    const operation = operationOf(values, options.operation);
+    values['request.operation'] = operation;
+    const object = isJsonObject(current) ? current : resource;
+    const review = reviewForResource({
+      object,
+      oldObject: operation === 'UPDATE' ? (options.oldObject ?? object) : operation === 'DELETE' ? object : undefined,
+      operation,
+      username: options.userInfo?.username,
+      groups: options.userInfo?.groups,
+      documents: options.documents,
+    });
+    const request = review.request as unknown as AdmissionRequest;
+    applySubresource(request, options.values);
+    const result = await runKyvernoPolicies([policy], {
+      request,
+      object: operation === 'DELETE' ? null : object,
+      namespaceLabels: namespaceLabels(request.namespace ?? '', options),
+      roles: options.userInfo?.roles,
+      clusterRoles: options.userInfo?.clusterRoles,
+      sources: {
+        configMap: (namespace, cmName) => options.set.objects.get('', 'ConfigMap', namespace, cmName),
+      },
+      values,
+      ruleValues: (policyName, ruleName) => ruleValuesFor(options.values, policyName, ruleName),
+    });
+    const outcome = result.policies[0];
+    if (operation !== 'DELETE') current = result.object;
+    responses.push({ policy, rules: outcome?.rules ?? [], patched: current, operation });
+  }
+  return responses;
+}
+
+/** A MutatingAdmissionPolicy of a test, with a policy set of its own (it, its bindings, the params). */
+export interface MapUnderTest {
+  name: string;
+  set: PolicySet;
+  failurePolicy: 'Fail' | 'Ignore';
+  /** Whether a binding names it (a cluster runs no unbound policy). */
+  bound: boolean;
+}
+
+const MAP_STATUS: Record<string, 'applied' | 'skipped' | 'error'> = { mutated: 'applied', unchanged: 'applied', skipped: 'skipped', error: 'error' };
+
+/**
+ * One MutatingAdmissionPolicy on the resource, through Amender's engine (`evaluate`): one result named
+ * after the policy, as the Kyverno CLI reports it — pass when it ran (changed or not), skip when its
+ * matchConditions were false, error when an invocation failed; no response at all when nothing matched.
+ * Params are evaluated once each, as a cluster does.
+ */
+export async function evaluateMap(map: MapUnderTest, resource: JsonObject, options: EvaluateOptions): Promise<PolicyResponse | undefined> {
+  const values = valuesFor(options.values, map.name, metaString(resource, 'name'), options.setValues);
+  const operation = operationOf(values, options.operation);
+  const review = reviewForResource({
+    object: resource,
+    oldObject: operation === 'UPDATE' || operation === 'DELETE' ? (options.oldObject ?? resource) : undefined,
+    operation,
+    username: options.userInfo?.username,
+    groups: options.userInfo?.groups,
+    documents: options.documents,
+  });
+  const request = review.request as unknown as AdmissionRequest;
+  applySubresource(request, options.values);
+  const result = await evaluate(map.set, request, {
+    namespaceLookup: (name) => {
+      const labels = options.values.namespaceLabels.get(name);
+      return labels ? { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } : undefined;
+    },
+  });
+  const traces = result.outcomes.filter((o) => o.engine === 'MutatingAdmissionPolicy');
+  if (traces.length === 0) return undefined;
+  const statuses = traces.map((t) => MAP_STATUS[t.result]);
+  const status = statuses.includes('error') ? 'error' : statuses.includes('applied') ? 'applied' : 'skipped';
+  const message = traces.map((t) => `${t.binding ? `binding ${t.binding}` : 'no binding'}${t.param ? ` param ${t.param.namespace ? `${t.param.namespace}/` : ''}${t.param.name}` : ''}: ${t.result}${t.detail ? ` (${t.detail})` : ''}`).join('; ');
+  const patched = result.allowed && isJsonObject(result.object) ? result.object : resource;
+  return {
+    policy: { name: map.name, kind: 'MutatingAdmissionPolicy', id: `MutatingAdmissionPolicy/${map.name}`, failurePolicy: map.failurePolicy },
+    rules: [{ rule: map.name, status, message }],
+    patched,
+    operation,
+  };
+}

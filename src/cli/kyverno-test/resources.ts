@@ -1,0 +1,116 @@
+/**
+ * Resources as the Kyverno CLI loads them (resource/resource.go): every document of every file (YAML
+ * streams, JSON, `kind: List` flattened; a folder gives its YAML/JSON files; `-` is standard input),
+ * `metadata.namespace: default` added to objects of namespaced kinds (unknown kinds count as
+ * namespaced, as there), null `labels`/`annotations`-like maps made empty.
+ */
+import { posix } from 'node:path';
+import { getOwn, isJsonObject, setOwn, type JsonObject } from '../../json/index.js';
+import { builtinScope } from '../../map/builtin-kinds.js';
+import { parseDocuments } from '../../policyset/index.js';
+import { parseApiVersion } from '../../schema/index.js';
+import { readInput } from '../documents.js';
+import { CliInputError } from '../errors.js';
+import type { CliIO } from '../io.js';
+
+export interface LoadedResource {
+  value: JsonObject;
+  /** `apiVersion,kind,namespace,name`: the Kyverno CLI's key for a resource. */
+  key: string;
+  source: string;
+}
+
+const RESOURCE_FILE = /\.(ya?ml|json)$/;
+const NIL_MAP_FIELDS = new Set(['annotations', 'labels', 'matchLabels', 'nodeSelector', 'data', 'stringData']);
+
+function meta(obj: JsonObject): JsonObject | undefined {
+  const m = getOwn(obj, 'metadata');
+  return isJsonObject(m) ? m : undefined;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+export function resourceKey(obj: JsonObject): string {
+  const m = meta(obj);
+  return [str(getOwn(obj, 'apiVersion')), str(getOwn(obj, 'kind')), str(m && getOwn(m, 'namespace')), str(m && getOwn(m, 'name'))].join(',');
+}
+
+/** Cluster-scoped kinds: the built-in table, plus CRDs among `documents` that say `scope: Cluster`. */
+export function isClusterScoped(apiVersion: string, kind: string, documents: readonly JsonObject[]): boolean {
+  const { group } = parseApiVersion(apiVersion);
+  const builtin = builtinScope(group, kind);
+  if (builtin !== undefined) return builtin === 'Cluster';
+  for (const doc of documents) {
+    if (getOwn(doc, 'kind') !== 'CustomResourceDefinition') continue;
+    const spec = getOwn(doc, 'spec');
+    const names = isJsonObject(spec) ? getOwn(spec, 'names') : undefined;
+    if (isJsonObject(spec) && getOwn(spec, 'group') === group && isJsonObject(names) && getOwn(names, 'kind') === kind) return getOwn(spec, 'scope') === 'Cluster';
+  }
+  return false;
+}
+
+function normalizeNilMaps(obj: JsonObject): void {
+  for (const key of Object.keys(obj)) {
+    const v = getOwn(obj, key);
+    if (v === null && NIL_MAP_FIELDS.has(key)) setOwn(obj, key, {});
+    else if (isJsonObject(v)) normalizeNilMaps(v);
+    else if (Array.isArray(v)) for (const item of v) if (isJsonObject(item)) normalizeNilMaps(item);
+  }
+}
+
+/** A copy of `obj` as the Kyverno CLI sees it once loaded. */
+export function normalizeResource(obj: JsonObject, documents: readonly JsonObject[]): JsonObject {
+  const copy = structuredClone(obj) as JsonObject;
+  const apiVersion = str(getOwn(copy, 'apiVersion'));
+  const kind = str(getOwn(copy, 'kind'));
+  const m = meta(copy);
+  if (m && str(getOwn(m, 'namespace')) === '' && !isClusterScoped(apiVersion, kind, documents)) setOwn(m, 'namespace', 'default');
+  else if (!m && kind !== '' && !isClusterScoped(apiVersion, kind, documents)) setOwn(copy, 'metadata', { namespace: 'default' });
+  normalizeNilMaps(copy);
+  return copy;
+}
+
+/** Every document of a file's text, normalized. */
+export function resourcesOfText(text: string, source: string, documents: readonly JsonObject[]): LoadedResource[] {
+  const parsed = parseDocuments(source, text);
+  if (parsed.problems.length > 0) throw new CliInputError(`${source}: ${parsed.problems[0].message}`);
+  return parsed.documents.map((d) => {
+    const value = normalizeResource(d.value, documents);
+    return { value, key: resourceKey(value), source };
+  });
+}
+
+async function filesOf(path: string, io: CliIO): Promise<string[]> {
+  if (path === '-') return [path];
+  const entries = io.listDir ? await io.listDir(path) : undefined;
+  if (entries === undefined) return [path];
+  return [...entries].sort().filter((n) => RESOURCE_FILE.test(n)).map((n) => posix.join(path, n));
+}
+
+/** The resources of files, folders (their YAML/JSON files) and `-`, in order. */
+export async function loadResources(paths: readonly string[], io: CliIO, documents: readonly JsonObject[]): Promise<LoadedResource[]> {
+  const out: LoadedResource[] = [];
+  for (const path of paths) {
+    for (const file of await filesOf(path, io)) {
+      out.push(...resourcesOfText(await readInput(file, io), file === '-' ? 'standard input' : file, documents));
+    }
+  }
+  return out;
+}
+
+/** The first of resources with the same key, and the keys seen more than once (the Kyverno CLI warns). */
+export function removeDuplicates(resources: readonly LoadedResource[]): { uniques: LoadedResource[]; duplicates: string[] } {
+  const seen = new Set<string>();
+  const uniques: LoadedResource[] = [];
+  const duplicates: string[] = [];
+  for (const r of resources) {
+    if (seen.has(r.key)) duplicates.push(r.key);
+    else {
+      seen.add(r.key);
+      uniques.push(r);
+    }
+  }
+  return { uniques, duplicates };
+}

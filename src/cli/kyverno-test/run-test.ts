@@ -1,0 +1,238 @@
+/**
+ * One Kyverno CLI test (commands/test/test.go): its values, user info, policies (applied in file order)
+ * and resources loaded relative to the test file, every resource run through every policy, and the
+ * selected results checked into table rows. Notes say where Amender does what a cluster does rather than
+ * what Kyverno's CLI does.
+ */
+import { posix } from 'node:path';
+import type { Operation } from '../../admission/index.js';
+import { getOwn, isJsonObject, type JsonObject } from '../../json/index.js';
+import { isKyvernoPolicyDocument, type CompiledKyvernoPolicy } from '../../kyverno/index.js';
+import { buildPolicySet, parseDocuments, type SourceDocument } from '../../policyset/index.js';
+import { readDocument, readInput } from '../documents.js';
+import { CliInputError } from '../errors.js';
+import type { CliIO } from '../io.js';
+import { loadPolicies, type LoadedPolicies } from '../load.js';
+import { checkResult, relativeTo, type CheckContext, type Counts, type Row } from './check.js';
+import { evaluateMap, evaluateResource, type EvaluateOptions, type MapUnderTest, type PolicyResponse, type RequestInfo } from './evaluate.js';
+import type { KyvernoTest } from './format.js';
+import { loadResources, removeDuplicates, resourcesOfText, type LoadedResource } from './resources.js';
+import type { Selector } from './selector.js';
+import { selectResults } from './selector.js';
+import { EMPTY_VALUES, readValuesDocument, type ValuesSpec } from './values.js';
+
+export interface TestRunOutput {
+  rows: Row[];
+  /** Progress and notes, as `kyverno test` prints them before its table. */
+  log: string[];
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function strings(v: unknown, what: string): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw new CliInputError(`${what}: expected a list of strings`);
+  return v as string[];
+}
+
+/** A `UserInfo` file (cli.kyverno.io/v1alpha1, or the older kind-less form): roles, clusterRoles, userInfo. */
+export function readUserInfo(doc: JsonObject, source: string): RequestInfo {
+  for (const key of Object.keys(doc)) {
+    if (!['apiVersion', 'kind', 'metadata', 'roles', 'clusterRoles', 'userInfo'].includes(key)) throw new CliInputError(`${source}: unknown key ${JSON.stringify(key)}`);
+  }
+  const user = getOwn(doc, 'userInfo');
+  if (user !== undefined && !isJsonObject(user)) throw new CliInputError(`${source}: userInfo: expected an object`);
+  return {
+    username: user ? str(getOwn(user, 'username')) : undefined,
+    groups: user ? strings(getOwn(user, 'groups'), `${source}: userInfo.groups`) : undefined,
+    roles: strings(getOwn(doc, 'roles'), `${source}: roles`),
+    clusterRoles: strings(getOwn(doc, 'clusterRoles'), `${source}: clusterRoles`),
+  };
+}
+
+function docName(doc: JsonObject): string {
+  const m = getOwn(doc, 'metadata');
+  return (isJsonObject(m) && str(getOwn(m, 'name'))) || '';
+}
+
+/** Kyverno policies in the order of their files and documents, and the rules Amender does not run. */
+function policiesInFileOrder(loaded: LoadedPolicies): { policies: CompiledKyvernoPolicy[]; otherRules: Set<string> } {
+  const byId = new Map(loaded.set.kyvernoPolicies.map((p) => [p.id, p]));
+  const policies: CompiledKyvernoPolicy[] = [];
+  const otherRules = new Set<string>();
+  for (const doc of loaded.documents) {
+    if (!isKyvernoPolicyDocument(doc)) continue;
+    const name = docName(doc);
+    const m = getOwn(doc, 'metadata');
+    const ns = getOwn(doc, 'kind') === 'Policy' ? ((isJsonObject(m) && str(getOwn(m, 'namespace'))) || 'default') : undefined;
+    const id = ns === undefined ? `ClusterPolicy/${name}` : `Policy/${ns}/${name}`;
+    const compiled = byId.get(id);
+    if (compiled && !policies.includes(compiled)) policies.push(compiled);
+    const spec = getOwn(doc, 'spec');
+    const rules = isJsonObject(spec) ? getOwn(spec, 'rules') : undefined;
+    for (const rule of Array.isArray(rules) ? rules : []) {
+      if (isJsonObject(rule) && getOwn(rule, 'mutate') === undefined && typeof getOwn(rule, 'name') === 'string') otherRules.add(`${name}/${getOwn(rule, 'name') as string}`);
+    }
+  }
+  return { policies, otherRules };
+}
+
+/** Policy kinds of a test that `amender test` does not run (validating, generating, CEL policies…). */
+const NOT_RUN_KINDS = /^(ValidatingAdmissionPolicy|(Namespaced)?(Validating|ImageValidating|Generating|Deleting|Mutating)Policy|(Cluster)?CleanupPolicy)$/;
+
+const MAP_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
+
+function isAdmissionRegistration(doc: JsonObject): boolean {
+  const v = getOwn(doc, 'apiVersion');
+  return typeof v === 'string' && v.startsWith('admissionregistration.k8s.io/');
+}
+
+/**
+ * The test's MutatingAdmissionPolicies in file order, each in a set of its own with its bindings and
+ * every object that is not a policy (params, Namespaces, CRDs), so each runs alone as the CLI runs it.
+ */
+function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: readonly SourceDocument[], log: string[]): MapUnderTest[] {
+  const docs: SourceDocument[] = loaded.parsed.flatMap((p) => p.documents);
+  const loadedNames = new Set(loaded.set.mutatingPolicies.map((b) => b.policy.name));
+  const shared = [...docs.filter((d) => !isKyvernoPolicyDocument(d.value) && !(isAdmissionRegistration(d.value) && MAP_KINDS.has(String(getOwn(d.value, 'kind'))))), ...params];
+  const out: MapUnderTest[] = [];
+  for (const doc of docs) {
+    if (!isAdmissionRegistration(doc.value) || getOwn(doc.value, 'kind') !== 'MutatingAdmissionPolicy') continue;
+    const name = docName(doc.value);
+    if (!loadedNames.has(name) || out.some((m) => m.name === name)) continue;
+    const bindings = docs.filter((d) => {
+      const spec = getOwn(d.value, 'spec');
+      return isAdmissionRegistration(d.value) && getOwn(d.value, 'kind') === 'MutatingAdmissionPolicyBinding' && isJsonObject(spec) && getOwn(spec, 'policyName') === name;
+    });
+    for (const b of bindings) {
+      const spec = getOwn(b.value, 'spec') as JsonObject;
+      const ref = getOwn(spec, 'paramRef');
+      if (isJsonObject(ref) && getOwn(ref, 'selector') !== undefined) {
+        log.push(`  note: binding ${docName(b.value)} selects params by label: each param is evaluated on its own, as in a cluster (Kyverno's CLI passes them all as one list)`);
+      }
+    }
+    if (bindings.length === 0) {
+      log.push(`  note: MutatingAdmissionPolicy ${name} has no binding: a cluster never runs it, and neither does Amender (Kyverno's CLI applies it as if bound)`);
+    }
+    const spec = getOwn(doc.value, 'spec');
+    const failurePolicy = isJsonObject(spec) && getOwn(spec, 'failurePolicy') === 'Ignore' ? 'Ignore' : 'Fail';
+    // Namespaces the values describe, unless the policy files have them.
+    const known = new Set(shared.filter((d) => getOwn(d.value, 'kind') === 'Namespace').map((d) => docName(d.value)));
+    const namespaces: SourceDocument[] = [...values.namespaceLabels].filter(([ns]) => !known.has(ns)).map(([ns, labels], i) => ({ source: 'values', index: i, value: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } } }));
+    out.push({ name, set: buildPolicySet([doc, ...bindings, ...namespaces, ...shared]), failurePolicy, bound: bindings.length > 0 });
+  }
+  return out;
+}
+
+async function loadValues(test: KyvernoTest, dir: string, io: CliIO): Promise<ValuesSpec> {
+  if (test.values) return test.values;
+  if (test.variables === undefined) return EMPTY_VALUES;
+  const path = relativeTo(dir, test.variables);
+  try {
+    return readValuesDocument(await readDocument(path, io));
+  } catch (err) {
+    throw new CliInputError(`values file ${path}: ${(err as Error).message}`);
+  }
+}
+
+export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO, selector: Selector, counts: Counts, nextId: () => number): Promise<TestRunOutput> {
+  const log: string[] = [];
+  const dir = posix.dirname(file);
+  const results = selectResults(selector, test.results);
+  if (results.length === 0) return { rows: [], log };
+  if (test.legacy) log.push(`  note: ${file} uses the older kind-less test schema (the Kyverno CLI now asks for apiVersion ${'cli.kyverno.io/v1alpha1'}, kind Test); Amender reads it`);
+  const values = await loadValues(test, dir, io);
+  const userInfo = test.userinfo !== undefined ? readUserInfo(await readDocument(relativeTo(dir, test.userinfo), io), relativeTo(dir, test.userinfo)) : undefined;
+  if (test.policies.length === 0) throw new CliInputError('the test names no policies');
+  const loaded = await loadPolicies(test.policies.map((p) => relativeTo(dir, p)), io);
+  const invalidPolicies = new Map<string, { reason: string; message: string }>();
+  for (const p of loaded.set.problems) {
+    const line = `${p.path ? `${p.path}: ` : ''}${p.message.split('\n')[0]}`;
+    if (p.effect === 'ignored' && p.name) {
+      const before = invalidPolicies.get(p.name)?.message;
+      invalidPolicies.set(p.name, { reason: 'Invalid Policy', message: before ? `${before}; ${line}` : line });
+    }
+    log.push(`  ${p.effect === 'ignored' ? 'ERROR' : 'warning'}: ${p.source}: ${p.kind ?? '?'}/${p.name ?? '?'}: ${line}`);
+  }
+  const { policies, otherRules } = policiesInFileOrder(loaded);
+  const params: SourceDocument[] = [];
+  for (const path of test.paramResources.map((r) => relativeTo(dir, r))) {
+    const parsed = parseDocuments(path, await readInput(path, io));
+    if (parsed.problems.length > 0) throw new CliInputError(`${path}: ${parsed.problems[0].message}`);
+    params.push(...parsed.documents);
+  }
+  const maps = mapsUnderTest(loaded, values, params, log);
+  for (const doc of loaded.documents) {
+    const kind = String(getOwn(doc, 'kind'));
+    if (!NOT_RUN_KINDS.test(kind) || invalidPolicies.has(docName(doc))) continue;
+    invalidPolicies.set(docName(doc), { reason: 'Not run', message: `${kind} ${docName(doc)}: amender test runs Kyverno ClusterPolicy/Policy mutate rules and MutatingAdmissionPolicies only` });
+  }
+  for (const m of maps) {
+    if (!m.bound) invalidPolicies.set(m.name, { reason: 'No binding', message: `MutatingAdmissionPolicy ${m.name} has no binding: a cluster never runs it (Kyverno's CLI applies it as if bound)` });
+  }
+  if (maps.length > 0 && policies.length > 0) {
+    log.push('  note: MutatingAdmissionPolicies run before the Kyverno policies, as in a cluster (Kyverno\'s CLI runs them after)');
+  }
+  for (const result of results) {
+    const policy = policies.find((p) => p.name === result.policy.split('/').pop());
+    const names = [result.rule, `autogen-${result.rule}`, `autogen-cronjob-${result.rule}`];
+    if (policy && result.rule !== '' && !otherRules.has(`${policy.name}/${result.rule}`) && !policy.rules.some((r) => names.includes(r.name))) {
+      log.push(`  note: policy ${policy.name} has no rule ${result.rule}: its results are "Excluded" passes, as in the Kyverno CLI`);
+    }
+  }
+  const { uniques, duplicates } = removeDuplicates(await loadResources(test.resources.map((r) => relativeTo(dir, r)), io, loaded.documents));
+  for (const d of duplicates) log.push(`  warning: found duplicated resource ${d.replace(/,/g, '/')}`);
+  const policyCount = policies.length + maps.length;
+  log.push(`  Applying ${policyCount} ${policyCount === 1 ? 'policy' : 'policies'} to ${uniques.length} ${uniques.length === 1 ? 'resource' : 'resources'} ...`);
+
+  const runs = new Map<string, Map<string, PolicyResponse[]>>();
+  for (const op of new Set(['', ...results.map((r) => r.operation ?? '')])) {
+    const byKey = new Map<string, PolicyResponse[]>();
+    for (const r of uniques) {
+      const options: EvaluateOptions = { set: loaded.set, policies, documents: loaded.documents, values, userInfo, ...(op ? { operation: op as Operation } : {}) };
+      const responses: PolicyResponse[] = [];
+      let current = r.value;
+      for (const map of maps) {
+        const response = await evaluateMap(map, current, options);
+        if (!response) continue;
+        responses.push(response);
+        if (isJsonObject(response.patched)) current = response.patched;
+      }
+      responses.push(...(await evaluateResource(current, options)));
+      byKey.set(r.key, responses);
+    }
+    runs.set(op, byKey);
+  }
+  for (const [key, responses] of runs.get('')!) {
+    for (const r of responses) {
+      const failed = r.rules.filter((x) => x.status === 'error');
+      if (failed.length > 0 && r.rules.some((x) => x.status === 'applied')) {
+        log.push(
+          `  note: ${r.policy.name} on ${key.replace(/,/g, '/')}: rule ${failed.map((x) => x.rule).join(', ')} failed, so the webhook drops all of the policy's changes (Kyverno's CLI would keep the other rules' changes)`,
+        );
+      }
+    }
+  }
+  const expectedCache = new Map<string, Promise<LoadedResource[]>>();
+  const ctx: CheckContext = {
+    responses: (op) => runs.get(op ?? '')!,
+    expected: (path) => {
+      const full = relativeTo(dir, path);
+      let p = expectedCache.get(full);
+      if (!p) {
+        p = readInput(full, io).then((text) => resourcesOfText(text, full, loaded.documents));
+        expectedCache.set(full, p);
+      }
+      return p;
+    },
+    invalidPolicies,
+    otherRules,
+    counts,
+    nextId,
+  };
+  const rows: Row[] = [];
+  for (const result of results) rows.push(...(await checkResult(result, ctx)));
+  return { rows, log };
+}
