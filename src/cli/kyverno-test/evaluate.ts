@@ -183,7 +183,7 @@ export async function evaluateMap(map: MapUnderTest, resource: JsonObject, optio
   const patched = result.allowed && isJsonObject(result.object) ? result.object : resource;
   return {
     policy: { name: map.name, kind: 'MutatingAdmissionPolicy', id: `MutatingAdmissionPolicy/${map.name}`, failurePolicy: map.failurePolicy },
-    rules: [{ rule: map.name, status, message }],
+    rules: [{ rule: map.name, status, message, durationMs: result.outcomes.reduce((sum, o) => sum + o.durationMs, 0) }],
     patched,
     operation,
   };
