@@ -210,7 +210,7 @@ describe('a review that exhausts its worker heap', () => {
     const big = send(server.url, '/mutate', { body: JSON.stringify(review) });
     const stopped = response(await big.reply);
     expect(stopped.allowed).toBe(false);
-    expect(stopped.status?.message).toContain('MutatingAdmissionPolicy/light');
+    expect(stopped.status?.message).toContain("policy 'light'");
     expect(await metric(server.url, /amender_workers_replaced_total\{reason="heap"\}/)).toBe(1);
     // The process lives and its new worker answers the next review.
     expect((await send(server.url, '/healthz').reply).status).toBe(200);
