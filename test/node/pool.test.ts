@@ -76,7 +76,7 @@ describe('the review pool', () => {
     expect(Buffer.from(reply.response.patch, 'base64').toString()).toContain('/metadata/labels/fixed');
   });
 
-  it('answers a slow review by the engine's own deadline in the worker, which lives on', { timeout: 60_000 }, async () => {
+  it('answers a slow review by the engine deadline in the worker, which lives on', { timeout: 60_000 }, async () => {
     const calls: [number, string][] = [];
     const answerStopped: AnswerStopped = (set, request, ordinal, reason) => {
       calls.push([ordinal, reason]);
