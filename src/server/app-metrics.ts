@@ -1,5 +1,6 @@
 import type { PolicySetProvider } from './policy-state.js';
 import { CallbackCounter, CallbackGauge, Counter, Histogram, Registry } from './metrics.js';
+import { createPolicyMetrics, type PolicyMetrics } from './policy-metrics.js';
 
 /** The compiled-CEL-program cache figures (src/cel `programCacheStats`). */
 export interface CelCacheStats {
@@ -19,11 +20,13 @@ export interface AppMetrics {
   reviews: Counter;
   reviewSeconds: Histogram;
   httpRequests: Counter;
+  /** Per policy and Kyverno rule: outcomes and durations. */
+  policies: PolicyMetrics;
 }
 
 export function createAppMetrics(policies: PolicySetProvider, celCache: () => CelCacheStats): AppMetrics {
   const registry = new Registry();
-  const reviews = registry.register(new Counter('amender_reviews_total', 'Admission reviews answered on a mutate route, by outcome.'));
+  const reviews = registry.register(new Counter('amender_reviews_total', 'Admission reviews answered on a mutate route, by outcome (and cluster, on the /clusters/ routes).'));
   const reviewSeconds = registry.register(
     new Histogram('amender_review_duration_seconds', 'Time from receiving a review request to its answer.', LATENCY_BUCKETS),
   );
@@ -65,5 +68,6 @@ export function createAppMetrics(policies: PolicySetProvider, celCache: () => Ce
   registry.register(new CallbackCounter('amender_cel_program_cache_evictions_total', 'Compiled CEL programs evicted from the cache.', () => [[{}, celCache().evictions]]));
   registry.register(new CallbackGauge('amender_cel_program_cache_entries', 'Compiled CEL programs held in the cache.', () => [[{}, celCache().size]]));
   registry.register(new CallbackGauge('amender_cel_program_cache_capacity', 'Most compiled CEL programs the cache holds.', () => [[{}, celCache().capacity]]));
-  return { registry, reviews, reviewSeconds, httpRequests };
+  const policyMetrics = createPolicyMetrics(registry);
+  return { registry, reviews, reviewSeconds, httpRequests, policies: policyMetrics };
 }

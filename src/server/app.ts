@@ -90,7 +90,7 @@ export function createApp(options: AppOptions): AmenderApp {
     logger(record);
   });
 
-  const mutateDeps: MutateDeps = { limits, metrics, clock, reviewer: options.reviewer ?? inProcessReviewer };
+  const mutateDeps: MutateDeps = { limits, metrics, clock, reviewer: options.reviewer ?? inProcessReviewer, logger };
   app.post('/mutate', mutateHandler(mutateDeps, options.policies));
   app.all('/mutate', onlyMethods('POST'));
   app.get('/healthz', healthz);

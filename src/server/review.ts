@@ -3,8 +3,8 @@
  * Shared by the HTTP route and `amender review`, so both give the same reply for the same review. No
  * Hono and no platform module here.
  */
-import { allowReply, denyReply, validateReview, type ReviewReply } from '../admission/index.js';
-import { evaluate } from '../engine/index.js';
+import { allowReply, denyReply, validateReview, type AdmissionRequest, type ReviewReply } from '../admission/index.js';
+import { evaluate, type PolicyOutcome } from '../engine/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard } from '../guard/index.js';
 import { JsonParseError, parseJson, type JsonValue } from '../json/index.js';
 import type { PolicySet } from '../policyset/index.js';
@@ -22,8 +22,26 @@ export type ReviewOutcome =
   | 'unavailable' // no policy set loaded yet (503)
   | 'error'; // the engine failed unexpectedly (500)
 
+/** The identity of a reviewed object as logs may name it. */
+export interface ReviewSubject {
+  kind: string;
+  namespace: string;
+  name: string;
+  operation: string;
+}
+
 export type ReviewAnswer =
-  | { status: 200; body: ReviewReply; outcome: 'allowed' | 'patched' | 'denied'; uid: string; patchOps: number }
+  | {
+      status: 200;
+      body: ReviewReply;
+      outcome: 'allowed' | 'patched' | 'denied';
+      uid: string;
+      patchOps: number;
+      /** What each policy did (for per-policy metrics and logs; plain data, so it crosses worker threads). */
+      outcomes?: readonly PolicyOutcome[];
+      /** Which object, for log lines: never its content. */
+      subject?: ReviewSubject;
+    }
   | { status: HttpErrorCode; body: StatusBody; outcome: Exclude<ReviewOutcome, 'allowed' | 'patched' | 'denied'>; uid?: string; error?: unknown };
 
 export function failure(
@@ -92,7 +110,12 @@ async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard
     return failure(500, 'error', `internal error while evaluating request ${uid}`, { uid, error });
   }
   const extras = { warnings: result.warnings, auditAnnotations: result.auditAnnotations };
-  if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0 };
+  const report = { outcomes: result.outcomes, subject: subjectOf(checked.request) };
+  if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0, ...report };
   const patch = result.patch;
-  return { status: 200, body: allowReply(uid, patch, extras), outcome: patch.length > 0 ? 'patched' : 'allowed', uid, patchOps: patch.length };
+  return { status: 200, body: allowReply(uid, patch, extras), outcome: patch.length > 0 ? 'patched' : 'allowed', uid, patchOps: patch.length, ...report };
+}
+
+function subjectOf(request: AdmissionRequest): ReviewSubject {
+  return { kind: request.kind.kind, namespace: request.namespace ?? '', name: request.name ?? '', operation: request.operation };
 }

@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import { readBoundedBody } from '../body.js';
 import type { Limits } from '../limits.js';
+import type { Logger } from '../log.js';
+import { clusterOfSet, logPolicyFailures } from '../policy-log.js';
 import type { AppMetrics } from '../app-metrics.js';
 import type { PolicySetState } from '../policy-state.js';
 import { failure, type ReviewAnswer } from '../review.js';
@@ -13,6 +15,7 @@ export interface MutateDeps {
   clock: () => number;
   /** Evaluates the review once its body is read (in-process, or a worker pool on Node). */
   reviewer: Reviewer;
+  logger: Logger;
 }
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -42,8 +45,14 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
   return async (c: Context<AppEnv>): Promise<Response> => {
     const started = deps.clock();
     const answer = await answerRequest(c, deps, state, setName);
-    deps.metrics.reviews.inc({ outcome: answer.outcome });
-    deps.metrics.reviewSeconds.observe((deps.clock() - started) / 1000);
+    const cluster = clusterOfSet(setName);
+    deps.metrics.reviews.inc(cluster === undefined ? { outcome: answer.outcome } : { outcome: answer.outcome, cluster });
+    deps.metrics.reviewSeconds.observe((deps.clock() - started) / 1000, cluster === undefined ? {} : { cluster });
+    if (answer.status === 200 && answer.outcomes) {
+      const policySet = cluster ?? 'default';
+      deps.metrics.policies.record(policySet, answer.outcomes);
+      logPolicyFailures(deps.logger, policySet, answer);
+    }
     c.set('review', answer);
     return c.json(answer.body, answer.status);
   };
