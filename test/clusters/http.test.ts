@@ -121,7 +121,7 @@ describe('cluster routes', () => {
 
   it('answers 401 to a missing or wrong secret without reading the body or looking at the policy set', async () => {
     const before = reads.get('alpha') ?? 0;
-    const reviewsBefore = amender.metrics.reviews.get({ outcome: 'patched' });
+    const reviewsBefore = amender.metrics.reviews.get({ outcome: 'patched', cluster: 'alpha' });
     const cases: [string, Record<string, string>][] = [
       ['/clusters/alpha/mutate', {}],
       ['/clusters/alpha/mutate', { authorization: `Bearer ${BETA_SECRET}` }], // another cluster's secret
@@ -139,14 +139,14 @@ describe('cluster routes', () => {
       expect(wasRead(), `${path} read the body`).toBe(false);
     }
     expect(reads.get('alpha') ?? 0).toBe(before);
-    expect(amender.metrics.reviews.get({ outcome: 'patched' })).toBe(reviewsBefore);
+    expect(amender.metrics.reviews.get({ outcome: 'patched', cluster: 'alpha' })).toBe(reviewsBefore);
 
     // The control: the same probes see an accepted request read and evaluated.
     const { body, wasRead } = watchedBody();
     expect((await post('/clusters/alpha/mutate', { authorization: `Bearer ${ALPHA_SECRET}` }, body)).status).toBe(200);
     expect(wasRead()).toBe(true);
     expect(reads.get('alpha')).toBe(before + 1);
-    expect(amender.metrics.reviews.get({ outcome: 'patched' })).toBe(reviewsBefore + 1);
+    expect(amender.metrics.reviews.get({ outcome: 'patched', cluster: 'alpha' })).toBe(reviewsBefore + 1);
   });
 
   it('answers 404 to an unknown cluster, whatever the secret', async () => {
