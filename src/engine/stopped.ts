@@ -8,11 +8,10 @@
 import type { AdmissionRequest } from '../admission/types.js';
 import { ReviewAborted, ReviewGuard, type AbortReason } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
-import type { CompiledKyvernoPolicy } from '../kyverno/index.js';
+import { kyvernoPoliciesMatching, type CompiledKyvernoPolicy } from '../kyverno/index.js';
 import { dispatch } from '../map/dispatch.js';
 import { NO_EQUIVALENTS } from '../map/equivalence.js';
 import type { PolicySet } from '../policyset/index.js';
-import { kyvernoPoliciesMatching } from './kyverno-match.js';
 import { namespaceLabels } from './kyverno-step.js';
 import { denialStatus, forbiddenStatus } from './status.js';
 import type { EngineResult, PolicyOutcome } from './types.js';
@@ -46,7 +45,7 @@ export function answerKyvernoNotRun(
 ): { outcomes: PolicyOutcome[]; failures: string[] } {
   const outcomes: PolicyOutcome[] = [];
   const failures: string[] = [];
-  for (const policy of kyvernoPoliciesMatching(policies, request, object, labels)) {
+  for (const policy of kyvernoPoliciesMatching(policies, { request, namespaceLabels: labels }, object)) {
     const detail = `not evaluated: ${stop.message}`;
     const fail = policy.failurePolicy === 'Fail';
     if (fail) failures.push(`policy ${policy.id}: ${detail}`);

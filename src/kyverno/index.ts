@@ -61,6 +61,7 @@ export type { CompiledKyvernoPolicy, CompiledRule } from './types.js';
 export { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from './patch-template.js';
 export {
   runKyvernoPolicies,
+  policiesMatching as kyvernoPoliciesMatching,
   sortPolicies as sortKyvernoPolicies,
   type KyvernoInput,
   type KyvernoResult,

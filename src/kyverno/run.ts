@@ -248,7 +248,7 @@ function namespaceFits(policy: CompiledKyvernoPolicy, object: JsonValue, request
   return objectNamespace(object, request.namespace ?? '') === policy.namespace;
 }
 
-function matchSubject(input: KyvernoInput, object: JsonValue): MatchSubject {
+export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLabels' | 'roles' | 'clusterRoles'>, object: JsonValue): MatchSubject {
   const r = input.request;
   const user = r.userInfo ?? {};
   return {
@@ -266,4 +266,27 @@ function matchSubject(input: KyvernoInput, object: JsonValue): MatchSubject {
     clusterRoles: input.clusterRoles ?? [],
     hasUserInfo: (user.username ?? '') !== '' || (user.groups?.length ?? 0) > 0,
   };
+}
+
+/**
+ * The policies with at least one rule whose `match`/`exclude` selects the request, from those blocks alone
+ * (no preconditions, no context, no JMESPath): the cheap test that decides which policies not yet run are
+ * answered by their failurePolicy once a review was stopped.
+ */
+export function policiesMatching(policies: readonly CompiledKyvernoPolicy[], input: Pick<KyvernoInput, 'request' | 'namespaceLabels'>, object: JsonValue | null): CompiledKyvernoPolicy[] {
+  const { request } = input;
+  // Kyverno's mutating webhook leaves everything but CREATE and UPDATE alone.
+  if (object === null || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) return [];
+  const subject = matchSubject(input, object);
+  return policies.filter((policy) => {
+    if (!policy.admission || !namespaceFits(policy, object, request)) return false;
+    return policy.rules.some((rule) => {
+      try {
+        return whyNotMatched(rule.match, rule.exclude, subject) === undefined;
+      } catch {
+        // A fact the match needs is missing: the rule would fail, so the policy is answered.
+        return true;
+      }
+    });
+  });
 }
