@@ -157,7 +157,7 @@ function review(kind) {
 
 /** What counts as the designed answer for each kind of review. */
 function designed(kind, status, body) {
-  if (status !== 200) return `HTTP ${status}`;
+  if (status !== 200) return `HTTP ${status}: ${String(body?.message ?? '').slice(0, 120)}`;
   const response = body?.response;
   if (!response || response.uid === undefined) return 'no response';
   if (kind === 'cel-fail') return response.allowed === false ? undefined : 'expected a denial (failurePolicy Fail)';
@@ -276,6 +276,12 @@ async function main() {
   writeFileSync(join(dir, 'generation.yaml'), generationPolicy(generation));
 
   const { child, port } = await startServer(dir);
+  // The server listens at once and answers 503 until its policy set has loaded: start when it is ready.
+  const probe = new Agent({ keepAlive: false });
+  for (let tries = 0; (await get(probe, port, '/readyz')).status !== 200; tries++) {
+    if (tries > 300) throw new Error('the server did not become ready within 30 s');
+    await new Promise((res) => setTimeout(res, 100));
+  }
   console.log(`# soak: ${SECONDS}s, ${CONCURRENCY} clients, ${Math.round(HOSTILE_RATIO * 100)}% hostile, SIGHUP every ${RELOAD_SECONDS}s, deadline ${DEADLINE_MS} ms, pid ${child.pid}, port ${port}`);
 
   const until = performance.now() + SECONDS * 1000;
