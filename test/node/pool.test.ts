@@ -11,29 +11,9 @@ import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, type PolicySetState } from '../../src/server/index.js';
 import { ROOT } from './built.js';
 import { waitFor } from './bundle.js';
+import { labelPolicy, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
-const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
-const SLOW = `${DIGITS}.all(a, ${DIGITS}.all(b, ${DIGITS}.all(c, ${DIGITS}.all(d, a + b + c + d >= 0))))`;
-
-function policyYaml(name: string, bindings: number, condition?: string): string {
-  let yaml = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: ${name}}
-spec:
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-${condition ? `  matchConditions: [{name: c, expression: '${condition}'}]\n` : ''}  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration:
-        expression: 'Object{metadata: Object.metadata{labels: {"${name}": "yes"}}}'
-`;
-  for (let i = 0; i < bindings; i++) yaml += `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: ${name}-${i}}\nspec: {policyName: ${name}}\n`;
-  return yaml;
-}
-
 /** A state as a refresher makes it: the set and the documents it was built from. */
 function stateOf(yaml: string, generation = 1): PolicySetState {
   const parsed = parseDocuments('test.yaml', yaml);
@@ -61,7 +41,7 @@ function pool(options: Partial<ConstructorParameters<typeof ReviewPool>[0]> = {}
 
 describe('the review pool', () => {
   it('gives the reply the in-process evaluation gives', async () => {
-    const state = stateOf(policyYaml('labelled', 1));
+    const state = stateOf(labelPolicy('labelled', 'labelled', 1));
     const inProcess = createApp({ policies: () => state });
     const pooled = createApp({ policies: () => state, reviewer: pool().reviewer });
     const [a, b] = await Promise.all([post(inProcess), post(pooled)]);
@@ -70,7 +50,7 @@ describe('the review pool', () => {
   });
 
   it('evaluates in-process a set it cannot rebuild (no documents given)', async () => {
-    const set = buildPolicySet([parseDocuments('t.yaml', policyYaml('fixed', 1))]);
+    const set = buildPolicySet([parseDocuments('t.yaml', labelPolicy('fixed', 'fixed', 1))]);
     const app = createApp({ policies: fixedPolicySet(set, 'fixed'), reviewer: pool({ workers: 1 }).reviewer });
     const reply = (await (await post(app)).json()) as { response: { patch: string } };
     expect(Buffer.from(reply.response.patch, 'base64').toString()).toContain('/metadata/labels/fixed');
@@ -83,7 +63,7 @@ describe('the review pool', () => {
       return { allowed: false, status: { code: 403, message: `stopped (${reason}) at ${set.mutatingPolicies[ordinal].policy.name}` }, outcomes: [], warnings: [], auditAnnotations: {} };
     };
     const reviews = pool({ answerStopped, graceMs: 100 });
-    const state = stateOf(policyYaml('slow', 100, SLOW));
+    const state = stateOf(labelPolicy('slow', 'slow', 100, SLOW_CONDITION));
     // First a review with time enough: the worker then holds the set, and the next one starts at once.
     const patient = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     expect((await post(patient)).status).toBe(200);
@@ -101,7 +81,7 @@ describe('the review pool', () => {
 
   it('bounds its queue, and drops a waiting review whose client left', async () => {
     const reviews = pool({ queueLimit: 1 });
-    const state = stateOf(policyYaml('slow', 200, SLOW));
+    const state = stateOf(labelPolicy('slow', 'slow', 200, SLOW_CONDITION));
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     reviews.registerMetrics(app.metrics.registry);
     const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);

@@ -15,34 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
 import { ensureBuilt, ROOT } from '../node/built.js';
 import { startBundle, waitFor, type Running } from '../node/bundle.js';
+import { labelPolicy, SLOW_CONDITION } from './helpers/label-policy.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
 const SECRET = 'pool-isolation-secret';
-const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
-const SLOW = `${DIGITS}.all(a, ${DIGITS}.all(b, ${DIGITS}.all(c, ${DIGITS}.all(d, a + b + c + d >= 0))))`;
-
-function policy(name: string, label: string, matchCondition?: string): string {
-  return `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: ${name}}
-spec:
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-${matchCondition ? `  matchConditions: [{name: slow, expression: '${matchCondition}'}]\n` : ''}  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration:
-        expression: 'Object{metadata: Object.metadata{labels: {"${label}": "yes"}}}'
-`;
-}
-
-function bindings(policyName: string, count: number): string {
-  let out = '';
-  for (let i = 0; i < count; i++) out += `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: ${policyName}-${i}}\nspec: {policyName: ${policyName}}\n`;
-  return out;
-}
-
 let dir: string;
 let secretHash: string;
 beforeAll(async () => {
@@ -52,9 +28,9 @@ beforeAll(async () => {
     mkdirSync(join(dir, name));
     writeFileSync(join(dir, name, 'policies.yaml'), yaml);
   };
-  folder('light', policy('light', 'light') + bindings('light', 1));
-  folder('heavy', policy('heavy', 'heavy', SLOW) + bindings('heavy', 400));
-  folder('heavier', policy('heavier', 'heavier', SLOW) + bindings('heavier', 1600));
+  folder('light', labelPolicy('light', 'light', 1));
+  folder('heavy', labelPolicy('heavy', 'heavy', 400, SLOW_CONDITION));
+  folder('heavier', labelPolicy('heavier', 'heavier', 1600, SLOW_CONDITION));
   secretHash = await hashSecret(SECRET);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

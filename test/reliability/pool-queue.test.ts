@@ -9,29 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../node/built.js';
 import { startBundle, waitFor, type Running } from '../node/bundle.js';
+import { labelPolicy, SLOW_CONDITION } from './helpers/label-policy.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
-const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
-const SLOW = `${DIGITS}.all(a, ${DIGITS}.all(b, ${DIGITS}.all(c, ${DIGITS}.all(d, a + b + c + d >= 0))))`;
-
-/** A policy adding label `label` to Pods, with `bindings` bindings (each evaluates `condition`). */
-function policyFile(label: string, bindings: number, condition?: string): string {
-  let yaml = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: p}
-spec:
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-${condition ? `  matchConditions: [{name: c, expression: '${condition}'}]\n` : ''}  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration:
-        expression: 'Object{metadata: Object.metadata{labels: {"${label}": "yes"}}}'
-`;
-  for (let i = 0; i < bindings; i++) yaml += `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: b${i}}\nspec: {policyName: p}\n`;
-  return yaml;
-}
 
 function post(url: string, body: string, path = '/mutate'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -64,7 +44,7 @@ let server: Running;
 beforeAll(async () => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'amender-pool-queue-'));
-  writeFileSync(join(dir, 'policies.yaml'), policyFile('first', 150, SLOW));
+  writeFileSync(join(dir, 'policies.yaml'), labelPolicy('p', 'first', 150, SLOW_CONDITION));
   server = await startBundle({ AMENDER_POLICY_SOURCES: `file://${dir}`, AMENDER_REFRESH_SECONDS: '0', AMENDER_WORKERS: '1', AMENDER_REVIEW_DEADLINE_MS: '25000' });
 });
 afterAll(async () => {
@@ -87,7 +67,7 @@ describe('the review pool of the Node server', () => {
   });
 
   it('evaluates a reloaded set in its workers, whole', async () => {
-    writeFileSync(join(dir, 'policies.yaml'), policyFile('second', 1));
+    writeFileSync(join(dir, 'policies.yaml'), labelPolicy('p', 'second', 1));
     server.child.kill('SIGHUP');
     await waitFor('the new set applied', () => server.lines.filter((l) => l.msg === 'policy set applied').length === 2);
     expect(labels(await post(server.url, REVIEW))).toEqual(['second']);

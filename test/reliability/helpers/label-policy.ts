@@ -1,0 +1,30 @@
+/** Policies for the review-pool tests: a MutatingAdmissionPolicy that labels Pods, with its bindings. */
+
+const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
+
+/** A matchCondition that is true but costs 10,000 comprehension steps per binding: a slow, bounded review. */
+export const SLOW_CONDITION = `${DIGITS}.all(a, ${DIGITS}.all(b, ${DIGITS}.all(c, ${DIGITS}.all(d, a + b + c + d >= 0))))`;
+
+/**
+ * Policy `name` adding the label `label: "yes"` to created Pods (failurePolicy Fail), with `bindings`
+ * bindings named `<name>-<i>`; each binding evaluates `condition` when given.
+ */
+export function labelPolicy(name: string, label: string, bindings: number, condition?: string): string {
+  let yaml = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+${condition ? `  matchConditions: [{name: slow, expression: '${condition}'}]\n` : ''}  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{labels: {"${label}": "yes"}}}'
+`;
+  for (let i = 0; i < bindings; i++) {
+    yaml += `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: ${name}-${i}}\nspec: {policyName: ${name}}\n`;
+  }
+  return yaml;
+}
