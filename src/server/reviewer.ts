@@ -6,7 +6,6 @@
 import type { Limits } from './limits.js';
 import type { PolicySetState } from './policy-state.js';
 import { answerReviewText, type ReviewAnswer } from './review.js';
-export type { ReviewOptions } from './review.js';
 
 export interface ReviewJob {
   /** The request body, read and bounded by the route; not parsed yet (a pool parses it off the main thread). */
@@ -25,12 +24,9 @@ export interface ReviewJob {
 
 export type Reviewer = (job: ReviewJob) => Promise<ReviewAnswer>;
 
-/** `answerReviewText` with the engine's per-review options (deadline, size bound, cancellation, progress). */
-export const answerReviewTextWith = answerReviewText;
-
 /** Evaluates on the calling thread: the behaviour of every platform without a pool. */
 export const inProcessReviewer: Reviewer = (job) =>
-  answerReviewTextWith(job.text, job.state.set, job.limits.maxJsonDepth, {
+  answerReviewText(job.text, job.state.set, job.limits.maxJsonDepth, {
     deadlineMs: job.limits.reviewDeadlineMs,
     maxValueBytes: job.limits.maxValueBytes,
     signal: job.signal,

@@ -7,9 +7,8 @@
  *       .reviewer          for createApp({ reviewer })
  *       .registerMetrics(registry)
  *       .close()
- *   answerStoppedByFailurePolicy                            the default answer of a stopped review
  */
 export { readPoolSettings, POOL_ENVIRONMENT_VARIABLES, POOL_VARIABLES, DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_GRACE_MS, type PoolSettings } from './config.js';
 export { workerEntryBeside, WORKER_BUNDLE_NAME, type WorkerEntry } from './entry.js';
 export { ReviewPool, type PoolOptions, type ReplaceReason } from './pool.js';
-export { answerStoppedByFailurePolicy, stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
+export { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';

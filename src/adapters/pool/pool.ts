@@ -20,7 +20,8 @@ import { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
 import { CallbackGauge, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
 import { SHARED_SLOTS, SLOT, type FromWorker, type ToWorker, type WorkerData } from './protocol.js';
-import { answerStoppedByFailurePolicy, stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
+import { answerStoppedReview } from '../../engine/index.js';
+import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import type { WorkerEntry } from './entry.js';
 
 export interface PoolOptions {
@@ -87,7 +88,7 @@ export class ReviewPool {
 
   constructor(private readonly options: PoolOptions) {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`a review pool needs at least one worker, got ${options.workers}`);
-    this.answerStopped = options.answerStopped ?? answerStoppedByFailurePolicy;
+    this.answerStopped = options.answerStopped ?? answerStoppedReview;
     this.logger = options.logger ?? (() => {});
     for (let i = 0; i < options.workers; i++) this.slots.push(this.spawn());
   }

@@ -8,7 +8,7 @@
  * `PoolOptions.answerStopped` says otherwise (tests).
  */
 import { allowReply, denyReply, validateReview, type AdmissionRequest } from '../../admission/index.js';
-import { answerStoppedReview, type EngineResult } from '../../engine/index.js';
+import type { EngineResult } from '../../engine/index.js';
 import { JsonParseError, parseJson, type JsonValue } from '../../json/index.js';
 import type { PolicySet } from '../../policyset/index.js';
 import { failure, type ReviewAnswer } from '../../server/index.js';
@@ -17,9 +17,6 @@ export type StopReason = 'deadline' | 'size' | 'cancelled';
 
 /** Same signature as the engine's `answerStoppedReview`. */
 export type AnswerStopped = (set: PolicySet, request: AdmissionRequest, ordinal: number, reason: StopReason) => EngineResult;
-
-/** The default answer: the engine's (policies from `ordinal` on, matched cheaply, by their failurePolicy). */
-export const answerStoppedByFailurePolicy: AnswerStopped = answerStoppedReview;
 
 /** The ReviewAnswer of a stopped review: parse and validate the body here, then ask `answer`. */
 export function stoppedReviewAnswer(
