@@ -109,6 +109,15 @@ function patchedObject(response: any): any {
 
 const guard = (deadlineMs: number, maxValueBytes = 6 << 20) => new ReviewGuard({ deadlineMs, maxValueBytes });
 
+/**
+ * A guard whose clock advances 1 ms per reading: the deadline passes after `deadlineMs` clock reads,
+ * whatever the machine's speed (a real 50 ms deadline raced the CEL cost budget on a fast machine).
+ */
+function steppingGuard(deadlineMs: number): ReviewGuard {
+  let now = 0;
+  return new ReviewGuard({ deadlineMs, maxValueBytes: 6 << 20, now: () => now++ });
+}
+
 /** 'a' grown tenfold nine times: 10^9 characters, well inside the Kubernetes cost budget. */
 const CHAINED_REPLACE = `'a'${".replace('a', 'aaaaaaaaaa')".repeat(9)}`;
 
@@ -236,7 +245,7 @@ describe('a deadline answers the policy in progress and those not yet run by the
     const set = setOf(mapPolicy(slowPolicy('slow', 'Ignore')));
     const response = await post(set, { reviewDeadlineMs: 50 });
     expect(response).toEqual({ uid: '705ab4f5-6393-11e8-b7cc-42010a800002', allowed: true });
-    const result = await evaluate(set, request(), { guard: guard(50) });
+    const result = await evaluate(set, request(), { guard: steppingGuard(5) });
     expect(result.outcomes).toHaveLength(1);
     expect(result.outcomes[0]).toMatchObject({ policy: 'slow', result: 'error', ignored: true, aborted: 'deadline', failurePolicy: 'Ignore' });
     expect(result.outcomes[0].durationMs).toBeGreaterThan(0);
@@ -249,7 +258,7 @@ describe('a deadline answers the policy in progress and those not yet run by the
       mapPolicy({ name: 'c-optional', failurePolicy: 'Ignore' }),
       mapPolicy({ name: 'd-elsewhere', failurePolicy: 'Fail', resources: 'configmaps' }),
     );
-    const result = await evaluate(set, request(), { guard: guard(50) });
+    const result = await evaluate(set, request(), { guard: steppingGuard(5) });
     expect(result.allowed).toBe(false);
     if (result.allowed) return;
     expect(result.status.message).toContain("policy 'b-required'");
@@ -262,14 +271,14 @@ describe('a deadline answers the policy in progress and those not yet run by the
     ]);
     // Without b-required the review is admitted: Ignore everywhere.
     const lenient = setOf(mapPolicy(slowPolicy('a-slow', 'Ignore')), mapPolicy({ name: 'c-optional', failurePolicy: 'Ignore' }));
-    const admitted = await evaluate(lenient, request(), { guard: guard(50) });
+    const admitted = await evaluate(lenient, request(), { guard: steppingGuard(5) });
     expect(admitted.allowed).toBe(true);
     if (admitted.allowed) expect(admitted.patch).toEqual([]);
   });
 
   it('Kyverno policies after a MAP policy that hit the deadline are answered by their failurePolicy', async () => {
     const set = setOf(mapPolicy(slowPolicy('a-slow', 'Ignore')), kyvernoPolicy('k-optional', 'Ignore'), kyvernoPolicy('k-required', 'Fail'));
-    const result = await evaluate(set, request(), { guard: guard(50) });
+    const result = await evaluate(set, request(), { guard: steppingGuard(5) });
     expect(result.allowed).toBe(false);
     if (result.allowed) return;
     expect(result.status.message).toContain('ClusterPolicy/k-required');
@@ -285,7 +294,7 @@ describe('a deadline answers the policy in progress and those not yet run by the
     const set = setOf(mapPolicy({ ...slowPolicy('heavy', 'Ignore', 1), bindings: 200 }));
     const response = await post(set, { reviewDeadlineMs: 100 });
     expect(response.allowed).toBe(true);
-    const result = await evaluate(set, request(), { guard: guard(100) });
+    const result = await evaluate(set, request(), { guard: steppingGuard(100) });
     expect(result.allowed).toBe(true);
     expect(result.outcomes).toHaveLength(200);
     const notRun = result.outcomes.filter((o) => o.result === 'skipped' && o.aborted === 'deadline');
