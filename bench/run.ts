@@ -1,13 +1,17 @@
 /**
  * `npm run bench`: runs every suite in bench/suites/ (or those named on the command line) one after
  * the other and prints their figures. Each suite module exports `run(): Promise<void>`.
+ * `npm run bench -- --check` also exits 1 when a figure with a goal (bench/goals.ts) misses it.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportGoals } from './goals.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'suites');
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const wanted = args.filter((a) => !a.startsWith('--'));
 const suites = readdirSync(dir)
   .filter((f) => f.endsWith('.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
@@ -17,4 +21,10 @@ console.log(`# Amender benchmarks — node ${process.version}, ${new Date().toIS
 for (const file of suites) {
   const mod = (await import(join(dir, file))) as { run(): Promise<void> };
   await mod.run();
+}
+
+const missed = reportGoals();
+if (check && missed.length > 0) {
+  console.error(`\n${missed.length} figure(s) missed their goal: ${missed.map((r) => r.id).join(', ')}`);
+  process.exit(1);
 }

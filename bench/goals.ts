@@ -1,0 +1,58 @@
+/**
+ * The figures issue 11 sets goals for. A suite that measures one calls `recordGoal`; `bench/run.ts` prints
+ * every recorded row with its goal after the suites, and with `--check` exits 1 when a figure misses its
+ * goal. Figures only: nothing in `npm test` reads them.
+ */
+
+export interface GoalRow {
+  /** Stable identifier, e.g. `cold-start-node24-knative`. */
+  id: string;
+  /** The row as the README's table names it. */
+  label: string;
+  /** Measured figure (a ratio, microseconds, req/s ratio, milliseconds...). */
+  value: number;
+  /** How the figure is printed, e.g. `×`, `µs`, `ms`. */
+  unit: string;
+  /** The goal: the figure must be at most `max` and/or at least `min`. */
+  max?: number;
+  min?: number;
+  /** The command that measures it, for the README table. */
+  command: string;
+}
+
+const rows: GoalRow[] = [];
+
+export function recordGoal(row: GoalRow): void {
+  rows.push(row);
+}
+
+export function goalMet(row: GoalRow): boolean {
+  if (!Number.isFinite(row.value)) return false;
+  if (row.max !== undefined && row.value > row.max) return false;
+  if (row.min !== undefined && row.value < row.min) return false;
+  return true;
+}
+
+function formatFigure(value: number, unit: string): string {
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return `${value.toFixed(digits)}${unit === '×' ? '×' : ` ${unit}`}`;
+}
+
+function formatGoal(row: GoalRow): string {
+  const parts: string[] = [];
+  if (row.max !== undefined) parts.push(`≤ ${formatFigure(row.max, row.unit)}`);
+  if (row.min !== undefined) parts.push(`≥ ${formatFigure(row.min, row.unit)}`);
+  return parts.join(' and ');
+}
+
+/** Prints the goal table; returns the rows that missed their goal. */
+export function reportGoals(): GoalRow[] {
+  if (rows.length === 0) return [];
+  console.log('\n## Goals (issue 11)');
+  const width = Math.max(...rows.map((r) => r.label.length));
+  for (const row of rows) {
+    const mark = goalMet(row) ? 'met   ' : 'MISSED';
+    console.log(`${mark}  ${row.label.padEnd(width)}  ${formatFigure(row.value, row.unit).padStart(10)}  goal ${formatGoal(row)}`);
+  }
+  return rows.filter((r) => !goalMet(r));
+}
