@@ -5,6 +5,7 @@
  * `JSON.parse` + `JSON.stringify` of the same review, measured in the same run.
  */
 import { pod4k } from '../fixtures.js';
+import { recordGoal } from '../goals.js';
 import { formatNs, measure, measureAsync, table } from '../lib.js';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { createPatch } from '../../src/jsonpatch/index.js';
@@ -130,4 +131,12 @@ export async function run(): Promise<void> {
       ratio: (stats.median / baseline.median).toFixed(2),
     },
   ]);
+  recordGoal({
+    id: 'kyverno-review-ratio',
+    label: 'Kyverno review, 10 mixed rules ÷ JSON.parse+stringify',
+    value: stats.median / baseline.median,
+    unit: '×',
+    max: 3.5,
+    command: 'npm run bench -- 35',
+  });
 }
