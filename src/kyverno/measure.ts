@@ -6,15 +6,20 @@
  * responses) and what a rule built, and refuses those over the bound. The walk stops once past the
  * bound, so a value sharing subtrees costs at most about `maxValueBytes / 2` steps; it keeps no memo of
  * shared subtrees (./jmespath/size.ts can): the values measured here are nearly always plain trees, and
- * a memo would make every measure several times slower.
+ * a memo would make every measure several times slower. The one exception is the resource a rule built
+ * (`memo`): each rule shares every subtree it did not change with the resource before it, so a memo
+ * kept for the review measures only what the rule rebuilt.
  */
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
-import { jsonSize } from './jmespath/size.js';
+import { jsonSize, type SizeMemo } from './jmespath/size.js';
 
-/** Estimated JSON length of `value`; throws ReviewAborted('size') over the guard's bound. */
-export function measureValue(value: JsonValue, guard: ReviewGuard, what: string): number {
-  const size = jsonSize(value, undefined, guard.maxValueBytes, guard);
+/**
+ * Estimated JSON length of `value`; throws ReviewAborted('size') over the guard's bound. `memo` remembers
+ * the sizes of the arrays and objects walked: only for values no one changes afterwards.
+ */
+export function measureValue(value: JsonValue, guard: ReviewGuard, what: string, memo?: SizeMemo): number {
+  const size = jsonSize(value, memo, guard.maxValueBytes, guard);
   if (size > guard.maxValueBytes) guard.checkSize(size, what);
   return size;
 }

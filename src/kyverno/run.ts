@@ -129,6 +129,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     if (needImages) ctx.set('images', imagesOf(resource));
   };
   const merges = new StrategicMergeCache();
+  const resourceSizes = new Map<object, number>();
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
   let subject: MatchSubject | undefined;
@@ -150,6 +151,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       policyNamespace: policy.namespace,
       refreshObject,
       merges,
+      resourceSizes,
     };
     const rules: KyvernoRuleOutcome[] = [];
     let aborted: AbortReason | undefined;
