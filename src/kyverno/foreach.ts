@@ -20,7 +20,6 @@ import { conditionsHold } from './conditions.js';
 import { loadContextEntries, type EntryScope } from './context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { applyPatches, applyTemplatedPatch } from './patchers.js';
-import type { SizeMemo } from './jmespath/size.js';
 import type { ForeachEntry } from './types.js';
 import { substituteAll } from './variables.js';
 
@@ -29,11 +28,6 @@ export interface ForeachScope extends EntryScope {
   readonly refreshObject: (resource: JsonValue) => void;
   /** Shared by the request's strategic merges (each merges into what the previous steps produced). */
   readonly merges?: StrategicMergeCache;
-  /**
-   * Sizes of the resources' subtrees measured so far in the review (./measure.ts), so the resource a rule
-   * built is measured by what it rebuilt. Resources are never changed once a rule returned them.
-   */
-  readonly resourceSizes?: SizeMemo;
 }
 
 export async function runForeach(

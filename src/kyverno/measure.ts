@@ -6,9 +6,9 @@
  * responses) and what a rule built, and refuses those over the bound. The walk stops once past the
  * bound, so a value sharing subtrees costs at most about `maxValueBytes / 2` steps; it keeps no memo of
  * shared subtrees (./jmespath/size.ts can): the values measured here are nearly always plain trees, and
- * a memo would make every measure several times slower. The one exception is the resource a rule built
- * (`memo`): each rule shares every subtree it did not change with the resource before it, so a memo
- * kept for the review measures only what the rule rebuilt.
+ * a memo would make every measure several times slower. Across a review it pays: the resource each rule
+ * built shares every subtree it did not change with the one before it, and queries return its subtrees,
+ * so the review's memo (JsonContext.sizes) walks each subtree once.
  */
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';

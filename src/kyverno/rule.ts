@@ -54,7 +54,7 @@ export async function runRule(rule: CompiledRule, resource: JsonValue, scope: Fo
     if (patched !== resource) {
       // What the rule built goes into the reply: it must fit the bound as a whole too (measured before
       // comparing: a value sharing subtrees would take exponential time to compare).
-      measureValue(patched, scope.ctx.guard, 'the mutated resource', scope.resourceSizes);
+      measureValue(patched, scope.ctx.guard, 'the mutated resource', scope.ctx.sizes);
     }
     if (patched === resource || jsonEqual(patched, resource)) {
       return { status: 'skipped', message: skipReason ?? 'no patches applied', resource };

@@ -122,14 +122,13 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   }
   const guard = input.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
   const needImages = policies.some((p) => p.rules.some((r) => r.usesImages));
-  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard);
+  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, new Map());
   let current = original;
   const refreshObject = (resource: JsonValue) => {
     ctx.set('request.object', resource);
     if (needImages) ctx.set('images', imagesOf(resource));
   };
   const merges = new StrategicMergeCache();
-  const resourceSizes = new Map<object, number>();
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
   let subject: MatchSubject | undefined;
@@ -151,7 +150,6 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       policyNamespace: policy.namespace,
       refreshObject,
       merges,
-      resourceSizes,
     };
     const rules: KyvernoRuleOutcome[] = [];
     let aborted: AbortReason | undefined;
