@@ -7,7 +7,7 @@
  */
 import { pod4k } from '../fixtures.js';
 import { recordGoal } from '../goals.js';
-import { formatNs, measure, measureAsync, table, type Stats } from '../lib.js';
+import { formatNs, measureAsync, measureInterleaved, table, type Stats } from '../lib.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
@@ -57,6 +57,8 @@ spec:
 
 /** Each measured review path: 1.5 s after 300 warm-up calls, at least 200 samples. */
 const REVIEW_SAMPLING = { minMillis: 1500, warmup: 300, minSamples: 200 };
+/** The review against its baseline: 2 s of rounds of 10 calls of each, at least 200 rounds. */
+const REVIEW_ROUNDS = { minMillis: 2000, warmup: 300, minRounds: 200, batch: 10 };
 
 export async function run(): Promise<void> {
   const bundled = await loadPolicies(['bundled'], nodeCliIO());
@@ -72,8 +74,8 @@ export async function run(): Promise<void> {
   const reply = (await probe.json()) as { response: { allowed: boolean; patch?: string; status?: { message: string } } };
   if (!reply.response.allowed) throw new Error(`bench review was denied: ${reply.response.status?.message}`);
 
-  const baseline = measure(() => JSON.stringify(JSON.parse(text)), { minMillis: 500 });
-  const core = await measureAsync(() => answerReviewText(text, set, 1000), REVIEW_SAMPLING);
+  // The review and its baseline in alternation, so that the load of the moment weighs on both alike.
+  const [baseline, core] = await measureInterleaved([() => JSON.stringify(JSON.parse(text)), () => answerReviewText(text, set, 1000)], REVIEW_ROUNDS);
   const viaFetch = await measureAsync(async () => {
     const res = await app.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers }));
     await res.text();
