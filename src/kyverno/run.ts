@@ -177,7 +177,8 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       const checkpoint = ctx.checkpoint();
       const preset = input.ruleValues?.(policy.name, rule.name);
       if (preset) for (const [name, value] of Object.entries(preset)) ctx.set(name, value);
-      const result = await runRule(rule, current, preset ? { ...scope, presetNames: new Set(Object.keys(preset)) } : scope);
+      const running = runRule(rule, current, preset ? { ...scope, presetNames: new Set(Object.keys(preset)) } : scope);
+      const result = running instanceof Promise ? await running : running;
       ctx.restore(checkpoint);
       rules.push({ rule: rule.name, status: result.status, message: result.message, durationMs: elapsed(ruleStarted) });
       if (result.aborted) aborted ??= result.aborted;
