@@ -77,11 +77,11 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
     }
     return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
   }
-  if (set.kyvernoPolicies.length > 0) {
-    // A Kyverno runner that reports policy starts refines this; until then the step counts as its first.
-    progress.ordinal = mapCount;
-    notify?.(mapCount);
-  }
+  // Without Kyverno policies the review ends here, without waiting on the (empty) Kyverno step.
+  if (set.kyvernoPolicies.length === 0) return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
+  // A Kyverno runner that reports policy starts refines this; until then the step counts as its first.
+  progress.ordinal = mapCount;
+  notify?.(mapCount);
   const kyverno = await runKyvernoStep(set, request, mapResult.object, namespaces, {
     guard,
     onPolicyStart: (index) => {
