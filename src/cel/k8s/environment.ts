@@ -11,6 +11,7 @@ import { registerStdlib } from '../engine/stdlib.js';
 import { T, structType, type CelType } from '../engine/types.js';
 import { declarePatchTypes, declareRequestAndNamespace, NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, variablesStruct } from './types.js';
 import { AUTHORIZER_TYPE, libraries, MUTATION_ONLY_LIBRARIES as mutationOnly, RESOURCE_CHECK_TYPE } from '../lib/index.js';
+import { kyvernoLibraries } from '../lib/kyverno/index.js';
 
 export interface KubernetesEnvs {
   /** matchConditions: no Object/JSONPatch types. */
@@ -24,8 +25,16 @@ export interface KubernetesEnvs {
 }
 
 let envs: KubernetesEnvs | undefined;
+let kyvernoEnvs: KubernetesEnvs | undefined;
 
-export function kubernetesEnvs(): KubernetesEnvs {
+/**
+ * Which environment an expression is compiled in: `kubernetes` (the API server's, for
+ * MutatingAdmissionPolicy) or `kyverno` (Kyverno's CEL policies: the same plus Kyverno's libraries).
+ */
+export type CelDialect = 'kubernetes' | 'kyverno';
+
+export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEnvs {
+  if (dialect === 'kyverno') return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries]));
   return (envs ??= buildEnvs(libraries));
 }
 
