@@ -16,6 +16,7 @@ import {
   toJsonPatchOperations,
   type AdmissionInput,
   type CompileResult,
+  type CelDialect,
   type CelValue,
 } from '../cel/index.js';
 import type { JsonValue } from '../json/index.js';
@@ -42,6 +43,15 @@ interface CompiledMutation {
   result: CompileResult;
 }
 
+/**
+ * How a policy's expressions are compiled and its conditions evaluated. `kyverno` (a Kyverno
+ * MutatingPolicy run on this engine): Kyverno's CEL libraries, and matchConditions that may read
+ * `variables` and `namespaceObject`, as Kyverno evaluates them. Default `kubernetes`.
+ */
+export interface CompileOptions {
+  dialect?: CelDialect;
+}
+
 function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionInput {
   const p = inputs.params;
   return {
@@ -51,8 +61,8 @@ function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionIn
     // `params` exists only for policies with a paramKind (compile-time); null when no param object.
     // (One object shape for every policy: a conditional spread here took V8's slow generic path.)
     params: p.declared ? (p.param ? p.param.value : null) : undefined,
-    // matchConditions never see the namespace object (spec/map.md §5.2).
-    namespaceObject: forConditions ? null : inputs.namespaceObject,
+    // matchConditions never see the namespace object (spec/map.md §5.2); Kyverno's do.
+    namespaceObject: forConditions && !inputs.conditionsSeeNamespace ? null : inputs.namespaceObject,
   };
 }
 
@@ -63,6 +73,8 @@ class Program implements PolicyProgram {
     private readonly mutations: readonly CompiledMutation[],
     private readonly failurePolicy: string | undefined,
     private readonly schema: SchemaContext,
+    /** Kyverno: matchConditions read `variables` (and the namespace object). */
+    private readonly kyverno: boolean,
   ) {}
 
   get mutationCount(): number {
@@ -71,7 +83,10 @@ class Program implements PolicyProgram {
 
   conditions(inputs: InvocationInputs): ConditionsVerdict {
     if (this.conditionsCompiled.length === 0) return { matches: true };
-    const evaluation = new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
+    const input = celInput(this.kyverno ? { ...inputs, conditionsSeeNamespace: true } : inputs, true);
+    const evaluation = new Evaluation(input, this.kyverno
+      ? { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard, variables: this.variables }
+      : { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
     const outcomes: ConditionOutcome[] = [];
     for (const c of this.conditionsCompiled) {
       if (!c.result.ok) {
@@ -120,20 +135,21 @@ class Program implements PolicyProgram {
   }
 }
 
-export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaContext): CompiledPolicy {
+export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaContext, options: CompileOptions = {}): CompiledPolicy {
   const errors: FieldError[] = [];
   const spec = FieldPath.root('spec');
   const params = policy.paramKind !== undefined;
+  const kyverno = options.dialect === 'kyverno';
 
-  const variables = CompiledVariables.compile(policy.variables, { params });
+  const variables = CompiledVariables.compile(policy.variables, kyverno ? { params, dialect: 'kyverno' } : { params });
   variables.entries.forEach((v, i) => {
     if (v.error !== undefined) errors.push(invalid(spec.child('variables').index(i).child('expression'), v.expression, v.error));
   });
 
   const conditions = policy.matchConditions.map((c, i): CompiledCondition => {
-    const result = compileExpression(c.expression, 'matchCondition', { params });
+    const result = compileExpression(c.expression, 'matchCondition', kyverno ? variables.scope() : { params });
     if (!result.ok) {
-      const message = /\bvariables\b/.test(c.expression)
+      const message = !kyverno && /\bvariables\b/.test(c.expression)
         ? `${result.message} (matchConditions cannot use variables)`
         : result.message;
       errors.push(invalid(spec.child('matchConditions').index(i).child('expression'), c.expression, message));
@@ -150,5 +166,5 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
     return { patchType, result };
   });
 
-  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema), errors };
+  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema, kyverno), errors };
 }
