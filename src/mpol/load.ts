@@ -86,6 +86,10 @@ function isConditionNameFormat(e: FieldError): boolean {
   return /^spec\.matchConditions\[\d+\]\.name$/.test(e.path) && e.message.startsWith('Invalid value');
 }
 
+function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
+  return calls.filter((c, i) => calls.findIndex((d) => d.call === c.call) === i);
+}
+
 function controllersOf(spec: JsonObject, errors: FieldError[]): string[] | undefined {
   const autogen = obj(getOwn(spec, 'autogen'));
   const pc = autogen ? obj(getOwn(autogen, 'podControllers')) : undefined;
@@ -146,10 +150,19 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
       message: 'mutating existing resources is background work of Kyverno\'s controller (it updates other objects through the API server); no webhook can do it, so Amender skips that part and applies the policy to the admitted object only',
     });
   }
-  for (const key of ['targetMatchConstraints', 'targetMatchConditions']) {
-    if (getOwn(spec, key) !== undefined && getOwn(spec, key) !== null) {
-      warnings.push({ path: `spec.${key}`, message: 'targets of mutateExisting are background work of Kyverno\'s controller; no webhook can mutate them, so Amender ignores this field' });
-    }
+  // Kyverno's webhook skips a policy with targets (NoTargetMatchConstraintPolicy): only its background
+  // controller runs it, on the targets. Amender has no background controller, so it never runs.
+  const targets = obj(getOwn(spec, 'targetMatchConstraints'));
+  const targetRules = targets ? getOwn(targets, 'resourceRules') : undefined;
+  const targetExpression = targets ? getOwn(targets, 'expression') : undefined;
+  const hasTargets = (Array.isArray(targetRules) && targetRules.length > 0) || (typeof targetExpression === 'string' && targetExpression !== '');
+  if (hasTargets) {
+    errors.push({
+      path: 'spec.targetMatchConstraints',
+      message: 'Forbidden: a policy with targets mutates existing resources from Kyverno\'s background controller (it updates other objects through the API server) and Kyverno\'s webhook never runs it at admission; no webhook can do that work, so Amender does not run it',
+    });
+  } else if (getOwn(spec, 'targetMatchConditions') !== undefined && getOwn(spec, 'targetMatchConditions') !== null) {
+    warnings.push({ path: 'spec.targetMatchConditions', message: 'conditions on mutateExisting targets apply to Kyverno\'s background controller only; ignored' });
   }
   const mode = evaluation ? getOwn(evaluation, 'mode') : undefined;
   if (mode !== undefined && mode !== null && mode !== 'Kubernetes') {
@@ -163,7 +176,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
     warnings.push({ path: 'spec.auditAnnotations', message: 'audit annotations of a MutatingPolicy go to Kyverno\'s policy reports, which Amender does not write; ignored' });
   }
   for (const { path, expression } of expressions(spec)) {
-    for (const call of findClusterCalls(expression)) {
+    for (const call of uniqueCalls(findClusterCalls(expression))) {
       errors.push({ path, message: `Forbidden: ${call.call}() ${call.reason}; Amender runs off-cluster without that access, so a policy using it is refused rather than failing every request it matches` });
     }
   }

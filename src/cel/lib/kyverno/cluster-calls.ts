@@ -8,7 +8,7 @@ import { parse } from '../../engine/parser.js';
 export const CLUSTER_LIBRARIES: Readonly<Record<string, string>> = {
   resource: 'reads objects from the Kubernetes API (resource.Get/List/Post)',
   http: 'makes HTTP requests (http.Get/Post/Client)',
-  imagedata: 'fetches image metadata from a container registry (imagedata.Get)',
+  imagedata: 'fetches image metadata from a container registry (image.GetMetadata, imagedata.Get)',
   globalContext: "reads Kyverno's GlobalContextEntry cache, which only a Kyverno installation fills (globalContext.Get)",
 };
 
@@ -22,8 +22,11 @@ export interface ClusterCall {
 function walk(e: Expr, out: ClusterCall[]): void {
   switch (e.kind) {
     case 'call': {
-      if (e.target && e.target.kind === 'ident' && Object.prototype.hasOwnProperty.call(CLUSTER_LIBRARIES, e.target.name)) {
-        out.push({ call: `${e.target.name}.${e.fn}`, library: e.target.name, reason: CLUSTER_LIBRARIES[e.target.name] });
+      if (e.target && e.target.kind === 'ident') {
+        const name = e.target.name;
+        // Kyverno's imagedata library is the variable `image` (the image() function is another library).
+        const library = name === 'image' && /^[Gg]etMetadata$/.test(e.fn) ? 'imagedata' : name;
+        if (Object.prototype.hasOwnProperty.call(CLUSTER_LIBRARIES, library)) out.push({ call: `${name}.${e.fn}`, library, reason: CLUSTER_LIBRARIES[library] });
       }
       if (e.target) walk(e.target, out);
       for (const a of e.args) walk(a, out);
