@@ -11,6 +11,7 @@ import { mathLibrary } from './math.js';
 import { regexExtLibrary } from './regex-ext.js';
 import { timeLibrary } from './time.js';
 import { transformLibrary } from './transform.js';
+import { x509Library } from './x509.js';
 import { yamlLibrary } from './yaml.js';
 
 export const kyvernoLibraries: readonly CelLibrary[] = [
@@ -22,6 +23,7 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   mathLibrary,
   hashLibrary,
   transformLibrary,
+  x509Library,
 ];
 
 export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';
