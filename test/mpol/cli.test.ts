@@ -103,6 +103,11 @@ describe('amender apply on Kyverno MutatingPolicies', () => {
     const annotations = { 'registry/library/nginx': 'index.docker.io|latest', 'registry/org/tool': 'ghcr.io|1.2' };
     expect(a.metadata.annotations).toEqual(annotations);
     expect(b.metadata.annotations).toEqual(annotations);
+    // One result per policy and resource, as `kyverno apply` reports them.
+    expect(io.stderr).toContain('MutatingPolicy registry -> resource team-a/Pod/p: pass (mutated)\n');
+    expect(io.stderr).toContain('NamespacedMutatingPolicy team-a/team-label -> resource team-a/Pod/p: pass (mutated)\n');
+    expect(io.stderr).not.toContain('team-label -> resource team-b');
+    expect(io.stderr).toContain('pass: 3, fail: 0, warn: 0, error: 0, skip: 0\n');
   });
 
   it('evaluates matchConditions with variables: false skips the policy', async () => {
@@ -110,6 +115,7 @@ describe('amender apply on Kyverno MutatingPolicies', () => {
     const io = fakeIO({ 'p.yaml': REGISTRY, 'pod.yaml': unlabelled });
     expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], io)).toBe(0);
     expect(parseYaml(io.stdout).metadata.annotations).toBeUndefined();
+    expect(io.stderr).toContain('MutatingPolicy registry -> resource team-b/Pod/p: skip (matchCondition "only pods with an app label" is false)\n');
   });
 
   it('applies autogen variants to Deployments (spec.template) and CronJobs (spec.jobTemplate.spec.template)', async () => {
