@@ -153,6 +153,39 @@ describe('amender apply on Kyverno MutatingPolicies', () => {
   });
 });
 
+describe('reinvocation of Kyverno MutatingPolicies', () => {
+  const copy = (policy: string) => `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: a-copy}
+spec:
+  reinvocationPolicy: ${policy}
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]}
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{annotations: {"tier": object.metadata.?labels.tier.orValue("none")}}}'
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: b-tier}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]}
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"tier": "gold"}}}'}
+`;
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: x}\n';
+
+  it('runs an IfNeeded policy again when a later policy changed the object, and a Never one once', async () => {
+    const ifNeeded = fakeIO({ 'p.yaml': copy('IfNeeded'), 'cm.yaml': cm });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], ifNeeded)).toBe(0);
+    expect(parseYaml(ifNeeded.stdout).metadata).toMatchObject({ labels: { tier: 'gold' }, annotations: { tier: 'gold' } });
+    const never = fakeIO({ 'p.yaml': copy('Never'), 'cm.yaml': cm });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], never)).toBe(0);
+    expect(parseYaml(never.stdout).metadata).toMatchObject({ labels: { tier: 'gold' }, annotations: { tier: 'none' } });
+  });
+});
+
 describe('amender review and webhook-config on Kyverno MutatingPolicies', () => {
   it('answers an AdmissionReview with the patch of a NamespacedMutatingPolicy', async () => {
     const review = {
