@@ -217,3 +217,14 @@ describe('amender review and webhook-config on Kyverno MutatingPolicies', () => 
     expect(io.stderr).toContain('MutatingPolicy/dns: CREATE');
   });
 });
+
+describe('amender eval --kyverno', () => {
+  it("evaluates in the environment of Kyverno's MutatingPolicy, and only with the flag", async () => {
+    const io = fakeIO({});
+    expect(await runCli(['eval', '--kyverno', '--expression', '[image("nginx:1.2").repository(), regex.replace("a.b", "[.]", "/")]'], io)).toBe(0);
+    expect(JSON.parse(io.stdout)).toEqual({ value: ['library/nginx', 'a/b'], type: 'list(string)' });
+    const plain = fakeIO({});
+    expect(await runCli(['eval', '--expression', 'image("nginx")'], plain)).toBe(1);
+    expect(plain.stderr).toContain("undeclared reference to 'image'");
+  });
+});

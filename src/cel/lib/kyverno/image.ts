@@ -40,6 +40,11 @@ export class ImageReference {
     return this.digest !== '' ? this.digest : this.tag;
   }
 
+  /** The reference as written (go-containerregistry's String() of a parsed reference). */
+  toString(): string {
+    return this.original;
+  }
+
   celEquals(other: unknown): boolean {
     return (
       other instanceof ImageReference &&
