@@ -79,7 +79,7 @@ export {
 } from './k8s/compile.js';
 export type { CacheStats } from './k8s/cache.js';
 export type { CelDialect } from './k8s/environment.js';
-export { findClusterCalls, CLUSTER_LIBRARIES, type ClusterCall } from './lib/kyverno/index.js';
+export { findClusterCalls, referencesIdentifier, CLUSTER_LIBRARIES, type ClusterCall } from './lib/kyverno/index.js';
 export { CompiledVariables, type CompiledVariable, type VariableDefinition } from './k8s/variables.js';
 export {
   Evaluation,

@@ -7,7 +7,7 @@
  * what no webhook can do off-cluster (cluster/network CEL libraries: refused; mutateExisting and
  * targets: background work, reported; admission disabled: never runs).
  */
-import { findClusterCalls } from '../cel/index.js';
+import { findClusterCalls, referencesIdentifier } from '../cel/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { decodePolicy } from '../map/decode.js';
 import { defaultPolicy } from '../map/defaults.js';
@@ -179,6 +179,17 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
     for (const call of uniqueCalls(findClusterCalls(expression))) {
       errors.push({ path, message: `Forbidden: ${call.call}() ${call.reason}; Amender runs off-cluster without that access, so a policy using it is refused rather than failing every request it matches` });
     }
+  }
+
+  // Kyverno refuses variables in matchConditions when it is to generate a native MutatingAdmissionPolicy
+  // (kube-apiserver evaluates matchConditions before variables).
+  const autogen = obj(getOwn(spec, 'autogen'));
+  if (enabled(autogen, 'mutatingAdmissionPolicy', false)) {
+    policy.matchConditions.forEach((c, i) => {
+      if (referencesIdentifier(c.expression, 'variables')) {
+        errors.push(forbidden(specPath.child('matchConditions').index(i).child('expression'), 'variables cannot be referenced in matchConditions when spec.autogen.mutatingAdmissionPolicy.enabled is true; native MutatingAdmissionPolicy evaluates match conditions before variables, so inline the expression instead'));
+      }
+    });
   }
 
   const controllers = controllersOf(spec, errors);

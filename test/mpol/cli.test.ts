@@ -70,6 +70,12 @@ ${extra}`;
     expect(err).toMatch(/MutatingPolicy\/typo: spec\.mutation: Forbidden|MutatingPolicy\/typo: spec\.mutation: .*unknown field/);
   });
 
+  it('refuses variables in matchConditions when Kyverno is to generate a native MutatingAdmissionPolicy', async () => {
+    const io = fakeIO({ 'p.yaml': REGISTRY.replace('  autogen: {podControllers: {controllers: []}}', '  autogen: {podControllers: {controllers: []}, mutatingAdmissionPolicy: {enabled: true}}') });
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
+    expect(io.stderr).toContain('MutatingPolicy/registry: spec.matchConditions[0].expression: Forbidden: variables cannot be referenced in matchConditions');
+  });
+
   it('refuses a policy whose expressions do not compile, as Kyverno refuses it', async () => {
     const bad = REGISTRY.replace("image(c.image)", "image(c.image, 1)");
     const io = fakeIO({ 'p.yaml': bad });

@@ -19,40 +19,43 @@ export interface ClusterCall {
   reason: string;
 }
 
-function walk(e: Expr, out: ClusterCall[]): void {
+/** Every sub-expression of `e`, `e` first. */
+function* nodes(e: Expr): Generator<Expr> {
+  yield e;
   switch (e.kind) {
-    case 'call': {
-      if (e.target && e.target.kind === 'ident') {
-        const name = e.target.name;
-        // Kyverno's imagedata library is the variable `image` (the image() function is another library).
-        const library = name === 'image' && /^[Gg]etMetadata$/.test(e.fn) ? 'imagedata' : name;
-        if (Object.prototype.hasOwnProperty.call(CLUSTER_LIBRARIES, library)) out.push({ call: `${name}.${e.fn}`, library, reason: CLUSTER_LIBRARIES[library] });
-      }
-      if (e.target) walk(e.target, out);
-      for (const a of e.args) walk(a, out);
+    case 'call':
+      if (e.target) yield* nodes(e.target);
+      for (const a of e.args) yield* nodes(a);
       return;
-    }
     case 'select':
-      walk(e.operand, out);
+      yield* nodes(e.operand);
       return;
     case 'list':
-      for (const x of e.elements) walk(x, out);
+      for (const x of e.elements) yield* nodes(x);
       return;
     case 'map':
       for (const x of e.entries) {
-        walk(x.key, out);
-        walk(x.value, out);
+        yield* nodes(x.key);
+        yield* nodes(x.value);
       }
       return;
     case 'struct':
-      for (const f of e.fields) walk(f.value, out);
+      for (const f of e.fields) yield* nodes(f.value);
       return;
     case 'comprehension':
-      for (const x of [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result]) walk(x, out);
+      for (const x of [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result]) yield* nodes(x);
       return;
     default:
       return;
   }
+}
+
+/** Whether an expression reads the identifier `name` (false when it does not parse). */
+export function referencesIdentifier(expression: string, name: string): boolean {
+  const parsed = parse(expression);
+  if (!parsed.expr) return false;
+  for (const n of nodes(parsed.expr)) if (n.kind === 'ident' && n.name === name) return true;
+  return false;
 }
 
 /** The cluster/network library calls of an expression (none when it does not parse: the compiler says why). */
@@ -60,6 +63,12 @@ export function findClusterCalls(expression: string): ClusterCall[] {
   const parsed = parse(expression);
   if (!parsed.expr) return [];
   const out: ClusterCall[] = [];
-  walk(parsed.expr, out);
+  for (const e of nodes(parsed.expr)) {
+    if (e.kind !== 'call' || !e.target || e.target.kind !== 'ident') continue;
+    const name = e.target.name;
+    // Kyverno's imagedata library is the variable `image` (the image() function is another library).
+    const library = name === 'image' && /^[Gg]etMetadata$/.test(e.fn) ? 'imagedata' : name;
+    if (Object.prototype.hasOwnProperty.call(CLUSTER_LIBRARIES, library)) out.push({ call: `${name}.${e.fn}`, library, reason: CLUSTER_LIBRARIES[library] });
+  }
   return out;
 }

@@ -27,4 +27,4 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
 ];
 
 export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';
-export { findClusterCalls, CLUSTER_LIBRARIES, type ClusterCall } from './cluster-calls.js';
+export { findClusterCalls, referencesIdentifier, CLUSTER_LIBRARIES, type ClusterCall } from './cluster-calls.js';
