@@ -30,7 +30,7 @@ function goFloat(x: number): string {
   return String(x).replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
-/** Go's json.Marshal of a CEL value; `budget` bounds the text (the review's size bound). */
+/** Go's json.Marshal of a CEL value; the text is checked against the review's size bound as it grows. */
 export function marshalCel(v: unknown, depth = 0): string {
   if (depth > 1000) throw celError('json: value nested too deeply');
   if (v === null || v === undefined) return 'null';
