@@ -39,7 +39,7 @@ describe("Kyverno's CEL libraries", () => {
       'latest',
     ]);
     const digest = `sha256:${'a'.repeat(64)}`;
-    expect(value(`[image("ghcr.io/org/app:1.0@${digest}").digest(), image("ghcr.io/org/app:1.0@${digest}").tag(), string(image("localhost:5000/xy:2").containsDigest())]`)).toEqual([digest, '', 'false']);
+    expect(value(`[image("ghcr.io/org/app:1.0@${digest}").digest(), image("ghcr.io/org/app:1.0@${digest}").tag(), string(image("localhost/x:2").containsDigest()), image("localhost/x:2").registry()]`)).toEqual([digest, '', 'false', 'localhost']);
     expect(value('parseImageReference("docker.io/bitnami/redis:7").repository()')).toBe('bitnami/redis');
     expect(value('[isImage("nginx:1.25"), isImage("Not An Image")]')).toEqual([true, false]);
     expect(run('image("UPPER/case")').error).toContain('could not parse reference: UPPER/case');

@@ -4,7 +4,8 @@ import { celError } from '../errors.js';
 
 /**
  * Kyverno's image library (kyverno/sdk `extensions/cel/libs/image`): image references parsed as
- * go-containerregistry's `name.ParseReference` reads them (not distribution/reference): the registry
+ * go-containerregistry's `name.ParseReference` reads them (not distribution/reference): the first path
+ * part is the registry when it is `localhost` or has a `.` or `:`; the registry
  * defaults to `index.docker.io` (`docker.io` is rewritten to it), a one-part Docker Hub repository gets
  * `library/`, the tag defaults to `latest`, and a reference with a digest is a digest reference (no tag).
  *
@@ -64,12 +65,14 @@ function repository(name: string): { registry: string; repo: string } {
   const slash = name.indexOf('/');
   if (slash >= 0) {
     const first = name.slice(0, slash);
-    if (first.includes('.') || first.includes(':')) {
+    if (first === 'localhost' || first.includes('.') || first.includes(':')) {
       registry = first;
       repo = name.slice(slash + 1);
     }
   }
-  if (repo.length < 2 || repo.length > 255 || !REPOSITORY_CHARS.test(repo)) throw new ReferenceError(`repository can only contain the characters \`abcdefghijklmnopqrstuvwxyz0123456789_-./\`: ${repo}`);
+  const runes = Array.from(repo).length;
+  if (runes < 1 || runes > 255) throw new ReferenceError(`repository must be between 1 and 255 characters in length: ${repo}`);
+  if (!REPOSITORY_CHARS.test(repo)) throw new ReferenceError(`repository can only contain the characters \`abcdefghijklmnopqrstuvwxyz0123456789_-./\`: ${repo}`);
   if (!AUTHORITY.test(registry)) throw new ReferenceError(`registries must be valid RFC 3986 URI authorities: ${registry}`);
   if (registry === '' || registry === 'docker.io') registry = DEFAULT_REGISTRY;
   return { registry, repo };
