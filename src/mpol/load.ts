@@ -30,9 +30,9 @@ export interface LoadedMutatingPolicy {
   id: string;
   /** The policy as the engine runs it, then its autogen variants. */
   policies: { policy: MutatingAdmissionPolicy; autogen?: AutogenGroup }[];
-  /** Whether it runs at admission at all (spec.evaluation.admission.enabled, default true). */
+  /** Whether it runs at admission at all (spec.evaluation.admission.enabled, default true; false is an error). */
   admission: boolean;
-  /** The document is refused (left out of the set): the errors say why. */
+  /** The document is refused or never runs (left out of the set): the errors say why. */
   usable: boolean;
   errors: FieldError[];
   /** Reported; the policy still runs at admission. */
@@ -142,7 +142,8 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const evalPath = specPath.child('evaluation');
   if (!admission && !mutateExisting) errors.push(forbidden(evalPath, 'disabling both admission and mutateExisting evaluation modes is not allowed'));
   else if (!admission) {
-    warnings.push({ path: 'spec.evaluation.admission.enabled', message: 'false: the policy never runs at admission (only Kyverno\'s background controller would run it), so Amender never runs it' });
+    // Left out of the set (an 'ignored' problem): nothing of it runs at admission.
+    errors.push({ path: 'spec.evaluation.admission.enabled', message: 'false: the policy never runs at admission (only Kyverno\'s background controller would run it), so Amender never runs it' });
   }
   if (mutateExisting) {
     warnings.push({
