@@ -24,6 +24,9 @@ describe("Kyverno's CEL libraries", () => {
   it('regex: replace with groups, extract, extractAll (cel-go ext.Regex)', () => {
     expect(value(String.raw`regex.replace("registry.io/app:1.2", "^([^/]+)/(.*)$", "mirror.local/\\2")`)).toBe('mirror.local/app:1.2');
     expect(value(String.raw`regex.replace("a-b-c", "-", "+", 1)`)).toBe('a+b-c');
+    // Go's successive matches: an empty match right after a match is not one.
+    expect(value(String.raw`regex.replace("abc", "x*", "-")`)).toBe('-a-b-c-');
+    expect(value(String.raw`regex.extractAll("a,b,,c", "[^,]*")`)).toEqual(['a', 'b', '', 'c']);
     expect(value(String.raw`regex.extract("tag:v1.2.3", "v([0-9]+)").value()`)).toBe('1');
     expect(value(String.raw`regex.extract("none", "[0-9]+").hasValue()`)).toBe(false);
     expect(value(String.raw`regex.extractAll("a1b22c333", "[0-9]+")`)).toEqual(['1', '22', '333']);

@@ -46,9 +46,10 @@ function allMatches(re: RE2JS, s: string): Match[] {
       const gs = m.start(g);
       spans.push(gs, gs < 0 ? -1 : m.end(g));
     }
-    if (end === start) {
+    if (end === pos) {
+      // An empty match at the search position: reported unless it abuts the previous match; step one rune.
       if (start !== prevEnd) out.push({ spans });
-      pos = end + (end < s.length && s.charCodeAt(end) >= 0xd800 && s.charCodeAt(end) <= 0xdbff ? 2 : 1);
+      pos += pos < s.length && s.charCodeAt(pos) >= 0xd800 && s.charCodeAt(pos) <= 0xdbff ? 2 : 1;
     } else {
       out.push({ spans });
       pos = end;
