@@ -234,3 +234,61 @@ describe('amender eval --kyverno', () => {
     expect(plain.stderr).toContain("undeclared reference to 'image'");
   });
 });
+
+describe('amender test with MutatingAdmissionPolicies, MutatingPolicies and ClusterPolicies together', () => {
+  const POLICIES = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: map-label}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  reinvocationPolicy: Never
+  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"map": "yes"}}}'}}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: map-label}
+spec: {policyName: map-label}
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: mpol-label}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"mpol": object.metadata.labels.map}}}'}}]
+---
+apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: classic}
+spec:
+  rules:
+    - name: r
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate: {patchStrategicMerge: {metadata: {labels: {classic: "{{ request.object.metadata.labels.mpol }}"}}}}
+`;
+  const labelled = (labels: string) => `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, labels: {${labels}}}\nspec: {containers: [{name: c, image: nginx}]}\n`;
+  const TEST = `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: mixed}
+policies: [policies.yaml]
+resources: [pod.yaml]
+results:
+  - {policy: map-label, resources: [p], kind: Pod, result: pass, isMutatingAdmissionPolicy: true, patchedResources: map.yaml}
+  - {policy: mpol-label, resources: [p], kind: Pod, result: pass, isMutatingPolicy: true, patchedResources: mpol.yaml}
+  - {policy: classic, rule: r, resources: [p], kind: Pod, result: pass, patchedResources: classic.yaml}
+`;
+
+  it('runs them in the webhook\'s order, each patched resource cumulative, and says where Kyverno\'s CLI differs', async () => {
+    const io = fakeIO({
+      't/kyverno-test.yaml': TEST,
+      't/policies.yaml': POLICIES,
+      't/pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: nginx}]}\n',
+      't/map.yaml': labelled('map: "yes"'),
+      't/mpol.yaml': labelled('map: "yes", mpol: "yes"'),
+      't/classic.yaml': labelled('map: "yes", mpol: "yes", classic: "yes"'),
+    });
+    expect(await runCli(['test', 't'], io)).toBe(0);
+    expect(io.stdout).toContain('note: Kyverno MutatingPolicies run before the ClusterPolicies/Policies, as in Amender\'s webhook');
+    expect(io.stdout).toContain('Applying 3 policies to 1 resource');
+    expect(io.stdout).toContain('Test Summary: 3 tests passed and 0 tests failed');
+  });
+});

@@ -99,14 +99,20 @@ function isAdmissionRegistration(doc: JsonObject): boolean {
   return typeof v === 'string' && v.startsWith('admissionregistration.k8s.io/');
 }
 
+/** A policy the test runs on its own (each kind in sets of its own), as opposed to the objects they share. */
+function isTestPolicy(d: SourceDocument): boolean {
+  return isKyvernoPolicyDocument(d.value) || mutatingPolicyKind(d.value) !== undefined || (isAdmissionRegistration(d.value) && MAP_KINDS.has(String(getOwn(d.value, 'kind'))));
+}
+
 /**
  * The test's MutatingAdmissionPolicies in file order, each in a set of its own with its bindings and
  * every object that is not a policy (params, Namespaces, CRDs), so each runs alone as the CLI runs it.
  */
 function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: readonly SourceDocument[], log: string[]): MapUnderTest[] {
   const docs: SourceDocument[] = loaded.parsed.flatMap((p) => p.documents);
-  const loadedNames = new Set(loaded.set.mutatingPolicies.map((b) => b.policy.name));
-  const shared = [...docs.filter((d) => !isKyvernoPolicyDocument(d.value) && !(isAdmissionRegistration(d.value) && MAP_KINDS.has(String(getOwn(d.value, 'kind'))))), ...params];
+  const loadedNames = new Set(loaded.set.mutatingPolicies.filter((b) => !b.kyverno).map((b) => b.policy.name));
+  const shared = [...docs.filter((d) => !isTestPolicy(d)), ...params];
+  const namespaces = valueNamespaces(values, shared);
   const out: MapUnderTest[] = [];
   for (const doc of docs) {
     if (!isAdmissionRegistration(doc.value) || getOwn(doc.value, 'kind') !== 'MutatingAdmissionPolicy') continue;
@@ -128,9 +134,6 @@ function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: reado
     }
     const spec = getOwn(doc.value, 'spec');
     const failurePolicy = isJsonObject(spec) && getOwn(spec, 'failurePolicy') === 'Ignore' ? 'Ignore' : 'Fail';
-    // Namespaces the values describe, unless the policy files have them.
-    const known = new Set(shared.filter((d) => getOwn(d.value, 'kind') === 'Namespace').map((d) => docName(d.value)));
-    const namespaces: SourceDocument[] = [...values.namespaceLabels].filter(([ns]) => !known.has(ns)).map(([ns, labels], i) => ({ source: 'values', index: i, value: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } } }));
     out.push({ name, set: buildPolicySet([doc, ...bindings, ...namespaces, ...shared]), failurePolicy, bound: bindings.length > 0 });
   }
   return out;
@@ -149,8 +152,7 @@ function valueNamespaces(values: ValuesSpec, shared: readonly SourceDocument[]):
 function mutatingPoliciesUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: readonly SourceDocument[]): MutatingPolicyUnderTest[] {
   const docs: SourceDocument[] = loaded.parsed.flatMap((p) => p.documents);
   const accepted = new Set(loaded.set.mutatingPolicies.filter((b) => b.kyverno).map((b) => `${b.kyverno!.kind}/${b.kyverno!.namespace ?? ''}/${b.kyverno!.name}`));
-  const isPolicy = (d: SourceDocument) => isKyvernoPolicyDocument(d.value) || mutatingPolicyKind(d.value) !== undefined || (isAdmissionRegistration(d.value) && MAP_KINDS.has(String(getOwn(d.value, 'kind'))));
-  const shared = [...docs.filter((d) => !isPolicy(d)), ...params];
+  const shared = [...docs.filter((d) => !isTestPolicy(d)), ...params];
   const namespaces = valueNamespaces(values, shared);
   const out: MutatingPolicyUnderTest[] = [];
   for (const doc of docs) {
