@@ -19,7 +19,7 @@ import {
   type CelDialect,
   type CelValue,
 } from '../cel/index.js';
-import type { JsonValue } from '../json/index.js';
+import type { JsonObject, JsonValue } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
@@ -61,9 +61,26 @@ function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionIn
     // `params` exists only for policies with a paramKind (compile-time); null when no param object.
     // (One object shape for every policy: a conditional spread here took V8's slow generic path.)
     params: p.declared ? (p.param ? p.param.value : null) : undefined,
-    // matchConditions never see the namespace object (spec/map.md §5.2); Kyverno's do.
-    namespaceObject: forConditions && !inputs.conditionsSeeNamespace ? null : inputs.namespaceObject,
+    // matchConditions never see the namespace object (spec/map.md §5.2).
+    namespaceObject: forConditions ? null : inputs.namespaceObject,
   };
+}
+
+/** Kyverno's `request` also holds the admitted object and oldObject (as received, not as mutated). */
+const kyvernoRequests = new WeakMap<JsonObject, JsonObject>();
+
+function kyvernoRequest(inputs: InvocationInputs): JsonObject {
+  let r = kyvernoRequests.get(inputs.request);
+  if (!r) {
+    r = { ...inputs.request, object: inputs.requestObject ?? null, oldObject: inputs.oldObject };
+    kyvernoRequests.set(inputs.request, r);
+  }
+  return r;
+}
+
+/** What a Kyverno policy's expressions see: matchConditions too see `namespaceObject` (and `variables`). */
+function kyvernoInput(inputs: InvocationInputs): AdmissionInput {
+  return { object: inputs.object, oldObject: inputs.oldObject, request: kyvernoRequest(inputs), namespaceObject: inputs.namespaceObject };
 }
 
 class Program implements PolicyProgram {
@@ -73,7 +90,7 @@ class Program implements PolicyProgram {
     private readonly mutations: readonly CompiledMutation[],
     private readonly failurePolicy: string | undefined,
     private readonly schema: SchemaContext,
-    /** Kyverno: matchConditions read `variables` (and the namespace object). */
+    /** Kyverno: its `request` holds the objects, matchConditions read `variables` and the namespace object. */
     private readonly kyverno: boolean,
   ) {}
 
@@ -83,10 +100,9 @@ class Program implements PolicyProgram {
 
   conditions(inputs: InvocationInputs): ConditionsVerdict {
     if (this.conditionsCompiled.length === 0) return { matches: true };
-    const input = celInput(this.kyverno ? { ...inputs, conditionsSeeNamespace: true } : inputs, true);
-    const evaluation = new Evaluation(input, this.kyverno
-      ? { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard, variables: this.variables }
-      : { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
+    const evaluation = this.kyverno
+      ? new Evaluation(kyvernoInput(inputs), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard, variables: this.variables })
+      : new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
     const outcomes: ConditionOutcome[] = [];
     for (const c of this.conditionsCompiled) {
       if (!c.result.ok) {
@@ -110,7 +126,8 @@ class Program implements PolicyProgram {
   mutation(index: number, inputs: InvocationInputs): MutationOutcome {
     const m = this.mutations[index];
     if (!m.result.ok) return { ok: false, message: m.result.message };
-    const evaluation = new Evaluation(celInput(inputs, false), { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
+    const input = this.kyverno ? kyvernoInput(inputs) : celInput(inputs, false);
+    const evaluation = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
     const r = evaluation.evaluate(m.result.compiled);
     if (!r.ok) return { ok: false, message: r.message };
     return this.apply(m, r.value, inputs);

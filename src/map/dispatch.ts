@@ -29,8 +29,8 @@ export interface InvocationInputs {
   history?: MutationHistory;
   /** The review's deadline and size bound; its ReviewAborted is thrown out of conditions/mutation. */
   guard?: ReviewGuard;
-  /** Kyverno's matchConditions also see `namespaceObject` (MAP's never do). */
-  conditionsSeeNamespace?: boolean;
+  /** The object as the request carried it (before any mutation): Kyverno's `request.object`. */
+  requestObject?: JsonValue | null;
 }
 
 export type MutationOutcome =
@@ -372,6 +372,7 @@ class Dispatcher {
       namespaceObject,
       history: this.history,
       guard: this.ctx.guard,
+      requestObject: this.request.object ?? null,
     };
     const verdict = program.conditions(inputs);
     if (!verdict.matches) {

@@ -159,6 +159,45 @@ describe('amender apply on Kyverno MutatingPolicies', () => {
   });
 });
 
+describe("Kyverno's request and namespaceObject", () => {
+  it('gives request.object (as admitted) and namespaceObject to matchConditions and mutations', async () => {
+    const policy = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: env}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]}
+  matchConditions:
+    - {name: labelled namespace, expression: 'namespaceObject.metadata.labels.env == "prod"'}
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"env": namespaceObject.metadata.labels.env, "first": request.object.metadata.name}}}'}
+`;
+    const ns = (name: string, env: string) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}, labels: {env: ${env}}}\n`;
+    const io = fakeIO({
+      'p.yaml': [policy, ns('shop', 'prod'), ns('lab', 'dev')].join('---\n'),
+      'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: d, namespace: lab}\n',
+    });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], io)).toBe(0);
+    const [shop, lab] = docs(io.stdout);
+    expect(shop.metadata.labels).toEqual({ env: 'prod', first: 'c' });
+    expect(lab.metadata.labels).toBeUndefined();
+  });
+
+  it('keeps request.object out of the Kubernetes environment', async () => {
+    const map = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: m}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  reinvocationPolicy: Never
+  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"n": request.object.metadata.name}}}'}}]
+`;
+    const io = fakeIO({ 'p.yaml': map });
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
+    expect(io.stderr).toContain("undefined field 'object'");
+  });
+});
+
 describe('reinvocation of Kyverno MutatingPolicies', () => {
   const copy = (policy: string) => `apiVersion: policies.kyverno.io/v1
 kind: MutatingPolicy

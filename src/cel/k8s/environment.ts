@@ -34,12 +34,15 @@ let kyvernoEnvs: KubernetesEnvs | undefined;
 export type CelDialect = 'kubernetes' | 'kyverno';
 
 export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEnvs {
-  if (dialect === 'kyverno') return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries]));
+  if (dialect === 'kyverno') return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries], { requestObjects: true }));
   return (envs ??= buildEnvs(libraries));
 }
 
-/** Builds fresh environments with the given libraries (tests use this to add or omit libraries). */
-export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
+/**
+ * Builds fresh environments with the given libraries (tests use this to add or omit libraries);
+ * `requestObjects` declares `request.object`/`request.oldObject` (Kyverno's request type).
+ */
+export function buildEnvs(libs: readonly CelLibrary[], options: { requestObjects?: boolean } = {}): KubernetesEnvs {
   const base = new Env(undefined, { homogeneousAggregateLiterals: true });
   declareStandardTypes(base);
   registerStdlib(base);
@@ -53,7 +56,7 @@ export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
     }
   };
   for (const lib of libs) if (!mutationOnly.has(lib.name)) add(lib, base);
-  declareRequestAndNamespace(base);
+  declareRequestAndNamespace(base, options);
   const authorizer = base.lookupTypeName(AUTHORIZER_TYPE) ?? base.addOpaqueType(AUTHORIZER_TYPE);
   const resourceCheck = base.lookupTypeName(RESOURCE_CHECK_TYPE) ?? base.addOpaqueType(RESOURCE_CHECK_TYPE);
   base.addIdent({ name: 'object', type: T.dyn });
