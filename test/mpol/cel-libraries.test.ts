@@ -86,6 +86,11 @@ describe("Kyverno's CEL libraries", () => {
     expect(() => run('json.marshal(object.l)', { l: Array.from({ length: 300 }, (_, i) => `item-${i}`) }, guard2)).toThrow(ReviewAborted);
   });
 
+  it("declare Kyverno's exceptions variable, always empty (no PolicyException is read)", () => {
+    expect(value('[size(exceptions.allowedImages), size(exceptions.allowedValues)]')).toEqual([0n, 0n]);
+    expect(compileExpression('exceptions', 'variable', { params: false }).ok).toBe(false);
+  });
+
   it('are absent from the Kubernetes environment (MutatingAdmissionPolicy stays as the API server has it)', () => {
     for (const e of ['image("nginx")', 'regex.replace("a", "a", "b")', 'json.marshal(1)', 'sha256("a")', 'math.round(1.0, 1)', 'x509.decode("")']) {
       const r = compileExpression(e, 'variable', { params: false });

@@ -16,6 +16,17 @@ export const NAMESPACE_TYPE = 'kubernetes.Namespace';
 export const JSONPATCH_TYPE = 'JSONPatch';
 export const OBJECT_TYPE = 'Object';
 export const VARIABLES_TYPE = 'kubernetes.variables';
+export const EXCEPTION_TYPE = 'libs.Exception';
+
+/**
+ * Kyverno's `exceptions` variable (libs.Exception): what matched PolicyExceptions allow. Amender reads
+ * no PolicyException, so it is always empty.
+ */
+export function declareKyvernoExceptions(env: Env): void {
+  env.addStruct(struct(EXCEPTION_TYPE, { allowedImages: listOf(T.string), allowedValues: listOf(T.string) }));
+}
+
+export const NO_EXCEPTIONS = Object.freeze({ allowedImages: Object.freeze([]), allowedValues: Object.freeze([]) });
 
 /**
  * `requestObjects`: the request also has `object` and `oldObject` (dyn), as Kyverno's request type adds
