@@ -10,11 +10,14 @@ import { crdKind, ObjectStore } from './objects.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
 import { SchemaRegistry } from '../schema/index.js';
 import { compileKyvernoPolicy, isKyvernoPolicyDocument, sortKyvernoPolicies, type CompiledKyvernoPolicy } from '../kyverno/index.js';
+import { isMutatingPolicyDocument, loadMutatingPolicy, type LoadedMutatingPolicy } from '../mpol/index.js';
 
 export interface PolicySetCounts {
   mutatingAdmissionPolicies: number;
   mutatingAdmissionPolicyBindings: number;
   kyvernoPolicies: number;
+  /** Kyverno MutatingPolicies and NamespacedMutatingPolicies that run at admission (autogen variants not counted). */
+  kyvernoMutatingPolicies: number;
   params: number;
   namespaces: number;
   customResourceDefinitions: number;
@@ -22,7 +25,12 @@ export interface PolicySetCounts {
 }
 
 export interface PolicySet {
-  /** Policies sorted by name, each with its bindings sorted by name (policies without bindings included). */
+  /**
+   * MutatingAdmissionPolicies sorted by name, each with its bindings sorted by name (policies without
+   * bindings included); then Kyverno MutatingPolicies (by name) and NamespacedMutatingPolicies (by
+   * namespace/name), each followed by its autogen variants, marked by `kyverno` and bound to one implicit
+   * binding without params.
+   */
   readonly mutatingPolicies: readonly BoundPolicy[];
   /** Param objects of any kind, Namespaces, and kinds declared by CRDs. */
   readonly objects: ObjectStore;
@@ -80,6 +88,7 @@ class Builder {
   private readonly bindings = new Map<string, { value: MutatingAdmissionPolicyBinding; doc: SourceDocument }>();
   private crdCount = 0;
   private readonly kyverno = new Map<string, { policy: CompiledKyvernoPolicy; doc: SourceDocument }>();
+  private readonly kyvernoMutating = new Map<string, { loaded: LoadedMutatingPolicy; doc: SourceDocument }>();
   schemas: SchemaRegistry;
   private readonly requireSchemas: boolean;
   private readonly keepUncompiled: boolean;
@@ -162,6 +171,51 @@ class Builder {
       return;
     }
     this.kyverno.set(compiled.policy.id, { policy: compiled.policy, doc });
+  }
+
+  addMutatingPolicy(doc: SourceDocument): void {
+    const loaded = loadMutatingPolicy(doc.value);
+    this.report(doc, loaded.warnings, 'kept');
+    this.report(doc, loaded.errors, 'ignored');
+    if (!loaded.usable || !loaded.admission) return;
+    const key = `${loaded.kind === 'NamespacedMutatingPolicy' ? 'N' : 'C'}/${loaded.id}`;
+    const prior = this.kyvernoMutating.get(key);
+    if (prior) {
+      this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: a ${loaded.kind} named "${loaded.id}" is already defined in ${where(prior.doc)}` }], 'ignored');
+      return;
+    }
+    this.kyvernoMutating.set(key, { loaded, doc });
+  }
+
+  /** Compiled Kyverno MutatingPolicies (cluster ones by name, then namespaced by namespace/name), each with its autogen variants. */
+  kyvernoMutatingPolicies(): BoundPolicy[] {
+    const out: BoundPolicy[] = [];
+    for (const key of [...this.kyvernoMutating.keys()].sort()) {
+      const { loaded, doc } = this.kyvernoMutating.get(key)!;
+      const compiled = loaded.policies.map((p) => ({ ...p, compiled: compilePolicy(p.policy, { schemas: this.schemas, requireSchema: this.requireSchemas }, { dialect: 'kyverno' }) }));
+      // Errors of autogen variants repeat the policy's own (same expressions, rewritten): report the policy's.
+      const errors = compiled[0].compiled.errors.length > 0 ? compiled[0].compiled.errors : compiled.flatMap((c) => c.compiled.errors.map((e) => ({ ...e, message: `${e.message} (in the variant autogen made for ${c.autogen === 'cronjobs' ? 'CronJobs' : 'pod controllers'})` })));
+      if (errors.length > 0 && !this.keepUncompiled) {
+        this.report(doc, errors, 'ignored');
+        continue;
+      }
+      this.report(doc, errors, 'kept');
+      for (const c of compiled) {
+        const binding: MutatingAdmissionPolicyBinding = { name: '', policyName: c.policy.name };
+        const kyverno = {
+          kind: loaded.kind,
+          name: loaded.name,
+          ...(loaded.namespace !== undefined ? { namespace: loaded.namespace } : {}),
+          ...(c.autogen !== undefined ? { autogen: c.autogen } : {}),
+        };
+        out.push(Object.freeze({ policy: c.policy, kyverno: Object.freeze(kyverno), bindings: Object.freeze([binding]), program: c.compiled.program }));
+      }
+    }
+    return out;
+  }
+
+  get kyvernoMutatingCount(): number {
+    return this.kyvernoMutating.size;
   }
 
   kyvernoPolicies(): CompiledKyvernoPolicy[] {
@@ -249,15 +303,19 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicy') b.addPolicy(c.doc);
     else if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicyBinding') b.addBinding(c.doc, c.apiVersion);
     else if (isKyvernoPolicyDocument(c.doc.value)) b.addKyverno(c.doc);
+    else if (isMutatingPolicyDocument(c.doc.value)) b.addMutatingPolicy(c.doc);
     else b.addObject(c.doc);
   }
   b.objects.seal();
-  const mutatingPolicies = Object.freeze(b.boundPolicies());
+  const admissionPolicies = b.boundPolicies();
+  const kyvernoMutating = b.kyvernoMutatingPolicies();
+  const mutatingPolicies = Object.freeze([...admissionPolicies, ...kyvernoMutating]);
   const kyvernoPolicies = Object.freeze(b.kyvernoPolicies());
   const counts: PolicySetCounts = {
-    mutatingAdmissionPolicies: mutatingPolicies.length,
+    mutatingAdmissionPolicies: admissionPolicies.length,
     mutatingAdmissionPolicyBindings: b.bindingCount,
     kyvernoPolicies: kyvernoPolicies.length,
+    kyvernoMutatingPolicies: new Set(kyvernoMutating.map((p) => `${p.kyverno!.kind}/${p.policy.name}`)).size,
     params: b.objects.size,
     namespaces: b.objects.namespaceCount,
     customResourceDefinitions: b.crds,
