@@ -82,9 +82,11 @@ if (isMainThread) {
   const out = createWriteStream(null, { fd: ${PROBE_FD} });
   const send = (mark, at) => out.write(JSON.stringify({ mark, at }) + '\\n');
   send('runtime', performance.timeOrigin + performance.now());
-  new PerformanceObserver((list) => {
+  // Held globally: an observer nothing refers to may be collected, and the later marks lost.
+  globalThis.__amenderColdStartProbe = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.name.startsWith('amender:')) send(e.name, performance.timeOrigin + e.startTime);
-  }).observe({ entryTypes: ['mark'] });
+  });
+  globalThis.__amenderColdStartProbe.observe({ entryTypes: ['mark'] });
 }
 `;
 
