@@ -155,7 +155,9 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 const out = createWriteStream(null, { fd: 3 });
 const { handler } = await import(pathToFileURL(process.argv[2]).href);
-out.write('{"ready":true}\\n');
+// The startup marks made while importing (the probe's observer may not have run yet).
+const marks = Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name, performance.timeOrigin + e.startTime]));
+out.write(JSON.stringify({ ready: true, marks }) + '\\n');
 for await (const line of createInterface({ input: process.stdin })) {
   const result = await handler(JSON.parse(line), { getRemainingTimeInMillis: () => 10000 });
   out.write(JSON.stringify(result) + '\\n');
@@ -185,8 +187,9 @@ async function lambdaStart(
         }),
         'lambda harness',
       );
-    await next();
+    const { marks } = (await next()) as { marks?: Record<string, number> };
     start.ready = epochNow() - t0;
+    for (const [mark, at] of Object.entries(marks ?? {})) if (MARKS[mark] && start[MARKS[mark]] === undefined) start[MARKS[mark]] = at - t0;
     child.stdin!.write(JSON.stringify(event) + '\n');
     check((await next()) as unknown as { statusCode: number; body?: string });
     start.reply = epochNow() - t0;
