@@ -3,7 +3,8 @@
  * runtime (Workers, workerd through miniflare) to the first reply to an AdmissionReview, with the 50
  * policies of bench/fixtures/policies-50 (embedded in each bundle at build time; the Node server also read
  * from that folder, as from a mounted ConfigMap), against the same start of a bare program: a `node` HTTP server
- * that answers "ok", a Lambda handler module that returns a constant, an empty Worker.
+ * that answers "ok", a Lambda handler module that returns a constant, an empty Worker. (One more Lambda row
+ * locates a cost: the same constant through a Web Request and Response, as a fetch-style handler.)
  *
  * The Node and Lambda starts run on every Node of bench/nodes.ts (the running one and Node 24, which
  * deployments run), each with the compile cache the build wrote (src/adapters/compile-cache.ts; used by
@@ -259,6 +260,13 @@ export async function run(): Promise<void> {
     writeFileSync(harness, LAMBDA_HARNESS);
     const bareHandler = join(work, 'bare-handler.mjs');
     writeFileSync(bareHandler, "export const handler = async () => ({ statusCode: 200, body: 'ok', isBase64Encoded: false });\n");
+    // The same through a Web Request and Response, as any fetch-style (Hono) handler: the first one loads
+    // Node's fetch implementation (undici), a cost the bare handler never pays.
+    const webHandler = join(work, 'web-handler.mjs');
+    writeFileSync(
+      webHandler,
+      "export const handler = async (event) => {\n  const request = new Request('https://' + event.headers.host + event.rawPath, { method: event.requestContext.http.method, headers: event.headers, body: event.body });\n  const response = new Response(await request.text() ? 'ok' : '', { headers: { 'content-type': 'text/plain' } });\n  return { statusCode: response.status, body: await response.text(), isBase64Encoded: false };\n};\n",
+    );
     const event = functionUrlEvent(body);
     // The module given whole: with a bare `script`, miniflare first parses it in Node to find its imports
     // (a second per megabyte), which is not part of a Worker's cold start.
@@ -300,6 +308,14 @@ export async function run(): Promise<void> {
           start: () =>
             lambdaStart(node, probe, harness, bareHandler, {}, event, (r) => {
               if (r.statusCode !== 200) throw new Error('bare handler');
+            }),
+        },
+        {
+          name: `${v}: Lambda handler module with one Web Request/Response`,
+          bare: bareLambda,
+          start: () =>
+            lambdaStart(node, probe, harness, webHandler, {}, event, (r) => {
+              if (r.statusCode !== 200 || r.body !== 'ok') throw new Error('web handler');
             }),
         },
         { name: `${v}: dist/lambda, 50 bundled policies`, bare: bareLambda, start: amenderLambda({}) },
