@@ -23,7 +23,7 @@ export type { FieldError } from './field-errors.js';
 export type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './types.js';
 export { builtinScope, isBuiltinGroup, type Scope } from './builtin-kinds.js';
 export type { ParamObject, ParamSource } from './params.js';
-export { dispatch, type BoundPolicy, type DispatchContext, type DispatchResult, type InvocationTrace } from './dispatch.js';
+export { dispatch, type BoundPolicy, type PolicyProgram, type DispatchContext, type DispatchResult, type InvocationTrace } from './dispatch.js';
 export { NO_EQUIVALENTS } from './equivalence.js';
 export { internalError, type PolicyError } from './errors.js';
 export { objectLabels } from './match-resources.js';

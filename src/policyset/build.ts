@@ -5,7 +5,7 @@
  * refuses to create one, unless `compileErrors: 'keep'` asks for the semantics of a policy it already stores.
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
-import { compilePolicy, type BoundPolicy, type FieldError, loadBinding, loadPolicy, POLICY_API_VERSIONS, type MutatingAdmissionPolicy, type MutatingAdmissionPolicyBinding } from '../map/index.js';
+import { compilePolicy, type BoundPolicy, type PolicyProgram, type FieldError, loadBinding, loadPolicy, POLICY_API_VERSIONS, type MutatingAdmissionPolicy, type MutatingAdmissionPolicyBinding } from '../map/index.js';
 import { crdKind, ObjectStore } from './objects.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
 import { SchemaRegistry } from '../schema/index.js';
@@ -62,6 +62,15 @@ export interface BuildOptions {
    * environment); the Kubernetes conformance vectors check that runtime behaviour and build with it.
    */
   compileErrors?: 'refuse' | 'keep';
+  /**
+   * When MutatingAdmissionPolicies compile. `load`: all of them while the set is built, so that one that
+   * does not compile is refused (compileErrors). `first-use`: each when a request first reaches it (a cold
+   * start then compiles only what its first reviews need); for documents that cannot be refused, because
+   * they were validated as this very set before (ParsedSource.validatedAtBuild). Should one still fail to
+   * compile, its errors surface when a request reaches it, under its failurePolicy (as compileErrors 'keep').
+   * Default: `first-use` when every input is a ParsedSource validated at build, else `load`.
+   */
+  compile?: 'load' | 'first-use';
 }
 
 type Input = ParsedSource | SourceDocument;
@@ -92,14 +101,19 @@ class Builder {
   schemas: SchemaRegistry;
   private readonly requireSchemas: boolean;
   private readonly keepUncompiled: boolean;
+  private readonly compileOnFirstUse: boolean;
 
-  constructor(options: BuildOptions) {
+  constructor(options: BuildOptions, validatedAtBuild: boolean) {
     this.schemas = options.schemas ?? SchemaRegistry.builtin();
     this.requireSchemas = options.requireSchemas ?? false;
     if (options.compileErrors !== undefined && options.compileErrors !== 'refuse' && options.compileErrors !== 'keep') {
       throw new TypeError(`BuildOptions.compileErrors: expected 'refuse' or 'keep', got ${JSON.stringify(options.compileErrors)}`);
     }
     this.keepUncompiled = options.compileErrors === 'keep';
+    if (options.compile !== undefined && options.compile !== 'load' && options.compile !== 'first-use') {
+      throw new TypeError(`BuildOptions.compile: expected 'load' or 'first-use', got ${JSON.stringify(options.compile)}`);
+    }
+    this.compileOnFirstUse = (options.compile ?? (validatedAtBuild ? 'first-use' : 'load')) === 'first-use';
   }
 
   report(doc: SourceDocument, errors: readonly FieldError[], effect: Problem['effect']): void {
@@ -242,16 +256,22 @@ class Builder {
       list.push(value);
     }
     const out: BoundPolicy[] = [];
+    const schema = { schemas: this.schemas, requireSchema: this.requireSchemas };
     for (const name of [...this.policies.keys()].sort()) {
       const { value, doc } = this.policies.get(name)!;
-      const compiled = compilePolicy(value, { schemas: this.schemas, requireSchema: this.requireSchemas });
+      const sortedBindings = () => (byPolicy.get(name) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (this.compileOnFirstUse) {
+        let program: PolicyProgram | undefined;
+        out.push(Object.freeze({ policy: value, bindings: Object.freeze(sortedBindings()), get program() { return (program ??= compilePolicy(value, schema).program); } }));
+        continue;
+      }
+      const compiled = compilePolicy(value, schema);
       if (compiled.errors.length > 0 && !this.keepUncompiled) {
         this.report(doc, compiled.errors, 'ignored'); // refused; its bindings then name no policy
         continue;
       }
       this.report(doc, compiled.errors, 'kept');
-      const bindings = (byPolicy.get(name) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      out.push(Object.freeze({ policy: value, bindings: Object.freeze(bindings), program: compiled.program }));
+      out.push(Object.freeze({ policy: value, bindings: Object.freeze(sortedBindings()), program: compiled.program }));
     }
     return out;
   }
@@ -265,10 +285,11 @@ class Builder {
   }
 }
 
-function flatten(input: readonly Input[] | ParsedSource): { documents: SourceDocument[]; problems: Problem[] } {
+function flatten(input: readonly Input[] | ParsedSource): { documents: SourceDocument[]; problems: Problem[]; validatedAtBuild: boolean } {
   const list: readonly Input[] = Array.isArray(input) ? input : [input as ParsedSource];
   const documents: SourceDocument[] = [];
   const problems: Problem[] = [];
+  const validatedAtBuild = list.length > 0 && list.every((entry) => 'documents' in entry && entry.validatedAtBuild === true);
   for (const entry of list) {
     if ('documents' in entry) {
       documents.push(...entry.documents);
@@ -277,12 +298,12 @@ function flatten(input: readonly Input[] | ParsedSource): { documents: SourceDoc
       documents.push(entry);
     }
   }
-  return { documents, problems };
+  return { documents, problems, validatedAtBuild };
 }
 
 export function buildPolicySet(input: readonly Input[] | ParsedSource, options: BuildOptions = {}): PolicySet {
-  const { documents, problems } = flatten(input);
-  const b = new Builder(options);
+  const { documents, problems, validatedAtBuild } = flatten(input);
+  const b = new Builder(options, validatedAtBuild);
   b.problems.push(...problems);
   const classified = documents.map((doc) => {
     const apiVersion = getOwn(doc.value, 'apiVersion');

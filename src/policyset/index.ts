@@ -24,7 +24,9 @@
  *     params (objects of any other kind, Namespaces included), namespaces, customResourceDefinitions,
  *     problems. BuildOptions: `schemas` (registry to extend), `requireSchemas` (503 for kinds without a
  *     schema, as kube-apiserver; default: merge them with the deduced schema), `compileErrors`
- *     ('refuse' | 'keep', default 'refuse'). The set never changes once built; rebuild it on reload (compiled CEL programs
+ *     ('refuse' | 'keep', default 'refuse'), `compile` ('load' | 'first-use': when MutatingAdmissionPolicies
+ *     compile; default 'first-use' for a set made only of sources validated at build — the bundled set —
+ *     else 'load'). The set never changes once built; rebuild it on reload (compiled CEL programs
  *     come from the CEL cache, so a rebuild compiles only what changed).
  */
 export { parseDocuments } from './parse.js';
