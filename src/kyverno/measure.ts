@@ -12,7 +12,7 @@
  */
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
-import { jsonSize, type SizeMemo } from './jmespath/size.js';
+import { jsonSize, type SizeMemo } from './jmespath/index.js';
 
 /**
  * Estimated JSON length of `value`; throws ReviewAborted('size') over the guard's bound. `memo` remembers
