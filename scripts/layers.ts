@@ -2,7 +2,7 @@
  * The layering check: dependency-cruiser with `.dependency-cruiser.cjs` over src/. dependency-cruiser
  * reads TypeScript through the `typescript` package up to 6.x, and this project compiles with 7 (no JS
  * API), so every src/**\/*.ts is first transpiled with esbuild (transform only, imports kept verbatim,
- * type-only imports kept as imports: a type is a dependency too) into a temporary mirror of src/ whose
+ * type-only imports kept as dynamic imports: a type is a dependency too) into a temporary mirror of src/ whose
  * `.js` files are exactly what the imports name; the cruise runs there and reports paths as `.ts`.
  *
  *   npm run layers                  prints every violation; exit 1 when there is one
@@ -45,9 +45,15 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** `import type {…} from` and `export type {…} from` as plain imports, so the transpiler keeps them. */
+/**
+ * `import type … from 'p'` and `export type {…} from 'p'` become `import('p')`: the transpiler would drop
+ * them, and a type is a dependency for the layer and face rules. As a dynamic import, dependency-cruiser
+ * tells it from a load-time import, so a cycle counts only through value imports, as at run time.
+ */
 function keepTypeImports(text: string): string {
-  return text.replace(/^(\s*)import type (?=[{*\w])/gm, '$1import ').replace(/\bexport type (\{[^}]*\}\s*from\s)/g, 'export $1');
+  return text
+    .replace(/^\s*import type\s[^;]*?\sfrom\s*(['"][^'"]+['"])\s*;/gm, (_m, spec: string) => `import(${spec});`)
+    .replace(/^\s*export type\s*\{[^}]*\}\s*from\s*(['"][^'"]+['"])\s*;/gm, (_m, spec: string) => `import(${spec});`);
 }
 
 /**
