@@ -7,21 +7,8 @@
  * settings or every problem found.
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES, type ClusterConfig } from '../clusters/index.js';
-import {
-  assertNoProblems,
-  CLUSTERS_SECTION,
-  COMMON_SETTINGS,
-  fileKeysOf,
-  integer,
-  optional,
-  readCommonSettings,
-  readSettings,
-  readSettingsFile,
-  text,
-  variablesOf,
-  type Setting,
-  type SettingsTable,
-} from '../runtime/index.js';
+import { CLUSTERS_SECTION, COMMON_SETTINGS, readCommonSettings } from '../runtime/index.js';
+import { assertNoProblems, fileKeysOf, integer, optional, readSettings, readSettingsFile, text, variablesOf, type Setting, type SettingsTable } from '../settings/index.js';
 import type { Limits, LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/config.js';
@@ -50,7 +37,7 @@ export interface NodeConfig {
 }
 
 /** A configuration with problems (every one listed); the runtime's SettingsError. */
-export { SettingsError as ConfigError } from '../runtime/index.js';
+export { SettingsError as ConfigError } from '../settings/index.js';
 
 export const DEFAULT_PORT = 8080;
 

@@ -19,7 +19,8 @@
  *                             invocation (the environment is frozen between invocations).
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
-import { assertNoProblems, COMMON_SETTINGS, integer, readCommonSettings, readSettings, SettingsError, variablesOf, type CommonSettings, type Setting } from '../runtime/index.js';
+import { COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
+import { assertNoProblems, integer, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
 
 export interface ServerlessConfig extends CommonSettings {
   refreshWaitMs: number;

@@ -5,7 +5,7 @@
  */
 import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, MAX_REFRESH_SECONDS, readClustersConfig, REFRESH_VARIABLE, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, type Limits, type LogLevel } from '../server/index.js';
-import { integer, list, oneOf, readSettings, seconds, type Setting } from './settings.js';
+import { integer, list, oneOf, readSettings, seconds, type Setting } from '../settings/index.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 

@@ -7,7 +7,7 @@
 import { ClusterConfigError, ClusterRegistry, type ClusterConfig } from '../clusters/index.js';
 import type { Logger } from '../server/index.js';
 import { PolicySetRefresher, resolveSources, SourceUriError, type RefresherOptions, type SourceResolvers } from '../sources/index.js';
-import { SettingsError } from './settings.js';
+import { SettingsError } from '../settings/index.js';
 
 export interface PolicySetsOptions {
   policySources: readonly string[];

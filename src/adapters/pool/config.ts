@@ -10,7 +10,7 @@
  *   AMENDER_REVIEW_QUEUE_LIMIT reviews waiting for a free worker; more are answered 503 (default 64 per worker)
  */
 import { availableParallelism } from 'node:os';
-import { integer, readSettings } from '../../runtime/index.js';
+import { integer, readSettings } from '../../settings/index.js';
 
 export interface PoolSettings {
   workers: number;

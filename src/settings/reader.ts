@@ -83,6 +83,27 @@ export function oneOf<T extends string>(choices: readonly T[]): SettingType<T> {
   };
 }
 
+/** An http: or https: URL, as written. */
+export const httpUrl: SettingType<string> = {
+  read(value) {
+    let url: URL;
+    try {
+      url = new URL(String(value));
+    } catch {
+      return { problem: `not a URL: ${JSON.stringify(value)}` };
+    }
+    return url.protocol === 'https:' || url.protocol === 'http:' ? String(value) : { problem: `expected an http(s) URL, got ${url.protocol}` };
+  },
+};
+
+/** `true` or `false`. */
+export const boolean: SettingType<boolean> = {
+  read(value) {
+    const read = oneOf(['true', 'false']).read(value);
+    return typeof read === 'string' ? read === 'true' : read;
+  },
+};
+
 /** An optional setting: its value, or undefined when not given. */
 export function optional<T>(type: SettingType<T>): SettingType<T | undefined> {
   return type;
