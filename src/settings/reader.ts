@@ -72,7 +72,10 @@ export const text: SettingType<string> = {
 
 /** Comma-separated in a variable, a list (or the same text) in the file; empty items dropped. */
 export const list: SettingType<string[]> = {
-  read: (value) => (Array.isArray(value) ? value : String(value).split(',')).map((s: string) => s.trim()).filter((s: string) => s !== ''),
+  read: (value) =>
+    typeof value === 'number'
+      ? { problem: `expected a list of strings, got ${value}` }
+      : (Array.isArray(value) ? value : String(value).split(',')).map((s: string) => s.trim()).filter((s: string) => s !== ''),
 };
 
 /** One of `choices`. */
