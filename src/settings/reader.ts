@@ -2,12 +2,12 @@
  * One reader of settings for every platform (Node server, Lambda, Workers) from a table: each setting's
  * name, environment variable, config file key, type, default and check. A variable that is set wins over
  * the file; an empty variable counts as unset. Every problem is collected (one line each, naming the
- * variable or the file key it came from) and thrown together as a SettingsError, so an operator fixes a
- * configuration in one round. Pure: no platform module; the caller reads the environment and the file.
+ * variable or the file key it came from); the caller throws them together as a SettingsError once it has
+ * checked the rest, so an operator fixes a configuration in one round. Pure: no platform module; the caller reads the environment and the file.
  */
 import { parse as parseYaml } from 'yaml';
 
-/** How a setting's text (a variable, or a file value) becomes its value; a string return is the problem. */
+/** How a setting's text (a variable, or a file value) becomes its value, or the problem with it. */
 export interface SettingType<T> {
   read(value: string | number | readonly string[]): T | { problem: string };
 }
