@@ -11,7 +11,7 @@ import { CLUSTERS_SECTION, COMMON_SETTINGS, readCommonSettings } from '../runtim
 import { assertNoProblems, fileKeysOf, integer, optional, readSettings, readSettingsFile, text, variablesOf, type Setting, type SettingsTable } from '../settings/index.js';
 import type { Limits, LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
-import { POOL_ENVIRONMENT_VARIABLES } from './pool/config.js';
+import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 
 export interface NodeConfig {

@@ -8,7 +8,7 @@ import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { parseApiVersion } from '../schema/index.js';
-import { answerReview } from '../server/review.js';
+import { answerReview } from '../server/index.js';
 import { CliInputError } from './errors.js';
 import { crdResource, guessResource } from './resource-names.js';
 

@@ -5,7 +5,7 @@
  * by namespace/name: the order the Kyverno runner uses).
  */
 import type { CompiledKyvernoPolicy } from '../kyverno/index.js';
-import type { BoundPolicy } from '../map/dispatch.js';
+import type { BoundPolicy } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 
 export type PipelinePolicy =

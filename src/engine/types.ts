@@ -1,8 +1,8 @@
-import type { Status } from '../admission/types.js';
+import type { Status } from '../admission/index.js';
 import type { AbortReason, ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import type { Operation } from '../jsonpatch/index.js';
-import type { InvocationTrace } from '../map/dispatch.js';
+import type { InvocationTrace } from '../map/index.js';
 
 /** What one policy invocation did, for audit annotations, CLI traces, metrics and logs. */
 export interface PolicyOutcome extends InvocationTrace {

@@ -4,7 +4,7 @@
  * name, binding name, param namespace/name), emulate the reinvocation pass, and collect errors under
  * each policy's failurePolicy. Mutation itself is the compiled policy's business (PolicyProgram).
  */
-import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
+import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/index.js';
 import { ReviewAborted, type AbortReason, type ReviewGuard } from '../guard/index.js';
 import { jsonEqual, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { MutationHistory } from './apply-mutation.js';

@@ -5,11 +5,7 @@
  * refuses to create one, unless `compileErrors: 'keep'` asks for the semantics of a policy it already stores.
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
-import { compilePolicy } from '../map/compile.js';
-import type { BoundPolicy } from '../map/dispatch.js';
-import type { FieldError } from '../map/field-errors.js';
-import { loadBinding, loadPolicy, POLICY_API_VERSIONS } from '../map/load.js';
-import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../map/types.js';
+import { compilePolicy, type BoundPolicy, type FieldError, loadBinding, loadPolicy, POLICY_API_VERSIONS, type MutatingAdmissionPolicy, type MutatingAdmissionPolicyBinding } from '../map/index.js';
 import { crdKind, ObjectStore } from './objects.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
 import { SchemaRegistry } from '../schema/index.js';

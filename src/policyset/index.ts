@@ -27,3 +27,5 @@ export { parseDocuments } from './parse.js';
 export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
 export type { ParsedSource, Problem, SourceDocument } from './types.js';
 export type { ObjectStore } from './objects.js';
+export { buildPolicySetWithTemplates, preloadPatchTemplates, type PatchTemplateEntry } from './prebuilt.js';
+export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './state.js';

@@ -6,9 +6,9 @@
  * element) in O(1). Queries run under the review's guard, and their results are measured
  * (./measure.ts) before anything uses them.
  */
-import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
-import { measureValue } from './measure.js';
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { measureValue } from '../measure.js';
 
 /**
  * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the

@@ -13,12 +13,12 @@
  * The validate-only anchors `X()`, `=()` and `^()` are refused with a clear error.
  * Works on a private copy; the caller's overlay is never modified.
  */
-import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
-import { KyvernoRuleError } from './errors.js';
-import { matchPattern } from './pattern.js';
-import { deepTest } from './walk.js';
+import { KyvernoRuleError } from '../errors.js';
+import { matchPattern } from '../match/pattern.js';
+import { deepTest } from '../context/walk.js';
 
 /** A `()` condition did not hold: the overlay does not apply (rule skipped, no error). */
 export class ConditionFailure extends Error {

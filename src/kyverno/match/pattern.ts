@@ -4,12 +4,12 @@
  * ranges (`1-10`). `matchPattern` walks a resource against a pattern tree; `valueMatches` compares one
  * scalar with one pattern value.
  */
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
-import { parseAnchor } from './anchors.js';
-import { formatFloatE, parseFloat64 } from './go/float.js';
-import { parseInt64 } from './go/int64.js';
-import { compareQuantities, tryParseQuantity } from './go/quantity.js';
-import { wildcardMatch } from './go/wildcard.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { parseAnchor } from '../patchers/anchors.js';
+import { formatFloatE, parseFloat64 } from '../go/float.js';
+import { parseInt64 } from '../go/int64.js';
+import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
+import { wildcardMatch } from '../go/wildcard.js';
 
 /** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
 export type PatternResult = 'pass' | 'skip' | 'fail';

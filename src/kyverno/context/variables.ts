@@ -21,11 +21,11 @@
  * Every variable ticks the review's guard, and the text and values a document's substitution inserts
  * are counted against its size bound.
  */
-import { isReviewAborted } from '../guard/index.js';
-import type { JsonValue } from '../json/index.js';
+import { isReviewAborted } from '../../guard/index.js';
+import type { JsonValue } from '../../json/index.js';
 import type { JsonContext } from './context.js';
-import { KyvernoRuleError, messageOf } from './errors.js';
-import { goJsonStringify } from './go/json.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { goJsonStringify } from '../go/json.js';
 import { substituteReferences } from './references.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 

@@ -1,4 +1,5 @@
-import type { ParsedSource, PolicySet } from '../policyset/index.js';
+import type { PolicySet } from './build.js';
+import type { ParsedSource } from './types.js';
 
 /**
  * What the app knows of its policy set at one moment. Sources (bundled, directory, object storage) keep

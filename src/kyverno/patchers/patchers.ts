@@ -2,14 +2,14 @@
  * Applying a rule's (or foreach element's) substituted patches: `patchStrategicMerge` wins over
  * `patchesJson6902` when both are present; neither is Kyverno's "empty mutate rule" error.
  */
-import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
-import type { StrategicMergeCache, StrategicMergeChain } from '../schema/index.js';
-import { KyvernoRuleError } from './errors.js';
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+import type { StrategicMergeCache, StrategicMergeChain } from '../../schema/index.js';
+import { KyvernoRuleError } from '../errors.js';
 import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
 import { instantiate, type PatchTemplate } from './patch-template.js';
 import { applyStrategicMerge } from './strategic.js';
-import { substituteString, type SubstitutionScope } from './variables.js';
+import { substituteString, type SubstitutionScope } from '../context/variables.js';
 
 export interface PatchOutcome {
   readonly resource: JsonValue;

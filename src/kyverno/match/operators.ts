@@ -5,15 +5,15 @@
  * compare Go-printed strings with wildcards both ways; numeric operators accept numbers, numeric
  * strings, durations, quantities and semantic versions; a null key never equals anything.
  */
-import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { jsonEqual, isJsonObject, type JsonValue } from '../json/index.js';
-import { durationSeconds, SECOND, tryParseDuration } from './go/duration.js';
-import { parseFloat64 } from './go/float.js';
-import { floatToInt64, wrap64 } from './go/int64.js';
-import { compareQuantities, tryParseQuantity } from './go/quantity.js';
-import { compareVersions, tryParseVersion } from './go/semver.js';
-import { goSprint } from './go/sprint.js';
-import { wildcardMatch } from './go/wildcard.js';
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { jsonEqual, isJsonObject, type JsonValue } from '../../json/index.js';
+import { durationSeconds, SECOND, tryParseDuration } from '../go/duration.js';
+import { parseFloat64 } from '../go/float.js';
+import { floatToInt64, wrap64 } from '../go/int64.js';
+import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
+import { compareVersions, tryParseVersion } from '../go/semver.js';
+import { goSprint } from '../go/sprint.js';
+import { wildcardMatch } from '../go/wildcard.js';
 import { isRangePattern, valueMatches } from './pattern.js';
 
 export type OperatorName =

@@ -6,10 +6,10 @@
  *
  * The review's guard is checked between the steps (and ticked inside the anchor resolution).
  */
-import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import type { JsonValue } from '../json/index.js';
-import { strategicMerge, type StrategicMergeCache, type StrategicMergeChain } from '../schema/index.js';
-import { KyvernoRuleError, messageOf } from './errors.js';
+import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import type { JsonValue } from '../../json/index.js';
+import { strategicMerge, type StrategicMergeCache, type StrategicMergeChain } from '../../schema/index.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
 import type { PatchOutcome } from './patchers.js';
 import { ConditionFailure, GlobalConditionFailure, mayHaveAnchors, preprocessOverlay } from './smp-preprocess.js';
 

@@ -3,10 +3,10 @@
  * substituted, then compared with its operator. `any` holds when one condition does, `all` when every
  * one does; with both, both must hold. A variable that does not resolve is an error, not "false".
  */
-import type { JsonValue } from '../json/index.js';
+import type { JsonValue } from '../../json/index.js';
 import { evaluateOperator } from './operators.js';
-import type { Condition, ConditionBlock } from './types.js';
-import { substituteAll, type SubstitutionScope } from './variables.js';
+import type { Condition, ConditionBlock } from '../types.js';
+import { substituteAll, type SubstitutionScope } from '../context/variables.js';
 
 export function conditionsHold(block: ConditionBlock | undefined, scope: SubstitutionScope): boolean {
   if (!block) return true;

@@ -3,7 +3,7 @@
  * `group/version/Kind`, each optionally followed by `/subresource` (or `.subresource` on the kind),
  * `*` wildcards anywhere, and `*` + `/` + `*` for every resource and subresource.
  */
-import type { KindSelector } from './types.js';
+import type { KindSelector } from '../types.js';
 
 const VERSION = /^(v\d+((alpha|beta)\d+)?|\*)$/;
 

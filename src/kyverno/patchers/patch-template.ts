@@ -9,11 +9,11 @@
  * block scalars never use templates.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, type Node } from 'yaml';
-import { cloneJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
-import { goJsonStringify } from './go/json.js';
-import { substituteString, type SubstitutionScope } from './variables.js';
+import { cloneJson, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { goJsonStringify } from '../go/json.js';
+import { substituteString, type SubstitutionScope } from '../context/variables.js';
 import { parsePatchText } from './json6902.js';
-import { parseYaml11, parseYaml11Document, yaml11Json } from './go/yaml.js';
+import { parseYaml11, parseYaml11Document, yaml11Json } from '../go/yaml.js';
 
 type Style = 'plain' | 'double' | 'single';
 

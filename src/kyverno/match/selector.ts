@@ -3,8 +3,8 @@
  * `metav1.LabelSelector`, except that `matchLabels` keys and values may hold wildcards
  * (`wildcards.ReplaceInSelector`), which match any label that fits.
  */
-import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
-import { hasWildcard, wildcardMatch } from './go/wildcard.js';
+import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+import { hasWildcard, wildcardMatch } from '../go/wildcard.js';
 
 export type Labels = Readonly<Record<string, string>>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallbackGauge, Counter, Histogram, Registry } from '../../src/server/metrics.js';
+import { CallbackGauge, Counter, Histogram, Registry } from '../../src/observe/metrics.js';
 
 describe('Prometheus registry', () => {
   it('renders counters, callback gauges and histograms in the text format', () => {

@@ -4,12 +4,12 @@
  * and `from` where needed) and applied all-or-nothing with the three options Kyverno sets (negative
  * indices, remove of a missing path is a no-op, add creates missing parents).
  */
-import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { parseJson, type JsonValue } from '../json/index.js';
-import { applyPatch, decodePatch, parsePointer, type Operation } from '../jsonpatch/index.js';
-import { KyvernoRuleError, messageOf } from './errors.js';
-import { parseYaml11 } from './go/yaml.js';
-import { measureValue } from './measure.js';
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { parseJson, type JsonValue } from '../../json/index.js';
+import { applyPatch, decodePatch, parsePointer, type Operation } from '../../jsonpatch/index.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { parseYaml11 } from '../go/yaml.js';
+import { measureValue } from '../measure.js';
 
 /** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */
 export function parsePatchText(patch: JsonValue): JsonValue {

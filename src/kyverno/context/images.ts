@@ -4,8 +4,8 @@
  * = `{registry, path, name, tag, digest, reference, referenceWithTag, jsonPointer}`. Images without a
  * registry get `docker.io`; images without tag or digest get `latest`.
  */
-import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
-import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from './go/image.js';
+import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from '../go/image.js';
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 

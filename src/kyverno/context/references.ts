@@ -5,10 +5,10 @@
  * ignored when locating the target. An optional comparison operator (`>=`, `!`, …) before the path is
  * kept in front of the value. `\$(…)` is an escape and becomes a literal `$(…)`.
  */
-import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
-import { stripAnchor } from './anchors.js';
-import { KyvernoRuleError } from './errors.js';
-import { operatorOf } from './pattern.js';
+import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+import { stripAnchor } from '../patchers/anchors.js';
+import { KyvernoRuleError } from '../errors.js';
+import { operatorOf } from '../match/pattern.js';
 import { rewriteStrings } from './walk.js';
 
 const hasReference = (s: string) => s.includes('$(');

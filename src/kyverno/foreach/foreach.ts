@@ -13,15 +13,15 @@
  *
  * The review's deadline is checked before every element; the list itself was measured when queried.
  */
-import { isReviewAborted } from '../guard/index.js';
-import type { JsonValue } from '../json/index.js';
-import { StrategicMergeChain, type StrategicMergeCache } from '../schema/index.js';
-import { conditionsHold } from './conditions.js';
-import { loadContextEntries, type EntryScope } from './context-entries.js';
-import { KyvernoRuleError, messageOf } from './errors.js';
-import { applyPatches, applyTemplatedPatch } from './patchers.js';
-import type { ForeachEntry } from './types.js';
-import { substituteAll } from './variables.js';
+import { isReviewAborted } from '../../guard/index.js';
+import type { JsonValue } from '../../json/index.js';
+import { StrategicMergeChain, type StrategicMergeCache } from '../../schema/index.js';
+import { conditionsHold } from '../match/conditions.js';
+import { loadContextEntries, type EntryScope } from '../context/context-entries.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { applyPatches, applyTemplatedPatch } from '../patchers/patchers.js';
+import type { ForeachEntry } from '../types.js';
+import { substituteAll } from '../context/variables.js';
 
 export interface ForeachScope extends EntryScope {
   /** Makes `resource` the context's `request.object` (and refreshes what derives from it). */

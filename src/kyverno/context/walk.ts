@@ -3,8 +3,8 @@
  * variables in map keys too). Untouched subtrees keep their identity, so an unchanged document comes
  * back as the very same object. The callback sees the path of the string as a stack of segments.
  */
-import { setOwn, type JsonObject, type JsonValue } from '../json/index.js';
-import { KyvernoRuleError } from './errors.js';
+import { setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { KyvernoRuleError } from '../errors.js';
 
 export type StringRewrite = (text: string, path: readonly string[]) => JsonValue;
 

@@ -3,11 +3,11 @@
  * (kinds, names, namespaces, annotations, selector, namespaceSelector, operations, roles, subjects);
  * `any` needs one filter, `all` every filter. Exclude is consulted only after a match.
  */
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
-import { KyvernoRuleError } from './errors.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { KyvernoRuleError } from '../errors.js';
 import { selectorMatches, stringMap, type Labels } from './selector.js';
-import type { KindSelector, MatchBlock, ResourceFilter, Subject } from './types.js';
-import { wildcardMatch } from './go/wildcard.js';
+import type { KindSelector, MatchBlock, ResourceFilter, Subject } from '../types.js';
+import { wildcardMatch } from '../go/wildcard.js';
 
 export interface MatchSubject {
   /** The object being matched: the new object, or the old one for DELETE. */

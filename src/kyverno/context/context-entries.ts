@@ -9,11 +9,11 @@
  *   clear error (a serverless webhook normally has no cluster connection);
  * - `imageRegistry`, `globalReference`: not available here, a clear error.
  */
-import { isReviewAborted } from '../guard/index.js';
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
-import { KyvernoRuleError, messageOf } from './errors.js';
-import { measureValue } from './measure.js';
-import type { ContextEntry } from './types.js';
+import { isReviewAborted } from '../../guard/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { measureValue } from '../measure.js';
+import type { ContextEntry } from '../types.js';
 import { substituteAll, type SubstitutionScope } from './variables.js';
 
 export interface ApiCallRequest {
