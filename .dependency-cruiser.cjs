@@ -10,7 +10,7 @@ const LAYERS = [
   ['json', 'guard', 'observe', 'settings'],
   ['k8s', 'go'],
   ['cel', 'schema', 'jsonpatch', 'admission'],
-  ['map', 'kyverno'],
+  ['map', 'kyverno', 'mpol'],
   ['policyset'],
   ['engine'],
   ['sources', 'clusters', 'webhook-config'],
@@ -23,7 +23,7 @@ const LAYERS = [
 const EXTRA_FACES = ['sources/node/index'];
 
 /** Folders that import no platform module (CONTRIBUTING: no `node:*`, no AWS SDK, no Hono). */
-const CORE = ['json', 'guard', 'observe', 'settings', 'k8s', 'go', 'cel', 'schema', 'jsonpatch', 'admission', 'map', 'kyverno', 'policyset', 'engine', 'webhook-config'];
+const CORE = ['json', 'guard', 'observe', 'settings', 'k8s', 'go', 'cel', 'schema', 'jsonpatch', 'admission', 'map', 'mpol', 'kyverno', 'policyset', 'engine', 'webhook-config'];
 
 const either = (names) => `(${names.join('|')})`;
 const ALL = LAYERS.flat();

@@ -18,6 +18,11 @@ import { cruise } from 'dependency-cruiser';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+/**
+ * Violations known when the check was introduced, each to be fixed by its owner (dependency-cruiser's
+ * baseline: they are reported as ignored; any other violation fails).
+ */
+const KNOWN = join(ROOT, '.dependency-cruiser-known-violations.json');
 
 export interface LayerViolation {
   /** The rule of .dependency-cruiser.cjs. */
@@ -32,6 +37,11 @@ export interface LayerViolation {
 interface CruiserConfig {
   forbidden: { name: string; comment: string }[];
   options: Record<string, unknown>;
+}
+
+/** A repository path of a source module as the mirror names it. */
+function js(path: string): string {
+  return path.replace(/\.ts$/, '.js');
 }
 
 /** The .ts files below `dir`, as paths relative to the repository (forward slashes). */
@@ -81,18 +91,20 @@ export async function checkLayers({ overlay = {} }: { overlay?: Record<string, s
     process.chdir(mirror);
     let result: Awaited<ReturnType<typeof cruise>>;
     try {
-      result = await cruise(['src'], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true, baseDir: mirror, outputType: 'json' } as Parameters<typeof cruise>[1]);
+      const known = (JSON.parse(readFileSync(KNOWN, 'utf8')) as { from: string; to: string }[]).map((v) => ({ ...v, from: js(v.from), to: js(v.to) }));
+      const options = { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true, baseDir: mirror, outputType: 'json', knownViolations: known };
+      result = await cruise(['src'], options as Parameters<typeof cruise>[1]);
     } finally {
       process.chdir(cwd);
     }
     const output = (typeof result.output === 'string' ? JSON.parse(result.output) : result.output) as {
-      summary: { totalCruised: number; violations: { rule: { name: string }; from: string; to: string; cycle?: ({ name: string } | string)[] }[] };
+      summary: { totalCruised: number; violations: { rule: { name: string; severity: string }; from: string; to: string; cycle?: ({ name: string } | string)[] }[] };
     };
     const ts = (p: string) => (p.startsWith('src/') ? p.replace(/\.js$/, '.ts') : p);
     const comments = new Map(config.forbidden.map((r) => [r.name, r.comment]));
     return {
       modules: output.summary.totalCruised,
-      violations: output.summary.violations.map((v) => ({
+      violations: output.summary.violations.filter((v) => v.rule.severity !== 'ignore').map((v) => ({
         rule: v.rule.name,
         from: ts(v.from),
         to: ts(v.to),

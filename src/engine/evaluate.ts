@@ -22,7 +22,8 @@ function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string)
 
 /** A MAP trace as an outcome, member by member (a spread of traces of several shapes is slow in V8). */
 function mapOutcome(t: InvocationTrace): PolicyOutcome {
-  const o = { engine: 'MutatingAdmissionPolicy', policy: t.policy } as PolicyOutcome;
+  const o = { engine: t.policyKind !== undefined ? 'MutatingPolicy' : 'MutatingAdmissionPolicy', policy: t.policy } as PolicyOutcome;
+  if (t.policyKind !== undefined) o.policyKind = t.policyKind;
   if (t.binding !== undefined) o.binding = t.binding;
   if (t.param !== undefined) o.param = t.param;
   o.pass = t.pass;

@@ -99,7 +99,7 @@ export function answerStopped(set: PolicySet, request: AdmissionRequest, ordinal
       equivalence: NO_EQUIVALENTS,
       guard: new StoppedGuard(stop),
     });
-    for (const t of r.traces) outcomes.push({ engine: 'MutatingAdmissionPolicy', ...t, durationMs: 0 });
+    for (const t of r.traces) outcomes.push({ engine: t.policyKind !== undefined ? 'MutatingPolicy' : 'MutatingAdmissionPolicy', ...t, durationMs: 0 });
     if (r.abort) return { allowed: false, status: r.abort.status, outcomes, warnings: [], auditAnnotations: none };
     if (r.errors.length > 0) return { allowed: false, status: denialStatus(r.errors, request), outcomes, warnings: [], auditAnnotations: none };
   }

@@ -6,7 +6,8 @@ import type { InvocationTrace } from '../map/index.js';
 
 /** What one policy invocation did, for audit annotations, CLI traces, metrics and logs. */
 export interface PolicyOutcome extends InvocationTrace {
-  engine: 'MutatingAdmissionPolicy' | 'Kyverno';
+  /** `MutatingPolicy`: a Kyverno MutatingPolicy or NamespacedMutatingPolicy (run by the MAP engine). */
+  engine: 'MutatingAdmissionPolicy' | 'MutatingPolicy' | 'Kyverno';
   /**
    * Wall time of this invocation (MAP) or policy (Kyverno) in milliseconds, from performance.now; 0 for
    * what never ran (configuration errors, policies answered without running after the guard tripped).
