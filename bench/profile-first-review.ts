@@ -99,7 +99,7 @@ function analyze(profile: Profile, resolve: ReturnType<typeof frameResolver>): {
   for (let i = 0; i < profile.samples.length; i++) {
     const ms = Math.min((profile.timeDeltas[i + 1] ?? 0) / 1000, MAX_SAMPLE_MS);
     const leaf = at(profile.samples[i]);
-    const folder = leaf.source.startsWith('node_modules/') ? leaf.source.split('/').slice(0, 2).join('/') : leaf.source.split('/').slice(0, 3).join('/') || leaf.name || '(anonymous, unmapped: mostly module top level)';
+    const folder = leaf.source.startsWith('node_modules/') ? leaf.source.split('/').slice(0, 2).join('/') : leaf.source.split('/').slice(0, 3).join('/') || leaf.name || '(anonymous or unmapped: module bodies, esbuild wrappers, V8)';
     folders.set(folder, (folders.get(folder) ?? 0) + ms);
     const seen = new Set<string>();
     for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
