@@ -6,11 +6,12 @@
  * the same run.
  */
 import { pod4k } from '../fixtures.js';
-import { formatNs, measure, measureAsync, table, type Stats } from '../lib.js';
+import { formatNs, measure, measureAsync, measureAsyncPair, table, type Stats } from '../lib.js';
+import { recordGoal } from '../goals.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
-import { answerReviewText, createApp, fixedPolicySet } from '../../src/server/index.js';
+import { answerReviewText, createApp, fixedPolicySet, jsonLineLogger } from '../../src/server/index.js';
 
 /** Six more policies: even ones JSONPatch, odd ones ApplyConfiguration; each with a variable and a matchCondition. */
 function generatedPolicies(): string {
@@ -88,4 +89,30 @@ export async function run(): Promise<void> {
     row('answerReviewText (parse, validate, evaluate, reply)', core),
     row('app.fetch POST /mutate (+ routing, body read, Response)', viaFetch),
   ]);
+  // What a request costs outside the review: the Request built by the caller, routing, body read, logging,
+  // metrics, the Response and reading it back. The access log is on (a JSON-line logger writing nowhere)
+  // in its own app, as a server runs it.
+  const logged = createApp({ policies: fixedPolicySet(set, 'bench'), logger: jsonLineLogger(() => {}) }).app;
+  // Alternating with the review alone, so both see the same load; the figure is the median difference.
+  const paired = await measureAsyncPair(
+    () => answerReviewText(text, set, 1000),
+    async () => {
+      const res = await logged.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers }));
+      await res.text();
+    },
+    { ...REVIEW_SAMPLING, batch: 5 },
+  );
+  const overhead = paired.difference.median / 1000;
+  console.log(
+    `request overhead (app.fetch with the access log − answerReviewText, measured alternately): median ${formatNs(paired.difference.median)} ` +
+      `(review ${formatNs(paired.a.median)}, through app.fetch ${formatNs(paired.b.median)})`,
+  );
+  recordGoal({
+    id: 'fetch-overhead',
+    label: 'in-process app.fetch POST /mutate − answerReviewText (median)',
+    value: overhead,
+    unit: 'µs',
+    max: 25,
+    command: 'npm run bench -- 05',
+  });
 }

@@ -6,19 +6,13 @@
  * to a worker and of the answer back, and a thread hop each way). Under load (16 connections): requests/s,
  * p99 and the server's CPU per request (all its threads, from /proc; Linux only).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { pod4k } from '../fixtures.js';
 import { summarize, table, type Stats } from '../lib.js';
+import { buildServers, cpuMicros, startServer } from '../servers.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SEQUENTIAL = { amount: 3_000 };
 const LOAD = { connections: 16, duration: 5, maxOverallRequests: 40_000 };
 
@@ -32,44 +26,6 @@ interface Figures {
   loadP99ms: number;
   cpuMicros: number | undefined;
   failures: number;
-}
-
-/** utime + stime of a process (every thread), microseconds; undefined where /proc is not there. */
-function cpuMicros(pid: number): number | undefined {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return undefined;
-  const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
-  // Fields 14 and 15 of stat (utime, stime), in clock ticks of 1/100 s on Linux.
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-/** A free loopback port: the server runs at log level warn (no access log), so it does not log its port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function start(main: string, workers: string): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), AMENDER_HOST: '127.0.0.1', AMENDER_LOG_LEVEL: 'warn', AMENDER_WORKERS: workers },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`the server (AMENDER_WORKERS=${workers}) exited with ${code}`);
-  });
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const up = await Promise.race([fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), exited]);
-    if (up) return { child, port };
-    if (Date.now() > end) throw new Error('the server did not start in 30 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** `count` reviews one after the other on one keep-alive connection; nanoseconds each. */
@@ -98,7 +54,8 @@ async function sequential(port: number, body: string, count: number): Promise<St
 }
 
 async function measure(main: string, workers: string, body: string): Promise<Figures> {
-  const { child, port } = await start(main, workers);
+  // At log level warn: no access log.
+  const { child, port, stop } = await startServer(main, { AMENDER_LOG_LEVEL: 'warn', AMENDER_WORKERS: workers });
   try {
     const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<any>;
     const target = { url: `http://127.0.0.1:${port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
@@ -117,19 +74,14 @@ async function measure(main: string, workers: string, body: string): Promise<Fig
       failures: one.failures + load.non2xx + load.errors + load.timeouts,
     };
   } finally {
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await once(child, 'exit');
+    await stop();
   }
 }
 
 export async function run(): Promise<void> {
-  const dist = mkdtempSync(join(tmpdir(), 'amender-bench-pool-'));
+  const servers = await buildServers();
   try {
-    const { buildTargets } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
-      buildTargets(names: string[], options: { policiesDir: string; distDir: string }): Promise<unknown>;
-    };
-    await buildTargets(['node'], { policiesDir: join(ROOT, 'policies'), distDir: dist });
-    const main = join(dist, 'node', 'main.js');
+    const main = servers.amender;
     const body = JSON.stringify(pod4k());
     const variants: [string, string][] = [
       ['in-process (AMENDER_WORKERS=0)', '0'],
@@ -158,6 +110,6 @@ export async function run(): Promise<void> {
         (pooled.cpuMicros !== undefined && base.cpuMicros !== undefined ? `, CPU per review ${(pooled.cpuMicros - base.cpuMicros).toFixed(0)} µs more` : ''),
     );
   } finally {
-    rmSync(dist, { recursive: true, force: true });
+    servers.remove();
   }
 }
