@@ -5,6 +5,8 @@ export type BodyResult =
   | { ok: false; status: 400 | 408 | 413; message: string };
 
 const TIMED_OUT = Symbol('timed out');
+/** A Content-Length value (optional whitespace around it is the HTTP layer's to strip, and allowed). */
+const DECIMAL = /^\s*\d+\s*$/;
 
 /**
  * Reads a request body as UTF-8 text without ever holding more than `maxBodyBytes` of it: a declared
@@ -21,7 +23,7 @@ const TIMED_OUT = Symbol('timed out');
 export async function readBoundedBody(request: Request, limits: Limits): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
-    if (!/^\d+$/.test(declared.trim())) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
+    if (!DECIMAL.test(declared)) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
     if (Number(declared) > limits.maxBodyBytes) return tooLarge(limits);
     return readDeclared(request, limits);
   }
@@ -29,26 +31,33 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
   return readStream(request.body, limits);
 }
 
-/** Settles with TIMED_OUT once the body timeout has passed; `clear` stops the timer. */
-function bodyTimer(limits: Limits): { timedOut: Promise<typeof TIMED_OUT>; clear: () => void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+/**
+ * `reading`, or TIMED_OUT once the body timeout has passed first: one timer and one promise per body,
+ * cleared as soon as the body is in.
+ */
+function withinBodyTimeout<T>(reading: Promise<T>, limits: Limits): Promise<T | typeof TIMED_OUT> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+    reading.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
   });
-  return { timedOut, clear: () => clearTimeout(timer) };
 }
 
 async function readDeclared(request: Request, limits: Limits): Promise<BodyResult> {
-  const { timedOut, clear } = bodyTimer(limits);
-  const reading = request.arrayBuffer();
-  reading.catch(() => {}); // after a timeout nobody waits for it; the connection's end settles it
   let bytes: ArrayBuffer | typeof TIMED_OUT;
   try {
-    bytes = await Promise.race([reading, timedOut]);
+    // After a timeout nobody waits for the reading; the connection's end settles it.
+    bytes = await withinBodyTimeout(request.arrayBuffer(), limits);
   } catch (err) {
     return unreadable(err);
-  } finally {
-    clear();
   }
   if (bytes === TIMED_OUT) return timeout(limits);
   // A platform that does not hold the client to its Content-Length still cannot pass the limit unnoticed.
@@ -67,7 +76,11 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8', { fatal: true });
   // One timer for the whole body (not one per chunk): most bodies arrive in a chunk or two.
-  const { timedOut, clear } = bodyTimer(limits);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+  });
+  const clear = () => clearTimeout(timer);
   let received = 0;
   let text = '';
   try {

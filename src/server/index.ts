@@ -9,4 +9,4 @@ export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './p
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
 export { jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from './log.js';
 export { statusBody, type StatusBody, type HttpErrorCode } from './status.js';
-export { Counter, CallbackCounter, CallbackGauge, Histogram, Registry, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
+export { Counter, CallbackCounter, CallbackGauge, ChildTable, Histogram, Registry, PROMETHEUS_CONTENT_TYPE, type CounterChild, type HistogramChild } from './metrics.js';

@@ -46,8 +46,7 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
     const started = deps.clock();
     const answer = await answerRequest(c, deps, state, setName);
     const cluster = clusterOfSet(setName);
-    deps.metrics.reviews.inc(cluster === undefined ? { outcome: answer.outcome } : { outcome: answer.outcome, cluster });
-    deps.metrics.reviewSeconds.observe((deps.clock() - started) / 1000, cluster === undefined ? {} : { cluster });
+    deps.metrics.countReview(answer.outcome, cluster, (deps.clock() - started) / 1000);
     if (answer.status === 200 && answer.outcomes) {
       const policySet = cluster ?? 'default';
       deps.metrics.policies.record(policySet, answer.outcomes);
