@@ -41,6 +41,11 @@ export type ReviewAnswer =
       outcomes?: readonly PolicyOutcome[];
       /** Which object, for log lines: never its content. */
       subject?: ReviewSubject;
+      /**
+       * `body` already serialized as JSON, when the evaluation did it off the main thread (a review worker):
+       * the route sends it as it is.
+       */
+      bodyText?: string;
     }
   | { status: HttpErrorCode; body: StatusBody; outcome: Exclude<ReviewOutcome, 'allowed' | 'patched' | 'denied'>; uid?: string; error?: unknown };
 

@@ -29,11 +29,19 @@ export interface ReviewMessage {
 
 export type ToWorker = SetMessage | ReviewMessage;
 
+type AdmittedAnswer = Extract<ReviewAnswer, { status: 200 }>;
+
+/**
+ * A review answer as it crosses back: an admission reply travels as its JSON text (serialized by the
+ * worker, so the main thread neither copies the object nor serializes it), other answers as they are.
+ */
+export type WireAnswer = Exclude<ReviewAnswer, AdmittedAnswer> | (Omit<AdmittedAnswer, 'body'> & { bodyText: string });
+
 /** Worker → main: the answer to review `id` (`error`, when present, is a string: Errors lose their class). */
 export interface AnswerMessage {
   type: 'answer';
   id: number;
-  answer: ReviewAnswer;
+  answer: WireAnswer;
 }
 
 export type FromWorker = AnswerMessage;

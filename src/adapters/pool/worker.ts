@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type PolicySet } from '../../policyset/index.js';
 import { answerReviewText, failure, type ReviewAnswer } from '../../server/index.js';
-import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WorkerData } from './protocol.js';
+import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
 
 if (!parentPort) throw new Error('the review worker runs as a worker thread of the Node server');
 const port = parentPort;
@@ -55,10 +55,17 @@ async function review(message: ReviewMessage): Promise<ReviewAnswer> {
   return result;
 }
 
+/** An admission reply crosses as its JSON text (see WireAnswer). */
+function toWire(answer: ReviewAnswer): WireAnswer {
+  if (answer.status !== 200) return answer;
+  const { body, ...rest } = answer;
+  return { ...rest, bodyText: JSON.stringify(body) };
+}
+
 // One review at a time: the pool sends the next only after this one's answer.
 port.on('message', (message: ToWorker) => {
   if (message.type === 'set') return keep(message);
   void review(message)
     .catch((err: unknown) => failure(500, 'error', `internal error while evaluating a review`, { error: String((err as Error)?.stack ?? err) }))
-    .then((result) => port.postMessage({ type: 'answer', id: message.id, answer: result } satisfies FromWorker));
+    .then((result) => port.postMessage({ type: 'answer', id: message.id, answer: toWire(result) } satisfies FromWorker));
 });

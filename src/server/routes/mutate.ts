@@ -18,6 +18,9 @@ export interface MutateDeps {
   logger: Logger;
 }
 
+/** The header c.json sets, for a reply serialized already. */
+const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
+
 function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined || value.trim() === '') return true; // the API server always sends one; curl users may not
   const type = value.split(';')[0].trim().toLowerCase();
@@ -53,6 +56,7 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
       logPolicyFailures(deps.logger, policySet, answer);
     }
     c.set('review', answer);
+    if (answer.status === 200 && answer.bodyText !== undefined) return c.body(answer.bodyText, 200, JSON_CONTENT_TYPE);
     return c.json(answer.body, answer.status);
   };
 }
