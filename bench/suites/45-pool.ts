@@ -1,14 +1,15 @@
 /**
  * The cost of isolation: the built Node server (dist/node/main.js, built here into a temporary folder)
  * answering the same 4 KB Pod review against the bundled policies, with reviews evaluated on the main
- * thread (AMENDER_WORKERS=0, as before the pool) and in the worker pool (one worker, and the default: one
- * per available core). Per review, one connection at a time: latency (the pool adds a copy of the body
+ * thread (AMENDER_WORKERS=0, as before the pool) and in the worker pool (one worker, one per available
+ * core, and the default: one per core but one). Per review, one connection at a time: latency (the pool adds a copy of the body
  * to a worker and of the answer back, and a thread hop each way). Under load (16 connections): requests/s,
  * p99 and the server's CPU per request (all its threads, from /proc; Linux only).
  */
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { defaultWorkers } from '../../src/adapters/pool/index.js';
 import { pod4k } from '../fixtures.js';
 import { summarize, table, type Stats } from '../lib.js';
 import { buildServers, cpuMicros, startServer } from '../servers.js';
@@ -83,10 +84,14 @@ export async function run(): Promise<void> {
   try {
     const main = servers.amender;
     const body = JSON.stringify(pod4k());
+    const cores = availableParallelism();
+    const byDefault = defaultWorkers(cores);
+    // The default first after in-process (the cost of isolation is read from it), then the counts around it.
     const variants: [string, string][] = [
       ['in-process (AMENDER_WORKERS=0)', '0'],
-      ['pool, 1 worker', '1'],
-      [`pool, default (${availableParallelism()} workers)`, String(availableParallelism())],
+      [`pool, default (${byDefault} worker${byDefault === 1 ? '' : 's'}: one per core but one)`, String(byDefault)],
+      ...(byDefault !== 1 ? ([['pool, 1 worker', '1']] as [string, string][]) : []),
+      [`pool, one per core (${cores} workers)`, String(cores)],
     ];
     const results: [string, Figures][] = [];
     for (const [name, workers] of variants) results.push([name, await measure(main, workers, body)]);
@@ -104,7 +109,7 @@ export async function run(): Promise<void> {
         failures: f.failures,
       })),
     ]);
-    const pooled = results[results.length - 1][1];
+    const pooled = results[1][1];
     console.log(
       `cost of isolation (default pool vs in-process): ${((pooled.p50ms - base.p50ms) * 1000).toFixed(0)} µs median latency per review one at a time, throughput ${(pooled.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×` +
         (pooled.cpuMicros !== undefined && base.cpuMicros !== undefined ? `, CPU per review ${(pooled.cpuMicros - base.cpuMicros).toFixed(0)} µs more` : ''),

@@ -1,7 +1,8 @@
 /**
  * Settings of the review worker pool of the Node server, from the environment:
  *
- *   AMENDER_WORKERS            worker threads evaluating reviews (default: os.availableParallelism());
+ *   AMENDER_WORKERS            worker threads evaluating reviews (default: one less than
+ *                              os.availableParallelism(), at least 1 — see defaultWorkers);
  *                              0 evaluates on the main thread (no isolation: a review holds the event loop)
  *   AMENDER_WORKER_HEAP_MB     old-generation heap of each worker (resourceLimits); a review that exhausts
  *                              it costs only its worker (default 512)
@@ -33,6 +34,17 @@ export const QUEUE_PER_WORKER = 64;
 /** Below this a worker cannot even load the engine. */
 const MIN_HEAP_MB = 16;
 
+/**
+ * One worker per core but one, at least one: the main thread needs a core of its own for what every
+ * request costs there (HTTP, TLS, the body, the access log, metrics) and for handing reviews over. On 2
+ * cores, main thread + 2 workers oversubscribe them: measured on 2 cores at 50 connections (npm run
+ * bench -- 40 45; ratios of one run under load), 1 worker gave 1.1–1.2× the throughput of 2 and less CPU
+ * per review (each idle worker woken is CPU spent).
+ */
+export function defaultWorkers(parallelism: number): number {
+  return Math.max(1, parallelism - 1);
+}
+
 /** Reads the pool settings; returns them or the problems found (one line each, naming the variable). */
 export function readPoolSettings(env: Readonly<Record<string, string | undefined>>, parallelism = availableParallelism()): { settings: PoolSettings; problems: string[] } {
   const problems: string[] = [];
@@ -46,7 +58,7 @@ export function readPoolSettings(env: Readonly<Record<string, string | undefined
     }
     return n;
   };
-  const workers = int(POOL_VARIABLES.workers, Math.max(1, parallelism), 0);
+  const workers = int(POOL_VARIABLES.workers, defaultWorkers(parallelism), 0);
   const settings: PoolSettings = {
     workers,
     heapMb: int(POOL_VARIABLES.heapMb, DEFAULT_WORKER_HEAP_MB, MIN_HEAP_MB),
