@@ -1,7 +1,7 @@
 import type { Limits } from './limits.js';
 
 export type BodyResult =
-  | { ok: true; text: string }
+  | { ok: true; bytes: Uint8Array }
   | { ok: false; status: 400 | 408 | 413; message: string };
 
 const TIMED_OUT = Symbol('timed out');
@@ -9,7 +9,7 @@ const TIMED_OUT = Symbol('timed out');
 const DECIMAL = /^\s*\d+\s*$/;
 
 /**
- * Reads a request body as UTF-8 text without ever holding more than `maxBodyBytes` of it: a declared
+ * Reads a request body's bytes without ever holding more than `maxBodyBytes` of it: a declared
  * Content-Length over the limit is refused before reading, and a streamed body is cancelled as soon as it
  * passes the limit. A body that does not arrive within `bodyTimeoutMs` is cancelled too, so a client that
  * stops sending cannot hold a handler forever on any platform.
@@ -27,7 +27,7 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
     if (Number(declared) > limits.maxBodyBytes) return tooLarge(limits);
     return readDeclared(request, limits);
   }
-  if (request.body === null) return { ok: true, text: '' };
+  if (request.body === null) return { ok: true, bytes: new Uint8Array(0) };
   return readStream(request.body, limits);
 }
 
@@ -62,19 +62,12 @@ async function readDeclared(request: Request, limits: Limits): Promise<BodyResul
   if (bytes === TIMED_OUT) return timeout(limits);
   // A platform that does not hold the client to its Content-Length still cannot pass the limit unnoticed.
   if (bytes.byteLength > limits.maxBodyBytes) return tooLarge(limits);
-  try {
-    return { ok: true, text: STRICT_UTF8.decode(bytes) };
-  } catch {
-    return notUtf8();
-  }
+  // Not decoded here: the text is made where the review is evaluated (a worker, off the main thread).
+  return { ok: true, bytes: new Uint8Array(bytes) };
 }
-
-/** Fatal on malformed input; a BOM is dropped, as the streaming decoder does. Stateless between calls. */
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Promise<BodyResult> {
   const reader = body.getReader();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   // One timer for the whole body (not one per chunk): most bodies arrive in a chunk or two.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -82,7 +75,7 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
   });
   const clear = () => clearTimeout(timer);
   let received = 0;
-  let text = '';
+  const chunks: Uint8Array[] = [];
   try {
     for (;;) {
       const chunk = await Promise.race([reader.read(), timedOut]);
@@ -90,13 +83,8 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
       if (chunk.done) break;
       received += chunk.value.byteLength;
       if (received > limits.maxBodyBytes) return tooLarge(limits);
-      const piece = decode(decoder, chunk.value);
-      if (piece === undefined) return notUtf8();
-      text += piece;
+      chunks.push(chunk.value);
     }
-    const rest = decode(decoder);
-    if (rest === undefined) return notUtf8();
-    text += rest;
   } catch (err) {
     return unreadable(err);
   } finally {
@@ -104,20 +92,16 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
     // Releases the connection's remaining bytes (no-op once the stream has ended).
     reader.cancel().catch(() => {});
   }
-  return { ok: true, text };
-}
-
-/** The decoded text, or undefined when the bytes are not UTF-8 (`chunk` undefined flushes). */
-function decode(decoder: InstanceType<typeof TextDecoder>, chunk?: Uint8Array): string | undefined {
-  try {
-    return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
-  } catch {
-    return undefined;
+  // One chunk that is its whole buffer is kept; otherwise one exact copy (a view into a larger buffer
+  // would carry all of it across to a worker).
+  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) return { ok: true, bytes: chunks[0] };
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
   }
-}
-
-function notUtf8(): BodyResult {
-  return { ok: false, status: 400, message: 'request body is not valid UTF-8' };
+  return { ok: true, bytes };
 }
 
 function unreadable(err: unknown): BodyResult {

@@ -4,7 +4,7 @@ export { mutateHandler, type MutateDeps } from './routes/mutate.js';
 export { mountClusterRoutes, clusterSetName, type ClusterRoutesLookup } from './routes/clusters.js';
 export { inProcessReviewer, type Reviewer, type ReviewJob } from './reviewer.js';
 export { redactClusterPath } from './auth.js';
-export { answerReview, answerReviewText, failure, reviewGuard, type ReviewAnswer, type ReviewOptions, type ReviewOutcome } from './review.js';
+export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, failure, reviewGuard, type ReviewAnswer, type ReviewOptions, type ReviewOutcome } from './review.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './policy-state.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
 export { jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from './log.js';

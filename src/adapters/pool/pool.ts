@@ -180,7 +180,7 @@ export class ReviewPool {
       id: entry.id,
       setName: entry.job.setName,
       generation: entry.generation,
-      text: entry.job.text,
+      body: entry.job.body,
       maxJsonDepth: entry.job.limits.maxJsonDepth,
       deadlineMs: remaining,
       maxValueBytes: entry.job.limits.maxValueBytes,
@@ -285,7 +285,7 @@ export class ReviewPool {
 
   private stoppedAnswer(entry: Job, ordinal: number, reason: StopReason): ReviewAnswer {
     try {
-      return stoppedReviewAnswer(entry.job.text, entry.set, entry.job.limits.maxJsonDepth, ordinal, reason, this.answerStopped);
+      return stoppedReviewAnswer(entry.job.body, entry.set, entry.job.limits.maxJsonDepth, ordinal, reason, this.answerStopped);
     } catch (error) {
       return failure(500, 'error', 'internal error while answering a stopped review', { error });
     }

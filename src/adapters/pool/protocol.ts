@@ -20,7 +20,8 @@ export interface ReviewMessage {
   id: number;
   setName: string;
   generation: number;
-  text: string;
+  /** The request body's bytes (a copy crosses; the worker decodes and parses them). */
+  body: Uint8Array;
   maxJsonDepth: number;
   /** What is left of the review's deadline when it is handed to the worker. */
   deadlineMs: number;

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type PolicySet } from '../../policyset/index.js';
-import { answerReviewText, failure, type ReviewAnswer } from '../../server/index.js';
+import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
 import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
 
 if (!parentPort) throw new Error('the review worker runs as a worker thread of the Node server');
@@ -41,7 +41,7 @@ async function review(message: ReviewMessage): Promise<ReviewAnswer> {
   // Answered already while its set was being built (its deadline passed): nothing left to do.
   if (Atomics.load(shared, SLOT.CANCEL) === message.id) return failure(503, 'unavailable', 'the review was cancelled before it started');
   Atomics.store(shared, SLOT.PROGRESS, -1);
-  const result = await answerReviewText(message.text, built, message.maxJsonDepth, {
+  const result = await answerReviewBody(message.body, built, message.maxJsonDepth, {
     deadlineMs: message.deadlineMs,
     maxValueBytes: message.maxValueBytes,
     isCancelled: () => Atomics.load(shared, SLOT.CANCEL) === message.id,
