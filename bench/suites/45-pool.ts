@@ -2,7 +2,7 @@
  * The cost of isolation: the built Node server (dist/node/main.js, built here into a temporary folder)
  * answering the same 4 KB Pod review against the bundled policies, with reviews evaluated on the main
  * thread (AMENDER_WORKERS=0, as before the pool) and in the worker pool (one worker, one per available
- * core, and the default: one per core but one). Per review, one connection at a time: latency (the pool adds a copy of the body
+ * core, and the default: one per core but one, at least 2). Per review, one connection at a time: latency (the pool adds a copy of the body
  * to a worker and of the answer back, and a thread hop each way). Under load (16 connections): requests/s,
  * p99 and the server's CPU per request (all its threads, from /proc; Linux only).
  */
@@ -89,9 +89,9 @@ export async function run(): Promise<void> {
     // The default first after in-process (the cost of isolation is read from it), then the counts around it.
     const variants: [string, string][] = [
       ['in-process (AMENDER_WORKERS=0)', '0'],
-      [`pool, default (${byDefault} worker${byDefault === 1 ? '' : 's'}: one per core but one)`, String(byDefault)],
-      ...(byDefault !== 1 ? ([['pool, 1 worker', '1']] as [string, string][]) : []),
-      [`pool, one per core (${cores} workers)`, String(cores)],
+      [`pool, default (${byDefault} workers: one per core but one, at least 2)`, String(byDefault)],
+      ['pool, 1 worker', '1'],
+      ...(cores !== byDefault ? ([[`pool, one per core (${cores} workers)`, String(cores)]] as [string, string][]) : []),
     ];
     const results: [string, Figures][] = [];
     for (const [name, workers] of variants) results.push([name, await measure(main, workers, body)]);
