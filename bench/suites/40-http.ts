@@ -4,7 +4,8 @@
  * bundled policies: with its review worker pool (the default) and with reviews on the main thread
  * (AMENDER_WORKERS=0). The floor is a trivial Hono handler that reads the body and answers fixed JSON,
  * served by the same adapter (bench/servers/trivial-main.ts). Load: autocannon, 50 connections, at most
- * 5 s and 100 000 requests per server, after a warm-up.
+ * 5 s and 100 000 requests per server, after a warm-up. The servers run on every Node of bench/nodes.ts
+ * (the running one and Node 24); autocannon runs here.
  *
  * Besides throughput and latency (which on a small shared machine also measure autocannon competing for
  * the same cores), each row gives the server's CPU time per request (every thread, from /proc), and the
@@ -17,6 +18,7 @@ import { createRequire } from 'node:module';
 import { formatNs, measureAsync, table } from '../lib.js';
 import { recordGoal } from '../goals.js';
 import { buildServers, cpuMicros, ROOT, startServer } from '../servers.js';
+import { benchNodes, type BenchNode } from '../nodes.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
 import { answerReviewText, DEFAULT_LIMITS } from '../../src/server/index.js';
@@ -35,8 +37,8 @@ interface LoadFigures {
   failures: number;
 }
 
-async function load(main: string, env: Record<string, string>, body: string): Promise<LoadFigures> {
-  const server = await startServer(main, env);
+async function load(main: string, env: Record<string, string>, body: string, node: BenchNode): Promise<LoadFigures> {
+  const server = await startServer(main, env, node.path);
   try {
     const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<any>;
     const target = { url: `http://127.0.0.1:${server.port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
@@ -64,14 +66,19 @@ export async function run(): Promise<void> {
   const reviewMicros = review.median / 1000;
 
   const servers = await buildServers();
-  let trivial: LoadFigures, pooled: LoadFigures, inProcess: LoadFigures;
   try {
-    trivial = await load(servers.trivial, {}, body);
-    pooled = await load(servers.amender, {}, body);
-    inProcess = await load(servers.amender, { AMENDER_WORKERS: '0' }, body);
+    const { nodes, note } = await benchNodes();
+    if (note) console.log(`\n(${note})`);
+    for (const node of nodes) await runOn(node, servers, body, reviewMicros, review.median);
   } finally {
     servers.remove();
   }
+}
+
+async function runOn(node: BenchNode, servers: { amender: string; trivial: string }, body: string, reviewMicros: number, reviewNs: number): Promise<void> {
+  const trivial = await load(servers.trivial, {}, body, node);
+  const pooled = await load(servers.amender, {}, body, node);
+  const inProcess = await load(servers.amender, { AMENDER_WORKERS: '0' }, body, node);
   const overhead = (f: LoadFigures) => f.cpuMicros - reviewMicros;
   const row = (name: string, f: LoadFigures, withReview: boolean) => ({
     server: name,
@@ -86,7 +93,7 @@ export async function run(): Promise<void> {
     failures: f.failures,
   });
   table(
-    `HTTP: POST /mutate, pod-create (${body.length} B), bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests; in-process review ${formatNs(review.median)}`,
+    `HTTP on ${node.label} (${node.version}): POST /mutate, pod-create (${body.length} B), bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests; in-process review ${formatNs(reviewNs)} (running Node)`,
     [
       row('amender, review pool (default)', pooled, true),
       row('amender, in-process (AMENDER_WORKERS=0)', inProcess, true),
@@ -98,12 +105,13 @@ export async function run(): Promise<void> {
       `p99 ${(pooled.p99ms - inProcess.p99ms).toFixed(2)} ms, CPU per request ${(pooled.cpuMicros - inProcess.cpuMicros).toFixed(0)} µs`,
   );
 
-  const label = 'Node server (review pool)';
-  recordGoal({ id: 'http-node-throughput', label: `${label} req/s ÷ trivial Hono handler, 50 connections`, value: pooled.requestsPerSecond / trivial.requestsPerSecond, unit: '×', min: 0.3, command: COMMAND });
-  recordGoal({ id: 'http-node-p99', label: `${label} p99, 50 connections`, value: pooled.p99ms, unit: 'ms', max: 10, command: COMMAND });
-  recordGoal({ id: 'http-node-failures', label: `${label} errors and non-2xx under load`, value: pooled.failures, unit: 'requests', max: 0, command: COMMAND });
+  const label = `Node server on ${node.label} (review pool)`;
+  const id = (what: string) => `http-node${node.major}-${what}`;
+  recordGoal({ id: id('throughput'), label: `${label} req/s ÷ trivial Hono handler, 50 connections`, value: pooled.requestsPerSecond / trivial.requestsPerSecond, unit: '×', min: 0.3, command: COMMAND });
+  recordGoal({ id: id('p99'), label: `${label} p99, 50 connections`, value: pooled.p99ms, unit: 'ms', max: 10, command: COMMAND });
+  recordGoal({ id: id('failures'), label: `${label} errors and non-2xx under load`, value: pooled.failures, unit: 'requests', max: 0, command: COMMAND });
   recordGoal({
-    id: 'http-node-overhead',
+    id: id('overhead'),
     label: `${label} CPU/request − in-process review, ÷ trivial's`,
     value: overhead(pooled) / trivial.cpuMicros,
     unit: '×',
