@@ -1,5 +1,5 @@
 /**
- * What every request counts goes through series resolved once (src/server/metrics.ts ChildTable): the
+ * What every request counts goes through series resolved once (src/observe/metrics.ts ChildTable): the
  * /metrics text stays as the exposition format and the earlier registry wrote it — labels sorted by name,
  * series in the order first seen, cumulative histogram buckets — and a series appears only once counted.
  */
