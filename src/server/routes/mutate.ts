@@ -18,8 +18,12 @@ export interface MutateDeps {
   logger: Logger;
 }
 
-/** The header c.json sets, for a reply serialized already. */
-const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
+/**
+ * The headers of a 200 reply (what c.json sets), shared by every reply: the Response copies them. A 200
+ * reply is built directly as `new Response(text)`, without Hono's context headers (none are set on that
+ * path) and without serializing the reply a second time.
+ */
+const JSON_REPLY_INIT: ResponseInit = Object.freeze({ status: 200, headers: Object.freeze({ 'content-type': 'application/json' }) });
 
 function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined || value.trim() === '') return true; // the API server always sends one; curl users may not
@@ -56,7 +60,7 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
       logPolicyFailures(deps.logger, policySet, answer);
     }
     c.set('review', answer);
-    if (answer.status === 200 && answer.bodyText !== undefined) return c.body(answer.bodyText, 200, JSON_CONTENT_TYPE);
+    if (answer.status === 200) return new Response(answer.bodyText ?? JSON.stringify(answer.body), JSON_REPLY_INIT);
     return c.json(answer.body, answer.status);
   };
 }
