@@ -38,15 +38,27 @@ export function jsonLineLogger(
  */
 function jsonLine(time: string, record: LogRecord): string {
   let line = '';
-  const field = (key: string, value: unknown) => {
-    const text = JSON.stringify(value);
-    if (text !== undefined) line += `${line === '' ? '{' : ','}${JSON.stringify(key)}:${text}`;
-  };
-  field('time', 'time' in record ? record.time : time);
-  field('level', record.level);
-  field('msg', record.msg);
-  for (const key in record) if (key !== 'time' && key !== 'level' && key !== 'msg') field(key, record[key]);
+  line = field(line, 'time', 'time' in record ? record.time : time);
+  line = field(line, 'level', record.level);
+  line = field(line, 'msg', record.msg);
+  for (const key in record) if (key !== 'time' && key !== 'level' && key !== 'msg') line = field(line, key, record[key]);
   return (line === '' ? '{' : line) + '}\n';
+}
+
+/** `"key":` of the field names met so far: a log has few distinct ones, so each is quoted once. */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 1024;
+
+/** `line` with `key: value` appended (a value JSON leaves out, such as undefined, is left out). */
+function field(line: string, key: string, value: unknown): string {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
+  if (text === undefined) return line;
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key) + ':';
+    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, quoted);
+  }
+  return line + (line === '' ? '{' : ',') + quoted + text;
 }
 
 /** Drops every record (the CLI and benchmarks). */
