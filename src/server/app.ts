@@ -66,7 +66,8 @@ export function createApp(options: AppOptions): AmenderApp {
     const started = clock();
     await next();
     const status = c.res.status;
-    const route = status === 404 && c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
+    const routePath = c.req.routePath; // a getter that maps every matched route: read once
+    const route = status === 404 && routePath === '/*' ? 'unmatched' : routePath;
     metrics.countRequest(route, status);
     const record: LogRecord = {
       level: status >= 500 ? 'error' : 'info',
