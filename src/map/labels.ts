@@ -4,7 +4,7 @@
  */
 import { FieldPath, forbidden, invalid, required, type FieldError } from './field-errors.js';
 import { aggregateMessages } from './match-conditions.js';
-import { isQualifiedName, isValidLabelValue } from './names.js';
+import { isQualifiedName, isValidLabelValue } from '../k8s/index.js';
 
 export interface LabelSelectorRequirement {
   key: string;

@@ -1,12 +1,11 @@
 /**
- * Timestamps and durations with nanosecond precision: RFC 3339 parsing/formatting, Go-style duration
- * strings, calendar fields in UTC, fixed offsets (`+05:30`) or IANA zones (via Intl).
+ * Timestamps and durations with nanosecond precision: RFC 3339 parsing and Go duration strings (both Go's
+ * own, from src/go), RFC 3339 and protobuf duration formatting, calendar fields in UTC, fixed offsets
+ * (`+05:30`) or IANA zones (via Intl).
  */
-import { civilFromDays, daysFromCivil, daysInMonth } from '../../k8s/calendar.js';
+import { civilFromDays, daysFromCivil, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 export function checkTimestamp(ns: bigint): Timestamp {
   const s = floorDiv(ns, NANOS_PER_SECOND);
@@ -19,22 +18,10 @@ export function checkDuration(ns: bigint): Duration {
   return new Duration(ns);
 }
 
-/** Parses an RFC 3339 timestamp; undefined when the text is not one. */
+/** Parses an RFC 3339 timestamp as cel-go does (Go's time.Parse(time.RFC3339)); undefined when it is not one. */
 export function parseTimestamp(text: string): Timestamp | undefined {
-  const m = RFC3339.exec(text);
-  if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
-  let offsetMin = 0;
-  if (!m[8]) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) return undefined;
-    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const secs = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + s - offsetMin * 60);
-  const frac = m[7] ? BigInt(m[7].padEnd(9, '0')) : 0n;
-  return new Timestamp(secs * NANOS_PER_SECOND + frac);
+  const t = tryParseRFC3339(text);
+  return t && new Timestamp(unixNanos(t));
 }
 
 /** RFC 3339 with the shortest exact fraction, in UTC (Go's time.RFC3339Nano). */
@@ -50,42 +37,10 @@ export function formatTimestamp(t: Timestamp): string {
   return `${out}Z`;
 }
 
-const UNIT_NS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1_000n,
-  'µs': 1_000n,
-  'μs': 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
-
 /** Go's time.ParseDuration: "1h30m", "-1.5s", "300ms"; undefined when invalid or out of range. */
 export function parseDuration(text: string): Duration | undefined {
-  let s = text;
-  let neg = false;
-  if (s[0] === '-' || s[0] === '+') {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return new Duration(0n);
-  if (s === '') return undefined;
-  let total = 0n;
-  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
-  while (s.length) {
-    const m = re.exec(s);
-    if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return undefined;
-    const unit = UNIT_NS[m[3]];
-    let v = BigInt(m[1] || '0') * unit;
-    if (m[2]) v += (BigInt(m[2]) * unit) / 10n ** BigInt(m[2].length);
-    total += v;
-    if (total > INT64_MAX + 1n) return undefined;
-    s = s.slice(m[0].length);
-  }
-  if (neg) total = -total;
-  if (total < INT64_MIN || total > INT64_MAX) return undefined;
-  return new Duration(total);
+  const ns = tryParseDuration(text);
+  return ns === undefined ? undefined : new Duration(ns);
 }
 
 /** Protobuf JSON duration text ("1.5s"), as cel-go prints `string(duration)`. */

@@ -3,7 +3,7 @@ import { actualSize, LIST_CREATE_BASE_COST, STRUCT_CREATE_BASE_COST } from './co
 import { celError } from './errors.js';
 import { parseFieldSelector, SelectorParseError, type FieldRequirement } from './field-selector.js';
 import { LabelSelectorError, parseLabelSelector, type LabelRequirement } from './label-selector.js';
-import { nameIsDNSLabel, nameIsDNSSubdomain } from './k8s-validation.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../k8s/index.js';
 
 /**
  * Kubernetes' authorization library (`k8s.io/apiserver/pkg/cel/library/authz.go`, with the 1.31

@@ -1,4 +1,4 @@
-import { daysInMonth } from '../../k8s/calendar.js';
+import { daysInMonth } from '../../go/index.js';
 import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { regexCost } from './cost.js';
@@ -10,7 +10,7 @@ import {
   nameIsDNS1035Label,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
-} from './k8s-validation.js';
+} from '../../k8s/index.js';
 import { lazyRe2 } from './re2.js';
 
 /**

@@ -1,5 +1,6 @@
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { goNumber, goQuote } from '../gofmt.js';
+import { strconvQuote } from '../../go/index.js';
+import { goNumber } from '../gofmt.js';
 import { resolve, type ListDef } from '../types.js';
 
 /**
@@ -9,7 +10,7 @@ import { resolve, type ListDef } from '../types.js';
  */
 export function valueToString(v: JsonValue): string {
   if (v === null) return 'null';
-  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'string') return strconvQuote(v);
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return '[' + v.map(valueToString).join(',') + ']';
@@ -104,7 +105,7 @@ function keyDefault(list: ListDef, key: string): JsonValue | undefined {
 }
 
 function omitsKey(key: string): string {
-  return `associative list with keys has an element that omits key field ${goQuote(key)} (and doesn't have default value)`;
+  return `associative list with keys has an element that omits key field ${strconvQuote(key)} (and doesn't have default value)`;
 }
 
 /**

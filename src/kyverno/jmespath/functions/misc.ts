@@ -4,7 +4,7 @@ import { FunctionError, kyvernoError } from '../errors.js';
 import { imageInfo, imageString } from '../../go/image.js';
 import type { FunctionDef } from '../registry.js';
 import { randomFromPattern } from '../regen.js';
-import { parseRange, parseVersion, ZERO_VERSION, type Version } from '../../go/semver.js';
+import { parseRange, parseVersion, ZERO_VERSION, type Version } from '../../../go/index.js';
 import { x509Decode } from '../x509.js';
 
 const S = { types: ['string' as const] };

@@ -5,9 +5,9 @@
  * exactly one character, and both uses call the same function there.
  */
 import { describe, expect, it } from 'vitest';
-import { wildcardMatch } from '../../../src/kyverno/go/wildcard.js';
-import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
+import { wildcardMatch } from '../../src/go/index.js';
+import { evaluate } from '../../src/kyverno/jmespath/index.js';
+import { evaluateOperator } from '../../src/kyverno/operators.js';
 
 /** [pattern, text, matched] — Kyverno's TestMatch cases in order. */
 const KYVERNO_CASES: [string, string, boolean][] = [

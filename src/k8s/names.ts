@@ -1,9 +1,11 @@
-import { lazyRe2 } from './re2.js';
-
 /**
- * Kubernetes' name and value validators (k8s.io/apimachinery/pkg/util/validation and
- * pkg/api/validation) with their exact messages. Each returns the list of problems, empty when
- * the value is valid.
+ * The name and value validators of k8s.io/apimachinery/pkg/util/validation (and the name helpers of
+ * pkg/api/validation and pkg/api/validation/path), with the API server's exact messages. Each returns
+ * the list of problems, empty when the value is valid.
+ *
+ * The character rules are scanned by hand rather than by regular expression: linear for any input
+ * length (a backtracking `[-a-z0-9]*[a-z0-9]` is quadratic on a long near-miss), and no RE2 needed here.
+ * The regular expressions appear only as text, in the messages, as Go prints them.
  */
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -15,25 +17,54 @@ const DNS1123_SUBDOMAIN_MSG =
 const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const DNS1035_LABEL_MSG =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-const QNAME_CHAR_FMT = '[A-Za-z0-9]';
-const QNAME_EXT_CHAR_FMT = '[-A-Za-z0-9_.]';
-const QUALIFIED_NAME_FMT = `(${QNAME_CHAR_FMT}${QNAME_EXT_CHAR_FMT}*)?${QNAME_CHAR_FMT}`;
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_MSG =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
 const LABEL_VALUE_MSG =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-// Go's regexp semantics and linear time for any input length (RE2; see re2.ts).
-const dns1123Label = lazyRe2(`^${DNS1123_LABEL_FMT}$`);
-const dns1123Subdomain = lazyRe2(`^${DNS1123_SUBDOMAIN_FMT}$`);
-const dns1035Label = lazyRe2(`^${DNS1035_LABEL_FMT}$`);
-const qualifiedName = lazyRe2(`^${QUALIFIED_NAME_FMT}$`);
-const labelValue = lazyRe2(`^${LABEL_VALUE_FMT}$`);
+export const DNS1123_LABEL_MAX_LENGTH = 63;
+export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+
+const isLowerAlnum = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+const isAlnum = (c: number) => isLowerAlnum(c) || (c >= 0x41 && c <= 0x5a);
+
+/** s[from, to) is non-empty, starts and ends with `edge` characters and has only `edge` or `inner` ones. */
+function scan(s: string, from: number, to: number, first: (c: number) => boolean, edge: (c: number) => boolean, inner: (c: number) => boolean): boolean {
+  if (to <= from || !first(s.charCodeAt(from)) || !edge(s.charCodeAt(to - 1))) return false;
+  for (let i = from + 1; i < to - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (!edge(c) && !inner(c)) return false;
+  }
+  return true;
+}
+
+const isDash = (c: number) => c === 0x2d;
+const isQualifiedExtra = (c: number) => c === 0x2d || c === 0x5f || c === 0x2e;
+const isLowerAlpha = (c: number) => c >= 0x61 && c <= 0x7a;
+
+const matchesDNS1123Label = (s: string, from = 0, to = s.length) => scan(s, from, to, isLowerAlnum, isLowerAlnum, isDash);
+const matchesDNS1035Label = (s: string) => scan(s, 0, s.length, isLowerAlpha, isLowerAlnum, isDash);
+const matchesQualifiedName = (s: string) => scan(s, 0, s.length, isAlnum, isAlnum, isQualifiedExtra);
+
+function matchesDNS1123Subdomain(s: string): boolean {
+  let start = 0;
+  for (;;) {
+    const dot = s.indexOf('.', start);
+    const end = dot < 0 ? s.length : dot;
+    if (!matchesDNS1123Label(s, start, end)) return false;
+    if (dot < 0) return true;
+    start = dot + 1;
+  }
+}
+
+const utf8 = new TextEncoder();
 
 /** Go's len(): UTF-8 bytes. */
 function byteLength(s: string): number {
-  return new TextEncoder().encode(s).length;
+  // Only non-ASCII text is longer in UTF-8 than in UTF-16 units; skip the encoding for the rest.
+  return /^[\x00-\x7f]*$/.test(s) ? s.length : utf8.encode(s).length;
 }
 
 export function maxLenError(length: number): string {
@@ -49,9 +80,9 @@ export const emptyError = () => 'must be non-empty';
 
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!dns1123Label.test(value)) {
-    if (dns1123Subdomain.test(value)) errs.push('must not contain dots');
+  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!matchesDNS1123Label(value)) {
+    if (matchesDNS1123Subdomain(value)) errs.push('must not contain dots');
     else errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
   }
   return errs;
@@ -59,18 +90,21 @@ export function isDNS1123Label(value: string): string[] {
 
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 253) errs.push(maxLenError(253));
-  if (!dns1123Subdomain.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!matchesDNS1123Subdomain(value)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errs;
 }
 
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!dns1035Label.test(value)) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  if (!matchesDNS1035Label(value)) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errs;
 }
 
+const qualifiedNameError = () => regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc');
+
+/** A label or annotation key: an optional DNS-1123 subdomain prefix and '/', then a name of ≤ 63 bytes. */
 export function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
@@ -80,24 +114,21 @@ export function isQualifiedName(value: string): string[] {
     const prefix = parts[0];
     name = parts[1];
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
-    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
+    else for (const msg of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${msg}`);
   } else {
-    return [
-      `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
-    ];
+    return [`a qualified name ${qualifiedNameError()} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
   else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!qualifiedName.test(name)) {
-    errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
-  }
+  // Go checks the pattern even after an empty name, so an empty name gets both messages.
+  if (!matchesQualifiedName(name)) errs.push(`name part ${qualifiedNameError()}`);
   return errs;
 }
 
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (!labelValue.test(value)) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  if (value !== '' && !matchesQualifiedName(value)) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errs;
 }
 
@@ -111,6 +142,15 @@ export function isValidPortName(port: string): string[] {
   if (port.length > 0 && (port[0] === '-' || port[port.length - 1] === '-')) {
     errs.push('must not begin or end with a hyphen');
   }
+  return errs;
+}
+
+/** `path.IsValidPathSegmentName`: what may appear as one segment of a REST path. */
+export function isPathSegmentName(value: string): string[] {
+  if (value === '.' || value === '..') return [`may not be '${value}'`];
+  const errs: string[] = [];
+  if (value.includes('/')) errs.push("may not contain '/'");
+  if (value.includes('%')) errs.push("may not contain '%'");
   return errs;
 }
 

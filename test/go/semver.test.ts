@@ -4,8 +4,8 @@
  * lost precision above 2^53 and accepted numbers beyond uint64, which blang/semver refuses.
  */
 import { describe, expect, it } from 'vitest';
-import { compareVersions, parseVersion, tryParseVersion } from '../../../src/kyverno/go/semver.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
+import { compareVersions, parseVersion, tryParseVersion } from '../../src/go/index.js';
+import { evaluateOperator } from '../../src/kyverno/operators.js';
 
 describe('semver.Parse and Compare', () => {
   it('orders versions by SemVer precedence', () => {

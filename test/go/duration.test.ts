@@ -5,8 +5,8 @@
  * Duration* operators (pkg/engine/variables/operator/{operator,duration}.go).
  */
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration, tryParseDuration } from '../../../src/kyverno/go/duration.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
+import { formatDuration, parseDuration, tryParseDuration } from '../../src/go/index.js';
+import { evaluateOperator } from '../../src/kyverno/operators.js';
 
 describe('time.ParseDuration and Duration.String()', () => {
   const cases: [string, string][] = [
