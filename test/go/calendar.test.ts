@@ -1,4 +1,4 @@
-/** The Gregorian day arithmetic shared by CEL timestamps and Kyverno's time functions (src/k8s/calendar.ts). */
+/** The Gregorian day arithmetic shared by CEL timestamps and Kyverno's time functions (src/go/calendar.ts). */
 import { describe, expect, it } from 'vitest';
 import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from '../../src/go/index.js';
 

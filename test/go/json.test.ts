@@ -1,5 +1,5 @@
 /**
- * How Go prints values (src/kyverno/go/json.ts, sprint.ts): encoding/json for values spliced into longer
+ * How Go prints values (src/go/json.ts, sprint.ts): encoding/json for values spliced into longer
  * strings and `to_string`, fmt.Sprint for the `In` operator families and type-error messages. The
  * engine's former copies sorted map keys in UTF-16 order and printed -0 as 0; Go sorts keys by UTF-8
  * bytes (code points) and keeps the sign of a float64 zero.

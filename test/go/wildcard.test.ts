@@ -1,5 +1,5 @@
 /**
- * Kyverno's one wildcard matcher (src/kyverno/go/wildcard.ts), used by the engine and by `pattern_match`.
+ * Kyverno's one wildcard matcher (src/go/wildcard.ts), used by the engine and by `pattern_match`.
  * The JMESPath module once had its own byte-wise copy in which `.` matched any byte and a trailing `?`
  * could match nothing; Kyverno's own table (ext/wildcard/match_test.go, transcribed below) says `?` is
  * exactly one character, and both uses call the same function there.

@@ -7,6 +7,7 @@ import {
   fromUnixMillis,
   parseDuration,
   parseInt64,
+  strconvQuote,
   parseTime,
   RFC3339,
   subTimes,
@@ -89,7 +90,7 @@ export const timeFunctions: FunctionDef[] = [
       if (parseInt64(l) !== undefined) {
         // A numeric layout means the value is Unix seconds.
         const seconds = parseInt64(v);
-        if (seconds === undefined) throw new FunctionError('time_parse', `strconv.ParseInt: parsing ${JSON.stringify(v)}: ${/^[+-]?\d+$/.test(v) ? 'value out of range' : 'invalid syntax'}`);
+        if (seconds === undefined) throw new FunctionError('time_parse', `strconv.ParseInt: parsing ${strconvQuote(v)}: ${/^[+-]?\d+$/.test(v) ? 'value out of range' : 'invalid syntax'}`);
         return formatRFC3339({ sec: Number(seconds), nsec: 0, offset: 0 });
       }
       return formatRFC3339(attempt('time_parse', () => parseTime(l, v)));
