@@ -19,7 +19,7 @@
  * Parsers come in two forms where both are needed: `parseX` throws an error carrying Go's message,
  * `tryParseX` returns `undefined` (no exception on hot paths).
  */
-export { strconvQuote, timeQuote } from './quote.js';
+export { SHORT_ESCAPES, strconvQuote, timeQuote } from './quote.js';
 export { formatFloat32F, formatFloatE, formatFloatG, goJsonNumber, parseFloat64 } from './float.js';
 export { floatToInt64, parseInt64, parseUint64, wrap64 } from './int64.js';
 export { compareStrings } from './string-order.js';

@@ -7,7 +7,8 @@ const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
-const SHORT_ESCAPES: Record<string, string> = {
+/** Go's one-letter escapes (also what CEL's strings.quote writes). */
+export const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '"': '\\"',
   '\\': '\\\\',
   '\x07': '\\a',

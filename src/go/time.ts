@@ -33,6 +33,7 @@ export interface TimeFields {
   minute: number;
   second: number;
   weekday: number; // 0 = Sunday
+  yearDay: number; // 1 = January 1st (Go's YearDay)
 }
 
 export function timeFields(t: GoTime): TimeFields {
@@ -48,6 +49,7 @@ export function timeFields(t: GoTime): TimeFields {
     minute: Math.floor((rem % 3600) / 60),
     second: rem % 60,
     weekday: (((days + 4) % 7) + 7) % 7,
+    yearDay: days - daysFromCivil(year, 1, 1) + 1,
   };
 }
 
@@ -55,15 +57,17 @@ export function timeFields(t: GoTime): TimeFields {
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
-export function formatRFC3339(t: GoTime): string {
+/** t.Format(time.RFC3339), or with `nano` time.RFC3339Nano (the shortest exact fraction). */
+export function formatRFC3339(t: GoTime, nano = false): string {
   const f = timeFields(t);
+  const fraction = nano && t.nsec !== 0 ? `.${pad(t.nsec, 9).replace(/0+$/, '')}` : '';
   const year = f.year < 0 ? `-${pad(-f.year, 4)}` : pad(f.year, 4);
   let zone = 'Z';
   if (t.offset !== 0) {
     const abs = Math.abs(t.offset);
     zone = `${t.offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600), 2)}:${pad(Math.floor((abs % 3600) / 60), 2)}`;
   }
-  return `${year}-${pad(f.month, 2)}-${pad(f.day, 2)}T${pad(f.hour, 2)}:${pad(f.minute, 2)}:${pad(f.second, 2)}${zone}`;
+  return `${year}-${pad(f.month, 2)}-${pad(f.day, 2)}T${pad(f.hour, 2)}:${pad(f.minute, 2)}:${pad(f.second, 2)}${fraction}${zone}`;
 }
 
 // ---- arithmetic -----------------------------------------------------------------------------------

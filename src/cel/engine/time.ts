@@ -3,7 +3,7 @@
  * own, from src/go), RFC 3339 and protobuf duration formatting, calendar fields in UTC, fixed offsets
  * (`+05:30`) or IANA zones (via Intl).
  */
-import { civilFromDays, daysFromCivil, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
+import { formatRFC3339, timeFields, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
 
@@ -26,15 +26,7 @@ export function parseTimestamp(text: string): Timestamp | undefined {
 
 /** RFC 3339 with the shortest exact fraction, in UTC (Go's time.RFC3339Nano). */
 export function formatTimestamp(t: Timestamp): string {
-  const secs = t.seconds;
-  const nanos = t.nanos;
-  const days = Number(floorDiv(secs, 86400n));
-  const sod = Number(secs - BigInt(days) * 86400n);
-  const { year, month, day } = civilFromDays(days);
-  const p2 = (n: number) => String(n).padStart(2, '0');
-  let out = `${String(year).padStart(4, '0')}-${p2(month)}-${p2(day)}T${p2(Math.floor(sod / 3600))}:${p2(Math.floor((sod % 3600) / 60))}:${p2(sod % 60)}`;
-  if (nanos) out += `.${String(nanos).padStart(9, '0').replace(/0+$/, '')}`;
-  return `${out}Z`;
+  return formatRFC3339({ sec: Number(t.seconds), nsec: t.nanos, offset: 0 }, true);
 }
 
 /** Go's time.ParseDuration: "1h30m", "-1.5s", "300ms"; undefined when invalid or out of range. */
@@ -104,23 +96,19 @@ function zoneOffsetMinutes(zone: string, epochMs: number): number {
 
 /** Calendar fields of a timestamp in UTC or in `zone`. */
 export function civil(t: Timestamp, zone?: string): Civil {
-  let secs = t.seconds;
-  if (zone !== undefined) {
-    const offset = zoneOffsetMinutes(zone, Number(secs) * 1000);
-    secs += BigInt(offset * 60);
-  }
-  const days = Number(floorDiv(secs, 86400n));
-  const sod = Number(secs - BigInt(days) * 86400n);
-  const { year, month, day } = civilFromDays(days);
+  // Timestamps span years 1 to 9999: their seconds are exact as a double.
+  const sec = Number(t.seconds);
+  const offset = zone === undefined ? 0 : zoneOffsetMinutes(zone, sec * 1000) * 60;
+  const f = timeFields({ sec, nsec: t.nanos, offset });
   return {
-    year,
-    month,
-    day,
-    hour: Math.floor(sod / 3600),
-    minute: Math.floor((sod % 3600) / 60),
-    second: sod % 60,
+    year: f.year,
+    month: f.month,
+    day: f.day,
+    hour: f.hour,
+    minute: f.minute,
+    second: f.second,
     millis: Math.floor(t.nanos / 1e6),
-    dayOfWeek: (((days + 4) % 7) + 7) % 7,
-    dayOfYear: days - daysFromCivil(year, 1, 1),
+    dayOfWeek: f.weekday,
+    dayOfYear: f.yearDay - 1,
   };
 }
