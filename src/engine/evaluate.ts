@@ -112,7 +112,7 @@ function finish(
   try {
     if (!(received === null || final === null || received === final || jsonEqual(received, final))) {
       patch = createPatch(received, final, guard);
-      checkJsonSize(patch as unknown as JsonValue, guard, 'the reply patch');
+      checkJsonSize(patch, guard, 'the reply patch');
     }
   } catch (err) {
     if (!(err instanceof ReviewAborted)) throw err;

@@ -156,7 +156,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
       }
       const final = responses.length > 0 ? responses[responses.length - 1].patched : target;
       objects.push(final);
-      patches.push(createPatch(target, final) as unknown as JsonValue);
+      patches.push(createPatch(target, final));
       continue;
     }
     const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, groups: userInfo.groups, documents });
