@@ -42,12 +42,6 @@ export interface BuildOptions {
   /** Schema registry to extend with the set's CRDs (default: the shared built-in registry). */
   schemas?: SchemaRegistry;
   /**
-   * Answer mutations of kinds without a schema (no built-in, no CRD in the set) with kube-apiserver's
-   * 503 (spec/map.md §9.4). Default false: such kinds merge with SMD's deduced schema, since a webhook
-   * cannot know every CRD of a cluster.
-   */
-  requireSchemas?: boolean;
-  /**
    * What becomes of a MutatingAdmissionPolicy whose expressions do not compile.
    * `refuse` (default; the server and the CLI): it is left out of the set (problems with effect
    * `ignored`), as kube-apiserver refuses to create or update such a policy; a reloading source then
@@ -85,12 +79,10 @@ class Builder {
   private crdCount = 0;
   private readonly kyverno = new Map<string, { policy: CompiledKyvernoPolicy; doc: SourceDocument }>();
   schemas: SchemaRegistry;
-  private readonly requireSchemas: boolean;
   private readonly keepUncompiled: boolean;
 
   constructor(options: BuildOptions) {
     this.schemas = options.schemas ?? SchemaRegistry.builtin();
-    this.requireSchemas = options.requireSchemas ?? false;
     if (options.compileErrors !== undefined && options.compileErrors !== 'refuse' && options.compileErrors !== 'keep') {
       throw new TypeError(`BuildOptions.compileErrors: expected 'refuse' or 'keep', got ${JSON.stringify(options.compileErrors)}`);
     }
@@ -194,7 +186,7 @@ class Builder {
     const out: BoundPolicy[] = [];
     for (const name of [...this.policies.keys()].sort()) {
       const { value, doc } = this.policies.get(name)!;
-      const compiled = compilePolicy(value, { schemas: this.schemas, requireSchema: this.requireSchemas });
+      const compiled = compilePolicy(value, { schemas: this.schemas });
       if (compiled.errors.length > 0 && !this.keepUncompiled) {
         this.report(doc, compiled.errors, 'ignored'); // refused; its bindings then name no policy
         continue;

@@ -18,8 +18,9 @@
  *     the API server's semantics for a policy it already stores, used by the conformance vectors). `counts` is
  *     what /readyz shows: mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, kyvernoPolicies,
  *     params (objects of any other kind, Namespaces included), namespaces, customResourceDefinitions,
- *     problems. BuildOptions: `schemas` (registry to extend), `requireSchemas` (503 for kinds without a
- *     schema, as kube-apiserver; default: merge them with the deduced schema), `compileErrors`
+ *     problems. BuildOptions: `schemas` (registry to extend; a kind with no schema there, built in or
+ *     from a CRD of the set, merges with SMD's deduced schema, since a webhook cannot know every CRD of
+ *     a cluster, where kube-apiserver would answer 503), `compileErrors`
  *     ('refuse' | 'keep', default 'refuse'). The set never changes once built; rebuild it on reload (compiled CEL programs
  *     come from the CEL cache, so a rebuild compiles only what changed).
  */
