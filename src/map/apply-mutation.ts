@@ -7,7 +7,7 @@
 import type { GroupVersionKind } from '../admission/types.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
-import { applyPatch, decodePatch } from '../jsonpatch/index.js';
+import { applyJsonPatch } from '../jsonpatch/index.js';
 import { applyConfiguration, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
 import type { MutationOutcome } from './dispatch.js';
@@ -86,9 +86,7 @@ export function applyJsonPatchMutation(
   const schema = schemaFor(kind, ctx);
   // An empty patch changes nothing (the object decoded before; it decodes again).
   if (Array.isArray(ops) && ops.length === 0) return { ok: true, object: object as JsonValue };
-  const decoded = decodePatch(ops, 'kubernetes');
-  if (!decoded.ok) return { ok: false, message: `JSON Patch: ${decoded.message}` };
-  const applied = applyPatch(object, decoded.patch, 'kubernetes', guard);
+  const applied = applyJsonPatch(object, ops, 'kubernetes', guard);
   if (!applied.ok) {
     // A failed `test` discards this mutation's patch; it is not an error.
     if (applied.kind === 'test-failed') return { ok: true, object: object as JsonValue };
