@@ -20,12 +20,12 @@
  * `tryParseX` returns `undefined` (no exception on hot paths).
  */
 export { SHORT_ESCAPES, strconvQuote, timeQuote } from './quote.js';
-export { formatFloat32F, formatFloatE, formatFloatG, goJsonNumber, parseFloat64 } from './float.js';
+export { formatFloat32F, formatFloatE, formatFloatG, parseFloat64 } from './float.js';
 export { floatToInt64, parseInt64, parseUint64, wrap64 } from './int64.js';
 export { compareStrings } from './string-order.js';
 export { goSprint } from './sprint.js';
 export { goJsonStringify } from './json.js';
-export { DurationError, durationSeconds, formatDuration, parseDuration, SECOND, tryParseDuration } from './duration.js';
+export { durationSeconds, formatDuration, parseDuration, SECOND, tryParseDuration } from './duration.js';
 export {
   addDuration,
   compareTimes,
@@ -36,7 +36,6 @@ export {
   rfc3339Error,
   subTimes,
   timeFields,
-  TimeParseError,
   truncateTime,
   tryParseRFC3339,
   unixNanos,

@@ -12,7 +12,6 @@ export type {
   OperationName,
   PatchEngine,
 } from './types.js';
-export { FLAVOURS } from './types.js';
 export { decodePatch } from './decode.js';
 export { applyPatch, applyJsonPatch } from './apply.js';
 export { createPatch } from './diff.js';

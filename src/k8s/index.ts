@@ -33,9 +33,6 @@ export {
   type QuantityFormat,
 } from './quantity.js';
 export {
-  DNS1123_LABEL_MAX_LENGTH,
-  DNS1123_SUBDOMAIN_MAX_LENGTH,
-  emptyError,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -43,10 +40,7 @@ export {
   isQualifiedName,
   isValidLabelValue,
   isValidPortName,
-  maskTrailingDash,
-  maxLenError,
   nameIsDNS1035Label,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
-  regexError,
 } from './names.js';

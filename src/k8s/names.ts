@@ -24,8 +24,8 @@ const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
 const LABEL_VALUE_MSG =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-export const DNS1123_LABEL_MAX_LENGTH = 63;
-export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+const DNS1123_LABEL_MAX_LENGTH = 63;
+const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
 const isLowerAlnum = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
 const isAlnum = (c: number) => isLowerAlnum(c) || (c >= 0x41 && c <= 0x5a);
@@ -67,16 +67,16 @@ function byteLength(s: string): number {
   return /^[\x00-\x7f]*$/.test(s) ? s.length : utf8.encode(s).length;
 }
 
-export function maxLenError(length: number): string {
+function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
 }
 
-export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
-export const emptyError = () => 'must be non-empty';
+const emptyError = () => 'must be non-empty';
 
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
@@ -159,7 +159,7 @@ export function isPathSegmentName(value: string): string[] {
  * follow): a trailing '-' is replaced — together with the character before it, as the reference
  * does — by 'a'.
  */
-export function maskTrailingDash(name: string): string {
+function maskTrailingDash(name: string): string {
   return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 }
 
