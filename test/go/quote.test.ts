@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { strconvQuote, timeQuote } from '../../src/go/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { strictDecode, SchemaRegistry } from '../../src/schema/index.js';
 import { evaluate } from '../../src/kyverno/jmespath/index.js';
 
@@ -48,5 +49,23 @@ describe("the time package's quote", () => {
   it('is what time.Parse and time.ParseDuration errors print', () => {
     expect(jmesError("time_parse('2006-01-02', '2021-é')")).toContain('parsing time "2021-\\xc3\\xa9" as "2006-01-02": cannot parse "\\xc3\\xa9" as "01"');
     expect(jmesError("time_add('2021-01-02T15:04:05Z', '1é')")).toContain('time: unknown unit "\\xc3\\xa9" in duration "1\\xc3\\xa9"');
+  });
+});
+
+describe('strconv.Quote where apimachinery prints %q', () => {
+  it("field errors quote an invalid value as Go does (a control character as \\a, not JSON's \\u0007)", () => {
+    const policy = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: {
+        failurePolicy: 'Sometimes\x07',
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
+        mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }],
+        reinvocationPolicy: 'Never',
+      },
+    };
+    const messages = buildPolicySet([parseDocuments('p.json', JSON.stringify([policy]))]).problems.map((p) => p.message);
+    expect(messages.some((m) => m.includes('Unsupported value: "Sometimes\\a": supported values: "Fail", "Ignore"'))).toBe(true);
   });
 });
