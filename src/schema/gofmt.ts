@@ -15,12 +15,12 @@ export function goNumber(n: number): string {
 }
 
 /** Go %v of the plain value (`map[a:1 b:x]`, `[a b]`, `<nil>`). */
-export function goV(v: JsonValue): string {
+function goV(v: JsonValue): string {
   return goSprint(v, undefined, goNumber);
 }
 
 /** Go %#v of the plain value inside an interface{}. */
-export function goSharpV(v: JsonValue): string {
+function goSharpV(v: JsonValue): string {
   if (v === null) return 'interface {}(nil)';
   if (typeof v === 'string') return strconvQuote(v);
   if (typeof v === 'number') return goNumber(v);

@@ -23,7 +23,7 @@ export function readJson(container: object, key: string | number, v: unknown): a
 }
 
 /** A JSON array as a CEL list (numbers and nested arrays converted; objects shared). */
-export function jsonArray(arr: readonly unknown[]): unknown[] {
+function jsonArray(arr: readonly unknown[]): unknown[] {
   const cached = converted.get(arr);
   if (cached) return cached;
   let out: unknown[] | undefined;

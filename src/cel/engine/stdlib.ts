@@ -60,7 +60,7 @@ function checkUint(v: bigint): CelUint {
 
 const regexCache = new Map<string, RE2JS>();
 /** Compiles (and caches) an RE2 pattern; throws a CEL error naming the bad pattern. */
-export function compileRegex(pattern: string): RE2JS {
+function compileRegex(pattern: string): RE2JS {
   let re = regexCache.get(pattern);
   if (re) return re;
   try {

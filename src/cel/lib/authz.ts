@@ -221,7 +221,7 @@ function resourceAttributes(check: ResourceCheckValue, verb: string): Authorizat
 }
 
 /** Kubernetes' cost of parsing a selector of the given length into requirements. */
-export function selectorCost(length: number): number {
+function selectorCost(length: number): number {
   const parse = Math.ceil(length * 0.1);
   const requirements = Math.ceil(length * 0.5);
   return LIST_CREATE_BASE_COST + parse + requirements * (LIST_CREATE_BASE_COST + STRUCT_CREATE_BASE_COST);

@@ -48,7 +48,7 @@ export class Semver implements Version {
 }
 
 /** blang/semver v4 Parse as a CEL value. */
-export function parseSemver(s: string): Semver {
+function parseSemver(s: string): Semver {
   return new Semver(parseVersion(s));
 }
 
@@ -56,7 +56,7 @@ export function parseSemver(s: string): Semver {
  * Kubernetes' normalizeAndParse: drops a leading "v", strips leading zeros of each of the first
  * three dot-separated parts and fills a missing minor/patch with 0. No whitespace trimming.
  */
-export function normalizeAndParseSemver(input: string): Semver {
+function normalizeAndParseSemver(input: string): Semver {
   const s = input.startsWith('v') ? input.slice(1) : input;
   const parts = splitN(s, '.', 3).map((p) => {
     if (p.length <= 1) return p;

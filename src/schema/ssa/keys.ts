@@ -8,7 +8,7 @@ import { resolve, type ListDef } from '../types.js';
  * `[="value"]` for set members, `[3]` for atomic-list indices. For associative lists the text is also the
  * item's identity (strings are quoted, so "80" and 80 differ; SMD compares 1 and 1.0 as equal, as JS does).
  */
-export function valueToString(v: JsonValue): string {
+function valueToString(v: JsonValue): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return strconvQuote(v);
   if (typeof v === 'number') return goNumber(v);
@@ -20,8 +20,8 @@ export function valueToString(v: JsonValue): string {
     .join('');
 }
 
-export const fieldElement = (name: string) => '.' + name;
-export const indexElement = (i: number) => `[${i}]`;
+const fieldElement = (name: string) => '.' + name;
+const indexElement = (i: number) => `[${i}]`;
 
 /** The path element of an item of an associative list (set or list-map), or the reason it has none. */
 export type ItemKey = { pe: string; error?: undefined } | { pe?: undefined; error: string };
