@@ -7,8 +7,9 @@ import { decodeBase64Utf8, type Operation as AdmissionOperation, type Status } f
 import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';
 import type { PolicySet } from '../policyset/index.js';
+import type { PolicyOutcome } from '../engine/index.js';
 import { parseApiVersion } from '../schema/index.js';
-import { answerReview } from '../server/review.js';
+import { answerReview } from '../server/index.js';
 import { CliInputError } from './errors.js';
 import { crdResource, guessResource } from './resource-names.js';
 
@@ -26,9 +27,13 @@ export interface ResourceRequest {
   documents: readonly JsonObject[];
 }
 
-export type ResourceOutcome =
+export type ResourceOutcome = (
   | { allowed: true; object: JsonValue; patch: JsonValue[] }
-  | { allowed: false; status: Status };
+  | { allowed: false; status: Status }
+) & {
+  /** What each policy did (the engine's outcomes). */
+  outcomes: readonly PolicyOutcome[];
+};
 
 export function reviewForResource(req: ResourceRequest): JsonObject {
   const subject = req.operation === 'DELETE' ? (req.oldObject ?? req.object) : req.object;
@@ -69,13 +74,14 @@ export async function runResource(set: PolicySet, req: ResourceRequest): Promise
   const answer = await answerReview(review, set);
   if (answer.status !== 200) throw new CliInputError(answer.body.message);
   const response = answer.body.response;
-  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' } };
+  const outcomes = answer.outcomes ?? [];
+  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' }, outcomes };
   const original = (review.request as JsonObject).object ?? null;
-  if (!response.patch) return { allowed: true, object: original, patch: [] };
+  if (!response.patch) return { allowed: true, object: original, patch: [], outcomes };
   const patch = parseJson(decodeBase64Utf8(response.patch)) as JsonValue[];
   const decoded = decodePatch(patch);
   if (!decoded.ok) throw new Error(`the reply's patch does not decode: ${decoded.message}`);
   const applied = applyPatch(original, decoded.patch, 'rfc6902');
   if (!applied.ok) throw new Error(`the reply's patch does not apply under RFC 6902: ${applied.message}`);
-  return { allowed: true, object: applied.doc, patch };
+  return { allowed: true, object: applied.doc, patch, outcomes };
 }

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatFloatE, formatFloatG, parseFloat64 } from '../../src/go/index.js';
 import { evaluate } from '../../src/kyverno/jmespath/index.js';
-import { evaluateOperator } from '../../src/kyverno/operators.js';
-import { valueMatches } from '../../src/kyverno/pattern.js';
+import { evaluateOperator } from '../../src/kyverno/match/operators.js';
+import { valueMatches } from '../../src/kyverno/match/pattern.js';
 import { cel, celError } from '../cel/lib/env.js';
 
 const ATOF: [string, string, boolean][] = [
