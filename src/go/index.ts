@@ -20,11 +20,11 @@
  * `tryParseX` returns `undefined` (no exception on hot paths).
  */
 export { SHORT_ESCAPES, strconvQuote, timeQuote } from './quote.js';
-export { formatFloat32F, formatFloatE, formatFloatG, parseFloat64 } from './float.js';
+export { formatFloat32F, formatFloatE, formatFloatG, goJsonNumber, parseFloat64 } from './float.js';
 export { floatToInt64, parseInt64, parseUint64, wrap64 } from './int64.js';
 export { compareStrings } from './string-order.js';
 export { goSprint } from './sprint.js';
-export { goJsonStringify } from './json.js';
+export { goJsonStringify, jsonString } from './json.js';
 export { durationSeconds, formatDuration, parseDuration, SECOND, tryParseDuration } from './duration.js';
 export {
   addDuration,

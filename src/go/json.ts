@@ -20,7 +20,7 @@ function needsEscape(s: string): boolean {
 }
 
 /** encoding/json's string literal (HTML-safe escapes, U+2028/U+2029, lone surrogates as U+FFFD). */
-function jsonString(s: string): string {
+export function jsonString(s: string): string {
   if (!needsEscape(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
