@@ -10,6 +10,7 @@
  *   AMENDER_REVIEW_QUEUE_LIMIT reviews waiting for a free worker; more are answered 503 (default 64 per worker)
  */
 import { availableParallelism } from 'node:os';
+import { integer, readSettings } from '../../settings/index.js';
 
 export interface PoolSettings {
   workers: number;
@@ -36,22 +37,15 @@ const MIN_HEAP_MB = 16;
 /** Reads the pool settings; returns them or the problems found (one line each, naming the variable). */
 export function readPoolSettings(env: Readonly<Record<string, string | undefined>>, parallelism = availableParallelism()): { settings: PoolSettings; problems: string[] } {
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return fallback;
-    const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(n) || n < min) {
-      problems.push(`${name}: expected an integer of at least ${min}, got ${JSON.stringify(raw)}`);
-      return fallback;
-    }
-    return n;
-  };
-  const workers = int(POOL_VARIABLES.workers, Math.max(1, parallelism), 0);
-  const settings: PoolSettings = {
-    workers,
-    heapMb: int(POOL_VARIABLES.heapMb, DEFAULT_WORKER_HEAP_MB, MIN_HEAP_MB),
-    graceMs: int(POOL_VARIABLES.graceMs, DEFAULT_WORKER_GRACE_MS, 1),
-    queueLimit: int(POOL_VARIABLES.queueLimit, Math.max(1, workers) * QUEUE_PER_WORKER, 1),
-  };
-  return { settings, problems };
+  const { workers } = readSettings({ workers: { variable: POOL_VARIABLES.workers, type: integer(0), default: Math.max(1, parallelism) } }, env, problems);
+  const rest = readSettings(
+    {
+      heapMb: { variable: POOL_VARIABLES.heapMb, type: integer(MIN_HEAP_MB), default: DEFAULT_WORKER_HEAP_MB },
+      graceMs: { variable: POOL_VARIABLES.graceMs, type: integer(1), default: DEFAULT_WORKER_GRACE_MS },
+      queueLimit: { variable: POOL_VARIABLES.queueLimit, type: integer(1), default: Math.max(1, workers) * QUEUE_PER_WORKER },
+    },
+    env,
+    problems,
+  );
+  return { settings: { workers, ...rest }, problems };
 }
