@@ -5,7 +5,7 @@
  * loads here loads there, with the same problems, limits and document order.
  */
 import { isJsonObject, type JsonObject } from '../json/index.js';
-import { buildPolicySet, type ParsedSource, type PolicySet } from '../policyset/index.js';
+import { buildPolicySet, type BuildOptions, type ParsedSource, type PolicySet } from '../policyset/index.js';
 import { PolicySetRefresher, resolveSources, SourceUriError } from '../sources/index.js';
 import { CliInputError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -19,7 +19,8 @@ export interface LoadedPolicies {
   parsed: ParsedSource[];
 }
 
-export async function loadPolicies(paths: readonly string[], io: CliIO): Promise<LoadedPolicies> {
+/** `options`: how the set is built (e.g. `contextValues` when Kyverno context values stand in for the cluster). */
+export async function loadPolicies(paths: readonly string[], io: CliIO, options: BuildOptions = {}): Promise<LoadedPolicies> {
   let sources;
   try {
     sources = resolveSources(paths, io.policyResolvers?.() ?? cliIoResolvers(io), 'the command line');
@@ -34,7 +35,7 @@ export async function loadPolicies(paths: readonly string[], io: CliIO): Promise
     intervalMs: 0,
     build: (documents) => {
       parsed = documents;
-      return buildPolicySet(documents);
+      return buildPolicySet(documents, options);
     },
   });
   const result = await refresher.refresh();

@@ -54,9 +54,12 @@ export {
   compileUnmatchedRule,
   isKyvernoPolicyDocument,
   KYVERNO_API_VERSIONS,
+  type AdmissionFinding,
   type CompileResult,
   type PolicyProblem,
+  type PolicyReferences,
 } from './compile.js';
+export { kindSelectorKnown, type KnownKind } from './kinds.js';
 export type { CompiledKyvernoPolicy, CompiledRule } from './types.js';
 export { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from './patch-template.js';
 export {

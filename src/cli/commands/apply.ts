@@ -105,7 +105,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const withValues = stringOption(args, 'values-file') !== undefined || Object.keys(setValues).length > 0;
   const quiet = flag(args, 'quiet');
 
-  const loaded: LoadedPolicies = await loadPolicies(paths, io);
+  // With values, they stand in for context entries only a cluster can fill (as `kyverno apply`).
+  const loaded: LoadedPolicies = await loadPolicies(paths, io, { contextValues: withValues });
   const { set, documents } = loaded;
   if (!quiet && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   if (withValues && set.mutatingPolicies.length > 0) {

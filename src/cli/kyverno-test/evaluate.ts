@@ -124,8 +124,9 @@ export async function evaluateResource(resource: JsonObject, options: EvaluateOp
       request,
       object: operation === 'DELETE' ? null : object,
       namespaceLabels: namespaceLabels(request.namespace ?? '', options),
-      roles: options.userInfo?.roles,
-      clusterRoles: options.userInfo?.clusterRoles,
+      // Kyverno's CLI knows the requester's roles: those of the user info, else none.
+      roles: options.userInfo?.roles ?? [],
+      clusterRoles: options.userInfo?.clusterRoles ?? [],
       sources: {
         configMap: (namespace, cmName) => options.set.objects.get('', 'ConfigMap', namespace, cmName),
       },
