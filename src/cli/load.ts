@@ -17,6 +17,8 @@ export interface LoadedPolicies {
   documents: JsonObject[];
   /** What the set was built from, one entry per file or object read. */
   parsed: ParsedSource[];
+  /** Warnings about the sources that do not stop the set loading (a source without any policy). */
+  warnings: readonly string[];
 }
 
 /** `options`: how the set is built (e.g. `contextValues` when Kyverno context values stand in for the cluster). */
@@ -39,10 +41,10 @@ export async function loadPolicies(paths: readonly string[], io: CliIO, options:
     },
   });
   const result = await refresher.refresh();
-  const set = refresher.provider().set;
+  const { set, warnings = [] } = refresher.provider();
   if (result.outcome === 'failed' || !set) throw new CliInputError(`cannot read policies from ${result.errors.join('; ')}`);
   const documents = parsed.flatMap((p) => p.documents.map((d) => d.value)).filter(isJsonObject);
-  return { set, documents, parsed };
+  return { set, documents, parsed, warnings };
 }
 
 /** One line per problem: `source#document[item] Kind/name: field: message (effect)`. */
@@ -54,7 +56,7 @@ export function formatProblems(set: PolicySet): string {
       const field = p.path ? `${p.path}: ` : '';
       // A parser's message may carry a code excerpt on more lines: keep the first line greppable.
       const [first, ...more] = p.message.trimEnd().split('\n');
-      const effect = p.effect === 'ignored' ? 'ignored' : 'kept, errors at evaluation';
+      const effect = p.effect === 'ignored' ? 'ignored' : 'kept, in force';
       const rest = more.filter((l) => l.trim() !== '').map((l) => `    ${l}\n`).join('');
       return `${where}${what}: ${field}${first} (${effect})\n${rest}`;
     })

@@ -26,9 +26,10 @@ export interface ResourceRequest {
   documents: readonly JsonObject[];
 }
 
+/** `warnings`: the reply's admission warnings (Kyverno `spec.emitWarning`), as kubectl would print them. */
 export type ResourceOutcome =
-  | { allowed: true; object: JsonValue; patch: JsonValue[] }
-  | { allowed: false; status: Status };
+  | { allowed: true; object: JsonValue; patch: JsonValue[]; warnings: readonly string[] }
+  | { allowed: false; status: Status; warnings: readonly string[] };
 
 export function reviewForResource(req: ResourceRequest): JsonObject {
   const subject = req.operation === 'DELETE' ? (req.oldObject ?? req.object) : req.object;
@@ -69,13 +70,14 @@ export async function runResource(set: PolicySet, req: ResourceRequest): Promise
   const answer = await answerReview(review, set);
   if (answer.status !== 200) throw new CliInputError(answer.body.message);
   const response = answer.body.response;
-  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' } };
+  const warnings = response.warnings ?? [];
+  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' }, warnings };
   const original = (review.request as JsonObject).object ?? null;
-  if (!response.patch) return { allowed: true, object: original, patch: [] };
+  if (!response.patch) return { allowed: true, object: original, patch: [], warnings };
   const patch = parseJson(decodeBase64Utf8(response.patch)) as JsonValue[];
   const decoded = decodePatch(patch);
   if (!decoded.ok) throw new Error(`the reply's patch does not decode: ${decoded.message}`);
   const applied = applyPatch(original, decoded.patch, 'rfc6902');
   if (!applied.ok) throw new Error(`the reply's patch does not apply under RFC 6902: ${applied.message}`);
-  return { allowed: true, object: applied.doc, patch };
+  return { allowed: true, object: applied.doc, patch, warnings };
 }

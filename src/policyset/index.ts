@@ -27,3 +27,4 @@ export { parseDocuments } from './parse.js';
 export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
 export type { ParsedSource, Problem, SourceDocument } from './types.js';
 export type { ObjectStore } from './objects.js';
+export { isPolicyDocument } from './policy-documents.js';
