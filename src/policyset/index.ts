@@ -18,10 +18,20 @@
  *     the API server's semantics for a policy it already stores, used by the conformance vectors). `counts` is
  *     what /readyz shows: mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, kyvernoPolicies,
  *     params (objects of any other kind, Namespaces included), namespaces, customResourceDefinitions,
- *     problems. BuildOptions: `schemas` (registry to extend), `requireSchemas` (503 for kinds without a
- *     schema, as kube-apiserver; default: merge them with the deduced schema), `compileErrors`
- *     ('refuse' | 'keep', default 'refuse'). The set never changes once built; rebuild it on reload (compiled CEL programs
- *     come from the CEL cache, so a rebuild compiles only what changed).
+ *     problems. Kyverno policies are also checked for what would fail or do nothing at admission
+ *     (src/kyverno findings; kinds no built-in kind or CRD of the set declares; ConfigMaps the set does
+ *     not hold): refused (`ignored`) or kept with the problem, as README "Kyverno policies: what cannot
+ *     run off-cluster" decides; Kyverno documents Amender does not run (policies.kyverno.io kinds other
+ *     than MutatingPolicy / NamespacedMutatingPolicy, kyverno.io kinds other than ClusterPolicy / Policy)
+ *     are problems too. BuildOptions: `schemas` (registry to extend), `requireSchemas` (503 for kinds
+ *     without a schema, as kube-apiserver; default: merge them with the deduced schema), `compileErrors`
+ *     ('refuse' | 'keep', default 'refuse'; 'keep' also keeps Kyverno policies with JMESPath errors),
+ *     `contextValues` (true: Kyverno context values stand in for cluster-only context entries, as in
+ *     Kyverno's CLI — such policies are kept).
+ *     The set never changes once built; rebuild it on reload (compiled CEL programs come from the CEL
+ *     cache, so a rebuild compiles only what changed).
+ *
+ *   isPolicyDocument(document): boolean   a MAP or binding, Kyverno ClusterPolicy/Policy, policies.kyverno.io kind
  */
 export { parseDocuments } from './parse.js';
 export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
