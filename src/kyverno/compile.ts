@@ -47,7 +47,10 @@ export interface PolicyProblem {
  *   for such entries (`amender test`, `amender apply --values-file/--set`, as Kyverno's CLI).
  * - `required`: a match filter without `kinds`, which Kyverno refuses. The set refuses the policy.
  * - `not-run`: the rule never runs at admission (`mutate.targets`; `roles`/`clusterRoles`, which an
- *   admission request does not carry). The policy stays in force without that rule.
+ *   admission request does not carry, unless the caller gives them; validate / generate / verifyImages
+ *   rules). The policy stays in force without that rule.
+ * A `configMap` entry the set's documents do not hold is a `cluster` problem the set adds itself
+ * (`references.configMaps`), as is an unknown kind a kept problem (`references.kinds`).
  */
 export interface AdmissionFinding extends PolicyProblem {
   readonly kind: 'expression' | 'cluster' | 'required' | 'not-run';
