@@ -242,7 +242,7 @@ class Builder {
         .filter((k) => !kindSelectorKnown(k.selector, known))
         .map((k) => ({
           path: k.path,
-          message: `kind "${k.text}" matches no built-in kind and no CustomResourceDefinition of the policy set: a typo matches nothing (add the CRD to the sources if it is a custom kind)`,
+          message: `kind "${k.text}" matches no built-in kind and no CustomResourceDefinition of the policy set: a custom kind needs its CRD in the sources to be known; a typo matches nothing`,
         }));
       const refused = findings.some((f) => this.refuses(f));
       if (refused) {
