@@ -300,6 +300,8 @@ export function policiesMatching(policies: readonly CompiledKyvernoPolicy[], inp
   return policies.filter((policy) => {
     if (!policy.admission || !namespaceFits(policy, object, request)) return false;
     return policy.rules.some((rule) => {
+      // A rule that needs the requester's roles is not run without them (runKyvernoPolicies).
+      if (rule.needsRoles) return false;
       try {
         return whyNotMatched(rule.match, rule.exclude, subject) === undefined;
       } catch {
