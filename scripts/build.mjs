@@ -5,13 +5,21 @@
  * the named targets.
  */
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { COMPILE_CACHE_FOLDER, compileCacheNode, writeCompileCache } from './compile-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Deployments run Node 24 (infra/lambda nodejs24.x, the Knative image); the bundles also load on Node 20
+ * (the tests, the CLI on older hosts): esbuild lowers whatever one of them lacks. Today's sources need no
+ * lowering for either, and the output is byte for byte the one of a `node24` target.
+ */
+export const NODE_TARGETS = ['node24', 'node20'];
 
 /** Lets bundled CommonJS dependencies `require` Node built-ins from an ESM bundle. */
 const NODE_REQUIRE_BANNER = "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);";
@@ -29,28 +37,32 @@ const refuseNodeBuiltins = {
 
 /**
  * @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions,
- *   policies?: boolean }[]}
+ *   policies?: boolean, compileCache?: boolean }[]}
  * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
+ * `compileCache`: the V8 compile cache is written beside the entry (scripts/compile-cache.mjs) by the Node
+ * that compileCacheNode() names; the entry turns it on before importing the rest (src/adapters/compile-cache.ts).
  * `options.entryPoints`, when given, replaces `entry` (a target of several entries; `outfile` is the first).
  */
 export const TARGETS = [
   // Node server (Knative, any host): the bundled set embedded pre-parsed like Lambda's, and the S3 sources
   // with the AWS SDK in a chunk loaded only when an s3:// source is configured.
   // The review worker (dist/node/worker.js, the worker pool of src/adapters/pool) is a second entry of the
-  // same build: the engine is a chunk both load.
+  // same build: the engine is a chunk both load. Chunks sit beside main.js: node-main.ts, a chunk behind
+  // the compile-cache entry, finds worker.js and ../../policies from its own import.meta.url.
   {
     name: 'node',
-    entry: 'src/adapters/node-main.ts',
+    entry: 'src/adapters/node-entry.ts',
     outfile: 'dist/node/main.js',
     platform: 'node',
     policies: true,
+    compileCache: true,
     options: {
-      entryPoints: { main: 'src/adapters/node-main.ts', worker: 'src/adapters/pool/worker.ts' },
+      entryPoints: { main: 'src/adapters/node-entry.ts', worker: 'src/adapters/pool/worker-entry.ts' },
       outfile: undefined,
       outdir: 'dist/node',
       splitting: true,
       entryNames: '[name]',
-      chunkNames: 'chunks/[name]-[hash]',
+      chunkNames: '[name]-[hash]',
       minify: true,
     },
   },
@@ -61,10 +73,11 @@ export const TARGETS = [
   // (bench/suites/60-cold-start.ts); the linked source maps give the names back.
   {
     name: 'lambda',
-    entry: 'src/adapters/aws-lambda.ts',
+    entry: 'src/adapters/aws-lambda-entry.ts',
     outfile: 'dist/lambda/index.mjs',
     platform: 'node',
     policies: true,
+    compileCache: true,
     options: { outfile: undefined, outdir: 'dist/lambda', splitting: true, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' }, minify: true },
   },
   {
@@ -93,7 +106,7 @@ export async function policyBundleJson(policiesDir, distDir = join(root, 'dist')
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: NODE_TARGETS,
     logLevel: 'warning',
     banner: { js: NODE_REQUIRE_BANNER },
   });
@@ -105,7 +118,8 @@ export async function policyBundleJson(policiesDir, distDir = join(root, 'dist')
 
 /**
  * `options.policiesDir`: the folder embedded as the bundled set (default policies/); `options.distDir`:
- * where `dist/...` outputs go instead (benchmarks build variants without touching dist/).
+ * where `dist/...` outputs go instead (benchmarks build variants without touching dist/);
+ * `options.compileCacheNode`: the Node that writes the compile caches (default compileCacheNode(); null: none).
  */
 export async function buildTargets(names = [], options = {}) {
   const selected = names.length ? TARGETS.filter((t) => names.includes(t.name)) : TARGETS;
@@ -128,7 +142,7 @@ export async function buildTargets(names = [], options = {}) {
       bundle: true,
       format: 'esm',
       platform: target.platform,
-      target: 'node20',
+      target: NODE_TARGETS,
       sourcemap: 'linked',
       legalComments: 'linked',
       logLevel: 'warning',
@@ -143,6 +157,13 @@ export async function buildTargets(names = [], options = {}) {
     if (target.options?.splitting) {
       const { eager, lazy } = splitLoad(result.metafile, relative(root, file));
       Object.assign(sizes, { bytes: eager.bytes, gzip: eager.gzip, lazyChunkBytes: lazy.bytes });
+    }
+    if (target.compileCache) {
+      const node = options.compileCacheNode === undefined ? compileCacheNode() : (options.compileCacheNode ?? undefined);
+      if (node) {
+        await writeCompileCache({ node, target: target.name, dir: outdir });
+        sizes.compileCacheBytes = folderBytes(join(outdir, COMPILE_CACHE_FOLDER));
+      }
     }
     report.push(sizes);
   }
@@ -159,13 +180,24 @@ export async function buildTargets(names = [], options = {}) {
   return report;
 }
 
-/** Bytes of the JS files `entry` loads by static imports (cold start), and of the other JS outputs. */
+function folderBytes(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += statSync(join(entry.parentPath ?? entry.path, entry.name)).size;
+  return total;
+}
+
+/**
+ * Bytes of the JS files `entry` loads at cold start — by static imports, and by the entry's own dynamic
+ * imports (the compile-cache entries import the rest at once) — and of the other JS outputs.
+ */
 function splitLoad(metafile, entry) {
   const eager = new Set();
   const visit = (path) => {
     if (eager.has(path)) return;
     eager.add(path);
-    for (const i of metafile.outputs[path]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+    for (const i of metafile.outputs[path]?.imports ?? []) {
+      if (!i.external && (i.kind === 'import-statement' || (i.kind === 'dynamic-import' && path === entry))) visit(i.path);
+    }
   };
   visit(entry);
   const js = Object.keys(metafile.outputs).filter((p) => /\.m?js$/.test(p));
@@ -187,6 +219,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
   for (const r of report) {
     const lazy = r.lazyChunkBytes ? `, ${kb(r.lazyChunkBytes)} in chunks loaded on demand` : '';
-    console.log(`built ${r.target.padEnd(8)} ${r.file.padEnd(24)} ${kb(r.bytes).padStart(11)}  (${kb(r.gzip)} gzip${lazy})`);
+    const cache = r.compileCacheBytes ? `, ${kb(r.compileCacheBytes)} compile cache` : '';
+    console.log(`built ${r.target.padEnd(8)} ${r.file.padEnd(24)} ${kb(r.bytes).padStart(11)}  (${kb(r.gzip)} gzip${lazy}${cache})`);
   }
 }

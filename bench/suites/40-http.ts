@@ -1,7 +1,8 @@
 /**
  * Requests/s and p99 latency of the Node server answering `POST /mutate` with a 4 KB Pod review, under a
  * bounded loopback load (autocannon: 16 connections, at most 5 s and 40 000 requests), next to a trivial
- * Hono handler (reads the body, answers a constant) served by the same adapter. The server runs in a
+ * Hono handler (reads the body, answers a constant) served by the same adapter, on every Node of
+ * bench/nodes.ts (the running one and Node 24). The server runs in a
  * child process so the load generator does not share its event loop. Besides throughput and latency,
  * which on a small shared machine also measure the load generator competing for the same cores, each
  * row gives the server process's own CPU time per request (user + system, from `process.cpuUsage()`).
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { pod4k } from '../fixtures.js';
 import { table } from '../lib.js';
+import { benchNodes, type BenchNode } from '../nodes.js';
 
 const SERVE_VARIABLE = 'AMENDER_BENCH_SERVE';
 const LOAD = { connections: 16, duration: 5, maxOverallRequests: 40_000 };
@@ -52,9 +54,9 @@ async function serve(variant: string): Promise<void> {
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }
 
-async function measure(variant: string, body: string): Promise<LoadFigures> {
-  // The same loader as this process (bench/loader, or tsx when run directly).
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+async function measure(variant: string, body: string, node: BenchNode): Promise<LoadFigures> {
+  // The same loader as this process (bench/loader, or tsx when run directly), on `node`.
+  const child = spawn(node.path, [...process.execArgv, fileURLToPath(import.meta.url)], {
     env: { ...process.env, [SERVE_VARIABLE]: variant },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -96,9 +98,16 @@ async function measure(variant: string, body: string): Promise<LoadFigures> {
 }
 
 export async function run(): Promise<void> {
+  const { nodes, note } = await benchNodes();
+  if (note) console.log(`\n(${note})`);
+  for (const node of nodes) await runOn(node);
+}
+
+/** The server runs on `node` (bench/nodes.ts: the running Node and Node 24); autocannon runs here. */
+async function runOn(node: BenchNode): Promise<void> {
   const body = JSON.stringify(pod4k());
-  const amender = await measure('amender', body);
-  const trivial = await measure('trivial', body);
+  const amender = await measure('amender', body, node);
+  const trivial = await measure('trivial', body, node);
   const row = (name: string, f: LoadFigures) => ({
     server: name,
     'req/s': f.requestsPerSecond.toFixed(0),
@@ -109,7 +118,7 @@ export async function run(): Promise<void> {
     'non-2xx': f.non2xx,
     errors: f.errors,
   });
-  table(`HTTP: POST /mutate, 4 KB Pod, bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests`, [
+  table(`HTTP on ${node.label} (${node.version}): POST /mutate, 4 KB Pod, bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests`, [
     row('amender (Node adapter)', amender),
     row('trivial Hono handler', trivial),
   ]);

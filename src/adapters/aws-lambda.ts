@@ -10,6 +10,9 @@ import { lambdaSourceResolvers } from './lambda-sources.js';
 import { embeddedPolicyBundle } from './serverless-bundle.js';
 import { readServerlessConfig } from './serverless-config.js';
 import { createServerlessRuntime } from './serverless-runtime.js';
+import { markStartup } from './startup-marks.js';
+
+markStartup('modulesLoaded');
 
 const env = process.env;
 const config = readServerlessConfig(env);
@@ -22,5 +25,6 @@ const runtime = createServerlessRuntime({
   logger,
 });
 await runtime.ensureLoaded();
+markStartup('policiesReady');
 
 export const handler: LambdaHandler = createLambdaHandler(runtime, { refreshWaitMs: config.refreshWaitMs });

@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { CLUSTER_ENVIRONMENT_VARIABLES, ClusterConfigError, DEFAULT_REFRESH_SECONDS, MAX_REFRESH_SECONDS, readClustersConfig, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, isLogLevel, type Limits, type LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
-import { POOL_ENVIRONMENT_VARIABLES } from './pool/config.js';
+import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 
 export interface NodeConfig {

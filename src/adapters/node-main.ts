@@ -9,7 +9,7 @@
  * /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { CallbackCounter, createApp, jsonLineLogger, redactClusterPath } from '../server/index.js';
+import { CallbackCounter, clusterSetName, createApp, jsonLineLogger, redactClusterPath } from '../server/index.js';
 import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
@@ -17,6 +17,9 @@ import { exampleHint } from './node-hint.js';
 import { refusedConnectionsLog } from './node-refused-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
+import { markStartup } from './startup-marks.js';
+
+markStartup('modulesLoaded');
 
 function fail(message: string): never {
   process.stderr.write(`amender: ${message}\n`);
@@ -143,6 +146,7 @@ logger({
   clusters: sets.clusters.names,
   refreshSeconds: config.refreshSeconds,
 });
+markStartup('listening');
 if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https'));
 
 // The first load of every set, side by side, after listening: until a set has loaded its routes answer
@@ -152,6 +156,12 @@ sets.start();
 void sets.refreshAll().then(() => {
   if (stopping) return;
   const all = sets.refreshers();
+  // The workers build the sets now, in parallel with the wait for a first review, not during it.
+  if (pool) {
+    pool.prepare('default', sets.default.provider());
+    for (const name of sets.clusters.names) pool.prepare(clusterSetName(name), sets.clusters.get(name)!.provider());
+  }
+  markStartup('policiesReady');
   logger({
     level: 'info',
     msg: 'policy sets loaded',

@@ -17,7 +17,7 @@ import { constants as h2, createSecureServer, type Http2SecureServer, type Http2
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { statusBody } from '../server/status.js';
+import { statusBody } from '../server/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 import { createDrain, type DrainableServer } from './node-drain.js';
 

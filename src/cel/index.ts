@@ -58,6 +58,11 @@
  * `LibraryRegistrar` (`registerFunction('quantity(string): kubernetes.Quantity', impl)`) and price
  * their calls in cel-go/Kubernetes cost units. Declarations are parsed on first use.
  *
+ * Kyverno's CEL policies compile with `dialect: 'kyverno'` in the scope: Kyverno's libraries (regex
+ * extension, image, json, yaml, time, math, hash, transform; src/cel/lib/kyverno), and matchConditions in
+ * the mutation environment with `variables`. `findClusterCalls(expr)` lists calls of Kyverno libraries
+ * that need a cluster or network (resource, http, imagedata, globalContext).
+ *
  * ## Cache metrics
  *
  *   programCacheStats() → { hits, misses, size, capacity, evictions }  (for /metrics)
@@ -73,6 +78,8 @@ export {
   type CompileScope,
 } from './k8s/compile.js';
 export type { CacheStats } from './k8s/cache.js';
+export type { CelDialect } from './k8s/environment.js';
+export { findClusterCalls, referencesIdentifier, CLUSTER_LIBRARIES, type ClusterCall } from './lib/kyverno/index.js';
 export { CompiledVariables, type CompiledVariable, type VariableDefinition } from './k8s/variables.js';
 export {
   Evaluation,

@@ -7,8 +7,9 @@ import { decodeBase64Utf8, type Operation as AdmissionOperation, type Status } f
 import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';
 import type { PolicySet } from '../policyset/index.js';
+import type { PolicyOutcome } from '../engine/index.js';
 import { parseApiVersion } from '../schema/index.js';
-import { answerReview } from '../server/review.js';
+import { answerReview } from '../server/index.js';
 import { CliInputError } from './errors.js';
 import { crdResource, guessResource } from './resource-names.js';
 
@@ -27,9 +28,14 @@ export interface ResourceRequest {
 }
 
 /** `warnings`: the reply's admission warnings (Kyverno `spec.emitWarning`), as kubectl would print them. */
-export type ResourceOutcome =
-  | { allowed: true; object: JsonValue; patch: JsonValue[]; warnings: readonly string[] }
-  | { allowed: false; status: Status; warnings: readonly string[] };
+export type ResourceOutcome = (
+  | { allowed: true; object: JsonValue; patch: JsonValue[] }
+  | { allowed: false; status: Status }
+) & {
+  /** What each policy did (the engine's outcomes). */
+  outcomes: readonly PolicyOutcome[];
+  warnings: readonly string[];
+};
 
 export function reviewForResource(req: ResourceRequest): JsonObject {
   const subject = req.operation === 'DELETE' ? (req.oldObject ?? req.object) : req.object;
@@ -70,14 +76,15 @@ export async function runResource(set: PolicySet, req: ResourceRequest): Promise
   const answer = await answerReview(review, set);
   if (answer.status !== 200) throw new CliInputError(answer.body.message);
   const response = answer.body.response;
+  const outcomes = answer.outcomes ?? [];
   const warnings = response.warnings ?? [];
-  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' }, warnings };
+  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' }, outcomes, warnings };
   const original = (review.request as JsonObject).object ?? null;
-  if (!response.patch) return { allowed: true, object: original, patch: [], warnings };
+  if (!response.patch) return { allowed: true, object: original, patch: [], outcomes, warnings };
   const patch = parseJson(decodeBase64Utf8(response.patch)) as JsonValue[];
   const decoded = decodePatch(patch);
   if (!decoded.ok) throw new Error(`the reply's patch does not decode: ${decoded.message}`);
   const applied = applyPatch(original, decoded.patch, 'rfc6902');
   if (!applied.ok) throw new Error(`the reply's patch does not apply under RFC 6902: ${applied.message}`);
-  return { allowed: true, object: applied.doc, patch, warnings };
+  return { allowed: true, object: applied.doc, patch, outcomes, warnings };
 }

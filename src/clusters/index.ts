@@ -22,3 +22,4 @@ export {
 } from './config.js';
 export { constantTimeEqual, hashSecret, isSecretHash, MAX_SECRET_LENGTH, SecretHashError, SecretVerifier } from './secrets.js';
 export { ClusterRegistry, type Cluster, type RegistryOptions } from './registry.js';
+export type { ClusterRoutesLookup, SecretCheck } from './lookup.js';

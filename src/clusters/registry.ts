@@ -3,10 +3,10 @@
  * set, own last good set), so one cluster's unreadable source never touches another's set. Core: the
  * platform passes the source constructors it has (nodeSourceResolvers, workerSourceResolvers).
  */
-import type { Logger } from '../server/log.js';
-import type { PolicySetProvider } from '../server/policy-state.js';
-import type { ClusterRoutesLookup } from '../server/routes/clusters.js';
+import type { Logger } from '../observe/index.js';
+import type { PolicySetProvider } from '../policyset/index.js';
 import { PolicySetRefresher, resolveSources, type LoadLimits, type RefreshResult, type SourceResolvers } from '../sources/index.js';
+import type { ClusterRoutesLookup } from './lookup.js';
 import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, type ClusterConfig } from './config.js';
 import { SecretVerifier } from './secrets.js';
 

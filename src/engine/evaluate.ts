@@ -4,14 +4,11 @@
  * the reply patch is the diff from the received object to the final one. One review guard (src/guard)
  * bounds the whole pipeline: its deadline, cancellation and value-size bound.
  */
-import { boundWarnings } from '../admission/index.js';
-import type { AdmissionRequest } from '../admission/types.js';
+import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewAborted, ReviewGuard } from '../guard/index.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonSize, createPatch, type Operation } from '../jsonpatch/index.js';
-import { dispatch, type InvocationTrace } from '../map/dispatch.js';
-import { NO_EQUIVALENTS } from '../map/equivalence.js';
-import { internalError } from '../map/errors.js';
+import { dispatch, type InvocationTrace, NO_EQUIVALENTS, internalError } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { namespaceLabels, runKyvernoStep } from './kyverno-step.js';
 import { denialStatus, forbiddenStatus } from './status.js';
@@ -25,7 +22,8 @@ function namespaceLookup(set: PolicySet, options: EngineOptions): (name: string)
 
 /** A MAP trace as an outcome, member by member (a spread of traces of several shapes is slow in V8). */
 function mapOutcome(t: InvocationTrace): PolicyOutcome {
-  const o = { engine: 'MutatingAdmissionPolicy', policy: t.policy } as PolicyOutcome;
+  const o = { engine: t.policyKind !== undefined ? 'MutatingPolicy' : 'MutatingAdmissionPolicy', policy: t.policy } as PolicyOutcome;
+  if (t.policyKind !== undefined) o.policyKind = t.policyKind;
   if (t.binding !== undefined) o.binding = t.binding;
   if (t.param !== undefined) o.param = t.param;
   o.pass = t.pass;

@@ -2,11 +2,11 @@
  * The Kyverno step of the pipeline: the set's ClusterPolicies / Policies run on the object the
  * MutatingAdmissionPolicies produced (DESIGN.md: MAP invocations first, then Kyverno rules).
  */
-import type { AdmissionRequest, Status } from '../admission/types.js';
+import type { AdmissionRequest, Status } from '../admission/index.js';
 import type { AbortReason, ReviewGuard } from '../guard/index.js';
 import { isJsonObject, type JsonValue } from '../json/index.js';
 import { kyvernoAuditAnnotations, runKyvernoPolicies, type KyvernoInput, type KyvernoPolicyOutcome, type KyvernoResult } from '../kyverno/index.js';
-import { objectLabels } from '../map/match-resources.js';
+import { objectLabels } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { forbiddenStatus } from './status.js';
 import type { PolicyOutcome } from './types.js';

@@ -1,11 +1,13 @@
 /**
  * The policies of a set in the order the pipeline starts them, so that an index (an "ordinal") names one
  * policy across the MAP and Kyverno steps: MutatingAdmissionPolicies in `set.mutatingPolicies` order
- * (by name), then Kyverno policies in `set.kyvernoPolicies` order (ClusterPolicies by name, then Policies
- * by namespace/name: the order the Kyverno runner uses).
+ * (by name; Kyverno MutatingPolicies follow them in that list and run in the same step, so they are
+ * `MutatingAdmissionPolicy` entries here, their BoundPolicy marked `kyverno`), then Kyverno policies in
+ * `set.kyvernoPolicies` order (ClusterPolicies by name, then Policies by namespace/name: the order the
+ * Kyverno runner uses).
  */
 import type { CompiledKyvernoPolicy } from '../kyverno/index.js';
-import type { BoundPolicy } from '../map/dispatch.js';
+import type { BoundPolicy } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 
 export type PipelinePolicy =

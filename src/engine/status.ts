@@ -2,8 +2,8 @@
  * The denials of the pipeline (spec/map.md §10): a 403 naming the request's resource, one cause per error;
  * for a set of remaining policy errors, the reason and message are the first error's.
  */
-import type { AdmissionRequest, Status } from '../admission/types.js';
-import type { PolicyError } from '../map/errors.js';
+import type { AdmissionRequest, Status } from '../admission/index.js';
+import type { PolicyError } from '../map/index.js';
 
 export function forbiddenStatus(request: AdmissionRequest, reason: PolicyError['reason'], message: string, causes: readonly string[]): Status {
   return {

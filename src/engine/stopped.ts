@@ -5,12 +5,11 @@
  * CEL, matchConditions, preconditions or context) is answered by its failurePolicy: Fail → a denial
  * naming the policy and the reason, Ignore → skipped and reported.
  */
-import type { AdmissionRequest } from '../admission/types.js';
+import type { AdmissionRequest } from '../admission/index.js';
 import { ReviewAborted, ReviewGuard, type AbortReason } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
 import { kyvernoPoliciesMatching, type CompiledKyvernoPolicy } from '../kyverno/index.js';
-import { dispatch } from '../map/dispatch.js';
-import { NO_EQUIVALENTS } from '../map/equivalence.js';
+import { dispatch, NO_EQUIVALENTS } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { namespaceLabels } from './kyverno-step.js';
 import { denialStatus, forbiddenStatus } from './status.js';
@@ -100,7 +99,7 @@ export function answerStopped(set: PolicySet, request: AdmissionRequest, ordinal
       equivalence: NO_EQUIVALENTS,
       guard: new StoppedGuard(stop),
     });
-    for (const t of r.traces) outcomes.push({ engine: 'MutatingAdmissionPolicy', ...t, durationMs: 0 });
+    for (const t of r.traces) outcomes.push({ engine: t.policyKind !== undefined ? 'MutatingPolicy' : 'MutatingAdmissionPolicy', ...t, durationMs: 0 });
     if (r.abort) return { allowed: false, status: r.abort.status, outcomes, warnings: [], auditAnnotations: none };
     if (r.errors.length > 0) return { allowed: false, status: denialStatus(r.errors, request), outcomes, warnings: [], auditAnnotations: none };
   }

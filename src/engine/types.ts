@@ -1,12 +1,13 @@
-import type { Status } from '../admission/types.js';
+import type { Status } from '../admission/index.js';
 import type { AbortReason, ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import type { Operation } from '../jsonpatch/index.js';
-import type { InvocationTrace } from '../map/dispatch.js';
+import type { InvocationTrace } from '../map/index.js';
 
 /** What one policy invocation did, for audit annotations, CLI traces, metrics and logs. */
 export interface PolicyOutcome extends InvocationTrace {
-  engine: 'MutatingAdmissionPolicy' | 'Kyverno';
+  /** `MutatingPolicy`: a Kyverno MutatingPolicy or NamespacedMutatingPolicy (run by the MAP engine). */
+  engine: 'MutatingAdmissionPolicy' | 'MutatingPolicy' | 'Kyverno';
   /**
    * Wall time of this invocation (MAP) or policy (Kyverno) in milliseconds, from performance.now; 0 for
    * what never ran (configuration errors, policies answered without running after the guard tripped).

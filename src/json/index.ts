@@ -5,3 +5,4 @@ export { isFloatLiteral, markFloatLiteral } from './float-literals.js';
 export { cloneJson } from './clone.js';
 export { jsonEqual } from './equal.js';
 export { getOwn, hasOwn, setOwn } from './own.js';
+export { utf8Length } from './utf8.js';

@@ -9,7 +9,7 @@
  * JSON-patch paths cannot be moved.
  */
 import { cloneJson, getOwn, isJsonObject, parseJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
-import { kindName } from './kinds.js';
+import { kindName } from './match/kinds.js';
 
 const ANNOTATION = 'pod-policies.kyverno.io/autogen-controllers';
 const POD_CONTROLLERS = ['DaemonSet', 'Deployment', 'Job', 'StatefulSet', 'ReplicaSet', 'ReplicationController'];

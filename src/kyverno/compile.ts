@@ -5,15 +5,15 @@
  * escapes. Only mutate rules are kept; validate / generate / verifyImages rules are not this module's job.
  */
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
-import { isValidateOnly, parseAnchor } from './anchors.js';
+import { isValidateOnly, parseAnchor } from './patchers/anchors.js';
 import { autogenRules } from './autogen.js';
 import { documentVariableProblems, jmesPathProblem } from './check-expressions.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
-import { parseKindSelector } from './kinds.js';
-import { normalizeOperator } from './operators.js';
-import { compilePatchTemplate } from './patch-template.js';
-import { compileSelector } from './selector.js';
+import { parseKindSelector } from './match/kinds.js';
+import { normalizeOperator } from './match/operators.js';
+import { compilePatchTemplate } from './patchers/patch-template.js';
+import { compileSelector } from './match/selector.js';
 import type {
   CompiledKyvernoPolicy,
   CompiledRule,
@@ -28,7 +28,7 @@ import type {
   Subject,
   TemplatedPatch,
 } from './types.js';
-import type { PatchTemplate } from './patch-template.js';
+import type { PatchTemplate } from './patchers/patch-template.js';
 
 export interface PolicyProblem {
   /** Field path inside the document, e.g. `spec.rules[2].mutate.patchesJson6902`. */

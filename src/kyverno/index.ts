@@ -69,9 +69,9 @@ export {
   type PolicyProblem,
   type PolicyReferences,
 } from './compile.js';
-export { kindSelectorKnown, type KnownKind } from './kinds.js';
+export { kindSelectorKnown, type KnownKind } from './match/kinds.js';
 export type { CompiledKyvernoPolicy, CompiledRule } from './types.js';
-export { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from './patch-template.js';
+export { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from './patchers/patch-template.js';
 export {
   runKyvernoPolicies,
   policiesMatching as kyvernoPoliciesMatching,
@@ -81,6 +81,6 @@ export {
   type KyvernoPolicyOutcome,
   type KyvernoRuleOutcome,
 } from './run.js';
-export type { ContextSources, ApiCallRequest } from './context-entries.js';
+export type { ContextSources, ApiCallRequest } from './context/context-entries.js';
 export type { RuleStatus } from './rule.js';
 export { kyvernoAuditAnnotations, formatKyvernoOutcomes, KYVERNO_AUDIT_ANNOTATION } from './outcomes.js';

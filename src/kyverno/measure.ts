@@ -10,7 +10,7 @@
  */
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
-import { jsonSize } from './jmespath/size.js';
+import { jsonSize } from './jmespath/index.js';
 
 /** Estimated JSON length of `value`; throws ReviewAborted('size') over the guard's bound. */
 export function measureValue(value: JsonValue, guard: ReviewGuard, what: string): number {

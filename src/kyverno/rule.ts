@@ -9,14 +9,14 @@
  */
 import { isReviewAborted, type AbortReason } from '../guard/index.js';
 import { getOwn, isJsonObject, jsonEqual, type JsonValue } from '../json/index.js';
-import { conditionsHold } from './conditions.js';
-import { loadContextEntries } from './context-entries.js';
+import { conditionsHold } from './match/conditions.js';
+import { loadContextEntries } from './context/context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
-import { runForeach, type ForeachScope } from './foreach.js';
+import { runForeach, type ForeachScope } from './foreach/foreach.js';
 import { measureValue } from './measure.js';
-import { applyPatches, applyTemplatedPatch } from './patchers.js';
+import { applyPatches, applyTemplatedPatch } from './patchers/patchers.js';
 import type { CompiledRule } from './types.js';
-import { substituteAll } from './variables.js';
+import { substituteAll } from './context/variables.js';
 
 export type RuleStatus = 'applied' | 'skipped' | 'error';
 

@@ -16,15 +16,15 @@ import type { AdmissionRequest } from '../admission/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard, type AbortReason } from '../guard/index.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { StrategicMergeCache } from '../schema/index.js';
-import { copyObject, JsonContext, type QueryFn } from './context.js';
-import type { ContextSources } from './context-entries.js';
+import { copyObject, JsonContext, type QueryFn } from './context/context.js';
+import type { ContextSources } from './context/context-entries.js';
 import { messageOf } from './errors.js';
-import type { ForeachScope } from './foreach.js';
-import { imagesOf } from './images.js';
-import { objectNamespace, whyNotMatched, type MatchSubject } from './match.js';
-import { kyvernoQuery } from './query.js';
+import type { ForeachScope } from './foreach/foreach.js';
+import { imagesOf } from './context/images.js';
+import { objectNamespace, whyNotMatched, type MatchSubject } from './match/match.js';
+import { kyvernoQuery } from './context/query.js';
 import { runRule, type RuleStatus } from './rule.js';
-import type { Labels } from './selector.js';
+import type { Labels } from './match/selector.js';
 import type { CompiledKyvernoPolicy } from './types.js';
 
 export interface KyvernoInput {

@@ -3,9 +3,9 @@
  * evaluating a request only substitutes variables and applies patches. Compiled values are frozen.
  */
 import type { JsonObject, JsonValue } from '../json/index.js';
-import type { OperatorName } from './operators.js';
-import type { PatchTemplate } from './patch-template.js';
-import type { CompiledSelector } from './selector.js';
+import type { OperatorName } from './match/operators.js';
+import type { PatchTemplate } from './patchers/patch-template.js';
+import type { CompiledSelector } from './match/selector.js';
 
 /** A `kinds` entry: `Kind`, `version/Kind`, `group/version/Kind`, with `/subresource`; `*` wildcards. */
 export interface KindSelector {

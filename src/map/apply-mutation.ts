@@ -4,7 +4,7 @@
  * `replace` of a missing member adds it, negative indices), apply configurations as server-side apply
  * against the kind's schema. Never changes its inputs.
  */
-import type { GroupVersionKind } from '../admission/types.js';
+import type { GroupVersionKind } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyPatch, decodePatch } from '../jsonpatch/index.js';

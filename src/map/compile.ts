@@ -16,9 +16,10 @@ import {
   toJsonPatchOperations,
   type AdmissionInput,
   type CompileResult,
+  type CelDialect,
   type CelValue,
 } from '../cel/index.js';
-import type { JsonValue } from '../json/index.js';
+import type { JsonObject, JsonValue } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
@@ -42,6 +43,15 @@ interface CompiledMutation {
   result: CompileResult;
 }
 
+/**
+ * How a policy's expressions are compiled and its conditions evaluated. `kyverno` (a Kyverno
+ * MutatingPolicy run on this engine): Kyverno's CEL libraries, and matchConditions that may read
+ * `variables` and `namespaceObject`, as Kyverno evaluates them. Default `kubernetes`.
+ */
+export interface CompileOptions {
+  dialect?: CelDialect;
+}
+
 function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionInput {
   const p = inputs.params;
   return {
@@ -56,6 +66,23 @@ function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionIn
   };
 }
 
+/** Kyverno's `request` also holds the admitted object and oldObject (as received, not as mutated). */
+const kyvernoRequests = new WeakMap<JsonObject, JsonObject>();
+
+function kyvernoRequest(inputs: InvocationInputs): JsonObject {
+  let r = kyvernoRequests.get(inputs.request);
+  if (!r) {
+    r = { ...inputs.request, object: inputs.requestObject ?? null, oldObject: inputs.oldObject };
+    kyvernoRequests.set(inputs.request, r);
+  }
+  return r;
+}
+
+/** What a Kyverno policy's expressions see: matchConditions too see `namespaceObject` (and `variables`). */
+function kyvernoInput(inputs: InvocationInputs): AdmissionInput {
+  return { object: inputs.object, oldObject: inputs.oldObject, request: kyvernoRequest(inputs), namespaceObject: inputs.namespaceObject };
+}
+
 class Program implements PolicyProgram {
   constructor(
     private readonly variables: CompiledVariables,
@@ -63,6 +90,8 @@ class Program implements PolicyProgram {
     private readonly mutations: readonly CompiledMutation[],
     private readonly failurePolicy: string | undefined,
     private readonly schema: SchemaContext,
+    /** Kyverno: its `request` holds the objects, matchConditions read `variables` and the namespace object. */
+    private readonly kyverno: boolean,
   ) {}
 
   get mutationCount(): number {
@@ -71,7 +100,9 @@ class Program implements PolicyProgram {
 
   conditions(inputs: InvocationInputs): ConditionsVerdict {
     if (this.conditionsCompiled.length === 0) return { matches: true };
-    const evaluation = new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
+    const evaluation = this.kyverno
+      ? new Evaluation(kyvernoInput(inputs), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard, variables: this.variables })
+      : new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
     const outcomes: ConditionOutcome[] = [];
     for (const c of this.conditionsCompiled) {
       if (!c.result.ok) {
@@ -95,7 +126,8 @@ class Program implements PolicyProgram {
   mutation(index: number, inputs: InvocationInputs): MutationOutcome {
     const m = this.mutations[index];
     if (!m.result.ok) return { ok: false, message: m.result.message };
-    const evaluation = new Evaluation(celInput(inputs, false), { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
+    const input = this.kyverno ? kyvernoInput(inputs) : celInput(inputs, false);
+    const evaluation = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
     const r = evaluation.evaluate(m.result.compiled);
     if (!r.ok) return { ok: false, message: r.message };
     return this.apply(m, r.value, inputs);
@@ -120,20 +152,21 @@ class Program implements PolicyProgram {
   }
 }
 
-export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaContext): CompiledPolicy {
+export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaContext, options: CompileOptions = {}): CompiledPolicy {
   const errors: FieldError[] = [];
   const spec = FieldPath.root('spec');
   const params = policy.paramKind !== undefined;
+  const kyverno = options.dialect === 'kyverno';
 
-  const variables = CompiledVariables.compile(policy.variables, { params });
+  const variables = CompiledVariables.compile(policy.variables, kyverno ? { params, dialect: 'kyverno' } : { params });
   variables.entries.forEach((v, i) => {
     if (v.error !== undefined) errors.push(invalid(spec.child('variables').index(i).child('expression'), v.expression, v.error));
   });
 
   const conditions = policy.matchConditions.map((c, i): CompiledCondition => {
-    const result = compileExpression(c.expression, 'matchCondition', { params });
+    const result = compileExpression(c.expression, 'matchCondition', kyverno ? variables.scope() : { params });
     if (!result.ok) {
-      const message = /\bvariables\b/.test(c.expression)
+      const message = !kyverno && /\bvariables\b/.test(c.expression)
         ? `${result.message} (matchConditions cannot use variables)`
         : result.message;
       errors.push(invalid(spec.child('matchConditions').index(i).child('expression'), c.expression, message));
@@ -150,5 +183,5 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
     return { patchType, result };
   });
 
-  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema), errors };
+  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema, kyverno), errors };
 }

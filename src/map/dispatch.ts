@@ -4,7 +4,7 @@
  * name, binding name, param namespace/name), emulate the reinvocation pass, and collect errors under
  * each policy's failurePolicy. Mutation itself is the compiled policy's business (PolicyProgram).
  */
-import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/types.js';
+import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/index.js';
 import { ReviewAborted, type AbortReason, type ReviewGuard } from '../guard/index.js';
 import { jsonEqual, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { MutationHistory } from './apply-mutation.js';
@@ -29,6 +29,8 @@ export interface InvocationInputs {
   history?: MutationHistory;
   /** The review's deadline and size bound; its ReviewAborted is thrown out of conditions/mutation. */
   guard?: ReviewGuard;
+  /** The object as the request carried it (before any mutation): Kyverno's `request.object`. */
+  requestObject?: JsonValue | null;
 }
 
 export type MutationOutcome =
@@ -44,8 +46,25 @@ export interface PolicyProgram {
   mutation(index: number, inputs: InvocationInputs): MutationOutcome;
 }
 
+/**
+ * A Kyverno MutatingPolicy / NamespacedMutatingPolicy run by this dispatcher: it acts on its own
+ * matchConstraints (one implicit binding without params) and, when namespaced, only on requests in its
+ * namespace. Its traces and errors name no binding.
+ */
+export interface KyvernoOrigin {
+  readonly kind: 'MutatingPolicy' | 'NamespacedMutatingPolicy';
+  /** The namespace of a NamespacedMutatingPolicy. */
+  readonly namespace?: string;
+  /** The policy's metadata.name. */
+  readonly name: string;
+  /** Set for a policy autogen derived for pod controllers: `defaults` (spec.template) or `cronjobs`. */
+  readonly autogen?: 'defaults' | 'cronjobs';
+}
+
 export interface BoundPolicy {
   readonly policy: MutatingAdmissionPolicy;
+  /** Set for a Kyverno MutatingPolicy (see KyvernoOrigin); absent for a MutatingAdmissionPolicy. */
+  readonly kyverno?: KyvernoOrigin;
   /** Sorted by name. */
   readonly bindings: readonly MutatingAdmissionPolicyBinding[];
   readonly program: PolicyProgram;
@@ -70,6 +89,8 @@ export interface DispatchContext {
 /** What happened to one invocation (or one configuration error), for traces and audit annotations. */
 export interface InvocationTrace {
   policy: string;
+  /** Set when the policy is a Kyverno MutatingPolicy (its kind); absent for a MutatingAdmissionPolicy. */
+  policyKind?: 'MutatingPolicy' | 'NamespacedMutatingPolicy';
   binding?: string;
   param?: { namespace: string; name: string };
   /** 1 = the first pass, 2 = the emulated reinvocation pass. */
@@ -108,6 +129,7 @@ type TraceOrigin = Omit<InvocationTrace, 'result' | 'detail' | 'ignored' | 'fail
  */
 function traceRecord(origin: TraceOrigin, result: InvocationTrace['result'], detail?: string, ignored?: boolean, durationMs?: number, aborted?: AbortReason): InvocationTrace {
   const t: InvocationTrace = { policy: origin.policy } as InvocationTrace;
+  if (origin.policyKind !== undefined) t.policyKind = origin.policyKind;
   if (origin.binding !== undefined) t.binding = origin.binding;
   if (origin.param !== undefined) t.param = origin.param;
   t.pass = origin.pass;
@@ -182,6 +204,11 @@ interface Invocation {
   kind: GroupVersionKind;
 }
 
+/** The binding an invocation's errors name: none for a Kyverno MutatingPolicy (it has no binding). */
+function bindingLabel(inv: Invocation): string | undefined {
+  return inv.bound.kyverno ? undefined : inv.binding.name;
+}
+
 function failurePolicyOf(policy: MutatingAdmissionPolicy): 'Fail' | 'Ignore' {
   return policy.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail';
 }
@@ -230,7 +257,7 @@ class Dispatcher {
   private notRun(inv: Invocation, pass: 1 | 2, stop: ReviewAborted): void {
     const trace = this.trace(inv, pass);
     const message = `not evaluated: ${stop.message}`;
-    if (trace.failurePolicy === 'Fail') this.fail(inv.bound.policy, inv.binding.name, 'Forbidden', message, trace, 0, stop.reason);
+    if (trace.failurePolicy === 'Fail') this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', message, trace, 0, stop.reason);
     else this.traces.push(traceRecord(trace, 'skipped', message, true, 0, stop.reason));
   }
 
@@ -255,6 +282,8 @@ class Dispatcher {
       const bound = policies[ordinal];
       const { policy } = bound;
       if (bound.bindings.length === 0 || !policy.matchConstraints) continue;
+      // A NamespacedMutatingPolicy acts only on requests in its own namespace.
+      if (bound.kyverno?.namespace !== undefined && bound.kyverno.namespace !== attr.namespace) continue;
       const m = matchResources(policy.matchConstraints, attr, matcher);
       if (!m.matches) {
         if (m.error) this.configError(policy, undefined, m.error);
@@ -311,7 +340,7 @@ class Dispatcher {
       // A size error fails this invocation only; a deadline or cancellation stops the review.
       if (err.reason !== 'size') this.stop = err;
       const trace = this.trace(inv, pass);
-      this.fail(inv.bound.policy, inv.binding.name, 'Forbidden', err.message, trace, performance.now() - started, err.reason);
+      this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', err.message, trace, performance.now() - started, err.reason);
       return { object, ran: false };
     }
   }
@@ -343,12 +372,13 @@ class Dispatcher {
       namespaceObject,
       history: this.history,
       guard: this.ctx.guard,
+      requestObject: this.request.object ?? null,
     };
     const verdict = program.conditions(inputs);
     if (!verdict.matches) {
       const trace = this.trace(inv, pass);
       const elapsed = this.elapsedSince(started);
-      if ('error' in verdict) this.fail(policy, inv.binding.name, 'Invalid', verdict.error, trace, elapsed);
+      if ('error' in verdict) this.fail(policy, bindingLabel(inv), 'Invalid', verdict.error, trace, elapsed);
       else {
         const why = verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met';
         this.traces.push(traceRecord(trace, 'skipped', why, false, elapsed));
@@ -367,7 +397,7 @@ class Dispatcher {
     const trace = this.trace(inv, pass);
     const result = messages ? 'error' : before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated';
     const elapsed = this.elapsedSince(started);
-    if (messages) for (const message of messages) this.fail(policy, inv.binding.name, 'Invalid', message, trace, elapsed);
+    if (messages) for (const message of messages) this.fail(policy, bindingLabel(inv), 'Invalid', message, trace, elapsed);
     else this.traces.push(traceRecord(trace, result, undefined, false, elapsed));
     return { object, ran: true };
   }
@@ -378,7 +408,9 @@ class Dispatcher {
     const failurePolicy = failurePolicyOf(policy);
     return param
       ? { policy: policy.name, binding: inv.binding.name, param, pass, failurePolicy }
-      : { policy: policy.name, binding: inv.binding.name, pass, failurePolicy };
+      : inv.bound.kyverno
+        ? { policy: policy.name, policyKind: inv.bound.kyverno.kind, pass, failurePolicy }
+        : { policy: policy.name, binding: inv.binding.name, pass, failurePolicy };
   }
 
   /** Why the review stopped (deadline, cancellation), once it has: later invocations do not run. */

@@ -11,7 +11,7 @@
  * version other than the one received does not run. A table (`tableEquivalence`) is for tests and tools
  * that evaluate matching on its own, with the equivalence list the API server would have used.
  */
-import type { GroupVersionKind, GroupVersionResource } from '../admission/types.js';
+import type { GroupVersionKind, GroupVersionResource } from '../admission/index.js';
 
 export interface EquivalenceProvider {
   /** Every resource equivalent to (resource, subResource), the resource itself included. */

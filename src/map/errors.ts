@@ -3,7 +3,7 @@
  * configuration errors (reason Forbidden), evaluation errors (reason Invalid) — both subject to the
  * policy's failurePolicy — and status errors, which abort the request whatever the failurePolicy.
  */
-import type { Status } from '../admission/types.js';
+import type { Status } from '../admission/index.js';
 
 export interface PolicyError {
   policy: string;

@@ -3,7 +3,7 @@
  * namespace/object selector predicates). The order of the steps decides which errors surface: selector
  * errors are returned only when the resource rules match.
  */
-import type { GroupVersionKind, GroupVersionResource } from '../admission/types.js';
+import type { GroupVersionKind, GroupVersionResource } from '../admission/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { sameResource, type EquivalenceProvider } from './equivalence.js';
 import { toSelector, type Labels, type Selector } from './labels.js';

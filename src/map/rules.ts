@@ -2,7 +2,7 @@
  * One admission rule against one request (`pkg/admission/plugin/webhook/predicates/rules`): scope,
  * operation, group, version, resource/subresource and, for named rules, the object name.
  */
-import type { GroupVersionResource } from '../admission/types.js';
+import type { GroupVersionResource } from '../admission/index.js';
 import type { NamedRuleWithOperations, RuleWithOperations } from './types.js';
 
 /** What a rule looks at. `resource` may be an equivalent of the request's own (matchPolicy Equivalent). */

@@ -5,11 +5,7 @@
  * refuses to create one, unless `compileErrors: 'keep'` asks for the semantics of a policy it already stores.
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
-import { compilePolicy } from '../map/compile.js';
-import type { BoundPolicy } from '../map/dispatch.js';
-import type { FieldError } from '../map/field-errors.js';
-import { loadBinding, loadPolicy, POLICY_API_VERSIONS } from '../map/load.js';
-import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../map/types.js';
+import { compilePolicy, type BoundPolicy, type PolicyProgram, type FieldError, loadBinding, loadPolicy, POLICY_API_VERSIONS, type MutatingAdmissionPolicy, type MutatingAdmissionPolicyBinding } from '../map/index.js';
 import { crdKind, ObjectStore } from './objects.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
 import { builtinKinds, SchemaRegistry } from '../schema/index.js';
@@ -24,11 +20,14 @@ import {
   type KnownKind,
 } from '../kyverno/index.js';
 import { foreignKyvernoKind } from './kyverno-kinds.js';
+import { isMutatingPolicyDocument, loadMutatingPolicy, type LoadedMutatingPolicy } from '../mpol/index.js';
 
 export interface PolicySetCounts {
   mutatingAdmissionPolicies: number;
   mutatingAdmissionPolicyBindings: number;
   kyvernoPolicies: number;
+  /** Kyverno MutatingPolicies and NamespacedMutatingPolicies that run at admission (autogen variants not counted). */
+  kyvernoMutatingPolicies: number;
   params: number;
   namespaces: number;
   customResourceDefinitions: number;
@@ -36,7 +35,12 @@ export interface PolicySetCounts {
 }
 
 export interface PolicySet {
-  /** Policies sorted by name, each with its bindings sorted by name (policies without bindings included). */
+  /**
+   * MutatingAdmissionPolicies sorted by name, each with its bindings sorted by name (policies without
+   * bindings included); then Kyverno MutatingPolicies (by name) and NamespacedMutatingPolicies (by
+   * namespace/name), each followed by its autogen variants, marked by `kyverno` and bound to one implicit
+   * binding without params.
+   */
   readonly mutatingPolicies: readonly BoundPolicy[];
   /** Param objects of any kind, Namespaces, and kinds declared by CRDs. */
   readonly objects: ObjectStore;
@@ -76,6 +80,15 @@ export interface BuildOptions {
    * `kept`, and an entry no value covers fails its rule at evaluation.
    */
   contextValues?: boolean;
+  /**
+   * When MutatingAdmissionPolicies compile. `load`: all of them while the set is built, so that one that
+   * does not compile is refused (compileErrors). `first-use`: each when a request first reaches it (a cold
+   * start then compiles only what its first reviews need); for documents that cannot be refused, because
+   * they were validated as this very set before (ParsedSource.validatedAtBuild). Should one still fail to
+   * compile, its errors surface when a request reaches it, under its failurePolicy (as compileErrors 'keep').
+   * Default: `first-use` when every input is a ParsedSource validated at build, else `load`.
+   */
+  compile?: 'load' | 'first-use';
 }
 
 type Input = ParsedSource | SourceDocument;
@@ -118,12 +131,14 @@ class Builder {
   /** Compiled Kyverno policies waiting for the checks that need every document (kinds, ConfigMaps). */
   private readonly kyvernoPending: { compiled: Extract<CompileResult, { ok: true }>; doc: SourceDocument }[] = [];
   private readonly crdKinds: KnownKind[] = [];
+  private readonly kyvernoMutating = new Map<string, { loaded: LoadedMutatingPolicy; doc: SourceDocument }>();
   schemas: SchemaRegistry;
   private readonly requireSchemas: boolean;
   private readonly keepUncompiled: boolean;
   private readonly contextValues: boolean;
+  private readonly compileOnFirstUse: boolean;
 
-  constructor(options: BuildOptions) {
+  constructor(options: BuildOptions, validatedAtBuild: boolean) {
     this.schemas = options.schemas ?? SchemaRegistry.builtin();
     this.requireSchemas = options.requireSchemas ?? false;
     if (options.compileErrors !== undefined && options.compileErrors !== 'refuse' && options.compileErrors !== 'keep') {
@@ -131,6 +146,10 @@ class Builder {
     }
     this.keepUncompiled = options.compileErrors === 'keep';
     this.contextValues = options.contextValues === true;
+    if (options.compile !== undefined && options.compile !== 'load' && options.compile !== 'first-use') {
+      throw new TypeError(`BuildOptions.compile: expected 'load' or 'first-use', got ${JSON.stringify(options.compile)}`);
+    }
+    this.compileOnFirstUse = (options.compile ?? (validatedAtBuild ? 'first-use' : 'load')) === 'first-use';
   }
 
   report(doc: SourceDocument, errors: readonly FieldError[], effect: Problem['effect']): void {
@@ -260,6 +279,51 @@ class Builder {
     this.kyvernoPending.length = 0;
   }
 
+  addMutatingPolicy(doc: SourceDocument): void {
+    const loaded = loadMutatingPolicy(doc.value);
+    this.report(doc, loaded.warnings, 'kept');
+    this.report(doc, loaded.errors, 'ignored');
+    if (!loaded.usable || !loaded.admission) return;
+    const key = `${loaded.kind === 'NamespacedMutatingPolicy' ? 'N' : 'C'}/${loaded.id}`;
+    const prior = this.kyvernoMutating.get(key);
+    if (prior) {
+      this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: a ${loaded.kind} named "${loaded.id}" is already defined in ${where(prior.doc)}` }], 'ignored');
+      return;
+    }
+    this.kyvernoMutating.set(key, { loaded, doc });
+  }
+
+  /** Compiled Kyverno MutatingPolicies (cluster ones by name, then namespaced by namespace/name), each with its autogen variants. */
+  kyvernoMutatingPolicies(): BoundPolicy[] {
+    const out: BoundPolicy[] = [];
+    for (const key of [...this.kyvernoMutating.keys()].sort()) {
+      const { loaded, doc } = this.kyvernoMutating.get(key)!;
+      const compiled = loaded.policies.map((p) => ({ ...p, compiled: compilePolicy(p.policy, { schemas: this.schemas, requireSchema: this.requireSchemas }, { dialect: 'kyverno' }) }));
+      // Errors of autogen variants repeat the policy's own (same expressions, rewritten): report the policy's.
+      const errors = compiled[0].compiled.errors.length > 0 ? compiled[0].compiled.errors : compiled.flatMap((c) => c.compiled.errors.map((e) => ({ ...e, message: `${e.message} (in the variant autogen made for ${c.autogen === 'cronjobs' ? 'CronJobs' : 'pod controllers'})` })));
+      if (errors.length > 0 && !this.keepUncompiled) {
+        this.report(doc, errors, 'ignored');
+        continue;
+      }
+      this.report(doc, errors, 'kept');
+      for (const c of compiled) {
+        const binding: MutatingAdmissionPolicyBinding = { name: '', policyName: c.policy.name };
+        const kyverno = {
+          kind: loaded.kind,
+          name: loaded.name,
+          ...(loaded.namespace !== undefined ? { namespace: loaded.namespace } : {}),
+          ...(c.autogen !== undefined ? { autogen: c.autogen } : {}),
+        };
+        out.push(Object.freeze({ policy: c.policy, kyverno: Object.freeze(kyverno), bindings: Object.freeze([binding]), program: c.compiled.program }));
+      }
+    }
+    return out;
+  }
+
+  get kyvernoMutatingCount(): number {
+    return this.kyvernoMutating.size;
+  }
+
   kyvernoPolicies(): CompiledKyvernoPolicy[] {
     return sortKyvernoPolicies([...this.kyverno.values()].map((k) => k.policy));
   }
@@ -284,16 +348,22 @@ class Builder {
       list.push(value);
     }
     const out: BoundPolicy[] = [];
+    const schema = { schemas: this.schemas, requireSchema: this.requireSchemas };
     for (const name of [...this.policies.keys()].sort()) {
       const { value, doc } = this.policies.get(name)!;
-      const compiled = compilePolicy(value, { schemas: this.schemas, requireSchema: this.requireSchemas });
+      const sortedBindings = () => (byPolicy.get(name) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (this.compileOnFirstUse) {
+        let program: PolicyProgram | undefined;
+        out.push(Object.freeze({ policy: value, bindings: Object.freeze(sortedBindings()), get program() { return (program ??= compilePolicy(value, schema).program); } }));
+        continue;
+      }
+      const compiled = compilePolicy(value, schema);
       if (compiled.errors.length > 0 && !this.keepUncompiled) {
         this.report(doc, compiled.errors, 'ignored'); // refused; its bindings then name no policy
         continue;
       }
       this.report(doc, compiled.errors, 'kept');
-      const bindings = (byPolicy.get(name) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      out.push(Object.freeze({ policy: value, bindings: Object.freeze(bindings), program: compiled.program }));
+      out.push(Object.freeze({ policy: value, bindings: Object.freeze(sortedBindings()), program: compiled.program }));
     }
     return out;
   }
@@ -307,10 +377,11 @@ class Builder {
   }
 }
 
-function flatten(input: readonly Input[] | ParsedSource): { documents: SourceDocument[]; problems: Problem[] } {
+function flatten(input: readonly Input[] | ParsedSource): { documents: SourceDocument[]; problems: Problem[]; validatedAtBuild: boolean } {
   const list: readonly Input[] = Array.isArray(input) ? input : [input as ParsedSource];
   const documents: SourceDocument[] = [];
   const problems: Problem[] = [];
+  const validatedAtBuild = list.length > 0 && list.every((entry) => 'documents' in entry && entry.validatedAtBuild === true);
   for (const entry of list) {
     if ('documents' in entry) {
       documents.push(...entry.documents);
@@ -319,12 +390,12 @@ function flatten(input: readonly Input[] | ParsedSource): { documents: SourceDoc
       documents.push(entry);
     }
   }
-  return { documents, problems };
+  return { documents, problems, validatedAtBuild };
 }
 
 export function buildPolicySet(input: readonly Input[] | ParsedSource, options: BuildOptions = {}): PolicySet {
-  const { documents, problems } = flatten(input);
-  const b = new Builder(options);
+  const { documents, problems, validatedAtBuild } = flatten(input);
+  const b = new Builder(options, validatedAtBuild);
   b.problems.push(...problems);
   const classified = documents.map((doc) => {
     const apiVersion = getOwn(doc.value, 'apiVersion');
@@ -345,17 +416,21 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicy') b.addPolicy(c.doc);
     else if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicyBinding') b.addBinding(c.doc, c.apiVersion);
     else if (isKyvernoPolicyDocument(c.doc.value)) b.addKyverno(c.doc);
+    else if (isMutatingPolicyDocument(c.doc.value)) b.addMutatingPolicy(c.doc);
     else if (foreignKyvernoKind(c.apiVersion, c.kind)) b.addForeignKyverno(c.doc, foreignKyvernoKind(c.apiVersion, c.kind)!);
     else b.addObject(c.doc);
   }
   b.finishKyverno();
   b.objects.seal();
-  const mutatingPolicies = Object.freeze(b.boundPolicies());
+  const admissionPolicies = b.boundPolicies();
+  const kyvernoMutating = b.kyvernoMutatingPolicies();
+  const mutatingPolicies = Object.freeze([...admissionPolicies, ...kyvernoMutating]);
   const kyvernoPolicies = Object.freeze(b.kyvernoPolicies());
   const counts: PolicySetCounts = {
-    mutatingAdmissionPolicies: mutatingPolicies.length,
+    mutatingAdmissionPolicies: admissionPolicies.length,
     mutatingAdmissionPolicyBindings: b.bindingCount,
     kyvernoPolicies: kyvernoPolicies.length,
+    kyvernoMutatingPolicies: new Set(kyvernoMutating.map((p) => `${p.kyverno!.kind}/${p.policy.name}`)).size,
     params: b.objects.size,
     namespaces: b.objects.namespaceCount,
     customResourceDefinitions: b.crds,

@@ -9,7 +9,10 @@
  *   buildPolicySet(input: ParsedSource | (ParsedSource | SourceDocument)[], options?: BuildOptions): PolicySet
  *     Sorts the documents out by kind: MutatingAdmissionPolicy / MutatingAdmissionPolicyBinding
  *     (admissionregistration.k8s.io v1, v1beta1, v1alpha1: API defaults applied, validated as the API
- *     server validates them, expressions compiled), Kyverno ClusterPolicy / Policy, CustomResourceDefinition
+ *     server validates them, expressions compiled), Kyverno ClusterPolicy / Policy, Kyverno MutatingPolicy /
+ *     NamespacedMutatingPolicy (policies.kyverno.io v1alpha1, v1beta1, v1: loaded by src/mpol, compiled in
+ *     the Kyverno CEL dialect, appended to `mutatingPolicies` after the MutatingAdmissionPolicies with their
+ *     autogen variants; calls of cluster/network CEL libraries refuse the policy), CustomResourceDefinition
  *     (schemas; declared kinds and scopes), Namespace (namespaceSelector, namespaceObject), and every other
  *     kind as a param object. `problems` lists each problem with source, index, kind, name, field path,
  *     message and `effect` ('ignored': left out of the set, e.g. a policy whose expressions do not compile,
@@ -17,6 +20,7 @@
  *     the policy's failurePolicy — a binding's warnings, or compile errors under `compileErrors: 'keep'`,
  *     the API server's semantics for a policy it already stores, used by the conformance vectors). `counts` is
  *     what /readyz shows: mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, kyvernoPolicies,
+ *     kyvernoMutatingPolicies,
  *     params (objects of any other kind, Namespaces included), namespaces, customResourceDefinitions,
  *     problems. Kyverno policies are also checked for what would fail or do nothing at admission
  *     (src/kyverno findings; kinds no built-in kind or CRD of the set declares; ConfigMaps the set does
@@ -27,9 +31,10 @@
  *     without a schema, as kube-apiserver; default: merge them with the deduced schema), `compileErrors`
  *     ('refuse' | 'keep', default 'refuse'; 'keep' also keeps Kyverno policies with JMESPath errors),
  *     `contextValues` (true: Kyverno context values stand in for cluster-only context entries, as in
- *     Kyverno's CLI — such policies are kept).
- *     The set never changes once built; rebuild it on reload (compiled CEL programs come from the CEL
- *     cache, so a rebuild compiles only what changed).
+ *     Kyverno's CLI — such policies are kept), `compile` ('load' | 'first-use': when
+ *     MutatingAdmissionPolicies compile; default 'first-use' for a set made only of sources validated at
+ *     build — the bundled set — else 'load'). The set never changes once built; rebuild it on reload
+ *     (compiled CEL programs come from the CEL cache, so a rebuild compiles only what changed).
  *
  *   isPolicyDocument(document): boolean   a MAP or binding, Kyverno ClusterPolicy/Policy, policies.kyverno.io kind
  */
@@ -37,4 +42,6 @@ export { parseDocuments } from './parse.js';
 export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
 export type { ParsedSource, Problem, SourceDocument } from './types.js';
 export type { ObjectStore } from './objects.js';
+export { buildPolicySetWithTemplates, preloadPatchTemplates, type PatchTemplateEntry } from './prebuilt.js';
+export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './state.js';
 export { isPolicyDocument } from './policy-documents.js';

@@ -2,8 +2,9 @@
  * Kyverno documents a policy set holds but Amender does not run (issue 10): before, they were read as
  * plain param objects and silently did nothing. Each is now a problem (effect `ignored`) that says why.
  * `kyverno.io` ClusterPolicy / Policy are compiled by src/kyverno; `policies.kyverno.io`
- * MutatingPolicy / NamespacedMutatingPolicy are Kyverno's CEL mutating policies, handled on their own.
+ * MutatingPolicy / NamespacedMutatingPolicy of the versions src/mpol reads are loaded there.
  */
+import { MUTATING_POLICY_API_VERSIONS } from '../mpol/index.js';
 
 const KYVERNO_GROUP = 'kyverno.io';
 const POLICIES_GROUP = 'policies.kyverno.io';
@@ -35,7 +36,8 @@ function groupOf(apiVersion: string): string {
 export function foreignKyvernoKind(apiVersion: string, kind: string): string | undefined {
   const group = groupOf(apiVersion);
   if (group === POLICIES_GROUP) {
-    if (MUTATING_CEL_KINDS.includes(kind)) return undefined;
+    // src/mpol takes the versions it reads before this is asked: another version is not one of them.
+    if (MUTATING_CEL_KINDS.includes(kind)) return `${kind} of apiVersion ${apiVersion}: Amender reads ${MUTATING_POLICY_API_VERSIONS.join(', ')}; the document is left out`;
     const does = Object.prototype.hasOwnProperty.call(NOT_MUTATING, kind) ? NOT_MUTATING[kind] : undefined;
     if (does) {
       return `${kind} is not a mutating policy (it ${does}): Amender, a mutating webhook, does not run it${kind === 'PolicyException' ? ', so the policies it exempts requests from run on them' : ''}; the document is left out`;

@@ -3,8 +3,7 @@
  * kind, Namespaces, and the kinds CRDs declare. Built once per set; lookups are map reads.
  */
 import { getOwn, isJsonObject, setOwn, type JsonObject } from '../json/index.js';
-import { builtinScope, isBuiltinGroup, type Scope } from '../map/builtin-kinds.js';
-import type { ParamObject, ParamSource } from '../map/params.js';
+import { builtinScope, isBuiltinGroup, type Scope, type ParamObject, type ParamSource } from '../map/index.js';
 import { parseApiVersion } from '../schema/index.js';
 
 export interface DeclaredKind {

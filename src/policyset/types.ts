@@ -35,4 +35,10 @@ export interface ParsedSource {
   source: string;
   documents: SourceDocument[];
   problems: Problem[];
+  /**
+   * The documents were validated, compiled, as one whole policy set when the bundle was built (the
+   * bundled source, src/sources/bundle.ts): a set made only of such sources has nothing to refuse at load,
+   * so buildPolicySet compiles each MutatingAdmissionPolicy when a request first reaches it.
+   */
+  validatedAtBuild?: boolean;
 }

@@ -1,5 +1,5 @@
-import type { PolicySetProvider } from './policy-state.js';
-import { CallbackCounter, CallbackGauge, Counter, Histogram, Registry } from './metrics.js';
+import type { PolicySetProvider } from '../policyset/index.js';
+import { CallbackCounter, CallbackGauge, Counter, Histogram, Registry } from '../observe/index.js';
 import { createPolicyMetrics, type PolicyMetrics } from './policy-metrics.js';
 
 /** The compiled-CEL-program cache figures (src/cel `programCacheStats`). */

@@ -5,10 +5,7 @@
  */
 import type { StatusBody } from './status.js';
 import { statusBody } from './status.js';
-
-export interface SecretCheck {
-  verify(presented: string | undefined): Promise<boolean>;
-}
+import type { SecretCheck } from '../clusters/index.js';
 
 export type AuthOutcome = { ok: true } | { ok: false; status: 401; body: StatusBody; headers: Record<string, string> };
 

@@ -1,12 +1,13 @@
 export { createApp, type AmenderApp, type AppOptions } from './app.js';
 export type { AppEnv } from './context.js';
 export { mutateHandler, type MutateDeps } from './routes/mutate.js';
-export { mountClusterRoutes, clusterSetName, type ClusterRoutesLookup } from './routes/clusters.js';
+export { mountClusterRoutes, clusterSetName } from './routes/clusters.js';
+export type { ClusterRoutesLookup } from '../clusters/index.js';
 export { inProcessReviewer, type Reviewer, type ReviewJob } from './reviewer.js';
 export { redactClusterPath } from './auth.js';
 export { answerReview, answerReviewText, failure, reviewGuard, type ReviewAnswer, type ReviewOptions, type ReviewOutcome } from './review.js';
-export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './policy-state.js';
+export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from '../policyset/index.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
-export { jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from './log.js';
+export { jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from '../observe/index.js';
 export { statusBody, type StatusBody, type HttpErrorCode } from './status.js';
-export { Counter, CallbackCounter, CallbackGauge, Histogram, Registry, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
+export { Counter, CallbackCounter, CallbackGauge, Histogram, Registry, PROMETHEUS_CONTENT_TYPE } from '../observe/index.js';

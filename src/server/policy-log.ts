@@ -4,7 +4,7 @@
  * outcome and the object's kind, namespace, name and operation — never the object's content, the
  * engine's detail text (it may quote the object) or a secret.
  */
-import type { Logger } from './log.js';
+import type { Logger } from '../observe/index.js';
 import { outcomeLabel } from './policy-metrics.js';
 import type { ReviewAnswer } from './review.js';
 

@@ -4,7 +4,7 @@
  * hits the deadline or takes the time. Label values are policy and rule names from the set in force
  * (bounded by the set), never object content.
  */
-import { Counter, Histogram, type Registry } from './metrics.js';
+import { Counter, Histogram, type Registry } from '../observe/index.js';
 
 /** What the engine reports of one policy (src/engine PolicyOutcome, structurally). */
 export interface PolicyOutcomeFigures {

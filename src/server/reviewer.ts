@@ -4,7 +4,7 @@
  * probes, /metrics and other clusters never wait for a review in progress.
  */
 import type { Limits } from './limits.js';
-import type { PolicySetState } from './policy-state.js';
+import type { PolicySetState } from '../policyset/index.js';
 import { answerReviewText, type ReviewAnswer } from './review.js';
 
 export interface ReviewJob {

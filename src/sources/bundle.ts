@@ -6,8 +6,7 @@
  * invalid bundled policy fails the build.
  */
 import { isFloatLiteral, type JsonValue } from '../json/index.js';
-import { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from '../kyverno/index.js';
-import { buildPolicySet, parseDocuments, type PolicySetCounts, type Problem, type SourceDocument } from '../policyset/index.js';
+import { buildPolicySetWithTemplates, parseDocuments, preloadPatchTemplates, type PatchTemplateEntry, type PolicySetCounts, type Problem, type SourceDocument } from '../policyset/index.js';
 
 export const BUNDLE_FORMAT = 'amender.policy-bundle/v1';
 
@@ -60,7 +59,7 @@ export function bundledLabel(name: string): string {
 export async function bundlePolicies(files: readonly { name: string; text: string }[]): Promise<BundleResult> {
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const parsed = sorted.map((f) => parseDocuments(bundledLabel(f.name), f.text));
-  const { result: set, entries } = recordPatchTemplates(() => buildPolicySet(parsed));
+  const { set, patchTemplates: entries } = buildPolicySetWithTemplates(parsed);
   if (set.problems.length > 0) return { ok: false, problems: set.problems };
   const bundled = await Promise.all(
     sorted.map(async (file, i) => {
@@ -100,5 +99,5 @@ export function loadBundledPatchTemplates(bundle: PolicyBundle, parse: (text: st
   const entries = parse(bundle.patchTemplates);
   const valid = Array.isArray(entries) && entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'object');
   if (!valid) throw new Error('the bundle\'s patch templates are not a list of [text, template] entries');
-  addPatchTemplates(entries as unknown as PatchTemplateEntry[]);
+  preloadPatchTemplates(entries as unknown as PatchTemplateEntry[]);
 }

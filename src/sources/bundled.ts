@@ -23,7 +23,8 @@ export function bundledSource(bundle: PolicyBundle): PolicySource {
       if (!file) return { status: 'gone' };
       if (options.ifNoneMatch === file.version) return { status: 'not-modified' };
       const documents = bundledDocuments(file, parseJson);
-      return { status: 'parsed', version: file.version, parsed: { source: bundledLabel(file.name), documents, problems: [] } };
+      // Validated as one set by the build (bundlePolicies): its policies compile on first use (buildPolicySet).
+      return { status: 'parsed', version: file.version, parsed: { source: bundledLabel(file.name), documents, problems: [], validatedAtBuild: true } };
     },
   };
 }

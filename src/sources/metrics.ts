@@ -3,7 +3,7 @@
  * name), read from the refreshers when scraped. Registered on the app's registry:
  * `registerSourceMetrics(amender.metrics.registry, () => refreshers)`.
  */
-import { CallbackCounter, CallbackGauge, type Registry } from '../server/metrics.js';
+import { CallbackCounter, CallbackGauge, type Registry } from '../observe/index.js';
 import type { PolicySetRefresher, RefreshStats } from './refresher.js';
 
 type Sample = [Record<string, string>, number];

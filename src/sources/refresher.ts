@@ -7,9 +7,8 @@
  * refresh metrics. Refreshes never overlap; on Node a timer repeats them, on Lambda and Workers (where
  * timers do not outlive a request) `refreshIfDue()` is called per request instead.
  */
-import { buildPolicySet, type ParsedSource, type PolicySet, type Problem } from '../policyset/index.js';
-import type { Logger } from '../server/log.js';
-import type { PolicySetProvider, PolicySetState } from '../server/policy-state.js';
+import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvider, type PolicySetState, type Problem } from '../policyset/index.js';
+import type { Logger } from '../observe/index.js';
 import { deadline, errorMessage } from './bounds.js';
 import { keepLastGood, readSource, snapshotKey, type ReadCounts, type SourceCache } from './snapshot.js';
 import { emptySourceWarning } from './source-warnings.js';

@@ -13,7 +13,7 @@
  * (a first listing may have straddled an update). A source that moved is read once more; when it moves again the refresh fails and the last
  * good set stays in force.
  */
-import { utf8Length } from '../cel/lib/cost.js';
+import { utf8Length } from '../json/index.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted } from './bounds.js';
 import { byName } from './names.js';

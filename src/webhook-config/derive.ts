@@ -24,7 +24,7 @@ type KindSelector = NonNullable<ResourceFilter['kinds']>[number];
 type NamedRuleWithOperations = NonNullable<PolicySet['mutatingPolicies'][number]['policy']['matchConstraints']>['resourceRules'][number];
 
 export interface PolicyCoverage {
-  /** `MutatingAdmissionPolicy/<name>`, `ClusterPolicy/<name>` or `Policy/<ns>/<name>`. */
+  /** `MutatingAdmissionPolicy/<name>`, `MutatingPolicy/<name>`, `NamespacedMutatingPolicy/<ns>/<name>`, `ClusterPolicy/<name>` or `Policy/<ns>/<name>`. */
   policy: string;
   rules: WebhookRule[];
   failurePolicy: 'Fail' | 'Ignore';
@@ -134,7 +134,9 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
   const idle: string[] = [];
 
   for (const bound of set.mutatingPolicies) {
-    const id = `MutatingAdmissionPolicy/${bound.policy.name}`;
+    // A Kyverno MutatingPolicy acts on its own matchConstraints (its one implicit binding narrows nothing);
+    // its autogen variants add the pod controllers' rules under the same id.
+    const id = bound.kyverno ? `${bound.kyverno.kind}/${bound.policy.name}` : `MutatingAdmissionPolicy/${bound.policy.name}`;
     if (bound.bindings.length === 0) {
       idle.push(`${id}: no binding (a policy acts only through a MutatingAdmissionPolicyBinding)`);
       continue;
@@ -146,6 +148,11 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
     });
     if (rules.length === 0) {
       idle.push(`${id}: its bindings' resourceRules and its matchConstraints have nothing in common`);
+      continue;
+    }
+    const earlier = bound.kyverno ? policies.find((p) => p.policy === id) : undefined;
+    if (earlier) {
+      earlier.rules = mergeRules([...earlier.rules, ...rules]);
       continue;
     }
     policies.push({

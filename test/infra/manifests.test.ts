@@ -251,9 +251,17 @@ describe('infra/knative/Dockerfile', () => {
     expect(text).toMatch(/^RUN npm ci\b/m);
     expect(text).toMatch(/^RUN node scripts\/build\.mjs node$/m);
     const copies = finalStage.filter((l) => /^COPY\s/i.test(l));
-    expect(copies.every((l) => /--from=build/.test(l))).toBe(true);
-    expect(copies.map((l) => l.split(/\s+/).slice(-2, -1)[0])).toEqual(['/src/dist/node', '/src/policies']);
+    expect(copies.every((l) => /--from=(build|compile-cache)\s/.test(l))).toBe(true);
+    expect(copies.map((l) => l.split(/\s+/).slice(-2, -1)[0])).toEqual(['/app/dist/node', '/src/policies']);
     expect(finalStage.some((l) => /^(RUN|ADD)\s/i.test(l))).toBe(false);
+  });
+
+  it('runs on Node 24, its compile cache written by the runtime image\'s own Node', () => {
+    const bases = stages.map(({ l }) => l.trim().split(/\s+/)[1]);
+    expect(bases.every((b) => /node(js)?:?24\b/.test(b)), bases.join(', ')).toBe(true);
+    const cacheStage = stages.find(({ l }) => /\sAS\s+compile-cache$/i.test(l.trim()))!;
+    expect(cacheStage.l.trim().split(/\s+/)[1]).toBe(stages[stages.length - 1].l.trim().split(/\s+/)[1]);
+    expect(text).toMatch(/^RUN \["\/nodejs\/bin\/node", "scripts\/compile-cache\.mjs", "dist\/node", "node"/m);
   });
 
   it('runs as a numeric non-root user, in exec form, on the Knative port', () => {
@@ -301,7 +309,7 @@ describe('infra/lambda/template.yaml (SAM)', () => {
     const [, fn] = functions[0];
     expect(fn.Properties.FunctionUrlConfig).toMatchObject({ AuthType: 'NONE' });
     const runtime = fn.Properties.Runtime ?? template.Globals?.Function?.Runtime;
-    expect(runtime).toBe('nodejs20.x');
+    expect(runtime).toBe('nodejs24.x');
     const timeout = (fn.Properties.Timeout ?? template.Globals?.Function?.Timeout) as number;
     expect(timeout).toBeLessThanOrEqual(30);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '../../src/admission/index.js';
 import type { JsonObject } from '../../src/json/index.js';
 import { runKyvernoPolicies } from '../../src/kyverno/index.js';
-import type { Labels } from '../../src/kyverno/selector.js';
+import type { Labels } from '../../src/kyverno/match/selector.js';
 import { compiled, pod, podRequest } from './helpers/requests.js';
 
 function policyWith(match: JsonObject, exclude?: JsonObject) {

@@ -1,7 +1,7 @@
 /** Precondition operators with Kyverno's typing rules (spec §9). */
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/json/index.js';
-import { evaluateOperator, normalizeOperator, type OperatorName } from '../../src/kyverno/operators.js';
+import { evaluateOperator, normalizeOperator, type OperatorName } from '../../src/kyverno/match/operators.js';
 
 const op = (name: string) => {
   const n = normalizeOperator(name);

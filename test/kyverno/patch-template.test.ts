@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
-import { JsonContext } from '../../src/kyverno/context.js';
-import { parsePatchText } from '../../src/kyverno/json6902.js';
-import { compilePatchTemplate, instantiate } from '../../src/kyverno/patch-template.js';
-import { kyvernoQuery } from '../../src/kyverno/query.js';
-import { substituteString } from '../../src/kyverno/variables.js';
+import { JsonContext } from '../../src/kyverno/context/context.js';
+import { parsePatchText } from '../../src/kyverno/patchers/json6902.js';
+import { compilePatchTemplate, instantiate } from '../../src/kyverno/patchers/patch-template.js';
+import { kyvernoQuery } from '../../src/kyverno/context/query.js';
+import { substituteString } from '../../src/kyverno/context/variables.js';
 
 const texts = [
   '- op: add\n  path: /metadata/labels/x\n  value: {{ v }}',

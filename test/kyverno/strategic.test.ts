@@ -1,8 +1,8 @@
 /** patchStrategicMerge: anchor pre-processing against the resource, then the schema module's merge. */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
-import { preprocessOverlay } from '../../src/kyverno/smp-preprocess.js';
-import { applyStrategicMerge } from '../../src/kyverno/strategic.js';
+import { preprocessOverlay } from '../../src/kyverno/patchers/smp-preprocess.js';
+import { applyStrategicMerge } from '../../src/kyverno/patchers/strategic.js';
 
 const pod: JsonObject = {
   apiVersion: 'v1',

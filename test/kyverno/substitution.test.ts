@@ -1,10 +1,10 @@
 /** `{{ }}` variables and `$()` references (spec §7), beyond the substitute vectors. */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
-import { JsonContext } from '../../src/kyverno/context.js';
+import { JsonContext } from '../../src/kyverno/context/context.js';
 import { KyvernoRuleError } from '../../src/kyverno/errors.js';
-import { kyvernoQuery } from '../../src/kyverno/query.js';
-import { substituteAll } from '../../src/kyverno/variables.js';
+import { kyvernoQuery } from '../../src/kyverno/context/query.js';
+import { substituteAll } from '../../src/kyverno/context/variables.js';
 
 const data: JsonObject = {
   request: {

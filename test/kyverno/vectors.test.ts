@@ -14,15 +14,15 @@ import {
   runKyvernoPolicies,
   type KyvernoResult,
 } from '../../src/kyverno/index.js';
-import { JsonContext } from '../../src/kyverno/context.js';
+import { JsonContext } from '../../src/kyverno/context/context.js';
 import { KyvernoRuleError } from '../../src/kyverno/errors.js';
-import { applyKyvernoPatch, decodeKyvernoPatch } from '../../src/kyverno/json6902.js';
-import { applyPatches } from '../../src/kyverno/patchers.js';
-import { kyvernoQuery } from '../../src/kyverno/query.js';
+import { applyKyvernoPatch, decodeKyvernoPatch } from '../../src/kyverno/patchers/json6902.js';
+import { applyPatches } from '../../src/kyverno/patchers/patchers.js';
+import { kyvernoQuery } from '../../src/kyverno/context/query.js';
 import { runRule } from '../../src/kyverno/rule.js';
-import { ConditionFailure, GlobalConditionFailure, preprocessOverlay } from '../../src/kyverno/smp-preprocess.js';
-import { applyStrategicMerge } from '../../src/kyverno/strategic.js';
-import { substituteAll } from '../../src/kyverno/variables.js';
+import { ConditionFailure, GlobalConditionFailure, preprocessOverlay } from '../../src/kyverno/patchers/smp-preprocess.js';
+import { applyStrategicMerge } from '../../src/kyverno/patchers/strategic.js';
+import { substituteAll } from '../../src/kyverno/context/variables.js';
 import { afterAdmission, beforeWebhooks, CHAINSAW_NAMESPACE, sourcesFor } from './helpers/cluster.js';
 import { chainsawMatches, firstDifference, tidyEqual } from './helpers/compare.js';
 import { loadVectors, type Vector } from './helpers/vectors.js';

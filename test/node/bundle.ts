@@ -20,10 +20,12 @@ export interface StartOptions {
    * (the "policy sets loaded" line), `listening` as soon as it listens (sets may still be loading).
    */
   until?: 'listening' | 'loaded';
+  /** The Node binary that runs the bundle (default: the one running the tests). */
+  node?: string;
 }
 
-export function startBundle(env: Record<string, string>, { until = 'loaded' }: StartOptions = {}): Promise<Running> {
-  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+export function startBundle(env: Record<string, string>, { until = 'loaded', node = process.execPath }: StartOptions = {}): Promise<Running> {
+  const child = spawn(node, [SERVER_BUNDLE], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', AMENDER_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

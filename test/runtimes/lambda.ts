@@ -20,12 +20,17 @@ export interface LambdaProcess {
   /** The function's log lines (JSON). */
   logs: Record<string, unknown>[];
   invoke(event: unknown, timeoutMs?: number): Promise<LambdaResult>;
+  /** What the process wrote on standard error so far. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
-/** Starts a "cold" environment; rejects with the init error when the module fails to load. */
-export function startLambda(env: Record<string, string>): Promise<LambdaProcess> {
-  const child = spawn(process.execPath, [HARNESS, LAMBDA_BUNDLE], {
+/**
+ * Starts a "cold" environment; rejects with the init error when the module fails to load. `node`: the
+ * Node binary (default: the one running the tests); `bundle`: the handler module (default: dist/lambda).
+ */
+export function startLambda(env: Record<string, string>, { node = process.execPath, bundle = LAMBDA_BUNDLE }: { node?: string; bundle?: string } = {}): Promise<LambdaProcess> {
+  const child = spawn(node, [HARNESS, bundle], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
@@ -65,6 +70,7 @@ export function startLambda(env: Record<string, string>): Promise<LambdaProcess>
         resolve({
           child,
           logs,
+          stderr: () => stderr,
           invoke(event, timeoutMs = 10_000) {
             const id = nextId++;
             return new Promise<LambdaResult>((res, rej) => {

@@ -4,6 +4,7 @@
  *
  *   const pool = new ReviewPool({ workers, heapMb, graceMs, queueLimit, entry });
  *   createApp({ ..., reviewer: pool.reviewer });
+ *   pool.prepare(setName, state);            // optional: build a set version in the workers ahead of its reviews
  *   pool.registerMetrics(app.metrics.registry);
  *   await pool.close();
  *
@@ -119,18 +120,27 @@ export class ReviewPool {
     );
   }
 
+  /**
+   * Has every worker build this version of a set now, e.g. as soon as it has loaded, so that the first
+   * review for it does not wait for the build (a new version a review brings is sent the same way).
+   */
+  prepare(setName: string, state: ReviewJob['state']): void {
+    const { inputs, generation } = state;
+    if (inputs === undefined || generation === undefined || this.closed) return;
+    const known = this.latest.get(setName);
+    if (known && generation <= known.generation) return;
+    this.latest.set(setName, { generation, inputs });
+    for (const slot of this.slots) if (!slot.retired) this.sendVersion(slot, setName, generation, inputs);
+  }
+
   private review(job: ReviewJob): Promise<ReviewAnswer> {
     const { set, inputs, generation } = job.state;
     // Without a set (not loaded yet) the answer is a 503 after validation; a set not made by a refresher
     // (no inputs to rebuild it from) can only be evaluated here.
     if (!set || inputs === undefined || generation === undefined || this.closed) return inProcessReviewer(job);
     if (job.signal.aborted) return Promise.resolve(cancelledAnswer());
-    const known = this.latest.get(job.setName);
-    if (!known || generation > known.generation) {
-      // A new version: every worker builds it now, before a review for it reaches that worker.
-      this.latest.set(job.setName, { generation, inputs });
-      for (const slot of this.slots) if (!slot.retired) this.sendVersion(slot, job.setName, generation, inputs);
-    }
+    // A new version: every worker builds it now, before a review for it reaches that worker.
+    this.prepare(job.setName, job.state);
     const idle = this.idleSlot();
     if (!idle && this.queue.length >= this.options.queueLimit) {
       return Promise.resolve(failure(503, 'unavailable', `all ${this.slots.length} review workers are busy and ${this.queue.length} reviews are waiting`));

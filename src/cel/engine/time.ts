@@ -2,7 +2,7 @@
  * Timestamps and durations with nanosecond precision: RFC 3339 parsing/formatting, Go-style duration
  * strings, calendar fields in UTC, fixed offsets (`+05:30`) or IANA zones (via Intl).
  */
-import { civilFromDays, daysFromCivil, daysInMonth } from '../../k8s/calendar.js';
+import { civilFromDays, daysFromCivil, daysInMonth } from '../../k8s/index.js';
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
 

@@ -6,7 +6,7 @@ import type { Env } from '../engine/env.js';
 import { compile as compileProgram, type Program } from '../engine/program.js';
 import { T, listOf, structType, type CelType } from '../engine/types.js';
 import { LruCache, type CacheStats } from './cache.js';
-import { kubernetesEnvs, scopeEnv, type KubernetesEnvs } from './environment.js';
+import { kubernetesEnvs, scopeEnv, type CelDialect, type KubernetesEnvs } from './environment.js';
 import { JSONPATCH_TYPE, OBJECT_TYPE } from './types.js';
 
 export type CelRole = 'matchCondition' | 'variable' | 'jsonPatch' | 'applyConfiguration';
@@ -19,6 +19,11 @@ export interface CompileScope {
   params: boolean;
   /** Earlier variables of the policy and their static types (in declaration order); none by default. */
   variables?: ReadonlyMap<string, CelType>;
+  /**
+   * `kyverno` for Kyverno's CEL policies: Kyverno's libraries, and matchConditions compiled like every
+   * other expression (they may use `variables` and `Object`). Default `kubernetes`.
+   */
+  dialect?: CelDialect;
 }
 
 /** A compiled, type-checked expression; immutable and shared across policies through the cache. */
@@ -48,23 +53,23 @@ export const DEFAULT_CACHE_CAPACITY = 4096;
 const cache = new LruCache<CompileResult>(DEFAULT_CACHE_CAPACITY);
 
 function scopeKey(scope: CompileScope): string {
-  let k = scope.params ? 'P' : '-';
+  let k = (scope.dialect === 'kyverno' ? 'K' : '') + (scope.params ? 'P' : '-');
   if (scope.variables) for (const [name, t] of scope.variables) k += `|${name}:${t}`;
   return k;
 }
 
-function envFor(envs: KubernetesEnvs, role: CelRole) {
-  return role === 'matchCondition' ? envs.conditions : envs.mutations;
+function envFor(envs: KubernetesEnvs, role: CelRole, dialect: CelDialect | undefined) {
+  return role === 'matchCondition' && dialect !== 'kyverno' ? envs.conditions : envs.mutations;
 }
 
 /** Environments per (role family, scope): building one is cheap, reusing it is cheaper. */
 const scopeEnvs = new LruCache<Env>(256);
 
 function envForScope(envs: KubernetesEnvs, role: CelRole, scope: CompileScope, key: string): Env {
-  const k = `${role === 'matchCondition' ? 'c' : 'm'}${key}`;
+  const k = `${role === 'matchCondition' && scope.dialect !== 'kyverno' ? 'c' : 'm'}${key}`;
   let env = scopeEnvs.get(k);
   if (!env) {
-    env = scopeEnv(envFor(envs, role), { params: scope.params, variables: scope.variables ?? new Map() });
+    env = scopeEnv(envFor(envs, role, scope.dialect), { params: scope.params, variables: scope.variables ?? new Map() });
     scopeEnvs.set(k, env);
   }
   return env;
@@ -84,7 +89,7 @@ export function compileExpression(expression: string, role: CelRole, scope: Comp
 /** Compiles without the cache (benchmarks measure the real work with it). */
 export function compileUncached(expression: string, role: CelRole, scope: CompileScope): CompileResult {
   try {
-    const envs = kubernetesEnvs();
+    const envs = kubernetesEnvs(scope.dialect);
     const env = envForScope(envs, role, scope, scopeKey(scope));
     const out = compileProgram(expression, env, { validateLiterals: true, plan: envs.planOptions });
     if (!out.ok) return { ok: false, message: `compilation failed: ${out.message}` };

@@ -9,8 +9,18 @@ import { LibraryHost } from '../engine/library-host.js';
 import type { PlanOptions } from '../engine/planner.js';
 import { registerStdlib } from '../engine/stdlib.js';
 import { T, structType, type CelType } from '../engine/types.js';
-import { declarePatchTypes, declareRequestAndNamespace, NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, variablesStruct } from './types.js';
+import {
+  declareKyvernoExceptions,
+  declarePatchTypes,
+  declareRequestAndNamespace,
+  EXCEPTION_TYPE,
+  NAMESPACE_TYPE,
+  REQUEST_TYPE,
+  VARIABLES_TYPE,
+  variablesStruct,
+} from './types.js';
 import { AUTHORIZER_TYPE, libraries, MUTATION_ONLY_LIBRARIES as mutationOnly, RESOURCE_CHECK_TYPE } from '../lib/index.js';
+import { kyvernoLibraries } from '../lib/kyverno/index.js';
 
 export interface KubernetesEnvs {
   /** matchConditions: no Object/JSONPatch types. */
@@ -24,13 +34,25 @@ export interface KubernetesEnvs {
 }
 
 let envs: KubernetesEnvs | undefined;
+let kyvernoEnvs: KubernetesEnvs | undefined;
 
-export function kubernetesEnvs(): KubernetesEnvs {
+/**
+ * Which environment an expression is compiled in: `kubernetes` (the API server's, for
+ * MutatingAdmissionPolicy) or `kyverno` (Kyverno's CEL policies: the same plus Kyverno's libraries).
+ */
+export type CelDialect = 'kubernetes' | 'kyverno';
+
+export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEnvs {
+  if (dialect === 'kyverno') return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries], { requestObjects: true, kyvernoExceptions: true }));
   return (envs ??= buildEnvs(libraries));
 }
 
-/** Builds fresh environments with the given libraries (tests use this to add or omit libraries). */
-export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
+/**
+ * Builds fresh environments with the given libraries (tests use this to add or omit libraries);
+ * `requestObjects` declares `request.object`/`request.oldObject` (Kyverno's request type),
+ * `kyvernoExceptions` Kyverno's `exceptions` variable.
+ */
+export function buildEnvs(libs: readonly CelLibrary[], options: { requestObjects?: boolean; kyvernoExceptions?: boolean } = {}): KubernetesEnvs {
   const base = new Env(undefined, { homogeneousAggregateLiterals: true });
   declareStandardTypes(base);
   registerStdlib(base);
@@ -44,7 +66,7 @@ export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
     }
   };
   for (const lib of libs) if (!mutationOnly.has(lib.name)) add(lib, base);
-  declareRequestAndNamespace(base);
+  declareRequestAndNamespace(base, options);
   const authorizer = base.lookupTypeName(AUTHORIZER_TYPE) ?? base.addOpaqueType(AUTHORIZER_TYPE);
   const resourceCheck = base.lookupTypeName(RESOURCE_CHECK_TYPE) ?? base.addOpaqueType(RESOURCE_CHECK_TYPE);
   base.addIdent({ name: 'object', type: T.dyn });
@@ -53,6 +75,10 @@ export function buildEnvs(libs: readonly CelLibrary[]): KubernetesEnvs {
   base.addIdent({ name: 'namespaceObject', type: structType(NAMESPACE_TYPE) });
   base.addIdent({ name: 'authorizer', type: authorizer });
   base.addIdent({ name: 'authorizer.requestResource', type: resourceCheck });
+  if (options.kyvernoExceptions) {
+    declareKyvernoExceptions(base);
+    base.addIdent({ name: 'exceptions', type: structType(EXCEPTION_TYPE) });
+  }
   const mutations = base.extend();
   declarePatchTypes(mutations);
   // jsonpatch.escapeKey exists for mutations only, as in kube-apiserver.

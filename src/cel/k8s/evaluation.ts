@@ -13,6 +13,7 @@ import type { CelValue } from '../engine/values.js';
 import { createAuthorizerValue, type Authorizer, type AuthorizerValue, type UserInfo } from '../lib/index.js';
 import type { EvalOutcome } from '../engine/program.js';
 import type { CompiledExpression } from './compile.js';
+import { NO_EXCEPTIONS } from './types.js';
 import { CompiledVariables, LazyVariables } from './variables.js';
 
 export const PER_CALL_LIMIT = 1_000_000;
@@ -132,6 +133,9 @@ class AdmissionActivation implements Activation {
         return this.authorizerValue(name);
       case 'authorizer.requestResource':
         return this.authorizerValue(name).requestResource;
+      case 'exceptions':
+        // Declared only in the Kyverno dialect; no PolicyException is ever read.
+        return NO_EXCEPTIONS;
       default:
         return undefined;
     }

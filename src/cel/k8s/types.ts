@@ -16,8 +16,23 @@ export const NAMESPACE_TYPE = 'kubernetes.Namespace';
 export const JSONPATCH_TYPE = 'JSONPatch';
 export const OBJECT_TYPE = 'Object';
 export const VARIABLES_TYPE = 'kubernetes.variables';
+export const EXCEPTION_TYPE = 'libs.Exception';
 
-export function declareRequestAndNamespace(env: Env): void {
+/**
+ * Kyverno's `exceptions` variable (libs.Exception): what matched PolicyExceptions allow. Amender reads
+ * no PolicyException, so it is always empty.
+ */
+export function declareKyvernoExceptions(env: Env): void {
+  env.addStruct(struct(EXCEPTION_TYPE, { allowedImages: listOf(T.string), allowedValues: listOf(T.string) }));
+}
+
+export const NO_EXCEPTIONS = Object.freeze({ allowedImages: Object.freeze([]), allowedValues: Object.freeze([]) });
+
+/**
+ * `requestObjects`: the request also has `object` and `oldObject` (dyn), as Kyverno's request type adds
+ * them for its CEL policies; kube-apiserver's has neither.
+ */
+export function declareRequestAndNamespace(env: Env, options: { requestObjects?: boolean } = {}): void {
   const strList = listOf(T.string);
   env.addStruct(struct('kubernetes.GroupVersionKind', { group: T.string, version: T.string, kind: T.string }));
   env.addStruct(struct('kubernetes.GroupVersionResource', { group: T.string, version: T.string, resource: T.string }));
@@ -38,6 +53,7 @@ export function declareRequestAndNamespace(env: Env): void {
       userInfo: structType('kubernetes.UserInfo'),
       dryRun: T.bool,
       options: T.dyn,
+      ...(options.requestObjects ? { object: T.dyn, oldObject: T.dyn } : {}),
     }),
   );
   env.addStruct(struct('kubernetes.NamespaceSpec', { finalizers: strList }));

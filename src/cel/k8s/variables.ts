@@ -7,6 +7,7 @@ import type { Activation, AsyncResults } from '../engine/planner.js';
 import { T, type CelType } from '../engine/types.js';
 import { LazyObject, type CelValue } from '../engine/values.js';
 import { compileExpression, type CompileScope, type CompiledExpression } from './compile.js';
+import type { CelDialect } from './environment.js';
 import { VARIABLES_TYPE } from './types.js';
 
 export interface VariableDefinition {
@@ -32,6 +33,7 @@ export class CompiledVariables {
   private constructor(
     readonly entries: readonly CompiledVariable[],
     readonly params: boolean,
+    readonly dialect?: CelDialect,
   ) {
     this.byName = new Map(entries.map((e) => [e.name, e]));
     this.types = new Map(entries.map((e) => [e.name, e.type]));
@@ -40,18 +42,18 @@ export class CompiledVariables {
   static readonly NONE_WITH_PARAMS = new CompiledVariables([], true);
 
   /** Compiles the definitions in order; failures are recorded, not thrown. */
-  static compile(definitions: readonly VariableDefinition[], options: { params: boolean }): CompiledVariables {
+  static compile(definitions: readonly VariableDefinition[], options: { params: boolean; dialect?: CelDialect }): CompiledVariables {
     const entries: CompiledVariable[] = [];
     const types = new Map<string, CelType>();
     for (const def of definitions) {
-      const r = compileExpression(def.expression, 'variable', { params: options.params, variables: new Map(types) });
+      const r = compileExpression(def.expression, 'variable', { params: options.params, variables: new Map(types), ...(options.dialect ? { dialect: options.dialect } : {}) });
       const entry: CompiledVariable = r.ok
         ? { name: def.name, expression: def.expression, type: r.compiled.type, compiled: r.compiled }
         : { name: def.name, expression: def.expression, type: T.dyn, error: r.message };
       entries.push(entry);
       types.set(def.name, entry.type);
     }
-    return new CompiledVariables(entries, options.params);
+    return new CompiledVariables(entries, options.params, options.dialect);
   }
 
   get(name: string): CompiledVariable | undefined {
@@ -60,7 +62,7 @@ export class CompiledVariables {
 
   /** The scope later expressions (matchConditions, mutations) are compiled with. */
   scope(): CompileScope {
-    return { params: this.params, variables: this.types };
+    return this.dialect ? { params: this.params, variables: this.types, dialect: this.dialect } : { params: this.params, variables: this.types };
   }
 }
 

@@ -1,3 +1,4 @@
+import { utf8Length } from '../../json/index.js';
 import { actualSize } from '../engine/runtime.js';
 import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from '../engine/stdlib.js';
 import { isList, isMap, listItems, mapEntries } from './values.js';
@@ -39,18 +40,4 @@ export function traversalCost(v: unknown): number {
     return cost;
   }
   return 1;
-}
-
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }

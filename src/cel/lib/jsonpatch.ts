@@ -1,4 +1,4 @@
-import { escapeToken } from '../../jsonpatch/pointer.js';
+import { escapeToken } from '../../jsonpatch/index.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversal } from './cost.js';
 

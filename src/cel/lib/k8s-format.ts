@@ -1,4 +1,4 @@
-import { daysInMonth } from '../../k8s/calendar.js';
+import { daysInMonth } from '../../k8s/index.js';
 import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { regexCost } from './cost.js';

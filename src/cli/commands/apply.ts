@@ -20,6 +20,7 @@ import {
 } from '../kyverno-test/index.js';
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
+import type { PolicyOutcome } from '../../engine/index.js';
 
 export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|DIR|-... [--operation CREATE|UPDATE|DELETE|CONNECT]
                      [--old FILE] [--user NAME] [--group NAME...] [--namespace NS]
@@ -31,8 +32,9 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   its own oldObject. --values-file (a Kyverno CLI Values file) and --set give Kyverno context values
   (the operation may come from \`request.operation\`); they also stand in for context entries only a
   cluster can fill (apiCall, imageRegistry, globalReference), as with \`kyverno apply\` — without values
-  a policy with such an entry is refused. Kyverno rule results (pass, skip, error) and admission
-  warnings (\`Warning: …\`, policies with spec.emitWarning) go to stderr. Exit 1 when a request is denied.
+  a policy with such an entry is refused. Kyverno rule results and Kyverno MutatingPolicy results (pass,
+  skip, error) and admission warnings (\`Warning: …\`, policies with spec.emitWarning) go to stderr.
+  Exit 1 when a request is denied.
 `;
 
 interface KyvernoLines {
@@ -54,6 +56,28 @@ function ruleLines(resource: JsonObject, responses: readonly PolicyResponse[], o
       out.counts[result]++;
       out.lines.push(`policy ${r.policy.name} -> resource ${describeResource(resource)}: rule ${rule.rule}: ${result}${rule.message ? ` (${rule.message})` : ''}`);
     }
+  }
+}
+
+/**
+ * The result of each Kyverno MutatingPolicy on the resource, as `kyverno apply` reports one per policy:
+ * pass when it ran (once per policy, its autogen variants included), skip when its matchConditions were
+ * false, error when it failed.
+ */
+function mutatingPolicyLines(resource: JsonObject, outcomes: readonly PolicyOutcome[], out: KyvernoLines): void {
+  const byPolicy = new Map<string, PolicyOutcome[]>();
+  for (const o of outcomes) {
+    if (o.engine !== 'MutatingPolicy' || o.pass !== 1) continue;
+    const list = byPolicy.get(o.policy) ?? [];
+    list.push(o);
+    byPolicy.set(o.policy, list);
+  }
+  for (const [policy, list] of byPolicy) {
+    const error = list.find((o) => o.result === 'error');
+    const result = error ? 'error' : list.some((o) => o.result === 'mutated' || o.result === 'unchanged') ? 'pass' : 'skip';
+    out.counts[result]++;
+    const detail = error?.detail ?? list.find((o) => o.detail)?.detail ?? (list.some((o) => o.result === 'mutated') ? 'mutated' : undefined);
+    out.lines.push(`${list[0].policyKind} ${policy} -> resource ${describeResource(resource)}: ${result}${detail ? ` (${detail})` : ''}`);
   }
 }
 
@@ -117,7 +141,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const { set, documents } = loaded;
   if (!quiet && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   if (withValues && set.mutatingPolicies.length > 0) {
-    throw new CliInputError('--values-file/--set give Kyverno context values; this policy set also has MutatingAdmissionPolicies, which values cannot reach');
+    throw new CliInputError('--values-file/--set give Kyverno context values; this policy set also has MutatingAdmissionPolicies or Kyverno MutatingPolicies, which values cannot reach');
   }
   const resources: LoadedResource[] = await loadResources(resourcePaths, io, documents);
   if (resources.length === 0) throw new CliInputError(`no resources in ${resourcePaths.join(', ')}`);
@@ -171,6 +195,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     }
     const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, groups: userInfo.groups, documents });
     printWarnings(io, outcome.warnings);
+    mutatingPolicyLines(target, outcome.outcomes, kyverno);
     if (!outcome.allowed) {
       denied = true;
       const where = resources.length > 1 ? `${describeResource(target)}: ` : '';
@@ -180,7 +205,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     objects.push(outcome.object);
     patches.push(outcome.patch);
   }
-  if (!quiet && set.kyvernoPolicies.length > 0) {
+  if (!quiet && (set.kyvernoPolicies.length > 0 || set.mutatingPolicies.some((b) => b.kyverno))) {
     const c = kyverno.counts;
     io.err(`${kyverno.lines.map((l) => `${l}\n`).join('')}pass: ${c.pass}, fail: ${c.fail}, warn: ${c.warn}, error: ${c.error}, skip: ${c.skip}\n`);
   }

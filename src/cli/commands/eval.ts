@@ -17,10 +17,12 @@ import { UsageError, flag, parseArgs, stringOption } from '../args.js';
 import { readDocument } from '../documents.js';
 import type { CliCommand } from '../io.js';
 
-export const EVAL_USAGE = `usage: amender eval --expression CEL [--bindings FILE] [--role ROLE] [--cost]
-       amender eval --batch [--role ROLE] [--cost]  < requests.jsonl
+export const EVAL_USAGE = `usage: amender eval --expression CEL [--bindings FILE] [--role ROLE] [--cost] [--kyverno]
+       amender eval --batch [--role ROLE] [--cost] [--kyverno]  < requests.jsonl
   Evaluates CEL in the Kubernetes admission environment (MutatingAdmissionPolicy): object, oldObject,
   request, params, namespaceObject, variables; every Kubernetes and extension library.
+  --kyverno        the environment of Kyverno's MutatingPolicy instead: Kyverno's libraries too (regex
+                   extension, image, json, yaml, time, math, hash, transform, x509).
 
   --bindings FILE  JSON or YAML object with any of: object, oldObject, request, namespaceObject,
                    params (declares params), variables ([{name, expression}] or {name: expression}).
@@ -68,9 +70,9 @@ function variableList(v: unknown, where: string): VariableDefinition[] {
 }
 
 /** Runs one request; the result line (without newline). Never throws. */
-function evaluateOne(req: EvalRequest, role: CelRole, withCost: boolean): { line: string; ok: boolean } {
+function evaluateOne(req: EvalRequest, role: CelRole, withCost: boolean, kyverno = false): { line: string; ok: boolean } {
   const params = req.params !== undefined;
-  const vars = CompiledVariables.compile(req.variables, { params });
+  const vars = CompiledVariables.compile(req.variables, kyverno ? { params, dialect: 'kyverno' } : { params });
   const compiled = compileExpression(req.expression, role, vars.scope());
   if (!compiled.ok) return { line: JSON.stringify({ error: compiled.message }), ok: false };
   const b = req.bindings;
@@ -126,7 +128,8 @@ function fromLine(line: JsonValue, n: number): EvalRequest {
 }
 
 export const evalCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv, { expression: 'string', bindings: 'string', batch: 'boolean', role: 'string', cost: 'boolean' });
+  const args = parseArgs(argv, { expression: 'string', bindings: 'string', batch: 'boolean', role: 'string', cost: 'boolean', kyverno: 'boolean' });
+  const kyverno = flag(args, 'kyverno');
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   const role = roleOption(stringOption(args, 'role'));
   const withCost = flag(args, 'cost');
@@ -142,7 +145,7 @@ export const evalCommand: CliCommand = async (argv, io) => {
       if (raw.trim() === '') return;
       let out: string;
       try {
-        out = evaluateOne(fromLine(parseJson(raw), i + 1), role, withCost).line;
+        out = evaluateOne(fromLine(parseJson(raw), i + 1), role, withCost, kyverno).line;
       } catch (e) {
         const msg = e instanceof JsonParseError ? `line ${i + 1}: malformed JSON: ${e.message}` : (e as Error).message;
         out = JSON.stringify({ error: msg });
@@ -162,7 +165,7 @@ export const evalCommand: CliCommand = async (argv, io) => {
     io.err(`amender eval: ${(e as Error).message}\n`);
     return 1;
   }
-  const r = evaluateOne(req, role, withCost);
+  const r = evaluateOne(req, role, withCost, kyverno);
   (r.ok ? io.out : io.err)(`${r.line}\n`);
   return r.ok ? 0 : 1;
 };

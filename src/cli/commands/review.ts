@@ -1,4 +1,4 @@
-import { answerReview } from '../../server/review.js';
+import { answerReview } from '../../server/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { readDocument } from '../documents.js';
 import type { CliCommand } from '../io.js';

@@ -120,9 +120,11 @@ function row(ctx: CheckContext, result: TestResult, rule: string, resourceKey: s
   return { id: ctx.nextId(), policy: result.policy, rule, resource: resourceKey.replace(/,/g, '/'), result: shown, reason: check.reason, message: check.message, isFailure };
 }
 
+const CEL_POLICY_KINDS: ReadonlySet<string> = new Set(['MutatingAdmissionPolicy', 'MutatingPolicy', 'NamespacedMutatingPolicy']);
+
 function rulesToCheck(result: TestResult, response: PolicyResponse) {
-  // A MutatingAdmissionPolicy has no rules: its one result stands for the policy.
-  if (result.rule === '' || response.policy.kind === 'MutatingAdmissionPolicy') return response.rules;
+  // A MutatingAdmissionPolicy or Kyverno MutatingPolicy has no rules: its one result stands for the policy.
+  if (result.rule === '' || CEL_POLICY_KINDS.has(response.policy.kind)) return response.rules;
   const names = [result.rule, `autogen-${result.rule}`, `autogen-cronjob-${result.rule}`];
   return response.rules.filter((r) => names.includes(r.rule));
 }
@@ -136,7 +138,7 @@ export async function checkResult(result: TestResult, ctx: CheckContext): Promis
     let skipped = false;
     for (const response of trigger.get(key) ?? []) {
       if (response.policy.name !== policyName) continue;
-      if (result.rule !== '' && response.policy.kind !== 'MutatingAdmissionPolicy' && ctx.otherRules.has(`${policyName}/${result.rule}`)) {
+      if (result.rule !== '' && !CEL_POLICY_KINDS.has(response.policy.kind) && ctx.otherRules.has(`${policyName}/${result.rule}`)) {
         resourceRows.push(row(ctx, result, result.rule, key, { ok: false, reason: 'Not run', message: `rule ${result.rule} is not a mutate rule: Amender runs mutate rules only` }));
         continue;
       }

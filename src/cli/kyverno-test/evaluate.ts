@@ -165,6 +165,38 @@ const MAP_STATUS: Record<string, 'applied' | 'skipped' | 'error'> = { mutated: '
  * Params are evaluated once each, as a cluster does.
  */
 export async function evaluateMap(map: MapUnderTest, resource: JsonObject, options: EvaluateOptions): Promise<PolicyResponse | undefined> {
+  return evaluateCelPolicy(map, 'MutatingAdmissionPolicy', resource, options);
+}
+
+/** A Kyverno MutatingPolicy / NamespacedMutatingPolicy of a test, in a policy set of its own. */
+export interface MutatingPolicyUnderTest {
+  /** metadata.name (what test results name). */
+  name: string;
+  kind: 'MutatingPolicy' | 'NamespacedMutatingPolicy';
+  set: PolicySet;
+  failurePolicy: 'Fail' | 'Ignore';
+}
+
+/**
+ * One Kyverno MutatingPolicy (with its autogen variants) on the resource, through Amender's engine: one
+ * result with an empty rule name, as Kyverno reports it — pass when it ran, skip when its
+ * matchConditions were false, error when it failed; no rule at all when nothing matched (an "Excluded"
+ * pass in the table, as in the Kyverno CLI).
+ */
+export async function evaluateMutatingPolicy(mpol: MutatingPolicyUnderTest, resource: JsonObject, options: EvaluateOptions): Promise<PolicyResponse> {
+  const response = await evaluateCelPolicy(mpol, mpol.kind, resource, options);
+  if (response) return { ...response, rules: response.rules.map((r) => ({ ...r, rule: '' })) };
+  const operation = operationOf(valuesFor(options.values, mpol.name, metaString(resource, 'name'), options.setValues), options.operation);
+  return { policy: { name: mpol.name, kind: mpol.kind, id: `${mpol.kind}/${mpol.name}`, failurePolicy: mpol.failurePolicy }, rules: [], patched: resource, operation };
+}
+
+async function evaluateCelPolicy(
+  map: { name: string; set: PolicySet; failurePolicy: 'Fail' | 'Ignore' },
+  kind: 'MutatingAdmissionPolicy' | 'MutatingPolicy' | 'NamespacedMutatingPolicy',
+  resource: JsonObject,
+  options: EvaluateOptions,
+): Promise<PolicyResponse | undefined> {
+  const engine = kind === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicy' : 'MutatingPolicy';
   const values = valuesFor(options.values, map.name, metaString(resource, 'name'), options.setValues);
   const operation = operationOf(values, options.operation);
   const review = reviewForResource({
@@ -183,14 +215,14 @@ export async function evaluateMap(map: MapUnderTest, resource: JsonObject, optio
       return labels ? { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } : undefined;
     },
   });
-  const traces = result.outcomes.filter((o) => o.engine === 'MutatingAdmissionPolicy');
+  const traces = result.outcomes.filter((o) => o.engine === engine);
   if (traces.length === 0) return undefined;
   const statuses = traces.map((t) => MAP_STATUS[t.result]);
   const status = statuses.includes('error') ? 'error' : statuses.includes('applied') ? 'applied' : 'skipped';
-  const message = traces.map((t) => `${t.binding ? `binding ${t.binding}` : 'no binding'}${t.param ? ` param ${t.param.namespace ? `${t.param.namespace}/` : ''}${t.param.name}` : ''}: ${t.result}${t.detail ? ` (${t.detail})` : ''}`).join('; ');
+  const message = traces.map((t) => `${engine === 'MutatingPolicy' ? `pass ${t.pass}` : t.binding ? `binding ${t.binding}` : 'no binding'}${t.param ? ` param ${t.param.namespace ? `${t.param.namespace}/` : ''}${t.param.name}` : ''}: ${t.result}${t.detail ? ` (${t.detail})` : ''}`).join('; ');
   const patched = result.allowed && isJsonObject(result.object) ? result.object : resource;
   return {
-    policy: { name: map.name, kind: 'MutatingAdmissionPolicy', id: `MutatingAdmissionPolicy/${map.name}`, failurePolicy: map.failurePolicy },
+    policy: { name: map.name, kind, id: `${kind}/${map.name}`, failurePolicy: map.failurePolicy },
     rules: [{ rule: map.name, status, message, durationMs: result.outcomes.reduce((sum, o) => sum + o.durationMs, 0) }],
     patched,
     operation,

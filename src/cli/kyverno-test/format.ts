@@ -105,8 +105,27 @@ function optionalString(obj: JsonObject, key: string, path: string): string | un
   return v;
 }
 
-function readResult(value: JsonValue, path: string): TestResult {
-  if (!isJsonObject(value)) fail(path, 'expected an object');
+/**
+ * The object with keys that differ from a known key only in case renamed to it: the Kyverno CLI reads
+ * test files with Go's encoding/json, which matches field names case-insensitively (Kyverno's own
+ * library has an `isMUtatingPolicy`).
+ */
+function foldKeyCase(obj: JsonObject, known: readonly string[]): JsonObject {
+  let out: JsonObject | undefined;
+  for (const key of Object.keys(obj)) {
+    if (known.includes(key)) continue;
+    const canonical = known.find((k) => k.toLowerCase() === key.toLowerCase());
+    if (canonical === undefined || Object.prototype.hasOwnProperty.call(obj, canonical)) continue;
+    out ??= { ...obj };
+    out[canonical] = out[key];
+    delete out[key];
+  }
+  return out ?? obj;
+}
+
+function readResult(raw: JsonValue, path: string): TestResult {
+  if (!isJsonObject(raw)) fail(path, 'expected an object');
+  const value = foldKeyCase(raw, RESULT_KEYS);
   checkKeys(value, path, RESULT_KEYS, UNSUPPORTED_RESULT_KEYS);
   const policy = optionalString(value, 'policy', path);
   if (policy === undefined) fail(`${path}.policy`, 'required');

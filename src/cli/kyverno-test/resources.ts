@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import { getOwn, isJsonObject, setOwn, type JsonObject } from '../../json/index.js';
-import { builtinScope } from '../../map/builtin-kinds.js';
+import { builtinScope } from '../../map/index.js';
 import { parseDocuments } from '../../policyset/index.js';
 import { parseApiVersion } from '../../schema/index.js';
 import { readInput } from '../documents.js';

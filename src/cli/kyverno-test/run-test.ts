@@ -14,7 +14,17 @@ import { CliInputError } from '../errors.js';
 import type { CliIO } from '../io.js';
 import { loadPolicies, type LoadedPolicies } from '../load.js';
 import { checkResult, relativeTo, type CheckContext, type Counts, type Row } from './check.js';
-import { evaluateMap, evaluateResource, type EvaluateOptions, type MapUnderTest, type PolicyResponse, type RequestInfo } from './evaluate.js';
+import {
+  evaluateMap,
+  evaluateMutatingPolicy,
+  evaluateResource,
+  type EvaluateOptions,
+  type MapUnderTest,
+  type MutatingPolicyUnderTest,
+  type PolicyResponse,
+  type RequestInfo,
+} from './evaluate.js';
+import { mutatingPolicyKind } from '../../mpol/index.js';
 import type { KyvernoTest } from './format.js';
 import { loadResources, removeDuplicates, resourcesOfText, type LoadedResource } from './resources.js';
 import type { Selector } from './selector.js';
@@ -80,7 +90,7 @@ function policiesInFileOrder(loaded: LoadedPolicies): { policies: CompiledKyvern
 }
 
 /** Policy kinds of a test that `amender test` does not run (validating, generating, CEL policies…). */
-const NOT_RUN_KINDS = /^(ValidatingAdmissionPolicy|(Namespaced)?(Validating|ImageValidating|Generating|Deleting|Mutating)Policy|(Cluster)?CleanupPolicy)$/;
+const NOT_RUN_KINDS = /^(ValidatingAdmissionPolicy|(Namespaced)?(Validating|ImageValidating|Generating|Deleting)Policy|(Cluster)?CleanupPolicy)$/;
 
 const MAP_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
 
@@ -89,14 +99,20 @@ function isAdmissionRegistration(doc: JsonObject): boolean {
   return typeof v === 'string' && v.startsWith('admissionregistration.k8s.io/');
 }
 
+/** A policy the test runs on its own (each kind in sets of its own), as opposed to the objects they share. */
+function isTestPolicy(d: SourceDocument): boolean {
+  return isKyvernoPolicyDocument(d.value) || mutatingPolicyKind(d.value) !== undefined || (isAdmissionRegistration(d.value) && MAP_KINDS.has(String(getOwn(d.value, 'kind'))));
+}
+
 /**
  * The test's MutatingAdmissionPolicies in file order, each in a set of its own with its bindings and
  * every object that is not a policy (params, Namespaces, CRDs), so each runs alone as the CLI runs it.
  */
 function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: readonly SourceDocument[], log: string[]): MapUnderTest[] {
   const docs: SourceDocument[] = loaded.parsed.flatMap((p) => p.documents);
-  const loadedNames = new Set(loaded.set.mutatingPolicies.map((b) => b.policy.name));
-  const shared = [...docs.filter((d) => !isKyvernoPolicyDocument(d.value) && !(isAdmissionRegistration(d.value) && MAP_KINDS.has(String(getOwn(d.value, 'kind'))))), ...params];
+  const loadedNames = new Set(loaded.set.mutatingPolicies.filter((b) => !b.kyverno).map((b) => b.policy.name));
+  const shared = [...docs.filter((d) => !isTestPolicy(d)), ...params];
+  const namespaces = valueNamespaces(values, shared);
   const out: MapUnderTest[] = [];
   for (const doc of docs) {
     if (!isAdmissionRegistration(doc.value) || getOwn(doc.value, 'kind') !== 'MutatingAdmissionPolicy') continue;
@@ -118,10 +134,36 @@ function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: reado
     }
     const spec = getOwn(doc.value, 'spec');
     const failurePolicy = isJsonObject(spec) && getOwn(spec, 'failurePolicy') === 'Ignore' ? 'Ignore' : 'Fail';
-    // Namespaces the values describe, unless the policy files have them.
-    const known = new Set(shared.filter((d) => getOwn(d.value, 'kind') === 'Namespace').map((d) => docName(d.value)));
-    const namespaces: SourceDocument[] = [...values.namespaceLabels].filter(([ns]) => !known.has(ns)).map(([ns, labels], i) => ({ source: 'values', index: i, value: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } } }));
     out.push({ name, set: buildPolicySet([doc, ...bindings, ...namespaces, ...shared]), failurePolicy, bound: bindings.length > 0 });
+  }
+  return out;
+}
+
+/** Namespaces the values describe, unless the test's own documents have them. */
+function valueNamespaces(values: ValuesSpec, shared: readonly SourceDocument[]): SourceDocument[] {
+  const known = new Set(shared.filter((d) => getOwn(d.value, 'kind') === 'Namespace').map((d) => docName(d.value)));
+  return [...values.namespaceLabels].filter(([ns]) => !known.has(ns)).map(([ns, labels], i) => ({ source: 'values', index: i, value: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } } }));
+}
+
+/**
+ * The test's Kyverno MutatingPolicies in file order (that the set accepted), each in a set of its own
+ * with every document that is not a policy (Namespaces, CRDs), so each runs alone as the CLI runs it.
+ */
+function mutatingPoliciesUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: readonly SourceDocument[]): MutatingPolicyUnderTest[] {
+  const docs: SourceDocument[] = loaded.parsed.flatMap((p) => p.documents);
+  const accepted = new Set(loaded.set.mutatingPolicies.filter((b) => b.kyverno).map((b) => `${b.kyverno!.kind}/${b.kyverno!.namespace ?? ''}/${b.kyverno!.name}`));
+  const shared = [...docs.filter((d) => !isTestPolicy(d)), ...params];
+  const namespaces = valueNamespaces(values, shared);
+  const out: MutatingPolicyUnderTest[] = [];
+  for (const doc of docs) {
+    const kind = mutatingPolicyKind(doc.value);
+    if (!kind) continue;
+    const set = buildPolicySet([doc, ...namespaces, ...shared]);
+    const bound = set.mutatingPolicies.find((b) => b.kyverno);
+    if (!bound) continue;
+    const key = `${kind}/${bound.kyverno!.namespace ?? ''}/${bound.kyverno!.name}`;
+    if (!accepted.has(key) || out.some((m) => m.kind === kind && m.name === bound.kyverno!.name)) continue;
+    out.push({ name: bound.kyverno!.name, kind, set, failurePolicy: bound.policy.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail' });
   }
   return out;
 }
@@ -165,6 +207,7 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
     params.push(...parsed.documents);
   }
   const maps = mapsUnderTest(loaded, values, params, log);
+  const mpols = mutatingPoliciesUnderTest(loaded, values, params);
   for (const doc of loaded.documents) {
     const kind = String(getOwn(doc, 'kind'));
     if (!NOT_RUN_KINDS.test(kind) || invalidPolicies.has(docName(doc))) continue;
@@ -172,6 +215,9 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   }
   for (const m of maps) {
     if (!m.bound) invalidPolicies.set(m.name, { reason: 'No binding', message: `MutatingAdmissionPolicy ${m.name} has no binding: a cluster never runs it (Kyverno's CLI applies it as if bound)` });
+  }
+  if (mpols.length > 0 && policies.length > 0) {
+    log.push('  note: Kyverno MutatingPolicies run before the ClusterPolicies/Policies, as in Amender\'s webhook (Kyverno\'s CLI runs them after)');
   }
   if (maps.length > 0 && policies.length > 0) {
     log.push('  note: MutatingAdmissionPolicies run before the Kyverno policies, as in a cluster (Kyverno\'s CLI runs them after)');
@@ -185,7 +231,7 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   }
   const { uniques, duplicates } = removeDuplicates(await loadResources(test.resources.map((r) => relativeTo(dir, r)), io, loaded.documents));
   for (const d of duplicates) log.push(`  warning: found duplicated resource ${d.replace(/,/g, '/')}`);
-  const policyCount = policies.length + maps.length;
+  const policyCount = policies.length + maps.length + mpols.length;
   log.push(`  Applying ${policyCount} ${policyCount === 1 ? 'policy' : 'policies'} to ${uniques.length} ${uniques.length === 1 ? 'resource' : 'resources'} ...`);
 
   const runs = new Map<string, Map<string, PolicyResponse[]>>();
@@ -198,6 +244,11 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
       for (const map of maps) {
         const response = await evaluateMap(map, current, options);
         if (!response) continue;
+        responses.push(response);
+        if (isJsonObject(response.patched)) current = response.patched;
+      }
+      for (const mpol of mpols) {
+        const response = await evaluateMutatingPolicy(mpol, current, options);
         responses.push(response);
         if (isJsonObject(response.patched)) current = response.patched;
       }

@@ -4,7 +4,7 @@
  * Instants carry nanoseconds and the parsed UTC offset. The local zone is UTC (as in Kyverno's pods).
  */
 
-import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from '../../k8s/calendar.js';
+import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from '../../k8s/index.js';
 
 export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 

@@ -70,6 +70,7 @@ export {
   type JmesPathErrorKind,
 } from './errors.js';
 export { goJsonStringify } from '../go/json.js';
+export { jsonSize, type SizeMemo } from './size.js';
 
 export interface EvaluateOptions {
   /** Milliseconds since the Unix epoch; default Date.now. */

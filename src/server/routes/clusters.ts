@@ -15,17 +15,13 @@
 import type { Context } from 'hono';
 import type { AmenderApp } from '../app.js';
 import type { AppEnv } from '../context.js';
-import { authenticate, bearerToken, type SecretCheck } from '../auth.js';
-import type { PolicySetProvider } from '../policy-state.js';
+import { authenticate, bearerToken } from '../auth.js';
+import type { ClusterRoutesLookup } from '../../clusters/index.js';
+import type { PolicySetProvider } from '../../policyset/index.js';
 import { statusBody } from '../status.js';
 import { onlyMethods } from './methods.js';
 import { mutateHandler } from './mutate.js';
 import { readyz } from './probes.js';
-
-/** What the routes need of a cluster (ClusterRegistry from src/clusters provides it). */
-export interface ClusterRoutesLookup {
-  get(name: string): { verifier: SecretCheck; provider: PolicySetProvider } | undefined;
-}
 
 /** The reviewer's name of a cluster's set (`clusters/<name>`: a cluster may be named `default`). */
 export function clusterSetName(cluster: string): string {

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { readBoundedBody } from '../body.js';
 import type { Limits } from '../limits.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../observe/index.js';
 import { clusterOfSet, logPolicyFailures } from '../policy-log.js';
 import type { AppMetrics } from '../app-metrics.js';
-import type { PolicySetState } from '../policy-state.js';
+import type { PolicySetState } from '../../policyset/index.js';
 import { failure, type ReviewAnswer } from '../review.js';
 import type { AppEnv } from '../context.js';
 import type { Reviewer } from '../reviewer.js';

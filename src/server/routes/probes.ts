@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { PolicySetProvider } from '../policy-state.js';
+import type { PolicySetProvider } from '../../policyset/index.js';
 import type { AppEnv } from '../context.js';
 
 /** Liveness: the process answers. */

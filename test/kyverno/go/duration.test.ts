@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDuration, tryParseDuration } from '../../../src/kyverno/go/duration.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
+import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
 
 describe('time.ParseDuration and Duration.String()', () => {
   const cases: [string, string][] = [

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatFloatE, formatFloatG, parseFloat64 } from '../../../src/kyverno/go/float.js';
 import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
-import { valueMatches } from '../../../src/kyverno/pattern.js';
+import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
+import { valueMatches } from '../../../src/kyverno/match/pattern.js';
 
 const ATOF: [string, string, boolean][] = [
 ["", "0", true],["1","1",false],["+1","1",false],["1x","0",true],["1.1.","0",true],["1e23","1e+23",false],["1E23","1e+23",false],

@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../../src/json/index.js';
 import { goJsonStringify } from '../../../src/kyverno/go/json.js';
 import { goSprint } from '../../../src/kyverno/go/sprint.js';
-import { JsonContext } from '../../../src/kyverno/context.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
-import { kyvernoQuery } from '../../../src/kyverno/query.js';
-import { substituteAll } from '../../../src/kyverno/variables.js';
+import { JsonContext } from '../../../src/kyverno/context/context.js';
+import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
+import { kyvernoQuery } from '../../../src/kyverno/context/query.js';
+import { substituteAll } from '../../../src/kyverno/context/variables.js';
 
 /** Key U+FFFD sorts before U+1F600 in code point order, after it in UTF-16 order. */
 const keys: JsonObject = { '😀': 1, '\ufffd': 2 };

@@ -11,8 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERR_TOO_LARGE } from '../../../src/k8s/index.js';
 import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
-import { valueMatches } from '../../../src/kyverno/pattern.js';
+import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
+import { valueMatches } from '../../../src/kyverno/match/pattern.js';
 
 const add = (a: string, b: string) => evaluate(`add('${a}', '${b}')`, {});
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareVersions, parseVersion, tryParseVersion } from '../../../src/kyverno/go/semver.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
+import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
 
 describe('semver.Parse and Compare', () => {
   it('orders versions by SemVer precedence', () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { wildcardMatch } from '../../../src/kyverno/go/wildcard.js';
 import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { evaluateOperator } from '../../../src/kyverno/operators.js';
+import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
 
 /** [pattern, text, matched] — Kyverno's TestMatch cases in order. */
 const KYVERNO_CASES: [string, string, boolean][] = [

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../src/json/index.js';
 import { parseYaml11 } from '../../../src/kyverno/go/yaml.js';
 import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { parsePatchText } from '../../../src/kyverno/json6902.js';
+import { parsePatchText } from '../../../src/kyverno/patchers/json6902.js';
 
 /** Both users of the reader: parse_yaml and a patchesJson6902 text. */
 function viaBoth(text: string): { parseYaml: JsonValue | Error; patch: JsonValue | Error } {

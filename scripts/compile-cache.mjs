@@ -1,0 +1,134 @@
+/**
+ * Writes the V8 compile cache of a built Node bundle into its compile-cache/ folder (read at start by
+ * src/adapters/compile-cache.ts): the bundle runs once under the given Node — the Lambda handler is
+ * initialized and invoked with one review; the Node server starts, answers one review and is stopped —
+ * and Node persists what V8 compiled by then (the functions that ran included) as the process exits.
+ * A bundle that cannot start or answer under that Node fails the build.
+ *
+ *   node scripts/compile-cache.mjs DIST_TARGET_DIR node|lambda [NODE]   (the Knative image runs this)
+ */
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import module from 'node:module';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { node24Binary } from './node24.mjs';
+
+export const COMPILE_CACHE_FOLDER = 'compile-cache';
+const WAIT_MS = 60_000;
+
+/**
+ * The Node that writes the caches: AMENDER_COMPILE_CACHE_NODE (a path, or `none`), else the Node 24 of
+ * the devDependency, else this Node when it has a compile cache; undefined: no cache is written.
+ */
+export function compileCacheNode(env = process.env) {
+  const chosen = env.AMENDER_COMPILE_CACHE_NODE;
+  if (chosen === 'none') return undefined;
+  if (chosen) return chosen;
+  return node24Binary() ?? (typeof module.enableCompileCache === 'function' ? process.execPath : undefined);
+}
+
+/** A Pod CREATE review: the warm-up that has the engine's functions compiled into the cache. */
+function sampleReview() {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'warm-up', namespace: 'default', labels: { app: 'warm-up' } },
+    spec: { containers: [{ name: 'app', image: 'registry.example.com/app:1.0', resources: {} }] },
+  };
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: '00000000-0000-4000-8000-00000000c0de',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: 'default',
+      operation: 'CREATE',
+      userInfo: { username: 'system:serviceaccount:kube-system:replicaset-controller' },
+      object: pod,
+      oldObject: null,
+      dryRun: false,
+    },
+  });
+}
+
+function run(node, args, env, onLine) {
+  const child = spawn(node, args, { env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  if (onLine) createInterface({ input: child.stdout }).on('line', (line) => onLine(line, child));
+  else child.stdout.resume();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no exit within ${WAIT_MS} ms: ${stderr}`));
+    }, WAIT_MS);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`exited with ${code ?? signal}: ${stderr.trim()}`));
+    });
+  });
+}
+
+const LAMBDA_WARM_UP = `
+const [bundle, body] = process.argv.slice(-2);
+const { handler } = await import(bundle);
+const host = 'warm-up.lambda-url.us-east-1.on.aws';
+const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/mutate', rawQueryString: '', headers: { host, 'content-type': 'application/json' },
+  requestContext: { domainName: host, http: { method: 'POST', path: '/mutate', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' }, body, isBase64Encoded: false },
+  { getRemainingTimeInMillis: () => 10000 });
+if (result.statusCode !== 200) throw new Error('the warm-up review was answered ' + result.statusCode + ': ' + result.body);
+`;
+
+async function warmLambda(node, dir) {
+  const bundle = pathToFileURL(join(dir, 'index.mjs')).href;
+  await run(node, ['--input-type=module', '-e', LAMBDA_WARM_UP, bundle, sampleReview()], { AMENDER_LOG_LEVEL: 'error' });
+}
+
+async function warmNodeServer(node, dir) {
+  let failure;
+  let url;
+  await run(node, [join(dir, 'main.js')], { PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_WORKERS: '1', AMENDER_LOG_LEVEL: 'info' }, (line, child) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (message.msg === 'listening') url = message.url;
+    if (message.msg !== 'policy sets loaded') return;
+    void fetch(`${url}/mutate`, { method: 'POST', body: sampleReview(), headers: { 'content-type': 'application/json' } })
+      .then(async (res) => {
+        if (res.status !== 200) failure = new Error(`the warm-up review was answered ${res.status}: ${await res.text()}`);
+      })
+      .catch((err) => (failure = err))
+      .finally(() => child.kill('SIGTERM'));
+  });
+  if (failure) throw failure;
+}
+
+/** Writes `dir`/compile-cache/ for the bundle of `target` (`node` or `lambda`) built in `dir`, running `node`. */
+export async function writeCompileCache({ node, target, dir }) {
+  rmSync(join(dir, COMPILE_CACHE_FOLDER), { recursive: true, force: true });
+  try {
+    if (target === 'lambda') await warmLambda(node, dir);
+    else if (target === 'node') await warmNodeServer(node, dir);
+    else throw new Error(`no compile cache for the ${target} target`);
+  } catch (err) {
+    throw new Error(`writing the compile cache of ${target} with ${node}: ${err.message}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const [dir, target, node = process.execPath] = process.argv.slice(2);
+  try {
+    await writeCompileCache({ node, target, dir });
+  } catch (err) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,76 @@
+import { checkBuiltSize } from '../../engine/bounds.js';
+import { mapGet, mapKeys } from '../../engine/runtime.js';
+import { CelUint, isMapValue, type CelMapValue } from '../../engine/values.js';
+import type { JsonValue } from '../../../json/index.js';
+import { celError } from '../errors.js';
+
+/**
+ * Documents between CEL and text as Kyverno's json/yaml libraries pass them: decoded into Go's `any`
+ * (every number a float64, so a CEL double), encoded as Go's encoding/json writes (keys sorted,
+ * `<` `>` `&` escaped).
+ */
+
+/** A decoded document as a CEL value: maps as Map, numbers as doubles (Go decodes into float64). */
+export function documentToCel(v: JsonValue): unknown {
+  if (Array.isArray(v)) return v.map(documentToCel);
+  if (v !== null && typeof v === 'object') {
+    const m = new Map<string, unknown>();
+    for (const k of Object.keys(v)) m.set(k, documentToCel(v[k]));
+    return m;
+  }
+  return v;
+}
+
+function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function goFloat(x: number): string {
+  if (!Number.isFinite(x)) throw celError(`json: unsupported value: ${x}`);
+  return String(x).replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+/** Go's json.Marshal of a CEL value; the text is checked against the review's size bound as it grows. */
+export function marshalCel(v: unknown, depth = 0): string {
+  if (depth > 1000) throw celError('json: value nested too deeply');
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof CelUint) return v.value.toString();
+  if (typeof v === 'number') return goFloat(v);
+  if (typeof v === 'string') return goQuote(v);
+  if (v instanceof Uint8Array) {
+    let s = '';
+    for (const b of v) s += String.fromCharCode(b);
+    return `"${btoa(s)}"`;
+  }
+  if (Array.isArray(v)) {
+    const parts: string[] = [];
+    let size = 2;
+    for (const item of v) {
+      const t = marshalCel(item, depth + 1);
+      size += t.length + 1;
+      checkBuiltSize(size, 'the result of json.marshal');
+      parts.push(t);
+    }
+    return `[${parts.join(',')}]`;
+  }
+  if (isMapValue(v)) {
+    const m = v as CelMapValue;
+    const keys = mapKeys(m).map((k) => {
+      if (typeof k !== 'string') throw celError(`json: unsupported type: map with ${typeof k === 'bigint' ? 'int' : typeof k} keys`);
+      return k;
+    });
+    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const parts: string[] = [];
+    let size = 2;
+    for (const k of keys) {
+      const t = `${goQuote(k)}:${marshalCel(mapGet(m, k), depth + 1)}`;
+      size += t.length + 1;
+      checkBuiltSize(size, 'the result of json.marshal');
+      parts.push(t);
+    }
+    return `{${parts.join(',')}}`;
+  }
+  throw celError(`json: unsupported type: ${(v as { celTypeName?: string }).celTypeName ?? typeof v}`);
+}

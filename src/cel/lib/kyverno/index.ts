@@ -1,0 +1,30 @@
+/**
+ * CEL libraries Kyverno's CEL policies (MutatingPolicy) have beyond Kubernetes' own, as far as they
+ * need no cluster or network. Only the Kyverno dialect of the admission environment registers them: a
+ * Kubernetes MutatingAdmissionPolicy keeps exactly the API server's environment.
+ */
+import type { CelLibrary } from '../../library.js';
+import { hashLibrary } from './hash.js';
+import { imageLibrary } from './image.js';
+import { jsonLibrary } from './json.js';
+import { mathLibrary } from './math.js';
+import { regexExtLibrary } from './regex-ext.js';
+import { timeLibrary } from './time.js';
+import { transformLibrary } from './transform.js';
+import { x509Library } from './x509.js';
+import { yamlLibrary } from './yaml.js';
+
+export const kyvernoLibraries: readonly CelLibrary[] = [
+  regexExtLibrary,
+  imageLibrary,
+  jsonLibrary,
+  yamlLibrary,
+  timeLibrary,
+  mathLibrary,
+  hashLibrary,
+  transformLibrary,
+  x509Library,
+];
+
+export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';
+export { findClusterCalls, referencesIdentifier, CLUSTER_LIBRARIES, type ClusterCall } from './cluster-calls.js';

@@ -1,0 +1,168 @@
+/**
+ * Rule and foreach `context` entries (pkg/engine/context/loaders), loaded in order so that later
+ * entries see earlier ones:
+ * - `variable`: `value` (substituted), optionally narrowed by `jmesPath`, or `jmesPath` over the whole
+ *   context; `default` when the result is null or the query fails; a null outcome is an error;
+ * - `configMap`: `{data, metadata}` of a ConfigMap found among the policy sources (namespace defaults to
+ *   the policy's own, or `default` for a ClusterPolicy; a Policy may not read other namespaces);
+ * - `apiCall`: asks the configured API resolver, then applies `jmesPath`; without a resolver it is a
+ *   clear error (a serverless webhook normally has no cluster connection);
+ * - `imageRegistry`, `globalReference`: not available here, a clear error.
+ */
+import { isReviewAborted } from '../../guard/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { measureValue } from '../measure.js';
+import type { ContextEntry } from '../types.js';
+import { substituteAll, type SubstitutionScope } from './variables.js';
+
+export interface ApiCallRequest {
+  readonly urlPath: string;
+  readonly method: 'GET' | 'POST';
+  readonly data?: JsonValue;
+  /** `ClusterPolicy/name` or `Policy/ns/name` of the policy asking. */
+  readonly policy: string;
+}
+
+/** What context entries may read besides the request. */
+export interface ContextSources {
+  /** A ConfigMap from the policy sources, or undefined when none has that namespace/name. */
+  readonly configMap?: (namespace: string, name: string) => JsonObject | undefined;
+  /** The live cluster API, when one is configured. Rejects with an Error on failure. */
+  readonly apiCall?: (request: ApiCallRequest) => Promise<JsonValue>;
+}
+
+export interface EntryScope extends SubstitutionScope {
+  readonly sources: ContextSources;
+  readonly policyId: string;
+  /** Namespace of a namespaced Policy; undefined for a ClusterPolicy. */
+  readonly policyNamespace?: string;
+  /** Dotted names the caller set for this rule (KyvernoInput.ruleValues): external entries they cover are not loaded. */
+  readonly presetNames?: ReadonlySet<string>;
+}
+
+/** Whether preset values cover `name` (the name itself, or a path below it such as `name.data.key`). */
+function presetCovers(names: ReadonlySet<string> | undefined, name: string): boolean {
+  if (!names) return false;
+  for (const n of names) if (n === name || n.startsWith(`${name}.`)) return true;
+  return false;
+}
+
+export async function loadContextEntries(entries: readonly ContextEntry[], scope: EntryScope): Promise<void> {
+  for (const entry of entries) {
+    scope.ctx.guard.check();
+    if (entry.type !== 'variable' && presetCovers(scope.presetNames, entry.name)) continue;
+    let value: JsonValue;
+    switch (entry.type) {
+      case 'variable':
+        value = loadVariable(entry, scope);
+        break;
+      case 'configMap':
+        value = loadConfigMap(entry, scope);
+        break;
+      case 'apiCall':
+        value = await loadApiCall(entry, scope);
+        break;
+      case 'unsupported':
+        throw new KyvernoRuleError(`context entry "${entry.name}": ${entry.what} is not supported by Amender`);
+    }
+    scope.ctx.set(entry.name, value);
+  }
+}
+
+function asString(value: JsonValue, what: string): string {
+  if (typeof value !== 'string') throw new KyvernoRuleError(`${what} must be a string after substitution`);
+  return value;
+}
+
+function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope: EntryScope): JsonValue {
+  const path = entry.jmesPath === undefined ? '' : asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" jmesPath`);
+  const fallback = entry.default === undefined ? null : substituteAll(entry.default, scope);
+  let output: JsonValue = fallback;
+  if (entry.value !== undefined) {
+    const value = substituteAll(entry.value, scope);
+    if (path === '') {
+      output = value;
+    } else {
+      try {
+        output = scope.ctx.queryOn(path, value);
+      } catch (error) {
+        if (isReviewAborted(error)) throw error;
+        if (fallback === null) {
+          throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
+        }
+      }
+    }
+  } else if (path !== '') {
+    try {
+      const result = scope.ctx.query(path);
+      if (result !== null) output = result;
+    } catch (error) {
+      if (isReviewAborted(error)) throw error;
+      if (fallback === null) {
+        throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
+      }
+    }
+  }
+  if (output === null) throw new KyvernoRuleError(`context entry "${entry.name}" evaluated to null`);
+  return output;
+}
+
+function loadConfigMap(entry: Extract<ContextEntry, { type: 'configMap' }>, scope: EntryScope): JsonValue {
+  const name = asString(substituteAll(entry.configMapName, scope), `context entry "${entry.name}" configMap.name`);
+  let namespace = asString(substituteAll(entry.namespace, scope), `context entry "${entry.name}" configMap.namespace`);
+  if (namespace === '') namespace = scope.policyNamespace ?? 'default';
+  if (scope.policyNamespace !== undefined && namespace !== scope.policyNamespace) {
+    throw new KyvernoRuleError(
+      `context entry "${entry.name}": configMap namespace "${namespace}" is different from policy namespace "${scope.policyNamespace}"`,
+    );
+  }
+  const cm = scope.sources.configMap?.(namespace, name);
+  if (!cm) {
+    throw new KyvernoRuleError(`context entry "${entry.name}": ConfigMap ${namespace}/${name} is not among the policy sources`);
+  }
+  const data = getOwn(cm, 'data');
+  const metadata = getOwn(cm, 'metadata');
+  return { data: isJsonObject(data) ? data : {}, metadata: isJsonObject(metadata) ? metadata : {} };
+}
+
+async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, scope: EntryScope): Promise<JsonValue> {
+  const resolver = scope.sources.apiCall;
+  if (!resolver) {
+    throw new KyvernoRuleError(
+      `context entry "${entry.name}": apiCall needs a live cluster API, and none is configured for this policy set`,
+    );
+  }
+  if (entry.service !== undefined) {
+    throw new KyvernoRuleError(`context entry "${entry.name}": apiCall.service (external HTTP calls) is not supported`);
+  }
+  const urlPath = asString(substituteAll(entry.urlPath, scope), `context entry "${entry.name}" apiCall.urlPath`);
+  if (scope.policyNamespace !== undefined) {
+    const m = /\/namespaces\/([^/]+)/.exec(urlPath);
+    if (!m || m[1] !== scope.policyNamespace) {
+      throw new KyvernoRuleError(`context entry "${entry.name}": a Policy may only call the API of its own namespace "${scope.policyNamespace}"`);
+    }
+  }
+  const data = entry.data === undefined ? undefined : substituteAll(entry.data, scope);
+  const fallback = entry.default === undefined ? undefined : substituteAll(entry.default, scope);
+  let response: JsonValue;
+  try {
+    response = await resolver({ urlPath, method: entry.method, data, policy: scope.policyId });
+    // An API response enters the review like any other value.
+    measureValue(response, scope.ctx.guard, `the response of ${urlPath}`);
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    if (fallback !== undefined) return fallback;
+    throw new KyvernoRuleError(`context entry "${entry.name}": API call ${entry.method} ${urlPath} failed: ${messageOf(error)}`);
+  }
+  if (entry.jmesPath === undefined || entry.jmesPath === '') return response;
+  const path = asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" apiCall.jmesPath`);
+  try {
+    const result = scope.ctx.queryOn(path, response);
+    return result === null && fallback !== undefined ? fallback : result;
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    if (fallback !== undefined) return fallback;
+    throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
+  }
+}

@@ -1,0 +1,5 @@
+/** The JMESPath evaluator variables and lists use: Kyverno's dialect from ./jmespath. */
+import type { QueryFn } from './context.js';
+import { search } from '../jmespath/index.js';
+
+export const kyvernoQuery: QueryFn = (expression, data, guard) => search(expression, data, { guard });

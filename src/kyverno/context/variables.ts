@@ -1,0 +1,145 @@
+/**
+ * `{{ … }}` variable substitution (pkg/engine/variables/vars.go), applied after `$(…)` references:
+ *
+ * - a variable is `{{ expr }}` not preceded by a backslash; `expr` is JMESPath and may hold one level
+ *   of `{…}`; innermost variables resolve first and the string is re-scanned until none is left, so
+ *   `{{ images.containers."{{element.name}}".tag }}` works;
+ * - text that came out of a resolved variable is never scanned again (Kyverno does re-scan it: a value
+ *   holding `{{…}}` is substituted again, which lets an object's own text run queries and grow
+ *   exponentially; see the Kyverno notes in README.md). Resolved text is kept aside behind a private
+ *   marker while the string is re-scanned, and spliced in at the end — into the expression of an
+ *   enclosing variable too, where the nested form needs it;
+ * - a string that is exactly one variable takes the value's JSON type; inside a longer string a string
+ *   value is inserted as is and anything else as compact Go-style JSON;
+ * - `{{- expr }}` (shallow) is the same insertion (Kyverno escapes its `{{`, which amounts to ours);
+ * - `\{{ … }}` is an escape: left alone, and `\{{` becomes `{{` at the end (in the policy's own text);
+ * - `{{@}}` is the value at the same place in `request.object` (the string's path minus its first two
+ *   segments, and minus everything up to `foreach`);
+ * - for DELETE requests `request.object` in an expression reads `request.oldObject`;
+ * - an expression that fails (unknown key in a bare field access, unknown function, syntax…) is an error.
+ *
+ * Every variable ticks the review's guard, and the text and values a document's substitution inserts
+ * are counted against its size bound.
+ */
+import { isReviewAborted } from '../../guard/index.js';
+import type { JsonValue } from '../../json/index.js';
+import type { JsonContext } from './context.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { goJsonStringify } from '../go/json.js';
+import { substituteReferences } from './references.js';
+import { mayHaveVariables, rewriteStrings } from './walk.js';
+
+export interface SubstitutionScope {
+  readonly ctx: JsonContext;
+  /** The request is a DELETE: `request.object` reads `request.oldObject`. */
+  readonly isDelete: boolean;
+}
+
+const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
+
+/**
+ * Resolved text waits behind `MARK index END` while the string is re-scanned: neither character is a
+ * brace or a backslash, so it can never form or escape a variable. A MARK already in the policy's text
+ * is itself set aside the same way, so every MARK in the working string is one of ours.
+ */
+const MARK = '\uE000';
+const END = '\uE001';
+const MARKED = /\uE000(\d+)\uE001/g;
+
+const hasVariable = (s: string) => s.includes('{{');
+
+/** What one document's substitution has inserted so far (text and values), against the size bound. */
+interface Inserted {
+  bytes: number;
+}
+
+/** References, then variables, over a whole document. Throws KyvernoRuleError (or the guard's ReviewAborted). */
+export function substituteAll(document: JsonValue, scope: SubstitutionScope): JsonValue {
+  if (!mayHaveVariables(document)) return document;
+  const withReferences = substituteReferences(document);
+  const inserted: Inserted = { bytes: 0 };
+  return rewriteStrings(withReferences, hasVariable, (text, path) => substituteIn(text, path, scope, inserted));
+}
+
+/** Variables only, in one string whose place in its document is `path` (for `{{@}}`). */
+export function substituteString(text: string, path: readonly string[], scope: SubstitutionScope): JsonValue {
+  return substituteIn(text, path, scope, { bytes: 0 });
+}
+
+function substituteIn(text: string, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
+  const { guard } = scope.ctx;
+  const kept: string[] = [];
+  const keep = (piece: string): string => `${MARK}${kept.push(piece) - 1}${END}`;
+  let value = text.includes(MARK) ? text.replaceAll(MARK, () => keep(MARK)) : text;
+  for (;;) {
+    const matches = findVariables(value);
+    if (matches.length === 0) break;
+    const original = value;
+    for (const m of matches) {
+      guard.tick();
+      const prefix = m[1];
+      const variable = m[2];
+      let expression = variable.slice(2, -2).trim();
+      if (expression.startsWith('-')) expression = expression.slice(1).trim();
+      // A nested variable's resolved text is part of this expression (`"{{element.name}}"` inside).
+      const resolved = resolve(kept.length > 0 ? unmark(expression, kept) : expression, path, scope);
+      if (original === variable) {
+        countInserted(inserted, scope.ctx.lastResultSize, scope);
+        return resolved;
+      }
+      const replacement = typeof resolved === 'string' ? resolved : goJsonStringify(resolved, guard);
+      countInserted(inserted, replacement.length, scope);
+      value = replaceFirst(value, prefix + variable, prefix + keep(replacement));
+    }
+  }
+  if (value.includes('\\{{')) value = value.replaceAll('\\{{', '{{');
+  return kept.length > 0 ? unmark(value, kept) : value;
+}
+
+function countInserted(inserted: Inserted, bytes: number, scope: SubstitutionScope): void {
+  inserted.bytes += bytes;
+  scope.ctx.guard.checkSize(inserted.bytes, 'substituted text');
+}
+
+function unmark(text: string, kept: readonly string[]): string {
+  return text.replace(MARKED, (_, i: string) => kept[Number(i)]);
+}
+
+function findVariables(text: string): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  if (!text.includes('{{')) return found;
+  VARIABLE.lastIndex = 0;
+  for (let m = VARIABLE.exec(text); m !== null; m = VARIABLE.exec(text)) found.push(m);
+  return found;
+}
+
+function resolve(expression: string, path: readonly string[], scope: SubstitutionScope): JsonValue {
+  let query = expression;
+  if (query === '@') query = atPath(path);
+  if (scope.isDelete) query = query.replaceAll('request.object', 'request.oldObject');
+  try {
+    return scope.ctx.query(query);
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    throw new KyvernoRuleError(`failed to resolve ${expression} at /${path.join('/')}: ${messageOf(error)}`);
+  }
+}
+
+/** `{{@}}`: the JMESPath of the same place in request.object. */
+function atPath(path: readonly string[]): string {
+  const foreach = path.lastIndexOf('foreach');
+  const rest = path.slice(foreach + 1).slice(2);
+  let out = 'request.object';
+  for (const segment of rest) {
+    if (/^\d+$/.test(segment)) out += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) out += `.${segment}`;
+    else out += `.${JSON.stringify(segment)}`;
+  }
+  return out;
+}
+
+function replaceFirst(text: string, search: string, replacement: string): string {
+  const i = text.indexOf(search);
+  return i < 0 ? text : text.slice(0, i) + replacement + text.slice(i + search.length);
+}
+

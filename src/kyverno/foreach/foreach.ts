@@ -1,0 +1,104 @@
+/**
+ * `mutate.foreach` (pkg/engine/handlers/mutation/common.go): entries run in order, each on the output of
+ * the previous one, and `request.object` is refreshed after each entry (not between the elements of one
+ * entry: every element starts from the context as it was before the loop). For each element: reset the
+ * context, set `element`/`elementIndex` (and `element<N>`/`elementIndex<N>` for nesting level N), load
+ * the entry's context, check its preconditions (false skips the element), then substitute and apply the
+ * entry's patch — or run its nested foreach — on the running resource.
+ *
+ * Order: ascending, except for strategic merge where the default is descending (the merge moves each
+ * patched list item to the front, so descending keeps the original order); `elementIndex` is always
+ * the position in the list as evaluated. Null elements are skipped; a list that evaluates to null runs
+ * nothing; anything else that is not a list is an error.
+ *
+ * The review's deadline is checked before every element; the list itself was measured when queried.
+ */
+import { isReviewAborted } from '../../guard/index.js';
+import type { JsonValue } from '../../json/index.js';
+import { StrategicMergeChain, type StrategicMergeCache } from '../../schema/index.js';
+import { conditionsHold } from '../match/conditions.js';
+import { loadContextEntries, type EntryScope } from '../context/context-entries.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { applyPatches, applyTemplatedPatch } from '../patchers/patchers.js';
+import type { ForeachEntry } from '../types.js';
+import { substituteAll } from '../context/variables.js';
+
+export interface ForeachScope extends EntryScope {
+  /** Makes `resource` the context's `request.object` (and refreshes what derives from it). */
+  readonly refreshObject: (resource: JsonValue) => void;
+  /** Shared by the request's strategic merges (each merges into what the previous steps produced). */
+  readonly merges?: StrategicMergeCache;
+}
+
+export async function runForeach(
+  entries: readonly ForeachEntry[],
+  resource: JsonValue,
+  scope: ForeachScope,
+  nesting = 0,
+): Promise<JsonValue> {
+  let current = resource;
+  for (const [i, entry] of entries.entries()) {
+    const before = current;
+    current = await runEntry(entry, current, scope, nesting, i);
+    if (current !== before) scope.refreshObject(current);
+  }
+  return current;
+}
+
+async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: ForeachScope, nesting: number, index: number): Promise<JsonValue> {
+  const list = evaluateList(entry, scope, index);
+  const descending = entry.order ? entry.order === 'Descending' : entry.hasStrategicMerge;
+  const { ctx } = scope;
+  const checkpoint = ctx.checkpoint();
+  // The elements' merges feed only each other (the context keeps the object from before the loop), so
+  // they edit the lists they build in place instead of copying them per element: linear, not quadratic.
+  const chain = entry.hasStrategicMerge && !entry.foreach && !entry.patchTemplate ? new StrategicMergeChain() : undefined;
+  let current = resource;
+  try {
+    for (let k = 0; k < list.length; k++) {
+      const i = descending ? list.length - 1 - k : k;
+      const element = list[i];
+      if (element === null) continue;
+      // Each element (at every nesting level) is a step of the review: the deadline is read here.
+      ctx.guard.check();
+      ctx.restore(checkpoint);
+      ctx.setTop([
+        ['element', element],
+        ['elementIndex', i],
+        [`element${nesting}`, element],
+        [`elementIndex${nesting}`, i],
+      ]);
+      if (entry.context.length > 0) await loadContextEntries(entry.context, scope);
+      if (!conditionsHold(entry.preconditions, scope)) continue;
+      if (entry.foreach) {
+        current = await runForeach(entry.foreach, current, scope, nesting + 1);
+      } else if (entry.patchTemplate) {
+        const text = entry.patches.patchesJson6902 as string;
+        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope);
+      } else {
+        const patches = substituteAll(entry.patches, scope);
+        current = applyPatches(current, patches, scope.merges, chain, ctx.guard).resource;
+      }
+    }
+    chain?.settle();
+  } finally {
+    ctx.restore(checkpoint);
+  }
+  return current;
+}
+
+function evaluateList(entry: ForeachEntry, scope: ForeachScope, index: number): readonly JsonValue[] {
+  let value: JsonValue;
+  try {
+    value = scope.ctx.query(entry.list);
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    throw new KyvernoRuleError(`foreach[${index}]: failed to evaluate list "${entry.list}": ${messageOf(error)}`);
+  }
+  if (value === null) return [];
+  if (!Array.isArray(value)) {
+    const type = typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+    throw new KyvernoRuleError(`foreach[${index}]: list "${entry.list}" must evaluate to a list, got ${type}`);
+  }
+  return value;
+}

@@ -1,0 +1,39 @@
+/**
+ * Preconditions (`any` / `all`, pkg/engine/variables/evaluate.go): each condition's key and value are
+ * substituted, then compared with its operator. `any` holds when one condition does, `all` when every
+ * one does; with both, both must hold. A variable that does not resolve is an error, not "false".
+ */
+import type { JsonValue } from '../../json/index.js';
+import { evaluateOperator } from './operators.js';
+import type { Condition, ConditionBlock } from '../types.js';
+import { substituteAll, type SubstitutionScope } from '../context/variables.js';
+
+export function conditionsHold(block: ConditionBlock | undefined, scope: SubstitutionScope): boolean {
+  if (!block) return true;
+  let anyHolds = true;
+  if (block.any) {
+    anyHolds = false;
+    for (const c of block.any) {
+      if (conditionHolds(c, scope)) {
+        anyHolds = true;
+        break;
+      }
+    }
+  }
+  let allHold = true;
+  if (block.all) {
+    for (const c of block.all) {
+      if (!conditionHolds(c, scope)) {
+        allHold = false;
+        break;
+      }
+    }
+  }
+  return anyHolds && allHold;
+}
+
+function conditionHolds(condition: Condition, scope: SubstitutionScope): boolean {
+  const key: JsonValue = substituteAll(condition.key, scope);
+  const value: JsonValue = substituteAll(condition.value, scope);
+  return evaluateOperator(condition.operator, key, value, scope.ctx.guard);
+}

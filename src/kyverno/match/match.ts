@@ -1,0 +1,121 @@
+/**
+ * `match` / `exclude` (pkg/engine/utils/match.go): inside a filter every given criterion must hold
+ * (kinds, names, namespaces, annotations, selector, namespaceSelector, operations, roles, subjects);
+ * `any` needs one filter, `all` every filter. Exclude is consulted only after a match.
+ */
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { KyvernoRuleError } from '../errors.js';
+import { selectorMatches, stringMap, type Labels } from './selector.js';
+import type { KindSelector, MatchBlock, ResourceFilter, Subject } from '../types.js';
+import { wildcardMatch } from '../go/wildcard.js';
+
+export interface MatchSubject {
+  /** The object being matched: the new object, or the old one for DELETE. */
+  readonly resource: JsonObject;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly subresource: string;
+  readonly operation: string;
+  /** The request namespace (the object's own namespace wins when it has one). */
+  readonly namespace: string;
+  /** Labels of the namespace; undefined when no policy source knows that namespace. */
+  readonly namespaceLabels?: Labels;
+  readonly username: string;
+  readonly groups: readonly string[];
+  readonly roles: readonly string[];
+  readonly clusterRoles: readonly string[];
+  /** False when the request carries no user information (then user criteria of `match` are ignored). */
+  readonly hasUserInfo: boolean;
+}
+
+/** Undefined when the rule applies; otherwise why not. Throws when a needed fact is missing. */
+export function whyNotMatched(match: MatchBlock, exclude: MatchBlock | undefined, s: MatchSubject): string | undefined {
+  if (!blockMatches(match, s, true)) return 'resource does not match';
+  if (exclude && excluded(exclude, s)) return 'resource excluded';
+  return undefined;
+}
+
+function blockMatches(block: MatchBlock, s: MatchSubject, isMatch: boolean): boolean {
+  if (block.any && block.any.length > 0) return block.any.some((f) => filterMatches(f, s, isMatch));
+  if (block.all && block.all.length > 0) return block.all.every((f) => filterMatches(f, s, isMatch));
+  return block.single !== undefined && filterMatches(block.single, s, isMatch);
+}
+
+function excluded(block: MatchBlock, s: MatchSubject): boolean {
+  if (block.any && block.any.length > 0) return block.any.some((f) => !f.empty && filterMatches(f, s, false));
+  if (block.all && block.all.length > 0) return block.all.every((f) => !f.empty && filterMatches(f, s, false));
+  return block.single !== undefined && !block.single.empty && filterMatches(block.single, s, false);
+}
+
+function metadata(resource: JsonObject): JsonObject {
+  const m = getOwn(resource, 'metadata');
+  return isJsonObject(m) ? m : {};
+}
+
+function filterMatches(f: ResourceFilter, s: MatchSubject, isMatch: boolean): boolean {
+  if (f.empty) return false;
+  const meta = metadata(s.resource);
+  if (f.kinds && !f.kinds.some((k) => kindMatches(k, s))) return false;
+  if (f.operations && !f.operations.includes(s.operation)) return false;
+  const nameValue = getOwn(meta, 'name');
+  const generateName = getOwn(meta, 'generateName');
+  const name = typeof nameValue === 'string' && nameValue !== '' ? nameValue : typeof generateName === 'string' ? generateName : '';
+  if (f.name !== undefined && !wildcardMatch(f.name, name)) return false;
+  if (f.names && !f.names.some((n) => wildcardMatch(n, name))) return false;
+  const namespace = s.kind === 'Namespace' ? name : objectNamespace(s.resource, s.namespace);
+  if (f.namespaces && !f.namespaces.some((n) => wildcardMatch(n, namespace))) return false;
+  if (f.annotations) {
+    const annotations = stringMap(getOwn(meta, 'annotations'));
+    const keys = Object.keys(annotations);
+    const ok = f.annotations.every(([k, v]) => keys.some((ak) => wildcardMatch(k, ak) && wildcardMatch(v, annotations[ak])));
+    if (!ok) return false;
+  }
+  if (f.selector && !selectorMatches(f.selector, stringMap(getOwn(meta, 'labels')))) return false;
+  if (f.namespaceSelector && s.kind !== 'Namespace' && !namespaceSelectorMatches(f, s, namespace)) return false;
+  // Without user information (offline runs) the user criteria of a match block are not checked.
+  if (isMatch && !s.hasUserInfo) return true;
+  if (f.roles && !f.roles.some((r) => s.roles.includes(r))) return false;
+  if (f.clusterRoles && !f.clusterRoles.some((r) => s.clusterRoles.includes(r))) return false;
+  if (f.subjects && !f.subjects.some((subject) => subjectMatches(subject, s))) return false;
+  return true;
+}
+
+/** The namespace an object is in: its own `metadata.namespace`, else the request's. */
+export function objectNamespace(resource: JsonValue, requestNamespace: string): string {
+  const ns = isJsonObject(resource) ? getOwn(metadata(resource), 'namespace') : undefined;
+  return typeof ns === 'string' && ns !== '' ? ns : requestNamespace;
+}
+
+function namespaceSelectorMatches(f: ResourceFilter, s: MatchSubject, namespace: string): boolean {
+  const selector = f.namespaceSelector!;
+  if (selector.empty) return true;
+  if (namespace === '') return selectorMatches(selector, {});
+  if (s.namespaceLabels === undefined) {
+    throw new KyvernoRuleError(
+      `namespaceSelector cannot be evaluated: the labels of namespace "${namespace}" are unknown ` +
+        '(add its Namespace object to the policy sources)',
+    );
+  }
+  return selectorMatches(selector, s.namespaceLabels);
+}
+
+function kindMatches(k: KindSelector, s: MatchSubject): boolean {
+  if (!wildcardMatch(k.group, s.group) || !wildcardMatch(k.version, s.version) || !wildcardMatch(k.kind, s.kind)) return false;
+  if (k.subresource === '' || wildcardMatch(k.subresource, s.subresource)) return true;
+  // Kyverno lets Pod rules see ephemeral-container updates.
+  return s.group === '' && s.version === 'v1' && s.kind === 'Pod' && s.subresource === 'ephemeralcontainers';
+}
+
+function subjectMatches(subject: Subject, s: MatchSubject): boolean {
+  switch (subject.kind) {
+    case 'ServiceAccount':
+      return wildcardMatch(`system:serviceaccount:${subject.namespace}:${subject.name}`, s.username);
+    case 'Group':
+      return s.groups.some((g) => wildcardMatch(subject.name, g));
+    case 'User':
+      return wildcardMatch(subject.name, s.username);
+    default:
+      return false;
+  }
+}

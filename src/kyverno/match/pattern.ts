@@ -1,0 +1,196 @@
+/**
+ * Kyverno's validate pattern language, which mutate overlays use in condition anchors
+ * (`(image): "*:latest"`, `(replicas): ">1"`, `(name): "a*|b*"`) and the `In` operators use for
+ * ranges (`1-10`). `matchPattern` walks a resource against a pattern tree; `valueMatches` compares one
+ * scalar with one pattern value.
+ */
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { parseAnchor } from '../patchers/anchors.js';
+import { formatFloatE, parseFloat64 } from '../go/float.js';
+import { parseInt64 } from '../go/int64.js';
+import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
+import { wildcardMatch } from '../go/wildcard.js';
+
+/** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
+export type PatternResult = 'pass' | 'skip' | 'fail';
+
+export function matchPattern(resource: JsonValue | undefined, pattern: JsonValue): PatternResult {
+  if (isJsonObject(pattern)) {
+    if (!isJsonObject(resource)) return 'fail';
+    return matchMap(resource, pattern);
+  }
+  if (Array.isArray(pattern)) {
+    if (!Array.isArray(resource)) return 'fail';
+    return matchArray(resource, pattern);
+  }
+  if (Array.isArray(resource)) {
+    return resource.every((item) => valueMatches(item, pattern)) ? 'pass' : 'fail';
+  }
+  return valueMatches(resource ?? null, pattern) ? 'pass' : 'fail';
+}
+
+function matchMap(resource: JsonObject, pattern: JsonObject): PatternResult {
+  const plain: string[] = [];
+  // Anchors first: a failed condition makes the whole map not apply.
+  for (const key of Object.keys(pattern)) {
+    const anchor = parseAnchor(key);
+    if (!anchor || anchor.type === 'addIfNotPresent') {
+      plain.push(key);
+      continue;
+    }
+    const actual = getOwn(resource, anchor.key);
+    const expected = pattern[key];
+    switch (anchor.type) {
+      case 'condition':
+      case 'global':
+        if (actual !== undefined && matchPattern(actual, expected) !== 'pass') return 'skip';
+        break;
+      case 'equality':
+        if (actual !== undefined) {
+          const r = matchPattern(actual, expected);
+          if (r !== 'pass') return r;
+        }
+        break;
+      case 'negation':
+        if (actual !== undefined) return 'fail';
+        break;
+      case 'existence': {
+        if (actual === undefined) break;
+        if (!Array.isArray(actual) || !Array.isArray(expected)) return 'fail';
+        for (const item of expected) {
+          if (!isJsonObject(item)) return 'fail';
+          if (!actual.some((element) => matchPattern(element, item) === 'pass')) return 'fail';
+        }
+        break;
+      }
+    }
+  }
+  for (const key of plain) {
+    const actual = getOwn(resource, key);
+    const expected = pattern[key];
+    if (expected === '*') {
+      if (actual === undefined || actual === null) return 'fail';
+      continue;
+    }
+    const r = matchPattern(actual, expected);
+    if (r !== 'pass') return r;
+  }
+  return 'pass';
+}
+
+function matchArray(resource: JsonValue[], pattern: JsonValue[]): PatternResult {
+  if (pattern.length === 0) return 'fail';
+  const first = pattern[0];
+  if (isJsonObject(first)) return matchEach(resource.map((element) => matchPattern(element, first)));
+  if (!Array.isArray(first)) return resource.every((item) => valueMatches(item, first)) ? 'pass' : 'fail';
+  if (resource.length < pattern.length) return 'fail';
+  return matchEach(pattern.map((p, i) => matchPattern(resource[i], p)));
+}
+
+/** Elements whose conditions do not hold are skipped; at least one must apply, none may fail. */
+function matchEach(results: PatternResult[]): PatternResult {
+  if (results.includes('fail')) return 'fail';
+  if (results.length > 0 && results.every((r) => r === 'skip')) return 'skip';
+  return 'pass';
+}
+
+/** One scalar against one pattern value (`pattern.Validate`). */
+export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
+  if (typeof pattern === 'boolean') return value === pattern;
+  if (typeof pattern === 'number') return numberMatches(value, pattern);
+  if (typeof pattern === 'string') return stringPatternMatches(value, pattern);
+  if (pattern === null) return value === null || value === 0 || value === '' || value === false;
+  if (isJsonObject(pattern)) return isJsonObject(value);
+  return false; // arrays are not value patterns
+}
+
+function numberMatches(value: JsonValue, pattern: number): boolean {
+  if (typeof value === 'number') return value === pattern;
+  if (typeof value !== 'string') return false;
+  // An integral pattern within int64 is an int64 in Kyverno (strconv.ParseInt), any other a float64.
+  const parsed = Number.isInteger(pattern) && Math.abs(pattern) < 2 ** 63 ? parseInt64(value) : parseFloat64(value);
+  return parsed !== undefined && Number(parsed) === pattern;
+}
+
+function stringPatternMatches(value: JsonValue, pattern: string): boolean {
+  return pattern.split('|').some((alternative) =>
+    alternative
+      .trim()
+      .split('&')
+      .every((condition) => singlePatternMatches(value, condition.trim())),
+  );
+}
+
+type Operator = '' | '>=' | '<=' | '>' | '<' | '!' | 'range' | 'notRange';
+const RANGE = /^([-+]?\d+(?:\.\d+)?[A-Za-z]*)-([-+]?\d+(?:\.\d+)?[A-Za-z]*)$/;
+const NOT_RANGE = /^([-+]?\d+(?:\.\d+)?[A-Za-z]*)!-([-+]?\d+(?:\.\d+)?[A-Za-z]*)$/;
+
+export function operatorOf(pattern: string): Operator {
+  if (pattern.length < 2) return '';
+  for (const op of ['>=', '<=', '>', '<', '!'] as const) if (pattern.startsWith(op)) return op;
+  if (NOT_RANGE.test(pattern)) return 'notRange';
+  if (RANGE.test(pattern)) return 'range';
+  return '';
+}
+
+/** True when `pattern` is a range such as `10-20` or `1Gi-2Gi` (the `In` operators accept them). */
+export function isRangePattern(pattern: string): boolean {
+  return operatorOf(pattern) === 'range';
+}
+
+function singlePatternMatches(value: JsonValue, pattern: string): boolean {
+  const op = operatorOf(pattern);
+  if (op === 'range') {
+    const [, low, high] = RANGE.exec(pattern)!;
+    return singlePatternMatches(value, `>=${low}`) && singlePatternMatches(value, `<=${high}`);
+  }
+  if (op === 'notRange') {
+    const [, low, high] = NOT_RANGE.exec(pattern)!;
+    return singlePatternMatches(value, `<${low}`) || singlePatternMatches(value, `>${high}`);
+  }
+  const operand = pattern.slice(op.length).trim();
+  const hasNumber = /^\d*(?:\.\d+)?/.exec(operand)![0] !== '';
+  return hasNumber ? numberWithStringMatches(value, operand, op) : stringMatches(value, operand, op);
+}
+
+function stringMatches(value: JsonValue, pattern: string, op: Operator): boolean {
+  if (op !== '' && op !== '!') return false; // >, <, … are not defined on strings
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : formatFloatE(value);
+  else if (typeof value === 'boolean') text = String(value);
+  else return false;
+  const matched = wildcardMatch(pattern, text);
+  return op === '!' ? !matched : matched;
+}
+
+function numberWithStringMatches(value: JsonValue, pattern: string, op: Operator): boolean {
+  let text: string;
+  if (value === null) text = '0';
+  else if (typeof value === 'string') text = value;
+  else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : value.toFixed(6);
+  else return false;
+  const expected = tryParseQuantity(pattern);
+  if (expected) {
+    const actual = tryParseQuantity(text);
+    if (!actual) return false;
+    const c = compareQuantities(actual, expected);
+    switch (op) {
+      case '':
+        return c === 0;
+      case '!':
+        return c !== 0;
+      case '>':
+        return c > 0;
+      case '<':
+        return c < 0;
+      case '>=':
+        return c >= 0;
+      case '<=':
+        return c <= 0;
+      default:
+        return false;
+    }
+  }
+  return wildcardMatch(pattern, text);
+}

@@ -1,0 +1,70 @@
+/**
+ * `patchesJson6902` (pkg/engine/mutate/patch): the patch text, already substituted, is decoded — JSON
+ * when its first character is `[`, YAML 1.1 otherwise — checked (known ops, JSON-pointer paths, `value`
+ * and `from` where needed) and applied all-or-nothing with the three options Kyverno sets (negative
+ * indices, remove of a missing path is a no-op, add creates missing parents).
+ */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { parseJson, type JsonValue } from '../../json/index.js';
+import { applyPatch, decodePatch, parsePointer, type Operation } from '../../jsonpatch/index.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import { parseYaml11 } from '../go/yaml.js';
+import { measureValue } from '../measure.js';
+
+/** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */
+export function parsePatchText(patch: JsonValue): JsonValue {
+  if (patch === null || patch === '' || (typeof patch === 'string' && patch.trim() === '')) {
+    throw new KyvernoRuleError('empty mutate rule');
+  }
+  if (typeof patch !== 'string') {
+    throw new KyvernoRuleError(`patchesJson6902 must be text, got ${Array.isArray(patch) ? 'a list' : typeof patch}`);
+  }
+  try {
+    return patch[0] === '[' ? parseJson(patch) : parseYaml11(patch);
+  } catch (error) {
+    throw new KyvernoRuleError(`patchesJson6902 is neither valid JSON nor valid YAML: ${messageOf(error)}`);
+  }
+}
+
+/** A parsed patch → checked operations (known ops, JSON-pointer paths, `value`/`from`). */
+export function decodePatchValue(value: JsonValue): Operation[] {
+  if (value === null) throw new KyvernoRuleError('empty mutate rule');
+  const decoded = decodePatch(value, 'kyverno');
+  if (!decoded.ok) throw new KyvernoRuleError(`invalid patchesJson6902: ${decoded.message}`);
+  decoded.patch.forEach((op, i) => {
+    checkPointer(op.path, i, 'path');
+    if (op.op === 'move' || op.op === 'copy') checkPointer(op.from, i, 'from');
+  });
+  return decoded.patch;
+}
+
+/** Text → checked operations. */
+export function decodeKyvernoPatch(patch: JsonValue): Operation[] {
+  return decodePatchValue(parsePatchText(patch));
+}
+
+/**
+ * Kyverno's admission check rejects paths that do not start with `/`; at run time the Go library would
+ * silently treat the first segment as the root. A clear error is better than a wrong patch.
+ */
+function checkPointer(pointer: string, index: number, field: 'path' | 'from'): void {
+  if ((pointer === '' || pointer[0] === '/') && !BAD_TILDE.test(pointer)) return;
+  const parsed = parsePointer(pointer);
+  if (!parsed.ok) throw new KyvernoRuleError(`invalid patchesJson6902: operation ${index} ${field}: ${parsed.error}`);
+}
+
+const BAD_TILDE = /~(?![01])/;
+
+/**
+ * Applies decoded operations; the resource is left untouched when any operation fails. `copy` shares
+ * the copied value, so a few dozen copies of copies describe an exponentially large document: with
+ * copies in the patch, the result is measured against the guard's size bound.
+ */
+export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[], guard: ReviewGuard = UNBOUNDED_GUARD): JsonValue {
+  guard.check();
+  const result = applyPatch(resource, ops, 'kyverno');
+  if (!result.ok) throw new KyvernoRuleError(`failed to apply patchesJson6902: ${result.message}`);
+  if (ops.some((op) => op.op === 'copy')) measureValue(result.doc, guard, 'the patched resource');
+  guard.check();
+  return result.doc;
+}

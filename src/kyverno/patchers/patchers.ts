@@ -1,0 +1,53 @@
+/**
+ * Applying a rule's (or foreach element's) substituted patches: `patchStrategicMerge` wins over
+ * `patchesJson6902` when both are present; neither is Kyverno's "empty mutate rule" error.
+ */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+import type { StrategicMergeCache, StrategicMergeChain } from '../../schema/index.js';
+import { KyvernoRuleError } from '../errors.js';
+import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
+import { instantiate, type PatchTemplate } from './patch-template.js';
+import { applyStrategicMerge } from './strategic.js';
+import { substituteString, type SubstitutionScope } from '../context/variables.js';
+
+export interface PatchOutcome {
+  readonly resource: JsonValue;
+  /** Why nothing was applied when an anchor condition did not hold. */
+  readonly skipReason?: string;
+}
+
+/**
+ * `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the
+ * request's; `chain`: the strategic merges of one foreach entry (see StrategicMergeChain); `guard`: the
+ * review's.
+ */
+export function applyPatches(
+  resource: JsonValue,
+  patches: JsonValue,
+  merges?: StrategicMergeCache,
+  chain?: StrategicMergeChain,
+  guard: ReviewGuard = UNBOUNDED_GUARD,
+): PatchOutcome {
+  const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
+  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain, guard);
+  chain?.settle(); // a JSON patch reads the resource
+  const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
+  if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
+  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard) };
+}
+
+/**
+ * A patchesJson6902 text parsed at compile time: substitute its placeholders (or, when a value could
+ * change how the YAML reads, substitute the text and parse it) and apply it.
+ */
+export function applyTemplatedPatch(
+  resource: JsonValue,
+  template: PatchTemplate,
+  text: string,
+  path: readonly string[],
+  scope: SubstitutionScope,
+): JsonValue {
+  const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
+  return applyKyvernoPatch(resource, decodePatchValue(parsed), scope.ctx.guard);
+}

@@ -1,0 +1,298 @@
+/**
+ * Anchor pre-processing of a `patchStrategicMerge` overlay against the resource
+ * (pkg/engine/mutate/patch/strategicPreprocessing.go), before the plain strategic merge:
+ *
+ * - `+(key)`: removed when the resource already has `key` at that level, else unwrapped to `key`;
+ * - `(key): pattern`: the resource must have `key` matching `pattern` (validate pattern language); in a
+ *   map a failure cancels the whole overlay (ConditionFailure → the rule is skipped); in a list of maps
+ *   each overlay item is tried against every resource item, and for each matching item that has a
+ *   `name` a copy of the overlay item without anchors and with that name is appended;
+ * - `<(key): pattern`: as `()`, but a failure anywhere cancels the rule unless some list item passed;
+ * - finally condition keys are removed, and maps or lists left empty by that are removed too.
+ *
+ * The validate-only anchors `X()`, `=()` and `^()` are refused with a clear error.
+ * Works on a private copy; the caller's overlay is never modified.
+ */
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
+import { KyvernoRuleError } from '../errors.js';
+import { matchPattern } from '../match/pattern.js';
+import { deepTest } from '../context/walk.js';
+
+/** A `()` condition did not hold: the overlay does not apply (rule skipped, no error). */
+export class ConditionFailure extends Error {
+  override name = 'ConditionFailure';
+  constructor(reason: string) {
+    super(`condition failed: ${reason}`);
+  }
+}
+
+/** A `<()` global condition did not hold: the rule is skipped. */
+export class GlobalConditionFailure extends Error {
+  override name = 'GlobalConditionFailure';
+  constructor(reason: string) {
+    super(`global condition failed: ${reason}`);
+  }
+}
+
+/**
+ * The overlay with its anchors resolved against `resource`. Throws ConditionFailure /
+ * GlobalConditionFailure when the overlay does not apply, KyvernoRuleError for a broken overlay.
+ */
+export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD): JsonValue {
+  // Most overlays have no anchor at all: then all that changes is that emptied containers go.
+  if (!mayHaveAnchors(overlay)) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
+  rejectValidateOnlyAnchors(overlay, []);
+  const pattern = cloneJson(overlay);
+  processNode(pattern, resource, guard);
+  if (isJsonObject(pattern)) deleteConditionKeys(pattern);
+  return pattern;
+}
+
+/** Might a key (or a scalar, which Kyverno also inspects) be an anchor? Only then is the resource read. */
+export const mayHaveAnchors = deepTest((s) => s.includes('('));
+
+/**
+ * What anchor removal does to an overlay without anchors (deleteAnchors in Kyverno): maps left with
+ * nothing are dropped, lists emptied by that are dropped; the same object when nothing goes.
+ * Undefined means "remove this node". The top level stays even when empty.
+ */
+function pruneEmpty(value: JsonValue, top = false): JsonValue | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return value;
+    let out: JsonValue[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = pruneEmpty(value[i]);
+      if (next !== value[i] && !out) out = value.slice(0, i);
+      if (out && next !== undefined) out.push(next);
+    }
+    if (!out) return value;
+    return out.length === 0 ? undefined : out;
+  }
+  if (!isJsonObject(value)) return value;
+  const keys = Object.keys(value);
+  let out: JsonObject | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const child = value[keys[i]];
+    const next = pruneEmpty(child);
+    if (next !== child && !out) {
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, keys[j], value[keys[j]]);
+    }
+    if (out && next !== undefined) setOwn(out, keys[i], next);
+  }
+  const result = out ?? value;
+  return !top && Object.keys(result).length === 0 ? undefined : result;
+}
+
+function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(String(i));
+      rejectValidateOnlyAnchors(value[i], path);
+      path.pop();
+    }
+  } else if (isJsonObject(value)) {
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      const anchor = key.includes('(') ? parseAnchor(key) : undefined;
+      if (isValidateOnly(anchor)) {
+        throw new KyvernoRuleError(
+          `anchor "${key}" at /${path.join('/')} is a validate-only (${anchor!.type}) anchor; ` +
+            'mutate overlays support +(key), (key) and <(key)',
+        );
+      }
+      rejectValidateOnlyAnchors(value[key], path);
+      path.pop();
+    }
+  }
+}
+
+function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard: ReviewGuard): void {
+  guard.tick();
+  if (isJsonObject(pattern)) walkMap(pattern, resource, guard);
+  else if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource, guard);
+}
+
+/** The anchors a mutate overlay acts on: `()`, `<()` and `+()`. */
+const isMutateAnchor = (a: Anchor) => isConditionLike(a) || a.type === 'addIfNotPresent';
+
+function walkMap(pattern: JsonObject, resource: JsonValue | undefined, guard: ReviewGuard): void {
+  handleAddIfNotPresent(pattern, resource);
+  checkConditions(pattern, resource);
+  for (const key of Object.keys(pattern)) {
+    const anchor = parseAnchor(key);
+    if (anchor && isMutateAnchor(anchor)) continue;
+    processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
+  }
+}
+
+function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined, guard: ReviewGuard): void {
+  let resourceItems: JsonValue[];
+  if (resource === undefined || resource === null) resourceItems = [];
+  else if (Array.isArray(resource)) resourceItems = resource;
+  else throw new KyvernoRuleError('the overlay has a list where the resource has a ' + typeName(resource));
+  for (const item of pattern.slice()) {
+    if (!hasAnchors(item, isMutateAnchor)) continue;
+    const global = hasAnchors(item, (a) => a.type === 'global');
+    let globalPassed = false;
+    let lastGlobalFailure: GlobalConditionFailure | undefined;
+    for (const resourceItem of resourceItems) {
+      // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
+      const candidate = cloneJson(item);
+      try {
+        processNode(candidate, resourceItem, guard);
+      } catch (error) {
+        if (error instanceof ConditionFailure) continue;
+        if (error instanceof GlobalConditionFailure) {
+          lastGlobalFailure = error;
+          continue;
+        }
+        throw error;
+      }
+      if (global) globalPassed = true;
+      else appendNamedCopy(pattern, candidate, resourceItem);
+    }
+    if (resource === undefined || resource === null) {
+      try {
+        processNode(cloneJson(item), undefined, guard);
+        if (global) globalPassed = true;
+      } catch (error) {
+        if (!(error instanceof ConditionFailure)) throw error;
+      }
+    }
+    if (!globalPassed && lastGlobalFailure) throw lastGlobalFailure;
+  }
+}
+
+/** A matched resource item with a name gets its own overlay item, targeted by that name. */
+function appendNamedCopy(pattern: JsonValue[], candidate: JsonValue, resourceItem: JsonValue): void {
+  const name = isJsonObject(resourceItem) ? getOwn(resourceItem, 'name') : undefined;
+  if (name === undefined || name === null || name === '') return;
+  if (deleteAnchors(candidate, true)) return;
+  if (isJsonObject(candidate)) setOwn(candidate, 'name', name);
+  pattern.push(candidate);
+}
+
+function handleAddIfNotPresent(pattern: JsonValue, resource: JsonValue | undefined): number {
+  if (!isJsonObject(pattern)) return 0;
+  let count = 0;
+  for (const key of Object.keys(pattern)) {
+    const anchor = parseAnchor(key);
+    if (anchor?.type !== 'addIfNotPresent') continue;
+    count++;
+    if (isJsonObject(resource) && hasOwn(resource, anchor.key)) delete pattern[key];
+    else renameKey(pattern, key, anchor.key);
+  }
+  return count;
+}
+
+function checkConditions(pattern: JsonObject, resource: JsonValue | undefined): void {
+  const failure = conditionFailure(pattern, resource, 'global');
+  if (failure) throw new GlobalConditionFailure(failure);
+  const local = conditionFailure(pattern, resource, 'condition');
+  if (local) throw new ConditionFailure(local);
+}
+
+function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, type: Anchor['type']): string | undefined {
+  for (const key of Object.keys(pattern)) {
+    const anchor = parseAnchor(key);
+    if (anchor?.type !== type) continue;
+    if (!isJsonObject(resource) || !hasOwn(resource, anchor.key)) {
+      return `could not found "${anchor.key}" key in the resource`;
+    }
+    const expected = pattern[key];
+    const actual = resource[anchor.key];
+    // A condition holding `+()` anchors only asks for the key to exist; the anchors then apply inside.
+    if (handleAddIfNotPresent(expected, actual) > 0) continue;
+    if (matchPattern(asConditionOperand(actual), asConditionOperand(expected)) !== 'pass') {
+      return `"${anchor.key}" does not match ${JSON.stringify(expected)}`;
+    }
+  }
+  return undefined;
+}
+
+/** Kyverno compares scalar condition operands as their YAML text. */
+function asConditionOperand(value: JsonValue): JsonValue {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null) return 'null';
+  return value;
+}
+
+/** Does the node hold an anchor accepted by `accept` (or a scalar that reads as a condition anchor)? */
+function hasAnchors(node: JsonValue, accept: (a: Anchor) => boolean): boolean {
+  if (typeof node === 'string') return isConditionLike(parseAnchor(node));
+  if (Array.isArray(node)) return node.some((n) => hasAnchors(n, accept));
+  if (!isJsonObject(node)) return false;
+  for (const key of Object.keys(node)) {
+    const anchor = parseAnchor(key);
+    if (anchor && accept(anchor)) return true;
+    const value = node[key];
+    if (value !== null && hasAnchors(value, accept)) return true;
+  }
+  return false;
+}
+
+/** Removes condition keys (top level: only conditions on scalars and what they empty). */
+function deleteConditionKeys(pattern: JsonObject): void {
+  for (const key of Object.keys(pattern)) {
+    const deleteScalar = isConditionLike(parseAnchor(key));
+    if (deleteAnchors(pattern[key], deleteScalar)) delete pattern[key];
+  }
+}
+
+/**
+ * Strips condition anchors; true when the node should go away because nothing but anchors (or
+ * emptied containers) was in it, so that an empty leftover does not wipe resource data.
+ */
+function deleteAnchors(node: JsonValue, deleteScalar: boolean): boolean {
+  if (Array.isArray(node)) return deleteAnchorsInList(node);
+  if (isJsonObject(node)) return deleteAnchorsInMap(node);
+  return deleteScalar;
+}
+
+function deleteAnchorsInMap(node: JsonObject): boolean {
+  let anchorsRemain = false;
+  for (const key of Object.keys(node)) {
+    if (!isConditionLike(parseAnchor(key))) continue;
+    if (deleteAnchors(node[key], true)) delete node[key];
+    else anchorsRemain = true;
+  }
+  if (anchorsRemain) {
+    for (const key of Object.keys(node)) {
+      const anchor = parseAnchor(key);
+      if (isConditionLike(anchor)) renameKey(node, key, anchor!.key);
+    }
+  }
+  let empty = true;
+  for (const key of Object.keys(node)) {
+    if (deleteAnchors(node[key], false)) delete node[key];
+    else empty = false;
+  }
+  return empty;
+}
+
+function deleteAnchorsInList(node: JsonValue[]): boolean {
+  if (node.length === 0) return false;
+  const kept = node.filter((element) => {
+    if (hasAnchors(element, isMutateAnchor)) return false;
+    return !deleteAnchors(element, false);
+  });
+  node.splice(0, node.length, ...kept);
+  return kept.length === 0;
+}
+
+/** Renames a key in place, keeping its position among the others. */
+function renameKey(map: JsonObject, from: string, to: string): void {
+  if (from === to) return;
+  const entries = Object.keys(map).map((k) => [k === from ? to : k, map[k]] as const);
+  for (const k of Object.keys(map)) delete map[k];
+  for (const [k, v] of entries) setOwn(map, k, v);
+}
+
+function typeName(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'list';
+  return typeof value === 'object' ? 'map' : typeof value;
+}

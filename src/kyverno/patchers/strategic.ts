@@ -1,0 +1,45 @@
+/**
+ * `patchStrategicMerge` (pkg/engine/mutate/patch/strategicMergePatch.go): the substituted overlay's
+ * anchors are resolved against the resource (./smp-preprocess.ts), then the plain overlay is merged
+ * with kustomize's strategic-merge rules by the schema module. A condition or global condition that
+ * does not hold means "nothing to do" (the rule is skipped), not an error.
+ *
+ * The review's guard is checked between the steps (and ticked inside the anchor resolution).
+ */
+import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import type { JsonValue } from '../../json/index.js';
+import { strategicMerge, type StrategicMergeCache, type StrategicMergeChain } from '../../schema/index.js';
+import { KyvernoRuleError, messageOf } from '../errors.js';
+import type { PatchOutcome } from './patchers.js';
+import { ConditionFailure, GlobalConditionFailure, mayHaveAnchors, preprocessOverlay } from './smp-preprocess.js';
+
+/**
+ * `cache`: one per request, so the merges of its rules skip what earlier ones already walked.
+ * `chain`: the merges of one foreach entry's elements, each into the previous one's result.
+ */
+export function applyStrategicMerge(
+  resource: JsonValue,
+  overlay: JsonValue,
+  cache?: StrategicMergeCache,
+  chain?: StrategicMergeChain,
+  guard: ReviewGuard = UNBOUNDED_GUARD,
+): PatchOutcome {
+  // Anchors are resolved against the resource, which must then hold the lists the chain kept aside.
+  if (chain && mayHaveAnchors(overlay)) chain.settle();
+  let plain: JsonValue;
+  guard.check();
+  try {
+    plain = preprocessOverlay(overlay, resource, guard);
+  } catch (error) {
+    if (error instanceof ConditionFailure || error instanceof GlobalConditionFailure) {
+      return { resource, skipReason: error.message };
+    }
+    if (error instanceof KyvernoRuleError || isReviewAborted(error)) throw error;
+    throw new KyvernoRuleError(`failed to process the strategic merge overlay: ${messageOf(error)}`);
+  }
+  guard.check();
+  const merged = strategicMerge(resource, plain, { cache, chain, guard });
+  guard.check();
+  if (!merged.ok) throw new KyvernoRuleError(`failed to apply patchStrategicMerge: ${merged.error.message}`);
+  return { resource: merged.value };
+}

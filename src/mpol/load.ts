@@ -1,0 +1,207 @@
+/**
+ * Loading one Kyverno MutatingPolicy / NamespacedMutatingPolicy document into the shapes the
+ * MutatingAdmissionPolicy engine runs: its spec read as a MutatingAdmissionPolicy's (same fields and
+ * defaults, checked by the same validation, except that condition names are free text, no
+ * reinvocationPolicy is required, and there is no binding nor params), plus what Kyverno adds:
+ * autogen variants for pod controllers, the namespace of a NamespacedMutatingPolicy, and problems for
+ * what no webhook can do off-cluster (cluster/network CEL libraries: refused; mutateExisting and
+ * targets: background work, reported; admission disabled: never runs).
+ */
+import { findClusterCalls, referencesIdentifier } from '../cel/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { decodePolicy } from '../map/decode.js';
+import { defaultPolicy } from '../map/defaults.js';
+import { FieldPath, forbidden, invalid, notSupported, typeError, unknownField, type FieldError } from '../map/field-errors.js';
+import type { MutatingAdmissionPolicy } from '../map/types.js';
+import { validatePolicy } from '../map/validate.js';
+import { AUTOGEN_CONTROLLERS, autogenVariants, type AutogenGroup } from './autogen.js';
+import { mutatingPolicyKind, type MutatingPolicyKind } from './kinds.js';
+
+/** Spec fields of a MutatingPolicy that a MutatingAdmissionPolicy has too. */
+const MAP_FIELDS = ['matchConstraints', 'variables', 'mutations', 'failurePolicy', 'matchConditions', 'reinvocationPolicy'];
+/** Spec fields only Kyverno has. */
+const KYVERNO_FIELDS = ['auditAnnotations', 'autogen', 'evaluation', 'targetMatchConditions', 'targetMatchConstraints', 'webhookConfiguration'];
+
+export interface LoadedMutatingPolicy {
+  kind: MutatingPolicyKind;
+  name: string;
+  namespace?: string;
+  /** `name`, or `namespace/name` for a NamespacedMutatingPolicy (Kyverno's policy key). */
+  id: string;
+  /** The policy as the engine runs it, then its autogen variants. */
+  policies: { policy: MutatingAdmissionPolicy; autogen?: AutogenGroup }[];
+  /** Whether it runs at admission at all (spec.evaluation.admission.enabled, default true; false is an error). */
+  admission: boolean;
+  /** The document is refused or never runs (left out of the set): the errors say why. */
+  usable: boolean;
+  errors: FieldError[];
+  /** Reported; the policy still runs at admission. */
+  warnings: FieldError[];
+}
+
+function obj(v: JsonValue | undefined): JsonObject | undefined {
+  return isJsonObject(v) ? v : undefined;
+}
+
+function enabled(section: JsonObject | undefined, key: string, fallback: boolean): boolean {
+  const s = section ? obj(getOwn(section, key)) : undefined;
+  const e = s ? getOwn(s, 'enabled') : undefined;
+  return typeof e === 'boolean' ? e : fallback;
+}
+
+/** Every CEL expression of the spec with its field path. */
+function expressions(spec: JsonObject): { path: string; expression: string }[] {
+  const out: { path: string; expression: string }[] = [];
+  const list = (key: string, member: string) => {
+    const v = getOwn(spec, key);
+    if (!Array.isArray(v)) return;
+    v.forEach((item, i) => {
+      const e = isJsonObject(item) ? getOwn(item, member) : undefined;
+      if (typeof e === 'string') out.push({ path: `spec.${key}[${i}].${member}`, expression: e });
+    });
+  };
+  list('variables', 'expression');
+  list('matchConditions', 'expression');
+  list('targetMatchConditions', 'expression');
+  list('auditAnnotations', 'valueExpression');
+  const mutations = getOwn(spec, 'mutations');
+  if (Array.isArray(mutations)) {
+    mutations.forEach((m, i) => {
+      if (!isJsonObject(m)) return;
+      for (const member of ['applyConfiguration', 'jsonPatch']) {
+        const inner = obj(getOwn(m, member));
+        const e = inner ? getOwn(inner, 'expression') : undefined;
+        if (typeof e === 'string') out.push({ path: `spec.mutations[${i}].${member}.expression`, expression: e });
+      }
+    });
+  }
+  const target = obj(getOwn(spec, 'targetMatchConstraints'));
+  const te = target ? getOwn(target, 'expression') : undefined;
+  if (typeof te === 'string') out.push({ path: 'spec.targetMatchConstraints.expression', expression: te });
+  return out;
+}
+
+/** Condition names are free text in Kyverno: MAP's qualified-name check does not apply. */
+function isConditionNameFormat(e: FieldError): boolean {
+  return /^spec\.matchConditions\[\d+\]\.name$/.test(e.path) && e.message.startsWith('Invalid value');
+}
+
+function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
+  return calls.filter((c, i) => calls.findIndex((d) => d.call === c.call) === i);
+}
+
+function controllersOf(spec: JsonObject, errors: FieldError[]): string[] | undefined {
+  const autogen = obj(getOwn(spec, 'autogen'));
+  const pc = autogen ? obj(getOwn(autogen, 'podControllers')) : undefined;
+  const list = pc ? getOwn(pc, 'controllers') : undefined;
+  if (list === undefined || list === null) return undefined;
+  const path = FieldPath.root('spec').child('autogen', 'podControllers', 'controllers');
+  if (!Array.isArray(list)) {
+    errors.push(typeError(path, list, 'a list'));
+    return undefined;
+  }
+  const out: string[] = [];
+  list.forEach((c, i) => {
+    if (typeof c !== 'string') errors.push(typeError(path.index(i), c, 'a string'));
+    else out.push(c);
+  });
+  return out;
+}
+
+export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
+  const kind = mutatingPolicyKind(doc) ?? 'MutatingPolicy';
+  const errors: FieldError[] = [];
+  const warnings: FieldError[] = [];
+  const specPath = FieldPath.root('spec');
+  const spec = obj(getOwn(doc, 'spec')) ?? {};
+  if (!isJsonObject(getOwn(doc, 'spec'))) errors.push({ path: 'spec', message: 'Required value: spec must not be nil' });
+  const meta = obj(getOwn(doc, 'metadata'));
+  const ns = meta ? getOwn(meta, 'namespace') : undefined;
+  const namespace = kind === 'NamespacedMutatingPolicy' ? (typeof ns === 'string' && ns !== '' ? ns : 'default') : undefined;
+
+  // The MAP-shaped part, read and validated by the MutatingAdmissionPolicy code.
+  const mapSpec: JsonObject = {};
+  for (const key of Object.keys(spec)) {
+    if (MAP_FIELDS.includes(key)) mapSpec[key] = spec[key];
+    else if (!KYVERNO_FIELDS.includes(key)) errors.push(unknownField(specPath.child(key)));
+  }
+  if (mapSpec.reinvocationPolicy === undefined || mapSpec.reinvocationPolicy === null) mapSpec.reinvocationPolicy = 'Never';
+  const metadata: JsonObject = {};
+  if (meta) for (const key of ['name', 'labels', 'annotations']) if (getOwn(meta, key) !== undefined) metadata[key] = getOwn(meta, key)!;
+  const decoded = decodePolicy({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata, spec: mapSpec });
+  const policy = defaultPolicy(decoded.value);
+  errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta).filter((e) => !isConditionNameFormat(e)));
+  if (!policy.matchConstraints || policy.matchConstraints.resourceRules.length === 0) {
+    if (!errors.some((e) => e.path.startsWith('spec.matchConstraints'))) errors.push({ path: 'spec.matchConstraints', message: 'Required value: a matchConstraints with at least one resource rule is required' });
+  }
+
+  // What only Kyverno has.
+  const evaluation = obj(getOwn(spec, 'evaluation'));
+  const admission = enabled(evaluation, 'admission', true);
+  const mutateExisting = enabled(evaluation, 'mutateExisting', false);
+  const evalPath = specPath.child('evaluation');
+  if (!admission && !mutateExisting) errors.push(forbidden(evalPath, 'disabling both admission and mutateExisting evaluation modes is not allowed'));
+  else if (!admission) {
+    // Left out of the set (an 'ignored' problem): nothing of it runs at admission.
+    errors.push({ path: 'spec.evaluation.admission.enabled', message: 'false: the policy never runs at admission (only Kyverno\'s background controller would run it), so Amender never runs it' });
+  }
+  if (mutateExisting) {
+    warnings.push({
+      path: 'spec.evaluation.mutateExisting.enabled',
+      message: 'mutating existing resources is background work of Kyverno\'s controller (it updates other objects through the API server); no webhook can do it, so Amender skips that part and applies the policy to the admitted object only',
+    });
+  }
+  // Kyverno's webhook skips a policy with targets (NoTargetMatchConstraintPolicy): only its background
+  // controller runs it, on the targets. Amender has no background controller, so it never runs.
+  const targets = obj(getOwn(spec, 'targetMatchConstraints'));
+  const targetRules = targets ? getOwn(targets, 'resourceRules') : undefined;
+  const targetExpression = targets ? getOwn(targets, 'expression') : undefined;
+  const hasTargets = (Array.isArray(targetRules) && targetRules.length > 0) || (typeof targetExpression === 'string' && targetExpression !== '');
+  if (hasTargets) {
+    errors.push({
+      path: 'spec.targetMatchConstraints',
+      message: 'Forbidden: a policy with targets mutates existing resources from Kyverno\'s background controller (it updates other objects through the API server) and Kyverno\'s webhook never runs it at admission; no webhook can do that work, so Amender does not run it',
+    });
+  } else if (getOwn(spec, 'targetMatchConditions') !== undefined && getOwn(spec, 'targetMatchConditions') !== null) {
+    warnings.push({ path: 'spec.targetMatchConditions', message: 'conditions on mutateExisting targets apply to Kyverno\'s background controller only; ignored' });
+  }
+  const mode = evaluation ? getOwn(evaluation, 'mode') : undefined;
+  if (mode !== undefined && mode !== null && mode !== 'Kubernetes') {
+    if (mode === 'JSON') errors.push(invalid(evalPath.child('mode'), mode, 'JSON mode evaluates JSON payloads outside Kubernetes admission; Amender runs Kubernetes admission requests only'));
+    else errors.push(notSupported(evalPath.child('mode'), mode, ['Kubernetes', 'JSON']));
+  }
+  if (evaluation && getOwn(evaluation, 'useServerSideApply') === true) {
+    errors.push(invalid(evalPath.child('useServerSideApply'), true, 'server-side apply of ApplyConfiguration mutations (atomic fields replaced whole) is not supported; Amender merges as a native MutatingAdmissionPolicy does'));
+  }
+  if (getOwn(spec, 'auditAnnotations') !== undefined) {
+    warnings.push({ path: 'spec.auditAnnotations', message: 'audit annotations of a MutatingPolicy go to Kyverno\'s policy reports, which Amender does not write; ignored' });
+  }
+  for (const { path, expression } of expressions(spec)) {
+    for (const call of uniqueCalls(findClusterCalls(expression))) {
+      errors.push({ path, message: `Forbidden: ${call.call}() ${call.reason}; Amender runs off-cluster without that access, so a policy using it is refused rather than failing every request it matches` });
+    }
+  }
+
+  // Kyverno refuses variables in matchConditions when it is to generate a native MutatingAdmissionPolicy
+  // (kube-apiserver evaluates matchConditions before variables).
+  const autogen = obj(getOwn(spec, 'autogen'));
+  if (enabled(autogen, 'mutatingAdmissionPolicy', false)) {
+    policy.matchConditions.forEach((c, i) => {
+      if (referencesIdentifier(c.expression, 'variables')) {
+        errors.push(forbidden(specPath.child('matchConditions').index(i).child('expression'), 'variables cannot be referenced in matchConditions when spec.autogen.mutatingAdmissionPolicy.enabled is true; native MutatingAdmissionPolicy evaluates match conditions before variables, so inline the expression instead'));
+      }
+    });
+  }
+
+  const controllers = controllersOf(spec, errors);
+  if (controllers) {
+    controllers.forEach((c, i) => {
+      if (!AUTOGEN_CONTROLLERS.includes(c)) warnings.push({ path: `spec.autogen.podControllers.controllers[${i}]`, message: `Unsupported value: "${c}": supported values: ${AUTOGEN_CONTROLLERS.map((x) => `"${x}"`).join(', ')} (Kyverno ignores it too)` });
+    });
+  }
+  const name = policy.name;
+  const id = namespace === undefined ? name : `${namespace}/${name}`;
+  const runnable: MutatingAdmissionPolicy = { ...policy, name: id };
+  const policies = [{ policy: runnable }, ...autogenVariants(runnable, controllers).map((v) => ({ policy: v.policy, autogen: v.group }))];
+  return { kind, name, ...(namespace !== undefined ? { namespace } : {}), id, policies, admission, usable: errors.length === 0, errors, warnings };
+}

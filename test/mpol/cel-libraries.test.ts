@@ -1,0 +1,100 @@
+/**
+ * The CEL libraries of Kyverno's CEL policies (src/cel's package face, dialect `kyverno`): each library's
+ * functions with Kyverno's results, their cost charged to the budget, the review's size bound honoured,
+ * and none of them in the Kubernetes environment MutatingAdmissionPolicies get.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileExpression, Evaluation, type CelValue } from '../../src/cel/index.js';
+import { ReviewAborted, ReviewGuard } from '../../src/guard/index.js';
+
+function run(expression: string, object: unknown = {}, guard?: ReviewGuard): { value?: CelValue; error?: string; cost?: number } {
+  const r = compileExpression(expression, 'variable', { params: false, dialect: 'kyverno' });
+  if (!r.ok) return { error: r.message };
+  const out = new Evaluation({ object: object as never }, { budget: 10_000_000, ...(guard ? { guard } : {}) }).evaluate(r.compiled);
+  return out.ok ? { value: out.value, cost: out.cost } : { error: out.message, cost: out.cost };
+}
+
+const value = (e: string, object?: unknown) => {
+  const r = run(e, object);
+  if (r.error) throw new Error(r.error);
+  return r.value;
+};
+
+describe("Kyverno's CEL libraries", () => {
+  it('regex: replace with groups, extract, extractAll (cel-go ext.Regex)', () => {
+    expect(value(String.raw`regex.replace("registry.io/app:1.2", "^([^/]+)/(.*)$", "mirror.local/\\2")`)).toBe('mirror.local/app:1.2');
+    expect(value(String.raw`regex.replace("a-b-c", "-", "+", 1)`)).toBe('a+b-c');
+    // Go's successive matches: an empty match right after a match is not one.
+    expect(value(String.raw`regex.replace("abc", "x*", "-")`)).toBe('-a-b-c-');
+    expect(value(String.raw`regex.extractAll("a,b,,c", "[^,]*")`)).toEqual(['a', 'b', '', 'c']);
+    expect(value(String.raw`regex.extract("tag:v1.2.3", "v([0-9]+)").value()`)).toBe('1');
+    expect(value(String.raw`regex.extract("none", "[0-9]+").hasValue()`)).toBe(false);
+    expect(value(String.raw`regex.extractAll("a1b22c333", "[0-9]+")`)).toEqual(['1', '22', '333']);
+    expect(run(String.raw`regex.extract("ab", "(a)(b)")`).error).toContain('more than one capturing group');
+    expect(run(String.raw`regex.replace("ab", "(a)", "\\2")`).error).toContain('replacement string references group 2 but regex has only 1 group(s)');
+  });
+
+  it('image(): go-containerregistry references', () => {
+    expect(value('[image("nginx").registry(), image("nginx").repository(), image("nginx").tag(), image("nginx").identifier()]')).toEqual([
+      'index.docker.io',
+      'library/nginx',
+      'latest',
+      'latest',
+    ]);
+    const digest = `sha256:${'a'.repeat(64)}`;
+    expect(value(`[image("ghcr.io/org/app:1.0@${digest}").digest(), image("ghcr.io/org/app:1.0@${digest}").tag(), string(image("localhost/x:2").containsDigest()), image("localhost/x:2").registry()]`)).toEqual([digest, '', 'false', 'localhost']);
+    expect(value('parseImageReference("docker.io/bitnami/redis:7").repository()')).toBe('bitnami/redis');
+    expect(value('[isImage("nginx:1.25"), isImage("Not An Image")]')).toEqual([true, false]);
+    expect(run('image("UPPER/case")').error).toContain('could not parse reference: UPPER/case');
+  });
+
+  it('json, yaml: Go decoding (numbers are doubles) and encoding (sorted keys, HTML escaped)', () => {
+    expect(value(`json.marshal({"b": dyn([dyn(1), dyn(2.5)]), "a": dyn("<x>")})`)).toBe('{"a":"\\u003cx\\u003e","b":[1,2.5]}');
+    expect(value(`json.unmarshal('{"n": 3, "l": [true, null]}')`)).toEqual(new Map<string, unknown>([['n', 3], ['l', [true, null]]]));
+    expect(value(`type(json.unmarshal('{"n": 3}').n) == double`)).toBe(true);
+    expect(value(`yaml.parse("on: yes\\nnum: 010\\nn: 1")`)).toEqual(new Map<string, unknown>([["true", true], ["num", 8], ["false", 1]]));
+    expect(run(`json.unmarshal("{")`).error).toBeDefined();
+  });
+
+  it('time, math, hash, transform', () => {
+    expect(value(`time.toCron(timestamp("2024-05-06T07:08:09Z"))`)).toBe('8 7 6 5 1');
+    expect(value(`time.truncate(timestamp("2024-05-06T07:08:09Z"), duration("1h"))`)).toEqual(value(`timestamp("2024-05-06T07:00:00Z")`));
+    expect(value(`time.now() > timestamp("2024-01-01T00:00:00Z")`)).toBe(true);
+    expect(value(`[math.round(2.345, 2), math.round(-2.5, 0)]`)).toEqual([2.35, -3]);
+    expect(value(`[sha256("abc"), hash.md5("abc"), sha1("abc")]`)).toEqual([
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+      '900150983cd24fb0d6963f7d28e17f72',
+      'a9993e364706816aba3e25717850c26c9cd0d89d',
+    ]);
+    expect(value(`listObjToMap([{"n": "a"}, {"n": "b"}], [{"v": 1}, {"v": 2}], "n", "v")`)).toEqual(new Map<string, unknown>([['a', 1n], ['b', 2n]]));
+    expect(run(`transform.listObjToMap([{"n": "a"}], [], "n", "v")`).error).toContain('listObjToMap must take lists of equal length');
+  });
+
+  it('charges cost by input size, as the cel-go and Kyverno trackers do', () => {
+    const small = run(String.raw`regex.replace(object.s, "a", "b")`, { s: 'a'.repeat(10) }).cost!;
+    const large = run(String.raw`regex.replace(object.s, "a", "b")`, { s: 'a'.repeat(10_000) }).cost!;
+    expect(large).toBeGreaterThan(small + 1000);
+    const hashSmall = run('sha256(object.s)', { s: 'x' }).cost!;
+    const hashLarge = run('sha256(object.s)', { s: 'x'.repeat(10_000) }).cost!;
+    expect(hashLarge).toBeGreaterThan(hashSmall + 500);
+  });
+
+  it('stops at the review size bound instead of building an oversized value', () => {
+    const guard = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 1000 });
+    expect(() => run(String.raw`regex.replace(object.s, "a", "aaaaaaaaaa")`, { s: 'a'.repeat(500) }, guard)).toThrow(ReviewAborted);
+    const guard2 = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 1000 });
+    expect(() => run('json.marshal(object.l)', { l: Array.from({ length: 300 }, (_, i) => `item-${i}`) }, guard2)).toThrow(ReviewAborted);
+  });
+
+  it("declare Kyverno's exceptions variable, always empty (no PolicyException is read)", () => {
+    expect(value('[size(exceptions.allowedImages), size(exceptions.allowedValues)]')).toEqual([0n, 0n]);
+    expect(compileExpression('exceptions', 'variable', { params: false }).ok).toBe(false);
+  });
+
+  it('are absent from the Kubernetes environment (MutatingAdmissionPolicy stays as the API server has it)', () => {
+    for (const e of ['image("nginx")', 'regex.replace("a", "a", "b")', 'json.marshal(1)', 'sha256("a")', 'math.round(1.0, 1)', 'x509.decode("")']) {
+      const r = compileExpression(e, 'variable', { params: false });
+      expect(r.ok, e).toBe(false);
+    }
+  });
+});
