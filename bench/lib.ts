@@ -77,3 +77,67 @@ export function table(title: string, rows: Record<string, string | number>[]): v
   console.log(line(width.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
 }
+
+/**
+ * Measures several functions in alternation — a batch of each per round, `rounds` rounds after `warmup`
+ * calls of each — and returns per-call nanoseconds for each, in the order given. For ratios between
+ * figures of one run: on a loaded machine, the load of any moment weighs on every function alike instead
+ * of on whichever happened to be measured then. A function returning a Promise is awaited; others are not.
+ */
+export async function measureInterleaved(
+  fns: readonly (() => unknown)[],
+  { minMillis, warmup, minRounds, batch }: { minMillis: number; warmup: number; minRounds: number; batch: number },
+): Promise<Stats[]> {
+  // Which functions are asynchronous, from their first call; the others run in a plain loop (an await
+  // per call would add its own cost to a synchronous baseline).
+  const async: boolean[] = [];
+  for (const fn of fns) {
+    const r = fn();
+    async.push(r instanceof Promise);
+    if (r instanceof Promise) await r;
+  }
+  const runBatch = async (f: number, n: number) => {
+    const fn = fns[f];
+    if (async[f]) for (let i = 0; i < n; i++) await fn();
+    else for (let i = 0; i < n; i++) fn();
+  };
+  for (let f = 0; f < fns.length; f++) await runBatch(f, warmup);
+  const samples: number[][] = fns.map(() => []);
+  const end = performance.now() + minMillis;
+  while (performance.now() < end || samples[0].length < minRounds) {
+    for (let f = 0; f < fns.length; f++) {
+      const t0 = process.hrtime.bigint();
+      await runBatch(f, batch);
+      samples[f].push(Number(process.hrtime.bigint() - t0) / batch);
+    }
+  }
+  return samples.map(summarize);
+}
+
+/**
+ * Two async functions measured alternately (`batch` calls of each in turn), so both see the same load on a
+ * shared machine: per-call nanoseconds of each, and of `b − a` per pair of batches — the figure to use
+ * when `b` is `a` plus some overhead.
+ */
+export async function measureAsyncPair(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  { minMillis, warmup, minSamples, batch = 5 }: { minMillis: number; warmup: number; minSamples: number; batch?: number },
+): Promise<{ a: Stats; b: Stats; difference: Stats }> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const sa: number[] = [];
+  const sb: number[] = [];
+  const end = performance.now() + minMillis;
+  while (performance.now() < end || sa.length < minSamples) {
+    let t0 = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await a();
+    sa.push(Number(process.hrtime.bigint() - t0) / batch);
+    t0 = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await b();
+    sb.push(Number(process.hrtime.bigint() - t0) / batch);
+  }
+  return { a: summarize(sa), b: summarize(sb), difference: summarize(sb.map((v, i) => v - sa[i])) };
+}

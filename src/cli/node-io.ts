@@ -5,9 +5,12 @@
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { nodePolicyResolvers } from '../adapters/node-policies.js';
-import { directorySource } from '../sources/node/index.js';
+import { fileURLToPath } from 'node:url';
+import { directorySource, nodeSourceResolvers } from '../sources/node/index.js';
 import type { CliIO } from './io.js';
+
+/** `bundled` for the CLI: the repository's `policies/` (dist/cli/amender.js and src/cli/*.ts are two levels below it). */
+const BUNDLED_POLICIES_DIR = fileURLToPath(new URL('../../policies/', import.meta.url));
 
 export function nodeCliIO(cwd: string = process.cwd()): CliIO {
   return {
@@ -25,7 +28,7 @@ export function nodeCliIO(cwd: string = process.cwd()): CliIO {
       return (await readdir(full)).sort();
     },
     policyResolvers() {
-      const resolvers = nodePolicyResolvers(process.env);
+      const resolvers = nodeSourceResolvers({ env: process.env, bundledFolder: BUNDLED_POLICIES_DIR });
       if (resolve(cwd) === process.cwd()) return resolvers;
       // Relative paths are taken from `cwd` (and name what is read from them by their full path).
       return { ...resolvers, directory: (u) => directorySource({ uri: u.uri, path: isAbsolute(u.path) ? u.path : resolve(cwd, u.path) }) };

@@ -21,6 +21,7 @@
  * A cluster in both: each variable that is set replaces that field of the file. Cluster names are
  * lowercase DNS labels (they are path segments and metric labels) and are not secret.
  */
+import { list, optional, readSettings, seconds, type Setting } from '../settings/index.js';
 import { isSecretHash } from './secrets.js';
 
 export interface ClusterConfig {
@@ -66,64 +67,39 @@ export const CLUSTER_ENVIRONMENT_VARIABLES: readonly string[] = [
   'AMENDER_CLUSTER_<NAME>_REFRESH_SECONDS',
 ];
 
-function list(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+/** One cluster's settings, for the reader of src/settings: its variables, and its keys in the file. */
+function clusterSettings(name: string) {
+  const vars = clusterVariables(name);
+  const file = `clusters.${name}`;
+  return {
+    sources: { variable: vars.sources, fileKey: `${file}.sources`, type: optional(list), default: undefined } satisfies Setting<string[] | undefined>,
+    secretHashes: { variable: vars.secretHashes, fileKey: `${file}.secretHashes`, type: optional(list), default: undefined } satisfies Setting<string[] | undefined>,
+    refreshSeconds: { variable: vars.refreshSeconds, fileKey: `${file}.refreshSeconds`, type: optional(seconds(MAX_REFRESH_SECONDS)), default: undefined } satisfies Setting<number | undefined>,
+  };
 }
-
-function seconds(value: unknown, where: string, problems: string[], min: number): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > MAX_REFRESH_SECONDS) {
-    problems.push(`${where}: expected whole seconds from ${min} to ${MAX_REFRESH_SECONDS}, got ${JSON.stringify(value)}`);
-    return undefined;
-  }
-  return n;
-}
-
-/** The default refresh interval in seconds (AMENDER_REFRESH_SECONDS; 0 = never refresh). */
-export function readRefreshSeconds(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env[REFRESH_VARIABLE];
-  if (raw === undefined || raw === '') return DEFAULT_REFRESH_SECONDS;
-  const problems: string[] = [];
-  const n = seconds(raw, REFRESH_VARIABLE, problems, 0);
-  if (n === undefined) throw new ClusterConfigError(problems);
-  return n;
-}
-
-type Partial = { sources?: string[]; secretHashes?: string[]; refreshSeconds?: number };
 
 const FILE_FIELDS = ['sources', 'secretHashes', 'refreshSeconds'];
 
-function stringList(value: unknown, where: string, problems: string[]): string[] | undefined {
-  if (typeof value === 'string') return list(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => v.trim()).filter((v) => v !== '');
-  problems.push(`${where}: expected a list of strings`);
-  return undefined;
-}
-
-function readFileClusters(value: unknown, problems: string[]): Map<string, Partial> {
-  const out = new Map<string, Partial>();
-  if (value === undefined || value === null) return out;
+/** The names of the file's clusters; problems of its shape (not of the values, which the reader checks). */
+function fileClusterNames(value: unknown, problems: string[]): string[] {
+  if (value === undefined || value === null) return [];
   if (typeof value !== 'object' || Array.isArray(value)) {
     problems.push('config file key clusters: expected a mapping of cluster name to settings');
-    return out;
+    return [];
   }
+  const names: string[] = [];
   for (const [name, settings] of Object.entries(value as Record<string, unknown>)) {
     const where = `config file key clusters.${name}`;
     if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
       problems.push(`${where}: expected a mapping with ${FILE_FIELDS.join(', ')}`);
       continue;
     }
-    const s = settings as Record<string, unknown>;
-    const cluster: Partial = {};
-    for (const key of Object.keys(s)) {
+    for (const key of Object.keys(settings)) {
       if (!FILE_FIELDS.includes(key)) problems.push(`${where}: unknown key ${key} (known: ${FILE_FIELDS.join(', ')})`);
     }
-    if (s.sources !== undefined) cluster.sources = stringList(s.sources, `${where}.sources`, problems);
-    if (s.secretHashes !== undefined) cluster.secretHashes = stringList(s.secretHashes, `${where}.secretHashes`, problems);
-    if (s.refreshSeconds !== undefined) cluster.refreshSeconds = seconds(s.refreshSeconds, `${where}.refreshSeconds`, problems, 0);
-    out.set(name, cluster);
+    names.push(name);
   }
-  return out;
+  return names;
 }
 
 /**
@@ -132,19 +108,12 @@ function readFileClusters(value: unknown, problems: string[]): Map<string, Parti
  */
 export function readClustersConfig(env: Readonly<Record<string, string | undefined>>, fileClusters?: unknown): ClusterConfig[] {
   const problems: string[] = [];
-  const merged = readFileClusters(fileClusters, problems);
-  const envNames = list(env[CLUSTERS_VARIABLE] ?? '');
-  for (const name of new Set(envNames)) {
-    const vars = clusterVariables(name);
-    const cluster = merged.get(name) ?? {};
-    const sources = env[vars.sources];
-    const hashes = env[vars.secretHashes];
-    const refresh = env[vars.refreshSeconds];
-    if (sources !== undefined && sources !== '') cluster.sources = list(sources);
-    if (hashes !== undefined && hashes !== '') cluster.secretHashes = list(hashes);
-    if (refresh !== undefined && refresh !== '') cluster.refreshSeconds = seconds(refresh, vars.refreshSeconds, problems, 0);
-    merged.set(name, cluster);
-  }
+  const fileNames = fileClusterNames(fileClusters, problems);
+  const envNames = list.read(env[CLUSTERS_VARIABLE] ?? '') as string[];
+  // A variable that is set replaces that field of the file's cluster (readSettings: the variable wins).
+  const file = { clusters: fileClusters };
+  const merged = new Map<string, { sources?: string[]; secretHashes?: string[]; refreshSeconds?: number }>();
+  for (const name of new Set([...fileNames, ...envNames])) merged.set(name, readSettings(clusterSettings(name), env, problems, file));
   if (new Set(envNames).size !== envNames.length) problems.push(`${CLUSTERS_VARIABLE}: a cluster is named twice`);
 
   const out: ClusterConfig[] = [];

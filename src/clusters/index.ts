@@ -16,7 +16,6 @@ export {
   DEFAULT_REFRESH_SECONDS,
   MAX_REFRESH_SECONDS,
   readClustersConfig,
-  readRefreshSeconds,
   REFRESH_VARIABLE,
   type ClusterConfig,
 } from './config.js';

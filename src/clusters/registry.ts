@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../observe/index.js';
 import type { PolicySetProvider } from '../policyset/index.js';
-import { PolicySetRefresher, resolveSources, type LoadLimits, type RefreshResult, type SourceResolvers } from '../sources/index.js';
+import { PolicySetRefresher, resolveSources, type LoadLimits, type RefresherOptions, type RefreshResult, type SourceResolvers } from '../sources/index.js';
 import type { ClusterRoutesLookup } from './lookup.js';
 import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, type ClusterConfig } from './config.js';
 import { SecretVerifier } from './secrets.js';
@@ -27,6 +27,8 @@ export interface RegistryOptions {
   debounceMs?: number;
   limits?: Partial<LoadLimits>;
   trustListedVersions?: boolean;
+  /** How documents become a set (default buildPolicySet). */
+  build?: RefresherOptions['build'];
 }
 
 export class ClusterRegistry implements ClusterRoutesLookup {
@@ -54,6 +56,7 @@ export class ClusterRegistry implements ClusterRoutesLookup {
           ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
           ...(options.limits ? { limits: options.limits } : {}),
           ...(options.trustListedVersions !== undefined ? { trustListedVersions: options.trustListedVersions } : {}),
+          ...(options.build ? { build: options.build } : {}),
         });
       } catch (err) {
         problems.push(`cluster ${config.name}: ${(err as Error).message}`);

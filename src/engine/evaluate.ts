@@ -8,7 +8,7 @@ import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewAborted, ReviewGuard } from '../guard/index.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonSize, createPatch, type Operation } from '../jsonpatch/index.js';
-import { dispatch, type InvocationTrace, NO_EQUIVALENTS, internalError } from '../map/index.js';
+import { dispatch, type InvocationTrace, NO_EQUIVALENTS } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { namespaceLabels, runKyvernoStep } from './kyverno-step.js';
 import { denialStatus, forbiddenStatus } from './status.js';
@@ -76,11 +76,11 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
     }
     return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
   }
-  if (set.kyvernoPolicies.length > 0) {
-    // A Kyverno runner that reports policy starts refines this; until then the step counts as its first.
-    progress.ordinal = mapCount;
-    notify?.(mapCount);
-  }
+  // Without Kyverno policies the review ends here, without waiting on the (empty) Kyverno step.
+  if (set.kyvernoPolicies.length === 0) return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
+  // A Kyverno runner that reports policy starts refines this; until then the step counts as its first.
+  progress.ordinal = mapCount;
+  notify?.(mapCount);
   const kyverno = await runKyvernoStep(set, request, mapResult.object, namespaces, {
     guard,
     onPolicyStart: (index) => {
@@ -142,9 +142,11 @@ function lostMutations(
 }
 
 /**
- * Evaluates one request. Never rejects: an unexpected failure inside the engine is answered with a 500
- * InternalError status, as the API server answers its own internal errors; a ReviewAborted that escaped
- * an engine is answered as a review stopped at the policy in progress (answerStoppedReview).
+ * Evaluates one request. Bad input, a policy's own error (a CEL or Kyverno failure inside the policy) and
+ * the review guard (deadline, size, cancellation) are answered: a ReviewAborted that escaped an engine is
+ * answered as a review stopped at the policy in progress (answerStoppedReview). Anything else thrown here
+ * is a bug of the engine, not an answer: it rejects, so the caller's error boundary (src/server/review.ts)
+ * answers HTTP 500 and the webhook's own failurePolicy in the cluster decides.
  */
 export async function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): Promise<EngineResult> {
   const guard = options.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
@@ -152,11 +154,8 @@ export async function evaluate(set: PolicySet, request: AdmissionRequest, option
   try {
     return await evaluateUnsafe(set, request, options, guard, progress);
   } catch (err) {
-    if (err instanceof ReviewAborted) {
-      const text = `${err.message} (the evaluation stopped; the mutations of the policies that had completed are lost)`;
-      return answerStopped(set, request, progress.ordinal, new ReviewAborted(err.reason, text));
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    return { allowed: false, status: internalError(`amender engine: ${message}`).status, outcomes: [], warnings: [], auditAnnotations: {} };
+    if (!(err instanceof ReviewAborted)) throw err;
+    const text = `${err.message} (the evaluation stopped; the mutations of the policies that had completed are lost)`;
+    return answerStopped(set, request, progress.ordinal, new ReviewAborted(err.reason, text));
   }
 }

@@ -29,9 +29,10 @@
  * namespace gives `namespaceObject == null`, an empty namespaceSelector still matches and a non-empty one
  * is an error under the policy's failurePolicy. `authorizer` in CEL evaluates to an error (no authorizer).
  *
- * Never rejects and never changes `set` or `request`; an unexpected failure inside is answered with a
- * 500 InternalError status. Async only because Kyverno context entries may call a live API; with none
- * configured no I/O happens. The caller validates the AdmissionReview first (src/admission) and encodes
+ * Never changes `set` or `request`. Rejects only on an unexpected failure of the engine itself (a bug:
+ * not bad input, not a policy's own error, not the guard), which the caller answers with HTTP 500 so the
+ * webhook's failurePolicy decides (src/server/review.ts, the one error boundary). Async only because
+ * Kyverno context entries may call a live API; with none configured no I/O happens. The caller validates the AdmissionReview first (src/admission) and encodes
  * the reply (allowReply / denyReply).
  *
  * EngineOptions: `reinvocation` (default true, spec/map.md §11: IfNeeded invocations that ran are run once

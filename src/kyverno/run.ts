@@ -128,7 +128,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   }
   const guard = input.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
   const needImages = policies.some((p) => p.rules.some((r) => r.usesImages));
-  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard);
+  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, new Map());
   let current = original;
   const refreshObject = (resource: JsonValue) => {
     ctx.set('request.object', resource);
@@ -188,7 +188,8 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       const checkpoint = ctx.checkpoint();
       const preset = input.ruleValues?.(policy.name, rule.name);
       if (preset) for (const [name, value] of Object.entries(preset)) ctx.set(name, value);
-      const result = await runRule(rule, current, preset ? { ...scope, presetNames: new Set(Object.keys(preset)) } : scope);
+      const running = runRule(rule, current, preset ? { ...scope, presetNames: new Set(Object.keys(preset)) } : scope);
+      const result = running instanceof Promise ? await running : running;
       ctx.restore(checkpoint);
       rules.push({ rule: rule.name, status: result.status, message: result.message, durationMs: elapsed(ruleStarted) });
       if (result.aborted) aborted ??= result.aborted;

@@ -19,8 +19,12 @@
  */
 export { loadBinding, loadPolicy, POLICY_API_VERSIONS, type Loaded } from './load.js';
 export { compilePolicy, type CompiledPolicy } from './compile.js';
-export type { FieldError } from './field-errors.js';
-export type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './types.js';
+export { FieldPath, forbidden, invalid, notSupported, typeError, unknownField, type FieldError } from './field-errors.js';
+export type { MatchResources, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, NamedRuleWithOperations } from './types.js';
+// What another loader of MutatingAdmissionPolicy-shaped documents (src/mpol) reuses.
+export { decodePolicy } from './decode.js';
+export { defaultPolicy } from './defaults.js';
+export { validatePolicy } from './validate.js';
 export { builtinScope, isBuiltinGroup, type Scope } from './builtin-kinds.js';
 export type { ParamObject, ParamSource } from './params.js';
 export { dispatch, type BoundPolicy, type PolicyProgram, type DispatchContext, type DispatchResult, type InvocationTrace } from './dispatch.js';

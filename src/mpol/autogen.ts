@@ -8,7 +8,7 @@
  * expressions rewritten as Kyverno rewrites them (JSONPatch expressions and variables are kept as they
  * are, as in Kyverno).
  */
-import type { MatchResources, MutatingAdmissionPolicy, NamedRuleWithOperations } from '../map/types.js';
+import type { MatchResources, MutatingAdmissionPolicy, NamedRuleWithOperations } from '../map/index.js';
 
 export type AutogenGroup = 'defaults' | 'cronjobs';
 

@@ -9,11 +9,19 @@
  */
 import { findClusterCalls, referencesIdentifier } from '../cel/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
-import { decodePolicy } from '../map/decode.js';
-import { defaultPolicy } from '../map/defaults.js';
-import { FieldPath, forbidden, invalid, notSupported, typeError, unknownField, type FieldError } from '../map/field-errors.js';
-import type { MutatingAdmissionPolicy } from '../map/types.js';
-import { validatePolicy } from '../map/validate.js';
+import {
+  decodePolicy,
+  defaultPolicy,
+  FieldPath,
+  forbidden,
+  invalid,
+  notSupported,
+  typeError,
+  unknownField,
+  validatePolicy,
+  type FieldError,
+  type MutatingAdmissionPolicy,
+} from '../map/index.js';
 import { AUTOGEN_CONTROLLERS, autogenVariants, type AutogenGroup } from './autogen.js';
 import { mutatingPolicyKind, type MutatingPolicyKind } from './kinds.js';
 

@@ -41,6 +41,11 @@ export type ReviewAnswer =
       outcomes?: readonly PolicyOutcome[];
       /** Which object, for log lines: never its content. */
       subject?: ReviewSubject;
+      /**
+       * `body` already serialized as JSON, when the evaluation did it off the main thread (a review worker):
+       * the route sends it as it is.
+       */
+      bodyText?: string;
     }
   | { status: HttpErrorCode; body: StatusBody; outcome: Exclude<ReviewOutcome, 'allowed' | 'patched' | 'denied'>; uid?: string; error?: unknown };
 
@@ -78,37 +83,82 @@ export function reviewGuard(options: ReviewOptions = {}): ReviewGuard {
 }
 
 /** Answers a review given as JSON text (the HTTP body). The deadline counts from this call. */
-export async function answerReviewText(text: string, set: PolicySet | undefined, maxJsonDepth: number, options: ReviewOptions = {}): Promise<ReviewAnswer> {
-  const guard = reviewGuard(options);
-  let value: JsonValue;
+export function answerReviewText(text: string, set: PolicySet | undefined, maxJsonDepth: number, options: ReviewOptions = {}): Promise<ReviewAnswer> {
+  return withErrorBoundary(async (seen) => {
+    const guard = reviewGuard(options);
+    let value: JsonValue;
+    try {
+      value = parseJson(text, { maxDepth: maxJsonDepth });
+    } catch (err) {
+      if (err instanceof JsonParseError) return failure(400, 'invalid', `malformed JSON: ${err.message}`);
+      throw err;
+    }
+    return answerGuarded(value, set, guard, seen, options.onPolicyStart);
+  });
+}
+
+/** Fatal on malformed input; a BOM is dropped. Stateless between calls. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The review text of a request body's bytes: strict UTF-8 and not blank, or the 400 answer saying why.
+ * Decoded where the review is evaluated, so a review worker does it off the main thread.
+ */
+export function reviewBodyText(body: Uint8Array): { ok: true; text: string } | { ok: false; answer: ReviewAnswer } {
+  let text: string;
   try {
-    value = parseJson(text, { maxDepth: maxJsonDepth });
-  } catch (err) {
-    if (err instanceof JsonParseError) return failure(400, 'invalid', `malformed JSON: ${err.message}`);
-    throw err;
+    text = STRICT_UTF8.decode(body);
+  } catch {
+    return { ok: false, answer: failure(400, 'invalid', 'request body is not valid UTF-8') };
   }
-  return answerGuarded(value, set, guard, options.onPolicyStart);
+  if (text.trim() === '') return { ok: false, answer: failure(400, 'invalid', 'empty request body: expected an AdmissionReview') };
+  return { ok: true, text };
+}
+
+/** Answers a review given as the request body's bytes (see reviewBodyText). The deadline counts from this call. */
+export async function answerReviewBody(body: Uint8Array, set: PolicySet | undefined, maxJsonDepth: number, options: ReviewOptions = {}): Promise<ReviewAnswer> {
+  const decoded = reviewBodyText(body);
+  if (!decoded.ok) return decoded.answer;
+  return answerReviewText(decoded.text, set, maxJsonDepth, options);
 }
 
 /** Answers a parsed review (the CLI reads YAML too). The deadline counts from this call. */
-export async function answerReview(value: JsonValue, set: PolicySet | undefined, options: ReviewOptions = {}): Promise<ReviewAnswer> {
-  return answerGuarded(value, set, reviewGuard(options), options.onPolicyStart);
+export function answerReview(value: JsonValue, set: PolicySet | undefined, options: ReviewOptions = {}): Promise<ReviewAnswer> {
+  return withErrorBoundary((seen) => answerGuarded(value, set, reviewGuard(options), seen, options.onPolicyStart));
 }
 
-async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard: ReviewGuard, onPolicyStart?: (ordinal: number) => void): Promise<ReviewAnswer> {
+/** The uid of the review being answered, once it is known (for the message of an internal error). */
+interface Seen {
+  uid?: string;
+}
+
+/**
+ * The one error boundary of a review, on every platform (in-process, a pool's worker, Lambda, Workers,
+ * the CLI). Bad input and every policy outcome are answers by the time they get here; anything thrown is
+ * a bug of Amender. It is answered HTTP 500, not a denial: kube-apiserver treats a webhook's 500 as a
+ * failed call and applies the webhook's own failurePolicy (Ignore admits, Fail rejects), whereas an
+ * `allowed: false` reply is a rejection under every failurePolicy. The error goes to the access log with
+ * its stack; the reply carries no detail of it.
+ */
+async function withErrorBoundary(answer: (seen: Seen) => Promise<ReviewAnswer>): Promise<ReviewAnswer> {
+  const seen: Seen = {};
+  try {
+    return await answer(seen);
+  } catch (error) {
+    const uid = seen.uid;
+    return failure(500, 'error', `internal error while evaluating ${uid === undefined ? 'a review' : `request ${uid}`}`, { ...(uid === undefined ? {} : { uid }), error });
+  }
+}
+
+async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard: ReviewGuard, seen: Seen, onPolicyStart?: (ordinal: number) => void): Promise<ReviewAnswer> {
   const checked = validateReview(value);
   if (!checked.ok) {
     return failure(400, 'invalid', `invalid AdmissionReview: ${checked.error.message}`, { uid: checked.error.uid });
   }
   const { uid } = checked.request;
+  seen.uid = uid;
   if (!set) return failure(503, 'unavailable', 'no policy set is loaded yet', { uid });
-  let result: Awaited<ReturnType<typeof evaluate>>;
-  try {
-    result = await evaluate(set, checked.request, onPolicyStart ? { guard, onPolicyStart } : { guard });
-  } catch (error) {
-    // A bug, not bad input: answer 500 so the cluster's failurePolicy for the webhook decides.
-    return failure(500, 'error', `internal error while evaluating request ${uid}`, { uid, error });
-  }
+  const result = await evaluate(set, checked.request, onPolicyStart ? { guard, onPolicyStart } : { guard });
   const extras = { warnings: result.warnings, auditAnnotations: result.auditAnnotations };
   const report = { outcomes: result.outcomes, subject: subjectOf(checked.request) };
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0, ...report };

@@ -10,9 +10,9 @@ import {
   constantTimeEqual,
   hashSecret,
   readClustersConfig,
-  readRefreshSeconds,
   SecretVerifier,
 } from '../../src/clusters/index.js';
+import { readServerlessConfig, ServerlessConfigError } from '../../src/adapters/serverless-config.js';
 
 const HASH_A = `sha256:${'a'.repeat(64)}`;
 const HASH_B = `sha256:${'b'.repeat(64)}`;
@@ -102,11 +102,20 @@ clusters:
     expect(problems.join('\n')).not.toContain(secret);
   });
 
-  it('reads the default refresh interval', () => {
-    expect(readRefreshSeconds({})).toBe(60);
-    expect(readRefreshSeconds({ AMENDER_REFRESH_SECONDS: '0' })).toBe(0);
-    expect(readRefreshSeconds({ AMENDER_REFRESH_SECONDS: '15' })).toBe(15);
-    expect(problemsOf(() => readRefreshSeconds({ AMENDER_REFRESH_SECONDS: '-1' }))).toEqual(['AMENDER_REFRESH_SECONDS: expected whole seconds from 0 to 86400, got "-1"']);
+  it('reads the fields of a file cluster with the settings reader, naming each key', () => {
+    expect(problemsOf(() => readClustersConfig({}, { a: { sources: 5, secretHashes: [HASH_A], refreshSeconds: 'soon' } }))).toEqual([
+      'config file key clusters.a.sources: expected a list of strings, got 5',
+      'config file key clusters.a.refreshSeconds: expected whole seconds from 0 to 86400, got "soon"',
+      'cluster a: no policy source (AMENDER_CLUSTER_A_SOURCES or clusters.a.sources)',
+    ]);
+  });
+
+  it('reads the default refresh interval (the common settings of every platform)', () => {
+    expect(readServerlessConfig({}).refreshSeconds).toBe(60);
+    expect(readServerlessConfig({ AMENDER_REFRESH_SECONDS: '0' }).refreshSeconds).toBe(0);
+    expect(readServerlessConfig({ AMENDER_REFRESH_SECONDS: '15' }).refreshSeconds).toBe(15);
+    expect(() => readServerlessConfig({ AMENDER_REFRESH_SECONDS: '-1' })).toThrow(ServerlessConfigError);
+    expect(() => readServerlessConfig({ AMENDER_REFRESH_SECONDS: '-1' })).toThrow('AMENDER_REFRESH_SECONDS: expected whole seconds from 0 to 86400, got "-1"');
   });
 });
 

@@ -59,6 +59,12 @@ describe('syntax', () => {
     // A whole-string variable's value is returned as it is.
     expect(subst('{{ template }}')).toBe('{{ request.object.metadata.name }}');
   });
+  it('braces around a single variable stay text', () => {
+    expect(subst('a}{{ request.object.metadata.name }}{b')).toBe('a}web{b');
+    expect(subst('{{ request.object.metadata.name }}}')).toBe('web}');
+    expect(subst('{ {{ request.object.spec.replicas }} }')).toBe('{ 3 }');
+    expect(subst('/spec/{{ request.object.spec.replicas }}/x\\y')).toBe('/spec/3/x\\y');
+  });
   it('escaped variables are left alone and unescaped', () => {
     expect(subst('\\{{ request.object.metadata.name }}')).toBe('{{ request.object.metadata.name }}');
   });

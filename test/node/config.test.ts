@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_PORT, readNodeConfig } from '../../src/adapters/node-config.js';
+import { readServerlessConfig, ServerlessConfigError } from '../../src/adapters/serverless-config.js';
 
 const HASH = `sha256:${'ab'.repeat(32)}`;
 const OTHER_HASH = `sha256:${'cd'.repeat(32)}`;
@@ -52,7 +53,7 @@ describe('readNodeConfig', () => {
     expect(readNodeConfig({ AMENDER_REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000 });
     expect(readNodeConfig({}, 'headersTimeoutMs: 3000\nmaxConnections: 8\n')).toMatchObject({ headersTimeoutMs: 3000, maxConnections: 8 });
     expect(problems({ AMENDER_REQUEST_TIMEOUT_MS: '5000', AMENDER_HEADERS_TIMEOUT_MS: '6000', AMENDER_MAX_CONNECTIONS: '0' })).toEqual([
-      'AMENDER_MAX_CONNECTIONS: expected an integer from 1 to 9007199254740991, got "0"',
+      'AMENDER_MAX_CONNECTIONS: expected an integer of at least 1, got "0"',
       'AMENDER_HEADERS_TIMEOUT_MS: at most AMENDER_REQUEST_TIMEOUT_MS (5000), got 6000',
     ]);
   });
@@ -67,13 +68,13 @@ describe('readNodeConfig', () => {
   it('reports every problem at once, naming where it came from', () => {
     expect(problems({ PORT: 'http', AMENDER_LOG_LEVEL: 'loud', AMENDER_TLS_CERT_FILE: '/c', AMENDER_MAX_BODY_BYTES: '0' })).toEqual([
       'PORT: expected an integer from 0 to 65535, got "http"',
-      'AMENDER_MAX_BODY_BYTES: expected an integer from 1 to 9007199254740991, got "0"',
+      'AMENDER_MAX_BODY_BYTES: expected an integer of at least 1, got "0"',
       'AMENDER_LOG_LEVEL: expected debug, info, warn or error, got "loud"',
       'AMENDER_TLS_CERT_FILE and AMENDER_TLS_KEY_FILE must be given together (HTTPS needs both)',
     ]);
     expect(problems({}, 'prot: 1\nlimits: {maxBodyBytes: big}\n')).toEqual([
       expect.stringMatching(/^config file: unknown key prot \(known: /),
-      'config file key maxBodyBytes: expected an integer from 1 to 9007199254740991, got "big"',
+      'config file key limits.maxBodyBytes: expected an integer of at least 1, got "big"',
     ]);
     expect(problems({}, '[1, 2]')).toEqual(['config file: expected a mapping of settings']);
     expect(problems({}, 'port: [1\n')[0]).toMatch(/^config file: /);
@@ -107,5 +108,37 @@ describe('readNodeConfig', () => {
       'config file key refreshSeconds: expected whole seconds from 0 to 86400, got 100000',
       'config file key clusters: expected a mapping of cluster name to settings',
     ]);
+  });
+});
+
+describe('one settings reader for every platform', () => {
+  it('reads the common settings on Node, Lambda and Workers with the same values and messages', () => {
+    const env = {
+      AMENDER_POLICY_SOURCES: ' ,',
+      AMENDER_REFRESH_SECONDS: 'soon',
+      AMENDER_MAX_BODY_BYTES: '0',
+      AMENDER_MAX_JSON_DEPTH: '5000',
+      AMENDER_LOG_LEVEL: 'loud',
+      AMENDER_CLUSTERS: 'Prod',
+    };
+    let serverless: string[] = [];
+    try {
+      readServerlessConfig(env);
+    } catch (err) {
+      if (!(err instanceof ServerlessConfigError)) throw err;
+      serverless = err.problems;
+    }
+    expect(serverless).toEqual(problems(env));
+    expect(serverless).toEqual([
+      'AMENDER_POLICY_SOURCES: at least one source is needed (or leave it unset for bundled)',
+      'AMENDER_REFRESH_SECONDS: expected whole seconds from 0 to 86400, got "soon"',
+      'AMENDER_MAX_BODY_BYTES: expected an integer of at least 1, got "0"',
+      'AMENDER_MAX_JSON_DEPTH: at most 1000, got 5000',
+      'AMENDER_LOG_LEVEL: expected debug, info, warn or error, got "loud"',
+      expect.stringMatching(/^cluster "Prod": a name is 1-63 lowercase letters/),
+    ]);
+    const good = { AMENDER_POLICY_SOURCES: 'bundled,file:///x', AMENDER_REFRESH_SECONDS: '5', AMENDER_REVIEW_DEADLINE_MS: '3000', AMENDER_LOG_LEVEL: 'warn' };
+    const { refreshWaitMs: _wait, ...common } = readServerlessConfig(good);
+    expect(readNodeConfig(good)).toMatchObject(common);
   });
 });

@@ -29,7 +29,7 @@ function variablesReadBy(files: string[]): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
     const text = readFileSync(join(ROOT, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-    for (const m of text.matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\benv: '([A-Z][A-Z0-9_]+)'|['"`]((?:AMENDER|AWS)_[A-Z0-9_]+)['"`]/g)) names.add(m[1] ?? m[2] ?? m[3]);
+    for (const m of text.matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\b(?:env|variable): '([A-Z][A-Z0-9_]+)'|['"`]((?:AMENDER|AWS)_[A-Z0-9_]+)['"`]/g)) names.add(m[1] ?? m[2] ?? m[3]);
     // Template names (`AMENDER_CLUSTER_${key}_SOURCES`) as the README writes them.
     for (const m of text.matchAll(/`(AMENDER_[A-Z_]*)\$\{[^}]+\}(_[A-Z_]+)`/g)) names.add(`${m[1]}<NAME>${m[2]}`);
   }
@@ -52,6 +52,7 @@ describe('README.md', () => {
       'src/adapters/node-config.ts',
       'src/adapters/node-main.ts',
       'src/adapters/node-policies.ts',
+      ...readdirSync(join(ROOT, 'src/runtime')).filter((f) => f.endsWith('.ts')).map((f) => `src/runtime/${f}`),
       ...readdirSync(join(ROOT, 'src/clusters')).filter((f) => f.endsWith('.ts')).map((f) => `src/clusters/${f}`),
       ...readdirSync(join(ROOT, 'src/sources/node')).filter((f) => f.endsWith('.ts')).map((f) => `src/sources/node/${f}`),
     ];

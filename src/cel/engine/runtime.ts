@@ -6,7 +6,10 @@ import { activeGuard } from './bounds.js';
 import { CelEvalError, noSuchOverload } from './errors.js';
 import { classTypeName } from './functions.js';
 import { readJson } from './json.js';
+import { mapKeys, rememberUintKeys } from './map-keys.js';
 import { structEquals } from './struct-equality.js';
+
+export { mapKeys, markUintKey } from './map-keys.js';
 import {
   CelOptional,
   CelUint,
@@ -57,16 +60,6 @@ function celTypeNameProperty(v: object): string | undefined {
   return typeof n === 'string' ? n : undefined;
 }
 
-/** Maps whose keys include uints keep the original key kinds here (keys are stored as bigint). */
-const uintKeys = new WeakMap<Map<CelValue, CelValue>, Set<bigint>>();
-
-/** Records that a key of a CEL-built map was written as a uint (keys are stored as bigint). */
-export function markUintKey(m: Map<CelValue, CelValue>, k: bigint): void {
-  let set = uintKeys.get(m);
-  if (!set) uintKeys.set(m, (set = new Set()));
-  set.add(k);
-}
-
 /** Normalizes a key for storage/lookup in a CEL-built Map: numbers unify across int/uint/double. */
 export function normKey(k: CelValue): CelValue | undefined {
   if (typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint') return k;
@@ -89,7 +82,7 @@ export function buildMap(keys: readonly CelValue[], values: readonly CelValue[])
     m.set(nk, values[i]);
     if (k instanceof CelUint) (uints ??= new Set()).add(k.valueOf());
   }
-  if (uints) uintKeys.set(m, uints);
+  if (uints) rememberUintKeys(m, uints);
   return m;
 }
 
@@ -132,16 +125,6 @@ export function mapHas(m: CelMapValue, key: CelValue): boolean {
     return nk !== undefined && m.has(nk);
   }
   return typeof key === 'string' && hasOwn.call(m, key);
-}
-
-export function mapKeys(m: CelMapValue): CelValue[] {
-  if (m instanceof Map) {
-    const uints = uintKeys.get(m);
-    const keys = [...m.keys()];
-    if (!uints) return keys;
-    return keys.map((k) => (typeof k === 'bigint' && uints.has(k) ? new CelUint(k) : k));
-  }
-  return Object.keys(m);
 }
 
 /** Size used by the cost model (cel-go `actualSize`): strings/bytes/lists/maps, else 1. */

@@ -18,7 +18,7 @@
  * Timestamps compare by instant (Go's time.Time also holds a location pointer and a monotonic
  * reading, which CEL timestamps do not expose).
  */
-import { mapKeys } from './runtime.js';
+import { mapKeys } from './map-keys.js';
 import { CelUint, Duration, StructValue, Timestamp, TypeValue, isPlainObject, type CelMapValue, type CelValue } from './values.js';
 import { readJson } from './json.js';
 

@@ -8,6 +8,7 @@
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import type { SizeMemo } from '../jmespath/index.js';
 import { measureValue } from '../measure.js';
 
 /**
@@ -28,6 +29,13 @@ export class JsonContext {
     initial: JsonObject,
     /** The review's bounds (a test of one module may leave it unbounded). */
     readonly guard: ReviewGuard = UNBOUNDED_GUARD,
+    /**
+     * Sizes of the arrays and objects measured so far in the review (./measure.ts): query results and the
+     * resources rules built. Values are never changed once built (a strategic-merge chain edits its own
+     * lists only until it settles, before anything queries or measures them), and each rule shares what it
+     * did not change with the resource before it, so each subtree is walked once per review.
+     */
+    readonly sizes?: SizeMemo,
   ) {
     this.root = initial;
   }
@@ -44,7 +52,7 @@ export class JsonContext {
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
   queryOn(expression: string, data: JsonValue): JsonValue {
     const result = this.search(expression, data, this.guard);
-    this.lastResultSize = measureValue(result, this.guard, `the value of ${expression.length > 80 ? expression.slice(0, 80) + '…' : expression}`);
+    this.lastResultSize = measureValue(result, this.guard, `the value of ${expression.length > 80 ? expression.slice(0, 80) + '…' : expression}`, this.sizes);
     return result;
   }
 

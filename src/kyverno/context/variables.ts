@@ -67,6 +67,8 @@ export function substituteString(text: string, path: readonly string[], scope: S
 }
 
 function substituteIn(text: string, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
+  const single = singleVariable(text);
+  if (single !== undefined) return substituteSingle(text, single, path, scope, inserted);
   const { guard } = scope.ctx;
   const kept: string[] = [];
   const keep = (piece: string): string => `${MARK}${kept.push(piece) - 1}${END}`;
@@ -94,6 +96,39 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
   }
   if (value.includes('\\{{')) value = value.replaceAll('\\{{', '{{');
   return kept.length > 0 ? unmark(value, kept) : value;
+}
+
+/**
+ * Where the one variable of `text` ends (the index after its `}}`), when the text is of the common shape
+ * the general loop would resolve in a single pass without setting anything aside: one `{{` in the whole
+ * text, no `{` or `}` inside the variable (nothing nested), no backslash (no escape) and no marker
+ * character. The text left around the resolved value then holds no `{{` to re-scan. Undefined otherwise.
+ */
+function singleVariable(text: string): { open: number; close: number } | undefined {
+  const open = text.indexOf('{{');
+  if (open < 0 || text.indexOf('{{', open + 1) >= 0 || text.includes('\\') || text.includes(MARK)) return undefined;
+  const close = text.indexOf('}}', open + 2);
+  if (close < 0) return undefined;
+  for (let i = open + 2; i < close; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x7d) return undefined;
+  }
+  return { open, close: close + 2 };
+}
+
+/** The general loop's single pass over such a text (see singleVariable), without its bookkeeping. */
+function substituteSingle(text: string, at: { open: number; close: number }, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
+  scope.ctx.guard.tick();
+  let expression = text.slice(at.open + 2, at.close - 2).trim();
+  if (expression.startsWith('-')) expression = expression.slice(1).trim();
+  const resolved = resolve(expression, path, scope);
+  if (at.open === 0 && at.close === text.length) {
+    countInserted(inserted, scope.ctx.lastResultSize, scope);
+    return resolved;
+  }
+  const replacement = typeof resolved === 'string' ? resolved : goJsonStringify(resolved, scope.ctx.guard);
+  countInserted(inserted, replacement.length, scope);
+  return text.slice(0, at.open) + replacement + text.slice(at.close);
 }
 
 function countInserted(inserted: Inserted, bytes: number, scope: SubstitutionScope): void {

@@ -9,7 +9,11 @@
 import { hasOwn } from '../../json/index.js';
 import type { ReviewGuard } from '../../guard/index.js';
 
-export type SizeMemo = WeakMap<object, number>;
+/** Sizes of measured arrays and objects: a WeakMap, or a Map that lives no longer than the values it holds. */
+export interface SizeMemo {
+  get(value: object): number | undefined;
+  set(value: object, size: number): unknown;
+}
 
 export function jsonSize(value: unknown, memo: SizeMemo | undefined, limit: number, guard?: ReviewGuard): number {
   if (value === null) return 4;

@@ -21,12 +21,25 @@ const MODIFIERS: Record<string, AnchorType> = {
   '^': 'existence',
 };
 
+/**
+ * Keys holding `(` parsed so far, with their anchor (null: none). The pre-processing of one overlay asks
+ * about each of its keys several times, and the same policies' keys come back with every review. Bounded:
+ * emptied when full (keys may also come from substituted text).
+ */
+const parsed = new Map<string, Anchor | null>();
+const PARSED_MAX = 4096;
+
 /** The anchor a map key denotes, or undefined for a plain key. */
 export function parseAnchor(key: string): Anchor | undefined {
   if (!key.includes('(')) return undefined;
-  const m = ANCHOR.exec(key.trim());
-  if (!m) return undefined;
-  return { type: MODIFIERS[m[1] ?? ''], key: m[2] };
+  let anchor = parsed.get(key);
+  if (anchor === undefined) {
+    const m = ANCHOR.exec(key.trim());
+    anchor = m ? Object.freeze({ type: MODIFIERS[m[1] ?? ''], key: m[2] }) : null;
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(key, anchor);
+  }
+  return anchor ?? undefined;
 }
 
 /** Condition or global condition: the anchors that decide whether an overlay applies. */

@@ -86,7 +86,11 @@ function pruneEmpty(value: JsonValue, top = false): JsonValue | undefined {
   return !top && Object.keys(result).length === 0 ? undefined : result;
 }
 
+/** Frozen overlay subtrees (the compiled policies' own, when nothing was substituted in them) found free of validate-only anchors. */
+const withoutValidateOnly = new WeakSet<object>();
+
 function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
+  if (typeof value !== 'object' || value === null || withoutValidateOnly.has(value)) return;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       path.push(String(i));
@@ -107,6 +111,8 @@ function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
       path.pop();
     }
   }
+  // Reached only when nothing below threw.
+  if (Object.isFrozen(value)) withoutValidateOnly.add(value);
 }
 
 function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard: ReviewGuard): void {

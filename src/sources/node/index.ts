@@ -2,7 +2,7 @@
  * Node sources (`node:*`, the AWS SDK): folders (`file://DIR`, a plain path) and S3 (`s3://bucket/prefix`),
  * plus what the core offers (bundled). For the Node server and Lambda.
  *
- *   nodeSourceResolvers({ env, bundle?, s3Client? }) → SourceResolvers   for resolveSources(uris, ...)
+ *   nodeSourceResolvers({ env, bundle?, bundledFolder?, s3Client? }) → SourceResolvers   for resolveSources(uris, ...)
  *   directorySource({ uri, path }), s3Source({ uri, client, bucket, prefix })
  *   readS3Settings(env) / await createS3Client(settings, overrides?)   (loads the AWS SDK)
  *
@@ -25,6 +25,8 @@ export interface NodeResolverOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** The bundled set, when the build embedded one. */
   bundle?: PolicyBundle;
+  /** Without an embedded bundle: the folder `bundled` reads (the repository's `policies/`). */
+  bundledFolder?: string;
   /** A client to use for every s3:// source; by default one is made from `env` on first use. */
   s3Client?: S3Client;
 }
@@ -42,6 +44,10 @@ export function nodeSourceResolvers(options: NodeResolverOptions): SourceResolve
       if (!options.s3Client) readS3Settings(options.env); // a bad setting is a configuration error, found now
       return s3Source({ uri: u.uri, client: shared, bucket: u.bucket, prefix: u.prefix });
     },
-    ...(options.bundle ? { bundled: () => bundledSource(options.bundle!) } : {}),
+    ...(options.bundle
+      ? { bundled: () => bundledSource(options.bundle!) }
+      : options.bundledFolder !== undefined
+        ? { bundled: () => directorySource({ uri: 'bundled', path: options.bundledFolder! }) }
+        : {}),
   };
 }

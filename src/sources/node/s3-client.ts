@@ -14,6 +14,7 @@
  * most of the Node bundle: loading it would double the cold start).
  */
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { boolean, httpUrl, optional, readSettings, type Setting } from '../../settings/index.js';
 
 export type S3Sdk = typeof import('@aws-sdk/client-s3');
 
@@ -42,28 +43,20 @@ export interface S3Settings {
 
 export const S3_ENVIRONMENT_VARIABLES = ['AMENDER_S3_ENDPOINT', 'AMENDER_S3_FORCE_PATH_STYLE'] as const;
 
+const S3_SETTINGS = {
+  endpoint: { variable: 'AMENDER_S3_ENDPOINT', type: optional(httpUrl), default: undefined } satisfies Setting<string | undefined>,
+  /** Default: true with an endpoint of its own (MinIO, Ceph, R2's S3 API), else false. */
+  forcePathStyle: { variable: 'AMENDER_S3_FORCE_PATH_STYLE', type: optional(boolean), default: undefined } satisfies Setting<boolean | undefined>,
+};
+
 /** The settings, or an Error listing what is wrong. */
 export function readS3Settings(env: Readonly<Record<string, string | undefined>>): S3Settings {
   const problems: string[] = [];
+  // The AWS SDK's own variables, read as the SDK reads them.
   const region = env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1';
-  const endpoint = env.AMENDER_S3_ENDPOINT || undefined;
-  if (endpoint !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(endpoint);
-    } catch {
-      problems.push(`AMENDER_S3_ENDPOINT: not a URL: ${JSON.stringify(endpoint)}`);
-    }
-    if (url && url.protocol !== 'https:' && url.protocol !== 'http:') problems.push(`AMENDER_S3_ENDPOINT: expected an http(s) URL, got ${url.protocol}`);
-  }
-  let forcePathStyle = endpoint !== undefined;
-  const style = env.AMENDER_S3_FORCE_PATH_STYLE;
-  if (style !== undefined && style !== '') {
-    if (style === 'true' || style === 'false') forcePathStyle = style === 'true';
-    else problems.push(`AMENDER_S3_FORCE_PATH_STYLE: expected true or false, got ${JSON.stringify(style)}`);
-  }
+  const { endpoint, forcePathStyle } = readSettings(S3_SETTINGS, env, problems);
   if (problems.length > 0) throw new Error(problems.join('; '));
-  return { region, forcePathStyle, ...(endpoint !== undefined ? { endpoint } : {}) };
+  return { region, forcePathStyle: forcePathStyle ?? endpoint !== undefined, ...(endpoint !== undefined ? { endpoint } : {}) };
 }
 
 /**

@@ -1,0 +1,82 @@
+/**
+ * The body of a review worker thread: builds the policy set versions the pool sends and answers reviews
+ * against them. Progress (the policy being evaluated) and cancellation go through the shared memory of
+ * protocol.ts, because a worker busy with a review does not read messages. worker.ts starts it; a test
+ * worker may start it with its own set builder (a fault injected into the sets the engine receives).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
+import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
+import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
+
+export interface ReviewWorkerOptions {
+  /** Builds a set version from the documents the pool sends (default: buildPolicySet). */
+  buildSet?: (inputs: readonly ParsedSource[]) => PolicySet;
+}
+
+/** Set versions kept per set name: the newest two, plus one an older request asked for. */
+const KEEP = 2;
+
+export function serveReviews(options: ReviewWorkerOptions = {}): void {
+  if (!parentPort) throw new Error('the review worker runs as a worker thread of the Node server');
+  const port = parentPort;
+  const shared = new Int32Array((workerData as WorkerData).shared);
+  const buildSet = options.buildSet ?? ((inputs) => buildPolicySet(inputs));
+  const sets = new Map<string, Map<number, PolicySet | Error>>();
+
+  const keep = (message: SetMessage): void => {
+    let versions = sets.get(message.setName);
+    if (!versions) sets.set(message.setName, (versions = new Map()));
+    let built: PolicySet | Error;
+    Atomics.store(shared, SLOT.BUILDING, 1);
+    try {
+      built = buildSet(message.inputs);
+    } catch (err) {
+      built = err instanceof Error ? err : new Error(String(err));
+    } finally {
+      Atomics.store(shared, SLOT.BUILDING, 0);
+    }
+    versions.set(message.generation, built);
+    // Drop the oldest versions beyond KEEP, never the one just built (a review for it follows).
+    const older = [...versions.keys()].filter((g) => g !== message.generation).sort((a, b) => a - b);
+    while (versions.size > KEEP) versions.delete(older.shift()!);
+  };
+
+  const review = async (message: ReviewMessage): Promise<ReviewAnswer> => {
+    const built = sets.get(message.setName)?.get(message.generation);
+    if (built === undefined) return failure(500, 'error', `internal error: policy set ${message.setName} version ${message.generation} was not sent to this worker`);
+    if (built instanceof Error) return failure(500, 'error', `internal error: building policy set ${message.setName} in a worker failed: ${built.message}`, { error: built });
+    // Answered already while its set was being built (its deadline passed): nothing left to do.
+    if (Atomics.load(shared, SLOT.CANCEL) === message.id) return failure(503, 'unavailable', 'the review was cancelled before it started');
+    Atomics.store(shared, SLOT.PROGRESS, -1);
+    return answerReviewBody(message.body, built, message.maxJsonDepth, {
+      deadlineMs: message.deadlineMs,
+      maxValueBytes: message.maxValueBytes,
+      isCancelled: () => Atomics.load(shared, SLOT.CANCEL) === message.id,
+      onPolicyStart: (ordinal) => Atomics.store(shared, SLOT.PROGRESS, ordinal),
+    });
+  };
+
+  // One review at a time: the pool sends the next only after this one's answer.
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'set') return keep(message);
+    void review(message)
+      // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
+      .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }))
+      .then((answer) => port.postMessage({ type: 'answer', id: message.id, answer: toWire(crossable(answer)) } satisfies FromWorker));
+  });
+}
+
+/** An admission reply crosses as its JSON text (see WireAnswer): serialized here, off the main thread. */
+function toWire(answer: ReviewAnswer): WireAnswer {
+  if (answer.status !== 200) return answer;
+  const { body, ...rest } = answer;
+  return { ...rest, bodyText: JSON.stringify(body) };
+}
+
+/** An Error does not keep its class (nor, in Node 20, its stack) across threads: the access log gets its text. */
+function crossable(answer: ReviewAnswer): ReviewAnswer {
+  if (!('error' in answer) || answer.error === undefined) return answer;
+  const error = answer.error as { stack?: string };
+  return { ...answer, error: String(error?.stack ?? answer.error) };
+}

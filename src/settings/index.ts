@@ -1,0 +1,31 @@
+/**
+ * One reader of settings for every platform: a table of settings (environment variable, config file key,
+ * type, default, check), read from the environment and an optional YAML/JSON config file, every problem
+ * collected with the variable or file key it came from. No platform module and no other folder of src/:
+ * any layer reads its settings with it (src/runtime holds the table every platform shares).
+ *
+ *   readSettings(table, env, problems, file?) → values
+ *   readSettingsFile(text, table, sections, problems) → mapping      unknown keys reported
+ *   integer(min, max?), seconds(max), text, list, oneOf(choices), boolean, httpUrl, optional(type)   setting types
+ *   SettingsError(problems), assertNoProblems(problems), fileKeysOf(table), variablesOf(table)
+ */
+export {
+  assertNoProblems,
+  boolean,
+  fileKeysOf,
+  httpUrl,
+  integer,
+  list,
+  oneOf,
+  optional,
+  readSettings,
+  readSettingsFile,
+  seconds,
+  SettingsError,
+  text,
+  variablesOf,
+  type Setting,
+  type SettingsOf,
+  type SettingsTable,
+  type SettingType,
+} from './reader.js';
