@@ -113,3 +113,31 @@ export async function measureInterleaved(
   }
   return samples.map(summarize);
 }
+
+/**
+ * Two async functions measured alternately (`batch` calls of each in turn), so both see the same load on a
+ * shared machine: per-call nanoseconds of each, and of `b − a` per pair of batches — the figure to use
+ * when `b` is `a` plus some overhead.
+ */
+export async function measureAsyncPair(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  { minMillis, warmup, minSamples, batch = 5 }: { minMillis: number; warmup: number; minSamples: number; batch?: number },
+): Promise<{ a: Stats; b: Stats; difference: Stats }> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const sa: number[] = [];
+  const sb: number[] = [];
+  const end = performance.now() + minMillis;
+  while (performance.now() < end || sa.length < minSamples) {
+    let t0 = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await a();
+    sa.push(Number(process.hrtime.bigint() - t0) / batch);
+    t0 = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await b();
+    sb.push(Number(process.hrtime.bigint() - t0) / batch);
+  }
+  return { a: summarize(sa), b: summarize(sb), difference: summarize(sb.map((v, i) => v - sa[i])) };
+}

@@ -1,130 +1,121 @@
 /**
- * Requests/s and p99 latency of the Node server answering `POST /mutate` with a 4 KB Pod review, under a
- * bounded loopback load (autocannon: 16 connections, at most 5 s and 40 000 requests), next to a trivial
- * Hono handler (reads the body, answers a constant) served by the same adapter, on every Node of
- * bench/nodes.ts (the running one and Node 24). The server runs in a
- * child process so the load generator does not share its event loop. Besides throughput and latency,
- * which on a small shared machine also measure the load generator competing for the same cores, each
- * row gives the server process's own CPU time per request (user + system, from `process.cpuUsage()`).
+ * The Node server under load next to its floor. The built server (dist/node/main.js, access log at
+ * `info` to a pipe, as in a container) answers `POST /mutate` with the pod-create review against the
+ * bundled policies: with its review worker pool (the default) and with reviews on the main thread
+ * (AMENDER_WORKERS=0). The floor is a trivial Hono handler that reads the body and answers fixed JSON,
+ * served by the same adapter (bench/servers/trivial-main.ts). Load: autocannon, 50 connections, at most
+ * 5 s and 100 000 requests per server, after a warm-up. The servers run on every Node of bench/nodes.ts
+ * (the running one and Node 24); autocannon runs here.
+ *
+ * Besides throughput and latency (which on a small shared machine also measure autocannon competing for
+ * the same cores), each row gives the server's CPU time per request (every thread, from /proc), and the
+ * overhead row subtracts from it the in-process review time (`answerReviewText`, measured here in the
+ * same run) to compare what the server spends around a review with what the trivial handler spends.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { pod4k } from '../fixtures.js';
-import { table } from '../lib.js';
+import { formatNs, measureAsync, table } from '../lib.js';
+import { recordGoal } from '../goals.js';
+import { buildServers, cpuMicros, ROOT, startServer } from '../servers.js';
 import { benchNodes, type BenchNode } from '../nodes.js';
+import { loadPolicies } from '../../src/cli/load.js';
+import { nodeCliIO } from '../../src/cli/node-io.js';
+import { answerReviewText, DEFAULT_LIMITS } from '../../src/server/index.js';
 
-const SERVE_VARIABLE = 'AMENDER_BENCH_SERVE';
-const LOAD = { connections: 16, duration: 5, maxOverallRequests: 40_000 };
+const LOAD = { connections: 50, duration: 5, maxOverallRequests: 100_000 };
+const WARMUP = { connections: 10, amount: 3_000 };
+const COMMAND = 'npm run bench -- 40';
 
 interface LoadFigures {
   requestsPerSecond: number;
-  /** Server CPU (user + system) per request, microseconds. */
+  /** Server CPU (every thread, user + system) per request, microseconds. */
   cpuMicros: number;
   p50ms: number;
   p99ms: number;
   requests: number;
-  non2xx: number;
-  errors: number;
+  failures: number;
 }
 
-async function serve(variant: string): Promise<void> {
-  const { startNodeServer } = await import('../../src/adapters/node.js');
-  let fetch: (req: Request) => Response | Promise<Response>;
-  if (variant === 'trivial') {
-    const { Hono } = await import('hono');
-    const app = new Hono();
-    app.post('/mutate', async (c) => {
-      await c.req.text();
-      return c.json({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'x', allowed: true } });
-    });
-    fetch = app.fetch;
-  } else {
-    const { createApp } = await import('../../src/server/index.js');
-    const { fixedPolicySet } = await import('../../src/server/index.js');
-    const { loadPolicies } = await import('../../src/cli/load.js');
-    const { nodeCliIO } = await import('../../src/cli/node-io.js');
-    const { set } = await loadPolicies(['bundled'], nodeCliIO());
-    fetch = createApp({ policies: fixedPolicySet(set, 'bundled') }).app.fetch;
-  }
-  const server = await startNodeServer({ fetch, port: 0, host: '127.0.0.1' });
-  process.on('message', () => process.send!(process.cpuUsage()));
-  process.stdout.write(`LISTENING ${server.port}\n`);
-  process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
-}
-
-async function measure(variant: string, body: string, node: BenchNode): Promise<LoadFigures> {
-  // The same loader as this process (bench/loader, or tsx when run directly), on `node`.
-  const child = spawn(node.path, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, [SERVE_VARIABLE]: variant },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const cpu = () =>
-    new Promise<number>((resolve) => {
-      child.once('message', (u: NodeJS.CpuUsage) => resolve(u.user + u.system));
-      child.send('cpu');
-    });
+async function load(main: string, env: Record<string, string>, body: string, node: BenchNode): Promise<LoadFigures> {
+  const server = await startServer(main, env, node.path);
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let seen = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        seen += d.toString();
-        const m = /LISTENING (\d+)/.exec(seen);
-        if (m) resolve(Number(m[1]));
-      });
-      child.once('exit', (code) => reject(new Error(`bench server (${variant}) exited with ${code}`)));
-      setTimeout(() => reject(new Error(`bench server (${variant}) did not start in 30 s`)), 30_000).unref();
-    });
     const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<any>;
-    const target = { url: `http://127.0.0.1:${port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
-    await autocannon({ ...target, connections: 4, amount: 2_000 }); // warm-up: JIT, caches
-    const cpuBefore = await cpu();
+    const target = { url: `http://127.0.0.1:${server.port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
+    await autocannon({ ...target, ...WARMUP }); // JIT in every thread, caches
+    const before = cpuMicros(server.child.pid!);
     const r = await autocannon({ ...target, ...LOAD });
-    const cpuAfter = await cpu();
+    const after = cpuMicros(server.child.pid!);
     return {
       requestsPerSecond: r.requests.total / r.duration,
-      cpuMicros: (cpuAfter - cpuBefore) / r.requests.total,
+      cpuMicros: before === undefined || after === undefined ? NaN : (after - before) / r.requests.total,
       p50ms: r.latency.p50,
       p99ms: r.latency.p99,
       requests: r.requests.total,
-      non2xx: r.non2xx,
-      errors: r.errors + r.timeouts,
+      failures: r.non2xx + r.errors + r.timeouts,
     };
   } finally {
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await once(child, 'exit');
+    await server.stop();
   }
 }
 
 export async function run(): Promise<void> {
-  const { nodes, note } = await benchNodes();
-  if (note) console.log(`\n(${note})`);
-  for (const node of nodes) await runOn(node);
+  const body = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
+  const { set } = await loadPolicies(['bundled'], nodeCliIO());
+  const review = await measureAsync(() => answerReviewText(body, set, DEFAULT_LIMITS.maxJsonDepth), { minMillis: 1000, warmup: 500, minSamples: 200 });
+  const reviewMicros = review.median / 1000;
+
+  const servers = await buildServers();
+  try {
+    const { nodes, note } = await benchNodes();
+    if (note) console.log(`\n(${note})`);
+    for (const node of nodes) await runOn(node, servers, body, reviewMicros, review.median);
+  } finally {
+    servers.remove();
+  }
 }
 
-/** The server runs on `node` (bench/nodes.ts: the running Node and Node 24); autocannon runs here. */
-async function runOn(node: BenchNode): Promise<void> {
-  const body = JSON.stringify(pod4k());
-  const amender = await measure('amender', body, node);
-  const trivial = await measure('trivial', body, node);
-  const row = (name: string, f: LoadFigures) => ({
+async function runOn(node: BenchNode, servers: { amender: string; trivial: string }, body: string, reviewMicros: number, reviewNs: number): Promise<void> {
+  const trivial = await load(servers.trivial, {}, body, node);
+  const pooled = await load(servers.amender, {}, body, node);
+  const inProcess = await load(servers.amender, { AMENDER_WORKERS: '0' }, body, node);
+  const overhead = (f: LoadFigures) => f.cpuMicros - reviewMicros;
+  const row = (name: string, f: LoadFigures, withReview: boolean) => ({
     server: name,
     'req/s': f.requestsPerSecond.toFixed(0),
-    'server CPU/req': `${f.cpuMicros.toFixed(0)} µs`,
+    'req/s ÷ trivial': (f.requestsPerSecond / trivial.requestsPerSecond).toFixed(2) + '×',
     'p50 ms': f.p50ms.toFixed(2),
     'p99 ms': f.p99ms.toFixed(2),
+    'CPU/req': `${f.cpuMicros.toFixed(0)} µs`,
+    'CPU/req − review': withReview ? `${overhead(f).toFixed(0)} µs` : '—',
+    '÷ trivial CPU/req': withReview ? (overhead(f) / trivial.cpuMicros).toFixed(2) + '×' : '—',
     requests: f.requests,
-    'non-2xx': f.non2xx,
-    errors: f.errors,
+    failures: f.failures,
   });
-  table(`HTTP on ${node.label} (${node.version}): POST /mutate, 4 KB Pod, bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests`, [
-    row('amender (Node adapter)', amender),
-    row('trivial Hono handler', trivial),
-  ]);
-  console.log(
-    `ratio amender/trivial: throughput ${(amender.requestsPerSecond / trivial.requestsPerSecond).toFixed(2)}×, p99 latency ${(amender.p99ms / trivial.p99ms).toFixed(2)}×, server CPU per request ${(amender.cpuMicros / trivial.cpuMicros).toFixed(2)}×`,
+  table(
+    `HTTP on ${node.label} (${node.version}): POST /mutate, pod-create (${body.length} B), bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests; in-process review ${formatNs(reviewNs)} (running Node)`,
+    [
+      row('amender, review pool (default)', pooled, true),
+      row('amender, in-process (AMENDER_WORKERS=0)', inProcess, true),
+      row('trivial Hono handler, same adapter', trivial, false),
+    ],
   );
-}
+  console.log(
+    `cost of isolation (pool vs in-process): throughput ${(pooled.requestsPerSecond / inProcess.requestsPerSecond).toFixed(2)}×, ` +
+      `p99 ${(pooled.p99ms - inProcess.p99ms).toFixed(2)} ms, CPU per request ${(pooled.cpuMicros - inProcess.cpuMicros).toFixed(0)} µs`,
+  );
 
-if (process.env[SERVE_VARIABLE]) await serve(process.env[SERVE_VARIABLE]);
+  const label = `Node server on ${node.label} (review pool)`;
+  const id = (what: string) => `http-node${node.major}-${what}`;
+  recordGoal({ id: id('throughput'), label: `${label} req/s ÷ trivial Hono handler, 50 connections`, value: pooled.requestsPerSecond / trivial.requestsPerSecond, unit: '×', min: 0.3, command: COMMAND });
+  recordGoal({ id: id('p99'), label: `${label} p99, 50 connections`, value: pooled.p99ms, unit: 'ms', max: 10, command: COMMAND });
+  recordGoal({ id: id('failures'), label: `${label} errors and non-2xx under load`, value: pooled.failures, unit: 'requests', max: 0, command: COMMAND });
+  recordGoal({
+    id: id('overhead'),
+    label: `${label} CPU/request − in-process review, ÷ trivial's`,
+    value: overhead(pooled) / trivial.cpuMicros,
+    unit: '×',
+    max: 1.5,
+    command: COMMAND,
+  });
+}

@@ -1,24 +1,19 @@
 /**
  * The cost of isolation: the built Node server (dist/node/main.js, built here into a temporary folder)
  * answering the same 4 KB Pod review against the bundled policies, with reviews evaluated on the main
- * thread (AMENDER_WORKERS=0, as before the pool) and in the worker pool (one worker, and the default: one
- * per available core). Per review, one connection at a time: latency (the pool adds a copy of the body
+ * thread (AMENDER_WORKERS=0, as before the pool) and in the worker pool (one worker, one per available
+ * core, and the default: one per core but one, at least 2). Per review, one connection at a time: latency (the pool adds a copy of the body
  * to a worker and of the answer back, and a thread hop each way). Under load (16 connections): requests/s,
  * p99 and the server's CPU per request (all its threads, from /proc; Linux only).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { defaultWorkers } from '../../src/adapters/pool/index.js';
 import { pod4k } from '../fixtures.js';
 import { summarize, table, type Stats } from '../lib.js';
+import { buildServers, cpuMicros, startServer } from '../servers.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SEQUENTIAL = { amount: 3_000 };
 const LOAD = { connections: 16, duration: 5, maxOverallRequests: 40_000 };
 
@@ -32,44 +27,6 @@ interface Figures {
   loadP99ms: number;
   cpuMicros: number | undefined;
   failures: number;
-}
-
-/** utime + stime of a process (every thread), microseconds; undefined where /proc is not there. */
-function cpuMicros(pid: number): number | undefined {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return undefined;
-  const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
-  // Fields 14 and 15 of stat (utime, stime), in clock ticks of 1/100 s on Linux.
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-/** A free loopback port: the server runs at log level warn (no access log), so it does not log its port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function start(main: string, workers: string): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), AMENDER_HOST: '127.0.0.1', AMENDER_LOG_LEVEL: 'warn', AMENDER_WORKERS: workers },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`the server (AMENDER_WORKERS=${workers}) exited with ${code}`);
-  });
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const up = await Promise.race([fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), exited]);
-    if (up) return { child, port };
-    if (Date.now() > end) throw new Error('the server did not start in 30 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** `count` reviews one after the other on one keep-alive connection; nanoseconds each. */
@@ -98,7 +55,8 @@ async function sequential(port: number, body: string, count: number): Promise<St
 }
 
 async function measure(main: string, workers: string, body: string): Promise<Figures> {
-  const { child, port } = await start(main, workers);
+  // At log level warn: no access log.
+  const { child, port, stop } = await startServer(main, { AMENDER_LOG_LEVEL: 'warn', AMENDER_WORKERS: workers });
   try {
     const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<any>;
     const target = { url: `http://127.0.0.1:${port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
@@ -117,24 +75,23 @@ async function measure(main: string, workers: string, body: string): Promise<Fig
       failures: one.failures + load.non2xx + load.errors + load.timeouts,
     };
   } finally {
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await once(child, 'exit');
+    await stop();
   }
 }
 
 export async function run(): Promise<void> {
-  const dist = mkdtempSync(join(tmpdir(), 'amender-bench-pool-'));
+  const servers = await buildServers();
   try {
-    const { buildTargets } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
-      buildTargets(names: string[], options: { policiesDir: string; distDir: string }): Promise<unknown>;
-    };
-    await buildTargets(['node'], { policiesDir: join(ROOT, 'policies'), distDir: dist });
-    const main = join(dist, 'node', 'main.js');
+    const main = servers.amender;
     const body = JSON.stringify(pod4k());
+    const cores = availableParallelism();
+    const byDefault = defaultWorkers(cores);
+    // The default first after in-process (the cost of isolation is read from it), then the counts around it.
     const variants: [string, string][] = [
       ['in-process (AMENDER_WORKERS=0)', '0'],
+      [`pool, default (${byDefault} workers: one per core but one, at least 2)`, String(byDefault)],
       ['pool, 1 worker', '1'],
-      [`pool, default (${availableParallelism()} workers)`, String(availableParallelism())],
+      ...(cores !== byDefault ? ([[`pool, one per core (${cores} workers)`, String(cores)]] as [string, string][]) : []),
     ];
     const results: [string, Figures][] = [];
     for (const [name, workers] of variants) results.push([name, await measure(main, workers, body)]);
@@ -152,12 +109,12 @@ export async function run(): Promise<void> {
         failures: f.failures,
       })),
     ]);
-    const pooled = results[results.length - 1][1];
+    const pooled = results[1][1];
     console.log(
       `cost of isolation (default pool vs in-process): ${((pooled.p50ms - base.p50ms) * 1000).toFixed(0)} µs median latency per review one at a time, throughput ${(pooled.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×` +
         (pooled.cpuMicros !== undefined && base.cpuMicros !== undefined ? `, CPU per review ${(pooled.cpuMicros - base.cpuMicros).toFixed(0)} µs more` : ''),
     );
   } finally {
-    rmSync(dist, { recursive: true, force: true });
+    servers.remove();
   }
 }

@@ -17,6 +17,7 @@ import { exampleHint } from './node-hint.js';
 import { refusedConnectionsLog } from './node-refused-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
+import { bufferedStdout } from './node-log.js';
 import { markStartup } from './startup-marks.js';
 
 markStartup('modulesLoaded');
@@ -66,34 +67,6 @@ function createSets(config: NodeConfig): NodePolicySets {
   }
 }
 
-/**
- * Log lines go to standard output in one write per turn of the event loop: writes to a pipe (a container's
- * log) are synchronous system calls on Linux, and one per request cost about a tenth of a review's CPU.
- * What is buffered is written before the process exits.
- */
-function batchedStdout(): { write: (line: string) => void; flush: () => void } {
-  let pending: string[] = [];
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    process.stdout.write(text);
-  };
-  process.on('exit', flush);
-  return {
-    write: (line) => {
-      pending.push(line);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    flush,
-  };
-}
-
 /** The request target's path, for the log line of a request refused before routing. */
 function targetPath(target: string): string {
   const query = target.indexOf('?');
@@ -101,7 +74,7 @@ function targetPath(target: string): string {
 }
 
 const config = readConfig();
-const stdout = batchedStdout();
+const stdout = bufferedStdout();
 const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
 const sets = createSets(config);
 
@@ -176,6 +149,7 @@ const stop = (signal: string) => {
   stopping = true;
   sets.stop();
   logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight(), shutdownTimeoutMs: config.shutdownTimeoutMs });
+  stdout.flush(); // what happened before the drain is in the log even if the drain is cut short
   void server.close().then(async () => {
     await pool?.close();
     logger({ level: 'info', msg: 'stopped' });

@@ -5,7 +5,8 @@
  *   jsonLineLogger(write, { minLevel?, now? }): Logger     one JSON object per line
  *   silentLogger, isLogLevel(text)
  *   new Registry(); registry.register(new Counter | Histogram | CallbackCounter | CallbackGauge)
+ *   counter.child(labels), histogram.child(labels), new ChildTable(names, create)   series resolved once
  *   registry.render()                                       Prometheus text format 0.0.4
  */
 export { jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from './log.js';
-export { Counter, CallbackCounter, CallbackGauge, Histogram, Registry, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
+export { Counter, CallbackCounter, CallbackGauge, ChildTable, Histogram, Registry, PROMETHEUS_CONTENT_TYPE, type CounterChild, type HistogramChild } from './metrics.js';

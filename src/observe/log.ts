@@ -27,11 +27,26 @@ export function jsonLineLogger(
   const threshold = LEVELS[minLevel];
   return (record) => {
     if (LEVELS[record.level] < threshold) return;
-    // time, level and msg first, then the fields in their order; one object built per line (one per request).
-    const line: Record<string, unknown> = { time: now().toISOString(), level: record.level, msg: record.msg };
-    for (const key in record) if (key !== 'level' && key !== 'msg') line[key] = record[key];
-    write(JSON.stringify(line) + '\n');
+    write(jsonLine(now().toISOString(), record));
   };
+}
+
+/**
+ * `{"time":…,"level":…,"msg":…,<the other fields in their order>}` and a newline, exactly as
+ * JSON.stringify of that object writes it (a record's own `time` takes the first place; a field whose
+ * value JSON leaves out, such as undefined, is left out), without building the object: one per request.
+ */
+function jsonLine(time: string, record: LogRecord): string {
+  let line = '';
+  const field = (key: string, value: unknown) => {
+    const text = JSON.stringify(value);
+    if (text !== undefined) line += `${line === '' ? '{' : ','}${JSON.stringify(key)}:${text}`;
+  };
+  field('time', 'time' in record ? record.time : time);
+  field('level', record.level);
+  field('msg', record.msg);
+  for (const key in record) if (key !== 'time' && key !== 'level' && key !== 'msg') field(key, record[key]);
+  return (line === '' ? '{' : line) + '}\n';
 }
 
 /** Drops every record (the CLI and benchmarks). */

@@ -33,23 +33,78 @@ function header(name: string, help: string, type: string): string {
   return `# HELP ${name} ${help.replace(/[\\\n]/g, (c) => HELP_ESCAPES[c])}\n# TYPE ${name} ${type}\n`;
 }
 
+/** One series of a counter, resolved once: `inc` is an addition, no label text is built. */
+export interface CounterChild {
+  inc(by?: number): void;
+}
+
+/** One series of a histogram, resolved once: `observe` finds a bucket and adds. */
+export interface HistogramChild {
+  observe(value: number): void;
+}
+
 export class Counter implements Metric {
-  private readonly values = new Map<string, number>();
+  /** By label text, in the order first counted (the order /metrics lists them). */
+  private readonly series = new Map<string, { value: number }>();
   constructor(readonly name: string, readonly help: string) {}
 
   inc(labels: Labels = {}, by = 1): void {
-    const key = labelText(labels);
-    this.values.set(key, (this.values.get(key) ?? 0) + by);
+    this.cell(labelText(labels)).value += by;
+  }
+
+  /**
+   * The series of `labels`, for code that counts it on every request (see ChildTable). It is listed, at
+   * 0, from this call on: resolve a child just before its first `inc`.
+   */
+  child(labels: Labels = {}): CounterChild {
+    const cell = this.cell(labelText(labels));
+    return { inc: (by = 1) => void (cell.value += by) };
   }
 
   get(labels: Labels = {}): number {
-    return this.values.get(labelText(labels)) ?? 0;
+    return this.series.get(labelText(labels))?.value ?? 0;
+  }
+
+  private cell(key: string): { value: number } {
+    let cell = this.series.get(key);
+    if (!cell) this.series.set(key, (cell = { value: 0 }));
+    return cell;
   }
 
   render(): string {
     let out = header(this.name, this.help, 'counter');
-    for (const [labels, value] of this.values) out += `${this.name}${labels} ${numberText(value)}\n`;
+    for (const [labels, cell] of this.series) out += `${this.name}${labels} ${numberText(cell.value)}\n`;
     return out;
+  }
+}
+
+/**
+ * Children of a metric by the values of its labels (in the order of `names`), found through one Map per
+ * label: a lookup builds no string; a label text is built once per new series.
+ */
+export class ChildTable<C> {
+  private readonly root = new Map<string | number, unknown>();
+  constructor(
+    private readonly names: readonly string[],
+    private readonly create: (labels: Labels) => C,
+  ) {}
+
+  /** `values` in the order of the names; a number stands for its decimal text (an HTTP status). */
+  get(...values: (string | number)[]): C {
+    let node = this.root;
+    const last = this.names.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = node.get(values[i]) as Map<string | number, unknown> | undefined;
+      if (next === undefined) node.set(values[i], (next = new Map()));
+      node = next;
+    }
+    let child = node.get(values[last]) as C | undefined;
+    if (child === undefined) {
+      const labels: Record<string, string> = {};
+      this.names.forEach((name, i) => (labels[name] = String(values[i])));
+      node.set(values[last], (child = this.create(labels)));
+    }
+    return child;
   }
 }
 
@@ -84,14 +139,32 @@ export class CallbackCounter extends CallbackMetric {
 }
 
 export class Histogram implements Metric {
+  /** By label text, in the order first observed; `counts[i]` holds the observations in bucket i alone (cumulated when rendered). */
   private readonly series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
   constructor(readonly name: string, readonly help: string, private readonly buckets: readonly number[]) {}
 
   observe(value: number, labels: Labels = {}): void {
+    this.add(this.seriesOf(labels), value);
+  }
+
+  /** The series of `labels` (listed from this call on: resolve a child just before its first `observe`). */
+  child(labels: Labels = {}): HistogramChild {
+    const s = this.seriesOf(labels);
+    return { observe: (value) => this.add(s, value) };
+  }
+
+  private seriesOf(labels: Labels) {
     const key = labelText(labels);
     let s = this.series.get(key);
     if (!s) this.series.set(key, (s = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
-    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
+    return s;
+  }
+
+  private add(s: { counts: number[]; sum: number; count: number }, value: number): void {
+    // The first bucket that holds the value; none (above the last bound, or NaN) counts only in +Inf.
+    let i = 0;
+    while (i < this.buckets.length && !(value <= this.buckets[i])) i++;
+    if (i < this.buckets.length) s.counts[i]++;
     s.sum += value;
     s.count++;
   }
@@ -99,8 +172,10 @@ export class Histogram implements Metric {
   render(): string {
     let out = header(this.name, this.help, 'histogram');
     for (const s of this.series.values()) {
+      let cumulative = 0;
       this.buckets.forEach((le, i) => {
-        out += `${this.name}_bucket${labelText({ ...s.labels, le: numberText(le) })} ${s.counts[i]}\n`;
+        cumulative += s.counts[i];
+        out += `${this.name}_bucket${labelText({ ...s.labels, le: numberText(le) })} ${cumulative}\n`;
       });
       out += `${this.name}_bucket${labelText({ ...s.labels, le: '+Inf' })} ${s.count}\n`;
       out += `${this.name}_sum${labelText(s.labels)} ${numberText(s.sum)}\n`;

@@ -1,5 +1,5 @@
 import type { PolicySetProvider } from '../policyset/index.js';
-import { CallbackCounter, CallbackGauge, Counter, Histogram, Registry } from '../observe/index.js';
+import { CallbackCounter, CallbackGauge, ChildTable, Counter, Histogram, Registry, type CounterChild, type HistogramChild } from '../observe/index.js';
 import { createPolicyMetrics, type PolicyMetrics } from './policy-metrics.js';
 
 /** The compiled-CEL-program cache figures (src/cel `programCacheStats`). */
@@ -22,6 +22,10 @@ export interface AppMetrics {
   httpRequests: Counter;
   /** Per policy and Kyverno rule: outcomes and durations. */
   policies: PolicyMetrics;
+  /** One HTTP request answered (amender_http_requests_total), through series resolved once. */
+  countRequest(route: string, status: number): void;
+  /** One review answered on a mutate route: its outcome and its time (cluster undefined for `/mutate`). */
+  countReview(outcome: string, cluster: string | undefined, seconds: number): void;
 }
 
 export function createAppMetrics(policies: PolicySetProvider, celCache: () => CelCacheStats): AppMetrics {
@@ -69,5 +73,27 @@ export function createAppMetrics(policies: PolicySetProvider, celCache: () => Ce
   registry.register(new CallbackGauge('amender_cel_program_cache_entries', 'Compiled CEL programs held in the cache.', () => [[{}, celCache().size]]));
   registry.register(new CallbackGauge('amender_cel_program_cache_capacity', 'Most compiled CEL programs the cache holds.', () => [[{}, celCache().capacity]]));
   const policyMetrics = createPolicyMetrics(registry);
-  return { registry, reviews, reviewSeconds, httpRequests, policies: policyMetrics };
+  // Every request counts in these: their series are resolved once, not rebuilt as label text per request.
+  const requestSeries = new ChildTable<CounterChild>(['route', 'code'], (labels) => httpRequests.child(labels));
+  const reviewSeries = new ChildTable<CounterChild>(['outcome'], (labels) => reviews.child(labels));
+  const clusterReviewSeries = new ChildTable<CounterChild>(['outcome', 'cluster'], (labels) => reviews.child(labels));
+  const clusterSeconds = new ChildTable<HistogramChild>(['cluster'], (labels) => reviewSeconds.child(labels));
+  let defaultSeconds: HistogramChild | undefined;
+  return {
+    registry,
+    reviews,
+    reviewSeconds,
+    httpRequests,
+    policies: policyMetrics,
+    countRequest: (route, status) => requestSeries.get(route, status).inc(),
+    countReview(outcome, cluster, seconds) {
+      if (cluster === undefined) {
+        reviewSeries.get(outcome).inc();
+        (defaultSeconds ??= reviewSeconds.child()).observe(seconds);
+      } else {
+        clusterReviewSeries.get(outcome, cluster).inc();
+        clusterSeconds.get(cluster).observe(seconds);
+      }
+    },
+  };
 }

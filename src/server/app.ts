@@ -67,7 +67,7 @@ export function createApp(options: AppOptions): AmenderApp {
     await next();
     const status = c.res.status;
     const route = status === 404 && c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
-    metrics.httpRequests.inc({ route, code: String(status) });
+    metrics.countRequest(route, status);
     const record: LogRecord = {
       level: status >= 500 ? 'error' : 'info',
       msg: 'request',

@@ -52,7 +52,10 @@ const REDACTED = '[redacted]';
  * Leading or doubled slashes and the case of `clusters` do not matter (a client's typo must not leak
  * either); paths outside `/clusters/` are returned as they are.
  */
+const CLUSTERS_SEGMENT = /clusters/i;
+
 export function redactClusterPath(path: string): string {
+  if (!CLUSTERS_SEGMENT.test(path)) return path; // every request is logged: most are not cluster routes
   const segments = path.split('/');
   // The first non-empty segment must be `clusters`; anything before it is slashes.
   let at = 0;

@@ -1,13 +1,15 @@
 import type { Limits } from './limits.js';
 
 export type BodyResult =
-  | { ok: true; text: string }
+  | { ok: true; bytes: Uint8Array }
   | { ok: false; status: 400 | 408 | 413; message: string };
 
 const TIMED_OUT = Symbol('timed out');
+/** A Content-Length value (optional whitespace around it is the HTTP layer's to strip, and allowed). */
+const DECIMAL = /^\s*\d+\s*$/;
 
 /**
- * Reads a request body as UTF-8 text without ever holding more than `maxBodyBytes` of it: a declared
+ * Reads a request body's bytes without ever holding more than `maxBodyBytes` of it: a declared
  * Content-Length over the limit is refused before reading, and a streamed body is cancelled as soon as it
  * passes the limit. A body that does not arrive within `bodyTimeoutMs` is cancelled too, so a client that
  * stops sending cannot hold a handler forever on any platform.
@@ -21,55 +23,59 @@ const TIMED_OUT = Symbol('timed out');
 export async function readBoundedBody(request: Request, limits: Limits): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
-    if (!/^\d+$/.test(declared.trim())) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
+    if (!DECIMAL.test(declared)) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
     if (Number(declared) > limits.maxBodyBytes) return tooLarge(limits);
     return readDeclared(request, limits);
   }
-  if (request.body === null) return { ok: true, text: '' };
+  if (request.body === null) return { ok: true, bytes: new Uint8Array(0) };
   return readStream(request.body, limits);
 }
 
-/** Settles with TIMED_OUT once the body timeout has passed; `clear` stops the timer. */
-function bodyTimer(limits: Limits): { timedOut: Promise<typeof TIMED_OUT>; clear: () => void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+/**
+ * `reading`, or TIMED_OUT once the body timeout has passed first: one timer and one promise per body,
+ * cleared as soon as the body is in.
+ */
+function withinBodyTimeout<T>(reading: Promise<T>, limits: Limits): Promise<T | typeof TIMED_OUT> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+    reading.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
   });
-  return { timedOut, clear: () => clearTimeout(timer) };
 }
 
 async function readDeclared(request: Request, limits: Limits): Promise<BodyResult> {
-  const { timedOut, clear } = bodyTimer(limits);
-  const reading = request.arrayBuffer();
-  reading.catch(() => {}); // after a timeout nobody waits for it; the connection's end settles it
   let bytes: ArrayBuffer | typeof TIMED_OUT;
   try {
-    bytes = await Promise.race([reading, timedOut]);
+    // After a timeout nobody waits for the reading; the connection's end settles it.
+    bytes = await withinBodyTimeout(request.arrayBuffer(), limits);
   } catch (err) {
     return unreadable(err);
-  } finally {
-    clear();
   }
   if (bytes === TIMED_OUT) return timeout(limits);
   // A platform that does not hold the client to its Content-Length still cannot pass the limit unnoticed.
   if (bytes.byteLength > limits.maxBodyBytes) return tooLarge(limits);
-  try {
-    return { ok: true, text: STRICT_UTF8.decode(bytes) };
-  } catch {
-    return notUtf8();
-  }
+  // Not decoded here: the text is made where the review is evaluated (a worker, off the main thread).
+  return { ok: true, bytes: new Uint8Array(bytes) };
 }
-
-/** Fatal on malformed input; a BOM is dropped, as the streaming decoder does. Stateless between calls. */
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Promise<BodyResult> {
   const reader = body.getReader();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   // One timer for the whole body (not one per chunk): most bodies arrive in a chunk or two.
-  const { timedOut, clear } = bodyTimer(limits);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+  });
+  const clear = () => clearTimeout(timer);
   let received = 0;
-  let text = '';
+  const chunks: Uint8Array[] = [];
   try {
     for (;;) {
       const chunk = await Promise.race([reader.read(), timedOut]);
@@ -77,13 +83,8 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
       if (chunk.done) break;
       received += chunk.value.byteLength;
       if (received > limits.maxBodyBytes) return tooLarge(limits);
-      const piece = decode(decoder, chunk.value);
-      if (piece === undefined) return notUtf8();
-      text += piece;
+      chunks.push(chunk.value);
     }
-    const rest = decode(decoder);
-    if (rest === undefined) return notUtf8();
-    text += rest;
   } catch (err) {
     return unreadable(err);
   } finally {
@@ -91,20 +92,16 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
     // Releases the connection's remaining bytes (no-op once the stream has ended).
     reader.cancel().catch(() => {});
   }
-  return { ok: true, text };
-}
-
-/** The decoded text, or undefined when the bytes are not UTF-8 (`chunk` undefined flushes). */
-function decode(decoder: InstanceType<typeof TextDecoder>, chunk?: Uint8Array): string | undefined {
-  try {
-    return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
-  } catch {
-    return undefined;
+  // One chunk that is its whole buffer is kept; otherwise one exact copy (a view into a larger buffer
+  // would carry all of it across to a worker).
+  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) return { ok: true, bytes: chunks[0] };
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
   }
-}
-
-function notUtf8(): BodyResult {
-  return { ok: false, status: 400, message: 'request body is not valid UTF-8' };
+  return { ok: true, bytes };
 }
 
 function unreadable(err: unknown): BodyResult {

@@ -4,7 +4,7 @@
  * hits the deadline or takes the time. Label values are policy and rule names from the set in force
  * (bounded by the set), never object content.
  */
-import { Counter, Histogram, type Registry } from '../observe/index.js';
+import { ChildTable, Counter, Histogram, type CounterChild, type HistogramChild, type Registry } from '../observe/index.js';
 
 /** What the engine reports of one policy (src/engine PolicyOutcome, structurally). */
 export interface PolicyOutcomeFigures {
@@ -38,16 +38,20 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
   const seconds = registry.register(new Histogram('amender_policy_duration_seconds', 'Time one policy took in one review, by policy set, engine and policy.', POLICY_BUCKETS));
   const rules = registry.register(new Counter('amender_kyverno_rule_evaluations_total', 'Kyverno rules that matched, by policy set, policy, rule and status.'));
   const ruleSeconds = registry.register(new Histogram('amender_kyverno_rule_duration_seconds', 'Time one Kyverno rule took in one review, by policy set, policy and rule.', POLICY_BUCKETS));
+  // Resolved once per series (a policy set holds a bounded number of policies and rules), not per review.
+  const evaluationSeries = new ChildTable<CounterChild>(['policy_set', 'engine', 'policy', 'outcome'], (labels) => evaluations.child(labels));
+  const secondsSeries = new ChildTable<HistogramChild>(['policy_set', 'engine', 'policy'], (labels) => seconds.child(labels));
+  const ruleSeries = new ChildTable<CounterChild>(['policy_set', 'policy', 'rule', 'status'], (labels) => rules.child(labels));
+  const ruleSecondsSeries = new ChildTable<HistogramChild>(['policy_set', 'policy', 'rule'], (labels) => ruleSeconds.child(labels));
   return {
     record(policySet, outcomes) {
       for (const o of outcomes) {
-        const labels = { policy_set: policySet, engine: o.engine, policy: o.policy };
-        evaluations.inc({ ...labels, outcome: outcomeLabel(o) });
-        if (o.durationMs !== undefined) seconds.observe(o.durationMs / 1000, labels);
-        for (const r of o.rules ?? []) {
-          const ruleLabels = { policy_set: policySet, policy: o.policy, rule: r.rule };
-          rules.inc({ ...ruleLabels, status: r.status });
-          if (r.durationMs !== undefined) ruleSeconds.observe(r.durationMs / 1000, ruleLabels);
+        evaluationSeries.get(policySet, o.engine, o.policy, outcomeLabel(o)).inc();
+        if (o.durationMs !== undefined) secondsSeries.get(policySet, o.engine, o.policy).observe(o.durationMs / 1000);
+        if (o.rules === undefined) continue;
+        for (const r of o.rules) {
+          ruleSeries.get(policySet, o.policy, r.rule, r.status).inc();
+          if (r.durationMs !== undefined) ruleSecondsSeries.get(policySet, o.policy, r.rule).observe(r.durationMs / 1000);
         }
       }
     },

@@ -41,6 +41,11 @@ export type ReviewAnswer =
       outcomes?: readonly PolicyOutcome[];
       /** Which object, for log lines: never its content. */
       subject?: ReviewSubject;
+      /**
+       * `body` already serialized as JSON, when the evaluation did it off the main thread (a review worker):
+       * the route sends it as it is.
+       */
+      bodyText?: string;
     }
   | { status: HttpErrorCode; body: StatusBody; outcome: Exclude<ReviewOutcome, 'allowed' | 'patched' | 'denied'>; uid?: string; error?: unknown };
 
@@ -90,6 +95,31 @@ export function answerReviewText(text: string, set: PolicySet | undefined, maxJs
     }
     return answerGuarded(value, set, guard, seen, options.onPolicyStart);
   });
+}
+
+/** Fatal on malformed input; a BOM is dropped. Stateless between calls. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The review text of a request body's bytes: strict UTF-8 and not blank, or the 400 answer saying why.
+ * Decoded where the review is evaluated, so a review worker does it off the main thread.
+ */
+export function reviewBodyText(body: Uint8Array): { ok: true; text: string } | { ok: false; answer: ReviewAnswer } {
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(body);
+  } catch {
+    return { ok: false, answer: failure(400, 'invalid', 'request body is not valid UTF-8') };
+  }
+  if (text.trim() === '') return { ok: false, answer: failure(400, 'invalid', 'empty request body: expected an AdmissionReview') };
+  return { ok: true, text };
+}
+
+/** Answers a review given as the request body's bytes (see reviewBodyText). The deadline counts from this call. */
+export async function answerReviewBody(body: Uint8Array, set: PolicySet | undefined, maxJsonDepth: number, options: ReviewOptions = {}): Promise<ReviewAnswer> {
+  const decoded = reviewBodyText(body);
+  if (!decoded.ok) return decoded.answer;
+  return answerReviewText(decoded.text, set, maxJsonDepth, options);
 }
 
 /** Answers a parsed review (the CLI reads YAML too). The deadline counts from this call. */

@@ -5,11 +5,14 @@
  */
 import type { Limits } from './limits.js';
 import type { PolicySetState } from '../policyset/index.js';
-import { answerReviewText, type ReviewAnswer } from './review.js';
+import { answerReviewBody, type ReviewAnswer } from './review.js';
 
 export interface ReviewJob {
-  /** The request body, read and bounded by the route; not parsed yet (a pool parses it off the main thread). */
-  text: string;
+  /**
+   * The request body's bytes, read and bounded by the route; not decoded nor parsed yet (a pool does both
+   * off the main thread: see answerReviewBody).
+   */
+  body: Uint8Array;
   /**
    * Which policy set: `default` for `POST /mutate`, `clusters/<name>` for a cluster's routes (a cluster
    * may be named `default`, so the prefix keeps the two apart).
@@ -26,7 +29,7 @@ export type Reviewer = (job: ReviewJob) => Promise<ReviewAnswer>;
 
 /** Evaluates on the calling thread: the behaviour of every platform without a pool. */
 export const inProcessReviewer: Reviewer = (job) =>
-  answerReviewText(job.text, job.state.set, job.limits.maxJsonDepth, {
+  answerReviewBody(job.body, job.state.set, job.limits.maxJsonDepth, {
     deadlineMs: job.limits.reviewDeadlineMs,
     maxValueBytes: job.limits.maxValueBytes,
     signal: job.signal,

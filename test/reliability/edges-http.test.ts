@@ -217,6 +217,8 @@ describe('a cap on connections', () => {
         const reply = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 2000);
         return statusOf(reply) === 200;
       });
+      // Log lines are written in batches (src/adapters/node-log.ts): wait for this one.
+      await waitFor('the connections refused line', () => server.lines.some((l) => l.msg === 'connections refused'));
       expect(server.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'connections refused', count: 1 }));
     } finally {
       for (const c of [...held, ...extra]) c.socket.destroy();

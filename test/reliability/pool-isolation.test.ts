@@ -192,7 +192,8 @@ describe('a review that exhausts its worker heap', () => {
     expect((await send(server.url, '/healthz').reply).status).toBe(200);
     expect(labelsPatched(await send(server.url, '/mutate', { body: REVIEW }).reply)).toEqual(['light']);
     expect(await metric(server.url, /amender_workers/)).toBe(1);
-    expect(server.lines.some((l) => l.msg === 'review worker replaced' && l.reason === 'heap')).toBe(true);
+    // Log lines are written in batches (src/adapters/node-log.ts).
+    await waitFor('the worker replaced line', () => server.lines.some((l) => l.msg === 'review worker replaced' && l.reason === 'heap'));
   });
 });
 

@@ -9,7 +9,7 @@
  *       .close()
  *   serveReviews(options?)      the body of a worker thread (worker.ts; a test worker passes its own buildSet)
  */
-export { readPoolSettings, POOL_ENVIRONMENT_VARIABLES, POOL_VARIABLES, DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_GRACE_MS, type PoolSettings } from './config.js';
+export { readPoolSettings, defaultWorkers, POOL_ENVIRONMENT_VARIABLES, POOL_VARIABLES, DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_GRACE_MS, type PoolSettings } from './config.js';
 export { workerEntryBeside, WORKER_BUNDLE_NAME, type WorkerEntry } from './entry.js';
 export { ReviewPool, type PoolOptions, type ReplaceReason } from './pool.js';
 export { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';

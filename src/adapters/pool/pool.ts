@@ -20,7 +20,8 @@
 import { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
 import { CallbackGauge, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
-import { SHARED_SLOTS, SLOT, type FromWorker, type ToWorker, type WorkerData } from './protocol.js';
+import { SHARED_SLOTS, SLOT, type FromWorker, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
+import type { ReviewReply } from '../../admission/index.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import type { WorkerEntry } from './entry.js';
@@ -189,7 +190,7 @@ export class ReviewPool {
       id: entry.id,
       setName: entry.job.setName,
       generation: entry.generation,
-      text: entry.job.text,
+      body: entry.job.body,
       maxJsonDepth: entry.job.limits.maxJsonDepth,
       deadlineMs: remaining,
       maxValueBytes: entry.job.limits.maxValueBytes,
@@ -249,7 +250,7 @@ export class ReviewPool {
   private onMessage(slot: Slot, message: FromWorker): void {
     const entry = slot.job;
     if (slot.retired || !entry || entry.id !== message.id) return;
-    this.finish(entry, message.answer);
+    this.finish(entry, fromWire(message.answer));
     this.release(slot);
   }
 
@@ -294,7 +295,7 @@ export class ReviewPool {
 
   private stoppedAnswer(entry: Job, ordinal: number, reason: StopReason): ReviewAnswer {
     try {
-      return stoppedReviewAnswer(entry.job.text, entry.set, entry.job.limits.maxJsonDepth, ordinal, reason, this.answerStopped);
+      return stoppedReviewAnswer(entry.job.body, entry.set, entry.job.limits.maxJsonDepth, ordinal, reason, this.answerStopped);
     } catch (error) {
       return failure(500, 'error', 'internal error while answering a stopped review', { error });
     }
@@ -328,6 +329,13 @@ export class ReviewPool {
     worker.unref();
     return slot;
   }
+}
+
+/** A worker's answer as the route takes it: an admission reply keeps its JSON text, its object is parsed only if read. */
+function fromWire(answer: WireAnswer): ReviewAnswer {
+  if (!('bodyText' in answer)) return answer;
+  let body: ReviewReply | undefined;
+  return Object.defineProperty({ ...answer }, 'body', { enumerable: true, get: () => (body ??= JSON.parse(answer.bodyText) as ReviewReply) }) as ReviewAnswer;
 }
 
 function cancelledAnswer(): ReviewAnswer {

@@ -20,7 +20,8 @@ export interface ReviewMessage {
   id: number;
   setName: string;
   generation: number;
-  text: string;
+  /** The request body's bytes (a copy crosses; the worker decodes and parses them). */
+  body: Uint8Array;
   maxJsonDepth: number;
   /** What is left of the review's deadline when it is handed to the worker. */
   deadlineMs: number;
@@ -29,11 +30,19 @@ export interface ReviewMessage {
 
 export type ToWorker = SetMessage | ReviewMessage;
 
+type AdmittedAnswer = Extract<ReviewAnswer, { status: 200 }>;
+
+/**
+ * A review answer as it crosses back: an admission reply travels as its JSON text (serialized by the
+ * worker, so the main thread neither copies the object nor serializes it), other answers as they are.
+ */
+export type WireAnswer = Exclude<ReviewAnswer, AdmittedAnswer> | (Omit<AdmittedAnswer, 'body'> & { bodyText: string });
+
 /** Worker → main: the answer to review `id` (`error`, when present, is a string: Errors lose their class). */
 export interface AnswerMessage {
   type: 'answer';
   id: number;
-  answer: ReviewAnswer;
+  answer: WireAnswer;
 }
 
 export type FromWorker = AnswerMessage;

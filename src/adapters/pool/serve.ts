@@ -6,8 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
-import { answerReviewText, failure, type ReviewAnswer } from '../../server/index.js';
-import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WorkerData } from './protocol.js';
+import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
+import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
 
 export interface ReviewWorkerOptions {
   /** Builds a set version from the documents the pool sends (default: buildPolicySet). */
@@ -49,7 +49,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     // Answered already while its set was being built (its deadline passed): nothing left to do.
     if (Atomics.load(shared, SLOT.CANCEL) === message.id) return failure(503, 'unavailable', 'the review was cancelled before it started');
     Atomics.store(shared, SLOT.PROGRESS, -1);
-    return answerReviewText(message.text, built, message.maxJsonDepth, {
+    return answerReviewBody(message.body, built, message.maxJsonDepth, {
       deadlineMs: message.deadlineMs,
       maxValueBytes: message.maxValueBytes,
       isCancelled: () => Atomics.load(shared, SLOT.CANCEL) === message.id,
@@ -61,10 +61,17 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
   port.on('message', (message: ToWorker) => {
     if (message.type === 'set') return keep(message);
     void review(message)
-      // answerReviewText is the error boundary; this catches only a failure of the worker's own steps.
+      // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
       .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }))
-      .then((answer) => port.postMessage({ type: 'answer', id: message.id, answer: crossable(answer) } satisfies FromWorker));
+      .then((answer) => port.postMessage({ type: 'answer', id: message.id, answer: toWire(crossable(answer)) } satisfies FromWorker));
   });
+}
+
+/** An admission reply crosses as its JSON text (see WireAnswer): serialized here, off the main thread. */
+function toWire(answer: ReviewAnswer): WireAnswer {
+  if (answer.status !== 200) return answer;
+  const { body, ...rest } = answer;
+  return { ...rest, bodyText: JSON.stringify(body) };
 }
 
 /** An Error does not keep its class (nor, in Node 20, its stack) across threads: the access log gets its text. */

@@ -11,25 +11,27 @@ import { allowReply, denyReply, validateReview, type AdmissionRequest } from '..
 import type { EngineResult } from '../../engine/index.js';
 import { JsonParseError, parseJson, type JsonValue } from '../../json/index.js';
 import type { PolicySet } from '../../policyset/index.js';
-import { failure, type ReviewAnswer } from '../../server/index.js';
+import { failure, reviewBodyText, type ReviewAnswer } from '../../server/index.js';
 
 export type StopReason = 'deadline' | 'size' | 'cancelled';
 
 /** Same signature as the engine's `answerStoppedReview`. */
 export type AnswerStopped = (set: PolicySet, request: AdmissionRequest, ordinal: number, reason: StopReason) => EngineResult;
 
-/** The ReviewAnswer of a stopped review: parse and validate the body here, then ask `answer`. */
+/** The ReviewAnswer of a stopped review: decode, parse and validate the body here, then ask `answer`. */
 export function stoppedReviewAnswer(
-  text: string,
+  body: Uint8Array,
   set: PolicySet,
   maxJsonDepth: number,
   ordinal: number,
   reason: StopReason,
   answer: AnswerStopped,
 ): ReviewAnswer {
+  const decoded = reviewBodyText(body);
+  if (!decoded.ok) return decoded.answer;
   let value: JsonValue;
   try {
-    value = parseJson(text, { maxDepth: maxJsonDepth });
+    value = parseJson(decoded.text, { maxDepth: maxJsonDepth });
   } catch (err) {
     if (err instanceof JsonParseError) return failure(400, 'invalid', `malformed JSON: ${err.message}`);
     throw err;

@@ -18,6 +18,9 @@ export interface MutateDeps {
   logger: Logger;
 }
 
+/** The header c.json sets, for a reply serialized already. */
+const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
+
 function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined || value.trim() === '') return true; // the API server always sends one; curl users may not
   const type = value.split(';')[0].trim().toLowerCase();
@@ -46,14 +49,14 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
     const started = deps.clock();
     const answer = await answerRequest(c, deps, state, setName);
     const cluster = clusterOfSet(setName);
-    deps.metrics.reviews.inc(cluster === undefined ? { outcome: answer.outcome } : { outcome: answer.outcome, cluster });
-    deps.metrics.reviewSeconds.observe((deps.clock() - started) / 1000, cluster === undefined ? {} : { cluster });
+    deps.metrics.countReview(answer.outcome, cluster, (deps.clock() - started) / 1000);
     if (answer.status === 200 && answer.outcomes) {
       const policySet = cluster ?? 'default';
       deps.metrics.policies.record(policySet, answer.outcomes);
       logPolicyFailures(deps.logger, policySet, answer);
     }
     c.set('review', answer);
+    if (answer.status === 200 && answer.bodyText !== undefined) return c.body(answer.bodyText, 200, JSON_CONTENT_TYPE);
     return c.json(answer.body, answer.status);
   };
 }
@@ -73,6 +76,5 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
     return failure(body.status, outcome, body.message);
   }
-  if (body.text.trim() === '') return failure(400, 'invalid', 'empty request body: expected an AdmissionReview');
-  return deps.reviewer({ text: body.text, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
+  return deps.reviewer({ body: body.bytes, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
 }

@@ -1,0 +1,101 @@
+/**
+ * The Node server buffers its log lines (src/adapters/node-log.ts) instead of writing one per request: the
+ * buffer's own rules, and, through the built server, that no line is lost when it stops on SIGTERM or
+ * exits on a fatal error.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bufferedLines } from '../../src/adapters/node-log.js';
+import { ensureBuilt, ROOT, SERVER_BUNDLE } from '../node/built.js';
+import { startBundle } from '../node/bundle.js';
+
+const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
+
+describe('bufferedLines', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('writes the lines waiting together once the interval has passed', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const buffer = bufferedLines((text) => writes.push(text), { intervalMs: 100 });
+    buffer.write('a\n');
+    buffer.write('b\n');
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(100);
+    expect(writes).toEqual(['a\nb\n']);
+    buffer.write('c\n');
+    vi.advanceTimersByTime(100);
+    expect(writes).toEqual(['a\nb\n', 'c\n']);
+  });
+
+  it('writes at once when maxBytes are waiting, and on flush', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const buffer = bufferedLines((text) => writes.push(text), { intervalMs: 100, maxBytes: 6 });
+    buffer.write('abc\n');
+    expect(writes).toEqual([]);
+    buffer.write('def\n');
+    expect(writes).toEqual(['abc\ndef\n']);
+    buffer.write('g\n');
+    buffer.flush();
+    expect(writes).toEqual(['abc\ndef\n', 'g\n']);
+    buffer.flush(); // nothing waiting: no empty write
+    vi.advanceTimersByTime(1000);
+    expect(writes).toEqual(['abc\ndef\n', 'g\n']);
+  });
+});
+
+describe('the built server log', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('has every request line when stopped by SIGTERM right after the last answer', { timeout: 60_000 }, async () => {
+    // Both review paths log the same way: default pool and in-process.
+    for (const workers of ['1', '0']) {
+      const server = await startBundle({ AMENDER_WORKERS: workers });
+      const count = 40;
+      const statuses = await Promise.all(
+        Array.from({ length: count }, () =>
+          fetch(`${server.url}/mutate`, { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }).then(async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          }),
+        ),
+      );
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      expect(await server.stop()).toBe(0);
+      const requests = server.lines.filter((l) => l.msg === 'request' && l.path === '/mutate');
+      expect(requests).toHaveLength(count);
+      // The documented fields, in their order.
+      expect(Object.keys(requests[0])).toEqual(['time', 'level', 'msg', 'method', 'path', 'status', 'durationMs', 'uid', 'outcome', 'patchOps']);
+      expect(server.lines.at(-1)?.msg).toBe('stopped');
+      expect(server.lines.some((l) => l.msg === 'shutting down')).toBe(true);
+    }
+  });
+
+  it('has the lines logged before a fatal exit', { timeout: 30_000 }, async () => {
+    // The port is taken: the server logs its review workers, then cannot listen and exits 2.
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const child = spawn(process.execPath, [SERVER_BUNDLE], {
+        env: { PATH: process.env.PATH ?? '', PORT: String((taken.address() as AddressInfo).port), AMENDER_HOST: '127.0.0.1', AMENDER_WORKERS: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const [code] = (await once(child, 'close')) as [number];
+      expect(code).toBe(2);
+      expect(stderr).toContain('cannot listen');
+      const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.map((l) => l.msg)).toContain('review workers');
+    } finally {
+      taken.close();
+    }
+  });
+});
