@@ -1,15 +1,8 @@
-import { setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { setOwn, type JsonObject } from '../json/index.js';
+import type { Operation } from '../jsonpatch/index.js';
 import { base64Utf8 } from './base64.js';
 import type { AdmissionResponse, AdmissionReview, Status } from './types.js';
 import { ADMISSION_API_VERSION, ADMISSION_KIND } from './validate.js';
-
-/** One RFC 6902 operation as the reply carries it. */
-export interface PatchOperation {
-  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
-  path: string;
-  value?: JsonValue;
-  from?: string;
-}
 
 export type ReviewReply = AdmissionReview<'response'> & { response: AdmissionResponse };
 
@@ -33,7 +26,7 @@ function wrap(response: AdmissionResponse, extras: ReplyExtras): ReviewReply {
  * The reply for an admitted request: `patchType` and the base64 patch only when the patch changes
  * something (the API server treats an empty patch as a change of nothing, but saying nothing is clearer).
  */
-export function allowReply(uid: string, patch: readonly PatchOperation[] = [], extras: ReplyExtras = {}): ReviewReply {
+export function allowReply(uid: string, patch: readonly Operation[] = [], extras: ReplyExtras = {}): ReviewReply {
   const response: AdmissionResponse = { uid, allowed: true };
   if (patch.length > 0) {
     response.patchType = 'JSONPatch';

@@ -96,7 +96,6 @@ export {
   ConversionError,
   toApplyConfiguration,
   toJsonPatchOperations,
-  type JsonPatchOperation,
 } from './k8s/convert.js';
 export { formatCelValue, celTypeName } from './k8s/format.js';
 export {

@@ -5,7 +5,7 @@
  * loads here loads there, with the same problems, limits and document order.
  */
 import { isJsonObject, type JsonObject } from '../json/index.js';
-import { buildPolicySet, type ParsedSource, type PolicySet } from '../policyset/index.js';
+import { buildPolicySet, type BuildOptions, type ParsedSource, type PolicySet } from '../policyset/index.js';
 import { PolicySetRefresher, resolveSources, SourceUriError } from '../sources/index.js';
 import { CliInputError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -17,9 +17,12 @@ export interface LoadedPolicies {
   documents: JsonObject[];
   /** What the set was built from, one entry per file or object read. */
   parsed: ParsedSource[];
+  /** Warnings about the sources that do not stop the set loading (a source without any policy). */
+  warnings: readonly string[];
 }
 
-export async function loadPolicies(paths: readonly string[], io: CliIO): Promise<LoadedPolicies> {
+/** `options`: how the set is built (e.g. `contextValues` when Kyverno context values stand in for the cluster). */
+export async function loadPolicies(paths: readonly string[], io: CliIO, options: BuildOptions = {}): Promise<LoadedPolicies> {
   let sources;
   try {
     sources = resolveSources(paths, io.policyResolvers?.() ?? cliIoResolvers(io), 'the command line');
@@ -34,14 +37,14 @@ export async function loadPolicies(paths: readonly string[], io: CliIO): Promise
     intervalMs: 0,
     build: (documents) => {
       parsed = documents;
-      return buildPolicySet(documents);
+      return buildPolicySet(documents, options);
     },
   });
   const result = await refresher.refresh();
-  const set = refresher.provider().set;
+  const { set, warnings = [] } = refresher.provider();
   if (result.outcome === 'failed' || !set) throw new CliInputError(`cannot read policies from ${result.errors.join('; ')}`);
   const documents = parsed.flatMap((p) => p.documents.map((d) => d.value)).filter(isJsonObject);
-  return { set, documents, parsed };
+  return { set, documents, parsed, warnings };
 }
 
 /** One line per problem: `source#document[item] Kind/name: field: message (effect)`. */
@@ -53,7 +56,7 @@ export function formatProblems(set: PolicySet): string {
       const field = p.path ? `${p.path}: ` : '';
       // A parser's message may carry a code excerpt on more lines: keep the first line greppable.
       const [first, ...more] = p.message.trimEnd().split('\n');
-      const effect = p.effect === 'ignored' ? 'ignored' : 'kept, errors at evaluation';
+      const effect = p.effect === 'ignored' ? 'ignored' : 'kept, in force';
       const rest = more.filter((l) => l.trim() !== '').map((l) => `    ${l}\n`).join('');
       return `${where}${what}: ${field}${first} (${effect})\n${rest}`;
     })

@@ -27,12 +27,14 @@ export interface ResourceRequest {
   documents: readonly JsonObject[];
 }
 
+/** `warnings`: the reply's admission warnings (Kyverno `spec.emitWarning`), as kubectl would print them. */
 export type ResourceOutcome = (
   | { allowed: true; object: JsonValue; patch: JsonValue[] }
   | { allowed: false; status: Status }
 ) & {
   /** What each policy did (the engine's outcomes). */
   outcomes: readonly PolicyOutcome[];
+  warnings: readonly string[];
 };
 
 export function reviewForResource(req: ResourceRequest): JsonObject {
@@ -75,13 +77,14 @@ export async function runResource(set: PolicySet, req: ResourceRequest): Promise
   if (answer.status !== 200) throw new CliInputError(answer.body.message);
   const response = answer.body.response;
   const outcomes = answer.outcomes ?? [];
-  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' }, outcomes };
+  const warnings = response.warnings ?? [];
+  if (!response.allowed) return { allowed: false, status: response.status ?? { code: 403, message: 'denied without a status' }, outcomes, warnings };
   const original = (review.request as JsonObject).object ?? null;
-  if (!response.patch) return { allowed: true, object: original, patch: [], outcomes };
+  if (!response.patch) return { allowed: true, object: original, patch: [], outcomes, warnings };
   const patch = parseJson(decodeBase64Utf8(response.patch)) as JsonValue[];
   const decoded = decodePatch(patch);
   if (!decoded.ok) throw new Error(`the reply's patch does not decode: ${decoded.message}`);
   const applied = applyPatch(original, decoded.patch, 'rfc6902');
   if (!applied.ok) throw new Error(`the reply's patch does not apply under RFC 6902: ${applied.message}`);
-  return { allowed: true, object: applied.doc, patch, outcomes };
+  return { allowed: true, object: applied.doc, patch, outcomes, warnings };
 }

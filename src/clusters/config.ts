@@ -21,6 +21,7 @@
  * A cluster in both: each variable that is set replaces that field of the file. Cluster names are
  * lowercase DNS labels (they are path segments and metric labels) and are not secret.
  */
+import { isDNS1123Label } from '../k8s/index.js';
 import { list, optional, readSettings, seconds, type Setting } from '../settings/index.js';
 import { isSecretHash } from './secrets.js';
 
@@ -41,7 +42,10 @@ export class ClusterConfigError extends Error {
   }
 }
 
-export const CLUSTER_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+/** A cluster's name is a DNS-1123 label: it appears in the webhook path and in variable names. */
+export function isClusterName(name: string): boolean {
+  return isDNS1123Label(name).length === 0;
+}
 export const CLUSTERS_VARIABLE = 'AMENDER_CLUSTERS';
 export const REFRESH_VARIABLE = 'AMENDER_REFRESH_SECONDS';
 export const DEFAULT_REFRESH_SECONDS = 60;
@@ -119,7 +123,7 @@ export function readClustersConfig(env: Readonly<Record<string, string | undefin
   const out: ClusterConfig[] = [];
   for (const [name, c] of merged) {
     const vars = clusterVariables(name);
-    if (!CLUSTER_NAME.test(name)) {
+    if (!isClusterName(name)) {
       problems.push(`cluster ${JSON.stringify(name)}: a name is 1-63 lowercase letters, digits and '-', starting and ending with a letter or digit`);
       continue;
     }

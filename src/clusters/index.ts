@@ -9,7 +9,7 @@
  */
 export {
   CLUSTER_ENVIRONMENT_VARIABLES,
-  CLUSTER_NAME,
+  isClusterName,
   CLUSTERS_VARIABLE,
   ClusterConfigError,
   clusterVariables,

@@ -4,7 +4,7 @@
  * the reply patch is the diff from the received object to the final one. One review guard (src/guard)
  * bounds the whole pipeline: its deadline, cancellation and value-size bound.
  */
-import type { AdmissionRequest } from '../admission/index.js';
+import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewAborted, ReviewGuard } from '../guard/index.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonSize, createPatch, type Operation } from '../jsonpatch/index.js';
@@ -89,6 +89,8 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
     },
   });
   outcomes.push(...kyverno.outcomes);
+  // Shaped as the API server keeps them (length, control characters, duplicates): src/admission/warnings.ts.
+  warnings.push(...boundWarnings(kyverno.warnings));
   const { auditAnnotations } = kyverno;
   if (kyverno.denial) return { allowed: false, status: kyverno.denial, outcomes, warnings, auditAnnotations };
   return finish(received, kyverno.object, outcomes, warnings, auditAnnotations, guard, request);
@@ -111,7 +113,7 @@ function finish(
   try {
     if (!(received === null || final === null || received === final || jsonEqual(received, final))) {
       patch = createPatch(received, final, guard);
-      checkJsonSize(patch as unknown as JsonValue, guard, 'the reply patch');
+      checkJsonSize(patch, guard, 'the reply patch');
     }
   } catch (err) {
     if (!(err instanceof ReviewAborted)) throw err;

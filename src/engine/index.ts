@@ -12,7 +12,7 @@
  *         `status` is ready for the reply: 403 (reason Invalid or Forbidden, message of the first error,
  *         details {group, kind: resource, name, causes: one per error}) for MutatingAdmissionPolicy errors
  *         under failurePolicy Fail and for failing Kyverno policies with failurePolicy Fail; 500
- *         InternalError / 503 ServiceUnavailable for the status errors of spec/map.md §10 that abort
+ *         InternalError for the status errors of spec/map.md §10 that abort
  *         whatever the failurePolicy (e.g. a JSON-patched built-in object that no longer decodes).
  *   `outcomes` says per invocation what happened (engine, policy, binding, param, pass, result: mutated |
  *   unchanged | skipped | error, detail; `ignored: true` for errors a failurePolicy=Ignore policy dropped),

@@ -15,6 +15,8 @@ export interface KyvernoStep {
   object: JsonValue | null;
   outcomes: PolicyOutcome[];
   auditAnnotations: Record<string, string>;
+  /** Kyverno's admission warnings (policies with `spec.emitWarning: true`), before any bound. */
+  warnings: readonly string[];
   /** Set when a failurePolicy=Fail policy failed: the request is denied with it. */
   denial?: Status;
 }
@@ -61,7 +63,7 @@ export async function runKyvernoStep(
   namespaceLookup: (name: string) => JsonValue | undefined,
   options: KyvernoStepOptions,
 ): Promise<KyvernoStep> {
-  if (set.kyvernoPolicies.length === 0 || object === null) return { object, outcomes: [], auditAnnotations: {} };
+  if (set.kyvernoPolicies.length === 0 || object === null) return { object, outcomes: [], auditAnnotations: {}, warnings: [] };
   const input: KyvernoInput = {
     request,
     object,
@@ -78,8 +80,9 @@ export async function runKyvernoStep(
       object,
       outcomes,
       auditAnnotations,
+      warnings: result.warnings,
       denial: forbiddenStatus(request, 'Forbidden', result.rejection.message, [result.rejection.message]),
     };
   }
-  return { object: result.object, outcomes, auditAnnotations };
+  return { object: result.object, outcomes, auditAnnotations, warnings: result.warnings };
 }

@@ -54,16 +54,17 @@ export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour:
  * `decodePatch` then `applyPatch`; a malformed patch is an `error` result and nothing is applied.
  * evanphx v4 only notices a malformed operation when it reaches it, so for that engine the operations
  * before the bad one are tried first: if one of them fails (a failed `test` in particular, which
- * MutatingAdmissionPolicy treats as "discard the patch, no error"), that is the outcome, as in-tree.
+ * MutatingAdmissionPolicy treats as "discard the patch, no error"), that is the outcome, as in-tree
+ * (kube-apiserver hands the operations a CEL expression built to v4's Apply unchecked).
  */
-export function applyJsonPatch(doc: JsonValue, patch: unknown, flavour: Flavour | ApplyOptions = 'rfc6902'): ApplyResult {
+export function applyJsonPatch(doc: JsonValue, patch: unknown, flavour: Flavour | ApplyOptions = 'rfc6902', guard?: ReviewGuard): ApplyResult {
   const decoded = decodePatch(patch, flavour);
-  if (decoded.ok) return applyPatch(doc, decoded.patch, flavour);
+  if (decoded.ok) return applyPatch(doc, decoded.patch, flavour, guard);
   const bad = decoded.opIndex ?? -1;
   if (bad > 0 && resolveOptions(flavour).engine === 'evanphx-v4' && Array.isArray(patch)) {
     const prefix = decodePatch(patch.slice(0, bad), flavour);
     if (prefix.ok) {
-      const before = applyPatch(doc, prefix.patch, flavour);
+      const before = applyPatch(doc, prefix.patch, flavour, guard);
       if (!before.ok) return before;
     }
   }

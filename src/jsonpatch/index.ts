@@ -1,6 +1,7 @@
 /**
  * RFC 6902 JSON Patch for both engines: decode, apply (strict RFC 6902, kube-apiserver's evanphx v4
- * reading for MutatingAdmissionPolicy, Kyverno's evanphx v5 reading), diff, and Kyverno's patch joining.
+ * reading for MutatingAdmissionPolicy, Kyverno's evanphx v5 reading) and diff. The reply carries one diff
+ * of the final object, so Kyverno's JoinPatches of per-policy patches has no counterpart here.
  */
 export type {
   ApplyOptions,
@@ -11,12 +12,10 @@ export type {
   OperationName,
   PatchEngine,
 } from './types.js';
-export { FLAVOURS } from './types.js';
 export { decodePatch } from './decode.js';
 export { applyPatch, applyJsonPatch } from './apply.js';
 export { createPatch } from './diff.js';
 export { checkJsonSize, jsonSizeUpTo } from './size.js';
-export { joinPatches, type JoinResult } from './join.js';
 export {
   escapeToken,
   unescapeToken,

@@ -2,6 +2,7 @@
  * JSON Pointer (RFC 6901) text handling: escaping, strict parsing, the Go libraries' lenient splitting,
  * and the two array-index grammars (RFC decimal, Go `strconv.Atoi`).
  */
+import { strconvQuote } from '../go/index.js';
 
 const NEEDS_ESCAPE = /[~/]/;
 const ESCAPE = /[~/]/g;
@@ -123,5 +124,5 @@ export function parseGoInt(token: string): GoInt {
 }
 
 function atoiError(token: string, what: string): string {
-  return `strconv.Atoi: parsing ${JSON.stringify(token)}: ${what}`;
+  return `strconv.Atoi: parsing ${strconvQuote(token)}: ${what}`;
 }

@@ -42,7 +42,7 @@ export interface ApplyOptions {
  */
 export type Flavour = 'kubernetes' | 'kyverno' | 'rfc6902';
 
-export const FLAVOURS: Readonly<Record<Flavour, Readonly<ApplyOptions>>> = Object.freeze({
+const FLAVOURS: Readonly<Record<Flavour, Readonly<ApplyOptions>>> = Object.freeze({
   kubernetes: Object.freeze({ engine: 'evanphx-v4', supportNegativeIndices: true }),
   kyverno: Object.freeze({
     engine: 'evanphx-v5',

@@ -1,9 +1,11 @@
 /**
- * Kubernetes API machinery that both policy engines reproduce (the CEL libraries in src/cel and
- * Kyverno's Go helpers in src/kyverno/go): a pure module, no platform imports.
+ * Kubernetes API machinery (k8s.io/apimachinery) that more than one module reproduces — the CEL
+ * libraries, Kyverno, policy validation, the webhook manifest and the cluster registry: a pure module,
+ * no platform imports. Go's own standard library behaviour lives one layer below, in src/go.
  *
  *   quantity.ts  resource.Quantity: parse, compare, add/sub, AsInt64, AsApproximateFloat64, String()
- *   calendar.ts  the proleptic Gregorian day arithmetic of Go's time package (metav1.Time)
+ *   names.ts     util/validation: DNS-1123 label/subdomain, DNS-1035 label, qualified names (label and
+ *                annotation keys), label values, port names, path segment names — with Go's messages
  */
 export {
   compareQuantities,
@@ -30,4 +32,15 @@ export {
   type Quantity,
   type QuantityFormat,
 } from './quantity.js';
-export { civilFromDays, daysFromCivil, daysInMonth, isLeapYear, type CivilDate } from './calendar.js';
+export {
+  isDNS1035Label,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isPathSegmentName,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPortName,
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+} from './names.js';

@@ -7,6 +7,7 @@
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { isValidateOnly, parseAnchor } from './patchers/anchors.js';
 import { autogenRules } from './autogen.js';
+import { documentVariableProblems, jmesPathProblem } from './check-expressions.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
 import { parseKindSelector } from './match/kinds.js';
@@ -35,8 +36,42 @@ export interface PolicyProblem {
   readonly message: string;
 }
 
+/**
+ * Something that compiles but would fail, or do nothing, at admission (issue 10). The policy compiles
+ * (a caller that runs it directly sees the failure at evaluation, as before); a policy set decides what
+ * to do by `kind` (src/policyset, README "What cannot run off-cluster"):
+ * - `expression`: a JMESPath expression that does not parse or calls an unknown function — every request
+ *   reaching it fails. The set refuses the policy (unless built with `compileErrors: 'keep'`).
+ * - `cluster`: a context entry only a cluster can fill (`apiCall`, `imageRegistry`, `globalReference`) —
+ *   every request the rule matches fails. The set refuses the policy, unless context values stand in
+ *   for such entries (`amender test`, `amender apply --values-file/--set`, as Kyverno's CLI).
+ * - `required`: a match filter without `kinds`, which Kyverno refuses. The set refuses the policy.
+ * - `not-run`: the rule never runs at admission (`mutate.targets`; `roles`/`clusterRoles`, which an
+ *   admission request does not carry, unless the caller gives them; validate / generate / verifyImages
+ *   rules). The policy stays in force without that rule.
+ * A `configMap` entry the set's documents do not hold is a `cluster` problem the set adds itself
+ * (`references.configMaps`), as is an unknown kind a kept problem (`references.kinds`).
+ */
+export interface AdmissionFinding extends PolicyProblem {
+  readonly kind: 'expression' | 'cluster' | 'required' | 'not-run';
+}
+
+/** References a policy set checks against its own documents (kinds it knows, ConfigMaps it holds). */
+export interface PolicyReferences {
+  /** Every `kinds` entry of a declared rule's match and exclude blocks. */
+  readonly kinds: readonly { readonly path: string; readonly text: string; readonly selector: KindSelector }[];
+  /** `configMap` context entries whose name and namespace hold no variable ('' = the policy's default). */
+  readonly configMaps: readonly { readonly path: string; readonly namespace: string; readonly name: string }[];
+}
+
 export type CompileResult =
-  | { readonly ok: true; readonly policy: CompiledKyvernoPolicy; readonly warnings: readonly PolicyProblem[] }
+  | {
+      readonly ok: true;
+      readonly policy: CompiledKyvernoPolicy;
+      readonly warnings: readonly PolicyProblem[];
+      readonly findings: readonly AdmissionFinding[];
+      readonly references: PolicyReferences;
+    }
   | { readonly ok: false; readonly problems: readonly PolicyProblem[]; readonly warnings: readonly PolicyProblem[] };
 
 export const KYVERNO_API_VERSIONS: readonly string[] = ['kyverno.io/v1', 'kyverno.io/v2beta1'];
@@ -52,11 +87,26 @@ export function isKyvernoPolicyDocument(document: JsonValue): boolean {
 class Report {
   readonly problems: PolicyProblem[] = [];
   readonly warnings: PolicyProblem[] = [];
+  readonly findings: AdmissionFinding[] = [];
+  readonly kinds: { path: string; text: string; selector: KindSelector }[] = [];
+  readonly configMaps: { path: string; namespace: string; name: string }[] = [];
   error(path: string, message: string): void {
     this.problems.push({ path, message });
   }
   warn(path: string, message: string): void {
     this.warnings.push({ path, message });
+  }
+  find(path: string, message: string, kind: AdmissionFinding['kind']): void {
+    this.findings.push({ path, message, kind });
+  }
+  /** Where findings and references stand, to drop what a generated rule repeats of its source rule. */
+  mark(): [number, number, number] {
+    return [this.findings.length, this.kinds.length, this.configMaps.length];
+  }
+  rewind([findings, kinds, configMaps]: [number, number, number]): void {
+    this.findings.length = findings;
+    this.kinds.length = kinds;
+    this.configMaps.length = configMaps;
   }
 }
 
@@ -64,12 +114,20 @@ export function compileKyvernoPolicy(document: JsonValue): CompileResult {
   const report = new Report();
   try {
     const policy = compilePolicy(document, report);
-    if (policy && report.problems.length === 0) return { ok: true, policy: deepFreeze(policy), warnings: report.warnings };
+    if (policy && report.problems.length === 0) {
+      return {
+        ok: true,
+        policy: deepFreeze(policy),
+        warnings: report.warnings,
+        findings: report.findings,
+        references: { kinds: report.kinds, configMaps: report.configMaps },
+      };
+    }
   } catch (error) {
     // A bug must not take the policy set down: report it against the document.
     report.error('', `internal error while compiling: ${messageOf(error)}`);
   }
-  return { ok: false, problems: report.problems, warnings: report.warnings };
+  return { ok: false, problems: [...report.problems, ...report.findings.map(({ path, message }) => ({ path, message }))], warnings: report.warnings };
 }
 
 function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPolicy | undefined {
@@ -110,6 +168,8 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
   const applyRules = enumField(spec, 'applyRules', ['All', 'One'], 'All', 'spec', report);
   const admission = getOwn(spec, 'admission');
   if (admission !== undefined && typeof admission !== 'boolean') report.error('spec.admission', 'must be a boolean');
+  const emitWarning = getOwn(spec, 'emitWarning');
+  if (emitWarning !== undefined && emitWarning !== null && typeof emitWarning !== 'boolean') report.error('spec.emitWarning', 'must be a boolean');
   const rawRules = getOwn(spec, 'rules');
   if (!Array.isArray(rawRules) || rawRules.length === 0) {
     report.error('spec.rules', 'must be a non-empty list');
@@ -127,15 +187,23 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     if (typeof ruleName !== 'string' || ruleName === '') report.error(`${path}.name`, 'is required');
     else if (names.has(ruleName)) report.error(`${path}.name`, `duplicate rule name "${ruleName}"`);
     else names.add(ruleName);
-    if (!hasOwn(raw, 'mutate')) return; // validate / generate / verifyImages rules are not mutate rules
+    if (!hasOwn(raw, 'mutate')) {
+      // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
+      const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
+      report.find(path, `${what ? `a ${what} rule` : 'a rule without mutate'}: Amender is a mutating webhook and runs mutate rules only; this rule is not run`, 'not-run');
+      return;
+    }
     const rule = compileRule(raw, path, report);
     if (rule) rules.push(rule);
   });
   if (report.problems.length > 0) return undefined;
+  // A generated rule repeats its source rule's findings and references: they are reported once.
+  const declared = report.mark();
   for (const generated of autogenRules(document, rawRules.filter(isJsonObject))) {
     const rule = compileRule(generated.rule, `spec.rules (generated ${generated.kind} rule)`, report, generated.kind);
     if (rule) rules.push(rule);
   }
+  report.rewind(declared);
   const policyName = name as string;
   return {
     kind,
@@ -145,6 +213,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     failurePolicy,
     applyRules,
     admission: admission !== false,
+    emitWarning: emitWarning === true,
     rules,
   };
 }
@@ -169,13 +238,30 @@ function compileRule(raw: JsonObject, path: string, report: Report, autogen?: 'a
   const exclude = excludeRaw === undefined || excludeRaw === null ? undefined : compileMatch(excludeRaw, `${path}.exclude`, report, true);
   const body = compileRuleBody(raw, path, report);
   if (report.problems.length > start || !match || !body) return undefined;
+  const needsRoles = blockNeedsRoles(match) || (exclude !== undefined && blockNeedsRoles(exclude));
+  if (needsRoles) {
+    report.find(
+      `${path}.${blockNeedsRoles(match) ? 'match' : 'exclude'}`,
+      'roles/clusterRoles: an admission request does not carry the requester\'s roles (Kyverno looks them up in the cluster\'s RBAC), so Amender cannot tell whether this rule applies: the rule is not run at admission',
+      'not-run',
+    );
+  }
   return {
     name: typeof name === 'string' ? name : '',
     match,
     ...(exclude ? { exclude } : {}),
     ...body,
     ...(autogen ? { autogen } : {}),
+    ...(needsRoles ? { needsRoles: true as const } : {}),
   };
+}
+
+function filterNeedsRoles(f: ResourceFilter): boolean {
+  return (f.roles?.length ?? 0) > 0 || (f.clusterRoles?.length ?? 0) > 0;
+}
+
+function blockNeedsRoles(block: MatchBlock): boolean {
+  return [...(block.any ?? []), ...(block.all ?? []), ...(block.single ? [block.single] : [])].some(filterNeedsRoles);
 }
 
 type RuleBody = Pick<CompiledRule, 'context' | 'preconditions' | 'mutation' | 'substitutable' | 'json6902' | 'usesImages'>;
@@ -209,6 +295,7 @@ function compileRuleBody(raw: JsonObject, path: string, report: Report): RuleBod
   const substitutable: JsonObject = {};
   for (const key of Object.keys(raw)) if (key !== 'match' && key !== 'exclude') setOwn(substitutable, key, raw[key]);
   checkElementVariables(substitutable, path, report);
+  for (const p of documentVariableProblems(substitutable, path)) report.find(p.path, p.message, 'expression');
   if (report.problems.length > start) return undefined;
   const json6902 = mutation.type === 'patches' && isJsonObject(mutateRaw) ? templatedPatch(mutateRaw, substitutable) : undefined;
   return {
@@ -241,7 +328,14 @@ function patchTemplateOf(psm: JsonValue | undefined, json: JsonValue | undefined
 
 function compileMutate(mutate: JsonObject, path: string, report: Report): Mutation {
   const targets = getOwn(mutate, 'targets');
-  if (targets !== undefined && targets !== null) return { type: 'targets' };
+  if (targets !== undefined && targets !== null) {
+    report.find(
+      `${path}.targets`,
+      'mutate-existing rule (targets): Kyverno runs it in its background controller, which no admission webhook can do; the rule is not run',
+      'not-run',
+    );
+    return { type: 'targets' };
+  }
   const psm = getOwn(mutate, 'patchStrategicMerge');
   const json = getOwn(mutate, 'patchesJson6902');
   const foreach = getOwn(mutate, 'foreach');
@@ -335,13 +429,21 @@ function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEn
   return entries;
 }
 
+/**
+ * A bare JMESPath field: a syntax error makes the policy invalid (as it always has); an unknown function
+ * is an `expression` finding. Text with variables is checked once they are substituted (its variables
+ * are checked with the rest of the rule).
+ */
 function checkJmesPath(expression: string, path: string, report: Report): void {
-  if (expression.includes('{{')) return; // variables are substituted first; checked when evaluated
+  if (expression.includes('{{')) return;
   try {
     compileJmesPath(expression);
   } catch (error) {
     report.error(path, `invalid JMESPath expression: ${messageOf(error)}`);
+    return;
   }
+  const problem = jmesPathProblem(expression);
+  if (problem) report.find(path, problem, 'expression');
 }
 
 function compileContext(raw: JsonValue | undefined, path: string, report: Report): ContextEntry[] {
@@ -390,6 +492,9 @@ function compileContext(raw: JsonValue | undefined, path: string, report: Report
         const ns = getOwn(spec, 'namespace') ?? '';
         if (typeof cmName !== 'string' || cmName === '') report.error(`${at}.configMap.name`, 'is required');
         if (typeof ns !== 'string') report.error(`${at}.configMap.namespace`, 'must be a string');
+        if (typeof cmName === 'string' && cmName !== '' && typeof ns === 'string' && !cmName.includes('{{') && !ns.includes('{{')) {
+          report.configMaps.push({ path: `${at}.configMap`, namespace: ns, name: cmName });
+        }
         out.push({ name, type: 'configMap', configMapName: String(cmName ?? ''), namespace: typeof ns === 'string' ? ns : '' });
         break;
       }
@@ -401,6 +506,14 @@ function compileContext(raw: JsonValue | undefined, path: string, report: Report
         if (method !== 'GET' && method !== 'POST') report.error(`${at}.apiCall.method`, 'must be GET or POST');
         const jmesPath = getOwn(spec, 'jmesPath');
         if (jmesPath !== undefined && typeof jmesPath !== 'string') report.error(`${at}.apiCall.jmesPath`, 'must be a string');
+        if (typeof jmesPath === 'string' && jmesPath !== '') checkJmesPath(jmesPath, `${at}.apiCall.jmesPath`, report);
+        report.find(
+          `${at}.apiCall`,
+          service !== undefined
+            ? `context entry "${name}": apiCall.service makes an HTTP call to a service at admission; Amender makes no such calls, so every request the rule matches would fail`
+            : `context entry "${name}": apiCall reads the cluster's API, which Amender does not reach, so every request the rule matches would fail`,
+          'cluster',
+        );
         const data = getOwn(spec, 'data');
         const fallback = getOwn(spec, 'default');
         out.push({
@@ -416,6 +529,13 @@ function compileContext(raw: JsonValue | undefined, path: string, report: Report
         break;
       }
       default:
+        report.find(
+          `${at}.${kinds[0]}`,
+          kinds[0] === 'imageRegistry'
+            ? `context entry "${name}": imageRegistry fetches image data from a registry at admission; Amender makes no such calls, so every request the rule matches would fail`
+            : `context entry "${name}": globalReference reads Kyverno's GlobalContextEntry objects, which only exist in a cluster, so every request the rule matches would fail`,
+          'cluster',
+        );
         out.push({ name, type: 'unsupported', what: kinds[0] });
     }
   });
@@ -486,11 +606,20 @@ function compileMatch(raw: JsonValue, path: string, report: Report, isExclude = 
     }
     return list.map((f, i) => compileFilter(f, `${at}[${i}]`, report));
   };
-  if (any !== undefined && any !== null && (!Array.isArray(any) || any.length > 0)) return { any: filters(any, `${path}.any`) };
-  if (all !== undefined && all !== null && (!Array.isArray(all) || all.length > 0)) return { all: filters(all, `${path}.all`) };
+  // Kyverno refuses a match filter without kinds ("the kind attribute is mandatory when working with the
+  // resources element"); an exclude filter may leave them out.
+  const requireKinds = (f: ResourceFilter, at: string) => {
+    if (!isExclude && !f.empty && !f.kinds) {
+      report.find(`${at}.resources.kinds`, 'is required: Kyverno refuses a match filter that names no kinds (at least one kind must be given)', 'required');
+    }
+    return f;
+  };
+  const checked = (list: JsonValue, at: string) => filters(list, at).map((f, i) => requireKinds(f, `${at}[${i}]`));
+  if (any !== undefined && any !== null && (!Array.isArray(any) || any.length > 0)) return { any: checked(any, `${path}.any`) };
+  if (all !== undefined && all !== null && (!Array.isArray(all) || all.length > 0)) return { all: checked(all, `${path}.all`) };
   const single = compileFilter(raw, path, report);
   if (single.empty && !isExclude) report.error(path, 'must select something (resources, subjects, roles or clusterRoles)');
-  return { single };
+  return { single: requireKinds(single, path) };
 }
 
 function stringList(value: JsonValue | undefined, path: string, report: Report): string[] | undefined {
@@ -515,8 +644,10 @@ function compileFilter(raw: JsonValue, path: string, report: Report): ResourceFi
   const kinds: KindSelector[] = [];
   kindStrings?.forEach((k, i) => {
     const parsed = parseKindSelector(k);
-    if (parsed) kinds.push(parsed);
-    else report.error(`${at}.kinds[${i}]`, `"${k}" is not a kind (Kind, version/Kind or group/version/Kind, optionally /subresource)`);
+    if (parsed) {
+      kinds.push(parsed);
+      report.kinds.push({ path: `${at}.kinds[${i}]`, text: k, selector: parsed });
+    } else report.error(`${at}.kinds[${i}]`, `"${k}" is not a kind (Kind, version/Kind or group/version/Kind, optionally /subresource)`);
   });
   const name = getOwn(r, 'name');
   if (name !== undefined && name !== null && typeof name !== 'string') report.error(`${at}.name`, 'must be a string');

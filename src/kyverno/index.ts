@@ -5,9 +5,14 @@
  * 1. Compile each policy document once, when a policy set is loaded:
  *
  *      compileKyvernoPolicy(document): CompileResult
- *        → { ok: true, policy: CompiledKyvernoPolicy, warnings }    frozen; reuse it for every request
+ *        → { ok: true, policy: CompiledKyvernoPolicy, warnings, findings, references }
+ *                                                                    frozen; reuse it for every request
  *        → { ok: false, problems: [{ path, message }], warnings }   `path` is the field path inside the
  *                                                                    document, e.g. spec.rules[0].match
+ *      `findings` ({ path, message, kind: expression | cluster | required | not-run }): what compiles but
+ *      would fail or do nothing at admission, for a policy set to decide on (see AdmissionFinding);
+ *      `references`: the kinds entries and literal ConfigMaps it checks against its own documents.
+ *      kindSelectorKnown(selector, knownKinds)                      does a kinds entry select a known kind?
  *      isKyvernoPolicyDocument(document): boolean                    kyverno.io ClusterPolicy / Policy?
  *
  *    One broken policy only yields problems for itself. Only mutate rules are kept; pod-controller rules
@@ -30,7 +35,12 @@
  *    src/guard: deadline, value-size bound, cancellation; default DEFAULT_REVIEW_DEADLINE_MS and
  *    DEFAULT_MAX_VALUE_BYTES).
  *
- *    result: `object` (final), `changed`, `policies` (per policy with a matching rule: its id,
+ *    A rule whose match or exclude names roles/clusterRoles is not run unless `roles` or `clusterRoles`
+ *    is given (a webhook's request carries none).
+ *
+ *    result: `object` (final), `changed`, `warnings` (Kyverno's admission warnings for policies with
+ *    `spec.emitWarning: true`: `policy <name>.<rule>: <message>` per rule that did not skip; none when
+ *    the request is rejected), `policies` (per policy with a matching rule: its id,
  *    failurePolicy, status applied | skipped | error, `durationMs`, `aborted` deadline | size |
  *    cancelled when the guard stopped it, and per rule: status applied | skipped | error with a message
  *    and `durationMs`), and `rejection` when a policy with failurePolicy Fail had a failing rule — the
@@ -54,9 +64,12 @@ export {
   compileUnmatchedRule,
   isKyvernoPolicyDocument,
   KYVERNO_API_VERSIONS,
+  type AdmissionFinding,
   type CompileResult,
   type PolicyProblem,
+  type PolicyReferences,
 } from './compile.js';
+export { kindSelectorKnown, type KnownKind } from './match/kinds.js';
 export type { CompiledKyvernoPolicy, CompiledRule } from './types.js';
 export { addPatchTemplates, recordPatchTemplates, type PatchTemplateEntry } from './patchers/patch-template.js';
 export {

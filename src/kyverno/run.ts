@@ -87,6 +87,12 @@ export interface KyvernoResult {
   readonly policies: readonly KyvernoPolicyOutcome[];
   /** Set when a policy with failurePolicy Fail had a failing rule: the request must be denied. */
   readonly rejection?: { readonly message: string };
+  /**
+   * Kyverno's admission warnings (pkg/webhooks/utils/warning.go): `policy <name>.<rule>: <message>` for
+   * every rule that did not skip (applied or error) of a policy with `spec.emitWarning: true`, in the
+   * order they ran. Empty when the request is rejected: Kyverno then answers with the error alone.
+   */
+  readonly warnings: readonly string[];
 }
 
 const sortedLists = new WeakMap<readonly CompiledKyvernoPolicy[], CompiledKyvernoPolicy[]>();
@@ -118,7 +124,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const original = input.object !== undefined ? input.object : (request.object ?? null);
   // Kyverno's mutating webhook leaves DELETE and CONNECT requests alone.
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') {
-    return { object: original, changed: false, policies: [] };
+    return { object: original, changed: false, policies: [], warnings: [] };
   }
   const guard = input.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
   const needImages = policies.some((p) => p.rules.some((r) => r.usesImages));
@@ -131,6 +137,9 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const merges = new StrategicMergeCache();
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
+  const warnings: string[] = [];
+  // Roles are known when the caller gives them (a CLI test's user info); a webhook's request has none.
+  const rolesKnown = input.roles !== undefined || input.clusterRoles !== undefined;
   let subject: MatchSubject | undefined;
   let subjectOf: JsonValue | undefined;
 
@@ -154,6 +163,8 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     const rules: KyvernoRuleOutcome[] = [];
     let aborted: AbortReason | undefined;
     for (const rule of policy.rules) {
+      // Not run: whether it applies depends on roles nobody told us (reported when the policy was loaded).
+      if (rule.needsRoles && !rolesKnown) continue;
       let reason: string | undefined;
       try {
         if (subject === undefined || subjectOf !== current) {
@@ -209,8 +220,16 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     };
     if (aborted) outcome.aborted = aborted;
     outcomes.push(outcome);
+    if (policy.emitWarning) {
+      for (const r of rules) if (r.status !== 'skipped') warnings.push(`policy ${policy.name}.${r.rule}: ${r.message}`);
+    }
   }
-  const result: { -readonly [K in keyof KyvernoResult]: KyvernoResult[K] } = { object: current, changed: current !== original, policies: outcomes };
+  const result: { -readonly [K in keyof KyvernoResult]: KyvernoResult[K] } = {
+    object: current,
+    changed: current !== original,
+    policies: outcomes,
+    warnings: failures.length > 0 ? [] : warnings,
+  };
   if (failures.length > 0) result.rejection = { message: failures.join('; ') };
   return result;
 }
@@ -282,6 +301,8 @@ export function policiesMatching(policies: readonly CompiledKyvernoPolicy[], inp
   return policies.filter((policy) => {
     if (!policy.admission || !namespaceFits(policy, object, request)) return false;
     return policy.rules.some((rule) => {
+      // A rule that needs the requester's roles is not run without them (runKyvernoPolicies).
+      if (rule.needsRoles) return false;
       try {
         return whyNotMatched(rule.match, rule.exclude, subject) === undefined;
       } catch {

@@ -120,6 +120,11 @@ export interface CompiledRule {
   readonly usesImages: boolean;
   /** Set on rules generated for pod controllers. */
   readonly autogen?: 'autogen' | 'autogen-cronjob';
+  /**
+   * Its match or exclude names `roles`/`clusterRoles`, which an AdmissionRequest does not carry (Kyverno
+   * looks them up in the cluster's RBAC): the rule is not run unless the caller knows the requester's roles.
+   */
+  readonly needsRoles?: true;
 }
 
 export interface CompiledKyvernoPolicy {
@@ -133,6 +138,8 @@ export interface CompiledKyvernoPolicy {
   readonly applyRules: 'All' | 'One';
   /** `spec.admission: false` policies never run at admission. */
   readonly admission: boolean;
+  /** `spec.emitWarning`: each rule that did not skip is reported as an admission warning. */
+  readonly emitWarning: boolean;
   /** Declared mutate rules, then the rules generated for pod controllers. */
   readonly rules: readonly CompiledRule[];
 }

@@ -7,28 +7,21 @@
 import type { GroupVersionKind } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
-import { applyPatch, decodePatch } from '../jsonpatch/index.js';
+import { applyJsonPatch } from '../jsonpatch/index.js';
 import { applyConfiguration, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
-import { internalError, serviceUnavailable, StatusAbort } from './errors.js';
+import { internalError } from './errors.js';
 import type { MutationOutcome } from './dispatch.js';
 
 export interface SchemaContext {
   schemas: SchemaRegistry;
-  /**
-   * Refuse kinds without a schema with the 503 kube-apiserver gives (spec/map.md §9.4). Default false:
-   * a webhook cannot know every CRD of a cluster, so unknown kinds merge with SMD's deduced schema.
-   */
-  requireSchema?: boolean;
 }
 
+/**
+ * The kind's schema, or SMD's deduced one for a kind the registry does not know: a webhook cannot know
+ * every CRD of a cluster (kube-apiserver, which does, answers 503 there; spec/map.md §9.4).
+ */
 function schemaFor(kind: GroupVersionKind, ctx: SchemaContext) {
-  const known = ctx.schemas.lookupGvk(kind);
-  if (known) return known;
-  if (ctx.requireSchema) {
-    const gvk = `${kind.group ? `${kind.group}/` : ''}${kind.version}, Kind=${kind.kind}`;
-    return serviceUnavailable(`Resource kind ${gvk} not found. There can be a delay between when CustomResourceDefinitions are created and when they are available.`);
-  }
-  return ctx.schemas.deduced(kind);
+  return ctx.schemas.lookupGvk(kind) ?? ctx.schemas.deduced(kind);
 }
 
 /**
@@ -91,12 +84,9 @@ export function applyJsonPatchMutation(
   guard?: ReviewGuard,
 ): MutationOutcome {
   const schema = schemaFor(kind, ctx);
-  if (schema instanceof StatusAbort) return { ok: false, abort: schema };
   // An empty patch changes nothing (the object decoded before; it decodes again).
   if (Array.isArray(ops) && ops.length === 0) return { ok: true, object: object as JsonValue };
-  const decoded = decodePatch(ops, 'kubernetes');
-  if (!decoded.ok) return { ok: false, message: `JSON Patch: ${decoded.message}` };
-  const applied = applyPatch(object, decoded.patch, 'kubernetes', guard);
+  const applied = applyJsonPatch(object, ops, 'kubernetes', guard);
   if (!applied.ok) {
     // A failed `test` discards this mutation's patch; it is not an error.
     if (applied.kind === 'test-failed') return { ok: true, object: object as JsonValue };
@@ -121,7 +111,6 @@ export function applyConfigurationMutation(
   history = new MutationHistory(object, kind),
 ): MutationOutcome {
   const schema = schemaFor(kind, ctx);
-  if (schema instanceof StatusAbort) return { ok: false, abort: schema };
   // The live check looks only at what changed since the last checked version of the object.
   const result = applyConfiguration(schema, object as JsonValue, config, { checked: history.checkedFor(schema) });
   if (!result.ok) return { ok: false, message: `error applying patch: ${result.error.message}` };

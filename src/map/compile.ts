@@ -137,7 +137,7 @@ class Program implements PolicyProgram {
     const { kind, guard } = inputs;
     try {
       if (m.patchType === 'JSONPatch') {
-        const ops = toJsonPatchOperations(value, guard) as unknown as JsonValue;
+        const ops = toJsonPatchOperations(value, guard);
         // CEL values share subtrees by reference: bound what they would be written out as.
         if (guard) checkJsonSize(ops, guard, 'the JSON patch of a mutation');
         return applyJsonPatchMutation(inputs.object, ops, kind, this.schema, inputs.history, guard);

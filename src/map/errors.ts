@@ -28,6 +28,3 @@ export function internalError(message: string): StatusAbort {
   return new StatusAbort({ code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}`, details: { causes: [{ message }] } });
 }
 
-export function serviceUnavailable(message: string): StatusAbort {
-  return new StatusAbort({ code: 503, reason: 'ServiceUnavailable', message });
-}

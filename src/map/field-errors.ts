@@ -3,6 +3,8 @@
  * dotted field path such as `spec.matchConstraints.resourceRules[0].operations` and a detail message
  * such as `Required value` or `Invalid value: "x": reason`. The policy set adds the document around it.
  */
+import { strconvQuote } from '../go/index.js';
+
 export interface FieldError {
   path: string;
   message: string;
@@ -34,9 +36,9 @@ export class FieldPath {
   }
 }
 
-/** Renders a value the way field.Error does for the common cases (strings quoted, lists bracketed). */
+/** Renders a value the way field.Error does for the common cases (strings as `%q`, lists bracketed). */
 export function renderValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return strconvQuote(value);
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return `[${value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(',')}]`;
   if (typeof value === 'object') return JSON.stringify(value);
@@ -52,7 +54,7 @@ export function invalid(path: FieldPath, value: unknown, detail: string): FieldE
 }
 
 export function notSupported(path: FieldPath, value: unknown, supported: readonly string[]): FieldError {
-  const list = supported.map((s) => JSON.stringify(s)).join(', ');
+  const list = supported.map((s) => strconvQuote(s)).join(', ');
   return { path: String(path), message: `Unsupported value: ${renderValue(value)}: supported values: ${list}` };
 }
 

@@ -6,7 +6,7 @@
  *
  *      loadPolicy(doc) / loadBinding(doc, apiVersion): Loaded<T>    decode, API defaults, validation;
  *        `usable` false when the API server would refuse it; `errors` are FieldErrors {path, message}
- *      compilePolicy(policy, { schemas, requireSchema }): CompiledPolicy   the CEL programs of a policy
+ *      compilePolicy(policy, { schemas }): CompiledPolicy             the CEL programs of a policy
  *      builtinScope(group, kind), isBuiltinGroup(group)            scope of the kinds a paramKind may name
  *      ParamSource                                                 where params are looked up (the set's objects)
  *

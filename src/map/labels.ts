@@ -4,7 +4,8 @@
  */
 import { FieldPath, forbidden, invalid, required, type FieldError } from './field-errors.js';
 import { aggregateMessages } from './match-conditions.js';
-import { isQualifiedName, isValidLabelValue } from './names.js';
+import { strconvQuote } from '../go/index.js';
+import { isQualifiedName, isValidLabelValue } from '../k8s/index.js';
 
 export interface LabelSelectorRequirement {
   key: string;
@@ -99,7 +100,7 @@ function parseSelector(selector: LabelSelector): SelectorResult {
   for (const expr of expressions) {
     const op = expr.operator;
     if (op !== 'In' && op !== 'NotIn' && op !== 'Exists' && op !== 'DoesNotExist') {
-      return { error: `${JSON.stringify(op)} is not a valid label selector operator` };
+      return { error: `${strconvQuote(String(op ?? ''))} is not a valid label selector operator` };
     }
     const values = expr.values ?? [];
     const errs = requirementErrors(expr.key, op, values);

@@ -16,7 +16,7 @@ import {
   type FieldError,
 } from './field-errors.js';
 import { validateLabelSelector } from './labels.js';
-import { isCelIdentifier, isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName, isValidLabelValue } from './names.js';
+import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName, isValidLabelValue } from '../k8s/index.js';
 import type { DecodedMeta } from './decode.js';
 import type {
   MatchResources,
@@ -38,6 +38,16 @@ const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
 const NOT_FOUND_ACTIONS = ['Allow', 'Deny'];
+
+// CEL's reserved words, which a variable name may not be (the apiserver's isCELIdentifier).
+const CEL_RESERVED = new Set([
+  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
+  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+]);
+
+function isCelIdentifier(value: string): boolean {
+  return /^[_a-zA-Z][_a-zA-Z0-9]*$/.test(value) && !CEL_RESERVED.has(value);
+}
 
 /** ObjectMeta checks for a cluster-scoped object named like a DNS subdomain. */
 export function validateClusterObjectMeta(name: string, meta: DecodedMeta): FieldError[] {

@@ -8,8 +8,18 @@ import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
 import { compilePolicy, type BoundPolicy, type PolicyProgram, type FieldError, loadBinding, loadPolicy, POLICY_API_VERSIONS, type MutatingAdmissionPolicy, type MutatingAdmissionPolicyBinding } from '../map/index.js';
 import { crdKind, ObjectStore } from './objects.js';
 import type { ParsedSource, Problem, SourceDocument } from './types.js';
-import { SchemaRegistry } from '../schema/index.js';
-import { compileKyvernoPolicy, isKyvernoPolicyDocument, sortKyvernoPolicies, type CompiledKyvernoPolicy } from '../kyverno/index.js';
+import { builtinKinds, SchemaRegistry } from '../schema/index.js';
+import {
+  compileKyvernoPolicy,
+  isKyvernoPolicyDocument,
+  kindSelectorKnown,
+  sortKyvernoPolicies,
+  type AdmissionFinding,
+  type CompileResult,
+  type CompiledKyvernoPolicy,
+  type KnownKind,
+} from '../kyverno/index.js';
+import { foreignKyvernoKind } from './kyverno-kinds.js';
 import { isMutatingPolicyDocument, loadMutatingPolicy, type LoadedMutatingPolicy } from '../mpol/index.js';
 
 export interface PolicySetCounts {
@@ -46,12 +56,6 @@ export interface BuildOptions {
   /** Schema registry to extend with the set's CRDs (default: the shared built-in registry). */
   schemas?: SchemaRegistry;
   /**
-   * Answer mutations of kinds without a schema (no built-in, no CRD in the set) with kube-apiserver's
-   * 503 (spec/map.md §9.4). Default false: such kinds merge with SMD's deduced schema, since a webhook
-   * cannot know every CRD of a cluster.
-   */
-  requireSchemas?: boolean;
-  /**
    * What becomes of a MutatingAdmissionPolicy whose expressions do not compile.
    * `refuse` (default; the server and the CLI): it is left out of the set (problems with effect
    * `ignored`), as kube-apiserver refuses to create or update such a policy; a reloading source then
@@ -62,6 +66,14 @@ export interface BuildOptions {
    * environment); the Kubernetes conformance vectors check that runtime behaviour and build with it.
    */
   compileErrors?: 'refuse' | 'keep';
+  /**
+   * Kyverno context entries only a cluster can fill (`apiCall`, `imageRegistry`, `globalReference`, a
+   * `configMap` the sources do not hold). Default false: a policy with one is refused (it would fail
+   * every request its rule matches). True when context values stand in for them, as in Kyverno's CLI
+   * (`amender test`, `amender apply --values-file/--set`): the policy is kept, problems with effect
+   * `kept`, and an entry no value covers fails its rule at evaluation.
+   */
+  contextValues?: boolean;
   /**
    * When MutatingAdmissionPolicies compile. `load`: all of them while the set is built, so that one that
    * does not compile is refused (compileErrors). `first-use`: each when a request first reaches it (a cold
@@ -74,6 +86,19 @@ export interface BuildOptions {
 }
 
 type Input = ParsedSource | SourceDocument;
+
+let builtinKindCache: KnownKind[] | undefined;
+
+/** The built-in kinds (`group/version/Kind` of the schema data), parsed once. */
+function builtinKindList(): KnownKind[] {
+  if (!builtinKindCache) {
+    builtinKindCache = builtinKinds().map((text) => {
+      const [group, version, kind] = text.split('/');
+      return { group, version, kind };
+    });
+  }
+  return builtinKindCache;
+}
 
 function where(doc: SourceDocument): string {
   return doc.item === undefined ? `${doc.source}#${doc.index}` : `${doc.source}#${doc.index}.items[${doc.item}]`;
@@ -97,19 +122,22 @@ class Builder {
   private readonly bindings = new Map<string, { value: MutatingAdmissionPolicyBinding; doc: SourceDocument }>();
   private crdCount = 0;
   private readonly kyverno = new Map<string, { policy: CompiledKyvernoPolicy; doc: SourceDocument }>();
+  /** Compiled Kyverno policies waiting for the checks that need every document (kinds, ConfigMaps). */
+  private readonly kyvernoPending: { compiled: Extract<CompileResult, { ok: true }>; doc: SourceDocument }[] = [];
+  private readonly crdKinds: KnownKind[] = [];
   private readonly kyvernoMutating = new Map<string, { loaded: LoadedMutatingPolicy; doc: SourceDocument }>();
   schemas: SchemaRegistry;
-  private readonly requireSchemas: boolean;
   private readonly keepUncompiled: boolean;
+  private readonly contextValues: boolean;
   private readonly compileOnFirstUse: boolean;
 
   constructor(options: BuildOptions, validatedAtBuild: boolean) {
     this.schemas = options.schemas ?? SchemaRegistry.builtin();
-    this.requireSchemas = options.requireSchemas ?? false;
     if (options.compileErrors !== undefined && options.compileErrors !== 'refuse' && options.compileErrors !== 'keep') {
       throw new TypeError(`BuildOptions.compileErrors: expected 'refuse' or 'keep', got ${JSON.stringify(options.compileErrors)}`);
     }
     this.keepUncompiled = options.compileErrors === 'keep';
+    this.contextValues = options.contextValues === true;
     if (options.compile !== undefined && options.compile !== 'load' && options.compile !== 'first-use') {
       throw new TypeError(`BuildOptions.compile: expected 'load' or 'first-use', got ${JSON.stringify(options.compile)}`);
     }
@@ -146,6 +174,7 @@ class Builder {
     }
     this.schemas = registry;
     this.objects.declareKind(declared);
+    this.crdKinds.push({ group: declared.group, kind: declared.kind });
     this.crdCount++;
   }
 
@@ -179,12 +208,67 @@ class Builder {
       this.report(doc, compiled.problems, 'ignored');
       return;
     }
-    const prior = this.kyverno.get(compiled.policy.id);
-    if (prior) {
-      this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: ${compiled.policy.id} is already defined in ${where(prior.doc)}` }], 'ignored');
-      return;
+    this.kyvernoPending.push({ compiled, doc });
+  }
+
+  /** A policies.kyverno.io / kyverno.io document Amender does not run: reported and left out. */
+  addForeignKyverno(doc: SourceDocument, message: string): void {
+    this.report(doc, [{ path: 'kind', message }], 'ignored');
+  }
+
+  /**
+   * What a Kyverno finding does to its policy in this set (README "What cannot run off-cluster"):
+   * refuse it, or keep it with the problem reported.
+   */
+  private refuses(finding: AdmissionFinding): boolean {
+    switch (finding.kind) {
+      case 'expression':
+        return !this.keepUncompiled;
+      case 'cluster':
+        return !this.contextValues;
+      case 'required':
+        return true;
+      case 'not-run':
+        return false;
     }
-    this.kyverno.set(compiled.policy.id, { policy: compiled.policy, doc });
+  }
+
+  /** Runs the checks that need the whole set, then registers the Kyverno policies (in document order). */
+  finishKyverno(): void {
+    const known: KnownKind[] = [...builtinKindList(), ...this.crdKinds];
+    for (const { compiled, doc } of this.kyvernoPending) {
+      const { policy, references } = compiled;
+      const findings: AdmissionFinding[] = [...compiled.findings];
+      for (const cm of references.configMaps) {
+        const namespace = cm.namespace || policy.namespace || 'default';
+        if (!this.objects.get('', 'ConfigMap', namespace, cm.name)) {
+          findings.push({
+            path: cm.path,
+            message: `ConfigMap ${namespace}/${cm.name} is not among the policy sources (a webhook cannot read the cluster's): add it to the sources, or every request the rule matches fails`,
+            kind: 'cluster',
+          });
+        }
+      }
+      const unknownKinds = references.kinds
+        .filter((k) => !kindSelectorKnown(k.selector, known))
+        .map((k) => ({
+          path: k.path,
+          message: `kind "${k.text}" matches no built-in kind and no CustomResourceDefinition of the policy set: a custom kind needs its CRD in the sources to be known; a typo matches nothing`,
+        }));
+      const refused = findings.some((f) => this.refuses(f));
+      if (refused) {
+        this.report(doc, [...findings, ...unknownKinds], 'ignored');
+        continue;
+      }
+      this.report(doc, [...findings, ...unknownKinds], 'kept');
+      const prior = this.kyverno.get(policy.id);
+      if (prior) {
+        this.report(doc, [{ path: 'metadata.name', message: `Duplicate value: ${policy.id} is already defined in ${where(prior.doc)}` }], 'ignored');
+        continue;
+      }
+      this.kyverno.set(policy.id, { policy, doc });
+    }
+    this.kyvernoPending.length = 0;
   }
 
   addMutatingPolicy(doc: SourceDocument): void {
@@ -206,7 +290,7 @@ class Builder {
     const out: BoundPolicy[] = [];
     for (const key of [...this.kyvernoMutating.keys()].sort()) {
       const { loaded, doc } = this.kyvernoMutating.get(key)!;
-      const compiled = loaded.policies.map((p) => ({ ...p, compiled: compilePolicy(p.policy, { schemas: this.schemas, requireSchema: this.requireSchemas }, { dialect: 'kyverno' }) }));
+      const compiled = loaded.policies.map((p) => ({ ...p, compiled: compilePolicy(p.policy, { schemas: this.schemas }, { dialect: 'kyverno' }) }));
       // Errors of autogen variants repeat the policy's own (same expressions, rewritten): report the policy's.
       const errors = compiled[0].compiled.errors.length > 0 ? compiled[0].compiled.errors : compiled.flatMap((c) => c.compiled.errors.map((e) => ({ ...e, message: `${e.message} (in the variant autogen made for ${c.autogen === 'cronjobs' ? 'CronJobs' : 'pod controllers'})` })));
       if (errors.length > 0 && !this.keepUncompiled) {
@@ -256,7 +340,7 @@ class Builder {
       list.push(value);
     }
     const out: BoundPolicy[] = [];
-    const schema = { schemas: this.schemas, requireSchema: this.requireSchemas };
+    const schema = { schemas: this.schemas };
     for (const name of [...this.policies.keys()].sort()) {
       const { value, doc } = this.policies.get(name)!;
       const sortedBindings = () => (byPolicy.get(name) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -325,8 +409,10 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     else if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicyBinding') b.addBinding(c.doc, c.apiVersion);
     else if (isKyvernoPolicyDocument(c.doc.value)) b.addKyverno(c.doc);
     else if (isMutatingPolicyDocument(c.doc.value)) b.addMutatingPolicy(c.doc);
+    else if (foreignKyvernoKind(c.apiVersion, c.kind)) b.addForeignKyverno(c.doc, foreignKyvernoKind(c.apiVersion, c.kind)!);
     else b.addObject(c.doc);
   }
+  b.finishKyverno();
   b.objects.seal();
   const admissionPolicies = b.boundPolicies();
   const kyvernoMutating = b.kyvernoMutatingPolicies();

@@ -22,12 +22,22 @@
  *     what /readyz shows: mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, kyvernoPolicies,
  *     kyvernoMutatingPolicies,
  *     params (objects of any other kind, Namespaces included), namespaces, customResourceDefinitions,
- *     problems. BuildOptions: `schemas` (registry to extend), `requireSchemas` (503 for kinds without a
- *     schema, as kube-apiserver; default: merge them with the deduced schema), `compileErrors`
- *     ('refuse' | 'keep', default 'refuse'), `compile` ('load' | 'first-use': when MutatingAdmissionPolicies
- *     compile; default 'first-use' for a set made only of sources validated at build — the bundled set —
- *     else 'load'). The set never changes once built; rebuild it on reload (compiled CEL programs
- *     come from the CEL cache, so a rebuild compiles only what changed).
+ *     problems. Kyverno policies are also checked for what would fail or do nothing at admission
+ *     (src/kyverno findings; kinds no built-in kind or CRD of the set declares; ConfigMaps the set does
+ *     not hold): refused (`ignored`) or kept with the problem, as README "Kyverno policies: what cannot
+ *     run off-cluster" decides; Kyverno documents Amender does not run (policies.kyverno.io kinds other
+ *     than MutatingPolicy / NamespacedMutatingPolicy, kyverno.io kinds other than ClusterPolicy / Policy)
+ *     are problems too. BuildOptions: `schemas` (registry to extend; a kind with no schema there, built
+ *     in or from a CRD of the set, merges with SMD's deduced schema, since a webhook cannot know every
+ *     CRD of a cluster, where kube-apiserver would answer 503), `compileErrors`
+ *     ('refuse' | 'keep', default 'refuse'; 'keep' also keeps Kyverno policies with JMESPath errors),
+ *     `contextValues` (true: Kyverno context values stand in for cluster-only context entries, as in
+ *     Kyverno's CLI — such policies are kept), `compile` ('load' | 'first-use': when
+ *     MutatingAdmissionPolicies compile; default 'first-use' for a set made only of sources validated at
+ *     build — the bundled set — else 'load'). The set never changes once built; rebuild it on reload
+ *     (compiled CEL programs come from the CEL cache, so a rebuild compiles only what changed).
+ *
+ *   isPolicyDocument(document): boolean   a MAP or binding, Kyverno ClusterPolicy/Policy, policies.kyverno.io kind
  */
 export { parseDocuments } from './parse.js';
 export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
@@ -35,3 +45,4 @@ export type { ParsedSource, Problem, SourceDocument } from './types.js';
 export type { ObjectStore } from './objects.js';
 export { buildPolicySetWithTemplates, preloadPatchTemplates, type PatchTemplateEntry } from './prebuilt.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from './state.js';
+export { isPolicyDocument } from './policy-documents.js';

@@ -18,6 +18,11 @@ export interface PolicySetState {
    */
   sourceErrors: readonly string[];
   /**
+   * Warnings about the sources of the set in force that do not stop it loading: a source that holds no
+   * policy document (an empty folder, a mistyped bucket prefix). /readyz shows them; the set is ready.
+   */
+  warnings?: readonly string[];
+  /**
    * Exactly the documents the set in force was built from (refreshers set it): a compiled set holds CEL
    * closures and cannot cross threads, so the Node server's worker pool builds its own copy from these.
    */

@@ -1,7 +1,6 @@
 import { hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
 import { ERR_FORMAT_WRONG, quantityParseError } from '../k8s/index.js';
-import { goQuote } from './gofmt.js';
-import { rfc3339Error } from './gotime.js';
+import { rfc3339Error, strconvQuote } from '../go/index.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { NamedRef, resolve, type Atom, type ObjectType, type TypeRef } from './types.js';
 
@@ -42,7 +41,7 @@ export function strictDecode(type: ObjectType, obj: JsonValue, accepted?: JsonVa
   if (d.hardError) return new StrictDecodeError('type', d.hardError);
   if (d.typeError) return new StrictDecodeError('type', d.typeError);
   if (d.unknown.length > 0) {
-    return new StrictDecodeError('unknown-fields', 'strict decoding error: ' + d.unknown.map((p) => `unknown field ${goQuote(p)}`).join(', '), d.unknown);
+    return new StrictDecodeError('unknown-fields', 'strict decoding error: ' + d.unknown.map((p) => `unknown field ${strconvQuote(p)}`).join(', '), d.unknown);
   }
   return undefined;
 }

@@ -11,6 +11,7 @@ import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvid
 import type { Logger } from '../observe/index.js';
 import { deadline, errorMessage } from './bounds.js';
 import { keepLastGood, readSource, snapshotKey, type ReadCounts, type SourceCache } from './snapshot.js';
+import { emptySourceWarning } from './source-warnings.js';
 import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
 
 export interface RefresherOptions {
@@ -219,13 +220,25 @@ export class PolicySetRefresher {
       return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
     }
     const loadedAt = this.now();
-    this.state = Object.freeze({ set, source: this.state.source, loadedAt, sourceErrors: [], inputs: this.lastInputs, generation: ++this.generation });
+    const warnings = this.sources
+      .map((source, i) => emptySourceWarning(source.uri, [...this.caches[i].values()].map((d) => d.parsed)))
+      .filter((w): w is string => w !== undefined);
+    this.state = Object.freeze({
+      set,
+      source: this.state.source,
+      loadedAt,
+      sourceErrors: [],
+      ...(warnings.length > 0 ? { warnings: Object.freeze(warnings) } : {}),
+      inputs: this.lastInputs,
+      generation: ++this.generation,
+    });
     this.appliedKey = key;
     this.counters.applied++;
     this.counters.lastSuccessAt = loadedAt;
     this.counters.documents = this.caches.reduce((n, cache) => n + [...cache.values()].reduce((m, d) => m + d.parsed.documents.length, 0), 0);
     this.counters.refusedDocuments = refusedSources(set).size;
     for (const problem of set.problems) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem });
+    for (const warning of warnings) this.logger({ level: 'warn', msg: 'policy source holds no policy', policySet: this.name, warning });
     this.logger({
       level: 'info',
       msg: 'policy set applied',

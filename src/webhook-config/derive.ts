@@ -16,7 +16,7 @@ import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { builtinKindTable, guessResource, type KindEntry } from './kinds.js';
 import { intersectRuleSets, mergeRules, normalizeRule, type RuleScope, type WebhookRule } from './rules.js';
-import { hasWildcard, wildcardMatch } from './wildcard.js';
+import { hasWildcard, wildcardMatch } from '../go/index.js';
 
 type MatchBlock = CompiledRule['match'];
 type ResourceFilter = NonNullable<MatchBlock['any']>[number];

@@ -7,6 +7,7 @@
  */
 import { base64Utf8 } from '../admission/index.js';
 import type { JsonObject } from '../json/index.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../k8s/index.js';
 import type { DerivedRules } from './derive.js';
 import { ruleProblems, type WebhookRule } from './rules.js';
 
@@ -33,8 +34,6 @@ export class WebhookConfigError extends Error {
 
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const DEFAULT_EXCLUDED_NAMESPACES: readonly string[] = ['kube-system'];
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** The URL as the API server accepts it (webhook clientConfig.url), or a WebhookConfigError. */
 export function checkWebhookUrl(url: string): string {
@@ -58,12 +57,12 @@ function webhookName(name: string): string {
 
 export function webhookConfiguration(derived: DerivedRules, options: WebhookConfigOptions): JsonObject {
   const name = options.name ?? 'amender';
-  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new WebhookConfigError(`--name ${name}: a name is a lowercase DNS subdomain`);
+  if (isDNS1123Subdomain(name).length > 0) throw new WebhookConfigError(`--name ${name}: a name is a lowercase DNS subdomain`);
   const url = checkWebhookUrl(options.url);
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new WebhookConfigError(`--timeout-seconds ${timeoutSeconds}: from 1 to 30`);
   const excluded = [...new Set(options.excludeNamespaces ?? DEFAULT_EXCLUDED_NAMESPACES)].sort();
-  for (const ns of excluded) if (!DNS_LABEL.test(ns)) throw new WebhookConfigError(`--exclude-namespace ${ns}: not a namespace name`);
+  for (const ns of excluded) if (isDNS1123Label(ns).length > 0) throw new WebhookConfigError(`--exclude-namespace ${ns}: not a namespace name`);
   if (derived.rules.length === 0) throw new WebhookConfigError('the policy set matches no request: there is nothing to send to Amender');
   const problems = derived.rules.flatMap((r, i) => ruleProblems(r, `webhooks[0].rules[${i}]`));
   if (problems.length > 0) throw new WebhookConfigError(`internal error: the derived rules are invalid:\n  ${problems.join('\n  ')}`);

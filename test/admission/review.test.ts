@@ -4,9 +4,9 @@ import {
   decodeBase64Utf8,
   denyReply,
   validateReview,
-  type PatchOperation,
 } from '../../src/admission/index.js';
 import { parseJson, type JsonValue } from '../../src/json/index.js';
+import type { Operation } from '../../src/jsonpatch/index.js';
 
 function review(request: Record<string, unknown> | undefined, top: Record<string, unknown> = {}): JsonValue {
   return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', ...(request ? { request } : {}), ...top } as JsonValue;
@@ -112,7 +112,7 @@ describe('replies', () => {
   });
 
   it('encodes the patch as base64 JSON, non-ASCII and integers intact', () => {
-    const patch: PatchOperation[] = [
+    const patch: Operation[] = [
       { op: 'add', path: '/metadata/labels/caf\u00e9', value: 'na\u00efve \u{1F680}' },
       { op: 'replace', path: '/spec/replicas', value: 3 },
     ];

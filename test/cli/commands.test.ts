@@ -214,7 +214,7 @@ describe('amender validate', () => {
     expect(await runCli(['validate', 'a.yaml', 'b.yaml'], io)).toBe(1);
     const lines = io.stderr.trim().split('\n');
     expect(lines).toContainEqual(
-      expect.stringMatching(/^a\.yaml#0 MutatingAdmissionPolicy\/needs-param: spec\.reinvocationPolicy: .*\((ignored|kept, errors at evaluation)\)$/),
+      expect.stringMatching(/^a\.yaml#0 MutatingAdmissionPolicy\/needs-param: spec\.reinvocationPolicy: .*\((ignored|kept, in force)\)$/),
     );
     expect(lines).toContainEqual(expect.stringMatching(/^b\.yaml#0: invalid YAML: .* \(ignored\)$/));
     expect(lines.at(-1)).toMatch(/^\d+ problems \(/);

@@ -16,7 +16,7 @@ import { parseAllDocuments, type Tags } from 'yaml';
 import { ENVIRONMENT_VARIABLES as NODE_VARIABLES } from '../../src/adapters/node-config.js';
 import { SERVERLESS_ENVIRONMENT_VARIABLES } from '../../src/adapters/serverless-config.js';
 import { runCli } from '../../src/cli/main.js';
-import { CLUSTER_NAME } from '../../src/clusters/index.js';
+import { isClusterName } from '../../src/clusters/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../../src/sources/node/index.js';
 import { ruleProblems, type WebhookRule } from '../../src/webhook-config/index.js';
@@ -148,7 +148,7 @@ describe('infra/kubernetes: MutatingWebhookConfigurations', () => {
       const m = /^\/clusters\/([^/]+)\/([^/]+)\/mutate$/.exec(new URL(w.clientConfig.url).pathname);
       expect(m, w.clientConfig.url).not.toBeNull();
       expect(m![1]).toBe(label);
-      expect(CLUSTER_NAME.test(m![1])).toBe(true);
+      expect(isClusterName(m![1])).toBe(true);
       expect(seen.has(m![2])).toBe(false);
       seen.add(m![2]);
     }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { JsonValue } from '../../src/json/index.js';
-import { applyJsonPatch, applyPatch, createPatch, joinPatches } from '../../src/jsonpatch/index.js';
+import { applyJsonPatch, applyPatch, createPatch } from '../../src/jsonpatch/index.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'vectors', 'kyverno');
 const load = (prefix: string) =>
@@ -47,15 +47,3 @@ describe('kyverno u-json6902-* vectors (Kyverno flavour)', () => {
   }
 });
 
-describe('kyverno u-join-patches-* vectors', () => {
-  const vectors = load('u-join-patches-');
-  it('finds the vectors', () => expect(vectors.length).toBe(2));
-
-  for (const { file, v } of vectors) {
-    it(file, () => {
-      const joined = joinPatches(v.inputs);
-      if (!joined.ok) throw new Error(joined.message);
-      expect(joined.patch === null ? null : JSON.parse(joined.patch)).toEqual(v.expect.joined);
-    });
-  }
-});

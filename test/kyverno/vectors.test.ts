@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '../../src/admission/index.js';
 import { cloneJson, getOwn, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../src/json/index.js';
-import { createPatch, joinPatches } from '../../src/jsonpatch/index.js';
+import { createPatch } from '../../src/jsonpatch/index.js';
 import {
   compileKyvernoPolicy,
   compileUnmatchedRule,
@@ -258,13 +258,13 @@ function checkSubstitute(v: Vector): void {
   }
 }
 
-function checkJoin(v: Vector): void {
-  const joined = joinPatches(v.inputs ?? []);
-  expect(joined.ok).toBe(true);
-  if (!joined.ok) return;
-  const value = joined.patch === null ? null : (JSON.parse(joined.patch) as JsonValue);
-  expect(value).toEqual(v.expect.joined ?? null);
-}
+/**
+ * Levels of Kyverno's own helpers that Amender has no counterpart for, with the reason: their vectors
+ * stay in test/vectors for reference and are not run.
+ */
+const NOT_APPLICABLE: Record<string, string> = {
+  'join-patches': "the reply carries one diff of the final object (spec/kyverno.md §4), so Kyverno's JoinPatches of per-policy patches is not needed",
+};
 
 const CHECKS: Record<string, (v: Vector) => void | Promise<void>> = {
   engine: checkEngine,
@@ -274,14 +274,13 @@ const CHECKS: Record<string, (v: Vector) => void | Promise<void>> = {
   patch: checkPatch,
   'smp-preprocess': checkPreprocess,
   substitute: checkSubstitute,
-  'join-patches': checkJoin,
 };
 
 describe('Kyverno conformance vectors', () => {
   it('has vectors of every level', () => {
     const levels = new Set(vectors.map((v) => v.level));
     for (const level of Object.keys(CHECKS)) expect(levels).toContain(level);
-    for (const level of levels) expect(Object.keys(CHECKS)).toContain(level);
+    for (const level of levels) expect([...Object.keys(CHECKS), ...Object.keys(NOT_APPLICABLE)]).toContain(level);
   });
   for (const level of Object.keys(CHECKS)) {
     describe(level, () => {

@@ -169,3 +169,16 @@ describe('§9.4 the live check judges what the mutations introduced', () => {
     expect(denied(await evaluate(s, req(newerPod()))).message).toContain('.spec.futureSpecField: field not declared in schema');
   });
 });
+
+describe('a JSON patch is applied operation by operation, as kube-apiserver hands it to evanphx v4', () => {
+  it('a failed test before a malformed operation discards the patch without error', async () => {
+    const s = set(policy('a', [jsonPatch('[JSONPatch{op: "test", path: "/metadata/name", value: "other"}, JSONPatch{op: "frob", path: "/a"}]')]));
+    const r = await evaluate(s, req(newerPod()));
+    expect(allowed(r).metadata.name).toBe('p');
+    expect(r.allowed && r.patch).toEqual([]);
+  });
+  it('a malformed operation reached is an error under the failurePolicy', async () => {
+    const s = set(policy('a', [jsonPatch('[JSONPatch{op: "test", path: "/metadata/name", value: "p"}, JSONPatch{op: "frob", path: "/a"}]')]));
+    expect(denied(await evaluate(s, req(newerPod()))).message).toContain('JSON Patch: Unexpected kind: frob');
+  });
+});

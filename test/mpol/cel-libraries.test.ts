@@ -56,6 +56,12 @@ describe("Kyverno's CEL libraries", () => {
     expect(run(`json.unmarshal("{")`).error).toBeDefined();
   });
 
+  it("json.marshal writes numbers, strings and key order as Go's encoding/json (src/go)", () => {
+    expect(value('json.marshal([1e-7, 1e21, -0.0, 123456789.0])')).toBe('[1e-7,1e+21,-0,123456789]');
+    // Go sorts keys by bytes: an astral character after U+FFFD; JavaScript's < would put it first.
+    expect(value('json.marshal({"\\U0001F600": 1, "\\uFFFD": 2})')).toBe('{"\uFFFD":2,"\u{1F600}":1}');
+  });
+
   it('time, math, hash, transform', () => {
     expect(value(`time.toCron(timestamp("2024-05-06T07:08:09Z"))`)).toBe('8 7 6 5 1');
     expect(value(`time.truncate(timestamp("2024-05-06T07:08:09Z"), duration("1h"))`)).toEqual(value(`timestamp("2024-05-06T07:00:00Z")`));

@@ -59,7 +59,7 @@ spec:
         patchesJson6902: |-
           - op: add
             path: /metadata/annotations/copied
-            value: "{{ request.object.metadata.annotations.\\"secret-token\\" | to_number(@) }}"
+            value: '{{ abs(request.object.metadata.annotations."secret-token") }}'
 `;
 
 const SECRET_VALUE = 'hunter2-do-not-log';

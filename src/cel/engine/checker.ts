@@ -455,7 +455,7 @@ class Checker {
   }
 }
 
-export function literalType(v: unknown): CelType {
+function literalType(v: unknown): CelType {
   switch (typeof v) {
     case 'boolean':
       return T.bool;

@@ -66,7 +66,7 @@ function formatIssue(source: string, issue: CelIssue): string {
 }
 
 /** Line (1-based), column (0-based, in code points) and text of the line holding `offset`. */
-export function locate(source: string, offset: number): { line: number; column: number; lineText: string } {
+function locate(source: string, offset: number): { line: number; column: number; lineText: string } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < source.length; i++) {

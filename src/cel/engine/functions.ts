@@ -65,7 +65,7 @@ export function registerValueClass(ctor: Function, typeName: string): void {
 }
 
 /** True when `v` is an instance of a class registered as `typeName`. */
-export function isInstanceOfType(v: object, typeName: string): boolean {
+function isInstanceOfType(v: object, typeName: string): boolean {
   if (classTypes.get(v.constructor) === typeName) return true;
   const list = typeClasses.get(typeName);
   if (list) for (const c of list) if (v instanceof c) return true;
@@ -80,7 +80,7 @@ function anyValue(): boolean {
   return true;
 }
 
-export function guardFor(t: CelType): (v: unknown) => boolean {
+function guardFor(t: CelType): (v: unknown) => boolean {
   switch (t.kind) {
     case Kind.Dyn:
     case Kind.TypeParam:

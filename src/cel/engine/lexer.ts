@@ -417,6 +417,6 @@ function pushUtf8(out: number[], cp: number): void {
   else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
 }
 
-export function utf8Encode(s: string): Uint8Array {
+function utf8Encode(s: string): Uint8Array {
   return new TextEncoder().encode(s);
 }

@@ -28,7 +28,7 @@ export interface MacroFactory {
 }
 
 /** The accumulator name; '@' keeps it out of reach of user expressions. */
-export const ACCU = '@result';
+const ACCU = '@result';
 const LEGACY_ACCU = '__result__';
 export const MAP_INSERT = 'cel.@mapInsert';
 export const SORT_BY_KEYS = '@sortByAssociatedKeys';

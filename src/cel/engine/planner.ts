@@ -34,7 +34,7 @@ export interface Activation {
 }
 
 export const LIST_CREATE_COST = 10;
-export const MAP_CREATE_COST = 30;
+const MAP_CREATE_COST = 30;
 export const STRUCT_CREATE_COST = 40;
 
 const COST_LIMIT = new CostLimitError();
@@ -65,7 +65,7 @@ export class AsyncResults {
  * Cost units between two looks at the review guard's clock (a few hundred microseconds of evaluation):
  * the deadline is noticed on the cost path the planner already has, at no charge on the normal path.
  */
-export const GUARD_COST_STRIDE = 20_000;
+const GUARD_COST_STRIDE = 20_000;
 
 export class EvalState {
   cost = 0;
@@ -835,7 +835,7 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
 // ---- runtime helpers for attributes
 
 /** Zero value of a declared field type (Kubernetes typed objects read from JSON). */
-export function zeroValue(t: CelType): CelValue {
+function zeroValue(t: CelType): CelValue {
   switch (t.kind) {
     case Kind.String:
       return '';
@@ -870,7 +870,7 @@ function typedRead(v: CelValue, t: CelType): CelValue {
   return v;
 }
 
-export function selectField(v: unknown, field: string, struct: StructDecl | undefined): CelValue {
+function selectField(v: unknown, field: string, struct: StructDecl | undefined): CelValue {
   if (v instanceof CelOptional) return optionalSelect(v, field, struct);
   if (v instanceof LazyObject) {
     const x = v.field(field);
@@ -898,7 +898,7 @@ export function selectField(v: unknown, field: string, struct: StructDecl | unde
   throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
 }
 
-export function hasField(v: unknown, field: string, struct: StructDecl | undefined): boolean {
+function hasField(v: unknown, field: string, struct: StructDecl | undefined): boolean {
   if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct) : false;
   if (v instanceof LazyObject) return v.has(field);
   if (isPlainObject(v)) {
@@ -936,7 +936,7 @@ function listIndex(list: readonly CelValue[], k: unknown): number | undefined {
   return i;
 }
 
-export function indexValue(container: unknown, k: unknown, optional: boolean): CelValue {
+function indexValue(container: unknown, k: unknown, optional: boolean): CelValue {
   if (container instanceof CelOptional) {
     if (!container.hasValue()) return CelOptional.none();
     return indexValue(container.value(), k, true);

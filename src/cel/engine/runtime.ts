@@ -2,6 +2,7 @@
  * Runtime operations shared by the interpreter and the standard library: type names, CEL
  * (heterogeneous) equality, ordering, map access with numeric key unification, and value sizes.
  */
+import { compareStrings } from '../../go/index.js';
 import { activeGuard } from './bounds.js';
 import { CelEvalError, noSuchOverload } from './errors.js';
 import { classTypeName } from './functions.js';
@@ -265,19 +266,5 @@ export function celCompare(a: unknown, b: unknown, fn?: string): number | undefi
   throw noSuchOverload(fn, [typeNameOf(a), typeNameOf(b)]);
 }
 
-/** Code-point order (UTF-16 order differs for characters beyond the BMP). */
-export function compareStrings(a: string, b: string): -1 | 0 | 1 {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(i);
-    if (ca !== cb) {
-      const sa = ca >= 0xd800 && ca <= 0xdfff;
-      const sb = cb >= 0xd800 && cb <= 0xdfff;
-      if (sa !== sb) return sa ? 1 : -1;
-      return ca < cb ? -1 : 1;
-    }
-  }
-  return a.length < b.length ? -1 : 1;
-}
+/** Code-point order (UTF-16 order differs for characters beyond the BMP): Go's string order. */
+export { compareStrings };

@@ -4,6 +4,7 @@
  * expand to (`cel.@mapInsert`, `@not_strictly_false`; `sortBy`'s `@sortByAssociatedKeys` belongs to
  * the lists library, src/cel/lib/lists.ts).
  */
+import { formatFloatG, parseFloat64, parseInt64, parseUint64 } from '../../go/index.js';
 import { checkBuiltSize } from './bounds.js';
 import { RE2JS } from 're2js';
 import { Op } from './ast.js';
@@ -59,7 +60,7 @@ function checkUint(v: bigint): CelUint {
 
 const regexCache = new Map<string, RE2JS>();
 /** Compiles (and caches) an RE2 pattern; throws a CEL error naming the bad pattern. */
-export function compileRegex(pattern: string): RE2JS {
+function compileRegex(pattern: string): RE2JS {
   let re = regexCache.get(pattern);
   if (re) return re;
   try {
@@ -72,46 +73,8 @@ export function compileRegex(pattern: string): RE2JS {
   return re;
 }
 
-/** Go strconv.FormatFloat(f, 'g', -1, 64), which cel-go uses for string(double). */
-export function formatDouble(f: number): string {
-  if (Number.isNaN(f)) return 'NaN';
-  if (f === Infinity) return '+Inf';
-  if (f === -Infinity) return '-Inf';
-  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  // JS gives the shortest round-trip digits, as Go's shortest formatting does.
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(f.toExponential())!;
-  const sign = m[1];
-  const digits = m[2] + (m[3] ?? '');
-  const e = Number(m[4]);
-  // With shortest precision Go switches to exponent form when exp < -4 || exp >= 6.
-  if (e < -4 || e >= 6) return formatExp(sign, digits, e);
-  if (e < 0) return `${sign}0.${'0'.repeat(-e - 1)}${digits}`;
-  if (digits.length <= e + 1) return `${sign}${digits}${'0'.repeat(e + 1 - digits.length)}`;
-  return `${sign}${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
-}
-
-function formatExp(sign: string, digits: string, e: number): string {
-  const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-  const es = Math.abs(e) < 10 ? `0${Math.abs(e)}` : String(Math.abs(e));
-  return `${sign}${mant}e${e < 0 ? '-' : '+'}${es}`;
-}
-
-
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const utf8Encoder = new TextEncoder();
-
-function parseIntStrict(s: string, unsigned: boolean): bigint | undefined {
-  if (!/^[+-]?\d+$/.test(s) || (unsigned && s.startsWith('-'))) return undefined;
-  return BigInt(s);
-}
-
-function parseGoFloat(s: string): number | undefined {
-  const t = s.toLowerCase();
-  if (/^[+-]?(inf|infinity)$/.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
-  if (/^[+-]?nan$/.test(t)) return NaN;
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/.test(t)) return undefined;
-  return Number(s);
-}
 
 function boolFromString(s: string): boolean {
   switch (s) {
@@ -280,7 +243,7 @@ export function registerStdlib(env: Env): void {
   add('double_to_double', 'double', [T.double], T.double, (v: number) => v);
   add('int64_to_double', 'double', [T.int], T.double, (v: bigint) => Number(v));
   add('string_to_double', 'double', [T.string], T.double, (v: string) => {
-    const d = parseGoFloat(v);
+    const d = parseFloat64(v);
     if (d === undefined) throw new CelEvalError(`type conversion error from 'string' to 'double'`);
     return d;
   });
@@ -299,8 +262,8 @@ export function registerStdlib(env: Env): void {
   });
   add('duration_to_int64', 'int', [T.duration], T.int, (v: Duration) => v.ns);
   add('string_to_int64', 'int', [T.string], T.int, (v: string) => {
-    const i = parseIntStrict(v, false);
-    if (i === undefined || i < INT64_MIN || i > INT64_MAX) throw new CelEvalError(`type conversion error from 'string' to 'int'`);
+    const i = parseInt64(v);
+    if (i === undefined) throw new CelEvalError(`type conversion error from 'string' to 'int'`);
     return i;
   });
   add('timestamp_to_int64', 'int', [T.timestamp], T.int, (v: Timestamp) => v.seconds);
@@ -317,7 +280,7 @@ export function registerStdlib(env: Env): void {
       throw new CelEvalError('invalid UTF-8 in bytes, cannot convert to string');
     }
   }, traversal0);
-  add('double_to_string', 'string', [T.double], T.string, formatDouble);
+  add('double_to_string', 'string', [T.double], T.string, formatFloatG);
   add('duration_to_string', 'string', [T.duration], T.string, formatDuration);
   add('int64_to_string', 'string', [T.int], T.string, (v: bigint) => v.toString());
   add('timestamp_to_string', 'string', [T.timestamp], T.string, formatTimestamp);
@@ -339,8 +302,8 @@ export function registerStdlib(env: Env): void {
     return new CelUint(v);
   });
   add('string_to_uint64', 'uint', [T.string], T.uint, (v: string) => {
-    const i = parseIntStrict(v, true);
-    if (i === undefined || i > UINT64_MAX) throw new CelEvalError(`type conversion error from 'string' to 'uint'`);
+    const i = parseUint64(v);
+    if (i === undefined) throw new CelEvalError(`type conversion error from 'string' to 'uint'`);
     return new CelUint(i);
   });
 

@@ -1,12 +1,11 @@
 /**
- * Timestamps and durations with nanosecond precision: RFC 3339 parsing/formatting, Go-style duration
- * strings, calendar fields in UTC, fixed offsets (`+05:30`) or IANA zones (via Intl).
+ * Timestamps and durations with nanosecond precision: RFC 3339 parsing and Go duration strings (both Go's
+ * own, from src/go), RFC 3339 and protobuf duration formatting, calendar fields in UTC, fixed offsets
+ * (`+05:30`) or IANA zones (via Intl).
  */
-import { civilFromDays, daysFromCivil, daysInMonth } from '../../k8s/index.js';
+import { formatRFC3339, timeFields, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 export function checkTimestamp(ns: bigint): Timestamp {
   const s = floorDiv(ns, NANOS_PER_SECOND);
@@ -19,73 +18,21 @@ export function checkDuration(ns: bigint): Duration {
   return new Duration(ns);
 }
 
-/** Parses an RFC 3339 timestamp; undefined when the text is not one. */
+/** Parses an RFC 3339 timestamp as cel-go does (Go's time.Parse(time.RFC3339)); undefined when it is not one. */
 export function parseTimestamp(text: string): Timestamp | undefined {
-  const m = RFC3339.exec(text);
-  if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
-  let offsetMin = 0;
-  if (!m[8]) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) return undefined;
-    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const secs = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + s - offsetMin * 60);
-  const frac = m[7] ? BigInt(m[7].padEnd(9, '0')) : 0n;
-  return new Timestamp(secs * NANOS_PER_SECOND + frac);
+  const t = tryParseRFC3339(text);
+  return t && new Timestamp(unixNanos(t));
 }
 
 /** RFC 3339 with the shortest exact fraction, in UTC (Go's time.RFC3339Nano). */
 export function formatTimestamp(t: Timestamp): string {
-  const secs = t.seconds;
-  const nanos = t.nanos;
-  const days = Number(floorDiv(secs, 86400n));
-  const sod = Number(secs - BigInt(days) * 86400n);
-  const { year, month, day } = civilFromDays(days);
-  const p2 = (n: number) => String(n).padStart(2, '0');
-  let out = `${String(year).padStart(4, '0')}-${p2(month)}-${p2(day)}T${p2(Math.floor(sod / 3600))}:${p2(Math.floor((sod % 3600) / 60))}:${p2(sod % 60)}`;
-  if (nanos) out += `.${String(nanos).padStart(9, '0').replace(/0+$/, '')}`;
-  return `${out}Z`;
+  return formatRFC3339({ sec: Number(t.seconds), nsec: t.nanos, offset: 0 }, true);
 }
-
-const UNIT_NS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1_000n,
-  'µs': 1_000n,
-  'μs': 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
 
 /** Go's time.ParseDuration: "1h30m", "-1.5s", "300ms"; undefined when invalid or out of range. */
 export function parseDuration(text: string): Duration | undefined {
-  let s = text;
-  let neg = false;
-  if (s[0] === '-' || s[0] === '+') {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return new Duration(0n);
-  if (s === '') return undefined;
-  let total = 0n;
-  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
-  while (s.length) {
-    const m = re.exec(s);
-    if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return undefined;
-    const unit = UNIT_NS[m[3]];
-    let v = BigInt(m[1] || '0') * unit;
-    if (m[2]) v += (BigInt(m[2]) * unit) / 10n ** BigInt(m[2].length);
-    total += v;
-    if (total > INT64_MAX + 1n) return undefined;
-    s = s.slice(m[0].length);
-  }
-  if (neg) total = -total;
-  if (total < INT64_MIN || total > INT64_MAX) return undefined;
-  return new Duration(total);
+  const ns = tryParseDuration(text);
+  return ns === undefined ? undefined : new Duration(ns);
 }
 
 /** Protobuf JSON duration text ("1.5s"), as cel-go prints `string(duration)`. */
@@ -149,23 +96,19 @@ function zoneOffsetMinutes(zone: string, epochMs: number): number {
 
 /** Calendar fields of a timestamp in UTC or in `zone`. */
 export function civil(t: Timestamp, zone?: string): Civil {
-  let secs = t.seconds;
-  if (zone !== undefined) {
-    const offset = zoneOffsetMinutes(zone, Number(secs) * 1000);
-    secs += BigInt(offset * 60);
-  }
-  const days = Number(floorDiv(secs, 86400n));
-  const sod = Number(secs - BigInt(days) * 86400n);
-  const { year, month, day } = civilFromDays(days);
+  // Timestamps span years 1 to 9999: their seconds are exact as a double.
+  const sec = Number(t.seconds);
+  const offset = zone === undefined ? 0 : zoneOffsetMinutes(zone, sec * 1000) * 60;
+  const f = timeFields({ sec, nsec: t.nanos, offset });
   return {
-    year,
-    month,
-    day,
-    hour: Math.floor(sod / 3600),
-    minute: Math.floor((sod % 3600) / 60),
-    second: sod % 60,
+    year: f.year,
+    month: f.month,
+    day: f.day,
+    hour: f.hour,
+    minute: f.minute,
+    second: f.second,
     millis: Math.floor(t.nanos / 1e6),
-    dayOfWeek: (((days + 4) % 7) + 7) % 7,
-    dayOfYear: days - daysFromCivil(year, 1, 1),
+    dayOfWeek: f.weekday,
+    dayOfYear: f.yearDay - 1,
   };
 }

@@ -99,8 +99,8 @@ export function opaqueType(name: string, params: CelType[] = []): CelType {
   return new CelType(Kind.Opaque, name, params);
 }
 
-export const LIST_DYN = listOf(T.dyn);
-export const MAP_DYN = mapOf(T.dyn, T.dyn);
+const LIST_DYN = listOf(T.dyn);
+const MAP_DYN = mapOf(T.dyn, T.dyn);
 
 export function isOptionalType(t: CelType): boolean {
   return t.kind === Kind.Opaque && t.name === 'optional_type';

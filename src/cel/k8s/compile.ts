@@ -49,7 +49,7 @@ const EXPECTED: Partial<Record<CelRole, CelType>> = {
   applyConfiguration: structType(OBJECT_TYPE),
 };
 
-export const DEFAULT_CACHE_CAPACITY = 4096;
+const DEFAULT_CACHE_CAPACITY = 4096;
 const cache = new LruCache<CompileResult>(DEFAULT_CACHE_CAPACITY);
 
 function scopeKey(scope: CompileScope): string {

@@ -15,13 +15,6 @@ export class ConversionError extends Error {
   override name = 'ConversionError';
 }
 
-export interface JsonPatchOperation {
-  op: string;
-  path: string;
-  from?: string;
-  value?: JsonValue;
-}
-
 /** Bytes as standard base64, as Go's encoding/json writes a []byte. */
 export function base64(bytes: Uint8Array): string {
   let s = '';
@@ -113,14 +106,16 @@ export function celToJson(v: CelValue): JsonValue {
 }
 
 /**
- * The JSON Patch operations of a `list(JSONPatch)` result (spec §8.2). With a review guard, conversion
- * stops with its ReviewAborted('size') once what it writes passes the guard's bound.
+ * The JSON Patch of a `list(JSONPatch)` result (spec §8.2), as the JSON text of the patch would read:
+ * `[{ op, path, from?, value? }]` with the fields as written (the op name is not checked here; the
+ * patch applier decodes it, with kube-apiserver's messages). With a review guard, conversion stops with
+ * its ReviewAborted('size') once what it writes passes the guard's bound.
  */
-export function toJsonPatchOperations(v: CelValue, guard?: ReviewGuard): JsonPatchOperation[] {
+export function toJsonPatchOperations(v: CelValue, guard?: ReviewGuard): JsonObject[] {
   return bounded(guard, () => patchOperations(v));
 }
 
-function patchOperations(v: CelValue): JsonPatchOperation[] {
+function patchOperations(v: CelValue): JsonObject[] {
   if (!Array.isArray(v)) throw new ConversionError(`expected a list of JSONPatch, got ${typeNameOf(v)}`);
   return v.map((p, i) => {
     if (!(p instanceof StructValue) || p.typeName !== JSONPATCH_TYPE) {
@@ -132,7 +127,7 @@ function patchOperations(v: CelValue): JsonPatchOperation[] {
       if (typeof x !== 'string') throw new ConversionError(`JSONPatch field ${f} must be a string, got ${typeNameOf(x)}`);
       return x;
     };
-    const op: JsonPatchOperation = { op: str('op'), path: str('path') };
+    const op: JsonObject = { op: str('op'), path: str('path') };
     const from = str('from');
     if (from !== '') op.from = from;
     if (p.fields.has('value')) {

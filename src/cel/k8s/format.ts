@@ -39,7 +39,7 @@ import { base64 } from './convert.js';
 const SAFE = 2n ** 53n;
 
 /** The value as a JSON-serialisable structure (see the table above). */
-export function toDisplayJson(v: unknown): unknown {
+function toDisplayJson(v: unknown): unknown {
   switch (typeof v) {
     case 'string':
     case 'boolean':

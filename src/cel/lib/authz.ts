@@ -3,7 +3,7 @@ import { actualSize, LIST_CREATE_BASE_COST, STRUCT_CREATE_BASE_COST } from './co
 import { celError } from './errors.js';
 import { parseFieldSelector, SelectorParseError, type FieldRequirement } from './field-selector.js';
 import { LabelSelectorError, parseLabelSelector, type LabelRequirement } from './label-selector.js';
-import { nameIsDNSLabel, nameIsDNSSubdomain } from './k8s-validation.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../k8s/index.js';
 
 /**
  * Kubernetes' authorization library (`k8s.io/apiserver/pkg/cel/library/authz.go`, with the 1.31
@@ -221,7 +221,7 @@ function resourceAttributes(check: ResourceCheckValue, verb: string): Authorizat
 }
 
 /** Kubernetes' cost of parsing a selector of the given length into requirements. */
-export function selectorCost(length: number): number {
+function selectorCost(length: number): number {
   const parse = Math.ceil(length * 0.1);
   const requirements = Math.ceil(length * 0.5);
   return LIST_CREATE_BASE_COST + parse + requirements * (LIST_CREATE_BASE_COST + STRUCT_CREATE_BASE_COST);

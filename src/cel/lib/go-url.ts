@@ -1,4 +1,4 @@
-import { goQuote } from './go-quote.js';
+import { strconvQuote } from '../../go/index.js';
 
 /**
  * The parts of Go's net/url that Kubernetes' URL library and `format.uri()` use: Parse,
@@ -70,7 +70,7 @@ function shouldEscape(c: number, mode: Mode): boolean {
 }
 
 function escapeError(s: Uint8Array, i: number): UrlError {
-  return new UrlError(`invalid URL escape ${goQuote(bytesToString(s.subarray(i, i + 3)))}`);
+  return new UrlError(`invalid URL escape ${strconvQuote(bytesToString(s.subarray(i, i + 3)))}`);
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -97,7 +97,7 @@ function unescape(input: string, mode: Mode): string {
       i++;
     } else {
       if ((mode === Mode.Host || mode === Mode.Zone) && c < 0x80 && shouldEscape(c, mode)) {
-        throw new UrlError(`invalid character ${goQuote(String.fromCharCode(c))} in host name`);
+        throw new UrlError(`invalid character ${strconvQuote(String.fromCharCode(c))} in host name`);
       }
       i++;
     }
@@ -170,7 +170,7 @@ function parseHost(host: string): string {
     const i = host.lastIndexOf(']');
     if (i < 0) throw new UrlError("missing ']' in host");
     const colonPort = host.slice(i + 1);
-    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${strconvQuote(colonPort)} after host`);
     const zone = host.slice(0, i).indexOf('%25');
     if (zone >= 0) {
       return unescape(host.slice(0, zone), Mode.Host) + unescape(host.slice(zone, i), Mode.Zone) + unescape(host.slice(i), Mode.Host);
@@ -179,7 +179,7 @@ function parseHost(host: string): string {
     const i = host.lastIndexOf(':');
     if (i !== -1) {
       const colonPort = host.slice(i);
-      if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
+      if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${strconvQuote(colonPort)} after host`);
     }
   }
   return unescape(host, Mode.Host);
@@ -265,7 +265,7 @@ function wrap(op: string, raw: string, f: () => GoUrl): GoUrl {
   try {
     return f();
   } catch (e) {
-    if (e instanceof UrlError) throw new UrlError(`${op} ${goQuote(raw)}: ${e.message}`);
+    if (e instanceof UrlError) throw new UrlError(`${op} ${strconvQuote(raw)}: ${e.message}`);
     throw e;
   }
 }

@@ -1,4 +1,4 @@
-import { daysInMonth } from '../../k8s/index.js';
+import { daysInMonth } from '../../go/index.js';
 import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { regexCost } from './cost.js';
@@ -10,7 +10,7 @@ import {
   nameIsDNS1035Label,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
-} from './k8s-validation.js';
+} from '../../k8s/index.js';
 import { lazyRe2 } from './re2.js';
 
 /**
@@ -53,7 +53,7 @@ export class NamedFormat {
 }
 
 /** time.Parse("2006-01-02", s) succeeds. */
-export function isDate(s: string): boolean {
+function isDate(s: string): boolean {
   const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(s);
   if (!m) return false;
   const year = Number(m[1]);
@@ -64,7 +64,7 @@ export function isDate(s: string): boolean {
 }
 
 /** kube-openapi strfmt IsDateTime. */
-export function isDateTime(s: string): boolean {
+function isDateTime(s: string): boolean {
   if (s.length < 4) return false;
   const parts = s.toLowerCase().split('t');
   if (parts.length < 2 || !isDate(parts[0])) return false;

@@ -1,5 +1,5 @@
-import { goQuote } from './go-quote.js';
-import { isQualifiedName, isValidLabelValue } from './k8s-validation.js';
+import { strconvQuote } from '../../go/index.js';
+import { isQualifiedName, isValidLabelValue } from '../../k8s/index.js';
 
 /**
  * Kubernetes label selectors (k8s.io/apimachinery/pkg/labels, ParseToRequirements): `a=b`,
@@ -221,7 +221,7 @@ class Parser {
 }
 
 function invalid(path: string, value: string, detail: string): LabelSelectorError {
-  return new LabelSelectorError(`${path ? path + ': ' : ''}Invalid value: ${goQuote(value)}: ${detail}`);
+  return new LabelSelectorError(`${path ? path + ': ' : ''}Invalid value: ${strconvQuote(value)}: ${detail}`);
 }
 
 function checkKey(key: string, path: string): void {

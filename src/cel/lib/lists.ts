@@ -81,7 +81,7 @@ function range(n: bigint): bigint[] {
 }
 
 /** Sorts `list` by the associated `keys` (cel-go's @sortByAssociatedKeys); stable. */
-export function sortByKeys(list: readonly unknown[], keys: readonly unknown[]): unknown[] {
+function sortByKeys(list: readonly unknown[], keys: readonly unknown[]): unknown[] {
   if (list.length !== keys.length) {
     throw celError(
       `@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got ${list.length} and ${keys.length} elements respectively`,

@@ -1,7 +1,7 @@
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, STRING_TRAVERSAL_COST_FACTOR, traversal } from './cost.js';
 import { CelEvalError, celError, noSuchOverload, parses } from './errors.js';
-import { goQuote } from './go-quote.js';
+import { strconvQuote } from '../../go/index.js';
 import { Addr, NetipError, parseAddr, parsePrefix, Prefix } from './netip.js';
 
 /**
@@ -51,12 +51,12 @@ export function parseIP(raw: string): IPValue {
     addr = parseAddr(raw);
   } catch (e) {
     if (e instanceof NetipError) {
-      throw celError(`IP Address ${goQuote(raw)} parse error during conversion from string: ${e.message}`);
+      throw celError(`IP Address ${strconvQuote(raw)} parse error during conversion from string: ${e.message}`);
     }
     throw e;
   }
-  if (addr.zone !== '') throw celError(`IP address ${goQuote(raw)} with zone value is not allowed`);
-  if (addr.is4In6()) throw celError(`IPv4-mapped IPv6 address ${goQuote(raw)} is not allowed`);
+  if (addr.zone !== '') throw celError(`IP address ${strconvQuote(raw)} with zone value is not allowed`);
+  if (addr.is4In6()) throw celError(`IPv4-mapped IPv6 address ${strconvQuote(raw)} is not allowed`);
   return new IPValue(addr);
 }
 
@@ -71,7 +71,7 @@ export function parseCIDR(raw: string): CIDRValue {
     if (e instanceof NetipError) throw celError(CIDR_PARSE + CIDR_PARSE + e.message);
     throw e;
   }
-  if (prefix.addr.is4In6()) throw celError(`${CIDR_PARSE}IPv4-mapped IPv6 address ${goQuote(raw)} is not allowed`);
+  if (prefix.addr.is4In6()) throw celError(`${CIDR_PARSE}IPv4-mapped IPv6 address ${strconvQuote(raw)} is not allowed`);
   return new CIDRValue(prefix);
 }
 

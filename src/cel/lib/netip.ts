@@ -4,7 +4,7 @@
  * form (RFC 5952), classification and prefix containment. Error texts are Go's.
  */
 
-import { goQuote } from './go-quote.js';
+import { strconvQuote } from '../../go/index.js';
 
 export class NetipError extends Error {}
 
@@ -111,7 +111,7 @@ export class Addr {
   }
 }
 
-const quote = goQuote;
+const quote = strconvQuote;
 
 function addrError(input: string, msg: string, at?: string): NetipError {
   return new NetipError(`ParseAddr(${quote(input)}): ${msg}${at !== undefined && at !== '' ? ` (at ${quote(at)})` : ''}`);

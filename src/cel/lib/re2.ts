@@ -10,7 +10,7 @@ import { translateRe2, type FastRegex } from './regex-fast.js';
  */
 
 /** Backtracking steps the built-in engine may take for one search before RE2 is used instead. */
-export const FAST_PATH_BUDGET = 200_000;
+const FAST_PATH_BUDGET = 200_000;
 
 export class RegexSyntaxError extends Error {}
 

@@ -1,3 +1,4 @@
+import { SHORT_ESCAPES } from '../../go/index.js';
 import { checkBuiltSize } from '../engine/bounds.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, traversal, traversalCost } from './cost.js';
@@ -157,25 +158,13 @@ function shown(x: unknown): string {
   }
 }
 
-const QUOTE_ESCAPES: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '\\': '\\\\',
-  '"': '\\"',
-};
-
 /** strings.quote: a double-quoted CEL string literal; invalid code points become U+FFFD. */
 export function quote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
     if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
-    else out += QUOTE_ESCAPES[ch] ?? ch;
+    else out += SHORT_ESCAPES[ch] ?? ch;
   }
   return `${out}"`;
 }

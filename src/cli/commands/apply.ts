@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { Operation } from '../../admission/index.js';
+import { boundWarnings, type Operation } from '../../admission/index.js';
 import { type JsonObject, type JsonValue } from '../../json/index.js';
 import { createPatch } from '../../jsonpatch/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
@@ -30,8 +30,11 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   documents, \`kind: List\`), folders (their YAML/JSON files) and - (stdin). Objects of namespaced kinds
   without a namespace get \`default\`, as with \`kyverno apply\`. UPDATE without --old sends the object as
   its own oldObject. --values-file (a Kyverno CLI Values file) and --set give Kyverno context values
-  (the operation may come from \`request.operation\`). Kyverno rule results and Kyverno MutatingPolicy
-  results (pass, skip, error) go to stderr. Exit 1 when a request is denied.
+  (the operation may come from \`request.operation\`); they also stand in for context entries only a
+  cluster can fill (apiCall, imageRegistry, globalReference), as with \`kyverno apply\` — without values
+  a policy with such an entry is refused. Kyverno rule results and Kyverno MutatingPolicy results (pass,
+  skip, error) and admission warnings (\`Warning: …\`, policies with spec.emitWarning) go to stderr.
+  Exit 1 when a request is denied.
 `;
 
 interface KyvernoLines {
@@ -96,6 +99,11 @@ async function readValues(path: string | undefined, io: CliIO): Promise<ValuesSp
   }
 }
 
+/** Admission warnings as kubectl prints them. */
+function printWarnings(io: CliIO, warnings: readonly string[]): void {
+  for (const w of warnings) io.err(`Warning: ${w}\n`);
+}
+
 /** `amender apply`: what resources become. */
 export const applyCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(argv, {
@@ -128,7 +136,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const withValues = stringOption(args, 'values-file') !== undefined || Object.keys(setValues).length > 0;
   const quiet = flag(args, 'quiet');
 
-  const loaded: LoadedPolicies = await loadPolicies(paths, io);
+  // With values, they stand in for context entries only a cluster can fill (as `kyverno apply`).
+  const loaded: LoadedPolicies = await loadPolicies(paths, io, { contextValues: withValues });
   const { set, documents } = loaded;
   if (!quiet && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   if (withValues && set.mutatingPolicies.length > 0) {
@@ -166,12 +175,14 @@ export const applyCommand: CliCommand = async (argv, io) => {
             ...(old ? { oldObject: old } : {}),
             // Without values the answer is the webhook's: an unknown namespace is unknown, as there.
             unknownNamespace: withValues ? 'empty' : 'unknown',
+            unknownRoles: withValues ? 'empty' : 'unknown',
           })
         : [];
     ruleLines(target, responses, kyverno);
     if (withValues) {
       // Only the Kyverno step takes values: its result is the answer.
       const denial = kyvernoDenial(responses);
+      if (denial === undefined) printWarnings(io, boundWarnings(responses.flatMap((r) => r.warnings ?? [])));
       if (denial !== undefined) {
         denied = true;
         io.err(`denied (403 Forbidden): ${describeResource(target)}: ${denial}\n`);
@@ -179,10 +190,11 @@ export const applyCommand: CliCommand = async (argv, io) => {
       }
       const final = responses.length > 0 ? responses[responses.length - 1].patched : target;
       objects.push(final);
-      patches.push(createPatch(target, final) as unknown as JsonValue);
+      patches.push(createPatch(target, final));
       continue;
     }
     const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, groups: userInfo.groups, documents });
+    printWarnings(io, outcome.warnings);
     mutatingPolicyLines(target, outcome.outcomes, kyverno);
     if (!outcome.allowed) {
       denied = true;

@@ -6,7 +6,8 @@ import { formatProblems, loadPolicies } from '../load.js';
 
 export const REVIEW_USAGE = `usage: amender review --policies PATH... [--input FILE|-] [--quiet]
   Reads an AdmissionReview (JSON or YAML; standard input by default) and prints the AdmissionReview
-  reply that POST /mutate would give. Exit 0 when a reply was produced (allowed or denied).
+  reply that POST /mutate would give, its admission warnings also on standard error (\`Warning: …\`).
+  Exit 0 when a reply was produced (allowed or denied).
   --quiet   do not list the policy set's load problems on standard error
 `;
 
@@ -24,6 +25,8 @@ export const reviewCommand: CliCommand = async (argv, io) => {
     io.err(`amender review: ${answer.body.message}\n`);
     return 1;
   }
+  // As kubectl shows them; the reply printed below carries them too.
+  for (const w of answer.body.response.warnings ?? []) io.err(`Warning: ${w}\n`);
   io.out(JSON.stringify(answer.body, null, 2) + '\n');
   return 0;
 };

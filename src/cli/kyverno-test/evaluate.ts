@@ -36,6 +36,8 @@ export interface PolicyResponse {
   /** The resource after this policy (and every earlier one). */
   patched: JsonValue;
   operation: Operation;
+  /** Kyverno's admission warnings of this policy (`spec.emitWarning: true`). */
+  warnings?: readonly string[];
 }
 
 export interface EvaluateOptions {
@@ -56,6 +58,11 @@ export interface EvaluateOptions {
    * default) or `unknown` (the webhook: a non-empty namespaceSelector is then a rule error).
    */
   unknownNamespace?: 'empty' | 'unknown';
+  /**
+   * Roles and cluster roles the user info does not give: none (`empty`, the Kyverno CLI, the default) or
+   * `unknown` (the webhook: a rule whose match or exclude names roles is then not run).
+   */
+  unknownRoles?: 'empty' | 'unknown';
 }
 
 const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
@@ -124,8 +131,9 @@ export async function evaluateResource(resource: JsonObject, options: EvaluateOp
       request,
       object: operation === 'DELETE' ? null : object,
       namespaceLabels: namespaceLabels(request.namespace ?? '', options),
-      roles: options.userInfo?.roles,
-      clusterRoles: options.userInfo?.clusterRoles,
+      // Kyverno's CLI knows the requester's roles: those of the user info, else none.
+      roles: options.userInfo?.roles ?? (options.unknownRoles === 'unknown' ? undefined : []),
+      clusterRoles: options.userInfo?.clusterRoles ?? (options.unknownRoles === 'unknown' ? undefined : []),
       sources: {
         configMap: (namespace, cmName) => options.set.objects.get('', 'ConfigMap', namespace, cmName),
       },
@@ -134,7 +142,7 @@ export async function evaluateResource(resource: JsonObject, options: EvaluateOp
     });
     const outcome = result.policies[0];
     if (operation !== 'DELETE') current = result.object;
-    responses.push({ policy, rules: outcome?.rules ?? [], patched: current, operation });
+    responses.push({ policy, rules: outcome?.rules ?? [], patched: current, operation, ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}) });
   }
   return responses;
 }

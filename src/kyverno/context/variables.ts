@@ -25,7 +25,7 @@ import { isReviewAborted } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
 import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
-import { goJsonStringify } from '../go/json.js';
+import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 

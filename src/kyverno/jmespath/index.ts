@@ -69,7 +69,7 @@ export {
   isUnresolvedError,
   type JmesPathErrorKind,
 } from './errors.js';
-export { goJsonStringify } from '../go/json.js';
+export { goJsonStringify } from '../../go/index.js';
 export { jsonSize, type SizeMemo } from './size.js';
 
 export interface EvaluateOptions {

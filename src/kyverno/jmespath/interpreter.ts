@@ -16,7 +16,7 @@
 import { isReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { FunctionError, JmesPathRuntimeError, UnknownFunctionError, UnresolvedKeyError } from './errors.js';
-import { formatFloatG } from '../go/float.js';
+import { formatFloatG } from '../../go/index.js';
 import type { Comparator, Node } from './parser.js';
 import { checkArgs, type CallContext, type FunctionTable } from './registry.js';
 import { jsonSize, type SizeMemo } from './size.js';

@@ -1,7 +1,7 @@
 /** JMESPath value helpers with Go semantics (go-jmespath's isFalse, reflect.DeepEqual, byte-order strings). */
 import type { ReviewGuard } from '../../guard/index.js';
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { goSprint } from '../go/sprint.js';
+import { goSprint } from '../../go/index.js';
 import { FunctionError } from './errors.js';
 
 /** An expression reference (`&expr`) as a function argument: applies the expression to a value. */

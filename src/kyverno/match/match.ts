@@ -7,7 +7,7 @@ import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../jso
 import { KyvernoRuleError } from '../errors.js';
 import { selectorMatches, stringMap, type Labels } from './selector.js';
 import type { KindSelector, MatchBlock, ResourceFilter, Subject } from '../types.js';
-import { wildcardMatch } from '../go/wildcard.js';
+import { wildcardMatch } from '../../go/index.js';
 
 export interface MatchSubject {
   /** The object being matched: the new object, or the old one for DELETE. */

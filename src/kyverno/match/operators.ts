@@ -7,13 +7,13 @@
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { jsonEqual, isJsonObject, type JsonValue } from '../../json/index.js';
-import { durationSeconds, SECOND, tryParseDuration } from '../go/duration.js';
-import { parseFloat64 } from '../go/float.js';
-import { floatToInt64, wrap64 } from '../go/int64.js';
+import { durationSeconds, SECOND, tryParseDuration } from '../../go/index.js';
+import { parseFloat64 } from '../../go/index.js';
+import { floatToInt64, wrap64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
-import { compareVersions, tryParseVersion } from '../go/semver.js';
-import { goSprint } from '../go/sprint.js';
-import { wildcardMatch } from '../go/wildcard.js';
+import { compareVersions, tryParseVersion } from '../../go/index.js';
+import { goSprint } from '../../go/index.js';
+import { wildcardMatch } from '../../go/index.js';
 import { isRangePattern, valueMatches } from './pattern.js';
 
 export type OperatorName =

@@ -6,10 +6,10 @@
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { parseAnchor } from '../patchers/anchors.js';
-import { formatFloatE, parseFloat64 } from '../go/float.js';
-import { parseInt64 } from '../go/int64.js';
+import { formatFloatE, parseFloat64 } from '../../go/index.js';
+import { parseInt64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
-import { wildcardMatch } from '../go/wildcard.js';
+import { wildcardMatch } from '../../go/index.js';
 
 /** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
 export type PatternResult = 'pass' | 'skip' | 'fail';

@@ -4,7 +4,7 @@
  * (`wildcards.ReplaceInSelector`), which match any label that fits.
  */
 import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
-import { hasWildcard, wildcardMatch } from '../go/wildcard.js';
+import { hasWildcard, wildcardMatch } from '../../go/index.js';
 
 export type Labels = Readonly<Record<string, string>>;
 

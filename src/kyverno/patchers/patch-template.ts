@@ -10,7 +10,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, type Node } from 'yaml';
 import { cloneJson, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { goJsonStringify } from '../go/json.js';
+import { goJsonStringify } from '../../go/index.js';
 import { substituteString, type SubstitutionScope } from '../context/variables.js';
 import { parsePatchText } from './json6902.js';
 import { parseYaml11, parseYaml11Document, yaml11Json } from '../go/yaml.js';

@@ -1,5 +1,6 @@
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { goNumber, goQuote } from '../gofmt.js';
+import { strconvQuote } from '../../go/index.js';
+import { goNumber } from '../gofmt.js';
 import { resolve, type ListDef } from '../types.js';
 
 /**
@@ -7,9 +8,9 @@ import { resolve, type ListDef } from '../types.js';
  * `[="value"]` for set members, `[3]` for atomic-list indices. For associative lists the text is also the
  * item's identity (strings are quoted, so "80" and 80 differ; SMD compares 1 and 1.0 as equal, as JS does).
  */
-export function valueToString(v: JsonValue): string {
+function valueToString(v: JsonValue): string {
   if (v === null) return 'null';
-  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'string') return strconvQuote(v);
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return '[' + v.map(valueToString).join(',') + ']';
@@ -19,8 +20,8 @@ export function valueToString(v: JsonValue): string {
     .join('');
 }
 
-export const fieldElement = (name: string) => '.' + name;
-export const indexElement = (i: number) => `[${i}]`;
+const fieldElement = (name: string) => '.' + name;
+const indexElement = (i: number) => `[${i}]`;
 
 /** The path element of an item of an associative list (set or list-map), or the reason it has none. */
 export type ItemKey = { pe: string; error?: undefined } | { pe?: undefined; error: string };
@@ -104,7 +105,7 @@ function keyDefault(list: ListDef, key: string): JsonValue | undefined {
 }
 
 function omitsKey(key: string): string {
-  return `associative list with keys has an element that omits key field ${goQuote(key)} (and doesn't have default value)`;
+  return `associative list with keys has an element that omits key field ${strconvQuote(key)} (and doesn't have default value)`;
 }
 
 /**

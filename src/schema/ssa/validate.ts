@@ -23,7 +23,7 @@ export type Part = 'map' | 'scalar' | 'list';
  * SMD's deduceAtom + handleAtom: the part of a (possibly untyped) atom a value is handled as. A value
  * that matches no part (null, or the wrong kind) falls to the first of map, scalar, list the atom has.
  */
-export function partFor(atom: Atom, v: JsonValue | undefined): Part | undefined {
+function partFor(atom: Atom, v: JsonValue | undefined): Part | undefined {
   return matchingPart(atom, v) ?? firstPart(atom);
 }
 

@@ -31,6 +31,8 @@ export function readyz(policies: PolicySetProvider, draining: () => boolean = no
       counts: state.set.counts,
       problems: state.set.problems,
       sourceErrors: state.sourceErrors,
+      // Ready all the same: e.g. a source that holds no policy (a mistyped prefix reads as empty).
+      ...(state.warnings && state.warnings.length > 0 ? { warnings: state.warnings } : {}),
     });
   };
 }

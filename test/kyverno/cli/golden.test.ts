@@ -61,13 +61,13 @@ describe('amender apply', () => {
     for (const op of patch) expect(op.path).not.toMatch(/\/-\d/);
   });
 
-  it('a policy that cannot run is reported and the request denied', async () => {
+  it('a Fail policy whose rule fails is reported and the request denied', async () => {
     const io = capturingIO();
     const code = await runCli(
       ['apply', '--policies', 'test/fixtures/kyverno/failure/policies.yaml', '--resource', 'test/fixtures/kyverno/stale-context/pod.yaml', '--user', 'strict-1'],
       io,
     );
     expect(code).toBe(1);
-    expect(io.stderr).toContain('apiCall needs a live cluster API');
+    expect(io.stderr).toContain('rule needs-a-team failed: failed to resolve request.object.metadata.annotations.team');
   });
 });

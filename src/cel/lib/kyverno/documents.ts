@@ -1,6 +1,7 @@
 import { checkBuiltSize } from '../../engine/bounds.js';
 import { mapGet, mapKeys } from '../../engine/runtime.js';
 import { CelUint, isMapValue, type CelMapValue } from '../../engine/values.js';
+import { compareStrings, goJsonNumber, jsonString } from '../../../go/index.js';
 import type { JsonValue } from '../../../json/index.js';
 import { celError } from '../errors.js';
 
@@ -21,13 +22,9 @@ export function documentToCel(v: JsonValue): unknown {
   return v;
 }
 
-function goQuote(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 function goFloat(x: number): string {
   if (!Number.isFinite(x)) throw celError(`json: unsupported value: ${x}`);
-  return String(x).replace(/e([+-])(\d)$/, 'e$10$2');
+  return goJsonNumber(x);
 }
 
 /** Go's json.Marshal of a CEL value; the text is checked against the review's size bound as it grows. */
@@ -38,7 +35,7 @@ export function marshalCel(v: unknown, depth = 0): string {
   if (typeof v === 'bigint') return v.toString();
   if (v instanceof CelUint) return v.value.toString();
   if (typeof v === 'number') return goFloat(v);
-  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'string') return jsonString(v);
   if (v instanceof Uint8Array) {
     let s = '';
     for (const b of v) s += String.fromCharCode(b);
@@ -61,11 +58,11 @@ export function marshalCel(v: unknown, depth = 0): string {
       if (typeof k !== 'string') throw celError(`json: unsupported type: map with ${typeof k === 'bigint' ? 'int' : typeof k} keys`);
       return k;
     });
-    keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    keys.sort(compareStrings);
     const parts: string[] = [];
     let size = 2;
     for (const k of keys) {
-      const t = `${goQuote(k)}:${marshalCel(mapGet(m, k), depth + 1)}`;
+      const t = `${jsonString(k)}:${marshalCel(mapGet(m, k), depth + 1)}`;
       size += t.length + 1;
       checkBuiltSize(size, 'the result of json.marshal');
       parts.push(t);

@@ -4,9 +4,9 @@
  * duration ("1h30m"). Mixing kinds is an error except where Kyverno allows it (scalar × quantity,
  * quantity ÷ scalar, …). Quantity and duration results are strings.
  */
-import { durationSeconds, formatDuration, SECOND, tryParseDuration } from '../../go/duration.js';
-import { formatFloatG } from '../../go/float.js';
-import { floatToInt64, wrap64 } from '../../go/int64.js';
+import { durationSeconds, formatDuration, SECOND, tryParseDuration } from '../../../go/index.js';
+import { formatFloatG } from '../../../go/index.js';
+import { floatToInt64, wrap64 } from '../../../go/index.js';
 import {
   addQuantities,
   approximateFloat,

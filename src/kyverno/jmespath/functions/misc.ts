@@ -4,7 +4,7 @@ import { FunctionError, kyvernoError } from '../errors.js';
 import { imageInfo, imageString } from '../../go/image.js';
 import type { FunctionDef } from '../registry.js';
 import { randomFromPattern } from '../regen.js';
-import { parseRange, parseVersion, ZERO_VERSION, type Version } from '../../go/semver.js';
+import { parseRange, parseVersion, strconvQuote, ZERO_VERSION, type Version } from '../../../go/index.js';
 import { x509Decode } from '../x509.js';
 
 const S = { types: ['string' as const] };
@@ -50,7 +50,7 @@ export function isExternalUrl(raw: string): boolean {
   try {
     url = new URL(raw);
   } catch {
-    throw new FunctionError('is_external_url', `JMESPath function 'is_external_url': parse ${JSON.stringify(raw)}: invalid URL`);
+    throw new FunctionError('is_external_url', `JMESPath function 'is_external_url': parse ${strconvQuote(raw)}: invalid URL`);
   }
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (host === '') return false;

@@ -2,7 +2,7 @@
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../../json/index.js';
 import { FunctionError, kyvernoError } from '../errors.js';
 import type { FunctionDef } from '../registry.js';
-import { compareStrings } from '../../go/string-order.js';
+import { compareStrings } from '../../../go/index.js';
 import { goInterfaceEqual, type Value } from '../values.js';
 import { ifaceToString } from './strings.js';
 

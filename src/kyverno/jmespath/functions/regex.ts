@@ -1,7 +1,7 @@
 /** Kyverno's regex and wildcard functions: RE2 through re2js with Go's regexp semantics. */
 import { FunctionError, kyvernoError } from '../errors.js';
 import { compileRegexp, regexpMatch, regexpReplaceAll } from '../goregexp.js';
-import { wildcardMatch } from '../../go/wildcard.js';
+import { wildcardMatch } from '../../../go/index.js';
 import type { CallContext, FunctionDef } from '../registry.js';
 import type { Value } from '../values.js';
 import { ifaceToString } from './strings.js';

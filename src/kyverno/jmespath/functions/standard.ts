@@ -5,9 +5,9 @@
  */
 import { setOwn, type JsonObject, type JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
-import { parseFloat64 } from '../../go/float.js';
-import { goJsonStringify } from '../../go/json.js';
-import { compareStrings } from '../../go/string-order.js';
+import { parseFloat64 } from '../../../go/index.js';
+import { goJsonStringify } from '../../../go/index.js';
+import { compareStrings } from '../../../go/index.js';
 import type { FunctionDef } from '../registry.js';
 import { jsonSize } from '../size.js';
 import { ExpRef, goInterfaceEqual, runeCount, typeOf, type Value } from '../values.js';

@@ -1,8 +1,8 @@
 /** Kyverno's string functions (pkg/engine/jmespath/functions.go) with Go `strings` semantics. */
 import { kyvernoError } from '../errors.js';
-import { formatFloat32F } from '../../go/float.js';
-import { floatToInt64 } from '../../go/int64.js';
-import { compareStrings } from '../../go/string-order.js';
+import { formatFloat32F } from '../../../go/index.js';
+import { floatToInt64 } from '../../../go/index.js';
+import { compareStrings } from '../../../go/index.js';
 import { goCleanPath, goEqualFold, goReplace, replacedLength, goSplit, goToLower, goToUpper, goTrim, goTruncate } from '../gostrings.js';
 import type { FunctionDef } from '../registry.js';
 import type { Value } from '../values.js';

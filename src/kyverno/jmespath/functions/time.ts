@@ -1,19 +1,21 @@
 /** Kyverno's time functions (pkg/engine/jmespath/time.go) on Go time semantics; the local zone is UTC. */
-import { formatDuration, parseDuration } from '../../go/duration.js';
-import { parseInt64 } from '../../go/int64.js';
-import { FunctionError } from '../errors.js';
 import {
   addDuration,
   compareTimes,
-  fields,
+  formatDuration,
   formatRFC3339,
   fromUnixMillis,
+  parseDuration,
+  parseInt64,
+  strconvQuote,
   parseTime,
   RFC3339,
-  sub,
-  truncate,
+  subTimes,
+  timeFields,
+  truncateTime,
   type GoTime,
-} from '../gotime.js';
+} from '../../../go/index.js';
+import { FunctionError } from '../errors.js';
 import type { CallContext, FunctionDef } from '../registry.js';
 import type { Value } from '../values.js';
 
@@ -43,7 +45,7 @@ export const timeFunctions: FunctionDef[] = [
       const l = (layout as string) || RFC3339;
       const t1 = attempt('time_since', () => parseTime(l, start as string));
       const t2 = (end as string) === '' ? now(ctx) : attempt('time_since', () => parseTime(l, end as string));
-      return formatDuration(sub(t2, t1));
+      return formatDuration(subTimes(t2, t1));
     },
   },
   {
@@ -66,7 +68,7 @@ export const timeFunctions: FunctionDef[] = [
     returns: ['string'],
     note: 'converts a time (RFC 3339) to a cron expression (string).',
     call: ([t]) => {
-      const f = fields(time('time_to_cron', t));
+      const f = timeFields(time('time_to_cron', t));
       return `${f.minute} ${f.hour} ${f.day} ${f.month} ${f.weekday}`;
     },
   },
@@ -88,7 +90,7 @@ export const timeFunctions: FunctionDef[] = [
       if (parseInt64(l) !== undefined) {
         // A numeric layout means the value is Unix seconds.
         const seconds = parseInt64(v);
-        if (seconds === undefined) throw new FunctionError('time_parse', `strconv.ParseInt: parsing ${JSON.stringify(v)}: ${/^[+-]?\d+$/.test(v) ? 'value out of range' : 'invalid syntax'}`);
+        if (seconds === undefined) throw new FunctionError('time_parse', `strconv.ParseInt: parsing ${strconvQuote(v)}: ${/^[+-]?\d+$/.test(v) ? 'value out of range' : 'invalid syntax'}`);
         return formatRFC3339({ sec: Number(seconds), nsec: 0, offset: 0 });
       }
       return formatRFC3339(attempt('time_parse', () => parseTime(l, v)));
@@ -106,7 +108,7 @@ export const timeFunctions: FunctionDef[] = [
     args: [S, S],
     returns: ['string'],
     note: 'calculate the difference between a start and end date in RFC3339 format',
-    call: ([a, b]) => formatDuration(sub(time('time_diff', b), time('time_diff', a))),
+    call: ([a, b]) => formatDuration(subTimes(time('time_diff', b), time('time_diff', a))),
   },
   {
     name: 'time_before',
@@ -137,6 +139,6 @@ export const timeFunctions: FunctionDef[] = [
     args: [S, S],
     returns: ['string'],
     note: 'returns the result of rounding time down to a multiple of duration',
-    call: ([t, d]) => formatRFC3339(truncate(time('time_truncate', t), duration('time_truncate', d))),
+    call: ([t, d]) => formatRFC3339(truncateTime(time('time_truncate', t), duration('time_truncate', d))),
   },
 ];

@@ -1,17 +1,17 @@
 /**
- * How Go prints values (src/kyverno/go/json.ts, sprint.ts): encoding/json for values spliced into longer
+ * How Go prints values (src/go/json.ts, sprint.ts): encoding/json for values spliced into longer
  * strings and `to_string`, fmt.Sprint for the `In` operator families and type-error messages. The
  * engine's former copies sorted map keys in UTF-16 order and printed -0 as 0; Go sorts keys by UTF-8
  * bytes (code points) and keeps the sign of a float64 zero.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from '../../../src/json/index.js';
-import { goJsonStringify } from '../../../src/kyverno/go/json.js';
-import { goSprint } from '../../../src/kyverno/go/sprint.js';
-import { JsonContext } from '../../../src/kyverno/context/context.js';
-import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
-import { kyvernoQuery } from '../../../src/kyverno/context/query.js';
-import { substituteAll } from '../../../src/kyverno/context/variables.js';
+import type { JsonObject, JsonValue } from '../../src/json/index.js';
+import { goJsonStringify } from '../../src/go/index.js';
+import { goSprint } from '../../src/go/index.js';
+import { JsonContext } from '../../src/kyverno/context/context.js';
+import { evaluateOperator } from '../../src/kyverno/match/operators.js';
+import { kyvernoQuery } from '../../src/kyverno/context/query.js';
+import { substituteAll } from '../../src/kyverno/context/variables.js';
 
 /** Key U+FFFD sorts before U+1F600 in code point order, after it in UTF-16 order. */
 const keys: JsonObject = { '😀': 1, '\ufffd': 2 };

@@ -1,11 +1,11 @@
 /**
- * Semantic versions (src/kyverno/go/semver.ts), blang/semver v4 as Kyverno's numeric operators and
+ * Semantic versions (src/go/semver.ts), blang/semver v4 as Kyverno's numeric operators, CEL's semver() and
  * `semver_compare` use it. The engine's former copy held version numbers as JavaScript numbers, so it
  * lost precision above 2^53 and accepted numbers beyond uint64, which blang/semver refuses.
  */
 import { describe, expect, it } from 'vitest';
-import { compareVersions, parseVersion, tryParseVersion } from '../../../src/kyverno/go/semver.js';
-import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
+import { compareVersions, parseVersion, tryParseVersion } from '../../src/go/index.js';
+import { evaluateOperator } from '../../src/kyverno/match/operators.js';
 
 describe('semver.Parse and Compare', () => {
   it('orders versions by SemVer precedence', () => {

@@ -1,10 +1,12 @@
 /**
- * Go's `time` package, the parts Kyverno's time functions use: time.Parse with reference-time layouts
- * ("2006-01-02T15:04:05Z07:00"), Format(RFC3339), Add, Sub, Truncate, Before/After and calendar fields.
+ * Go's `time` package: time.Parse with reference-time layouts ("2006-01-02T15:04:05Z07:00") and Go's
+ * error messages, Format(RFC3339), Add, Sub, Truncate, Before/After and calendar fields. Kyverno's time
+ * functions use all of it; CEL's timestamp() and metav1.Time's strict decoding use time.Parse(RFC3339).
  * Instants carry nanoseconds and the parsed UTC offset. The local zone is UTC (as in Kyverno's pods).
  */
 
-import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from '../../k8s/index.js';
+import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from './calendar.js';
+import { timeQuote } from './quote.js';
 
 export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 
@@ -23,7 +25,7 @@ export class TimeParseError extends Error {}
 
 const DAYS_BEFORE = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365];
 
-export interface Fields {
+export interface TimeFields {
   year: number;
   month: number;
   day: number;
@@ -31,9 +33,10 @@ export interface Fields {
   minute: number;
   second: number;
   weekday: number; // 0 = Sunday
+  yearDay: number; // 1 = January 1st (Go's YearDay)
 }
 
-export function fields(t: GoTime): Fields {
+export function timeFields(t: GoTime): TimeFields {
   const local = t.sec + t.offset;
   const days = Math.floor(local / 86400);
   const rem = local - days * 86400;
@@ -46,6 +49,7 @@ export function fields(t: GoTime): Fields {
     minute: Math.floor((rem % 3600) / 60),
     second: rem % 60,
     weekday: (((days + 4) % 7) + 7) % 7,
+    yearDay: days - daysFromCivil(year, 1, 1) + 1,
   };
 }
 
@@ -53,15 +57,17 @@ export function fields(t: GoTime): Fields {
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
-export function formatRFC3339(t: GoTime): string {
-  const f = fields(t);
+/** t.Format(time.RFC3339), or with `nano` time.RFC3339Nano (the shortest exact fraction). */
+export function formatRFC3339(t: GoTime, nano = false): string {
+  const f = timeFields(t);
+  const fraction = nano && t.nsec !== 0 ? `.${pad(t.nsec, 9).replace(/0+$/, '')}` : '';
   const year = f.year < 0 ? `-${pad(-f.year, 4)}` : pad(f.year, 4);
   let zone = 'Z';
   if (t.offset !== 0) {
     const abs = Math.abs(t.offset);
     zone = `${t.offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600), 2)}:${pad(Math.floor((abs % 3600) / 60), 2)}`;
   }
-  return `${year}-${pad(f.month, 2)}-${pad(f.day, 2)}T${pad(f.hour, 2)}:${pad(f.minute, 2)}:${pad(f.second, 2)}${zone}`;
+  return `${year}-${pad(f.month, 2)}-${pad(f.day, 2)}T${pad(f.hour, 2)}:${pad(f.minute, 2)}:${pad(f.second, 2)}${fraction}${zone}`;
 }
 
 // ---- arithmetic -----------------------------------------------------------------------------------
@@ -71,7 +77,8 @@ const MAX_DURATION = (1n << 63n) - 1n;
 const MIN_DURATION = -(1n << 63n);
 const UNIX_TO_ABSOLUTE = 62135596800n; // seconds from 0001-01-01 to 1970-01-01
 
-function totalNs(t: GoTime): bigint {
+/** Nanoseconds since the Unix epoch. */
+export function unixNanos(t: GoTime): bigint {
   return BigInt(t.sec) * NS + BigInt(t.nsec);
 }
 
@@ -86,24 +93,24 @@ function fromTotalNs(total: bigint, offset: number): GoTime {
 }
 
 export function addDuration(t: GoTime, d: bigint): GoTime {
-  return fromTotalNs(totalNs(t) + d, t.offset);
+  return fromTotalNs(unixNanos(t) + d, t.offset);
 }
 
 /** t.Sub(u), saturating at the Duration range as Go does. */
-export function sub(t: GoTime, u: GoTime): bigint {
-  const d = totalNs(t) - totalNs(u);
+export function subTimes(t: GoTime, u: GoTime): bigint {
+  const d = unixNanos(t) - unixNanos(u);
   if (d > MAX_DURATION) return MAX_DURATION;
   if (d < MIN_DURATION) return MIN_DURATION;
   return d;
 }
 
 export function compareTimes(a: GoTime, b: GoTime): number {
-  const d = totalNs(a) - totalNs(b);
+  const d = unixNanos(a) - unixNanos(b);
   return d < 0n ? -1 : d > 0n ? 1 : 0;
 }
 
 /** t.Truncate(d): rounds down to a multiple of d since the zero time (0001-01-01 UTC). */
-export function truncate(t: GoTime, d: bigint): GoTime {
+export function truncateTime(t: GoTime, d: bigint): GoTime {
   if (d <= 0n) return t;
   const abs = (BigInt(t.sec) + UNIX_TO_ABSOLUTE) * NS + BigInt(t.nsec);
   const r = ((abs % d) + d) % d;
@@ -313,13 +320,12 @@ function parseTimeZone(value: string): number {
   return 0;
 }
 
-const quote = (s: string) => JSON.stringify(s);
 
 function parseError(layout: string, value: string, layoutElem: string, valueElem: string, message: string): TimeParseError {
   if (message === '') {
-    return new TimeParseError(`parsing time ${quote(value)} as ${quote(layout)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`);
+    return new TimeParseError(`parsing time ${timeQuote(value)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`);
   }
-  return new TimeParseError(`parsing time ${quote(value)}${message}`);
+  return new TimeParseError(`parsing time ${timeQuote(value)}${message}`);
 }
 
 /** time.Parse(layout, value) with UTC as the local zone. Throws TimeParseError with Go's message. */
@@ -348,7 +354,7 @@ export function parseTime(layoutIn: string, valueIn: string): GoTime {
       throw parseError(layoutIn, valueIn, prefix, value, '');
     }
     if (std.kind === 'none') {
-      if (value.length !== 0) throw parseError(layoutIn, valueIn, '', value, `: extra text: ${quote(value)}`);
+      if (value.length !== 0) throw parseError(layoutIn, valueIn, '', value, `: extra text: ${timeQuote(value)}`);
       break;
     }
     layout = suffix;
@@ -560,4 +566,25 @@ export function parseTime(layoutIn: string, valueIn: string): GoTime {
     return { sec: wall - offset, nsec, offset };
   }
   return { sec: wall, nsec, offset: 0 };
+}
+
+/** time.Parse(time.RFC3339, text), or undefined where Go reports an error. */
+export function tryParseRFC3339(text: string): GoTime | undefined {
+  try {
+    return parseTime(RFC3339, text);
+  } catch (e) {
+    if (e instanceof TimeParseError) return undefined;
+    throw e;
+  }
+}
+
+/** Go's error text for time.Parse(time.RFC3339, text) (what metav1.Time reports), undefined when it parses. */
+export function rfc3339Error(text: string): string | undefined {
+  try {
+    parseTime(RFC3339, text);
+    return undefined;
+  } catch (e) {
+    if (e instanceof TimeParseError) return e.message;
+    throw e;
+  }
 }

@@ -1,17 +1,19 @@
 /**
- * blang/semver v4: strict Parse with its error messages, Compare, and ParseRange (with x-wildcards) as
- * `semver_compare` uses it. Numeric identifiers are uint64, kept exact as bigint.
+ * github.com/blang/semver v4, the version library both Kubernetes' CEL `semver` and Kyverno's
+ * `semver_compare` link: strict Parse with its error messages (`%q` is strconv.Quote), Compare, and
+ * ParseRange (with x-wildcards). Numeric identifiers are uint64, kept exact as bigint.
  */
+import { strconvQuote } from './quote.js';
+import { compareStrings } from './string-order.js';
 
-interface Pre {
-  num?: bigint;
-  str?: string;
-}
+export type PreRelease = { readonly num: bigint } | { readonly str: string };
+
 export interface Version {
-  major: bigint;
-  minor: bigint;
-  patch: bigint;
-  pre: Pre[];
+  readonly major: bigint;
+  readonly minor: bigint;
+  readonly patch: bigint;
+  readonly pre: readonly PreRelease[];
+  readonly build: readonly string[];
 }
 
 export class SemverError extends Error {}
@@ -19,59 +21,75 @@ export class SemverError extends Error {}
 const NUMBERS = /^[0-9]*$/;
 const ALPHANUM = /^[0-9A-Za-z-]*$/;
 const MAX_U64 = (1n << 64n) - 1n;
+const hasLeadingZeroes = (s: string) => s.length > 1 && s[0] === '0';
 
+/** strconv.ParseUint(s, 10, 64) with its error text. */
 function parseUint(s: string): bigint {
-  if (s === '' || !/^\d+$/.test(s)) throw new SemverError(`strconv.ParseUint: parsing ${JSON.stringify(s)}: invalid syntax`);
+  if (!/^[0-9]+$/.test(s)) throw new SemverError(`strconv.ParseUint: parsing ${strconvQuote(s)}: invalid syntax`);
   const v = BigInt(s);
-  if (v > MAX_U64) throw new SemverError(`strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`);
+  if (v > MAX_U64) throw new SemverError(`strconv.ParseUint: parsing ${strconvQuote(s)}: value out of range`);
   return v;
 }
 
-const leadingZero = (s: string) => s.length > 1 && s[0] === '0';
+/** One of major/minor/patch: characters, then leading zeroes, then ParseUint, in blang's order. */
+function parseNumber(s: string, what: 'major' | 'minor' | 'patch'): bigint {
+  if (!NUMBERS.test(s)) throw new SemverError(`Invalid character(s) found in ${what} number ${strconvQuote(s)}`);
+  if (hasLeadingZeroes(s)) {
+    const cap = what[0].toUpperCase() + what.slice(1);
+    throw new SemverError(`${cap} number must not contain leading zeroes ${strconvQuote(s)}`);
+  }
+  return parseUint(s);
+}
 
+/** strings.SplitN(s, sep, n). */
+export function splitN(s: string, sep: string, n: number): string[] {
+  const out: string[] = [];
+  let rest = s;
+  while (out.length < n - 1) {
+    const i = rest.indexOf(sep);
+    if (i < 0) break;
+    out.push(rest.slice(0, i));
+    rest = rest.slice(i + sep.length);
+  }
+  out.push(rest);
+  return out;
+}
+
+/** semver.Parse; throws SemverError with blang's message. */
 export function parseVersion(s: string): Version {
   if (s.length === 0) throw new SemverError('Version string empty');
-  const first = s.indexOf('.');
-  const second = first < 0 ? -1 : s.indexOf('.', first + 1);
-  if (second < 0) throw new SemverError('No Major.Minor.Patch elements found');
-  const parts = [s.slice(0, first), s.slice(first + 1, second), s.slice(second + 1)];
-  const names = ['major', 'Major', 'minor', 'Minor'];
-  for (let i = 0; i < 2; i++) {
-    if (!NUMBERS.test(parts[i])) throw new SemverError(`Invalid character(s) found in ${names[i * 2]} number ${JSON.stringify(parts[i])}`);
-    if (leadingZero(parts[i])) throw new SemverError(`${names[i * 2 + 1]} number must not contain leading zeroes ${JSON.stringify(parts[i])}`);
-  }
-  const major = parseUint(parts[0]);
-  const minor = parseUint(parts[1]);
+  const parts = splitN(s, '.', 3);
+  if (parts.length !== 3) throw new SemverError('No Major.Minor.Patch elements found');
+  const major = parseNumber(parts[0], 'major');
+  const minor = parseNumber(parts[1], 'minor');
   let patchStr = parts[2];
   let build: string[] = [];
-  let prerelease: string[] = [];
+  let preParts: string[] = [];
   const plus = patchStr.indexOf('+');
-  if (plus >= 0) {
+  if (plus !== -1) {
     build = patchStr.slice(plus + 1).split('.');
     patchStr = patchStr.slice(0, plus);
   }
   const dash = patchStr.indexOf('-');
-  if (dash >= 0) {
-    prerelease = patchStr.slice(dash + 1).split('.');
+  if (dash !== -1) {
+    preParts = patchStr.slice(dash + 1).split('.');
     patchStr = patchStr.slice(0, dash);
   }
-  if (!NUMBERS.test(patchStr)) throw new SemverError(`Invalid character(s) found in patch number ${JSON.stringify(patchStr)}`);
-  if (leadingZero(patchStr)) throw new SemverError(`Patch number must not contain leading zeroes ${JSON.stringify(patchStr)}`);
-  const patch = parseUint(patchStr);
-  const pre: Pre[] = prerelease.map((p) => {
+  const patch = parseNumber(patchStr, 'patch');
+  const pre = preParts.map((p): PreRelease => {
     if (p.length === 0) throw new SemverError('Prerelease is empty');
     if (NUMBERS.test(p)) {
-      if (leadingZero(p)) throw new SemverError(`Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(p)}`);
+      if (hasLeadingZeroes(p)) throw new SemverError(`Numeric PreRelease version must not contain leading zeroes ${strconvQuote(p)}`);
       return { num: parseUint(p) };
     }
     if (ALPHANUM.test(p)) return { str: p };
-    throw new SemverError(`Invalid character(s) found in prerelease ${JSON.stringify(p)}`);
+    throw new SemverError(`Invalid character(s) found in prerelease ${strconvQuote(p)}`);
   });
   for (const b of build) {
     if (b.length === 0) throw new SemverError('Build meta data is empty');
-    if (!ALPHANUM.test(b)) throw new SemverError(`Invalid character(s) found in build meta data ${JSON.stringify(b)}`);
+    if (!ALPHANUM.test(b)) throw new SemverError(`Invalid character(s) found in build meta data ${strconvQuote(b)}`);
   }
-  return { major, minor, patch, pre };
+  return { major, minor, patch, pre, build };
 }
 
 /** Every text Parse accepts starts with two numeric components. */
@@ -87,29 +105,33 @@ export function tryParseVersion(s: string): Version | undefined {
   }
 }
 
-const cmp = (a: bigint | string, b: bigint | string) => (a === b ? 0 : a > b ? 1 : -1);
-
-export function compareVersions(v: Version, o: Version): number {
-  for (const k of ['major', 'minor', 'patch'] as const) if (v[k] !== o[k]) return cmp(v[k], o[k]);
-  if (v.pre.length === 0 && o.pre.length === 0) return 0;
-  if (v.pre.length === 0) return 1;
-  if (o.pre.length === 0) return -1;
-  let i = 0;
-  for (; i < v.pre.length && i < o.pre.length; i++) {
-    const a = v.pre[i];
-    const b = o.pre[i];
-    let c: number;
-    if (a.num !== undefined && b.num === undefined) c = -1;
-    else if (a.num === undefined && b.num !== undefined) c = 1;
-    else if (a.num !== undefined) c = cmp(a.num, b.num!);
-    else c = cmp(a.str!, b.str!);
-    if (c !== 0) return c;
-  }
-  if (i === v.pre.length && i === o.pre.length) return 0;
-  return i === v.pre.length ? -1 : 1;
+function comparePre(a: PreRelease, b: PreRelease): -1 | 0 | 1 {
+  if ('num' in a && 'num' in b) return a.num === b.num ? 0 : a.num > b.num ? 1 : -1;
+  if ('str' in a && 'str' in b) return compareStrings(a.str, b.str);
+  return 'num' in a ? -1 : 1;
 }
 
-export const ZERO_VERSION: Version = { major: 0n, minor: 0n, patch: 0n, pre: [] };
+/** Version.Compare: build metadata is ignored; a version without pre-release sorts after one with. */
+export function compareVersions(v: Version, o: Version): -1 | 0 | 1 {
+  for (const k of ['major', 'minor', 'patch'] as const) if (v[k] !== o[k]) return v[k] > o[k] ? 1 : -1;
+  if (v.pre.length === 0 || o.pre.length === 0) {
+    return v.pre.length === o.pre.length ? 0 : v.pre.length === 0 ? 1 : -1;
+  }
+  const n = Math.min(v.pre.length, o.pre.length);
+  for (let i = 0; i < n; i++) {
+    const c = comparePre(v.pre[i], o.pre[i]);
+    if (c !== 0) return c;
+  }
+  return v.pre.length === o.pre.length ? 0 : v.pre.length < o.pre.length ? -1 : 1;
+}
+
+/** Version.String(). */
+export function formatVersion(v: Version): string {
+  const pre = v.pre.map((p) => ('num' in p ? String(p.num) : p.str));
+  return `${v.major}.${v.minor}.${v.patch}${pre.length ? '-' + pre.join('.') : ''}${v.build.length ? '+' + v.build.join('.') : ''}`;
+}
+
+export const ZERO_VERSION: Version = { major: 0n, minor: 0n, patch: 0n, pre: [], build: [] };
 
 export type Range = (v: Version) => boolean;
 
@@ -131,7 +153,7 @@ function splitAndTrim(s: string): string[] {
 
 function splitComparatorVersion(s: string): [string, string] {
   const i = s.search(/\p{Nd}/u);
-  if (i < 0) throw new SemverError(`Could not get version from string: ${JSON.stringify(s)}`);
+  if (i < 0) throw new SemverError(`Could not get version from string: ${strconvQuote(s)}`);
   return [s.slice(0, i).trim(), s.slice(i)];
 }
 
@@ -222,12 +244,12 @@ export function parseRange(s: string): Range {
     and.map((ap) => {
       const [op, vs] = splitComparatorVersion(ap);
       const c = COMPARATORS[op];
-      if (!c) throw new SemverError(`Could not parse Range ${JSON.stringify(ap)}: Could not parse comparator ${JSON.stringify(op)} in ${JSON.stringify(op + vs)}`);
+      if (!c) throw new SemverError(`Could not parse Range ${strconvQuote(ap)}: Could not parse comparator ${strconvQuote(op)} in ${strconvQuote(op + vs)}`);
       let v: Version;
       try {
         v = parseVersion(vs);
       } catch (e) {
-        throw new SemverError(`Could not parse Range ${JSON.stringify(ap)}: Could not parse version ${JSON.stringify(vs)} in ${JSON.stringify(op + vs)}: ${(e as Error).message}`);
+        throw new SemverError(`Could not parse Range ${strconvQuote(ap)}: Could not parse version ${strconvQuote(vs)} in ${strconvQuote(op + vs)}: ${(e as Error).message}`);
       }
       return (x: Version) => c(compareVersions(x, v));
     }),

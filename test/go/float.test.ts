@@ -1,15 +1,16 @@
 /**
- * Go's float64 text forms (src/kyverno/go/float.ts). ParseFloat had two copies: the engine's read
+ * Go's float64 text forms (src/go/float.ts). ParseFloat had two copies: the engine's read
  * decimal text only and took an overflow (`1e400`) for ±Inf, the JMESPath one read hexadecimal floats
  * with double rounding and no `_` separators. Go (strconv.ParseFloat) reads both forms with separators,
  * rounds exactly and reports an overflow as an error. The table is a subset of Go's
  * src/strconv/atof_test.go: [input, the result as %v prints it, error?].
  */
 import { describe, expect, it } from 'vitest';
-import { formatFloatE, formatFloatG, parseFloat64 } from '../../../src/kyverno/go/float.js';
-import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
-import { valueMatches } from '../../../src/kyverno/match/pattern.js';
+import { formatFloatE, formatFloatG, parseFloat64 } from '../../src/go/index.js';
+import { evaluate } from '../../src/kyverno/jmespath/index.js';
+import { evaluateOperator } from '../../src/kyverno/match/operators.js';
+import { valueMatches } from '../../src/kyverno/match/pattern.js';
+import { cel, celError } from '../cel/lib/env.js';
 
 const ATOF: [string, string, boolean][] = [
 ["", "0", true],["1","1",false],["+1","1",false],["1x","0",true],["1.1.","0",true],["1e23","1e+23",false],["1E23","1e+23",false],
@@ -88,5 +89,21 @@ describe('numbers in validate patterns', () => {
     expect(valueMatches('42.5', 42.5)).toBe(true);
     expect(valueMatches('0x2A.8p0', 42.5)).toBe(true);
     expect(valueMatches('100000000000000000000', 1e20)).toBe(true); // beyond int64: a float64 pattern
+  });
+});
+
+describe('CEL conversions use the same strconv (cel-go calls FormatFloat, ParseFloat, ParseInt, ParseUint)', () => {
+  it("string(double) is FormatFloat 'g' as in Kyverno's %v", () => {
+    for (const x of [0.1, 1234567.5, 1e21, 1e-7, -0, 123456]) expect(cel('string(x)', { x })).toBe(formatFloatG(x));
+  });
+  it('double(string) reads what ParseFloat reads and refuses an overflow', () => {
+    expect(cel("double('0x1p-1')")).toBe(0.5);
+    expect(cel("double('1_000.5')")).toBe(1000.5);
+    expect(celError("double('1e400')")).toBe("type conversion error from 'string' to 'double'");
+  });
+  it('int(string) and uint(string) take no sign where ParseUint takes none', () => {
+    expect(cel("int('+5')")).toBe(5n);
+    expect(celError("int('9223372036854775808')")).toBe("type conversion error from 'string' to 'int'");
+    expect(celError("uint('+5')")).toBe("type conversion error from 'string' to 'uint'");
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Go durations (src/kyverno/go/duration.ts). The engine's former copy parsed into float nanoseconds and
+ * Go durations (src/go/duration.ts). The engine's former copy parsed into float nanoseconds and
  * accepted values beyond int64; time.ParseDuration refuses them, and Kyverno compares durations as
  * `Duration.Seconds()` in Equals and the numeric operators but as exact int64 in the deprecated
  * Duration* operators (pkg/engine/variables/operator/{operator,duration}.go).
  */
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration, tryParseDuration } from '../../../src/kyverno/go/duration.js';
-import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
+import { formatDuration, parseDuration, tryParseDuration } from '../../src/go/index.js';
+import { evaluateOperator } from '../../src/kyverno/match/operators.js';
 
 describe('time.ParseDuration and Duration.String()', () => {
   const cases: [string, string][] = [

@@ -1,4 +1,7 @@
-/** Go's int64: wrap-around arithmetic, float64 → int64 conversion and strconv.ParseInt(s, 10, 64). */
+/**
+ * Go's int64: wrap-around arithmetic, float64 → int64 conversion, strconv.ParseInt(s, 10, 64) and
+ * strconv.ParseUint(s, 10, 64).
+ */
 
 const MIN = -(1n << 63n);
 const MAX = (1n << 63n) - 1n;
@@ -19,4 +22,13 @@ export function parseInt64(text: string): bigint | undefined {
   if (!DECIMAL_INTEGER.test(text)) return undefined;
   const v = BigInt(text);
   return v < MIN || v > MAX ? undefined : v;
+}
+
+const MAX_U64 = (1n << 64n) - 1n;
+
+/** strconv.ParseUint(text, 10, 64): digits only (no sign), or undefined where Go reports an error. */
+export function parseUint64(text: string): bigint | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const v = BigInt(text);
+  return v > MAX_U64 ? undefined : v;
 }

@@ -1,6 +1,6 @@
-/** The Gregorian day arithmetic shared by CEL timestamps and Kyverno's time functions (src/k8s/calendar.ts). */
+/** The Gregorian day arithmetic shared by CEL timestamps and Kyverno's time functions (src/go/calendar.ts). */
 import { describe, expect, it } from 'vitest';
-import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from '../../src/k8s/index.js';
+import { civilFromDays, daysFromCivil, daysInMonth, isLeapYear } from '../../src/go/index.js';
 
 describe('calendar', () => {
   it('agrees with Date.UTC on every day from year 1 to 9999 sampled every 97 days, both ways', () => {

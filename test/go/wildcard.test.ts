@@ -1,13 +1,13 @@
 /**
- * Kyverno's one wildcard matcher (src/kyverno/go/wildcard.ts), used by the engine and by `pattern_match`.
+ * Kyverno's one wildcard matcher (src/go/wildcard.ts), used by the engine and by `pattern_match`.
  * The JMESPath module once had its own byte-wise copy in which `.` matched any byte and a trailing `?`
  * could match nothing; Kyverno's own table (ext/wildcard/match_test.go, transcribed below) says `?` is
  * exactly one character, and both uses call the same function there.
  */
 import { describe, expect, it } from 'vitest';
-import { wildcardMatch } from '../../../src/kyverno/go/wildcard.js';
-import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { evaluateOperator } from '../../../src/kyverno/match/operators.js';
+import { wildcardMatch } from '../../src/go/index.js';
+import { evaluate } from '../../src/kyverno/jmespath/index.js';
+import { evaluateOperator } from '../../src/kyverno/match/operators.js';
 
 /** [pattern, text, matched] — Kyverno's TestMatch cases in order. */
 const KYVERNO_CASES: [string, string, boolean][] = [

@@ -3,6 +3,7 @@
  * Duration.String() / Seconds().
  */
 import { wrap64 } from './int64.js';
+import { timeQuote } from './quote.js';
 
 const NANOSECOND = 1n;
 const MICROSECOND = 1000n;
@@ -36,9 +37,9 @@ const MISSING_UNIT: Failure = { missingUnit: true };
 export function parseDuration(text: string): bigint {
   const d = scan(text);
   if (typeof d === 'bigint') return d;
-  const quoted = JSON.stringify(text); // Go's time.quote
+  const quoted = timeQuote(text);
   if (d.missingUnit) throw new DurationError(`time: missing unit in duration ${quoted}`);
-  if (d.unknownUnit !== undefined) throw new DurationError(`time: unknown unit ${JSON.stringify(d.unknownUnit)} in duration ${quoted}`);
+  if (d.unknownUnit !== undefined) throw new DurationError(`time: unknown unit ${timeQuote(d.unknownUnit)} in duration ${quoted}`);
   throw new DurationError(`time: invalid duration ${quoted}`);
 }
 

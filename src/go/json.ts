@@ -3,8 +3,8 @@
  * byte order, `<` `>` `&` U+2028 U+2029 escaped, invalid UTF-16 (lone surrogates) as U+FFFD. Kyverno's
  * `to_string` and its variable substitution inside longer strings both produce this text.
  */
-import type { ReviewGuard } from '../../guard/index.js';
-import type { JsonValue } from '../../json/index.js';
+import type { ReviewGuard } from '../guard/index.js';
+import type { JsonValue } from '../json/index.js';
 import { goJsonNumber } from './float.js';
 import { compareStrings } from './string-order.js';
 
@@ -19,7 +19,8 @@ function needsEscape(s: string): boolean {
   return false;
 }
 
-function goQuote(s: string): string {
+/** encoding/json's string literal (HTML-safe escapes, U+2028/U+2029, lone surrogates as U+FFFD). */
+export function jsonString(s: string): string {
   if (!needsEscape(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
@@ -95,7 +96,7 @@ function stringify(value: JsonValue, budget: Budget | undefined): string {
   if (value === null) return counted('null', budget);
   switch (typeof value) {
     case 'string':
-      return counted(goQuote(value), budget);
+      return counted(jsonString(value), budget);
     case 'number':
       if (!Number.isFinite(value)) throw new Error(`json: unsupported value: ${value}`);
       return counted(goJsonNumber(value), budget);
@@ -111,7 +112,7 @@ function stringify(value: JsonValue, budget: Budget | undefined): string {
   const keys = Object.keys(value).sort(compareStrings);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
-    out += (i ? ',' : '') + counted(goQuote(keys[i]), budget) + ':' + stringify(value[keys[i]], budget);
+    out += (i ? ',' : '') + counted(jsonString(keys[i]), budget) + ':' + stringify(value[keys[i]], budget);
   }
   return out + '}';
 }

@@ -5,7 +5,7 @@
  * namespaces, annotations, kinds, `Equals` values, the `In` operator families, validate patterns and
  * the `pattern_match` JMESPath function.
  */
-import type { ReviewGuard } from '../../guard/index.js';
+import type { ReviewGuard } from '../guard/index.js';
 
 export function hasWildcard(text: string): boolean {
   return text.includes('*') || text.includes('?');

@@ -1,0 +1,59 @@
+/**
+ * Go's behaviour that more than one module of Amender reproduces, once: the standard library (strconv,
+ * fmt, encoding/json, time, string order, int64 arithmetic) and the two small Go modules that both
+ * engines link (blang/semver, Kyverno's go-wildcard). Pure functions over strings, numbers and JSON
+ * values; no platform imports, nothing above src/json and src/guard.
+ *
+ *   quote.ts         strconv.Quote (`%q`) and the time package's own quote
+ *   float.ts         strconv.FormatFloat ('g', 'E', float32 'f'), encoding/json numbers, ParseFloat
+ *   int64.ts         int64 wrap-around, float64 → int64, strconv.ParseInt / ParseUint
+ *   string-order.ts  Go's string order (UTF-8 bytes = code points)
+ *   sprint.ts        fmt.Sprint (`%v`) of decoded JSON
+ *   json.ts          encoding/json.Marshal of decoded JSON
+ *   duration.ts      time.Duration: ParseDuration (Go's messages), String(), Seconds()
+ *   time.ts          time.Parse with reference layouts (RFC 3339 included), Format(RFC3339), arithmetic
+ *   calendar.ts      the proleptic Gregorian day arithmetic under the time package
+ *   semver.ts        blang/semver v4: Parse, Compare, String, ParseRange
+ *   wildcard.ts      Kyverno's wildcard.Match (go-wildcard v1): `*`, `?` = one rune
+ *
+ * Parsers come in two forms where both are needed: `parseX` throws an error carrying Go's message,
+ * `tryParseX` returns `undefined` (no exception on hot paths).
+ */
+export { SHORT_ESCAPES, strconvQuote, timeQuote } from './quote.js';
+export { formatFloat32F, formatFloatE, formatFloatG, goJsonNumber, parseFloat64 } from './float.js';
+export { floatToInt64, parseInt64, parseUint64, wrap64 } from './int64.js';
+export { compareStrings } from './string-order.js';
+export { goSprint } from './sprint.js';
+export { goJsonStringify, jsonString } from './json.js';
+export { durationSeconds, formatDuration, parseDuration, SECOND, tryParseDuration } from './duration.js';
+export {
+  addDuration,
+  compareTimes,
+  formatRFC3339,
+  fromUnixMillis,
+  parseTime,
+  RFC3339,
+  rfc3339Error,
+  subTimes,
+  timeFields,
+  truncateTime,
+  tryParseRFC3339,
+  unixNanos,
+  type GoTime,
+  type TimeFields,
+} from './time.js';
+export { civilFromDays, daysFromCivil, daysInMonth, isLeapYear, type CivilDate } from './calendar.js';
+export {
+  compareVersions,
+  formatVersion,
+  parseRange,
+  parseVersion,
+  SemverError,
+  splitN,
+  tryParseVersion,
+  ZERO_VERSION,
+  type PreRelease,
+  type Range,
+  type Version,
+} from './semver.js';
+export { hasWildcard, wildcardMatch } from './wildcard.js';
