@@ -56,6 +56,8 @@ async function bundle(dir: string): Promise<{ file: string; bytes: number }> {
     bundle: true,
     format: 'esm',
     platform: 'node',
+    // As scripts/build.mjs does for Node bundles: CommonJS dependencies (yaml) may require Node built-ins.
+    banner: { js: "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);" },
     outfile: file,
     metafile: true,
     logLevel: 'silent',
