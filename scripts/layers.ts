@@ -18,11 +18,6 @@ import { cruise } from 'dependency-cruiser';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
-/**
- * Violations known when the check was introduced, each to be fixed by its owner (dependency-cruiser's
- * baseline: they are reported as ignored; any other violation fails).
- */
-const KNOWN = join(ROOT, '.dependency-cruiser-known-violations.json');
 
 export interface LayerViolation {
   /** The rule of .dependency-cruiser.cjs. */
@@ -37,11 +32,6 @@ export interface LayerViolation {
 interface CruiserConfig {
   forbidden: { name: string; comment: string }[];
   options: Record<string, unknown>;
-}
-
-/** A repository path of a source module as the mirror names it. */
-function js(path: string): string {
-  return path.replace(/\.ts$/, '.js');
 }
 
 /** The .ts files below `dir`, as paths relative to the repository (forward slashes). */
@@ -91,8 +81,7 @@ export async function checkLayers({ overlay = {} }: { overlay?: Record<string, s
     process.chdir(mirror);
     let result: Awaited<ReturnType<typeof cruise>>;
     try {
-      const known = (JSON.parse(readFileSync(KNOWN, 'utf8')) as { from: string; to: string }[]).map((v) => ({ ...v, from: js(v.from), to: js(v.to) }));
-      const options = { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true, baseDir: mirror, outputType: 'json', knownViolations: known };
+      const options = { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true, baseDir: mirror, outputType: 'json' };
       result = await cruise(['src'], options as Parameters<typeof cruise>[1]);
     } finally {
       process.chdir(cwd);

@@ -2,7 +2,7 @@
  * Go's behaviour that more than one module of Amender reproduces, once: the standard library (strconv,
  * fmt, encoding/json, time, string order, int64 arithmetic) and the two small Go modules that both
  * engines link (blang/semver, Kyverno's go-wildcard). Pure functions over strings, numbers and JSON
- * values; no platform imports, nothing above src/json and src/guard.
+ * values; no platform imports, nothing above src/json and src/guard (and the `yaml` parser package).
  *
  *   quote.ts         strconv.Quote (`%q`) and the time package's own quote
  *   float.ts         strconv.FormatFloat ('g', 'E', float32 'f'), encoding/json numbers, ParseFloat
@@ -15,6 +15,10 @@
  *   calendar.ts      the proleptic Gregorian day arithmetic under the time package
  *   semver.ts        blang/semver v4: Parse, Compare, String, ParseRange
  *   wildcard.ts      Kyverno's wildcard.Match (go-wildcard v1): `*`, `?` = one rune
+ *   hash.ts          crypto/sha256, sha1, md5 (hex digests), synchronously
+ *   der.ts           encoding/asn1 DER reading, encoding/pem, standard base64
+ *   x509.ts          crypto/x509 certificate decoding, as encoding/json marshals the Go struct
+ *   yaml.ts          YAML 1.1 as sigs.k8s.io/yaml (go-yaml v2) reads it, into JSON values
  *
  * Parsers come in two forms where both are needed: `parseX` throws an error carrying Go's message,
  * `tryParseX` returns `undefined` (no exception on hot paths).
@@ -57,3 +61,7 @@ export {
   type Version,
 } from './semver.js';
 export { hasWildcard, wildcardMatch } from './wildcard.js';
+export { md5, sha1, sha256 } from './hash.js';
+export { B64_INDEX, base64, bigInteger, children, parseOnly } from './der.js';
+export { X509Error, x509Decode } from './x509.js';
+export { parseYaml11, parseYaml11Document, yaml11Json, YamlError } from './yaml.js';

@@ -8,7 +8,7 @@ import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { parseJson, type JsonValue } from '../../json/index.js';
 import { applyPatch, decodePatch, parsePointer, type Operation } from '../../jsonpatch/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
-import { parseYaml11 } from '../go/yaml.js';
+import { parseYaml11 } from '../../go/index.js';
 import { measureValue } from '../measure.js';
 
 /** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */

@@ -13,7 +13,7 @@ import { cloneJson, setOwn, type JsonObject, type JsonValue } from '../../json/i
 import { goJsonStringify } from '../../go/index.js';
 import { substituteString, type SubstitutionScope } from '../context/variables.js';
 import { parsePatchText } from './json6902.js';
-import { parseYaml11, parseYaml11Document, yaml11Json } from '../go/yaml.js';
+import { parseYaml11, parseYaml11Document, yaml11Json } from '../../go/index.js';
 
 type Style = 'plain' | 'double' | 'single';
 

@@ -1,4 +1,4 @@
-import { md5, sha1, sha256 } from '../../../kyverno/jmespath/hash.js';
+import { md5, sha1, sha256 } from '../../../go/index.js';
 import { checkBuiltSize } from '../../engine/bounds.js';
 
 /** Hex digests of a string's UTF-8 bytes (the pure-JS digests Kyverno's JMESPath functions use too). */

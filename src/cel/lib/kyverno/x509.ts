@@ -1,5 +1,4 @@
-import { bigInteger, children, parseOnly } from '../../../kyverno/jmespath/der.js';
-import { X509Error, x509Decode } from '../../../kyverno/jmespath/x509.js';
+import { bigInteger, children, parseOnly, X509Error, x509Decode } from '../../../go/index.js';
 import type { JsonObject } from '../../../json/index.js';
 import { checkBuiltSize } from '../../engine/bounds.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
@@ -12,7 +11,7 @@ import { documentToCel } from './documents.js';
  * certificate or certificate request with an RSA key, decoded into Go's JSON of it (numbers are doubles,
  * byte fields base64). A certificate gives Kyverno's projection (CertificateOutput: no Subject, Version,
  * SignatureAlgorithm, SubjectKeyId…; times in RFC 3339); a request the whole x509.CertificateRequest.
- * The DER decoding is the one Kyverno's JMESPath `x509_decode` uses (src/kyverno/jmespath/x509.ts).
+ * The DER decoding is the one Kyverno's JMESPath `x509_decode` uses (src/go/x509.ts).
  */
 
 /** CertificateOutput's fields, in its order (Go's encoder writes struct fields in declaration order). */

@@ -1,5 +1,5 @@
 import { checkBuiltSize } from '../../engine/bounds.js';
-import { parseYaml11, YamlError } from '../../../kyverno/go/yaml.js';
+import { parseYaml11, YamlError } from '../../../go/index.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { traversal } from '../cost.js';
 import { celError } from '../errors.js';

@@ -1,9 +1,7 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
 import type { JsonValue } from '../../../json/index.js';
-import { parseYaml11 } from '../../go/yaml.js';
 import { FunctionError } from '../errors.js';
-import { B64_INDEX, base64 } from '../der.js';
-import { md5, sha1, sha256 } from '../hash.js';
+import { B64_INDEX, base64, md5, parseYaml11, sha1, sha256 } from '../../../go/index.js';
 import type { FunctionDef } from '../registry.js';
 
 const S = { types: ['string' as const] };

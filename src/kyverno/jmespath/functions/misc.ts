@@ -5,7 +5,7 @@ import { imageInfo, imageString } from '../../go/image.js';
 import type { FunctionDef } from '../registry.js';
 import { randomFromPattern } from '../regen.js';
 import { parseRange, parseVersion, strconvQuote, ZERO_VERSION, type Version } from '../../../go/index.js';
-import { x509Decode } from '../x509.js';
+import { x509Decode } from '../../../go/index.js';
 
 const S = { types: ['string' as const] };
 

@@ -1,13 +1,13 @@
 /**
- * YAML 1.1 → JSON (src/kyverno/go/yaml.ts), one reader for `patchesJson6902` text and `parse_yaml`, which
+ * YAML 1.1 → JSON (src/go/yaml.ts), one reader for `patchesJson6902` text and `parse_yaml`, which
  * Kyverno both decode with sigs.k8s.io/yaml YAMLToJSON (go-yaml v2, then encoding/json). The engine's
  * and the JMESPath module's copies disagreed on the inputs below; the expected values are go-yaml v2's.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../../src/json/index.js';
-import { parseYaml11 } from '../../../src/kyverno/go/yaml.js';
-import { evaluate } from '../../../src/kyverno/jmespath/index.js';
-import { parsePatchText } from '../../../src/kyverno/patchers/json6902.js';
+import type { JsonValue } from '../../src/json/index.js';
+import { parseYaml11 } from '../../src/go/yaml.js';
+import { evaluate } from '../../src/kyverno/jmespath/index.js';
+import { parsePatchText } from '../../src/kyverno/patchers/json6902.js';
 
 /** Both users of the reader: parse_yaml and a patchesJson6902 text. */
 function viaBoth(text: string): { parseYaml: JsonValue | Error; patch: JsonValue | Error } {

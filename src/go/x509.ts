@@ -5,7 +5,7 @@
  * replaced by {N: decimal string, E}. Like Kyverno, only RSA keys are accepted. No signature is verified
  * (Kyverno does not verify either). Name constraints are not decoded (their fields stay null).
  */
-import type { JsonObject, JsonValue } from '../../json/index.js';
+import type { JsonObject, JsonValue } from '../json/index.js';
 import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, pemDecode, type Tlv } from './der.js';
 
 export class X509Error extends Error {}

@@ -8,7 +8,7 @@
  * ends the text keeps no line break it does not have.
  */
 import { isScalar, parseDocument, visit, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type Tags } from 'yaml';
-import { setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 
 const GO_YAML_V2_UNKNOWN = new Set(['tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs']);
 
