@@ -8,6 +8,7 @@
  * maps. Not part of `npm run bench`: profiling slows what it measures (each figure is inflated, the
  * proportions are what to read), and the figures of bench/README.md come from it.
  */
+import { functionUrlEvent } from './lambda-event.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -58,20 +59,6 @@ interface Profile {
   nodes: { id: number; callFrame: CallFrame; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
-}
-
-function functionUrlEvent(body: string): unknown {
-  const host = 'x.lambda-url.eu-west-1.on.aws';
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: '/mutate',
-    rawQueryString: '',
-    headers: { host, 'content-type': 'application/json' },
-    requestContext: { domainName: host, http: { method: 'POST', path: '/mutate', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' },
-    body,
-    isBase64Encoded: false,
-  };
 }
 
 /** Resolves call frames of the bundle through its source maps to `name source`. */

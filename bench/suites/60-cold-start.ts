@@ -18,6 +18,7 @@
  * Each figure is the median of ROUNDS starts, the runtimes interleaved so that machine noise spreads
  * over all of them. Everything runs on loopback and every wait is bounded.
  */
+import { functionUrlEvent } from '../lambda-event.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -212,20 +213,6 @@ async function workerStart(options: ConstructorParameters<typeof Miniflare>[0], 
   } finally {
     await mf.dispose();
   }
-}
-
-function functionUrlEvent(body: string): unknown {
-  const host = 'x.lambda-url.eu-west-1.on.aws';
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: '/mutate',
-    rawQueryString: '',
-    headers: { host, 'content-type': 'application/json' },
-    requestContext: { domainName: host, http: { method: 'POST', path: '/mutate', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' },
-    body,
-    isBase64Encoded: false,
-  };
 }
 
 /** One measured start: its row label, and the bare start it is compared with (none for the bare ones). */

@@ -4,49 +4,27 @@
  * result passes, except the folders EXCLUDED.md lists; the policies that need a cluster are refused by
  * `amender validate`, naming the call and the field.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { nodeCliIO } from '../../src/cli/node-io.js';
+import { capturedCliIO, excludedFolders, libraryFolders } from '../fixtures/kyverno-library.js';
 import { ROOT } from '../node/built.js';
 
 const LIBRARY = 'test/kyverno-library-mpol';
 
-function excluded(): Set<string> {
-  const text = readFileSync(`${ROOT}${LIBRARY}/EXCLUDED.md`, 'utf8');
-  const section = text.split('## Excluded')[1] ?? '';
-  return new Set([...section.matchAll(/^- `([^`]+)`:/gm)].map((m) => m[1]));
-}
-
-function policyFolders(): string[] {
-  const out: string[] = [];
-  for (const category of readdirSync(`${ROOT}${LIBRARY}`).sort()) {
-    if (!statSync(`${ROOT}${LIBRARY}/${category}`).isDirectory()) continue;
-    for (const policy of readdirSync(`${ROOT}${LIBRARY}/${category}`).sort()) out.push(`${category}/${policy}`);
-  }
-  return out;
-}
-
 const hasTest = (f: string) => existsSync(`${ROOT}${LIBRARY}/${f}/.kyverno-test/kyverno-test.yaml`);
 
-function capture() {
-  const io = nodeCliIO(ROOT);
-  let stdout = '';
-  let stderr = '';
-  return { io: { ...io, out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t) }, out: () => stdout, err: () => stderr };
-}
-
 describe('Kyverno policy library MutatingPolicy tests through amender test', () => {
-  const skip = excluded();
-  const folders = policyFolders().filter((f) => hasTest(f) && !skip.has(f));
+  const skip = excludedFolders(LIBRARY);
+  const folders = libraryFolders(LIBRARY).filter((f) => hasTest(f) && !skip.has(f));
 
   it('has the copied tests and excludes only folders that exist', () => {
     expect(folders.length).toBeGreaterThanOrEqual(35);
-    for (const f of skip) expect(policyFolders()).toContain(f);
+    for (const f of skip) expect(libraryFolders(LIBRARY)).toContain(f);
   });
 
   it('passes every result of every test', async () => {
-    const c = capture();
+    const c = capturedCliIO();
     const code = await runCli(['test', ...folders.map((f) => `${LIBRARY}/${f}`)], c.io);
     const out = c.out();
     for (const f of folders) expect(out).toContain(`( ${LIBRARY}/${f}/.kyverno-test/kyverno-test.yaml )`);
@@ -60,7 +38,7 @@ describe('Kyverno policy library MutatingPolicy tests through amender test', () 
   });
 
   it('refuses the library policies that need a cluster, naming the call and the field', async () => {
-    const c = capture();
+    const c = capturedCliIO();
     const code = await runCli(['validate', `${LIBRARY}/karpenter/add-karpenter-nodeselector`, `${LIBRARY}/other/annotate-base-images`, `${LIBRARY}/other/resolve-image-to-digest`], c.io);
     expect(code).toBe(1);
     const err = c.err();
@@ -71,7 +49,7 @@ describe('Kyverno policy library MutatingPolicy tests through amender test', () 
   });
 
   it('reports the mutate-existing policies of the library instead of passing them silently', async () => {
-    const c = capture();
+    const c = capturedCliIO();
     const code = await runCli(['validate', `${LIBRARY}/other/label-existing-namespaces`], c.io);
     expect(code).toBe(1);
     expect(c.err()).toContain('MutatingPolicy/label-existing-namespaces: spec.evaluation.mutateExisting.enabled: mutating existing resources is background work');
