@@ -69,7 +69,7 @@ export function strategicMerge(resource: JsonValue, overlay: JsonValue, options:
     const infer = options.inferListMergeKey ?? false;
     const chain = options.chain?.serves(registry, infer) ? options.chain : undefined;
     const merger = new Merger(registry, infer, options.cache?.normalizedFor(registry, infer), chain, options.guard);
-    const out = merger.walk(resource, overlay, root, undefined, '');
+    const out = merger.walk(resource, overlay, root, undefined);
     if (!isJsonObject(out)) throw new StrategicMergeError('strategic merge: the patch deletes the whole resource');
     return { ok: true, value: out };
   } catch (err) {
@@ -131,6 +131,11 @@ class Merger {
    * remembered as normalized.
    */
   private clean = true;
+  /**
+   * Where the walk is, for error messages only: a field name, a list index, or the key tuple of a keyed
+   * list item per level. Kept as a stack and formatted only when a message needs it.
+   */
+  private readonly at: (string | number | Tuple)[] = [];
 
   constructor(
     private readonly registry: SchemaRegistry,
@@ -140,28 +145,39 @@ class Merger {
     private readonly guard: ReviewGuard | undefined,
   ) {}
 
-  walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
+  /** The path of the node being walked, as messages show it (`.spec.containers[web]`). */
+  path(): string {
+    let out = '';
+    for (const step of this.at) {
+      if (typeof step === 'string') out += `.${step}`;
+      else if (typeof step === 'number') out += `[${step}]`;
+      else out += `[${step.length === 1 ? step[0] : step.filter(Boolean).join(',')}]`;
+    }
+    return out;
+  }
+
+  walk(dest: JsonValue | undefined, origin: JsonValue | undefined, type: TypeRef | undefined, field: FieldDef | undefined): Walked {
     this.guard?.tick();
     // kyaml takes the kind of the first side that is neither missing nor null; the other must agree.
     const dk = kindOf(dest);
     const ok = kindOf(origin);
     if (dk !== undefined && ok !== undefined && dk !== ok) {
-      throw new StrategicMergeError(`strategic merge: wrong node kind at ${path || '.'}: expected ${KIND_NAMES[dk]} but got ${KIND_NAMES[ok]}`);
+      throw new StrategicMergeError(`strategic merge: wrong node kind at ${this.path() || '.'}: expected ${KIND_NAMES[dk]} but got ${KIND_NAMES[ok]}`);
     }
     switch (dk ?? ok) {
       case 'list':
-        return this.list(dest as JsonArray | null | undefined, origin as JsonArray | null | undefined, type, field, path);
+        return this.list(dest as JsonArray | null | undefined, origin as JsonArray | null | undefined, type, field);
       case 'scalar':
         return origin !== undefined ? origin : dest;
       default:
-        return this.map(dest as JsonObject | null | undefined, origin as JsonObject | null | undefined, type, path);
+        return this.map(dest as JsonObject | null | undefined, origin as JsonObject | null | undefined, type);
     }
   }
 
-  private map(dest: JsonObject | null | undefined, origin: JsonObject | null | undefined, type: TypeRef | undefined, path: string): Walked {
-    if (origin === undefined) return dest ? this.normalizeMap(dest, type, path) : undefined;
+  private map(dest: JsonObject | null | undefined, origin: JsonObject | null | undefined, type: TypeRef | undefined): Walked {
+    if (origin === undefined) return dest ? this.normalizeMap(dest, type) : undefined;
     let base: JsonObject | null | undefined;
-    const directive = origin ? smpDirective(origin, path) : 'merge';
+    const directive = origin ? smpDirective(origin, this) : 'merge';
     const patch = origin && hasOwn(origin, DIRECTIVE) ? withoutDirective(origin) : origin;
     if (dest === undefined || dest === null) {
       if (directive === 'delete') return DELETE;
@@ -188,27 +204,29 @@ class Merger {
       if (ov === undefined && (dv === null || typeof dv !== 'object')) {
         if (dv !== null) setOwn(out, name, dv);
       } else {
-        this.put(out, name, dv, ov, def, path);
+        this.put(out, name, dv, ov, def);
       }
     }
     if (patch && base !== patch) {
       const added = Object.keys(patch).filter((k) => !hasOwn(base, k));
       if (added.length > 1) added.sort();
-      for (const name of added) this.put(out, name, undefined, patch[name], def, path);
+      for (const name of added) this.put(out, name, undefined, patch[name], def);
     }
     if (this.clean && given) this.normalized?.maps.set(out, given);
     this.clean &&= outer;
     return out;
   }
 
-  private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined, path: string): void {
+  private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined): void {
     const field = def?.fields?.get(name);
-    const r = this.walk(dv, ov, field ? field.type : def?.elem, field, `${path}.${name}`);
+    this.at.push(name);
+    const r = this.walk(dv, ov, field ? field.type : def?.elem, field);
+    this.at.pop();
     if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
   }
 
   /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
-  private normalizeMap(dest: JsonObject, type: TypeRef | undefined, path: string): JsonObject {
+  private normalizeMap(dest: JsonObject, type: TypeRef | undefined): JsonObject {
     const typeSeen = type ? resolve(type) : NO_TYPE;
     if (this.normalized?.maps.get(dest) === typeSeen) return dest;
     type ??= rootType(this.registry, dest);
@@ -224,7 +242,9 @@ class Merger {
       if (v === null) r = undefined;
       else if (typeof v === 'object') {
         const field = def?.fields?.get(name);
-        r = this.walk(v, undefined, field ? field.type : def?.elem, field, `${path}.${name}`);
+        this.at.push(name);
+        r = this.walk(v, undefined, field ? field.type : def?.elem, field);
+        this.at.pop();
       }
       if (r !== v && out === undefined) {
         out = {};
@@ -238,7 +258,7 @@ class Merger {
   }
 
   /** kyaml's PatchStrategyAndKeyList + IsAssociative, or inference by `name` where there is no schema. */
-  private listKeys(type: TypeRef | undefined, field: FieldDef | undefined, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, path: string): string[] | undefined {
+  private listKeys(type: TypeRef | undefined, field: FieldDef | undefined, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined): string[] | undefined {
     const listDef = type ? resolve(type).list : undefined;
     if (type && listDef) {
       if (!field?.patchStrategy || !MERGE_STRATEGY.test(field.patchStrategy)) return undefined;
@@ -250,27 +270,27 @@ class Merger {
     for (const side of [dest, origin]) {
       if (!side || side.length === 0) continue;
       const k = side.every((item) => isJsonObject(item) && nonEmpty(getOwn(item, 'name'))) ? 'name' : '';
-      if (key !== undefined && key !== k) throw new StrategicMergeError(`strategic merge: conflicting merge keys [${key},${k}] for field ${path.slice(1)}`);
+      if (key !== undefined && key !== k) throw new StrategicMergeError(`strategic merge: conflicting merge keys [${key},${k}] for field ${this.path().slice(1)}`);
       key = k;
     }
     return key ? [key] : undefined;
   }
 
-  private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, type: TypeRef | undefined, field: FieldDef | undefined, path: string): Walked {
-    const keys = this.listKeys(type, field, dest, origin, path);
+  private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, type: TypeRef | undefined, field: FieldDef | undefined): Walked {
+    const keys = this.listKeys(type, field, dest, origin);
     if (keys === undefined) return origin !== undefined ? origin : dest; // replaced whole (null clears)
     const tracked = dest ? this.chain?.tracked(dest) : undefined;
     if (tracked !== undefined) {
       const elemSeen = resolveElem(type);
       if (origin === undefined && tracked.fits(elemSeen, keys)) return dest; // normalized, by the invariant
-      const merged = origin && tracked.fits(elemSeen, keys) ? this.mergeTracked(tracked, origin, keys, type, path) : undefined;
+      const merged = origin && tracked.fits(elemSeen, keys) ? this.mergeTracked(tracked, origin, keys, type) : undefined;
       if (merged !== undefined) return merged;
       this.chain!.release(tracked.array); // what follows reads its items
     }
     if (origin === null) return dest === undefined || dest === null ? origin : DELETE;
     let directive: 'merge' | 'replace' | 'delete' = 'merge';
     if (origin !== undefined) {
-      const d = listDirective(origin, path);
+      const d = listDirective(origin, this);
       if (d) {
         directive = d.directive;
         origin = d.rest;
@@ -284,14 +304,14 @@ class Merger {
     const elem = type ? resolve(type).list?.elem : undefined;
     if (keys.length === 0) return origin === undefined ? dest : primitiveUnion(dest, origin);
     if (origin === undefined) {
-      const same = this.normalizeKeyedList(dest, keys, elem, path);
+      const same = this.normalizeKeyedList(dest, keys, elem);
       if (same !== undefined) return same;
     }
-    return this.keyedList(dest, origin ?? [], keys, elem, path);
+    return this.keyedList(dest, origin ?? [], keys, elem);
   }
 
   /** An untouched keyed list with unique keys: its items, each normalized; undefined when it needs the full walk. */
-  private normalizeKeyedList(dest: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): JsonArray | undefined {
+  private normalizeKeyedList(dest: JsonArray, keys: string[], elem: TypeRef | undefined): JsonArray | undefined {
     const elemSeen = elem ? resolve(elem) : NO_TYPE;
     const known = this.normalized?.lists.get(dest);
     if (known !== undefined && known.elem === elemSeen && sameKeys(known.keys, keys)) return dest;
@@ -312,7 +332,9 @@ class Merger {
         ids.push(id);
         if (ids.length > 12) seen = new Set(ids);
       }
-      const r = this.walk(item, undefined, elem, undefined, `${path}[${i}]`);
+      this.at.push(i);
+      const r = this.walk(item, undefined, elem, undefined);
+      this.at.pop();
       if (r === undefined || r === null || r === DELETE || (isJsonObject(r) && Object.keys(r).length === 0)) return undefined;
       if (r !== item && out === undefined) out = dest.slice(0, i);
       if (out !== undefined) out.push(r);
@@ -322,7 +344,7 @@ class Merger {
     return dest;
   }
 
-  private keyedList(dest: JsonArray, patchItems: JsonArray, keys: string[], elem: TypeRef | undefined, path: string): Walked {
+  private keyedList(dest: JsonArray, patchItems: JsonArray, keys: string[], elem: TypeRef | undefined): Walked {
     const outer = this.clean;
     this.clean = true;
     // Every item's key values are read once and filed in an index; a tuple finds its items there.
@@ -333,7 +355,7 @@ class Merger {
     const patchIndex = new TupleIndex();
     for (let i = 0; i < patchItems.length; i++) {
       const t = keyTuple(patchItems[i], keys);
-      if (!t) throw new StrategicMergeError(`strategic merge: ${path}[${i}]: list item has no merge key (${keys.join(', ')})`);
+      if (!t) throw new StrategicMergeError(`strategic merge: ${this.path()}[${i}]: list item has no merge key (${keys.join(', ')})`);
       patchIndex.add(i, t);
       if (allFull && !isFull(t)) allFull = false;
       const id = tupleId(t);
@@ -381,7 +403,12 @@ class Merger {
       const d = found === undefined ? undefined : (merged?.get(found) ?? found);
       const patchAt = patchIndex.first(tuple);
       const o = patchAt < 0 ? undefined : patchItems[patchAt];
-      const v = d === undefined && o === undefined ? undefined : this.walk(d, o, elem, undefined, `${path}[${tuple.length === 1 ? tuple[0] : tuple.filter(Boolean).join(',')}]`);
+      let v: Walked;
+      if (d !== undefined || o !== undefined) {
+        this.at.push(tuple);
+        v = this.walk(d, o, elem, undefined);
+        this.at.pop();
+      }
       if (v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0)) {
         remainingIndex.some(tuple, (at) => {
           removed[at] = 1;
@@ -442,7 +469,7 @@ class Merger {
    * others unchanged (normalized already). Undefined when that does not hold or a merged item is not
    * normalized: the caller takes the general walk.
    */
-  private mergeTracked(list: TrackedList, patchItems: JsonArray, keys: string[], type: TypeRef | undefined, path: string): JsonArray | undefined {
+  private mergeTracked(list: TrackedList, patchItems: JsonArray, keys: string[], type: TypeRef | undefined): JsonArray | undefined {
     const elem = type ? resolve(type).list?.elem : undefined;
     const ids: string[] = [];
     const tuples: Tuple[] = [];
@@ -460,7 +487,10 @@ class Merger {
     this.clean = true;
     const values: (JsonValue | undefined)[] = [];
     for (let k = 0; k < ids.length; k++) {
-      const v = this.walk(list.get(ids[k]), patchItems[firstAt.get(ids[k])!], elem, undefined, `${path}[${tuples[k].join(',')}]`);
+      // Full tuples: the path shows every key value (as `tuples[k].join(',')`).
+      this.at.push(tuples[k]);
+      const v = this.walk(list.get(ids[k]), patchItems[firstAt.get(ids[k])!], elem, undefined);
+      this.at.pop();
       const gone = v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0);
       // The overlay item sets every key, so the merged item has its tuple; anything else takes the general walk.
       if (!gone && tupleId(objectTuple(v as JsonValue, keys) ?? ['']) !== ids[k]) this.clean = false;
@@ -513,11 +543,11 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The `$patch` directive of an overlay map: merge (default), replace or delete. */
-function smpDirective(origin: JsonObject, path: string): 'merge' | 'replace' | 'delete' {
+function smpDirective(origin: JsonObject, where: { path(): string }): 'merge' | 'replace' | 'delete' {
   const d = getOwn(origin, DIRECTIVE);
   if (d === undefined) return 'merge';
   if (d === 'merge' || d === 'replace' || d === 'delete') return d;
-  throw new StrategicMergeError(`strategic merge: ${path || '.'}: unknown patch strategy '${typeof d === 'string' ? d : JSON.stringify(d)}'`);
+  throw new StrategicMergeError(`strategic merge: ${where.path() || '.'}: unknown patch strategy '${typeof d === 'string' ? d : JSON.stringify(d)}'`);
 }
 
 function withoutDirective(obj: JsonObject): JsonObject {
@@ -531,10 +561,10 @@ function withoutDirective(obj: JsonObject): JsonObject {
  * the whole list (`{$patch: replace}` replaces it, `delete` removes it, `merge` is the default) and is
  * dropped from the overlay. An item with other keys besides `$patch` is an item directive.
  */
-function listDirective(origin: JsonArray, path: string): { directive: 'merge' | 'replace' | 'delete'; rest: JsonArray } | undefined {
+function listDirective(origin: JsonArray, where: { path(): string }): { directive: 'merge' | 'replace' | 'delete'; rest: JsonArray } | undefined {
   const at = origin.findIndex((item) => isJsonObject(item) && hasOwn(item, DIRECTIVE));
   if (at < 0 || Object.keys(origin[at] as JsonObject).length !== 1) return undefined;
-  const directive = smpDirective(origin[at] as JsonObject, path);
+  const directive = smpDirective(origin[at] as JsonObject, where);
   return { directive, rest: [...origin.slice(0, at), ...origin.slice(at + 1)] };
 }
 
