@@ -37,10 +37,12 @@ export async function runForeach(
   nesting = 0,
 ): Promise<JsonValue> {
   let current = resource;
-  for (const [i, entry] of entries.entries()) {
+  for (let i = 0; i < entries.length; i++) {
     const before = current;
-    current = await runEntry(entry, current, scope, nesting, i);
-    if (current !== before) scope.refreshObject(current);
+    current = await runEntry(entries[i], current, scope, nesting, i);
+    // For the next entry: after the last one the caller restores the context of before the loop anyway
+    // (the rule's checkpoint, or the enclosing element's), so that refresh would never be read.
+    if (current !== before && i < entries.length - 1) scope.refreshObject(current);
   }
   return current;
 }

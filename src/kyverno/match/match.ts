@@ -55,9 +55,11 @@ function metadata(resource: JsonObject): JsonObject {
 
 function filterMatches(f: ResourceFilter, s: MatchSubject, isMatch: boolean): boolean {
   if (f.empty) return false;
-  const meta = metadata(s.resource);
   if (f.kinds && !f.kinds.some((k) => kindMatches(k, s))) return false;
   if (f.operations && !f.operations.includes(s.operation)) return false;
+  // The object's facts are read only by the criteria below (a filter of kinds alone, the common one, needs none).
+  if (f.name === undefined && !f.names && !f.namespaces && !f.annotations && !f.selector && !f.namespaceSelector) return userCriteriaMatch(f, s, isMatch);
+  const meta = metadata(s.resource);
   const nameValue = getOwn(meta, 'name');
   const generateName = getOwn(meta, 'generateName');
   const name = typeof nameValue === 'string' && nameValue !== '' ? nameValue : typeof generateName === 'string' ? generateName : '';
@@ -73,6 +75,10 @@ function filterMatches(f: ResourceFilter, s: MatchSubject, isMatch: boolean): bo
   }
   if (f.selector && !selectorMatches(f.selector, stringMap(getOwn(meta, 'labels')))) return false;
   if (f.namespaceSelector && s.kind !== 'Namespace' && !namespaceSelectorMatches(f, s, namespace)) return false;
+  return userCriteriaMatch(f, s, isMatch);
+}
+
+function userCriteriaMatch(f: ResourceFilter, s: MatchSubject, isMatch: boolean): boolean {
   // Without user information (offline runs) the user criteria of a match block are not checked.
   if (isMatch && !s.hasUserInfo) return true;
   if (f.roles && !f.roles.some((r) => s.roles.includes(r))) return false;
