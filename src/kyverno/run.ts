@@ -131,7 +131,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, new Map());
   let current = original;
   const refreshObject = (resource: JsonValue) => {
-    ctx.set('request.object', resource);
+    ctx.setAt(REQUEST_OBJECT, resource);
     if (needImages) ctx.set('images', imagesOf(resource));
   };
   const merges = new StrategicMergeCache();
@@ -240,6 +240,7 @@ function elapsed(started: number): number {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+const REQUEST_OBJECT: readonly string[] = Object.freeze(['request', 'object']);
 
 function initialContext(input: KyvernoInput, object: JsonValue, needImages: boolean): JsonObject {
   const r = input.request;

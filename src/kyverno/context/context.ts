@@ -8,8 +8,7 @@
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import type { SizeMemo } from '../jmespath/index.js';
-import { measureValue } from '../measure.js';
+import { jsonSize, type SizeMemo } from '../jmespath/index.js';
 
 /**
  * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the
@@ -52,7 +51,10 @@ export class JsonContext {
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
   queryOn(expression: string, data: JsonValue): JsonValue {
     const result = this.search(expression, data, this.guard);
-    this.lastResultSize = measureValue(result, this.guard, `the value of ${expression.length > 80 ? expression.slice(0, 80) + '…' : expression}`, this.sizes);
+    const size = jsonSize(result, this.sizes, this.guard.maxValueBytes, this.guard);
+    // measureValue's check, with its message built only when it fails.
+    if (size > this.guard.maxValueBytes) this.guard.checkSize(size, `the value of ${expression.length > 80 ? expression.slice(0, 80) + '…' : expression}`);
+    this.lastResultSize = size;
     return result;
   }
 
@@ -61,10 +63,19 @@ export class JsonContext {
     this.root = setPath(this.root, name.split('.'), 0, value);
   }
 
-  /** Sets several top-level names (no dots) with one copy of the root: the foreach element variables. */
-  setTop(entries: readonly (readonly [string, JsonValue])[]): void {
+  /** `set` by the name's segments (`['request', 'object']`): for names set again and again. */
+  setAt(path: readonly string[], value: JsonValue): void {
+    this.root = setPath(this.root, path, 0, value);
+  }
+
+  /** The foreach element variables of nesting level `nesting`, with one copy of the root. */
+  setElement(nesting: number, element: JsonValue, index: number): void {
+    const names = (ELEMENT_NAMES[nesting] ??= [`element${nesting}`, `elementIndex${nesting}`]);
     const out = copyObject(this.root);
-    for (const [key, value] of entries) setOwn(out, key, value);
+    setOwn(out, 'element', element);
+    setOwn(out, 'elementIndex', index);
+    setOwn(out, names[0], element);
+    setOwn(out, names[1], index);
     this.root = out;
   }
 
@@ -89,8 +100,11 @@ export function copyObject(source: JsonObject): JsonObject {
   return out;
 }
 
+/** `element<N>` and `elementIndex<N>` by nesting level N. */
+const ELEMENT_NAMES: [string, string][] = [];
+
 /** Copy-on-write set along a dotted path. */
-function setPath(target: JsonObject, path: string[], i: number, value: JsonValue): JsonObject {
+function setPath(target: JsonObject, path: readonly string[], i: number, value: JsonValue): JsonObject {
   const out = copyObject(target);
   const key = path[i];
   if (i === path.length - 1) {

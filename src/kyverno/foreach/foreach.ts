@@ -64,12 +64,7 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
       // Each element (at every nesting level) is a step of the review: the deadline is read here.
       ctx.guard.check();
       ctx.restore(checkpoint);
-      ctx.setTop([
-        ['element', element],
-        ['elementIndex', i],
-        [`element${nesting}`, element],
-        [`elementIndex${nesting}`, i],
-      ]);
+      ctx.setElement(nesting, element, i);
       if (entry.context.length > 0) await loadContextEntries(entry.context, scope);
       if (!conditionsHold(entry.preconditions, scope)) continue;
       if (entry.foreach) {
