@@ -67,7 +67,7 @@ export function substituteString(text: string, path: readonly string[], scope: S
 }
 
 function substituteIn(text: string, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
-  const single = singleVariable(text);
+  const single = singleVariableOf(text);
   if (single !== undefined) return substituteSingle(text, single, path, scope, inserted);
   const { guard } = scope.ctx;
   const kept: string[] = [];
@@ -116,12 +116,45 @@ function singleVariable(text: string): { open: number; close: number } | undefin
   return { open, close: close + 2 };
 }
 
+/** A text of singleVariable's shape: where its variable is, and the variable's expression. */
+interface SingleVariable {
+  readonly open: number;
+  readonly close: number;
+  readonly expression: string;
+}
+
+/**
+ * singleVariable's answers by text, with the expression cut out: the policies' texts come back with
+ * every review (and the same expression string then finds its compiled JMESPath at once). Short texts
+ * only, a bounded number, emptied when full.
+ */
+const singles = new Map<string, SingleVariable | null>();
+const SINGLES_MAX = 4096;
+const SINGLE_TEXT_MAX = 512;
+
+function singleVariableOf(text: string): SingleVariable | undefined {
+  let single = singles.get(text);
+  if (single === undefined) {
+    const at = singleVariable(text);
+    single = at ? { open: at.open, close: at.close, expression: variableExpression(text.slice(at.open + 2, at.close - 2)) } : null;
+    if (text.length <= SINGLE_TEXT_MAX) {
+      if (singles.size >= SINGLES_MAX) singles.clear();
+      singles.set(text, single);
+    }
+  }
+  return single ?? undefined;
+}
+
+/** The expression of a variable's inside: trimmed, without the shallow form's `-`. */
+function variableExpression(inside: string): string {
+  const expression = inside.trim();
+  return expression.startsWith('-') ? expression.slice(1).trim() : expression;
+}
+
 /** The general loop's single pass over such a text (see singleVariable), without its bookkeeping. */
-function substituteSingle(text: string, at: { open: number; close: number }, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
+function substituteSingle(text: string, at: SingleVariable, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
   scope.ctx.guard.tick();
-  let expression = text.slice(at.open + 2, at.close - 2).trim();
-  if (expression.startsWith('-')) expression = expression.slice(1).trim();
-  const resolved = resolve(expression, path, scope);
+  const resolved = resolve(at.expression, path, scope);
   if (at.open === 0 && at.close === text.length) {
     countInserted(inserted, scope.ctx.lastResultSize, scope);
     return resolved;

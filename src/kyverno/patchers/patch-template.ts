@@ -207,7 +207,7 @@ export function instantiate(template: PatchTemplate, path: readonly string[], sc
     let text = slot.parts[0];
     let wholeValue: JsonValue | undefined;
     for (let k = 0; k < slot.variables.length; k++) {
-      const value = substituteString(`\u0000${slot.variables[k]}`, path, scope);
+      const value = substituteString(nulPrefixed(slot.variables[k]), path, scope);
       // The leading NUL keeps the variable from being "the whole string": it is rendered as text.
       const inserted = (value as string).slice(1);
       const atStart = k === 0 && slot.parts[0] === '';
@@ -224,6 +224,19 @@ export function instantiate(template: PatchTemplate, path: readonly string[], sc
     setAt(result, slot.path, value);
   }
   return result;
+}
+
+/** `\u0000` + a variable, one string per variable (a text substituteString sees with every review). */
+const prefixed = new Map<string, string>();
+
+function nulPrefixed(variable: string): string {
+  let text = prefixed.get(variable);
+  if (text === undefined) {
+    text = `\u0000${variable}`;
+    if (prefixed.size >= 4096) prefixed.clear();
+    prefixed.set(variable, text);
+  }
+  return text;
 }
 
 const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`\s]/;
