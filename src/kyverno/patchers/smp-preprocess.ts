@@ -125,6 +125,12 @@ function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard:
 const isMutateAnchor = (a: Anchor) => isConditionLike(a) || a.type === 'addIfNotPresent';
 
 function walkMap(pattern: JsonObject, resource: JsonValue | undefined, guard: ReviewGuard): void {
+  const keys = Object.keys(pattern);
+  if (!keys.some(mayBeAnchor)) {
+    // No anchor at this level (the levels above an anchored list item, usually): only the children.
+    for (const key of keys) processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
+    return;
+  }
   handleAddIfNotPresent(pattern, resource);
   checkConditions(pattern, resource);
   for (const key of Object.keys(pattern)) {
@@ -188,7 +194,7 @@ function handleAddIfNotPresent(pattern: JsonValue, resource: JsonValue | undefin
     const anchor = parseAnchor(key);
     if (anchor?.type !== 'addIfNotPresent') continue;
     count++;
-    if (isJsonObject(resource) && hasOwn(resource, anchor.key)) delete pattern[key];
+    if (isJsonObject(resource) && hasOwn(resource, anchor.key)) removeKey(pattern, key);
     else renameKey(pattern, key, anchor.key);
   }
   return count;
@@ -244,7 +250,7 @@ function hasAnchors(node: JsonValue, accept: (a: Anchor) => boolean): boolean {
 function deleteConditionKeys(pattern: JsonObject): void {
   for (const key of Object.keys(pattern)) {
     const deleteScalar = isConditionLike(parseAnchor(key));
-    if (deleteAnchors(pattern[key], deleteScalar)) delete pattern[key];
+    if (deleteAnchors(pattern[key], deleteScalar)) removeKey(pattern, key);
   }
 }
 
@@ -259,10 +265,20 @@ function deleteAnchors(node: JsonValue, deleteScalar: boolean): boolean {
 }
 
 function deleteAnchorsInMap(node: JsonObject): boolean {
+  const keys = Object.keys(node);
+  if (!keys.some(mayBeAnchor)) {
+    // No anchor key here: only what the children leave decides.
+    let empty = true;
+    for (const key of keys) {
+      if (deleteAnchors(node[key], false)) removeKey(node, key);
+      else empty = false;
+    }
+    return empty;
+  }
   let anchorsRemain = false;
   for (const key of Object.keys(node)) {
     if (!isConditionLike(parseAnchor(key))) continue;
-    if (deleteAnchors(node[key], true)) delete node[key];
+    if (deleteAnchors(node[key], true)) removeKey(node, key);
     else anchorsRemain = true;
   }
   if (anchorsRemain) {
@@ -273,7 +289,7 @@ function deleteAnchorsInMap(node: JsonObject): boolean {
   }
   let empty = true;
   for (const key of Object.keys(node)) {
-    if (deleteAnchors(node[key], false)) delete node[key];
+    if (deleteAnchors(node[key], false)) removeKey(node, key);
     else empty = false;
   }
   return empty;
@@ -289,12 +305,37 @@ function deleteAnchorsInList(node: JsonValue[]): boolean {
   return kept.length === 0;
 }
 
+/** Only a key holding `(` can be an anchor (parseAnchor). */
+const mayBeAnchor = (key: string) => key.includes('(');
+
 /** Renames a key in place, keeping its position among the others. */
 function renameKey(map: JsonObject, from: string, to: string): void {
   if (from === to) return;
-  const entries = Object.keys(map).map((k) => [k === from ? to : k, map[k]] as const);
-  for (const k of Object.keys(map)) delete map[k];
+  const keys = Object.keys(map);
+  const entries = keys.map((k) => [k === from ? to : k, map[k]] as const);
+  clearKeys(map, keys);
   for (const [k, v] of entries) setOwn(map, k, v);
+}
+
+/**
+ * `delete map[key]`, keeping the others in order. Deleting a key other than the newest one turns a
+ * V8 object into a slow hash table for the rest of its life (and the overlay's maps end up in the
+ * merge and the resource); deleting from the newest key back and adding the rest again does not.
+ */
+function removeKey(map: JsonObject, key: string): void {
+  const keys = Object.keys(map);
+  if (keys[keys.length - 1] === key) {
+    delete map[key];
+    return;
+  }
+  const values = keys.map((k) => map[k]);
+  clearKeys(map, keys);
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== key) setOwn(map, keys[i], values[i]);
+}
+
+/** Deletes `keys` (all of map's, in order) newest first. */
+function clearKeys(map: JsonObject, keys: readonly string[]): void {
+  for (let i = keys.length - 1; i >= 0; i--) delete map[keys[i]];
 }
 
 function typeName(value: JsonValue): string {
