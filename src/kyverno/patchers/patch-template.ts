@@ -276,11 +276,15 @@ function jsonInsert(inserted: string): JsonValue | undefined {
 }
 
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
+/** The first characters of the null, boolean and numeric-looking forms resolvePlain tells apart. */
+const TYPED_START = new Set([...'~nNyYtTfFoO-+.0123456789'].map((c) => c.charCodeAt(0)));
 const TRUES = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSES = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
 
 /** YAML 1.1 resolution of a plain scalar: the common cases here, numeric-looking ones by the parser. */
 function resolvePlain(text: string): JsonValue | undefined {
+  // Most slots are paths (`/spec/…`) and names: text whose first character starts none of the forms below.
+  if (!TYPED_START.has(text.charCodeAt(0))) return text;
   if (NULLS.has(text)) return null;
   if (TRUES.has(text)) return true;
   if (FALSES.has(text)) return false;
