@@ -11,10 +11,13 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
     return true;
   }
   if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
+  // for-in with own-key checks, not Object.keys: no key arrays built for the maps compared.
+  let count = 0;
+  for (const key in a) {
+    if (!hasOwn(a, key)) continue;
     if (!hasOwn(b, key) || !jsonEqual((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+    count++;
   }
-  return true;
+  for (const key in b) if (hasOwn(b, key)) count--;
+  return count === 0;
 }

@@ -234,9 +234,9 @@ class Merger {
     const outer = this.clean;
     this.clean = true;
     let out: JsonObject | undefined;
-    const keys = Object.keys(dest);
-    for (let i = 0; i < keys.length; i++) {
-      const name = keys[i];
+    // for-in, not Object.keys: this walk visits every map of a resource, and most come back unchanged.
+    for (const name in dest) {
+      if (!hasOwn(dest, name)) continue;
       const v = dest[name];
       let r: Walked = v;
       if (v === null) r = undefined;
@@ -246,10 +246,7 @@ class Merger {
         r = this.walk(v, undefined, field ? field.type : def?.elem, field);
         this.at.pop();
       }
-      if (r !== v && out === undefined) {
-        out = {};
-        for (let j = 0; j < i; j++) setOwn(out, keys[j], dest[keys[j]]);
-      }
+      if (r !== v && out === undefined) out = fieldsBefore(dest, name);
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
     if (this.clean) this.normalized?.maps.set(out ?? dest, typeSeen);
@@ -261,7 +258,7 @@ class Merger {
   private listKeys(type: TypeRef | undefined, field: FieldDef | undefined, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined): string[] | undefined {
     const listDef = type ? resolve(type).list : undefined;
     if (type && listDef) {
-      if (!field?.patchStrategy || !MERGE_STRATEGY.test(field.patchStrategy)) return undefined;
+      if (!field?.patchStrategy || !mergesLists(field.patchStrategy)) return undefined;
       if (listDef.listType === 'map' && listDef.keys.length > 0) return listDef.keys as string[];
       return field?.patchMergeKey ? [field.patchMergeKey] : [];
     }
@@ -335,7 +332,7 @@ class Merger {
       this.at.push(i);
       const r = this.walk(item, undefined, elem, undefined);
       this.at.pop();
-      if (r === undefined || r === null || r === DELETE || (isJsonObject(r) && Object.keys(r).length === 0)) return undefined;
+      if (r === undefined || r === null || r === DELETE || isEmptyMap(r)) return undefined;
       if (r !== item && out === undefined) out = dest.slice(0, i);
       if (out !== undefined) out.push(r);
     }
@@ -409,7 +406,7 @@ class Merger {
         v = this.walk(d, o, elem, undefined);
         this.at.pop();
       }
-      if (v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0)) {
+      if (v === undefined || v === null || v === DELETE || isEmptyMap(v)) {
         remainingIndex.some(tuple, (at) => {
           removed[at] = 1;
           return false;
@@ -491,7 +488,7 @@ class Merger {
       this.at.push(tuples[k]);
       const v = this.walk(list.get(ids[k]), patchItems[firstAt.get(ids[k])!], elem, undefined);
       this.at.pop();
-      const gone = v === undefined || v === null || v === DELETE || (isJsonObject(v) && Object.keys(v).length === 0);
+      const gone = v === undefined || v === null || v === DELETE || isEmptyMap(v);
       // The overlay item sets every key, so the merged item has its tuple; anything else takes the general walk.
       if (!gone && tupleId(objectTuple(v as JsonValue, keys) ?? ['']) !== ids[k]) this.clean = false;
       values.push(gone ? undefined : (v as JsonValue));
@@ -535,6 +532,34 @@ function resolveElem(type: TypeRef | undefined): Atom {
 
 /** A field's patch strategy (`merge`, `merge,retainKeys`, `retainKeys`, `replace`) includes `merge`. */
 const MERGE_STRATEGY = /(?:^|,)merge(?:,|$)/;
+/** MERGE_STRATEGY's answers by strategy text (a schema has a handful of distinct texts). */
+const merging = new Map<string, boolean>();
+
+function mergesLists(patchStrategy: string): boolean {
+  let merges = merging.get(patchStrategy);
+  if (merges === undefined) {
+    merges = MERGE_STRATEGY.test(patchStrategy);
+    if (merging.size < 64) merging.set(patchStrategy, merges);
+  }
+  return merges;
+}
+
+/** A new map holding the fields of `map` that come before `name`, in order. */
+function fieldsBefore(map: JsonObject, name: string): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(map)) {
+    if (key === name) break;
+    setOwn(out, key, map[key]);
+  }
+  return out;
+}
+
+/** A map without fields (what a keyed list drops), found without listing its keys. */
+function isEmptyMap(v: Walked): boolean {
+  if (!isJsonObject(v as JsonValue)) return false;
+  for (const key in v as JsonObject) if (hasOwn(v as JsonObject, key)) return false;
+  return true;
+}
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;

@@ -25,7 +25,9 @@ export function objectTuple(item: JsonValue, keys: readonly string[]): string[] 
 /** The item's key values, or undefined when it is not a map or sets none of the keys. */
 export function keyTuple(item: JsonValue, keys: readonly string[]): string[] | undefined {
   const t = objectTuple(item, keys);
-  return t !== undefined && t.some((v) => v !== '') ? t : undefined;
+  if (t === undefined) return undefined;
+  for (let i = 0; i < t.length; i++) if (t[i] !== '') return t;
+  return undefined;
 }
 
 /** Does the tuple set every key? Then matching it is plain equality. */
