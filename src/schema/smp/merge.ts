@@ -197,7 +197,8 @@ class Merger {
     this.clean = true;
     const out: JsonObject = {};
     // kyaml walks the union of field names in sorted order and appends new fields at the end.
-    for (const name of Object.keys(base)) {
+    for (const name in base) {
+      if (!hasOwn(base, name)) continue;
       const dv = base[name];
       const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
       // A scalar the overlay does not touch is kept (a null dropped) without a walk.
@@ -208,9 +209,12 @@ class Merger {
       }
     }
     if (patch && base !== patch) {
-      const added = Object.keys(patch).filter((k) => !hasOwn(base, k));
-      if (added.length > 1) added.sort();
-      for (const name of added) this.put(out, name, undefined, patch[name], def);
+      let added: string[] | undefined;
+      for (const k in patch) if (hasOwn(patch, k) && !hasOwn(base, k)) (added ??= []).push(k);
+      if (added !== undefined) {
+        if (added.length > 1) added.sort();
+        for (const name of added) this.put(out, name, undefined, patch[name], def);
+      }
     }
     if (this.clean && given) this.normalized?.maps.set(out, given);
     this.clean &&= outer;
