@@ -3,7 +3,7 @@ import { getOwn, hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, 
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
-import { isFull, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
+import { isFull, keyId, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
 export class StrategicMergeError extends Error {
@@ -322,9 +322,8 @@ class Merger {
     let out: JsonArray | undefined;
     for (let i = 0; i < dest.length; i++) {
       const item = dest[i];
-      const tuple = keyTuple(item, keys);
-      if (!tuple) return undefined;
-      const id = tupleId(tuple);
+      const id = keyId(item, keys);
+      if (id === undefined) return undefined;
       if (seen !== undefined) {
         if (seen.has(id)) return undefined;
         seen.add(id);
@@ -519,10 +518,8 @@ function indexOf(tuples: readonly (Tuple | undefined)[]): TupleIndex {
 function distinctlyKeyed(items: JsonArray, keys: readonly string[]): boolean {
   const seen = new Set<string>();
   for (const item of items) {
-    const t = keyTuple(item, keys);
-    if (t === undefined) return false;
-    const id = tupleId(t);
-    if (seen.has(id)) return false;
+    const id = keyId(item, keys);
+    if (id === undefined || seen.has(id)) return false;
     seen.add(id);
   }
   return true;

@@ -30,6 +30,17 @@ export function keyTuple(item: JsonValue, keys: readonly string[]): string[] | u
   return undefined;
 }
 
+/** `tupleId(keyTuple(item, keys))`, or undefined where keyTuple is; a single key's id needs no tuple. */
+export function keyId(item: JsonValue, keys: readonly string[]): string | undefined {
+  if (keys.length !== 1) {
+    const t = keyTuple(item, keys);
+    return t === undefined ? undefined : tupleId(t);
+  }
+  if (!isJsonObject(item)) return undefined;
+  const text = scalarText(getOwn(item, keys[0]));
+  return text === '' ? undefined : text;
+}
+
 /** Does the tuple set every key? Then matching it is plain equality. */
 export function isFull(t: Tuple): boolean {
   for (let i = 0; i < t.length; i++) if (t[i] === '') return false;
