@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { COMPILE_CACHE_FOLDER, compileCacheNode, writeCompileCache } from './compile-cache.mjs';
+import { COMPILE_CACHE_FOLDER, compileCacheNode, SCRIPT_CACHE_SUFFIX, writeCompileCache } from './compile-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,11 +36,34 @@ const refuseNodeBuiltins = {
 };
 
 /**
+ * Imports of the packages in `apart` (name → file), static or dynamic, become `require('./file')` of a
+ * file built on its own (a dynamic `import()` would need an ES module loader inside a `vm.Script`).
+ */
+function requireApart(apart) {
+  const escape = (text) => text.replace(/[/.@-]/g, '\\$&');
+  const names = Object.keys(apart);
+  const files = Object.values(apart).map((file) => `./${file}`);
+  return {
+    name: 'require-apart',
+    setup(b) {
+      if (names.length === 0) return;
+      b.onResolve({ filter: new RegExp(`^(${names.map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'apart' }));
+      b.onLoad({ filter: /.*/, namespace: 'apart' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./${apart[args.path]}`)});`, loader: 'js' }));
+      b.onResolve({ filter: new RegExp(`^(${files.map(escape).join('|')})$`) }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+/**
  * @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions,
  *   policies?: boolean, compileCache?: boolean }[]}
  * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
  * `compileCache`: the V8 compile cache is written beside the entry (scripts/compile-cache.mjs) by the Node
- * that compileCacheNode() names; the entry turns it on before importing the rest (src/adapters/compile-cache.ts).
+ * that compileCacheNode() names; the entry turns it on before importing the rest (src/adapters/compile-cache.ts),
+ * or, for a target with a `script`, compiles that script with the cache the warm-up left (src/adapters/script-cache.ts).
+ * `script`: a CommonJS bundle of `entry` built beside the target's entry, which loads it (`policies` as above;
+ * `apart`: packages bundled into their own CommonJS file beside it, which the script requires when it
+ * imports them: third-party code only, so that no module of ours exists twice).
  * `options.entryPoints`, when given, replaces `entry` (a target of several entries; `outfile` is the first).
  */
 export const TARGETS = [
@@ -67,18 +90,21 @@ export const TARGETS = [
     },
   },
   { name: 'cli', entry: 'src/cli/bin.ts', outfile: 'dist/cli/amender.js', platform: 'node' },
-  // Lambda (handler `index.handler`): the S3 sources and the AWS SDK are a chunk loaded only when an
-  // s3:// or file:// source is configured, so a bundled-only function does not load them at cold start.
-  // Lambda and Workers bundles are minified: parsing half the bytes is most of what a cold start saves
-  // (bench/suites/60-cold-start.ts); the linked source maps give the names back.
+  // Lambda (handler `index.handler`): a small ES module that compiles the engine, one CommonJS script
+  // (engine.cjs), with the V8 code cache the build takes after a warm-up review (engine.cjs.v8cache,
+  // src/adapters/script-cache.ts): unlike Node's compile cache it holds the functions a review runs. The
+  // S3 sources are in that script but initialized only when an s3:// or file:// source is configured; the
+  // AWS SDK they load is a script apart (aws-sdk.cjs), so that a start without the cache (another Node)
+  // does not parse it. Lambda and Workers bundles are minified: parsing half the bytes is most of what a cold
+  // start without a cache saves (bench/suites/60-cold-start.ts); the linked source maps give the names back.
   {
     name: 'lambda',
     entry: 'src/adapters/aws-lambda-entry.ts',
     outfile: 'dist/lambda/index.mjs',
     platform: 'node',
-    policies: true,
     compileCache: true,
-    options: { outfile: undefined, outdir: 'dist/lambda', splitting: true, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' }, minify: true },
+    script: { entry: 'src/adapters/aws-lambda.ts', outfile: 'dist/lambda/engine.cjs', policies: true, apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' } },
+    options: { minify: true },
   },
   {
     name: 'workers',
@@ -133,7 +159,7 @@ export async function buildTargets(names = [], options = {}) {
     const outdir = dirname(inDist(target.outfile));
     rmSync(outdir, { recursive: true, force: true });
     mkdirSync(outdir, { recursive: true });
-    if (target.policies) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'), distDir);
+    if (target.policies || target.script?.policies) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'), distDir);
     const result = await build({
       absWorkingDir: root,
       metafile: true,
@@ -151,8 +177,43 @@ export async function buildTargets(names = [], options = {}) {
       ...target.options,
       ...(target.options?.outdir ? { outdir: inDist(target.options.outdir) } : {}),
     });
+    if (target.script) {
+      await build({
+        absWorkingDir: root,
+        entryPoints: [target.script.entry],
+        outfile: inDist(target.script.outfile),
+        bundle: true,
+        format: 'cjs',
+        platform: target.platform,
+        target: NODE_TARGETS,
+        sourcemap: 'linked',
+        legalComments: 'linked',
+        logLevel: 'warning',
+        minify: true,
+        define: target.script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : undefined,
+        plugins: [requireApart(target.script.apart ?? {})],
+      });
+      for (const [pkg, file] of Object.entries(target.script.apart ?? {})) {
+        await build({
+          absWorkingDir: root,
+          stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
+          outfile: join(dirname(inDist(target.script.outfile)), file),
+          bundle: true,
+          format: 'cjs',
+          platform: target.platform,
+          target: NODE_TARGETS,
+          legalComments: 'linked',
+          logLevel: 'warning',
+          minify: true,
+        });
+      }
+    }
     const file = inDist(target.outfile);
     const sizes = { target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length };
+    if (target.script) {
+      const script = readFileSync(inDist(target.script.outfile));
+      Object.assign(sizes, { bytes: sizes.bytes + script.length, gzip: sizes.gzip + gzipSync(script).length });
+    }
     // Split targets: what the entry imports statically loads at cold start; dynamic imports load on demand.
     if (target.options?.splitting) {
       const { eager, lazy } = splitLoad(result.metafile, relative(root, file));
@@ -162,7 +223,7 @@ export async function buildTargets(names = [], options = {}) {
       const node = options.compileCacheNode === undefined ? compileCacheNode() : (options.compileCacheNode ?? undefined);
       if (node) {
         await writeCompileCache({ node, target: target.name, dir: outdir });
-        sizes.compileCacheBytes = folderBytes(join(outdir, COMPILE_CACHE_FOLDER));
+        sizes.compileCacheBytes = target.script ? statSync(inDist(target.script.outfile) + SCRIPT_CACHE_SUFFIX).size : folderBytes(join(outdir, COMPILE_CACHE_FOLDER));
       }
     }
     report.push(sizes);

@@ -1,9 +1,10 @@
 /**
- * Writes the V8 compile cache of a built Node bundle into its compile-cache/ folder (read at start by
- * src/adapters/compile-cache.ts): the bundle runs once under the given Node — the Lambda handler is
- * initialized and invoked with one review; the Node server starts, answers one review and is stopped —
- * and Node persists what V8 compiled by then (the functions that ran included) as the process exits.
- * A bundle that cannot start or answer under that Node fails the build.
+ * Writes the V8 cache of a built Node bundle: the bundle runs once under the given Node and answers one
+ * review. The Node server starts, answers and is stopped, and Node persists its compile cache into
+ * compile-cache/ (read at start by src/adapters/compile-cache.ts: what V8 compiled when each module was
+ * compiled). The Lambda handler is initialized and invoked, then writes its engine script's code cache,
+ * engine.cjs.v8cache (src/adapters/script-cache.ts: everything V8 compiled until then, the functions the
+ * review ran included). A bundle that cannot start or answer under that Node fails the build.
  *
  *   node scripts/compile-cache.mjs DIST_TARGET_DIR node|lambda [NODE]   (the Knative image runs this)
  */
@@ -16,6 +17,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { node24Binary } from './node24.mjs';
 
 export const COMPILE_CACHE_FOLDER = 'compile-cache';
+/** Beside a CommonJS engine script: its V8 code cache (src/adapters/script-cache.ts). */
+export const SCRIPT_CACHE_SUFFIX = '.v8cache';
 const WAIT_MS = 60_000;
 
 /**
@@ -82,6 +85,9 @@ const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/
   requestContext: { domainName: host, http: { method: 'POST', path: '/mutate', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' }, body, isBase64Encoded: false },
   { getRemainingTimeInMillis: () => 10000 });
 if (result.statusCode !== 200) throw new Error('the warm-up review was answered ' + result.statusCode + ': ' + result.body);
+// The engine's code cache, now that the review has run: it holds what V8 compiled for it.
+const { writeScriptCaches } = await import(bundle);
+if (writeScriptCaches().length !== 1) throw new Error('the Lambda bundle did not load its engine script');
 `;
 
 async function warmLambda(node, dir) {
@@ -114,6 +120,7 @@ async function warmNodeServer(node, dir) {
 /** Writes `dir`/compile-cache/ for the bundle of `target` (`node` or `lambda`) built in `dir`, running `node`. */
 export async function writeCompileCache({ node, target, dir }) {
   rmSync(join(dir, COMPILE_CACHE_FOLDER), { recursive: true, force: true });
+  rmSync(join(dir, `engine.cjs${SCRIPT_CACHE_SUFFIX}`), { force: true });
   try {
     if (target === 'lambda') await warmLambda(node, dir);
     else if (target === 'node') await warmNodeServer(node, dir);
