@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { COMPILE_CACHE_FOLDER, compileCacheNode, SCRIPT_CACHE_SUFFIX, writeCompileCache } from './compile-cache.mjs';
+import { compileCacheNode, SCRIPT_CACHE_SUFFIX, writeCompileCache } from './compile-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -56,29 +56,32 @@ function requireApart(apart) {
 
 /**
  * @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions,
- *   policies?: boolean, compileCache?: boolean }[]}
+ *   policies?: boolean, scripts?: { entry: string, outfile: string, policies?: boolean, apart?: Record<string, string> }[], compileCache?: boolean }[]}
  * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
- * `compileCache`: the V8 compile cache is written beside the entry (scripts/compile-cache.mjs) by the Node
- * that compileCacheNode() names; the entry turns it on before importing the rest (src/adapters/compile-cache.ts),
- * or, for a target with a `script`, compiles that script with the cache the warm-up left (src/adapters/script-cache.ts).
- * `script`: a CommonJS bundle of `entry` built beside the target's entry, which loads it (`policies` as above;
- * `apart`: packages bundled into their own CommonJS file beside it, which the script requires when it
- * imports them: third-party code only, so that no module of ours exists twice).
+ * `scripts`: CommonJS bundles of their `entry`, built beside the target's entries, which compile and run
+ * them (src/adapters/script-cache.ts); `policies` as above; `apart`: packages bundled into their own
+ * CommonJS file beside the script, which it requires when it first imports them (third-party code only,
+ * so that no module of ours exists twice).
+ * `compileCache`: the scripts' V8 code caches are written beside them by the Node that compileCacheNode()
+ * names, after a warm-up review (scripts/compile-cache.mjs).
  * `options.entryPoints`, when given, replaces `entry` (a target of several entries; `outfile` is the first).
  */
 export const TARGETS = [
-  // Node server (Knative, any host): the bundled set embedded pre-parsed like Lambda's, and the S3 sources
-  // with the AWS SDK in a chunk loaded only when an s3:// source is configured.
-  // The review worker (dist/node/worker.js, the worker pool of src/adapters/pool) is a second entry of the
-  // same build: the engine is a chunk both load. Chunks sit beside main.js: node-main.ts, a chunk behind
-  // the compile-cache entry, finds worker.js and ../../policies from its own import.meta.url.
+  // Node server (Knative, any host): main.js compiles and runs server.cjs, and each review worker
+  // (worker.js, the worker pool of src/adapters/pool) worker.cjs, each script with the V8 code cache taken
+  // after a warm-up review (as Lambda, below). The bundled set is embedded pre-parsed like Lambda's; the S3
+  // sources are initialized, and the AWS SDK (aws-sdk.cjs) loaded, only when an s3:// source is configured.
+  // server.cjs finds worker.js beside main.js, and ../../policies from its own file.
   {
     name: 'node',
     entry: 'src/adapters/node-entry.ts',
     outfile: 'dist/node/main.js',
     platform: 'node',
-    policies: true,
     compileCache: true,
+    scripts: [
+      { entry: 'src/adapters/node-main.ts', outfile: 'dist/node/server.cjs', policies: true, apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' } },
+      { entry: 'src/adapters/pool/worker.ts', outfile: 'dist/node/worker.cjs', policies: true },
+    ],
     options: {
       entryPoints: { main: 'src/adapters/node-entry.ts', worker: 'src/adapters/pool/worker-entry.ts' },
       outfile: undefined,
@@ -103,7 +106,7 @@ export const TARGETS = [
     outfile: 'dist/lambda/index.mjs',
     platform: 'node',
     compileCache: true,
-    script: { entry: 'src/adapters/aws-lambda.ts', outfile: 'dist/lambda/engine.cjs', policies: true, apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' } },
+    scripts: [{ entry: 'src/adapters/aws-lambda.ts', outfile: 'dist/lambda/engine.cjs', policies: true, apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' } }],
     options: { minify: true },
   },
   {
@@ -159,7 +162,7 @@ export async function buildTargets(names = [], options = {}) {
     const outdir = dirname(inDist(target.outfile));
     rmSync(outdir, { recursive: true, force: true });
     mkdirSync(outdir, { recursive: true });
-    if (target.policies || target.script?.policies) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'), distDir);
+    if (target.policies || target.scripts?.some((script) => script.policies)) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'), distDir);
     const result = await build({
       absWorkingDir: root,
       metafile: true,
@@ -177,11 +180,11 @@ export async function buildTargets(names = [], options = {}) {
       ...target.options,
       ...(target.options?.outdir ? { outdir: inDist(target.options.outdir) } : {}),
     });
-    if (target.script) {
+    for (const script of target.scripts ?? []) {
       await build({
         absWorkingDir: root,
-        entryPoints: [target.script.entry],
-        outfile: inDist(target.script.outfile),
+        entryPoints: [script.entry],
+        outfile: inDist(script.outfile),
         bundle: true,
         format: 'cjs',
         platform: target.platform,
@@ -190,14 +193,16 @@ export async function buildTargets(names = [], options = {}) {
         legalComments: 'linked',
         logLevel: 'warning',
         minify: true,
-        define: target.script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : undefined,
-        plugins: [requireApart(target.script.apart ?? {})],
+        // A script has no import.meta: its module URL from the file it was compiled from.
+        banner: { js: 'var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+        define: { 'import.meta.url': '__amenderModuleUrl', ...(script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : {}) },
+        plugins: [requireApart(script.apart ?? {})],
       });
-      for (const [pkg, file] of Object.entries(target.script.apart ?? {})) {
+      for (const [pkg, file] of Object.entries(script.apart ?? {})) {
         await build({
           absWorkingDir: root,
           stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
-          outfile: join(dirname(inDist(target.script.outfile)), file),
+          outfile: join(dirname(inDist(script.outfile)), file),
           bundle: true,
           format: 'cjs',
           platform: target.platform,
@@ -210,20 +215,21 @@ export async function buildTargets(names = [], options = {}) {
     }
     const file = inDist(target.outfile);
     const sizes = { target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length };
-    if (target.script) {
-      const script = readFileSync(inDist(target.script.outfile));
-      Object.assign(sizes, { bytes: sizes.bytes + script.length, gzip: sizes.gzip + gzipSync(script).length });
-    }
     // Split targets: what the entry imports statically loads at cold start; dynamic imports load on demand.
     if (target.options?.splitting) {
       const { eager, lazy } = splitLoad(result.metafile, relative(root, file));
       Object.assign(sizes, { bytes: eager.bytes, gzip: eager.gzip, lazyChunkBytes: lazy.bytes });
     }
+    // A target with scripts loads them at cold start (the first one, for the Node server: its workers load the second).
+    if (target.scripts) {
+      const script = readFileSync(inDist(target.scripts[0].outfile));
+      Object.assign(sizes, { bytes: sizes.bytes + script.length, gzip: sizes.gzip + gzipSync(script).length });
+    }
     if (target.compileCache) {
       const node = options.compileCacheNode === undefined ? compileCacheNode() : (options.compileCacheNode ?? undefined);
       if (node) {
         await writeCompileCache({ node, target: target.name, dir: outdir });
-        sizes.compileCacheBytes = target.script ? statSync(inDist(target.script.outfile) + SCRIPT_CACHE_SUFFIX).size : folderBytes(join(outdir, COMPILE_CACHE_FOLDER));
+        sizes.compileCacheBytes = target.scripts.reduce((total, script) => total + statSync(inDist(script.outfile) + SCRIPT_CACHE_SUFFIX).size, 0);
       }
     }
     report.push(sizes);
@@ -239,12 +245,6 @@ export async function buildTargets(names = [], options = {}) {
   }
   writeFileSync(sizesFile, JSON.stringify([...previous, ...report], null, 2) + '\n');
   return report;
-}
-
-function folderBytes(dir) {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += statSync(join(entry.parentPath ?? entry.path, entry.name)).size;
-  return total;
 }
 
 /**

