@@ -4,7 +4,7 @@
  * eagerly: the functions a first review calls would be compiled on that call, at every cold start. `vm.Script` can produce a
  * cache at any moment (`createCachedData()`), and V8 then includes every function compiled so far; the
  * build runs the bundle once, answers a sample review, and keeps that cache beside the bundle
- * (scripts/compile-cache.mjs). Measured in bench/README.md ("The compile cache does not hold what the
+ * (scripts/compile-cache.mjs). Measured in bench/README.md ("Node's compile cache does not hold what the
  * first review runs").
  *
  * The worst case is a start without the cache, never a wrong one: the file carries a SHA-256 of the
