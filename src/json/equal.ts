@@ -13,12 +13,16 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   if (Array.isArray(b)) return false;
   // Counted in for-in loops rather than with Object.keys: no key arrays built (the dispatcher compares
   // each mutated object with the one before, along the spine of copied containers).
+  // JSON objects inherit nothing enumerable, so for-in lists own members only. A member `b` lacks reads
+  // as undefined or as something inherited: a function, which equals no JSON value, or for `__proto__`
+  // Object.prototype; those two cases take the own-property test.
   let count = 0;
   for (const key in a) {
-    if (!hasOwn(a, key)) continue;
-    if (!hasOwn(b, key) || !jsonEqual((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+    const bv = (b as JsonObject)[key];
+    if ((bv === undefined || key === '__proto__') && !hasOwn(b, key)) return false;
+    if (!jsonEqual((a as JsonObject)[key], bv)) return false;
     count++;
   }
-  for (const key in b) if (hasOwn(b, key)) count--;
+  for (const _ in b) count--;
   return count === 0;
 }

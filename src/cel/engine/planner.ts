@@ -871,12 +871,7 @@ function typedRead(v: CelValue, t: CelType): CelValue {
 }
 
 function selectField(v: unknown, field: string, struct: StructDecl | undefined): CelValue {
-  if (v instanceof CelOptional) return optionalSelect(v, field, struct);
-  if (v instanceof LazyObject) {
-    const x = v.field(field);
-    if (x === undefined) throw new CelEvalError(`no such key: ${field}`);
-    return x;
-  }
+  // A JSON object first: by far the most common operand (none of the classes below is a plain object).
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) {
       const t = struct.fieldType(field);
@@ -884,6 +879,12 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
     }
     if (hasOwn.call(v, field)) return readJson(v, field, v[field]);
     throw new CelEvalError(`no such key: ${field}`);
+  }
+  if (v instanceof CelOptional) return optionalSelect(v, field, struct);
+  if (v instanceof LazyObject) {
+    const x = v.field(field);
+    if (x === undefined) throw new CelEvalError(`no such key: ${field}`);
+    return x;
   }
   if (v instanceof Map) {
     const x = v.get(field);
@@ -899,12 +900,12 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
 }
 
 function hasField(v: unknown, field: string, struct: StructDecl | undefined): boolean {
-  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct) : false;
-  if (v instanceof LazyObject) return v.has(field);
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) return hasOwn.call(v, field) && v[field] !== null;
     return hasOwn.call(v, field);
   }
+  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct) : false;
+  if (v instanceof LazyObject) return v.has(field);
   if (v instanceof Map) return v.has(field);
   if (v instanceof StructValue) {
     if (!v.fields.has(field)) return false;
