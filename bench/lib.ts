@@ -78,16 +78,19 @@ export function table(title: string, rows: Record<string, string | number>[]): v
   for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
 }
 
+interface RoundOptions {
+  minMillis: number;
+  warmup: number;
+  minRounds: number;
+  batch: number;
+}
+
 /**
- * Measures several functions in alternation — a batch of each per round, `rounds` rounds after `warmup`
- * calls of each — and returns per-call nanoseconds for each, in the order given. For ratios between
- * figures of one run: on a loaded machine, the load of any moment weighs on every function alike instead
- * of on whichever happened to be measured then. A function returning a Promise is awaited; others are not.
+ * Runs several functions in alternation — a batch of each per round, rounds until `minMillis` has passed
+ * and at least `minRounds` were run, after `warmup` calls of each — and returns the per-call nanoseconds
+ * of every batch, by function. A function returning a Promise is awaited; others are not.
  */
-export async function measureInterleaved(
-  fns: readonly (() => unknown)[],
-  { minMillis, warmup, minRounds, batch }: { minMillis: number; warmup: number; minRounds: number; batch: number },
-): Promise<Stats[]> {
+async function interleavedSamples(fns: readonly (() => unknown)[], { minMillis, warmup, minRounds, batch }: RoundOptions): Promise<number[][]> {
   // Which functions are asynchronous, from their first call; the others run in a plain loop (an await
   // per call would add its own cost to a synchronous baseline).
   const async: boolean[] = [];
@@ -111,33 +114,28 @@ export async function measureInterleaved(
       samples[f].push(Number(process.hrtime.bigint() - t0) / batch);
     }
   }
-  return samples.map(summarize);
+  return samples;
 }
 
 /**
- * Two async functions measured alternately (`batch` calls of each in turn), so both see the same load on a
- * shared machine: per-call nanoseconds of each, and of `b − a` per pair of batches — the figure to use
- * when `b` is `a` plus some overhead.
+ * Measures several functions in alternation (see interleavedSamples) and returns per-call nanoseconds for
+ * each, in the order given. For ratios between figures of one run: on a loaded machine, the load of any
+ * moment weighs on every function alike instead of on whichever happened to be measured then.
+ */
+export async function measureInterleaved(fns: readonly (() => unknown)[], options: RoundOptions): Promise<Stats[]> {
+  return (await interleavedSamples(fns, options)).map(summarize);
+}
+
+/**
+ * Two functions measured alternately (`batch` calls of each in turn), so both see the same load on a
+ * shared machine: per-call nanoseconds of each, and of `b − a` per round — the figure to use when `b` is
+ * `a` plus some overhead.
  */
 export async function measureAsyncPair(
   a: () => Promise<unknown>,
   b: () => Promise<unknown>,
   { minMillis, warmup, minSamples, batch = 5 }: { minMillis: number; warmup: number; minSamples: number; batch?: number },
 ): Promise<{ a: Stats; b: Stats; difference: Stats }> {
-  for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
-  }
-  const sa: number[] = [];
-  const sb: number[] = [];
-  const end = performance.now() + minMillis;
-  while (performance.now() < end || sa.length < minSamples) {
-    let t0 = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) await a();
-    sa.push(Number(process.hrtime.bigint() - t0) / batch);
-    t0 = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) await b();
-    sb.push(Number(process.hrtime.bigint() - t0) / batch);
-  }
+  const [sa, sb] = await interleavedSamples([a, b], { minMillis, warmup, minRounds: minSamples, batch });
   return { a: summarize(sa), b: summarize(sb), difference: summarize(sb.map((v, i) => v - sa[i])) };
 }

@@ -65,8 +65,10 @@ interface Profile {
 function frameResolver(bundleDir: string): (cf: CallFrame) => { name: string; source: string } {
   const maps = new Map<string, SourceMap | undefined>();
   return (cf) => {
-    if (!cf.url.startsWith('file://') || !cf.url.includes(bundleDir)) return { name: cf.functionName, source: cf.url.replace(/^.*\//, '') };
-    const file = `${fileURLToPath(cf.url)}.map`;
+    // Modules have file URLs; the Lambda engine, compiled by vm.Script (src/adapters/script-cache.ts), its path.
+    const path = cf.url.startsWith('file://') ? fileURLToPath(cf.url) : cf.url;
+    if (!path.startsWith('/') || !path.includes(bundleDir)) return { name: cf.functionName, source: cf.url.replace(/^.*\//, '') };
+    const file = `${path}.map`;
     if (!maps.has(file)) maps.set(file, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : undefined);
     const entry = maps.get(file)?.findEntry(cf.lineNumber, cf.columnNumber) as { name?: string; originalSource?: string } | undefined;
     const source = (entry?.originalSource ?? '').replace(/^.*?\/(src|node_modules)\//, '$1/');

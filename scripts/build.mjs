@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { COMPILE_CACHE_FOLDER, compileCacheNode, writeCompileCache } from './compile-cache.mjs';
+import { compileCacheNode, SCRIPT_CACHE_SUFFIX, writeCompileCache } from './compile-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,26 +36,52 @@ const refuseNodeBuiltins = {
 };
 
 /**
+ * Imports of the packages in `apart` (name → file), static or dynamic, become `require('./file')` of a
+ * file built on its own (a dynamic `import()` would need an ES module loader inside a `vm.Script`).
+ */
+function requireApart(apart) {
+  const escape = (text) => text.replace(/[/.@-]/g, '\\$&');
+  const names = Object.keys(apart);
+  const files = Object.values(apart).map((file) => `./${file}`);
+  return {
+    name: 'require-apart',
+    setup(b) {
+      if (names.length === 0) return;
+      b.onResolve({ filter: new RegExp(`^(${names.map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'apart' }));
+      b.onLoad({ filter: /.*/, namespace: 'apart' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./${apart[args.path]}`)});`, loader: 'js' }));
+      b.onResolve({ filter: new RegExp(`^(${files.map(escape).join('|')})$`) }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+/**
  * @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions,
- *   policies?: boolean, compileCache?: boolean }[]}
+ *   policies?: boolean, scripts?: { entry: string, outfile: string, policies?: boolean, apart?: Record<string, string> }[], compileCache?: boolean }[]}
  * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
- * `compileCache`: the V8 compile cache is written beside the entry (scripts/compile-cache.mjs) by the Node
- * that compileCacheNode() names; the entry turns it on before importing the rest (src/adapters/compile-cache.ts).
+ * `scripts`: CommonJS bundles of their `entry`, built beside the target's entries, which compile and run
+ * them (src/adapters/script-cache.ts); `policies` as above; `apart`: packages bundled into their own
+ * CommonJS file beside the script, which it requires when it first imports them (third-party code only,
+ * so that no module of ours exists twice).
+ * `compileCache`: the scripts' V8 code caches are written beside them by the Node that compileCacheNode()
+ * names, after a warm-up review (scripts/compile-cache.mjs).
  * `options.entryPoints`, when given, replaces `entry` (a target of several entries; `outfile` is the first).
  */
 export const TARGETS = [
-  // Node server (Knative, any host): the bundled set embedded pre-parsed like Lambda's, and the S3 sources
-  // with the AWS SDK in a chunk loaded only when an s3:// source is configured.
-  // The review worker (dist/node/worker.js, the worker pool of src/adapters/pool) is a second entry of the
-  // same build: the engine is a chunk both load. Chunks sit beside main.js: node-main.ts, a chunk behind
-  // the compile-cache entry, finds worker.js and ../../policies from its own import.meta.url.
+  // Node server (Knative, any host): main.js compiles and runs server.cjs, and each review worker
+  // (worker.js, the worker pool of src/adapters/pool) worker.cjs, each script with the V8 code cache taken
+  // after a warm-up review (as Lambda, below). The bundled set is embedded pre-parsed like Lambda's; the S3
+  // sources are initialized, and the AWS SDK (aws-sdk.cjs) loaded, only when an s3:// source is configured.
+  // server.cjs finds worker.js beside main.js, and ../../policies from its own file.
   {
     name: 'node',
     entry: 'src/adapters/node-entry.ts',
     outfile: 'dist/node/main.js',
     platform: 'node',
-    policies: true,
     compileCache: true,
+    scripts: [
+      { entry: 'src/adapters/node-main.ts', outfile: 'dist/node/server.cjs', policies: true, apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' } },
+      { entry: 'src/adapters/pool/worker.ts', outfile: 'dist/node/worker.cjs', policies: true },
+    ],
     options: {
       entryPoints: { main: 'src/adapters/node-entry.ts', worker: 'src/adapters/pool/worker-entry.ts' },
       outfile: undefined,
@@ -67,18 +93,21 @@ export const TARGETS = [
     },
   },
   { name: 'cli', entry: 'src/cli/bin.ts', outfile: 'dist/cli/amender.js', platform: 'node' },
-  // Lambda (handler `index.handler`): the S3 sources and the AWS SDK are a chunk loaded only when an
-  // s3:// or file:// source is configured, so a bundled-only function does not load them at cold start.
-  // Lambda and Workers bundles are minified: parsing half the bytes is most of what a cold start saves
-  // (bench/suites/60-cold-start.ts); the linked source maps give the names back.
+  // Lambda (handler `index.handler`): a small ES module that compiles the engine, one CommonJS script
+  // (engine.cjs), with the V8 code cache the build takes after a warm-up review (engine.cjs.v8cache,
+  // src/adapters/script-cache.ts): unlike Node's compile cache it holds the functions a review runs. The
+  // S3 sources are in that script but initialized only when an s3:// or file:// source is configured; the
+  // AWS SDK they load is a script apart (aws-sdk.cjs), so that a start without the cache (another Node)
+  // does not parse it. Lambda and Workers bundles are minified: parsing half the bytes is most of what a cold
+  // start without a cache saves (bench/suites/60-cold-start.ts); the linked source maps give the names back.
   {
     name: 'lambda',
     entry: 'src/adapters/aws-lambda-entry.ts',
     outfile: 'dist/lambda/index.mjs',
     platform: 'node',
-    policies: true,
     compileCache: true,
-    options: { outfile: undefined, outdir: 'dist/lambda', splitting: true, entryNames: 'index', chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' }, minify: true },
+    scripts: [{ entry: 'src/adapters/aws-lambda.ts', outfile: 'dist/lambda/engine.cjs', policies: true, apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' } }],
+    options: { minify: true },
   },
   {
     name: 'workers',
@@ -133,7 +162,7 @@ export async function buildTargets(names = [], options = {}) {
     const outdir = dirname(inDist(target.outfile));
     rmSync(outdir, { recursive: true, force: true });
     mkdirSync(outdir, { recursive: true });
-    if (target.policies) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'), distDir);
+    if (target.policies || target.scripts?.some((script) => script.policies)) policyBundle ??= await policyBundleJson(options.policiesDir ?? join(root, 'policies'), distDir);
     const result = await build({
       absWorkingDir: root,
       metafile: true,
@@ -151,6 +180,39 @@ export async function buildTargets(names = [], options = {}) {
       ...target.options,
       ...(target.options?.outdir ? { outdir: inDist(target.options.outdir) } : {}),
     });
+    for (const script of target.scripts ?? []) {
+      await build({
+        absWorkingDir: root,
+        entryPoints: [script.entry],
+        outfile: inDist(script.outfile),
+        bundle: true,
+        format: 'cjs',
+        platform: target.platform,
+        target: NODE_TARGETS,
+        sourcemap: 'linked',
+        legalComments: 'linked',
+        logLevel: 'warning',
+        minify: true,
+        // A script has no import.meta: its module URL from the file it was compiled from.
+        banner: { js: 'var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+        define: { 'import.meta.url': '__amenderModuleUrl', ...(script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : {}) },
+        plugins: [requireApart(script.apart ?? {})],
+      });
+      for (const [pkg, file] of Object.entries(script.apart ?? {})) {
+        await build({
+          absWorkingDir: root,
+          stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
+          outfile: join(dirname(inDist(script.outfile)), file),
+          bundle: true,
+          format: 'cjs',
+          platform: target.platform,
+          target: NODE_TARGETS,
+          legalComments: 'linked',
+          logLevel: 'warning',
+          minify: true,
+        });
+      }
+    }
     const file = inDist(target.outfile);
     const sizes = { target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length };
     // Split targets: what the entry imports statically loads at cold start; dynamic imports load on demand.
@@ -158,11 +220,16 @@ export async function buildTargets(names = [], options = {}) {
       const { eager, lazy } = splitLoad(result.metafile, relative(root, file));
       Object.assign(sizes, { bytes: eager.bytes, gzip: eager.gzip, lazyChunkBytes: lazy.bytes });
     }
+    // A target with scripts loads them at cold start (the first one, for the Node server: its workers load the second).
+    if (target.scripts) {
+      const script = readFileSync(inDist(target.scripts[0].outfile));
+      Object.assign(sizes, { bytes: sizes.bytes + script.length, gzip: sizes.gzip + gzipSync(script).length });
+    }
     if (target.compileCache) {
       const node = options.compileCacheNode === undefined ? compileCacheNode() : (options.compileCacheNode ?? undefined);
       if (node) {
         await writeCompileCache({ node, target: target.name, dir: outdir });
-        sizes.compileCacheBytes = folderBytes(join(outdir, COMPILE_CACHE_FOLDER));
+        sizes.compileCacheBytes = target.scripts.reduce((total, script) => total + statSync(inDist(script.outfile) + SCRIPT_CACHE_SUFFIX).size, 0);
       }
     }
     report.push(sizes);
@@ -178,12 +245,6 @@ export async function buildTargets(names = [], options = {}) {
   }
   writeFileSync(sizesFile, JSON.stringify([...previous, ...report], null, 2) + '\n');
   return report;
-}
-
-function folderBytes(dir) {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += statSync(join(entry.parentPath ?? entry.path, entry.name)).size;
-  return total;
 }
 
 /**

@@ -1,32 +1,36 @@
 /**
- * Writes the V8 compile cache of a built Node bundle into its compile-cache/ folder (read at start by
- * src/adapters/compile-cache.ts): the bundle runs once under the given Node — the Lambda handler is
- * initialized and invoked with one review; the Node server starts, answers one review and is stopped —
- * and Node persists what V8 compiled by then (the functions that ran included) as the process exits.
- * A bundle that cannot start or answer under that Node fails the build.
+ * Writes the V8 code caches of a built Node bundle (read at start by src/adapters/script-cache.ts): the
+ * bundle runs once under the given Node and answers one review, then writes the cache of each script it
+ * compiled, as V8 holds it at that moment — the functions the review ran included. The Node server
+ * starts with one review worker, answers and is stopped: the worker writes worker.cjs.v8cache before its
+ * answer, the main thread server.cjs.v8cache as it exits. The Lambda handler is initialized, invoked, and
+ * writes engine.cjs.v8cache. A bundle that cannot start or answer under that Node fails the build.
  *
  *   node scripts/compile-cache.mjs DIST_TARGET_DIR node|lambda [NODE]   (the Knative image runs this)
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import module from 'node:module';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { node24Binary } from './node24.mjs';
 
-export const COMPILE_CACHE_FOLDER = 'compile-cache';
+/** Beside a CommonJS script: its V8 code cache (src/adapters/script-cache.ts). */
+export const SCRIPT_CACHE_SUFFIX = '.v8cache';
+/** The scripts of each target whose caches the warm-up writes. */
+const SCRIPTS = { node: ['server.cjs', 'worker.cjs'], lambda: ['engine.cjs'] };
 const WAIT_MS = 60_000;
 
 /**
- * The Node that writes the caches: AMENDER_COMPILE_CACHE_NODE (a path, or `none`), else the Node 24 of
- * the devDependency, else this Node when it has a compile cache; undefined: no cache is written.
+ * The Node that writes the caches (a cache serves only the V8 that made it): AMENDER_COMPILE_CACHE_NODE
+ * (a path, or `none`: no cache is written), else the Node 24 that deployments run (the optional
+ * dependency), else this Node.
  */
 export function compileCacheNode(env = process.env) {
   const chosen = env.AMENDER_COMPILE_CACHE_NODE;
   if (chosen === 'none') return undefined;
   if (chosen) return chosen;
-  return node24Binary() ?? (typeof module.enableCompileCache === 'function' ? process.execPath : undefined);
+  return node24Binary() ?? process.execPath;
 }
 
 /** A Pod CREATE review: the warm-up that has the engine's functions compiled into the cache. */
@@ -82,6 +86,9 @@ const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/
   requestContext: { domainName: host, http: { method: 'POST', path: '/mutate', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' }, body, isBase64Encoded: false },
   { getRemainingTimeInMillis: () => 10000 });
 if (result.statusCode !== 200) throw new Error('the warm-up review was answered ' + result.statusCode + ': ' + result.body);
+// The engine's code cache, now that the review has run: it holds what V8 compiled for it.
+const { writeScriptCaches } = await import(bundle);
+if (writeScriptCaches().length !== 1) throw new Error('the Lambda bundle did not load its engine script');
 `;
 
 async function warmLambda(node, dir) {
@@ -92,7 +99,7 @@ async function warmLambda(node, dir) {
 async function warmNodeServer(node, dir) {
   let failure;
   let url;
-  await run(node, [join(dir, 'main.js')], { PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_WORKERS: '1', AMENDER_LOG_LEVEL: 'info' }, (line, child) => {
+  await run(node, [join(dir, 'main.js')], { PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_WORKERS: '1', AMENDER_LOG_LEVEL: 'info', AMENDER_WRITE_CODE_CACHE: '1' }, (line, child) => {
     let message;
     try {
       message = JSON.parse(line);
@@ -111,15 +118,18 @@ async function warmNodeServer(node, dir) {
   if (failure) throw failure;
 }
 
-/** Writes `dir`/compile-cache/ for the bundle of `target` (`node` or `lambda`) built in `dir`, running `node`. */
+/** Writes the code caches of the bundle of `target` (`node` or `lambda`) built in `dir`, running `node`. */
 export async function writeCompileCache({ node, target, dir }) {
-  rmSync(join(dir, COMPILE_CACHE_FOLDER), { recursive: true, force: true });
+  const scripts = SCRIPTS[target];
   try {
+    if (!scripts) throw new Error(`no code cache for the ${target} target`);
+    for (const script of scripts) rmSync(join(dir, script + SCRIPT_CACHE_SUFFIX), { force: true });
     if (target === 'lambda') await warmLambda(node, dir);
-    else if (target === 'node') await warmNodeServer(node, dir);
-    else throw new Error(`no compile cache for the ${target} target`);
+    else await warmNodeServer(node, dir);
+    const missing = scripts.filter((script) => !existsSync(join(dir, script + SCRIPT_CACHE_SUFFIX)));
+    if (missing.length) throw new Error(`the warm-up run wrote no cache for ${missing.join(', ')}`);
   } catch (err) {
-    throw new Error(`writing the compile cache of ${target} with ${node}: ${err.message}`);
+    throw new Error(`writing the code cache of ${target} with ${node}: ${err.message}`);
   }
 }
 

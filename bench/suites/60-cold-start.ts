@@ -7,8 +7,9 @@
  * locates a cost: the same constant through a Web Request and Response, as a fetch-style handler.)
  *
  * The Node and Lambda starts run on every Node of bench/nodes.ts (the running one and Node 24, which
- * deployments run), each with the compile cache the build wrote (src/adapters/compile-cache.ts; used by
- * Node 24 only) and, on a Node that has one, once more with it turned off (NODE_DISABLE_COMPILE_CACHE=1),
+ * deployments run), each with the V8 code caches the build wrote with Node 24 after a warm-up review
+ * (src/adapters/script-cache.ts; another Node's V8 refuses them) and, on Node 22 or later, once more with
+ * them turned off (NODE_DISABLE_COMPILE_CACHE=1),
  * and once with the server's review workers off (AMENDER_WORKERS=0), so what each costs is visible.
  *
  * Phases: a module preloaded with `--import` reports when the runtime is up (it runs first), and the
@@ -287,7 +288,7 @@ export async function run(): Promise<void> {
             }),
         },
         { name: `${v}: dist/node, 50 bundled policies`, bare: bareHttp, start: amenderServer({}) },
-        ...(cached ? [{ name: `${v}: dist/node, without the compile cache`, bare: bareHttp, start: amenderServer(noCache) }] : []),
+        ...(cached ? [{ name: `${v}: dist/node, without the code cache`, bare: bareHttp, start: amenderServer(noCache) }] : []),
         { name: `${v}: dist/node, AMENDER_WORKERS=0 (no review workers)`, bare: bareHttp, start: amenderServer({ AMENDER_WORKERS: '0' }) },
         { name: `${v}: dist/node, 50 policies from a folder`, bare: bareHttp, start: amenderServer({ AMENDER_POLICY_SOURCES: `file://${POLICIES}` }) },
         {
@@ -306,7 +307,7 @@ export async function run(): Promise<void> {
             }),
         },
         { name: `${v}: dist/lambda, 50 bundled policies`, bare: bareLambda, start: amenderLambda({}) },
-        ...(cached ? [{ name: `${v}: dist/lambda, without the compile cache`, bare: bareLambda, start: amenderLambda(noCache) }] : []),
+        ...(cached ? [{ name: `${v}: dist/lambda, without the code cache`, bare: bareLambda, start: amenderLambda(noCache) }] : []),
       );
     }
     runs.push(
@@ -357,7 +358,7 @@ export async function run(): Promise<void> {
         bytes: `${(s.bytes / 1024).toFixed(0)} KiB`,
         gzip: `${(s.gzip / 1024).toFixed(0)} KiB`,
         'loaded on demand': s.lazyChunkBytes ? `${(s.lazyChunkBytes / 1024).toFixed(0)} KiB` : '-',
-        'compile cache': s.compileCacheBytes ? `${(s.compileCacheBytes / 1024).toFixed(0)} KiB` : '-',
+        'code cache': s.compileCacheBytes ? `${(s.compileCacheBytes / 1024).toFixed(0)} KiB` : '-',
       })),
     );
 

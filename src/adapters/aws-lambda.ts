@@ -1,8 +1,7 @@
 /**
- * Entry of the AWS Lambda bundle (dist/lambda/index.mjs, handler `index.handler`): a Function URL or an
- * API Gateway HTTP API (payload format 2.0) in front of the app. Configured by environment variables
- * (serverless-config.ts; infra/lambda/README.md). The policy sets load during the init phase, so the
- * first invocation is answered from a loaded set; a bad configuration fails the init with its message.
+ * The AWS Lambda handler (the engine of dist/lambda, built as one CommonJS script: aws-lambda-entry.ts):
+ * a Function URL or an API Gateway HTTP API (payload format 2.0) in front of the app. Configured by
+ * environment variables (serverless-config.ts; infra/lambda/README.md).
  */
 import { jsonLineLogger } from '../server/index.js';
 import { createLambdaHandler, type LambdaHandler } from './lambda-handler.js';
@@ -14,17 +13,21 @@ import { markStartup } from './startup-marks.js';
 
 markStartup('modulesLoaded');
 
-const env = process.env;
-const config = readServerlessConfig(env);
-const logger = jsonLineLogger((line) => process.stdout.write(line), { minLevel: config.logLevel });
-const uris = [...config.policySources, ...config.clusters.flatMap((c) => c.sources)];
-const runtime = createServerlessRuntime({
-  config,
-  resolvers: await lambdaSourceResolvers(uris, env, embeddedPolicyBundle()),
-  platform: 'AWS Lambda',
-  logger,
-});
-await runtime.ensureLoaded();
-markStartup('policiesReady');
-
-export const handler: LambdaHandler = createLambdaHandler(runtime, { refreshWaitMs: config.refreshWaitMs });
+/**
+ * The handler, once the policy sets have loaded (run during the init phase by aws-lambda-entry.ts, so the
+ * first invocation is answered from a loaded set; a bad configuration fails the init with its message).
+ */
+export async function createAwsLambdaHandler(env: Readonly<Record<string, string | undefined>> = process.env): Promise<LambdaHandler> {
+  const config = readServerlessConfig(env);
+  const logger = jsonLineLogger((line) => process.stdout.write(line), { minLevel: config.logLevel });
+  const uris = [...config.policySources, ...config.clusters.flatMap((c) => c.sources)];
+  const runtime = createServerlessRuntime({
+    config,
+    resolvers: await lambdaSourceResolvers(uris, env, embeddedPolicyBundle()),
+    platform: 'AWS Lambda',
+    logger,
+  });
+  await runtime.ensureLoaded();
+  markStartup('policiesReady');
+  return createLambdaHandler(runtime, { refreshWaitMs: config.refreshWaitMs });
+}

@@ -1,10 +1,14 @@
 /**
- * Entry of the Node server bundle (dist/node/main.js): the shipped compile cache first (compile-cache.ts),
- * then the server (node-main.ts), imported only now so that its modules compile with the cache on.
- * scripts/build.mjs writes the server's chunks beside this file, so `import.meta.url` means the same
- * folder in node-main.ts as here (worker.js and ../../policies are found from it).
+ * Entry of the Node server bundle (dist/node/main.js): compiles the server (server.cjs beside this file,
+ * node-main.ts built as one CommonJS script) with the V8 code cache the build took after a warm-up review
+ * (script-cache.ts), then runs it. scripts/build.mjs writes worker.js (pool/worker-entry.ts) beside this
+ * file and ../../policies is found from it.
  */
-import { enableShippedCompileCache } from './compile-cache.js';
+import { fileURLToPath } from 'node:url';
+import { loadCachedScript, WRITE_CODE_CACHE_VARIABLE, writeScriptCaches } from './script-cache.js';
 
-enableShippedCompileCache(import.meta.url);
-await import('./node-main.js');
+type Server = typeof import('./node-main.js');
+
+const server = loadCachedScript<Server>(fileURLToPath(new URL('./server.cjs', import.meta.url)));
+if (process.env[WRITE_CODE_CACHE_VARIABLE] === '1') process.on('exit', () => writeScriptCaches());
+await server.exports.runNodeServer(import.meta.url, { codeCache: server.cache });

@@ -1,5 +1,5 @@
 /**
- * Entry of the Node server bundle (dist/node/main.js): Knative, a container, or `npm start`.
+ * The Node server (dist/node/server.cjs, run by main.js: node-entry.ts): Knative, a container, or `npm start`.
  * Configuration from the environment and AMENDER_CONFIG (see README "Configuration"). The server listens
  * at once (`/healthz` answers while policies load); the default policy set and each cluster's are read
  * from their sources (bundled, file://, s3://) side by side, each set answering 503 until it has loaded,
@@ -9,7 +9,7 @@
  * /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { CallbackCounter, clusterSetName, createApp, jsonLineLogger, redactClusterPath } from '../server/index.js';
+import { CallbackCounter, clusterSetName, createApp, jsonLineLogger, redactClusterPath, type Logger } from '../server/index.js';
 import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
@@ -19,6 +19,7 @@ import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
 import { bufferedStdout } from './node-log.js';
 import { markStartup } from './startup-marks.js';
+import type { ScriptCacheStatus } from './script-cache.js';
 
 markStartup('modulesLoaded');
 
@@ -58,7 +59,7 @@ function readTls(config: NodeConfig) {
   }
 }
 
-function createSets(config: NodeConfig): NodePolicySets {
+function createSets(config: NodeConfig, logger: Logger): NodePolicySets {
   try {
     return createNodePolicySets({ policySources: config.policySources, refreshSeconds: config.refreshSeconds, clusters: config.clusters, env: process.env, logger });
   } catch (err) {
@@ -73,103 +74,111 @@ function targetPath(target: string): string {
   return redactClusterPath(query === -1 ? target : target.slice(0, query));
 }
 
-const config = readConfig();
-const stdout = bufferedStdout();
-const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
-const sets = createSets(config);
+/**
+ * Runs the server until a signal stops it. `mainUrl`: the URL of the entry (dist/node/main.js), beside
+ * which the review worker's entry is; `codeCache`: what became of the server script's code cache, for the
+ * `listening` log line.
+ */
+export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?: ScriptCacheStatus } = {}): Promise<void> {
+  const config = readConfig();
+  const stdout = bufferedStdout();
+  const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
+  const sets = createSets(config, logger);
 
-const pool = await createReviewPool(process.env, import.meta.url, logger, fail);
-let stopping = false;
-const amender = createApp({
-  policies: sets.default.provider,
-  clusters: sets.clusters,
-  limits: config.limits,
-  logger,
-  draining: () => stopping,
-  ...(pool ? { reviewer: pool.reviewer } : {}),
-});
-registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
-pool?.registerMetrics(amender.metrics.registry);
-const refused = refusedConnectionsLog(logger, config.maxConnections);
-amender.metrics.registry.register(
-  new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refused.total()]]),
-);
-const server = await startNodeServer({
-  fetch: amender.app.fetch,
-  port: config.port,
-  host: config.host,
-  tls: readTls(config),
-  requestTimeoutMs: config.requestTimeoutMs,
-  headersTimeoutMs: config.headersTimeoutMs,
-  maxConnections: config.maxConnections,
-  shutdownTimeoutMs: config.shutdownTimeoutMs,
-  onError: (err) => logger({ level: 'error', msg: 'unhandled error', error: String((err as Error)?.stack ?? err) }),
-  onBadRequest: ({ method, target, message }) => {
-    amender.metrics.httpRequests.inc({ route: 'malformed', code: '400' });
-    logger({ level: 'info', msg: 'request', method, path: targetPath(target), status: 400, message: `malformed request: ${message}` });
-  },
-  onConnectionDropped: refused.dropped,
-}).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
-logger({
-  level: 'info',
-  msg: 'listening',
-  url: server.url,
-  tls: server.protocol === 'https',
-  policySources: config.policySources,
-  clusters: sets.clusters.names,
-  refreshSeconds: config.refreshSeconds,
-});
-markStartup('listening');
-if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https'));
-
-// The first load of every set, side by side, after listening: until a set has loaded its routes answer
-// 503 and its /readyz says why; the refreshes keep trying.
-const loading = performance.now();
-sets.start();
-void sets.refreshAll().then(() => {
-  if (stopping) return;
-  const all = sets.refreshers();
-  // The workers build the sets now, in parallel with the wait for a first review, not during it.
-  if (pool) {
-    pool.prepare('default', sets.default.provider());
-    for (const name of sets.clusters.names) pool.prepare(clusterSetName(name), sets.clusters.get(name)!.provider());
-  }
-  markStartup('policiesReady');
+  const pool = await createReviewPool(process.env, mainUrl, logger, fail);
+  let stopping = false;
+  const amender = createApp({
+    policies: sets.default.provider,
+    clusters: sets.clusters,
+    limits: config.limits,
+    logger,
+    draining: () => stopping,
+    ...(pool ? { reviewer: pool.reviewer } : {}),
+  });
+  registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
+  pool?.registerMetrics(amender.metrics.registry);
+  const refused = refusedConnectionsLog(logger, config.maxConnections);
+  amender.metrics.registry.register(
+    new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refused.total()]]),
+  );
+  const server = await startNodeServer({
+    fetch: amender.app.fetch,
+    port: config.port,
+    host: config.host,
+    tls: readTls(config),
+    requestTimeoutMs: config.requestTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
+    maxConnections: config.maxConnections,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    onError: (err) => logger({ level: 'error', msg: 'unhandled error', error: String((err as Error)?.stack ?? err) }),
+    onBadRequest: ({ method, target, message }) => {
+      amender.metrics.httpRequests.inc({ route: 'malformed', code: '400' });
+      logger({ level: 'info', msg: 'request', method, path: targetPath(target), status: 400, message: `malformed request: ${message}` });
+    },
+    onConnectionDropped: refused.dropped,
+  }).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
   logger({
     level: 'info',
-    msg: 'policy sets loaded',
-    ready: all.filter((r) => r.provider().set).map((r) => r.name),
-    notReady: all.filter((r) => !r.provider().set).map((r) => r.name),
-    durationMs: Math.round(performance.now() - loading),
+    msg: 'listening',
+    url: server.url,
+    tls: server.protocol === 'https',
+    policySources: config.policySources,
+    clusters: sets.clusters.names,
+    refreshSeconds: config.refreshSeconds,
+    ...(codeCache ? { codeCache } : {}),
   });
-});
+  markStartup('listening');
+  if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https'));
 
-const stop = (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  sets.stop();
-  logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight(), shutdownTimeoutMs: config.shutdownTimeoutMs });
-  stdout.flush(); // what happened before the drain is in the log even if the drain is cut short
-  void server.close().then(async () => {
-    await pool?.close();
-    logger({ level: 'info', msg: 'stopped' });
-    process.exit(0);
-  });
-};
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
-process.on('SIGHUP', () => {
-  if (stopping) return; // the refreshers are stopped and the server is draining
-  // Re-read what may have changed: every policy set's sources (the refreshers log what they find) and a
-  // rotated certificate.
-  logger({ level: 'info', msg: 'reloading', signal: 'SIGHUP' });
-  void sets.refreshAll();
-  if (config.tls) {
-    try {
-      server.setTls(readTlsFiles(config.tls));
-      logger({ level: 'info', msg: 'tls certificate reloaded', certFile: config.tls.certFile });
-    } catch (err) {
-      logger({ level: 'error', msg: 'tls certificate reload failed; the previous one stays', error: (err as Error).message });
+  // The first load of every set, side by side, after listening: until a set has loaded its routes answer
+  // 503 and its /readyz says why; the refreshes keep trying.
+  const loading = performance.now();
+  sets.start();
+  void sets.refreshAll().then(() => {
+    if (stopping) return;
+    const all = sets.refreshers();
+    // The workers build the sets now, in parallel with the wait for a first review, not during it.
+    if (pool) {
+      pool.prepare('default', sets.default.provider());
+      for (const name of sets.clusters.names) pool.prepare(clusterSetName(name), sets.clusters.get(name)!.provider());
     }
-  }
-});
+    markStartup('policiesReady');
+    logger({
+      level: 'info',
+      msg: 'policy sets loaded',
+      ready: all.filter((r) => r.provider().set).map((r) => r.name),
+      notReady: all.filter((r) => !r.provider().set).map((r) => r.name),
+      durationMs: Math.round(performance.now() - loading),
+    });
+  });
+
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    sets.stop();
+    logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight(), shutdownTimeoutMs: config.shutdownTimeoutMs });
+    stdout.flush(); // what happened before the drain is in the log even if the drain is cut short
+    void server.close().then(async () => {
+      await pool?.close();
+      logger({ level: 'info', msg: 'stopped' });
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGHUP', () => {
+    if (stopping) return; // the refreshers are stopped and the server is draining
+    // Re-read what may have changed: every policy set's sources (the refreshers log what they find) and a
+    // rotated certificate.
+    logger({ level: 'info', msg: 'reloading', signal: 'SIGHUP' });
+    void sets.refreshAll();
+    if (config.tls) {
+      try {
+        server.setTls(readTlsFiles(config.tls));
+        logger({ level: 'info', msg: 'tls certificate reloaded', certFile: config.tls.certFile });
+      } catch (err) {
+        logger({ level: 'error', msg: 'tls certificate reload failed; the previous one stays', error: (err as Error).message });
+      }
+    }
+  });
+}

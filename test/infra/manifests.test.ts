@@ -321,7 +321,7 @@ describe('infra/lambda/template.yaml (SAM)', () => {
     const [file, exported] = (fn.Properties.Handler as string).split('.');
     const bundle = join(codeDir, `${file}.mjs`);
     // `export{handler}`, or `export{x as handler}` once minified.
-    if (existsSync(bundle)) expect(new RegExp(`export\\s*\\{[^}]*\\b${exported}\\s*\\}`).test(readFileSync(bundle, 'utf8'))).toBe(true);
+    if (existsSync(bundle)) expect(new RegExp(`export\\s*\\{[^}]*\\b${exported}\\s*[,}]`).test(readFileSync(bundle, 'utf8'))).toBe(true);
     else expect(file).toBe('index'); // not built yet: the build's outfile is dist/lambda/index.mjs
   });
 

@@ -1,7 +1,8 @@
 /**
  * The review pool (src/adapters/pool) behind the app, from source: the same replies as in-process, a set
  * without documents to rebuild from stays in-process, the answer of a stopped review is injectable, the
- * queue is bounded, and a review whose client left while it waited is dropped.
+ * queue is bounded, a review whose client left while it waited is dropped, and the workers start one
+ * after the other.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,4 +100,37 @@ describe('the review pool', () => {
     expect((await busy).status).toBe(200);
     expect(gauge('amender_workers_busy')).toBe(0);
   }, 60_000);
+
+  it('starts one worker at once, and the others after its first answer', { timeout: 60_000 }, async () => {
+    const reviews = pool({ workers: 3 });
+    const state = stateOf(labelPolicy('labelled', 'labelled', 1));
+    const app = createApp({ policies: () => state, reviewer: reviews.reviewer });
+    reviews.registerMetrics(app.metrics.registry);
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
+    expect(gauge('amender_workers')).toBe(1);
+    expect((await post(app)).status).toBe(200);
+    expect(gauge('amender_workers')).toBe(3);
+  });
+
+  it('starts the others at once when a review would wait for the first', { timeout: 60_000 }, async () => {
+    const reviews = pool({ workers: 2 });
+    // Several seconds of review: the second worker has ample time to start and answer the light one.
+    const slow = stateOf(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
+    // Both apps answer /mutate (set name `default`): the light set is that set's next version.
+    const light = stateOf(labelPolicy('light', 'light', 1), 2);
+    const slowApp = createApp({ policies: () => slow, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
+    const lightApp = createApp({ policies: () => light, reviewer: reviews.reviewer });
+    reviews.registerMetrics(slowApp.metrics.registry);
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(slowApp.metrics.registry.render())?.[1]);
+    const order: string[] = [];
+    const busy = post(slowApp).then((r) => (order.push('slow'), r));
+    await waitFor('the slow review in the first worker', () => gauge('amender_workers_busy') === 1);
+    expect(gauge('amender_workers')).toBe(1);
+    const quick = await post(lightApp);
+    order.push('light');
+    expect(quick.status).toBe(200);
+    expect(gauge('amender_workers')).toBe(2);
+    expect((await busy).status).toBe(200);
+    expect(order).toEqual(['light', 'slow']);
+  });
 });

@@ -127,7 +127,10 @@ describe('a review in progress holds only its worker', () => {
     expect(order).not.toContain('heavy');
     expect(healthz.status).toBe(200);
     expect(readyz.status).toBe(200);
-    expect(metrics.body).toMatch(/^amender_workers 2$/m);
+    expect(metrics.body).toMatch(/^amender_workers_busy \d+$/m);
+    // The second worker started when the light reviews found the first one busy (workers start one
+    // after the other: src/adapters/pool/pool.ts).
+    expect(await metric(server.url, /amender_workers/)).toBe(2);
     expect(labelsPatched(light)).toEqual(['light']);
     expect(labelsPatched(byDefault)).toEqual(['light']);
     // The heavy review itself is answered in full by its worker.

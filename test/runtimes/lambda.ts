@@ -22,6 +22,8 @@ export interface LambdaProcess {
   invoke(event: unknown, timeoutMs?: number): Promise<LambdaResult>;
   /** What the process wrote on standard error so far. */
   stderr(): string;
+  /** What the bundle said of its V8 code cache at init (src/adapters/script-cache.ts). */
+  codeCache?: string;
   stop(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ export function startLambda(env: Record<string, string>, { node = process.execPa
       for (const w of waiting.values()) w.reject(new Error(`the harness exited: ${stderr}`));
     });
     createInterface({ input: child.stdio[3] as Readable }).on('line', (line) => {
-      const message = JSON.parse(line) as { ready?: true; initError?: string; id?: number; result?: LambdaResult; error?: string };
+      const message = JSON.parse(line) as { ready?: true; codeCache?: string; initError?: string; id?: number; result?: LambdaResult; error?: string };
       if (message.initError !== undefined) {
         clearTimeout(timer);
         reject(new Error(message.initError));
@@ -71,6 +73,7 @@ export function startLambda(env: Record<string, string>, { node = process.execPa
           child,
           logs,
           stderr: () => stderr,
+          ...(message.codeCache !== undefined ? { codeCache: message.codeCache } : {}),
           invoke(event, timeoutMs = 10_000) {
             const id = nextId++;
             return new Promise<LambdaResult>((res, rej) => {

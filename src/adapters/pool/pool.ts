@@ -12,6 +12,12 @@
  * gets each set version (`PolicySetState.inputs` and `.generation`) once and builds it itself (a compiled
  * set holds closures that cannot cross threads); a review names the version it was read with.
  *
+ * The workers start one after the other: one at once, the others when it has answered its first review,
+ * when a review has to wait for a worker, or STAGGER_MS after the start, whichever comes first. Booting a
+ * worker (loading the engine into a new isolate, then compiling it on its first review) takes as much CPU
+ * as the server's own start; on the one or two cores a function usually gets, workers booting side by
+ * side delayed the first reply by half as much again (npm run bench -- 60).
+ *
  * A review costs at most its worker: when it runs past its deadline plus the grace period, or its client
  * went away and it did not stop within the grace period, the worker is terminated; when it exhausts the
  * worker's heap (resourceLimits), the worker dies. Either way a new worker takes the slot and the review is
@@ -74,6 +80,8 @@ interface Slot {
 }
 
 const KEEP_VERSIONS = 2;
+/** When the workers after the first start at the latest (see the class comment). */
+const STAGGER_MS = 2000;
 /** A worker that dies before it is even online is restarted after this (a missing or broken bundle). */
 const RESTART_DELAY_MS = 1000;
 
@@ -84,6 +92,8 @@ export class ReviewPool {
   private readonly logger: Logger;
   private nextId = 1;
   private closed = false;
+  /** Workers not started yet (see grow). */
+  private unstarted: number;
   /** The newest version of each set seen, sent to every worker as soon as it is seen (and to new workers). */
   private readonly latest = new Map<string, { generation: number; inputs: Job['inputs'] }>();
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
@@ -92,7 +102,18 @@ export class ReviewPool {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`a review pool needs at least one worker, got ${options.workers}`);
     this.answerStopped = options.answerStopped ?? answerStoppedReview;
     this.logger = options.logger ?? (() => {});
-    for (let i = 0; i < options.workers; i++) this.slots.push(this.spawn());
+    this.slots.push(this.spawn());
+    this.unstarted = options.workers - 1;
+    if (this.unstarted > 0) setTimeout(() => this.grow(), STAGGER_MS).unref();
+  }
+
+  /** Starts the workers not started yet; each takes a review waiting, if any. */
+  private grow(): void {
+    for (; this.unstarted > 0 && !this.closed; this.unstarted--) {
+      const slot = this.spawn();
+      this.slots.push(slot);
+      this.release(slot);
+    }
   }
 
   /** For `createApp({ reviewer })`. */
@@ -142,6 +163,7 @@ export class ReviewPool {
     if (job.signal.aborted) return Promise.resolve(cancelledAnswer());
     // A new version: every worker builds it now, before a review for it reaches that worker.
     this.prepare(job.setName, job.state);
+    if (!this.idleSlot()) this.grow();
     const idle = this.idleSlot();
     if (!idle && this.queue.length >= this.options.queueLimit) {
       return Promise.resolve(failure(503, 'unavailable', `all ${this.slots.length} review workers are busy and ${this.queue.length} reviews are waiting`));
@@ -251,6 +273,7 @@ export class ReviewPool {
     const entry = slot.job;
     if (slot.retired || !entry || entry.id !== message.id) return;
     this.finish(entry, fromWire(message.answer));
+    this.grow();
     this.release(slot);
   }
 

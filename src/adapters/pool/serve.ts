@@ -12,6 +12,8 @@ import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWork
 export interface ReviewWorkerOptions {
   /** Builds a set version from the documents the pool sends (default: buildPolicySet). */
   buildSet?: (inputs: readonly ParsedSource[]) => PolicySet;
+  /** Called once, when the first answer is ready and before it is sent (the build's warm-up, worker.ts). */
+  beforeFirstAnswer?: () => void;
 }
 
 /** Set versions kept per set name: the newest two, plus one an older request asked for. */
@@ -57,13 +59,21 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     });
   };
 
+  let firstAnswer = true;
   // One review at a time: the pool sends the next only after this one's answer.
   port.on('message', (message: ToWorker) => {
     if (message.type === 'set') return keep(message);
     void review(message)
       // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
       .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }))
-      .then((answer) => port.postMessage({ type: 'answer', id: message.id, answer: toWire(crossable(answer)) } satisfies FromWorker));
+      .then((answer) => {
+        const wire = toWire(crossable(answer));
+        if (firstAnswer) {
+          firstAnswer = false;
+          options.beforeFirstAnswer?.();
+        }
+        port.postMessage({ type: 'answer', id: message.id, answer: wire } satisfies FromWorker);
+      });
   });
 }
 

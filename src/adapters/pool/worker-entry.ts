@@ -1,8 +1,9 @@
 /**
- * Entry of a review worker thread (dist/node/worker.js): the compile cache shipped beside the bundle
- * first (the worker compiles the engine chunk again, in its own isolate), then the worker (worker.ts).
+ * Entry of a review worker thread (dist/node/worker.js): compiles the worker (worker.cjs beside this file,
+ * worker.ts built as one CommonJS script) with the V8 code cache the build took after a warm-up review
+ * (../script-cache.ts), which runs it.
  */
-import { enableShippedCompileCache } from '../compile-cache.js';
+import { fileURLToPath } from 'node:url';
+import { loadCachedScript } from '../script-cache.js';
 
-enableShippedCompileCache(import.meta.url);
-await import('./worker.js');
+loadCachedScript(fileURLToPath(new URL('./worker.cjs', import.meta.url)));

@@ -1,0 +1,116 @@
+/**
+ * A CommonJS bundle compiled with V8's code cache *taken after it ran*. Node's own compile cache
+ * (`module.enableCompileCache`) is made when a module is compiled, so it holds only what V8 compiles
+ * eagerly: the functions a first review calls would be compiled on that call, at every cold start. `vm.Script` can produce a
+ * cache at any moment (`createCachedData()`), and V8 then includes every function compiled so far; the
+ * build runs the bundle once, answers a sample review, and keeps that cache beside the bundle
+ * (scripts/compile-cache.mjs). Measured in bench/README.md ("Node's compile cache does not hold what the
+ * first review runs").
+ *
+ * The worst case is a start without the cache, never a wrong one: the file carries a CRC-32 and the
+ * length of the bundle it was made from and a CRC-32 of the cache (V8 checks only the source's length,
+ * and not the payload in release builds, so a cache of another bundle or a corrupt file must not reach
+ * it), and V8 itself refuses a cache made by another V8 version or other flags
+ * (`script.cachedDataRejected`); the bundle is then compiled as usual. (CRC-32, not a cryptographic
+ * hash: these guard against accidents, and loading node:crypto alone cost a cold start 6–30 ms.) Nothing here throws for a cache:
+ * a missing, unreadable, corrupt or refused one is reported in the returned status. NODE_DISABLE_COMPILE_CACHE=1
+ * turns it off, as it does Node's own cache.
+ *
+ * This module must stay tiny and import nothing of the engine: the entries run it before the bundle.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import vm from 'node:vm';
+import zlib from 'node:zlib';
+
+const REGISTRY = Symbol.for('amender.loadedScripts');
+
+/**
+ * Set by the build's warm-up run (scripts/compile-cache.mjs): the entries then write their caches — the
+ * Node server's main thread as it exits, a review worker before its first answer.
+ */
+export const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
+
+/** The cache file beside a bundle: `<bundle>.v8cache`. */
+export const SCRIPT_CACHE_SUFFIX = '.v8cache';
+/** A cache file: this, then the CRC-32 and byte length of the bundle's text, the CRC-32 of V8's cache, V8's cache. */
+const MAGIC = Buffer.from('amender-v8cache2');
+const HEADER_BYTES = MAGIC.length + 12;
+
+/** zlib.crc32 (Node ≥ 20.15); without it no cache is read or written. */
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
+function header(source: Buffer, data: Uint8Array): Buffer {
+  const fields = Buffer.alloc(12);
+  fields.writeUInt32LE(crc32!(source), 0);
+  fields.writeUInt32LE(source.length, 4);
+  fields.writeUInt32LE(crc32!(data), 8);
+  return Buffer.concat([MAGIC, fields]);
+}
+
+export type ScriptCacheStatus = 'used' | 'rejected' | 'missing' | 'corrupt' | 'disabled';
+
+interface LoadedScript {
+  file: string;
+  script: vm.Script;
+  source: Buffer;
+}
+
+/**
+ * Scripts loaded in this thread, for writeScriptCaches (the build's warm-up run). Global, because the
+ * entry that loads a script and the script itself each bundle their own copy of this module.
+ */
+const loaded: LoadedScript[] = ((globalThis as { [REGISTRY]?: LoadedScript[] })[REGISTRY] ??= []);
+
+/** Wraps a CommonJS bundle's text as Node's loader does: a function of the module's free variables. */
+function wrap(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+}
+
+function readCache(file: string, source: Buffer): { data?: Buffer; status: ScriptCacheStatus } {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE === '1' || !crc32) return { status: 'disabled' };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file + SCRIPT_CACHE_SUFFIX);
+  } catch {
+    return { status: 'missing' };
+  }
+  if (bytes.length <= HEADER_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return { status: 'corrupt' };
+  const data = bytes.subarray(HEADER_BYTES);
+  const expected = header(source, data);
+  // The cache's own checksum first: a corrupt file says nothing reliable about its source.
+  if (!bytes.subarray(HEADER_BYTES - 4, HEADER_BYTES).equals(expected.subarray(HEADER_BYTES - 4))) return { status: 'corrupt' };
+  if (!bytes.subarray(0, HEADER_BYTES).equals(expected)) return { status: 'rejected' };
+  return { data, status: 'used' };
+}
+
+/**
+ * Compiles and runs the CommonJS bundle `file` (with its cache when one is usable) and returns its
+ * `module.exports`, with what became of the cache.
+ */
+export function loadCachedScript<T>(file: string): { exports: T; cache: ScriptCacheStatus } {
+  const bytes = readFileSync(file);
+  const source = bytes.toString('utf8');
+  const cached = readCache(file, bytes);
+  const script = new vm.Script(wrap(source), { filename: file, ...(cached.data ? { cachedData: cached.data } : {}) });
+  const cache: ScriptCacheStatus = cached.data && script.cachedDataRejected ? 'rejected' : cached.status;
+  loaded.push({ file, script, source: bytes });
+  const module = { exports: {} as T };
+  const factory = script.runInThisContext() as (exports: T, require: NodeJS.Require, module: { exports: T }, filename: string, dirname: string) => void;
+  factory(module.exports, createRequire(file), module, file, dirname(file));
+  return { exports: module.exports, cache };
+}
+
+/**
+ * Writes the cache of every script this process loaded, as V8 holds it now (every function compiled so
+ * far included). The build calls it after its warm-up review; returns the files written.
+ */
+export function writeScriptCaches(): string[] {
+  if (!crc32) throw new Error('writing a code cache needs zlib.crc32 (Node 20.15 or later)');
+  return loaded.map(({ file, script, source }) => {
+    const data = script.createCachedData();
+    writeFileSync(file + SCRIPT_CACHE_SUFFIX, Buffer.concat([header(source, data), data]));
+    return file + SCRIPT_CACHE_SUFFIX;
+  });
+}
