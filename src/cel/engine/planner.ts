@@ -516,7 +516,9 @@ class Planner {
       if (memo) result = memo.value;
       else {
         try {
-          result = o.impl!(...args);
+          // Direct calls for the usual one or two arguments: a spread call costs more.
+          const impl = o.impl!;
+          result = args.length === 1 ? impl(args[0]) : args.length === 2 ? impl(args[0], args[1]) : impl(...args);
         } catch (err) {
           const error = toError(err, name);
           // cel-go charges a call that returns an error like any other call.
