@@ -79,19 +79,27 @@ function readRequest(req: JsonObject): AdmissionRequest {
     operation: operation as Operation,
     userInfo: at.userInfo(),
   };
-  const optional = {
-    subResource: at.string('subResource'),
-    requestKind: at.gvk('requestKind', false),
-    requestResource: at.gvr('requestResource', false),
-    requestSubResource: at.string('requestSubResource'),
-    name: at.string('name'),
-    namespace: at.string('namespace'),
-    object: at.document('object'),
-    oldObject: at.document('oldObject'),
-    dryRun: at.boolean('dryRun'),
-    options: at.document('options'),
-  };
-  for (const [key, v] of Object.entries(optional)) if (v !== undefined) (result as unknown as JsonObject)[key] = v as JsonValue;
+  // The optional members, each set only when present (in this order, as they always were).
+  const subResource = at.string('subResource');
+  if (subResource !== undefined) result.subResource = subResource;
+  const requestKind = at.gvk('requestKind', false);
+  if (requestKind !== undefined) result.requestKind = requestKind;
+  const requestResource = at.gvr('requestResource', false);
+  if (requestResource !== undefined) result.requestResource = requestResource;
+  const requestSubResource = at.string('requestSubResource');
+  if (requestSubResource !== undefined) result.requestSubResource = requestSubResource;
+  const name = at.string('name');
+  if (name !== undefined) result.name = name;
+  const namespace = at.string('namespace');
+  if (namespace !== undefined) result.namespace = namespace;
+  const object = at.document('object');
+  if (object !== undefined) result.object = object;
+  const oldObject = at.document('oldObject');
+  if (oldObject !== undefined) result.oldObject = oldObject;
+  const dryRun = at.boolean('dryRun');
+  if (dryRun !== undefined) result.dryRun = dryRun;
+  const options = at.document('options');
+  if (options !== undefined) result.options = options;
   if ((operation === 'CREATE' || operation === 'UPDATE') && !isJsonObject(result.object)) {
     fail('request.object', `an object for a ${operation} request`, result.object, uid);
   }

@@ -6,7 +6,7 @@
  */
 import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewAborted, ReviewGuard } from '../guard/index.js';
-import { jsonEqual, type JsonObject, type JsonValue } from '../json/index.js';
+import type { JsonObject, JsonValue } from '../json/index.js';
 import { checkJsonSize, createPatch, type Operation } from '../jsonpatch/index.js';
 import { dispatch, type InvocationTrace, NO_EQUIVALENTS } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
@@ -111,7 +111,8 @@ function finish(
 ): EngineResult {
   let patch: Operation[] = [];
   try {
-    if (!(received === null || final === null || received === final || jsonEqual(received, final))) {
+    // The diff of equal documents is empty: no equality walk first.
+    if (!(received === null || final === null || received === final)) {
       patch = createPatch(received, final, guard);
       checkJsonSize(patch, guard, 'the reply patch');
     }

@@ -11,13 +11,20 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
     return true;
   }
   if (Array.isArray(b)) return false;
-  // for-in with own-key checks, not Object.keys: no key arrays built for the maps compared.
+  // for-in rather than Object.keys: no key arrays built (the dispatcher compares each mutated object with
+  // the one before, along the spine of copied containers). JSON objects inherit nothing enumerable, so
+  // for-in lists own members only. The members are counted first: an added or removed member answers
+  // without reading any value. A member `b` lacks reads as undefined or as something inherited: a
+  // function, which equals no JSON value, or for `__proto__` Object.prototype; those two cases take the
+  // own-property test.
   let count = 0;
+  for (const _ in a) count++;
+  for (const _ in b) count--;
+  if (count !== 0) return false;
   for (const key in a) {
-    if (!hasOwn(a, key)) continue;
-    if (!hasOwn(b, key) || !jsonEqual((a as JsonObject)[key], (b as JsonObject)[key])) return false;
-    count++;
+    const bv = (b as JsonObject)[key];
+    if ((bv === undefined || key === '__proto__') && !hasOwn(b, key)) return false;
+    if (!jsonEqual((a as JsonObject)[key], bv)) return false;
   }
-  for (const key in b) if (hasOwn(b, key)) count--;
-  return count === 0;
+  return true;
 }

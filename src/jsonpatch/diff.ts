@@ -50,15 +50,28 @@ function diffValue(path: string, a: JsonValue, b: JsonValue, ops: Operation[], b
   ops.push(valueOp('replace', path, b, bHolder, bSlot));
 }
 
+/**
+ * JSON objects inherit nothing enumerable, so for-in lists own members only; and reading a member an
+ * object lacks gives undefined or something inherited (a function, or Object.prototype for `__proto__`),
+ * never a JSON value. So a member read as a JSON value is own, and only the other reads need the
+ * own-property test (most members of a copied container are shared, identical on both sides).
+ */
 function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]): void {
   for (const key in a) {
-    if (!hasOwn(a, key)) continue;
-    if (!hasOwn(b, key)) ops.push({ op: 'remove', path: path + '/' + escapeToken(key) });
-    else if (a[key] !== b[key]) diffValue(path + '/' + escapeToken(key), a[key], b[key], ops, b, key);
+    const av = a[key];
+    const bv = b[key];
+    if (av === bv) continue;
+    if (mayBeInherited(bv, key) && !hasOwn(b, key)) ops.push({ op: 'remove', path: path + '/' + escapeToken(key) });
+    else diffValue(path + '/' + escapeToken(key), av, bv, ops, b, key);
   }
   for (const key in b) {
-    if (hasOwn(b, key) && !hasOwn(a, key)) ops.push(valueOp('add', path + '/' + escapeToken(key), b[key], b, key));
+    if (mayBeInherited(a[key], key) && !hasOwn(a, key)) ops.push(valueOp('add', path + '/' + escapeToken(key), b[key], b, key));
   }
+}
+
+/** Whether `v`, read as member `key`, may come from the prototype rather than be the object's own. */
+function mayBeInherited(v: unknown, key: string): boolean {
+  return v === undefined || typeof v === 'function' || key === '__proto__';
 }
 
 function diffArray(path: string, a: JsonArray, b: JsonArray, ops: Operation[]): void {

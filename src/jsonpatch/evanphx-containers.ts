@@ -1,6 +1,6 @@
 import { hasOwn } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
-import { goTokens, parseGoInt } from './pointer.js';
+import { parseGoInt, unescapeToken } from './pointer.js';
 import { isContainer } from './working-copy.js';
 import type { Location, WorkingCopy } from './working-copy.js';
 
@@ -55,18 +55,23 @@ export interface Found {
  */
 export function findObject(root: JsonValue, path: string, rules: EvanphxRules): Found | undefined {
   if (!isContainer(root)) return undefined;
-  const parts = goTokens(path);
   const loc: Location = { chain: [root], keys: [] };
-  if (parts === undefined) return path === '' && rules.v5 ? { loc, key: '' } : undefined;
+  // The pieces of `splitGoPath` (the first one dropped), read in place rather than split into an array.
+  let start = path.indexOf('/') + 1;
+  if (start === 0) return path === '' && rules.v5 ? { loc, key: '' } : undefined;
+  const escaped = path.indexOf('~') >= 0;
   let cur: JsonObject | JsonArray = root;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const child = getChild(cur, parts[i], rules);
+  for (let end = path.indexOf('/', start); end >= 0; end = path.indexOf('/', start)) {
+    const part = path.slice(start, end);
+    const child = getChild(cur, escaped ? unescapeToken(part) : part, rules);
     if (!child.ok || !isContainer(child.value)) return undefined;
     cur = child.value;
     loc.chain.push(cur);
     loc.keys.push(child.key);
+    start = end + 1;
   }
-  return { loc, key: parts[parts.length - 1] };
+  const last = path.slice(start);
+  return { loc, key: escaped ? unescapeToken(last) : last };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isFloatLiteral, markFloatLiteral, setOwn } from '../json/index.js';
+import { hasOwn, isFloatLiteral, markFloatLiteral, setOwn } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 
 export type Container = JsonObject | JsonArray;
@@ -43,14 +43,17 @@ export class WorkingCopy {
     this.root = value;
   }
 
-  /** Makes every container along `loc` private to this working copy; returns the last one. */
-  writable(loc: Location, length = loc.chain.length): Container {
+  /**
+   * Makes every container along `loc` private to this working copy; returns the last one. `adding`: the
+   * caller adds a member to the last container (see copyObject).
+   */
+  writable(loc: Location, length = loc.chain.length, adding = false): Container {
     const { chain, keys } = loc;
     let parent: Container | undefined;
     for (let i = 0; i < length; i++) {
       let c = chain[i];
       if (!this.owned.has(c)) {
-        c = this.own(copyContainer(c));
+        c = this.own(copyContainer(c, adding && i === length - 1));
         chain[i] = c;
         if (parent === undefined) this.root = c;
         else attach(parent, keys[i - 1], c);
@@ -62,7 +65,7 @@ export class WorkingCopy {
 
   /** Sets an object member (adding or overwriting it). */
   setMember(loc: Location, key: string, value: JsonValue, isFloat: boolean): void {
-    let obj = this.writable(loc) as JsonObject;
+    let obj = this.writable(loc, loc.chain.length, !hasOwn(loc.chain[loc.chain.length - 1], key)) as JsonObject;
     if (!isFloat && isFloatLiteral(obj, key)) {
       // The slot's float mark would wrongly outlive the value it described: rebuild without it.
       obj = this.replaceLast(loc, copyObject(obj, key));
@@ -152,12 +155,26 @@ function attach(parent: Container, key: string | number, child: Container): void
   else setOwn(parent, key as string, child);
 }
 
-function copyContainer(c: Container): Container {
-  return Array.isArray(c) ? copyArray(c) : copyObject(c);
+function copyContainer(c: Container, adding: boolean): Container {
+  return Array.isArray(c) ? copyArray(c) : copyObject(c, undefined, adding);
 }
 
-/** Shallow copy with float marks (except the one at `skip`). Spread keeps `__proto__` an own data key. */
-function copyObject(src: JsonObject, skip?: string): JsonObject {
+/**
+ * Shallow copy with float marks (except the one at `skip`). A spread copy is the fastest to make and to
+ * overwrite members of (and keeps `__proto__` an own data key), but V8 makes adding a member to one
+ * several times dearer than the whole copy: a copy that is `for` an added member is built member by
+ * member (`setOwn` keeps `__proto__` an own data key there).
+ */
+function copyObject(src: JsonObject, skip?: string, adding = false): JsonObject {
+  if (adding) {
+    const out: JsonObject = {};
+    for (const k in src) {
+      const v = src[k];
+      setOwn(out, k, v);
+      if (typeof v === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
+    }
+    return out;
+  }
   const out: JsonObject = { ...src };
   for (const k in out) {
     if (typeof out[k] === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);

@@ -46,6 +46,16 @@ export function resolveParamKind(paramKind: ParamKind, source: ParamSource): Res
   return { group, kind: paramKind.kind, scope };
 }
 
+/**
+ * The objects of `all` (every namespace) named `name` in `namespace` (every one when undefined), in one
+ * pass: a binding naming its param is the common case, asked on every review.
+ */
+function named(all: readonly ParamObject[], namespace: string | undefined, name: string): ParamObject[] {
+  const out: ParamObject[] = [];
+  for (const p of all) if (p.name === name && (namespace === undefined || p.namespace === namespace)) out.push(p);
+  return out;
+}
+
 /** The params of one binding; `paramKind` undefined when the policy declares none. Errors are the binding's. */
 export function resolveParams(
   paramKind: ResolvedParamKind | undefined,
@@ -69,7 +79,7 @@ export function resolveParams(
   let found: ParamObject[];
   if (ref.name) {
     if (ref.selector) return { error: 'paramRef.name and paramRef.selector are mutually exclusive' };
-    found = source.objects(group, kind, namespace).filter((p) => p.name === ref.name);
+    found = named(source.objects(group, kind, undefined), namespace, ref.name);
   } else if (ref.selector) {
     const parsed = toSelector(ref.selector);
     if (parsed.error !== undefined) return { error: parsed.error };

@@ -176,13 +176,15 @@ class Decoder {
       if (!isJsonObject(v)) return this.mismatch(v, ref, false, container, key);
       const def = atom.map;
       const baseMap = isJsonObject(base) ? base : undefined;
-      for (const k of Object.keys(v)) {
+      for (const k in v) {
         const child = v[k];
         let childBase: JsonValue | undefined;
-        if (baseMap !== undefined && hasOwn(baseMap, k)) {
+        if (baseMap !== undefined) {
           childBase = baseMap[k];
-          // An unchanged container, string or boolean decodes as it did (not a number: see above).
+          // An unchanged container, string or boolean decodes as it did (not a number: see above). A JSON
+          // value never equals what an object inherits, so no own-property test is needed for this.
           if (child === childBase && typeof child !== 'number') continue;
+          if (childBase !== undefined && !hasOwn(baseMap, k)) childBase = undefined;
         }
         const field = def.fields?.get(k);
         const childType = field ? field.type : def.elem;

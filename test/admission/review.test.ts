@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   allowReply,
+  base64Portable,
+  base64Utf8,
   decodeBase64Utf8,
   denyReply,
   validateReview,
@@ -127,6 +129,13 @@ describe('replies', () => {
     const value = 'x'.repeat(200_000) + '\u00e9';
     const reply = allowReply('u', [{ op: 'add', path: '/a', value }]);
     expect(JSON.parse(decodeBase64Utf8(reply.response.patch!))[0].value).toBe(value);
+  });
+
+  it('encodes alike with Buffer (Node) and without it (the portable path of other platforms)', () => {
+    for (const text of ['', 'a', 'ab', 'abc', 'caf\u00e9 \u{1F680} \u0000', 'y'.repeat(70_000) + '\u00ff']) {
+      expect(base64Utf8(text)).toBe(base64Portable(text));
+      expect(decodeBase64Utf8(base64Portable(text))).toBe(text);
+    }
   });
 
   it('carries warnings and audit annotations only when there are some', () => {

@@ -79,7 +79,11 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
       errors.push(`unexpected type name "${v.typeName}", expected "${typePath}", which matches field name path from root Object type`);
     }
     const out: JsonObject = {};
-    for (const [k, fv] of v.fields) setOwn(out, k, toJson(fv, `${typePath ?? v.typeName}.${k}`, errors, out, k));
+    for (const [k, fv] of v.fields) {
+      // The field's type path matters only to a nested literal (directly or in a list or map).
+      const path = fv !== null && typeof fv === 'object' ? `${typePath ?? v.typeName}.${k}` : undefined;
+      setOwn(out, k, toJson(fv, path, errors, out, k));
+    }
     return out;
   }
   if (isPlainObject(v)) return v as JsonObject;

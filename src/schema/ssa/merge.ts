@@ -20,6 +20,12 @@ export function smdMerge(live: JsonValue, patch: JsonValue, type: TypeRef): { va
 
 type Side = JsonValue | undefined;
 
+/** Whether `obj` (absent: no) has a member. */
+function hasKeys(obj: JsonObject | undefined): boolean {
+  if (obj) for (const _ in obj) return true;
+  return false;
+}
+
 /** The atom part SMD's deduceAtom gives, or 'full' when an untyped value matches none of several parts. */
 function deduced(atom: Atom, v: Side): Part | 'full' {
   const matched = matchingPart(atom, v);
@@ -111,18 +117,17 @@ class Merger {
   private map(def: MapDef, lhs: Side, rhs: Side): Side {
     const l = isJsonObject(lhs) ? lhs : undefined;
     const r = isJsonObject(rhs) ? rhs : undefined;
-    const lKeys = l ? Object.keys(l) : [];
-    const rKeys = r ? Object.keys(r) : [];
     // Atomic, or nothing on either side: a leaf, which keeps the empty/null distinction of the patch.
-    if (def.atomic || (lKeys.length === 0 && rKeys.length === 0)) return rhs !== undefined ? rhs : lhs;
+    if (def.atomic || (!hasKeys(l) && !hasKeys(r))) return rhs !== undefined ? rhs : lhs;
     if (!r) return l; // nothing to merge in: SMD rebuilds the same map
     const out: JsonObject = {};
     let produced = 0;
     // Whether `out` differs from `l`: when it does not, `l` itself is the result, so that a merge that
     // changes nothing gives back the live object (later identity checks and diffs stop at once).
     let changed = false;
-    for (const key of lKeys) {
-      const lv = l![key];
+    // (for-in rather than Object.keys: no key arrays; JSON objects inherit nothing enumerable.)
+    for (const key in l) {
+      const lv = l[key];
       const rv = hasOwn(r, key) ? r[key] : undefined;
       const merged = rv === undefined ? lv : this.child(lv, rv, fieldType(def, key), key);
       if (merged !== lv) changed = true;
@@ -131,7 +136,7 @@ class Merger {
         produced++;
       }
     }
-    for (const key of rKeys) {
+    for (const key in r) {
       if (l && hasOwn(l, key)) continue;
       const merged = this.child(undefined, r[key], fieldType(def, key), key);
       if (merged !== undefined) {

@@ -117,13 +117,15 @@ class Validator {
     }
     const fields = def.fields;
     const baseMap = isJsonObject(base) ? base : undefined;
-    for (const key of Object.keys(v)) {
+    for (const key in v) {
       const child = (v as JsonObject)[key];
       let childBase: JsonValue | undefined;
-      if (baseMap !== undefined && hasOwn(baseMap, key)) {
+      if (baseMap !== undefined) {
         childBase = baseMap[key];
-        // What the checked version holds unchanged needs no second look.
+        // What the checked version holds unchanged needs no second look (a JSON value never equals
+        // what an object inherits, so this needs no own-property test).
         if (child === childBase) continue;
+        if (childBase !== undefined && !hasOwn(baseMap, key)) childBase = undefined;
       }
       const field = fields?.get(key);
       const type = field ? field.type : def.elem;

@@ -1,0 +1,96 @@
+/**
+ * `mutated` or `unchanged`: what a MutatingAdmissionPolicy invocation reports depends on whether the
+ * object it returns differs in value from the one it got, however the mutations went about it (the
+ * dispatcher takes a proof of change from the mutation when it has one, and compares otherwise).
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/engine/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+
+function policy(name: string, mutations: string[]): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
+  reinvocationPolicy: Never
+  mutations:
+${mutations.map((m) => m.replace(/^/gm, '    ')).join('\n')}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: ${name}}
+spec: {policyName: ${name}}
+`;
+}
+
+const patch = (expression: string) => `- patchType: JSONPatch\n  jsonPatch:\n    expression: '${expression}'`;
+const apply = (expression: string) => `- patchType: ApplyConfiguration\n  applyConfiguration:\n    expression: '${expression}'`;
+
+const request = {
+  uid: 'u-1',
+  kind: { group: '', version: 'v1', kind: 'Pod' },
+  resource: { group: '', version: 'v1', resource: 'pods' },
+  operation: 'CREATE' as const,
+  namespace: 'default',
+  name: 'p',
+  userInfo: {},
+  object: {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'default', labels: { team: 'blue', tier: 'web' } },
+    spec: { containers: [{ name: 'app', image: 'app:1', imagePullPolicy: 'Always' }] },
+  },
+};
+
+async function resultOf(mutations: string[]): Promise<string> {
+  const set = buildPolicySet([parseDocuments('p.yaml', policy('p', mutations))]);
+  expect(set.problems).toEqual([]);
+  const r = await evaluate(set, request);
+  expect(r.outcomes).toHaveLength(1);
+  return r.outcomes[0].result;
+}
+
+describe('mutated or unchanged', () => {
+  it.each([
+    ['a JSON patch adding a label', [patch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]')], 'mutated'],
+    ['a JSON patch writing the value already there', [patch('[JSONPatch{op: "replace", path: "/metadata/labels/team", value: "blue"}]')], 'unchanged'],
+    [
+      'a JSON patch removing a label and adding it back',
+      [patch('[JSONPatch{op: "remove", path: "/metadata/labels/team"}, JSONPatch{op: "add", path: "/metadata/labels/team", value: "blue"}]')],
+      'unchanged',
+    ],
+    [
+      'a JSON patch whose last operation writes what was there, after a real change',
+      [patch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}, JSONPatch{op: "replace", path: "/metadata/labels/team", value: "blue"}]')],
+      'mutated',
+    ],
+    ['a JSON patch changing a list item', [patch('[JSONPatch{op: "replace", path: "/spec/containers/0/image", value: "app:2"}]')], 'mutated'],
+    ['an apply configuration adding a label', [apply('Object{metadata: Object.metadata{labels: {"x": "y"}}}')], 'mutated'],
+    ['an apply configuration changing a label', [apply('Object{metadata: Object.metadata{labels: {"team": "red"}}}')], 'mutated'],
+    ['an apply configuration setting a label as it is', [apply('Object{metadata: Object.metadata{labels: {"team": "blue"}}}')], 'unchanged'],
+    [
+      'an apply configuration changing a container (under a list)',
+      [apply('Object{spec: Object.spec{containers: [Object.spec.containers{name: "app", image: "app:2"}]}}')],
+      'mutated',
+    ],
+    [
+      'an apply configuration setting a container as it is',
+      [apply('Object{spec: Object.spec{containers: [Object.spec.containers{name: "app", image: "app:1"}]}}')],
+      'unchanged',
+    ],
+    [
+      'a second mutation undoing the first',
+      [apply('Object{metadata: Object.metadata{labels: {"x": "y"}}}'), patch('[JSONPatch{op: "remove", path: "/metadata/labels/x"}]')],
+      'unchanged',
+    ],
+    [
+      'a first mutation changing nothing, the second adding',
+      [patch('[JSONPatch{op: "replace", path: "/metadata/labels/team", value: "blue"}]'), patch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]')],
+      'mutated',
+    ],
+  ])('%s: %s', async (_what, mutations, expected) => {
+    expect(await resultOf(mutations)).toBe(expected);
+  });
+});
