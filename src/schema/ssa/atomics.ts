@@ -22,7 +22,8 @@ function walk(v: JsonValue, type: TypeRef, steps: PathStep[], out: string[]): vo
     if (atom.map.atomic) out.push(renderPath(steps));
     const fields = atom.map.fields;
     if (fields) {
-      for (const key of Object.keys(v)) {
+      // for-in rather than Object.keys: no key array (JSON objects inherit nothing enumerable).
+      for (const key in v) {
         const field = fields.get(key);
         if (!field) continue;
         steps.push(key);

@@ -120,33 +120,45 @@ class Merger {
     // Atomic, or nothing on either side: a leaf, which keeps the empty/null distinction of the patch.
     if (def.atomic || (!hasKeys(l) && !hasKeys(r))) return rhs !== undefined ? rhs : lhs;
     if (!r) return l; // nothing to merge in: SMD rebuilds the same map
-    const out: JsonObject = {};
-    let produced = 0;
-    // Whether `out` differs from `l`: when it does not, `l` itself is the result, so that a merge that
-    // changes nothing gives back the live object (later identity checks and diffs stop at once).
-    let changed = false;
+    // The result is `l` itself until a member changes (a merge that changes nothing gives back the live
+    // object, so later identity checks and diffs stop at once); then a copy of `l` (one clone rather than
+    // a member-by-member build) with the merged members in place and the patch's new members after them.
+    // Members are merged in the live map's order, then the new ones in the patch's: that orders the errors.
+    let out: JsonObject | undefined;
+    let dropped: string[] | undefined;
     // (for-in rather than Object.keys: no key arrays; JSON objects inherit nothing enumerable.)
-    for (const key in l) {
-      const lv = l[key];
-      const rv = hasOwn(r, key) ? r[key] : undefined;
-      const merged = rv === undefined ? lv : this.child(lv, rv, fieldType(def, key), key);
-      if (merged !== lv) changed = true;
-      if (merged !== undefined) {
-        setOwn(out, key, merged);
-        produced++;
+    if (l) {
+      for (const key in l) {
+        // The patch names few of the live keys: the own-property test only for what it seems to hold (a
+        // JSON value is never undefined; inherited members such as `constructor` fail the test).
+        const rv = r[key];
+        if (rv === undefined || !hasOwn(r, key)) continue;
+        const lv = l[key];
+        const merged = this.child(lv, rv, fieldType(def, key), key);
+        if (merged === lv) continue;
+        out ??= { ...l };
+        if (merged === undefined) (dropped ??= []).push(key);
+        else setOwn(out, key, merged);
       }
     }
     for (const key in r) {
       if (l && hasOwn(l, key)) continue;
       const merged = this.child(undefined, r[key], fieldType(def, key), key);
-      if (merged !== undefined) {
-        setOwn(out, key, merged);
-        produced++;
-        changed = true;
-      }
+      if (merged === undefined) continue;
+      out ??= l ? { ...l } : {};
+      setOwn(out, key, merged);
     }
-    if (!changed && l) return l;
-    return produced > 0 ? out : undefined;
+    if (out === undefined) return l;
+    if (dropped === undefined) return out;
+    // A member whose merge produced nothing is left out (only on the way to an error in practice).
+    const kept: JsonObject = {};
+    let produced = 0;
+    for (const key in out) {
+      if (dropped.includes(key)) continue;
+      setOwn(kept, key, out[key]);
+      produced++;
+    }
+    return produced > 0 ? kept : undefined;
   }
 
   private index(def: ListDef, list: JsonArray | undefined, ids: readonly ItemIdentity[], allowDuplicates: boolean): Indexed {
