@@ -27,10 +27,15 @@ import zlib from 'node:zlib';
 const REGISTRY = Symbol.for('amender.loadedScripts');
 
 /**
- * Set by the build's warm-up run (scripts/compile-cache.mjs): the entries then write their caches — the
- * Node server's main thread as it exits, a review worker before its first answer.
+ * Set by the build's warm-up runs (scripts/compile-cache.mjs): the entries then write their caches — the
+ * Node server's main thread as it exits (`main`), a review worker before its first answer (`worker`).
  */
 export const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
+
+/** Whether this warm-up run is to write the cache of `thread` (see WRITE_CODE_CACHE_VARIABLE). */
+export function writesCodeCache(thread: 'main' | 'worker'): boolean {
+  return process.env[WRITE_CODE_CACHE_VARIABLE] === thread;
+}
 
 /** The cache file beside a bundle: `<bundle>.v8cache`. */
 export const SCRIPT_CACHE_SUFFIX = '.v8cache';
