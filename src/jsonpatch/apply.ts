@@ -80,7 +80,20 @@ function countCopy(root: JsonValue, from: string, copied: number, guard: ReviewG
   return total;
 }
 
+/**
+ * Rules by options object, for frozen ones only (a caller may change its own options between calls):
+ * the named flavours are frozen constants, so they resolve once.
+ */
+const rulesByOptions = new WeakMap<Readonly<ApplyOptions>, EvanphxRules>();
+
 function evanphxRules(options: Readonly<ApplyOptions>): EvanphxRules {
+  if (!Object.isFrozen(options)) return resolveRules(options);
+  let rules = rulesByOptions.get(options);
+  if (rules === undefined) rulesByOptions.set(options, (rules = resolveRules(options)));
+  return rules;
+}
+
+function resolveRules(options: Readonly<ApplyOptions>): EvanphxRules {
   const v5 = options.engine === 'evanphx-v5';
   return {
     v5,
