@@ -86,10 +86,17 @@ function countCopy(root: JsonValue, from: string, copied: number, guard: ReviewG
  */
 const rulesByOptions = new WeakMap<Readonly<ApplyOptions>, EvanphxRules>();
 
+let lastOptions: Readonly<ApplyOptions> | undefined;
+let lastRules: EvanphxRules | undefined;
+
 function evanphxRules(options: Readonly<ApplyOptions>): EvanphxRules {
+  // Calls come in runs of one flavour: the last answer first, then the map.
+  if (options === lastOptions) return lastRules!;
   if (!Object.isFrozen(options)) return resolveRules(options);
   let rules = rulesByOptions.get(options);
   if (rules === undefined) rulesByOptions.set(options, (rules = resolveRules(options)));
+  lastOptions = options;
+  lastRules = rules;
   return rules;
 }
 
