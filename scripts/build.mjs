@@ -280,7 +280,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
   for (const r of report) {
     const lazy = r.lazyChunkBytes ? `, ${kb(r.lazyChunkBytes)} in chunks loaded on demand` : '';
-    const cache = r.compileCacheBytes ? `, ${kb(r.compileCacheBytes)} compile cache` : '';
+    const cache = r.compileCacheBytes ? `, ${kb(r.compileCacheBytes)} code cache` : '';
     console.log(`built ${r.target.padEnd(8)} ${r.file.padEnd(24)} ${kb(r.bytes).padStart(11)}  (${kb(r.gzip)} gzip${lazy}${cache})`);
   }
 }

@@ -2,8 +2,8 @@
  * Writes the V8 code caches of a built Node bundle (read at start by src/adapters/script-cache.ts): the
  * bundle runs once under the given Node and answers one review, then writes the cache of each script it
  * compiled, as V8 holds it at that moment — the functions the review ran included. The Node server
- * starts with one review worker, answers and is stopped: the worker writes worker.cjs.v8cache before its
- * answer, the main thread server.cjs.v8cache as it exits. The Lambda handler is initialized, invoked, and
+ * starts twice, answers and is stopped: evaluating in process, its main thread writes server.cjs.v8cache
+ * as it exits; with one review worker, the worker writes worker.cjs.v8cache before its answer. The Lambda handler is initialized, invoked, and
  * writes engine.cjs.v8cache. A bundle that cannot start or answer under that Node fails the build.
  *
  *   node scripts/compile-cache.mjs DIST_TARGET_DIR node|lambda [NODE]   (the Knative image runs this)
@@ -96,10 +96,20 @@ async function warmLambda(node, dir) {
   await run(node, ['--input-type=module', '-e', LAMBDA_WARM_UP, bundle, sampleReview()], { AMENDER_LOG_LEVEL: 'error' });
 }
 
+/**
+ * Two runs: one evaluating in process writes the main thread's cache (so that it holds the review too,
+ * for AMENDER_WORKERS=0 and for the reviews the main thread answers itself), one with a review worker
+ * writes the worker's.
+ */
 async function warmNodeServer(node, dir) {
+  await warmNodeServerOnce(node, dir, { AMENDER_WORKERS: '0', AMENDER_WRITE_CODE_CACHE: 'main' });
+  await warmNodeServerOnce(node, dir, { AMENDER_WORKERS: '1', AMENDER_WRITE_CODE_CACHE: 'worker' });
+}
+
+async function warmNodeServerOnce(node, dir, env) {
   let failure;
   let url;
-  await run(node, [join(dir, 'main.js')], { PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_WORKERS: '1', AMENDER_LOG_LEVEL: 'info', AMENDER_WRITE_CODE_CACHE: '1' }, (line, child) => {
+  await run(node, [join(dir, 'main.js')], { PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_LOG_LEVEL: 'info', ...env }, (line, child) => {
     let message;
     try {
       message = JSON.parse(line);

@@ -5,10 +5,10 @@
  * file and ../../policies is found from it.
  */
 import { fileURLToPath } from 'node:url';
-import { loadCachedScript, WRITE_CODE_CACHE_VARIABLE, writeScriptCaches } from './script-cache.js';
+import { loadCachedScript, writesCodeCache, writeScriptCaches } from './script-cache.js';
 
 type Server = typeof import('./node-main.js');
 
 const server = loadCachedScript<Server>(fileURLToPath(new URL('./server.cjs', import.meta.url)));
-if (process.env[WRITE_CODE_CACHE_VARIABLE] === '1') process.on('exit', () => writeScriptCaches());
+if (writesCodeCache('main')) process.on('exit', () => writeScriptCaches());
 await server.exports.runNodeServer(import.meta.url, { codeCache: server.cache });

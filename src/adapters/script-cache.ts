@@ -1,20 +1,20 @@
 /**
  * A CommonJS bundle compiled with V8's code cache *taken after it ran*. Node's own compile cache
  * (`module.enableCompileCache`) is made when a module is compiled, so it holds only what V8 compiles
- * eagerly: the functions a first review calls would be compiled on that call, at every cold start. `vm.Script` can produce a
- * cache at any moment (`createCachedData()`), and V8 then includes every function compiled so far; the
- * build runs the bundle once, answers a sample review, and keeps that cache beside the bundle
- * (scripts/compile-cache.mjs). Measured in bench/README.md ("Node's compile cache does not hold what the
- * first review runs").
+ * eagerly: the functions a first review calls would be compiled on that call, at every cold start.
+ * `vm.Script` can produce a cache at any moment (`createCachedData()`), and V8 then includes every
+ * function compiled so far; the build runs the bundle once, answers a sample review, and keeps that cache
+ * beside the bundle (scripts/compile-cache.mjs). Measured in bench/README.md ("Node's compile cache does
+ * not hold what the first review runs").
  *
  * The worst case is a start without the cache, never a wrong one: the file carries a CRC-32 and the
  * length of the bundle it was made from and a CRC-32 of the cache (V8 checks only the source's length,
  * and not the payload in release builds, so a cache of another bundle or a corrupt file must not reach
  * it), and V8 itself refuses a cache made by another V8 version or other flags
- * (`script.cachedDataRejected`); the bundle is then compiled as usual. (CRC-32, not a cryptographic
- * hash: these guard against accidents, and loading node:crypto alone cost a cold start 6–30 ms.) Nothing here throws for a cache:
- * a missing, unreadable, corrupt or refused one is reported in the returned status. NODE_DISABLE_COMPILE_CACHE=1
- * turns it off, as it does Node's own cache.
+ * (`script.cachedDataRejected`); the bundle is then compiled as usual. CRC-32, not a cryptographic hash:
+ * these guard against accidents, and loading node:crypto alone cost a cold start 6–30 ms. Nothing here
+ * throws for a cache: a missing, unreadable, corrupt or refused one is reported in the returned status.
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own cache.
  *
  * This module must stay tiny and import nothing of the engine: the entries run it before the bundle.
  */
@@ -27,10 +27,15 @@ import zlib from 'node:zlib';
 const REGISTRY = Symbol.for('amender.loadedScripts');
 
 /**
- * Set by the build's warm-up run (scripts/compile-cache.mjs): the entries then write their caches — the
- * Node server's main thread as it exits, a review worker before its first answer.
+ * Set by the build's warm-up runs (scripts/compile-cache.mjs): the entries then write their caches — the
+ * Node server's main thread as it exits (`main`), a review worker before its first answer (`worker`).
  */
 export const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
+
+/** Whether this warm-up run is to write the cache of `thread` (see WRITE_CODE_CACHE_VARIABLE). */
+export function writesCodeCache(thread: 'main' | 'worker'): boolean {
+  return process.env[WRITE_CODE_CACHE_VARIABLE] === thread;
+}
 
 /** The cache file beside a bundle: `<bundle>.v8cache`. */
 export const SCRIPT_CACHE_SUFFIX = '.v8cache';
@@ -41,9 +46,15 @@ const HEADER_BYTES = MAGIC.length + 12;
 /** zlib.crc32 (Node ≥ 20.15); without it no cache is read or written. */
 const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
-function header(source: Buffer, data: Uint8Array): Buffer {
+/** What a cache file records of the bundle it was made from: its CRC-32 and byte length. */
+interface SourceIdentity {
+  crc: number;
+  length: number;
+}
+
+function header(source: SourceIdentity, data: Uint8Array): Buffer {
   const fields = Buffer.alloc(12);
-  fields.writeUInt32LE(crc32!(source), 0);
+  fields.writeUInt32LE(source.crc, 0);
   fields.writeUInt32LE(source.length, 4);
   fields.writeUInt32LE(crc32!(data), 8);
   return Buffer.concat([MAGIC, fields]);
@@ -54,7 +65,7 @@ export type ScriptCacheStatus = 'used' | 'rejected' | 'missing' | 'corrupt' | 'd
 interface LoadedScript {
   file: string;
   script: vm.Script;
-  source: Buffer;
+  source: SourceIdentity;
 }
 
 /**
@@ -68,8 +79,8 @@ function wrap(source: string): string {
   return `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
 }
 
-function readCache(file: string, source: Buffer): { data?: Buffer; status: ScriptCacheStatus } {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE === '1' || !crc32) return { status: 'disabled' };
+function readCache(file: string, source: SourceIdentity | undefined): { data?: Buffer; status: ScriptCacheStatus } {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE === '1' || !source) return { status: 'disabled' };
   let bytes: Buffer;
   try {
     bytes = readFileSync(file + SCRIPT_CACHE_SUFFIX);
@@ -91,11 +102,11 @@ function readCache(file: string, source: Buffer): { data?: Buffer; status: Scrip
  */
 export function loadCachedScript<T>(file: string): { exports: T; cache: ScriptCacheStatus } {
   const bytes = readFileSync(file);
-  const source = bytes.toString('utf8');
-  const cached = readCache(file, bytes);
-  const script = new vm.Script(wrap(source), { filename: file, ...(cached.data ? { cachedData: cached.data } : {}) });
+  const identity = crc32 ? { crc: crc32(bytes), length: bytes.length } : undefined;
+  const cached = readCache(file, identity);
+  const script = new vm.Script(wrap(bytes.toString('utf8')), { filename: file, ...(cached.data ? { cachedData: cached.data } : {}) });
   const cache: ScriptCacheStatus = cached.data && script.cachedDataRejected ? 'rejected' : cached.status;
-  loaded.push({ file, script, source: bytes });
+  if (identity) loaded.push({ file, script, source: identity });
   const module = { exports: {} as T };
   const factory = script.runInThisContext() as (exports: T, require: NodeJS.Require, module: { exports: T }, filename: string, dirname: string) => void;
   factory(module.exports, createRequire(file), module, file, dirname(file));

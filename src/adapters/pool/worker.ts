@@ -3,7 +3,7 @@
  * with the engine as built (serve.ts). In the build's warm-up run it writes its code cache just before
  * its first answer, when the engine has compiled what a review runs (../script-cache.ts).
  */
-import { WRITE_CODE_CACHE_VARIABLE, writeScriptCaches } from '../script-cache.js';
+import { writesCodeCache, writeScriptCaches } from '../script-cache.js';
 import { serveReviews } from './serve.js';
 
-serveReviews(process.env[WRITE_CODE_CACHE_VARIABLE] === '1' ? { beforeFirstAnswer: () => void writeScriptCaches() } : {});
+serveReviews(writesCodeCache('worker') ? { beforeFirstAnswer: () => void writeScriptCaches() } : {});
