@@ -47,8 +47,7 @@ function add(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean, 
     if (!isContainer(value)) throw OpFailure.error('add operation does not apply: the document root can only be replaced by an object or array');
     return wc.setRoot(value);
   }
-  if (rules.ensurePathExistsOnAdd) ensurePathExists(wc, path, rules);
-  const found = findObject(wc.root, path, rules);
+  const found = rules.ensurePathExistsOnAdd ? ensurePathExists(wc, path, rules) : findObject(wc.root, path, rules);
   if (!found) throw OpFailure.error(`add operation does not apply: doc is missing path: "${path}": missing value`);
   const parent = last(found.loc);
   if (!Array.isArray(parent)) return wc.setMember(found.loc, found.key, value, isFloat);

@@ -80,7 +80,27 @@ function countCopy(root: JsonValue, from: string, copied: number, guard: ReviewG
   return total;
 }
 
+/**
+ * Rules by options object, for frozen ones only (a caller may change its own options between calls):
+ * the named flavours are frozen constants, so they resolve once.
+ */
+const rulesByOptions = new WeakMap<Readonly<ApplyOptions>, EvanphxRules>();
+
+let lastOptions: Readonly<ApplyOptions> | undefined;
+let lastRules: EvanphxRules | undefined;
+
 function evanphxRules(options: Readonly<ApplyOptions>): EvanphxRules {
+  // Calls come in runs of one flavour: the last answer first, then the map.
+  if (options === lastOptions) return lastRules!;
+  if (!Object.isFrozen(options)) return resolveRules(options);
+  let rules = rulesByOptions.get(options);
+  if (rules === undefined) rulesByOptions.set(options, (rules = resolveRules(options)));
+  lastOptions = options;
+  lastRules = rules;
+  return rules;
+}
+
+function resolveRules(options: Readonly<ApplyOptions>): EvanphxRules {
   const v5 = options.engine === 'evanphx-v5';
   return {
     v5,

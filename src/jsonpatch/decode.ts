@@ -93,22 +93,26 @@ function checkV4(raw: JsonObject): Checked {
 
 function checkV5(raw: JsonObject): Checked {
   const op = kindOf(raw);
-  const invalid = (why: string) => `invalid operation ${goOpJson(raw)}: ${why}`;
-  if (!OP_NAMES.has(op)) return invalid('unsupported operation');
+  if (!OP_NAMES.has(op)) return invalidV5(raw, 'unsupported operation');
   if ((op === 'add' || op === 'replace') && !hasOwn(raw, 'value')) {
-    return invalid("failed to decode 'value': operation, missing value field: missing value");
+    return invalidV5(raw, "failed to decode 'value': operation, missing value field: missing value");
   }
   let from: string | undefined;
   if (op === 'move' || op === 'copy') {
     const f = goString(raw, 'from');
-    if (typeof f !== 'string') return invalid(`failed to decode 'from': ${f.error}`);
+    if (typeof f !== 'string') return invalidV5(raw, `failed to decode 'from': ${f.error}`);
     from = f;
   }
   const path = goString(raw, 'path');
-  if (typeof path !== 'string') return invalid(`failed to decode 'path': ${path.error}`);
+  if (typeof path !== 'string') return invalidV5(raw, `failed to decode 'path': ${path.error}`);
   if (from !== undefined) return { op: op as 'move' | 'copy', from, path };
   if (op === 'remove') return { op, path };
   return withValue(raw, { op: op as 'add' | 'replace' | 'test', path, value: hasOwn(raw, 'value') ? raw.value : null });
+}
+
+/** v5's DecodePatch error for one operation (a plain function: checkV5 runs for every operation). */
+function invalidV5(raw: JsonObject, why: string): string {
+  return `invalid operation ${goOpJson(raw)}: ${why}`;
 }
 
 /** Keeps the int/double marker of a literal `value` (`1.0`) on the decoded operation. */

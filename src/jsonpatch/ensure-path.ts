@@ -1,8 +1,8 @@
 import type { JsonArray, JsonObject } from '../json/index.js';
-import { arrayAdd, getChild } from './evanphx-containers.js';
-import type { EvanphxRules } from './evanphx-containers.js';
+import { arrayAdd, findObject, getChild } from './evanphx-containers.js';
+import type { EvanphxRules, Found } from './evanphx-containers.js';
 import { OpFailure } from './op-failure.js';
-import { formatPointer, parseGoInt, splitGoPath, unescapeToken } from './pointer.js';
+import { formatPointer, goTokens, parseGoInt, unescapeToken } from './pointer.js';
 import { isContainer } from './working-copy.js';
 import type { Location, WorkingCopy } from './working-copy.js';
 
@@ -17,16 +17,24 @@ import type { Location, WorkingCopy } from './working-copy.js';
  * segment as written, still escaped, so the add that follows cannot find it when the segment held `~0`/`~1`
  * (the add fails); a null array element is not replaced, the new container is inserted before it.
  * Unlike the reference, padding is bounded (`maxArrayPadding`): a hostile index cannot allocate without limit.
+ *
+ * Returns what `findObject` would find for the add afterwards (one walk instead of two), or undefined
+ * when it would find nothing.
  */
-export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRules): void {
-  const parts = splitGoPath(path);
-  if (parts === undefined || !isContainer(wc.root)) return;
-  const missingPath = () => OpFailure.error(`add operation does not apply: doc is missing path: "${path}": missing value`);
+export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRules): Found | undefined {
+  // The pieces of `splitGoPath` (the first one dropped), read in place: `start` is where the current
+  // piece begins, `end` the `/` after it. The last piece is never walked, only returned.
+  let start = path.indexOf('/') + 1;
+  if (start === 0 || !isContainer(wc.root)) return findObject(wc.root, path, rules);
+  const escaped = path.indexOf('~') >= 0;
   const loc = wc.rootLocation();
+  // Whether the walk so far is the one findObject would take afterwards: it would not step through a
+  // container created for `-` (an array add of `-` appends, but a get of `-` fails).
+  let findable = true;
   let padded = 0;
-  for (let pi = 0; pi < parts.length - 1; pi++) {
-    const part = parts[pi];
-    const key = unescapeToken(part);
+  for (let end = path.indexOf('/', start); end >= 0; start = end + 1, end = path.indexOf('/', start)) {
+    const part = path.slice(start, end);
+    const key = escaped ? unescapeToken(part) : part;
     const cur = loc.chain[loc.chain.length - 1];
     const child = getChild(cur, key, rules);
     const target = child.ok ? child.value : undefined;
@@ -36,7 +44,7 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
       continue;
     }
     if (target !== undefined && target !== null) {
-      const where = formatPointer(parts.slice(0, pi + 1).map(unescapeToken));
+      const where = formatPointer(goTokens(path.slice(0, end))!);
       throw OpFailure.error(`add operation cannot create path "${path}": "${where}" holds a ${typeof target}: invalid state detected`);
     }
     if (Array.isArray(cur)) {
@@ -47,7 +55,8 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
         wc.appendNulls(loc, at.value - cur.length);
       }
     }
-    const node = newContainer(parts[pi + 1], path, rules);
+    const nextEnd = path.indexOf('/', end + 1);
+    const node = newContainer(nextEnd < 0 ? path.slice(end + 1) : path.slice(end + 1, nextEnd), path, rules);
     if (Array.isArray(node)) {
       padded += node.length;
       if (padded > rules.maxArrayPadding) throw tooMuchPadding(path, rules);
@@ -58,16 +67,25 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
     if (Array.isArray(holder)) {
       const added = arrayAdd(wc, loc, part, node, false, rules);
       // The reference ignores this failure, then cannot find the path: the add fails.
-      if (typeof added === 'string') throw missingPath();
+      if (typeof added === 'string') throw missingPath(path);
+      // A get of the same piece lands on the new container unless the piece was `-`.
+      if (part === '-') findable = false;
       step = added;
     } else {
-      if (key !== part) throw missingPath();
+      if (key !== part) throw missingPath(path);
       wc.setMember(loc, part, node, false);
       step = part;
     }
     loc.chain.push(node);
     loc.keys.push(step);
   }
+  if (!findable) return undefined;
+  const last = path.slice(start);
+  return { loc, key: escaped ? unescapeToken(last) : last };
+}
+
+function missingPath(path: string): OpFailure {
+  return OpFailure.error(`add operation does not apply: doc is missing path: "${path}": missing value`);
 }
 
 function newContainer(next: string, path: string, rules: EvanphxRules): JsonArray | JsonObject {

@@ -1,7 +1,7 @@
 import { hasOwn } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { parseGoInt, unescapeToken } from './pointer.js';
-import { isContainer } from './working-copy.js';
+import { isContainer, ownMember } from './working-copy.js';
 import type { Location, WorkingCopy } from './working-copy.js';
 
 /** The evanphx behaviour switches, resolved from ApplyOptions. */
@@ -37,7 +37,8 @@ export function getChild(c: JsonObject | JsonArray, key: string, rules: EvanphxR
     if (index >= c.length) return { ok: false, error: invalidIndex(n.text), missing: false };
     return { ok: true, value: c[index], key: index };
   }
-  if (hasOwn(c, key)) return { ok: true, value: c[key], key };
+  const value = ownMember(c, key);
+  if (value !== undefined || hasOwn(c, key)) return { ok: true, value, key };
   if (rules.v5) return { ok: false, error: `unable to get nonexistent key: ${key}: missing value`, missing: true };
   return { ok: true, value: undefined, key };
 }

@@ -13,6 +13,17 @@ export interface Location {
   keys: (string | number)[];
 }
 
+/**
+ * `obj`'s own member `key`, or undefined. A plain property read answers for nearly every key: a JSON
+ * value is never undefined or a function, so only those results (and `__proto__`, whose inherited
+ * accessor returns an object) can be inherited and need the dearer own-property check.
+ */
+export function ownMember(obj: JsonObject, key: string): JsonValue | undefined {
+  const v = obj[key];
+  if (v === undefined || typeof v === 'function' || key === '__proto__') return hasOwn(obj, key) ? obj[key] : undefined;
+  return v;
+}
+
 export function isContainer(v: JsonValue | undefined): v is Container {
   return typeof v === 'object' && v !== null;
 }
@@ -28,7 +39,12 @@ export function isContainer(v: JsonValue | undefined): v is Container {
  */
 export class WorkingCopy {
   root: JsonValue;
-  private readonly owned = new Set<object>();
+  /**
+   * The containers this working copy made. Most patches own a handful, where a scan of a short list is
+   * cheaper than making and filling a Set; past OWNED_LIST_MAX they move to one.
+   */
+  private ownedList: object[] = [];
+  private ownedSet: Set<object> | undefined;
 
   constructor(root: JsonValue) {
     this.root = root;
@@ -52,7 +68,7 @@ export class WorkingCopy {
     let parent: Container | undefined;
     for (let i = 0; i < length; i++) {
       let c = chain[i];
-      if (!this.owned.has(c)) {
+      if (!this.owns(c)) {
         c = this.own(copyContainer(c, adding && i === length - 1));
         chain[i] = c;
         if (parent === undefined) this.root = c;
@@ -65,7 +81,9 @@ export class WorkingCopy {
 
   /** Sets an object member (adding or overwriting it). */
   setMember(loc: Location, key: string, value: JsonValue, isFloat: boolean): void {
-    let obj = this.writable(loc, loc.chain.length, !hasOwn(loc.chain[loc.chain.length - 1], key)) as JsonObject;
+    // Only how the copy is made depends on it (see copyObject).
+    const adding = ownMember(loc.chain[loc.chain.length - 1] as JsonObject, key) === undefined;
+    let obj = this.writable(loc, loc.chain.length, adding) as JsonObject;
     if (!isFloat && isFloatLiteral(obj, key)) {
       // The slot's float mark would wrongly outlive the value it described: rebuild without it.
       obj = this.replaceLast(loc, copyObject(obj, key));
@@ -120,7 +138,7 @@ export class WorkingCopy {
    * edit through one place would show through the other.
    */
   detach(value: JsonValue): JsonValue {
-    if (!isContainer(value) || !this.owned.has(value)) return value;
+    if (!isContainer(value) || !this.owns(value)) return value;
     if (Array.isArray(value)) {
       const out = copyArray(value);
       for (let i = 0; i < out.length; i++) out[i] = this.detach(out[i]);
@@ -145,10 +163,26 @@ export class WorkingCopy {
   }
 
   own<T extends object>(c: T): T {
-    this.owned.add(c);
+    if (this.ownedSet !== undefined) {
+      this.ownedSet.add(c);
+    } else if (this.ownedList.length < OWNED_LIST_MAX) {
+      this.ownedList.push(c);
+    } else {
+      this.ownedSet = new Set(this.ownedList);
+      this.ownedSet.add(c);
+    }
     return c;
   }
+
+  private owns(c: object): boolean {
+    if (this.ownedSet !== undefined) return this.ownedSet.has(c);
+    const list = this.ownedList;
+    for (let i = 0; i < list.length; i++) if (list[i] === c) return true;
+    return false;
+  }
 }
+
+const OWNED_LIST_MAX = 16;
 
 function attach(parent: Container, key: string | number, child: Container): void {
   if (Array.isArray(parent)) parent[key as number] = child;

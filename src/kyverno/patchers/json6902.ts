@@ -31,11 +31,13 @@ export function decodePatchValue(value: JsonValue): Operation[] {
   if (value === null) throw new KyvernoRuleError('empty mutate rule');
   const decoded = decodePatch(value, 'kyverno');
   if (!decoded.ok) throw new KyvernoRuleError(`invalid patchesJson6902: ${decoded.message}`);
-  decoded.patch.forEach((op, i) => {
+  const ops = decoded.patch;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
     checkPointer(op.path, i, 'path');
     if (op.op === 'move' || op.op === 'copy') checkPointer(op.from, i, 'from');
-  });
-  return decoded.patch;
+  }
+  return ops;
 }
 
 /** Text → checked operations. */
@@ -55,6 +57,11 @@ function checkPointer(pointer: string, index: number, field: 'path' | 'from'): v
 
 const BAD_TILDE = /~(?![01])/;
 
+function hasCopy(ops: readonly Operation[]): boolean {
+  for (let i = 0; i < ops.length; i++) if (ops[i].op === 'copy') return true;
+  return false;
+}
+
 /**
  * Applies decoded operations; the resource is left untouched when any operation fails. `copy` shares
  * the copied value, so a few dozen copies of copies describe an exponentially large document: with
@@ -64,7 +71,7 @@ export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[]
   guard.check();
   const result = applyPatch(resource, ops, 'kyverno');
   if (!result.ok) throw new KyvernoRuleError(`failed to apply patchesJson6902: ${result.message}`);
-  if (ops.some((op) => op.op === 'copy')) measureValue(result.doc, guard, 'the patched resource');
+  if (hasCopy(ops)) measureValue(result.doc, guard, 'the patched resource');
   guard.check();
   return result.doc;
 }
