@@ -2,8 +2,9 @@
  * Log lines of the Node server, buffered: a write to a pipe (a container's log) is a synchronous system
  * call on Linux, and one per request cost about a tenth of a review's CPU. Lines are kept in memory and
  * written together when `intervalMs` has passed since the first one waiting, when `maxBytes` are waiting,
- * or when `flush()` is called — the server calls it when its drain starts and when the process exits
- * (process.exit, the end of the event loop, a fatal error), so no line is lost at SIGTERM. A process
+ * or when `flush()` is called — the server calls it once its policy sets have first loaded (so that the
+ * start's lines appear when it is ready), when its drain starts and when the process exits (process.exit,
+ * the end of the event loop, a fatal error), so no line is lost at SIGTERM. A process
  * killed outright (SIGKILL, out of memory) loses at most the last interval's lines.
  */
 

@@ -150,6 +150,9 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
       notReady: all.filter((r) => !r.provider().set).map((r) => r.name),
       durationMs: Math.round(performance.now() - loading),
     });
+    // The start's lines are written at once, not with the next batch: whoever watches the log for the
+    // server being ready (an operator, a script, a benchmark) sees it when it is.
+    stdout.flush();
   });
 
   const stop = (signal: string) => {
