@@ -12,6 +12,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { integer, readSettings } from '../../settings/index.js';
+import { DEFAULT_WORKER_HEAP_MB, POOL_VARIABLES } from './variables.js';
+
+export { DEFAULT_WORKER_HEAP_MB, POOL_VARIABLES };
 
 export interface PoolSettings {
   workers: number;
@@ -20,16 +23,9 @@ export interface PoolSettings {
   queueLimit: number;
 }
 
-export const POOL_VARIABLES = {
-  workers: 'AMENDER_WORKERS',
-  heapMb: 'AMENDER_WORKER_HEAP_MB',
-  graceMs: 'AMENDER_WORKER_GRACE_MS',
-  queueLimit: 'AMENDER_REVIEW_QUEUE_LIMIT',
-} as const;
 
 export const POOL_ENVIRONMENT_VARIABLES: readonly string[] = Object.values(POOL_VARIABLES);
 
-export const DEFAULT_WORKER_HEAP_MB = 512;
 export const DEFAULT_WORKER_GRACE_MS = 1000;
 export const QUEUE_PER_WORKER = 64;
 /** Below this a worker cannot even load the engine. */

@@ -8,9 +8,11 @@
  *       .registerMetrics(registry)
  *       .close()
  *   serveReviews(options?)      the body of a worker thread (worker.ts; a test worker passes its own buildSet)
+ *   startEarlyWorker(url, env)  the first worker, started by the server's entry before its script (early.ts)
  */
 export { readPoolSettings, defaultWorkers, POOL_ENVIRONMENT_VARIABLES, POOL_VARIABLES, DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_GRACE_MS, type PoolSettings } from './config.js';
 export { workerEntryBeside, WORKER_BUNDLE_NAME, type WorkerEntry } from './entry.js';
 export { ReviewPool, type PoolOptions, type ReplaceReason } from './pool.js';
 export { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 export { serveReviews, type ReviewWorkerOptions } from './serve.js';
+export { pendingEarlyWorker, startEarlyWorker, takeEarlyWorker, type EarlyWorker } from './early.js';

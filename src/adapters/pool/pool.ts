@@ -31,6 +31,7 @@ import type { ReviewReply } from '../../admission/index.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import type { WorkerEntry } from './entry.js';
+import { takeEarlyWorker } from './early.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -333,12 +334,16 @@ export class ReviewPool {
   }
 
   private spawn(): Slot {
-    const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-    const worker = new Worker(this.options.entry.url, {
-      workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
-    });
-    const slot: Slot = { worker, shared, versions: new Map(), online: false, retired: false };
+    // The first worker may have been started by the server's entry already (early.ts).
+    const early = takeEarlyWorker(this.options.entry.url, this.options.heapMb);
+    const shared = early?.shared ?? new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
+    const worker =
+      early?.worker ??
+      new Worker(this.options.entry.url, {
+        workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData,
+        resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
+      });
+    const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false };
     for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
     let outOfMemory = false;
     worker.once('online', () => (slot.online = true));
