@@ -12,8 +12,9 @@
  * gets each set version (`PolicySetState.inputs` and `.generation`) once and builds it itself (a compiled
  * set holds closures that cannot cross threads); a review names the version it was read with.
  *
- * The workers start one after the other: one at once, the others when it has answered its first review,
- * when a review has to wait for a worker, or STAGGER_MS after the start, whichever comes first. Booting a
+ * The workers start one after the other: one at once (or the one the server's entry started before the
+ * server's script, early.ts), the others when it has answered its first review, when a review has to wait
+ * for a worker, or STAGGER_MS after the start, whichever comes first. Booting a
  * worker (loading the engine into a new isolate, then compiling it on its first review) takes as much CPU
  * as the server's own start; on the one or two cores a function usually gets, workers booting side by
  * side delayed the first reply by half as much again (npm run bench -- 60).
