@@ -6,23 +6,12 @@
  * Naming rules keeps only those (their policies' other rules are left out). Not part of `npm run bench`:
  * profiling slows what it measures, the proportions are what to read.
  */
-import { Session } from 'node:inspector/promises';
 import { pod4k } from './fixtures.js';
 import { policies } from './suites/35-kyverno.js';
 import type { JsonObject, JsonValue } from '../src/json/index.js';
 import { createPatch } from '../src/jsonpatch/index.js';
 import { runKyvernoPolicies } from '../src/kyverno/index.js';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { profileLoop } from './profile-session.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const top = Number(process.argv[3] ?? 40);
@@ -41,19 +30,7 @@ const once = async () => {
 };
 
 for (let i = 0; i < 2000; i++) await once(); // warm up: optimized code is what ships
-const session = new Session();
-session.connect();
-await session.post('Profiler.enable');
-await session.post('Profiler.setSamplingInterval', { interval: 50 });
-await session.post('Profiler.start');
-const end = performance.now() + seconds * 1000;
-let reviews = 0;
-while (performance.now() < end) {
-  await once();
-  reviews++;
-}
-const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
-session.disconnect();
+const { profile, runs: reviews } = await profileLoop(once, seconds);
 
 const byNode = new Map<number, number>();
 for (let i = 0; i < profile.samples.length; i++) {

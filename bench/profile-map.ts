@@ -7,24 +7,13 @@
  * measures (read the proportions, not the figures), and on a loaded machine a proportion of a few
  * percent is within the noise.
  */
-import { Session } from 'node:inspector/promises';
 import { pod4k } from './fixtures.js';
 import { generatedPolicies } from './suites/05-review.js';
 import { buildPolicySet, parseDocuments } from '../src/policyset/index.js';
 import { loadPolicies } from '../src/cli/load.js';
 import { nodeCliIO } from '../src/cli/node-io.js';
 import { answerReviewText } from '../src/server/index.js';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { profileLoop, type Profile, type ProfileNode } from './profile-session.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const bundled = await loadPolicies(['bundled'], nodeCliIO());
@@ -32,18 +21,7 @@ const set = buildPolicySet([...bundled.parsed, parseDocuments('bench.yaml', gene
 const text = JSON.stringify(pod4k());
 for (let i = 0; i < 500; i++) await answerReviewText(text, set, 1000);
 
-const session = new Session();
-session.connect();
-await session.post('Profiler.enable');
-await session.post('Profiler.setSamplingInterval', { interval: 50 });
-await session.post('Profiler.start');
-const end = performance.now() + seconds * 1000;
-let n = 0;
-while (performance.now() < end) {
-  await answerReviewText(text, set, 1000);
-  n++;
-}
-const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+const { profile, runs: n } = await profileLoop(() => answerReviewText(text, set, 1000), seconds);
 console.log(`${n} reviews in ${seconds} s: ${((seconds * 1e6) / n).toFixed(1)} µs each (profiled)`);
 summarize(profile);
 
