@@ -5,7 +5,7 @@
  * the named targets.
  */
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -180,36 +180,23 @@ export async function buildTargets(names = [], options = {}) {
       ...target.options,
       ...(target.options?.outdir ? { outdir: inDist(target.options.outdir) } : {}),
     });
+    // A CommonJS script (a target's `scripts`, or a package kept apart from them), minified.
+    const buildScript = (options) =>
+      build({ absWorkingDir: root, bundle: true, format: 'cjs', platform: target.platform, target: NODE_TARGETS, legalComments: 'linked', logLevel: 'warning', minify: true, ...options });
     for (const script of target.scripts ?? []) {
-      await build({
-        absWorkingDir: root,
+      await buildScript({
         entryPoints: [script.entry],
         outfile: inDist(script.outfile),
-        bundle: true,
-        format: 'cjs',
-        platform: target.platform,
-        target: NODE_TARGETS,
         sourcemap: 'linked',
-        legalComments: 'linked',
-        logLevel: 'warning',
-        minify: true,
         // A script has no import.meta: its module URL from the file it was compiled from.
         banner: { js: 'var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
         define: { 'import.meta.url': '__amenderModuleUrl', ...(script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : {}) },
         plugins: [requireApart(script.apart ?? {})],
       });
       for (const [pkg, file] of Object.entries(script.apart ?? {})) {
-        await build({
-          absWorkingDir: root,
+        await buildScript({
           stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
           outfile: join(dirname(inDist(script.outfile)), file),
-          bundle: true,
-          format: 'cjs',
-          platform: target.platform,
-          target: NODE_TARGETS,
-          legalComments: 'linked',
-          logLevel: 'warning',
-          minify: true,
         });
       }
     }
@@ -249,7 +236,7 @@ export async function buildTargets(names = [], options = {}) {
 
 /**
  * Bytes of the JS files `entry` loads at cold start — by static imports, and by the entry's own dynamic
- * imports (the compile-cache entries import the rest at once) — and of the other JS outputs.
+ * imports (an entry that imports the rest that way loads it at once) — and of the other JS outputs.
  */
 function splitLoad(metafile, entry) {
   const eager = new Set();

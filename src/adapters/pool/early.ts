@@ -33,6 +33,13 @@ const holder = globalThis as { [SLOT_KEY]?: Started };
 
 const WHOLE_NUMBER = /^\d+$/;
 
+/** A review worker thread running `url`, with its shared memory (protocol.ts) and heap limit. */
+export function newReviewWorker(url: URL, heapMb: number): { worker: Worker; shared: Int32Array } {
+  const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
+  const worker = new Worker(url, { workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  return { worker, shared };
+}
+
 /** Starts the first review worker of the server whose worker script is `url`, unless the settings say otherwise. */
 export function startEarlyWorker(url: URL, env: Readonly<Record<string, string | undefined>>): void {
   const workers = env[POOL_VARIABLES.workers];
@@ -40,9 +47,8 @@ export function startEarlyWorker(url: URL, env: Readonly<Record<string, string |
   if (workers !== undefined && (!WHOLE_NUMBER.test(workers) || Number(workers) === 0)) return;
   if (heap !== undefined && !WHOLE_NUMBER.test(heap)) return;
   const heapMb = heap === undefined ? DEFAULT_WORKER_HEAP_MB : Number(heap);
-  const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  const worker = new Worker(url, { workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-  const started: Started = { worker, shared, online: false, lost: false, url: url.href, heapMb };
+  const started: Started = { ...newReviewWorker(url, heapMb), online: false, lost: false, url: url.href, heapMb };
+  const { worker } = started;
   worker.once('online', () => (started.online = true));
   // Until the pool takes it, a failure is only noted (an 'error' without a listener would end the process).
   worker.once('error', () => (started.lost = true));

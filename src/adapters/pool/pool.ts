@@ -24,15 +24,15 @@
  * worker's heap (resourceLimits), the worker dies. Either way a new worker takes the slot and the review is
  * answered by the failure policy of the policy that was running and those after it (stopped.ts).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
 import { CallbackGauge, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
-import { SHARED_SLOTS, SLOT, type FromWorker, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
+import { SLOT, type FromWorker, type ToWorker, type WireAnswer } from './protocol.js';
 import type { ReviewReply } from '../../admission/index.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import type { WorkerEntry } from './entry.js';
-import { takeEarlyWorker } from './early.js';
+import { newReviewWorker, takeEarlyWorker } from './early.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -165,8 +165,11 @@ export class ReviewPool {
     if (job.signal.aborted) return Promise.resolve(cancelledAnswer());
     // A new version: every worker builds it now, before a review for it reaches that worker.
     this.prepare(job.setName, job.state);
-    if (!this.idleSlot()) this.grow();
-    const idle = this.idleSlot();
+    let idle = this.idleSlot();
+    if (!idle && this.unstarted > 0) {
+      this.grow();
+      idle = this.idleSlot();
+    }
     if (!idle && this.queue.length >= this.options.queueLimit) {
       return Promise.resolve(failure(503, 'unavailable', `all ${this.slots.length} review workers are busy and ${this.queue.length} reviews are waiting`));
     }
@@ -337,13 +340,7 @@ export class ReviewPool {
   private spawn(): Slot {
     // The first worker may have been started by the server's entry already (early.ts).
     const early = takeEarlyWorker(this.options.entry.url, this.options.heapMb);
-    const shared = early?.shared ?? new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-    const worker =
-      early?.worker ??
-      new Worker(this.options.entry.url, {
-        workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData,
-        resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
-      });
+    const { worker, shared } = early ?? newReviewWorker(this.options.entry.url, this.options.heapMb);
     const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false };
     for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
     let outOfMemory = false;
