@@ -81,8 +81,7 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
       guard.tick();
       const prefix = m[1];
       const variable = m[2];
-      let expression = variable.slice(2, -2).trim();
-      if (expression.startsWith('-')) expression = expression.slice(1).trim();
+      const expression = variableExpression(variable.slice(2, -2));
       // A nested variable's resolved text is part of this expression (`"{{element.name}}"` inside).
       const resolved = resolve(kept.length > 0 ? unmark(expression, kept) : expression, path, scope);
       if (original === variable) {
