@@ -7,20 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WORKER_HEAP_MB, pendingEarlyWorker, ReviewPool, startEarlyWorker, takeEarlyWorker, workerEntryBeside, type WorkerEntry } from '../../src/adapters/pool/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { createApp, type PolicySetState } from '../../src/server/index.js';
+import { createApp } from '../../src/server/index.js';
 import { ROOT } from './built.js';
-import { labelPolicy } from '../reliability/helpers/label-policy.js';
+import { labelPolicy, refresherState } from '../reliability/helpers/label-policy.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
 
-function stateOf(yaml: string): PolicySetState {
-  const parsed = parseDocuments('test.yaml', yaml);
-  return { set: buildPolicySet([parsed]), inputs: [parsed], generation: 1, source: 'test', sourceErrors: [] };
-}
 
 async function review(pool: ReviewPool): Promise<number> {
-  const state = stateOf(labelPolicy('labelled', 'labelled', 1));
+  const state = refresherState(labelPolicy('labelled', 'labelled', 1));
   const app = createApp({ policies: () => state, reviewer: pool.reviewer });
   const res = await app.app.fetch(new Request('http://x/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
   return res.status;

@@ -9,17 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewPool, workerEntryBeside, type AnswerStopped, type WorkerEntry } from '../../src/adapters/pool/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { createApp, fixedPolicySet, type PolicySetState } from '../../src/server/index.js';
+import { createApp, fixedPolicySet } from '../../src/server/index.js';
 import { ROOT } from './built.js';
 import { waitFor } from './bundle.js';
-import { labelPolicy, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
+import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
-/** A state as a refresher makes it: the set and the documents it was built from. */
-function stateOf(yaml: string, generation = 1): PolicySetState {
-  const parsed = parseDocuments('test.yaml', yaml);
-  return { set: buildPolicySet([parsed]), inputs: [parsed], generation, source: 'test', sourceErrors: [] };
-}
 
 function post(app: ReturnType<typeof createApp>, signal?: AbortSignal): Promise<Response> {
   return Promise.resolve(app.app.fetch(new Request('http://x/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) })));
@@ -42,7 +37,7 @@ function pool(options: Partial<ConstructorParameters<typeof ReviewPool>[0]> = {}
 
 describe('the review pool', () => {
   it('gives the reply the in-process evaluation gives', async () => {
-    const state = stateOf(labelPolicy('labelled', 'labelled', 1));
+    const state = refresherState(labelPolicy('labelled', 'labelled', 1));
     const inProcess = createApp({ policies: () => state });
     const pooled = createApp({ policies: () => state, reviewer: pool().reviewer });
     const [a, b] = await Promise.all([post(inProcess), post(pooled)]);
@@ -64,7 +59,7 @@ describe('the review pool', () => {
       return { allowed: false, status: { code: 403, message: `stopped (${reason}) at ${set.mutatingPolicies[ordinal].policy.name}` }, outcomes: [], warnings: [], auditAnnotations: {} };
     };
     const reviews = pool({ answerStopped, graceMs: 100 });
-    const state = stateOf(labelPolicy('slow', 'slow', 100, SLOW_CONDITION));
+    const state = refresherState(labelPolicy('slow', 'slow', 100, SLOW_CONDITION));
     // First a review with time enough: the worker then holds the set, and the next one starts at once.
     const patient = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     expect((await post(patient)).status).toBe(200);
@@ -82,7 +77,7 @@ describe('the review pool', () => {
 
   it('bounds its queue, and drops a waiting review whose client left', async () => {
     const reviews = pool({ queueLimit: 1 });
-    const state = stateOf(labelPolicy('slow', 'slow', 200, SLOW_CONDITION));
+    const state = refresherState(labelPolicy('slow', 'slow', 200, SLOW_CONDITION));
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     reviews.registerMetrics(app.metrics.registry);
     const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
@@ -103,7 +98,7 @@ describe('the review pool', () => {
 
   it('starts one worker at once, and the others after its first answer', { timeout: 60_000 }, async () => {
     const reviews = pool({ workers: 3 });
-    const state = stateOf(labelPolicy('labelled', 'labelled', 1));
+    const state = refresherState(labelPolicy('labelled', 'labelled', 1));
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer });
     reviews.registerMetrics(app.metrics.registry);
     const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
@@ -115,9 +110,9 @@ describe('the review pool', () => {
   it('starts the others at once when a review would wait for the first', { timeout: 60_000 }, async () => {
     const reviews = pool({ workers: 2 });
     // Several seconds of review: the second worker has ample time to start and answer the light one.
-    const slow = stateOf(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
+    const slow = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
     // Both apps answer /mutate (set name `default`): the light set is that set's next version.
-    const light = stateOf(labelPolicy('light', 'light', 1), 2);
+    const light = refresherState(labelPolicy('light', 'light', 1), 2);
     const slowApp = createApp({ policies: () => slow, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     const lightApp = createApp({ policies: () => light, reviewer: reviews.reviewer });
     reviews.registerMetrics(slowApp.metrics.registry);

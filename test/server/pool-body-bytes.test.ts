@@ -7,10 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewPool, workerEntryBeside } from '../../src/adapters/pool/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, type PolicySetState } from '../../src/server/index.js';
 import { ROOT } from '../node/built.js';
-import { labelPolicy } from '../reliability/helpers/label-policy.js';
+import { labelPolicy, refresherState } from '../reliability/helpers/label-policy.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
 
@@ -21,8 +20,7 @@ beforeAll(async () => {
 afterAll(() => pool.close());
 
 function state(): PolicySetState {
-  const parsed = parseDocuments('test.yaml', labelPolicy('bytes', 'bytes', 1));
-  return { set: buildPolicySet([parsed]), inputs: [parsed], generation: 1, source: 'test', sourceErrors: [] };
+  return refresherState(labelPolicy('bytes', 'bytes', 1));
 }
 
 async function answer(app: ReturnType<typeof createApp>, body: Uint8Array, chunked = false): Promise<{ status: number; json: unknown }> {

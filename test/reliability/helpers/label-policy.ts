@@ -1,4 +1,12 @@
 /** Policies for the review-pool tests: a MutatingAdmissionPolicy that labels Pods, with its bindings. */
+import { buildPolicySet, parseDocuments } from '../../../src/policyset/index.js';
+import type { PolicySetState } from '../../../src/server/index.js';
+
+/** A set's state as a refresher makes it (the set and the documents it was built from): what a pool needs. */
+export function refresherState(yaml: string, generation = 1): PolicySetState {
+  const parsed = parseDocuments('test.yaml', yaml);
+  return { set: buildPolicySet([parsed]), inputs: [parsed], generation, source: 'test', sourceErrors: [] };
+}
 
 const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
 
