@@ -13,7 +13,7 @@ import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './er
 import { dispatch, type Overload } from './functions.js';
 import { readJson } from './json.js';
 import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
-import { EQUALITY_COST, IN_LIST_COST } from './stdlib.js';
+import { equalityCost } from './stdlib.js';
 import { parseTimestamp } from './time.js';
 import { CelType, Kind } from './types.js';
 import {
@@ -333,7 +333,7 @@ class Planner {
           fn: (s) => {
             const a = l(s);
             const b = r(s);
-            charge(s, EQUALITY_COST([a, b], null));
+            charge(s, equalityCost(a, b));
             return celEquals(a, b) !== neg;
           },
         };
@@ -417,7 +417,7 @@ class Planner {
         const a = l(s);
         const b = r(s);
         if (Array.isArray(b)) {
-          if (!constList) charge(s, IN_LIST_COST([a, b], null));
+          if (!constList) charge(s, b.length);
           for (let i = 0; i < b.length; i++) if (celEquals(a, b[i])) return true;
           return false;
         }
@@ -879,7 +879,10 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
       const t = struct.fieldType(field);
       if (t) return typedRead(hasOwn.call(v, field) ? readJson(v, field, v[field]) : undefined, t);
     }
-    if (hasOwn.call(v, field)) return readJson(v, field, v[field]);
+    // A JSON value is never undefined or a function, and `__proto__` is the one inherited member that is
+    // neither: any other value read is the object's own, without the dearer own-property test.
+    const x = v[field];
+    if ((x !== undefined && typeof x !== 'function' && field !== '__proto__') || hasOwn.call(v, field)) return readJson(v, field, x);
     throw new CelEvalError(`no such key: ${field}`);
   }
   if (v instanceof CelOptional) return optionalSelect(v, field, struct);

@@ -42,10 +42,13 @@ const V = typeParam('V');
 export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
 export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 const traversal0: CostFn = (args) => Math.ceil(actualSize(args[0]) * STRING_TRAVERSAL_COST_FACTOR);
-const minSize: CostFn = (args) => Math.ceil(Math.min(actualSize(args[0]), actualSize(args[1])) * STRING_TRAVERSAL_COST_FACTOR);
+/** The cost of comparing `a` and `b` for equality (cel-go: a traversal of the smaller). */
+export function equalityCost(a: unknown, b: unknown): number {
+  return Math.ceil(Math.min(actualSize(a), actualSize(b)) * STRING_TRAVERSAL_COST_FACTOR);
+}
+const minSize: CostFn = (args) => equalityCost(args[0], args[1]);
 const sumSize: CostFn = (args) => Math.ceil((actualSize(args[0]) + actualSize(args[1])) * STRING_TRAVERSAL_COST_FACTOR);
-export const EQUALITY_COST = minSize;
-export const IN_LIST_COST: CostFn = (args) => actualSize(args[1]);
+const IN_LIST_COST: CostFn = (args) => actualSize(args[1]);
 
 // ---- integer helpers
 /** The int64 `v`, or cel-go's 'integer overflow' error. */

@@ -153,8 +153,14 @@ export function floorDiv(a: bigint, b: bigint): bigint {
   return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
 }
 
+/** A UTF-16 high surrogate: a string without one has as many code points as code units. */
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+
 /** Code-point length of a JS string (CEL strings are sequences of code points). */
 export function stringSize(s: string): number {
+  // The usual string has no surrogate pair: one native scan instead of a loop over its characters (the
+  // cost of every string comparison and concatenation measures both strings).
+  if (s.length < 2 || !HIGH_SURROGATE.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
