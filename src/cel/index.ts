@@ -96,6 +96,7 @@ export {
   ConversionError,
   toApplyConfiguration,
   toJsonPatchOperations,
+  type ConvertedSize,
 } from './k8s/convert.js';
 export { formatCelValue, celTypeName } from './k8s/format.js';
 export {

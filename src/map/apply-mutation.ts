@@ -20,9 +20,18 @@ export interface SchemaContext {
  * The kind's schema, or SMD's deduced one for a kind the registry does not know: a webhook cannot know
  * every CRD of a cluster (kube-apiserver, which does, answers 503 there; spec/map.md §9.4).
  */
-function schemaFor(kind: GroupVersionKind, ctx: SchemaContext) {
-  return ctx.schemas.lookupGvk(kind) ?? ctx.schemas.deduced(kind);
+function schemaFor(kind: GroupVersionKind, ctx: SchemaContext): ObjectType {
+  // Every mutation of a request asks with the same kind object and registry (a registry never changes):
+  // the last answer is kept, which spares the registry's key string and map lookups.
+  if (kind === last.kind && ctx.schemas === last.schemas) return last.schema!;
+  const schema = ctx.schemas.lookupGvk(kind) ?? ctx.schemas.deduced(kind);
+  last.kind = kind;
+  last.schemas = ctx.schemas;
+  last.schema = schema;
+  return schema;
 }
+
+const last: { kind?: GroupVersionKind; schemas?: SchemaRegistry; schema?: ObjectType } = {};
 
 /**
  * What the mutations of one request learned about the objects they produced, so that the schema checks of

@@ -18,6 +18,7 @@ import {
   type CompileResult,
   type CelDialect,
   type CelValue,
+  type ConvertedSize,
 } from '../cel/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
@@ -135,15 +136,18 @@ class Program implements PolicyProgram {
 
   private apply(m: CompiledMutation, value: CelValue, inputs: InvocationInputs): MutationOutcome {
     const { kind, guard } = inputs;
+    // CEL values share subtrees by reference: bound what they would be written out as. The conversion
+    // counts what it writes; only a result that embeds a document's subtree as it is (or is over the
+    // bound, for the message) is measured again.
+    const size: ConvertedSize = { bytes: NaN };
     try {
       if (m.patchType === 'JSONPatch') {
-        const ops = toJsonPatchOperations(value, guard);
-        // CEL values share subtrees by reference: bound what they would be written out as.
-        if (guard) checkJsonSize(ops, guard, 'the JSON patch of a mutation');
+        const ops = toJsonPatchOperations(value, guard, size);
+        if (guard && !(size.bytes <= guard.maxValueBytes)) checkJsonSize(ops, guard, 'the JSON patch of a mutation');
         return applyJsonPatchMutation(inputs.object, ops, kind, this.schema, inputs.history, guard);
       }
-      const config = toApplyConfiguration(value, guard);
-      if (guard) checkJsonSize(config, guard, 'the apply configuration of a mutation');
+      const config = toApplyConfiguration(value, guard, size);
+      if (guard && !(size.bytes <= guard.maxValueBytes)) checkJsonSize(config, guard, 'the apply configuration of a mutation');
       return applyConfigurationMutation(inputs.object, config, kind, this.schema, inputs.history);
     } catch (err) {
       if (err instanceof ConversionError) return { ok: false, message: err.message };

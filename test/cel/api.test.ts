@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseJson, isFloatLiteral } from '../../src/json/index.js';
+import { jsonSizeUpTo } from '../../src/jsonpatch/index.js';
+import { ReviewGuard } from '../../src/guard/index.js';
 import {
   CompiledVariables,
   ConversionError,
@@ -18,6 +20,7 @@ import {
   toApplyConfiguration,
   toJsonPatchOperations,
   type AdmissionInput,
+  type ConvertedSize,
   type CelRole,
   type CompileScope,
 } from '../../src/cel/index.js';
@@ -368,6 +371,36 @@ describe('construction syntax and conversions', () => {
     expect(() =>
       toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/spec', value: Object.x{a: Object.y{}}}]", 'jsonPatch') as never),
     ).toThrow(ConversionError);
+  });
+
+  it('a conversion under a guard reports the JSON size it wrote (as jsonSizeUpTo counts it), unknown when it embeds a document subtree', () => {
+    const guard = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 1 << 20 });
+    const patches = [
+      "[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('k8s.io/x~y'), value: 'v'}, JSONPatch{op: 'remove', path: '/spec/x'}, JSONPatch{op: 'copy', from: '/a', path: '/b'}]",
+      "[JSONPatch{op: 'add', path: '/spec', value: Object.x{replicas: 3, ratio: 2.5, on: true, none: null, tags: ['a', 'bc'], m: {'k': [1u, 2u]}, n: [-1], at: timestamp('2024-01-01T00:00:00Z'), b: b'hi', d: duration('90s')}}]",
+      "[JSONPatch{op: 'test', path: '/a', value: 'b'}].filter(p, false)",
+    ];
+    for (const expr of patches) {
+      const size: ConvertedSize = { bytes: -1 };
+      const ops = toJsonPatchOperations(value(expr, 'jsonPatch') as never, guard, size);
+      expect(size.bytes, expr).toBe(jsonSizeUpTo(ops, Infinity));
+    }
+    const configs = [
+      "Object{metadata: Object.metadata{labels: {'team': 'a', 'x': 'yz'}}, spec: Object.spec{containers: [Object.spec.containers{name: 'a', ports: [Object.spec.containers.ports{containerPort: 80}]}]}}",
+      'Object{}',
+    ];
+    for (const expr of configs) {
+      const size: ConvertedSize = { bytes: -1 };
+      const cfg = toApplyConfiguration(value(expr, 'applyConfiguration') as never, guard, size);
+      expect(size.bytes, expr).toBe(jsonSizeUpTo(cfg, Infinity));
+    }
+    // A subtree of the object is embedded as it is: its size is not known without measuring it.
+    const embedded: ConvertedSize = { bytes: -1 };
+    toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/spec', value: object.spec}]", 'jsonPatch') as never, guard, embedded);
+    expect(embedded.bytes).toBeNaN();
+    const unguarded: ConvertedSize = { bytes: -1 };
+    toApplyConfiguration(value('Object{}', 'applyConfiguration') as never, undefined, unguarded);
+    expect(unguarded.bytes).toBeNaN();
   });
 
   it('maps need string keys to become JSON', () => {

@@ -6,7 +6,7 @@
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
+import { mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
 import { CelUint, Duration, StructValue, Timestamp, isPlainObject, type CelMapValue, type CelValue } from '../engine/values.js';
 import { JSONPATCH_TYPE, OBJECT_TYPE } from './types.js';
@@ -37,18 +37,56 @@ function spend(n: number): void {
   }
 }
 
-function bounded<T>(guard: ReviewGuard | undefined, convert: () => T): T {
-  if (guard === undefined) return convert();
+/**
+ * A bound on the JSON size of what the conversion in progress wrote, counted as `jsonSizeUpTo`
+ * (src/jsonpatch) counts: strings as their length + 2, other scalars as 8, an array as 1 + its length,
+ * an object as 2 + its key lengths + 4 per member. NaN once a JSON subtree is embedded as it is (a plain
+ * object read from a document): its size is not known without a walk.
+ */
+let written = 0;
+
+/** What a conversion wrote, for a caller that would otherwise measure the result again (see ConvertedSize). */
+export interface ConvertedSize {
+  /**
+   * At least the result's JSON size as `jsonSizeUpTo` counts it; NaN when unknown (the result embeds a
+   * document's subtree as it is). Set by the conversion.
+   */
+  bytes: number;
+}
+
+function bounded<T>(guard: ReviewGuard | undefined, convert: () => T, size?: ConvertedSize): T {
+  if (guard === undefined) {
+    const out = convert();
+    if (size) size.bytes = NaN;
+    return out;
+  }
   const outer = allowance;
   const outerGuard = allowanceGuard;
+  const outerWritten = written;
   allowance = guard.maxValueBytes;
   allowanceGuard = guard;
+  written = 0;
   try {
-    return convert();
+    const out = convert();
+    if (size) size.bytes = written;
+    return out;
   } finally {
     allowance = outer;
     allowanceGuard = outerGuard;
+    written = outerWritten;
   }
+}
+
+/**
+ * `parent.key`, the type path of field `key` of a literal at `parent`: the child literal's own type name
+ * when it is that path (the usual case), so no string is built and compared.
+ */
+function fieldTypePath(parent: string, key: string, child: object): string {
+  if (child instanceof StructValue) {
+    const name = child.typeName;
+    if (name.length === parent.length + 1 + key.length && name.charCodeAt(parent.length) === 0x2e && name.startsWith(parent) && name.endsWith(key)) return name;
+  }
+  return `${parent}.${key}`;
 }
 
 /** Converts a CEL value to JSON; `typePath` is set inside Object literals for the type-name check. */
@@ -56,19 +94,31 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
   switch (typeof v) {
     case 'string':
       if (allowance !== Infinity) spend(v.length + 2);
+      written += v.length + 2;
       return v;
     case 'boolean':
+      written += 8;
       return v;
     case 'bigint':
+      written += 8;
       return Number(v);
     case 'number':
       if (!Number.isFinite(v)) throw new ConversionError(`cannot convert ${v} to JSON`);
       if (Number.isInteger(v) && container !== undefined && key !== undefined) markFloatLiteral(container, key);
+      written += 8;
       return v;
   }
-  if (v === null || v === undefined) return null;
-  if (allowance !== Infinity) spend(2);
+  if (v === null || v === undefined) {
+    written += 8;
+    return null;
+  }
+  if (allowance !== Infinity) {
+    spend(2);
+    // The result is not measured again after the conversion (see ConvertedSize): the deadline is looked at here.
+    allowanceGuard!.tick();
+  }
   if (Array.isArray(v)) {
+    written += 1 + v.length;
     const out: JsonValue[] = [];
     for (let i = 0; i < v.length; i++) out.push(toJson(v[i], typePath, errors, out, i));
     return out;
@@ -79,28 +129,46 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
       errors.push(`unexpected type name "${v.typeName}", expected "${typePath}", which matches field name path from root Object type`);
     }
     const out: JsonObject = {};
+    const parent = typePath ?? v.typeName;
+    written += 2;
     for (const [k, fv] of v.fields) {
       // The field's type path matters only to a nested literal (directly or in a list or map).
-      const path = fv !== null && typeof fv === 'object' ? `${typePath ?? v.typeName}.${k}` : undefined;
+      const path = fv !== null && typeof fv === 'object' ? fieldTypePath(parent, k, fv) : undefined;
+      written += k.length + 4;
       setOwn(out, k, toJson(fv, path, errors, out, k));
     }
     return out;
   }
-  if (isPlainObject(v)) return v as JsonObject;
+  if (isPlainObject(v)) {
+    written = NaN;
+    return v as JsonObject;
+  }
   if (v instanceof Map) {
     const out: JsonObject = {};
-    for (const k of mapKeys(v as CelMapValue)) {
+    written += 2;
+    // A CEL-built map holds string keys as they are (numeric keys are stored as bigint): its entries are
+    // read directly, and only a key that is not a string looks at the keys' CEL kinds, for the message.
+    let index = 0;
+    for (const [k, mv] of v as Map<CelValue, CelValue>) {
       if (typeof k !== 'string') {
-        throw new ConversionError(`map key "${String(k instanceof CelUint ? k.valueOf() : k)}" is of type ${typeNameOf(k)}, not string`);
+        const key = mapKeys(v as CelMapValue)[index];
+        throw new ConversionError(`map key "${String(key instanceof CelUint ? key.valueOf() : key)}" is of type ${typeNameOf(key)}, not string`);
       }
-      setOwn(out, k, toJson(mapGet(v as CelMapValue, k), typePath, errors, out, k));
+      written += k.length + 4;
+      setOwn(out, k, toJson(mv, typePath, errors, out, k));
+      index++;
     }
     return out;
   }
-  if (v instanceof CelUint) return Number(v.valueOf());
-  if (v instanceof Uint8Array) return base64(v);
-  if (v instanceof Timestamp) return formatTimestamp(v);
-  if (v instanceof Duration) return formatDuration(v);
+  if (v instanceof CelUint) {
+    written += 8;
+    return Number(v.valueOf());
+  }
+  const text = v instanceof Uint8Array ? base64(v) : v instanceof Timestamp ? formatTimestamp(v) : v instanceof Duration ? formatDuration(v) : undefined;
+  if (text !== undefined) {
+    written += text.length + 2;
+    return text;
+  }
   throw new ConversionError(`value of type ${typeNameOf(v)} cannot be converted to JSON`);
 }
 
@@ -113,42 +181,58 @@ export function celToJson(v: CelValue): JsonValue {
  * The JSON Patch of a `list(JSONPatch)` result (spec §8.2), as the JSON text of the patch would read:
  * `[{ op, path, from?, value? }]` with the fields as written (the op name is not checked here; the
  * patch applier decodes it, with kube-apiserver's messages). With a review guard, conversion stops with
- * its ReviewAborted('size') once what it writes passes the guard's bound.
+ * its ReviewAborted('size') once what it writes passes the guard's bound. `size`, when given, receives a
+ * bound on the result's JSON size (see ConvertedSize).
  */
-export function toJsonPatchOperations(v: CelValue, guard?: ReviewGuard): JsonObject[] {
-  return bounded(guard, () => patchOperations(v));
+export function toJsonPatchOperations(v: CelValue, guard?: ReviewGuard, size?: ConvertedSize): JsonObject[] {
+  return bounded(guard, () => patchOperations(v), size);
+}
+
+/** A string field of a JSONPatch value ('' when unset or null). */
+function patchField(p: StructValue, f: string): string {
+  const x = p.fields.get(f);
+  if (x === undefined || x === null) return '';
+  if (typeof x !== 'string') throw new ConversionError(`JSONPatch field ${f} must be a string, got ${typeNameOf(x)}`);
+  return x;
 }
 
 function patchOperations(v: CelValue): JsonObject[] {
   if (!Array.isArray(v)) throw new ConversionError(`expected a list of JSONPatch, got ${typeNameOf(v)}`);
-  return v.map((p, i) => {
+  const ops: JsonObject[] = [];
+  // The list and each operation object with its `op` and `path` members (see `written`).
+  written += 1 + v.length;
+  for (let i = 0; i < v.length; i++) {
+    const p: unknown = v[i];
     if (!(p instanceof StructValue) || p.typeName !== JSONPATCH_TYPE) {
       throw new ConversionError(`JSONPatch list element ${i} is of type ${typeNameOf(p)}, not JSONPatch`);
     }
-    const str = (f: string) => {
-      const x = p.fields.get(f);
-      if (x === undefined || x === null) return '';
-      if (typeof x !== 'string') throw new ConversionError(`JSONPatch field ${f} must be a string, got ${typeNameOf(x)}`);
-      return x;
-    };
-    const op: JsonObject = { op: str('op'), path: str('path') };
-    const from = str('from');
-    if (from !== '') op.from = from;
+    const op: JsonObject = { op: patchField(p, 'op'), path: patchField(p, 'path') };
+    written += 2 + (2 + 4 + (op.op as string).length + 2) + (4 + 4 + (op.path as string).length + 2);
+    const from = patchField(p, 'from');
+    if (from !== '') {
+      op.from = from;
+      written += 4 + 4 + from.length + 2;
+    }
     if (p.fields.has('value')) {
       const errors: string[] = [];
       const value = p.fields.get('value');
       // The root literal's own name is not checked against the patch path, only nested ones.
       const root = value instanceof StructValue ? value.typeName : undefined;
+      written += 5 + 4;
       op.value = toJson(value, root, errors, op, 'value');
       if (errors.length) throw new ConversionError(`type mismatch: ${errors.join('\n')}`);
     }
-    return op;
-  });
+    ops.push(op);
+  }
+  return ops;
 }
 
-/** The apply configuration of an `Object{...}` result (spec §9.2, §9.3); apiVersion/kind are not stamped. Guard: as above. */
-export function toApplyConfiguration(v: CelValue, guard?: ReviewGuard): JsonObject {
-  return bounded(guard, () => applyConfigurationOf(v));
+/**
+ * The apply configuration of an `Object{...}` result (spec §9.2, §9.3); apiVersion/kind are not stamped.
+ * Guard: as above. `size`, when given, receives a bound on the result's JSON size (see ConvertedSize).
+ */
+export function toApplyConfiguration(v: CelValue, guard?: ReviewGuard, size?: ConvertedSize): JsonObject {
+  return bounded(guard, () => applyConfigurationOf(v), size);
 }
 
 function applyConfigurationOf(v: CelValue): JsonObject {
