@@ -199,6 +199,22 @@ describe('a value over the size bound fails only the policy that builds it', () 
     expect(result.status.message).toContain('the result of a mutation expression would be over the limit of 6291456 bytes');
   });
 
+  it('a mutation value that embeds the object many times is measured as written out (JSONPatch and ApplyConfiguration)', async () => {
+    // The conversion does not count a document's subtree it embeds as it is: such a value is measured.
+    const patch = setOf(mapPolicy({ name: 'copies', jsonPatch: '[JSONPatch{op: "add", path: "/metadata/annotations", value: {"x": lists.range(40).map(i, object)}}]' }));
+    const apply = setOf(mapPolicy({ name: 'copies', apply: 'Object{metadata: Object.metadata{annotations: {"x": string(lists.range(40).map(i, object).size())}}, spec: Object.spec{volumes: lists.range(40).map(i, object)}}' }));
+    const small = { guard: guard(60_000, 2000) };
+    const patched = await evaluate(patch, request(), small);
+    expect(patched.allowed).toBe(false);
+    if (!patched.allowed) expect(patched.status.message).toMatch(/policy 'copies'.*the JSON patch of a mutation would be \d+ bytes, over the limit of 2000 per value/);
+    const applied = await evaluate(apply, request(), small);
+    expect(applied.allowed).toBe(false);
+    if (!applied.allowed) expect(applied.status.message).toMatch(/policy 'copies'.*the apply configuration of a mutation would be \d+ bytes, over the limit of 2000 per value/);
+    // Under the default bound the value passes the size check (and the API server's decoding refuses it).
+    const decoded = await evaluate(patch, request());
+    if (!decoded.allowed) expect(decoded.status.message).not.toContain('over the limit');
+  });
+
   it('nested sharing (2^30 references built by 30 two-element lists) is refused while converting', async () => {
     let value = "'abc'";
     for (let i = 0; i < 30; i++) value = `cel.bind(v${i}, ${value}, [v${i}, v${i}])`;
