@@ -196,8 +196,7 @@ class WholeBody {
   stream(): ReadableStream<Uint8Array> | null {
     if (this.#source === null) return null;
     if (this.#stream === undefined) {
-      // A body read already gives a stream at its end, as a Web body's does.
-      const source = this.#used ? new Uint8Array(0) : this.#source;
+      const source = this.#source;
       // A high-water mark of 0: nothing is pulled (and the body stays unused) until someone reads.
       this.#stream = new ReadableStream<Uint8Array>(
         {
@@ -213,8 +212,15 @@ class WholeBody {
         },
         { highWaterMark: 0 },
       );
+      if (this.#used) this.#stream.getReader(); // read already (by text()...): locked, as a Web body's is
     }
     return this.#stream;
+  }
+
+  /** Marks the body read: its stream, if one was made, is locked as a Web body's is then. */
+  #markUsed(): void {
+    this.#used = true;
+    this.#stream?.getReader();
   }
 
   #usable(): boolean {
@@ -225,14 +231,14 @@ class WholeBody {
   take(): string | Uint8Array {
     if (this.#source === null) return new Uint8Array(0); // a null body is never "used"
     if (!this.#usable()) throw unusable();
-    this.#used = true;
+    this.#markUsed();
     return this.#source;
   }
 
   /** The text when the body is text not read yet; undefined otherwise (nothing is marked then). */
   takeText(): string | undefined {
     if (typeof this.#source !== 'string' || !this.#usable()) return undefined;
-    this.#used = true;
+    this.#markUsed();
     return this.#source;
   }
 
@@ -276,11 +282,9 @@ class WholeBody {
   }
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
+/** True when `text` has no lone surrogate, i.e. its UTF-8 decodes back to it. */
 export function isWellFormed(text: string): boolean {
-  const native = (text as string & { isWellFormed?: () => boolean }).isWellFormed; // ES2024: Node 20 has it
-  return native ? native.call(text) : !LONE_SURROGATE.test(text);
+  return (text as string & { isWellFormed(): boolean }).isWellFormed(); // ES2024, in Node 20 and later
 }
 
 // ---------------------------------------------------------------------------------------------- Request

@@ -87,6 +87,7 @@ describe('LambdaRequest like Request', () => {
       const first = await text.json();
       const usedAfter = text.bodyUsed;
       const again = await text.text().catch((e: Error) => e.constructor.name);
+      const streamAfter = outcome(() => text.body!.getReader()) as { threw?: string };
       const streamed: number[] = [];
       const reader = bytes.body!.getReader();
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) streamed.push(...chunk.value);
@@ -95,6 +96,7 @@ describe('LambdaRequest like Request', () => {
         first,
         usedAfter,
         again,
+        streamAfter: streamAfter.threw,
         clone: await clone.text(),
         streamed,
         streamUsed: bytes.bodyUsed,
