@@ -1,7 +1,7 @@
 /**
- * Web `Headers`, `Request` and `Response` for the Lambda engine that do not load Node's fetch
- * implementation. Node defines its own classes in undici, and the first use of any of them loads undici
- * with crypto, tls and http2: ~45–60 ms of a Lambda cold start (bench/README.md, "Cold start").
+ * Web `Request` and `Response` (and `Headers`: lambda-web-headers.ts) for the Lambda engine that do not
+ * load Node's fetch implementation. Node defines its own classes in undici, and the first use of any of
+ * them loads undici with crypto, tls and http2: ~45–60 ms of a Lambda cold start (bench/README.md).
  *
  * The Lambda adapter builds its request as a LambdaRequest (lambda-event.ts), and the Lambda build binds
  * the free names `Headers` and `Response` of the engine script, Hono's included, to LambdaHeaders and
@@ -14,278 +14,11 @@
  * Node's own object from the same state and asks it, as does a Response of a body kind not handled here
  * (a Blob, FormData, a stream): that one is Node's own from the start. `instanceof` holds for both kinds.
  */
+import { WholeBody, type BodySource } from './lambda-web-body.js';
+import { isNodeInstance, LambdaHeaders, nodeClass, TOKEN, type HeadersInitLike } from './lambda-web-headers.js';
 
-type BodySource = string | Uint8Array | null;
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-// Node's classes, looked up only when one is needed (the lookup is what loads undici).
-const nodeHeadersClass = (): typeof Headers => globalThis.Headers;
-const nodeRequestClass = (): typeof Request => globalThis.Request;
-const nodeResponseClass = (): typeof Response => globalThis.Response;
-
-/** True for an object of Node's own `kind` class; looks the class up only for an object tagged so. */
-function isNodeInstance(value: unknown, kind: 'Headers' | 'Request' | 'Response', nodeClass: () => unknown): boolean {
-  if (typeof value !== 'object' || value === null || Object.prototype.toString.call(value) !== `[object ${kind}]`) return false;
-  return value instanceof (nodeClass() as new () => object);
-}
-
-// ---------------------------------------------------------------------------------------------- Headers
-
-/** RFC 9110 token: what a header name and a method may be made of. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Characters a header value may not hold once trimmed; beyond U+00FF it is not a ByteString. */
-const NOT_IN_VALUE = /[\0\r\n\u0100-\uffff]/;
-
-function isHttpWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
-}
-
-function headerName(name: unknown, operation: string): string {
-  const text = String(name);
-  if (!TOKEN.test(text)) throw new TypeError(`${operation}: "${text}" is an invalid header name.`);
-  return text.toLowerCase();
-}
-
-function headerValue(value: unknown, operation: string): string {
-  const text = String(value);
-  let start = 0;
-  let end = text.length;
-  while (start < end && isHttpWhitespace(text.charCodeAt(start))) start++;
-  while (end > start && isHttpWhitespace(text.charCodeAt(end - 1))) end--;
-  const trimmed = start === 0 && end === text.length ? text : text.slice(start, end);
-  if (NOT_IN_VALUE.test(trimmed)) throw new TypeError(`${operation}: "${trimmed}" is an invalid header value.`);
-  return trimmed;
-}
-
-type HeadersInitLike = Iterable<Iterable<unknown>> | Record<string, unknown> | null | undefined;
-
-export class LambdaHeaders {
-  /** Lower-cased name → value (several values joined with ", "), Set-Cookie apart. */
-  #fields = new Map<string, string>();
-  #cookies: string[] = [];
-
-  constructor(init?: HeadersInitLike) {
-    if (init === undefined || init === null) return;
-    if (typeof init !== 'object' && typeof init !== 'function') {
-      throw new TypeError("Headers constructor: Expected init to be an iterable of pairs or a record");
-    }
-    if (#fields in init) {
-      this.#fields = new Map(init.#fields);
-      this.#cookies = [...init.#cookies];
-    } else if (Symbol.iterator in init) {
-      for (const pair of init as Iterable<Iterable<unknown>>) {
-        const items = Array.isArray(pair) ? pair : Array.from(pair);
-        if (items.length !== 2) throw new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${items.length}.`);
-        this.#append(items[0], items[1], 'Headers.append');
-      }
-    } else {
-      for (const name of Object.keys(init)) this.#append(name, (init as Record<string, unknown>)[name], 'Headers.append');
-    }
-  }
-
-  #append(name: unknown, value: unknown, operation: string): void {
-    const key = headerName(name, operation);
-    const text = headerValue(value, operation);
-    if (key === 'set-cookie') this.#cookies.push(text);
-    else {
-      const previous = this.#fields.get(key);
-      this.#fields.set(key, previous === undefined ? text : `${previous}, ${text}`);
-    }
-  }
-
-  append(name: string, value: string): void {
-    this.#append(name, value, 'Headers.append');
-  }
-
-  set(name: string, value: string): void {
-    const key = headerName(name, 'Headers.set');
-    const text = headerValue(value, 'Headers.set');
-    if (key === 'set-cookie') this.#cookies = [text];
-    else this.#fields.set(key, text);
-  }
-
-  get(name: string): string | null {
-    const key = headerName(name, 'Headers.get');
-    if (key === 'set-cookie') return this.#cookies.length > 0 ? this.#cookies.join(', ') : null;
-    return this.#fields.get(key) ?? null;
-  }
-
-  has(name: string): boolean {
-    const key = headerName(name, 'Headers.has');
-    return key === 'set-cookie' ? this.#cookies.length > 0 : this.#fields.has(key);
-  }
-
-  delete(name: string): void {
-    const key = headerName(name, 'Headers.delete');
-    if (key === 'set-cookie') this.#cookies = [];
-    else this.#fields.delete(key);
-  }
-
-  getSetCookie(): string[] {
-    return [...this.#cookies];
-  }
-
-  /** The fields as Node's Headers iterates them: sorted by name, each Set-Cookie apart. */
-  #sorted(): [string, string][] {
-    const names = [...this.#fields.keys()];
-    if (this.#cookies.length > 0) names.push('set-cookie');
-    names.sort();
-    const entries: [string, string][] = [];
-    for (const name of names) {
-      if (name === 'set-cookie') for (const cookie of this.#cookies) entries.push([name, cookie]);
-      else entries.push([name, this.#fields.get(name)!]);
-    }
-    return entries;
-  }
-
-  forEach(callback: (value: string, name: string, headers: LambdaHeaders) => void, thisArg?: unknown): void {
-    for (const [name, value] of this.#sorted()) callback.call(thisArg, value, name, this);
-  }
-
-  entries(): IterableIterator<[string, string]> {
-    return this.#sorted()[Symbol.iterator]();
-  }
-
-  keys(): IterableIterator<string> {
-    return this.#sorted().map(([name]) => name)[Symbol.iterator]();
-  }
-
-  values(): IterableIterator<string> {
-    return this.#sorted().map(([, value]) => value)[Symbol.iterator]();
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
-  }
-
-  get [Symbol.toStringTag](): string {
-    return 'Headers';
-  }
-
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return (typeof value === 'object' && value !== null && #fields in value) || isNodeInstance(value, 'Headers', nodeHeadersClass);
-  }
-}
-
-// ------------------------------------------------------------------------------------------------- Body
-
-function unusable(): TypeError {
-  return new TypeError('Body is unusable: Body has already been read');
-}
-
-/**
- * A body given whole (text or bytes), read at most once like a Web body; its `ReadableStream` is made
- * only when asked for (Node's stream classes are not undici, but cost something to load).
- */
-class WholeBody {
-  #source: BodySource;
-  #stream: ReadableStream<Uint8Array> | undefined;
-  #used = false;
-
-  constructor(source: BodySource) {
-    this.#source = source;
-  }
-
-  get used(): boolean {
-    return this.#used;
-  }
-
-  /** The stream of the body (null for none); reading or cancelling it uses the body. */
-  stream(): ReadableStream<Uint8Array> | null {
-    if (this.#source === null) return null;
-    if (this.#stream === undefined) {
-      const source = this.#source;
-      // A high-water mark of 0: nothing is pulled (and the body stays unused) until someone reads.
-      this.#stream = new ReadableStream<Uint8Array>(
-        {
-          pull: (controller) => {
-            this.#used = true;
-            const bytes = typeof source === 'string' ? encoder.encode(source) : source;
-            if (bytes.byteLength > 0) controller.enqueue(bytes);
-            controller.close();
-          },
-          cancel: () => {
-            this.#used = true;
-          },
-        },
-        { highWaterMark: 0 },
-      );
-      if (this.#used) this.#stream.getReader(); // read already (by text()...): locked, as a Web body's is
-    }
-    return this.#stream;
-  }
-
-  /** Marks the body read: its stream, if one was made, is locked as a Web body's is then. */
-  #markUsed(): void {
-    this.#used = true;
-    this.#stream?.getReader();
-  }
-
-  #usable(): boolean {
-    return !this.#used && !(this.#stream?.locked ?? false);
-  }
-
-  /** The text or bytes, marking the body used; throws TypeError when it was read already. */
-  take(): string | Uint8Array {
-    if (this.#source === null) return new Uint8Array(0); // a null body is never "used"
-    if (!this.#usable()) throw unusable();
-    this.#markUsed();
-    return this.#source;
-  }
-
-  /** The text when the body is text not read yet; undefined otherwise (nothing is marked then). */
-  takeText(): string | undefined {
-    if (typeof this.#source !== 'string' || !this.#usable()) return undefined;
-    this.#markUsed();
-    return this.#source;
-  }
-
-  /** A copy for `clone()`: the source is never changed, so the copy shares it. */
-  copy(): WholeBody {
-    if (this.#source !== null && !this.#usable()) throw new TypeError('Body has already been consumed.');
-    return new WholeBody(this.#source);
-  }
-
-  async bytes(): Promise<Uint8Array> {
-    const taken = this.take();
-    return typeof taken === 'string' ? encoder.encode(taken) : taken;
-  }
-
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.bytes();
-    // A view over part of a buffer (a base64 decoding, an encoder's output) is copied to its own.
-    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer;
-    return bytes.slice().buffer as ArrayBuffer;
-  }
-
-  async text(): Promise<string> {
-    const taken = this.take();
-    // What a Web body's text() gives: its UTF-8 decoded, lone surrogates replaced and a BOM dropped.
-    if (typeof taken === 'string' && isWellFormed(taken) && taken.charCodeAt(0) !== 0xfeff) return taken;
-    return decoder.decode(typeof taken === 'string' ? encoder.encode(taken) : taken);
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text()) as unknown;
-  }
-
-  async blob(type: string | null): Promise<Blob> {
-    return new Blob([await this.bytes()], { type: type ?? '' });
-  }
-
-  /** Parsed by Node's Response (FormData parsing is undici's). */
-  async formData(contentType: string | null): Promise<FormData> {
-    const bytes = await this.bytes();
-    return new (nodeResponseClass())(bytes, contentType === null ? {} : { headers: { 'content-type': contentType } }).formData();
-  }
-}
-
-/** True when `text` has no lone surrogate, i.e. its UTF-8 decodes back to it. */
-export function isWellFormed(text: string): boolean {
-  return (text as string & { isWellFormed(): boolean }).isWellFormed(); // ES2024, in Node 20 and later
-}
+export { LambdaHeaders } from './lambda-web-headers.js';
+export { isWellFormed } from './lambda-web-body.js';
 
 // ---------------------------------------------------------------------------------------------- Request
 
@@ -379,7 +112,7 @@ export class LambdaRequest {
 
   /** Node's Request with the same URL, method and headers (no body: the body stays this one's). */
   toNodeRequest(): Request {
-    return (this.#node ??= new (nodeRequestClass())(this.url, { method: this.method, headers: [...this.headers] }));
+    return (this.#node ??= new (nodeClass('Request'))(this.url, { method: this.method, headers: [...this.headers] }));
   }
 
   get [Symbol.toStringTag](): string {
@@ -387,7 +120,7 @@ export class LambdaRequest {
   }
 
   static [Symbol.hasInstance](value: unknown): boolean {
-    return (typeof value === 'object' && value !== null && #body in value) || isNodeInstance(value, 'Request', nodeRequestClass);
+    return (typeof value === 'object' && value !== null && #body in value) || isNodeInstance(value, 'Request');
   }
 }
 
@@ -448,7 +181,7 @@ export class LambdaResponse {
   constructor(body?: unknown, options?: ResponseInitLike | null) {
     const whole = wholeBody(body);
     // Any other body kind (Blob, FormData, a stream...): Node's own Response, which `instanceof` accepts.
-    if (whole === undefined) return new (nodeResponseClass())(body as ConstructorParameters<typeof Response>[0], (options ?? undefined) as ResponseInit | undefined) as unknown as LambdaResponse;
+    if (whole === undefined) return new (nodeClass('Response'))(body as ConstructorParameters<typeof Response>[0], (options ?? undefined) as ResponseInit | undefined) as unknown as LambdaResponse;
     if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
       throw new TypeError('Response constructor: Expected init to be a dictionary');
     }
@@ -510,7 +243,7 @@ export class LambdaResponse {
 
   /** Node's Response with the same status and headers (no body: the body stays this one's). */
   toNodeResponse(): Response {
-    return (this.#node ??= new (nodeResponseClass())(null, { status: this.status, statusText: this.statusText, headers: [...this.headers] }));
+    return (this.#node ??= new (nodeClass('Response'))(null, { status: this.status, statusText: this.statusText, headers: [...this.headers] }));
   }
 
   /**
@@ -531,11 +264,11 @@ export class LambdaResponse {
   }
 
   static error(): Response {
-    return nodeResponseClass().error();
+    return nodeClass('Response').error();
   }
 
   static redirect(url: string | URL, status?: number): Response {
-    return nodeResponseClass().redirect(url, (status ?? 302) as Parameters<typeof Response.redirect>[1]);
+    return nodeClass('Response').redirect(url, (status ?? 302) as Parameters<typeof Response.redirect>[1]);
   }
 
   get [Symbol.toStringTag](): string {
@@ -543,7 +276,7 @@ export class LambdaResponse {
   }
 
   static [Symbol.hasInstance](value: unknown): boolean {
-    return (typeof value === 'object' && value !== null && #body in value) || isNodeInstance(value, 'Response', nodeResponseClass);
+    return (typeof value === 'object' && value !== null && #body in value) || isNodeInstance(value, 'Response');
   }
 }
 
