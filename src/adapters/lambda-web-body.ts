@@ -1,6 +1,6 @@
 /**
  * The body of a LambdaRequest or LambdaResponse (lambda-web.ts): text or bytes given whole, read at most
- * once like a Web body.
+ * once like a Web body, and the body members the two share (WebBody).
  */
 import { nodeClass } from './lambda-web-headers.js';
 
@@ -117,6 +117,64 @@ export class WholeBody {
   async formData(contentType: string | null): Promise<FormData> {
     const bytes = await this.bytes();
     return new (nodeClass('Response'))(bytes, contentType === null ? {} : { headers: { 'content-type': contentType } }).formData();
+  }
+}
+
+/**
+ * The members a Web Request and Response share (the Fetch standard's Body mixin), over one WholeBody:
+ * LambdaRequest and LambdaResponse extend it.
+ */
+export abstract class WebBody {
+  #whole: WholeBody;
+  abstract readonly headers: { get(name: string): string | null };
+
+  protected constructor(source: BodySource) {
+    this.#whole = new WholeBody(source);
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#whole.stream();
+  }
+
+  get bodyUsed(): boolean {
+    return this.#whole.used;
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#whole.arrayBuffer();
+  }
+
+  bytes(): Promise<Uint8Array> {
+    return this.#whole.bytes();
+  }
+
+  text(): Promise<string> {
+    return this.#whole.text();
+  }
+
+  json(): Promise<unknown> {
+    return this.#whole.json();
+  }
+
+  blob(): Promise<Blob> {
+    return this.#whole.blob(this.headers.get('content-type'));
+  }
+
+  formData(): Promise<FormData> {
+    return this.#whole.formData(this.headers.get('content-type'));
+  }
+
+  /** `make()` (a copy without a body) given a copy of this body, as `clone()` does; throws when read already. */
+  protected withBodyCopy<T extends WebBody>(make: () => T): T {
+    const body = this.#whole.copy();
+    const copy = make();
+    copy.#whole = body;
+    return copy;
+  }
+
+  /** See WholeBody.takeText. */
+  protected static takeTextOf(value: WebBody): string | undefined {
+    return value.#whole.takeText();
   }
 }
 

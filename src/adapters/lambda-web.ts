@@ -14,7 +14,7 @@
  * Node's own object from the same state and asks it, as does a Response of a body kind not handled here
  * (a Blob, FormData, a stream): that one is Node's own from the start. `instanceof` holds for both kinds.
  */
-import { WholeBody, type BodySource } from './lambda-web-body.js';
+import { WebBody, type BodySource } from './lambda-web-body.js';
 import { isNodeInstance, LambdaHeaders, nodeClass, TOKEN, type HeadersInitLike } from './lambda-web-headers.js';
 
 export { LambdaHeaders } from './lambda-web-headers.js';
@@ -37,15 +37,16 @@ export interface LambdaRequestInit {
  * The request handed to the app: what Hono and the routes read (url, method, headers, the body, signal)
  * without undici. Checks like Node's Request: a bad URL, method or body for the method is a TypeError.
  */
-export class LambdaRequest {
+export class LambdaRequest extends WebBody {
   readonly url: string;
   readonly method: string;
   readonly headers: LambdaHeaders;
-  #body: WholeBody;
   #signal: AbortSignal | undefined;
   #node: Request | undefined;
 
   constructor(url: string, init: LambdaRequestInit = {}) {
+    const body = init.body ?? null;
+    super(body);
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -60,10 +61,8 @@ export class LambdaRequest {
     if (FORBIDDEN_METHODS.has(upper)) throw new TypeError(`'${method}' HTTP method is unsupported.`);
     this.method = NORMALIZED_METHODS.has(upper) ? upper : method;
     this.headers = new LambdaHeaders(init.headers);
-    const body = init.body ?? null;
     if (body !== null && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
     if (typeof body === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', TEXT_CONTENT_TYPE);
-    this.#body = new WholeBody(body);
   }
 
   /** Never aborts, as the signal of a Request made without one: Lambda answers an invocation whole. */
@@ -71,43 +70,8 @@ export class LambdaRequest {
     return (this.#signal ??= new AbortController().signal);
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
-    return this.#body.stream();
-  }
-
-  get bodyUsed(): boolean {
-    return this.#body.used;
-  }
-
-  arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#body.arrayBuffer();
-  }
-
-  bytes(): Promise<Uint8Array> {
-    return this.#body.bytes();
-  }
-
-  text(): Promise<string> {
-    return this.#body.text();
-  }
-
-  json(): Promise<unknown> {
-    return this.#body.json();
-  }
-
-  blob(): Promise<Blob> {
-    return this.#body.blob(this.headers.get('content-type'));
-  }
-
-  formData(): Promise<FormData> {
-    return this.#body.formData(this.headers.get('content-type'));
-  }
-
   clone(): LambdaRequest {
-    const body = this.#body.copy();
-    const copy = new LambdaRequest(this.url, { method: this.method, headers: this.headers });
-    copy.#body = body;
-    return copy;
+    return this.withBodyCopy(() => new LambdaRequest(this.url, { method: this.method, headers: this.headers }));
   }
 
   /** Node's Request with the same URL, method and headers (no body: the body stays this one's). */
@@ -119,8 +83,8 @@ export class LambdaRequest {
     return 'Request';
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return (typeof value === 'object' && value !== null && #body in value) || isNodeInstance(value, 'Request');
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return (typeof value === 'object' && value !== null && #node in value) || isNodeInstance(value, 'Request');
   }
 }
 
@@ -170,12 +134,11 @@ function unsignedShort(value: unknown): number {
  * and a body kept as the text or bytes it was given, which the adapter takes as they are
  * (`LambdaResponse.takeText`). A body of another kind makes Node's own Response instead.
  */
-export class LambdaResponse {
+export class LambdaResponse extends WebBody {
   // Assigned in the constructor unless it returns Node's Response instead.
   readonly status!: number;
   readonly statusText!: string;
   readonly headers!: LambdaHeaders;
-  #body!: WholeBody;
   #node: Response | undefined;
 
   constructor(body?: unknown, options?: ResponseInitLike | null) {
@@ -191,54 +154,19 @@ export class LambdaResponse {
     const statusText = init.statusText === undefined ? '' : String(init.statusText);
     if (!REASON_PHRASE.test(statusText)) throw new TypeError('Invalid statusText');
     if (whole.source !== null && NULL_BODY_STATUSES.has(status)) throw new TypeError(`Response constructor: Invalid response status code ${status}`);
+    super(whole.source);
     this.status = status;
     this.statusText = statusText;
     this.headers = new LambdaHeaders(init.headers);
     if (whole.contentType !== null && !this.headers.has('content-type')) this.headers.set('content-type', whole.contentType);
-    this.#body = new WholeBody(whole.source);
   }
 
   get ok(): boolean {
     return this.status >= 200 && this.status <= 299;
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
-    return this.#body.stream();
-  }
-
-  get bodyUsed(): boolean {
-    return this.#body.used;
-  }
-
-  arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#body.arrayBuffer();
-  }
-
-  bytes(): Promise<Uint8Array> {
-    return this.#body.bytes();
-  }
-
-  text(): Promise<string> {
-    return this.#body.text();
-  }
-
-  json(): Promise<unknown> {
-    return this.#body.json();
-  }
-
-  blob(): Promise<Blob> {
-    return this.#body.blob(this.headers.get('content-type'));
-  }
-
-  formData(): Promise<FormData> {
-    return this.#body.formData(this.headers.get('content-type'));
-  }
-
   clone(): LambdaResponse {
-    const body = this.#body.copy();
-    const copy = new LambdaResponse(null, { status: this.status, statusText: this.statusText, headers: this.headers });
-    copy.#body = body;
-    return copy;
+    return this.withBodyCopy(() => new LambdaResponse(null, { status: this.status, statusText: this.statusText, headers: this.headers }));
   }
 
   /** Node's Response with the same status and headers (no body: the body stays this one's). */
@@ -251,8 +179,8 @@ export class LambdaResponse {
    * reading it would); undefined for anything else, which is then read through the Response API.
    */
   static takeText(response: unknown): string | undefined {
-    if (typeof response !== 'object' || response === null || !(#body in response)) return undefined;
-    return (response as LambdaResponse).#body.takeText();
+    if (typeof response !== 'object' || response === null || !(#node in response)) return undefined;
+    return WebBody.takeTextOf(response as LambdaResponse);
   }
 
   static json(data: unknown, init: ResponseInitLike = {}): LambdaResponse {
@@ -275,8 +203,8 @@ export class LambdaResponse {
     return 'Response';
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return (typeof value === 'object' && value !== null && #body in value) || isNodeInstance(value, 'Response');
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return (typeof value === 'object' && value !== null && #node in value) || isNodeInstance(value, 'Response');
   }
 }
 
