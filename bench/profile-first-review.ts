@@ -28,7 +28,7 @@ const STEPS: [label: string, name: string, source: string][] = [
   ['load: policy set built (bundled set)', 'buildPolicySet', 'src/policyset/build.ts'],
   ['load: MutatingAdmissionPolicies decoded and validated', 'loadPolicy', 'src/map/load.ts'],
   ['load: Kyverno policies compiled', 'compileKyvernoPolicy', 'src/kyverno/compile.ts'],
-  ['review: Lambda event → Web Request (loads undici)', 'eventToRequest', 'src/adapters/lambda-event.ts'],
+  ['review: Lambda event → request (a LambdaRequest: no undici)', 'eventToRequest', 'src/adapters/lambda-event.ts'],
   ['review: Hono app', 'fetch', 'node_modules/hono/dist/hono-base.js'],
   ['review: engine evaluate', 'evaluate', 'src/engine/evaluate.ts'],
   ['review: MutatingAdmissionPolicies compiled on first use', 'compilePolicy', 'src/map/compile.ts'],

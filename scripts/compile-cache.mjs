@@ -100,7 +100,7 @@ const LAMBDA_WARM_UP = `
 const [bundle, body] = process.argv.slice(-2);
 const { handler } = await import(bundle);
 const host = 'warm-up.lambda-url.us-east-1.on.aws';
-const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/mutate', rawQueryString: '', headers: { host, 'content-type': 'application/json' },
+const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/mutate', rawQueryString: '', headers: { host, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
   requestContext: { domainName: host, http: { method: 'POST', path: '/mutate', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' }, body, isBase64Encoded: false },
   { getRemainingTimeInMillis: () => 10000 });
 if (result.statusCode !== 200) throw new Error('the warm-up review was answered ' + result.statusCode + ': ' + result.body);
