@@ -6,7 +6,7 @@
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { mapKeys, typeNameOf } from '../engine/runtime.js';
+import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
 import { CelUint, Duration, StructValue, Timestamp, isPlainObject, type CelMapValue, type CelValue } from '../engine/values.js';
 import { JSONPATCH_TYPE, OBJECT_TYPE } from './types.js';
@@ -77,18 +77,6 @@ function bounded<T>(guard: ReviewGuard | undefined, convert: () => T, size?: Con
   }
 }
 
-/**
- * `parent.key`, the type path of field `key` of a literal at `parent`: the child literal's own type name
- * when it is that path (the usual case), so no string is built and compared.
- */
-function fieldTypePath(parent: string, key: string, child: object): string {
-  if (child instanceof StructValue) {
-    const name = child.typeName;
-    if (name.length === parent.length + 1 + key.length && name.charCodeAt(parent.length) === 0x2e && name.startsWith(parent) && name.endsWith(key)) return name;
-  }
-  return `${parent}.${key}`;
-}
-
 /** Converts a CEL value to JSON; `typePath` is set inside Object literals for the type-name check. */
 function toJson(v: unknown, typePath: string | undefined, errors: string[], container?: object, key?: string | number): JsonValue {
   switch (typeof v) {
@@ -133,7 +121,7 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
     written += 2;
     for (const [k, fv] of v.fields) {
       // The field's type path matters only to a nested literal (directly or in a list or map).
-      const path = fv !== null && typeof fv === 'object' ? fieldTypePath(parent, k, fv) : undefined;
+      const path = fv !== null && typeof fv === 'object' ? `${parent}.${k}` : undefined;
       written += k.length + 4;
       setOwn(out, k, toJson(fv, path, errors, out, k));
     }
@@ -146,17 +134,12 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
   if (v instanceof Map) {
     const out: JsonObject = {};
     written += 2;
-    // A CEL-built map holds string keys as they are (numeric keys are stored as bigint): its entries are
-    // read directly, and only a key that is not a string looks at the keys' CEL kinds, for the message.
-    let index = 0;
-    for (const [k, mv] of v as Map<CelValue, CelValue>) {
+    for (const k of mapKeys(v as CelMapValue)) {
       if (typeof k !== 'string') {
-        const key = mapKeys(v as CelMapValue)[index];
-        throw new ConversionError(`map key "${String(key instanceof CelUint ? key.valueOf() : key)}" is of type ${typeNameOf(key)}, not string`);
+        throw new ConversionError(`map key "${String(k instanceof CelUint ? k.valueOf() : k)}" is of type ${typeNameOf(k)}, not string`);
       }
       written += k.length + 4;
-      setOwn(out, k, toJson(mv, typePath, errors, out, k));
-      index++;
+      setOwn(out, k, toJson(mapGet(v as CelMapValue, k), typePath, errors, out, k));
     }
     return out;
   }
