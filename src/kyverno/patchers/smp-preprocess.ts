@@ -39,10 +39,11 @@ export class GlobalConditionFailure extends Error {
 /**
  * The overlay with its anchors resolved against `resource`. Throws ConditionFailure /
  * GlobalConditionFailure when the overlay does not apply, KyvernoRuleError for a broken overlay.
+ * `anchors`: mayHaveAnchors(overlay), when the caller has it already.
  */
-export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD): JsonValue {
+export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD, anchors = mayHaveAnchors(overlay)): JsonValue {
   // Most overlays have no anchor at all: then all that changes is that emptied containers go.
-  if (!mayHaveAnchors(overlay)) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
+  if (!anchors) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
   rejectValidateOnlyAnchors(overlay, []);
   const pattern = cloneJson(overlay);
   processNode(pattern, resource, guard);

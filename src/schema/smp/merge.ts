@@ -195,17 +195,35 @@ class Merger {
     const def = type ? resolve(type).map : undefined;
     const outer = this.clean;
     this.clean = true;
-    const out: JsonObject = {};
-    // kyaml walks the union of field names in sorted order and appends new fields at the end.
-    for (const name in base) {
-      if (!hasOwn(base, name)) continue;
-      const dv = base[name];
-      const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
-      // A scalar the overlay does not touch is kept (a null dropped) without a walk.
-      if (ov === undefined && (dv === null || typeof dv !== 'object')) {
-        if (dv !== null) setOwn(out, name, dv);
-      } else {
-        this.put(out, name, dv, ov, def);
+    let out: JsonObject;
+    if (base === dest && patch && this.knownNormalized(dest, given, type)) {
+      // Its fields the overlay does not touch would come back from their walks as they are (no nulls,
+      // keyed lists merged): the map is copied whole and only the overlay's fields are walked, in the
+      // map's order as below.
+      out = cloneMap(dest);
+      for (const name in dest) {
+        const ov = getOwn(patch, name);
+        if (ov === undefined) continue;
+        const field = def?.fields?.get(name);
+        this.at.push(name);
+        const r = this.walk(dest[name], ov, field ? field.type : def?.elem, field);
+        this.at.pop();
+        if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+        else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
+      }
+    } else {
+      out = {};
+      // kyaml walks the union of field names in sorted order and appends new fields at the end.
+      for (const name in base) {
+        if (!hasOwn(base, name)) continue;
+        const dv = base[name];
+        const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
+        // A scalar the overlay does not touch is kept (a null dropped) without a walk.
+        if (ov === undefined && (dv === null || typeof dv !== 'object')) {
+          if (dv !== null) setOwn(out, name, dv);
+        } else {
+          this.put(out, name, dv, ov, def);
+        }
       }
     }
     if (patch && base !== patch) {
@@ -219,6 +237,16 @@ class Merger {
     if (this.clean && given) this.normalized?.maps.set(out, given);
     this.clean &&= outer;
     return out;
+  }
+
+  /**
+   * Was `dest` normalized under the type this walk gives it? The memo holds the type given to the walk
+   * that normalized it (NO_TYPE for none, when that walk took the map's own kind, as this one does
+   * unless only the overlay names a kind).
+   */
+  private knownNormalized(dest: JsonObject, given: Atom | undefined, type: TypeRef | undefined): boolean {
+    if (this.normalized === undefined || this.normalized.maps.get(dest) !== (given ?? NO_TYPE)) return false;
+    return given !== undefined || type === rootType(this.registry, dest);
   }
 
   private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined): void {
@@ -543,6 +571,14 @@ function mergesLists(patchStrategy: string): boolean {
     if (merging.size < 64) merging.set(patchStrategy, merges);
   }
   return merges;
+}
+
+/** A copy of a map, fields in order (`Object.assign` would call the `__proto__` setter for such a key). */
+function cloneMap(map: JsonObject): JsonObject {
+  if (!hasOwn(map, '__proto__')) return Object.assign({}, map);
+  const out: JsonObject = {};
+  for (const key of Object.keys(map)) setOwn(out, key, map[key]);
+  return out;
 }
 
 /** A new map holding the fields of `map` that come before `name`, in order. */
