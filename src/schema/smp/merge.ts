@@ -3,6 +3,7 @@ import { getOwn, hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, 
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
+import { isPlainMapType, isPlainNormal } from './plain-maps.js';
 import { isFull, keyId, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
@@ -261,6 +262,11 @@ class Merger {
   private normalizeMap(dest: JsonObject, type: TypeRef | undefined): JsonObject {
     const typeSeen = type ? resolve(type) : NO_TYPE;
     if (this.normalized?.maps.get(dest) === typeSeen) return dest;
+    // No keyed list can be below it: without nulls the map is its own normalized form (no typed walk).
+    if (type !== undefined && isPlainMapType(typeSeen) && isPlainNormal(dest, typeSeen, this.guard)) {
+      this.normalized?.maps.set(dest, typeSeen);
+      return dest;
+    }
     type ??= rootType(this.registry, dest);
     const def = type ? resolve(type).map : undefined;
     const outer = this.clean;
