@@ -9,7 +9,7 @@
  * Only plain cases get a plan: a document holding a `$(…)` reference (which reads the document itself)
  * or a variable in a map key takes the general walk.
  */
-import { setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { setOwn, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { copyObject } from './context.js';
 
 /** A container on the way to variables: the members to substitute, in document order. */
@@ -83,7 +83,7 @@ export function applyPlan(value: JsonValue, node: PlanNode, substitute: (text: s
       const i = step.key as number;
       const child = value[i];
       const next = step.node ? applyPlan(child, step.node, substitute) : substitute(step.text, step.path);
-      if (next !== child) (out ??= value.slice())[i] = next;
+      if (next !== child) (out ??= sliceArray(value))[i] = next;
     }
     return out ?? value;
   }

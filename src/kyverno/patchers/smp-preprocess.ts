@@ -14,7 +14,7 @@
  * Works on a private copy; the caller's overlay is never modified.
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
-import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
 import { KyvernoRuleError } from '../errors.js';
 import { matchPattern } from '../match/pattern.js';
@@ -65,7 +65,7 @@ function pruneEmpty(value: JsonValue, top = false): JsonValue | undefined {
     let out: JsonValue[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const next = pruneEmpty(value[i]);
-      if (next !== value[i] && !out) out = value.slice(0, i);
+      if (next !== value[i] && !out) out = sliceArray(value, 0, i);
       if (out && next !== undefined) out.push(next);
     }
     if (!out) return value;

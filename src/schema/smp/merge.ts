@@ -1,5 +1,5 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
@@ -370,7 +370,7 @@ class Merger {
       const r = this.walk(item, undefined, elem, undefined);
       this.at.pop();
       if (r === undefined || r === null || r === DELETE || isEmptyMap(r)) return undefined;
-      if (r !== item && out === undefined) out = dest.slice(0, i);
+      if (r !== item && out === undefined) out = sliceArray(dest, 0, i);
       if (out !== undefined) out.push(r);
     }
     if (out !== undefined) return out;
@@ -630,7 +630,12 @@ function withoutDirective(obj: JsonObject): JsonObject {
  * dropped from the overlay. An item with other keys besides `$patch` is an item directive.
  */
 function listDirective(origin: JsonArray, where: { path(): string }): { directive: 'merge' | 'replace' | 'delete'; rest: JsonArray } | undefined {
-  const at = origin.findIndex((item) => isJsonObject(item) && hasOwn(item, DIRECTIVE));
+  // A loop, not findIndex: overlays are often a policy's frozen document, whose arrays V8 searches slowly.
+  let at = -1;
+  for (let i = 0; i < origin.length && at < 0; i++) {
+    const item = origin[i];
+    if (isJsonObject(item) && hasOwn(item, DIRECTIVE)) at = i;
+  }
   if (at < 0 || Object.keys(origin[at] as JsonObject).length !== 1) return undefined;
   const directive = smpDirective(origin[at] as JsonObject, where);
   return { directive, rest: [...origin.slice(0, at), ...origin.slice(at + 1)] };
