@@ -4,7 +4,7 @@
  * bench/fixtures/policies-50 (as `npm run bench -- 60` does, compile cache included), starts it `starts`
  * times (default 5) under Node 24 with `--cpu-prof`, answers one AdmissionReview each time, and prints,
  * as medians over the starts, the CPU time of the steps named in STEPS (inclusive: a step's callees
- * count in it), then the self time by source folder. Positions are resolved through the bundle's source
+ * count in it), then the self time by source folder and by function. Positions are resolved through the bundle's source
  * maps. Not part of `npm run bench`: profiling slows what it measures (each figure is inflated, the
  * proportions are what to read), and the figures of bench/README.md come from it.
  */
@@ -28,7 +28,7 @@ const STEPS: [label: string, name: string, source: string][] = [
   ['load: policy set built (bundled set)', 'buildPolicySet', 'src/policyset/build.ts'],
   ['load: MutatingAdmissionPolicies decoded and validated', 'loadPolicy', 'src/map/load.ts'],
   ['load: Kyverno policies compiled', 'compileKyvernoPolicy', 'src/kyverno/compile.ts'],
-  ['review: Lambda event → Web Request (loads undici)', 'eventToRequest', 'src/adapters/lambda-event.ts'],
+  ['review: Lambda event → request (a LambdaRequest: no undici)', 'eventToRequest', 'src/adapters/lambda-event.ts'],
   ['review: Hono app', 'fetch', 'node_modules/hono/dist/hono-base.js'],
   ['review: engine evaluate', 'evaluate', 'src/engine/evaluate.ts'],
   ['review: MutatingAdmissionPolicies compiled on first use', 'compilePolicy', 'src/map/compile.ts'],
@@ -76,8 +76,8 @@ function frameResolver(bundleDir: string): (cf: CallFrame) => { name: string; so
   };
 }
 
-/** Inclusive CPU ms of each step and self CPU ms by folder, for one profile. */
-function analyze(profile: Profile, resolve: ReturnType<typeof frameResolver>): { steps: Map<string, number>; folders: Map<string, number> } {
+/** Inclusive CPU ms of each step and self CPU ms by folder and by function, for one profile. */
+function analyze(profile: Profile, resolve: ReturnType<typeof frameResolver>): { steps: Map<string, number>; folders: Map<string, number>; functions: Map<string, number> } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -85,11 +85,14 @@ function analyze(profile: Profile, resolve: ReturnType<typeof frameResolver>): {
   const at = (id: number) => resolved.get(id) ?? resolved.set(id, resolve(byId.get(id)!.callFrame)).get(id)!;
   const steps = new Map<string, number>();
   const folders = new Map<string, number>();
+  const functions = new Map<string, number>();
   for (let i = 0; i < profile.samples.length; i++) {
     const ms = Math.min((profile.timeDeltas[i + 1] ?? 0) / 1000, MAX_SAMPLE_MS);
     const leaf = at(profile.samples[i]);
     const folder = leaf.source.startsWith('node_modules/') ? leaf.source.split('/').slice(0, 2).join('/') : leaf.source.split('/').slice(0, 3).join('/') || leaf.name || '(anonymous or unmapped: module bodies, esbuild wrappers, V8)';
     folders.set(folder, (folders.get(folder) ?? 0) + ms);
+    const fn = `${leaf.name || '(anonymous)'} ${leaf.source}`;
+    functions.set(fn, (functions.get(fn) ?? 0) + ms);
     const seen = new Set<string>();
     for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
       const f = at(id);
@@ -100,7 +103,7 @@ function analyze(profile: Profile, resolve: ReturnType<typeof frameResolver>): {
       }
     }
   }
-  return { steps, folders };
+  return { steps, folders, functions };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
@@ -122,6 +125,7 @@ async function main(): Promise<void> {
     const resolve = frameResolver(dist);
     const steps = new Map<string, number[]>();
     const folders = new Map<string, number[]>();
+    const functions = new Map<string, number[]>();
     for (let i = 0; i < STARTS; i++) {
       const profDir = join(work, `prof-${i}`);
       const run = spawnSync(node.path, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=100', harness, join(dist, 'lambda/index.mjs'), event], {
@@ -134,13 +138,18 @@ async function main(): Promise<void> {
       const result = analyze(profile, resolve);
       for (const [label] of STEPS) (steps.get(label) ?? steps.set(label, []).get(label)!).push(result.steps.get(label) ?? 0);
       for (const [folder, ms] of result.folders) (folders.get(folder) ?? folders.set(folder, []).get(folder)!).push(ms);
+      for (const [fn, ms] of result.functions) (functions.get(fn) ?? functions.set(fn, []).get(fn)!).push(ms);
     }
     const fill = (xs: number[]) => [...xs, ...Array<number>(STARTS - xs.length).fill(0)];
     console.log(`dist/lambda, 50 policies, ${node.label}, ${STARTS} starts under --cpu-prof: CPU ms, medians (profiling inflates them)`);
     for (const [label, xs] of steps) console.log(`${median(xs).toFixed(1).padStart(8)}  ${label}`);
-    console.log('\nself time by source folder (top 20)');
-    const ranked = [...folders].map(([f, xs]) => [f, median(fill(xs))] as const).sort((a, b) => b[1] - a[1]);
-    for (const [f, ms] of ranked.slice(0, 20)) console.log(`${ms.toFixed(1).padStart(8)}  ${f}`);
+    const top = (title: string, byKey: Map<string, number[]>) => {
+      console.log(`\n${title} (top 20)`);
+      const ranked = [...byKey].map(([k, xs]) => [k, median(fill(xs))] as const).sort((a, b) => b[1] - a[1]);
+      for (const [k, ms] of ranked.slice(0, 20)) console.log(`${ms.toFixed(1).padStart(8)}  ${k}`);
+    };
+    top('self time by source folder', folders);
+    top('self time by function', functions);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -2,35 +2,53 @@
  * Writes the V8 code caches of a built Node bundle (read at start by src/adapters/script-cache.ts): the
  * bundle runs once under the given Node and answers one review, then writes the cache of each script it
  * compiled, as V8 holds it at that moment — the functions the review ran included. The Node server
- * starts twice, answers and is stopped: evaluating in process, its main thread writes server.cjs.v8cache
- * as it exits; with one review worker, the worker writes worker.cjs.v8cache before its answer. The Lambda handler is initialized, invoked, and
- * writes engine.cjs.v8cache. A bundle that cannot start or answer under that Node fails the build.
+ * starts twice, answers and is stopped: evaluating in process, its main thread writes the cache of
+ * server.cjs as it exits; with one review worker, the worker writes worker.cjs's before its answer. The
+ * Lambda handler is initialized, invoked, and writes engine.cjs's. Each file is named for the V8 that
+ * wrote it (`engine.cjs.v8-<version>.v8cache`). A bundle that cannot start or answer under that Node
+ * fails the build.
  *
  *   node scripts/compile-cache.mjs DIST_TARGET_DIR node|lambda [NODE]   (the Knative image runs this)
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { node24Binary } from './node24.mjs';
 
-/** Beside a CommonJS script: its V8 code cache (src/adapters/script-cache.ts). */
+/** How a code cache file's name ends (src/adapters/script-cache.ts). */
 export const SCRIPT_CACHE_SUFFIX = '.v8cache';
+
+/** The code cache of `script` for one V8 version, named as src/adapters/script-cache.ts reads it. */
+export function scriptCacheFile(script, v8Version) {
+  return `${script}.v8-${v8Version.replace(/[^0-9A-Za-z.-]/g, '_')}${SCRIPT_CACHE_SUFFIX}`;
+}
+
+/** The V8 version of the Node at `node` (this Node's without asking when it is this one). */
+export function v8VersionOf(node) {
+  if (node === process.execPath) return process.versions.v8;
+  const out = spawnSync(node, ['-p', 'process.versions.v8'], { encoding: 'utf8', timeout: WAIT_MS });
+  if (out.status !== 0) throw new Error(`${node} -p process.versions.v8 failed: ${out.error?.message ?? out.stderr}`);
+  return out.stdout.trim();
+}
 /** The scripts of each target whose caches the warm-up writes. */
 const SCRIPTS = { node: ['server.cjs', 'worker.cjs'], lambda: ['engine.cjs'] };
 const WAIT_MS = 60_000;
 
 /**
- * The Node that writes the caches (a cache serves only the V8 that made it): AMENDER_COMPILE_CACHE_NODE
- * (a path, or `none`: no cache is written), else the Node 24 that deployments run (the optional
- * dependency), else this Node.
+ * The Nodes that write the caches, one cache each (a cache serves only the V8 that made it):
+ * AMENDER_COMPILE_CACHE_NODE (a path: that Node alone, e.g. the Knative image's; `none`: no cache), else
+ * the Node 24 that deployments run (the optional dependency) and the Node running the build, when its V8
+ * differs (so that the tests and anyone running the bundles on that Node start from a cache too).
  */
-export function compileCacheNode(env = process.env) {
+export function compileCacheNodes(env = process.env) {
   const chosen = env.AMENDER_COMPILE_CACHE_NODE;
-  if (chosen === 'none') return undefined;
-  if (chosen) return chosen;
-  return node24Binary() ?? process.execPath;
+  if (chosen === 'none') return [];
+  if (chosen) return [chosen];
+  const node24 = node24Binary();
+  if (!node24) return [process.execPath];
+  return v8VersionOf(node24) === process.versions.v8 ? [node24] : [node24, process.execPath];
 }
 
 /** A Pod CREATE review: the warm-up that has the engine's functions compiled into the cache. */
@@ -82,7 +100,7 @@ const LAMBDA_WARM_UP = `
 const [bundle, body] = process.argv.slice(-2);
 const { handler } = await import(bundle);
 const host = 'warm-up.lambda-url.us-east-1.on.aws';
-const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/mutate', rawQueryString: '', headers: { host, 'content-type': 'application/json' },
+const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/mutate', rawQueryString: '', headers: { host, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
   requestContext: { domainName: host, http: { method: 'POST', path: '/mutate', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' }, body, isBase64Encoded: false },
   { getRemainingTimeInMillis: () => 10000 });
 if (result.statusCode !== 200) throw new Error('the warm-up review was answered ' + result.statusCode + ': ' + result.body);
@@ -128,16 +146,21 @@ async function warmNodeServerOnce(node, dir, env) {
   if (failure) throw failure;
 }
 
-/** Writes the code caches of the bundle of `target` (`node` or `lambda`) built in `dir`, running `node`. */
+/**
+ * Writes the code caches of the bundle of `target` (`node` or `lambda`) built in `dir`, running `node`;
+ * returns the files written (one per script, for that Node's V8).
+ */
 export async function writeCompileCache({ node, target, dir }) {
   const scripts = SCRIPTS[target];
   try {
     if (!scripts) throw new Error(`no code cache for the ${target} target`);
-    for (const script of scripts) rmSync(join(dir, script + SCRIPT_CACHE_SUFFIX), { force: true });
+    const files = scripts.map((script) => join(dir, scriptCacheFile(script, v8VersionOf(node))));
+    for (const file of files) rmSync(file, { force: true });
     if (target === 'lambda') await warmLambda(node, dir);
     else await warmNodeServer(node, dir);
-    const missing = scripts.filter((script) => !existsSync(join(dir, script + SCRIPT_CACHE_SUFFIX)));
-    if (missing.length) throw new Error(`the warm-up run wrote no cache for ${missing.join(', ')}`);
+    const missing = files.filter((file) => !existsSync(file));
+    if (missing.length) throw new Error(`the warm-up run wrote no cache ${missing.join(', ')}`);
+    return files;
   } catch (err) {
     throw new Error(`writing the code cache of ${target} with ${node}: ${err.message}`);
   }

@@ -18,5 +18,5 @@ export const codeCache: ScriptCacheStatus = engine.cache;
 
 export const handler: LambdaHandler = await engine.exports.createAwsLambdaHandler();
 
-/** For the build's warm-up run (scripts/compile-cache.mjs): writes engine.cjs.v8cache. */
+/** For the build's warm-up run (scripts/compile-cache.mjs): writes engine.cjs's code cache for this V8. */
 export { writeScriptCaches } from './script-cache.js';

@@ -1,12 +1,14 @@
 /**
  * AWS Lambda HTTP events of payload format 2.0 — a Function URL's, or an API Gateway HTTP API's with
- * the 2.0 integration — to a Web `Request`, and a `Response` back to the 2.0 result. Pure Web APIs.
+ * the 2.0 integration — to a Web `Request`, and a `Response` back to the 2.0 result. Pure Web APIs; the
+ * request is a LambdaRequest and a LambdaResponse's text is taken as it is (lambda-web.ts: no undici).
  *
  * Facts of the format this relies on: multi-value headers arrive joined with commas, cookies apart in
  * `cookies`; the body is a string, base64 when `isBase64Encoded`; `rawPath` is the path as sent, except
  * that an HTTP API stage other than `$default` prefixes it with `/<stage>` (stripped here, so routes
  * are the same behind any stage); `rawQueryString` is the query as sent.
  */
+import { isWellFormed, LambdaHeaders, LambdaRequest, LambdaResponse } from './lambda-web.js';
 
 export interface LambdaHttpEventV2 {
   version: string;
@@ -79,8 +81,9 @@ export function requestPath(event: LambdaHttpEventV2): string {
   return path;
 }
 
+/** The event as a Request (a LambdaRequest); a TypeError for what a Web Request refuses. */
 export function eventToRequest(event: LambdaHttpEventV2): Request {
-  const headers = new Headers();
+  const headers = new LambdaHeaders();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers.set(name, value);
   }
@@ -91,7 +94,7 @@ export function eventToRequest(event: LambdaHttpEventV2): Request {
   const method = event.requestContext.http.method.toUpperCase();
   const hasBody = event.body !== undefined && event.body !== null && method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? (event.isBase64Encoded ? decodeBase64(event.body!) : event.body!) : undefined;
-  return new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+  return new LambdaRequest(url, { method, headers, ...(body !== undefined ? { body } : {}) }) as unknown as Request;
 }
 
 /** Media types whose bodies are text: sent as they are; anything else is sent base64. */
@@ -110,9 +113,14 @@ export async function responseToResult(response: Response): Promise<LambdaHttpRe
   });
   const setCookies = (response.headers as Headers & { getSetCookie?: () => string[] }).getSetCookie?.() ?? [];
   cookies.push(...setCookies);
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const sendsText = !response.headers.has('content-encoding') && isTextual(response.headers.get('content-type'));
+  // A LambdaResponse's text is sent as it is when decoding its UTF-8 below would give it back (no lone
+  // surrogate, no leading BOM, which the decoder drops).
+  const given = LambdaResponse.takeText(response);
+  if (given !== undefined && sendsText && isWellFormed(given) && given.charCodeAt(0) !== 0xfeff) return { statusCode: response.status, headers, ...(cookies.length > 0 ? { cookies } : {}), body: given, isBase64Encoded: false };
+  const bytes = given !== undefined ? new TextEncoder().encode(given) : new Uint8Array(await response.arrayBuffer());
   let text: string | undefined;
-  if (!response.headers.has('content-encoding') && isTextual(response.headers.get('content-type'))) {
+  if (sendsText) {
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {

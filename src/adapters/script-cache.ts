@@ -10,8 +10,8 @@
  * The worst case is a start without the cache, never a wrong one: the file carries a CRC-32 and the
  * length of the bundle it was made from and a CRC-32 of the cache (V8 checks only the source's length,
  * and not the payload in release builds, so a cache of another bundle or a corrupt file must not reach
- * it), and V8 itself refuses a cache made by another V8 version or other flags
- * (`script.cachedDataRejected`); the bundle is then compiled as usual. CRC-32, not a cryptographic hash:
+ * it), and V8 itself refuses a cache made with other flags or on another architecture
+ * (`script.cachedDataRejected`; each V8 version reads its own file); the bundle is then compiled as usual. CRC-32, not a cryptographic hash:
  * these guard against accidents, and loading node:crypto alone cost a cold start 6–30 ms. Nothing here
  * throws for a cache: a missing, unreadable, corrupt or refused one is reported in the returned status.
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own cache.
@@ -37,8 +37,18 @@ export function writesCodeCache(thread: 'main' | 'worker'): boolean {
   return process.env[WRITE_CODE_CACHE_VARIABLE] === thread;
 }
 
-/** The cache file beside a bundle: `<bundle>.v8cache`. */
+/** How a cache file's name ends (see scriptCacheFile). */
 export const SCRIPT_CACHE_SUFFIX = '.v8cache';
+
+/**
+ * The cache file of the bundle `file` for a V8 version (this one by default): `<bundle>.v8-<version>.v8cache`.
+ * A cache serves only the V8 that made it, so the build writes one per Node it warms up with (the Node 24
+ * that deployments run, and the Node that ran the build), and each Node reads its own.
+ * scripts/compile-cache.mjs names the files the same way.
+ */
+export function scriptCacheFile(file: string, v8Version: string = process.versions.v8): string {
+  return `${file}.v8-${v8Version.replace(/[^0-9A-Za-z.-]/g, '_')}${SCRIPT_CACHE_SUFFIX}`;
+}
 /** A cache file: this, then the CRC-32 and byte length of the bundle's text, the CRC-32 of V8's cache, V8's cache. */
 const MAGIC = Buffer.from('amender-v8cache2');
 const HEADER_BYTES = MAGIC.length + 12;
@@ -83,7 +93,7 @@ function readCache(file: string, source: SourceIdentity | undefined): { data?: B
   if (process.env.NODE_DISABLE_COMPILE_CACHE === '1' || !source) return { status: 'disabled' };
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file + SCRIPT_CACHE_SUFFIX);
+    bytes = readFileSync(scriptCacheFile(file));
   } catch {
     return { status: 'missing' };
   }
@@ -121,7 +131,8 @@ export function writeScriptCaches(): string[] {
   if (!crc32) throw new Error('writing a code cache needs zlib.crc32 (Node 20.15 or later)');
   return loaded.map(({ file, script, source }) => {
     const data = script.createCachedData();
-    writeFileSync(file + SCRIPT_CACHE_SUFFIX, Buffer.concat([header(source, data), data]));
-    return file + SCRIPT_CACHE_SUFFIX;
+    const cacheFile = scriptCacheFile(file);
+    writeFileSync(cacheFile, Buffer.concat([header(source, data), data]));
+    return cacheFile;
   });
 }

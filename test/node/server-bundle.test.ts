@@ -3,9 +3,9 @@
  * logs, configuration errors, SIGTERM draining. (The review round trip is in https-review.test.ts.)
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h2Request } from './clients.js';
 import { ROOT, SERVER_BUNDLE, ensureBuilt } from './built.js';
@@ -19,6 +19,8 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+const { scriptCacheFile } = (await import(join(ROOT, 'scripts/compile-cache.mjs'))) as { scriptCacheFile(script: string, v8Version: string): string };
 
 let pki: TestPki;
 beforeAll(() => {
@@ -51,6 +53,9 @@ describe('the built Node server over HTTPS + HTTP/2', () => {
     await waitFor(() => server.lines.some((l) => l.msg === 'request'));
     expect(server.lines.find((l) => l.msg === 'policy set applied')).toMatchObject({ level: 'info', msg: 'policy set applied', policySet: 'default', documents: 9, counts: { mutatingAdmissionPolicies: 4, params: 1, problems: 0 } });
     expect(server.lines.find((l) => l.msg === 'listening')).toMatchObject({ policySources: ['bundled'], clusters: [], refreshSeconds: 60 });
+    // The build writes a code cache for the Node running it too (unless told to write none): this Node's is used.
+    const ownCache = existsSync(join(dirname(SERVER_BUNDLE), scriptCacheFile('server.cjs', process.versions.v8)));
+    expect(server.lines.find((l) => l.msg === 'listening')?.codeCache).toBe(ownCache ? 'used' : 'missing');
     expect(server.lines.find((l) => l.msg === 'policy sets loaded')).toMatchObject({ ready: ['default'], notReady: [] });
     expect(server.lines.filter((l) => l.msg === 'request').length).toBeGreaterThanOrEqual(1);
     expect(server.stderr()).toBe('');
