@@ -4,8 +4,24 @@ import type { JsonObject, JsonValue } from './types.js';
 /** Deep copy of a JSON value (faster than structuredClone for plain data; `__proto__` keys stay data). */
 export function cloneJson<T extends JsonValue>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (Array.isArray(value)) {
+    // A loop, not map: the policies' documents are frozen, and V8 maps frozen arrays several times slower.
+    const out: JsonValue[] = [];
+    for (let i = 0; i < value.length; i++) out.push(cloneJson(value[i]));
+    return out as T;
+  }
   const out: JsonObject = {};
   for (const key in value) if (hasOwn(value, key)) setOwn(out, key, cloneJson((value as JsonObject)[key]));
   return out as T;
+}
+
+/**
+ * `list.slice(start, end)`, also fast for a frozen array (a compiled policy's own): V8's `slice` copies
+ * those an order of magnitude slower than a loop does.
+ */
+export function sliceArray<T>(list: readonly T[], start = 0, end = list.length): T[] {
+  if (!Object.isFrozen(list)) return list.slice(start, end);
+  const out: T[] = [];
+  for (let i = start; i < end; i++) out.push(list[i]);
+  return out;
 }

@@ -1,4 +1,4 @@
-import { hasOwn, isFloatLiteral, markFloatLiteral, setOwn } from '../json/index.js';
+import { hasOwn, isFloatLiteral, markFloatLiteral, setOwn, sliceArray } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 
 export type Container = JsonObject | JsonArray;
@@ -110,7 +110,7 @@ export class WorkingCopy {
   /** Inserts before `index` (`index === length` appends). */
   insertIndex(loc: Location, index: number, value: JsonValue, isFloat: boolean): void {
     const arr = loc.chain[loc.chain.length - 1] as JsonArray;
-    const out = arr.slice(0, index);
+    const out = sliceArray(arr, 0, index);
     out.push(value);
     for (let i = index; i < arr.length; i++) out.push(arr[i]);
     copyArrayMarks(arr, out, index, 1);
@@ -126,7 +126,7 @@ export class WorkingCopy {
 
   removeIndex(loc: Location, index: number): void {
     const arr = loc.chain[loc.chain.length - 1] as JsonArray;
-    const out = arr.slice(0, index);
+    const out = sliceArray(arr, 0, index);
     for (let i = index + 1; i < arr.length; i++) out.push(arr[i]);
     copyArrayMarks(arr, out, index, -1);
     this.replaceLast(loc, out);
@@ -217,7 +217,7 @@ function copyObject(src: JsonObject, skip?: string, adding = false): JsonObject 
 }
 
 function copyArray(src: JsonArray, skip?: number): JsonArray {
-  const out = src.slice();
+  const out = sliceArray(src);
   for (let i = 0; i < out.length; i++) {
     if (typeof out[i] === 'number' && i !== skip && isFloatLiteral(src, i)) markFloatLiteral(out, i);
   }

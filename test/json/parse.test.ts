@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, isFloatLiteral, jsonEqual, parseJson, JsonParseError } from '../../src/json/index.js';
+import { cloneJson, isFloatLiteral, jsonEqual, parseJson, JsonParseError, sliceArray } from '../../src/json/index.js';
 
 describe('parseJson', () => {
   it('parses like JSON.parse for ordinary documents', () => {
@@ -131,5 +131,28 @@ describe('jsonEqual', () => {
     expect(jsonEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
     expect(jsonEqual({ a: null }, {})).toBe(false);
     expect(jsonEqual([], {})).toBe(false);
+  });
+});
+
+describe('sliceArray and cloneJson on frozen documents (the compiled policies are frozen)', () => {
+  it('copy like slice and a deep copy, whether the array is frozen or not', () => {
+    const items = [1, 'a', { b: [2, 3] }, null];
+    const frozen = Object.freeze([...items]);
+    for (const list of [items, frozen]) {
+      expect(sliceArray(list)).toEqual(items);
+      expect(sliceArray(list, 1, 3)).toEqual(items.slice(1, 3));
+      expect(sliceArray(list, 2)).toEqual(items.slice(2));
+      expect(sliceArray(list, 4)).toEqual([]);
+      const copy = sliceArray(list);
+      expect(copy).not.toBe(list);
+      expect(Object.isFrozen(copy)).toBe(false);
+      copy.push('more');
+      expect(list).toHaveLength(4);
+    }
+    const doc = Object.freeze({ a: Object.freeze([Object.freeze({ b: 1 }), 'x']) });
+    const cloned = cloneJson(doc as never) as { a: unknown[] };
+    expect(cloned).toEqual({ a: [{ b: 1 }, 'x'] });
+    expect(Object.isFrozen(cloned.a)).toBe(false);
+    expect(cloned.a[0]).not.toBe(doc.a[0]);
   });
 });

@@ -107,6 +107,41 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect(out).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, status: {} });
   });
 
+  it('drops nulls deep inside untouched subtrees without keyed lists, keeps those inside lists, merges embedded kinds under unknown keys', () => {
+    const pod: JsonObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', annotations: { a: 'b' } },
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            resources: { limits: { cpu: null, memory: '1Gi' } },
+            livenessProbe: { exec: { command: ['sh', null] }, httpGet: null },
+            securityContext: { capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault', localhostProfile: null } },
+          },
+        ],
+        // Not in the schema: the walk looks for an embedded kind there (a Pod: its containers are keyed by
+        // name, and kyaml keeps one item per key).
+        extra: { nested: { apiVersion: 'v1', kind: 'Pod', spec: { containers: [{ name: 'x' }, { name: 'x', image: 'i' }] } } },
+      },
+    };
+    for (const cache of [undefined, new StrategicMergeCache()]) {
+      const out: any = merge(pod, { metadata: { labels: { a: 'b' } } }, { cache });
+      expect(out.spec.containers[0]).toEqual({
+        name: 'c',
+        resources: { limits: { memory: '1Gi' } },
+        livenessProbe: { exec: { command: ['sh', null] } },
+        securityContext: { capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } },
+      });
+      expect(out.spec.extra.nested.spec.containers).toEqual([{ name: 'x' }]);
+      // Untouched subtrees without nulls come back as they are.
+      expect(out.metadata.annotations).toBe((pod.metadata as JsonObject).annotations);
+      const again: any = merge(out, { metadata: { labels: { c: 'd' } } }, { cache });
+      expect(again.spec.containers[0]).toEqual(out.spec.containers[0]);
+    }
+  });
+
   it('honours $patch: delete and replace on maps and list items, and {$patch: replace} in a list', () => {
     const del: any = merge(live, { spec: { containers: [{ name: 'b', $patch: 'delete' }] } });
     expect(names(del.spec.containers)).toEqual(['a', 'c']);

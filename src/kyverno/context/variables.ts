@@ -27,6 +27,7 @@ import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
+import { applyPlan, GENERAL, NOTHING, planOf } from './substitution-plan.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 
 export interface SubstitutionScope {
@@ -55,11 +56,28 @@ interface Inserted {
 
 /** References, then variables, over a whole document. Throws KyvernoRuleError (or the guard's ReviewAborted). */
 export function substituteAll(document: JsonValue, scope: SubstitutionScope): JsonValue {
+  if (typeof document === 'string') {
+    // A condition's key or value: one string, no walk (a reference in it takes the general one).
+    if (!document.includes('{{')) return document.includes('$(') ? substituteGeneral(document, scope) : document;
+    return document.includes('$(') ? substituteGeneral(document, scope) : substituteIn(document, NO_PATH, scope, { bytes: 0 });
+  }
+  if (typeof document !== 'object' || document === null) return document;
+  // A policy's own (frozen) document: its variables were located once.
+  const plan = planOf(document);
+  if (plan === NOTHING) return document;
+  if (plan === GENERAL) return substituteGeneral(document, scope);
+  const inserted: Inserted = { bytes: 0 };
+  return applyPlan(document, plan, (text, path) => substituteIn(text, path, scope, inserted));
+}
+
+function substituteGeneral(document: JsonValue, scope: SubstitutionScope): JsonValue {
   if (!mayHaveVariables(document)) return document;
   const withReferences = substituteReferences(document);
   const inserted: Inserted = { bytes: 0 };
   return rewriteStrings(withReferences, hasVariable, (text, path) => substituteIn(text, path, scope, inserted));
 }
+
+const NO_PATH: readonly string[] = Object.freeze([]);
 
 /** Variables only, in one string whose place in its document is `path` (for `{{@}}`). */
 export function substituteString(text: string, path: readonly string[], scope: SubstitutionScope): JsonValue {

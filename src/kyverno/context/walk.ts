@@ -3,7 +3,7 @@
  * variables in map keys too). Untouched subtrees keep their identity, so an unchanged document comes
  * back as the very same object. The callback sees the path of the string as a stack of segments.
  */
-import { setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { setOwn, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { KyvernoRuleError } from '../errors.js';
 
 export type StringRewrite = (text: string, path: readonly string[]) => JsonValue;
@@ -48,7 +48,7 @@ export function rewriteStrings(document: JsonValue, interesting: (s: string) => 
         path.push(String(i));
         const next = visit(value[i]);
         path.pop();
-        if (next !== value[i] && !out) out = value.slice(0, i);
+        if (next !== value[i] && !out) out = sliceArray(value, 0, i);
         if (out) out.push(next);
       }
       return out ?? value;

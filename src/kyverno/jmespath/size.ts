@@ -16,7 +16,11 @@ export interface SizeMemo {
 }
 
 export function jsonSize(value: unknown, memo: SizeMemo | undefined, limit: number, guard?: ReviewGuard): number {
-  if (value === null) return 4;
+  if (typeof value === 'object' && value !== null) return containerSize(value, memo, limit, guard);
+  return scalarSize(value);
+}
+
+function scalarSize(value: unknown): number {
   switch (typeof value) {
     case 'string':
       return value.length + 2;
@@ -24,25 +28,29 @@ export function jsonSize(value: unknown, memo: SizeMemo | undefined, limit: numb
       return numberSize(value);
     case 'boolean':
       return 5;
-    case 'object':
-      break;
     default:
-      return 4; // an expression reference escaping into a value is null
+      return 4; // null, or an expression reference escaping into a value (written as null)
   }
+}
+
+/** An array or object; members that are strings (most of a document's leaves) are sized in the loop. */
+function containerSize(value: object, memo: SizeMemo | undefined, limit: number, guard: ReviewGuard | undefined): number {
   const known = memo?.get(value);
   if (known !== undefined) return known;
   guard?.tick();
   let total = 2;
   if (Array.isArray(value)) {
-    for (const item of value) {
-      total += jsonSize(item, memo, limit, guard) + 1;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      total += (typeof item === 'string' ? item.length + 2 : typeof item === 'object' && item !== null ? containerSize(item, memo, limit, guard) : scalarSize(item)) + 1;
       if (total > limit) return total; // partial: not remembered
     }
   } else {
     const object = value as Record<string, unknown>;
     for (const key in object) {
       if (!hasOwn(object, key)) continue;
-      total += key.length + 3 + jsonSize(object[key], memo, limit, guard);
+      const member = object[key];
+      total += key.length + 3 + (typeof member === 'string' ? member.length + 2 : typeof member === 'object' && member !== null ? containerSize(member, memo, limit, guard) : scalarSize(member));
       if (total > limit) return total;
     }
   }

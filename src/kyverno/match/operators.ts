@@ -136,7 +136,7 @@ function equals(key: JsonValue, value: JsonValue, guard: ReviewGuard): boolean {
 
 /** The value side of the `In` operators as a list of strings: a list, or a string that is one item or a JSON list. */
 function valueStrings(value: JsonValue): string[] | undefined {
-  if (Array.isArray(value)) return value.map((item) => goSprint(item));
+  if (Array.isArray(value)) return sprintAll(value);
   if (typeof value === 'number') return [goSprint(value)];
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
@@ -152,6 +152,16 @@ function valueStrings(value: JsonValue): string[] | undefined {
   return [value];
 }
 
+/**
+ * goSprint of each item, by a loop: the lists are often the policy's own, which are frozen, and V8 runs
+ * `map`/`some`/`every` on frozen arrays several times slower than on others.
+ */
+function sprintAll(list: readonly JsonValue[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i++) out.push(goSprint(list[i]));
+  return out;
+}
+
 function bothWays(a: string, b: string, guard: ReviewGuard): boolean {
   guard.tick();
   return wildcardMatch(a, b, guard) || wildcardMatch(b, a, guard);
@@ -161,7 +171,7 @@ function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', n
   let keys: string[];
   if (typeof key === 'string') keys = [key];
   else if (typeof key === 'number' || typeof key === 'boolean') keys = [goSprint(key)];
-  else if (Array.isArray(key)) keys = key.map((item) => goSprint(item));
+  else if (Array.isArray(key)) keys = sprintAll(key);
   else return false;
 
   // A range such as "1-10" as the value: each key is checked against it.

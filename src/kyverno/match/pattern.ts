@@ -113,6 +113,8 @@ function numberMatches(value: JsonValue, pattern: number): boolean {
 }
 
 function stringPatternMatches(value: JsonValue, pattern: string): boolean {
+  // One alternative of one condition (`*`, `web-*`, `>1`): no split.
+  if (!pattern.includes('|') && !pattern.includes('&')) return singlePatternMatches(value, pattern.trim());
   return pattern.split('|').some((alternative) =>
     alternative
       .trim()

@@ -7,6 +7,7 @@ import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
 import type { StrategicMergeCache, StrategicMergeChain } from '../../schema/index.js';
 import { KyvernoRuleError } from '../errors.js';
 import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
+import type { Operation } from '../../jsonpatch/index.js';
 import { instantiate, type PatchTemplate } from './patch-template.js';
 import { applyStrategicMerge } from './strategic.js';
 import { substituteString, type SubstitutionScope } from '../context/variables.js';
@@ -49,5 +50,18 @@ export function applyTemplatedPatch(
   scope: SubstitutionScope,
 ): JsonValue {
   const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
-  return applyKyvernoPatch(resource, decodePatchValue(parsed), scope.ctx.guard);
+  return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard);
+}
+
+/** The operations of a patch without variables (the template's own value), decoded once. */
+const decodedTemplates = new WeakMap<PatchTemplate, readonly Operation[]>();
+
+function staticOperations(template: PatchTemplate): readonly Operation[] {
+  let ops = decodedTemplates.get(template);
+  if (ops === undefined) {
+    // A patch that does not decode throws here, at every use, as it did before.
+    ops = Object.freeze(decodePatchValue(template.base));
+    decodedTemplates.set(template, ops);
+  }
+  return ops;
 }

@@ -14,7 +14,7 @@
  * Works on a private copy; the caller's overlay is never modified.
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
-import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
 import { KyvernoRuleError } from '../errors.js';
 import { matchPattern } from '../match/pattern.js';
@@ -39,10 +39,11 @@ export class GlobalConditionFailure extends Error {
 /**
  * The overlay with its anchors resolved against `resource`. Throws ConditionFailure /
  * GlobalConditionFailure when the overlay does not apply, KyvernoRuleError for a broken overlay.
+ * `anchors`: mayHaveAnchors(overlay), when the caller has it already.
  */
-export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD): JsonValue {
+export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD, anchors = mayHaveAnchors(overlay)): JsonValue {
   // Most overlays have no anchor at all: then all that changes is that emptied containers go.
-  if (!mayHaveAnchors(overlay)) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
+  if (!anchors) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
   rejectValidateOnlyAnchors(overlay, []);
   const pattern = cloneJson(overlay);
   processNode(pattern, resource, guard);
@@ -64,7 +65,7 @@ function pruneEmpty(value: JsonValue, top = false): JsonValue | undefined {
     let out: JsonValue[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const next = pruneEmpty(value[i]);
-      if (next !== value[i] && !out) out = value.slice(0, i);
+      if (next !== value[i] && !out) out = sliceArray(value, 0, i);
       if (out && next !== undefined) out.push(next);
     }
     if (!out) return value;

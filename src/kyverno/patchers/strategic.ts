@@ -24,12 +24,14 @@ export function applyStrategicMerge(
   chain?: StrategicMergeChain,
   guard: ReviewGuard = UNBOUNDED_GUARD,
 ): PatchOutcome {
+  const anchors = mayHaveAnchors(overlay);
   // Anchors are resolved against the resource, which must then hold the lists the chain kept aside.
-  if (chain && mayHaveAnchors(overlay)) chain.settle();
+  if (chain && anchors) chain.settle();
   let plain: JsonValue;
-  guard.check();
+  // The deadline was read just before (the rule's or the foreach element's step); it is read again
+  // after the anchors and after the merge.
   try {
-    plain = preprocessOverlay(overlay, resource, guard);
+    plain = preprocessOverlay(overlay, resource, guard, anchors);
   } catch (error) {
     if (error instanceof ConditionFailure || error instanceof GlobalConditionFailure) {
       return { resource, skipReason: error.message };

@@ -1,8 +1,9 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
+import { isPlainMapType, isPlainNormal } from './plain-maps.js';
 import { isFull, keyId, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
@@ -195,17 +196,35 @@ class Merger {
     const def = type ? resolve(type).map : undefined;
     const outer = this.clean;
     this.clean = true;
-    const out: JsonObject = {};
-    // kyaml walks the union of field names in sorted order and appends new fields at the end.
-    for (const name in base) {
-      if (!hasOwn(base, name)) continue;
-      const dv = base[name];
-      const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
-      // A scalar the overlay does not touch is kept (a null dropped) without a walk.
-      if (ov === undefined && (dv === null || typeof dv !== 'object')) {
-        if (dv !== null) setOwn(out, name, dv);
-      } else {
-        this.put(out, name, dv, ov, def);
+    let out: JsonObject;
+    if (base === dest && patch && this.knownNormalized(dest, given, type)) {
+      // Its fields the overlay does not touch would come back from their walks as they are (no nulls,
+      // keyed lists merged): the map is copied whole and only the overlay's fields are walked, in the
+      // map's order as below.
+      out = cloneMap(dest);
+      for (const name in dest) {
+        const ov = getOwn(patch, name);
+        if (ov === undefined) continue;
+        const field = def?.fields?.get(name);
+        this.at.push(name);
+        const r = this.walk(dest[name], ov, field ? field.type : def?.elem, field);
+        this.at.pop();
+        if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+        else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
+      }
+    } else {
+      out = {};
+      // kyaml walks the union of field names in sorted order and appends new fields at the end.
+      for (const name in base) {
+        if (!hasOwn(base, name)) continue;
+        const dv = base[name];
+        const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
+        // A scalar the overlay does not touch is kept (a null dropped) without a walk.
+        if (ov === undefined && (dv === null || typeof dv !== 'object')) {
+          if (dv !== null) setOwn(out, name, dv);
+        } else {
+          this.put(out, name, dv, ov, def);
+        }
       }
     }
     if (patch && base !== patch) {
@@ -221,6 +240,16 @@ class Merger {
     return out;
   }
 
+  /**
+   * Was `dest` normalized under the type this walk gives it? The memo holds the type given to the walk
+   * that normalized it (NO_TYPE for none, when that walk took the map's own kind, as this one does
+   * unless only the overlay names a kind).
+   */
+  private knownNormalized(dest: JsonObject, given: Atom | undefined, type: TypeRef | undefined): boolean {
+    if (this.normalized === undefined || this.normalized.maps.get(dest) !== (given ?? NO_TYPE)) return false;
+    return given !== undefined || type === rootType(this.registry, dest);
+  }
+
   private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined): void {
     const field = def?.fields?.get(name);
     this.at.push(name);
@@ -233,6 +262,11 @@ class Merger {
   private normalizeMap(dest: JsonObject, type: TypeRef | undefined): JsonObject {
     const typeSeen = type ? resolve(type) : NO_TYPE;
     if (this.normalized?.maps.get(dest) === typeSeen) return dest;
+    // No keyed list can be below it: without nulls the map is its own normalized form (no typed walk).
+    if (type !== undefined && isPlainMapType(typeSeen) && isPlainNormal(dest, typeSeen, this.guard)) {
+      this.normalized?.maps.set(dest, typeSeen);
+      return dest;
+    }
     type ??= rootType(this.registry, dest);
     const def = type ? resolve(type).map : undefined;
     const outer = this.clean;
@@ -336,7 +370,7 @@ class Merger {
       const r = this.walk(item, undefined, elem, undefined);
       this.at.pop();
       if (r === undefined || r === null || r === DELETE || isEmptyMap(r)) return undefined;
-      if (r !== item && out === undefined) out = dest.slice(0, i);
+      if (r !== item && out === undefined) out = sliceArray(dest, 0, i);
       if (out !== undefined) out.push(r);
     }
     if (out !== undefined) return out;
@@ -545,6 +579,14 @@ function mergesLists(patchStrategy: string): boolean {
   return merges;
 }
 
+/** A copy of a map, fields in order (`Object.assign` would call the `__proto__` setter for such a key). */
+function cloneMap(map: JsonObject): JsonObject {
+  if (!hasOwn(map, '__proto__')) return Object.assign({}, map);
+  const out: JsonObject = {};
+  for (const key of Object.keys(map)) setOwn(out, key, map[key]);
+  return out;
+}
+
 /** A new map holding the fields of `map` that come before `name`, in order. */
 function fieldsBefore(map: JsonObject, name: string): JsonObject {
   const out: JsonObject = {};
@@ -588,7 +630,12 @@ function withoutDirective(obj: JsonObject): JsonObject {
  * dropped from the overlay. An item with other keys besides `$patch` is an item directive.
  */
 function listDirective(origin: JsonArray, where: { path(): string }): { directive: 'merge' | 'replace' | 'delete'; rest: JsonArray } | undefined {
-  const at = origin.findIndex((item) => isJsonObject(item) && hasOwn(item, DIRECTIVE));
+  // A loop, not findIndex: overlays are often a policy's frozen document, whose arrays V8 searches slowly.
+  let at = -1;
+  for (let i = 0; i < origin.length && at < 0; i++) {
+    const item = origin[i];
+    if (isJsonObject(item) && hasOwn(item, DIRECTIVE)) at = i;
+  }
   if (at < 0 || Object.keys(origin[at] as JsonObject).length !== 1) return undefined;
   const directive = smpDirective(origin[at] as JsonObject, where);
   return { directive, rest: [...origin.slice(0, at), ...origin.slice(at + 1)] };

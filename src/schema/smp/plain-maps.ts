@@ -1,0 +1,68 @@
+/**
+ * Map types under which a strategic merge's normalizing walk (a resource subtree the overlay does not
+ * touch) can change nothing but nulls: no keyed list anywhere below them in the schema (lists there are
+ * kept as they are, unwalked), and every key typed (no embedded object whose own kind would pick a
+ * schema). A resource map of such a type without nulls is its own normalized form, which a plain scan
+ * tells without the typed walk (./merge.ts normalizeMap).
+ */
+import type { ReviewGuard } from '../../guard/index.js';
+import type { JsonObject } from '../../json/index.js';
+import { resolve, type Atom, type FieldDef, type TypeRef } from '../types.js';
+
+/** Answers by map type; `false` while a type is being decided (a recursive schema is not plain). */
+const plainTypes = new WeakMap<Atom, boolean>();
+
+/** `MERGE_STRATEGY` of ./merge.ts: a field whose lists merge by key. */
+const MERGE_STRATEGY = /(?:^|,)merge(?:,|$)/;
+
+/** Is `atom` a map type whose normalizing walk can only drop nulls? */
+export function isPlainMapType(atom: Atom): boolean {
+  let plain = plainTypes.get(atom);
+  if (plain === undefined) {
+    plainTypes.set(atom, false);
+    plain = decide(atom);
+    plainTypes.set(atom, plain);
+  }
+  return plain;
+}
+
+function decide(atom: Atom): boolean {
+  const def = atom.map;
+  if (def === undefined) return false;
+  if (def.fields) for (const field of def.fields.values()) if (!plainMember(resolve(field.type), field)) return false;
+  return def.elem === undefined || plainMember(resolve(def.elem), undefined);
+}
+
+/** A field (or the type of undeclared keys): its lists must not merge by key, its maps be plain too. */
+function plainMember(atom: Atom, field: FieldDef | undefined): boolean {
+  if (atom.list && field?.patchStrategy && MERGE_STRATEGY.test(field.patchStrategy)) {
+    // A `merge` list without a key (a union of scalars) is kept as it is by the walk; one with a key is walked.
+    if ((atom.list.listType === 'map' && atom.list.keys.length > 0) || field.patchMergeKey) return false;
+  }
+  return atom.map === undefined || isPlainMapType(atom);
+}
+
+/**
+ * Does the map (of a plain map type) come back from the normalizing walk as it is: no null in it or in
+ * the maps below, and no undeclared key holding an object where the type has no type for such keys?
+ * Lists are not looked into (the walk keeps them whole). Ticks the guard once per map.
+ */
+export function isPlainNormal(map: JsonObject, atom: Atom, guard: ReviewGuard | undefined): boolean {
+  guard?.tick();
+  const def = atom.map!;
+  for (const name in map) {
+    // for-in lists inherited enumerable keys too: only own ones belong to the map.
+    if (!Object.prototype.hasOwnProperty.call(map, name)) continue;
+    const v = map[name];
+    if (v === null) return false;
+    if (typeof v !== 'object') continue;
+    const field = def.fields?.get(name);
+    const type: TypeRef | undefined = field ? field.type : def.elem;
+    // An undeclared key without a type: the walk would look for an embedded kind (or infer list keys).
+    if (type === undefined) return false;
+    if (Array.isArray(v)) continue;
+    const child = resolve(type);
+    if (child.map === undefined || !isPlainNormal(v, child, guard)) return false;
+  }
+  return true;
+}
