@@ -3,7 +3,7 @@
  * conversions back to JSON, variables, budgets, the program cache.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJson, isFloatLiteral } from '../../src/json/index.js';
+import { parseJson, isFloatLiteral, type JsonObject } from '../../src/json/index.js';
 import { jsonSizeUpTo } from '../../src/jsonpatch/index.js';
 import { ReviewGuard } from '../../src/guard/index.js';
 import {
@@ -380,19 +380,18 @@ describe('construction syntax and conversions', () => {
       "[JSONPatch{op: 'add', path: '/spec', value: Object.x{replicas: 3, ratio: 2.5, on: true, none: null, tags: ['a', 'bc'], m: {'k': [1u, 2u]}, n: [-1], at: timestamp('2024-01-01T00:00:00Z'), b: b'hi', d: duration('90s')}}]",
       "[JSONPatch{op: 'test', path: '/a', value: 'b'}].filter(p, false)",
     ];
-    for (const expr of patches) {
-      const size: ConvertedSize = { bytes: -1 };
-      const ops = toJsonPatchOperations(value(expr, 'jsonPatch') as never, guard, size);
-      expect(size.bytes, expr).toBe(jsonSizeUpTo(ops, Infinity));
-    }
     const configs = [
       "Object{metadata: Object.metadata{labels: {'team': 'a', 'x': 'yz'}}, spec: Object.spec{containers: [Object.spec.containers{name: 'a', ports: [Object.spec.containers.ports{containerPort: 80}]}]}}",
       'Object{}',
     ];
-    for (const expr of configs) {
+    const cases: [string, (size: ConvertedSize) => Parameters<typeof jsonSizeUpTo>[0]][] = [
+      ...patches.map((expr): [string, (size: ConvertedSize) => JsonObject[]] => [expr, (size) => toJsonPatchOperations(value(expr, 'jsonPatch') as never, guard, size)]),
+      ...configs.map((expr): [string, (size: ConvertedSize) => JsonObject] => [expr, (size) => toApplyConfiguration(value(expr, 'applyConfiguration') as never, guard, size)]),
+    ];
+    for (const [expr, convert] of cases) {
       const size: ConvertedSize = { bytes: -1 };
-      const cfg = toApplyConfiguration(value(expr, 'applyConfiguration') as never, guard, size);
-      expect(size.bytes, expr).toBe(jsonSizeUpTo(cfg, Infinity));
+      const converted = convert(size);
+      expect(size.bytes, expr).toBe(jsonSizeUpTo(converted, Infinity));
     }
     // A subtree of the object is embedded as it is: its size is not known without measuring it.
     const embedded: ConvertedSize = { bytes: -1 };
