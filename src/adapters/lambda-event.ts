@@ -55,8 +55,14 @@ export function assertHttpEventV2(event: unknown): asserts event is LambdaHttpEv
   }
 }
 
+/** The bytes of a base64 body; LambdaEventError when it is not base64 (atob's DOMException says less). */
 export function decodeBase64(text: string): Uint8Array {
-  const binary = atob(text);
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new LambdaEventError('the body is marked isBase64Encoded but is not valid base64');
+  }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;

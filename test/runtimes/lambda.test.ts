@@ -64,6 +64,13 @@ describe('Lambda bundle with the bundled policy set', () => {
     const again = await lambda.invoke(functionUrlEvent(cases[0], false));
     expect(resultReply(again)).toEqual(reference.replies[0]);
   });
+
+  it('answers a body marked base64 that is not base64 with 400 and keeps serving', async () => {
+    const result = await lambda.invoke({ ...functionUrlEvent(cases[0], false), body: '{not base64!}', isBase64Encoded: true });
+    expect(result.statusCode).toBe(400);
+    expect(JSON.parse(result.body!).message).toMatch(/isBase64Encoded but is not valid base64/);
+    expect(resultReply(await lambda.invoke(functionUrlEvent(cases[0], true)))).toEqual(reference.replies[0]);
+  });
 });
 
 describe('Lambda bundle with policies in S3', () => {
