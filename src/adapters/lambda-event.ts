@@ -53,6 +53,12 @@ export function assertHttpEventV2(event: unknown): asserts event is LambdaHttpEv
   if (typeof e.rawPath !== 'string' || typeof e.requestContext?.http?.method !== 'string') {
     throw new LambdaEventError('the event has no rawPath or requestContext.http.method');
   }
+  // What AWS always sends: a body as a string, headers as an object, cookies as a list of strings.
+  if (e.body !== undefined && e.body !== null && typeof e.body !== 'string') throw new LambdaEventError(`the event's body is not a string (${typeof e.body})`);
+  if (e.headers !== undefined && e.headers !== null && (typeof e.headers !== 'object' || Array.isArray(e.headers))) throw new LambdaEventError("the event's headers are not an object");
+  if (e.cookies !== undefined && e.cookies !== null && (!Array.isArray(e.cookies) || !e.cookies.every((c) => typeof c === 'string'))) {
+    throw new LambdaEventError("the event's cookies are not a list of strings");
+  }
 }
 
 /** The bytes of a base64 body; LambdaEventError when it is not base64 (atob's DOMException says less). */

@@ -36,6 +36,11 @@ describe('payload 2.0 event → Request', () => {
     expect(() => assertHttpEventV2({ version: '1.0', httpMethod: 'POST', path: '/mutate' })).toThrow(/payload format 2\.0.*got version "1\.0"/);
     expect(() => assertHttpEventV2(null)).toThrow('the event is not an object');
     expect(() => assertHttpEventV2({ version: '2.0', rawPath: '/x' })).toThrow(/rawPath or requestContext\.http\.method/);
+    const http = { version: '2.0', rawPath: '/mutate', requestContext: { http: { method: 'POST' } } };
+    expect(() => assertHttpEventV2({ ...http, body: { kind: 'AdmissionReview' } })).toThrow("the event's body is not a string (object)");
+    expect(() => assertHttpEventV2({ ...http, headers: 'content-type: application/json' })).toThrow("the event's headers are not an object");
+    expect(() => assertHttpEventV2({ ...http, cookies: 'a=1' })).toThrow("the event's cookies are not a list of strings");
+    expect(() => assertHttpEventV2({ ...http, body: '{}', headers: {}, cookies: ['a=1'] })).not.toThrow();
   });
 });
 
