@@ -125,7 +125,7 @@ class Merger {
     // a member-by-member build) with the merged members in place and the patch's new members after them.
     // Members are merged in the live map's order, then the new ones in the patch's: that orders the errors.
     let out: JsonObject | undefined;
-    let dropped: string[] | undefined;
+    let dropped = false;
     // (for-in rather than Object.keys: no key arrays; JSON objects inherit nothing enumerable.)
     if (l) {
       for (const key in l) {
@@ -137,8 +137,12 @@ class Merger {
         const merged = this.child(lv, rv, fieldType(def, key), key);
         if (merged === lv) continue;
         out ??= { ...l };
-        if (merged === undefined) (dropped ??= []).push(key);
-        else setOwn(out, key, merged);
+        // A member whose merge produced nothing is left out (only on the way to an error in practice, so
+        // the delete's slower object shape does not matter).
+        if (merged === undefined) {
+          delete out[key];
+          dropped = true;
+        } else setOwn(out, key, merged);
       }
     }
     for (const key in r) {
@@ -149,16 +153,7 @@ class Merger {
       setOwn(out, key, merged);
     }
     if (out === undefined) return l;
-    if (dropped === undefined) return out;
-    // A member whose merge produced nothing is left out (only on the way to an error in practice).
-    const kept: JsonObject = {};
-    let produced = 0;
-    for (const key in out) {
-      if (dropped.includes(key)) continue;
-      setOwn(kept, key, out[key]);
-      produced++;
-    }
-    return produced > 0 ? kept : undefined;
+    return !dropped || hasKeys(out) ? out : undefined;
   }
 
   private index(def: ListDef, list: JsonArray | undefined, ids: readonly ItemIdentity[], allowDuplicates: boolean): Indexed {
