@@ -5,49 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { podRequest } from '../kyverno/helpers/requests.js';
+import { applyConfig as apply, jsonPatch as patch, policy, set, type Obj } from './helpers.js';
 
-function policy(name: string, mutations: string[]): string {
-  return `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: ${name}}
-spec:
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
-  reinvocationPolicy: Never
-  mutations:
-${mutations.map((m) => m.replace(/^/gm, '    ')).join('\n')}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: {name: ${name}}
-spec: {policyName: ${name}}
-`;
-}
-
-const patch = (expression: string) => `- patchType: JSONPatch\n  jsonPatch:\n    expression: '${expression}'`;
-const apply = (expression: string) => `- patchType: ApplyConfiguration\n  applyConfiguration:\n    expression: '${expression}'`;
-
-const request = {
-  uid: 'u-1',
-  kind: { group: '', version: 'v1', kind: 'Pod' },
-  resource: { group: '', version: 'v1', resource: 'pods' },
-  operation: 'CREATE' as const,
-  namespace: 'default',
-  name: 'p',
-  userInfo: {},
-  object: {
+const request = podRequest(
+  {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: 'p', namespace: 'default', labels: { team: 'blue', tier: 'web' } },
     spec: { containers: [{ name: 'app', image: 'app:1', imagePullPolicy: 'Always' }] },
   },
-};
+  { uid: 'u-1', userInfo: {} },
+);
 
-async function resultOf(mutations: string[]): Promise<string> {
-  const set = buildPolicySet([parseDocuments('p.yaml', policy('p', mutations))]);
-  expect(set.problems).toEqual([]);
-  const r = await evaluate(set, request);
+async function resultOf(mutations: Obj[]): Promise<string> {
+  const r = await evaluate(set(policy('p', mutations)), request);
   expect(r.outcomes).toHaveLength(1);
   return r.outcomes[0].result;
 }

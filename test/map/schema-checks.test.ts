@@ -9,39 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '../../src/admission/types.js';
 import { evaluate, type EngineResult } from '../../src/engine/index.js';
 import { applyPatch } from '../../src/jsonpatch/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { podRequest } from '../kyverno/helpers/requests.js';
-
-type Obj = Record<string, any>;
-
-function policy(name: string, mutations: Obj[], failurePolicy = 'Fail'): Obj {
-  return {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'MutatingAdmissionPolicy',
-    metadata: { name },
-    spec: {
-      failurePolicy,
-      matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
-      reinvocationPolicy: 'Never',
-      mutations,
-    },
-  };
-}
-
-const jsonPatch = (expression: string): Obj => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
-const applyConfig = (expression: string): Obj => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
-
-function set(...policies: Obj[]) {
-  const bindings = policies.map((p) => ({
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'MutatingAdmissionPolicyBinding',
-    metadata: { name: `b-${p.metadata.name}` },
-    spec: { policyName: p.metadata.name },
-  }));
-  const s = buildPolicySet([parseDocuments('t.json', JSON.stringify([...policies, ...bindings]))]);
-  expect(s.problems).toEqual([]);
-  return s;
-}
+import { applyConfig, jsonPatch, policy, set, type Obj } from './helpers.js';
 
 /** A Pod as a newer API server might send it: fields our 1.37 schemas do not declare. */
 function newerPod(): Obj {
