@@ -18,7 +18,7 @@ import { WebBody, type BodySource } from './lambda-web-body.js';
 import { isNodeInstance, LambdaHeaders, nodeClass, TOKEN, type HeadersInitLike } from './lambda-web-headers.js';
 
 export { LambdaHeaders } from './lambda-web-headers.js';
-export { isWellFormed } from './lambda-web-body.js';
+export { decodesToItself } from './lambda-web-body.js';
 
 // ---------------------------------------------------------------------------------------------- Request
 
