@@ -38,7 +38,7 @@ export function writesCodeCache(thread: 'main' | 'worker'): boolean {
 }
 
 /** How a cache file's name ends (see scriptCacheFile). */
-export const SCRIPT_CACHE_SUFFIX = '.v8cache';
+const SCRIPT_CACHE_SUFFIX = '.v8cache';
 
 /**
  * The cache file of the bundle `file` for a V8 version (this one by default): `<bundle>.v8-<version>.v8cache`.
