@@ -1,5 +1,5 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
@@ -201,7 +201,7 @@ class Merger {
       // Its fields the overlay does not touch would come back from their walks as they are (no nulls,
       // keyed lists merged): the map is copied whole and only the overlay's fields are walked, in the
       // map's order as below.
-      out = cloneMap(dest);
+      out = shallowCopyObject(dest);
       for (const name in dest) {
         const ov = getOwn(patch, name);
         if (ov === undefined) continue;
@@ -577,14 +577,6 @@ function mergesLists(patchStrategy: string): boolean {
     if (merging.size < 64) merging.set(patchStrategy, merges);
   }
   return merges;
-}
-
-/** A copy of a map, fields in order (`Object.assign` would call the `__proto__` setter for such a key). */
-function cloneMap(map: JsonObject): JsonObject {
-  if (!hasOwn(map, '__proto__')) return Object.assign({}, map);
-  const out: JsonObject = {};
-  for (const key of Object.keys(map)) setOwn(out, key, map[key]);
-  return out;
 }
 
 /** A new map holding the fields of `map` that come before `name`, in order. */
