@@ -3,6 +3,7 @@ import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, ty
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
+import { mergesLists } from './patch-strategy.js';
 import { isPlainMapType, isPlainNormal } from './plain-maps.js';
 import { isFull, keyId, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
@@ -563,20 +564,6 @@ function distinctlyKeyed(items: JsonArray, keys: readonly string[]): boolean {
 function resolveElem(type: TypeRef | undefined): Atom {
   const elem = type ? resolve(type).list?.elem : undefined;
   return elem ? resolve(elem) : NO_TYPE;
-}
-
-/** A field's patch strategy (`merge`, `merge,retainKeys`, `retainKeys`, `replace`) includes `merge`. */
-const MERGE_STRATEGY = /(?:^|,)merge(?:,|$)/;
-/** MERGE_STRATEGY's answers by strategy text (a schema has a handful of distinct texts). */
-const merging = new Map<string, boolean>();
-
-function mergesLists(patchStrategy: string): boolean {
-  let merges = merging.get(patchStrategy);
-  if (merges === undefined) {
-    merges = MERGE_STRATEGY.test(patchStrategy);
-    if (merging.size < 64) merging.set(patchStrategy, merges);
-  }
-  return merges;
 }
 
 /** A new map holding the fields of `map` that come before `name`, in order. */
