@@ -4,5 +4,5 @@ export { parseJson, JsonParseError, DEFAULT_MAX_DEPTH, type ParseJsonOptions } f
 export { isFloatLiteral, markFloatLiteral } from './float-literals.js';
 export { cloneJson, shallowCopyObject, sliceArray } from './clone.js';
 export { jsonEqual } from './equal.js';
-export { getOwn, hasOwn, setOwn } from './own.js';
+export { getOwn, hasOwn, ownMember, setOwn } from './own.js';
 export { utf8Length } from './utf8.js';
