@@ -206,10 +206,7 @@ class Merger {
       for (const name in dest) {
         const ov = getOwn(patch, name);
         if (ov === undefined) continue;
-        const field = def?.fields?.get(name);
-        this.at.push(name);
-        const r = this.walk(dest[name], ov, field ? field.type : def?.elem, field);
-        this.at.pop();
+        const r = this.walkField(dest[name], ov, def, name);
         if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
         else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
       }
@@ -252,11 +249,17 @@ class Merger {
   }
 
   private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined): void {
+    const r = this.walkField(dv, ov, def, name);
+    if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+  }
+
+  /** The walk of a map's field `name`, under the field's type (or the map's type for other keys). */
+  private walkField(dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined, name: string): Walked {
     const field = def?.fields?.get(name);
     this.at.push(name);
     const r = this.walk(dv, ov, field ? field.type : def?.elem, field);
     this.at.pop();
-    if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+    return r;
   }
 
   /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
@@ -279,12 +282,7 @@ class Merger {
       const v = dest[name];
       let r: Walked = v;
       if (v === null) r = undefined;
-      else if (typeof v === 'object') {
-        const field = def?.fields?.get(name);
-        this.at.push(name);
-        r = this.walk(v, undefined, field ? field.type : def?.elem, field);
-        this.at.pop();
-      }
+      else if (typeof v === 'object') r = this.walkField(v, undefined, def, name);
       if (r !== v && out === undefined) out = fieldsBefore(dest, name);
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
