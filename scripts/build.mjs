@@ -94,7 +94,7 @@ export const TARGETS = [
   },
   { name: 'cli', entry: 'src/cli/bin.ts', outfile: 'dist/cli/amender.js', platform: 'node' },
   // Lambda (handler `index.handler`): a small ES module that compiles the engine, one CommonJS script
-  // (engine.cjs), with the V8 code cache the build takes after a warm-up review (engine.cjs.v8cache,
+  // (engine.cjs), with the V8 code cache the build takes after a warm-up review (engine.cjs.v8-<V8>.v8cache,
   // src/adapters/script-cache.ts): unlike Node's compile cache it holds the functions a review runs. The
   // S3 sources are in that script but initialized only when an s3:// or file:// source is configured; the
   // AWS SDK they load is a script apart (aws-sdk.cjs), so that a start without the cache (another Node)

@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { node24Binary } from './node24.mjs';
 
 /** How a code cache file's name ends (src/adapters/script-cache.ts). */
-export const SCRIPT_CACHE_SUFFIX = '.v8cache';
+const SCRIPT_CACHE_SUFFIX = '.v8cache';
 
 /** The code cache of `script` for one V8 version, named as src/adapters/script-cache.ts reads it. */
 export function scriptCacheFile(script, v8Version) {
@@ -154,7 +154,8 @@ export async function writeCompileCache({ node, target, dir }) {
   const scripts = SCRIPTS[target];
   try {
     if (!scripts) throw new Error(`no code cache for the ${target} target`);
-    const files = scripts.map((script) => join(dir, scriptCacheFile(script, v8VersionOf(node))));
+    const version = v8VersionOf(node);
+    const files = scripts.map((script) => join(dir, scriptCacheFile(script, version)));
     for (const file of files) rmSync(file, { force: true });
     if (target === 'lambda') await warmLambda(node, dir);
     else await warmNodeServer(node, dir);

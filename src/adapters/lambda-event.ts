@@ -8,7 +8,7 @@
  * that an HTTP API stage other than `$default` prefixes it with `/<stage>` (stripped here, so routes
  * are the same behind any stage); `rawQueryString` is the query as sent.
  */
-import { isWellFormed, LambdaHeaders, LambdaRequest, LambdaResponse } from './lambda-web.js';
+import { decodesToItself, LambdaHeaders, LambdaRequest, LambdaResponse } from './lambda-web.js';
 
 export interface LambdaHttpEventV2 {
   version: string;
@@ -126,24 +126,22 @@ export async function responseToResult(response: Response): Promise<LambdaHttpRe
   const setCookies = (response.headers as Headers & { getSetCookie?: () => string[] }).getSetCookie?.() ?? [];
   cookies.push(...setCookies);
   const sendsText = !response.headers.has('content-encoding') && isTextual(response.headers.get('content-type'));
-  // A LambdaResponse's text is sent as it is when decoding its UTF-8 below would give it back (no lone
-  // surrogate, no leading BOM, which the decoder drops).
+  const body = await resultBody(response, sendsText);
+  return { statusCode: response.status, headers, ...(cookies.length > 0 ? { cookies } : {}), ...body };
+}
+
+/** The body as text when it is text that is UTF-8, else base64 of its bytes. */
+async function resultBody(response: Response, sendsText: boolean): Promise<{ body: string; isBase64Encoded: boolean }> {
+  // A LambdaResponse's text is sent as it is when decoding its UTF-8 would give it back.
   const given = LambdaResponse.takeText(response);
-  if (given !== undefined && sendsText && isWellFormed(given) && given.charCodeAt(0) !== 0xfeff) return { statusCode: response.status, headers, ...(cookies.length > 0 ? { cookies } : {}), body: given, isBase64Encoded: false };
+  if (given !== undefined && sendsText && decodesToItself(given)) return { body: given, isBase64Encoded: false };
   const bytes = given !== undefined ? new TextEncoder().encode(given) : new Uint8Array(await response.arrayBuffer());
-  let text: string | undefined;
   if (sendsText) {
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return { body: new TextDecoder('utf-8', { fatal: true }).decode(bytes), isBase64Encoded: false };
     } catch {
-      text = undefined; // not UTF-8 after all: send the bytes as they are
+      // not UTF-8 after all: send the bytes as they are
     }
   }
-  return {
-    statusCode: response.status,
-    headers,
-    ...(cookies.length > 0 ? { cookies } : {}),
-    body: text ?? encodeBase64(bytes),
-    isBase64Encoded: text === undefined,
-  };
+  return { body: encodeBase64(bytes), isBase64Encoded: true };
 }

@@ -101,7 +101,7 @@ export class WholeBody {
   async text(): Promise<string> {
     const taken = this.take();
     // What a Web body's text() gives: its UTF-8 decoded, lone surrogates replaced and a BOM dropped.
-    if (typeof taken === 'string' && isWellFormed(taken) && taken.charCodeAt(0) !== 0xfeff) return taken;
+    if (typeof taken === 'string' && decodesToItself(taken)) return taken;
     return decoder.decode(typeof taken === 'string' ? encoder.encode(taken) : taken);
   }
 
@@ -178,8 +178,12 @@ export abstract class WebBody {
   }
 }
 
-/** True when `text` has no lone surrogate, i.e. its UTF-8 decodes back to it. */
-export function isWellFormed(text: string): boolean {
-  return (text as string & { isWellFormed(): boolean }).isWellFormed(); // ES2024, in Node 20 and later
+/**
+ * True when decoding the UTF-8 of `text` (as a Web body's text() does) gives `text` back: no lone
+ * surrogate, and no leading byte-order mark, which the decoder drops.
+ */
+export function decodesToItself(text: string): boolean {
+  // isWellFormed: ES2024, in Node 20 and later.
+  return (text as string & { isWellFormed(): boolean }).isWellFormed() && text.charCodeAt(0) !== 0xfeff;
 }
 

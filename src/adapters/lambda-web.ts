@@ -18,7 +18,7 @@ import { WebBody, type BodySource } from './lambda-web-body.js';
 import { isNodeInstance, LambdaHeaders, nodeClass, TOKEN, type HeadersInitLike } from './lambda-web-headers.js';
 
 export { LambdaHeaders } from './lambda-web-headers.js';
-export { isWellFormed } from './lambda-web-body.js';
+export { decodesToItself } from './lambda-web-body.js';
 
 // ---------------------------------------------------------------------------------------------- Request
 
@@ -88,15 +88,19 @@ export class LambdaRequest extends WebBody {
   }
 }
 
-// The members of a Request that nothing here reads: answered by Node's Request.
-for (const name of ['cache', 'credentials', 'destination', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'duplex'] as const) {
-  Object.defineProperty(LambdaRequest.prototype, name, {
-    configurable: true,
-    get(this: LambdaRequest) {
-      return (this.toNodeRequest() as unknown as Record<string, unknown>)[name];
-    },
-  });
+/** Getters on `prototype` for members nothing here reads: each is answered by Node's own object (`toNode`). */
+function delegateToNode<T>(prototype: T, names: readonly string[], toNode: (self: T) => object): void {
+  for (const name of names) {
+    Object.defineProperty(prototype, name, {
+      configurable: true,
+      get(this: T) {
+        return (toNode(this) as Record<string, unknown>)[name];
+      },
+    });
+  }
 }
+
+delegateToNode(LambdaRequest.prototype, ['cache', 'credentials', 'destination', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'duplex'], (request) => request.toNodeRequest());
 
 // --------------------------------------------------------------------------------------------- Response
 
@@ -208,12 +212,4 @@ export class LambdaResponse extends WebBody {
   }
 }
 
-// The members of a Response that nothing here reads: answered by Node's Response.
-for (const name of ['type', 'url', 'redirected'] as const) {
-  Object.defineProperty(LambdaResponse.prototype, name, {
-    configurable: true,
-    get(this: LambdaResponse) {
-      return (this.toNodeResponse() as unknown as Record<string, unknown>)[name];
-    },
-  });
-}
+delegateToNode(LambdaResponse.prototype, ['type', 'url', 'redirected'], (response) => response.toNodeResponse());

@@ -30,7 +30,7 @@ const REGISTRY = Symbol.for('amender.loadedScripts');
  * Set by the build's warm-up runs (scripts/compile-cache.mjs): the entries then write their caches — the
  * Node server's main thread as it exits (`main`), a review worker before its first answer (`worker`).
  */
-export const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
+const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
 
 /** Whether this warm-up run is to write the cache of `thread` (see WRITE_CODE_CACHE_VARIABLE). */
 export function writesCodeCache(thread: 'main' | 'worker'): boolean {
@@ -38,7 +38,7 @@ export function writesCodeCache(thread: 'main' | 'worker'): boolean {
 }
 
 /** How a cache file's name ends (see scriptCacheFile). */
-export const SCRIPT_CACHE_SUFFIX = '.v8cache';
+const SCRIPT_CACHE_SUFFIX = '.v8cache';
 
 /**
  * The cache file of the bundle `file` for a V8 version (this one by default): `<bundle>.v8-<version>.v8cache`.

@@ -23,7 +23,6 @@ export interface PoolSettings {
   queueLimit: number;
 }
 
-
 export const POOL_ENVIRONMENT_VARIABLES: readonly string[] = Object.values(POOL_VARIABLES);
 
 export const DEFAULT_WORKER_GRACE_MS = 1000;
