@@ -1,5 +1,5 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { hasOwn, isFloatLiteral, jsonEqual, markFloatLiteral, ownMember } from '../json/index.js';
+import { isFloatLiteral, jsonEqual, markFloatLiteral, ownMember } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { escapeToken } from './pointer.js';
 import type { Operation } from './types.js';
