@@ -21,3 +21,14 @@ export function hasOwn(obj: object, key: string): boolean {
 export function getOwn(obj: JsonObject, key: string): JsonValue | undefined {
   return hasOwn(obj, key) ? obj[key] : undefined;
 }
+
+/**
+ * getOwn for a JSON object, by a plain property read for nearly every key: a JSON value is never
+ * undefined or a function, so only those results (and `__proto__`, whose inherited accessor returns an
+ * object) can be inherited and need the dearer own-property check.
+ */
+export function ownMember(obj: JsonObject, key: string): JsonValue | undefined {
+  const v = obj[key];
+  if (v === undefined || typeof v === 'function' || key === '__proto__') return hasOwn(obj, key) ? obj[key] : undefined;
+  return v;
+}

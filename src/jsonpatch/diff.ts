@@ -1,5 +1,5 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { hasOwn, isFloatLiteral, jsonEqual, markFloatLiteral } from '../json/index.js';
+import { isFloatLiteral, jsonEqual, markFloatLiteral, ownMember } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { escapeToken } from './pointer.js';
 import type { Operation } from './types.js';
@@ -51,27 +51,21 @@ function diffValue(path: string, a: JsonValue, b: JsonValue, ops: Operation[], b
 }
 
 /**
- * JSON objects inherit nothing enumerable, so for-in lists own members only; and reading a member an
- * object lacks gives undefined or something inherited (a function, or Object.prototype for `__proto__`),
- * never a JSON value. So a member read as a JSON value is own, and only the other reads need the
- * own-property test (most members of a copied container are shared, identical on both sides).
+ * JSON objects inherit nothing enumerable, so for-in lists own members only; members are read through
+ * ownMember (a plain read unless it could be inherited): most members of a copied container are shared,
+ * identical on both sides.
  */
 function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]): void {
   for (const key in a) {
     const av = a[key];
-    const bv = b[key];
+    const bv = ownMember(b, key);
     if (av === bv) continue;
-    if (mayBeInherited(bv, key) && !hasOwn(b, key)) ops.push({ op: 'remove', path: path + '/' + escapeToken(key) });
+    if (bv === undefined) ops.push({ op: 'remove', path: path + '/' + escapeToken(key) });
     else diffValue(path + '/' + escapeToken(key), av, bv, ops, b, key);
   }
   for (const key in b) {
-    if (mayBeInherited(a[key], key) && !hasOwn(a, key)) ops.push(valueOp('add', path + '/' + escapeToken(key), b[key], b, key));
+    if (ownMember(a, key) === undefined) ops.push(valueOp('add', path + '/' + escapeToken(key), b[key], b, key));
   }
-}
-
-/** Whether `v`, read as member `key`, may come from the prototype rather than be the object's own. */
-function mayBeInherited(v: unknown, key: string): boolean {
-  return v === undefined || typeof v === 'function' || key === '__proto__';
 }
 
 function diffArray(path: string, a: JsonArray, b: JsonArray, ops: Operation[]): void {

@@ -4,7 +4,7 @@ import type { EvanphxRules, Found } from './evanphx-containers.js';
 import { OpFailure } from './op-failure.js';
 import { formatPointer, goTokens, parseGoInt, unescapeToken } from './pointer.js';
 import { isContainer } from './working-copy.js';
-import type { Location, WorkingCopy } from './working-copy.js';
+import type { WorkingCopy } from './working-copy.js';
 
 /**
  * evanphx v5 `EnsurePathExistsOnAdd`, run before an `add`: walks every segment but the last and creates

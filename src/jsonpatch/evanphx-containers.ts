@@ -1,7 +1,7 @@
-import { hasOwn } from '../json/index.js';
+import { hasOwn, ownMember } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { parseGoInt, unescapeToken } from './pointer.js';
-import { isContainer, ownMember } from './working-copy.js';
+import { isContainer } from './working-copy.js';
 import type { Location, WorkingCopy } from './working-copy.js';
 
 /** The evanphx behaviour switches, resolved from ApplyOptions. */

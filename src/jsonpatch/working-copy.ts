@@ -1,4 +1,4 @@
-import { hasOwn, isFloatLiteral, markFloatLiteral, setOwn, sliceArray } from '../json/index.js';
+import { isFloatLiteral, markFloatLiteral, ownMember, setOwn, sliceArray } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 
 export type Container = JsonObject | JsonArray;
@@ -11,17 +11,6 @@ export type Container = JsonObject | JsonArray;
 export interface Location {
   chain: Container[];
   keys: (string | number)[];
-}
-
-/**
- * `obj`'s own member `key`, or undefined. A plain property read answers for nearly every key: a JSON
- * value is never undefined or a function, so only those results (and `__proto__`, whose inherited
- * accessor returns an object) can be inherited and need the dearer own-property check.
- */
-export function ownMember(obj: JsonObject, key: string): JsonValue | undefined {
-  const v = obj[key];
-  if (v === undefined || typeof v === 'function' || key === '__proto__') return hasOwn(obj, key) ? obj[key] : undefined;
-  return v;
 }
 
 export function isContainer(v: JsonValue | undefined): v is Container {

@@ -14,9 +14,9 @@
  */
 import type { AdmissionRequest } from '../admission/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard, type AbortReason } from '../guard/index.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, shallowCopyObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { StrategicMergeCache } from '../schema/index.js';
-import { copyObject, JsonContext, type QueryFn } from './context/context.js';
+import { JsonContext, type QueryFn } from './context/context.js';
 import type { ContextSources } from './context/context-entries.js';
 import { messageOf } from './errors.js';
 import type { ForeachScope } from './foreach/foreach.js';
@@ -253,7 +253,7 @@ const REQUEST_OBJECT: readonly string[] = Object.freeze(['request', 'object']);
 
 function initialContext(input: KyvernoInput, object: JsonValue, needImages: boolean): JsonObject {
   const r = input.request;
-  const request = copyObject(r as unknown as JsonObject);
+  const request = shallowCopyObject(r as unknown as JsonObject);
   request.object = object;
   request.oldObject = r.oldObject ?? null;
   request.roles = (input.roles ?? NONE) as string[];

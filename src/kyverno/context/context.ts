@@ -7,7 +7,7 @@
  * (./measure.ts) before anything uses them.
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { jsonSize, type SizeMemo } from '../jmespath/index.js';
 
 /**
@@ -71,7 +71,7 @@ export class JsonContext {
   /** The foreach element variables of nesting level `nesting`, with one copy of the root. */
   setElement(nesting: number, element: JsonValue, index: number): void {
     const names = (ELEMENT_NAMES[nesting] ??= [`element${nesting}`, `elementIndex${nesting}`]);
-    const out = copyObject(this.root);
+    const out = shallowCopyObject(this.root);
     setOwn(out, 'element', element);
     setOwn(out, 'elementIndex', index);
     setOwn(out, names[0], element);
@@ -88,24 +88,13 @@ export class JsonContext {
   }
 }
 
-/**
- * A shallow copy that new keys can be added to cheaply. (In V8 an object made by spread becomes very
- * slow to extend, and `Object.assign` would run the `__proto__` setter for a `__proto__` key, hence the
- * key-by-key copy in that rare case.)
- */
-export function copyObject(source: JsonObject): JsonObject {
-  if (!hasOwn(source, '__proto__')) return Object.assign({}, source);
-  const out: JsonObject = {};
-  for (const key of Object.keys(source)) setOwn(out, key, source[key]);
-  return out;
-}
 
 /** `element<N>` and `elementIndex<N>` by nesting level N. */
 const ELEMENT_NAMES: [string, string][] = [];
 
 /** Copy-on-write set along a dotted path. */
 function setPath(target: JsonObject, path: readonly string[], i: number, value: JsonValue): JsonObject {
-  const out = copyObject(target);
+  const out = shallowCopyObject(target);
   const key = path[i];
   if (i === path.length - 1) {
     setOwn(out, key, value);

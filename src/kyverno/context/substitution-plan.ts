@@ -9,8 +9,7 @@
  * Only plain cases get a plan: a document holding a `$(…)` reference (which reads the document itself)
  * or a variable in a map key takes the general walk.
  */
-import { setOwn, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
-import { copyObject } from './context.js';
+import { setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
 
 /** A container on the way to variables: the members to substitute, in document order. */
 export interface PlanNode {
@@ -93,7 +92,7 @@ export function applyPlan(value: JsonValue, node: PlanNode, substitute: (text: s
     const key = step.key as string;
     const child = object[key];
     const next = step.node ? applyPlan(child, step.node, substitute) : substitute(step.text, step.path);
-    if (next !== child) setOwn((out ??= copyObject(object)), key, next);
+    if (next !== child) setOwn((out ??= shallowCopyObject(object)), key, next);
   }
   return out ?? object;
 }

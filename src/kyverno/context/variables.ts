@@ -58,8 +58,8 @@ interface Inserted {
 export function substituteAll(document: JsonValue, scope: SubstitutionScope): JsonValue {
   if (typeof document === 'string') {
     // A condition's key or value: one string, no walk (a reference in it takes the general one).
-    if (!document.includes('{{')) return document.includes('$(') ? substituteGeneral(document, scope) : document;
-    return document.includes('$(') ? substituteGeneral(document, scope) : substituteIn(document, NO_PATH, scope, { bytes: 0 });
+    if (document.includes('$(')) return substituteGeneral(document, scope);
+    return document.includes('{{') ? substituteString(document, NO_PATH, scope) : document;
   }
   if (typeof document !== 'object' || document === null) return document;
   // A policy's own (frozen) document: its variables were located once.

@@ -266,30 +266,25 @@ function deleteAnchors(node: JsonValue, deleteScalar: boolean): boolean {
 }
 
 function deleteAnchorsInMap(node: JsonObject): boolean {
-  const keys = Object.keys(node);
-  if (!keys.some(mayBeAnchor)) {
-    // No anchor key here: only what the children leave decides.
-    let empty = true;
+  let keys = Object.keys(node);
+  // A level without an anchor key (most) goes straight to what its children leave.
+  if (keys.some(mayBeAnchor)) {
+    let anchorsRemain = false;
     for (const key of keys) {
-      if (deleteAnchors(node[key], false)) removeKey(node, key);
-      else empty = false;
+      if (!isConditionLike(parseAnchor(key))) continue;
+      if (deleteAnchors(node[key], true)) removeKey(node, key);
+      else anchorsRemain = true;
     }
-    return empty;
-  }
-  let anchorsRemain = false;
-  for (const key of Object.keys(node)) {
-    if (!isConditionLike(parseAnchor(key))) continue;
-    if (deleteAnchors(node[key], true)) removeKey(node, key);
-    else anchorsRemain = true;
-  }
-  if (anchorsRemain) {
-    for (const key of Object.keys(node)) {
-      const anchor = parseAnchor(key);
-      if (isConditionLike(anchor)) renameKey(node, key, anchor!.key);
+    if (anchorsRemain) {
+      for (const key of Object.keys(node)) {
+        const anchor = parseAnchor(key);
+        if (isConditionLike(anchor)) renameKey(node, key, anchor!.key);
+      }
     }
+    keys = Object.keys(node);
   }
   let empty = true;
-  for (const key of Object.keys(node)) {
+  for (const key of keys) {
     if (deleteAnchors(node[key], false)) removeKey(node, key);
     else empty = false;
   }

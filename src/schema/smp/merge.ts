@@ -1,8 +1,9 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
+import { mergesLists } from './patch-strategy.js';
 import { isPlainMapType, isPlainNormal } from './plain-maps.js';
 import { isFull, keyId, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
@@ -201,14 +202,11 @@ class Merger {
       // Its fields the overlay does not touch would come back from their walks as they are (no nulls,
       // keyed lists merged): the map is copied whole and only the overlay's fields are walked, in the
       // map's order as below.
-      out = cloneMap(dest);
+      out = shallowCopyObject(dest);
       for (const name in dest) {
         const ov = getOwn(patch, name);
         if (ov === undefined) continue;
-        const field = def?.fields?.get(name);
-        this.at.push(name);
-        const r = this.walk(dest[name], ov, field ? field.type : def?.elem, field);
-        this.at.pop();
+        const r = this.walkField(dest[name], ov, def, name);
         if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
         else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
       }
@@ -251,11 +249,17 @@ class Merger {
   }
 
   private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined): void {
+    const r = this.walkField(dv, ov, def, name);
+    if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+  }
+
+  /** The walk of a map's field `name`, under the field's type (or the map's type for other keys). */
+  private walkField(dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined, name: string): Walked {
     const field = def?.fields?.get(name);
     this.at.push(name);
     const r = this.walk(dv, ov, field ? field.type : def?.elem, field);
     this.at.pop();
-    if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+    return r;
   }
 
   /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
@@ -278,12 +282,7 @@ class Merger {
       const v = dest[name];
       let r: Walked = v;
       if (v === null) r = undefined;
-      else if (typeof v === 'object') {
-        const field = def?.fields?.get(name);
-        this.at.push(name);
-        r = this.walk(v, undefined, field ? field.type : def?.elem, field);
-        this.at.pop();
-      }
+      else if (typeof v === 'object') r = this.walkField(v, undefined, def, name);
       if (r !== v && out === undefined) out = fieldsBefore(dest, name);
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
@@ -563,28 +562,6 @@ function distinctlyKeyed(items: JsonArray, keys: readonly string[]): boolean {
 function resolveElem(type: TypeRef | undefined): Atom {
   const elem = type ? resolve(type).list?.elem : undefined;
   return elem ? resolve(elem) : NO_TYPE;
-}
-
-/** A field's patch strategy (`merge`, `merge,retainKeys`, `retainKeys`, `replace`) includes `merge`. */
-const MERGE_STRATEGY = /(?:^|,)merge(?:,|$)/;
-/** MERGE_STRATEGY's answers by strategy text (a schema has a handful of distinct texts). */
-const merging = new Map<string, boolean>();
-
-function mergesLists(patchStrategy: string): boolean {
-  let merges = merging.get(patchStrategy);
-  if (merges === undefined) {
-    merges = MERGE_STRATEGY.test(patchStrategy);
-    if (merging.size < 64) merging.set(patchStrategy, merges);
-  }
-  return merges;
-}
-
-/** A copy of a map, fields in order (`Object.assign` would call the `__proto__` setter for such a key). */
-function cloneMap(map: JsonObject): JsonObject {
-  if (!hasOwn(map, '__proto__')) return Object.assign({}, map);
-  const out: JsonObject = {};
-  for (const key of Object.keys(map)) setOwn(out, key, map[key]);
-  return out;
 }
 
 /** A new map holding the fields of `map` that come before `name`, in order. */

@@ -6,14 +6,12 @@
  * tells without the typed walk (./merge.ts normalizeMap).
  */
 import type { ReviewGuard } from '../../guard/index.js';
-import type { JsonObject } from '../../json/index.js';
+import { hasOwn, type JsonObject } from '../../json/index.js';
 import { resolve, type Atom, type FieldDef, type TypeRef } from '../types.js';
+import { mergesLists } from './patch-strategy.js';
 
 /** Answers by map type; `false` while a type is being decided (a recursive schema is not plain). */
 const plainTypes = new WeakMap<Atom, boolean>();
-
-/** `MERGE_STRATEGY` of ./merge.ts: a field whose lists merge by key. */
-const MERGE_STRATEGY = /(?:^|,)merge(?:,|$)/;
 
 /** Is `atom` a map type whose normalizing walk can only drop nulls? */
 export function isPlainMapType(atom: Atom): boolean {
@@ -35,7 +33,7 @@ function decide(atom: Atom): boolean {
 
 /** A field (or the type of undeclared keys): its lists must not merge by key, its maps be plain too. */
 function plainMember(atom: Atom, field: FieldDef | undefined): boolean {
-  if (atom.list && field?.patchStrategy && MERGE_STRATEGY.test(field.patchStrategy)) {
+  if (atom.list && field?.patchStrategy && mergesLists(field.patchStrategy)) {
     // A `merge` list without a key (a union of scalars) is kept as it is by the walk; one with a key is walked.
     if ((atom.list.listType === 'map' && atom.list.keys.length > 0) || field.patchMergeKey) return false;
   }
@@ -52,7 +50,7 @@ export function isPlainNormal(map: JsonObject, atom: Atom, guard: ReviewGuard | 
   const def = atom.map!;
   for (const name in map) {
     // for-in lists inherited enumerable keys too: only own ones belong to the map.
-    if (!Object.prototype.hasOwnProperty.call(map, name)) continue;
+    if (!hasOwn(map, name)) continue;
     const v = map[name];
     if (v === null) return false;
     if (typeof v !== 'object') continue;
