@@ -71,7 +71,9 @@ export const TARGETS = [
   // (worker.js, the worker pool of src/adapters/pool) worker.cjs, each script with the V8 code cache taken
   // after a warm-up review (as Lambda, below). The bundled set is embedded pre-parsed like Lambda's; the S3
   // sources are initialized, and the AWS SDK (aws-sdk.cjs) loaded, only when an s3:// source is configured.
-  // server.cjs finds worker.js beside main.js, and ../../policies from its own file.
+  // server.cjs finds worker.js beside main.js, and ../../policies from its own file. Its free `Headers` and
+  // `Response` name the light classes of src/adapters/lambda-web.ts, as Lambda's engine does (below), and its
+  // requests are src/adapters/node-request.ts's: the server answers without loading Node's undici.
   {
     name: 'node',
     entry: 'src/adapters/node-entry.ts',
@@ -79,7 +81,13 @@ export const TARGETS = [
     platform: 'node',
     compileCache: true,
     scripts: [
-      { entry: 'src/adapters/node-main.ts', outfile: 'dist/node/server.cjs', policies: true, apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' } },
+      {
+        entry: 'src/adapters/node-main.ts',
+        outfile: 'dist/node/server.cjs',
+        policies: true,
+        apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' },
+        inject: ['src/adapters/lambda-web-globals.ts'],
+      },
       { entry: 'src/adapters/pool/worker.ts', outfile: 'dist/node/worker.cjs', policies: true },
     ],
     options: {

@@ -6,7 +6,8 @@
  * The Lambda adapter builds its request as a LambdaRequest (lambda-event.ts), and the Lambda build binds
  * the free names `Headers` and `Response` of the engine script, Hono's included, to LambdaHeaders and
  * LambdaResponse (esbuild `inject` of lambda-web-globals.ts, scripts/build.mjs): a review is answered
- * without undici. The process's globals are left alone; the Node server and Workers do not use this.
+ * without undici. The Node server's script is built the same way, with its own request class
+ * (node-request.ts). The process's globals are left alone; Workers do not use this.
  *
  * What the app and Hono use is implemented here, with the checks and defaults of Node's classes (invalid
  * names, values, methods, URLs and statuses throw the same errors; a text body gets the same
@@ -89,7 +90,7 @@ export class LambdaRequest extends WebBody {
 }
 
 /** Getters on `prototype` for members nothing here reads: each is answered by Node's own object (`toNode`). */
-function delegateToNode<T>(prototype: T, names: readonly string[], toNode: (self: T) => object): void {
+export function delegateToNode<T>(prototype: T, names: readonly string[], toNode: (self: T) => object): void {
   for (const name of names) {
     Object.defineProperty(prototype, name, {
       configurable: true,
@@ -100,7 +101,10 @@ function delegateToNode<T>(prototype: T, names: readonly string[], toNode: (self
   }
 }
 
-delegateToNode(LambdaRequest.prototype, ['cache', 'credentials', 'destination', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'duplex'], (request) => request.toNodeRequest());
+/** The members of a Request that the app and Hono never read: light requests ask Node's own for them. */
+export const REQUEST_MEMBERS_OF_NODE = ['cache', 'credentials', 'destination', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'duplex'] as const;
+
+delegateToNode(LambdaRequest.prototype, REQUEST_MEMBERS_OF_NODE, (request) => request.toNodeRequest());
 
 // --------------------------------------------------------------------------------------------- Response
 

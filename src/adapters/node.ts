@@ -13,15 +13,16 @@
  * left after the shutdown timeout.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { constants as h2, createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
+import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
+import { createRequire } from 'node:module';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { getRequestListener, RequestError } from '@hono/node-server';
 import { statusBody } from '../server/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 import { createDrain, type DrainableServer } from './node-drain.js';
+import { requestListener, type FetchHandler } from './node-listener.js';
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+export type { FetchHandler };
 
 export interface TlsMaterial {
   cert: string | Buffer;
@@ -95,23 +96,28 @@ function badRequestResponse(message: string, http1: boolean): Response {
   return Response.json(statusBody(400, `malformed request: ${message}`), { status: 400, headers: http1 ? { connection: 'close' } : {} });
 }
 
+/**
+ * node:http2, loaded on demand. `require`, not `import()`: the built server is a script compiled by
+ * vm.Script, where `import()` has no loader.
+ */
+function loadHttp2(): typeof import('node:http2') {
+  return createRequire(import.meta.url)('node:http2') as typeof import('node:http2');
+}
+
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
   const host = options.host ?? '0.0.0.0';
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
-  // The request being turned into a URL: @hono/node-server builds the URL and calls errorHandler for a
-  // malformed one synchronously inside listener(), so this names the request that errorHandler refuses.
-  let building: AnyRequest | undefined;
-  const listener = getRequestListener(options.fetch, {
+  const listener = requestListener(options.fetch, {
     // HTTP/1.0 may omit Host (HTTP/1.1 without Host is refused 400 by Node itself).
-    hostname: urlHost,
-    errorHandler: (err) => {
-      if (err instanceof RequestError) {
-        options.onBadRequest?.({ method: building?.method ?? '', target: building?.url ?? '', message: err.message });
-        return badRequestResponse(err.message, building?.httpVersionMajor !== 2);
-      }
+    defaultHost: urlHost,
+    badRequest: (req, message) => {
+      options.onBadRequest?.({ method: req.method ?? '', target: req.url ?? '', message });
+      return badRequestResponse(message, req.httpVersionMajor !== 2);
+    },
+    failed: (err) => {
       options.onError?.(err);
       return new Response('internal error\n', { status: 500, headers: { 'content-type': 'text/plain' } });
     },
@@ -125,19 +131,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       inFlight--;
       drain.activity();
     });
-    if (req.httpVersionMajor === 2) limitStream(req as Http2ServerRequest, requestTimeoutMs);
-    else drain.track(res as ServerResponse);
+    if (req.httpVersionMajor !== 2) drain.track(res as ServerResponse);
     drain.activity();
-    building = req;
-    try {
-      void listener(req as IncomingMessage, res as ServerResponse);
-    } finally {
-      building = undefined;
-    }
+    void listener(req, res);
   };
 
   let server: HttpServer | Http2SecureServer;
   if (options.tls) {
+    // Loaded only for TLS: node:http2 brings tls and crypto, tens of milliseconds of a cold start.
+    const { constants: h2, createSecureServer } = loadHttp2();
     const secure = createSecureServer(
       { cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, handshakeTimeout: headersTimeoutMs },
       handle,
@@ -156,6 +158,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       drain.addSession(session);
       limitFirstStream(session, headersTimeoutMs);
     });
+    secure.on('stream', (stream) => limitStream(stream, requestTimeoutMs, h2.NGHTTP2_CANCEL));
     secure.setTimeout(requestTimeoutMs);
     server = secure;
   } else {
@@ -202,12 +205,11 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
 
 /**
  * HTTP/2's request timeout: a stream whose request has not fully arrived (no END_STREAM from the client)
- * within `ms` is reset; Node's own requestTimeout covers HTTP/1.1 only.
+ * within `ms` is reset with `cancel` (NGHTTP2_CANCEL); Node's own requestTimeout covers HTTP/1.1 only.
  */
-function limitStream(req: Http2ServerRequest, ms: number): void {
-  const stream = req.stream;
+function limitStream(stream: ServerHttp2Stream, ms: number, cancel: number): void {
   const timer = setTimeout(() => {
-    if (!stream.destroyed && !stream.state.remoteClose) stream.close(h2.NGHTTP2_CANCEL);
+    if (!stream.destroyed && !stream.state.remoteClose) stream.close(cancel);
   }, ms);
   timer.unref();
   stream.once('close', () => clearTimeout(timer));

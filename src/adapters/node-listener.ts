@@ -1,0 +1,80 @@
+/**
+ * The Node server's request listener: each request goes to the fetch handler (the Hono app) as a
+ * NodeRequest, and the Response it returns is written back. No undici on the way (node-request.ts says
+ * why): the build binds the server script's `Response` and `Headers` to the light classes of
+ * lambda-web.ts, whose text body is written as it is; any other Response is read through its body.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
+import { LambdaResponse } from './lambda-web.js';
+import { NodeRequest, type IncomingRequest } from './node-request.js';
+import { BadRequestError, requestUrl } from './node-request-url.js';
+
+export type OutgoingResponse = ServerResponse | Http2ServerResponse;
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export interface ListenerOptions {
+  /** Stands in for a missing Host (HTTP/1.0 may omit it). */
+  defaultHost: string;
+  /** The answer to a request whose Host or target cannot make a URL. */
+  badRequest(incoming: IncomingRequest, message: string): Response;
+  /** The answer when the fetch handler throws. */
+  failed(err: unknown): Response;
+}
+
+/** Fields HTTP/2 forbids in a response (RFC 9113 §8.2.2); Node throws for them. */
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+export function requestListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingRequest, outgoing: OutgoingResponse) => Promise<void> {
+  return async (incoming, outgoing) => {
+    let response: Response;
+    let url: string | undefined;
+    try {
+      url = requestUrl(incoming, options.defaultHost);
+    } catch (err) {
+      if (!(err instanceof BadRequestError)) throw err;
+      response = options.badRequest(incoming, err.message);
+    }
+    if (url !== undefined) {
+      const request = new NodeRequest(incoming, url);
+      outgoing.once('close', () => {
+        if (!outgoing.writableFinished) request.abort(new DOMException('the client closed the connection before the answer was sent', 'AbortError'));
+      });
+      try {
+        response = await fetch(request as unknown as Request);
+      } catch (err) {
+        response = options.failed(err);
+      }
+    }
+    try {
+      await writeResponse(incoming, outgoing, response!);
+    } catch {
+      // The answer could not be read or written (the client is gone): nothing is left to tell anyone.
+      outgoing.destroy();
+    }
+  };
+}
+
+/** The Response's body as text or bytes; undefined for none. */
+async function bodyOf(response: Response): Promise<string | Uint8Array | undefined> {
+  const text = LambdaResponse.takeText(response);
+  if (text !== undefined) return text;
+  if (response.body === null) return undefined;
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingResponse, response: Response): Promise<void> {
+  const body = await bodyOf(response);
+  if (outgoing.destroyed) return;
+  const http2 = incoming.httpVersionMajor === 2;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of response.headers) {
+    if (http2 && CONNECTION_SPECIFIC.has(name)) continue;
+    const prior = headers[name];
+    headers[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+  }
+  if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  (outgoing as ServerResponse).writeHead(response.status, headers);
+  if (body === undefined || incoming.method === 'HEAD') outgoing.end();
+  else (outgoing as ServerResponse).end(body);
+}

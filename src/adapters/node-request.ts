@@ -1,0 +1,163 @@
+/**
+ * The Web `Request` the Node server hands the app, read from Node's request (HTTP/1.1's IncomingMessage
+ * or HTTP/2's compatibility request) without undici. Node's Web classes live in undici, and the first
+ * use of any of them loads it with crypto, tls and http2: tens of milliseconds of every cold start
+ * (bench/README.md), for a request whose body the app reads whole anyway.
+ *
+ * What the app and Hono read is here: url, method, headers, the body (read from the connection on
+ * demand, as bytes or as a stream), bodyUsed and signal, which aborts when the client goes away before
+ * its answer is sent. A member nothing here reads (`cache`, `mode`...) is answered by Node's own Request
+ * with the same URL, method and headers, made on first use.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
+import { Readable } from 'node:stream';
+import { LambdaHeaders, nodeClass } from './lambda-web-headers.js';
+import { delegateToNode, REQUEST_MEMBERS_OF_NODE } from './lambda-web.js';
+
+export type IncomingRequest = IncomingMessage | Http2ServerRequest;
+
+const decoder = new TextDecoder();
+
+function unusable(): TypeError {
+  return new TypeError('Body is unusable: Body has already been read');
+}
+
+/** The request's header fields as pairs, without HTTP/2's pseudo-headers (`:path`, `:authority`...). */
+function headerPairs(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i].charCodeAt(0) !== 0x3a) pairs.push([raw[i], raw[i + 1]]);
+  return pairs;
+}
+
+/** Every byte of the request's body, as the connection delivers it; rejects when it ends first. */
+function readAll(incoming: IncomingRequest): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+    };
+    const settle = (error?: Error) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', settle);
+      incoming.off('close', onClose);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
+    };
+    const onEnd = () => settle();
+    const onClose = () => settle(new Error('the connection closed before the whole request body arrived'));
+    incoming.on('data', onData);
+    incoming.once('end', onEnd);
+    incoming.once('error', settle);
+    incoming.once('close', onClose);
+  });
+}
+
+export class NodeRequest {
+  readonly url: string;
+  readonly method: string;
+  #incoming: IncomingRequest;
+  #headers: LambdaHeaders | undefined;
+  #controller: AbortController | undefined;
+  #abortReason: unknown;
+  #aborted = false;
+  #stream: ReadableStream<Uint8Array> | undefined;
+  #read = false;
+  #node: Request | undefined;
+
+  /** `url`: the request's absolute URL, already checked (node-request-url.ts). */
+  constructor(incoming: IncomingRequest, url: string) {
+    this.#incoming = incoming;
+    this.url = url;
+    this.method = incoming.method ?? 'GET';
+  }
+
+  get headers(): LambdaHeaders {
+    return (this.#headers ??= new LambdaHeaders(headerPairs(this.#incoming.rawHeaders)));
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts the signal (the listener calls this when the client went away before its answer). */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  #hasBody(): boolean {
+    return this.method !== 'GET' && this.method !== 'HEAD';
+  }
+
+  /** The body as a stream of the connection's bytes (null for GET and HEAD); reading it uses the body. */
+  get body(): ReadableStream<Uint8Array> | null {
+    if (!this.#hasBody()) return null;
+    if (this.#stream === undefined) {
+      if (this.#read) throw unusable();
+      this.#stream = Readable.toWeb(this.#incoming as Readable) as ReadableStream<Uint8Array>;
+    }
+    return this.#stream;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#read || (this.#stream?.locked ?? false);
+  }
+
+  bytes(): Promise<Uint8Array> {
+    if (!this.#hasBody()) return Promise.resolve(new Uint8Array(0));
+    if (this.bodyUsed || this.#stream !== undefined) return Promise.reject(unusable());
+    this.#read = true;
+    return readAll(this.#incoming).then((buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer;
+    return bytes.slice().buffer as ArrayBuffer;
+  }
+
+  async text(): Promise<string> {
+    return decoder.decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.bytes()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  /** Parsed by Node's Response (FormData parsing is undici's). */
+  async formData(): Promise<FormData> {
+    const bytes = await this.bytes();
+    const type = this.headers.get('content-type');
+    return new (nodeClass('Response'))(bytes, type === null ? {} : { headers: { 'content-type': type } }).formData();
+  }
+
+  /** A body read from a connection can be read once: a copy of the request is refused, as for a used body. */
+  clone(): never {
+    throw new TypeError('Request.clone: the body of a request read from the connection cannot be copied');
+  }
+
+  /** Node's Request with the same URL, method and headers (no body: the body stays this one's). */
+  toNodeRequest(): Request {
+    return (this.#node ??= new (nodeClass('Request'))(this.url, { method: this.method, headers: [...this.headers] }));
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Request';
+  }
+}
+
+delegateToNode(NodeRequest.prototype, REQUEST_MEMBERS_OF_NODE, (request) => request.toNodeRequest());
