@@ -43,7 +43,7 @@ export async function buildServers(): Promise<BuiltServers> {
       target: 'node20',
       minify: true,
       // As the server's script is built (scripts/build.mjs): Hono's Response and Headers are the light ones.
-      inject: [join(ROOT, 'src/adapters/lambda-web-globals.ts')],
+      inject: [join(ROOT, 'src/adapters/web/globals.ts')],
       logLevel: 'warning',
       banner: { js: "import { createRequire as __cr } from 'node:module';\nconst require = __cr(import.meta.url);" },
     });

@@ -72,7 +72,7 @@ export const TARGETS = [
   // after a warm-up review (as Lambda, below). The bundled set is embedded pre-parsed like Lambda's; the S3
   // sources are initialized, and the AWS SDK (aws-sdk.cjs) loaded, only when an s3:// source is configured.
   // server.cjs finds worker.js beside main.js, and ../../policies from its own file. Its free `Headers` and
-  // `Response` name the light classes of src/adapters/lambda-web.ts, as Lambda's engine does (below), and its
+  // `Response` name the light classes of src/adapters/web, as Lambda's engine does (below), and its
   // requests are src/adapters/node-request.ts's: the server answers without loading Node's undici.
   {
     name: 'node',
@@ -86,7 +86,7 @@ export const TARGETS = [
         outfile: 'dist/node/server.cjs',
         policies: true,
         apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' },
-        inject: ['src/adapters/lambda-web-globals.ts'],
+        inject: ['src/adapters/web/globals.ts'],
       },
       { entry: 'src/adapters/pool/worker.ts', outfile: 'dist/node/worker.cjs', policies: true },
     ],
@@ -114,7 +114,7 @@ export const TARGETS = [
     outfile: 'dist/lambda/index.mjs',
     platform: 'node',
     compileCache: true,
-    // `inject`: the engine's free `Headers` and `Response` name src/adapters/lambda-web.ts's classes, which
+    // `inject`: the engine's free `Headers` and `Response` name src/adapters/src/adapters/web's classes, which
     // answer without loading Node's undici (~50 ms of a cold start); the process's globals are untouched.
     scripts: [
       {
@@ -122,7 +122,7 @@ export const TARGETS = [
         outfile: 'dist/lambda/engine.cjs',
         policies: true,
         apart: { '@aws-sdk/client-s3': 'aws-sdk.cjs' },
-        inject: ['src/adapters/lambda-web-globals.ts'],
+        inject: ['src/adapters/web/globals.ts'],
       },
     ],
     options: { minify: true },

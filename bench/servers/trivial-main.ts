@@ -2,7 +2,7 @@
  * The floor the HTTP suite compares the Node server with: a trivial Hono app that reads the request body
  * and answers a fixed AdmissionReview JSON, served by the same adapter (src/adapters/node.ts) with the
  * same defaults. Bundled by bench/servers.ts like the server's script (Hono's Response and Headers bound to
- * the light classes of src/adapters/lambda-web.ts); listens on PORT at 127.0.0.1.
+ * the light classes of src/adapters/web); listens on PORT at 127.0.0.1.
  */
 import { Hono } from 'hono';
 import { startNodeServer } from '../../src/adapters/node.js';

@@ -1,14 +1,15 @@
 /**
  * AWS Lambda HTTP events of payload format 2.0 — a Function URL's, or an API Gateway HTTP API's with
  * the 2.0 integration — to a Web `Request`, and a `Response` back to the 2.0 result. Pure Web APIs; the
- * request is a LambdaRequest and a LambdaResponse's text is taken as it is (lambda-web.ts: no undici).
+ * request is a LambdaRequest and a LightResponse's text is taken as it is (src/adapters/web: no undici).
  *
  * Facts of the format this relies on: multi-value headers arrive joined with commas, cookies apart in
  * `cookies`; the body is a string, base64 when `isBase64Encoded`; `rawPath` is the path as sent, except
  * that an HTTP API stage other than `$default` prefixes it with `/<stage>` (stripped here, so routes
  * are the same behind any stage); `rawQueryString` is the query as sent.
  */
-import { decodesToItself, LambdaHeaders, LambdaRequest, LambdaResponse } from './lambda-web.js';
+import { LambdaRequest } from './lambda-request.js';
+import { decodesToItself, LightHeaders, LightResponse } from './web/index.js';
 
 export interface LambdaHttpEventV2 {
   version: string;
@@ -95,7 +96,7 @@ export function requestPath(event: LambdaHttpEventV2): string {
 
 /** The event as a Request (a LambdaRequest); a TypeError for what a Web Request refuses. */
 export function eventToRequest(event: LambdaHttpEventV2): Request {
-  const headers = new LambdaHeaders();
+  const headers = new LightHeaders();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers.set(name, value);
   }
@@ -132,8 +133,8 @@ export async function responseToResult(response: Response): Promise<LambdaHttpRe
 
 /** The body as text when it is text that is UTF-8, else base64 of its bytes. */
 async function resultBody(response: Response, sendsText: boolean): Promise<{ body: string; isBase64Encoded: boolean }> {
-  // A LambdaResponse's text is sent as it is when decoding its UTF-8 would give it back.
-  const given = LambdaResponse.takeText(response);
+  // A LightResponse's text is sent as it is when decoding its UTF-8 would give it back.
+  const given = LightResponse.takeText(response);
   if (given !== undefined && sendsText && decodesToItself(given)) return { body: given, isBase64Encoded: false };
   const bytes = given !== undefined ? new TextEncoder().encode(given) : new Uint8Array(await response.arrayBuffer());
   if (sendsText) {

@@ -2,11 +2,11 @@
  * The Node server's request listener: each request goes to the fetch handler (the Hono app) as a
  * NodeRequest, and the Response it returns is written back. No undici on the way (node-request.ts says
  * why): the build binds the server script's `Response` and `Headers` to the light classes of
- * lambda-web.ts, whose text body is written as it is; any other Response is read through its body.
+ * src/adapters/web, whose text body is written as it is; any other Response is read through its body.
  */
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
-import { LambdaResponse } from './lambda-web.js';
+import { LightResponse } from './web/index.js';
 import { NodeRequest, type IncomingRequest } from './node-request.js';
 import { BadRequestError, requestUrl } from './node-request-url.js';
 
@@ -57,7 +57,7 @@ export function requestListener(fetch: FetchHandler, options: ListenerOptions): 
 
 /** The Response's body as text or bytes; undefined for none. */
 async function bodyOf(response: Response): Promise<string | Uint8Array | undefined> {
-  const text = LambdaResponse.takeText(response);
+  const text = LightResponse.takeText(response);
   if (text !== undefined) return text;
   if (response.body === null) return undefined;
   return new Uint8Array(await response.arrayBuffer());

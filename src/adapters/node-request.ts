@@ -12,8 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
-import { LambdaHeaders, nodeClass } from './lambda-web-headers.js';
-import { delegateToNode, REQUEST_MEMBERS_OF_NODE } from './lambda-web.js';
+import { delegateToNode, LightHeaders, nodeClass, REQUEST_MEMBERS_OF_NODE } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
 
@@ -60,7 +59,7 @@ export class NodeRequest {
   readonly url: string;
   readonly method: string;
   #incoming: IncomingRequest;
-  #headers: LambdaHeaders | undefined;
+  #headers: LightHeaders | undefined;
   #controller: AbortController | undefined;
   #abortReason: unknown;
   #aborted = false;
@@ -75,8 +74,8 @@ export class NodeRequest {
     this.method = incoming.method ?? 'GET';
   }
 
-  get headers(): LambdaHeaders {
-    return (this.#headers ??= new LambdaHeaders(headerPairs(this.#incoming.rawHeaders)));
+  get headers(): LightHeaders {
+    return (this.#headers ??= new LightHeaders(headerPairs(this.#incoming.rawHeaders)));
   }
 
   get signal(): AbortSignal {

@@ -1,6 +1,6 @@
 /**
  * The built Lambda bundle answers without loading Node's fetch implementation (undici, with crypto, tls
- * and http2: ~50 ms of a cold start): src/adapters/lambda-web.ts. A fresh process imports the bundle,
+ * and http2: ~50 ms of a cold start): src/adapters/web and lambda-request.ts. A fresh process imports the bundle,
  * answers one invocation of each kind of reply (reviews, probes, metrics, every error the app makes, a
  * cluster's 401) and reports whether undici is in `process.moduleLoadList`; then it touches the global
  * `Response`, which must load it, so the check can see undici when it is there.

@@ -1,10 +1,11 @@
 /**
- * The Lambda engine's Headers, Request and Response (src/adapters/lambda-web.ts) behave like Node's for
- * what the app, Hono and the adapter use: each case is run on both and the outcomes compared.
+ * The light Headers and Response (src/adapters/web) and the Lambda adapter's Request (lambda-request.ts)
+ * behave like Node's for what the app, Hono and the adapters use: each case is run on both and the outcomes compared.
  */
 import { describe, expect, it } from 'vitest';
 import { responseToResult } from '../../src/adapters/lambda-event.js';
-import { LambdaHeaders, LambdaRequest, LambdaResponse } from '../../src/adapters/lambda-web.js';
+import { LambdaRequest } from '../../src/adapters/lambda-request.js';
+import { LightHeaders, LightResponse } from '../../src/adapters/web/index.js';
 
 /** What a call gave: its value, or the class and message of what it threw. */
 function outcome<T>(run: () => T): { value: T } | { threw: string; message: string } {
@@ -17,9 +18,9 @@ function outcome<T>(run: () => T): { value: T } | { threw: string; message: stri
 
 const headersOf = (h: { entries(): Iterable<[string, string]> }) => [...h.entries()];
 
-describe('LambdaHeaders like Headers', () => {
+describe('LightHeaders like Headers', () => {
   it('stores, combines, sorts and iterates fields the same way', () => {
-    const build = (H: typeof Headers | typeof LambdaHeaders) => {
+    const build = (H: typeof Headers | typeof LightHeaders) => {
       const h = new H({ B: ' 1 ', a: '2\t' }) as Headers;
       h.append('b', '3');
       h.append('Set-Cookie', 'x=1; Path=/');
@@ -30,25 +31,25 @@ describe('LambdaHeaders like Headers', () => {
       copy.append('c', 'd');
       return { entries: headersOf(h), copy: headersOf(copy), cookie: h.get('set-cookie'), cookies: h.getSetCookie(), has: [h.has('B'), h.has('a'), h.get('nope')], pairs: headersOf(new H([['k', 'v']]) as Headers) };
     };
-    expect(build(LambdaHeaders)).toEqual(build(Headers));
-    const forEachOf = (h: Headers | LambdaHeaders) => {
+    expect(build(LightHeaders)).toEqual(build(Headers));
+    const forEachOf = (h: Headers | LightHeaders) => {
       const seen: string[] = [];
       (h as Headers).forEach((value, name) => seen.push(`${name}=${value}`));
       return seen;
     };
-    expect(forEachOf(new LambdaHeaders({ z: '1', y: '2' }))).toEqual(forEachOf(new Headers({ z: '1', y: '2' })));
+    expect(forEachOf(new LightHeaders({ z: '1', y: '2' }))).toEqual(forEachOf(new Headers({ z: '1', y: '2' })));
   });
 
   it('refuses the same names and values with the same errors', () => {
     for (const [name, value] of [['a b', 'x'], ['', 'x'], ['a', 'x\ny'], ['a', 'x\r'], ['a', 'nul\0']]) {
-      expect(outcome(() => new LambdaHeaders().set(name, value))).toEqual(outcome(() => new Headers().set(name, value)));
-      expect(outcome(() => new LambdaHeaders().append(name, value))).toEqual(outcome(() => new Headers().append(name, value)));
+      expect(outcome(() => new LightHeaders().set(name, value))).toEqual(outcome(() => new Headers().set(name, value)));
+      expect(outcome(() => new LightHeaders().append(name, value))).toEqual(outcome(() => new Headers().append(name, value)));
     }
-    expect(outcome(() => new LambdaHeaders([['a', 'b', 'c']] as never))).toMatchObject({ threw: 'TypeError' });
+    expect(outcome(() => new LightHeaders([['a', 'b', 'c']] as never))).toMatchObject({ threw: 'TypeError' });
     // Beyond U+00FF a value is not a ByteString: refused by both (the messages differ).
     expect(outcome(() => new Headers().set('a', '€'))).toMatchObject({ threw: 'TypeError' });
-    expect(outcome(() => new LambdaHeaders().set('a', '€'))).toMatchObject({ threw: 'TypeError' });
-    expect(new LambdaHeaders({ a: 'é' }).get('a')).toBe(new Headers({ a: 'é' }).get('a'));
+    expect(outcome(() => new LightHeaders().set('a', '€'))).toMatchObject({ threw: 'TypeError' });
+    expect(new LightHeaders({ a: 'é' }).get('a')).toBe(new Headers({ a: 'é' }).get('a'));
   });
 });
 
@@ -113,7 +114,7 @@ describe('LambdaRequest like Request', () => {
   });
 });
 
-describe('LambdaResponse like Response', () => {
+describe('LightResponse like Response', () => {
   it('checks the status and body the same way, and sets the same default Content-Type', () => {
     const inits: [unknown, ResponseInit | undefined][] = [
       ['text', undefined],
@@ -126,32 +127,32 @@ describe('LambdaResponse like Response', () => {
       ['x', { status: 600 }],
       ['x', { statusText: 'a\nb' }],
     ];
-    const seen = (make: () => Response | LambdaResponse) =>
+    const seen = (make: () => Response | LightResponse) =>
       outcome(() => {
         const r = make();
         return { status: r.status, statusText: r.statusText, ok: r.ok, headers: headersOf(r.headers as Headers), type: (r as Response).type, url: (r as Response).url, redirected: (r as Response).redirected };
       });
     for (const [body, init] of inits) {
-      expect(seen(() => new LambdaResponse(body, init as never))).toEqual(seen(() => new Response(body as never, init)));
+      expect(seen(() => new LightResponse(body, init as never))).toEqual(seen(() => new Response(body as never, init)));
     }
-    expect(seen(() => LambdaResponse.json({ a: 1 }, { status: 400 }))).toEqual(seen(() => Response.json({ a: 1 }, { status: 400 })));
+    expect(seen(() => LightResponse.json({ a: 1 }, { status: 400 }))).toEqual(seen(() => Response.json({ a: 1 }, { status: 400 })));
   });
 
   it("takes a response as init (Hono's HEAD) and clones, and instanceof holds for both kinds", async () => {
-    const get = new LambdaResponse('{"ok":true}', { status: 200, headers: [['content-type', 'application/json'], ['allow', 'GET, HEAD']] });
-    const head = new LambdaResponse(null, get as never);
+    const get = new LightResponse('{"ok":true}', { status: 200, headers: [['content-type', 'application/json'], ['allow', 'GET, HEAD']] });
+    const head = new LightResponse(null, get as never);
     expect([head.status, headersOf(head.headers), head.body]).toEqual([200, headersOf(get.headers), null]);
     const copy = get.clone();
     expect(await get.json()).toEqual({ ok: true });
     expect(await copy.text()).toBe('{"ok":true}');
     await expect(get.text()).rejects.toThrow(TypeError);
     expect(() => get.clone()).toThrow(TypeError);
-    expect(get instanceof LambdaResponse && new Response('x') instanceof LambdaResponse).toBe(true);
-    expect(new LambdaHeaders() instanceof LambdaHeaders && new Headers() instanceof LambdaHeaders).toBe(true);
-    expect(new Request('https://h/') instanceof LambdaRequest && !({} instanceof LambdaResponse)).toBe(true);
+    expect(get instanceof LightResponse && new Response('x') instanceof LightResponse).toBe(true);
+    expect(new LightHeaders() instanceof LightHeaders && new Headers() instanceof LightHeaders).toBe(true);
+    expect(new Request('https://h/') instanceof LambdaRequest && !({} instanceof LightResponse)).toBe(true);
     // A body kind not handled here makes Node's own Response.
-    const blob = new LambdaResponse(new Blob(['b'], { type: 'text/x' }), { status: 202 });
-    expect(blob instanceof Response && blob instanceof LambdaResponse).toBe(true);
+    const blob = new LightResponse(new Blob(['b'], { type: 'text/x' }), { status: 202 });
+    expect(blob instanceof Response && blob instanceof LightResponse).toBe(true);
     expect([blob.status, blob.headers.get('content-type'), await blob.text()]).toEqual([202, 'text/x', 'b']);
   });
 
@@ -168,7 +169,7 @@ describe('LambdaResponse like Response', () => {
     for (const [body, headers] of cases) {
       const h = new Headers(headers);
       h.append('set-cookie', 'a=1');
-      expect(await responseToResult(new LambdaResponse(body, { status: 418, headers: h }) as unknown as Response)).toEqual(await responseToResult(new Response(body, { status: 418, headers: h })));
+      expect(await responseToResult(new LightResponse(body, { status: 418, headers: h }) as unknown as Response)).toEqual(await responseToResult(new Response(body, { status: 418, headers: h })));
     }
   });
 });

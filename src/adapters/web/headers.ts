@@ -1,6 +1,6 @@
 /**
- * Web `Headers` for the Lambda engine without Node's undici (lambda-web.ts says why): the checks, the
- * combining of values and the iteration order of Node's Headers.
+ * Web `Headers` without Node's undici (index.ts says why): the checks, the combining of values and the
+ * iteration order of Node's Headers.
  */
 
 /** Node's class of `kind`, looked up only when needed: the lookup is what loads undici. */
@@ -42,7 +42,7 @@ function headerValue(value: unknown, operation: string): string {
 
 export type HeadersInitLike = Iterable<Iterable<unknown>> | Record<string, unknown> | null | undefined;
 
-export class LambdaHeaders {
+export class LightHeaders {
   /** Lower-cased name → value (several values joined with ", "), Set-Cookie apart. */
   #fields = new Map<string, string>();
   #cookies: string[] = [];
@@ -121,7 +121,7 @@ export class LambdaHeaders {
     return entries;
   }
 
-  forEach(callback: (value: string, name: string, headers: LambdaHeaders) => void, thisArg?: unknown): void {
+  forEach(callback: (value: string, name: string, headers: LightHeaders) => void, thisArg?: unknown): void {
     for (const [name, value] of this.#sorted()) callback.call(thisArg, value, name, this);
   }
 

@@ -1,10 +1,13 @@
 /**
- * The body of a LambdaRequest or LambdaResponse (lambda-web.ts): text or bytes given whole, read at most
- * once like a Web body, and the body members the two share (WebBody).
+ * The body of a LambdaRequest or LightResponse: text or bytes given whole, read at most once like a Web
+ * body, and the body members the two share (WebBody).
  */
-import { nodeClass } from './lambda-web-headers.js';
+import { nodeClass } from './headers.js';
 
 export type BodySource = string | Uint8Array | null;
+
+/** The Content-Type a text body gets, as Node's Request and Response give it. */
+export const TEXT_CONTENT_TYPE = 'text/plain;charset=UTF-8';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -122,7 +125,7 @@ export class WholeBody {
 
 /**
  * The members a Web Request and Response share (the Fetch standard's Body mixin), over one WholeBody:
- * LambdaRequest and LambdaResponse extend it.
+ * LambdaRequest and LightResponse extend it.
  */
 export abstract class WebBody {
   #whole: WholeBody;

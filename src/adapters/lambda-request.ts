@@ -1,0 +1,73 @@
+/**
+ * The request the Lambda adapter hands the app (lambda-event.ts builds it from the event): a Web `Request`
+ * without undici (src/adapters/web says why), its body the event's text or bytes, given whole.
+ */
+import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, nodeClass, TEXT_CONTENT_TYPE, TOKEN, WebBody, type HeadersInitLike } from './web/index.js';
+
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+
+export interface LambdaRequestInit {
+  method?: string;
+  headers?: HeadersInitLike;
+  /** Text (a plain event body) or bytes (a base64 one). */
+  body?: string | Uint8Array | null;
+}
+
+/**
+ * The request handed to the app: what Hono and the routes read (url, method, headers, the body, signal)
+ * without undici. Checks like Node's Request: a bad URL, method or body for the method is a TypeError.
+ */
+export class LambdaRequest extends WebBody {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: LightHeaders;
+  #signal: AbortSignal | undefined;
+  #node: Request | undefined;
+
+  constructor(url: string, init: LambdaRequestInit = {}) {
+    const body = init.body ?? null;
+    super(body);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch (err) {
+      throw new TypeError(`Failed to parse URL from ${url}`, { cause: err });
+    }
+    if (parsed.username !== '' || parsed.password !== '') throw new TypeError(`Request cannot be constructed from a URL that includes credentials: ${url}`);
+    this.url = parsed.href;
+    const method = init.method ?? 'GET';
+    if (!TOKEN.test(method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
+    const upper = method.toUpperCase();
+    if (FORBIDDEN_METHODS.has(upper)) throw new TypeError(`'${method}' HTTP method is unsupported.`);
+    this.method = NORMALIZED_METHODS.has(upper) ? upper : method;
+    this.headers = new LightHeaders(init.headers);
+    if (body !== null && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
+    if (typeof body === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', TEXT_CONTENT_TYPE);
+  }
+
+  /** Never aborts, as the signal of a Request made without one: Lambda answers an invocation whole. */
+  get signal(): AbortSignal {
+    return (this.#signal ??= new AbortController().signal);
+  }
+
+  clone(): LambdaRequest {
+    return this.withBodyCopy(() => new LambdaRequest(this.url, { method: this.method, headers: this.headers }));
+  }
+
+  /** Node's Request with the same URL, method and headers (no body: the body stays this one's). */
+  toNodeRequest(): Request {
+    return (this.#node ??= new (nodeClass('Request'))(this.url, { method: this.method, headers: [...this.headers] }));
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Request';
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return (typeof value === 'object' && value !== null && #node in value) || isNodeInstance(value, 'Request');
+  }
+}
+
+delegateToNode(LambdaRequest.prototype, REQUEST_MEMBERS_OF_NODE, (request) => request.toNodeRequest());
+
