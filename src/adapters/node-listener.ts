@@ -28,31 +28,39 @@ const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connecti
 export function requestListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingRequest, outgoing: OutgoingResponse) => Promise<void> {
   return async (incoming, outgoing) => {
     let response: Response;
-    let url: string | undefined;
     try {
-      url = requestUrl(incoming, options.defaultHost);
+      response = await answer(fetch, options, incoming, outgoing);
     } catch (err) {
-      if (!(err instanceof BadRequestError)) throw err;
-      response = options.badRequest(incoming, err.message);
-    }
-    if (url !== undefined) {
-      const request = new NodeRequest(incoming, url);
-      outgoing.once('close', () => {
-        if (!outgoing.writableFinished) request.abort(new DOMException('the client closed the connection before the answer was sent', 'AbortError'));
-      });
-      try {
-        response = await fetch(request as unknown as Request);
-      } catch (err) {
-        response = options.failed(err);
-      }
+      // Only a fault of the listener itself gets here: a request is never left without an answer.
+      response = options.failed(err);
     }
     try {
-      await writeResponse(incoming, outgoing, response!);
+      await writeResponse(incoming, outgoing, response);
     } catch {
       // The answer could not be read or written (the client is gone): nothing is left to tell anyone.
       outgoing.destroy();
     }
   };
+}
+
+/** The fetch handler's Response to the request, or the answer to a request that makes no URL. */
+async function answer(fetch: FetchHandler, options: ListenerOptions, incoming: IncomingRequest, outgoing: OutgoingResponse): Promise<Response> {
+  let url: string;
+  try {
+    url = requestUrl(incoming, options.defaultHost);
+  } catch (err) {
+    if (err instanceof BadRequestError) return options.badRequest(incoming, err.message);
+    throw err;
+  }
+  const request = new NodeRequest(incoming, url);
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) request.abort(new DOMException('the client closed the connection before the answer was sent', 'AbortError'));
+  });
+  try {
+    return await fetch(request as unknown as Request);
+  } catch (err) {
+    return options.failed(err);
+  }
 }
 
 /** The Response's body as text or bytes; undefined for none. */

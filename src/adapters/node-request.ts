@@ -55,6 +55,13 @@ function readAll(incoming: IncomingRequest): Promise<Buffer> {
   });
 }
 
+async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+  return Buffer.concat(chunks);
+}
+
 export class NodeRequest {
   readonly url: string;
   readonly method: string;
@@ -114,8 +121,10 @@ export class NodeRequest {
 
   bytes(): Promise<Uint8Array> {
     if (!this.#hasBody()) return Promise.resolve(new Uint8Array(0));
-    if (this.bodyUsed || this.#stream !== undefined) return Promise.reject(unusable());
+    if (this.bodyUsed) return Promise.reject(unusable());
     this.#read = true;
+    // The stream was asked for but not read: the bytes come through it, as a Web body's would.
+    if (this.#stream !== undefined) return readStream(this.#stream);
     return readAll(this.#incoming).then((buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
   }
 

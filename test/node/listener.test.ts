@@ -28,6 +28,10 @@ function routes() {
       );
       return Response.json({ first, second });
     }
+    if (path === '/peek') {
+      const hasBody = req.body !== null;
+      return Response.json({ hasBody, text: await req.text(), used: req.bodyUsed });
+    }
     if (path === '/stream') {
       const reader = req.body!.getReader();
       const chunks: string[] = [];
@@ -106,6 +110,9 @@ describe('the Node listener over HTTP/1.1', () => {
     expect(JSON.parse(echo.body)).toMatchObject({ method: 'POST', body: 'hello', headers: { 'x-one': 'a', 'content-type': 'text/plain', 'content-length': '5' } });
     const twice = await h1Request(`${server.url}/twice`, { body: 'once' });
     expect(JSON.parse(twice.body)).toEqual({ first: 'once', second: 'TypeError: used true' });
+    // Looking at request.body does not use it: text() still reads it (through that stream).
+    const peek = await h1Request(`${server.url}/peek`, { body: 'peeked' });
+    expect(JSON.parse(peek.body)).toEqual({ hasBody: true, text: 'peeked', used: true });
   });
 
   it('streams a chunked body to a handler that reads request.body', async () => {
