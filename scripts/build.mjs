@@ -56,22 +56,24 @@ function requireApart(apart) {
 
 /**
  * @type {{ name: string, entry: string, outfile: string, platform: 'node' | 'neutral' | 'browser', options?: import('esbuild').BuildOptions,
- *   policies?: boolean, scripts?: { entry: string, outfile: string, policies?: boolean, apart?: Record<string, string>, inject?: string[] }[], compileCache?: boolean }[]}
+ *   policies?: boolean, scripts?: { entry: string, outfile: string, policies?: boolean, apart?: Record<string, string>, inject?: string[] }[],
+ *   entries?: { entry: string, outfile: string }[], compileCache?: boolean }[]}
  * `policies`: the bundled policy set (policies/, validated) is embedded as `__AMENDER_POLICY_BUNDLE__`.
  * `scripts`: CommonJS bundles of their `entry`, built beside the target's entries, which compile and run
  * them (src/adapters/script-cache.ts); `policies` as above; `apart`: packages bundled into their own
  * CommonJS file beside the script, which it requires when it first imports them (third-party code only,
  * so that no module of ours exists twice); `inject`: esbuild's, for that script only.
+ * `entries`: more entry files beside the target's, each one CommonJS file of its own.
  * `compileCache`: the scripts' V8 code caches are written beside them, one per Node that compileCacheNodes()
  * names, after a warm-up review (scripts/compile-cache.mjs).
  * `options.entryPoints`, when given, replaces `entry` (a target of several entries; `outfile` is the first).
  */
 export const TARGETS = [
   // Node server (Knative, any host): main.js compiles and runs server.cjs, and each review worker
-  // (worker.js, the worker pool of src/adapters/pool) worker.cjs, each script with the V8 code cache taken
+  // (worker-entry.cjs, the worker pool of src/adapters/pool) worker.cjs, each script with the V8 code cache taken
   // after a warm-up review (as Lambda, below). The bundled set is embedded pre-parsed like Lambda's; the S3
   // sources are initialized, and the AWS SDK (aws-sdk.cjs) loaded, only when an s3:// source is configured.
-  // server.cjs finds worker.js beside main.js, and ../../policies from its own file. Its free `Headers` and
+  // server.cjs finds worker-entry.cjs beside main.js, and ../../policies from its own file. Its free `Headers` and
   // `Response` name the light classes of src/adapters/web, as Lambda's engine does (below), and its
   // requests are src/adapters/node-request.ts's: the server answers without loading Node's undici.
   {
@@ -90,8 +92,11 @@ export const TARGETS = [
       },
       { entry: 'src/adapters/pool/worker.ts', outfile: 'dist/node/worker.cjs', policies: true },
     ],
+    // A review worker's entry is a CommonJS file: a worker thread started on an ES module first sets up
+    // Node's ES module loader, which is on the critical path of a cold start once the main thread is ready.
+    entries: [{ entry: 'src/adapters/pool/worker-entry.ts', outfile: 'dist/node/worker-entry.cjs' }],
     options: {
-      entryPoints: { main: 'src/adapters/node-entry.ts', worker: 'src/adapters/pool/worker-entry.ts' },
+      entryPoints: { main: 'src/adapters/node-entry.ts' },
       outfile: undefined,
       outdir: 'dist/node',
       splitting: true,
@@ -219,6 +224,15 @@ export async function buildTargets(names = [], options = {}) {
           outfile: join(dirname(inDist(script.outfile)), file),
         });
       }
+    }
+    for (const entry of target.entries ?? []) {
+      await buildScript({
+        entryPoints: [entry.entry],
+        outfile: inDist(entry.outfile),
+        sourcemap: 'linked',
+        banner: { js: 'var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+        define: { 'import.meta.url': '__amenderModuleUrl' },
+      });
     }
     const file = inDist(target.outfile);
     const sizes = { target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length };

@@ -1,6 +1,6 @@
 /**
- * Where the review worker's script is. Built: `worker.js` beside the server bundle (dist/node/main.js and
- * dist/node/worker.js, scripts/build.mjs). From source (tests, tsx): Node 20 does not carry a TypeScript
+ * Where the review worker's script is. Built: `worker-entry.cjs` beside the server bundle (dist/node/main.js and
+ * dist/node/worker-entry.cjs, scripts/build.mjs). From source (tests, tsx): Node 20 does not carry a TypeScript
  * loader into worker threads, so src/adapters/pool/worker.ts is bundled once with esbuild (a development
  * dependency, present wherever the sources are) into a temporary file.
  */
@@ -13,7 +13,7 @@ export interface WorkerEntry {
   url: URL;
 }
 
-export const WORKER_BUNDLE_NAME = 'worker.js';
+export const WORKER_BUNDLE_NAME = 'worker-entry.cjs';
 
 /**
  * The worker script that goes with this server: beside `mainUrl` (pass `import.meta.url` of the server's

@@ -1,5 +1,5 @@
 /**
- * Entry of a review worker thread (dist/node/worker.js): compiles the worker (worker.cjs beside this file,
+ * Entry of a review worker thread (dist/node/worker-entry.cjs, CommonJS: see scripts/build.mjs): compiles the worker (worker.cjs beside this file,
  * worker.ts built as one CommonJS script) with the V8 code cache the build took after a warm-up review
  * (../script-cache.ts), which runs it.
  */

@@ -1,5 +1,5 @@
 /**
- * A review worker thread (dist/node/worker.cjs, started by worker.js: worker-entry.ts): serves reviews
+ * A review worker thread (dist/node/worker.cjs, started by worker-entry.cjs: worker-entry.ts): serves reviews
  * with the engine as built (serve.ts). In the build's warm-up run it writes its code cache just before
  * its first answer, when the engine has compiled what a review runs (../script-cache.ts).
  */
