@@ -9,6 +9,7 @@ import { pod4k } from '../fixtures.js';
 import { Hono } from 'hono';
 import { recordGoal } from '../goals.js';
 import { formatNs, measureAsync, measureAsyncPair, measureInterleaved, table, type Stats } from '../lib.js';
+import { lightApp } from '../light.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
@@ -125,10 +126,24 @@ export async function run(): Promise<void> {
     const res = await trivial.fetch(new Request('http://bench/mutate', { method: 'POST', body: text, headers }));
     await res.text();
   }, REVIEW_SAMPLING);
+  // The same pair through the app as the Node server and Lambda run it: their light Request, Response and
+  // Headers instead of undici's (bench/light.ts).
+  const light = await lightApp();
+  const lightSet = light.buildPolicySet([...bundled.parsed, light.parseDocuments('bench.yaml', generatedPolicies())]);
+  const lightLogged = light.createApp({ policies: light.fixedPolicySet(lightSet, 'bench'), logger: light.jsonLineLogger(() => {}) }).app;
+  const pairedLight = await measureAsyncPair(
+    () => light.answerReviewText(text, lightSet, 1000),
+    async () => {
+      const res = await lightLogged.fetch(new light.LambdaRequest('http://bench/mutate', { method: 'POST', body: text, headers }) as unknown as Request);
+      await res.text();
+    },
+    { ...REVIEW_SAMPLING, batch: 5 },
+  );
   console.log(
     `request overhead (app.fetch with the access log − answerReviewText, measured alternately): median ${formatNs(paired.difference.median)} ` +
       `(review ${formatNs(paired.a.median)}, through app.fetch ${formatNs(paired.b.median)}); ` +
-      `a trivial Hono handler's whole app.fetch, the same way: ${formatNs(floor.median)}`,
+      `a trivial Hono handler's whole app.fetch, the same way: ${formatNs(floor.median)}; ` +
+      `the same overhead with the light Request/Response the Node server and Lambda hand the app: ${formatNs(pairedLight.difference.median)}`,
   );
   recordGoal({
     id: 'fetch-overhead',

@@ -4,6 +4,9 @@
  */
 import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, nodeClass, TEXT_CONTENT_TYPE, TOKEN, WebBody, type HeadersInitLike } from './web/index.js';
 
+/** The signal of every LambdaRequest (see `signal`). */
+let neverAborted: AbortSignal | undefined;
+
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
 
@@ -22,7 +25,6 @@ export class LambdaRequest extends WebBody {
   readonly url: string;
   readonly method: string;
   readonly headers: LightHeaders;
-  #signal: AbortSignal | undefined;
   #node: Request | undefined;
 
   constructor(url: string, init: LambdaRequestInit = {}) {
@@ -46,9 +48,12 @@ export class LambdaRequest extends WebBody {
     if (typeof body === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', TEXT_CONTENT_TYPE);
   }
 
-  /** Never aborts, as the signal of a Request made without one: Lambda answers an invocation whole. */
+  /**
+   * Never aborts, as the signal of a Request made without one: Lambda answers an invocation whole. One
+   * signal serves every request (its controller is never used): making one costs a request ~5 µs.
+   */
   get signal(): AbortSignal {
-    return (this.#signal ??= new AbortController().signal);
+    return (neverAborted ??= new AbortController().signal);
   }
 
   clone(): LambdaRequest {
