@@ -204,17 +204,22 @@ export async function buildTargets(names = [], options = {}) {
       ...target.options,
       ...(target.options?.outdir ? { outdir: inDist(target.options.outdir) } : {}),
     });
-    // A CommonJS script (a target's `scripts`, or a package kept apart from them), minified.
+    // A CommonJS file (a target's `scripts` and `entries`, or a package kept apart from them), minified.
     const buildScript = (options) =>
       build({ absWorkingDir: root, bundle: true, format: 'cjs', platform: target.platform, target: NODE_TARGETS, legalComments: 'linked', logLevel: 'warning', minify: true, ...options });
-    for (const script of target.scripts ?? []) {
-      await buildScript({
-        entryPoints: [script.entry],
-        outfile: inDist(script.outfile),
+    // One of our modules as such a file; it has no import.meta: its module URL from the file it was compiled from.
+    const buildModule = (entry, outfile, { define = {}, ...options } = {}) =>
+      buildScript({
+        entryPoints: [entry],
+        outfile: inDist(outfile),
         sourcemap: 'linked',
-        // A script has no import.meta: its module URL from the file it was compiled from.
         banner: { js: 'var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-        define: { 'import.meta.url': '__amenderModuleUrl', ...(script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : {}) },
+        define: { 'import.meta.url': '__amenderModuleUrl', ...define },
+        ...options,
+      });
+    for (const script of target.scripts ?? []) {
+      await buildModule(script.entry, script.outfile, {
+        define: script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : {},
         plugins: [requireApart(script.apart ?? {})],
         ...(script.inject ? { inject: script.inject } : {}),
       });
@@ -225,15 +230,7 @@ export async function buildTargets(names = [], options = {}) {
         });
       }
     }
-    for (const entry of target.entries ?? []) {
-      await buildScript({
-        entryPoints: [entry.entry],
-        outfile: inDist(entry.outfile),
-        sourcemap: 'linked',
-        banner: { js: 'var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-        define: { 'import.meta.url': '__amenderModuleUrl' },
-      });
-    }
+    for (const entry of target.entries ?? []) await buildModule(entry.entry, entry.outfile);
     const file = inDist(target.outfile);
     const sizes = { target: target.name, file: relative(root, file), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file)).length };
     // Split targets: what the entry imports statically loads at cold start; dynamic imports load on demand.
