@@ -41,9 +41,11 @@ const COST_LIMIT = new CostLimitError();
 
 /** Results of asynchronous calls already awaited in this evaluation, matched by overload and arguments. */
 export class AsyncResults {
-  private readonly entries: { overloadId: string; args: readonly unknown[]; value: CelValue }[] = [];
+  /** Made on the first result: most evaluations await nothing. */
+  private entries: { overloadId: string; args: readonly unknown[]; value: CelValue }[] | undefined;
 
   find(overloadId: string, args: readonly unknown[]): { value: CelValue } | undefined {
+    if (this.entries === undefined) return undefined;
     for (const e of this.entries) {
       if (e.overloadId === overloadId && e.args.length === args.length && e.args.every((a, i) => celEquals(a, args[i]))) {
         return { value: e.value };
@@ -53,11 +55,11 @@ export class AsyncResults {
   }
 
   add(overloadId: string, args: readonly unknown[], value: CelValue): void {
-    this.entries.push({ overloadId, args, value });
+    (this.entries ??= []).push({ overloadId, args, value });
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries?.length ?? 0;
   }
 }
 
