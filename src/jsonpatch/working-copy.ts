@@ -1,4 +1,4 @@
-import { hasFloatLiterals, isFloatLiteral, markFloatLiteral, ownMember, setOwn, sliceArray } from '../json/index.js';
+import { hasFloatLiterals, isFloatLiteral, markFloatLiteral, setOwn, sliceArray } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 
 export type Container = JsonObject | JsonArray;
@@ -70,8 +70,10 @@ export class WorkingCopy {
 
   /** Sets an object member (adding or overwriting it). */
   setMember(loc: Location, key: string, value: JsonValue, isFloat: boolean): void {
-    // Only how the copy is made depends on it (see copyObject).
-    const adding = ownMember(loc.chain[loc.chain.length - 1] as JsonObject, key) === undefined;
+    // Only how the copy is made depends on it (see copyObject), so a plain read does: an inherited member
+    // (`toString`) only makes the copy the other way. (The own-property test that would follow a miss is a
+    // second lookup of a key string the path was cut from, which V8 must hash and look up each time.)
+    const adding = (loc.chain[loc.chain.length - 1] as JsonObject)[key] === undefined;
     let obj = this.writable(loc, loc.chain.length, adding) as JsonObject;
     if (!isFloat && isFloatLiteral(obj, key)) {
       // The slot's float mark would wrongly outlive the value it described: rebuild without it.
