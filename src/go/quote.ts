@@ -4,8 +4,10 @@
  */
 
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. Made on first use:
+// V8 spends about a millisecond building a \p{…} class, which every cold start would pay at module load.
+let printable: RegExp | undefined;
+const isPrintable = (ch: string): boolean => (printable ??= /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u).test(ch);
 
 /** Go's one-letter escapes (also what CEL's strings.quote writes). */
 export const SHORT_ESCAPES: Readonly<Record<string, string>> = {
@@ -37,7 +39,7 @@ export function strconvQuote(s: string): string {
     else if (c < 0x7f) out += ch;
     // A lone surrogate has no Go counterpart; Go's decoder would have read it as U+FFFD.
     else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
-    else if (PRINTABLE.test(ch)) out += ch;
+    else if (isPrintable(ch)) out += ch;
     else if (c < 0x10000) out += `\\u${hex(c, 4)}`;
     else out += `\\U${hex(c, 8)}`;
   }

@@ -60,13 +60,15 @@ function shouldEscapeSlow(c: number, mode: Mode): boolean {
   return true;
 }
 
-/** shouldEscape for each mode and ASCII byte, computed once (bytes >= 0x80 are always escaped). */
-const ESCAPE_TABLES = Array.from({ length: 7 }, (_, mode) =>
-  Uint8Array.from({ length: 128 }, (_, c) => (shouldEscapeSlow(c, mode as Mode) ? 1 : 0)),
-);
+/**
+ * shouldEscape for each mode and ASCII byte (bytes >= 0x80 are always escaped), computed on first use: at
+ * module load every cold start would pay for it, and few policies escape URLs.
+ */
+let escapeTables: Uint8Array[] | undefined;
 
 function shouldEscape(c: number, mode: Mode): boolean {
-  return c >= 0x80 || ESCAPE_TABLES[mode][c] === 1;
+  escapeTables ??= Array.from({ length: 7 }, (_, m) => Uint8Array.from({ length: 128 }, (_, b) => (shouldEscapeSlow(b, m as Mode) ? 1 : 0)));
+  return c >= 0x80 || escapeTables[mode][c] === 1;
 }
 
 function escapeError(s: Uint8Array, i: number): UrlError {

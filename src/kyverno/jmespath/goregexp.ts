@@ -33,7 +33,8 @@ interface Match {
   groups: (number | null)[][]; // [start, end] per group, null when unset
 }
 
-const nameChar = /[\p{L}\p{Nd}_]/u;
+// Made on first use: a \p{…} class costs V8 about a millisecond to build, at module load otherwise.
+let nameChar: RegExp | undefined;
 
 function expand(template: string, src: string, m: Match, names: Record<string, number>): string {
   let out = '';
@@ -54,7 +55,7 @@ function expand(template: string, src: string, m: Match, names: Record<string, n
     while (j < template.length) {
       const cp = template.codePointAt(j)!;
       const ch = String.fromCodePoint(cp);
-      if (!nameChar.test(ch)) break;
+      if (!(nameChar ??= /[\p{L}\p{Nd}_]/u).test(ch)) break;
       j += ch.length;
     }
     const name = template.slice(nameStart, j);
