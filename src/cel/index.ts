@@ -108,5 +108,5 @@ export {
 } from './general.js';
 export { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, type CelValue } from './engine/values.js';
 export { celEquals } from './engine/runtime.js';
-export type { CelLibrary, CelLibraryValue, LibraryRegistrar } from './library.js';
+export type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar } from './library.js';
 export type { Authorizer, AuthorizationAttributes, AuthorizationDecision, UserInfo } from './lib/index.js';

@@ -20,6 +20,16 @@ export interface CelLibrary {
   callCost?(fn: string, args: readonly unknown[], result: unknown): number | undefined;
 }
 
+/** How a library function may be treated beyond its signature. */
+export interface FunctionOptions {
+  /**
+   * Its result and cost depend on its arguments only and it has no effect (no I/O, no clock, no
+   * promise): a call with constant arguments is then evaluated once, when the expression is planned,
+   * and each evaluation charges the cost that call had.
+   */
+  pure?: boolean;
+}
+
 export interface LibraryRegistrar {
   /**
    * Declares one overload. The signature is `name(argTypes): resultType` for a global function,
@@ -33,7 +43,7 @@ export interface LibraryRegistrar {
    * one (only from an asynchronous evaluation: an authorizer), and throws {@link celError}-style
    * errors (`src/cel/lib/errors.ts`) whose message is the text users see.
    */
-  registerFunction(signature: string, impl: (...args: any[]) => unknown): void;
+  registerFunction(signature: string, impl: (...args: any[]) => unknown, options?: FunctionOptions): void;
   /**
    * Declares an opaque type (`kubernetes.Quantity`, `net.IP`): its name becomes a type identifier
    * (`type(ip('::1')) == net.IP`) and instances of `valueClass` are its runtime values.

@@ -12,6 +12,11 @@ export function markFloatLiteral(container: object, key: string | number): void 
   keys.add(key);
 }
 
+/** True when some member of `container` is marked (one lookup that spares a walk over its members). */
+export function hasFloatLiterals(container: object): boolean {
+  return floatKeys.has(container);
+}
+
 /** True when `container[key]` is an integral number that the source wrote as a float (`1.0`, `1e3`). */
 export function isFloatLiteral(container: object, key: string | number): boolean {
   return floatKeys.get(container)?.has(key) ?? false;

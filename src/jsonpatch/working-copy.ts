@@ -1,4 +1,4 @@
-import { isFloatLiteral, markFloatLiteral, ownMember, setOwn, sliceArray } from '../json/index.js';
+import { hasFloatLiterals, isFloatLiteral, markFloatLiteral, setOwn, sliceArray } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 
 export type Container = JsonObject | JsonArray;
@@ -70,8 +70,10 @@ export class WorkingCopy {
 
   /** Sets an object member (adding or overwriting it). */
   setMember(loc: Location, key: string, value: JsonValue, isFloat: boolean): void {
-    // Only how the copy is made depends on it (see copyObject).
-    const adding = ownMember(loc.chain[loc.chain.length - 1] as JsonObject, key) === undefined;
+    // Only how the copy is made depends on it (see copyObject), so a plain read does: an inherited member
+    // (`toString`) only makes the copy the other way. (The own-property test that would follow a miss is a
+    // second lookup of a key string the path was cut from, which V8 must hash and look up each time.)
+    const adding = (loc.chain[loc.chain.length - 1] as JsonObject)[key] === undefined;
     let obj = this.writable(loc, loc.chain.length, adding) as JsonObject;
     if (!isFloat && isFloatLiteral(obj, key)) {
       // The slot's float mark would wrongly outlive the value it described: rebuild without it.
@@ -189,16 +191,19 @@ function copyContainer(c: Container, adding: boolean): Container {
  * member (`setOwn` keeps `__proto__` an own data key there).
  */
 function copyObject(src: JsonObject, skip?: string, adding = false): JsonObject {
+  // Most containers hold no float literal: one lookup instead of a look at each member.
+  const marked = hasFloatLiterals(src);
   if (adding) {
     const out: JsonObject = {};
     for (const k in src) {
       const v = src[k];
       setOwn(out, k, v);
-      if (typeof v === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
+      if (marked && typeof v === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
     }
     return out;
   }
   const out: JsonObject = { ...src };
+  if (!marked) return out;
   for (const k in out) {
     if (typeof out[k] === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
   }
@@ -207,6 +212,7 @@ function copyObject(src: JsonObject, skip?: string, adding = false): JsonObject 
 
 function copyArray(src: JsonArray, skip?: number): JsonArray {
   const out = sliceArray(src);
+  if (!hasFloatLiterals(src)) return out;
   for (let i = 0; i < out.length; i++) {
     if (typeof out[i] === 'number' && i !== skip && isFloatLiteral(src, i)) markFloatLiteral(out, i);
   }
@@ -215,6 +221,7 @@ function copyArray(src: JsonArray, skip?: number): JsonArray {
 
 /** Carries marks from `src` to `out` where elements from `at` on moved by `shift` (+1 insert, -1 remove). */
 function copyArrayMarks(src: JsonArray, out: JsonArray, at: number, shift: 1 | -1): void {
+  if (!hasFloatLiterals(src)) return;
   for (let i = 0; i < src.length; i++) {
     if (typeof src[i] !== 'number' || (shift === -1 && i === at)) continue;
     if (isFloatLiteral(src, i)) markFloatLiteral(out, i < at ? i : i + shift);

@@ -299,11 +299,13 @@ class Dispatcher {
         paramKind = resolved;
       }
       const request = this.celRequestFor(m.kind, m.resource);
-      for (const binding of bound.bindings) {
+      // An index loop: the bindings list is frozen, which for-of iterates slowly.
+      for (let b = 0; b < bound.bindings.length; b++) {
+        const binding = bound.bindings[b];
         if (binding.matchResources) {
-          const b = matchResources(binding.matchResources, attr, matcher);
-          if (!b.matches) {
-            if (b.error) this.configError(policy, binding.name, b.error);
+          const own = matchResources(binding.matchResources, attr, matcher);
+          if (!own.matches) {
+            if (own.error) this.configError(policy, binding.name, own.error);
             continue;
           }
         }

@@ -28,7 +28,10 @@ export interface ParamSource {
 /** One invocation's param: `declared` false when the policy has no paramKind (`params` not in CEL). */
 export type InvocationParam = { declared: false } | { declared: true; param: ParamObject | null };
 
-export type ParamResolution = { params: InvocationParam[] } | { error: string };
+export type ParamResolution = { params: readonly InvocationParam[] } | { error: string };
+
+/** A policy without paramKind: one invocation, `params` undeclared (shared: asked for every binding of every review). */
+const UNDECLARED: ParamResolution = Object.freeze({ params: Object.freeze([Object.freeze({ declared: false as const })]) });
 
 /** A policy's paramKind as the policy sources know it. */
 export interface ResolvedParamKind {
@@ -63,7 +66,7 @@ export function resolveParams(
   requestNamespace: string,
   source: ParamSource,
 ): ParamResolution {
-  if (!paramKind) return { params: [{ declared: false }] };
+  if (!paramKind) return UNDECLARED;
   const { group, kind, scope } = paramKind;
   const ref = binding.paramRef;
   if (!ref) return { params: [{ declared: true, param: null }] };

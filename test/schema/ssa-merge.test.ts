@@ -349,3 +349,15 @@ describe('deduced schema for kinds nobody knows', () => {
     expect(list.ok && list.object.spec).toEqual({ a: { b: 1 } });
   });
 });
+
+describe('merge order', () => {
+  it("keeps the live object's member order and appends the patch's new members in its order", () => {
+    const out = merge('{"string":"x","numeric":1,"bool":true}', '{"setStr":["a"],"bool":false,"numeric":2}');
+    expect(JSON.stringify(out)).toBe('{"string":"x","numeric":2,"bool":false,"setStr":["a"]}');
+  });
+
+  it("reports errors in the live object's member order, then the patch's new members", () => {
+    const { errors } = smdMerge(JSON.parse('{"string":"x","numeric":1}'), JSON.parse('{"bool":"no","numeric":"two","string":3}'), root);
+    expect(errors.map((e) => e.path)).toEqual(['.string', '.numeric', '.bool']);
+  });
+});

@@ -39,6 +39,11 @@ export function checkBuiltSize(size: number, what: string): void {
   if (size > bound) active!.checkSize(size, what);
 }
 
+/** Whether a value of `size` is within the active guard's bound (what checkBuiltSize lets through). */
+export function withinBound(size: number): boolean {
+  return size <= bound;
+}
+
 /** Checks the size (UTF-16 length, bytes, elements) of the value function `fn` returned. */
 export function checkResultSize(value: unknown, fn: string): void {
   if (bound === Infinity || value === null || typeof value !== 'object' && typeof value !== 'string') return;

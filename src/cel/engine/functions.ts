@@ -24,6 +24,12 @@ export interface Overload {
   readonly guards: readonly ((v: unknown) => boolean)[];
   /** The library that registered it (for cost callbacks and diagnostics). */
   readonly library?: string;
+  /**
+   * A library function declared pure (its result and cost depend on its arguments only, no effect):
+   * a call of it with constant arguments may be evaluated when the expression is planned. The standard
+   * functions (no `library`) all are.
+   */
+  readonly pure?: boolean;
 }
 
 export class FunctionDecl {
@@ -131,6 +137,7 @@ export function makeOverload(spec: {
   impl?: Impl;
   cost?: CostFn;
   library?: string;
+  pure?: boolean;
 }): Overload {
   return {
     id: spec.id,
@@ -143,6 +150,7 @@ export function makeOverload(spec: {
     cost: spec.cost,
     guards: spec.params.map(guardFor),
     library: spec.library,
+    ...(spec.pure ? { pure: true } : {}),
   };
 }
 

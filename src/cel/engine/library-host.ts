@@ -3,7 +3,7 @@
  * `Env` and answers the cost of its calls. A declaration with the signature of an existing overload
  * replaces it (a library may supersede a standard function, e.g. RE2 `matches`).
  */
-import type { CelLibrary, CelLibraryValue, LibraryRegistrar } from '../library.js';
+import type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar } from '../library.js';
 import type { Env } from './env.js';
 import { makeOverload, registerValueClass, type Impl, type Overload } from './functions.js';
 import { isBuiltinTypeName, type CelType } from './types.js';
@@ -53,7 +53,7 @@ class Registrar implements LibraryRegistrar {
    * Records the overload under its name; the types are parsed when the name is first looked up
    * (Env.addLazyFunction), so the libraries cost little until an expression uses them.
    */
-  registerFunction(signature: string, impl: (...args: any[]) => unknown): void {
+  registerFunction(signature: string, impl: (...args: any[]) => unknown, options: FunctionOptions = {}): void {
     if (typeof impl !== 'function') throw new Error(`function ${signature}: the implementation must be a function`);
     const m = SIGNATURE.exec(signature);
     if (!m) throw new Error(`invalid function signature '${signature}'`);
@@ -70,7 +70,7 @@ class Registrar implements LibraryRegistrar {
       if (member) params.unshift(env.parseType(receiver!));
       const result = env.parseType(resultText);
       const id = `${library}:${member ? `${params[0]}.` : ''}${name}(${params.slice(member ? 1 : 0).join(',')})`;
-      return makeOverload({ id, fn: name, member, params, result, impl: impl as Impl, library });
+      return makeOverload({ id, fn: name, member, params, result, impl: impl as Impl, library, pure: options.pure === true });
     });
   }
 

@@ -8,7 +8,7 @@
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env, StructDecl } from './env.js';
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
-import { checkBuiltSize, checkResultSize } from './bounds.js';
+import { checkBuiltSize, checkResultSize, withinBound } from './bounds.js';
 import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
 import { dispatch, type Overload } from './functions.js';
 import { readJson } from './json.js';
@@ -41,9 +41,11 @@ const COST_LIMIT = new CostLimitError();
 
 /** Results of asynchronous calls already awaited in this evaluation, matched by overload and arguments. */
 export class AsyncResults {
-  private readonly entries: { overloadId: string; args: readonly unknown[]; value: CelValue }[] = [];
+  /** Made on the first result: most evaluations await nothing. */
+  private entries: { overloadId: string; args: readonly unknown[]; value: CelValue }[] | undefined;
 
   find(overloadId: string, args: readonly unknown[]): { value: CelValue } | undefined {
+    if (this.entries === undefined) return undefined;
     for (const e of this.entries) {
       if (e.overloadId === overloadId && e.args.length === args.length && e.args.every((a, i) => celEquals(a, args[i]))) {
         return { value: e.value };
@@ -53,11 +55,11 @@ export class AsyncResults {
   }
 
   add(overloadId: string, args: readonly unknown[], value: CelValue): void {
-    this.entries.push({ overloadId, args, value });
+    (this.entries ??= []).push({ overloadId, args, value });
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries?.length ?? 0;
   }
 }
 
@@ -129,6 +131,49 @@ function toError(e: unknown, fn: string): CelEvalError {
   return new CelEvalError(`${fn}: ${msg}`);
 }
 
+/** What a folded call may see while it is evaluated at plan time: no variable at all. */
+const NO_ACTIVATION: Activation = { resolve: () => undefined };
+
+/** Folded results are kept only up to this size (a string's length): they live as long as the policy. */
+const MAX_FOLDED_SIZE = 4096;
+
+/**
+ * A call of one pure overload (a standard function, or a library function declared pure) whose
+ * arguments are all constants or folded calls, evaluated once now. Each evaluation then charges the
+ * cost the call charged here and returns its value, unless that cost would pass the evaluation's limit
+ * (or a guard checkpoint) or a result would pass the review guard's size bound: then the call runs as
+ * planned, so that the error, the cost at which it stops and the guard's look at its clock are those
+ * of the unfolded call. A call that fails here, or returns anything but a small scalar or string, is
+ * left as it is.
+ */
+function foldCall(overload: Overload, args: readonly Planned[], call: Planned): Planned {
+  if (overload.library !== undefined && !overload.pure) return call;
+  if (args.length === 0 || !args.every((a) => a.constant !== undefined || a.folded !== undefined)) return call;
+  const s = new EvalState(NO_ACTIVATION, Infinity, 0);
+  let value: CelValue;
+  try {
+    value = call.fn(s);
+  } catch {
+    return call;
+  }
+  let size = 0;
+  if (typeof value === 'string') size = value.length;
+  else if (value !== null && typeof value === 'object') return call;
+  for (const a of args) if (a.folded !== undefined && a.folded.size > size) size = a.folded.size;
+  if (size > MAX_FOLDED_SIZE) return call;
+  const cost = s.cost;
+  const planned = call.fn;
+  return {
+    attribute: false,
+    folded: { value, cost, size },
+    fn: (st) => {
+      if (st.cost + cost > st.limit || !withinBound(size)) return planned(st);
+      st.cost += cost;
+      return value;
+    },
+  };
+}
+
 export function plan(root: Expr, env: Env, options: PlanOptions = {}): PlannedProgram {
   const p = new Planner(env, options);
   const interp = p.plan(root);
@@ -141,6 +186,13 @@ interface Planned {
   attribute: boolean;
   /** The node is a compile-time constant (literal or folded aggregate). */
   constant?: { value: CelValue };
+  /**
+   * A call of a pure function on constant arguments, evaluated when planned (see foldCall): its value,
+   * the cost its evaluation charged, and the largest result size it checked against the review guard.
+   * Not a `constant`: cel-go does not fold calls, so a list or map holding one is built (and charged) at
+   * run time.
+   */
+  folded?: { value: CelValue; cost: number; size: number };
 }
 
 class Planner {
@@ -503,7 +555,8 @@ class Planner {
       const decl = this.env.lookupFunction(fnName);
       candidates = decl ? decl.overloads.filter((o) => o.member === (target !== null) && o.params.length === e.args.length + (target ? 1 : 0)) : [];
     }
-    const argNodes = (target ? [target, ...e.args] : e.args).map((a) => this.node(a).fn);
+    const argPlans = (target ? [target, ...e.args] : e.args).map((a) => this.node(a));
+    const argNodes = argPlans.map((a) => a.fn);
     const overloads = candidates;
     const libraryCost = this.options.libraryCost;
     const name = fnName;
@@ -552,21 +605,21 @@ class Planner {
     if (single && n === 1) {
       const a0 = argNodes[0];
       const guard = single.guards[0];
-      return {
+      return foldCall(single, argPlans, {
         attribute: false,
         fn: (s) => {
           const v = a0(s);
           if (!guard(v)) throw noSuchOverload(name, [typeNameOf(v)]);
           return invoke(s, single, [v]);
         },
-      };
+      });
     }
     if (single && n === 2) {
       const a0 = argNodes[0];
       const a1 = argNodes[1];
       const g0 = single.guards[0];
       const g1 = single.guards[1];
-      return {
+      return foldCall(single, argPlans, {
         attribute: false,
         fn: (s) => {
           const v0 = a0(s);
@@ -574,7 +627,7 @@ class Planner {
           if (!g0(v0) || !g1(v1)) throw noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]);
           return invoke(s, single, [v0, v1]);
         },
-      };
+      });
     }
     return {
       attribute: false,

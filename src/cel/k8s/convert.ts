@@ -77,8 +77,12 @@ function bounded<T>(guard: ReviewGuard | undefined, convert: () => T, size?: Con
   }
 }
 
-/** Converts a CEL value to JSON; `typePath` is set inside Object literals for the type-name check. */
-function toJson(v: unknown, typePath: string | undefined, errors: string[], container?: object, key?: string | number): JsonValue {
+/**
+ * Converts a CEL value to JSON. Inside Object literals, the type name a nested literal must have (the
+ * type-name check) is `typePath`, or with `field` `${typePath}.${field}`: that text is built only for a
+ * mismatch's message, so the usual check compares without making a string.
+ */
+function toJson(v: unknown, typePath: string | undefined, errors: string[], container?: object, key?: string | number, field?: string): JsonValue {
   switch (typeof v) {
     case 'string':
       if (allowance !== Infinity) spend(v.length + 2);
@@ -108,22 +112,24 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
   if (Array.isArray(v)) {
     written += 1 + v.length;
     const out: JsonValue[] = [];
-    for (let i = 0; i < v.length; i++) out.push(toJson(v[i], typePath, errors, out, i));
+    for (let i = 0; i < v.length; i++) out.push(toJson(v[i], typePath, errors, out, i, field));
     return out;
   }
   if (v instanceof StructValue) {
     if (v.typeName === JSONPATCH_TYPE) throw new ConversionError('a JSONPatch value cannot be converted to JSON');
-    if (typePath !== undefined && v.typeName !== typePath) {
-      errors.push(`unexpected type name "${v.typeName}", expected "${typePath}", which matches field name path from root Object type`);
+    // The type name nested literals extend: the literal's own when it is the expected one.
+    let parent = v.typeName;
+    if (typePath !== undefined && !(field === undefined ? v.typeName === typePath : namesField(v.typeName, typePath, field))) {
+      parent = field === undefined ? typePath : `${typePath}.${field}`;
+      errors.push(`unexpected type name "${v.typeName}", expected "${parent}", which matches field name path from root Object type`);
     }
     const out: JsonObject = {};
-    const parent = typePath ?? v.typeName;
     written += 2;
     for (const [k, fv] of v.fields) {
       // The field's type path matters only to a nested literal (directly or in a list or map).
-      const path = fv !== null && typeof fv === 'object' ? `${parent}.${k}` : undefined;
+      const nested = fv !== null && typeof fv === 'object';
       written += k.length + 4;
-      setOwn(out, k, toJson(fv, path, errors, out, k));
+      setOwn(out, k, toJson(fv, nested ? parent : undefined, errors, out, k, nested ? k : undefined));
     }
     return out;
   }
@@ -139,7 +145,7 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
         throw new ConversionError(`map key "${String(k instanceof CelUint ? k.valueOf() : k)}" is of type ${typeNameOf(k)}, not string`);
       }
       written += k.length + 4;
-      setOwn(out, k, toJson(mapGet(v as CelMapValue, k), typePath, errors, out, k));
+      setOwn(out, k, toJson(mapGet(v as CelMapValue, k), typePath, errors, out, k, field));
     }
     return out;
   }
@@ -153,6 +159,16 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
     return text;
   }
   throw new ConversionError(`value of type ${typeNameOf(v)} cannot be converted to JSON`);
+}
+
+/** Whether `name` is `${parent}.${field}`, compared in place. */
+function namesField(name: string, parent: string, field: string): boolean {
+  return (
+    name.length === parent.length + 1 + field.length &&
+    name.charCodeAt(parent.length) === 0x2e &&
+    name.startsWith(parent) &&
+    name.endsWith(field)
+  );
 }
 
 /** Any CEL value as JSON (maps need string keys; Object literals become objects). */

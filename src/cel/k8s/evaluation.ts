@@ -89,12 +89,18 @@ function userOf(request: Record<string, unknown>): UserInfo {
 }
 
 class AdmissionActivation implements Activation {
+  /** Made when an expression first reads `variables` (most read none: every MAP matchCondition). */
   variables?: LazyVariables;
   private object?: unknown;
   private oldObject?: unknown;
   private authz?: AuthorizerValue;
 
-  constructor(private readonly input: AdmissionInput) {}
+  constructor(
+    private readonly input: AdmissionInput,
+    private readonly definitions: CompiledVariables,
+    private readonly perCallLimit: number,
+    private readonly async: AsyncResults,
+  ) {}
 
   private authorizerValue(name: string): AuthorizerValue {
     const input = this.input;
@@ -128,7 +134,7 @@ class AdmissionActivation implements Activation {
       case 'params':
         return input.params === undefined ? null : jsonRoot(input.params);
       case 'variables':
-        return this.variables;
+        return (this.variables ??= new LazyVariables(this.definitions, this, this.perCallLimit, this.async));
       case 'authorizer':
         return this.authorizerValue(name);
       case 'authorizer.requestResource':
@@ -155,13 +161,7 @@ export class Evaluation {
     this.guard = options.guard;
     this.remaining = options.budget;
     this.perCallLimit = options.perCallLimit ?? PER_CALL_LIMIT;
-    this.activation = new AdmissionActivation(input);
-    this.activation.variables = new LazyVariables(
-      options.variables ?? CompiledVariables.NONE_WITH_PARAMS,
-      this.activation,
-      this.perCallLimit,
-      this.async,
-    );
+    this.activation = new AdmissionActivation(input, options.variables ?? CompiledVariables.NONE_WITH_PARAMS, this.perCallLimit, this.async);
   }
 
   get remainingBudget(): number {
@@ -210,7 +210,7 @@ export class Evaluation {
 
   private account(compiled: CompiledExpression, out: EvalOutcome): EvalResult {
     // Variables evaluated lazily while running are charged first, then the expression itself.
-    const variableCost = this.activation.variables!.takeCost();
+    const variableCost = this.activation.variables === undefined ? 0 : this.activation.variables.takeCost();
     if (variableCost > this.remaining) return this.outOfBudget(out.cost);
     this.remaining -= variableCost;
     if (out.cost > this.remaining) return this.outOfBudget(out.cost);

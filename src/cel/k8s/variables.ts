@@ -72,7 +72,8 @@ export class CompiledVariables {
  */
 export class LazyVariables extends LazyObject {
   readonly typeName = VARIABLES_TYPE;
-  private readonly results = new Map<string, { value?: CelValue; error?: CelEvalError }>();
+  /** Made on the first variable read: most evaluations (every matchCondition of a MAP) read none. */
+  private results: Map<string, { value?: CelValue; error?: CelEvalError }> | undefined;
   /** Cost of variables evaluated since the last `takeCost()`. */
   private pendingCost = 0;
 
@@ -93,10 +94,11 @@ export class LazyVariables extends LazyObject {
   field(name: string): CelValue | undefined {
     const v = this.variables.get(name);
     if (!v) return undefined;
-    let r = this.results.get(name);
+    const results = (this.results ??= new Map());
+    let r = results.get(name);
     if (!r) {
       r = this.evaluate(v);
-      this.results.set(name, r);
+      results.set(name, r);
     }
     if (r.error) throw r.error;
     return r.value;

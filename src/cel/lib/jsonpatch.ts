@@ -12,7 +12,7 @@ import { traversal } from './cost.js';
 export const jsonPatchLibrary: CelLibrary = {
   name: 'kubernetes.jsonpatch',
   register(r: LibraryRegistrar) {
-    r.registerFunction('jsonpatch.escapeKey(string): string', escapeToken);
+    r.registerFunction('jsonpatch.escapeKey(string): string', escapeToken, { pure: true });
   },
   callCost(name, args) {
     return name === 'jsonpatch.escapeKey' && args.length >= 1 ? traversal(args[0]) : undefined;

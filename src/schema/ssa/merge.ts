@@ -1,4 +1,4 @@
-import { hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { hasOwn, isJsonObject, ownMember, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type Atom, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import { associativeItemKey, itemIdentity, ItemStep, NEEDS_PATH_ELEMENT, renderPath, type ItemIdentity, type PathStep } from './keys.js';
 import { firstPart, matchingPart, scalarError, type Part, type SmdError } from './validate.js';
@@ -120,6 +120,40 @@ class Merger {
     // Atomic, or nothing on either side: a leaf, which keeps the empty/null distinction of the patch.
     if (def.atomic || (!hasKeys(l) && !hasKeys(r))) return rhs !== undefined ? rhs : lhs;
     if (!r) return l; // nothing to merge in: SMD rebuilds the same map
+    // The patch names few of the live members: merged in the patch's order, the result is the same (members
+    // keep their places in the copy of `l`, new ones follow in the patch's order), and only the errors
+    // would come in another order. When there are errors, the map is merged again in SMD's order.
+    const mark = this.errors.length;
+    const byPatch = this.mapInPatchOrder(def, l, r);
+    if (this.errors.length === mark) return byPatch;
+    this.errors.length = mark;
+    return this.mapInLiveOrder(def, l, r);
+  }
+
+  private mapInPatchOrder(def: MapDef, l: JsonObject | undefined, r: JsonObject): Side {
+    let out: JsonObject | undefined;
+    let dropped = false;
+    for (const key in r) {
+      const lv = l === undefined ? undefined : ownMember(l, key);
+      const merged = this.child(lv, r[key], fieldType(def, key), key);
+      if (merged === lv) continue;
+      if (merged === undefined) {
+        // Only a live member can be dropped (see mapInLiveOrder).
+        if (lv === undefined) continue;
+        out ??= { ...l };
+        delete out[key];
+        dropped = true;
+      } else {
+        out ??= l ? { ...l } : {};
+        setOwn(out, key, merged);
+      }
+    }
+    if (out === undefined) return l;
+    return !dropped || hasKeys(out) ? out : undefined;
+  }
+
+  /** The merge in SMD's order: the live map's members, then the patch's new ones. */
+  private mapInLiveOrder(def: MapDef, l: JsonObject | undefined, r: JsonObject): Side {
     // The result is `l` itself until a member changes (a merge that changes nothing gives back the live
     // object, so later identity checks and diffs stop at once); then a copy of `l` (one clone rather than
     // a member-by-member build) with the merged members in place and the patch's new members after them.
