@@ -108,7 +108,9 @@ describe('the review pool', () => {
   });
 
   it('starts the others at once when a review would wait for the first', { timeout: 60_000 }, async () => {
-    const reviews = pool({ workers: 2 });
+    // No timed start of the second worker during the test (on a loaded machine 2 s pass quickly): only the
+    // review that would wait starts it.
+    const reviews = pool({ workers: 2, staggerMs: 600_000 });
     // Several seconds of review: the second worker has ample time to start and answer the light one.
     const slow = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
     // Both apps answer /mutate (set name `default`): the light set is that set's next version.

@@ -48,6 +48,8 @@ export interface PoolOptions {
   /** Answers a stopped review (default: the pool's own, see stopped.ts; the engine's where available). */
   answerStopped?: AnswerStopped;
   logger?: Logger;
+  /** Milliseconds after the start when the workers after the first start at the latest (default 2000). */
+  staggerMs?: number;
 }
 
 /** Why a worker was replaced (the `reason` label of amender_workers_replaced_total). */
@@ -82,7 +84,7 @@ interface Slot {
 }
 
 const KEEP_VERSIONS = 2;
-/** When the workers after the first start at the latest (see the class comment). */
+/** When the workers after the first start at the latest, by default (see the class comment). */
 const STAGGER_MS = 2000;
 /** A worker that dies before it is even online is restarted after this (a missing or broken bundle). */
 const RESTART_DELAY_MS = 1000;
@@ -106,7 +108,7 @@ export class ReviewPool {
     this.logger = options.logger ?? (() => {});
     this.slots.push(this.spawn());
     this.unstarted = options.workers - 1;
-    if (this.unstarted > 0) setTimeout(() => this.grow(), STAGGER_MS).unref();
+    if (this.unstarted > 0) setTimeout(() => this.grow(), options.staggerMs ?? STAGGER_MS).unref();
   }
 
   /** Starts the workers not started yet; each takes a review waiting, if any. */
