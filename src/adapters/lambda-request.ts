@@ -2,13 +2,12 @@
  * The request the Lambda adapter hands the app (lambda-event.ts builds it from the event): a Web `Request`
  * without undici (src/adapters/web says why), its body the event's text or bytes, given whole.
  */
-import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, nodeClass, TEXT_CONTENT_TYPE, TOKEN, WebBody, type HeadersInitLike } from './web/index.js';
+import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, nodeClass, normalizeMethod, TEXT_CONTENT_TYPE, TOKEN, WebBody, type HeadersInitLike } from './web/index.js';
 
 /** The signal of every LambdaRequest (see `signal`). */
 let neverAborted: AbortSignal | undefined;
 
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
 
 export interface LambdaRequestInit {
   method?: string;
@@ -40,9 +39,8 @@ export class LambdaRequest extends WebBody {
     this.url = parsed.href;
     const method = init.method ?? 'GET';
     if (!TOKEN.test(method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
-    const upper = method.toUpperCase();
-    if (FORBIDDEN_METHODS.has(upper)) throw new TypeError(`'${method}' HTTP method is unsupported.`);
-    this.method = NORMALIZED_METHODS.has(upper) ? upper : method;
+    if (FORBIDDEN_METHODS.has(method.toUpperCase())) throw new TypeError(`'${method}' HTTP method is unsupported.`);
+    this.method = normalizeMethod(method);
     this.headers = new LightHeaders(init.headers);
     if (body !== null && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
     if (typeof body === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', TEXT_CONTENT_TYPE);

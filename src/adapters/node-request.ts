@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
-import { delegateToNode, LightHeaders, nodeClass, REQUEST_MEMBERS_OF_NODE } from './web/index.js';
+import { delegateToNode, LightHeaders, nodeClass, normalizeMethod, REQUEST_MEMBERS_OF_NODE } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
 
@@ -78,7 +78,8 @@ export class NodeRequest {
   constructor(incoming: IncomingRequest, url: string) {
     this.#incoming = incoming;
     this.url = url;
-    this.method = incoming.method ?? 'GET';
+    // HTTP/2 carries :method as the client wrote it; a Web Request writes the standard ones in upper case.
+    this.method = normalizeMethod(incoming.method ?? 'GET');
   }
 
   get headers(): LightHeaders {

@@ -172,6 +172,11 @@ describe('the Node listener over HTTP/2', () => {
     expect(h.urls.at(-1)).toBe(`https://localhost:${server.port}/echo?x=1`);
   });
 
+  it('writes a standard method in upper case, as a Web Request does, whatever case :method had', async () => {
+    const reply = await h2Request(`https://localhost:${server.port}`, '/echo', pki.ca, { method: 'post', body: 'lower' });
+    expect(JSON.parse(reply.body)).toMatchObject({ method: 'POST', body: 'lower' });
+  });
+
   it('streams a body sent without content-length to a handler that reads request.body', async () => {
     const reply = await h2Request(`https://localhost:${server.port}`, '/stream', pki.ca, { body: 'a stream over h2' });
     expect(JSON.parse(reply.body)).toEqual({ text: 'a stream over h2', used: true });

@@ -18,4 +18,5 @@
 export { WebBody, decodesToItself, TEXT_CONTENT_TYPE, type BodySource } from './body.js';
 export { delegateToNode, REQUEST_MEMBERS_OF_NODE } from './delegate.js';
 export { isNodeInstance, LightHeaders, nodeClass, TOKEN, type HeadersInitLike } from './headers.js';
+export { normalizeMethod } from './method.js';
 export { LightResponse } from './response.js';
