@@ -12,15 +12,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
-import { delegateToNode, LightHeaders, nodeClass, normalizeMethod, REQUEST_MEMBERS_OF_NODE } from './web/index.js';
+import { blobOf, delegateToNode, formDataOf, LightHeaders, nodeClass, normalizeMethod, ownArrayBuffer, REQUEST_MEMBERS_OF_NODE, unusable } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
 
 const decoder = new TextDecoder();
-
-function unusable(): TypeError {
-  return new TypeError('Body is unusable: Body has already been read');
-}
 
 /** The request's header fields as pairs, without HTTP/2's pseudo-headers (`:path`, `:authority`...). */
 function headerPairs(raw: readonly string[]): [string, string][] {
@@ -130,9 +126,7 @@ export class NodeRequest {
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.bytes();
-    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer;
-    return bytes.slice().buffer as ArrayBuffer;
+    return ownArrayBuffer(await this.bytes());
   }
 
   async text(): Promise<string> {
@@ -144,14 +138,11 @@ export class NodeRequest {
   }
 
   async blob(): Promise<Blob> {
-    return new Blob([await this.bytes()], { type: this.headers.get('content-type') ?? '' });
+    return blobOf(await this.bytes(), this.headers.get('content-type'));
   }
 
-  /** Parsed by Node's Response (FormData parsing is undici's). */
   async formData(): Promise<FormData> {
-    const bytes = await this.bytes();
-    const type = this.headers.get('content-type');
-    return new (nodeClass('Response'))(bytes, type === null ? {} : { headers: { 'content-type': type } }).formData();
+    return formDataOf(await this.bytes(), this.headers.get('content-type'));
   }
 
   /** A body read from a connection can be read once: a copy of the request is refused, as for a used body. */

@@ -12,8 +12,28 @@ export const TEXT_CONTENT_TYPE = 'text/plain;charset=UTF-8';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function unusable(): TypeError {
+/** The TypeError of a body read a second time. */
+export function unusable(): TypeError {
   return new TypeError('Body is unusable: Body has already been read');
+}
+
+/**
+ * A body's bytes as an ArrayBuffer of their own: a view over part of a buffer (a base64 decoding, an
+ * encoder's output) is copied.
+ */
+export function ownArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer;
+  return bytes.slice().buffer as ArrayBuffer;
+}
+
+/** A body's bytes as a Blob typed by its Content-Type. */
+export function blobOf(bytes: Uint8Array, contentType: string | null): Blob {
+  return new Blob([bytes], { type: contentType ?? '' });
+}
+
+/** A body's bytes parsed as FormData, by Node's Response (FormData parsing is undici's). */
+export function formDataOf(bytes: Uint8Array, contentType: string | null): Promise<FormData> {
+  return new (nodeClass('Response'))(bytes, contentType === null ? {} : { headers: { 'content-type': contentType } }).formData();
 }
 
 /**
@@ -95,10 +115,7 @@ export class WholeBody {
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.bytes();
-    // A view over part of a buffer (a base64 decoding, an encoder's output) is copied to its own.
-    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer;
-    return bytes.slice().buffer as ArrayBuffer;
+    return ownArrayBuffer(await this.bytes());
   }
 
   async text(): Promise<string> {
@@ -113,13 +130,11 @@ export class WholeBody {
   }
 
   async blob(type: string | null): Promise<Blob> {
-    return new Blob([await this.bytes()], { type: type ?? '' });
+    return blobOf(await this.bytes(), type);
   }
 
-  /** Parsed by Node's Response (FormData parsing is undici's). */
   async formData(contentType: string | null): Promise<FormData> {
-    const bytes = await this.bytes();
-    return new (nodeClass('Response'))(bytes, contentType === null ? {} : { headers: { 'content-type': contentType } }).formData();
+    return formDataOf(await this.bytes(), contentType);
   }
 }
 
