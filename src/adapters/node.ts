@@ -12,15 +12,16 @@
  * closes idle keep-alive connections once no request has come for a short quiet time, and cuts what is
  * left after the shutdown timeout.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { Http2SecureServer, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
 import { createRequire } from 'node:module';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { statusBody } from '../server/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 import { createDrain, type DrainableServer } from './node-drain.js';
-import { requestListener, type FetchHandler } from './node-listener.js';
+import { requestListener, type FetchHandler, type OutgoingResponse } from './node-listener.js';
+import type { IncomingRequest } from './node-request.js';
 
 export type { FetchHandler };
 
@@ -80,9 +81,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-type AnyRequest = IncomingMessage | Http2ServerRequest;
-type AnyResponse = ServerResponse | Http2ServerResponse;
-
 /**
  * How often Node looks for connections past their header or request timeout: a quarter of the shorter
  * timeout, between 100 ms and 1 s, so a timeout is enforced within a little more than its own length.
@@ -125,7 +123,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
 
   let inFlight = 0;
   const drain = createDrain({ shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, inFlight: () => inFlight });
-  const handle = (req: AnyRequest, res: AnyResponse) => {
+  const handle = (req: IncomingRequest, res: OutgoingResponse) => {
     inFlight++;
     res.once('close', () => {
       inFlight--;
