@@ -8,6 +8,7 @@
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env, StructDecl } from './env.js';
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
+import { ownMember, type JsonObject } from '../../json/index.js';
 import { checkBuiltSize, checkResultSize, withinBound } from './bounds.js';
 import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
 import { dispatch, type Overload } from './functions.js';
@@ -932,10 +933,8 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
       const t = struct.fieldType(field);
       if (t) return typedRead(hasOwn.call(v, field) ? readJson(v, field, v[field]) : undefined, t);
     }
-    // A JSON value is never undefined or a function, and `__proto__` is the one inherited member that is
-    // neither: any other value read is the object's own, without the dearer own-property test.
-    const x = v[field];
-    if ((x !== undefined && typeof x !== 'function' && field !== '__proto__') || hasOwn.call(v, field)) return readJson(v, field, x);
+    const x = ownMember(v as JsonObject, field);
+    if (x !== undefined) return readJson(v, field, x);
     throw new CelEvalError(`no such key: ${field}`);
   }
   if (v instanceof CelOptional) return optionalSelect(v, field, struct);
