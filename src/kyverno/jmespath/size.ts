@@ -16,14 +16,15 @@ export interface SizeMemo {
 }
 
 export function jsonSize(value: unknown, memo: SizeMemo | undefined, limit: number, guard?: ReviewGuard): number {
+  // A string first: most of a document's leaves.
+  if (typeof value === 'string') return value.length + 2;
   if (typeof value === 'object' && value !== null) return containerSize(value, memo, limit, guard);
   return scalarSize(value);
 }
 
+/** A number, a boolean, null (or an expression reference, written as null). */
 function scalarSize(value: unknown): number {
   switch (typeof value) {
-    case 'string':
-      return value.length + 2;
     case 'number':
       return numberSize(value);
     case 'boolean':
@@ -33,7 +34,7 @@ function scalarSize(value: unknown): number {
   }
 }
 
-/** An array or object; members that are strings (most of a document's leaves) are sized in the loop. */
+/** An array or object (remembered in `memo` once measured whole). */
 function containerSize(value: object, memo: SizeMemo | undefined, limit: number, guard: ReviewGuard | undefined): number {
   const known = memo?.get(value);
   if (known !== undefined) return known;
@@ -41,16 +42,14 @@ function containerSize(value: object, memo: SizeMemo | undefined, limit: number,
   let total = 2;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      total += (typeof item === 'string' ? item.length + 2 : typeof item === 'object' && item !== null ? containerSize(item, memo, limit, guard) : scalarSize(item)) + 1;
+      total += jsonSize(value[i], memo, limit, guard) + 1;
       if (total > limit) return total; // partial: not remembered
     }
   } else {
     const object = value as Record<string, unknown>;
     for (const key in object) {
       if (!hasOwn(object, key)) continue;
-      const member = object[key];
-      total += key.length + 3 + (typeof member === 'string' ? member.length + 2 : typeof member === 'object' && member !== null ? containerSize(member, memo, limit, guard) : scalarSize(member));
+      total += key.length + 3 + jsonSize(object[key], memo, limit, guard);
       if (total > limit) return total;
     }
   }
