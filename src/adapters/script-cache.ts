@@ -11,8 +11,9 @@
  * length of the bundle it was made from and a CRC-32 of the cache (V8 checks only the source's length,
  * and not the payload in release builds, so a cache of another bundle or a corrupt file must not reach
  * it), and V8 itself refuses a cache made with other flags or on another architecture
- * (`script.cachedDataRejected`; each V8 version reads its own file); the bundle is then compiled as usual. CRC-32, not a cryptographic hash:
- * these guard against accidents, and loading node:crypto alone cost a cold start 6–30 ms. Nothing here
+ * (`script.cachedDataRejected`; each V8 version reads its own file); the bundle is then compiled as
+ * usual. CRC-32, not a cryptographic hash: these guard against accidents, and loading node:crypto alone
+ * cost a cold start 6–30 ms. Nothing here
  * throws for a cache: a missing, unreadable, corrupt or refused one is reported in the returned status.
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own cache.
  *

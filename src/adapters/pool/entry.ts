@@ -1,8 +1,8 @@
 /**
- * Where the review worker's script is. Built: `worker-entry.cjs` beside the server bundle (dist/node/main.js and
- * dist/node/worker-entry.cjs, scripts/build.mjs). From source (tests, tsx): Node 20 does not carry a TypeScript
- * loader into worker threads, so src/adapters/pool/worker.ts is bundled once with esbuild (a development
- * dependency, present wherever the sources are) into a temporary file.
+ * Where the review worker's script is. Built: `worker-entry.cjs` beside the server bundle
+ * (dist/node/main.js and dist/node/worker-entry.cjs, scripts/build.mjs). From source (tests, tsx): Node
+ * 20 does not carry a TypeScript loader into worker threads, so src/adapters/pool/worker.ts is bundled
+ * with esbuild (a development dependency, present wherever the sources are) into a temporary file.
  */
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
- * Entry of a review worker thread (dist/node/worker-entry.cjs, CommonJS: see scripts/build.mjs): compiles the worker (worker.cjs beside this file,
- * worker.ts built as one CommonJS script) with the V8 code cache the build took after a warm-up review
- * (../script-cache.ts), which runs it.
+ * Entry of a review worker thread (dist/node/worker-entry.cjs, CommonJS: see scripts/build.mjs): compiles
+ * the worker (worker.cjs beside this file, worker.ts built as one CommonJS script) with the V8 code cache
+ * the build took after a warm-up review (../script-cache.ts), which runs it.
  */
 import { fileURLToPath } from 'node:url';
 import { loadCachedScript } from '../script-cache.js';
