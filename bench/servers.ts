@@ -23,6 +23,27 @@ export interface BuiltServers {
   remove(): void;
 }
 
+/**
+ * An ES module bundle of `entry` (from the repository's root) built as scripts/build.mjs builds the Node
+ * server's script: minified, Hono's Response and Headers bound to the light ones of src/adapters/web.
+ */
+export async function bundleAsDeployed(entry: string, outfile: string): Promise<void> {
+  const esbuild = (await import('esbuild')) as typeof import('esbuild');
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: [join(ROOT, entry)],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    inject: [join(ROOT, 'src/adapters/web/globals.ts')],
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module';\nconst require = __cr(import.meta.url);" },
+  });
+}
+
 /** Builds both servers into a temporary folder. */
 export async function buildServers(): Promise<BuiltServers> {
   const dist = mkdtempSync(join(tmpdir(), 'amender-bench-servers-'));
@@ -31,22 +52,8 @@ export async function buildServers(): Promise<BuiltServers> {
       buildTargets(names: string[], options: { policiesDir: string; distDir: string }): Promise<unknown>;
     };
     await buildTargets(['node'], { policiesDir: join(ROOT, 'policies'), distDir: dist });
-    const esbuild = (await import('esbuild')) as typeof import('esbuild');
     const trivial = join(dist, 'trivial', 'main.mjs');
-    await esbuild.build({
-      absWorkingDir: ROOT,
-      entryPoints: [join(ROOT, 'bench/servers/trivial-main.ts')],
-      outfile: trivial,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      minify: true,
-      // As the server's script is built (scripts/build.mjs): Hono's Response and Headers are the light ones.
-      inject: [join(ROOT, 'src/adapters/web/globals.ts')],
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __cr } from 'node:module';\nconst require = __cr(import.meta.url);" },
-    });
+    await bundleAsDeployed('bench/servers/trivial-main.ts', trivial);
     return { amender: join(dist, 'node', 'main.js'), trivial, remove: () => rmSync(dist, { recursive: true, force: true }) };
   } catch (err) {
     rmSync(dist, { recursive: true, force: true });
