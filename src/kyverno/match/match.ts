@@ -37,32 +37,28 @@ export function whyNotMatched(match: MatchBlock, exclude: MatchBlock | undefined
 }
 
 function blockMatches(block: MatchBlock, s: MatchSubject, isMatch: boolean): boolean {
+  return blockHolds(block, (f) => filterMatches(f, s, isMatch));
+}
+
+/** An exclude block: its filters that are empty exclude nothing. */
+function excluded(block: MatchBlock, s: MatchSubject): boolean {
+  return blockHolds(block, (f) => !f.empty && filterMatches(f, s, false));
+}
+
+/** `holds` for any of `any`, else all of `all`, else the single filter (none: false). */
+function blockHolds(block: MatchBlock, holds: (f: ResourceFilter) => boolean): boolean {
   // Loops rather than some/every (see anyWildcardMatches): every rule of every review is matched.
   const any = block.any;
   if (any && any.length > 0) {
-    for (let i = 0; i < any.length; i++) if (filterMatches(any[i], s, isMatch)) return true;
+    for (let i = 0; i < any.length; i++) if (holds(any[i])) return true;
     return false;
   }
   const all = block.all;
   if (all && all.length > 0) {
-    for (let i = 0; i < all.length; i++) if (!filterMatches(all[i], s, isMatch)) return false;
+    for (let i = 0; i < all.length; i++) if (!holds(all[i])) return false;
     return true;
   }
-  return block.single !== undefined && filterMatches(block.single, s, isMatch);
-}
-
-function excluded(block: MatchBlock, s: MatchSubject): boolean {
-  const any = block.any;
-  if (any && any.length > 0) {
-    for (let i = 0; i < any.length; i++) if (!any[i].empty && filterMatches(any[i], s, false)) return true;
-    return false;
-  }
-  const all = block.all;
-  if (all && all.length > 0) {
-    for (let i = 0; i < all.length; i++) if (all[i].empty || !filterMatches(all[i], s, false)) return false;
-    return true;
-  }
-  return block.single !== undefined && !block.single.empty && filterMatches(block.single, s, false);
+  return block.single !== undefined && holds(block.single);
 }
 
 function metadata(resource: JsonObject): JsonObject {
