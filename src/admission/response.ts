@@ -1,6 +1,7 @@
 import { setOwn, type JsonObject } from '../json/index.js';
 import type { Operation } from '../jsonpatch/index.js';
 import { base64Utf8 } from './base64.js';
+import { patchText } from './patch-text.js';
 import type { AdmissionResponse, AdmissionReview, Status } from './types.js';
 import { ADMISSION_API_VERSION, ADMISSION_KIND } from './validate.js';
 
@@ -30,7 +31,7 @@ export function allowReply(uid: string, patch: readonly Operation[] = [], extras
   const response: AdmissionResponse = { uid, allowed: true };
   if (patch.length > 0) {
     response.patchType = 'JSONPatch';
-    response.patch = base64Utf8(JSON.stringify(patch));
+    response.patch = base64Utf8(patchText(patch));
   }
   return wrap(response, extras);
 }

@@ -125,6 +125,22 @@ describe('replies', () => {
     expect(decoded).toContain('"value":3}');
   });
 
+  it('writes the patch text exactly as JSON.stringify does, whatever the strings and shapes', () => {
+    const patches: unknown[][] = [
+      [{ op: 'add', path: '/metadata/labels/a', value: 'b' }, { op: 'remove', path: '/x' }],
+      [{ op: 'add', path: '/a', value: 'quote " backslash \\ newline \n control \u0001' }],
+      [{ op: 'add', path: '/a~1b', value: 'lone \ud800 and \udc00, pair \u{1F680}, separator \u2028' }],
+      [{ op: 'replace', path: '/a/"', value: { nested: ['x', 1.5, null, true] } }, { op: 'add', path: '/b', value: -0 }],
+      [{ path: '/reordered', op: 'add', value: 'x' }],
+      [{ op: 'move', from: '/a', path: '/b' }, { op: 'add', path: '/c', value: undefined }],
+      [Object.assign(Object.create({ value: 'inherited' }), { op: 'add', path: '/d' })],
+      [null, { op: 'remove', path: '/e' }],
+    ];
+    for (const patch of patches) {
+      expect(decodeBase64Utf8(allowReply('u', patch as Operation[]).response.patch!)).toBe(JSON.stringify(patch));
+    }
+  });
+
   it('encodes a large patch (past the String.fromCharCode slice size)', () => {
     const value = 'x'.repeat(200_000) + '\u00e9';
     const reply = allowReply('u', [{ op: 'add', path: '/a', value }]);
