@@ -80,5 +80,5 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
     return failure(body.status, outcome, body.message);
   }
-  return deps.reviewer({ body: body.bytes, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
+  return deps.reviewer({ body: body.body, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
 }
