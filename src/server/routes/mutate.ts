@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { replyText } from '../../admission/index.js';
 import { readBoundedBody } from '../body.js';
 import type { Limits } from '../limits.js';
 import type { Logger } from '../../observe/index.js';
@@ -60,7 +61,7 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
       logPolicyFailures(deps.logger, policySet, answer);
     }
     c.set('review', answer);
-    if (answer.status === 200) return new Response(answer.bodyText ?? JSON.stringify(answer.body), JSON_REPLY_INIT);
+    if (answer.status === 200) return new Response(answer.bodyText ?? replyText(answer.body), JSON_REPLY_INIT);
     return c.json(answer.body, answer.status);
   };
 }
