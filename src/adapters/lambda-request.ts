@@ -2,6 +2,7 @@
  * The request the Lambda adapter hands the app (lambda-event.ts builds it from the event): a Web `Request`
  * without undici (src/adapters/web says why), its body the event's text or bytes, given whole.
  */
+import type { TextBodyRequest } from '../server/index.js';
 import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, nodeClass, normalizeMethod, TEXT_CONTENT_TYPE, TOKEN, WebBody, type HeadersInitLike } from './web/index.js';
 
 /** The signal of every LambdaRequest (see `signal`). */
@@ -20,7 +21,7 @@ export interface LambdaRequestInit {
  * The request handed to the app: what Hono and the routes read (url, method, headers, the body, signal)
  * without undici. Checks like Node's Request: a bad URL, method or body for the method is a TypeError.
  */
-export class LambdaRequest extends WebBody {
+export class LambdaRequest extends WebBody implements TextBodyRequest {
   readonly url: string;
   readonly method: string;
   readonly headers: LightHeaders;
@@ -56,6 +57,15 @@ export class LambdaRequest extends WebBody {
 
   clone(): LambdaRequest {
     return this.withBodyCopy(() => new LambdaRequest(this.url, { method: this.method, headers: this.headers }));
+  }
+
+  /**
+   * The body's text when it is text not read yet (a plain event body), marking it read; undefined
+   * otherwise. The app reads a review this way (TextBodyRequest) instead of encoding the text to bytes and
+   * decoding them back.
+   */
+  takeBodyText(): string | undefined {
+    return WebBody.takeTextOf(this);
   }
 
   /** Node's Request with the same URL, method and headers (no body: the body stays this one's). */

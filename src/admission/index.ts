@@ -6,6 +6,6 @@ export {
   validateReview,
   type ReviewValidation,
 } from './validate.js';
-export { allowReply, denyReply, type ReplyExtras, type ReviewReply } from './response.js';
+export { allowReply, denyReply, replyText, type ReplyExtras, type ReviewReply } from './response.js';
 export { base64Portable, base64Utf8, decodeBase64Utf8 } from './base64.js';
 export { boundWarnings, WARNING_ITEM_CHARS, WARNINGS_TOTAL_CHARS } from './warnings.js';

@@ -5,4 +5,4 @@ export { hasFloatLiterals, isFloatLiteral, markFloatLiteral } from './float-lite
 export { cloneJson, shallowCopyObject, sliceArray } from './clone.js';
 export { jsonEqual } from './equal.js';
 export { getOwn, hasOwn, ownMember, setOwn } from './own.js';
-export { utf8Length } from './utf8.js';
+export { decodesToItself, utf8Length } from './utf8.js';

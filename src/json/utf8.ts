@@ -12,3 +12,12 @@ export function utf8Length(s: string): number {
   }
   return n;
 }
+
+/**
+ * True when decoding the UTF-8 of `text` (as a Web body's text() does) gives `text` back: no lone
+ * surrogate, and no leading byte-order mark, which the decoder drops.
+ */
+export function decodesToItself(text: string): boolean {
+  // isWellFormed: ES2024, in Node 20 and later.
+  return (text as string & { isWellFormed(): boolean }).isWellFormed() && text.charCodeAt(0) !== 0xfeff;
+}

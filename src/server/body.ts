@@ -1,7 +1,9 @@
+import { utf8Length } from '../json/index.js';
 import type { Limits } from './limits.js';
+import type { ReviewBody } from './review.js';
 
 export type BodyResult =
-  | { ok: true; bytes: Uint8Array }
+  | { ok: true; body: ReviewBody }
   | { ok: false; status: 400 | 408 | 413; message: string };
 
 const TIMED_OUT = Symbol('timed out');
@@ -9,7 +11,7 @@ const TIMED_OUT = Symbol('timed out');
 const DECIMAL = /^\s*\d+\s*$/;
 
 /**
- * Reads a request body's bytes without ever holding more than `maxBodyBytes` of it: a declared
+ * Reads a request body without ever holding more than `maxBodyBytes` of it: a declared
  * Content-Length over the limit is refused before reading, and a streamed body is cancelled as soon as it
  * passes the limit. A body that does not arrive within `bodyTimeoutMs` is cancelled too, so a client that
  * stops sending cannot hold a handler forever on any platform.
@@ -18,17 +20,35 @@ const DECIMAL = /^\s*\d+\s*$/;
  * `arrayBuffer()`: the HTTP layer delivers exactly that many bytes (Node's HTTP/1.1 parser and HTTP/2's
  * content-length check), and on Node the adapter then reads the socket directly instead of building a
  * Web stream for it, which cost more than parsing the review. Only a body of unknown length (chunked)
- * goes through the stream reader, which counts as it reads.
+ * goes through the stream reader, which counts as it reads. A body the platform holds whole as text
+ * (TextBodyRequest) is taken as that text.
  */
 export async function readBoundedBody(request: Request, limits: Limits): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
     if (!DECIMAL.test(declared)) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
     if (Number(declared) > limits.maxBodyBytes) return tooLarge(limits);
-    return readDeclared(request, limits);
   }
-  if (request.body === null) return { ok: true, bytes: new Uint8Array(0) };
+  const text = (request as Partial<TextBodyRequest>).takeBodyText?.();
+  if (text !== undefined) return withinLimit(text, limits);
+  if (declared !== null) return readDeclared(request, limits);
+  if (request.body === null) return { ok: true, body: new Uint8Array(0) };
   return readStream(request.body, limits);
+}
+
+/**
+ * A request whose body the platform holds whole as text (the Lambda adapter's, for an event body that is
+ * not base64): taking the text spares encoding it to bytes here and decoding them back for the review.
+ */
+export interface TextBodyRequest {
+  /** The body's text, marking the body read; undefined (nothing read) when it is not text held whole. */
+  takeBodyText(): string | undefined;
+}
+
+/** A body held as text, within the limit in UTF-8 bytes (counted only when its length could pass it). */
+function withinLimit(text: string, limits: Limits): BodyResult {
+  if (text.length * 3 > limits.maxBodyBytes && utf8Length(text) > limits.maxBodyBytes) return tooLarge(limits);
+  return { ok: true, body: text };
 }
 
 /**
@@ -63,7 +83,7 @@ async function readDeclared(request: Request, limits: Limits): Promise<BodyResul
   // A platform that does not hold the client to its Content-Length still cannot pass the limit unnoticed.
   if (bytes.byteLength > limits.maxBodyBytes) return tooLarge(limits);
   // Not decoded here: the text is made where the review is evaluated (a worker, off the main thread).
-  return { ok: true, bytes: new Uint8Array(bytes) };
+  return { ok: true, body: new Uint8Array(bytes) };
 }
 
 async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Promise<BodyResult> {
@@ -94,14 +114,14 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Pro
   }
   // One chunk that is its whole buffer is kept; otherwise one exact copy (a view into a larger buffer
   // would carry all of it across to a worker).
-  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) return { ok: true, bytes: chunks[0] };
+  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) return { ok: true, body: chunks[0] };
   const bytes = new Uint8Array(received);
   let at = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return { ok: true, bytes };
+  return { ok: true, body: bytes };
 }
 
 function unreadable(err: unknown): BodyResult {

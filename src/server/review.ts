@@ -6,7 +6,7 @@
 import { allowReply, denyReply, validateReview, type AdmissionRequest, type ReviewReply } from '../admission/index.js';
 import { evaluate, type PolicyOutcome } from '../engine/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard } from '../guard/index.js';
-import { JsonParseError, parseJson, type JsonValue } from '../json/index.js';
+import { decodesToItself, JsonParseError, parseJson, type JsonValue } from '../json/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { statusBody, type HttpErrorCode, type StatusBody } from './status.js';
 
@@ -99,24 +99,36 @@ export function answerReviewText(text: string, set: PolicySet | undefined, maxJs
 
 /** Fatal on malformed input; a BOM is dropped. Stateless between calls. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const UTF8 = new TextEncoder();
 
 /**
- * The review text of a request body's bytes: strict UTF-8 and not blank, or the 400 answer saying why.
- * Decoded where the review is evaluated, so a review worker does it off the main thread.
+ * A request body as the platform holds it: its bytes, or its text when it came as text (a Lambda event's
+ * body), which is then not encoded to bytes only to be decoded back.
  */
-export function reviewBodyText(body: Uint8Array): { ok: true; text: string } | { ok: false; answer: ReviewAnswer } {
+export type ReviewBody = Uint8Array | string;
+
+/**
+ * The review text of a request body: strict UTF-8 and not blank, or the 400 answer saying why. Decoded
+ * where the review is evaluated, so a review worker does it off the main thread. A body given as text reads
+ * as its UTF-8 bytes would: text that does not decode to itself (a lone surrogate, a leading byte-order
+ * mark) goes through those bytes.
+ */
+export function reviewBodyText(body: ReviewBody): { ok: true; text: string } | { ok: false; answer: ReviewAnswer } {
   let text: string;
-  try {
-    text = STRICT_UTF8.decode(body);
-  } catch {
-    return { ok: false, answer: failure(400, 'invalid', 'request body is not valid UTF-8') };
+  if (typeof body === 'string' && decodesToItself(body)) text = body;
+  else {
+    try {
+      text = STRICT_UTF8.decode(typeof body === 'string' ? UTF8.encode(body) : body);
+    } catch {
+      return { ok: false, answer: failure(400, 'invalid', 'request body is not valid UTF-8') };
+    }
   }
   if (text.trim() === '') return { ok: false, answer: failure(400, 'invalid', 'empty request body: expected an AdmissionReview') };
   return { ok: true, text };
 }
 
-/** Answers a review given as the request body's bytes (see reviewBodyText). The deadline counts from this call. */
-export async function answerReviewBody(body: Uint8Array, set: PolicySet | undefined, maxJsonDepth: number, options: ReviewOptions = {}): Promise<ReviewAnswer> {
+/** Answers a review given as the request body (see reviewBodyText). The deadline counts from this call. */
+export async function answerReviewBody(body: ReviewBody, set: PolicySet | undefined, maxJsonDepth: number, options: ReviewOptions = {}): Promise<ReviewAnswer> {
   const decoded = reviewBodyText(body);
   if (!decoded.ok) return decoded.answer;
   return answerReviewText(decoded.text, set, maxJsonDepth, options);

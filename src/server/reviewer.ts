@@ -5,14 +5,14 @@
  */
 import type { Limits } from './limits.js';
 import type { PolicySetState } from '../policyset/index.js';
-import { answerReviewBody, type ReviewAnswer } from './review.js';
+import { answerReviewBody, type ReviewAnswer, type ReviewBody } from './review.js';
 
 export interface ReviewJob {
   /**
-   * The request body's bytes, read and bounded by the route; not decoded nor parsed yet (a pool does both
-   * off the main thread: see answerReviewBody).
+   * The request body, read and bounded by the route: its bytes, or its text when the platform held it as
+   * text; not decoded nor parsed yet (a pool does both off the main thread: see answerReviewBody).
    */
-  body: Uint8Array;
+  body: ReviewBody;
   /**
    * Which policy set: `default` for `POST /mutate`, `clusters/<name>` for a cluster's routes (a cluster
    * may be named `default`, so the prefix keeps the two apart).

@@ -65,6 +65,20 @@ describe('Lambda bundle with the bundled policy set', () => {
     expect(resultReply(again)).toEqual(reference.replies[0]);
   });
 
+  it('reads a plain body as its UTF-8 bytes would read: a lone surrogate, a byte-order mark', async () => {
+    const sample = JSON.parse(cases[0].body!) as { request: { uid: string } };
+    sample.request.uid = 'SURROGATE'; // the reply repeats the uid
+    const review = JSON.stringify(sample);
+    // Raw characters, not JSON escapes: the review text itself is not well-formed UTF-16.
+    for (const text of [review.replace('SURROGATE', 'a\ud800b'), '\ufeff' + review]) {
+      const plain = await lambda.invoke(functionUrlEvent({ name: 'text', method: 'POST', path: '/mutate', body: text, headers: { 'content-type': 'application/json' } }, false));
+      const encoded = await lambda.invoke(functionUrlEvent({ name: 'bytes', method: 'POST', path: '/mutate', body: text, headers: { 'content-type': 'application/json' } }, true));
+      expect(plain.statusCode).toBe(200);
+      expect(resultReply(plain)).toEqual(resultReply(encoded));
+      expect((resultReply(plain).body as { response: { uid: string } }).response.uid).not.toMatch(/\ud800/);
+    }
+  });
+
   it('answers a body marked base64 that is not base64 with 400 and keeps serving', async () => {
     const result = await lambda.invoke({ ...functionUrlEvent(cases[0], false), body: '{not base64!}', isBase64Encoded: true });
     expect(result.statusCode).toBe(400);
@@ -181,6 +195,37 @@ describe('Lambda bundle with policies in S3', () => {
       expect(JSON.stringify(clustered.logs)).not.toContain(secret);
     } finally {
       await clustered.stop();
+    }
+  });
+});
+
+describe('Lambda bundle body limit', () => {
+  let lambda: LambdaProcess;
+  beforeAll(async () => {
+    lambda = await startLambda({ AMENDER_MAX_BODY_BYTES: '6000' });
+  });
+  afterAll(async () => {
+    await lambda?.stop();
+  });
+
+  it('counts a plain body in UTF-8 bytes, not characters, when no Content-Length says it', async () => {
+    const sample = JSON.parse(cases[0].body!) as { request: { object: { metadata: { annotations?: Record<string, string> } } } };
+    const event = (note: string, base64: boolean) => {
+      sample.request.object.metadata.annotations = { note };
+      const e = functionUrlEvent({ name: 'limit', method: 'POST', path: '/mutate', body: JSON.stringify(sample), headers: { 'content-type': 'application/json' } }, base64);
+      delete (e.headers as Record<string, string>)['content-length'];
+      return e;
+    };
+    const base = JSON.stringify({ ...sample, request: { ...sample.request, object: { ...sample.request.object, metadata: { ...sample.request.object.metadata, annotations: { note: '' } } } } }).length;
+    const n = Math.floor((6000 - base) * 0.75); // n characters of two bytes each: within 6000 characters, over 6000 bytes
+    expect(base + n).toBeLessThanOrEqual(6000);
+    expect(base + 2 * n).toBeGreaterThan(6000);
+    for (const base64 of [false, true]) {
+      const over = await lambda.invoke(event('é'.repeat(n), base64));
+      expect(over.statusCode, `base64: ${base64}`).toBe(413);
+      expect(JSON.parse(over.body!).message).toMatch(/exceeds the limit of 6000 bytes/);
+      const within = await lambda.invoke(event('e'.repeat(n), base64));
+      expect(within.statusCode, `base64: ${base64}`).toBe(200);
     }
   });
 });

@@ -3,7 +3,7 @@
  * Everything here crosses threads by structured clone: plain data only (a compiled set does not cross).
  */
 import type { ParsedSource } from '../../policyset/index.js';
-import type { ReviewAnswer } from '../../server/index.js';
+import type { ReviewAnswer, ReviewBody } from '../../server/index.js';
 
 /** Main → worker: build this version of a set and keep it (the newest two per set are kept). */
 export interface SetMessage {
@@ -20,8 +20,8 @@ export interface ReviewMessage {
   id: number;
   setName: string;
   generation: number;
-  /** The request body's bytes (a copy crosses; the worker decodes and parses them). */
-  body: Uint8Array;
+  /** The request body, bytes or text (a copy crosses; the worker decodes and parses it). */
+  body: ReviewBody;
   maxJsonDepth: number;
   /** What is left of the review's deadline when it is handed to the worker. */
   deadlineMs: number;

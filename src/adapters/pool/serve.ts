@@ -5,6 +5,7 @@
  * worker may start it with its own set builder (a fault injected into the sets the engine receives).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { replyText } from '../../admission/index.js';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
 import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
 import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
@@ -81,7 +82,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
 function toWire(answer: ReviewAnswer): WireAnswer {
   if (answer.status !== 200) return answer;
   const { body, ...rest } = answer;
-  return { ...rest, bodyText: JSON.stringify(body) };
+  return { ...rest, bodyText: replyText(body) };
 }
 
 /** An Error does not keep its class (nor, in Node 20, its stack) across threads: the access log gets its text. */

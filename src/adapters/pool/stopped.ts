@@ -11,7 +11,7 @@ import { allowReply, denyReply, validateReview, type AdmissionRequest } from '..
 import type { EngineResult } from '../../engine/index.js';
 import { JsonParseError, parseJson, type JsonValue } from '../../json/index.js';
 import type { PolicySet } from '../../policyset/index.js';
-import { failure, reviewBodyText, type ReviewAnswer } from '../../server/index.js';
+import { failure, reviewBodyText, type ReviewAnswer, type ReviewBody } from '../../server/index.js';
 
 export type StopReason = 'deadline' | 'size' | 'cancelled';
 
@@ -20,7 +20,7 @@ export type AnswerStopped = (set: PolicySet, request: AdmissionRequest, ordinal:
 
 /** The ReviewAnswer of a stopped review: decode, parse and validate the body here, then ask `answer`. */
 export function stoppedReviewAnswer(
-  body: Uint8Array,
+  body: ReviewBody,
   set: PolicySet,
   maxJsonDepth: number,
   ordinal: number,

@@ -2,6 +2,7 @@
  * The body of a LambdaRequest or LightResponse: text or bytes given whole, read at most once like a Web
  * body, and the body members the two share (WebBody).
  */
+import { decodesToItself } from '../../json/index.js';
 import { nodeClass } from './headers.js';
 
 export type BodySource = string | Uint8Array | null;
@@ -195,13 +196,3 @@ export abstract class WebBody {
     return value.#whole.takeText();
   }
 }
-
-/**
- * True when decoding the UTF-8 of `text` (as a Web body's text() does) gives `text` back: no lone
- * surrogate, and no leading byte-order mark, which the decoder drops.
- */
-export function decodesToItself(text: string): boolean {
-  // isWellFormed: ES2024, in Node 20 and later.
-  return (text as string & { isWellFormed(): boolean }).isWellFormed() && text.charCodeAt(0) !== 0xfeff;
-}
-

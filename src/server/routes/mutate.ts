@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { replyText } from '../../admission/index.js';
 import { readBoundedBody } from '../body.js';
 import type { Limits } from '../limits.js';
 import type { Logger } from '../../observe/index.js';
@@ -60,7 +61,7 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
       logPolicyFailures(deps.logger, policySet, answer);
     }
     c.set('review', answer);
-    if (answer.status === 200) return new Response(answer.bodyText ?? JSON.stringify(answer.body), JSON_REPLY_INIT);
+    if (answer.status === 200) return new Response(answer.bodyText ?? replyText(answer.body), JSON_REPLY_INIT);
     return c.json(answer.body, answer.status);
   };
 }
@@ -80,5 +81,5 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
     return failure(body.status, outcome, body.message);
   }
-  return deps.reviewer({ body: body.bytes, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
+  return deps.reviewer({ body: body.body, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
 }
