@@ -16,10 +16,16 @@ import { jsonSize, type SizeMemo } from '../jmespath/index.js';
  */
 export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) => JsonValue;
 
-export type Checkpoint = { readonly root: JsonObject };
+export type Checkpoint = { readonly root: JsonObject; readonly pendingObject: JsonValue | undefined };
 
 export class JsonContext {
   private root: JsonObject;
+  /**
+   * `request.object` as `setObject` gave it, put into the root only when the root is next read or
+   * written: a rule that reads no variable leaves it unread, and so does the last rule of a review.
+   * Undefined: nothing pending (a JSON value is never undefined).
+   */
+  private pendingObject: JsonValue | undefined = undefined;
   /** Estimated JSON size of the last query's result (./measure.ts). */
   lastResultSize = 0;
 
@@ -41,11 +47,11 @@ export class JsonContext {
 
   /** The whole context document (read-only by convention). */
   get data(): JsonObject {
-    return this.root;
+    return this.current();
   }
 
   query(expression: string): JsonValue {
-    return this.queryOn(expression, this.root);
+    return this.queryOn(expression, this.current());
   }
 
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
@@ -60,18 +66,32 @@ export class JsonContext {
 
   /** Sets `name` (dots make nested keys: `a.b` = `{a: {b: …}}`), replacing what was there. */
   set(name: string, value: JsonValue): void {
-    this.root = setPath(this.root, name.split('.'), 0, value);
+    this.root = setPath(this.current(), name.split('.'), 0, value);
   }
 
   /** `set` by the name's segments (`['request', 'object']`): for names set again and again. */
   setAt(path: readonly string[], value: JsonValue): void {
-    this.root = setPath(this.root, path, 0, value);
+    this.root = setPath(this.current(), path, 0, value);
+  }
+
+  /** `setAt(['request', 'object'], object)`, done when the context is next read or written. */
+  setObject(object: JsonValue): void {
+    this.pendingObject = object;
+  }
+
+  /** The root with the pending `request.object` in it. */
+  private current(): JsonObject {
+    if (this.pendingObject !== undefined) {
+      this.root = setPath(this.root, REQUEST_OBJECT, 0, this.pendingObject);
+      this.pendingObject = undefined;
+    }
+    return this.root;
   }
 
   /** The foreach element variables of nesting level `nesting`, with one copy of the root. */
   setElement(nesting: number, element: JsonValue, index: number): void {
     const names = (ELEMENT_NAMES[nesting] ??= [`element${nesting}`, `elementIndex${nesting}`]);
-    const out = shallowCopyObject(this.root);
+    const out = shallowCopyObject(this.current());
     setOwn(out, 'element', element);
     setOwn(out, 'elementIndex', index);
     setOwn(out, names[0], element);
@@ -80,14 +100,17 @@ export class JsonContext {
   }
 
   checkpoint(): Checkpoint {
-    return { root: this.root };
+    return { root: this.root, pendingObject: this.pendingObject };
   }
 
   restore(checkpoint: Checkpoint): void {
     this.root = checkpoint.root;
+    this.pendingObject = checkpoint.pendingObject;
   }
 }
 
+
+const REQUEST_OBJECT: readonly string[] = Object.freeze(['request', 'object']);
 
 /** `element<N>` and `elementIndex<N>` by nesting level N. */
 const ELEMENT_NAMES: [string, string][] = [];
