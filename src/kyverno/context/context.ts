@@ -26,6 +26,10 @@ export class JsonContext {
    * Undefined: nothing pending (a JSON value is never undefined).
    */
   private pendingObject: JsonValue | undefined = undefined;
+  /** The root setElement last started from, at which nesting, and the root it made (never modified). */
+  private elementBase: JsonObject | undefined;
+  private elementNesting = -1;
+  private elementRoot: JsonObject | undefined;
   /** Estimated JSON size of the last query's result (./measure.ts). */
   lastResultSize = 0;
 
@@ -91,11 +95,26 @@ export class JsonContext {
   /** The foreach element variables of nesting level `nesting`, with one copy of the root. */
   setElement(nesting: number, element: JsonValue, index: number): void {
     const names = (ELEMENT_NAMES[nesting] ??= [`element${nesting}`, `elementIndex${nesting}`]);
-    const out = shallowCopyObject(this.current());
+    const base = this.current();
+    if (base === this.elementBase && nesting === this.elementNesting) {
+      // The next element of the same loop (restored to the same root): the last element's root has every
+      // member already, so a spread copy of it (V8's fastest) with those four set gives the same object.
+      const out = { ...this.elementRoot! };
+      out.element = element;
+      out.elementIndex = index;
+      out[names[0]] = element;
+      out[names[1]] = index;
+      this.root = out;
+      return;
+    }
+    const out = shallowCopyObject(base);
     setOwn(out, 'element', element);
     setOwn(out, 'elementIndex', index);
     setOwn(out, names[0], element);
     setOwn(out, names[1], index);
+    this.elementBase = base;
+    this.elementRoot = out;
+    this.elementNesting = nesting;
     this.root = out;
   }
 
