@@ -131,8 +131,9 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, new Map());
   let current = original;
   const refreshObject = (resource: JsonValue) => {
+    if (!needImages) return ctx.setObject(resource);
     ctx.setAt(REQUEST_OBJECT, resource);
-    if (needImages) ctx.set('images', imagesOf(resource));
+    ctx.set('images', imagesOf(resource));
   };
   const merges = new StrategicMergeCache();
   const outcomes: KyvernoPolicyOutcome[] = [];

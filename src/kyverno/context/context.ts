@@ -7,7 +7,7 @@
  * (./measure.ts) before anything uses them.
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
-import { getOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { jsonSize, type SizeMemo } from '../jmespath/index.js';
 
 /**
@@ -16,10 +16,20 @@ import { jsonSize, type SizeMemo } from '../jmespath/index.js';
  */
 export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) => JsonValue;
 
-export type Checkpoint = { readonly root: JsonObject };
+export type Checkpoint = { readonly root: JsonObject; readonly pendingObject: JsonValue | undefined };
 
 export class JsonContext {
   private root: JsonObject;
+  /**
+   * `request.object` as `setObject` gave it, put into the root only when the root is next read or
+   * written: a rule that reads no variable leaves it unread, and so does the last rule of a review.
+   * Undefined: nothing pending (a JSON value is never undefined).
+   */
+  private pendingObject: JsonValue | undefined = undefined;
+  /** The root setElement last started from, at which nesting, and the root it made (never modified). */
+  private elementBase: JsonObject | undefined;
+  private elementNesting = -1;
+  private elementRoot: JsonObject | undefined;
   /** Estimated JSON size of the last query's result (./measure.ts). */
   lastResultSize = 0;
 
@@ -41,11 +51,11 @@ export class JsonContext {
 
   /** The whole context document (read-only by convention). */
   get data(): JsonObject {
-    return this.root;
+    return this.current();
   }
 
   query(expression: string): JsonValue {
-    return this.queryOn(expression, this.root);
+    return this.queryOn(expression, this.current());
   }
 
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
@@ -60,37 +70,83 @@ export class JsonContext {
 
   /** Sets `name` (dots make nested keys: `a.b` = `{a: {b: …}}`), replacing what was there. */
   set(name: string, value: JsonValue): void {
-    this.root = setPath(this.root, name.split('.'), 0, value);
+    this.root = setPath(this.current(), name.split('.'), 0, value);
   }
 
   /** `set` by the name's segments (`['request', 'object']`): for names set again and again. */
   setAt(path: readonly string[], value: JsonValue): void {
-    this.root = setPath(this.root, path, 0, value);
+    this.root = setPath(this.current(), path, 0, value);
+  }
+
+  /** `setAt(['request', 'object'], object)`, done when the context is next read or written. */
+  setObject(object: JsonValue): void {
+    this.pendingObject = object;
+  }
+
+  /** The root with the pending `request.object` in it. */
+  private current(): JsonObject {
+    if (this.pendingObject !== undefined) {
+      this.root = withObject(this.root, this.pendingObject);
+      this.pendingObject = undefined;
+    }
+    return this.root;
   }
 
   /** The foreach element variables of nesting level `nesting`, with one copy of the root. */
   setElement(nesting: number, element: JsonValue, index: number): void {
     const names = (ELEMENT_NAMES[nesting] ??= [`element${nesting}`, `elementIndex${nesting}`]);
-    const out = shallowCopyObject(this.root);
+    const base = this.current();
+    if (base === this.elementBase && nesting === this.elementNesting) {
+      // The next element of the same loop (restored to the same root): the last element's root has every
+      // member already, so a spread copy of it (V8's fastest) with those four set gives the same object.
+      const out = { ...this.elementRoot! };
+      out.element = element;
+      out.elementIndex = index;
+      out[names[0]] = element;
+      out[names[1]] = index;
+      this.root = out;
+      return;
+    }
+    const out = shallowCopyObject(base);
     setOwn(out, 'element', element);
     setOwn(out, 'elementIndex', index);
     setOwn(out, names[0], element);
     setOwn(out, names[1], index);
+    this.elementBase = base;
+    this.elementRoot = out;
+    this.elementNesting = nesting;
     this.root = out;
   }
 
   checkpoint(): Checkpoint {
-    return { root: this.root };
+    return { root: this.root, pendingObject: this.pendingObject };
   }
 
   restore(checkpoint: Checkpoint): void {
     this.root = checkpoint.root;
+    this.pendingObject = checkpoint.pendingObject;
   }
 }
 
 
+const REQUEST_OBJECT: readonly string[] = Object.freeze(['request', 'object']);
+
 /** `element<N>` and `elementIndex<N>` by nesting level N. */
 const ELEMENT_NAMES: [string, string][] = [];
+
+/**
+ * setPath(root, ['request', 'object'], object), done after most rules: copies made by spread, which
+ * V8 clones whole (the members set already exist, so the copies stay fast), instead of member by member.
+ */
+function withObject(root: JsonObject, object: JsonValue): JsonObject {
+  const request = getOwn(root, 'request');
+  if (!isJsonObject(request) || !hasOwn(request, 'object')) return setPath(root, REQUEST_OBJECT, 0, object);
+  const copy = { ...request };
+  copy.object = object;
+  const out = { ...root };
+  out.request = copy;
+  return out;
+}
 
 /** Copy-on-write set along a dotted path. */
 function setPath(target: JsonObject, path: readonly string[], i: number, value: JsonValue): JsonObject {
