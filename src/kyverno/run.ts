@@ -131,9 +131,8 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, new Map());
   let current = original;
   const refreshObject = (resource: JsonValue) => {
-    if (!needImages) return ctx.setObject(resource);
-    ctx.setAt(REQUEST_OBJECT, resource);
-    ctx.set('images', imagesOf(resource));
+    ctx.setObject(resource);
+    if (needImages) ctx.set('images', imagesOf(resource));
   };
   const merges = new StrategicMergeCache();
   const outcomes: KyvernoPolicyOutcome[] = [];
@@ -250,7 +249,6 @@ function elapsed(started: number): number {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
-const REQUEST_OBJECT: readonly string[] = Object.freeze(['request', 'object']);
 
 function initialContext(input: KyvernoInput, object: JsonValue, needImages: boolean): JsonObject {
   const r = input.request;

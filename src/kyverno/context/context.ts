@@ -73,12 +73,7 @@ export class JsonContext {
     this.root = setPath(this.current(), name.split('.'), 0, value);
   }
 
-  /** `set` by the name's segments (`['request', 'object']`): for names set again and again. */
-  setAt(path: readonly string[], value: JsonValue): void {
-    this.root = setPath(this.current(), path, 0, value);
-  }
-
-  /** `setAt(['request', 'object'], object)`, done when the context is next read or written. */
+  /** `set('request.object', object)`, done when the context is next read or written. */
   setObject(object: JsonValue): void {
     this.pendingObject = object;
   }
@@ -96,25 +91,20 @@ export class JsonContext {
   setElement(nesting: number, element: JsonValue, index: number): void {
     const names = (ELEMENT_NAMES[nesting] ??= [`element${nesting}`, `elementIndex${nesting}`]);
     const base = this.current();
-    if (base === this.elementBase && nesting === this.elementNesting) {
-      // The next element of the same loop (restored to the same root): the last element's root has every
-      // member already, so a spread copy of it (V8's fastest) with those four set gives the same object.
-      const out = { ...this.elementRoot! };
-      out.element = element;
-      out.elementIndex = index;
-      out[names[0]] = element;
-      out[names[1]] = index;
-      this.root = out;
-      return;
+    // The next element of the same loop (restored to the same root): the last element's root has every
+    // member already, so a spread copy of it (V8's fastest) with those four set again gives the same object.
+    const next = base === this.elementBase && nesting === this.elementNesting;
+    const out = next ? { ...this.elementRoot! } : shallowCopyObject(base);
+    // Plain sets: these four names are never `__proto__`.
+    out.element = element;
+    out.elementIndex = index;
+    out[names[0]] = element;
+    out[names[1]] = index;
+    if (!next) {
+      this.elementBase = base;
+      this.elementRoot = out;
+      this.elementNesting = nesting;
     }
-    const out = shallowCopyObject(base);
-    setOwn(out, 'element', element);
-    setOwn(out, 'elementIndex', index);
-    setOwn(out, names[0], element);
-    setOwn(out, names[1], index);
-    this.elementBase = base;
-    this.elementRoot = out;
-    this.elementNesting = nesting;
     this.root = out;
   }
 
