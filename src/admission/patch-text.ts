@@ -49,9 +49,8 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 function plainMembers(op: unknown): number {
   if (typeof op !== 'object' || op === null || Object.getPrototypeOf(op) !== Object.prototype) return 0;
   let n = 0;
-  for (const key in op) {
-    if (key !== (n === 0 ? 'op' : n === 1 ? 'path' : n === 2 ? 'value' : undefined)) return 0;
-    n++;
-  }
+  for (const key in op) if (key !== OPERATION_MEMBERS[n++]) return 0;
   return n >= 2 ? n : 0;
 }
+
+const OPERATION_MEMBERS = ['op', 'path', 'value'];
