@@ -41,10 +41,18 @@ export class SchemaRegistry {
     return new SchemaRegistry(new BuiltinTypes(), new Map());
   }
 
+  /** The last `lookup`'s question and answer: a review asks about the same kind again and again. */
+  private last: { apiVersion: string; kind: string; type: ObjectType | undefined } | undefined;
+
   /** The schema of `apiVersion`/`kind`, or undefined when neither the built-ins nor a CRD define it. */
   lookup(apiVersion: string, kind: string): ObjectType | undefined {
+    const last = this.last;
+    // A registry never changes once built, so the same question has the same answer.
+    if (last !== undefined && last.apiVersion === apiVersion && last.kind === kind) return last.type;
     const { group, version } = parseApiVersion(apiVersion);
-    return this.lookupGvk({ group, version, kind });
+    const type = this.lookupGvk({ group, version, kind });
+    this.last = { apiVersion, kind, type };
+    return type;
   }
 
   lookupGvk(gvk: GroupVersionKind): ObjectType | undefined {
