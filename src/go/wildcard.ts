@@ -15,9 +15,17 @@ export function hasWildcard(text: string): boolean {
 export function wildcardMatch(pattern: string, text: string, guard?: ReviewGuard): boolean {
   if (pattern === '*') return true;
   if (!hasWildcard(pattern)) return pattern === text;
-  // Go compares runes; splitting into code points keeps `?` one character for non-ASCII text too.
-  const p = Array.from(pattern);
-  const t = Array.from(text);
+  // Go compares runes. Without surrogates, code units are runes: `?` is one character either way and
+  // a literal (never a surrogate half) cannot match inside a pair, so the strings are walked as they
+  // are; otherwise split into code points, which keeps `?` one character for any text.
+  if (!SURROGATE.test(pattern) && !SURROGATE.test(text)) return matchRunes(pattern, text, guard);
+  return matchRunes(Array.from(pattern), Array.from(text), guard);
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The match over runes, given as the characters of a string without surrogates or as code points. */
+function matchRunes(p: string | readonly string[], t: string | readonly string[], guard: ReviewGuard | undefined): boolean {
   let pi = 0;
   let ti = 0;
   let starP = -1;

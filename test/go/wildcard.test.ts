@@ -75,8 +75,25 @@ const DISAGREEMENTS: [string, string, boolean][] = [
   ['?', '😀', true],
 ];
 
+/**
+ * Runes, not UTF-16 code units, wherever a surrogate pair is involved (the matcher walks code units only
+ * when neither string holds a surrogate): `?` takes a whole pair, and a lone surrogate in the pattern
+ * matches no half of a pair.
+ */
+const SURROGATES: [string, string, boolean][] = [
+  ['a*b', 'a😀b', true],
+  ['?b', '😀b', true],
+  ['??b', '😀b', false],
+  ['*😀', 'x😀', true],
+  ['\uD83D*', '😀', false],
+  ['*\uDE00', '😀', false],
+  ['*\uDE00', '\uDE00', true],
+  ['é?', 'éa', true],
+  ['r*.com/*', 'registry.example.com/mesh/proxy:1', true],
+];
+
 describe('wildcardMatch', () => {
-  for (const [pattern, text, matched] of [...KYVERNO_CASES, ...DISAGREEMENTS]) {
+  for (const [pattern, text, matched] of [...KYVERNO_CASES, ...DISAGREEMENTS, ...SURROGATES]) {
     it(`${JSON.stringify(pattern)} ~ ${JSON.stringify(text)} → ${matched}`, () => {
       expect(wildcardMatch(pattern, text)).toBe(matched);
     });
