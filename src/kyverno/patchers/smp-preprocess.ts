@@ -47,8 +47,7 @@ export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard
   rejectValidateOnlyAnchors(overlay, []);
   const pattern = cloneJson(overlay);
   processNode(pattern, resource, guard);
-  if (isJsonObject(pattern)) deleteConditionKeys(pattern);
-  return pattern;
+  return isJsonObject(pattern) ? deleteConditionKeys(pattern) : pattern;
 }
 
 /** Might a key (or a scalar, which Kyverno also inspects) be an anchor? Only then is the resource read. */
@@ -124,12 +123,13 @@ function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard:
 
 /** The anchors a mutate overlay acts on: `()`, `<()` and `+()`. */
 const isMutateAnchor = (a: Anchor) => isConditionLike(a) || a.type === 'addIfNotPresent';
+const isGlobalAnchor = (a: Anchor) => a.type === 'global';
 
 function walkMap(pattern: JsonObject, resource: JsonValue | undefined, guard: ReviewGuard): void {
-  const keys = Object.keys(pattern);
-  if (!keys.some(mayBeAnchor)) {
+  if (!hasAnchorKey(pattern)) {
     // No anchor at this level (the levels above an anchored list item, usually): only the children.
-    for (const key of keys) processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
+    // (for-in: the pattern is a private copy, whose members processNode changes only below this level.)
+    for (const key in pattern) processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
     return;
   }
   handleAddIfNotPresent(pattern, resource);
@@ -148,7 +148,7 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
   else throw new KyvernoRuleError('the overlay has a list where the resource has a ' + typeName(resource));
   for (const item of pattern.slice()) {
     if (!hasAnchors(item, isMutateAnchor)) continue;
-    const global = hasAnchors(item, (a) => a.type === 'global');
+    const global = hasAnchors(item, isGlobalAnchor);
     let globalPassed = false;
     let lastGlobalFailure: GlobalConditionFailure | undefined;
     for (const resourceItem of resourceItems) {
@@ -183,13 +183,14 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
 function appendNamedCopy(pattern: JsonValue[], candidate: JsonValue, resourceItem: JsonValue): void {
   const name = isJsonObject(resourceItem) ? getOwn(resourceItem, 'name') : undefined;
   if (name === undefined || name === null || name === '') return;
-  if (deleteAnchors(candidate, true)) return;
-  if (isJsonObject(candidate)) setOwn(candidate, 'name', name);
-  pattern.push(candidate);
+  const stripped = deleteAnchors(candidate, true);
+  if (stripped === GONE) return;
+  if (isJsonObject(stripped)) setOwn(stripped, 'name', name);
+  pattern.push(stripped);
 }
 
 function handleAddIfNotPresent(pattern: JsonValue, resource: JsonValue | undefined): number {
-  if (!isJsonObject(pattern)) return 0;
+  if (!isJsonObject(pattern) || !hasAnchorKey(pattern)) return 0;
   let count = 0;
   for (const key of Object.keys(pattern)) {
     const anchor = parseAnchor(key);
@@ -247,62 +248,105 @@ function hasAnchors(node: JsonValue, accept: (a: Anchor) => boolean): boolean {
   return false;
 }
 
-/** Removes condition keys (top level: only conditions on scalars and what they empty). */
-function deleteConditionKeys(pattern: JsonObject): void {
-  for (const key of Object.keys(pattern)) {
-    const deleteScalar = isConditionLike(parseAnchor(key));
-    if (deleteAnchors(pattern[key], deleteScalar)) removeKey(pattern, key);
-  }
-}
+/**
+ * What deleteAnchors gives for a node that goes away because nothing but anchors (or emptied
+ * containers) was in it, so that an empty leftover does not wipe resource data.
+ */
+const GONE = Symbol('gone');
 
 /**
- * Strips condition anchors; true when the node should go away because nothing but anchors (or
- * emptied containers) was in it, so that an empty leftover does not wipe resource data.
+ * Removes condition keys (top level: only conditions on scalars and what they empty). The pattern is
+ * a private copy: members are stripped in place, and a map that loses keys is rebuilt without them
+ * (the new map is returned), which costs less than deleting keys from it.
  */
-function deleteAnchors(node: JsonValue, deleteScalar: boolean): boolean {
+function deleteConditionKeys(pattern: JsonObject): JsonObject {
+  let gone: string[] | undefined;
+  for (const key of Object.keys(pattern)) {
+    const deleteScalar = isConditionLike(parseAnchor(key));
+    const child = pattern[key];
+    const stripped = deleteAnchors(child, deleteScalar);
+    if (stripped === GONE) (gone ??= []).push(key);
+    else if (stripped !== child) setOwn(pattern, key, stripped);
+  }
+  return gone ? without(pattern, gone) : pattern;
+}
+
+/** Strips condition anchors: the node (or the map rebuilt without some keys), or GONE. */
+function deleteAnchors(node: JsonValue, deleteScalar: boolean): JsonValue | typeof GONE {
   if (Array.isArray(node)) return deleteAnchorsInList(node);
   if (isJsonObject(node)) return deleteAnchorsInMap(node);
-  return deleteScalar;
+  return deleteScalar ? GONE : node;
 }
 
-function deleteAnchorsInMap(node: JsonObject): boolean {
-  let keys = Object.keys(node);
+function deleteAnchorsInMap(node: JsonObject): JsonObject | typeof GONE {
+  let map = node;
   // A level without an anchor key (most) goes straight to what its children leave.
-  if (keys.some(mayBeAnchor)) {
+  if (hasAnchorKey(node)) {
     let anchorsRemain = false;
-    for (const key of keys) {
+    let gone: string[] | undefined;
+    for (const key of Object.keys(node)) {
       if (!isConditionLike(parseAnchor(key))) continue;
-      if (deleteAnchors(node[key], true)) removeKey(node, key);
-      else anchorsRemain = true;
-    }
-    if (anchorsRemain) {
-      for (const key of Object.keys(node)) {
-        const anchor = parseAnchor(key);
-        if (isConditionLike(anchor)) renameKey(node, key, anchor!.key);
+      const child = node[key];
+      const stripped = deleteAnchors(child, true);
+      if (stripped === GONE) {
+        (gone ??= []).push(key);
+      } else {
+        anchorsRemain = true;
+        if (stripped !== child) setOwn(node, key, stripped);
       }
     }
-    keys = Object.keys(node);
+    if (gone) map = without(node, gone);
+    if (anchorsRemain) {
+      for (const key of Object.keys(map)) {
+        const anchor = parseAnchor(key);
+        if (isConditionLike(anchor)) renameKey(map, key, anchor!.key);
+      }
+    }
   }
   let empty = true;
-  for (const key of keys) {
-    if (deleteAnchors(node[key], false)) removeKey(node, key);
-    else empty = false;
+  let gone: string[] | undefined;
+  for (const key of Object.keys(map)) {
+    const child = map[key];
+    const stripped = deleteAnchors(child, false);
+    if (stripped === GONE) {
+      (gone ??= []).push(key);
+    } else {
+      empty = false;
+      if (stripped !== child) setOwn(map, key, stripped);
+    }
   }
-  return empty;
+  if (empty) return GONE;
+  return gone ? without(map, gone) : map;
 }
 
-function deleteAnchorsInList(node: JsonValue[]): boolean {
-  if (node.length === 0) return false;
-  const kept = node.filter((element) => {
-    if (hasAnchors(element, isMutateAnchor)) return false;
-    return !deleteAnchors(element, false);
-  });
+function deleteAnchorsInList(node: JsonValue[]): JsonValue[] | typeof GONE {
+  if (node.length === 0) return node;
+  const kept: JsonValue[] = [];
+  for (let i = 0; i < node.length; i++) {
+    const element = node[i];
+    if (hasAnchors(element, isMutateAnchor)) continue;
+    const stripped = deleteAnchors(element, false);
+    if (stripped !== GONE) kept.push(stripped);
+  }
   node.splice(0, node.length, ...kept);
-  return kept.length === 0;
+  return kept.length === 0 ? GONE : node;
+}
+
+/** A new map with the members of `map` but `gone`, in order. */
+function without(map: JsonObject, gone: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key in map) if (!gone.includes(key)) setOwn(out, key, map[key]);
+  return out;
 }
 
 /** Only a key holding `(` can be an anchor (parseAnchor). */
 const mayBeAnchor = (key: string) => key.includes('(');
+
+/** Does a map of the overlay have a key that may be an anchor? (A loop: no key array.) */
+function hasAnchorKey(map: JsonObject): boolean {
+  for (const key in map) if (key.includes('(')) return true;
+  return false;
+}
 
 /** Renames a key in place, keeping its position among the others. */
 function renameKey(map: JsonObject, from: string, to: string): void {
