@@ -603,6 +603,56 @@ class Planner {
       return result;
     };
 
+    // A standard overload (no library: no awaited results, no library cost, no promise) is called without
+    // an argument array, which is made only for its cost function or its error: the same value, cost and
+    // error as `invoke`.
+    if (single && n === 1 && single.library === undefined) {
+      const a0 = argNodes[0];
+      const guard = single.guards[0];
+      const impl = single.impl!;
+      const cost = single.cost;
+      return foldCall(single, argPlans, {
+        attribute: false,
+        fn: (s) => {
+          const v = a0(s);
+          if (!guard(v)) throw noSuchOverload(name, [typeNameOf(v)]);
+          let result: CelValue;
+          try {
+            result = impl(v);
+          } catch (err) {
+            throw standardCallFailed(s, single, [v], err, name);
+          }
+          charge(s, (cost === undefined ? undefined : cost([v], result)) ?? 1);
+          checkResultSize(result, name);
+          return result;
+        },
+      });
+    }
+    if (single && n === 2 && single.library === undefined) {
+      const a0 = argNodes[0];
+      const a1 = argNodes[1];
+      const g0 = single.guards[0];
+      const g1 = single.guards[1];
+      const impl = single.impl!;
+      const cost = single.cost;
+      return foldCall(single, argPlans, {
+        attribute: false,
+        fn: (s) => {
+          const v0 = a0(s);
+          const v1 = a1(s);
+          if (!g0(v0) || !g1(v1)) throw noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]);
+          let result: CelValue;
+          try {
+            result = impl(v0, v1);
+          } catch (err) {
+            throw standardCallFailed(s, single, [v0, v1], err, name);
+          }
+          charge(s, (cost === undefined ? undefined : cost([v0, v1], result)) ?? 1);
+          checkResultSize(result, name);
+          return result;
+        },
+      });
+    }
     if (single && n === 1) {
       const a0 = argNodes[0];
       const guard = single.guards[0];
@@ -886,6 +936,22 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
   if (m.has(nk)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
   if (k instanceof CelUint) markUintKey(m, nk as bigint);
   m.set(nk, v);
+}
+
+/**
+ * A standard overload's implementation threw: the CEL error to throw, after charging what cel-go charges
+ * for a call that returns an error (as `invoke` does).
+ */
+function standardCallFailed(s: EvalState, o: Overload, args: CelValue[], err: unknown, name: string): CelEvalError {
+  const error = toError(err, name);
+  let cost: number | undefined;
+  try {
+    if (o.cost) cost = o.cost(args, null);
+  } catch {
+    cost = undefined;
+  }
+  charge(s, cost ?? 1);
+  return error;
 }
 
 // ---- runtime helpers for attributes
