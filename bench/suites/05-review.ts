@@ -7,6 +7,7 @@
  */
 import { pod4k } from '../fixtures.js';
 import { recordGoal } from '../goals.js';
+import { runningNode } from '../nodes.js';
 import { formatNs, measureAsync, measureAsyncPair, measureInterleaved, table, type Stats } from '../lib.js';
 import { lightApp } from '../light.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
@@ -94,7 +95,7 @@ export async function run(): Promise<void> {
   ]);
   recordGoal({
     id: 'map-review-ratio',
-    label: 'MAP review, 10 policies, 4 KB Pod ÷ JSON.parse+stringify',
+    label: `MAP review, 10 policies, 4 KB Pod ÷ JSON.parse+stringify, ${runningNode()}`,
     value: core.median / baseline.median,
     unit: '×',
     max: 2.5,
@@ -149,7 +150,7 @@ export async function run(): Promise<void> {
   );
   recordGoal({
     id: 'fetch-overhead',
-    label: 'in-process app.fetch POST /mutate − answerReviewText (median; the light Request/Response of the Node server and Lambda)',
+    label: `in-process app.fetch POST /mutate − answerReviewText (median; the light Request/Response of the Node server and Lambda), ${runningNode()}`,
     value: overhead,
     unit: 'µs',
     max: 25,
