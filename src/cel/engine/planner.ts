@@ -563,6 +563,9 @@ class Planner {
     const name = fnName;
     const single = overloads.length === 1 && overloads[0].impl ? overloads[0] : undefined;
     const n = argNodes.length;
+    // A standard overload (no library: no awaited results, no library cost, no promise) is called without
+    // an argument array (see callStandard).
+    const standard = single !== undefined && single.library === undefined;
 
     const invoke = (s: EvalState, o: Overload, args: CelValue[]): CelValue => {
       let result: CelValue;
@@ -603,56 +606,6 @@ class Planner {
       return result;
     };
 
-    // A standard overload (no library: no awaited results, no library cost, no promise) is called without
-    // an argument array, which is made only for its cost function or its error: the same value, cost and
-    // error as `invoke`.
-    if (single && n === 1 && single.library === undefined) {
-      const a0 = argNodes[0];
-      const guard = single.guards[0];
-      const impl = single.impl!;
-      const cost = single.cost;
-      return foldCall(single, argPlans, {
-        attribute: false,
-        fn: (s) => {
-          const v = a0(s);
-          if (!guard(v)) throw noSuchOverload(name, [typeNameOf(v)]);
-          let result: CelValue;
-          try {
-            result = impl(v);
-          } catch (err) {
-            throw standardCallFailed(s, single, [v], err, name);
-          }
-          charge(s, (cost === undefined ? undefined : cost([v], result)) ?? 1);
-          checkResultSize(result, name);
-          return result;
-        },
-      });
-    }
-    if (single && n === 2 && single.library === undefined) {
-      const a0 = argNodes[0];
-      const a1 = argNodes[1];
-      const g0 = single.guards[0];
-      const g1 = single.guards[1];
-      const impl = single.impl!;
-      const cost = single.cost;
-      return foldCall(single, argPlans, {
-        attribute: false,
-        fn: (s) => {
-          const v0 = a0(s);
-          const v1 = a1(s);
-          if (!g0(v0) || !g1(v1)) throw noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]);
-          let result: CelValue;
-          try {
-            result = impl(v0, v1);
-          } catch (err) {
-            throw standardCallFailed(s, single, [v0, v1], err, name);
-          }
-          charge(s, (cost === undefined ? undefined : cost([v0, v1], result)) ?? 1);
-          checkResultSize(result, name);
-          return result;
-        },
-      });
-    }
     if (single && n === 1) {
       const a0 = argNodes[0];
       const guard = single.guards[0];
@@ -661,7 +614,7 @@ class Planner {
         fn: (s) => {
           const v = a0(s);
           if (!guard(v)) throw noSuchOverload(name, [typeNameOf(v)]);
-          return invoke(s, single, [v]);
+          return standard ? callStandard(s, single, name, 1, v) : invoke(s, single, [v]);
         },
       });
     }
@@ -676,7 +629,7 @@ class Planner {
           const v0 = a0(s);
           const v1 = a1(s);
           if (!g0(v0) || !g1(v1)) throw noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]);
-          return invoke(s, single, [v0, v1]);
+          return standard ? callStandard(s, single, name, 2, v0, v1) : invoke(s, single, [v0, v1]);
         },
       });
     }
@@ -939,19 +892,28 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
 }
 
 /**
- * A standard overload's implementation threw: the CEL error to throw, after charging what cel-go charges
- * for a call that returns an error (as `invoke` does).
+ * A call of a standard overload with one or two arguments: the value, cost and error `invoke` gives, with
+ * the argument array made only for the overload's cost function or its error.
  */
-function standardCallFailed(s: EvalState, o: Overload, args: CelValue[], err: unknown, name: string): CelEvalError {
-  const error = toError(err, name);
-  let cost: number | undefined;
+function callStandard(s: EvalState, o: Overload, name: string, arity: 1 | 2, v0: CelValue, v1?: CelValue): CelValue {
+  let result: CelValue;
   try {
-    if (o.cost) cost = o.cost(args, null);
-  } catch {
-    cost = undefined;
+    result = arity === 1 ? o.impl!(v0) : o.impl!(v0, v1);
+  } catch (err) {
+    const error = toError(err, name);
+    // cel-go charges a call that returns an error like any other call.
+    let cost: number | undefined;
+    try {
+      if (o.cost) cost = o.cost(arity === 1 ? [v0] : [v0, v1!], null);
+    } catch {
+      cost = undefined;
+    }
+    charge(s, cost ?? 1);
+    throw error;
   }
-  charge(s, cost ?? 1);
-  return error;
+  charge(s, (o.cost === undefined ? undefined : o.cost(arity === 1 ? [v0] : [v0, v1!], result)) ?? 1);
+  checkResultSize(result, name);
+  return result;
 }
 
 // ---- runtime helpers for attributes
