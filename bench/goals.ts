@@ -26,6 +26,11 @@ export function recordGoal(row: GoalRow): void {
   rows.push(row);
 }
 
+/** The rows recorded so far in this process (bench/engine-rows.ts hands them to the process that spawned it). */
+export function recordedGoals(): readonly GoalRow[] {
+  return rows;
+}
+
 export function goalMet(row: GoalRow): boolean {
   if (!Number.isFinite(row.value)) return false;
   if (row.max !== undefined && row.value > row.max) return false;

@@ -22,6 +22,11 @@ function describe(path: string, version: string): BenchNode {
   return { label: `Node ${major}`, path, version, major };
 }
 
+/** `Node 20`, ... of the Node running the benchmarks (for labels of figures measured in process). */
+export function runningNode(): string {
+  return describe(process.execPath, process.version).label;
+}
+
 export async function benchNodes(): Promise<{ nodes: BenchNode[]; note?: string }> {
   const running = describe(process.execPath, process.version);
   const { node24Binary } = (await import(pathToFileURL(join(ROOT, 'scripts/node24.mjs')).href)) as { node24Binary(): string | undefined };

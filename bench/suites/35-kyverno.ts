@@ -8,6 +8,7 @@
  */
 import { pod4k } from '../fixtures.js';
 import { recordGoal } from '../goals.js';
+import { runningNode } from '../nodes.js';
 import { formatNs, measureInterleaved, table } from '../lib.js';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { createPatch } from '../../src/jsonpatch/index.js';
@@ -182,7 +183,7 @@ export async function run(): Promise<void> {
   ]);
   recordGoal({
     id: 'kyverno-review-ratio',
-    label: 'Kyverno review, 10 mixed rules ÷ JSON.parse+stringify',
+    label: `Kyverno review, 10 mixed rules ÷ JSON.parse+stringify, ${runningNode()}`,
     value: stats.median / baseline.median,
     unit: '×',
     max: 3.5,

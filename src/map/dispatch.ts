@@ -314,7 +314,9 @@ class Dispatcher {
           this.configError(policy, binding.name, resolved.error);
           continue;
         }
-        for (const param of resolved.params) invocations.push({ bound, ordinal, binding, param, request, kind: m.kind });
+        // An index loop here too: a policy without paramKind shares one frozen list of params.
+        const params = resolved.params;
+        for (let p = 0; p < params.length; p++) invocations.push({ bound, ordinal, binding, param: params[p], request, kind: m.kind });
       }
     }
     return invocations;

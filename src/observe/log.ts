@@ -1,4 +1,5 @@
 /** Structured logs: one JSON object per line, so any log pipeline can index the fields. */
+import { isoTime } from './iso-time.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -22,12 +23,13 @@ export function isLogLevel(value: string): value is LogLevel {
  */
 export function jsonLineLogger(
   write: (line: string) => void,
-  { minLevel = 'info', now = () => new Date() }: { minLevel?: LogLevel; now?: () => Date } = {},
+  { minLevel = 'info', now }: { minLevel?: LogLevel; now?: () => Date } = {},
 ): Logger {
   const threshold = LEVELS[minLevel];
+  const time = now ? () => now().toISOString() : () => isoTime();
   return (record) => {
     if (LEVELS[record.level] < threshold) return;
-    write(jsonLine(now().toISOString(), record));
+    write(jsonLine(time(), record));
   };
 }
 
@@ -49,9 +51,18 @@ function jsonLine(time: string, record: LogRecord): string {
 const quotedKeys = new Map<string, string>();
 const MAX_QUOTED_KEYS = 1024;
 
+/** A character JSON.stringify escapes in a string (quote, backslash, control) or may (a surrogate, if lone). */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /** `line` with `key: value` appended (a value JSON leaves out, such as undefined, is left out). */
 function field(line: string, key: string, value: unknown): string {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
+  // Strings and numbers written directly (JSON.stringify of a short string costs ~3× the test).
+  const text =
+    typeof value === 'string' && !ESCAPED.test(value)
+      ? '"' + value + '"'
+      : typeof value === 'number' && Number.isFinite(value)
+        ? String(value)
+        : JSON.stringify(value);
   if (text === undefined) return line;
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {

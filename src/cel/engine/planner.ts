@@ -563,6 +563,9 @@ class Planner {
     const name = fnName;
     const single = overloads.length === 1 && overloads[0].impl ? overloads[0] : undefined;
     const n = argNodes.length;
+    // A standard overload (no library: no awaited results, no library cost, no promise) is called without
+    // an argument array (see callStandard).
+    const standard = single !== undefined && single.library === undefined;
 
     const invoke = (s: EvalState, o: Overload, args: CelValue[]): CelValue => {
       let result: CelValue;
@@ -611,7 +614,7 @@ class Planner {
         fn: (s) => {
           const v = a0(s);
           if (!guard(v)) throw noSuchOverload(name, [typeNameOf(v)]);
-          return invoke(s, single, [v]);
+          return standard ? callStandard(s, single, name, 1, v) : invoke(s, single, [v]);
         },
       });
     }
@@ -626,7 +629,7 @@ class Planner {
           const v0 = a0(s);
           const v1 = a1(s);
           if (!g0(v0) || !g1(v1)) throw noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]);
-          return invoke(s, single, [v0, v1]);
+          return standard ? callStandard(s, single, name, 2, v0, v1) : invoke(s, single, [v0, v1]);
         },
       });
     }
@@ -886,6 +889,31 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
   if (m.has(nk)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
   if (k instanceof CelUint) markUintKey(m, nk as bigint);
   m.set(nk, v);
+}
+
+/**
+ * A call of a standard overload with one or two arguments: the value, cost and error `invoke` gives, with
+ * the argument array made only for the overload's cost function or its error.
+ */
+function callStandard(s: EvalState, o: Overload, name: string, arity: 1 | 2, v0: CelValue, v1?: CelValue): CelValue {
+  let result: CelValue;
+  try {
+    result = arity === 1 ? o.impl!(v0) : o.impl!(v0, v1);
+  } catch (err) {
+    const error = toError(err, name);
+    // cel-go charges a call that returns an error like any other call.
+    let cost: number | undefined;
+    try {
+      if (o.cost) cost = o.cost(arity === 1 ? [v0] : [v0, v1!], null);
+    } catch {
+      cost = undefined;
+    }
+    charge(s, cost ?? 1);
+    throw error;
+  }
+  charge(s, (o.cost === undefined ? undefined : o.cost(arity === 1 ? [v0] : [v0, v1!], result)) ?? 1);
+  checkResultSize(result, name);
+  return result;
 }
 
 // ---- runtime helpers for attributes

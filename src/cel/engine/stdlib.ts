@@ -44,6 +44,12 @@ export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 const traversal0: CostFn = (args) => Math.ceil(actualSize(args[0]) * STRING_TRAVERSAL_COST_FACTOR);
 /** The cost of comparing `a` and `b` for equality (cel-go: a traversal of the smaller). */
 export function equalityCost(a: unknown, b: unknown): number {
+  // Two strings, the shorter of at most 10 UTF-16 units: it has 1 to 10 code points (none when empty),
+  // so the cost is 1 (0) whatever their count, and neither string needs its code points counted.
+  if (typeof a === 'string' && typeof b === 'string') {
+    const shorter = a.length < b.length ? a.length : b.length;
+    if (shorter <= 10) return shorter === 0 ? 0 : 1;
+  }
   return Math.ceil(Math.min(actualSize(a), actualSize(b)) * STRING_TRAVERSAL_COST_FACTOR);
 }
 const minSize: CostFn = (args) => equalityCost(args[0], args[1]);

@@ -28,6 +28,8 @@ export interface CompiledVariable {
 /** The compiled variables of one policy. */
 export class CompiledVariables {
   private readonly byName: Map<string, CompiledVariable>;
+  /** Each variable's position in `entries` (LazyVariables keeps its results by it). */
+  private readonly positions: Map<string, number>;
   readonly types: ReadonlyMap<string, CelType>;
 
   private constructor(
@@ -36,6 +38,7 @@ export class CompiledVariables {
     readonly dialect?: CelDialect,
   ) {
     this.byName = new Map(entries.map((e) => [e.name, e]));
+    this.positions = new Map(entries.map((e, i) => [e.name, i]));
     this.types = new Map(entries.map((e) => [e.name, e.type]));
   }
 
@@ -60,6 +63,11 @@ export class CompiledVariables {
     return this.byName.get(name);
   }
 
+  /** The variable's position in `entries`, or undefined when there is no such variable. */
+  position(name: string): number | undefined {
+    return this.positions.get(name);
+  }
+
   /** The scope later expressions (matchConditions, mutations) are compiled with. */
   scope(): CompileScope {
     return this.dialect ? { params: this.params, variables: this.types, dialect: this.dialect } : { params: this.params, variables: this.types };
@@ -72,8 +80,11 @@ export class CompiledVariables {
  */
 export class LazyVariables extends LazyObject {
   readonly typeName = VARIABLES_TYPE;
-  /** Made on the first variable read: most evaluations (every matchCondition of a MAP) read none. */
-  private results: Map<string, { value?: CelValue; error?: CelEvalError }> | undefined;
+  /**
+   * By the variable's position (see CompiledVariables.position); made on the first variable read: most
+   * evaluations (every matchCondition of a MAP) read none. A list, not a map: a policy has few variables.
+   */
+  private results: ({ value?: CelValue; error?: CelEvalError } | undefined)[] | undefined;
   /** Cost of variables evaluated since the last `takeCost()`. */
   private pendingCost = 0;
 
@@ -92,13 +103,13 @@ export class LazyVariables extends LazyObject {
   }
 
   field(name: string): CelValue | undefined {
-    const v = this.variables.get(name);
-    if (!v) return undefined;
-    const results = (this.results ??= new Map());
-    let r = results.get(name);
+    const at = this.variables.position(name);
+    if (at === undefined) return undefined;
+    const results = (this.results ??= new Array(this.variables.entries.length));
+    let r = results[at];
     if (!r) {
-      r = this.evaluate(v);
-      results.set(name, r);
+      r = this.evaluate(this.variables.entries[at]);
+      results[at] = r;
     }
     if (r.error) throw r.error;
     return r.value;

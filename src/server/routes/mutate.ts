@@ -27,6 +27,7 @@ export interface MutateDeps {
 const JSON_REPLY_INIT: ResponseInit = Object.freeze({ status: 200, headers: Object.freeze({ 'content-type': 'application/json' }) });
 
 function isJsonContentType(value: string | undefined): boolean {
+  if (value === 'application/json') return true; // what the API server sends
   if (value === undefined || value.trim() === '') return true; // the API server always sends one; curl users may not
   const type = value.split(';')[0].trim().toLowerCase();
   return type === 'application/json' || type.endsWith('+json');
