@@ -282,41 +282,39 @@ function deleteAnchorsInMap(node: JsonObject): JsonObject | typeof GONE {
   let map = node;
   // A level without an anchor key (most) goes straight to what its children leave.
   if (hasAnchorKey(node)) {
-    let anchorsRemain = false;
-    let gone: string[] | undefined;
-    for (const key of Object.keys(node)) {
-      if (!isConditionLike(parseAnchor(key))) continue;
-      const child = node[key];
-      const stripped = deleteAnchors(child, true);
-      if (stripped === GONE) {
-        (gone ??= []).push(key);
-      } else {
-        anchorsRemain = true;
-        if (stripped !== child) setOwn(node, key, stripped);
-      }
-    }
-    if (gone) map = without(node, gone);
-    if (anchorsRemain) {
+    const anchored = stripChildren(node, true, (key) => isConditionLike(parseAnchor(key)));
+    if (anchored.gone) map = without(node, anchored.gone);
+    if (anchored.kept) {
       for (const key of Object.keys(map)) {
         const anchor = parseAnchor(key);
         if (isConditionLike(anchor)) renameKey(map, key, anchor!.key);
       }
     }
   }
-  let empty = true;
+  const children = stripChildren(map, false);
+  if (!children.kept) return GONE;
+  return children.gone ? without(map, children.gone) : map;
+}
+
+/**
+ * Deletes the anchors of `map`'s children (those `selected` picks, or all): a child that stays is set back
+ * in place when it changed; the keys of those that went are returned, and whether any child stayed.
+ */
+function stripChildren(map: JsonObject, deleteScalar: boolean, selected?: (key: string) => boolean): { gone?: string[]; kept: boolean } {
+  let kept = false;
   let gone: string[] | undefined;
   for (const key of Object.keys(map)) {
+    if (selected && !selected(key)) continue;
     const child = map[key];
-    const stripped = deleteAnchors(child, false);
+    const stripped = deleteAnchors(child, deleteScalar);
     if (stripped === GONE) {
       (gone ??= []).push(key);
     } else {
-      empty = false;
+      kept = true;
       if (stripped !== child) setOwn(map, key, stripped);
     }
   }
-  if (empty) return GONE;
-  return gone ? without(map, gone) : map;
+  return gone ? { gone, kept } : { kept };
 }
 
 function deleteAnchorsInList(node: JsonValue[]): JsonValue[] | typeof GONE {
