@@ -1,3 +1,4 @@
+import { needsJsonEscape } from '../json/index.js';
 import type { Operation } from '../jsonpatch/index.js';
 
 /**
@@ -36,11 +37,8 @@ export function patchText(patch: readonly Operation[]): string {
       out += '","value":' + JSON.stringify(value) + '}';
     }
   }
-  return NEEDS_ESCAPE.test(raw) ? JSON.stringify(patch) : out + ']';
+  return needsJsonEscape(raw) ? JSON.stringify(patch) : out + ']';
 }
-
-/** What JSON.stringify escapes in a string: `"`, `\`, control characters and (lone) surrogates. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * 2 or 3 for a plain object whose enumerable members are `op`, `path` and maybe `value`, in that order

@@ -6,3 +6,4 @@ export { cloneJson, shallowCopyObject, sliceArray } from './clone.js';
 export { jsonEqual } from './equal.js';
 export { getOwn, hasOwn, ownMember, setOwn } from './own.js';
 export { decodesToItself, utf8Length } from './utf8.js';
+export { needsJsonEscape } from './escape.js';

@@ -1,4 +1,5 @@
 /** Structured logs: one JSON object per line, so any log pipeline can index the fields. */
+import { needsJsonEscape } from '../json/index.js';
 import { isoTime } from './iso-time.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -51,14 +52,11 @@ function jsonLine(time: string, record: LogRecord): string {
 const quotedKeys = new Map<string, string>();
 const MAX_QUOTED_KEYS = 1024;
 
-/** A character JSON.stringify escapes in a string (quote, backslash, control) or may (a surrogate, if lone). */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
 /** `line` with `key: value` appended (a value JSON leaves out, such as undefined, is left out). */
 function field(line: string, key: string, value: unknown): string {
   // Strings and numbers written directly (JSON.stringify of a short string costs ~3× the test).
   const text =
-    typeof value === 'string' && !ESCAPED.test(value)
+    typeof value === 'string' && !needsJsonEscape(value)
       ? '"' + value + '"'
       : typeof value === 'number' && Number.isFinite(value)
         ? String(value)
