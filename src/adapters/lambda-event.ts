@@ -9,7 +9,8 @@
  * are the same behind any stage); `rawQueryString` is the query as sent.
  */
 import { LambdaRequest } from './lambda-request.js';
-import { decodesToItself, LightHeaders, LightResponse } from './web/index.js';
+import { decodesToItself } from '../json/index.js';
+import { LightHeaders, LightResponse } from './web/index.js';
 
 export interface LambdaHttpEventV2 {
   version: string;
