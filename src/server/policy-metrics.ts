@@ -56,24 +56,15 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
   const bySet = new Map<string, Map<string, Map<string, PolicySeries>>>();
 
   const policySeries = (policySet: string, engine: string, policy: string): PolicySeries => {
-    let byEngine = bySet.get(policySet);
-    if (byEngine === undefined) bySet.set(policySet, (byEngine = new Map()));
-    let byPolicy = byEngine.get(engine);
-    if (byPolicy === undefined) byEngine.set(engine, (byPolicy = new Map()));
-    let series = byPolicy.get(policy);
-    if (series === undefined) byPolicy.set(policy, (series = { outcomes: new Map() }));
-    return series;
+    const byEngine = bySet.get(policySet) ?? remember(bySet, policySet, new Map());
+    const byPolicy = byEngine.get(engine) ?? remember(byEngine, engine, new Map());
+    return byPolicy.get(policy) ?? remember(byPolicy, policy, { outcomes: new Map() });
   };
 
   const recordRule = (policySet: string, policy: string, series: PolicySeries, rule: { rule: string; status: string; durationMs?: number }): void => {
-    series.rules ??= new Map();
-    let ruleSeries = series.rules.get(rule.rule);
-    if (ruleSeries === undefined) series.rules.set(rule.rule, (ruleSeries = { statuses: new Map() }));
-    let counter = ruleSeries.statuses.get(rule.status);
-    if (counter === undefined) {
-      counter = rules.child({ policy_set: policySet, policy, rule: rule.rule, status: rule.status });
-      ruleSeries.statuses.set(rule.status, counter);
-    }
+    const byRule = (series.rules ??= new Map());
+    const ruleSeries = byRule.get(rule.rule) ?? remember(byRule, rule.rule, { statuses: new Map() });
+    const counter = ruleSeries.statuses.get(rule.status) ?? remember(ruleSeries.statuses, rule.status, rules.child({ policy_set: policySet, policy, rule: rule.rule, status: rule.status }));
     counter.inc();
     if (rule.durationMs === undefined) return;
     ruleSeries.seconds ??= ruleSeconds.child({ policy_set: policySet, policy, rule: rule.rule });
@@ -85,11 +76,7 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
       for (const o of outcomes) {
         const series = policySeries(policySet, o.engine, o.policy);
         const label = outcomeLabel(o);
-        let counter = series.outcomes.get(label);
-        if (counter === undefined) {
-          counter = evaluations.child({ policy_set: policySet, engine: o.engine, policy: o.policy, outcome: label });
-          series.outcomes.set(label, counter);
-        }
+        const counter = series.outcomes.get(label) ?? remember(series.outcomes, label, evaluations.child({ policy_set: policySet, engine: o.engine, policy: o.policy, outcome: label }));
         counter.inc();
         if (o.durationMs !== undefined) {
           series.seconds ??= seconds.child({ policy_set: policySet, engine: o.engine, policy: o.policy });
@@ -99,4 +86,10 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
       }
     },
   };
+}
+
+/** `value` kept under `key` in `map`, and returned (after a `get` that found nothing: `get(k) ?? remember(…)`). */
+function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
+  map.set(key, value);
+  return value;
 }
