@@ -260,14 +260,7 @@ const GONE = Symbol('gone');
  * (the new map is returned), which costs less than deleting keys from it.
  */
 function deleteConditionKeys(pattern: JsonObject): JsonObject {
-  let gone: string[] | undefined;
-  for (const key of Object.keys(pattern)) {
-    const deleteScalar = isConditionLike(parseAnchor(key));
-    const child = pattern[key];
-    const stripped = deleteAnchors(child, deleteScalar);
-    if (stripped === GONE) (gone ??= []).push(key);
-    else if (stripped !== child) setOwn(pattern, key, stripped);
-  }
+  const { gone } = stripChildren(pattern, isConditionKey);
   return gone ? without(pattern, gone) : pattern;
 }
 
@@ -282,7 +275,7 @@ function deleteAnchorsInMap(node: JsonObject): JsonObject | typeof GONE {
   let map = node;
   // A level without an anchor key (most) goes straight to what its children leave.
   if (hasAnchorKey(node)) {
-    const anchored = stripChildren(node, true, (key) => isConditionLike(parseAnchor(key)));
+    const anchored = stripChildren(node, ALWAYS, isConditionKey);
     if (anchored.gone) map = without(node, anchored.gone);
     if (anchored.kept) {
       for (const key of Object.keys(map)) {
@@ -291,22 +284,23 @@ function deleteAnchorsInMap(node: JsonObject): JsonObject | typeof GONE {
       }
     }
   }
-  const children = stripChildren(map, false);
+  const children = stripChildren(map, NEVER);
   if (!children.kept) return GONE;
   return children.gone ? without(map, children.gone) : map;
 }
 
 /**
- * Deletes the anchors of `map`'s children (those `selected` picks, or all): a child that stays is set back
- * in place when it changed; the keys of those that went are returned, and whether any child stayed.
+ * Deletes the anchors of `map`'s children (those `selected` picks, or all), a scalar child going too when
+ * `deleteScalar(key)`: a child that stays is set back in place when it changed; the keys of those that
+ * went are returned, and whether any child stayed.
  */
-function stripChildren(map: JsonObject, deleteScalar: boolean, selected?: (key: string) => boolean): { gone?: string[]; kept: boolean } {
+function stripChildren(map: JsonObject, deleteScalar: (key: string) => boolean, selected?: (key: string) => boolean): { gone?: string[]; kept: boolean } {
   let kept = false;
   let gone: string[] | undefined;
   for (const key of Object.keys(map)) {
     if (selected && !selected(key)) continue;
     const child = map[key];
-    const stripped = deleteAnchors(child, deleteScalar);
+    const stripped = deleteAnchors(child, deleteScalar(key));
     if (stripped === GONE) {
       (gone ??= []).push(key);
     } else {
@@ -316,6 +310,10 @@ function stripChildren(map: JsonObject, deleteScalar: boolean, selected?: (key: 
   }
   return gone ? { gone, kept } : { kept };
 }
+
+const isConditionKey = (key: string) => isConditionLike(parseAnchor(key));
+const ALWAYS = () => true;
+const NEVER = () => false;
 
 function deleteAnchorsInList(node: JsonValue[]): JsonValue[] | typeof GONE {
   if (node.length === 0) return node;
@@ -337,10 +335,7 @@ function without(map: JsonObject, gone: readonly string[]): JsonObject {
   return out;
 }
 
-/** Only a key holding `(` can be an anchor (parseAnchor). */
-const mayBeAnchor = (key: string) => key.includes('(');
-
-/** Does a map of the overlay have a key that may be an anchor? (A loop: no key array.) */
+/** Does a map of the overlay have a key that may be an anchor (only a key holding `(` can be, parseAnchor)? A loop: no key array. */
 function hasAnchorKey(map: JsonObject): boolean {
   for (const key in map) if (key.includes('(')) return true;
   return false;
