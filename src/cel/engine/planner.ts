@@ -567,6 +567,14 @@ class Planner {
     // an argument array (see callStandard).
     const standard = single !== undefined && single.library === undefined;
 
+    /** A call's cost: the library's cost function for a library overload, else the overload's own (1 when neither says). */
+    const callCost = (o: Overload, args: CelValue[], result: CelValue | null): number | undefined => {
+      let cost: number | undefined;
+      if (libraryCost && o.library !== undefined) cost = libraryCost(o, args, result);
+      if (cost === undefined && o.cost) cost = o.cost(args, result);
+      return cost;
+    };
+
     const invoke = (s: EvalState, o: Overload, args: CelValue[]): CelValue => {
       let result: CelValue;
       const memo = s.async && o.library !== undefined ? s.async.find(o.id, args) : undefined;
@@ -577,17 +585,7 @@ class Planner {
           const impl = o.impl!;
           result = args.length === 1 ? impl(args[0]) : args.length === 2 ? impl(args[0], args[1]) : impl(...args);
         } catch (err) {
-          const error = toError(err, name);
-          // cel-go charges a call that returns an error like any other call.
-          let cost: number | undefined;
-          try {
-            if (libraryCost && o.library !== undefined) cost = libraryCost(o, args, null);
-            if (cost === undefined && o.cost) cost = o.cost(args, null);
-          } catch {
-            cost = undefined;
-          }
-          charge(s, cost ?? 1);
-          throw error;
+          failedCall(s, err, name, () => callCost(o, args, null));
         }
       }
       if (o.library !== undefined) {
@@ -597,10 +595,7 @@ class Planner {
         }
         if (result === undefined) throw new CelEvalError(`${name}: function returned no value`);
       }
-      let cost: number | undefined;
-      if (libraryCost && o.library !== undefined) cost = libraryCost(o, args, result);
-      if (cost === undefined && o.cost) cost = o.cost(args, result);
-      charge(s, cost ?? 1);
+      charge(s, callCost(o, args, result) ?? 1);
       // A safety net behind the functions that check before building (concatenation, replace, join...).
       checkResultSize(result, name);
       return result;
@@ -892,6 +887,22 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
 }
 
 /**
+ * A call that threw: cel-go charges a call that returns an error like any other call (`costOf`, or 1 when
+ * it says nothing or fails itself), then its error is thrown.
+ */
+function failedCall(s: EvalState, err: unknown, name: string, costOf: () => number | undefined): never {
+  const error = toError(err, name);
+  let cost: number | undefined;
+  try {
+    cost = costOf();
+  } catch {
+    cost = undefined;
+  }
+  charge(s, cost ?? 1);
+  throw error;
+}
+
+/**
  * A call of a standard overload with one or two arguments: the value, cost and error `invoke` gives, with
  * the argument array made only for the overload's cost function or its error.
  */
@@ -900,16 +911,7 @@ function callStandard(s: EvalState, o: Overload, name: string, arity: 1 | 2, v0:
   try {
     result = arity === 1 ? o.impl!(v0) : o.impl!(v0, v1);
   } catch (err) {
-    const error = toError(err, name);
-    // cel-go charges a call that returns an error like any other call.
-    let cost: number | undefined;
-    try {
-      if (o.cost) cost = o.cost(arity === 1 ? [v0] : [v0, v1!], null);
-    } catch {
-      cost = undefined;
-    }
-    charge(s, cost ?? 1);
-    throw error;
+    failedCall(s, err, name, () => o.cost?.(arity === 1 ? [v0] : [v0, v1!], null));
   }
   charge(s, (o.cost === undefined ? undefined : o.cost(arity === 1 ? [v0] : [v0, v1!], result)) ?? 1);
   checkResultSize(result, name);
