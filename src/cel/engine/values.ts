@@ -177,6 +177,10 @@ export function stringSize(s: string): number {
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;
+  // Most are JSON objects, which inherit `constructor` from Object.prototype: one property read, where
+  // V8's Object.getPrototypeOf is a runtime call. (A CEL value never holds a function, so an own member
+  // named `constructor` cannot pass for Object; it and null-prototype objects take the full test.)
+  if ((v as { constructor?: unknown }).constructor === Object) return true;
   const p = Object.getPrototypeOf(v);
   return p === Object.prototype || p === null;
 }
