@@ -148,9 +148,16 @@ describe('replies', () => {
   });
 
   it('encodes alike with Buffer (Node) and without it (the portable path of other platforms)', () => {
-    for (const text of ['', 'a', 'ab', 'abc', 'caf\u00e9 \u{1F680} \u0000', 'y'.repeat(70_000) + '\u00ff']) {
+    // Around the length up to which Node's path reuses one buffer (16 KiB of three-byte characters).
+    const texts = ['', 'a', 'ab', 'abc', 'caf\u00e9 \u{1F680} \u0000', 'y'.repeat(70_000) + '\u00ff'];
+    for (const n of [5460, 5461, 5462]) texts.push('\u20ac'.repeat(n), '\u{1F680}'.repeat(n >> 1));
+    for (const text of texts) {
       expect(base64Utf8(text)).toBe(base64Portable(text));
       expect(decodeBase64Utf8(base64Portable(text))).toBe(text);
+    }
+    // Lone surrogates are written as U+FFFD both ways.
+    for (const text of ['lone \ud800 \udc00 end', '\u20ac'.repeat(5460) + '\ud83d', '\u20ac'.repeat(5461) + '\udc00']) {
+      expect(base64Utf8(text)).toBe(base64Portable(text));
     }
   });
 
