@@ -4,8 +4,20 @@
  */
 import type { MatchResources, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, NamedRuleWithOperations } from './types.js';
 
+/**
+ * Every defaulted rule is made by this one literal, members in the decoder's order: the matcher reads
+ * the rules of every policy at the same places, and V8 reads a member quickly only from objects of a
+ * few shapes (a spread copy, or a scope added afterwards, each makes another).
+ */
 function defaultRule(rule: NamedRuleWithOperations): NamedRuleWithOperations {
-  return rule.scope === undefined ? { ...rule, scope: '*' } : rule;
+  return {
+    resourceNames: rule.resourceNames,
+    operations: rule.operations,
+    apiGroups: rule.apiGroups,
+    apiVersions: rule.apiVersions,
+    resources: rule.resources,
+    scope: rule.scope ?? '*',
+  };
 }
 
 export function defaultMatchResources(mr: MatchResources): MatchResources {
