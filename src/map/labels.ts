@@ -72,6 +72,8 @@ function requirementErrors(key: string, op: Requirement['op'], values: readonly 
   return errs;
 }
 
+const SELECTS_EVERYTHING: SelectorResult = { selector: EVERYTHING };
+
 /** Selectors of a policy set are parsed once, not on every request (policy documents never change). */
 const parsedSelectors = new WeakMap<LabelSelector, SelectorResult>();
 
@@ -81,6 +83,8 @@ const parsedSelectors = new WeakMap<LabelSelector, SelectorResult>();
  */
 export function toSelector(selector: LabelSelector | null | undefined): SelectorResult {
   if (selector === null || selector === undefined) return { selector: NOTHING };
+  // `{}`, the default of every policy that has none, without the look-up below.
+  if (selector.matchLabels === undefined && selector.matchExpressions === undefined) return SELECTS_EVERYTHING;
   let parsed = parsedSelectors.get(selector);
   if (parsed === undefined) parsedSelectors.set(selector, (parsed = parseSelector(selector)));
   return parsed;
