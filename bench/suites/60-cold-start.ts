@@ -4,7 +4,8 @@
  * policies of bench/fixtures/policies-50 (embedded in each bundle at build time; the Node server also read
  * from that folder, as from a mounted ConfigMap), against the same start of a bare program: a `node` HTTP server
  * that answers "ok", a Lambda handler module that returns a constant, an empty Worker. (One more Lambda row
- * locates a cost: the same constant through a Web Request and Response, as a fetch-style handler.)
+ * locates a cost: the same constant through a Web Request and Response, as a fetch-style handler; one
+ * more Workers row, the empty Worker with dist/workers' size in a comment, shows what the bytes alone cost.)
  *
  * The Node and Lambda starts run on every Node of bench/nodes.ts (the running one and Node 24, which
  * deployments run), each with the V8 code caches the build wrote with Node 24 after a warm-up review
@@ -261,7 +262,11 @@ export async function run(): Promise<void> {
     const workerPath = join(dist, 'workers/index.js');
     const workerModules = [{ type: 'ESModule' as const, path: workerPath, contents: readFileSync(workerPath, 'utf8') }];
     const emptyPath = join(work, 'empty-worker.js');
-    const emptyModules = [{ type: 'ESModule' as const, path: emptyPath, contents: "export default { fetch() { return new Response('ok'); } };\n" }];
+    const emptyWorker = "export default { fetch() { return new Response('ok'); } };\n";
+    const emptyModules = [{ type: 'ESModule' as const, path: emptyPath, contents: emptyWorker }];
+    // The empty worker carrying as many bytes as dist/workers in one comment: what the script's size
+    // alone costs (handing it to workerd, scanning it), before any of it is compiled or run.
+    const paddedModules = [{ type: 'ESModule' as const, path: emptyPath, contents: `${emptyWorker}/*${' '.repeat(Math.max(0, workerModules[0].contents.length - emptyWorker.length - 4))}*/` }];
 
     const serverLoaded = /"msg":"policy sets loaded"/;
     const server = { AMENDER_HOST: '127.0.0.1' };
@@ -317,6 +322,15 @@ export async function run(): Promise<void> {
           workerStart({ modules: emptyModules, modulesRoot: work }, async (origin) => {
             const res = await fetch(new URL('/mutate', origin), { method: 'POST', body });
             if ((await res.text()) !== 'ok') throw new Error('empty worker');
+          }),
+      },
+      {
+        name: "Workers: empty worker with dist/workers' size (one comment)",
+        bare: 'Workers: empty worker',
+        start: () =>
+          workerStart({ modules: paddedModules, modulesRoot: work }, async (origin) => {
+            const res = await fetch(new URL('/mutate', origin), { method: 'POST', body });
+            if ((await res.text()) !== 'ok') throw new Error('padded empty worker');
           }),
       },
       {

@@ -8,7 +8,8 @@
  * shared subtrees (./jmespath/size.ts can): the values measured here are nearly always plain trees, and
  * a memo would make every measure several times slower. Across a review it pays: the resource each rule
  * built shares every subtree it did not change with the one before it, and queries return its subtrees,
- * so the review's memo (JsonContext.sizes) walks each subtree once.
+ * so the review's memo (JsonContext.sizes) walks each subtree once; the strategic merges fill it too, with
+ * the sizes of the subtrees their normalizing walks found (run.ts).
  */
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';

@@ -128,13 +128,15 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   }
   const guard = input.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
   const needImages = usesImages(policies);
-  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, new Map());
+  // The review's size memo (./measure.ts); the strategic merges hand it the sizes their normalizing walks found.
+  const sizes = new Map<object, number>();
+  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, sizes);
   let current = original;
   const refreshObject = (resource: JsonValue) => {
     ctx.setObject(resource);
     if (needImages) ctx.set('images', imagesOf(resource));
   };
-  const merges = new StrategicMergeCache();
+  const merges = new StrategicMergeCache({ memo: sizes, limit: guard.maxValueBytes });
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
   const warnings: string[] = [];

@@ -1,12 +1,12 @@
 /**
- * The length of a value as JSON text, estimated (strings by UTF-16 length plus quotes, numbers as 8)
- * without writing it. Values built by JMESPath share subtrees — `[@, @]` nested n times is n small
- * arrays in memory but 2^n leaves as text — so the sizes of arrays and objects can be remembered in
+ * The length of a value as JSON text, estimated without writing it (the formula: src/json/size-estimate.ts).
+ * Values built by JMESPath share subtrees — `[@, @]` nested n times is n small arrays in memory but 2^n
+ * leaves as text — so the sizes of arrays and objects can be remembered in
  * `memo`, and a shared subtree is then measured once. The walk stops as soon as the total passes
  * `limit` (the result is then some number above it), so even without a memo measuring never costs
  * more than about `limit / 2` steps.
  */
-import { hasOwn } from '../../json/index.js';
+import { estimatedScalarSize, hasOwn } from '../../json/index.js';
 import type { ReviewGuard } from '../../guard/index.js';
 
 /** Sizes of measured arrays and objects: a WeakMap, or a Map that lives no longer than the values it holds. */
@@ -19,19 +19,7 @@ export function jsonSize(value: unknown, memo: SizeMemo | undefined, limit: numb
   // A string first: most of a document's leaves.
   if (typeof value === 'string') return value.length + 2;
   if (typeof value === 'object' && value !== null) return containerSize(value, memo, limit, guard);
-  return scalarSize(value);
-}
-
-/** A number, a boolean, null (or an expression reference, written as null). */
-function scalarSize(value: unknown): number {
-  switch (typeof value) {
-    case 'number':
-      return numberSize(value);
-    case 'boolean':
-      return 5;
-    default:
-      return 4; // null, or an expression reference escaping into a value (written as null)
-  }
+  return estimatedScalarSize(value);
 }
 
 /** An array or object (remembered in `memo` once measured whole). */
@@ -55,12 +43,4 @@ function containerSize(value: object, memo: SizeMemo | undefined, limit: number,
   }
   memo?.set(value, total);
   return total;
-}
-
-/** Digits (and sign) of an integer; 8 for other numbers (a guess: the bound is not that precise). */
-function numberSize(n: number): number {
-  if (!Number.isInteger(n)) return 8;
-  let digits = n < 0 ? 2 : 1;
-  for (let a = Math.abs(n); a >= 10 && digits < 24; a /= 10) digits++;
-  return digits;
 }

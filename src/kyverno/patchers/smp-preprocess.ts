@@ -45,8 +45,7 @@ export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard
   // Most overlays have no anchor at all: then all that changes is that emptied containers go.
   if (!anchors) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
   rejectValidateOnlyAnchors(overlay, []);
-  const pattern = cloneJson(overlay);
-  processNode(pattern, resource, guard);
+  const pattern = processNode(cloneJson(overlay), resource, guard);
   return isJsonObject(pattern) ? deleteConditionKeys(pattern) : pattern;
 }
 
@@ -115,30 +114,44 @@ function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
   if (Object.isFrozen(value)) withoutValidateOnly.add(value);
 }
 
-function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard: ReviewGuard): void {
+/**
+ * Resolves the anchors of a node of the private copy against the resource: lists are edited in place,
+ * a map is given back edited in place or, when `+()` anchors changed its keys, rebuilt (the caller puts
+ * what it gets back in the node's place).
+ */
+function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard: ReviewGuard): JsonValue {
   guard.tick();
-  if (isJsonObject(pattern)) walkMap(pattern, resource, guard);
-  else if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource, guard);
+  if (isJsonObject(pattern)) return walkMap(pattern, resource, guard);
+  if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource, guard);
+  return pattern;
+}
+
+/** processNode of `pattern[key]`, put back in place when it was rebuilt. */
+function processMember(pattern: JsonObject, key: string, resource: JsonValue | undefined, guard: ReviewGuard): void {
+  const child = pattern[key];
+  const next = processNode(child, isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
+  if (next !== child) setOwn(pattern, key, next);
 }
 
 /** The anchors a mutate overlay acts on: `()`, `<()` and `+()`. */
 const isMutateAnchor = (a: Anchor) => isConditionLike(a) || a.type === 'addIfNotPresent';
 const isGlobalAnchor = (a: Anchor) => a.type === 'global';
 
-function walkMap(pattern: JsonObject, resource: JsonValue | undefined, guard: ReviewGuard): void {
-  if (!hasAnchorKey(pattern)) {
+function walkMap(map: JsonObject, resource: JsonValue | undefined, guard: ReviewGuard): JsonObject {
+  if (!hasAnchorKey(map)) {
     // No anchor at this level (the levels above an anchored list item, usually): only the children.
-    // (for-in: the pattern is a private copy, whose members processNode changes only below this level.)
-    for (const key in pattern) processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
-    return;
+    // (for-in: the pattern is a private copy, whose members processMember only replaces, never adds.)
+    for (const key in map) processMember(map, key, resource, guard);
+    return map;
   }
-  handleAddIfNotPresent(pattern, resource);
+  const pattern = resolveAddIfNotPresent(map, resource);
   checkConditions(pattern, resource);
-  for (const key of Object.keys(pattern)) {
+  for (const key in pattern) {
     const anchor = parseAnchor(key);
     if (anchor && isMutateAnchor(anchor)) continue;
-    processNode(pattern[key], isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
+    processMember(pattern, key, resource, guard);
   }
+  return pattern;
 }
 
 function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined, guard: ReviewGuard): void {
@@ -153,9 +166,9 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     let lastGlobalFailure: GlobalConditionFailure | undefined;
     for (const resourceItem of resourceItems) {
       // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
-      const candidate = cloneJson(item);
+      let candidate = cloneJson(item);
       try {
-        processNode(candidate, resourceItem, guard);
+        candidate = processNode(candidate, resourceItem, guard);
       } catch (error) {
         if (error instanceof ConditionFailure) continue;
         if (error instanceof GlobalConditionFailure) {
@@ -189,17 +202,44 @@ function appendNamedCopy(pattern: JsonValue[], candidate: JsonValue, resourceIte
   pattern.push(stripped);
 }
 
-function handleAddIfNotPresent(pattern: JsonValue, resource: JsonValue | undefined): number {
-  if (!isJsonObject(pattern) || !hasAnchorKey(pattern)) return 0;
-  let count = 0;
-  for (const key of Object.keys(pattern)) {
+/**
+ * The map with its `+(key)` anchors resolved against the resource's map: removed where the resource has
+ * `key`, else renamed to `key` where it stands. The map itself when it has none; else a map rebuilt in
+ * one pass (V8's `delete` is a runtime call), or, when a new key could itself read as an anchor, the map
+ * edited key by key as the snapshot of its keys comes (a later key then sees what earlier edits made).
+ */
+function resolveAddIfNotPresent(map: JsonObject, resource: JsonValue | undefined): JsonObject {
+  let found = false;
+  let oneByOne = false;
+  for (const key in map) {
     const anchor = parseAnchor(key);
     if (anchor?.type !== 'addIfNotPresent') continue;
-    count++;
-    if (isJsonObject(resource) && hasOwn(resource, anchor.key)) removeKey(pattern, key);
-    else renameKey(pattern, key, anchor.key);
+    found = true;
+    if (anchor.key.includes('(')) oneByOne = true;
   }
-  return count;
+  if (!found) return map;
+  if (oneByOne) {
+    for (const key of Object.keys(map)) {
+      const anchor = parseAnchor(key);
+      if (anchor?.type !== 'addIfNotPresent') continue;
+      if (isJsonObject(resource) && hasOwn(resource, anchor.key)) removeKey(map, key);
+      else renameKey(map, key, anchor.key);
+    }
+    return map;
+  }
+  // Renamed keys that meet another key keep the first one's place and the last one's value, as key by key.
+  const out: JsonObject = {};
+  for (const key in map) {
+    const anchor = parseAnchor(key);
+    if (anchor?.type !== 'addIfNotPresent') setOwn(out, key, map[key]);
+    else if (!(isJsonObject(resource) && hasOwn(resource, anchor.key))) setOwn(out, anchor.key, map[key]);
+  }
+  return out;
+}
+
+function hasAddIfNotPresent(map: JsonObject): boolean {
+  for (const key in map) if (parseAnchor(key)?.type === 'addIfNotPresent') return true;
+  return false;
 }
 
 function checkConditions(pattern: JsonObject, resource: JsonValue | undefined): void {
@@ -210,7 +250,7 @@ function checkConditions(pattern: JsonObject, resource: JsonValue | undefined): 
 }
 
 function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, type: Anchor['type']): string | undefined {
-  for (const key of Object.keys(pattern)) {
+  for (const key in pattern) {
     const anchor = parseAnchor(key);
     if (anchor?.type !== type) continue;
     if (!isJsonObject(resource) || !hasOwn(resource, anchor.key)) {
@@ -219,7 +259,11 @@ function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, 
     const expected = pattern[key];
     const actual = resource[anchor.key];
     // A condition holding `+()` anchors only asks for the key to exist; the anchors then apply inside.
-    if (handleAddIfNotPresent(expected, actual) > 0) continue;
+    if (isJsonObject(expected) && hasAddIfNotPresent(expected)) {
+      const resolved = resolveAddIfNotPresent(expected, actual);
+      if (resolved !== expected) setOwn(pattern, key, resolved);
+      continue;
+    }
     if (matchPattern(asConditionOperand(actual), asConditionOperand(expected)) !== 'pass') {
       return `"${anchor.key}" does not match ${JSON.stringify(expected)}`;
     }
@@ -239,7 +283,7 @@ function hasAnchors(node: JsonValue, accept: (a: Anchor) => boolean): boolean {
   if (typeof node === 'string') return isConditionLike(parseAnchor(node));
   if (Array.isArray(node)) return node.some((n) => hasAnchors(n, accept));
   if (!isJsonObject(node)) return false;
-  for (const key of Object.keys(node)) {
+  for (const key in node) {
     const anchor = parseAnchor(key);
     if (anchor && accept(anchor)) return true;
     const value = node[key];
@@ -277,16 +321,41 @@ function deleteAnchorsInMap(node: JsonObject): JsonObject | typeof GONE {
   if (hasAnchorKey(node)) {
     const anchored = stripChildren(node, ALWAYS, isConditionKey);
     if (anchored.gone) map = without(node, anchored.gone);
-    if (anchored.kept) {
-      for (const key of Object.keys(map)) {
-        const anchor = parseAnchor(key);
-        if (isConditionLike(anchor)) renameKey(map, key, anchor!.key);
-      }
-    }
+    if (anchored.kept) map = unwrapConditionKeys(map);
   }
   const children = stripChildren(map, NEVER);
   if (!children.kept) return GONE;
   return children.gone ? without(map, children.gone) : map;
+}
+
+/**
+ * `(key)` and `<(key)` keys renamed to `key` where they stand: the map itself when it has none, else a map
+ * rebuilt in one pass, or edited key by key when a new key could itself read as an anchor (as in
+ * resolveAddIfNotPresent).
+ */
+function unwrapConditionKeys(map: JsonObject): JsonObject {
+  let found = false;
+  let oneByOne = false;
+  for (const key in map) {
+    const anchor = parseAnchor(key);
+    if (!isConditionLike(anchor)) continue;
+    found = true;
+    if (anchor!.key.includes('(')) oneByOne = true;
+  }
+  if (!found) return map;
+  if (oneByOne) {
+    for (const key of Object.keys(map)) {
+      const anchor = parseAnchor(key);
+      if (isConditionLike(anchor)) renameKey(map, key, anchor!.key);
+    }
+    return map;
+  }
+  const out: JsonObject = {};
+  for (const key in map) {
+    const anchor = parseAnchor(key);
+    setOwn(out, isConditionLike(anchor) ? anchor!.key : key, map[key]);
+  }
+  return out;
 }
 
 /**
@@ -297,7 +366,7 @@ function deleteAnchorsInMap(node: JsonObject): JsonObject | typeof GONE {
 function stripChildren(map: JsonObject, deleteScalar: (key: string) => boolean, selected?: (key: string) => boolean): { gone?: string[]; kept: boolean } {
   let kept = false;
   let gone: string[] | undefined;
-  for (const key of Object.keys(map)) {
+  for (const key in map) {
     if (selected && !selected(key)) continue;
     const child = map[key];
     const stripped = deleteAnchors(child, deleteScalar(key));

@@ -1,10 +1,10 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { estimatedScalarSize, estimatedSizeUpTo, getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
 import { mergesLists } from './patch-strategy.js';
-import { isPlainMapType, isPlainNormal } from './plain-maps.js';
+import { isPlainMapType, NOT_NORMAL, plainNormalSize } from './plain-maps.js';
 import { isFull, keyId, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
@@ -70,7 +70,7 @@ export function strategicMerge(resource: JsonValue, overlay: JsonValue, options:
   try {
     const infer = options.inferListMergeKey ?? false;
     const chain = options.chain?.serves(registry, infer) ? options.chain : undefined;
-    const merger = new Merger(registry, infer, options.cache?.normalizedFor(registry, infer), chain, options.guard);
+    const merger = new Merger(registry, infer, options.cache?.normalizedFor(registry, infer), chain, options.guard, options.cache?.sizes);
     const out = merger.walk(resource, overlay, root, undefined);
     if (!isJsonObject(out)) throw new StrategicMergeError('strategic merge: the patch deletes the whole resource');
     return { ok: true, value: out };
@@ -102,6 +102,12 @@ const KIND_NAMES: Record<Kind, string> = { map: 'MappingNode', list: 'SequenceNo
 /** The type a map was normalized under when there was none (its own apiVersion/kind decide). */
 const NO_TYPE: Atom = {};
 
+/** Where normalizing walks record sizes, and the largest they record (a measure's bound: past it sizes are partial). */
+export interface SizeRecord {
+  readonly memo: { set(value: object, size: number): unknown };
+  readonly limit: number;
+}
+
 /** Resource maps and keyed lists a walk without overlay gave back unchanged, with the types it used. */
 interface Normalized {
   readonly maps: Map<JsonObject, Atom>;
@@ -118,6 +124,13 @@ interface Normalized {
  */
 export class StrategicMergeCache {
   private bound: { registry: SchemaRegistry; infer: boolean; normalized: Normalized } | undefined;
+
+  /**
+   * `sizes`: where normalizing walks hand the estimated JSON sizes (src/json/size-estimate.ts) of the
+   * subtrees they found normalized, up to `limit` — the review's size memo (Kyverno's measure of each
+   * rule's output then finds them instead of walking those subtrees again).
+   */
+  constructor(readonly sizes?: SizeRecord) {}
 
   /** The memo for these options; undefined when the cache already serves other ones. */
   normalizedFor(registry: SchemaRegistry, infer: boolean): Normalized | undefined {
@@ -138,6 +151,13 @@ class Merger {
    * list item per level. Kept as a stack and formatted only when a message needs it.
    */
   private readonly at: (string | number | Tuple)[] = [];
+  /**
+   * The estimated size of `sized`, the value a normalizing walk of a map or list last gave back, when it
+   * knew it within the bound; a parent walk reads it only for the value its child's walk returned.
+   */
+  private sized: object | undefined;
+  private sizedAs = 0;
+  private readonly sizeLimit: number;
 
   constructor(
     private readonly registry: SchemaRegistry,
@@ -145,7 +165,23 @@ class Merger {
     private readonly normalized: Normalized | undefined,
     private readonly chain: StrategicMergeChain | undefined,
     private readonly guard: ReviewGuard | undefined,
-  ) {}
+    private readonly sizes: SizeRecord | undefined,
+  ) {
+    this.sizeLimit = sizes ? sizes.limit : -1;
+  }
+
+  /** The size of `value` (a map or list just walked), or -1 when its walk did not know it. */
+  private sizeOf(value: Walked): number {
+    return value === this.sized && value !== undefined ? this.sizedAs : -1;
+  }
+
+  /** Records `size` for `value` when known and within the bound (-1: unknown). */
+  private sizedResult(value: object, size: number): void {
+    if (size < 0 || size > this.sizeLimit) return;
+    this.sizes!.memo.set(value, size);
+    this.sized = value;
+    this.sizedAs = size;
+  }
 
   /** The path of the node being walked, as messages show it (`.spec.containers[web]`). */
   path(): string {
@@ -267,27 +303,40 @@ class Merger {
     const typeSeen = type ? resolve(type) : NO_TYPE;
     if (this.normalized?.maps.get(dest) === typeSeen) return dest;
     // No keyed list can be below it: without nulls the map is its own normalized form (no typed walk).
-    if (type !== undefined && isPlainMapType(typeSeen) && isPlainNormal(dest, typeSeen, this.guard)) {
-      this.normalized?.maps.set(dest, typeSeen);
-      return dest;
+    if (type !== undefined && isPlainMapType(typeSeen)) {
+      const size = plainNormalSize(dest, typeSeen, this.guard, this.sizeLimit);
+      if (size !== NOT_NORMAL) {
+        this.normalized?.maps.set(dest, typeSeen);
+        this.sizedResult(dest, size);
+        return dest;
+      }
     }
     type ??= rootType(this.registry, dest);
     const def = type ? resolve(type).map : undefined;
     const outer = this.clean;
     this.clean = true;
     let out: JsonObject | undefined;
+    // The size of what comes back, member by member (-1 once a member's is not known).
+    let size = 2;
     // for-in, not Object.keys: this walk visits every map of a resource, and most come back unchanged.
     for (const name in dest) {
       if (!hasOwn(dest, name)) continue;
       const v = dest[name];
       let r: Walked = v;
       if (v === null) r = undefined;
-      else if (typeof v === 'object') r = this.walkField(v, undefined, def, name);
+      else if (typeof v === 'object') {
+        r = this.walkField(v, undefined, def, name);
+        if (size >= 0 && r !== undefined && r !== null && r !== DELETE) {
+          const s = this.sizeOf(r);
+          size = s >= 0 ? size + name.length + 3 + s : -1;
+        }
+      } else if (size >= 0) size += name.length + 3 + (typeof v === 'string' ? v.length + 2 : estimatedScalarSize(v));
       if (r !== v && out === undefined) out = fieldsBefore(dest, name);
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
     if (this.clean) this.normalized?.maps.set(out ?? dest, typeSeen);
     this.clean &&= outer;
+    if (this.sizes) this.sizedResult(out ?? dest, size);
     return out ?? dest;
   }
 
@@ -312,7 +361,12 @@ class Merger {
 
   private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, type: TypeRef | undefined, field: FieldDef | undefined): Walked {
     const keys = this.listKeys(type, field, dest, origin);
-    if (keys === undefined) return origin !== undefined ? origin : dest; // replaced whole (null clears)
+    if (keys === undefined) {
+      // Replaced whole (null clears), or kept whole without overlay: then measured for its parent's size.
+      if (origin !== undefined) return origin;
+      if (dest && this.sizes) this.sizedResult(dest, estimatedSizeUpTo(dest, this.sizeLimit, this.guard));
+      return dest;
+    }
     const tracked = dest ? this.chain?.tracked(dest) : undefined;
     if (tracked !== undefined) {
       const elemSeen = resolveElem(type);
@@ -353,6 +407,7 @@ class Merger {
     const ids: string[] = [];
     let seen: Set<string> | undefined;
     let out: JsonArray | undefined;
+    let size = 2;
     for (let i = 0; i < dest.length; i++) {
       const item = dest[i];
       const id = keyId(item, keys);
@@ -369,9 +424,14 @@ class Merger {
       const r = this.walk(item, undefined, elem, undefined);
       this.at.pop();
       if (r === undefined || r === null || r === DELETE || isEmptyMap(r)) return undefined;
+      if (size >= 0) {
+        const s = this.sizeOf(r);
+        size = s >= 0 ? size + s + 1 : -1;
+      }
       if (r !== item && out === undefined) out = sliceArray(dest, 0, i);
       if (out !== undefined) out.push(r);
     }
+    if (this.sizes) this.sizedResult(out ?? dest, size);
     if (out !== undefined) return out;
     this.normalized?.lists.set(dest, { elem: elemSeen, keys });
     return dest;

@@ -6,7 +6,7 @@
  * tells without the typed walk (./merge.ts normalizeMap).
  */
 import type { ReviewGuard } from '../../guard/index.js';
-import { hasOwn, type JsonObject } from '../../json/index.js';
+import { estimatedScalarSize, estimatedSizeUpTo, hasOwn, type JsonObject } from '../../json/index.js';
 import { resolve, type Atom, type FieldDef, type TypeRef } from '../types.js';
 import { mergesLists } from './patch-strategy.js';
 
@@ -40,27 +40,42 @@ function plainMember(atom: Atom, field: FieldDef | undefined): boolean {
   return atom.map === undefined || isPlainMapType(atom);
 }
 
+/** What plainNormalSize answers for a map the normalizing walk would change. */
+export const NOT_NORMAL = -1;
+
 /**
  * Does the map (of a plain map type) come back from the normalizing walk as it is: no null in it or in
  * the maps below, and no undeclared key holding an object where the type has no type for such keys?
- * Lists are not looked into (the walk keeps them whole). Ticks the guard once per map.
+ * Lists are kept whole by the walk. Answers NOT_NORMAL when it would change, else the map's estimated
+ * JSON size (src/json/size-estimate.ts; lists measured up to `limit`), which is exact up to `limit` and
+ * some number above it past that. Ticks the guard once per map or list.
  */
-export function isPlainNormal(map: JsonObject, atom: Atom, guard: ReviewGuard | undefined): boolean {
+export function plainNormalSize(map: JsonObject, atom: Atom, guard: ReviewGuard | undefined, limit: number): number {
   guard?.tick();
   const def = atom.map!;
+  let size = 2;
   for (const name in map) {
     // for-in lists inherited enumerable keys too: only own ones belong to the map.
     if (!hasOwn(map, name)) continue;
     const v = map[name];
-    if (v === null) return false;
-    if (typeof v !== 'object') continue;
+    if (v === null) return NOT_NORMAL;
+    if (typeof v !== 'object') {
+      size += name.length + 3 + (typeof v === 'string' ? v.length + 2 : estimatedScalarSize(v));
+      continue;
+    }
     const field = def.fields?.get(name);
     const type: TypeRef | undefined = field ? field.type : def.elem;
     // An undeclared key without a type: the walk would look for an embedded kind (or infer list keys).
-    if (type === undefined) return false;
-    if (Array.isArray(v)) continue;
+    if (type === undefined) return NOT_NORMAL;
+    if (Array.isArray(v)) {
+      size += name.length + 3 + estimatedSizeUpTo(v, limit, guard);
+      continue;
+    }
     const child = resolve(type);
-    if (child.map === undefined || !isPlainNormal(v, child, guard)) return false;
+    if (child.map === undefined) return NOT_NORMAL;
+    const childSize = plainNormalSize(v, child, guard, limit);
+    if (childSize === NOT_NORMAL) return NOT_NORMAL;
+    size += name.length + 3 + childSize;
   }
-  return true;
+  return size;
 }
