@@ -7,4 +7,4 @@ export { jsonEqual } from './equal.js';
 export { getOwn, hasOwn, ownMember, setOwn } from './own.js';
 export { decodesToItself, utf8Length } from './utf8.js';
 export { needsJsonEscape } from './escape.js';
-export { estimatedScalarSize, estimatedSizeUpTo } from './size-estimate.js';
+export { estimatedLeafSize, estimatedSize, type SizeMemo } from './size-estimate.js';

@@ -2,14 +2,24 @@
  * The estimate of a value's length as JSON text that Kyverno's size bound uses (src/kyverno/measure.ts):
  * strings by UTF-16 length plus quotes, integers by their digits (and sign), other numbers as 8, booleans
  * 5, null 4; an object 2 plus, per member, its key's length plus 3 and its value's size; an array 2 plus,
- * per item, its size plus 1. One formula for every walk that computes it (the measure's, with its memo,
- * and the strategic merge's normalizing walk, which hands the sizes it found to that memo), so that
- * the sizes agree wherever they were computed.
+ * per item, its size plus 1. One formula for every walk that computes it (Kyverno's measures and
+ * JMESPath's, and the strategic merge's normalizing walk, which hands the sizes it found to a measure's
+ * memo), so that the sizes agree wherever they were computed.
  */
 
-/** The estimate for a number, boolean or null (anything else that is not a string or container counts as null). */
-export function estimatedScalarSize(value: unknown): number {
+import { hasOwn } from './own.js';
+
+/** Sizes of measured arrays and objects: a WeakMap, or a Map that lives no longer than the values it holds. */
+export interface SizeMemo {
+  get(value: object): number | undefined;
+  set(value: object, size: number): unknown;
+}
+
+/** The estimate for a string, number, boolean or null (anything else that is not a container counts as null). */
+export function estimatedLeafSize(value: unknown): number {
   switch (typeof value) {
+    case 'string':
+      return value.length + 2;
     case 'number':
       return numberSize(value);
     case 'boolean':
@@ -28,26 +38,36 @@ function numberSize(n: number): number {
 }
 
 /**
- * The estimate of `value` without memo: exact up to `limit`, some number above `limit` once past it
- * (the walk stops there). `ticker.tick()` once per array or object (a review guard's deadline).
+ * The estimate of `value`: exact up to `limit`, some number above `limit` once past it (the walk stops
+ * there). Arrays and objects measured whole are remembered in `memo` when given, and found there again
+ * (values that share subtrees then cost one walk of each). `ticker.tick()` once per array or object
+ * walked (a review guard's deadline).
  */
-export function estimatedSizeUpTo(value: unknown, limit: number, ticker?: { tick(): void }): number {
+export function estimatedSize(value: unknown, memo: SizeMemo | undefined, limit: number, ticker?: { tick(): void }): number {
+  // A string first: most of a document's leaves.
   if (typeof value === 'string') return value.length + 2;
-  if (typeof value !== 'object' || value === null) return estimatedScalarSize(value);
+  if (typeof value === 'object' && value !== null) return containerSize(value, memo, limit, ticker);
+  return estimatedLeafSize(value);
+}
+
+function containerSize(value: object, memo: SizeMemo | undefined, limit: number, ticker: { tick(): void } | undefined): number {
+  const known = memo?.get(value);
+  if (known !== undefined) return known;
   ticker?.tick();
   let total = 2;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      total += estimatedSizeUpTo(value[i], limit, ticker) + 1;
+      total += estimatedSize(value[i], memo, limit, ticker) + 1;
+      if (total > limit) return total; // partial: not remembered
+    }
+  } else {
+    const object = value as Record<string, unknown>;
+    for (const key in object) {
+      if (!hasOwn(object, key)) continue;
+      total += key.length + 3 + estimatedSize(object[key], memo, limit, ticker);
       if (total > limit) return total;
     }
-    return total;
   }
-  const object = value as Record<string, unknown>;
-  for (const key in object) {
-    if (!Object.prototype.hasOwnProperty.call(object, key)) continue;
-    total += key.length + 3 + estimatedSizeUpTo(object[key], limit, ticker);
-    if (total > limit) return total;
-  }
+  memo?.set(value, total);
   return total;
 }

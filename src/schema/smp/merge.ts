@@ -1,5 +1,5 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { estimatedScalarSize, estimatedSizeUpTo, getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { estimatedLeafSize, estimatedSize, getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
@@ -330,7 +330,7 @@ class Merger {
           const s = this.sizeOf(r);
           size = s >= 0 ? size + name.length + 3 + s : -1;
         }
-      } else if (size >= 0) size += name.length + 3 + (typeof v === 'string' ? v.length + 2 : estimatedScalarSize(v));
+      } else if (size >= 0) size += name.length + 3 + estimatedLeafSize(v);
       if (r !== v && out === undefined) out = fieldsBefore(dest, name);
       if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     }
@@ -364,7 +364,7 @@ class Merger {
     if (keys === undefined) {
       // Replaced whole (null clears), or kept whole without overlay: then measured for its parent's size.
       if (origin !== undefined) return origin;
-      if (dest && this.sizes) this.sizedResult(dest, estimatedSizeUpTo(dest, this.sizeLimit, this.guard));
+      if (dest && this.sizes) this.sizedResult(dest, estimatedSize(dest, undefined, this.sizeLimit, this.guard));
       return dest;
     }
     const tracked = dest ? this.chain?.tracked(dest) : undefined;

@@ -6,7 +6,7 @@
  * tells without the typed walk (./merge.ts normalizeMap).
  */
 import type { ReviewGuard } from '../../guard/index.js';
-import { estimatedScalarSize, estimatedSizeUpTo, hasOwn, type JsonObject } from '../../json/index.js';
+import { estimatedLeafSize, estimatedSize, hasOwn, type JsonObject } from '../../json/index.js';
 import { resolve, type Atom, type FieldDef, type TypeRef } from '../types.js';
 import { mergesLists } from './patch-strategy.js';
 
@@ -60,7 +60,7 @@ export function plainNormalSize(map: JsonObject, atom: Atom, guard: ReviewGuard 
     const v = map[name];
     if (v === null) return NOT_NORMAL;
     if (typeof v !== 'object') {
-      size += name.length + 3 + (typeof v === 'string' ? v.length + 2 : estimatedScalarSize(v));
+      size += name.length + 3 + estimatedLeafSize(v);
       continue;
     }
     const field = def.fields?.get(name);
@@ -68,7 +68,7 @@ export function plainNormalSize(map: JsonObject, atom: Atom, guard: ReviewGuard 
     // An undeclared key without a type: the walk would look for an embedded kind (or infer list keys).
     if (type === undefined) return NOT_NORMAL;
     if (Array.isArray(v)) {
-      size += name.length + 3 + estimatedSizeUpTo(v, limit, guard);
+      size += name.length + 3 + estimatedSize(v, undefined, limit, guard);
       continue;
     }
     const child = resolve(type);
