@@ -204,16 +204,33 @@ function appendNamedCopy(pattern: JsonValue[], candidate: JsonValue, resourceIte
 
 /**
  * The map with its `+(key)` anchors resolved against the resource's map: removed where the resource has
- * `key`, else renamed to `key` where it stands. The map itself when it has none; else a map rebuilt in
- * one pass (V8's `delete` is a runtime call), or, when a new key could itself read as an anchor, the map
- * edited key by key as the snapshot of its keys comes (a later key then sees what earlier edits made).
+ * `key`, else renamed to `key` where it stands (see editAnchorKeys).
  */
 function resolveAddIfNotPresent(map: JsonObject, resource: JsonValue | undefined): JsonObject {
+  return editAnchorKeys(map, isAddIfNotPresent, addedUnlessPresent, resource);
+}
+
+const isAddIfNotPresent = (anchor: Anchor) => anchor.type === 'addIfNotPresent';
+const addedUnlessPresent = (anchor: Anchor, resource: JsonValue | undefined) => (isJsonObject(resource) && hasOwn(resource, anchor.key) ? undefined : anchor.key);
+
+/**
+ * The map with each anchor key that `edits` picks renamed to what `newKey` gives, or removed when it gives
+ * undefined. The map itself when `edits` picks none; else a map rebuilt in one pass (V8's `delete` is a
+ * runtime call), or, when a new key could itself read as an anchor, the map edited key by key as the
+ * snapshot of its keys comes (a later key then sees what earlier edits made). Either way, renamed keys that
+ * meet another key keep the first one's place and the last one's value.
+ */
+function editAnchorKeys(
+  map: JsonObject,
+  edits: (anchor: Anchor) => boolean,
+  newKey: (anchor: Anchor, resource: JsonValue | undefined) => string | undefined,
+  resource?: JsonValue,
+): JsonObject {
   let found = false;
   let oneByOne = false;
   for (const key in map) {
     const anchor = parseAnchor(key);
-    if (anchor?.type !== 'addIfNotPresent') continue;
+    if (!anchor || !edits(anchor)) continue;
     found = true;
     if (anchor.key.includes('(')) oneByOne = true;
   }
@@ -221,18 +238,18 @@ function resolveAddIfNotPresent(map: JsonObject, resource: JsonValue | undefined
   if (oneByOne) {
     for (const key of Object.keys(map)) {
       const anchor = parseAnchor(key);
-      if (anchor?.type !== 'addIfNotPresent') continue;
-      if (isJsonObject(resource) && hasOwn(resource, anchor.key)) removeKey(map, key);
-      else renameKey(map, key, anchor.key);
+      if (!anchor || !edits(anchor)) continue;
+      const to = newKey(anchor, resource);
+      if (to === undefined) removeKey(map, key);
+      else renameKey(map, key, to);
     }
     return map;
   }
-  // Renamed keys that meet another key keep the first one's place and the last one's value, as key by key.
   const out: JsonObject = {};
   for (const key in map) {
     const anchor = parseAnchor(key);
-    if (anchor?.type !== 'addIfNotPresent') setOwn(out, key, map[key]);
-    else if (!(isJsonObject(resource) && hasOwn(resource, anchor.key))) setOwn(out, anchor.key, map[key]);
+    const to = anchor && edits(anchor) ? newKey(anchor, resource) : key;
+    if (to !== undefined) setOwn(out, to, map[key]);
   }
   return out;
 }
@@ -328,35 +345,12 @@ function deleteAnchorsInMap(node: JsonObject): JsonObject | typeof GONE {
   return children.gone ? without(map, children.gone) : map;
 }
 
-/**
- * `(key)` and `<(key)` keys renamed to `key` where they stand: the map itself when it has none, else a map
- * rebuilt in one pass, or edited key by key when a new key could itself read as an anchor (as in
- * resolveAddIfNotPresent).
- */
+/** `(key)` and `<(key)` keys renamed to `key` where they stand (see editAnchorKeys). */
 function unwrapConditionKeys(map: JsonObject): JsonObject {
-  let found = false;
-  let oneByOne = false;
-  for (const key in map) {
-    const anchor = parseAnchor(key);
-    if (!isConditionLike(anchor)) continue;
-    found = true;
-    if (anchor!.key.includes('(')) oneByOne = true;
-  }
-  if (!found) return map;
-  if (oneByOne) {
-    for (const key of Object.keys(map)) {
-      const anchor = parseAnchor(key);
-      if (isConditionLike(anchor)) renameKey(map, key, anchor!.key);
-    }
-    return map;
-  }
-  const out: JsonObject = {};
-  for (const key in map) {
-    const anchor = parseAnchor(key);
-    setOwn(out, isConditionLike(anchor) ? anchor!.key : key, map[key]);
-  }
-  return out;
+  return editAnchorKeys(map, isConditionLike, unwrapped);
 }
+
+const unwrapped = (anchor: Anchor) => anchor.key;
 
 /**
  * Deletes the anchors of `map`'s children (those `selected` picks, or all), a scalar child going too when
