@@ -16,8 +16,11 @@ import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/help
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
 
-function post(app: ReturnType<typeof createApp>, signal?: AbortSignal): Promise<Response> {
-  return Promise.resolve(app.app.fetch(new Request('http://x/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) })));
+/** The same Pod updated, which the CREATE-only label policies do not match. */
+const UPDATE_REVIEW = REVIEW.replace('"operation": "CREATE"', '"operation": "UPDATE"');
+
+function post(app: ReturnType<typeof createApp>, signal?: AbortSignal, body = REVIEW): Promise<Response> {
+  return Promise.resolve(app.app.fetch(new Request('http://x/mutate', { method: 'POST', body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) })));
 }
 
 let entry: WorkerEntry;
@@ -59,10 +62,14 @@ describe('the review pool', () => {
       return { allowed: false, status: { code: 403, message: `stopped (${reason}) at ${set.mutatingPolicies[ordinal].policy.name}` }, outcomes: [], warnings: [], auditAnnotations: {} };
     };
     const reviews = pool({ answerStopped, graceMs: 100 });
-    const state = refresherState(labelPolicy('slow', 'slow', 100, SLOW_CONDITION));
-    // First a review with time enough: the worker then holds the set, and the next one starts at once.
+    // Seconds of work even on a fast machine (16 million comprehension steps), against a 200 ms deadline.
+    const state = refresherState(labelPolicy('slow', 'slow', 100, SLOW_CONDITION, 16));
+    // First a review the policy does not match (an UPDATE): the worker then holds the set, and the slow
+    // one starts at once.
     const patient = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
-    expect((await post(patient)).status).toBe(200);
+    const unmatched = (await (await post(patient, undefined, UPDATE_REVIEW)).json()) as { response: { allowed: boolean; patch?: string } };
+    expect(unmatched.response).toMatchObject({ allowed: true });
+    expect(unmatched.response.patch).toBeUndefined();
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 200 } });
     reviews.registerMetrics(app.metrics.registry);
     const reply = (await (await post(app)).json()) as { response: { allowed: boolean; status: { message: string } } };

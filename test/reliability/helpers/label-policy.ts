@@ -15,9 +15,13 @@ export const SLOW_CONDITION = `${DIGITS}.all(a, ${DIGITS}.all(b, ${DIGITS}.all(c
 
 /**
  * Policy `name` adding the label `label: "yes"` to created Pods (failurePolicy Fail), with `bindings`
- * bindings named `<name>-<i>`; each binding evaluates `condition` when given.
+ * bindings named `<name>-<i>`; each binding evaluates `condition` when given, `conditionCopies` times (as
+ * that many matchConditions): a review `conditionCopies` times as slow, without more documents to load.
  */
-export function labelPolicy(name: string, label: string, bindings: number, condition?: string): string {
+export function labelPolicy(name: string, label: string, bindings: number, condition?: string, conditionCopies = 1): string {
+  const conditions = condition
+    ? `  matchConditions:\n${Array.from({ length: conditionCopies }, (_, i) => `    - {name: slow-${i}, expression: '${condition}'}\n`).join('')}`
+    : '';
   let yaml = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata: {name: ${name}}
@@ -26,7 +30,7 @@ spec:
     resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
   failurePolicy: Fail
   reinvocationPolicy: Never
-${condition ? `  matchConditions: [{name: slow, expression: '${condition}'}]\n` : ''}  mutations:
+${conditions}  mutations:
     - patchType: ApplyConfiguration
       applyConfiguration:
         expression: 'Object{metadata: Object.metadata{labels: {"${label}": "yes"}}}'
