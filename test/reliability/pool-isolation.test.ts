@@ -6,7 +6,8 @@
  *
  * The heavy policy: matchConditions of 10^4 CEL comprehension steps each (well inside the cost limit),
  * evaluated for every binding; a few hundred bindings with three of them make a review of seconds even on a
- * fast machine (one that did the single-condition review in 0.6 s raced the assertions about order).
+ * fast machine (where the single-condition review took 0.6 s, little more than the assertions about order
+ * need while it runs).
  */
 import { request as httpRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
