@@ -1,5 +1,5 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { estimatedLeafSize, estimatedSize, getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { estimatedLeafSize, estimatedSize, getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue, type SizeMemo } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
@@ -104,7 +104,7 @@ const NO_TYPE: Atom = {};
 
 /** Where normalizing walks record sizes, and the largest they record (a measure's bound: past it sizes are partial). */
 export interface SizeRecord {
-  readonly memo: { set(value: object, size: number): unknown };
+  readonly memo: Pick<SizeMemo, 'set'>;
   readonly limit: number;
 }
 
