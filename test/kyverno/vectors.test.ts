@@ -63,6 +63,7 @@ function admissionRequest(v: Vector, object: JsonValue, namespace: string): Admi
     resource: { group, version, resource: `${kind.toLowerCase()}s` },
     name: typeof meta(object).name === 'string' ? (meta(object).name as string) : '',
     namespace,
+    ...(v.request?.subResource ? { subResource: v.request.subResource } : {}),
     operation,
     userInfo: (v.request?.userInfo as AdmissionRequest['userInfo']) ?? {},
     object: operation === 'DELETE' ? null : object,
@@ -92,6 +93,8 @@ async function runEngine(v: Vector): Promise<EngineRun> {
   const result = await runKyvernoPolicies(policies, {
     request: admissionRequest(v, resource, namespace),
     namespaceLabels: v.namespaceLabels?.[namespace],
+    roles: v.request?.roles,
+    clusterRoles: v.request?.clusterRoles,
     sources: sourcesFor(v.name),
     values,
   });
@@ -161,6 +164,10 @@ async function checkEngine(v: Vector): Promise<void> {
     expect(statusOf(result, rule), `rule ${rule}`).toContain(status);
   }
   if (e.ruleCount !== undefined) expect(outcomes.length).toBe(e.ruleCount);
+  if (e.allowed) expect(result.rejection, 'the request must be admitted').toBeUndefined();
+  for (const warning of e.warnings ?? []) {
+    expect(result.warnings.some((w) => w.includes(warning)), `a warning containing ${warning}: ${JSON.stringify(result.warnings)}`).toBe(true);
+  }
   // With ruleStatus, `skipped` describes those rules (checked above); other rules may still apply.
   if (e.skipped && !e.ruleStatus) expect(result.changed, 'nothing should change').toBe(false);
   expectPatched(v, input, result.object);

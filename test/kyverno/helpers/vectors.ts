@@ -16,7 +16,7 @@ export interface Vector {
   policies?: JsonObject[];
   resource?: JsonValue;
   oldResource?: JsonValue;
-  request?: { operation?: string; namespace?: string; userInfo?: JsonObject };
+  request?: { operation?: string; namespace?: string; subResource?: string; userInfo?: JsonObject; roles?: string[]; clusterRoles?: string[] };
   namespaceLabels?: Record<string, Record<string, string>>;
   context?: JsonObject;
   rule?: JsonObject;
@@ -41,6 +41,8 @@ export interface Vector {
     status?: string;
     ruleStatus?: Record<string, string>;
     ruleCount?: number;
+    warnings?: string[];
+    allowed?: boolean;
   };
   notes?: string[];
 }
