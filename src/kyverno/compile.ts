@@ -196,6 +196,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     const rule = compileRule(raw, path, report);
     if (rule) rules.push(rule);
   });
+  processingProblems(spec, rawRules, report);
   if (report.problems.length > 0) return undefined;
   // A generated rule repeats its source rule's findings and references: they are reported once.
   const declared = report.mark();
@@ -216,6 +217,29 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     emitWarning: emitWarning === true,
     rules,
   };
+}
+
+/** A field Kyverno reads as set: present, not null, and for objects and lists not empty. */
+function isSet(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isJsonObject(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/**
+ * Where a policy may run, as Kyverno's policy validation decides it (pkg/validation/policy): not
+ * nowhere (admission and background both off), and only validate rules may run in the background
+ * alone; Kyverno refuses a policy with mutate, generate or verifyImages rules and `admission: false`.
+ */
+function processingProblems(spec: JsonObject, rules: readonly JsonValue[], report: Report): void {
+  if (getOwn(spec, 'admission') !== false) return;
+  if (getOwn(spec, 'background') === false) {
+    report.error('spec.admission', 'disabling both admission and background processing is not allowed');
+    return;
+  }
+  const kept = rules.some((r) => isJsonObject(r) && ['mutate', 'generate', 'verifyImages'].some((k) => isSet(getOwn(r, k))));
+  if (kept) report.error('spec.admission', 'disabling admission processing is only allowed with validation policies');
 }
 
 function enumField<T extends string>(obj: JsonObject, key: string, allowed: readonly T[], fallback: T, at: string, report: Report): T {

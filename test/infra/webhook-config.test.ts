@@ -218,14 +218,14 @@ spec:
     expect(stderr).toMatch(/warning: .*its resource is taken to be "certificates"/);
   });
 
-  it('leaves out policies that never run at admission', async () => {
+  it('leaves out a mutate policy that turns admission off (Kyverno refuses it)', async () => {
     const files = {
       'a.yaml': kyverno('background-only', '      any:\n      - resources: {kinds: [Secret]}\n', '  admission: false\n'),
       'b.yaml': kyverno('pods', '      any:\n      - resources: {kinds: [Pod], operations: [CREATE]}\n'),
     };
     const { webhook, stderr } = await generate(files, '--policies', 'a.yaml', 'b.yaml');
     expect(webhook.rules).toEqual([rule(['CREATE'], [''], ['*'], ['pods', 'pods/ephemeralcontainers'])]);
-    expect(stderr).toContain('not covered: ClusterPolicy/background-only: spec.admission is false');
+    expect(stderr).toContain('ClusterPolicy/background-only: spec.admission: disabling admission processing is only allowed with validation policies');
   });
 });
 

@@ -64,6 +64,8 @@ describe('problems name the field', () => {
       'spec.rules[0].mutate.foreach[0]',
       /nested foreach/,
     ],
+    ['admission off for a mutate policy', { admission: false, rules: [rule(psm)] }, 'spec.admission', /only allowed with validation policies/],
+    ['admission and background both off', { admission: false, background: false, rules: [rule(psm)] }, 'spec.admission', /both admission and background/],
   ];
   for (const [what, spec, path, message] of cases) {
     it(what, () => {
@@ -72,6 +74,13 @@ describe('problems name the field', () => {
       expect(found.find((p) => p.path === path)?.message).toMatch(message);
     });
   }
+});
+
+describe('accepted as Kyverno accepts them', () => {
+  const validateOnly = { name: 'v', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: { deny: {} } };
+  it('admission off for a policy of validate rules only (they run in the background)', () => {
+    expect(compileKyvernoPolicy(policy({ admission: false, rules: [validateOnly] })).ok).toBe(true);
+  });
 });
 
 describe('warnings', () => {
