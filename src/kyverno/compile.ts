@@ -187,6 +187,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     if (typeof ruleName !== 'string' || ruleName === '') report.error(`${path}.name`, 'is required');
     else if (names.has(ruleName)) report.error(`${path}.name`, `duplicate rule name "${ruleName}"`);
     else names.add(ruleName);
+    celPreconditionsOnMutate(raw, path, report);
     if (!hasOwn(raw, 'mutate')) {
       // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
       const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
@@ -240,6 +241,19 @@ function processingProblems(spec: JsonObject, rules: readonly JsonValue[], repor
   }
   const kept = rules.some((r) => isJsonObject(r) && ['mutate', 'generate', 'verifyImages'].some((k) => isSet(getOwn(r, k))));
   if (kept) report.error('spec.admission', 'disabling admission processing is only allowed with validation policies');
+}
+
+/**
+ * Kyverno refuses `celPreconditions` on a mutate rule (they belong to validate.cel), except beside a
+ * `foreach`, where its check is not reached and the field is ignored, as here.
+ */
+function celPreconditionsOnMutate(rule: JsonObject, path: string, report: Report): void {
+  const mutate = getOwn(rule, 'mutate');
+  const cel = getOwn(rule, 'celPreconditions');
+  if (cel === undefined || cel === null || !isJsonObject(mutate) || !isSet(mutate)) return;
+  const foreach = getOwn(mutate, 'foreach');
+  if (Array.isArray(foreach) && foreach.length > 0) return;
+  report.error(`${path}.celPreconditions`, 'celPrecondition can only be used with validate.cel');
 }
 
 function enumField<T extends string>(obj: JsonObject, key: string, allowed: readonly T[], fallback: T, at: string, report: Report): T {

@@ -66,6 +66,7 @@ describe('problems name the field', () => {
     ],
     ['admission off for a mutate policy', { admission: false, rules: [rule(psm)] }, 'spec.admission', /only allowed with validation policies/],
     ['admission and background both off', { admission: false, background: false, rules: [rule(psm)] }, 'spec.admission', /both admission and background/],
+    ['celPreconditions on a mutate rule', { rules: [rule({ ...psm, celPreconditions: [{ name: 'c', expression: 'true' }] })] }, 'spec.rules[0].celPreconditions', /only be used with validate.cel/],
   ];
   for (const [what, spec, path, message] of cases) {
     it(what, () => {
@@ -80,6 +81,10 @@ describe('accepted as Kyverno accepts them', () => {
   const validateOnly = { name: 'v', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: { deny: {} } };
   it('admission off for a policy of validate rules only (they run in the background)', () => {
     expect(compileKyvernoPolicy(policy({ admission: false, rules: [validateOnly] })).ok).toBe(true);
+  });
+  it('celPreconditions beside a foreach, which Kyverno does not check and ignores', () => {
+    const foreach = { mutate: { foreach: [{ list: 'request.object.spec.containers', patchStrategicMerge: { metadata: { labels: { a: 'b' } } } }] } };
+    expect(compileKyvernoPolicy(policy({ rules: [rule({ ...foreach, celPreconditions: [{ name: 'c', expression: 'true' }] })] })).ok).toBe(true);
   });
 });
 
