@@ -265,6 +265,18 @@ function checkSubstitute(v: Vector): void {
   }
 }
 
+/** Policy validation: whether the policy is accepted (Kyverno's policy webhook / Amender's compiler). */
+function checkCompile(v: Vector): void {
+  const [policy] = v.policies ?? [];
+  const result = compileKyvernoPolicy(policy ?? null);
+  if (v.expect.error !== undefined) {
+    expect(result.ok, 'the policy must be refused').toBe(false);
+    if (!result.ok) expectError(result.problems.map((p) => p.message).join('\n'), v.expect.error);
+  } else {
+    expect(result.ok ? [] : result.problems, 'the policy must be accepted').toEqual([]);
+  }
+}
+
 /**
  * Levels of Kyverno's own helpers that Amender has no counterpart for, with the reason: their vectors
  * stay in test/vectors for reference and are not run.
@@ -281,6 +293,7 @@ const CHECKS: Record<string, (v: Vector) => void | Promise<void>> = {
   patch: checkPatch,
   'smp-preprocess': checkPreprocess,
   substitute: checkSubstitute,
+  compile: checkCompile,
 };
 
 describe('Kyverno conformance vectors', () => {

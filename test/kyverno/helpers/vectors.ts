@@ -43,6 +43,7 @@ export interface Vector {
     ruleCount?: number;
     warnings?: string[];
     allowed?: boolean;
+    compiled?: boolean;
   };
   notes?: string[];
 }
