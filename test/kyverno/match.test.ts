@@ -57,8 +57,20 @@ describe('kinds', () => {
   });
   it('subresources', async () => {
     expect(await matches(resources({ kinds: ['Pod/exec'] }), { request: { subResource: 'exec' } })).toBe(true);
-    expect(await matches(resources({ kinds: ['Pod'] }), { request: { subResource: 'status' } })).toBe(true);
     expect(await matches(resources({ kinds: ['Pod/status'] }), { request: { subResource: 'exec' } })).toBe(false);
+    expect(await matches(resources({ kinds: ['Pod/status'] }))).toBe(false);
+  });
+  it('a kind without a subresource selects the resource, not its subresources', async () => {
+    for (const kinds of [['Pod'], ['v1/Pod'], ['*']]) {
+      expect(await matches(resources({ kinds }), { request: { subResource: 'status' } }), kinds[0]).toBe(false);
+    }
+    for (const kinds of [['Pod/*'], ['*/status'], ['*/*'], ['v1/Pod.status']]) {
+      expect(await matches(resources({ kinds }), { request: { subResource: 'status' } }), kinds[0]).toBe(true);
+    }
+    // `*` also selects no subresource at all.
+    expect(await matches(resources({ kinds: ['Pod/*'] }))).toBe(true);
+    // Pod rules see ephemeral-container updates.
+    expect(await matches(resources({ kinds: ['Pod'] }), { request: { subResource: 'ephemeralcontainers' } })).toBe(true);
   });
 });
 

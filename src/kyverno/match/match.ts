@@ -146,8 +146,9 @@ function kindMatches(k: KindSelector, s: MatchSubject): boolean {
   // The kind first: it decides for most rules, and most kinds are written without wildcards.
   if (k.kind !== s.kind && !wildcardMatch(k.kind, s.kind)) return false;
   if (!wildcardMatch(k.group, s.group) || !wildcardMatch(k.version, s.version)) return false;
-  if (k.subresource === '' || wildcardMatch(k.subresource, s.subresource)) return true;
-  // Kyverno lets Pod rules see ephemeral-container updates.
+  // An entry without a subresource selects the resource itself, not its subresources (`Pod` does not
+  // select pods/status, `Pod/*` and `*/*` do); only Pod rules also see ephemeral-container updates.
+  if (wildcardMatch(k.subresource, s.subresource)) return true;
   return s.group === '' && s.version === 'v1' && s.kind === 'Pod' && s.subresource === 'ephemeralcontainers';
 }
 
