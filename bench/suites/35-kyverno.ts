@@ -31,6 +31,7 @@ export function policies(): readonly CompiledKyvernoPolicy[] {
       kind: 'ClusterPolicy',
       metadata: { name: 'bench-labels', annotations: { 'pod-policies.kyverno.io/autogen-controllers': 'none' } },
       spec: {
+        background: false, // created-by reads request.userInfo, which Kyverno refuses in background mode
         rules: [
           podRule('team-label', { mutate: { patchStrategicMerge: { metadata: { labels: { owner: '{{ request.object.metadata.labels.team }}' } } } } }),
           podRule('safe-to-evict', { mutate: { patchStrategicMerge: { metadata: { annotations: { '+(cluster-autoscaler.kubernetes.io/safe-to-evict)': 'true' } } } } }),

@@ -7,6 +7,7 @@
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { isValidateOnly, parseAnchor } from './patchers/anchors.js';
 import { autogenRules } from './autogen.js';
+import { backgroundModeProblem } from './background-mode.js';
 import { documentVariableProblems, jmesPathProblem } from './check-expressions.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
@@ -198,6 +199,8 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     if (rule) rules.push(rule);
   });
   processingProblems(spec, rawRules, report);
+  const background = backgroundModeProblem(document, spec, rawRules);
+  if (background) report.error(background.path, background.message);
   if (report.problems.length > 0) return undefined;
   // A generated rule repeats its source rule's findings and references: they are reported once.
   const declared = report.mark();

@@ -171,6 +171,7 @@ results:
 kind: ClusterPolicy
 metadata: {name: env-label}
 spec:
+  background: false
   rules:
     - name: from-config
       match: {any: [{resources: {kinds: [Pod], namespaceSelector: {matchLabels: {env: prod}}}}]}

@@ -210,6 +210,7 @@ spec: {containers: [{name: a, image: nginx:1.27}]}
 
   it('review: a rule that needs roles is not run; the rest of the policy is', async () => {
     const policy = constructPolicy('admins', {
+      spec: { background: false },
       rules: [
         { name: 'admins-only', match: { any: [{ resources: { kinds: ['Pod'] }, clusterRoles: ['cluster-admin'] }] }, mutate: { patchStrategicMerge: { metadata: { labels: { admin: 'yes' } } } } },
         { name: 'everyone', mutate: { patchStrategicMerge: { metadata: { labels: { seen: 'yes' } } } } },

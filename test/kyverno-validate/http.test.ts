@@ -89,6 +89,7 @@ describe('/mutate runs what validate said runs', () => {
       }),
       constructPolicy('b-bad-function', { spec: { failurePolicy: 'Fail' }, rules: [{ name: 'r', mutate: { patchStrategicMerge: { metadata: { labels: { x: '{{ nope(request.object) }}' } } } } }] }),
       constructPolicy('c-roles', {
+        spec: { background: false },
         rules: [
           { name: 'admins', match: { any: [{ resources: { kinds: ['Pod'] }, clusterRoles: ['cluster-admin'] }] }, mutate: { patchStrategicMerge: { metadata: { labels: { admin: 'yes' } } } } },
           { name: 'not-admins', exclude: { any: [{ clusterRoles: ['cluster-admin'] }] }, mutate: { patchStrategicMerge: { metadata: { labels: { admin: 'no' } } } } },

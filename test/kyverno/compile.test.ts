@@ -88,6 +88,30 @@ describe('accepted as Kyverno accepts them', () => {
   });
 });
 
+describe('background mode (spec.background, true unless false): nothing about the requester', () => {
+  const user = rule({ mutate: { patchStrategicMerge: { metadata: { labels: { by: '{{ request.userInfo.username }}' } } } } });
+  it('refuses a variable about the requester', () => {
+    expect(problems(policy({ rules: [user] }))).toEqual([
+      { path: 'spec.background', message: expect.stringMatching(/^only select variables are allowed in background mode.*variable \{\{ request\.userInfo\.username \}\} is not allowed$/) },
+    ]);
+    const sa = rule({ mutate: { patchStrategicMerge: { metadata: { labels: { sa: '{{ serviceAccountName }}' } } } } });
+    expect(problems(policy({ rules: [sa] }))[0]?.path).toBe('spec.background');
+  });
+  it('refuses matching or excluding on subjects, roles or cluster roles', () => {
+    const subjects = rule({ ...psm, match: { any: [{ resources: { kinds: ['Pod'] } }, { resources: { kinds: ['Pod'] }, subjects: [{ kind: 'User', name: 'bob' }] }] } });
+    expect(problems(policy({ rules: [subjects] }))).toEqual([
+      { path: 'spec.rules[0].match.any[1].subjects', message: expect.stringMatching(/background mode.*invalid variable used at path: spec\/rules\[0\]\/match\/any\[1\]\/subjects$/) },
+    ]);
+    const roles = rule({ ...psm, exclude: { all: [{ clusterRoles: ['admin'] }] } });
+    expect(problems(policy({ rules: [roles] }))[0]?.path).toBe('spec.rules[0].exclude.all[0].clusterRoles');
+  });
+  it('accepts them with background: false, and other variables in any case', () => {
+    expect(compileKyvernoPolicy(policy({ background: false, rules: [user] })).ok).toBe(true);
+    const object = rule({ mutate: { patchStrategicMerge: { metadata: { labels: { sa: '{{ request.object.spec.serviceAccountName }}' } } } } });
+    expect(compileKyvernoPolicy(policy({ rules: [object] })).ok).toBe(true);
+  });
+});
+
 describe('warnings', () => {
   it('both patch kinds: strategic merge wins', () => {
     const result = compileKyvernoPolicy(policy({ rules: [rule({ mutate: { patchStrategicMerge: { a: 1 }, patchesJson6902: '[]' } })] }));

@@ -67,6 +67,7 @@ describe('bundled policies', () => {
       'kind: ClusterPolicy',
       'metadata: {name: owner-label}',
       'spec:',
+      '  background: false',
       '  rules:',
       '  - name: owner',
       '    match: {any: [{resources: {kinds: [Pod]}}]}',
