@@ -189,6 +189,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     else if (names.has(ruleName)) report.error(`${path}.name`, `duplicate rule name "${ruleName}"`);
     else names.add(ruleName);
     celPreconditionsOnMutate(raw, path, report);
+    selectionVariables(raw, path, report);
     if (!hasOwn(raw, 'mutate')) {
       // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
       const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
@@ -257,6 +258,21 @@ function celPreconditionsOnMutate(rule: JsonObject, path: string, report: Report
   const foreach = getOwn(mutate, 'foreach');
   if (Array.isArray(foreach) && foreach.length > 0) return;
   report.error(`${path}.celPreconditions`, 'celPrecondition can only be used with validate.cel');
+}
+
+/**
+ * Kyverno refuses `{{ }}` anywhere in a rule's exclude or match block (pkg/validation/policy, "should not
+ * have variables in … section"): what a rule selects is decided before any variable is known.
+ */
+function selectionVariables(rule: JsonObject, path: string, report: Report): void {
+  const name = getOwn(rule, 'name');
+  for (const section of ['exclude', 'match']) {
+    const block = getOwn(rule, section);
+    if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) {
+      report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
+      return;
+    }
+  }
 }
 
 function enumField<T extends string>(obj: JsonObject, key: string, allowed: readonly T[], fallback: T, at: string, report: Report): T {

@@ -66,6 +66,8 @@ describe('problems name the field', () => {
     ],
     ['admission off for a mutate policy', { admission: false, rules: [rule(psm)] }, 'spec.admission', /only allowed with validation policies/],
     ['admission and background both off', { admission: false, background: false, rules: [rule(psm)] }, 'spec.admission', /both admission and background/],
+    ['a variable in match', { rules: [rule({ ...psm, match: { any: [{ resources: { kinds: ['Pod'], names: ['{{ request.object.metadata.name }}'] } }] } })] }, 'spec.rules[0].match', /should not have variables in match section/],
+    ['a variable in exclude', { rules: [rule({ ...psm, exclude: { any: [{ resources: { namespaces: ['{{request.namespace}}'] } }] } })] }, 'spec.rules[0].exclude', /should not have variables in exclude section/],
     ['celPreconditions on a mutate rule', { rules: [rule({ ...psm, celPreconditions: [{ name: 'c', expression: 'true' }] })] }, 'spec.rules[0].celPreconditions', /only be used with validate.cel/],
   ];
   for (const [what, spec, path, message] of cases) {
