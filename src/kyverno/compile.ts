@@ -190,6 +190,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     else names.add(ruleName);
     celPreconditionsOnMutate(raw, path, report);
     selectionVariables(raw, path, report);
+    labelValues(raw, path, report);
     if (!hasOwn(raw, 'mutate')) {
       // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
       const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
@@ -271,6 +272,37 @@ function selectionVariables(rule: JsonObject, path: string, report: Report): voi
     if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) {
       report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
       return;
+    }
+  }
+}
+
+/**
+ * Kyverno refuses a strategic-merge overlay whose `metadata.labels` / `metadata.annotations` (or those of
+ * `spec.template.metadata`) hold a value that is not a string, null included (pkg/validation/policy
+ * isLabelAndAnnotationsString): it checks the rule's overlay, or the first foreach entry's. Kyverno
+ * looks at whichever of `metadata` and `spec` its map iteration meets first; here both must pass.
+ */
+function labelValues(rule: JsonObject, path: string, report: Report): void {
+  const mutate = getOwn(rule, 'mutate');
+  if (!isJsonObject(mutate)) return;
+  const foreach = getOwn(mutate, 'foreach');
+  let overlay = getOwn(mutate, 'patchStrategicMerge');
+  if (Array.isArray(foreach)) {
+    const first = foreach.find((f) => isJsonObject(f) && isJsonObject(getOwn(f, 'patchStrategicMerge')));
+    overlay = first === undefined ? undefined : getOwn(first as JsonObject, 'patchStrategicMerge');
+  }
+  if (!isJsonObject(overlay)) return;
+  const spec = getOwn(overlay, 'spec');
+  const template = isJsonObject(spec) ? getOwn(spec, 'template') : undefined;
+  const metadatas = [getOwn(overlay, 'metadata'), isJsonObject(template) ? getOwn(template, 'metadata') : undefined];
+  for (const metadata of metadatas) {
+    if (!isJsonObject(metadata)) continue;
+    for (const key of ['labels', 'annotations']) {
+      const values = getOwn(metadata, key);
+      if (isJsonObject(values) && Object.values(values).some((v) => typeof v !== 'string')) {
+        report.error(`${path}.mutate`, 'labels and annotations supports only string values, "use double quotes around the non string values"');
+        return;
+      }
     }
   }
 }

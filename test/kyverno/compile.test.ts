@@ -68,6 +68,13 @@ describe('problems name the field', () => {
     ['admission and background both off', { admission: false, background: false, rules: [rule(psm)] }, 'spec.admission', /both admission and background/],
     ['a variable in match', { rules: [rule({ ...psm, match: { any: [{ resources: { kinds: ['Pod'], names: ['{{ request.object.metadata.name }}'] } }] } })] }, 'spec.rules[0].match', /should not have variables in match section/],
     ['a variable in exclude', { rules: [rule({ ...psm, exclude: { any: [{ resources: { namespaces: ['{{request.namespace}}'] } }] } })] }, 'spec.rules[0].exclude', /should not have variables in exclude section/],
+    ['a label that is not a string', { rules: [rule({ mutate: { patchStrategicMerge: { metadata: { labels: { replicas: 3 } } } } })] }, 'spec.rules[0].mutate', /supports only string values/],
+    [
+      'a null template annotation in a foreach overlay',
+      { rules: [rule({ mutate: { foreach: [{ list: 'request.object.spec.containers', patchStrategicMerge: { spec: { template: { metadata: { annotations: { a: null } } } } } }] } })] },
+      'spec.rules[0].mutate',
+      /supports only string values/,
+    ],
     ['celPreconditions on a mutate rule', { rules: [rule({ ...psm, celPreconditions: [{ name: 'c', expression: 'true' }] })] }, 'spec.rules[0].celPreconditions', /only be used with validate.cel/],
   ];
   for (const [what, spec, path, message] of cases) {
