@@ -14,6 +14,7 @@ import { compile as compileJmesPath } from './jmespath/index.js';
 import { parseKindSelector } from './match/kinds.js';
 import { normalizeOperator } from './match/operators.js';
 import { compilePatchTemplate } from './patchers/patch-template.js';
+import { decodePatchValue, parsePatchText } from './patchers/json6902.js';
 import { compileSelector } from './match/selector.js';
 import type {
   CompiledKyvernoPolicy,
@@ -46,7 +47,8 @@ export interface PolicyProblem {
  * - `cluster`: a context entry only a cluster can fill (`apiCall`, `imageRegistry`, `globalReference`) —
  *   every request the rule matches fails. The set refuses the policy, unless context values stand in
  *   for such entries (`amender test`, `amender apply --values-file/--set`, as Kyverno's CLI).
- * - `required`: a match filter without `kinds`, which Kyverno refuses. The set refuses the policy.
+ * - `required`: what Kyverno refuses when the policy is created: a match filter without `kinds`, a
+ *   top-level `patchesJson6902` that does not decode. The set refuses the policy.
  * - `not-run`: the rule never runs at admission (`mutate.targets`; `roles`/`clusterRoles`, which an
  *   admission request does not carry, unless the caller gives them; validate / generate / verifyImages
  *   rules). The policy stays in force without that rule.
@@ -191,6 +193,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     celPreconditionsOnMutate(raw, path, report);
     selectionVariables(raw, path, report);
     labelValues(raw, path, report);
+    jsonPatchText(raw, path, report);
     if (!hasOwn(raw, 'mutate')) {
       // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
       const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
@@ -304,6 +307,26 @@ function labelValues(rule: JsonObject, path: string, report: Report): void {
         return;
       }
     }
+  }
+}
+
+/**
+ * Kyverno decodes a rule's top-level `patchesJson6902` when the policy is created, each variable standing
+ * in as one word (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
+ * unknown op, a missing `value`, or a path not starting with `/` refuses the policy. A `required`
+ * finding: a policy set refuses the policy; run directly, the rule fails when reached, as before.
+ */
+function jsonPatchText(rule: JsonObject, path: string, report: Report): void {
+  const mutate = getOwn(rule, 'mutate');
+  const text = isJsonObject(mutate) ? getOwn(mutate, 'patchesJson6902') : undefined;
+  if (typeof text !== 'string' || text.trim() === '') return;
+  const at = `${path}.mutate.patchesJson6902`;
+  try {
+    const ops = decodePatchValue(parsePatchText(text.replace(/\{\{(?:\{[^{}]*\}|[^{}])*\}\}/g, 'kyvernojsonpatchvariable')));
+    const relative = ops.find((op) => !op.path.startsWith('/'));
+    if (relative) report.find(at, `path must begin with a forward slash: ${relative.path} (Kyverno refuses the policy)`, 'required');
+  } catch (error) {
+    report.find(at, `${messageOf(error)} (Kyverno refuses the policy)`, 'required');
   }
 }
 

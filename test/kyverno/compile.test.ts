@@ -86,6 +86,23 @@ describe('problems name the field', () => {
   }
 });
 
+describe('a top-level JSON patch Kyverno would not decode when the policy is created', () => {
+  const findings = (patch: string) => {
+    const result = compileKyvernoPolicy(policy({ rules: [rule({ mutate: { patchesJson6902: patch } })] }));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    return result.findings.filter((f) => f.kind === 'required');
+  };
+  it('is a required finding (a policy set refuses the policy; run directly, the rule fails when reached)', () => {
+    expect(findings('- op: merge\n  path: /metadata/labels/x\n  value: y')[0]).toMatchObject({ path: 'spec.rules[0].mutate.patchesJson6902', message: /unsupported operation/ });
+    expect(findings('- op: add\n  path: metadata/labels/x\n  value: y')[0]?.message).toMatch(/JSON pointer|forward slash/);
+    expect(findings('- op: add\n  path: /metadata/labels/x')[0]?.message).toMatch(/value/);
+  });
+  it('variables stand in as words, in paths and values', () => {
+    expect(findings('- op: add\n  path: /metadata/labels/{{ request.object.metadata.name }}\n  value: {{ request.object.metadata.name }}')).toEqual([]);
+    expect(findings('[{"op": "replace", "path": "/metadata/name", "value": "x"}]')).toEqual([]);
+  });
+});
+
 describe('accepted as Kyverno accepts them', () => {
   const validateOnly = { name: 'v', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: { deny: {} } };
   it('admission off for a policy of validate rules only (they run in the background)', () => {
