@@ -8,6 +8,7 @@ import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue }
 import { isValidateOnly, parseAnchor } from './patchers/anchors.js';
 import { autogenRules } from './autogen.js';
 import { backgroundModeProblem } from './background-mode.js';
+import { wildcardKindsProblem } from './wildcard-kinds.js';
 import { documentVariableProblems, jmesPathProblem } from './check-expressions.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
@@ -206,6 +207,8 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
   processingProblems(spec, rawRules, report);
   const background = backgroundModeProblem(document, spec, rawRules);
   if (background) report.error(background.path, background.message);
+  const wildcard = wildcardKindsProblem(spec, rawRules);
+  if (wildcard) report.error(wildcard.path, wildcard.message);
   if (report.problems.length > 0) return undefined;
   // A generated rule repeats its source rule's findings and references: they are reported once.
   const declared = report.mark();

@@ -138,6 +138,34 @@ describe('background mode (spec.background, true unless false): nothing about th
   });
 });
 
+describe('a rule that selects every kind (kinds: ["*"]), as Kyverno validates it', () => {
+  const every = (r: JsonObject, kinds: JsonValue[] = ['*']): JsonObject => ({ name: 'w', match: { any: [{ resources: { kinds } }] }, ...r });
+  const metadataOverlay = { mutate: { patchStrategicMerge: { metadata: { annotations: { a: 'b' } } } } };
+  it('is refused in background mode', () => {
+    expect(problems(policy({ rules: [every(metadataOverlay)] }))).toEqual([
+      { path: 'spec.rules[0].match.any[0].resources.kinds', message: expect.stringMatching(/^wildcard policy not allowed in background mode\. Set spec\.background=false/) },
+    ]);
+    const excluded = { ...rule(psm), exclude: { resources: { kinds: ['*'] } } };
+    expect(problems(policy({ rules: [excluded] }))[0]?.path).toBe('spec.rules[0].exclude.resources.kinds');
+  });
+  it('names no other kind beside it', () => {
+    expect(problems(policy({ background: false, rules: [every(metadataOverlay, ['*', 'Pod'])] }))[0]?.message).toBe('wildcard policy can not deal with more than one kind');
+  });
+  it('changes nothing but metadata', () => {
+    const spec = every({ mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } }, spec: { x: 1 } } } });
+    expect(problems(policy({ background: false, rules: [spec] }))[0]?.message).toMatch(/^policy can only deal with the metadata field of the resource/);
+    const jsonSpec = every({ mutate: { patchesJson6902: '[{"op": "add", "path": "/spec/x", "value": 1}]' } });
+    expect(problems(policy({ background: false, rules: [jsonSpec] }))[0]?.message).toMatch(/metadata field/);
+  });
+  it('is accepted with background: false on metadata, JSON patches written in YAML (Kyverno decodes only JSON there) and foreach', () => {
+    expect(compileKyvernoPolicy(policy({ background: false, rules: [every(metadataOverlay)] })).ok).toBe(true);
+    const jsonMetadata = every({ mutate: { patchesJson6902: '[{"op": "add", "path": "/metadata/labels/x", "value": "1"}]' } });
+    const yaml = every({ mutate: { patchesJson6902: '- op: add\n  path: /spec/x\n  value: 1' } });
+    const foreach = every({ mutate: { foreach: [{ list: 'request.object.spec.containers', patchStrategicMerge: { spec: { x: 1 } } }] } });
+    for (const accepted of [jsonMetadata, yaml, foreach]) expect(problems(policy({ background: false, rules: [accepted] }))).toEqual([]);
+  });
+});
+
 describe('warnings', () => {
   it('both patch kinds: strategic merge wins', () => {
     const result = compileKyvernoPolicy(policy({ rules: [rule({ mutate: { patchStrategicMerge: { a: 1 }, patchesJson6902: '[]' } })] }));
