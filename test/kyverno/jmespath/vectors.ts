@@ -143,6 +143,15 @@ export const objectVectors: Vector[] = [
   { expr: 'label_match(`{}`, metadata.labels)', data: labels, result: true },
   { expr: 'label_match(`{"a": 1}`, `{"a": 1.0}`)', result: true },
   { expr: 'label_match(`{"a": "1"}`, `{"a": 1}`)', result: false },
+  // (K) Test_LabelMatch case 4: values compare deeply (reflect.DeepEqual), maps and lists included
+  {
+    expr: 'label_match(`{ "app": "test-app", "annotations": { "test": "test" } }`, metadata.labels)',
+    data: { metadata: { labels: { app: 'test-app', annotations: { test: 'test' }, ownerReferences: [{ name: 'test' }] } } },
+    result: true,
+  },
+  { expr: 'label_match(`{"a": {"b": [1, {"c": true}]}}`, `{"a": {"b": [1.0, {"c": true}]}, "x": 1}`)', result: true },
+  { expr: 'label_match(`{"a": {"b": 1}}`, `{"a": {"b": 1, "c": 2}}`)', result: false },
+  { expr: 'label_match(`{"a": [1, 2]}`, `{"a": [2, 1]}`)', result: false },
   // (K) Test_Lookup
   { expr: 'lookup(`{}`, `"key1"`)', result: null },
   { expr: 'lookup(`{"key1": "value1"}`, `"key2"`)', result: null },
