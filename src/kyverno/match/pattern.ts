@@ -9,7 +9,7 @@ import { parseAnchor } from '../patchers/anchors.js';
 import { formatFloatE, parseFloat64 } from '../../go/index.js';
 import { parseInt64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
-import { wildcardMatch } from '../../go/index.js';
+import { tryParseDuration, wildcardMatch } from '../../go/index.js';
 
 /** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
 export type PatternResult = 'pass' | 'skip' | 'fail';
@@ -113,6 +113,7 @@ function numberMatches(value: JsonValue, pattern: number): boolean {
 }
 
 function stringPatternMatches(value: JsonValue, pattern: string): boolean {
+  if (value === pattern) return true; // `!x` matches the text `!x` itself
   // One alternative of one condition (`*`, `web-*`, `>1`): no split.
   if (!pattern.includes('|') && !pattern.includes('&')) return singlePatternMatches(value, pattern.trim());
   return pattern.split('|').some((alternative) =>
@@ -151,10 +152,57 @@ function singlePatternMatches(value: JsonValue, pattern: string): boolean {
     return singlePatternMatches(value, `<${low}`) || singlePatternMatches(value, `>${high}`);
   }
   const operand = pattern.slice(op.length).trim();
-  const hasNumber = /^\d*(?:\.\d+)?/.exec(operand)![0] !== '';
-  return hasNumber ? numberWithStringMatches(value, operand, op) : stringMatches(value, operand, op);
+  // pattern.validateString: durations first, then quantities, then text (which only = and ! compare).
+  return compare(durationsOf(value, operand), op) ?? compare(quantitiesOf(value, operand), op) ?? stringMatches(value, operand, op);
 }
 
+/** convertNumberToString: how a value is read as a duration or a quantity (null is "0"). */
+function numberText(value: JsonValue): string | undefined {
+  if (value === null) return '0';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(6);
+  return undefined;
+}
+
+/** The value's comparison with the pattern when both read as Go durations. */
+function durationsOf(value: JsonValue, pattern: string): number | undefined {
+  const expected = tryParseDuration(pattern);
+  if (expected === undefined) return undefined;
+  const text = numberText(value);
+  const actual = text === undefined ? undefined : tryParseDuration(text);
+  return actual === undefined ? undefined : actual < expected ? -1 : actual > expected ? 1 : 0;
+}
+
+/** The value's comparison with the pattern when both read as quantities. */
+function quantitiesOf(value: JsonValue, pattern: string): number | undefined {
+  const expected = tryParseQuantity(pattern);
+  if (!expected) return undefined;
+  const text = numberText(value);
+  const actual = text === undefined ? undefined : tryParseQuantity(text);
+  return actual ? compareQuantities(actual, expected) : undefined;
+}
+
+function compare(c: number | undefined, op: Operator): boolean | undefined {
+  if (c === undefined) return undefined;
+  switch (op) {
+    case '':
+      return c === 0;
+    case '!':
+      return c !== 0;
+    case '>':
+      return c > 0;
+    case '<':
+      return c < 0;
+    case '>=':
+      return c >= 0;
+    case '<=':
+      return c <= 0;
+    default:
+      return undefined;
+  }
+}
+
+/** compareString: text compared as a wildcard, for `=` and `!` only. */
 function stringMatches(value: JsonValue, pattern: string, op: Operator): boolean {
   if (op !== '' && op !== '!') return false; // >, <, … are not defined on strings
   let text: string;
@@ -164,35 +212,4 @@ function stringMatches(value: JsonValue, pattern: string, op: Operator): boolean
   else return false;
   const matched = wildcardMatch(pattern, text);
   return op === '!' ? !matched : matched;
-}
-
-function numberWithStringMatches(value: JsonValue, pattern: string, op: Operator): boolean {
-  let text: string;
-  if (value === null) text = '0';
-  else if (typeof value === 'string') text = value;
-  else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : value.toFixed(6);
-  else return false;
-  const expected = tryParseQuantity(pattern);
-  if (expected) {
-    const actual = tryParseQuantity(text);
-    if (!actual) return false;
-    const c = compareQuantities(actual, expected);
-    switch (op) {
-      case '':
-        return c === 0;
-      case '!':
-        return c !== 0;
-      case '>':
-        return c > 0;
-      case '<':
-        return c < 0;
-      case '>=':
-        return c >= 0;
-      case '<=':
-        return c <= 0;
-      default:
-        return false;
-    }
-  }
-  return wildcardMatch(pattern, text);
 }
