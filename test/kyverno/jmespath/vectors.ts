@@ -373,6 +373,9 @@ export const timeVectors: Vector[] = [
   // (K) Test_TimeParse
   { expr: "time_parse('2006-01-02T15:04:05Z07:00', '2021-01-02T15:04:05-07:00')", result: '2021-01-02T15:04:05-07:00' },
   { expr: "time_parse('Mon Jan 02 15:04:05 MST 2006', 'Sat Jan 02 15:04:05 MST 2021')", result: '2021-01-02T15:04:05Z' },
+  { expr: "time_add(time_parse('Mon Jan 02 15:04:05 -0700 2006', 'Sat Jan 02 15:04:05 -0700 2021'), '5h30m40s')", result: '2021-01-02T20:34:45-07:00' },
+  { expr: "time_parse('Mon Jan 02 15:04:05 -0700 2006', 'Sat Jan 02 15:04:05 -0700 2021')", result: '2021-01-02T15:04:05-07:00' },
+  { expr: "time_parse('1702691171', '1702691171')", result: '2023-12-16T01:46:11Z' },
   // (K) Test_TimeUtc, Test_TimeDiff
   { expr: "time_utc('2023-02-02T15:04:05Z')", result: '2023-02-02T15:04:05Z' },
   { expr: "time_utc('2023-02-02T15:04:05-07:00')", result: '2023-02-02T22:04:05Z' },
