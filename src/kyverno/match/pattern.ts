@@ -1,98 +1,14 @@
 /**
- * Kyverno's validate pattern language, which mutate overlays use in condition anchors
- * (`(image): "*:latest"`, `(replicas): ">1"`, `(name): "a*|b*"`) and the `In` operators use for
- * ranges (`1-10`). `matchPattern` walks a resource against a pattern tree; `valueMatches` compares one
- * scalar with one pattern value.
+ * Kyverno's validate pattern language for one value (pkg/engine/pattern), which condition anchors of
+ * mutate overlays use (`(image): "*:latest"`, `(replicas): ">1"`, `(name): "a*|b*"`) and the `In`
+ * operators use for ranges (`1-10`): `valueMatches` compares one scalar with one pattern value.
+ * `match-pattern.ts` walks a resource against a pattern tree with it.
  */
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { parseAnchor } from '../patchers/anchors.js';
+import { isJsonObject, type JsonValue } from '../../json/index.js';
 import { formatFloatE, parseFloat64 } from '../../go/index.js';
 import { parseInt64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
 import { tryParseDuration, wildcardMatch } from '../../go/index.js';
-
-/** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
-export type PatternResult = 'pass' | 'skip' | 'fail';
-
-export function matchPattern(resource: JsonValue | undefined, pattern: JsonValue): PatternResult {
-  if (isJsonObject(pattern)) {
-    if (!isJsonObject(resource)) return 'fail';
-    return matchMap(resource, pattern);
-  }
-  if (Array.isArray(pattern)) {
-    if (!Array.isArray(resource)) return 'fail';
-    return matchArray(resource, pattern);
-  }
-  if (Array.isArray(resource)) {
-    return resource.every((item) => valueMatches(item, pattern)) ? 'pass' : 'fail';
-  }
-  return valueMatches(resource ?? null, pattern) ? 'pass' : 'fail';
-}
-
-function matchMap(resource: JsonObject, pattern: JsonObject): PatternResult {
-  const plain: string[] = [];
-  // Anchors first: a failed condition makes the whole map not apply.
-  for (const key of Object.keys(pattern)) {
-    const anchor = parseAnchor(key);
-    if (!anchor || anchor.type === 'addIfNotPresent') {
-      plain.push(key);
-      continue;
-    }
-    const actual = getOwn(resource, anchor.key);
-    const expected = pattern[key];
-    switch (anchor.type) {
-      case 'condition':
-      case 'global':
-        if (actual !== undefined && matchPattern(actual, expected) !== 'pass') return 'skip';
-        break;
-      case 'equality':
-        if (actual !== undefined) {
-          const r = matchPattern(actual, expected);
-          if (r !== 'pass') return r;
-        }
-        break;
-      case 'negation':
-        if (actual !== undefined) return 'fail';
-        break;
-      case 'existence': {
-        if (actual === undefined) break;
-        if (!Array.isArray(actual) || !Array.isArray(expected)) return 'fail';
-        for (const item of expected) {
-          if (!isJsonObject(item)) return 'fail';
-          if (!actual.some((element) => matchPattern(element, item) === 'pass')) return 'fail';
-        }
-        break;
-      }
-    }
-  }
-  for (const key of plain) {
-    const actual = getOwn(resource, key);
-    const expected = pattern[key];
-    if (expected === '*') {
-      if (actual === undefined || actual === null) return 'fail';
-      continue;
-    }
-    const r = matchPattern(actual, expected);
-    if (r !== 'pass') return r;
-  }
-  return 'pass';
-}
-
-function matchArray(resource: JsonValue[], pattern: JsonValue[]): PatternResult {
-  if (pattern.length === 0) return 'fail';
-  const first = pattern[0];
-  if (isJsonObject(first)) return matchEach(resource.map((element) => matchPattern(element, first)));
-  if (!Array.isArray(first)) return resource.every((item) => valueMatches(item, first)) ? 'pass' : 'fail';
-  if (resource.length < pattern.length) return 'fail';
-  return matchEach(pattern.map((p, i) => matchPattern(resource[i], p)));
-}
-
-/** Elements whose conditions do not hold are skipped; at least one must apply, none may fail. */
-function matchEach(results: PatternResult[]): PatternResult {
-  if (results.includes('fail')) return 'fail';
-  if (results.length > 0 && results.every((r) => r === 'skip')) return 'skip';
-  return 'pass';
-}
 
 /** One scalar against one pattern value (`pattern.Validate`). */
 export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
