@@ -173,6 +173,11 @@ export const objectVectors: Vector[] = [
   { expr: 'lookup(`{}`, `123`)', error: 'argument #2 is not of type String' },
   { expr: 'lookup(`[]`, `"abc"`)', error: 'argument #2 is not of type Number' },
   { expr: 'lookup(`[]`, `1.5`)', error: "JMESPath function 'lookup': argument #2: expected an integer number but got: 1.5" },
+  // (K) Test_intNumber_Error through lookup and round: outside int64 is refused too, printed as %g
+  { expr: 'lookup(`["a"]`, `1e300`)', error: "JMESPath function 'lookup': argument #2: number is outside the range of integer numbers: 1e+300" },
+  { expr: 'lookup(`["a"]`, `1.7976931348623157e308`)', error: 'number is outside the range of integer numbers: 1.7976931348623157e+308' },
+  { expr: 'lookup(`["a"]`, `-9223372036854775808`)', result: null },
+  { expr: 'round(`1`, `1e300`)', error: "JMESPath function 'round': Non-integer argument(s) passed for round off" },
   // (K) Test_Items (objects iterate keys sorted)
   { expr: 'items(`{ "key1": "value1" }`, `"key"`, `"value"`)', result: [{ key: 'key1', value: 'value1' }] },
   {

@@ -3,7 +3,7 @@ import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../../json/i
 import { FunctionError, kyvernoError } from '../errors.js';
 import type { FunctionDef } from '../registry.js';
 import { compareStrings } from '../../../go/index.js';
-import { deepEqual, type Value } from '../values.js';
+import { deepEqual, intNumberProblem, type Value } from '../values.js';
 import { ifaceToString } from './strings.js';
 
 function pair(keyName: string, k: JsonValue, valueName: string, v: JsonValue): JsonObject {
@@ -13,11 +13,10 @@ function pair(keyName: string, k: JsonValue, valueName: string, v: JsonValue): J
   return o;
 }
 
-/** Kyverno's intNumber: a float with an integral value, else an error. */
+/** Kyverno's intNumber: a float with an integral value within int64, else an error. */
 function intNumber(fn: string, x: number): number {
-  if (!Number.isInteger(x)) {
-    throw new FunctionError(fn, `JMESPath function '${fn}': argument #2: expected an integer number but got: ${x}`);
-  }
+  const problem = intNumberProblem(x);
+  if (problem) throw new FunctionError(fn, `JMESPath function '${fn}': argument #2: ${problem}`);
   return x;
 }
 
