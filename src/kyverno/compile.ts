@@ -13,6 +13,7 @@ import { compile as compileJmesPath } from './jmespath/index.js';
 import { parseKindSelector } from './match/kinds.js';
 import { normalizeOperator } from './match/operators.js';
 import { compilePatchTemplate } from './patchers/patch-template.js';
+import { staticPatchProblem } from './patchers/json6902.js';
 import { compileSelector } from './match/selector.js';
 import type {
   CompiledKyvernoPolicy,
@@ -341,6 +342,11 @@ function compileMutate(mutate: JsonObject, path: string, report: Report): Mutati
   const foreach = getOwn(mutate, 'foreach');
   if (psm !== undefined && psm !== null) checkOverlay(psm, `${path}.patchStrategicMerge`, report);
   if (json !== undefined && json !== null && typeof json !== 'string') report.error(`${path}.patchesJson6902`, 'must be a string (YAML or JSON text)');
+  // Kyverno refuses the policy when the rule's patch text is invalid; without variables it is known now.
+  if (typeof json === 'string' && !json.includes('{{')) {
+    const problem = staticPatchProblem(json);
+    if (problem) report.error(`${path}.patchesJson6902`, problem);
+  }
   if (foreach !== undefined && foreach !== null) {
     if (psm !== undefined || json !== undefined) report.warn(path, 'foreach is used; patchStrategicMerge / patchesJson6902 beside it are ignored');
     return { type: 'foreach', entries: compileForeach(foreach, `${path}.foreach`, report) };

@@ -21,11 +21,12 @@ async function runWithBrokenRule(broken: JsonObject) {
   return runKyvernoPolicies(policies, { request: podRequest(subject) });
 }
 
+// Patch texts with a variable: without one, a broken patch is refused when the policy compiles (compile.test.ts).
 const cases: [string, JsonObject, RegExp][] = [
-  ['a patch that is neither valid JSON nor YAML', { mutate: { patchesJson6902: '- op: add\n  path: /a\n  value: [unclosed' } }, /neither valid JSON nor valid YAML/],
-  ['a patch that starts with [ but is not JSON', { mutate: { patchesJson6902: '[{"op": "add", "path": "/a", "value": 1}' } }, /neither valid JSON nor valid YAML/],
-  ['an unknown op', { mutate: { patchesJson6902: '- op: merge\n  path: /metadata/labels/x\n  value: y' } }, /unsupported operation/],
-  ['a path that is not a JSON pointer', { mutate: { patchesJson6902: '- op: add\n  path: metadata/labels/x\n  value: y' } }, /invalid JSON pointer "metadata\/labels\/x"/],
+  ['a patch that is neither valid JSON nor YAML', { mutate: { patchesJson6902: '- op: add\n  path: /a\n  value: [unclosed {{ request.object.metadata.name }}' } }, /neither valid JSON nor valid YAML/],
+  ['a patch that starts with [ but is not JSON', { mutate: { patchesJson6902: '[{"op": "add", "path": "/a", "value": "{{ request.object.metadata.name }}"}' } }, /neither valid JSON nor valid YAML/],
+  ['an unknown op', { mutate: { patchesJson6902: '- op: merge\n  path: /metadata/labels/x\n  value: "{{ request.object.metadata.name }}"' } }, /unsupported operation/],
+  ['a path that is not a JSON pointer', { mutate: { patchesJson6902: '- op: add\n  path: metadata/labels/x\n  value: "{{ request.object.metadata.name }}"' } }, /invalid JSON pointer "metadata\/labels\/x"/],
   ['a path with a bad ~ escape', { mutate: { patchesJson6902: '- op: add\n  path: /metadata/labels/a~2b\n  value: y' } }, /"~" must be followed by "0" or "1"/],
   ['an unknown JMESPath function', { mutate: { patchStrategicMerge: { metadata: { labels: { x: '{{ no_such_fn(request.object) }}' } } } } }, /unknown function: no_such_fn/],
   [
@@ -58,7 +59,7 @@ describe('bad input is a clear per-rule error', () => {
 
   it('rejects the request when the failing policy has failurePolicy Fail, still reporting the others', async () => {
     const policies = [
-      compiled(clusterPolicy('a-strict', [{ name: 'broken', mutate: { patchesJson6902: '- op: explode\n  path: /x' } }])),
+      compiled(clusterPolicy('a-strict', [{ name: 'broken', mutate: { patchesJson6902: '- op: explode\n  path: /x\n  value: "{{ request.object.metadata.name }}"' } }])),
       compiled(clusterPolicy('b-healthy', [addLabel('other-policy', 'yes')])),
     ];
     const result = await runKyvernoPolicies(policies, { request: podRequest(pod('web', ['app'])) });

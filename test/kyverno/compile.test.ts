@@ -58,6 +58,11 @@ describe('problems name the field', () => {
     ['element outside foreach', { rules: [rule({ mutate: { patchStrategicMerge: { metadata: { name: '{{ element.name }}' } } } })] }, 'spec.rules[0]', /only be used inside foreach/],
     ['a bad selector', { rules: [rule({ ...psm, match: { any: [{ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'Has' }] } } }] } })] }, 'spec.rules[0].match.any[0].resources.selector', /operator/],
     ['a context entry of two kinds', { rules: [rule({ ...psm, context: [{ name: 'x', variable: { value: 1 }, configMap: { name: 'c' } }] })] }, 'spec.rules[0].context[0]', /exactly one/],
+    // Kyverno's policy validation (Test_ValidateJSON6902): a patch text without variables is checked at load
+    ['an unknown JSON-patch op', { rules: [rule({ mutate: { patchesJson6902: '- path: "/metadata/labels/img"\n  op: addition\n  value: "nginx"' } })] }, 'spec.rules[0].mutate.patchesJson6902', /unexpected kind: addition/],
+    ['a JSON-patch add without value', { rules: [rule({ mutate: { patchesJson6902: '- op: add\n  path: /metadata/labels/img' } })] }, 'spec.rules[0].mutate.patchesJson6902', /has no value/],
+    ['a JSON-patch path without /', { rules: [rule({ mutate: { patchesJson6902: '[{"op": "remove", "path": "metadata/labels/img"}]' } })] }, 'spec.rules[0].mutate.patchesJson6902', /forward slash/],
+    ['a JSON patch that is not a list', { rules: [rule({ mutate: { patchesJson6902: 'op: add' } })] }, 'spec.rules[0].mutate.patchesJson6902', /list of operations/],
     [
       'patches beside a nested foreach',
       { rules: [rule({ mutate: { foreach: [{ list: 'a', patchesJson6902: '[]', foreach: [{ list: 'b', patchesJson6902: '[]' }] }] } })] },
@@ -72,6 +77,13 @@ describe('problems name the field', () => {
       expect(found.find((p) => p.path === path)?.message).toMatch(message);
     });
   }
+});
+
+describe('JSON-patch texts at load', () => {
+  it('a valid text, or one with variables, compiles (variables are checked when they are known)', () => {
+    expect(problems(policy({ rules: [rule({ mutate: { patchesJson6902: '- path: "/metadata/labels/img"\n  op: add\n  value: "nginx"' } })] }))).toEqual([]);
+    expect(problems(policy({ rules: [rule({ mutate: { patchesJson6902: '- op: {{ request.object.metadata.name }}\n  path: /x' } })] }))).toEqual([]);
+  });
 });
 
 describe('warnings', () => {

@@ -5,7 +5,7 @@
  * indices, remove of a missing path is a no-op, add creates missing parents).
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
-import { parseJson, type JsonValue } from '../../json/index.js';
+import { hasOwn, isJsonObject, parseJson, type JsonValue } from '../../json/index.js';
 import { applyPatch, decodePatch, parsePointer, type Operation } from '../../jsonpatch/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { parseYaml11 } from '../../go/index.js';
@@ -44,6 +44,36 @@ export function decodePatchValue(value: JsonValue): Operation[] {
 export function decodeKyvernoPatch(patch: JsonValue): Operation[] {
   return decodePatchValue(parsePatchText(patch));
 }
+
+/**
+ * What Kyverno's policy validation (validateJSONPatch, validateJSONPatchPathForForwardSlash) refuses in
+ * a rule's patch text, checked here for texts without variables, whose operations are known at load:
+ * a text that is not a list of operations, an unknown `op`, a missing `value` where the op needs one,
+ * a `path` that does not begin with `/`. Undefined when the text passes.
+ */
+export function staticPatchProblem(text: string): string | undefined {
+  let value: JsonValue;
+  try {
+    value = parsePatchText(text);
+  } catch (error) {
+    return messageOf(error);
+  }
+  if (value === null) return undefined;
+  if (!Array.isArray(value)) return 'patchesJson6902 must be a list of operations';
+  for (let i = 0; i < value.length; i++) {
+    const op = value[i];
+    if (!isJsonObject(op)) return `operation ${i} must be an object`;
+    const kind = typeof op.op === 'string' ? op.op : 'unknown';
+    if (!KYVERNO_OPS.has(kind)) return `unexpected kind: ${kind}`;
+    if (kind !== 'remove' && kind !== 'move' && kind !== 'copy' && !hasOwn(op, 'value')) return `operation ${i} (${kind}) has no value`;
+    const path = op.path;
+    if (typeof path !== 'string') return `operation ${i} has no path`;
+    if (path[0] !== '/') return `path must begin with a forward slash: ${path}`;
+  }
+  return undefined;
+}
+
+const KYVERNO_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
 /**
  * Kyverno's admission check rejects paths that do not start with `/`; at run time the Go library would
