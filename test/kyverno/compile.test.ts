@@ -58,6 +58,10 @@ describe('problems name the field', () => {
     ['element outside foreach', { rules: [rule({ mutate: { patchStrategicMerge: { metadata: { name: '{{ element.name }}' } } } })] }, 'spec.rules[0]', /only be used inside foreach/],
     ['a bad selector', { rules: [rule({ ...psm, match: { any: [{ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'Has' }] } } }] } })] }, 'spec.rules[0].match.any[0].resources.selector', /operator/],
     ['a context entry of two kinds', { rules: [rule({ ...psm, context: [{ name: 'x', variable: { value: 1 }, configMap: { name: 'c' } }] })] }, 'spec.rules[0].context[0]', /exactly one/],
+    // Kyverno's policy validation (validateRuleContext) of a rule's own context entries
+    ['a context entry named after a predefined variable', { rules: [rule({ ...psm, context: [{ name: 'images.x', variable: { value: 1 } }] })] }, 'spec.rules[0].context[0].name', /conflicts with a pre-defined variable images/],
+    ['a variable default without jmesPath', { rules: [rule({ ...psm, context: [{ name: 'x', variable: { value: 1, default: 2 } }] })] }, 'spec.rules[0].context[0].variable.default', /only when a jmesPath/],
+    ['a configMap entry without namespace', { rules: [rule({ ...psm, context: [{ name: 'x', configMap: { name: 'c' } }] })] }, 'spec.rules[0].context[0].configMap.namespace', /namespace is required/],
     // Kyverno's policy validation (Test_ValidateJSON6902): a patch text without variables is checked at load
     ['an unknown JSON-patch op', { rules: [rule({ mutate: { patchesJson6902: '- path: "/metadata/labels/img"\n  op: addition\n  value: "nginx"' } })] }, 'spec.rules[0].mutate.patchesJson6902', /unexpected kind: addition/],
     ['a JSON-patch add without value', { rules: [rule({ mutate: { patchesJson6902: '- op: add\n  path: /metadata/labels/img' } })] }, 'spec.rules[0].mutate.patchesJson6902', /has no value/],
