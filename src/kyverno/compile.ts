@@ -397,6 +397,7 @@ export function compileUnmatchedRule(raw: JsonObject): { ok: true; rule: Compile
 function compileRuleBody(raw: JsonObject, path: string, report: Report): RuleBody | undefined {
   const start = report.problems.length;
   const context = compileContext(getOwn(raw, 'context'), `${path}.context`, report);
+  checkRuleContext(getOwn(raw, 'context'), `${path}.context`, report);
   const preconditions = compileConditions(getOwn(raw, 'preconditions'), `${path}.preconditions`, report);
   const mutateRaw = getOwn(raw, 'mutate');
   let mutation: Mutation = { type: 'patches' };
@@ -559,6 +560,35 @@ function checkJmesPath(expression: string, path: string, report: Report): void {
   }
   const problem = jmesPathProblem(expression);
   if (problem) report.find(path, problem, 'expression');
+}
+
+/** Names a context entry may not take: the variables Kyverno defines itself. */
+const PREDEFINED_VARIABLES = ['images', 'request', 'serviceAccountName', 'serviceAccountNamespace', 'element', 'elementIndex'];
+
+/**
+ * What Kyverno's policy validation (validateRuleContext) refuses in a rule's own context entries, beyond
+ * what compileContext checks for every entry: a name that is, or starts with, a predefined variable
+ * (`request`, `images.x`), a variable `default` without a `jmesPath`, a configMap without a namespace.
+ */
+function checkRuleContext(raw: JsonValue | undefined, path: string, report: Report): void {
+  if (!Array.isArray(raw)) return;
+  raw.forEach((entry, i) => {
+    if (!isJsonObject(entry)) return;
+    const at = `${path}[${i}]`;
+    const name = getOwn(entry, 'name');
+    const taken = typeof name === 'string' ? PREDEFINED_VARIABLES.find((v) => name === v || name.startsWith(`${v}.`)) : undefined;
+    if (taken) report.error(`${at}.name`, `entry name ${name} is invalid as it conflicts with a pre-defined variable ${taken}`);
+    const variable = getOwn(entry, 'variable');
+    if (isJsonObject(variable) && getOwn(variable, 'default') !== undefined && getOwn(variable, 'default') !== null) {
+      const jmesPath = getOwn(variable, 'jmesPath');
+      if (typeof jmesPath !== 'string' || jmesPath === '') report.error(`${at}.variable.default`, 'a variable must define a default value only when a jmesPath expression is defined');
+    }
+    const configMap = getOwn(entry, 'configMap');
+    if (isJsonObject(configMap)) {
+      const namespace = getOwn(configMap, 'namespace');
+      if (namespace === undefined || namespace === null || namespace === '') report.error(`${at}.configMap.namespace`, 'a namespace is required for configMap context entry');
+    }
+  });
 }
 
 function compileContext(raw: JsonValue | undefined, path: string, report: Report): ContextEntry[] {

@@ -189,7 +189,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       const ruleStarted = performance.now();
       const checkpoint = ctx.checkpoint();
       const preset = input.ruleValues?.(policy.name, rule.name);
-      if (preset) for (const [name, value] of Object.entries(preset)) ctx.set(name, value);
+      if (preset) for (const [name, value] of Object.entries(preset)) ctx.addVariable(name, value);
       const running = runRule(rule, current, preset ? { ...scope, presetNames: new Set(Object.keys(preset)) } : scope);
       const result = running instanceof Promise ? await running : running;
       ctx.restore(checkpoint);
@@ -269,7 +269,7 @@ function initialContext(input: KyvernoInput, object: JsonValue, needImages: bool
   if (needImages) root.images = imagesOf(object);
   if (!input.values) return root;
   const ctx = new JsonContext(() => null, root);
-  for (const [name, value] of Object.entries(input.values)) ctx.set(name, value);
+  for (const [name, value] of Object.entries(input.values)) ctx.addVariable(name, value);
   return ctx.data;
 }
 

@@ -24,7 +24,7 @@ function sortOps(ops: unknown[]): unknown[] {
 
 describe('kyverno u-json6902-* vectors (Kyverno flavour)', () => {
   const vectors = load('u-json6902-');
-  it('finds the vectors', () => expect(vectors.length).toBe(6));
+  it('finds the vectors', () => expect(vectors.length).toBeGreaterThanOrEqual(6));
 
   for (const { file, v } of vectors) {
     it(file, () => {

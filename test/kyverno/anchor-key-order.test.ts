@@ -48,3 +48,13 @@ describe('anchor pre-processing keeps key order', () => {
     });
   }
 });
+
+describe('anchor keys', () => {
+  it('are parsed as anchor.Parse does: a newline in the key makes it a plain key (RE2 `.`)', async () => {
+    const { parseAnchor } = await import('../../src/kyverno/patchers/anchors.js');
+    expect(parseAnchor('(a\nb)')).toBeUndefined();
+    expect(parseAnchor('(a\u2028b)')).toEqual({ type: 'condition', key: 'a\u2028b' });
+    expect(parseAnchor(' +(x) ')).toEqual({ type: 'addIfNotPresent', key: 'x' });
+    expect(parseAnchor('()')).toBeUndefined();
+  });
+});

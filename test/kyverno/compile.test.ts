@@ -58,6 +58,10 @@ describe('problems name the field', () => {
     ['element outside foreach', { rules: [rule({ mutate: { patchStrategicMerge: { metadata: { name: '{{ element.name }}' } } } })] }, 'spec.rules[0]', /only be used inside foreach/],
     ['a bad selector', { rules: [rule({ ...psm, match: { any: [{ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'Has' }] } } }] } })] }, 'spec.rules[0].match.any[0].resources.selector', /operator/],
     ['a context entry of two kinds', { rules: [rule({ ...psm, context: [{ name: 'x', variable: { value: 1 }, configMap: { name: 'c' } }] })] }, 'spec.rules[0].context[0]', /exactly one/],
+    // Kyverno's policy validation (validateRuleContext) of a rule's own context entries
+    ['a context entry named after a predefined variable', { rules: [rule({ ...psm, context: [{ name: 'images.x', variable: { value: 1 } }] })] }, 'spec.rules[0].context[0].name', /conflicts with a pre-defined variable images/],
+    ['a variable default without jmesPath', { rules: [rule({ ...psm, context: [{ name: 'x', variable: { value: 1, default: 2 } }] })] }, 'spec.rules[0].context[0].variable.default', /only when a jmesPath/],
+    ['a configMap entry without namespace', { rules: [rule({ ...psm, context: [{ name: 'x', configMap: { name: 'c' } }] })] }, 'spec.rules[0].context[0].configMap.namespace', /namespace is required/],
     [
       'patches beside a nested foreach',
       { rules: [rule({ mutate: { foreach: [{ list: 'a', patchesJson6902: '[]', foreach: [{ list: 'b', patchesJson6902: '[]' }] }] } })] },
@@ -96,6 +100,10 @@ describe('a top-level JSON patch Kyverno would not decode when the policy is cre
     expect(findings('- op: merge\n  path: /metadata/labels/x\n  value: y')[0]).toMatchObject({ path: 'spec.rules[0].mutate.patchesJson6902', message: /unsupported operation/ });
     expect(findings('- op: add\n  path: metadata/labels/x\n  value: y')[0]?.message).toMatch(/JSON pointer|forward slash/);
     expect(findings('- op: add\n  path: /metadata/labels/x')[0]?.message).toMatch(/value/);
+    // Kyverno's Test_ValidateJSON6902
+    expect(findings('- path: "/metadata/labels/img"\n  op: addition\n  value: "nginx"')[0]?.message).toMatch(/unsupported operation|addition/);
+    expect(findings('[{"op": "remove", "path": "metadata/labels/img"}]')[0]?.message).toMatch(/JSON pointer|forward slash/);
+    expect(findings('op: add')[0]?.path).toBe('spec.rules[0].mutate.patchesJson6902');
   });
   it('variables stand in as words, in paths and values', () => {
     expect(findings('- op: add\n  path: /metadata/labels/{{ request.object.metadata.name }}\n  value: {{ request.object.metadata.name }}')).toEqual([]);
@@ -163,6 +171,13 @@ describe('a rule that selects every kind (kinds: ["*"]), as Kyverno validates it
     const yaml = every({ mutate: { patchesJson6902: '- op: add\n  path: /spec/x\n  value: 1' } });
     const foreach = every({ mutate: { foreach: [{ list: 'request.object.spec.containers', patchStrategicMerge: { spec: { x: 1 } } }] } });
     for (const accepted of [jsonMetadata, yaml, foreach]) expect(problems(policy({ background: false, rules: [accepted] }))).toEqual([]);
+  });
+});
+
+describe('JSON-patch texts at load', () => {
+  it('a valid text, or one with variables, compiles (variables are checked when they are known)', () => {
+    expect(problems(policy({ rules: [rule({ mutate: { patchesJson6902: '- path: "/metadata/labels/img"\n  op: add\n  value: "nginx"' } })] }))).toEqual([]);
+    expect(problems(policy({ rules: [rule({ mutate: { patchesJson6902: '- op: {{ request.object.metadata.name }}\n  path: /x' } })] }))).toEqual([]);
   });
 });
 

@@ -236,6 +236,16 @@ describe('context entries and namespaces', () => {
     expect(labels(result)).toEqual({ v: 'blue' });
   });
 
+  it('values are added as Kyverno adds variables: quoted segments keep their dots, maps merge', async () => {
+    const policy = withContext([], '{{ settings."team.name" }}-{{ request.operation }}-{{ request.extra }}');
+    const result = await runKyvernoPolicies([policy], {
+      request: podRequest(pod('p', ['a'])),
+      // a map value merges into the request already in the context instead of replacing it
+      values: { 'settings."team.name"': 'blue', request: { extra: 'x' } },
+    });
+    expect(labels(result)).toEqual({ v: 'blue-CREATE-x' });
+  });
+
   it('apiCall without a live API is a clear rule error; with one it is used', async () => {
     const policy = withContext([{ name: 'ns', apiCall: { urlPath: '/api/v1/namespaces/{{request.namespace}}', jmesPath: 'metadata.labels.team' } }], '{{ ns }}');
     const without = await runKyvernoPolicies([policy], { request: podRequest(pod('p', ['a'])) });

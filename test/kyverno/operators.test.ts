@@ -121,11 +121,62 @@ describe('duration operators (deprecated)', () => {
 });
 
 describe('deprecated In / NotIn', () => {
-  it('test exact membership', () => {
+  it('a scalar key matches list items as a wildcard either way, a string value as a wildcard or a JSON list', () => {
     expect(check('In', 'a', ['a', 'b'])).toBe(true);
-    expect(check('In', 'a*', ['abc'])).toBe(false);
-    expect(check('In', ['a', 'b'], ['a', 'b', 'c'])).toBe(true);
+    expect(check('In', 'a*', ['abc'])).toBe(true);
+    expect(check('In', 'abc', ['a*'])).toBe(true);
+    expect(check('In', 1.5, [1, 1.5])).toBe(true); // printed as Go prints them
+    expect(check('In', 'prefix-x', 'prefix-*')).toBe(true);
+    expect(check('In', 'a', '["a", "b"]')).toBe(true);
     expect(check('NotIn', 'x', ['a', 'b'])).toBe(true);
     expect(check('NotIn', 'a', '["a"]')).toBe(false);
+    expect(check('NotIn', 'a', 'null')).toBe(true); // json.Unmarshal of null: an empty list
   });
+  it('a value it cannot read makes both false', () => {
+    for (const value of ['not-json', '["a", 1]', 12345, { a: 'a' }] as JsonValue[]) {
+      expect(check('In', 'a', value)).toBe(false);
+      expect(check('NotIn', 'a', value)).toBe(false);
+    }
+  });
+  it('a list key: every item exactly in a list of strings', () => {
+    expect(check('In', ['a', 'b'], ['a', 'b', 'c'])).toBe(true);
+    expect(check('In', ['a*'], ['abc'])).toBe(false);
+    expect(check('NotIn', ['a', 'x'], '["a", "b"]')).toBe(true);
+    expect(check('In', ['a'], ['a', 1])).toBe(false);
+    expect(check('NotIn', ['a'], ['a', 1])).toBe(false);
+    // a one-item list equal to a string value is "in" it for both operators (Kyverno's setExistsInArray)
+    expect(check('In', ['a'], 'a')).toBe(true);
+    expect(check('NotIn', ['a'], 'a')).toBe(true);
+  });
+});
+
+describe('AnyIn family: what each side may be (operator/anyin.go, allin.go)', () => {
+  const cases: [string, JsonValue, JsonValue, boolean][] = [
+    // a scalar key against a number or boolean value: a type Kyverno does not read, all four are false
+    ['AnyIn', 5, 5, false],
+    ['AnyNotIn', 5, 6, false],
+    // a list key against a number or boolean: one item for the Any forms, unreadable for the All forms
+    ['AnyIn', [true, false], true, true],
+    ['AnyNotIn', [true, false], true, true],
+    ['AllIn', [true], true, false],
+    ['AllNotIn', [true], false, false],
+    // a scalar key in a JSON list: exact; a list key: wildcards either way
+    ['AnyIn', 'a*', '["abc"]', false],
+    ['AnyIn', ['a*'], '["abc"]', true],
+    // JSON text that is not a list of strings is unreadable; other text is the one item
+    ['AnyNotIn', 'x', '123', false],
+    ['AnyNotIn', 'x', 'abc', true],
+    ['AnyIn', 'x', 'null', false],
+    // a wildcard match comes before a range: "1-3" as a key is the value itself
+    ['AnyIn', '1-3', '1-3', true],
+    // AnyNotIn over a list and a range asks whether some key is in the range written with `!-`
+    ['AnyNotIn', ['abc'], '1-3', false],
+    ['AllNotIn', ['abc'], '1-3', true],
+    ['AnyNotIn', ['1', '5'], '1-3', true],
+  ];
+  for (const [name, key, value, expected] of cases) {
+    it(`${name} ${JSON.stringify(key)} ${JSON.stringify(value)} → ${expected}`, () => {
+      expect(check(name, key, value)).toBe(expected);
+    });
+  }
 });

@@ -59,6 +59,19 @@ describe('strategic merge with anchors', () => {
     const out = merge({ spec: { containers: [{ '(image)': 'nginx:*|redis:*', imagePullPolicy: 'Always' }] } }).resource as JsonObject;
     expect(((out.spec as JsonObject).containers as JsonObject[]).map((c) => c.imagePullPolicy)).toEqual(['Always', undefined]);
   });
+  it('a condition value is matched as Kyverno matches a pattern tree (durations, metadata wildcard keys)', () => {
+    const deployment: JsonObject = {
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { template: { metadata: { labels: { 'app.kubernetes.io/name': 'web' } }, spec: { terminationGracePeriodSeconds: 30 } }, progressDeadline: '90s' },
+    };
+    const labelled = (overlay: JsonValue) => (applyStrategicMerge(deployment, overlay).resource as JsonObject).metadata;
+    // a label key with a wildcard under `metadata` stands for the resource's label it matches
+    expect(labelled({ '(spec)': { template: { metadata: { labels: { 'app.kubernetes.io/*': 'web' } } } }, metadata: { labels: { ok: 'y' } } })).toEqual({ name: 'd', labels: { ok: 'y' } });
+    // durations compare as durations
+    expect(labelled({ '(spec)': { progressDeadline: '<2m' }, metadata: { labels: { ok: 'y' } } })).toEqual({ name: 'd', labels: { ok: 'y' } });
+    expect(labelled({ '(spec)': { progressDeadline: '>2m' }, metadata: { labels: { ok: 'y' } } })).toEqual({ name: 'd' });
+  });
   it('new list items come first (kustomize prepend)', () => {
     const out = merge({ spec: { containers: [{ name: 'init', image: 'busybox' }] } }).resource as JsonObject;
     expect(((out.spec as JsonObject).containers as JsonObject[]).map((c) => c.name)).toEqual(['init', 'web', 'side']);

@@ -9,6 +9,7 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { jsonSize, type SizeMemo } from '../jmespath/index.js';
+import { splitVariableName } from './variable-names.js';
 
 /**
  * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the
@@ -71,6 +72,14 @@ export class JsonContext {
   /** Sets `name` (dots make nested keys: `a.b` = `{a: {b: …}}`), replacing what was there. */
   set(name: string, value: JsonValue): void {
     this.root = setPath(this.current(), name.split('.'), 0, value);
+  }
+
+  /**
+   * A value given by name (context.AddVariable): the name splits as ./variable-names.ts says (a name it
+   * refuses is split at every dot), and a map merges into the map already there instead of replacing it.
+   */
+  addVariable(name: string, value: JsonValue): void {
+    this.root = mergePath(this.current(), splitVariableName(name) ?? name.split('.'), 0, value);
   }
 
   /** `set('request.object', object)`, done when the context is next read or written. */
@@ -147,6 +156,26 @@ function setPath(target: JsonObject, path: readonly string[], i: number, value: 
   } else {
     const child = getOwn(target, key);
     setOwn(out, key, setPath(isJsonObject(child) ? child : {}, path, i + 1, value));
+  }
+  return out;
+}
+
+/** Copy-on-write mergeMaps of `value` pushed under `path`: maps merge key by key, anything else replaces. */
+function mergePath(target: JsonObject, path: readonly string[], i: number, value: JsonValue): JsonObject {
+  const out = shallowCopyObject(target);
+  const key = path[i];
+  const existing = getOwn(target, key);
+  if (i < path.length - 1) setOwn(out, key, mergePath(isJsonObject(existing) ? existing : {}, path, i + 1, value));
+  else setOwn(out, key, isJsonObject(value) && isJsonObject(existing) ? mergeMaps(value, existing) : value);
+  return out;
+}
+
+function mergeMaps(source: JsonObject, target: JsonObject): JsonObject {
+  const out = shallowCopyObject(target);
+  for (const key of Object.keys(source)) {
+    const value = source[key];
+    const existing = getOwn(target, key);
+    setOwn(out, key, isJsonObject(value) && isJsonObject(existing) ? mergeMaps(value, existing) : value);
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /** JMESPath value helpers with Go semantics (go-jmespath's isFalse, reflect.DeepEqual, byte-order strings). */
 import type { ReviewGuard } from '../../guard/index.js';
 import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { goSprint } from '../../go/index.js';
+import { formatFloatG, goSprint } from '../../go/index.js';
 import { FunctionError } from './errors.js';
 
 /** An expression reference (`&expr`) as a function argument: applies the expression to a value. */
@@ -120,4 +120,14 @@ export function toJson(v: Value, guard?: ReviewGuard): JsonValue {
     return out;
   };
   return copy(v);
+}
+
+/**
+ * Why Kyverno's intNumber refuses a number (a non-integer, or one outside Go's int64), or undefined
+ * when it takes it. The message prints the number as Go's %g does.
+ */
+export function intNumberProblem(x: number): string | undefined {
+  if (!Number.isInteger(x)) return `expected an integer number but got: ${formatFloatG(x)}`;
+  if (x < -(2 ** 63) || x >= 2 ** 63) return `number is outside the range of integer numbers: ${formatFloatG(x)}`;
+  return undefined;
 }

@@ -56,9 +56,9 @@ export function evaluateOperator(op: OperatorName, key: JsonValue, value: JsonVa
     case 'notequals':
       return !equals(key, value, guard);
     case 'in':
-      return deprecatedMembership(key, value) === true;
+      return deprecatedMembership(key, value, false, guard) === true;
     case 'notin':
-      return deprecatedMembership(key, value) === false;
+      return deprecatedMembership(key, value, true, guard) === false;
     case 'anyin':
       return inFamily(key, value, 'any', false, guard);
     case 'allin':
@@ -134,24 +134,6 @@ function equals(key: JsonValue, value: JsonValue, guard: ReviewGuard): boolean {
   return isJsonObject(value) && jsonEqual(key, value);
 }
 
-/** The value side of the `In` operators as a list of strings: a list, or a string that is one item or a JSON list. */
-function valueStrings(value: JsonValue): string[] | undefined {
-  if (Array.isArray(value)) return sprintAll(value);
-  if (typeof value === 'number') return [goSprint(value)];
-  if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  if (trimmed.startsWith('[') || trimmed.startsWith('"')) {
-    try {
-      const parsed: unknown = JSON.parse(trimmed);
-      if (Array.isArray(parsed) && parsed.every((p) => typeof p === 'string')) return parsed as string[];
-      return undefined; // valid JSON that is not a list of strings: Kyverno reports a type error
-    } catch {
-      // not JSON: a single item
-    }
-  }
-  return [value];
-}
-
 /**
  * goSprint of each item, by a loop: the lists are often the policy's own, which are frozen, and V8 runs
  * `map`/`some`/`every` on frozen arrays several times slower than on others.
@@ -167,23 +149,68 @@ function bothWays(a: string, b: string, guard: ReviewGuard): boolean {
   return wildcardMatch(a, b, guard) || wildcardMatch(b, a, guard);
 }
 
+/**
+ * AnyIn / AllIn / AnyNotIn / AllNotIn (operator/anyin.go, allin.go and their NotIn forms). A scalar key
+ * is printed as Go prints it and checked for membership (`scalarIn`); a list key's items are printed
+ * and quantified (`listIn`). A value the operator cannot read makes all four false.
+ */
 function inFamily(key: JsonValue, value: JsonValue, quantifier: 'any' | 'all', negated: boolean, guard: ReviewGuard): boolean {
-  let keys: string[];
-  if (typeof key === 'string') keys = [key];
-  else if (typeof key === 'number' || typeof key === 'boolean') keys = [goSprint(key)];
-  else if (Array.isArray(key)) keys = sprintAll(key);
-  else return false;
+  if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') {
+    const found = scalarIn(typeof key === 'string' ? key : goSprint(key), value, guard);
+    return found !== undefined && found !== negated;
+  }
+  if (!Array.isArray(key)) return false;
+  return listIn(sprintAll(key), value, quantifier, negated, guard) ?? false;
+}
 
-  // A range such as "1-10" as the value: each key is checked against it.
-  if (typeof value === 'string' && isRangePattern(value)) {
-    return quantify(keys.map((k) => valueMatches(k, value)), quantifier, negated);
+/**
+ * One key in the value: a list holds it when an item matches it as a wildcard either way; a string when
+ * the string, as a wildcard, matches it, when it is a range holding it, or when it is JSON for a list of
+ * strings with the key exactly (other text: the one item). Numbers, booleans, objects: undefined.
+ */
+function scalarIn(key: string, value: JsonValue, guard: ReviewGuard): boolean | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (bothWays(key, goSprint(value[i]), guard)) return true;
+    return false;
   }
-  if (typeof value === 'string' && keys.length === 1 && (typeof key !== 'object' || key === null)) {
-    if (wildcardMatch(value, keys[0], guard)) return !negated;
+  if (typeof value !== 'string') return undefined;
+  if (wildcardMatch(value, key, guard)) return true;
+  if (isRangePattern(value)) return valueMatches(key, value);
+  return textItems(value)?.includes(key);
+}
+
+/**
+ * Keys against the value, items matched as wildcards either way. A number or boolean value is one item
+ * for AnyIn/AnyNotIn and unreadable for AllIn/AllNotIn; a string equal to the only key is "in" it; a range
+ * is checked per key (AnyNotIn asks whether some key is in the range written with `!-`).
+ */
+function listIn(keys: string[], value: JsonValue, quantifier: 'any' | 'all', negated: boolean, guard: ReviewGuard): boolean | undefined {
+  let values: string[] | undefined;
+  if (Array.isArray(value)) {
+    values = sprintAll(value);
+  } else if (typeof value === 'number' || typeof value === 'boolean') {
+    if (quantifier === 'all') return undefined;
+    values = [goSprint(value)];
+  } else if (typeof value === 'string') {
+    if (keys.length === 1 && keys[0] === value) return !negated;
+    if (isRangePattern(value)) {
+      if (quantifier === 'any' && negated) {
+        const outside = value.replace('-', '!-');
+        return keys.some((k) => valueMatches(k, outside));
+      }
+      return quantify(keys.map((k) => valueMatches(k, value)), quantifier, negated);
+    }
+    values = textItems(value);
   }
-  const values = valueStrings(value);
-  if (!values) return false;
-  return quantify(keys.map((k) => values.some((v) => bothWays(k, v, guard))), quantifier, negated);
+  if (!values) return undefined;
+  const items = values;
+  return quantify(keys.map((k) => items.some((v) => bothWays(k, v, guard))), quantifier, negated);
+}
+
+/** A string value's items: JSON text is decoded as a list of strings (undefined if it is not one), other text is one item. */
+function textItems(text: string): string[] | undefined {
+  const decoded = unmarshalStrings(text);
+  return decoded === NOT_JSON ? [text] : decoded;
 }
 
 /** AnyIn: some key is in; AllIn: every key is; the NotIn forms ask the same of "is not in". */
@@ -193,15 +220,58 @@ function quantify(found: boolean[], quantifier: 'any' | 'all', negated: boolean)
 }
 
 /**
- * Deprecated `In`/`NotIn`: exact membership of a string (or of every string of a list) in the value
- * list; undefined where neither operator applies (both are then false).
+ * Deprecated `In`/`NotIn` (operator/in.go, notin.go): whether the key is in the value, or undefined
+ * when the value has a type the operator cannot read (both operators are then false).
+ * - A scalar key (printed as Go prints it) is in a list when it matches an item as a wildcard either
+ *   way; in a string when the string, as a wildcard, matches it, else when the string is a JSON list
+ *   of strings holding it exactly.
+ * - A list of strings is in a list of strings (or a JSON text of one) when every key is, exactly; a
+ *   one-item list is also in a string equal to its item — for `NotIn` too, as in Kyverno.
  */
-function deprecatedMembership(key: JsonValue, value: JsonValue): boolean | undefined {
-  const values = valueStrings(value);
+function deprecatedMembership(key: JsonValue, value: JsonValue, negated: boolean, guard: ReviewGuard): boolean | undefined {
+  if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') {
+    const k = typeof key === 'string' ? key : goSprint(key);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (bothWays(k, goSprint(value[i]), guard)) return true;
+      return false;
+    }
+    if (typeof value !== 'string') return undefined;
+    if (wildcardMatch(value, k, guard)) return true;
+    const items = unmarshalStrings(value);
+    return items === NOT_JSON ? undefined : items?.includes(k);
+  }
+  if (!Array.isArray(key) || !key.every((k) => typeof k === 'string')) return undefined;
+  const keys = key as string[];
+  let values: string[] | undefined;
+  if (Array.isArray(value)) {
+    if (!value.every((v) => typeof v === 'string')) return undefined;
+    values = value as string[];
+  } else if (typeof value === 'string') {
+    if (keys.length === 1 && keys[0] === value) return !negated;
+    const items = unmarshalStrings(value);
+    if (items !== NOT_JSON) values = items;
+  }
   if (!values) return undefined;
-  if (typeof key === 'string') return values.includes(key);
-  if (Array.isArray(key)) return key.every((k) => typeof k === 'string' && values.includes(k));
-  return undefined;
+  const set = new Set(values);
+  return keys.every((k) => set.has(k));
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * Go's json.Unmarshal of text into []string: `null` is an empty list and a `null` item an empty string;
+ * JSON that is not a list of strings is undefined, text that is not JSON at all NOT_JSON.
+ */
+function unmarshalStrings(text: string): string[] | undefined | typeof NOT_JSON {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+  if (parsed === null) return [];
+  if (!Array.isArray(parsed) || !parsed.every((p) => typeof p === 'string' || p === null)) return undefined;
+  return parsed.map((p) => (p === null ? '' : (p as string)));
 }
 
 /** Kyverno tries strconv.ParseFloat, then ParseInt; every text ParseInt accepts, ParseFloat does too. */

@@ -1,98 +1,14 @@
 /**
- * Kyverno's validate pattern language, which mutate overlays use in condition anchors
- * (`(image): "*:latest"`, `(replicas): ">1"`, `(name): "a*|b*"`) and the `In` operators use for
- * ranges (`1-10`). `matchPattern` walks a resource against a pattern tree; `valueMatches` compares one
- * scalar with one pattern value.
+ * Kyverno's validate pattern language for one value (pkg/engine/pattern), which condition anchors of
+ * mutate overlays use (`(image): "*:latest"`, `(replicas): ">1"`, `(name): "a*|b*"`) and the `In`
+ * operators use for ranges (`1-10`): `valueMatches` compares one scalar with one pattern value.
+ * `match-pattern.ts` walks a resource against a pattern tree with it.
  */
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { parseAnchor } from '../patchers/anchors.js';
+import { isJsonObject, type JsonValue } from '../../json/index.js';
 import { formatFloatE, parseFloat64 } from '../../go/index.js';
 import { parseInt64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
-import { wildcardMatch } from '../../go/index.js';
-
-/** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
-export type PatternResult = 'pass' | 'skip' | 'fail';
-
-export function matchPattern(resource: JsonValue | undefined, pattern: JsonValue): PatternResult {
-  if (isJsonObject(pattern)) {
-    if (!isJsonObject(resource)) return 'fail';
-    return matchMap(resource, pattern);
-  }
-  if (Array.isArray(pattern)) {
-    if (!Array.isArray(resource)) return 'fail';
-    return matchArray(resource, pattern);
-  }
-  if (Array.isArray(resource)) {
-    return resource.every((item) => valueMatches(item, pattern)) ? 'pass' : 'fail';
-  }
-  return valueMatches(resource ?? null, pattern) ? 'pass' : 'fail';
-}
-
-function matchMap(resource: JsonObject, pattern: JsonObject): PatternResult {
-  const plain: string[] = [];
-  // Anchors first: a failed condition makes the whole map not apply.
-  for (const key of Object.keys(pattern)) {
-    const anchor = parseAnchor(key);
-    if (!anchor || anchor.type === 'addIfNotPresent') {
-      plain.push(key);
-      continue;
-    }
-    const actual = getOwn(resource, anchor.key);
-    const expected = pattern[key];
-    switch (anchor.type) {
-      case 'condition':
-      case 'global':
-        if (actual !== undefined && matchPattern(actual, expected) !== 'pass') return 'skip';
-        break;
-      case 'equality':
-        if (actual !== undefined) {
-          const r = matchPattern(actual, expected);
-          if (r !== 'pass') return r;
-        }
-        break;
-      case 'negation':
-        if (actual !== undefined) return 'fail';
-        break;
-      case 'existence': {
-        if (actual === undefined) break;
-        if (!Array.isArray(actual) || !Array.isArray(expected)) return 'fail';
-        for (const item of expected) {
-          if (!isJsonObject(item)) return 'fail';
-          if (!actual.some((element) => matchPattern(element, item) === 'pass')) return 'fail';
-        }
-        break;
-      }
-    }
-  }
-  for (const key of plain) {
-    const actual = getOwn(resource, key);
-    const expected = pattern[key];
-    if (expected === '*') {
-      if (actual === undefined || actual === null) return 'fail';
-      continue;
-    }
-    const r = matchPattern(actual, expected);
-    if (r !== 'pass') return r;
-  }
-  return 'pass';
-}
-
-function matchArray(resource: JsonValue[], pattern: JsonValue[]): PatternResult {
-  if (pattern.length === 0) return 'fail';
-  const first = pattern[0];
-  if (isJsonObject(first)) return matchEach(resource.map((element) => matchPattern(element, first)));
-  if (!Array.isArray(first)) return resource.every((item) => valueMatches(item, first)) ? 'pass' : 'fail';
-  if (resource.length < pattern.length) return 'fail';
-  return matchEach(pattern.map((p, i) => matchPattern(resource[i], p)));
-}
-
-/** Elements whose conditions do not hold are skipped; at least one must apply, none may fail. */
-function matchEach(results: PatternResult[]): PatternResult {
-  if (results.includes('fail')) return 'fail';
-  if (results.length > 0 && results.every((r) => r === 'skip')) return 'skip';
-  return 'pass';
-}
+import { tryParseDuration, wildcardMatch } from '../../go/index.js';
 
 /** One scalar against one pattern value (`pattern.Validate`). */
 export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
@@ -113,6 +29,7 @@ function numberMatches(value: JsonValue, pattern: number): boolean {
 }
 
 function stringPatternMatches(value: JsonValue, pattern: string): boolean {
+  if (value === pattern) return true; // `!x` matches the text `!x` itself
   // One alternative of one condition (`*`, `web-*`, `>1`): no split.
   if (!pattern.includes('|') && !pattern.includes('&')) return singlePatternMatches(value, pattern.trim());
   return pattern.split('|').some((alternative) =>
@@ -151,10 +68,57 @@ function singlePatternMatches(value: JsonValue, pattern: string): boolean {
     return singlePatternMatches(value, `<${low}`) || singlePatternMatches(value, `>${high}`);
   }
   const operand = pattern.slice(op.length).trim();
-  const hasNumber = /^\d*(?:\.\d+)?/.exec(operand)![0] !== '';
-  return hasNumber ? numberWithStringMatches(value, operand, op) : stringMatches(value, operand, op);
+  // pattern.validateString: durations first, then quantities, then text (which only = and ! compare).
+  return compare(durationsOf(value, operand), op) ?? compare(quantitiesOf(value, operand), op) ?? stringMatches(value, operand, op);
 }
 
+/** convertNumberToString: how a value is read as a duration or a quantity (null is "0"). */
+function numberText(value: JsonValue): string | undefined {
+  if (value === null) return '0';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(6);
+  return undefined;
+}
+
+/** The value's comparison with the pattern when both read as Go durations. */
+function durationsOf(value: JsonValue, pattern: string): number | undefined {
+  const expected = tryParseDuration(pattern);
+  if (expected === undefined) return undefined;
+  const text = numberText(value);
+  const actual = text === undefined ? undefined : tryParseDuration(text);
+  return actual === undefined ? undefined : actual < expected ? -1 : actual > expected ? 1 : 0;
+}
+
+/** The value's comparison with the pattern when both read as quantities. */
+function quantitiesOf(value: JsonValue, pattern: string): number | undefined {
+  const expected = tryParseQuantity(pattern);
+  if (!expected) return undefined;
+  const text = numberText(value);
+  const actual = text === undefined ? undefined : tryParseQuantity(text);
+  return actual ? compareQuantities(actual, expected) : undefined;
+}
+
+function compare(c: number | undefined, op: Operator): boolean | undefined {
+  if (c === undefined) return undefined;
+  switch (op) {
+    case '':
+      return c === 0;
+    case '!':
+      return c !== 0;
+    case '>':
+      return c > 0;
+    case '<':
+      return c < 0;
+    case '>=':
+      return c >= 0;
+    case '<=':
+      return c <= 0;
+    default:
+      return undefined;
+  }
+}
+
+/** compareString: text compared as a wildcard, for `=` and `!` only. */
 function stringMatches(value: JsonValue, pattern: string, op: Operator): boolean {
   if (op !== '' && op !== '!') return false; // >, <, … are not defined on strings
   let text: string;
@@ -164,35 +128,4 @@ function stringMatches(value: JsonValue, pattern: string, op: Operator): boolean
   else return false;
   const matched = wildcardMatch(pattern, text);
   return op === '!' ? !matched : matched;
-}
-
-function numberWithStringMatches(value: JsonValue, pattern: string, op: Operator): boolean {
-  let text: string;
-  if (value === null) text = '0';
-  else if (typeof value === 'string') text = value;
-  else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : value.toFixed(6);
-  else return false;
-  const expected = tryParseQuantity(pattern);
-  if (expected) {
-    const actual = tryParseQuantity(text);
-    if (!actual) return false;
-    const c = compareQuantities(actual, expected);
-    switch (op) {
-      case '':
-        return c === 0;
-      case '!':
-        return c !== 0;
-      case '>':
-        return c > 0;
-      case '<':
-        return c < 0;
-      case '>=':
-        return c >= 0;
-      case '<=':
-        return c <= 0;
-      default:
-        return false;
-    }
-  }
-  return wildcardMatch(pattern, text);
 }

@@ -11,7 +11,7 @@ export interface Anchor {
   readonly key: string;
 }
 
-const ANCHOR = /^([+<=X^])?\((.+)\)$/s;
+const ANCHOR = /^([+<=X^])?\(([^\n]+)\)$/; // Go RE2: `.` stops at a newline only
 const MODIFIERS: Record<string, AnchorType> = {
   '': 'condition',
   '<': 'global',

@@ -17,7 +17,7 @@ import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
 import { KyvernoRuleError } from '../errors.js';
-import { matchPattern } from '../match/pattern.js';
+import { matchPattern } from '../match/match-pattern.js';
 import { deepTest } from '../context/walk.js';
 
 /** A `()` condition did not hold: the overlay does not apply (rule skipped, no error). */

@@ -143,6 +143,15 @@ export const objectVectors: Vector[] = [
   { expr: 'label_match(`{}`, metadata.labels)', data: labels, result: true },
   { expr: 'label_match(`{"a": 1}`, `{"a": 1.0}`)', result: true },
   { expr: 'label_match(`{"a": "1"}`, `{"a": 1}`)', result: false },
+  // (K) Test_LabelMatch case 4: values compare deeply (reflect.DeepEqual), maps and lists included
+  {
+    expr: 'label_match(`{ "app": "test-app", "annotations": { "test": "test" } }`, metadata.labels)',
+    data: { metadata: { labels: { app: 'test-app', annotations: { test: 'test' }, ownerReferences: [{ name: 'test' }] } } },
+    result: true,
+  },
+  { expr: 'label_match(`{"a": {"b": [1, {"c": true}]}}`, `{"a": {"b": [1.0, {"c": true}]}, "x": 1}`)', result: true },
+  { expr: 'label_match(`{"a": {"b": 1}}`, `{"a": {"b": 1, "c": 2}}`)', result: false },
+  { expr: 'label_match(`{"a": [1, 2]}`, `{"a": [2, 1]}`)', result: false },
   // (K) Test_Lookup
   { expr: 'lookup(`{}`, `"key1"`)', result: null },
   { expr: 'lookup(`{"key1": "value1"}`, `"key2"`)', result: null },
@@ -164,6 +173,11 @@ export const objectVectors: Vector[] = [
   { expr: 'lookup(`{}`, `123`)', error: 'argument #2 is not of type String' },
   { expr: 'lookup(`[]`, `"abc"`)', error: 'argument #2 is not of type Number' },
   { expr: 'lookup(`[]`, `1.5`)', error: "JMESPath function 'lookup': argument #2: expected an integer number but got: 1.5" },
+  // (K) Test_intNumber_Error through lookup and round: outside int64 is refused too, printed as %g
+  { expr: 'lookup(`["a"]`, `1e300`)', error: "JMESPath function 'lookup': argument #2: number is outside the range of integer numbers: 1e+300" },
+  { expr: 'lookup(`["a"]`, `1.7976931348623157e308`)', error: 'number is outside the range of integer numbers: 1.7976931348623157e+308' },
+  { expr: 'lookup(`["a"]`, `-9223372036854775808`)', result: null },
+  { expr: 'round(`1`, `1e300`)', error: "JMESPath function 'round': Non-integer argument(s) passed for round off" },
   // (K) Test_Items (objects iterate keys sorted)
   { expr: 'items(`{ "key1": "value1" }`, `"key"`, `"value"`)', result: [{ key: 'key1', value: 'value1' }] },
   {
@@ -364,6 +378,9 @@ export const timeVectors: Vector[] = [
   // (K) Test_TimeParse
   { expr: "time_parse('2006-01-02T15:04:05Z07:00', '2021-01-02T15:04:05-07:00')", result: '2021-01-02T15:04:05-07:00' },
   { expr: "time_parse('Mon Jan 02 15:04:05 MST 2006', 'Sat Jan 02 15:04:05 MST 2021')", result: '2021-01-02T15:04:05Z' },
+  { expr: "time_add(time_parse('Mon Jan 02 15:04:05 -0700 2006', 'Sat Jan 02 15:04:05 -0700 2021'), '5h30m40s')", result: '2021-01-02T20:34:45-07:00' },
+  { expr: "time_parse('Mon Jan 02 15:04:05 -0700 2006', 'Sat Jan 02 15:04:05 -0700 2021')", result: '2021-01-02T15:04:05-07:00' },
+  { expr: "time_parse('1702691171', '1702691171')", result: '2023-12-16T01:46:11Z' },
   // (K) Test_TimeUtc, Test_TimeDiff
   { expr: "time_utc('2023-02-02T15:04:05Z')", result: '2023-02-02T15:04:05Z' },
   { expr: "time_utc('2023-02-02T15:04:05-07:00')", result: '2023-02-02T22:04:05Z' },

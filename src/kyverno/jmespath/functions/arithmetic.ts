@@ -21,7 +21,7 @@ import {
 } from '../../go/quantity.js';
 import { FunctionError, kyvernoError } from '../errors.js';
 import type { FunctionDef } from '../registry.js';
-import type { Value } from '../values.js';
+import { intNumberProblem, type Value } from '../values.js';
 import { goInt } from './strings.js';
 
 type Operand = { kind: 'scalar'; v: number } | { kind: 'quantity'; q: Quantity } | { kind: 'duration'; d: bigint };
@@ -209,7 +209,7 @@ export const arithmeticFunctions: FunctionDef[] = [
     note: 'does roundoff to upto the given decimal places',
     call: ([value, digits]) => {
       const d = digits as number;
-      if (!Number.isInteger(d)) throw kyvernoError.nonIntRound('round');
+      if (intNumberProblem(d)) throw kyvernoError.nonIntRound('round');
       // Kyverno's format string lacks its arguments; Go prints them as %!d(MISSING).
       if (d < 0) throw kyvernoError.generic('round', '%!d(MISSING) argument is out of bounds (%!d(MISSING))');
       const shift = 10 ** goInt(d);

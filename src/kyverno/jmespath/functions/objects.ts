@@ -3,7 +3,7 @@ import { hasOwn, setOwn, type JsonObject, type JsonValue } from '../../../json/i
 import { FunctionError, kyvernoError } from '../errors.js';
 import type { FunctionDef } from '../registry.js';
 import { compareStrings } from '../../../go/index.js';
-import { goInterfaceEqual, type Value } from '../values.js';
+import { deepEqual, intNumberProblem, type Value } from '../values.js';
 import { ifaceToString } from './strings.js';
 
 function pair(keyName: string, k: JsonValue, valueName: string, v: JsonValue): JsonObject {
@@ -13,11 +13,10 @@ function pair(keyName: string, k: JsonValue, valueName: string, v: JsonValue): J
   return o;
 }
 
-/** Kyverno's intNumber: a float with an integral value, else an error. */
+/** Kyverno's intNumber: a float with an integral value within int64, else an error. */
 function intNumber(fn: string, x: number): number {
-  if (!Number.isInteger(x)) {
-    throw new FunctionError(fn, `JMESPath function '${fn}': argument #2: expected an integer number but got: ${x}`);
-  }
+  const problem = intNumberProblem(x);
+  if (problem) throw new FunctionError(fn, `JMESPath function '${fn}': argument #2: ${problem}`);
   return x;
 }
 
@@ -27,11 +26,12 @@ export const objectFunctions: FunctionDef[] = [
     args: [{ types: ['object'] }, { types: ['object'] }],
     returns: ['boolean'],
     note: 'object arguments must be enclosed in backticks; ex. `{{request.object.spec.template.metadata.labels}}`',
-    call: ([selector, labels]) => {
+    // Values compare deeply (reflect.DeepEqual): a selector may hold maps or lists, not only strings.
+    call: ([selector, labels], ctx) => {
       const sel = selector as JsonObject;
       const lab = labels as JsonObject;
       for (const key of Object.keys(sel)) {
-        if (!hasOwn(lab, key) || !goInterfaceEqual('label_match', lab[key], sel[key])) return false;
+        if (!hasOwn(lab, key) || !deepEqual(lab[key], sel[key], ctx.guard)) return false;
       }
       return true;
     },
