@@ -10,7 +10,7 @@ import type { Env, StructDecl } from './env.js';
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { ownMember, type JsonObject } from '../../json/index.js';
 import { checkBuiltSize, checkResultSize, withinBound } from './bounds.js';
-import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
+import { AsyncPending, CelEvalError, CostLimitError, ProgramInstantiationError, noSuchOverload } from './errors.js';
 import { dispatch, type Overload } from './functions.js';
 import { readJson } from './json.js';
 import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
@@ -173,6 +173,25 @@ function foldCall(overload: Overload, args: readonly Planned[], call: Planned): 
       return value;
     },
   };
+}
+
+/** cel-go's type conversion functions (`overloads.IsTypeConversionFunction`). */
+const TYPE_CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
+
+/**
+ * OptOptimize evaluates a type conversion of a constant (`uint(1)`, `duration('1s')`) when the program
+ * is created: it is a constant, free at run time (so is a list or map of such constants), and an error
+ * there (`int('abc')`) fails program creation.
+ */
+function constantConversion(e: CallExpr, call: Planned): Planned {
+  let value: CelValue;
+  try {
+    value = call.fn(new EvalState(NO_ACTIVATION, Infinity, 0));
+  } catch (err) {
+    if (err instanceof CelEvalError) throw new ProgramInstantiationError(err.message, e.pos);
+    throw err;
+  }
+  return { attribute: false, constant: { value }, fn: () => value };
 }
 
 export function plan(root: Expr, env: Env, options: PlanOptions = {}): PlannedProgram {
@@ -403,6 +422,11 @@ class Planner {
       const isOptionalCall = !e.overloads || e.overloads.some((o) => o.id === 'optional_or_optional' || o.id === 'optional_orValue_value');
       if (isOptionalCall) return this.optionalOr(e, e.fn === 'orValue');
     }
+    if (e.target === null && e.args.length === 1 && TYPE_CONVERSIONS.has(e.fn)) {
+      const arg = this.node(e.args[0]);
+      const call = this.functionCall(e, [arg]);
+      return arg.constant ? constantConversion(e, call) : call;
+    }
     return this.functionCall(e);
   }
 
@@ -535,7 +559,8 @@ class Planner {
     };
   }
 
-  private functionCall(e: CallExpr): Planned {
+  /** `planned`: the plans of the call's arguments when the caller has made them already. */
+  private functionCall(e: CallExpr, planned?: Planned[]): Planned {
     let fnName = e.fn;
     let target = e.target;
     let candidates: readonly Overload[] | undefined = e.overloads;
@@ -556,7 +581,7 @@ class Planner {
       const decl = this.env.lookupFunction(fnName);
       candidates = decl ? decl.overloads.filter((o) => o.member === (target !== null) && o.params.length === e.args.length + (target ? 1 : 0)) : [];
     }
-    const argPlans = (target ? [target, ...e.args] : e.args).map((a) => this.node(a));
+    const argPlans = planned ?? (target ? [target, ...e.args] : e.args).map((a) => this.node(a));
     const argNodes = argPlans.map((a) => a.fn);
     const overloads = candidates;
     const libraryCost = this.options.libraryCost;
