@@ -36,6 +36,8 @@ interface Expect {
 interface Vector {
   name: string;
   kind: 'cel' | 'cost';
+  /** What a cost vector's expressions are compiled as (default matchCondition: boolean). */
+  role?: 'matchCondition' | 'variable';
   bindings?: { request?: Record<string, unknown>; params?: unknown; namespaceObject?: unknown };
   hasParamKind?: boolean;
   variables?: { name: string; expression: string }[];
@@ -121,7 +123,7 @@ describe('cel-cost vectors', () => {
       let budgetError: string | undefined;
       let expressionError: string | undefined;
       for (const e of v.expressions!) {
-        const c = compileExpression(e, 'matchCondition', { params: true });
+        const c = compileExpression(e, v.role ?? 'matchCondition', { params: true });
         expect(c.ok, c.ok ? '' : c.message).toBe(true);
         if (!c.ok) return;
         const r = ev.evaluate(c.compiled);
