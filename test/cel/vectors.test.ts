@@ -45,6 +45,8 @@ interface Vector {
   expressions?: string[];
   cases?: { expression: string; expect: Expect }[];
   costBudget?: number;
+  /** A per-expression cost limit in place of kube-apiserver's PerCallLimit (a test's testPerCallLimit). */
+  perCallLimit?: number;
   authorizer?: FakeAuthorizerSpec;
   expect?: Expect;
 }
@@ -90,7 +92,11 @@ function evaluateCase(v: Vector, expression: string, exp: Expect): void {
     expect(matchesText(message, exp.error!, exp.errorMatch), message).toBe(true);
     return;
   }
-  const ev = new Evaluation(inputOf(v), { budget: v.costBudget ?? RUNTIME_CEL_COST_BUDGET, variables: vars });
+  const ev = new Evaluation(inputOf(v), {
+    budget: v.costBudget ?? RUNTIME_CEL_COST_BUDGET,
+    variables: vars,
+    ...(v.perCallLimit !== undefined ? { perCallLimit: v.perCallLimit } : {}),
+  });
   const r = ev.evaluate(compiled.compiled);
   if (exp.error !== undefined) {
     expect(r.ok, `expected error '${exp.error}', got ${r.ok ? String(r.value) : ''}`).toBe(false);
