@@ -155,6 +155,18 @@ describe('bad input: one clear message naming the expression and position', () =
     );
   });
 
+  it('list index errors read as cel-go attribute resolution reports them', () => {
+    const message = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? 'ok' : r.message.slice(r.message.indexOf('resulted in error: ') + 19);
+    };
+    expect(message('object.spec.containers[5]')).toBe('index out of bounds: 5');
+    expect(message('object.spec.containers[-1]')).toBe('index out of bounds: -1');
+    expect(message('object.spec.containers[dyn(1000000.0)]')).toBe('index out of bounds: 1e+06');
+    expect(message('object.spec.containers[dyn(1.5)]')).toBe('unsupported index value 1.5 in list');
+    expect(message('object.spec.containers[object.metadata.name]')).toBe("unsupported index type 'string' in list");
+  });
+
   it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {
     expect(value('"%s-%d".format([object.metadata.name, 42])', 'variable')).toBe('web-42');
     expect(value('"%s:%d".format(["web", 42])', 'variable')).toBe('web:42');

@@ -8,6 +8,7 @@
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env, StructDecl } from './env.js';
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
+import { formatFloatG } from '../../go/index.js';
 import { ownMember, type JsonObject } from '../../json/index.js';
 import { checkBuiltSize, checkResultSize, withinBound } from './bounds.js';
 import { AsyncPending, CelEvalError, CostLimitError, ProgramInstantiationError, noSuchOverload } from './errors.js';
@@ -20,6 +21,7 @@ import { CelType, Kind } from './types.js';
 import {
   CelOptional,
   CelUint,
+  INT64_MAX,
   LazyObject,
   StructValue,
   Timestamp,
@@ -1039,12 +1041,26 @@ function optionalSelect(v: unknown, field: string, struct: StructDecl | undefine
   throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
 }
 
+/** An index as cel-go's `%v` prints it (types.Int, types.Uint and types.Double have no String method). */
+function indexText(k: unknown): string {
+  if (typeof k === 'number') return formatFloatG(k);
+  return String(k instanceof CelUint ? k.valueOf() : k);
+}
+
+/**
+ * The position `k` names in `list`, or undefined when it is out of range. cel-go's IndexOrError: an int,
+ * or a uint or double that converts to an int64 without loss.
+ */
 function listIndex(list: readonly CelValue[], k: unknown): number | undefined {
   let i: number;
   if (typeof k === 'bigint') i = Number(k);
-  else if (k instanceof CelUint) i = Number(k.valueOf());
-  else if (typeof k === 'number' && Number.isInteger(k)) i = k;
-  else throw noSuchOverload('_[_]', ['list', typeNameOf(k)]);
+  else if (k instanceof CelUint) {
+    if (k.valueOf() > INT64_MAX) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    i = Number(k.valueOf());
+  } else if (typeof k === 'number') {
+    if (!Number.isInteger(k) || k < -(2 ** 63) || k >= 2 ** 63) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    i = k;
+  } else throw new CelEvalError(`unsupported index type '${typeNameOf(k)}' in list`);
   if (i < 0 || i >= list.length) return undefined;
   return i;
 }
@@ -1058,7 +1074,8 @@ function indexValue(container: unknown, k: unknown, optional: boolean): CelValue
     const i = listIndex(container, k);
     if (i === undefined) {
       if (optional) return CelOptional.none();
-      throw new CelEvalError(`index '${String(k instanceof CelUint ? k.valueOf() : k)}' out of range in list size '${container.length}'`);
+      // Attribute resolution's missing index (cel-go resolves every index through a qualifier).
+      throw new CelEvalError(`index out of bounds: ${indexText(k)}`);
     }
     return optional ? CelOptional.of(container[i]) : container[i];
   }
