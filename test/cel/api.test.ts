@@ -167,6 +167,19 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(message('object.spec.containers[object.metadata.name]')).toBe("unsupported index type 'string' in list");
   });
 
+  it('a field of a value without fields: no such key, and has() is false (no EnableErrorOnBadPresenceTest)', () => {
+    const result = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? r.value : r.message.slice(r.message.indexOf('resulted in error: ') + 19);
+    };
+    expect(result('object.metadata.name.first')).toBe('no such key: first');
+    expect(result('has(object.metadata.name.first)')).toBe(false);
+    expect(result('object.metadata.?name.?first.hasValue()')).toBe(false);
+    expect(result('has(object.spec.priority.x)')).toBe(false);
+    expect(result('object.spec.containers.name')).toBe("unsupported index type 'string' in list");
+    expect(result('has(object.spec.containers.name)')).toBe("unsupported index type 'string' in list");
+  });
+
   it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {
     expect(value('"%s-%d".format([object.metadata.name, 42])', 'variable')).toBe('web-42');
     expect(value('"%s:%d".format(["web", 42])', 'variable')).toBe('web:42');

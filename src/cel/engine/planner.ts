@@ -108,6 +108,12 @@ export type Interp = (s: EvalState) => any;
 export interface PlanOptions {
   /** Library cost callback for an overload (Kubernetes cost estimator); undefined → default. */
   libraryCost?: (o: Overload, args: readonly CelValue[], result: CelValue) => number | undefined;
+  /**
+   * A presence test (`has(x.f)`, `x.?f`) on a value without fields is an error (cel-go's
+   * EnableErrorOnBadPresenceTest, which the cel-spec conformance tests assume). Kubernetes does not
+   * enable it: such a test is false / none there. Default false.
+   */
+  errorOnBadPresenceTest?: boolean;
 }
 
 export interface PlannedProgram {
@@ -329,13 +335,15 @@ class Planner {
     const struct = e.operandStruct;
     if (e.testOnly) {
       // has() tests the operand's value directly (no relative attribute) and is free in Kubernetes.
-      return { attribute: false, fn: (s) => hasField(op(s), field, struct) };
+      const strict = this.options.errorOnBadPresenceTest === true;
+      return { attribute: false, fn: (s) => hasField(op(s), field, struct, strict) };
     }
+    const strict = this.options.errorOnBadPresenceTest === true;
     return {
       attribute: true,
       fn: (s) => {
         s.cost += 1 + extra;
-        return selectField(op(s), field, struct);
+        return selectField(op(s), field, struct, strict);
       },
     };
   }
@@ -534,12 +542,13 @@ class Planner {
     const op = operand.fn;
     const extra = operand.attribute ? 0 : 1;
     const struct = e.operandStruct;
+    const strict = this.options.errorOnBadPresenceTest === true;
     return {
       attribute: true,
       fn: (s) => {
         const v = op(s);
         s.cost += 1 + extra;
-        return optionalSelect(v, field, struct);
+        return optionalSelect(v, field, struct, strict);
       },
     };
   }
@@ -983,7 +992,7 @@ function typedRead(v: CelValue, t: CelType): CelValue {
   return v;
 }
 
-function selectField(v: unknown, field: string, struct: StructDecl | undefined): CelValue {
+function selectField(v: unknown, field: string, struct: StructDecl | undefined, strict = false): CelValue {
   // A JSON object first: by far the most common operand (none of the classes below is a plain object).
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) {
@@ -994,7 +1003,7 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
     if (x !== undefined) return readJson(v, field, x);
     throw new CelEvalError(`no such key: ${field}`);
   }
-  if (v instanceof CelOptional) return optionalSelect(v, field, struct);
+  if (v instanceof CelOptional) return optionalSelect(v, field, struct, strict);
   if (v instanceof LazyObject) {
     const x = v.field(field);
     if (x === undefined) throw new CelEvalError(`no such key: ${field}`);
@@ -1010,15 +1019,18 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
     if (v.typeName === 'JSONPatch') return field === 'value' ? null : '';
     throw new CelEvalError(`no such key: ${field}`);
   }
-  throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+  // cel-go qualifies a field like a string index: a list rejects the index type, any other value
+  // has no such key.
+  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  throw new CelEvalError(`no such key: ${field}`);
 }
 
-function hasField(v: unknown, field: string, struct: StructDecl | undefined): boolean {
+function hasField(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): boolean {
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) return hasOwn.call(v, field) && v[field] !== null;
     return hasOwn.call(v, field);
   }
-  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct) : false;
+  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct, strict) : false;
   if (v instanceof LazyObject) return v.has(field);
   if (v instanceof Map) return v.has(field);
   if (v instanceof StructValue) {
@@ -1026,19 +1038,26 @@ function hasField(v: unknown, field: string, struct: StructDecl | undefined): bo
     if (v.typeName === 'JSONPatch' && field !== 'value') return v.fields.get(field) !== '';
     return true;
   }
-  throw new CelEvalError(`invalid type for field selection: ${typeNameOf(v)}`);
+  // Kubernetes does not enable cel-go's EnableErrorOnBadPresenceTest: has() on a value without fields
+  // is false, not an error (a list still rejects the index type).
+  if (strict) throw new CelEvalError(`invalid type for field selection: ${typeNameOf(v)}`);
+  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  return false;
 }
 
-function optionalSelect(v: unknown, field: string, struct: StructDecl | undefined): CelOptional {
+function optionalSelect(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): CelOptional {
   if (v instanceof CelOptional) {
     if (!v.hasValue()) return CelOptional.none();
     v = v.value();
   }
   if (isMapValue(v) || v instanceof StructValue) {
-    if (!hasField(v, field, struct)) return CelOptional.none();
-    return CelOptional.of(selectField(v, field, struct));
+    if (!hasField(v, field, struct, strict)) return CelOptional.none();
+    return CelOptional.of(selectField(v, field, struct, strict));
   }
-  throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+  // A presence test on a value without fields: none, as has() is false (see hasField).
+  if (strict) throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  return CelOptional.none();
 }
 
 /** An index as cel-go's `%v` prints it (types.Int, types.Uint and types.Double have no String method). */
