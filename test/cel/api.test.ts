@@ -178,6 +178,8 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(result('has(object.spec.priority.x)')).toBe(false);
     expect(result('object.spec.containers.name')).toBe("unsupported index type 'string' in list");
     expect(result('has(object.spec.containers.name)')).toBe("unsupported index type 'string' in list");
+    expect(result('object.metadata.name[0]')).toBe('no such key: 0');
+    expect(result('object.metadata.name[?0].hasValue()')).toBe(false);
   });
 
   it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {

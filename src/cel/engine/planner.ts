@@ -1109,6 +1109,11 @@ function indexValue(container: unknown, k: unknown, optional: boolean): CelValue
     }
     return optional ? CelOptional.of(v) : v;
   }
-  throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
+  if (container instanceof StructValue || container instanceof LazyObject || isPlainObject(container)) {
+    throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
+  }
+  // A value that cannot be indexed: cel-go's qualifier finds no such key (a presence test, nothing).
+  if (optional) return CelOptional.none();
+  throw new CelEvalError(`no such key: ${indexText(k)}`);
 }
 
