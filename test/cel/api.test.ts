@@ -429,6 +429,37 @@ describe('construction syntax and conversions', () => {
     expect(unguarded.bytes).toBeNaN();
   });
 
+  it("a JSON patch value JSON cannot hold fails with kube-apiserver's text (cel-go's conversion to structpb.Value)", () => {
+    const patchError = (v: string) => {
+      try {
+        toJsonPatchOperations(value(`[JSONPatch{op: 'add', path: '/a', value: ${v}}]`, 'jsonPatch') as never);
+        return 'converted';
+      } catch (err) {
+        return (err as Error).message.replace('JSONPath valueExpression evaluated to a type that could not marshal to JSON: ', '');
+      }
+    };
+    expect(patchError("{1: 'v'}")).toBe("unsupported type conversion from 'int' to string");
+    expect(patchError("{1u: 'v'}")).toBe("unsupported type conversion from 'uint' to string");
+    expect(patchError("{true: 'v'}")).toBe("type conversion error from bool to 'string'");
+    expect(patchError('int')).toBe("type conversion not supported for 'type'");
+    expect(patchError('optional.none()')).toBe('optional.none() dereference');
+    expect(patchError("quantity('1')")).toBe("type conversion error from 'Quantity' to '*structpb.Value'");
+    expect(patchError("ip('10.0.0.1')")).toBe("type conversion error from 'IP' to '*structpb.Value'");
+    expect(patchError('JSONPatch{}')).toBe('cannot convert to native type: *structpb.Value');
+    // dynamic.ObjectVal checks its fields' map keys itself, with Go's %q and %T of the key.
+    expect(patchError("Object.spec{m: Object.spec.m{l: {1: 'v'}}}")).toBe(`fail to convert field "m": fail to convert field "l": map key '\\x01' is of type types.Int, not string`);
+    expect(patchError("Object.spec{l: {100: 'v'}}")).toBe(`fail to convert field "l": map key 'd' is of type types.Int, not string`);
+    expect(patchError("Object.spec{l: {true: 'v'}}")).toBe('fail to convert field "l": map key %!q(types.Bool=true) is of type types.Bool, not string');
+    // An optional value converts its value.
+    expect(toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/a', value: optional.of({'k': 'v'})}]", 'jsonPatch') as never)).toEqual([
+      { op: 'add', path: '/a', value: { k: 'v' } },
+    ]);
+    // An apply configuration with such a key is not a map at all (dynamic.ObjectVal.Value is an error).
+    expect(() => toApplyConfiguration(value("Object{spec: Object.spec{m: {1: 'v'}}}", 'applyConfiguration') as never)).toThrow(
+      'invalid return type: *dynamic.ObjectVal',
+    );
+  });
+
   it('maps need string keys to become JSON', () => {
     expect(() => celToJson(value('{1: 2}') as never)).toThrow('map key "1" is of type int, not string');
     expect(celToJson(value("{'a': [1, dyn(2.5), dyn(b'hi'), dyn(duration('90s')), dyn(timestamp('2024-01-01T00:00:00Z'))]}") as never)).toEqual({
