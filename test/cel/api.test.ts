@@ -67,6 +67,18 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(r.message).toContain('\n | object.metadata.name ==\n | .......................^');
   });
 
+  it('a missing closer at the end names the missing token, as ANTLR reports it (compile_test.go)', () => {
+    const first = (expr: string) => {
+      const r = compileExpression(expr, 'matchCondition', { params: false });
+      return r.ok ? 'ok' : r.message.split('\n')[0];
+    };
+    expect(first("'asdf'.contains('x'")).toBe("compilation failed: ERROR: <input>:1:20: Syntax error: missing ')' at '<EOF>'");
+    expect(first("[1, 2].all(x, x > 0) && object.spec.ports[0")).toContain("Syntax error: missing ']' at '<EOF>'");
+    // The end of input cannot follow it while an outer construct is still open, nor follow a ':'.
+    expect(first('[1, (2')).toContain("Syntax error: mismatched input '<EOF>' expecting ')'");
+    expect(first('true ? false')).toContain("Syntax error: mismatched input '<EOF>' expecting ':'");
+  });
+
   it('type error', () => {
     const r = compileExpression("1 < 'asdf'", 'matchCondition', { params: false });
     expect(r.ok || r.message).toBe(
