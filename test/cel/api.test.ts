@@ -194,6 +194,22 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(result('object.metadata.name[?0].hasValue()')).toBe(false);
   });
 
+  it("format() is cel-go's strings version 2 formatter, as in kube-apiserver (en_US)", () => {
+    const result = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? r.value : r.message.slice(r.message.indexOf('resulted in error: ') + 19);
+    };
+    // validation_test.go: '%e'.format([3.14]) == '3.140000×10⁰⁰'; the precision is taken as a width.
+    expect(result("'%e'.format([3.14])")).toBe('3.140000×10⁰⁰');
+    expect(result("'%.2e'.format([-0.000000002])")).toBe('-2.000000×10⁻⁰⁹');
+    expect(result("'%.2f|%f'.format([-1234.5, 1.0 / 0.0])")).toBe('-1,234.50|∞');
+    expect(result("'%s'.format([['a', 2.5, null, [1u], duration('2h'), b'x', type(1)]])")).toBe('["a", 2.500000, null, [1], duration("7200s"), b"x", int]');
+    expect(result("'%s'.format([{'b': true, 'a': 0.0 / 0.0}])")).toBe('{"a":"NaN", "b":true}');
+    expect(result("'%s %s'.format([2.5, 1e21])")).toBe('2.5 1e+21');
+    expect(result("'%d'.format([2.5])")).toBe('error during formatting: decimal clause can only be used on integers, was given double');
+    expect(result("'%f'.format([1])")).toBe('error during formatting: fixed-point clause can only be used on doubles, was given int');
+  });
+
   it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {
     expect(value('"%s-%d".format([object.metadata.name, 42])', 'variable')).toBe('web-42');
     expect(value('"%s:%d".format(["web", 42])', 'variable')).toBe('web:42');

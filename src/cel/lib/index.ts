@@ -16,6 +16,7 @@ import { urlLibrary } from './url.js';
 import { formatLibrary } from './k8s-format.js';
 import { authzLibrary } from './authz.js';
 import { jsonPatchLibrary } from './jsonpatch.js';
+import { kubernetesStringFormatLibrary } from './string-format-k8s.js';
 
 export const libraries: readonly CelLibrary[] = [
   stringsLibrary,
@@ -31,6 +32,12 @@ export const libraries: readonly CelLibrary[] = [
   authzLibrary,
   jsonPatchLibrary,
 ];
+
+/**
+ * The libraries of Kubernetes' own environments: the above, with `format` as cel-go's strings library
+ * version 2 has it (which kube-apiserver's base environment declares), replacing the cel-spec one.
+ */
+export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = [...libraries, kubernetesStringFormatLibrary];
 
 /**
  * Libraries only mutation expressions have (kube-apiserver declares `jsonpatch.escapeKey` in the
@@ -50,6 +57,7 @@ export { semverLibrary, SEMVER_TYPE, Semver } from './semver.js';
 export { urlLibrary, URL_TYPE, URLValue } from './url.js';
 export { formatLibrary, FORMAT_TYPE, NamedFormat } from './k8s-format.js';
 export { jsonPatchLibrary } from './jsonpatch.js';
+export { kubernetesStringFormatLibrary } from './string-format-k8s.js';
 export {
   authzLibrary,
   createAuthorizerValue,
