@@ -210,6 +210,12 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(result("'%f'.format([1])")).toBe('error during formatting: fixed-point clause can only be used on doubles, was given int');
   });
 
+  it('strings is version 2 there: no string reverse (lists have theirs)', () => {
+    const c = compileExpression("request.name.reverse()", "variable", { params: false });
+    expect(c.ok || c.message).toContain("found no matching overload for 'reverse' applied to 'string.()'");
+    expect(run('[1, 2].reverse()').ok).toBe(true);
+  });
+
   it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {
     expect(value('"%s-%d".format([object.metadata.name, 42])', 'variable')).toBe('web-42');
     expect(value('"%s:%d".format(["web", 42])', 'variable')).toBe('web:42');

@@ -5,7 +5,7 @@
  */
 import type { CelLibrary } from '../library.js';
 import { regexLibrary } from './regex.js';
-import { stringsLibrary } from './strings.js';
+import { kubernetesStringsLibrary, stringsLibrary } from './strings.js';
 import { setsLibrary } from './sets.js';
 import { listsLibrary } from './lists.js';
 import { k8sListsLibrary } from './k8s-lists.js';
@@ -16,7 +16,6 @@ import { urlLibrary } from './url.js';
 import { formatLibrary } from './k8s-format.js';
 import { authzLibrary } from './authz.js';
 import { jsonPatchLibrary } from './jsonpatch.js';
-import { kubernetesStringFormatLibrary } from './string-format-k8s.js';
 
 export const libraries: readonly CelLibrary[] = [
   stringsLibrary,
@@ -34,10 +33,10 @@ export const libraries: readonly CelLibrary[] = [
 ];
 
 /**
- * The libraries of Kubernetes' own environments: the above, with `format` as cel-go's strings library
- * version 2 has it (which kube-apiserver's base environment declares), replacing the cel-spec one.
+ * The libraries of Kubernetes' own environments: the above, with cel-go's strings library at version 2
+ * (as kube-apiserver's base environment declares it: no string reverse, the first formatter).
  */
-export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = [...libraries, kubernetesStringFormatLibrary];
+export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = libraries.map((lib) => (lib === stringsLibrary ? kubernetesStringsLibrary : lib));
 
 /**
  * Libraries only mutation expressions have (kube-apiserver declares `jsonpatch.escapeKey` in the
@@ -46,7 +45,7 @@ export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = [...libraries, kubern
 export const MUTATION_ONLY_LIBRARIES: ReadonlySet<string> = new Set([jsonPatchLibrary.name]);
 
 export { regexLibrary } from './regex.js';
-export { stringsLibrary } from './strings.js';
+export { kubernetesStringsLibrary, stringsLibrary } from './strings.js';
 export { setsLibrary } from './sets.js';
 export { listsLibrary } from './lists.js';
 export { k8sListsLibrary } from './k8s-lists.js';
@@ -57,7 +56,6 @@ export { semverLibrary, SEMVER_TYPE, Semver } from './semver.js';
 export { urlLibrary, URL_TYPE, URLValue } from './url.js';
 export { formatLibrary, FORMAT_TYPE, NamedFormat } from './k8s-format.js';
 export { jsonPatchLibrary } from './jsonpatch.js';
-export { kubernetesStringFormatLibrary } from './string-format-k8s.js';
 export {
   authzLibrary,
   createAuthorizerValue,

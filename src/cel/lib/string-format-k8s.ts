@@ -1,13 +1,10 @@
 import { formatFloatG, strconvQuote } from '../../go/index.js';
 import { checkBuiltSize } from '../engine/bounds.js';
 import { CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
-import type { CelLibrary, LibraryRegistrar } from '../library.js';
-import { traversal } from './cost.js';
 import { formatFixed, formatScientific } from './go-float.js';
 import {
   ClauseError,
   durationSeconds,
-  formatString,
   integerOf,
   rfc3339Nano,
   stringClauseError,
@@ -25,7 +22,7 @@ import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } fro
  * - %f and %e print through golang.org/x/text's message printer: grouped digits (1,234.500000), ∞ for
  *   infinity, and scientific notation as 3.140000×10⁰⁰ — with six decimals whatever the precision, as
  *   the formatter passes the precision as a width (`%2e`).
- * Registered after the strings library in the Kubernetes environments, it replaces that `format`.
+ * The strings library registers these clauses at version 2 (strings.ts: kubernetesStringsLibrary).
  */
 
 const DECIMALS = 6;
@@ -145,14 +142,3 @@ function scientificClause(v: unknown): string {
 }
 
 export const KUBERNETES_FORMAT_CLAUSES: FormatClauses = { s: stringClause, d: decimalClause, f: fixedClause, e: scientificClause };
-
-export const kubernetesStringFormatLibrary: CelLibrary = {
-  name: 'kubernetes.strings.format',
-  register(r: LibraryRegistrar) {
-    r.registerFunction('string.format(list<dyn>): string', (s: string, args: unknown[]) => formatString(s, args, KUBERNETES_FORMAT_CLAUSES));
-  },
-  callCost(name, args) {
-    // As the strings library charges it: one traversal of the format string.
-    return name === 'format' && args.length >= 1 ? traversal(args[0]) : undefined;
-  },
-};
