@@ -22,6 +22,11 @@ export interface CelEnvironmentOptions {
   libraries?: readonly CelLibrary[];
   /** Compile-time validation of constant duration/timestamp/regex arguments (Kubernetes); default false. */
   validateLiterals?: boolean;
+  /**
+   * A presence test on a value without fields (`has(1.f)`) is an error, as cel-spec says; default true.
+   * Kubernetes leaves cel-go's EnableErrorOnBadPresenceTest off: false there.
+   */
+  errorOnBadPresenceTest?: boolean;
 }
 
 export type GeneralEvalResult = { ok: true; value: CelValue; cost: number } | { ok: false; message: string; cost: number };
@@ -69,7 +74,7 @@ export class CelEnvironment {
     }
     this.env = base;
     this.validate = options.validateLiterals ?? false;
-    this.planOptions = { libraryCost: host.cost.bind(host) };
+    this.planOptions = { libraryCost: host.cost.bind(host), errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? true };
   }
 
   /** Declares a variable with an engine type (for tools translating other type systems). */

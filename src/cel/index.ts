@@ -110,3 +110,5 @@ export { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, type
 export { celEquals } from './engine/runtime.js';
 export type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar } from './library.js';
 export type { Authorizer, AuthorizationAttributes, AuthorizationDecision, UserInfo } from './lib/index.js';
+/** The libraries of Kubernetes' environments, for a `CelEnvironment` that should behave as they do. */
+export { KUBERNETES_LIBRARIES } from './lib/index.js';

@@ -67,6 +67,18 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(r.message).toContain('\n | object.metadata.name ==\n | .......................^');
   });
 
+  it('a missing closer at the end names the missing token, as ANTLR reports it (compile_test.go)', () => {
+    const first = (expr: string) => {
+      const r = compileExpression(expr, 'matchCondition', { params: false });
+      return r.ok ? 'ok' : r.message.split('\n')[0];
+    };
+    expect(first("'asdf'.contains('x'")).toBe("compilation failed: ERROR: <input>:1:20: Syntax error: missing ')' at '<EOF>'");
+    expect(first("[1, 2].all(x, x > 0) && object.spec.ports[0")).toContain("Syntax error: missing ']' at '<EOF>'");
+    // The end of input cannot follow it while an outer construct is still open, nor follow a ':'.
+    expect(first('[1, (2')).toContain("Syntax error: mismatched input '<EOF>' expecting ')'");
+    expect(first('true ? false')).toContain("Syntax error: mismatched input '<EOF>' expecting ':'");
+  });
+
   it('type error', () => {
     const r = compileExpression("1 < 'asdf'", 'matchCondition', { params: false });
     expect(r.ok || r.message).toBe(
@@ -153,6 +165,55 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(r.ok || r.message).toBe(
       `expression 'cidr("192.168.0.0/")' resulted in error: network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix("192.168.0.0/"): bad bits after slash: ""`,
     );
+  });
+
+  it('list index errors read as cel-go attribute resolution reports them', () => {
+    const message = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? 'ok' : r.message.slice(r.message.indexOf('resulted in error: ') + 19);
+    };
+    expect(message('object.spec.containers[5]')).toBe('index out of bounds: 5');
+    expect(message('object.spec.containers[-1]')).toBe('index out of bounds: -1');
+    expect(message('object.spec.containers[dyn(1000000.0)]')).toBe('index out of bounds: 1e+06');
+    expect(message('object.spec.containers[dyn(1.5)]')).toBe('unsupported index value 1.5 in list');
+    expect(message('object.spec.containers[object.metadata.name]')).toBe("unsupported index type 'string' in list");
+  });
+
+  it('a field of a value without fields: no such key, and has() is false (no EnableErrorOnBadPresenceTest)', () => {
+    const result = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? r.value : r.message.slice(r.message.indexOf('resulted in error: ') + 19);
+    };
+    expect(result('object.metadata.name.first')).toBe('no such key: first');
+    expect(result('has(object.metadata.name.first)')).toBe(false);
+    expect(result('object.metadata.?name.?first.hasValue()')).toBe(false);
+    expect(result('has(object.spec.priority.x)')).toBe(false);
+    expect(result('object.spec.containers.name')).toBe("unsupported index type 'string' in list");
+    expect(result('has(object.spec.containers.name)')).toBe("unsupported index type 'string' in list");
+    expect(result('object.metadata.name[0]')).toBe('no such key: 0');
+    expect(result('object.metadata.name[?0].hasValue()')).toBe(false);
+  });
+
+  it("format() is cel-go's strings version 2 formatter, as in kube-apiserver (en_US)", () => {
+    const result = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? r.value : r.message.slice(r.message.indexOf('resulted in error: ') + 19);
+    };
+    // validation_test.go: '%e'.format([3.14]) == '3.140000×10⁰⁰'; the precision is taken as a width.
+    expect(result("'%e'.format([3.14])")).toBe('3.140000×10⁰⁰');
+    expect(result("'%.2e'.format([-0.000000002])")).toBe('-2.000000×10⁻⁰⁹');
+    expect(result("'%.2f|%f'.format([-1234.5, 1.0 / 0.0])")).toBe('-1,234.50|∞');
+    expect(result("'%s'.format([['a', 2.5, null, [1u], duration('2h'), b'x', type(1)]])")).toBe('["a", 2.500000, null, [1], duration("7200s"), b"x", int]');
+    expect(result("'%s'.format([{'b': true, 'a': 0.0 / 0.0}])")).toBe('{"a":"NaN", "b":true}');
+    expect(result("'%s %s'.format([2.5, 1e21])")).toBe('2.5 1e+21');
+    expect(result("'%d'.format([2.5])")).toBe('error during formatting: decimal clause can only be used on integers, was given double');
+    expect(result("'%f'.format([1])")).toBe('error during formatting: fixed-point clause can only be used on doubles, was given int');
+  });
+
+  it('strings is version 2 there: no string reverse (lists have theirs)', () => {
+    const c = compileExpression("request.name.reverse()", "variable", { params: false });
+    expect(c.ok || c.message).toContain("found no matching overload for 'reverse' applied to 'string.()'");
+    expect(run('[1, 2].reverse()').ok).toBe(true);
   });
 
   it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {
@@ -400,6 +461,37 @@ describe('construction syntax and conversions', () => {
     const unguarded: ConvertedSize = { bytes: -1 };
     toApplyConfiguration(value('Object{}', 'applyConfiguration') as never, undefined, unguarded);
     expect(unguarded.bytes).toBeNaN();
+  });
+
+  it("a JSON patch value JSON cannot hold fails with kube-apiserver's text (cel-go's conversion to structpb.Value)", () => {
+    const patchError = (v: string) => {
+      try {
+        toJsonPatchOperations(value(`[JSONPatch{op: 'add', path: '/a', value: ${v}}]`, 'jsonPatch') as never);
+        return 'converted';
+      } catch (err) {
+        return (err as Error).message.replace('JSONPath valueExpression evaluated to a type that could not marshal to JSON: ', '');
+      }
+    };
+    expect(patchError("{1: 'v'}")).toBe("unsupported type conversion from 'int' to string");
+    expect(patchError("{1u: 'v'}")).toBe("unsupported type conversion from 'uint' to string");
+    expect(patchError("{true: 'v'}")).toBe("type conversion error from bool to 'string'");
+    expect(patchError('int')).toBe("type conversion not supported for 'type'");
+    expect(patchError('optional.none()')).toBe('optional.none() dereference');
+    expect(patchError("quantity('1')")).toBe("type conversion error from 'Quantity' to '*structpb.Value'");
+    expect(patchError("ip('10.0.0.1')")).toBe("type conversion error from 'IP' to '*structpb.Value'");
+    expect(patchError('JSONPatch{}')).toBe('cannot convert to native type: *structpb.Value');
+    // dynamic.ObjectVal checks its fields' map keys itself, with Go's %q and %T of the key.
+    expect(patchError("Object.spec{m: Object.spec.m{l: {1: 'v'}}}")).toBe(`fail to convert field "m": fail to convert field "l": map key '\\x01' is of type types.Int, not string`);
+    expect(patchError("Object.spec{l: {100: 'v'}}")).toBe(`fail to convert field "l": map key 'd' is of type types.Int, not string`);
+    expect(patchError("Object.spec{l: {true: 'v'}}")).toBe('fail to convert field "l": map key %!q(types.Bool=true) is of type types.Bool, not string');
+    // An optional value converts its value.
+    expect(toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/a', value: optional.of({'k': 'v'})}]", 'jsonPatch') as never)).toEqual([
+      { op: 'add', path: '/a', value: { k: 'v' } },
+    ]);
+    // An apply configuration with such a key is not a map at all (dynamic.ObjectVal.Value is an error).
+    expect(() => toApplyConfiguration(value("Object{spec: Object.spec{m: {1: 'v'}}}", 'applyConfiguration') as never)).toThrow(
+      'invalid return type: *dynamic.ObjectVal',
+    );
   });
 
   it('maps need string keys to become JSON', () => {

@@ -36,6 +36,8 @@ interface Expect {
 interface Vector {
   name: string;
   kind: 'cel' | 'cost';
+  /** What a cost vector's expressions are compiled as (default matchCondition: boolean). */
+  role?: 'matchCondition' | 'variable';
   bindings?: { request?: Record<string, unknown>; params?: unknown; namespaceObject?: unknown };
   hasParamKind?: boolean;
   variables?: { name: string; expression: string }[];
@@ -43,6 +45,8 @@ interface Vector {
   expressions?: string[];
   cases?: { expression: string; expect: Expect }[];
   costBudget?: number;
+  /** A per-expression cost limit in place of kube-apiserver's PerCallLimit (a test's testPerCallLimit). */
+  perCallLimit?: number;
   authorizer?: FakeAuthorizerSpec;
   expect?: Expect;
 }
@@ -88,7 +92,11 @@ function evaluateCase(v: Vector, expression: string, exp: Expect): void {
     expect(matchesText(message, exp.error!, exp.errorMatch), message).toBe(true);
     return;
   }
-  const ev = new Evaluation(inputOf(v), { budget: v.costBudget ?? RUNTIME_CEL_COST_BUDGET, variables: vars });
+  const ev = new Evaluation(inputOf(v), {
+    budget: v.costBudget ?? RUNTIME_CEL_COST_BUDGET,
+    variables: vars,
+    ...(v.perCallLimit !== undefined ? { perCallLimit: v.perCallLimit } : {}),
+  });
   const r = ev.evaluate(compiled.compiled);
   if (exp.error !== undefined) {
     expect(r.ok, `expected error '${exp.error}', got ${r.ok ? String(r.value) : ''}`).toBe(false);
@@ -121,7 +129,7 @@ describe('cel-cost vectors', () => {
       let budgetError: string | undefined;
       let expressionError: string | undefined;
       for (const e of v.expressions!) {
-        const c = compileExpression(e, 'matchCondition', { params: true });
+        const c = compileExpression(e, v.role ?? 'matchCondition', { params: true });
         expect(c.ok, c.ok ? '' : c.message).toBe(true);
         if (!c.ok) return;
         const r = ev.evaluate(c.compiled);

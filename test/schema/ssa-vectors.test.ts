@@ -84,6 +84,11 @@ const APPLY_CONFIGS: Record<string, Record<string, JsonValue>> = {
     },
     'smd_test.go/TestApplyConfiguration/apply configuration with change to atomic': { spec: { selector: { matchLabels: { l: 'v' } } } },
     'smd_test.go/TestApplyConfiguration/apply configuration with invalid field name': { spec: { replicasx: 1 } },
+    'smd_test.go/TestApplyConfiguration/apply configuration add to listType=map': {
+      spec: { template: { spec: { volumes: [{ name: 'y' }] } } },
+    },
+    // The live object's duplicate env entries are not touched by a patch that does not reach them.
+    'smd_test.go/TestApplyConfiguration/apply configuration with duplicate env vars in original object': { spec: { replicas: 3 } },
     'smd_test.go/TestApplyConfiguration/apply configuration modify existing env variable': {
       spec: { template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'test', value: 'c' }] }] } } },
     },
@@ -105,6 +110,7 @@ const APPLY_CONFIGS: Record<string, Record<string, JsonValue>> = {
 const NOT_MERGE = new Set([
   'smd_test.go/TestApplyConfiguration/apply configuration with invalid type name',
   'smd_test.go/TestApplyConfiguration/apply configuration with invalid return type',
+  'smd_test.go/TestApplyConfiguration/apply configuration with invalid initializer return type',
 ]);
 
 describe('ApplyConfiguration merge against the MAP vectors', () => {

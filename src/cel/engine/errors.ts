@@ -18,6 +18,17 @@ export class CostLimitError {
 }
 
 /**
+ * Program creation failed (cel-go's `env.Program`): a constant that OptOptimize evaluates while
+ * planning, such as `int('abc')`, gave an error. A compile error at `pos`, not an evaluation error.
+ */
+export class ProgramInstantiationError {
+  constructor(
+    readonly message: string,
+    readonly pos: number,
+  ) {}
+}
+
+/**
  * A library function returned a Promise (an authorizer calling the cluster). Evaluation stops; the
  * caller awaits the promise, memoizes the result for this call and runs the expression again
  * (see AsyncResults). Never absorbed by logical operators.

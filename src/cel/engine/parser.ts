@@ -67,6 +67,11 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
 class Parser implements MacroFactory {
   private i = 0;
   private depth = 0;
+  /**
+   * Constructs opened and not yet closed ('(', '[', '{', and a '?' awaiting its ':'): the end of input
+   * may follow a missing closer only when it closes the last of them (see expect).
+   */
+  private pending = 0;
   nextId = 1;
   readonly issues: CelIssue[] = [];
 
@@ -89,7 +94,13 @@ class Parser implements MacroFactory {
   }
   private expect(tok: Tok, what: string): Token {
     const t = this.toks[this.i];
-    if (t.tok !== tok) this.unexpected(what);
+    if (t.tok !== tok) {
+      // ANTLR's single-token insertion: when the end of input may follow the missing token ('f(x' lacks
+      // its ')'), the error names the missing token.
+      const closer = tok === Tok.RParen || tok === Tok.RBracket || tok === Tok.RBrace;
+      if (t.tok === Tok.EOF && closer && this.pending === 1) throw new ParseError(`Syntax error: missing ${what} at '<EOF>'`, t.pos);
+      this.unexpected(what);
+    }
     this.i++;
     return t;
   }
@@ -150,8 +161,10 @@ class Parser implements MacroFactory {
     const q = this.accept(Tok.Question);
     let result = cond;
     if (q) {
+      this.pending++;
       const ifTrue = this.parseOr();
       this.expect(Tok.Colon, "':'");
+      this.pending--;
       const ifFalse = this.parseExpr();
       result = this.callOrMacro(q.pos, Op.conditional, null, [cond, ifTrue, ifFalse]);
     }
@@ -290,8 +303,10 @@ class Parser implements MacroFactory {
         this.i++;
         this.enter(t.pos);
         const opt = this.accept(Tok.Question);
+        this.pending++;
         const index = this.parseExpr();
         this.expect(Tok.RBracket, "']'");
+        this.pending--;
         e = this.call(t.pos, opt ? Op.optIndex : Op.index, [e, index]);
         this.depth--;
         continue;
@@ -315,8 +330,10 @@ class Parser implements MacroFactory {
         return this.literalFromToken(t, negativeLiteral, signPos);
       case Tok.LParen: {
         this.i++;
+        this.pending++;
         const e = this.parseExpr();
         this.expect(Tok.RParen, "')'");
+        this.pending--;
         return e;
       }
       case Tok.LBracket:
@@ -408,6 +425,7 @@ class Parser implements MacroFactory {
       if (t.tok === Tok.Ident) parts.push(t.value as string);
     }
     const brace = this.expect(Tok.LBrace, "'{'");
+    this.pending++;
     const fields: StructField[] = [];
     if (!this.accept(Tok.RBrace)) {
       for (;;) {
@@ -428,6 +446,7 @@ class Parser implements MacroFactory {
         break;
       }
     }
+    this.pending--;
     const typeName = (leadingDot ? '.' : '') + parts.join('.');
     return { kind: 'struct', id: this.id(), pos: brace.pos, typeName, fields };
   }
@@ -435,6 +454,7 @@ class Parser implements MacroFactory {
   private parseListLiteral(): Expr {
     const open = this.expect(Tok.LBracket, "'['");
     this.enter(open.pos);
+    this.pending++;
     const elements: Expr[] = [];
     const optionalIndices: number[] = [];
     if (!this.accept(Tok.RBracket)) {
@@ -449,6 +469,7 @@ class Parser implements MacroFactory {
         break;
       }
     }
+    this.pending--;
     this.depth--;
     return this.list(open.pos, elements, optionalIndices);
   }
@@ -456,6 +477,7 @@ class Parser implements MacroFactory {
   private parseMapLiteral(): Expr {
     const open = this.expect(Tok.LBrace, "'{'");
     this.enter(open.pos);
+    this.pending++;
     const entries: MapEntry[] = [];
     if (!this.accept(Tok.RBrace)) {
       for (;;) {
@@ -472,6 +494,7 @@ class Parser implements MacroFactory {
         break;
       }
     }
+    this.pending--;
     this.depth--;
     return this.map(open.pos, entries);
   }
@@ -479,10 +502,12 @@ class Parser implements MacroFactory {
   private parseExprList(close: Tok): Expr[] {
     const out: Expr[] = [];
     if (this.accept(close)) return out;
+    this.pending++;
     for (;;) {
       out.push(this.parseExpr());
       if (this.accept(Tok.Comma)) continue;
       this.expect(close, close === Tok.RParen ? "')'" : "']'");
+      this.pending--;
       return out;
     }
   }

@@ -8,9 +8,10 @@
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env, StructDecl } from './env.js';
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
+import { formatFloatG } from '../../go/index.js';
 import { ownMember, type JsonObject } from '../../json/index.js';
 import { checkBuiltSize, checkResultSize, withinBound } from './bounds.js';
-import { AsyncPending, CelEvalError, CostLimitError, noSuchOverload } from './errors.js';
+import { AsyncPending, CelEvalError, CostLimitError, ProgramInstantiationError, noSuchOverload } from './errors.js';
 import { dispatch, type Overload } from './functions.js';
 import { readJson } from './json.js';
 import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
@@ -20,6 +21,7 @@ import { CelType, Kind } from './types.js';
 import {
   CelOptional,
   CelUint,
+  INT64_MAX,
   LazyObject,
   StructValue,
   Timestamp,
@@ -106,6 +108,12 @@ export type Interp = (s: EvalState) => any;
 export interface PlanOptions {
   /** Library cost callback for an overload (Kubernetes cost estimator); undefined → default. */
   libraryCost?: (o: Overload, args: readonly CelValue[], result: CelValue) => number | undefined;
+  /**
+   * A presence test (`has(x.f)`, `x.?f`) on a value without fields is an error (cel-go's
+   * EnableErrorOnBadPresenceTest, which the cel-spec conformance tests assume). Kubernetes does not
+   * enable it: such a test is false / none there. Default false.
+   */
+  errorOnBadPresenceTest?: boolean;
 }
 
 export interface PlannedProgram {
@@ -173,6 +181,25 @@ function foldCall(overload: Overload, args: readonly Planned[], call: Planned): 
       return value;
     },
   };
+}
+
+/** cel-go's type conversion functions (`overloads.IsTypeConversionFunction`). */
+const TYPE_CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
+
+/**
+ * OptOptimize evaluates a type conversion of a constant (`uint(1)`, `duration('1s')`) when the program
+ * is created: it is a constant, free at run time (so is a list or map of such constants), and an error
+ * there (`int('abc')`) fails program creation.
+ */
+function constantConversion(e: CallExpr, call: Planned): Planned {
+  let value: CelValue;
+  try {
+    value = call.fn(new EvalState(NO_ACTIVATION, Infinity, 0));
+  } catch (err) {
+    if (err instanceof CelEvalError) throw new ProgramInstantiationError(err.message, e.pos);
+    throw err;
+  }
+  return { attribute: false, constant: { value }, fn: () => value };
 }
 
 export function plan(root: Expr, env: Env, options: PlanOptions = {}): PlannedProgram {
@@ -308,13 +335,15 @@ class Planner {
     const struct = e.operandStruct;
     if (e.testOnly) {
       // has() tests the operand's value directly (no relative attribute) and is free in Kubernetes.
-      return { attribute: false, fn: (s) => hasField(op(s), field, struct) };
+      const strict = this.options.errorOnBadPresenceTest === true;
+      return { attribute: false, fn: (s) => hasField(op(s), field, struct, strict) };
     }
+    const strict = this.options.errorOnBadPresenceTest === true;
     return {
       attribute: true,
       fn: (s) => {
         s.cost += 1 + extra;
-        return selectField(op(s), field, struct);
+        return selectField(op(s), field, struct, strict);
       },
     };
   }
@@ -402,6 +431,11 @@ class Planner {
     if ((e.fn === 'or' || e.fn === 'orValue') && e.target && e.args.length === 1) {
       const isOptionalCall = !e.overloads || e.overloads.some((o) => o.id === 'optional_or_optional' || o.id === 'optional_orValue_value');
       if (isOptionalCall) return this.optionalOr(e, e.fn === 'orValue');
+    }
+    if (e.target === null && e.args.length === 1 && TYPE_CONVERSIONS.has(e.fn)) {
+      const arg = this.node(e.args[0]);
+      const call = this.functionCall(e, [arg]);
+      return arg.constant ? constantConversion(e, call) : call;
     }
     return this.functionCall(e);
   }
@@ -508,12 +542,13 @@ class Planner {
     const op = operand.fn;
     const extra = operand.attribute ? 0 : 1;
     const struct = e.operandStruct;
+    const strict = this.options.errorOnBadPresenceTest === true;
     return {
       attribute: true,
       fn: (s) => {
         const v = op(s);
         s.cost += 1 + extra;
-        return optionalSelect(v, field, struct);
+        return optionalSelect(v, field, struct, strict);
       },
     };
   }
@@ -535,7 +570,8 @@ class Planner {
     };
   }
 
-  private functionCall(e: CallExpr): Planned {
+  /** `planned`: the plans of the call's arguments when the caller has made them already. */
+  private functionCall(e: CallExpr, planned?: Planned[]): Planned {
     let fnName = e.fn;
     let target = e.target;
     let candidates: readonly Overload[] | undefined = e.overloads;
@@ -556,7 +592,7 @@ class Planner {
       const decl = this.env.lookupFunction(fnName);
       candidates = decl ? decl.overloads.filter((o) => o.member === (target !== null) && o.params.length === e.args.length + (target ? 1 : 0)) : [];
     }
-    const argPlans = (target ? [target, ...e.args] : e.args).map((a) => this.node(a));
+    const argPlans = planned ?? (target ? [target, ...e.args] : e.args).map((a) => this.node(a));
     const argNodes = argPlans.map((a) => a.fn);
     const overloads = candidates;
     const libraryCost = this.options.libraryCost;
@@ -956,7 +992,7 @@ function typedRead(v: CelValue, t: CelType): CelValue {
   return v;
 }
 
-function selectField(v: unknown, field: string, struct: StructDecl | undefined): CelValue {
+function selectField(v: unknown, field: string, struct: StructDecl | undefined, strict = false): CelValue {
   // A JSON object first: by far the most common operand (none of the classes below is a plain object).
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) {
@@ -967,7 +1003,7 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
     if (x !== undefined) return readJson(v, field, x);
     throw new CelEvalError(`no such key: ${field}`);
   }
-  if (v instanceof CelOptional) return optionalSelect(v, field, struct);
+  if (v instanceof CelOptional) return optionalSelect(v, field, struct, strict);
   if (v instanceof LazyObject) {
     const x = v.field(field);
     if (x === undefined) throw new CelEvalError(`no such key: ${field}`);
@@ -983,15 +1019,18 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined):
     if (v.typeName === 'JSONPatch') return field === 'value' ? null : '';
     throw new CelEvalError(`no such key: ${field}`);
   }
-  throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+  // cel-go qualifies a field like a string index: a list rejects the index type, any other value
+  // has no such key.
+  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  throw new CelEvalError(`no such key: ${field}`);
 }
 
-function hasField(v: unknown, field: string, struct: StructDecl | undefined): boolean {
+function hasField(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): boolean {
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) return hasOwn.call(v, field) && v[field] !== null;
     return hasOwn.call(v, field);
   }
-  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct) : false;
+  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct, strict) : false;
   if (v instanceof LazyObject) return v.has(field);
   if (v instanceof Map) return v.has(field);
   if (v instanceof StructValue) {
@@ -999,27 +1038,48 @@ function hasField(v: unknown, field: string, struct: StructDecl | undefined): bo
     if (v.typeName === 'JSONPatch' && field !== 'value') return v.fields.get(field) !== '';
     return true;
   }
-  throw new CelEvalError(`invalid type for field selection: ${typeNameOf(v)}`);
+  // Kubernetes does not enable cel-go's EnableErrorOnBadPresenceTest: has() on a value without fields
+  // is false, not an error (a list still rejects the index type).
+  if (strict) throw new CelEvalError(`invalid type for field selection: ${typeNameOf(v)}`);
+  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  return false;
 }
 
-function optionalSelect(v: unknown, field: string, struct: StructDecl | undefined): CelOptional {
+function optionalSelect(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): CelOptional {
   if (v instanceof CelOptional) {
     if (!v.hasValue()) return CelOptional.none();
     v = v.value();
   }
   if (isMapValue(v) || v instanceof StructValue) {
-    if (!hasField(v, field, struct)) return CelOptional.none();
-    return CelOptional.of(selectField(v, field, struct));
+    if (!hasField(v, field, struct, strict)) return CelOptional.none();
+    return CelOptional.of(selectField(v, field, struct, strict));
   }
-  throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+  // A presence test on a value without fields: none, as has() is false (see hasField).
+  if (strict) throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  return CelOptional.none();
 }
 
+/** An index as cel-go's `%v` prints it (types.Int, types.Uint and types.Double have no String method). */
+function indexText(k: unknown): string {
+  if (typeof k === 'number') return formatFloatG(k);
+  return String(k instanceof CelUint ? k.valueOf() : k);
+}
+
+/**
+ * The position `k` names in `list`, or undefined when it is out of range. cel-go's IndexOrError: an int,
+ * or a uint or double that converts to an int64 without loss.
+ */
 function listIndex(list: readonly CelValue[], k: unknown): number | undefined {
   let i: number;
   if (typeof k === 'bigint') i = Number(k);
-  else if (k instanceof CelUint) i = Number(k.valueOf());
-  else if (typeof k === 'number' && Number.isInteger(k)) i = k;
-  else throw noSuchOverload('_[_]', ['list', typeNameOf(k)]);
+  else if (k instanceof CelUint) {
+    if (k.valueOf() > INT64_MAX) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    i = Number(k.valueOf());
+  } else if (typeof k === 'number') {
+    if (!Number.isInteger(k) || k < -(2 ** 63) || k >= 2 ** 63) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    i = k;
+  } else throw new CelEvalError(`unsupported index type '${typeNameOf(k)}' in list`);
   if (i < 0 || i >= list.length) return undefined;
   return i;
 }
@@ -1033,7 +1093,8 @@ function indexValue(container: unknown, k: unknown, optional: boolean): CelValue
     const i = listIndex(container, k);
     if (i === undefined) {
       if (optional) return CelOptional.none();
-      throw new CelEvalError(`index '${String(k instanceof CelUint ? k.valueOf() : k)}' out of range in list size '${container.length}'`);
+      // Attribute resolution's missing index (cel-go resolves every index through a qualifier).
+      throw new CelEvalError(`index out of bounds: ${indexText(k)}`);
     }
     return optional ? CelOptional.of(container[i]) : container[i];
   }
@@ -1048,6 +1109,11 @@ function indexValue(container: unknown, k: unknown, optional: boolean): CelValue
     }
     return optional ? CelOptional.of(v) : v;
   }
-  throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
+  if (container instanceof StructValue || container instanceof LazyObject || isPlainObject(container)) {
+    throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
+  }
+  // A value that cannot be indexed: cel-go's qualifier finds no such key (a presence test, nothing).
+  if (optional) return CelOptional.none();
+  throw new CelEvalError(`no such key: ${indexText(k)}`);
 }
 

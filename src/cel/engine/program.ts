@@ -7,7 +7,7 @@ import type { ReviewGuard } from '../../guard/index.js';
 import { activeGuard, enterGuard, restoreGuard } from './bounds.js';
 import { check } from './checker.js';
 import type { Env } from './env.js';
-import { AsyncPending, CelEvalError, CostLimitError, formatIssues, type CelIssue } from './errors.js';
+import { AsyncPending, CelEvalError, CostLimitError, ProgramInstantiationError, formatIssues, type CelIssue } from './errors.js';
 import { parse } from './parser.js';
 import { AsyncResults, EvalState, plan, type Activation, type PlanOptions, type Interp } from './planner.js';
 import { validateLiterals } from './validators.js';
@@ -88,6 +88,10 @@ export function compile(source: string, env: Env, options: CompileOptions = {}):
     const planned = plan(parsed.expr, env, options.plan);
     return { ok: true, program: new Program(source, type, planned.interp, planned.slotCount), type };
   } catch (e) {
+    if (e instanceof ProgramInstantiationError) {
+      const issues = [{ message: `program instantiation failed: ${e.message}`, offset: e.pos }];
+      return { ok: false, issues, message: formatIssues(source, issues) };
+    }
     const issues = [{ message: `program planning failed: ${(e as Error).message}`, offset: -1 }];
     return { ok: false, issues, message: formatIssues(source, issues) };
   }

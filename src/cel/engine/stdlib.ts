@@ -23,6 +23,7 @@ import {
   INT64_MIN,
   NANOS_PER_SECOND,
   StructValue,
+  TS_MIN_SECONDS,
   Timestamp,
   TypeValue,
   UINT64_MAX,
@@ -110,7 +111,9 @@ function isZeroValue(v: CelValue): boolean {
   if (v instanceof CelUint) return v.valueOf() === 0n;
   if (v instanceof Uint8Array || Array.isArray(v)) return (v as { length: number }).length === 0;
   if (isMapValue(v)) return mapSize(v as CelMapValue) === 0;
-  if (v instanceof Timestamp || v instanceof Duration) return v.ns === 0n;
+  // Go's zero time (0001-01-01T00:00:00Z) is a timestamp's zero value (time.Time.IsZero), not the epoch.
+  if (v instanceof Timestamp) return v.ns === TS_MIN_SECONDS * 1_000_000_000n;
+  if (v instanceof Duration) return v.ns === 0n;
   if (v instanceof StructValue) return v.fields.size === 0;
   if (v instanceof CelOptional) return !v.hasValue();
   return false;

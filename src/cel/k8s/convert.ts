@@ -8,11 +8,26 @@ import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
-import { CelUint, Duration, StructValue, Timestamp, isPlainObject, type CelMapValue, type CelValue } from '../engine/values.js';
+import { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, isPlainObject, type CelMapValue, type CelValue } from '../engine/values.js';
 import { JSONPATCH_TYPE, OBJECT_TYPE } from './types.js';
+
+/**
+ * What made a conversion fail, for the callers that report it in kube-apiserver's words: a map key that
+ * is not a string (`fields`: the Object literal fields from the outermost literal down to the map, empty
+ * when the map is not a field of a literal), or a value JSON cannot hold.
+ */
+export type ConversionFailure =
+  | { kind: 'mapKey'; key: unknown; fields: string[] }
+  | { kind: 'value'; value: unknown };
 
 export class ConversionError extends Error {
   override name = 'ConversionError';
+  constructor(
+    message: string,
+    readonly failure?: ConversionFailure,
+  ) {
+    super(message);
+  }
 }
 
 /** Bytes as standard base64, as Go's encoding/json writes a []byte. */
@@ -116,7 +131,7 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
     return out;
   }
   if (v instanceof StructValue) {
-    if (v.typeName === JSONPATCH_TYPE) throw new ConversionError('a JSONPatch value cannot be converted to JSON');
+    if (v.typeName === JSONPATCH_TYPE) throw new ConversionError('a JSONPatch value cannot be converted to JSON', { kind: 'value', value: v });
     // The type name nested literals extend: the literal's own when it is the expected one.
     let parent = v.typeName;
     if (typePath !== undefined && !(field === undefined ? v.typeName === typePath : namesField(v.typeName, typePath, field))) {
@@ -129,7 +144,15 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
       // The field's type path matters only to a nested literal (directly or in a list or map).
       const nested = fv !== null && typeof fv === 'object';
       written += k.length + 4;
-      setOwn(out, k, toJson(fv, nested ? parent : undefined, errors, out, k, nested ? k : undefined));
+      try {
+        setOwn(out, k, toJson(fv, nested ? parent : undefined, errors, out, k, nested ? k : undefined));
+      } catch (err) {
+        // A literal converts its fields one by one (dynamic.ObjectVal): a key error names the field path.
+        if (err instanceof ConversionError && err.failure?.kind === 'mapKey' && (nested && (fv instanceof StructValue || fv instanceof Map))) {
+          err.failure.fields.unshift(k);
+        }
+        throw err;
+      }
     }
     return out;
   }
@@ -142,7 +165,11 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
     written += 2;
     for (const k of mapKeys(v as CelMapValue)) {
       if (typeof k !== 'string') {
-        throw new ConversionError(`map key "${String(k instanceof CelUint ? k.valueOf() : k)}" is of type ${typeNameOf(k)}, not string`);
+        throw new ConversionError(`map key "${String(k instanceof CelUint ? k.valueOf() : k)}" is of type ${typeNameOf(k)}, not string`, {
+          kind: 'mapKey',
+          key: k,
+          fields: [],
+        });
       }
       written += k.length + 4;
       setOwn(out, k, toJson(mapGet(v as CelMapValue, k), typePath, errors, out, k, field));
@@ -158,7 +185,12 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
     written += text.length + 2;
     return text;
   }
-  throw new ConversionError(`value of type ${typeNameOf(v)} cannot be converted to JSON`);
+  if (v instanceof CelOptional) {
+    // cel-go's Optional converts its value; none has nothing to convert.
+    if (v.hasValue()) return toJson(v.value(), typePath, errors, container, key, field);
+    throw new ConversionError('optional.none() dereference', { kind: 'value', value: v });
+  }
+  throw new ConversionError(`value of type ${typeNameOf(v)} cannot be converted to JSON`, { kind: 'value', value: v });
 }
 
 /** Whether `name` is `${parent}.${field}`, compared in place. */
@@ -218,7 +250,14 @@ function patchOperations(v: CelValue): JsonObject[] {
       // The root literal's own name is not checked against the patch path, only nested ones.
       const root = value instanceof StructValue ? value.typeName : undefined;
       written += 5 + 4;
-      op.value = toJson(value, root, errors, op, 'value');
+      try {
+        op.value = toJson(value, root, errors, op, 'value');
+      } catch (err) {
+        if (err instanceof ConversionError && err.failure) {
+          throw new ConversionError(`JSONPath valueExpression evaluated to a type that could not marshal to JSON: ${patchValueError(err.failure)}`);
+        }
+        throw err;
+      }
       if (errors.length) throw new ConversionError(`type mismatch: ${errors.join('\n')}`);
     }
     ops.push(op);
@@ -239,7 +278,73 @@ function applyConfigurationOf(v: CelValue): JsonObject {
     throw new ConversionError(`expected an Object, got ${typeNameOf(v)}`);
   }
   const errors: string[] = [];
-  const out = toJson(v, OBJECT_TYPE, errors) as JsonObject;
+  let out: JsonObject;
+  try {
+    out = toJson(v, OBJECT_TYPE, errors) as JsonObject;
+  } catch (err) {
+    // The literal's map form fails to build (dynamic.ObjectVal.Value is an error, not a map).
+    if (err instanceof ConversionError && err.failure?.kind === 'mapKey') throw new ConversionError('invalid return type: *dynamic.ObjectVal');
+    throw err;
+  }
   if (errors.length) throw new ConversionError(`type mismatch: ${errors.join('\n')}`);
   return out;
+}
+
+/**
+ * cel-go's error for a JSON patch value it cannot turn into a structpb.Value: a map key's own
+ * conversion to a string, or (in a field of an Object literal) dynamic.ObjectVal's key check; a value's
+ * ConvertToNative.
+ */
+function patchValueError(f: ConversionFailure): string {
+  if (f.kind === 'mapKey') {
+    if (f.fields.length > 0) {
+      const inner = `map key ${goQuoted(f.key)} is of type ${goTypeOf(f.key)}, not string`;
+      return f.fields.reduceRight((msg, field) => `fail to convert field "${field}": ${msg}`, inner);
+    }
+    if (typeof f.key === 'boolean') return "type conversion error from bool to 'string'";
+    return `unsupported type conversion from '${f.key instanceof CelUint ? 'uint' : 'int'}' to string`;
+  }
+  const v = f.value;
+  if (v instanceof CelOptional) return 'optional.none() dereference';
+  if (v instanceof TypeValue) return "type conversion not supported for 'type'";
+  if (v instanceof StructValue) return 'cannot convert to native type: *structpb.Value';
+  const library = LIBRARY_TYPE_NAMES[typeNameOf(v)];
+  if (library) return `type conversion error from '${library}' to '*structpb.Value'`;
+  return `type conversion error from '${typeNameOf(v)}' to '*structpb.Value'`;
+}
+
+/** The Go type names Kubernetes' library values report in conversion errors. */
+const LIBRARY_TYPE_NAMES: Record<string, string> = {
+  'kubernetes.Quantity': 'Quantity',
+  'net.IP': 'IP',
+  'net.CIDR': 'CIDR',
+  'kubernetes.URL': 'URL',
+  'kubernetes.Semver': 'Semver',
+  'kubernetes.NamedFormat': 'Format',
+};
+
+/** `%T` of a cel-go map key (types.Int, types.Uint, types.Bool). */
+function goTypeOf(k: unknown): string {
+  return typeof k === 'boolean' ? 'types.Bool' : k instanceof CelUint ? 'types.Uint' : 'types.Int';
+}
+
+/** `%q` of a cel-go map key: an integer as a quoted rune (Go's fmtQc), a bool as a bad verb. */
+function goQuoted(k: unknown): string {
+  if (typeof k === 'boolean') return `%!q(types.Bool=${k})`;
+  const n = k instanceof CelUint ? k.valueOf() : (k as bigint);
+  // fmtQc takes the value as a uint64: a negative int or one past the last rune is U+FFFD.
+  const u = BigInt.asUintN(64, n);
+  return goQuoteRune(u > 0x10ffffn ? 0xfffd : Number(u));
+}
+
+/** strconv.QuoteRune: printable runes as they are, the rest escaped. */
+function goQuoteRune(r: number): string {
+  if (r >= 0xd800 && r <= 0xdfff) r = 0xfffd;
+  const named: Record<number, string> = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v', 0x27: "\\'", 0x5c: '\\\\' };
+  if (named[r] !== undefined) return `'${named[r]}'`;
+  const ch = String.fromCodePoint(r);
+  if (r === 0x20 || (r > 0x20 && r < 0x7f) || (r > 0x7f && /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(ch))) return `'${ch}'`;
+  if (r < 0x80) return `'\\x${r.toString(16).padStart(2, '0')}'`;
+  if (r < 0x10000) return `'\\u${r.toString(16).padStart(4, '0')}'`;
+  return `'\\U${r.toString(16).padStart(8, '0')}'`;
 }

@@ -19,7 +19,7 @@ import {
   VARIABLES_TYPE,
   variablesStruct,
 } from './types.js';
-import { AUTHORIZER_TYPE, libraries, MUTATION_ONLY_LIBRARIES as mutationOnly, RESOURCE_CHECK_TYPE } from '../lib/index.js';
+import { AUTHORIZER_TYPE, KUBERNETES_LIBRARIES as libraries, MUTATION_ONLY_LIBRARIES as mutationOnly, RESOURCE_CHECK_TYPE } from '../lib/index.js';
 import { kyvernoLibraries } from '../lib/kyverno/index.js';
 
 export interface KubernetesEnvs {

@@ -5,7 +5,7 @@
  */
 import type { CelLibrary } from '../library.js';
 import { regexLibrary } from './regex.js';
-import { stringsLibrary } from './strings.js';
+import { kubernetesStringsLibrary, stringsLibrary } from './strings.js';
 import { setsLibrary } from './sets.js';
 import { listsLibrary } from './lists.js';
 import { k8sListsLibrary } from './k8s-lists.js';
@@ -33,13 +33,19 @@ export const libraries: readonly CelLibrary[] = [
 ];
 
 /**
+ * The libraries of Kubernetes' own environments: the above, with cel-go's strings library at version 2
+ * (as kube-apiserver's base environment declares it: no string reverse, the first formatter).
+ */
+export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = libraries.map((lib) => (lib === stringsLibrary ? kubernetesStringsLibrary : lib));
+
+/**
  * Libraries only mutation expressions have (kube-apiserver declares `jsonpatch.escapeKey` in the
  * mutation environment, not for matchConditions): skip these when composing that environment.
  */
 export const MUTATION_ONLY_LIBRARIES: ReadonlySet<string> = new Set([jsonPatchLibrary.name]);
 
 export { regexLibrary } from './regex.js';
-export { stringsLibrary } from './strings.js';
+export { kubernetesStringsLibrary, stringsLibrary } from './strings.js';
 export { setsLibrary } from './sets.js';
 export { listsLibrary } from './lists.js';
 export { k8sListsLibrary } from './k8s-lists.js';

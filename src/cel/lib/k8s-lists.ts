@@ -3,14 +3,15 @@ import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversalCost } from './cost.js';
 import { celError, intOverflow, noSuchOverload, uintOverflow } from './errors.js';
 import { COMPARABLE_TYPES } from './lists.js';
-import { celEquals, checkInt, compareValues, isComparable, listItems, UINT64_MAX } from './values.js';
+import { celEquals, checkInt, compareValues, isComparable, isList, listItems, UINT64_MAX } from './values.js';
 
 /**
  * Kubernetes' list library (`k8s.io/apiserver/pkg/cel/library/lists.go`, and `includes` from 1.37).
  *
  *   <list<T>>.isSorted() -> bool, <list<T>>.min() -> T, <list<T>>.max() -> T   (T comparable)
  *   <list<T>>.sum() -> T                                  (T int, uint, double or duration)
- *   <list<T>>.indexOf(T) -> int, <list<T>>.lastIndexOf(T) -> int, <list<T>>.includes(T) -> bool
+ *   <list<T>>.indexOf(T) -> int, <list<T>>.lastIndexOf(T) -> int
+ *   <dyn>.includes(dyn) -> bool     (a list holds an equal element; any other receiver equals the argument)
  */
 
 function isSorted(list: unknown): boolean {
@@ -99,6 +100,11 @@ function indexOf(list: unknown, item: unknown): bigint {
   return -1n;
 }
 
+/** Kubernetes declares `includes` on dyn: `'a'.includes('a')` and `[1].includes('x')` compile. */
+function includes(target: unknown, item: unknown): boolean {
+  return isList(target) ? target.some((x) => celEquals(x, item)) : celEquals(target, item);
+}
+
 function lastIndexOf(list: unknown, item: unknown): bigint {
   const items = listItems(list);
   for (let i = items.length - 1; i >= 0; i--) if (celEquals(items[i], item)) return BigInt(i);
@@ -119,7 +125,7 @@ export const k8sListsLibrary: CelLibrary = {
     r.registerFunction('list<google.protobuf.Duration>.sum(): google.protobuf.Duration', (l: unknown) => sum(l, 'duration'));
     r.registerFunction('list<A>.indexOf(A): int', indexOf);
     r.registerFunction('list<A>.lastIndexOf(A): int', lastIndexOf);
-    r.registerFunction('list<A>.includes(A): bool', (l: unknown, x: unknown) => indexOf(l, x) >= 0n);
+    r.registerFunction('dyn.includes(dyn): bool', includes);
   },
   callCost(name, args) {
     switch (name) {

@@ -29,10 +29,12 @@ export const setsLibrary: CelLibrary = {
   callCost(name, args) {
     switch (name) {
       case 'sets.contains':
-      case 'sets.equivalent':
       case 'sets.intersects':
-        // cel-go's set operation tracker: one comparison per pair of elements.
-        return args.length === 2 ? actualSize(args[0]) * actualSize(args[1]) : undefined;
+        // cel-go's set operation tracker: the call, and one comparison per pair of elements.
+        return args.length === 2 ? 1 + actualSize(args[0]) * actualSize(args[1]) : undefined;
+      case 'sets.equivalent':
+        // Equivalence may compare every pair twice (each list contained in the other).
+        return args.length === 2 ? 1 + 2 * actualSize(args[0]) * actualSize(args[1]) : undefined;
     }
     return undefined;
   },

@@ -5,17 +5,32 @@ import { formatFixed, formatScientific, formatShortest } from './go-float.js';
 import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } from './values.js';
 
 /**
- * cel-go's `<string>.format(<list>)` (ext strings), as the cel-spec conformance data pins it:
- * clauses %s %d %f %e %b %o %x %X with an optional precision (`%.3f`), `%%` for a percent sign.
+ * cel-go's `<string>.format(<list>)` (ext strings): clauses %s %d %f %e %b %o %x %X with an optional
+ * precision (`%.3f`), `%%` for a percent sign. Two flavours:
+ * - `cel-spec` (strings version 4 and later, as the cel-spec conformance data pins it);
+ * - `kubernetes`: the formatter of strings version 2, which Kubernetes' environments use
+ *   (string-format-k8s.ts): %s writes list and map members as CEL literals, %d takes integers only,
+ *   %f / %e take doubles only and print as golang.org/x/text does for en_US.
  */
 
 const DEFAULT_PRECISION = 6;
 /** Guard against `%.100000000f` building huge strings; Go's fmt has a similar cap. */
 const MAX_PRECISION = 1000;
 
-class ClauseError extends Error {}
+/** A clause's error: reported as `error during formatting: <message>`. */
+export class ClauseError extends Error {}
 
-export function formatString(format: string, args: readonly unknown[]): string {
+export type FormatFlavor = 'cel-spec' | 'kubernetes';
+
+/** The clauses of one flavour, by verb (a precision is passed to %f and %e). */
+export interface FormatClauses {
+  s(arg: unknown): string;
+  d(arg: unknown): string;
+  f(arg: unknown, precision: number): string;
+  e(arg: unknown, precision: number): string;
+}
+
+export function formatString(format: string, args: readonly unknown[], clauses: FormatClauses = CEL_SPEC_CLAUSES): string {
   let out = '';
   let argIndex = 0;
   for (let i = 0; i < format.length; ) {
@@ -32,7 +47,7 @@ export function formatString(format: string, args: readonly unknown[]): string {
     }
     if (argIndex >= args.length) throw celError(`index ${argIndex} out of range`);
     if (i + 1 >= format.length) throw celError('unexpected end of string');
-    const [read, clause] = parseClause(format, i + 1);
+    const [read, clause] = parseClause(format, i + 1, clauses);
     try {
       out += clause(args[argIndex]);
       checkBuiltSize(out.length, 'the result of format');
@@ -48,7 +63,7 @@ export function formatString(format: string, args: readonly unknown[]): string {
 
 type Clause = (arg: unknown) => string;
 
-function parseClause(format: string, start: number): [number, Clause] {
+function parseClause(format: string, start: number, clauses: FormatClauses): [number, Clause] {
   let i = start;
   let precision = DEFAULT_PRECISION;
   if (format[i] === '.') {
@@ -77,13 +92,13 @@ function parseClause(format: string, start: number): [number, Clause] {
   const read = i - start + r.length;
   switch (r) {
     case 's':
-      return [read, (a) => stringClause(a)];
+      return [read, (a) => clauses.s(a)];
     case 'd':
-      return [read, decimalClause];
+      return [read, (a) => clauses.d(a)];
     case 'f':
-      return [read, (a) => fixedClause(a, precision)];
+      return [read, (a) => clauses.f(a, precision)];
     case 'e':
-      return [read, (a) => scientificClause(a, precision)];
+      return [read, (a) => clauses.e(a, precision)];
     case 'b':
       return [read, binaryClause];
     case 'x':
@@ -154,13 +169,13 @@ export function stringClause(v: unknown): string {
   throw stringClauseError(v);
 }
 
-function stringClauseError(v: unknown): ClauseError {
+export function stringClauseError(v: unknown): ClauseError {
   return new ClauseError(
     `string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${celTypeName(v)}`,
   );
 }
 
-function durationSeconds(d: Duration): string {
+export function durationSeconds(d: Duration): string {
   const nanos = d.ns;
   // Go: float64(sec) + float64(nsec)/1e9, then the shortest form.
   const sec = nanos / 1_000_000_000n;
@@ -169,7 +184,7 @@ function durationSeconds(d: Duration): string {
 }
 
 /** Go's time.RFC3339Nano in UTC: fractional seconds with trailing zeros removed. */
-function rfc3339Nano(t: Timestamp): string {
+export function rfc3339Nano(t: Timestamp): string {
   const ns = t.ns;
   const nanosOfSecond = ((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n;
   const whole = new Date(Number((ns - nanosOfSecond) / 1_000_000n)).toISOString().slice(0, 19);
@@ -177,7 +192,7 @@ function rfc3339Nano(t: Timestamp): string {
   return `${whole}${frac ? '.' + frac : ''}Z`;
 }
 
-function integerOf(v: unknown): bigint | undefined {
+export function integerOf(v: unknown): bigint | undefined {
   if (typeof v === 'bigint') return v;
   if (v instanceof CelUint) return v.value;
   return undefined;
@@ -237,3 +252,5 @@ function bytesHex(b: Uint8Array): string {
   for (const x of b) s += x.toString(16).padStart(2, '0');
   return s;
 }
+
+const CEL_SPEC_CLAUSES: FormatClauses = { s: stringClause, d: decimalClause, f: fixedClause, e: scientificClause };

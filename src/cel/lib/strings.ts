@@ -4,6 +4,7 @@ import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, traversal, traversalCost } from './cost.js';
 import { celError } from './errors.js';
 import { formatString, stringClause } from './string-format.js';
+import { KUBERNETES_FORMAT_CLAUSES } from './string-format-k8s.js';
 import { celTypeName } from './values.js';
 
 /**
@@ -169,50 +170,70 @@ export function quote(s: string): string {
   return `${out}"`;
 }
 
+/** Registers cel-go's strings extension at `version` (the latest: 5). */
+function registerStrings(r: LibraryRegistrar, version: number): void {
+  r.registerFunction('string.charAt(int): string', charAt);
+  r.registerFunction('string.indexOf(string): int', indexOf);
+  r.registerFunction('string.indexOf(string, int): int', indexOfFrom);
+  r.registerFunction('string.lastIndexOf(string): int', lastIndexOf);
+  r.registerFunction('string.lastIndexOf(string, int): int', lastIndexOfFrom);
+  r.registerFunction('string.lowerAscii(): string', (s: string) => asciiCase(s, false));
+  r.registerFunction('string.upperAscii(): string', (s: string) => asciiCase(s, true));
+  r.registerFunction('string.replace(string, string): string', (s: string, o: string, n: string) => goReplace(s, o, n));
+  r.registerFunction('string.replace(string, string, int): string', goReplace);
+  r.registerFunction('string.split(string): list<string>', (s: string, sep: string) => goSplit(s, sep));
+  r.registerFunction('string.split(string, int): list<string>', goSplit);
+  r.registerFunction('string.substring(int): string', substring);
+  r.registerFunction('string.substring(int, int): string', substringRange);
+  r.registerFunction('string.trim(): string', trim);
+  // reverse is version 3: not in Kubernetes' environments.
+  if (version >= 3) r.registerFunction('string.reverse(): string', (s: string) => runes(s).reverse().join(''));
+  // The formatter changed at version 4 (cel-spec's); version 2 has cel-go's first one (string-format-k8s.ts).
+  const clauses = version >= 4 ? undefined : KUBERNETES_FORMAT_CLAUSES;
+  r.registerFunction('string.format(list<dyn>): string', (s: string, args: unknown[]) => formatString(s, args, clauses));
+  r.registerFunction('list<string>.join(): string', (l: readonly unknown[]) => join(l));
+  r.registerFunction('list<string>.join(string): string', join);
+  r.registerFunction('strings.quote(string): string', quote);
+}
+
+function stringsCost(name: string, args: readonly unknown[], result: unknown): number | undefined {
+  switch (name) {
+    case 'lowerAscii':
+    case 'upperAscii':
+    case 'substring':
+    case 'trim':
+      return args.length >= 1 ? traversal(args[0]) : undefined;
+    case 'replace':
+    case 'split':
+      return args.length >= 1 ? traversal(args[0], 2) : undefined;
+    case 'join':
+      return Math.ceil(actualSize(result) * 2 * 0.1);
+    case 'indexOf':
+    case 'lastIndexOf':
+      // Kubernetes charges by function name, whatever the receiver: one traversal (lists.go's rule).
+      return args.length > 0 ? traversalCost(args[0]) : 0;
+    case 'strings.quote':
+    case 'format':
+      // cel-go's own cost for quote and format: one traversal of the (format) string.
+      return args.length >= 1 ? traversal(args[0]) : undefined;
+  }
+  return undefined;
+}
+
+/** cel-go's strings extension, latest version (cel-spec formatting). */
 export const stringsLibrary: CelLibrary = {
   name: 'cel.lib.ext.strings',
-  register(r: LibraryRegistrar) {
-    r.registerFunction('string.charAt(int): string', charAt);
-    r.registerFunction('string.indexOf(string): int', indexOf);
-    r.registerFunction('string.indexOf(string, int): int', indexOfFrom);
-    r.registerFunction('string.lastIndexOf(string): int', lastIndexOf);
-    r.registerFunction('string.lastIndexOf(string, int): int', lastIndexOfFrom);
-    r.registerFunction('string.lowerAscii(): string', (s: string) => asciiCase(s, false));
-    r.registerFunction('string.upperAscii(): string', (s: string) => asciiCase(s, true));
-    r.registerFunction('string.replace(string, string): string', (s: string, o: string, n: string) => goReplace(s, o, n));
-    r.registerFunction('string.replace(string, string, int): string', goReplace);
-    r.registerFunction('string.split(string): list<string>', (s: string, sep: string) => goSplit(s, sep));
-    r.registerFunction('string.split(string, int): list<string>', goSplit);
-    r.registerFunction('string.substring(int): string', substring);
-    r.registerFunction('string.substring(int, int): string', substringRange);
-    r.registerFunction('string.trim(): string', trim);
-    r.registerFunction('string.reverse(): string', (s: string) => runes(s).reverse().join(''));
-    r.registerFunction('string.format(list<dyn>): string', (s: string, args: unknown[]) => formatString(s, args));
-    r.registerFunction('list<string>.join(): string', (l: readonly unknown[]) => join(l));
-    r.registerFunction('list<string>.join(string): string', join);
-    r.registerFunction('strings.quote(string): string', quote);
-  },
-  callCost(name, args, result) {
-    switch (name) {
-      case 'lowerAscii':
-      case 'upperAscii':
-      case 'substring':
-      case 'trim':
-        return args.length >= 1 ? traversal(args[0]) : undefined;
-      case 'replace':
-      case 'split':
-        return args.length >= 1 ? traversal(args[0], 2) : undefined;
-      case 'join':
-        return Math.ceil(actualSize(result) * 2 * 0.1);
-      case 'indexOf':
-      case 'lastIndexOf':
-        // Kubernetes charges by function name, whatever the receiver: one traversal (lists.go's rule).
-        return args.length > 0 ? traversalCost(args[0]) : 0;
-      case 'strings.quote':
-      case 'format':
-        // cel-go's own cost for quote and format: one traversal of the (format) string.
-        return args.length >= 1 ? traversal(args[0]) : undefined;
-    }
-    return undefined;
-  },
+  register: (r) => registerStrings(r, 5),
+  callCost: stringsCost,
+};
+
+/**
+ * The strings extension at version 2, as Kubernetes' environments declare it (kube-apiserver's base
+ * environment, and Kyverno's, which keeps its library versions): no string reverse, and the first
+ * formatter (string-format-k8s.ts).
+ */
+export const kubernetesStringsLibrary: CelLibrary = {
+  name: 'cel.lib.ext.strings',
+  register: (r) => registerStrings(r, 2),
+  callCost: stringsCost,
 };

@@ -77,8 +77,11 @@ describe('library call costs', () => {
     expect(costOf('@sortByAssociatedKeys', [['x', 'y'], [2n, 1n]], ['y', 'x'])).toBe(19);
   });
 
-  it('set operations cost one comparison per pair', () => {
-    expect(costOf('sets.contains', [[1n, 2n, 3n], [1n, 2n]], true)).toBe(6);
+  it('set operations cost the call and one comparison per pair (two for equivalence)', () => {
+    // cel-go's ext/sets tracker; Kubernetes' cost_test.go: sets.contains([], []) is 21 = 2 lists + 1.
+    expect(costOf('sets.contains', [[1n, 2n, 3n], [1n, 2n]], true)).toBe(7);
+    expect(costOf('sets.intersects', [[], []], false)).toBe(1);
+    expect(costOf('sets.equivalent', [[1n, 2n, 3n], [1n, 2n]], false)).toBe(13);
   });
 
   it('jsonpatch.escapeKey costs a traversal', () => {

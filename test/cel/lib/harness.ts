@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { CelEnvironment, CelOptional, celEquals } from '../../../src/cel/index.js';
+import { CelEnvironment, CelOptional, KUBERNETES_LIBRARIES, celEquals } from '../../../src/cel/index.js';
 import { markFloatLiteral } from '../../../src/json/index.js';
 
 export const VECTOR_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../vectors/map/library');
@@ -104,7 +104,7 @@ function environmentFor(names: string[]): CelEnvironment {
   let env = envs.get(key);
   if (!env) {
     const variables = Object.fromEntries(names.map((k) => [k, 'dyn']));
-    envs.set(key, (env = new CelEnvironment({ variables, homogeneousAggregateLiterals: true, validateLiterals: true })));
+    envs.set(key, (env = new CelEnvironment({ variables, homogeneousAggregateLiterals: true, validateLiterals: true, libraries: KUBERNETES_LIBRARIES })));
   }
   return env;
 }

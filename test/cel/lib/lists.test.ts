@@ -45,6 +45,15 @@ describe('Kubernetes lists', () => {
     expect(cel('[1, 2].includes(3)')).toBe(false);
     expect(cel("'abc'.indexOf('c')")).toBe(2n); // the string overload next to the list one
   });
+
+  it('includes is declared on dyn: a list holds an equal element, anything else equals the argument', () => {
+    // lists.go: `<dyn>.includes(<dyn>) <bool>`, with its documented examples.
+    expect(cel("'model-a'.includes('model-a')")).toBe(true);
+    expect(cel("'model-a'.includes('model-b')")).toBe(false);
+    expect(cel("[1, 2].includes('x')")).toBe(false);
+    expect(celMixed('[1.0, 2].includes(1)')).toBe(true);
+    expect(cel("{'a': 1}.includes({'a': 1})")).toBe(true);
+  });
 });
 
 describe('lists extension', () => {

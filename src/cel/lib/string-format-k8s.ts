@@ -1,0 +1,144 @@
+import { formatFloatG, strconvQuote } from '../../go/index.js';
+import { checkBuiltSize } from '../engine/bounds.js';
+import { CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
+import { formatFixed, formatScientific } from './go-float.js';
+import {
+  ClauseError,
+  durationSeconds,
+  integerOf,
+  rfc3339Nano,
+  stringClauseError,
+  type FormatClauses,
+} from './string-format.js';
+import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } from './values.js';
+
+/**
+ * `<string>.format(<list>)` as Kubernetes' environments have it: cel-go's strings library at version 2,
+ * whose formatter (ext/formatting.go, locale en_US) differs from the cel-spec one (string-format.ts):
+ * - %s of a list or map writes its members as CEL literals: `["a", 1, 2.500000, timestamp("...")]`,
+ *   `{"k":true}` (entries sorted by key text); a double on its own is strconv's shortest 'g' form;
+ * - %d takes ints and uints only; %f and %e take doubles only (and the strings "NaN", "Infinity",
+ *   "-Infinity");
+ * - %f and %e print through golang.org/x/text's message printer: grouped digits (1,234.500000), ∞ for
+ *   infinity, and scientific notation as 3.140000×10⁰⁰ — with six decimals whatever the precision, as
+ *   the formatter passes the precision as a width (`%2e`).
+ * The strings library registers these clauses at version 2 (strings.ts: kubernetesStringsLibrary).
+ */
+
+const DECIMALS = 6;
+const decoder = new TextDecoder();
+
+/** %s: the value as cel-go's string conversion gives it; lists and maps as CEL literals. */
+function stringClause(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'boolean':
+    case 'bigint':
+      return String(v);
+    case 'number':
+      return formatFloatG(v);
+  }
+  if (v === null) return 'null';
+  if (v instanceof CelUint) return String(v.value);
+  if (v instanceof Uint8Array) return decoder.decode(v);
+  if (v instanceof Duration) return `${durationSeconds(v)}s`;
+  if (v instanceof Timestamp) return rfc3339Nano(v);
+  if (v instanceof TypeValue) return v.name;
+  if (isList(v)) {
+    const parts: string[] = [];
+    let size = 2;
+    for (const x of listItems(v)) {
+      const s = member(x);
+      size += s.length + 2;
+      checkBuiltSize(size, 'the result of format');
+      parts.push(s);
+    }
+    return `[${parts.join(', ')}]`;
+  }
+  if (isMap(v)) {
+    let size = 2;
+    const entries = mapEntries(v).map(([k, val]) => {
+      const entry = [mapKey(k), member(val)] as const;
+      size += entry[0].length + entry[1].length + 3;
+      checkBuiltSize(size, 'the result of format');
+      return entry;
+    });
+    entries.sort((a, b) => compareStrings(a[0], b[0]));
+    return `{${entries.map(([k, val]) => `${k}:${val}`).join(', ')}}`;
+  }
+  throw stringClauseError(v);
+}
+
+/** A list or map member as a CEL literal (formatting.go's clauseForType and quoteForCEL). */
+function member(v: unknown): string {
+  if (typeof v === 'string') return strconvQuote(v);
+  if (v instanceof Uint8Array) return `b${strconvQuote(decoder.decode(v))}`;
+  if (typeof v === 'number') {
+    // fmt's %f; an infinity or NaN is quoted so the text stays a CEL literal.
+    if (Number.isNaN(v)) return '"NaN"';
+    if (!Number.isFinite(v)) return v > 0 ? '"+Inf"' : '"-Inf"';
+    return formatFixed(v, DECIMALS);
+  }
+  if (v instanceof Timestamp) return `timestamp(${strconvQuote(rfc3339Nano(v))})`;
+  if (v instanceof Duration) return `duration(${strconvQuote(`${durationSeconds(v)}s`)})`;
+  return stringClause(v);
+}
+
+function mapKey(k: unknown): string {
+  if (typeof k === 'string') return strconvQuote(k);
+  if (typeof k === 'boolean' || typeof k === 'bigint' || k instanceof CelUint) return String(k instanceof CelUint ? k.value : k);
+  throw new ClauseError(`no formatting function for map key of type ${celTypeName(k)}`);
+}
+
+function decimalClause(v: unknown): string {
+  const n = integerOf(v);
+  if (n !== undefined) return n.toString();
+  throw new ClauseError(`decimal clause can only be used on integers, was given ${celTypeName(v)}`);
+}
+
+/** A double for %f / %e: a double, or one of the strings cel-go converts ("NaN", "Infinity", "-Infinity"). */
+function doubleArg(v: unknown, clause: string): number {
+  if (typeof v === 'number') return v;
+  if (v === 'NaN') return NaN;
+  if (v === 'Infinity') return Infinity;
+  if (v === '-Infinity') return -Infinity;
+  throw new ClauseError(`${clause} clause can only be used on doubles, was given ${celTypeName(v)}`);
+}
+
+/** How x/text's en_US printer writes NaN and the infinities. */
+function special(x: number): string | undefined {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '∞';
+  if (x === -Infinity) return '-∞';
+  return undefined;
+}
+
+/** %.Nf with en_US digit grouping: 1234.5 → 1,234.500000. */
+function fixedClause(v: unknown, precision: number): string {
+  const x = doubleArg(v, 'fixed-point');
+  const s = special(x);
+  if (s !== undefined) return s;
+  const text = formatFixed(x, precision);
+  const negative = text.startsWith('-');
+  const body = negative ? text.slice(1) : text;
+  const dot = body.indexOf('.');
+  const whole = dot < 0 ? body : body.slice(0, dot);
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${negative ? '-' : ''}${grouped}${dot < 0 ? '' : body.slice(dot)}`;
+}
+
+const SUPERSCRIPT: Record<string, string> = {
+  '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻', '+': '',
+};
+
+/** %e: six decimals, then ×10 and the exponent in superscript digits (3.14 → 3.140000×10⁰⁰). */
+function scientificClause(v: unknown): string {
+  const x = doubleArg(v, 'scientific');
+  const s = special(x);
+  if (s !== undefined) return s;
+  const [mantissa, exponent] = formatScientific(x, DECIMALS).split('e');
+  return `${mantissa}×10${[...exponent].map((c) => SUPERSCRIPT[c]).join('')}`;
+}
+
+export const KUBERNETES_FORMAT_CLAUSES: FormatClauses = { s: stringClause, d: decimalClause, f: fixedClause, e: scientificClause };
