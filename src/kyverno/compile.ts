@@ -7,15 +7,13 @@
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { isValidateOnly, parseAnchor } from './patchers/anchors.js';
 import { autogenRules } from './autogen.js';
-import { backgroundModeProblem } from './background-mode.js';
-import { wildcardKindsProblem } from './wildcard-kinds.js';
+import { checkPolicy, checkRule, checkRuleContext } from './validation/index.js';
 import { documentVariableProblems, jmesPathProblem } from './check-expressions.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
 import { parseKindSelector } from './match/kinds.js';
 import { normalizeOperator } from './match/operators.js';
 import { compilePatchTemplate } from './patchers/patch-template.js';
-import { decodePatchValue, parsePatchText } from './patchers/json6902.js';
 import { compileSelector } from './match/selector.js';
 import type {
   CompiledKyvernoPolicy,
@@ -191,10 +189,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     if (typeof ruleName !== 'string' || ruleName === '') report.error(`${path}.name`, 'is required');
     else if (names.has(ruleName)) report.error(`${path}.name`, `duplicate rule name "${ruleName}"`);
     else names.add(ruleName);
-    celPreconditionsOnMutate(raw, path, report);
-    selectionVariables(raw, path, report);
-    labelValues(raw, path, report);
-    jsonPatchText(raw, path, report);
+    checkRule(raw, path, report);
     if (!hasOwn(raw, 'mutate')) {
       // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
       const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
@@ -204,11 +199,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     const rule = compileRule(raw, path, report);
     if (rule) rules.push(rule);
   });
-  processingProblems(spec, rawRules, report);
-  const background = backgroundModeProblem(document, spec, rawRules);
-  if (background) report.error(background.path, background.message);
-  const wildcard = wildcardKindsProblem(spec, rawRules);
-  if (wildcard) report.error(wildcard.path, wildcard.message);
+  checkPolicy(document, spec, rawRules, report);
   if (report.problems.length > 0) return undefined;
   // A generated rule repeats its source rule's findings and references: they are reported once.
   const declared = report.mark();
@@ -229,108 +220,6 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     emitWarning: emitWarning === true,
     rules,
   };
-}
-
-/** A field Kyverno reads as set: present, not null, and for objects and lists not empty. */
-function isSet(value: JsonValue | undefined): boolean {
-  if (value === undefined || value === null) return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isJsonObject(value)) return Object.keys(value).length > 0;
-  return true;
-}
-
-/**
- * Where a policy may run, as Kyverno's policy validation decides it (pkg/validation/policy): not
- * nowhere (admission and background both off), and only validate rules may run in the background
- * alone; Kyverno refuses a policy with mutate, generate or verifyImages rules and `admission: false`.
- */
-function processingProblems(spec: JsonObject, rules: readonly JsonValue[], report: Report): void {
-  if (getOwn(spec, 'admission') !== false) return;
-  if (getOwn(spec, 'background') === false) {
-    report.error('spec.admission', 'disabling both admission and background processing is not allowed');
-    return;
-  }
-  const kept = rules.some((r) => isJsonObject(r) && ['mutate', 'generate', 'verifyImages'].some((k) => isSet(getOwn(r, k))));
-  if (kept) report.error('spec.admission', 'disabling admission processing is only allowed with validation policies');
-}
-
-/**
- * Kyverno refuses `celPreconditions` on a mutate rule (they belong to validate.cel), except beside a
- * `foreach`, where its check is not reached and the field is ignored, as here.
- */
-function celPreconditionsOnMutate(rule: JsonObject, path: string, report: Report): void {
-  const mutate = getOwn(rule, 'mutate');
-  const cel = getOwn(rule, 'celPreconditions');
-  if (cel === undefined || cel === null || !isJsonObject(mutate) || !isSet(mutate)) return;
-  const foreach = getOwn(mutate, 'foreach');
-  if (Array.isArray(foreach) && foreach.length > 0) return;
-  report.error(`${path}.celPreconditions`, 'celPrecondition can only be used with validate.cel');
-}
-
-/**
- * Kyverno refuses `{{ }}` anywhere in a rule's exclude or match block (pkg/validation/policy, "should not
- * have variables in … section"): what a rule selects is decided before any variable is known.
- */
-function selectionVariables(rule: JsonObject, path: string, report: Report): void {
-  const name = getOwn(rule, 'name');
-  for (const section of ['exclude', 'match']) {
-    const block = getOwn(rule, section);
-    if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) {
-      report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
-      return;
-    }
-  }
-}
-
-/**
- * Kyverno refuses a strategic-merge overlay whose `metadata.labels` / `metadata.annotations` (or those of
- * `spec.template.metadata`) hold a value that is not a string, null included (pkg/validation/policy
- * isLabelAndAnnotationsString): it checks the rule's overlay, or the first foreach entry's. Kyverno
- * looks at whichever of `metadata` and `spec` its map iteration meets first; here both must pass.
- */
-function labelValues(rule: JsonObject, path: string, report: Report): void {
-  const mutate = getOwn(rule, 'mutate');
-  if (!isJsonObject(mutate)) return;
-  const foreach = getOwn(mutate, 'foreach');
-  let overlay = getOwn(mutate, 'patchStrategicMerge');
-  if (Array.isArray(foreach)) {
-    const first = foreach.find((f) => isJsonObject(f) && isJsonObject(getOwn(f, 'patchStrategicMerge')));
-    overlay = first === undefined ? undefined : getOwn(first as JsonObject, 'patchStrategicMerge');
-  }
-  if (!isJsonObject(overlay)) return;
-  const spec = getOwn(overlay, 'spec');
-  const template = isJsonObject(spec) ? getOwn(spec, 'template') : undefined;
-  const metadatas = [getOwn(overlay, 'metadata'), isJsonObject(template) ? getOwn(template, 'metadata') : undefined];
-  for (const metadata of metadatas) {
-    if (!isJsonObject(metadata)) continue;
-    for (const key of ['labels', 'annotations']) {
-      const values = getOwn(metadata, key);
-      if (isJsonObject(values) && Object.values(values).some((v) => typeof v !== 'string')) {
-        report.error(`${path}.mutate`, 'labels and annotations supports only string values, "use double quotes around the non string values"');
-        return;
-      }
-    }
-  }
-}
-
-/**
- * Kyverno decodes a rule's top-level `patchesJson6902` when the policy is created, each variable standing
- * in as one word (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
- * unknown op, a missing `value`, or a path not starting with `/` refuses the policy. A `required`
- * finding: a policy set refuses the policy; run directly, the rule fails when reached, as before.
- */
-function jsonPatchText(rule: JsonObject, path: string, report: Report): void {
-  const mutate = getOwn(rule, 'mutate');
-  const text = isJsonObject(mutate) ? getOwn(mutate, 'patchesJson6902') : undefined;
-  if (typeof text !== 'string' || text.trim() === '') return;
-  const at = `${path}.mutate.patchesJson6902`;
-  try {
-    const ops = decodePatchValue(parsePatchText(text.replace(/\{\{(?:\{[^{}]*\}|[^{}])*\}\}/g, 'kyvernojsonpatchvariable')));
-    const relative = ops.find((op) => !op.path.startsWith('/'));
-    if (relative) report.find(at, `path must begin with a forward slash: ${relative.path} (Kyverno refuses the policy)`, 'required');
-  } catch (error) {
-    report.find(at, `${messageOf(error)} (Kyverno refuses the policy)`, 'required');
-  }
 }
 
 function enumField<T extends string>(obj: JsonObject, key: string, allowed: readonly T[], fallback: T, at: string, report: Report): T {
@@ -560,35 +449,6 @@ function checkJmesPath(expression: string, path: string, report: Report): void {
   }
   const problem = jmesPathProblem(expression);
   if (problem) report.find(path, problem, 'expression');
-}
-
-/** Names a context entry may not take: the variables Kyverno defines itself. */
-const PREDEFINED_VARIABLES = ['images', 'request', 'serviceAccountName', 'serviceAccountNamespace', 'element', 'elementIndex'];
-
-/**
- * What Kyverno's policy validation (validateRuleContext) refuses in a rule's own context entries, beyond
- * what compileContext checks for every entry: a name that is, or starts with, a predefined variable
- * (`request`, `images.x`), a variable `default` without a `jmesPath`, a configMap without a namespace.
- */
-function checkRuleContext(raw: JsonValue | undefined, path: string, report: Report): void {
-  if (!Array.isArray(raw)) return;
-  raw.forEach((entry, i) => {
-    if (!isJsonObject(entry)) return;
-    const at = `${path}[${i}]`;
-    const name = getOwn(entry, 'name');
-    const taken = typeof name === 'string' ? PREDEFINED_VARIABLES.find((v) => name === v || name.startsWith(`${v}.`)) : undefined;
-    if (taken) report.error(`${at}.name`, `entry name ${name} is invalid as it conflicts with a pre-defined variable ${taken}`);
-    const variable = getOwn(entry, 'variable');
-    if (isJsonObject(variable) && getOwn(variable, 'default') !== undefined && getOwn(variable, 'default') !== null) {
-      const jmesPath = getOwn(variable, 'jmesPath');
-      if (typeof jmesPath !== 'string' || jmesPath === '') report.error(`${at}.variable.default`, 'a variable must define a default value only when a jmesPath expression is defined');
-    }
-    const configMap = getOwn(entry, 'configMap');
-    if (isJsonObject(configMap)) {
-      const namespace = getOwn(configMap, 'namespace');
-      if (namespace === undefined || namespace === null || namespace === '') report.error(`${at}.configMap.namespace`, 'a namespace is required for configMap context entry');
-    }
-  });
 }
 
 function compileContext(raw: JsonValue | undefined, path: string, report: Report): ContextEntry[] {

@@ -6,7 +6,7 @@
  * `serviceAccountNamespace`). Kyverno refuses such a policy whole, at its webhook and in its CLI; the
  * variable check is waived when a rule mutates existing resources (`mutate.targets`).
  */
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 
 const PREFIX = 'only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: ';
 

@@ -4,7 +4,8 @@
  * name no other kind beside `*`, may not generate or verify images, and may change or check only the
  * resource's `metadata`. Kyverno refuses the whole policy, at its webhook and in its CLI.
  */
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { isSet } from './is-set.js';
 
 export interface WildcardKindsProblem {
   readonly path: string;
@@ -99,12 +100,4 @@ function jsonOperations(text: string): JsonObject[] | undefined {
 
 function asList(value: JsonValue | undefined): readonly JsonValue[] {
   return Array.isArray(value) ? value : [];
-}
-
-/** A field Kyverno reads as set: present, not null, and for objects and lists not empty. */
-function isSet(value: JsonValue | undefined): boolean {
-  if (value === undefined || value === null) return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isJsonObject(value)) return Object.keys(value).length > 0;
-  return true;
 }

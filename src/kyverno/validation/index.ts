@@ -1,0 +1,4 @@
+/** Kyverno's policy validation: what Kyverno refuses when a policy is created, checked when Amender compiles it. */
+export { checkPolicy } from './policy-checks.js';
+export { checkRule, checkRuleContext } from './rule-checks.js';
+export type { ProblemSink } from './sink.js';

@@ -1,0 +1,127 @@
+/**
+ * What Kyverno's policy validation (pkg/validation/policy) refuses in one rule, beyond what compiling the
+ * rule finds: celPreconditions on a mutate rule, variables in match/exclude, non-string label values in
+ * an overlay, a top-level JSON patch that does not decode, and context entries it does not accept.
+ */
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { messageOf } from '../errors.js';
+import { decodePatchValue, parsePatchText } from '../patchers/json6902.js';
+import { isSet } from './is-set.js';
+import type { ProblemSink } from './sink.js';
+
+/** The rule-level checks, in Kyverno's order. */
+export function checkRule(rule: JsonObject, path: string, report: ProblemSink): void {
+  celPreconditionsOnMutate(rule, path, report);
+  selectionVariables(rule, path, report);
+  labelValues(rule, path, report);
+  jsonPatchText(rule, path, report);
+}
+
+/**
+ * Kyverno refuses `celPreconditions` on a mutate rule (they belong to validate.cel), except beside a
+ * `foreach`, where its check is not reached and the field is ignored, as here.
+ */
+function celPreconditionsOnMutate(rule: JsonObject, path: string, report: ProblemSink): void {
+  const mutate = getOwn(rule, 'mutate');
+  const cel = getOwn(rule, 'celPreconditions');
+  if (cel === undefined || cel === null || !isJsonObject(mutate) || !isSet(mutate)) return;
+  const foreach = getOwn(mutate, 'foreach');
+  if (Array.isArray(foreach) && foreach.length > 0) return;
+  report.error(`${path}.celPreconditions`, 'celPrecondition can only be used with validate.cel');
+}
+
+/**
+ * Kyverno refuses `{{ }}` anywhere in a rule's exclude or match block (pkg/validation/policy, "should not
+ * have variables in … section"): what a rule selects is decided before any variable is known.
+ */
+function selectionVariables(rule: JsonObject, path: string, report: ProblemSink): void {
+  const name = getOwn(rule, 'name');
+  for (const section of ['exclude', 'match']) {
+    const block = getOwn(rule, section);
+    if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) {
+      report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
+      return;
+    }
+  }
+}
+
+/**
+ * Kyverno refuses a strategic-merge overlay whose `metadata.labels` / `metadata.annotations` (or those of
+ * `spec.template.metadata`) hold a value that is not a string, null included (pkg/validation/policy
+ * isLabelAndAnnotationsString): it checks the rule's overlay, or the first foreach entry's. Kyverno
+ * looks at whichever of `metadata` and `spec` its map iteration meets first; here both must pass.
+ */
+function labelValues(rule: JsonObject, path: string, report: ProblemSink): void {
+  const mutate = getOwn(rule, 'mutate');
+  if (!isJsonObject(mutate)) return;
+  const foreach = getOwn(mutate, 'foreach');
+  let overlay = getOwn(mutate, 'patchStrategicMerge');
+  if (Array.isArray(foreach)) {
+    const first = foreach.find((f) => isJsonObject(f) && isJsonObject(getOwn(f, 'patchStrategicMerge')));
+    overlay = first === undefined ? undefined : getOwn(first as JsonObject, 'patchStrategicMerge');
+  }
+  if (!isJsonObject(overlay)) return;
+  const spec = getOwn(overlay, 'spec');
+  const template = isJsonObject(spec) ? getOwn(spec, 'template') : undefined;
+  const metadatas = [getOwn(overlay, 'metadata'), isJsonObject(template) ? getOwn(template, 'metadata') : undefined];
+  for (const metadata of metadatas) {
+    if (!isJsonObject(metadata)) continue;
+    for (const key of ['labels', 'annotations']) {
+      const values = getOwn(metadata, key);
+      if (isJsonObject(values) && Object.values(values).some((v) => typeof v !== 'string')) {
+        report.error(`${path}.mutate`, 'labels and annotations supports only string values, "use double quotes around the non string values"');
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * Kyverno decodes a rule's top-level `patchesJson6902` when the policy is created, each variable standing
+ * in as one word (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
+ * unknown op, a missing `value`, or a path not starting with `/` refuses the policy. A `required`
+ * finding: a policy set refuses the policy; run directly, the rule fails when reached, as before.
+ */
+function jsonPatchText(rule: JsonObject, path: string, report: ProblemSink): void {
+  const mutate = getOwn(rule, 'mutate');
+  const text = isJsonObject(mutate) ? getOwn(mutate, 'patchesJson6902') : undefined;
+  if (typeof text !== 'string' || text.trim() === '') return;
+  const at = `${path}.mutate.patchesJson6902`;
+  try {
+    const ops = decodePatchValue(parsePatchText(text.replace(/\{\{(?:\{[^{}]*\}|[^{}])*\}\}/g, 'kyvernojsonpatchvariable')));
+    const relative = ops.find((op) => !op.path.startsWith('/'));
+    if (relative) report.find(at, `path must begin with a forward slash: ${relative.path} (Kyverno refuses the policy)`, 'required');
+  } catch (error) {
+    report.find(at, `${messageOf(error)} (Kyverno refuses the policy)`, 'required');
+  }
+}
+
+/** Names a context entry may not take: the variables Kyverno defines itself. */
+const PREDEFINED_VARIABLES = ['images', 'request', 'serviceAccountName', 'serviceAccountNamespace', 'element', 'elementIndex'];
+
+/**
+ * What Kyverno's policy validation (validateRuleContext) refuses in a rule's own context entries, beyond
+ * what compileContext checks for every entry: a name that is, or starts with, a predefined variable
+ * (`request`, `images.x`), a variable `default` without a `jmesPath`, a configMap without a namespace.
+ */
+export function checkRuleContext(raw: JsonValue | undefined, path: string, report: ProblemSink): void {
+  if (!Array.isArray(raw)) return;
+  raw.forEach((entry, i) => {
+    if (!isJsonObject(entry)) return;
+    const at = `${path}[${i}]`;
+    const name = getOwn(entry, 'name');
+    const taken = typeof name === 'string' ? PREDEFINED_VARIABLES.find((v) => name === v || name.startsWith(`${v}.`)) : undefined;
+    if (taken) report.error(`${at}.name`, `entry name ${name} is invalid as it conflicts with a pre-defined variable ${taken}`);
+    const variable = getOwn(entry, 'variable');
+    if (isJsonObject(variable) && getOwn(variable, 'default') !== undefined && getOwn(variable, 'default') !== null) {
+      const jmesPath = getOwn(variable, 'jmesPath');
+      if (typeof jmesPath !== 'string' || jmesPath === '') report.error(`${at}.variable.default`, 'a variable must define a default value only when a jmesPath expression is defined');
+    }
+    const configMap = getOwn(entry, 'configMap');
+    if (isJsonObject(configMap)) {
+      const namespace = getOwn(configMap, 'namespace');
+      if (namespace === undefined || namespace === null || namespace === '') report.error(`${at}.configMap.namespace`, 'a namespace is required for configMap context entry');
+    }
+  });
+}
+
