@@ -181,12 +181,28 @@ describe('JSON-patch texts at load', () => {
   });
 });
 
-describe('warnings', () => {
-  it('both patch kinds: strategic merge wins', () => {
-    const result = compileKyvernoPolicy(policy({ rules: [rule({ mutate: { patchStrategicMerge: { a: 1 }, patchesJson6902: '[]' } })] }));
-    expect(result.ok).toBe(true);
-    expect(result.warnings[0].message).toMatch(/patchStrategicMerge is applied/);
+describe('one way to patch, as Kyverno validates a mutate rule', () => {
+  const entry = (e: JsonObject): JsonObject => ({ list: 'request.object.spec.containers', ...e });
+  it('refuses both patch kinds in a rule', () => {
+    expect(problems(policy({ rules: [rule({ mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } } }, patchesJson6902: '[]' } })] }))).toEqual([
+      { path: 'spec.rules[0].mutate', message: 'only one of `patchStrategicMerge` or `patchesJson6902` is allowed' },
+    ]);
   });
+  it('refuses a patch beside foreach, and a foreach entry with none or both', () => {
+    const beside = { mutate: { patchesJson6902: '[]', foreach: [entry({ patchesJson6902: '[]' })] } };
+    expect(problems(policy({ rules: [rule(beside)] }))[0]?.message).toBe('only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed');
+    const none = { mutate: { foreach: [entry({ patchesJson6902: '[]' }), entry({})] } };
+    expect(problems(policy({ rules: [rule(none)] }))).toEqual([{ path: 'spec.rules[0].mutate.foreach[1]', message: 'only one of `patchStrategicMerge` or `patchesJson6902` is allowed' }]);
+    const nestedBoth = { mutate: { foreach: [entry({ foreach: [entry({ patchesJson6902: '[]', patchStrategicMerge: { metadata: {} } })] })] } };
+    expect(problems(policy({ rules: [rule(nestedBoth)] }))[0]?.path).toBe('spec.rules[0].mutate.foreach[0].foreach[0]');
+  });
+  it('accepts one patch per rule and per foreach entry', () => {
+    const ok = { mutate: { foreach: [entry({ patchesJson6902: '[]' }), entry({ foreach: [entry({ patchStrategicMerge: { metadata: {} } })] })] } };
+    expect(problems(policy({ rules: [rule(ok)] }))).toEqual([]);
+  });
+});
+
+describe('warnings', () => {
   it('only mutate rules are kept', () => {
     const result = compileKyvernoPolicy(policy({ rules: [{ name: 'v', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: {} }, rule(psm)] }));
     expect(result.ok && result.policy.rules.map((r) => r.name)).toEqual(['r', 'autogen-r', 'autogen-cronjob-r']);

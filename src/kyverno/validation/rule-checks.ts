@@ -15,6 +15,46 @@ export function checkRule(rule: JsonObject, path: string, report: ProblemSink): 
   selectionVariables(rule, path, report);
   labelValues(rule, path, report);
   jsonPatchText(rule, path, report);
+  patchKinds(rule, path, report);
+}
+
+const ONE_OF_THREE = 'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed';
+const ONE_OF_TWO = 'only one of `patchStrategicMerge` or `patchesJson6902` is allowed';
+
+/**
+ * Kyverno's mutate rule validation (pkg/policy/mutate/validate.go): a rule patches one way, by foreach,
+ * a strategic merge or a JSON patch, and every foreach entry without a nested foreach by exactly one
+ * of the two patches. (An entry with a nested foreach and declarations of its own is refused when the
+ * rule compiles.)
+ */
+function patchKinds(rule: JsonObject, path: string, report: ProblemSink): void {
+  const mutate = getOwn(rule, 'mutate');
+  if (!isJsonObject(mutate) || !isSet(mutate)) return;
+  const foreach = getOwn(mutate, 'foreach');
+  if (Array.isArray(foreach) && foreach.length > 0) {
+    if (patchCount(mutate) > 0) report.error(`${path}.mutate.foreach`, ONE_OF_THREE);
+    else foreachPatchKinds(foreach, `${path}.mutate.foreach`, report);
+    return;
+  }
+  if (patchCount(mutate) > 1) report.error(`${path}.mutate`, ONE_OF_TWO);
+}
+
+/** Kyverno stops at the first entry holding a nested foreach and checks only that nested list. */
+function foreachPatchKinds(entries: readonly JsonValue[], path: string, report: ProblemSink): void {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (!isJsonObject(entry)) continue;
+    const nested = getOwn(entry, 'foreach');
+    if (Array.isArray(nested) && nested.length > 0) return foreachPatchKinds(nested, `${path}[${i}].foreach`, report);
+    if (patchCount(entry) !== 1) return report.error(`${path}[${i}]`, ONE_OF_TWO);
+  }
+}
+
+/** How many of the two patches a rule or foreach entry holds (a strategic merge not null, a JSON patch text not empty). */
+function patchCount(holder: JsonObject): number {
+  const psm = getOwn(holder, 'patchStrategicMerge');
+  const json = getOwn(holder, 'patchesJson6902');
+  return (psm !== undefined && psm !== null ? 1 : 0) + (json !== undefined && json !== null && json !== '' ? 1 : 0);
 }
 
 /**
