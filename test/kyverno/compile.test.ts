@@ -181,6 +181,13 @@ describe('JSON-patch texts at load', () => {
   });
 });
 
+describe('a ClusterPolicy with a namespace', () => {
+  it('is refused, as Kyverno refuses it', () => {
+    expect(problems(policy({ rules: [rule(psm)] }, { metadata: { namespace: 'team' } }))).toEqual([{ path: 'metadata.namespace', message: 'A clusterpolicy should not have the namespace defined' }]);
+    expect(problems(policy({ rules: [rule(psm)] }, { metadata: { namespace: '' } }))).toEqual([]);
+  });
+});
+
 describe('one way to patch, as Kyverno validates a mutate rule', () => {
   const entry = (e: JsonObject): JsonObject => ({ list: 'request.object.spec.containers', ...e });
   it('refuses both patch kinds in a rule', () => {

@@ -1,6 +1,7 @@
 /**
  * What Kyverno's policy validation (pkg/validation/policy) refuses of a policy as a whole: where it may
- * run (admission, background), what background mode forbids, and rules that select every kind.
+ * run (admission, background), what background mode forbids, rules that select every kind, and a
+ * ClusterPolicy with a namespace.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { backgroundModeProblem } from './background-mode.js';
@@ -10,6 +11,11 @@ import { wildcardKindsProblem } from './wildcard-kinds.js';
 
 /** The policy-level checks; each reports its first problem. */
 export function checkPolicy(document: JsonObject, spec: JsonObject, rules: readonly JsonValue[], report: ProblemSink): void {
+  const metadata = getOwn(document, 'metadata');
+  const namespace = isJsonObject(metadata) ? getOwn(metadata, 'namespace') : undefined;
+  if (getOwn(document, 'kind') === 'ClusterPolicy' && typeof namespace === 'string' && namespace !== '') {
+    report.error('metadata.namespace', 'A clusterpolicy should not have the namespace defined');
+  }
   processingProblems(spec, rules, report);
   for (const problem of [backgroundModeProblem(document, spec, rules), wildcardKindsProblem(spec, rules)]) {
     if (problem) report.error(problem.path, problem.message);
