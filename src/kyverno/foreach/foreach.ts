@@ -12,6 +12,12 @@
  * nothing; anything else that is not a list is an error.
  *
  * The review's deadline is checked before every element; the list itself was measured when queried.
+ *
+ * The strategic merges of a whole foreach tree (nested levels included) share one StrategicMergeChain,
+ * owned by the outermost entry that merges: each merge only feeds the next one, so the chain is settled
+ * just before something else reads the running resource (a JSON patch, a refresh of `request.object`
+ * between entries) and when the owner's loop ends. A chain per inner loop would index the whole merged
+ * list again for every outer element: quadratic in the outer list.
  */
 import { isReviewAborted } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
@@ -30,31 +36,50 @@ export interface ForeachScope extends EntryScope {
   readonly merges?: StrategicMergeCache;
 }
 
+/** `chain`: the enclosing entry's, when a nested loop runs inside a foreach tree that merges. */
 export async function runForeach(
   entries: readonly ForeachEntry[],
   resource: JsonValue,
   scope: ForeachScope,
   nesting = 0,
+  chain?: StrategicMergeChain,
 ): Promise<JsonValue> {
   let current = resource;
   for (let i = 0; i < entries.length; i++) {
     const before = current;
-    current = await runEntry(entries[i], current, scope, nesting, i);
+    current = await runEntry(entries[i], current, scope, nesting, i, chain);
     // For the next entry: after the last one the caller restores the context of before the loop anyway
     // (the rule's checkpoint, or the enclosing element's), so that refresh would never be read.
-    if (current !== before && i < entries.length - 1) scope.refreshObject(current);
+    if (current !== before && i < entries.length - 1) {
+      chain?.settle();
+      scope.refreshObject(current);
+    }
   }
   return current;
 }
 
-async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: ForeachScope, nesting: number, index: number): Promise<JsonValue> {
+/** Whether an entry, or any entry nested in it, applies a patchStrategicMerge. */
+function merges(entry: ForeachEntry): boolean {
+  if (entry.foreach) return entry.foreach.some(merges);
+  return entry.hasStrategicMerge && !entry.patchTemplate;
+}
+
+async function runEntry(
+  entry: ForeachEntry,
+  resource: JsonValue,
+  scope: ForeachScope,
+  nesting: number,
+  index: number,
+  inherited: StrategicMergeChain | undefined,
+): Promise<JsonValue> {
   const list = evaluateList(entry, scope, index);
   const descending = entry.order ? entry.order === 'Descending' : entry.hasStrategicMerge;
   const { ctx } = scope;
   const checkpoint = ctx.checkpoint();
   // The elements' merges feed only each other (the context keeps the object from before the loop), so
   // they edit the lists they build in place instead of copying them per element: linear, not quadratic.
-  const chain = entry.hasStrategicMerge && !entry.foreach && !entry.patchTemplate ? new StrategicMergeChain() : undefined;
+  const owned = inherited === undefined && merges(entry) ? new StrategicMergeChain() : undefined;
+  const chain = inherited ?? owned;
   let current = resource;
   try {
     for (let k = 0; k < list.length; k++) {
@@ -68,8 +93,9 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
       if (entry.context.length > 0) await loadContextEntries(entry.context, scope);
       if (!conditionsHold(entry.preconditions, scope)) continue;
       if (entry.foreach) {
-        current = await runForeach(entry.foreach, current, scope, nesting + 1);
+        current = await runForeach(entry.foreach, current, scope, nesting + 1, chain);
       } else if (entry.patchTemplate) {
+        chain?.settle(); // a JSON patch reads the resource
         const text = entry.patches.patchesJson6902 as string;
         current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope);
       } else {
@@ -77,7 +103,7 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
         current = applyPatches(current, patches, scope.merges, chain, ctx.guard).resource;
       }
     }
-    chain?.settle();
+    owned?.settle();
   } finally {
     ctx.restore(checkpoint);
   }
