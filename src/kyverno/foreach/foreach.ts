@@ -21,6 +21,7 @@
  */
 import { isReviewAborted } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
+import { PatchChain } from '../../jsonpatch/index.js';
 import { StrategicMergeChain, type StrategicMergeCache } from '../../schema/index.js';
 import { conditionsHold } from '../match/conditions.js';
 import { loadContextEntries, type EntryScope } from '../context/context-entries.js';
@@ -80,6 +81,9 @@ async function runEntry(
   // they edit the lists they build in place instead of copying them per element: linear, not quadratic.
   const owned = inherited === undefined && merges(entry) ? new StrategicMergeChain() : undefined;
   const chain = inherited ?? owned;
+  // Likewise the JSON patches of an entry that never merges: each element's patch edits in place what
+  // the previous elements' patches copied (a merge, reading any element, would see those edits).
+  const patchChain = !entry.hasStrategicMerge && !entry.foreach ? new PatchChain() : undefined;
   let current = resource;
   try {
     for (let k = 0; k < list.length; k++) {
@@ -97,14 +101,15 @@ async function runEntry(
       } else if (entry.patchTemplate) {
         chain?.settle(); // a JSON patch reads the resource
         const text = entry.patches.patchesJson6902 as string;
-        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope);
+        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope, patchChain);
       } else {
         const patches = substituteAll(entry.patches, scope);
-        current = applyPatches(current, patches, scope.merges, chain, ctx.guard).resource;
+        current = applyPatches(current, patches, scope.merges, chain, ctx.guard, patchChain).resource;
       }
     }
     owned?.settle();
   } finally {
+    patchChain?.end();
     ctx.restore(checkpoint);
   }
   return current;
