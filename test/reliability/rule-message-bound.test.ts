@@ -1,12 +1,13 @@
 /**
- * Kyverno's rule messages quote the value a function failed on (`Invalid type for: <the value>`). A Pod
+ * Engines' error messages quote values from the review: Kyverno's `Invalid type for: <the value>`, CEL's
+ * `no such key: <key>` in a MutatingAdmissionPolicy. A Pod
  * of 40,000 containers given to such a rule under 30 policies made a 118 MB reply (the list in the
  * denial's message, in each cause and in the audit annotation, per policy) answered after 10 s. Each rule
- * message is now kept to RULE_MESSAGE_MAX_CHARS (its start and end around a note of what was cut), so
- * the reply stays small; a short message is left whole. Through the HTTP app.
+ * or policy message is now kept to MESSAGE_MAX_CHARS (its start and end around a note of what was cut),
+ * so the reply stays small; a short message is left whole. Through the HTTP app.
  */
 import { describe, expect, it } from 'vitest';
-import { RULE_MESSAGE_MAX_CHARS } from '../../src/kyverno/errors.js';
+import { MESSAGE_MAX_CHARS } from '../../src/guard/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
 
@@ -61,7 +62,7 @@ describe('rule messages that quote a large value', () => {
     const denied = await post(10, 'Fail', body);
     expect(denied.reply.response.allowed).toBe(false);
     // Ten policies, each message at most the bound in the message, the causes and the annotation.
-    expect(denied.text.length).toBeLessThan(10 * 4 * (RULE_MESSAGE_MAX_CHARS + 200));
+    expect(denied.text.length).toBeLessThan(10 * 4 * (MESSAGE_MAX_CHARS + 200));
     // Kyverno's denial: every failed policy's message, joined, as the message and its one cause.
     const message = denied.reply.response.status.message as string;
     expect(denied.reply.response.status.details.causes).toEqual([{ message }]);
@@ -78,8 +79,8 @@ describe('rule messages that quote a large value', () => {
     expect(ignored.reply.response.allowed).toBe(true);
     const annotation = JSON.parse(ignored.reply.response.auditAnnotations['kyverno-mutate']) as { message: string }[];
     expect(annotation.length).toBe(10);
-    for (const entry of annotation) expect(entry.message.length).toBeLessThanOrEqual(RULE_MESSAGE_MAX_CHARS + 40);
-    expect(ignored.text.length).toBeLessThan(10 * 2 * (RULE_MESSAGE_MAX_CHARS + 200));
+    for (const entry of annotation) expect(entry.message.length).toBeLessThanOrEqual(MESSAGE_MAX_CHARS + 40);
+    expect(ignored.text.length).toBeLessThan(10 * 2 * (MESSAGE_MAX_CHARS + 200));
   });
 
   it('a short message is kept whole', async () => {
@@ -87,5 +88,40 @@ describe('rule messages that quote a large value', () => {
     const message = reply.response.status.message as string;
     expect(message).not.toMatch(/characters cut/);
     expect(message).toContain('Invalid type for: [map[image:nginx:1.0 name:c0] map[image:nginx:1.0 name:c1]]');
+  });
+
+  it('a MutatingAdmissionPolicy error quoting a 1 MB key is cut too', async () => {
+    const docs = Array.from({ length: 5 }, (_, i) => `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: key-${i}}
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/labels/x", value: object.metadata.labels[object.metadata.annotations.big]}]'}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: key-${i}}
+spec: {policyName: key-${i}}
+`).join('---\n');
+    const set = buildPolicySet([parseDocuments('policies.yaml', docs)]);
+    expect(set.problems).toEqual([]);
+    const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', labels: { a: 'b' }, annotations: { big: 'k'.repeat(1_000_000) } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+    const body = JSON.parse(review(1));
+    body.request.object = pod;
+    const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    const text = await res.text();
+    const reply = JSON.parse(text);
+    expect(reply.response.allowed).toBe(false);
+    expect(text.length).toBeLessThan(5 * 2 * (MESSAGE_MAX_CHARS + 300));
+    for (const cause of reply.response.status.details.causes as { message: string }[]) {
+      expect(cause.message).toMatch(/^policy 'key-\d' with binding 'key-\d' denied request: expression '.*' resulted in error: no such key: k+… \[\d+ characters cut\] …k+$/);
+    }
   });
 });
