@@ -2,7 +2,7 @@ import { setOwn, type JsonObject } from '../json/index.js';
 import type { Operation } from '../jsonpatch/index.js';
 import { base64Utf8 } from './base64.js';
 import { patchText } from './patch-text.js';
-import type { AdmissionResponse, AdmissionReview, Status } from './types.js';
+import type { AdmissionApiVersion, AdmissionResponse, AdmissionReview, Status } from './types.js';
 import { ADMISSION_API_VERSION, ADMISSION_KIND } from './validate.js';
 
 export type ReviewReply = AdmissionReview<'response'> & { response: AdmissionResponse };
@@ -11,6 +11,15 @@ export type ReviewReply = AdmissionReview<'response'> & { response: AdmissionRes
 export interface ReplyExtras {
   warnings?: readonly string[];
   auditAnnotations?: Readonly<Record<string, string>>;
+  /** The version of the review answered (default admission.k8s.io/v1): the reply has the same. */
+  apiVersion?: AdmissionApiVersion;
+}
+
+/** The extras of an evaluation's reply to a review of `apiVersion` (named only when it is not v1). */
+export function replyExtras(result: { warnings?: readonly string[]; auditAnnotations?: Readonly<Record<string, string>> }, apiVersion: AdmissionApiVersion): ReplyExtras {
+  const extras: ReplyExtras = { warnings: result.warnings, auditAnnotations: result.auditAnnotations };
+  if (apiVersion !== ADMISSION_API_VERSION) extras.apiVersion = apiVersion;
+  return extras;
 }
 
 function wrap(response: AdmissionResponse, extras: ReplyExtras): ReviewReply {
@@ -20,7 +29,7 @@ function wrap(response: AdmissionResponse, extras: ReplyExtras): ReviewReply {
     for (const [k, v] of Object.entries(extras.auditAnnotations)) setOwn(annotations, k, v);
     response.auditAnnotations = annotations as Record<string, string>;
   }
-  return { apiVersion: ADMISSION_API_VERSION, kind: ADMISSION_KIND, response };
+  return { apiVersion: extras.apiVersion ?? ADMISSION_API_VERSION, kind: ADMISSION_KIND, response };
 }
 
 /**

@@ -71,8 +71,15 @@ export interface AdmissionResponse {
   warnings?: string[];
 }
 
+/**
+ * The AdmissionReview versions answered: v1, and v1beta1 (the same shape; the API server sends it to a
+ * webhook whose admissionReviewVersions lists it first, and Kubernetes before 1.16 knew no other).
+ */
+export type AdmissionApiVersion = 'admission.k8s.io/v1' | 'admission.k8s.io/v1beta1';
+
 export interface AdmissionReview<T extends 'request' | 'response' = 'request' | 'response'> {
-  apiVersion: 'admission.k8s.io/v1';
+  /** A reply has the version of the review it answers. */
+  apiVersion: AdmissionApiVersion;
   kind: 'AdmissionReview';
   request?: T extends 'request' ? AdmissionRequest : undefined;
   response?: T extends 'response' ? AdmissionResponse : undefined;

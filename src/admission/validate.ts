@@ -1,5 +1,6 @@
 import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import type {
+  AdmissionApiVersion,
   AdmissionRequest,
   AdmissionReview,
   GroupVersionKind,
@@ -9,6 +10,8 @@ import type {
 } from './types.js';
 
 export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
+/** admission.k8s.io/v1beta1: read as v1 (same fields) and answered in v1beta1, as a webhook must. */
+export const ADMISSION_API_VERSION_V1BETA1 = 'admission.k8s.io/v1beta1';
 export const ADMISSION_KIND = 'AdmissionReview';
 const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
@@ -22,7 +25,7 @@ export class ReviewValidationError extends Error {
 }
 
 export type ReviewValidation =
-  | { ok: true; review: AdmissionReview<'request'>; request: AdmissionRequest }
+  | { ok: true; review: AdmissionReview<'request'>; request: AdmissionRequest; apiVersion: AdmissionApiVersion }
   | { ok: false; error: ReviewValidationError };
 
 /**
@@ -33,7 +36,8 @@ export type ReviewValidation =
 export function validateReview(value: JsonValue): ReviewValidation {
   try {
     const request = readReview(value);
-    return { ok: true, review: value as unknown as AdmissionReview<'request'>, request };
+    const review = value as unknown as AdmissionReview<'request'>;
+    return { ok: true, review, request, apiVersion: review.apiVersion };
   } catch (err) {
     if (err instanceof ReviewValidationError) return { ok: false, error: err };
     throw err;
@@ -56,7 +60,9 @@ function fail(path: string, expected: string, got: JsonValue | undefined, uid?: 
 function readReview(value: JsonValue): AdmissionRequest {
   if (!isJsonObject(value)) fail('AdmissionReview', 'a JSON object', value);
   const apiVersion = getOwn(value, 'apiVersion');
-  if (apiVersion !== ADMISSION_API_VERSION) fail('apiVersion', `"${ADMISSION_API_VERSION}"`, apiVersion);
+  if (apiVersion !== ADMISSION_API_VERSION && apiVersion !== ADMISSION_API_VERSION_V1BETA1) {
+    fail('apiVersion', `"${ADMISSION_API_VERSION}" or "${ADMISSION_API_VERSION_V1BETA1}"`, apiVersion);
+  }
   const kind = getOwn(value, 'kind');
   if (kind !== ADMISSION_KIND) fail('kind', `"${ADMISSION_KIND}"`, kind);
   const request = getOwn(value, 'request');

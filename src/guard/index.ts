@@ -118,3 +118,19 @@ export const UNBOUNDED_GUARD: ReviewGuard = new ReviewGuard({ deadlineMs: Infini
 export function isReviewAborted(err: unknown): err is ReviewAborted {
   return err instanceof ReviewAborted;
 }
+
+/** Longest error message an engine keeps whole (see boundMessage). */
+export const MESSAGE_MAX_CHARS = 4096;
+
+/**
+ * `message`, or its first three quarters and last quarter of MESSAGE_MAX_CHARS around a note of how much
+ * was cut. Engines' error messages quote values from the review (Kyverno's `Invalid type for: <value>`,
+ * CEL's `no such key: <key>`), and a policy's message is repeated in the reply's status, its causes and
+ * the audit annotation: bounded, a review's reply grows with its policies, not with policies × input.
+ */
+export function boundMessage(message: string): string {
+  if (message.length <= MESSAGE_MAX_CHARS) return message;
+  const head = message.slice(0, (MESSAGE_MAX_CHARS * 3) / 4);
+  const tail = message.slice(message.length - MESSAGE_MAX_CHARS / 4);
+  return `${head}… [${message.length - head.length - tail.length} characters cut] …${tail}`;
+}

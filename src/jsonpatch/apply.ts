@@ -19,15 +19,22 @@ const DEFAULT_MAX_ARRAY_PADDING = 10_000;
  *
  * With a review guard: each operation ticks it, and the values `copy` duplicates count against its size
  * bound (they are shared, not cloned, but a document doubled 30 times is written out whole in the end);
- * its ReviewAborted is thrown, not answered as a result.
+ * its ReviewAborted is thrown, not answered as a result. With a chain (PatchChain), the result may be
+ * edited in place by the chain's next patch.
  */
-export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour: Flavour | ApplyOptions = 'rfc6902', guard?: ReviewGuard): ApplyResult {
+export function applyPatch(
+  doc: JsonValue,
+  patch: readonly Operation[],
+  flavour: Flavour | ApplyOptions = 'rfc6902',
+  guard?: ReviewGuard,
+  chain?: PatchChain,
+): ApplyResult {
   const options = resolveOptions(flavour);
   const rules = options.engine === 'rfc6902' ? undefined : evanphxRules(options);
   if (rules && !isContainer(doc)) {
     return { ok: false, kind: 'error', message: 'the document to patch must be a JSON object or array', opIndex: -1 };
   }
-  const wc = new WorkingCopy(doc);
+  const wc = chain ? chain.workingCopy(doc) : new WorkingCopy(doc);
   let i = 0;
   let copied = 0;
   try {
@@ -41,6 +48,7 @@ export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour:
       else applyRfcOperation(wc, op);
     }
   } catch (err) {
+    chain?.end();
     if (err instanceof ReviewAborted) throw err;
     if (err instanceof OpFailure) return { ok: false, kind: err.kind, message: err.message, opIndex: i };
     // Not an expected failure (a malformed operation object, a stack overflow on a pathological value):
@@ -48,6 +56,29 @@ export function applyPatch(doc: JsonValue, patch: readonly Operation[], flavour:
     return { ok: false, kind: 'error', message: `operation ${i} could not be applied: ${(err as Error)?.message ?? String(err)}`, opIndex: i };
   }
   return { ok: true, doc: wc.root };
+}
+
+/**
+ * Patches applied one after another, each to the previous one's result, which nothing else reads or
+ * keeps until the chain ends (Kyverno: the elements of one foreach entry). The containers a patch of
+ * the chain copied stay the chain's, and later patches edit them in place: n patches that each add a
+ * member to a map of n members cost O(n), not n copies of the map. A patch given any other document
+ * than the last result starts over. All or nothing then holds for the chain's input only: a failed
+ * patch may have edited the last result, so drop it with the error (the chain ends there).
+ */
+export class PatchChain {
+  private current: WorkingCopy | undefined;
+
+  /** @internal The working copy for a patch of `doc`: the chain's own when `doc` is its last result. */
+  workingCopy(doc: JsonValue): WorkingCopy {
+    if (this.current !== undefined && this.current.root === doc) return this.current;
+    return (this.current = new WorkingCopy(doc));
+  }
+
+  /** Ends the chain: its results become ordinary documents that nothing edits any more. */
+  end(): void {
+    this.current = undefined;
+  }
 }
 
 /**

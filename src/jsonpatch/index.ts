@@ -13,7 +13,7 @@ export type {
   PatchEngine,
 } from './types.js';
 export { decodePatch } from './decode.js';
-export { applyPatch, applyJsonPatch } from './apply.js';
+export { applyPatch, applyJsonPatch, PatchChain } from './apply.js';
 export { createPatch } from './diff.js';
 export { checkJsonSize, jsonSizeUpTo } from './size.js';
 export {

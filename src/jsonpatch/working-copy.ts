@@ -98,9 +98,19 @@ export class WorkingCopy {
     if (isFloat) markFloatLiteral(arr, index);
   }
 
-  /** Inserts before `index` (`index === length` appends). */
+  /**
+   * Inserts before `index` (`index === length` appends). An array this working copy made is edited in
+   * place (a patch of n appends would otherwise copy the array n times: quadratic time and garbage);
+   * the caller's array is copied once with the element in its place.
+   */
   insertIndex(loc: Location, index: number, value: JsonValue, isFloat: boolean): void {
     const arr = loc.chain[loc.chain.length - 1] as JsonArray;
+    if (this.editsInPlace(arr)) {
+      if (index === arr.length) arr.push(value);
+      else arr.splice(index, 0, value);
+      if (isFloat) markFloatLiteral(arr, index);
+      return;
+    }
     const out = sliceArray(arr, 0, index);
     out.push(value);
     for (let i = index; i < arr.length; i++) out.push(arr[i]);
@@ -115,8 +125,14 @@ export class WorkingCopy {
     for (let i = 0; i < count; i++) arr.push(null);
   }
 
+  /** Removes the element at `index`: in place in an array this working copy made (see insertIndex). */
   removeIndex(loc: Location, index: number): void {
     const arr = loc.chain[loc.chain.length - 1] as JsonArray;
+    if (this.editsInPlace(arr)) {
+      if (index === arr.length - 1) arr.pop();
+      else arr.splice(index, 1);
+      return;
+    }
     const out = sliceArray(arr, 0, index);
     for (let i = index + 1; i < arr.length; i++) out.push(arr[i]);
     copyArrayMarks(arr, out, index, -1);
@@ -141,6 +157,15 @@ export class WorkingCopy {
       if (isContainer(v)) setOwn(out, k, this.detach(v));
     }
     return out;
+  }
+
+  /**
+   * Whether an insertion or removal may shift `arr`'s elements in place: it is this working copy's, and
+   * no element is marked as a float literal (the marks are kept per index; such an array is rebuilt
+   * with its marks moved, as the caller's arrays are).
+   */
+  private editsInPlace(arr: JsonArray): boolean {
+    return !hasFloatLiterals(arr) && this.owns(arr);
   }
 
   /** Puts a fresh private container in place of the last one of `loc`. */

@@ -7,7 +7,7 @@
  * The review's guard bounds every step; when it trips, the rule is an `error` with the guard's message
  * ("deadline exceeded…", "… over the limit of N per value") and the reason in `aborted`.
  */
-import { isReviewAborted, type AbortReason } from '../guard/index.js';
+import { boundMessage, isReviewAborted, type AbortReason } from '../guard/index.js';
 import { getOwn, isJsonObject, jsonEqual, type JsonValue } from '../json/index.js';
 import { conditionsHold } from './match/conditions.js';
 import { loadContextEntries } from './context/context-entries.js';
@@ -91,7 +91,7 @@ function outcome(patched: JsonValue, resource: JsonValue, skipReason: string | u
 function failed(error: unknown, resource: JsonValue): RuleResult {
   if (isReviewAborted(error)) return { status: 'error', message: error.message, resource, aborted: error.reason };
   const message = error instanceof KyvernoRuleError ? error.message : `unexpected failure: ${messageOf(error)}`;
-  return { status: 'error', message, resource };
+  return { status: 'error', message: boundMessage(message), resource };
 }
 
 function describe(resource: JsonValue): string {

@@ -13,7 +13,7 @@
  * answered by its failurePolicy too.
  */
 import type { AdmissionRequest } from '../admission/index.js';
-import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard, type AbortReason } from '../guard/index.js';
+import { boundMessage, DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard, type AbortReason } from '../guard/index.js';
 import { isJsonObject, shallowCopyObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { StrategicMergeCache } from '../schema/index.js';
 import { JsonContext, type QueryFn } from './context/context.js';
@@ -175,7 +175,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
         }
         reason = whyNotMatched(rule.match, rule.exclude, subject);
       } catch (error) {
-        rules.push({ rule: rule.name, status: 'error', message: messageOf(error), durationMs: 0 });
+        rules.push({ rule: rule.name, status: 'error', message: boundMessage(messageOf(error)), durationMs: 0 });
         continue;
       }
       if (reason !== undefined) continue;

@@ -4,6 +4,7 @@
  * policy's failurePolicy — and status errors, which abort the request whatever the failurePolicy.
  */
 import type { Status } from '../admission/index.js';
+import { boundMessage } from '../guard/index.js';
 
 export interface PolicyError {
   policy: string;
@@ -15,8 +16,10 @@ export interface PolicyError {
   message: string;
 }
 
+/** The text of a policy's error; the engine's message is bounded (see boundMessage: CEL quotes values). */
 export function policyErrorText(policy: string, binding: string | undefined, message: string): string {
-  return binding === undefined ? `policy "${policy}" denied request: ${message}` : `policy '${policy}' with binding '${binding}' denied request: ${message}`;
+  const bounded = boundMessage(message);
+  return binding === undefined ? `policy "${policy}" denied request: ${bounded}` : `policy '${policy}' with binding '${binding}' denied request: ${bounded}`;
 }
 
 /** A status error: the request is answered with it at once. */

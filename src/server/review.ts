@@ -3,7 +3,7 @@
  * Shared by the HTTP route and `amender review`, so both give the same reply for the same review. No
  * Hono and no platform module here.
  */
-import { allowReply, denyReply, validateReview, type AdmissionRequest, type ReviewReply } from '../admission/index.js';
+import { allowReply, denyReply, replyExtras, validateReview, type AdmissionRequest, type ReviewReply } from '../admission/index.js';
 import { evaluate, type PolicyOutcome } from '../engine/index.js';
 import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard } from '../guard/index.js';
 import { decodesToItself, JsonParseError, parseJson, type JsonValue } from '../json/index.js';
@@ -171,7 +171,7 @@ async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard
   seen.uid = uid;
   if (!set) return failure(503, 'unavailable', 'no policy set is loaded yet', { uid });
   const result = await evaluate(set, checked.request, onPolicyStart ? { guard, onPolicyStart } : { guard });
-  const extras = { warnings: result.warnings, auditAnnotations: result.auditAnnotations };
+  const extras = replyExtras(result, checked.apiVersion);
   const report = { outcomes: result.outcomes, subject: subjectOf(checked.request) };
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0, ...report };
   const patch = result.patch;

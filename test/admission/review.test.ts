@@ -47,8 +47,8 @@ describe('validateReview', () => {
   it('names the field and what it got for each kind of bad input', () => {
     expect(errorOf([])).toBe('AdmissionReview: expected a JSON object, got an array');
     expect(errorOf('x')).toBe('AdmissionReview: expected a JSON object, got the string "x"');
-    expect(errorOf(review(createRequest(), { apiVersion: 'admission.k8s.io/v1beta1' }))).toBe(
-      'apiVersion: expected "admission.k8s.io/v1", got the string "admission.k8s.io/v1beta1"',
+    expect(errorOf(review(createRequest(), { apiVersion: 'admission.k8s.io/v2' }))).toBe(
+      'apiVersion: expected "admission.k8s.io/v1" or "admission.k8s.io/v1beta1", got the string "admission.k8s.io/v2"',
     );
     expect(errorOf(review(createRequest(), { kind: 'Pod' }))).toBe('kind: expected "AdmissionReview", got the string "Pod"');
     expect(errorOf(review(undefined))).toBe('request: expected an object, got nothing');

@@ -25,7 +25,7 @@ describe('bad input over HTTP', () => {
     ['no request', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), /request: expected an object, got nothing$/],
     ['no uid', JSON.stringify(reviewOf(pod, { uid: undefined })), /request\.uid: expected a non-empty string, got nothing$/],
     ['wrong kind', JSON.stringify({ ...reviewOf(pod), kind: 'ConversionReview' }), /kind: expected "AdmissionReview", got the string "ConversionReview"$/],
-    ['wrong apiVersion', JSON.stringify({ ...reviewOf(pod), apiVersion: 'admission.k8s.io/v1beta1' }), /apiVersion: expected "admission.k8s.io\/v1"/],
+    ['wrong apiVersion', JSON.stringify({ ...reviewOf(pod), apiVersion: 'admission.k8s.io/v2' }), /apiVersion: expected "admission.k8s.io\/v1" or "admission.k8s.io\/v1beta1"/],
     ['object of the wrong type', JSON.stringify(reviewOf(pod, { object: 'a pod' })), /request\.object: expected an object or null, got the string "a pod"$/],
     ['object a list', JSON.stringify(reviewOf(pod, { object: [pod] })), /request\.object: expected an object or null, got an array$/],
     ['resource of the wrong shape', JSON.stringify(reviewOf(pod, { resource: 'pods' })), /request\.resource: expected an object, got the string "pods"$/],

@@ -7,7 +7,7 @@
  * The answer itself is the engine's `answerStoppedReview(set, request, ordinal, reason)` unless
  * `PoolOptions.answerStopped` says otherwise (tests).
  */
-import { allowReply, denyReply, validateReview, type AdmissionRequest } from '../../admission/index.js';
+import { allowReply, denyReply, replyExtras, validateReview, type AdmissionRequest } from '../../admission/index.js';
 import type { EngineResult } from '../../engine/index.js';
 import { JsonParseError, parseJson, type JsonValue } from '../../json/index.js';
 import type { PolicySet } from '../../policyset/index.js';
@@ -41,7 +41,7 @@ export function stoppedReviewAnswer(
   const { uid } = checked.request;
   // -1: the worker had not started a policy yet (it was parsing): every policy is then "not yet run".
   const result = answer(set, checked.request, Math.max(0, ordinal), reason);
-  const extras = { warnings: result.warnings, auditAnnotations: result.auditAnnotations };
+  const extras = replyExtras(result, checked.apiVersion);
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0 };
   const patch = result.patch;
   return { status: 200, body: allowReply(uid, patch, extras), outcome: patch.length > 0 ? 'patched' : 'allowed', uid, patchOps: patch.length };

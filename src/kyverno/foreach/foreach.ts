@@ -12,9 +12,16 @@
  * nothing; anything else that is not a list is an error.
  *
  * The review's deadline is checked before every element; the list itself was measured when queried.
+ *
+ * The strategic merges of a whole foreach tree (nested levels included) share one StrategicMergeChain,
+ * owned by the outermost entry that merges: each merge only feeds the next one, so the chain is settled
+ * just before something else reads the running resource (a JSON patch, a refresh of `request.object`
+ * between entries) and when the owner's loop ends. A chain per inner loop would index the whole merged
+ * list again for every outer element: quadratic in the outer list.
  */
 import { isReviewAborted } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
+import { PatchChain } from '../../jsonpatch/index.js';
 import { StrategicMergeChain, type StrategicMergeCache } from '../../schema/index.js';
 import { conditionsHold } from '../match/conditions.js';
 import { loadContextEntries, type EntryScope } from '../context/context-entries.js';
@@ -30,31 +37,53 @@ export interface ForeachScope extends EntryScope {
   readonly merges?: StrategicMergeCache;
 }
 
+/** `chain`: the enclosing entry's, when a nested loop runs inside a foreach tree that merges. */
 export async function runForeach(
   entries: readonly ForeachEntry[],
   resource: JsonValue,
   scope: ForeachScope,
   nesting = 0,
+  chain?: StrategicMergeChain,
 ): Promise<JsonValue> {
   let current = resource;
   for (let i = 0; i < entries.length; i++) {
     const before = current;
-    current = await runEntry(entries[i], current, scope, nesting, i);
+    current = await runEntry(entries[i], current, scope, nesting, i, chain);
     // For the next entry: after the last one the caller restores the context of before the loop anyway
     // (the rule's checkpoint, or the enclosing element's), so that refresh would never be read.
-    if (current !== before && i < entries.length - 1) scope.refreshObject(current);
+    if (current !== before && i < entries.length - 1) {
+      chain?.settle();
+      scope.refreshObject(current);
+    }
   }
   return current;
 }
 
-async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: ForeachScope, nesting: number, index: number): Promise<JsonValue> {
+/** Whether an entry, or any entry nested in it, applies a patchStrategicMerge. */
+function merges(entry: ForeachEntry): boolean {
+  if (entry.foreach) return entry.foreach.some(merges);
+  return entry.hasStrategicMerge && !entry.patchTemplate;
+}
+
+async function runEntry(
+  entry: ForeachEntry,
+  resource: JsonValue,
+  scope: ForeachScope,
+  nesting: number,
+  index: number,
+  inherited: StrategicMergeChain | undefined,
+): Promise<JsonValue> {
   const list = evaluateList(entry, scope, index);
   const descending = entry.order ? entry.order === 'Descending' : entry.hasStrategicMerge;
   const { ctx } = scope;
   const checkpoint = ctx.checkpoint();
   // The elements' merges feed only each other (the context keeps the object from before the loop), so
   // they edit the lists they build in place instead of copying them per element: linear, not quadratic.
-  const chain = entry.hasStrategicMerge && !entry.foreach && !entry.patchTemplate ? new StrategicMergeChain() : undefined;
+  const owned = inherited === undefined && merges(entry) ? new StrategicMergeChain() : undefined;
+  const chain = inherited ?? owned;
+  // Likewise the JSON patches of an entry that never merges: each element's patch edits in place what
+  // the previous elements' patches copied (a merge, reading any element, would see those edits).
+  const patchChain = !entry.hasStrategicMerge && !entry.foreach ? new PatchChain() : undefined;
   let current = resource;
   try {
     for (let k = 0; k < list.length; k++) {
@@ -68,17 +97,19 @@ async function runEntry(entry: ForeachEntry, resource: JsonValue, scope: Foreach
       if (entry.context.length > 0) await loadContextEntries(entry.context, scope);
       if (!conditionsHold(entry.preconditions, scope)) continue;
       if (entry.foreach) {
-        current = await runForeach(entry.foreach, current, scope, nesting + 1);
+        current = await runForeach(entry.foreach, current, scope, nesting + 1, chain);
       } else if (entry.patchTemplate) {
+        chain?.settle(); // a JSON patch reads the resource
         const text = entry.patches.patchesJson6902 as string;
-        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope);
+        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope, patchChain);
       } else {
         const patches = substituteAll(entry.patches, scope);
-        current = applyPatches(current, patches, scope.merges, chain, ctx.guard).resource;
+        current = applyPatches(current, patches, scope.merges, chain, ctx.guard, patchChain).resource;
       }
     }
-    chain?.settle();
+    owned?.settle();
   } finally {
+    patchChain?.end();
     ctx.restore(checkpoint);
   }
   return current;

@@ -13,7 +13,7 @@ import { floatToInt64, wrap64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
 import { compareVersions, tryParseVersion } from '../../go/index.js';
 import { goSprint } from '../../go/index.js';
-import { wildcardMatch } from '../../go/index.js';
+import { hasWildcard, wildcardMatch } from '../../go/index.js';
 import { isRangePattern, valueMatches } from './pattern.js';
 
 export type OperatorName =
@@ -204,6 +204,10 @@ function listIn(keys: string[], value: JsonValue, quantifier: 'any' | 'all', neg
   }
   if (!values) return undefined;
   const items = values;
+  if (keys.length * items.length > PAIRS_WORTH_INDEXING) {
+    const index = new InValues(items);
+    return quantify(keys.map((k) => index.contains(k, guard)), quantifier, negated);
+  }
   return quantify(keys.map((k) => items.some((v) => bothWays(k, v, guard))), quantifier, negated);
 }
 
@@ -211,6 +215,34 @@ function listIn(keys: string[], value: JsonValue, quantifier: 'any' | 'all', neg
 function textItems(text: string): string[] | undefined {
   const decoded = unmarshalStrings(text);
   return decoded === NOT_JSON ? [text] : decoded;
+}
+
+/** Below this many key-value pairs, comparing every pair costs less than building an index. */
+const PAIRS_WORTH_INDEXING = 256;
+
+/**
+ * The value list of an `In` operator, indexed so that a list of keys against a list of values costs
+ * O(keys + values) when neither side holds wildcards, instead of comparing every pair. Matching both
+ * ways without a wildcard on either side is equality, so a key without wildcards is looked up among the
+ * values without wildcards and tried only against the values that are patterns; a key that is itself a
+ * pattern is tried against every value, as before.
+ */
+class InValues {
+  private readonly literals = new Set<string>();
+  private readonly patterns: string[] = [];
+
+  constructor(private readonly values: readonly string[]) {
+    for (const v of values) {
+      if (hasWildcard(v)) this.patterns.push(v);
+      else this.literals.add(v);
+    }
+  }
+
+  contains(key: string, guard: ReviewGuard): boolean {
+    if (hasWildcard(key)) return this.values.some((v) => bothWays(key, v, guard));
+    guard.tick();
+    return this.literals.has(key) || this.patterns.some((v) => bothWays(key, v, guard));
+  }
 }
 
 /** AnyIn: some key is in; AllIn: every key is; the NotIn forms ask the same of "is not in". */

@@ -6,7 +6,7 @@
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { parseJson, type JsonValue } from '../../json/index.js';
-import { applyPatch, decodePatch, parsePointer, type Operation } from '../../jsonpatch/index.js';
+import { applyPatch, decodePatch, parsePointer, type Operation, type PatchChain } from '../../jsonpatch/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { parseYaml11 } from '../../go/index.js';
 import { measureValue } from '../measure.js';
@@ -63,13 +63,14 @@ function hasCopy(ops: readonly Operation[]): boolean {
 }
 
 /**
- * Applies decoded operations; the resource is left untouched when any operation fails. `copy` shares
- * the copied value, so a few dozen copies of copies describe an exponentially large document: with
- * copies in the patch, the result is measured against the guard's size bound.
+ * Applies decoded operations; the resource is left untouched when any operation fails (with a `chain`,
+ * see PatchChain: the foreach elements' patches). `copy` shares the copied value, so a few dozen copies
+ * of copies describe an exponentially large document: with copies in the patch, the result is measured
+ * against the guard's size bound.
  */
-export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[], guard: ReviewGuard = UNBOUNDED_GUARD): JsonValue {
+export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[], guard: ReviewGuard = UNBOUNDED_GUARD, chain?: PatchChain): JsonValue {
   // The deadline was read just before (the rule's or the foreach element's step); after the patch it is read again.
-  const result = applyPatch(resource, ops, 'kyverno');
+  const result = applyPatch(resource, ops, 'kyverno', undefined, chain);
   if (!result.ok) throw new KyvernoRuleError(`failed to apply patchesJson6902: ${result.message}`);
   if (hasCopy(ops)) measureValue(result.doc, guard, 'the patched resource');
   guard.check();

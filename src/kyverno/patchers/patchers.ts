@@ -7,7 +7,7 @@ import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
 import type { StrategicMergeCache, StrategicMergeChain } from '../../schema/index.js';
 import { KyvernoRuleError } from '../errors.js';
 import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
-import type { Operation } from '../../jsonpatch/index.js';
+import type { Operation, PatchChain } from '../../jsonpatch/index.js';
 import { instantiate, type PatchTemplate } from './patch-template.js';
 import { applyStrategicMerge } from './strategic.js';
 import { substituteString, type SubstitutionScope } from '../context/variables.js';
@@ -21,7 +21,7 @@ export interface PatchOutcome {
 /**
  * `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the
  * request's; `chain`: the strategic merges of one foreach entry (see StrategicMergeChain); `guard`: the
- * review's.
+ * review's; `patchChain`: the JSON patches of one foreach entry that never merges (see PatchChain).
  */
 export function applyPatches(
   resource: JsonValue,
@@ -29,13 +29,14 @@ export function applyPatches(
   merges?: StrategicMergeCache,
   chain?: StrategicMergeChain,
   guard: ReviewGuard = UNBOUNDED_GUARD,
+  patchChain?: PatchChain,
 ): PatchOutcome {
   const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
   if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain, guard);
   chain?.settle(); // a JSON patch reads the resource
   const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
   if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
-  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard) };
+  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard, patchChain) };
 }
 
 /**
@@ -48,9 +49,10 @@ export function applyTemplatedPatch(
   text: string,
   path: readonly string[],
   scope: SubstitutionScope,
+  patchChain?: PatchChain,
 ): JsonValue {
   const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
-  return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard);
+  return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard, patchChain);
 }
 
 /** The operations of a patch without variables (the template's own value), decoded once. */
