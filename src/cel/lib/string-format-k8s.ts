@@ -1,16 +1,16 @@
 import { formatFloatG, strconvQuote } from '../../go/index.js';
-import { checkBuiltSize } from '../engine/bounds.js';
 import { CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
 import { formatFixed, formatScientific } from './go-float.js';
 import {
   ClauseError,
+  collectionText,
   durationSeconds,
   integerOf,
   rfc3339Nano,
   stringClauseError,
   type FormatClauses,
 } from './string-format.js';
-import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } from './values.js';
+import { celTypeName } from './values.js';
 
 /**
  * `<string>.format(<list>)` as Kubernetes' environments have it: cel-go's strings library at version 2,
@@ -45,28 +45,8 @@ function stringClause(v: unknown): string {
   if (v instanceof Duration) return `${durationSeconds(v)}s`;
   if (v instanceof Timestamp) return rfc3339Nano(v);
   if (v instanceof TypeValue) return v.name;
-  if (isList(v)) {
-    const parts: string[] = [];
-    let size = 2;
-    for (const x of listItems(v)) {
-      const s = member(x);
-      size += s.length + 2;
-      checkBuiltSize(size, 'the result of format');
-      parts.push(s);
-    }
-    return `[${parts.join(', ')}]`;
-  }
-  if (isMap(v)) {
-    let size = 2;
-    const entries = mapEntries(v).map(([k, val]) => {
-      const entry = [mapKey(k), member(val)] as const;
-      size += entry[0].length + entry[1].length + 3;
-      checkBuiltSize(size, 'the result of format');
-      return entry;
-    });
-    entries.sort((a, b) => compareStrings(a[0], b[0]));
-    return `{${entries.map(([k, val]) => `${k}:${val}`).join(', ')}}`;
-  }
+  const collection = collectionText(v, member, mapKey, ':');
+  if (collection !== undefined) return collection;
   throw stringClauseError(v);
 }
 

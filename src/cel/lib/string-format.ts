@@ -143,12 +143,22 @@ export function stringClause(v: unknown): string {
   if (v instanceof Timestamp) return rfc3339Nano(v);
   if (v instanceof CelOptional) throw stringClauseError(v);
   if (v instanceof TypeValue) return v.name;
+  const collection = collectionText(v, stringClause, stringClause, ': ');
+  if (collection !== undefined) return collection;
+  throw stringClauseError(v);
+}
+
+/**
+ * A list or map as %s writes it: its members by `member`, a map's keys by `key` (entries sorted by
+ * the keys' text), `[a, b]` and `{k<separator>v, …}`; undefined for any other value. The text is
+ * checked as it grows: a list that holds itself many times over prints exponentially long.
+ */
+export function collectionText(v: unknown, member: (x: unknown) => string, key: (k: unknown) => string, keySeparator: string): string | undefined {
   if (isList(v)) {
-    // Checked as it grows: a list that holds itself many times over prints exponentially long.
     const parts: string[] = [];
     let size = 2;
     for (const x of listItems(v)) {
-      const s = stringClause(x);
+      const s = member(x);
       size += s.length + 2;
       checkBuiltSize(size, 'the result of format');
       parts.push(s);
@@ -158,15 +168,15 @@ export function stringClause(v: unknown): string {
   if (isMap(v)) {
     let size = 2;
     const entries = mapEntries(v).map(([k, val]) => {
-      const entry = [stringClause(k), stringClause(val)] as const;
-      size += entry[0].length + entry[1].length + 4;
+      const entry = [key(k), member(val)] as const;
+      size += entry[0].length + entry[1].length + 2 + keySeparator.length;
       checkBuiltSize(size, 'the result of format');
       return entry;
     });
     entries.sort((a, b) => compareStrings(a[0], b[0]));
-    return `{${entries.map(([k, val]) => `${k}: ${val}`).join(', ')}}`;
+    return `{${entries.map(([k, val]) => `${k}${keySeparator}${val}`).join(', ')}}`;
   }
-  throw stringClauseError(v);
+  return undefined;
 }
 
 export function stringClauseError(v: unknown): ClauseError {
