@@ -403,6 +403,9 @@ class Dispatcher {
     const elapsed = this.elapsedSince(started);
     if (messages) for (const message of messages) this.fail(policy, bindingLabel(inv), 'Invalid', message, trace, elapsed);
     else this.traces.push(traceRecord(trace, result, undefined, false, elapsed));
+    // A Kyverno MutatingPolicy that fails keeps none of its changes (Kyverno's engine returns no patched
+    // resource for an evaluation error); kube-apiserver keeps what a MAP's earlier mutations did.
+    if (messages && inv.bound.kyverno) return { object: before, ran: true };
     return { object, ran: true };
   }
 
