@@ -44,6 +44,8 @@ export interface PolicyProgram {
   conditions(inputs: InvocationInputs): ConditionsVerdict;
   /** Evaluates and applies mutation `index` to `inputs.object`; never changes its inputs. */
   mutation(index: number, inputs: InvocationInputs): MutationOutcome;
+  /** After the mutations succeeded, on the mutated object: an error message fails the invocation (Kyverno's audit annotations). */
+  afterMutations?(inputs: InvocationInputs): string | undefined;
 }
 
 /**
@@ -397,6 +399,11 @@ class Dispatcher {
       if (outcome.ok) object = outcome.object as JsonValue | null;
       else if (outcome.abort) return outcome.abort;
       else (messages ??= []).push(outcome.message);
+    }
+    if (!messages && program.afterMutations) {
+      inputs.object = object;
+      const message = program.afterMutations(inputs);
+      if (message !== undefined) messages = [message];
     }
     const trace = this.trace(inv, pass);
     const result = messages ? 'error' : before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated';

@@ -19,6 +19,7 @@ import {
   typeError,
   unknownField,
   validatePolicy,
+  type AuditAnnotation,
   type FieldError,
   type MutatingAdmissionPolicy,
 } from '../map/index.js';
@@ -45,6 +46,8 @@ export interface LoadedMutatingPolicy {
   errors: FieldError[];
   /** Reported; the policy still runs at admission. */
   warnings: FieldError[];
+  /** spec.auditAnnotations: compiled with the policy and evaluated after its mutations, as Kyverno does. */
+  auditAnnotations: AuditAnnotation[];
 }
 
 function obj(v: JsonValue | undefined): JsonObject | undefined {
@@ -86,6 +89,31 @@ function expressions(spec: JsonObject): { path: string; expression: string }[] {
   const target = obj(getOwn(spec, 'targetMatchConstraints'));
   const te = target ? getOwn(target, 'expression') : undefined;
   if (typeof te === 'string') out.push({ path: 'spec.targetMatchConstraints.expression', expression: te });
+  return out;
+}
+
+/** spec.auditAnnotations as Kyverno decodes them (admissionregistration's AuditAnnotation: key, valueExpression). */
+function auditAnnotationsOf(spec: JsonObject, errors: FieldError[]): AuditAnnotation[] {
+  const list = getOwn(spec, 'auditAnnotations');
+  if (list === undefined || list === null) return [];
+  const path = FieldPath.root('spec').child('auditAnnotations');
+  if (!Array.isArray(list)) {
+    errors.push(typeError(path, list, 'a list'));
+    return [];
+  }
+  const out: AuditAnnotation[] = [];
+  list.forEach((item, i) => {
+    if (!isJsonObject(item)) {
+      errors.push(typeError(path.index(i), item, 'an object'));
+      return;
+    }
+    for (const key of Object.keys(item)) if (key !== 'key' && key !== 'valueExpression') errors.push(unknownField(path.index(i).child(key)));
+    const key = getOwn(item, 'key');
+    const valueExpression = getOwn(item, 'valueExpression');
+    if (key !== undefined && typeof key !== 'string') errors.push(typeError(path.index(i).child('key'), key, 'a string'));
+    if (valueExpression !== undefined && typeof valueExpression !== 'string') errors.push(typeError(path.index(i).child('valueExpression'), valueExpression, 'a string'));
+    out.push({ key: typeof key === 'string' ? key : '', valueExpression: typeof valueExpression === 'string' ? valueExpression : '' });
+  });
   return out;
 }
 
@@ -181,8 +209,9 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   if (evaluation && getOwn(evaluation, 'useServerSideApply') === true) {
     errors.push(invalid(evalPath.child('useServerSideApply'), true, 'server-side apply of ApplyConfiguration mutations (atomic fields replaced whole) is not supported; Amender merges as a native MutatingAdmissionPolicy does'));
   }
-  if (getOwn(spec, 'auditAnnotations') !== undefined) {
-    warnings.push({ path: 'spec.auditAnnotations', message: 'audit annotations of a MutatingPolicy go to Kyverno\'s policy reports, which Amender does not write; ignored' });
+  const auditAnnotations = auditAnnotationsOf(spec, errors);
+  if (auditAnnotations.length > 0) {
+    warnings.push({ path: 'spec.auditAnnotations', message: 'audit annotations of a MutatingPolicy go to Kyverno\'s policy reports, which Amender does not write: they are evaluated after the mutations (an error fails the policy, as in Kyverno) and their values dropped' });
   }
   for (const { path, expression } of expressions(spec)) {
     for (const call of uniqueCalls(findClusterCalls(expression))) {
@@ -211,5 +240,5 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const id = namespace === undefined ? name : `${namespace}/${name}`;
   const runnable: MutatingAdmissionPolicy = { ...policy, name: id };
   const policies = [{ policy: runnable }, ...autogenVariants(runnable, controllers).map((v) => ({ policy: v.policy, autogen: v.group }))];
-  return { kind, name, ...(namespace !== undefined ? { namespace } : {}), id, policies, admission, usable: errors.length === 0, errors, warnings };
+  return { kind, name, ...(namespace !== undefined ? { namespace } : {}), id, policies, admission, usable: errors.length === 0, errors, warnings, auditAnnotations };
 }
