@@ -222,10 +222,8 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   if (evaluation && getOwn(evaluation, 'useServerSideApply') === true) {
     errors.push(invalid(evalPath.child('useServerSideApply'), true, 'server-side apply of ApplyConfiguration mutations (atomic fields replaced whole) is not supported; Amender merges as a native MutatingAdmissionPolicy does'));
   }
+  // Evaluated as Kyverno evaluates them; their values feed Kyverno's reports only, so nothing is reported.
   const auditAnnotations = auditAnnotationsOf(spec, errors);
-  if (auditAnnotations.length > 0) {
-    warnings.push({ path: 'spec.auditAnnotations', message: 'audit annotations of a MutatingPolicy go to Kyverno\'s policy reports, which Amender does not write: they are evaluated after the mutations (an error fails the policy, as in Kyverno) and their values dropped' });
-  }
   for (const { path, expression } of expressions(spec)) {
     for (const call of uniqueCalls(findClusterCalls(expression))) {
       errors.push({ path, message: `Forbidden: ${call.call}() ${call.reason}; Amender runs off-cluster without that access, so a policy using it is refused rather than failing every request it matches` });

@@ -57,3 +57,22 @@ describe('Kyverno MutatingPolicy auditAnnotations', () => {
     expect(parseYaml(ignore.stdout).metadata.labels).toBeUndefined();
   });
 });
+
+describe("Kyverno's compiler cases for auditAnnotations (compiler_test.go TestCompile)", () => {
+  it('accepts string concatenations with a field of object or with a variable, without a problem', async () => {
+    const io = fakeIO({
+      'p.yaml': [
+        policy('valid-audit', `[{key: resource-name, valueExpression: "'name/' + object.metadata.name"}, {key: static, valueExpression: "'value'"}]`),
+        policy('audit-vars', `[{key: r, valueExpression: "'resource/' + string(variables.resourceName)"}]`).replace('  auditAnnotations', '  variables: [{name: resourceName, expression: object.metadata.name}]\n  auditAnnotations'),
+      ].join('---\n'),
+    });
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(0);
+    expect(io.stderr).toBe('');
+  });
+
+  it('refuses an auditAnnotation that is not CEL', async () => {
+    const io = fakeIO({ 'p.yaml': policy('invalid-audit', `[{key: bad, valueExpression: 'this is not a cel'}]`) });
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
+    expect(io.stderr).toContain('MutatingPolicy/invalid-audit: spec.auditAnnotations[0].valueExpression: Invalid value: "this is not a cel"');
+  });
+});
