@@ -51,6 +51,22 @@ interface CompiledMutation {
  */
 export interface CompileOptions {
   dialect?: CelDialect;
+  /**
+   * A Kyverno MutatingPolicy's `spec.auditAnnotations`: Kyverno compiles them with the policy (a string
+   * or null result type) and evaluates them on the mutated object after the mutations; an error fails the
+   * policy. Their values feed Kyverno's reports only, so nothing keeps them.
+   */
+  auditAnnotations?: readonly AuditAnnotation[];
+}
+
+export interface AuditAnnotation {
+  key: string;
+  valueExpression: string;
+}
+
+interface CompiledAuditAnnotation {
+  key: string;
+  result: CompileResult;
 }
 
 function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionInput {
@@ -93,7 +109,27 @@ class Program implements PolicyProgram {
     private readonly schema: SchemaContext,
     /** Kyverno: its `request` holds the objects, matchConditions read `variables` and the namespace object. */
     private readonly kyverno: boolean,
+    private readonly audits: readonly CompiledAuditAnnotation[] = [],
   ) {}
+
+  /**
+   * Kyverno's audit annotations on the object as the mutations left it: the first that fails to evaluate,
+   * or whose value is not a string (Kyverno converts it to a Go string; null does not convert), is the
+   * policy's error. Undefined when all evaluate.
+   */
+  afterMutations(inputs: InvocationInputs): string | undefined {
+    if (this.audits.length === 0) return undefined;
+    const evaluation = new Evaluation(kyvernoInput(inputs), { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
+    for (const a of this.audits) {
+      if (!a.result.ok) return a.result.message;
+      const r = evaluation.evaluate(a.result.compiled);
+      if (!r.ok) return `failed to evaluate auditAnnotation ${JSON.stringify(a.key)}: ${r.message}`;
+      if (typeof r.value !== 'string') {
+        return `failed to convert auditAnnotation ${JSON.stringify(a.key)} expression: type conversion error from '${r.value === null ? 'null_type' : typeof r.value}' to 'string'`;
+      }
+    }
+    return undefined;
+  }
 
   get mutationCount(): number {
     return this.mutations.length;
@@ -187,5 +223,15 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
     return { patchType, result };
   });
 
-  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema, kyverno), errors };
+  const audits = (options.auditAnnotations ?? []).map((a, i): CompiledAuditAnnotation => {
+    let result = compileExpression(a.valueExpression, 'variable', variables.scope());
+    // Kyverno asks for exactly string or null (a dyn result, e.g. a field of `object`, is refused).
+    if (result.ok && result.compiled.typeName !== 'string' && result.compiled.typeName !== 'null_type') {
+      result = { ok: false, message: 'output is expected to be either of type string or null_type' };
+    }
+    if (!result.ok) errors.push(invalid(spec.child('auditAnnotations').index(i).child('valueExpression'), a.valueExpression, result.message));
+    return { key: a.key, result };
+  });
+
+  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema, kyverno, audits), errors };
 }

@@ -44,6 +44,8 @@ export interface PolicyProgram {
   conditions(inputs: InvocationInputs): ConditionsVerdict;
   /** Evaluates and applies mutation `index` to `inputs.object`; never changes its inputs. */
   mutation(index: number, inputs: InvocationInputs): MutationOutcome;
+  /** After the mutations succeeded, on the mutated object: an error message fails the invocation (Kyverno's audit annotations). */
+  afterMutations?(inputs: InvocationInputs): string | undefined;
 }
 
 /**
@@ -398,11 +400,19 @@ class Dispatcher {
       else if (outcome.abort) return outcome.abort;
       else (messages ??= []).push(outcome.message);
     }
+    if (!messages && program.afterMutations) {
+      inputs.object = object;
+      const message = program.afterMutations(inputs);
+      if (message !== undefined) messages = [message];
+    }
     const trace = this.trace(inv, pass);
     const result = messages ? 'error' : before === object || jsonEqual(before, object) ? 'unchanged' : 'mutated';
     const elapsed = this.elapsedSince(started);
     if (messages) for (const message of messages) this.fail(policy, bindingLabel(inv), 'Invalid', message, trace, elapsed);
     else this.traces.push(traceRecord(trace, result, undefined, false, elapsed));
+    // A Kyverno MutatingPolicy that fails keeps none of its changes (Kyverno's engine returns no patched
+    // resource for an evaluation error); kube-apiserver keeps what a MAP's earlier mutations did.
+    if (messages && inv.bound.kyverno) return { object: before, ran: true };
     return { object, ran: true };
   }
 

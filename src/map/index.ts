@@ -18,7 +18,7 @@
  *      objectLabels(object)                                        an object's labels as selectors see them
  */
 export { loadBinding, loadPolicy, POLICY_API_VERSIONS, type Loaded } from './load.js';
-export { compilePolicy, type CompiledPolicy } from './compile.js';
+export { compilePolicy, type AuditAnnotation, type CompiledPolicy } from './compile.js';
 export { FieldPath, forbidden, invalid, notSupported, typeError, unknownField, type FieldError } from './field-errors.js';
 export type { MatchResources, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, NamedRuleWithOperations } from './types.js';
 // What another loader of MutatingAdmissionPolicy-shaped documents (src/mpol) reuses.

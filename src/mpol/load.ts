@@ -19,6 +19,7 @@ import {
   typeError,
   unknownField,
   validatePolicy,
+  type AuditAnnotation,
   type FieldError,
   type MutatingAdmissionPolicy,
 } from '../map/index.js';
@@ -45,6 +46,8 @@ export interface LoadedMutatingPolicy {
   errors: FieldError[];
   /** Reported; the policy still runs at admission. */
   warnings: FieldError[];
+  /** spec.auditAnnotations: compiled with the policy and evaluated after its mutations, as Kyverno does. */
+  auditAnnotations: AuditAnnotation[];
 }
 
 function obj(v: JsonValue | undefined): JsonObject | undefined {
@@ -89,9 +92,47 @@ function expressions(spec: JsonObject): { path: string; expression: string }[] {
   return out;
 }
 
+/** spec.auditAnnotations as Kyverno decodes them (admissionregistration's AuditAnnotation: key, valueExpression). */
+function auditAnnotationsOf(spec: JsonObject, errors: FieldError[]): AuditAnnotation[] {
+  const list = getOwn(spec, 'auditAnnotations');
+  if (list === undefined || list === null) return [];
+  const path = FieldPath.root('spec').child('auditAnnotations');
+  if (!Array.isArray(list)) {
+    errors.push(typeError(path, list, 'a list'));
+    return [];
+  }
+  const out: AuditAnnotation[] = [];
+  list.forEach((item, i) => {
+    if (!isJsonObject(item)) {
+      errors.push(typeError(path.index(i), item, 'an object'));
+      return;
+    }
+    for (const key of Object.keys(item)) if (key !== 'key' && key !== 'valueExpression') errors.push(unknownField(path.index(i).child(key)));
+    const key = getOwn(item, 'key');
+    const valueExpression = getOwn(item, 'valueExpression');
+    if (key !== undefined && typeof key !== 'string') errors.push(typeError(path.index(i).child('key'), key, 'a string'));
+    if (valueExpression !== undefined && typeof valueExpression !== 'string') errors.push(typeError(path.index(i).child('valueExpression'), valueExpression, 'a string'));
+    out.push({ key: typeof key === 'string' ? key : '', valueExpression: typeof valueExpression === 'string' ? valueExpression : '' });
+  });
+  return out;
+}
+
 /** Condition names are free text in Kyverno: MAP's qualified-name check does not apply. */
 function isConditionNameFormat(e: FieldError): boolean {
   return /^spec\.matchConditions\[\d+\]\.name$/.test(e.path) && e.message.startsWith('Invalid value');
+}
+
+const RULE_CHECK = /^spec\.matchConstraints\.(resourceRules|excludeResourceRules)\[\d+\]\./;
+
+/**
+ * What kube-apiserver's MutatingAdmissionPolicy validation requires that Kyverno does not: Kyverno's
+ * policy validation (pkg/cel/policies/mpol Validate) compiles the policy and asks for one resource rule,
+ * and its CRD schema requires neither operations, API groups, versions nor resources in a rule, nor any
+ * mutation. Such a rule matches nothing, such a policy changes nothing; neither is refused.
+ */
+function isMapOnlyRequirement(e: FieldError): boolean {
+  if (e.path === 'spec.mutations' && e.message.startsWith('Required value')) return true;
+  return RULE_CHECK.test(e.path) && !e.message.includes('must be of type') && !e.message.startsWith('Unsupported value');
 }
 
 function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
@@ -138,7 +179,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   if (meta) for (const key of ['name', 'labels', 'annotations']) if (getOwn(meta, key) !== undefined) metadata[key] = getOwn(meta, key)!;
   const decoded = decodePolicy({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata, spec: mapSpec });
   const policy = defaultPolicy(decoded.value);
-  errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta).filter((e) => !isConditionNameFormat(e)));
+  errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta).filter((e) => !isConditionNameFormat(e) && !isMapOnlyRequirement(e)));
   if (!policy.matchConstraints || policy.matchConstraints.resourceRules.length === 0) {
     if (!errors.some((e) => e.path.startsWith('spec.matchConstraints'))) errors.push({ path: 'spec.matchConstraints', message: 'Required value: a matchConstraints with at least one resource rule is required' });
   }
@@ -181,9 +222,8 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   if (evaluation && getOwn(evaluation, 'useServerSideApply') === true) {
     errors.push(invalid(evalPath.child('useServerSideApply'), true, 'server-side apply of ApplyConfiguration mutations (atomic fields replaced whole) is not supported; Amender merges as a native MutatingAdmissionPolicy does'));
   }
-  if (getOwn(spec, 'auditAnnotations') !== undefined) {
-    warnings.push({ path: 'spec.auditAnnotations', message: 'audit annotations of a MutatingPolicy go to Kyverno\'s policy reports, which Amender does not write; ignored' });
-  }
+  // Evaluated as Kyverno evaluates them; their values feed Kyverno's reports only, so nothing is reported.
+  const auditAnnotations = auditAnnotationsOf(spec, errors);
   for (const { path, expression } of expressions(spec)) {
     for (const call of uniqueCalls(findClusterCalls(expression))) {
       errors.push({ path, message: `Forbidden: ${call.call}() ${call.reason}; Amender runs off-cluster without that access, so a policy using it is refused rather than failing every request it matches` });
@@ -211,5 +251,5 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const id = namespace === undefined ? name : `${namespace}/${name}`;
   const runnable: MutatingAdmissionPolicy = { ...policy, name: id };
   const policies = [{ policy: runnable }, ...autogenVariants(runnable, controllers).map((v) => ({ policy: v.policy, autogen: v.group }))];
-  return { kind, name, ...(namespace !== undefined ? { namespace } : {}), id, policies, admission, usable: errors.length === 0, errors, warnings };
+  return { kind, name, ...(namespace !== undefined ? { namespace } : {}), id, policies, admission, usable: errors.length === 0, errors, warnings, auditAnnotations };
 }

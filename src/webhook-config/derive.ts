@@ -125,6 +125,10 @@ function blockRules(block: MatchBlock, ctx: KindContext): WebhookRule[] {
   return block.single ? filterRules(block.single, ctx) : [];
 }
 
+function matchesSomething(r: NamedRuleWithOperations): boolean {
+  return r.operations.length > 0 && r.apiGroups.length > 0 && r.apiVersions.length > 0 && r.resources.length > 0;
+}
+
 /** `crds`: the CustomResourceDefinitions among the documents (their kinds and plurals). */
 export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = []): DerivedRules {
   const table = [...builtinKindTable(), ...crdEntries];
@@ -141,7 +145,8 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${id}: no binding (a policy acts only through a MutatingAdmissionPolicyBinding)`);
       continue;
     }
-    const own = (bound.policy.matchConstraints?.resourceRules ?? []).map(mapRule);
+    // A rule without operations, groups, versions or resources matches nothing (Kyverno accepts such a rule).
+    const own = (bound.policy.matchConstraints?.resourceRules ?? []).filter(matchesSomething).map(mapRule);
     const rules = bound.bindings.flatMap((b) => {
       const narrowing = b.matchResources?.resourceRules ?? [];
       return narrowing.length === 0 ? own : intersectRuleSets(own, narrowing.map(mapRule));

@@ -34,6 +34,15 @@ describe("Kyverno's CEL libraries", () => {
     expect(run(String.raw`regex.replace("ab", "(a)", "\\2")`).error).toContain('replacement string references group 2 but regex has only 1 group(s)');
   });
 
+  it('user: parseServiceAccount splits a service account user name (kyverno/sdk user impl_test.go cases)', () => {
+    const sa = (u: string) => value(`[parseServiceAccount("${u}").Namespace, user.parseServiceAccount("${u}").Name]`);
+    expect(sa('system:serviceaccount:foo:bar')).toEqual(['foo', 'bar']);
+    expect(sa('system:serviceaccount:foo:bar:baz')).toEqual(['foo', 'bar:baz']);
+    expect(sa('something-else:123')).toEqual(['', '']);
+    expect(run('parseServiceAccount(true)').error).toContain("found no matching overload for 'parseServiceAccount'");
+    expect(compileExpression('parseServiceAccount("x")', 'variable', { params: false }).ok).toBe(false);
+  });
+
   it('image(): go-containerregistry references', () => {
     expect(value('[image("nginx").registry(), image("nginx").repository(), image("nginx").tag(), image("nginx").identifier()]')).toEqual([
       'index.docker.io',

@@ -157,6 +157,26 @@ describe('amender apply on Kyverno MutatingPolicies', () => {
     expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], ignore)).toBe(0);
     expect(parseYaml(ignore.stdout).metadata.annotations).toBeUndefined();
   });
+
+  it('keeps none of a failing policy\'s changes, as Kyverno returns no patched resource for an evaluation error', async () => {
+    const twoMutations = (fp: string) => `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: half-${fp.toLowerCase()}}
+spec:
+  failurePolicy: ${fp}
+  autogen: {podControllers: {controllers: []}}
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  mutations:
+    - {patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"first": "done"}}}'}}
+    - {patchType: JSONPatch, jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/annotations/x", value: string(object.spec.nope)}]'}}
+`;
+    const ignore = fakeIO({ 'p.yaml': twoMutations('Ignore'), 'pod.yaml': pod('p', 'x') });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], ignore)).toBe(0);
+    expect(parseYaml(ignore.stdout).metadata.labels).toEqual({ app: 'x' });
+    expect(ignore.stderr).toContain('MutatingPolicy half-ignore -> resource x/Pod/p: error');
+    const fail = fakeIO({ 'p.yaml': twoMutations('Fail'), 'pod.yaml': pod('p', 'x') });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], fail)).not.toBe(0);
+  });
 });
 
 describe("Kyverno's request and namespaceObject", () => {

@@ -1,4 +1,4 @@
-import { isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import type { ObjectType } from '../types.js';
 import { findAtomics } from './atomics.js';
 import { smdMerge } from './merge.js';
@@ -50,8 +50,13 @@ export function applyConfiguration(type: ObjectType, live: JsonValue, patch: Jso
 
   const stamped: JsonObject = {};
   for (const key of Object.keys(patch)) setOwn(stamped, key, patch[key]);
-  stamped.apiVersion = apiVersionOf(type);
-  stamped.kind = type.kind;
+  // kube-apiserver stamps the object's own apiVersion/kind, not the type's: they differ only when the object
+  // was not converted to the request's kind (Kyverno's CLI sends a subresource's object, e.g. a Binding, with
+  // its parent's kind), and the object keeps what it is.
+  const liveApiVersion = getOwn(live, 'apiVersion');
+  const liveKind = getOwn(live, 'kind');
+  stamped.apiVersion = typeof liveApiVersion === 'string' && liveApiVersion !== '' ? liveApiVersion : apiVersionOf(type);
+  stamped.kind = typeof liveKind === 'string' && liveKind !== '' ? liveKind : type.kind;
 
   const patchErrors = validateTyped(stamped, type.root, false);
   if (patchErrors.length > 0) return fail('patch', `failed to convert patch object to typed object: ${formatSmdErrors(patchErrors)}`);

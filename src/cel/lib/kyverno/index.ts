@@ -11,6 +11,7 @@ import { mathLibrary } from './math.js';
 import { regexExtLibrary } from './regex-ext.js';
 import { timeLibrary } from './time.js';
 import { transformLibrary } from './transform.js';
+import { userLibrary } from './user.js';
 import { x509Library } from './x509.js';
 import { yamlLibrary } from './yaml.js';
 
@@ -24,6 +25,7 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   hashLibrary,
   transformLibrary,
   x509Library,
+  userLibrary,
 ];
 
 export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';
