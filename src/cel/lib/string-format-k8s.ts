@@ -1,5 +1,5 @@
 import { formatFloatG, strconvQuote } from '../../go/index.js';
-import { CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
+import { CelUint, Duration, Timestamp } from '../engine/values.js';
 import { formatFixed, formatScientific } from './go-float.js';
 import {
   ClauseError,
@@ -7,6 +7,7 @@ import {
   durationSeconds,
   integerOf,
   rfc3339Nano,
+  scalarText,
   stringClauseError,
   type FormatClauses,
 } from './string-format.js';
@@ -30,21 +31,8 @@ const decoder = new TextDecoder();
 
 /** %s: the value as cel-go's string conversion gives it; lists and maps as CEL literals. */
 function stringClause(v: unknown): string {
-  switch (typeof v) {
-    case 'string':
-      return v;
-    case 'boolean':
-    case 'bigint':
-      return String(v);
-    case 'number':
-      return formatFloatG(v);
-  }
-  if (v === null) return 'null';
-  if (v instanceof CelUint) return String(v.value);
-  if (v instanceof Uint8Array) return decoder.decode(v);
-  if (v instanceof Duration) return `${durationSeconds(v)}s`;
-  if (v instanceof Timestamp) return rfc3339Nano(v);
-  if (v instanceof TypeValue) return v.name;
+  const scalar = scalarText(v, formatFloatG);
+  if (scalar !== undefined) return scalar;
   const collection = collectionText(v, member, mapKey, ':');
   if (collection !== undefined) return collection;
   throw stringClauseError(v);

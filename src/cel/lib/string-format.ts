@@ -127,6 +127,19 @@ const decoder = new TextDecoder();
 
 /** %s: the value as text; lists and maps recursively, map entries sorted by their text. */
 export function stringClause(v: unknown): string {
+  if (v instanceof CelOptional) throw stringClauseError(v);
+  const scalar = scalarText(v, (x) => specialDouble(x) ?? formatShortest(x));
+  if (scalar !== undefined) return scalar;
+  const collection = collectionText(v, stringClause, stringClause, ': ');
+  if (collection !== undefined) return collection;
+  throw stringClauseError(v);
+}
+
+/**
+ * A value that is not a list or map as %s writes it, doubles by `double`; undefined for lists, maps and
+ * values %s does not take.
+ */
+export function scalarText(v: unknown, double: (x: number) => string): string | undefined {
   switch (typeof v) {
     case 'string':
       return v;
@@ -134,18 +147,15 @@ export function stringClause(v: unknown): string {
     case 'bigint':
       return String(v);
     case 'number':
-      return specialDouble(v) ?? formatShortest(v);
+      return double(v);
   }
   if (v === null) return 'null';
   if (v instanceof CelUint) return String(v.value);
   if (v instanceof Uint8Array) return decoder.decode(v);
   if (v instanceof Duration) return `${durationSeconds(v)}s`;
   if (v instanceof Timestamp) return rfc3339Nano(v);
-  if (v instanceof CelOptional) throw stringClauseError(v);
   if (v instanceof TypeValue) return v.name;
-  const collection = collectionText(v, stringClause, stringClause, ': ');
-  if (collection !== undefined) return collection;
-  throw stringClauseError(v);
+  return undefined;
 }
 
 /**
