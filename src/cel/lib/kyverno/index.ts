@@ -1,9 +1,11 @@
 /**
  * CEL libraries Kyverno's CEL policies (MutatingPolicy) have beyond Kubernetes' own, as far as they
- * need no cluster or network. Only the Kyverno dialect of the admission environment registers them: a
+ * need no cluster or network, and the cel-go extensions Kyverno's base environment adds to the API
+ * server's (ext.Encoders, ext.Math). Only the Kyverno dialect of the admission environment registers them: a
  * Kubernetes MutatingAdmissionPolicy keeps exactly the API server's environment.
  */
 import type { CelLibrary } from '../../library.js';
+import { encodersLibrary } from './encoders.js';
 import { hashLibrary } from './hash.js';
 import { imageLibrary } from './image.js';
 import { jsonLibrary } from './json.js';
@@ -26,6 +28,7 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   transformLibrary,
   x509Library,
   userLibrary,
+  encodersLibrary,
 ];
 
 export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';
