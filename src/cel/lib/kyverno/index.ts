@@ -10,6 +10,7 @@ import { hashLibrary } from './hash.js';
 import { imageLibrary } from './image.js';
 import { jsonLibrary } from './json.js';
 import { mathLibrary } from './math.js';
+import { mathExtLibrary } from './math-ext.js';
 import { regexExtLibrary } from './regex-ext.js';
 import { timeLibrary } from './time.js';
 import { transformLibrary } from './transform.js';
@@ -29,6 +30,7 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   x509Library,
   userLibrary,
   encodersLibrary,
+  mathExtLibrary,
 ];
 
 export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';
