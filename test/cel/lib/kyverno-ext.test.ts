@@ -1,7 +1,8 @@
 /**
  * cel-go's ext.Encoders and ext.Math in the Kyverno dialect (Kyverno's base environment registers them,
  * pkg/cel/compiler/env.go) with cel-go's test cases (ext/encoders_test.go, ext/math_test.go) as data,
- * and their absence from the Kubernetes environment of MutatingAdmissionPolicy.
+ * Kyverno's orValue compatibility macro, and their absence from the Kubernetes environment of
+ * MutatingAdmissionPolicy.
  */
 import { describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation, type CelValue } from '../../../src/cel/index.js';
@@ -267,6 +268,29 @@ describe('cel-go ext.Math (Kyverno dialect)', () => {
     expect(run('math.least(0.0/0.0, 1.0)').error).toContain('NaN values cannot be ordered: math.@min');
     expect(run('math.bitShiftRight(-1, 1)').value).toBe(9223372036854775807n);
     expect(run('math.bitShiftLeft(1, 63)').value).toBe(-9223372036854775808n);
+  });
+});
+
+describe("Kyverno's orValue compatibility (env.go OrValueCompatEnvOptions, MutatingPolicy's compiler)", () => {
+  it.each<[string, CelValue]>([
+    ["'a'.orValue('b')", 'a'],
+    ['optional.none().orValue(1)', 1n],
+    ['optional.of(2).orValue(1) + 1', 3n],
+    ["{'a': 1}.?b.orValue(5)", 5n],
+    ["{'a': 1}.?a.orValue(5)", 1n],
+    ['[1].orValue([])', [1n]],
+  ])('%s', (expr, want) => {
+    expect(run(expr)).toEqual({ value: want });
+  });
+
+  it('is strict like any function: an error argument is the result', () => {
+    expect(run('(1/0).orValue(3)').error).toContain('division by zero');
+    expect(run('optional.of(1).orValue(1/0)').error).toContain('division by zero');
+  });
+
+  it('MutatingAdmissionPolicy keeps cel-go\'s orValue (optional receivers only)', () => {
+    expect(run("'a'.orValue('b')", 'kubernetes').compileError).toContain("found no matching overload for 'orValue'");
+    expect(run('optional.none().orValue(1)', 'kubernetes')).toEqual({ value: 1n });
   });
 });
 
