@@ -57,7 +57,18 @@ export interface LibraryRegistrar {
    * validate literals (the Kubernetes ones).
    */
   registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void;
+  /**
+   * Declares a macro (cel-go's cel.Macros) expanded only in environments with this library: `name` called
+   * with `args` arguments (or any number), as `target.name(...)` when `receiver`. The expander builds the
+   * replacement with the parser's factory, returns undefined to leave the call as it is (a receiver macro
+   * whose target is not its namespace), or reports a compile error through `f.error`.
+   */
+  registerMacro(name: string, args: number | 'variadic', receiver: boolean, expand: MacroExpander): void;
 }
+
+import type { Expander as MacroExpander } from './engine/macros.js';
+export type { MacroExpander };
+export type { MacroFactory } from './engine/macros.js';
 
 /** A value of a library type: its CEL type name and cel-go equality (used by `==`, `in`, ...). */
 export interface CelLibraryValue {

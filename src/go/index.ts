@@ -17,6 +17,7 @@
  *   wildcard.ts      Kyverno's wildcard.Match (go-wildcard v1): `*`, `?` = one rune
  *   hash.ts          crypto/sha256, sha1, md5 (hex digests), synchronously
  *   der.ts           encoding/asn1 DER reading, encoding/pem, standard base64
+ *   base64.ts        encoding/base64 decoding, padded (StdEncoding) and raw (RawStdEncoding)
  *   x509.ts          crypto/x509 certificate decoding, as encoding/json marshals the Go struct
  *   yaml.ts          YAML 1.1 as sigs.k8s.io/yaml (go-yaml v2) reads it, into JSON values
  *
@@ -63,5 +64,6 @@ export {
 export { hasWildcard, wildcardMatch } from './wildcard.js';
 export { md5, sha1, sha256 } from './hash.js';
 export { B64_INDEX, base64, bigInteger, children, parseOnly } from './der.js';
+export { base64Decode } from './base64.js';
 export { X509Error, x509Decode } from './x509.js';
 export { parseYaml11, parseYaml11Document, yaml11Json, YamlError } from './yaml.js';

@@ -6,6 +6,7 @@
 import { FunctionDecl, type Overload } from './functions.js';
 import { T, listOf, mapOf, opaqueType, optionalOf, parseTypeString, structType, typeOf, typeParam, type CelType } from './types.js';
 import { TypeValue, type CelValue } from './values.js';
+import type { Expander } from './macros.js';
 
 export interface IdentDecl {
   readonly name: string;
@@ -43,6 +44,7 @@ export class Env {
   private readonly structResolvers: ((name: string) => StructDecl | undefined)[] = [];
   private readonly typeNames = new Map<string, CelType>();
   private readonly literalChecks = new Map<string, LiteralCheck>();
+  private readonly macroDefs = new Map<string, Expander>();
   readonly homogeneousAggregateLiterals: boolean;
   readonly container: string;
   /** Changes whenever a declaration is added; part of program cache keys. */
@@ -179,6 +181,16 @@ export class Env {
       if (d) return d;
     }
     return this.parent?.lookupStructExact(name);
+  }
+
+  /** Declares a macro only this environment (and its children) expand; `key` is macros.ts's macroKey. */
+  addMacro(key: string, expander: Expander): void {
+    this.macroDefs.set(key, expander);
+    this.version++;
+  }
+
+  lookupMacro(key: string): Expander | undefined {
+    return this.macroDefs.get(key) ?? this.parent?.lookupMacro(key);
   }
 
   lookupTypeName(name: string): CelType | undefined {

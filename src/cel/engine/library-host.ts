@@ -3,7 +3,8 @@
  * `Env` and answers the cost of its calls. A declaration with the signature of an existing overload
  * replaces it (a library may supersede a standard function, e.g. RE2 `matches`).
  */
-import type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar } from '../library.js';
+import type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar, MacroExpander } from '../library.js';
+import { macroKey } from './macros.js';
 import type { Env } from './env.js';
 import { makeOverload, registerValueClass, type Impl, type Overload } from './functions.js';
 import { isBuiltinTypeName, type CelType } from './types.js';
@@ -82,6 +83,10 @@ class Registrar implements LibraryRegistrar {
 
   registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void {
     this.env.addLiteralCheck(fn, check);
+  }
+
+  registerMacro(name: string, args: number | 'variadic', receiver: boolean, expand: MacroExpander): void {
+    this.env.addMacro(macroKey(name, args === 'variadic' ? '*' : args, receiver), expand);
   }
 
   /** A receiver is a type (`string`, `list<T>`, `net.IP`) unless it is a namespace (`sets`). */

@@ -34,10 +34,14 @@ export const MAP_INSERT = 'cel.@mapInsert';
 export const SORT_BY_KEYS = '@sortByAssociatedKeys';
 const UNUSED = '#unused';
 
-type Expander = (f: MacroFactory, pos: number, target: Expr | null, args: Expr[]) => Expr | undefined;
+export type Expander = (f: MacroFactory, pos: number, target: Expr | null, args: Expr[]) => Expr | undefined;
 
 const macros = new Map<string, Expander>();
 const key = (name: string, argc: number, receiver: boolean) => `${name}:${argc}:${receiver}`;
+/** The key of a macro taking `argc` arguments, or any number ('*'); a receiver macro is called as `target.name(...)`. */
+export const macroKey = (name: string, argc: number | '*', receiver: boolean) => `${name}:${argc}:${receiver}`;
+/** Macros an environment adds to the standard ones (cel-go's cel.Macros option). */
+export type MacroLookup = (key: string) => Expander | undefined;
 
 function iterVarName(f: MacroFactory, e: Expr, message = 'argument must be a simple name'): string {
   if (e.kind !== 'ident') f.error(e.pos, message);
@@ -167,7 +171,9 @@ macros.set(key('optMap', 2, true), optMapMacro(false));
 macros.set(key('optFlatMap', 2, true), optMapMacro(true));
 macros.set(key('sortBy', 2, true), sortByMacro);
 
-export function expandMacro(f: MacroFactory, pos: number, fn: string, target: Expr | null, args: Expr[]): Expr | undefined {
-  const m = macros.get(key(fn, args.length, target !== null));
+export function expandMacro(f: MacroFactory, pos: number, fn: string, target: Expr | null, args: Expr[], extra?: MacroLookup): Expr | undefined {
+  const receiver = target !== null;
+  // An environment's own macro of the same name and arity replaces the standard one (as in cel-go).
+  const m = extra?.(key(fn, args.length, receiver)) ?? extra?.(macroKey(fn, '*', receiver)) ?? macros.get(key(fn, args.length, receiver));
   return m ? m(f, pos, target, args) : undefined;
 }

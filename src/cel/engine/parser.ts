@@ -7,7 +7,7 @@ import { CelUint, UINT64_MAX, INT64_MAX, INT64_MIN, type CelValue } from './valu
 import { LexError, Tok, tokenize, tokenText, type Token } from './lexer.js';
 import { Op, type Expr, type MapEntry, type StructField } from './ast.js';
 import type { CelIssue } from './errors.js';
-import { expandMacro, type MacroFactory } from './macros.js';
+import { expandMacro, type MacroFactory, type MacroLookup } from './macros.js';
 
 /** Words that cannot be used as identifiers (they remain valid as field names). */
 const RESERVED = new Set([
@@ -25,6 +25,8 @@ export interface ParseResult {
 export interface ParseOptions {
   maxRecursionDepth?: number;
   maxCodePoints?: number;
+  /** The environment's own macros, beside the standard ones. */
+  macros?: MacroLookup;
 }
 
 class ParseError extends Error {
@@ -51,7 +53,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     if (e instanceof LexError) return { issues: [{ message: `Syntax error: ${e.message}`, offset: e.pos }], maxId: 0 };
     throw e;
   }
-  const p = new Parser(source, tokens, options.maxRecursionDepth ?? 250);
+  const p = new Parser(source, tokens, options.maxRecursionDepth ?? 250, options.macros);
   try {
     const expr = p.parseExpr();
     if (p.peek().tok !== Tok.EOF) p.unexpected('<EOF>');
@@ -79,6 +81,7 @@ class Parser implements MacroFactory {
     private readonly src: string,
     private readonly toks: Token[],
     private readonly maxDepth: number,
+    private readonly macros?: MacroLookup,
   ) {}
 
   // ---- token helpers
@@ -513,7 +516,7 @@ class Parser implements MacroFactory {
   }
 
   private callOrMacro(pos: number, fn: string, target: Expr | null, args: Expr[]): Expr {
-    const expanded = expandMacro(this, pos, fn, target, args);
+    const expanded = expandMacro(this, pos, fn, target, args, this.macros);
     if (expanded) return expanded;
     return this.call(pos, fn, args, target);
   }

@@ -74,7 +74,7 @@ export function compile(source: string, env: Env, options: CompileOptions = {}):
     const issues = [{ message: 'expression must be a string', offset: -1 }];
     return { ok: false, issues, message: formatIssues('', issues) };
   }
-  const parsed = parse(source);
+  const parsed = parse(source, { macros: (k) => env.lookupMacro(k) });
   if (!parsed.expr) return { ok: false, issues: parsed.issues, message: formatIssues(source, parsed.issues) };
   let type: CelType | undefined;
   if (options.check !== false) {

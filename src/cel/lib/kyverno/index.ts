@@ -1,13 +1,17 @@
 /**
  * CEL libraries Kyverno's CEL policies (MutatingPolicy) have beyond Kubernetes' own, as far as they
- * need no cluster or network. Only the Kyverno dialect of the admission environment registers them: a
+ * need no cluster or network, and the cel-go extensions Kyverno's base environment adds to the API
+ * server's (ext.Encoders, ext.Math), and its orValue compatibility macro. Only the Kyverno dialect of the admission environment registers them: a
  * Kubernetes MutatingAdmissionPolicy keeps exactly the API server's environment.
  */
 import type { CelLibrary } from '../../library.js';
+import { encodersLibrary } from './encoders.js';
 import { hashLibrary } from './hash.js';
 import { imageLibrary } from './image.js';
 import { jsonLibrary } from './json.js';
 import { mathLibrary } from './math.js';
+import { mathExtLibrary } from './math-ext.js';
+import { orValueCompatLibrary } from './or-value-compat.js';
 import { regexExtLibrary } from './regex-ext.js';
 import { timeLibrary } from './time.js';
 import { transformLibrary } from './transform.js';
@@ -26,6 +30,9 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   transformLibrary,
   x509Library,
   userLibrary,
+  encodersLibrary,
+  mathExtLibrary,
+  orValueCompatLibrary,
 ];
 
 export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';

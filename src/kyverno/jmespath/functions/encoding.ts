@@ -1,54 +1,12 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
 import type { JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
-import { B64_INDEX, base64, md5, parseYaml11, sha1, sha256 } from '../../../go/index.js';
+import { base64, base64Decode, md5, parseYaml11, sha1, sha256 } from '../../../go/index.js';
 import type { FunctionDef } from '../registry.js';
 
 const S = { types: ['string' as const] };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
-
-/** encoding/base64 StdEncoding.DecodeString: padding required, \r and \n ignored. */
-export function base64Decode(text: string): Uint8Array {
-  const out: number[] = [];
-  const quad: number[] = [];
-  let padded = 0;
-  const fail = (at: number) => {
-    throw new Error(`illegal base64 data at input byte ${at}`);
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\r' || c === '\n') continue;
-    if (padded > 0) {
-      if (c !== '=' || quad.length + padded >= 4) fail(i);
-      padded++;
-      continue;
-    }
-    if (c === '=') {
-      if (quad.length < 2) fail(i);
-      padded = 1;
-      continue;
-    }
-    const v = B64_INDEX.get(c);
-    if (v === undefined) fail(i);
-    quad.push(v!);
-    if (quad.length === 4) {
-      const n = (quad[0] << 18) | (quad[1] << 12) | (quad[2] << 6) | quad[3];
-      out.push((n >> 16) & 255, (n >> 8) & 255, n & 255);
-      quad.length = 0;
-    }
-  }
-  if (padded > 0) {
-    if (quad.length + padded !== 4) fail(text.length);
-    const n = (quad[0] << 18) | (quad[1] << 12) | ((quad[2] ?? 0) << 6);
-    out.push((n >> 16) & 255);
-    if (quad.length === 3) out.push((n >> 8) & 255);
-  } else if (quad.length !== 0) {
-    // Go reports the start of the incomplete quantum (padding is required).
-    fail(text.replace(/[\r\n]+$/, '').length - quad.length);
-  }
-  return Uint8Array.from(out);
-}
 
 const hashFn = (name: string, f: (b: Uint8Array) => string): FunctionDef => ({
   name,
