@@ -37,7 +37,6 @@ const UNUSED = '#unused';
 export type Expander = (f: MacroFactory, pos: number, target: Expr | null, args: Expr[]) => Expr | undefined;
 
 const macros = new Map<string, Expander>();
-const key = (name: string, argc: number, receiver: boolean) => `${name}:${argc}:${receiver}`;
 /** The key of a macro taking `argc` arguments, or any number ('*'); a receiver macro is called as `target.name(...)`. */
 export const macroKey = (name: string, argc: number | '*', receiver: boolean) => `${name}:${argc}:${receiver}`;
 /** Macros an environment adds to the standard ones (cel-go's cel.Macros option). */
@@ -148,32 +147,32 @@ const sortByMacro: Expander = (f, pos, target, args) => {
   return f.comprehension(pos, f.list(pos, []), UNUSED, null, input, target!, f.literal(pos, false), f.ident(pos, input), sorted);
 };
 
-macros.set(key('has', 1, false), hasMacro);
-macros.set(key('all', 2, true), quantifier('all', false));
-macros.set(key('exists', 2, true), quantifier('exists', false));
-macros.set(key('exists_one', 2, true), quantifier('existsOne', false));
-macros.set(key('existsOne', 2, true), quantifier('existsOne', false));
-macros.set(key('map', 2, true), mapMacro);
-macros.set(key('map', 3, true), mapMacro);
-macros.set(key('filter', 2, true), filterMacro);
-macros.set(key('all', 3, true), quantifier('all', true));
-macros.set(key('exists', 3, true), quantifier('exists', true));
-macros.set(key('existsOne', 3, true), quantifier('existsOne', true));
-macros.set(key('exists_one', 3, true), quantifier('existsOne', true));
-macros.set(key('transformList', 3, true), transform('list'));
-macros.set(key('transformList', 4, true), transform('list'));
-macros.set(key('transformMap', 3, true), transform('map'));
-macros.set(key('transformMap', 4, true), transform('map'));
-macros.set(key('transformMapEntry', 3, true), transform('mapEntry'));
-macros.set(key('transformMapEntry', 4, true), transform('mapEntry'));
-macros.set(key('bind', 3, true), bindMacro);
-macros.set(key('optMap', 2, true), optMapMacro(false));
-macros.set(key('optFlatMap', 2, true), optMapMacro(true));
-macros.set(key('sortBy', 2, true), sortByMacro);
+macros.set(macroKey('has', 1, false), hasMacro);
+macros.set(macroKey('all', 2, true), quantifier('all', false));
+macros.set(macroKey('exists', 2, true), quantifier('exists', false));
+macros.set(macroKey('exists_one', 2, true), quantifier('existsOne', false));
+macros.set(macroKey('existsOne', 2, true), quantifier('existsOne', false));
+macros.set(macroKey('map', 2, true), mapMacro);
+macros.set(macroKey('map', 3, true), mapMacro);
+macros.set(macroKey('filter', 2, true), filterMacro);
+macros.set(macroKey('all', 3, true), quantifier('all', true));
+macros.set(macroKey('exists', 3, true), quantifier('exists', true));
+macros.set(macroKey('existsOne', 3, true), quantifier('existsOne', true));
+macros.set(macroKey('exists_one', 3, true), quantifier('existsOne', true));
+macros.set(macroKey('transformList', 3, true), transform('list'));
+macros.set(macroKey('transformList', 4, true), transform('list'));
+macros.set(macroKey('transformMap', 3, true), transform('map'));
+macros.set(macroKey('transformMap', 4, true), transform('map'));
+macros.set(macroKey('transformMapEntry', 3, true), transform('mapEntry'));
+macros.set(macroKey('transformMapEntry', 4, true), transform('mapEntry'));
+macros.set(macroKey('bind', 3, true), bindMacro);
+macros.set(macroKey('optMap', 2, true), optMapMacro(false));
+macros.set(macroKey('optFlatMap', 2, true), optMapMacro(true));
+macros.set(macroKey('sortBy', 2, true), sortByMacro);
 
 export function expandMacro(f: MacroFactory, pos: number, fn: string, target: Expr | null, args: Expr[], extra?: MacroLookup): Expr | undefined {
   const receiver = target !== null;
   // An environment's own macro of the same name and arity replaces the standard one (as in cel-go).
-  const m = extra?.(key(fn, args.length, receiver)) ?? extra?.(macroKey(fn, '*', receiver)) ?? macros.get(key(fn, args.length, receiver));
+  const m = extra?.(macroKey(fn, args.length, receiver)) ?? extra?.(macroKey(fn, '*', receiver)) ?? macros.get(macroKey(fn, args.length, receiver));
   return m ? m(f, pos, target, args) : undefined;
 }
