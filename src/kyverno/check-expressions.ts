@@ -10,6 +10,7 @@
  * holding `$(…)` references (replaced before variables).
  */
 import type { JsonValue } from '../json/index.js';
+import { findVariables } from './context/variable-syntax.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
 
@@ -18,9 +19,6 @@ export interface ExpressionProblem {
   readonly path: string;
   readonly message: string;
 }
-
-/** The same variable syntax as variables.ts: `{{ … }}` not preceded by a backslash, one level of `{…}` inside. */
-const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
 
 /** Why one bare JMESPath expression would fail at every evaluation, or undefined when it is fine. */
 export function jmesPathProblem(expression: string): string | undefined {
@@ -39,8 +37,7 @@ export function jmesPathProblem(expression: string): string | undefined {
 export function variableProblems(text: string): string[] {
   if (!text.includes('{{') || text.includes('$(')) return [];
   const out: string[] = [];
-  VARIABLE.lastIndex = 0;
-  for (let m = VARIABLE.exec(text); m !== null; m = VARIABLE.exec(text)) {
+  for (const m of findVariables(text)) {
     let expression = m[2].slice(2, -2).trim();
     if (expression.startsWith('-')) expression = expression.slice(1).trim();
     if (expression === '@' || expression === '') continue;

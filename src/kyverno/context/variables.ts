@@ -28,6 +28,7 @@ import { KyvernoRuleError, messageOf } from '../errors.js';
 import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
 import { applyPlan, GENERAL, NOTHING, planOf } from './substitution-plan.js';
+import { findVariables } from './variable-syntax.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 
 export interface SubstitutionScope {
@@ -35,8 +36,6 @@ export interface SubstitutionScope {
   /** The request is a DELETE: `request.object` reads `request.oldObject`. */
   readonly isDelete: boolean;
 }
-
-const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
 
 /**
  * Resolved text waits behind `MARK index END` while the string is re-scanned: neither character is a
@@ -188,14 +187,6 @@ function countInserted(inserted: Inserted, bytes: number, scope: SubstitutionSco
 
 function unmark(text: string, kept: readonly string[]): string {
   return text.replace(MARKED, (_, i: string) => kept[Number(i)]);
-}
-
-function findVariables(text: string): RegExpExecArray[] {
-  const found: RegExpExecArray[] = [];
-  if (!text.includes('{{')) return found;
-  VARIABLE.lastIndex = 0;
-  for (let m = VARIABLE.exec(text); m !== null; m = VARIABLE.exec(text)) found.push(m);
-  return found;
 }
 
 function resolve(expression: string, path: readonly string[], scope: SubstitutionScope): JsonValue {

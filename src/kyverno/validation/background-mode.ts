@@ -7,11 +7,9 @@
  * variable check is waived when a rule mutates existing resources (`mutate.targets`).
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { findVariables } from '../context/variable-syntax.js';
 
 const PREFIX = 'only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: ';
-
-/** Kyverno's `{{ … }}` finder, run over the policy's JSON text; group 2 is the variable. */
-const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
 
 /** Kyverno's patterns for variables about the requester (the dots are any character, as in Kyverno). */
 const USER_VARIABLES = [
@@ -40,7 +38,7 @@ export function backgroundModeProblem(document: JsonObject, spec: JsonObject, ru
   }
   if (rules.some((r) => isJsonObject(r) && isJsonObject(getOwn(r, 'mutate')) && (getOwn(getOwn(r, 'mutate') as JsonObject, 'targets') ?? null) !== null)) return undefined;
   const text = JSON.stringify(withoutLastApplied(document));
-  for (const match of text.matchAll(VARIABLE)) {
+  for (const match of findVariables(text)) {
     const variable = match[2];
     if (USER_VARIABLES.some((banned) => banned.test(variable))) return { path: 'spec.background', message: `${PREFIX}variable ${variable} is not allowed` };
   }
