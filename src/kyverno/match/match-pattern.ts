@@ -9,7 +9,7 @@
  */
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { compareStrings, hasWildcard, wildcardMatch } from '../../go/index.js';
-import { parseAnchor, type Anchor } from '../patchers/anchors.js';
+import { anchorKey, parseAnchor, type Anchor } from '../patchers/anchors.js';
 import { valueMatches } from './pattern.js';
 
 /** `pass`: matches; `skip`: a condition inside the pattern did not hold; `fail`: does not match. */
@@ -231,10 +231,4 @@ function expandKeys(pattern: Record<string, string>, resource: Record<string, st
     setOwn(out, anchor ? anchorKey(anchor, match) : match, pattern[key]);
   }
   return out;
-}
-
-const PREFIX: Record<Anchor['type'], string> = { condition: '', global: '<', addIfNotPresent: '+', negation: 'X', equality: '=', existence: '^' };
-
-function anchorKey(anchor: Anchor, key: string): string {
-  return `${PREFIX[anchor.type]}(${key})`;
 }

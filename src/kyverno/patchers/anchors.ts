@@ -42,6 +42,13 @@ export function parseAnchor(key: string): Anchor | undefined {
   return anchor ?? undefined;
 }
 
+/** The key written for `anchor` around `key` (the inverse of parseAnchor). */
+export function anchorKey(anchor: Pick<Anchor, 'type'>, key: string): string {
+  return `${PREFIXES[anchor.type]}(${key})`;
+}
+
+const PREFIXES = Object.fromEntries(Object.entries(MODIFIERS).map(([prefix, type]) => [type, prefix])) as Record<AnchorType, string>;
+
 /** Condition or global condition: the anchors that decide whether an overlay applies. */
 export function isConditionLike(anchor: Anchor | undefined): boolean {
   return anchor !== undefined && (anchor.type === 'condition' || anchor.type === 'global');
