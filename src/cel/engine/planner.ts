@@ -1021,7 +1021,7 @@ function selectField(v: unknown, field: string, struct: StructDecl | undefined, 
   }
   // cel-go qualifies a field like a string index: a list rejects the index type, any other value
   // has no such key.
-  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  if (Array.isArray(v)) throw fieldOfList();
   throw new CelEvalError(`no such key: ${field}`);
 }
 
@@ -1041,7 +1041,7 @@ function hasField(v: unknown, field: string, struct: StructDecl | undefined, str
   // Kubernetes does not enable cel-go's EnableErrorOnBadPresenceTest: has() on a value without fields
   // is false, not an error (a list still rejects the index type).
   if (strict) throw new CelEvalError(`invalid type for field selection: ${typeNameOf(v)}`);
-  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  if (Array.isArray(v)) throw fieldOfList();
   return false;
 }
 
@@ -1056,7 +1056,7 @@ function optionalSelect(v: unknown, field: string, struct: StructDecl | undefine
   }
   // A presence test on a value without fields: none, as has() is false (see hasField).
   if (strict) throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
-  if (Array.isArray(v)) throw new CelEvalError(`unsupported index type 'string' in list`);
+  if (Array.isArray(v)) throw fieldOfList();
   return CelOptional.none();
 }
 
@@ -1117,3 +1117,7 @@ function indexValue(container: unknown, k: unknown, optional: boolean): CelValue
   throw new CelEvalError(`no such key: ${indexText(k)}`);
 }
 
+/** A field selected on a list: cel-go qualifies a field like a string index, which a list rejects. */
+function fieldOfList(): CelEvalError {
+  return new CelEvalError(`unsupported index type 'string' in list`);
+}
