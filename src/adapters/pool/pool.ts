@@ -13,7 +13,7 @@
  * set holds closures that cannot cross threads); a review names the version it was read with.
  *
  * The workers start one after the other: one at once (or the one the server's entry started before the
- * server's script, early.ts), the others when it has answered its first review, when a review has to wait
+ * server's script, early.ts), the others once its first answer is passed on, when a review has to wait
  * for a worker, or STAGGER_MS after the start, whichever comes first. Booting a
  * worker (loading the engine into a new isolate, then compiling it on its first review) takes as much CPU
  * as the server's own start; on the one or two cores a function usually gets, workers booting side by
@@ -280,8 +280,10 @@ export class ReviewPool {
     const entry = slot.job;
     if (slot.retired || !entry || entry.id !== message.id) return;
     this.finish(entry, fromWire(message.answer));
-    this.grow();
     this.release(slot);
+    // Not before the reply is written: constructing a Worker holds this thread ~10 ms, which the first
+    // reply of a cold start waited for (npm run bench -- 60).
+    if (this.unstarted > 0) setImmediate(() => this.grow());
   }
 
   /** The worker is free again (or a fresh one took the slot): give it the next review waiting. */
