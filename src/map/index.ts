@@ -24,7 +24,7 @@ export type { MatchResources, MutatingAdmissionPolicy, MutatingAdmissionPolicyBi
 // What another loader of MutatingAdmissionPolicy-shaped documents (src/mpol) reuses.
 export { decodePolicy } from './decode.js';
 export { defaultPolicy } from './defaults.js';
-export { validatePolicy } from './validate.js';
+export { validatePolicy, type PolicyValidationOptions } from './validate.js';
 export { builtinScope, isBuiltinGroup, type Scope } from './builtin-kinds.js';
 export type { ParamObject, ParamSource } from './params.js';
 export { dispatch, type BoundPolicy, type PolicyProgram, type DispatchContext, type DispatchResult, type InvocationTrace } from './dispatch.js';

@@ -103,7 +103,18 @@ function validateResources(resources: readonly string[], path: FieldPath): Field
   return errs;
 }
 
-function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath): FieldError[] {
+/** Only the values no rule may hold (an unknown operation or scope), when the rule's shape is not required. */
+function validateRuleValues(rule: NamedRuleWithOperations, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  rule.operations.forEach((op, i) => {
+    if (!OPERATIONS.includes(op)) errs.push(notSupported(path.child('operations').index(i), op, OPERATIONS));
+  });
+  if (rule.scope !== undefined && !SCOPES.includes(rule.scope)) errs.push(notSupported(path.child('scope'), rule.scope, SCOPES));
+  return errs;
+}
+
+function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
+  if (!options.ruleShape) return validateRuleValues(rule, path);
   const errs: FieldError[] = [];
   const names = new Set<string>();
   rule.resourceNames.forEach((name, i) => {
@@ -134,7 +145,7 @@ function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath): Fiel
   return errs;
 }
 
-function validateMatchResources(mr: MatchResources, path: FieldPath): FieldError[] {
+function validateMatchResources(mr: MatchResources, path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
   const errs: FieldError[] = [];
   if (mr.matchPolicy === null) errs.push(required(path.child('matchPolicy')));
   else if (!MATCH_POLICIES.includes(mr.matchPolicy)) errs.push(notSupported(path.child('matchPolicy'), mr.matchPolicy, MATCH_POLICIES));
@@ -143,8 +154,8 @@ function validateMatchResources(mr: MatchResources, path: FieldPath): FieldError
     if (selector === null) errs.push(required(path.child(which)));
     else errs.push(...validateLabelSelector(selector, path.child(which)));
   }
-  mr.resourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('resourceRules').index(i))));
-  mr.excludeResourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('excludeResourceRules').index(i))));
+  mr.resourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('resourceRules').index(i), options)));
+  mr.excludeResourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('excludeResourceRules').index(i), options)));
   return errs;
 }
 
@@ -203,7 +214,7 @@ function isBlank(s: string): boolean {
   return s.trim() === '';
 }
 
-function validateMatchConditions(conditions: readonly NamedExpression[], path: FieldPath): FieldError[] {
+function validateMatchConditions(conditions: readonly NamedExpression[], path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
   const errs: FieldError[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
@@ -214,7 +225,7 @@ function validateMatchConditions(conditions: readonly NamedExpression[], path: F
       errs.push(required(p.child('name')));
       return;
     }
-    for (const msg of isQualifiedName(c.name)) errs.push(invalid(p.child('name'), c.name, msg));
+    if (options.qualifiedConditionNames) for (const msg of isQualifiedName(c.name)) errs.push(invalid(p.child('name'), c.name, msg));
     if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     names.add(c.name);
   });
@@ -250,7 +261,25 @@ function validateMutation(m: Mutation, path: FieldPath): FieldError[] {
   return errs;
 }
 
-export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMeta): FieldError[] {
+/**
+ * What the policy's API requires beyond what evaluating it needs. Every option defaults to kube-apiserver's
+ * MutatingAdmissionPolicy validation; Kyverno's MutatingPolicy (src/mpol) requires none of them: its CRD
+ * schema requires no operations, API groups, versions or resources in a rule (such a rule matches
+ * nothing) and no mutation (such a policy changes nothing), and its condition names are free text.
+ */
+export interface PolicyValidationOptions {
+  /** Resource rules name operations, API groups, versions and resources, without duplicates or mixed wildcards. */
+  ruleShape?: boolean;
+  /** Match condition names are qualified names. */
+  qualifiedConditionNames?: boolean;
+  /** At least one mutation. */
+  requireMutations?: boolean;
+}
+
+const KUBERNETES_VALIDATION: Required<PolicyValidationOptions> = { ruleShape: true, qualifiedConditionNames: true, requireMutations: true };
+
+export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMeta, requirements: PolicyValidationOptions = {}): FieldError[] {
+  const options = { ...KUBERNETES_VALIDATION, ...requirements };
   const errs = validateClusterObjectMeta(policy.name, meta);
   const spec = FieldPath.root('spec');
   if (policy.failurePolicy === undefined) errs.push(required(spec.child('failurePolicy')));
@@ -260,13 +289,13 @@ export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMet
   if (!mc) {
     errs.push(required(spec.child('matchConstraints')));
   } else {
-    errs.push(...validateMatchResources(mc, spec.child('matchConstraints')));
+    errs.push(...validateMatchResources(mc, spec.child('matchConstraints'), options));
     if (mc.resourceRules.length === 0) errs.push(required(spec.child('matchConstraints', 'resourceRules')));
     errs.push(...validateMutatingOperations(mc.resourceRules, spec.child('matchConstraints', 'resourceRules', 'operations')));
   }
-  errs.push(...validateMatchConditions(policy.matchConditions, spec.child('matchConditions')));
+  errs.push(...validateMatchConditions(policy.matchConditions, spec.child('matchConditions'), options));
   errs.push(...validateVariables(policy.variables, spec.child('variables')));
-  if (policy.mutations.length === 0) errs.push(required(spec.child('mutations'), 'mutations must contain at least one item'));
+  if (options.requireMutations && policy.mutations.length === 0) errs.push(required(spec.child('mutations'), 'mutations must contain at least one item'));
   policy.mutations.forEach((m, i) => errs.push(...validateMutation(m, spec.child('mutations').index(i))));
   if (!policy.reinvocationPolicy) errs.push(required(spec.child('reinvocationPolicy')));
   else if (!REINVOCATION_POLICIES.includes(policy.reinvocationPolicy)) {
@@ -309,7 +338,7 @@ export function validateBinding(binding: MutatingAdmissionPolicyBinding, meta: D
   else for (const msg of isDNS1123Subdomain(binding.policyName)) errs.push(invalid(spec.child('policyName'), binding.policyName, msg));
   if (binding.paramRef) errs.push(...validateParamRef(binding.paramRef, spec.child('paramRef')));
   if (binding.matchResources) {
-    errs.push(...validateMatchResources(binding.matchResources, spec.child('matchResources')));
+    errs.push(...validateMatchResources(binding.matchResources, spec.child('matchResources'), KUBERNETES_VALIDATION));
     errs.push(...validateMutatingOperations(binding.matchResources.resourceRules, spec.child('matchResources', 'resourceRules', 'operations')));
   }
   return errs;

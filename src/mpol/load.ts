@@ -22,6 +22,7 @@ import {
   type AuditAnnotation,
   type FieldError,
   type MutatingAdmissionPolicy,
+  type PolicyValidationOptions,
 } from '../map/index.js';
 import { AUTOGEN_CONTROLLERS, autogenVariants, type AutogenGroup } from './autogen.js';
 import { mutatingPolicyKind, type MutatingPolicyKind } from './kinds.js';
@@ -117,23 +118,8 @@ function auditAnnotationsOf(spec: JsonObject, errors: FieldError[]): AuditAnnota
   return out;
 }
 
-/** Condition names are free text in Kyverno: MAP's qualified-name check does not apply. */
-function isConditionNameFormat(e: FieldError): boolean {
-  return /^spec\.matchConditions\[\d+\]\.name$/.test(e.path) && e.message.startsWith('Invalid value');
-}
-
-const RULE_CHECK = /^spec\.matchConstraints\.(resourceRules|excludeResourceRules)\[\d+\]\./;
-
-/**
- * What kube-apiserver's MutatingAdmissionPolicy validation requires that Kyverno does not: Kyverno's
- * policy validation (pkg/cel/policies/mpol Validate) compiles the policy and asks for one resource rule,
- * and its CRD schema requires neither operations, API groups, versions nor resources in a rule, nor any
- * mutation. Such a rule matches nothing, such a policy changes nothing; neither is refused.
- */
-function isMapOnlyRequirement(e: FieldError): boolean {
-  if (e.path === 'spec.mutations' && e.message.startsWith('Required value')) return true;
-  return RULE_CHECK.test(e.path) && !e.message.includes('must be of type') && !e.message.startsWith('Unsupported value');
-}
+/** What Kyverno's MutatingPolicy does not require of the MAP-shaped part (see PolicyValidationOptions). */
+const KYVERNO_REQUIREMENTS: PolicyValidationOptions = { ruleShape: false, qualifiedConditionNames: false, requireMutations: false };
 
 function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
   return calls.filter((c, i) => calls.findIndex((d) => d.call === c.call) === i);
@@ -179,7 +165,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   if (meta) for (const key of ['name', 'labels', 'annotations']) if (getOwn(meta, key) !== undefined) metadata[key] = getOwn(meta, key)!;
   const decoded = decodePolicy({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata, spec: mapSpec });
   const policy = defaultPolicy(decoded.value);
-  errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta).filter((e) => !isConditionNameFormat(e) && !isMapOnlyRequirement(e)));
+  errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta, KYVERNO_REQUIREMENTS));
   if (!policy.matchConstraints || policy.matchConstraints.resourceRules.length === 0) {
     if (!errors.some((e) => e.path.startsWith('spec.matchConstraints'))) errors.push({ path: 'spec.matchConstraints', message: 'Required value: a matchConstraints with at least one resource rule is required' });
   }
