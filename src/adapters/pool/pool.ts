@@ -27,8 +27,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
 import { CallbackGauge, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
-import { SLOT, type FromWorker, type ToWorker, type WireAnswer } from './protocol.js';
-import type { ReviewReply } from '../../admission/index.js';
+import { SLOT, type FromWorker, type ToWorker } from './protocol.js';
+import { fromWire } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import type { WorkerEntry } from './entry.js';
@@ -362,12 +362,6 @@ export class ReviewPool {
 }
 
 /** A worker's answer as the route takes it: an admission reply keeps its JSON text, its object is parsed only if read. */
-function fromWire(answer: WireAnswer): ReviewAnswer {
-  if (!('bodyText' in answer)) return answer;
-  let body: ReviewReply | undefined;
-  return Object.defineProperty({ ...answer }, 'body', { enumerable: true, get: () => (body ??= JSON.parse(answer.bodyText) as ReviewReply) }) as ReviewAnswer;
-}
-
 function cancelledAnswer(): ReviewAnswer {
   return failure(503, 'unavailable', 'the review was cancelled: the client went away');
 }

@@ -33,10 +33,17 @@ export type ToWorker = SetMessage | ReviewMessage;
 type AdmittedAnswer = Extract<ReviewAnswer, { status: 200 }>;
 
 /**
- * A review answer as it crosses back: an admission reply travels as its JSON text (serialized by the
- * worker, so the main thread neither copies the object nor serializes it), other answers as they are.
+ * A review answer as it crosses back (wire.ts): an admission reply travels as its JSON text (serialized by
+ * the worker, so the main thread neither copies the object nor serializes it) and its outcomes packed,
+ * other answers as they are.
  */
-export type WireAnswer = Exclude<ReviewAnswer, AdmittedAnswer> | (Omit<AdmittedAnswer, 'body'> & { bodyText: string });
+export type WireAnswer = Exclude<ReviewAnswer, AdmittedAnswer> | (Omit<AdmittedAnswer, 'body' | 'outcomes'> & { bodyText: string; packedOutcomes?: PackedOutcomes });
+
+/** Policy outcomes as numbers (wire.ts): `strings` holds each text once, `fields` refers to it by index. */
+export interface PackedOutcomes {
+  strings: string[];
+  fields: Float64Array;
+}
 
 /** Worker → main: the answer to review `id` (`error`, when present, is a string: Errors lose their class). */
 export interface AnswerMessage {

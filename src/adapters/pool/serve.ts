@@ -5,10 +5,10 @@
  * worker may start it with its own set builder (a fault injected into the sets the engine receives).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { replyText } from '../../admission/index.js';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
 import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
-import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnswer, type WorkerData } from './protocol.js';
+import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WorkerData } from './protocol.js';
+import { toWire } from './wire.js';
 
 export interface ReviewWorkerOptions {
   /** Builds a set version from the documents the pool sends (default: buildPolicySet). */
@@ -68,7 +68,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
       // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
       .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }))
       .then((answer) => {
-        const wire = toWire(crossable(answer));
+        const wire = toWire(answer);
         if (firstAnswer) {
           firstAnswer = false;
           options.beforeFirstAnswer?.();
@@ -76,18 +76,4 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
         port.postMessage({ type: 'answer', id: message.id, answer: wire } satisfies FromWorker);
       });
   });
-}
-
-/** An admission reply crosses as its JSON text (see WireAnswer): serialized here, off the main thread. */
-function toWire(answer: ReviewAnswer): WireAnswer {
-  if (answer.status !== 200) return answer;
-  const { body, ...rest } = answer;
-  return { ...rest, bodyText: replyText(body) };
-}
-
-/** An Error does not keep its class (nor, in Node 20, its stack) across threads: the access log gets its text. */
-function crossable(answer: ReviewAnswer): ReviewAnswer {
-  if (!('error' in answer) || answer.error === undefined) return answer;
-  const error = answer.error as { stack?: string };
-  return { ...answer, error: String(error?.stack ?? answer.error) };
 }
