@@ -1,13 +1,13 @@
 /**
  * Every vector of test/vectors/kyverno (copied from shared/vectors/kyverno), at its level:
  * engine / admission through the public API (compile + run), rule / foreach-entry / patch /
- * smp-preprocess / substitute against the units they describe, join-patches against the jsonpatch
+ * smp-preprocess / substitute against the units they describe, generate-patches / join-patches against the jsonpatch
  * module. See helpers/cluster.ts for what the live-cluster vectors assumed.
  */
 import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest } from '../../src/admission/index.js';
 import { cloneJson, getOwn, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../src/json/index.js';
-import { createPatch } from '../../src/jsonpatch/index.js';
+import { applyPatch, createPatch } from '../../src/jsonpatch/index.js';
 import {
   compileKyvernoPolicy,
   compileUnmatchedRule,
@@ -265,6 +265,19 @@ function checkSubstitute(v: Vector): void {
   }
 }
 
+/**
+ * Kyverno's generatePatches (a JSON patch between two objects): Amender answers with the diff of the
+ * final object, which applied to the resource must give it back.
+ */
+function checkGeneratePatches(v: Vector): void {
+  const resource = v.resource ?? null;
+  const target = v.expect.patched ?? null;
+  const applied = applyPatch(resource, createPatch(resource, target));
+  expect(applied.ok).toBe(true);
+  if (applied.ok) expect(jsonEqual(applied.doc, target), firstDifference(applied.doc, target)).toBe(true);
+  if (v.expect.patches !== undefined) expectPatches(v, resource, target);
+}
+
 /** Policy validation: whether the policy is accepted (Kyverno's policy webhook / Amender's compiler). */
 function checkCompile(v: Vector): void {
   const [policy] = v.policies ?? [];
@@ -292,6 +305,7 @@ const CHECKS: Record<string, (v: Vector) => void | Promise<void>> = {
   'foreach-entry': checkForeachEntry,
   patch: checkPatch,
   'smp-preprocess': checkPreprocess,
+  'generate-patches': checkGeneratePatches,
   substitute: checkSubstitute,
   compile: checkCompile,
 };

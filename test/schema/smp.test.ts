@@ -102,12 +102,12 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect(out.spec.containers[0]).toEqual({ name: 'b' });
   });
 
-  it('drops null values it walks through in the resource, as kyaml does', () => {
+  it('keeps the nulls of the resource the overlay does not name, as kyaml >= 0.17 does (persistent null)', () => {
     const out: any = merge({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', creationTimestamp: null }, status: {} }, { metadata: { labels: { a: 'b' } } });
-    expect(out).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, status: {} });
+    expect(out).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', creationTimestamp: null, labels: { a: 'b' } }, status: {} });
   });
 
-  it('drops nulls deep inside untouched subtrees without keyed lists, keeps those inside lists, merges embedded kinds under unknown keys', () => {
+  it('keeps nulls deep inside untouched subtrees, with or without keyed lists, and merges embedded kinds under unknown keys', () => {
     const pod: JsonObject = {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -130,13 +130,14 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
       const out: any = merge(pod, { metadata: { labels: { a: 'b' } } }, { cache });
       expect(out.spec.containers[0]).toEqual({
         name: 'c',
-        resources: { limits: { memory: '1Gi' } },
-        livenessProbe: { exec: { command: ['sh', null] } },
-        securityContext: { capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } },
+        resources: { limits: { cpu: null, memory: '1Gi' } },
+        livenessProbe: { exec: { command: ['sh', null] }, httpGet: null },
+        securityContext: { capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault', localhostProfile: null } },
       });
       expect(out.spec.extra.nested.spec.containers).toEqual([{ name: 'x' }]);
-      // Untouched subtrees without nulls come back as they are.
+      // Untouched subtrees without keyed lists come back as they are.
       expect(out.metadata.annotations).toBe((pod.metadata as JsonObject).annotations);
+      expect(out.spec.containers[0]).toBe(((pod.spec as JsonObject).containers as JsonObject[])[0]);
       const again: any = merge(out, { metadata: { labels: { c: 'd' } } }, { cache });
       expect(again.spec.containers[0]).toEqual(out.spec.containers[0]);
     }

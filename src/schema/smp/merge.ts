@@ -45,8 +45,9 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * Kyverno's `patchStrategicMerge` merge step: kustomize kyaml `merge2` with list increase direction
  * *prepend* (what the patchstrategicmerge filter sets), after anchors were resolved into a plain overlay.
  *
- * - maps merge recursively; `null` in the overlay deletes the key (and null values met while walking the
- *   resource disappear too, as kyaml drops them); `$patch: delete | replace | merge` on a map;
+ * - maps merge recursively; `null` in the overlay deletes the key (a null the resource holds where the
+ *   overlay has nothing stays, as kyaml ≥ 0.17 keeps it: merge2's persistent null);
+ *   `$patch: delete | replace | merge` on a map;
  * - lists whose field has patch strategy `merge` are merged by their merge key(s) (the list-map keys when the
  *   schema has them, else `patchMergeKey`; matching uses only the keys an overlay item sets), or, without a
  *   key, as a union of scalars; items the overlay names come first in overlay order, then the untouched
@@ -54,8 +55,7 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * - every other list (no strategy, `retainKeys`/`replace`, unknown kinds, custom resources) is replaced.
  *
  * Never modifies its inputs; the result may share untouched scalars and replaced lists with them.
- * Resource subtrees the overlay does not touch are walked too (kyaml drops their nulls and merges their
- * duplicate list keys) and given back as they are when there was nothing to do; with `options.cache`,
+ * Resource subtrees the overlay does not touch are walked too (kyaml merges their duplicate list keys) and given back as they are when there was nothing to do; with `options.cache`,
  * merges into the result of an earlier one skip the subtrees that earlier walks found so.
  *
  * Linear in the resource plus the overlay: keyed lists are matched through a Map of their items' merge
@@ -235,8 +235,8 @@ class Merger {
     this.clean = true;
     let out: JsonObject;
     if (base === dest && patch && this.knownNormalized(dest, given, type)) {
-      // Its fields the overlay does not touch would come back from their walks as they are (no nulls,
-      // keyed lists merged): the map is copied whole and only the overlay's fields are walked, in the
+      // Its fields the overlay does not touch would come back from their walks as they are (keyed lists
+      // merged): the map is copied whole and only the overlay's fields are walked, in the
       // map's order as below.
       out = shallowCopyObject(dest);
       for (const name in dest) {
@@ -253,9 +253,9 @@ class Merger {
         if (!hasOwn(base, name)) continue;
         const dv = base[name];
         const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
-        // A scalar the overlay does not touch is kept (a null dropped) without a walk.
+        // A scalar or null the overlay does not touch is kept without a walk.
         if (ov === undefined && (dv === null || typeof dv !== 'object')) {
-          if (dv !== null) setOwn(out, name, dv);
+          setOwn(out, name, dv);
         } else {
           this.put(out, name, dv, ov, def);
         }
@@ -298,11 +298,14 @@ class Merger {
     return r;
   }
 
-  /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
+  /**
+   * A resource map the overlay does not touch: kept as is, nulls included (kyaml ≥ 0.17 keeps a null the
+   * overlay does not name), except below it where keyed lists merge duplicate keys.
+   */
   private normalizeMap(dest: JsonObject, type: TypeRef | undefined): JsonObject {
     const typeSeen = type ? resolve(type) : NO_TYPE;
     if (this.normalized?.maps.get(dest) === typeSeen) return dest;
-    // No keyed list can be below it: without nulls the map is its own normalized form (no typed walk).
+    // No keyed list can be below it: the map is its own normalized form (no typed walk).
     if (type !== undefined && isPlainMapType(typeSeen)) {
       const size = plainNormalSize(dest, typeSeen, this.guard, this.sizeLimit);
       if (size !== NOT_NORMAL) {
@@ -323,8 +326,7 @@ class Merger {
       if (!hasOwn(dest, name)) continue;
       const v = dest[name];
       let r: Walked = v;
-      if (v === null) r = undefined;
-      else if (typeof v === 'object') {
+      if (v !== null && typeof v === 'object') {
         r = this.walkField(v, undefined, def, name);
         if (size >= 0 && r !== undefined && r !== null && r !== DELETE) {
           const s = this.sizeOf(r);
@@ -332,7 +334,7 @@ class Merger {
         }
       } else if (size >= 0) size += name.length + 3 + estimatedLeafSize(v);
       if (r !== v && out === undefined) out = fieldsBefore(dest, name);
-      if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+      if (out !== undefined && (r === v || (r !== undefined && r !== null && r !== DELETE))) setOwn(out, name, r as JsonValue);
     }
     if (this.clean) this.normalized?.maps.set(out ?? dest, typeSeen);
     this.clean &&= outer;

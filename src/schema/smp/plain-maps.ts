@@ -1,9 +1,9 @@
 /**
  * Map types under which a strategic merge's normalizing walk (a resource subtree the overlay does not
- * touch) can change nothing but nulls: no keyed list anywhere below them in the schema (lists there are
- * kept as they are, unwalked), and every key typed (no embedded object whose own kind would pick a
- * schema). A resource map of such a type without nulls is its own normalized form, which a plain scan
- * tells without the typed walk (./merge.ts normalizeMap).
+ * touch) changes nothing: no keyed list anywhere below them in the schema (lists there are kept as they
+ * are, unwalked), and every key typed (no embedded object whose own kind would pick a schema). A resource
+ * map of such a type is its own normalized form, which a plain scan tells without the typed walk
+ * (./merge.ts normalizeMap).
  */
 import type { ReviewGuard } from '../../guard/index.js';
 import { estimatedLeafSize, estimatedSize, hasOwn, type JsonObject } from '../../json/index.js';
@@ -13,7 +13,7 @@ import { mergesLists } from './patch-strategy.js';
 /** Answers by map type; `false` while a type is being decided (a recursive schema is not plain). */
 const plainTypes = new WeakMap<Atom, boolean>();
 
-/** Is `atom` a map type whose normalizing walk can only drop nulls? */
+/** Is `atom` a map type whose normalizing walk changes nothing (that a plain scan cannot tell)? */
 export function isPlainMapType(atom: Atom): boolean {
   let plain = plainTypes.get(atom);
   if (plain === undefined) {
@@ -44,8 +44,8 @@ function plainMember(atom: Atom, field: FieldDef | undefined): boolean {
 export const NOT_NORMAL = -1;
 
 /**
- * Does the map (of a plain map type) come back from the normalizing walk as it is: no null in it or in
- * the maps below, and no undeclared key holding an object where the type has no type for such keys?
+ * Does the map (of a plain map type) come back from the normalizing walk as it is: no undeclared key
+ * holding an object, in it or in the maps below, where the type has no type for such keys? (Nulls stay.)
  * Lists are kept whole by the walk. Answers NOT_NORMAL when it would change, else the map's estimated
  * JSON size (src/json/size-estimate.ts; lists measured up to `limit`), which is exact up to `limit` and
  * some number above it past that. Ticks the guard once per map or list.
@@ -58,8 +58,7 @@ export function plainNormalSize(map: JsonObject, atom: Atom, guard: ReviewGuard 
     // for-in lists inherited enumerable keys too: only own ones belong to the map.
     if (!hasOwn(map, name)) continue;
     const v = map[name];
-    if (v === null) return NOT_NORMAL;
-    if (typeof v !== 'object') {
+    if (v === null || typeof v !== 'object') {
       size += name.length + 3 + estimatedLeafSize(v);
       continue;
     }

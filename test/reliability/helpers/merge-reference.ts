@@ -1,7 +1,8 @@
 /**
  * Differential oracle for test/reliability/merge-linear.test.ts: src/schema/smp/merge.ts as it was at
  * commit 34dff6a, before keyed lists were indexed and foreach merges chained. It matched keyed-list items
- * by scanning (quadratic) and was checked against the Kyverno vectors; only its imports changed.
+ * by scanning (quadratic) and was checked against the Kyverno vectors. Changed since: its imports, and
+ * nulls of the resource the overlay does not name are kept (kyaml >= 0.17, as merge.ts now does).
  */
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../../src/json/index.js';
 import { SchemaRegistry } from '../../../src/schema/registry.js';
@@ -38,8 +39,8 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * Kyverno's `patchStrategicMerge` merge step: kustomize kyaml `merge2` with list increase direction
  * *prepend* (what the patchstrategicmerge filter sets), after anchors were resolved into a plain overlay.
  *
- * - maps merge recursively; `null` in the overlay deletes the key (and null values met while walking the
- *   resource disappear too, as kyaml drops them); `$patch: delete | replace | merge` on a map;
+ * - maps merge recursively; `null` in the overlay deletes the key (nulls the resource holds where the
+ *   overlay has nothing stay); `$patch: delete | replace | merge` on a map;
  * - lists whose field has patch strategy `merge` are merged by their merge key(s) (the list-map keys when the
  *   schema has them, else `patchMergeKey`; matching uses only the keys an overlay item sets), or, without a
  *   key, as a union of scalars; items the overlay names come first in overlay order, then the untouched
@@ -47,7 +48,7 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * - every other list (no strategy, `retainKeys`/`replace`, unknown kinds, custom resources) is replaced.
  *
  * Never modifies its inputs; the result may share untouched scalars and replaced lists with them.
- * Resource subtrees the overlay does not touch are walked too (kyaml drops their nulls and merges their
+ * Resource subtrees the overlay does not touch are walked too (kyaml merges their
  * duplicate list keys) and given back as they are when there was nothing to do; with `options.cache`,
  * merges into the result of an earlier one skip the subtrees that earlier walks found so.
  */
@@ -170,9 +171,9 @@ class Merger {
     for (const name of Object.keys(base)) {
       const dv = base[name];
       const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
-      // A scalar the overlay does not touch is kept (a null dropped) without a walk.
+      // A scalar or null the overlay does not touch is kept without a walk.
       if (ov === undefined && (dv === null || typeof dv !== 'object')) {
-        if (dv !== null) setOwn(out, name, dv);
+        setOwn(out, name, dv);
       } else {
         this.put(out, name, dv, ov, def, path);
       }
@@ -193,7 +194,7 @@ class Merger {
     if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
   }
 
-  /** A resource map the overlay does not touch: kept as is, except for the nulls kyaml drops. */
+  /** A resource map the overlay does not touch: kept as is, nulls included. */
   private normalizeMap(dest: JsonObject, type: TypeRef | undefined, path: string): JsonObject {
     const typeSeen = type ? resolve(type) : NO_TYPE;
     if (this.normalized?.maps.get(dest) === typeSeen) return dest;
@@ -207,8 +208,7 @@ class Merger {
       const name = keys[i];
       const v = dest[name];
       let r: Walked = v;
-      if (v === null) r = undefined;
-      else if (typeof v === 'object') {
+      if (v !== null && typeof v === 'object') {
         const field = def?.fields?.get(name);
         r = this.walk(v, undefined, field ? field.type : def?.elem, field, `${path}.${name}`);
       }
@@ -216,7 +216,7 @@ class Merger {
         out = {};
         for (let j = 0; j < i; j++) setOwn(out, keys[j], dest[keys[j]]);
       }
-      if (out !== undefined && r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+      if (out !== undefined && (r === v || (r !== undefined && r !== null && r !== DELETE))) setOwn(out, name, r as JsonValue);
     }
     if (this.clean) this.normalized?.maps.set(out ?? dest, typeSeen);
     this.clean &&= outer;
