@@ -75,14 +75,23 @@ function celPreconditionsOnMutate(rule: JsonObject, path: string, report: Proble
  * have variables in … section"): what a rule selects is decided before any variable is known.
  */
 function selectionVariables(rule: JsonObject, path: string, report: ProblemSink): void {
+  const section = sectionWithVariables(rule);
+  if (section === undefined) return;
   const name = getOwn(rule, 'name');
-  for (const section of ['exclude', 'match']) {
+  report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
+}
+
+/** Whether the rule's exclude or match block holds `{{ }}` (escaped ones too, as Kyverno looks at its JSON). */
+export function selectionHasVariables(rule: JsonObject): boolean {
+  return sectionWithVariables(rule) !== undefined;
+}
+
+function sectionWithVariables(rule: JsonObject): 'exclude' | 'match' | undefined {
+  for (const section of ['exclude', 'match'] as const) {
     const block = getOwn(rule, section);
-    if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) {
-      report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
-      return;
-    }
+    if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) return section;
   }
+  return undefined;
 }
 
 /**
