@@ -4,6 +4,7 @@
  * an overlay, a top-level JSON patch that does not decode, and context entries it does not accept.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { replaceVariables } from '../context/variable-syntax.js';
 import { messageOf } from '../errors.js';
 import { decodePatchValue, parsePatchText } from '../patchers/json6902.js';
 import { isSet } from './is-set.js';
@@ -127,7 +128,7 @@ function labelValues(rule: JsonObject, path: string, report: ProblemSink): void 
 
 /**
  * Kyverno decodes a rule's top-level `patchesJson6902` when the policy is created, each variable standing
- * in as one word (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
+ * in as one word and escaped `\{{ }}` left as written (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
  * unknown op, a missing `value`, or a path not starting with `/` refuses the policy. A `required`
  * finding: a policy set refuses the policy; run directly, the rule fails when reached, as before.
  */
@@ -137,7 +138,7 @@ function jsonPatchText(rule: JsonObject, path: string, report: ProblemSink): voi
   if (typeof text !== 'string' || text.trim() === '') return;
   const at = `${path}.mutate.patchesJson6902`;
   try {
-    const ops = decodePatchValue(parsePatchText(text.replace(/\{\{(?:\{[^{}]*\}|[^{}])*\}\}/g, 'kyvernojsonpatchvariable')));
+    const ops = decodePatchValue(parsePatchText(replaceVariables(text, 'kyvernojsonpatchvariable')));
     const relative = ops.find((op) => !op.path.startsWith('/'));
     if (relative) report.find(at, `path must begin with a forward slash: ${relative.path} (Kyverno refuses the policy)`, 'required');
   } catch (error) {
