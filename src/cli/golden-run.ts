@@ -65,7 +65,7 @@ export async function runGoldenFiles(files: readonly string[], io: CliIO, out: (
     let loaded;
     try {
       suite = readGoldenSuite(await readDocument(file, io));
-      loaded = await loadPolicies(suite.policies.map((p) => relativeTo(base, p)), io);
+      loaded = await loadPolicies(suite.policies.map((p) => relativeTo(base, p)), io, { unknownVariables: 'keep' });
     } catch (err) {
       failed++;
       out(`FAIL ${file}: ${(err as Error).message}\n`);

@@ -47,7 +47,8 @@ export function variableProblems(text: string): string[] {
   return out;
 }
 
-function fieldPath(base: string, segments: readonly (string | number)[]): string {
+/** A field path as the findings write it: `base.a.b[0]["x/y"]`. */
+export function fieldPath(base: string, segments: readonly (string | number)[]): string {
   let out = base;
   for (const s of segments) {
     if (typeof s === 'number') out += `[${s}]`;

@@ -48,6 +48,9 @@ export interface PolicyProblem {
  *   for such entries (`amender test`, `amender apply --values-file/--set`, as Kyverno's CLI).
  * - `required`: what Kyverno refuses when the policy is created: a match filter without `kinds`, a
  *   top-level `patchesJson6902` that does not decode. The set refuses the policy.
+ * - `variable`: a `{{ }}` variable Kyverno's policy validation does not know (validation/
+ *   invalid-variables.ts): nothing at admission defines it. The set refuses the policy, unless context
+ *   values stand in (they may define any variable).
  * - `not-run`: the rule never runs at admission (`mutate.targets`; `roles`/`clusterRoles`, which an
  *   admission request does not carry, unless the caller gives them; validate / generate / verifyImages
  *   rules). The policy stays in force without that rule.
@@ -55,7 +58,7 @@ export interface PolicyProblem {
  * (`references.configMaps`), as is an unknown kind a kept problem (`references.kinds`).
  */
 export interface AdmissionFinding extends PolicyProblem {
-  readonly kind: 'expression' | 'cluster' | 'required' | 'not-run';
+  readonly kind: 'expression' | 'cluster' | 'required' | 'variable' | 'not-run';
 }
 
 /** References a policy set checks against its own documents (kinds it knows, ConfigMaps it holds). */
@@ -100,6 +103,9 @@ class Report {
   }
   find(path: string, message: string, kind: AdmissionFinding['kind']): void {
     this.findings.push({ path, message, kind });
+  }
+  hasFinding(path: string, kind: AdmissionFinding['kind']): boolean {
+    return this.findings.some((f) => f.path === path && f.kind === kind);
   }
   /** Where findings and references stand, to drop what a generated rule repeats of its source rule. */
   mark(): [number, number, number] {

@@ -75,6 +75,14 @@ export interface BuildOptions {
    */
   contextValues?: boolean;
   /**
+   * Kyverno `{{ }}` variables that Kyverno's policy validation does not know (neither a variable it
+   * defines nor one of the rule's context entries). `refuse` (default; the server, `validate`,
+   * `review`): the policy is refused, as Kyverno refuses to create it. `keep` (`amender apply` and
+   * `test`, where values may define any variable): kept, the problem reported, and a variable no value
+   * defines fails its rule at evaluation. Kyverno's CLI skips such a policy.
+   */
+  unknownVariables?: 'refuse' | 'keep';
+  /**
    * When MutatingAdmissionPolicies compile. `load`: all of them while the set is built, so that one that
    * does not compile is refused (compileErrors). `first-use`: each when a request first reaches it (a cold
    * start then compiles only what its first reviews need); for documents that cannot be refused, because
@@ -129,6 +137,7 @@ class Builder {
   schemas: SchemaRegistry;
   private readonly keepUncompiled: boolean;
   private readonly contextValues: boolean;
+  private readonly keepUnknownVariables: boolean;
   private readonly compileOnFirstUse: boolean;
 
   constructor(options: BuildOptions, validatedAtBuild: boolean) {
@@ -138,6 +147,10 @@ class Builder {
     }
     this.keepUncompiled = options.compileErrors === 'keep';
     this.contextValues = options.contextValues === true;
+    if (options.unknownVariables !== undefined && options.unknownVariables !== 'refuse' && options.unknownVariables !== 'keep') {
+      throw new TypeError(`BuildOptions.unknownVariables: expected 'refuse' or 'keep', got ${JSON.stringify(options.unknownVariables)}`);
+    }
+    this.keepUnknownVariables = options.unknownVariables === 'keep';
     if (options.compile !== undefined && options.compile !== 'load' && options.compile !== 'first-use') {
       throw new TypeError(`BuildOptions.compile: expected 'load' or 'first-use', got ${JSON.stringify(options.compile)}`);
     }
@@ -226,6 +239,8 @@ class Builder {
         return !this.keepUncompiled;
       case 'cluster':
         return !this.contextValues;
+      case 'variable':
+        return !this.keepUnknownVariables;
       case 'required':
         return true;
       case 'not-run':

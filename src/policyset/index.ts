@@ -32,7 +32,9 @@
  *     CRD of a cluster, where kube-apiserver would answer 503), `compileErrors`
  *     ('refuse' | 'keep', default 'refuse'; 'keep' also keeps Kyverno policies with JMESPath errors),
  *     `contextValues` (true: Kyverno context values stand in for cluster-only context entries, as in
- *     Kyverno's CLI — such policies are kept), `compile` ('load' | 'first-use': when
+ *     Kyverno's CLI — such policies are kept), `unknownVariables` ('refuse' | 'keep', default 'refuse':
+ *     a Kyverno policy with a `{{ }}` variable Kyverno's policy validation does not know; 'keep' in
+ *     `amender apply` and `test`, where values may define it), `compile` ('load' | 'first-use': when
  *     MutatingAdmissionPolicies compile; default 'first-use' for a set made only of sources validated at
  *     build — the bundled set — else 'load'). The set never changes once built; rebuild it on reload
  *     (compiled CEL programs come from the CEL cache, so a rebuild compiles only what changed).

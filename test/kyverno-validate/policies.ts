@@ -145,6 +145,13 @@ export const CONSTRUCTS: Construct[] = [
     effect: 'ignored',
   },
   {
+    name: 'a variable Kyverno does not know',
+    rules: [{ name: 'r', mutate: { patchStrategicMerge: { metadata: { labels: { team: '{{ team }}' } } } } }],
+    path: 'spec.rules[0].mutate.patchStrategicMerge.metadata.labels.team',
+    message: /policy contains invalid variables: variable substitution failed for rule r: variable team must match regex/,
+    effect: 'ignored',
+  },
+  {
     name: 'a kinds typo',
     rules: [{ name: 'r', match: { any: [{ resources: { kinds: ['Pods'] } }] }, mutate: LABEL }],
     path: 'spec.rules[0].match.any[0].resources.kinds[0]',

@@ -109,6 +109,11 @@ describe('a top-level JSON patch Kyverno would not decode when the policy is cre
     expect(findings('- op: add\n  path: /metadata/labels/{{ request.object.metadata.name }}\n  value: {{ request.object.metadata.name }}')).toEqual([]);
     expect(findings('[{"op": "replace", "path": "/metadata/name", "value": "x"}]')).toEqual([]);
   });
+  it('escaped variables stay as written, as in Kyverno (ReplaceAllVars keeps `\\{{`)', () => {
+    // `a\{{ b: c }}` is no YAML scalar (a mapping inside a plain scalar); a word would be.
+    expect(findings('- op: add\n  path: /metadata/labels/x\n  value: a\\{{ b: c }}')[0]?.message).toMatch(/neither valid JSON nor valid YAML/);
+    expect(findings('- op: add\n  path: /metadata/labels/x\n  value: a{{ b: c }}')).toEqual([]);
+  });
 });
 
 describe('accepted as Kyverno accepts them', () => {

@@ -137,7 +137,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const quiet = flag(args, 'quiet');
 
   // With values, they stand in for context entries only a cluster can fill (as `kyverno apply`).
-  const loaded: LoadedPolicies = await loadPolicies(paths, io, { contextValues: withValues });
+  const loaded: LoadedPolicies = await loadPolicies(paths, io, { contextValues: withValues, unknownVariables: 'keep' });
   const { set, documents } = loaded;
   if (!quiet && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   if (withValues && set.mutatingPolicies.length > 0) {

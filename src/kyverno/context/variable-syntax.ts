@@ -13,3 +13,13 @@ export function findVariables(text: string): RegExpExecArray[] {
   for (let m = VARIABLE.exec(text); m !== null; m = VARIABLE.exec(text)) found.push(m);
   return found;
 }
+
+/**
+ * Kyverno's ReplaceAllVars (pkg/engine/variables/vars.go): every variable of `text` replaced by `word`
+ * in one pass, the character before it kept; an escaped `\{{ }}` stays as it is. Where variables nest,
+ * only the inner ones are replaced (`{{ a {{b}} }}` → `{{ a word }}`).
+ */
+export function replaceVariables(text: string, word: string): string {
+  if (!text.includes('{{')) return text;
+  return text.replace(VARIABLE, (_, before: string) => before + word);
+}

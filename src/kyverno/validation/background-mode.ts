@@ -30,19 +30,33 @@ export interface BackgroundProblem {
 /** The first thing background mode forbids in a policy document, as Kyverno reports it; none when allowed. */
 export function backgroundModeProblem(document: JsonObject, spec: JsonObject, rules: readonly JsonValue[]): BackgroundProblem | undefined {
   if (getOwn(spec, 'background') === false) return undefined;
+  const problem = userVariablesProblem(document, rules, 'spec.background');
+  return problem && { path: problem.path, message: PREFIX + problem.message };
+}
+
+/**
+ * Kyverno's containsUserVariables, without its caller's prefix: a rule matching on the requester, or
+ * (unless a rule mutates existing resources) a variable about the requester anywhere in the document,
+ * reported at `variablePath`.
+ */
+export function userVariablesProblem(document: JsonObject, rules: readonly JsonValue[], variablePath: string): BackgroundProblem | undefined {
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
     if (!isJsonObject(rule)) continue;
     const at = userInfoFilter(rule);
-    if (at) return { path: `spec.rules[${i}].${at.join('.')}`, message: `${PREFIX}invalid variable used at path: spec/rules[${i}]/${at.join('/')}` };
+    if (at) return { path: `spec.rules[${i}].${at.join('.')}`, message: `invalid variable used at path: spec/rules[${i}]/${at.join('/')}` };
   }
   if (rules.some((r) => isJsonObject(r) && isJsonObject(getOwn(r, 'mutate')) && (getOwn(getOwn(r, 'mutate') as JsonObject, 'targets') ?? null) !== null)) return undefined;
-  const text = JSON.stringify(withoutLastApplied(document));
-  for (const match of findVariables(text)) {
+  for (const match of policyVariables(document)) {
     const variable = match[2];
-    if (USER_VARIABLES.some((banned) => banned.test(variable))) return { path: 'spec.background', message: `${PREFIX}variable ${variable} is not allowed` };
+    if (USER_VARIABLES.some((banned) => banned.test(variable))) return { path: variablePath, message: `variable ${variable} is not allowed` };
   }
   return undefined;
+}
+
+/** Every variable of the policy document as Kyverno finds them (hasVariables: in its JSON, last-applied annotation blanked). */
+export function policyVariables(document: JsonObject): RegExpExecArray[] {
+  return findVariables(JSON.stringify(withoutLastApplied(document)));
 }
 
 /** Where a rule's match or exclude names roles, clusterRoles or subjects, in Kyverno's order. */

@@ -4,6 +4,7 @@
  * an overlay, a top-level JSON patch that does not decode, and context entries it does not accept.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { replaceVariables } from '../context/variable-syntax.js';
 import { messageOf } from '../errors.js';
 import { decodePatchValue, parsePatchText } from '../patchers/json6902.js';
 import { isSet } from './is-set.js';
@@ -75,14 +76,23 @@ function celPreconditionsOnMutate(rule: JsonObject, path: string, report: Proble
  * have variables in … section"): what a rule selects is decided before any variable is known.
  */
 function selectionVariables(rule: JsonObject, path: string, report: ProblemSink): void {
+  const section = sectionWithVariables(rule);
+  if (section === undefined) return;
   const name = getOwn(rule, 'name');
-  for (const section of ['exclude', 'match']) {
+  report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
+}
+
+/** Whether the rule's exclude or match block holds `{{ }}` (escaped ones too, as Kyverno looks at its JSON). */
+export function selectionHasVariables(rule: JsonObject): boolean {
+  return sectionWithVariables(rule) !== undefined;
+}
+
+function sectionWithVariables(rule: JsonObject): 'exclude' | 'match' | undefined {
+  for (const section of ['exclude', 'match'] as const) {
     const block = getOwn(rule, section);
-    if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) {
-      report.error(`${path}.${section}`, `rule "${typeof name === 'string' ? name : ''}" should not have variables in ${section} section`);
-      return;
-    }
+    if (block !== undefined && /\{\{[^{}]*\}\}/.test(JSON.stringify(block))) return section;
   }
+  return undefined;
 }
 
 /**
@@ -118,7 +128,7 @@ function labelValues(rule: JsonObject, path: string, report: ProblemSink): void 
 
 /**
  * Kyverno decodes a rule's top-level `patchesJson6902` when the policy is created, each variable standing
- * in as one word (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
+ * in as one word and escaped `\{{ }}` left as written (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
  * unknown op, a missing `value`, or a path not starting with `/` refuses the policy. A `required`
  * finding: a policy set refuses the policy; run directly, the rule fails when reached, as before.
  */
@@ -128,7 +138,7 @@ function jsonPatchText(rule: JsonObject, path: string, report: ProblemSink): voi
   if (typeof text !== 'string' || text.trim() === '') return;
   const at = `${path}.mutate.patchesJson6902`;
   try {
-    const ops = decodePatchValue(parsePatchText(text.replace(/\{\{(?:\{[^{}]*\}|[^{}])*\}\}/g, 'kyvernojsonpatchvariable')));
+    const ops = decodePatchValue(parsePatchText(replaceVariables(text, 'kyvernojsonpatchvariable')));
     const relative = ops.find((op) => !op.path.startsWith('/'));
     if (relative) report.find(at, `path must begin with a forward slash: ${relative.path} (Kyverno refuses the policy)`, 'required');
   } catch (error) {
