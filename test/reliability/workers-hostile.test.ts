@@ -128,7 +128,7 @@ describe('hostile input through the Workers bundle', () => {
     }
   });
 
-  it('answers bodies at the limit 200 and over it 413, declared and chunked', async () => {
+  it('answers bodies at the limit 200 and over it 413 (declared and chunked), not a reset while the client is still sending', async () => {
     const chunked = (text: string) =>
       new ReadableStream<Uint8Array>({
         start(controller) {
@@ -140,11 +140,16 @@ describe('hostile input through the Workers bundle', () => {
     for (const [label, size, expected] of [
       ['at the limit', MAX_BODY_BYTES, 200],
       ['one byte over', MAX_BODY_BYTES + 1, 413],
+      ['four times the limit', 4 * MAX_BODY_BYTES, 413],
+      ['sixteen times the limit', 16 * MAX_BODY_BYTES, 413],
     ] as const) {
       const body = reviewOfSize(size);
       expect(await post(`${label}, declared`, Buffer.from(body), JSON_TYPE, body), label).toBe(expected);
       expect(await post(`${label}, chunked`, chunked(body), JSON_TYPE, body), `${label}, chunked`).toBe(expected);
     }
+    // Refused for its type before any of it is read.
+    const large = reviewOfSize(4 * MAX_BODY_BYTES);
+    expect(await post('four times the limit as text/plain', Buffer.from(large), { 'content-type': 'text/plain' })).toBe(415);
   });
 
   it('answers odd requests with a well-formed answer', async () => {
