@@ -55,6 +55,8 @@ export function assertHttpEventV2(event: unknown): asserts event is LambdaHttpEv
   if (typeof e.rawPath !== 'string' || typeof e.requestContext?.http?.method !== 'string') {
     throw new LambdaEventError('the event has no rawPath or requestContext.http.method');
   }
+  // The URL is the host followed by rawPath: a rawPath that is not a path would become part of the host.
+  if (e.rawPath !== '' && !e.rawPath.startsWith('/')) throw new LambdaEventError("the event's rawPath is not a path (it does not start with /)");
   // What AWS always sends: a body as a string, headers as an object, cookies as a list of strings.
   if (e.body !== undefined && e.body !== null && typeof e.body !== 'string') throw new LambdaEventError(`the event's body is not a string (${typeof e.body})`);
   if (e.headers !== undefined && e.headers !== null && (typeof e.headers !== 'object' || Array.isArray(e.headers))) throw new LambdaEventError("the event's headers are not an object");
@@ -95,6 +97,19 @@ export function requestPath(event: LambdaHttpEventV2): string {
   return path;
 }
 
+/** Characters that would end a URL's host and start its path, query or credentials. */
+const NOT_IN_HOST = /[/\\@?#\s]/;
+
+/**
+ * The host of the request's URL: the Host header (AWS sets it to the domain the client asked), else the
+ * domain of the event. A Host that would carry part of a path or credentials into the URL is refused, as
+ * the Node server refuses it (400), instead of changing the path the routes see.
+ */
+function urlHost(header: string | null, domainName: string | undefined): string {
+  if (header !== null && NOT_IN_HOST.test(header)) throw new LambdaEventError('the Host header is not a host name');
+  return header || domainName || 'lambda.invalid';
+}
+
 /** The event as a Request (a LambdaRequest); a TypeError for what a Web Request refuses. */
 export function eventToRequest(event: LambdaHttpEventV2): Request {
   const headers = new LightHeaders();
@@ -102,7 +117,7 @@ export function eventToRequest(event: LambdaHttpEventV2): Request {
     if (value !== undefined) headers.set(name, value);
   }
   if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
-  const host = headers.get('host') ?? event.requestContext.domainName ?? 'lambda.invalid';
+  const host = urlHost(headers.get('host'), event.requestContext.domainName);
   const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
   const url = `https://${host}${requestPath(event)}${query}`;
   const method = event.requestContext.http.method.toUpperCase();

@@ -3,7 +3,7 @@
  * without undici (src/adapters/web says why), its body the event's text or bytes, given whole.
  */
 import type { TextBodyRequest } from '../server/index.js';
-import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, nodeClass, normalizeMethod, TEXT_CONTENT_TYPE, TOKEN, WebBody, type HeadersInitLike } from './web/index.js';
+import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, nodeClass, normalizeMethod, TOKEN, WebBody, type HeadersInitLike } from './web/index.js';
 
 /** The signal of every LambdaRequest (see `signal`). */
 let neverAborted: AbortSignal | undefined;
@@ -20,6 +20,9 @@ export interface LambdaRequestInit {
 /**
  * The request handed to the app: what Hono and the routes read (url, method, headers, the body, signal)
  * without undici. Checks like Node's Request: a bad URL, method or body for the method is a TypeError.
+ * Unlike Request, a text body gets no Content-Type: the headers are the event's, as the client sent them,
+ * so the app applies its rule for a request without one (a review read as JSON) as it does on Node and
+ * Workers, instead of refusing a text/plain this class would have invented.
  */
 export class LambdaRequest extends WebBody implements TextBodyRequest {
   readonly url: string;
@@ -44,7 +47,6 @@ export class LambdaRequest extends WebBody implements TextBodyRequest {
     this.method = normalizeMethod(method);
     this.headers = new LightHeaders(init.headers);
     if (body !== null && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
-    if (typeof body === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', TEXT_CONTENT_TYPE);
   }
 
   /**

@@ -9,6 +9,7 @@ import { jsonLineLogger, statusBody } from '../server/index.js';
 import { workerSourceResolvers, type PolicyBundle } from '../sources/index.js';
 import { readServerlessConfig } from './serverless-config.js';
 import { createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
+import { drainingRequest } from './worker-body.js';
 
 /** The part of the Workers ExecutionContext used here. */
 export interface WorkerContextLike {
@@ -31,7 +32,8 @@ export function createWorkerHandler(bundle: PolicyBundle | undefined): WorkerHan
 /**
  * How a Worker drives its runtime: built once per isolate from the first request's `env` (a bad
  * configuration answers every request 500 with its message), loaded before a request is answered, due
- * refreshes handed to `ctx.waitUntil`.
+ * refreshes handed to `ctx.waitUntil`, and the rest of a body the app left unread read before its answer
+ * is returned (worker-body.ts).
  */
 export function serveWorker(runtimeFor: (env: Record<string, unknown>) => ServerlessRuntime): WorkerHandler {
   let built: ServerlessRuntime | Error | undefined;
@@ -53,7 +55,10 @@ export function serveWorker(runtimeFor: (env: Record<string, unknown>) => Server
       await runtime.ensureLoaded();
       const due = runtime.refreshDue();
       if (due) ctx.waitUntil(due);
-      return runtime.fetch(request);
+      const served = drainingRequest(request, runtime.amender.limits.bodyTimeoutMs);
+      const response = await runtime.fetch(served.request);
+      await served.drain();
+      return response;
     },
   };
 }

@@ -10,91 +10,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, type JsonValue } from '../../src/json/index.js';
-import { applyPatch, type Operation } from '../../src/jsonpatch/index.js';
 import { CLI_BIN, ROOT, ensureBuilt } from '../node/built.js';
 import { waitFor, type Running } from '../node/bundle.js';
+import { applyReply, HOSTILE_BODIES, REVIEW, type Obj } from './hostile-inputs.js';
 import { rawExchange, statusOf } from './raw-http.js';
 import { startReady } from './started.js';
 
-type Obj = Record<string, any>;
-
-function podReview(object: JsonValue, extra: Obj = {}): Obj {
-  return {
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'hostile-1',
-      kind: { group: '', version: 'v1', kind: 'Pod' },
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      namespace: 'default',
-      operation: 'CREATE',
-      userInfo: { username: 'alice', groups: ['dev'] },
-      object,
-      ...extra,
-    },
-  };
-}
-
-const pod = (extra: Obj = {}): Obj => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'p', namespace: 'default', labels: { app: 'web' } },
-  spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
-  ...extra,
-});
-
-/** `{"a":{"a":…}}` or `[[…]]` nested `depth` levels. */
-const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-
-/** Object keys that name JavaScript's own members, at every place a policy may read a key. */
-function protoKeys(): string {
-  const text = JSON.stringify(
-    pod({
-      metadata: { name: 'p', namespace: 'default', labels: { app: 'web', KEY1: 'x' }, annotations: { KEY2: 'y' } },
-      spec: { containers: [{ name: 'KEY3', image: 'a' }, { name: 'KEY4', image: 'b' }, { name: 'KEY3', image: 'dup' }], KEY5: { KEY6: null } },
-    }),
-  );
-  return text.replace('"KEY1"', '"__proto__"').replace('"KEY2"', '"constructor"').replace(/"KEY3"/g, '"__proto__"').replace('"KEY4"', '"prototype"').replace('"KEY5"', '"__proto__"').replace('"KEY6"', '"toString"');
-}
-
-const REVIEW = JSON.stringify(podReview(pod()));
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-/** Bodies given as text (or bytes) and what kind of answer each must get. */
-const CASES: [string, string | Buffer, 200 | 400][] = [
-  ['objects nested 100,000 deep in object', REVIEW.replace('"labels":', `"x":${deepObject(100_000)},"labels":`), 400],
-  ['arrays nested 10,000 deep in oldObject', JSON.stringify(podReview(pod(), { operation: 'UPDATE', oldObject: '@' })).replace('"@"', deepArray(10_000)), 400],
-  ['nesting at the limit in userInfo.extra', REVIEW.replace('"groups":["dev"]', `"extra":{"k":[${deepArray(990)}]}`), 400],
-  ['nesting just inside the limit in options', JSON.stringify(podReview(pod(), { options: '@' })).replace('"@"', deepObject(990)), 200],
-  ['__proto__ / constructor / prototype keys', JSON.stringify(podReview('@' as JsonValue)).replace('"@"', protoKeys()), 200],
-  ['duplicate keys', REVIEW.replace('"metadata":{', '"metadata":{"name":"first","labels":{"app":"x"},'), 200],
-  ['1e400, -0, 2^53+1 and 1.0', REVIEW.replace('"spec":{', '"spec":{"priority":1e400,"x":-0,"y":9007199254740993,"z":1.0,"w":-1e400,'), 200],
-  ['lone surrogates in names and keys', REVIEW.replace('"name":"app"', '"name":"\\ud800app"').replace('"labels":{', '"labels":{"\\udfff":"\\ud800",'), 200],
-  ['a byte-order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(REVIEW)]), 200],
-  ['invalid UTF-8', Buffer.concat([Buffer.from(REVIEW.slice(0, 40)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(REVIEW.slice(40))]), 400],
-  ['kind a number, metadata a list, containers an object, label values numbers', JSON.stringify(podReview({ apiVersion: 'v1', kind: 7, metadata: [{ name: 'p' }], spec: { containers: { name: 'app' } } })), 200],
-  ['label values not strings', JSON.stringify(podReview(pod({ metadata: { name: 'p', labels: { app: 5, other: null, list: ['a'] } } }))), 200],
-  ['containers of every wrong type', JSON.stringify(podReview(pod({ spec: { containers: [null, 1, 'c', [], { name: 7 }, { name: 'ok', env: 'x', image: {} }] } }))), 200],
-  ['no request.uid', JSON.stringify(podReview(pod(), { uid: undefined })), 400],
-  ['DELETE with a null object', JSON.stringify(podReview(null, { operation: 'DELETE', oldObject: pod() })), 200],
-  ['DELETE with neither object', JSON.stringify(podReview(null, { operation: 'DELETE', oldObject: null })), 200],
-  ['UPDATE whose oldObject is of another kind', JSON.stringify(podReview(pod(), { operation: 'UPDATE', oldObject: { kind: 'Secret', data: [1] } })), 200],
-];
-
-/** A 200 reply's JSON Patch applied to the review's object under a strict RFC 6902 applier (undefined: no patch). */
-function applyReply(reply: Obj, body: string | Buffer): unknown {
-  const patch = reply.response?.patch;
-  if (patch === undefined) return undefined;
-  expect(reply.response.patchType).toBe('JSONPatch');
-  const ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as Operation[];
-  const text = (typeof body === 'string' ? body : body.toString('utf8')).replace(/^\uFEFF/, '');
-  const object = (parseJson(text) as Obj).request.object as JsonValue;
-  const result = applyPatch(object, ops, 'rfc6902');
-  expect(result.ok, JSON.stringify(ops).slice(0, 500)).toBe(true);
-  return result.ok ? result.doc : undefined;
-}
+const CASES = HOSTILE_BODIES;
 
 describe('hostile reviews against the built server', () => {
   let server: Running;

@@ -76,6 +76,41 @@ export async function rawExchange(port: number, request: string | Buffer, ms = 1
   return conn.received();
 }
 
+/**
+ * One request written as given; resolves with the first response once it is whole (by its Content-Length,
+ * its last chunk, or its head alone for `headOnly`), for servers that keep the connection open after it
+ * (workerd does, Connection: close or not), or with what arrived when the server closes or `ms` passes.
+ */
+export async function rawReply(port: number, request: string | Buffer, { ms = 10_000, headOnly = false } = {}): Promise<string> {
+  const conn = await openRaw(port);
+  conn.socket.write(request);
+  const whole = (data: string): boolean => {
+    const end = data.indexOf('\r\n\r\n');
+    if (end < 0) return false;
+    if (headOnly || /^HTTP\/1\.[01] (1\d\d|204|304)/.test(data)) return true;
+    const length = headerOf(data, 'content-length');
+    if (length !== undefined) return Buffer.byteLength(data.slice(end + 4), 'latin1') >= Number(length);
+    if (headerOf(data, 'transfer-encoding') === 'chunked') return /(?:^|\r\n)0\r\n\r\n$/.test(data.slice(end + 4));
+    return false; // read until the server closes
+  };
+  await new Promise<void>((done) => {
+    const timer = setTimeout(finish, ms);
+    function finish(): void {
+      clearTimeout(timer);
+      conn.socket.off('data', check);
+      done();
+    }
+    function check(): void {
+      if (whole(conn.received())) finish();
+    }
+    conn.socket.on('data', check);
+    void conn.closed.then(finish);
+    check();
+  });
+  conn.socket.destroy();
+  return conn.received();
+}
+
 /** The status code of the first response in `reply` (0 when there is none). */
 export function statusOf(reply: string): number {
   const m = /^HTTP\/1\.[01] (\d{3})/.exec(reply);

@@ -41,6 +41,16 @@ describe('payload 2.0 event → Request', () => {
     expect(() => assertHttpEventV2({ ...http, headers: 'content-type: application/json' })).toThrow("the event's headers are not an object");
     expect(() => assertHttpEventV2({ ...http, cookies: 'a=1' })).toThrow("the event's cookies are not a list of strings");
     expect(() => assertHttpEventV2({ ...http, body: '{}', headers: {}, cookies: ['a=1'] })).not.toThrow();
+    // rawPath follows the host in the URL: one that is not a path would change the host.
+    expect(() => assertHttpEventV2({ ...http, rawPath: 'evil.example/mutate' })).toThrow("the event's rawPath is not a path");
+    expect(() => assertHttpEventV2({ ...http, rawPath: '' })).not.toThrow();
+  });
+
+  it('takes the host from the Host header, else the domain; refuses a Host that would carry a path', () => {
+    const event = (host: string) => asEvent({ ...functionUrlEvent({ name: 'x', method: 'GET', path: '/healthz', headers: { host } }, false) });
+    expect(eventToRequest(event('example.com:8443')).url).toBe('https://example.com:8443/healthz');
+    expect(eventToRequest(event('')).url).toBe('https://abcdefghijklmnopqrstuvwxyz012345.lambda-url.eu-west-1.on.aws/healthz');
+    for (const host of ['example.com/x', 'u@example.com', 'example.com?', 'a b']) expect(() => eventToRequest(event(host)), host).toThrow('the Host header is not a host name');
   });
 });
 

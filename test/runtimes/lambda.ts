@@ -201,6 +201,48 @@ export function httpApiEvent(c: HttpCase, stage: string, base64: boolean): Recor
   };
 }
 
+/**
+ * An API Gateway REST API proxy event (payload format 1.0) through `ANY /{proxy+}` on stage `prod`: headers
+ * as the client wrote their names, repeated ones in multiValueHeaders. The function refuses this format
+ * (infra/lambda/README.md): these events check that the refusal is a clean 400.
+ */
+export function restApiEvent(c: HttpCase, base64: boolean): Record<string, unknown> {
+  const { rawPath, rawQueryString } = splitPath(c.path);
+  const host = 'b2c3d4e5f6.execute-api.eu-west-1.amazonaws.com';
+  const headers: Record<string, string> = { Host: host, 'User-Agent': 'kube-apiserver-admission', 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Port': '443', 'X-Forwarded-Proto': 'https', ...c.headers };
+  const query = rawQueryString ? Object.fromEntries(new URLSearchParams(rawQueryString)) : null;
+  return {
+    resource: '/{proxy+}',
+    path: rawPath,
+    httpMethod: c.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: query,
+    multiValueQueryStringParameters: query && Object.fromEntries(Object.entries(query).map(([k, v]) => [k, [v]])),
+    pathParameters: { proxy: rawPath.slice(1) },
+    stageVariables: null,
+    requestContext: {
+      resourceId: 'abc123',
+      resourcePath: '/{proxy+}',
+      httpMethod: c.method,
+      extendedRequestId: 'JKJaXmPLvHcESHA=',
+      requestTime: '02/Dec/2026:10:00:00 +0000',
+      path: `/prod${rawPath}`,
+      accountId: '123456789012',
+      protocol: 'HTTP/1.1',
+      stage: 'prod',
+      domainPrefix: 'b2c3d4e5f6',
+      requestTimeEpoch: 1796205600000,
+      requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+      identity: { sourceIp: '198.51.100.7', userAgent: 'kube-apiserver-admission', accessKey: null, accountId: null, caller: null, user: null, userArn: null },
+      domainName: host,
+      apiId: 'b2c3d4e5f6',
+    },
+    body: c.body === undefined ? null : base64 ? Buffer.from(c.body, 'utf8').toString('base64') : c.body,
+    isBase64Encoded: base64 && c.body !== undefined,
+  };
+}
+
 /** A v2 result read like an HTTP reply (base64 bodies decoded). */
 export function resultReply(result: LambdaResult): HttpReply {
   const text = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;

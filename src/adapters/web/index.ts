@@ -15,7 +15,7 @@
  * Node's own object from the same state and asks it, as does a Response of a body kind not handled here
  * (a Blob, FormData, a stream): that one is Node's own from the start. `instanceof` holds for both kinds.
  */
-export { blobOf, formDataOf, ownArrayBuffer, TEXT_CONTENT_TYPE, unusable, WebBody, type BodySource } from './body.js';
+export { blobOf, formDataOf, ownArrayBuffer, unusable, WebBody, type BodySource } from './body.js';
 export { delegateToNode, REQUEST_MEMBERS_OF_NODE } from './delegate.js';
 export { isNodeInstance, LightHeaders, nodeClass, TOKEN, type HeadersInitLike } from './headers.js';
 export { normalizeMethod } from './method.js';
