@@ -46,11 +46,6 @@ const GROUP = 'smd.example';
 
 /** Cases Amender does not pass yet (`<test> <name> <case>`); each fix removes the ones it fixes. */
 const KNOWN_FAILING = new Set<string>([
-  'TestMerge simple pair triplet 0',
-  'TestMerge simple pair triplet 1',
-  'TestMerge simple pair triplet 2',
-  'TestMergeDeduced deduced triplet 0',
-  'TestMergeDeduced deduced triplet 1',
   'TestSchemaValidation associative list valid {"list":[{"key":"x","value":{"a":"a"},"bv":true,"nv":3.14}]}',
 ]);
 /** it, or it.fails for a known failing case (so that a fix that makes it pass must also remove it here). */
