@@ -101,10 +101,15 @@ describe('structured-merge-diff merge', () => {
   it('reports duplicate keys in the patch and items without a key', () => {
     const dup = smdMerge({}, JSON.parse('{"list":[{"key":"a","id":1},{"key":"a","id":1}]}'), root);
     expect(dup.errors).toEqual([{ path: '.list', message: 'duplicate entries for key [id=1,key="a"]' }]);
-    const nokey = smdMerge({}, JSON.parse('{"list":[{"key":"a"}]}'), root);
+    const nokey = smdMerge({}, JSON.parse('{"list":[{"nv":1}]}'), root);
     expect(nokey.errors[0].message).toBe(
-      'element 0: associative list with keys has an element that omits key field "id" (and doesn\'t have default value)',
+      'element 0: associative list with keys has an element that omits all key fields ["key" "id"] (and doesn\'t have default values for any key fields)',
     );
+    // Omitting some of the keys makes another entry (SMD v6.3.0 optional map keys): [key="a"] is not [id=1,key="a"].
+    const partial = smdMerge(JSON.parse('{"list":[{"key":"a","id":1,"nv":1}]}'), JSON.parse('{"list":[{"key":"a","nv":2},{"key":"a","nv":3}]}'), root);
+    expect(partial.errors).toEqual([{ path: '.list', message: 'duplicate entries for key [key="a"]' }]);
+    const other = smdMerge(JSON.parse('{"list":[{"key":"a","id":1,"nv":1}]}'), JSON.parse('{"list":[{"key":"a","nv":2}]}'), root);
+    expect(other.value).toEqual({ list: [{ key: 'a', id: 1, nv: 1 }, { key: 'a', nv: 2 }] });
   });
 
   it('tells items apart by their path element text: keys of different JSON types, map-valued keys', () => {
@@ -146,9 +151,13 @@ describe('structured-merge-diff merge', () => {
     expect(smdMerge({}, { ports: [{ port: 80, proto: 'TCP' }, { port: 80 }] }, td).errors).toEqual([
       { path: '.ports', message: 'duplicate entries for key [port=80,proto="TCP"]' },
     ]);
-    const bad = smdMerge({}, { ports: [{ port: { n: 1 } }] }, t);
-    expect(bad.errors[0].message).toBe('element 0: associative list with keys has an element that omits key field "proto" (and doesn\'t have default value)');
-    expect(validateTypedErrors(t, { ports: [{ port: { n: 1 } }] })[0].message).toBe(bad.errors[0].message);
+    // a map-valued key with the other key omitted is its own entry; an item without any key fails
+    expect(smdMerge({ ports: [{ port: { n: 1 }, proto: 'TCP' }] }, { ports: [{ port: { n: 1 }, v: 'x' }] }, t).value).toEqual({
+      ports: [{ port: { n: 1 }, proto: 'TCP' }, { port: { n: 1 }, v: 'x' }],
+    });
+    const bad = smdMerge({}, { ports: [{ v: 'x' }] }, t);
+    expect(bad.errors[0].message).toBe('element 0: associative list with keys has an element that omits all key fields ["port" "proto"] (and doesn\'t have default values for any key fields)');
+    expect(validateTypedErrors(t, { ports: [{ v: 'x' }] })[0].message).toBe(bad.errors[0].message);
   });
 
   it('never modifies its inputs and shares what the patch does not touch', () => {
