@@ -50,8 +50,11 @@ const KNOWN_FAILING = new Set<string>([
 /** it, or it.fails for a known failing case (so that a fix that makes it pass must also remove it here). */
 const run = (g: Group, name: string) => (KNOWN_FAILING.has(`${g.test} ${g.name} ${name}`) ? it.fails : it);
 
+const kindOf = (g: Group) => g.root.replace(/^_+/, '').replace(/^./, (c) => c.toUpperCase()).replace(/_+$/, '');
+
+/** The schema a group runs with: the deduced one, the CRD's where there is one, else the SMD YAML's. */
 function typeOf(g: Group): ObjectType {
-  const kind = g.root.replace(/^_+/, '').replace(/^./, (c) => c.toUpperCase()).replace(/_+$/, '');
+  const kind = kindOf(g);
   if (g.schema === 'deduced') return SchemaRegistry.builtin().deduced({ group: GROUP, version: 'v1', kind });
   if (g.crd) {
     const plural = kind.toLowerCase() + 's';
@@ -68,18 +71,22 @@ function typeOf(g: Group): ObjectType {
     });
     return registry.lookup(`${GROUP}/v1`, kind)!;
   }
-  return smdKind(smdSchema(g.schema)(g.root), { group: GROUP, version: 'v1', kind });
+  return fromSmdYaml(g);
 }
+
+const fromSmdYaml = (g: Group): ObjectType => smdKind(smdSchema(g.schema)(g.root), { group: GROUP, version: 'v1', kind: kindOf(g) });
 
 const asObject = (type: ObjectType, text: string): JsonObject => ({ apiVersion: `${GROUP}/v1`, kind: type.kind, ...(JSON.parse(text) as JsonObject) });
 const label = (g: Group) => `${g.file} ${g.test} ${g.name}`;
 
-for (const g of data.groups) {
-  const type = typeOf(g);
+// A group with a CRD runs a second time with the SMD YAML read by the test helper: the two must agree.
+const runs = data.groups.flatMap((g) => (g.crd ? [{ g, type: typeOf(g), via: ' (CRD)' }, { g, type: fromSmdYaml(g), via: ' (SMD schema YAML)' }] : [{ g, type: typeOf(g), via: '' }]));
+
+for (const { g, type, via } of runs) {
   const skipped = new Set((g.notApplicable ?? []).map((n) => n.object));
 
   if (g.triplets) {
-    describe(label(g), () => {
+    describe(label(g) + via, () => {
       for (const [i, t] of g.triplets!.entries()) run(g, `triplet ${i}`)(`triplet ${i}`, () => {
         const lhs = JSON.parse(t.lhs) as JsonValue;
         const rhs = JSON.parse(t.rhs) as JsonValue;
@@ -103,7 +110,7 @@ for (const g of data.groups) {
   }
 
   if (g.valid || g.invalid || g.duplicates) {
-    describe(label(g), () => {
+    describe(label(g) + via, () => {
       const base = (): JsonObject => asObject(type, '{}');
       const asPatch = (o: string) => applyConfiguration(type, base(), JSON.parse(o));
       const asLive = (o: string) => applyConfiguration(type, asObject(type, o), {});
