@@ -119,10 +119,10 @@ describe('CRD schemas', () => {
     ]);
   });
 
-  it('needs every key without a default', () => {
+  it('needs a key: an item that omits every key field without a default has none', () => {
     const r = apply({ spec: { owners: [{ role: 'viewer' }] } });
     expect(!r.ok && r.error.message).toBe(
-      'failed to convert patch object to typed object: .spec.owners: element 0: associative list with keys has an element that omits key field "id" (and doesn\'t have default value)',
+      'failed to convert patch object to typed object: .spec.owners: element 0: associative list with keys has an element that omits all key fields ["id"] (and doesn\'t have default values for any key fields)',
     );
   });
 

@@ -39,15 +39,17 @@ export function associativeItemKey(list: ListDef, item: JsonValue): ItemKey {
     // the common case (name, mountPath, uid...): no sorting, no intermediate arrays
     const key = list.keys[0];
     const v = keyValue(list, item, key);
-    if (v === undefined) return { error: omitsKey(key) };
+    if (v === undefined) return { error: omitsAllKeys(list) };
     return { pe: `[${key}=${valueToString(v)}]` };
   }
+  // A key field the item omits (without a default) is left out of its key: the item is another entry
+  // than one that sets it (SMD v6.3.0 "optional map keys"); only an item that omits every key has none.
   const parts: [string, JsonValue][] = [];
   for (const key of list.keys) {
     const v = keyValue(list, item, key);
-    if (v === undefined) return { error: omitsKey(key) };
-    parts.push([key, v]);
+    if (v !== undefined) parts.push([key, v]);
   }
+  if (parts.length === 0) return { error: omitsAllKeys(list) };
   parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return { pe: '[' + parts.map(([k, v]) => `${k}=${valueToString(v)}`).join(',') + ']' };
 }
@@ -79,17 +81,24 @@ export function itemIdentity(list: ListDef, item: JsonValue): ItemIdentity {
   if (!isJsonObject(item)) return { error: associativeItemKey(list, item).error! };
   if (keys.length === 1) {
     const v = keyValue(list, item, keys[0]);
-    if (v === undefined) return { error: omitsKey(keys[0]) };
+    if (v === undefined) return { error: omitsAllKeys(list) };
     return v !== null && typeof v === 'object' ? NEEDS_PATH_ELEMENT : v;
   }
+  // An omitted key is `{}` in the text: never a scalar key value (an object value takes the text path).
   const values: JsonValue[] = [];
   let composite = false;
+  let present = 0;
   for (const key of keys) {
     const v = keyValue(list, item, key);
-    if (v === undefined) return { error: omitsKey(key) };
+    if (v === undefined) {
+      values.push({});
+      continue;
+    }
+    present++;
     if (v !== null && typeof v === 'object') composite = true;
     values.push(v);
   }
+  if (present === 0) return { error: omitsAllKeys(list) };
   return composite ? NEEDS_PATH_ELEMENT : JSON.stringify(values);
 }
 
@@ -104,8 +113,10 @@ function keyDefault(list: ListDef, key: string): JsonValue | undefined {
   return fields?.get(key)?.default;
 }
 
-function omitsKey(key: string): string {
-  return `associative list with keys has an element that omits key field ${strconvQuote(key)} (and doesn't have default value)`;
+/** Go's `%q` of the key names (`["key" "id"]`). */
+function omitsAllKeys(list: ListDef): string {
+  const names = list.keys.map(strconvQuote).join(' ');
+  return `associative list with keys has an element that omits all key fields [${names}] (and doesn't have default values for any key fields)`;
 }
 
 /**

@@ -99,12 +99,18 @@ class Merger {
     }
   }
 
+  /**
+   * SMD's doScalar fails only when neither side is a valid scalar: one valid side is enough (an untyped
+   * value that was a map and becomes a scalar, or the reverse, takes the patch's value; SMD >= v4.3.0).
+   */
   private scalarErrors(atom: Atom, lhs: Side, rhs: Side): boolean {
     const l = lhs === undefined ? undefined : scalarError(atom.scalar!, lhs, 'lhs: ');
+    if (l === undefined) return false;
     const r = rhs === undefined ? undefined : scalarError(atom.scalar!, rhs, 'rhs: ');
-    if (l) this.error(l);
-    if (r) this.error(r);
-    return l !== undefined || r !== undefined;
+    if (r === undefined) return false;
+    this.error(l);
+    this.error(r);
+    return true;
   }
 
   private child(lhs: Side, rhs: Side, type: TypeRef, step: PathStep): Side {
