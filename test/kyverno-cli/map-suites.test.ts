@@ -1,0 +1,37 @@
+/**
+ * Every copied Kyverno CLI suite of MutatingAdmissionPolicies (test/kyverno-cli/map-tests) through `amender
+ * test`: a suite whose policy has a binding passes every result; one without a binding fails each result with
+ * "No binding" only (a cluster never runs an unbound policy; map.test.ts has the message and with-two-params).
+ */
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { capturedCliIO } from '../fixtures/kyverno-library.js';
+import { ROOT } from '../node/built.js';
+
+const DIR = 'test/kyverno-cli/map-tests';
+/** Label-selected params: evaluated one by one, as a cluster does (see map.test.ts). */
+const PARAMS_AS_CLUSTER = new Set(['with-two-params']);
+
+describe('Kyverno CLI MutatingAdmissionPolicy suites, each on its own', () => {
+  const folders = readdirSync(`${ROOT}${DIR}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const bound = folders.filter((f) => f.startsWith('with-binding-') || f === 'with-params');
+  const unbound = folders.filter((f) => !bound.includes(f) && !PARAMS_AS_CLUSTER.has(f));
+
+  it.each(bound)('%s (bound) passes every result', async (folder) => {
+    const c = capturedCliIO();
+    const code = await runCli(['test', `${DIR}/${folder}`], c.io);
+    const out = c.out();
+    expect(out).not.toMatch(/│ Fail /);
+    expect(out).toMatch(/Test Summary: [1-9]\d* tests passed and 0 tests failed/);
+    expect(code).toBe(0);
+  });
+
+  it.each(unbound)('%s (no binding) fails each result with No binding only', async (folder) => {
+    const c = capturedCliIO();
+    await runCli(['test', `${DIR}/${folder}`], c.io);
+    const rows = c.out().split('\n').filter((l) => /^│ \d+ /.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r).toMatch(/│ Fail\s+│ No binding\s+│$/);
+  });
+});
