@@ -2,6 +2,8 @@
  * Every copied Kyverno CLI suite of MutatingAdmissionPolicies (test/kyverno-cli/map-tests) through `amender
  * test`: a suite whose policy has a binding passes every result; one without a binding fails each result with
  * "No binding" only (a cluster never runs an unbound policy; map.test.ts has the message and with-two-params).
+ * The unbound suites also run in map-tests-bound with one added binding that names the policy and narrows
+ * nothing, so their mutations are checked too: every result passes.
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { capturedCliIO } from '../fixtures/kyverno-library.js';
 import { ROOT } from '../node/built.js';
 
 const DIR = 'test/kyverno-cli/map-tests';
+const BOUND_COPIES = 'test/kyverno-cli/map-tests-bound';
 /** Label-selected params: evaluated one by one, as a cluster does (see map.test.ts). */
 const PARAMS_AS_CLUSTER = new Set(['with-two-params']);
 
@@ -33,5 +36,20 @@ describe('Kyverno CLI MutatingAdmissionPolicy suites, each on its own', () => {
     const rows = c.out().split('\n').filter((l) => /^│ \d+ /.test(l));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r).toMatch(/│ Fail\s+│ No binding\s+│$/);
+  });
+
+  const copies = readdirSync(`${ROOT}${BOUND_COPIES}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+  it('has a bound copy of every unbound suite', () => {
+    expect(copies).toEqual(unbound);
+  });
+
+  it.each(copies)('%s with an added binding passes every result', async (folder) => {
+    const c = capturedCliIO();
+    const code = await runCli(['test', `${BOUND_COPIES}/${folder}`], c.io);
+    const out = c.out();
+    expect(out).not.toMatch(/│ Fail /);
+    expect(out).toMatch(/Test Summary: [1-9]\d* tests passed and 0 tests failed/);
+    expect(code).toBe(0);
   });
 });
