@@ -193,6 +193,24 @@ describe('a ClusterPolicy with a namespace', () => {
   });
 });
 
+describe('mutateExistingOnPolicyUpdate without targets, as Kyverno validates a policy spec', () => {
+  const forbidden = (i: number) => ({ path: 'spec.mutateExistingOnPolicyUpdate', message: `Forbidden: rules[${i}].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set` });
+  const onUpdate = (mutate: JsonObject): JsonObject => rule({ mutate: { mutateExistingOnPolicyUpdate: true, ...mutate } });
+  it('refuses each mutate rule that asks for it without targets', () => {
+    expect(problems(policy({ rules: [rule(psm), { ...onUpdate(psm.mutate), name: 'r1' }, { ...onUpdate({ ...psm.mutate, targets: [] }), name: 'r2' }] }))).toEqual([
+      forbidden(1),
+      forbidden(2),
+      // An empty list is still a mutate-existing rule (Kyverno's HasMutateExisting: targets != nil), not run here.
+      { path: 'spec.rules[2].mutate.targets', message: 'mutate-existing rule (targets): Kyverno runs it in its background controller, which no admission webhook can do; the rule is not run' },
+    ]);
+  });
+  it('applies the policy-wide flag even to a rule that turns its own off', () => {
+    const off = rule({ mutate: { ...psm.mutate, mutateExistingOnPolicyUpdate: false } });
+    expect(problems(policy({ mutateExistingOnPolicyUpdate: true, rules: [off] }))).toEqual([forbidden(0)]);
+    expect(problems(policy({ rules: [off] }))).toEqual([]);
+  });
+});
+
 describe('one way to patch, as Kyverno validates a mutate rule', () => {
   const entry = (e: JsonObject): JsonObject => ({ list: 'request.object.spec.containers', ...e });
   it('refuses both patch kinds in a rule', () => {

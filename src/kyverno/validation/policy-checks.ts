@@ -1,6 +1,6 @@
 /**
  * What Kyverno's policy validation (pkg/validation/policy) refuses of a policy as a whole: where it may
- * run (admission, background), what background mode forbids, variables it does not know, rules that
+ * run (admission, background), mutate-existing rules without targets, what background mode forbids, variables it does not know, rules that
  * select every kind, and a ClusterPolicy with a namespace.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
@@ -8,6 +8,7 @@ import { fieldPath } from '../check-expressions.js';
 import { backgroundModeProblem, policyVariables, userVariablesProblem } from './background-mode.js';
 import { invalidVariablesProblem, type VariableProblem } from './invalid-variables.js';
 import { isSet } from './is-set.js';
+import { mutateTargetsProblems } from './mutate-targets.js';
 import type { ProblemSink } from './sink.js';
 import { wildcardKindsProblem } from './wildcard-kinds.js';
 
@@ -19,6 +20,7 @@ export function checkPolicy(document: JsonObject, spec: JsonObject, rules: reado
     report.error('metadata.namespace', 'A clusterpolicy should not have the namespace defined');
   }
   processingProblems(spec, rules, report);
+  for (const problem of mutateTargetsProblems(spec, rules)) report.error(problem.path, problem.message);
   // Kyverno stops at the first of these; the on-update check repeats the variable checks.
   const variablesRefused = variableProblems(document, spec, rules, report);
   const wildcard = wildcardKindsProblem(spec, rules);
