@@ -10,7 +10,7 @@
  * holding `$(…)` references (replaced before variables).
  */
 import type { JsonValue } from '../json/index.js';
-import { findVariables } from './context/variable-syntax.js';
+import { findVariables, variableExpression } from './context/variable-syntax.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
 
@@ -38,8 +38,7 @@ export function variableProblems(text: string): string[] {
   if (!text.includes('{{') || text.includes('$(')) return [];
   const out: string[] = [];
   for (const m of findVariables(text)) {
-    let expression = m[2].slice(2, -2).trim();
-    if (expression.startsWith('-')) expression = expression.slice(1).trim();
+    const expression = variableExpression(m[2].slice(2, -2));
     if (expression === '@' || expression === '') continue;
     const problem = jmesPathProblem(expression);
     if (problem) out.push(`variable ${m[2]}: ${problem}`);

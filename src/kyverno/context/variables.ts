@@ -28,7 +28,7 @@ import { KyvernoRuleError, messageOf } from '../errors.js';
 import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
 import { applyPlan, GENERAL, NOTHING, planOf } from './substitution-plan.js';
-import { findVariables } from './variable-syntax.js';
+import { findVariables, replaceFirst, variableExpression } from './variable-syntax.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 
 export interface SubstitutionScope {
@@ -161,12 +161,6 @@ function singleVariableOf(text: string): SingleVariable | undefined {
   return single ?? undefined;
 }
 
-/** The expression of a variable's inside: trimmed, without the shallow form's `-`. */
-function variableExpression(inside: string): string {
-  const expression = inside.trim();
-  return expression.startsWith('-') ? expression.slice(1).trim() : expression;
-}
-
 /** The general loop's single pass over such a text (see singleVariable), without its bookkeeping. */
 function substituteSingle(text: string, at: SingleVariable, path: readonly string[], scope: SubstitutionScope, inserted: Inserted): JsonValue {
   scope.ctx.guard.tick();
@@ -214,8 +208,4 @@ function atPath(path: readonly string[]): string {
   return out;
 }
 
-function replaceFirst(text: string, search: string, replacement: string): string {
-  const i = text.indexOf(search);
-  return i < 0 ? text : text.slice(0, i) + replacement + text.slice(i + search.length);
-}
 

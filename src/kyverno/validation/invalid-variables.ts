@@ -15,7 +15,7 @@
  * into an unknown one, and Kyverno reports its first problem, always one of a declared rule.
  */
 import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { findVariables } from '../context/variable-syntax.js';
+import { findVariables, replaceFirst } from '../context/variable-syntax.js';
 import { substituteReferences } from '../context/references.js';
 import { messageOf } from '../errors.js';
 import { allowedVariablesOf, type AllowedVariables } from './allowed-variables.js';
@@ -201,9 +201,4 @@ export function stringFault(text: string, segments: readonly (string | number)[]
     matches = shallow ? [] : findVariables(value);
   }
   return undefined;
-}
-
-function replaceFirst(text: string, search: string, replacement: string): string {
-  const i = text.indexOf(search);
-  return i < 0 ? text : text.slice(0, i) + replacement + text.slice(i + search.length);
 }
