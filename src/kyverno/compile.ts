@@ -49,8 +49,9 @@ export interface PolicyProblem {
  * - `required`: what Kyverno refuses when the policy is created: a match filter without `kinds`, a
  *   top-level `patchesJson6902` that does not decode. The set refuses the policy.
  * - `variable`: a `{{ }}` variable Kyverno's policy validation does not know (validation/
- *   invalid-variables.ts): nothing at admission defines it. The set refuses the policy, unless context
- *   values stand in (they may define any variable).
+ *   invalid-variables.ts): nothing at admission defines it. The set refuses the policy, unless it is
+ *   told to keep it (`BuildOptions.unknownVariables`: `amender apply` and `test`, whose values may define
+ *   any variable).
  * - `not-run`: the rule never runs at admission (`mutate.targets`; `roles`/`clusterRoles`, which an
  *   admission request does not carry, unless the caller gives them; validate / generate / verifyImages
  *   rules). The policy stays in force without that rule.

@@ -1,7 +1,7 @@
 /**
  * What Kyverno's policy validation (pkg/validation/policy) refuses of a policy as a whole: where it may
- * run (admission, background), mutate-existing rules without targets, what background mode forbids, variables it does not know, rules that
- * select every kind, and a ClusterPolicy with a namespace.
+ * run (admission, background), mutate-existing rules without targets, what background mode forbids,
+ * variables it does not know, rules that select every kind, and a ClusterPolicy with a namespace.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { fieldPath } from '../check-expressions.js';

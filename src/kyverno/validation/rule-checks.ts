@@ -128,9 +128,10 @@ function labelValues(rule: JsonObject, path: string, report: ProblemSink): void 
 
 /**
  * Kyverno decodes a rule's top-level `patchesJson6902` when the policy is created, each variable standing
- * in as one word and escaped `\{{ }}` left as written (pkg/validation/policy validateJSONPatch): text that is no list of operations, an
- * unknown op, a missing `value`, or a path not starting with `/` refuses the policy. A `required`
- * finding: a policy set refuses the policy; run directly, the rule fails when reached, as before.
+ * in as one word and escaped `\{{ }}` left as written (pkg/validation/policy validateJSONPatch): text
+ * that is no list of operations, an unknown op, a missing `value`, or a path not starting with `/`
+ * refuses the policy. A `required` finding: a policy set refuses the policy; run directly, the rule
+ * fails when reached, as before.
  */
 function jsonPatchText(rule: JsonObject, path: string, report: ProblemSink): void {
   const mutate = getOwn(rule, 'mutate');

@@ -55,8 +55,9 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * - every other list (no strategy, `retainKeys`/`replace`, unknown kinds, custom resources) is replaced.
  *
  * Never modifies its inputs; the result may share untouched scalars and replaced lists with them.
- * Resource subtrees the overlay does not touch are walked too (kyaml merges their duplicate list keys) and given back as they are when there was nothing to do; with `options.cache`,
- * merges into the result of an earlier one skip the subtrees that earlier walks found so.
+ * Resource subtrees the overlay does not touch are walked too (kyaml merges their duplicate list keys)
+ * and given back as they are when there was nothing to do; with `options.cache`, merges into the result
+ * of an earlier one skip the subtrees that earlier walks found so.
  *
  * Linear in the resource plus the overlay: keyed lists are matched through a Map of their items' merge
  * keys (./tuples.ts), and within a chain (`options.chain`) a list the overlay names a few items of costs

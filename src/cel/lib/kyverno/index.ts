@@ -1,8 +1,9 @@
 /**
  * CEL libraries Kyverno's CEL policies (MutatingPolicy) have beyond Kubernetes' own, as far as they
  * need no cluster or network, and the cel-go extensions Kyverno's base environment adds to the API
- * server's (ext.Encoders, ext.Math), and its orValue compatibility macro. Only the Kyverno dialect of the admission environment registers them: a
- * Kubernetes MutatingAdmissionPolicy keeps exactly the API server's environment.
+ * server's (ext.Encoders, ext.Math), and its orValue compatibility macro. Only the Kyverno dialect of
+ * the admission environment registers them: a Kubernetes MutatingAdmissionPolicy keeps exactly the API
+ * server's environment.
  */
 import type { CelLibrary } from '../../library.js';
 import { encodersLibrary } from './encoders.js';
