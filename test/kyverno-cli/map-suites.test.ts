@@ -5,30 +5,31 @@
  * The unbound suites also run in map-tests-bound with one added binding that names the policy and narrows
  * nothing, so their mutations are checked too: every result passes.
  */
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { capturedCliIO } from '../fixtures/kyverno-library.js';
-import { ROOT } from '../node/built.js';
+import { capturedCliIO, suiteFolders } from '../fixtures/kyverno-library.js';
 
 const DIR = 'test/kyverno-cli/map-tests';
 const BOUND_COPIES = 'test/kyverno-cli/map-tests-bound';
 /** Label-selected params: evaluated one by one, as a cluster does (see map.test.ts). */
 const PARAMS_AS_CLUSTER = new Set(['with-two-params']);
 
+/** The suite passes: no failed row, at least one passed, exit 0. */
+async function expectEveryResultPasses(suite: string): Promise<void> {
+  const c = capturedCliIO();
+  const code = await runCli(['test', suite], c.io);
+  const out = c.out();
+  expect(out).not.toMatch(/│ Fail /);
+  expect(out).toMatch(/Test Summary: [1-9]\d* tests passed and 0 tests failed/);
+  expect(code).toBe(0);
+}
+
 describe('Kyverno CLI MutatingAdmissionPolicy suites, each on its own', () => {
-  const folders = readdirSync(`${ROOT}${DIR}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const folders = suiteFolders(DIR);
   const bound = folders.filter((f) => f.startsWith('with-binding-') || f === 'with-params');
   const unbound = folders.filter((f) => !bound.includes(f) && !PARAMS_AS_CLUSTER.has(f));
 
-  it.each(bound)('%s (bound) passes every result', async (folder) => {
-    const c = capturedCliIO();
-    const code = await runCli(['test', `${DIR}/${folder}`], c.io);
-    const out = c.out();
-    expect(out).not.toMatch(/│ Fail /);
-    expect(out).toMatch(/Test Summary: [1-9]\d* tests passed and 0 tests failed/);
-    expect(code).toBe(0);
-  });
+  it.each(bound)('%s (bound) passes every result', (folder) => expectEveryResultPasses(`${DIR}/${folder}`));
 
   it.each(unbound)('%s (no binding) fails each result with No binding only', async (folder) => {
     const c = capturedCliIO();
@@ -38,18 +39,11 @@ describe('Kyverno CLI MutatingAdmissionPolicy suites, each on its own', () => {
     for (const r of rows) expect(r).toMatch(/│ Fail\s+│ No binding\s+│$/);
   });
 
-  const copies = readdirSync(`${ROOT}${BOUND_COPIES}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const copies = suiteFolders(BOUND_COPIES);
 
   it('has a bound copy of every unbound suite', () => {
     expect(copies).toEqual(unbound);
   });
 
-  it.each(copies)('%s with an added binding passes every result', async (folder) => {
-    const c = capturedCliIO();
-    const code = await runCli(['test', `${BOUND_COPIES}/${folder}`], c.io);
-    const out = c.out();
-    expect(out).not.toMatch(/│ Fail /);
-    expect(out).toMatch(/Test Summary: [1-9]\d* tests passed and 0 tests failed/);
-    expect(code).toBe(0);
-  });
+  it.each(copies)('%s with an added binding passes every result', (folder) => expectEveryResultPasses(`${BOUND_COPIES}/${folder}`));
 });

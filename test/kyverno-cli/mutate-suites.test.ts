@@ -4,11 +4,9 @@
  * mutate result passes. The only rows allowed to fail are the validate results of the two `mixed` suites,
  * which Amender does not run ("Not run"); COVERAGE-cli.md in test/vectors/kyverno lists every mutate suite.
  */
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { capturedCliIO } from '../fixtures/kyverno-library.js';
-import { ROOT } from '../node/built.js';
+import { capturedCliIO, suiteFolders } from '../fixtures/kyverno-library.js';
 
 const SUITES = 'test/kyverno-cli-mutate';
 /** Results of validate rules in the copied suites: policy / rule / resource of each. */
@@ -31,7 +29,7 @@ function rows(out: string) {
 }
 
 describe("Kyverno's CLI mutate-rule tests through amender test", () => {
-  const folders = readdirSync(`${ROOT}${SUITES}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const folders = suiteFolders(SUITES);
 
   it.each(folders)('%s passes every mutate result', async (folder) => {
     const c = capturedCliIO();

@@ -3,16 +3,14 @@
  * test/kyverno-cli-mpol (README there: source commit and adaptations), run through `amender test`: every
  * result passes and none is left out.
  */
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { capturedCliIO } from '../fixtures/kyverno-library.js';
-import { ROOT } from '../node/built.js';
+import { capturedCliIO, suiteFolders } from '../fixtures/kyverno-library.js';
 
 const SUITES = 'test/kyverno-cli-mpol';
 
 describe("Kyverno's CLI MutatingPolicy tests through amender test", () => {
-  const folders = readdirSync(`${ROOT}${SUITES}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const folders = suiteFolders(SUITES);
 
   it.each(folders)('%s passes every result', async (folder) => {
     const c = capturedCliIO();
