@@ -8,7 +8,12 @@
  *   pool.registerMetrics(app.metrics.registry);
  *   await pool.close();
  *
- * One review per worker at a time; when every worker is busy, reviews wait in a bounded queue. A worker
+ * One batch of reviews per worker at a time. Reviews wait in a bounded queue; once per turn of the event
+ * loop (setImmediate) each free worker takes its share of them (at most MAX_BATCH) in one message and
+ * answers them in order, so that under load one thread hand-off serves several reviews: waking a thread per
+ * review is what the pool's time went to (npm run bench -- 40). A batch that has not ended STEAL_AFTER_MS
+ * after it was sent gives the reviews it has not started back to the queue, so a review running long holds
+ * up no other review longer than that. A worker
  * gets each set version (`PolicySetState.inputs` and `.generation`) once and builds it itself (a compiled
  * set holds closures that cannot cross threads); a review names the version it was read with.
  *
@@ -27,7 +32,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
 import { CallbackGauge, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
-import { SLOT, type FromWorker, type ToWorker } from './protocol.js';
+import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } from './protocol.js';
 import { fromWire } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
@@ -68,7 +73,16 @@ interface Job {
   /** Answered already (the client left, or it waited past its deadline); its worker may still be busy. */
   settled: boolean;
   stopListening: () => void;
-  /** The queue's deadline timer, then the worker's deadline + grace timer, then the cancel grace timer. */
+  /** The queue's deadline timer, then the cancel grace timer. */
+  timers: ReturnType<typeof setTimeout>[];
+}
+
+/** Reviews handed to a worker in one message, answered in order. */
+interface Batch {
+  jobs: Job[];
+  /** Where SLOT.CLAIMED stood when the pool took the reviews not started back (-1: none had started). */
+  revokedAt?: number;
+  /** The deadline watch and the take-back timer. */
   timers: ReturnType<typeof setTimeout>[];
 }
 
@@ -77,13 +91,17 @@ interface Slot {
   shared: Int32Array;
   /** Set versions this worker holds, by set name (mirrors the worker's own keep rule). */
   versions: Map<string, number[]>;
-  job?: Job;
+  batch?: Batch;
   online: boolean;
   /** Stopped by the pool, or dead: its 'exit' is expected, it takes no review. */
   retired: boolean;
 }
 
 const KEEP_VERSIONS = 2;
+/** The most reviews one batch holds. */
+const MAX_BATCH = 8;
+/** A batch still running this long after it was sent gives back the reviews it has not started. */
+const STEAL_AFTER_MS = 10;
 /** When the workers after the first start at the latest, by default (see the class comment). */
 const STAGGER_MS = 2000;
 /** A worker that dies before it is even online is restarted after this (a missing or broken bundle). */
@@ -96,6 +114,8 @@ export class ReviewPool {
   private readonly logger: Logger;
   private nextId = 1;
   private closed = false;
+  /** A flush of the queue is due at the end of this turn of the event loop (schedule). */
+  private flushPending = false;
   /** Workers not started yet (see grow). */
   private unstarted: number;
   /** The newest version of each set seen, sent to every worker as soon as it is seen (and to new workers). */
@@ -114,9 +134,8 @@ export class ReviewPool {
   /** Starts the workers not started yet; each takes a review waiting, if any. */
   private grow(): void {
     for (; this.unstarted > 0 && !this.closed; this.unstarted--) {
-      const slot = this.spawn();
-      this.slots.push(slot);
-      this.release(slot);
+      this.slots.push(this.spawn());
+      this.schedule();
     }
   }
 
@@ -126,7 +145,7 @@ export class ReviewPool {
   /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total. */
   registerMetrics(registry: Registry): void {
     registry.register(new CallbackGauge('amender_workers', 'Review worker threads running.', () => [[{}, this.slots.filter((s) => !s.retired).length]]));
-    registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.job && !s.retired).length]]));
+    registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.batch && !s.retired).length]]));
     registry.register(new CallbackGauge('amender_review_queue_length', 'Reviews waiting for a free worker.', () => [[{}, this.queue.length]]));
     registry.register(this.replaced);
   }
@@ -140,7 +159,7 @@ export class ReviewPool {
     await Promise.all(
       this.slots.map((slot) => {
         slot.retired = true;
-        if (slot.job) this.finish(slot.job, closing);
+        for (const entry of slot.batch?.jobs ?? []) this.finish(entry, closing);
         return slot.worker.terminate();
       }),
     );
@@ -167,12 +186,9 @@ export class ReviewPool {
     if (job.signal.aborted) return Promise.resolve(cancelledAnswer());
     // A new version: every worker builds it now, before a review for it reaches that worker.
     this.prepare(job.setName, job.state);
-    let idle = this.idleSlot();
-    if (!idle && this.unstarted > 0) {
-      this.grow();
-      idle = this.idleSlot();
-    }
-    if (!idle && this.queue.length >= this.options.queueLimit) {
+    if (this.unstarted > 0 && this.queue.length >= this.idleSlots().length) this.grow();
+    // What the free workers take at the end of this turn does not count against the limit.
+    if (this.queue.length >= this.options.queueLimit + this.idleSlots().length * MAX_BATCH) {
       return Promise.resolve(failure(503, 'unavailable', `all ${this.slots.length} review workers are busy and ${this.queue.length} reviews are waiting`));
     }
     return new Promise<ReviewAnswer>((resolve) => {
@@ -190,9 +206,16 @@ export class ReviewPool {
         timers: [],
       };
       job.signal.addEventListener('abort', onAbort, { once: true });
-      if (idle) return this.dispatch(idle, entry);
-      this.queue.push(entry);
-      // A review that waits past its deadline is answered by failure policy without running.
+      this.enqueue([entry], false);
+      this.schedule();
+    });
+  }
+
+  /** Reviews wait for a worker (at the front: reviews taken back from one); past its deadline a review is answered without running. */
+  private enqueue(entries: Job[], front: boolean): void {
+    if (front) this.queue.unshift(...entries);
+    else this.queue.push(...entries);
+    for (const entry of entries) {
       entry.timers.push(
         setTimeout(() => {
           const at = this.queue.indexOf(entry);
@@ -201,47 +224,101 @@ export class ReviewPool {
           this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline'));
         }, Math.max(0, entry.deadlineAt - performance.now())),
       );
-    });
+    }
   }
 
-  private idleSlot(): Slot | undefined {
-    return this.slots.find((s) => !s.job && !s.retired);
-  }
-
-  private dispatch(slot: Slot, entry: Job): void {
-    for (const timer of entry.timers.splice(0)) clearTimeout(timer);
-    slot.job = entry;
-    Atomics.store(slot.shared, SLOT.PROGRESS, -1);
-    this.sendVersion(slot, entry.job.setName, entry.generation, entry.inputs);
-    const remaining = Math.max(1, Math.floor(entry.deadlineAt - performance.now()));
-    slot.worker.postMessage({
-      type: 'review',
-      id: entry.id,
-      setName: entry.job.setName,
-      generation: entry.generation,
-      body: entry.job.body,
-      maxJsonDepth: entry.job.limits.maxJsonDepth,
-      deadlineMs: remaining,
-      maxValueBytes: entry.job.limits.maxValueBytes,
-    } satisfies ToWorker);
-    // The engine stops a review at its deadline; past the grace period the worker is presumed stuck.
-    entry.timers.push(setTimeout(() => this.overdue(slot, entry), remaining + this.options.graceMs));
+  private idleSlots(): Slot[] {
+    return this.slots.filter((s) => !s.batch && !s.retired);
   }
 
   /**
-   * A review past its deadline and the grace period. A worker building a set version is not cut short
-   * (the build is bounded, the main thread made the same one, and its replacement would have to start
-   * over): the review is answered now and the worker told to skip it. Otherwise the worker is replaced.
+   * Hands the reviews waiting to the free workers at the end of this turn of the event loop, when every
+   * review that arrived in it (and every answer) has been read: reviews that arrive together cross together.
    */
-  private overdue(slot: Slot, entry: Job): void {
-    if (slot.job !== entry || slot.retired) return;
+  private schedule(): void {
+    if (this.flushPending || this.queue.length === 0) return;
+    this.flushPending = true;
+    setImmediate(this.flush);
+  }
+
+  private readonly flush = (): void => {
+    this.flushPending = false;
+    if (this.closed) return;
+    const idle = this.idleSlots();
+    for (let i = 0; i < idle.length && this.queue.length > 0; i++) {
+      // Each free worker takes its share, so that the reviews of a burst run side by side.
+      this.dispatch(idle[i], this.queue.splice(0, Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)))));
+    }
+  };
+
+  /** Sends a batch of reviews to a free worker. */
+  private dispatch(slot: Slot, jobs: Job[]): void {
+    const now = performance.now();
+    const reviews: ReviewMessage[] = [];
+    let firstDue = Infinity;
+    for (const entry of jobs) {
+      for (const timer of entry.timers.splice(0)) clearTimeout(timer);
+      this.sendVersion(slot, entry.job.setName, entry.generation, entry.inputs);
+      reviews.push({
+        id: entry.id,
+        setName: entry.job.setName,
+        generation: entry.generation,
+        body: entry.job.body,
+        maxJsonDepth: entry.job.limits.maxJsonDepth,
+        deadlineMs: Math.max(1, Math.floor(entry.deadlineAt - now)),
+        maxValueBytes: entry.job.limits.maxValueBytes,
+      });
+      firstDue = Math.min(firstDue, entry.deadlineAt);
+    }
+    const batch: Batch = { jobs, timers: [] };
+    slot.batch = batch;
+    Atomics.store(slot.shared, SLOT.PROGRESS, -1);
+    Atomics.store(slot.shared, SLOT.CLAIMED, -1);
+    slot.worker.postMessage({ type: 'reviews', reviews } satisfies ToWorker);
+    // The engine stops a review at its deadline; past the grace period the worker is presumed stuck.
+    batch.timers.push(setTimeout(() => this.watch(slot, batch), Math.max(1, firstDue - now) + this.options.graceMs));
+    if (jobs.length > 1) batch.timers.push(setTimeout(() => this.takeBack(slot, batch), STEAL_AFTER_MS));
+  }
+
+  /** The review a worker is on (or about to start): the one it claimed last, the first before it claims any. */
+  private current(slot: Slot, batch: Batch): { entry: Job | undefined; index: number } {
+    const claimed = Atomics.load(slot.shared, SLOT.CLAIMED);
+    const index = Math.max(0, claimed === REVOKED ? (batch.revokedAt ?? -1) : claimed);
+    return { entry: batch.jobs[index], index };
+  }
+
+  /**
+   * The deadline watch of a batch: its worker's review past its deadline and the grace period. A worker
+   * building a set version is not cut short (the build is bounded, the main thread made the same one, and
+   * its replacement would have to start over): the review is answered now and the worker told to skip it.
+   * Otherwise the worker is replaced.
+   */
+  private watch(slot: Slot, batch: Batch): void {
+    if (slot.batch !== batch || slot.retired) return;
+    const { entry } = this.current(slot, batch);
+    if (!entry) return;
+    const due = entry.deadlineAt + this.options.graceMs - performance.now();
+    if (due > 0) {
+      batch.timers.push(setTimeout(() => this.watch(slot, batch), due));
+      return;
+    }
     if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) {
       this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline'));
       Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
-      entry.timers.push(setTimeout(() => this.overdue(slot, entry), this.options.graceMs));
+      batch.timers.push(setTimeout(() => this.watch(slot, batch), this.options.graceMs));
       return;
     }
     this.replace(slot, 'deadline');
+  }
+
+  /** A batch running long gives the reviews it has not started back to the queue, for the workers that are free. */
+  private takeBack(slot: Slot, batch: Batch): void {
+    if (slot.batch !== batch || slot.retired || batch.revokedAt !== undefined) return;
+    batch.revokedAt = Atomics.exchange(slot.shared, SLOT.CLAIMED, REVOKED);
+    const notStarted = batch.jobs.splice(batch.revokedAt + 1);
+    if (notStarted.length === 0) return;
+    this.enqueue(notStarted, true);
+    this.schedule();
   }
 
   /** Posts a set version to the worker unless it holds it. */
@@ -264,12 +341,14 @@ export class ReviewPool {
       for (const timer of entry.timers.splice(0)) clearTimeout(timer);
     }
     this.finish(entry, cancelledAnswer());
-    const slot = this.slots.find((s) => s.job === entry && !s.retired);
+    const slot = this.slots.find((s) => !s.retired && s.batch?.jobs.includes(entry));
     if (!slot) return;
+    // Read before it starts (it is then skipped) or while it runs (the engine stops).
     Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
     const check = () => {
-      if (slot.job !== entry || slot.retired) return;
-      // A set being built finishes (see overdue); the worker then skips the cancelled review.
+      const batch = slot.batch;
+      if (!batch || slot.retired || this.current(slot, batch).entry !== entry) return;
+      // A set being built finishes (see watch); the worker then skips the cancelled review.
       if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) entry.timers.push(setTimeout(check, this.options.graceMs));
       else this.replace(slot, 'cancelled');
     };
@@ -277,47 +356,60 @@ export class ReviewPool {
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
-    const entry = slot.job;
-    if (slot.retired || !entry || entry.id !== message.id) return;
-    this.finish(entry, fromWire(message.answer));
+    const batch = slot.batch;
+    if (slot.retired || !batch) return;
+    for (const { id, answer } of message.answers) {
+      const entry = batch.jobs.find((j) => j.id === id);
+      if (entry) this.finish(entry, fromWire(answer));
+    }
+    if (!message.done) return;
     this.release(slot);
     // Not before the reply is written: constructing a Worker holds this thread ~10 ms, which the first
     // reply of a cold start waited for (npm run bench -- 60).
     if (this.unstarted > 0) setImmediate(() => this.grow());
   }
 
-  /** The worker is free again (or a fresh one took the slot): give it the next review waiting. */
+  /** The worker is free again (or a fresh one took the slot): it takes its share of the reviews waiting. */
   private release(slot: Slot): void {
-    const entry = slot.job;
-    slot.job = undefined;
-    if (entry) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
-    if (this.closed || slot.retired) return;
-    const next = this.queue.shift();
-    if (next) this.dispatch(slot, next);
+    const batch = slot.batch;
+    slot.batch = undefined;
+    if (batch) {
+      for (const timer of batch.timers.splice(0)) clearTimeout(timer);
+      for (const entry of batch.jobs) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
+    }
+    this.schedule();
   }
 
-  /** Terminates (or buries) a worker, answers its review by failure policy, and starts a replacement. */
+  /**
+   * Terminates (or buries) a worker and starts a replacement. Its current review is answered by failure
+   * policy; the others of its batch (not started, or answered in the worker but not yet sent) wait again.
+   */
   private replace(slot: Slot, reason: ReplaceReason): void {
     if (slot.retired || this.closed) return;
     slot.retired = true;
     void slot.worker.terminate();
     this.replaced.inc({ reason });
-    const entry = slot.job;
+    const batch = slot.batch;
+    slot.batch = undefined;
+    const { entry, index } = batch ? this.current(slot, batch) : { entry: undefined, index: 0 };
     const ordinal = Atomics.load(slot.shared, SLOT.PROGRESS);
     this.logger({ level: 'warn', msg: 'review worker replaced', reason, ...(entry ? { policySet: entry.job.setName, ordinal } : {}) });
-    if (entry) {
-      for (const timer of entry.timers.splice(0)) clearTimeout(timer);
-      if (!entry.settled) {
+    if (batch) {
+      for (const timer of batch.timers.splice(0)) clearTimeout(timer);
+      for (const job of batch.jobs) for (const timer of job.timers.splice(0)) clearTimeout(timer);
+      if (entry && !entry.settled) {
         const stop: StopReason = reason === 'heap' ? 'size' : reason === 'cancelled' ? 'cancelled' : 'deadline';
         this.finish(entry, reason === 'crash' ? failure(500, 'error', 'internal error: the review worker stopped unexpectedly') : this.stoppedAnswer(entry, ordinal, stop));
       }
+      const again = batch.jobs.filter((job, at) => at !== index && !job.settled);
+      if (again.length > 0) this.enqueue(again, true);
+      this.schedule();
     }
-    const index = this.slots.indexOf(slot);
+    const at = this.slots.indexOf(slot);
     const start = () => {
       if (this.closed) return;
-      const fresh = this.spawn();
-      this.slots[index] = fresh;
-      this.release(fresh);
+      this.slots[at] = this.spawn();
+      this.schedule();
     };
     // A worker that never came online (a missing or broken bundle), or died with no review (building a set
     // its heap cannot hold), would do the same at once: its replacement waits a little.

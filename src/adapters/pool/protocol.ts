@@ -13,9 +13,8 @@ export interface SetMessage {
   inputs: readonly ParsedSource[];
 }
 
-/** Main → worker: answer one review against a set version the worker was sent before. */
+/** One review of a ReviewsMessage, against a set version the worker was sent before. */
 export interface ReviewMessage {
-  type: 'review';
   /** Unique per pool; written back in the answer and read from the cancel slot. */
   id: number;
   setName: string;
@@ -23,12 +22,23 @@ export interface ReviewMessage {
   /** The request body, bytes or text (a copy crosses; the worker decodes and parses it). */
   body: ReviewBody;
   maxJsonDepth: number;
-  /** What is left of the review's deadline when it is handed to the worker. */
+  /** What is left of the review's deadline when it is handed to the worker (it keeps counting there). */
   deadlineMs: number;
   maxValueBytes: number;
 }
 
-export type ToWorker = SetMessage | ReviewMessage;
+/**
+ * Main → worker: answer these reviews, in order. Under load the pool hands over the reviews waiting in
+ * one message (a batch) rather than one per hand-off: each hand-off wakes a thread, and waking threads is
+ * what the pool's time went to. The worker claims each review before starting it (SLOT.CLAIMED), so the
+ * pool can take back those not started when one review runs long.
+ */
+export interface ReviewsMessage {
+  type: 'reviews';
+  reviews: ReviewMessage[];
+}
+
+export type ToWorker = SetMessage | ReviewsMessage;
 
 type AdmittedAnswer = Extract<ReviewAnswer, { status: 200 }>;
 
@@ -45,14 +55,27 @@ export interface PackedOutcomes {
   fields: Float64Array;
 }
 
-/** Worker → main: the answer to review `id` (`error`, when present, is a string: Errors lose their class). */
-export interface AnswerMessage {
-  type: 'answer';
+/** One answer of an AnswersMessage (`error`, when present, is a string: Errors lose their class). */
+export interface WireAnsweredReview {
   id: number;
   answer: WireAnswer;
 }
 
-export type FromWorker = AnswerMessage;
+/**
+ * Worker → main: answers to reviews of the batch in progress, gathered while it runs (sent when the batch
+ * ends, or before the next review once FLUSH_MS have passed since the last send). `done`: the batch is
+ * over (every review claimed is answered, in this message or before); the worker takes the next.
+ */
+export interface AnswersMessage {
+  type: 'answers';
+  answers: WireAnsweredReview[];
+  done: boolean;
+}
+
+export type FromWorker = AnswersMessage;
+
+/** How long a worker holds answers it has ready while it goes on with its batch. */
+export const FLUSH_MS = 2;
 
 /**
  * One Int32Array per worker over a SharedArrayBuffer: a busy worker cannot read messages, so progress and
@@ -60,9 +83,15 @@ export type FromWorker = AnswerMessage;
  * `set.mutatingPolicies`, then `set.kyvernoPolicies`), -1 before the first. CANCEL: the id of a review the
  * main thread wants stopped (its client went away, or it was answered while its set was being built).
  * BUILDING: 1 while the worker builds a set version (bounded work the pool does not cut short).
+ * CLAIMED: the index in the batch of the review the worker started last, -1 before the first (the pool
+ * writes -1 as it sends a batch); the worker moves it from i - 1 to i with compareExchange before starting
+ * review i, and the pool takes the reviews not started back by writing REVOKED (exchange: the value it
+ * replaces says which review was the last started).
  */
-export const SLOT = { PROGRESS: 0, CANCEL: 1, BUILDING: 2 } as const;
-export const SHARED_SLOTS = 3;
+export const SLOT = { PROGRESS: 0, CANCEL: 1, BUILDING: 2, CLAIMED: 3 } as const;
+export const SHARED_SLOTS = 4;
+/** SLOT.CLAIMED once the pool has taken back the reviews of the batch not started. */
+export const REVOKED = -2;
 
 /** workerData of a review worker. */
 export interface WorkerData {

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
 import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
-import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WorkerData } from './protocol.js';
+import { FLUSH_MS, SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnsweredReview, type WorkerData } from './protocol.js';
 import { toWire } from './wire.js';
 
 export interface ReviewWorkerOptions {
@@ -45,15 +45,15 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     while (versions.size > KEEP) versions.delete(older.shift()!);
   };
 
-  const review = async (message: ReviewMessage): Promise<ReviewAnswer> => {
+  const review = async (message: ReviewMessage, deadlineMs: number): Promise<ReviewAnswer> => {
     const built = sets.get(message.setName)?.get(message.generation);
     if (built === undefined) return failure(500, 'error', `internal error: policy set ${message.setName} version ${message.generation} was not sent to this worker`);
     if (built instanceof Error) return failure(500, 'error', `internal error: building policy set ${message.setName} in a worker failed: ${built.message}`, { error: built });
-    // Answered already while its set was being built (its deadline passed): nothing left to do.
+    // Answered already (its client left, or its deadline passed while its set was being built): nothing left to do.
     if (Atomics.load(shared, SLOT.CANCEL) === message.id) return failure(503, 'unavailable', 'the review was cancelled before it started');
     Atomics.store(shared, SLOT.PROGRESS, -1);
     return answerReviewBody(message.body, built, message.maxJsonDepth, {
-      deadlineMs: message.deadlineMs,
+      deadlineMs,
       maxValueBytes: message.maxValueBytes,
       isCancelled: () => Atomics.load(shared, SLOT.CANCEL) === message.id,
       onPolicyStart: (ordinal) => Atomics.store(shared, SLOT.PROGRESS, ordinal),
@@ -61,19 +61,41 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
   };
 
   let firstAnswer = true;
-  // One review at a time: the pool sends the next only after this one's answer.
+  const send = (answers: WireAnsweredReview[], done: boolean): void => {
+    if (firstAnswer && answers.length > 0) {
+      firstAnswer = false;
+      options.beforeFirstAnswer?.();
+    }
+    port.postMessage({ type: 'answers', answers, done } satisfies FromWorker);
+  };
+
+  // One batch at a time: the pool sends the next only after this one's `done`.
+  const answerBatch = async (reviews: readonly ReviewMessage[]): Promise<void> => {
+    const receivedAt = performance.now();
+    let ready: WireAnsweredReview[] = [];
+    let sentAt = receivedAt;
+    for (let i = 0; i < reviews.length; i++) {
+      // The pool took back the reviews not started (one before them ran long).
+      if (Atomics.compareExchange(shared, SLOT.CLAIMED, i - 1, i) !== i - 1) break;
+      const now = performance.now();
+      if (ready.length > 0 && now - sentAt >= FLUSH_MS) {
+        send(ready, false);
+        ready = [];
+        sentAt = now;
+      }
+      const message = reviews[i];
+      // The deadline kept counting while the reviews before this one ran.
+      const deadlineMs = Math.max(1, Math.floor(receivedAt + message.deadlineMs - now));
+      const answer = await review(message, deadlineMs)
+        // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
+        .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }));
+      ready.push({ id: message.id, answer: toWire(answer) });
+    }
+    send(ready, true);
+  };
+
   port.on('message', (message: ToWorker) => {
     if (message.type === 'set') return keep(message);
-    void review(message)
-      // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
-      .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }))
-      .then((answer) => {
-        const wire = toWire(answer);
-        if (firstAnswer) {
-          firstAnswer = false;
-          options.beforeFirstAnswer?.();
-        }
-        port.postMessage({ type: 'answer', id: message.id, answer: wire } satisfies FromWorker);
-      });
+    void answerBatch(message.reviews);
   });
 }
