@@ -121,6 +121,8 @@ export class ReviewPool {
   /** The newest version of each set seen, sent to every worker as soon as it is seen (and to new workers). */
   private readonly latest = new Map<string, { generation: number; inputs: Job['inputs'] }>();
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
+  private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
+  private readonly countBatch = this.batches.child();
 
   constructor(private readonly options: PoolOptions) {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`a review pool needs at least one worker, got ${options.workers}`);
@@ -142,12 +144,13 @@ export class ReviewPool {
   /** For `createApp({ reviewer })`. */
   readonly reviewer: Reviewer = (job) => this.review(job);
 
-  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total. */
+  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total. */
   registerMetrics(registry: Registry): void {
     registry.register(new CallbackGauge('amender_workers', 'Review worker threads running.', () => [[{}, this.slots.filter((s) => !s.retired).length]]));
     registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.batch && !s.retired).length]]));
     registry.register(new CallbackGauge('amender_review_queue_length', 'Reviews waiting for a free worker.', () => [[{}, this.queue.length]]));
     registry.register(this.replaced);
+    registry.register(this.batches);
   }
 
   /** Terminates every worker; reviews waiting or in progress are answered 503. */
@@ -275,6 +278,7 @@ export class ReviewPool {
     Atomics.store(slot.shared, SLOT.PROGRESS, -1);
     Atomics.store(slot.shared, SLOT.CLAIMED, -1);
     slot.worker.postMessage({ type: 'reviews', reviews } satisfies ToWorker);
+    this.countBatch.inc();
     // The engine stops a review at its deadline; past the grace period the worker is presumed stuck.
     batch.timers.push(setTimeout(() => this.watch(slot, batch), Math.max(1, firstDue - now) + this.options.graceMs));
     if (jobs.length > 1) batch.timers.push(setTimeout(() => this.takeBack(slot, batch), STEAL_AFTER_MS));

@@ -1,0 +1,81 @@
+/**
+ * The review pool's batches (src/adapters/pool): reviews that arrive together cross to a worker together
+ * and are answered as in-process, and a review running long gives the reviews batched behind it back to
+ * the queue, so that a free worker answers them long before it ends.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReviewPool, workerEntryBeside, type WorkerEntry } from '../../src/adapters/pool/index.js';
+import { createApp } from '../../src/server/index.js';
+import { ROOT } from './built.js';
+import { waitFor } from './bundle.js';
+import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
+
+const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
+/** The same Pod updated, which the CREATE-only label policies do not match: a quick review. */
+const UPDATE_REVIEW = REVIEW.replace('"operation": "CREATE"', '"operation": "UPDATE"');
+
+function post(app: ReturnType<typeof createApp>, body = REVIEW): Promise<Response> {
+  return Promise.resolve(app.app.fetch(new Request('http://x/mutate', { method: 'POST', body, headers: { 'content-type': 'application/json' } })));
+}
+
+/** A review's `uid` made unique, so that each answer can be told from the others. */
+function withUid(body: string, uid: string): string {
+  return body.replace(/"uid": "[^"]*"/, `"uid": "${uid}"`);
+}
+
+let entry: WorkerEntry;
+const pools: ReviewPool[] = [];
+beforeAll(async () => {
+  entry = await workerEntryBeside(import.meta.url);
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+function metric(app: ReturnType<typeof createApp>, name: string): number {
+  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
+}
+
+describe('batches of the review pool', () => {
+  it('hands reviews that arrive together to its worker in fewer messages, each answered as in-process', { timeout: 60_000 }, async () => {
+    const reviews = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 64, entry });
+    pools.push(reviews);
+    const state = refresherState(labelPolicy('labelled', 'labelled', 1));
+    const inProcess = createApp({ policies: () => state });
+    const pooled = createApp({ policies: () => state, reviewer: reviews.reviewer });
+    reviews.registerMetrics(pooled.metrics.registry);
+    const bodies = Array.from({ length: 12 }, (_, i) => withUid(i % 3 === 0 ? UPDATE_REVIEW : REVIEW, `uid-${i}`));
+    const answers = await Promise.all(bodies.map((body) => post(pooled, body)));
+    const expected = await Promise.all(bodies.map((body) => post(inProcess, body)));
+    for (let i = 0; i < bodies.length; i++) {
+      expect(answers[i].status).toBe(200);
+      expect(await answers[i].json()).toEqual(await expected[i].json());
+    }
+    const batches = metric(pooled, 'amender_review_batches_total');
+    expect(batches).toBeGreaterThan(0);
+    expect(batches).toBeLessThan(bodies.length);
+  });
+
+  it('takes back the reviews a batch has not started when one of it runs long', { timeout: 60_000 }, async () => {
+    const reviews = new ReviewPool({ workers: 2, heapMb: 256, graceMs: 200, queueLimit: 64, entry, staggerMs: 0 });
+    pools.push(reviews);
+    // Seconds of review for a CREATE; an UPDATE is not matched and answered at once.
+    const state = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
+    const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
+    reviews.registerMetrics(app.metrics.registry);
+    await waitFor('both workers started', () => metric(app, 'amender_workers') === 2);
+    // Both workers hold the set once each has answered a review.
+    await Promise.all([post(app, UPDATE_REVIEW), post(app, UPDATE_REVIEW)]);
+    const order: string[] = [];
+    // Arriving together, the four are split between the two free workers: the slow review and the first
+    // quick one to one, the two other quick ones to the other.
+    const slow = post(app, withUid(REVIEW, 'slow')).then((r) => (order.push('slow'), r));
+    const quick = [1, 2, 3].map((i) => post(app, withUid(UPDATE_REVIEW, `quick-${i}`)).then((r) => (order.push(`quick-${i}`), r)));
+    for (const answer of await Promise.all(quick)) expect(answer.status).toBe(200);
+    expect(order).not.toContain('slow');
+    expect((await slow).status).toBe(200);
+    expect(order.at(-1)).toBe('slow');
+  });
+});
