@@ -58,6 +58,23 @@ describe('batches of the review pool', () => {
     expect(batches).toBeLessThan(bodies.length);
   });
 
+  it('answers reviews of three versions of a set arriving together (a worker keeps two)', { timeout: 60_000 }, async () => {
+    const reviews = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 64, entry });
+    pools.push(reviews);
+    const apps = [1, 2, 3].map((generation) => {
+      const state = refresherState(labelPolicy(`v${generation}`, `v${generation}`, 1), generation);
+      return createApp({ policies: () => state, reviewer: reviews.reviewer });
+    });
+    // Interleaved, as reviews read before and after two quick reloads would be.
+    const sent = [0, 1, 2, 0, 1, 2].map((v, i) => ({ v, answer: post(apps[v], withUid(REVIEW, `uid-${i}`)) }));
+    for (const { v, answer } of sent) {
+      const reply = await answer;
+      expect(reply.status).toBe(200);
+      const { response } = (await reply.json()) as { response: { patch: string } };
+      expect(Buffer.from(response.patch, 'base64').toString()).toContain(`/metadata/labels/v${v + 1}`);
+    }
+  });
+
   it('takes back the reviews a batch has not started when one of it runs long', { timeout: 60_000 }, async () => {
     const reviews = new ReviewPool({ workers: 2, heapMb: 256, graceMs: 200, queueLimit: 64, entry, staggerMs: 0 });
     pools.push(reviews);

@@ -250,9 +250,26 @@ export class ReviewPool {
     const idle = this.idleSlots();
     for (let i = 0; i < idle.length && this.queue.length > 0; i++) {
       // Each free worker takes its share, so that the reviews of a burst run side by side.
-      this.dispatch(idle[i], this.queue.splice(0, Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)))));
+      this.dispatch(idle[i], this.takeBatch(Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)))));
     }
   };
+
+  /**
+   * Up to `limit` reviews from the head of the queue, in order, of one version per set: the worker keeps
+   * only KEEP_VERSIONS of a set, so a batch spanning more (reloads in quick succession) could find one of
+   * them dropped by the time its review comes.
+   */
+  private takeBatch(limit: number): Job[] {
+    const versions = new Map<string, number>();
+    let count = 0;
+    for (; count < limit && count < this.queue.length; count++) {
+      const { job, generation } = this.queue[count];
+      const seen = versions.get(job.setName);
+      if (seen === undefined) versions.set(job.setName, generation);
+      else if (seen !== generation) break;
+    }
+    return this.queue.splice(0, count);
+  }
 
   /** Sends a batch of reviews to a free worker. */
   private dispatch(slot: Slot, jobs: Job[]): void {
