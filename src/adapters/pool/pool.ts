@@ -8,14 +8,14 @@
  *   pool.registerMetrics(app.metrics.registry);
  *   await pool.close();
  *
- * One batch of reviews per worker at a time. Reviews wait in a bounded queue; once per turn of the event
- * loop (setImmediate) each free worker takes its share of them (at most MAX_BATCH) in one message and
- * answers them in order, so that under load one thread hand-off serves several reviews: waking a thread per
- * review is what the pool's time went to (npm run bench -- 40). A batch that has not ended STEAL_AFTER_MS
- * after it was sent gives the reviews it has not started back to the queue, so a review running long holds
- * up no other review longer than that. A worker
- * gets each set version (`PolicySetState.inputs` and `.generation`) once and builds it itself (a compiled
- * set holds closures that cannot cross threads); a review names the version it was read with.
+ * One batch of reviews per worker at a time. Reviews wait in a bounded queue (queue.ts); once per turn of
+ * the event loop (setImmediate) each free worker takes its share of them (at most MAX_BATCH) in one
+ * message and answers them in order, so that under load one thread hand-off serves several reviews: waking
+ * a thread per review is what the pool's time went to (npm run bench -- 40). A batch that has not ended
+ * STEAL_AFTER_MS after it was sent gives the reviews it has not started back to the queue, so a review
+ * running long holds up the others of its batch no longer than that. A worker gets each set version
+ * (`PolicySetState.inputs` and `.generation`) once and builds it itself (a compiled set holds closures
+ * that cannot cross threads); a review names the version it was read with.
  *
  * The workers start one after the other: one at once (or the one the server's entry started before the
  * server's script, early.ts), the others once its first answer is passed on, when a review has to wait
@@ -38,6 +38,7 @@ import { answerStoppedReview } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import type { WorkerEntry } from './entry.js';
 import { newReviewWorker, takeEarlyWorker } from './early.js';
+import { WaitingReviews } from './queue.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -64,6 +65,7 @@ export type ReplaceReason = 'deadline' | 'heap' | 'cancelled' | 'crash';
 interface Job {
   id: number;
   job: ReviewJob;
+  setName: string;
   set: PolicySet;
   generation: number;
   inputs: NonNullable<ReviewJob['state']['inputs']>;
@@ -73,7 +75,7 @@ interface Job {
   /** Answered already (the client left, or it waited past its deadline); its worker may still be busy. */
   settled: boolean;
   stopListening: () => void;
-  /** The queue's deadline timer, then the cancel grace timer. */
+  /** The grace timers of a cancelled review its worker may still be running. */
   timers: ReturnType<typeof setTimeout>[];
 }
 
@@ -109,7 +111,7 @@ const RESTART_DELAY_MS = 1000;
 
 export class ReviewPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queue = new WaitingReviews<Job>((entry) => this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline')));
   private readonly answerStopped: AnswerStopped;
   private readonly logger: Logger;
   private nextId = 1;
@@ -158,7 +160,7 @@ export class ReviewPool {
     if (this.closed) return;
     this.closed = true;
     const closing = failure(503, 'unavailable', 'the server is shutting down');
-    for (const entry of this.queue.splice(0)) this.finish(entry, closing);
+    for (const entry of this.queue.clear()) this.finish(entry, closing);
     await Promise.all(
       this.slots.map((slot) => {
         slot.retired = true;
@@ -199,6 +201,7 @@ export class ReviewPool {
       const entry: Job = {
         id: this.nextId++,
         job,
+        setName: job.setName,
         set,
         generation,
         inputs,
@@ -209,25 +212,9 @@ export class ReviewPool {
         timers: [],
       };
       job.signal.addEventListener('abort', onAbort, { once: true });
-      this.enqueue([entry], false);
+      this.queue.add([entry]);
       this.schedule();
     });
-  }
-
-  /** Reviews wait for a worker (at the front: reviews taken back from one); past its deadline a review is answered without running. */
-  private enqueue(entries: Job[], front: boolean): void {
-    if (front) this.queue.unshift(...entries);
-    else this.queue.push(...entries);
-    for (const entry of entries) {
-      entry.timers.push(
-        setTimeout(() => {
-          const at = this.queue.indexOf(entry);
-          if (at < 0) return;
-          this.queue.splice(at, 1);
-          this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline'));
-        }, Math.max(0, entry.deadlineAt - performance.now())),
-      );
-    }
   }
 
   private idleSlots(): Slot[] {
@@ -250,26 +237,9 @@ export class ReviewPool {
     const idle = this.idleSlots();
     for (let i = 0; i < idle.length && this.queue.length > 0; i++) {
       // Each free worker takes its share, so that the reviews of a burst run side by side.
-      this.dispatch(idle[i], this.takeBatch(Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)))));
+      this.dispatch(idle[i], this.queue.take(Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)))));
     }
   };
-
-  /**
-   * Up to `limit` reviews from the head of the queue, in order, of one version per set: the worker keeps
-   * only KEEP_VERSIONS of a set, so a batch spanning more (reloads in quick succession) could find one of
-   * them dropped by the time its review comes.
-   */
-  private takeBatch(limit: number): Job[] {
-    const versions = new Map<string, number>();
-    let count = 0;
-    for (; count < limit && count < this.queue.length; count++) {
-      const { job, generation } = this.queue[count];
-      const seen = versions.get(job.setName);
-      if (seen === undefined) versions.set(job.setName, generation);
-      else if (seen !== generation) break;
-    }
-    return this.queue.splice(0, count);
-  }
 
   /** Sends a batch of reviews to a free worker. */
   private dispatch(slot: Slot, jobs: Job[]): void {
@@ -277,11 +247,10 @@ export class ReviewPool {
     const reviews: ReviewMessage[] = [];
     let firstDue = Infinity;
     for (const entry of jobs) {
-      for (const timer of entry.timers.splice(0)) clearTimeout(timer);
-      this.sendVersion(slot, entry.job.setName, entry.generation, entry.inputs);
+      this.sendVersion(slot, entry.setName, entry.generation, entry.inputs);
       reviews.push({
         id: entry.id,
-        setName: entry.job.setName,
+        setName: entry.setName,
         generation: entry.generation,
         body: entry.job.body,
         maxJsonDepth: entry.job.limits.maxJsonDepth,
@@ -338,7 +307,7 @@ export class ReviewPool {
     batch.revokedAt = Atomics.exchange(slot.shared, SLOT.CLAIMED, REVOKED);
     const notStarted = batch.jobs.splice(batch.revokedAt + 1);
     if (notStarted.length === 0) return;
-    this.enqueue(notStarted, true);
+    this.queue.add(notStarted, true);
     this.schedule();
   }
 
@@ -356,11 +325,7 @@ export class ReviewPool {
 
   /** The client went away: answer now, ask the worker to stop, replace it if it does not in time. */
   private abandon(entry: Job): void {
-    const queued = this.queue.indexOf(entry);
-    if (queued >= 0) {
-      this.queue.splice(queued, 1);
-      for (const timer of entry.timers.splice(0)) clearTimeout(timer);
-    }
+    this.queue.remove(entry);
     this.finish(entry, cancelledAnswer());
     const slot = this.slots.find((s) => !s.retired && s.batch?.jobs.includes(entry));
     if (!slot) return;
@@ -423,7 +388,7 @@ export class ReviewPool {
         this.finish(entry, reason === 'crash' ? failure(500, 'error', 'internal error: the review worker stopped unexpectedly') : this.stoppedAnswer(entry, ordinal, stop));
       }
       const again = batch.jobs.filter((job, at) => at !== index && !job.settled);
-      if (again.length > 0) this.enqueue(again, true);
+      if (again.length > 0) this.queue.add(again, true);
       this.schedule();
     }
     const at = this.slots.indexOf(slot);
