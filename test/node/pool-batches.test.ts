@@ -75,6 +75,23 @@ describe('batches of the review pool', () => {
     }
   });
 
+  it('sends an answer before going on to the next review of its batch, which may run long', { timeout: 60_000 }, async () => {
+    const reviews = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 64, entry });
+    pools.push(reviews);
+    const state = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
+    const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
+    reviews.registerMetrics(app.metrics.registry);
+    await post(app, UPDATE_REVIEW); // the worker holds the set
+    // One batch: the quick review, then the slow one.
+    const quick = post(app, withUid(UPDATE_REVIEW, 'quick'));
+    const slow = post(app, withUid(REVIEW, 'slow'));
+    expect((await quick).status).toBe(200);
+    // Its answer came while the worker was still on the slow review.
+    expect(metric(app, 'amender_workers_busy')).toBe(1);
+    expect((await slow).status).toBe(200);
+    expect(metric(app, 'amender_review_batches_total')).toBe(2);
+  });
+
   it('takes back the reviews a batch has not started when one of it runs long', { timeout: 60_000 }, async () => {
     const reviews = new ReviewPool({ workers: 2, heapMb: 256, graceMs: 200, queueLimit: 64, entry, staggerMs: 0 });
     pools.push(reviews);

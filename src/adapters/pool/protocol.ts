@@ -62,9 +62,10 @@ export interface WireAnsweredReview {
 }
 
 /**
- * Worker → main: answers to reviews of the batch in progress, gathered while it runs (sent when the batch
- * ends, or before the next review once FLUSH_MS have passed since the last send). `done`: the batch is
- * over (every review claimed is answered, in this message or before); the worker takes the next.
+ * Worker → main: the answer to a review of the batch in progress, sent as soon as the worker goes on to
+ * the next (which may run long); the last comes with `done`: the batch is over (every review claimed is
+ * answered), the worker takes the next. A batch the pool took back before the worker started any ends
+ * with no answer.
  */
 export interface AnswersMessage {
   type: 'answers';
@@ -73,9 +74,6 @@ export interface AnswersMessage {
 }
 
 export type FromWorker = AnswersMessage;
-
-/** How long a worker holds answers it has ready while it goes on with its batch. */
-export const FLUSH_MS = 2;
 
 /**
  * One Int32Array per worker over a SharedArrayBuffer: a busy worker cannot read messages, so progress and

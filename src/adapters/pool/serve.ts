@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
 import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
-import { FLUSH_MS, SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnsweredReview, type WorkerData } from './protocol.js';
+import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnsweredReview, type WorkerData } from './protocol.js';
 import { toWire } from './wire.js';
 
 export interface ReviewWorkerOptions {
@@ -72,26 +72,21 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
   // One batch at a time: the pool sends the next only after this one's `done`.
   const answerBatch = async (reviews: readonly ReviewMessage[]): Promise<void> => {
     const receivedAt = performance.now();
-    let ready: WireAnsweredReview[] = [];
-    let sentAt = receivedAt;
+    let ready: WireAnsweredReview | undefined;
     for (let i = 0; i < reviews.length; i++) {
       // The pool took back the reviews not started (one before them ran long).
       if (Atomics.compareExchange(shared, SLOT.CLAIMED, i - 1, i) !== i - 1) break;
-      const now = performance.now();
-      if (ready.length > 0 && now - sentAt >= FLUSH_MS) {
-        send(ready, false);
-        ready = [];
-        sentAt = now;
-      }
+      // An answer never waits behind the next review, which may run long; the last goes with `done`.
+      if (ready) send([ready], false);
       const message = reviews[i];
       // The deadline kept counting while the reviews before this one ran.
-      const deadlineMs = Math.max(1, Math.floor(receivedAt + message.deadlineMs - now));
+      const deadlineMs = Math.max(1, Math.floor(receivedAt + message.deadlineMs - performance.now()));
       const answer = await review(message, deadlineMs)
         // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
         .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }));
-      ready.push({ id: message.id, answer: toWire(answer) });
+      ready = { id: message.id, answer: toWire(answer) };
     }
-    send(ready, true);
+    send(ready ? [ready] : [], true);
   };
 
   port.on('message', (message: ToWorker) => {
