@@ -35,6 +35,15 @@ interface LoadFigures {
   p99ms: number;
   requests: number;
   failures: number;
+  /** Reviews per message to a review worker (from /metrics, warm-up included); undefined without a pool. */
+  reviewsPerBatch?: number;
+}
+
+/** The sum of a metric's series in a /metrics text. */
+function metricSum(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
 }
 
 async function load(main: string, env: Record<string, string>, body: string, node: BenchNode): Promise<LoadFigures> {
@@ -46,6 +55,8 @@ async function load(main: string, env: Record<string, string>, body: string, nod
     const before = cpuMicros(server.child.pid!);
     const r = await autocannon({ ...target, ...LOAD });
     const after = cpuMicros(server.child.pid!);
+    const metrics = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+    const batches = metricSum(metrics, 'amender_review_batches_total');
     return {
       requestsPerSecond: r.requests.total / r.duration,
       cpuMicros: before === undefined || after === undefined ? NaN : (after - before) / r.requests.total,
@@ -53,6 +64,7 @@ async function load(main: string, env: Record<string, string>, body: string, nod
       p99ms: r.latency.p99,
       requests: r.requests.total,
       failures: r.non2xx + r.errors + r.timeouts,
+      reviewsPerBatch: batches > 0 ? metricSum(metrics, 'amender_reviews_total') / batches : undefined,
     };
   } finally {
     await server.stop();
@@ -102,7 +114,8 @@ async function runOn(node: BenchNode, servers: { amender: string; trivial: strin
   );
   console.log(
     `cost of isolation (pool vs in-process): throughput ${(pooled.requestsPerSecond / inProcess.requestsPerSecond).toFixed(2)}×, ` +
-      `p99 ${(pooled.p99ms - inProcess.p99ms).toFixed(2)} ms, CPU per request ${(pooled.cpuMicros - inProcess.cpuMicros).toFixed(0)} µs`,
+      `p99 ${(pooled.p99ms - inProcess.p99ms).toFixed(2)} ms, CPU per request ${(pooled.cpuMicros - inProcess.cpuMicros).toFixed(0)} µs; ` +
+      `reviews per message to a worker ${pooled.reviewsPerBatch?.toFixed(2) ?? '—'}`,
   );
 
   const label = `Node server on ${node.label} (review pool)`;
