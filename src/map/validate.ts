@@ -103,18 +103,23 @@ function validateResources(resources: readonly string[], path: FieldPath): Field
   return errs;
 }
 
-/** Only the values no rule may hold (an unknown operation or scope), when the rule's shape is not required. */
-function validateRuleValues(rule: NamedRuleWithOperations, path: FieldPath): FieldError[] {
+/** The values no rule may hold, shape required or not: an unknown operation… */
+function unsupportedOperations(rule: NamedRuleWithOperations, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   rule.operations.forEach((op, i) => {
     if (!OPERATIONS.includes(op)) errs.push(notSupported(path.child('operations').index(i), op, OPERATIONS));
   });
-  if (rule.scope !== undefined && !SCOPES.includes(rule.scope)) errs.push(notSupported(path.child('scope'), rule.scope, SCOPES));
   return errs;
 }
 
+/** …or an unknown scope. */
+function unsupportedScope(rule: NamedRuleWithOperations, path: FieldPath): FieldError[] {
+  return rule.scope !== undefined && !SCOPES.includes(rule.scope) ? [notSupported(path.child('scope'), rule.scope, SCOPES)] : [];
+}
+
 function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
-  if (!options.ruleShape) return validateRuleValues(rule, path);
+  // Without the rule's shape required, only the values no rule may hold.
+  if (!options.ruleShape) return [...unsupportedOperations(rule, path), ...unsupportedScope(rule, path)];
   const errs: FieldError[] = [];
   const names = new Set<string>();
   rule.resourceNames.forEach((name, i) => {
@@ -126,9 +131,7 @@ function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, optio
   if (rule.operations.length > 1 && hasWildcard(rule.operations)) {
     errs.push(invalid(path.child('operations'), rule.operations, "if '*' is present, must not specify other operations"));
   }
-  rule.operations.forEach((op, i) => {
-    if (!OPERATIONS.includes(op)) errs.push(notSupported(path.child('operations').index(i), op, OPERATIONS));
-  });
+  errs.push(...unsupportedOperations(rule, path));
   if (rule.apiGroups.length === 0) errs.push(required(path.child('apiGroups')));
   if (rule.apiGroups.length > 1 && hasWildcard(rule.apiGroups)) {
     errs.push(invalid(path.child('apiGroups'), rule.apiGroups, "if '*' is present, must not specify other API groups"));
@@ -141,7 +144,7 @@ function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, optio
     if (v === '') errs.push(required(path.child('apiVersions').index(i)));
   });
   errs.push(...validateResources(rule.resources, path.child('resources')));
-  if (rule.scope !== undefined && !SCOPES.includes(rule.scope)) errs.push(notSupported(path.child('scope'), rule.scope, SCOPES));
+  errs.push(...unsupportedScope(rule, path));
   return errs;
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/json/index.js';
 import { compileKyvernoPolicy } from '../../src/kyverno/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { jmesPathOf, parsePath, selfPathExpression } from '../../src/kyverno/validation/self-path.js';
+import { jmesPathOf, parsePath, selfPathExpression } from '../../src/kyverno/context/self-path.js';
 
 const PODS = { any: [{ resources: { kinds: ['Pod'] } }] };
 

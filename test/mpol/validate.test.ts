@@ -63,6 +63,20 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
     expect(io.stderr).toContain('MutatingPolicy/mutate-existing-only: spec.evaluation.admission.enabled: false: the policy never runs at admission');
   });
 
+  it('still refuses an unknown operation or scope in a rule whose shape is not required, in that order', async () => {
+    const spec = '  matchConstraints: {resourceRules: [{operations: [CREATE, PATCH], scope: Everywhere}]}\n';
+    const io = fakeIO({ 'p.yaml': policy('bad-values', spec) });
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
+    const rule = 'MutatingPolicy/bad-values: spec.matchConstraints.resourceRules[0]';
+    const operation = `${rule}.operations[1]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"`;
+    const scope = `${rule}.scope: Unsupported value: "Everywhere": supported values: "*", "Cluster", "Namespaced"`;
+    expect(io.stderr).toContain(operation);
+    expect(io.stderr).toContain(scope);
+    expect(io.stderr.indexOf(operation)).toBeLessThan(io.stderr.indexOf(scope));
+    // No groups, versions or resources are required of it.
+    expect(io.stderr).not.toMatch(/Required value/);
+  });
+
   it('runs an accepted policy whose rule names no operations or versions on nothing', async () => {
     const labelling = policy('no-operations', `${PODS}  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}'}}]\n`);
     const io = fakeIO({ 'p.yaml': labelling, 'pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: x}\nspec: {containers: [{name: c, image: nginx}]}\n' });

@@ -13,8 +13,8 @@
  *   value is inserted as is and anything else as compact Go-style JSON;
  * - `{{- expr }}` (shallow) is the same insertion (Kyverno escapes its `{{`, which amounts to ours);
  * - `\{{ … }}` is an escape: left alone, and `\{{` becomes `{{` at the end (in the policy's own text);
- * - `{{@}}` is the value at the same place in `request.object` (the string's path minus its first two
- *   segments, and minus everything up to `foreach`);
+ * - `{{@}}` is the value at "the same place" in `request.object` (or `target` when the context has one),
+ *   as ./self-path.ts writes it from the string's path;
  * - for DELETE requests `request.object` in an expression reads `request.oldObject`;
  * - an expression that fails (unknown key in a bare field access, unknown function, syntax…) is an error.
  *
@@ -22,11 +22,12 @@
  * are counted against its size bound.
  */
 import { isReviewAborted } from '../../guard/index.js';
-import type { JsonValue } from '../../json/index.js';
+import { hasOwn, type JsonValue } from '../../json/index.js';
 import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
+import { selfPathExpression, selfPathPrefix, traversalPath } from './self-path.js';
 import { applyPlan, GENERAL, NOTHING, planOf } from './substitution-plan.js';
 import { findVariables, replaceFirst, variableExpression } from './variable-syntax.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
@@ -185,27 +186,14 @@ function unmark(text: string, kept: readonly string[]): string {
 
 function resolve(expression: string, path: readonly string[], scope: SubstitutionScope): JsonValue {
   let query = expression;
-  if (query === '@') query = atPath(path);
+  // Kyverno asks whether `target` resolves; a top-level key resolves exactly when the context has it.
+  if (query === '@') query = selfPathExpression(traversalPath(path), selfPathPrefix(hasOwn(scope.ctx.data, 'target')));
   if (scope.isDelete) query = query.replaceAll('request.object', 'request.oldObject');
   try {
     return scope.ctx.query(query);
   } catch (error) {
     if (isReviewAborted(error)) throw error;
-    throw new KyvernoRuleError(`failed to resolve ${expression} at /${path.join('/')}: ${messageOf(error)}`);
+    // `{{@}}` is reported by the expression it stood for, as Kyverno does.
+    throw new KyvernoRuleError(`failed to resolve ${expression === '@' ? query : expression} at /${path.join('/')}: ${messageOf(error)}`);
   }
 }
-
-/** `{{@}}`: the JMESPath of the same place in request.object. */
-function atPath(path: readonly string[]): string {
-  const foreach = path.lastIndexOf('foreach');
-  const rest = path.slice(foreach + 1).slice(2);
-  let out = 'request.object';
-  for (const segment of rest) {
-    if (/^\d+$/.test(segment)) out += `[${segment}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) out += `.${segment}`;
-    else out += `.${JSON.stringify(segment)}`;
-  }
-  return out;
-}
-
-

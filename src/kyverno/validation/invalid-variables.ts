@@ -20,7 +20,7 @@ import { substituteReferences } from '../context/references.js';
 import { messageOf } from '../errors.js';
 import { allowedVariablesOf, type AllowedVariables } from './allowed-variables.js';
 import { selectionHasVariables } from './rule-checks.js';
-import { selfPathExpression, traversalPath } from './self-path.js';
+import { selfPathExpression, selfPathPrefix, traversalPath } from '../context/self-path.js';
 
 export interface VariableProblem {
   /** Index of the rule in `spec.rules`. */
@@ -187,7 +187,7 @@ export function stringFault(text: string, segments: readonly (string | number)[]
       if (shallow) variable = variable.slice(1).trim();
       if (variable === '@') {
         const path = traversalPath(segments);
-        variable = selfPathExpression(path, allowed.check('target') === undefined ? 'target' : 'request.object');
+        variable = selfPathExpression(path, selfPathPrefix(allowed.check('target') === undefined));
       }
       const fault = allowed.check(variable);
       if (fault) {
