@@ -17,6 +17,7 @@ const FILES = [
   'mutation/dispatcher.yaml',
   'mutation/jsonpatch.yaml',
   'mutation/plugin.yaml',
+  'mutation/objects.yaml',
   'integration/e2e.yaml',
   'integration/integration.yaml',
 ];
