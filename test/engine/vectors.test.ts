@@ -20,6 +20,7 @@ const FILES = [
   'mutation/objects.yaml',
   'integration/e2e.yaml',
   'integration/integration.yaml',
+  'integration/integration-v1beta1.yaml',
   'integration/excluded.yaml',
 ];
 
