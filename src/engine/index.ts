@@ -21,7 +21,8 @@
  *
  * Order: MutatingAdmissionPolicies by name, their bindings by name, params by namespace/name; then Kyverno
  * ClusterPolicies by name and Policies by namespace/name, starting from the MAP result. A MAP denial stops
- * the pipeline. DELETE (and, for MAP, the admission-policy resources) are never mutated.
+ * the pipeline. DELETE (and, for MAP, the admission-policy resources and the authentication and
+ * authorization reviews kube-apiserver excludes from every policy) are never mutated.
  *
  * matchPolicy Equivalent: rules match against `request.kind`/`resource` as received (the API server
  * converts the object to the version the webhook's own rules name; see src/map/equivalence.ts).

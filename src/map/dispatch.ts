@@ -144,6 +144,26 @@ function traceRecord(origin: TraceOrigin, result: InvocationTrace['result'], det
   return t;
 }
 
+/**
+ * The group/resources kube-apiserver never hands to an admission policy (its
+ * pkg/kubeapiserver/admission/exclusion `Excluded()`, skipped by the policy plugin's Dispatch before any
+ * hook): the non-persisted authentication and authorization reviews, which a policy must not be able to
+ * break. Every version and subresource, as the list names group/resource only. Kyverno's MutatingPolicies
+ * are not run by kube-apiserver, so the list is not theirs (Kyverno filters by its own resourceFilters).
+ */
+const EXCLUDED_RESOURCES = new Set([
+  'authentication.k8s.io/selfsubjectreviews',
+  'authentication.k8s.io/tokenreviews',
+  'authorization.k8s.io/localsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+  'authorization.k8s.io/subjectaccessreviews',
+]);
+
+function isExcludedResource(resource: AdmissionRequest['resource']): boolean {
+  return EXCLUDED_RESOURCES.has(`${resource.group}/${resource.resource}`);
+}
+
 /** §0: only CREATE, UPDATE and CONNECT, and never the admission-policy resources themselves. */
 export function isMutableRequest(request: AdmissionRequest): boolean {
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE' && request.operation !== 'CONNECT') return false;
@@ -280,10 +300,12 @@ class Dispatcher {
     const attr = matchAttributes(this.request);
     const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces };
     const invocations: Invocation[] = [];
+    const excluded = isExcludedResource(this.request.resource);
     for (let ordinal = 0; ordinal < policies.length; ordinal++) {
       const bound = policies[ordinal];
       const { policy } = bound;
       if (bound.bindings.length === 0 || !policy.matchConstraints) continue;
+      if (excluded && bound.kyverno === undefined) continue;
       // A NamespacedMutatingPolicy acts only on requests in its own namespace.
       if (bound.kyverno?.namespace !== undefined && bound.kyverno.namespace !== attr.namespace) continue;
       const m = matchResources(policy.matchConstraints, attr, matcher);

@@ -17,8 +17,11 @@ const FILES = [
   'mutation/dispatcher.yaml',
   'mutation/jsonpatch.yaml',
   'mutation/plugin.yaml',
+  'mutation/objects.yaml',
   'integration/e2e.yaml',
   'integration/integration.yaml',
+  'integration/integration-v1beta1.yaml',
+  'integration/excluded.yaml',
 ];
 
 function request(v: any): AdmissionRequest {

@@ -12,7 +12,7 @@ import { createApp, fixedPolicySet } from '../../src/server/index.js';
 import { loadVectors } from '../map/helpers.js';
 import { VECTOR_BUILD_OPTIONS, documents, dropPath, normalize } from '../fixtures/map-vectors.js';
 
-const FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
+const FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'mutation/objects.yaml', 'integration/e2e.yaml', 'integration/integration.yaml', 'integration/integration-v1beta1.yaml', 'integration/excluded.yaml'];
 
 function review(v: any) {
   const r = v.request;
