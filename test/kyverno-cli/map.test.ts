@@ -54,7 +54,7 @@ describe('MutatingAdmissionPolicies in kyverno-test.yaml', () => {
 });
 
 describe('label-selected params, in a test written here', () => {
-  const policy = (selector: string, expression: string) => `apiVersion: admissionregistration.k8s.io/v1
+  const policy = (selector: string, expression: string, notFound = 'Allow') => `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata: {name: count-params}
 spec:
@@ -68,7 +68,7 @@ kind: MutatingAdmissionPolicyBinding
 metadata: {name: by-label}
 spec:
   policyName: count-params
-  paramRef: {namespace: default, selector: {matchLabels: {${selector}}}, parameterNotFoundAction: Allow}
+  paramRef: {namespace: default, selector: {matchLabels: {${selector}}}, parameterNotFoundAction: ${notFound}}
 `;
   const PARAMS = ['b', 'a']
     .map((n) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${n}, namespace: default, labels: {type: p}}\ndata: {v: "${n}"}\n`)
@@ -100,10 +100,10 @@ results:
     expect(io.stdout).toContain('Test Summary: 1 tests passed and 0 tests failed');
   });
 
-  it('runs the policy once without params when the selector selects none (a cluster would not run it)', async () => {
+  it('runs the policy once without params when the selector selects none, even under Deny (a cluster would deny the request)', async () => {
     const io = fakeIO({
       't/kyverno-test.yaml': TEST,
-      't/policy.yaml': policy('type: none', 'Object{metadata: Object.metadata{labels: {"ran": "yes"}}}'),
+      't/policy.yaml': policy('type: none', 'Object{metadata: Object.metadata{labels: {"ran": "yes"}}}', 'Deny'),
       't/params.yaml': PARAMS,
       't/pod.yaml': pod(''),
       't/patched.yaml': pod('ran: "yes"'),

@@ -77,7 +77,9 @@ export function bindAsKyvernoCli(bound: BoundPolicy, requestNamespace: string, p
     const ref = binding.paramRef;
     // A kind no source knows, or no paramKind: left to dispatch, which reports it as a cluster does.
     if (!ref?.selector || !paramKind || 'error' in paramKind) return binding;
-    const resolved = resolveParams(paramKind, binding, requestNamespace, params);
+    // Selecting none is no error to Kyverno's CLI (whatever parameterNotFoundAction says): it runs without params.
+    const { parameterNotFoundAction: _action, ...lookup } = ref;
+    const resolved = resolveParams(paramKind, { ...binding, paramRef: lookup }, requestNamespace, params);
     if ('error' in resolved) return binding;
     const found = resolved.params.flatMap((p) => (p.declared && p.param ? [p.param] : []));
     if (found.length === 0) {
