@@ -9,6 +9,8 @@
  *      compilePolicy(policy, { schemas }): CompiledPolicy             the CEL programs of a policy
  *      builtinScope(group, kind), isBuiltinGroup(group)            scope of the kinds a paramKind may name
  *      ParamSource                                                 where params are looked up (the set's objects)
+ *      resolveParamKind, resolveParams                             which params a binding selects (what dispatch
+ *        invokes with; `amender test` reshapes them as Kyverno's CLI passes them)
  *
  * 2. Dispatch one admission request through the bound policies of a set:
  *
@@ -26,7 +28,7 @@ export { decodePolicy } from './decode.js';
 export { defaultPolicy } from './defaults.js';
 export { validatePolicy, type PolicyValidationOptions } from './validate.js';
 export { builtinScope, isBuiltinGroup, type Scope } from './builtin-kinds.js';
-export type { ParamObject, ParamSource } from './params.js';
+export { resolveParamKind, resolveParams, type InvocationParam, type ParamObject, type ParamSource, type ResolvedParamKind } from './params.js';
 export { dispatch, type BoundPolicy, type PolicyProgram, type DispatchContext, type DispatchResult, type InvocationTrace } from './dispatch.js';
 export { NO_EQUIVALENTS } from './equivalence.js';
 export { internalError, type PolicyError } from './errors.js';

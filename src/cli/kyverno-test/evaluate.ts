@@ -9,9 +9,12 @@
 import type { AdmissionRequest, Operation } from '../../admission/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { evaluate } from '../../engine/index.js';
+import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard } from '../../guard/index.js';
 import { runKyvernoPolicies, type CompiledKyvernoPolicy, type KyvernoRuleOutcome } from '../../kyverno/index.js';
+import { dispatch, NO_EQUIVALENTS, type InvocationTrace } from '../../map/index.js';
 import type { PolicySet } from '../../policyset/index.js';
 import { reviewForResource } from '../resource-review.js';
+import { bindAsKyvernoCli } from './map-binding.js';
 import { ruleValuesFor, valuesFor, type ValuesSpec } from './values.js';
 
 export interface RequestInfo {
@@ -152,20 +155,40 @@ export interface MapUnderTest {
   name: string;
   set: PolicySet;
   failurePolicy: 'Fail' | 'Ignore';
-  /** Whether a binding names it (a cluster runs no unbound policy). */
-  bound: boolean;
+  /** The test's objects (params, Namespaces) in file order: the order of a label-selected params list. */
+  documents: readonly JsonObject[];
 }
 
 const MAP_STATUS: Record<string, 'applied' | 'skipped' | 'error'> = { mutated: 'applied', unchanged: 'applied', skipped: 'skipped', error: 'error' };
 
 /**
- * One MutatingAdmissionPolicy on the resource, through Amender's engine (`evaluate`): one result named
- * after the policy, as the Kyverno CLI reports it — pass when it ran (changed or not), skip when its
- * matchConditions were false, error when an invocation failed; no response at all when nothing matched.
- * Params are evaluated once each, as a cluster does.
+ * One MutatingAdmissionPolicy on the resource, through Amender's MAP engine (`dispatch`), bound as
+ * Kyverno's CLI binds it (map-binding.ts: an unbound policy as if bound, label-selected params as one
+ * list): one result named after the policy, as the Kyverno CLI reports it — pass when it ran (changed or
+ * not), skip when its matchConditions were false, error when an invocation failed; no response at all
+ * when nothing matched.
  */
 export async function evaluateMap(map: MapUnderTest, resource: JsonObject, options: EvaluateOptions): Promise<PolicyResponse | undefined> {
-  return evaluateCelPolicy(map, 'MutatingAdmissionPolicy', resource, options);
+  const bound = map.set.mutatingPolicies.find((b) => !b.kyverno && b.policy.name === map.name);
+  if (!bound) return undefined;
+  return evaluateCelPolicy(map, 'MutatingAdmissionPolicy', resource, options, (request) => {
+    const cli = bindAsKyvernoCli(bound, request.namespace ?? '', map.set.objects, map.documents);
+    const result = dispatch([cli.policy], request, {
+      params: cli.params,
+      namespaces: (name) => map.set.objects.namespace(name) ?? valuesNamespace(options, name),
+      equivalence: NO_EQUIVALENTS,
+      // The bounds `evaluate` gives a review (the webhook's defaults).
+      guard: new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES }),
+    });
+    if (result.abort) return { allowed: false, object: null, traces: result.traces };
+    return { allowed: result.errors.length === 0, object: result.object, traces: result.traces };
+  });
+}
+
+/** A namespace of the values (its labels), for namespaceSelector and namespaceObject. */
+function valuesNamespace(options: EvaluateOptions, name: string): JsonObject | undefined {
+  const labels = options.values.namespaceLabels.get(name);
+  return labels ? { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } : undefined;
 }
 
 /** A Kyverno MutatingPolicy / NamespacedMutatingPolicy of a test, in a policy set of its own. */
@@ -190,13 +213,26 @@ export async function evaluateMutatingPolicy(mpol: MutatingPolicyUnderTest, reso
   return { policy: { name: mpol.name, kind: mpol.kind, id: `${mpol.kind}/${mpol.name}`, failurePolicy: mpol.failurePolicy }, rules: [], patched: resource, operation };
 }
 
+/** What a CEL policy did to one request: its traces and, when allowed, the object it left. */
+interface CelRun {
+  allowed: boolean;
+  object: JsonValue | null;
+  traces: readonly InvocationTrace[];
+}
+
+/** A Kyverno MutatingPolicy runs as the webhook runs it (`evaluate`); its traces are its outcomes. */
+async function runInSet(set: PolicySet, request: AdmissionRequest, options: EvaluateOptions): Promise<CelRun> {
+  const result = await evaluate(set, request, { namespaceLookup: (name) => valuesNamespace(options, name) });
+  return { allowed: result.allowed, object: result.allowed ? result.object : null, traces: result.outcomes.filter((o) => o.engine === 'MutatingPolicy') };
+}
+
 async function evaluateCelPolicy(
   map: { name: string; set: PolicySet; failurePolicy: 'Fail' | 'Ignore' },
   kind: 'MutatingAdmissionPolicy' | 'MutatingPolicy' | 'NamespacedMutatingPolicy',
   resource: JsonObject,
   options: EvaluateOptions,
+  run: (request: AdmissionRequest) => CelRun | Promise<CelRun> = (request) => runInSet(map.set, request, options),
 ): Promise<PolicyResponse | undefined> {
-  const engine = kind === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicy' : 'MutatingPolicy';
   const values = valuesFor(options.values, map.name, metaString(resource, 'name'), options.setValues);
   const operation = operationOf(values, options.operation);
   const review = reviewForResource({
@@ -209,21 +245,16 @@ async function evaluateCelPolicy(
   });
   const request = review.request as unknown as AdmissionRequest;
   applySubresource(request, options.values);
-  const result = await evaluate(map.set, request, {
-    namespaceLookup: (name) => {
-      const labels = options.values.namespaceLabels.get(name);
-      return labels ? { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } : undefined;
-    },
-  });
-  const traces = result.outcomes.filter((o) => o.engine === engine);
+  const result = await run(request);
+  const traces = result.traces;
   if (traces.length === 0) return undefined;
   const statuses = traces.map((t) => MAP_STATUS[t.result]);
   const status = statuses.includes('error') ? 'error' : statuses.includes('applied') ? 'applied' : 'skipped';
-  const message = traces.map((t) => `${engine === 'MutatingPolicy' ? `pass ${t.pass}` : t.binding ? `binding ${t.binding}` : 'no binding'}${t.param ? ` param ${t.param.namespace ? `${t.param.namespace}/` : ''}${t.param.name}` : ''}: ${t.result}${t.detail ? ` (${t.detail})` : ''}`).join('; ');
+  const message = traces.map((t) => `${kind !== 'MutatingAdmissionPolicy' ? `pass ${t.pass}` : t.binding ? `binding ${t.binding}` : 'no binding'}${t.param ? ` param ${t.param.namespace ? `${t.param.namespace}/` : ''}${t.param.name}` : ''}: ${t.result}${t.detail ? ` (${t.detail})` : ''}`).join('; ');
   const patched = result.allowed && isJsonObject(result.object) ? result.object : resource;
   return {
     policy: { name: map.name, kind, id: `${kind}/${map.name}`, failurePolicy: map.failurePolicy },
-    rules: [{ rule: map.name, status, message, durationMs: result.outcomes.reduce((sum, o) => sum + o.durationMs, 0) }],
+    rules: [{ rule: map.name, status, message, durationMs: traces.reduce((sum, o) => sum + (o.durationMs ?? 0), 0) }],
     patched,
     operation,
   };

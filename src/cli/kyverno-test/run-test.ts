@@ -107,6 +107,7 @@ function isTestPolicy(d: SourceDocument): boolean {
 /**
  * The test's MutatingAdmissionPolicies in file order, each in a set of its own with its bindings and
  * every object that is not a policy (params, Namespaces, CRDs), so each runs alone as the CLI runs it.
+ * Notes say where Kyverno's CLI binds it otherwise than a cluster, as `amender test` then does.
  */
 function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: readonly SourceDocument[], log: string[]): MapUnderTest[] {
   const docs: SourceDocument[] = loaded.parsed.flatMap((p) => p.documents);
@@ -126,15 +127,18 @@ function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: reado
       const spec = getOwn(b.value, 'spec') as JsonObject;
       const ref = getOwn(spec, 'paramRef');
       if (isJsonObject(ref) && getOwn(ref, 'selector') !== undefined) {
-        log.push(`  note: binding ${docName(b.value)} selects params by label: each param is evaluated on its own, as in a cluster (Kyverno's CLI passes them all as one list)`);
+        log.push(
+          `  note: binding ${docName(b.value)} selects params by label: they are passed together as one params.items list, in file order, as Kyverno's CLI passes them (a cluster evaluates the policy once per param)`,
+        );
       }
     }
     if (bindings.length === 0) {
-      log.push(`  note: MutatingAdmissionPolicy ${name} has no binding: a cluster never runs it, and neither does Amender (Kyverno's CLI applies it as if bound)`);
+      log.push(`  note: MutatingAdmissionPolicy ${name} has no binding: it runs as if bound, as in Kyverno's CLI (a cluster never runs an unbound policy)`);
     }
     const spec = getOwn(doc.value, 'spec');
     const failurePolicy = isJsonObject(spec) && getOwn(spec, 'failurePolicy') === 'Ignore' ? 'Ignore' : 'Fail';
-    out.push({ name, set: buildPolicySet([doc, ...bindings, ...namespaces, ...shared]), failurePolicy, bound: bindings.length > 0 });
+    const objects = [...namespaces, ...shared];
+    out.push({ name, set: buildPolicySet([doc, ...bindings, ...objects]), failurePolicy, documents: objects.map((d) => d.value) });
   }
   return out;
 }
@@ -212,9 +216,6 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
     const kind = String(getOwn(doc, 'kind'));
     if (!NOT_RUN_KINDS.test(kind) || invalidPolicies.has(docName(doc))) continue;
     invalidPolicies.set(docName(doc), { reason: 'Not run', message: `${kind} ${docName(doc)}: amender test runs Kyverno ClusterPolicy/Policy mutate rules and MutatingAdmissionPolicies only` });
-  }
-  for (const m of maps) {
-    if (!m.bound) invalidPolicies.set(m.name, { reason: 'No binding', message: `MutatingAdmissionPolicy ${m.name} has no binding: a cluster never runs it (Kyverno's CLI applies it as if bound)` });
   }
   if (mpols.length > 0 && policies.length > 0) {
     log.push('  note: Kyverno MutatingPolicies run before the ClusterPolicies/Policies, as in Amender\'s webhook (Kyverno\'s CLI runs them after)');
