@@ -24,7 +24,7 @@ import { expectedAnswer, type Expected } from './helpers/review-oracle.js';
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
 /** Cases per seed, and the seeds: fixed, so a failure reproduces from its seed and case number. */
 const CASES_PER_SEED = 700;
-const SEEDS = [0x5eed1, 0x5eed2, 0x5eed3, 0x5eed4];
+const SEEDS = process.env.FUZZ_SEEDS ? process.env.FUZZ_SEEDS.split(',').map(Number) : [0x5eed1, 0x5eed2, 0x5eed3, 0x5eed4];
 
 const KYVERNO_FIXTURES = join(ROOT, 'test/fixtures/kyverno');
 
@@ -169,7 +169,8 @@ describe('fuzzed reviews through the app', () => {
 
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
-    const { set } = await loadPolicies(['bundled', join(ROOT, 'bench/fixtures/policies-50'), ...kyvernoPolicyFiles()], nodeCliIO());
+    const echo = join(ROOT, 'test/reliability/helpers/echo-policies.yaml');
+    const { set } = await loadPolicies(['bundled', join(ROOT, 'bench/fixtures/policies-50'), ...kyvernoPolicyFiles(), echo], nodeCliIO());
     expect(set.problems).toEqual([]);
     app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: (r) => logs.push(r) }).app;
     seeds = seedReviews();

@@ -47,7 +47,7 @@ class RawText {
 
 const RAW_NUMBERS = ['1e400', '-1e400', '-0', '-0.0', '9007199254740993', '1.0', '1e3', '2.50', '0.1', '-9223372036854775809', '18446744073709551616', '1E-400', '5e-324', '1e-7', '123456789012345678901234567890'];
 const RAW_STRINGS = ['"\\ud800"', '"\\udfff\\ud800x"', '"a\\u0000b"', '"\\u2028\\u2029"', '"\\ufeff"', '"\\ud83d\\ude00"', '"\\/\\b\\f\\n\\r\\t"', '"\\u0000"', '"{{ request.object }}"', '"$(x)"', '"=(a)"'];
-const KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', '\ud800', 'a\u0000b', '~1/', '$ref', 'length', '0', '-1', 'metadata', 'name', 'labels', 'spec', 'containers'];
+const KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', '\ud800', 'a\u0000b', '~1/', '$ref', 'length', '0', '-1', 'metadata', 'name', 'labels', 'spec', 'containers', 'k'.repeat(5000)];
 /** Pollution attempts: if any of these reached a prototype, `({}).polluted` would be defined. */
 const PROTO_BOMB = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}';
 
@@ -144,7 +144,7 @@ function mutateTree(rng: Prng, raw: RawText, root: unknown, limits: MutationLimi
     if (rng.chance(0.4)) {
       const node = request[path[1]];
       if (node && typeof node === 'object') {
-        const keys = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+        const keys: (string | number)[] = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
         if (keys.length > 0) path.push(rng.pick(keys));
       }
     }
@@ -257,7 +257,7 @@ export function fuzzCase(rng: Prng, seeds: readonly Obj[], limits: MutationLimit
     tree = next;
     steps.push(what);
   }
-  let body = UTF8.encode(raw.render(tree));
+  let body: Uint8Array = UTF8.encode(raw.render(tree));
   if (rng.chance(0.2)) {
     const [bytes, what] = mutateBytes(rng, body);
     body = bytes;
