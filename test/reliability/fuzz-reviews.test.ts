@@ -15,7 +15,10 @@ import { parse as parseYaml } from 'yaml';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
 import { applyPatch, type Operation } from '../../src/jsonpatch/index.js';
+import { buildPolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, type LogRecord } from '../../src/server/index.js';
+import { VECTOR_BUILD_OPTIONS, documents } from '../fixtures/map-vectors.js';
+import { loadVectors } from '../map/helpers.js';
 import { ROOT } from '../node/built.js';
 import { Prng } from './helpers/prng.js';
 import { fuzzCase, type FuzzCase, type Obj } from './helpers/review-mutations.js';
@@ -24,6 +27,9 @@ import { expectedAnswer, type Expected } from './helpers/review-oracle.js';
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
 /** Cases per seed, and the seeds: fixed, so a failure reproduces from its seed and case number. */
 const CASES_PER_SEED = 700;
+/** Mutations of each MAP vector's review (about 100 vectors, each with its own policy set). */
+const CASES_PER_VECTOR = Number(process.env.FUZZ_PER_VECTOR ?? 8);
+const MAP_VECTOR_FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
 const SEEDS = process.env.FUZZ_SEEDS ? process.env.FUZZ_SEEDS.split(',').map(Number) : [0x5eed1, 0x5eed2, 0x5eed3, 0x5eed4];
 
 const KYVERNO_FIXTURES = join(ROOT, 'test/fixtures/kyverno');
@@ -159,66 +165,115 @@ function prototypeSnapshot(): string {
   return [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype].map(describeProto).join('\n');
 }
 
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+async function send(app: Fetch, body: Uint8Array): Promise<Answer> {
+  const started = performance.now();
+  const res = await app(new Request('http://amender.test/mutate', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+  const text = await res.text();
+  return { status: res.status, contentType: res.headers.get('content-type'), text, ms: performance.now() - started };
+}
+
+/** What a sweep saw: answers by status and kind, and the first lines of each failing case. */
+interface Tally {
+  seen: Record<string, number>;
+  failures: string[];
+}
+
+/** Sends one case (twice, for determinism), checks the answer and counts it; a failure is collected, not thrown. */
+async function sweepCase(app: Fetch, label: string, body: Uint8Array, tally: Tally): Promise<void> {
+  const expected = expectedAnswer(body, LIMITS);
+  try {
+    const first = await send(app, body);
+    const kind = first.status !== 200 ? String(first.status) : first.text.includes('"patch":') ? 'patched' : first.text.includes('"allowed":false') ? 'denied' : 'allowed';
+    tally.seen[kind] = (tally.seen[kind] ?? 0) + 1;
+    checkAnswer(label, expected, first);
+    // Determinism, unless the deadline decided (how far a review got before it is timing, not input).
+    if (!first.text.includes('deadline exceeded')) {
+      const second = await send(app, body);
+      expect(`${second.status} ${second.text}`, `${label}: a second answer differs`).toBe(`${first.status} ${first.text}`);
+    }
+  } catch (err) {
+    tally.failures.push(String((err as Error).message).split('\n').slice(0, 4).join('\n'));
+  }
+}
+
+/** No failing case; every kind of answer reached (valid and invalid reviews, patches). */
+function expectClean(tally: Tally, cases: number): void {
+  expect(tally.failures.slice(0, 20).join('\n\n'), `${tally.failures.length} failing cases`).toBe('');
+  const shown = JSON.stringify(tally.seen);
+  const valid = (tally.seen.patched ?? 0) + (tally.seen.allowed ?? 0) + (tally.seen.denied ?? 0);
+  expect(valid, shown).toBeGreaterThan(cases / 10);
+  expect(tally.seen['400'] ?? 0, shown).toBeGreaterThan(cases / 10);
+  expect(tally.seen.patched ?? 0, shown).toBeGreaterThan(cases / 20);
+}
+
+const logs: LogRecord[] = [];
+const logger = (r: LogRecord) => logs.push(r);
+const before = prototypeSnapshot();
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeAll(() => {
+  process.on('unhandledRejection', onUnhandled);
+});
+afterAll(() => {
+  process.off('unhandledRejection', onUnhandled);
+});
+
 describe('fuzzed reviews through the app', () => {
-  let app: { fetch: (request: Request) => Response | Promise<Response> };
-  const logs: LogRecord[] = [];
+  let app: Fetch;
   let seeds: Obj[];
-  const before = prototypeSnapshot();
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onUnhandled);
     const echo = join(ROOT, 'test/reliability/helpers/echo-policies.yaml');
     const { set } = await loadPolicies(['bundled', join(ROOT, 'bench/fixtures/policies-50'), ...kyvernoPolicyFiles(), echo], nodeCliIO());
     expect(set.problems).toEqual([]);
-    app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: (r) => logs.push(r) }).app;
+    app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger }).app.fetch;
     seeds = seedReviews();
   });
-  afterAll(() => {
-    process.off('unhandledRejection', onUnhandled);
-  });
-
-  async function send(body: Uint8Array): Promise<Answer> {
-    const started = performance.now();
-    const res = await app.fetch(new Request('http://amender.test/mutate', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
-    const text = await res.text();
-    return { status: res.status, contentType: res.headers.get('content-type'), text, ms: performance.now() - started };
-  }
 
   it.each(SEEDS.map((seed) => [seed]))(`answers ${CASES_PER_SEED} mutated reviews of seed %i as the oracle says, the same twice`, async (seed) => {
     const rng = new Prng(seed);
-    const seen: Record<string, number> = {};
-    // Every failing case is collected (the first lines of each), so one run shows them all.
-    const failures: string[] = [];
+    const tally: Tally = { seen: {}, failures: [] };
     for (let i = 0; i < CASES_PER_SEED; i++) {
       const c: FuzzCase = fuzzCase(rng, seeds, LIMITS);
-      const label = `seed ${seed} case ${i}: ${c.name}`;
-      const expected = expectedAnswer(c.body, LIMITS);
-      try {
-        const first = await send(c.body);
-        seen[first.status] = (seen[first.status] ?? 0) + 1;
-        const kind = first.status !== 200 ? '' : first.text.includes('"patch":') ? 'patched' : first.text.includes('"allowed":false') ? 'denied' : 'allowed';
-        if (kind) seen[kind] = (seen[kind] ?? 0) + 1;
-        checkAnswer(label, expected, first);
-        // Determinism, unless the deadline decided (how far a review got before it is timing, not input).
-        if (!first.text.includes('deadline exceeded')) {
-          const second = await send(c.body);
-          expect(`${second.status} ${second.text}`, `${label}: a second answer differs`).toBe(`${first.status} ${first.text}`);
+      await sweepCase(app, `seed ${seed} case ${i}: ${c.name}`, c.body, tally);
+    }
+    expectClean(tally, CASES_PER_SEED);
+  }, 120_000);
+});
+
+/** A MAP vector's request as the API server would send it (as test/server/vectors.test.ts builds it). */
+function vectorReview(v: Obj): Obj {
+  const r = v.request;
+  const request: Obj = { uid: `vector-${v.name}`, kind: r.kind, resource: r.resource, operation: r.operation, userInfo: r.userInfo ?? {}, object: r.object ?? null, oldObject: r.oldObject ?? null, dryRun: r.dryRun ?? false };
+  for (const k of ['subResource', 'name', 'namespace']) if (r[k] !== undefined) request[k] = r[k];
+  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
+}
+
+describe('fuzzed reviews of the MAP vectors, each through its own policy set', () => {
+  it(`answers ${CASES_PER_VECTOR} mutations of each vector's review as the oracle says, the same twice`, async () => {
+    const rng = new Prng(0x5eed5);
+    const tally: Tally = { seen: {}, failures: [] };
+    let cases = 0;
+    for (const file of MAP_VECTOR_FILES) {
+      for (const v of loadVectors(file)) {
+        const set = buildPolicySet(documents(v), VECTOR_BUILD_OPTIONS);
+        const app = createApp({ policies: fixedPolicySet(set, v.name), limits: LIMITS, logger }).app.fetch;
+        const seed = [vectorReview(v)];
+        for (let i = 0; i < CASES_PER_VECTOR; i++, cases++) {
+          const c = fuzzCase(rng, seed, LIMITS);
+          await sweepCase(app, `${file} ${v.name} case ${i}: ${c.name}`, c.body, tally);
         }
-      } catch (err) {
-        failures.push(String((err as Error).message).split('\n').slice(0, 4).join('\n'));
       }
     }
-    expect(failures.slice(0, 20).join('\n\n')).toBe('');
-    // The sweep reaches both sides of the validation, not only one.
-    expect(seen[200] ?? 0, JSON.stringify(seen)).toBeGreaterThan(CASES_PER_SEED / 10);
-    expect(seen[400] ?? 0, JSON.stringify(seen)).toBeGreaterThan(CASES_PER_SEED / 10);
-    expect(seen.patched ?? 0, JSON.stringify(seen)).toBeGreaterThan(CASES_PER_SEED / 20);
-    console.log(seed, JSON.stringify(seen));
+    expectClean(tally, cases);
   }, 120_000);
+});
 
+describe('after the sweeps', () => {
   it('logged no error and no unhandled rejection, and left every prototype as it was', () => {
+    expect(logs.length).toBeGreaterThan(0);
     expect(logs.filter((l) => l.level === 'error' || Number(l.status) >= 500)).toEqual([]);
     expect(unhandled).toEqual([]);
     expect(prototypeSnapshot()).toBe(before);

@@ -192,7 +192,13 @@ function mutateTree(rng: Prng, raw: RawText, root: unknown, limits: MutationLimi
       return [replaceAt(root, path.slice(0, -1), renamed), `rename ${where} to ${JSON.stringify(name)}`];
     }
     case 5: {
-      if (key === 'operation') return [replaceAt(root, path, rng.pick(OPERATIONS)), `operation ${where}`];
+      if (key === 'operation' && path.length === 2) return [replaceAt(root, path, rng.pick(OPERATIONS)), `operation ${where}`];
+      // The other document of the request in the place of this one: an oldObject on CREATE, an UPDATE whose
+      // oldObject is its object, a DELETE that still carries its object.
+      if ((key === 'oldObject' || key === 'object') && path.length === 2) {
+        const other = parent[key === 'object' ? 'oldObject' : 'object'];
+        return [replaceAt(root, path, structuredClone(other ?? null)), `${where} copied from its sibling`];
+      }
       break;
     }
     default:
