@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { LambdaRequest } from '../../src/adapters/lambda-request.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
 import { applyPatch, type Operation } from '../../src/jsonpatch/index.js';
@@ -167,11 +168,28 @@ function prototypeSnapshot(): string {
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
-async function send(app: Fetch, body: Uint8Array): Promise<Answer> {
+/**
+ * POSTs a body to /mutate: bytes as the Node server and Workers hold them, or text as the Lambda adapter
+ * holds a plain event body (a LambdaRequest, whose text the route takes without encoding it).
+ */
+async function send(app: Fetch, body: Uint8Array | string): Promise<Answer> {
   const started = performance.now();
-  const res = await app(new Request('http://amender.test/mutate', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+  const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+  const request = typeof body === 'string' ? (new LambdaRequest('https://amender.test/mutate', init) as unknown as Request) : new Request('http://amender.test/mutate', init);
+  const res = await app(request);
   const text = await res.text();
   return { status: res.status, contentType: res.headers.get('content-type'), text, ms: performance.now() - started };
+}
+
+const UTF8_KEEPING_BOM = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body's text, as a client would put it in a plain event body; undefined when it is not UTF-8. */
+function asText(body: Uint8Array): string | undefined {
+  try {
+    return UTF8_KEEPING_BOM.decode(body);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a sweep saw: answers by status and kind, and the first lines of each failing case. */
@@ -192,6 +210,12 @@ async function sweepCase(app: Fetch, label: string, body: Uint8Array, tally: Tal
     if (!first.text.includes('deadline exceeded')) {
       const second = await send(app, body);
       expect(`${second.status} ${second.text}`, `${label}: a second answer differs`).toBe(`${first.status} ${first.text}`);
+      // The same body given as text (a Lambda event's plain body, its BOM kept) gets the same answer.
+      const text = asText(body);
+      if (text !== undefined) {
+        const third = await send(app, text);
+        expect(`${third.status} ${third.text}`, `${label}: the answer to the body as text differs`).toBe(`${first.status} ${first.text}`);
+      }
     }
   } catch (err) {
     tally.failures.push(String((err as Error).message).split('\n').slice(0, 4).join('\n'));
