@@ -28,6 +28,13 @@ import { expectedAnswer, type Expected } from './helpers/review-oracle.js';
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
 /** Cases per seed, and the seeds: fixed, so a failure reproduces from its seed and case number. */
 const CASES_PER_SEED = 700;
+/** What the seeded sweep must have done at least once (words of the cases' names). */
+const HOSTILE_KINDS = [
+  'retype request.uid to', 'delete request.kind', 'operation request.operation', 'retype request.object to', 'oldObject copied from its sibling',
+  'a string of', 'levels of nesting', '100000 items', '1e400', '-0', '9007199254740993', '"\\ud800', '"a\\u0000b"', '__proto__', 'constructor', 'prototype',
+  'duplicate key', 'duplicate item', 'rename', 'truncated at', 'trailing', 'a BOM', 'two BOMs', 'a NUL byte', 'bytes ff', 'bytes ed a0 80', 'a tiny body', 'a bit flipped',
+];
+
 /** Mutations of each MAP vector's review (about 100 vectors, each with its own policy set). */
 const CASES_PER_VECTOR = Number(process.env.FUZZ_PER_VECTOR ?? 8);
 const MAP_VECTOR_FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
@@ -247,6 +254,7 @@ afterAll(() => {
 describe('fuzzed reviews through the app', () => {
   let app: Fetch;
   let seeds: Obj[];
+  const names: string[] = [];
 
   beforeAll(async () => {
     const echo = join(ROOT, 'test/reliability/helpers/echo-policies.yaml');
@@ -261,10 +269,17 @@ describe('fuzzed reviews through the app', () => {
     const tally: Tally = { seen: {}, failures: [] };
     for (let i = 0; i < CASES_PER_SEED; i++) {
       const c: FuzzCase = fuzzCase(rng, seeds, LIMITS);
+      names.push(c.name);
       await sweepCase(app, `seed ${seed} case ${i}: ${c.name}`, c.body, tally);
     }
     expectClean(tally, CASES_PER_SEED);
   }, 120_000);
+
+  it('swept every kind of hostile input the brief lists', () => {
+    const all = names.join('\n');
+    const missing = HOSTILE_KINDS.filter((kind) => !all.includes(kind));
+    expect(missing).toEqual([]);
+  });
 });
 
 /** A MAP vector's request as the API server would send it (as test/server/vectors.test.ts builds it). */

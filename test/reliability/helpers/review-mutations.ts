@@ -26,15 +26,29 @@ export interface MutationLimits {
  */
 class RawText {
   private readonly raws: string[] = [];
+  private readonly labels: string[] = [];
 
-  value(raw: string): string {
+  /** A marker for `raw`; `label` names it in a case's name (default: its start). */
+  value(raw: string, label = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw): string {
     this.raws.push(raw);
+    this.labels.push(label);
     return `\u0001R${this.raws.length - 1}\u0001`;
+  }
+
+  /** How a case's name shows `value`: a raw text by its label. */
+  shown(value: unknown): string {
+    if (typeof value === 'string') {
+      const m = /^\u0001R(\d+)\u0001$/.exec(value);
+      if (m) return this.labels[Number(m[1])];
+      return value.length > 30 ? `a string of ${value.length} characters` : JSON.stringify(value);
+    }
+    return Array.isArray(value) ? `array[${value.length}]` : value === null ? 'null' : typeof value;
   }
 
   /** A member key standing for raw `"key":value` text (its own value in the tree is ignored). */
   member(raw: string): string {
     this.raws.push(raw);
+    this.labels.push('a member');
     return `\u0001M${this.raws.length - 1}\u0001`;
   }
 
@@ -115,9 +129,16 @@ function randomValue(rng: Prng, raw: RawText, original: unknown, depth: number, 
     case 10: return raw.value(rng.pick(RAW_STRINGS));
     case 11: return raw.value(PROTO_BOMB);
     // Just inside or just past the depth limit, counting the levels above the landing place.
-    case 12: return raw.value(nested(Math.max(1, limits.maxJsonDepth - depth + rng.pick([-1, 0, 1])), rng.chance(0.5)));
+    case 12: {
+      const levels = Math.max(1, limits.maxJsonDepth - depth + rng.pick([-1, 0, 1]));
+      return raw.value(nested(levels, rng.chance(0.5)), `${levels} levels of nesting at depth ${depth}`);
+    }
     case 13: return rng.chance(0.1) ? 'x'.repeat(rng.pick([100_000, limits.maxBodyBytes + 10])) : 'y'.repeat(rng.int(5000));
-    case 14: return rng.chance(0.1) ? raw.value(`[${Array(100_000).fill(rng.pick(['0', '""', '{}', 'null', '"a"'])).join(',')}]`) : Array(rng.int(50)).fill(original ?? 1);
+    case 14: {
+      if (!rng.chance(0.1)) return Array(rng.int(50)).fill(original ?? 1);
+      const item = rng.pick(['0', '""', '{}', 'null', '"a"']);
+      return raw.value(`[${Array(100_000).fill(item).join(',')}]`, `100000 items ${item}`);
+    }
     case 15: return Array.isArray(original) ? [...original, ...original] : original;
     case 16: return typeof original === 'string' ? original + rng.pick(['\u0000', '\ud800', '\uffff', '/', '~', '{{', '*', '\n']) : -0;
     default: return raw.value(`{${rng.pick(KEYS.map((k) => JSON.stringify(k)))}:${rng.pick(['1', '"v"', 'null', '{}', '[]'])}}`);
@@ -166,10 +187,12 @@ function mutateTree(rng: Prng, raw: RawText, root: unknown, limits: MutationLimi
     case 1: {
       // A duplicate key, before or after the member it repeats (JSON.parse keeps the last).
       if (!exists || Array.isArray(parent)) break;
-      const value = rng.chance(0.5) ? JSON.stringify(node) : raw.render(randomValue(rng, raw, node, path.length, limits));
+      const other = rng.chance(0.5) ? undefined : randomValue(rng, raw, node, path.length, limits);
+      const value = other === undefined ? JSON.stringify(node) : raw.render(other);
       const first = rng.chance(0.5);
       const member = raw.member(`${JSON.stringify(key)}:${value ?? 'null'}`);
-      return [replaceAt(root, path.slice(0, -1), withMember(parent, member, null, first)), `duplicate key ${where} (${first ? 'first' : 'last'})`];
+      const what = other === undefined ? 'the same value' : raw.shown(other);
+      return [replaceAt(root, path.slice(0, -1), withMember(parent, member, null, first)), `duplicate key ${where} with ${what} (${first ? 'first' : 'last'})`];
     }
     case 2: {
       if (!exists || !Array.isArray(parent)) break;
@@ -181,15 +204,16 @@ function mutateTree(rng: Prng, raw: RawText, root: unknown, limits: MutationLimi
       const target = node && typeof node === 'object' && !Array.isArray(node) ? node : parent;
       if (!target || typeof target !== 'object' || Array.isArray(target)) break;
       const name = rng.pick(KEYS);
-      put(target, name, randomValue(rng, raw, undefined, path.length + 1, limits));
-      return [root, `add ${JSON.stringify(name)} under ${where}`];
+      const value = randomValue(rng, raw, undefined, path.length + 1, limits);
+      put(target, name, value);
+      return [root, `add ${JSON.stringify(name.slice(0, 30))} = ${raw.shown(value)} under ${where}`];
     }
     case 4: {
       if (!exists || Array.isArray(parent)) break;
       const name = rng.pick(KEYS);
       const renamed: Obj = {};
       for (const k of Object.keys(parent)) put(renamed, k === key ? name : k, parent[k]);
-      return [replaceAt(root, path.slice(0, -1), renamed), `rename ${where} to ${JSON.stringify(name)}`];
+      return [replaceAt(root, path.slice(0, -1), renamed), `rename ${where} to ${JSON.stringify(name.slice(0, 30))}`];
     }
     case 5: {
       if (key === 'operation' && path.length === 2) return [replaceAt(root, path, rng.pick(OPERATIONS)), `operation ${where}`];
@@ -205,8 +229,7 @@ function mutateTree(rng: Prng, raw: RawText, root: unknown, limits: MutationLimi
       break;
   }
   const value = randomValue(rng, raw, node, path.length, limits);
-  const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 30)) : Array.isArray(value) ? `array[${value.length}]` : typeof value;
-  return [replaceAt(root, path, value), `retype ${where} to ${shown}`];
+  return [replaceAt(root, path, value), `retype ${where} to ${raw.shown(value)}`];
 }
 
 const UTF8 = new TextEncoder();
