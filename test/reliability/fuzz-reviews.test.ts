@@ -1,12 +1,16 @@
 /**
- * A seeded, bounded fuzz sweep of the review path, in-process through the public app (createApp) with the
- * bundled policies, the 50-policy bench set and the Kyverno fixture policies: thousands of structural and
- * byte-level mutations of real reviews (helpers/review-mutations.ts). Each answer is checked against an
- * oracle written from the README (helpers/review-oracle.ts): a valid review gets a 200 AdmissionReview
- * with its uid whose patch applies to its object and leaves a JSON object; an invalid one a 400 Status
- * with a short message saying what was wrong; a body over the limit 413. Never a 500 (no fault is
- * injected here), never a throw, never a reply later than the review deadline plus a second. The same
- * body gets the same answer twice, and no prototype is touched by the sweep.
+ * A seeded, bounded fuzz sweep of the review path, in-process through the public app (createApp):
+ * structural and byte-level mutations of real reviews (helpers/review-mutations.ts), 2,800 against one set
+ * (the bundled policies, the 50-policy bench set, the Kyverno fixture policies and echo policies that carry
+ * the review's values into the patch) and about 770 against the MAP vectors, each vector's review through
+ * its own set. Each answer is checked against an oracle written from the README (helpers/review-oracle.ts):
+ * a valid review gets a 200 AdmissionReview with its uid, whose patch applies to its object and leaves a
+ * JSON object; an invalid one a 400 Status with a short message saying what was wrong; a body over the
+ * limit 413. Never a 500 (no fault is injected here), never a throw, never a reply later than the review
+ * deadline plus a second. The same body gets the same answer twice, and again given as text (a Lambda
+ * event's plain body); no prototype is touched by the sweep.
+ *
+ * Fixed seeds: a failure names its seed and case. FUZZ_SEEDS=1,2,3 (and FUZZ_PER_VECTOR=n) sweep more.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +30,7 @@ import { fuzzCase, type FuzzCase, type Obj } from './helpers/review-mutations.js
 import { expectedAnswer, type Expected } from './helpers/review-oracle.js';
 
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
-/** Cases per seed, and the seeds: fixed, so a failure reproduces from its seed and case number. */
+/** Cases per seed of the main sweep. */
 const CASES_PER_SEED = 700;
 /** What the seeded sweep must have done at least once (words of the cases' names). */
 const HOSTILE_KINDS = [
@@ -38,6 +42,7 @@ const HOSTILE_KINDS = [
 /** Mutations of each MAP vector's review (about 100 vectors, each with its own policy set). */
 const CASES_PER_VECTOR = Number(process.env.FUZZ_PER_VECTOR ?? 8);
 const MAP_VECTOR_FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
+/** The main sweep's seeds: fixed, so a failure reproduces from its seed and case number. */
 const SEEDS = process.env.FUZZ_SEEDS ? process.env.FUZZ_SEEDS.split(',').map(Number) : [0x5eed1, 0x5eed2, 0x5eed3, 0x5eed4];
 
 const KYVERNO_FIXTURES = join(ROOT, 'test/fixtures/kyverno');
