@@ -53,6 +53,15 @@ function describe(value: JsonValue | undefined): string {
   return `the ${typeof value} ${JSON.stringify(value)}`;
 }
 
+/**
+ * A key of the review (userInfo.extra's) in a field path: as it is when short and plain, else quoted and
+ * cut, so a message stays short and unambiguous whatever the key (a 1 MiB key, a dot, a newline).
+ */
+function shownKey(key: string): string {
+  if (key.length > 0 && key.length <= 60 && !/[\u0000-\u001f\u007f"\\[\]]/.test(key)) return key;
+  return JSON.stringify(key.length > 60 ? key.slice(0, 60) + '…' : key);
+}
+
 function fail(path: string, expected: string, got: JsonValue | undefined, uid?: string): never {
   throw new ReviewValidationError(`${path}: expected ${expected}, got ${describe(got)}`, uid);
 }
@@ -184,7 +193,7 @@ class FieldReader {
     if (extra) {
       const out: JsonObject = {};
       for (const name of Object.keys(extra.obj)) {
-        const values = extra.stringList(name);
+        const values = extra.stringList(name, shownKey(name));
         if (values !== undefined) setOwn(out, name, values);
       }
       info.extra = out as Record<string, string[]>;
@@ -192,12 +201,13 @@ class FieldReader {
     return info;
   }
 
-  stringList(key: string): string[] | undefined {
+  /** `shown`: the key as a message names it (see shownKey). */
+  stringList(key: string, shown = key): string[] | undefined {
     const v = getOwn(this.obj, key);
     if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v)) this.fail(key, 'a list of strings', v);
+    if (!Array.isArray(v)) this.fail(shown, 'a list of strings', v);
     v.forEach((item, i) => {
-      if (typeof item !== 'string') this.fail(`${key}[${i}]`, 'a string', item);
+      if (typeof item !== 'string') this.fail(`${shown}[${i}]`, 'a string', item);
     });
     return v as string[];
   }

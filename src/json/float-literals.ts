@@ -12,6 +12,14 @@ export function markFloatLiteral(container: object, key: string | number): void 
   keys.add(key);
 }
 
+/**
+ * Forgets a mark: a duplicate key's later value replaces the earlier one (last wins, as in Go's decoder
+ * and JSON.parse), and with it the earlier value's literal form.
+ */
+export function unmarkFloatLiteral(container: object, key: string | number): void {
+  floatKeys.get(container)?.delete(key);
+}
+
 /** True when some member of `container` is marked (one lookup that spares a walk over its members). */
 export function hasFloatLiterals(container: object): boolean {
   return floatKeys.has(container);

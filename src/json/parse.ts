@@ -1,5 +1,5 @@
-import { markFloatLiteral } from './float-literals.js';
-import { setOwn } from './own.js';
+import { markFloatLiteral, unmarkFloatLiteral } from './float-literals.js';
+import { hasOwn, setOwn } from './own.js';
 import type { JsonArray, JsonObject, JsonValue } from './types.js';
 
 export interface ParseJsonOptions {
@@ -184,6 +184,8 @@ class ExactParser {
       const key = this.string();
       this.skipWhitespace();
       if (this.text[this.pos++] !== ':') this.fail("Expected ':'");
+      // A repeated key: its last value wins, typed by its own literal, not the one it replaces.
+      if (hasOwn(out, key)) unmarkFloatLiteral(out, key);
       setOwn(out, key, this.value(out, key));
       this.skipWhitespace();
       const sep = this.text[this.pos++];

@@ -75,6 +75,14 @@ describe('validateReview', () => {
     expect(errorOf(review(createRequest({ userInfo: { groups: ['a', 2] } })))).toBe(
       'request.userInfo.groups[1]: expected a string, got the number 2',
     );
+    expect(errorOf(review(createRequest({ userInfo: { extra: { 'example.com/scopes': 'a' } } })))).toBe(
+      'request.userInfo.extra.example.com/scopes: expected a list of strings, got the string "a"',
+    );
+    // A key of the review is quoted when it is not plain, and cut when long: the message stays short.
+    expect(errorOf(review(createRequest({ userInfo: { extra: { 'a\nb': [1] } } })))).toBe('request.userInfo.extra."a\\nb"[0]: expected a string, got the number 1');
+    expect(errorOf(review(createRequest({ userInfo: { extra: { ['k'.repeat(1_000_000)]: 5 } } })))).toBe(
+      `request.userInfo.extra."${'k'.repeat(60)}…": expected a list of strings, got the number 5`,
+    );
     expect(errorOf(review(createRequest({ requestKind: { group: '', version: '', kind: 'Pod' } })))).toBe(
       'request.requestKind.version: expected a non-empty string, got the string ""',
     );

@@ -18,6 +18,14 @@ describe('parseJson', () => {
     expect(isFloatLiteral(doc.l, 1)).toBe(true);
   });
 
+  it('types a repeated key by its last value, as it keeps that value', () => {
+    const doc = parseJson('{"a":1.0,"a":2,"b":2,"b":1.0,"c":1.0,"c":3.0}') as any;
+    expect(doc).toEqual({ a: 2, b: 1, c: 3 });
+    expect(isFloatLiteral(doc, 'a')).toBe(false);
+    expect(isFloatLiteral(doc, 'b')).toBe(true);
+    expect(isFloatLiteral(doc, 'c')).toBe(true);
+  });
+
   it('ignores number-like text inside strings', () => {
     const doc = parseJson('{"s":"1.0","t":"a\\"1.0"}') as any;
     expect(doc).toEqual({ s: '1.0', t: 'a"1.0' });
