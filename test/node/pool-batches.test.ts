@@ -75,7 +75,7 @@ describe('batches of the review pool', () => {
     }
   });
 
-  it('sends an answer before going on to the next review of its batch, which may run long', { timeout: 60_000 }, async () => {
+  it('sends the answers it holds while a later review of its batch runs long', { timeout: 60_000 }, async () => {
     const reviews = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 64, entry });
     pools.push(reviews);
     const state = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));

@@ -62,10 +62,9 @@ export interface WireAnsweredReview {
 }
 
 /**
- * Worker → main: the answer to a review of the batch in progress, sent as soon as the worker goes on to
- * the next (which may run long); the last comes with `done`: the batch is over (every review claimed is
- * answered), the worker takes the next. A batch the pool took back before the worker started any ends
- * with no answer.
+ * Worker → main: answers to reviews of the batch in progress, held by the worker for at most 2 ms
+ * (serve.ts); the last come with `done`: the batch is over (every review claimed is answered), the worker
+ * takes the next. A batch the pool took back before the worker started any ends with no answer.
  */
 export interface AnswersMessage {
   type: 'answers';

@@ -17,6 +17,9 @@ export interface ReviewWorkerOptions {
   beforeFirstAnswer?: () => void;
 }
 
+/** How long a worker holds answers ready while it goes on with its batch. */
+const HOLD_MS = 2;
+
 /** Set versions kept per set name: the newest two, plus one an older request asked for. */
 const KEEP = 2;
 
@@ -45,7 +48,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     while (versions.size > KEEP) versions.delete(older.shift()!);
   };
 
-  const review = async (message: ReviewMessage, deadlineMs: number): Promise<ReviewAnswer> => {
+  const review = async (message: ReviewMessage, deadlineMs: number, onCheck: () => void): Promise<ReviewAnswer> => {
     const built = sets.get(message.setName)?.get(message.generation);
     if (built === undefined) return failure(500, 'error', `internal error: policy set ${message.setName} version ${message.generation} was not sent to this worker`);
     if (built instanceof Error) return failure(500, 'error', `internal error: building policy set ${message.setName} in a worker failed: ${built.message}`, { error: built });
@@ -55,7 +58,11 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     return answerReviewBody(message.body, built, message.maxJsonDepth, {
       deadlineMs,
       maxValueBytes: message.maxValueBytes,
-      isCancelled: () => Atomics.load(shared, SLOT.CANCEL) === message.id,
+      // The engine asks at every coarse step and every few thousand loop turns: answers held then go out.
+      isCancelled: () => {
+        onCheck();
+        return Atomics.load(shared, SLOT.CANCEL) === message.id;
+      },
       onPolicyStart: (ordinal) => Atomics.store(shared, SLOT.PROGRESS, ordinal),
     });
   };
@@ -69,24 +76,33 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     port.postMessage({ type: 'answers', answers, done } satisfies FromWorker);
   };
 
-  // One batch at a time: the pool sends the next only after this one's `done`.
+  // One batch at a time: the pool sends the next only after this one's `done`. Answers ready are held and
+  // go together (each message wakes the main thread's loop), but never longer than HOLD_MS: before the next
+  // review starts, and while it runs (the engine's guard checks), answers held that long are sent, so a
+  // review that runs long does not hold those before it.
   const answerBatch = async (reviews: readonly ReviewMessage[]): Promise<void> => {
     const receivedAt = performance.now();
-    let ready: WireAnsweredReview | undefined;
+    let held: WireAnsweredReview[] = [];
+    let heldSince = 0;
+    const sendHeld = (): void => {
+      if (held.length === 0 || performance.now() - heldSince < HOLD_MS) return;
+      send(held, false);
+      held = [];
+    };
     for (let i = 0; i < reviews.length; i++) {
       // The pool took back the reviews not started (one before them ran long).
       if (Atomics.compareExchange(shared, SLOT.CLAIMED, i - 1, i) !== i - 1) break;
-      // An answer never waits behind the next review, which may run long; the last goes with `done`.
-      if (ready) send([ready], false);
+      sendHeld();
       const message = reviews[i];
       // The deadline kept counting while the reviews before this one ran.
       const deadlineMs = Math.max(1, Math.floor(receivedAt + message.deadlineMs - performance.now()));
-      const answer = await review(message, deadlineMs)
+      const answer = await review(message, deadlineMs, sendHeld)
         // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
         .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }));
-      ready = { id: message.id, answer: toWire(answer) };
+      if (held.length === 0) heldSince = performance.now();
+      held.push({ id: message.id, answer: toWire(answer) });
     }
-    send(ready ? [ready] : [], true);
+    send(held, true);
   };
 
   port.on('message', (message: ToWorker) => {
