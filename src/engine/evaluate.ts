@@ -5,7 +5,7 @@
  * bounds the whole pipeline: its deadline, cancellation and value-size bound.
  */
 import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
-import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewAborted, ReviewGuard } from '../guard/index.js';
+import { defaultReviewGuard, ReviewAborted, type ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { checkJsonSize, createPatch, type Operation } from '../jsonpatch/index.js';
 import { dispatch, type InvocationTrace, NO_EQUIVALENTS } from '../map/index.js';
@@ -150,7 +150,7 @@ function lostMutations(
  * answers HTTP 500 and the webhook's own failurePolicy in the cluster decides.
  */
 export async function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): Promise<EngineResult> {
-  const guard = options.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
+  const guard = options.guard ?? defaultReviewGuard();
   const progress = new Progress();
   try {
     return await evaluateUnsafe(set, request, options, guard, progress);

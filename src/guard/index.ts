@@ -112,6 +112,11 @@ export class ReviewGuard {
   }
 }
 
+/** A fresh guard with the webhook's default bounds (a review given no guard of its own). */
+export function defaultReviewGuard(): ReviewGuard {
+  return new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
+}
+
 /** A guard that never trips (unit tests of one module; never on a review path). */
 export const UNBOUNDED_GUARD: ReviewGuard = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: Number.MAX_SAFE_INTEGER });
 

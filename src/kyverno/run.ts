@@ -13,7 +13,7 @@
  * answered by its failurePolicy too.
  */
 import type { AdmissionRequest } from '../admission/index.js';
-import { boundMessage, DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard, type AbortReason } from '../guard/index.js';
+import { boundMessage, defaultReviewGuard, type AbortReason, type ReviewGuard } from '../guard/index.js';
 import { isJsonObject, shallowCopyObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { StrategicMergeCache } from '../schema/index.js';
 import { JsonContext, type QueryFn } from './context/context.js';
@@ -126,7 +126,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') {
     return { object: original, changed: false, policies: [], warnings: [] };
   }
-  const guard = input.guard ?? new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES });
+  const guard = input.guard ?? defaultReviewGuard();
   const needImages = usesImages(policies);
   // The review's size memo (./measure.ts); the strategic merges hand it the sizes their normalizing walks found.
   const sizes = new Map<object, number>();

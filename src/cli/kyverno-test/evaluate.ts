@@ -9,7 +9,7 @@
 import type { AdmissionRequest, Operation } from '../../admission/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { evaluate } from '../../engine/index.js';
-import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard } from '../../guard/index.js';
+import { defaultReviewGuard } from '../../guard/index.js';
 import { runKyvernoPolicies, type CompiledKyvernoPolicy, type KyvernoRuleOutcome } from '../../kyverno/index.js';
 import { dispatch, NO_EQUIVALENTS, type InvocationTrace } from '../../map/index.js';
 import type { PolicySet } from '../../policyset/index.js';
@@ -178,7 +178,7 @@ export async function evaluateMap(map: MapUnderTest, resource: JsonObject, optio
       namespaces: (name) => map.set.objects.namespace(name) ?? valuesNamespace(options, name),
       equivalence: NO_EQUIVALENTS,
       // The bounds `evaluate` gives a review (the webhook's defaults).
-      guard: new ReviewGuard({ deadlineMs: DEFAULT_REVIEW_DEADLINE_MS, maxValueBytes: DEFAULT_MAX_VALUE_BYTES }),
+      guard: defaultReviewGuard(),
     });
     if (result.abort) return { allowed: false, object: null, traces: result.traces };
     return { allowed: result.errors.length === 0, object: result.object, traces: result.traces };
