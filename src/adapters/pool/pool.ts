@@ -191,9 +191,13 @@ export class ReviewPool {
     if (job.signal.aborted) return Promise.resolve(cancelledAnswer());
     // A new version: every worker builds it now, before a review for it reaches that worker.
     this.prepare(job.setName, job.state);
-    if (this.unstarted > 0 && this.queue.length >= this.idleSlots().length) this.grow();
+    let idle = this.idleSlots().length;
+    if (this.unstarted > 0 && this.queue.length >= idle) {
+      this.grow();
+      idle = this.idleSlots().length;
+    }
     // What the free workers take at the end of this turn does not count against the limit.
-    if (this.queue.length >= this.options.queueLimit + this.idleSlots().length * MAX_BATCH) {
+    if (this.queue.length >= this.options.queueLimit + idle * MAX_BATCH) {
       return Promise.resolve(failure(503, 'unavailable', `all ${this.slots.length} review workers are busy and ${this.queue.length} reviews are waiting`));
     }
     return new Promise<ReviewAnswer>((resolve) => {
@@ -359,10 +363,7 @@ export class ReviewPool {
   private release(slot: Slot): void {
     const batch = slot.batch;
     slot.batch = undefined;
-    if (batch) {
-      for (const timer of batch.timers.splice(0)) clearTimeout(timer);
-      for (const entry of batch.jobs) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
-    }
+    if (batch) stopTimers(batch);
     this.schedule();
   }
 
@@ -379,10 +380,9 @@ export class ReviewPool {
     slot.batch = undefined;
     const { entry, index } = batch ? this.current(slot, batch) : { entry: undefined, index: 0 };
     const ordinal = Atomics.load(slot.shared, SLOT.PROGRESS);
-    this.logger({ level: 'warn', msg: 'review worker replaced', reason, ...(entry ? { policySet: entry.job.setName, ordinal } : {}) });
+    this.logger({ level: 'warn', msg: 'review worker replaced', reason, ...(entry ? { policySet: entry.setName, ordinal } : {}) });
     if (batch) {
-      for (const timer of batch.timers.splice(0)) clearTimeout(timer);
-      for (const job of batch.jobs) for (const timer of job.timers.splice(0)) clearTimeout(timer);
+      stopTimers(batch);
       if (entry && !entry.settled) {
         const stop: StopReason = reason === 'heap' ? 'size' : reason === 'cancelled' ? 'cancelled' : 'deadline';
         this.finish(entry, reason === 'crash' ? failure(500, 'error', 'internal error: the review worker stopped unexpectedly') : this.stoppedAnswer(entry, ordinal, stop));
@@ -439,7 +439,13 @@ export class ReviewPool {
   }
 }
 
-/** A worker's answer as the route takes it: an admission reply keeps its JSON text, its object is parsed only if read. */
+/** Stops a batch's watches and the grace timers of its reviews (the batch is over, or its worker is gone). */
+function stopTimers(batch: Batch): void {
+  for (const timer of batch.timers.splice(0)) clearTimeout(timer);
+  for (const entry of batch.jobs) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
+}
+
+/** The answer to a review whose client went away. */
 function cancelledAnswer(): ReviewAnswer {
   return failure(503, 'unavailable', 'the review was cancelled: the client went away');
 }
