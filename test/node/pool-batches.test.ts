@@ -3,21 +3,16 @@
  * and are answered as in-process, and a review running long gives the reviews batched behind it back to
  * the queue, so that a free worker answers them long before it ends.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewPool, workerEntryBeside, type WorkerEntry } from '../../src/adapters/pool/index.js';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/index.js';
-import { ROOT } from './built.js';
 import { waitFor } from './bundle.js';
+import { metric, post as postWith, REVIEW, testPools, UPDATE_REVIEW, type App } from './pool-harness.js';
 import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
-const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
-/** The same Pod updated, which the CREATE-only label policies do not match: a quick review. */
-const UPDATE_REVIEW = REVIEW.replace('"operation": "CREATE"', '"operation": "UPDATE"');
+const pool = testPools();
 
-function post(app: ReturnType<typeof createApp>, body = REVIEW): Promise<Response> {
-  return Promise.resolve(app.app.fetch(new Request('http://x/mutate', { method: 'POST', body, headers: { 'content-type': 'application/json' } })));
+function post(app: App, body = REVIEW): Promise<Response> {
+  return postWith(app, undefined, body);
 }
 
 /** A review's `uid` made unique, so that each answer can be told from the others. */
@@ -25,23 +20,9 @@ function withUid(body: string, uid: string): string {
   return body.replace(/"uid": "[^"]*"/, `"uid": "${uid}"`);
 }
 
-let entry: WorkerEntry;
-const pools: ReviewPool[] = [];
-beforeAll(async () => {
-  entry = await workerEntryBeside(import.meta.url);
-});
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-});
-
-function metric(app: ReturnType<typeof createApp>, name: string): number {
-  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
-}
-
 describe('batches of the review pool', () => {
   it('hands reviews that arrive together to its worker in fewer messages, each answered as in-process', { timeout: 60_000 }, async () => {
-    const reviews = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 64, entry });
-    pools.push(reviews);
+    const reviews = pool({ workers: 1, queueLimit: 64 });
     const state = refresherState(labelPolicy('labelled', 'labelled', 1));
     const inProcess = createApp({ policies: () => state });
     const pooled = createApp({ policies: () => state, reviewer: reviews.reviewer });
@@ -59,8 +40,7 @@ describe('batches of the review pool', () => {
   });
 
   it('answers reviews of three versions of a set arriving together (a worker keeps two)', { timeout: 60_000 }, async () => {
-    const reviews = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 64, entry });
-    pools.push(reviews);
+    const reviews = pool({ workers: 1, queueLimit: 64 });
     const apps = [1, 2, 3].map((generation) => {
       const state = refresherState(labelPolicy(`v${generation}`, `v${generation}`, 1), generation);
       return createApp({ policies: () => state, reviewer: reviews.reviewer });
@@ -76,8 +56,7 @@ describe('batches of the review pool', () => {
   });
 
   it('sends the answers it holds while a later review of its batch runs long', { timeout: 60_000 }, async () => {
-    const reviews = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 64, entry });
-    pools.push(reviews);
+    const reviews = pool({ workers: 1, queueLimit: 64 });
     const state = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     reviews.registerMetrics(app.metrics.registry);
@@ -93,8 +72,7 @@ describe('batches of the review pool', () => {
   });
 
   it('takes back the reviews a batch has not started when one of it runs long', { timeout: 60_000 }, async () => {
-    const reviews = new ReviewPool({ workers: 2, heapMb: 256, graceMs: 200, queueLimit: 64, entry, staggerMs: 0 });
-    pools.push(reviews);
+    const reviews = pool({ workers: 2, queueLimit: 64, staggerMs: 0 });
     // Seconds of review for a CREATE; an UPDATE is not matched and answered at once.
     const state = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });

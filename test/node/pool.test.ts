@@ -4,39 +4,15 @@
  * queue is bounded, a review whose client left while it waited is dropped, and the workers start one
  * after the other.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewPool, workerEntryBeside, type AnswerStopped, type WorkerEntry } from '../../src/adapters/pool/index.js';
+import { describe, expect, it } from 'vitest';
+import type { AnswerStopped } from '../../src/adapters/pool/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
-import { ROOT } from './built.js';
 import { waitFor } from './bundle.js';
+import { post, testPools, UPDATE_REVIEW } from './pool-harness.js';
 import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
-const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
-
-/** The same Pod updated, which the CREATE-only label policies do not match. */
-const UPDATE_REVIEW = REVIEW.replace('"operation": "CREATE"', '"operation": "UPDATE"');
-
-function post(app: ReturnType<typeof createApp>, signal?: AbortSignal, body = REVIEW): Promise<Response> {
-  return Promise.resolve(app.app.fetch(new Request('http://x/mutate', { method: 'POST', body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) })));
-}
-
-let entry: WorkerEntry;
-const pools: ReviewPool[] = [];
-beforeAll(async () => {
-  entry = await workerEntryBeside(import.meta.url);
-});
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-});
-
-function pool(options: Partial<ConstructorParameters<typeof ReviewPool>[0]> = {}): ReviewPool {
-  const made = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 200, queueLimit: 8, entry, ...options });
-  pools.push(made);
-  return made;
-}
+const pool = testPools();
 
 describe('the review pool', () => {
   it('gives the reply the in-process evaluation gives', async () => {
