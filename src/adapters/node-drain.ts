@@ -3,7 +3,11 @@
  * whose connection was reset, so a request that reached us is always answered:
  *
  *   - every HTTP/1.1 response not yet started carries `Connection: close` (Node closes the connection
- *     after it), including requests that arrive on a keep-alive connection during the drain;
+ *     after it), including requests that arrive on a keep-alive connection during the drain: the
+ *     listener asks `started()` when it writes a response's head (node-listener.ts). Responses are not
+ *     kept in a set here: a Set that gains and loses an entry per request leaves a chain of its old hash
+ *     tables that V8's young-generation collections cannot free, and with them every request they held
+ *     (bench/README.md, "What stop 25 did");
  *   - every HTTP/2 session is sent GOAWAY: its streams in flight finish, the client opens new ones
  *     elsewhere (a stream past the GOAWAY was never processed, which HTTP/2 clients retry);
  *   - idle keep-alive connections (and connections that never sent a request) are closed only when
@@ -11,7 +15,6 @@
  *     before the drain is read and answered first;
  *   - after the shutdown timeout, whatever is left is cut.
  */
-import type { ServerResponse } from 'node:http';
 import type { ServerHttp2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 
@@ -38,8 +41,8 @@ export interface Drain {
   addHttp1Connection(socket: Socket): void;
   /** A new HTTP/2 session (sent GOAWAY when the drain starts, at once if it has started). */
   addSession(session: ServerHttp2Session): void;
-  /** An HTTP/1.1 response being produced (given `Connection: close` when the drain starts). */
-  track(res: ServerResponse): void;
+  /** A request arrived on this HTTP/1.1 connection: it is no longer one that never carried a request. */
+  requestOn(socket: Socket): void;
   /** A request arrived or ended: the quiet time before closing idle connections starts again. */
   activity(): void;
   /** Starts the drain; `server` has stopped accepting. */
@@ -54,14 +57,9 @@ export function createDrain(options: DrainOptions): Drain {
   const quietMs = Math.max(10, Math.min(MAX_QUIET_MS, Math.floor(options.shutdownTimeoutMs / 4)));
   const sockets = new Set<Socket>();
   const sessions = new Set<ServerHttp2Session>();
-  const responses = new Set<ServerResponse>();
   const unused = new Set<Socket>();
   let started = false;
   let lastActivity = 0;
-
-  const closeAfterResponse = (res: ServerResponse) => {
-    if (!res.headersSent) res.setHeader('Connection', 'close');
-  };
 
   return {
     addSocket(socket) {
@@ -77,11 +75,8 @@ export function createDrain(options: DrainOptions): Drain {
       session.once('close', () => sessions.delete(session));
       if (started) session.close();
     },
-    track(res) {
-      unused.delete(res.socket as Socket);
-      if (started) return closeAfterResponse(res);
-      responses.add(res);
-      res.once('close', () => responses.delete(res));
+    requestOn(socket) {
+      unused.delete(socket);
     },
     activity() {
       if (started) lastActivity = performance.now();
@@ -91,8 +86,6 @@ export function createDrain(options: DrainOptions): Drain {
       if (started) return;
       started = true;
       lastActivity = performance.now();
-      for (const res of responses) closeAfterResponse(res);
-      responses.clear();
       for (const session of sessions) session.close();
 
       let quiet: ReturnType<typeof setTimeout> | undefined;

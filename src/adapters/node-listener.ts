@@ -20,6 +20,11 @@ export interface ListenerOptions {
   badRequest(incoming: IncomingRequest, message: string): Response;
   /** The answer when the fetch handler throws. */
   failed(err: unknown): Response;
+  /**
+   * True once the server drains (node-drain.ts): an HTTP/1.1 answer written from then on carries
+   * `Connection: close`, so the client sends nothing more on that connection.
+   */
+  closingConnections?(): boolean;
 }
 
 /** Fields HTTP/2 forbids in a response (RFC 9113 §8.2.2); Node throws for them. */
@@ -35,7 +40,7 @@ export function requestListener(fetch: FetchHandler, options: ListenerOptions): 
       response = options.failed(err);
     }
     try {
-      await writeResponse(incoming, outgoing, response);
+      await writeResponse(incoming, outgoing, response, options);
     } catch {
       // The answer could not be read or written (the client is gone): nothing is left to tell anyone.
       outgoing.destroy();
@@ -71,7 +76,7 @@ async function bodyOf(response: Response): Promise<string | Uint8Array | undefin
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingResponse, response: Response): Promise<void> {
+async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingResponse, response: Response, options: ListenerOptions): Promise<void> {
   const body = await bodyOf(response);
   if (outgoing.destroyed) return;
   const http2 = incoming.httpVersionMajor === 2;
@@ -81,6 +86,8 @@ async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingRespon
     const prior = headers[name];
     headers[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
   }
+  // Asked when the head is written, not when the drain starts: nothing is kept per response to find it then.
+  if (!http2 && options.closingConnections?.()) headers.connection = 'close';
   if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   (outgoing as ServerResponse).writeHead(response.status, headers);
   if (body === undefined || incoming.method === 'HEAD') outgoing.end();

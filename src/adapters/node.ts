@@ -12,7 +12,7 @@
  * closes idle keep-alive connections once no request has come for a short quiet time, and cuts what is
  * left after the shutdown timeout.
  */
-import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { Http2SecureServer, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
 import { createRequire } from 'node:module';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
@@ -108,7 +108,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
+  let inFlight = 0;
+  const drain = createDrain({ shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, inFlight: () => inFlight });
   const listener = requestListener(options.fetch, {
+    closingConnections: drain.started,
     // HTTP/1.0 may omit Host (HTTP/1.1 without Host is refused 400 by Node itself).
     defaultHost: urlHost,
     badRequest: (req, message) => {
@@ -121,15 +124,13 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     },
   });
 
-  let inFlight = 0;
-  const drain = createDrain({ shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, inFlight: () => inFlight });
   const handle = (req: IncomingRequest, res: OutgoingResponse) => {
     inFlight++;
     res.once('close', () => {
       inFlight--;
       drain.activity();
     });
-    if (req.httpVersionMajor !== 2) drain.track(res as ServerResponse);
+    if (req.httpVersionMajor !== 2) drain.requestOn(req.socket as Socket);
     drain.activity();
     void listener(req, res);
   };

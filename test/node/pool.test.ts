@@ -79,6 +79,31 @@ describe('the review pool', () => {
     expect(gauge('amender_workers_busy')).toBe(0);
   }, 60_000);
 
+  it('answers a review that waited past its deadline by failure policy, unrun, and keeps the others waiting', { timeout: 60_000 }, async () => {
+    const reviews = pool({ queueLimit: 8 });
+    // Seconds of review (15 million comprehension steps): the worker stays busy while the others wait.
+    const state = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
+    const patient = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
+    const hasty = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 300 } });
+    reviews.registerMetrics(patient.metrics.registry);
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(patient.metrics.registry.render())?.[1]);
+    const busy = post(patient);
+    await waitFor('the first review in the worker', () => gauge('amender_workers_busy') === 1);
+    const before = post(patient);
+    const expiring = post(hasty);
+    const after = post(patient);
+    await waitFor('three reviews queued', () => gauge('amender_review_queue_length') === 3);
+    const reply = (await (await expiring).json()) as { response: { allowed: boolean; status: { message: string } } };
+    // Answered while the worker is still on the first review: it never ran, its policy's failurePolicy
+    // (Fail) decided; the reviews before and after it in the queue still wait.
+    expect(gauge('amender_workers_busy')).toBe(1);
+    expect(gauge('amender_review_queue_length')).toBe(2);
+    expect(reply.response.allowed).toBe(false);
+    expect(reply.response.status.message).toMatch(/deadline/);
+    for (const waited of [busy, before, after]) expect((await waited).status).toBe(200);
+    expect(gauge('amender_review_queue_length')).toBe(0);
+  });
+
   it('starts one worker at once, and the others after its first reply', { timeout: 60_000 }, async () => {
     const reviews = pool({ workers: 3 });
     const state = refresherState(labelPolicy('labelled', 'labelled', 1));

@@ -19,8 +19,16 @@ export interface Waiting {
 }
 
 export class WaitingReviews<T extends Waiting> {
-  private readonly items: T[] = [];
-  private readonly timers = new Map<T, ReturnType<typeof setTimeout>>();
+  private items: T[] = [];
+  /**
+   * One timer for the whole queue, due at the earliest deadline it was last set for. Not one per review:
+   * a map from review to timer, gaining and losing an entry per review, leaves a chain of its old hash
+   * tables that V8's young-generation collections cannot free, and every review they held with them
+   * (bench/README.md, "What stop 25 did"); a deadline in fractions of a millisecond also made Node a timer
+   * list per review.
+   */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerDueAt = Infinity;
 
   constructor(private readonly expired: (item: T) => void) {}
 
@@ -32,14 +40,9 @@ export class WaitingReviews<T extends Waiting> {
   add(items: readonly T[], front = false): void {
     if (front) this.items.unshift(...items);
     else this.items.push(...items);
-    for (const item of items) {
-      this.timers.set(
-        item,
-        setTimeout(() => {
-          if (this.remove(item)) this.expired(item);
-        }, Math.max(0, item.deadlineAt - performance.now())),
-      );
-    }
+    let earliest = Infinity;
+    for (const item of items) earliest = Math.min(earliest, item.deadlineAt);
+    if (earliest < this.timerDueAt) this.setTimer(earliest);
   }
 
   /** Takes a review out of the queue; false if it was not there. */
@@ -47,7 +50,7 @@ export class WaitingReviews<T extends Waiting> {
     const at = this.items.indexOf(item);
     if (at < 0) return false;
     this.items.splice(at, 1);
-    this.stopTimer(item);
+    this.stopTimerIfEmpty();
     return true;
   }
 
@@ -66,19 +69,41 @@ export class WaitingReviews<T extends Waiting> {
       else if (seen !== generation) break;
     }
     const taken = this.items.splice(0, count);
-    for (const item of taken) this.stopTimer(item);
+    this.stopTimerIfEmpty();
     return taken;
   }
 
   /** Empties the queue (the pool is closing). */
   clear(): T[] {
     const all = this.items.splice(0);
-    for (const item of all) this.stopTimer(item);
+    this.stopTimerIfEmpty();
     return all;
   }
 
-  private stopTimer(item: T): void {
-    clearTimeout(this.timers.get(item));
-    this.timers.delete(item);
+  private setTimer(dueAt: number): void {
+    clearTimeout(this.timer);
+    this.timerDueAt = dueAt;
+    // Whole milliseconds, rounded up: timers of the same length share Node's timer list.
+    this.timer = setTimeout(this.expire, Math.max(0, Math.ceil(dueAt - performance.now())));
   }
+
+  private stopTimerIfEmpty(): void {
+    if (this.items.length > 0 || this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDueAt = Infinity;
+  }
+
+  /** The timer is due: the reviews past their deadline leave, in order; it is set again for the rest. */
+  private readonly expire = (): void => {
+    this.timer = undefined;
+    this.timerDueAt = Infinity;
+    const now = performance.now();
+    const due = this.items.filter((item) => item.deadlineAt <= now);
+    if (due.length > 0) this.items = this.items.filter((item) => item.deadlineAt > now);
+    let earliest = Infinity;
+    for (const item of this.items) earliest = Math.min(earliest, item.deadlineAt);
+    if (earliest < Infinity) this.setTimer(earliest);
+    for (const item of due) this.expired(item);
+  };
 }
