@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerStopped } from '../../src/adapters/pool/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { createApp, fixedPolicySet } from '../../src/server/index.js';
+import { createApp, fixedPolicySet, inProcessReviewer, resolveLimits } from '../../src/server/index.js';
 import { waitFor } from './bundle.js';
-import { post, testPools, UPDATE_REVIEW } from './pool-harness.js';
+import { post, REVIEW, testPools, UPDATE_REVIEW } from './pool-harness.js';
 import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
 const pool = testPools();
@@ -22,6 +22,22 @@ describe('the review pool', () => {
     const [a, b] = await Promise.all([post(inProcess), post(pooled)]);
     expect(b.status).toBe(200);
     expect(await b.json()).toEqual(await a.json());
+  });
+
+  it('answers the reviewer with what the in-process reviewer answers: reply, outcomes, subject', async () => {
+    const state = refresherState(labelPolicy('labelled', 'labelled', 2));
+    const job = { body: new TextEncoder().encode(REVIEW), setName: 'default', state, limits: resolveLimits(), signal: new AbortController().signal };
+    const [inProcess, pooled] = await Promise.all([inProcessReviewer(job), pool().reviewer(job)]);
+    expect(pooled.status).toBe(200);
+    // The reply crosses as text and is parsed when read; the outcomes lose only what the main thread never reads.
+    expect(pooled.body).toEqual(inProcess.body);
+    expect(pooled.body).toBe(pooled.body);
+    const { outcomes, body: _body, ...rest } = inProcess as Extract<typeof inProcess, { status: 200 }>;
+    expect(pooled).toMatchObject(rest);
+    const crossed = (pooled as Extract<typeof pooled, { status: 200 }>).outcomes;
+    const timeless = (list: typeof outcomes) => list?.map(({ detail: _d, param: _p, policyKind: _k, durationMs, ...kept }) => (expect(typeof durationMs).toBe('number'), kept));
+    expect(timeless(crossed)).toEqual(timeless(outcomes));
+    expect(crossed).toHaveLength(2);
   });
 
   it('evaluates in-process a set it cannot rebuild (no documents given)', async () => {

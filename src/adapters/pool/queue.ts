@@ -24,8 +24,7 @@ export class WaitingReviews<T extends Waiting> {
    * One timer for the whole queue, due at the earliest deadline it was last set for. Not one per review:
    * a map from review to timer, gaining and losing an entry per review, leaves a chain of its old hash
    * tables that V8's young-generation collections cannot free, and every review they held with them
-   * (bench/README.md, "What stop 25 did"); a deadline in fractions of a millisecond also made Node a timer
-   * list per review.
+   * (bench/README.md, "What stop 25 did").
    */
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerDueAt = Infinity;
@@ -83,7 +82,7 @@ export class WaitingReviews<T extends Waiting> {
   private setTimer(dueAt: number): void {
     clearTimeout(this.timer);
     this.timerDueAt = dueAt;
-    // Whole milliseconds, rounded up: timers of the same length share Node's timer list.
+    // Rounded up: fired early, the timer finds nothing due and is set again.
     this.timer = setTimeout(this.expire, Math.max(0, Math.ceil(dueAt - performance.now())));
   }
 
