@@ -21,10 +21,9 @@ export interface Waiting {
 export class WaitingReviews<T extends Waiting> {
   private items: T[] = [];
   /**
-   * One timer for the whole queue, due at the earliest deadline it was last set for. Not one per review:
-   * a map from review to timer, gaining and losing an entry per review, leaves a chain of its old hash
-   * tables that V8's young-generation collections cannot free, and every review they held with them
-   * (bench/README.md, "What stop 25 did").
+   * One timer for the whole queue, due at the earliest deadline it was last set for, not one per review
+   * kept in a Map: a Map or Set gaining and losing an entry per request kept whole requests alive through
+   * V8's young-generation collections (node-drain.ts; bench/README.md, "What stop 25 did").
    */
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerDueAt = Infinity;

@@ -100,11 +100,10 @@ type Admitted = Extract<ReviewAnswer, { status: 200 }>;
 
 /**
  * An admitted answer read from the wire: the route sends `bodyText` as it is, and the reply is parsed
- * only when something reads `body`. The getter is the class's, not defined on each answer: an accessor
- * defined per object gives every answer a hidden class of its own, which V8 keeps in the old generation,
- * and through its getter that class kept the whole message alive in every young-generation collection
- * until a full one (a fifth of the main thread's scavenge time under load; bench/README.md, "What stop 25
- * did").
+ * only when something reads `body`. The getter is the class's, not defined on each answer: with an
+ * accessor (and a new getter) defined on each, every answer had a hidden class of its own, and under load
+ * each answer's message outlived V8's young-generation collections until a full one (1.6 MB promoted per
+ * scavenge against 10 KB; bench/README.md, "What stop 25 did").
  */
 class AdmittedFromWire implements Admitted {
   readonly status = 200;
