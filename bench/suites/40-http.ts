@@ -4,7 +4,7 @@
  * bundled policies: with its review worker pool (the default) and with reviews on the main thread
  * (AMENDER_WORKERS=0). The floor is a trivial Hono handler that reads the body and answers fixed JSON,
  * served by the same adapter (bench/servers/trivial-main.ts). Load: autocannon, 50 connections, at most
- * 5 s and 100 000 requests per server, after a warm-up. The servers run on every Node of bench/nodes.ts
+ * 5 s per server, after 10 s of the same load (bench/load.ts says why). The servers run on every Node of bench/nodes.ts
  * (the running one and Node 24); autocannon runs here.
  *
  * Besides throughput and latency (which on a small shared machine also measure autocannon competing for
@@ -19,12 +19,13 @@ import { formatNs, measureAsync, table } from '../lib.js';
 import { recordGoal } from '../goals.js';
 import { buildServers, cpuMicros, ROOT, startServer } from '../servers.js';
 import { benchNodes, type BenchNode } from '../nodes.js';
+import { loadFor, WARMUP_SECONDS } from '../load.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
 import { answerReviewText, DEFAULT_LIMITS } from '../../src/server/index.js';
 
-const LOAD = { connections: 50, duration: 5, maxOverallRequests: 100_000 };
-const WARMUP = { connections: 10, amount: 3_000 };
+const LOAD = loadFor(50, 5);
+const WARMUP = loadFor(50, WARMUP_SECONDS);
 const COMMAND = 'npm run bench -- 40';
 
 interface LoadFigures {
@@ -51,7 +52,7 @@ async function load(main: string, env: Record<string, string>, body: string, nod
   try {
     const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<any>;
     const target = { url: `http://127.0.0.1:${server.port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
-    await autocannon({ ...target, ...WARMUP }); // JIT in every thread, caches
+    await autocannon({ ...target, ...WARMUP });
     const before = cpuMicros(server.child.pid!);
     const r = await autocannon({ ...target, ...LOAD });
     const after = cpuMicros(server.child.pid!);

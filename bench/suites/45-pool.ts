@@ -4,7 +4,8 @@
  * thread (AMENDER_WORKERS=0, as before the pool) and in the worker pool (one worker, one per available
  * core, and the default: one per core but one, at least 2). Per review, one connection at a time: latency (the pool adds a copy of the body
  * to a worker and of the answer back, and a thread hop each way). Under load (16 connections): requests/s,
- * p99 and the server's CPU per request (all its threads, from /proc; Linux only).
+ * p99 and the server's CPU per request (all its threads, from /proc; Linux only). Each server first takes
+ * that load for 10 s (bench/load.ts).
  */
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
@@ -13,9 +14,10 @@ import { defaultWorkers } from '../../src/adapters/pool/index.js';
 import { pod4k } from '../fixtures.js';
 import { summarize, table, type Stats } from '../lib.js';
 import { buildServers, cpuMicros, startServer } from '../servers.js';
+import { loadFor, WARMUP_SECONDS } from '../load.js';
 
 const SEQUENTIAL = { amount: 3_000 };
-const LOAD = { connections: 16, duration: 5, maxOverallRequests: 40_000 };
+const LOAD = loadFor(16, 5);
 
 interface Figures {
   /** One connection, one review at a time. */
@@ -60,7 +62,7 @@ async function measure(main: string, workers: string, body: string): Promise<Fig
   try {
     const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object) => Promise<any>;
     const target = { url: `http://127.0.0.1:${port}/mutate`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
-    await autocannon({ ...target, connections: 4, amount: 2_000 }); // warm-up: JIT in every thread, caches
+    await autocannon({ ...target, ...loadFor(LOAD.connections, WARMUP_SECONDS) });
     const one = await sequential(port, body, SEQUENTIAL.amount);
     const before = cpuMicros(child.pid!);
     const load = await autocannon({ ...target, ...LOAD });
