@@ -9,24 +9,26 @@
  *
  * Besides throughput and latency (which on a small shared machine also measure autocannon competing for
  * the same cores), each row gives the server's CPU time per request (every thread, from /proc), and the
- * overhead row subtracts from it the in-process review time (`answerReviewText`, measured here in the
- * same run) to compare what the server spends around a review with what the trivial handler spends.
+ * overhead row subtracts from it the in-process review time (`answerReviewText`, measured in the same run
+ * on the same Node, bench/review-time.ts) to compare what the server spends around a review with what the
+ * trivial handler spends.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { formatNs, measureAsync, table } from '../lib.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { formatNs, table } from '../lib.js';
 import { recordGoal } from '../goals.js';
 import { buildServers, cpuMicros, ROOT, startServer } from '../servers.js';
 import { benchNodes, type BenchNode } from '../nodes.js';
 import { loadFor, WARMUP_SECONDS } from '../load.js';
-import { loadPolicies } from '../../src/cli/load.js';
-import { nodeCliIO } from '../../src/cli/node-io.js';
-import { answerReviewText, DEFAULT_LIMITS } from '../../src/server/index.js';
+import { REVIEW_TIME_PREFIX, reviewTimeNs } from '../review-time.js';
 
 const LOAD = loadFor(50, 5);
 const WARMUP = loadFor(50, WARMUP_SECONDS);
 const COMMAND = 'npm run bench -- 40';
+const execFileAsync = promisify(execFile);
 
 interface LoadFigures {
   requestsPerSecond: number;
@@ -74,21 +76,27 @@ async function load(main: string, env: Record<string, string>, body: string, nod
 
 export async function run(): Promise<void> {
   const body = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
-  const { set } = await loadPolicies(['bundled'], nodeCliIO());
-  const review = await measureAsync(() => answerReviewText(body, set, DEFAULT_LIMITS.maxJsonDepth), { minMillis: 1000, warmup: 500, minSamples: 200 });
-  const reviewMicros = review.median / 1000;
-
   const servers = await buildServers();
   try {
     const { nodes, note } = await benchNodes();
     if (note) console.log(`\n(${note})`);
-    for (const node of nodes) await runOn(node, servers, body, reviewMicros, review.median);
+    for (const node of nodes) await runOn(node, servers, body, await reviewNsOn(node, body));
   } finally {
     servers.remove();
   }
 }
 
-async function runOn(node: BenchNode, servers: { amender: string; trivial: string }, body: string, reviewMicros: number, reviewNs: number): Promise<void> {
+/** The in-process review time on this Node (bench/review-time.ts): here for the running Node, in a child for another. */
+async function reviewNsOn(node: BenchNode, body: string): Promise<number> {
+  if (node.path === process.execPath) return reviewTimeNs(body);
+  const { stdout } = await execFileAsync(node.path, ['--import', './bench/loader/register.mjs', 'bench/review-time.ts'], { cwd: ROOT });
+  const line = stdout.split('\n').find((l) => l.startsWith(REVIEW_TIME_PREFIX));
+  if (line === undefined) throw new Error(`bench/review-time.ts under ${node.path} printed no review time`);
+  return Number(line.slice(REVIEW_TIME_PREFIX.length));
+}
+
+async function runOn(node: BenchNode, servers: { amender: string; trivial: string }, body: string, reviewNs: number): Promise<void> {
+  const reviewMicros = reviewNs / 1000;
   const trivial = await load(servers.trivial, {}, body, node);
   const pooled = await load(servers.amender, {}, body, node);
   const inProcess = await load(servers.amender, { AMENDER_WORKERS: '0' }, body, node);
@@ -106,7 +114,7 @@ async function runOn(node: BenchNode, servers: { amender: string; trivial: strin
     failures: f.failures,
   });
   table(
-    `HTTP on ${node.label} (${node.version}): POST /mutate, pod-create (${body.length} B), bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests; in-process review ${formatNs(reviewNs)} (running Node)`,
+    `HTTP on ${node.label} (${node.version}): POST /mutate, pod-create (${body.length} B), bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests; in-process review ${formatNs(reviewNs)} (on this Node)`,
     [
       row('amender, review pool (default)', pooled, true),
       row('amender, in-process (AMENDER_WORKERS=0)', inProcess, true),
