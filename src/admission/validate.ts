@@ -55,7 +55,8 @@ function describe(value: JsonValue | undefined): string {
 
 /**
  * A key of the review (userInfo.extra's) in a field path: as it is when short and plain, else quoted and
- * cut, so a message stays short and unambiguous whatever the key (a 1 MiB key, a dot, a newline).
+ * cut, so a message stays short whatever the key (a 1 MiB key) and a quote, backslash, bracket or control
+ * character in it cannot make the path read otherwise. A dot stays as it is (`userInfo.extra.a.b`).
  */
 function shownKey(key: string): string {
   if (key.length > 0 && key.length <= 60 && !/[\u0000-\u001f\u007f"\\[\]]/.test(key)) return key;
