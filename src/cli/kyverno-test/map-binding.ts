@@ -30,7 +30,12 @@ export interface CliBoundPolicy {
   params: ParamSource;
 }
 
-/** group, kind, namespace and name of an object document (namespace '' when absent, as the set keeps it). */
+/** One key for an object's group, kind, namespace ('' when absent, as the set keeps it) and name. */
+function objectKey(group: string, kind: string, namespace: string, name: string): string {
+  return [group, kind, namespace, name].join('\u0000');
+}
+
+/** objectKey of an object document. */
 function identity(doc: JsonObject): string {
   const apiVersion = getOwn(doc, 'apiVersion');
   const kind = getOwn(doc, 'kind');
@@ -38,12 +43,12 @@ function identity(doc: JsonObject): string {
   const ns = isJsonObject(m) ? getOwn(m, 'namespace') : undefined;
   const name = isJsonObject(m) ? getOwn(m, 'name') : undefined;
   const group = typeof apiVersion === 'string' ? parseApiVersion(apiVersion).group : '';
-  return [group, typeof kind === 'string' ? kind : '', typeof ns === 'string' ? ns : '', typeof name === 'string' ? name : ''].join('\u0000');
+  return objectKey(group, typeof kind === 'string' ? kind : '', typeof ns === 'string' ? ns : '', typeof name === 'string' ? name : '');
 }
 
 /** The params in file order, each `value` as its file has it (one the documents lack goes last, as the set has it). */
 function inFileOrder(found: readonly ParamObject[], kind: { group: string; kind: string }, documents: readonly JsonObject[]): ParamObject[] {
-  const wanted = new Map(found.map((p) => [[kind.group, kind.kind, p.namespace, p.name].join('\u0000'), p]));
+  const wanted = new Map(found.map((p) => [objectKey(kind.group, kind.kind, p.namespace, p.name), p]));
   const out: ParamObject[] = [];
   for (const doc of documents) {
     const id = identity(doc);
