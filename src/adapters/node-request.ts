@@ -6,12 +6,14 @@
  *
  * What the app and Hono read is here: url, method, headers, the body (read from the connection on
  * demand, as bytes or as a stream), bodyUsed and signal, which aborts when the client goes away before
- * its answer is sent. A member nothing here reads (`cache`, `mode`...) is answered by Node's own Request
+ * its answer is sent; the review route reads `clientSignal` instead, which does the same without an
+ * AbortController (src/server/client-signal.ts). A member nothing here reads (`cache`, `mode`...) is answered by Node's own Request
  * with the same URL, method and headers, made on first use.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
+import { LightClientSignal, type ClientSignalRequest } from '../server/index.js';
 import { blobOf, delegateToNode, formDataOf, LightHeaders, nodeClass, normalizeMethod, ownArrayBuffer, REQUEST_MEMBERS_OF_NODE, unusable } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
@@ -58,12 +60,13 @@ async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Arra
   return Buffer.concat(chunks);
 }
 
-export class NodeRequest {
+export class NodeRequest implements ClientSignalRequest {
   readonly url: string;
   readonly method: string;
   #incoming: IncomingRequest;
   #headers: LightHeaders | undefined;
   #controller: AbortController | undefined;
+  #clientSignal: LightClientSignal | undefined;
   #abortReason: unknown;
   #aborted = false;
   #stream: ReadableStream<Uint8Array> | undefined;
@@ -90,12 +93,21 @@ export class NodeRequest {
     return this.#controller.signal;
   }
 
+  get clientSignal(): LightClientSignal {
+    if (this.#clientSignal === undefined) {
+      this.#clientSignal = new LightClientSignal();
+      if (this.#aborted) this.#clientSignal.abort();
+    }
+    return this.#clientSignal;
+  }
+
   /** Aborts the signal (the listener calls this when the client went away before its answer). */
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#abortReason = reason;
     this.#controller?.abort(reason);
+    this.#clientSignal?.abort();
   }
 
   #hasBody(): boolean {

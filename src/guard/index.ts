@@ -30,8 +30,8 @@ export interface ReviewGuardOptions {
   deadlineMs: number;
   /** Largest value (string length, serialized size estimate, element count) a review may build. */
   maxValueBytes: number;
-  /** Aborts the review when it fires (the client closed the connection). */
-  signal?: AbortSignal;
+  /** Aborts the review once it reads aborted (the client closed the connection): an AbortSignal, or a lighter one. */
+  signal?: { readonly aborted: boolean };
   /**
    * Polled with the clock: true once the review is cancelled from outside. A worker thread busy with a
    * review cannot receive messages, so its pool flips a SharedArrayBuffer slot that this reads.
@@ -57,7 +57,7 @@ export class ReviewGuard {
   readonly deadlineMs: number;
   private readonly deadlineAt: number;
   private readonly now: () => number;
-  private readonly signal: AbortSignal | undefined;
+  private readonly signal: { readonly aborted: boolean } | undefined;
   private readonly isCancelled: (() => boolean) | undefined;
   private ticks = 0;
   /** Set once the deadline passed or the review was cancelled; later checks throw it at once. */

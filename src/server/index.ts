@@ -6,6 +6,7 @@ export type { ClusterRoutesLookup } from '../clusters/index.js';
 export { inProcessReviewer, type Reviewer, type ReviewJob } from './reviewer.js';
 export { redactClusterPath } from './auth.js';
 export type { TextBodyRequest } from './body.js';
+export { LightClientSignal, type ClientSignal, type ClientSignalRequest } from './client-signal.js';
 export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, failure, reviewGuard, type ReviewAnswer, type ReviewBody, type ReviewOptions, type ReviewOutcome } from './review.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from '../policyset/index.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';

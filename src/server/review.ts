@@ -65,7 +65,7 @@ export interface ReviewOptions {
   /** Largest value a review may build (default DEFAULT_MAX_VALUE_BYTES, 6 MiB). */
   maxValueBytes?: number;
   /** Cancels the evaluation when it fires (the client went away). */
-  signal?: AbortSignal;
+  signal?: { readonly aborted: boolean };
   /** Polled with the clock: true once the review is cancelled from outside (a worker pool). */
   isCancelled?: () => boolean;
   /** Called when a policy starts, with its index in `pipelinePolicies(set)` (src/engine). */
@@ -108,8 +108,9 @@ const UTF8 = new TextEncoder();
 export type ReviewBody = Uint8Array | string;
 
 /**
- * The review text of a request body: strict UTF-8 and not blank, or the 400 answer saying why. Decoded
- * where the review is evaluated, so a review worker does it off the main thread. A body given as text reads
+ * The review text of a request body: strict UTF-8 and not blank, or the 400 answer saying why. Bytes are
+ * decoded where the review is evaluated (a large body, in a review worker: off the main thread; a small
+ * one comes as text, src/server/body.ts). A body given as text reads
  * as its UTF-8 bytes would: text that does not decode to itself (a lone surrogate, a leading byte-order
  * mark) goes through those bytes.
  */

@@ -6,11 +6,13 @@
 import type { Limits } from './limits.js';
 import type { PolicySetState } from '../policyset/index.js';
 import { answerReviewBody, type ReviewAnswer, type ReviewBody } from './review.js';
+import type { ClientSignal } from './client-signal.js';
 
 export interface ReviewJob {
   /**
-   * The request body, read and bounded by the route: its bytes, or its text when the platform held it as
-   * text; not decoded nor parsed yet (a pool does both off the main thread: see answerReviewBody).
+   * The request body, read and bounded by the route: its text when it is small and UTF-8 or when the
+   * platform held it as text, else its bytes (src/server/body.ts); not parsed yet (a pool parses it, and
+   * decodes bytes, off the main thread: see answerReviewBody).
    */
   body: ReviewBody;
   /**
@@ -21,8 +23,8 @@ export interface ReviewJob {
   /** The set's state, read once for this request. */
   state: PolicySetState;
   limits: Limits;
-  /** Aborts when the client has gone away. */
-  signal: AbortSignal;
+  /** Aborts when the client has gone away (the request's AbortSignal, or its adapter's lighter one). */
+  signal: ClientSignal;
 }
 
 export type Reviewer = (job: ReviewJob) => Promise<ReviewAnswer>;

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeServer, type BadRequest, type RunningServer } from '../../src/adapters/node.js';
+import type { ClientSignalRequest } from '../../src/server/index.js';
 import { h1Request, h2Request } from './clients.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { headerOf, openRaw, rawExchange, statusOf } from '../reliability/raw-http.js';
@@ -15,6 +16,10 @@ function routes() {
   const urls: string[] = [];
   let aborted!: (reason: unknown) => void;
   const abortSeen = new Promise<unknown>((r) => (aborted = r));
+  let lightAborted!: (aborted: boolean) => void;
+  const lightAbortSeen = new Promise<boolean>((r) => (lightAborted = r));
+  let lightWaiting!: () => void;
+  const lightWaitingStarted = new Promise<void>((r) => (lightWaiting = r));
   let waiting!: () => void;
   const waitingStarted = new Promise<void>((r) => (waiting = r));
   const fetch = async (req: Request): Promise<Response> => {
@@ -45,6 +50,14 @@ function routes() {
       await abortSeen;
       return new Response('too late');
     }
+    if (path === '/wait-light') {
+      // The review route's way (src/server/client-signal.ts): no AbortSignal is made.
+      const signal = (req as Request & Partial<ClientSignalRequest>).clientSignal!;
+      signal.addEventListener('abort', () => lightAborted(signal.aborted));
+      lightWaiting();
+      await lightAbortSeen;
+      return new Response('too late');
+    }
     if (path === '/cookies') {
       const headers = new Headers([
         ['set-cookie', 'a=1'],
@@ -66,7 +79,7 @@ function routes() {
     if (path === '/hop') return new Response('hop', { headers: { connection: 'close', 'keep-alive': 'timeout=5', 'x-kept': 'yes' } });
     return Response.json({ method: req.method, body: req.method === 'GET' || req.method === 'HEAD' ? null : await req.text(), headers: Object.fromEntries(req.headers) });
   };
-  return { fetch, urls, abortSeen, waitingStarted };
+  return { fetch, urls, abortSeen, lightAbortSeen, waitingStarted, lightWaitingStarted };
 }
 
 describe('the Node listener over HTTP/1.1', () => {
@@ -133,6 +146,14 @@ describe('the Node listener over HTTP/1.1', () => {
     conn.socket.destroy();
     const reason = (await h.abortSeen) as DOMException;
     expect(reason.name).toBe('AbortError');
+  });
+
+  it('tells the light client signal when the client leaves before its answer', async () => {
+    const conn = await openRaw(server.port);
+    conn.socket.write('POST /wait-light HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n');
+    await h.lightWaitingStarted;
+    conn.socket.destroy();
+    expect(await h.lightAbortSeen).toBe(true);
   });
 
   it('answers HEAD with the headers and no body', async () => {

@@ -9,6 +9,7 @@ import type { PolicySetState } from '../../policyset/index.js';
 import { failure, type ReviewAnswer } from '../review.js';
 import type { AppEnv } from '../context.js';
 import type { Reviewer } from '../reviewer.js';
+import { clientSignalOf } from '../client-signal.js';
 
 export interface MutateDeps {
   limits: Limits;
@@ -82,5 +83,5 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
     return failure(body.status, outcome, body.message);
   }
-  return deps.reviewer({ body: body.body, setName, state: state(c), limits: deps.limits, signal: c.req.raw.signal });
+  return deps.reviewer({ body: body.body, setName, state: state(c), limits: deps.limits, signal: clientSignalOf(c.req.raw) });
 }
