@@ -31,7 +31,11 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
   }
   const text = (request as Partial<TextBodyRequest>).takeBodyText?.();
   if (text !== undefined) return withinLimit(text, limits);
-  if (declared !== null) return readDeclared(request, limits);
+  if (declared !== null) {
+    const held = await heldBody(request, Number(declared));
+    if (held !== undefined) return held.byteLength > limits.maxBodyBytes ? tooLarge(limits) : { ok: true, body: reviewBodyOf(held) };
+    return readDeclared(request, limits);
+  }
   if (request.body === null) return { ok: true, body: new Uint8Array(0) };
   return readStream(request.body, limits);
 }
@@ -43,6 +47,27 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
 export interface TextBodyRequest {
   /** The body's text, marking the body read; undefined (nothing read) when it is not text held whole. */
   takeBodyText(): string | undefined;
+}
+
+/**
+ * A request whose body may already be whole in memory (the Node server's, most often): taken at once,
+ * without waiting on the connection or setting the body timer.
+ */
+export interface HeldBodyRequest {
+  /** The body's `length` bytes when they are all here, marking the body read; undefined (nothing read) otherwise. */
+  takeBodyBytes(length: number): Uint8Array | undefined;
+}
+
+/**
+ * The body of a HeldBodyRequest when it came with the request's head. Asked after one microtask: Node's
+ * HTTP parser hands the body over after the head's callbacks, and a body that came with the head is in
+ * the request's stream by then (not before).
+ */
+async function heldBody(request: Request, length: number): Promise<Uint8Array | undefined> {
+  const take = (request as Partial<HeldBodyRequest>).takeBodyBytes;
+  if (take === undefined) return undefined;
+  await null;
+  return take.call(request, length);
 }
 
 /** A body held as text, within the limit in UTF-8 bytes (counted only when its length could pass it). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeServer, type BadRequest, type RunningServer } from '../../src/adapters/node.js';
-import type { ClientSignalRequest } from '../../src/server/index.js';
+import type { ClientSignalRequest, HeldBodyRequest } from '../../src/server/index.js';
 import { h1Request, h2Request } from './clients.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { headerOf, openRaw, rawExchange, statusOf } from '../reliability/raw-http.js';
@@ -49,6 +49,13 @@ function routes() {
       waiting();
       await abortSeen;
       return new Response('too late');
+    }
+    if (path === '/held') {
+      // As src/server/body.ts asks: after a microtask, the body that came with the head is here.
+      await null;
+      const held = (req as Request & Partial<HeldBodyRequest>).takeBodyBytes!(Number(req.headers.get('content-length')));
+      const text = held === undefined ? await req.text() : new TextDecoder().decode(held);
+      return Response.json({ held: held !== undefined, text, used: req.bodyUsed });
     }
     if (path === '/wait-light') {
       // The review route's way (src/server/client-signal.ts): no AbortSignal is made.
@@ -126,6 +133,30 @@ describe('the Node listener over HTTP/1.1', () => {
     // Looking at request.body does not use it: text() still reads it (through that stream).
     const peek = await h1Request(`${server.url}/peek`, { body: 'peeked' });
     expect(JSON.parse(peek.body)).toEqual({ hasBody: true, text: 'peeked', used: true });
+  });
+
+  it('hands a body that came with its head whole at once, and reads one still on its way', async () => {
+    const head = (length: number) => `POST /held HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${length}\r\n\r\n`;
+    const bodyOf = (reply: string) => JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as unknown;
+    const conn = await openRaw(server.port);
+    // Head and body in one write, twice on the same connection (the stream ends; the next request is read).
+    conn.socket.write(head(11) + 'hello world');
+    await conn.waitFor('"used":true}');
+    conn.socket.write(head(0));
+    await conn.waitFor(/"text":"","used":true}/);
+    // The head first, the body later: not here yet, so read as it arrives.
+    const later = await openRaw(server.port);
+    later.socket.write(head(5));
+    await new Promise((r) => setTimeout(r, 50));
+    later.socket.end('later');
+    const replies = [conn.received(), later.received()].map((r) => r.split('HTTP/1.1 ').filter(Boolean).map(bodyOf));
+    await later.closed;
+    expect(replies[0]).toEqual([
+      { held: true, text: 'hello world', used: true },
+      { held: true, text: '', used: true },
+    ]);
+    expect([later.received()].map(bodyOf)).toEqual([{ held: false, text: 'later', used: true }]);
+    conn.socket.destroy();
   });
 
   it('streams a chunked body to a handler that reads request.body', async () => {
