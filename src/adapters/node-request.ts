@@ -7,7 +7,8 @@
  * What the app and Hono read is here: url, method, headers, the body (read from the connection on
  * demand, as bytes or as a stream), bodyUsed and signal, which aborts when the client goes away before
  * its answer is sent; the review route reads `clientSignal` instead, which does the same without an
- * AbortController (src/server/client-signal.ts). A member nothing here reads (`cache`, `mode`...) is answered by Node's own Request
+ * AbortController (src/server/client-signal.ts), and takes a body that came with the head at once
+ * (takeBodyBytes). A member nothing here reads (`cache`, `mode`...) is answered by Node's own Request
  * with the same URL, method and headers, made on first use.
  */
 import type { IncomingMessage } from 'node:http';

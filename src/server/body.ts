@@ -1,6 +1,7 @@
 import { utf8Length } from '../json/index.js';
 import type { Limits } from './limits.js';
 import type { ReviewBody } from './review.js';
+import { reviewBodyOf } from './review-body.js';
 
 export type BodyResult =
   | { ok: true; body: ReviewBody }
@@ -19,9 +20,10 @@ const DECIMAL = /^\s*\d+\s*$/;
  * A body with a declared Content-Length within the limit (what the API server sends) is read whole with
  * `bytes()` (or `arrayBuffer()`): the HTTP layer delivers exactly that many bytes (Node's HTTP/1.1
  * parser and HTTP/2's content-length check), and on Node the adapter then reads the socket directly
- * instead of building a Web stream for it, which cost more than parsing the review. Only a body of unknown length (chunked)
- * goes through the stream reader, which counts as it reads. A body the platform holds whole as text
- * (TextBodyRequest) is taken as that text.
+ * instead of building a Web stream for it, which cost more than parsing the review; a body that came with
+ * its request's head is taken at once (HeldBodyRequest). Only a body of unknown length (chunked) goes
+ * through the stream reader, which counts as it reads. A body the platform holds whole as text
+ * (TextBodyRequest) is taken as that text. What the reviewer gets is review-body.ts's.
  */
 export async function readBoundedBody(request: Request, limits: Limits): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
@@ -115,34 +117,6 @@ function bytesOf(request: Request): Promise<Uint8Array> {
   const withBytes = request as Request & { bytes?: () => Promise<Uint8Array> };
   if (typeof withBytes.bytes === 'function') return withBytes.bytes();
   return request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
-}
-
-/**
- * Bodies up to this size are decoded as they are read; larger ones are decoded where the review is
- * evaluated (a review worker, off the Node server's main thread).
- */
-export const DECODED_ON_READ_BYTES = 64 * 1024;
-
-/** Strict, and keeps a leading byte-order mark: reviewBodyText drops one, as it does decoding the bytes. */
-const STRICT_UTF8_KEEPING_BOM = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * A body as the reviewer gets it: a small body that is valid UTF-8 as its text, any other as bytes that
- * own their buffer. On the Node server the body crosses to a review worker by structured clone, and an
- * ArrayBuffer costs far more to make, on each side, than a short text: copying the 1.8 KB review into
- * one took 2.2–2.7 µs, decoding it 0.3–0.4 µs (bench/README.md, "What stop 26 did"). Bytes that are
- * not UTF-8 stay bytes, for reviewBodyText's 400; a view into a larger buffer is copied, or a clone
- * would carry the whole buffer.
- */
-function reviewBodyOf(bytes: Uint8Array): ReviewBody {
-  if (bytes.byteLength <= DECODED_ON_READ_BYTES) {
-    try {
-      return STRICT_UTF8_KEEPING_BOM.decode(bytes);
-    } catch {
-      // Not UTF-8: answered 400 where the review is evaluated.
-    }
-  }
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Promise<BodyResult> {

@@ -110,9 +110,9 @@ export type ReviewBody = Uint8Array | string;
 /**
  * The review text of a request body: strict UTF-8 and not blank, or the 400 answer saying why. Bytes are
  * decoded where the review is evaluated (a large body, in a review worker: off the main thread; a small
- * one comes as text, src/server/body.ts). A body given as text reads
- * as its UTF-8 bytes would: text that does not decode to itself (a lone surrogate, a leading byte-order
- * mark) goes through those bytes.
+ * one comes as text, src/server/review-body.ts). A body given as text reads as its UTF-8 bytes would:
+ * text that does not decode to itself (a lone surrogate, a leading byte-order mark) goes through those
+ * bytes.
  */
 export function reviewBodyText(body: ReviewBody): { ok: true; text: string } | { ok: false; answer: ReviewAnswer } {
   let text: string;

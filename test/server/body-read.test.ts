@@ -4,7 +4,8 @@
  * bytes that own their buffer (a structured clone of a view would carry the whole buffer).
  */
 import { describe, expect, it } from 'vitest';
-import { DECODED_ON_READ_BYTES, readBoundedBody } from '../../src/server/body.js';
+import { readBoundedBody } from '../../src/server/body.js';
+import { DECODED_ON_READ_BYTES } from '../../src/server/review-body.js';
 import { resolveLimits } from '../../src/server/index.js';
 
 const limits = resolveLimits();

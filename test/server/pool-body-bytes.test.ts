@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewPool, workerEntryBeside } from '../../src/adapters/pool/index.js';
 import { createApp, type PolicySetState } from '../../src/server/index.js';
-import { DECODED_ON_READ_BYTES } from '../../src/server/body.js';
+import { DECODED_ON_READ_BYTES } from '../../src/server/review-body.js';
 import { ROOT } from '../node/built.js';
 import { labelPolicy, refresherState } from '../reliability/helpers/label-policy.js';
 
