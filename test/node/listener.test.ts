@@ -159,6 +159,16 @@ describe('the Node listener over HTTP/1.1', () => {
     conn.socket.destroy();
   });
 
+  it('gives each of several requests written at once its own body', async () => {
+    const request = (body: string) => `POST /held HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const conn = await openRaw(server.port);
+    conn.socket.write(request('first') + request('') + request('third body'));
+    await conn.waitFor(/("used":true\}[\s\S]*){3}/);
+    const texts = conn.received().split('HTTP/1.1 ').filter(Boolean).map((r) => (JSON.parse(r.slice(r.indexOf('\r\n\r\n') + 4)) as { text: string }).text);
+    expect(texts).toEqual(['first', '', 'third body']);
+    conn.socket.destroy();
+  });
+
   it('streams a chunked body to a handler that reads request.body', async () => {
     const conn = await openRaw(server.port);
     conn.socket.write('POST /stream HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n');
