@@ -4,8 +4,8 @@
  * bundled policies: with its review worker pool (the default) and with reviews on the main thread
  * (AMENDER_WORKERS=0). The floor is a trivial Hono handler that reads the body and answers fixed JSON,
  * served by the same adapter (bench/servers/trivial-main.ts). Load: autocannon, 50 connections, at most
- * 5 s per server, after 10 s of the same load (bench/load.ts says why). The servers run on every Node of bench/nodes.ts
- * (the running one and Node 24); autocannon runs here.
+ * 5 s per server, after 10 s of the same load (bench/load.ts says why). The servers run on every Node of
+ * bench/nodes.ts (the running one and Node 24); autocannon runs here.
  *
  * Besides throughput and latency (which on a small shared machine also measure autocannon competing for
  * the same cores), each row gives the server's CPU time per request (every thread, from /proc), and the

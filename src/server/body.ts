@@ -35,8 +35,7 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
   if (text !== undefined) return withinLimit(text, limits);
   if (declared !== null) {
     const held = await heldBody(request, Number(declared));
-    if (held !== undefined) return held.byteLength > limits.maxBodyBytes ? tooLarge(limits) : { ok: true, body: reviewBodyOf(held) };
-    return readDeclared(request, limits);
+    return held === undefined ? readDeclared(request, limits) : wholeBody(held, limits);
   }
   if (request.body === null) return { ok: true, body: new Uint8Array(0) };
   return readStream(request.body, limits);
@@ -107,9 +106,15 @@ async function readDeclared(request: Request, limits: Limits): Promise<BodyResul
     return unreadable(err);
   }
   if (bytes === TIMED_OUT) return timeout(limits);
-  // A platform that does not hold the client to its Content-Length still cannot pass the limit unnoticed.
-  if (bytes.byteLength > limits.maxBodyBytes) return tooLarge(limits);
-  return { ok: true, body: reviewBodyOf(bytes) };
+  return wholeBody(bytes, limits);
+}
+
+/**
+ * A body read whole as the reviewer gets it. Checked against the limit again: a platform that does not
+ * hold the client to its Content-Length still cannot pass it unnoticed.
+ */
+function wholeBody(bytes: Uint8Array, limits: Limits): BodyResult {
+  return bytes.byteLength > limits.maxBodyBytes ? tooLarge(limits) : { ok: true, body: reviewBodyOf(bytes) };
 }
 
 /** The body's bytes: by `bytes()` where the request has it (the Node server's: no copy), else `arrayBuffer()`. */

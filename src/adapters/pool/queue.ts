@@ -38,8 +38,7 @@ export class WaitingReviews<T extends Waiting> {
   add(items: readonly T[], front = false): void {
     if (front) this.items.unshift(...items);
     else this.items.push(...items);
-    let earliest = Infinity;
-    for (const item of items) earliest = Math.min(earliest, item.deadlineAt);
+    const earliest = earliestDeadline(items);
     if (earliest < this.timerDueAt) this.setTimer(earliest);
   }
 
@@ -97,11 +96,19 @@ export class WaitingReviews<T extends Waiting> {
     this.timer = undefined;
     this.timerDueAt = Infinity;
     const now = performance.now();
-    const due = this.items.filter((item) => item.deadlineAt <= now);
-    if (due.length > 0) this.items = this.items.filter((item) => item.deadlineAt > now);
-    let earliest = Infinity;
-    for (const item of this.items) earliest = Math.min(earliest, item.deadlineAt);
+    const due: T[] = [];
+    const kept: T[] = [];
+    for (const item of this.items) (item.deadlineAt <= now ? due : kept).push(item);
+    this.items = kept;
+    const earliest = earliestDeadline(kept);
     if (earliest < Infinity) this.setTimer(earliest);
     for (const item of due) this.expired(item);
   };
+}
+
+/** The earliest deadline of `items`; Infinity for none. */
+function earliestDeadline(items: readonly Waiting[]): number {
+  let earliest = Infinity;
+  for (const item of items) earliest = Math.min(earliest, item.deadlineAt);
+  return earliest;
 }
