@@ -9,9 +9,9 @@
  *
  * Besides throughput and latency (which on a small shared machine also measure autocannon competing for
  * the same cores), each row gives the server's CPU time per request (every thread, from /proc), and the
- * overhead row subtracts from it the in-process review time (`answerReviewText`, measured in the same run
- * on the same Node, bench/review-time.ts) to compare what the server spends around a review with what the
- * trivial handler spends.
+ * overhead row subtracts from it the in-process review's CPU time (`answerReviewText`, every thread, per
+ * review over a run of them, measured in the same run on the same Node, bench/review-time.ts) to compare
+ * what the server spends around a review with what the trivial handler spends.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { recordGoal } from '../goals.js';
 import { buildServers, cpuMicros, ROOT, startServer } from '../servers.js';
 import { benchNodes, type BenchNode } from '../nodes.js';
 import { loadFor, WARMUP_SECONDS } from '../load.js';
-import { REVIEW_TIME_PREFIX, reviewTimeNs } from '../review-time.js';
+import { parseReviewTimesLine, REVIEW_TIME_PREFIX, reviewTimes, type ReviewTimes } from '../review-time.js';
 
 const LOAD = loadFor(50, 5);
 const WARMUP = loadFor(50, WARMUP_SECONDS);
@@ -80,23 +80,23 @@ export async function run(): Promise<void> {
   try {
     const { nodes, note } = await benchNodes();
     if (note) console.log(`\n(${note})`);
-    for (const node of nodes) await runOn(node, servers, body, await reviewNsOn(node, body));
+    for (const node of nodes) await runOn(node, servers, body, await reviewTimesOn(node, body));
   } finally {
     servers.remove();
   }
 }
 
-/** The in-process review time on this Node (bench/review-time.ts): here for the running Node, in a child for another. */
-async function reviewNsOn(node: BenchNode, body: string): Promise<number> {
-  if (node.path === process.execPath) return reviewTimeNs(body);
+/** The in-process review times on this Node (bench/review-time.ts): here for the running Node, in a child for another. */
+async function reviewTimesOn(node: BenchNode, body: string): Promise<ReviewTimes> {
+  if (node.path === process.execPath) return reviewTimes(body);
   const { stdout } = await execFileAsync(node.path, ['--import', './bench/loader/register.mjs', 'bench/review-time.ts'], { cwd: ROOT });
   const line = stdout.split('\n').find((l) => l.startsWith(REVIEW_TIME_PREFIX));
   if (line === undefined) throw new Error(`bench/review-time.ts under ${node.path} printed no review time`);
-  return Number(line.slice(REVIEW_TIME_PREFIX.length));
+  return parseReviewTimesLine(line);
 }
 
-async function runOn(node: BenchNode, servers: { amender: string; trivial: string }, body: string, reviewNs: number): Promise<void> {
-  const reviewMicros = reviewNs / 1000;
+async function runOn(node: BenchNode, servers: { amender: string; trivial: string }, body: string, review: ReviewTimes): Promise<void> {
+  const reviewMicros = review.cpuNs / 1000;
   const trivial = await load(servers.trivial, {}, body, node);
   const pooled = await load(servers.amender, {}, body, node);
   const inProcess = await load(servers.amender, { AMENDER_WORKERS: '0' }, body, node);
@@ -114,7 +114,7 @@ async function runOn(node: BenchNode, servers: { amender: string; trivial: strin
     failures: f.failures,
   });
   table(
-    `HTTP on ${node.label} (${node.version}): POST /mutate, pod-create (${body.length} B), bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests; in-process review ${formatNs(reviewNs)} (on this Node)`,
+    `HTTP on ${node.label} (${node.version}): POST /mutate, pod-create (${body.length} B), bundled policies, ${LOAD.connections} connections, ≤${LOAD.duration} s / ≤${LOAD.maxOverallRequests} requests; in-process review ${formatNs(review.cpuNs)} of CPU (median wall time ${formatNs(review.medianNs)}; on this Node)`,
     [
       row('amender, review pool (default)', pooled, true),
       row('amender, in-process (AMENDER_WORKERS=0)', inProcess, true),
