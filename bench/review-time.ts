@@ -9,7 +9,7 @@
  *   costs the garbage collector and V8's helper threads, as the server's figure does.
  * - `medianNs`, for reference: the median wall time of one review. A young-generation collection falls in
  *   one review of a few hundred, and the helper threads' work in none, so the median leaves both out: on
- *   this machine it is 10–20 % below `cpuNs` (bench/README.md, "What stop 27 did").
+ *   this machine it was 20–25 % below `cpuNs` on Node 24 (bench/README.md, "What stop 27 did").
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,11 +47,12 @@ export async function reviewTimes(body: string): Promise<ReviewTimes> {
   return { cpuNs: ((used.user + used.system) * 1000) / reviews, medianNs: median.median };
 }
 
-/** The line this script prints, and its reading in suite 40. */
+/** The line this script prints. */
 export function reviewTimesLine(times: ReviewTimes): string {
   return `${REVIEW_TIME_PREFIX}${times.cpuNs.toFixed(0)} ${times.medianNs.toFixed(0)}`;
 }
 
+/** The figures of a line reviewTimesLine printed (suite 40 reads it from a child running another Node). */
 export function parseReviewTimesLine(line: string): ReviewTimes {
   const [cpuNs, medianNs] = line.slice(REVIEW_TIME_PREFIX.length).split(' ').map(Number);
   if (!Number.isFinite(cpuNs) || !Number.isFinite(medianNs)) throw new Error(`not a review time line: ${JSON.stringify(line)}`);

@@ -5,8 +5,8 @@
  * (AMENDER_WORKERS=0). The floor is a trivial Hono handler that reads the body and answers fixed JSON,
  * served by the same adapter (bench/servers/trivial-main.ts). Load: autocannon, 50 connections; each server
  * takes 10 s of it first (bench/load.ts says why), then the three are measured in turn, three rounds of at
- * most 3 s each after 1 s unmeasured (loadInTurn and round say why). The servers run on every Node of bench/nodes.ts (the running one and
- * Node 24); autocannon runs here.
+ * most 3 s each after 1 s unmeasured (loadInTurn and round say why). The servers run on every Node of
+ * bench/nodes.ts (the running one and Node 24); autocannon runs here.
  *
  * Besides throughput and latency (which on a small shared machine also measure autocannon competing for
  * the same cores), each row gives the server's CPU time per request (every thread, from /proc), and the
