@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { formatNs, table } from '../lib.js';
+import { formatNs, summarize, table } from '../lib.js';
 import { recordGoal } from '../goals.js';
 import { buildServers, cpuMicros, ROOT, startServer, type StartedServer } from '../servers.js';
 import { benchNodes, type BenchNode } from '../nodes.js';
@@ -96,8 +96,6 @@ async function round(target: Target): Promise<void> {
   });
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1];
-
 /** A server's figures over its rounds: totals for rate and CPU, the median round for latency. */
 async function figures(target: Target): Promise<LoadFigures> {
   const sum = (pick: (r: Target['rounds'][number]) => number) => target.rounds.reduce((total, r) => total + pick(r), 0);
@@ -107,8 +105,8 @@ async function figures(target: Target): Promise<LoadFigures> {
   return {
     requestsPerSecond: requests / sum((r) => r.seconds),
     cpuMicros: sum((r) => r.cpuMicros) / requests,
-    p50ms: median(target.rounds.map((r) => r.p50ms)),
-    p99ms: median(target.rounds.map((r) => r.p99ms)),
+    p50ms: summarize(target.rounds.map((r) => r.p50ms)).median,
+    p99ms: summarize(target.rounds.map((r) => r.p99ms)).median,
     requests,
     failures: sum((r) => r.failures),
     reviewsPerBatch: batches > 0 ? metricSum(metrics, 'amender_reviews_total') / batches : undefined,

@@ -5,7 +5,7 @@
  */
 import { allowReply, denyReply, replyExtras, validateReview, type AdmissionRequest, type ReviewReply } from '../admission/index.js';
 import { evaluate, type PolicyOutcome } from '../engine/index.js';
-import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard } from '../guard/index.js';
+import { DEFAULT_MAX_VALUE_BYTES, DEFAULT_REVIEW_DEADLINE_MS, ReviewGuard, type ReviewGuardOptions } from '../guard/index.js';
 import { decodesToItself, JsonParseError, parseJson, type JsonValue } from '../json/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { statusBody, type HttpErrorCode, type StatusBody } from './status.js';
@@ -65,7 +65,7 @@ export interface ReviewOptions {
   /** Largest value a review may build (default DEFAULT_MAX_VALUE_BYTES, 6 MiB). */
   maxValueBytes?: number;
   /** Cancels the evaluation when it fires (the client went away). */
-  signal?: { readonly aborted: boolean };
+  signal?: ReviewGuardOptions['signal'];
   /** Polled with the clock: true once the review is cancelled from outside (a worker pool). */
   isCancelled?: () => boolean;
   /** Called when a policy starts, with its index in `pipelinePolicies(set)` (src/engine). */
