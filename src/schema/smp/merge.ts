@@ -234,26 +234,33 @@ class Merger {
     const def = type ? resolve(type).map : undefined;
     const outer = this.clean;
     this.clean = true;
+    // The overlay's fields, split into those the base has and those it adds, looked up from the
+    // overlay's side: an overlay names a few of a resource map's fields, and a key that is not the
+    // map's own for-in key costs a full own-property lookup.
+    const split = patch && base !== patch ? splitFields(patch, base) : undefined;
     let out: JsonObject;
     if (base === dest && patch && this.knownNormalized(dest, given, type)) {
       // Its fields the overlay does not touch would come back from their walks as they are (keyed lists
       // merged): the map is copied whole and only the overlay's fields are walked, in the
       // map's order as below.
       out = shallowCopyObject(dest);
-      for (const name in dest) {
-        const ov = getOwn(patch, name);
-        if (ov === undefined) continue;
-        const r = this.walkField(dest[name], ov, def, name);
-        if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
-        else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
+      if (split!.several) {
+        for (const name in dest) {
+          const ov = getOwn(patch, name);
+          if (ov !== undefined) this.walkCopied(out, name, dest[name], ov, def);
+        }
+      } else if (split!.shared !== undefined) {
+        this.walkCopied(out, split!.shared, dest[split!.shared], patch[split!.shared], def);
       }
     } else {
       out = {};
       // kyaml walks the union of field names in sorted order and appends new fields at the end.
+      const shared = split?.shared;
+      const several = split?.several ?? false;
       for (const name in base) {
         if (!hasOwn(base, name)) continue;
         const dv = base[name];
-        const ov = base === patch ? dv : patch ? getOwn(patch, name) : undefined;
+        const ov = base === patch ? dv : several ? getOwn(patch!, name) : name === shared ? patch![name] : undefined;
         // A scalar or null the overlay does not touch is kept without a walk.
         if (ov === undefined && (dv === null || typeof dv !== 'object')) {
           setOwn(out, name, dv);
@@ -262,13 +269,10 @@ class Merger {
         }
       }
     }
-    if (patch && base !== patch) {
-      let added: string[] | undefined;
-      for (const k in patch) if (hasOwn(patch, k) && !hasOwn(base, k)) (added ??= []).push(k);
-      if (added !== undefined) {
-        if (added.length > 1) added.sort();
-        for (const name of added) this.put(out, name, undefined, patch[name], def);
-      }
+    const added = split?.added;
+    if (added !== undefined) {
+      if (added.length > 1) added.sort();
+      for (const name of added) this.put(out, name, undefined, patch![name], def);
     }
     if (this.clean && given) this.normalized?.maps.set(out, given);
     this.clean &&= outer;
@@ -283,6 +287,13 @@ class Merger {
   private knownNormalized(dest: JsonObject, given: Atom | undefined, type: TypeRef | undefined): boolean {
     if (this.normalized === undefined || this.normalized.maps.get(dest) !== (given ?? NO_TYPE)) return false;
     return given !== undefined || type === rootType(this.registry, dest);
+  }
+
+  /** The walk of an overlay field into the copy `out` of a map known normalized. */
+  private walkCopied(out: JsonObject, name: string, dv: JsonValue, ov: JsonValue, def: MapDef | undefined): void {
+    const r = this.walkField(dv, ov, def, name);
+    if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
+    else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
   }
 
   private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined): void {
@@ -635,6 +646,23 @@ function fieldsBefore(map: JsonObject, name: string): JsonObject {
     setOwn(out, key, map[key]);
   }
   return out;
+}
+
+/**
+ * The overlay's fields against the base map's: the one the base has too (`shared`, unless `several` do,
+ * when the caller takes them from the base's side, in its order), and those the base lacks (`added`).
+ */
+function splitFields(patch: JsonObject, base: JsonObject): { shared: string | undefined; several: boolean; added: string[] | undefined } {
+  let shared: string | undefined;
+  let several = false;
+  let added: string[] | undefined;
+  for (const k in patch) {
+    if (!hasOwn(patch, k)) continue;
+    if (!hasOwn(base, k)) (added ??= []).push(k);
+    else if (shared === undefined) shared = k;
+    else several = true;
+  }
+  return { shared, several, added };
 }
 
 /** A map without fields (what a keyed list drops), found without listing its keys. */
