@@ -1,7 +1,7 @@
 import type { ReviewGuard } from '../../guard/index.js';
 import { estimatedLeafSize, estimatedSize, getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue, type SizeMemo } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
-import { resolve, type Atom, type FieldDef, type MapDef, type TypeRef } from '../types.js';
+import { resolve, type Atom, type FieldDef, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
 import { mergesLists } from './patch-strategy.js';
 import { isPlainMapType, NOT_NORMAL, plainNormalSize } from './plain-maps.js';
@@ -231,7 +231,7 @@ class Merger {
     const given = type ? resolve(type) : undefined;
     // Where the schema ends, kyaml looks for an embedded object of a known kind (apiVersion + kind).
     type ??= (dest ? rootType(this.registry, dest) : undefined) ?? (patch ? rootType(this.registry, patch) : undefined);
-    const def = type ? resolve(type).map : undefined;
+    const def = (given ?? (type ? resolve(type) : undefined))?.map;
     const outer = this.clean;
     this.clean = true;
     // The overlay's fields, split into those the base has and those it adds, looked up from the
@@ -326,8 +326,9 @@ class Merger {
         return dest;
       }
     }
-    type ??= rootType(this.registry, dest);
-    const def = type ? resolve(type).map : undefined;
+    // Its own kind's type when none was given (typeSeen is the given one resolved).
+    const own = type === undefined ? rootType(this.registry, dest) : undefined;
+    const def = type !== undefined ? typeSeen.map : own ? resolve(own).map : undefined;
     const outer = this.clean;
     this.clean = true;
     let out: JsonObject | undefined;
@@ -355,8 +356,7 @@ class Merger {
   }
 
   /** kyaml's PatchStrategyAndKeyList + IsAssociative, or inference by `name` where there is no schema. */
-  private listKeys(type: TypeRef | undefined, field: FieldDef | undefined, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined): string[] | undefined {
-    const listDef = type ? resolve(type).list : undefined;
+  private listKeys(type: TypeRef | undefined, listDef: ListDef | undefined, field: FieldDef | undefined, dest: JsonArray | null | undefined, origin: JsonArray | null | undefined): string[] | undefined {
     if (type && listDef) {
       if (!field?.patchStrategy || !mergesLists(field.patchStrategy)) return undefined;
       if (listDef.listType === 'map' && listDef.keys.length > 0) return listDef.keys as string[];
@@ -374,7 +374,9 @@ class Merger {
   }
 
   private list(dest: JsonArray | null | undefined, origin: JsonArray | null | undefined, type: TypeRef | undefined, field: FieldDef | undefined): Walked {
-    const keys = this.listKeys(type, field, dest, origin);
+    // The list type, resolved once for the keys and the items.
+    const listDef = type ? resolve(type).list : undefined;
+    const keys = this.listKeys(type, listDef, field, dest, origin);
     if (keys === undefined) {
       // Replaced whole (null clears), or kept whole without overlay: then measured for its parent's size.
       if (origin !== undefined) return origin;
@@ -403,7 +405,7 @@ class Merger {
       if (origin === undefined) return dest;
       dest = origin;
     }
-    const elem = type ? resolve(type).list?.elem : undefined;
+    const elem = listDef?.elem;
     if (keys.length === 0) return origin === undefined ? dest : primitiveUnion(dest, origin);
     if (origin === undefined) {
       const same = this.normalizeKeyedList(dest, keys, elem);
