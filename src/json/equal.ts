@@ -7,7 +7,12 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) {
+      const av = a[i];
+      const bv = b[i];
+      // Identical items (shared subtrees, equal scalars: most of them) without a call.
+      if (av !== bv && !jsonEqual(av, bv)) return false;
+    }
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -24,7 +29,8 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   for (const key in a) {
     const bv = (b as JsonObject)[key];
     if ((bv === undefined || key === '__proto__') && !hasOwn(b, key)) return false;
-    if (!jsonEqual((a as JsonObject)[key], bv)) return false;
+    const av = (a as JsonObject)[key];
+    if (av !== bv && !jsonEqual(av, bv)) return false;
   }
   return true;
 }

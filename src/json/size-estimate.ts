@@ -57,14 +57,17 @@ function containerSize(value: object, memo: SizeMemo | undefined, limit: number,
   let total = 2;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      total += estimatedSize(value[i], memo, limit, ticker) + 1;
+      const item = value[i];
+      // A string (most leaves) without a call.
+      total += (typeof item === 'string' ? item.length + 2 : estimatedSize(item, memo, limit, ticker)) + 1;
       if (total > limit) return total; // partial: not remembered
     }
   } else {
     const object = value as Record<string, unknown>;
     for (const key in object) {
       if (!hasOwn(object, key)) continue;
-      total += key.length + 3 + estimatedSize(object[key], memo, limit, ticker);
+      const member = object[key];
+      total += key.length + 3 + (typeof member === 'string' ? member.length + 2 : estimatedSize(member, memo, limit, ticker));
       if (total > limit) return total;
     }
   }
