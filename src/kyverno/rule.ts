@@ -8,7 +8,7 @@
  * ("deadline exceeded…", "… over the limit of N per value") and the reason in `aborted`.
  */
 import { boundMessage, isReviewAborted, type AbortReason } from '../guard/index.js';
-import { getOwn, isJsonObject, jsonEqual, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject, jsonEqual, ownMember, type JsonValue } from '../json/index.js';
 import { conditionsHold } from './match/conditions.js';
 import { loadContextEntries } from './context/context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
@@ -94,11 +94,13 @@ function failed(error: unknown, resource: JsonValue): RuleResult {
   return { status: 'error', message: boundMessage(message), resource };
 }
 
+/** The applied message. Members read through ownMember: they are nearly always there, and then a plain read is all. */
 function describe(resource: JsonValue): string {
-  const meta = isJsonObject(resource) ? getOwn(resource, 'metadata') : undefined;
-  const kind = isJsonObject(resource) ? getOwn(resource, 'kind') : undefined;
-  const name = isJsonObject(meta) ? getOwn(meta, 'name') : undefined;
-  const ns = isJsonObject(meta) ? getOwn(meta, 'namespace') : undefined;
+  const object = isJsonObject(resource) ? resource : undefined;
+  const meta = object ? ownMember(object, 'metadata') : undefined;
+  const kind = object ? ownMember(object, 'kind') : undefined;
+  const name = isJsonObject(meta) ? ownMember(meta, 'name') : undefined;
+  const ns = isJsonObject(meta) ? ownMember(meta, 'namespace') : undefined;
   const what = `${typeof kind === 'string' ? kind : 'resource'}/${typeof name === 'string' ? name : ''}`;
   return typeof ns === 'string' && ns !== '' ? `mutated ${what} in namespace ${ns}` : `mutated ${what}`;
 }
