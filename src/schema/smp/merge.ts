@@ -216,8 +216,10 @@ class Merger {
   private map(dest: JsonObject | null | undefined, origin: JsonObject | null | undefined, type: TypeRef | undefined): Walked {
     if (origin === undefined) return dest ? this.normalizeMap(dest, type) : undefined;
     let base: JsonObject | null | undefined;
-    const directive = origin ? smpDirective(origin, this) : 'merge';
-    const patch = origin && hasOwn(origin, DIRECTIVE) ? withoutDirective(origin) : origin;
+    // One own-property test for `$patch` (rarely there) serves both the directive and the patch without it.
+    const directed = origin ? hasOwn(origin, DIRECTIVE) : false;
+    const directive = directed ? smpDirective(origin!, this) : 'merge';
+    const patch = directed ? withoutDirective(origin!) : origin;
     if (dest === undefined || dest === null) {
       if (directive === 'delete') return DELETE;
       base = patch;
