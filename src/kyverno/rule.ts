@@ -8,7 +8,7 @@
  * ("deadline exceeded…", "… over the limit of N per value") and the reason in `aborted`.
  */
 import { boundMessage, isReviewAborted, type AbortReason } from '../guard/index.js';
-import { getOwn, isJsonObject, jsonEqual, ownMember, type JsonValue } from '../json/index.js';
+import { isJsonObject, jsonEqual, ownMember, type JsonValue } from '../json/index.js';
 import { conditionsHold } from './match/conditions.js';
 import { loadContextEntries } from './context/context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
@@ -71,7 +71,7 @@ function patchOutcome(rule: CompiledRule, resource: JsonValue, scope: ForeachSco
     return outcome(applyTemplatedPatch(resource, rule.json6902.template, rule.json6902.text, ['mutate', 'patchesJson6902'], scope), resource, undefined, scope);
   }
   const substituted = substituteAll(rule.substitutable, scope);
-  const mutate = isJsonObject(substituted) ? getOwn(substituted, 'mutate') : undefined;
+  const mutate = isJsonObject(substituted) ? ownMember(substituted, 'mutate') : undefined;
   const { resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges, undefined, scope.ctx.guard);
   return outcome(patched, resource, skipReason, scope);
 }

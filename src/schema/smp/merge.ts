@@ -1,5 +1,5 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { estimatedLeafSize, estimatedSize, getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue, type SizeMemo } from '../../json/index.js';
+import { estimatedLeafSize, estimatedSize, getOwn, hasOwn, isJsonObject, ownMember, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue, type SizeMemo } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
@@ -83,8 +83,9 @@ export function strategicMerge(resource: JsonValue, overlay: JsonValue, options:
 
 /** Only built-in kinds have patch strategies (kyaml knows nothing of CRDs). */
 function rootType(registry: SchemaRegistry, obj: JsonObject): TypeRef | undefined {
-  const apiVersion = getOwn(obj, 'apiVersion');
-  const kind = getOwn(obj, 'kind');
+  // ownMember: resources nearly always have both, and a present member costs a plain read.
+  const apiVersion = ownMember(obj, 'apiVersion');
+  const kind = ownMember(obj, 'kind');
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
   const t = registry.lookup(apiVersion, kind);
   return t?.source === 'builtin' ? t.root : undefined;

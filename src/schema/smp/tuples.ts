@@ -3,7 +3,7 @@
  * time with kyaml's matching rule (validateKeys): an item matches a tuple when it has every key value
  * the tuple sets (keys the tuple leaves empty match anything). Key values compare as YAML scalar text.
  */
-import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+import { isJsonObject, ownMember, type JsonValue } from '../../json/index.js';
 
 /** One string per merge key: the item's value as scalar text, '' where the item has none. */
 export type Tuple = readonly string[];
@@ -14,11 +14,14 @@ export function scalarText(v: JsonValue | undefined): string {
   return typeof v === 'object' ? '' : String(v);
 }
 
-/** The key values of a map item (empty strings where missing); undefined for anything else. */
+/**
+ * The key values of a map item (empty strings where missing); undefined for anything else. (Read through
+ * ownMember: an item nearly always has its keys, and a present member costs a plain read.)
+ */
 export function objectTuple(item: JsonValue, keys: readonly string[]): string[] | undefined {
   if (!isJsonObject(item)) return undefined;
   const t: string[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) t[i] = scalarText(getOwn(item, keys[i]));
+  for (let i = 0; i < keys.length; i++) t[i] = scalarText(ownMember(item, keys[i]));
   return t;
 }
 
@@ -37,7 +40,7 @@ export function keyId(item: JsonValue, keys: readonly string[]): string | undefi
     return t === undefined ? undefined : tupleId(t);
   }
   if (!isJsonObject(item)) return undefined;
-  const text = scalarText(getOwn(item, keys[0]));
+  const text = scalarText(ownMember(item, keys[0]));
   return text === '' ? undefined : text;
 }
 
