@@ -49,7 +49,9 @@ function presetCovers(names: ReadonlySet<string> | undefined, name: string): boo
 }
 
 export async function loadContextEntries(entries: readonly ContextEntry[], scope: EntryScope): Promise<void> {
-  for (const entry of entries) {
+  // An index loop, not for-of: the entries are a compiled policy's frozen list, which V8 iterates slowly.
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
     scope.ctx.guard.check();
     if (entry.type !== 'variable' && presetCovers(scope.presetNames, entry.name)) continue;
     let value: JsonValue;

@@ -10,20 +10,23 @@ import { substituteAll, type SubstitutionScope } from '../context/variables.js';
 
 export function conditionsHold(block: ConditionBlock | undefined, scope: SubstitutionScope): boolean {
   if (!block) return true;
+  // Index loops, not for-of: the blocks are a compiled policy's frozen lists, which V8 iterates slowly.
   let anyHolds = true;
-  if (block.any) {
+  const any = block.any;
+  if (any) {
     anyHolds = false;
-    for (const c of block.any) {
-      if (conditionHolds(c, scope)) {
+    for (let i = 0; i < any.length; i++) {
+      if (conditionHolds(any[i], scope)) {
         anyHolds = true;
         break;
       }
     }
   }
   let allHold = true;
-  if (block.all) {
-    for (const c of block.all) {
-      if (!conditionHolds(c, scope)) {
+  const all = block.all;
+  if (all) {
+    for (let i = 0; i < all.length; i++) {
+      if (!conditionHolds(all[i], scope)) {
         allHold = false;
         break;
       }
