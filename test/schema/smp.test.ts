@@ -304,6 +304,17 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     }
   });
 
+  it('with a cache, merges a document the cache knows normalized into itself as into a fresh copy', () => {
+    const clone = (v: JsonValue): JsonValue => JSON.parse(JSON.stringify(v));
+    const start = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { app: 'a' } }, spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] } };
+    const cache = new StrategicMergeCache();
+    // The first merge leaves its result known normalized to the cache; the overlay is then that result itself.
+    const merged = merge(start, { metadata: { labels: { team: 't' } } }, { cache });
+    expect(merge(merged, merged, { cache })).toEqual(merge(clone(merged), clone(merged)));
+    const metadataOnly = { metadata: merged.metadata } as JsonObject;
+    expect(merge(merged, metadataOnly, { cache })).toEqual(merge(clone(merged), clone(metadataOnly)));
+  });
+
   it('never modifies its inputs; __proto__ keys are data', () => {
     const frozen = JSON.parse(JSON.stringify(live));
     const overlay = JSON.parse('{"metadata":{"labels":{"__proto__":"x"}},"spec":{"containers":[{"name":"a","image":"q"}]}}');

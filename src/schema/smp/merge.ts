@@ -247,13 +247,14 @@ class Merger {
       // merged): the map is copied whole and only the overlay's fields are walked, in the
       // map's order as below.
       out = shallowCopyObject(dest);
-      if (split!.several) {
+      if (split === undefined || split.several) {
+        // Several fields (or the overlay is the map itself): in the map's order.
         for (const name in dest) {
           const ov = getOwn(patch, name);
           if (ov !== undefined) this.walkCopied(out, name, dest[name], ov, def);
         }
-      } else if (split!.shared !== undefined) {
-        this.walkCopied(out, split!.shared, dest[split!.shared], patch[split!.shared], def);
+      } else if (split.shared !== undefined) {
+        this.walkCopied(out, split.shared, dest[split.shared], patch[split.shared], def);
       }
     } else {
       out = {};
