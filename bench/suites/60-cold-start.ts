@@ -6,6 +6,9 @@
  * that answers "ok", a Lambda handler module that returns a constant, an empty Worker. (One more Lambda row
  * locates a cost: the same constant through a Web Request and Response, as a fetch-style handler; one
  * more Workers row, the empty Worker with dist/workers' size in a comment, shows what the bytes alone cost.)
+ * The Workers goal row starts workerd through miniflare, as the Workers tests do; two more rows start the
+ * same two workers on workerd alone, without miniflare's own start (~200 ms that both pay through
+ * miniflare, which narrows the goal row's ratio), so what the Worker itself costs is visible too.
  *
  * The Node and Lambda starts run on every Node of bench/nodes.ts (the running one and Node 24, which
  * deployments run), each with the V8 code caches the build wrote with Node 24 after a warm-up review
@@ -23,9 +26,10 @@
 import { functionUrlEvent } from '../lambda-event.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,6 +44,8 @@ const POLICIES = join(ROOT, 'bench/fixtures/policies-50');
 const ROUNDS = Math.max(1, Number(process.env.AMENDER_BENCH_COLD_ROUNDS ?? 7));
 const WAIT_MS = 30_000;
 const COMMAND = 'npm run bench -- 60';
+/** The workerd binary miniflare runs (the `workerd` package's main exports its path). */
+const WORKERD = (createRequire(import.meta.url)('workerd') as { default: string }).default;
 /** The file descriptor the phase probe writes to (3 carries the Lambda harness's results). */
 const PROBE_FD = 4;
 
@@ -217,6 +223,62 @@ async function workerStart(options: ConstructorParameters<typeof Miniflare>[0], 
   }
 }
 
+/**
+ * Spawns workerd itself on a one-worker configuration written into `work` (the module embedded from
+ * `modulePath`, inside `work`: workerd reads embeds relative to the configuration, never above it; text
+ * `bindings`), waits until its socket accepts (workerd listens once the worker's module is loaded) and
+ * sends one request. Miniflare's own start is not in it: before it spawns workerd, miniflare encodes its
+ * configuration (its helper workers and the module) in Node, ~50 ms of CPU for the empty worker and ~120
+ * for dist/workers on this machine, and it waits on its helper services, costs no deployment pays.
+ */
+async function workerdStart(work: string, modulePath: string, bindings: Record<string, string>, request: (origin: URL) => Promise<void>): Promise<Start> {
+  const port = await freePort();
+  const config = join(work, `workerd-${port}.capnp`);
+  const quoted = (text: string) => JSON.stringify(text); // capnp text strings take JSON's escapes
+  writeFileSync(
+    config,
+    [
+      'using Workerd = import "/workerd/workerd.capnp";',
+      'const config :Workerd.Config = (',
+      '  services = [ (name = "main", worker = .worker) ],',
+      `  sockets = [ (name = "http", address = ${quoted(`127.0.0.1:${port}`)}, http = (), service = "main") ],`,
+      ');',
+      'const worker :Workerd.Worker = (',
+      `  modules = [ (name = "index.js", esModule = embed ${quoted(relative(work, modulePath))}) ],`,
+      '  compatibilityDate = "2025-01-01",',
+      `  bindings = [ ${Object.entries(bindings).map(([name, text]) => `(name = ${quoted(name)}, text = ${quoted(text)})`).join(', ')} ],`,
+      ');',
+      '',
+    ].join('\n'),
+  );
+  const t0 = performance.now();
+  const child = spawn(WORKERD, ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    const accepting = async () => {
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`workerd exited with ${child.exitCode}: ${stderr.slice(0, 500)}`);
+        const up = await new Promise<boolean>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => {
+            socket.destroy();
+            resolve(true);
+          });
+          socket.once('error', () => resolve(false));
+        });
+        if (up) return;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
+    await withTimeout(accepting(), 'workerd');
+    const ready = performance.now() - t0;
+    await withTimeout(request(new URL(`http://127.0.0.1:${port}/`)), 'first workerd request');
+    return { ready, reply: performance.now() - t0 };
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
 /** One measured start: its row label, and the bare start it is compared with (none for the bare ones). */
 interface Run {
   name: string;
@@ -264,6 +326,7 @@ export async function run(): Promise<void> {
     const emptyPath = join(work, 'empty-worker.js');
     const emptyWorker = "export default { fetch() { return new Response('ok'); } };\n";
     const emptyModules = [{ type: 'ESModule' as const, path: emptyPath, contents: emptyWorker }];
+    writeFileSync(emptyPath, emptyWorker); // for workerd alone, which reads it from its configuration
     // The empty worker carrying as many bytes as dist/workers in one comment: what the script's size
     // alone costs (handing it to workerd, scanning it), before any of it is compiled or run.
     const paddedModules = [{ type: 'ESModule' as const, path: emptyPath, contents: `${emptyWorker}/*${' '.repeat(Math.max(0, workerModules[0].contents.length - emptyWorker.length - 4))}*/` }];
@@ -340,6 +403,24 @@ export async function run(): Promise<void> {
           workerStart({ modules: workerModules, modulesRoot: work, bindings: { AMENDER_LOG_LEVEL: 'warn' } }, async (origin) => {
             const res = await fetch(new URL('/mutate', origin), { method: 'POST', body, headers: { 'content-type': 'application/json' } });
             if (res.status !== 200) throw new Error(`worker replied ${res.status}: ${await res.text()}`);
+            patched((await res.json()) as { response?: { allowed?: boolean; patch?: string } });
+          }),
+      },
+      {
+        name: 'Workers, workerd alone: empty worker',
+        start: () =>
+          workerdStart(work, emptyPath, {}, async (origin) => {
+            const res = await fetch(new URL('/mutate', origin), { method: 'POST', body });
+            if ((await res.text()) !== 'ok') throw new Error('empty worker (workerd alone)');
+          }),
+      },
+      {
+        name: 'Workers, workerd alone: dist/workers, 50 bundled policies',
+        bare: 'Workers, workerd alone: empty worker',
+        start: () =>
+          workerdStart(work, workerPath, { AMENDER_LOG_LEVEL: 'warn' }, async (origin) => {
+            const res = await fetch(new URL('/mutate', origin), { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+            if (res.status !== 200) throw new Error(`worker (workerd alone) replied ${res.status}: ${await res.text()}`);
             patched((await res.json()) as { response?: { allowed?: boolean; patch?: string } });
           }),
       },
