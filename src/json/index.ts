@@ -5,6 +5,7 @@ export { hasFloatLiterals, isFloatLiteral, markFloatLiteral } from './float-lite
 export { cloneJson, shallowCopyObject, sliceArray } from './clone.js';
 export { jsonEqual } from './equal.js';
 export { getOwn, hasOwn, ownMember, setOwn } from './own.js';
+export { internalized } from './internalized.js';
 export { decodesToItself, utf8Length } from './utf8.js';
 export { needsJsonEscape } from './escape.js';
 export { estimatedLeafSize, estimatedSize, type SizeMemo } from './size-estimate.js';

@@ -1,4 +1,4 @@
-import { hasOwn } from '../json/index.js';
+import { hasOwn, internalized } from '../json/index.js';
 import { KINDS, PREFIXES, TYPES_TEXT } from './data/builtin.js';
 import { DEDUCED, NamedRef, UNTYPED_ATOMIC, type Atom, type FieldDef, type ListType, type TypeRef } from './types.js';
 
@@ -44,10 +44,12 @@ export class BuiltinTypes {
     const atomic = encoded.startsWith('!');
     const fields = new Map<string, FieldDef>();
     const body = atomic ? encoded.slice(1) : encoded;
+    // Names internalized (../json/internalized.ts): merges look a document's keys up in these fields, and
+    // read items' merge keys by these names, with every review.
     if (body.length > 0) {
       for (const entry of body.split(';')) {
         const colon = entry.indexOf(':');
-        fields.set(entry.slice(0, colon), this.decodeField(entry.slice(colon + 1), id));
+        fields.set(internalized(entry.slice(0, colon)), this.decodeField(entry.slice(colon + 1), id));
       }
     }
     return { map: { fields, atomic, name: id } };
@@ -65,8 +67,8 @@ export class BuiltinTypes {
     const parser = new TypeCodeParser(typeCode, this, where);
     const field: { -readonly [K in keyof FieldDef]: FieldDef[K] } = { type: parser.parse() };
     if (defaultValue !== undefined) field.default = defaultValue as FieldDef['default'];
-    if (patchStrategy) field.patchStrategy = patchStrategy;
-    if (patchMergeKey) field.patchMergeKey = patchMergeKey;
+    if (patchStrategy) field.patchStrategy = internalized(patchStrategy);
+    if (patchMergeKey) field.patchMergeKey = internalized(patchMergeKey);
     return field;
   }
 }
@@ -127,7 +129,7 @@ class TypeCodeParser {
       if (this.code[this.pos] === '(') {
         const close = this.code.indexOf(')', this.pos);
         if (close < 0) this.fail();
-        keys = this.code.slice(this.pos + 1, close).split(',');
+        keys = this.code.slice(this.pos + 1, close).split(',').map(internalized);
         this.pos = close + 1;
       }
       return { list: { elem: this.type(), listType, keys } };
