@@ -22,7 +22,7 @@
  * are counted against its size bound.
  */
 import { isReviewAborted } from '../../guard/index.js';
-import { hasOwn, type JsonValue } from '../../json/index.js';
+import { hasOwn, internalized, type JsonValue } from '../../json/index.js';
 import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { goJsonStringify } from '../../go/index.js';
@@ -153,7 +153,8 @@ function singleVariableOf(text: string): SingleVariable | undefined {
   let single = singles.get(text);
   if (single === undefined) {
     const at = singleVariable(text);
-    single = at ? { open: at.open, close: at.close, expression: variableExpression(text.slice(at.open + 2, at.close - 2)) } : null;
+    // The expression internalized, as the JMESPath cache keeps it: found there by pointer.
+    single = at ? { open: at.open, close: at.close, expression: internalized(variableExpression(text.slice(at.open + 2, at.close - 2))) } : null;
     if (text.length <= SINGLE_TEXT_MAX) {
       if (singles.size >= SINGLES_MAX) singles.clear();
       singles.set(text, single);

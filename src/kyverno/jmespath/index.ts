@@ -49,7 +49,7 @@
  * Differences from Kyverno that cannot be avoided are listed in README.md beside this file.
  */
 import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
-import type { JsonValue } from '../../json/index.js';
+import { internalized, type JsonValue } from '../../json/index.js';
 import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './errors.js';
 import { allFunctions } from './functions/all.js';
 import { compileNode, run, type Evaluator } from './interpreter.js';
@@ -216,7 +216,9 @@ function lookup(expression: string): Entry {
     old = young;
     young = new Map();
   }
-  young.set(expression, entry);
+  // Internalized: an expression is cut from a policy's text by each of its readers (its validation, its
+  // substitution's memo), and a lookup by another cut of the same text would compare the characters.
+  young.set(internalized(expression), entry);
   return entry;
 }
 
