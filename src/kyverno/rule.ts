@@ -14,6 +14,7 @@ import { loadContextEntries } from './context/context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { runForeach, type ForeachScope } from './foreach/foreach.js';
 import { measureValue } from './measure.js';
+import type { SizeMemo } from './jmespath/index.js';
 import { applyPatches, applyTemplatedPatch } from './patchers/patchers.js';
 import type { CompiledRule } from './types.js';
 import { substituteAll } from './context/variables.js';
@@ -80,12 +81,26 @@ function outcome(patched: JsonValue, resource: JsonValue, skipReason: string | u
   if (patched !== resource) {
     // What the rule built goes into the reply: it must fit the bound as a whole too (measured before
     // comparing: a value sharing subtrees would take exponential time to compare).
-    measureValue(patched, scope.ctx.guard, 'the mutated resource', scope.ctx.sizes);
+    const size = measureValue(patched, scope.ctx.guard, 'the mutated resource', scope.ctx.sizes);
+    if (sizeDiffers(resource, size, scope.ctx.sizes)) return applied(patched);
   }
   if (patched === resource || jsonEqual(patched, resource)) {
     return { status: 'skipped', message: skipReason ?? 'no patches applied', resource };
   }
-  return { status: 'applied', message: describe(patched), resource: patched };
+  return applied(patched);
+}
+
+/**
+ * Is `size` other than the size the memo knows for `resource` (the previous rule's output, measured)?
+ * Equal values have equal size estimates, so then they differ, and no comparison is needed.
+ */
+function sizeDiffers(resource: JsonValue, size: number, sizes: SizeMemo | undefined): boolean {
+  const before = typeof resource === 'object' && resource !== null ? sizes?.get(resource) : undefined;
+  return before !== undefined && before !== size;
+}
+
+function applied(resource: JsonValue): RuleResult {
+  return { status: 'applied', message: describe(resource), resource };
 }
 
 function failed(error: unknown, resource: JsonValue): RuleResult {
