@@ -64,15 +64,36 @@ function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]
     const bv = ownMember(b, key);
     if (bv !== undefined) shared++;
     if (av === bv) continue;
-    if (bv === undefined) ops.push({ op: 'remove', path: path + '/' + escapeToken(key) });
-    else diffValue(path + '/' + escapeToken(key), av, bv, ops, b, key);
+    if (bv === undefined) ops.push({ op: 'remove', path: path + '/' + escapedKey(key) });
+    else diffValue(path + '/' + escapedKey(key), av, bv, ops, b, key);
   }
   let members = 0;
   for (const _ in b) members++;
   if (members === shared) return;
   for (const key in b) {
-    if (ownMember(a, key) === undefined) ops.push(valueOp('add', path + '/' + escapeToken(key), b[key], b, key));
+    if (ownMember(a, key) === undefined) ops.push(valueOp('add', path + '/' + escapedKey(key), b[key], b, key));
   }
+}
+
+/**
+ * escapeToken's answers by key: a diff escapes the key of every member that changed, the same field names
+ * review after review, and a Map finds an object key (an internalized string) by pointer for less than
+ * a scan of its characters. Short keys only, a bounded number, emptied when full.
+ */
+const escapedKeys = new Map<string, string>();
+const ESCAPED_KEYS_MAX = 4096;
+const ESCAPED_KEY_LENGTH_MAX = 256;
+
+function escapedKey(key: string): string {
+  let escaped = escapedKeys.get(key);
+  if (escaped === undefined) {
+    escaped = escapeToken(key);
+    if (key.length <= ESCAPED_KEY_LENGTH_MAX) {
+      if (escapedKeys.size >= ESCAPED_KEYS_MAX) escapedKeys.clear();
+      escapedKeys.set(key, escaped);
+    }
+  }
+  return escaped;
 }
 
 function diffArray(path: string, a: JsonArray, b: JsonArray, ops: Operation[]): void {

@@ -99,6 +99,16 @@ describe('createPatch', () => {
     roundTrip({ '': { '~1': 1, '/': 2 } }, { '': { '~1': 3 } });
   });
 
+  it('escapes a key the same way again, and a key too long to be remembered', () => {
+    const long = `${'x/'.repeat(200)}~`;
+    for (let i = 0; i < 2; i++) {
+      expect(createPatch({ m: {} }, { m: { 'a/b': 1, [long]: 2 } })).toEqual([
+        { op: 'add', path: '/m/a~1b', value: 1 },
+        { op: 'add', path: `/m/${'x~1'.repeat(200)}~0`, value: 2 },
+      ]);
+    }
+  });
+
   it('keeps integers as integers and __proto__ keys as data', () => {
     const from = JSON.parse('{"spec":{"replicas":3,"m":{"__proto__":{"x":1}}}}');
     const to = JSON.parse('{"spec":{"replicas":5,"m":{"__proto__":{"x":2},"constructor":1}}}');
