@@ -7,7 +7,7 @@
  * locates a cost: the same constant through a Web Request and Response, as a fetch-style handler; one
  * more Workers row, the empty Worker with dist/workers' size in a comment, shows what the bytes alone cost.)
  * The Workers goal row starts workerd through miniflare, as the Workers tests do; two more rows start the
- * same two workers on workerd alone, without miniflare's own start (~200 ms that both pay through
+ * same two workers on workerd alone, without miniflare's own start (over 200 ms that both pay through
  * miniflare, which narrows the goal row's ratio), so what the Worker itself costs is visible too.
  *
  * The Node and Lambda starts run on every Node of bench/nodes.ts (the running one and Node 24, which
@@ -229,7 +229,8 @@ async function workerStart(options: ConstructorParameters<typeof Miniflare>[0], 
  * `bindings`), waits until its socket accepts (workerd listens once the worker's module is loaded) and
  * sends one request. Miniflare's own start is not in it: before it spawns workerd, miniflare encodes its
  * configuration (its helper workers and the module) in Node, ~50 ms of CPU for the empty worker and ~120
- * for dist/workers on this machine, and it waits on its helper services, costs no deployment pays.
+ * for a module of dist/workers' size on this machine, and it waits on its helper services: costs no deployment
+ * pays.
  */
 async function workerdStart(work: string, modulePath: string, bindings: Record<string, string>, request: (origin: URL) => Promise<void>): Promise<Start> {
   const port = await freePort();
