@@ -8,13 +8,12 @@
  * ("deadline exceeded…", "… over the limit of N per value") and the reason in `aborted`.
  */
 import { boundMessage, isReviewAborted, type AbortReason } from '../guard/index.js';
-import { isJsonObject, jsonEqual, ownMember, type JsonValue } from '../json/index.js';
+import { isJsonObject, jsonEqual, ownMember, type JsonValue, type SizeMemo } from '../json/index.js';
 import { conditionsHold } from './match/conditions.js';
 import { loadContextEntries } from './context/context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { runForeach, type ForeachScope } from './foreach/foreach.js';
 import { measureValue } from './measure.js';
-import type { SizeMemo } from './jmespath/index.js';
 import { applyPatches, applyTemplatedPatch } from './patchers/patchers.js';
 import type { CompiledRule } from './types.js';
 import { substituteAll } from './context/variables.js';
