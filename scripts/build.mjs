@@ -21,6 +21,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 export const NODE_TARGETS = ['node24', 'node20'];
 
+/**
+ * The wrapper of a script that src/adapters/script-cache.ts compiles (its SCRIPT_WRAPPER_OPEN): Node's
+ * CommonJS function, written into the file so that the loader compiles the text as read, without joining it
+ * to the wrapper first (a second copy of the megabyte at every cold start).
+ */
+const SCRIPT_WRAPPER = { open: '(function (exports, require, module, __filename, __dirname) {', close: '\n})' };
+
 /** Lets bundled CommonJS dependencies `require` Node built-ins from an ESM bundle. */
 const NODE_REQUIRE_BANNER = "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);";
 
@@ -208,17 +215,20 @@ export async function buildTargets(names = [], options = {}) {
     const buildScript = (options) =>
       build({ absWorkingDir: root, bundle: true, format: 'cjs', platform: target.platform, target: NODE_TARGETS, legalComments: 'linked', logLevel: 'warning', minify: true, ...options });
     // One of our modules as such a file; it has no import.meta: its module URL from the file it was compiled from.
-    const buildModule = (entry, outfile, { define = {}, ...options } = {}) =>
+    // A script loaded by src/adapters/script-cache.ts (`wrapped`) carries its CommonJS wrapper.
+    const buildModule = (entry, outfile, { define = {}, wrapped = false, ...options } = {}) =>
       buildScript({
         entryPoints: [entry],
         outfile: inDist(outfile),
         sourcemap: 'linked',
-        banner: { js: 'var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+        banner: { js: `${wrapped ? SCRIPT_WRAPPER.open : ''}var __amenderModuleUrl = require("node:url").pathToFileURL(__filename).href;` },
+        ...(wrapped ? { footer: { js: SCRIPT_WRAPPER.close } } : {}),
         define: { 'import.meta.url': '__amenderModuleUrl', ...define },
         ...options,
       });
     for (const script of target.scripts ?? []) {
       await buildModule(script.entry, script.outfile, {
+        wrapped: true,
         define: script.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : {},
         plugins: [requireApart(script.apart ?? {})],
         ...(script.inject ? { inject: script.inject } : {}),
