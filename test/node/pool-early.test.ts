@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_WORKER_HEAP_MB, pendingEarlyWorker, ReviewPool, startEarlyWorker, takeEarlyWorker, workerEntryBeside, type WorkerEntry } from '../../src/adapters/pool/index.js';
+import { DEFAULT_WORKER_HEAP_MB, WORKER_YOUNG_GENERATION_MB, pendingEarlyWorker, ReviewPool, startEarlyWorker, takeEarlyWorker, workerEntryBeside, type WorkerEntry } from '../../src/adapters/pool/index.js';
 import { createApp } from '../../src/server/index.js';
 import { ROOT } from './built.js';
 import { labelPolicy, refresherState } from '../reliability/helpers/label-policy.js';
@@ -47,6 +47,13 @@ describe('the early review worker', () => {
     early.on('message', () => messages++);
     expect(await review(reviews)).toBe(200);
     expect(messages).toBeGreaterThan(0);
+  });
+
+  it('runs with the heap limit and a young generation of fixed size, as every worker the pool starts', { timeout: 30_000 }, async () => {
+    startEarlyWorker(entry.url, { AMENDER_WORKER_HEAP_MB: '300' });
+    const early = pendingEarlyWorker()!.worker;
+    await new Promise<void>((resolve) => early.once('online', () => resolve()));
+    expect(early.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 300, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB });
   });
 
   it('is not adopted once it is gone: the pool starts its own', { timeout: 30_000 }, async () => {

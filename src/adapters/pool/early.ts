@@ -11,7 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { SHARED_SLOTS, type WorkerData } from './protocol.js';
-import { DEFAULT_WORKER_HEAP_MB, POOL_VARIABLES } from './variables.js';
+import { DEFAULT_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
 
 export interface EarlyWorker {
   worker: Worker;
@@ -33,10 +33,10 @@ const holder = globalThis as { [SLOT_KEY]?: Started };
 
 const WHOLE_NUMBER = /^\d+$/;
 
-/** A review worker thread running `url`, with its shared memory (protocol.ts) and heap limit. */
+/** A review worker thread running `url`, with its shared memory (protocol.ts), heap limit and young generation. */
 export function newReviewWorker(url: URL, heapMb: number): { worker: Worker; shared: Int32Array } {
   const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  const worker = new Worker(url, { workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  const worker = new Worker(url, { workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   return { worker, shared };
 }
 

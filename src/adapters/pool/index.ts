@@ -16,3 +16,4 @@ export { ReviewPool, type PoolOptions, type ReplaceReason } from './pool.js';
 export { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 export { serveReviews, type ReviewWorkerOptions } from './serve.js';
 export { pendingEarlyWorker, startEarlyWorker, takeEarlyWorker, type EarlyWorker } from './early.js';
+export { WORKER_YOUNG_GENERATION_MB } from './variables.js';
