@@ -8,7 +8,7 @@
  * answers the same; the Node running the tests uses the one the build wrote for it, and a cache another V8
  * made is refused by its V8.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,12 @@ describe.skipIf(!node24)(title, () => {
       const bytes = readFileSync(cacheFile(bundle));
       bytes.fill(0x5a, bytes.length - 4096);
       writeFileSync(cacheFile(bundle), bytes);
+      expect(await answersLikeTheReference(bundle)).toBe('corrupt');
+    });
+
+    it('does not read a cache file far larger than a cache of its script can be', async () => {
+      const bundle = bundleCopy('huge');
+      truncateSync(cacheFile(bundle), 2 ** 30); // sparse: a gigabyte the start must not read
       expect(await answersLikeTheReference(bundle)).toBe('corrupt');
     });
 
