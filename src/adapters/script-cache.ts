@@ -168,14 +168,15 @@ function readScript(file: string): { text: string; source?: SourceIdentity; cach
     readInto(fd, buffer, size);
     const source = crc32 ? { crc: crc32(buffer.subarray(0, size)), length: size } : undefined;
     const text = buffer.toString('utf8', 0, size);
-    if (!('fd' in cache) || !source) return { text, source, cached: 'fd' in cache ? { status: 'disabled' } : cache };
+    if (!('fd' in cache)) return { text, source, cached: cache };
     // The text is a copy: the buffer can take the cache.
     try {
       readInto(cache.fd, buffer, cache.size);
     } catch {
       return { text, source, cached: { status: 'missing' } };
     }
-    return { text, source, cached: checkCache(buffer.subarray(0, cache.size), source) };
+    // openCache opens a cache only when there is a crc32, so the script has its identity.
+    return { text, source, cached: checkCache(buffer.subarray(0, cache.size), source!) };
   } finally {
     closeSync(fd);
     if ('fd' in cache) closeSync(cache.fd);
