@@ -156,8 +156,8 @@ function checkCache(bytes: Buffer, source: SourceIdentity): { data?: Buffer; sta
  * memory is a page fault, and on a virtual machine a fault costs ~15 µs (bench/README.md, stop 30).
  */
 function readScript(file: string): { text: string; source?: SourceIdentity; cached: { data?: Buffer; status: ScriptCacheStatus } } {
-  let cache = openCache(file);
   const fd = openSync(file, 'r');
+  let cache = openCache(file);
   try {
     const size = fstatSync(fd).size;
     if ('fd' in cache && cache.size > maxCacheBytes(size)) {
