@@ -1,8 +1,10 @@
 /**
  * The figures issue 11 sets goals for. A suite that measures one calls `recordGoal`; `bench/run.ts` prints
  * every recorded row with its goal after the suites, and with `--check` exits 1 when a figure misses its
- * goal. Figures only: nothing in `npm test` reads them.
+ * goal. Figures only: nothing in `npm test` reads them. bench/run.ts notes on each row how far the machine's
+ * speed moved while its suite ran (steadiness.ts), and the table marks the rows of an unsteady suite.
  */
+import { isUnsteady, UNSTEADY_CHANGE } from './steadiness.js';
 
 export interface GoalRow {
   /** Stable identifier, e.g. `cold-start-node24-knative`. */
@@ -18,12 +20,24 @@ export interface GoalRow {
   min?: number;
   /** The command that measures it, for the README table. */
   command: string;
+  /** How far apart the yardstick's timings around the row's suite were (steadiness.ts speedChange), when bench/run.ts took them. */
+  speedChange?: number;
 }
 
 const rows: GoalRow[] = [];
 
 export function recordGoal(row: GoalRow): void {
   rows.push(row);
+}
+
+/** Notes on the rows recorded since the `from`-th how far apart the yardstick's timings around their suite were. */
+export function noteSpeedChange(from: number, change: number): void {
+  for (const row of rows.slice(from)) row.speedChange = change;
+}
+
+/** Whether a row was measured while the machine changed speed (its suite's yardstick moved too far). */
+export function measuredUnsteady(row: GoalRow): boolean {
+  return row.speedChange !== undefined && isUnsteady(row.speedChange);
 }
 
 /** The rows recorded so far in this process (bench/engine-rows.ts hands them to the process that spawned it). */
@@ -50,6 +64,11 @@ function formatGoal(row: GoalRow): string {
   return parts.join(' and ');
 }
 
+function unsteadyNote(row: GoalRow): string {
+  if (!measuredUnsteady(row)) return '';
+  return Number.isFinite(row.speedChange) ? `  ~ yardstick timings ${Math.round(100 * row.speedChange!)} % apart` : '  ~ yardstick not timed';
+}
+
 /** Prints the goal table; returns the rows that missed their goal. */
 export function reportGoals(): GoalRow[] {
   if (rows.length === 0) return [];
@@ -57,7 +76,12 @@ export function reportGoals(): GoalRow[] {
   const width = Math.max(...rows.map((r) => r.label.length));
   for (const row of rows) {
     const mark = goalMet(row) ? 'met   ' : 'MISSED';
-    console.log(`${mark}  ${row.label.padEnd(width)}  ${formatFigure(row.value, row.unit).padStart(10)}  goal ${formatGoal(row)}`);
+    console.log(`${mark}  ${row.label.padEnd(width)}  ${formatFigure(row.value, row.unit).padStart(10)}  goal ${formatGoal(row)}${unsteadyNote(row)}`);
+  }
+  if (rows.some(measuredUnsteady)) {
+    console.log(
+      `(~: the yardstick's timings on each CPU, before and after the row's suite, were more than ${Math.round(100 * UNSTEADY_CHANGE)} % apart: the machine changed speed, or its CPUs differ; run that suite again before reading the row)`,
+    );
   }
   return rows.filter((r) => !goalMet(r));
 }
