@@ -1,8 +1,8 @@
 /**
  * The figures issue 11 sets goals for. A suite that measures one calls `recordGoal`; `bench/run.ts` prints
  * every recorded row with its goal after the suites, and with `--check` exits 1 when a figure misses its
- * goal. Figures only: nothing in `npm test` reads them. bench/run.ts notes on each row how far the machine's
- * speed moved while its suite ran (steadiness.ts), and the table marks the rows of an unsteady suite.
+ * goal. Figures only: nothing in `npm test` reads them. bench/run.ts notes on each row how far apart the
+ * yardstick's timings around its suite were (steadiness.ts), and the table marks the rows of an unsteady suite.
  */
 import { isUnsteady, UNSTEADY_CHANGE } from './steadiness.js';
 
@@ -35,7 +35,7 @@ export function noteSpeedChange(from: number, change: number): void {
   for (const row of rows.slice(from)) row.speedChange = change;
 }
 
-/** Whether a row was measured while the machine changed speed (its suite's yardstick moved too far). */
+/** Whether a row was measured while the machine changed speed or its CPUs differed (the timings around its suite too far apart). */
 export function measuredUnsteady(row: GoalRow): boolean {
   return row.speedChange !== undefined && isUnsteady(row.speedChange);
 }
