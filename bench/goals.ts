@@ -4,7 +4,7 @@
  * goal. Figures only: nothing in `npm test` reads them. bench/run.ts notes on each row how far apart the
  * yardstick's timings around its suite were (steadiness.ts), and the table marks the rows of an unsteady suite.
  */
-import { isUnsteady, UNSTEADY_CHANGE } from './steadiness.js';
+import { isUnsteady, UNSTEADY_SPREAD } from './steadiness.js';
 
 export interface GoalRow {
   /** Stable identifier, e.g. `cold-start-node24-knative`. */
@@ -20,8 +20,8 @@ export interface GoalRow {
   min?: number;
   /** The command that measures it, for the README table. */
   command: string;
-  /** How far apart the yardstick's timings around the row's suite were (steadiness.ts speedChange), when bench/run.ts took them. */
-  speedChange?: number;
+  /** How far apart the yardstick's timings around the row's suite were (steadiness.ts yardstickSpread), when bench/run.ts took them. */
+  yardstickSpread?: number;
 }
 
 const rows: GoalRow[] = [];
@@ -31,13 +31,13 @@ export function recordGoal(row: GoalRow): void {
 }
 
 /** Notes on the rows recorded since the `from`-th how far apart the yardstick's timings around their suite were. */
-export function noteSpeedChange(from: number, change: number): void {
-  for (const row of rows.slice(from)) row.speedChange = change;
+export function noteYardstickSpread(from: number, spread: number): void {
+  for (const row of rows.slice(from)) row.yardstickSpread = spread;
 }
 
 /** Whether a row was measured while the machine changed speed or its CPUs differed (the timings around its suite too far apart). */
 export function measuredUnsteady(row: GoalRow): boolean {
-  return row.speedChange !== undefined && isUnsteady(row.speedChange);
+  return row.yardstickSpread !== undefined && isUnsteady(row.yardstickSpread);
 }
 
 /** The rows recorded so far in this process (bench/engine-rows.ts hands them to the process that spawned it). */
@@ -66,7 +66,7 @@ function formatGoal(row: GoalRow): string {
 
 function unsteadyNote(row: GoalRow): string {
   if (!measuredUnsteady(row)) return '';
-  return Number.isFinite(row.speedChange) ? `  ~ yardstick timings ${Math.round(100 * row.speedChange!)} % apart` : '  ~ yardstick not timed';
+  return Number.isFinite(row.yardstickSpread) ? `  ~ yardstick timings ${Math.round(100 * row.yardstickSpread!)} % apart` : '  ~ yardstick not timed';
 }
 
 /** Prints the goal table; returns the rows that missed their goal. */
@@ -80,7 +80,7 @@ export function reportGoals(): GoalRow[] {
   }
   if (rows.some(measuredUnsteady)) {
     console.log(
-      `(~: the yardstick's timings on each CPU, before and after the row's suite, were more than ${Math.round(100 * UNSTEADY_CHANGE)} % apart: the machine changed speed, or its CPUs differ; run that suite again before reading the row)`,
+      `(~: the yardstick's timings on each CPU, before and after the row's suite, were more than ${Math.round(100 * UNSTEADY_SPREAD)} % apart: the machine changed speed, or its CPUs differ; run that suite again before reading the row)`,
     );
   }
   return rows.filter((r) => !goalMet(r));

@@ -7,8 +7,8 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measuredUnsteady, noteSpeedChange, recordedGoals, reportGoals } from './goals.js';
-import { speedChange, steadinessLine, yardstickNs } from './steadiness.js';
+import { measuredUnsteady, noteYardstickSpread, recordedGoals, reportGoals } from './goals.js';
+import { yardstickSpread, steadinessLine, yardstickNs } from './steadiness.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'suites');
 const args = process.argv.slice(2);
@@ -27,7 +27,7 @@ for (const file of suites) {
   await mod.run();
   const after = yardstickNs();
   console.log(`\n${steadinessLine(file.replace(/\.ts$/, ''), before, after)}`);
-  noteSpeedChange(firstRow, speedChange(before, after));
+  noteYardstickSpread(firstRow, yardstickSpread(before, after));
   before = after;
 }
 

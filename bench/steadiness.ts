@@ -5,7 +5,7 @@
  * other for some minutes, then 7.5 µs on both, and the yardstick below 27 against 43–48 µs through most of
  * a full run (bench/README.md, "What stop 31 measured"). A figure measured then depends on which CPU each
  * thread ran on, and a ratio misses or meets its goal by chance. bench/run.ts times the yardstick on each CPU
- * between suites; the goal rows of a suite around which the timings differ by more than UNSTEADY_CHANGE
+ * between suites; the goal rows of a suite around which the timings differ by more than UNSTEADY_SPREAD
  * are marked in the goal table. Nothing is hidden or re-run: a marked row that misses still fails
  * `--check`, and the mark says which suite to run again.
  */
@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { pod4k } from './fixtures.js';
 
 /** Timings further apart than this (0.2: one 1.2× another) make the figures measured between them unsteady. */
-export const UNSTEADY_CHANGE = 0.2;
+export const UNSTEADY_SPREAD = 0.2;
 
 /** CPUs timed at most, so that a large machine spends no more than a few seconds per suite on this. */
 const MAX_CPUS = 8;
@@ -84,22 +84,22 @@ export function yardstickNs(millis = 150): number[] {
  * took 1.5× the fastest): the machine changed speed, or its CPUs ran at different speeds. NaN when a
  * timing is missing.
  */
-export function speedChange(before: readonly number[], after: readonly number[]): number {
+export function yardstickSpread(before: readonly number[], after: readonly number[]): number {
   const all = [...before, ...after];
   if (all.length === 0 || !all.every((ns) => ns > 0)) return Number.NaN;
   return Math.max(...all) / Math.min(...all) - 1;
 }
 
-/** Whether a change (speedChange) makes the figures measured over it unsteady; an unknown change does. */
-export function isUnsteady(change: number): boolean {
-  return !(change <= UNSTEADY_CHANGE);
+/** Whether a spread (yardstickSpread) makes the figures measured within it unsteady; an unknown spread does. */
+export function isUnsteady(spread: number): boolean {
+  return !(spread <= UNSTEADY_SPREAD);
 }
 
 /** The line bench/run.ts prints after a suite. */
 export function steadinessLine(suite: string, before: readonly number[], after: readonly number[]): string {
-  const change = speedChange(before, after);
-  const moved = Number.isFinite(change) ? `${Math.round(100 * change)} %` : 'unknown';
-  const verdict = isUnsteady(change) ? ': the machine changed speed, or its CPUs differ; figures of this suite may not compare with other runs' : '';
+  const spread = yardstickSpread(before, after);
+  const apart = Number.isFinite(spread) ? `${Math.round(100 * spread)} %` : 'unknown';
+  const verdict = isUnsteady(spread) ? ': the machine changed speed, or its CPUs differ; figures of this suite may not compare with other runs' : '';
   const us = (list: readonly number[]) => list.map((ns) => (ns / 1000).toFixed(2)).join(' / ');
-  return `(yardstick per CPU before and after ${suite}: ${us(before)} → ${us(after)} µs, apart by ${moved}${verdict})`;
+  return `(yardstick per CPU before and after ${suite}: ${us(before)} → ${us(after)} µs, apart by ${apart}${verdict})`;
 }

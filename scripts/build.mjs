@@ -22,7 +22,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const NODE_TARGETS = ['node24', 'node20'];
 
 /**
- * The wrapper of a script that src/adapters/script-cache.ts compiles (its SCRIPT_WRAPPER_OPEN): Node's
+ * The wrapper of a script that src/adapters/script-cache.ts compiles (its SCRIPT_WRAPPER_OPEN and _CLOSE): Node's
  * CommonJS function, written into the file so that the loader compiles the text as read, without joining it
  * to the wrapper first (a second copy of the megabyte at every cold start).
  */

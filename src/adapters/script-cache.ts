@@ -99,10 +99,11 @@ const loaded: LoadedScript[] = ((globalThis as { [REGISTRY]?: LoadedScript[] })[
  * start; added here, V8 flattens the joined text into a second copy of the megabyte before compiling it.
  */
 export const SCRIPT_WRAPPER_OPEN = '(function (exports, require, module, __filename, __dirname) {';
+export const SCRIPT_WRAPPER_CLOSE = '\n})';
 
 /** A script's text as a function expression: as the build wrote it, or wrapped here (a plain CommonJS file). */
 function wrapped(source: string): string {
-  return source.startsWith(SCRIPT_WRAPPER_OPEN) ? source : `${SCRIPT_WRAPPER_OPEN}${source}\n})`;
+  return source.startsWith(SCRIPT_WRAPPER_OPEN) ? source : `${SCRIPT_WRAPPER_OPEN}${source}${SCRIPT_WRAPPER_CLOSE}`;
 }
 
 /** Reads `length` bytes of `fd` into the start of `into`. */

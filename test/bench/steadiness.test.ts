@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { measuredUnsteady, noteSpeedChange, recordedGoals, recordGoal, reportGoals, type GoalRow } from '../../bench/goals.js';
-import { allowedCpus, isUnsteady, speedChange, steadinessLine, UNSTEADY_CHANGE } from '../../bench/steadiness.js';
+import { measuredUnsteady, noteYardstickSpread, recordedGoals, recordGoal, reportGoals, type GoalRow } from '../../bench/goals.js';
+import { allowedCpus, isUnsteady, yardstickSpread, steadinessLine, UNSTEADY_SPREAD } from '../../bench/steadiness.js';
 
 const row = (id: string, value: number): GoalRow => ({ id, label: `row ${id}`, value, unit: '×', max: 3.5, command: 'npm run bench -- 35' });
 
@@ -16,19 +16,19 @@ describe('bench steadiness: which goal rows were measured while the machine chan
   });
 
   it('measures how far apart the timings are, on one CPU over time and between CPUs, against the fastest', () => {
-    expect(speedChange([28_000], [49_000])).toBeCloseTo(0.75);
-    expect(speedChange([49_000], [28_000])).toBeCloseTo(0.75);
-    expect(speedChange([7_500, 7_600], [7_500, 7_500])).toBeCloseTo(0.0133, 3);
+    expect(yardstickSpread([28_000], [49_000])).toBeCloseTo(0.75);
+    expect(yardstickSpread([49_000], [28_000])).toBeCloseTo(0.75);
+    expect(yardstickSpread([7_500, 7_600], [7_500, 7_500])).toBeCloseTo(0.0133, 3);
     // One CPU at half speed on both sides: steady over time, but the CPUs differ.
-    expect(speedChange([7_500, 18_000], [7_500, 18_000])).toBeCloseTo(1.4);
-    expect(speedChange([0], [28_000])).toBeNaN();
-    expect(speedChange([28_000], [Number.NaN])).toBeNaN();
-    expect(speedChange([], [])).toBeNaN();
+    expect(yardstickSpread([7_500, 18_000], [7_500, 18_000])).toBeCloseTo(1.4);
+    expect(yardstickSpread([0], [28_000])).toBeNaN();
+    expect(yardstickSpread([28_000], [Number.NaN])).toBeNaN();
+    expect(yardstickSpread([], [])).toBeNaN();
   });
 
   it('calls a suite unsteady above the limit, or when a timing is missing', () => {
-    expect(isUnsteady(UNSTEADY_CHANGE)).toBe(false);
-    expect(isUnsteady(UNSTEADY_CHANGE + 0.01)).toBe(true);
+    expect(isUnsteady(UNSTEADY_SPREAD)).toBe(false);
+    expect(isUnsteady(UNSTEADY_SPREAD + 0.01)).toBe(true);
     expect(isUnsteady(Number.NaN)).toBe(true);
     expect(steadinessLine('35-kyverno', [7_500, 7_600], [7_500, 7_550])).toBe('(yardstick per CPU before and after 35-kyverno: 7.50 / 7.60 → 7.50 / 7.55 µs, apart by 1 %)');
     expect(steadinessLine('35-kyverno', [7_500, 18_000], [7_500, 7_500])).toMatch(/apart by 140 %: the machine changed speed, or its CPUs differ/);
@@ -37,11 +37,11 @@ describe('bench steadiness: which goal rows were measured while the machine chan
   it('marks the rows of an unsteady suite in the goal table, and only those; a marked miss is still a miss', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     recordGoal(row('steady', 3.0));
-    noteSpeedChange(0, 0.05);
+    noteYardstickSpread(0, 0.05);
     const from = recordedGoals().length;
     recordGoal(row('unsteady-met', 3.0));
     recordGoal(row('unsteady-missed', 3.57));
-    noteSpeedChange(from, 0.75);
+    noteYardstickSpread(from, 0.75);
 
     const missed = reportGoals();
     expect(missed.map((r) => r.id)).toEqual(['unsteady-missed']);
