@@ -108,8 +108,10 @@ export async function run(): Promise<void> {
   // as a server runs it. Alternating with the review alone, so both see the same load; the figure is the
   // median difference.
   const light = await lightApp();
+  // The cluster routes mounted, with no cluster: the route table the Node server and Lambda serve.
+  const clusterRoutes = { clusters: { get: () => undefined } };
   const lightSet = light.buildPolicySet([...bundled.parsed, light.parseDocuments('bench.yaml', generatedPolicies())]);
-  const lightLogged = light.createApp({ policies: light.fixedPolicySet(lightSet, 'bench'), logger: light.jsonLineLogger(() => {}) }).app;
+  const lightLogged = light.createApp({ policies: light.fixedPolicySet(lightSet, 'bench'), logger: light.jsonLineLogger(() => {}), ...clusterRoutes }).app;
   const lightRequest = () => new light.LambdaRequest('http://bench/mutate', { method: 'POST', body: text, headers }) as unknown as Request;
   const paired = await measureAsyncPair(
     () => light.answerReviewText(text, lightSet, 1000),
@@ -147,14 +149,14 @@ export async function run(): Promise<void> {
   // hands back this review's answer at once: what the overhead would be without the review's own use of
   // the caches between two requests.
   const lightAnswer = await light.answerReviewText(text, lightSet, 1000);
-  const lightFixed = light.createApp({ policies: light.fixedPolicySet(lightSet, 'bench'), logger: light.jsonLineLogger(() => {}), reviewer: async () => lightAnswer }).app;
+  const lightFixed = light.createApp({ policies: light.fixedPolicySet(lightSet, 'bench'), logger: light.jsonLineLogger(() => {}), reviewer: async () => lightAnswer, ...clusterRoutes }).app;
   const appAlone = await measureAsync(async () => {
     const res = await lightFixed.fetch(lightRequest());
     await res.text();
   }, REVIEW_SAMPLING);
   // The same pair with undici's Request and Response (the objects a caller of app.fetch gets from Node's
   // globals), for comparison with the figures before the adapters stopped using them.
-  const logged = createApp({ policies: fixedPolicySet(set, 'bench'), logger: jsonLineLogger(() => {}) }).app;
+  const logged = createApp({ policies: fixedPolicySet(set, 'bench'), logger: jsonLineLogger(() => {}), ...clusterRoutes }).app;
   const pairedUndici = await measureAsyncPair(
     () => answerReviewText(text, set, 1000),
     async () => {
