@@ -31,11 +31,14 @@ function staticFirstSegment(path: string): string | undefined {
 export class SplitRouter<T> implements Router<T> {
   private readonly under: Router<T> = defaultRouter();
   private readonly others: Router<T> = defaultRouter();
+  /** `/segment` and `/segment/`: a request path equal to the one or under the other goes to `under`. */
+  private readonly root: string;
   private readonly prefix: string;
 
   /** `segment`: the first path segment whose routes are kept apart (without slashes). */
   constructor(private readonly segment: string) {
-    this.prefix = `/${segment}/`;
+    this.root = `/${segment}`;
+    this.prefix = `${this.root}/`;
   }
 
   /** Says which router each side settled on (once a request has reached it). */
@@ -51,7 +54,7 @@ export class SplitRouter<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
-    const under = path.startsWith(this.prefix) || path === this.prefix.slice(0, -1);
+    const under = path.startsWith(this.prefix) || path === this.root;
     return (under ? this.under : this.others).match(method, path);
   }
 }
