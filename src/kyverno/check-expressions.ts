@@ -10,6 +10,7 @@
  * holding `$(…)` references (replaced before variables).
  */
 import type { JsonValue } from '../json/index.js';
+import type { Report } from './compile-report.js';
 import { findVariables, variableExpression } from './context/variable-syntax.js';
 import { messageOf } from './errors.js';
 import { compile as compileJmesPath } from './jmespath/index.js';
@@ -31,6 +32,23 @@ export function jmesPathProblem(expression: string): string | undefined {
   if (unknown.length === 0) return undefined;
   const names = [...new Set(unknown)];
   return `JMESPath expression ${JSON.stringify(expression)} calls ${names.length === 1 ? 'an unknown function' : 'unknown functions'}: ${names.join(', ')}`;
+}
+
+/**
+ * A bare JMESPath field: a syntax error makes the policy invalid (as it always has); an unknown function
+ * is an `expression` finding. Text with variables is checked once they are substituted (its variables
+ * are checked with the rest of the rule).
+ */
+export function checkJmesPath(expression: string, path: string, report: Report): void {
+  if (expression.includes('{{')) return;
+  try {
+    compileJmesPath(expression);
+  } catch (error) {
+    report.error(path, `invalid JMESPath expression: ${messageOf(error)}`);
+    return;
+  }
+  const problem = jmesPathProblem(expression);
+  if (problem) report.find(path, problem, 'expression');
 }
 
 /** The problems of the `{{ … }}` variables in one string (innermost variables only). */

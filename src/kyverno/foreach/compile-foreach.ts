@@ -1,0 +1,66 @@
+/**
+ * foreach entries checked at load, nesting included, into the form foreach.ts runs; and the check that
+ * `element` variables stand only where a foreach gives them a value.
+ */
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { checkJmesPath } from '../check-expressions.js';
+import { eachObject, type Report } from '../compile-report.js';
+import { compileContext } from '../context/compile-context.js';
+import { compileConditions } from '../match/compile-conditions.js';
+import { checkOverlay, patchTemplateOf } from '../patchers/compile-patches.js';
+import type { ForeachEntry } from '../types.js';
+
+export function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEntry[] {
+  const entries: ForeachEntry[] = [];
+  eachObject(raw, path, report, true, (entry, at) => {
+    const list = getOwn(entry, 'list');
+    if (typeof list !== 'string' || list.trim() === '') {
+      report.error(`${at}.list`, 'must be a JMESPath expression (a string)');
+    } else {
+      checkJmesPath(list, `${at}.list`, report);
+    }
+    const order = getOwn(entry, 'order');
+    if (order !== undefined && order !== 'Ascending' && order !== 'Descending') report.error(`${at}.order`, 'must be Ascending or Descending');
+    const context = compileContext(getOwn(entry, 'context'), `${at}.context`, report);
+    const preconditions = compileConditions(getOwn(entry, 'preconditions'), `${at}.preconditions`, report);
+    const psm = getOwn(entry, 'patchStrategicMerge');
+    const json = getOwn(entry, 'patchesJson6902');
+    if (psm !== undefined && psm !== null) checkOverlay(psm, `${at}.patchStrategicMerge`, report);
+    if (json !== undefined && json !== null && typeof json !== 'string') report.error(`${at}.patchesJson6902`, 'must be a string (YAML or JSON text)');
+    const patches: JsonObject = {};
+    if (psm !== undefined) patches.patchStrategicMerge = psm;
+    if (json !== undefined) patches.patchesJson6902 = json;
+    const nestedRaw = getOwn(entry, 'foreach');
+    let nested: ForeachEntry[] | undefined;
+    if (nestedRaw !== undefined && nestedRaw !== null) {
+      if (context.length > 0 || preconditions || Object.keys(patches).length > 0) {
+        report.error(at, 'an entry with a nested foreach may not have its own context, preconditions or patches');
+      }
+      nested = compileForeach(nestedRaw, `${at}.foreach`, report);
+    }
+    const patchTemplate = patchTemplateOf(psm, json);
+    entries.push({
+      list: typeof list === 'string' ? list : '',
+      ...(order === 'Ascending' || order === 'Descending' ? { order } : {}),
+      context,
+      ...(preconditions ? { preconditions } : {}),
+      patches,
+      hasStrategicMerge: psm !== undefined && psm !== null,
+      ...(patchTemplate ? { patchTemplate } : {}),
+      ...(nested ? { foreach: nested } : {}),
+    });
+  });
+  return entries;
+}
+
+/** `element` / `elementIndex` variables outside foreach (Kyverno refuses such policies). */
+export function checkElementVariables(rule: JsonObject, path: string, report: Report): void {
+  const mutate = getOwn(rule, 'mutate');
+  const outside: JsonObject = { ...rule };
+  if (isJsonObject(mutate)) {
+    const { foreach: _ignored, ...rest } = mutate;
+    outside.mutate = rest;
+  }
+  const text = JSON.stringify(outside);
+  if (/\{\{-?\s*element/.test(text)) report.error(path, 'element / elementIndex variables may only be used inside foreach');
+}

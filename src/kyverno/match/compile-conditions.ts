@@ -1,0 +1,48 @@
+/**
+ * Preconditions checked at load: the `any` / `all` shape and every operator, normalized once so that
+ * conditions.ts only compares per request.
+ */
+import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
+import type { Report } from '../compile-report.js';
+import type { Condition, ConditionBlock } from '../types.js';
+import { normalizeOperator } from './operators.js';
+
+export function compileConditions(raw: JsonValue | undefined, path: string, report: Report): ConditionBlock | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (Array.isArray(raw)) return { all: compileConditionList(raw, path, report) };
+  if (!isJsonObject(raw)) {
+    report.error(path, 'must be an object with any/all, or a list of conditions');
+    return undefined;
+  }
+  const any = getOwn(raw, 'any');
+  const all = getOwn(raw, 'all');
+  const block: { any?: Condition[]; all?: Condition[] } = {};
+  if (any !== undefined && any !== null) {
+    if (!Array.isArray(any)) report.error(`${path}.any`, 'must be a list');
+    else if (any.length > 0) block.any = compileConditionList(any, `${path}.any`, report);
+  }
+  if (all !== undefined && all !== null) {
+    if (!Array.isArray(all)) report.error(`${path}.all`, 'must be a list');
+    else if (all.length > 0) block.all = compileConditionList(all, `${path}.all`, report);
+  }
+  return block.any || block.all ? block : undefined;
+}
+
+function compileConditionList(raw: JsonValue[], path: string, report: Report): Condition[] {
+  const out: Condition[] = [];
+  raw.forEach((c, i) => {
+    const at = `${path}[${i}]`;
+    if (!isJsonObject(c)) {
+      report.error(at, 'a condition must be an object');
+      return;
+    }
+    const op = getOwn(c, 'operator');
+    const operator = typeof op === 'string' ? normalizeOperator(op) : undefined;
+    if (!operator) {
+      report.error(`${at}.operator`, `unknown operator ${JSON.stringify(op ?? null)}`);
+      return;
+    }
+    out.push({ key: getOwn(c, 'key') ?? null, operator, value: getOwn(c, 'value') ?? null });
+  });
+  return out;
+}
