@@ -1,0 +1,183 @@
+/**
+ * Field selection, presence tests, optional selection and indexing on values at run time, as the planned
+ * attribute closures call them: JSON objects first (the common case), typed zero values for Kubernetes
+ * objects, and cel-go's errors for what cannot be selected or indexed. Plain functions, kept apart from
+ * the planner, which only decides which one a node calls.
+ */
+import type { StructDecl } from './env.js';
+import { formatFloatG } from '../../go/index.js';
+import { ownMember, type JsonObject } from '../../json/index.js';
+import { CelEvalError, noSuchOverload } from './errors.js';
+import { readJson } from './json.js';
+import { mapGet, typeNameOf } from './runtime.js';
+import { parseTimestamp } from './time.js';
+import { CelType, Kind } from './types.js';
+import { CelOptional, CelUint, INT64_MAX, LazyObject, StructValue, Timestamp, isMapValue, isPlainObject, type CelValue } from './values.js';
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Zero value of a declared field type (Kubernetes typed objects read from JSON). */
+function zeroValue(t: CelType): CelValue {
+  switch (t.kind) {
+    case Kind.String:
+      return '';
+    case Kind.Int:
+      return 0n;
+    case Kind.Uint:
+      return new CelUint(0n);
+    case Kind.Double:
+      return 0;
+    case Kind.Bool:
+      return false;
+    case Kind.List:
+      return [];
+    case Kind.Map:
+    case Kind.Struct:
+      return {};
+    case Kind.Timestamp:
+      return new Timestamp(-62135596800n * 1_000_000_000n);
+    default:
+      return null;
+  }
+}
+
+/** A JSON value read through a typed field (strings become timestamps where declared). */
+function typedRead(v: CelValue, t: CelType): CelValue {
+  if (v === null || v === undefined) return zeroValue(t);
+  if (t.kind === Kind.Timestamp && typeof v === 'string') {
+    const ts = parseTimestamp(v);
+    if (!ts) throw new CelEvalError(`invalid timestamp '${v}'`);
+    return ts;
+  }
+  return v;
+}
+
+export function selectField(v: unknown, field: string, struct: StructDecl | undefined, strict = false): CelValue {
+  // A JSON object first: by far the most common operand (none of the classes below is a plain object).
+  if (isPlainObject(v)) {
+    if (struct?.zeroDefaults) {
+      const t = struct.fieldType(field);
+      if (t) return typedRead(hasOwn.call(v, field) ? readJson(v, field, v[field]) : undefined, t);
+    }
+    const x = ownMember(v as JsonObject, field);
+    if (x !== undefined) return readJson(v, field, x);
+    throw new CelEvalError(`no such key: ${field}`);
+  }
+  if (v instanceof CelOptional) return optionalSelect(v, field, struct, strict);
+  if (v instanceof LazyObject) {
+    const x = v.field(field);
+    if (x === undefined) throw new CelEvalError(`no such key: ${field}`);
+    return x;
+  }
+  if (v instanceof Map) {
+    const x = v.get(field);
+    if (x !== undefined) return x;
+    throw new CelEvalError(`no such key: ${field}`);
+  }
+  if (v instanceof StructValue) {
+    if (v.fields.has(field)) return v.fields.get(field)!;
+    if (v.typeName === 'JSONPatch') return field === 'value' ? null : '';
+    throw new CelEvalError(`no such key: ${field}`);
+  }
+  // cel-go qualifies a field like a string index: a list rejects the index type, any other value
+  // has no such key.
+  if (Array.isArray(v)) throw fieldOfList();
+  throw new CelEvalError(`no such key: ${field}`);
+}
+
+export function hasField(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): boolean {
+  if (isPlainObject(v)) {
+    if (struct?.zeroDefaults) return hasOwn.call(v, field) && v[field] !== null;
+    return hasOwn.call(v, field);
+  }
+  if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct, strict) : false;
+  if (v instanceof LazyObject) return v.has(field);
+  if (v instanceof Map) return v.has(field);
+  if (v instanceof StructValue) {
+    if (!v.fields.has(field)) return false;
+    if (v.typeName === 'JSONPatch' && field !== 'value') return v.fields.get(field) !== '';
+    return true;
+  }
+  // Kubernetes does not enable cel-go's EnableErrorOnBadPresenceTest: has() on a value without fields
+  // is false, not an error (a list still rejects the index type).
+  if (strict) throw new CelEvalError(`invalid type for field selection: ${typeNameOf(v)}`);
+  if (Array.isArray(v)) throw fieldOfList();
+  return false;
+}
+
+export function optionalSelect(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): CelOptional {
+  if (v instanceof CelOptional) {
+    if (!v.hasValue()) return CelOptional.none();
+    v = v.value();
+  }
+  if (isMapValue(v) || v instanceof StructValue) {
+    if (!hasField(v, field, struct, strict)) return CelOptional.none();
+    return CelOptional.of(selectField(v, field, struct, strict));
+  }
+  // A presence test on a value without fields: none, as has() is false (see hasField).
+  if (strict) throw new CelEvalError(`type '${typeNameOf(v)}' does not support field selection`);
+  if (Array.isArray(v)) throw fieldOfList();
+  return CelOptional.none();
+}
+
+/** An index as cel-go's `%v` prints it (types.Int, types.Uint and types.Double have no String method). */
+function indexText(k: unknown): string {
+  if (typeof k === 'number') return formatFloatG(k);
+  return String(k instanceof CelUint ? k.valueOf() : k);
+}
+
+/**
+ * The position `k` names in `list`, or undefined when it is out of range. cel-go's IndexOrError: an int,
+ * or a uint or double that converts to an int64 without loss.
+ */
+function listIndex(list: readonly CelValue[], k: unknown): number | undefined {
+  let i: number;
+  if (typeof k === 'bigint') i = Number(k);
+  else if (k instanceof CelUint) {
+    if (k.valueOf() > INT64_MAX) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    i = Number(k.valueOf());
+  } else if (typeof k === 'number') {
+    if (!Number.isInteger(k) || k < -(2 ** 63) || k >= 2 ** 63) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    i = k;
+  } else throw new CelEvalError(`unsupported index type '${typeNameOf(k)}' in list`);
+  if (i < 0 || i >= list.length) return undefined;
+  return i;
+}
+
+export function indexValue(container: unknown, k: unknown, optional: boolean): CelValue {
+  if (container instanceof CelOptional) {
+    if (!container.hasValue()) return CelOptional.none();
+    return indexValue(container.value(), k, true);
+  }
+  if (Array.isArray(container)) {
+    const i = listIndex(container, k);
+    if (i === undefined) {
+      if (optional) return CelOptional.none();
+      // Attribute resolution's missing index (cel-go resolves every index through a qualifier).
+      throw new CelEvalError(`index out of bounds: ${indexText(k)}`);
+    }
+    return optional ? CelOptional.of(container[i]) : container[i];
+  }
+  if (isMapValue(container)) {
+    if (!(typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint' || typeof k === 'number' || k instanceof CelUint)) {
+      throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
+    }
+    const v = mapGet(container, k as CelValue);
+    if (v === undefined) {
+      if (optional) return CelOptional.none();
+      throw new CelEvalError(`no such key: ${String(k instanceof CelUint ? k.valueOf() : k)}`);
+    }
+    return optional ? CelOptional.of(v) : v;
+  }
+  if (container instanceof StructValue || container instanceof LazyObject || isPlainObject(container)) {
+    throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
+  }
+  // A value that cannot be indexed: cel-go's qualifier finds no such key (a presence test, nothing).
+  if (optional) return CelOptional.none();
+  throw new CelEvalError(`no such key: ${indexText(k)}`);
+}
+
+/** A field selected on a list: cel-go qualifies a field like a string index, which a list rejects. */
+function fieldOfList(): CelEvalError {
+  return new CelEvalError(`unsupported index type 'string' in list`);
+}
