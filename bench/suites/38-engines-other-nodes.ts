@@ -6,7 +6,6 @@
  * the suites) are recorded here; each must meet its goal for `--check`.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { recordGoal, type GoalRow } from '../goals.js';
 import { benchNodes } from '../nodes.js';
 import { ROOT } from '../servers.js';

@@ -3,7 +3,7 @@
  * MutatingAdmissionPolicies produced (DESIGN.md: MAP invocations first, then Kyverno rules).
  */
 import type { AdmissionRequest, Status } from '../admission/index.js';
-import type { AbortReason, ReviewGuard } from '../guard/index.js';
+import type { ReviewGuard } from '../guard/index.js';
 import { isJsonObject, type JsonValue } from '../json/index.js';
 import { kyvernoAuditAnnotations, runKyvernoPolicies, type KyvernoInput, type KyvernoPolicyOutcome, type KyvernoResult } from '../kyverno/index.js';
 import { objectLabels } from '../map/index.js';

@@ -20,7 +20,7 @@ import {
   type CelValue,
   type ConvertedSize,
 } from '../cel/index.js';
-import type { JsonObject, JsonValue } from '../json/index.js';
+import type { JsonObject } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';

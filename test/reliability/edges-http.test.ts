@@ -14,7 +14,7 @@ import { ROOT, ensureBuilt } from '../node/built.js';
 import { startBundle, waitFor, type Running } from '../node/bundle.js';
 import { makeTestPki, type TestPki } from '../node/tls.js';
 import { podReview } from '../sources/helpers.js';
-import { headerOf, openRaw, rawExchange, statusOf, type RawConnection } from './raw-http.js';
+import { openRaw, rawExchange, statusOf, type RawConnection } from './raw-http.js';
 import { startReady } from './started.js';
 
 const SECRET = 'c0ffee'.repeat(10) + 'beef';

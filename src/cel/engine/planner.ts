@@ -19,10 +19,6 @@ import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typ
 import { equalityCost } from './stdlib.js';
 import { CelOptional, CelUint, StructValue, isMapValue, type CelMapValue, type CelValue } from './values.js';
 
-// What other modules import from here, defined in the modules the planner was split into.
-export { AsyncResults, EvalState, LIST_CREATE_COST, STRUCT_CREATE_COST, type Activation } from './eval-state.js';
-export type { Interp } from './planned.js';
-
 /** Extra runtime information the planner needs from its host. */
 export interface PlanOptions {
   /** Library cost callback for an overload (Kubernetes cost estimator); undefined → default. */

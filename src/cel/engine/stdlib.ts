@@ -9,7 +9,7 @@ import { checkBuiltSize } from './bounds.js';
 import { RE2JS } from 're2js';
 import { Op } from './ast.js';
 import type { Env } from './env.js';
-import { CelEvalError, noSuchOverload } from './errors.js';
+import { CelEvalError } from './errors.js';
 import { makeOverload, type CostFn, type Impl } from './functions.js';
 import { MAP_INSERT } from './macros.js';
 import { actualSize, celCompare, mapGet, mapInsert, mapKeys, typeNameOf } from './runtime.js';

@@ -8,7 +8,7 @@ import type { ReviewGuard } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
 import { CelEvalError } from '../engine/errors.js';
 import { jsonRoot } from '../engine/json.js';
-import { AsyncResults, type Activation } from '../engine/planner.js';
+import { AsyncResults, type Activation } from '../engine/eval-state.js';
 import type { CelValue } from '../engine/values.js';
 import { createAuthorizerValue, type Authorizer, type AuthorizerValue, type UserInfo } from '../lib/index.js';
 import type { EvalOutcome } from '../engine/program.js';

@@ -3,7 +3,7 @@
  * their static types; evaluated lazily, once per evaluation, on first access.
  */
 import { CelEvalError } from '../engine/errors.js';
-import type { Activation, AsyncResults } from '../engine/planner.js';
+import type { Activation, AsyncResults } from '../engine/eval-state.js';
 import { T, type CelType } from '../engine/types.js';
 import { LazyObject, type CelValue } from '../engine/values.js';
 import { compileExpression, type CompileScope, type CompiledExpression } from './compile.js';

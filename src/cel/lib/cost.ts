@@ -5,7 +5,7 @@ import { isList, isMap, listItems, mapEntries } from './values.js';
 
 /** cel-go cost constants (`common/cost.go`), the ones the engine charges. */
 export { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR };
-export { LIST_CREATE_COST as LIST_CREATE_BASE_COST, STRUCT_CREATE_COST as STRUCT_CREATE_BASE_COST } from '../engine/planner.js';
+export { LIST_CREATE_COST as LIST_CREATE_BASE_COST, STRUCT_CREATE_COST as STRUCT_CREATE_BASE_COST } from '../engine/eval-state.js';
 
 /** Kubernetes' `actualSize`: the value's CEL size, 1 for values without one. */
 export { actualSize };
