@@ -49,7 +49,7 @@ describe('the review pool', () => {
 
   it('answers a slow review by the engine deadline in the worker, which lives on', { timeout: 60_000 }, async () => {
     const calls: [number, string][] = [];
-    const answerStopped: AnswerStopped = (set, request, ordinal, reason) => {
+    const answerStopped: AnswerStopped = (set, _request, ordinal, reason) => {
       calls.push([ordinal, reason]);
       return { allowed: false, status: { code: 403, message: `stopped (${reason}) at ${set.mutatingPolicies[ordinal].policy.name}` }, outcomes: [], warnings: [], auditAnnotations: {} };
     };
