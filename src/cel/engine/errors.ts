@@ -41,10 +41,6 @@ export class AsyncPending {
   ) {}
 }
 
-export function evalError(message: string): CelEvalError {
-  return new CelEvalError(message);
-}
-
 export function noSuchOverload(fn?: string, types?: string[]): CelEvalError {
   if (fn && types) return new CelEvalError(`no matching overload for '${fn}' applied to '(${types.join(', ')})'`);
   return new CelEvalError('no such overload');

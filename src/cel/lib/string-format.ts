@@ -20,8 +20,6 @@ const MAX_PRECISION = 1000;
 /** A clause's error: reported as `error during formatting: <message>`. */
 export class ClauseError extends Error {}
 
-export type FormatFlavor = 'cel-spec' | 'kubernetes';
-
 /** The clauses of one flavour, by verb (a precision is passed to %f and %e). */
 export interface FormatClauses {
   s(arg: unknown): string;
