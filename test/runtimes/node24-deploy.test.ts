@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBundle } from '../node/bundle.js';
 import { askAll, comparable, ensureBuilt, httpCases, LAMBDA_BUNDLE, nodeReference, ROOT, type HttpReply } from './helpers.js';
 import { functionUrlEvent, resultReply, startLambda } from './lambda.js';
-import { SCRIPT_WRAPPER_OPEN } from '../../src/adapters/script-cache.js';
+import { SCRIPT_WRAPPER_CLOSE, SCRIPT_WRAPPER_OPEN } from '../../src/adapters/script-cache.js';
 
 const { node24Binary } = (await import(join(ROOT, 'scripts/node24.mjs'))) as { node24Binary(): string | undefined };
 const { scriptCacheFile, v8VersionOf, writeCompileCache } = (await import(join(ROOT, 'scripts/compile-cache.mjs'))) as {
@@ -114,8 +114,8 @@ describe.skipIf(!node24)(title, () => {
     it('wraps a plain CommonJS engine script itself, and answers the same', async () => {
       const bundle = bundleCopy('plain');
       const text = readFileSync(join(bundle, 'engine.cjs'), 'utf8');
-      const close = text.lastIndexOf('\n})');
-      writeFileSync(join(bundle, 'engine.cjs'), text.slice(SCRIPT_WRAPPER_OPEN.length, close) + text.slice(close + 3));
+      const close = text.lastIndexOf(SCRIPT_WRAPPER_CLOSE);
+      writeFileSync(join(bundle, 'engine.cjs'), text.slice(SCRIPT_WRAPPER_OPEN.length, close) + text.slice(close + SCRIPT_WRAPPER_CLOSE.length));
       // Another text than the cache was made from.
       expect(await answersLikeTheReference(bundle)).toBe('rejected');
     });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCachedScript, SCRIPT_WRAPPER_OPEN, scriptCacheFile, writeScriptCaches } from '../../src/adapters/script-cache.js';
+import { loadCachedScript, SCRIPT_WRAPPER_CLOSE, SCRIPT_WRAPPER_OPEN, scriptCacheFile, writeScriptCaches } from '../../src/adapters/script-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'amender-script-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function script(name: string, value: string, wrapped: boolean): string {
   const file = join(dir, name);
   const body = `module.exports = { value: ${JSON.stringify(value)}, dir: __dirname, twice: (n) => n * 2 };`;
-  writeFileSync(file, wrapped ? `${SCRIPT_WRAPPER_OPEN}${body}\n})\n` : `${body}\n`);
+  writeFileSync(file, wrapped ? `${SCRIPT_WRAPPER_OPEN}${body}${SCRIPT_WRAPPER_CLOSE}\n` : `${body}\n`);
   return file;
 }
 

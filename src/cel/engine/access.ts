@@ -6,15 +6,13 @@
  */
 import type { StructDecl } from './env.js';
 import { formatFloatG } from '../../go/index.js';
-import { ownMember, type JsonObject } from '../../json/index.js';
+import { hasOwn, ownMember, type JsonObject } from '../../json/index.js';
 import { CelEvalError, noSuchOverload } from './errors.js';
 import { readJson } from './json.js';
 import { mapGet, typeNameOf } from './runtime.js';
 import { parseTimestamp } from './time.js';
 import { CelType, Kind } from './types.js';
 import { CelOptional, CelUint, INT64_MAX, LazyObject, StructValue, Timestamp, isMapValue, isPlainObject, type CelValue } from './values.js';
-
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Zero value of a declared field type (Kubernetes typed objects read from JSON). */
 function zeroValue(t: CelType): CelValue {
@@ -57,7 +55,7 @@ export function selectField(v: unknown, field: string, struct: StructDecl | unde
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) {
       const t = struct.fieldType(field);
-      if (t) return typedRead(hasOwn.call(v, field) ? readJson(v, field, v[field]) : undefined, t);
+      if (t) return typedRead(hasOwn(v, field) ? readJson(v, field, v[field]) : undefined, t);
     }
     const x = ownMember(v as JsonObject, field);
     if (x !== undefined) return readJson(v, field, x);
@@ -87,8 +85,8 @@ export function selectField(v: unknown, field: string, struct: StructDecl | unde
 
 export function hasField(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): boolean {
   if (isPlainObject(v)) {
-    if (struct?.zeroDefaults) return hasOwn.call(v, field) && v[field] !== null;
-    return hasOwn.call(v, field);
+    if (struct?.zeroDefaults) return hasOwn(v, field) && v[field] !== null;
+    return hasOwn(v, field);
   }
   if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct, strict) : false;
   if (v instanceof LazyObject) return v.has(field);
