@@ -12,7 +12,7 @@ import { assertNoProblems, fileKeysOf, integer, optional, readSettings, readSett
 import type { Limits, LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS } from './node-defaults.js';
 
 export interface NodeConfig {
   port: number;
@@ -23,7 +23,8 @@ export interface NodeConfig {
   refreshSeconds: number;
   /** The clusters served on `/clusters/{cluster}/...` (environment and the file's `clusters` key). */
   clusters: ClusterConfig[];
-  tls?: { certFile: string; keyFile: string };
+  /** HTTPS: the PEM files, and how often they are looked at for a rotated pair (0: only on SIGHUP). */
+  tls?: { certFile: string; keyFile: string; reloadSeconds: number };
   limits: Limits;
   logLevel: LogLevel;
   /** How long a drain on SIGTERM waits for requests in flight before cutting connections. */
@@ -56,6 +57,7 @@ const CONNECTION_SETTINGS = {
   shutdownTimeoutMs: { variable: 'AMENDER_SHUTDOWN_TIMEOUT_MS', fileKey: 'shutdownTimeoutMs', type: integer(1), default: DEFAULT_SHUTDOWN_TIMEOUT_MS } satisfies Setting<number>,
   tlsCertFile: { variable: 'AMENDER_TLS_CERT_FILE', fileKey: 'tls.certFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
   tlsKeyFile: { variable: 'AMENDER_TLS_KEY_FILE', fileKey: 'tls.keyFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
+  tlsReloadSeconds: { variable: 'AMENDER_TLS_RELOAD_SECONDS', fileKey: 'tls.reloadSeconds', type: integer(0), default: DEFAULT_TLS_RELOAD_SECONDS } satisfies Setting<number>,
 };
 
 /** Every setting of the Node server's table (the pool's and S3's are read by their own modules). */
@@ -100,8 +102,8 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     problems.push(`AMENDER_HEADERS_TIMEOUT_MS: at most AMENDER_REQUEST_TIMEOUT_MS (${config.requestTimeoutMs}), got ${config.headersTimeoutMs}`);
   }
-  const { tlsCertFile: certFile, tlsKeyFile: keyFile } = connections;
-  if (certFile !== undefined && keyFile !== undefined) config.tls = { certFile, keyFile };
+  const { tlsCertFile: certFile, tlsKeyFile: keyFile, tlsReloadSeconds: reloadSeconds } = connections;
+  if (certFile !== undefined && keyFile !== undefined) config.tls = { certFile, keyFile, reloadSeconds };
   else if (certFile !== undefined || keyFile !== undefined) {
     problems.push('AMENDER_TLS_CERT_FILE and AMENDER_TLS_KEY_FILE must be given together (HTTPS needs both)');
   }

@@ -8,3 +8,8 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_CONNECTIONS = 1024;
 /** How long a drain waits for requests in flight before cutting connections (AMENDER_SHUTDOWN_TIMEOUT_MS). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
+/**
+ * How often the certificate and key files are looked at for a rotation (AMENDER_TLS_RELOAD_SECONDS): the
+ * kubelet takes up to a minute or so to update a mounted Secret, and a look is two `stat` calls.
+ */
+export const DEFAULT_TLS_RELOAD_SECONDS = 10;

@@ -5,8 +5,9 @@
  * from their sources (bundled, file://, s3://) side by side, each set answering 503 until it has loaded,
  * so a slow or unreachable source delays only its own set. They are refreshed every
  * AMENDER_REFRESH_SECONDS (and when a watched folder changes); a source that cannot be read keeps the
- * last good set. SIGHUP refreshes every set now and reloads the TLS certificate; SIGTERM/SIGINT turn
- * /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
+ * last good set. A rotated TLS certificate and key are put in force when their files change
+ * (node-tls-reload.ts). SIGHUP refreshes every set now and reloads the TLS certificate; SIGTERM/SIGINT
+ * turn /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
 import { CallbackCounter, clusterSetName, createApp, jsonLineLogger, redactClusterPath, type Logger } from '../server/index.js';
@@ -17,6 +18,7 @@ import { exampleHint } from './node-hint.js';
 import { refusedConnectionsLog } from './node-refused-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
+import { certificateExpiryReader, createTlsReloader, registerTlsMetrics, type TlsReloader } from './node-tls-reload.js';
 import { bufferedStdout } from './node-log.js';
 import { markStartup } from './startup-marks.js';
 import type { ScriptCacheStatus } from './script-cache.js';
@@ -46,14 +48,10 @@ function readConfig(): NodeConfig {
   }
 }
 
-function readTlsFiles(tls: NonNullable<NodeConfig['tls']>): TlsMaterial {
-  return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
-}
-
-function readTls(config: NodeConfig) {
+function readTls(config: NodeConfig): TlsMaterial | undefined {
   if (!config.tls) return undefined;
   try {
-    return readTlsFiles(config.tls);
+    return { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
   } catch (err) {
     fail(`cannot read the TLS certificate or key: ${(err as Error).message}`);
   }
@@ -101,11 +99,12 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   amender.metrics.registry.register(
     new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refused.total()]]),
   );
+  const tls = readTls(config);
   const server = await startNodeServer({
     fetch: amender.app.fetch,
     port: config.port,
     host: config.host,
-    tls: readTls(config),
+    tls,
     requestTimeoutMs: config.requestTimeoutMs,
     headersTimeoutMs: config.headersTimeoutMs,
     maxConnections: config.maxConnections,
@@ -125,9 +124,22 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     policySources: config.policySources,
     clusters: sets.clusters.names,
     refreshSeconds: config.refreshSeconds,
+    ...(config.tls ? { tlsReloadSeconds: config.tls.reloadSeconds } : {}),
     ...(codeCache ? { codeCache } : {}),
   });
   markStartup('listening');
+  let tlsReloader: TlsReloader | undefined;
+  if (config.tls && tls) {
+    tlsReloader = createTlsReloader({
+      files: config.tls,
+      initial: tls,
+      apply: server.setTls,
+      logger,
+      intervalMs: config.tls.reloadSeconds * 1000,
+      expiryOf: certificateExpiryReader(),
+    });
+    registerTlsMetrics(amender.metrics.registry, tlsReloader);
+  }
   if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https'));
 
   // The first load of every set, side by side, after listening: until a set has loaded its routes answer
@@ -159,6 +171,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     if (stopping) return;
     stopping = true;
     sets.stop();
+    tlsReloader?.stop();
     logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight(), shutdownTimeoutMs: config.shutdownTimeoutMs });
     stdout.flush(); // what happened before the drain is in the log even if the drain is cut short
     void server.close().then(async () => {
@@ -175,13 +188,6 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     // rotated certificate.
     logger({ level: 'info', msg: 'reloading', signal: 'SIGHUP' });
     void sets.refreshAll();
-    if (config.tls) {
-      try {
-        server.setTls(readTlsFiles(config.tls));
-        logger({ level: 'info', msg: 'tls certificate reloaded', certFile: config.tls.certFile });
-      } catch (err) {
-        logger({ level: 'error', msg: 'tls certificate reload failed; the previous one stays', error: (err as Error).message });
-      }
-    }
+    void tlsReloader?.reload('SIGHUP');
   });
 }

@@ -58,6 +58,14 @@ describe('readNodeConfig', () => {
     ]);
   });
 
+  it('looks at the TLS files for a rotation every 10 s unless told otherwise (0: only on SIGHUP)', () => {
+    const pair = { AMENDER_TLS_CERT_FILE: '/c', AMENDER_TLS_KEY_FILE: '/k' };
+    expect(readNodeConfig(pair).tls).toEqual({ certFile: '/c', keyFile: '/k', reloadSeconds: 10 });
+    expect(readNodeConfig({ ...pair, AMENDER_TLS_RELOAD_SECONDS: '0' }).tls?.reloadSeconds).toBe(0);
+    expect(readNodeConfig(pair, 'tls: {reloadSeconds: 30}\n').tls?.reloadSeconds).toBe(30);
+    expect(problems({ ...pair, AMENDER_TLS_RELOAD_SECONDS: '-1' })).toEqual(['AMENDER_TLS_RELOAD_SECONDS: expected an integer of at least 0, got "-1"']);
+  });
+
   it('reads a YAML config file, and a variable wins over it', () => {
     const file = 'port: 7000\nlogLevel: warn\npolicySources: [file:///a, file:///b]\nlimits:\n  maxBodyBytes: 2048\ntls:\n  certFile: c\n  keyFile: k\n';
     const c = readNodeConfig({ PORT: '7001' }, file);

@@ -13,17 +13,18 @@ export interface TestPki {
   dispose(): void;
 }
 
-export function makeTestPki(): TestPki {
+/** `days`: the certificates' validity, so that two PKIs made together can be told apart by expiry. */
+export function makeTestPki(days = 2): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'amender-pki-'));
   const at = (f: string) => join(dir, f);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  ssl('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.crt'), '-subj', '/CN=amender test CA', '-days', '2',
+  ssl('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.crt'), '-subj', '/CN=amender test CA', '-days', String(days),
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
   ssl('req', ...ec, '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=localhost');
   writeFileSync(at('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n');
   ssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.crt'), '-CAkey', at('ca.key'), '-CAcreateserial',
-    '-out', at('server.crt'), '-days', '2', '-extfile', at('ext.cnf'));
+    '-out', at('server.crt'), '-days', String(days), '-extfile', at('ext.cnf'));
   return {
     ca: readFileSync(at('ca.crt'), 'utf8'),
     cert: readFileSync(at('server.crt'), 'utf8'),
