@@ -37,7 +37,7 @@ export interface TlsReloaderOptions {
 export interface TlsReloadStats {
   /** Pairs put in force after the start. */
   applied: number;
-  /** Changes (or reloads) that left the pair in force as it was. */
+  /** Changes (or reloads) that left the pair in force as it was, each counted once. */
   failed: number;
   /** Expiry of the certificate in force (ms since the epoch), when known. */
   expiresAt?: number;
@@ -71,10 +71,11 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
   let lastFailure: string | undefined;
   let looking = false;
 
+  // Counted and logged once per failure, not at every look that finds it still there.
   const fail = (reason: string, key: string, error: unknown) => {
-    stats.failed++;
     if (key === lastFailure) return;
     lastFailure = key;
+    stats.failed++;
     logger({ level: 'error', msg: 'tls certificate reload failed; the previous one stays', certFile: files.certFile, keyFile: files.keyFile, reason, error: (error as Error)?.message ?? String(error) });
   };
 

@@ -136,7 +136,7 @@ describe('the built Node server follows a rotated certificate', () => {
       copyFileSync(join(second.dir, 'server.crt'), cert);
       await sleep(2500);
       expect(lines(server, 'tls certificate reloaded')).toHaveLength(1);
-      expect(await metric(server, 'amender_tls_reloads_total{result="applied"}')).toEqual(['amender_tls_reloads_total{result="applied"} 1']);
+      expect(await metric(server, 'amender_tls_reloads_total')).toEqual(['amender_tls_reloads_total{result="applied"} 1', 'amender_tls_reloads_total{result="failed"} 2']);
       expect(await healthz(server, second)).toBe(200);
     } finally {
       await server.stop();
@@ -144,7 +144,7 @@ describe('the built Node server follows a rotated certificate', () => {
     }
   });
 
-  it('with AMENDER_TLS_RELOAD_SECONDS=0 changes pair only on SIGHUP', async () => {
+  it('with AMENDER_TLS_RELOAD_SECONDS=0 changes its pair only on SIGHUP', async () => {
     const volume = secretVolume(first);
     const server = await startBundle({ AMENDER_TLS_CERT_FILE: join(volume.dir, 'tls.crt'), AMENDER_TLS_KEY_FILE: join(volume.dir, 'tls.key'), AMENDER_TLS_RELOAD_SECONDS: '0' });
     try {
