@@ -1,9 +1,9 @@
 /**
  * Where a Lambda cold start spends its CPU: `node --import ./bench/loader/register.mjs
- * bench/profile-first-review.ts [starts]` builds dist/lambda with the 50 policies of
+ * bench/profile-first-review.ts [starts] [node]` builds dist/lambda with the 50 policies of
  * bench/fixtures/policies-50 (as `npm run bench -- 60` does, compile cache included), starts it `starts`
- * times (default 5) under Node 24 with `--cpu-prof`, answers one AdmissionReview each time, and prints,
- * as medians over the starts, the CPU time of the steps named in STEPS (inclusive: a step's callees
+ * times (default 5) under Node `node` (default 24; 20 for the Node running the bench) with `--cpu-prof`,
+ * answers one AdmissionReview each time, and prints, as medians over the starts, the CPU time of the steps named in STEPS (inclusive: a step's callees
  * count in it), then the self time by source folder and by function. Positions are resolved through the bundle's source
  * maps. Not part of `npm run bench`: profiling slows what it measures (each figure is inflated, the
  * proportions are what to read), and the figures of bench/README.md come from it.
@@ -20,6 +20,8 @@ import { benchNodes } from './nodes.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STARTS = Math.max(1, Number(process.argv[2] ?? 5));
+/** The Node whose start is profiled: 24 (what deployments run) unless named, e.g. `20`. */
+const NODE_MAJOR = Number(process.argv[3] ?? 24);
 /** A profiler stall (the process descheduled on a loaded machine) is not CPU: one sample counts at most this. */
 const MAX_SAMPLE_MS = 0.5;
 
@@ -109,8 +111,8 @@ function analyze(profile: Profile, resolve: ReturnType<typeof frameResolver>): {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
 
 async function main(): Promise<void> {
-  const node = (await benchNodes()).nodes.find((n) => n.major === 24);
-  if (!node) throw new Error('no Node 24 here (see scripts/node24.mjs): the profile is of the Node that deployments run');
+  const node = (await benchNodes()).nodes.find((n) => n.major === NODE_MAJOR);
+  if (!node) throw new Error(`no Node ${NODE_MAJOR} here (see scripts/node24.mjs; Node 24 is the one deployments run)`);
   const work = mkdtempSync(join(tmpdir(), 'amender-profile-'));
   try {
     const dist = join(work, 'dist');
