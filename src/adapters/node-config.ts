@@ -12,7 +12,7 @@ import { assertNoProblems, fileKeysOf, integer, optional, readSettings, readSett
 import type { Limits, LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS } from './node-defaults.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS } from './node-defaults.js';
 
 export interface NodeConfig {
   port: number;
@@ -35,6 +35,8 @@ export interface NodeConfig {
   headersTimeoutMs: number;
   /** Connections held at once; more are closed as soon as they open. */
   maxConnections: number;
+  /** Bytes of log lines standard output may hold unwritten (a stalled log reader) before lines are dropped. */
+  logBacklogBytes: number;
 }
 
 /** A configuration with problems (every one listed); the runtime's SettingsError. */
@@ -48,7 +50,7 @@ const LISTEN_SETTINGS = {
   host: { variable: 'AMENDER_HOST', fileKey: 'host', type: text, default: '0.0.0.0' } satisfies Setting<string>,
 };
 
-/** Connections, the drain and TLS: the Node server's own settings. */
+/** Connections, the drain, the log's backlog and TLS: the Node server's own settings. */
 const CONNECTION_SETTINGS = {
   requestTimeoutMs: { variable: 'AMENDER_REQUEST_TIMEOUT_MS', fileKey: 'requestTimeoutMs', type: integer(1), default: DEFAULT_REQUEST_TIMEOUT_MS } satisfies Setting<number>,
   /** Without a setting of its own, the header timeout follows a shorter request timeout. */
@@ -57,6 +59,7 @@ const CONNECTION_SETTINGS = {
   shutdownTimeoutMs: { variable: 'AMENDER_SHUTDOWN_TIMEOUT_MS', fileKey: 'shutdownTimeoutMs', type: integer(1), default: DEFAULT_SHUTDOWN_TIMEOUT_MS } satisfies Setting<number>,
   tlsCertFile: { variable: 'AMENDER_TLS_CERT_FILE', fileKey: 'tls.certFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
   tlsKeyFile: { variable: 'AMENDER_TLS_KEY_FILE', fileKey: 'tls.keyFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
+  logBacklogBytes: { variable: 'AMENDER_LOG_BACKLOG_BYTES', fileKey: 'logBacklogBytes', type: integer(64 * 1024), default: DEFAULT_LOG_BACKLOG_BYTES } satisfies Setting<number>,
   tlsReloadSeconds: { variable: 'AMENDER_TLS_RELOAD_SECONDS', fileKey: 'tls.reloadSeconds', type: integer(0), default: DEFAULT_TLS_RELOAD_SECONDS } satisfies Setting<number>,
 };
 
@@ -97,6 +100,7 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
     headersTimeoutMs: connections.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, connections.requestTimeoutMs),
     maxConnections: connections.maxConnections,
     shutdownTimeoutMs: connections.shutdownTimeoutMs,
+    logBacklogBytes: connections.logBacklogBytes,
   };
   // Headers are part of the request: a header timeout set longer than the request timeout is a mistake.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

@@ -6,7 +6,13 @@
  * start's lines appear when it is ready), when its drain starts and when the process exits (process.exit,
  * the end of the event loop, a fatal error), so no line is lost at SIGTERM. A process
  * killed outright (SIGKILL, out of memory) loses at most the last interval's lines.
+ *
+ * What the pipe does not take at once waits in the process's memory, without bound: a log reader that
+ * stops reading (a container runtime behind a full or slow disk) would grow the server until it is
+ * killed. Past `maxBacklogBytes` waiting, lines are dropped and counted instead, and a notice of how many
+ * is written before the first line written again (boundedSink).
  */
+import { DEFAULT_LOG_BACKLOG_BYTES } from './node-defaults.js';
 
 export interface LineBuffer {
   /** Keeps one line (its newline included) for the next write. */
@@ -49,9 +55,52 @@ export function bufferedLines(sink: (text: string) => void, { intervalMs = 100, 
   };
 }
 
+/** A sink that drops what it is given while the writer behind it is too far behind (see boundedSink). */
+export interface BoundedSink {
+  write(text: string): void;
+  /** Lines dropped since the start. */
+  dropped(): number;
+}
+
+/**
+ * Writes through `write` unless `backlog()` (bytes the writer has not written yet) is `limit` or more:
+ * then the text's lines are dropped and counted, and `notice(count)` (a line of its own) is written
+ * before the next text that goes through.
+ */
+export function boundedSink(write: (text: string) => void, backlog: () => number, limit: number, notice: (dropped: number) => string): BoundedSink {
+  let dropped = 0;
+  let unannounced = 0;
+  return {
+    write(text) {
+      if (backlog() >= limit) {
+        let lines = 0;
+        for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+        dropped += lines;
+        unannounced += lines;
+        return;
+      }
+      if (unannounced > 0) {
+        write(notice(unannounced));
+        unannounced = 0;
+      }
+      write(text);
+    },
+    dropped: () => dropped,
+  };
+}
+
+export interface StdoutOptions extends LineBufferOptions {
+  /** Bytes standard output may hold unwritten before lines are dropped (default 16 MiB). */
+  maxBacklogBytes?: number;
+  /** The line that says how many lines were dropped (written before the next one that goes through). */
+  droppedNotice?: (dropped: number) => string;
+}
+
 /** Standard output through a LineBuffer, flushed when the process exits (writes to a pipe or file are synchronous then). */
-export function bufferedStdout(options: LineBufferOptions = {}): LineBuffer {
-  const buffer = bufferedLines((text) => process.stdout.write(text), options);
+export function bufferedStdout(options: StdoutOptions = {}): LineBuffer & { dropped(): number } {
+  const { maxBacklogBytes = DEFAULT_LOG_BACKLOG_BYTES, droppedNotice = (n) => `{"level":"warn","msg":"log lines dropped","count":${n}}\n`, ...lineOptions } = options;
+  const sink = boundedSink((text) => process.stdout.write(text), () => process.stdout.writableLength, maxBacklogBytes, droppedNotice);
+  const buffer = bufferedLines(sink.write, lineOptions);
   process.on('exit', buffer.flush);
-  return buffer;
+  return { ...buffer, dropped: sink.dropped };
 }

@@ -10,7 +10,7 @@
  * turn /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { CallbackCounter, clusterSetName, createApp, jsonLineLogger, redactClusterPath, type Logger } from '../server/index.js';
+import { CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactClusterPath, type Logger } from '../server/index.js';
 import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
@@ -79,7 +79,11 @@ function targetPath(target: string): string {
  */
 export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?: ScriptCacheStatus } = {}): Promise<void> {
   const config = readConfig();
-  const stdout = bufferedStdout();
+  const stdout = bufferedStdout({
+    maxBacklogBytes: config.logBacklogBytes,
+    droppedNotice: (count) =>
+      config.logLevel === 'error' ? '' : formatLogLine({ level: 'warn', msg: 'log lines dropped', count, reason: 'standard output held AMENDER_LOG_BACKLOG_BYTES unwritten', maxBacklogBytes: config.logBacklogBytes }),
+  });
   const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
   const sets = createSets(config, logger);
 
@@ -95,6 +99,9 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   });
   registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
   pool?.registerMetrics(amender.metrics.registry);
+  amender.metrics.registry.register(
+    new CallbackCounter('amender_log_lines_dropped_total', 'Log lines dropped because standard output held AMENDER_LOG_BACKLOG_BYTES unwritten (a log reader not reading).', () => [[{}, stdout.dropped()]]),
+  );
   const refused = refusedConnectionsLog(logger, config.maxConnections);
   amender.metrics.registry.register(
     new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refused.total()]]),

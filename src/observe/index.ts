@@ -8,5 +8,5 @@
  *   counter.child(labels), histogram.child(labels), new ChildTable(names, create)   series resolved once
  *   registry.render()                                       Prometheus text format 0.0.4
  */
-export { jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from './log.js';
+export { formatLogLine, jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from './log.js';
 export { Counter, CallbackCounter, CallbackGauge, ChildTable, Histogram, Registry, PROMETHEUS_CONTENT_TYPE, type CounterChild, type HistogramChild } from './metrics.js';

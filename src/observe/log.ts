@@ -34,6 +34,11 @@ export function jsonLineLogger(
   };
 }
 
+/** One record as the line jsonLineLogger writes, stamped now (a line written outside a logger's stream). */
+export function formatLogLine(record: LogRecord): string {
+  return jsonLine(isoTime(), record);
+}
+
 /**
  * `{"time":…,"level":…,"msg":…,<the other fields in their order>}` and a newline, exactly as
  * JSON.stringify of that object writes it (a record's own `time` takes the first place; a field whose

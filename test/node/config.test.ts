@@ -66,6 +66,13 @@ describe('readNodeConfig', () => {
     expect(problems({ ...pair, AMENDER_TLS_RELOAD_SECONDS: '-1' })).toEqual(['AMENDER_TLS_RELOAD_SECONDS: expected an integer of at least 0, got "-1"']);
   });
 
+  it('bounds the log lines standard output may hold unwritten: 16 MiB unless told, at least 64 KiB', () => {
+    expect(readNodeConfig({}).logBacklogBytes).toBe(16 * 1024 * 1024);
+    expect(readNodeConfig({ AMENDER_LOG_BACKLOG_BYTES: '1048576' }).logBacklogBytes).toBe(1048576);
+    expect(readNodeConfig({}, 'logBacklogBytes: 65536\n').logBacklogBytes).toBe(65536);
+    expect(problems({ AMENDER_LOG_BACKLOG_BYTES: '4096' })).toEqual(['AMENDER_LOG_BACKLOG_BYTES: expected an integer of at least 65536, got "4096"']);
+  });
+
   it('reads a YAML config file, and a variable wins over it', () => {
     const file = 'port: 7000\nlogLevel: warn\npolicySources: [file:///a, file:///b]\nlimits:\n  maxBodyBytes: 2048\ntls:\n  certFile: c\n  keyFile: k\n';
     const c = readNodeConfig({ PORT: '7001' }, file);

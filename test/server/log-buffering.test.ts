@@ -1,7 +1,7 @@
 /**
  * The Node server buffers its log lines (src/adapters/node-log.ts) instead of writing one per request: the
  * buffer's own rules, and, through the built server, that no line is lost when it stops on SIGTERM or
- * exits on a fatal error.
+ * exits on a fatal error, and that a log reader that stops reading costs lines, counted, not the server.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bufferedLines } from '../../src/adapters/node-log.js';
+import { boundedSink, bufferedLines } from '../../src/adapters/node-log.js';
 import { ensureBuilt, ROOT, SERVER_BUNDLE } from '../node/built.js';
 import { startBundle } from '../node/bundle.js';
 
@@ -46,6 +46,30 @@ describe('bufferedLines', () => {
     buffer.flush(); // nothing waiting: no empty write
     vi.advanceTimersByTime(1000);
     expect(writes).toEqual(['abc\ndef\n', 'g\n']);
+  });
+});
+
+describe('boundedSink', () => {
+  it('drops and counts lines while the writer is too far behind, then says how many before the next text', () => {
+    const writes: string[] = [];
+    let backlog = 0;
+    const sink = boundedSink((text) => writes.push(text), () => backlog, 100, (n) => `dropped ${n}\n`);
+    sink.write('a\n');
+    backlog = 100;
+    sink.write('b\nc\n');
+    sink.write('d\n');
+    expect(writes).toEqual(['a\n']);
+    expect(sink.dropped()).toBe(3);
+    backlog = 99;
+    sink.write('e\n');
+    sink.write('f\n');
+    expect(writes).toEqual(['a\n', 'dropped 3\n', 'e\n', 'f\n']); // the notice once, before the first text through
+    backlog = 500;
+    sink.write('g\n');
+    backlog = 0;
+    sink.write('h\n');
+    expect(writes.slice(4)).toEqual(['dropped 1\n', 'h\n']);
+    expect(sink.dropped()).toBe(4);
   });
 });
 
@@ -96,6 +120,53 @@ describe('the built server log', () => {
       expect(lines.map((l) => l.msg)).toContain('review workers');
     } finally {
       taken.close();
+    }
+  });
+
+  it('drops lines, counted, while nobody reads standard output, and keeps serving', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, [SERVER_BUNDLE], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_LOG_BACKLOG_BYTES: '65536' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      const onData = (d: Buffer) => (stdout += d.toString());
+      child.stdout.on('data', onData);
+      while (!stdout.includes('"policy sets loaded"')) await new Promise((r) => setTimeout(r, 20));
+      const url = String((JSON.parse(stdout.split('\n').find((l) => l.includes('"listening"'))!) as { url: string }).url);
+      // The log reader stops reading: the pipe fills, then what the server cannot write waits in its memory.
+      child.stdout.off('data', onData);
+      child.stdout.pause();
+      const sent = 3000;
+      for (let i = 0; i < sent; i++) {
+        const r = await fetch(`${url}/mutate`, { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(5000) });
+        await r.arrayBuffer();
+        expect(r.status).toBe(200);
+      }
+      expect((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+      const metrics = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+      const dropped = Number(/^amender_log_lines_dropped_total (\d+)$/m.exec(metrics)?.[1]);
+      // A request's line is about 290 bytes: the pipe (64 KiB), what the reader took before it paused and
+      // the server's 64 KiB hold 1,300–1,400 of them here; without the bound none would be dropped.
+      expect(dropped).toBeGreaterThan(sent - 2000);
+      expect(dropped).toBeLessThan(sent);
+
+      // Reading again: the next lines go through, led by how many were dropped.
+      let tail = '';
+      child.stdout.on('data', (d: Buffer) => (tail += d.toString()));
+      child.stdout.resume();
+      const deadline = Date.now() + 10_000;
+      while (!tail.includes('"log lines dropped"') && Date.now() < deadline) {
+        await (await fetch(`${url}/healthz`)).arrayBuffer();
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      const lines = tail.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const notice = lines.find((l) => l.msg === 'log lines dropped');
+      expect(notice).toMatchObject({ level: 'warn', maxBacklogBytes: 65536 });
+      expect(notice!.count).toBeGreaterThanOrEqual(dropped);
+      expect(lines.slice(lines.indexOf(notice!) + 1).some((l) => l.msg === 'request' && l.path === '/healthz')).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
