@@ -67,14 +67,21 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
   // Unknown at first: the first look reads the files and compares them with the pair in force, so a
   // rotation between the start's read and that look is not missed.
   let seen: string | undefined;
-  // The failure last logged, so that a pair left broken is not logged at every look.
-  let lastFailure: string | undefined;
+  // The failure last logged — why a file could not be read, or the pair the server refused — so that a
+  // pair left broken is not logged at every look.
+  let lastFailure: string | TlsMaterial | undefined;
   let looking = false;
 
-  // Counted and logged once per failure, not at every look that finds it still there.
-  const fail = (reason: string, key: string, error: unknown) => {
-    if (key === lastFailure) return;
-    lastFailure = key;
+  const repeats = (failure: string | TlsMaterial) =>
+    typeof failure === 'string' || typeof lastFailure === 'string' || lastFailure === undefined
+      ? failure === lastFailure
+      : sameBytes(failure.cert, lastFailure.cert) && sameBytes(failure.key, lastFailure.key);
+
+  // Counted and logged once per failure, not at every look that finds it still there; a reload asked for
+  // (SIGHUP) always answers.
+  const fail = (reason: string, failure: string | TlsMaterial, error: unknown, asked = false) => {
+    if (!asked && repeats(failure)) return;
+    lastFailure = failure;
     stats.failed++;
     logger({ level: 'error', msg: 'tls certificate reload failed; the previous one stays', certFile: files.certFile, keyFile: files.keyFile, reason, error: (error as Error)?.message ?? String(error) });
   };
@@ -87,7 +94,7 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
       next = { cert, key };
     } catch (error) {
       // Not marked seen: the next look reads again (a file missing for a moment comes back unchanged).
-      fail(reason, `read:${(error as Error).message}`, error);
+      fail(reason, `read:${(error as Error).message}`, error, force);
       return;
     }
     seen = seenAs;
@@ -98,7 +105,7 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
     try {
       apply(next);
     } catch (error) {
-      fail(reason, `apply:${seenAs ?? reason}`, error);
+      fail(reason, next, error, force);
       return;
     }
     inForce = next;
