@@ -93,12 +93,12 @@ export interface StdoutOptions extends LineBufferOptions {
   /** Bytes standard output may hold unwritten before lines are dropped (default 16 MiB). */
   maxBacklogBytes?: number;
   /** The line that says how many lines were dropped (written before the next one that goes through). */
-  droppedNotice?: (dropped: number) => string;
+  droppedNotice: (dropped: number) => string;
 }
 
 /** Standard output through a LineBuffer, flushed when the process exits (writes to a pipe or file are synchronous then). */
-export function bufferedStdout(options: StdoutOptions = {}): LineBuffer & { dropped(): number } {
-  const { maxBacklogBytes = DEFAULT_LOG_BACKLOG_BYTES, droppedNotice = (n) => `{"level":"warn","msg":"log lines dropped","count":${n}}\n`, ...lineOptions } = options;
+export function bufferedStdout(options: StdoutOptions): LineBuffer & { dropped(): number } {
+  const { maxBacklogBytes = DEFAULT_LOG_BACKLOG_BYTES, droppedNotice, ...lineOptions } = options;
   const sink = boundedSink((text) => process.stdout.write(text), () => process.stdout.writableLength, maxBacklogBytes, droppedNotice);
   const buffer = bufferedLines(sink.write, lineOptions);
   process.on('exit', buffer.flush);

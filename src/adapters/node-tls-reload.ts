@@ -46,8 +46,6 @@ export interface TlsReloadStats {
 export interface TlsReloader {
   /** Reads both files and applies them now, changed or not (SIGHUP). */
   reload(reason: string): Promise<void>;
-  /** One look at the files, as the timer takes: a changed pair is applied. */
-  check(): Promise<void>;
   stats(): TlsReloadStats;
   stop(): void;
 }
@@ -116,6 +114,7 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
     logger({ level: 'info', msg: 'tls certificate reloaded', certFile: files.certFile, reason, ...expires });
   };
 
+  /** One look at the files (the timer's): a changed pair is applied. */
   const check = async () => {
     if (looking) return;
     looking = true;
@@ -139,7 +138,6 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
 
   return {
     reload: (reason) => load(reason, undefined, true),
-    check,
     stats: () => ({ ...stats }),
     stop: () => clearInterval(timer),
   };
