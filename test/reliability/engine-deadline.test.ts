@@ -93,9 +93,9 @@ function reviewOf(object: Record<string, unknown> = pod): Record<string, any> {
 
 const request = () => reviewOf().request;
 
-async function post(set: PolicySet, limits: Partial<Limits> = {}): Promise<any> {
+async function post(set: PolicySet, limits: Partial<Limits> = {}, path = '/mutate'): Promise<any> {
   const { app } = createApp({ policies: fixedPolicySet(set, 'test'), limits, logger: () => {} });
-  const res = await app.fetch(new Request('http://x/mutate', { method: 'POST', body: JSON.stringify(reviewOf()), headers: { 'content-type': 'application/json' } }));
+  const res = await app.fetch(new Request(`http://x${path}`, { method: 'POST', body: JSON.stringify(reviewOf()), headers: { 'content-type': 'application/json' } }));
   expect(res.status).toBe(200);
   return ((await res.json()) as any).response;
 }
@@ -256,6 +256,21 @@ describe('a deadline answers the policy in progress and those not yet run by the
     expect(response.status.code).toBe(403);
     expect(response.status.message).toContain("policy 'slow'");
     expect(response.status.message).toContain('deadline exceeded');
+  });
+
+  it("the API server's ?timeout= shortens the deadline, so the review answers by its policies before the API server gives up", async () => {
+    const set = setOf(mapPolicy(slowPolicy('slow', 'Fail')));
+    // 600 ms from the API server leave the review 100 ms (webhook-config's rule: at least 500 ms before the
+    // timeout); the configured deadline, ten minutes, would let the policy run out of its cost budget first.
+    const cut = await post(set, { reviewDeadlineMs: 600_000 }, '/mutate?timeout=600ms');
+    expect(cut.allowed).toBe(false);
+    expect(cut.status.message).toContain("policy 'slow'");
+    expect(cut.status.message).toContain('deadline exceeded');
+    // A longer timeout, or none that reads as a duration, leaves the configured deadline in force.
+    for (const path of ['/mutate?timeout=30s', '/mutate?timeout=soon']) {
+      const response = await post(set, { reviewDeadlineMs: 50 }, path);
+      expect(response.status.message).toContain('deadline exceeded');
+    }
   });
 
   it('Ignore for the policy in progress: admitted without its mutation, reported as aborted', async () => {

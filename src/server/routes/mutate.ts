@@ -10,6 +10,7 @@ import { failure, type ReviewAnswer } from '../review.js';
 import type { AppEnv } from '../context.js';
 import type { Reviewer } from '../reviewer.js';
 import { clientSignalOf } from '../client-signal.js';
+import { apiServerTimeoutMs, reviewDeadlineMs } from '../api-timeout.js';
 
 export interface MutateDeps {
   limits: Limits;
@@ -54,7 +55,7 @@ function isIdentityEncoding(value: string | undefined): boolean {
 export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName = 'default') {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const started = deps.clock();
-    const answer = await answerRequest(c, deps, state, setName);
+    const answer = await answerRequest(c, deps, state, setName, started);
     const cluster = clusterOfSet(setName);
     deps.metrics.countReview(answer.outcome, cluster, (deps.clock() - started) / 1000);
     if (answer.status === 200 && answer.outcomes) {
@@ -68,7 +69,7 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
   };
 }
 
-async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName: string): Promise<ReviewAnswer> {
+async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName: string, started: number): Promise<ReviewAnswer> {
   const contentType = c.req.header('content-type');
   if (!isJsonContentType(contentType)) {
     return failure(415, 'unsupported', `expected Content-Type application/json, got ${JSON.stringify(contentType)}`);
@@ -83,5 +84,13 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
     return failure(body.status, outcome, body.message);
   }
-  return deps.reviewer({ body: body.body, setName, state: state(c), limits: deps.limits, signal: clientSignalOf(c.req.raw) });
+  return deps.reviewer({ body: body.body, setName, state: state(c), limits: limitsFor(c, deps, started), signal: clientSignalOf(c.req.raw) });
+}
+
+/** The app's limits, with the review deadline shortened to fit the API server's `?timeout=` (api-timeout.ts). */
+function limitsFor(c: Context<AppEnv>, deps: MutateDeps, started: number): Limits {
+  const timeout = apiServerTimeoutMs(c.req.query('timeout'));
+  if (timeout === undefined) return deps.limits;
+  const deadline = reviewDeadlineMs(deps.limits.reviewDeadlineMs, timeout, deps.clock() - started);
+  return deadline === deps.limits.reviewDeadlineMs ? deps.limits : { ...deps.limits, reviewDeadlineMs: deadline };
 }
