@@ -12,8 +12,6 @@
  * killed. Past `maxBacklogBytes` waiting, lines are dropped and counted instead, and a notice of how many
  * is written before the first line written again (boundedSink).
  */
-import { DEFAULT_LOG_BACKLOG_BYTES } from './node-defaults.js';
-
 export interface LineBuffer {
   /** Keeps one line (its newline included) for the next write. */
   write(line: string): void;
@@ -90,15 +88,15 @@ export function boundedSink(write: (text: string) => void, backlog: () => number
 }
 
 export interface StdoutOptions extends LineBufferOptions {
-  /** Bytes standard output may hold unwritten before lines are dropped (default 16 MiB). */
-  maxBacklogBytes?: number;
+  /** Bytes standard output may hold unwritten before lines are dropped (AMENDER_LOG_BACKLOG_BYTES). */
+  maxBacklogBytes: number;
   /** The line that says how many lines were dropped (written before the next one that goes through). */
   droppedNotice: (dropped: number) => string;
 }
 
 /** Standard output through a LineBuffer, flushed when the process exits (writes to a pipe or file are synchronous then). */
 export function bufferedStdout(options: StdoutOptions): LineBuffer & { dropped(): number } {
-  const { maxBacklogBytes = DEFAULT_LOG_BACKLOG_BYTES, droppedNotice, ...lineOptions } = options;
+  const { maxBacklogBytes, droppedNotice, ...lineOptions } = options;
   const sink = boundedSink((text) => process.stdout.write(text), () => process.stdout.writableLength, maxBacklogBytes, droppedNotice);
   const buffer = bufferedLines(sink.write, lineOptions);
   process.on('exit', buffer.flush);

@@ -31,7 +31,7 @@ export interface TlsReloaderOptions {
   /** Milliseconds between looks at the files; 0: none (only `reload`, on SIGHUP). */
   intervalMs: number;
   /** When the certificate expires (ms since the epoch), for the log and the metric; undefined when unknown. */
-  expiryOf?: (cert: string | Buffer) => number | undefined;
+  expiryOf: (cert: string | Buffer) => number | undefined;
 }
 
 export interface TlsReloadStats {
@@ -51,6 +51,7 @@ export interface TlsReloader {
 }
 
 const sameBytes = (a: string | Buffer, b: string | Buffer) => Buffer.from(a).equals(Buffer.from(b));
+const samePair = (a: TlsMaterial, b: TlsMaterial) => sameBytes(a.cert, b.cert) && sameBytes(a.key, b.key);
 
 /** What a path resolves to, as far as a rotation can tell: a swapped link or a rewritten file changes it. */
 function identity(file: Stats): string {
@@ -58,8 +59,7 @@ function identity(file: Stats): string {
 }
 
 export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
-  const { files, apply, logger } = options;
-  const expiryOf = options.expiryOf ?? (() => undefined);
+  const { files, apply, logger, expiryOf } = options;
   let inForce = options.initial;
   const stats: TlsReloadStats = { applied: 0, failed: 0, expiresAt: expiryOf(inForce.cert) };
   // Unknown at first: the first look reads the files and compares them with the pair in force, so a
@@ -71,9 +71,7 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
   let looking = false;
 
   const repeats = (failure: string | TlsMaterial) =>
-    typeof failure === 'string' || typeof lastFailure === 'string' || lastFailure === undefined
-      ? failure === lastFailure
-      : sameBytes(failure.cert, lastFailure.cert) && sameBytes(failure.key, lastFailure.key);
+    typeof failure === 'object' && typeof lastFailure === 'object' ? samePair(failure, lastFailure) : failure === lastFailure;
 
   // Counted and logged once per failure, not at every look that finds it still there; a reload asked for
   // (SIGHUP) always answers.
@@ -96,7 +94,7 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
       return;
     }
     seen = seenAs;
-    if (!force && sameBytes(next.cert, inForce.cert) && sameBytes(next.key, inForce.key)) {
+    if (!force && samePair(next, inForce)) {
       lastFailure = undefined;
       return;
     }

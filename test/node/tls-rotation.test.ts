@@ -11,16 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h2Request } from './clients.js';
 import { ensureBuilt } from './built.js';
-import { startBundle, type Running } from './bundle.js';
+import { startBundle, waitFor, type Running } from './bundle.js';
 import { makeTestPki, type TestPki } from './tls.js';
 
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let first: TestPki;
@@ -89,7 +82,7 @@ describe('the built Node server follows a rotated certificate', () => {
       expect(lines(server, 'tls certificate reloaded')).toEqual([]);
 
       volume.publish(second);
-      await waitFor(() => lines(server, 'tls certificate reloaded').length > 0);
+      await waitFor('the reload', () => lines(server, 'tls certificate reloaded').length > 0);
       expect(lines(server, 'tls certificate reloaded')).toEqual([
         expect.objectContaining({ level: 'info', reason: 'changed', certFile: join(volume.dir, 'tls.crt'), expires: new Date(expiry(second) * 1000).toISOString() }),
       ]);
@@ -115,7 +108,7 @@ describe('the built Node server follows a rotated certificate', () => {
     try {
       // The certificate is written before its key: the server refuses the mismatched pair, the old one serves.
       copyFileSync(join(second.dir, 'server.crt'), cert);
-      await waitFor(() => failures().length > 0);
+      await waitFor('a failure logged', () => failures().length > 0);
       expect(failures()[0]).toMatchObject({ level: 'error', reason: 'changed', certFile: cert, keyFile: key });
       expect(await healthz(server, first)).toBe(200);
       await sleep(2500); // two more looks at the same broken pair: not logged again
@@ -123,22 +116,22 @@ describe('the built Node server follows a rotated certificate', () => {
       // Asked for (SIGHUP), a reload answers every time, even for the pair already refused; the looks
       // that follow do not repeat it.
       server.child.kill('SIGHUP');
-      await waitFor(() => failures().length > 1);
+      await waitFor('a failure logged', () => failures().length > 1);
       server.child.kill('SIGHUP');
-      await waitFor(() => failures().length > 2);
+      await waitFor('a failure logged', () => failures().length > 2);
       expect(failures().slice(1).map((l) => l.reason)).toEqual(['SIGHUP', 'SIGHUP']);
       await sleep(2500);
       expect(failures()).toHaveLength(3);
       expect(await healthz(server, first)).toBe(200);
 
       copyFileSync(join(second.dir, 'server.key'), key);
-      await waitFor(() => lines(server, 'tls certificate reloaded').length > 0);
+      await waitFor('the reload', () => lines(server, 'tls certificate reloaded').length > 0);
       expect(await healthz(server, second)).toBe(200);
 
       // A file gone for a while (a non-atomic writer): logged once, the pair in force serves; back as it
       // was, nothing is reloaded.
       unlinkSync(cert);
-      await waitFor(() => failures().length > 3);
+      await waitFor('a failure logged', () => failures().length > 3);
       expect(failures()[3].error).toMatch(/ENOENT/);
       await sleep(2500);
       expect(failures()).toHaveLength(4);
@@ -163,7 +156,7 @@ describe('the built Node server follows a rotated certificate', () => {
       expect(lines(server, 'tls certificate reloaded')).toEqual([]);
       expect(await healthz(server, first)).toBe(200);
       server.child.kill('SIGHUP');
-      await waitFor(() => lines(server, 'tls certificate reloaded').length > 0);
+      await waitFor('the reload', () => lines(server, 'tls certificate reloaded').length > 0);
       expect(lines(server, 'tls certificate reloaded')[0]).toMatchObject({ reason: 'SIGHUP' });
       expect(await healthz(server, second)).toBe(200);
     } finally {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { boundedSink, bufferedLines } from '../../src/adapters/node-log.js';
 import { ensureBuilt, ROOT, SERVER_BUNDLE } from '../node/built.js';
-import { startBundle } from '../node/bundle.js';
+import { startBundle, waitFor } from '../node/bundle.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
 
@@ -132,7 +132,7 @@ describe('the built server log', () => {
       let stdout = '';
       const onData = (d: Buffer) => (stdout += d.toString());
       child.stdout.on('data', onData);
-      while (!stdout.includes('"policy sets loaded"')) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('the server started', () => stdout.includes('"policy sets loaded"'));
       const url = String((JSON.parse(stdout.split('\n').find((l) => l.includes('"listening"'))!) as { url: string }).url);
       // The log reader stops reading: the pipe fills, then what the server cannot write waits in its memory.
       child.stdout.off('data', onData);
@@ -155,11 +155,10 @@ describe('the built server log', () => {
       let tail = '';
       child.stdout.on('data', (d: Buffer) => (tail += d.toString()));
       child.stdout.resume();
-      const deadline = Date.now() + 10_000;
-      while (!tail.includes('"log lines dropped"') && Date.now() < deadline) {
-        await (await fetch(`${url}/healthz`)).arrayBuffer();
-        await new Promise((r) => setTimeout(r, 150));
-      }
+      await waitFor('the dropped-lines notice', async () => {
+        await (await fetch(`${url}/healthz`)).arrayBuffer(); // a line to write
+        return tail.includes('"log lines dropped"');
+      });
       const lines = tail.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
       const notice = lines.find((l) => l.msg === 'log lines dropped');
       expect(notice).toMatchObject({ level: 'warn', maxBacklogBytes: 65536 });
