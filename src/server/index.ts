@@ -5,6 +5,7 @@ export { mountClusterRoutes, clusterSetName } from './routes/clusters.js';
 export type { ClusterRoutesLookup } from '../clusters/index.js';
 export { inProcessReviewer, type Reviewer, type ReviewJob } from './reviewer.js';
 export { redactClusterPath } from './auth.js';
+export { clusterOfSet } from './policy-log.js';
 export type { HeldBodyRequest, TextBodyRequest } from './body.js';
 export { LightClientSignal, type ClientSignal, type ClientSignalRequest } from './client-signal.js';
 export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, failure, reviewGuard, type ReviewAnswer, type ReviewBody, type ReviewOptions, type ReviewOutcome } from './review.js';

@@ -1,6 +1,8 @@
 /**
  * Issue 9 item 4, isolation in the Node server, against the built server (dist/node/main.js): reviews run
- * in a pool of worker threads, so probes, /metrics and other clusters never wait for a review in progress;
+ * in a pool of worker threads, so probes, /metrics and other clusters never wait for a review in progress,
+ * nor behind another cluster's backlog (the queue serves the clusters in turn, and a full queue refuses
+ * the flooding cluster's newest review rather than another cluster's);
  * a review that exhausts its worker's heap costs only that worker; a review whose client went away is
  * cancelled and frees its worker. Assertions are about order and outcomes, never about durations.
  *
@@ -32,6 +34,8 @@ beforeAll(async () => {
   };
   folder('light', labelPolicy('light', 'light', 1));
   folder('heavy', labelPolicy('heavy', 'heavy', 400, SLOW_CONDITION, 3));
+  // A third of a heavy review: a cluster sending many of these floods one worker for a few seconds.
+  folder('flood', labelPolicy('flood', 'flood', 400, SLOW_CONDITION, 1));
   // Tens of seconds of work even on a fast machine (128 million comprehension steps).
   folder('heavier', labelPolicy('heavier', 'heavier', 1600, SLOW_CONDITION, 8));
   secretHash = await hashSecret(SECRET);
@@ -225,5 +229,36 @@ describe('a review whose client went away', () => {
     expect(labelsPatched(await next)).toEqual(['light']);
     expect(labelsPatched(await kept)).toEqual(['heavy']);
     expect(order).toEqual(['next', 'kept heavy']);
+  });
+});
+
+describe("one cluster's flood of reviews", () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startBundle(serverEnv('light', ['flood', 'light'], { AMENDER_WORKERS: '1', AMENDER_REVIEW_QUEUE_LIMIT: '4' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("neither fills the queue against another cluster nor makes its review wait for the flood's backlog", { timeout: 60_000 }, async () => {
+    const order: string[] = [];
+    const flood = [track(order, 'flood', send(server.url, '/clusters/flood/mutate', { body: REVIEW, cluster: true }).reply)];
+    await waitFor('the first flood review in the worker', async () => (await metric(server.url, /amender_workers_busy/)) === 1);
+    for (let i = 0; i < 4; i++) flood.push(track(order, 'flood', send(server.url, '/clusters/flood/mutate', { body: REVIEW, cluster: true }).reply));
+    await waitFor('the queue full of the flood', async () => (await metric(server.url, /amender_review_queue_length/)) === 4);
+    const light = track(order, 'light', send(server.url, '/clusters/light/mutate', { body: REVIEW, cluster: true }).reply);
+    // Before: 503 (all 1 review workers are busy and 4 reviews are waiting).
+    expect(labelsPatched(await light)).toEqual(['light']);
+    const floods = await Promise.all(flood);
+    // The flood's newest review made room for it ...
+    const shed = floods.filter((r) => r.status === 503);
+    expect(shed).toHaveLength(1);
+    expect(JSON.parse(shed[0].body).message).toMatch(/this policy set had the most reviews in it \(4 of 4\): its newest made room for another set's review/);
+    expect(await metric(server.url, /amender_review_queue_shed_total\{cluster="flood"\}/)).toBe(1);
+    for (const reply of floods.filter((r) => r.status !== 503)) expect(labelsPatched(reply)).toEqual(['flood']);
+    // ... and it was answered at its turn, before the flood reviews queued ahead of it (first in, first
+    // out, it would have been last).
+    expect(order.slice(order.indexOf('light') + 1)).toEqual(['flood', 'flood']);
   });
 });

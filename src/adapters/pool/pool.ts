@@ -8,7 +8,9 @@
  *   pool.registerMetrics(app.metrics.registry);
  *   await pool.close();
  *
- * One batch of reviews per worker at a time. Reviews wait in a bounded queue (queue.ts); once per turn of
+ * One batch of reviews per worker at a time. Reviews wait in a bounded queue (queue.ts), fair between
+ * policy sets: each set's reviews are served in turn with the others', and a full queue makes room for a
+ * set with fewer waiting by refusing the newest review of the set with the most. Once per turn of
  * the event loop (setImmediate) each free worker takes its share of them (at most MAX_BATCH) in one
  * message and answers them in order, so that under load one thread hand-off serves several reviews: waking
  * a thread per review is what the pool's time went to (npm run bench -- 40). A batch that has not ended
@@ -31,7 +33,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
-import { CallbackGauge, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
+import { CallbackGauge, clusterOfSet, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
 import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } from './protocol.js';
 import { fromWire } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
@@ -125,6 +127,7 @@ export class ReviewPool {
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
   private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
   private readonly countBatch = this.batches.child();
+  private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
 
   constructor(private readonly options: PoolOptions) {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`a review pool needs at least one worker, got ${options.workers}`);
@@ -146,13 +149,14 @@ export class ReviewPool {
   /** For `createApp({ reviewer })`. */
   readonly reviewer: Reviewer = (job) => this.review(job);
 
-  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total. */
+  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total. */
   registerMetrics(registry: Registry): void {
     registry.register(new CallbackGauge('amender_workers', 'Review worker threads running.', () => [[{}, this.slots.filter((s) => !s.retired).length]]));
     registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.batch && !s.retired).length]]));
     registry.register(new CallbackGauge('amender_review_queue_length', 'Reviews waiting for a free worker.', () => [[{}, this.queue.length]]));
     registry.register(this.replaced);
     registry.register(this.batches);
+    registry.register(this.shed);
   }
 
   /** Terminates every worker; reviews waiting or in progress are answered 503. */
@@ -197,7 +201,7 @@ export class ReviewPool {
       idle = this.idleSlots().length;
     }
     // What the free workers take at the end of this turn does not count against the limit.
-    if (this.queue.length >= this.options.queueLimit + idle * MAX_BATCH) {
+    if (this.queue.length >= this.options.queueLimit + idle * MAX_BATCH && !this.makeRoomFor(job.setName)) {
       return Promise.resolve(failure(503, 'unavailable', `all ${this.slots.length} review workers are busy and ${this.queue.length} reviews are waiting`));
     }
     return new Promise<ReviewAnswer>((resolve) => {
@@ -219,6 +223,19 @@ export class ReviewPool {
       this.queue.add([entry]);
       this.schedule();
     });
+  }
+
+  /**
+   * The queue is full: a review of another policy set with more waiting than `setName` leaves it, answered
+   * 503, so that one set's flood never holds every place (queue.ts). False when `setName` has the most.
+   */
+  private makeRoomFor(setName: string): boolean {
+    const shed = this.queue.shedFor(setName);
+    if (!shed) return false;
+    const waiting = this.queue.waiting(shed.setName) + 1;
+    this.shed.inc(setLabels(shed.setName));
+    this.finish(shed, failure(503, 'unavailable', `the review queue is full and this policy set had the most reviews in it (${waiting} of ${this.queue.length + 1}): its newest made room for another set's review`));
+    return true;
   }
 
   private idleSlots(): Slot[] {
@@ -443,6 +460,12 @@ export class ReviewPool {
 function stopTimers(batch: Batch): void {
   for (const timer of batch.timers.splice(0)) clearTimeout(timer);
   for (const entry of batch.jobs) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
+}
+
+/** The metric labels of a policy set: its cluster's name, none for the default set. */
+function setLabels(setName: string): Record<string, string> {
+  const cluster = clusterOfSet(setName);
+  return cluster === undefined ? {} : { cluster };
 }
 
 /** The answer to a review whose client went away. */

@@ -1,12 +1,20 @@
 /**
- * The reviews waiting for a review worker, oldest first, each under its deadline: one that waits past it
- * leaves the queue and goes to `expired` (the pool answers it by failure policy without running it).
+ * The reviews waiting for a review worker, in one lane per policy set (the default set, or a cluster's),
+ * each lane oldest first, each review under its deadline: one that waits past it leaves the queue and goes
+ * to `expired` (the pool answers it by failure policy without running it).
  *
  *   const waiting = new WaitingReviews<Job>((job) => answerUnrun(job));
  *   waiting.add([job]);              // arrived
  *   waiting.add(notStarted, true);   // taken back from a worker: they go first
  *   waiting.take(8);                 // the next batch for a free worker
  *   waiting.remove(job);             // its client left
+ *   waiting.shedFor(setName);        // full: the newest review of the longest lane makes room, if any
+ *
+ * The lanes are served in turn, one review each, so that one cluster flooding a shared server delays
+ * another cluster's review by a turn, not by its whole backlog; and when the queue is full, a review
+ * of a set with fewer waiting takes the place of the newest review of the set with the most
+ * (`shedFor`), so a flood fills the queue with its own reviews only up to the others' share. With one
+ * policy set (a server without clusters) this is one first-in, first-out queue.
  */
 
 /** What the queue reads of a review. */
@@ -18,8 +26,21 @@ export interface Waiting {
   generation: number;
 }
 
+/** The reviews of one policy set. Kept once made: the sets are the server's configured ones, a few. */
+interface Lane<T> {
+  items: T[];
+  /** In the ring of lanes served (it has reviews waiting). */
+  active: boolean;
+  /** While `take` makes a batch: the version of this set the batch holds. */
+  batchGeneration: number | undefined;
+}
+
 export class WaitingReviews<T extends Waiting> {
-  private items: T[] = [];
+  private readonly lanes = new Map<string, Lane<T>>();
+  /** The lanes with reviews waiting, in the order they are served; `turn` is the next. */
+  private ring: Lane<T>[] = [];
+  private turn = 0;
+  private count = 0;
   /**
    * One timer for the whole queue, due at the earliest deadline it was last set for, not one per review
    * kept in a Map: a Map or Set gaining and losing an entry per request kept whole requests alive through
@@ -31,50 +52,124 @@ export class WaitingReviews<T extends Waiting> {
   constructor(private readonly expired: (item: T) => void) {}
 
   get length(): number {
-    return this.items.length;
+    return this.count;
   }
 
-  /** Adds reviews at the end (or, taken back from a worker, at the front: they waited longest). */
+  /**
+   * Adds reviews at the end of their lanes, a lane that had none joining the end of the turn; or, taken
+   * back from a worker, at the front of their lanes (their order kept), served next: they waited longest.
+   */
   add(items: readonly T[], front = false): void {
-    if (front) this.items.unshift(...items);
-    else this.items.push(...items);
+    if (front) {
+      for (let i = items.length - 1; i >= 0; i--) this.enter(items[i], true);
+    } else {
+      for (const item of items) this.enter(item, false);
+    }
     const earliest = earliestDeadline(items);
     if (earliest < this.timerDueAt) this.setTimer(earliest);
   }
 
   /** Takes a review out of the queue; false if it was not there. */
   remove(item: T): boolean {
-    const at = this.items.indexOf(item);
-    if (at < 0) return false;
-    this.items.splice(at, 1);
-    this.stopTimerIfEmpty();
+    const lane = this.lanes.get(item.setName);
+    const at = lane ? lane.items.indexOf(item) : -1;
+    if (!lane || at < 0) return false;
+    lane.items.splice(at, 1);
+    this.left(lane, 1);
     return true;
   }
 
   /**
-   * Up to `limit` reviews from the head, in order, of one version per set: a worker keeps only two
-   * versions of a set, so a batch spanning more (reloads in quick succession) could find one of them
-   * dropped by the time its review comes.
+   * Up to `limit` reviews, one from each lane in turn, each lane's in order and of one version of its set:
+   * a worker keeps only two versions of a set, so a batch spanning more (reloads in quick succession)
+   * could find one of them dropped by the time its review comes.
    */
   take(limit: number): T[] {
-    const versions = new Map<string, number>();
-    let count = 0;
-    for (; count < limit && count < this.items.length; count++) {
-      const { setName, generation } = this.items[count];
-      const seen = versions.get(setName);
-      if (seen === undefined) versions.set(setName, generation);
-      else if (seen !== generation) break;
+    const taken: T[] = [];
+    const inBatch: Lane<T>[] = [];
+    // Lanes passed over in a row (their next review is of another version than the batch holds).
+    let passed = 0;
+    while (taken.length < limit && this.ring.length > passed) {
+      if (this.turn >= this.ring.length) this.turn = 0;
+      const lane = this.ring[this.turn];
+      const next = lane.items[0];
+      if (lane.batchGeneration === undefined) {
+        lane.batchGeneration = next.generation;
+        inBatch.push(lane);
+      } else if (next.generation !== lane.batchGeneration) {
+        this.turn++;
+        passed++;
+        continue;
+      }
+      taken.push(lane.items.shift()!);
+      passed = 0;
+      // A lane emptied leaves the ring, and `turn` then stands on the lane after it.
+      if (lane.items.length > 0) this.turn++;
+      this.left(lane, 1);
     }
-    const taken = this.items.splice(0, count);
-    this.stopTimerIfEmpty();
+    for (const lane of inBatch) lane.batchGeneration = undefined;
     return taken;
+  }
+
+  /**
+   * Room for a review of `setName` in a full queue: takes out and returns the newest review of the set
+   * with the most waiting, when that set has more waiting than `setName` would with its review. Undefined
+   * when `setName` has the most (or as many): its new review is the one to refuse.
+   */
+  shedFor(setName: string): T | undefined {
+    const own = (this.lanes.get(setName)?.items.length ?? 0) + 1;
+    let longest: Lane<T> | undefined;
+    for (const lane of this.ring) if (!longest || lane.items.length > longest.items.length) longest = lane;
+    if (!longest || longest.items.length <= own) return undefined;
+    const shed = longest.items.pop()!;
+    this.left(longest, 1);
+    return shed;
+  }
+
+  /** How many reviews of `setName` are waiting. */
+  waiting(setName: string): number {
+    return this.lanes.get(setName)?.items.length ?? 0;
   }
 
   /** Empties the queue (the pool is closing). */
   clear(): T[] {
-    const all = this.items.splice(0);
+    const all: T[] = [];
+    for (const lane of this.ring) {
+      all.push(...lane.items);
+      lane.items = [];
+      lane.active = false;
+    }
+    this.ring = [];
+    this.turn = 0;
+    this.count = 0;
     this.stopTimerIfEmpty();
     return all;
+  }
+
+  private enter(item: T, front: boolean): void {
+    let lane = this.lanes.get(item.setName);
+    if (!lane) this.lanes.set(item.setName, (lane = { items: [], active: false, batchGeneration: undefined }));
+    if (front) lane.items.unshift(item);
+    else lane.items.push(item);
+    this.count++;
+    if (lane.active) return;
+    lane.active = true;
+    // Before the lane served next: served next (front), or last in this turn (the turn moves past it).
+    if (this.turn > this.ring.length) this.turn = 0;
+    this.ring.splice(this.turn, 0, lane);
+    if (!front) this.turn++;
+  }
+
+  /** `n` reviews have left `lane`: an empty lane leaves the ring; an empty queue needs no timer. */
+  private left(lane: Lane<T>, n: number): void {
+    this.count -= n;
+    if (lane.items.length === 0 && lane.active) {
+      lane.active = false;
+      const at = this.ring.indexOf(lane);
+      this.ring.splice(at, 1);
+      if (at < this.turn) this.turn--;
+    }
+    this.stopTimerIfEmpty();
   }
 
   private setTimer(dueAt: number): void {
@@ -85,23 +180,34 @@ export class WaitingReviews<T extends Waiting> {
   }
 
   private stopTimerIfEmpty(): void {
-    if (this.items.length > 0 || this.timer === undefined) return;
+    if (this.count > 0 || this.timer === undefined) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.timerDueAt = Infinity;
   }
 
-  /** The timer is due: the reviews past their deadline leave, in order; it is set again for the rest. */
+  /** The timer is due: the reviews past their deadline leave, earliest deadline first; it is set again for the rest. */
   private readonly expire = (): void => {
     this.timer = undefined;
     this.timerDueAt = Infinity;
     const now = performance.now();
     const due: T[] = [];
-    const kept: T[] = [];
-    for (const item of this.items) (item.deadlineAt <= now ? due : kept).push(item);
-    this.items = kept;
-    const earliest = earliestDeadline(kept);
+    let earliest = Infinity;
+    for (const lane of [...this.ring]) {
+      const kept: T[] = [];
+      for (const item of lane.items) {
+        if (item.deadlineAt <= now) due.push(item);
+        else {
+          kept.push(item);
+          earliest = Math.min(earliest, item.deadlineAt);
+        }
+      }
+      const gone = lane.items.length - kept.length;
+      lane.items = kept;
+      if (gone > 0) this.left(lane, gone);
+    }
     if (earliest < Infinity) this.setTimer(earliest);
+    due.sort((a, b) => a.deadlineAt - b.deadlineAt);
     for (const item of due) this.expired(item);
   };
 }
