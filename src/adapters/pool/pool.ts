@@ -58,6 +58,10 @@ export interface PoolOptions {
   logger?: Logger;
   /** Milliseconds after the start when the workers after the first start at the latest (default 2000). */
   staggerMs?: number;
+  /** How long a review waits behind another set holding every worker before a spare starts (default 250). */
+  spareAfterMs?: number;
+  /** How long a spare worker stays without a review before it stops (default 10000). */
+  spareIdleMs?: number;
 }
 
 /** Why a worker was replaced (the `reason` label of amender_workers_replaced_total). */
@@ -99,6 +103,10 @@ interface Slot {
   online: boolean;
   /** Stopped by the pool, or dead: its 'exit' is expected, it takes no review. */
   retired: boolean;
+  /** Started beyond `workers` for the other sets while one set holds every worker (see watchForSpare). */
+  spare: boolean;
+  /** A spare's stop when it stays without a review. */
+  idleTimer?: ReturnType<typeof setTimeout>;
 }
 
 const KEEP_VERSIONS = 2;
@@ -110,6 +118,9 @@ const STEAL_AFTER_MS = 10;
 const STAGGER_MS = 2000;
 /** A worker that dies before it is even online is restarted after this (a missing or broken bundle). */
 const RESTART_DELAY_MS = 1000;
+/** Defaults of PoolOptions.spareAfterMs and .spareIdleMs. */
+const SPARE_AFTER_MS = 250;
+const SPARE_IDLE_MS = 10_000;
 
 export class ReviewPool {
   private readonly slots: Slot[] = [];
@@ -127,6 +138,10 @@ export class ReviewPool {
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
   private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
   private readonly countBatch = this.batches.child();
+  /** Armed while a review of one set waits behind another set holding every worker (watchForSpare). */
+  private spareTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because one policy set held every worker while another set had reviews waiting.');
+  private readonly countSpare = this.sparesStarted.child();
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
 
   constructor(private readonly options: PoolOptions) {
@@ -157,12 +172,14 @@ export class ReviewPool {
     registry.register(this.replaced);
     registry.register(this.batches);
     registry.register(this.shed);
+    registry.register(this.sparesStarted);
   }
 
   /** Terminates every worker; reviews waiting or in progress are answered 503. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.spareTimer);
     const closing = failure(503, 'unavailable', 'the server is shutting down');
     for (const entry of this.queue.clear()) this.finish(entry, closing);
     await Promise.all(
@@ -238,8 +255,10 @@ export class ReviewPool {
     return true;
   }
 
+  /** The workers without a batch, the spare last: it takes only what the others leave. */
   private idleSlots(): Slot[] {
-    return this.slots.filter((s) => !s.batch && !s.retired);
+    const idle = this.slots.filter((s) => !s.batch && !s.retired);
+    return idle.some((s) => s.spare) ? [...idle.filter((s) => !s.spare), ...idle.filter((s) => s.spare)] : idle;
   }
 
   /**
@@ -257,10 +276,71 @@ export class ReviewPool {
     if (this.closed) return;
     const idle = this.idleSlots();
     for (let i = 0; i < idle.length && this.queue.length > 0; i++) {
-      // Each free worker takes its share, so that the reviews of a burst run side by side.
-      this.dispatch(idle[i], this.queue.take(Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)))));
+      // Each free worker takes its share, so that the reviews of a burst run side by side; a spare takes
+      // none of the set that holds every other worker.
+      const share = Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)));
+      const jobs = idle[i].spare ? this.queue.take(share, this.setHoldingEveryWorker()) : this.queue.take(share);
+      if (jobs.length > 0) this.dispatch(idle[i], jobs);
     }
+    if (this.queue.length > 0) this.watchForSpare();
   };
+
+  /**
+   * The set whose reviews every worker (spare aside) is running, if one is: its reviews, however long,
+   * may hold all of them, but then a review of another set would wait for one of them to end, up to
+   * their deadline, and a cluster would fail closed for another's policies. When such a review is still
+   * waiting `spareAfterMs` later, one spare worker starts and takes only the other sets' reviews; it
+   * stops after `spareIdleMs` without one. With one policy set (no clusters) there is never a spare.
+   */
+  private watchForSpare(): void {
+    if (this.spareTimer !== undefined || this.closed || this.slots.some((s) => s.spare)) return;
+    if (!this.spareNeeded()) return;
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = undefined;
+      if (!this.closed && !this.slots.some((s) => s.spare) && this.spareNeeded()) this.startSpare();
+    }, this.options.spareAfterMs ?? SPARE_AFTER_MS);
+    this.spareTimer.unref();
+  }
+
+  private spareNeeded(): boolean {
+    const holder = this.setHoldingEveryWorker();
+    return holder !== undefined && this.queue.waitingBesides(holder);
+  }
+
+  private setHoldingEveryWorker(): string | undefined {
+    if (this.unstarted > 0) return undefined;
+    let holder: string | undefined;
+    for (const slot of this.slots) {
+      if (slot.spare) continue;
+      const entry = slot.batch && !slot.retired ? this.current(slot, slot.batch).entry : undefined;
+      if (!entry || (holder !== undefined && entry.setName !== holder)) return undefined;
+      holder = entry.setName;
+    }
+    return holder;
+  }
+
+  private startSpare(): void {
+    const holder = this.setHoldingEveryWorker();
+    const slot = this.spawn(true);
+    this.slots.push(slot);
+    this.countSpare.inc();
+    this.logger({ level: 'warn', msg: 'spare review worker started', heldBy: holder, workers: this.slots.length });
+    this.idleStop(slot);
+    this.schedule();
+  }
+
+  /** A spare stops when it has had no review for spareIdleMs. */
+  private idleStop(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.batch || slot.retired) return;
+      slot.retired = true;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      void slot.worker.terminate();
+      this.logger({ level: 'info', msg: 'spare review worker stopped', workers: this.slots.length });
+    }, this.options.spareIdleMs ?? SPARE_IDLE_MS);
+    slot.idleTimer.unref();
+  }
 
   /** Sends a batch of reviews to a free worker. */
   private dispatch(slot: Slot, jobs: Job[]): void {
@@ -282,6 +362,7 @@ export class ReviewPool {
     }
     const batch: Batch = { jobs, timers: [] };
     slot.batch = batch;
+    clearTimeout(slot.idleTimer);
     Atomics.store(slot.shared, SLOT.PROGRESS, -1);
     Atomics.store(slot.shared, SLOT.CLAIMED, -1);
     slot.worker.postMessage({ type: 'reviews', reviews } satisfies ToWorker);
@@ -381,6 +462,7 @@ export class ReviewPool {
     const batch = slot.batch;
     slot.batch = undefined;
     if (batch) stopTimers(batch);
+    if (slot.spare) this.idleStop(slot);
     this.schedule();
   }
 
@@ -408,10 +490,15 @@ export class ReviewPool {
       if (again.length > 0) this.queue.add(again, true);
       this.schedule();
     }
-    const at = this.slots.indexOf(slot);
+    clearTimeout(slot.idleTimer);
+    if (slot.spare) {
+      // Not replaced: another starts if one set holds every worker again.
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      return;
+    }
     const start = () => {
       if (this.closed) return;
-      this.slots[at] = this.spawn();
+      this.slots[this.slots.indexOf(slot)] = this.spawn();
       this.schedule();
     };
     // A worker that never came online (a missing or broken bundle), or died with no review (building a set
@@ -436,12 +523,13 @@ export class ReviewPool {
     entry.resolve(answer);
   }
 
-  private spawn(): Slot {
+  /** A new worker; a spare gets each set version with its first review of that set, not every set at once. */
+  private spawn(spare = false): Slot {
     // The first worker may have been started by the server's entry already (early.ts).
-    const early = takeEarlyWorker(this.options.entry.url, this.options.heapMb);
+    const early = spare ? undefined : takeEarlyWorker(this.options.entry.url, this.options.heapMb);
     const { worker, shared } = early ?? newReviewWorker(this.options.entry.url, this.options.heapMb);
-    const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false };
-    for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
+    const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false, spare };
+    if (!spare) for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
     let outOfMemory = false;
     worker.once('online', () => (slot.online = true));
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));

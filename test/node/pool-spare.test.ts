@@ -1,0 +1,74 @@
+/**
+ * The review pool's spare worker (src/adapters/pool/pool.ts, watchForSpare), from source: when one policy
+ * set's reviews hold every worker and a review of another set waits, one spare worker starts, takes only
+ * the other sets' reviews and stops once it has none; one set alone, however slow, never gets one.
+ * Assertions are about order and counts, never about durations.
+ */
+import { describe, expect, it } from 'vitest';
+import { Registry, resolveLimits, type ReviewAnswer, type ReviewJob } from '../../src/server/index.js';
+import type { ReviewPool } from '../../src/adapters/pool/index.js';
+import { waitFor } from './bundle.js';
+import { REVIEW, testPools } from './pool-harness.js';
+import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
+
+const pool = testPools();
+
+/** Seconds of review even on a fast machine (15 million comprehension steps). */
+const SLOW = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
+const QUICK = refresherState(labelPolicy('quick', 'quick', 1));
+
+function review(reviews: ReviewPool, setName: string, state: ReviewJob['state'], order: string[], name: string): Promise<ReviewAnswer> {
+  const job: ReviewJob = { body: REVIEW, setName, state, limits: resolveLimits({ reviewDeadlineMs: 120_000 }), signal: new AbortController().signal };
+  return reviews.reviewer(job).then((answer) => {
+    order.push(name);
+    return answer;
+  });
+}
+
+function gauges(reviews: ReviewPool): (name: string) => number {
+  const registry = new Registry();
+  reviews.registerMetrics(registry);
+  return (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(registry.render())?.[1]);
+}
+
+describe("the review pool's spare worker", () => {
+  it('starts when one set holds every worker and another waits, takes only the other, and stops when idle', { timeout: 120_000 }, async () => {
+    const logged: Record<string, unknown>[] = [];
+    const reviews = pool({ workers: 1, spareAfterMs: 50, spareIdleMs: 300, logger: (record) => void logged.push(record) });
+    const gauge = gauges(reviews);
+    const order: string[] = [];
+    const slow = review(reviews, 'clusters/busy', SLOW, order, 'slow');
+    await waitFor('the slow review in the worker', () => gauge('amender_workers_busy') === 1);
+    // The busy set's own second review waits for its worker; the spare is not for it.
+    const slowAgain = review(reviews, 'clusters/busy', SLOW, order, 'slow again');
+    const quick = review(reviews, 'clusters/quiet', QUICK, order, 'quick');
+    expect((await quick).status).toBe(200);
+    expect(order).toEqual(['quick']);
+    expect(gauge('amender_workers_spare_started_total')).toBe(1);
+    expect(gauge('amender_workers')).toBe(2);
+    expect(gauge('amender_review_queue_length')).toBe(1);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'spare review worker started', heldBy: 'clusters/busy', workers: 2 }));
+    // Without a review of another set, the spare stops; the busy set's reviews are answered by its worker.
+    await waitFor('the spare stopped', () => gauge('amender_workers') === 1);
+    expect(gauge('amender_review_queue_length')).toBe(1);
+    expect(logged).toContainEqual(expect.objectContaining({ msg: 'spare review worker stopped', workers: 1 }));
+    expect((await slow).status).toBe(200);
+    expect((await slowAgain).status).toBe(200);
+    expect(order).toEqual(['quick', 'slow', 'slow again']);
+    expect(gauge('amender_workers_spare_started_total')).toBe(1);
+  });
+
+  it('never starts for one set, however long its reviews wait', { timeout: 120_000 }, async () => {
+    const reviews = pool({ workers: 1, spareAfterMs: 1 });
+    const gauge = gauges(reviews);
+    const order: string[] = [];
+    const first = review(reviews, 'default', SLOW, order, 'first');
+    await waitFor('the first review in the worker', () => gauge('amender_workers_busy') === 1);
+    const second = review(reviews, 'default', QUICK, order, 'second');
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+    expect(order).toEqual(['first', 'second']);
+    expect(gauge('amender_workers_spare_started_total')).toBe(0);
+    expect(gauge('amender_workers')).toBe(1);
+  });
+});
