@@ -34,7 +34,7 @@ function gauges(reviews: ReviewPool): (name: string) => number {
 describe("the review pool's spare worker", () => {
   it('starts when one set holds every worker and another waits, takes only the other, and stops when idle', { timeout: 120_000 }, async () => {
     const logged: Record<string, unknown>[] = [];
-    const reviews = pool({ workers: 1, spareAfterMs: 50, spareIdleMs: 300, logger: (record) => void logged.push(record) });
+    const reviews = pool({ workers: 1, spare: { afterMs: 50, idleMs: 300 }, logger: (record) => void logged.push(record) });
     const gauge = gauges(reviews);
     const order: string[] = [];
     const slow = review(reviews, 'clusters/busy', SLOW, order, 'slow');
@@ -59,7 +59,7 @@ describe("the review pool's spare worker", () => {
   });
 
   it('never starts for one set, however long its reviews wait', { timeout: 120_000 }, async () => {
-    const reviews = pool({ workers: 1, spareAfterMs: 1 });
+    const reviews = pool({ workers: 1, spare: { afterMs: 1, idleMs: 10_000 } });
     const gauge = gauges(reviews);
     const order: string[] = [];
     const first = review(reviews, 'default', SLOW, order, 'first');

@@ -3,7 +3,7 @@
  *
  *   readPoolSettings(env) → { settings: { workers, heapMb, graceMs, queueLimit }, problems }
  *   workerEntryBeside(import.meta.url) → WorkerEntry      the worker script (built or from source)
- *   new ReviewPool({ ...settings, entry, answerStopped?, logger? })
+ *   new ReviewPool({ ...settings, entry, answerStopped?, logger?, spare? })
  *       .reviewer          for createApp({ reviewer })
  *       .registerMetrics(registry)
  *       .close()

@@ -41,6 +41,7 @@ import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stop
 import type { WorkerEntry } from './entry.js';
 import { newReviewWorker, takeEarlyWorker } from './early.js';
 import { WaitingReviews } from './queue.js';
+import { setHoldingEvery, SPARE_TIMING, SpareTimers, type SpareTiming } from './spare.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -58,10 +59,8 @@ export interface PoolOptions {
   logger?: Logger;
   /** Milliseconds after the start when the workers after the first start at the latest (default 2000). */
   staggerMs?: number;
-  /** How long a review waits behind another set holding every worker before a spare starts (default 250). */
-  spareAfterMs?: number;
-  /** How long a spare worker stays without a review before it stops (default 10000). */
-  spareIdleMs?: number;
+  /** When the spare worker starts and stops (spare.ts; default SPARE_TIMING). */
+  spare?: SpareTiming;
 }
 
 /** Why a worker was replaced (the `reason` label of amender_workers_replaced_total). */
@@ -103,10 +102,8 @@ interface Slot {
   online: boolean;
   /** Stopped by the pool, or dead: its 'exit' is expected, it takes no review. */
   retired: boolean;
-  /** Started beyond `workers` for the other sets while one set holds every worker (see watchForSpare). */
+  /** Started beyond `workers` for the other sets while one set holds every worker (spare.ts). */
   spare: boolean;
-  /** A spare's stop when it stays without a review. */
-  idleTimer?: ReturnType<typeof setTimeout>;
 }
 
 const KEEP_VERSIONS = 2;
@@ -118,9 +115,6 @@ const STEAL_AFTER_MS = 10;
 const STAGGER_MS = 2000;
 /** A worker that dies before it is even online is restarted after this (a missing or broken bundle). */
 const RESTART_DELAY_MS = 1000;
-/** Defaults of PoolOptions.spareAfterMs and .spareIdleMs. */
-const SPARE_AFTER_MS = 250;
-const SPARE_IDLE_MS = 10_000;
 
 export class ReviewPool {
   private readonly slots: Slot[] = [];
@@ -138,8 +132,7 @@ export class ReviewPool {
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
   private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
   private readonly countBatch = this.batches.child();
-  /** Armed while a review of one set waits behind another set holding every worker (watchForSpare). */
-  private spareTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly spareTimers: SpareTimers;
   private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because one policy set held every worker while another set had reviews waiting.');
   private readonly countSpare = this.sparesStarted.child();
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
@@ -148,6 +141,7 @@ export class ReviewPool {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`a review pool needs at least one worker, got ${options.workers}`);
     this.answerStopped = options.answerStopped ?? answerStoppedReview;
     this.logger = options.logger ?? (() => {});
+    this.spareTimers = new SpareTimers(options.spare ?? SPARE_TIMING);
     this.slots.push(this.spawn());
     this.unstarted = options.workers - 1;
     if (this.unstarted > 0) setTimeout(() => this.grow(), options.staggerMs ?? STAGGER_MS).unref();
@@ -164,7 +158,7 @@ export class ReviewPool {
   /** For `createApp({ reviewer })`. */
   readonly reviewer: Reviewer = (job) => this.review(job);
 
-  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total. */
+  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total. */
   registerMetrics(registry: Registry): void {
     registry.register(new CallbackGauge('amender_workers', 'Review worker threads running.', () => [[{}, this.slots.filter((s) => !s.retired).length]]));
     registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.batch && !s.retired).length]]));
@@ -179,7 +173,7 @@ export class ReviewPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.spareTimer);
+    this.spareTimers.close();
     const closing = failure(503, 'unavailable', 'the server is shutting down');
     for (const entry of this.queue.clear()) this.finish(entry, closing);
     await Promise.all(
@@ -285,61 +279,42 @@ export class ReviewPool {
     if (this.queue.length > 0) this.watchForSpare();
   };
 
-  /**
-   * The set whose reviews every worker (spare aside) is running, if one is: its reviews, however long,
-   * may hold all of them, but then a review of another set would wait for one of them to end, up to
-   * their deadline, and a cluster would fail closed for another's policies. When such a review is still
-   * waiting `spareAfterMs` later, one spare worker starts and takes only the other sets' reviews; it
-   * stops after `spareIdleMs` without one. With one policy set (no clusters) there is never a spare.
-   */
+  /** A review waits and no worker is free: the spare starts if one set still holds every worker (spare.ts). */
   private watchForSpare(): void {
-    if (this.spareTimer !== undefined || this.closed || this.slots.some((s) => s.spare)) return;
-    if (!this.spareNeeded()) return;
-    this.spareTimer = setTimeout(() => {
-      this.spareTimer = undefined;
-      if (!this.closed && !this.slots.some((s) => s.spare) && this.spareNeeded()) this.startSpare();
-    }, this.options.spareAfterMs ?? SPARE_AFTER_MS);
-    this.spareTimer.unref();
+    if (this.closed || this.slots.some((s) => s.spare)) return;
+    this.spareTimers.armStart(
+      () => {
+        const holder = this.setHoldingEveryWorker();
+        return !this.closed && holder !== undefined && this.queue.waitingBesides(holder);
+      },
+      () => this.startSpare(),
+    );
   }
 
-  private spareNeeded(): boolean {
-    const holder = this.setHoldingEveryWorker();
-    return holder !== undefined && this.queue.waitingBesides(holder);
-  }
-
+  /** The set whose reviews every worker (the spare aside, all of them started) is running, if one is. */
   private setHoldingEveryWorker(): string | undefined {
     if (this.unstarted > 0) return undefined;
-    let holder: string | undefined;
-    for (const slot of this.slots) {
-      if (slot.spare) continue;
-      const entry = slot.batch && !slot.retired ? this.current(slot, slot.batch).entry : undefined;
-      if (!entry || (holder !== undefined && entry.setName !== holder)) return undefined;
-      holder = entry.setName;
-    }
-    return holder;
+    return setHoldingEvery(this.slots.filter((s) => !s.spare).map((s) => (s.batch && !s.retired ? this.current(s, s.batch).entry?.setName : undefined)));
   }
 
   private startSpare(): void {
-    const holder = this.setHoldingEveryWorker();
+    if (this.slots.some((s) => s.spare)) return;
+    const heldBy = this.setHoldingEveryWorker();
     const slot = this.spawn(true);
     this.slots.push(slot);
     this.countSpare.inc();
-    this.logger({ level: 'warn', msg: 'spare review worker started', heldBy: holder, workers: this.slots.length });
-    this.idleStop(slot);
+    this.logger({ level: 'warn', msg: 'spare review worker started', heldBy, workers: this.slots.length });
+    this.spareTimers.armStop(() => this.stopSpare(slot));
     this.schedule();
   }
 
-  /** A spare stops when it has had no review for spareIdleMs. */
-  private idleStop(slot: Slot): void {
-    clearTimeout(slot.idleTimer);
-    slot.idleTimer = setTimeout(() => {
-      if (slot.batch || slot.retired) return;
-      slot.retired = true;
-      this.slots.splice(this.slots.indexOf(slot), 1);
-      void slot.worker.terminate();
-      this.logger({ level: 'info', msg: 'spare review worker stopped', workers: this.slots.length });
-    }, this.options.spareIdleMs ?? SPARE_IDLE_MS);
-    slot.idleTimer.unref();
+  /** The spare has had no review for a while (spare.ts). */
+  private stopSpare(slot: Slot): void {
+    if (slot.batch || slot.retired) return;
+    slot.retired = true;
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    void slot.worker.terminate();
+    this.logger({ level: 'info', msg: 'spare review worker stopped', workers: this.slots.length });
   }
 
   /** Sends a batch of reviews to a free worker. */
@@ -362,7 +337,7 @@ export class ReviewPool {
     }
     const batch: Batch = { jobs, timers: [] };
     slot.batch = batch;
-    clearTimeout(slot.idleTimer);
+    if (slot.spare) this.spareTimers.keep();
     Atomics.store(slot.shared, SLOT.PROGRESS, -1);
     Atomics.store(slot.shared, SLOT.CLAIMED, -1);
     slot.worker.postMessage({ type: 'reviews', reviews } satisfies ToWorker);
@@ -462,7 +437,7 @@ export class ReviewPool {
     const batch = slot.batch;
     slot.batch = undefined;
     if (batch) stopTimers(batch);
-    if (slot.spare) this.idleStop(slot);
+    if (slot.spare) this.spareTimers.armStop(() => this.stopSpare(slot));
     this.schedule();
   }
 
@@ -490,9 +465,9 @@ export class ReviewPool {
       if (again.length > 0) this.queue.add(again, true);
       this.schedule();
     }
-    clearTimeout(slot.idleTimer);
     if (slot.spare) {
       // Not replaced: another starts if one set holds every worker again.
+      this.spareTimers.keep();
       this.slots.splice(this.slots.indexOf(slot), 1);
       return;
     }
