@@ -1,18 +1,18 @@
 /**
- * The spare worker's rules (src/adapters/pool/spare.ts) on fake timers: which set holds every worker, a
+ * The spare worker's rules (src/adapters/pool/spare.ts) on fake timers: which sets the busy workers serve, a
  * start only when it is still needed `afterMs` later (one pending at a time), a stop `idleMs` after the
  * spare's last review unless it takes another.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setHoldingEvery, SpareTimers } from '../../src/adapters/pool/spare.js';
+import { setsServed, SpareTimers } from '../../src/adapters/pool/spare.js';
 
-describe('setHoldingEvery', () => {
-  it('names the set only when every worker runs a review of it', () => {
-    expect(setHoldingEvery(['clusters/a', 'clusters/a'])).toBe('clusters/a');
-    expect(setHoldingEvery(['default'])).toBe('default');
-    expect(setHoldingEvery(['clusters/a', 'clusters/b'])).toBeUndefined();
-    expect(setHoldingEvery(['clusters/a', undefined])).toBeUndefined();
-    expect(setHoldingEvery([])).toBeUndefined();
+describe('setsServed', () => {
+  it('names the sets of the reviews in progress only when every worker has one', () => {
+    expect(setsServed(['clusters/a', 'clusters/a'])).toEqual(new Set(['clusters/a']));
+    expect(setsServed(['default'])).toEqual(new Set(['default']));
+    expect(setsServed(['clusters/a', 'clusters/b'])).toEqual(new Set(['clusters/a', 'clusters/b']));
+    expect(setsServed(['clusters/a', undefined])).toBeUndefined();
+    expect(setsServed([])).toBeUndefined();
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * The review pool's spare worker (src/adapters/pool/pool.ts, watchForSpare), from source: when one policy
- * set's reviews hold every worker and a review of another set waits, one spare worker starts, takes only
- * the other sets' reviews and stops once it has none; one set alone, however slow, never gets one.
+ * The review pool's spare worker (src/adapters/pool/pool.ts, watchForSpare), from source: when every
+ * worker is busy and a review of a set none of them serves waits, one spare worker starts, takes only the
+ * reviews of sets no other worker serves, and stops once it has none; one set alone, however slow, never
+ * gets one.
  * Assertions are about order and counts, never about durations.
  */
 import { describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ describe("the review pool's spare worker", () => {
     expect(gauge('amender_workers_spare_started_total')).toBe(1);
     expect(gauge('amender_workers')).toBe(2);
     expect(gauge('amender_review_queue_length')).toBe(1);
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'spare review worker started', heldBy: 'clusters/busy', workers: 2 }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'spare review worker started', busyWith: ['clusters/busy'], workers: 2 }));
     // Without a review of another set, the spare stops; the busy set's reviews are answered by its worker.
     await waitFor('the spare stopped', () => gauge('amender_workers') === 1);
     expect(gauge('amender_review_queue_length')).toBe(1);
@@ -55,6 +56,25 @@ describe("the review pool's spare worker", () => {
     expect((await slow).status).toBe(200);
     expect((await slowAgain).status).toBe(200);
     expect(order).toEqual(['quick', 'slow', 'slow again']);
+    expect(gauge('amender_workers_spare_started_total')).toBe(1);
+  });
+
+  it('serves a set waiting while every worker is busy with other sets, and none of theirs', { timeout: 120_000 }, async () => {
+    const reviews = pool({ workers: 2, staggerMs: 1, spare: { afterMs: 50, idleMs: 60_000 } });
+    const gauge = gauges(reviews);
+    const order: string[] = [];
+    const a = review(reviews, 'clusters/a', SLOW, order, 'a');
+    const b = review(reviews, 'clusters/b', SLOW, order, 'b');
+    await waitFor('both workers busy', () => gauge('amender_workers_busy') === 2);
+    const aAgain = review(reviews, 'clusters/a', QUICK, order, 'a again');
+    const c = review(reviews, 'clusters/c', QUICK, order, 'c');
+    expect((await c).status).toBe(200);
+    expect(order).toEqual(['c']);
+    // The spare, idle again, leaves a's second review to the worker serving a.
+    await waitFor('the spare idle', () => gauge('amender_workers_busy') === 2);
+    expect(gauge('amender_review_queue_length')).toBe(1);
+    for (const answer of await Promise.all([a, b, aAgain])) expect(answer.status).toBe(200);
+    expect(order.indexOf('a again')).toBeGreaterThan(order.indexOf('a'));
     expect(gauge('amender_workers_spare_started_total')).toBe(1);
   });
 

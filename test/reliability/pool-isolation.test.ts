@@ -283,7 +283,7 @@ describe("one cluster's reviews holding every worker", () => {
     expect(order).toEqual(['light']);
     expect(await metric(server.url, /amender_workers_spare_started_total/)).toBe(1);
     expect(await metric(server.url, /amender_workers/)).toBe(2);
-    await waitFor('the spare worker line', () => server.lines.some((l) => l.msg === 'spare review worker started' && l.heldBy === 'clusters/heavy'));
+    await waitFor('the spare worker line', () => server.lines.some((l) => l.msg === 'spare review worker started' && JSON.stringify(l.busyWith) === '["clusters/heavy"]'));
     expect(labelsPatched(await heavy)).toEqual(['heavy']);
   });
 });

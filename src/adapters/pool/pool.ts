@@ -41,7 +41,7 @@ import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stop
 import type { WorkerEntry } from './entry.js';
 import { newReviewWorker, takeEarlyWorker } from './early.js';
 import { WaitingReviews } from './queue.js';
-import { setHoldingEvery, SPARE_TIMING, SpareTimers, type SpareTiming } from './spare.js';
+import { setsServed, SPARE_TIMING, SpareTimers, type SpareTiming } from './spare.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -102,7 +102,7 @@ interface Slot {
   online: boolean;
   /** Stopped by the pool, or dead: its 'exit' is expected, it takes no review. */
   retired: boolean;
-  /** Started beyond `workers` for the other sets while one set holds every worker (spare.ts). */
+  /** Started beyond `workers` while every worker is busy with other sets than some waiting (spare.ts). */
   spare: boolean;
 }
 
@@ -133,7 +133,7 @@ export class ReviewPool {
   private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
   private readonly countBatch = this.batches.child();
   private readonly spareTimers: SpareTimers;
-  private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because one policy set held every worker while another set had reviews waiting.');
+  private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because every worker was busy with other policy sets while a set had reviews waiting.');
   private readonly countSpare = this.sparesStarted.child();
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
 
@@ -271,39 +271,52 @@ export class ReviewPool {
     const idle = this.idleSlots();
     for (let i = 0; i < idle.length && this.queue.length > 0; i++) {
       // Each free worker takes its share, so that the reviews of a burst run side by side; a spare takes
-      // none of the set that holds every other worker.
+      // none of the sets the other workers are serving.
       const share = Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)));
-      const jobs = idle[i].spare ? this.queue.take(share, this.setHoldingEveryWorker()) : this.queue.take(share);
+      const jobs = idle[i].spare ? this.queue.take(share, this.setsInProgress()) : this.queue.take(share);
       if (jobs.length > 0) this.dispatch(idle[i], jobs);
     }
     if (this.queue.length > 0) this.watchForSpare();
   };
 
-  /** A review waits and no worker is free: the spare starts if one set still holds every worker (spare.ts). */
+  /** Reviews wait after the free workers took theirs: the spare starts if they still wait for busy sets (spare.ts). */
   private watchForSpare(): void {
-    if (this.closed || this.slots.some((s) => s.spare)) return;
+    if (this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare)) return;
     this.spareTimers.armStart(
       () => {
-        const holder = this.setHoldingEveryWorker();
-        return !this.closed && holder !== undefined && this.queue.waitingBesides(holder);
+        const served = this.unstarted > 0 ? undefined : setsServed(this.regularSlots().map((s) => this.setInProgress(s)));
+        return !this.closed && served !== undefined && this.queue.waitingBesides(served);
       },
       () => this.startSpare(),
     );
   }
 
-  /** The set whose reviews every worker (the spare aside, all of them started) is running, if one is. */
-  private setHoldingEveryWorker(): string | undefined {
-    if (this.unstarted > 0) return undefined;
-    return setHoldingEvery(this.slots.filter((s) => !s.spare).map((s) => (s.batch && !s.retired ? this.current(s, s.batch).entry?.setName : undefined)));
+  /** The sets of the reviews in progress on the workers (the spare aside). */
+  private setsInProgress(): Set<string> {
+    const sets = new Set<string>();
+    for (const slot of this.regularSlots()) {
+      const setName = this.setInProgress(slot);
+      if (setName !== undefined) sets.add(setName);
+    }
+    return sets;
+  }
+
+  /** The set of the review a worker is on; undefined when it has none. */
+  private setInProgress(slot: Slot): string | undefined {
+    return slot.batch && !slot.retired ? this.current(slot, slot.batch).entry?.setName : undefined;
+  }
+
+  private regularSlots(): Slot[] {
+    return this.slots.filter((s) => !s.spare);
   }
 
   private startSpare(): void {
     if (this.slots.some((s) => s.spare)) return;
-    const heldBy = this.setHoldingEveryWorker();
+    const busyWith = [...this.setsInProgress()];
     const slot = this.spawn(true);
     this.slots.push(slot);
     this.countSpare.inc();
-    this.logger({ level: 'warn', msg: 'spare review worker started', heldBy, workers: this.slots.length });
+    this.logger({ level: 'warn', msg: 'spare review worker started', busyWith, workers: this.slots.length });
     this.spareTimers.armStop(() => this.stopSpare(slot));
     this.schedule();
   }
@@ -466,7 +479,7 @@ export class ReviewPool {
       this.schedule();
     }
     if (slot.spare) {
-      // Not replaced: another starts if one set holds every worker again.
+      // Not replaced: another starts when a set waits for busy workers again.
       this.spareTimers.keep();
       this.slots.splice(this.slots.indexOf(slot), 1);
       return;

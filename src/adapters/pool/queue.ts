@@ -7,7 +7,7 @@
  *   waiting.add([job]);              // arrived
  *   waiting.add(notStarted, true);   // taken back from a worker: they go first
  *   waiting.take(8);                 // the next batch for a free worker
- *   waiting.take(8, setName);        // the same without that set's reviews (a spare worker's)
+ *   waiting.take(8, busySets);       // the same without those sets' reviews (a spare worker's)
  *   waiting.remove(job);             // its client left
  *   waiting.shedFor(setName);        // full: the newest review of the longest lane makes room, if any
  *
@@ -81,21 +81,21 @@ export class WaitingReviews<T extends Waiting> {
   }
 
   /**
-   * Up to `limit` reviews (none of the set `except`), one from each lane in turn, each lane's in order
+   * Up to `limit` reviews (none of the sets `except` names), one from each lane in turn, each lane's in order
    * and of one version of its set: a worker keeps only two versions of a set, so a batch spanning more
    * (reloads in quick succession) could find one of them dropped by the time its review comes.
    */
-  take(limit: number, except?: string): T[] {
+  take(limit: number, except?: ReadonlySet<string>): T[] {
     const taken: T[] = [];
     const inBatch: Lane<T>[] = [];
     // Lanes passed over in a row (their next review is of another version than the batch holds, or of
-    // the set `except` names).
+    // a set `except` names).
     let passed = 0;
     while (taken.length < limit && this.ring.length > passed) {
       if (this.turn >= this.ring.length) this.turn = 0;
       const lane = this.ring[this.turn];
       const next = lane.items[0];
-      if (next.setName === except) {
+      if (except?.has(next.setName)) {
         this.turn++;
         passed++;
         continue;
@@ -133,9 +133,9 @@ export class WaitingReviews<T extends Waiting> {
     return shed;
   }
 
-  /** Whether reviews of any set other than `setName` are waiting. */
-  waitingBesides(setName: string): boolean {
-    return this.ring.some((lane) => lane.items[0].setName !== setName);
+  /** Whether reviews of a set not among `sets` are waiting. */
+  waitingBesides(sets: ReadonlySet<string>): boolean {
+    return this.ring.some((lane) => !sets.has(lane.items[0].setName));
   }
 
   /** How many reviews of `setName` are waiting. */

@@ -1,18 +1,19 @@
 /**
  * When the review pool (pool.ts) runs a spare worker. One policy set's reviews, however long, may hold
  * every worker; a review of another set would then wait for one of them to end, up to their deadline, and
- * a cluster would fail closed for another's policies. So when every worker is running reviews of one set
- * and a review of another set is still waiting `afterMs` later, one spare worker starts, takes only the
- * other sets' reviews, and stops after `idleMs` without one. With one policy set there is never a spare.
+ * a cluster would fail closed for another's policies. So when every worker is busy and a review of a set
+ * none of them is serving is still waiting `afterMs` later, one spare worker starts. It takes only the
+ * reviews of sets no other worker is serving, and stops after `idleMs` without one. With one policy set
+ * there is never a spare: a set waiting while every worker is busy is a set they serve.
  *
  *   const spare = new SpareTimers(SPARE_TIMING);
- *   spare.armStart(() => holderOf(...) !== undefined && otherSetWaiting, startSpare);
+ *   spare.armStart(() => { const served = setsServed(...); return served && otherSetWaiting }, startSpare);
  *   spare.armStop(stopSpare);     // the spare is idle
  *   spare.keep();                 // the spare took reviews
  */
 
 export interface SpareTiming {
-  /** How long a review waits behind another set holding every worker before the spare starts. */
+  /** How long a review of a set no busy worker serves waits before the spare starts. */
   afterMs: number;
   /** How long the spare stays without a review before it stops. */
   idleMs: number;
@@ -21,16 +22,16 @@ export interface SpareTiming {
 export const SPARE_TIMING: SpareTiming = { afterMs: 250, idleMs: 10_000 };
 
 /**
- * The policy set whose reviews every worker is running, if one is: `running` names the set of each worker's
- * review in progress (undefined for a worker without one, or not serving).
+ * The policy sets the workers are serving when every one of them is busy: `running` names the set of each
+ * worker's review in progress (undefined for a worker without one); undefined when a worker is free.
  */
-export function setHoldingEvery(running: Iterable<string | undefined>): string | undefined {
-  let holder: string | undefined;
+export function setsServed(running: Iterable<string | undefined>): Set<string> | undefined {
+  const served = new Set<string>();
   for (const setName of running) {
-    if (setName === undefined || (holder !== undefined && setName !== holder)) return undefined;
-    holder = setName;
+    if (setName === undefined) return undefined;
+    served.add(setName);
   }
-  return holder;
+  return served.size > 0 ? served : undefined;
 }
 
 /** The spare's start and stop timers (one spare at a time). Neither keeps the process alive. */
