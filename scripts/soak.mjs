@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run soak [-- --seconds 60 --concurrency 8 --hostile 0.25 --reload-seconds 5]`
+ * `npm run soak [-- --seconds 60 --concurrency 8 --hostile 0.25 --reload-seconds 5 --tenants 1]`
  *
  * Starts the built Node server (dist/node/main.js) on a loopback port with the bundled example policies
  * plus hostile ones, sends it a mix of normal and hostile reviews for a bounded time while a policy file
@@ -8,8 +8,14 @@
  * time, and prints: errors (anything but the designed answers; must be 0), latency percentiles per
  * kind of review, /healthz latency while hostile reviews were in flight, and the server's RSS over time.
  * Exits 1 when there was an error. Not part of `npm test` (it is a soak, not a test).
+ *
+ * With `--tenants 1` the server serves two clusters from the same policies: the clients send their mix to
+ * cluster `noisy`, and one more client sends a normal review every 50 ms to cluster `quiet`, whose
+ * latencies are the `quiet` row: what one cluster's hostile reviews cost another (the review pool's
+ * fairness and spare worker, src/adapters/pool).
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -32,6 +38,11 @@ const CONCURRENCY = Math.max(1, Math.floor(option('concurrency', 8)));
 const HOSTILE_RATIO = Math.min(1, option('hostile', 0.25));
 const RELOAD_SECONDS = option('reload-seconds', 5);
 const DEADLINE_MS = Math.floor(option('deadline-ms', 2000));
+const TENANTS = option('tenants', 0) > 0;
+const SECRET = 'soak-cluster-secret';
+/** The review path of the clients' mix, and of the quiet cluster's client (--tenants). */
+const MIX_PATH = TENANTS ? '/clusters/noisy/mutate' : '/mutate';
+const QUIET_PATH = '/clusters/quiet/mutate';
 
 // ---------------------------------------------------------------------------------------------------
 // Policies: the bundled examples, a policy whose version changes on every reload, and hostile ones that
@@ -174,7 +185,7 @@ function post(agent, port, path, text) {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }, timeout: 30_000 },
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization: `Bearer ${SECRET}` }, timeout: 30_000 },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
@@ -224,6 +235,17 @@ function rssMiB(pid) {
   }
 }
 
+/** Clusters `noisy` and `quiet`, each with the policies of `dir` and the soak's secret. */
+function tenantsEnv(dir) {
+  const hash = `sha256:${createHash('sha256').update(SECRET).digest('hex')}`;
+  const env = { AMENDER_CLUSTERS: 'noisy,quiet' };
+  for (const name of ['NOISY', 'QUIET']) {
+    env[`AMENDER_CLUSTER_${name}_SOURCES`] = `file://${dir}`;
+    env[`AMENDER_CLUSTER_${name}_SECRET_HASHES`] = hash;
+  }
+  return env;
+}
+
 function startServer(dir) {
   const child = spawn(process.execPath, [SERVER], {
     env: {
@@ -234,6 +256,7 @@ function startServer(dir) {
       AMENDER_REFRESH_SECONDS: '0',
       AMENDER_REVIEW_DEADLINE_MS: String(DEADLINE_MS),
       AMENDER_LOG_LEVEL: 'info',
+      ...(TENANTS ? tenantsEnv(dir) : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -282,7 +305,7 @@ async function main() {
     if (tries > 300) throw new Error('the server did not become ready within 30 s');
     await new Promise((res) => setTimeout(res, 100));
   }
-  console.log(`# soak: ${SECONDS}s, ${CONCURRENCY} clients, ${Math.round(HOSTILE_RATIO * 100)}% hostile, SIGHUP every ${RELOAD_SECONDS}s, deadline ${DEADLINE_MS} ms, pid ${child.pid}, port ${port}`);
+  console.log(`# soak: ${SECONDS}s, ${CONCURRENCY} clients, ${Math.round(HOSTILE_RATIO * 100)}% hostile, SIGHUP every ${RELOAD_SECONDS}s, deadline ${DEADLINE_MS} ms, ${TENANTS ? 'clusters noisy (the clients) and quiet (a review every 50 ms)' : 'the default set'}, pid ${child.pid}, port ${port}`);
 
   const until = performance.now() + SECONDS * 1000;
   const latencies = new Map();
@@ -293,6 +316,13 @@ async function main() {
   const healthAll = [];
   const rss = [];
 
+  const record = (kind, label, r) => {
+    const why = r.error ?? designed(kind, r.status, r.body);
+    if (why) errors.push(`${label}: ${why}`);
+    if (!latencies.has(label)) latencies.set(label, []);
+    latencies.get(label).push(r.ms);
+  };
+
   const client = async (n) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     let i = n;
@@ -300,12 +330,18 @@ async function main() {
       const hostile = Math.random() < HOSTILE_RATIO;
       const kind = hostile ? KINDS_HOSTILE[i++ % KINDS_HOSTILE.length] : 'normal';
       if (hostile) hostileInFlight++;
-      const r = await post(agent, port, '/mutate', review(kind));
+      const r = await post(agent, port, MIX_PATH, review(kind));
       if (hostile) hostileInFlight--;
-      const why = r.error ?? designed(kind, r.status, r.body);
-      if (why) errors.push(`${kind}: ${why}`);
-      if (!latencies.has(kind)) latencies.set(kind, []);
-      latencies.get(kind).push(r.ms);
+      record(kind, kind, r);
+    }
+    agent.destroy();
+  };
+
+  const quietClient = async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    while (performance.now() < until) {
+      record('normal', 'quiet', await post(agent, port, QUIET_PATH, review('normal')));
+      await new Promise((res) => setTimeout(res, 50));
     }
     agent.destroy();
   };
@@ -333,7 +369,7 @@ async function main() {
       }, RELOAD_SECONDS * 1000)
     : undefined;
 
-  await Promise.all([...Array.from({ length: CONCURRENCY }, (_, n) => client(n)), prober()]);
+  await Promise.all([...Array.from({ length: CONCURRENCY }, (_, n) => client(n)), prober(), ...(TENANTS ? [quietClient()] : [])]);
   clearInterval(sampler);
   clearInterval(reloader);
 
