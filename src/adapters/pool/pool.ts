@@ -133,6 +133,8 @@ export class ReviewPool {
   private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
   private readonly countBatch = this.batches.child();
   private readonly spareTimers: SpareTimers;
+  /** performance.now() before which no spare starts (after one that died before it came online). */
+  private noSpareUntil = 0;
   private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because every worker was busy with other policy sets while a set had reviews waiting.');
   private readonly countSpare = this.sparesStarted.child();
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
@@ -195,7 +197,8 @@ export class ReviewPool {
     const known = this.latest.get(setName);
     if (known && generation <= known.generation) return;
     this.latest.set(setName, { generation, inputs });
-    for (const slot of this.slots) if (!slot.retired) this.sendVersion(slot, setName, generation, inputs);
+    // The spare gets a set with its first review of it (dispatch).
+    for (const slot of this.slots) if (!slot.retired && !slot.spare) this.sendVersion(slot, setName, generation, inputs);
   }
 
   private review(job: ReviewJob): Promise<ReviewAnswer> {
@@ -281,7 +284,7 @@ export class ReviewPool {
 
   /** Reviews wait after the free workers took theirs: the spare starts if they still wait for busy sets (spare.ts). */
   private watchForSpare(): void {
-    if (this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare)) return;
+    if (this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare) || performance.now() < this.noSpareUntil) return;
     this.spareTimers.armStart(
       () => {
         const served = this.unstarted > 0 ? undefined : setsServed(this.regularSlots().map((s) => this.setInProgress(s)));
@@ -479,8 +482,10 @@ export class ReviewPool {
       this.schedule();
     }
     if (slot.spare) {
-      // Not replaced: another starts when a set waits for busy workers again.
+      // Not replaced: another starts when a set waits for busy workers again, but not at once after one
+      // that never came online (a missing or broken bundle would do the same).
       this.spareTimers.keep();
+      if (!slot.online) this.noSpareUntil = performance.now() + RESTART_DELAY_MS;
       this.slots.splice(this.slots.indexOf(slot), 1);
       return;
     }
