@@ -252,10 +252,12 @@ export class ReviewPool {
     return true;
   }
 
-  /** The workers without a batch, the spare last: it takes only what the others leave. */
+  /**
+   * The workers without a batch. The spare is last (it takes only what the others leave): it starts once
+   * every worker has (watchForSpare), after them in `slots`, and a replacement takes its worker's place.
+   */
   private idleSlots(): Slot[] {
-    const idle = this.slots.filter((s) => !s.batch && !s.retired);
-    return idle.some((s) => s.spare) ? [...idle.filter((s) => !s.spare), ...idle.filter((s) => s.spare)] : idle;
+    return this.slots.filter((s) => !s.batch && !s.retired);
   }
 
   /**
@@ -284,10 +286,11 @@ export class ReviewPool {
 
   /** Reviews wait after the free workers took theirs: the spare starts if they still wait for busy sets (spare.ts). */
   private watchForSpare(): void {
-    if (this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare) || performance.now() < this.noSpareUntil) return;
+    // One set seen (a server without clusters, every benchmark's): never a spare, and nothing to compute.
+    if (this.latest.size < 2 || this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare) || performance.now() < this.noSpareUntil) return;
     this.spareTimers.armStart(
       () => {
-        const served = this.unstarted > 0 ? undefined : setsServed(this.regularSlots().map((s) => this.setInProgress(s)));
+        const served = setsServed(this.regularSlots().map((s) => this.setInProgress(s)));
         return !this.closed && served !== undefined && this.queue.waitingBesides(served);
       },
       () => this.startSpare(),

@@ -27,11 +27,12 @@ export interface Waiting {
   generation: number;
 }
 
-/** The reviews of one policy set. Kept once made: the sets are the server's configured ones, a few. */
+/**
+ * The reviews of one policy set; in the ring of lanes served exactly while it has some. Kept once made:
+ * the sets are the server's configured ones, a few.
+ */
 interface Lane<T> {
   items: T[];
-  /** In the ring of lanes served (it has reviews waiting). */
-  active: boolean;
   /** While `take` makes a batch: the version of this set the batch holds. */
   batchGeneration: number | undefined;
 }
@@ -149,7 +150,6 @@ export class WaitingReviews<T extends Waiting> {
     for (const lane of this.ring) {
       all.push(...lane.items);
       lane.items = [];
-      lane.active = false;
     }
     this.ring = [];
     this.turn = 0;
@@ -160,12 +160,12 @@ export class WaitingReviews<T extends Waiting> {
 
   private enter(item: T, front: boolean): void {
     let lane = this.lanes.get(item.setName);
-    if (!lane) this.lanes.set(item.setName, (lane = { items: [], active: false, batchGeneration: undefined }));
+    if (!lane) this.lanes.set(item.setName, (lane = { items: [], batchGeneration: undefined }));
+    const joins = lane.items.length === 0;
     if (front) lane.items.unshift(item);
     else lane.items.push(item);
     this.count++;
-    if (lane.active) return;
-    lane.active = true;
+    if (!joins) return;
     // Before the lane served next: served next (front), or last in this turn (the turn moves past it).
     if (this.turn > this.ring.length) this.turn = 0;
     this.ring.splice(this.turn, 0, lane);
@@ -175,8 +175,7 @@ export class WaitingReviews<T extends Waiting> {
   /** `n` reviews have left `lane`: an empty lane leaves the ring; an empty queue needs no timer. */
   private left(lane: Lane<T>, n: number): void {
     this.count -= n;
-    if (lane.items.length === 0 && lane.active) {
-      lane.active = false;
+    if (lane.items.length === 0) {
       const at = this.ring.indexOf(lane);
       this.ring.splice(at, 1);
       if (at < this.turn) this.turn--;
