@@ -19,6 +19,36 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promi
   });
 }
 
+/** Per parent signal: the signals that follow it, all aborted by one listener of the parent's. */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/**
+ * Runs `run` with a signal of its own that aborts when `parent` does. However many run at once, the parent
+ * holds one listener: a refresh shares one signal between its sources and their concurrent reads, and
+ * the SDKs add listeners of their own to the signal each call gets; on one shared signal those pass
+ * Node's limit of ten and it warns of a leak that is none.
+ */
+export async function withOwnSignal<T>(parent: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (parent.aborted) throw abortError(parent);
+  let following = followers.get(parent);
+  if (!following) {
+    const set = new Set<AbortController>();
+    parent.addEventListener('abort', () => {
+      for (const own of set) own.abort(parent.reason);
+      set.clear();
+    }, { once: true });
+    followers.set(parent, set);
+    following = set;
+  }
+  const own = new AbortController();
+  following.add(own);
+  try {
+    return await run(own.signal);
+  } finally {
+    following.delete(own);
+  }
+}
+
 function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason;

@@ -15,7 +15,7 @@
  */
 import { utf8Length } from '../json/index.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
-import { mapBounded, untilAborted } from './bounds.js';
+import { mapBounded, untilAborted, withOwnSignal } from './bounds.js';
 import { byName } from './names.js';
 import { documentTooLarge, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
@@ -114,7 +114,11 @@ async function readEntry(
  * Lists and reads one source as one generation; throws SourceError (or the store's error) when it cannot
  * be read whole, SnapshotMoved when it changed under two reads in a row.
  */
-export async function readSource(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+export function readSource(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+  return withOwnSignal(options.signal, (signal) => readStableGeneration(source, previous, { ...options, signal }, counts));
+}
+
+async function readStableGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
   try {
     return await readGeneration(source, previous, options, counts);
   } catch (err) {
@@ -151,7 +155,9 @@ async function confirmListing(source: PolicySource, first: readonly SourceEntry[
 
 async function readGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
   const entries = await list(source, options);
-  const read = await mapBounded(entries, options.limits.concurrency, (entry) => readEntry(source, entry, previous.get(entry.name), options, counts));
+  const read = await mapBounded(entries, options.limits.concurrency, (entry) =>
+    withOwnSignal(options.signal, (signal) => readEntry(source, entry, previous.get(entry.name), { ...options, signal }, counts)),
+  );
   const vouched = source.confirm ? await untilAborted(source.confirm({ signal: options.signal }), options.signal) : false;
   if (!vouched && read.some((doc, i) => doc !== previous.get(entries[i].name))) await confirmListing(source, entries, options);
   const next = new Map<string, CachedDocument>();

@@ -3,6 +3,7 @@
  * one refresh at a time, bounded in time and size, refreshIfDue for Lambda/Workers, the timer of
  * start()/stop(), logs. And the URI parsing and resolution that pick a source.
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { LogRecord } from '../../src/server/index.js';
 import {
@@ -99,6 +100,56 @@ describe('PolicySetRefresher', () => {
     expect(result.outcome).toBe('failed');
     expect(result.errors).toEqual(['memory://test: refreshing policy set slow did not finish within 50 ms']);
     expect(names(r)).toEqual(['a']);
+  });
+
+  it('keeps few listeners on any one signal while many sources are read at once, so Node never warns of a leak', async () => {
+    // Each call adds an abort listener of its own and holds it a moment, as the AWS SDK does per request.
+    const seen: number[] = [];
+    const listening = <T>(signal: AbortSignal, value: T): Promise<T> => {
+      const onAbort = () => {};
+      signal.addEventListener('abort', onAbort);
+      seen.push(getEventListeners(signal, 'abort').length);
+      return new Promise((resolve) => setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve(value)), 2));
+    };
+    const sources = Array.from({ length: 12 }, (_, s) => {
+      const source = new MemorySource();
+      for (let d = 0; d < 20; d++) source.put(`s${s}-${d}.yaml`, labelPolicy(`s${s}-${d}`, `k${s}-${d}`, 'v'));
+      return {
+        uri: `memory://${s}`,
+        list: (o: { signal: AbortSignal }) => listening(o.signal, null).then(() => source.list()),
+        fetch: (entry: SourceEntry, o: { signal: AbortSignal; ifNoneMatch?: string }) => listening(o.signal, null).then(() => source.fetch(entry, o)),
+      } satisfies PolicySource;
+    });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const r = new PolicySetRefresher({ name: 'many', sources, intervalMs: 0 });
+      const result = await r.refresh();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(result).toMatchObject({ outcome: 'applied', errors: [] });
+      expect(names(r)).toHaveLength(240);
+      expect(seen.length).toBe(12 * 2 + 240); // a listing, a confirming listing and 20 reads per source
+      expect(Math.max(...seen)).toBeLessThanOrEqual(2); // the caller's own listener and the source's
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('aborts a read in progress when the refresh runs out of time', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    let aborted: unknown;
+    const hanging: PolicySource = {
+      uri: 'memory://hanging',
+      list: () => source.list(),
+      fetch: (_entry, o) => new Promise(() => o.signal.addEventListener('abort', () => (aborted = o.signal.reason))),
+    };
+    const r = new PolicySetRefresher({ name: 'hung', sources: [hanging], intervalMs: 0, limits: { timeoutMs: 50 } });
+    const result = await r.refresh();
+    expect(result.errors).toEqual(['memory://hanging: refreshing policy set hung did not finish within 50 ms']);
+    expect(String(aborted)).toBe('Error: refreshing policy set hung did not finish within 50 ms');
   });
 
   it('bounds the total size of a set', async () => {
