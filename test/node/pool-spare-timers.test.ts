@@ -1,7 +1,7 @@
 /**
  * The spare worker's rules (src/adapters/pool/spare.ts) on fake timers: which sets the busy workers serve, a
- * start only when it is still needed `afterMs` later (one pending at a time), a stop `idleMs` after the
- * spare's last review unless it takes another.
+ * start check `delayMs` later (one pending at a time), a stop `idleMs` after the spare's last review unless
+ * it takes another.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setsServed, SpareTimers } from '../../src/adapters/pool/spare.js';
@@ -21,7 +21,7 @@ describe('SpareTimers', () => {
   let events: string[];
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    timers = new SpareTimers({ afterMs: 100, idleMs: 1_000 });
+    timers = new SpareTimers({ afterMs: 100, heldMs: 500, idleMs: 1_000 });
     events = [];
   });
   afterEach(() => {
@@ -29,23 +29,18 @@ describe('SpareTimers', () => {
     vi.useRealTimers();
   });
 
-  it('starts after afterMs if still needed, and not if the need passed', () => {
-    let needed = true;
-    timers.armStart(() => needed, () => events.push('start'));
-    timers.armStart(() => needed, () => events.push('second start'));
+  it('checks delayMs later, one check pending at a time', () => {
+    timers.armStart(100, () => events.push('check'));
+    timers.armStart(10, () => events.push('second check'));
+    expect(timers.startPending).toBe(true);
     vi.advanceTimersByTime(99);
     expect(events).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(events).toEqual(['start']);
-    timers.armStart(() => needed, () => events.push('start again'));
-    needed = false;
-    vi.advanceTimersByTime(100);
-    expect(events).toEqual(['start']);
-    // Not needed when asked: nothing is armed.
-    timers.armStart(() => needed, () => events.push('never'));
-    needed = true;
-    vi.advanceTimersByTime(1_000);
-    expect(events).toEqual(['start']);
+    expect(events).toEqual(['check']);
+    expect(timers.startPending).toBe(false);
+    timers.armStart(300, () => events.push('check again'));
+    vi.advanceTimersByTime(300);
+    expect(events).toEqual(['check', 'check again']);
   });
 
   it('stops the spare idleMs after its last review unless it takes another', () => {
@@ -62,7 +57,7 @@ describe('SpareTimers', () => {
   });
 
   it('leaves nothing pending once closed', () => {
-    timers.armStart(() => true, () => events.push('start'));
+    timers.armStart(100, () => events.push('start'));
     timers.armStop(() => events.push('stop'));
     timers.close();
     expect(vi.getTimerCount()).toBe(0);

@@ -1,8 +1,9 @@
 /**
  * The review pool's spare worker (src/adapters/pool/pool.ts, watchForSpare), from source: when every
  * worker is busy and a review of a set none of them serves waits, one spare worker starts, takes only the
- * reviews of sets no other worker serves, and stops once it has none; one set alone, however slow, never
- * gets one.
+ * reviews of sets no other worker serves, and stops once it has none. When every worker is held by a long
+ * review, a spare starts for any set, the one set of a server without clusters included; a review it runs
+ * for as long as it runs one goes back to wait for a regular worker. Short reviews of one set never start one.
  * Assertions are about order and counts, never about durations.
  */
 import { describe, expect, it } from 'vitest';
@@ -18,8 +19,12 @@ const pool = testPools();
 const SLOW = refresherState(labelPolicy('slow', 'slow', 1500, SLOW_CONDITION));
 const QUICK = refresherState(labelPolicy('quick', 'quick', 1));
 
-function review(reviews: ReviewPool, setName: string, state: ReviewJob['state'], order: string[], name: string): Promise<ReviewAnswer> {
-  const job: ReviewJob = { body: REVIEW, setName, state, limits: resolveLimits({ reviewDeadlineMs: 120_000 }), signal: new AbortController().signal };
+/** One set whose reviews are slow for a Pod labelled `app: slow` only (two conditions of 15 million steps). */
+const SOMETIMES_SLOW = refresherState(labelPolicy('mixed', 'mixed', 1500, `object.metadata.labels.app != "slow" || ${SLOW_CONDITION}`, 2));
+const SLOW_POD = REVIEW.replace('"app": "checkout"', '"app": "slow"');
+
+function review(reviews: ReviewPool, setName: string, state: ReviewJob['state'], order: string[], name: string, body = REVIEW): Promise<ReviewAnswer> {
+  const job: ReviewJob = { body, setName, state, limits: resolveLimits({ reviewDeadlineMs: 120_000 }), signal: new AbortController().signal };
   return reviews.reviewer(job).then((answer) => {
     order.push(name);
     return answer;
@@ -35,7 +40,7 @@ function gauges(reviews: ReviewPool): (name: string) => number {
 describe("the review pool's spare worker", () => {
   it('starts when one set holds every worker and another waits, takes only the other, and stops when idle', { timeout: 120_000 }, async () => {
     const logged: Record<string, unknown>[] = [];
-    const reviews = pool({ workers: 1, spare: { afterMs: 50, idleMs: 300 }, logger: (record) => void logged.push(record) });
+    const reviews = pool({ workers: 1, spare: { afterMs: 50, heldMs: 60_000, idleMs: 300 }, logger: (record) => void logged.push(record) });
     const gauge = gauges(reviews);
     const order: string[] = [];
     const slow = review(reviews, 'clusters/busy', SLOW, order, 'slow');
@@ -60,7 +65,7 @@ describe("the review pool's spare worker", () => {
   });
 
   it('serves a set waiting while every worker is busy with other sets, and none of theirs', { timeout: 120_000 }, async () => {
-    const reviews = pool({ workers: 2, staggerMs: 1, spare: { afterMs: 50, idleMs: 60_000 } });
+    const reviews = pool({ workers: 2, staggerMs: 1, spare: { afterMs: 50, heldMs: 60_000, idleMs: 60_000 } });
     const gauge = gauges(reviews);
     const order: string[] = [];
     const a = review(reviews, 'clusters/a', SLOW, order, 'a');
@@ -78,17 +83,46 @@ describe("the review pool's spare worker", () => {
     expect(gauge('amender_workers_spare_started_total')).toBe(1);
   });
 
-  it('never starts for one set, however long its reviews wait', { timeout: 120_000 }, async () => {
-    const reviews = pool({ workers: 1, spare: { afterMs: 1, idleMs: 10_000 } });
+  it('never starts for one set while its reviews are shorter than heldMs, however long they wait', { timeout: 120_000 }, async () => {
+    const reviews = pool({ workers: 1, spare: { afterMs: 1, heldMs: 60_000, idleMs: 10_000 } });
     const gauge = gauges(reviews);
     const order: string[] = [];
     const first = review(reviews, 'default', SLOW, order, 'first');
     await waitFor('the first review in the worker', () => gauge('amender_workers_busy') === 1);
-    const second = review(reviews, 'default', QUICK, order, 'second');
+    const second = review(reviews, 'default', SLOW, order, 'second');
     expect((await first).status).toBe(200);
     expect((await second).status).toBe(200);
     expect(order).toEqual(['first', 'second']);
     expect(gauge('amender_workers_spare_started_total')).toBe(0);
     expect(gauge('amender_workers')).toBe(1);
+  });
+
+  it('starts for one set when every worker is held by a long review: it answers the quick reviews, and a long one it takes goes back to a regular worker', { timeout: 120_000 }, async () => {
+    const logged: Record<string, unknown>[] = [];
+    const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 300, idleMs: 60_000 }, logger: (record) => void logged.push(record) });
+    const gauge = gauges(reviews);
+    const order: string[] = [];
+    const slow = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow', SLOW_POD);
+    await waitFor('the slow review in the worker', () => gauge('amender_workers_busy') === 1);
+    // First in line, so the spare takes it first; it gives it back after heldMs, then takes the quick ones.
+    const slowAgain = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow again', SLOW_POD);
+    const quick = [1, 2, 3].map((i) => review(reviews, 'default', SOMETIMES_SLOW, order, `quick ${i}`));
+    for (const answer of await Promise.all(quick)) {
+      expect(answer.status).toBe(200);
+      expect(answer.outcome).toBe('patched');
+    }
+    expect(order).toEqual(['quick 1', 'quick 2', 'quick 3']);
+    expect(gauge('amender_workers_spare_started_total')).toBe(1);
+    expect(gauge('amender_reviews_moved_off_spare_total')).toBe(1);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'spare review worker started', busyWith: ['default'], heldByLongReviews: true }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'review moved off the spare worker', policySet: 'default', heldMs: 300 }));
+    // Both long reviews run to their end on the regular worker: patched, not answered by failure policy.
+    for (const answer of await Promise.all([slow, slowAgain])) {
+      expect(answer.status).toBe(200);
+      expect(answer.outcome).toBe('patched');
+    }
+    expect(order).toEqual(['quick 1', 'quick 2', 'quick 3', 'slow', 'slow again']);
+    // The spare stopped the long review itself: it was not replaced (a spare is not), it is still there.
+    expect(gauge('amender_workers')).toBe(2);
   });
 });

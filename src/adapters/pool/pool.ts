@@ -26,6 +26,10 @@
  * as the server's own start; on the one or two cores a function usually gets, workers booting side by
  * side delayed the first reply by half as much again (npm run bench -- 60).
  *
+ * Reviews run to the end on their worker, so a few long ones could hold every worker while others wait up
+ * to their deadline: a spare worker then starts, takes the others and runs none of them longer than a
+ * set time; one that runs longer goes back to wait for a regular worker (spare.ts).
+ *
  * A review costs at most its worker: when it runs past its deadline plus the grace period, or its client
  * went away and it did not stop within the grace period, the worker is terminated; when it exhausts the
  * worker's heap (resourceLimits), the worker dies. Either way a new worker takes the slot and the review is
@@ -82,11 +86,15 @@ interface Job {
   stopListening: () => void;
   /** The grace timers of a cancelled review its worker may still be running. */
   timers: ReturnType<typeof setTimeout>[];
+  /** It ran the longest the spare runs a review: it waits for a regular worker (offSpare). */
+  offSpare?: true;
 }
 
 /** Reviews handed to a worker in one message, answered in order. */
 interface Batch {
   jobs: Job[];
+  /** performance.now() when it was sent. */
+  sentAt: number;
   /** Where SLOT.CLAIMED stood when the pool took the reviews not started back (-1: none had started). */
   revokedAt?: number;
   /** The deadline watch and the take-back timer. */
@@ -102,7 +110,7 @@ interface Slot {
   online: boolean;
   /** Stopped by the pool, or dead: its 'exit' is expected, it takes no review. */
   retired: boolean;
-  /** Started beyond `workers` while every worker is busy with other sets than some waiting (spare.ts). */
+  /** Started beyond `workers` while every worker is busy with other sets, or held by long reviews (spare.ts). */
   spare: boolean;
 }
 
@@ -119,6 +127,8 @@ const RESTART_DELAY_MS = 1000;
 export class ReviewPool {
   private readonly slots: Slot[] = [];
   private readonly queue = new WaitingReviews<Job>((entry) => this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline')));
+  /** Reviews the spare ran as long as it runs one, waiting for a regular worker (served before `queue`). */
+  private readonly offSpare = new WaitingReviews<Job>((entry) => this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline')));
   private readonly answerStopped: AnswerStopped;
   private readonly logger: Logger;
   private nextId = 1;
@@ -132,18 +142,22 @@ export class ReviewPool {
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
   private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
   private readonly countBatch = this.batches.child();
+  private readonly spareTiming: SpareTiming;
   private readonly spareTimers: SpareTimers;
   /** performance.now() before which no spare starts (after one that died before it came online). */
   private noSpareUntil = 0;
-  private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because every worker was busy with other policy sets while a set had reviews waiting.');
+  private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because reviews waited while every worker was busy with other policy sets or held by a long review.');
   private readonly countSpare = this.sparesStarted.child();
+  private readonly movedOffSpare = new Counter('amender_reviews_moved_off_spare_total', 'Reviews the spare worker ran as long as it runs one, moved back to wait for a regular worker.');
+  private readonly countMovedOffSpare = this.movedOffSpare.child();
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
 
   constructor(private readonly options: PoolOptions) {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`a review pool needs at least one worker, got ${options.workers}`);
     this.answerStopped = options.answerStopped ?? answerStoppedReview;
     this.logger = options.logger ?? (() => {});
-    this.spareTimers = new SpareTimers(options.spare ?? SPARE_TIMING);
+    this.spareTiming = options.spare ?? SPARE_TIMING;
+    this.spareTimers = new SpareTimers(this.spareTiming);
     this.slots.push(this.spawn());
     this.unstarted = options.workers - 1;
     if (this.unstarted > 0) setTimeout(() => this.grow(), options.staggerMs ?? STAGGER_MS).unref();
@@ -160,15 +174,16 @@ export class ReviewPool {
   /** For `createApp({ reviewer })`. */
   readonly reviewer: Reviewer = (job) => this.review(job);
 
-  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total. */
+  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total, amender_reviews_moved_off_spare_total. */
   registerMetrics(registry: Registry): void {
     registry.register(new CallbackGauge('amender_workers', 'Review worker threads running.', () => [[{}, this.slots.filter((s) => !s.retired).length]]));
     registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.batch && !s.retired).length]]));
-    registry.register(new CallbackGauge('amender_review_queue_length', 'Reviews waiting for a free worker.', () => [[{}, this.queue.length]]));
+    registry.register(new CallbackGauge('amender_review_queue_length', 'Reviews waiting for a free worker.', () => [[{}, this.queue.length + this.offSpare.length]]));
     registry.register(this.replaced);
     registry.register(this.batches);
     registry.register(this.shed);
     registry.register(this.sparesStarted);
+    registry.register(this.movedOffSpare);
   }
 
   /** Terminates every worker; reviews waiting or in progress are answered 503. */
@@ -177,7 +192,7 @@ export class ReviewPool {
     this.closed = true;
     this.spareTimers.close();
     const closing = failure(503, 'unavailable', 'the server is shutting down');
-    for (const entry of this.queue.clear()) this.finish(entry, closing);
+    for (const entry of [...this.queue.clear(), ...this.offSpare.clear()]) this.finish(entry, closing);
     await Promise.all(
       this.slots.map((slot) => {
         slot.retired = true;
@@ -265,7 +280,7 @@ export class ReviewPool {
    * review that arrived in it (and every answer) has been read: reviews that arrive together cross together.
    */
   private schedule(): void {
-    if (this.flushPending || this.queue.length === 0) return;
+    if (this.flushPending || this.queue.length + this.offSpare.length === 0) return;
     this.flushPending = true;
     setImmediate(this.flush);
   }
@@ -274,27 +289,54 @@ export class ReviewPool {
     this.flushPending = false;
     if (this.closed) return;
     const idle = this.idleSlots();
-    for (let i = 0; i < idle.length && this.queue.length > 0; i++) {
-      // Each free worker takes its share, so that the reviews of a burst run side by side; a spare takes
-      // none of the sets the other workers are serving.
+    for (let i = 0; i < idle.length && this.queue.length + this.offSpare.length > 0; i++) {
+      // Each free worker takes its share, so that the reviews of a burst run side by side. A review back
+      // from the spare goes alone, first; the spare takes none of them, and none of the sets the other
+      // workers are serving unless each of them is held by a long review.
+      const slot = idle[i];
       const share = Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)));
-      const jobs = idle[i].spare ? this.queue.take(share, this.setsInProgress()) : this.queue.take(share);
-      if (jobs.length > 0) this.dispatch(idle[i], jobs);
+      let jobs: Job[];
+      if (slot.spare) jobs = this.queue.take(share, this.everyWorkerHeld(performance.now()) ? undefined : this.setsInProgress());
+      else jobs = this.offSpare.length > 0 ? this.offSpare.take(1) : this.queue.take(share);
+      if (jobs.length > 0) this.dispatch(slot, jobs);
     }
     if (this.queue.length > 0) this.watchForSpare();
   };
 
-  /** Reviews wait after the free workers took theirs: the spare starts if they still wait for busy sets (spare.ts). */
+  /**
+   * Reviews wait after the free workers took theirs: the spare starts if they still wait `afterMs` later for
+   * workers busy with other sets, or once every worker is held by a long review (spare.ts).
+   */
   private watchForSpare(): void {
-    // One set seen (a server without clusters, every benchmark's): never a spare, and nothing to compute.
-    if (this.latest.size < 2 || this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare) || performance.now() < this.noSpareUntil) return;
-    this.spareTimers.armStart(
-      () => {
-        const served = setsServed(this.regularSlots().map((s) => this.setInProgress(s)));
-        return !this.closed && served !== undefined && this.queue.waitingBesides(served);
-      },
-      () => this.startSpare(),
-    );
+    if (this.spareTimers.startPending || this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare)) return;
+    const now = performance.now();
+    let lastSent = 0;
+    for (const slot of this.slots) {
+      if (!slot.batch || slot.retired) return;
+      lastSent = Math.max(lastSent, slot.batch.sentAt);
+    }
+    const { afterMs, heldMs } = this.spareTiming;
+    // With one set, waiting reviews are of a set the workers serve: only long reviews can call for the spare.
+    const delayMs = this.latest.size > 1 ? afterMs : Math.max(afterMs, lastSent + heldMs - now);
+    this.spareTimers.armStart(Math.max(delayMs, noSpareBefore(this.noSpareUntil, now)), () => {
+      if (this.spareNeeded()) this.startSpare();
+      else if (this.queue.length > 0) this.watchForSpare();
+    });
+  }
+
+  /** Whether reviews wait for workers busy with other sets, or held by long reviews (see watchForSpare). */
+  private spareNeeded(): boolean {
+    if (this.closed || this.queue.length === 0 || this.slots.some((s) => s.spare) || performance.now() < this.noSpareUntil) return false;
+    const served = setsServed(this.regularSlots().map((s) => this.setInProgress(s)));
+    if (served === undefined) return false;
+    return this.everyWorkerHeld(performance.now()) || (this.latest.size > 1 && this.queue.waitingBesides(served));
+  }
+
+  /** Whether every regular worker has been on its batch for `heldMs` (a batch running long keeps only the review it is on). */
+  private everyWorkerHeld(now: number): boolean {
+    const heldSince = now - this.spareTiming.heldMs;
+    for (const slot of this.slots) if (!slot.spare && !slot.retired && !(slot.batch && slot.batch.sentAt <= heldSince)) return false;
+    return true;
   }
 
   /** The sets of the reviews in progress on the workers (the spare aside). */
@@ -319,10 +361,11 @@ export class ReviewPool {
   private startSpare(): void {
     if (this.slots.some((s) => s.spare)) return;
     const busyWith = [...this.setsInProgress()];
+    const heldByLongReviews = this.everyWorkerHeld(performance.now());
     const slot = this.spawn(true);
     this.slots.push(slot);
     this.countSpare.inc();
-    this.logger({ level: 'warn', msg: 'spare review worker started', busyWith, workers: this.slots.length });
+    this.logger({ level: 'warn', msg: 'spare review worker started', busyWith, heldByLongReviews, workers: this.slots.length });
     this.spareTimers.armStop(() => this.stopSpare(slot));
     this.schedule();
   }
@@ -354,9 +397,12 @@ export class ReviewPool {
       });
       firstDue = Math.min(firstDue, entry.deadlineAt);
     }
-    const batch: Batch = { jobs, timers: [] };
+    const batch: Batch = { jobs, sentAt: now, timers: [] };
     slot.batch = batch;
-    if (slot.spare) this.spareTimers.keep();
+    if (slot.spare) {
+      this.spareTimers.keep();
+      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareTiming.heldMs));
+    }
     Atomics.store(slot.shared, SLOT.PROGRESS, -1);
     Atomics.store(slot.shared, SLOT.CLAIMED, -1);
     slot.worker.postMessage({ type: 'reviews', reviews } satisfies ToWorker);
@@ -403,8 +449,43 @@ export class ReviewPool {
     batch.revokedAt = Atomics.exchange(slot.shared, SLOT.CLAIMED, REVOKED);
     const notStarted = batch.jobs.splice(batch.revokedAt + 1);
     if (notStarted.length === 0) return;
-    this.queue.add(notStarted, true);
+    this.waitAgain(notStarted);
+  }
+
+  /** Reviews taken back from a worker wait again, first in their lines. */
+  private waitAgain(entries: Job[]): void {
+    this.queue.add(entries.filter((entry) => !entry.offSpare), true);
+    this.offSpare.add(entries.filter((entry) => entry.offSpare), true);
     this.schedule();
+  }
+
+  /**
+   * The spare has run its review for `heldMs`: the review goes back to wait for a regular worker, and the
+   * spare is asked to stop it (replaced if it does not within the grace period) and take others.
+   */
+  private moveOffSpare(slot: Slot, batch: Batch): void {
+    if (slot.batch !== batch || slot.retired) return;
+    // Building a set version is not the review's time (see watch): it gets its full time after the build.
+    if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) {
+      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareTiming.heldMs));
+      return;
+    }
+    this.takeBack(slot, batch);
+    const { entry, index } = this.current(slot, batch);
+    if (!entry || entry.settled) return;
+    // A stand-in, answered already, takes its place in the batch: what the spare still says of it is dropped.
+    const standIn: Job = { ...entry, settled: true, timers: [] };
+    batch.jobs[index] = standIn;
+    entry.offSpare = true;
+    this.countMovedOffSpare.inc();
+    this.logger({ level: 'warn', msg: 'review moved off the spare worker', policySet: entry.setName, heldMs: this.spareTiming.heldMs });
+    this.waitAgain([entry]);
+    Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
+    batch.timers.push(
+      setTimeout(() => {
+        if (slot.batch === batch && this.current(slot, batch).entry === standIn) this.replace(slot, 'cancelled');
+      }, this.options.graceMs),
+    );
   }
 
   /** Posts a set version to the worker unless it holds it. */
@@ -421,7 +502,7 @@ export class ReviewPool {
 
   /** The client went away: answer now, ask the worker to stop, replace it if it does not in time. */
   private abandon(entry: Job): void {
-    this.queue.remove(entry);
+    if (!this.queue.remove(entry)) this.offSpare.remove(entry);
     this.finish(entry, cancelledAnswer());
     const slot = this.slots.find((s) => !s.retired && s.batch?.jobs.includes(entry));
     if (!slot) return;
@@ -481,8 +562,8 @@ export class ReviewPool {
         this.finish(entry, reason === 'crash' ? failure(500, 'error', 'internal error: the review worker stopped unexpectedly') : this.stoppedAnswer(entry, ordinal, stop));
       }
       const again = batch.jobs.filter((job, at) => at !== index && !job.settled);
-      if (again.length > 0) this.queue.add(again, true);
-      this.schedule();
+      if (again.length > 0) this.waitAgain(again);
+      else this.schedule();
     }
     if (slot.spare) {
       // Not replaced: another starts when a set waits for busy workers again, but not at once after one
@@ -544,6 +625,11 @@ export class ReviewPool {
 function stopTimers(batch: Batch): void {
   for (const timer of batch.timers.splice(0)) clearTimeout(timer);
   for (const entry of batch.jobs) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
+}
+
+/** How long from `now` until `until` (0 when past). */
+function noSpareBefore(until: number, now: number): number {
+  return Math.max(0, until - now);
 }
 
 /** The metric labels of a policy set: its cluster's name, none for the default set. */

@@ -1,25 +1,32 @@
 /**
- * When the review pool (pool.ts) runs a spare worker. One policy set's reviews, however long, may hold
- * every worker; a review of another set would then wait for one of them to end, up to their deadline, and
- * a cluster would fail closed for another's policies. So when every worker is busy and a review of a set
- * none of them is serving is still waiting `afterMs` later, one spare worker starts. It takes only the
- * reviews of sets no other worker is serving, and stops after `idleMs` without one. With one policy set
- * there is never a spare: a set waiting while every worker is busy is a set they serve.
+ * When the review pool (pool.ts) runs a spare worker, and what it may do. Reviews run to the end on their
+ * worker: no review can be paused for another. So reviews waiting while every worker is busy wait for one
+ * of those to end, up to their deadline, and would be answered by failure policy without running. A spare
+ * worker starts when reviews still wait `afterMs` later and either
+ *  - every worker is busy with other policy sets than one that waits (a cluster would fail closed for
+ *    another's policies): the spare then takes only the sets no other worker serves; or
+ *  - every worker has been on its review for `heldMs` or more (a few long reviews, hostile or not, would
+ *    hold a set's every other review): the spare then takes any review waiting.
+ * A review the spare has run for `heldMs` goes back to wait for a regular worker (its evaluation has no
+ * effect until answered, so running it again is safe), so no review holds the spare for longer. The
+ * spare stops after `idleMs` without a review.
  *
  *   const spare = new SpareTimers(SPARE_TIMING);
- *   spare.armStart(() => { const served = setsServed(...); return served && otherSetWaiting }, startSpare);
+ *   spare.armStart(delayMs, () => { if (stillNeeded) startSpare(); });
  *   spare.armStop(stopSpare);     // the spare is idle
  *   spare.keep();                 // the spare took reviews
  */
 
 export interface SpareTiming {
-  /** How long a review of a set no busy worker serves waits before the spare starts. */
+  /** How long reviews wait, every worker busy, before the spare starts. */
   afterMs: number;
+  /** A worker on one review this long is held by it; and the longest the spare runs a review. */
+  heldMs: number;
   /** How long the spare stays without a review before it stops. */
   idleMs: number;
 }
 
-export const SPARE_TIMING: SpareTiming = { afterMs: 250, idleMs: 10_000 };
+export const SPARE_TIMING: SpareTiming = { afterMs: 250, heldMs: 1000, idleMs: 10_000 };
 
 /**
  * The policy sets the workers are serving when every one of them is busy: `running` names the set of each
@@ -41,13 +48,17 @@ export class SpareTimers {
 
   constructor(private readonly timing: SpareTiming) {}
 
-  /** Unless a start is pending: `start` runs `afterMs` from now if `needed()` holds now and then. */
-  armStart(needed: () => boolean, start: () => void): void {
-    if (this.starting !== undefined || !needed()) return;
+  get startPending(): boolean {
+    return this.starting !== undefined;
+  }
+
+  /** Unless a start is pending: `fire` runs `delayMs` from now (and decides then whether the spare starts). */
+  armStart(delayMs: number, fire: () => void): void {
+    if (this.starting !== undefined) return;
     this.starting = setTimeout(() => {
       this.starting = undefined;
-      if (needed()) start();
-    }, this.timing.afterMs);
+      fire();
+    }, delayMs);
     this.starting.unref();
   }
 
