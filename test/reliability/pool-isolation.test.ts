@@ -39,6 +39,8 @@ beforeAll(async () => {
   folder('flood', labelPolicy('flood', 'flood', 400, SLOW_CONDITION, 1));
   // Tens of seconds of work even on a fast machine (128 million comprehension steps).
   folder('heavier', labelPolicy('heavier', 'heavier', 1600, SLOW_CONDITION, 8));
+  // Seconds of work for a Pod labelled app: slow (32 million steps), quick for the others: one set, some reviews long.
+  folder('mixed', labelPolicy('mixed', 'mixed', 400, `object.metadata.labels.app != "slow" || ${SLOW_CONDITION}`, 8));
   secretHash = await hashSecret(SECRET);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -285,5 +287,29 @@ describe("one cluster's reviews holding every worker", () => {
     expect(await metric(server.url, /amender_workers/)).toBe(2);
     await waitFor('the spare worker line', () => server.lines.some((l) => l.msg === 'spare review worker started' && JSON.stringify(l.busyWith) === '["clusters/heavy"]'));
     expect(labelsPatched(await heavy)).toEqual(['heavy']);
+  });
+});
+
+describe('long reviews holding every worker of the one policy set', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startBundle(serverEnv('mixed', [], { AMENDER_WORKERS: '2' }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("start a spare worker for the set's other reviews, which do not wait for them", { timeout: 60_000 }, async () => {
+    const order: string[] = [];
+    const slowPod = REVIEW.replace('"app": "checkout"', '"app": "slow"');
+    const slow = [1, 2].map((i) => track(order, `slow ${i}`, send(server.url, '/mutate', { body: slowPod }).reply));
+    await waitFor('both workers on a slow review', async () => (await metric(server.url, /amender_workers_busy/)) === 2);
+    const quick = [1, 2, 3].map((i) => track(order, `quick ${i}`, send(server.url, '/mutate', { body: REVIEW }).reply));
+    // Before: the quick reviews waited for a slow one to end (seconds; up to the deadline for reviews that run to it).
+    for (const reply of await Promise.all(quick)) expect(labelsPatched(reply)).toEqual(['mixed']);
+    expect(order.filter((name) => name.startsWith('slow'))).toEqual([]);
+    expect(await metric(server.url, /amender_workers_spare_started_total/)).toBe(1);
+    await waitFor('the spare worker line', () => server.lines.some((l) => l.msg === 'spare review worker started' && l.heldByLongReviews === true));
+    for (const reply of await Promise.all(slow)) expect(labelsPatched(reply)).toEqual(['mixed']);
   });
 });
