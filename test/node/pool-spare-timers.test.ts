@@ -1,10 +1,10 @@
 /**
  * The spare worker's rules (src/adapters/pool/spare.ts) on fake timers: which sets the busy workers serve, a
  * start check `delayMs` later (one pending at a time), a stop `idleMs` after the spare's last review unless
- * it takes another.
+ * it takes another; how long it runs a review before moving it off.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setsServed, SpareTimers } from '../../src/adapters/pool/spare.js';
+import { setsServed, SpareLeash, SpareTimers } from '../../src/adapters/pool/spare.js';
 
 describe('setsServed', () => {
   it('names the sets of the reviews in progress only when every worker has one', () => {
@@ -13,6 +13,17 @@ describe('setsServed', () => {
     expect(setsServed(['clusters/a', 'clusters/b'])).toEqual(new Set(['clusters/a', 'clusters/b']));
     expect(setsServed(['clusters/a', undefined])).toBeUndefined();
     expect(setsServed([])).toBeUndefined();
+  });
+});
+
+describe('SpareLeash', () => {
+  it('halves after each review moved off, down to a fifth of heldMs, and is whole again after one ended in time', () => {
+    const leash = new SpareLeash(500);
+    expect(leash.currentMs).toBe(500);
+    const seen = [1, 2, 3, 4].map(() => (leash.movedOff(), leash.currentMs));
+    expect(seen).toEqual([250, 125, 100, 100]);
+    leash.ended();
+    expect(leash.currentMs).toBe(500);
   });
 });
 

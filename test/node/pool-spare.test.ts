@@ -115,7 +115,7 @@ describe("the review pool's spare worker", () => {
     expect(gauge('amender_workers_spare_started_total')).toBe(1);
     expect(gauge('amender_reviews_moved_off_spare_total')).toBe(1);
     expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'spare review worker started', busyWith: ['default'], heldByLongReviews: true }));
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'review moved off the spare worker', policySet: 'default', heldMs: 300 }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'review moved off the spare worker', policySet: 'default', afterMs: 300 }));
     // Both long reviews run to their end on the regular worker: patched, not answered by failure policy.
     for (const answer of await Promise.all([slow, slowAgain])) {
       expect(answer.status).toBe(200);

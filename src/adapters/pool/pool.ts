@@ -45,7 +45,7 @@ import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stop
 import type { WorkerEntry } from './entry.js';
 import { newReviewWorker, takeEarlyWorker } from './early.js';
 import { WaitingReviews } from './queue.js';
-import { setsServed, SPARE_TIMING, SpareTimers, type SpareTiming } from './spare.js';
+import { setsServed, SPARE_TIMING, SpareLeash, SpareTimers, type SpareTiming } from './spare.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -95,6 +95,8 @@ interface Batch {
   jobs: Job[];
   /** performance.now() when it was sent. */
   sentAt: number;
+  /** On the spare: a review of it was moved off (moveOffSpare). */
+  movedOff?: true;
   /** Where SLOT.CLAIMED stood when the pool took the reviews not started back (-1: none had started). */
   revokedAt?: number;
   /** The deadline watch and the take-back timer. */
@@ -144,6 +146,7 @@ export class ReviewPool {
   private readonly countBatch = this.batches.child();
   private readonly spareTiming: SpareTiming;
   private readonly spareTimers: SpareTimers;
+  private readonly spareLeash: SpareLeash;
   /** performance.now() before which no spare starts (after one that died before it came online). */
   private noSpareUntil = 0;
   private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because reviews waited while every worker was busy with other policy sets or held by a long review.');
@@ -158,6 +161,7 @@ export class ReviewPool {
     this.logger = options.logger ?? (() => {});
     this.spareTiming = options.spare ?? SPARE_TIMING;
     this.spareTimers = new SpareTimers(this.spareTiming);
+    this.spareLeash = new SpareLeash(this.spareTiming.heldMs);
     this.slots.push(this.spawn());
     this.unstarted = options.workers - 1;
     if (this.unstarted > 0) setTimeout(() => this.grow(), options.staggerMs ?? STAGGER_MS).unref();
@@ -332,10 +336,16 @@ export class ReviewPool {
     return this.everyWorkerHeld(performance.now()) || (this.latest.size > 1 && this.queue.waitingBesides(served));
   }
 
-  /** Whether every regular worker has been on its batch for `heldMs` (a batch running long keeps only the review it is on). */
+  /**
+   * Whether every regular worker has been on its batch for `heldMs` (a batch running long keeps only the
+   * review it is on). One building a set version is not held by a review: a spare would build it too.
+   */
   private everyWorkerHeld(now: number): boolean {
     const heldSince = now - this.spareTiming.heldMs;
-    for (const slot of this.slots) if (!slot.spare && !slot.retired && !(slot.batch && slot.batch.sentAt <= heldSince)) return false;
+    for (const slot of this.slots) {
+      if (slot.spare || slot.retired) continue;
+      if (!slot.batch || slot.batch.sentAt > heldSince || Atomics.load(slot.shared, SLOT.BUILDING) === 1) return false;
+    }
     return true;
   }
 
@@ -401,7 +411,7 @@ export class ReviewPool {
     slot.batch = batch;
     if (slot.spare) {
       this.spareTimers.keep();
-      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareTiming.heldMs));
+      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
     }
     Atomics.store(slot.shared, SLOT.PROGRESS, -1);
     Atomics.store(slot.shared, SLOT.CLAIMED, -1);
@@ -460,14 +470,15 @@ export class ReviewPool {
   }
 
   /**
-   * The spare has run its review for `heldMs`: the review goes back to wait for a regular worker, and the
-   * spare is asked to stop it (replaced if it does not within the grace period) and take others.
+   * The spare has run its review as long as it runs one (SpareLeash): the review goes back to wait for a
+   * regular worker, and the spare is asked to stop it (replaced if it does not within the grace period)
+   * and take others.
    */
   private moveOffSpare(slot: Slot, batch: Batch): void {
     if (slot.batch !== batch || slot.retired) return;
     // Building a set version is not the review's time (see watch): it gets its full time after the build.
     if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) {
-      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareTiming.heldMs));
+      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
       return;
     }
     this.takeBack(slot, batch);
@@ -476,9 +487,11 @@ export class ReviewPool {
     // A stand-in, answered already, takes its place in the batch: what the spare still says of it is dropped.
     const standIn: Job = { ...entry, settled: true, timers: [] };
     batch.jobs[index] = standIn;
+    batch.movedOff = true;
     entry.offSpare = true;
     this.countMovedOffSpare.inc();
-    this.logger({ level: 'warn', msg: 'review moved off the spare worker', policySet: entry.setName, heldMs: this.spareTiming.heldMs });
+    this.logger({ level: 'warn', msg: 'review moved off the spare worker', policySet: entry.setName, afterMs: this.spareLeash.currentMs });
+    this.spareLeash.movedOff();
     this.waitAgain([entry]);
     Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
     batch.timers.push(
@@ -537,7 +550,10 @@ export class ReviewPool {
     const batch = slot.batch;
     slot.batch = undefined;
     if (batch) stopTimers(batch);
-    if (slot.spare) this.spareTimers.armStop(() => this.stopSpare(slot));
+    if (slot.spare) {
+      if (batch && !batch.movedOff) this.spareLeash.ended();
+      this.spareTimers.armStop(() => this.stopSpare(slot));
+    }
     this.schedule();
   }
 

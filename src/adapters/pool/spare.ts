@@ -8,8 +8,9 @@
  *  - every worker has been on its review for `heldMs` or more (a few long reviews, hostile or not, would
  *    hold a set's every other review): the spare then takes any review waiting.
  * A review the spare has run for `heldMs` goes back to wait for a regular worker (its evaluation has no
- * effect until answered, so running it again is safe), so no review holds the spare for longer. The
- * spare stops after `idleMs` without a review.
+ * effect until answered, so running it again is safe), so no review holds the spare for longer; after each
+ * review moved off, the next gets half as long (a burst of long reviews), down to a fifth of `heldMs`, and
+ * `heldMs` again once one ends in time (SpareLeash). The spare stops after `idleMs` without a review.
  *
  *   const spare = new SpareTimers(SPARE_TIMING);
  *   spare.armStart(delayMs, () => { if (stillNeeded) startSpare(); });
@@ -26,7 +27,7 @@ export interface SpareTiming {
   idleMs: number;
 }
 
-export const SPARE_TIMING: SpareTiming = { afterMs: 250, heldMs: 1000, idleMs: 10_000 };
+export const SPARE_TIMING: SpareTiming = { afterMs: 250, heldMs: 500, idleMs: 10_000 };
 
 /**
  * The policy sets the workers are serving when every one of them is busy: `running` names the set of each
@@ -82,5 +83,28 @@ export class SpareTimers {
     clearTimeout(this.starting);
     this.starting = undefined;
     this.keep();
+  }
+}
+
+/** How long the spare runs a review before moving it off (see the top of this file). */
+export class SpareLeash {
+  private ms: number;
+
+  constructor(private readonly heldMs: number) {
+    this.ms = heldMs;
+  }
+
+  get currentMs(): number {
+    return this.ms;
+  }
+
+  /** A review ran out its time on the spare. */
+  movedOff(): void {
+    this.ms = Math.max(this.heldMs / 5, this.ms / 2);
+  }
+
+  /** The spare ended a review in time. */
+  ended(): void {
+    this.ms = this.heldMs;
   }
 }
