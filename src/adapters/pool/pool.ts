@@ -470,9 +470,9 @@ export class ReviewPool {
   }
 
   /**
-   * The spare has run its review as long as it runs one (SpareLeash): the review goes back to wait for a
-   * regular worker, and the spare is asked to stop it (replaced if it does not within the grace period)
-   * and take others.
+   * The spare has run its review as long as it runs one (SpareLeash): a review of a set the regular workers
+   * are serving goes back to wait for one of them, and the spare is asked to stop it (replaced if it does
+   * not within the grace period) and take others.
    */
   private moveOffSpare(slot: Slot, batch: Batch): void {
     if (slot.batch !== batch || slot.retired) return;
@@ -484,6 +484,11 @@ export class ReviewPool {
     this.takeBack(slot, batch);
     const { entry, index } = this.current(slot, batch);
     if (!entry || entry.settled) return;
+    // A review of a set no regular worker is serving holds no one up that it should not: it runs on (0004).
+    if (!this.setsInProgress().has(entry.setName)) {
+      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
+      return;
+    }
     // A stand-in, answered already, takes its place in the batch: what the spare still says of it is dropped.
     const standIn: Job = { ...entry, settled: true, timers: [] };
     batch.jobs[index] = standIn;

@@ -7,10 +7,12 @@
  *    another's policies): the spare then takes only the sets no other worker serves; or
  *  - every worker has been on its review for `heldMs` or more (a few long reviews, hostile or not, would
  *    hold a set's every other review): the spare then takes any review waiting.
- * A review the spare has run for `heldMs` goes back to wait for a regular worker (its evaluation has no
- * effect until answered, so running it again is safe), so no review holds the spare for longer; after each
- * review moved off, the next gets half as long (a burst of long reviews), down to a fifth of `heldMs`, and
- * `heldMs` again once one ends in time (SpareLeash). The spare stops after `idleMs` without a review.
+ * A review of a set the regular workers are serving that the spare has run for `heldMs` goes back to wait
+ * for a regular worker (its evaluation has no effect until answered, so running it again is safe), so no
+ * such review holds the spare for longer; after a review moved off, the next get half as long (a burst of
+ * long reviews), and `heldMs` again once one ends in time (SpareLeash). Half, not less: a review that is
+ * quick alone may take a hundred milliseconds on a spare sharing two cores with workers held by long ones,
+ * and one moved off waits for those. The spare stops after `idleMs` without a review.
  *
  *   const spare = new SpareTimers(SPARE_TIMING);
  *   spare.armStart(delayMs, () => { if (stillNeeded) startSpare(); });
@@ -21,7 +23,7 @@
 export interface SpareTiming {
   /** How long reviews wait, every worker busy, before the spare starts. */
   afterMs: number;
-  /** A worker on one review this long is held by it; and the longest the spare runs a review. */
+  /** A worker on one review this long is held by it; and the longest the spare runs a review of a busy set. */
   heldMs: number;
   /** How long the spare stays without a review before it stops. */
   idleMs: number;
@@ -100,7 +102,7 @@ export class SpareLeash {
 
   /** A review ran out its time on the spare. */
   movedOff(): void {
-    this.ms = Math.max(this.heldMs / 5, this.ms / 2);
+    this.ms = this.heldMs / 2;
   }
 
   /** The spare ended a review in time. */
