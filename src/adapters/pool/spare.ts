@@ -9,8 +9,8 @@
  *    hold a set's every other review): the spare then takes any review waiting.
  * A review of a set the regular workers are serving that the spare has run for `heldMs` goes back to wait
  * for a regular worker (its evaluation has no effect until answered, so running it again is safe), so no
- * such review holds the spare for longer; after a review moved off, the next get half as long (a burst of
- * long reviews), and `heldMs` again once one ends in time (SpareLeash). Half, not less: a review that is
+ * such review holds the spare for longer; after a review moved off, the next ones get half as long (a
+ * burst of long reviews), and `heldMs` again once one ends in time (SpareLeash). Half, not less: a review
  * quick alone may take a hundred milliseconds on a spare sharing two cores with workers held by long ones,
  * and one moved off waits for those. The spare stops after `idleMs` without a review.
  *
