@@ -151,7 +151,7 @@ function numericCompare(a: unknown, b: unknown): number | undefined {
   if (a instanceof CelUint) {
     if (tb === 'bigint') return a.valueOf() < (b as bigint) ? -1 : a.valueOf() > (b as bigint) ? 1 : 0;
     if (b instanceof CelUint) return a.valueOf() < b.valueOf() ? -1 : a.valueOf() > b.valueOf() ? 1 : 0;
-    if (tb === 'number') return compareIntDouble(a.valueOf(), b as number);
+    if (tb === 'number') return compareUintDouble(a.valueOf(), b as number);
     return undefined;
   }
   if (ta === 'number') {
@@ -164,23 +164,36 @@ function numericCompare(a: unknown, b: unknown): number | undefined {
       return c === undefined ? undefined : -c;
     }
     if (b instanceof CelUint) {
-      const c = compareIntDouble(b.valueOf(), a as number);
+      const c = compareUintDouble(b.valueOf(), a as number);
       return c === undefined ? undefined : -c;
     }
   }
   return undefined;
 }
 
-/** Exact comparison of an integer with a double (no precision loss beyond 2^53). */
+/**
+ * An int against a double as cel-go compares them (common/types/compare.go), so as the API server does: a
+ * double beyond the int64 range decides by its sign, otherwise the int becomes a double, which rounds
+ * beyond 2^53. `dyn(9223372036854775807) < 9223372036854775808.0` is false (cel-spec's
+ * `not_lt_dyn_int_big_lossy_double`).
+ */
 function compareIntDouble(i: bigint, d: number): number | undefined {
   if (Number.isNaN(d)) return undefined;
-  if (d === Infinity) return -1;
-  if (d === -Infinity) return 1;
-  const fl = Math.floor(d);
-  const bi = BigInt(fl);
-  if (i < bi) return -1;
-  if (i > bi) return 1;
-  return d > fl ? -1 : 0;
+  if (d < -9223372036854775808) return 1;
+  if (d > 9223372036854775807) return -1;
+  return compareDoubles(Number(i), d);
+}
+
+/** A uint against a double, the same way (the uint64 range: a negative double is smaller). */
+function compareUintDouble(u: bigint, d: number): number | undefined {
+  if (Number.isNaN(d)) return undefined;
+  if (d < 0) return 1;
+  if (d > 18446744073709551615) return -1;
+  return compareDoubles(Number(u), d);
+}
+
+function compareDoubles(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function isNumber(v: unknown): boolean {
