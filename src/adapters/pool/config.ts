@@ -5,16 +5,17 @@
  *                              os.availableParallelism(), at least 2 — see defaultWorkers);
  *                              0 evaluates on the main thread (no isolation: a review holds the event loop)
  *   AMENDER_WORKER_HEAP_MB     old-generation heap of each worker (resourceLimits); a review that exhausts
- *                              it costs only its worker (default 512)
+ *                              it costs only its worker (default 512, less under a memory limit: see
+ *                              defaultWorkerHeapMb)
  *   AMENDER_WORKER_GRACE_MS    time past a review's deadline (or past its client going away) before its
  *                              worker is terminated and replaced (default 1000)
  *   AMENDER_REVIEW_QUEUE_LIMIT reviews waiting for a free worker; more are answered 503 (default 64 per worker)
  */
 import { availableParallelism } from 'node:os';
 import { integer, readSettings } from '../../settings/index.js';
-import { DEFAULT_WORKER_HEAP_MB, POOL_VARIABLES } from './variables.js';
+import { DEFAULT_WORKER_HEAP_MB, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, MIN_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
 
-export { DEFAULT_WORKER_HEAP_MB, POOL_VARIABLES };
+export { DEFAULT_WORKER_HEAP_MB, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, POOL_VARIABLES };
 
 export interface PoolSettings {
   workers: number;
@@ -27,34 +28,37 @@ export const POOL_ENVIRONMENT_VARIABLES: readonly string[] = Object.values(POOL_
 
 export const DEFAULT_WORKER_GRACE_MS = 1000;
 export const QUEUE_PER_WORKER = 64;
-/** Below this a worker cannot even load the engine. */
-const MIN_HEAP_MB = 16;
-
 /**
- * One worker per core but one — the main thread keeps a core for what every request costs there (HTTP,
- * TLS, the body, the access log, metrics, handing reviews over) — and never fewer than two, so that one
- * review running to its deadline does not hold every other review in the queue behind it (isolation
- * first). On 2 cores that is 2, as before: measured there at 50 connections (npm run bench -- 40 45,
- * under load from other processes), 1 worker spent less CPU per review (622 vs 758 µs) but throughput
- * and p99 did not separate 1 from 2 workers beyond the noise, and one worker would let a single slow
- * review stall all others.
+ * Reads the pool settings; returns them, the problems found (one line each, naming the variable) and
+ * warnings (settings that work but defeat their purpose). `memoryLimit`: the process's memory limit in
+ * bytes, undefined for none (default: read from the system).
  */
-export function defaultWorkers(parallelism: number): number {
-  return Math.max(2, parallelism - 1);
-}
-
-/** Reads the pool settings; returns them or the problems found (one line each, naming the variable). */
-export function readPoolSettings(env: Readonly<Record<string, string | undefined>>, parallelism = availableParallelism()): { settings: PoolSettings; problems: string[] } {
+export function readPoolSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  parallelism = availableParallelism(),
+  memoryLimit = memoryLimitBytes(),
+): { settings: PoolSettings; problems: string[]; warnings: string[] } {
   const problems: string[] = [];
   const { workers } = readSettings({ workers: { variable: POOL_VARIABLES.workers, type: integer(0), default: defaultWorkers(parallelism) } }, env, problems);
   const rest = readSettings(
     {
-      heapMb: { variable: POOL_VARIABLES.heapMb, type: integer(MIN_HEAP_MB), default: DEFAULT_WORKER_HEAP_MB },
+      heapMb: { variable: POOL_VARIABLES.heapMb, type: integer(MIN_WORKER_HEAP_MB), default: defaultWorkerHeapMb(workers, memoryLimit) },
       graceMs: { variable: POOL_VARIABLES.graceMs, type: integer(1), default: DEFAULT_WORKER_GRACE_MS },
       queueLimit: { variable: POOL_VARIABLES.queueLimit, type: integer(1), default: Math.max(1, workers) * QUEUE_PER_WORKER },
     },
     env,
     problems,
   );
-  return { settings: { workers, ...rest }, problems };
+  const warnings: string[] = [];
+  if (memoryLimit !== undefined && workers > 0 && problems.length === 0) {
+    const limitMb = Math.floor(memoryLimit / 2 ** 20);
+    const heaps = (workers + 1) * (rest.heapMb + WORKER_YOUNG_GENERATION_MB);
+    if (heaps > limitMb) {
+      warnings.push(
+        `${POOL_VARIABLES.heapMb}=${rest.heapMb}: ${workers} review workers and the spare may hold ${heaps} MB of heap, over the memory limit of ${limitMb} MB; ` +
+          `a review that fills its worker's heap would have the whole process killed instead of that worker (unset it to size the heaps from the limit)`,
+      );
+    }
+  }
+  return { settings: { workers, ...rest }, problems, warnings };
 }

@@ -11,7 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { SHARED_SLOTS, type WorkerData } from './protocol.js';
-import { DEFAULT_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
+import { DEFAULT_WORKER_HEAP_MB, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
 
 export interface EarlyWorker {
   worker: Worker;
@@ -40,13 +40,21 @@ export function newReviewWorker(url: URL, heapMb: number): { worker: Worker; sha
   return { worker, shared };
 }
 
+/** The heap config.ts gives a worker when AMENDER_WORKER_HEAP_MB is unset (node:os only under a memory limit: this runs first). */
+function defaultHeapMb(workers: string | undefined): number {
+  const limit = memoryLimitBytes();
+  if (limit === undefined) return DEFAULT_WORKER_HEAP_MB;
+  const os = process.getBuiltinModule('node:os') as typeof import('node:os');
+  return defaultWorkerHeapMb(workers === undefined ? defaultWorkers(os.availableParallelism()) : Number(workers), limit);
+}
+
 /** Starts the first review worker of the server whose worker script is `url`, unless the settings say otherwise. */
 export function startEarlyWorker(url: URL, env: Readonly<Record<string, string | undefined>>): void {
   const workers = env[POOL_VARIABLES.workers];
   const heap = env[POOL_VARIABLES.heapMb];
   if (workers !== undefined && (!WHOLE_NUMBER.test(workers) || Number(workers) === 0)) return;
   if (heap !== undefined && !WHOLE_NUMBER.test(heap)) return;
-  const heapMb = heap === undefined ? DEFAULT_WORKER_HEAP_MB : Number(heap);
+  const heapMb = heap === undefined ? defaultHeapMb(workers) : Number(heap);
   const started: Started = { ...newReviewWorker(url, heapMb), online: false, lost: false, url: url.href, heapMb };
   const { worker } = started;
   worker.once('online', () => (started.online = true));

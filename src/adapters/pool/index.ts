@@ -1,7 +1,7 @@
 /**
  * The Node server's review worker pool (isolation of reviews from each other and from the server).
  *
- *   readPoolSettings(env) → { settings: { workers, heapMb, graceMs, queueLimit }, problems }
+ *   readPoolSettings(env) → { settings: { workers, heapMb, graceMs, queueLimit }, problems, warnings }
  *   workerEntryBeside(import.meta.url) → WorkerEntry      the worker script (built or from source)
  *   new ReviewPool({ ...settings, entry, answerStopped?, logger?, spare? })
  *       .reviewer          for createApp({ reviewer })
@@ -10,7 +10,7 @@
  *   serveReviews(options?)      the body of a worker thread (worker.ts; a test worker passes its own buildSet)
  *   startEarlyWorker(url, env)  the first worker, started by the server's entry before its script (early.ts)
  */
-export { readPoolSettings, defaultWorkers, POOL_ENVIRONMENT_VARIABLES, POOL_VARIABLES, DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_GRACE_MS, type PoolSettings } from './config.js';
+export { readPoolSettings, defaultWorkers, defaultWorkerHeapMb, memoryLimitBytes, POOL_ENVIRONMENT_VARIABLES, POOL_VARIABLES, DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_GRACE_MS, type PoolSettings } from './config.js';
 export { workerEntryBeside, WORKER_BUNDLE_NAME, type WorkerEntry } from './entry.js';
 export { ReviewPool, type PoolOptions, type ReplaceReason } from './pool.js';
 export { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';

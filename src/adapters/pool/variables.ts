@@ -10,6 +10,42 @@ export const POOL_VARIABLES = {
 } as const;
 
 export const DEFAULT_WORKER_HEAP_MB = 512;
+/** Below this a worker cannot even load the engine. */
+export const MIN_WORKER_HEAP_MB = 16;
+/** The share of a memory limit the workers may fill together: the rest is the main thread's, and native memory's. */
+const WORKERS_SHARE_OF_LIMIT = 0.75;
+
+/**
+ * One worker per core but one — the main thread keeps a core for what every request costs there (HTTP,
+ * TLS, the body, the access log, metrics, handing reviews over) — and never fewer than two, so that one
+ * review running to its deadline does not hold every other review in the queue behind it (isolation
+ * first). On 2 cores that is 2, as before: measured there at 50 connections (npm run bench -- 40 45,
+ * under load from other processes), 1 worker spent less CPU per review (622 vs 758 µs) but throughput
+ * and p99 did not separate 1 from 2 workers beyond the noise, and one worker would let a single slow
+ * review stall all others.
+ */
+export function defaultWorkers(parallelism: number): number {
+  return Math.max(2, parallelism - 1);
+}
+
+/** The process's memory limit in bytes (a container's cgroup limit), or undefined where there is none. */
+export function memoryLimitBytes(): number | undefined {
+  const limit = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : undefined;
+  // No limit reads as 0, undefined or a huge number (2^64 - 1, or cgroup v1's 2^63 rounded down to a page).
+  return limit !== undefined && limit > 0 && limit < 2 ** 50 ? limit : undefined;
+}
+
+/**
+ * The old-generation heap of each worker when AMENDER_WORKER_HEAP_MB is not set: DEFAULT_WORKER_HEAP_MB,
+ * or less under a memory limit, so that `workers` and the spare, each at its limit with its young
+ * generation, fit in three quarters of it. A review that fills a worker's heap then costs that worker,
+ * as documented, instead of the kernel killing the whole process at the container's limit.
+ */
+export function defaultWorkerHeapMb(workers: number, limitBytes: number | undefined): number {
+  if (limitBytes === undefined) return DEFAULT_WORKER_HEAP_MB;
+  const share = Math.floor((limitBytes / 2 ** 20) * WORKERS_SHARE_OF_LIMIT / (Math.max(1, workers) + 1)) - WORKER_YOUNG_GENERATION_MB;
+  return Math.max(MIN_WORKER_HEAP_MB, Math.min(DEFAULT_WORKER_HEAP_MB, share));
+}
 
 /**
  * The young generation of each worker (resourceLimits.maxYoungGenerationSizeMb; V8 makes it three times a
