@@ -75,11 +75,11 @@ describe("the review pool's spare worker", () => {
     const c = review(reviews, 'clusters/c', QUICK, order, 'c');
     expect((await c).status).toBe(200);
     expect(order).toEqual(['c']);
-    // The spare, idle again, leaves a's second review to the worker serving a.
+    // The spare, idle again, leaves a's second review to a regular worker: the first of a's or b's to be free.
     await waitFor('the spare idle', () => gauge('amender_workers_busy') === 2);
     expect(gauge('amender_review_queue_length')).toBe(1);
     for (const answer of await Promise.all([a, b, aAgain])) expect(answer.status).toBe(200);
-    expect(order.indexOf('a again')).toBeGreaterThan(order.indexOf('a'));
+    expect(order.indexOf('a again')).toBeGreaterThan(Math.min(order.indexOf('a'), order.indexOf('b')));
     expect(gauge('amender_workers_spare_started_total')).toBe(1);
   });
 
