@@ -128,9 +128,11 @@ const RESTART_DELAY_MS = 1000;
 
 export class ReviewPool {
   private readonly slots: Slot[] = [];
-  private readonly queue = new WaitingReviews<Job>((entry) => this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline')));
+  /** A review that waited past its deadline is answered by failure policy, unrun. */
+  private readonly answerExpired = (entry: Job): void => this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline'));
+  private readonly queue = new WaitingReviews<Job>(this.answerExpired);
   /** Reviews the spare ran as long as it runs one, waiting for a regular worker (served before `queue`). */
-  private readonly offSpare = new WaitingReviews<Job>((entry) => this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline')));
+  private readonly offSpare = new WaitingReviews<Job>(this.answerExpired);
   private readonly answerStopped: AnswerStopped;
   private readonly logger: Logger;
   private nextId = 1;
@@ -312,7 +314,7 @@ export class ReviewPool {
    * workers busy with other sets, or once every worker is held by a long review (spare.ts).
    */
   private watchForSpare(): void {
-    if (this.spareTimers.startPending || this.closed || this.unstarted > 0 || this.slots.some((s) => s.spare)) return;
+    if (this.spareTimers.startPending || this.closed || this.unstarted > 0 || this.hasSpare()) return;
     const now = performance.now();
     let lastSent = 0;
     for (const slot of this.slots) {
@@ -322,7 +324,7 @@ export class ReviewPool {
     const { afterMs, heldMs } = this.spareTiming;
     // With one set, waiting reviews are of a set the workers serve: only long reviews can call for the spare.
     const delayMs = this.latest.size > 1 ? afterMs : Math.max(afterMs, lastSent + heldMs - now);
-    this.spareTimers.armStart(Math.max(delayMs, noSpareBefore(this.noSpareUntil, now)), () => {
+    this.spareTimers.armStart(Math.max(delayMs, this.noSpareUntil - now), () => {
       if (this.spareNeeded()) this.startSpare();
       else if (this.queue.length > 0) this.watchForSpare();
     });
@@ -330,7 +332,7 @@ export class ReviewPool {
 
   /** Whether reviews wait for workers busy with other sets, or held by long reviews (see watchForSpare). */
   private spareNeeded(): boolean {
-    if (this.closed || this.queue.length === 0 || this.slots.some((s) => s.spare) || performance.now() < this.noSpareUntil) return false;
+    if (this.closed || this.queue.length === 0 || this.hasSpare() || performance.now() < this.noSpareUntil) return false;
     const served = setsServed(this.regularSlots().map((s) => this.setInProgress(s)));
     if (served === undefined) return false;
     return this.everyWorkerHeld(performance.now()) || (this.latest.size > 1 && this.queue.waitingBesides(served));
@@ -368,8 +370,12 @@ export class ReviewPool {
     return this.slots.filter((s) => !s.spare);
   }
 
+  private hasSpare(): boolean {
+    return this.slots.some((s) => s.spare);
+  }
+
   private startSpare(): void {
-    if (this.slots.some((s) => s.spare)) return;
+    if (this.hasSpare()) return;
     const busyWith = [...this.setsInProgress()];
     const heldByLongReviews = this.everyWorkerHeld(performance.now());
     const slot = this.spawn(true);
@@ -411,7 +417,7 @@ export class ReviewPool {
     slot.batch = batch;
     if (slot.spare) {
       this.spareTimers.keep();
-      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
+      this.armLeash(slot, batch);
     }
     Atomics.store(slot.shared, SLOT.PROGRESS, -1);
     Atomics.store(slot.shared, SLOT.CLAIMED, -1);
@@ -477,18 +483,12 @@ export class ReviewPool {
   private moveOffSpare(slot: Slot, batch: Batch): void {
     if (slot.batch !== batch || slot.retired) return;
     // Building a set version is not the review's time (see watch): it gets its full time after the build.
-    if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) {
-      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
-      return;
-    }
+    if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) return this.armLeash(slot, batch);
     this.takeBack(slot, batch);
     const { entry, index } = this.current(slot, batch);
     if (!entry || entry.settled) return;
     // A review of a set no regular worker is serving holds no one up that it should not: it runs on (0004).
-    if (!this.setsInProgress().has(entry.setName)) {
-      batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
-      return;
-    }
+    if (!this.setsInProgress().has(entry.setName)) return this.armLeash(slot, batch);
     // A stand-in, answered already, takes its place in the batch: what the spare still says of it is dropped.
     const standIn: Job = { ...entry, settled: true, timers: [] };
     batch.jobs[index] = standIn;
@@ -504,6 +504,11 @@ export class ReviewPool {
         if (slot.batch === batch && this.current(slot, batch).entry === standIn) this.replace(slot, 'cancelled');
       }, this.options.graceMs),
     );
+  }
+
+  /** The spare's batch is looked at again once the spare has run it as long as it runs a review (SpareLeash). */
+  private armLeash(slot: Slot, batch: Batch): void {
+    batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
   }
 
   /** Posts a set version to the worker unless it holds it. */
@@ -646,11 +651,6 @@ export class ReviewPool {
 function stopTimers(batch: Batch): void {
   for (const timer of batch.timers.splice(0)) clearTimeout(timer);
   for (const entry of batch.jobs) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
-}
-
-/** How long from `now` until `until` (0 when past). */
-function noSpareBefore(until: number, now: number): number {
-  return Math.max(0, until - now);
 }
 
 /** The metric labels of a policy set: its cluster's name, none for the default set. */
