@@ -37,6 +37,8 @@ export interface NodeConfig {
   maxConnections: number;
   /** Bytes of log lines standard output may hold unwritten (a stalled log reader) before lines are dropped. */
   logBacklogBytes: number;
+  /** MiB of request bodies held at once (being read, waiting or under review); undefined: from the memory limit. */
+  bodyBudgetMb?: number;
 }
 
 /** A configuration with problems (every one listed); the runtime's SettingsError. */
@@ -61,6 +63,8 @@ const CONNECTION_SETTINGS = {
   tlsKeyFile: { variable: 'AMENDER_TLS_KEY_FILE', fileKey: 'tls.keyFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
   logBacklogBytes: { variable: 'AMENDER_LOG_BACKLOG_BYTES', fileKey: 'logBacklogBytes', type: integer(64 * 1024), default: DEFAULT_LOG_BACKLOG_BYTES } satisfies Setting<number>,
   tlsReloadSeconds: { variable: 'AMENDER_TLS_RELOAD_SECONDS', fileKey: 'tls.reloadSeconds', type: integer(0), default: DEFAULT_TLS_RELOAD_SECONDS } satisfies Setting<number>,
+  /** Without a setting, from the memory limit (node-defaults.ts), which only the running process knows. */
+  bodyBudgetMb: { variable: 'AMENDER_BODY_BUDGET_MB', fileKey: 'bodyBudgetMb', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
 };
 
 /** Every setting of the Node server's table (the pool's and S3's are read by their own modules). */
@@ -102,6 +106,7 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
     shutdownTimeoutMs: connections.shutdownTimeoutMs,
     logBacklogBytes: connections.logBacklogBytes,
   };
+  if (connections.bodyBudgetMb !== undefined) config.bodyBudgetMb = connections.bodyBudgetMb;
   // Headers are part of the request: a header timeout set longer than the request timeout is a mistake.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     problems.push(`AMENDER_HEADERS_TIMEOUT_MS: at most AMENDER_REQUEST_TIMEOUT_MS (${config.requestTimeoutMs}), got ${config.headersTimeoutMs}`);

@@ -18,3 +18,20 @@ export const DEFAULT_TLS_RELOAD_SECONDS = 10;
  * about a minute of a busy server's lines, a bounded part of its memory.
  */
 export const DEFAULT_LOG_BACKLOG_BYTES = 16 * 1024 * 1024;
+
+/** AMENDER_BODY_BUDGET_MB without a memory limit. */
+export const DEFAULT_BODY_BUDGET_MB = 256;
+/** Nor less than this under a small limit: a few ordinary reviews' worth is never the bound. */
+const MIN_BODY_BUDGET_MB = 16;
+
+/**
+ * MiB of request bodies the Node server holds at once (AMENDER_BODY_BUDGET_MB) when not set: an eighth of
+ * a memory limit (64 for the Knative manifest's 512 MiB), at most DEFAULT_BODY_BUDGET_MB. Each body held
+ * costs about its size again while it crosses to a worker, and the workers' heaps may take three quarters
+ * of the limit (pool/variables.ts): measured in a 512 MiB memory cgroup, 64 reviews of 6.1 MiB at once
+ * peaked at 250–300 MiB with this default, where without it the kernel killed the process (README, "Isolation").
+ */
+export function defaultBodyBudgetMb(memoryLimitBytes: number | undefined): number {
+  if (memoryLimitBytes === undefined) return DEFAULT_BODY_BUDGET_MB;
+  return Math.min(DEFAULT_BODY_BUDGET_MB, Math.max(MIN_BODY_BUDGET_MB, Math.floor(memoryLimitBytes / 2 ** 20 / 16)));
+}

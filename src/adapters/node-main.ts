@@ -10,7 +10,7 @@
  * turn /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactClusterPath, type Logger } from '../server/index.js';
+import { BodyBudget, CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactClusterPath, type Logger } from '../server/index.js';
 import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
@@ -18,6 +18,8 @@ import { exampleHint } from './node-hint.js';
 import { refusedConnectionsLog } from './node-refused-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
+import { defaultBodyBudgetMb } from './node-defaults.js';
+import { memoryLimitBytes } from './pool/index.js';
 import { certificateExpiryReader, createTlsReloader, registerTlsMetrics, type TlsReloader } from './node-tls-reload.js';
 import { bufferedStdout } from './node-log.js';
 import { markStartup } from './startup-marks.js';
@@ -89,7 +91,9 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
 
   const pool = await createReviewPool(process.env, mainUrl, logger, fail);
   let stopping = false;
+  const bodyBudgetMb = config.bodyBudgetMb ?? defaultBodyBudgetMb(memoryLimitBytes());
   const amender = createApp({
+    bodyBudget: new BodyBudget(bodyBudgetMb * 2 ** 20),
     policies: sets.default.provider,
     clusters: sets.clusters,
     limits: config.limits,
@@ -131,6 +135,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     policySources: config.policySources,
     clusters: sets.clusters.names,
     refreshSeconds: config.refreshSeconds,
+    bodyBudgetMb,
     ...(config.tls ? { tlsReloadSeconds: config.tls.reloadSeconds } : {}),
     ...(codeCache ? { codeCache } : {}),
   });

@@ -28,13 +28,29 @@ function headerPairs(raw: readonly string[]): [string, string][] {
   return pairs;
 }
 
-/** Every byte of the request's body, as the connection delivers it; rejects when it ends first. */
-function readAll(incoming: IncomingRequest): Promise<Buffer> {
+/**
+ * Every byte of the request's body, as the connection delivers it; rejects when it ends first. A body
+ * that comes in several chunks is copied, as they come, into one buffer of its declared length: gathering
+ * the chunks and joining them at the end held a large body twice (the Node server holds many bodies at
+ * once: src/server/body-budget.ts). One that comes in one chunk is that chunk.
+ */
+function readAll(incoming: IncomingRequest, declared: number | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let first: Buffer | undefined;
+    let whole: Buffer | undefined;
     let length = 0;
+    // Past the declared length (which the HTTP layer enforces, so never in practice), or none declared.
+    let chunks: Buffer[] | undefined;
     const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
+      if (chunks) chunks.push(chunk);
+      else if (first === undefined) first = chunk;
+      else if (declared !== undefined && length + chunk.length <= declared) {
+        if (whole === undefined) {
+          whole = Buffer.allocUnsafeSlow(declared);
+          first.copy(whole, 0);
+        }
+        chunk.copy(whole, length);
+      } else chunks = [whole ? whole.subarray(0, length) : first, chunk];
       length += chunk.length;
     };
     const settle = (error?: Error) => {
@@ -43,7 +59,9 @@ function readAll(incoming: IncomingRequest): Promise<Buffer> {
       incoming.off('error', settle);
       incoming.off('close', onClose);
       if (error) reject(error);
-      else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
+      else if (chunks) resolve(Buffer.concat(chunks, length));
+      else if (whole) resolve(whole.subarray(0, length));
+      else resolve(first ?? Buffer.alloc(0));
     };
     const onEnd = () => settle();
     const onClose = () => settle(new Error('the connection closed before the whole request body arrived'));
@@ -52,6 +70,21 @@ function readAll(incoming: IncomingRequest): Promise<Buffer> {
     incoming.once('error', settle);
     incoming.once('close', onClose);
   });
+}
+
+/**
+ * The most a body is read into a buffer of its declared length (readAll): a Content-Length alone, before
+ * the bytes come, never makes the server set aside more (src/server/body.ts refuses a review body over
+ * AMENDER_MAX_BODY_BYTES before reading it; this bounds what any other reader of a request could allow).
+ */
+const MAX_PREALLOCATED_BYTES = 64 * 2 ** 20;
+
+/** The request's Content-Length, when it has a valid one within MAX_PREALLOCATED_BYTES. */
+function declaredLength(incoming: IncomingRequest): number | undefined {
+  const value = incoming.headers['content-length'];
+  if (typeof value !== 'string' || !/^\s*\d+\s*$/.test(value)) return undefined;
+  const length = Number(value);
+  return length <= MAX_PREALLOCATED_BYTES ? length : undefined;
 }
 
 async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
@@ -135,7 +168,7 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest {
     this.#read = true;
     // The stream was asked for but not read: the bytes come through it, as a Web body's would.
     if (this.#stream !== undefined) return readStream(this.#stream);
-    return readAll(this.#incoming).then((buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+    return readAll(this.#incoming, declaredLength(this.#incoming)).then((buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
   }
 
   /**

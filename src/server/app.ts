@@ -19,6 +19,7 @@ import { mutateHandler, type MutateDeps } from './routes/mutate.js';
 import { healthz, notDraining, readyz } from './routes/probes.js';
 import { statusBody } from './status.js';
 import { inProcessReviewer, type Reviewer } from './reviewer.js';
+import { registerBodyBudgetMetrics, type BodyBudget } from './body-budget.js';
 import { SplitRouter } from './router.js';
 
 export interface AppOptions {
@@ -45,6 +46,11 @@ export interface AppOptions {
    * here, while the requests that arrive are still answered.
    */
   draining?: () => boolean;
+  /**
+   * Bytes of request bodies held at once (body-budget.ts): the Node server's, which serves many reviews
+   * at once in one process; Lambda and Workers take one body per invocation or are bounded by the platform.
+   */
+  bodyBudget?: BodyBudget;
 }
 
 export interface AmenderApp {
@@ -94,6 +100,10 @@ export function createApp(options: AppOptions): AmenderApp {
   });
 
   const mutateDeps: MutateDeps = { limits, metrics, clock, reviewer: options.reviewer ?? inProcessReviewer, logger };
+  if (options.bodyBudget) {
+    mutateDeps.bodies = options.bodyBudget;
+    registerBodyBudgetMetrics(metrics.registry, options.bodyBudget);
+  }
   app.post('/mutate', mutateHandler(mutateDeps, options.policies));
   app.all('/mutate', onlyMethods('POST'));
   app.get('/healthz', healthz);

@@ -42,6 +42,24 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
 }
 
 /**
+ * The bytes to hold for a request's body before reading it (body-budget.ts): its Content-Length, or the
+ * most a body may be when it has none (chunked: the reader counts it as it comes); 0 for a Content-Length
+ * that readBoundedBody refuses before reading anything (malformed, or over the limit).
+ */
+export function bodyBytesToHold(request: Request, limits: Limits): number {
+  const declared = request.headers.get('content-length');
+  if (declared === null) return limits.maxBodyBytes;
+  if (!DECIMAL.test(declared)) return 0;
+  const length = Number(declared);
+  return length > limits.maxBodyBytes ? 0 : length;
+}
+
+/** The length of a body read (in UTF-16 units for a body held as text: what its string takes, near enough). */
+export function bodySize(body: ReviewBody): number {
+  return typeof body === 'string' ? body.length : body.byteLength;
+}
+
+/**
  * A request whose body the platform holds whole as text (the Lambda adapter's, for an event body that is
  * not base64): taking the text spares encoding it to bytes here and decoding them back for the review.
  */

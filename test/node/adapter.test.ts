@@ -98,6 +98,53 @@ describe('startNodeServer over HTTP', () => {
   });
 });
 
+describe('startNodeServer request bodies', () => {
+  /** A handler that answers with the length and a digest of the bytes it read. */
+  const digestHandler = async (req: Request) => {
+    const bytes = new Uint8Array(await req.arrayBuffer());
+    let sum = 0;
+    for (let i = 0; i < bytes.length; i++) sum = (sum * 31 + bytes[i] * (i + 1)) % 1_000_000_007;
+    return Response.json({ length: bytes.length, sum });
+  };
+  const expected = (body: Buffer) => {
+    let sum = 0;
+    for (let i = 0; i < body.length; i++) sum = (sum * 31 + body[i] * (i + 1)) % 1_000_000_007;
+    return { length: body.length, sum };
+  };
+  const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251));
+
+  it('reads a body that comes in several parts with its Content-Length exactly (HTTP/1.1)', async () => {
+    const server = await startNodeServer({ fetch: digestHandler, port: 0, host: '127.0.0.1' });
+    try {
+      const conn = await openRaw(server.port);
+      conn.socket.write(`POST /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      for (let at = 0; at < body.length; at += 70_000) {
+        conn.socket.write(body.subarray(at, at + 70_000));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await conn.closed;
+      const reply = conn.received();
+      expect(statusOf(reply)).toBe(200);
+      expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual(expected(body));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads a large body over HTTP/2, with and without its Content-Length', async () => {
+    const server = await startNodeServer({ fetch: digestHandler, port: 0, host: '127.0.0.1', tls: { cert: pki.cert, key: pki.key } });
+    try {
+      const origin = `https://localhost:${server.port}`;
+      const declared = await h2Request(origin, '/x', pki.ca, { body, headers: { 'content-length': String(body.length) } });
+      expect(JSON.parse(declared.body)).toEqual(expected(body));
+      const undeclared = await h2Request(origin, '/x', pki.ca, { body });
+      expect(JSON.parse(undeclared.body)).toEqual(expected(body));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('startNodeServer edges (HTTP/1.1)', () => {
   it('answers a malformed Host or target 400 through onBadRequest, never onError', async () => {
     const h = echoHandler();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_PORT, readNodeConfig } from '../../src/adapters/node-config.js';
+import { defaultBodyBudgetMb } from '../../src/adapters/node-defaults.js';
 import { readServerlessConfig, ServerlessConfigError } from '../../src/adapters/serverless-config.js';
 
 const HASH = `sha256:${'ab'.repeat(32)}`;
@@ -71,6 +72,18 @@ describe('readNodeConfig', () => {
     expect(readNodeConfig({ AMENDER_LOG_BACKLOG_BYTES: '1048576' }).logBacklogBytes).toBe(1048576);
     expect(readNodeConfig({}, 'logBacklogBytes: 65536\n').logBacklogBytes).toBe(65536);
     expect(problems({ AMENDER_LOG_BACKLOG_BYTES: '4096' })).toEqual(['AMENDER_LOG_BACKLOG_BYTES: expected an integer of at least 65536, got "4096"']);
+  });
+
+  it('reads the body budget, or leaves it to the memory limit', () => {
+    expect(readNodeConfig({}).bodyBudgetMb).toBeUndefined();
+    expect(readNodeConfig({ AMENDER_BODY_BUDGET_MB: '48' }).bodyBudgetMb).toBe(48);
+    expect(readNodeConfig({}, 'bodyBudgetMb: 96\n').bodyBudgetMb).toBe(96);
+    expect(problems({ AMENDER_BODY_BUDGET_MB: '0' })).toEqual(['AMENDER_BODY_BUDGET_MB: expected an integer of at least 1, got "0"']);
+    const MiB = 2 ** 20;
+    expect(defaultBodyBudgetMb(undefined)).toBe(256);
+    expect(defaultBodyBudgetMb(512 * MiB)).toBe(32);
+    expect(defaultBodyBudgetMb(128 * MiB)).toBe(16);
+    expect(defaultBodyBudgetMb(64 * 2 ** 30)).toBe(256);
   });
 
   it('reads a YAML config file, and a variable wins over it', () => {

@@ -90,4 +90,26 @@ describe('batches of the review pool', () => {
     expect((await slow).status).toBe(200);
     expect(order.at(-1)).toBe('slow');
   });
+
+  it('sends a large review alone, and batches small ones up to a bound on their bodies', { timeout: 60_000 }, async () => {
+    const reviews = pool({ workers: 1, queueLimit: 64 });
+    const state = refresherState(labelPolicy('labelled', 'labelled', 1));
+    const app = createApp({ policies: () => state, reviewer: reviews.reviewer });
+    reviews.registerMetrics(app.metrics.registry);
+    await post(app); // the worker holds the set
+    // Six reviews of 1.2 MB arriving together: a worker holds its batch's bodies until the batch ends (and a
+    // worker taking back a batch's reviews, a second copy), so each crosses alone.
+    const large = (i: number) => withUid(REVIEW, `large-${i}`).replace('"metadata": {', `"metadata": {"annotations": {"pad": "${'x'.repeat(1_200_000)}"},`);
+    const before = metric(app, 'amender_review_batches_total');
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post(app, large(i))));
+    for (const answer of answers) expect(answer.status).toBe(200);
+    expect(metric(app, 'amender_review_batches_total') - before).toBe(6);
+    // Twelve of 300 KB: three fit in a batch's bound, four do not.
+    const medium = (i: number) => withUid(REVIEW, `medium-${i}`).replace('"metadata": {', `"metadata": {"annotations": {"pad": "${'x'.repeat(300_000)}"},`);
+    const middle = metric(app, 'amender_review_batches_total');
+    const mediumAnswers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(app, medium(i))));
+    for (const answer of mediumAnswers) expect(answer.status).toBe(200);
+    expect(metric(app, 'amender_review_batches_total') - middle).toBeGreaterThanOrEqual(4);
+    expect(metric(app, 'amender_review_batches_total') - middle).toBeLessThan(12);
+  });
 });

@@ -97,6 +97,16 @@ describe('the queue of reviews waiting for a worker', () => {
       expect(queue.length).toBe(0);
     });
 
+    it("takes reviews up to a bound on their bodies' sizes, one larger than it alone, keeping the turn", () => {
+      const sized = (name: string, setName: string, bodySize: number): Review => ({ name, setName, generation: 1, bodySize, deadlineAt: performance.now() + 60_000 });
+      queue.add([sized('a1', 'a', 400), sized('a2', 'a', 400), sized('a3', 'a', 5000), sized('a4', 'a', 100)]);
+      queue.add([sized('b1', 'b', 300), sized('b2', 'b', 100)]);
+      expect(names(queue.take(8, undefined, 1000))).toEqual(['a1', 'b1']); // a2 would pass 1000
+      expect(names(queue.take(8, undefined, 1000))).toEqual(['a2', 'b2']); // a3 would
+      expect(names(queue.take(8, undefined, 1000))).toEqual(['a3']); // alone, larger than the bound
+      expect(names(queue.take(8, undefined, 1000))).toEqual(['a4']);
+    });
+
     it("serves a set that arrives behind another's backlog at its next turn, not after the backlog", () => {
       queue.add(reviews('a', 20));
       expect(names(queue.take(2))).toEqual(['a1', 'a2']);

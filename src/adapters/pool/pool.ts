@@ -37,7 +37,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
-import { CallbackGauge, clusterOfSet, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
+import { bodySize, CallbackGauge, clusterOfSet, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
 import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } from './protocol.js';
 import { fromWire } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
@@ -80,6 +80,8 @@ interface Job {
   inputs: NonNullable<ReviewJob['state']['inputs']>;
   /** performance.now() when the review's deadline passes (counted from its arrival, queue included). */
   deadlineAt: number;
+  /** Its body's length (queue.ts bounds a batch's). */
+  bodySize: number;
   resolve: (answer: ReviewAnswer) => void;
   /** Answered already (the client left, or it waited past its deadline); its worker may still be busy. */
   settled: boolean;
@@ -119,6 +121,12 @@ interface Slot {
 const KEEP_VERSIONS = 2;
 /** The most reviews one batch holds. */
 const MAX_BATCH = 8;
+/**
+ * The most body bytes one batch holds, unless its one review is larger: a review worker holds its batch's
+ * bodies, outside its heap limit, until the batch ends (and a worker taking back reviews not started holds
+ * them again), so eight reviews of 6 MiB in a batch made eight copies where one was needed.
+ */
+const MAX_BATCH_BODY_SIZE = 1 << 20;
 /** A batch still running this long after it was sent gives back the reviews it has not started. */
 const STEAL_AFTER_MS = 10;
 /** When the workers after the first start at the latest, by default (see the class comment). */
@@ -249,6 +257,7 @@ export class ReviewPool {
         generation,
         inputs,
         deadlineAt: performance.now() + job.limits.reviewDeadlineMs,
+        bodySize: bodySize(job.body),
         resolve,
         settled: false,
         stopListening: () => job.signal.removeEventListener('abort', onAbort),
@@ -302,8 +311,8 @@ export class ReviewPool {
       const slot = idle[i];
       const share = Math.min(MAX_BATCH, Math.ceil(this.queue.length / (idle.length - i)));
       let jobs: Job[];
-      if (slot.spare) jobs = this.queue.take(share, this.everyWorkerHeld(performance.now()) ? undefined : this.setsInProgress());
-      else jobs = this.offSpare.length > 0 ? this.offSpare.take(1) : this.queue.take(share);
+      if (slot.spare) jobs = this.queue.take(share, this.everyWorkerHeld(performance.now()) ? undefined : this.setsInProgress(), MAX_BATCH_BODY_SIZE);
+      else jobs = this.offSpare.length > 0 ? this.offSpare.take(1) : this.queue.take(share, undefined, MAX_BATCH_BODY_SIZE);
       if (jobs.length > 0) this.dispatch(slot, jobs);
     }
     if (this.queue.length > 0) this.watchForSpare();

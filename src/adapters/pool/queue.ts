@@ -8,6 +8,7 @@
  *   waiting.add(notStarted, true);   // taken back from a worker: they go first
  *   waiting.take(8);                 // the next batch for a free worker
  *   waiting.take(8, busySets);       // the same without those sets' reviews (a spare worker's)
+ *   waiting.take(8, none, 1 << 20);  // the same, at most 1 MiB of bodies (one larger review goes alone)
  *   waiting.remove(job);             // its client left
  *   waiting.shedFor(setName);        // full: the newest review of the longest lane makes room, if any
  *
@@ -25,6 +26,8 @@ export interface Waiting {
   setName: string;
   /** The version of its set it was read with. */
   generation: number;
+  /** The size of its body (bytes, or UTF-16 units of a body held as text): what a batch's byte bound counts. */
+  bodySize?: number;
 }
 
 /**
@@ -84,10 +87,14 @@ export class WaitingReviews<T extends Waiting> {
   /**
    * Up to `limit` reviews (none of the sets `except` names), one from each lane in turn, each lane's in order
    * and of one version of its set: a worker keeps only two versions of a set, so a batch spanning more
-   * (reloads in quick succession) could find one of them dropped by the time its review comes.
+   * (reloads in quick succession) could find one of them dropped by the time its review comes. Their
+   * bodies add up to at most `maxSize` unless the first alone is larger: a batch's bodies are all in its
+   * worker's memory (outside its heap limit) until the batch ends, and a worker that takes back the reviews
+   * of a batch running long holds them a second time.
    */
-  take(limit: number, except?: ReadonlySet<string>): T[] {
+  take(limit: number, except?: ReadonlySet<string>, maxSize = Infinity): T[] {
     const taken: T[] = [];
+    let size = 0;
     const inBatch: Lane<T>[] = [];
     // Lanes passed over in a row (their next review is of another version than the batch holds, or of
     // a set `except` names).
@@ -109,6 +116,9 @@ export class WaitingReviews<T extends Waiting> {
         passed++;
         continue;
       }
+      const nextSize = next.bodySize ?? 0;
+      if (taken.length > 0 && size + nextSize > maxSize) break;
+      size += nextSize;
       taken.push(lane.items.shift()!);
       passed = 0;
       // A lane emptied leaves the ring, and `turn` then stands on the lane after it.

@@ -1,0 +1,114 @@
+/**
+ * How many bytes of request bodies a server holds at once: bodies being read, waiting for a review worker
+ * or under review. A request takes its body's bytes before reading it and gives them back once answered;
+ * when they would pass the budget it waits, unread (the connection's flow control holds the rest of its
+ * body with the client), first come first served, until earlier ones are answered.
+ *
+ *   const budget = new BodyBudget(64 * 2 ** 20);
+ *   if (budget.tryTake(n) || (await budget.take(n, waitMs, signal))) { ...; budget.give(n); }
+ *
+ * Without it, a burst of large reviews (the API server allows objects of 3 MiB, and an UPDATE carries two)
+ * is read whole at once, whatever the review workers can take: in a 512 MiB container, 64 reviews of 6 MiB
+ * sent together had the kernel kill the process, and every review in it with the process (README,
+ * "Isolation"). A body larger than the whole budget is still taken, alone, when nothing else is held.
+ */
+import type { ClientSignal } from './client-signal.js';
+import { CallbackCounter, CallbackGauge, type Registry } from '../observe/index.js';
+
+interface Waiter {
+  bytes: number;
+  grant: () => void;
+}
+
+export class BodyBudget {
+  private held = 0;
+  private readonly waiters: Waiter[] = [];
+  private refusedCount = 0;
+
+  constructor(readonly limitBytes: number) {
+    if (!Number.isSafeInteger(limitBytes) || limitBytes <= 0) throw new RangeError(`a body budget must be a positive number of bytes, got ${limitBytes}`);
+  }
+
+  /** Bytes held now. */
+  get heldBytes(): number {
+    return this.held;
+  }
+
+  /** Requests waiting for room now. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** Requests that waited as long as they could and were refused. */
+  get refused(): number {
+    return this.refusedCount;
+  }
+
+  /** Takes `bytes` now when they fit and no request waits before this one; false otherwise (nothing taken). */
+  tryTake(bytes: number): boolean {
+    if (this.waiters.length > 0 || !this.fits(bytes)) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  /**
+   * Waits its turn for `bytes`: true once they are taken; false, with nothing taken, when `timeoutMs` passes
+   * first (counted as refused) or the client goes away.
+   */
+  take(bytes: number, timeoutMs: number, signal?: ClientSignal): Promise<boolean> {
+    if (this.tryTake(bytes)) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const settle = (taken: boolean): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(taken);
+      };
+      const waiter: Waiter = { bytes, grant: () => settle(true) };
+      const leave = (): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at < 0) return;
+        this.waiters.splice(at, 1);
+        // The one that left may have been what held those behind it.
+        if (at === 0) this.grantWaiting();
+      };
+      const onAbort = (): void => {
+        leave();
+        settle(false);
+      };
+      const timer = setTimeout(() => {
+        this.refusedCount++;
+        onAbort();
+      }, timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Gives back bytes taken (all, or what a body read turned out not to need); the requests waiting that now fit take theirs. */
+  give(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
+    this.grantWaiting();
+  }
+
+  /** Within the budget, or alone: a body larger than the budget must still be served one at a time. */
+  private fits(bytes: number): boolean {
+    return this.held === 0 || this.held + bytes <= this.limitBytes;
+  }
+
+  private grantWaiting(): void {
+    while (this.waiters.length > 0 && this.fits(this.waiters[0].bytes)) {
+      const next = this.waiters.shift()!;
+      this.held += next.bytes;
+      next.grant();
+    }
+  }
+}
+
+/** amender_request_body_bytes_held, amender_request_body_budget_bytes, amender_requests_waiting_for_body_budget, amender_requests_refused_body_budget_total. */
+export function registerBodyBudgetMetrics(registry: Registry, budget: BodyBudget): void {
+  registry.register(new CallbackGauge('amender_request_body_bytes_held', 'Bytes of request bodies held (being read, waiting for a review or under review).', () => [[{}, budget.heldBytes]]));
+  registry.register(new CallbackGauge('amender_request_body_budget_bytes', 'The most bytes of request bodies held at once (AMENDER_BODY_BUDGET_MB).', () => [[{}, budget.limitBytes]]));
+  registry.register(new CallbackGauge('amender_requests_waiting_for_body_budget', 'Requests waiting, unread, for room in the body budget.', () => [[{}, budget.waiting]]));
+  registry.register(new CallbackCounter('amender_requests_refused_body_budget_total', 'Requests answered 503 because they waited for room in the body budget as long as their review could have run.', () => [[{}, budget.refused]]));
+}

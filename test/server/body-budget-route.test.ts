@@ -1,0 +1,181 @@
+/**
+ * The body budget on the mutate route, through the real Node adapter on loopback (HTTP/1.1, and HTTP/2
+ * over TLS as the API server calls): a review whose body would pass the budget waits, unread, until the
+ * reviews before it are answered, its wait counted against its deadline; one that waits as long as its
+ * review could run is answered 503; a body of unknown length holds the most a body may be while it is
+ * read, then its size. The reviewer is the in-process one behind a gate, so the test decides when a
+ * review ends.
+ */
+import { connect, constants } from 'node:http2';
+import { request as httpRequest } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BodyBudget, createApp, inProcessReviewer, type AppOptions, type ReviewJob } from '../../src/server/index.js';
+import { startNodeServer, type RunningServer } from '../../src/adapters/node.js';
+import { makeTestPki, type TestPki } from '../node/tls.js';
+import { refresherState, labelPolicy } from '../reliability/helpers/label-policy.js';
+import { reviewOf } from './helpers.js';
+
+const KiB = 1024;
+const state = refresherState(labelPolicy('budget', 'budget', 1));
+
+/** A Pod review of about `size` bytes (an annotation pads it), with its own uid. */
+function reviewOfSize(size: number, uid: string): string {
+  const review = reviewOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: uid, namespace: 'default', annotations: { pad: 'x'.repeat(size) } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } });
+  (review.request as { uid: string }).uid = uid;
+  return JSON.stringify(review);
+}
+
+/** A reviewer that holds every review until `open()`, recording what it was given. */
+function gatedReviewer() {
+  const jobs: ReviewJob[] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  return {
+    jobs,
+    open,
+    reviewer: async (job: ReviewJob) => {
+      jobs.push(job);
+      await gate;
+      return inProcessReviewer(job);
+    },
+  };
+}
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function serve(options: Partial<AppOptions>, tls?: { cert: string; key: string }) {
+  const amender = createApp({ policies: () => state, ...options });
+  const server = await startNodeServer({ fetch: amender.app.fetch, port: 0, host: '127.0.0.1', tls });
+  servers.push(server);
+  const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(amender.metrics.registry.render())?.[1]);
+  return { url: server.url, metric };
+}
+
+function post(url: string, body: string) {
+  return fetch(`${url}/mutate`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('the body budget on /mutate', () => {
+  it('holds a review, unread, while the budget is full, and answers it once room is given back', { timeout: 30_000 }, async () => {
+    const gate = gatedReviewer();
+    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(700 * KiB) });
+    const replies = ['a', 'b', 'c'].map((uid) => post(url, reviewOfSize(300 * KiB, uid)));
+    await until('two reviews under review and one waiting', async () => gate.jobs.length === 2 && (await metric('amender_requests_waiting_for_body_budget')) === 1);
+    expect(await metric('amender_request_body_bytes_held')).toBeGreaterThan(600 * KiB);
+    gate.open();
+    const answered = await Promise.all(replies);
+    for (const reply of answered) {
+      expect(reply.status).toBe(200);
+      expect(((await reply.json()) as { response: unknown }).response).toMatchObject({ allowed: true, patchType: 'JSONPatch' });
+    }
+    expect(gate.jobs).toHaveLength(3);
+    expect(await metric('amender_request_body_bytes_held')).toBe(0);
+    expect(await metric('amender_requests_refused_body_budget_total')).toBe(0);
+  });
+
+  it("counts the wait against the review's deadline", { timeout: 30_000 }, async () => {
+    const gate = gatedReviewer();
+    const { url } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(400 * KiB), limits: { reviewDeadlineMs: 20_000 } });
+    const first = post(url, reviewOfSize(300 * KiB, 'first'));
+    await until('the first under review', () => gate.jobs.length === 1);
+    const second = post(url, reviewOfSize(300 * KiB, 'second'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gate.open();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+    expect(gate.jobs[0].limits.reviewDeadlineMs).toBe(20_000);
+    expect(gate.jobs[1].limits.reviewDeadlineMs).toBeLessThanOrEqual(20_000 - 250);
+  });
+
+  it('answers 503 a review that waited as long as its review could run, and the others as usual', { timeout: 30_000 }, async () => {
+    const gate = gatedReviewer();
+    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(400 * KiB), limits: { reviewDeadlineMs: 300 } });
+    const first = post(url, reviewOfSize(300 * KiB, 'first'));
+    await until('the first under review', () => gate.jobs.length === 1);
+    const refused = await post(url, reviewOfSize(300 * KiB, 'second'));
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/budget of 0\.4 MiB of request bodies.*waited 300 ms/);
+    expect(await metric('amender_requests_refused_body_budget_total')).toBe(1);
+    gate.open();
+    expect((await first).status).toBe(200);
+    expect(gate.jobs).toHaveLength(1);
+  });
+
+  it('holds the most a body may be while a body of unknown length is read, then its size', { timeout: 30_000 }, async () => {
+    const gate = gatedReviewer();
+    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(1024 * KiB), limits: { maxBodyBytes: 600 * KiB } });
+    const body = reviewOfSize(100 * KiB, 'chunked');
+    const reply = new Promise<number>((resolve, reject) => {
+      // No Content-Length: Node's client sends the body chunked.
+      const req = httpRequest(`${url}/mutate`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 1000));
+      setTimeout(() => req.end(body.slice(1000)), 100);
+    });
+    await until('the chunked review under review', () => gate.jobs.length === 1);
+    expect(await metric('amender_request_body_bytes_held')).toBe(Buffer.byteLength(body));
+    // Room for another body up to the limit: 100 + 600 KiB fit in 1024.
+    const second = post(url, reviewOfSize(500 * KiB, 'second'));
+    await until('both under review', () => gate.jobs.length === 2);
+    gate.open();
+    expect(await reply).toBe(200);
+    expect((await second).status).toBe(200);
+  });
+
+  describe('over HTTP/2, as the API server calls', () => {
+    let pki: TestPki;
+    beforeAll(() => {
+      pki = makeTestPki();
+    });
+    afterAll(() => pki.dispose());
+
+    it('answers every stream of one connection, those waiting unread holding up neither the others nor the connection', { timeout: 30_000 }, async () => {
+      const gate = gatedReviewer();
+      const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(700 * KiB) }, { cert: pki.cert, key: pki.key });
+      const session = connect(`https://localhost:${new URL(url).port}`, { ca: pki.ca });
+      try {
+        // Each body is larger than a stream's flow-control window (64 KiB): one left unread would stall the
+        // connection if the server did not hand the connection's window back as bytes arrive.
+        const replies = Array.from({ length: 6 }, (_, i) => {
+          const body = reviewOfSize(300 * KiB, `h2-${i}`);
+          // As the API server's Go client does: the length is declared.
+          const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: '/mutate', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+          return new Promise<{ status: number; body: string }>((resolve, reject) => {
+            let status = 0;
+            let text = '';
+            stream.setEncoding('utf8');
+            stream.on('response', (headers) => (status = Number(headers[constants.HTTP2_HEADER_STATUS])));
+            stream.on('data', (chunk: string) => (text += chunk));
+            stream.on('end', () => resolve({ status, body: text }));
+            stream.on('error', reject);
+            stream.end(body);
+          });
+        });
+        await until('two under review and four waiting', async () => gate.jobs.length === 2 && (await metric('amender_requests_waiting_for_body_budget')) === 4);
+        gate.open();
+        const answered = await Promise.all(replies);
+        for (const [i, reply] of answered.entries()) {
+          expect(reply.status).toBe(200);
+          expect(JSON.parse(reply.body).response).toMatchObject({ uid: `h2-${i}`, allowed: true });
+        }
+      } finally {
+        session.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * The body budget (src/server/body-budget.ts): bytes of request bodies held at once. Requests take their
+ * bytes before reading, wait their turn when the budget is full, and are refused after waiting as long as
+ * they may; one larger than the whole budget is taken alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { BodyBudget, LightClientSignal } from '../../src/server/index.js';
+
+const MiB = 2 ** 20;
+
+describe('BodyBudget', () => {
+  it('takes bytes at once while they fit, and gives them back', () => {
+    const budget = new BodyBudget(10 * MiB);
+    expect(budget.tryTake(6 * MiB)).toBe(true);
+    expect(budget.tryTake(4 * MiB)).toBe(true);
+    expect(budget.heldBytes).toBe(10 * MiB);
+    expect(budget.tryTake(1)).toBe(false);
+    budget.give(4 * MiB);
+    expect(budget.tryTake(3 * MiB)).toBe(true);
+    expect(budget.heldBytes).toBe(9 * MiB);
+  });
+
+  it('takes a body larger than the whole budget when nothing else is held, and only then', () => {
+    const budget = new BodyBudget(MiB);
+    expect(budget.tryTake(100)).toBe(true);
+    expect(budget.tryTake(5 * MiB)).toBe(false);
+    budget.give(100);
+    expect(budget.tryTake(5 * MiB)).toBe(true);
+    expect(budget.tryTake(1)).toBe(false);
+  });
+
+  it('serves those waiting first come, first served, as bytes are given back', async () => {
+    const budget = new BodyBudget(10 * MiB);
+    expect(budget.tryTake(10 * MiB)).toBe(true);
+    const order: string[] = [];
+    const big = budget.take(8 * MiB, 10_000).then((taken) => order.push(`big ${taken}`));
+    const small = budget.take(1 * MiB, 10_000).then((taken) => order.push(`small ${taken}`));
+    expect(budget.waiting).toBe(2);
+    // A newcomer that would fit does not pass those waiting.
+    expect(budget.tryTake(1)).toBe(false);
+    budget.give(5 * MiB);
+    await Promise.resolve();
+    expect(order).toEqual([]); // 5 + 8 > 10: the first in line still waits, and the one behind it too
+    budget.give(5 * MiB);
+    await Promise.all([big, small]);
+    expect(order).toEqual(['big true', 'small true']);
+    expect(budget.heldBytes).toBe(9 * MiB);
+    expect(budget.waiting).toBe(0);
+  });
+
+  it('refuses a request that waited as long as it may, takes nothing for it, and counts it', async () => {
+    const budget = new BodyBudget(MiB);
+    budget.tryTake(MiB);
+    expect(await budget.take(MiB, 20)).toBe(false);
+    expect(budget.refused).toBe(1);
+    expect(budget.waiting).toBe(0);
+    budget.give(MiB);
+    expect(budget.heldBytes).toBe(0);
+  });
+
+  it('drops a request whose client went away, and the ones behind it move up', async () => {
+    const budget = new BodyBudget(10 * MiB);
+    budget.tryTake(6 * MiB);
+    const client = new LightClientSignal();
+    const first = budget.take(8 * MiB, 10_000, client);
+    const second = budget.take(4 * MiB, 10_000);
+    client.abort();
+    expect(await first).toBe(false);
+    // The one that held the line left: 6 + 4 fits.
+    expect(await second).toBe(true);
+    expect(budget.heldBytes).toBe(10 * MiB);
+    expect(budget.refused).toBe(0);
+  });
+
+  it('does not wait for a client already gone', async () => {
+    const budget = new BodyBudget(MiB);
+    budget.tryTake(MiB);
+    const client = new LightClientSignal();
+    client.abort();
+    expect(await budget.take(1, 10_000, client)).toBe(false);
+    expect(budget.waiting).toBe(0);
+  });
+
+  it('refuses a budget that is not a positive number of bytes', () => {
+    expect(() => new BodyBudget(0)).toThrow(RangeError);
+    expect(() => new BodyBudget(1.5)).toThrow(RangeError);
+  });
+});
