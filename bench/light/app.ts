@@ -5,7 +5,7 @@
  * policy set is built by this bundle's own modules (a set of the sources' modules is another class). Hono
  * too, for the trivial handler measured the same way.
  */
-export { answerReviewText, createApp, fixedPolicySet, jsonLineLogger } from '../../src/server/index.js';
+export { answerReviewText, BodyBudget, createApp, fixedPolicySet, jsonLineLogger } from '../../src/server/index.js';
 export { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 export { LambdaRequest } from '../../src/adapters/lambda-request.js';
 export { Hono } from 'hono';

@@ -108,8 +108,9 @@ export async function run(): Promise<void> {
   // as a server runs it. Alternating with the review alone, so both see the same load; the figure is the
   // median difference.
   const light = await lightApp();
-  // The cluster routes mounted, with no cluster: the route table the Node server and Lambda serve.
-  const clusterRoutes = { clusters: { get: () => undefined } };
+  // The cluster routes mounted, with no cluster: the route table the Node server and Lambda serve; and the
+  // Node server's body budget (its default under a 512 MiB limit), which every review takes from and gives back.
+  const clusterRoutes = { clusters: { get: () => undefined }, bodyBudget: new light.BodyBudget(32 * 2 ** 20) };
   const lightSet = light.buildPolicySet([...bundled.parsed, light.parseDocuments('bench.yaml', generatedPolicies())]);
   const lightLogged = light.createApp({ policies: light.fixedPolicySet(lightSet, 'bench'), logger: light.jsonLineLogger(() => {}), ...clusterRoutes }).app;
   const lightRequest = () => new light.LambdaRequest('http://bench/mutate', { method: 'POST', body: text, headers }) as unknown as Request;
