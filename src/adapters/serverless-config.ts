@@ -14,16 +14,20 @@
  *                             webhook's 10 s timeoutSeconds) and value-size bound (default 6 MiB), enforced
  *                             inside the engine: one review per invocation, under the platform's limits
  *   AMENDER_LOG_LEVEL         debug | info | warn | error (default info)
+ *   AMENDER_BODY_BUDGET_MB    Workers only: MiB of request bodies an isolate holds at once (default 8; see
+ *                             workers-handler.ts). A Lambda environment takes one request at a time.
  *   AMENDER_REFRESH_WAIT_MS   Lambda only: how long an invocation that started a due refresh waits for it
  *                             before returning (default 2000); an unfinished refresh goes on in the next
  *                             invocation (the environment is frozen between invocations).
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
 import { COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
-import { assertNoProblems, integer, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
+import { assertNoProblems, integer, optional, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
 
 export interface ServerlessConfig extends CommonSettings {
   refreshWaitMs: number;
+  /** Workers: MiB of request bodies held at once; undefined: the platform's default. */
+  bodyBudgetMb: number | undefined;
 }
 
 /** A configuration with problems (every one listed); the runtime's SettingsError. */
@@ -31,9 +35,10 @@ export { SettingsError as ServerlessConfigError };
 
 export const DEFAULT_REFRESH_WAIT_MS = 2000;
 
-/** Lambda's own setting (Workers hand a due refresh to `ctx.waitUntil` instead). */
+/** Lambda's own setting (Workers hand a due refresh to `ctx.waitUntil` instead), and Workers'. */
 const SERVERLESS_SETTINGS = {
   refreshWaitMs: { variable: 'AMENDER_REFRESH_WAIT_MS', type: integer(0), default: DEFAULT_REFRESH_WAIT_MS } satisfies Setting<number>,
+  bodyBudgetMb: { variable: 'AMENDER_BODY_BUDGET_MB', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
 };
 
 /** Every variable read (cluster variables as patterns with `<NAME>`), for documentation checks. */

@@ -9,7 +9,7 @@
  * starts a second. Core-safe: no `node:*`; the platform passes the source constructors it has.
  */
 import { createPolicySets, type PolicySetsOptions } from '../runtime/index.js';
-import { createApp, type AmenderApp, type Logger } from '../server/index.js';
+import { BodyBudget, createApp, type AmenderApp, type Logger } from '../server/index.js';
 import { registerSourceMetrics, type PolicySetRefresher, type RefreshResult, type SourceResolvers } from '../sources/index.js';
 import type { ServerlessConfig } from './serverless-config.js';
 
@@ -36,6 +36,8 @@ export interface ServerlessRuntimeOptions {
   logger: Logger;
   /** How documents become a set (default buildPolicySet). */
   build?: PolicySetsOptions['build'];
+  /** Bytes of request bodies held at once (src/server/body-budget.ts); none: no bound beyond each body's. */
+  bodyBudgetBytes?: number;
 }
 
 /** A set that never loaded is tried again at most this often (its store may be down: don't hammer it). */
@@ -62,7 +64,13 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
     logger,
     ...(options.build ? { build: options.build } : {}),
   });
-  const amender = createApp({ policies: sets.default.provider, clusters: sets.clusterRoutes, limits: config.limits, logger });
+  const amender = createApp({
+    policies: sets.default.provider,
+    clusters: sets.clusterRoutes,
+    limits: config.limits,
+    logger,
+    ...(options.bodyBudgetBytes !== undefined ? { bodyBudget: new BodyBudget(options.bodyBudgetBytes) } : {}),
+  });
   const all = sets.refreshers();
   registerSourceMetrics(amender.metrics.registry, () => all);
 

@@ -20,12 +20,22 @@ export interface WorkerHandler {
   fetch(request: Request, env: Record<string, unknown>, ctx: WorkerContextLike): Promise<Response>;
 }
 
+/**
+ * MiB of request bodies an isolate holds at once unless AMENDER_BODY_BUDGET_MB says otherwise. An isolate
+ * serves many requests at once in 128 MB, and a review of a 6 MiB object takes some 40 MB of heap while
+ * it is evaluated: a burst of large reviews read side by side would pass the isolate's limit, which ends
+ * every request in it. Eight lets two reviews of 4 MiB (or one of up to AMENDER_MAX_BODY_BYTES, alone) be
+ * read at once, and thousands of ordinary ones.
+ */
+export const WORKERS_BODY_BUDGET_MB = 8;
+
 /** The Worker of a build: settings from `env`, the bundled set and the R2 bindings of `env`. */
 export function createWorkerHandler(bundle: PolicyBundle | undefined): WorkerHandler {
   return serveWorker((env) => {
     const config = readServerlessConfig(env);
     const logger = jsonLineLogger((line) => console.log(line.trimEnd()), { minLevel: config.logLevel });
-    return createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger });
+    const bodyBudgetBytes = (config.bodyBudgetMb ?? WORKERS_BODY_BUDGET_MB) * 2 ** 20;
+    return createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger, bodyBudgetBytes });
   });
 }
 

@@ -166,7 +166,13 @@ describe('one settings reader for every platform', () => {
       expect.stringMatching(/^cluster "Prod": a name is 1-63 lowercase letters/),
     ]);
     const good = { AMENDER_POLICY_SOURCES: 'bundled,file:///x', AMENDER_REFRESH_SECONDS: '5', AMENDER_REVIEW_DEADLINE_MS: '3000', AMENDER_LOG_LEVEL: 'warn' };
-    const { refreshWaitMs: _wait, ...common } = readServerlessConfig(good);
+    const { refreshWaitMs: _wait, bodyBudgetMb: _budget, ...common } = readServerlessConfig(good);
     expect(readNodeConfig(good)).toMatchObject(common);
+  });
+
+  it("reads the serverless platforms' own settings: Lambda's refresh wait, Workers' body budget", () => {
+    expect(readServerlessConfig({})).toMatchObject({ refreshWaitMs: 2000, bodyBudgetMb: undefined });
+    expect(readServerlessConfig({ AMENDER_REFRESH_WAIT_MS: '0', AMENDER_BODY_BUDGET_MB: '4' })).toMatchObject({ refreshWaitMs: 0, bodyBudgetMb: 4 });
+    expect(() => readServerlessConfig({ AMENDER_BODY_BUDGET_MB: '0' })).toThrow('AMENDER_BODY_BUDGET_MB: expected an integer of at least 1, got "0"');
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelPolicy, patchOf } from '../sources/helpers.js';
 import { askAll, comparable, corpusPolicyFiles, ensureBuilt, httpCases, nodeReference, policyFolder, WORKERS_BUNDLE, type HttpReply } from './helpers.js';
 import { startWorker, type RunningWorker } from './workers.js';
+import { waitFor } from '../node/bundle.js';
 
 const cases = httpCases();
 const files = corpusPolicyFiles();
@@ -121,5 +122,53 @@ describe('the Workers bundle itself', () => {
   it('imports no Node built-in module', () => {
     const text = readFileSync(WORKERS_BUNDLE, 'utf8');
     expect(text.match(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)["'](node:[^"']+)["']/g) ?? []).toEqual([]);
+  });
+});
+
+describe('Workers bundle, its body budget', () => {
+  const review = JSON.parse(readFileSync(new URL('../fixtures/reviews/pod-create.json', import.meta.url), 'utf8'));
+  /** The pod-create review padded to about 600 KB, as bytes. */
+  const largeReview = (uid: string) => {
+    const padded = structuredClone(review);
+    padded.request.uid = uid;
+    padded.request.object.metadata.annotations = { pad: 'x'.repeat(600_000) };
+    return new TextEncoder().encode(JSON.stringify(padded));
+  };
+  const post = (origin: string, body: Uint8Array | ReadableStream<Uint8Array>, length: number) =>
+    fetch(`${origin}/mutate`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-length': String(length) }, duplex: 'half' } as RequestInit);
+
+  it('holds a review whose body would pass AMENDER_BODY_BUDGET_MB, unread, until the one before it is answered', { timeout: 60_000 }, async () => {
+    const worker = await startWorker({ AMENDER_BODY_BUDGET_MB: '1' });
+    try {
+      const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await fetch(`${worker.origin}/metrics`)).text())?.[1]);
+      expect(await metric('amender_request_body_budget_bytes')).toBe(2 ** 20);
+      // The first body arrives but for its last bytes, which the test holds back.
+      const first = largeReview('first');
+      let release!: () => void;
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(first.subarray(0, first.length - 1000));
+          release = () => {
+            controller.enqueue(first.subarray(first.length - 1000));
+            controller.close();
+          };
+        },
+      });
+      const order: string[] = [];
+      const firstReply = post(worker.origin, stream, first.length).then((r) => (order.push('first'), r));
+      await waitFor('the first body held', async () => (await metric('amender_request_body_bytes_held')) === first.length);
+      const second = largeReview('second');
+      const secondReply = post(worker.origin, second, second.length).then((r) => (order.push('second'), r));
+      await waitFor('the second review waiting', async () => (await metric('amender_requests_waiting_for_body_budget')) === 1);
+      release();
+      for (const reply of [await firstReply, await secondReply]) {
+        expect(reply.status).toBe(200);
+        expect(((await reply.json()) as { response: unknown }).response).toMatchObject({ allowed: true, patchType: 'JSONPatch' });
+      }
+      expect(order).toEqual(['first', 'second']);
+      expect(await metric('amender_request_body_bytes_held')).toBe(0);
+    } finally {
+      await worker.dispose();
+    }
   });
 });
