@@ -25,7 +25,7 @@ const DECIMAL = /^\s*\d+\s*$/;
  * through the stream reader, which counts as it reads. A body the platform holds whole as text
  * (TextBodyRequest) is taken as that text. What the reviewer gets is review-body.ts's.
  */
-export async function readBoundedBody(request: Request, limits: Limits): Promise<BodyResult> {
+export async function readBoundedBody(request: Request, limits: Limits, slow?: SlowBody): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
     if (!DECIMAL.test(declared)) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
@@ -35,10 +35,19 @@ export async function readBoundedBody(request: Request, limits: Limits): Promise
   if (text !== undefined) return withinLimit(text, limits);
   if (declared !== null) {
     const held = await heldBody(request, Number(declared));
-    return held === undefined ? readDeclared(request, limits) : wholeBody(held, limits);
+    return held === undefined ? readDeclared(request, limits, slow) : wholeBody(held, limits);
   }
   if (request.body === null) return { ok: true, body: new Uint8Array(0) };
-  return readStream(request.body, limits);
+  return readStream(request.body, limits, slow);
+}
+
+/**
+ * Told when a body is still arriving `afterMs` after its reading began (the reading goes on, up to the body
+ * timeout): the body budget stops counting the bytes it has not received (routes/mutate.ts).
+ */
+export interface SlowBody {
+  afterMs: number;
+  then: () => void;
 }
 
 /**
@@ -96,30 +105,45 @@ function withinLimit(text: string, limits: Limits): BodyResult {
 }
 
 /**
+ * One timer per body: `slow.then()` at `slow.afterMs` when that comes first, `timedOut()` at the body
+ * timeout. Returns what clears it.
+ */
+function bodyTimer(limits: Limits, slow: SlowBody | undefined, timedOut: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  if (slow && slow.afterMs < limits.bodyTimeoutMs) {
+    timer = setTimeout(() => {
+      slow.then();
+      timer = setTimeout(timedOut, limits.bodyTimeoutMs - slow.afterMs);
+    }, slow.afterMs);
+  } else timer = setTimeout(timedOut, limits.bodyTimeoutMs);
+  return () => clearTimeout(timer);
+}
+
+/**
  * `reading`, or TIMED_OUT once the body timeout has passed first: one timer and one promise per body,
  * cleared as soon as the body is in.
  */
-function withinBodyTimeout<T>(reading: Promise<T>, limits: Limits): Promise<T | typeof TIMED_OUT> {
+function withinBodyTimeout<T>(reading: Promise<T>, limits: Limits, slow: SlowBody | undefined): Promise<T | typeof TIMED_OUT> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+    const clear = bodyTimer(limits, slow, () => resolve(TIMED_OUT));
     reading.then(
       (value) => {
-        clearTimeout(timer);
+        clear();
         resolve(value);
       },
       (err: unknown) => {
-        clearTimeout(timer);
+        clear();
         reject(err);
       },
     );
   });
 }
 
-async function readDeclared(request: Request, limits: Limits): Promise<BodyResult> {
+async function readDeclared(request: Request, limits: Limits, slow: SlowBody | undefined): Promise<BodyResult> {
   let bytes: Uint8Array | typeof TIMED_OUT;
   try {
     // After a timeout nobody waits for the reading; the connection's end settles it.
-    bytes = await withinBodyTimeout(bytesOf(request), limits);
+    bytes = await withinBodyTimeout(bytesOf(request), limits, slow);
   } catch (err) {
     return unreadable(err);
   }
@@ -142,14 +166,13 @@ function bytesOf(request: Request): Promise<Uint8Array> {
   return request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
 }
 
-async function readStream(body: ReadableStream<Uint8Array>, limits: Limits): Promise<BodyResult> {
+async function readStream(body: ReadableStream<Uint8Array>, limits: Limits, slow: SlowBody | undefined): Promise<BodyResult> {
   const reader = body.getReader();
   // One timer for the whole body (not one per chunk): most bodies arrive in a chunk or two.
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let clear!: () => void;
   const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), limits.bodyTimeoutMs);
+    clear = bodyTimer(limits, slow, () => resolve(TIMED_OUT));
   });
-  const clear = () => clearTimeout(timer);
   let received = 0;
   const chunks: Uint8Array[] = [];
   try {

@@ -3,7 +3,7 @@
  * over TLS as the API server calls): a review whose body would pass the budget waits, unread, until the
  * reviews before it are answered, its wait counted against its deadline; one that waits as long as its
  * review could run is answered 503; a body of unknown length holds the most a body may be while it is
- * read, then its size. The reviewer is the in-process one behind a gate, so the test decides when a
+ * read, then its size; a body still arriving after a second stops being counted until it is in. The reviewer is the in-process one behind a gate, so the test decides when a
  * review ends.
  */
 import { connect, constants } from 'node:http2';
@@ -14,6 +14,7 @@ import { startNodeServer, type RunningServer } from '../../src/adapters/node.js'
 import { makeTestPki, type TestPki } from '../node/tls.js';
 import { refresherState, labelPolicy } from '../reliability/helpers/label-policy.js';
 import { reviewOf } from './helpers.js';
+import { openRaw, statusOf } from '../reliability/raw-http.js';
 
 const KiB = 1024;
 const state = refresherState(labelPolicy('budget', 'budget', 1));
@@ -135,6 +136,29 @@ describe('the body budget on /mutate', () => {
     gate.open();
     expect(await reply).toBe(200);
     expect((await second).status).toBe(200);
+  });
+
+  it('stops counting a body still arriving after a second, so a client trickling large bodies holds no one up', { timeout: 30_000 }, async () => {
+    const gate = gatedReviewer();
+    gate.open();
+    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(700 * KiB) });
+    // Declares 600 KiB, sends 1 KiB of it, and waits.
+    const trickled = Buffer.from(reviewOfSize(600 * KiB, 'trickled'));
+    const conn = await openRaw(Number(new URL(url).port));
+    conn.socket.write(`POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${trickled.length}\r\nConnection: close\r\n\r\n`);
+    conn.socket.write(trickled.subarray(0, 1024));
+    await until('the trickled body counted', async () => (await metric('amender_request_body_bytes_held')) === trickled.length);
+    // 300 KiB more would pass the budget: this review waits, until the trickled body stops being counted.
+    const reply = await post(url, reviewOfSize(300 * KiB, 'prompt'));
+    expect(reply.status).toBe(200);
+    expect(gate.jobs).toHaveLength(1);
+    expect(await metric('amender_request_body_bytes_held')).toBe(0);
+    // The rest comes: the trickled review is answered, and held its size while it was reviewed.
+    conn.socket.write(trickled.subarray(1024));
+    await conn.closed;
+    expect(statusOf(conn.received())).toBe(200);
+    expect(gate.jobs).toHaveLength(2);
+    expect(await metric('amender_request_body_bytes_held')).toBe(0);
   });
 
   describe('over HTTP/2, as the API server calls', () => {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { replyText } from '../../admission/index.js';
-import { bodyBytesToHold, bodySize, readBoundedBody } from '../body.js';
 import type { BodyBudget } from '../body-budget.js';
+import { readBodyInBudget } from './body-in-budget.js';
 import type { Limits } from '../limits.js';
 import type { Logger } from '../../observe/index.js';
 import { clusterOfSet, logPolicyFailures } from '../policy-log.js';
@@ -82,39 +82,19 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     c.header('Accept-Encoding', 'identity'); // RFC 7694: what would be accepted
     return failure(415, 'unsupported', `Content-Encoding ${JSON.stringify(encoding)} is not accepted: send the review uncompressed`);
   }
-  const budget = deps.bodies;
-  let held = budget ? bodyBytesToHold(c.req.raw, deps.limits) : 0;
-  let waitedMs = 0;
-  if (held > 0 && !budget!.tryTake(held)) {
-    // The budget is full: wait, unread, as long as the review could have run.
-    const waitFor = limitsFor(c, deps, started, 0).reviewDeadlineMs;
-    const signal = clientSignalOf(c.req.raw);
-    if (!(await budget!.take(held, waitFor, signal))) {
-      if (signal.aborted) return failure(503, 'unavailable', 'the client went away while the review waited for room for its body');
-      return failure(503, 'unavailable', `the server already holds its budget of ${mebibytes(budget!.limitBytes)} MiB of request bodies (being read or reviewed); this review waited ${waitFor} ms for room`);
-    }
-    waitedMs = deps.clock() - started;
-  }
+  const signal = clientSignalOf(c.req.raw);
+  const read = await readBodyInBudget(c.req.raw, deps.limits, deps.bodies, { waitForMs: () => limitsFor(c, deps, started, 0).reviewDeadlineMs, signal, clock: deps.clock });
+  if ('refused' in read) return read.refused;
+  const { body, held, waitedMs } = read;
   try {
-    const body = await readBoundedBody(c.req.raw, deps.limits);
     if (!body.ok) {
       const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
       return failure(body.status, outcome, body.message);
     }
-    if (held > 0) {
-      // A body of unknown length held the most a body may be: keep what it is.
-      const size = bodySize(body.body);
-      if (size < held) budget!.give(held - size);
-      held = Math.min(held, size);
-    }
-    return await deps.reviewer({ body: body.body, setName, state: state(c), limits: limitsFor(c, deps, started, waitedMs), signal: clientSignalOf(c.req.raw) });
+    return await deps.reviewer({ body: body.body, setName, state: state(c), limits: limitsFor(c, deps, started, waitedMs), signal });
   } finally {
-    if (held > 0) budget!.give(held);
+    if (held > 0) deps.bodies!.give(held);
   }
-}
-
-function mebibytes(bytes: number): string {
-  return (bytes / 2 ** 20).toFixed(bytes % 2 ** 20 === 0 ? 0 : 1);
 }
 
 /**

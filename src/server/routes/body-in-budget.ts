@@ -1,0 +1,66 @@
+/**
+ * A review's body read within the server's body budget (body-budget.ts): its bytes are taken before it is
+ * read (its Content-Length; the most a body may be when it has none), waiting, unread, while they would
+ * pass the budget, at most `waitForMs`. A body that is read within the budget holds its size until the
+ * review is answered (`held`, given back by the caller).
+ *
+ * A body still arriving SLOW_BODY_MS after its reading began gives back the bytes it took and is counted
+ * again, by its size, only once it is in: the API server sends a review at once, and a client that trickles
+ * a large declared body would otherwise keep the budget taken up to the body timeout and hold every other
+ * review waiting, with a few connections.
+ */
+import { bodyBytesToHold, bodySize, readBoundedBody, type BodyResult } from '../body.js';
+import type { BodyBudget } from '../body-budget.js';
+import type { ClientSignal } from '../client-signal.js';
+import type { Limits } from '../limits.js';
+import { failure, type ReviewAnswer } from '../review.js';
+
+/** How long a body may take to arrive before it stops being counted while it does (see above). */
+export const SLOW_BODY_MS = 1000;
+
+export type BodyInBudget =
+  | { body: BodyResult; held: number; waitedMs: number }
+  | { refused: ReviewAnswer };
+
+export async function readBodyInBudget(
+  request: Request,
+  limits: Limits,
+  budget: BodyBudget | undefined,
+  options: { waitForMs: () => number; signal: ClientSignal; clock: () => number },
+): Promise<BodyInBudget> {
+  if (!budget) return { body: await readBoundedBody(request, limits), held: 0, waitedMs: 0 };
+  let held = bodyBytesToHold(request, limits);
+  let waitedMs = 0;
+  if (held > 0 && !budget.tryTake(held)) {
+    const from = options.clock();
+    const waitFor = options.waitForMs();
+    if (!(await budget.take(held, waitFor, options.signal))) {
+      if (options.signal.aborted) return { refused: failure(503, 'unavailable', 'the client went away while the review waited for room for its body') };
+      return { refused: failure(503, 'unavailable', `the server already holds its budget of ${mebibytes(budget.limitBytes)} MiB of request bodies (being read or reviewed); this review waited ${waitFor} ms for room`) };
+    }
+    waitedMs = options.clock() - from;
+  }
+  let slow = false;
+  const onSlow = () => {
+    slow = true;
+    budget.give(held);
+  };
+  const body = await readBoundedBody(request, limits, held > 0 ? { afterMs: SLOW_BODY_MS, then: onSlow } : undefined);
+  if (slow) {
+    held = body.ok ? bodySize(body.body) : 0;
+    budget.hold(held);
+  } else if (!body.ok) {
+    budget.give(held);
+    held = 0;
+  } else if (held > 0) {
+    // A body of unknown length held the most a body may be: it keeps what it is.
+    const size = bodySize(body.body);
+    if (size < held) budget.give(held - size);
+    held = Math.min(held, size);
+  }
+  return { body, held, waitedMs };
+}
+
+function mebibytes(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(bytes % 2 ** 20 === 0 ? 0 : 1);
+}
