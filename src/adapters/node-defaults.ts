@@ -25,11 +25,12 @@ export const DEFAULT_BODY_BUDGET_MB = 256;
 const MIN_BODY_BUDGET_MB = 16;
 
 /**
- * MiB of request bodies the Node server holds at once (AMENDER_BODY_BUDGET_MB) when not set: an eighth of
- * a memory limit (64 for the Knative manifest's 512 MiB), at most DEFAULT_BODY_BUDGET_MB. Each body held
- * costs about its size again while it crosses to a worker, and the workers' heaps may take three quarters
- * of the limit (pool/variables.ts): measured in a 512 MiB memory cgroup, 64 reviews of 6.1 MiB at once
- * peaked at 250–300 MiB with this default, where without it the kernel killed the process (README, "Isolation").
+ * MiB of request bodies the Node server holds at once (AMENDER_BODY_BUDGET_MB) when not set: a sixteenth
+ * of a memory limit (32 for the Knative manifest's 512 MiB), at most DEFAULT_BODY_BUDGET_MB. Each body held
+ * costs about its size again while it crosses to a worker and until it is collected, and the workers' heaps
+ * may take three quarters of the limit (pool/variables.ts). Measured in a 512 MiB memory cgroup
+ * (scripts/memory-burst.mjs), 64 reviews of 6.1 MiB at once peaked at 276–282 MiB with this default, where
+ * without a budget 16 killed the process (README, "Isolation"); an eighth left 256 MiB too little margin.
  */
 export function defaultBodyBudgetMb(memoryLimitBytes: number | undefined): number {
   if (memoryLimitBytes === undefined) return DEFAULT_BODY_BUDGET_MB;

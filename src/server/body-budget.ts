@@ -4,11 +4,11 @@
  * when they would pass the budget it waits, unread (the connection's flow control holds the rest of its
  * body with the client), first come first served, until earlier ones are answered.
  *
- *   const budget = new BodyBudget(64 * 2 ** 20);
+ *   const budget = new BodyBudget(32 * 2 ** 20);
  *   if (budget.tryTake(n) || (await budget.take(n, waitMs, signal))) { ...; budget.give(n); }
  *
  * Without it, a burst of large reviews (the API server allows objects of 3 MiB, and an UPDATE carries two)
- * is read whole at once, whatever the review workers can take: in a 512 MiB container, 64 reviews of 6 MiB
+ * is read whole at once, whatever the review workers can take: in a 512 MiB container, 16 reviews of 6 MiB
  * sent together had the kernel kill the process, and every review in it with the process (README,
  * "Isolation"). A body larger than the whole budget is still taken, alone, when nothing else is held.
  */
