@@ -8,17 +8,11 @@
  * then ordinary reviews one after another until `--seconds` have passed, and prints the long reviews'
  * answers, the first ordinary review's, and how many ordinary reviews were patched or denied.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { option, ROOT, startBuiltServer } from './built-server.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const option = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
 const LONG = option('long', 4);
 const WORKERS = option('workers', 2);
 const SECONDS = option('seconds', 9.5);
@@ -52,31 +46,10 @@ writeFileSync(join(dir, 'policies.yaml'), policies());
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
 const SLOW_POD = REVIEW.replace('"app": "checkout"', '"app": "slow"');
 
-const env = { ...process.env, PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_POLICY_SOURCES: `file://${dir}`, AMENDER_WORKERS: String(WORKERS), AMENDER_REFRESH_SECONDS: '0' };
-const server = spawn(process.execPath, [join(ROOT, 'dist/node/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-const lines = [];
-let buffered = '';
-server.stdout.setEncoding('utf8');
-server.stdout.on('data', (chunk) => {
-  buffered += chunk;
-  const parts = buffered.split('\n');
-  buffered = parts.pop();
-  for (const line of parts) {
-    try {
-      lines.push(JSON.parse(line));
-    } catch {
-      // not a log line
-    }
-  }
-});
+const server = await startBuiltServer({ AMENDER_POLICY_SOURCES: `file://${dir}`, AMENDER_WORKERS: String(WORKERS), AMENDER_REFRESH_SECONDS: '0' });
+const { lines, url } = server;
 
 try {
-  const started = performance.now();
-  while (!lines.some((l) => l.msg === 'policy sets loaded')) {
-    if (performance.now() - started > 60_000 || server.exitCode !== null) throw new Error('the server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const url = lines.find((l) => l.msg === 'listening')?.url;
   const post = async (body) => {
     const sent = performance.now();
     const reply = await fetch(new URL('/mutate', url), { method: 'POST', body, headers: { 'content-type': 'application/json' } });
@@ -97,6 +70,6 @@ try {
   const spare = lines.filter((l) => /spare/.test(l.msg)).map((l) => `${l.msg}${l.afterMs ? ` after ${l.afterMs} ms` : ''}`);
   console.log(`spare worker: ${spare.length > 0 ? spare.join('; ') : 'none'}`);
 } finally {
-  server.kill('SIGTERM');
+  server.child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }

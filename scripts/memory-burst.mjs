@@ -9,17 +9,11 @@
  * answered, the cgroup's peak memory, and whether the kernel killed the server. Extra environment
  * variables (AMENDER_BODY_BUDGET_MB, AMENDER_WORKER_HEAP_MB...) pass through to the server.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { option, ROOT, startBuiltServer } from './built-server.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const option = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
 const REVIEWS = option('reviews', 64);
 const LIMIT_MB = option('limit-mb', 512);
 const CONTAINERS = option('containers', 25_700);
@@ -79,31 +73,13 @@ const container = review.request.object.spec.containers[0];
 review.request.object.spec.containers = Array.from({ length: CONTAINERS }, (_, i) => ({ ...container, name: `c${i}` }));
 const body = JSON.stringify(review);
 
-const env = { ...process.env, PORT: '0', AMENDER_HOST: '127.0.0.1', AMENDER_POLICY_SOURCES: `file://${policies}`, AMENDER_WORKERS: String(WORKERS), AMENDER_REFRESH_SECONDS: '0' };
+const env = { AMENDER_POLICY_SOURCES: `file://${policies}`, AMENDER_WORKERS: String(WORKERS), AMENDER_REFRESH_SECONDS: '0' };
 // The shell joins the cgroup, then becomes the server: everything the server starts is in it.
-const server = spawn('/bin/sh', ['-c', `echo $$ > ${cgroup.dir}/cgroup.procs && exec "$0" "$1"`, process.execPath, join(ROOT, 'dist/node/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-const lines = [];
-let buffered = '';
-server.stdout.setEncoding('utf8');
-server.stdout.on('data', (chunk) => {
-  buffered += chunk;
-  const parts = buffered.split('\n');
-  buffered = parts.pop();
-  for (const line of parts) {
-    try {
-      lines.push(JSON.parse(line));
-    } catch {
-      // not a log line
-    }
-  }
-});
-
+const joinCgroup = (main) => ['/bin/sh', ['-c', `echo $$ > ${cgroup.dir}/cgroup.procs && exec "$0" "$1"`, process.execPath, main]];
+let server;
 try {
-  const started = performance.now();
-  while (!lines.some((l) => l.msg === 'policy sets loaded')) {
-    if (performance.now() - started > 60_000 || server.exitCode !== null) throw new Error('the server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  server = await startBuiltServer(env, joinCgroup);
+  const { lines } = server;
   const listening = lines.find((l) => l.msg === 'listening');
   const pool = lines.find((l) => l.msg === 'review workers');
   console.log(`${REVIEWS} reviews of ${(body.length / 2 ** 20).toFixed(1)} MiB at once, memory limit ${LIMIT_MB} MiB; worker heap ${pool?.heapMb} MB, body budget ${listening.bodyBudgetMb ?? '(none)'} MiB`);
@@ -138,11 +114,14 @@ try {
   // Both cgroup versions count the processes the kernel killed for memory as `oom_kill N`.
   const kills = Number(/oom_kill (\d+)/.exec(readFileSync(cgroup.events, 'utf8'))?.[1] ?? NaN);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const state = server.exitCode === null && server.signalCode === null ? 'still running' : `ended (${server.signalCode ?? server.exitCode})`;
+  const state = server.child.exitCode === null && server.child.signalCode === null ? 'still running' : `ended (${server.child.signalCode ?? server.child.exitCode})`;
   console.log(`peak memory ${Math.round(peak / 2 ** 20)} MiB; killed by the kernel for memory: ${Number.isNaN(kills) ? 'unknown' : kills}; server ${state}`);
 } finally {
-  server.kill();
-  await new Promise((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve() : server.once('exit', resolve)));
+  const child = server?.child;
+  if (child) {
+    child.kill();
+    await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve)));
+  }
   rmSync(policies, { recursive: true, force: true });
   try {
     rmdirSync(cgroup.dir);
