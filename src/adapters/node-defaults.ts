@@ -36,3 +36,13 @@ export function defaultBodyBudgetMb(memoryLimitBytes: number | undefined): numbe
   if (memoryLimitBytes === undefined) return DEFAULT_BODY_BUDGET_MB;
   return Math.min(DEFAULT_BODY_BUDGET_MB, Math.max(MIN_BODY_BUDGET_MB, Math.floor(memoryLimitBytes / 2 ** 20 / 16)));
 }
+
+/**
+ * How long a connection may see nothing received or sent before it is closed (startNodeServer's
+ * idleTimeoutMs): AMENDER_REQUEST_TIMEOUT_MS, but never less than a review may take to be answered (its
+ * deadline, plus a margin for the review worker's grace period, 1 s by default), so that a connection
+ * waiting for its answer is never taken for an idle one.
+ */
+export function idleTimeoutMs(requestTimeoutMs: number, reviewDeadlineMs: number): number {
+  return Math.max(requestTimeoutMs, reviewDeadlineMs + 5000);
+}

@@ -18,7 +18,7 @@ import { exampleHint } from './node-hint.js';
 import { refusedConnectionsLog } from './node-refused-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
-import { defaultBodyBudgetMb } from './node-defaults.js';
+import { defaultBodyBudgetMb, idleTimeoutMs } from './node-defaults.js';
 import { memoryLimitBytes } from './pool/index.js';
 import { certificateExpiryReader, createTlsReloader, registerTlsMetrics, type TlsReloader } from './node-tls-reload.js';
 import { bufferedStdout } from './node-log.js';
@@ -117,6 +117,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     host: config.host,
     tls,
     requestTimeoutMs: config.requestTimeoutMs,
+    idleTimeoutMs: idleTimeoutMs(config.requestTimeoutMs, config.limits.reviewDeadlineMs),
     headersTimeoutMs: config.headersTimeoutMs,
     maxConnections: config.maxConnections,
     shutdownTimeoutMs: config.shutdownTimeoutMs,

@@ -52,6 +52,12 @@ export interface NodeServerOptions {
    * handshake, and an HTTP/2 connection's first request. At most `requestTimeoutMs`.
    */
   headersTimeoutMs?: number;
+  /**
+   * A connection on which nothing is received or sent for this long is closed (default `requestTimeoutMs`):
+   * a client that stopped reading an answer too large for the socket's buffers would otherwise hold the
+   * connection, and the answer in memory, for as long as it likes. Keep it above the longest a review runs.
+   */
+  idleTimeoutMs?: number;
   /** Connections held at once; a connection over the cap is closed as soon as it is accepted. */
   maxConnections?: number;
   /** How long `close()` waits for requests in flight before cutting connections. */
@@ -158,7 +164,6 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       limitFirstStream(session, headersTimeoutMs);
     });
     secure.on('stream', (stream) => limitStream(stream, requestTimeoutMs, h2.NGHTTP2_CANCEL));
-    secure.setTimeout(requestTimeoutMs);
     server = secure;
   } else {
     server = createHttpServer(
@@ -166,6 +171,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       handle,
     );
   }
+  // With no listener for 'timeout', the server destroys the idle socket.
+  server.setTimeout(options.idleTimeoutMs ?? requestTimeoutMs);
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   server.on('drop', () => options.onConnectionDropped?.());
   server.on('connection', (socket: Socket) => {

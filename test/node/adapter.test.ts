@@ -4,6 +4,7 @@ import { startNodeServer, type RunningServer } from '../../src/adapters/node.js'
 import { h1Request, h2Request } from './clients.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { headerOf, openRaw, rawExchange, statusOf } from '../reliability/raw-http.js';
+import { waitFor } from './bundle.js';
 
 let pki: TestPki;
 beforeAll(() => {
@@ -139,6 +140,29 @@ describe('startNodeServer request bodies', () => {
       expect(JSON.parse(declared.body)).toEqual(expected(body));
       const undeclared = await h2Request(origin, '/x', pki.ca, { body });
       expect(JSON.parse(undeclared.body)).toEqual(expected(body));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('startNodeServer and a client that stops reading', () => {
+  it('closes a connection whose client stopped reading a large answer, and serves the others', { timeout: 30_000 }, async () => {
+    // Larger than the sockets' buffers on both sides: the server's write cannot finish while nobody reads.
+    const large = 'x'.repeat(32 * 1024 * 1024);
+    const server = await startNodeServer({ fetch: async (req) => new Response(new URL(req.url).pathname === '/large' ? large : 'small'), port: 0, host: '127.0.0.1', requestTimeoutMs: 2000, idleTimeoutMs: 1000 });
+    try {
+      const stalled = await openRaw(server.port);
+      stalled.socket.pause();
+      stalled.socket.write('GET /large HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await waitFor('the stalled request in flight', () => server.inFlight() === 1);
+      // The server gives up on it: the request is no longer in flight, though the client read nothing.
+      await waitFor('the stalled connection closed by the server', () => server.inFlight() === 0, 15_000);
+      // Reading again, the client finds the connection ended before the whole answer.
+      stalled.socket.resume();
+      await stalled.closed;
+      expect(stalled.received().length).toBeLessThan(large.length);
+      expect((await h1Request(`${server.url}/small`, { method: 'GET' })).body).toBe('small');
     } finally {
       await server.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_PORT, readNodeConfig } from '../../src/adapters/node-config.js';
-import { defaultBodyBudgetMb } from '../../src/adapters/node-defaults.js';
+import { defaultBodyBudgetMb, idleTimeoutMs } from '../../src/adapters/node-defaults.js';
 import { readServerlessConfig, ServerlessConfigError } from '../../src/adapters/serverless-config.js';
 
 const HASH = `sha256:${'ab'.repeat(32)}`;
@@ -84,6 +84,11 @@ describe('readNodeConfig', () => {
     expect(defaultBodyBudgetMb(512 * MiB)).toBe(32);
     expect(defaultBodyBudgetMb(128 * MiB)).toBe(16);
     expect(defaultBodyBudgetMb(64 * 2 ** 30)).toBe(256);
+  });
+
+  it('never takes a connection waiting for its answer for an idle one', () => {
+    expect(idleTimeoutMs(30_000, 8000)).toBe(30_000);
+    expect(idleTimeoutMs(5000, 8000)).toBe(13_000);
   });
 
   it('reads a YAML config file, and a variable wins over it', () => {
