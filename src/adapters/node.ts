@@ -101,6 +101,14 @@ function badRequestResponse(message: string, http1: boolean): Response {
 }
 
 /**
+ * Streams one HTTP/2 connection may have open at once (Node's own default has no bound): Go's HTTP/2
+ * server default, which the API server's client, written in Go, opens another connection beyond. Each
+ * stream whose body waits unread (the body budget) keeps up to a flow-control window (64 KiB) of it in
+ * the server's memory, so one connection could otherwise hold any amount.
+ */
+const MAX_CONCURRENT_STREAMS = 250;
+
+/**
  * node:http2, loaded on demand. `require`, not `import()`: the built server is a script compiled by
  * vm.Script, where `import()` has no loader.
  */
@@ -146,7 +154,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     // Loaded only for TLS: node:http2 brings tls and crypto, tens of milliseconds of a cold start.
     const { constants: h2, createSecureServer } = loadHttp2();
     const secure = createSecureServer(
-      { cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, handshakeTimeout: headersTimeoutMs },
+      { cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, handshakeTimeout: headersTimeoutMs, settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } },
       handle,
     );
     // HTTP/1.1 over TLS goes through Node's HTTP/1.1 server code, which reads these from the server.

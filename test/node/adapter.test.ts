@@ -1,4 +1,5 @@
 import { connect as tcpConnect } from 'node:net';
+import { connect as http2Connect } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeServer, type RunningServer } from '../../src/adapters/node.js';
 import { h1Request, h2Request } from './clients.js';
@@ -141,6 +142,23 @@ describe('startNodeServer request bodies', () => {
       const undeclared = await h2Request(origin, '/x', pki.ca, { body });
       expect(JSON.parse(undeclared.body)).toEqual(expected(body));
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('startNodeServer over HTTP/2', () => {
+  it('bounds the streams one connection may have open at once', async () => {
+    const server = await startNodeServer({ fetch: async () => new Response('ok'), port: 0, host: '127.0.0.1', tls: { cert: pki.cert, key: pki.key } });
+    const session = http2Connect(`https://localhost:${server.port}`, { ca: pki.ca });
+    try {
+      await new Promise((resolve, reject) => {
+        session.once('remoteSettings', resolve);
+        session.once('error', reject);
+      });
+      expect(session.remoteSettings.maxConcurrentStreams).toBe(250);
+    } finally {
+      session.close();
       await server.close();
     }
   });
