@@ -53,10 +53,12 @@ export async function readBodyInBudget(
     budget.give(held);
     held = 0;
   } else if (held > 0) {
-    // A body of unknown length held the most a body may be: it keeps what it is.
+    // A body of unknown length held the most a body may be: it keeps what it is (and a platform that let
+    // a body pass its Content-Length, what it is too).
     const size = bodySize(body.body);
     if (size < held) budget.give(held - size);
-    held = Math.min(held, size);
+    else budget.hold(size - held);
+    held = size;
   }
   return { body, held, waitedMs };
 }
