@@ -47,8 +47,8 @@ export interface AppOptions {
    */
   draining?: () => boolean;
   /**
-   * Bytes of request bodies held at once (body-budget.ts): the Node server's, which serves many reviews
-   * at once in one process; Lambda and Workers take one body per invocation or are bounded by the platform.
+   * Bytes of request bodies held at once (body-budget.ts): the Node server's and each Workers isolate's,
+   * which serve many reviews at once in one memory; a Lambda environment takes one request at a time.
    */
   bodyBudget?: BodyBudget;
 }

@@ -20,7 +20,7 @@ export interface MutateDeps {
   /** Evaluates the review once its body is read (in-process, or a worker pool on Node). */
   reviewer: Reviewer;
   logger: Logger;
-  /** Bytes of request bodies held at once (the Node server's); without it, no bound beyond each body's. */
+  /** Bytes of request bodies held at once (the Node server's, a Workers isolate's); without it, no bound beyond each body's. */
   bodies?: BodyBudget;
 }
 
@@ -86,11 +86,12 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
   const read = await readBodyInBudget(c.req.raw, deps.limits, deps.bodies, { waitForMs: () => limitsFor(c, deps, started, 0).reviewDeadlineMs, signal, clock: deps.clock });
   if ('refused' in read) return read.refused;
   const { body, held, waitedMs } = read;
+  if (!body.ok) {
+    // Nothing is held for a body not read.
+    const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
+    return failure(body.status, outcome, body.message);
+  }
   try {
-    if (!body.ok) {
-      const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
-      return failure(body.status, outcome, body.message);
-    }
     return await deps.reviewer({ body: body.body, setName, state: state(c), limits: limitsFor(c, deps, started, waitedMs), signal });
   } finally {
     if (held > 0) deps.bodies!.give(held);
