@@ -23,11 +23,24 @@ function memoryCgroupUsable(): boolean {
   }
   try {
     writeFileSync(join(probe, isV2 ? 'memory.max' : 'memory.limit_in_bytes'), String(512 * 2 ** 20));
-    return true;
+    // As the script does: a process joins the cgroup, then runs.
+    return spawnSync('/bin/sh', ['-c', `echo $$ > ${probe}/cgroup.procs && true`]).status === 0;
   } catch {
     return false;
   } finally {
-    rmdirSync(probe);
+    removeCgroup(probe);
+  }
+}
+
+/** Removes an emptied cgroup; the kernel may take a moment to let go of a process that has just ended. */
+function removeCgroup(dir: string): void {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch {
+      spawnSync('sleep', ['0.02']);
+    }
   }
 }
 
