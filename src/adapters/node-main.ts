@@ -89,9 +89,11 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
   const sets = createSets(config, logger);
 
-  const pool = await createReviewPool(process.env, mainUrl, logger, fail);
+  // A container's memory limit sizes the workers' heaps and the body budget.
+  const memoryLimit = memoryLimitBytes();
+  const pool = await createReviewPool(process.env, mainUrl, logger, fail, memoryLimit);
   let stopping = false;
-  const bodyBudgetMb = config.bodyBudgetMb ?? defaultBodyBudgetMb(memoryLimitBytes());
+  const bodyBudgetMb = config.bodyBudgetMb ?? defaultBodyBudgetMb(memoryLimit);
   const amender = createApp({
     bodyBudget: new BodyBudget(bodyBudgetMb * 2 ** 20),
     policies: sets.default.provider,

@@ -3,15 +3,15 @@
  * (reviews evaluated on the main thread, as Lambda and Workers do).
  */
 import type { Logger } from '../server/index.js';
-import { memoryLimitBytes, readPoolSettings, ReviewPool, workerEntryBeside } from './pool/index.js';
+import { readPoolSettings, ReviewPool, workerEntryBeside } from './pool/index.js';
 
 export async function createReviewPool(
   env: Readonly<Record<string, string | undefined>>,
   mainUrl: string,
   logger: Logger,
   fail: (message: string) => never,
+  memoryLimit: number | undefined,
 ): Promise<ReviewPool | undefined> {
-  const memoryLimit = memoryLimitBytes();
   const { settings, problems, warnings } = readPoolSettings(env, undefined, memoryLimit);
   if (problems.length > 0) fail(`invalid configuration:\n  ${problems.join('\n  ')}`);
   if (settings.workers === 0) return undefined;

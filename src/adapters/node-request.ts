@@ -14,7 +14,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
-import { LightClientSignal, type ClientSignalRequest, type HeldBodyRequest } from '../server/index.js';
+import { contentLength, LightClientSignal, type ClientSignalRequest, type HeldBodyRequest } from '../server/index.js';
 import { blobOf, delegateToNode, formDataOf, LightHeaders, nodeClass, normalizeMethod, ownArrayBuffer, REQUEST_MEMBERS_OF_NODE, unusable } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
@@ -81,10 +81,9 @@ const MAX_PREALLOCATED_BYTES = 64 * 2 ** 20;
 
 /** The request's Content-Length, when it has a valid one within MAX_PREALLOCATED_BYTES. */
 function declaredLength(incoming: IncomingRequest): number | undefined {
-  const value = incoming.headers['content-length'];
-  if (typeof value !== 'string' || !/^\s*\d+\s*$/.test(value)) return undefined;
-  const length = Number(value);
-  return length <= MAX_PREALLOCATED_BYTES ? length : undefined;
+  const length = contentLength(incoming.headers['content-length']);
+  // NaN (malformed) fails the comparison.
+  return length !== undefined && length <= MAX_PREALLOCATED_BYTES ? length : undefined;
 }
 
 async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {

@@ -11,6 +11,12 @@ const TIMED_OUT = Symbol('timed out');
 /** A Content-Length value (optional whitespace around it is the HTTP layer's to strip, and allowed). */
 const DECIMAL = /^\s*\d+\s*$/;
 
+/** A Content-Length header's value as a number: undefined when there is none, NaN when it is not one. */
+export function contentLength(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  return DECIMAL.test(value) ? Number(value) : NaN;
+}
+
 /**
  * Reads a request body without ever holding more than `maxBodyBytes` of it: a declared
  * Content-Length over the limit is refused before reading, and a streamed body is cancelled as soon as it
@@ -26,15 +32,16 @@ const DECIMAL = /^\s*\d+\s*$/;
  * (TextBodyRequest) is taken as that text. What the reviewer gets is review-body.ts's.
  */
 export async function readBoundedBody(request: Request, limits: Limits, slow?: SlowBody): Promise<BodyResult> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null) {
-    if (!DECIMAL.test(declared)) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(declared)}` };
-    if (Number(declared) > limits.maxBodyBytes) return tooLarge(limits);
+  const header = request.headers.get('content-length');
+  const declared = contentLength(header);
+  if (declared !== undefined) {
+    if (Number.isNaN(declared)) return { ok: false, status: 400, message: `invalid Content-Length header ${JSON.stringify(header)}` };
+    if (declared > limits.maxBodyBytes) return tooLarge(limits);
   }
   const text = (request as Partial<TextBodyRequest>).takeBodyText?.();
   if (text !== undefined) return withinLimit(text, limits);
-  if (declared !== null) {
-    const held = await heldBody(request, Number(declared));
+  if (declared !== undefined) {
+    const held = await heldBody(request, declared);
     return held === undefined ? readDeclared(request, limits, slow) : wholeBody(held, limits);
   }
   if (request.body === null) return { ok: true, body: new Uint8Array(0) };
@@ -56,11 +63,10 @@ export interface SlowBody {
  * that readBoundedBody refuses before reading anything (malformed, or over the limit).
  */
 export function bodyBytesToHold(request: Request, limits: Limits): number {
-  const declared = request.headers.get('content-length');
-  if (declared === null) return limits.maxBodyBytes;
-  if (!DECIMAL.test(declared)) return 0;
-  const length = Number(declared);
-  return length > limits.maxBodyBytes ? 0 : length;
+  const declared = contentLength(request.headers.get('content-length'));
+  if (declared === undefined) return limits.maxBodyBytes;
+  // NaN (malformed) fails the comparison: nothing to hold.
+  return declared <= limits.maxBodyBytes ? declared : 0;
 }
 
 /** The length of a body read (in UTF-16 units for a body held as text: what its string takes, near enough). */
