@@ -60,6 +60,8 @@ async function answer(fetch: FetchHandler, options: ListenerOptions, incoming: I
   const request = new NodeRequest(incoming, url);
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) request.abort(new DOMException('the client closed the connection before the answer was sent', 'AbortError'));
+    // Written whole (handed to the connection) or never to be: either way the answer no longer waits in memory.
+    request.answerDone();
   });
   try {
     return await fetch(request as unknown as Request);

@@ -7,14 +7,15 @@
  * What the app and Hono read is here: url, method, headers, the body (read from the connection on
  * demand, as bytes or as a stream), bodyUsed and signal, which aborts when the client goes away before
  * its answer is sent; the review route reads `clientSignal` instead, which does the same without an
- * AbortController (src/server/client-signal.ts), and takes a body that came with the head at once
- * (takeBodyBytes). A member nothing here reads (`cache`, `mode`...) is answered by Node's own Request
- * with the same URL, method and headers, made on first use.
+ * AbortController (src/server/client-signal.ts), takes a body that came with the head at once
+ * (takeBodyBytes), and learns when its answer is done (whenAnswerDone, src/server/answer-done.ts). A
+ * member nothing here reads (`cache`, `mode`...) is answered by Node's own Request with the same URL,
+ * method and headers, made on first use.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
-import { contentLength, LightClientSignal, type ClientSignalRequest, type HeldBodyRequest } from '../server/index.js';
+import { contentLength, LightClientSignal, type AnswerDoneRequest, type ClientSignalRequest, type HeldBodyRequest } from '../server/index.js';
 import { blobOf, delegateToNode, formDataOf, LightHeaders, nodeClass, normalizeMethod, ownArrayBuffer, REQUEST_MEMBERS_OF_NODE, unusable } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
@@ -93,7 +94,7 @@ async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Arra
   return Buffer.concat(chunks);
 }
 
-export class NodeRequest implements ClientSignalRequest, HeldBodyRequest {
+export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, AnswerDoneRequest {
   readonly url: string;
   readonly method: string;
   #incoming: IncomingRequest;
@@ -102,6 +103,9 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest {
   #clientSignal: LightClientSignal | undefined;
   #abortReason: unknown;
   #aborted = false;
+  /** The answer is done (written, or the connection gone), and who waits for that. */
+  #answerDone = false;
+  #answerDoneListener: (() => void) | undefined;
   #stream: ReadableStream<Uint8Array> | undefined;
   #read = false;
   #node: Request | undefined;
@@ -141,6 +145,21 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest {
     this.#abortReason = reason;
     this.#controller?.abort(reason);
     this.#clientSignal?.abort();
+  }
+
+  /** Runs `listener` once the answer is done (`answerDone`), at once if it is; one listener per request (the review route's). */
+  whenAnswerDone(listener: () => void): void {
+    if (this.#answerDone) listener();
+    else this.#answerDoneListener = listener;
+  }
+
+  /** The listener calls this when the response closes: its answer written whole, or its connection gone. */
+  answerDone(): void {
+    if (this.#answerDone) return;
+    this.#answerDone = true;
+    const listener = this.#answerDoneListener;
+    this.#answerDoneListener = undefined;
+    listener?.();
   }
 
   #hasBody(): boolean {

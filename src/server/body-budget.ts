@@ -1,8 +1,10 @@
 /**
  * How many bytes of request bodies a server holds at once: bodies being read, waiting for a review worker
- * or under review. A request takes its body's bytes before reading it and gives them back once answered;
- * when they would pass the budget it waits, unread (the connection's flow control holds the rest of its
- * body with the client), first come first served, until earlier ones are answered.
+ * or under review, and where the adapter can tell when a reply is written, replies being written. A
+ * request takes its body's bytes before reading it and gives them back once its reply is out (or at once
+ * when answered, where the adapter cannot tell); when they would pass the budget it waits, unread (the
+ * connection's flow control holds the rest of its body with the client), first come first served, until
+ * earlier ones are done.
  *
  *   const budget = new BodyBudget(32 * 2 ** 20);
  *   if (budget.tryTake(n) || (await budget.take(n, waitMs, signal))) { ...; budget.give(n); }
@@ -115,7 +117,7 @@ export class BodyBudget {
 
 /** amender_request_body_bytes_held, amender_request_body_budget_bytes, amender_requests_waiting_for_body_budget, amender_requests_refused_body_budget_total. */
 export function registerBodyBudgetMetrics(registry: Registry, budget: BodyBudget): void {
-  registry.register(new CallbackGauge('amender_request_body_bytes_held', 'Bytes of request bodies held (being read, waiting for a review or under review).', () => [[{}, budget.heldBytes]]));
+  registry.register(new CallbackGauge('amender_request_body_bytes_held', 'Bytes of request bodies held (being read, waiting for a review or under review) and of replies being written.', () => [[{}, budget.heldBytes]]));
   registry.register(new CallbackGauge('amender_request_body_budget_bytes', 'The most bytes of request bodies held at once (AMENDER_BODY_BUDGET_MB).', () => [[{}, budget.limitBytes]]));
   registry.register(new CallbackGauge('amender_requests_waiting_for_body_budget', 'Requests waiting, unread, for room in the body budget.', () => [[{}, budget.waiting]]));
   registry.register(new CallbackCounter('amender_requests_refused_body_budget_total', 'Requests answered 503 because they waited for room in the body budget as long as their review could have run.', () => [[{}, budget.refused]]));

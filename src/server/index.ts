@@ -9,6 +9,7 @@ export { clusterOfSet } from './policy-log.js';
 export { bodySize, contentLength, type HeldBodyRequest, type TextBodyRequest } from './body.js';
 export { BodyBudget } from './body-budget.js';
 export { LightClientSignal, type ClientSignal, type ClientSignalRequest } from './client-signal.js';
+export { answerDoneOf, type AnswerDoneRequest } from './answer-done.js';
 export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, failure, reviewGuard, type ReviewAnswer, type ReviewBody, type ReviewOptions, type ReviewOutcome } from './review.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from '../policyset/index.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';

@@ -161,6 +161,74 @@ describe('the body budget on /mutate', () => {
     expect(await metric('amender_request_body_bytes_held')).toBe(0);
   });
 
+  /** The in-process review's reply, with a warning of `size` bytes: a reply larger than loopback's socket buffers take. */
+  function bigReplyReviewer(size: number) {
+    return async (job: ReviewJob) => {
+      const answer = await inProcessReviewer(job);
+      const text = JSON.stringify(answer.body).replace('"allowed":true', `"warnings":["${'w'.repeat(size)}"],"allowed":true`);
+      return { ...answer, bodyText: text };
+    };
+  }
+
+  /** Sends a review on a raw connection and stops reading it: the server's answer waits in its buffers. */
+  async function postUnread(url: string, body: string) {
+    const conn = await openRaw(Number(new URL(url).port));
+    conn.socket.write(`POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    conn.socket.pause();
+    return conn;
+  }
+
+  /** True once `received` holds a whole HTTP/1.1 reply with a Content-Length. */
+  function wholeReplyIn(received: string): boolean {
+    const headEnd = received.indexOf('\r\n\r\n');
+    if (headEnd < 0) return false;
+    const length = /content-length: (\d+)/i.exec(received.slice(0, headEnd));
+    return length !== null && received.length - headEnd - 4 >= Number(length[1]);
+  }
+
+  it("holds a reply's bytes until the client has taken it, and reviews behind wait for that", { timeout: 30_000 }, async () => {
+    const MiB = 1024 * KiB;
+    const { url, metric } = await serve({ reviewer: bigReplyReviewer(16 * MiB), bodyBudget: new BodyBudget(MiB) });
+    const unread = await postUnread(url, reviewOfSize(10 * KiB, 'unread'));
+    await until('the reply counted', async () => (await metric('amender_request_body_bytes_held')) > 16 * MiB);
+    // Its body's bytes became its reply's; the next review waits for room, unread.
+    const next = post(url, reviewOfSize(10 * KiB, 'next'));
+    await until('the next review waiting', async () => (await metric('amender_requests_waiting_for_body_budget')) === 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await metric('amender_requests_waiting_for_body_budget')).toBe(1);
+    // The client reads its reply: the room is given back, the next review is answered.
+    unread.socket.resume();
+    await until('the whole reply read', () => wholeReplyIn(unread.received()));
+    expect(statusOf(unread.received())).toBe(200);
+    const nextReply = await next;
+    expect(nextReply.status).toBe(200);
+    await nextReply.text();
+    await until('nothing held', async () => (await metric('amender_request_body_bytes_held')) === 0);
+  });
+
+  it('gives back the bytes of a reply whose client left without reading it, and of a review whose client left before its answer', { timeout: 30_000 }, async () => {
+    const MiB = 1024 * KiB;
+    const gate = gatedReviewer();
+    const big = bigReplyReviewer(16 * MiB);
+    const reviewer = async (job: ReviewJob) => {
+      await gate.reviewer(job);
+      return big(job);
+    };
+    const { url, metric } = await serve({ reviewer, bodyBudget: new BodyBudget(MiB) });
+    const left = await postUnread(url, reviewOfSize(10 * KiB, 'left-early'));
+    await until('the first under review', () => gate.jobs.length === 1);
+    left.socket.destroy();
+    gate.open();
+    await until('nothing held once the first is answered', async () => gate.jobs.length === 1 && (await metric('amender_request_body_bytes_held')) === 0);
+    const unread = await postUnread(url, reviewOfSize(10 * KiB, 'unread'));
+    await until('the reply counted', async () => (await metric('amender_request_body_bytes_held')) > 16 * MiB);
+    unread.socket.destroy();
+    await until('nothing held once its client left', async () => (await metric('amender_request_body_bytes_held')) === 0);
+    const after = await post(url, reviewOfSize(10 * KiB, 'after'));
+    expect(after.status).toBe(200);
+    await after.text();
+  });
+
   describe('over HTTP/2, as the API server calls', () => {
     let pki: TestPki;
     beforeAll(() => {
@@ -197,6 +265,31 @@ describe('the body budget on /mutate', () => {
           expect(reply.status).toBe(200);
           expect(JSON.parse(reply.body).response).toMatchObject({ uid: `h2-${i}`, allowed: true });
         }
+      } finally {
+        session.close();
+      }
+    });
+
+    it("holds a stream's reply until the client has read it", { timeout: 30_000 }, async () => {
+      const MiB = 1024 * KiB;
+      const { url, metric } = await serve({ reviewer: bigReplyReviewer(4 * MiB), bodyBudget: new BodyBudget(MiB) }, { cert: pki.cert, key: pki.key });
+      const session = connect(`https://localhost:${new URL(url).port}`, { ca: pki.ca });
+      try {
+        const body = reviewOfSize(10 * KiB, 'h2-unread');
+        const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: '/mutate', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+        stream.end(body);
+        // Not read: the stream's flow-control window keeps all but 64 KiB of the reply with the server.
+        stream.pause();
+        await until('the reply counted', async () => (await metric('amender_request_body_bytes_held')) > 4 * MiB);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(await metric('amender_request_body_bytes_held')).toBeGreaterThan(4 * MiB);
+        let length = 0;
+        stream.on('data', (chunk: Buffer) => (length += chunk.length));
+        const ended = new Promise((resolve) => stream.on('end', resolve));
+        stream.resume();
+        await ended;
+        expect(length).toBeGreaterThan(4 * MiB);
+        await until('nothing held', async () => (await metric('amender_request_body_bytes_held')) === 0);
       } finally {
         session.close();
       }

@@ -8,9 +8,13 @@
  * again, by its size, only once it is in: the API server sends a review at once, and a client that trickles
  * a large declared body would otherwise keep the budget taken up to the body timeout and hold every other
  * review waiting, with a few connections.
+ *
+ * Once answered, a review's body is no longer needed but its reply is, until written: holdForAnswer turns
+ * the body's bytes into the reply's, given back when the adapter tells the answer is done (answer-done.ts).
  */
 import { bodyBytesToHold, bodySize, readBoundedBody, type BodyResult } from '../body.js';
 import type { BodyBudget } from '../body-budget.js';
+import { answerDoneOf } from '../answer-done.js';
 import type { ClientSignal } from '../client-signal.js';
 import type { Limits } from '../limits.js';
 import { failure, type ReviewAnswer } from '../review.js';
@@ -61,6 +65,23 @@ export async function readBodyInBudget(
     held = size;
   }
   return { body, held, waitedMs };
+}
+
+/**
+ * The `held` bytes of an answered review's body become its reply's `replyBytes` (the text's length: a
+ * reply is JSON, mostly base64), kept until the answer is written or its connection gone. Where the
+ * adapter cannot tell when that is (Workers: the runtime writes the reply), everything is given back now.
+ */
+export function holdForAnswer(request: Request, budget: BodyBudget, held: number, replyBytes: number): void {
+  const told = answerDoneOf(request);
+  if (replyBytes === 0 || told === undefined) {
+    budget.give(held);
+    return;
+  }
+  // Adjusted in one step: given back first, a waiting review could take room the reply still needs.
+  if (replyBytes < held) budget.give(held - replyBytes);
+  else if (replyBytes > held) budget.hold(replyBytes - held);
+  told.whenAnswerDone(() => budget.give(replyBytes));
 }
 
 function mebibytes(bytes: number): string {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { replyText } from '../../admission/index.js';
 import type { BodyBudget } from '../body-budget.js';
-import { readBodyInBudget } from './body-in-budget.js';
+import { holdForAnswer, readBodyInBudget } from './body-in-budget.js';
 import type { Limits } from '../limits.js';
 import type { Logger } from '../../observe/index.js';
 import { clusterOfSet, logPolicyFailures } from '../policy-log.js';
@@ -58,43 +58,55 @@ function isIdentityEncoding(value: string | undefined): boolean {
 export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName = 'default') {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const started = deps.clock();
-    const answer = await answerRequest(c, deps, state, setName, started);
-    const cluster = clusterOfSet(setName);
-    deps.metrics.countReview(answer.outcome, cluster, (deps.clock() - started) / 1000);
-    if (answer.status === 200 && answer.outcomes) {
-      const policySet = cluster ?? 'default';
-      deps.metrics.policies.record(policySet, answer.outcomes);
-      logPolicyFailures(deps.logger, policySet, answer);
+    const { answer, held } = await answerRequest(c, deps, state, setName, started);
+    let reply = '';
+    try {
+      const cluster = clusterOfSet(setName);
+      deps.metrics.countReview(answer.outcome, cluster, (deps.clock() - started) / 1000);
+      if (answer.status === 200 && answer.outcomes) {
+        const policySet = cluster ?? 'default';
+        deps.metrics.policies.record(policySet, answer.outcomes);
+        logPolicyFailures(deps.logger, policySet, answer);
+      }
+      c.set('review', answer);
+      if (answer.status !== 200) return c.json(answer.body, answer.status);
+      reply = answer.bodyText ?? replyText(answer.body);
+      return new Response(reply, JSON_REPLY_INIT);
+    } finally {
+      // An error answer is a short status: only a review's reply is counted while it is written.
+      if (held > 0) holdForAnswer(c.req.raw, deps.bodies!, held, reply.length);
     }
-    c.set('review', answer);
-    if (answer.status === 200) return new Response(answer.bodyText ?? replyText(answer.body), JSON_REPLY_INIT);
-    return c.json(answer.body, answer.status);
   };
 }
 
-async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName: string, started: number): Promise<ReviewAnswer> {
+/**
+ * The review's answer, and the bytes its body holds in the body budget: the caller passes them on to
+ * the answer (holdForAnswer).
+ */
+async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName: string, started: number): Promise<{ answer: ReviewAnswer; held: number }> {
   const contentType = c.req.header('content-type');
   if (!isJsonContentType(contentType)) {
-    return failure(415, 'unsupported', `expected Content-Type application/json, got ${JSON.stringify(contentType)}`);
+    return { answer: failure(415, 'unsupported', `expected Content-Type application/json, got ${JSON.stringify(contentType)}`), held: 0 };
   }
   const encoding = c.req.header('content-encoding');
   if (!isIdentityEncoding(encoding)) {
     c.header('Accept-Encoding', 'identity'); // RFC 7694: what would be accepted
-    return failure(415, 'unsupported', `Content-Encoding ${JSON.stringify(encoding)} is not accepted: send the review uncompressed`);
+    return { answer: failure(415, 'unsupported', `Content-Encoding ${JSON.stringify(encoding)} is not accepted: send the review uncompressed`), held: 0 };
   }
   const signal = clientSignalOf(c.req.raw);
   const read = await readBodyInBudget(c.req.raw, deps.limits, deps.bodies, { waitForMs: () => limitsFor(c, deps, started, 0).reviewDeadlineMs, signal, clock: deps.clock });
-  if ('refused' in read) return read.refused;
+  if ('refused' in read) return { answer: read.refused, held: 0 };
   const { body, held, waitedMs } = read;
   if (!body.ok) {
     // Nothing is held for a body not read.
     const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
-    return failure(body.status, outcome, body.message);
+    return { answer: failure(body.status, outcome, body.message), held: 0 };
   }
   try {
-    return await deps.reviewer({ body: body.body, setName, state: state(c), limits: limitsFor(c, deps, started, waitedMs), signal });
-  } finally {
+    return { answer: await deps.reviewer({ body: body.body, setName, state: state(c), limits: limitsFor(c, deps, started, waitedMs), signal }), held };
+  } catch (err) {
     if (held > 0) deps.bodies!.give(held);
+    throw err;
   }
 }
 
