@@ -7,15 +7,27 @@
  * earlier ones are done.
  *
  *   const budget = new BodyBudget(32 * 2 ** 20);
- *   if (budget.tryTake(n) || (await budget.take(n, waitMs, signal))) { ...; budget.give(n); }
+ *   if (budget.tryTake(n) || (await budget.take(n, waitMs, signal)) === 'taken') { ...; budget.give(n); }
  *
  * Without it, a burst of large reviews (the API server allows objects of 3 MiB, and an UPDATE carries two)
  * is read whole at once, whatever the review workers can take: in a 512 MiB container, 16 reviews of 6 MiB
  * sent together had the kernel kill the process, and every review in it with the process (README,
  * "Isolation"). A body larger than the whole budget is still taken, alone, when nothing else is held.
+ *
+ * At most `maxWaiting` requests wait; one more is refused at once. A request waiting, unread, still costs
+ * what its connection delivered before flow control stopped it: up to its stream's 64 KiB window over
+ * HTTP/2, where one connection carries up to 250 streams. Measured on the Node server, 960 streams waiting
+ * on 4 connections held ~100 MB; without a bound, a client with a few dozen connections would hold more
+ * than the budget saves.
  */
 import type { ClientSignal } from './client-signal.js';
 import { CallbackCounter, CallbackGauge, type Registry } from '../observe/index.js';
+
+/** How many requests wait for room at most (each may hold its stream's 64 KiB window: 16 MiB in all). */
+export const MAX_WAITING = 256;
+
+/** What became of a request that asked for room: it has it, or it waited as long as it could, or there were already `maxWaiting` before it, or its client left. */
+export type TakeOutcome = 'taken' | 'timed-out' | 'too-many-waiting' | 'client-gone';
 
 interface Waiter {
   bytes: number;
@@ -27,8 +39,12 @@ export class BodyBudget {
   private readonly waiters: Waiter[] = [];
   private refusedCount = 0;
 
-  constructor(readonly limitBytes: number) {
+  constructor(
+    readonly limitBytes: number,
+    readonly maxWaiting = MAX_WAITING,
+  ) {
     if (!Number.isSafeInteger(limitBytes) || limitBytes <= 0) throw new RangeError(`a body budget must be a positive number of bytes, got ${limitBytes}`);
+    if (!Number.isSafeInteger(maxWaiting) || maxWaiting < 0) throw new RangeError(`the requests waiting for a body budget must be a whole number, got ${maxWaiting}`);
   }
 
   /** Bytes held now. */
@@ -41,7 +57,7 @@ export class BodyBudget {
     return this.waiters.length;
   }
 
-  /** Requests that waited as long as they could and were refused. */
+  /** Requests refused: they waited as long as they could, or too many waited already. */
   get refused(): number {
     return this.refusedCount;
   }
@@ -54,19 +70,24 @@ export class BodyBudget {
   }
 
   /**
-   * Waits its turn for `bytes`: true once they are taken; false, with nothing taken, when `timeoutMs` passes
-   * first (counted as refused) or the client goes away.
+   * Waits its turn for `bytes`: 'taken' once they are; with nothing taken, 'timed-out' when `timeoutMs`
+   * passes first, 'too-many-waiting' at once when `maxWaiting` requests wait already (both counted as
+   * refused), 'client-gone' when the client goes away.
    */
-  take(bytes: number, timeoutMs: number, signal?: ClientSignal): Promise<boolean> {
-    if (this.tryTake(bytes)) return Promise.resolve(true);
-    if (signal?.aborted) return Promise.resolve(false);
-    return new Promise<boolean>((resolve) => {
-      const settle = (taken: boolean): void => {
+  take(bytes: number, timeoutMs: number, signal?: ClientSignal): Promise<TakeOutcome> {
+    if (this.tryTake(bytes)) return Promise.resolve('taken');
+    if (signal?.aborted) return Promise.resolve('client-gone');
+    if (this.waiters.length >= this.maxWaiting) {
+      this.refusedCount++;
+      return Promise.resolve('too-many-waiting');
+    }
+    return new Promise<TakeOutcome>((resolve) => {
+      const settle = (outcome: TakeOutcome): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        resolve(taken);
+        resolve(outcome);
       };
-      const waiter: Waiter = { bytes, grant: () => settle(true) };
+      const waiter: Waiter = { bytes, grant: () => settle('taken') };
       const leave = (): void => {
         const at = this.waiters.indexOf(waiter);
         if (at < 0) return;
@@ -76,11 +97,12 @@ export class BodyBudget {
       };
       const onAbort = (): void => {
         leave();
-        settle(false);
+        settle('client-gone');
       };
       const timer = setTimeout(() => {
         this.refusedCount++;
-        onAbort();
+        leave();
+        settle('timed-out');
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
@@ -120,5 +142,5 @@ export function registerBodyBudgetMetrics(registry: Registry, budget: BodyBudget
   registry.register(new CallbackGauge('amender_request_body_bytes_held', 'Bytes of request bodies held (being read, waiting for a review or under review) and of replies being written.', () => [[{}, budget.heldBytes]]));
   registry.register(new CallbackGauge('amender_request_body_budget_bytes', 'The most bytes of request bodies held at once (AMENDER_BODY_BUDGET_MB).', () => [[{}, budget.limitBytes]]));
   registry.register(new CallbackGauge('amender_requests_waiting_for_body_budget', 'Requests waiting, unread, for room in the body budget.', () => [[{}, budget.waiting]]));
-  registry.register(new CallbackCounter('amender_requests_refused_body_budget_total', 'Requests answered 503 because they waited for room in the body budget as long as their review could have run.', () => [[{}, budget.refused]]));
+  registry.register(new CallbackCounter('amender_requests_refused_body_budget_total', 'Requests answered 503 because they waited for room in the body budget as long as their review could have run, or too many waited already.', () => [[{}, budget.refused]]));
 }

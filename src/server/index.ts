@@ -7,7 +7,7 @@ export { inProcessReviewer, type Reviewer, type ReviewJob } from './reviewer.js'
 export { redactClusterPath } from './auth.js';
 export { clusterOfSet } from './policy-log.js';
 export { bodySize, contentLength, type HeldBodyRequest, type TextBodyRequest } from './body.js';
-export { BodyBudget } from './body-budget.js';
+export { BodyBudget, MAX_WAITING, type TakeOutcome } from './body-budget.js';
 export { LightClientSignal, type ClientSignal, type ClientSignalRequest } from './client-signal.js';
 export { answerDoneOf, type AnswerDoneRequest } from './answer-done.js';
 export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, failure, reviewGuard, type ReviewAnswer, type ReviewBody, type ReviewOptions, type ReviewOutcome } from './review.js';

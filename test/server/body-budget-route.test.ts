@@ -114,6 +114,23 @@ describe('the body budget on /mutate', () => {
     expect(gate.jobs).toHaveLength(1);
   });
 
+  it('answers 503 at once a review when as many as the budget allows wait already', { timeout: 30_000 }, async () => {
+    const gate = gatedReviewer();
+    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(400 * KiB, 1) });
+    const first = post(url, reviewOfSize(300 * KiB, 'first'));
+    await until('the first under review', () => gate.jobs.length === 1);
+    const second = post(url, reviewOfSize(300 * KiB, 'second'));
+    await until('the second waiting', async () => (await metric('amender_requests_waiting_for_body_budget')) === 1);
+    const refused = await post(url, reviewOfSize(300 * KiB, 'third'));
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/budget of 0\.4 MiB of request bodies.*another review waits for room already/);
+    expect(await metric('amender_requests_refused_body_budget_total')).toBe(1);
+    gate.open();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+    expect(gate.jobs.map((job) => JSON.parse(typeof job.body === 'string' ? job.body : Buffer.from(job.body).toString()).request.uid)).toEqual(['first', 'second']);
+  });
+
   it('holds the most a body may be while a body of unknown length is read, then its size', { timeout: 30_000 }, async () => {
     const gate = gatedReviewer();
     const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(1024 * KiB), limits: { maxBodyBytes: 600 * KiB } });

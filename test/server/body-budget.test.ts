@@ -43,7 +43,7 @@ describe('BodyBudget', () => {
     expect(order).toEqual([]); // 5 + 8 > 10: the first in line still waits, and the one behind it too
     budget.give(5 * MiB);
     await Promise.all([big, small]);
-    expect(order).toEqual(['big true', 'small true']);
+    expect(order).toEqual(['big taken', 'small taken']);
     expect(budget.heldBytes).toBe(9 * MiB);
     expect(budget.waiting).toBe(0);
   });
@@ -51,7 +51,7 @@ describe('BodyBudget', () => {
   it('refuses a request that waited as long as it may, takes nothing for it, and counts it', async () => {
     const budget = new BodyBudget(MiB);
     budget.tryTake(MiB);
-    expect(await budget.take(MiB, 20)).toBe(false);
+    expect(await budget.take(MiB, 20)).toBe('timed-out');
     expect(budget.refused).toBe(1);
     expect(budget.waiting).toBe(0);
     budget.give(MiB);
@@ -65,9 +65,9 @@ describe('BodyBudget', () => {
     const first = budget.take(8 * MiB, 10_000, client);
     const second = budget.take(4 * MiB, 10_000);
     client.abort();
-    expect(await first).toBe(false);
+    expect(await first).toBe('client-gone');
     // The one that held the line left: 6 + 4 fits.
-    expect(await second).toBe(true);
+    expect(await second).toBe('taken');
     expect(budget.heldBytes).toBe(10 * MiB);
     expect(budget.refused).toBe(0);
   });
@@ -77,12 +77,31 @@ describe('BodyBudget', () => {
     budget.tryTake(MiB);
     const client = new LightClientSignal();
     client.abort();
-    expect(await budget.take(1, 10_000, client)).toBe(false);
+    expect(await budget.take(1, 10_000, client)).toBe('client-gone');
     expect(budget.waiting).toBe(0);
   });
 
-  it('refuses a budget that is not a positive number of bytes', () => {
+  it('refuses at once, and counts, a request when as many as it allows wait already; one more waits once one of them is served', async () => {
+    const budget = new BodyBudget(MiB, 2);
+    budget.tryTake(MiB);
+    const waiting = [budget.take(MiB, 10_000), budget.take(MiB, 10_000)];
+    expect(await budget.take(1, 10_000)).toBe('too-many-waiting');
+    expect(budget.refused).toBe(1);
+    expect(budget.waiting).toBe(2);
+    budget.give(MiB);
+    expect(await waiting[0]).toBe('taken');
+    const later = budget.take(1, 10_000);
+    expect(budget.waiting).toBe(2);
+    budget.give(MiB);
+    expect(await waiting[1]).toBe('taken');
+    budget.give(MiB);
+    expect(await later).toBe('taken');
+    expect(budget.refused).toBe(1);
+  });
+
+  it('refuses a budget that is not a positive number of bytes, or a negative number waiting', () => {
     expect(() => new BodyBudget(0)).toThrow(RangeError);
     expect(() => new BodyBudget(1.5)).toThrow(RangeError);
+    expect(() => new BodyBudget(MiB, -1)).toThrow(RangeError);
   });
 });

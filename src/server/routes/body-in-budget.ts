@@ -13,7 +13,7 @@
  * the body's bytes into the reply's, given back when the adapter tells the answer is done (answer-done.ts).
  */
 import { bodyBytesToHold, bodySize, readBoundedBody, type BodyResult } from '../body.js';
-import type { BodyBudget } from '../body-budget.js';
+import type { BodyBudget, TakeOutcome } from '../body-budget.js';
 import { answerDoneOf } from '../answer-done.js';
 import type { ClientSignal } from '../client-signal.js';
 import type { Limits } from '../limits.js';
@@ -38,10 +38,8 @@ export async function readBodyInBudget(
   if (held > 0 && !budget.tryTake(held)) {
     const from = options.clock();
     const waitFor = options.waitForMs();
-    if (!(await budget.take(held, waitFor, options.signal))) {
-      if (options.signal.aborted) return { refused: failure(503, 'unavailable', 'the client went away while the review waited for room for its body') };
-      return { refused: failure(503, 'unavailable', `the server already holds its budget of ${mebibytes(budget.limitBytes)} MiB of request bodies (being read or reviewed); this review waited ${waitFor} ms for room`) };
-    }
+    const outcome = await budget.take(held, waitFor, options.signal);
+    if (outcome !== 'taken') return { refused: failure(503, 'unavailable', refusal(outcome, budget, waitFor)) };
     waitedMs = options.clock() - from;
   }
   let slow = false;
@@ -82,6 +80,18 @@ export function holdForAnswer(request: Request, budget: BodyBudget, held: number
   if (replyBytes < held) budget.give(held - replyBytes);
   else if (replyBytes > held) budget.hold(replyBytes - held);
   told.whenAnswerDone(() => budget.give(replyBytes));
+}
+
+function refusal(outcome: Exclude<TakeOutcome, 'taken'>, budget: BodyBudget, waitedMs: number): string {
+  const full = `the server already holds its budget of ${mebibytes(budget.limitBytes)} MiB of request bodies (being read, reviewed or answered)`;
+  switch (outcome) {
+    case 'client-gone':
+      return 'the client went away while the review waited for room for its body';
+    case 'too-many-waiting':
+      return `${full}, and ${budget.maxWaiting === 1 ? 'another review waits' : `${budget.maxWaiting} reviews wait`} for room already`;
+    case 'timed-out':
+      return `${full}; this review waited ${waitedMs} ms for room`;
+  }
 }
 
 function mebibytes(bytes: number): string {
