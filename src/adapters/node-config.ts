@@ -12,7 +12,7 @@ import { assertNoProblems, fileKeysOf, integer, optional, readSettings, readSett
 import type { Limits, LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS } from './node-defaults.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS } from './node-defaults.js';
 
 export interface NodeConfig {
   port: number;
@@ -35,6 +35,8 @@ export interface NodeConfig {
   headersTimeoutMs: number;
   /** Connections held at once; more are closed as soon as they open. */
   maxConnections: number;
+  /** Requests in flight at once over every connection; one more is answered 503 at once. */
+  maxRequests: number;
   /** Bytes of log lines standard output may hold unwritten (a stalled log reader) before lines are dropped. */
   logBacklogBytes: number;
   /** MiB of request bodies held at once (being read, waiting or under review); undefined: from the memory limit. */
@@ -58,6 +60,7 @@ const CONNECTION_SETTINGS = {
   /** Without a setting of its own, the header timeout follows a shorter request timeout. */
   headersTimeoutMs: { variable: 'AMENDER_HEADERS_TIMEOUT_MS', fileKey: 'headersTimeoutMs', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
   maxConnections: { variable: 'AMENDER_MAX_CONNECTIONS', fileKey: 'maxConnections', type: integer(1), default: DEFAULT_MAX_CONNECTIONS } satisfies Setting<number>,
+  maxRequests: { variable: 'AMENDER_MAX_REQUESTS', fileKey: 'maxRequests', type: integer(1), default: DEFAULT_MAX_REQUESTS } satisfies Setting<number>,
   shutdownTimeoutMs: { variable: 'AMENDER_SHUTDOWN_TIMEOUT_MS', fileKey: 'shutdownTimeoutMs', type: integer(1), default: DEFAULT_SHUTDOWN_TIMEOUT_MS } satisfies Setting<number>,
   tlsCertFile: { variable: 'AMENDER_TLS_CERT_FILE', fileKey: 'tls.certFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
   tlsKeyFile: { variable: 'AMENDER_TLS_KEY_FILE', fileKey: 'tls.keyFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
@@ -103,6 +106,7 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
     requestTimeoutMs: connections.requestTimeoutMs,
     headersTimeoutMs: connections.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, connections.requestTimeoutMs),
     maxConnections: connections.maxConnections,
+    maxRequests: connections.maxRequests,
     shutdownTimeoutMs: connections.shutdownTimeoutMs,
     logBacklogBytes: connections.logBacklogBytes,
   };

@@ -6,6 +6,14 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 /** Connections held at once (AMENDER_MAX_CONNECTIONS): an API server uses a few; a flood is refused. */
 export const DEFAULT_MAX_CONNECTIONS = 1024;
+/**
+ * Requests in flight at once, over every connection (AMENDER_MAX_REQUESTS). Without it an HTTP/2 connection's
+ * 250 streams multiply the connection cap: a request waiting for its body costs the server ~15 KB (3,840
+ * streams that sent only their headers: ~60 MB), so a few hundred connections of open streams would take
+ * gigabytes. An API server sends at most --max-mutating-requests-inflight (200) writes at once, and
+ * reviews beyond the pool's queue are refused anyway.
+ */
+export const DEFAULT_MAX_REQUESTS = 1024;
 /** How long a drain waits for requests in flight before cutting connections (AMENDER_SHUTDOWN_TIMEOUT_MS). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 /**

@@ -94,10 +94,19 @@ export interface StdoutOptions extends LineBufferOptions {
   droppedNotice: (dropped: number) => string;
 }
 
-/** Standard output through a LineBuffer, flushed when the process exits (writes to a pipe or file are synchronous then). */
+/**
+ * Standard output through a LineBuffer, flushed when the process exits (writes to a pipe or file are
+ * synchronous then). Standard output that fails (its reader closed the pipe: EPIPE) takes no more lines,
+ * which are dropped and counted; without a listener its error event would end the process, and every
+ * review in flight with it.
+ */
 export function bufferedStdout(options: StdoutOptions): LineBuffer & { dropped(): number } {
   const { maxBacklogBytes, droppedNotice, ...lineOptions } = options;
-  const sink = boundedSink((text) => process.stdout.write(text), () => process.stdout.writableLength, maxBacklogBytes, droppedNotice);
+  let failed = false;
+  process.stdout.on('error', () => {
+    failed = true;
+  });
+  const sink = boundedSink((text) => process.stdout.write(text), () => (failed ? Infinity : process.stdout.writableLength), maxBacklogBytes, droppedNotice);
   const buffer = bufferedLines(sink.write, lineOptions);
   process.on('exit', buffer.flush);
   return { ...buffer, dropped: sink.dropped };

@@ -1,13 +1,15 @@
-/** The log of connections refused at the cap (AMENDER_MAX_CONNECTIONS), which a flood must not flood. */
+/**
+ * The log of what the Node server refuses at a cap (connections over AMENDER_MAX_CONNECTIONS, requests over
+ * AMENDER_MAX_REQUESTS), which a flood must not flood.
+ */
 import type { Logger } from '../server/index.js';
 
-/** Logs refused connections: the first at once, then one line per window with how many followed. */
-export function refusedConnectionsLog(logger: Logger, maxConnections: number, windowMs = 10_000): { dropped: () => void; total: () => number } {
+/** Logs refusals as `msg` with `reason`: the first at once, then one line per window with how many followed. */
+export function refusalLog(logger: Logger, msg: string, reason: string, windowMs = 10_000): { refused: () => void; total: () => number } {
   let total = 0;
   let unreported = 0;
   let window: ReturnType<typeof setTimeout> | undefined;
-  const report = (count: number) =>
-    logger({ level: 'warn', msg: 'connections refused', reason: `${maxConnections} connections open (AMENDER_MAX_CONNECTIONS)`, count });
+  const report = (count: number) => logger({ level: 'warn', msg, reason, count });
   const closeWindow = () => {
     window = undefined;
     if (unreported === 0) return;
@@ -20,7 +22,7 @@ export function refusedConnectionsLog(logger: Logger, maxConnections: number, wi
     window.unref();
   };
   return {
-    dropped: () => {
+    refused: () => {
       total++;
       if (window) return void unreported++;
       report(1);

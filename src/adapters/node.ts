@@ -5,20 +5,21 @@
  * The edges a shared service needs: a request whose Host or target cannot make a URL is a 400 (never a
  * 500 with a stack); headers must arrive within `headersTimeoutMs` and a whole request within
  * `requestTimeoutMs` (Node checks both on an interval derived from them, not its 30 s default); at most
- * `maxConnections` connections are held, more are closed as soon as they open.
+ * `maxConnections` connections are held, more are closed as soon as they open; at most `maxRequests`
+ * requests are in flight over all of them (an HTTP/2 connection carries many), more are answered 503 at once.
  *
  * `close()` drains (see node-drain.ts): it stops accepting, answers every request in flight and every request
  * already sent on an open connection with `Connection: close` (HTTP/1.1) or after a GOAWAY (HTTP/2),
  * closes idle keep-alive connections once no request has come for a short quiet time, and cuts what is
  * left after the shutdown timeout.
  */
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Http2SecureServer, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
 import { createRequire } from 'node:module';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { statusBody } from '../server/index.js';
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 import { createDrain, type DrainableServer } from './node-drain.js';
 import { requestListener, type FetchHandler, type OutgoingResponse } from './node-listener.js';
 import type { IncomingRequest } from './node-request.js';
@@ -68,6 +69,10 @@ export interface NodeServerOptions {
   onBadRequest?: (request: BadRequest) => void;
   /** Called when a connection is closed at once because `maxConnections` are open. */
   onConnectionDropped?: () => void;
+  /** Requests in flight at once over every connection; one more is answered 503 at once, unread. */
+  maxRequests?: number;
+  /** Called when a request is answered 503 at once because `maxRequests` are in flight. */
+  onRequestRefused?: () => void;
 }
 
 export interface RunningServer {
@@ -98,6 +103,18 @@ function checkingIntervalMs(headersTimeoutMs: number, requestTimeoutMs: number):
 /** A request that could not be read as HTTP ends its HTTP/1.1 connection too (HTTP/2 forbids the header). */
 function badRequestResponse(message: string, http1: boolean): Response {
   return Response.json(statusBody(400, `malformed request: ${message}`), { status: 400, headers: http1 ? { connection: 'close' } : {} });
+}
+
+/**
+ * The answer to a request over the cap, written as it stands: nothing of the request is read, and no
+ * object of the app's is made for it. An HTTP/1.1 connection is closed after it (its body was not read).
+ */
+function refuseRequest(req: IncomingRequest, res: OutgoingResponse, maxRequests: number): void {
+  const body = JSON.stringify(statusBody(503, `the server already has ${maxRequests} requests in flight (AMENDER_MAX_REQUESTS); try again`));
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+  if (req.httpVersionMajor !== 2) headers.connection = 'close';
+  (res as ServerResponse).writeHead(503, headers);
+  res.end(body);
 }
 
 /**
@@ -138,7 +155,13 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     },
   });
 
+  const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
   const handle = (req: IncomingRequest, res: OutgoingResponse) => {
+    if (inFlight >= maxRequests) {
+      options.onRequestRefused?.();
+      refuseRequest(req, res, maxRequests);
+      return;
+    }
     inFlight++;
     res.once('close', () => {
       inFlight--;

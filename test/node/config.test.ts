@@ -50,6 +50,10 @@ describe('readNodeConfig', () => {
   it('reads the connection settings: header timeout within the request timeout, a connection cap', () => {
     expect(readNodeConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1024, shutdownTimeoutMs: 20_000 });
     expect(readNodeConfig({ AMENDER_HEADERS_TIMEOUT_MS: '2000', AMENDER_MAX_CONNECTIONS: '16' })).toMatchObject({ headersTimeoutMs: 2000, maxConnections: 16 });
+    expect(readNodeConfig({}).maxRequests).toBe(1024);
+    expect(readNodeConfig({ AMENDER_MAX_REQUESTS: '64' }).maxRequests).toBe(64);
+    expect(readNodeConfig({}, 'maxRequests: 32\n').maxRequests).toBe(32);
+    expect(() => readNodeConfig({ AMENDER_MAX_REQUESTS: '0' })).toThrow(/AMENDER_MAX_REQUESTS: expected an integer of at least 1, got "0"/);
     // Without a header timeout of its own, a shorter request timeout bounds the headers too.
     expect(readNodeConfig({ AMENDER_REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000 });
     expect(readNodeConfig({}, 'headersTimeoutMs: 3000\nmaxConnections: 8\n')).toMatchObject({ headersTimeoutMs: 3000, maxConnections: 8 });

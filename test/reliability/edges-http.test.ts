@@ -226,3 +226,63 @@ describe('a cap on connections', () => {
     }
   });
 });
+
+describe('a cap on requests in flight', () => {
+  let pki: TestPki;
+  beforeAll(() => {
+    pki = makeTestPki();
+  });
+  afterAll(() => pki.dispose());
+
+  it('answers 503 at once, unread, a request over AMENDER_MAX_REQUESTS, however many streams a connection opens, and serves again once one ends', async () => {
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_MAX_REQUESTS: '4' }, { until: 'listening' });
+    const session = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
+    try {
+      /** A review stream that sends half its body and waits: the server holds it in flight. */
+      const open = () => {
+        const stream = session.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(REVIEW.length) });
+        stream.write(REVIEW.slice(0, 100));
+        const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
+          let status = 0;
+          let body = '';
+          stream.setEncoding('utf8');
+          stream.on('response', (h) => (status = Number(h[':status'])));
+          stream.on('data', (d: string) => (body += d));
+          stream.on('end', () => resolve({ status, body }));
+          stream.on('error', reject);
+        });
+        return { stream, reply };
+      };
+      const held = Array.from({ length: 4 }, open);
+      await waitFor('four requests in flight', async () => held.every((h) => h.stream.sentHeaders !== undefined));
+      // The server sees the four before the next ones: streams of one connection arrive in order.
+      const over = [open(), open()];
+      const refused = await Promise.all(over.map((o) => o.reply));
+      for (const reply of refused) {
+        expect(reply.status).toBe(503);
+        expect(JSON.parse(reply.body)).toMatchObject({ kind: 'Status', code: 503, message: expect.stringMatching(/4 requests in flight \(AMENDER_MAX_REQUESTS\)/) });
+      }
+      // The held ones are served once their bodies are in.
+      for (const h of held) h.stream.end(REVIEW.slice(100));
+      for (const reply of await Promise.all(held.map((h) => h.reply))) expect(reply.status).toBe(200);
+      const after = open();
+      after.stream.end(REVIEW.slice(100));
+      expect((await after.reply).status).toBe(200);
+      const metrics = await new Promise<string>((resolve, reject) => {
+        const req = session.request({ ':path': '/metrics' });
+        let text = '';
+        req.setEncoding('utf8');
+        req.on('data', (d: string) => (text += d));
+        req.on('end', () => resolve(text));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(Number(/^amender_http_requests_refused_total (\d+)$/m.exec(metrics)?.[1])).toBe(2);
+      await waitFor('the requests refused line', () => server.lines.some((l) => l.msg === 'requests refused'));
+      expect(server.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'requests refused', count: 1, reason: '4 requests in flight (AMENDER_MAX_REQUESTS)' }));
+    } finally {
+      session.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

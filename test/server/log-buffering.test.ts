@@ -168,4 +168,34 @@ describe('the built server log', () => {
       child.kill('SIGKILL');
     }
   });
+
+  it('keeps serving, lines dropped and counted, once the reader of standard output has closed it', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, [SERVER_BUNDLE], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', AMENDER_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      await waitFor('the server started', () => stdout.includes('"policy sets loaded"'));
+      const url = String((JSON.parse(stdout.split('\n').find((l) => l.includes('"listening"'))!) as { url: string }).url);
+      // The log reader goes away: the server's next write to its standard output fails with EPIPE.
+      child.stdout.destroy();
+      for (let i = 0; i < 20; i++) {
+        const r = await fetch(`${url}/mutate`, { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(5000) });
+        await r.arrayBuffer();
+        expect(r.status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the lines go out every 100 ms
+      }
+      expect((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+      const metrics = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+      expect(Number(/^amender_log_lines_dropped_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+      expect(child.exitCode).toBe(null);
+      expect(stderr).not.toContain('EPIPE');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });
