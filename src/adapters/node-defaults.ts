@@ -11,7 +11,8 @@ export const DEFAULT_MAX_CONNECTIONS = 1024;
  * 250 streams multiply the connection cap: a request waiting for its body costs the server ~15 KB (3,840
  * streams that sent only their headers: ~60 MB), so a few hundred connections of open streams would take
  * gigabytes. An API server sends at most --max-mutating-requests-inflight (200) writes at once, and
- * reviews beyond the pool's queue are refused anyway.
+ * reviews beyond the pool's queue are refused anyway. At the cap, requests whose bodies are slow to arrive
+ * make room first (node-slow-requests.ts).
  */
 export const DEFAULT_MAX_REQUESTS = 1024;
 /** How long a drain waits for requests in flight before cutting connections (AMENDER_SHUTDOWN_TIMEOUT_MS). */

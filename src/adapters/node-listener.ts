@@ -9,6 +9,7 @@ import type { Http2ServerResponse } from 'node:http2';
 import { LightResponse } from './web/index.js';
 import { NodeRequest, type IncomingRequest } from './node-request.js';
 import { BadRequestError, requestUrl } from './node-request-url.js';
+import type { SlowRequests } from './node-slow-requests.js';
 
 export type OutgoingResponse = ServerResponse | Http2ServerResponse;
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -25,6 +26,8 @@ export interface ListenerOptions {
    * `Connection: close`, so the client sends nothing more on that connection.
    */
   closingConnections?(): boolean;
+  /** Where requests whose bodies are slow are listed (node-slow-requests.ts). */
+  slowRequests?: SlowRequests;
 }
 
 /** Fields HTTP/2 forbids in a response (RFC 9113 §8.2.2); Node throws for them. */
@@ -57,7 +60,7 @@ async function answer(fetch: FetchHandler, options: ListenerOptions, incoming: I
     if (err instanceof BadRequestError) return options.badRequest(incoming, err.message);
     throw err;
   }
-  const request = new NodeRequest(incoming, url);
+  const request = new NodeRequest(incoming, url, options.slowRequests);
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) request.abort(new DOMException('the client closed the connection before the answer was sent', 'AbortError'));
     // Written whole (handed to the connection) or never to be: either way the answer no longer waits in memory.

@@ -15,7 +15,7 @@ import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
-import { refusalLog } from './node-refused-log.js';
+import { capEventLog } from './node-cap-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
 import { defaultBodyBudgetMb, idleTimeoutMs } from './node-defaults.js';
@@ -108,13 +108,17 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   amender.metrics.registry.register(
     new CallbackCounter('amender_log_lines_dropped_total', 'Log lines dropped because standard output held AMENDER_LOG_BACKLOG_BYTES unwritten (a log reader not reading).', () => [[{}, stdout.dropped()]]),
   );
-  const refusedConnections = refusalLog(logger, 'connections refused', `${config.maxConnections} connections open (AMENDER_MAX_CONNECTIONS)`);
-  const refusedRequests = refusalLog(logger, 'requests refused', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS)`);
+  const refusedConnections = capEventLog(logger, 'connections refused', `${config.maxConnections} connections open (AMENDER_MAX_CONNECTIONS)`);
+  const refusedRequests = capEventLog(logger, 'requests refused', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS)`);
+  const endedSlowRequests = capEventLog(logger, 'slow requests ended', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS): the oldest whose body was still arriving made room`);
   amender.metrics.registry.register(
     new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refusedConnections.total()]]),
   );
   amender.metrics.registry.register(
     new CallbackCounter('amender_http_requests_refused_total', 'Requests answered 503 at once, unread, because AMENDER_MAX_REQUESTS were in flight.', () => [[{}, refusedRequests.total()]]),
+  );
+  amender.metrics.registry.register(
+    new CallbackCounter('amender_http_slow_requests_ended_total', 'Requests whose body was slow to arrive, ended to make room because AMENDER_MAX_REQUESTS were in flight.', () => [[{}, endedSlowRequests.total()]]),
   );
   const tls = readTls(config);
   const server = await startNodeServer({
@@ -133,8 +137,9 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
       amender.metrics.httpRequests.inc({ route: 'malformed', code: '400' });
       logger({ level: 'info', msg: 'request', method, path: targetPath(target), status: 400, message: `malformed request: ${message}` });
     },
-    onConnectionDropped: refusedConnections.refused,
-    onRequestRefused: refusedRequests.refused,
+    onConnectionDropped: refusedConnections.record,
+    onRequestRefused: refusedRequests.record,
+    onSlowRequestEnded: endedSlowRequests.record,
   }).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
   logger({
     level: 'info',

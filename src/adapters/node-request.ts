@@ -15,10 +15,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
-import { contentLength, LightClientSignal, type AnswerDoneRequest, type ClientSignalRequest, type HeldBodyRequest } from '../server/index.js';
+import { contentLength, LightClientSignal, type AnswerDoneRequest, type ClientSignalRequest, type HeldBodyRequest, type SlowBodyRequest } from '../server/index.js';
+import type { EndableRequest, SlowRequests } from './node-slow-requests.js';
 import { blobOf, delegateToNode, formDataOf, LightHeaders, nodeClass, normalizeMethod, ownArrayBuffer, REQUEST_MEMBERS_OF_NODE, unusable } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
+
+/** RST_STREAM's CANCEL (RFC 9113 §7), without loading node:http2 for its constants. */
+const NGHTTP2_CANCEL = 0x8;
 
 const decoder = new TextDecoder();
 
@@ -94,7 +98,7 @@ async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Arra
   return Buffer.concat(chunks);
 }
 
-export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, AnswerDoneRequest {
+export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, AnswerDoneRequest, SlowBodyRequest, EndableRequest {
   readonly url: string;
   readonly method: string;
   #incoming: IncomingRequest;
@@ -106,14 +110,18 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
   /** The answer is done (written, or the connection gone), and who waits for that. */
   #answerDone = false;
   #answerDoneListener: (() => void) | undefined;
+  /** Where a slow body is listed (the server's), and whether this one is. */
+  #slowRequests: SlowRequests | undefined;
+  #listedSlow = false;
   #stream: ReadableStream<Uint8Array> | undefined;
   #read = false;
   #node: Request | undefined;
 
-  /** `url`: the request's absolute URL, already checked (node-request-url.ts). */
-  constructor(incoming: IncomingRequest, url: string) {
+  /** `url`: the request's absolute URL, already checked (node-request-url.ts); `slowRequests`: where a slow body is listed. */
+  constructor(incoming: IncomingRequest, url: string, slowRequests?: SlowRequests) {
     this.#incoming = incoming;
     this.url = url;
+    this.#slowRequests = slowRequests;
     // HTTP/2 carries :method as the client wrote it; a Web Request writes the standard ones in upper case.
     this.method = normalizeMethod(incoming.method ?? 'GET');
   }
@@ -157,9 +165,32 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
   answerDone(): void {
     if (this.#answerDone) return;
     this.#answerDone = true;
+    this.#unlistSlow();
     const listener = this.#answerDoneListener;
     this.#answerDoneListener = undefined;
     listener?.();
+  }
+
+  /** Listed among the server's slow requests until its body has arrived or it is answered. */
+  bodyIsSlow(): void {
+    if (this.#slowRequests === undefined || this.#listedSlow || this.#answerDone || this.#incoming.complete) return;
+    this.#listedSlow = true;
+    this.#slowRequests.add(this);
+    this.#incoming.once('end', () => this.#unlistSlow());
+  }
+
+  #unlistSlow(): void {
+    if (!this.#listedSlow) return;
+    this.#listedSlow = false;
+    this.#slowRequests!.remove(this);
+  }
+
+  /** Ends the request to make room (the server's cap): its HTTP/1.1 connection is closed, its HTTP/2 stream reset. */
+  end(): void {
+    this.#listedSlow = false;
+    const incoming = this.#incoming;
+    if (incoming.httpVersionMajor === 2) (incoming as Http2ServerRequest).stream.close(NGHTTP2_CANCEL);
+    else incoming.socket.destroy();
   }
 
   #hasBody(): boolean {

@@ -6,7 +6,8 @@
  * 500 with a stack); headers must arrive within `headersTimeoutMs` and a whole request within
  * `requestTimeoutMs` (Node checks both on an interval derived from them, not its 30 s default); at most
  * `maxConnections` connections are held, more are closed as soon as they open; at most `maxRequests`
- * requests are in flight over all of them (an HTTP/2 connection carries many), more are answered 503 at once.
+ * requests are in flight over all of them (an HTTP/2 connection carries many): one more ends the oldest
+ * request whose body is slow to arrive (node-slow-requests.ts), or is answered 503 at once when none is.
  *
  * `close()` drains (see node-drain.ts): it stops accepting, answers every request in flight and every request
  * already sent on an open connection with `Connection: close` (HTTP/1.1) or after a GOAWAY (HTTP/2),
@@ -22,6 +23,7 @@ import { statusBody } from '../server/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 import { createDrain, type DrainableServer } from './node-drain.js';
 import { requestListener, type FetchHandler, type OutgoingResponse } from './node-listener.js';
+import { SlowRequests } from './node-slow-requests.js';
 import type { IncomingRequest } from './node-request.js';
 
 export type { FetchHandler };
@@ -69,10 +71,15 @@ export interface NodeServerOptions {
   onBadRequest?: (request: BadRequest) => void;
   /** Called when a connection is closed at once because `maxConnections` are open. */
   onConnectionDropped?: () => void;
-  /** Requests in flight at once over every connection; one more is answered 503 at once, unread. */
+  /**
+   * Requests in flight at once over every connection; one more ends the oldest request whose body is slow
+   * to arrive, or is answered 503 at once, unread, when none is.
+   */
   maxRequests?: number;
   /** Called when a request is answered 503 at once because `maxRequests` are in flight. */
   onRequestRefused?: () => void;
+  /** Called when a request whose body was slow to arrive is ended to make room for a new one. */
+  onSlowRequestEnded?: () => void;
 }
 
 export interface RunningServer {
@@ -140,9 +147,11 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
   let inFlight = 0;
+  const slowRequests = new SlowRequests();
   const drain = createDrain({ shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, inFlight: () => inFlight });
   const listener = requestListener(options.fetch, {
     closingConnections: drain.started,
+    slowRequests,
     // HTTP/1.0 may omit Host (HTTP/1.1 without Host is refused 400 by Node itself).
     defaultHost: urlHost,
     badRequest: (req, message) => {
@@ -158,9 +167,13 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
   const handle = (req: IncomingRequest, res: OutgoingResponse) => {
     if (inFlight >= maxRequests) {
-      options.onRequestRefused?.();
-      refuseRequest(req, res, maxRequests);
-      return;
+      // Its slot is given back when its response closes, shortly: this one is served meanwhile.
+      if (slowRequests.endOldest()) options.onSlowRequestEnded?.();
+      else {
+        options.onRequestRefused?.();
+        refuseRequest(req, res, maxRequests);
+        return;
+      }
     }
     inFlight++;
     res.once('close', () => {

@@ -285,4 +285,51 @@ describe('a cap on requests in flight', () => {
       expect(await server.stop()).toBe(0);
     }
   });
+
+  it('ends the oldest request whose body is slow to arrive to make room for a new one, rather than refuse it', async () => {
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_MAX_REQUESTS: '4' }, { until: 'listening' });
+    const session = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
+    try {
+      /** A review stream: its whole body, or 100 bytes of it and then nothing. */
+      const open = (whole: boolean) => {
+        const stream = session.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(REVIEW.length) });
+        if (whole) stream.end(REVIEW);
+        else stream.write(REVIEW.slice(0, 100));
+        const outcome = new Promise<{ status: number; reset: boolean }>((resolve) => {
+          let status = 0;
+          stream.on('response', (h) => (status = Number(h[':status'])));
+          stream.on('error', () => {});
+          stream.resume();
+          stream.on('close', () => resolve({ status, reset: stream.rstCode !== 0 && status === 0 }));
+        });
+        return { stream, outcome };
+      };
+      const slow = [open(false)];
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      slow.push(open(false), open(false), open(false));
+      // Past a second of reading, the four bodies are slow; the first one is the oldest.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const prompt = open(true);
+      expect(await prompt.outcome).toEqual({ status: 200, reset: false });
+      expect(await slow[0].outcome).toEqual({ status: 0, reset: true });
+      // The others are served once their bodies are in.
+      for (const s of slow.slice(1)) s.stream.end(REVIEW.slice(100));
+      for (const s of slow.slice(1)) expect((await s.outcome).status).toBe(200);
+      const metrics = await new Promise<string>((resolve, reject) => {
+        const req = session.request({ ':path': '/metrics' });
+        let text = '';
+        req.setEncoding('utf8');
+        req.on('data', (d: string) => (text += d));
+        req.on('end', () => resolve(text));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(Number(/^amender_http_slow_requests_ended_total (\d+)$/m.exec(metrics)?.[1])).toBe(1);
+      expect(Number(/^amender_http_requests_refused_total (\d+)$/m.exec(metrics)?.[1])).toBe(0);
+      await waitFor('the slow requests ended line', () => server.lines.some((l) => l.msg === 'slow requests ended'));
+    } finally {
+      session.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
 });

@@ -178,6 +178,31 @@ describe('the body budget on /mutate', () => {
     expect(await metric('amender_request_body_bytes_held')).toBe(0);
   });
 
+  it('at the cap of requests in flight, ends the HTTP/1.1 connection of the oldest request whose body is slow, to serve a new one', { timeout: 30_000 }, async () => {
+    const amender = createApp({ policies: () => state, bodyBudget: new BodyBudget(1024 * KiB) });
+    const server = await startNodeServer({ fetch: amender.app.fetch, port: 0, host: '127.0.0.1', maxRequests: 2 });
+    servers.push(server);
+    const body = reviewOfSize(10 * KiB, 'slow');
+    const head = `POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+    const oldest = await openRaw(server.port);
+    oldest.socket.write(head + body.slice(0, 100));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const younger = await openRaw(server.port);
+    younger.socket.write(head + body.slice(0, 100));
+    // Both bodies become slow after a second of reading; the cap (2) is reached.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(server.inFlight()).toBe(2);
+    const reply = await post(server.url, reviewOfSize(10 * KiB, 'prompt'));
+    expect(reply.status).toBe(200);
+    await reply.text();
+    await oldest.closed;
+    expect(oldest.received()).toBe('');
+    expect(younger.isClosed()).toBe(false);
+    younger.socket.write(body.slice(100));
+    await until('the younger answered', () => statusOf(younger.received()) === 200);
+    younger.socket.destroy();
+  });
+
   /** The in-process review's reply, with a warning of `size` bytes: a reply larger than loopback's socket buffers take. */
   function bigReplyReviewer(size: number) {
     return async (job: ReviewJob) => {

@@ -9,12 +9,15 @@
  * a large declared body would otherwise keep the budget taken up to the body timeout and hold every other
  * review waiting, with a few connections.
  *
+ * A slow body is also told to the adapter (slow-body.ts), which may end the request to make room.
+ *
  * Once answered, a review's body is no longer needed but its reply is, until written: holdForAnswer turns
  * the body's bytes into the reply's, given back when the adapter tells the answer is done (answer-done.ts).
  */
 import { bodyBytesToHold, bodySize, readBoundedBody, type BodyResult } from '../body.js';
 import type { BodyBudget, TakeOutcome } from '../body-budget.js';
 import { answerDoneOf } from '../answer-done.js';
+import { tellBodyIsSlow } from '../slow-body.js';
 import type { ClientSignal } from '../client-signal.js';
 import type { Limits } from '../limits.js';
 import { failure, type ReviewAnswer } from '../review.js';
@@ -46,6 +49,7 @@ export async function readBodyInBudget(
   const onSlow = () => {
     slow = true;
     budget.give(held);
+    tellBodyIsSlow(request);
   };
   const body = await readBoundedBody(request, limits, held > 0 ? { afterMs: SLOW_BODY_MS, then: onSlow } : undefined);
   if (slow) {

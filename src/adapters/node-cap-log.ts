@@ -1,11 +1,11 @@
 /**
- * The log of what the Node server refuses at a cap (connections over AMENDER_MAX_CONNECTIONS, requests over
- * AMENDER_MAX_REQUESTS), which a flood must not flood.
+ * The log of what the Node server does at a cap (connections refused over AMENDER_MAX_CONNECTIONS, requests
+ * refused or slow ones ended over AMENDER_MAX_REQUESTS), which a flood must not flood.
  */
 import type { Logger } from '../server/index.js';
 
-/** Logs refusals as `msg` with `reason`: the first at once, then one line per window with how many followed. */
-export function refusalLog(logger: Logger, msg: string, reason: string, windowMs = 10_000): { refused: () => void; total: () => number } {
+/** Logs each event as `msg` with `reason`: the first at once, then one line per window with how many followed. */
+export function capEventLog(logger: Logger, msg: string, reason: string, windowMs = 10_000): { record: () => void; total: () => number } {
   let total = 0;
   let unreported = 0;
   let window: ReturnType<typeof setTimeout> | undefined;
@@ -22,7 +22,7 @@ export function refusalLog(logger: Logger, msg: string, reason: string, windowMs
     window.unref();
   };
   return {
-    refused: () => {
+    record: () => {
       total++;
       if (window) return void unreported++;
       report(1);
