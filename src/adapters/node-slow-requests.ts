@@ -12,10 +12,6 @@ export interface EndableRequest {
 export class SlowRequests {
   #list: EndableRequest[] = [];
 
-  get size(): number {
-    return this.#list.length;
-  }
-
   add(request: EndableRequest): void {
     this.#list.push(request);
   }

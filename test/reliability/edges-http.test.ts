@@ -6,7 +6,7 @@
  * ones are held and served; a compressed review is a 415; a path secret never reaches a log line, on any
  * `/clusters/...` path, matched or not.
  */
-import { connect as h2Connect } from 'node:http2';
+import { connect as h2Connect, type ClientHttp2Session } from 'node:http2';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
@@ -227,6 +227,19 @@ describe('a cap on connections', () => {
   });
 });
 
+/** GET /metrics on an HTTP/2 session, as text. */
+function metricsOver(session: ClientHttp2Session): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const req = session.request({ ':path': '/metrics' });
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (text += d));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('a cap on requests in flight', () => {
   let pki: TestPki;
   beforeAll(() => {
@@ -268,15 +281,7 @@ describe('a cap on requests in flight', () => {
       const after = open();
       after.stream.end(REVIEW.slice(100));
       expect((await after.reply).status).toBe(200);
-      const metrics = await new Promise<string>((resolve, reject) => {
-        const req = session.request({ ':path': '/metrics' });
-        let text = '';
-        req.setEncoding('utf8');
-        req.on('data', (d: string) => (text += d));
-        req.on('end', () => resolve(text));
-        req.on('error', reject);
-        req.end();
-      });
+      const metrics = await metricsOver(session);
       expect(Number(/^amender_http_requests_refused_total (\d+)$/m.exec(metrics)?.[1])).toBe(2);
       await waitFor('the requests refused line', () => server.lines.some((l) => l.msg === 'requests refused'));
       expect(server.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'requests refused', count: 1, reason: '4 requests in flight (AMENDER_MAX_REQUESTS)' }));
@@ -315,15 +320,7 @@ describe('a cap on requests in flight', () => {
       // The others are served once their bodies are in.
       for (const s of slow.slice(1)) s.stream.end(REVIEW.slice(100));
       for (const s of slow.slice(1)) expect((await s.outcome).status).toBe(200);
-      const metrics = await new Promise<string>((resolve, reject) => {
-        const req = session.request({ ':path': '/metrics' });
-        let text = '';
-        req.setEncoding('utf8');
-        req.on('data', (d: string) => (text += d));
-        req.on('end', () => resolve(text));
-        req.on('error', reject);
-        req.end();
-      });
+      const metrics = await metricsOver(session);
       expect(Number(/^amender_http_slow_requests_ended_total (\d+)$/m.exec(metrics)?.[1])).toBe(1);
       expect(Number(/^amender_http_requests_refused_total (\d+)$/m.exec(metrics)?.[1])).toBe(0);
       await waitFor('the slow requests ended line', () => server.lines.some((l) => l.msg === 'slow requests ended'));
