@@ -8,7 +8,8 @@
  * demand, as bytes or as a stream), bodyUsed and signal, which aborts when the client goes away before
  * its answer is sent; the review route reads `clientSignal` instead, which does the same without an
  * AbortController (src/server/client-signal.ts), takes a body that came with the head at once
- * (takeBodyBytes), and learns when its answer is done (whenAnswerDone, src/server/answer-done.ts). A
+ * (takeBodyBytes), learns when its answer is done (whenAnswerDone, src/server/answer-done.ts) and when its
+ * body is slow (bodyIsSlow, src/server/slow-body.ts). A
  * member nothing here reads (`cache`, `mode`...) is answered by Node's own Request with the same URL,
  * method and headers, made on first use.
  */
@@ -16,13 +17,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { Readable } from 'node:stream';
 import { contentLength, LightClientSignal, type AnswerDoneRequest, type ClientSignalRequest, type HeldBodyRequest, type SlowBodyRequest } from '../server/index.js';
-import type { EndableRequest, SlowRequests } from './node-slow-requests.js';
+import type { SlowRequests } from './node-slow-requests.js';
 import { blobOf, delegateToNode, formDataOf, LightHeaders, nodeClass, normalizeMethod, ownArrayBuffer, REQUEST_MEMBERS_OF_NODE, unusable } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
-
-/** RST_STREAM's CANCEL (RFC 9113 §7), without loading node:http2 for its constants. */
-const NGHTTP2_CANCEL = 0x8;
 
 const decoder = new TextDecoder();
 
@@ -98,7 +96,7 @@ async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Arra
   return Buffer.concat(chunks);
 }
 
-export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, AnswerDoneRequest, SlowBodyRequest, EndableRequest {
+export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, AnswerDoneRequest, SlowBodyRequest {
   readonly url: string;
   readonly method: string;
   #incoming: IncomingRequest;
@@ -110,9 +108,8 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
   /** The answer is done (written, or the connection gone), and who waits for that. */
   #answerDone = false;
   #answerDoneListener: (() => void) | undefined;
-  /** Where a slow body is listed (the server's), and whether this one is. */
+  /** Where a slow body is listed (the server's). */
   #slowRequests: SlowRequests | undefined;
-  #listedSlow = false;
   #stream: ReadableStream<Uint8Array> | undefined;
   #read = false;
   #node: Request | undefined;
@@ -165,32 +162,14 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
   answerDone(): void {
     if (this.#answerDone) return;
     this.#answerDone = true;
-    this.#unlistSlow();
     const listener = this.#answerDoneListener;
     this.#answerDoneListener = undefined;
     listener?.();
   }
 
-  /** Listed among the server's slow requests until its body has arrived or it is answered. */
+  /** Listed among the server's slow requests (node-slow-requests.ts), which it may end to make room. */
   bodyIsSlow(): void {
-    if (this.#slowRequests === undefined || this.#listedSlow || this.#answerDone || this.#incoming.complete) return;
-    this.#listedSlow = true;
-    this.#slowRequests.add(this);
-    this.#incoming.once('end', () => this.#unlistSlow());
-  }
-
-  #unlistSlow(): void {
-    if (!this.#listedSlow) return;
-    this.#listedSlow = false;
-    this.#slowRequests!.remove(this);
-  }
-
-  /** Ends the request to make room (the server's cap): its HTTP/1.1 connection is closed, its HTTP/2 stream reset. */
-  end(): void {
-    this.#listedSlow = false;
-    const incoming = this.#incoming;
-    if (incoming.httpVersionMajor === 2) (incoming as Http2ServerRequest).stream.close(NGHTTP2_CANCEL);
-    else incoming.socket.destroy();
+    if (!this.#answerDone) this.#slowRequests?.add(this.#incoming);
   }
 
   #hasBody(): boolean {

@@ -111,7 +111,7 @@ export class BodyBudget {
 
   /**
    * Counts bytes already in memory, without waiting: a body read after it stopped being counted (a slow
-   * one, routes/body-in-budget.ts) is held like the others until answered.
+   * one, routes/body-in-budget.ts), or a reply larger than its review's body while it is written.
    */
   hold(bytes: number): void {
     this.held += bytes;

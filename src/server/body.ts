@@ -50,7 +50,8 @@ export async function readBoundedBody(request: Request, limits: Limits, slow?: S
 
 /**
  * Told when a body is still arriving `afterMs` after its reading began (the reading goes on, up to the body
- * timeout): the body budget stops counting the bytes it has not received (routes/body-in-budget.ts).
+ * timeout): the body budget stops counting the bytes it has not received, and the adapter may end the
+ * request to make room (routes/body-in-budget.ts).
  */
 export interface SlowBody {
   afterMs: number;

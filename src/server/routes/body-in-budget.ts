@@ -22,7 +22,7 @@ import type { ClientSignal } from '../client-signal.js';
 import type { Limits } from '../limits.js';
 import { failure, type ReviewAnswer } from '../review.js';
 
-/** How long a body may take to arrive before it stops being counted while it does (see above). */
+/** How long a body may take to arrive before it stops being counted while it does, and is told slow (see above). */
 export const SLOW_BODY_MS = 1000;
 
 export type BodyInBudget =
