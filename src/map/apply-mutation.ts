@@ -7,7 +7,7 @@
 import type { GroupVersionKind } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
-import { applyJsonPatch } from '../jsonpatch/index.js';
+import { applyJsonPatch, type ApplyResult } from '../jsonpatch/index.js';
 import { applyConfiguration, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
 import type { MutationOutcome } from './dispatch.js';
@@ -96,11 +96,7 @@ export function applyJsonPatchMutation(
   // An empty patch changes nothing (the object decoded before; it decodes again).
   if (Array.isArray(ops) && ops.length === 0) return { ok: true, object: object as JsonValue };
   const applied = applyJsonPatch(object, ops, 'kubernetes', guard);
-  if (!applied.ok) {
-    // A failed `test` discards this mutation's patch; it is not an error.
-    if (applied.kind === 'test-failed') return { ok: true, object: object as JsonValue };
-    return { ok: false, message: `JSON Patch: ${applied.message}` };
-  }
+  if (!applied.ok) return patchFailure(applied, object);
   // The API server decodes a JSON-patched built-in object strictly; a failure aborts the request (500).
   // What it sent, and what decoded before, are not judged again: only what the patches introduced.
   if (schema.source === 'builtin') {
@@ -109,6 +105,22 @@ export function applyJsonPatchMutation(
     history.decoded = { doc: applied.doc, root: schema.root };
   }
   return { ok: true, object: applied.doc };
+}
+
+/**
+ * A JSON patch applied to the object as a map, with no decoding into the kind's type after it: what
+ * Kyverno's MutatingPolicy does (it patches unstructured objects and decodes the result back into one, so
+ * a field the kind lacks or a value of another type is kept for the API server to judge).
+ */
+export function applyUnstructuredJsonPatch(object: JsonValue | null, ops: JsonValue, guard?: ReviewGuard): MutationOutcome {
+  const applied = applyJsonPatch(object, ops, 'kubernetes', guard);
+  return applied.ok ? { ok: true, object: applied.doc } : patchFailure(applied, object);
+}
+
+function patchFailure(failure: Extract<ApplyResult, { ok: false }>, object: JsonValue | null): MutationOutcome {
+  // A failed `test` discards this mutation's patch; it is not an error.
+  if (failure.kind === 'test-failed') return { ok: true, object: object as JsonValue };
+  return { ok: false, message: `JSON Patch: ${failure.message}` };
 }
 
 /** `history` as for applyJsonPatchMutation. */

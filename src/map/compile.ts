@@ -22,7 +22,7 @@ import {
 } from '../cel/index.js';
 import type { JsonObject } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
-import { applyConfigurationMutation, applyJsonPatchMutation, type SchemaContext } from './apply-mutation.js';
+import { applyConfigurationMutation, applyJsonPatchMutation, applyUnstructuredJsonPatch, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
 import { FieldPath, invalid, type FieldError } from './field-errors.js';
 import { combineConditions, type ConditionOutcome, type ConditionsVerdict } from './match-conditions.js';
@@ -180,6 +180,8 @@ class Program implements PolicyProgram {
       if (m.patchType === 'JSONPatch') {
         const ops = toJsonPatchOperations(value, guard, size);
         if (guard && !(size.bytes <= guard.maxValueBytes)) checkJsonSize(ops, guard, 'the JSON patch of a mutation');
+        // Kyverno patches unstructured objects; kube-apiserver decodes a built-in kind's result strictly.
+        if (this.kyverno) return applyUnstructuredJsonPatch(inputs.object, ops, guard);
         return applyJsonPatchMutation(inputs.object, ops, kind, this.schema, inputs.history, guard);
       }
       const config = toApplyConfiguration(value, guard, size);

@@ -21,7 +21,15 @@ interface MpolRequest {
   oldObject?: JsonObject;
   subResource?: string;
   userInfo?: JsonObject;
-  expect: { patchedSubset?: JsonValue; patchedNotSubset?: JsonValue; allowed?: boolean };
+  expect: {
+    patchedSubset?: JsonValue;
+    patchedNotSubset?: JsonValue;
+    allowed?: boolean;
+    /** Operations the reply's patch must hold (Kyverno's integration tests check these). */
+    patches?: JsonObject[];
+    /** The reply must carry no patch. */
+    noPatch?: boolean;
+  };
 }
 
 interface MpolVector {
@@ -37,7 +45,15 @@ const vectors: MpolVector[] = readdirSync(DIR)
   .sort()
   .map((f) => parseYaml(readFileSync(`${DIR}/${f}`, 'utf8')) as MpolVector);
 
-async function admit(vector: MpolVector, request: MpolRequest): Promise<{ allowed: boolean; object: JsonValue; message?: string }> {
+interface Admitted {
+  allowed: boolean;
+  object: JsonValue;
+  message?: string;
+  /** The reply's patch, when it has one. */
+  patch?: JsonValue[];
+}
+
+async function admit(vector: MpolVector, request: MpolRequest): Promise<Admitted> {
   const set = policySetFrom(vector.policies.map((p) => stringify(p)).join('---\n'), `${vector.name}.yaml`);
   expect(set.problems.filter((p) => p.effect === 'ignored'), 'the policies load').toEqual([]);
   const extra: Record<string, unknown> = { operation: request.operation ?? 'CREATE', oldObject: request.oldObject ?? null };
@@ -49,11 +65,12 @@ async function admit(vector: MpolVector, request: MpolRequest): Promise<{ allowe
   const response = answer.body.response as { allowed: boolean; patch?: string; status?: { message?: string } };
   if (!response.allowed) return { allowed: false, object: request.object, message: response.status?.message };
   if (!response.patch) return { allowed: true, object: request.object };
-  const decoded = decodePatch(JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')));
+  const patch = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as JsonValue[];
+  const decoded = decodePatch(patch);
   if (!decoded.ok) throw new Error('the reply holds an undecodable patch');
   const applied = applyPatch(request.object, decoded.patch);
   if (!applied.ok) throw new Error('the reply\'s patch does not apply');
-  return { allowed: true, object: applied.doc };
+  return { allowed: true, object: applied.doc, patch };
 }
 
 describe('Kyverno MutatingPolicy chainsaw vectors through answerReview', () => {
@@ -67,6 +84,8 @@ describe('Kyverno MutatingPolicy chainsaw vectors through answerReview', () => {
       const { patchedSubset, patchedNotSubset } = request.expect;
       if (patchedSubset !== undefined) expect(chainsawMatches(result.object, patchedSubset), firstDifference(result.object, patchedSubset)).toBe(true);
       if (patchedNotSubset !== undefined) expect(chainsawMatches(result.object, patchedNotSubset), 'the object must not match the error assertion').toBe(false);
+      if (request.expect.noPatch) expect(result.patch, 'the reply carries no patch').toBeUndefined();
+      for (const op of request.expect.patches ?? []) expect(result.patch, 'the reply\'s patch holds the operation').toContainEqual(op);
     });
   }
 });

@@ -3,6 +3,7 @@ import { buildPolicySet, parseDocuments, type PolicySet } from '../../src/policy
 import { createApp, fixedPolicySet, type AppOptions, type LogRecord, type PolicySetProvider } from '../../src/server/index.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
+import { guessResource } from '../../src/cli/resource-names.js';
 
 export interface TestServer {
   url: string;
@@ -43,7 +44,7 @@ export function reviewOf(object: Record<string, unknown>, extra: Record<string, 
     request: {
       uid: 'e911857d-c318-11e8-bbad-025000000001',
       kind: { group, version, kind },
-      resource: { group, version, resource: `${kind.toLowerCase()}s` },
+      resource: { group, version, resource: guessResource(kind) },
       namespace: (object.metadata as { namespace?: string } | undefined)?.namespace,
       operation: 'CREATE',
       userInfo: { username: 'admin', groups: ['system:masters'] },
