@@ -15,7 +15,7 @@ export type {
 export { decodePatch } from './decode.js';
 export { applyPatch, applyJsonPatch, PatchChain } from './apply.js';
 export { createPatch } from './diff.js';
-export { checkJsonSize, jsonSizeUpTo } from './size.js';
+export { checkJsonDepth, checkJsonSize, jsonSizeUpTo } from './size.js';
 export {
   escapeToken,
   unescapeToken,

@@ -5,7 +5,7 @@
  * passes `limit`, and ticks the guard per node so a large walk also notices the deadline.
  */
 import { ReviewAborted, type ReviewGuard } from '../guard/index.js';
-import { DEFAULT_MAX_DEPTH, type JsonValue } from '../json/index.js';
+import { DEFAULT_MAX_DEPTH, heightUpTo, type HeightMemo, type JsonValue } from '../json/index.js';
 import { parsePointer } from './pointer.js';
 
 /**
@@ -44,6 +44,16 @@ function sizeOf(v: JsonValue, size: number, limit: number, guard: ReviewGuard | 
 export function checkJsonSize(value: JsonValue, guard: ReviewGuard, what: string): void {
   const size = jsonSizeUpTo(value, guard.maxValueBytes, guard);
   if (size > guard.maxValueBytes) guard.checkSize(size, what);
+}
+
+/**
+ * Throws ReviewAborted('size') when `value` nests deeper than a review may (DEFAULT_MAX_DEPTH, what the
+ * parser accepts of a review): the next step's walkers would recurse that deep. `memo` as for heightUpTo.
+ */
+export function checkJsonDepth(value: JsonValue | null, what: string, memo?: HeightMemo): void {
+  if (heightUpTo(value, DEFAULT_MAX_DEPTH, memo) > DEFAULT_MAX_DEPTH) {
+    throw new ReviewAborted('size', `${what} nests deeper than ${DEFAULT_MAX_DEPTH} levels`);
+  }
 }
 
 /** The value `pointer` names in `doc` (plain RFC 6901 walk), or undefined. For sizing `copy` sources. */

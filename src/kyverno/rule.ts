@@ -14,6 +14,7 @@ import { loadContextEntries } from './context/context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { runForeach, type ForeachScope } from './foreach/foreach.js';
 import { measureValue } from './measure.js';
+import { checkJsonDepth } from '../jsonpatch/index.js';
 import { applyPatches, applyTemplatedPatch } from './patchers/patchers.js';
 import type { CompiledRule } from './types.js';
 import { substituteAll } from './context/variables.js';
@@ -81,6 +82,8 @@ function outcome(patched: JsonValue, resource: JsonValue, skipReason: string | u
     // What the rule built goes into the reply: it must fit the bound as a whole too (measured before
     // comparing: a value sharing subtrees would take exponential time to compare).
     const size = measureValue(patched, scope.ctx.guard, 'the mutated resource', scope.ctx.sizes);
+    // Nor may it nest deeper than a review: the next rule's walkers would recurse that deep.
+    checkJsonDepth(patched, 'the mutated resource', (scope.ctx.heights ??= new Map()));
     if (sizeDiffers(resource, size, scope.ctx.sizes)) return applied(patched);
   }
   if (patched === resource || jsonEqual(patched, resource)) {
@@ -102,9 +105,18 @@ function applied(resource: JsonValue): RuleResult {
   return { status: 'applied', message: describe(resource), resource };
 }
 
+/** V8's RangeError for a recursion past the stack: data nested deeper than a walker can go, within one rule. */
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
 function failed(error: unknown, resource: JsonValue): RuleResult {
   if (isReviewAborted(error)) return { status: 'error', message: error.message, resource, aborted: error.reason };
-  const message = error instanceof KyvernoRuleError ? error.message : `unexpected failure: ${messageOf(error)}`;
+  const message = error instanceof KyvernoRuleError
+    ? error.message
+    : isStackOverflow(error)
+      ? `the rule built or read a value nested too deeply to process (${messageOf(error)})`
+      : `unexpected failure: ${messageOf(error)}`;
   return { status: 'error', message: boundMessage(message), resource };
 }
 

@@ -132,7 +132,8 @@ function contextFor(options?: EvaluateOptions): CallContext {
 function asJmesPathError(e: unknown): JmesPathError {
   if (isReviewAborted(e)) throw e;
   if (e instanceof JmesPathError) return e;
-  if (e instanceof RangeError) return new JmesPathRuntimeError(`expression too deeply nested: ${e.message}`);
+  // At run time the data nests as deep as the expression may (parse_json of a deep text, a deep resource).
+  if (e instanceof RangeError) return new JmesPathRuntimeError(`the expression or the data it reads nests too deeply: ${e.message}`);
   return new JmesPathRuntimeError(e instanceof Error ? e.message : String(e));
 }
 
