@@ -6,23 +6,11 @@
 import { hasOwn } from './own.js';
 
 /**
- * Heights of arrays and objects walked whole (a WeakMap, or a Map that lives no longer than the values
- * it holds): values are never changed in place, so a height stays true.
- */
-export interface HeightMemo {
-  get(value: object): number | undefined;
-  set(value: object, height: number): unknown;
-}
-
-/**
  * The height of `value` when it is at most `limit`; some number above `limit` otherwise, found without
- * walking deeper than `limit + 1` levels (so without overflowing the stack on any value). Subtrees found
- * in `memo` are not walked again, and those walked whole are added to it.
+ * walking deeper than `limit + 1` levels (so without overflowing the stack on any value).
  */
-export function heightUpTo(value: unknown, limit: number, memo?: HeightMemo): number {
+export function heightUpTo(value: unknown, limit: number): number {
   if (typeof value !== 'object' || value === null) return 0;
-  const known = memo?.get(value);
-  if (known !== undefined) return known;
   // A container here is one level; its members may have limit - 1 more.
   if (limit < 1) return 1;
   let tallest = 0;
@@ -30,20 +18,49 @@ export function heightUpTo(value: unknown, limit: number, memo?: HeightMemo): nu
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (typeof item !== 'object' || item === null) continue;
-      const h = heightUpTo(item, limit - 1, memo);
+      const h = heightUpTo(item, limit - 1);
       if (h > tallest) tallest = h;
-      if (tallest > limit - 1) return tallest + 1;
+      if (tallest > limit - 1) break;
     }
   } else {
     const object = value as Record<string, unknown>;
     for (const key in object) {
       const member = object[key];
       if (typeof member !== 'object' || member === null || !hasOwn(object, key)) continue;
-      const h = heightUpTo(member, limit - 1, memo);
+      const h = heightUpTo(member, limit - 1);
       if (h > tallest) tallest = h;
-      if (tallest > limit - 1) return tallest + 1;
+      if (tallest > limit - 1) break;
     }
   }
-  memo?.set(value, tallest + 1);
   return tallest + 1;
+}
+
+/**
+ * Whether `value` nests deeper than `limit`, given `before`: an earlier version of it known to fit (the
+ * object before a policy changed it). A subtree `value` holds at the same path as `before` did sits at
+ * the same depth and fits as it did, so only what changed is walked: for an edit made by copying the
+ * containers above it, their members, not the object. (A value changed in place would be missed:
+ * values are not, once built.) `before` undefined: all of `value` is walked.
+ */
+export function nestsDeeperThan(value: unknown, before: unknown, limit: number): boolean {
+  if (value === before || typeof value !== 'object' || value === null) return false;
+  if (limit < 1) return true;
+  const old = typeof before === 'object' && before !== null ? (before as Record<string, unknown>) : undefined;
+  if (Array.isArray(value)) {
+    const oldItems = Array.isArray(old) ? old : undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null && nestsDeeperThan(item, oldItems?.[i], limit - 1)) return true;
+    }
+    return false;
+  }
+  const oldMembers = old !== undefined && !Array.isArray(old) ? old : undefined;
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    const member = object[key];
+    if (typeof member !== 'object' || member === null || !hasOwn(object, key)) continue;
+    const was = oldMembers !== undefined && hasOwn(oldMembers, key) ? oldMembers[key] : undefined;
+    if (nestsDeeperThan(member, was, limit - 1)) return true;
+  }
+  return false;
 }

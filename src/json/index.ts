@@ -9,4 +9,4 @@ export { internalized } from './internalized.js';
 export { decodesToItself, utf8Length } from './utf8.js';
 export { needsJsonEscape } from './escape.js';
 export { estimatedLeafSize, estimatedSize, type SizeMemo } from './size-estimate.js';
-export { heightUpTo, type HeightMemo } from './height.js';
+export { heightUpTo, nestsDeeperThan } from './height.js';

@@ -5,7 +5,7 @@
  * passes `limit`, and ticks the guard per node so a large walk also notices the deadline.
  */
 import { ReviewAborted, type ReviewGuard } from '../guard/index.js';
-import { DEFAULT_MAX_DEPTH, heightUpTo, type HeightMemo, type JsonValue } from '../json/index.js';
+import { DEFAULT_MAX_DEPTH, nestsDeeperThan, type JsonValue } from '../json/index.js';
 import { parsePointer } from './pointer.js';
 
 /**
@@ -48,10 +48,11 @@ export function checkJsonSize(value: JsonValue, guard: ReviewGuard, what: string
 
 /**
  * Throws ReviewAborted('size') when `value` nests deeper than a review may (DEFAULT_MAX_DEPTH, what the
- * parser accepts of a review): the next step's walkers would recurse that deep. `memo` as for heightUpTo.
+ * parser accepts of a review): the next step's walkers would recurse that deep. `before`: the version it
+ * was made from, known to fit, whose subtrees at the same paths are not walked again (nestsDeeperThan).
  */
-export function checkJsonDepth(value: JsonValue | null, what: string, memo?: HeightMemo): void {
-  if (heightUpTo(value, DEFAULT_MAX_DEPTH, memo) > DEFAULT_MAX_DEPTH) {
+export function checkJsonDepth(value: JsonValue | null, what: string, before?: JsonValue | null): void {
+  if (nestsDeeperThan(value, before, DEFAULT_MAX_DEPTH)) {
     throw new ReviewAborted('size', `${what} nests deeper than ${DEFAULT_MAX_DEPTH} levels`);
   }
 }

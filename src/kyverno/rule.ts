@@ -83,7 +83,7 @@ function outcome(patched: JsonValue, resource: JsonValue, skipReason: string | u
     // comparing: a value sharing subtrees would take exponential time to compare).
     const size = measureValue(patched, scope.ctx.guard, 'the mutated resource', scope.ctx.sizes);
     // Nor may it nest deeper than a review: the next rule's walkers would recurse that deep.
-    checkJsonDepth(patched, 'the mutated resource', (scope.ctx.heights ??= new Map()));
+    checkJsonDepth(patched, 'the mutated resource', resource);
     if (sizeDiffers(resource, size, scope.ctx.sizes)) return applied(patched);
   }
   if (patched === resource || jsonEqual(patched, resource)) {

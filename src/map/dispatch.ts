@@ -6,7 +6,7 @@
  */
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../admission/index.js';
 import { ReviewAborted, type AbortReason, type ReviewGuard } from '../guard/index.js';
-import { jsonEqual, setOwn, type HeightMemo, type JsonObject, type JsonValue } from '../json/index.js';
+import { jsonEqual, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonDepth } from '../jsonpatch/index.js';
 import { MutationHistory } from './apply-mutation.js';
 import { sameResource, type EquivalenceProvider } from './equivalence.js';
@@ -247,9 +247,6 @@ class Dispatcher {
   /** One chain of objects per request: each mutation starts from the previous one's result. */
   private readonly history: MutationHistory;
 
-  /** The heights of the chain's objects and subtrees measured so far (made by the first mutation that changes something). */
-  private heights: HeightMemo | undefined;
-
   constructor(private readonly request: AdmissionRequest, private readonly ctx: DispatchContext) {
     this.history = new MutationHistory(request.object ?? null, request.kind);
   }
@@ -424,7 +421,7 @@ class Dispatcher {
       const outcome = program.mutation(i, inputs);
       if (outcome.ok) {
         // Too deep an object fails this invocation (a size error, see invoke), before anything walks it.
-        if (outcome.object !== object) checkJsonDepth(outcome.object, 'the object a mutation produced', (this.heights ??= new Map()));
+        checkJsonDepth(outcome.object, 'the object a mutation produced', object);
         object = outcome.object as JsonValue | null;
       } else if (outcome.abort) return outcome.abort;
       else (messages ??= []).push(outcome.message);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heightUpTo } from '../../src/json/index.js';
+import { heightUpTo, nestsDeeperThan } from '../../src/json/index.js';
 
 const nested = (levels: number): unknown => {
   let v: unknown = 'leaf';
@@ -22,17 +22,27 @@ describe('heightUpTo', () => {
     expect(heightUpTo({ a: [[[]]] }, 0)).toBeGreaterThan(0);
   });
 
-  it('remembers what it walked whole, and reads it back wherever the subtree is moved', () => {
-    const memo = new Map<object, number>();
-    const inner = nested(600) as object;
-    expect(heightUpTo({ a: inner }, 1000, memo)).toBe(601);
-    expect(memo.get(inner)).toBe(600);
-    // The same subtree 500 levels down: found in the memo, and over the limit.
-    expect(heightUpTo(wrap(inner, 500), 1000, memo)).toBeGreaterThan(1000);
-    // A walk cut short at the limit remembers nothing above the cut.
-    const tooDeep = wrap(inner, 500) as object;
-    heightUpTo(tooDeep, 1000, memo);
-    expect(memo.get(tooDeep)).toBeUndefined();
+  it('nestsDeeperThan walks only what changed from a version known to fit', () => {
+    const inner = nested(600) as Record<string, unknown>;
+    const before = { a: inner, b: { c: [] } };
+    // Unchanged, or changed beside the deep subtree: fits.
+    expect(nestsDeeperThan(before, before, 1000)).toBe(false);
+    expect(nestsDeeperThan({ ...before, b: { c: [[]] } }, before, 1000)).toBe(false);
+    // The same subtree 500 levels further down: it moved, so it is walked, and no longer fits.
+    expect(nestsDeeperThan({ ...before, b: wrap(inner, 500) }, before, 1000)).toBe(true);
+    expect(nestsDeeperThan({ a: wrap(inner, 399) }, before, 1000)).toBe(false);
+    expect(nestsDeeperThan({ a: wrap(inner, 400) }, before, 1000)).toBe(true);
+    // Without a version to compare with, all of it is walked.
+    expect(nestsDeeperThan(nested(1000), undefined, 1000)).toBe(false);
+    expect(nestsDeeperThan(nested(1001), undefined, 1000)).toBe(true);
+    expect(nestsDeeperThan(nested(500_000), undefined, 1000)).toBe(true);
+    // A subtree at the same path is trusted as it was: what the caller vouches for.
+    const tooDeep = { a: nested(2000) };
+    expect(nestsDeeperThan({ ...tooDeep, b: 1 }, tooDeep, 1000)).toBe(false);
+    // Array items are compared by index.
+    const list = [inner, { x: 1 }];
+    expect(nestsDeeperThan([list[0], wrap(inner, 500)], list, 1000)).toBe(true);
+    expect(nestsDeeperThan([{ y: 2 }, ...list], list, 1000)).toBe(false);
   });
 
   it('skips inherited members and counts own __proto__ data', () => {

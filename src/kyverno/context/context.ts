@@ -7,7 +7,7 @@
  * (./measure.ts) before anything uses them.
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
-import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type HeightMemo, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { jsonSize, type SizeMemo } from '../jmespath/index.js';
 import { splitVariableName } from './variable-names.js';
 
@@ -31,8 +31,6 @@ export class JsonContext {
   private elementBase: JsonObject | undefined;
   private elementNesting = -1;
   private elementRoot: JsonObject | undefined;
-  /** Heights of the resources rules built and their subtrees (../measure.ts), made by the first one measured. */
-  heights: HeightMemo | undefined;
   /** Estimated JSON size of the last query's result (./measure.ts). */
   lastResultSize = 0;
 
