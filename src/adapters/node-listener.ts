@@ -26,7 +26,7 @@ export interface ListenerOptions {
    * `Connection: close`, so the client sends nothing more on that connection.
    */
   closingConnections?(): boolean;
-  /** Where requests whose bodies are slow are listed (node-slow-requests.ts). */
+  /** Where requests whose bodies are slow, or whose answers are not taken, are listed (node-slow-requests.ts). */
   slowRequests?: SlowRequests;
 }
 
@@ -97,4 +97,6 @@ async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingRespon
   (outgoing as ServerResponse).writeHead(response.status, headers);
   if (body === undefined || incoming.method === 'HEAD') outgoing.end();
   else (outgoing as ServerResponse).end(body);
+  // Until its response closes, a client that does not take the answer holds the request (node-slow-requests.ts).
+  if (!outgoing.writableFinished) options.slowRequests?.answered(incoming);
 }

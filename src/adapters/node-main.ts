@@ -110,7 +110,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   );
   const refusedConnections = capEventLog(logger, 'connections refused', `${config.maxConnections} connections open (AMENDER_MAX_CONNECTIONS)`);
   const refusedRequests = capEventLog(logger, 'requests refused', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS)`);
-  const endedSlowRequests = capEventLog(logger, 'slow requests ended', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS): the oldest whose body was still arriving made room`);
+  const endedSlowRequests = capEventLog(logger, 'slow requests ended', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS): the oldest whose body was still arriving, or whose answer was not taken, made room`);
   amender.metrics.registry.register(
     new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refusedConnections.total()]]),
   );
@@ -118,7 +118,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     new CallbackCounter('amender_http_requests_refused_total', 'Requests answered 503 at once, unread, because AMENDER_MAX_REQUESTS were in flight.', () => [[{}, refusedRequests.total()]]),
   );
   amender.metrics.registry.register(
-    new CallbackCounter('amender_http_slow_requests_ended_total', 'Requests whose body was slow to arrive, ended to make room because AMENDER_MAX_REQUESTS were in flight.', () => [[{}, endedSlowRequests.total()]]),
+    new CallbackCounter('amender_http_slow_requests_ended_total', 'Requests whose body was slow to arrive, or whose answer was not taken, ended to make room because AMENDER_MAX_REQUESTS were in flight.', () => [[{}, endedSlowRequests.total()]]),
   );
   const tls = readTls(config);
   const server = await startNodeServer({

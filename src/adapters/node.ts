@@ -147,7 +147,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
   let inFlight = 0;
-  const slowRequests = new SlowRequests();
+  // An answer its client does not take is ended after the request timeout (node-slow-requests.ts).
+  const slowRequests = new SlowRequests(requestTimeoutMs);
   const drain = createDrain({ shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, inFlight: () => inFlight });
   const listener = requestListener(options.fetch, {
     closingConnections: drain.started,
@@ -178,6 +179,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     inFlight++;
     res.once('close', () => {
       inFlight--;
+      slowRequests.closed(req);
       drain.activity();
     });
     if (req.httpVersionMajor !== 2) drain.requestOn(req.socket as Socket);
@@ -239,7 +241,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     closing ??= new Promise<void>((resolve) => {
       // net.Server's close: stop accepting. http.Server's own close() would also cut idle keep-alive
       // connections at once, resetting a request a client may have just sent on one.
-      NetServer.prototype.close.call(server, () => resolve());
+      NetServer.prototype.close.call(server, () => {
+        slowRequests.stop();
+        resolve();
+      });
       drain.start(server as DrainableServer);
     });
     return closing;

@@ -329,4 +329,73 @@ describe('a cap on requests in flight', () => {
       expect(await server.stop()).toBe(0);
     }
   });
+
+  /**
+   * An HTTP/2 client that never opens its flow-control window (SETTINGS_INITIAL_WINDOW_SIZE 0, no
+   * WINDOW_UPDATE) gets the heads of its answers and never their bodies: the streams stay open, each
+   * holding a slot, and its PINGs keep the session from ever being idle.
+   */
+  async function stallingSession(url: string, ca: Buffer | string): Promise<{ session: ClientHttp2Session; open(): Promise<{ status: number; reset: boolean }> }> {
+    const session = h2Connect(url, { ca, settings: { initialWindowSize: 0 } });
+    const ping = setInterval(() => session.ping(() => {}), 200);
+    session.once('close', () => clearInterval(ping));
+    const open = () => {
+      const stream = session.request({ ':method': 'GET', ':path': '/healthz' });
+      stream.on('error', () => {});
+      return new Promise<{ status: number; reset: boolean }>((resolve) => {
+        let status = 0;
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('close', () => resolve({ status, reset: stream.rstCode === 0x8 }));
+      });
+    };
+    return { session, open };
+  }
+
+  it('ends the oldest request whose answer its client does not take to make room for a new one', async () => {
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_MAX_REQUESTS: '4' }, { until: 'listening' });
+    const url = `https://localhost:${portOf(server)}`;
+    const stalling = await stallingSession(url, pki.ca);
+    const honest = h2Connect(url, { ca: pki.ca });
+    try {
+      const held = [stalling.open(), stalling.open(), stalling.open(), stalling.open()];
+      // Past a second after their answers were written, the four are stalled; a review is served.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const review = honest.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(REVIEW.length) });
+      review.end(REVIEW);
+      review.resume();
+      const status = await new Promise<number>((resolve, reject) => {
+        review.on('response', (h) => resolve(Number(h[':status'])));
+        review.on('error', reject);
+      });
+      expect(status).toBe(200);
+      await new Promise((resolve) => review.on('close', resolve));
+      // The oldest stalled stream was reset to make room, with its answer's head sent and no body.
+      expect(await held[0]).toEqual({ status: 200, reset: true });
+      const metrics = await metricsOver(honest);
+      expect(Number(/^amender_http_slow_requests_ended_total (\d+)$/m.exec(metrics)?.[1])).toBe(1);
+      expect(Number(/^amender_http_requests_refused_total (\d+)$/m.exec(metrics)?.[1])).toBe(0);
+    } finally {
+      stalling.session.destroy();
+      honest.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('ends a request whose answer is not taken within the request timeout, however alive its session', async () => {
+    const server = await startBundle(
+      { AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_REQUEST_TIMEOUT_MS: '1500', AMENDER_REVIEW_DEADLINE_MS: '1000' },
+      { until: 'listening' },
+    );
+    const stalling = await stallingSession(`https://localhost:${portOf(server)}`, pki.ca);
+    try {
+      const started = Date.now();
+      expect(await stalling.open()).toEqual({ status: 200, reset: true });
+      // Reset by the write timeout's sweep (once a second), not by the connection's end.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+      expect(stalling.session.closed).toBe(false);
+    } finally {
+      stalling.session.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
 });
