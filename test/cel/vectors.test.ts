@@ -128,6 +128,7 @@ describe('cel-cost vectors', () => {
       const ev = new Evaluation(inputOf(v), { budget: v.costBudget! });
       let budgetError: string | undefined;
       let expressionError: string | undefined;
+      const values: unknown[] = [];
       for (const e of v.expressions!) {
         const c = compileExpression(e, v.role ?? 'matchCondition', { params: true });
         expect(c.ok, c.ok ? '' : c.message).toBe(true);
@@ -138,6 +139,7 @@ describe('cel-cost vectors', () => {
           break;
         }
         if (!r.ok) expressionError ??= r.message;
+        else values.push(r.value);
       }
       const exp = v.expect!;
       const total = v.costBudget! - ev.remainingBudget;
@@ -156,6 +158,10 @@ describe('cel-cost vectors', () => {
       costReport.push(`${v.name}: total ${total} (reference ${exp.totalCost})`);
       expect(total).toBe(exp.totalCost);
       expect(ev.remainingBudget).toBe(exp.remainingBudget);
+      // cost_test.go's testCost and celcoststability_test.go also require every expression to evaluate
+      // without error; `expect.value` (celcoststability_test.go: the rule holds) is what each gives.
+      expect(expressionError, expressionError).toBeUndefined();
+      if ('value' in exp) for (const value of values) expect(celToJson(value as never)).toEqual(exp.value);
     });
   }
 

@@ -4,7 +4,7 @@
  * is thrown (failedCall), both in cel-go's cost units.
  */
 import { checkResultSize } from './bounds.js';
-import { charge, toError, type EvalState } from './eval-state.js';
+import { charge, isCostError, toError, type EvalState } from './eval-state.js';
 import type { Overload } from './functions.js';
 import type { CelValue } from './values.js';
 
@@ -22,6 +22,24 @@ export function failedCall(s: EvalState, err: unknown, name: string, costOf: () 
   }
   charge(s, cost ?? 1);
   throw error;
+}
+
+/**
+ * A call that did not run because an argument failed, or because no overload takes its arguments: cel-go
+ * observes it like any call (CEL errors are values; `evalWatch` observes the error the call returns),
+ * charging `costOf()` — the overload's cost with the failed argument as an error value of size 1 — or 1
+ * when that says nothing or fails, then `err` is thrown as it is. Cost limits and aborts pass uncharged.
+ */
+export function failedArgs(s: EvalState, err: unknown, costOf: () => number | undefined): never {
+  if (isCostError(err)) throw err;
+  let cost: number | undefined;
+  try {
+    cost = costOf();
+  } catch {
+    cost = undefined;
+  }
+  charge(s, cost !== undefined && Number.isFinite(cost) ? cost : 1);
+  throw err;
 }
 
 /**

@@ -58,6 +58,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     const expr = p.parseExpr();
     if (p.peek().tok !== Tok.EOF) p.unexpected('<EOF>');
     if (p.issues.length) return { issues: p.issues, maxId: p.nextId - 1 };
+    if (p.tooDeep) return { issues: [{ message: 'max recursion depth exceeded', offset: -1 }], maxId: p.nextId - 1 };
     return { expr, issues: [], maxId: p.nextId - 1 };
   } catch (e) {
     if (e instanceof ParseError) return { issues: [...p.issues, { message: e.message, offset: e.pos }], maxId: p.nextId - 1 };
@@ -66,9 +67,25 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   }
 }
 
+/**
+ * Two depth limits, cel-go's (parser.go), both `maxRecursionDepth` (250 by default; Kubernetes keeps it):
+ *
+ * - while parsing, the nesting of `expr` rules (parentheses, list and map elements, arguments, indexes,
+ *   the false branch of `?:`), cel-go's recursionListener: "expression recursion limit exceeded: 250";
+ * - then, on the parse tree, the depth of the nodes cel-go's visitor counts (checkAndIncrementRecursionDepth:
+ *   `?:`, a relation, an arithmetic operator, a select, a member call, an index; `&&`/`||` are not,
+ *   their chains being balanced): "max recursion depth exceeded". Left-associative chains (`1 + 1 + …`,
+ *   `a.b.c…`) are parsed by loops here, so that depth is computed bottom-up (`h`, the counted height of
+ *   the subtree just parsed) instead of by recursion; the AST the checker and planner recurse over is
+ *   no deeper than these limits allow.
+ */
 class Parser implements MacroFactory {
   private i = 0;
   private depth = 0;
+  /** The counted height (see above) of the expression the last parse method returned. */
+  private h = 0;
+  /** Some subtree's counted height passed the limit: "max recursion depth exceeded" once parsing ends. */
+  tooDeep = false;
   /**
    * Constructs opened and not yet closed ('(', '[', '{', and a '?' awaiting its ':'): the end of input
    * may follow a missing closer only when it closes the last of them (see expect).
@@ -152,41 +169,73 @@ class Parser implements MacroFactory {
     throw new ParseError(message, pos);
   }
 
-  private enter(pos: number): void {
-    if (++this.depth > this.maxDepth) throw new ParseError('max recursion depth exceeded', pos);
+  /** The counted height of a node over children of height `h`: the limit is checked here. */
+  private counted(h: number): number {
+    if (++h > this.maxDepth) this.tooDeep = true;
+    return h;
   }
 
   // ---- grammar
   // expr: conditionalOr ('?' conditionalOr ':' expr)?
   parseExpr(): Expr {
-    this.enter(this.peek().pos);
+    if (++this.depth > this.maxDepth) throw new ParseError(`expression recursion limit exceeded: ${this.maxDepth}`, -1);
     const cond = this.parseOr();
     const q = this.accept(Tok.Question);
     let result = cond;
     if (q) {
+      let h = this.h;
       this.pending++;
       const ifTrue = this.parseOr();
+      if (this.h > h) h = this.h;
       this.expect(Tok.Colon, "':'");
       this.pending--;
       const ifFalse = this.parseExpr();
+      if (this.h > h) h = this.h;
       result = this.callOrMacro(q.pos, Op.conditional, null, [cond, ifTrue, ifFalse]);
+      this.h = this.counted(h);
     }
     this.depth--;
     return result;
   }
 
   private parseOr(): Expr {
-    let e = this.parseAnd();
-    let op: Token | undefined;
-    while ((op = this.accept(Tok.Or))) e = this.call(op.pos, Op.or, [e, this.parseAnd()]);
-    return e;
+    const first = this.parseAnd();
+    if (this.peek().tok !== Tok.Or) return first;
+    return this.logicChain(first, Tok.Or, Op.or);
   }
 
   private parseAnd(): Expr {
-    let e = this.parseRelation();
-    let op: Token | undefined;
-    while ((op = this.accept(Tok.And))) e = this.call(op.pos, Op.and, [e, this.parseRelation()]);
-    return e;
+    const first = this.parseRelation();
+    if (this.peek().tok !== Tok.And) return first;
+    return this.logicChain(first, Tok.And, Op.and);
+  }
+
+  /**
+   * `a && b && …` (or `||`): cel-go's logicManager, a balanced tree of the terms (depth log n, so a chain
+   * of thousands of terms is no deeper than a few), ids given in source order.
+   */
+  private logicChain(first: Expr, tok: Tok, fn: string): Expr {
+    let h = this.h;
+    const op = this.next();
+    const id = this.id();
+    const second = tok === Tok.Or ? this.parseAnd() : this.parseRelation();
+    if (this.h > h) h = this.h;
+    if (this.toks[this.i].tok !== tok) {
+      this.h = h;
+      return { kind: 'call', id, pos: op.pos, fn, target: null, args: [first, second] };
+    }
+    const terms = [first, second];
+    const ops: Token[] = [op];
+    const ids = [id];
+    let next: Token | undefined;
+    while ((next = this.accept(tok))) {
+      ops.push(next);
+      ids.push(this.id());
+      terms.push(tok === Tok.Or ? this.parseAnd() : this.parseRelation());
+      if (this.h > h) h = this.h;
+    }
+    this.h = h;
+    return balancedTree(fn, terms, ops, ids, 0, ops.length - 1);
   }
 
   private parseRelation(): Expr {
@@ -219,9 +268,9 @@ class Parser implements MacroFactory {
       }
       if (!fn) return e;
       this.i++;
-      this.enter(t.pos);
+      const h = this.h;
       e = this.call(t.pos, fn, [e, this.parseAdditive()]);
-      this.depth--;
+      this.h = this.counted(this.h > h ? this.h : h);
     }
   }
 
@@ -232,9 +281,9 @@ class Parser implements MacroFactory {
       const fn = t.tok === Tok.Plus ? Op.add : t.tok === Tok.Minus ? Op.subtract : undefined;
       if (!fn) return e;
       this.i++;
-      this.enter(t.pos);
+      const h = this.h;
       e = this.call(t.pos, fn, [e, this.parseMultiplicative()]);
-      this.depth--;
+      this.h = this.counted(this.h > h ? this.h : h);
     }
   }
 
@@ -245,9 +294,9 @@ class Parser implements MacroFactory {
       const fn = t.tok === Tok.Star ? Op.multiply : t.tok === Tok.Slash ? Op.divide : t.tok === Tok.Percent ? Op.modulo : undefined;
       if (!fn) return e;
       this.i++;
-      this.enter(t.pos);
+      const h = this.h;
       e = this.call(t.pos, fn, [e, this.parseUnary()]);
-      this.depth--;
+      this.h = this.counted(this.h > h ? this.h : h);
     }
   }
 
@@ -284,7 +333,7 @@ class Parser implements MacroFactory {
       const t = this.peek();
       if (t.tok === Tok.Dot) {
         this.i++;
-        this.enter(t.pos);
+        const h = this.h;
         const opt = this.accept(Tok.Question);
         const idTok = this.peek();
         if (idTok.tok !== Tok.Ident && idTok.tok !== Tok.EscIdent) this.unexpected('IDENTIFIER');
@@ -292,26 +341,28 @@ class Parser implements MacroFactory {
         const name = idTok.value as string;
         if (opt) {
           e = this.call(t.pos, Op.optSelect, [e, this.literal(idTok.pos, name)]);
+          this.h = this.counted(h);
         } else if (this.peek().tok === Tok.LParen && idTok.tok === Tok.Ident) {
           const open = this.next();
           const args = this.parseExprList(Tok.RParen);
           e = this.callOrMacro(open.pos, name, e, args);
+          this.h = this.counted(this.h > h ? this.h : h);
         } else {
           e = this.select(t.pos, e, name);
+          this.h = this.counted(h);
         }
-        this.depth--;
         continue;
       }
       if (t.tok === Tok.LBracket) {
         this.i++;
-        this.enter(t.pos);
+        const h = this.h;
         const opt = this.accept(Tok.Question);
         this.pending++;
         const index = this.parseExpr();
         this.expect(Tok.RBracket, "']'");
         this.pending--;
         e = this.call(t.pos, opt ? Op.optIndex : Op.index, [e, index]);
-        this.depth--;
+        this.h = this.counted(this.h > h ? this.h : h);
         continue;
       }
       return e;
@@ -330,6 +381,7 @@ class Parser implements MacroFactory {
       case Tok.False:
       case Tok.Null:
         this.i++;
+        this.h = 0;
         return this.literalFromToken(t, negativeLiteral, signPos);
       case Tok.LParen: {
         this.i++;
@@ -416,6 +468,7 @@ class Parser implements MacroFactory {
       const args = this.parseExprList(Tok.RParen);
       return this.callOrMacro(open.pos, full, null, args);
     }
+    this.h = 0;
     return this.ident(idTok.pos, full);
   }
 
@@ -430,17 +483,17 @@ class Parser implements MacroFactory {
     const brace = this.expect(Tok.LBrace, "'{'");
     this.pending++;
     const fields: StructField[] = [];
+    let h = 0;
     if (!this.accept(Tok.RBrace)) {
       for (;;) {
-        this.enter(this.peek().pos);
         const opt = this.accept(Tok.Question);
         const f = this.peek();
         if (f.tok !== Tok.Ident && f.tok !== Tok.EscIdent) this.unexpected('IDENTIFIER');
         this.i++;
         const colon = this.expect(Tok.Colon, "':'");
         const value = this.parseExpr();
+        if (this.h > h) h = this.h;
         fields.push({ id: this.id(), pos: colon.pos, name: f.value as string, value, optional: !!opt });
-        this.depth--;
         if (this.accept(Tok.Comma)) {
           if (this.accept(Tok.RBrace)) break;
           continue;
@@ -451,19 +504,21 @@ class Parser implements MacroFactory {
     }
     this.pending--;
     const typeName = (leadingDot ? '.' : '') + parts.join('.');
+    this.h = h;
     return { kind: 'struct', id: this.id(), pos: brace.pos, typeName, fields };
   }
 
   private parseListLiteral(): Expr {
     const open = this.expect(Tok.LBracket, "'['");
-    this.enter(open.pos);
     this.pending++;
     const elements: Expr[] = [];
     const optionalIndices: number[] = [];
+    let h = 0;
     if (!this.accept(Tok.RBracket)) {
       for (;;) {
         if (this.accept(Tok.Question)) optionalIndices.push(elements.length);
         elements.push(this.parseExpr());
+        if (this.h > h) h = this.h;
         if (this.accept(Tok.Comma)) {
           if (this.accept(Tok.RBracket)) break;
           continue;
@@ -473,21 +528,23 @@ class Parser implements MacroFactory {
       }
     }
     this.pending--;
-    this.depth--;
+    this.h = h;
     return this.list(open.pos, elements, optionalIndices);
   }
 
   private parseMapLiteral(): Expr {
     const open = this.expect(Tok.LBrace, "'{'");
-    this.enter(open.pos);
     this.pending++;
     const entries: MapEntry[] = [];
+    let h = 0;
     if (!this.accept(Tok.RBrace)) {
       for (;;) {
         const opt = this.accept(Tok.Question);
         const key = this.parseExpr();
+        if (this.h > h) h = this.h;
         const colon = this.expect(Tok.Colon, "':'");
         const value = this.parseExpr();
+        if (this.h > h) h = this.h;
         entries.push({ id: this.id(), pos: colon.pos, key, value, optional: !!opt });
         if (this.accept(Tok.Comma)) {
           if (this.accept(Tok.RBrace)) break;
@@ -498,19 +555,26 @@ class Parser implements MacroFactory {
       }
     }
     this.pending--;
-    this.depth--;
+    this.h = h;
     return this.map(open.pos, entries);
   }
 
+  /** The arguments of a call; `h` is left at the largest of their heights (0 for none). */
   private parseExprList(close: Tok): Expr[] {
     const out: Expr[] = [];
-    if (this.accept(close)) return out;
+    if (this.accept(close)) {
+      this.h = 0;
+      return out;
+    }
     this.pending++;
+    let h = 0;
     for (;;) {
       out.push(this.parseExpr());
+      if (this.h > h) h = this.h;
       if (this.accept(Tok.Comma)) continue;
       this.expect(close, close === Tok.RParen ? "')'" : "']'");
       this.pending--;
+      this.h = h;
       return out;
     }
   }
@@ -520,6 +584,14 @@ class Parser implements MacroFactory {
     if (expanded) return expanded;
     return this.call(pos, fn, args, target);
   }
+}
+
+/** cel-go's logicManager.balancedTree: terms[lo..hi+1] joined by ops[lo..hi], the middle operator at the root. */
+function balancedTree(fn: string, terms: Expr[], ops: Token[], ids: number[], lo: number, hi: number): Expr {
+  const mid = (lo + hi + 1) >> 1;
+  const left = mid === lo ? terms[mid] : balancedTree(fn, terms, ops, ids, lo, mid - 1);
+  const right = mid === hi ? terms[mid + 1] : balancedTree(fn, terms, ops, ids, mid + 1, hi);
+  return { kind: 'call', id: ids[mid], pos: ops[mid].pos, fn, target: null, args: [left, right] };
 }
 
 function parseHex(text: string): bigint {

@@ -12,6 +12,15 @@ export interface Planned {
   fn: Interp;
   /** The node is an attribute in cel-go's sense (identifier or a qualifier chain on one). */
   attribute: boolean;
+  /**
+   * For an attribute: its evaluation as cel-go's `Attribute.Resolve` does it, without the observation
+   * of the attribute itself (the SelectAndIdentCost of its root identifier or relative operand, which
+   * `evalWatchAttr.Eval` charges); the qualifiers are charged. `fn` is `resolve` plus `observe`. A
+   * conditional resolves its branches this way (cel-go's conditionalAttribute).
+   */
+  resolve?: Interp;
+  /** For an attribute: what observing it costs (1; 0 for a conditional attribute). */
+  observe?: number;
   /** The node is a compile-time constant (literal or folded aggregate). */
   constant?: { value: CelValue };
   /**

@@ -3,13 +3,16 @@
  * cel-go's units (`interpreter/runtimecost.go` with Kubernetes' options: OptOptimize constant folding of
  * aggregate literals, has() free): 1 per identifier and per select/index qualifier (+1 for a qualifier
  * applied to a computed value), 1 per call unless the overload has a cost function, 10/30/40 to build a
- * list/map/object. Exceeding the limit throws CostLimitError at once, so a runaway expression stops.
+ * list/map/object. A conditional is an attribute whose branches are resolved without their root's charge
+ * (`Planned.resolve`); an absent `.?f`/`[?k]` is free; a call whose argument failed is charged before the
+ * error goes on (see src/cel/README.md). Exceeding the limit throws CostLimitError at once, so a runaway
+ * expression stops.
  */
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env } from './env.js';
 import { hasField, indexValue, optionalSelect, selectField } from './access.js';
 import { checkBuiltSize, checkResultSize } from './bounds.js';
-import { callStandard, failedCall } from './calls.js';
+import { callStandard, failedArgs, failedCall } from './calls.js';
 import { AsyncPending, CelEvalError, noSuchOverload } from './errors.js';
 import { LIST_CREATE_COST, MAP_CREATE_COST, STRUCT_CREATE_COST, charge, isCostError, overLimit, toError, type EvalState } from './eval-state.js';
 import { TYPE_CONVERSIONS, constantConversion, foldCall } from './folding.js';
@@ -92,8 +95,14 @@ class Planner {
       const slot = this.slotOf(name)!;
       return {
         attribute: true,
+        observe: 1,
         fn: (s) => {
           s.cost++;
+          const v = s.slots[slot];
+          if (v instanceof CelEvalError) throw v;
+          return v;
+        },
+        resolve: (s) => {
           const v = s.slots[slot];
           if (v instanceof CelEvalError) throw v;
           return v;
@@ -106,32 +115,42 @@ class Planner {
     const container = this.env.container;
     if (candidates.length === 1) {
       const n = candidates[0];
+      const missing = (): CelValue => {
+        const decl = this.env.lookupIdentExact(n);
+        if (decl?.value !== undefined) return decl.value;
+        throw new CelEvalError(`undeclared reference to '${display}' (in container '${container}')`);
+      };
       return {
         attribute: true,
+        observe: 1,
         fn: (s) => {
           s.cost++;
           const v = s.act.resolve(n);
-          if (v === undefined) {
-            const decl = this.env.lookupIdentExact(n);
-            if (decl?.value !== undefined) return decl.value;
-            throw new CelEvalError(`undeclared reference to '${display}' (in container '${container}')`);
-          }
-          return v;
+          return v === undefined ? missing() : v;
+        },
+        resolve: (s) => {
+          const v = s.act.resolve(n);
+          return v === undefined ? missing() : v;
         },
       };
     }
+    const resolve: Interp = (s) => {
+      for (const n of candidates) {
+        const v = s.act.resolve(n);
+        if (v !== undefined) return v;
+        const decl = this.env.lookupIdentExact(n);
+        if (decl?.value !== undefined) return decl.value;
+      }
+      throw new CelEvalError(`undeclared reference to '${display}' (in container '${container}')`);
+    };
     return {
       attribute: true,
+      observe: 1,
       fn: (s) => {
         s.cost++;
-        for (const n of candidates) {
-          const v = s.act.resolve(n);
-          if (v !== undefined) return v;
-          const decl = this.env.lookupIdentExact(n);
-          if (decl?.value !== undefined) return decl.value;
-        }
-        throw new CelEvalError(`undeclared reference to '${display}' (in container '${container}')`);
+        return resolve(s);
       },
+      resolve,
     };
   }
 
@@ -158,11 +177,43 @@ class Planner {
       return { attribute: false, fn: (s) => hasField(op(s), field, struct, strict) };
     }
     const strict = this.options.errorOnBadPresenceTest === true;
+    // The qualifier costs 1 once it is applied (also when it fails); an operand that is not an attribute
+    // makes a relative attribute, whose observation (+1) cel-go charges even when the operand fails.
+    if (operand.attribute) {
+      const inner = operand.resolve!;
+      return {
+        attribute: true,
+        observe: operand.observe,
+        fn: (s) => {
+          const v = op(s);
+          s.cost++;
+          return selectField(v, field, struct, strict);
+        },
+        resolve: (s) => {
+          const v = inner(s);
+          s.cost++;
+          return selectField(v, field, struct, strict);
+        },
+      };
+    }
     return {
       attribute: true,
+      observe: extra,
       fn: (s) => {
+        let v: CelValue;
+        try {
+          v = op(s);
+        } catch (err) {
+          if (!isCostError(err)) s.cost += extra;
+          throw err;
+        }
         s.cost += 1 + extra;
-        return selectField(op(s), field, struct, strict);
+        return selectField(v, field, struct, strict);
+      },
+      resolve: (s) => {
+        const v = op(s);
+        s.cost++;
+        return selectField(v, field, struct, strict);
       },
     };
   }
@@ -178,10 +229,7 @@ class Planner {
     for (let i = parts.length; i >= 1; i--) {
       prefixes.push({ names: this.env.candidateNames(parts.slice(0, i).join('.')), rest: parts.slice(i) });
     }
-    return {
-      attribute: true,
-      fn: (s) => {
-        s.cost++;
+    const resolve: Interp = (s) => {
         for (const { names, rest } of prefixes) {
           for (const n of names) {
             let v = s.act.resolve(n) as CelValue | undefined;
@@ -194,7 +242,15 @@ class Planner {
           }
         }
         throw new CelEvalError(`undeclared reference to '${q}' (in container '${this.env.container}')`);
+    };
+    return {
+      attribute: true,
+      observe: 1,
+      fn: (s) => {
+        s.cost++;
+        return resolve(s);
       },
+      resolve,
     };
   }
 
@@ -232,9 +288,28 @@ class Planner {
         return {
           attribute: false,
           fn: (s) => {
-            const a = l(s);
-            const b = r(s);
+            // cel-go's evalEq evaluates both sides, and the call is charged when one is an error.
+            let a: CelValue;
+            let b: CelValue;
+            let failed = false;
+            let error: unknown;
+            try {
+              a = l(s);
+            } catch (err) {
+              if (isCostError(err)) throw err;
+              failed = true;
+              error = a = err as CelValue;
+            }
+            try {
+              b = r(s);
+            } catch (err) {
+              if (isCostError(err)) throw err;
+              if (!failed) error = err;
+              failed = true;
+              b = err as CelValue;
+            }
             charge(s, equalityCost(a, b));
+            if (failed) throw error;
             return celEquals(a, b) !== neg;
           },
         };
@@ -293,22 +368,26 @@ class Planner {
     };
   }
 
+  /**
+   * cel-go plans `c ? t : f` as a conditional attribute (planCallConditional): a branch that is an
+   * attribute is resolved through its Attribute, without the observation of its root (no +1 for the
+   * identifier or relative operand; its qualifiers are charged), any other branch as a relative attribute
+   * (its own cost). The conditional itself is always an attribute and costs nothing to observe, so a
+   * select or index on it is a qualifier of the chosen branch.
+   */
   private conditional(e: CallExpr): Planned {
     const c = this.node(e.args[0]).fn;
     const tp = this.node(e.args[1]);
     const fp = this.node(e.args[2]);
-    const t = tp.fn;
-    const f = fp.fn;
-    return {
-      // cel-go makes `c ? a : b` a conditional attribute when both branches are attributes.
-      attribute: tp.attribute && fp.attribute,
-      fn: (s) => {
-        const v = c(s);
-        if (v === true) return t(s);
-        if (v === false) return f(s);
-        throw noSuchOverload();
-      },
+    const t = tp.attribute ? tp.resolve! : tp.fn;
+    const f = fp.attribute ? fp.resolve! : fp.fn;
+    const fn: Interp = (s) => {
+      const v = c(s);
+      if (v === true) return t(s);
+      if (v === false) return f(s);
+      throw noSuchOverload();
     };
+    return { attribute: true, observe: 0, fn, resolve: fn };
   }
 
   private inOp(e: CallExpr): Planned {
@@ -320,8 +399,28 @@ class Planner {
     return {
       attribute: false,
       fn: (s) => {
-        const a = l(s);
-        const b = r(s);
+        let a: CelValue;
+        let b: CelValue;
+        let failed = false;
+        let error: unknown;
+        try {
+          a = l(s);
+        } catch (err) {
+          if (isCostError(err)) throw err;
+          failed = true;
+          error = a = err as CelValue;
+        }
+        try {
+          b = r(s);
+        } catch (err) {
+          if (isCostError(err)) throw err;
+          if (!failed) error = err;
+          failed = true;
+          b = err as CelValue;
+        }
+        // A failed side: the call is charged all the same (the list's size, or 1), unless the
+        // membership test was optimized away.
+        if (failed) failedArgs(s, error, () => (constList ? 0 : Array.isArray(b) ? b.length : 1));
         if (Array.isArray(b)) {
           if (!constList) charge(s, b.length);
           for (let i = 0; i < b.length; i++) if (celEquals(a, b[i])) return true;
@@ -331,45 +430,98 @@ class Planner {
           charge(s, 1);
           return mapHas(b, a as CelValue) || (typeof a === 'number' && Number.isInteger(a) && mapHas(b, BigInt(a)));
         }
-        throw noSuchOverload('@in', [typeNameOf(a), typeNameOf(b)]);
+        failedArgs(s, noSuchOverload('@in', [typeNameOf(a), typeNameOf(b)]), () => 1);
       },
     };
   }
 
+  /**
+   * `a[k]`, `a[?k]`: a qualifier of the operand's attribute, or of a relative attribute over a computed
+   * operand (whose observation, +1, cel-go charges even when the operand or the key fails). The key is a
+   * qualifier costing 1: a constant, a computed value, or an attribute resolved without its own
+   * observation (cel-go's attrQualifier). `k` is charged once applied, also when it fails; `[?k]` only
+   * when the key is present (evalWatch*Qual.QualifyIfPresent observes `if present`).
+   */
   private index(e: CallExpr, optional: boolean): Planned {
     const operand = this.node(e.args[0]);
     const keyNode = this.node(e.args[1]);
-    const key = keyNode.fn;
-    const op = operand.fn;
-    // cel-go: a relative attribute (+1) when the operand is computed; the index is a qualifier (+1),
-    // except that an attribute used as the key is itself the qualifier (its own charge counts).
-    const charge = (operand.attribute ? 0 : 1) + (keyNode.attribute ? 0 : 1);
-    return {
-      attribute: true,
-      fn: (s) => {
-        const container = op(s);
-        const k = key(s);
-        s.cost += charge;
-        return indexValue(container, k, optional);
-      },
+    const key = keyNode.attribute ? keyNode.resolve! : keyNode.fn;
+    const make = (op: Interp, root: number): Interp => {
+      if (optional) {
+        return (s) => {
+          let container: CelValue;
+          let k: CelValue;
+          try {
+            container = op(s);
+            k = key(s);
+          } catch (err) {
+            if (!isCostError(err)) s.cost += root;
+            throw err;
+          }
+          s.cost += root;
+          const r = indexValue(container, k, true);
+          if (r instanceof CelOptional && r.hasValue()) s.cost++;
+          return r;
+        };
+      }
+      if (root === 0) {
+        return (s) => {
+          const container = op(s);
+          let k: CelValue;
+          try {
+            k = key(s);
+          } catch (err) {
+            if (!isCostError(err)) s.cost++;
+            throw err;
+          }
+          s.cost++;
+          return indexValue(container, k, false);
+        };
+      }
+      return (s) => {
+        let container: CelValue;
+        try {
+          container = op(s);
+        } catch (err) {
+          if (!isCostError(err)) s.cost += root;
+          throw err;
+        }
+        let k: CelValue;
+        try {
+          k = key(s);
+        } catch (err) {
+          if (!isCostError(err)) s.cost += root + 1;
+          throw err;
+        }
+        s.cost += root + 1;
+        return indexValue(container, k, false);
+      };
     };
+    if (operand.attribute) return { attribute: true, observe: operand.observe, fn: make(operand.fn, 0), resolve: make(operand.resolve!, 0) };
+    return { attribute: true, observe: 1, fn: make(operand.fn, 1), resolve: make(operand.fn, 0) };
   }
 
+  /** `a.?f`: as `a[?'f']` (the field qualifier is charged only when the field is present). */
   private optSelect(e: CallExpr): Planned {
     const operand = this.node(e.args[0]);
     const field = (e.args[1] as { value: string }).value;
-    const op = operand.fn;
-    const extra = operand.attribute ? 0 : 1;
     const struct = e.operandStruct;
     const strict = this.options.errorOnBadPresenceTest === true;
-    return {
-      attribute: true,
-      fn: (s) => {
-        const v = op(s);
-        s.cost += 1 + extra;
-        return optionalSelect(v, field, struct, strict);
-      },
+    const make = (op: Interp, root: number): Interp => (s) => {
+      let v: CelValue;
+      try {
+        v = op(s);
+      } catch (err) {
+        if (root !== 0 && !isCostError(err)) s.cost += root;
+        throw err;
+      }
+      s.cost += root;
+      const r = optionalSelect(v, field, struct, strict);
+      if (r instanceof CelOptional && r.hasValue()) s.cost++;
+      return r;
     };
+    if (operand.attribute) return { attribute: true, observe: operand.observe, fn: make(operand.fn, 0), resolve: make(operand.resolve!, 0) };
+    return { attribute: true, observe: 1, fn: make(operand.fn, 1), resolve: make(operand.fn, 0) };
   }
 
   private optionalOr(e: CallExpr, orValue: boolean): Planned {
@@ -456,14 +608,25 @@ class Planner {
       return result;
     };
 
+    /**
+     * The cost of a call that did not run (a failed argument, passed as the error value, or no overload
+     * for the arguments): the overload's when the checker chose one (cel-go's OverloadID), else 1.
+     */
+    const failedCost = (args: CelValue[]): number | undefined => (overloads.length === 1 ? callCost(overloads[0], args, null) : undefined);
+
     if (single && n === 1) {
       const a0 = argNodes[0];
       const guard = single.guards[0];
       return foldCall(single, argPlans, {
         attribute: false,
         fn: (s) => {
-          const v = a0(s);
-          if (!guard(v)) throw noSuchOverload(name, [typeNameOf(v)]);
+          let v: CelValue;
+          try {
+            v = a0(s);
+          } catch (err) {
+            failedArgs(s, err, () => failedCost([err as CelValue]));
+          }
+          if (!guard(v)) failedArgs(s, noSuchOverload(name, [typeNameOf(v)]), () => failedCost([v]));
           return standard ? callStandard(s, single, name, 1, v) : invoke(s, single, [v]);
         },
       });
@@ -476,9 +639,28 @@ class Planner {
       return foldCall(single, argPlans, {
         attribute: false,
         fn: (s) => {
-          const v0 = a0(s);
-          const v1 = a1(s);
-          if (!g0(v0) || !g1(v1)) throw noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]);
+          // cel-go's evalBinary evaluates both arguments before it looks for an error.
+          let v0: CelValue;
+          let v1: CelValue;
+          let failed = false;
+          let error: unknown;
+          try {
+            v0 = a0(s);
+          } catch (err) {
+            if (isCostError(err)) throw err;
+            failed = true;
+            error = v0 = err as CelValue;
+          }
+          try {
+            v1 = a1(s);
+          } catch (err) {
+            if (isCostError(err)) throw err;
+            if (!failed) error = err;
+            failed = true;
+            v1 = err as CelValue;
+          }
+          if (failed) failedArgs(s, error, () => failedCost([v0, v1]));
+          if (!g0(v0) || !g1(v1)) failedArgs(s, noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]), () => failedCost([v0, v1]));
           return standard ? callStandard(s, single, name, 2, v0, v1) : invoke(s, single, [v0, v1]);
         },
       });
@@ -487,11 +669,26 @@ class Planner {
       attribute: false,
       fn: (s) => {
         const args = new Array<CelValue>(n);
-        for (let i = 0; i < n; i++) args[i] = argNodes[i](s);
+        let failed = false;
+        let error: unknown;
+        for (let i = 0; i < n; i++) {
+          try {
+            args[i] = argNodes[i](s);
+          } catch (err) {
+            if (isCostError(err)) throw err;
+            // cel-go's evalVarArgs (three or more arguments) stops at the first failed argument, and the
+            // call is observed only when every argument was (the failed one was the last).
+            if (n > 2 && i < n - 1) throw err;
+            if (!failed) error = err;
+            failed = true;
+            args[i] = err as CelValue;
+          }
+        }
+        if (failed) failedArgs(s, error, () => failedCost(args));
         const o = dispatch(overloads, args);
         if (!o || !o.impl) {
           if (overloads.length === 0) throw new CelEvalError(`no such overload: ${name}`);
-          throw noSuchOverload(name, args.map(typeNameOf));
+          failedArgs(s, noSuchOverload(name, args.map(typeNameOf)), () => failedCost(args));
         }
         return invoke(s, o, args);
       },
@@ -700,7 +897,12 @@ class Planner {
     const run: Interp = (s) => {
       if (filterFn) {
         const f = filterFn(s);
-        if (f === false) return accuRead(s);
+        // `f ? step : @result`: the conditional attribute resolves @result without observing it (free).
+        if (f === false) {
+          const acc = s.slots[accuSlot];
+          if (acc instanceof CelEvalError) throw acc;
+          return acc;
+        }
         if (f !== true) throw noSuchOverload();
       }
       const acc = accuRead(s);

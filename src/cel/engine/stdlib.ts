@@ -43,6 +43,11 @@ const V = typeParam('V');
 export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
 export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 const traversal0: CostFn = (args) => Math.ceil(actualSize(args[0]) * STRING_TRAVERSAL_COST_FACTOR);
+/**
+ * startsWith/endsWith: a traversal of the argument (the prefix or suffix), as cel-go v0.29.2 charges
+ * (cel-go#1351: the runtime cost agrees with the checker's estimate, which was always by the argument).
+ */
+const traversal1: CostFn = (args) => Math.ceil(actualSize(args[1]) * STRING_TRAVERSAL_COST_FACTOR);
 /** The cost of comparing `a` and `b` for equality (cel-go: a traversal of the smaller). */
 export function equalityCost(a: unknown, b: unknown): number {
   // Two strings, the shorter of at most 10 UTF-16 units: it has 1 to 10 code points (none when empty),
@@ -323,8 +328,8 @@ export function registerStdlib(env: Env): void {
   member('contains_string', 'contains', [T.string, T.string], T.bool, (a: string, b: string) => a.includes(b),
     (args) =>
       Math.ceil(actualSize(args[0]) * STRING_TRAVERSAL_COST_FACTOR) * Math.ceil(actualSize(args[1]) * STRING_TRAVERSAL_COST_FACTOR));
-  member('ends_with_string', 'endsWith', [T.string, T.string], T.bool, (a: string, b: string) => a.endsWith(b), traversal0);
-  member('starts_with_string', 'startsWith', [T.string, T.string], T.bool, (a: string, b: string) => a.startsWith(b), traversal0);
+  member('ends_with_string', 'endsWith', [T.string, T.string], T.bool, (a: string, b: string) => a.endsWith(b), traversal1);
+  member('starts_with_string', 'startsWith', [T.string, T.string], T.bool, (a: string, b: string) => a.startsWith(b), traversal1);
   const matches = (s: string, re: string) => compileRegex(re).test(s);
   const matchesCost: CostFn = (args) =>
     Math.ceil((1 + actualSize(args[0])) * STRING_TRAVERSAL_COST_FACTOR) *
