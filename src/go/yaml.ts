@@ -1,17 +1,34 @@
 /**
- * YAML → JSON as Kyverno's `sigs.k8s.io/yaml` YAMLToJSON does it (go-yaml v2, YAML 1.1), for
- * `patchesJson6902` text and `parse_yaml`: `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `0755` is
- * octal, `<<` merges, map keys become strings (`on:` is `"true"`), a repeated key overrides the earlier
- * one. go-yaml v2 knows neither timestamps, base-60 numbers (`1:30`), `!!set` nor `!!omap`: the first
- * two stay strings, the others plain mappings and sequences. `!!binary` becomes the decoded bytes as
- * text, `.inf`/`.nan` are errors (encoding/json cannot write them), and a clipped block scalar that
- * ends the text keeps no line break it does not have.
+ * YAML → JSON as `sigs.k8s.io/yaml` does it (go-yaml v2 `Unmarshal` into `interface{}`, then
+ * `encoding/json`): how kubectl and the Kyverno CLI read manifests, and how Kyverno reads
+ * `patchesJson6902` text and `parse_yaml`. The `yaml` package parses (syntax, streams, anchors, node
+ * ranges); every value is then resolved here from its source text with go-yaml v2's rules
+ * (`resolve.go`, `decode.go`), not with the `yaml` package's schema:
+ *
+ * - plain scalars: `y Y yes Yes YES true True TRUE on On ON` are true, `n N no No NO false False FALSE
+ *   off Off OFF` false, `"" ~ null Null NULL` null, `.inf`/`.nan` (and signed forms) floats;
+ *   numbers by `strconv.ParseInt(s, 0, 64)` with `_` removed (so `0400` is octal 256, `0x1F`, `0o17`,
+ *   `0b101`), then `ParseUint`, then floats of the `yamlStyleFloat` form (`08` is the float 8), else the
+ *   text; timestamps and base-60 numbers stay strings; quoted and block scalars are strings;
+ * - explicit tags `!!str !!int !!float !!bool !!null !!timestamp` resolve the text as that type (or
+ *   fail as go-yaml fails: "cannot decode !!str `x` as a !!int"), `!!binary` is its decoded bytes read
+ *   as UTF-8 text, any other tag leaves the text;
+ * - `<<` merges a mapping, an alias of one, or a sequence of them, in place and in order, as v2's
+ *   decoder does: a later key (explicit or merged) replaces an earlier one, and in a sequence the
+ *   earlier mappings win;
+ * - map keys become JSON strings as sigs.k8s.io/yaml's `convertToJSONableObject` writes them (`on:` →
+ *   `"true"`, `1.5:` → float32 `%g`), a null key is an error;
+ * - `.inf`/`.nan` values are errors (`encoding/json` cannot write them);
+ * - aliasing is bounded by go-yaml v2.4's ratio rule ("document contains excessive aliasing").
  */
-import { isScalar, parseDocument, visit, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type Tags } from 'yaml';
-import { setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
+import { isFloatLiteral, markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { base64Decode } from './base64.js';
+import { parseFloat64 } from './float.js';
 
 const GO_YAML_V2_UNKNOWN = new Set(['tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs']);
 
+/** Parse options of {@link parseYaml11Document}; its node values are the `yaml` package's YAML 1.1 ones. */
 const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   version: '1.1',
   merge: true,
@@ -23,11 +40,28 @@ const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
       return !GO_YAML_V2_UNKNOWN.has(tag ?? '') && format !== 'TIME';
     }),
 };
-/** The `yaml` package's guard against alias bombs; go-yaml v2 tolerates documents that are mostly aliases. */
-const MAX_ALIAS_COUNT = 1000;
 
 export class YamlError extends Error {
   override name = 'YamlError';
+  /** Offset in the text of the node the error is about, when known. */
+  readonly offset: number | undefined;
+  constructor(message: string, offset?: number) {
+    super(message);
+    this.offset = offset;
+  }
+}
+
+export interface Yaml11JsonOptions {
+  /**
+   * Refuse a mapping that writes the same key twice (compared as the JSON key it becomes), as
+   * sigs.k8s.io/yaml's UnmarshalStrict and kubectl's default `--validate=strict` do. Keys brought in by
+   * `<<` never count. Default: the later key wins (`YAMLToJSON`).
+   */
+  uniqueKeys?: boolean;
+  /** Deepest nesting of collections accepted (default: no limit). */
+  maxDepth?: number;
+  /** Mark integral float literals (`1.0`, `1e3`) with `markFloatLiteral`, for CEL's int/double. */
+  markFloats?: boolean;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
@@ -42,45 +76,396 @@ export function parseYaml11Document(text: string): Document.Parsed {
   return parseDocument(text, OPTIONS);
 }
 
-/** The JSON value of a document {@link parseYaml11Document} parsed from `text`. Throws YamlError. */
-export function yaml11Json(doc: Document.Parsed, text: string): JsonValue {
-  if (doc.errors.length > 0) throw new YamlError(doc.errors[0].message);
-  if (!text.endsWith('\n')) {
-    // A clipped block scalar that runs to the end of the text has no line break to keep; the yaml
-    // package still adds one, go-yaml does not.
-    visit(doc, {
-      Scalar(_key, node) {
-        if (!isScalar(node) || (node.type !== 'BLOCK_FOLDED' && node.type !== 'BLOCK_LITERAL')) return;
-        const [start, , end] = node.range ?? [0, 0, 0];
-        const header = text.slice(start, text.indexOf('\n', start) >>> 0);
-        if (end >= text.length && !header.includes('+') && typeof node.value === 'string' && node.value.endsWith('\n')) {
-          node.value = node.value.slice(0, -1);
-        }
-      },
-    });
-  }
-  return toJson(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
+/**
+ * The JSON value of a document parsed from `text`, read as sigs.k8s.io/yaml reads it. Throws YamlError.
+ * Only the nodes' source text, style, explicit tag, anchors and ranges are read, never the values the
+ * `yaml` package resolved: the document may come from {@link parseYaml11Document} or from any schema
+ * (the failsafe one is the cheapest) with `uniqueKeys: false`.
+ */
+export function yaml11Json(doc: Document.Parsed, text: string, options: Yaml11JsonOptions = {}): JsonValue {
+  if (doc.errors.length > 0) throw new YamlError(readableError(doc.errors[0].message));
+  if (doc.contents === null) return null;
+  return new Decoder(text, options).value(doc.contents as YamlNode, 0);
 }
 
-function toJson(value: unknown): JsonValue {
-  if (value === undefined || value === null) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      if (!Number.isFinite(value)) throw new YamlError(`json: unsupported value: ${value > 0 ? '+Inf' : value < 0 ? '-Inf' : 'NaN'}`);
-      return value;
-    case 'bigint':
-      return Number(value);
+/** The `yaml` parser recurses per nesting level and reports a stack overflow as a parse error: say what it means. */
+function readableError(message: string): string {
+  return message.startsWith('Maximum call stack size exceeded') ? `the document nests too deeply to read (${message})` : message;
+}
+
+// ---- go-yaml v2 resolve.go ---------------------------------------------------------------------------
+
+const TAG = 'tag:yaml.org,2002:';
+const STR = `${TAG}str`;
+const BOOL = `${TAG}bool`;
+const INT = `${TAG}int`;
+const FLOAT = `${TAG}float`;
+const NULL = `${TAG}null`;
+const TIMESTAMP = `${TAG}timestamp`;
+const BINARY = `${TAG}binary`;
+const MERGE = `${TAG}merge`;
+const RESOLVABLE = new Set(['', STR, BOOL, INT, FLOAT, NULL, TIMESTAMP]);
+
+type Kind = 'str' | 'bool' | 'int' | 'float' | 'null' | 'timestamp' | 'merge';
+interface Resolved {
+  kind: Kind;
+  value: string | boolean | number | bigint | null;
+}
+
+const KIND_OF_TAG: Record<string, Kind> = { [STR]: 'str', [BOOL]: 'bool', [INT]: 'int', [FLOAT]: 'float', [NULL]: 'null', [TIMESTAMP]: 'timestamp' };
+
+/** resolveTable: the first byte says which forms a plain scalar may take. */
+const HINT = new Uint8Array(256);
+for (const c of '+-') HINT[c.charCodeAt(0)] = 83; // 'S'
+for (const c of '0123456789') HINT[c.charCodeAt(0)] = 68; // 'D'
+for (const c of 'yYnNtTfFoO~') HINT[c.charCodeAt(0)] = 77; // 'M'
+HINT['.'.charCodeAt(0)] = 46; // '.'
+
+/** resolveMap. */
+const RESOLVE_MAP = new Map<string, Resolved>();
+const put = (kind: Kind, value: Resolved['value'], words: string[]) => words.forEach((w) => RESOLVE_MAP.set(w, { kind, value }));
+put('bool', true, ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
+put('bool', false, ['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+put('null', null, ['', '~', 'null', 'Null', 'NULL']);
+put('float', NaN, ['.nan', '.NaN', '.NAN']);
+put('float', Infinity, ['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF']);
+put('float', -Infinity, ['-.inf', '-.Inf', '-.INF']);
+put('merge', '<<', ['<<']);
+
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+/** strconv.ParseInt / ParseUint with base 0 (Go ≥ 1.13 prefixes); the text has no `_` left. */
+const INT_BASE0 = /^([-+]?)(?:0([xX])([0-9a-fA-F]+)|0([oO])([0-7]+)|0([bB])([01]+)|0([0-7]*)|([1-9][0-9]*))$/;
+const MIN_INT64 = -(1n << 63n);
+const MAX_INT64 = (1n << 63n) - 1n;
+const MAX_UINT64 = (1n << 64n) - 1n;
+/** parseTimestamp's quick check and formats (`2006-1-2`, with a time after `T`, `t` or a space). */
+const TIMESTAMP_FORM = /^\d{4}-\d{1,2}-\d{1,2}(?:[Tt ]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+
+function parseBase0(plain: string): { sign: string; value: bigint } | undefined {
+  const m = INT_BASE0.exec(plain);
+  if (!m) return undefined;
+  let value: bigint;
+  if (m[2]) value = BigInt(`0x${m[3]}`);
+  else if (m[4]) value = BigInt(`0o${m[5]}`);
+  else if (m[6]) value = BigInt(`0b${m[7]}`);
+  else if (m[8] !== undefined) value = m[8] === '' ? 0n : BigInt(`0o${m[8]}`);
+  else value = BigInt(m[9]);
+  return { sign: m[1], value: m[1] === '-' ? -value : value };
+}
+
+/** resolve(tag, in) of go-yaml v2 for a resolvable tag ('' for a plain scalar without one). */
+function resolve(tag: string, text: string): Resolved {
+  const hint = text === '' ? 78 /* 'N' */ : text.charCodeAt(0) < 256 ? HINT[text.charCodeAt(0)] : 0;
+  if (hint !== 0 && tag !== STR) {
+    const item = RESOLVE_MAP.get(text);
+    if (item) return item;
+    if (hint === 46) {
+      const f = parseFloat64(text);
+      if (f !== undefined) return { kind: 'float', value: f };
+    } else if (hint === 68 || hint === 83) {
+      if ((tag === '' || tag === TIMESTAMP) && TIMESTAMP_FORM.test(text)) return { kind: 'timestamp', value: text };
+      const plain = text.includes('_') ? text.replaceAll('_', '') : text;
+      const int = parseBase0(plain);
+      if (int && int.value >= MIN_INT64 && int.value <= MAX_INT64) return { kind: 'int', value: int.value };
+      if (int && int.sign === '' && int.value <= MAX_UINT64) return { kind: 'int', value: int.value };
+      if (YAML_STYLE_FLOAT.test(plain)) {
+        const f = parseFloat64(plain);
+        if (f !== undefined) return { kind: 'float', value: f };
+      }
+      // ParseUint's range error (an unsigned text too large for 64 bits): math/big reads it.
+      if (int && int.sign === '') return { kind: 'int', value: int.value };
+    }
   }
-  if (Array.isArray(value)) return value.map(toJson);
-  // go-yaml hands !!binary over as a Go string of the bytes; encoding/json writes it as UTF-8 text.
-  if (value instanceof Uint8Array) return utf8.decode(value);
-  if (typeof value === 'object') {
+  return { kind: 'str', value: text };
+}
+
+const SHORT_TAG = (tag: string) => (tag.startsWith(TAG) ? `!!${tag.slice(TAG.length)}` : tag);
+
+/** resolve's deferred check of an explicit tag against what the text resolved to. */
+function resolveTagged(tag: string, text: string): Resolved {
+  const r = resolve(tag, text);
+  const want = KIND_OF_TAG[tag];
+  if (tag === '' || want === 'str' || want === r.kind) return r;
+  if (want === 'float' && r.kind === 'int') return { kind: 'float', value: Number(r.value) };
+  throw new YamlError(`cannot decode ${SHORT_TAG(r.kind === 'str' ? STR : `${TAG}${r.kind}`)} \`${text}\` as a ${SHORT_TAG(tag)}`);
+}
+
+// ---- go-yaml v2 decode.go + sigs.k8s.io/yaml convertToJSONableObject --------------------------------
+
+// go-yaml v2.4 decode.go: the share of a document that alias expansion may make up.
+const ALIAS_RATIO_RANGE_LOW = 400_000;
+const ALIAS_RATIO_RANGE_HIGH = 4_000_000;
+
+function allowedAliasRatio(decodeCount: number): number {
+  if (decodeCount <= ALIAS_RATIO_RANGE_LOW) return 0.99;
+  if (decodeCount >= ALIAS_RATIO_RANGE_HIGH) return 0.1;
+  return 0.99 - 0.89 * ((decodeCount - ALIAS_RATIO_RANGE_LOW) / (ALIAS_RATIO_RANGE_HIGH - ALIAS_RATIO_RANGE_LOW));
+}
+
+const offsetOf = (node: YamlNode | null | undefined): number | undefined => node?.range?.[0];
+
+function isMergeKey(node: unknown): boolean {
+  if (!isScalar(node)) return false;
+  const tag = node.tag ?? '';
+  // go-yaml's isMerge: a `<<` that is plain and untagged, or tagged !!merge.
+  return (tag === '' && node.type === 'PLAIN' && node.source === '<<') || tag === MERGE;
+}
+
+/** The JSON text of a float key: strconv.FormatFloat(f, 'g', -1, 32), then `.inf`/`-.inf`/`.nan`. */
+function floatKey(f: number): string {
+  if (Number.isNaN(f)) return '.nan';
+  const x = Math.fround(f);
+  if (x === Infinity) return '.inf';
+  if (x === -Infinity) return '-.inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  let mantissa = '';
+  let exp = 0;
+  for (let p = 1; p <= 9; p++) {
+    const s = Math.abs(x).toExponential(p - 1);
+    if (Math.fround(Number(s)) === Math.abs(x) || p === 9) {
+      const [m, e] = s.split('e');
+      mantissa = m.replace('.', '');
+      exp = Number(e);
+      break;
+    }
+  }
+  const sign = x < 0 ? '-' : '';
+  if (exp < -4 || exp >= 6) {
+    const frac = mantissa.length > 1 ? `.${mantissa.slice(1)}` : '';
+    const e = Math.abs(exp) < 10 ? `0${Math.abs(exp)}` : String(Math.abs(exp));
+    return `${sign}${mantissa[0]}${frac}e${exp < 0 ? '-' : '+'}${e}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${mantissa}`;
+  const int = mantissa.slice(0, exp + 1).padEnd(exp + 1, '0');
+  const frac = mantissa.slice(exp + 1);
+  return `${sign}${int}${frac ? `.${frac}` : ''}`;
+}
+
+function nonFinite(f: number, offset: number | undefined): YamlError {
+  const go = f > 0 ? '+Inf' : f < 0 ? '-Inf' : 'NaN';
+  const js = f > 0 ? 'Infinity' : f < 0 ? '-Infinity' : 'NaN';
+  return new YamlError(`json: unsupported value: ${go} (JSON has no ${js})`, offset);
+}
+
+class Decoder {
+  private readonly anchors = new Map<string, YamlNode>();
+  private readonly inProgress = new Set<YamlNode>();
+  private decodeCount = 0;
+  private aliasCount = 0;
+  private aliasDepth = 0;
+  /** Whether the last scalar value was written as a float literal with an integral value. */
+  private floatLiteral = false;
+  private readonly maxDepth: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly options: Yaml11JsonOptions,
+  ) {
+    this.maxDepth = options.maxDepth ?? Infinity;
+  }
+
+  /** d.unmarshal's accounting. */
+  private count(node: YamlNode): void {
+    this.decodeCount++;
+    if (this.aliasDepth > 0) this.aliasCount++;
+    if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
+      throw new YamlError('document contains excessive aliasing', offsetOf(node));
+    }
+  }
+
+  private anchor(node: YamlNode): void {
+    // Anchors are defined in the order of the text; an alias expansion defines none again.
+    const name = (node as { anchor?: string }).anchor;
+    if (name && this.aliasDepth === 0) this.anchors.set(name, node);
+  }
+
+  private target(alias: YamlNode): YamlNode {
+    const name = (alias as unknown as { source: string }).source;
+    const target = this.anchors.get(name);
+    if (!target) throw new YamlError(`unknown anchor '${name}' referenced`, offsetOf(alias));
+    if (this.inProgress.has(target)) throw new YamlError(`anchor '${name}' value contains itself`, offsetOf(alias));
+    return target;
+  }
+
+  value(node: YamlNode | null, depth: number): JsonValue {
+    this.floatLiteral = false;
+    if (node === null || node === undefined) return null;
+    this.count(node);
+    if (isScalar(node)) {
+      this.anchor(node);
+      const r = this.scalar(node);
+      switch (r.kind) {
+        case 'null':
+          return null;
+        case 'bool':
+          return r.value as boolean;
+        case 'int':
+          return Number(r.value);
+        case 'float': {
+          const f = r.value as number;
+          if (!Number.isFinite(f)) throw nonFinite(f, offsetOf(node));
+          this.floatLiteral = this.options.markFloats === true && Number.isInteger(f) && node.tag === undefined && /[.eE]/.test(node.source ?? '');
+          return f;
+        }
+        default:
+          return r.value as string;
+      }
+    }
+    if (isAlias(node)) {
+      const target = this.target(node);
+      this.aliasDepth++;
+      try {
+        return this.value(target, depth);
+      } finally {
+        this.aliasDepth--;
+      }
+    }
+    if (depth >= this.maxDepth) throw new YamlError(`document nesting deeper than ${this.maxDepth} levels`, offsetOf(node));
+    this.anchor(node);
+    const anchored = (node as { anchor?: string }).anchor !== undefined;
+    if (anchored) this.inProgress.add(node);
+    try {
+      if (isMap(node)) return this.mapping(node as YAMLMap.Parsed, depth + 1);
+      if (isSeq(node)) {
+        const out: JsonValue[] = [];
+        let floats: number[] | undefined;
+        for (const item of node.items) {
+          out.push(this.value(item as YamlNode | null, depth + 1));
+          if (this.floatLiteral) (floats ??= []).push(out.length - 1);
+        }
+        floats?.forEach((i) => markFloatLiteral(out, i));
+        this.floatLiteral = false;
+        return out;
+      }
+    } finally {
+      if (anchored) this.inProgress.delete(node);
+    }
+    throw new YamlError('unsupported YAML node', offsetOf(node));
+  }
+
+  /** The resolved value of a scalar node (its text, style and explicit tag), as go-yaml v2 decodes it. */
+  private scalar(node: Scalar): Resolved {
+    const tag = node.tag ?? '';
+    if (tag === '') {
+      if (node.type === 'PLAIN' || node.type === undefined) return resolve('', node.source ?? String(node.value ?? ''));
+      return { kind: 'str', value: this.scalarText(node) };
+    }
+    const text = this.scalarText(node);
+    if (tag === BINARY) {
+      let bytes: Uint8Array;
+      try {
+        bytes = base64Decode(text);
+      } catch {
+        throw new YamlError('!!binary value contains invalid base64 data', offsetOf(node));
+      }
+      return { kind: 'str', value: utf8.decode(bytes) };
+    }
+    if (!RESOLVABLE.has(tag)) return { kind: 'str', value: text };
+    try {
+      return resolveTagged(tag, text);
+    } catch (e) {
+      if (e instanceof YamlError) throw new YamlError(e.message, offsetOf(node));
+      throw e;
+    }
+  }
+
+  /** A scalar's text; a clipped block scalar that ends the text keeps no line break it does not have. */
+  private scalarText(node: Scalar): string {
+    const value = typeof node.value === 'string' && node.tag === undefined ? node.value : (node.source ?? String(node.value ?? ''));
+    if ((node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL') && !this.text.endsWith('\n') && value.endsWith('\n')) {
+      const [start, , end] = node.range ?? [0, 0, 0];
+      const header = this.text.slice(start, this.text.indexOf('\n', start) >>> 0);
+      if (end >= this.text.length && !header.includes('+')) return value.slice(0, -1);
+    }
+    return value;
+  }
+
+  /** A map key as the JSON key sigs.k8s.io/yaml makes of it. */
+  private key(node: YamlNode | null): string {
+    if (node === null || node === undefined) throw new YamlError('unsupported map key of type: <nil>');
+    this.count(node);
+    let scalarNode: YamlNode = node;
+    if (isAlias(node)) {
+      scalarNode = this.target(node);
+      this.aliasDepth++;
+      this.count(scalarNode);
+      this.aliasDepth--;
+    } else {
+      this.anchor(node);
+    }
+    if (!isScalar(scalarNode)) throw new YamlError('invalid map key: a mapping or sequence', offsetOf(node));
+    const r = this.scalar(scalarNode);
+    switch (r.kind) {
+      case 'bool':
+        return r.value ? 'true' : 'false';
+      case 'int': {
+        const v = r.value as bigint;
+        if (v < MIN_INT64 || v > MAX_INT64) throw new YamlError(`unsupported map key of type: ${v > MAX_UINT64 ? '*big.Int' : 'uint64'}, key: ${v}`, offsetOf(node));
+        return v.toString();
+      }
+      case 'float':
+        return floatKey(r.value as number);
+      case 'null':
+        throw new YamlError('unsupported map key of type: <nil>', offsetOf(node));
+      default:
+        return r.value as string;
+    }
+  }
+
+  private mapping(node: YAMLMap.Parsed, depth: number): JsonObject {
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) setOwn(out, k, toJson(v));
+    let floats: Set<string> | undefined;
+    const explicit = this.options.uniqueKeys ? new Set<string>() : undefined;
+    for (const pair of node.items) {
+      const keyNode = pair.key as YamlNode | null;
+      if (isMergeKey(keyNode)) {
+        this.count(keyNode as YamlNode);
+        floats = this.merge(pair.value as YamlNode | null, out, floats, depth);
+        continue;
+      }
+      const key = this.key(keyNode);
+      if (explicit) {
+        if (explicit.has(key)) throw new YamlError(`Map keys must be unique: key ${JSON.stringify(key)} already set in map`, offsetOf(keyNode));
+        explicit.add(key);
+      }
+      setOwn(out, key, this.value(pair.value as YamlNode | null, depth));
+      if (this.floatLiteral) (floats ??= new Set()).add(key);
+      else floats?.delete(key);
+    }
+    floats?.forEach((k) => markFloatLiteral(out, k));
+    this.floatLiteral = false;
     return out;
   }
-  throw new YamlError(`unsupported YAML value of type ${typeof value}`);
+
+  /** d.merge: a mapping, an alias of one, or a sequence of them (the earlier ones win), set into `out`. */
+  private merge(node: YamlNode | null, out: JsonObject, floats: Set<string> | undefined, depth: number): Set<string> | undefined {
+    const fail = () => new YamlError('map merge requires map or sequence of maps as the value', offsetOf(node));
+    /** A mapping, or an alias of one (the anchors of the earlier items are defined by then). */
+    const mapping = (n: unknown): YamlNode | undefined => {
+      if (isMap(n)) return n as YamlNode;
+      if (isAlias(n) && isMap(this.target(n as YamlNode))) return n as YamlNode;
+      return undefined;
+    };
+    const sources: JsonObject[] = [];
+    if (isSeq(node)) {
+      for (const item of node.items) {
+        const n = mapping(item);
+        if (!n) throw fail();
+        sources.push(this.value(n, depth) as JsonObject);
+      }
+      sources.reverse();
+    } else {
+      const n = mapping(node);
+      if (!n) throw fail();
+      sources.push(this.value(n, depth) as JsonObject);
+    }
+    for (const source of sources) {
+      for (const k of Object.keys(source)) {
+        setOwn(out, k, source[k]);
+        if (isFloatLiteral(source, k)) (floats ??= new Set()).add(k);
+        else floats?.delete(k);
+      }
+    }
+    return floats;
+  }
 }

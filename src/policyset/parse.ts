@@ -2,65 +2,45 @@
  * Turns one source's text (a YAML multi-document stream, a JSON object, or a JSON array of objects)
  * into documents. `List` kinds are flattened into their items. Numbers keep the int/double distinction
  * of the text (`1.0` stays a double for CEL), as `parseJson` does for JSON.
+ *
+ * YAML is read as kubectl and the Kyverno CLI read a manifest (sigs.k8s.io/yaml, i.e. go-yaml v2 and
+ * YAML 1.1; src/go/yaml.ts): `0400` is octal, `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `<<` merges.
+ * A key written twice in one mapping is refused, as kubectl's default `--validate=strict` refuses a
+ * duplicate field.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
-import { getOwn, isJsonObject, markFloatLiteral, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
+import { parseAllDocuments, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { yaml11Json, YamlError } from '../go/index.js';
+import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
 import type { ParsedSource, Problem } from './types.js';
 
 const MAX_DEPTH = 1000;
-const MAX_ALIASES = 100;
 
-class DocumentError extends Error {}
+/**
+ * The `yaml` package only parses here (syntax, documents, anchors, ranges): the failsafe schema leaves
+ * every scalar a string, and yaml11Json resolves values and repeated keys as go-yaml v2 does. Explicit
+ * tags (`!!int`) are the `yaml` package's warnings, not errors.
+ */
+const STREAM_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { version: '1.1', schema: 'failsafe', uniqueKeys: false, prettyErrors: true };
 
-/** Checks that a value is JSON (finite numbers, bounded depth); YAML can hold things JSON cannot. */
-function checkJson(value: unknown, depth: number): void {
-  if (depth > MAX_DEPTH) throw new DocumentError(`document nesting deeper than ${MAX_DEPTH} levels`);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new DocumentError(`${value} cannot be represented in JSON`);
-  } else if (Array.isArray(value)) {
-    for (const v of value) checkJson(v, depth + 1);
-  } else if (typeof value === 'object' && value !== null) {
-    if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
-      throw new DocumentError('document holds a value that is not JSON');
-    }
-    for (const k of Object.keys(value)) checkJson((value as Record<string, unknown>)[k], depth + 1);
-  } else if (value === undefined || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
-    throw new DocumentError('document holds a value that is not JSON');
+/** ` at line L, column C:` and the line with a caret, as the `yaml` package's prettyErrors writes it. */
+function locate(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = (text.slice(0, lineStart).match(/\n/g)?.length ?? 0) + 1;
+  const col = offset - lineStart + 1;
+  let src = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).replace(/\r$/, '');
+  let caret = col - 1;
+  if (src.length > 80) {
+    const from = Math.max(0, Math.min(caret - 40, src.length - 80));
+    src = (from > 0 ? '…' : '') + src.slice(from, from + 79) + (from + 79 < src.length ? '…' : '');
+    caret = caret - from + (from > 0 ? 1 : 0);
   }
+  return ` at line ${line}, column ${col}:\n\n${src}\n${' '.repeat(Math.max(0, caret))}^\n`;
 }
 
-function looksLikeFloat(source: string | undefined): boolean {
-  return source !== undefined && /[.eE]/.test(source) && !/^0x/i.test(source);
-}
-
-/** Marks integral float literals (`1.0`, `1e3`) on the JS containers built from the YAML nodes. */
-function markFloats(node: YamlNode | null | undefined, value: JsonValue, depth: number): void {
-  if (!node || depth > MAX_DEPTH || typeof value !== 'object' || value === null) return;
-  if (isMap(node) && isJsonObject(value)) {
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-      if (key === undefined || key === '<<' || !Object.prototype.hasOwnProperty.call(value, key)) continue;
-      const child = pair.value as YamlNode | null;
-      const v = value[key];
-      if (isScalar(child) && typeof v === 'number' && Number.isInteger(v) && looksLikeFloat(child.source)) markFloatLiteral(value, key);
-      else markFloats(child, v, depth + 1);
-    }
-  } else if (isSeq(node) && Array.isArray(value)) {
-    node.items.forEach((item, i) => {
-      const child = item as YamlNode | null;
-      const v = value[i];
-      if (isScalar(child) && typeof v === 'number' && Number.isInteger(v) && looksLikeFloat(child.source)) markFloatLiteral(value, i);
-      else markFloats(child, v, depth + 1);
-    });
-  }
-}
-
-function yamlDocumentValue(doc: Document.Parsed): JsonValue | undefined {
+function yamlDocumentValue(doc: Document.Parsed, text: string): JsonValue | undefined {
   if (doc.contents === null) return undefined;
-  const value = doc.toJS({ maxAliasCount: MAX_ALIASES }) as unknown;
-  checkJson(value, 0);
-  markFloats(doc.contents as YamlNode, value as JsonValue, 0);
-  return value as JsonValue;
+  return yaml11Json(doc, text, { uniqueKeys: true, maxDepth: MAX_DEPTH, markFloats: true });
 }
 
 function isList(value: JsonObject): boolean {
@@ -106,21 +86,25 @@ export function parseDocuments(source: string, text: string): ParsedSource {
   }
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true }) as Document.Parsed[];
+    docs = parseAllDocuments(text, STREAM_OPTIONS) as Document.Parsed[];
   } catch (err) {
     out.problems.push({ source, index: 0, path: '', message: `invalid YAML: ${(err as Error).message}`, effect: 'ignored' });
     return out;
   }
   if (!Array.isArray(docs)) docs = [docs as Document.Parsed];
+  // kubectl and the Kyverno CLI split a file with apimachinery's YAMLReader, whose LineReader ends every
+  // line with a line break, the last one too: a block scalar that ends the file keeps its `\n`.
+  const lines = text.endsWith('\n') ? text : `${text}\n`;
   docs.forEach((doc, index) => {
     if (doc.errors.length > 0) {
       out.problems.push({ source, index, path: '', message: `invalid YAML: ${doc.errors[0].message}`, effect: 'ignored' });
       return;
     }
     try {
-      addDocument(out, index, yamlDocumentValue(doc));
+      addDocument(out, index, yamlDocumentValue(doc, lines));
     } catch (err) {
-      out.problems.push({ source, index, path: '', message: `invalid YAML: ${(err as Error).message}`, effect: 'ignored' });
+      const where = err instanceof YamlError && err.offset !== undefined ? locate(text, err.offset) : '';
+      out.problems.push({ source, index, path: '', message: `invalid YAML: ${(err as Error).message}${where}`, effect: 'ignored' });
     }
   });
   return out;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/json/index.js';
-import { parseYaml11 } from '../../src/go/yaml.js';
+import { parseYaml11, YamlError } from '../../src/go/yaml.js';
 import { evaluate } from '../../src/kyverno/jmespath/index.js';
 import { parsePatchText } from '../../src/kyverno/patchers/json6902.js';
 
@@ -72,5 +72,68 @@ describe('YAML 1.1 as go-yaml v2 reads it', () => {
   it('errors name the problem', () => {
     expect(() => parseYaml11('a: [')).toThrow();
     expect(() => parseYaml11('a: 1\n---\nb: 2')).toThrow(/multiple documents/);
+  });
+});
+
+/**
+ * go-yaml v2's resolve.go (the copy sigs.k8s.io/yaml ships as goyaml.v2, and gopkg.in/yaml.v2 v2.4.0):
+ * resolveMapList, then by the first byte: ParseInt(s, 0, 64) / ParseUint with `_` removed, then the
+ * yamlStyleFloat form; decode.go: merges and the alias ratio; sigs.k8s.io/yaml yaml.go
+ * convertToJSONableObject: the JSON text of non-string keys.
+ */
+describe('go-yaml v2 resolve.go, word for word', () => {
+  it('the booleans and nulls are exactly resolveMapList’s words', () => {
+    for (const w of ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']) expect(parseYaml11(`a: ${w}`)).toEqual({ a: true });
+    for (const w of ['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']) expect(parseYaml11(`a: ${w}`)).toEqual({ a: false });
+    for (const w of ['~', 'null', 'Null', 'NULL', '']) expect(parseYaml11(`a: ${w}`)).toEqual({ a: null });
+    for (const w of ['yEs', 'oN', 'nO', 'tRUE', 'nULL', 'Y2', 'yes!']) expect(parseYaml11(`a: ${w}`)).toEqual({ a: w });
+    expect(parseYaml11('a: "yes"\nb: \'on\'\nc: |\n  no\n')).toEqual({ a: 'yes', b: 'on', c: 'no\n' });
+  });
+
+  it('integers: ParseInt with base 0 (octal 0400, 0o, 0x, 0b, signs, underscores), then ParseUint', () => {
+    expect(parseYaml11('a: 0400\nb: 0o17\nc: 0x1F\nd: 0X1f\ne: -0b101\nf: +0x10\ng: 1_000\nh: 0\ni: -0400')).toEqual({ a: 256, b: 15, c: 31, d: 31, e: -5, f: 16, g: 1000, h: 0, i: -256 });
+    expect(parseYaml11('a: 9223372036854775807\nb: 18446744073709551615')).toEqual({ a: 9223372036854775807, b: 18446744073709551615 });
+  });
+
+  it('floats: the yamlStyleFloat form (so 08 is 8), `.`-led text by ParseFloat; the rest stays text', () => {
+    expect(parseYaml11('a: 08\nb: 1e3\nc: .5\nd: -.5\ne: 1.\nf: +1.5E2\ng: 018446744073709551616')).toEqual({ a: 8, b: 1000, c: 0.5, d: -0.5, e: 1, f: 150, g: 18446744073709551616 });
+    expect(parseYaml11('a: 1e400\nb: .\nc: -x\nd: 0x1p3\ne: 1:20\nf: 2001-12-14T21:59:43.10Z\ng: -0xFFFFFFFFFFFFFFFFFF')).toEqual({ a: '1e400', b: '.', c: '-x', d: '0x1p3', e: '1:20', f: '2001-12-14T21:59:43.10Z', g: '-0xFFFFFFFFFFFFFFFFFF' });
+  });
+
+  it('explicit tags resolve the text as their type, or fail as go-yaml fails', () => {
+    expect(parseYaml11('a: !!int "0400"\nb: !!str 0400\nc: !!float 1\nd: !!bool "yes"\ne: !custom 12\nf: ! yes\ng: !!null ""')).toEqual({ a: 256, b: '0400', c: 1, d: true, e: '12', f: 'yes', g: null });
+    expect(() => parseYaml11('a: !!int 1.5')).toThrow('cannot decode !!float `1.5` as a !!int');
+    expect(() => parseYaml11('a: !!bool 1')).toThrow('cannot decode !!int `1` as a !!bool');
+    expect(() => parseYaml11('a: !!binary "*"')).toThrow('!!binary value contains invalid base64 data');
+  });
+
+  it('keys: JSON text of the resolved key (float32 %g for floats); a null key is an error', () => {
+    expect(parseYaml11('on: a\nn: b\n0x10: c\n1.5: d\n1e6: e\n3.14159265358979: f\n.inf: g\n"on": h')).toEqual({ true: 'a', false: 'b', 16: 'c', '1.5': 'd', '1e+06': 'e', '3.1415927': 'f', '.inf': 'g', on: 'h' });
+    expect(() => parseYaml11('~: a')).toThrow('unsupported map key of type: <nil>');
+    expect(() => parseYaml11('? [a]\n: b')).toThrow('invalid map key');
+  });
+
+  it('merges as decode.go does: in place and in order, the earlier mappings of a sequence winning', () => {
+    expect(parseYaml11('b: &b {x: 1}\nc: {x: 0, <<: *b}')).toEqual({ b: { x: 1 }, c: { x: 1 } });
+    expect(parseYaml11('b: &b {x: 1}\nc: {<<: *b, x: 0}')).toEqual({ b: { x: 1 }, c: { x: 0 } });
+    expect(parseYaml11('p: &p {x: 1, q: 1}\nr: &r {x: 2, s: 2}\nc:\n  <<: [*p, *r]\n  w: 0')).toMatchObject({ c: { x: 1, q: 1, s: 2, w: 0 } });
+    expect(parseYaml11('c:\n  <<: [&a {x: 1}, *a]')).toEqual({ c: { x: 1 } });
+    expect(parseYaml11('"<<": {a: 1}')).toEqual({ '<<': { a: 1 } });
+    expect(() => parseYaml11('c: {<<: 5}')).toThrow('map merge requires map or sequence of maps as the value');
+    expect(() => parseYaml11('s: &s [1]\nc: {<<: [*s]}')).toThrow('map merge requires map or sequence of maps as the value');
+  });
+
+  it('anchors: unknown and self-containing ones are errors', () => {
+    expect(() => parseYaml11('a: *nope')).toThrow("unknown anchor 'nope' referenced");
+    expect(() => parseYaml11('a: &x [*x]')).toThrow("anchor 'x' value contains itself");
+    expect(parseYaml11('a: &x 1\nb: *x\nc: &x 2\nd: *x')).toEqual({ a: 1, b: 1, c: 2, d: 2 });
+  });
+});
+
+describe('a document nested past what the parser can walk', () => {
+  it('is a YamlError that says so, not a stack overflow', () => {
+    const deep = '['.repeat(50_000) + ']'.repeat(50_000);
+    expect(() => parseYaml11(deep)).toThrow(YamlError);
+    expect(() => parseYaml11(deep)).toThrow(/nests too deeply to read/);
   });
 });

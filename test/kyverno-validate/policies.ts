@@ -178,7 +178,8 @@ export function constructPolicy(name: string, c: Pick<Construct, 'rules' | 'spec
 }
 
 export function yamlDocuments(docs: readonly unknown[]): string {
-  return docs.map((d) => stringify(d)).join('---\n');
+  // Written as YAML 1.1, as it is read (a `yes` stays the text it was).
+  return docs.map((d) => stringify(d, { version: '1.1' })).join('---\n');
 }
 
 /** Kyverno documents that are not ClusterPolicy / Policy: left out, with why. */

@@ -24,7 +24,7 @@ const CONFIGMAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespa
 
 describe('Kyverno MutatingPolicy auditAnnotations', () => {
   it('refuses a policy whose audit annotation is not typed string or null (a field of object is dyn)', async () => {
-    const io = fakeIO({ 'p.yaml': policy('dyn', `[{key: name, valueExpression: 'object.metadata.name'}, {key: n, valueExpression: '1'}]`) });
+    const io = fakeIO({ 'p.yaml': policy('dyn', `[{key: name, valueExpression: 'object.metadata.name'}, {key: num, valueExpression: '1'}]`) });
     expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
     expect(io.stderr).toContain('MutatingPolicy/dyn: spec.auditAnnotations[0].valueExpression: Invalid value: "object.metadata.name": output is expected to be either of type string or null_type');
     expect(io.stderr).toContain('spec.auditAnnotations[1].valueExpression: Invalid value: "1"');

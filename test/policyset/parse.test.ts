@@ -67,4 +67,66 @@ describe('parseDocuments', () => {
     expect(parseDocuments('deep.yaml', deep).problems).toHaveLength(1);
     expect(parseDocuments('deep.json', '{"a":' + '['.repeat(1100) + ']'.repeat(1100) + '}').problems).toHaveLength(1);
   });
+
+  it('reads YAML as kubectl does (sigs.k8s.io/yaml: go-yaml v2, YAML 1.1)', () => {
+    const text = `kind: A
+spec:
+  defaultMode: 0400
+  hex: 0x1F
+  flags: [yes, no, on, off, y, n, "no"]
+  base: &base {team: platform, tier: db}
+  labels:
+    <<: *base
+    tier: web
+  date: 2001-12-14
+`;
+    const parsed = parseDocuments('k.yaml', text);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.documents[0].value.spec).toEqual({
+      defaultMode: 256,
+      hex: 31,
+      flags: [true, false, true, false, true, false, 'no'],
+      base: { team: 'platform', tier: 'db' },
+      labels: { team: 'platform', tier: 'web' },
+      date: '2001-12-14',
+    });
+  });
+
+  it('keeps float literals through merges and aliases', () => {
+    const y = parseDocuments('f.yaml', 'kind: A\nb: &b {r: 1.0, i: 2}\nspec:\n  <<: *b\n  i: 3.0\n  l: [*b]\n').documents[0].value as any;
+    expect(isFloatLiteral(y.spec, 'r')).toBe(true);
+    expect(isFloatLiteral(y.spec, 'i')).toBe(true);
+    expect(isFloatLiteral(y.spec.l[0], 'r')).toBe(true);
+    expect(isFloatLiteral(y.spec.l[0], 'i')).toBe(false);
+  });
+
+  it('refuses a key written twice, also when two spellings resolve to one key (on / true), with its line', () => {
+    const twice = parseDocuments('d.yaml', 'kind: A\nmetadata:\n  a: 1\n  a: 2\n');
+    expect(twice.problems[0].message).toBe('invalid YAML: Map keys must be unique: key "a" already set in map at line 4, column 3:\n\n  a: 2\n  ^\n');
+    expect(parseDocuments('d.yaml', 'kind: A\nspec: {on: 1, true: 2}\n').problems[0].message).toMatch(/^invalid YAML: Map keys must be unique: key "true" already set in map at line 2, column 15/);
+    // A key a merge brought in is not written twice: the explicit one replaces it.
+    expect(parseDocuments('d.yaml', 'kind: A\nb: &b {x: 1}\nspec: {<<: *b, x: 2}\n').documents[0].value.spec).toEqual({ x: 2 });
+  });
+
+  it('a broken value names its line and the other documents still load', () => {
+    const parsed = parseDocuments('e.yaml', 'kind: A\n---\nkind: B\nspec:\n  mode: !!int abc\n---\nkind: C\nx: *missing\n---\nkind: D\n');
+    expect(parsed.documents.map((d) => d.value.kind)).toEqual(['A', 'D']);
+    expect(parsed.problems.map((p) => [p.index, p.message.split(':\n')[0]])).toEqual([
+      [1, 'invalid YAML: cannot decode !!str `abc` as a !!int at line 5, column 15'],
+      [2, "invalid YAML: unknown anchor 'missing' referenced at line 8, column 4"],
+    ]);
+  });
+
+  it('bounds aliasing as go-yaml v2 does: many uses of an anchor load, a document made of aliases does not', () => {
+    const many = `kind: A\nx: &v {a: 1}\nlist: [${Array.from({ length: 500 }, () => '*v').join(', ')}]\n`;
+    expect((parseDocuments('m.yaml', many).documents[0].value.list as unknown[]).length).toBe(500);
+    const bomb = ['kind: A', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 0; i < 8; i++) bomb.push(`${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(', ')}]`);
+    expect(parseDocuments('bomb.yaml', bomb.join('\n')).problems[0].message).toMatch(/^invalid YAML: document contains excessive aliasing at line \d+/);
+  });
+
+  it('a block scalar that ends the file keeps its line break (kubectl\'s YAMLReader ends every line)', () => {
+    const parsed = parseDocuments('b.yaml', 'kind: A\n---\nkind: B\nx: |\n  t');
+    expect(parsed.documents.map((d) => d.value.x)).toEqual([undefined, 't\n']);
+  });
 });

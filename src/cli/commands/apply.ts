@@ -212,7 +212,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   if (flag(args, 'patch')) {
     io.out(JSON.stringify(resources.length === 1 ? (patches[0] ?? []) : patches, null, 2) + '\n');
   } else {
-    io.out(objects.map((o) => stringify(o, { lineWidth: 0 })).join('---\n'));
+    // YAML 1.1, as kubectl reads it back: a text such as `yes` or `0755` stays quoted.
+    io.out(objects.map((o) => stringify(o, { lineWidth: 0, version: '1.1' })).join('---\n'));
   }
   return denied ? 1 : 0;
 };

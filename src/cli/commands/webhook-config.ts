@@ -100,6 +100,6 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   const deadline = checkReviewDeadline(timeoutText !== undefined ? Number(timeoutText) : DEFAULT_TIMEOUT_SECONDS, deadlineText !== undefined ? Number(deadlineText) : undefined);
   if (!deadline.fits && deadlineText !== undefined) throw new CliInputError(`--review-deadline-ms ${deadlineText}: ${deadline.note}`);
   io.err(`${deadline.fits ? 'note' : 'warning'}: ${deadline.note}\n`);
-  io.out(flag(args, 'json') ? JSON.stringify(manifest, null, 2) + '\n' : stringify(manifest, { lineWidth: 0 }));
+  io.out(flag(args, 'json') ? JSON.stringify(manifest, null, 2) + '\n' : stringify(manifest, { lineWidth: 0, version: '1.1' }));
   return 0;
 };
