@@ -26,6 +26,15 @@ import { CallbackCounter, CallbackGauge, type Registry } from '../observe/index.
 /** How many requests wait for room at most (each may hold its stream's 64 KiB window: 16 MiB in all). */
 export const MAX_WAITING = 256;
 
+/**
+ * A body of at most this many bytes is a small one (an ordinary review is a few KiB), for which a quarter
+ * of the budget is kept: larger bodies take at most the rest. Bodies are taken before they arrive (their
+ * Content-Length), so clients that declare large bodies and send them slowly, or never, would otherwise
+ * hold the whole budget for the second before theirs stop counting (routes/body-in-budget.ts), and the API
+ * server's small reviews would wait behind them.
+ */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
 /** What became of a request that asked for room: it has it, or it waited as long as it could, or there were already `maxWaiting` before it, or its client left. */
 export type TakeOutcome = 'taken' | 'timed-out' | 'too-many-waiting' | 'client-gone';
 
@@ -38,6 +47,10 @@ export class BodyBudget {
   private held = 0;
   private readonly waiters: Waiter[] = [];
   private refusedCount = 0;
+  /** Small bodies: at most SMALL_BODY_BYTES, and a sixteenth of a small budget. */
+  private readonly smallBytes: number;
+  /** What larger bodies may hold together: the budget less the quarter kept for small ones. */
+  private readonly largeLimitBytes: number;
 
   constructor(
     readonly limitBytes: number,
@@ -45,6 +58,8 @@ export class BodyBudget {
   ) {
     if (!Number.isSafeInteger(limitBytes) || limitBytes <= 0) throw new RangeError(`a body budget must be a positive number of bytes, got ${limitBytes}`);
     if (!Number.isSafeInteger(maxWaiting) || maxWaiting < 0) throw new RangeError(`the requests waiting for a body budget must be a whole number, got ${maxWaiting}`);
+    this.smallBytes = Math.min(SMALL_BODY_BYTES, Math.floor(limitBytes / 16));
+    this.largeLimitBytes = limitBytes - Math.floor(limitBytes / 4);
   }
 
   /** Bytes held now. */
@@ -62,9 +77,12 @@ export class BodyBudget {
     return this.refusedCount;
   }
 
-  /** Takes `bytes` now when they fit and no request waits before this one; false otherwise (nothing taken). */
+  /**
+   * Takes `bytes` now when they fit and no request waits before this one (for a small body: no other
+   * small one); false otherwise (nothing taken).
+   */
   tryTake(bytes: number): boolean {
-    if (this.waiters.length > 0 || !this.fits(bytes)) return false;
+    if (!this.fits(bytes) || (this.waiters.length > 0 && (bytes > this.smallBytes || this.waiters.some((w) => w.bytes <= this.smallBytes)))) return false;
     this.held += bytes;
     return true;
   }
@@ -123,16 +141,33 @@ export class BodyBudget {
     this.grantWaiting();
   }
 
-  /** Within the budget, or alone: a body larger than the budget must still be served one at a time. */
+  /**
+   * Within the budget (a large body: within its share), or alone: a body larger than that must still be
+   * served one at a time.
+   */
   private fits(bytes: number): boolean {
-    return this.held === 0 || this.held + bytes <= this.limitBytes;
+    return this.held === 0 || this.held + bytes <= (bytes <= this.smallBytes ? this.limitBytes : this.largeLimitBytes);
   }
 
+  /**
+   * First come first served, except that small bodies pass large ones that do not fit: the room kept for
+   * small bodies is theirs. A large body that does not fit holds the large ones behind it; a small one
+   * that does not fit, everyone (nothing smaller comes after it).
+   */
   private grantWaiting(): void {
-    while (this.waiters.length > 0 && this.fits(this.waiters[0].bytes)) {
-      const next = this.waiters.shift()!;
-      this.held += next.bytes;
-      next.grant();
+    let largeBlocked = false;
+    for (let i = 0; i < this.waiters.length; ) {
+      const next = this.waiters[i];
+      const small = next.bytes <= this.smallBytes;
+      if ((small || !largeBlocked) && this.fits(next.bytes)) {
+        this.waiters.splice(i, 1);
+        this.held += next.bytes;
+        next.grant();
+        continue;
+      }
+      if (small) return;
+      largeBlocked = true;
+      i++;
     }
   }
 }

@@ -71,7 +71,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
 describe('the body budget on /mutate', () => {
   it('holds a review, unread, while the budget is full, and answers it once room is given back', { timeout: 30_000 }, async () => {
     const gate = gatedReviewer();
-    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(700 * KiB) });
+    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(840 * KiB) });
     const replies = ['a', 'b', 'c'].map((uid) => post(url, reviewOfSize(300 * KiB, uid)));
     await until('two reviews under review and one waiting', async () => gate.jobs.length === 2 && (await metric('amender_requests_waiting_for_body_budget')) === 1);
     expect(await metric('amender_request_body_bytes_held')).toBeGreaterThan(600 * KiB);
@@ -153,6 +153,23 @@ describe('the body budget on /mutate', () => {
     gate.open();
     expect(await reply).toBe(200);
     expect((await second).status).toBe(200);
+  });
+
+  it('serves a small review at once while declared large bodies that never arrive hold the rest of the budget', { timeout: 30_000 }, async () => {
+    const gate = gatedReviewer();
+    gate.open();
+    const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(4096 * KiB) });
+    // Four requests declare 1 MiB bodies and send nothing: three quarters of the budget, the large share, and one waits.
+    const stalled = await Promise.all(Array.from({ length: 4 }, () => openRaw(Number(new URL(url).port))));
+    for (const conn of stalled) conn.socket.write(`POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${1024 * KiB}\r\n\r\n`);
+    await until('three held and one waiting', async () => (await metric('amender_request_body_bytes_held')) === 3 * 1024 * KiB && (await metric('amender_requests_waiting_for_body_budget')) === 1);
+    // A review of a few KiB, as the API server sends: answered from the quarter kept for small bodies,
+    // before the stalled ones stop being counted (a second after their reading began).
+    const reply = await post(url, reviewOfSize(2 * KiB, 'small'));
+    expect(reply.status).toBe(200);
+    expect(await metric('amender_request_body_bytes_held')).toBeGreaterThanOrEqual(3 * 1024 * KiB);
+    expect(await metric('amender_requests_refused_body_budget_total')).toBe(0);
+    for (const conn of stalled) conn.socket.destroy();
   });
 
   it('stops counting a body still arriving after a second, so a client trickling large bodies holds no one up', { timeout: 30_000 }, async () => {
@@ -280,7 +297,7 @@ describe('the body budget on /mutate', () => {
 
     it('answers every stream of one connection, those waiting unread holding up neither the others nor the connection', { timeout: 30_000 }, async () => {
       const gate = gatedReviewer();
-      const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(700 * KiB) }, { cert: pki.cert, key: pki.key });
+      const { url, metric } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(840 * KiB) }, { cert: pki.cert, key: pki.key });
       const session = connect(`https://localhost:${new URL(url).port}`, { ca: pki.ca });
       try {
         // Each body is larger than a stream's flow-control window (64 KiB): one left unread would stall the
