@@ -3,11 +3,13 @@
  * whose connection was reset, so a request that reached us is always answered:
  *
  *   - every HTTP/1.1 response not yet started carries `Connection: close` (Node closes the connection
- *     after it), including requests that arrive on a keep-alive connection during the drain: the
- *     listener asks `started()` when it writes a response's head (node-listener.ts). Responses are not
- *     kept in a Set here: one that gained and lost a response per request kept whole requests alive
- *     through V8's young-generation collections until a full one (under load, 3.5 MB kept per scavenge
- *     against 0.12 MB without; bench/README.md, "What stop 25 did");
+ *     after it), including requests that arrive on a keep-alive connection during the drain, unless
+ *     the client pipelined requests after it on the same connection: the last of them carries it, so
+ *     that none is cut. The listener asks `closesAfter(request)` when it writes a response's head
+ *     (node-listener.ts); each connection counts the requests it carried, and each request knows its
+ *     place, in fields of their own. Responses are not kept in a Set here: one that gained and lost a response per request
+ *     kept whole requests alive through V8's young-generation collections until a full one (under
+ *     load, 3.5 MB kept per scavenge against 0.12 MB without; bench/README.md, "What stop 25 did");
  *   - every HTTP/2 session is sent GOAWAY: its streams in flight finish, the client opens new ones
  *     elsewhere (a stream past the GOAWAY was never processed, which HTTP/2 clients retry);
  *   - idle keep-alive connections (and connections that never sent a request) are closed only when
@@ -41,8 +43,10 @@ export interface Drain {
   addHttp1Connection(socket: Socket): void;
   /** A new HTTP/2 session (sent GOAWAY when the drain starts, at once if it has started). */
   addSession(session: ServerHttp2Session): void;
-  /** A request arrived on this HTTP/1.1 connection: it is no longer one that never carried a request. */
-  requestOn(socket: Socket): void;
+  /** An HTTP/1.1 request arrived on its connection: that is no longer one that never carried a request. */
+  requestOn(request: Http1Request): void;
+  /** Whether the answer to this HTTP/1.1 request is to carry `Connection: close`. */
+  closesAfter(request: Http1Request): boolean;
   /** A request arrived or ended: the quiet time before closing idle connections starts again. */
   activity(): void;
   /** Starts the drain; `server` has stopped accepting. */
@@ -52,6 +56,17 @@ export interface Drain {
 
 /** Longest quiet time before idle keep-alive connections are closed (a fraction of a shorter timeout). */
 const MAX_QUIET_MS = 1000;
+
+/** How many requests an HTTP/1.1 connection carried, and which of them a request was (from 1). */
+const CARRIED = Symbol('amender.requestsCarried');
+const PLACE = Symbol('amender.placeOnConnection');
+type CountedSocket = Socket & { [CARRIED]?: number };
+
+/** An HTTP/1.1 request as the drain sees it: its connection, and (once counted) its place on it. */
+export interface Http1Request {
+  readonly socket: Socket | null;
+  [PLACE]?: number;
+}
 
 export function createDrain(options: DrainOptions): Drain {
   const quietMs = Math.max(10, Math.min(MAX_QUIET_MS, Math.floor(options.shutdownTimeoutMs / 4)));
@@ -75,8 +90,14 @@ export function createDrain(options: DrainOptions): Drain {
       session.once('close', () => sessions.delete(session));
       if (started) session.close();
     },
-    requestOn(socket) {
+    requestOn(request) {
+      const socket = request.socket as CountedSocket;
       unused.delete(socket);
+      request[PLACE] = socket[CARRIED] = (socket[CARRIED] ?? 0) + 1;
+    },
+    closesAfter(request) {
+      // The last the connection carried so far: a client that pipelines after it sees the close first.
+      return started && request[PLACE] === (request.socket as CountedSocket | null)?.[CARRIED];
     },
     activity() {
       if (started) lastActivity = performance.now();

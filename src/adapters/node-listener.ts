@@ -22,10 +22,10 @@ export interface ListenerOptions {
   /** The answer when the fetch handler throws. */
   failed(err: unknown): Response;
   /**
-   * True once the server drains (node-drain.ts): an HTTP/1.1 answer written from then on carries
-   * `Connection: close`, so the client sends nothing more on that connection.
+   * True once the server drains (node-drain.ts) for an HTTP/1.1 answer that is to carry `Connection:
+   * close`, so that the client sends nothing more on that connection: the last of those in flight on it.
    */
-  closingConnections?(): boolean;
+  closesAfter?(request: IncomingRequest): boolean;
   /** Where requests whose bodies are slow, or whose answers are not taken, are listed (node-slow-requests.ts). */
   slowRequests?: SlowRequests;
 }
@@ -92,7 +92,7 @@ async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingRespon
     headers[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
   }
   // Asked when the head is written, not when the drain starts: nothing is kept per response to find it then.
-  if (!http2 && options.closingConnections?.()) headers.connection = 'close';
+  if (!http2 && options.closesAfter?.(incoming)) headers.connection = 'close';
   if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   (outgoing as ServerResponse).writeHead(response.status, headers);
   if (body === undefined || incoming.method === 'HEAD') outgoing.end();

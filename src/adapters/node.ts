@@ -21,7 +21,7 @@ import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { statusBody } from '../server/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
-import { createDrain, type DrainableServer } from './node-drain.js';
+import { createDrain, type DrainableServer, type Http1Request } from './node-drain.js';
 import { requestListener, type FetchHandler, type OutgoingResponse } from './node-listener.js';
 import { SlowRequests } from './node-slow-requests.js';
 import type { IncomingRequest } from './node-request.js';
@@ -151,7 +151,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const slowRequests = new SlowRequests(requestTimeoutMs);
   const drain = createDrain({ shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, inFlight: () => inFlight });
   const listener = requestListener(options.fetch, {
-    closingConnections: drain.started,
+    closesAfter: drain.closesAfter,
     slowRequests,
     // HTTP/1.0 may omit Host (HTTP/1.1 without Host is refused 400 by Node itself).
     defaultHost: urlHost,
@@ -182,7 +182,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       slowRequests.closed(req);
       drain.activity();
     });
-    if (req.httpVersionMajor !== 2) drain.requestOn(req.socket as Socket);
+    if (req.httpVersionMajor !== 2) drain.requestOn(req as Http1Request);
     drain.activity();
     void listener(req, res);
   };

@@ -239,3 +239,26 @@ describe('stop over HTTP/2', () => {
     }
   });
 });
+
+describe('stop with pipelined requests', () => {
+  it('answers every request an HTTP/1.1 client pipelined before SIGTERM; only the last answer closes the connection', async () => {
+    const server = await startReady({});
+    try {
+      // Reviews heavy enough that the first is still under review at SIGTERM; the three sent in one write.
+      const heavy = podReview() as { request: { object: { spec: { containers: unknown[] } } } };
+      heavy.request.object.spec.containers = Array.from({ length: 3000 }, (_, i) => ({ name: `c${i}`, image: 'nginx' }));
+      const review = JSON.stringify(heavy);
+      const one = `POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(review)}\r\n\r\n${review}`;
+      const conn = await openRaw(Number(new URL(server.url).port));
+      conn.socket.write(one + one + one);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      server.child.kill('SIGTERM');
+      expect(await conn.closed).toEqual({});
+      const heads = [...conn.received().matchAll(/HTTP\/1\.1 (\d+)[^]*?\r\nconnection: (\S+)\r\n/gi)].map((m) => `${m[1]} ${m[2].toLowerCase()}`);
+      expect(heads).toEqual(['200 keep-alive', '200 keep-alive', '200 close']);
+      expect(await server.stop()).toBe(0);
+    } finally {
+      if (server.child.exitCode === null) await server.stop();
+    }
+  });
+});
