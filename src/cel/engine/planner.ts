@@ -289,27 +289,10 @@ class Planner {
           attribute: false,
           fn: (s) => {
             // cel-go's evalEq evaluates both sides, and the call is charged when one is an error.
-            let a: CelValue;
-            let b: CelValue;
-            let failed = false;
-            let error: unknown;
-            try {
-              a = l(s);
-            } catch (err) {
-              if (isCostError(err)) throw err;
-              failed = true;
-              error = a = err as CelValue;
-            }
-            try {
-              b = r(s);
-            } catch (err) {
-              if (isCostError(err)) throw err;
-              if (!failed) error = err;
-              failed = true;
-              b = err as CelValue;
-            }
+            const a = sideOf(l, s);
+            const b = sideOf(r, s);
             charge(s, equalityCost(a, b));
-            if (failed) throw error;
+            if (a instanceof FailedSide || b instanceof FailedSide) throw firstFailure(a, b);
             return celEquals(a, b) !== neg;
           },
         };
@@ -399,28 +382,11 @@ class Planner {
     return {
       attribute: false,
       fn: (s) => {
-        let a: CelValue;
-        let b: CelValue;
-        let failed = false;
-        let error: unknown;
-        try {
-          a = l(s);
-        } catch (err) {
-          if (isCostError(err)) throw err;
-          failed = true;
-          error = a = err as CelValue;
-        }
-        try {
-          b = r(s);
-        } catch (err) {
-          if (isCostError(err)) throw err;
-          if (!failed) error = err;
-          failed = true;
-          b = err as CelValue;
-        }
+        const a = sideOf(l, s);
+        const b = sideOf(r, s);
         // A failed side: the call is charged all the same (the list's size, or 1), unless the
         // membership test was optimized away.
-        if (failed) failedArgs(s, error, () => (constList ? 0 : Array.isArray(b) ? b.length : 1));
+        if (a instanceof FailedSide || b instanceof FailedSide) failedArgs(s, firstFailure(a, b), () => (constList ? 0 : Array.isArray(b) ? b.length : 1));
         if (Array.isArray(b)) {
           if (!constList) charge(s, b.length);
           for (let i = 0; i < b.length; i++) if (celEquals(a, b[i])) return true;
@@ -941,4 +907,27 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
   if (m.has(nk)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
   if (k instanceof CelUint) markUintKey(m, nk as bigint);
   m.set(nk, v);
+}
+
+/**
+ * An operand that failed, kept in its place: cel-go evaluates both sides of `==`, `!=` and `in` before
+ * the call, which is charged when one is an error (its size then counts as 1).
+ */
+class FailedSide {
+  constructor(readonly error: unknown) {}
+}
+
+/** The operand's value, or its failure (a cost-limit error still ends the evaluation). */
+function sideOf(f: Interp, s: EvalState): CelValue | FailedSide {
+  try {
+    return f(s) as CelValue;
+  } catch (err) {
+    if (isCostError(err)) throw err;
+    return new FailedSide(err);
+  }
+}
+
+/** The error to raise for two operands of which at least one failed: the left one's first. */
+function firstFailure(a: CelValue | FailedSide, b: CelValue | FailedSide): unknown {
+  return a instanceof FailedSide ? a.error : (b as FailedSide).error;
 }
