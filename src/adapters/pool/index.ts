@@ -3,7 +3,7 @@
  *
  *   readPoolSettings(env) → { settings: { workers, heapMb, graceMs, queueLimit }, problems, warnings }
  *   workerEntryBeside(import.meta.url) → WorkerEntry      the worker script (built or from source)
- *   new ReviewPool({ ...settings, entry, answerStopped?, logger?, spare? })
+ *   new ReviewPool({ ...settings, entry, answerStopped?, logger?, spare?, stoppedBudget? })
  *       .reviewer          for createApp({ reviewer })
  *       .registerMetrics(registry)
  *       .close()
@@ -14,6 +14,7 @@ export { readPoolSettings, defaultWorkers, defaultWorkerHeapMb, memoryLimitBytes
 export { workerEntryBeside, WORKER_BUNDLE_NAME, type WorkerEntry } from './entry.js';
 export { ReviewPool, type PoolOptions, type ReplaceReason } from './pool.js';
 export { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
+export { STOPPED_BUDGET, StoppedBudget, type StoppedBudgetTiming } from './stopped-budget.js';
 export { serveReviews, type ReviewWorkerOptions } from './serve.js';
 export { pendingEarlyWorker, startEarlyWorker, takeEarlyWorker, type EarlyWorker } from './early.js';
 export { WORKER_YOUNG_GENERATION_MB } from './variables.js';

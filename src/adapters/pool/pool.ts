@@ -33,7 +33,9 @@
  * A review costs at most its worker: when it runs past its deadline plus the grace period, or its client
  * went away and it did not stop within the grace period, the worker is terminated; when it exhausts the
  * worker's heap (resourceLimits), the worker dies. Either way a new worker takes the slot and the review is
- * answered by the failure policy of the policy that was running and those after it (stopped.ts).
+ * answered by the failure policy of the policy that was running and those after it (stopped.ts), as is a
+ * review that waited past its deadline; that answer parses the body on the main thread, so a large one is
+ * answered so only within a budget of main-thread time, else 503 (stopped-budget.ts, answerStoppedReview).
  */
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
@@ -42,6 +44,7 @@ import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } fro
 import { fromWire } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
+import { STOPPED_BUDGET, StoppedBudget, type StoppedBudgetTiming } from './stopped-budget.js';
 import type { WorkerEntry } from './entry.js';
 import { newReviewWorker, takeEarlyWorker } from './early.js';
 import { WaitingReviews } from './queue.js';
@@ -65,6 +68,8 @@ export interface PoolOptions {
   staggerMs?: number;
   /** When the spare worker starts and stops (spare.ts; default SPARE_TIMING). */
   spare?: SpareTiming;
+  /** How much of the main thread answering stopped reviews may take (stopped-budget.ts; default STOPPED_BUDGET). */
+  stoppedBudget?: StoppedBudgetTiming;
 }
 
 /** Why a worker was replaced (the `reason` label of amender_workers_replaced_total). */
@@ -90,6 +95,8 @@ interface Job {
   timers: ReturnType<typeof setTimeout>[];
   /** It ran the longest the spare runs a review: it waits for a regular worker (offSpare). */
   offSpare?: true;
+  /** Stopped, its large body waiting to be answered (answerStoppedLarge): what its worker says of it is dropped. */
+  stopping?: { ordinal: number; reason: StopReason };
 }
 
 /** Reviews handed to a worker in one message, answered in order. */
@@ -137,7 +144,7 @@ const RESTART_DELAY_MS = 1000;
 export class ReviewPool {
   private readonly slots: Slot[] = [];
   /** A review that waited past its deadline is answered by failure policy, unrun. */
-  private readonly answerExpired = (entry: Job): void => this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline'));
+  private readonly answerExpired = (entry: Job): void => this.answerStoppedReview(entry, -1, 'deadline');
   private readonly queue = new WaitingReviews<Job>(this.answerExpired);
   /** Reviews the spare ran as long as it runs one, waiting for a regular worker (served before `queue`). */
   private readonly offSpare = new WaitingReviews<Job>(this.answerExpired);
@@ -163,6 +170,15 @@ export class ReviewPool {
   private readonly countSpare = this.sparesStarted.child();
   private readonly movedOffSpare = new Counter('amender_reviews_moved_off_spare_total', 'Reviews the spare worker ran as long as it runs one, moved back to wait for a regular worker.');
   private readonly countMovedOffSpare = this.movedOffSpare.child();
+  private readonly stoppedBudget: StoppedBudget;
+  /** Stopped reviews of large bodies, answered one per turn of the event loop (answerStoppedLarge). */
+  private readonly stoppedLarge: Job[] = [];
+  private stoppedLargePending = false;
+  private readonly stopped = new Counter(
+    'amender_reviews_stopped_total',
+    'Reviews whose evaluation did not end (they waited past their deadline, or their worker was stopped), by answer: failure_policy (parsed again on the main thread and answered by failure policy), overloaded (a large body beyond the main thread\'s budget for these: 503), client_gone (its client had left: no answer made).',
+  );
+  private readonly stoppedSeconds = new Counter('amender_reviews_stopped_seconds_total', 'Main-thread seconds spent answering stopped reviews by failure policy (parsing their bodies again).');
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
 
   constructor(private readonly options: PoolOptions) {
@@ -172,6 +188,7 @@ export class ReviewPool {
     this.spareTiming = options.spare ?? SPARE_TIMING;
     this.spareTimers = new SpareTimers(this.spareTiming);
     this.spareLeash = new SpareLeash(this.spareTiming.heldMs);
+    this.stoppedBudget = new StoppedBudget(options.stoppedBudget ?? STOPPED_BUDGET);
     this.slots.push(this.spawn());
     this.unstarted = options.workers - 1;
     if (this.unstarted > 0) setTimeout(() => this.grow(), options.staggerMs ?? STAGGER_MS).unref();
@@ -188,7 +205,7 @@ export class ReviewPool {
   /** For `createApp({ reviewer })`. */
   readonly reviewer: Reviewer = (job) => this.review(job);
 
-  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total, amender_reviews_moved_off_spare_total. */
+  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total, amender_reviews_moved_off_spare_total, amender_reviews_stopped_total, amender_reviews_stopped_seconds_total. */
   registerMetrics(registry: Registry): void {
     registry.register(new CallbackGauge('amender_workers', 'Review worker threads running.', () => [[{}, this.slots.filter((s) => !s.retired).length]]));
     registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.batch && !s.retired).length]]));
@@ -198,6 +215,8 @@ export class ReviewPool {
     registry.register(this.shed);
     registry.register(this.sparesStarted);
     registry.register(this.movedOffSpare);
+    registry.register(this.stopped);
+    registry.register(this.stoppedSeconds);
   }
 
   /** Terminates every worker; reviews waiting or in progress are answered 503. */
@@ -206,7 +225,7 @@ export class ReviewPool {
     this.closed = true;
     this.spareTimers.close();
     const closing = failure(503, 'unavailable', 'the server is shutting down');
-    for (const entry of [...this.queue.clear(), ...this.offSpare.clear()]) this.finish(entry, closing);
+    for (const entry of [...this.queue.clear(), ...this.offSpare.clear(), ...this.stoppedLarge.splice(0)]) this.finish(entry, closing);
     await Promise.all(
       this.slots.map((slot) => {
         slot.retired = true;
@@ -460,7 +479,7 @@ export class ReviewPool {
       return;
     }
     if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) {
-      this.finish(entry, this.stoppedAnswer(entry, -1, 'deadline'));
+      this.answerStoppedReview(entry, -1, 'deadline');
       Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
       batch.timers.push(setTimeout(() => this.watch(slot, batch), this.options.graceMs));
       return;
@@ -478,7 +497,9 @@ export class ReviewPool {
   }
 
   /** Reviews taken back from a worker wait again, first in their lines. */
-  private waitAgain(entries: Job[]): void {
+  private waitAgain(all: Job[]): void {
+    // One stopped, waiting for its answer, never runs again.
+    const entries = all.filter((entry) => !entry.stopping);
     this.queue.add(entries.filter((entry) => !entry.offSpare), true);
     this.offSpare.add(entries.filter((entry) => entry.offSpare), true);
     this.schedule();
@@ -495,7 +516,7 @@ export class ReviewPool {
     if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) return this.armLeash(slot, batch);
     this.takeBack(slot, batch);
     const { entry, index } = this.current(slot, batch);
-    if (!entry || entry.settled) return;
+    if (!entry || entry.settled || entry.stopping) return;
     // A review of a set no regular worker is serving holds no one up that it should not: it runs on (0004).
     if (!this.setsInProgress().has(entry.setName)) return this.armLeash(slot, batch);
     // A stand-in, answered already, takes its place in the batch: what the spare still says of it is dropped.
@@ -535,6 +556,8 @@ export class ReviewPool {
   /** The client went away: answer now, ask the worker to stop, replace it if it does not in time. */
   private abandon(entry: Job): void {
     if (!this.queue.remove(entry)) this.offSpare.remove(entry);
+    // Stopped, its answer not made yet (answerStoppedLarge): it never will be.
+    if (entry.stopping && !entry.settled) this.stopped.inc({ answer: 'client_gone' });
     this.finish(entry, cancelledAnswer());
     const slot = this.slots.find((s) => !s.retired && s.batch?.jobs.includes(entry));
     if (!slot) return;
@@ -555,7 +578,7 @@ export class ReviewPool {
     if (slot.retired || !batch) return;
     for (const { id, answer } of message.answers) {
       const entry = batch.jobs.find((j) => j.id === id);
-      if (entry) this.finish(entry, fromWire(answer));
+      if (entry && !entry.stopping) this.finish(entry, fromWire(answer));
     }
     if (!message.done) return;
     this.release(slot);
@@ -594,7 +617,8 @@ export class ReviewPool {
       stopTimers(batch);
       if (entry && !entry.settled) {
         const stop: StopReason = reason === 'heap' ? 'size' : reason === 'cancelled' ? 'cancelled' : 'deadline';
-        this.finish(entry, reason === 'crash' ? failure(500, 'error', 'internal error: the review worker stopped unexpectedly') : this.stoppedAnswer(entry, ordinal, stop));
+        if (reason === 'crash') this.finish(entry, failure(500, 'error', 'internal error: the review worker stopped unexpectedly'));
+        else this.answerStoppedReview(entry, ordinal, stop);
       }
       const again = batch.jobs.filter((job, at) => at !== index && !job.settled);
       if (again.length > 0) this.waitAgain(again);
@@ -619,11 +643,64 @@ export class ReviewPool {
     else setTimeout(start, RESTART_DELAY_MS).unref();
   }
 
+  /**
+   * Answers a review whose evaluation did not end (it waited past its deadline, or its worker was stopped)
+   * by failure policy, which parses its body on the main thread (stopped.ts). A review whose client has
+   * gone gets no answer made. A small body is answered at once; a large one in a later turn of the event
+   * loop, one a turn, so that the connections' events (a client leaving, /healthz) come in between, and
+   * only within the main thread's budget for it (stopped-budget.ts): beyond it, at once with a 503. One
+   * whose worker died of it (out of heap) is answered in full all the same, its time counted: there is at
+   * most one per worker started, and a worker's start and its review's parse cost more than this parse.
+   */
+  private answerStoppedReview(entry: Job, ordinal: number, reason: StopReason): void {
+    if (entry.settled || entry.stopping) return;
+    if (entry.job.signal.aborted) {
+      this.stopped.inc({ answer: 'client_gone' });
+      return this.finish(entry, cancelledAnswer());
+    }
+    if (this.stoppedBudget.isSmall(entry.bodySize)) return this.finish(entry, this.stoppedAnswer(entry, ordinal, reason));
+    entry.stopping = { ordinal, reason };
+    this.stoppedLarge.push(entry);
+    this.scheduleStoppedLarge();
+  }
+
+  private scheduleStoppedLarge(): void {
+    if (this.stoppedLargePending || this.stoppedLarge.length === 0) return;
+    this.stoppedLargePending = true;
+    setImmediate(this.answerStoppedLarge);
+  }
+
+  /** The next stopped review of a large body: answered by failure policy within the budget, else 503. */
+  private readonly answerStoppedLarge = (): void => {
+    this.stoppedLargePending = false;
+    const entry = this.stoppedLarge.shift();
+    if (entry && !entry.settled) {
+      const now = performance.now();
+      if (entry.job.signal.aborted) {
+        this.stopped.inc({ answer: 'client_gone' });
+        this.finish(entry, cancelledAnswer());
+      } else if (entry.stopping?.reason !== 'size' && !this.stoppedBudget.admits(entry.bodySize, now)) {
+        this.stopped.inc({ answer: 'overloaded' });
+        this.finish(entry, overloadedAnswer(entry.bodySize));
+      } else {
+        this.finish(entry, this.stoppedAnswer(entry, entry.stopping?.ordinal ?? -1, entry.stopping?.reason ?? 'deadline'));
+      }
+    }
+    // Scheduled after the answer: what happened meanwhile (a client leaving) is seen before the next one.
+    this.scheduleStoppedLarge();
+  };
+
   private stoppedAnswer(entry: Job, ordinal: number, reason: StopReason): ReviewAnswer {
+    const started = performance.now();
     try {
+      this.stopped.inc({ answer: 'failure_policy' });
       return stoppedReviewAnswer(entry.job.body, entry.set, entry.job.limits.maxJsonDepth, ordinal, reason, this.answerStopped);
     } catch (error) {
       return failure(500, 'error', 'internal error while answering a stopped review', { error });
+    } finally {
+      const now = performance.now();
+      this.stoppedBudget.spend(now - started, now);
+      this.stoppedSeconds.inc({}, (now - started) / 1000);
     }
   }
 
@@ -666,6 +743,15 @@ function stopTimers(batch: Batch): void {
 function setLabels(setName: string): Record<string, string> {
   const cluster = clusterOfSet(setName);
   return cluster === undefined ? {} : { cluster };
+}
+
+/**
+ * The answer to a stopped review of a large body beyond the main thread's budget for parsing them: a 503,
+ * like the pool's other refusals, so that the API server applies the webhook's failurePolicy.
+ */
+function overloadedAnswer(bodySize: number): ReviewAnswer {
+  const mib = (bodySize / 2 ** 20).toFixed(1);
+  return failure(503, 'unavailable', `the server is overloaded with large reviews: it was not evaluated by its deadline, and this one (${mib} MiB) is answered without reading it again (the webhook's failurePolicy applies)`);
 }
 
 /** The answer to a review whose client went away. */

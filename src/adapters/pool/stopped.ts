@@ -1,8 +1,9 @@
 /**
  * The answer to a review whose worker was stopped (deadline plus grace passed, heap exhausted, client gone):
  * the review is answered by the failure policy of the policy that was running and of those not yet run,
- * as the engine answers a review whose in-engine deadline passed. Only on this rare path does the main
- * thread parse the body.
+ * as the engine answers a review whose in-engine deadline passed. Only on this path does the main thread
+ * parse the body, so the pool bounds the time it spends here (stopped-budget.ts): a burst of large reviews
+ * past their deadline made it the common path.
  *
  * The answer itself is the engine's `answerStoppedReview(set, request, ordinal, reason)` unless
  * `PoolOptions.answerStopped` says otherwise (tests).
