@@ -50,6 +50,8 @@ function describe(value: JsonValue | undefined): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value)}`;
+  // A literal past the double range (`1e400`) parses as ±Infinity, which JSON.stringify would write `null`.
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number out of range';
   return `the ${typeof value} ${JSON.stringify(value)}`;
 }
 

@@ -25,6 +25,8 @@ export interface RegistryOptions {
   /** Used by clusters without their own refreshSeconds (default 60). */
   defaultRefreshSeconds?: number;
   debounceMs?: number;
+  /** See RefresherOptions.settleMs. */
+  settleMs?: number;
   limits?: Partial<LoadLimits>;
   trustListedVersions?: boolean;
   /** How documents become a set (default buildPolicySet). */
@@ -54,6 +56,7 @@ export class ClusterRegistry implements ClusterRoutesLookup {
           intervalMs: (config.refreshSeconds ?? options.defaultRefreshSeconds ?? DEFAULT_REFRESH_SECONDS) * 1000,
           ...(options.logger ? { logger: options.logger } : {}),
           ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+          ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
           ...(options.limits ? { limits: options.limits } : {}),
           ...(options.trustListedVersions !== undefined ? { trustListedVersions: options.trustListedVersions } : {}),
           ...(options.build ? { build: options.build } : {}),

@@ -4,10 +4,12 @@
  *
  *   parseSourceUri(uri) → SourceUri                          bundled | file://DIR | s3://b/p | r2://BINDING/p
  *   resolveSources(uris, resolvers, platform?) → PolicySource[]   (throws SourceUriError listing every problem)
- *   new PolicySetRefresher({ name, sources, logger?, intervalMs?, debounceMs?, limits?, trustListedVersions? })
+ *   new PolicySetRefresher({ name, sources, logger?, intervalMs?, debounceMs?, settleMs?, limits?, trustListedVersions? })
  *     .refresh() → Promise<RefreshResult>     read, rebuild when changed, swap atomically; keep the last good set;
  *                                             each source read as one generation (see snapshot.ts); a refused
- *                                             document keeps its last good version (stats().refusedDocuments)
+ *                                             document keeps its last good version (stats().refusedDocuments);
+ *                                             once started, a file written in place takes effect once it reads
+ *                                             the same settleMs apart (a write caught halfway never does)
  *     .refreshIfDue()                         the same when the interval has passed (Lambda, Workers)
  *     .start() / .stop()                      timer and watches (Node)
  *     .provider: PolicySetProvider            for createApp({ policies }) / a cluster
@@ -24,6 +26,7 @@ export { isPolicyDocumentName, isSkippedFolder, folderPrefix } from './names.js'
 export {
   DEFAULT_DEBOUNCE_MS,
   DEFAULT_REFRESH_INTERVAL_MS,
+  DEFAULT_SETTLE_MS,
   PolicySetRefresher,
   type RefreshOutcome,
   type RefreshResult,

@@ -10,8 +10,8 @@
 import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvider, type PolicySetState, type Problem } from '../policyset/index.js';
 import type { Logger } from '../observe/index.js';
 import { deadline, errorMessage } from './bounds.js';
-import { keepLastGood, readSource, snapshotKey, type ReadCounts, type SourceCache } from './snapshot.js';
-import { emptySourceWarning } from './source-warnings.js';
+import { keepLastGood, nextSettleAt, readSource, snapshotKey, type PendingChange, type ReadCounts, type SourceCache } from './snapshot.js';
+import { emptySourceWarning, UNBOUND_PREFIX, unboundPolicyWarnings } from './source-warnings.js';
 import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
 
 export interface RefresherOptions {
@@ -23,6 +23,13 @@ export interface RefresherOptions {
   intervalMs?: number;
   /** Quiet time after a change notification (a watched folder) before refreshing. */
   debounceMs?: number;
+  /**
+   * Once started (`start()`), how long a change of a document written in place (a plain folder's file)
+   * must read the same before it takes effect (snapshot.ts): a write caught halfway is never taken as a
+   * new version. Default DEFAULT_SETTLE_MS; 0 takes every change at once. Not applied before `start()`
+   * (a caller driving `refresh()` itself could not be called back) nor to a source's first read.
+   */
+  settleMs?: number;
   limits?: Partial<LoadLimits>;
   /** See ReadOptions.trustListedVersions. */
   trustListedVersions?: boolean;
@@ -56,6 +63,11 @@ export interface RefreshStats extends ReadCounts {
 
 export const DEFAULT_REFRESH_INTERVAL_MS = 60_000;
 export const DEFAULT_DEBOUNCE_MS = 500;
+/**
+ * Twice the watch's quiet time: a writer that keeps writing (an editor's save, `cp`, `scp`, a shell
+ * redirection) is never quiet that long mid-file; one that stops for longer is taken as done.
+ */
+export const DEFAULT_SETTLE_MS = 1_000;
 
 export class PolicySetRefresher {
   readonly name: string;
@@ -67,6 +79,13 @@ export class PolicySetRefresher {
   private readonly intervalMs: number;
   private readonly debounceMs: number;
   private readonly trustListedVersions: boolean;
+  private readonly settleMs: number;
+  /** Per source: changes of in-place documents seen and not yet in force. */
+  private readonly pending: Map<string, PendingChange>[];
+  /** Per source: read whole at least once (a first read takes what it finds: nothing is held yet). */
+  private readonly readOnce: boolean[];
+  private started = false;
+  private recheck: ReturnType<typeof setTimeout> | undefined;
 
   private state: PolicySetState;
   private lastInputs: readonly ParsedSource[] = [];
@@ -96,6 +115,9 @@ export class PolicySetRefresher {
     this.intervalMs = options.intervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.trustListedVersions = options.trustListedVersions ?? true;
+    this.settleMs = Math.max(0, options.settleMs ?? DEFAULT_SETTLE_MS);
+    this.pending = this.sources.map(() => new Map());
+    this.readOnce = this.sources.map(() => false);
     this.state = Object.freeze({ source: this.sources.map((s) => s.uri).join(','), sourceErrors: [] });
     this.caches = this.sources.map(() => new Map());
   }
@@ -119,6 +141,7 @@ export class PolicySetRefresher {
     }
     this.running = this.run().finally(() => {
       this.running = undefined;
+      this.scheduleRecheck();
       if (this.rerun && !this.stopped) {
         this.rerun = false;
         void this.refresh();
@@ -143,6 +166,7 @@ export class PolicySetRefresher {
   /** Repeats refreshes every interval and follows change notifications (Node). Call `refresh()` first. */
   start(): void {
     if (this.stopped) throw new Error(`policy set ${this.name}: the refresher was stopped`);
+    this.started = true;
     for (const source of this.sources) {
       if (source.watch) this.unwatch.push(source.watch(() => this.changed()));
     }
@@ -155,6 +179,7 @@ export class PolicySetRefresher {
     this.inFlight?.abort(new Error('the refresher was stopped'));
     clearTimeout(this.timer);
     clearTimeout(this.debounce);
+    clearTimeout(this.recheck);
     for (const unwatch of this.unwatch.splice(0)) unwatch();
   }
 
@@ -165,6 +190,22 @@ export class PolicySetRefresher {
       void this.refresh().finally(() => this.schedule());
     }, this.intervalMs);
     unrefTimer(this.timer);
+  }
+
+  /** Looks again once the soonest change seen can have settled (another refresh may come first). */
+  private scheduleRecheck(): void {
+    clearTimeout(this.recheck);
+    this.recheck = undefined;
+    if (this.stopped || !this.started || this.settleMs <= 0) return;
+    const now = settleClock();
+    let soonest: number | undefined;
+    for (const pending of this.pending) {
+      const at = nextSettleAt({ ms: this.settleMs, now: () => now, pending });
+      if (at !== undefined) soonest = Math.min(soonest ?? Infinity, at);
+    }
+    if (soonest === undefined) return;
+    this.recheck = setTimeout(() => void this.refresh(), Math.max(0, soonest - now) + 10);
+    unrefTimer(this.recheck);
   }
 
   /** A change notification: wait until changes stop for `debounceMs`, then refresh. */
@@ -185,11 +226,16 @@ export class PolicySetRefresher {
     const errors: string[] = [];
     try {
       const read = await Promise.allSettled(
-        this.sources.map((source, i) => readSource(source, this.caches[i], { signal, limits: this.limits, trustListedVersions: this.trustListedVersions }, counts)),
+        this.sources.map((source, i) => {
+          const settle = this.started && this.readOnce[i] && this.settleMs > 0 ? { settle: { ms: this.settleMs, now: settleClock, pending: this.pending[i] } } : {};
+          return readSource(source, this.caches[i], { signal, limits: this.limits, trustListedVersions: this.trustListedVersions, ...settle }, counts);
+        }),
       );
       read.forEach((r, i) => {
-        if (r.status === 'fulfilled') this.caches[i] = r.value;
-        else errors.push(describeFailure(this.sources[i], r.reason));
+        if (r.status === 'fulfilled') {
+          this.caches[i] = r.value;
+          this.readOnce[i] = true;
+        } else errors.push(describeFailure(this.sources[i], r.reason));
       });
     } finally {
       done();
@@ -220,9 +266,10 @@ export class PolicySetRefresher {
       return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
     }
     const loadedAt = this.now();
-    const warnings = this.sources
-      .map((source, i) => emptySourceWarning(source.uri, [...this.caches[i].values()].map((d) => d.parsed)))
-      .filter((w): w is string => w !== undefined);
+    const warnings = [
+      ...this.sources.map((source, i) => emptySourceWarning(source.uri, [...this.caches[i].values()].map((d) => d.parsed))).filter((w): w is string => w !== undefined),
+      ...unboundPolicyWarnings(set, this.caches.flatMap((cache) => [...cache.values()].map((d) => d.parsed))),
+    ];
     this.state = Object.freeze({
       set,
       source: this.state.source,
@@ -238,7 +285,10 @@ export class PolicySetRefresher {
     this.counters.documents = this.caches.reduce((n, cache) => n + [...cache.values()].reduce((m, d) => m + d.parsed.documents.length, 0), 0);
     this.counters.refusedDocuments = refusedSources(set).size;
     for (const problem of set.problems) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem });
-    for (const warning of warnings) this.logger({ level: 'warn', msg: 'policy source holds no policy', policySet: this.name, warning });
+    for (const warning of warnings) {
+      const msg = warning.startsWith(UNBOUND_PREFIX) ? 'policy has no binding' : 'policy source holds no policy';
+      this.logger({ level: 'warn', msg, policySet: this.name, warning });
+    }
     this.logger({
       level: 'info',
       msg: 'policy set applied',
@@ -307,6 +357,11 @@ function refusedSources(set: PolicySet): Set<string> {
 function describeFailure(source: PolicySource, reason: unknown): string {
   if (reason instanceof SourceError) return reason.message;
   return `${source.uri}: ${errorMessage(reason)}`;
+}
+
+/** The settle's clock: the wall clock, not `options.now` (a fixed test clock would never let a change settle). */
+function settleClock(): number {
+  return Date.now();
 }
 
 /** Node timers keep the process alive unless unref'd; other platforms' timers have no such method. */

@@ -12,6 +12,18 @@
  * listing (a ConfigMap snapshot), when anything new was read a second listing must show the same versions
  * (a first listing may have straddled an update). A source that moved is read once more; when it moves again the refresh fails and the last
  * good set stays in force.
+ *
+ * A document written in place (`SourceEntry.inPlace`: a plain folder's file) can be caught half-written by
+ * a read, and a cut at a document boundary (the policy written, its binding not yet), or a file truncated
+ * to 0 bytes before it is written again, still parses: it would be taken as a new version. With `settle`
+ * (a refresher that follows its sources, after its first read of the source), a new version, a new
+ * document or a removal of such a document takes effect only once two looks at least `settle.ms` apart
+ * found the same (same version, same text); until then the version held stays in force, and the refresher
+ * looks again when the settle time has passed. The first read is not slowed: nothing is held yet.
+ *
+ * Whatever the source, a new version that holds no document at all (an empty file or object, only
+ * comments), of a document whose last good version held some, is refused like a version that does not
+ * parse: that version stays in force, with the problem reported. Deleting the file or object removes it.
  */
 import { utf8Length } from '../json/index.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
@@ -30,6 +42,50 @@ export interface CachedDocument {
   parsed: ParsedSource;
   /** The newest version that the set accepted whole, kept in force while a newer one is refused. */
   lastGood?: ParsedSource;
+  /** Written in place (SourceEntry.inPlace): its removal settles too. */
+  inPlace?: boolean;
+}
+
+/** A change of an in-place document seen at one look, not yet in force. */
+export interface PendingChange {
+  /** The version seen; undefined: the document was gone. */
+  version?: string;
+  text?: string;
+  /** When this very version (and text) was first seen (ms, the settle clock). */
+  seenAt: number;
+}
+
+/** What a look at a source needs to let changes of in-place documents settle. */
+export interface Settle {
+  /** Time two looks must be apart to agree; 0 takes every change at once. */
+  ms: number;
+  now: () => number;
+  /** Document name → the change seen and not yet in force; kept by the caller from one read to the next. */
+  pending: Map<string, PendingChange>;
+}
+
+/**
+ * Whether a change seen now has settled: true when an earlier look, at least `settle.ms` ago, found the same
+ * version and text (it is then no longer pending); else the change is recorded (or kept, with its first
+ * sighting) as pending.
+ */
+function settled(settle: Settle, name: string, version: string | undefined, text: string | undefined): boolean {
+  const now = settle.now();
+  const seen = settle.pending.get(name);
+  if (seen && seen.version === version && seen.text === text) {
+    if (now - seen.seenAt < settle.ms) return false;
+    settle.pending.delete(name);
+    return true;
+  }
+  settle.pending.set(name, { version, ...(text !== undefined ? { text } : {}), seenAt: now });
+  return false;
+}
+
+/** When the soonest pending change can settle (ms, the settle clock), or undefined when none is pending. */
+export function nextSettleAt(settle: Settle): number | undefined {
+  let soonest: number | undefined;
+  for (const p of settle.pending.values()) soonest = Math.min(soonest ?? Infinity, p.seenAt + settle.ms);
+  return soonest;
 }
 
 /** Document name → what was read of it. */
@@ -49,6 +105,8 @@ export interface ReadOptions {
   limits: LoadLimits;
   /** Skip the fetch when the listing shows the version held (default). False: always ask conditionally. */
   trustListedVersions: boolean;
+  /** Let changes of in-place documents settle (see above); without it every change is taken at once. */
+  settle?: Settle;
 }
 
 export const KEPT_NOTE = '(the last good version of this document stays in force)';
@@ -62,6 +120,25 @@ export function keepLastGood(problems: readonly Problem[], lastGood: ParsedSourc
   };
 }
 
+/**
+ * The problem of a new version that holds no document while the last good one held some: an empty file is
+ * what a write looks like before it begins (or after it failed, the disk full), so it never removes a
+ * working policy. Deleting the file or object does.
+ */
+function emptiedProblems(fresh: ParsedSource, lastGood: ParsedSource | undefined): Problem[] {
+  if (!lastGood || fresh.documents.length > 0 || fresh.problems.length > 0 || lastGood.documents.length === 0) return [];
+  const held = lastGood.documents.length;
+  return [
+    {
+      source: fresh.source,
+      index: 0,
+      path: '',
+      message: `holds no document now, while its last good version held ${held} (an empty or unfinished write?); delete it to remove its documents`,
+      effect: 'ignored',
+    },
+  ];
+}
+
 async function readEntry(
   source: PolicySource,
   entry: SourceEntry,
@@ -73,6 +150,7 @@ async function readEntry(
     throw documentTooLarge(source.uri, entry.label, entry.size, options.limits.maxDocumentBytes);
   }
   if (prior && options.trustListedVersions && entry.version !== undefined && entry.version === prior.version) {
+    options.settle?.pending.delete(entry.name); // back to the version held: a change seen before is void
     counts.skipped++;
     return prior;
   }
@@ -91,6 +169,7 @@ async function readEntry(
       return undefined;
     case 'not-modified':
       if (!prior) throw new SourceError(source.uri, `${entry.label}: the store answered "not modified" to an unconditional request`);
+      options.settle?.pending.delete(entry.name);
       counts.notModified++;
       return prior;
     case 'parsed':
@@ -102,10 +181,13 @@ async function readEntry(
       if (bytes > options.limits.maxDocumentBytes) {
         throw documentTooLarge(source.uri, entry.label, bytes, options.limits.maxDocumentBytes);
       }
+      // Written in place and maybe caught mid-write: the version held stays until a later look agrees.
+      if (entry.inPlace && options.settle && options.settle.ms > 0 && !settled(options.settle, entry.name, result.version, result.text)) return prior;
       const fresh = parseDocuments(entry.label, result.text);
       const lastGood = prior?.lastGood;
-      const parsed = fresh.problems.length > 0 && lastGood ? keepLastGood(fresh.problems, lastGood) : fresh;
-      return { label: entry.label, version: result.version, bytes, fresh, parsed, ...(lastGood ? { lastGood } : {}) };
+      const refused = fresh.problems.length > 0 ? fresh.problems : emptiedProblems(fresh, lastGood);
+      const parsed = refused.length > 0 && lastGood ? keepLastGood(refused, lastGood) : fresh;
+      return { label: entry.label, version: result.version, bytes, fresh, parsed, ...(lastGood ? { lastGood } : {}), ...(entry.inPlace ? { inPlace: true } : {}) };
     }
   }
 }
@@ -160,12 +242,27 @@ async function readGeneration(source: PolicySource, previous: SourceCache, optio
   );
   const vouched = source.confirm ? await untilAborted(source.confirm({ signal: options.signal }), options.signal) : false;
   if (!vouched && read.some((doc, i) => doc !== previous.get(entries[i].name))) await confirmListing(source, entries, options);
-  const next = new Map<string, CachedDocument>();
+  const found = new Map<string, CachedDocument>();
   entries.forEach((entry, i) => {
     const doc = read[i];
-    if (doc) next.set(entry.name, doc);
+    if (doc) found.set(entry.name, doc);
   });
-  return next;
+  const settle = options.settle && options.settle.ms > 0 ? options.settle : undefined;
+  if (!settle) return found;
+  // An in-place document gone from this look (deleted, or between a writer's delete and create) stays
+  // until a later look agrees; changes seen of documents no longer listed are forgotten.
+  let kept = false;
+  for (const [name, prior] of previous) {
+    if (found.has(name) || !prior.inPlace) continue;
+    if (settled(settle, name, undefined, undefined)) continue;
+    found.set(name, prior);
+    kept = true;
+  }
+  for (const name of [...settle.pending.keys()]) {
+    if (!found.has(name) && !previous.has(name) && !entries.some((e) => e.name === name)) settle.pending.delete(name);
+  }
+  if (!kept) return found;
+  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** A key that changes when any document's version changes, appears or goes: equal keys → same set. */

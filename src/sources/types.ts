@@ -18,6 +18,13 @@ export interface SourceEntry {
   version?: string;
   /** Size in bytes when the listing knows it, so an oversized document is refused before it is fetched. */
   size?: number;
+  /**
+   * The document is written in place (a plain folder's file, not a ConfigMap generation nor an object
+   * store's atomic PUT): a read may catch it half-written, or truncated before it is written again, and
+   * a cut at a document boundary still parses. A refresher that follows its sources then takes a new
+   * version, a new document or a removal only once two looks a settle time apart agree (snapshot.ts).
+   */
+  inPlace?: boolean;
 }
 
 export interface ListOptions {

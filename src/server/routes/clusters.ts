@@ -15,7 +15,7 @@
 import type { Context } from 'hono';
 import type { AmenderApp } from '../app.js';
 import type { AppEnv } from '../context.js';
-import { authenticate, bearerToken } from '../auth.js';
+import { authenticate, bearerToken, hasClusterNameShape } from '../auth.js';
 import type { ClusterRoutesLookup } from '../../clusters/index.js';
 import type { PolicySetProvider } from '../../policyset/index.js';
 import { statusBody } from '../status.js';
@@ -26,6 +26,16 @@ import { readyz } from './probes.js';
 /** The reviewer's name of a cluster's set (`clusters/<name>`: a cluster may be named `default`). */
 export function clusterSetName(cluster: string): string {
   return `clusters/${cluster}`;
+}
+
+/**
+ * The 404 message for a cluster segment that names no cluster: the name when it has a cluster name's
+ * shape (an operator sees the typo), else nothing of it (`alpha%2F<secret>` arrives as `alpha/<secret>`:
+ * a reply may be logged by the API server, and never echoes a secret).
+ */
+function unknownClusterMessage(name: string): string {
+  if (hasClusterNameShape(name)) return `no cluster named ${JSON.stringify(name)} is served here`;
+  return 'no cluster is served under that path: its cluster segment is not a cluster name (a lowercase DNS label)';
 }
 
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
@@ -40,7 +50,7 @@ export function mountClusterRoutes(
     async (c) => {
       const name = c.req.param('cluster') ?? '';
       const cluster = clusters.get(name);
-      if (!cluster) return c.json(statusBody(404, `no cluster named ${JSON.stringify(name)} is served here`), 404);
+      if (!cluster) return c.json(statusBody(404, unknownClusterMessage(name)), 404);
       const presented = via === 'path' ? c.req.param('secret') : bearerToken(c.req.header('authorization'));
       const auth = await authenticate(name, cluster.verifier, presented, via);
       if (!auth.ok) return c.json(auth.body, auth.status, auth.headers);

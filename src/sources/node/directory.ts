@@ -11,7 +11,11 @@
  *
  * A plain folder has no generations: a file's version is the identity of what its path resolves to
  * (device, inode, size, mtime), and a file that changes while it is being read fails the refresh (the
- * last good set stays) and is read again once it is quiet.
+ * last good set stays) and is read again once it is quiet. Its files are written in place
+ * (`SourceEntry.inPlace`), so a write can also be caught between two writes, cut at a document boundary
+ * or truncated to 0 bytes, where it still parses: a refresher that follows the folder takes a changed,
+ * new or removed file only once it reads the same a settle time later (snapshot.ts). A ConfigMap's files
+ * are not: the kubelet swaps a whole generation in one rename.
  */
 import { watch as watchFs, type FSWatcher } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
@@ -102,7 +106,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       if (s.isDirectory()) {
         if (!isSkippedFolder(name)) await walk(full, join(shown, name), rel, depth + 1, snapshot, out, maxEntries);
       } else if (s.isFile() && isPolicyDocumentName(rel)) {
-        const entry: SourceEntry = { name: rel, label: join(shown, name), version: versionOf(s), size: s.size };
+        const entry: SourceEntry = { name: rel, label: join(shown, name), version: versionOf(s), size: s.size, ...(snapshot ? {} : { inPlace: true }) };
         readPaths.set(entry, { file: full, inSnapshot: snapshot });
         if (!snapshot) plainEntries++;
         out.push(entry);
@@ -124,7 +128,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         throw fail(isMissing(err) ? (uri === path ? 'no such file or folder' : `${path}: no such file or folder`) : `cannot read ${path}: ${(err as Error).message}`, err);
       }
       singleFile = root.isFile();
-      if (singleFile) return [{ name: basename(path), label: path, version: versionOf(root), size: root.size }];
+      if (singleFile) return [{ name: basename(path), label: path, version: versionOf(root), size: root.size, inPlace: true }];
       const out: SourceEntry[] = [];
       try {
         await walk(path, path, '', 0, false, out, maxEntries);
