@@ -3,8 +3,9 @@
  * review can build deeper ones: a JSON patch whose moves nest the object once more per container. Every
  * step after the policies recurses over what they built (the reply patch's size walk, its JSON.stringify),
  * and past a few thousand levels the stack overflowed there: HTTP 500 for the whole review. A value
- * nested deeper than 1,000 levels is now a size error of the policies that mutated, answered by their
- * failurePolicy like a patch over the size bound. Through the HTTP app, for a custom resource (no schema
+ * nested deeper than 1,000 levels is now a size error of the mutation that built it (since stop 39: before,
+ * of every policy that mutated, found by the reply's diff), answered by its policy's failurePolicy like a
+ * patch over the size bound. Through the HTTP app, for a custom resource (no schema
  * to refuse the nesting first).
  */
 import { describe, expect, it } from 'vitest';
@@ -70,7 +71,8 @@ describe('a value built deeper than a review may be', () => {
   it('past it: failurePolicy Fail denies naming the policy and the depth; Ignore admits without the mutation', async () => {
     const denied = await review('Fail', 1500);
     expect(denied.allowed).toBe(false);
-    expect(denied.status.message).toMatch(/nest.*its mutation is lost: a value nested deeper than 1000 levels was built/);
+    // Failed as the mutation that built it, before anything after it walks the object.
+    expect(denied.status.message).toMatch(/policy 'nest'.*the object a mutation produced nests deeper than 1000 levels/);
     const admitted = await review('Ignore', 1500);
     expect(admitted).toEqual({ uid: 'deep-1', allowed: true });
   });
