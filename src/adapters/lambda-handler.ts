@@ -7,7 +7,7 @@
  */
 import { statusBody } from '../server/index.js';
 import { assertHttpEventV2, eventToRequest, LambdaEventError, responseToResult, type LambdaHttpResultV2 } from './lambda-event.js';
-import type { ServerlessRuntime } from './serverless-runtime.js';
+import { waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
 
 /** The part of the Lambda context object used here. */
 export interface LambdaContextLike {
@@ -23,18 +23,6 @@ function refusal(status: 400, message: string): LambdaHttpResultV2 {
   return { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(statusBody(status, message)), isBase64Encoded: false };
 }
 
-function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    const settled = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    void promise.then(settled, settled);
-  });
-}
-
 export function createLambdaHandler(runtime: ServerlessRuntime, options: { refreshWaitMs: number }): LambdaHandler {
   return async (event, context) => {
     let request: Request;
@@ -42,10 +30,12 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: { refre
       assertHttpEventV2(event);
       request = eventToRequest(event);
     } catch (err) {
-      if (err instanceof LambdaEventError || err instanceof TypeError) return refusal(400, `not an HTTP request: ${(err as Error).message}`);
+      if (err instanceof LambdaEventError) return refusal(400, `not an HTTP request: ${err.message}`);
+      // The URL's own error quotes the URL, and a cluster route's path may hold its secret.
+      if (err instanceof TypeError) return refusal(400, 'not an HTTP request: its host and path do not make a URL');
       throw err;
     }
-    await runtime.ensureLoaded();
+    await runtime.ensureLoaded(request);
     const due = runtime.refreshDue();
     const result = await responseToResult(await runtime.fetch(request));
     if (due) {

@@ -2,8 +2,9 @@
  * What the serverless adapters (Lambda, Workers) share: the app with its default policy set and its
  * clusters, kept up to date without timers. Neither platform keeps a timer running between requests (a
  * Lambda environment is frozen, a Worker's isolate runs code only for a request), so sets are refreshed
- * from requests: `ensureLoaded()` before a request is answered (the first load, or a retry while no set
- * has ever loaded), `refreshDue()` for sets older than their interval (run beside the request: Workers
+ * from requests: `ensureLoaded(request)` before a request is answered (the first load of the set the request
+ * reviews with, or a retry while it has never loaded; a bounded wait, so that a store that hangs costs
+ * that set's reviews a 503, and nothing else anything), `refreshDue()` for sets older than their interval (run beside the request: Workers
  * hand it to `ctx.waitUntil`, Lambda waits for it a bounded time). A request that finds a set's refresh
  * in flight waits for that one (PolicySetRefresher.current), or for a due refresh leaves it be: none
  * starts a second. Core-safe: no `node:*`; the platform passes the source constructors it has.
@@ -18,10 +19,13 @@ export interface ServerlessRuntime {
   /** The app's fetch handler. */
   fetch(request: Request): Promise<Response>;
   /**
-   * Loads every set that has no set in force yet (first request; after a failed first load, again at most
-   * every few seconds, so requests to a set whose store is down are answered 503 at once meanwhile).
+   * Loads the sets that have none in force yet, waiting at most FIRST_LOAD_WAIT_MS (less what a load in
+   * flight has taken already): with a request, only the set it reviews with (a POST to `/mutate`, or to a
+   * cluster's route); without, every set (the start). A set whose first load failed is tried again at most
+   * every few seconds after that load ended, so requests to a set whose store is down are answered 503 at
+   * once meanwhile.
    */
-  ensureLoaded(): Promise<void>;
+  ensureLoaded(request?: { method: string; url: string }): Promise<void>;
   /** Starts the refreshes whose interval has passed; undefined when none was due. */
   refreshDue(): Promise<void> | undefined;
   /** The default set's refresher, then each cluster's. */
@@ -40,17 +44,18 @@ export interface ServerlessRuntimeOptions {
   bodyBudgetBytes?: number;
 }
 
-/** A set that never loaded is tried again at most this often (its store may be down: don't hammer it). */
+/** A set that never loaded is tried again at most this long after its last load ended (its store may be down: don't hammer it). */
 const RETRY_UNLOADED_MS = 5000;
 
-/** The load to wait for when a set has none in force: the one in flight, a new one, or none (tried just now). */
-function load(refresher: PolicySetRefresher, now: number): Promise<RefreshResult> | undefined {
-  const running = refresher.current();
-  if (running) return running;
-  const last = refresher.stats().lastAttemptAt?.getTime();
-  if (last !== undefined && now - last < RETRY_UNLOADED_MS) return undefined;
-  return refresher.refresh();
-}
+/**
+ * The longest a request waits for its set's first load: well inside the API server's webhook timeout
+ * (10 s by default) and Lambda's 10 s init, so that a store that hangs (its load bounded at 30 s only)
+ * answers that set's reviews 503 instead of their timing out.
+ */
+export const FIRST_LOAD_WAIT_MS = 5000;
+
+/** The set's path at the start of a cluster route's path, and its (encoded) name. */
+const CLUSTER_PATH = /^\/*clusters\/([^/]+)/i;
 
 /** Builds the app and its sets; throws SettingsError when a source URI cannot be served on this platform. */
 export function createServerlessRuntime(options: ServerlessRuntimeOptions): ServerlessRuntime {
@@ -73,14 +78,37 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
   });
   const all = sets.refreshers();
   registerSourceMetrics(amender.metrics.registry, () => all);
+  const loads = new FirstLoads();
+
+  /** The set a request reviews with: none for probes and metrics, or a path no set serves. */
+  const setsFor = (request: { method: string; url: string }): PolicySetRefresher[] => {
+    if (request.method !== 'POST') return [];
+    const path = new URL(request.url).pathname;
+    const cluster = CLUSTER_PATH.exec(path);
+    if (!cluster) return [sets.default];
+    let name: string;
+    try {
+      name = decodeURIComponent(cluster[1]);
+    } catch {
+      return [];
+    }
+    const found = sets.clusters.get(name);
+    return found ? [found.refresher] : [];
+  };
 
   return {
     amender,
     fetch: async (request) => amender.app.fetch(request),
-    async ensureLoaded() {
+    async ensureLoaded(request) {
+      const needed = request ? setsFor(request) : all;
       const now = Date.now();
-      const loads = all.filter((r) => r.provider().set === undefined).map((r) => load(r, now)).filter((p) => p !== undefined);
-      if (loads.length > 0) await Promise.all(loads);
+      const waits: Promise<void>[] = [];
+      for (const refresher of needed) {
+        if (refresher.provider().set !== undefined) continue;
+        const wait = loads.waitFor(refresher, now);
+        if (wait) waits.push(wait);
+      }
+      if (waits.length > 0) await Promise.all(waits);
     },
     refreshDue() {
       const started = all.map((r) => r.refreshIfDue()).filter((p): p is Promise<RefreshResult> => p !== undefined);
@@ -88,4 +116,46 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
     },
     refreshers: () => [...all],
   };
+}
+
+/** The first loads of the sets, as requests wait for them: each bounded in time, and not retried too soon. */
+class FirstLoads {
+  /** When each set's last load ended, and the loads whose end is watched. */
+  private readonly ended = new Map<PolicySetRefresher, number>();
+  private readonly watched = new WeakSet<Promise<unknown>>();
+
+  /**
+   * What to wait for, for a set with none in force: the load in flight, or a new one, for what is left of
+   * FIRST_LOAD_WAIT_MS since it started; nothing when that has passed or a load ended just now.
+   */
+  waitFor(refresher: PolicySetRefresher, now: number): Promise<void> | undefined {
+    let running = refresher.current();
+    if (!running) {
+      const ended = this.ended.get(refresher);
+      if (ended !== undefined && now - ended < RETRY_UNLOADED_MS) return undefined;
+      running = refresher.refresh();
+    }
+    if (!this.watched.has(running)) {
+      this.watched.add(running);
+      const end = () => this.ended.set(refresher, Date.now());
+      void running.then(end, end);
+    }
+    // The attempt in flight started when the refresher says (a refresh a request started, or the start's).
+    const startedAt = refresher.stats().lastAttemptAt?.getTime() ?? now;
+    const left = FIRST_LOAD_WAIT_MS - (now - startedAt);
+    return left > 0 ? waitAtMost(running, left) : undefined;
+  }
+}
+
+/** Resolves when `promise` settles or `ms` have passed, whichever is first. */
+export function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const settled = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    void promise.then(settled, settled);
+  });
 }

@@ -60,9 +60,10 @@ export function serveWorker(runtimeFor: (env: Record<string, unknown>) => Server
   return {
     async fetch(request, env, ctx) {
       built ??= build(env);
-      if (built instanceof Error) return Response.json(statusBody(500, `amender is misconfigured: ${built.message}`), { status: 500 });
+      // What is wrong is logged ('invalid configuration'): the reply, which any caller sees, does not quote the settings.
+      if (built instanceof Error) return Response.json(statusBody(500, 'amender is misconfigured: its settings are invalid (the Worker\'s log says which)'), { status: 500 });
       const runtime = built;
-      await runtime.ensureLoaded();
+      await runtime.ensureLoaded(request);
       const due = runtime.refreshDue();
       if (due) ctx.waitUntil(due);
       const served = drainingRequest(request, runtime.amender.limits.bodyTimeoutMs);

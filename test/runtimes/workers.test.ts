@@ -90,13 +90,15 @@ describe('Workers bundle, first requests of an isolate', () => {
     }
   });
 
-  it('answers 500 naming a source whose binding is not declared', async () => {
+  it('answers 500 to a source whose binding is not declared, and logs which, without quoting the settings to the caller', async () => {
     const worker = await startWorker({ AMENDER_POLICY_SOURCES: 'r2://MISSING/corpus' });
     try {
       const response = await fetch(new URL('/mutate', worker.origin), { method: 'POST', body: cases[0].body, headers: { 'content-type': 'application/json' } });
       expect(response.status).toBe(500);
-      expect(((await response.json()) as { message: string }).message).toBe(
-        'amender is misconfigured: invalid configuration:\n  AMENDER_POLICY_SOURCES: policy source r2://MISSING/corpus: r2://MISSING/corpus: the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)',
+      expect(((await response.json()) as { message: string }).message).toBe("amender is misconfigured: its settings are invalid (the Worker's log says which)");
+      await waitFor('the invalid configuration line', () => worker.logs.some((l) => l.msg === 'invalid configuration'));
+      expect(worker.logs.find((l) => l.msg === 'invalid configuration')?.error).toBe(
+        'invalid configuration:\n  AMENDER_POLICY_SOURCES: policy source r2://MISSING/corpus: r2://MISSING/corpus: the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)',
       );
     } finally {
       await worker.dispose();

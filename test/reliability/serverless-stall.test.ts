@@ -1,0 +1,78 @@
+/**
+ * A store that hangs (accepts connections and never answers: an S3 endpoint behind a route that drops
+ * packets) costs only the reviews of the set it serves, on the serverless platforms: the built Lambda
+ * handler answers /healthz and the reviews of a cluster whose set is bundled at once, and the hung
+ * cluster's reviews 503 within FIRST_LOAD_WAIT_MS (5 s), well before the API server's webhook timeout.
+ * Before, every request on every route waited for every set never loaded, up to the load's own 30 s
+ * bound, so every cluster's webhook fell to its failurePolicy. The start waits for the hung set 5 s at
+ * most too (Lambda allows 10 s of init).
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../runtimes/helpers.js';
+import { functionUrlEvent, startLambda, type LambdaProcess } from '../runtimes/lambda.js';
+import { REVIEW } from './hostile-inputs.js';
+
+const SECRET = 'S3cr3tPathValue0123456789abcdef';
+const HASH = `sha256:${createHash('sha256').update(SECRET).digest('hex')}`;
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+describe('a store that hangs, on Lambda', () => {
+  const sockets = new Set<Socket>();
+  const hole = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  let lambda: LambdaProcess;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
+    const port = (hole.address() as { port: number }).port;
+    lambda = await startLambda({
+      AMENDER_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_REGION: 'us-east-1',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      AMENDER_CLUSTERS: 'alpha,beta',
+      AMENDER_CLUSTER_ALPHA_SOURCES: 'bundled',
+      AMENDER_CLUSTER_ALPHA_SECRET_HASHES: HASH,
+      AMENDER_CLUSTER_BETA_SOURCES: 's3://bucket/policies',
+      AMENDER_CLUSTER_BETA_SECRET_HASHES: HASH,
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await lambda?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => hole.close(resolve));
+  });
+
+  const event = (method: string, path: string, body?: string) => functionUrlEvent({ name: path, method, path, ...(body ? { body, headers: JSON_TYPE } : {}) }, false);
+
+  it('answers /healthz and the bundled cluster at once while the other cluster\'s store hangs', async () => {
+    // Each invocation is given 3 s: the hung load runs for 30 s.
+    expect((await lambda.invoke(event('GET', '/healthz'), 3000)).statusCode).toBe(200);
+    const alpha = await lambda.invoke(event('POST', `/clusters/alpha/${SECRET}/mutate`, REVIEW), 3000);
+    expect(alpha.statusCode).toBe(200);
+    expect(JSON.parse(alpha.body ?? '{}').response).toMatchObject({ allowed: true });
+    expect((await lambda.invoke(event('POST', '/mutate', REVIEW), 3000)).statusCode).toBe(200);
+  });
+
+  it('answers 400 to a Host that makes no URL without quoting the path and its secret', async () => {
+    for (const host of ['example.com:99999', '[::1', 'a|b']) {
+      const e = event('POST', `/clusters/alpha/${SECRET}/mutate`, REVIEW) as { headers: Record<string, string> };
+      e.headers.host = host;
+      const reply = await lambda.invoke(e, 3000);
+      expect(reply.statusCode, host).toBe(400);
+      expect(reply.body, host).not.toContain(SECRET);
+    }
+  });
+
+  it("answers the hung cluster's reviews 503 within the first-load wait, not at the load's 30 s", async () => {
+    const beta = await lambda.invoke(event('POST', `/clusters/beta/${SECRET}/mutate`, REVIEW), 8000);
+    expect(beta.statusCode).toBe(503);
+    expect(beta.body).not.toContain(SECRET);
+  });
+});
