@@ -6,7 +6,13 @@ import type { CliIO } from './io.js';
 
 /** `-` is standard input. */
 export async function readInput(path: string, io: CliIO): Promise<string> {
-  if (path === '-') return io.readStdin();
+  if (path === '-') {
+    try {
+      return await io.readStdin();
+    } catch (err) {
+      throw new CliInputError(`cannot read standard input: ${(err as Error).message}`);
+    }
+  }
   try {
     return await io.readFile(path);
   } catch (err) {

@@ -12,14 +12,26 @@ import type { CliIO } from './io.js';
 /** `bundled` for the CLI: the repository's `policies/` (dist/cli/amender.js and src/cli/*.ts are two levels below it). */
 const BUNDLED_POLICIES_DIR = fileURLToPath(new URL('../../policies/', import.meta.url));
 
+/**
+ * Text as the server reads a request body: UTF-8 or an error (never U+FFFD in place of bad bytes), a
+ * byte-order mark dropped, so that `amender review` answers what POST /mutate would.
+ */
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('not valid UTF-8');
+  }
+}
+
 export function nodeCliIO(cwd: string = process.cwd()): CliIO {
   return {
     async readStdin() {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      return utf8Text(Buffer.concat(chunks));
     },
-    readFile: (path) => readFile(resolve(cwd, path), 'utf8'),
+    readFile: async (path) => utf8Text(await readFile(resolve(cwd, path))),
     writeFile: (path, text) => writeFile(resolve(cwd, path), text, 'utf8'),
     async listDir(path) {
       const full = resolve(cwd, path);

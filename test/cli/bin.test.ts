@@ -31,6 +31,28 @@ describe('bin/amender.js', () => {
     expect(r.stdout).toMatch(/^ok \(mutatingAdmissionPolicies: 4, mutatingAdmissionPolicyBindings: 4, .*params: 1, .*problems: 0\)\n$/);
   });
 
+  it('reads a review as POST /mutate reads a body: strict UTF-8, a byte-order mark dropped, the body size limit', () => {
+    const review = readFileSync(`${ROOT}test/fixtures/reviews/pod-create.json`);
+    const plain = amender(['review', '--policies', 'policies', '--input', '-'], review.toString('utf8'));
+    expect(plain.code).toBe(0);
+    // A byte-order mark: the same answer.
+    const bom = spawnSync(process.execPath, [CLI_BIN, 'review', '--policies', 'policies', '--input', '-'], { cwd: ROOT, input: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), review]), encoding: 'utf8' });
+    expect(bom.status).toBe(0);
+    expect(bom.stdout).toBe(plain.stdout);
+    // Bytes that are not UTF-8 in a label value: refused, not read as U+FFFD.
+    const text = review.toString('utf8');
+    const at = text.indexOf('"name"');
+    const bad = Buffer.concat([Buffer.from(text.slice(0, at + 8)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(at + 8))]);
+    const invalid = spawnSync(process.execPath, [CLI_BIN, 'review', '--policies', 'policies', '--input', '-'], { cwd: ROOT, input: bad, encoding: 'utf8' });
+    expect(invalid.status).toBe(1);
+    expect(invalid.stderr).toContain('cannot read standard input: not valid UTF-8');
+    // Over the body limit (8 MiB): what the server answers 413.
+    const large = JSON.stringify({ ...JSON.parse(text), padding: 'x'.repeat(9 * 2 ** 20) });
+    const big = amender(['review', '--policies', 'policies', '--input', '-'], large);
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(/more than a request body may be \(AMENDER_MAX_BODY_BYTES, 8388608\): POST \/mutate would answer 413/);
+  });
+
   it('answers a review read from standard input with the reply JSON and its uid', () => {
     const review = readFileSync(`${ROOT}test/fixtures/reviews/pod-create.json`, 'utf8');
     const r = amender(['review', '--policies', 'policies', '--input', '-'], review);

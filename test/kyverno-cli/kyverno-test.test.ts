@@ -102,6 +102,14 @@ function rows(stdout: string): string[] {
 }
 
 describe('amender test with kyverno-test.yaml', () => {
+  it('fails a kyverno-test.yaml that holds no test (empty, only `---`, only comments), as an empty amender-test.yaml', async () => {
+    for (const text of ['', '---\n', '# cut short\n']) {
+      const io = fakeIO({ 't/kyverno-test.yaml': text });
+      expect(await runCli(['test', 't'], io), JSON.stringify(text)).toBe(1);
+      expect(io.stdout).toContain('Error: t/kyverno-test.yaml: the file holds no test');
+    }
+  });
+
   it('finds the test in .kyverno-test/ and passes it: file order, cumulative patches, values, default namespace, tidy', async () => {
     const io = fakeIO(files(testFile(RESULTS)));
     expect(await runCli(['test', 'lib'], io)).toBe(0);

@@ -49,7 +49,7 @@ describe('a store that hangs, on Lambda', () => {
     await new Promise((resolve) => hole.close(resolve));
   });
 
-  const event = (method: string, path: string, body?: string) => functionUrlEvent({ name: path, method, path, ...(body ? { body, headers: JSON_TYPE } : {}) }, false);
+  const event = (method: 'GET' | 'POST', path: string, body?: string) => functionUrlEvent({ name: path, method, path, ...(body ? { body, headers: JSON_TYPE } : {}) }, false);
 
   it('answers /healthz and the bundled cluster at once while the other cluster\'s store hangs', async () => {
     // Each invocation is given 3 s: the hung load runs for 30 s.

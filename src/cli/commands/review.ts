@@ -1,6 +1,7 @@
-import { answerReview } from '../../server/index.js';
+import { utf8Length } from '../../json/index.js';
+import { answerReview, DEFAULT_LIMITS } from '../../server/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
-import { readDocument } from '../documents.js';
+import { parseSingleDocument, readInput } from '../documents.js';
 import type { CliCommand } from '../io.js';
 import { formatProblems, loadPolicies } from '../load.js';
 
@@ -19,7 +20,15 @@ export const reviewCommand: CliCommand = async (argv, io) => {
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
   const { set } = await loadPolicies(paths, io);
   if (!flag(args, 'quiet') && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
-  const review = await readDocument(stringOption(args, 'input') ?? '-', io);
+  const input = stringOption(args, 'input') ?? '-';
+  const text = await readInput(input, io);
+  // What POST /mutate would refuse unread (413), this refuses too.
+  const bytes = utf8Length(text);
+  if (bytes > DEFAULT_LIMITS.maxBodyBytes) {
+    io.err(`amender review: the review is ${bytes} bytes, more than a request body may be (AMENDER_MAX_BODY_BYTES, ${DEFAULT_LIMITS.maxBodyBytes}): POST /mutate would answer 413\n`);
+    return 1;
+  }
+  const review = parseSingleDocument(text, input === '-' ? 'standard input' : input);
   const answer = await answerReview(review, set);
   if (answer.status !== 200) {
     io.err(`amender review: ${answer.body.message}\n`);

@@ -49,6 +49,8 @@ export async function runKyvernoTestFiles(files: readonly string[], io: CliIO, o
     try {
       const parsed = parseDocuments(file, await readInput(file, io));
       if (parsed.problems.length > 0) throw new Error(parsed.problems[0].message);
+      // A file cut to nothing must not pass a CI gate as "0 tests", as an empty amender-test.yaml does not.
+      if (parsed.documents.length === 0) throw new Error('the file holds no test');
       for (const doc of parsed.documents) {
         const test = readKyvernoTest(doc.value);
         options.out(`Loading test ${test.name} ( ${file} ) ...\n`);
