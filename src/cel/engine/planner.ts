@@ -143,15 +143,7 @@ class Planner {
       }
       throw new CelEvalError(`undeclared reference to '${display}' (in container '${container}')`);
     };
-    return {
-      attribute: true,
-      observe: 1,
-      fn: (s) => {
-        s.cost++;
-        return resolve(s);
-      },
-      resolve,
-    };
+    return rootAttribute(resolve);
   }
 
   // ---- field selection
@@ -243,15 +235,7 @@ class Planner {
         }
         throw new CelEvalError(`undeclared reference to '${q}' (in container '${this.env.container}')`);
     };
-    return {
-      attribute: true,
-      observe: 1,
-      fn: (s) => {
-        s.cost++;
-        return resolve(s);
-      },
-      resolve,
-    };
+    return rootAttribute(resolve);
   }
 
   // ---- calls
@@ -930,4 +914,17 @@ function sideOf(f: Interp, s: EvalState): CelValue | FailedSide {
 /** The error to raise for two operands of which at least one failed: the left one's first. */
 function firstFailure(a: CelValue | FailedSide, b: CelValue | FailedSide): unknown {
   return a instanceof FailedSide ? a.error : (b as FailedSide).error;
+}
+
+/** An attribute found by `resolve`, its root charged 1 when it is evaluated as itself (cel-go's evalWatchAttr). */
+function rootAttribute(resolve: Interp): Planned {
+  return {
+    attribute: true,
+    observe: 1,
+    fn: (s) => {
+      s.cost++;
+      return resolve(s);
+    },
+    resolve,
+  };
 }
