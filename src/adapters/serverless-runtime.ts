@@ -54,7 +54,7 @@ const RETRY_UNLOADED_MS = 5000;
  */
 export const FIRST_LOAD_WAIT_MS = 5000;
 
-/** The set's path at the start of a cluster route's path, and its (encoded) name. */
+/** A cluster route's path, and its cluster's name (as sent: percent-encoded). */
 const CLUSTER_PATH = /^\/*clusters\/([^/]+)/i;
 
 /** Builds the app and its sets; throws SettingsError when a source URI cannot be served on this platform. */
@@ -100,6 +100,8 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
     amender,
     fetch: async (request) => amender.app.fetch(request),
     async ensureLoaded(request) {
+      // Once every set has loaded (nearly every request), nothing to wait for and no URL to read.
+      if (all.every((r) => r.provider().set !== undefined)) return;
       const needed = request ? setsFor(request) : all;
       const now = Date.now();
       const waits: Promise<void>[] = [];
