@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvaluateOptions } from '../../../src/kyverno/jmespath/index.js';
 import { arithmeticVectors, encodingVectors, goDetailVectors, miscVectors, objectVectors, regexVectors, stringVectors, timeVectors, type Vector } from './vectors.js';
+import { upstreamExtraVectors } from './upstream-extra.js';
 
 /** A fixed clock (2024-01-01T01:00:00Z) and a seeded generator make every vector deterministic. */
 function options(): EvaluateOptions {
@@ -35,6 +36,7 @@ run('strings', stringVectors);
 run('regex and wildcards', regexVectors);
 run('objects', objectVectors);
 run('arithmetic', arithmeticVectors);
+run('upstream extra (arithmetic_test.go, functions_test.go)', upstreamExtraVectors);
 run('encoding', encodingVectors);
 run('time', timeVectors);
 run('semver, images, random, urls', miscVectors);
