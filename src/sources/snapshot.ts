@@ -18,7 +18,7 @@
  * to 0 bytes before it is written again, still parses: it would be taken as a new version. With `settle`
  * (a refresher that follows its sources, after its first read of the source), a new version, a new
  * document or a removal of such a document takes effect only once two looks at least `settle.ms` apart
- * found the same (same version, same text); until then the version held stays in force, and the refresher
+ * found the same text (or the document gone); until then the version held stays in force, and the refresher
  * looks again when the settle time has passed. The first read is not slowed: nothing is held yet.
  *
  * Whatever the source, a new version that holds no document at all (an empty file or object, only
@@ -66,13 +66,15 @@ export interface Settle {
 
 /**
  * Whether a change seen now has settled: true when an earlier look, at least `settle.ms` ago, found the same
- * version and text (it is then no longer pending); else the change is recorded (or kept, with its first
+ * text (or, for a removal, the document gone too; it is then no longer pending); else the change is recorded (or kept, with its first
  * sighting) as pending.
  */
 function settled(settle: Settle, name: string, version: string | undefined, text: string | undefined): boolean {
   const now = settle.now();
   const seen = settle.pending.get(name);
-  if (seen && seen.version === version && seen.text === text) {
+  // The same text settles it, whatever its version: a writer that rewrites the same text keeps changing
+  // the file's modification time. A removal (no text) settles when it is seen gone again.
+  if (seen && seen.text === text && (text !== undefined || seen.version === version)) {
     if (now - seen.seenAt < settle.ms) return false;
     settle.pending.delete(name);
     return true;

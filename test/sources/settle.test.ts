@@ -139,6 +139,24 @@ describe('a folder written in place', () => {
     expect(Date.now() - written).toBeGreaterThanOrEqual(SETTLE_MS - 20);
   });
 
+  it('takes a new text rewritten, the same, faster than the settle time (each write a new modification time)', async () => {
+    const file = join(dir, 'a.yaml');
+    await writeFile(file, labelPolicy('a', 'team', 'one'));
+    const r = refresherFor(dir);
+    await r.refresh();
+    r.start();
+    // The same new text written every 150 ms for longer than the settle time: it reads the same each look.
+    const until = Date.now() + 4 * SETTLE_MS;
+    let applied = false;
+    while (Date.now() < until && !applied) {
+      await writeFile(file, labelPolicy('a', 'team', 'two'));
+      await sleep(150);
+      await r.refresh();
+      applied = labelValues(r)[0].includes('two');
+    }
+    expect(applied).toBe(true);
+  });
+
   it('lets a new file and a removed file settle too', async () => {
     await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
     await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'owner', 'ops'));
