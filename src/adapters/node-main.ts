@@ -94,8 +94,9 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   const pool = await createReviewPool(process.env, mainUrl, logger, fail, memoryLimit);
   let stopping = false;
   const bodyBudgetMb = config.bodyBudgetMb ?? defaultBodyBudgetMb(memoryLimit);
+  const bodyBudget = new BodyBudget(bodyBudgetMb * 2 ** 20);
   const amender = createApp({
-    bodyBudget: new BodyBudget(bodyBudgetMb * 2 ** 20),
+    bodyBudget,
     policies: sets.default.provider,
     clusters: sets.clusters,
     limits: config.limits,
@@ -153,6 +154,8 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     ...(config.tls ? { tlsReloadSeconds: config.tls.reloadSeconds } : {}),
     ...(codeCache ? { codeCache } : {}),
   });
+  // Replies are counted in the budget: one its client does not take makes room for a review waiting.
+  bodyBudget.relieveWith(() => server.endStalledAnswer());
   markStartup('listening');
   let tlsReloader: TlsReloader | undefined;
   if (config.tls && tls) {

@@ -1,8 +1,9 @@
 /**
  * The requests in flight that a slow client holds, oldest first: those whose bodies are slow to arrive
  * (src/server/slow-body.ts), and those whose answer is written but not taken by the client (an HTTP/2
- * stream whose flow-control window the client never opens, a connection it does not read). The Node
- * server ends them to make room when AMENDER_MAX_REQUESTS are in flight, and ends an answer still not
+ * stream whose flow-control window the client never opens, a connection it does not read: nothing written
+ * on its connection for a second). The Node server ends them to make room when AMENDER_MAX_REQUESTS are in
+ * flight or the body budget is short of room (replies are counted in it), and ends an answer still not
  * taken after the write timeout whatever the load: an HTTP/2 session that its client keeps alive (with
  * PINGs) is never idle, so nothing else would. Requests that arrive whole and are read at once cost a map
  * entry while their answer is written, and nothing more.
@@ -19,11 +20,27 @@ const NGHTTP2_CANCEL = 0x8;
  */
 export const STALLED_ANSWER_MS = 1000;
 
+/**
+ * What a connection must hand to the network in STALLED_ANSWER_MS to count as moving: more than the
+ * frames a stalled HTTP/2 stream still sends (its HEADERS, the session's PING acks), far less than the
+ * slowest link an API server reads over.
+ */
+const MOVING_BYTES = 16 * 1024;
+
+/** An answer written and not yet taken. */
+interface Answering {
+  /** When it was written (performance.now()): the write timeout counts from here. */
+  readonly written: number;
+  /** When its connection was last seen moving, and how many bytes it had written then. */
+  checked: number;
+  bytes: number;
+}
+
 export class SlowRequests {
   /** Insertion-ordered: the first is the oldest. */
   #slowBodies = new Set<IncomingRequest>();
-  /** Requests whose answer is written and not yet taken, with when it was written (performance.now()); oldest first. */
-  #answering = new Map<IncomingRequest, number>();
+  /** Requests whose answer is written and not yet taken, the one whose connection moved longest ago first. */
+  #answering = new Map<IncomingRequest, Answering>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /**
@@ -49,7 +66,8 @@ export class SlowRequests {
 
   /** The request's answer was handed to its connection; `closed` is to be called when its response closes. */
   answered(incoming: IncomingRequest): void {
-    this.#answering.set(incoming, performance.now());
+    const now = performance.now();
+    this.#answering.set(incoming, { written: now, checked: now, bytes: bytesWritten(incoming) });
   }
 
   /** The request's response closed: written whole, or the connection or stream is gone. */
@@ -58,8 +76,8 @@ export class SlowRequests {
   }
 
   /**
-   * Ends the oldest request a slow client holds: a slow body first, else an answer not taken for
-   * STALLED_ANSWER_MS. Its HTTP/1.1 connection is closed, its HTTP/2 stream reset. False when there is none.
+   * Ends the oldest request a slow client holds: a slow body first, else a stalled answer (endStalledAnswer).
+   * Its HTTP/1.1 connection is closed, its HTTP/2 stream reset. False when there is none.
    */
   endOldest(): boolean {
     const body = this.#slowBodies.values().next();
@@ -68,11 +86,31 @@ export class SlowRequests {
       end(body.value);
       return true;
     }
-    const answer = this.#answering.entries().next();
-    if (answer.done || performance.now() - answer.value[1] < STALLED_ANSWER_MS) return false;
-    this.#answering.delete(answer.value[0]);
-    end(answer.value[0]);
-    return true;
+    return this.endStalledAnswer();
+  }
+
+  /**
+   * Ends the request of the oldest answer whose connection has written nothing for STALLED_ANSWER_MS (a
+   * client reading its answer slowly, even a large one, is moving, and is left be); false when there is none.
+   * The connection is the unit: an HTTP/2 stream whose connection carries others that move is not stalled.
+   */
+  endStalledAnswer(): boolean {
+    const now = performance.now();
+    for (const [incoming, answer] of this.#answering) {
+      if (now - answer.checked < STALLED_ANSWER_MS) return false;
+      this.#answering.delete(incoming);
+      const bytes = bytesWritten(incoming);
+      if (bytes - answer.bytes >= MOVING_BYTES) {
+        // It moved: looked at again a second from now, behind the others.
+        answer.checked = now;
+        answer.bytes = bytes;
+        this.#answering.set(incoming, answer);
+        continue;
+      }
+      end(incoming);
+      return true;
+    }
+    return false;
   }
 
   /** Stops the write timeout's sweeps (the server closed). */
@@ -81,15 +119,25 @@ export class SlowRequests {
     this.#sweeper = undefined;
   }
 
-  /** Ends the answers written longer than the write timeout ago: the map is oldest first. */
+  /** Ends the answers written longer than the write timeout ago, moving or not. */
   #endTimedOut(): void {
     const cutoff = performance.now() - this.writeTimeoutMs;
-    for (const [incoming, since] of this.#answering) {
-      if (since > cutoff) break;
+    for (const [incoming, answer] of this.#answering) {
+      if (answer.written > cutoff) continue;
       this.#answering.delete(incoming);
       end(incoming);
     }
   }
+}
+
+/**
+ * Bytes the request's connection has handed to the network so far: a socket's `bytesWritten` counts what
+ * waits in its buffer too, so that is taken off (an HTTP/2 session writes to its socket as the peer's
+ * windows allow, so its count moves only then).
+ */
+function bytesWritten(incoming: IncomingRequest): number {
+  const socket = incoming.httpVersionMajor === 2 ? (incoming as Http2ServerRequest).stream.session?.socket : incoming.socket;
+  return socket ? socket.bytesWritten - socket.writableLength : 0;
 }
 
 function end(incoming: IncomingRequest): void {

@@ -95,6 +95,11 @@ export interface RunningServer {
    * open keep theirs. Throws for a plain HTTP server or unusable material.
    */
   setTls(tls: TlsMaterial): void;
+  /**
+   * Ends the request of the oldest answer whose client has taken nothing of it for a second (see
+   * node-slow-requests.ts); false when there is none. For the body budget, which counts replies.
+   */
+  endStalledAnswer(): boolean;
   /** Graceful shutdown; resolves when every connection is closed. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -255,7 +260,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     server.setSecureContext({ cert: tls.cert, key: tls.key });
   };
 
-  return { url: `${protocol}://${urlHost}:${port}`, port, protocol, inFlight: () => inFlight, draining: drain.started, setTls, close };
+  const endStalledAnswer = () => slowRequests.endStalledAnswer();
+  return { url: `${protocol}://${urlHost}:${port}`, port, protocol, inFlight: () => inFlight, draining: drain.started, setTls, endStalledAnswer, close };
 }
 
 /**

@@ -35,6 +35,9 @@ export const MAX_WAITING = 256;
  */
 export const SMALL_BODY_BYTES = 64 * 1024;
 
+/** How often room is asked for again while requests wait (relieveWith). */
+const RELIEF_INTERVAL_MS = 500;
+
 /** What became of a request that asked for room: it has it, or it waited as long as it could, or there were already `maxWaiting` before it, or its client left. */
 export type TakeOutcome = 'taken' | 'timed-out' | 'too-many-waiting' | 'client-gone';
 
@@ -47,6 +50,9 @@ export class BodyBudget {
   private held = 0;
   private readonly waiters: Waiter[] = [];
   private refusedCount = 0;
+  /** Asked to free room while requests wait for it (relieveWith), and the timer that asks again. */
+  private relieve: (() => unknown) | undefined;
+  private reliefTimer: ReturnType<typeof setInterval> | undefined;
   /** Small bodies: at most SMALL_BODY_BYTES, and a sixteenth of a small budget. */
   private readonly smallBytes: number;
   /** What larger bodies may hold together: the budget less the quarter kept for small ones. */
@@ -95,6 +101,8 @@ export class BodyBudget {
   take(bytes: number, timeoutMs: number, signal?: ClientSignal): Promise<TakeOutcome> {
     if (this.tryTake(bytes)) return Promise.resolve('taken');
     if (signal?.aborted) return Promise.resolve('client-gone');
+    // Room held by a reply its client does not take can be freed (the adapter ends that request; its bytes come back through give).
+    if (this.relieve) this.askForRelief(this.relieve);
     if (this.waiters.length >= this.maxWaiting) {
       this.refusedCount++;
       return Promise.resolve('too-many-waiting');
@@ -125,6 +133,30 @@ export class BodyBudget {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * `relieve` is called each time a request must wait for room: the adapter may end a request that holds
+   * room and goes nowhere (a reply its client does not take), whose bytes then come back through give().
+   */
+  relieveWith(relieve: () => unknown): void {
+    this.relieve = relieve;
+  }
+
+  /** Asks now, and again every RELIEF_INTERVAL_MS while requests wait (a reply is judged stalled only after a while). */
+  private askForRelief(relieve: () => unknown): void {
+    relieve();
+    if (this.reliefTimer !== undefined) return;
+    this.reliefTimer = setInterval(() => {
+      if (this.waiters.length === 0) {
+        clearInterval(this.reliefTimer);
+        this.reliefTimer = undefined;
+        return;
+      }
+      relieve();
+    }, RELIEF_INTERVAL_MS);
+    // A timer of Node has unref; workerd's is a number.
+    (this.reliefTimer as { unref?: () => void }).unref?.();
   }
 
   /**

@@ -51,6 +51,8 @@ afterEach(async () => {
 async function serve(options: Partial<AppOptions>, tls?: { cert: string; key: string }) {
   const amender = createApp({ policies: () => state, ...options });
   const server = await startNodeServer({ fetch: amender.app.fetch, port: 0, host: '127.0.0.1', tls });
+  // As the Node server's main does: a reply nobody takes makes room for a review waiting.
+  options.bodyBudget?.relieveWith(() => server.endStalledAnswer());
   servers.push(server);
   const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(amender.metrics.registry.render())?.[1]);
   return { url: server.url, metric };
@@ -244,6 +246,23 @@ describe('the body budget on /mutate', () => {
     const length = /content-length: (\d+)/i.exec(received.slice(0, headEnd));
     return length !== null && received.length - headEnd - 4 >= Number(length[1]);
   }
+
+  it('ends a reply its client has taken nothing of for a second when a review waits for its room', { timeout: 30_000 }, async () => {
+    const MiB = 1024 * KiB;
+    const { url, metric } = await serve({ reviewer: bigReplyReviewer(16 * MiB), bodyBudget: new BodyBudget(MiB) });
+    const unread = await postUnread(url, reviewOfSize(10 * KiB, 'unread'));
+    await until('the reply counted', async () => (await metric('amender_request_body_bytes_held')) > 16 * MiB);
+    // A second on, nothing more of the reply moves: the client takes nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    const next = await post(url, reviewOfSize(10 * KiB, 'next'));
+    expect(next.status).toBe(200);
+    await next.text();
+    // The stalled reply's connection was closed: its client, reading again, finds the reply cut short.
+    unread.socket.resume();
+    await unread.closed;
+    expect(wholeReplyIn(unread.received())).toBe(false);
+    await until('the room given back', async () => (await metric('amender_request_body_bytes_held')) === 0);
+  });
 
   it("holds a reply's bytes until the client has taken it, and reviews behind wait for that", { timeout: 30_000 }, async () => {
     const MiB = 1024 * KiB;
