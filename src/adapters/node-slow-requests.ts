@@ -1,12 +1,12 @@
 /**
  * The requests in flight that a slow client holds, oldest first: those whose bodies are slow to arrive
  * (src/server/slow-body.ts), and those whose answer is written but not taken by the client (an HTTP/2
- * stream whose flow-control window the client never opens, a connection it does not read: nothing written
- * on its connection for a second). The Node server ends them to make room when AMENDER_MAX_REQUESTS are in
+ * stream whose flow-control window the client never opens, a connection it does not read: its connection
+ * hands next to nothing to the network for a second). The Node server ends them to make room when AMENDER_MAX_REQUESTS are in
  * flight or the body budget is short of room (replies are counted in it), and ends an answer still not
  * taken after the write timeout whatever the load: an HTTP/2 session that its client keeps alive (with
  * PINGs) is never idle, so nothing else would. Requests that arrive whole and are read at once cost a map
- * entry while their answer is written, and nothing more.
+ * entry (and a reading of their socket's byte counts) while their answer is written, and nothing more.
  */
 import type { Http2ServerRequest } from 'node:http2';
 import type { IncomingRequest } from './node-request.js';
@@ -15,8 +15,8 @@ import type { IncomingRequest } from './node-request.js';
 const NGHTTP2_CANCEL = 0x8;
 
 /**
- * An answer not taken this long after it was written is a stalled one, which may make room at the cap.
- * An API server reads its answer at once; a few MiB cross a slow link in well under a second.
+ * An answer whose connection has not moved (MOVING_BYTES) for this long is a stalled one, which may make
+ * room. An API server reads its answer at once; a few MiB cross a slow link in well under a second.
  */
 export const STALLED_ANSWER_MS = 1000;
 
@@ -90,7 +90,7 @@ export class SlowRequests {
   }
 
   /**
-   * Ends the request of the oldest answer whose connection has written nothing for STALLED_ANSWER_MS (a
+   * Ends the request of the oldest answer whose connection has not moved for STALLED_ANSWER_MS (a
    * client reading its answer slowly, even a large one, is moving, and is left be); false when there is none.
    * The connection is the unit: an HTTP/2 stream whose connection carries others that move is not stalled.
    */

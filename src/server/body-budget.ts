@@ -102,7 +102,7 @@ export class BodyBudget {
     if (this.tryTake(bytes)) return Promise.resolve('taken');
     if (signal?.aborted) return Promise.resolve('client-gone');
     // Room held by a reply its client does not take can be freed (the adapter ends that request; its bytes come back through give).
-    if (this.relieve) this.askForRelief(this.relieve);
+    this.askForRelief();
     if (this.waiters.length >= this.maxWaiting) {
       this.refusedCount++;
       return Promise.resolve('too-many-waiting');
@@ -144,7 +144,9 @@ export class BodyBudget {
   }
 
   /** Asks now, and again every RELIEF_INTERVAL_MS while requests wait (a reply is judged stalled only after a while). */
-  private askForRelief(relieve: () => unknown): void {
+  private askForRelief(): void {
+    const relieve = this.relieve;
+    if (!relieve) return;
     relieve();
     if (this.reliefTimer !== undefined) return;
     this.reliefTimer = setInterval(() => {
