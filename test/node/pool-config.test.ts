@@ -10,7 +10,7 @@ const MiB = 2 ** 20;
 
 describe('readPoolSettings', () => {
   it('gives each worker 512 MB of heap without a memory limit', () => {
-    expect(readPoolSettings({}, 3, undefined)).toEqual({ settings: { workers: 2, heapMb: 512, graceMs: 1000, queueLimit: 128 }, problems: [], warnings: [] });
+    expect(readPoolSettings({}, 3, undefined)).toEqual({ settings: { workers: 2, heapMb: 512, graceMs: 1000, queueLimit: 128, nice: 5 }, problems: [], warnings: [] });
   });
 
   it('sizes the heaps from a memory limit: the workers and the spare in three quarters of it', () => {
@@ -33,6 +33,14 @@ describe('readPoolSettings', () => {
     ]);
     expect(readPoolSettings({ AMENDER_WORKER_HEAP_MB: '100' }, 3, 512 * MiB).warnings).toEqual([]);
     expect(readPoolSettings({ AMENDER_WORKER_HEAP_MB: '512', AMENDER_WORKERS: '0' }, 3, 512 * MiB).warnings).toEqual([]);
+  });
+
+  it('runs the workers 0 to 19 nice levels below the main thread, 5 unless set', () => {
+    expect(readPoolSettings({ AMENDER_WORKER_NICE: '0' }, 2, undefined).settings.nice).toBe(0);
+    expect(readPoolSettings({ AMENDER_WORKER_NICE: '19' }, 2, undefined).settings.nice).toBe(19);
+    for (const value of ['20', '-1', '2.5', 'low']) {
+      expect(readPoolSettings({ AMENDER_WORKER_NICE: value }, 2, undefined).problems, value).toEqual([expect.stringMatching(/^AMENDER_WORKER_NICE: expected an integer from 0 to 19/)]);
+    }
   });
 
   it('reads no limit where the system sets none (this machine: a number below 2^50 or undefined)', () => {

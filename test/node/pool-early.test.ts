@@ -28,11 +28,11 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
-  await takeEarlyWorker(new URL('file:///none'), 0)?.worker.terminate();
+  await takeEarlyWorker(new URL('file:///none'), { heapMb: 0, nice: 0 })?.worker.terminate();
 });
 
-function pool(heapMb = DEFAULT_WORKER_HEAP_MB): ReviewPool {
-  const made = new ReviewPool({ workers: 1, heapMb, graceMs: 500, queueLimit: 8, entry });
+function pool(heapMb = DEFAULT_WORKER_HEAP_MB, nice?: number): ReviewPool {
+  const made = new ReviewPool({ workers: 1, heapMb, graceMs: 500, queueLimit: 8, entry, ...(nice === undefined ? {} : { nice }) });
   pools.push(made);
   return made;
 }
@@ -77,8 +77,17 @@ describe('the early review worker', () => {
     expect(await review(reviews)).toBe(200);
   });
 
+  it('is stopped, not adopted, by a pool that runs its workers at another priority', { timeout: 30_000 }, async () => {
+    startEarlyWorker(entry.url, { AMENDER_WORKER_NICE: '3' });
+    const early = pendingEarlyWorker()!.worker;
+    const exited = new Promise<void>((resolve) => early.once('exit', () => resolve()));
+    const reviews = pool(DEFAULT_WORKER_HEAP_MB, 4);
+    await exited;
+    expect(await review(reviews)).toBe(200);
+  });
+
   it('is not started when the settings say no worker, or cannot be read simply', () => {
-    for (const env of [{ AMENDER_WORKERS: '0' }, { AMENDER_WORKERS: 'two' }, { AMENDER_WORKER_HEAP_MB: '-1' }, { AMENDER_WORKER_HEAP_MB: '1e3' }]) {
+    for (const env of [{ AMENDER_WORKERS: '0' }, { AMENDER_WORKERS: 'two' }, { AMENDER_WORKER_HEAP_MB: '-1' }, { AMENDER_WORKER_HEAP_MB: '1e3' }, { AMENDER_WORKER_NICE: '20' }, { AMENDER_WORKER_NICE: '-2' }]) {
       startEarlyWorker(entry.url, env);
       expect(pendingEarlyWorker(), JSON.stringify(env)).toBeUndefined();
     }

@@ -10,18 +10,21 @@
  *   AMENDER_WORKER_GRACE_MS    time past a review's deadline (or past its client going away) before its
  *                              worker is terminated and replaced (default 1000)
  *   AMENDER_REVIEW_QUEUE_LIMIT reviews waiting for a free worker; more are answered 503 (default 64 per worker)
+ *   AMENDER_WORKER_NICE        nice levels the workers run below the main thread, 0 to 19 (default 5; Linux
+ *                              only: see DEFAULT_WORKER_NICE)
  */
 import { availableParallelism } from 'node:os';
 import { integer, readSettings } from '../../settings/index.js';
-import { DEFAULT_WORKER_HEAP_MB, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, MIN_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
+import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, MAX_NICE, memoryLimitBytes, MIN_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
 
-export { DEFAULT_WORKER_HEAP_MB, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, POOL_VARIABLES };
+export { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, POOL_VARIABLES };
 
 export interface PoolSettings {
   workers: number;
   heapMb: number;
   graceMs: number;
   queueLimit: number;
+  nice: number;
 }
 
 export const POOL_ENVIRONMENT_VARIABLES: readonly string[] = Object.values(POOL_VARIABLES);
@@ -45,6 +48,7 @@ export function readPoolSettings(
       heapMb: { variable: POOL_VARIABLES.heapMb, type: integer(MIN_WORKER_HEAP_MB), default: defaultWorkerHeapMb(workers, memoryLimit) },
       graceMs: { variable: POOL_VARIABLES.graceMs, type: integer(1), default: DEFAULT_WORKER_GRACE_MS },
       queueLimit: { variable: POOL_VARIABLES.queueLimit, type: integer(1), default: Math.max(1, workers) * QUEUE_PER_WORKER },
+      nice: { variable: POOL_VARIABLES.nice, type: integer(0, MAX_NICE), default: DEFAULT_WORKER_NICE },
     },
     env,
     problems,

@@ -11,7 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { SHARED_SLOTS, type WorkerData } from './protocol.js';
-import { DEFAULT_WORKER_HEAP_MB, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
+import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, MAX_NICE, memoryLimitBytes, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
 
 export interface EarlyWorker {
   worker: Worker;
@@ -22,9 +22,14 @@ export interface EarlyWorker {
   lost: boolean;
 }
 
-interface Started extends EarlyWorker {
-  url: string;
+/** What a worker is started with besides its script: its heap (resourceLimits) and its priority below the main thread. */
+export interface WorkerShape {
   heapMb: number;
+  nice: number;
+}
+
+interface Started extends EarlyWorker, WorkerShape {
+  url: string;
 }
 
 /** Global: the entry that starts the worker and the server script that adopts it each bundle this module. */
@@ -33,10 +38,11 @@ const holder = globalThis as { [SLOT_KEY]?: Started };
 
 const WHOLE_NUMBER = /^\d+$/;
 
-/** A review worker thread running `url`, with its shared memory (protocol.ts), heap limit and young generation. */
-export function newReviewWorker(url: URL, heapMb: number): { worker: Worker; shared: Int32Array } {
+/** A review worker thread running `url`, with its shared memory (protocol.ts), heap limit, young generation and priority. */
+export function newReviewWorker(url: URL, { heapMb, nice }: WorkerShape): { worker: Worker; shared: Int32Array } {
   const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  const worker = new Worker(url, { workerData: { shared: shared.buffer as SharedArrayBuffer } satisfies WorkerData, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+  const workerData: WorkerData = { shared: shared.buffer as SharedArrayBuffer, nice };
+  const worker = new Worker(url, { workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   return { worker, shared };
 }
 
@@ -52,10 +58,12 @@ function defaultHeapMb(workers: string | undefined): number {
 export function startEarlyWorker(url: URL, env: Readonly<Record<string, string | undefined>>): void {
   const workers = env[POOL_VARIABLES.workers];
   const heap = env[POOL_VARIABLES.heapMb];
+  const niceSetting = env[POOL_VARIABLES.nice];
   if (workers !== undefined && (!WHOLE_NUMBER.test(workers) || Number(workers) === 0)) return;
   if (heap !== undefined && !WHOLE_NUMBER.test(heap)) return;
-  const heapMb = heap === undefined ? defaultHeapMb(workers) : Number(heap);
-  const started: Started = { ...newReviewWorker(url, heapMb), online: false, lost: false, url: url.href, heapMb };
+  if (niceSetting !== undefined && (!WHOLE_NUMBER.test(niceSetting) || Number(niceSetting) > MAX_NICE)) return;
+  const shape: WorkerShape = { heapMb: heap === undefined ? defaultHeapMb(workers) : Number(heap), nice: niceSetting === undefined ? DEFAULT_WORKER_NICE : Number(niceSetting) };
+  const started: Started = { ...newReviewWorker(url, shape), online: false, lost: false, url: url.href, ...shape };
   const { worker } = started;
   worker.once('online', () => (started.online = true));
   // Until the pool takes it, a failure is only noted (an 'error' without a listener would end the process).
@@ -71,14 +79,14 @@ export function pendingEarlyWorker(): Readonly<EarlyWorker> | undefined {
 }
 
 /**
- * The early worker, if one was started with this script and heap and is alive; the caller attaches its
+ * The early worker, if one was started with this script and shape and is alive; the caller attaches its
  * listeners at once. Any other early worker is stopped. Either way it is taken: a second call finds none.
  */
-export function takeEarlyWorker(url: URL, heapMb: number): EarlyWorker | undefined {
+export function takeEarlyWorker(url: URL, shape: WorkerShape): EarlyWorker | undefined {
   const started = holder[SLOT_KEY];
   holder[SLOT_KEY] = undefined;
   if (!started) return undefined;
-  if (started.lost || started.url !== url.href || started.heapMb !== heapMb) {
+  if (started.lost || started.url !== url.href || started.heapMb !== shape.heapMb || started.nice !== shape.nice) {
     void started.worker.terminate();
     return undefined;
   }

@@ -47,6 +47,7 @@ import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stop
 import { STOPPED_BUDGET, StoppedBudget, type StoppedBudgetTiming } from './stopped-budget.js';
 import type { WorkerEntry } from './entry.js';
 import { newReviewWorker, takeEarlyWorker } from './early.js';
+import { DEFAULT_WORKER_NICE } from './variables.js';
 import { WaitingReviews } from './queue.js';
 import { setsServed, SPARE_TIMING, SpareLeash, SpareTimers, type SpareTiming } from './spare.js';
 
@@ -55,6 +56,8 @@ export interface PoolOptions {
   workers: number;
   /** resourceLimits.maxOldGenerationSizeMb of each worker. */
   heapMb: number;
+  /** Nice levels the workers run below the main thread (default DEFAULT_WORKER_NICE; variables.ts). */
+  nice?: number;
   /** Time past a review's deadline, or past its client leaving, before its worker is replaced. */
   graceMs: number;
   /** Reviews that may wait for a free worker; more are answered 503. */
@@ -715,8 +718,9 @@ export class ReviewPool {
   /** A new worker; a spare gets each set version with its first review of that set, not every set at once. */
   private spawn(spare = false): Slot {
     // The first worker may have been started by the server's entry already (early.ts).
-    const early = spare ? undefined : takeEarlyWorker(this.options.entry.url, this.options.heapMb);
-    const { worker, shared } = early ?? newReviewWorker(this.options.entry.url, this.options.heapMb);
+    const shape = { heapMb: this.options.heapMb, nice: this.options.nice ?? DEFAULT_WORKER_NICE };
+    const early = spare ? undefined : takeEarlyWorker(this.options.entry.url, shape);
+    const { worker, shared } = early ?? newReviewWorker(this.options.entry.url, shape);
     const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false, spare };
     if (!spare) for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
     let outOfMemory = false;

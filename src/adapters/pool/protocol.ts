@@ -93,4 +93,6 @@ export const REVOKED = -2;
 /** workerData of a review worker. */
 export interface WorkerData {
   shared: SharedArrayBuffer;
+  /** Nice levels the worker runs below the main thread (thread-priority.ts). */
+  nice: number;
 }

@@ -7,6 +7,7 @@ export const POOL_VARIABLES = {
   heapMb: 'AMENDER_WORKER_HEAP_MB',
   graceMs: 'AMENDER_WORKER_GRACE_MS',
   queueLimit: 'AMENDER_REVIEW_QUEUE_LIMIT',
+  nice: 'AMENDER_WORKER_NICE',
 } as const;
 
 export const DEFAULT_WORKER_HEAP_MB = 512;
@@ -56,3 +57,17 @@ export function defaultWorkerHeapMb(workers: number, limitBytes: number | undefi
  * request and its p99 fell by 2–4 ms (bench/README.md, stop 30).
  */
 export const WORKER_YOUNG_GENERATION_MB = 24;
+
+/**
+ * How many nice levels below the main thread the review workers run (Linux; thread-priority.ts). The
+ * main thread carries every request (HTTP, the body, handing reviews over, writing answers) and the
+ * workers only the reviews: at equal priority, a worker woken with a batch preempted the main thread on
+ * its core while the other core idled, and the main thread spent 37 % of its time waiting to run under
+ * 50 connections (Node 24, 2 cores, /proc/<pid>/task/<tid>/schedstat). Five levels (a third of the main
+ * thread's weight) brought that to 15 % and served 11 % more reviews a second; 2 and 10 served fewer
+ * (bench/README.md, stop 40). A review alone on the machine runs as fast: priority only orders threads
+ * that wait for the same core.
+ */
+export const DEFAULT_WORKER_NICE = 5;
+/** Linux's lowest priority: a thread's nice value is at most 19. */
+export const MAX_NICE = 19;
