@@ -9,14 +9,18 @@ import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { MAX_NICE } from './variables.js';
 
-/** Raises the calling thread's nice value by `by` (at most to 19); returns the new value, or undefined where it could not. */
+/**
+ * Sets the calling thread's nice value `by` above the main thread's (at most 19): called again, it
+ * changes nothing. Returns the new value, or undefined where it could not.
+ */
 export function lowerThreadPriority(by: number): number | undefined {
   if (by <= 0 || process.platform !== 'linux') return undefined;
   try {
     // "<pid>/task/<tid>"
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isSafeInteger(tid) || tid <= 0) return undefined;
-    const nice = Math.min(MAX_NICE, getPriority(tid) + by);
+    // The main thread's id is the process's.
+    const nice = Math.min(MAX_NICE, getPriority(process.pid) + by);
     setPriority(tid, nice);
     return nice;
   } catch {

@@ -10,5 +10,6 @@ import { lowerThreadPriority } from './thread-priority.js';
 import type { WorkerData } from './protocol.js';
 import { workerData } from 'node:worker_threads';
 
+// Again here for a worker started from source (tests), without worker-entry.ts: the same value, once set.
 lowerThreadPriority((workerData as WorkerData).nice);
 serveReviews(writesCodeCache('worker') ? { beforeFirstAnswer: () => void writeScriptCaches() } : {});
