@@ -64,7 +64,7 @@ export const WORKER_YOUNG_GENERATION_MB = 24;
  * workers only the reviews: at equal priority, a worker woken with a batch preempted the main thread on
  * its core while the other core idled, and the main thread spent 37 % of its time waiting to run under
  * 50 connections (Node 24, 2 cores, /proc/<pid>/task/<tid>/schedstat). Five levels (a third of the main
- * thread's weight) brought that to 15 % and served 11 % more reviews a second; 2 and 10 served fewer
+ * thread's weight) brought that to 15 % and served about 10 % more reviews a second; 2 and 10 served fewer
  * (bench/README.md, stop 40). A review alone on the machine runs as fast: priority only orders threads
  * that wait for the same core.
  */
