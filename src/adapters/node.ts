@@ -96,7 +96,7 @@ export interface RunningServer {
    */
   setTls(tls: TlsMaterial): void;
   /**
-   * Ends the request of the oldest answer whose client has taken nothing of it for a second (see
+   * Ends the request of the oldest answer whose connection has not moved for a second (see
    * node-slow-requests.ts); false when there is none. For the body budget, which counts replies.
    */
   endStalledAnswer(): boolean;

@@ -12,13 +12,16 @@ import type { CliIO } from './io.js';
 /** `bundled` for the CLI: the repository's `policies/` (dist/cli/amender.js and src/cli/*.ts are two levels below it). */
 const BUNDLED_POLICIES_DIR = fileURLToPath(new URL('../../policies/', import.meta.url));
 
+/** Strict, and drops a byte-order mark. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Text as the server reads a request body: UTF-8 or an error (never U+FFFD in place of bad bytes), a
  * byte-order mark dropped, so that `amender review` answers what POST /mutate would.
  */
 function utf8Text(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return STRICT_UTF8.decode(bytes);
   } catch {
     throw new Error('not valid UTF-8');
   }

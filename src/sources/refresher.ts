@@ -11,7 +11,7 @@ import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvid
 import type { Logger } from '../observe/index.js';
 import { deadline, errorMessage } from './bounds.js';
 import { keepLastGood, nextSettleAt, readSource, snapshotKey, type PendingChange, type ReadCounts, type SourceCache } from './snapshot.js';
-import { emptySourceWarning, UNBOUND_PREFIX, unboundPolicyWarnings } from './source-warnings.js';
+import { emptySourceWarning, unboundPolicyWarnings } from './source-warnings.js';
 import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
 
 export interface RefresherOptions {
@@ -266,10 +266,11 @@ export class PolicySetRefresher {
       return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
     }
     const loadedAt = this.now();
-    const warnings = [
-      ...this.sources.map((source, i) => emptySourceWarning(source.uri, [...this.caches[i].values()].map((d) => d.parsed))).filter((w): w is string => w !== undefined),
-      ...unboundPolicyWarnings(set, this.caches.flatMap((cache) => [...cache.values()].map((d) => d.parsed))),
-    ];
+    const emptySources = this.sources
+      .map((source, i) => emptySourceWarning(source.uri, [...this.caches[i].values()].map((d) => d.parsed)))
+      .filter((w): w is string => w !== undefined);
+    const unbound = unboundPolicyWarnings(set, this.caches.flatMap((cache) => [...cache.values()].map((d) => d.parsed)));
+    const warnings = [...emptySources, ...unbound];
     this.state = Object.freeze({
       set,
       source: this.state.source,
@@ -285,10 +286,8 @@ export class PolicySetRefresher {
     this.counters.documents = this.caches.reduce((n, cache) => n + [...cache.values()].reduce((m, d) => m + d.parsed.documents.length, 0), 0);
     this.counters.refusedDocuments = refusedSources(set).size;
     for (const problem of set.problems) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem });
-    for (const warning of warnings) {
-      const msg = warning.startsWith(UNBOUND_PREFIX) ? 'policy has no binding' : 'policy source holds no policy';
-      this.logger({ level: 'warn', msg, policySet: this.name, warning });
-    }
+    for (const warning of emptySources) this.logger({ level: 'warn', msg: 'policy source holds no policy', policySet: this.name, warning });
+    for (const warning of unbound) this.logger({ level: 'warn', msg: 'policy has no binding', policySet: this.name, warning });
     this.logger({
       level: 'info',
       msg: 'policy set applied',

@@ -65,9 +65,9 @@ export interface Settle {
 }
 
 /**
- * Whether a change seen now has settled: true when an earlier look, at least `settle.ms` ago, found the same
- * text (or, for a removal, the document gone too; it is then no longer pending); else the change is recorded (or kept, with its first
- * sighting) as pending.
+ * Whether a change seen now has settled: true when an earlier look, at least `settle.ms` ago, found the
+ * same text (or, for a removal, the document gone too; it is then no longer pending); else the change is
+ * recorded (or kept, with its first sighting) as pending.
  */
 function settled(settle: Settle, name: string, version: string | undefined, text: string | undefined): boolean {
   const now = settle.now();

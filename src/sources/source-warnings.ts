@@ -3,6 +3,7 @@
  * prefix lists nothing, and the set would quietly hold nothing from it. The set still loads (ready), and
  * the warning shows in the logs, in /readyz `warnings` and in `amender validate`.
  */
+import { isJsonObject } from '../json/index.js';
 import { isPolicyDocument, type ParsedSource, type PolicySet } from '../policyset/index.js';
 
 /** One warning for a source whose files or objects hold no policy document, else undefined. */
@@ -13,8 +14,6 @@ export function emptySourceWarning(uri: string, parsed: readonly ParsedSource[])
   if (documents.length === 0) return `policy source ${uri} holds ${parsed.length} file${parsed.length === 1 ? '' : 's'} but no documents: nothing is loaded from it`;
   return `policy source ${uri} holds no policy (MutatingAdmissionPolicy, its bindings, Kyverno ClusterPolicy/Policy or policies.kyverno.io kinds): its ${documents.length} document${documents.length === 1 ? ' is' : 's are'} only read as params, Namespaces, ConfigMaps or CRDs`;
 }
-
-export const UNBOUND_PREFIX = 'MutatingAdmissionPolicy ';
 
 /**
  * One warning per MutatingAdmissionPolicy of the set that no binding names: it mutates nothing (the API
@@ -28,12 +27,12 @@ export function unboundPolicyWarnings(set: PolicySet, parsed: readonly ParsedSou
   for (const source of parsed) {
     for (const doc of source.documents) {
       const metadata = doc.value.metadata;
-      const name = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata.name : undefined;
+      const name = isJsonObject(metadata) ? metadata.name : undefined;
       if (doc.value.kind === 'MutatingAdmissionPolicy' && typeof name === 'string' && !where.has(name)) where.set(name, doc.source);
     }
   }
   return unbound.map((name) => {
     const at = where.get(name);
-    return `${UNBOUND_PREFIX}${name}${at ? ` (${at})` : ''} has no MutatingAdmissionPolicyBinding naming it: it mutates nothing`;
+    return `MutatingAdmissionPolicy ${name}${at ? ` (${at})` : ''} has no MutatingAdmissionPolicyBinding naming it: it mutates nothing`;
   });
 }

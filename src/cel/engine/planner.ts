@@ -590,26 +590,9 @@ class Planner {
         attribute: false,
         fn: (s) => {
           // cel-go's evalBinary evaluates both arguments before it looks for an error.
-          let v0: CelValue;
-          let v1: CelValue;
-          let failed = false;
-          let error: unknown;
-          try {
-            v0 = a0(s);
-          } catch (err) {
-            if (isCostError(err)) throw err;
-            failed = true;
-            error = v0 = err as CelValue;
-          }
-          try {
-            v1 = a1(s);
-          } catch (err) {
-            if (isCostError(err)) throw err;
-            if (!failed) error = err;
-            failed = true;
-            v1 = err as CelValue;
-          }
-          if (failed) failedArgs(s, error, () => failedCost([v0, v1]));
+          const v0 = sideOf(a0, s);
+          const v1 = sideOf(a1, s);
+          if (v0 instanceof FailedSide || v1 instanceof FailedSide) failedArgs(s, firstFailure(v0, v1), () => failedCost([asValue(v0), asValue(v1)]));
           if (!g0(v0) || !g1(v1)) failedArgs(s, noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]), () => failedCost([v0, v1]));
           return standard ? callStandard(s, single, name, 2, v0, v1) : invoke(s, single, [v0, v1]);
         },
@@ -894,8 +877,8 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
 }
 
 /**
- * An operand that failed, kept in its place: cel-go evaluates both sides of `==`, `!=` and `in` before
- * the call, which is charged when one is an error (its size then counts as 1).
+ * An operand that failed, kept in its place: cel-go evaluates both sides of `==`, `!=`, `in` and of any
+ * call of two arguments before the call, which is charged when one is an error (its size then counts as 1).
  */
 class FailedSide {
   constructor(readonly error: unknown) {}
@@ -914,6 +897,11 @@ function sideOf(f: Interp, s: EvalState): CelValue | FailedSide {
 /** The error to raise for two operands of which at least one failed: the left one's first. */
 function firstFailure(a: CelValue | FailedSide, b: CelValue | FailedSide): unknown {
   return a instanceof FailedSide ? a.error : (b as FailedSide).error;
+}
+
+/** An operand as a call's cost function sees it: a failure as its error value. */
+function asValue(side: CelValue | FailedSide): CelValue {
+  return side instanceof FailedSide ? (side.error as CelValue) : side;
 }
 
 /** An attribute found by `resolve`, its root charged 1 when it is evaluated as itself (cel-go's evalWatchAttr). */
