@@ -5,13 +5,16 @@
  * cluster's reviews 503 within FIRST_LOAD_WAIT_MS (5 s), well before the API server's webhook timeout.
  * Before, every request on every route waited for every set never loaded, up to the load's own 30 s
  * bound, so every cluster's webhook fell to its failurePolicy. The start waits for the hung set 5 s at
- * most too (Lambda allows 10 s of init).
+ * most too (Lambda allows 10 s of init). The same on Workers, in workerd: there the hung store is an R2
+ * binding whose calls never end (a service Worker that waits out the test on a timer, so that workerd sees
+ * work pending and does not end the call as hung).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../runtimes/helpers.js';
 import { functionUrlEvent, startLambda, type LambdaProcess } from '../runtimes/lambda.js';
+import { startWorker, type RunningWorker } from '../runtimes/workers.js';
 import { REVIEW } from './hostile-inputs.js';
 
 const SECRET = 'S3cr3tPathValue0123456789abcdef';
@@ -75,4 +78,69 @@ describe('a store that hangs, on Lambda', () => {
     expect(beta.statusCode).toBe(503);
     expect(beta.body).not.toContain(SECRET);
   });
+});
+
+/** An R2 bucket binding whose calls never answer within a test: the store behind it hangs. */
+const HUNG_BUCKET = `import { WorkerEntrypoint } from 'cloudflare:workers';
+const hang = () => new Promise((resolve) => setTimeout(resolve, 600000));
+export class HungBucket extends WorkerEntrypoint {
+  async list() { await hang(); return { objects: [], truncated: false }; }
+  async get() { await hang(); return null; }
+  async head() { await hang(); return null; }
+}
+export default { fetch() { return new Response('not a route'); } };
+`;
+
+describe('a store that hangs, on Workers (workerd)', () => {
+  let worker: RunningWorker;
+  beforeAll(async () => {
+    ensureBuilt();
+    worker = await startWorker(
+      {
+        AMENDER_CLUSTERS: 'alpha,beta',
+        AMENDER_CLUSTER_ALPHA_SOURCES: 'bundled',
+        AMENDER_CLUSTER_ALPHA_SECRET_HASHES: HASH,
+        AMENDER_CLUSTER_BETA_SOURCES: 'r2://HUNG/policies',
+        AMENDER_CLUSTER_BETA_SECRET_HASHES: HASH,
+      },
+      {},
+      [{ binding: 'HUNG', entrypoint: 'HungBucket', script: HUNG_BUCKET }],
+    );
+  });
+  afterAll(async () => {
+    await worker?.dispose();
+  });
+
+  /** The reply and how long it took, or 'none' when none came within `ms`. */
+  const ask = async (method: 'GET' | 'POST', path: string, ms: number) => {
+    const started = performance.now();
+    try {
+      const res = await fetch(`${worker.origin}${path}`, { method, ...(method === 'POST' ? { body: REVIEW, headers: JSON_TYPE } : {}), signal: AbortSignal.timeout(ms) });
+      return { status: res.status, text: await res.text(), ms: performance.now() - started };
+    } catch {
+      return { status: 'none' as const, text: '', ms: performance.now() - started };
+    }
+  };
+
+  it("answers /healthz and the bundled cluster at once while the other cluster's store hangs", async () => {
+    expect((await ask('GET', '/healthz', 3000)).status).toBe(200);
+    const alpha = await ask('POST', `/clusters/alpha/${SECRET}/mutate`, 3000);
+    expect(alpha.status).toBe(200);
+    expect(JSON.parse(alpha.text).response).toMatchObject({ allowed: true });
+    expect((await ask('POST', '/mutate', 3000)).status).toBe(200);
+  });
+
+  it("answers the hung cluster's reviews 503 within the first-load wait, and the others meanwhile", async () => {
+    const beta = ask('POST', `/clusters/beta/${SECRET}/mutate`, 8000);
+    // While the hung cluster's review waits, the bundled cluster is answered at once.
+    expect((await ask('POST', `/clusters/alpha/${SECRET}/mutate`, 3000)).status).toBe(200);
+    const reply = await beta;
+    expect(reply.status).toBe(503);
+    expect(reply.text).not.toContain(SECRET);
+    expect(reply.text).toContain('no policy set is loaded yet');
+    // The load still hangs, its wait spent: the next review of that cluster is answered 503 without waiting again.
+    const again = await ask('POST', `/clusters/beta/${SECRET}/mutate`, 3000);
+    expect(again.status).toBe(503);
+    expect(worker.logs.some((l) => JSON.stringify(l).includes(SECRET))).toBe(false);
+  }, 30_000);
 });

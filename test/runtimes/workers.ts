@@ -19,7 +19,17 @@ export interface RunningWorker {
   dispose(): Promise<void>;
 }
 
-export async function startWorker(vars: Record<string, string>, objects: Record<string, string> = {}): Promise<RunningWorker> {
+/**
+ * A second Worker bound to the bundle's Worker as a service: `binding` is its name in the bundle's `env`,
+ * `script` an ES module whose `entrypoint` class (a WorkerEntrypoint) answers the calls made through it.
+ */
+export interface ServiceWorker {
+  binding: string;
+  entrypoint: string;
+  script: string;
+}
+
+export async function startWorker(vars: Record<string, string>, objects: Record<string, string> = {}, services: ServiceWorker[] = []): Promise<RunningWorker> {
   const logs: Record<string, unknown>[] = [];
   const other: string[] = [];
   const collect = (stream: Readable) =>
@@ -30,13 +40,20 @@ export async function startWorker(vars: Record<string, string>, objects: Record<
         if (line.trim() !== '') other.push(line);
       }
     });
-  const mf = new Miniflare({
+  const bundle = {
+    name: 'amender',
     // The module given whole: a bare script path makes miniflare parse it first to find its imports.
-    modules: [{ type: 'ESModule', path: WORKERS_BUNDLE, contents: readFileSync(WORKERS_BUNDLE, 'utf8') }],
+    modules: [{ type: 'ESModule' as const, path: WORKERS_BUNDLE, contents: readFileSync(WORKERS_BUNDLE, 'utf8') }],
     modulesRoot: dirname(WORKERS_BUNDLE),
     compatibilityDate: '2025-01-01',
     r2Buckets: ['POLICIES'],
     bindings: vars,
+    serviceBindings: Object.fromEntries(services.map((s, i) => [s.binding, { name: `service-${i}`, entrypoint: s.entrypoint }])),
+  };
+  const serviceWorkers = services.map((s, i) => ({ name: `service-${i}`, modules: true, script: s.script, compatibilityDate: '2025-01-01' }));
+  const mf = new Miniflare({
+    // The first Worker is the one the origin serves.
+    workers: [bundle, ...serviceWorkers],
     host: '127.0.0.1',
     port: 0,
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
@@ -45,7 +62,7 @@ export async function startWorker(vars: Record<string, string>, objects: Record<
     },
   });
   const url = await mf.ready;
-  const bucket = (await mf.getR2Bucket('POLICIES')) as unknown as RunningWorker['bucket'];
+  const bucket = (await mf.getR2Bucket('POLICIES', 'amender')) as unknown as RunningWorker['bucket'];
   for (const [key, text] of Object.entries(objects)) await bucket.put(key, text);
   return { mf, origin: url.origin, bucket, logs, other, dispose: () => mf.dispose() };
 }
