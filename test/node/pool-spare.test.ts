@@ -125,4 +125,26 @@ describe("the review pool's spare worker", () => {
     // The spare stopped the long review itself: it was not replaced (a spare is not), it is still there.
     expect(gauge('amender_workers')).toBe(2);
   });
+
+  it('already running and idle, takes a review waiting behind a new long one once the worker is held', { timeout: 120_000 }, async () => {
+    const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 300, idleMs: 60_000 } });
+    const gauge = gauges(reviews);
+    const order: string[] = [];
+    // A long review holds the worker: the spare starts and answers the quick one.
+    const first = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow 1', SLOW_POD);
+    await waitFor('the first slow review in the worker', () => gauge('amender_workers_busy') === 1);
+    await review(reviews, 'default', SOMETIMES_SLOW, order, 'quick 1');
+    await first;
+    expect(order).toEqual(['quick 1', 'slow 1']);
+    expect(gauge('amender_workers')).toBe(2);
+    // The spare idles (it stops after idleMs). Another long review takes the worker, a quick one comes
+    // before the worker has been held heldMs: the spare takes it when it has been, not after the long one.
+    const second = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow 2', SLOW_POD);
+    await waitFor('the second slow review in the worker', () => gauge('amender_workers_busy') === 1);
+    const quick = await review(reviews, 'default', SOMETIMES_SLOW, order, 'quick 2');
+    expect(quick.outcome).toBe('patched');
+    await second;
+    expect(order).toEqual(['quick 1', 'slow 1', 'quick 2', 'slow 2']);
+    expect(gauge('amender_workers_spare_started_total')).toBe(1);
+  });
 });

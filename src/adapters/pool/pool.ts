@@ -163,6 +163,8 @@ export class ReviewPool {
   private closed = false;
   /** A flush of the queue is due at the end of this turn of the event loop (schedule). */
   private flushPending = false;
+  /** Pending: the queue is looked at again once every worker is held, for the idle spare (lookAgainWhenHeld). */
+  private heldCheck: ReturnType<typeof setTimeout> | undefined;
   /** Workers not started yet (see grow). */
   private unstarted: number;
   /** The newest version of each set seen, sent to every worker as soon as it is seen (and to new workers). */
@@ -233,6 +235,7 @@ export class ReviewPool {
     if (this.closed) return;
     this.closed = true;
     this.spareTimers.close();
+    clearTimeout(this.heldCheck);
     const closing = failure(503, 'unavailable', 'the server is shutting down');
     for (const entry of [...this.queue.clear(), ...this.offSpare.clear(), ...this.stoppedLarge.splice(0)]) this.finish(entry, closing);
     await Promise.all(
@@ -351,7 +354,9 @@ export class ReviewPool {
    * workers busy with other sets, or once every worker is held by a long review (spare.ts).
    */
   private watchForSpare(): void {
-    if (this.spareTimers.startPending || this.closed || this.unstarted > 0 || this.hasSpare()) return;
+    if (this.closed || this.unstarted > 0) return;
+    if (this.hasSpare()) return this.lookAgainWhenHeld();
+    if (this.spareTimers.startPending) return;
     const now = performance.now();
     let lastSent = 0;
     for (const slot of this.slots) {
@@ -365,6 +370,29 @@ export class ReviewPool {
       if (this.spareNeeded()) this.startSpare();
       else if (this.queue.length > 0) this.watchForSpare();
     });
+  }
+
+  /**
+   * Reviews wait that the idle spare may not take yet: of sets the workers serve, whose workers are not
+   * all held yet. The queue is looked at again when they will be (as it would be if the spare were not
+   * running and had to start then): nothing else would, and the reviews would wait for a regular worker
+   * however long its review runs.
+   */
+  private lookAgainWhenHeld(): void {
+    if (this.heldCheck !== undefined || !this.slots.some((s) => s.spare && !s.retired && !s.batch)) return;
+    let heldAt = 0;
+    for (const slot of this.regularSlots()) {
+      if (slot.retired) continue;
+      // A free worker takes them at the next flush.
+      if (!slot.batch) return;
+      heldAt = Math.max(heldAt, slot.batch.sentAt + this.spareTiming.heldMs);
+    }
+    // A millisecond past it: the timer's clock is coarser than performance.now().
+    this.heldCheck = setTimeout(() => {
+      this.heldCheck = undefined;
+      this.schedule();
+    }, Math.max(1, heldAt - performance.now() + 1));
+    this.heldCheck.unref();
   }
 
   /** Whether reviews wait for workers busy with other sets, or held by long reviews (see watchForSpare). */
