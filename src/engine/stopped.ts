@@ -3,13 +3,14 @@
  * it was cancelled, or (from outside) its worker was killed or ran out of heap. Each such policy that
  * matches the request cheaply (match constraints and bindings for MAP, match/exclude for Kyverno; never
  * CEL, matchConditions, preconditions or context) is answered by its failurePolicy: Fail → a denial
- * naming the policy and the reason, Ignore → skipped and reported.
+ * naming the policy and the reason, Ignore → skipped and reported. Stopped from outside, the policies
+ * that had completed are answered so too: what they changed is lost with the evaluation.
  */
-import type { AdmissionRequest } from '../admission/index.js';
+import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
 import { ReviewAborted, ReviewGuard, type AbortReason } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
 import { kyvernoPoliciesMatching, type CompiledKyvernoPolicy } from '../kyverno/index.js';
-import { dispatch, NO_EQUIVALENTS } from '../map/index.js';
+import { dispatch, NO_EQUIVALENTS, type PolicyError, type StatusAbort } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { namespaceLabels } from './kyverno-step.js';
 import { denialStatus, forbiddenStatus } from './status.js';
@@ -34,18 +35,27 @@ class StoppedGuard extends ReviewGuard {
   }
 }
 
-/** Kyverno policies answered by their failurePolicy without running; `failures` holds the Fail ones' texts. */
+/** How a policy answered without running is described. */
+const NOT_EVALUATED = 'not evaluated';
+/** How a policy that had completed is described when the evaluation's result is lost. */
+const COMPLETED_LOST = 'completed, but whatever it changed is lost';
+
+/**
+ * Kyverno policies answered by their failurePolicy without running (or, with COMPLETED_LOST, whose result
+ * is lost); `failures` holds the Fail ones' texts.
+ */
 export function answerKyvernoNotRun(
   policies: readonly CompiledKyvernoPolicy[],
   request: AdmissionRequest,
   object: JsonValue | null,
   labels: Record<string, string> | undefined,
   stop: ReviewAborted,
+  prefix = NOT_EVALUATED,
 ): { outcomes: PolicyOutcome[]; failures: string[] } {
   const outcomes: PolicyOutcome[] = [];
   const failures: string[] = [];
   for (const policy of kyvernoPoliciesMatching(policies, { request, namespaceLabels: labels }, object)) {
-    const detail = `not evaluated: ${stop.message}`;
+    const detail = `${prefix}: ${stop.message}`;
     const fail = policy.failurePolicy === 'Fail';
     if (fail) failures.push(`policy ${policy.id}: ${detail}`);
     outcomes.push({
@@ -79,7 +89,11 @@ function stopMessage(reason: AbortReason): string {
  * The answer for a review whose evaluation was stopped from outside (its worker thread was killed after
  * the deadline plus a grace period, or ran out of heap): policy `ordinal` of `pipelinePolicies(set)` and
  * those after it that match cheaply are answered by their failurePolicy. Nothing the evaluation did
- * survives: the reply carries no patch, and every outcome's detail says so.
+ * survives: the reply carries no patch. So the policies before `ordinal` that match cheaply, which had
+ * completed, are answered by their failurePolicy too, as when the final patch is lost (evaluate.ts,
+ * lostMutations): a Fail one denies, since its mutation may be among those lost (a hostile object that
+ * makes a later policy run out of heap must not have the request admitted without it). When none denies,
+ * the reply warns of each policy not applied.
  */
 export function answerStoppedReview(set: PolicySet, request: AdmissionRequest, ordinal: number, reason: AbortReason): EngineResult {
   return answerStopped(set, request, ordinal, new ReviewAborted(reason, stopMessage(reason)));
@@ -88,28 +102,59 @@ export function answerStoppedReview(set: PolicySet, request: AdmissionRequest, o
 /** `answerStoppedReview` with the stop's own text (a ReviewAborted that escaped an engine). */
 export function answerStopped(set: PolicySet, request: AdmissionRequest, ordinal: number, stop: ReviewAborted): EngineResult {
   const first = Math.max(0, Math.trunc(Number.isFinite(ordinal) ? ordinal : 0));
+  const object = request.object ?? null;
+  const completed = answerRange(set, request, object, 0, first, stop, COMPLETED_LOST);
+  const stopped = answerRange(set, request, object, first, Infinity, stop, NOT_EVALUATED);
+  const outcomes = [...completed.outcomes, ...stopped.outcomes];
+  const none = {};
+  const abort = completed.abort ?? stopped.abort;
+  if (abort) return { allowed: false, status: abort.status, outcomes, warnings: [], auditAnnotations: none };
+  // The MAP engine's denial first, as evaluate answers (its failures come before Kyverno's).
+  const mapErrors = [...completed.mapErrors, ...stopped.mapErrors];
+  if (mapErrors.length > 0) return { allowed: false, status: denialStatus(mapErrors, request), outcomes, warnings: [], auditAnnotations: none };
+  const failures = [...completed.kyvernoFailures, ...stopped.kyvernoFailures];
+  if (failures.length > 0) return { allowed: false, status: forbiddenStatus(request, 'Forbidden', failures.join('; '), failures), outcomes, warnings: [], auditAnnotations: none };
+  return { allowed: true, object, patch: [], outcomes, warnings: notAppliedWarnings(outcomes, stop), auditAnnotations: none };
+}
+
+/**
+ * An admission warning (kubectl prints them) for each policy the admitted request goes without: the
+ * stop's first clause (`out of memory`, `deadline exceeded`…); the outcomes, logged, have the whole text.
+ */
+function notAppliedWarnings(outcomes: readonly PolicyOutcome[], stop: ReviewAborted): string[] {
+  const why = stop.message.split(': ', 1)[0];
+  return boundWarnings(outcomes.filter((o) => o.aborted !== undefined).map((o) => `policy ${o.policy} was not applied: ${why}`));
+}
+
+/** The policies of ordinals [from, to) of `pipelinePolicies(set)` that match cheaply, answered by failurePolicy. */
+function answerRange(
+  set: PolicySet,
+  request: AdmissionRequest,
+  object: JsonValue | null,
+  from: number,
+  to: number,
+  stop: ReviewAborted,
+  prefix: string,
+): { outcomes: PolicyOutcome[]; mapErrors: readonly PolicyError[]; kyvernoFailures: string[]; abort?: StatusAbort } {
   const mapCount = set.mutatingPolicies.length;
   const outcomes: PolicyOutcome[] = [];
-  const none = {};
-  const object = request.object ?? null;
-  if (first < mapCount) {
-    const r = dispatch(set.mutatingPolicies.slice(first), request, {
+  const mapPolicies = set.mutatingPolicies.slice(Math.min(from, mapCount), Math.min(to, mapCount));
+  let mapErrors: readonly PolicyError[] = [];
+  if (mapPolicies.length > 0) {
+    const r = dispatch(mapPolicies, request, {
       params: set.objects,
       namespaces: (name) => set.objects.namespace(name),
       equivalence: NO_EQUIVALENTS,
       guard: new StoppedGuard(stop),
+      notRunPrefix: prefix,
     });
     for (const t of r.traces) outcomes.push({ engine: t.policyKind !== undefined ? 'MutatingPolicy' : 'MutatingAdmissionPolicy', ...t, durationMs: 0 });
-    if (r.abort) return { allowed: false, status: r.abort.status, outcomes, warnings: [], auditAnnotations: none };
-    if (r.errors.length > 0) return { allowed: false, status: denialStatus(r.errors, request), outcomes, warnings: [], auditAnnotations: none };
+    if (r.abort) return { outcomes, mapErrors, kyvernoFailures: [], abort: r.abort };
+    mapErrors = r.errors;
   }
-  const kyverno = set.kyvernoPolicies.slice(Math.max(0, first - mapCount));
+  const kyverno = set.kyvernoPolicies.slice(Math.max(0, from - mapCount), Math.max(0, to - mapCount));
   const labels = namespaceLabels(request, (name) => set.objects.namespace(name));
-  const answered = answerKyvernoNotRun(kyverno, request, object, labels, stop);
+  const answered = answerKyvernoNotRun(kyverno, request, object, labels, stop, prefix);
   outcomes.push(...answered.outcomes);
-  if (answered.failures.length > 0) {
-    const message = answered.failures.join('; ');
-    return { allowed: false, status: forbiddenStatus(request, 'Forbidden', message, answered.failures), outcomes, warnings: [], auditAnnotations: none };
-  }
-  return { allowed: true, object, patch: [], outcomes, warnings: [], auditAnnotations: none };
+  return { outcomes, mapErrors, kyvernoFailures: answered.failures };
 }

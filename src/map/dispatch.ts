@@ -87,6 +87,11 @@ export interface DispatchContext {
   guard?: ReviewGuard;
   /** Called before each invocation with its policy's index in the `policies` given to dispatch. */
   onPolicyStart?: (index: number) => void;
+  /**
+   * What the detail of an invocation answered without running says before the stop's message (default
+   * `not evaluated`): the answer of a stopped review says otherwise of the policies that had completed.
+   */
+  notRunPrefix?: string;
 }
 
 /** What happened to one invocation (or one configuration error), for traces and audit annotations. */
@@ -279,7 +284,7 @@ class Dispatcher {
    */
   private notRun(inv: Invocation, pass: 1 | 2, stop: ReviewAborted): void {
     const trace = this.trace(inv, pass);
-    const message = `not evaluated: ${stop.message}`;
+    const message = `${this.ctx.notRunPrefix ?? 'not evaluated'}: ${stop.message}`;
     if (trace.failurePolicy === 'Fail') this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', message, trace, 0, stop.reason);
     else this.traces.push(traceRecord(trace, 'skipped', message, true, 0, stop.reason));
   }

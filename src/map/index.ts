@@ -31,5 +31,5 @@ export { builtinScope, isBuiltinGroup, type Scope } from './builtin-kinds.js';
 export { resolveParamKind, resolveParams, type InvocationParam, type ParamObject, type ParamSource, type ResolvedParamKind } from './params.js';
 export { dispatch, type BoundPolicy, type PolicyProgram, type DispatchContext, type DispatchResult, type InvocationTrace } from './dispatch.js';
 export { NO_EQUIVALENTS } from './equivalence.js';
-export { internalError, type PolicyError } from './errors.js';
+export { internalError, type PolicyError, type StatusAbort } from './errors.js';
 export { objectLabels } from './match-resources.js';

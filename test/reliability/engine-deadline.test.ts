@@ -370,23 +370,47 @@ describe('policy ordinals and stopped reviews', () => {
     const fromP1: EngineResult = answerStoppedReview(set, request(), 1, 'deadline');
     expect(fromP1.allowed).toBe(false);
     if (fromP1.allowed) return;
-    // p1 (Ignore) skipped, p2 does not match, k0 (Ignore) skipped, k1 (Fail) denies.
+    // p0 (Fail) had completed: what it changed is lost, so it denies; p1 (Ignore) skipped, p2 does not
+    // match, k0 (Ignore) skipped, k1 (Fail) denies too.
     expect(fromP1.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([
+      ['p0', 'error', 'deadline'],
       ['p1', 'skipped', 'deadline'],
       ['ClusterPolicy/k0', 'skipped', 'deadline'],
       ['ClusterPolicy/k1', 'error', 'deadline'],
     ]);
-    expect(fromP1.status.message).toContain('ClusterPolicy/k1');
-    expect(fromP1.status.message).toContain('deadline exceeded');
-    expect(fromP1.outcomes[0].detail).toContain('mutations of the policies that had completed are lost');
-
-    const lenient = setOf(docs[0], docs[1], docs[3]);
-    const fromK0 = answerStoppedReview(lenient, request(), 2, 'size');
-    expect(fromK0).toMatchObject({ allowed: true, patch: [] });
-    expect(fromK0.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([['ClusterPolicy/k0', 'skipped', 'size']]);
+    expect(fromP1.status.message).toContain("policy 'p0'");
+    expect(fromP1.status.message).toContain('completed, but whatever it changed is lost: deadline exceeded');
+    expect(fromP1.outcomes[1].detail).toContain('not evaluated: deadline exceeded');
+    expect(fromP1.outcomes[1].detail).toContain('mutations of the policies that had completed are lost');
 
     const fromP0 = answerStoppedReview(set, request(), 0, 'cancelled');
     expect(fromP0.allowed).toBe(false);
     if (!fromP0.allowed) expect(fromP0.status.message).toContain("policy 'p0'");
+  });
+
+  it('a Fail policy that had completed denies a review stopped later: its mutation may be among those lost', () => {
+    // p0 (Fail) ran, then k0 ran out of heap: admitting the request would drop p0's mutation silently.
+    const result = answerStoppedReview(setOf(docs[0], docs[1], docs[3]), request(), 2, 'size');
+    expect(result.allowed).toBe(false);
+    if (result.allowed) return;
+    expect(result.status.code).toBe(403);
+    expect(result.status.message).toContain("policy 'p0'");
+    expect(result.status.message).toContain('completed, but whatever it changed is lost: out of memory');
+    expect(result.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([
+      ['p0', 'error', 'size'],
+      ['p1', 'skipped', 'size'],
+      ['ClusterPolicy/k0', 'skipped', 'size'],
+    ]);
+  });
+
+  it('admitted without the Ignore policies of a stopped review, the reply warns of each', () => {
+    const result = answerStoppedReview(setOf(docs[1], docs[3]), request(), 1, 'size');
+    expect(result).toMatchObject({ allowed: true, patch: [] });
+    expect(result.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([
+      ['p1', 'skipped', 'size'],
+      ['ClusterPolicy/k0', 'skipped', 'size'],
+    ]);
+    expect(result.outcomes[0].detail).toContain('completed, but whatever it changed is lost: out of memory');
+    expect(result.warnings).toEqual(['policy p1 was not applied: out of memory', 'policy ClusterPolicy/k0 was not applied: out of memory']);
   });
 });
