@@ -19,6 +19,6 @@ export {
   REFRESH_VARIABLE,
   type ClusterConfig,
 } from './config.js';
-export { constantTimeEqual, hashSecret, isSecretHash, MAX_SECRET_LENGTH, SecretHashError, SecretVerifier } from './secrets.js';
+export { constantTimeEqual, hashSecret, isSecretHash, MAX_SECRET_LENGTH, SECRET_LIKE_LENGTH, SecretHashError, SecretVerifier } from './secrets.js';
 export { ClusterRegistry, type Cluster, type RegistryOptions } from './registry.js';
 export type { ClusterRoutesLookup, SecretCheck } from './lookup.js';

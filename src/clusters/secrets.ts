@@ -15,6 +15,15 @@ const HASH = /^sha256:([0-9a-f]{64})$/;
 /** Longest secret considered; a longer one is refused without hashing (headers are attacker-sized). */
 export const MAX_SECRET_LENGTH = 1024;
 
+/**
+ * Shortest text that may be a secret where a request path is shown (logs, 404 and 405 replies:
+ * server/redact.ts). Only hashes are configured, so the server cannot know a secret's length and accepts
+ * any; `amender hash-secret` warns below 32 characters. Half of that still hides a secret made shorter
+ * than advised (`openssl rand -hex 8`), while every route word, and the cluster names and mistyped paths
+ * worth reading, stay shorter.
+ */
+export const SECRET_LIKE_LENGTH = 16;
+
 export class SecretHashError extends Error {
   override name = 'SecretHashError';
 }

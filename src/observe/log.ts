@@ -75,5 +75,21 @@ function field(line: string, key: string, value: unknown): string {
   return line + (line === '' ? '{' : ',') + quoted + text;
 }
 
+/**
+ * `text` as a log field may carry it: whole up to `max` characters, else its first `max` and a marker
+ * with its full length. For strings a client controls with no bound of its own (a review's uid), which
+ * would otherwise be copied whole into every line of a request.
+ */
+export function truncatedForLog(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Not between the two halves of a surrogate pair (a lone one would be written as an escape).
+  const end = max > 0 && isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, end)}…[truncated: ${text.length} characters]`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 /** Drops every record (the CLI and benchmarks). */
 export const silentLogger: Logger = () => {};

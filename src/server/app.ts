@@ -10,10 +10,11 @@ import { createAppMetrics, type AppMetrics, type CelCacheStats } from './app-met
 import type { AppEnv } from './context.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { PROMETHEUS_CONTENT_TYPE, silentLogger, type Logger, type LogRecord } from '../observe/index.js';
-import { redactClusterPath } from './auth.js';
+import { loggedMessage, loggedUid } from './log-fields.js';
+import { redactPath, REDACTED, type IsServedCluster } from './redact.js';
 import type { PolicySetProvider } from '../policyset/index.js';
 import type { ClusterRoutesLookup } from '../clusters/index.js';
-import { mountClusterRoutes } from './routes/clusters.js';
+import { CLUSTER_ROUTE_SHAPES, mountClusterRoutes } from './routes/clusters.js';
 import { onlyMethods } from './routes/methods.js';
 import { mutateHandler, type MutateDeps } from './routes/mutate.js';
 import { healthz, notDraining, readyz } from './routes/probes.js';
@@ -69,6 +70,10 @@ export function createApp(options: AppOptions): AmenderApp {
   const metrics = createAppMetrics(options.policies, options.celCache ?? programCacheStats);
   // The cluster routes (routes/clusters.ts) apart: they would cost every other route its fast router (router.ts).
   const app = new Hono<AppEnv>({ router: new SplitRouter('clusters') });
+  const clusters = options.clusters;
+  // A path secret never reaches a log or a reply (redact.ts); a served cluster's name may.
+  const served: IsServedCluster | undefined = clusters && ((name) => clusters.get(name) !== undefined);
+  const shownPath = (path: string) => redactPath(path, served);
 
   app.use('*', async (c, next) => {
     const started = clock();
@@ -81,18 +86,17 @@ export function createApp(options: AppOptions): AmenderApp {
       level: status >= 500 ? 'error' : 'info',
       msg: 'request',
       method: c.req.method,
-      // A path secret (`/clusters/{cluster}/{secret}/mutate`) never reaches the log.
-      path: redactClusterPath(c.req.path),
+      path: shownPath(c.req.path),
       status,
       durationMs: Math.round((clock() - started) * 1000) / 1000,
     };
     const review = c.get('review');
     if (review) {
-      record.uid = review.uid;
+      record.uid = loggedUid(review.uid);
       record.outcome = review.outcome;
       if (review.status === 200) record.patchOps = review.patchOps;
       else {
-        record.message = review.body.message;
+        record.message = loggedMessage(review.body.message);
         if ('error' in review && review.error !== undefined) record.error = String((review.error as Error)?.stack ?? review.error);
       }
     }
@@ -113,12 +117,17 @@ export function createApp(options: AppOptions): AmenderApp {
   app.all('/readyz', onlyMethods('GET, HEAD'));
   app.get('/metrics', (c) => c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }));
   app.all('/metrics', onlyMethods('GET, HEAD'));
-  if (options.clusters) mountClusterRoutes({ app, mutateDeps, draining }, options.clusters);
+  if (clusters) mountClusterRoutes({ app, mutateDeps, draining }, clusters);
 
   // The reply may be logged by the caller (the API server logs failed webhook calls): no path secret in it.
-  app.notFound((c) => c.json(statusBody(404, `no route for ${c.req.method} ${redactClusterPath(c.req.path)}`), 404));
+  // When part of the path cannot be shown, the message says which routes exist instead.
+  const routeShapes = `; ${REDACTED} stands for a part that may be a secret. Routes: POST /mutate, GET /healthz, /readyz, /metrics${clusters ? `, ${CLUSTER_ROUTE_SHAPES}` : ''}`;
+  app.notFound((c) => {
+    const shown = shownPath(c.req.path);
+    return c.json(statusBody(404, `no route for ${c.req.method} ${shown}${shown.includes(REDACTED) ? routeShapes : ''}`), 404);
+  });
   app.onError((err, c) => {
-    logger({ level: 'error', msg: 'unhandled error', path: redactClusterPath(c.req.path), error: String(err?.stack ?? err) });
+    logger({ level: 'error', msg: 'unhandled error', path: shownPath(c.req.path), error: String(err?.stack ?? err) });
     return c.json(statusBody(500, 'internal error'), 500);
   });
 

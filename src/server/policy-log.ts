@@ -5,8 +5,9 @@
  * engine's detail text (it may quote the object) or a secret.
  */
 import type { Logger } from '../observe/index.js';
+import { loggedSubject, loggedUid } from './log-fields.js';
 import { outcomeLabel } from './policy-metrics.js';
-import type { ReviewAnswer } from './review.js';
+import type { ReviewAnswer, ReviewSubject } from './review.js';
 
 /** The policy set a mutate route's set name (ReviewJob.setName) stands for: undefined for the default one. */
 export function clusterOfSet(setName: string): string | undefined {
@@ -14,8 +15,15 @@ export function clusterOfSet(setName: string): string | undefined {
 }
 
 export function logPolicyFailures(logger: Logger, policySet: string, answer: Extract<ReviewAnswer, { status: 200 }>): void {
+  // Bounded once, for every line of the review (log-fields.ts).
+  let uid: string | undefined;
+  let subject: ReviewSubject | undefined;
   for (const o of answer.outcomes ?? []) {
     if (o.result !== 'error' && !o.aborted) continue;
+    if (uid === undefined) {
+      uid = loggedUid(answer.uid);
+      subject = answer.subject && loggedSubject(answer.subject);
+    }
     const failedRules = o.rules?.filter((r) => r.status === 'error' || r.status === 'fail').map((r) => r.rule);
     logger({
       level: 'warn',
@@ -28,8 +36,8 @@ export function logPolicyFailures(logger: Logger, policySet: string, answer: Ext
       outcome: outcomeLabel(o),
       ...(o.failurePolicy ? { failurePolicy: o.failurePolicy } : {}),
       denied: answer.outcome === 'denied',
-      uid: answer.uid,
-      ...(answer.subject ?? {}),
+      uid,
+      ...(subject ?? {}),
       durationMs: Math.round(o.durationMs * 1000) / 1000,
     });
   }

@@ -10,12 +10,13 @@
  * is the body read and the cluster's policy set consulted. Cluster names are not secret (they are in
  * webhook configurations, URLs and metrics), so 404 for an unknown name tells a caller nothing that helps
  * guess a secret, and tells an operator at once that the URL names the wrong cluster. The access log
- * writes the path-secret route as `/clusters/{cluster}/[redacted]/mutate` (`redactClusterPath`).
+ * writes the path-secret route as `/clusters/{cluster}/[redacted]/mutate` (`redactPath`, redact.ts).
  */
 import type { Context } from 'hono';
 import type { AmenderApp } from '../app.js';
 import type { AppEnv } from '../context.js';
-import { authenticate, bearerToken, hasClusterNameShape } from '../auth.js';
+import { authenticate, bearerToken } from '../auth.js';
+import { hasClusterNameShape, mayEchoUnknownName, type IsServedCluster } from '../redact.js';
 import type { ClusterRoutesLookup } from '../../clusters/index.js';
 import type { PolicySetProvider } from '../../policyset/index.js';
 import { statusBody } from '../status.js';
@@ -28,13 +29,20 @@ export function clusterSetName(cluster: string): string {
   return `clusters/${cluster}`;
 }
 
+/** The routes of a cluster, for a message that cannot show what was sent. */
+export const CLUSTER_ROUTE_SHAPES = 'POST /clusters/{cluster}/mutate (Authorization: Bearer <secret>), POST /clusters/{cluster}/{secret}/mutate, GET /clusters/{cluster}/readyz';
+
 /**
- * The 404 message for a cluster segment that names no cluster: the name when it has a cluster name's
- * shape (an operator sees the typo), else nothing of it (`alpha%2F<secret>` arrives as `alpha/<secret>`:
- * a reply may be logged by the API server, and never echoes a secret).
+ * The 404 message for a cluster segment that names no cluster: the name when it is short and has a
+ * cluster name's shape (an operator sees the typo), else nothing of it. A reply may be logged by the API
+ * server and never echoes a secret: `alpha%2F<secret>` arrives as `alpha/<secret>`, and a URL that
+ * leaves the name out puts the secret in its place (`/clusters/<secret>/mutate`).
  */
 function unknownClusterMessage(name: string): string {
-  if (hasClusterNameShape(name)) return `no cluster named ${JSON.stringify(name)} is served here`;
+  if (mayEchoUnknownName(name)) return `no cluster named ${JSON.stringify(name)} is served here`;
+  if (hasClusterNameShape(name)) {
+    return `no cluster of that name is served here (a name of ${name.length} characters is not echoed: it may be a secret put in the cluster's place); the cluster routes are ${CLUSTER_ROUTE_SHAPES}`;
+  }
   return 'no cluster is served under that path: its cluster segment is not a cluster name (a lowercase DNS label)';
 }
 
@@ -44,6 +52,7 @@ export function mountClusterRoutes(
   { app, mutateDeps, draining }: Pick<AmenderApp, 'app' | 'mutateDeps'> & { draining?: () => boolean },
   clusters: ClusterRoutesLookup,
 ): void {
+  const served: IsServedCluster = (name) => clusters.get(name) !== undefined;
   /** Resolves the cluster and checks the secret; on success runs `then` with the cluster's provider. */
   const guarded =
     (via: 'header' | 'path', then: (provider: PolicySetProvider, name: string) => Handler): Handler =>
@@ -60,9 +69,9 @@ export function mountClusterRoutes(
   const mutate = (provider: PolicySetProvider, name: string) => mutateHandler(mutateDeps, provider, clusterSetName(name));
 
   app.post('/clusters/:cluster/mutate', guarded('header', mutate));
-  app.all('/clusters/:cluster/mutate', onlyMethods('POST'));
+  app.all('/clusters/:cluster/mutate', onlyMethods('POST', served));
   app.post('/clusters/:cluster/:secret/mutate', guarded('path', mutate));
-  app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST'));
+  app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST', served));
   app.get('/clusters/:cluster/readyz', guarded('header', (provider) => readyz(provider, draining)));
-  app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD'));
+  app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD', served));
 }
