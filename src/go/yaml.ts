@@ -19,9 +19,10 @@
  * - map keys become JSON strings as sigs.k8s.io/yaml's `convertToJSONableObject` writes them (`on:` →
  *   `"true"`, `1.5:` → float32 `%g`), a null key is an error;
  * - `.inf`/`.nan` values are errors (`encoding/json` cannot write them);
- * - aliasing is bounded by go-yaml v2.4's ratio rule ("document contains excessive aliasing").
+ * - aliasing is bounded by go-yaml v2.4's ratio rule ("document contains excessive aliasing");
+ * - nesting is bounded by MAX_YAML_DEPTH, checked before the `yaml` package recurses into a document.
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
+import { Composer, CST, isAlias, isMap, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
 import { isFloatLiteral, markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { base64Decode } from './base64.js';
 import { parseFloat64 } from './float.js';
@@ -58,7 +59,7 @@ export interface Yaml11JsonOptions {
    * `<<` never count. Default: the later key wins (`YAMLToJSON`).
    */
   uniqueKeys?: boolean;
-  /** Deepest nesting of collections accepted (default: no limit). */
+  /** Deepest nesting of collections accepted, aliases followed (default and at most: MAX_YAML_DEPTH). */
   maxDepth?: number;
   /** Mark integral float literals (`1.0`, `1e3`) with `markFloatLiteral`, for CEL's int/double. */
   markFloats?: boolean;
@@ -73,7 +74,83 @@ export function parseYaml11(text: string): JsonValue {
 
 /** The parsed document of a YAML 1.1 text, as go-yaml v2 reads it; errors are in `doc.errors`. */
 export function parseYaml11Document(text: string): Document.Parsed {
-  return parseDocument(text, OPTIONS);
+  return parseYamlDepthBounded(text, OPTIONS, true)[0];
+}
+
+/**
+ * The deepest nesting of collections read from YAML. The `yaml` package composes a document recursively,
+ * around 1 KiB of stack a level until V8 optimises it (on Node's default stack it overflows from about 790
+ * levels, a little deeper once warm), and its parser closes nested block collections recursively too (a
+ * dedent of some 1500 levels overflows). So a document is refused while it is parsed, once its open
+ * collections pass this bound, before either recursion goes that deep: at the same depth on every stack.
+ */
+export const MAX_YAML_DEPTH = 500;
+
+const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to read (more than ${maxDepth} levels)`;
+
+/**
+ * `parseAllDocuments` (`single`: `parseDocument`), except that a document nesting more than
+ * MAX_YAML_DEPTH collections is composed as an empty document whose error says so, pointing at its first
+ * collection too deep; the documents around it are composed as usual.
+ */
+export function parseYamlDepthBounded(text: string, options: ParseOptions & DocumentOptions & SchemaOptions, single = false): Document.Parsed[] {
+  const docs: Document.Parsed[] = [];
+  for (const doc of new Composer(options).compose(depthBoundedTokens(text, MAX_YAML_DEPTH), single, text.length)) {
+    if (single && docs.length === 1) {
+      docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));
+      break;
+    }
+    docs.push(doc as Document.Parsed);
+  }
+  if (options.prettyErrors !== false) {
+    for (const doc of docs) for (const error of [...doc.errors, ...doc.warnings]) if (error.pos[0] !== -1) error.message += yamlErrorLocation(text, error.pos[0]);
+  }
+  return docs;
+}
+
+/**
+ * `new Parser().parse(text)`, fed one lexeme at a time so that its stack (the open document, the
+ * collections around the current token, maybe a scalar) can be cut back to `maxDepth` collections: the
+ * document is then marked too deep, and given an error token for content when the parser hands it over.
+ */
+function* depthBoundedTokens(text: string, maxDepth: number): Generator<CST.Token> {
+  const parser = new Parser();
+  const tooDeep = new Map<CST.Token, number>(); // a document → the offset of its first collection too deep
+  let afterTooDeep = false;
+  function* marked(tokens: Iterable<CST.Token>): Generator<CST.Token> {
+    for (const token of tokens) {
+      if (token.type === 'document') afterTooDeep = tooDeep.has(token);
+      // What the parser misreads of a document too deep once its stack was cut (a `]` for each level cut).
+      else if (afterTooDeep && token.type === 'error') continue;
+      const offset = tooDeep.get(token);
+      yield offset === undefined ? token : { ...(token as CST.Document), value: { type: 'error', offset, source: '', message: nestsTooDeeply(maxDepth) } };
+    }
+  }
+  for (const lexeme of new Lexer().lex(text)) {
+    yield* marked(parser.next(lexeme));
+    const { stack } = parser;
+    if (stack.length > maxDepth + 1 && CST.isCollection(stack[maxDepth + 1])) {
+      if (stack[0].type === 'document' && !tooDeep.has(stack[0])) tooDeep.set(stack[0], stack[maxDepth + 1].offset);
+      stack.length = maxDepth + 1;
+    }
+  }
+  yield* marked(parser.end());
+}
+
+/** ` at line L, column C:` and the line with a caret under the column: where a YAML error is, for a person. */
+export function yamlErrorLocation(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = (text.slice(0, lineStart).match(/\n/g)?.length ?? 0) + 1;
+  const col = offset - lineStart + 1;
+  let src = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).replace(/\r$/, '');
+  let caret = col - 1;
+  if (src.length > 80) {
+    const from = Math.max(0, Math.min(caret - 40, src.length - 80));
+    src = (from > 0 ? '…' : '') + src.slice(from, from + 79) + (from + 79 < src.length ? '…' : '');
+    caret = caret - from + (from > 0 ? 1 : 0);
+  }
+  return ` at line ${line}, column ${col}:\n\n${src}\n${' '.repeat(Math.max(0, caret))}^\n`;
 }
 
 /**
@@ -88,7 +165,7 @@ export function yaml11Json(doc: Document.Parsed, text: string, options: Yaml11Js
   return new Decoder(text, options).value(doc.contents as YamlNode, 0);
 }
 
-/** The `yaml` parser recurses per nesting level and reports a stack overflow as a parse error: say what it means. */
+/** The `yaml` composer reports a stack overflow as a parse error (a document not parsed with parseYamlDepthBounded, or a stack nearly full already): say what it means. */
 function readableError(message: string): string {
   return message.startsWith('Maximum call stack size exceeded') ? `the document nests too deeply to read (${message})` : message;
 }
@@ -241,6 +318,8 @@ function floatKey(f: number): string {
   return `${sign}${int}${frac ? `.${frac}` : ''}`;
 }
 
+const cutNumber = (text: string) => (text.length <= 32 ? text : `${text.slice(0, 16)}… (${text.length} characters)`);
+
 function nonFinite(f: number, offset: number | undefined): YamlError {
   const go = f > 0 ? '+Inf' : f < 0 ? '-Inf' : 'NaN';
   const js = f > 0 ? 'Infinity' : f < 0 ? '-Infinity' : 'NaN';
@@ -261,7 +340,7 @@ class Decoder {
     private readonly text: string,
     private readonly options: Yaml11JsonOptions,
   ) {
-    this.maxDepth = options.maxDepth ?? Infinity;
+    this.maxDepth = Math.min(options.maxDepth ?? MAX_YAML_DEPTH, MAX_YAML_DEPTH);
   }
 
   /** d.unmarshal's accounting. */
@@ -299,8 +378,12 @@ class Decoder {
           return null;
         case 'bool':
           return r.value as boolean;
-        case 'int':
-          return Number(r.value);
+        case 'int': {
+          const n = Number(r.value);
+          // An unsigned integer past 64 bits (math/big's): no double holds one past 1.8e308 either.
+          if (n === Infinity) throw new YamlError(`number ${cutNumber(node.source ?? String(r.value))} is out of the range of a double`, offsetOf(node));
+          return n;
+        }
         case 'float': {
           const f = r.value as number;
           if (!Number.isFinite(f)) throw nonFinite(f, offsetOf(node));
@@ -320,7 +403,7 @@ class Decoder {
         this.aliasDepth--;
       }
     }
-    if (depth >= this.maxDepth) throw new YamlError(`document nesting deeper than ${this.maxDepth} levels`, offsetOf(node));
+    if (depth >= this.maxDepth) throw new YamlError(nestsTooDeeply(this.maxDepth), offsetOf(node));
     this.anchor(node);
     const anchored = (node as { anchor?: string }).anchor !== undefined;
     if (anchored) this.inProgress.add(node);

@@ -17,14 +17,18 @@ export class JsonParseError extends Error {
  * `JSON.parse` with the two things an admission webhook needs on top: a depth limit (every later walk
  * is recursive, so a hostile 100 000-deep document must be refused here) and the int/double distinction
  * of the source text (see float-literals.ts). The common document takes the native parser after two
- * native-speed checks (see `needsExactScan`); a document that may hold an integral float literal, or
- * that has enough brackets to be too deep, gets the exact character scan, and only a document that
- * really holds an integral float takes the slower exact parser.
+ * native-speed checks (see `needsExactScan`); a document that may hold an integral float literal or a
+ * number past the double range, or that has enough brackets to be too deep, gets the exact character
+ * scan, and only a document that really holds one of those numbers takes the slower exact parser.
+ *
+ * A number past the double range (`1e999`, 400 digits) is refused, where `JSON.parse` reads ±Infinity:
+ * Go's encoding/json refuses it (strconv's range error), so the API server never sends one, and the
+ * engines would fail on it later. One too small (`1e-400`) reads as 0, as strconv.ParseFloat reads it.
  */
 export function parseJson(text: string, options: ParseJsonOptions = {}): JsonValue {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const hasIntegralFloat = needsExactScan(text, maxDepth) && prescan(text, maxDepth);
-  if (!hasIntegralFloat) {
+  const needsExactParser = needsExactScan(text, maxDepth) && prescan(text, maxDepth);
+  if (!needsExactParser) {
     try {
       return JSON.parse(text) as JsonValue;
     } catch (err) {
@@ -35,6 +39,10 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
 }
 
 const QUOTE = 0x22, BACKSLASH = 0x5c, OPEN_BRACE = 0x7b, OPEN_BRACKET = 0x5b, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
 
 function isNumberChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
@@ -52,12 +60,26 @@ function isNumberChar(c: number): boolean {
  *   hold text of that shape too (`"a:1.0,"`); then the exact scan decides, so this check never misses a
  *   literal and only costs time on such rare strings. (A float at the top level has no container to
  *   mark, so it needs nothing.)
+ * - Overflow: a literal past the double range has an exponent (found as above) or at least 309 digits
+ *   (10^308 is the first integer of 309), and a run of 309 digits covers a multiple of 309: the run
+ *   around each of those places that holds a digit is widened too. A run whose value is ±Infinity
+ *   may be such a literal.
  */
 function needsExactScan(text: string, maxDepth: number): boolean {
   let open = 0;
   for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++open > maxDepth) return true;
   for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++open > maxDepth) return true;
   const n = text.length;
+  for (let i = LONG_DIGITS - 1; i < n; i += LONG_DIGITS) {
+    const c = text.charCodeAt(i);
+    if (!isDigit(c)) continue;
+    let start = i;
+    let end = i + 1;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+    while (end < n && isDigit(text.charCodeAt(end))) end++;
+    if (end - start >= LONG_DIGITS && overflows(Number(text.slice(start, end)))) return true;
+    while (i + LONG_DIGITS < end) i += LONG_DIGITS; // each run widened once
+  }
   FLOAT_PART.lastIndex = 0;
   while (FLOAT_PART.test(text)) {
     let start = FLOAT_PART.lastIndex - 3;
@@ -71,25 +93,33 @@ function needsExactScan(text: string, maxDepth: number): boolean {
     while (after < n && isBlank(text.charCodeAt(after))) after++;
     const b = before < 0 ? -1 : text.charCodeAt(before);
     const a = after >= n ? -1 : text.charCodeAt(after);
-    if ((b === COLON || b === COMMA || b === OPEN_BRACKET) && (a === COMMA || a === CLOSE_BRACE || a === CLOSE_BRACKET)) {
-      if (Number.isInteger(Number(text.slice(start, end)))) return true;
-    }
+    const inContainer = (b === COLON || b === COMMA || b === OPEN_BRACKET) && (a === COMMA || a === CLOSE_BRACE || a === CLOSE_BRACKET);
+    if (!inContainer && b !== -1) continue; // in a string: no literal (b === -1: the top-level value, which may overflow)
+    const value = Number(text.slice(start, end));
+    if (overflows(value) || (inContainer && Number.isInteger(value))) return true;
   }
   return false;
 }
 
 /** A digit, then what only a fraction or an exponent puts after one. */
 const FLOAT_PART = /[0-9][.eE][-+0-9]/g;
+/** The fewest digits of an integer literal past the double range (10^308 has 309). */
+const LONG_DIGITS = 309;
+
+const overflows = (value: number) => value === Infinity || value === -Infinity;
 const COLON = 0x3a, COMMA = 0x2c;
 
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/** Checks the nesting depth; returns whether any number literal is a float with an integral value. */
+/**
+ * Checks the nesting depth; returns whether any number literal is a float with an integral value or
+ * past the double range (the exact parser marks the one, refuses the other).
+ */
 function prescan(text: string, maxDepth: number): boolean {
   let depth = 0;
-  let integralFloat = false;
+  let needsExactParser = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -103,7 +133,7 @@ function prescan(text: string, maxDepth: number): boolean {
       if (++depth > maxDepth) throw new JsonParseError(`JSON nesting deeper than ${maxDepth} levels`);
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
-    } else if (!integralFloat && ((c >= 0x30 && c <= 0x39) || c === 0x2d)) {
+    } else if (!needsExactParser && ((c >= 0x30 && c <= 0x39) || c === 0x2d)) {
       let j = i + 1;
       let isFloat = false;
       while (j < n && isNumberChar(text.charCodeAt(j))) {
@@ -111,11 +141,19 @@ function prescan(text: string, maxDepth: number): boolean {
         if (d === 0x2e || d === 0x65 || d === 0x45) isFloat = true;
         j++;
       }
-      if (isFloat && Number.isInteger(Number(text.slice(i, j)))) integralFloat = true;
+      if (isFloat || j - i >= LONG_DIGITS) {
+        const value = Number(text.slice(i, j));
+        needsExactParser = (isFloat && Number.isInteger(value)) || overflows(value);
+      }
       i = j - 1;
     }
   }
-  return integralFloat;
+  return needsExactParser;
+}
+
+/** A number literal for a message: a long one cut, with its length. */
+function quoted(literal: string): string {
+  return literal.length <= 32 ? literal : `${literal.slice(0, 16)}… (${literal.length} characters)`;
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
@@ -159,8 +197,9 @@ class ExactParser {
     NUMBER.lastIndex = this.pos;
     const m = NUMBER.exec(t);
     if (!m) this.fail(c === undefined ? 'Unexpected end of JSON input' : `Unexpected token ${c}`);
-    this.pos += m[0].length;
     const num = Number(m[0]);
+    if (overflows(num)) this.fail(`Number ${quoted(m[0])} is out of the range of a double`);
+    this.pos += m[0].length;
     if ((m[1] || m[2]) && Number.isInteger(num) && container) markFloatLiteral(container, key);
     return num;
   }

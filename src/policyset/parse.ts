@@ -8,12 +8,10 @@
  * A key written twice in one mapping is refused, as kubectl's default `--validate=strict` refuses a
  * duplicate field.
  */
-import { parseAllDocuments, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
-import { yaml11Json, YamlError } from '../go/index.js';
+import type { Document, DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
+import { parseYamlDepthBounded, yaml11Json, yamlErrorLocation, YamlError } from '../go/index.js';
 import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
 import type { ParsedSource, Problem } from './types.js';
-
-const MAX_DEPTH = 1000;
 
 /**
  * The `yaml` package only parses here (syntax, documents, anchors, ranges): the failsafe schema leaves
@@ -22,25 +20,9 @@ const MAX_DEPTH = 1000;
  */
 const STREAM_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { version: '1.1', schema: 'failsafe', uniqueKeys: false, prettyErrors: true };
 
-/** ` at line L, column C:` and the line with a caret, as the `yaml` package's prettyErrors writes it. */
-function locate(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const lineEnd = text.indexOf('\n', offset);
-  const line = (text.slice(0, lineStart).match(/\n/g)?.length ?? 0) + 1;
-  const col = offset - lineStart + 1;
-  let src = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).replace(/\r$/, '');
-  let caret = col - 1;
-  if (src.length > 80) {
-    const from = Math.max(0, Math.min(caret - 40, src.length - 80));
-    src = (from > 0 ? '…' : '') + src.slice(from, from + 79) + (from + 79 < src.length ? '…' : '');
-    caret = caret - from + (from > 0 ? 1 : 0);
-  }
-  return ` at line ${line}, column ${col}:\n\n${src}\n${' '.repeat(Math.max(0, caret))}^\n`;
-}
-
 function yamlDocumentValue(doc: Document.Parsed, text: string): JsonValue | undefined {
   if (doc.contents === null) return undefined;
-  return yaml11Json(doc, text, { uniqueKeys: true, maxDepth: MAX_DEPTH, markFloats: true });
+  return yaml11Json(doc, text, { uniqueKeys: true, markFloats: true });
 }
 
 function isList(value: JsonObject): boolean {
@@ -86,12 +68,12 @@ export function parseDocuments(source: string, text: string): ParsedSource {
   }
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, STREAM_OPTIONS) as Document.Parsed[];
+    // A document nested too deeply is refused here, alone, before the parser recurses into it.
+    docs = parseYamlDepthBounded(text, STREAM_OPTIONS);
   } catch (err) {
     out.problems.push({ source, index: 0, path: '', message: `invalid YAML: ${(err as Error).message}`, effect: 'ignored' });
     return out;
   }
-  if (!Array.isArray(docs)) docs = [docs as Document.Parsed];
   // kubectl and the Kyverno CLI split a file with apimachinery's YAMLReader, whose LineReader ends every
   // line with a line break, the last one too: a block scalar that ends the file keeps its `\n`.
   const lines = text.endsWith('\n') ? text : `${text}\n`;
@@ -103,7 +85,7 @@ export function parseDocuments(source: string, text: string): ParsedSource {
     try {
       addDocument(out, index, yamlDocumentValue(doc, lines));
     } catch (err) {
-      const where = err instanceof YamlError && err.offset !== undefined ? locate(text, err.offset) : '';
+      const where = err instanceof YamlError && err.offset !== undefined ? yamlErrorLocation(text, err.offset) : '';
       out.problems.push({ source, index, path: '', message: `invalid YAML: ${(err as Error).message}${where}`, effect: 'ignored' });
     }
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { validateReview } from '../../src/admission/index.js';
-import { parseJson } from '../../src/json/index.js';
 
 function errorOf(text: string): string {
-  const result = validateReview(parseJson(text));
+  // JSON.parse reads ±Infinity where parseJson refuses the number: the validation still names it.
+  const result = validateReview(JSON.parse(text));
   if (result.ok) throw new Error('expected a validation error');
   return result.error.message;
 }
