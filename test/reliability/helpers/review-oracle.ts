@@ -1,6 +1,6 @@
 /**
  * What the app must answer to a request body, decided independently of src/admission: from the bytes
- * (size, strict UTF-8, JSON, nesting depth) and the AdmissionReview shape the README documents
+ * (size, strict UTF-8, JSON, nesting depth, numbers past the double range) and the AdmissionReview shape the README documents
  * ("Requests that are not a usable review…": wrong apiVersion or kind, no request, no uid, an unknown
  * operation, a kind/resource that is not {group, version, kind/resource}, a field of the wrong type, an
  * object that is not an object for CREATE/UPDATE).
@@ -31,6 +31,27 @@ function depthOf(text: string): number {
     }
   }
   return max;
+}
+
+/**
+ * Whether a number literal of the text (outside strings) is past the double range: Go's encoding/json
+ * refuses one, so the API server never sends one (README, "Numbers"); JSON.parse reads ±Infinity.
+ */
+function holdsOverflowingNumber(text: string): boolean {
+  const literal = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      literal.lastIndex = i;
+      const m = literal.exec(text);
+      if (!m) continue;
+      if (!Number.isFinite(Number(m[0]))) return true;
+      i += m[0].length - 1;
+    }
+  }
+  return false;
 }
 
 const own = (o: Obj, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
@@ -99,6 +120,7 @@ export function expectedAnswer(body: Uint8Array, limits: { maxBodyBytes: number;
     return { status: 400, why: 'not JSON' };
   }
   if (depthOf(text) > limits.maxJsonDepth) return { status: 400, why: 'too deep' };
+  if (holdsOverflowingNumber(text)) return { status: 400, why: 'a number past the double range' };
   const problem = shapeProblem(review);
   if (problem) return { status: 400, why: problem };
   const object = (review as Obj).request.object;
