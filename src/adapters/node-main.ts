@@ -10,7 +10,7 @@
  * turn /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { BodyBudget, CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactClusterPath, type Logger } from '../server/index.js';
+import { BodyBudget, CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactPath, type Logger } from '../server/index.js';
 import { registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
@@ -71,7 +71,7 @@ function createSets(config: NodeConfig, logger: Logger): NodePolicySets {
 /** The request target's path, for the log line of a request refused before routing. */
 function targetPath(target: string): string {
   const query = target.indexOf('?');
-  return redactClusterPath(query === -1 ? target : target.slice(0, query));
+  return redactPath(query === -1 ? target : target.slice(0, query));
 }
 
 /**

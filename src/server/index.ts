@@ -4,8 +4,7 @@ export { mutateHandler, type MutateDeps } from './routes/mutate.js';
 export { mountClusterRoutes, clusterSetName } from './routes/clusters.js';
 export type { ClusterRoutesLookup } from '../clusters/index.js';
 export { inProcessReviewer, type Reviewer, type ReviewJob } from './reviewer.js';
-// redactClusterPath: its former name, which the Node entry imports.
-export { redactPath, redactPath as redactClusterPath, type IsServedCluster } from './redact.js';
+export { redactPath, type IsServedCluster } from './redact.js';
 export { clusterOfSet } from './policy-log.js';
 export { bodySize, contentLength, type HeldBodyRequest, type TextBodyRequest } from './body.js';
 export { BodyBudget, MAX_WAITING, type TakeOutcome } from './body-budget.js';

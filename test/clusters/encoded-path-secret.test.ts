@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretVerifier, hashSecret } from '../../src/clusters/index.js';
-import { createApp, fixedPolicySet, redactClusterPath, type AmenderApp, type LogRecord } from '../../src/server/index.js';
+import { createApp, fixedPolicySet, redactPath, type AmenderApp, type LogRecord } from '../../src/server/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { labelPolicy, podReview } from '../sources/helpers.js';
 
@@ -119,7 +119,7 @@ describe('path secrets in any encoding', () => {
   });
 });
 
-describe('redactClusterPath on encoded paths', () => {
+describe('redactPath on encoded paths', () => {
   const S = 'c0ffeec0ffeec0ffee';
   it.each([
     [`/clusters/alpha%2F${S}/mutate`, '/clusters/[redacted]/mutate'],
@@ -149,6 +149,6 @@ describe('redactClusterPath on encoded paths', () => {
     [`/other%2F${S}`, '/[redacted]'],
     ['/healthz/x', '/healthz/x'],
   ])('%s → %s', (path, logged) => {
-    expect(redactClusterPath(path)).toBe(logged);
+    expect(redactPath(path)).toBe(logged);
   });
 });

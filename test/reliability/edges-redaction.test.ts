@@ -1,14 +1,14 @@
 /**
  * Issue 9, item 7: the path written to logs for any `/clusters/...` path, matched by a route or not
- * (`redactClusterPath`, the package export every log line and 404/405 message goes through). The built
+ * (`redactPath`, the package export every log line and 404/405 message goes through). The built
  * server's log is checked in edges-http.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { redactClusterPath } from '../../src/server/index.js';
+import { redactPath } from '../../src/server/index.js';
 
 const S = 'c0ffeec0ffeec0ffee';
 
-describe('redactClusterPath', () => {
+describe('redactPath', () => {
   it.each([
     ['/clusters/prod/mutate', '/clusters/prod/mutate'],
     ['/clusters/prod/readyz', '/clusters/prod/readyz'],
@@ -27,6 +27,6 @@ describe('redactClusterPath', () => {
     [`/other/${S}`, '/other/[redacted]'],
     ['/other/short', '/other/short'],
   ])('%s → %s', (path, logged) => {
-    expect(redactClusterPath(path)).toBe(logged);
+    expect(redactPath(path)).toBe(logged);
   });
 });
