@@ -20,6 +20,7 @@ import {
   type KnownKind,
 } from '../kyverno/index.js';
 import { foreignKyvernoKind } from './kyverno-kinds.js';
+import { admissionKindProblem } from './admission-kinds.js';
 import { isMutatingPolicyDocument, loadMutatingPolicy, type LoadedMutatingPolicy } from '../mpol/index.js';
 
 export interface PolicySetCounts {
@@ -226,7 +227,12 @@ class Builder {
 
   /** A policies.kyverno.io / kyverno.io document Amender does not run: reported and left out. */
   addForeignKyverno(doc: SourceDocument, message: string): void {
-    this.report(doc, [{ path: 'kind', message }], 'ignored');
+    this.leaveOut(doc, { path: 'kind', message });
+  }
+
+  /** A document Amender does not read, reported (and so never a param, silently). */
+  leaveOut(doc: SourceDocument, problem: FieldError): void {
+    this.report(doc, [problem], 'ignored');
   }
 
   /**
@@ -425,6 +431,7 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     else if (isKyvernoPolicyDocument(c.doc.value)) b.addKyverno(c.doc);
     else if (isMutatingPolicyDocument(c.doc.value)) b.addMutatingPolicy(c.doc);
     else if (foreignKyvernoKind(c.apiVersion, c.kind)) b.addForeignKyverno(c.doc, foreignKyvernoKind(c.apiVersion, c.kind)!);
+    else if (admissionKindProblem(c.apiVersion, c.kind)) b.leaveOut(c.doc, admissionKindProblem(c.apiVersion, c.kind)!);
     else b.addObject(c.doc);
   }
   b.finishKyverno();
