@@ -2,4 +2,5 @@
 import { runCli } from './main.js';
 import { nodeCliIO } from './node-io.js';
 
-process.exitCode = await runCli(process.argv.slice(2), nodeCliIO());
+const io = nodeCliIO();
+process.exitCode = await io.finish(await runCli(process.argv.slice(2), io));

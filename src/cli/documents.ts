@@ -10,13 +10,13 @@ export async function readInput(path: string, io: CliIO): Promise<string> {
     try {
       return await io.readStdin();
     } catch (err) {
-      throw new CliInputError(`cannot read standard input: ${(err as Error).message}`);
+      throw new CliInputError(`cannot read standard input: ${(err as Error).message}`, { cause: err });
     }
   }
   try {
     return await io.readFile(path);
   } catch (err) {
-    throw new CliInputError(`cannot read ${describeFsError(path, err)}`);
+    throw new CliInputError(`cannot read ${describeFsError(path, err)}`, { cause: err });
   }
 }
 

@@ -11,3 +11,14 @@ export function describeFsError(path: string, err: unknown): string {
   if (code === 'EISDIR') return `${path}: is a folder`;
   return `${path}: ${(err as Error)?.message ?? String(err)}`;
 }
+
+/**
+ * An input (a file, standard input) longer than MAX_INPUT_BYTES: found while reading it, so an endless
+ * input (/dev/zero, a pipe) is refused after that many bytes instead of filling memory.
+ */
+export class InputTooLargeError extends Error {
+  override name = 'InputTooLargeError';
+  constructor(readonly limit: number) {
+    super(`more than ${limit} bytes, the most the CLI reads of one input (the default request body limit, AMENDER_MAX_BODY_BYTES)`);
+  }
+}

@@ -5,9 +5,9 @@ import type { SourceResolvers } from '../sources/index.js';
  * and the same code serves `bin/amender` and the test suite.
  */
 export interface CliIO {
-  /** The whole of standard input. */
+  /** The whole of standard input (the real one fails with InputTooLargeError past MAX_INPUT_BYTES). */
   readStdin(): Promise<string>;
-  /** A file's text (paths relative to `cwd`). */
+  /** A file's text (paths relative to `cwd`; the real one fails with InputTooLargeError past MAX_INPUT_BYTES). */
   readFile(path: string): Promise<string>;
   /**
    * The names of the entries of a folder, or undefined when `path` is not a folder (a file, or nothing).

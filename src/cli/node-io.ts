@@ -3,11 +3,23 @@
  * sources read as the Node server reads them (folders, S3 with the AWS variables of the environment, the
  * bundled set).
  */
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_LIMITS } from '../server/index.js';
 import { directorySource, nodeSourceResolvers } from '../sources/node/index.js';
+import { InputTooLargeError } from './errors.js';
 import type { CliIO } from './io.js';
+
+/**
+ * The most the CLI reads from one file or from standard input: the server's default request body limit
+ * (AMENDER_MAX_BODY_BYTES, 8 MiB), the largest review `amender review` must accept, and far more than a
+ * resource, values file or test file needs (the API server takes 3 MiB).
+ */
+export const MAX_INPUT_BYTES = DEFAULT_LIMITS.maxBodyBytes;
+
+/** Exit code when standard output's reader has gone (EPIPE): what a shell reports for a command killed by SIGPIPE (128 + 13). */
+export const EXIT_BROKEN_PIPE = 141;
 
 /** `bundled` for the CLI: the repository's `policies/` (dist/cli/amender.js and src/cli/*.ts are two levels below it). */
 const BUNDLED_POLICIES_DIR = fileURLToPath(new URL('../../policies/', import.meta.url));
@@ -27,14 +39,63 @@ function utf8Text(bytes: Uint8Array): string {
   }
 }
 
-export function nodeCliIO(cwd: string = process.cwd()): CliIO {
+/** At most `limit` bytes of a file, device or FIFO: a regular file's size is checked first, anything else as it is read. */
+async function readBounded(path: string, limit: number): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const info = await file.stat();
+    if (info.isFile() && info.size > limit) throw new InputTooLargeError(limit);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      // One byte past the limit tells a file of exactly `limit` bytes from a longer one.
+      const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, limit + 1 - total));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > limit) throw new InputTooLargeError(limit);
+      chunks.push(buffer.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await file.close();
+  }
+}
+
+async function readStdinBounded(limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  // Leaving the loop destroys the stream: nothing more is read.
+  for await (const chunk of process.stdin) {
+    total += (chunk as Buffer).length;
+    if (total > limit) throw new InputTooLargeError(limit);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** The real CliIO, and `finish`: the exit code once standard output has taken everything (1 if it could not). */
+export interface NodeCliIO extends CliIO {
+  finish(code: number): Promise<number>;
+}
+
+export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
+  let outFailed = false;
+  const failOut = (message: string) => {
+    if (outFailed) return;
+    outFailed = true;
+    process.stderr.write(`amender: cannot write standard output: ${message}\n`);
+  };
+  // The reader of standard output (`| head -1`) has gone: stop at once and quietly, as SIGPIPE would.
+  const onError = (stream: NodeJS.WriteStream) => (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT_BROKEN_PIPE);
+    if (stream === process.stdout) failOut(err.message);
+  };
+  process.stdout.on('error', onError(process.stdout));
+  process.stderr.on('error', onError(process.stderr));
   return {
-    async readStdin() {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return utf8Text(Buffer.concat(chunks));
-    },
-    readFile: async (path) => utf8Text(await readFile(resolve(cwd, path))),
+    readStdin: async () => utf8Text(await readStdinBounded(MAX_INPUT_BYTES)),
+    readFile: async (path) => utf8Text(await readBounded(resolve(cwd, path), MAX_INPUT_BYTES)),
     writeFile: (path, text) => writeFile(resolve(cwd, path), text, 'utf8'),
     async listDir(path) {
       const full = resolve(cwd, path);
@@ -48,7 +109,19 @@ export function nodeCliIO(cwd: string = process.cwd()): CliIO {
       // Relative paths are taken from `cwd` (and name what is read from them by their full path).
       return { ...resolvers, directory: (u) => directorySource({ uri: u.uri, path: isAbsolute(u.path) ? u.path : resolve(cwd, u.path) }) };
     },
-    out: (text) => void process.stdout.write(text),
+    out(text) {
+      if (!outFailed) process.stdout.write(text);
+    },
     err: (text) => void process.stderr.write(text),
+    async finish(code) {
+      // Ordered after every earlier write: its callback runs once they have been written, or failed.
+      if (!outFailed) {
+        const err = await new Promise<Error | null | undefined>((done) => process.stdout.write('', done));
+        // A failed write's 'error' event comes after its callback: let it report first.
+        await new Promise((done) => setImmediate(done));
+        if (err) failOut(err.message);
+      }
+      return outFailed && code === 0 ? 1 : code;
+    },
   };
 }

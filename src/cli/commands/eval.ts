@@ -14,7 +14,7 @@ import {
   type VariableDefinition,
 } from '../../cel/index.js';
 import { UsageError, flag, parseArgs, stringOption } from '../args.js';
-import { readDocument } from '../documents.js';
+import { readDocument, readInput } from '../documents.js';
 import type { CliCommand } from '../io.js';
 
 export const EVAL_USAGE = `usage: amender eval --expression CEL [--bindings FILE] [--role ROLE] [--cost] [--kyverno]
@@ -139,7 +139,7 @@ export const evalCommand: CliCommand = async (argv, io) => {
     if (expression !== undefined || stringOption(args, 'bindings') !== undefined) {
       throw new UsageError('--batch reads expressions and bindings from standard input; drop --expression/--bindings');
     }
-    const text = await io.readStdin();
+    const text = await readInput('-', io);
     const lines = text.split('\n');
     lines.forEach((raw, i) => {
       if (raw.trim() === '') return;

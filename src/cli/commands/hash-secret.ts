@@ -1,5 +1,6 @@
 import { hashSecret, MAX_SECRET_LENGTH } from '../../clusters/index.js';
 import { parseArgs, UsageError } from '../args.js';
+import { readInput } from '../documents.js';
 import { CliInputError } from '../errors.js';
 import type { CliCommand } from '../io.js';
 
@@ -19,7 +20,7 @@ const RECOMMENDED_LENGTH = 32;
 export const hashSecretCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(argv, {});
   if (args.positionals.length > 0) throw new UsageError('the secret is read from standard input, never from the command line (shell history, process lists)');
-  const secret = (await io.readStdin()).replace(/\r?\n$/, '');
+  const secret = (await readInput('-', io)).replace(/\r?\n$/, '');
   if (secret === '') throw new CliInputError('no secret on standard input');
   if (/\s/.test(secret)) throw new CliInputError('the secret holds a space or a line break: a bearer token or path segment cannot carry it');
   if (secret.length > MAX_SECRET_LENGTH) throw new CliInputError(`the secret is longer than ${MAX_SECRET_LENGTH} characters, which the server refuses`);

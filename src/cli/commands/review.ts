@@ -2,6 +2,7 @@ import { utf8Length } from '../../json/index.js';
 import { answerReview, DEFAULT_LIMITS } from '../../server/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { parseSingleDocument, readInput } from '../documents.js';
+import { CliInputError, InputTooLargeError } from '../errors.js';
 import type { CliCommand } from '../io.js';
 import { formatProblems, loadPolicies } from '../load.js';
 
@@ -21,7 +22,16 @@ export const reviewCommand: CliCommand = async (argv, io) => {
   const { set } = await loadPolicies(paths, io);
   if (!flag(args, 'quiet') && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   const input = stringOption(args, 'input') ?? '-';
-  const text = await readInput(input, io);
+  let text: string;
+  try {
+    text = await readInput(input, io);
+  } catch (err) {
+    // Reading stopped past the limit (an endless input: /dev/zero, a pipe).
+    if (!(err instanceof CliInputError && err.cause instanceof InputTooLargeError)) throw err;
+    const source = input === '-' ? 'standard input' : input;
+    io.err(`amender review: ${source}: the review is longer than ${err.cause.limit} bytes, more than a request body may be (AMENDER_MAX_BODY_BYTES, ${DEFAULT_LIMITS.maxBodyBytes}): POST /mutate would answer 413\n`);
+    return 1;
+  }
   // What POST /mutate would refuse unread (413), this refuses too.
   const bytes = utf8Length(text);
   if (bytes > DEFAULT_LIMITS.maxBodyBytes) {
