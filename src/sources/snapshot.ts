@@ -21,6 +21,11 @@
  * found the same text (or the document gone); until then the version held stays in force, and the refresher
  * looks again when the settle time has passed. The first read is not slowed: nothing is held yet.
  *
+ * A file or object over the size limit (as listed, or as its fetch finds it before reading the body), or
+ * an entry its listing could not read (`SourceEntry.problem`: a folder link that loops), is a problem of
+ * that entry alone, like a document that does not parse: it is not read, its last good version (if any)
+ * stays in force, and the other documents load.
+ *
  * Whatever the source, a new version that holds no document at all (an empty file or object, only
  * comments), of a document whose last good version held some, is refused like a version that does not
  * parse: that version stays in force, with the problem reported. Deleting the file or object removes it.
@@ -29,7 +34,7 @@ import { utf8Length } from '../json/index.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted, withOwnSignal } from './bounds.js';
 import { byName } from './names.js';
-import { documentTooLarge, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
+import { DocumentTooLarge, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
 export interface CachedDocument {
   label: string;
@@ -141,6 +146,22 @@ function emptiedProblems(fresh: ParsedSource, lastGood: ParsedSource | undefined
   ];
 }
 
+/**
+ * An entry that is not read (over the size limit, or its listing's `problem`): no document, one problem;
+ * its last good version stays in force. Taken at once, without settling: it never removes a policy.
+ */
+function unreadEntry(entry: SourceEntry, version: string, message: string, prior: CachedDocument | undefined, options: ReadOptions): CachedDocument {
+  options.settle?.pending.delete(entry.name);
+  const fresh: ParsedSource = { source: entry.label, documents: [], problems: [{ source: entry.label, index: 0, path: '', message, effect: 'ignored' }] };
+  const lastGood = prior?.lastGood;
+  const parsed = lastGood ? keepLastGood(fresh.problems, lastGood) : fresh;
+  return { label: entry.label, version, bytes: 0, fresh, parsed, ...(lastGood ? { lastGood } : {}), ...(entry.inPlace ? { inPlace: true } : {}) };
+}
+
+function tooLargeMessage(bytes: number, limit: number): string {
+  return `is ${bytes} bytes, over the limit of ${limit} bytes per file or object; not read`;
+}
+
 async function readEntry(
   source: PolicySource,
   entry: SourceEntry,
@@ -148,18 +169,25 @@ async function readEntry(
   options: ReadOptions,
   counts: ReadCounts,
 ): Promise<CachedDocument | undefined> {
-  if (entry.size !== undefined && entry.size > options.limits.maxDocumentBytes) {
-    throw documentTooLarge(source.uri, entry.label, entry.size, options.limits.maxDocumentBytes);
-  }
+  const limit = options.limits.maxDocumentBytes;
   if (prior && options.trustListedVersions && entry.version !== undefined && entry.version === prior.version) {
     options.settle?.pending.delete(entry.name); // back to the version held: a change seen before is void
     counts.skipped++;
     return prior;
   }
-  const result = await untilAborted(
-    source.fetch(entry, { signal: options.signal, maxBytes: options.limits.maxDocumentBytes, ...(prior ? { ifNoneMatch: prior.version } : {}) }),
-    options.signal,
-  );
+  if (entry.problem !== undefined) return unreadEntry(entry, entry.version ?? 'unread', entry.problem, prior, options);
+  if (entry.size !== undefined && entry.size > limit) {
+    return unreadEntry(entry, entry.version ?? `${entry.size} bytes`, tooLargeMessage(entry.size, limit), prior, options);
+  }
+  let result;
+  try {
+    result = await untilAborted(source.fetch(entry, { signal: options.signal, maxBytes: limit, ...(prior ? { ifNoneMatch: prior.version } : {}) }), options.signal);
+  } catch (err) {
+    if (!(err instanceof DocumentTooLarge)) throw err;
+    // Listed within the limit, over it when read: it changed since the listing (read the source again).
+    if (entry.size !== undefined) throw new SnapshotMoved(source.uri, `${entry.label} changed between the listing and its read (listed at ${entry.size} bytes, ${err.bytes} when read)`);
+    return unreadEntry(entry, entry.version ?? `${err.bytes} bytes`, tooLargeMessage(err.bytes, err.limit), prior, options);
+  }
   const listed = entry.version;
   if (listed !== undefined) {
     const found = result.status === 'gone' ? 'it is gone' : result.status === 'not-modified' ? `it still has ${prior?.version}` : `it has ${result.version}`;
@@ -180,9 +208,8 @@ async function readEntry(
     case 'fetched': {
       counts.fetched++;
       const bytes = utf8Length(result.text);
-      if (bytes > options.limits.maxDocumentBytes) {
-        throw documentTooLarge(source.uri, entry.label, bytes, options.limits.maxDocumentBytes);
-      }
+      // (Its size was within the limit; decoded, invalid UTF-8 can grow past it.)
+      if (bytes > limit) return unreadEntry(entry, result.version, tooLargeMessage(bytes, limit), prior, options);
       // Written in place and maybe caught mid-write: the version held stays until a later look agrees.
       if (entry.inPlace && options.settle && options.settle.ms > 0 && !settled(options.settle, entry.name, result.version, result.text)) return prior;
       const fresh = parseDocuments(entry.label, result.text);

@@ -25,6 +25,11 @@ export interface SourceEntry {
    * version, a new document or a removal only once two looks a settle time apart agree (snapshot.ts).
    */
   inPlace?: boolean;
+  /**
+   * The listing found this entry but it cannot be read (a folder link that loops back): not fetched; it is
+   * reported as a problem of this entry alone, like a document that does not parse, and the others load.
+   */
+  problem?: string;
 }
 
 export interface ListOptions {
@@ -37,7 +42,7 @@ export interface FetchOptions {
   signal: AbortSignal;
   /** The version already held: a source answers `not-modified` when the document still has it. */
   ifNoneMatch?: string;
-  /** A larger document fails to fetch. */
+  /** A larger document fails to fetch, with DocumentTooLarge (a problem of that document alone). */
   maxBytes: number;
 }
 
@@ -88,16 +93,26 @@ export class SnapshotMoved extends SourceError {
   override name = 'SnapshotMoved';
 }
 
-/** A document over the size limit (`bytes` as listed, declared or read). */
-export function documentTooLarge(uri: string, label: string, bytes: number, limit: number): SourceError {
-  return new SourceError(uri, `${label} is ${bytes} bytes, over the limit of ${limit}`);
+/**
+ * A document over the size limit (`bytes` as listed, declared or read), thrown by a fetch before its body
+ * is read: a problem of that document alone (snapshot.ts), not of its source.
+ */
+export class DocumentTooLarge extends SourceError {
+  override name = 'DocumentTooLarge';
+  constructor(uri: string, readonly label: string, readonly bytes: number, readonly limit: number) {
+    super(uri, `${label} is ${bytes} bytes, over the limit of ${limit}`);
+  }
+}
+
+export function documentTooLarge(uri: string, label: string, bytes: number, limit: number): DocumentTooLarge {
+  return new DocumentTooLarge(uri, label, bytes, limit);
 }
 
 /** What one load may cost: every load is bounded in count, size and time. */
 export interface LoadLimits {
-  /** Documents one source may list. */
+  /** Documents (files, objects) one source may list; more fail the source. */
   maxDocuments: number;
-  /** Bytes one document may have. */
+  /** Bytes one file or object may have; a larger one is a problem of that file alone, left unread. */
   maxDocumentBytes: number;
   /** Bytes all documents fetched in one refresh may have together. */
   maxTotalBytes: number;

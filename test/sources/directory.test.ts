@@ -116,6 +116,48 @@ describe('directory source', () => {
     expect(r.provider().set?.problems.filter((p) => p.source === join(dir, 'good.yaml'))).toEqual([]);
   });
 
+  it('leaves out a file over the size limit, unread, and loads the others; a kept version stays in force', async () => {
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('pol-a', 'team', 'a'));
+    await writeFile(join(dir, 'b.yaml'), labelPolicy('pol-b', 'team', 'b'));
+    const big = labelPolicy('pol-big', 'team', 'big') + `#${'x'.repeat(999)}\n`.repeat(1100);
+    await writeFile(join(dir, 'big.yaml'), big);
+    const r = refresherFor(dir);
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().sourceErrors).toEqual([]);
+    expect(names(r)).toEqual(['pol-a', 'pol-b']);
+    const problems = r.provider().set!.problems;
+    expect(problems.map((p) => [p.source, p.effect])).toEqual([[join(dir, 'big.yaml'), 'ignored']]);
+    expect(problems[0].message).toBe(`is ${Buffer.byteLength(big)} bytes, over the limit of 1048576 bytes per file or object; not read`);
+
+    // A running source: later changes still apply; a policy that grows past the limit keeps its last good version.
+    await writeFile(join(dir, 'c.yaml'), labelPolicy('pol-c', 'team', 'c'));
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('pol-a', 'team', 'a') + `#${'x'.repeat(999)}\n`.repeat(1100));
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(names(r)).toEqual(['pol-a', 'pol-b', 'pol-c']);
+    const kept = r.provider().set!.problems.find((p) => p.source === join(dir, 'a.yaml'))!;
+    expect(kept.message).toMatch(/^is \d+ bytes, over the limit of 1048576 bytes per file or object; not read \(the last good version of this document stays in force\)$/);
+    await rm(join(dir, 'big.yaml'));
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('pol-a', 'team', 'a2'));
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().set!.problems).toEqual([]);
+    expect(labelValues(r)[0]).toContain('a2');
+  });
+
+  it('skips a folder link that loops back, with a problem, and loads the others', async () => {
+    await mkdir(join(dir, 'sub'));
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('pol-a', 'team', 'a'));
+    await writeFile(join(dir, 'sub', 'b.yaml'), labelPolicy('pol-b', 'team', 'b'));
+    await symlink('..', join(dir, 'sub', 'up'));
+    const r = refresherFor(dir);
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().sourceErrors).toEqual([]);
+    expect(names(r)).toEqual(['pol-a', 'pol-b']);
+    const problems = r.provider().set!.problems;
+    expect(problems.map((p) => [p.source, p.effect])).toEqual([[join(dir, 'sub', 'up'), 'ignored']]);
+    expect(problems[0].message).toMatch(/^a link loop/);
+    expect((await r.refresh()).outcome).toBe('unchanged');
+  });
+
   it('follows a ConfigMap update: the ..data symlink swapped in one rename', async () => {
     // The kubelet's layout: files are links through ..data to a timestamped folder.
     const v1 = join(dir, '..2024_01_01_00_00_00.000000001');

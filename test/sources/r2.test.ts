@@ -113,5 +113,14 @@ describe('R2 source (workerd, R2 binding)', () => {
     expect(changed.policies).toEqual(['a', 'b']);
     expect(changed.problems.map((p) => p.source)).toEqual(['r2://POLICIES/p/c.yaml']);
     expect(changed.sourceErrors).toEqual([]);
+
+    // An object over the size limit (1 MiB) is a problem of that object alone, never requested.
+    await bucket.put('p/d.yaml', labelPolicy('d', 'team', 'd') + `#${'x'.repeat(999)}\n`.repeat(1100));
+    const big = await call<RefreshReply>('/refresh?prefix=p');
+    expect(big.result.outcome).toBe('applied');
+    expect(big.calls.filter((c) => c.startsWith('get'))).toEqual([]);
+    expect(big.policies).toEqual(['a', 'b']);
+    expect(big.problems.find((p) => p.source === 'r2://POLICIES/p/d.yaml')?.message).toMatch(/^is \d+ bytes, over the limit of 1048576 bytes per file or object; not read$/);
+    expect(big.sourceErrors).toEqual([]);
   });
 });

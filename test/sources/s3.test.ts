@@ -58,6 +58,23 @@ describe('S3 source', () => {
     ]);
   });
 
+  it('leaves out an object over the size limit, never requesting it, and loads the others', async () => {
+    await s3.put('sized/a.yaml', labelPolicy('pol-a', 'team', 'a'));
+    await s3.put('sized/b.yaml', labelPolicy('pol-b', 'team', 'b'));
+    const big = labelPolicy('pol-big', 'team', 'big') + `#${'x'.repeat(999)}\n`.repeat(1100);
+    await s3.put('sized/big.yaml', big);
+    const r = refresherFor('sized');
+    s3.requests.length = 0;
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().sourceErrors).toEqual([]);
+    expect(policyNames(r)).toEqual(['pol-a', 'pol-b']);
+    const problems = r.provider().set!.problems;
+    expect(problems.map((p) => [p.source, p.effect])).toEqual([[`s3://${BUCKET}/sized/big.yaml`, 'ignored']]);
+    expect(problems[0].message).toBe(`is ${Buffer.byteLength(big)} bytes, over the limit of 1048576 bytes per file or object; not read`);
+    expect(s3.requests.filter((q) => q.startsWith('GetObjectCommand'))).toHaveLength(2);
+    expect((await r.refresh()).outcome).toBe('unchanged');
+  });
+
   it('paginates a listing larger than one page and bounds the count', async () => {
     for (let i = 0; i < 7; i++) {
       await s3.put(`many/p${i}.json`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' } }));
@@ -247,7 +264,7 @@ describe('S3 source', () => {
     expect(r.provider().sourceErrors).toEqual([]);
   });
 
-  it('refuses a document over the size limit without replacing the set', async () => {
+  it('refuses a document over the size limit alone: a new one is left out, one that grew keeps its last good version', async () => {
     await s3.put('p/a.yaml', labelPolicy('a', 'team', 'one'));
     const r = new PolicySetRefresher({
       name: 'small',
@@ -257,10 +274,17 @@ describe('S3 source', () => {
     });
     await r.refresh();
     await s3.put('p/big.yaml', `# ${'x'.repeat(4096)}\n`);
+    const grown = labelPolicy('a', 'team', 'two') + `# ${'x'.repeat(4096)}\n`;
+    await s3.put('p/a.yaml', grown);
+    await s3.put('p/c.yaml', labelPolicy('c', 'team', 'three'));
     const result = await r.refresh();
-    expect(result.outcome).toBe('failed');
-    expect(result.errors[0]).toMatch(/big\.yaml is \d+ bytes, over the limit of 2048/);
-    expect(policyNames(r)).toEqual(['a']);
+    expect(result.outcome).toBe('applied');
+    expect(policyNames(r)).toEqual(['a', 'c']);
+    expect(r.provider().set!.problems.map((p) => [p.source, p.message])).toEqual([
+      ['s3://policies/p/a.yaml', `is ${Buffer.byteLength(grown)} bytes, over the limit of 2048 bytes per file or object; not read (the last good version of this document stays in force)`],
+      ['s3://policies/p/big.yaml', 'is 4099 bytes, over the limit of 2048 bytes per file or object; not read'],
+    ]);
+    expect(JSON.stringify(r.provider().set!.mutatingPolicies.find((p) => p.policy.name === 'a')!.policy)).toContain('one');
   });
 
   it('is configured from a URI and the usual variables with an endpoint override', async () => {

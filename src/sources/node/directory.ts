@@ -85,9 +85,13 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
     return target;
   }
 
-  /** Lists `dir` (shown as `shown`, the path a person sees) into `out`. */
-  async function walk(dir: string, shown: string, relative: string, depth: number, inSnapshot: boolean, out: SourceEntry[], maxEntries: number): Promise<void> {
-    if (depth > MAX_FOLDER_DEPTH) throw fail(`${shown}: folders nested deeper than ${MAX_FOLDER_DEPTH} levels (a link loop?)`);
+  /**
+   * Lists `dir` (shown as `shown`, the path a person sees) into `out`. `within`: the real paths of the
+   * folders being walked, `dir`'s included; a link back to one of them is a loop, listed as an entry
+   * with a problem (not followed), so that it costs only itself.
+   */
+  async function walk(dir: string, shown: string, relative: string, depth: number, inSnapshot: boolean, out: SourceEntry[], maxEntries: number, within: ReadonlySet<string>): Promise<void> {
+    if (depth > MAX_FOLDER_DEPTH) throw fail(`${shown}: folders nested deeper than ${MAX_FOLDER_DEPTH} levels`);
     const target = await snapshotOf(dir);
     const folder = target ?? dir;
     const snapshot = inSnapshot || target !== undefined;
@@ -104,7 +108,20 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         throw err;
       }
       if (s.isDirectory()) {
-        if (!isSkippedFolder(name)) await walk(full, join(shown, name), rel, depth + 1, snapshot, out, maxEntries);
+        if (isSkippedFolder(name)) continue;
+        let real: string;
+        try {
+          real = await realpath(full);
+        } catch (err) {
+          if (isMissing(err)) continue; // removed since readdir
+          throw err;
+        }
+        if (within.has(real)) {
+          out.push({ name: rel, label: join(shown, name), version: 'link loop', problem: `a link loop: leads back to ${real}, which holds it; not followed` });
+          if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
+          continue;
+        }
+        await walk(full, join(shown, name), rel, depth + 1, snapshot, out, maxEntries, new Set(within).add(real));
       } else if (s.isFile() && isPolicyDocumentName(rel)) {
         const entry: SourceEntry = { name: rel, label: join(shown, name), version: versionOf(s), size: s.size, ...(snapshot ? {} : { inPlace: true }) };
         readPaths.set(entry, { file: full, inSnapshot: snapshot });
@@ -131,7 +148,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       if (singleFile) return [{ name: basename(path), label: path, version: versionOf(root), size: root.size, inPlace: true }];
       const out: SourceEntry[] = [];
       try {
-        await walk(path, path, '', 0, false, out, maxEntries);
+        await walk(path, path, '', 0, false, out, maxEntries, new Set([await realpath(path)]));
       } catch (err) {
         if (err instanceof SourceError) throw err;
         // A snapshot folder removed under the walk: the kubelet swapped `..data` and cleaned up.

@@ -79,7 +79,8 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
       }
       if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
-        await response.Body?.transformToByteArray().catch(() => undefined);
+        // Not read: the connection is dropped instead of draining a body over the limit into memory.
+        (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
         throw documentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
       }
       if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
