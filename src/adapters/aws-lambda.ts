@@ -29,5 +29,5 @@ export async function createAwsLambdaHandler(env: Readonly<Record<string, string
   });
   await runtime.ensureLoaded();
   markStartup('policiesReady');
-  return createLambdaHandler(runtime, { refreshWaitMs: config.refreshWaitMs });
+  return createLambdaHandler(runtime, { refreshWaitMs: config.refreshWaitMs, logger });
 }

@@ -111,15 +111,29 @@ function urlHost(header: string | null, domainName: string | undefined): string 
 }
 
 /** The event as a Request (a LambdaRequest); a TypeError for what a Web Request refuses. */
+/** An HTTP method: a token (RFC 9110 §5.6.2). */
+const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Sets a header field, or says which one is not a valid field (its name only: a value may be a credential). */
+function setHeader(headers: LightHeaders, name: string, value: string): void {
+  try {
+    headers.set(name, value);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    throw new LambdaEventError(`its header ${JSON.stringify(name.slice(0, 64))} is not a valid HTTP field (a control character or line break in its name or value?)`);
+  }
+}
+
 export function eventToRequest(event: LambdaHttpEventV2): Request {
   const headers = new LightHeaders();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (value !== undefined) headers.set(name, value);
+    if (value !== undefined) setHeader(headers, name, value);
   }
-  if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
+  if (event.cookies?.length) setHeader(headers, 'cookie', event.cookies.join('; '));
   const host = urlHost(headers.get('host'), event.requestContext.domainName);
   const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
   const url = `https://${host}${requestPath(event)}${query}`;
+  if (!METHOD_TOKEN.test(event.requestContext.http.method)) throw new LambdaEventError('requestContext.http.method is not an HTTP method');
   const method = event.requestContext.http.method.toUpperCase();
   const hasBody = event.body !== undefined && event.body !== null && method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? (event.isBase64Encoded ? decodeBase64(event.body!) : event.body!) : undefined;

@@ -5,7 +5,7 @@
  * `refreshWaitMs` (never into the function's own timeout); one that has not finished by then goes on in
  * the next invocation, as the environment is frozen in between.
  */
-import { statusBody } from '../server/index.js';
+import { redactPath, statusBody, type Logger } from '../server/index.js';
 import { assertHttpEventV2, eventToRequest, LambdaEventError, responseToResult, type LambdaHttpResultV2 } from './lambda-event.js';
 import { waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
 
@@ -23,16 +23,38 @@ function refusal(status: 400, message: string): LambdaHttpResultV2 {
   return { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(statusBody(status, message)), isBase64Encoded: false };
 }
 
-export function createLambdaHandler(runtime: ServerlessRuntime, options: { refreshWaitMs: number }): LambdaHandler {
+/** What a refused event says of its request, as far as it has one: method and path (redacted), each a string. */
+function requestLine(event: unknown): { method?: string; path?: string } {
+  const e = (typeof event === 'object' && event !== null ? event : {}) as { rawPath?: unknown; requestContext?: { http?: { method?: unknown } } };
+  const method = e.requestContext?.http?.method;
+  return {
+    ...(typeof method === 'string' ? { method: method.slice(0, 32) } : {}),
+    ...(typeof e.rawPath === 'string' ? { path: redactPath(e.rawPath.slice(0, 2048)) } : {}),
+  };
+}
+
+export interface LambdaHandlerOptions {
+  refreshWaitMs: number;
+  /** Where a refused event's request line goes, as the Node server logs a request it refuses before routing. */
+  logger?: Logger;
+}
+
+export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaHandlerOptions): LambdaHandler {
+  // Logged and counted as the Node server does a request that makes no URL (route `malformed`).
+  const refuse = (event: unknown, message: string): LambdaHttpResultV2 => {
+    runtime.amender.metrics.httpRequests.inc({ route: 'malformed', code: '400' });
+    options.logger?.({ level: 'info', msg: 'request', ...requestLine(event), status: 400, message });
+    return refusal(400, message);
+  };
   return async (event, context) => {
     let request: Request;
     try {
       assertHttpEventV2(event);
       request = eventToRequest(event);
     } catch (err) {
-      if (err instanceof LambdaEventError) return refusal(400, `not an HTTP request: ${err.message}`);
+      if (err instanceof LambdaEventError) return refuse(event, `not an HTTP request: ${err.message}`);
       // The URL's own error quotes the URL, and a cluster route's path may hold its secret.
-      if (err instanceof TypeError) return refusal(400, 'not an HTTP request: its host and path do not make a URL');
+      if (err instanceof TypeError) return refuse(event, 'not an HTTP request: its host and path do not make a URL');
       throw err;
     }
     await runtime.ensureLoaded(request);

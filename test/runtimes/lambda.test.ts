@@ -9,6 +9,7 @@ import { hashSecret } from '../../src/clusters/index.js';
 import { labelPolicy, patchOf, startS3, type TestS3 } from '../sources/helpers.js';
 import { comparable, corpusPolicyFiles, ensureBuilt, httpCases, nodeReference, policyFolder, type HttpReply } from './helpers.js';
 import { functionUrlEvent, httpApiEvent, resultReply, startLambda, type LambdaProcess } from './lambda.js';
+import { waitFor } from '../node/bundle.js';
 
 const cases = httpCases();
 
@@ -77,6 +78,20 @@ describe('Lambda bundle with the bundled policy set', () => {
       expect(resultReply(plain)).toEqual(resultReply(encoded));
       expect((resultReply(plain).body as { response: { uid: string } }).response.uid).not.toMatch(/\ud800/);
     }
+  });
+
+  it('says what is wrong with a refused event, logs its request line and counts it, as the Node server does', async () => {
+    const base = functionUrlEvent(cases[0], false) as { headers: Record<string, string>; requestContext: { http: { method: string } } };
+    const badMethod = { ...base, requestContext: { ...base.requestContext, http: { ...base.requestContext.http, method: 'PO ST' } } };
+    const badHeader = { ...base, headers: { ...base.headers, 'x-note': 'a\r\nb' } };
+    const replies = [await lambda.invoke(badMethod), await lambda.invoke(badHeader)];
+    expect(replies.map((r) => r.statusCode)).toEqual([400, 400]);
+    expect(JSON.parse(replies[0].body!).message).toBe('not an HTTP request: requestContext.http.method is not an HTTP method');
+    expect(JSON.parse(replies[1].body!).message).toMatch(/^not an HTTP request: its header "x-note" is not a valid HTTP field/);
+    await waitFor('the refused requests logged', () => lambda.logs.filter((l) => l.msg === 'request' && l.status === 400 && String(l.message).startsWith('not an HTTP request')).length >= 2);
+    expect(lambda.logs).toContainEqual(expect.objectContaining({ msg: 'request', method: 'PO ST', path: '/mutate', status: 400 }));
+    const metrics = await lambda.invoke(functionUrlEvent({ name: 'metrics', method: 'GET', path: '/metrics' }, false));
+    expect(Number(/^amender_http_requests_total\{(?=[^}]*route="malformed")(?=[^}]*code="400")[^}]*\} (\d+)$/m.exec(metrics.body!)?.[1])).toBeGreaterThanOrEqual(2);
   });
 
   it('answers a body marked base64 that is not base64 with 400 and keeps serving', async () => {
