@@ -23,7 +23,7 @@
  * - nesting is bounded by MAX_YAML_DEPTH, checked before the `yaml` package recurses into a document.
  */
 import { Composer, CST, isAlias, isMap, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
-import { isFloatLiteral, markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { isFloatLiteral, markFloatLiteral, setOwn, shownNumberLiteral, type JsonObject, type JsonValue } from '../json/index.js';
 import { base64Decode } from './base64.js';
 import { parseFloat64 } from './float.js';
 
@@ -135,6 +135,14 @@ function* depthBoundedTokens(text: string, maxDepth: number): Generator<CST.Toke
     }
   }
   yield* marked(parser.end());
+}
+
+/** What yamlErrorLocation adds after ` at line L, column C`: the line and its caret. */
+const QUOTED_LINE = /:\n\n[^\n]*\n?[^\n]*\^+\n/g;
+
+/** A message without the lines yamlErrorLocation quoted (line and column stay): for a reader who may not see the text. */
+export function withoutQuotedLine(message: string): string {
+  return message.replace(QUOTED_LINE, '');
 }
 
 /** ` at line L, column C:` and the line with a caret under the column: where a YAML error is, for a person. */
@@ -318,8 +326,6 @@ function floatKey(f: number): string {
   return `${sign}${int}${frac ? `.${frac}` : ''}`;
 }
 
-const cutNumber = (text: string) => (text.length <= 32 ? text : `${text.slice(0, 16)}… (${text.length} characters)`);
-
 function nonFinite(f: number, offset: number | undefined): YamlError {
   const go = f > 0 ? '+Inf' : f < 0 ? '-Inf' : 'NaN';
   const js = f > 0 ? 'Infinity' : f < 0 ? '-Infinity' : 'NaN';
@@ -381,7 +387,7 @@ class Decoder {
         case 'int': {
           const n = Number(r.value);
           // An unsigned integer past 64 bits (math/big's): no double holds one past 1.8e308 either.
-          if (n === Infinity) throw new YamlError(`number ${cutNumber(node.source ?? String(r.value))} is out of the range of a double`, offsetOf(node));
+          if (n === Infinity) throw new YamlError(`number ${shownNumberLiteral(node.source ?? String(r.value))} is out of the range of a double`, offsetOf(node));
           return n;
         }
         case 'float': {

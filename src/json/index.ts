@@ -1,6 +1,6 @@
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from './types.js';
 export { isJsonObject } from './types.js';
-export { parseJson, JsonParseError, DEFAULT_MAX_DEPTH, type ParseJsonOptions } from './parse.js';
+export { parseJson, JsonParseError, DEFAULT_MAX_DEPTH, shownNumberLiteral, type ParseJsonOptions } from './parse.js';
 export { hasFloatLiterals, isFloatLiteral, markFloatLiteral } from './float-literals.js';
 export { cloneJson, shallowCopyObject, sliceArray } from './clone.js';
 export { jsonEqual } from './equal.js';

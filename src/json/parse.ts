@@ -45,7 +45,7 @@ function isDigit(c: number): boolean {
 }
 
 function isNumberChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+  return isDigit(c) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 }
 
 /**
@@ -152,7 +152,7 @@ function prescan(text: string, maxDepth: number): boolean {
 }
 
 /** A number literal for a message: a long one cut, with its length. */
-function quoted(literal: string): string {
+export function shownNumberLiteral(literal: string): string {
   return literal.length <= 32 ? literal : `${literal.slice(0, 16)}… (${literal.length} characters)`;
 }
 
@@ -198,7 +198,7 @@ class ExactParser {
     const m = NUMBER.exec(t);
     if (!m) this.fail(c === undefined ? 'Unexpected end of JSON input' : `Unexpected token ${c}`);
     const num = Number(m[0]);
-    if (overflows(num)) this.fail(`Number ${quoted(m[0])} is out of the range of a double`);
+    if (overflows(num)) this.fail(`Number ${shownNumberLiteral(m[0])} is out of the range of a double`);
     this.pos += m[0].length;
     if ((m[1] || m[2]) && Number.isInteger(num) && container) markFloatLiteral(container, key);
     return num;

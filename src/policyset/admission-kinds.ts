@@ -5,6 +5,7 @@
  * problem reported, and no last good version kept. Each is now a problem (effect `ignored`) that says why.
  */
 import { POLICY_API_VERSIONS } from '../map/index.js';
+import { parseApiVersion } from '../schema/index.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 const POLICY_KINDS: readonly string[] = ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'];
@@ -14,11 +15,6 @@ const POLICY_KINDS: readonly string[] = ['MutatingAdmissionPolicy', 'MutatingAdm
  * ValidatingAdmissionPolicy's results as not run rather than as an invalid policy).
  */
 const OTHER_KINDS: readonly string[] = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
-
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
 
 /** Edits (insert, delete, replace one character) from `a` to `b`, case-insensitive, or more than `most` when past it. */
 function editsWithin(a: string, b: string, most: number): number {
@@ -45,7 +41,7 @@ function meantKind(kind: string): string | undefined {
  * document (a param) and for a policy or binding Amender reads.
  */
 export function admissionKindProblem(apiVersion: string, kind: string): { path: 'apiVersion' | 'kind'; message: string } | undefined {
-  const group = groupOf(apiVersion);
+  const { group } = parseApiVersion(apiVersion);
   const meant = meantKind(kind);
   if (group !== GROUP) {
     if (meant === undefined) return undefined;

@@ -225,11 +225,6 @@ class Builder {
     this.kyvernoPending.push({ compiled, doc });
   }
 
-  /** A policies.kyverno.io / kyverno.io document Amender does not run: reported and left out. */
-  addForeignKyverno(doc: SourceDocument, message: string): void {
-    this.leaveOut(doc, { path: 'kind', message });
-  }
-
   /** A document Amender does not read, reported (and so never a param, silently). */
   leaveOut(doc: SourceDocument, problem: FieldError): void {
     this.report(doc, [problem], 'ignored');
@@ -430,9 +425,13 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     else if (POLICY_API_VERSIONS.includes(c.apiVersion) && c.kind === 'MutatingAdmissionPolicyBinding') b.addBinding(c.doc, c.apiVersion);
     else if (isKyvernoPolicyDocument(c.doc.value)) b.addKyverno(c.doc);
     else if (isMutatingPolicyDocument(c.doc.value)) b.addMutatingPolicy(c.doc);
-    else if (foreignKyvernoKind(c.apiVersion, c.kind)) b.addForeignKyverno(c.doc, foreignKyvernoKind(c.apiVersion, c.kind)!);
-    else if (admissionKindProblem(c.apiVersion, c.kind)) b.leaveOut(c.doc, admissionKindProblem(c.apiVersion, c.kind)!);
-    else b.addObject(c.doc);
+    else {
+      // A document of a policy API group that Amender does not read is reported, never a param.
+      const foreign = foreignKyvernoKind(c.apiVersion, c.kind);
+      const problem = foreign !== undefined ? { path: 'kind', message: foreign } : admissionKindProblem(c.apiVersion, c.kind);
+      if (problem) b.leaveOut(c.doc, problem);
+      else b.addObject(c.doc);
+    }
   }
   b.finishKyverno();
   b.objects.seal();

@@ -41,7 +41,7 @@
  *
  *   isPolicyDocument(document): boolean   a MAP or binding, Kyverno ClusterPolicy/Policy, policies.kyverno.io kind
  */
-export { parseDocuments } from './parse.js';
+export { parseDocuments, withoutQuotedSource } from './parse.js';
 export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
 export type { ParsedSource, Problem, SourceDocument } from './types.js';
 export type { ObjectStore } from './objects.js';

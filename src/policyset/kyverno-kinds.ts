@@ -4,6 +4,7 @@
  * `kyverno.io` ClusterPolicy / Policy are compiled by src/kyverno; `policies.kyverno.io`
  * MutatingPolicy / NamespacedMutatingPolicy of the versions src/mpol reads are loaded there.
  */
+import { parseApiVersion } from '../schema/index.js';
 import { MUTATING_POLICY_API_VERSIONS } from '../mpol/index.js';
 
 const KYVERNO_GROUP = 'kyverno.io';
@@ -24,17 +25,12 @@ const NOT_MUTATING: Readonly<Record<string, string>> = {
   PolicyException: 'exempts requests from policies',
 };
 
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
 /**
  * Why a document of a Kyverno API group is left out of the set, or undefined when it is not one of
  * those (or is a kind Amender runs).
  */
 export function foreignKyvernoKind(apiVersion: string, kind: string): string | undefined {
-  const group = groupOf(apiVersion);
+  const group = parseApiVersion(apiVersion).group;
   if (group === POLICIES_GROUP) {
     // src/mpol takes the versions it reads before this is asked: another version is not one of them.
     if (MUTATING_CEL_KINDS.includes(kind)) return `${kind} of apiVersion ${apiVersion}: Amender reads ${MUTATING_POLICY_API_VERSIONS.join(', ')}; the document is left out`;

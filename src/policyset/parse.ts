@@ -9,9 +9,22 @@
  * duplicate field.
  */
 import type { Document, DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
-import { parseYamlDepthBounded, yaml11Json, yamlErrorLocation, YamlError } from '../go/index.js';
+import { parseYamlDepthBounded, withoutQuotedLine, yaml11Json, yamlErrorLocation, YamlError } from '../go/index.js';
 import { getOwn, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../json/index.js';
 import type { ParsedSource, Problem } from './types.js';
+
+/** V8's JSON.parse error quoting the text (`Unexpected token 'h', "hunter2"... is not valid JSON`). */
+const QUOTED_JSON = /, ".*" is not valid JSON/gs;
+
+/**
+ * A problem as /readyz shows it, which any caller may read (a Function URL without auth, a probe port):
+ * where it is (line and column) but not the text there. A broken param ConfigMap's line may hold a
+ * credential; the log, which the operator alone reads, keeps it.
+ */
+export function withoutQuotedSource(problem: Problem): Problem {
+  const message = withoutQuotedLine(problem.message).replace(QUOTED_JSON, ': not valid JSON');
+  return message === problem.message ? problem : { ...problem, message };
+}
 
 /**
  * The `yaml` package only parses here (syntax, documents, anchors, ranges): the failsafe schema leaves

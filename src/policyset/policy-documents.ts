@@ -2,12 +2,8 @@
  * Which documents are policies (as opposed to params, Namespaces, ConfigMaps, CRDs): what a source must
  * hold at least one of, or it is reported (a mistyped folder or bucket prefix reads as an empty set).
  */
+import { parseApiVersion } from '../schema/index.js';
 import { getOwn, type JsonObject } from '../json/index.js';
-
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
 
 /**
  * MutatingAdmissionPolicy and its bindings, Kyverno ClusterPolicy / Policy, and every policies.kyverno.io
@@ -17,7 +13,7 @@ export function isPolicyDocument(document: JsonObject): boolean {
   const apiVersion = getOwn(document, 'apiVersion');
   const kind = getOwn(document, 'kind');
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return false;
-  switch (groupOf(apiVersion)) {
+  switch (parseApiVersion(apiVersion).group) {
     case 'admissionregistration.k8s.io':
       return kind === 'MutatingAdmissionPolicy' || kind === 'MutatingAdmissionPolicyBinding';
     case 'kyverno.io':

@@ -4,7 +4,7 @@
  * returns the object's metadata without a body, which is "not modified". Core: Web APIs only.
  */
 import { isPolicyDocumentName, folderPrefix } from './names.js';
-import { documentTooLarge, SourceError, type PolicySource, type SourceEntry } from './types.js';
+import { DocumentTooLarge, SourceError, type PolicySource, type SourceEntry } from './types.js';
 
 /** The part of the Workers `R2Bucket` binding this source uses. */
 export interface R2BucketLike {
@@ -64,7 +64,7 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
         if (ifNoneMatch !== undefined) return { status: 'not-modified' };
         throw new SourceError(uri, `${entry.label}: the bucket returned no body`);
       }
-      if (object.size > maxBytes) throw documentTooLarge(uri, entry.label, object.size, maxBytes);
+      if (object.size > maxBytes) throw new DocumentTooLarge(uri, entry.label, object.size, maxBytes);
       return { status: 'fetched', version: object.etag, text: await object.text() };
     },
   };

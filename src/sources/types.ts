@@ -104,10 +104,6 @@ export class DocumentTooLarge extends SourceError {
   }
 }
 
-export function documentTooLarge(uri: string, label: string, bytes: number, limit: number): DocumentTooLarge {
-  return new DocumentTooLarge(uri, label, bytes, limit);
-}
-
 /** What one load may cost: every load is bounded in count, size and time. */
 export interface LoadLimits {
   /** Documents (files, objects) one source may list; more fail the source. */

@@ -86,25 +86,25 @@ describe('standard output', () => {
     expect(code).toBe(141);
   });
 
-  it('that cannot be written is an error (a full device)', () => {
-    const fd = openSync('/dev/full', 'w');
+  /** The CLI's review of REVIEW with its standard output on the device at `path`. */
+  const reviewInto = (path: string) => {
+    const fd = openSync(path, 'w');
     try {
-      const full = amender(['review', '--policies', 'policies', '--input', REVIEW], { stdio: ['pipe', fd, 'pipe'] });
-      expect(full.stderr).toBe('amender: cannot write standard output: ENOSPC: no space left on device, write\n');
-      expect(full.code).toBe(1);
+      return amender(['review', '--policies', 'policies', '--input', REVIEW], { stdio: ['pipe', fd, 'pipe'] });
     } finally {
       closeSync(fd);
     }
+  };
+
+  it('that cannot be written is an error (a full device)', () => {
+    const full = reviewInto('/dev/full');
+    expect(full.stderr).toBe('amender: cannot write standard output: ENOSPC: no space left on device, write\n');
+    expect(full.code).toBe(1);
   });
 
   it('a discarded standard output (>/dev/null) is not an error', () => {
-    const fd = openSync('/dev/null', 'w');
-    try {
-      const r = amender(['review', '--policies', 'policies', '--input', REVIEW], { stdio: ['pipe', fd, 'pipe'] });
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-    } finally {
-      closeSync(fd);
-    }
+    const r = reviewInto('/dev/null');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 });

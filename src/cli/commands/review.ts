@@ -22,23 +22,23 @@ export const reviewCommand: CliCommand = async (argv, io) => {
   const { set } = await loadPolicies(paths, io);
   if (!flag(args, 'quiet') && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   const input = stringOption(args, 'input') ?? '-';
+  const source = input === '-' ? 'standard input' : input;
+  // What POST /mutate would refuse unread (413), this refuses too: `size` says how the review passed the limit.
+  const tooLarge = (size: string): number => {
+    io.err(`amender review: ${size}, more than a request body may be (AMENDER_MAX_BODY_BYTES, ${DEFAULT_LIMITS.maxBodyBytes}): POST /mutate would answer 413\n`);
+    return 1;
+  };
   let text: string;
   try {
     text = await readInput(input, io);
   } catch (err) {
     // Reading stopped past the limit (an endless input: /dev/zero, a pipe).
     if (!(err instanceof CliInputError && err.cause instanceof InputTooLargeError)) throw err;
-    const source = input === '-' ? 'standard input' : input;
-    io.err(`amender review: ${source}: the review is longer than ${err.cause.limit} bytes, more than a request body may be (AMENDER_MAX_BODY_BYTES, ${DEFAULT_LIMITS.maxBodyBytes}): POST /mutate would answer 413\n`);
-    return 1;
+    return tooLarge(`${source}: the review is longer than ${err.cause.limit} bytes`);
   }
-  // What POST /mutate would refuse unread (413), this refuses too.
   const bytes = utf8Length(text);
-  if (bytes > DEFAULT_LIMITS.maxBodyBytes) {
-    io.err(`amender review: the review is ${bytes} bytes, more than a request body may be (AMENDER_MAX_BODY_BYTES, ${DEFAULT_LIMITS.maxBodyBytes}): POST /mutate would answer 413\n`);
-    return 1;
-  }
-  const review = parseSingleDocument(text, input === '-' ? 'standard input' : input);
+  if (bytes > DEFAULT_LIMITS.maxBodyBytes) return tooLarge(`the review is ${bytes} bytes`);
+  const review = parseSingleDocument(text, source);
   const answer = await answerReview(review, set);
   if (answer.status !== 200) {
     io.err(`amender review: ${answer.body.message}\n`);

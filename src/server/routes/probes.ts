@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { PolicySetProvider, Problem } from '../../policyset/index.js';
+import { withoutQuotedSource, type PolicySetProvider } from '../../policyset/index.js';
 import type { AppEnv } from '../context.js';
 
 /** Liveness: the process answers. */
@@ -8,21 +8,6 @@ export function healthz(c: Context<AppEnv>): Response {
 }
 
 export const notDraining = (): boolean => false;
-
-/** A YAML error's quoted source line and its caret (` at line L, column C:` then the line, then `^`). */
-const QUOTED_LINE = /:\n\n[^\n]*\n?[^\n]*\^+\n/g;
-/** V8's JSON.parse error quoting the text (`Unexpected token 'h', "hunter2"... is not valid JSON`). */
-const QUOTED_JSON = /, ".*" is not valid JSON/gs;
-
-/**
- * A problem as /readyz shows it, which any caller may read (a Function URL without auth, a probe port):
- * where it is (line and column) but not the text there. A broken param ConfigMap's line may hold a
- * credential; the log, which the operator alone reads, keeps it.
- */
-function withoutQuotedSource(problem: Problem): Problem {
-  const message = problem.message.replace(QUOTED_LINE, '').replace(QUOTED_JSON, ': not valid JSON');
-  return message === problem.message ? problem : { ...problem, message };
-}
 
 /**
  * Readiness: a policy set is loaded and the server is not shutting down. The reply says what is in force

@@ -22,7 +22,7 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { isPolicyDocumentName, isSkippedFolder } from '../names.js';
-import { documentTooLarge, SnapshotMoved, SourceError, type PolicySource, type SourceEntry } from '../types.js';
+import { DocumentTooLarge, SnapshotMoved, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 
 const MAX_FOLDER_DEPTH = 32;
 /** The link an atomic writer (the kubelet's ConfigMap / Secret / projected volumes) swaps per generation. */
@@ -175,7 +175,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       }
       const version = versionOf(before);
       if (ifNoneMatch === version) return { status: 'not-modified' };
-      if (before.size > maxBytes) throw documentTooLarge(uri, entry.label, before.size, maxBytes);
+      if (before.size > maxBytes) throw new DocumentTooLarge(uri, entry.label, before.size, maxBytes);
       let text: string;
       let after: Stats;
       try {

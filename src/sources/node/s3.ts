@@ -6,7 +6,7 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
-import { documentTooLarge, SourceError, type PolicySource, type SourceEntry } from '../types.js';
+import { DocumentTooLarge, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 import { loadS3Sdk, type S3Sdk } from './s3-client.js';
 
 export interface S3SourceOptions {
@@ -81,7 +81,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
         // Not read: the connection is dropped instead of draining a body over the limit into memory.
         (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
-        throw documentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
+        throw new DocumentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
       }
       if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
       let text: string;
