@@ -12,6 +12,7 @@ import { dispatch, type InvocationTrace, NO_EQUIVALENTS } from '../map/index.js'
 import type { PolicySet } from '../policyset/index.js';
 import { namespaceLabels, runKyvernoStep } from './kyverno-step.js';
 import { denialStatus, forbiddenStatus } from './status.js';
+import { leaveOut } from './left-out.js';
 import { answerKyvernoNotRun, answerStopped } from './stopped.js';
 import type { EngineOptions, EngineResult, PolicyOutcome } from './types.js';
 
@@ -152,11 +153,16 @@ function lostMutations(
 export async function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): Promise<EngineResult> {
   const guard = options.guard ?? defaultReviewGuard();
   const progress = new Progress();
+  const left = options.leaveOut?.length ? leaveOut(set, options.leaveOut) : undefined;
   try {
-    return await evaluateUnsafe(set, request, options, guard, progress);
+    if (!left) return await evaluateUnsafe(set, request, options, guard, progress);
+    const notify = options.onPolicyStart;
+    const viewOptions = notify ? { ...options, onPolicyStart: (ordinal: number) => notify(left.ordinalOf(ordinal)) } : options;
+    return left.answer(await evaluateUnsafe(left.set, request, viewOptions, guard, progress), request);
   } catch (err) {
     if (!(err instanceof ReviewAborted)) throw err;
     const text = `${err.message} (the evaluation stopped; the mutations of the policies that had completed are lost)`;
-    return answerStopped(set, request, progress.ordinal, new ReviewAborted(err.reason, text));
+    const ordinal = left ? left.ordinalOf(progress.ordinal) : progress.ordinal;
+    return answerStopped(set, request, ordinal, new ReviewAborted(err.reason, text));
   }
 }

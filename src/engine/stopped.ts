@@ -6,7 +6,7 @@
  * naming the policy and the reason, Ignore → skipped and reported. Stopped from outside, the policies
  * that had completed are answered so too: what they changed is lost with the evaluation.
  */
-import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
+import { boundWarnings, type AdmissionRequest, type Status } from '../admission/index.js';
 import { ReviewAborted, ReviewGuard, type AbortReason } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
 import { kyvernoPoliciesMatching, type CompiledKyvernoPolicy } from '../kyverno/index.js';
@@ -106,15 +106,43 @@ export function answerStopped(set: PolicySet, request: AdmissionRequest, ordinal
   const completed = answerRange(set, request, object, 0, first, stop, COMPLETED_LOST);
   const stopped = answerRange(set, request, object, first, Infinity, stop, NOT_EVALUATED);
   const outcomes = [...completed.outcomes, ...stopped.outcomes];
+  // The policy that was stopped speaks first: kube-apiserver would deny with its error, were it Fail.
+  const status = denial([stopped, completed], request);
   const none = {};
-  const abort = completed.abort ?? stopped.abort;
-  if (abort) return { allowed: false, status: abort.status, outcomes, warnings: [], auditAnnotations: none };
-  // The MAP engine's denial first, as evaluate answers (its failures come before Kyverno's).
-  const mapErrors = [...completed.mapErrors, ...stopped.mapErrors];
-  if (mapErrors.length > 0) return { allowed: false, status: denialStatus(mapErrors, request), outcomes, warnings: [], auditAnnotations: none };
-  const failures = [...completed.kyvernoFailures, ...stopped.kyvernoFailures];
-  if (failures.length > 0) return { allowed: false, status: forbiddenStatus(request, 'Forbidden', failures.join('; '), failures), outcomes, warnings: [], auditAnnotations: none };
+  if (status) return { allowed: false, status, outcomes, warnings: [], auditAnnotations: none };
   return { allowed: true, object, patch: [], outcomes, warnings: notAppliedWarnings(outcomes, stop), auditAnnotations: none };
+}
+
+/** How a policy left out of a review's evaluation is described (left-out.ts). */
+const LEFT_OUT = 'left out';
+
+/**
+ * The policies of `ordinals` (of `pipelinePolicies(set)`) that match cheaply, answered by their
+ * failurePolicy without running, for `stop`: `status` when a Fail one denies, else a warning for each.
+ */
+export function answerLeftOut(
+  set: PolicySet,
+  request: AdmissionRequest,
+  ordinals: readonly number[],
+  stop: ReviewAborted,
+): { outcomes: PolicyOutcome[]; status?: Status; warnings: string[] } {
+  const object = request.object ?? null;
+  const parts = ordinals.map((o) => answerRange(set, request, object, o, o + 1, stop, LEFT_OUT));
+  const outcomes = parts.flatMap((p) => p.outcomes);
+  const status = denial(parts, request);
+  return status ? { outcomes, status, warnings: [] } : { outcomes, warnings: notAppliedWarnings(outcomes, stop) };
+}
+
+/** The denial the first Fail policy of ranges answered by failurePolicy makes (`parts` in that order), if any. */
+function denial(parts: readonly AnsweredRange[], request: AdmissionRequest): Status | undefined {
+  const abort = parts.find((p) => p.abort)?.abort;
+  if (abort) return abort.status;
+  // The MAP engine's denial first, as evaluate answers (its failures come before Kyverno's).
+  const mapErrors = parts.flatMap((p) => p.mapErrors);
+  if (mapErrors.length > 0) return denialStatus(mapErrors, request);
+  const failures = parts.flatMap((p) => p.kyvernoFailures);
+  if (failures.length > 0) return forbiddenStatus(request, 'Forbidden', failures.join('; '), failures);
+  return undefined;
 }
 
 /**
@@ -126,6 +154,13 @@ function notAppliedWarnings(outcomes: readonly PolicyOutcome[], stop: ReviewAbor
   return boundWarnings(outcomes.filter((o) => o.aborted !== undefined).map((o) => `policy ${o.policy} was not applied: ${why}`));
 }
 
+interface AnsweredRange {
+  outcomes: PolicyOutcome[];
+  mapErrors: readonly PolicyError[];
+  kyvernoFailures: string[];
+  abort?: StatusAbort;
+}
+
 /** The policies of ordinals [from, to) of `pipelinePolicies(set)` that match cheaply, answered by failurePolicy. */
 function answerRange(
   set: PolicySet,
@@ -135,7 +170,7 @@ function answerRange(
   to: number,
   stop: ReviewAborted,
   prefix: string,
-): { outcomes: PolicyOutcome[]; mapErrors: readonly PolicyError[]; kyvernoFailures: string[]; abort?: StatusAbort } {
+): AnsweredRange {
   const mapCount = set.mutatingPolicies.length;
   const outcomes: PolicyOutcome[] = [];
   const mapPolicies = set.mutatingPolicies.slice(Math.min(from, mapCount), Math.min(to, mapCount));

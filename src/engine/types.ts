@@ -58,4 +58,10 @@ export interface EngineOptions {
    * (a worker pool) passes the last index seen to `answerStoppedReview`.
    */
   onPolicyStart?: (ordinal: number) => void;
+  /**
+   * Policies (indexes in `pipelinePolicies(set)`) answered by their failurePolicy without running: their
+   * evaluation of this review ran a review worker out of heap (left-out.ts). `onPolicyStart` still
+   * reports indexes in the whole set.
+   */
+  leaveOut?: readonly number[];
 }

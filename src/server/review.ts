@@ -70,6 +70,8 @@ export interface ReviewOptions {
   isCancelled?: () => boolean;
   /** Called when a policy starts, with its index in `pipelinePolicies(set)` (src/engine). */
   onPolicyStart?: (ordinal: number) => void;
+  /** Policies answered by their failurePolicy without running (src/engine, EngineOptions.leaveOut). */
+  leaveOut?: readonly number[];
 }
 
 /** The guard for one review: its clock starts now. */
@@ -93,7 +95,7 @@ export function answerReviewText(text: string, set: PolicySet | undefined, maxJs
       if (err instanceof JsonParseError) return failure(400, 'invalid', `malformed JSON: ${err.message}`);
       throw err;
     }
-    return answerGuarded(value, set, guard, seen, options.onPolicyStart);
+    return answerGuarded(value, set, guard, seen, options);
   });
 }
 
@@ -137,7 +139,7 @@ export async function answerReviewBody(body: ReviewBody, set: PolicySet | undefi
 
 /** Answers a parsed review (the CLI reads YAML too). The deadline counts from this call. */
 export function answerReview(value: JsonValue, set: PolicySet | undefined, options: ReviewOptions = {}): Promise<ReviewAnswer> {
-  return withErrorBoundary((seen) => answerGuarded(value, set, reviewGuard(options), seen, options.onPolicyStart));
+  return withErrorBoundary((seen) => answerGuarded(value, set, reviewGuard(options), seen, options));
 }
 
 /** The uid of the review being answered, once it is known (for the message of an internal error). */
@@ -163,7 +165,7 @@ async function withErrorBoundary(answer: (seen: Seen) => Promise<ReviewAnswer>):
   }
 }
 
-async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard: ReviewGuard, seen: Seen, onPolicyStart?: (ordinal: number) => void): Promise<ReviewAnswer> {
+async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard: ReviewGuard, seen: Seen, options: ReviewOptions): Promise<ReviewAnswer> {
   const checked = validateReview(value);
   if (!checked.ok) {
     return failure(400, 'invalid', `invalid AdmissionReview: ${checked.error.message}`, { uid: checked.error.uid });
@@ -171,7 +173,8 @@ async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard
   const { uid } = checked.request;
   seen.uid = uid;
   if (!set) return failure(503, 'unavailable', 'no policy set is loaded yet', { uid });
-  const result = await evaluate(set, checked.request, onPolicyStart ? { guard, onPolicyStart } : { guard });
+  const { onPolicyStart, leaveOut } = options;
+  const result = await evaluate(set, checked.request, onPolicyStart || leaveOut ? { guard, onPolicyStart, leaveOut } : { guard });
   const extras = replyExtras(result, checked.apiVersion);
   const report = { outcomes: result.outcomes, subject: subjectOf(checked.request) };
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0, ...report };

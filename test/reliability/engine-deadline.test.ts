@@ -403,6 +403,40 @@ describe('policy ordinals and stopped reviews', () => {
     ]);
   });
 
+  it('leaveOut: the policies named are answered by failurePolicy unrun, the others run and apply', async () => {
+    const set = setOf(...docs);
+    const started: number[] = [];
+    const result = await evaluate(set, request(), { leaveOut: [1, 3], onPolicyStart: (i) => started.push(i) });
+    expect(result.allowed).toBe(true);
+    if (!result.allowed) return;
+    // Ordinals of the whole set, though p1 and k0 are not in what runs (the Kyverno step reports its first twice).
+    expect([...new Set(started)]).toEqual([0, 4]);
+    expect(patchedObject({ patch: Buffer.from(JSON.stringify(result.patch)).toString('base64') }).metadata.labels).toEqual({ app: 'web', p0: 'done', k1: 'done' });
+    expect(result.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([
+      ['p0', 'mutated', undefined],
+      ['ClusterPolicy/k1', 'mutated', undefined],
+      ['p1', 'skipped', 'size'],
+      ['ClusterPolicy/k0', 'skipped', 'size'],
+    ]);
+    expect(result.outcomes[2].detail).toContain('left out: out of memory');
+    expect(result.warnings).toEqual(['policy p1 was not applied: out of memory', 'policy ClusterPolicy/k0 was not applied: out of memory']);
+  });
+
+  it('leaveOut: a Fail policy left out denies; ordinals outside the set change nothing', async () => {
+    const set = setOf(...docs);
+    const denied = await evaluate(set, request(), { leaveOut: [4] });
+    expect(denied.allowed).toBe(false);
+    if (!denied.allowed) {
+      expect(denied.status.code).toBe(403);
+      expect(denied.status.message).toContain('ClusterPolicy/k1');
+      expect(denied.status.message).toContain('left out: out of memory');
+    }
+    const whole = await evaluate(set, request());
+    const outside = await evaluate(set, request(), { leaveOut: [-1, 5, 1.5] });
+    expect(outside).toMatchObject({ allowed: true, warnings: [] });
+    expect(outside.outcomes.map((o) => [o.policy, o.result])).toEqual(whole.outcomes.map((o) => [o.policy, o.result]));
+  });
+
   it('admitted without the Ignore policies of a stopped review, the reply warns of each', () => {
     const result = answerStoppedReview(setOf(docs[1], docs[3]), request(), 1, 'size');
     expect(result).toMatchObject({ allowed: true, patch: [] });

@@ -42,7 +42,7 @@ import type { PolicySet } from '../../policyset/index.js';
 import { bodySize, CallbackGauge, clusterOfSet, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
 import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } from './protocol.js';
 import { fromWire } from './wire.js';
-import { answerStoppedReview } from '../../engine/index.js';
+import { answerStoppedReview, pipelinePolicies } from '../../engine/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import { STOPPED_BUDGET, StoppedBudget, type StoppedBudgetTiming } from './stopped-budget.js';
 import type { WorkerEntry } from './entry.js';
@@ -100,6 +100,8 @@ interface Job {
   offSpare?: true;
   /** Stopped, its large body waiting to be answered (answerStoppedLarge): what its worker says of it is dropped. */
   stopping?: { ordinal: number; reason: StopReason };
+  /** Policies its evaluation is to leave out: one ran a worker out of heap on it (evaluateAgain). */
+  leaveOut?: number[];
 }
 
 /** Reviews handed to a worker in one message, answered in order. */
@@ -187,7 +189,7 @@ export class ReviewPool {
   private stoppedLargePending = false;
   private readonly stopped = new Counter(
     'amender_reviews_stopped_total',
-    'Reviews whose evaluation did not end (they waited past their deadline, or their worker was stopped), by answer: failure_policy (parsed again on the main thread and answered by failure policy), overloaded (a large body beyond the main thread\'s budget for these: 503), client_gone (its client had left: no answer made).',
+    'Reviews whose evaluation did not end (they waited past their deadline, or their worker was stopped), by answer: failure_policy (parsed again on the main thread and answered by failure policy), overloaded (a large body beyond the main thread\'s budget for these: 503), client_gone (its client had left: no answer made), evaluated_again (its worker ran out of heap in an Ignore policy: evaluated again without it).',
   );
   private readonly stoppedSeconds = new Counter('amender_reviews_stopped_seconds_total', 'Main-thread seconds spent answering stopped reviews by failure policy (parsing their bodies again).');
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
@@ -475,6 +477,7 @@ export class ReviewPool {
         maxJsonDepth: entry.job.limits.maxJsonDepth,
         deadlineMs: Math.max(1, Math.floor(entry.deadlineAt - now)),
         maxValueBytes: entry.job.limits.maxValueBytes,
+        ...(entry.leaveOut ? { leaveOut: entry.leaveOut } : {}),
       });
       firstDue = Math.min(firstDue, entry.deadlineAt);
     }
@@ -652,12 +655,16 @@ export class ReviewPool {
     this.logger({ level: 'warn', msg: 'review worker replaced', reason, ...(entry ? { policySet: entry.setName, ordinal } : {}) });
     if (batch) {
       stopTimers(batch);
+      let evaluatedAgain = false;
       if (entry && !entry.settled) {
         const stop: StopReason = reason === 'heap' ? 'size' : reason === 'cancelled' ? 'cancelled' : 'deadline';
         if (reason === 'crash') this.finish(entry, failure(500, 'error', 'internal error: the review worker stopped unexpectedly'));
+        else if (reason === 'heap' && this.evaluateAgain(entry, ordinal)) evaluatedAgain = true;
         else this.answerStoppedReview(entry, ordinal, stop);
       }
       const again = batch.jobs.filter((job, at) => at !== index && !job.settled);
+      // The review evaluated again goes first: its deadline has been running longest.
+      if (evaluatedAgain && entry) again.unshift(entry);
       if (again.length > 0) this.waitAgain(again);
       else this.schedule();
     }
@@ -678,6 +685,24 @@ export class ReviewPool {
     // its heap cannot hold), would do the same at once: its replacement waits a little.
     if (slot.online && entry) start();
     else setTimeout(start, RESTART_DELAY_MS).unref();
+  }
+
+  /**
+   * A review whose evaluation ran its worker out of heap in a policy with failurePolicy Ignore is evaluated
+   * again with that policy left out, which the engine then answers by its failurePolicy (skipped, with a
+   * warning): kube-apiserver skips an Ignore policy that fails and applies the others, where answering the
+   * stopped review loses what every policy did (a completed Fail policy would deny). Once per review, as
+   * each try may cost a worker, and only while its deadline has not passed; a Fail policy is answered as
+   * before: it would deny either way.
+   */
+  private evaluateAgain(entry: Job, ordinal: number): boolean {
+    if (entry.leaveOut || entry.job.signal.aborted || performance.now() >= entry.deadlineAt) return false;
+    const policy = pipelinePolicies(entry.set)[ordinal];
+    if (policy?.failurePolicy !== 'Ignore') return false;
+    entry.leaveOut = [ordinal];
+    this.stopped.inc({ answer: 'evaluated_again' });
+    this.logger({ level: 'warn', msg: 'review evaluated again without a policy', policySet: entry.setName, policy: policy.name, reason: 'out of memory' });
+    return true;
   }
 
   /**

@@ -25,6 +25,8 @@ export interface ReviewMessage {
   /** What is left of the review's deadline when it is handed to the worker (it keeps counting there). */
   deadlineMs: number;
   maxValueBytes: number;
+  /** Policies answered by their failurePolicy without running: their evaluation ran a worker out of heap (pool.ts). */
+  leaveOut?: number[];
 }
 
 /**

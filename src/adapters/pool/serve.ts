@@ -64,6 +64,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
         return Atomics.load(shared, SLOT.CANCEL) === message.id;
       },
       onPolicyStart: (ordinal) => Atomics.store(shared, SLOT.PROGRESS, ordinal),
+      leaveOut: message.leaveOut,
     });
   };
 

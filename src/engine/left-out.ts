@@ -1,0 +1,52 @@
+/**
+ * A review evaluated again without some of its policies: those whose evaluation of it ran a review worker
+ * out of heap (src/adapters/pool). kube-apiserver answers a policy that fails at runtime by its
+ * failurePolicy and applies the others; a worker that dies loses every policy's mutation with it, so the
+ * pool evaluates the review again with the failed policy left out, and the engine answers that policy by
+ * its failurePolicy without running it (Ignore: skipped, with a warning; Fail: a denial).
+ */
+import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
+import { ReviewAborted } from '../guard/index.js';
+import type { PolicySet } from '../policyset/index.js';
+import { answerLeftOut } from './stopped.js';
+import type { EngineResult } from './types.js';
+
+/** Why a policy was left out: its first clause is the warning's reason. */
+const OUT_OF_HEAP = new ReviewAborted('size', 'out of memory: evaluating it ran a review worker out of heap, and the review was evaluated again without it');
+
+export interface LeftOut {
+  /** The set without the policies left out. */
+  readonly set: PolicySet;
+  /** The ordinal in the whole set (`pipelinePolicies`) of a policy's ordinal in `set`. */
+  ordinalOf(ordinal: number): number;
+  /** The result of evaluating `set`, with the policies left out answered by their failurePolicy. */
+  answer(result: EngineResult, request: AdmissionRequest): EngineResult;
+}
+
+/** `set` without the policies of `ordinals` (of `pipelinePolicies(set)`); undefined when none is in it. */
+export function leaveOut(set: PolicySet, ordinals: readonly number[]): LeftOut | undefined {
+  const mapCount = set.mutatingPolicies.length;
+  const total = mapCount + set.kyvernoPolicies.length;
+  const out = [...new Set(ordinals)].filter((o) => Number.isSafeInteger(o) && o >= 0 && o < total).sort((a, b) => a - b);
+  if (out.length === 0) return undefined;
+  const skipped = new Set(out);
+  // kept[i]: the whole set's ordinal of the view's policy i.
+  const kept: number[] = [];
+  for (let o = 0; o < total; o++) if (!skipped.has(o)) kept.push(o);
+  const view: PolicySet = {
+    ...set,
+    mutatingPolicies: set.mutatingPolicies.filter((_, i) => !skipped.has(i)),
+    kyvernoPolicies: set.kyvernoPolicies.filter((_, i) => !skipped.has(mapCount + i)),
+  };
+  return {
+    set: view,
+    ordinalOf: (ordinal) => kept[ordinal] ?? ordinal,
+    answer: (result, request) => {
+      const answered = answerLeftOut(set, request, out, OUT_OF_HEAP);
+      const outcomes = [...result.outcomes, ...answered.outcomes];
+      if (!result.allowed) return { ...result, outcomes };
+      if (answered.status) return { allowed: false, status: answered.status, outcomes, warnings: result.warnings, auditAnnotations: result.auditAnnotations };
+      return { ...result, outcomes, warnings: boundWarnings([...result.warnings, ...answered.warnings]) };
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * A review whose evaluation runs its worker out of heap in a policy with failurePolicy Ignore is evaluated
+ * again without that policy: the others apply, as kube-apiserver applies them when an Ignore policy fails,
+ * and the reply warns of the one left out. Answering the stopped review instead loses what every policy
+ * changed, and a Fail policy that had completed then denies the request. The heap runs out inside the one
+ * policy through a fault injected into the worker's sets (fixtures/heap-hungry-review-worker.ts); the
+ * pool, its 16 MB worker heap and the worker's death are real.
+ */
+import { unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReviewPool } from '../../src/adapters/pool/index.js';
+import { createApp, type LogRecord } from '../../src/server/index.js';
+import { post } from '../node/pool-harness.js';
+import { refresherState } from './helpers/label-policy.js';
+
+const MAP_API = 'admissionregistration.k8s.io/v1';
+
+function labelling(name: string, failurePolicy: 'Fail' | 'Ignore'): string {
+  return `apiVersion: ${MAP_API}
+kind: MutatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  failurePolicy: ${failurePolicy}
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{labels: {"${name}": "yes"}}}'
+---
+apiVersion: ${MAP_API}
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: ${name}}
+spec: {policyName: ${name}}
+`;
+}
+
+const KYVERNO = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: k-label}
+spec:
+  failurePolicy: Fail
+  rules:
+    - name: label
+      match:
+        any:
+          - resources: {kinds: [Pod]}
+      mutate:
+        patchStrategicMerge:
+          metadata:
+            labels: {k-label: "yes"}
+`;
+
+/** In pipeline order: a-label, exhaust-heap, z-label (MAP, by name), then k-label (Kyverno). */
+function policies(hungry: 'Fail' | 'Ignore'): string {
+  return [labelling('a-label', 'Fail'), labelling('exhaust-heap', hungry), labelling('z-label', 'Fail'), KYVERNO].join('---\n');
+}
+
+let workerFile: string;
+const pools: ReviewPool[] = [];
+beforeAll(async () => {
+  // Node 20 carries no TypeScript loader into worker threads: the fixture worker is bundled, as entry.ts does.
+  workerFile = join(tmpdir(), `amender-heap-hungry-worker-${process.pid}-${Date.now()}.mjs`);
+  await build({
+    entryPoints: [fileURLToPath(new URL('../fixtures/heap-hungry-review-worker.ts', import.meta.url))],
+    outfile: workerFile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);" },
+  });
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  if (workerFile) unlinkSync(workerFile);
+});
+
+function serve(hungry: 'Fail' | 'Ignore') {
+  const logs: LogRecord[] = [];
+  const pool = new ReviewPool({ workers: 1, heapMb: 16, graceMs: 1000, queueLimit: 4, entry: { url: pathToFileURL(workerFile) }, logger: (r) => logs.push(r) });
+  pools.push(pool);
+  const state = refresherState(policies(hungry));
+  expect(state.set?.problems).toEqual([]);
+  const app = createApp({ policies: () => state, reviewer: pool.reviewer, logger: (r) => logs.push(r) });
+  pool.registerMetrics(app.metrics.registry);
+  return { app, logs, metrics: () => app.metrics.registry.render() };
+}
+
+async function reply(response: Response): Promise<any> {
+  expect(response.status).toBe(200);
+  return ((await response.json()) as any).response;
+}
+
+function labelsPatched(response: any): string[] {
+  const patch = JSON.parse(Buffer.from(response.patch ?? 'W10=', 'base64').toString('utf8')) as { path: string }[];
+  return patch.map((op) => op.path.replace('/metadata/labels/', '')).sort();
+}
+
+describe('a review that runs its worker out of heap in one policy', () => {
+  it('Ignore: evaluated again without it; the other policies apply and the reply warns of it', { timeout: 60_000 }, async () => {
+    const { app, logs, metrics } = serve('Ignore');
+    const response = await reply(await post(app));
+    expect(response.allowed).toBe(true);
+    expect(labelsPatched(response)).toEqual(['a-label', 'k-label', 'z-label']);
+    expect(response.warnings).toEqual(['policy exhaust-heap was not applied: out of memory']);
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
+    expect(metrics()).toMatch(/^amender_reviews_stopped_total\{answer="evaluated_again"\} 1$/m);
+    expect(logs.some((l) => l.msg === 'review evaluated again without a policy' && l.policy === 'exhaust-heap')).toBe(true);
+    // It does so on every such review: the replacement worker answers the next one the same way.
+    const next = await reply(await post(app));
+    expect(labelsPatched(next)).toEqual(['a-label', 'k-label', 'z-label']);
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 2$/m);
+  });
+
+  it('Fail: denied naming it, not evaluated again', { timeout: 60_000 }, async () => {
+    const { app, metrics } = serve('Fail');
+    const response = await reply(await post(app));
+    expect(response.allowed).toBe(false);
+    expect(response.status.code).toBe(403);
+    expect(response.status.message).toContain("policy 'exhaust-heap'");
+    expect(response.status.message).toContain('out of memory');
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
+    expect(metrics()).not.toMatch(/answer="evaluated_again"/);
+  });
+});
