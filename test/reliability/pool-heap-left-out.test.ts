@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewPool } from '../../src/adapters/pool/index.js';
+import { ReviewPool, type PoolOptions } from '../../src/adapters/pool/index.js';
 import { createApp, type LogRecord } from '../../src/server/index.js';
 import { post } from '../node/pool-harness.js';
 import { refresherState } from './helpers/label-policy.js';
@@ -82,9 +82,9 @@ afterAll(async () => {
   if (workerFile) unlinkSync(workerFile);
 });
 
-function serve(hungry: 'Fail' | 'Ignore') {
+function serve(hungry: 'Fail' | 'Ignore', options: Partial<PoolOptions> = {}) {
   const logs: LogRecord[] = [];
-  const pool = new ReviewPool({ workers: 1, heapMb: 16, graceMs: 1000, queueLimit: 4, entry: { url: pathToFileURL(workerFile) }, logger: (r) => logs.push(r) });
+  const pool = new ReviewPool({ workers: 1, heapMb: 16, graceMs: 1000, queueLimit: 4, entry: { url: pathToFileURL(workerFile) }, logger: (r) => logs.push(r), ...options });
   pools.push(pool);
   const state = refresherState(policies(hungry));
   expect(state.set?.problems).toEqual([]);
@@ -128,5 +128,19 @@ describe('a review that runs its worker out of heap in one policy', () => {
     expect(response.status.message).toContain('out of memory');
     expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
     expect(metrics()).not.toMatch(/answer="evaluated_again"/);
+  });
+
+  it('beyond the allowance for evaluating again (each try may cost a worker), answered as a stopped review', { timeout: 60_000 }, async () => {
+    // One at once, none added back: the second such review is answered as before this allowance existed.
+    const { app, metrics } = serve('Ignore', { evaluateAgain: { perSecond: 0, burst: 1 } });
+    expect(labelsPatched(await reply(await post(app)))).toEqual(['a-label', 'k-label', 'z-label']);
+    const second = await reply(await post(app));
+    expect(second.allowed).toBe(false);
+    // z-label (Fail) was not evaluated, and what a-label (Fail) changed was lost with the worker.
+    expect(second.status.code).toBe(403);
+    expect(second.status.message).toContain("policy 'z-label'");
+    expect(second.status.message).toContain('not evaluated: out of memory');
+    expect(metrics()).toMatch(/^amender_reviews_stopped_total\{answer="evaluated_again"\} 1$/m);
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 2$/m);
   });
 });

@@ -42,7 +42,8 @@ import type { PolicySet } from '../../policyset/index.js';
 import { bodySize, CallbackGauge, clusterOfSet, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
 import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } from './protocol.js';
 import { fromWire } from './wire.js';
-import { answerStoppedReview, pipelinePolicies } from '../../engine/index.js';
+import { answerStoppedReview } from '../../engine/index.js';
+import { EVALUATE_AGAIN, EvaluateAgain, type EvaluateAgainRate } from './evaluate-again.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import { STOPPED_BUDGET, StoppedBudget, type StoppedBudgetTiming } from './stopped-budget.js';
 import type { WorkerEntry } from './entry.js';
@@ -73,6 +74,8 @@ export interface PoolOptions {
   spare?: SpareTiming;
   /** How much of the main thread answering stopped reviews may take (stopped-budget.ts; default STOPPED_BUDGET). */
   stoppedBudget?: StoppedBudgetTiming;
+  /** How many reviews whose worker ran out of heap may be evaluated again (evaluate-again.ts; default EVALUATE_AGAIN). */
+  evaluateAgain?: EvaluateAgainRate;
 }
 
 /** Why a worker was replaced (the `reason` label of amender_workers_replaced_total). */
@@ -184,6 +187,7 @@ export class ReviewPool {
   private readonly movedOffSpare = new Counter('amender_reviews_moved_off_spare_total', 'Reviews the spare worker ran as long as it runs one, moved back to wait for a regular worker.');
   private readonly countMovedOffSpare = this.movedOffSpare.child();
   private readonly stoppedBudget: StoppedBudget;
+  private readonly again: EvaluateAgain;
   /** Stopped reviews of large bodies, answered one per turn of the event loop (answerStoppedLarge). */
   private readonly stoppedLarge: Job[] = [];
   private stoppedLargePending = false;
@@ -202,6 +206,7 @@ export class ReviewPool {
     this.spareTimers = new SpareTimers(this.spareTiming);
     this.spareLeash = new SpareLeash(this.spareTiming.heldMs);
     this.stoppedBudget = new StoppedBudget(options.stoppedBudget ?? STOPPED_BUDGET);
+    this.again = new EvaluateAgain(options.evaluateAgain ?? EVALUATE_AGAIN);
     this.slots.push(this.spawn());
     this.unstarted = options.workers - 1;
     if (this.unstarted > 0) setTimeout(() => this.grow(), options.staggerMs ?? STAGGER_MS).unref();
@@ -687,18 +692,11 @@ export class ReviewPool {
     else setTimeout(start, RESTART_DELAY_MS).unref();
   }
 
-  /**
-   * A review whose evaluation ran its worker out of heap in a policy with failurePolicy Ignore is evaluated
-   * again with that policy left out, which the engine then answers by its failurePolicy (skipped, with a
-   * warning): kube-apiserver skips an Ignore policy that fails and applies the others, where answering the
-   * stopped review loses what every policy did (a completed Fail policy would deny). Once per review, as
-   * each try may cost a worker, and only while its deadline has not passed; a Fail policy is answered as
-   * before: it would deny either way.
-   */
+  /** A review whose worker ran out of heap in an Ignore policy goes back to wait, that policy left out (evaluate-again.ts). */
   private evaluateAgain(entry: Job, ordinal: number): boolean {
-    if (entry.leaveOut || entry.job.signal.aborted || performance.now() >= entry.deadlineAt) return false;
-    const policy = pipelinePolicies(entry.set)[ordinal];
-    if (policy?.failurePolicy !== 'Ignore') return false;
+    const review = { set: entry.set, deadlineAt: entry.deadlineAt, gone: entry.job.signal.aborted, ...(entry.leaveOut ? { leaveOut: entry.leaveOut } : {}) };
+    const policy = this.again.policyToLeaveOut(review, ordinal);
+    if (!policy) return false;
     entry.leaveOut = [ordinal];
     this.stopped.inc({ answer: 'evaluated_again' });
     this.logger({ level: 'warn', msg: 'review evaluated again without a policy', policySet: entry.setName, policy: policy.name, reason: 'out of memory' });
