@@ -95,12 +95,15 @@ export class SnapshotMoved extends SourceError {
 
 /**
  * A document over the size limit (`bytes` as listed, declared or read), thrown by a fetch before its body
- * is read: a problem of that document alone (snapshot.ts), not of its source.
+ * is read (or, sent without a length, as soon as the bytes read pass the limit: `exact` false, and `bytes`
+ * is only a lower bound): a problem of that document alone (snapshot.ts), not of its source.
  */
 export class DocumentTooLarge extends SourceError {
   override name = 'DocumentTooLarge';
-  constructor(uri: string, readonly label: string, readonly bytes: number, readonly limit: number) {
-    super(uri, `${label} is ${bytes} bytes, over the limit of ${limit}`);
+  readonly exact: boolean;
+  constructor(uri: string, readonly label: string, readonly bytes: number, readonly limit: number, { exact = true }: { exact?: boolean } = {}) {
+    super(uri, exact ? `${label} is ${bytes} bytes, over the limit of ${limit}` : `${label} is more than ${limit} bytes, the limit`);
+    this.exact = exact;
   }
 }
 

@@ -30,6 +30,24 @@ function describe(err: unknown): string {
   return status !== undefined ? `${text} (HTTP ${status})` : text;
 }
 
+/**
+ * The body's bytes, or undefined as soon as they pass `maxBytes` (the stream is then destroyed): a body
+ * sent without Content-Length is otherwise read whole into memory, whatever its size.
+ */
+async function readAtMost(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      (body as { destroy?: () => void }).destroy?.();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
 export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3SourceOptions): PolicySource {
   const root = folderPrefix(prefix);
   const fail = (message: string, cause: unknown) => new SourceError(uri, message, { cause });
@@ -84,12 +102,15 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         throw new DocumentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
       }
       if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
-      let text: string;
+      let bytes: Buffer | undefined;
       try {
-        text = await response.Body.transformToString('utf-8');
+        bytes = await readAtMost(response.Body as AsyncIterable<Uint8Array>, maxBytes);
       } catch (err) {
         throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
       }
+      // Sent without a length (chunked) and longer than the limit: dropped at the limit, like a sized one.
+      if (bytes === undefined) throw new DocumentTooLarge(uri, entry.label, maxBytes + 1, maxBytes, { exact: false });
+      const text = bytes.toString('utf8');
       const version = response.ETag ?? entry.version;
       if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
       return { status: 'fetched', version, text };

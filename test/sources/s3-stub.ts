@@ -1,0 +1,118 @@
+/**
+ * A small S3-protocol stub on 127.0.0.1, for what s3rver never does: a listing without sizes, bodies sent
+ * without Content-Length (chunked), and a store that fails (500, garbage XML, no answer at all). It serves
+ * ListObjectsV2 and GetObject (with If-None-Match) of one bucket, path style.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createS3Client } from '../../src/sources/node/index.js';
+
+/** How the stub answers: `ok` as S3 does (less the sizes), or one way of failing. */
+export type StubMode = 'ok' | 'error-500' | 'garbage-xml' | 'hang';
+
+export interface S3Stub {
+  endpoint: string;
+  client: S3Client;
+  objects: Map<string, string>;
+  mode: StubMode;
+  /** Requests seen, as `METHOD path?query`. */
+  requests: string[];
+  /** Bytes of object bodies sent so far. */
+  bodyBytesSent: () => number;
+  close(): Promise<void>;
+}
+
+const etagOf = (body: string) => `"${createHash('md5').update(body).digest('hex')}"`;
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export async function startS3Stub(bucket: string): Promise<S3Stub> {
+  const objects = new Map<string, string>();
+  const requests: string[] = [];
+  const hanging = new Set<ServerResponse>();
+  let sent = 0;
+  const stub = { mode: 'ok' as StubMode };
+
+  const list = (res: ServerResponse, prefix: string) => {
+    const contents = [...objects.keys()]
+      .filter((k) => k.startsWith(prefix))
+      .sort()
+      .map((k) => `<Contents><Key>${xmlEscape(k)}</Key><ETag>${xmlEscape(etagOf(objects.get(k)!))}</ETag></Contents>`)
+      .join('');
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`);
+  };
+
+  /** The body in 64 KiB chunks without Content-Length, stopping when the client goes away. */
+  const chunked = (res: ServerResponse, body: string) => {
+    const bytes = Buffer.from(body);
+    res.writeHead(200, { 'content-type': 'application/yaml', etag: etagOf(body) });
+    let at = 0;
+    const more = () => {
+      while (at < bytes.length && !res.destroyed) {
+        const chunk = bytes.subarray(at, at + 65536);
+        at += chunk.length;
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      if (!res.destroyed) res.end();
+    };
+    more();
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    requests.push(`${req.method} ${req.url}`);
+    if (stub.mode === 'hang') {
+      hanging.add(res);
+      return;
+    }
+    if (stub.mode === 'error-500') {
+      res.writeHead(500, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0"?><Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>');
+      return;
+    }
+    if (stub.mode === 'garbage-xml') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<<<not xml at all');
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://stub');
+    const path = decodeURIComponent(url.pathname).replace(/^\/+/, '');
+    if (path === bucket || path === `${bucket}/`) return list(res, url.searchParams.get('prefix') ?? '');
+    const key = path.slice(bucket.length + 1);
+    const body = objects.get(key);
+    if (body === undefined) {
+      res.writeHead(404, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>no such key</Message></Error>');
+      return;
+    }
+    if (req.headers['if-none-match'] === etagOf(body)) {
+      res.writeHead(304, { etag: etagOf(body) });
+      res.end();
+      return;
+    }
+    chunked(res, body);
+  };
+
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = await createS3Client(
+    { region: 'us-east-1', endpoint, forcePathStyle: true },
+    { credentials: { accessKeyId: 'STUB', secretAccessKey: 'STUB' }, maxAttempts: 1, requestHandler: { connectionTimeout: 2_000, requestTimeout: 2_000 } },
+  );
+  return Object.assign(stub, {
+    endpoint,
+    client,
+    objects,
+    requests,
+    bodyBytesSent: () => sent,
+    close: async () => {
+      client.destroy();
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+}
