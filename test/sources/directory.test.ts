@@ -1,5 +1,7 @@
 /** The folder source on a real temporary folder, including a ConfigMap-style `..data` symlink swap. */
-import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { mkdir, mkdtemp, open, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -268,5 +270,63 @@ describe('directory source', () => {
     expect(result.errors).toEqual([`file://${dir}: ${dir}: no such file or folder`]);
     expect(names(r)).toEqual(['a']);
     expect(r.provider().sourceErrors[0]).toMatch(/no such file or folder \(the set loaded at .* stays in force\)/);
+  });
+
+  describe('a FIFO (or other non-regular file) named like a policy file', () => {
+    const fifos: string[] = [];
+    afterEach(async () => {
+      // A read blocked opening a FIFO (what this guards against) is let go: a writer opens and closes it.
+      for (const fifo of fifos.splice(0)) await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then((h) => h.close(), () => {});
+    });
+    const mkfifo = (path: string) => {
+      execFileSync('mkfifo', [path]);
+      fifos.push(path);
+    };
+
+    it('is reported as a problem of its own, never opened, and the other files load', async () => {
+      await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+      mkfifo(join(dir, 'pipe.yaml'));
+      const r = new PolicySetRefresher({ name: 'default', sources: [directorySource({ uri: `file://${dir}`, path: dir })], intervalMs: 0, limits: { timeoutMs: 5_000 } });
+      expect((await r.refresh()).outcome).toBe('applied');
+      expect(names(r)).toEqual(['a']);
+      expect(r.provider().set!.problems.map((p) => [p.source, p.effect, p.message])).toEqual([
+        [join(dir, 'pipe.yaml'), 'ignored', 'not a regular file but a FIFO (named pipe); not read'],
+      ]);
+      expect((await r.refresh()).outcome).toBe('unchanged');
+    });
+
+    it('never blocks a refresh when a file listed regular is a FIFO by the time it is read', async () => {
+      await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+      await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'team', 'two'));
+      const inner = directorySource({ uri: `file://${dir}`, path: dir });
+      let swapped = false;
+      const source: PolicySource = {
+        ...inner,
+        async list(options) {
+          const entries = await inner.list(options);
+          if (!swapped) {
+            swapped = true;
+            await rm(join(dir, 'b.yaml'));
+            mkfifo(join(dir, 'b.yaml'));
+          }
+          return entries;
+        },
+      };
+      const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0, limits: { timeoutMs: 5_000 } });
+      const result = await r.refresh();
+      expect(result.errors).toEqual([]);
+      expect(result.outcome).toBe('applied');
+      expect(names(r)).toEqual(['a']);
+      expect(r.provider().set!.problems.map((p) => p.message)).toEqual(['not a regular file but a FIFO (named pipe); not read']);
+    });
+
+    it('fails the source with a clear error when the configured path itself is one', async () => {
+      const fifo = join(dir, 'policies.yaml');
+      mkfifo(fifo);
+      const r = new PolicySetRefresher({ name: 'default', sources: [directorySource({ uri: `file://${fifo}`, path: fifo })], intervalMs: 0, limits: { timeoutMs: 5_000 } });
+      const result = await r.refresh();
+      expect(result.outcome).toBe('failed');
+      expect(result.errors).toEqual([`file://${fifo}: ${fifo} is not a regular file but a FIFO (named pipe), not a file or folder`]);
+    });
   });
 });

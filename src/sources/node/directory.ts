@@ -17,8 +17,8 @@
  * new or removed file only once it reads the same a settle time later (snapshot.ts). A ConfigMap's files
  * are not: the kubelet swaps a whole generation in one rename.
  */
-import { watch as watchFs, type FSWatcher } from 'node:fs';
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { constants, watch as watchFs, type FSWatcher } from 'node:fs';
+import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { isPolicyDocumentName, isSkippedFolder } from '../names.js';
@@ -36,6 +36,24 @@ interface Snapshot {
 
 function versionOf(s: Stats): string {
   return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+}
+
+/** What a path that is neither a regular file nor a folder is, for a problem that names it. */
+function notAFile(s: Stats): string {
+  const kind = s.isFIFO() ? 'a FIFO (named pipe)' : s.isSocket() ? 'a socket' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : 'not a regular file';
+  return kind.startsWith('not') ? kind : `not a regular file but ${kind}`;
+}
+
+/**
+ * Opens a file that its stat showed regular without ever blocking: O_NONBLOCK keeps the open of a FIFO
+ * swapped in since (it would wait for a writer) from holding a thread of the pool for ever. Undefined when
+ * what is open is not a regular file.
+ */
+async function openRegular(file: string): Promise<FileHandle | undefined> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  if ((await handle.stat()).isFile()) return handle;
+  await handle.close();
+  return undefined;
 }
 
 function isMissing(err: unknown): boolean {
@@ -122,6 +140,10 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
           continue;
         }
         await walk(full, join(shown, name), rel, depth + 1, snapshot, out, maxEntries, new Set(within).add(real));
+      } else if (!s.isFile() && isPolicyDocumentName(rel)) {
+        // A FIFO named x.yaml would block the read that opens it until a writer comes: listed, never opened.
+        out.push({ name: rel, label: join(shown, name), version: 'not a file', problem: `${notAFile(s)}; not read` });
+        if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
       } else if (s.isFile() && isPolicyDocumentName(rel)) {
         const entry: SourceEntry = { name: rel, label: join(shown, name), version: versionOf(s), size: s.size, ...(snapshot ? {} : { inPlace: true }) };
         readPaths.set(entry, { file: full, inSnapshot: snapshot });
@@ -145,6 +167,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         throw fail(isMissing(err) ? (uri === path ? 'no such file or folder' : `${path}: no such file or folder`) : `cannot read ${path}: ${(err as Error).message}`, err);
       }
       singleFile = root.isFile();
+      if (!singleFile && !root.isDirectory()) throw fail(`${path} is ${notAFile(root)}, not a file or folder`);
       if (singleFile) return [{ name: basename(path), label: path, version: versionOf(root), size: root.size, inPlace: true }];
       const out: SourceEntry[] = [];
       try {
@@ -176,18 +199,26 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       const version = versionOf(before);
       if (ifNoneMatch === version) return { status: 'not-modified' };
       if (before.size > maxBytes) throw new DocumentTooLarge(uri, entry.label, before.size, maxBytes);
+      const changed = () => fail(`${entry.label} changed while being read (still being written?); it is read again once quiet`);
+      // Replaced since the listing (a FIFO swapped in): the refresh lists again and finds it as it is now.
+      if (!before.isFile()) throw new SnapshotMoved(uri, `${entry.label} is no longer a regular file`);
       let text: string;
       let after: Stats;
       try {
-        text = await readFile(file, { encoding: 'utf8', signal });
+        const handle = await openRegular(file);
+        if (!handle) throw new SnapshotMoved(uri, `${entry.label} is no longer a regular file`);
+        try {
+          text = await handle.readFile({ encoding: 'utf8', signal });
+        } finally {
+          await handle.close();
+        }
         after = await stat(file);
       } catch (err) {
+        if (err instanceof SourceError) throw err;
         if (isMissing(err)) return gone();
         throw fail(`cannot read ${entry.label}: ${(err as Error).message}`, err);
       }
-      if (versionOf(after) !== version || (entry.version !== undefined && entry.version !== version)) {
-        throw fail(`${entry.label} changed while being read (still being written?); it is read again once quiet`);
-      }
+      if (versionOf(after) !== version || (entry.version !== undefined && entry.version !== version)) throw changed();
       return { status: 'fetched', version, text };
     },
     async confirm() {
