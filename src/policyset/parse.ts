@@ -43,11 +43,35 @@ function isList(value: JsonObject): boolean {
   return typeof kind === 'string' && kind.endsWith('List') && Array.isArray(getOwn(value, 'items'));
 }
 
+function shapeOf(value: JsonValue): string {
+  if (isJsonObject(value)) return 'a mapping';
+  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'a boolean' : 'null';
+}
+
+/**
+ * What is wrong with a List kind that is not one, else undefined: kubectl refuses `items` that is not a
+ * sequence (it cannot be decoded as a list), and a `kind: List` without items is no object either. Taken
+ * as one object instead, it would be reviewed (or served as a param) as a resource of kind List.
+ */
+function listProblem(value: JsonObject): string | undefined {
+  const kind = getOwn(value, 'kind');
+  if (typeof kind !== 'string' || !kind.endsWith('List')) return undefined;
+  const items = getOwn(value, 'items');
+  if (Array.isArray(items)) return undefined;
+  if (items !== undefined && items !== null) return `a ${kind} whose items is ${shapeOf(items)}, not a list: its objects go in items as a sequence (items: [...])`;
+  return kind === 'List' ? 'a List without items: its objects go in items as a sequence (items: [...])' : undefined;
+}
+
 function addDocument(out: ParsedSource, index: number, value: JsonValue | undefined): void {
   if (value === undefined || value === null) return; // an empty document
   const problem = (message: string, item?: number): Problem => ({ source: out.source, index, ...(item !== undefined ? { item } : {}), path: '', message, effect: 'ignored' });
   if (!isJsonObject(value)) {
     out.problems.push(problem('document is not an object'));
+    return;
+  }
+  const notAList = listProblem(value);
+  if (notAList !== undefined) {
+    out.problems.push(problem(notAList));
     return;
   }
   if (isList(value)) {

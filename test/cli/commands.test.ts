@@ -183,6 +183,21 @@ describe('amender apply', () => {
     expect(parseYaml(io.stdout)).toEqual(parseYaml(POD_YAML));
   });
 
+  it('refuses a List whose items is not a list, naming the document, instead of taking it as one resource', async () => {
+    const cases: [string, string, string][] = [
+      ['items-map.yaml', `${CONFIGMAP_YAML}---\napiVersion: v1\nkind: List\nitems: {apiVersion: v1, kind: ConfigMap, metadata: {name: d}}\n`, 'items-map.yaml#1: a List whose items is a mapping, not a list'],
+      ['items-text.yaml', 'apiVersion: v1\nkind: List\nitems: "x"\n', 'items-text.yaml: a List whose items is a string, not a list'],
+      ['items-json.json', '{"apiVersion": "v1", "kind": "ConfigMapList", "items": 3}', 'items-json.json: a ConfigMapList whose items is a number, not a list'],
+      ['no-items.yaml', 'apiVersion: v1\nkind: List\n', 'no-items.yaml: a List without items'],
+    ];
+    for (const [name, text, message] of cases) {
+      const io = fakeIO({ ...files, [name]: text });
+      expect(await runCli(['apply', '--policies', 'policies', '--resource', name], io), name).toBe(1);
+      expect(io.stderr).toBe(`amender apply: ${message}: its objects go in items as a sequence (items: [...])\n`);
+      expect(io.stdout).toBe('');
+    }
+  });
+
   it('checks its options', async () => {
     let io = fakeIO(files);
     io = fakeIO(files);

@@ -38,6 +38,18 @@ describe('parseDocuments', () => {
     expect(parsed.problems).toMatchObject([{ source: 'l.yaml', index: 0, item: 1, message: 'list item is not an object' }]);
   });
 
+  it('refuses a List kind whose items is not a list, and a List without items; other kinds named *List stay objects', () => {
+    const parsed = parseDocuments('l.yaml', 'kind: A\n---\nkind: List\nitems: {kind: B}\n---\nkind: List\n---\nkind: AllowList\nspec: {}\n---\nkind: List\nitems: []\n');
+    expect(parsed.documents.map((d) => [d.index, d.value.kind])).toEqual([
+      [0, 'A'],
+      [3, 'AllowList'],
+    ]);
+    expect(parsed.problems.map((p) => [p.index, p.effect, p.message])).toEqual([
+      [1, 'ignored', 'a List whose items is a mapping, not a list: its objects go in items as a sequence (items: [...])'],
+      [2, 'ignored', 'a List without items: its objects go in items as a sequence (items: [...])'],
+    ]);
+  });
+
   it('reports broken documents with their position and reads the others', () => {
     const parsed = parseDocuments('b.yaml', 'kind: A\n---\nkey: [unclosed\n---\n- not an object\n---\nx: .inf\n---\nkind: B\n');
     expect(parsed.documents.map((d) => d.value.kind)).toEqual(['A', 'B']);

@@ -75,7 +75,9 @@ export function normalizeResource(obj: JsonObject, documents: readonly JsonObjec
 /** Every document of a file's text, normalized. */
 export function resourcesOfText(text: string, source: string, documents: readonly JsonObject[]): LoadedResource[] {
   const parsed = parseDocuments(source, text);
-  if (parsed.problems.length > 0) throw new CliInputError(`${source}: ${parsed.problems[0].message}`);
+  const problem = parsed.problems[0];
+  // A document after the first is named as `amender validate` names it (`file#1` is the second).
+  if (problem) throw new CliInputError(`${source}${problem.index > 0 ? `#${problem.index}` : ''}: ${problem.message}`);
   return parsed.documents.map((d) => {
     const value = normalizeResource(d.value, documents);
     return { value, key: resourceKey(value), source };
