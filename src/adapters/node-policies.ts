@@ -10,7 +10,7 @@
  *                    path means the same
  *       s3://b/p     every .yaml/.yml/.json below the prefix, through one S3 client made from `env`
  *   createNodePolicySets({ policySources, refreshSeconds, clusters, env, logger }) → NodePolicySets
- *       .default, .clusters, .clusterRoutes, .refreshers()     see createPolicySets (src/runtime)
+ *       .default, .clusters, .refreshers()     see createPolicySets (src/runtime)
  *       .refreshAll() first load, and SIGHUP; .start() timers and folder watches; .stop() on SIGTERM
  */
 import { fileURLToPath } from 'node:url';

@@ -71,7 +71,8 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
   });
   const amender = createApp({
     policies: sets.default.provider,
-    clusters: sets.clusterRoutes,
+    // Mounted without clusters too, as on the Node server: `/clusters/x/...` answers "no cluster named x".
+    clusters: sets.clusters,
     limits: config.limits,
     logger,
     ...(options.bodyBudgetBytes !== undefined ? { bodyBudget: new BodyBudget(options.bodyBudgetBytes) } : {}),
