@@ -10,7 +10,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { createS3Client } from '../../src/sources/node/index.js';
 
 /** How the stub answers: `ok` as S3 does (less the sizes), or one way of failing. */
-export type StubMode = 'ok' | 'error-500' | 'garbage-xml' | 'hang';
+export type StubMode = 'ok' | 'error-500' | 'garbage-xml' | 'html' | 'hang';
 
 export interface S3Stub {
   endpoint: string;
@@ -19,6 +19,8 @@ export interface S3Stub {
   mode: StubMode;
   /** Requests seen, as `METHOD path?query`. */
   requests: string[];
+  /** Requests left unanswered (mode `hang`) whose connection is still open. */
+  hangingOpen: () => number;
   /** Bytes of object bodies sent so far. */
   bodyBytesSent: () => number;
   close(): Promise<void>;
@@ -72,6 +74,12 @@ export async function startS3Stub(bucket: string): Promise<S3Stub> {
       res.end('<?xml version="1.0"?><Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>');
       return;
     }
+    if (stub.mode === 'html') {
+      // What a proxy's login page, or an endpoint that is no S3, answers: 200 and well-formed markup.
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Sign in</title></head><body><p>Please sign in</p></body></html>');
+      return;
+    }
     if (stub.mode === 'garbage-xml') {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end('<<<not xml at all');
@@ -108,6 +116,7 @@ export async function startS3Stub(bucket: string): Promise<S3Stub> {
     objects,
     requests,
     bodyBytesSent: () => sent,
+    hangingOpen: () => [...hanging].filter((res) => !res.socket?.destroyed).length,
     close: async () => {
       client.destroy();
       for (const res of hanging) res.destroy();

@@ -30,6 +30,11 @@ function describe(err: unknown): string {
   return status !== undefined ? `${text} (HTTP ${status})` : text;
 }
 
+/** Whether a ListObjectsV2 answer is one: S3 and every compatible store name the bucket and say whether it is cut. */
+function isListing(listed: { Name?: string; IsTruncated?: boolean; KeyCount?: number }): boolean {
+  return listed.Name !== undefined || listed.IsTruncated !== undefined || listed.KeyCount !== undefined;
+}
+
 /**
  * The body's bytes, or undefined as soon as they pass `maxBytes` (the stream is then destroyed): a body
  * sent without Content-Length is otherwise read whole into memory, whatever its size.
@@ -74,6 +79,9 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         } catch (err) {
           throw fail(`cannot list s3://${bucket}/${root}: ${describe(err)}`, err);
         }
+        // A 200 whose body is no listing (a proxy's login page, a wrong endpoint) parses as an empty one:
+        // taken, it would remove every policy of the set.
+        if (!isListing(listed)) throw new SourceError(uri, `cannot list s3://${bucket}/${root}: the store's answer is not an S3 listing (is AMENDER_S3_ENDPOINT an S3 endpoint?)`);
         for (const o of listed.Contents ?? []) {
           if (!o.Key || !isPolicyDocumentName(o.Key.slice(root.length))) continue;
           entries.push({ name: o.Key, label: `s3://${bucket}/${o.Key}`, ...(o.ETag ? { version: o.ETag } : {}), ...(o.Size !== undefined ? { size: o.Size } : {}) });

@@ -1,0 +1,56 @@
+/**
+ * The S3 source against a store that fails in the ways a real one (or what stands in front of it) does:
+ * 500s, a body that does not parse, a 200 whose body is no listing at all (a proxy's sign-in page), no
+ * answer. Each fails the refresh with a message saying what happened, and the last good set stays in force.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PolicySetRefresher } from '../../src/sources/index.js';
+import { s3Source } from '../../src/sources/node/index.js';
+import { labelPolicy } from './helpers.js';
+import { startS3Stub, type S3Stub, type StubMode } from './s3-stub.js';
+
+const BUCKET = 'policies';
+let stub: S3Stub;
+beforeAll(async () => {
+  stub = await startS3Stub(BUCKET);
+});
+afterAll(async () => {
+  await stub.close();
+});
+beforeEach(() => {
+  stub.objects.clear();
+  stub.mode = 'ok';
+});
+
+const names = (r: PolicySetRefresher) => r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
+
+const FAILURES: [StubMode, RegExp][] = [
+  ['error-500', /^s3:\/\/policies\/p: cannot list s3:\/\/policies\/p\/: We encountered an internal error\. \(HTTP 500\)$/],
+  ['garbage-xml', /^s3:\/\/policies\/p: cannot list s3:\/\/policies\/p\/: .*XML parse error/],
+  ['html', /^s3:\/\/policies\/p: cannot list s3:\/\/policies\/p\/: the store's answer is not an S3 listing/],
+  ['hang', /^s3:\/\/policies\/p: refreshing policy set default did not finish within 4000 ms$/],
+];
+
+describe('S3 source, a failing store', () => {
+  for (const [mode, message] of FAILURES) {
+    it(`keeps the last good set when the store answers ${mode}, and says why`, async () => {
+      stub.objects.set('p/a.yaml', labelPolicy('a', 'team', 'one'));
+      const source = s3Source({ uri: `s3://${BUCKET}/p`, client: stub.client, bucket: BUCKET, prefix: 'p' });
+      const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0, limits: { timeoutMs: 4_000 } });
+      expect((await r.refresh()).outcome).toBe('applied');
+      const good = r.provider().set;
+      stub.mode = mode;
+      const result = await r.refresh();
+      expect(result.outcome).toBe('failed');
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors[0]).toMatch(message);
+      expect(r.provider().set).toBe(good);
+      expect(names(r)).toEqual(['a']);
+      // A request left hanging is not left open: the refresh's end aborts it.
+      await vi.waitFor(() => expect(stub.hangingOpen()).toBe(0), { timeout: 5_000 });
+      stub.mode = 'ok';
+      expect((await r.refresh()).outcome).toBe('unchanged');
+      expect(r.provider().sourceErrors).toEqual([]);
+    });
+  }
+});
