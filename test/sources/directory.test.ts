@@ -260,6 +260,31 @@ describe('directory source', () => {
     expect(labelValues(r)[0]).toContain('value: \\"g3');
   });
 
+  it('follows a folder removed and made again, and one that did not exist at start, without a refresh interval', async () => {
+    const folder = join(dir, 'policies');
+    await mkdir(folder);
+    await writeFile(join(folder, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    const r = refresherFor(folder, { debounceMs: 50 });
+    await r.refresh();
+    r.start();
+    await rm(folder, { recursive: true });
+    await eventually(() => expect(r.provider().sourceErrors).toHaveLength(1));
+    await mkdir(folder);
+    await writeFile(join(folder, 'b.yaml'), labelPolicy('b', 'team', 'two'));
+    await eventually(() => expect([names(r), r.provider().sourceErrors]).toEqual([['b'], []]));
+    // The new folder is watched: a change in it is followed too.
+    await writeFile(join(folder, 'c.yaml'), labelPolicy('c', 'team', 'three'));
+    await eventually(() => expect(names(r)).toEqual(['b', 'c']));
+
+    const later = join(dir, 'later');
+    const l = refresherFor(later, { debounceMs: 50 });
+    expect((await l.refresh()).outcome).toBe('failed');
+    l.start();
+    await mkdir(later);
+    await writeFile(join(later, 'd.yaml'), labelPolicy('d', 'team', 'four'));
+    await eventually(() => expect(names(l)).toEqual(['d']));
+  });
+
   it('keeps the last good set when the folder disappears, and says why', async () => {
     await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
     const r = refresherFor(dir);

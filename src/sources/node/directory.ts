@@ -17,7 +17,7 @@
  * new or removed file only once it reads the same a settle time later (snapshot.ts). A ConfigMap's files
  * are not: the kubelet swaps a whole generation in one rename.
  */
-import { constants, watch as watchFs, type FSWatcher } from 'node:fs';
+import { constants, statSync, watch as watchFs, type FSWatcher } from 'node:fs';
 import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
@@ -54,6 +54,63 @@ async function openRegular(file: string): Promise<FileHandle | undefined> {
   if ((await handle.stat()).isFile()) return handle;
   await handle.close();
   return undefined;
+}
+
+/** How often a folder that cannot be watched (missing, removed) is looked for again. */
+const REWATCH_MS = 1000;
+
+/**
+ * Watches `folder` and calls `onChange` when it may have changed. A watch follows the folder it was set
+ * on: once that folder is removed (`rm -rf` and a new copy, a volume remounted) it would never fire
+ * again, and with no refresh interval the set would keep the folder's "no such file or folder" for good.
+ * So a folder that is gone, or that cannot be watched yet, is looked for every second, and watched again
+ * (with a change reported) once it is there.
+ */
+function watchFolder(folder: string, onChange: () => void): () => void {
+  let watcher: FSWatcher | undefined;
+  let retry: ReturnType<typeof setInterval> | undefined;
+  let stopped = false;
+  const lost = () => {
+    watcher?.close();
+    watcher = undefined;
+    if (stopped || retry) return;
+    retry = setInterval(() => {
+      if (!start()) return;
+      clearInterval(retry);
+      retry = undefined;
+      onChange();
+    }, REWATCH_MS);
+    retry.unref?.();
+  };
+  /** After an event of watch `w`: `folder` gone, or replaced (another device or inode), means `w` is lost. */
+  const check = (w: FSWatcher, dev: number, ino: number) => {
+    const gone = () => watcher === w && lost();
+    stat(folder).then((s) => (s.dev !== dev || s.ino !== ino) && gone(), gone);
+  };
+  const start = (): boolean => {
+    let s: Stats;
+    try {
+      s = statSync(folder);
+      const w: FSWatcher = watchFs(folder, { persistent: false }, () => {
+        onChange();
+        check(w, s.dev, s.ino);
+      });
+      w.on('error', () => {
+        onChange();
+        lost();
+      });
+      watcher = w;
+      return true;
+    } catch {
+      return false; // missing, or no inotify left: looked for again (the refresh interval still polls)
+    }
+  };
+  if (!start()) lost();
+  return () => {
+    stopped = true;
+    clearInterval(retry);
+    watcher?.close();
+  };
 }
 
 function isMissing(err: unknown): boolean {
@@ -229,15 +286,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
     watch(onChange) {
       // The folder itself: a ConfigMap update renames `..data` in it; an editor's save touches a file in it.
       // Changes deeper down are found by the refresh interval.
-      const target = singleFile ? dirname(path) : path;
-      let watcher: FSWatcher | undefined;
-      try {
-        watcher = watchFs(target, { persistent: false }, () => onChange());
-        watcher.on('error', () => onChange());
-      } catch {
-        return () => {}; // cannot watch (missing folder, no inotify): the interval still polls
-      }
-      return () => watcher?.close();
+      return watchFolder(singleFile ? dirname(path) : path, onChange);
     },
   };
 }
