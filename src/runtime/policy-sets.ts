@@ -27,8 +27,6 @@ export interface PolicySets {
   readonly default: PolicySetRefresher;
   /** Every cluster's verifier and refresher. */
   readonly clusters: ClusterRegistry;
-  /** For createApp({ clusters }): the registry when clusters are configured (else `/clusters/...` is 404). */
-  readonly clusterRoutes: ClusterRegistry | undefined;
   /** The default set's refresher, then each cluster's. */
   refreshers(): PolicySetRefresher[];
 }
@@ -58,7 +56,6 @@ export function createPolicySets(options: PolicySetsOptions): PolicySets {
   return {
     default: defaultSet,
     clusters,
-    clusterRoutes: options.clusters.length > 0 ? clusters : undefined,
     refreshers: () => [...all],
   };
 }
