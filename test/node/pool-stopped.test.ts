@@ -29,13 +29,13 @@ function job(body: ReviewJob['body'], deadlineMs: number, signal = new AbortCont
 }
 
 /** A pool whose one worker is held by a long review, the gauges of its metrics, and the long review's answer. */
-async function heldPool(reviews: ReviewPool): Promise<{ gauge: (name: string) => number; held: Promise<ReviewAnswer> }> {
+async function heldPool(reviews: ReviewPool): Promise<{ gauge: (name: string) => number; metrics: () => string; held: Promise<ReviewAnswer> }> {
   const app = createApp({ policies: () => SLOW });
   reviews.registerMetrics(app.metrics.registry);
   const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(app.metrics.registry.render())?.[1] ?? 0);
   const held = reviews.reviewer(job(new TextEncoder().encode(REVIEW), 60_000));
   await waitFor('the long review in the worker', () => gauge('amender_workers_busy') === 1);
-  return { gauge, held };
+  return { gauge, metrics: () => app.metrics.registry.render(), held };
 }
 
 /** Holds the main thread until `ms` from now: reviews whose deadlines pass meanwhile expire together. */
@@ -57,7 +57,7 @@ describe('the answers to stopped reviews', () => {
   it('parses large bodies within a budget and answers the others 503 at once; a small one as before', { timeout: 60_000 }, async () => {
     const calls = { count: 0 };
     const reviews = pool({ queueLimit: 64, answerStopped: countingAnswer(calls) });
-    const { gauge, held } = await heldPool(reviews);
+    const { gauge, metrics, held } = await heldPool(reviews);
     const large = largeReview(85_000); // 1.04 MiB: estimated 260 ms of the main thread each
     expect(large.length).toBeGreaterThan(1.0 * 2 ** 20);
     expect(large.length).toBeLessThan(1.1 * 2 ** 20);
@@ -81,7 +81,7 @@ describe('the answers to stopped reviews', () => {
     expect(full.length).toBeLessThanOrEqual(4);
     expect(calls.count).toBe(1 + full.length);
     for (const answer of refused) expect(answer.status === 503 && (answer.body as { message: string }).message).toMatch(/overloaded with large reviews: it was not evaluated by its deadline, and this one \(1\.\d MiB\)/);
-    const text = (reviews as unknown as { stopped: { render(): string } }).stopped.render();
+    const text = metrics();
     expect(text).toContain(`amender_reviews_stopped_total{answer="overloaded"} ${refused.length}`);
     expect(text).toContain(`amender_reviews_stopped_total{answer="failure_policy"} ${1 + full.length}`);
     expect((await held).status).toBe(200);
@@ -94,7 +94,7 @@ describe('the answers to stopped reviews', () => {
     const answerStopped = countingAnswer(calls, () => setImmediate(() => leaving.forEach((c) => c.abort())));
     // A budget that never refuses: what is left unparsed here is only what no one would read.
     const reviews = pool({ queueLimit: 64, answerStopped, stoppedBudget: { smallBytes: 64 * 1024, msPerSecond: 1e6, burstMs: 1e6, msPerMiB: 1 } });
-    const { gauge, held } = await heldPool(reviews);
+    const { gauge, metrics, held } = await heldPool(reviews);
     const large = largeReview(40_000); // 0.5 MiB
     const first = reviews.reviewer(job(large, 300));
     const others = leaving.map((c) => reviews.reviewer(job(large, 300, c.signal)));
@@ -108,7 +108,7 @@ describe('the answers to stopped reviews', () => {
     }
     // Only the first was parsed; the others, whose clients had gone, never were.
     expect(calls.count).toBe(1);
-    const text = (reviews as unknown as { stopped: { render(): string } }).stopped.render();
+    const text = metrics();
     expect(text).toContain('amender_reviews_stopped_total{answer="client_gone"} 6');
     expect((await held).status).toBe(200);
   });

@@ -35,7 +35,7 @@
  * worker's heap (resourceLimits), the worker dies. Either way a new worker takes the slot and the review is
  * answered by the failure policy of the policy that was running and those after it (stopped.ts), as is a
  * review that waited past its deadline; that answer parses the body on the main thread, so a large one is
- * answered so only within a budget of main-thread time, else 503 (stopped-budget.ts, answerStoppedReview).
+ * answered so only within a budget of main-thread time, else 503 (stopped-reviews.ts).
  */
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
@@ -44,8 +44,9 @@ import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } fro
 import { fromWire } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { EVALUATE_AGAIN, EvaluateAgain, type EvaluateAgainRate } from './evaluate-again.js';
-import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
-import { STOPPED_BUDGET, StoppedBudget, type StoppedBudgetTiming } from './stopped-budget.js';
+import type { AnswerStopped, StopReason } from './stopped.js';
+import { STOPPED_BUDGET, type StoppedBudgetTiming } from './stopped-budget.js';
+import { cancelledAnswer, StoppedReviews } from './stopped-reviews.js';
 import type { WorkerEntry } from './entry.js';
 import { newReviewWorker, takeEarlyWorker } from './early.js';
 import { DEFAULT_WORKER_NICE } from './variables.js';
@@ -101,7 +102,7 @@ interface Job {
   timers: ReturnType<typeof setTimeout>[];
   /** It ran the longest the spare runs a review: it waits for a regular worker (offSpare). */
   offSpare?: true;
-  /** Stopped, its large body waiting to be answered (answerStoppedLarge): what its worker says of it is dropped. */
+  /** Stopped, its large body waiting to be answered (stopped-reviews.ts): what its worker says of it is dropped. */
   stopping?: { ordinal: number; reason: StopReason };
   /** Policies its evaluation is to leave out: one ran a worker out of heap on it (evaluateAgain). */
   leaveOut?: number[];
@@ -158,11 +159,10 @@ const RESTART_DELAY_MS = 1000;
 export class ReviewPool {
   private readonly slots: Slot[] = [];
   /** A review that waited past its deadline is answered by failure policy, unrun. */
-  private readonly answerExpired = (entry: Job): void => this.answerStoppedReview(entry, -1, 'deadline');
+  private readonly answerExpired = (entry: Job): void => this.stopped.answer(entry, -1, 'deadline');
   private readonly queue = new WaitingReviews<Job>(this.answerExpired);
   /** Reviews the spare ran as long as it runs one, waiting for a regular worker (served before `queue`). */
   private readonly offSpare = new WaitingReviews<Job>(this.answerExpired);
-  private readonly answerStopped: AnswerStopped;
   private readonly logger: Logger;
   private nextId = 1;
   private closed = false;
@@ -186,26 +186,21 @@ export class ReviewPool {
   private readonly countSpare = this.sparesStarted.child();
   private readonly movedOffSpare = new Counter('amender_reviews_moved_off_spare_total', 'Reviews the spare worker ran as long as it runs one, moved back to wait for a regular worker.');
   private readonly countMovedOffSpare = this.movedOffSpare.child();
-  private readonly stoppedBudget: StoppedBudget;
+  /** Answers reviews whose evaluation did not end by failure policy (stopped-reviews.ts). */
+  private readonly stopped: StoppedReviews<Job>;
   private readonly again: EvaluateAgain;
-  /** Stopped reviews of large bodies, answered one per turn of the event loop (answerStoppedLarge). */
-  private readonly stoppedLarge: Job[] = [];
-  private stoppedLargePending = false;
-  private readonly stopped = new Counter(
-    'amender_reviews_stopped_total',
-    'Reviews whose evaluation did not end (they waited past their deadline, or their worker was stopped), by answer: failure_policy (parsed again on the main thread and answered by failure policy), overloaded (a large body beyond the main thread\'s budget for these: 503), client_gone (its client had left: no answer made), evaluated_again (its worker ran out of heap in an Ignore policy: evaluated again without it).',
-  );
-  private readonly stoppedSeconds = new Counter('amender_reviews_stopped_seconds_total', 'Main-thread seconds spent answering stopped reviews by failure policy (parsing their bodies again).');
   private readonly shed = new Counter('amender_review_queue_shed_total', 'Reviews taken out of a full review queue, answered 503, to make room for a review of a policy set with fewer waiting (by cluster; no label: the default set).');
 
   constructor(private readonly options: PoolOptions) {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`a review pool needs at least one worker, got ${options.workers}`);
-    this.answerStopped = options.answerStopped ?? answerStoppedReview;
     this.logger = options.logger ?? (() => {});
     this.spareTiming = options.spare ?? SPARE_TIMING;
     this.spareTimers = new SpareTimers(this.spareTiming);
     this.spareLeash = new SpareLeash(this.spareTiming.heldMs);
-    this.stoppedBudget = new StoppedBudget(options.stoppedBudget ?? STOPPED_BUDGET);
+    this.stopped = new StoppedReviews<Job>((entry, answer) => this.finish(entry, answer), {
+      answer: options.answerStopped ?? answerStoppedReview,
+      budget: options.stoppedBudget ?? STOPPED_BUDGET,
+    });
     this.again = new EvaluateAgain(options.evaluateAgain ?? EVALUATE_AGAIN);
     this.slots.push(this.spawn());
     this.unstarted = options.workers - 1;
@@ -233,8 +228,7 @@ export class ReviewPool {
     registry.register(this.shed);
     registry.register(this.sparesStarted);
     registry.register(this.movedOffSpare);
-    registry.register(this.stopped);
-    registry.register(this.stoppedSeconds);
+    this.stopped.register(registry);
   }
 
   /** Terminates every worker; reviews waiting or in progress are answered 503. */
@@ -244,7 +238,7 @@ export class ReviewPool {
     this.spareTimers.close();
     clearTimeout(this.heldCheck);
     const closing = failure(503, 'unavailable', 'the server is shutting down');
-    for (const entry of [...this.queue.clear(), ...this.offSpare.clear(), ...this.stoppedLarge.splice(0)]) this.finish(entry, closing);
+    for (const entry of [...this.queue.clear(), ...this.offSpare.clear(), ...this.stopped.drain()]) this.finish(entry, closing);
     await Promise.all(
       this.slots.map((slot) => {
         slot.retired = true;
@@ -524,7 +518,7 @@ export class ReviewPool {
       return;
     }
     if (Atomics.load(slot.shared, SLOT.BUILDING) === 1) {
-      this.answerStoppedReview(entry, -1, 'deadline');
+      this.stopped.answer(entry, -1, 'deadline');
       Atomics.store(slot.shared, SLOT.CANCEL, entry.id);
       batch.timers.push(setTimeout(() => this.watch(slot, batch), this.options.graceMs));
       return;
@@ -601,8 +595,7 @@ export class ReviewPool {
   /** The client went away: answer now, ask the worker to stop, replace it if it does not in time. */
   private abandon(entry: Job): void {
     if (!this.queue.remove(entry)) this.offSpare.remove(entry);
-    // Stopped, its answer not made yet (answerStoppedLarge): it never will be.
-    if (entry.stopping && !entry.settled) this.stopped.inc({ answer: 'client_gone' });
+    this.stopped.abandoned(entry);
     this.finish(entry, cancelledAnswer());
     const slot = this.slots.find((s) => !s.retired && s.batch?.jobs.includes(entry));
     if (!slot) return;
@@ -665,7 +658,7 @@ export class ReviewPool {
         const stop: StopReason = reason === 'heap' ? 'size' : reason === 'cancelled' ? 'cancelled' : 'deadline';
         if (reason === 'crash') this.finish(entry, failure(500, 'error', 'internal error: the review worker stopped unexpectedly'));
         else if (reason === 'heap' && this.evaluateAgain(entry, ordinal)) evaluatedAgain = true;
-        else this.answerStoppedReview(entry, ordinal, stop);
+        else this.stopped.answer(entry, ordinal, stop);
       }
       const again = batch.jobs.filter((job, at) => at !== index && !job.settled);
       // The review evaluated again goes first: its deadline has been running longest.
@@ -698,70 +691,9 @@ export class ReviewPool {
     const policy = this.again.policyToLeaveOut(review, ordinal);
     if (!policy) return false;
     entry.leaveOut = [ordinal];
-    this.stopped.inc({ answer: 'evaluated_again' });
+    this.stopped.counted('evaluated_again');
     this.logger({ level: 'warn', msg: 'review evaluated again without a policy', policySet: entry.setName, policy: policy.name, reason: 'out of memory' });
     return true;
-  }
-
-  /**
-   * Answers a review whose evaluation did not end (it waited past its deadline, or its worker was stopped)
-   * by failure policy, which parses its body on the main thread (stopped.ts). A review whose client has
-   * gone gets no answer made. A small body is answered at once; a large one in a later turn of the event
-   * loop, one a turn, so that the connections' events (a client leaving, /healthz) come in between, and
-   * only within the main thread's budget for it (stopped-budget.ts): beyond it, at once with a 503. One
-   * whose worker died of it (out of heap) is answered in full all the same, its time counted: there is at
-   * most one per worker started, and a worker's start and its review's parse cost more than this parse.
-   */
-  private answerStoppedReview(entry: Job, ordinal: number, reason: StopReason): void {
-    if (entry.settled || entry.stopping) return;
-    if (entry.job.signal.aborted) {
-      this.stopped.inc({ answer: 'client_gone' });
-      return this.finish(entry, cancelledAnswer());
-    }
-    if (this.stoppedBudget.isSmall(entry.bodySize)) return this.finish(entry, this.stoppedAnswer(entry, ordinal, reason));
-    entry.stopping = { ordinal, reason };
-    this.stoppedLarge.push(entry);
-    this.scheduleStoppedLarge();
-  }
-
-  private scheduleStoppedLarge(): void {
-    if (this.stoppedLargePending || this.stoppedLarge.length === 0) return;
-    this.stoppedLargePending = true;
-    setImmediate(this.answerStoppedLarge);
-  }
-
-  /** The next stopped review of a large body: answered by failure policy within the budget, else 503. */
-  private readonly answerStoppedLarge = (): void => {
-    this.stoppedLargePending = false;
-    const entry = this.stoppedLarge.shift();
-    if (entry && !entry.settled) {
-      const now = performance.now();
-      if (entry.job.signal.aborted) {
-        this.stopped.inc({ answer: 'client_gone' });
-        this.finish(entry, cancelledAnswer());
-      } else if (entry.stopping?.reason !== 'size' && !this.stoppedBudget.admits(entry.bodySize, now)) {
-        this.stopped.inc({ answer: 'overloaded' });
-        this.finish(entry, overloadedAnswer(entry.bodySize));
-      } else {
-        this.finish(entry, this.stoppedAnswer(entry, entry.stopping?.ordinal ?? -1, entry.stopping?.reason ?? 'deadline'));
-      }
-    }
-    // Scheduled after the answer: what happened meanwhile (a client leaving) is seen before the next one.
-    this.scheduleStoppedLarge();
-  };
-
-  private stoppedAnswer(entry: Job, ordinal: number, reason: StopReason): ReviewAnswer {
-    const started = performance.now();
-    try {
-      this.stopped.inc({ answer: 'failure_policy' });
-      return stoppedReviewAnswer(entry.job.body, entry.set, entry.job.limits.maxJsonDepth, ordinal, reason, this.answerStopped);
-    } catch (error) {
-      return failure(500, 'error', 'internal error while answering a stopped review', { error });
-    } finally {
-      const now = performance.now();
-      this.stoppedBudget.spend(now - started, now);
-      this.stoppedSeconds.inc({}, (now - started) / 1000);
-    }
   }
 
   /** Answers the review (once); its worker, if any, may still be busy with it. */
@@ -804,18 +736,4 @@ function stopTimers(batch: Batch): void {
 function setLabels(setName: string): Record<string, string> {
   const cluster = clusterOfSet(setName);
   return cluster === undefined ? {} : { cluster };
-}
-
-/**
- * The answer to a stopped review of a large body beyond the main thread's budget for parsing them: a 503,
- * like the pool's other refusals, so that the API server applies the webhook's failurePolicy.
- */
-function overloadedAnswer(bodySize: number): ReviewAnswer {
-  const mib = (bodySize / 2 ** 20).toFixed(1);
-  return failure(503, 'unavailable', `the server is overloaded with large reviews: it was not evaluated by its deadline, and this one (${mib} MiB) is answered without reading it again (the webhook's failurePolicy applies)`);
-}
-
-/** The answer to a review whose client went away. */
-function cancelledAnswer(): ReviewAnswer {
-  return failure(503, 'unavailable', 'the review was cancelled: the client went away');
 }
