@@ -369,6 +369,13 @@ describe('construction syntax and conversions', () => {
     ]);
   });
 
+  it('an Object field named __proto__ is printed as data, like a map key of that name', () => {
+    expect(formatCelValue(value("Object.spec{__proto__: 1, constructor: 2}") as never)).toBe(
+      '{"$object":"Object.spec","fields":{"__proto__":1,"constructor":2}}',
+    );
+    expect(formatCelValue(value("{'__proto__': 1}") as never)).toBe('{"__proto__":1}');
+  });
+
   it('JSONPatch fields: has() is true for non-empty strings and a set value; unknown fields do not compile', () => {
     expect(value("has(JSONPatch{op: 'add'}.op) && !has(JSONPatch{op: 'add'}.path) && !has(JSONPatch{}.value) && has(JSONPatch{value: null}.value)")).toBe(true);
     expect(value("JSONPatch{op: 'add'} == JSONPatch{op: 'add', path: ''} && JSONPatch{value: '1'} != JSONPatch{value: 1}")).toBe(true);

@@ -59,7 +59,7 @@ function toDisplayJson(v: unknown): unknown {
   if (v instanceof CelOptional) return v.hasValue() ? { $optional: toDisplayJson(v.value()) } : { $optional: null, none: true };
   if (v instanceof StructValue) {
     const fields: Record<string, unknown> = {};
-    for (const [k, f] of v.fields) fields[k] = toDisplayJson(f);
+    for (const [k, f] of v.fields) setData(fields, k, toDisplayJson(f));
     return { $object: v.typeName, fields };
   }
   if (v instanceof LazyObject) return { $object: v.typeName };
@@ -67,16 +67,18 @@ function toDisplayJson(v: unknown): unknown {
     const keys = mapKeys(v as CelMapValue);
     if (keys.every((k) => typeof k === 'string')) {
       const out: Record<string, unknown> = {};
-      for (const k of keys) {
-        const x = toDisplayJson(mapGet(v as CelMapValue, k));
-        if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
-        else out[k as string] = x;
-      }
+      for (const k of keys) setData(out, k as string, toDisplayJson(mapGet(v as CelMapValue, k)));
       return out;
     }
     return { $map: keys.map((k) => [toDisplayJson(k), toDisplayJson(mapGet(v as CelMapValue, k))]) };
   }
   return { [`$${typeNameOf(v)}`]: String(v) };
+}
+
+/** `out[key] = value` where `__proto__` (a valid field name and map key) stays data, not the prototype. */
+function setData(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /** A double printed with a fraction when integral, so `1.0` stays distinguishable from `1`. */
