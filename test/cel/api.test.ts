@@ -442,6 +442,19 @@ describe('construction syntax and conversions', () => {
     ).toThrow(ConversionError);
   });
 
+  it('JSONPatch values that are not themselves a literal (a list, a map, an optional) are not type-name checked', () => {
+    // kube-apiserver checks type names only when the value is an Object literal (mutating/patch/json_patch.go);
+    // converting a list or map of literals to JSON checks nothing (cel/mutation/dynamic/objects.go).
+    const values: [string, unknown][] = [
+      ["[Object.spec.template.spec.initContainers{name: 'i', resources: Object.x.resources{}}]", [{ name: 'i', resources: {} }]],
+      ["{'k': Object.a{b: Object.c{d: 1}}}", { k: { b: { d: 1 } } }],
+      ['optional.of(Object.a{b: Object.c{}})', { b: {} }],
+    ];
+    for (const [v, want] of values) {
+      expect(toJsonPatchOperations(value(`[JSONPatch{op: 'add', path: '/x', value: ${v}}]`, 'jsonPatch') as never), v).toEqual([{ op: 'add', path: '/x', value: want }]);
+    }
+  });
+
   it('a conversion under a guard reports the JSON size it wrote (as jsonSizeUpTo counts it), unknown when it embeds a document subtree', () => {
     const guard = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 1 << 20 });
     const patches = [

@@ -95,9 +95,10 @@ function bounded<T>(guard: ReviewGuard | undefined, convert: () => T, size?: Con
 /**
  * Converts a CEL value to JSON. Inside Object literals, the type name a nested literal must have (the
  * type-name check) is `typePath`, or with `field` `${typePath}.${field}`: that text is built only for a
- * mismatch's message, so the usual check compares without making a string.
+ * mismatch's message, so the usual check compares without making a string. `typePath` null: no literal
+ * in the value is checked (kube-apiserver checks a JSON patch value only when it is a literal itself).
  */
-function toJson(v: unknown, typePath: string | undefined, errors: string[], container?: object, key?: string | number, field?: string): JsonValue {
+function toJson(v: unknown, typePath: string | null | undefined, errors: string[], container?: object, key?: string | number, field?: string): JsonValue {
   switch (typeof v) {
     case 'string':
       if (allowance !== Infinity) spend(v.length + 2);
@@ -133,8 +134,8 @@ function toJson(v: unknown, typePath: string | undefined, errors: string[], cont
   if (v instanceof StructValue) {
     if (v.typeName === JSONPATCH_TYPE) throw new ConversionError('a JSONPatch value cannot be converted to JSON', { kind: 'value', value: v });
     // The type name nested literals extend: the literal's own when it is the expected one.
-    let parent = v.typeName;
-    if (typePath !== undefined && !(field === undefined ? v.typeName === typePath : namesField(v.typeName, typePath, field))) {
+    let parent: string | null = typePath === null ? null : v.typeName;
+    if (typePath != null && !(field === undefined ? v.typeName === typePath : namesField(v.typeName, typePath, field))) {
       parent = field === undefined ? typePath : `${typePath}.${field}`;
       errors.push(`unexpected type name "${v.typeName}", expected "${parent}", which matches field name path from root Object type`);
     }
@@ -247,8 +248,9 @@ function patchOperations(v: CelValue): JsonObject[] {
     if (p.fields.has('value')) {
       const errors: string[] = [];
       const value = p.fields.get('value');
-      // The root literal's own name is not checked against the patch path, only nested ones.
-      const root = value instanceof StructValue ? value.typeName : undefined;
+      // The root literal's own name is not checked against the patch path, only nested ones; a value that
+      // is not a literal (a list or map of them) is not checked at all (mutating/patch/json_patch.go).
+      const root = value instanceof StructValue ? value.typeName : null;
       written += 5 + 4;
       try {
         op.value = toJson(value, root, errors, op, 'value');
