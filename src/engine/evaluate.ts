@@ -60,6 +60,12 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
     },
   });
   for (const t of mapResult.traces) outcomes.push(mapOutcome(t));
+  // Once every policy has run, what is left (the Kyverno-less finish, the reply patch) is no policy's.
+  const everyPolicyRan = () => {
+    const count = set.mutatingPolicies.length + set.kyvernoPolicies.length;
+    progress.ordinal = count;
+    notify?.(count);
+  };
   const none = {};
   if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings, auditAnnotations: none };
   if (mapResult.errors.length > 0) return { allowed: false, status: denialStatus(mapResult.errors, request), outcomes, warnings, auditAnnotations: none };
@@ -75,10 +81,14 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
       const message = answered.failures.join('; ');
       return { allowed: false, status: forbiddenStatus(request, 'Forbidden', message, answered.failures), outcomes, warnings, auditAnnotations: none };
     }
+    everyPolicyRan();
     return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
   }
   // Without Kyverno policies the review ends here, without waiting on the (empty) Kyverno step.
-  if (set.kyvernoPolicies.length === 0) return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
+  if (set.kyvernoPolicies.length === 0) {
+    everyPolicyRan();
+    return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
+  }
   // A Kyverno runner that reports policy starts refines this; until then the step counts as its first.
   progress.ordinal = mapCount;
   notify?.(mapCount);
@@ -94,6 +104,7 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
   warnings.push(...boundWarnings(kyverno.warnings));
   const { auditAnnotations } = kyverno;
   if (kyverno.denial) return { allowed: false, status: kyverno.denial, outcomes, warnings, auditAnnotations };
+  everyPolicyRan();
   return finish(received, kyverno.object, outcomes, warnings, auditAnnotations, guard, request);
 }
 
@@ -153,7 +164,7 @@ function lostMutations(
 export async function evaluate(set: PolicySet, request: AdmissionRequest, options: EngineOptions = {}): Promise<EngineResult> {
   const guard = options.guard ?? defaultReviewGuard();
   const progress = new Progress();
-  const left = options.leaveOut?.length ? leaveOut(set, options.leaveOut) : undefined;
+  const left = options.outOfHeap?.length ? leaveOut(set, options.outOfHeap) : undefined;
   try {
     if (!left) return await evaluateUnsafe(set, request, options, guard, progress);
     const notify = options.onPolicyStart;
@@ -163,6 +174,6 @@ export async function evaluate(set: PolicySet, request: AdmissionRequest, option
     if (!(err instanceof ReviewAborted)) throw err;
     const text = `${err.message} (the evaluation stopped; the mutations of the policies that had completed are lost)`;
     const ordinal = left ? left.ordinalOf(progress.ordinal) : progress.ordinal;
-    return answerStopped(set, request, ordinal, new ReviewAborted(err.reason, text));
+    return answerStopped(set, request, ordinal, new ReviewAborted(err.reason, text), left ? left.ordinals : []);
   }
 }

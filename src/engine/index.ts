@@ -39,7 +39,9 @@
  * EngineOptions: `reinvocation` (default true, spec/map.md §11: IfNeeded invocations that ran are run once
  * more when the first pass changed the object), `namespaceLookup` (Namespaces beyond the set's documents),
  * `guard` (src/guard: deadline, cancellation, value-size bound; default DEFAULT_REVIEW_DEADLINE_MS and
- * DEFAULT_MAX_VALUE_BYTES from the call), `onPolicyStart(ordinal)` (an index in `pipelinePolicies(set)`).
+ * DEFAULT_MAX_VALUE_BYTES from the call), `onPolicyStart(ordinal)` (an index in `pipelinePolicies(set)`),
+ * `outOfHeap` (policies answered by failurePolicy without running: they ran a review worker out of heap
+ * on this review; left-out.ts).
  *
  * Bounds (issue 9): CEL evaluation looks at the guard's clock on its cost path; CEL concatenation,
  * replace, join, format, flatten, comprehension results, mutation results, JSON patch `copy` and the reply

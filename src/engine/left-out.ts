@@ -6,18 +6,19 @@
  * its failurePolicy without running it (Ignore: skipped, with a warning; Fail: a denial).
  */
 import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
-import { ReviewAborted } from '../guard/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { answerLeftOut } from './stopped.js';
 import type { EngineResult } from './types.js';
 
-/** Why a policy was left out: its first clause is the warning's reason. */
-const OUT_OF_HEAP = new ReviewAborted('size', 'out of memory: evaluating it ran a review worker out of heap, and the review was evaluated again without it');
-
 export interface LeftOut {
   /** The set without the policies left out. */
   readonly set: PolicySet;
-  /** The ordinal in the whole set (`pipelinePolicies`) of a policy's ordinal in `set`. */
+  /** The policies left out (ordinals of the whole set, ascending). */
+  readonly ordinals: readonly number[];
+  /**
+   * The ordinal in the whole set (`pipelinePolicies`) of a policy's ordinal in `set`; past the last, the
+   * whole set's count (what the engine reports once every policy has run).
+   */
   ordinalOf(ordinal: number): number;
   /** The result of evaluating `set`, with the policies left out answered by their failurePolicy. */
   answer(result: EngineResult, request: AdmissionRequest): EngineResult;
@@ -40,9 +41,10 @@ export function leaveOut(set: PolicySet, ordinals: readonly number[]): LeftOut |
   };
   return {
     set: view,
-    ordinalOf: (ordinal) => kept[ordinal] ?? ordinal,
+    ordinals: out,
+    ordinalOf: (ordinal) => (ordinal < 0 ? ordinal : (kept[ordinal] ?? total)),
     answer: (result, request) => {
-      const answered = answerLeftOut(set, request, out, OUT_OF_HEAP);
+      const answered = answerLeftOut(set, request, out);
       const outcomes = [...result.outcomes, ...answered.outcomes];
       if (!result.allowed) return { ...result, outcomes };
       if (answered.status) return { allowed: false, status: answered.status, outcomes, warnings: result.warnings, auditAnnotations: result.auditAnnotations };

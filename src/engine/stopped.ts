@@ -4,7 +4,9 @@
  * matches the request cheaply (match constraints and bindings for MAP, match/exclude for Kyverno; never
  * CEL, matchConditions, preconditions or context) is answered by its failurePolicy: Fail → a denial
  * naming the policy and the reason, Ignore → skipped and reported. Stopped from outside, the policies
- * that had completed are answered so too: what they changed is lost with the evaluation.
+ * that had completed are answered so too: what they changed is lost with the evaluation. Policies whose
+ * evaluation of the review ran a worker out of heap, left out of its next evaluation (left-out.ts), are
+ * answered so as well, as policies left out.
  */
 import { boundWarnings, type AdmissionRequest, type Status } from '../admission/index.js';
 import { ReviewAborted, ReviewGuard, type AbortReason } from '../guard/index.js';
@@ -93,55 +95,64 @@ function stopMessage(reason: AbortReason): string {
  * completed, are answered by their failurePolicy too, as when the final patch is lost (evaluate.ts,
  * lostMutations): a Fail one denies, since its mutation may be among those lost (a hostile object that
  * makes a later policy run out of heap must not have the request admitted without it). When none denies,
- * the reply warns of each policy not applied.
+ * the reply warns of each policy not applied. `outOfHeap`: policies the evaluation had left out (left-out.ts),
+ * answered as such.
  */
-export function answerStoppedReview(set: PolicySet, request: AdmissionRequest, ordinal: number, reason: AbortReason): EngineResult {
-  return answerStopped(set, request, ordinal, new ReviewAborted(reason, stopMessage(reason)));
+export function answerStoppedReview(set: PolicySet, request: AdmissionRequest, ordinal: number, reason: AbortReason, outOfHeap: readonly number[] = []): EngineResult {
+  return answerStopped(set, request, ordinal, new ReviewAborted(reason, stopMessage(reason)), outOfHeap);
 }
 
 /** `answerStoppedReview` with the stop's own text (a ReviewAborted that escaped an engine). */
-export function answerStopped(set: PolicySet, request: AdmissionRequest, ordinal: number, stop: ReviewAborted): EngineResult {
+export function answerStopped(set: PolicySet, request: AdmissionRequest, ordinal: number, stop: ReviewAborted, outOfHeap: readonly number[] = []): EngineResult {
   const first = Math.max(0, Math.trunc(Number.isFinite(ordinal) ? ordinal : 0));
   const object = request.object ?? null;
-  const completed = answerRange(set, request, object, 0, first, stop, COMPLETED_LOST);
-  const stopped = answerRange(set, request, object, first, Infinity, stop, NOT_EVALUATED);
-  const outcomes = [...completed.outcomes, ...stopped.outcomes];
+  const skipped = new Set(outOfHeap);
+  const completed = answerRange(set, request, object, 0, first, stop, COMPLETED_LOST, skipped);
+  const stopped = answerRange(set, request, object, first, Infinity, stop, NOT_EVALUATED, skipped);
+  const left = answerOutOfHeap(set, request, outOfHeap);
+  const outcomes = [...completed.outcomes, ...stopped.outcomes, ...left.outcomes];
   // The policy that was stopped speaks first: kube-apiserver would deny with its error, were it Fail.
-  const status = denial([stopped, completed], request);
+  const status = denial([stopped, completed, ...left.parts], request);
   const none = {};
   if (status) return { allowed: false, status, outcomes, warnings: [], auditAnnotations: none };
-  return { allowed: true, object, patch: [], outcomes, warnings: notAppliedWarnings(outcomes, stop), auditAnnotations: none };
+  const warnings = boundWarnings([...notAppliedWarnings([...completed.outcomes, ...stopped.outcomes], stop), ...left.warnings]);
+  return { allowed: true, object, patch: [], outcomes, warnings, auditAnnotations: none };
 }
 
-/** How a policy left out of a review's evaluation is described (left-out.ts). */
+/** Why a policy was left out of an evaluation (left-out.ts): its first clause is the warning's reason. */
+const OUT_OF_HEAP = new ReviewAborted('size', 'out of memory: evaluating it ran a review worker out of heap, and the review was evaluated again without it');
+
+/** How a policy left out of a review's evaluation is described. */
 const LEFT_OUT = 'left out';
 
 /**
- * The policies of `ordinals` (of `pipelinePolicies(set)`) that match cheaply, answered by their
- * failurePolicy without running, for `stop`: `status` when a Fail one denies, else a warning for each.
+ * The policies of `ordinals` (of `pipelinePolicies(set)`) whose evaluation of this review ran a worker out
+ * of heap, that match cheaply, answered by their failurePolicy without running: `status` when a Fail one
+ * denies, else a warning for each.
  */
-export function answerLeftOut(
-  set: PolicySet,
-  request: AdmissionRequest,
-  ordinals: readonly number[],
-  stop: ReviewAborted,
-): { outcomes: PolicyOutcome[]; status?: Status; warnings: string[] } {
-  const object = request.object ?? null;
-  const parts = ordinals.map((o) => answerRange(set, request, object, o, o + 1, stop, LEFT_OUT));
-  const outcomes = parts.flatMap((p) => p.outcomes);
+export function answerLeftOut(set: PolicySet, request: AdmissionRequest, ordinals: readonly number[]): { outcomes: PolicyOutcome[]; status?: Status; warnings: string[] } {
+  const { outcomes, parts, warnings } = answerOutOfHeap(set, request, ordinals);
   const status = denial(parts, request);
-  return status ? { outcomes, status, warnings: [] } : { outcomes, warnings: notAppliedWarnings(outcomes, stop) };
+  return status ? { outcomes, status, warnings: [] } : { outcomes, warnings };
 }
 
-/** The denial the first Fail policy of ranges answered by failurePolicy makes (`parts` in that order), if any. */
+function answerOutOfHeap(set: PolicySet, request: AdmissionRequest, ordinals: readonly number[]): { outcomes: PolicyOutcome[]; parts: AnsweredRange[]; warnings: string[] } {
+  const object = request.object ?? null;
+  const parts = ordinals.map((o) => answerRange(set, request, object, o, o + 1, OUT_OF_HEAP, LEFT_OUT));
+  const outcomes = parts.flatMap((p) => p.outcomes);
+  return { outcomes, parts, warnings: notAppliedWarnings(outcomes, OUT_OF_HEAP) };
+}
+
+/**
+ * The denial of the first part (in the order given) with a Fail policy answered by failurePolicy, if any;
+ * within a part the MAP engine's first, as evaluate answers (its failures come before Kyverno's).
+ */
 function denial(parts: readonly AnsweredRange[], request: AdmissionRequest): Status | undefined {
-  const abort = parts.find((p) => p.abort)?.abort;
-  if (abort) return abort.status;
-  // The MAP engine's denial first, as evaluate answers (its failures come before Kyverno's).
-  const mapErrors = parts.flatMap((p) => p.mapErrors);
-  if (mapErrors.length > 0) return denialStatus(mapErrors, request);
-  const failures = parts.flatMap((p) => p.kyvernoFailures);
-  if (failures.length > 0) return forbiddenStatus(request, 'Forbidden', failures.join('; '), failures);
+  for (const part of parts) {
+    if (part.abort) return part.abort.status;
+    if (part.mapErrors.length > 0) return denialStatus(part.mapErrors, request);
+    if (part.kyvernoFailures.length > 0) return forbiddenStatus(request, 'Forbidden', part.kyvernoFailures.join('; '), part.kyvernoFailures);
+  }
   return undefined;
 }
 
@@ -154,6 +165,8 @@ function notAppliedWarnings(outcomes: readonly PolicyOutcome[], stop: ReviewAbor
   return boundWarnings(outcomes.filter((o) => o.aborted !== undefined).map((o) => `policy ${o.policy} was not applied: ${why}`));
 }
 
+const NONE: ReadonlySet<number> = new Set();
+
 interface AnsweredRange {
   outcomes: PolicyOutcome[];
   mapErrors: readonly PolicyError[];
@@ -161,7 +174,10 @@ interface AnsweredRange {
   abort?: StatusAbort;
 }
 
-/** The policies of ordinals [from, to) of `pipelinePolicies(set)` that match cheaply, answered by failurePolicy. */
+/**
+ * The policies of ordinals [from, to) of `pipelinePolicies(set)` that match cheaply, but those of `skipped`,
+ * answered by failurePolicy.
+ */
 function answerRange(
   set: PolicySet,
   request: AdmissionRequest,
@@ -170,10 +186,13 @@ function answerRange(
   to: number,
   stop: ReviewAborted,
   prefix: string,
+  skipped: ReadonlySet<number> = NONE,
 ): AnsweredRange {
   const mapCount = set.mutatingPolicies.length;
   const outcomes: PolicyOutcome[] = [];
-  const mapPolicies = set.mutatingPolicies.slice(Math.min(from, mapCount), Math.min(to, mapCount));
+  const inRange = (at: number) => (_: unknown, i: number) => !skipped.has(at + i);
+  const mapFrom = Math.min(from, mapCount);
+  const mapPolicies = set.mutatingPolicies.slice(mapFrom, Math.min(to, mapCount)).filter(inRange(mapFrom));
   let mapErrors: readonly PolicyError[] = [];
   if (mapPolicies.length > 0) {
     const r = dispatch(mapPolicies, request, {
@@ -187,7 +206,8 @@ function answerRange(
     if (r.abort) return { outcomes, mapErrors, kyvernoFailures: [], abort: r.abort };
     mapErrors = r.errors;
   }
-  const kyverno = set.kyvernoPolicies.slice(Math.max(0, from - mapCount), Math.max(0, to - mapCount));
+  const kyvernoFrom = Math.max(0, from - mapCount);
+  const kyverno = set.kyvernoPolicies.slice(kyvernoFrom, Math.max(0, to - mapCount)).filter(inRange(mapCount + kyvernoFrom));
   const labels = namespaceLabels(request, (name) => set.objects.namespace(name));
   const answered = answerKyvernoNotRun(kyverno, request, object, labels, stop, prefix);
   outcomes.push(...answered.outcomes);

@@ -54,8 +54,9 @@ export interface EngineOptions {
    * Called when a policy starts, with its index in `pipelinePolicies(set)` (MAP policies, then Kyverno
    * policies). A MAP policy is started once per invocation (binding × param, and again in the
    * reinvocation pass); a Kyverno policy once, when the Kyverno runner reports its start, else the first
-   * Kyverno policy's index is reported when the Kyverno step begins. Whoever stops a review from outside
-   * (a worker pool) passes the last index seen to `answerStoppedReview`.
+   * Kyverno policy's index is reported when the Kyverno step begins. Once every policy has run, the
+   * number of policies is reported (the reply patch is no policy's work). Whoever stops a review from
+   * outside (a worker pool) passes the last index seen to `answerStoppedReview`.
    */
   onPolicyStart?: (ordinal: number) => void;
   /**
@@ -63,5 +64,5 @@ export interface EngineOptions {
    * evaluation of this review ran a review worker out of heap (left-out.ts). `onPolicyStart` still
    * reports indexes in the whole set.
    */
-  leaveOut?: readonly number[];
+  outOfHeap?: readonly number[];
 }

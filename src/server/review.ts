@@ -70,8 +70,8 @@ export interface ReviewOptions {
   isCancelled?: () => boolean;
   /** Called when a policy starts, with its index in `pipelinePolicies(set)` (src/engine). */
   onPolicyStart?: (ordinal: number) => void;
-  /** Policies answered by their failurePolicy without running (src/engine, EngineOptions.leaveOut). */
-  leaveOut?: readonly number[];
+  /** Policies answered by their failurePolicy without running (src/engine, EngineOptions.outOfHeap). */
+  outOfHeap?: readonly number[];
 }
 
 /** The guard for one review: its clock starts now. */
@@ -173,8 +173,8 @@ async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard
   const { uid } = checked.request;
   seen.uid = uid;
   if (!set) return failure(503, 'unavailable', 'no policy set is loaded yet', { uid });
-  const { onPolicyStart, leaveOut } = options;
-  const result = await evaluate(set, checked.request, onPolicyStart || leaveOut ? { guard, onPolicyStart, leaveOut } : { guard });
+  const { onPolicyStart, outOfHeap } = options;
+  const result = await evaluate(set, checked.request, onPolicyStart || outOfHeap ? { guard, onPolicyStart, outOfHeap } : { guard });
   const extras = replyExtras(result, checked.apiVersion);
   const report = { outcomes: result.outcomes, subject: subjectOf(checked.request) };
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0, ...report };

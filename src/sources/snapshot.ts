@@ -185,7 +185,8 @@ async function readEntry(
   } catch (err) {
     if (!(err instanceof DocumentTooLarge)) throw err;
     // Listed within the limit, over it when read: it changed since the listing (read the source again).
-    if (entry.size !== undefined) throw new SnapshotMoved(source.uri, `${entry.label} changed between the listing and its read (listed at ${entry.size} bytes, ${err.bytes} when read)`);
+    const read = err.exact ? `${err.bytes}` : `more than ${err.limit}`;
+    if (entry.size !== undefined) throw new SnapshotMoved(source.uri, `${entry.label} changed between the listing and its read (listed at ${entry.size} bytes, ${read} when read)`);
     const message = err.exact ? tooLargeMessage(err.bytes, err.limit) : `is more than ${err.limit} bytes, the limit per file or object; not read past it`;
     return unreadEntry(entry, entry.version ?? `${err.bytes} bytes`, message, prior, options);
   }

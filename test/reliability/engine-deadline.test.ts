@@ -378,8 +378,9 @@ describe('policy ordinals and stopped reviews', () => {
       ['ClusterPolicy/k0', 'skipped', 'deadline'],
       ['ClusterPolicy/k1', 'error', 'deadline'],
     ]);
-    expect(fromP1.status.message).toContain("policy 'p0'");
-    expect(fromP1.status.message).toContain('completed, but whatever it changed is lost: deadline exceeded');
+    // The stopped part speaks first: k1, not evaluated.
+    expect(fromP1.status.message).toContain('ClusterPolicy/k1: not evaluated: deadline exceeded');
+    expect(fromP1.outcomes[0].detail).toContain('completed, but whatever it changed is lost: deadline exceeded');
     expect(fromP1.outcomes[1].detail).toContain('not evaluated: deadline exceeded');
     expect(fromP1.outcomes[1].detail).toContain('mutations of the policies that had completed are lost');
 
@@ -403,14 +404,15 @@ describe('policy ordinals and stopped reviews', () => {
     ]);
   });
 
-  it('leaveOut: the policies named are answered by failurePolicy unrun, the others run and apply', async () => {
+  it('outOfHeap: the policies named are answered by failurePolicy unrun, the others run and apply', async () => {
     const set = setOf(...docs);
     const started: number[] = [];
-    const result = await evaluate(set, request(), { leaveOut: [1, 3], onPolicyStart: (i) => started.push(i) });
+    const result = await evaluate(set, request(), { outOfHeap: [1, 3], onPolicyStart: (i) => started.push(i) });
     expect(result.allowed).toBe(true);
     if (!result.allowed) return;
-    // Ordinals of the whole set, though p1 and k0 are not in what runs (the Kyverno step reports its first twice).
-    expect([...new Set(started)]).toEqual([0, 4]);
+    // Ordinals of the whole set, though p1 and k0 are not in what runs (the Kyverno step reports its first
+    // twice), then the whole set's count: every policy has run.
+    expect([...new Set(started)]).toEqual([0, 4, 5]);
     expect(patchedObject({ patch: Buffer.from(JSON.stringify(result.patch)).toString('base64') }).metadata.labels).toEqual({ app: 'web', p0: 'done', k1: 'done' });
     expect(result.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([
       ['p0', 'mutated', undefined],
@@ -422,9 +424,9 @@ describe('policy ordinals and stopped reviews', () => {
     expect(result.warnings).toEqual(['policy p1 was not applied: out of memory', 'policy ClusterPolicy/k0 was not applied: out of memory']);
   });
 
-  it('leaveOut: a Fail policy left out denies; ordinals outside the set change nothing', async () => {
+  it('outOfHeap: a Fail policy left out denies; ordinals outside the set change nothing', async () => {
     const set = setOf(...docs);
-    const denied = await evaluate(set, request(), { leaveOut: [4] });
+    const denied = await evaluate(set, request(), { outOfHeap: [4] });
     expect(denied.allowed).toBe(false);
     if (!denied.allowed) {
       expect(denied.status.code).toBe(403);
@@ -432,9 +434,27 @@ describe('policy ordinals and stopped reviews', () => {
       expect(denied.status.message).toContain('left out: out of memory');
     }
     const whole = await evaluate(set, request());
-    const outside = await evaluate(set, request(), { leaveOut: [-1, 5, 1.5] });
+    const outside = await evaluate(set, request(), { outOfHeap: [-1, 5, 1.5] });
     expect(outside).toMatchObject({ allowed: true, warnings: [] });
     expect(outside.outcomes.map((o) => [o.policy, o.result])).toEqual(whole.outcomes.map((o) => [o.policy, o.result]));
+  });
+
+  it('the stopped part speaks first, across engines: stopped at k1, the denial names k1, not the completed p0', () => {
+    const result = answerStoppedReview(setOf(...docs), request(), 4, 'size');
+    expect(result.allowed).toBe(false);
+    if (!result.allowed) expect(result.status.message).toContain('ClusterPolicy/k1: not evaluated: out of memory');
+  });
+
+  it('a stopped review that had left policies out answers them as left out, with their own reason', () => {
+    // p1 (Ignore) was left out after a heap death; the second evaluation stopped at k0 past its deadline.
+    const result = answerStoppedReview(setOf(docs[1], docs[3]), request(), 1, 'deadline', [0]);
+    expect(result).toMatchObject({ allowed: true, patch: [] });
+    expect(result.outcomes.map((o) => [o.policy, o.result, o.aborted])).toEqual([
+      ['ClusterPolicy/k0', 'skipped', 'deadline'],
+      ['p1', 'skipped', 'size'],
+    ]);
+    expect(result.outcomes[1].detail).toContain('left out: out of memory');
+    expect(result.warnings).toEqual(['policy ClusterPolicy/k0 was not applied: deadline exceeded', 'policy p1 was not applied: out of memory']);
   });
 
   it('admitted without the Ignore policies of a stopped review, the reply warns of each', () => {

@@ -56,9 +56,10 @@ spec:
             labels: {k-label: "yes"}
 `;
 
-/** In pipeline order: a-label, exhaust-heap, z-label (MAP, by name), then k-label (Kyverno). */
-function policies(hungry: 'Fail' | 'Ignore'): string {
-  return [labelling('a-label', 'Fail'), labelling('exhaust-heap', hungry), labelling('z-label', 'Fail'), KYVERNO].join('---\n');
+/** In pipeline order: a-label, exhaust-heap (and exhaust-heap-too), z-label (MAP, by name), then k-label (Kyverno). */
+function policies(hungry: 'Fail' | 'Ignore', twoHungry = false): string {
+  const hungryToo = twoHungry ? [labelling('exhaust-heap-too', 'Ignore')] : [];
+  return [labelling('a-label', 'Fail'), labelling('exhaust-heap', hungry), ...hungryToo, labelling('z-label', 'Fail'), KYVERNO].join('---\n');
 }
 
 let workerFile: string;
@@ -82,11 +83,11 @@ afterAll(async () => {
   if (workerFile) unlinkSync(workerFile);
 });
 
-function serve(hungry: 'Fail' | 'Ignore', options: Partial<PoolOptions> = {}) {
+function serve(hungry: 'Fail' | 'Ignore', options: Partial<PoolOptions> = {}, twoHungry = false) {
   const logs: LogRecord[] = [];
   const pool = new ReviewPool({ workers: 1, heapMb: 16, graceMs: 1000, queueLimit: 4, entry: { url: pathToFileURL(workerFile) }, logger: (r) => logs.push(r), ...options });
   pools.push(pool);
-  const state = refresherState(policies(hungry));
+  const state = refresherState(policies(hungry, twoHungry));
   expect(state.set?.problems).toEqual([]);
   const app = createApp({ policies: () => state, reviewer: pool.reviewer, logger: (r) => logs.push(r) });
   pool.registerMetrics(app.metrics.registry);
@@ -111,7 +112,7 @@ describe('a review that runs its worker out of heap in one policy', () => {
     expect(labelsPatched(response)).toEqual(['a-label', 'k-label', 'z-label']);
     expect(response.warnings).toEqual(['policy exhaust-heap was not applied: out of memory']);
     expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
-    expect(metrics()).toMatch(/^amender_reviews_stopped_total\{answer="evaluated_again"\} 1$/m);
+    expect(metrics()).toMatch(/^amender_reviews_evaluated_again_total 1$/m);
     expect(logs.some((l) => l.msg === 'review evaluated again without a policy' && l.policy === 'exhaust-heap')).toBe(true);
     // It does so on every such review: the replacement worker answers the next one the same way.
     const next = await reply(await post(app));
@@ -127,12 +128,12 @@ describe('a review that runs its worker out of heap in one policy', () => {
     expect(response.status.message).toContain("policy 'exhaust-heap'");
     expect(response.status.message).toContain('out of memory');
     expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
-    expect(metrics()).not.toMatch(/answer="evaluated_again"/);
+    expect(metrics()).not.toMatch(/^amender_reviews_evaluated_again_total \d/m);
   });
 
   it('beyond the allowance for evaluating again (each try may cost a worker), answered as a stopped review', { timeout: 60_000 }, async () => {
     // One at once, none added back: the second such review is answered as before this allowance existed.
-    const { app, metrics } = serve('Ignore', { evaluateAgain: { perSecond: 0, burst: 1 } });
+    const { app, metrics } = serve('Ignore', { evaluateAgain: { perSecond: 0, burst: 1, minRemainingMs: 0 } });
     expect(labelsPatched(await reply(await post(app)))).toEqual(['a-label', 'k-label', 'z-label']);
     const second = await reply(await post(app));
     expect(second.allowed).toBe(false);
@@ -140,7 +141,19 @@ describe('a review that runs its worker out of heap in one policy', () => {
     expect(second.status.code).toBe(403);
     expect(second.status.message).toContain("policy 'z-label'");
     expect(second.status.message).toContain('not evaluated: out of memory');
-    expect(metrics()).toMatch(/^amender_reviews_stopped_total\{answer="evaluated_again"\} 1$/m);
+    expect(metrics()).toMatch(/^amender_reviews_evaluated_again_total 1$/m);
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 2$/m);
+  });
+
+  it('once per review: a second evaluation that runs out of heap too is answered as a stopped review', { timeout: 60_000 }, async () => {
+    const { app, metrics } = serve('Ignore', {}, true);
+    const response = await reply(await post(app));
+    // exhaust-heap was left out, then exhaust-heap-too ran the second worker out of heap: z-label (Fail) was not evaluated.
+    expect(response.allowed).toBe(false);
+    expect(response.status.code).toBe(403);
+    expect(response.status.message).toContain("policy 'z-label'");
+    expect(response.status.message).toContain('not evaluated: out of memory');
+    expect(metrics()).toMatch(/^amender_reviews_evaluated_again_total 1$/m);
     expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 2$/m);
   });
 });

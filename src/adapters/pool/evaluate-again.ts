@@ -3,62 +3,76 @@
  * out (the engine then answers that policy by its failurePolicy: skipped, with a warning): kube-apiserver
  * skips an Ignore policy that fails and applies the others, where answering the stopped review loses what
  * every policy changed (and a Fail policy that had completed denies). Only for an Ignore policy (a Fail
- * one denies either way), once per review, before its deadline, and within an allowance: each try may
- * cost a worker, and a flood of reviews crafted to exhaust the heap in an Ignore policy must not cost two
- * workers each where answering them costs one.
+ * one denies either way), once per review, while enough of its deadline is left for a worker to start and
+ * evaluate it, and within an allowance per policy set: each try may cost a worker, and a flood of reviews
+ * crafted to exhaust the heap in an Ignore policy must not cost two workers each where answering them
+ * costs one, nor one cluster's flood use up the tries of the others.
  *
  *   const again = new EvaluateAgain(EVALUATE_AGAIN);
+ *   again.register(registry);
  *   const policy = again.policyToLeaveOut(review, ordinal);   // undefined: answer the stopped review
  */
 import { pipelinePolicies, type PipelinePolicy } from '../../engine/index.js';
 import type { PolicySet } from '../../policyset/index.js';
+import { clusterOfSet, Counter, type Registry } from '../../server/index.js';
 
 export interface EvaluateAgainRate {
-  /** Reviews a second, on average, that may be evaluated again. */
+  /** Reviews of one policy set a second, on average, that may be evaluated again. */
   perSecond: number;
-  /** The most that may be evaluated again at once (also the allowance at the start). */
+  /** The most of one set that may be evaluated again at once (also the allowance at the start). */
   burst: number;
+  /** What must be left of a review's deadline: a new worker may have to start and build the set first. */
+  minRemainingMs: number;
 }
 
-/** One a second, four at once: an honest review meeting a heavy policy is rare; a flood is bounded. */
-export const EVALUATE_AGAIN: EvaluateAgainRate = { perSecond: 1, burst: 4 };
+/**
+ * One a second, four at once, per set: an honest review meeting a heavy policy is rare; a flood is
+ * bounded. Half a second left: a worker starts and builds a set in 50–200 ms on two busy cores.
+ */
+export const EVALUATE_AGAIN: EvaluateAgainRate = { perSecond: 1, burst: 4, minRemainingMs: 500 };
 
 /** What the decision needs of a review. */
 export interface StoppedByHeap {
+  setName: string;
   set: PolicySet;
   /** performance.now() when its deadline passes. */
   deadlineAt: number;
-  /** Its client went away. */
-  gone: boolean;
   /** Policies left out of it already: it was evaluated again once. */
-  leaveOut?: readonly number[];
+  outOfHeap?: readonly number[];
 }
 
 export class EvaluateAgain {
-  private allowance: number;
-  private at: number;
+  /** Each set's allowance: what is left, and when it was last topped up. */
+  private readonly allowances = new Map<string, { left: number; at: number }>();
+  private readonly count = new Counter('amender_reviews_evaluated_again_total', 'Reviews whose worker ran out of heap in an Ignore policy, evaluated again without that policy (by cluster; no label: the default set).');
 
-  constructor(
-    private readonly rate: EvaluateAgainRate,
-    now = performance.now(),
-  ) {
-    this.allowance = rate.burst;
-    this.at = now;
+  constructor(private readonly rate: EvaluateAgainRate) {}
+
+  /** amender_reviews_evaluated_again_total. */
+  register(registry: Registry): void {
+    registry.register(this.count);
   }
 
-  /** The policy to leave out of the review's next evaluation, or undefined: it is answered as stopped. */
+  /**
+   * The policy to leave out of the review's next evaluation (counted), or undefined: it is answered as
+   * stopped. `ordinal`: the policy its worker was on (`pipelinePolicies`).
+   */
   policyToLeaveOut(review: StoppedByHeap, ordinal: number, now = performance.now()): PipelinePolicy | undefined {
-    if (review.leaveOut || review.gone || now >= review.deadlineAt) return undefined;
+    if (review.outOfHeap || review.deadlineAt - now < this.rate.minRemainingMs) return undefined;
     const policy = pipelinePolicies(review.set)[ordinal];
-    if (policy?.failurePolicy !== 'Ignore' || !this.take(now)) return undefined;
+    if (policy?.failurePolicy !== 'Ignore' || !this.take(review.setName, now)) return undefined;
+    const cluster = clusterOfSet(review.setName);
+    this.count.inc(cluster === undefined ? {} : { cluster });
     return policy;
   }
 
-  private take(now: number): boolean {
-    this.allowance = Math.min(this.rate.burst, this.allowance + (Math.max(0, now - this.at) * this.rate.perSecond) / 1000);
-    this.at = Math.max(this.at, now);
-    if (this.allowance < 1) return false;
-    this.allowance -= 1;
+  private take(setName: string, now: number): boolean {
+    let allowance = this.allowances.get(setName);
+    if (!allowance) this.allowances.set(setName, (allowance = { left: this.rate.burst, at: now }));
+    allowance.left = Math.min(this.rate.burst, allowance.left + (Math.max(0, now - allowance.at) * this.rate.perSecond) / 1000);
+    allowance.at = Math.max(allowance.at, now);
+    if (allowance.left < 1) return false;
+    allowance.left -= 1;
     return true;
   }
 }

@@ -35,7 +35,9 @@
  * worker's heap (resourceLimits), the worker dies. Either way a new worker takes the slot and the review is
  * answered by the failure policy of the policy that was running and those after it (stopped.ts), as is a
  * review that waited past its deadline; that answer parses the body on the main thread, so a large one is
- * answered so only within a budget of main-thread time, else 503 (stopped-reviews.ts).
+ * answered so only within a budget of main-thread time, else 503 (stopped-reviews.ts). One whose worker
+ * ran out of heap in an Ignore policy is evaluated again without that policy instead, within an
+ * allowance (evaluate-again.ts): it may cost a second worker.
  */
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
@@ -105,7 +107,7 @@ interface Job {
   /** Stopped, its large body waiting to be answered (stopped-reviews.ts): what its worker says of it is dropped. */
   stopping?: { ordinal: number; reason: StopReason };
   /** Policies its evaluation is to leave out: one ran a worker out of heap on it (evaluateAgain). */
-  leaveOut?: number[];
+  outOfHeap?: number[];
 }
 
 /** Reviews handed to a worker in one message, answered in order. */
@@ -218,7 +220,7 @@ export class ReviewPool {
   /** For `createApp({ reviewer })`. */
   readonly reviewer: Reviewer = (job) => this.review(job);
 
-  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total, amender_reviews_moved_off_spare_total, amender_reviews_stopped_total, amender_reviews_stopped_seconds_total. */
+  /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total, amender_reviews_moved_off_spare_total, amender_reviews_stopped_total, amender_reviews_stopped_seconds_total, amender_reviews_evaluated_again_total. */
   registerMetrics(registry: Registry): void {
     registry.register(new CallbackGauge('amender_workers', 'Review worker threads running.', () => [[{}, this.slots.filter((s) => !s.retired).length]]));
     registry.register(new CallbackGauge('amender_workers_busy', 'Review worker threads evaluating a review.', () => [[{}, this.slots.filter((s) => s.batch && !s.retired).length]]));
@@ -229,6 +231,7 @@ export class ReviewPool {
     registry.register(this.sparesStarted);
     registry.register(this.movedOffSpare);
     this.stopped.register(registry);
+    this.again.register(registry);
   }
 
   /** Terminates every worker; reviews waiting or in progress are answered 503. */
@@ -476,7 +479,7 @@ export class ReviewPool {
         maxJsonDepth: entry.job.limits.maxJsonDepth,
         deadlineMs: Math.max(1, Math.floor(entry.deadlineAt - now)),
         maxValueBytes: entry.job.limits.maxValueBytes,
-        ...(entry.leaveOut ? { leaveOut: entry.leaveOut } : {}),
+        ...(entry.outOfHeap ? { outOfHeap: entry.outOfHeap } : {}),
       });
       firstDue = Math.min(firstDue, entry.deadlineAt);
     }
@@ -639,7 +642,9 @@ export class ReviewPool {
 
   /**
    * Terminates (or buries) a worker and starts a replacement. Its current review is answered by failure
-   * policy; the others of its batch (not started, or answered in the worker but not yet sent) wait again.
+   * policy, or waits again to be evaluated without the Ignore policy that ran the worker out of heap
+   * (evaluateAgain); the others of its batch (not started, or answered in the worker but not yet sent)
+   * wait again.
    */
   private replace(slot: Slot, reason: ReplaceReason): void {
     if (slot.retired || this.closed) return;
@@ -687,11 +692,9 @@ export class ReviewPool {
 
   /** A review whose worker ran out of heap in an Ignore policy goes back to wait, that policy left out (evaluate-again.ts). */
   private evaluateAgain(entry: Job, ordinal: number): boolean {
-    const review = { set: entry.set, deadlineAt: entry.deadlineAt, gone: entry.job.signal.aborted, ...(entry.leaveOut ? { leaveOut: entry.leaveOut } : {}) };
-    const policy = this.again.policyToLeaveOut(review, ordinal);
+    const policy = this.again.policyToLeaveOut(entry, ordinal);
     if (!policy) return false;
-    entry.leaveOut = [ordinal];
-    this.stopped.counted('evaluated_again');
+    entry.outOfHeap = [ordinal];
     this.logger({ level: 'warn', msg: 'review evaluated again without a policy', policySet: entry.setName, policy: policy.name, reason: 'out of memory' });
     return true;
   }

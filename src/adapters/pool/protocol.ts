@@ -26,7 +26,7 @@ export interface ReviewMessage {
   deadlineMs: number;
   maxValueBytes: number;
   /** Policies answered by their failurePolicy without running: their evaluation ran a worker out of heap (pool.ts). */
-  leaveOut?: number[];
+  outOfHeap?: number[];
 }
 
 /**

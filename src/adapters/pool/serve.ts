@@ -64,7 +64,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
         return Atomics.load(shared, SLOT.CANCEL) === message.id;
       },
       onPolicyStart: (ordinal) => Atomics.store(shared, SLOT.PROGRESS, ordinal),
-      leaveOut: message.leaveOut,
+      outOfHeap: message.outOfHeap,
     });
   };
 
@@ -93,6 +93,8 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     for (let i = 0; i < reviews.length; i++) {
       // The pool took back the reviews not started (one before them ran long).
       if (Atomics.compareExchange(shared, SLOT.CLAIMED, i - 1, i) !== i - 1) break;
+      // Review i's now: what the previous one reached is not its progress (sendHeld may run out of heap).
+      Atomics.store(shared, SLOT.PROGRESS, -1);
       sendHeld();
       const message = reviews[i];
       // The deadline kept counting while the reviews before this one ran.

@@ -26,10 +26,12 @@ export interface StoppableReview {
   settled: boolean;
   /** Stopped, its large body waiting to be answered: what its worker says of it is dropped. */
   stopping?: { ordinal: number; reason: StopReason };
+  /** Policies its last evaluation left out: one had run a worker out of heap on it (evaluate-again.ts). */
+  outOfHeap?: readonly number[];
 }
 
 /** The `answer` label of amender_reviews_stopped_total. */
-export type StoppedAnswerKind = 'failure_policy' | 'overloaded' | 'client_gone' | 'evaluated_again';
+type StoppedAnswerKind = 'failure_policy' | 'overloaded' | 'client_gone';
 
 export class StoppedReviews<R extends StoppableReview> {
   private readonly budget: StoppedBudget;
@@ -38,7 +40,7 @@ export class StoppedReviews<R extends StoppableReview> {
   private largePending = false;
   private readonly count = new Counter(
     'amender_reviews_stopped_total',
-    'Reviews whose evaluation did not end (they waited past their deadline, or their worker was stopped), by answer: failure_policy (parsed again on the main thread and answered by failure policy), overloaded (a large body beyond the main thread\'s budget for these: 503), client_gone (its client had left: no answer made), evaluated_again (its worker ran out of heap in an Ignore policy: evaluated again without it).',
+    'Reviews whose evaluation did not end (they waited past their deadline, or their worker was stopped), by answer: failure_policy (parsed again on the main thread and answered by failure policy), overloaded (a large body beyond the main thread\'s budget for these: 503), client_gone (its client had left: no answer made).',
   );
   private readonly seconds = new Counter('amender_reviews_stopped_seconds_total', 'Main-thread seconds spent answering stopped reviews by failure policy (parsing their bodies again).');
 
@@ -56,8 +58,7 @@ export class StoppedReviews<R extends StoppableReview> {
     registry.register(this.seconds);
   }
 
-  /** Counts a stopped review answered otherwise (evaluated again: the pool's own). */
-  counted(kind: StoppedAnswerKind): void {
+  private counted(kind: StoppedAnswerKind): void {
     this.count.inc({ answer: kind });
   }
 
@@ -113,7 +114,7 @@ export class StoppedReviews<R extends StoppableReview> {
     const started = performance.now();
     try {
       this.counted('failure_policy');
-      return stoppedReviewAnswer(review.job.body, review.set, review.job.limits.maxJsonDepth, ordinal, reason, this.options.answer);
+      return stoppedReviewAnswer(review.job.body, review.set, review.job.limits.maxJsonDepth, { ordinal, reason, outOfHeap: review.outOfHeap ?? [] }, this.options.answer);
     } catch (error) {
       return failure(500, 'error', 'internal error while answering a stopped review', { error });
     } finally {

@@ -17,15 +17,21 @@ import { failure, reviewBodyText, type ReviewAnswer, type ReviewBody } from '../
 export type StopReason = 'deadline' | 'size' | 'cancelled';
 
 /** Same signature as the engine's `answerStoppedReview`. */
-export type AnswerStopped = (set: PolicySet, request: AdmissionRequest, ordinal: number, reason: StopReason) => EngineResult;
+export type AnswerStopped = (set: PolicySet, request: AdmissionRequest, ordinal: number, reason: StopReason, outOfHeap: readonly number[]) => EngineResult;
+
+/** Where a review stopped: the policy its worker was on, why, and the policies it had left out. */
+export interface StopPoint {
+  ordinal: number;
+  reason: StopReason;
+  outOfHeap: readonly number[];
+}
 
 /** The ReviewAnswer of a stopped review: decode, parse and validate the body here, then ask `answer`. */
 export function stoppedReviewAnswer(
   body: ReviewBody,
   set: PolicySet,
   maxJsonDepth: number,
-  ordinal: number,
-  reason: StopReason,
+  { ordinal, reason, outOfHeap }: StopPoint,
   answer: AnswerStopped,
 ): ReviewAnswer {
   const decoded = reviewBodyText(body);
@@ -41,7 +47,7 @@ export function stoppedReviewAnswer(
   if (!checked.ok) return failure(400, 'invalid', `invalid AdmissionReview: ${checked.error.message}`, { uid: checked.error.uid });
   const { uid } = checked.request;
   // -1: the worker had not started a policy yet (it was parsing): every policy is then "not yet run".
-  const result = answer(set, checked.request, Math.max(0, ordinal), reason);
+  const result = answer(set, checked.request, Math.max(0, ordinal), reason, outOfHeap);
   const extras = replyExtras(result, checked.apiVersion);
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0 };
   const patch = result.patch;
