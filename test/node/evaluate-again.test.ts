@@ -6,30 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { EvaluateAgain, type StoppedByHeap } from '../../src/adapters/pool/evaluate-again.js';
 import { Registry } from '../../src/server/index.js';
-import { refresherState } from '../reliability/helpers/label-policy.js';
+import { labelling, refresherState } from '../reliability/helpers/label-policy.js';
 
-function policy(name: string, failurePolicy: 'Fail' | 'Ignore'): string {
-  return `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: ${name}}
-spec:
-  failurePolicy: ${failurePolicy}
-  reinvocationPolicy: Never
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"${name}": "yes"}}}'}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: {name: ${name}}
-spec: {policyName: ${name}}
-`;
-}
 
 // Ordinals: 0 fail-first (Fail), 1 ignore-second (Ignore).
-const STATE = refresherState([policy('fail-first', 'Fail'), policy('ignore-second', 'Ignore')].join('---\n'));
+const STATE = refresherState([labelling('fail-first', 'Fail'), labelling('ignore-second', 'Ignore')].join('---\n'));
 const SET = STATE.set!;
 const review = (over: Partial<StoppedByHeap> = {}): StoppedByHeap => ({ setName: 'default', set: SET, deadlineAt: 10_000, ...over });
 const rate = { perSecond: 1, burst: 2, minRemainingMs: 500 };

@@ -11,6 +11,7 @@ import { ReviewGuard } from '../../src/guard/index.js';
 import { applyPatch } from '../../src/jsonpatch/index.js';
 import { buildPolicySet, parseDocuments, type PolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, type Limits } from '../../src/server/index.js';
+import { kyvernoLabelling } from './helpers/label-policy.js';
 
 const MAP_API = 'admissionregistration.k8s.io/v1beta1';
 
@@ -48,21 +49,7 @@ ${mutation}${bindings}`;
 }
 
 function kyvernoPolicy(name: string, failurePolicy: 'Fail' | 'Ignore'): string {
-  return `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: ${name}}
-spec:
-  failurePolicy: ${failurePolicy}
-  rules:
-    - name: label
-      match:
-        any:
-          - resources: {kinds: [Pod]}
-      mutate:
-        patchStrategicMerge:
-          metadata:
-            labels: {${name}: "done"}
-`;
+  return kyvernoLabelling(name, failurePolicy, 'done');
 }
 
 function setOf(...docs: string[]): PolicySet {

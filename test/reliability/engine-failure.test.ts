@@ -7,13 +7,11 @@
  * (fixtures/failing-engine.ts), and the answer is the same on every platform path: the app in-process,
  * the Node server's worker pool, the Lambda handler and the Worker's fetch handler.
  */
-import { readFileSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLambdaHandler } from '../../src/adapters/lambda-handler.js';
+import { bundledWorkerEntry } from '../../src/adapters/pool/entry.js';
 import { ReviewPool } from '../../src/adapters/pool/index.js';
 import { readServerlessConfig } from '../../src/adapters/serverless-config.js';
 import { createServerlessRuntime } from '../../src/adapters/serverless-runtime.js';
@@ -76,26 +74,14 @@ describe('an unexpected engine failure', () => {
 });
 
 describe('an unexpected engine failure in a review worker', () => {
-  let workerFile: string;
   let pool: ReviewPool;
   beforeAll(async () => {
-    // Node 20 carries no TypeScript loader into worker threads: the fixture worker is bundled, as entry.ts does.
-    workerFile = join(tmpdir(), `amender-failing-worker-${process.pid}-${Date.now()}.mjs`);
-    await build({
-      entryPoints: [fileURLToPath(new URL('../fixtures/failing-review-worker.ts', import.meta.url))],
-      outfile: workerFile,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);" },
-    });
-    pool = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 1000, queueLimit: 4, entry: { url: pathToFileURL(workerFile) } });
+    // Node 20 carries no TypeScript loader into worker threads: the fixture worker is bundled, as for the real one.
+    const entry = await bundledWorkerEntry(new URL('../fixtures/failing-review-worker.ts', import.meta.url));
+    pool = new ReviewPool({ workers: 1, heapMb: 256, graceMs: 1000, queueLimit: 4, entry });
   });
   afterAll(async () => {
     await pool?.close();
-    if (workerFile) unlinkSync(workerFile);
   });
 
   it('is the same HTTP 500, logged with the stack from the worker, and the worker lives on', async () => {

@@ -6,86 +6,32 @@
  * policy through a fault injected into the worker's sets (fixtures/heap-hungry-review-worker.ts); the
  * pool, its 16 MB worker heap and the worker's death are real.
  */
-import { unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewPool, type PoolOptions } from '../../src/adapters/pool/index.js';
+import { bundledWorkerEntry } from '../../src/adapters/pool/entry.js';
+import { ReviewPool, type PoolOptions, type WorkerEntry } from '../../src/adapters/pool/index.js';
 import { createApp, type LogRecord } from '../../src/server/index.js';
 import { post } from '../node/pool-harness.js';
-import { refresherState } from './helpers/label-policy.js';
-
-const MAP_API = 'admissionregistration.k8s.io/v1';
-
-function labelling(name: string, failurePolicy: 'Fail' | 'Ignore'): string {
-  return `apiVersion: ${MAP_API}
-kind: MutatingAdmissionPolicy
-metadata: {name: ${name}}
-spec:
-  failurePolicy: ${failurePolicy}
-  reinvocationPolicy: Never
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration:
-        expression: 'Object{metadata: Object.metadata{labels: {"${name}": "yes"}}}'
----
-apiVersion: ${MAP_API}
-kind: MutatingAdmissionPolicyBinding
-metadata: {name: ${name}}
-spec: {policyName: ${name}}
-`;
-}
-
-const KYVERNO = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: k-label}
-spec:
-  failurePolicy: Fail
-  rules:
-    - name: label
-      match:
-        any:
-          - resources: {kinds: [Pod]}
-      mutate:
-        patchStrategicMerge:
-          metadata:
-            labels: {k-label: "yes"}
-`;
+import { kyvernoLabelling, labelling, refresherState } from './helpers/label-policy.js';
 
 /** In pipeline order: a-label, exhaust-heap (and exhaust-heap-too), z-label (MAP, by name), then k-label (Kyverno). */
 function policies(hungry: 'Fail' | 'Ignore', twoHungry = false): string {
   const hungryToo = twoHungry ? [labelling('exhaust-heap-too', 'Ignore')] : [];
-  return [labelling('a-label', 'Fail'), labelling('exhaust-heap', hungry), ...hungryToo, labelling('z-label', 'Fail'), KYVERNO].join('---\n');
+  return [labelling('a-label', 'Fail'), labelling('exhaust-heap', hungry), ...hungryToo, labelling('z-label', 'Fail'), kyvernoLabelling('k-label', 'Fail')].join('---\n');
 }
 
-let workerFile: string;
+let entry: WorkerEntry;
 const pools: ReviewPool[] = [];
 beforeAll(async () => {
-  // Node 20 carries no TypeScript loader into worker threads: the fixture worker is bundled, as entry.ts does.
-  workerFile = join(tmpdir(), `amender-heap-hungry-worker-${process.pid}-${Date.now()}.mjs`);
-  await build({
-    entryPoints: [fileURLToPath(new URL('../fixtures/heap-hungry-review-worker.ts', import.meta.url))],
-    outfile: workerFile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);" },
-  });
+  // Node 20 carries no TypeScript loader into worker threads: the fixture worker is bundled, as for the real one.
+  entry = await bundledWorkerEntry(new URL('../fixtures/heap-hungry-review-worker.ts', import.meta.url));
 });
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()));
-  if (workerFile) unlinkSync(workerFile);
 });
 
 function serve(hungry: 'Fail' | 'Ignore', options: Partial<PoolOptions> = {}, twoHungry = false) {
   const logs: LogRecord[] = [];
-  const pool = new ReviewPool({ workers: 1, heapMb: 16, graceMs: 1000, queueLimit: 4, entry: { url: pathToFileURL(workerFile) }, logger: (r) => logs.push(r), ...options });
+  const pool = new ReviewPool({ workers: 1, heapMb: 16, graceMs: 1000, queueLimit: 4, entry, logger: (r) => logs.push(r), ...options });
   pools.push(pool);
   const state = refresherState(policies(hungry, twoHungry));
   expect(state.set?.problems).toEqual([]);

@@ -5,11 +5,10 @@
  * route's rule, src/server/routes/mutate.ts: no Content-Type is read as JSON; kube-apiserver always sends
  * application/json, other clients may not). A REST API (payload 1.0) event is refused 400 whatever it carries.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBundle, type Running } from '../node/bundle.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { everyRuntime } from './every-runtime.js';
 import { ensureBuilt, httpCases } from './helpers.js';
-import { functionUrlEvent, httpApiEvent, restApiEvent, startLambda, type LambdaProcess } from './lambda.js';
-import { startWorker, type RunningWorker } from './workers.js';
+import { functionUrlEvent, httpApiEvent, restApiEvent } from './lambda.js';
 
 const REVIEW = httpCases()[0].body!;
 
@@ -40,19 +39,11 @@ async function httpStatus(origin: string, type: string | undefined): Promise<{ s
 beforeAll(() => ensureBuilt());
 
 describe('a review without Content-Type, or with an odd one, on every runtime', () => {
-  let node: Running;
-  let lambda: LambdaProcess;
-  let worker: RunningWorker;
-  beforeAll(async () => {
-    [node, lambda, worker] = await Promise.all([startBundle({}), startLambda({}), startWorker({})]);
-  });
-  afterAll(async () => {
-    await Promise.all([node?.stop(), lambda?.stop(), worker?.dispose()]);
-  });
+  const runtimes = everyRuntime();
 
   it('the Node server answers each as the table says', async () => {
     for (const [type, expected] of TYPES) {
-      const { status, body } = await httpStatus(node.url, type);
+      const { status, body } = await httpStatus(runtimes.node.url, type);
       expect(status, `Content-Type ${JSON.stringify(type)}`).toBe(expected);
       expect(body.kind).toBe(expected === 200 ? 'AdmissionReview' : 'Status');
     }
@@ -60,7 +51,7 @@ describe('a review without Content-Type, or with an odd one, on every runtime', 
 
   it('the Worker answers each as the Node server does', async () => {
     for (const [type, expected] of TYPES) {
-      const { status, body } = await httpStatus(worker.origin, type);
+      const { status, body } = await httpStatus(runtimes.worker.origin, type);
       expect(status, `Content-Type ${JSON.stringify(type)}`).toBe(expected);
       expect(body.kind).toBe(expected === 200 ? 'AdmissionReview' : 'Status');
     }
@@ -75,7 +66,7 @@ describe('a review without Content-Type, or with an odd one, on every runtime', 
   for (const [shape, event] of shapes) {
     it(`the Lambda handler answers each as the Node server does: ${shape}`, async () => {
       for (const [type, expected] of TYPES) {
-        const result = await lambda.invoke(event(headersFor(type)));
+        const result = await runtimes.lambda.invoke(event(headersFor(type)));
         expect(result.statusCode, `Content-Type ${JSON.stringify(type)}`).toBe(expected);
         expect((JSON.parse(result.body!) as { kind: string }).kind).toBe(expected === 200 ? 'AdmissionReview' : 'Status');
       }
@@ -85,12 +76,12 @@ describe('a review without Content-Type, or with an odd one, on every runtime', 
   it('the Lambda handler refuses a REST API (payload 1.0) event 400, with or without Content-Type', async () => {
     for (const type of [undefined, 'application/json']) {
       for (const base64 of [false, true]) {
-        const result = await lambda.invoke(restApiEvent({ name: 'r', method: 'POST', path: '/mutate', body: REVIEW, headers: headersFor(type) }, base64));
+        const result = await runtimes.lambda.invoke(restApiEvent({ name: 'r', method: 'POST', path: '/mutate', body: REVIEW, headers: headersFor(type) }, base64));
         expect(result.statusCode).toBe(400);
         expect(result.headers?.['content-type']).toBe('application/json');
         expect(JSON.parse(result.body!)).toMatchObject({ kind: 'Status', code: 400, message: expect.stringMatching(/payload format 2\.0/) });
       }
     }
-    expect(lambda.stderr()).toBe('');
+    expect(runtimes.lambda.stderr()).toBe('');
   });
 });

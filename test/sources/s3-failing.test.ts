@@ -3,24 +3,14 @@
  * 500s, a body that does not parse, a 200 whose body is no listing at all (a proxy's sign-in page), no
  * answer. Each fails the refresh with a message saying what happened, and the last good set stays in force.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PolicySetRefresher } from '../../src/sources/index.js';
 import { s3Source } from '../../src/sources/node/index.js';
 import { labelPolicy } from './helpers.js';
-import { startS3Stub, type S3Stub, type StubMode } from './s3-stub.js';
+import { useS3Stub, type StubMode } from './s3-stub.js';
 
 const BUCKET = 'policies';
-let stub: S3Stub;
-beforeAll(async () => {
-  stub = await startS3Stub(BUCKET);
-});
-afterAll(async () => {
-  await stub.close();
-});
-beforeEach(() => {
-  stub.objects.clear();
-  stub.mode = 'ok';
-});
+const stubbed = useS3Stub(BUCKET);
 
 const names = (r: PolicySetRefresher) => r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
 
@@ -34,12 +24,12 @@ const FAILURES: [StubMode, RegExp][] = [
 describe('S3 source, a failing store', () => {
   for (const [mode, message] of FAILURES) {
     it(`keeps the last good set when the store answers ${mode}, and says why`, async () => {
-      stub.objects.set('p/a.yaml', labelPolicy('a', 'team', 'one'));
-      const source = s3Source({ uri: `s3://${BUCKET}/p`, client: stub.client, bucket: BUCKET, prefix: 'p' });
+      stubbed().objects.set('p/a.yaml', labelPolicy('a', 'team', 'one'));
+      const source = s3Source({ uri: `s3://${BUCKET}/p`, client: stubbed().client, bucket: BUCKET, prefix: 'p' });
       const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0, limits: { timeoutMs: 4_000 } });
       expect((await r.refresh()).outcome).toBe('applied');
       const good = r.provider().set;
-      stub.mode = mode;
+      stubbed().mode = mode;
       const result = await r.refresh();
       expect(result.outcome).toBe('failed');
       expect(result.errors).toHaveLength(1);
@@ -47,8 +37,8 @@ describe('S3 source, a failing store', () => {
       expect(r.provider().set).toBe(good);
       expect(names(r)).toEqual(['a']);
       // A request left hanging is not left open: the refresh's end aborts it.
-      await vi.waitFor(() => expect(stub.hangingOpen()).toBe(0), { timeout: 5_000 });
-      stub.mode = 'ok';
+      await vi.waitFor(() => expect(stubbed().hangingOpen()).toBe(0), { timeout: 5_000 });
+      stubbed().mode = 'ok';
       expect((await r.refresh()).outcome).toBe('unchanged');
       expect(r.provider().sourceErrors).toEqual([]);
     });

@@ -4,6 +4,7 @@
  * ListObjectsV2 and GetObject (with If-None-Match) of one bucket, path style.
  */
 import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -124,4 +125,23 @@ export async function startS3Stub(bucket: string): Promise<S3Stub> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
+}
+
+/**
+ * Call at the top of a test file: a stub for `bucket` started before the file's tests and closed after
+ * them, emptied and answering normally before each test. Returns the stub's getter.
+ */
+export function useS3Stub(bucket: string): () => S3Stub {
+  let stub: S3Stub | undefined;
+  beforeAll(async () => {
+    stub = await startS3Stub(bucket);
+  });
+  afterAll(async () => {
+    await stub?.close();
+  });
+  beforeEach(() => {
+    stub!.objects.clear();
+    stub!.mode = 'ok';
+  });
+  return () => stub!;
 }

@@ -26,40 +26,49 @@ export async function workerEntryBeside(mainUrl: string): Promise<WorkerEntry> {
   return { url };
 }
 
-let fromSource: Promise<WorkerEntry> | undefined;
+/** Worker scripts bundled from source in this process, by the source's URL. */
+const fromSource = new Map<string, Promise<WorkerEntry>>();
+
+function sourceEntry(): Promise<WorkerEntry> {
+  return bundledWorkerEntry(new URL('./worker.ts', import.meta.url));
+}
 
 /**
- * The bundle is named for a hash of its text and kept: every process running the same sources reuses one
- * file, so nothing piles up in the temporary folder when a test runner kills its workers without their
- * `exit` handlers (a per-process file did, 1.4 MB a process). Written under a unique name, then renamed
- * into place, so a process never reads another's half-written file.
+ * A worker script from TypeScript source (this module's worker.ts, or a test's worker with a fault
+ * injected), bundled with esbuild. The bundle is named for a hash of its text and kept: every process
+ * running the same sources reuses one file, so nothing piles up in the temporary folder when a test runner
+ * kills its workers without their `exit` handlers (a per-process file did, 1.4 MB a process). Written
+ * under a unique name, then renamed into place, so a process never reads another's half-written file.
  */
-function sourceEntry(): Promise<WorkerEntry> {
-  fromSource ??= (async () => {
-    // Variable specifiers: the server bundle never contains esbuild (this path runs only from source).
-    const esbuild = 'esbuild';
-    const { build } = (await import(esbuild)) as { build: (options: object) => Promise<{ outputFiles: { contents: Uint8Array }[] }> };
-    const { createHash } = await import('node:crypto');
-    const result = await build({
-      entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
-      write: false,
-      outfile: 'worker.mjs',
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);" },
-    });
-    const contents = result.outputFiles[0].contents;
-    const digest = createHash('sha256').update(contents).digest('hex').slice(0, 16);
-    const file = join(tmpdir(), `amender-review-worker-${digest}.mjs`);
-    if (!existsSync(file)) {
-      const partial = `${file}.${process.pid}.${Date.now()}.partial`;
-      writeFileSync(partial, contents);
-      renameSync(partial, file);
-    }
-    return { url: pathToFileURL(file) };
-  })();
-  return fromSource;
+export function bundledWorkerEntry(source: URL): Promise<WorkerEntry> {
+  let entry = fromSource.get(source.href);
+  if (!entry) fromSource.set(source.href, (entry = bundle(source)));
+  return entry;
+}
+
+async function bundle(source: URL): Promise<WorkerEntry> {
+  // Variable specifiers: the server bundle never contains esbuild (this path runs only from source).
+  const esbuild = 'esbuild';
+  const { build } = (await import(esbuild)) as { build: (options: object) => Promise<{ outputFiles: { contents: Uint8Array }[] }> };
+  const { createHash } = await import('node:crypto');
+  const result = await build({
+    entryPoints: [fileURLToPath(source)],
+    write: false,
+    outfile: 'worker.mjs',
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);" },
+  });
+  const contents = result.outputFiles[0].contents;
+  const digest = createHash('sha256').update(contents).digest('hex').slice(0, 16);
+  const file = join(tmpdir(), `amender-review-worker-${digest}.mjs`);
+  if (!existsSync(file)) {
+    const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+    writeFileSync(partial, contents);
+    renameSync(partial, file);
+  }
+  return { url: pathToFileURL(file) };
 }

@@ -40,3 +40,44 @@ ${conditions}  mutations:
   }
   return yaml;
 }
+
+/** A MutatingAdmissionPolicy (v1) adding the label `name: value` to created Pods, with one binding of its name. */
+export function labelling(name: string, failurePolicy: 'Fail' | 'Ignore', value = 'yes'): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  failurePolicy: ${failurePolicy}
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{labels: {"${name}": "${value}"}}}'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: ${name}}
+spec: {policyName: ${name}}
+`;
+}
+
+/** A Kyverno ClusterPolicy adding the label `name: value` to Pods. */
+export function kyvernoLabelling(name: string, failurePolicy: 'Fail' | 'Ignore', value = 'yes'): string {
+  return `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: ${name}}
+spec:
+  failurePolicy: ${failurePolicy}
+  rules:
+    - name: label
+      match:
+        any:
+          - resources: {kinds: [Pod]}
+      mutate:
+        patchStrategicMerge:
+          metadata:
+            labels: {${name}: "${value}"}
+`;
+}
