@@ -29,11 +29,11 @@ afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()));
 });
 
-function serve(hungry: 'Fail' | 'Ignore', options: Partial<PoolOptions> = {}, twoHungry = false) {
+function serve(hungry: 'Fail' | 'Ignore', options: Partial<PoolOptions> = {}, yaml = policies(hungry)) {
   const logs: LogRecord[] = [];
   const pool = new ReviewPool({ workers: 1, heapMb: 16, graceMs: 1000, queueLimit: 4, entry, logger: (r) => logs.push(r), ...options });
   pools.push(pool);
-  const state = refresherState(policies(hungry, twoHungry));
+  const state = refresherState(yaml);
   expect(state.set?.problems).toEqual([]);
   const app = createApp({ policies: () => state, reviewer: pool.reviewer, logger: (r) => logs.push(r) });
   pool.registerMetrics(app.metrics.registry);
@@ -77,6 +77,30 @@ describe('a review that runs its worker out of heap in one policy', () => {
     expect(metrics()).not.toMatch(/^amender_reviews_evaluated_again_total \d/m);
   });
 
+  it('Fail, in a Kyverno policy after a MAP policy that had completed: the denial names the one that ran out of heap', { timeout: 60_000 }, async () => {
+    // a-label (MAP, Fail) completed and its mutation is lost with the worker, so it denies too; but
+    // exhaust-heap-k was running: it speaks first, as it would have, had it failed while running.
+    const { app, metrics } = serve('Fail', {}, [labelling('a-label', 'Fail'), kyvernoLabelling('exhaust-heap-k', 'Fail')].join('---\n'));
+    const response = await reply(await post(app));
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
+    expect(response.allowed).toBe(false);
+    expect(response.status.code).toBe(403);
+    expect(response.status.message).toContain('policy ClusterPolicy/exhaust-heap-k: not evaluated: out of memory');
+  });
+
+  it('Ignore, in a Kyverno policy that runs before one listed ahead of it: evaluated again without it', { timeout: 60_000 }, async () => {
+    // Kyverno runs ClusterPolicies by name (b-label, exhaust-heap-k, k-label), the set lists them as
+    // written: the ordinal the worker reports is the set's, and only exhaust-heap-k is left out.
+    const yaml = [labelling('a-label', 'Fail'), kyvernoLabelling('k-label', 'Fail'), kyvernoLabelling('exhaust-heap-k', 'Ignore'), kyvernoLabelling('b-label', 'Ignore')];
+    const { app, metrics } = serve('Ignore', {}, yaml.join('---\n'));
+    const response = await reply(await post(app));
+    expect(response.allowed).toBe(true);
+    expect(labelsPatched(response)).toEqual(['a-label', 'b-label', 'k-label']);
+    expect(response.warnings).toEqual(['policy ClusterPolicy/exhaust-heap-k was not applied: out of memory']);
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
+    expect(metrics()).toMatch(/^amender_reviews_evaluated_again_total 1$/m);
+  });
+
   it('beyond the allowance for evaluating again (each try may cost a worker), answered as a stopped review', { timeout: 60_000 }, async () => {
     // One at once, none added back: the second such review is answered as before this allowance existed.
     const { app, metrics } = serve('Ignore', { evaluateAgain: { perSecond: 0, burst: 1, minRemainingMs: 0 } });
@@ -92,7 +116,7 @@ describe('a review that runs its worker out of heap in one policy', () => {
   });
 
   it('once per review: a second evaluation that runs out of heap too is answered as a stopped review', { timeout: 60_000 }, async () => {
-    const { app, metrics } = serve('Ignore', {}, true);
+    const { app, metrics } = serve('Ignore', {}, policies('Ignore', true));
     const response = await reply(await post(app));
     // exhaust-heap was left out, then exhaust-heap-too ran the second worker out of heap: z-label (Fail) was not evaluated.
     expect(response.allowed).toBe(false);
