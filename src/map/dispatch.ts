@@ -413,6 +413,8 @@ class Dispatcher {
       const trace = this.trace(inv, pass);
       const elapsed = this.elapsedSince(started);
       if ('error' in verdict) this.fail(policy, bindingLabel(inv), 'Invalid', verdict.error, trace, elapsed);
+      // Skipped under failurePolicy Ignore: reported as the error it is (logged as ignored), not as a non-match.
+      else if (verdict.ignoredError !== undefined) this.fail(policy, bindingLabel(inv), 'Invalid', verdict.ignoredError, trace, elapsed);
       else {
         const why = verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met';
         this.traces.push(traceRecord(trace, 'skipped', why, false, elapsed));

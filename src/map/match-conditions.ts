@@ -2,14 +2,16 @@
  * How the outcomes of a policy's matchConditions combine (`webhook/matchconditions/matcher.go`):
  * every condition is evaluated (no short circuit on error); any `false` skips the invocation whatever
  * the errors; otherwise errors (or a failure of the whole evaluation, e.g. the shared cost budget)
- * follow the failurePolicy: Fail → error, Ignore → skip.
+ * follow the failurePolicy: Fail → error, Ignore → skip (the error kept as `ignoredError`, for the trace
+ * and the log: kube-apiserver counts it in a metric).
  */
 
 export type ConditionOutcome = { name: string; result: boolean; error?: undefined } | { name: string; error: string; result?: undefined };
 
 export type ConditionsVerdict =
   | { matches: true }
-  | { matches: false; failedConditionName?: string }
+  /** `ignoredError`: skipped because a condition failed under failurePolicy Ignore (reported, not an error). */
+  | { matches: false; failedConditionName?: string; ignoredError?: string }
   | { matches: false; error: string };
 
 /** `utilerrors.NewAggregate(...).Error()`: one message as is, several distinct ones as `[a, b]`. */
@@ -28,12 +30,12 @@ export function combineConditions(
   evaluationError?: string,
 ): ConditionsVerdict {
   const ignore = failurePolicy === 'Ignore';
-  if (evaluationError !== undefined) return ignore ? { matches: false } : { matches: false, error: evaluationError };
+  if (evaluationError !== undefined) return ignore ? { matches: false, ignoredError: evaluationError } : { matches: false, error: evaluationError };
   const errors: string[] = [];
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) errors.push(outcome.error);
     else if (outcome.result === false) return { matches: false, failedConditionName: outcome.name };
   }
-  if (errors.length > 0) return ignore ? { matches: false } : { matches: false, error: aggregateMessages(errors) };
+  if (errors.length > 0) return ignore ? { matches: false, ignoredError: aggregateMessages(errors) } : { matches: false, error: aggregateMessages(errors) };
   return { matches: true };
 }

@@ -46,6 +46,26 @@ kind: MutatingAdmissionPolicyBinding
 metadata: {name: grow-text}
 spec: {policyName: grow-text}
 ---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: condition-errs}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  failurePolicy: Ignore
+  reinvocationPolicy: Never
+  matchConditions:
+    - {name: missing-key, expression: 'object.metadata.annotations["no-such-annotation"] == "x"'}
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: 'Object{metadata: Object.metadata{labels: {"never": "applied"}}}'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: condition-errs}
+spec: {policyName: condition-errs}
+---
 apiVersion: kyverno.io/v1
 kind: ClusterPolicy
 metadata:
@@ -111,6 +131,10 @@ describe('know which policy', () => {
     const failures = logs.filter((r) => r.msg !== 'request');
     const grown = failures.find((r) => r.policy === 'grow-text');
     expect(grown).toMatchObject({ level: 'warn', policySet: 'prod-eu', outcome: 'size', failurePolicy: 'Ignore', kind: 'Pod', namespace: 'shop', name: 'checkout', operation: 'CREATE' });
+    // A matchCondition that errors under failurePolicy Ignore skips the policy, as kube-apiserver does, and
+    // is logged as the ignored error it is, not taken for a condition that is false.
+    const condition = failures.find((r) => r.policy === 'condition-errs');
+    expect(condition).toMatchObject({ level: 'warn', msg: 'policy error ignored', outcome: 'error_ignored', failurePolicy: 'Ignore', binding: 'condition-errs', kind: 'Pod' });
     const kyverno = failures.find((r) => r.policy === 'ClusterPolicy/owner-from-secret');
     expect(kyverno).toMatchObject({ level: 'warn', msg: 'policy failed', engine: 'Kyverno', rules: ['copy-owner'], denied: true, kind: 'Pod', name: 'checkout' });
     const all = JSON.stringify(logs);
