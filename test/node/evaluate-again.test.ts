@@ -51,4 +51,13 @@ describe('evaluating a review again after a heap death', () => {
     expect(text).toMatch(/^amender_reviews_evaluated_again_total 4$/m);
     expect(text).toMatch(/^amender_reviews_evaluated_again_total\{cluster="prod"\} 1$/m);
   });
+
+  it('as it is (out of heap reading it on a worker that had run others): once, with time left, from the same allowance', () => {
+    const again = new EvaluateAgain(rate);
+    expect(again.mayRetryAsIs(review({ outOfHeap: [] }), 0)).toBe(false);
+    expect(again.mayRetryAsIs(review({ deadlineAt: 499 }), 0)).toBe(false);
+    expect(again.mayRetryAsIs(review(), 0)).toBe(true);
+    expect(again.policyToLeaveOut(review(), 1, 0)).toBeDefined();
+    expect(again.mayRetryAsIs(review(), 0)).toBe(false);
+  });
 });

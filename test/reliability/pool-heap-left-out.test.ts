@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledWorkerEntry } from '../../src/adapters/pool/entry.js';
 import { ReviewPool, type PoolOptions, type WorkerEntry } from '../../src/adapters/pool/index.js';
 import { createApp, type LogRecord } from '../../src/server/index.js';
-import { post } from '../node/pool-harness.js';
+import { post, REVIEW } from '../node/pool-harness.js';
 import { kyvernoLabelling, labelling, refresherState } from './helpers/label-policy.js';
 
 /** In pipeline order: a-label, exhaust-heap (and exhaust-heap-too), z-label (MAP, by name), then k-label (Kyverno). */
@@ -125,5 +125,40 @@ describe('a review that runs its worker out of heap in one policy', () => {
     expect(response.status.message).toContain('not evaluated: out of memory');
     expect(metrics()).toMatch(/^amender_reviews_evaluated_again_total 1$/m);
     expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 2$/m);
+  });
+});
+
+describe('a review whose worker runs out of heap reading it', () => {
+  /** The pod-create review with `change` made to its Pod. */
+  function podReview(change: (pod: any) => void): string {
+    const review = JSON.parse(REVIEW);
+    change(review.request.object);
+    return JSON.stringify(review);
+  }
+  // a-label (Fail) and leak-heap (Ignore, which keeps most of the heap for good on a Pod labelled leak).
+  const yaml = [labelling('a-label', 'Fail'), labelling('leak-heap', 'Ignore')].join('---\n');
+  // 140,000 containers: about 7.7 MB of JSON (under the 8 MiB body limit), which the leaky worker cannot
+  // read any more and a fresh one can.
+  const large = () => podReview((pod) => (pod.spec.containers = Array.from({ length: 140_000 }, (_, i) => ({ name: `c${i}`, image: 'registry.example.com/app:1' }))));
+
+  it('after other reviews on its worker: evaluated again as it is, on another worker', { timeout: 60_000 }, async () => {
+    const { app, logs, metrics } = serve('Ignore', { heapMb: 128 }, yaml);
+    const leaking = await reply(await post(app, undefined, podReview((pod) => (pod.metadata.labels = { ...pod.metadata.labels, leak: 'true' }))));
+    expect(labelsPatched(leaking)).toEqual(['a-label']);
+    const response = await reply(await post(app, undefined, large()));
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
+    expect(response.allowed).toBe(true);
+    expect(labelsPatched(response)).toEqual(['a-label']);
+    expect(metrics()).toMatch(/^amender_reviews_evaluated_again_total 1$/m);
+    expect(logs.some((l) => l.msg === 'review evaluated again on another worker')).toBe(true);
+  });
+
+  it("on a worker's first review: its body is the cause, answered by failure policy", { timeout: 60_000 }, async () => {
+    const { app, metrics } = serve('Ignore', { heapMb: 16 }, yaml);
+    const response = await reply(await post(app, undefined, large()));
+    expect(metrics()).toMatch(/^amender_workers_replaced_total\{reason="heap"\} 1$/m);
+    expect(response.allowed).toBe(false);
+    expect(response.status.message).toContain("policy 'a-label'");
+    expect(metrics()).not.toMatch(/^amender_reviews_evaluated_again_total \d/m);
   });
 });

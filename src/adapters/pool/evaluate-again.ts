@@ -6,7 +6,9 @@
  * one denies either way), once per review, while enough of its deadline is left for a worker to start and
  * evaluate it, and within an allowance per policy set: each try may cost a worker, and a flood of reviews
  * crafted to exhaust the heap in an Ignore policy must not cost two workers each where answering them
- * costs one, nor one cluster's flood use up the tries of the others.
+ * costs one, nor one cluster's flood use up the tries of the others. A review whose worker ran out of heap
+ * while reading its body, after running others, is evaluated again as it is, within the same bounds
+ * (mayRetryAsIs).
  *
  *   const again = new EvaluateAgain(EVALUATE_AGAIN);
  *   again.register(registry);
@@ -44,7 +46,10 @@ export interface StoppedByHeap {
 export class EvaluateAgain {
   /** Each set's allowance: what is left, and when it was last topped up. */
   private readonly allowances = new Map<string, { left: number; at: number }>();
-  private readonly count = new Counter('amender_reviews_evaluated_again_total', 'Reviews whose worker ran out of heap in an Ignore policy, evaluated again without that policy (by cluster; no label: the default set).');
+  private readonly count = new Counter(
+    'amender_reviews_evaluated_again_total',
+    'Reviews whose worker ran out of heap, evaluated again: without the Ignore policy it was on, or as they are when it was reading their body on a worker that had run others (by cluster; no label: the default set).',
+  );
 
   constructor(private readonly rate: EvaluateAgainRate) {}
 
@@ -58,21 +63,37 @@ export class EvaluateAgain {
    * stopped. `ordinal`: the policy its worker was on (`pipelinePolicies`).
    */
   policyToLeaveOut(review: StoppedByHeap, ordinal: number, now = performance.now()): PipelinePolicy | undefined {
-    if (review.outOfHeap || review.deadlineAt - now < this.rate.minRemainingMs) return undefined;
+    if (!this.mayTry(review, now)) return undefined;
     const policy = pipelinePolicies(review.set)[ordinal];
-    if (policy?.failurePolicy !== 'Ignore' || !this.take(review.setName, now)) return undefined;
-    const cluster = clusterOfSet(review.setName);
-    this.count.inc(cluster === undefined ? {} : { cluster });
+    if (policy?.failurePolicy !== 'Ignore' || !this.take(review, now)) return undefined;
     return policy;
   }
 
-  private take(setName: string, now: number): boolean {
+  /**
+   * Whether a review whose worker ran out of heap before its first policy (reading the body), on a worker
+   * that had run other reviews, is evaluated again as it is (counted): what filled that heap may be the
+   * others' (a hostile review stopped at its deadline leaves its garbage), and a fresh worker has none. On
+   * a worker's first review the body itself is the cause: answered as stopped.
+   */
+  mayRetryAsIs(review: StoppedByHeap, now = performance.now()): boolean {
+    return this.mayTry(review, now) && this.take(review, now);
+  }
+
+  /** Once per review, with enough of its deadline left. */
+  private mayTry(review: StoppedByHeap, now: number): boolean {
+    return !review.outOfHeap && review.deadlineAt - now >= this.rate.minRemainingMs;
+  }
+
+  /** One try from the review's set's allowance, counted; false when none is left. */
+  private take({ setName }: StoppedByHeap, now: number): boolean {
     let allowance = this.allowances.get(setName);
     if (!allowance) this.allowances.set(setName, (allowance = { left: this.rate.burst, at: now }));
     allowance.left = Math.min(this.rate.burst, allowance.left + (Math.max(0, now - allowance.at) * this.rate.perSecond) / 1000);
     allowance.at = Math.max(allowance.at, now);
     if (allowance.left < 1) return false;
     allowance.left -= 1;
+    const cluster = clusterOfSet(setName);
+    this.count.inc(cluster === undefined ? {} : { cluster });
     return true;
   }
 }

@@ -130,6 +130,8 @@ interface Slot {
   versions: Map<string, number[]>;
   batch?: Batch;
   online: boolean;
+  /** It has answered a review: what fills its heap may be from reviews before (evaluateAgain). */
+  used?: true;
   /** Stopped by the pool, or dead: its 'exit' is expected, it takes no review. */
   retired: boolean;
   /** Started beyond `workers` while every worker is busy with other sets, or held by long reviews (spare.ts). */
@@ -621,6 +623,7 @@ export class ReviewPool {
       const entry = batch.jobs.find((j) => j.id === id);
       if (entry && !entry.stopping) this.finish(entry, fromWire(answer));
     }
+    if (message.answers.length > 0) slot.used = true;
     if (!message.done) return;
     this.release(slot);
     // Not before the reply is written: constructing a Worker holds this thread ~10 ms, which the first
@@ -662,7 +665,7 @@ export class ReviewPool {
       if (entry && !entry.settled) {
         const stop: StopReason = reason === 'heap' ? 'size' : reason === 'cancelled' ? 'cancelled' : 'deadline';
         if (reason === 'crash') this.finish(entry, failure(500, 'error', 'internal error: the review worker stopped unexpectedly'));
-        else if (reason === 'heap' && this.evaluateAgain(entry, ordinal)) evaluatedAgain = true;
+        else if (reason === 'heap' && this.evaluateAgain(entry, ordinal, slot.used === true || index > 0)) evaluatedAgain = true;
         else this.stopped.answer(entry, ordinal, stop);
       }
       const again = batch.jobs.filter((job, at) => at !== index && !job.settled);
@@ -690,8 +693,17 @@ export class ReviewPool {
     else setTimeout(start, RESTART_DELAY_MS).unref();
   }
 
-  /** A review whose worker ran out of heap in an Ignore policy goes back to wait, that policy left out (evaluate-again.ts). */
-  private evaluateAgain(entry: Job, ordinal: number): boolean {
+  /**
+   * A review whose worker ran out of heap goes back to wait (evaluate-again.ts): without the Ignore policy
+   * the worker was on, or as it is when the worker was reading its body after running others (`used`).
+   */
+  private evaluateAgain(entry: Job, ordinal: number, used: boolean): boolean {
+    if (ordinal < 0) {
+      if (!used || !this.again.mayRetryAsIs(entry)) return false;
+      entry.outOfHeap = [];
+      this.logger({ level: 'warn', msg: 'review evaluated again on another worker', policySet: entry.setName, reason: 'out of memory reading it, after other reviews' });
+      return true;
+    }
     const policy = this.again.policyToLeaveOut(entry, ordinal);
     if (!policy) return false;
     entry.outOfHeap = [ordinal];
