@@ -6,7 +6,8 @@
  *
  * Every `intervalMs` it looks at what the two paths resolve to (device, inode, size, times): when that
  * changed it reads both files and hands a changed pair to the server. A pair the server refuses (a key that
- * does not match its certificate, one file written before the other), a file that cannot be read or is
+ * does not match its certificate, one file written before the other), an expired certificate while the
+ * one in force is still valid, a file that cannot be read or is
  * missing for a moment: logged once, the pair in force stays, and the next change is tried again. SIGHUP
  * reads and applies both at once, changed or not (`reload`).
  */
@@ -98,6 +99,14 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
       lastFailure = undefined;
       return;
     }
+    // An expired certificate fails every API server handshake (a restored backup, an old Secret synced
+    // again): the pair in force serves on, unless it has expired too.
+    const nextExpiry = expiryOf(next.cert);
+    const now = Date.now();
+    if (nextExpiry !== undefined && nextExpiry <= now && !(stats.expiresAt !== undefined && stats.expiresAt <= now)) {
+      fail(reason, next, new Error(`the certificate expired at ${new Date(nextExpiry).toISOString()}`), force);
+      return;
+    }
     try {
       apply(next);
     } catch (error) {
@@ -107,7 +116,7 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
     inForce = next;
     lastFailure = undefined;
     stats.applied++;
-    stats.expiresAt = expiryOf(next.cert);
+    stats.expiresAt = nextExpiry;
     const expires = stats.expiresAt === undefined ? {} : { expires: new Date(stats.expiresAt).toISOString() };
     logger({ level: 'info', msg: 'tls certificate reloaded', certFile: files.certFile, reason, ...expires });
   };

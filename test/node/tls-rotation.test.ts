@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h2Request } from './clients.js';
 import { ensureBuilt } from './built.js';
 import { startBundle, waitFor, type Running } from './bundle.js';
-import { makeTestPki, type TestPki } from './tls.js';
+import { makeExpiredTestPki, makeTestPki, type TestPki } from './tls.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -144,6 +144,34 @@ describe('the built Node server follows a rotated certificate', () => {
     } finally {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a valid pair in force when an expired one is written in its place, logging it once', async () => {
+    const expired = makeExpiredTestPki();
+    const volume = secretVolume(first);
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: join(volume.dir, 'tls.crt'), AMENDER_TLS_KEY_FILE: join(volume.dir, 'tls.key'), AMENDER_TLS_RELOAD_SECONDS: '1' });
+    const failures = () => lines(server, 'tls certificate reload failed; the previous one stays');
+    try {
+      // An old Secret synced again: a matching pair, but no client accepts its certificate any more.
+      volume.publish(expired);
+      await waitFor('a failure logged', () => failures().length > 0);
+      expect(failures()).toEqual([expect.objectContaining({ level: 'error', reason: 'changed', error: 'the certificate expired at 2020-01-02T00:00:00.000Z' })]);
+      expect(lines(server, 'tls certificate reloaded')).toEqual([]);
+      expect(await healthz(server, first)).toBe(200);
+      await sleep(2500); // more looks at the same pair: not logged again
+      expect(failures()).toHaveLength(1);
+      expect(await metric(server, 'amender_tls_certificate_expiry_timestamp_seconds')).toEqual([`amender_tls_certificate_expiry_timestamp_seconds ${expiry(first)}`]);
+      expect(await metric(server, 'amender_tls_reloads_total')).toEqual(['amender_tls_reloads_total{result="applied"} 0', 'amender_tls_reloads_total{result="failed"} 1']);
+
+      // The renewed pair that follows is applied.
+      volume.publish(second);
+      await waitFor('the reload', () => lines(server, 'tls certificate reloaded').length > 0);
+      expect(await healthz(server, second)).toBe(200);
+    } finally {
+      await server.stop();
+      volume.dispose();
+      expired.dispose();
     }
   });
 

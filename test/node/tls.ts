@@ -1,6 +1,6 @@
 /** A throwaway CA and a server certificate it signed, for HTTPS tests (made with the openssl CLI). */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -32,4 +32,25 @@ export function makeTestPki(days = 2): TestPki {
     dir,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A throwaway CA and a server certificate it signed that expired long ago (2020), for a rotation to a
+ * pair no client accepts. `openssl ca`, which takes explicit dates (`x509 -days` cannot go back).
+ */
+export function makeExpiredTestPki(): TestPki {
+  const pki = makeTestPki();
+  const at = (f: string) => join(pki.dir, f);
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: pki.dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  mkdirSync(at('db'));
+  writeFileSync(at('db/index.txt'), '');
+  writeFileSync(at('db/serial'), '01\n');
+  writeFileSync(at('ca.cnf'), [
+    '[ca]', 'default_ca=c', '[c]', 'dir=.', 'database=db/index.txt', 'serial=db/serial', 'new_certs_dir=db', 'default_md=sha256',
+    'policy=p', 'copy_extensions=none', 'x509_extensions=ext', '[p]', 'commonName=supplied',
+    '[ext]', 'subjectAltName=DNS:localhost,IP:127.0.0.1', 'extendedKeyUsage=serverAuth', 'keyUsage=critical,digitalSignature', '',
+  ].join('\n'));
+  ssl('ca', '-batch', '-config', at('ca.cnf'), '-cert', at('ca.crt'), '-keyfile', at('ca.key'), '-in', at('server.csr'), '-out', at('server.crt'),
+    '-startdate', '20200101000000Z', '-enddate', '20200102000000Z', '-notext');
+  return { ...pki, cert: readFileSync(at('server.crt'), 'utf8') };
 }
