@@ -4,8 +4,11 @@
  */
 import type { Logger } from '../server/index.js';
 
-/** Logs each event as `msg` with `reason`: the first at once, then one line per window with how many followed. */
-export function capEventLog(logger: Logger, msg: string, reason: string, windowMs = 10_000): { record: () => void; total: () => number } {
+/**
+ * Logs each event as `msg` with `reason`: the first at once, then one line per window with how many
+ * followed; `flush` logs those not yet reported now (the server stops before the window ends).
+ */
+export function capEventLog(logger: Logger, msg: string, reason: string, windowMs = 10_000): { record: () => void; total: () => number; flush: () => void } {
   let total = 0;
   let unreported = 0;
   let window: ReturnType<typeof setTimeout> | undefined;
@@ -29,5 +32,11 @@ export function capEventLog(logger: Logger, msg: string, reason: string, windowM
       openWindow();
     },
     total: () => total,
+    flush: () => {
+      clearTimeout(window);
+      window = undefined;
+      if (unreported > 0) report(unreported);
+      unreported = 0;
+    },
   };
 }

@@ -205,6 +205,8 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     stdout.flush(); // what happened before the drain is in the log even if the drain is cut short
     void server.close().then(async () => {
       await pool?.close();
+      // What the caps did since their last line (at most one per 10 s each) would otherwise go unlogged.
+      for (const capLog of [refusedConnections, refusedRequests, endedSlowRequests]) capLog.flush();
       logger({ level: 'info', msg: 'stopped' });
       process.exit(0);
     });

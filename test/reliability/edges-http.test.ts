@@ -381,6 +381,36 @@ describe('a cap on requests in flight', () => {
     }
   });
 
+  it('logs every request refused at the cap by the time it stops, even within the cap log\'s window', async () => {
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_MAX_REQUESTS: '2' }, { until: 'listening' });
+    const session = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
+    session.on('error', () => {});
+    try {
+      // Two review streams that send a few bytes of their bodies hold both slots (not yet slow: just begun).
+      for (let i = 0; i < 2; i++) {
+        const stream = session.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(REVIEW.length) });
+        stream.on('error', () => {});
+        stream.write(REVIEW.slice(0, 10));
+      }
+      const statuses = await Promise.all(
+        Array.from({ length: 5 }, () => new Promise<number>((resolve, reject) => {
+          const stream = session.request({ ':method': 'GET', ':path': '/healthz' });
+          stream.on('response', (h) => resolve(Number(h[':status'])));
+          stream.on('error', reject);
+          stream.resume();
+        })),
+      );
+      expect(statuses).toEqual([503, 503, 503, 503, 503]);
+    } finally {
+      session.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+    // The first refusal is logged at once and the four after it when the window ends, or when the server stops first.
+    const refused = server.lines.filter((l) => l.msg === 'requests refused');
+    expect(refused.map((l) => l.count)).toEqual([1, 4]);
+    expect(server.lines.findIndex((l) => l.msg === 'requests refused' && l.count === 4)).toBeLessThan(server.lines.findIndex((l) => l.msg === 'stopped'));
+  });
+
   it('ends a request whose answer is not taken within the request timeout, however alive its session', async () => {
     const server = await startBundle(
       { AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_REQUEST_TIMEOUT_MS: '1500', AMENDER_REVIEW_DEADLINE_MS: '1000' },
