@@ -278,15 +278,16 @@ function limitStream(stream: ServerHttp2Stream, ms: number, cancel: number): voi
 
 /**
  * HTTP/2's header timeout: a session must bring its first complete request within `ms` (a client that
- * opens a connection and drips, or sends nothing, is sent GOAWAY). An established session idle between
- * requests is the server's inactivity timeout's business.
+ * opens a connection and drips, or sends nothing, is sent GOAWAY and its connection closed). An
+ * established session idle between requests is the server's inactivity timeout's business.
  */
 function limitFirstStream(session: ServerHttp2Session, ms: number): void {
   const timer = setTimeout(() => {
     if (session.closed || session.destroyed) return;
-    session.close();
-    // A peer that ignores the GOAWAY and keeps its connection open is cut after as long again.
-    setTimeout(() => session.destroy(), ms).unref();
+    // destroy() sends the GOAWAY too. Not close(): with no stream there is nothing to finish, and a session
+    // closed gracefully leaves its connection open until the client ends its side, which a client that
+    // does not read never does: it would hold a connection (AMENDER_MAX_CONNECTIONS) for ever.
+    session.destroy();
   }, ms);
   timer.unref();
   const clear = () => clearTimeout(timer);

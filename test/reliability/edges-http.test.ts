@@ -7,6 +7,7 @@
  * `/clusters/...` path, matched or not.
  */
 import { connect as h2Connect, type ClientHttp2Session } from 'node:http2';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
@@ -183,6 +184,44 @@ describe('header and request timeouts', () => {
       served.close();
       expect(status).toBe(200);
     });
+  });
+});
+
+describe('a cap on connections and HTTP/2 connections that send no request', () => {
+  it('closes them at the header timeout even when their client never reads, so that they free their connection slots', async () => {
+    const pki = makeTestPki();
+    const server = await startBundle(
+      { AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_HEADERS_TIMEOUT_MS: '1000', AMENDER_MAX_CONNECTIONS: '4' },
+      { until: 'listening' },
+    );
+    const idle: TLSSocket[] = [];
+    try {
+      // Four connections that speak h2 by ALPN and then neither send nor read anything: every slot held.
+      for (let i = 0; i < 4; i++) {
+        const socket = tlsConnect({ port: portOf(server), host: '127.0.0.1', servername: 'localhost', ca: pki.ca, ALPNProtocols: ['h2'] });
+        socket.on('error', () => {});
+        idle.push(socket);
+        await new Promise((resolve) => socket.once('secureConnect', resolve));
+      }
+      // A new connection is refused until the server has closed them (the deadline only detects a hang).
+      const healthz = () =>
+        new Promise<number | string>((resolve) => {
+          const session = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
+          session.on('error', (err) => resolve(err.message));
+          session.on('close', () => resolve('closed'));
+          const req = session.request({ ':path': '/healthz' });
+          req.on('response', (h) => resolve(Number(h[':status'])));
+          req.on('error', (err) => resolve(err.message));
+          req.on('close', () => session.destroy());
+          req.end();
+        });
+      await waitFor('a new connection served', async () => (await healthz()) === 200, 15_000);
+      expect(idle.every((socket) => !socket.destroyed)).toBe(true); // their clients never closed them
+    } finally {
+      for (const socket of idle) socket.destroy();
+      expect(await server.stop()).toBe(0);
+      pki.dispose();
+    }
   });
 });
 
