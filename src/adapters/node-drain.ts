@@ -15,7 +15,9 @@
  *     elsewhere (a stream past the GOAWAY was never processed, which HTTP/2 clients retry);
  *   - idle keep-alive connections (and connections that never sent a request) are closed only when
  *     nothing is in flight and no request has arrived for a quiet time, so a request a client sent just
- *     before the drain is read and answered first;
+ *     before the drain is read and answered first; so are HTTP/2 connections, sent GOAWAY at the start:
+ *     a session that closed gracefully waits for its client to end the connection, which a client that
+ *     does not read never does;
  *   - after the shutdown timeout, whatever is left is cut.
  */
 import type { ServerHttp2Session } from 'node:http2';
@@ -44,6 +46,8 @@ export interface Drain {
   addHttp1Connection(socket: Socket): void;
   /** A new HTTP/2 session (sent GOAWAY when the drain starts, at once if it has started). */
   addSession(session: ServerHttp2Session): void;
+  /** The TLS socket of an HTTP/2 session: closed at the quiet time, its GOAWAY sent before. */
+  addHttp2Connection(socket: Socket): void;
   /** An HTTP/1.1 request arrived on its connection: that is no longer one that never carried a request. */
   requestOn(request: Http1Request): void;
   /** Whether the answer to this HTTP/1.1 request is to carry `Connection: close`. */
@@ -74,6 +78,7 @@ export function createDrain(options: DrainOptions): Drain {
   const sockets = new Set<Socket>();
   const sessions = new Set<ServerHttp2Session>();
   const unused = new Set<Socket>();
+  const http2Connections = new Set<Socket>();
   let started = false;
   let lastActivity = 0;
 
@@ -85,6 +90,10 @@ export function createDrain(options: DrainOptions): Drain {
     addHttp1Connection(socket) {
       unused.add(socket);
       socket.once('close', () => unused.delete(socket));
+    },
+    addHttp2Connection(socket) {
+      http2Connections.add(socket);
+      socket.once('close', () => http2Connections.delete(socket));
     },
     addSession(session) {
       sessions.add(session);
@@ -116,6 +125,8 @@ export function createDrain(options: DrainOptions): Drain {
           if (options.inFlight() === 0 && performance.now() - lastActivity >= quietMs) {
             server.closeIdleConnections?.();
             for (const socket of unused) socket.destroy();
+            // Nothing in flight: none of their streams is left to answer, and the GOAWAY went first.
+            for (const socket of http2Connections) socket.destroy();
           }
           watchIdle();
         }, quietMs);

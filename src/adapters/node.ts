@@ -208,7 +208,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       requireHostHeader: true,
     });
     secure.on('secureConnection', (socket: TLSSocket) => {
-      if (socket.alpnProtocol !== 'h2') drain.addHttp1Connection(socket);
+      if (socket.alpnProtocol === 'h2') drain.addHttp2Connection(socket);
+      else drain.addHttp1Connection(socket);
     });
     secure.on('session', (session: ServerHttp2Session) => {
       drain.addSession(session);

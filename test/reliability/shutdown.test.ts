@@ -8,6 +8,7 @@
 import { Agent, request } from 'node:http';
 import { connect as h2Connect } from 'node:http2';
 import { createServer, type Server, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
 import { ROOT, ensureBuilt } from '../node/built.js';
@@ -238,6 +239,42 @@ describe('stop over HTTP/2', () => {
       pki.dispose();
     }
   });
+});
+
+describe('stop with an HTTP/2 client that does not read', () => {
+  it('closes its idle connection once nothing is in flight, as an idle HTTP/1.1 one, rather than wait for the shutdown timeout', async () => {
+    const pki = makeTestPki();
+    // A grace period far longer than the test may wait: exiting before it means the connection was closed.
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_SHUTDOWN_TIMEOUT_MS: '300000' });
+    const socket = tlsConnect({ port: Number(new URL(server.url).port), host: '127.0.0.1', servername: 'localhost', ca: pki.ca, ALPNProtocols: ['h2'] });
+    socket.on('error', () => {});
+    try {
+      await new Promise((resolve) => socket.once('secureConnect', resolve));
+      // The connection preface, SETTINGS and a GET /healthz (END_STREAM | END_HEADERS), written raw; nothing is ever read.
+      const frame = (type: number, flags: number, id: number, payload = Buffer.alloc(0)) => {
+        const head = Buffer.alloc(9);
+        head.writeUIntBE(payload.length, 0, 3);
+        head[3] = type;
+        head[4] = flags;
+        head.writeUInt32BE(id, 5);
+        return Buffer.concat([head, payload]);
+      };
+      const literal = (name: string, value: string) => Buffer.concat([Buffer.from([0, name.length]), Buffer.from(name), Buffer.from([value.length]), Buffer.from(value)]);
+      // HPACK: 0x82 is `:method: GET`, 0x87 `:scheme: https` (static table).
+      const headers = Buffer.concat([Buffer.from([0x82, 0x87]), literal(':path', '/healthz'), literal(':authority', 'localhost')]);
+      socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), frame(4, 0, 0), frame(1, 5, 1, headers)]));
+      await waitFor('the request answered', () => server.lines.some((l) => l.msg === 'request' && l.path === '/healthz'));
+      server.child.kill('SIGTERM');
+      // The deadline only detects the hang: the old drain waited for the client to end the connection, or for the grace period.
+      const exit = await Promise.race([server.exit, new Promise((resolve) => setTimeout(() => resolve('still running after 30 s'), 30_000))]);
+      expect(exit).toBe(0);
+      expect(server.lines.map((l) => l.msg)).toContain('stopped');
+    } finally {
+      socket.destroy();
+      await server.stop();
+      pki.dispose();
+    }
+  }, 60_000);
 });
 
 describe('stop with pipelined requests', () => {
