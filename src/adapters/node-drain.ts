@@ -46,8 +46,11 @@ export interface Drain {
   addHttp1Connection(socket: Socket): void;
   /** A new HTTP/2 session (sent GOAWAY when the drain starts, at once if it has started). */
   addSession(session: ServerHttp2Session): void;
-  /** The TLS socket of an HTTP/2 session: closed at the quiet time, its GOAWAY sent before. */
-  addHttp2Connection(socket: Socket): void;
+  /**
+   * The TLS socket of an HTTP/2 session: closed at the quiet time once the session, sent GOAWAY at the
+   * start, has ended (everything it wrote handed to the network); Node then waits for the client to close.
+   */
+  addHttp2Connection(socket: Socket, session: ServerHttp2Session): void;
   /** An HTTP/1.1 request arrived on its connection: that is no longer one that never carried a request. */
   requestOn(request: Http1Request): void;
   /** Whether the answer to this HTTP/1.1 request is to carry `Connection: close`. */
@@ -78,7 +81,7 @@ export function createDrain(options: DrainOptions): Drain {
   const sockets = new Set<Socket>();
   const sessions = new Set<ServerHttp2Session>();
   const unused = new Set<Socket>();
-  const http2Connections = new Set<Socket>();
+  const http2Connections = new Map<Socket, ServerHttp2Session>();
   let started = false;
   let lastActivity = 0;
 
@@ -91,8 +94,8 @@ export function createDrain(options: DrainOptions): Drain {
       unused.add(socket);
       socket.once('close', () => unused.delete(socket));
     },
-    addHttp2Connection(socket) {
-      http2Connections.add(socket);
+    addHttp2Connection(socket, session) {
+      http2Connections.set(socket, session);
       socket.once('close', () => http2Connections.delete(socket));
     },
     addSession(session) {
@@ -125,8 +128,8 @@ export function createDrain(options: DrainOptions): Drain {
           if (options.inFlight() === 0 && performance.now() - lastActivity >= quietMs) {
             server.closeIdleConnections?.();
             for (const socket of unused) socket.destroy();
-            // Nothing in flight: none of their streams is left to answer, and the GOAWAY went first.
-            for (const socket of http2Connections) socket.destroy();
+            // Nothing in flight, and the session gone: nothing is left to answer or write on them.
+            for (const [socket, session] of http2Connections) if (session.destroyed) socket.destroy();
           }
           watchIdle();
         }, quietMs);

@@ -137,6 +137,9 @@ function refuseRequest(req: IncomingRequest, res: OutgoingResponse, maxRequests:
  */
 const MAX_CONCURRENT_STREAMS = 250;
 
+/** The HTTP/2 session of a TLS socket, for the drain. */
+const SESSION = Symbol('amender.http2Session');
+
 /**
  * node:http2, loaded on demand. `require`, not `import()`: the built server is a script compiled by
  * vm.Script, where `import()` has no loader.
@@ -207,13 +210,17 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
       connectionsCheckingInterval: checkingIntervalMs(headersTimeoutMs, requestTimeoutMs),
       requireHostHeader: true,
     });
-    secure.on('secureConnection', (socket: TLSSocket) => {
-      if (socket.alpnProtocol === 'h2') drain.addHttp2Connection(socket);
+    // Node makes an HTTP/2 session (and emits 'session') in its own 'secureConnection' listener, before this one.
+    secure.on('secureConnection', (socket: TLSSocket & { [SESSION]?: ServerHttp2Session }) => {
+      const session = socket[SESSION];
+      if (session) drain.addHttp2Connection(socket, session);
       else drain.addHttp1Connection(socket);
     });
     secure.on('session', (session: ServerHttp2Session) => {
       drain.addSession(session);
       limitFirstStream(session, headersTimeoutMs);
+      // Set on the TLS socket itself: the session's `socket` passes a property it does not own on to it.
+      (session.socket as unknown as { [SESSION]?: ServerHttp2Session })[SESSION] = session;
     });
     secure.on('stream', (stream) => limitStream(stream, requestTimeoutMs, h2.NGHTTP2_CANCEL));
     server = secure;
