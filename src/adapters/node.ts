@@ -213,8 +213,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     // Node makes an HTTP/2 session (and emits 'session') in its own 'secureConnection' listener, before this one.
     secure.on('secureConnection', (socket: TLSSocket & { [SESSION]?: ServerHttp2Session }) => {
       const session = socket[SESSION];
-      if (session) drain.addHttp2Connection(socket, session);
-      else drain.addHttp1Connection(socket);
+      if (socket.alpnProtocol !== 'h2') drain.addHttp1Connection(socket);
+      else if (session) drain.addHttp2Connection(socket, session);
     });
     secure.on('session', (session: ServerHttp2Session) => {
       drain.addSession(session);
