@@ -36,8 +36,9 @@
  * answered by the failure policy of the policy that was running and those after it (stopped.ts), as is a
  * review that waited past its deadline; that answer parses the body on the main thread, so a large one is
  * answered so only within a budget of main-thread time, else 503 (stopped-reviews.ts). One whose worker
- * ran out of heap in an Ignore policy is evaluated again without that policy instead, within an
- * allowance (evaluate-again.ts): it may cost a second worker.
+ * ran out of heap in an Ignore policy is evaluated again without that policy instead, and one whose worker
+ * ran out of heap reading it after other reviews is evaluated again as it is, within an allowance
+ * (evaluate-again.ts): it may cost a second worker.
  */
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
@@ -106,7 +107,7 @@ interface Job {
   offSpare?: true;
   /** Stopped, its large body waiting to be answered (stopped-reviews.ts): what its worker says of it is dropped. */
   stopping?: { ordinal: number; reason: StopReason };
-  /** Policies its evaluation is to leave out: one ran a worker out of heap on it (evaluateAgain). */
+  /** Set when it is evaluated again (evaluateAgain): the policies to leave out, none when it goes as it is. */
   outOfHeap?: number[];
 }
 
