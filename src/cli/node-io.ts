@@ -79,13 +79,20 @@ export interface NodeCliIO extends CliIO {
   finish(code: number): Promise<number>;
 }
 
-export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
-  let outFailed = false;
-  const failOut = (message: string) => {
-    if (outFailed) return;
-    outFailed = true;
-    process.stderr.write(`amender: cannot write standard output: ${message}\n`);
-  };
+/** Standard output failed to take a write: the process's, shared by every CliIO of it. */
+let outFailed = false;
+let stdioWatched = false;
+
+function failOut(message: string): void {
+  if (outFailed) return;
+  outFailed = true;
+  process.stderr.write(`amender: cannot write standard output: ${message}\n`);
+}
+
+/** Watches the process's standard streams, once however many CliIOs are made (a test makes many). */
+function watchStdio(): void {
+  if (stdioWatched) return;
+  stdioWatched = true;
   // The reader of standard output (`| head -1`) has gone: stop at once and quietly, as SIGPIPE would.
   const onError = (stream: NodeJS.WriteStream) => (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT_BROKEN_PIPE);
@@ -93,6 +100,10 @@ export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
   };
   process.stdout.on('error', onError(process.stdout));
   process.stderr.on('error', onError(process.stderr));
+}
+
+export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
+  watchStdio();
   return {
     readStdin: async () => utf8Text(await readStdinBounded(MAX_INPUT_BYTES)),
     readFile: async (path) => utf8Text(await readBounded(resolve(cwd, path), MAX_INPUT_BYTES)),
