@@ -5,6 +5,7 @@
  * access-log path.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../node/bundle.js';
 import { everyRuntime } from './every-runtime.js';
 import { ensureBuilt, httpCases, type HttpCase } from './helpers.js';
 import { functionUrlEvent } from './lambda.js';
@@ -53,6 +54,8 @@ describe('cluster routes on a deployment without clusters, on every runtime', ()
     expect(fromLambda).toEqual(reference);
     const paths = (logs: Record<string, unknown>[]) => logs.filter((l) => l.msg === 'request').map((l) => String(l.path)).sort();
     const expected = ['/clusters/x/[redacted]/mutate', '/clusters/x/mutate', '/clusters/[redacted]/mutate', '/clusters/x/readyz'].sort();
+    // The handlers write their log lines as they answer; the last may still be on its way from the process.
+    await waitFor('every request line', () => paths(runtimes.lambda.logs).length >= expected.length && paths(runtimes.worker.logs).length >= expected.length);
     expect(paths(runtimes.lambda.logs)).toEqual(expected);
     expect(paths(runtimes.worker.logs)).toEqual(expected);
     expect(JSON.stringify([runtimes.lambda.logs, runtimes.worker.logs])).not.toContain(SECRET);
