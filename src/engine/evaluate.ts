@@ -48,23 +48,23 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
   const warnings: string[] = [];
   const namespaces = namespaceLookup(set, options);
   const notify = options.onPolicyStart;
+  const started = (ordinal: number): void => {
+    progress.ordinal = ordinal;
+    notify?.(ordinal);
+  };
   const mapResult = dispatch(set.mutatingPolicies, request, {
     params: set.objects,
     namespaces,
     equivalence: NO_EQUIVALENTS,
     reinvocation: options.reinvocation ?? true,
     guard,
-    onPolicyStart: (ordinal) => {
-      progress.ordinal = ordinal;
-      notify?.(ordinal);
-    },
+    onPolicyStart: started,
   });
   for (const t of mapResult.traces) outcomes.push(mapOutcome(t));
-  // Once every policy has run, what is left (the Kyverno-less finish, the reply patch) is no policy's.
-  const everyPolicyRan = () => {
-    const count = set.mutatingPolicies.length + set.kyvernoPolicies.length;
-    progress.ordinal = count;
-    notify?.(count);
+  // Once every policy has run, what is left (the reply patch) is no policy's: the policy count says so.
+  const finishAll = (final: JsonValue | null, auditAnnotations: Record<string, string>): EngineResult => {
+    started(set.mutatingPolicies.length + set.kyvernoPolicies.length);
+    return finish(received, final, outcomes, warnings, auditAnnotations, guard, request);
   };
   const none = {};
   if (mapResult.abort) return { allowed: false, status: mapResult.abort.status, outcomes, warnings, auditAnnotations: none };
@@ -81,31 +81,22 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
       const message = answered.failures.join('; ');
       return { allowed: false, status: forbiddenStatus(request, 'Forbidden', message, answered.failures), outcomes, warnings, auditAnnotations: none };
     }
-    everyPolicyRan();
-    return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
+    return finishAll(mapResult.object, none);
   }
   // Without Kyverno policies the review ends here, without waiting on the (empty) Kyverno step.
-  if (set.kyvernoPolicies.length === 0) {
-    everyPolicyRan();
-    return finish(received, mapResult.object, outcomes, warnings, none, guard, request);
-  }
+  if (set.kyvernoPolicies.length === 0) return finishAll(mapResult.object, none);
   // A Kyverno runner that reports policy starts refines this; until then the step counts as its first.
-  progress.ordinal = mapCount;
-  notify?.(mapCount);
+  started(mapCount);
   const kyverno = await runKyvernoStep(set, request, mapResult.object, namespaces, {
     guard,
-    onPolicyStart: (index) => {
-      progress.ordinal = mapCount + index;
-      notify?.(mapCount + index);
-    },
+    onPolicyStart: (index) => started(mapCount + index),
   });
   outcomes.push(...kyverno.outcomes);
   // Shaped as the API server keeps them (length, control characters, duplicates): src/admission/warnings.ts.
   warnings.push(...boundWarnings(kyverno.warnings));
   const { auditAnnotations } = kyverno;
   if (kyverno.denial) return { allowed: false, status: kyverno.denial, outcomes, warnings, auditAnnotations };
-  everyPolicyRan();
-  return finish(received, kyverno.object, outcomes, warnings, auditAnnotations, guard, request);
+  return finishAll(kyverno.object, auditAnnotations);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { boundWarnings, type AdmissionRequest } from '../admission/index.js';
 import type { PolicySet } from '../policyset/index.js';
+import { policiesWhere } from './pipeline.js';
 import { answerLeftOut } from './stopped.js';
 import type { EngineResult } from './types.js';
 
@@ -26,19 +27,14 @@ export interface LeftOut {
 
 /** `set` without the policies of `ordinals` (of `pipelinePolicies(set)`); undefined when none is in it. */
 export function leaveOut(set: PolicySet, ordinals: readonly number[]): LeftOut | undefined {
-  const mapCount = set.mutatingPolicies.length;
-  const total = mapCount + set.kyvernoPolicies.length;
+  const total = set.mutatingPolicies.length + set.kyvernoPolicies.length;
   const out = [...new Set(ordinals)].filter((o) => Number.isSafeInteger(o) && o >= 0 && o < total).sort((a, b) => a - b);
   if (out.length === 0) return undefined;
   const skipped = new Set(out);
   // kept[i]: the whole set's ordinal of the view's policy i.
   const kept: number[] = [];
   for (let o = 0; o < total; o++) if (!skipped.has(o)) kept.push(o);
-  const view: PolicySet = {
-    ...set,
-    mutatingPolicies: set.mutatingPolicies.filter((_, i) => !skipped.has(i)),
-    kyvernoPolicies: set.kyvernoPolicies.filter((_, i) => !skipped.has(mapCount + i)),
-  };
+  const view: PolicySet = { ...set, ...policiesWhere(set, (o) => !skipped.has(o)) };
   return {
     set: view,
     ordinals: out,

@@ -29,3 +29,15 @@ export function pipelinePolicies(set: PolicySet): readonly PipelinePolicy[] {
   cache.set(set, list);
   return list;
 }
+
+/** The MAP and Kyverno policies of `set` whose ordinals (as above) `keep` accepts, each list in its order. */
+export function policiesWhere(
+  set: PolicySet,
+  keep: (ordinal: number) => boolean,
+): { mutatingPolicies: BoundPolicy[]; kyvernoPolicies: CompiledKyvernoPolicy[] } {
+  const mapCount = set.mutatingPolicies.length;
+  return {
+    mutatingPolicies: set.mutatingPolicies.filter((_, i) => keep(i)),
+    kyvernoPolicies: set.kyvernoPolicies.filter((_, i) => keep(mapCount + i)),
+  };
+}

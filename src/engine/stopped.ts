@@ -15,6 +15,7 @@ import { kyvernoPoliciesMatching, type CompiledKyvernoPolicy } from '../kyverno/
 import { dispatch, NO_EQUIVALENTS, type PolicyError, type StatusAbort } from '../map/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { namespaceLabels } from './kyverno-step.js';
+import { policiesWhere } from './pipeline.js';
 import { denialStatus, forbiddenStatus } from './status.js';
 import type { EngineResult, PolicyOutcome } from './types.js';
 
@@ -188,11 +189,8 @@ function answerRange(
   prefix: string,
   skipped: ReadonlySet<number> = NONE,
 ): AnsweredRange {
-  const mapCount = set.mutatingPolicies.length;
   const outcomes: PolicyOutcome[] = [];
-  const inRange = (at: number) => (_: unknown, i: number) => !skipped.has(at + i);
-  const mapFrom = Math.min(from, mapCount);
-  const mapPolicies = set.mutatingPolicies.slice(mapFrom, Math.min(to, mapCount)).filter(inRange(mapFrom));
+  const { mutatingPolicies: mapPolicies, kyvernoPolicies: kyverno } = policiesWhere(set, (o) => o >= from && o < to && !skipped.has(o));
   let mapErrors: readonly PolicyError[] = [];
   if (mapPolicies.length > 0) {
     const r = dispatch(mapPolicies, request, {
@@ -206,8 +204,6 @@ function answerRange(
     if (r.abort) return { outcomes, mapErrors, kyvernoFailures: [], abort: r.abort };
     mapErrors = r.errors;
   }
-  const kyvernoFrom = Math.max(0, from - mapCount);
-  const kyverno = set.kyvernoPolicies.slice(kyvernoFrom, Math.max(0, to - mapCount)).filter(inRange(mapCount + kyvernoFrom));
   const labels = namespaceLabels(request, (name) => set.objects.namespace(name));
   const answered = answerKyvernoNotRun(kyverno, request, object, labels, stop, prefix);
   outcomes.push(...answered.outcomes);

@@ -54,7 +54,6 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     if (built instanceof Error) return failure(500, 'error', `internal error: building policy set ${message.setName} in a worker failed: ${built.message}`, { error: built });
     // Answered already (its client left, or its deadline passed while its set was being built): nothing left to do.
     if (Atomics.load(shared, SLOT.CANCEL) === message.id) return failure(503, 'unavailable', 'the review was cancelled before it started');
-    Atomics.store(shared, SLOT.PROGRESS, -1);
     return answerReviewBody(message.body, built, message.maxJsonDepth, {
       deadlineMs,
       maxValueBytes: message.maxValueBytes,

@@ -256,7 +256,6 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       const version = versionOf(before);
       if (ifNoneMatch === version) return { status: 'not-modified' };
       if (before.size > maxBytes) throw new DocumentTooLarge(uri, entry.label, before.size, maxBytes);
-      const changed = () => fail(`${entry.label} changed while being read (still being written?); it is read again once quiet`);
       // Replaced since the listing (a FIFO swapped in): the refresh lists again and finds it as it is now.
       if (!before.isFile()) throw new SnapshotMoved(uri, `${entry.label} is no longer a regular file`);
       let text: string;
@@ -275,7 +274,9 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         if (isMissing(err)) return gone();
         throw fail(`cannot read ${entry.label}: ${(err as Error).message}`, err);
       }
-      if (versionOf(after) !== version || (entry.version !== undefined && entry.version !== version)) throw changed();
+      if (versionOf(after) !== version || (entry.version !== undefined && entry.version !== version)) {
+        throw fail(`${entry.label} changed while being read (still being written?); it is read again once quiet`);
+      }
       return { status: 'fetched', version, text };
     },
     async confirm() {
