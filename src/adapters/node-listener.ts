@@ -33,17 +33,43 @@ export interface ListenerOptions {
 /** Fields HTTP/2 forbids in a response (RFC 9113 §8.2.2); Node throws for them. */
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
-export function requestListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingRequest, outgoing: OutgoingResponse) => Promise<void> {
-  return async (incoming, outgoing) => {
+/**
+ * The `100 Continue` a request with `Expect: 100-continue` waits for, sent when the app first reads its
+ * body: a request answered unread (401, 404, 413 by its Content-Length) never invites the body, which
+ * its client then need not send (RFC 9110 §10.1.1).
+ */
+class ContinueInvitation {
+  #sent = false;
+  constructor(private readonly outgoing: OutgoingResponse) {}
+
+  send = (): void => {
+    if (this.#sent || this.outgoing.headersSent || this.outgoing.destroyed) return;
+    this.#sent = true;
+    this.outgoing.writeContinue();
+  };
+
+  /** True when the answer goes out with the body never invited. */
+  get withheld(): boolean {
+    return !this.#sent;
+  }
+}
+
+/** `expectsContinue`: the request came through the server's 'checkContinue' event (it waits for 100 Continue). */
+export function requestListener(
+  fetch: FetchHandler,
+  options: ListenerOptions,
+): (incoming: IncomingRequest, outgoing: OutgoingResponse, expectsContinue?: boolean) => Promise<void> {
+  return async (incoming, outgoing, expectsContinue = false) => {
+    const invitation = expectsContinue ? new ContinueInvitation(outgoing) : undefined;
     let response: Response;
     try {
-      response = await answer(fetch, options, incoming, outgoing);
+      response = await answer(fetch, options, incoming, outgoing, invitation);
     } catch (err) {
       // Only a fault of the listener itself gets here: a request is never left without an answer.
       response = options.failed(err);
     }
     try {
-      await writeResponse(incoming, outgoing, response, options);
+      await writeResponse(incoming, outgoing, response, options, invitation?.withheld ?? false);
     } catch {
       // The answer could not be read or written (the client is gone): nothing is left to tell anyone.
       outgoing.destroy();
@@ -52,7 +78,13 @@ export function requestListener(fetch: FetchHandler, options: ListenerOptions): 
 }
 
 /** The fetch handler's Response to the request, or the answer to a request that makes no URL. */
-async function answer(fetch: FetchHandler, options: ListenerOptions, incoming: IncomingRequest, outgoing: OutgoingResponse): Promise<Response> {
+async function answer(
+  fetch: FetchHandler,
+  options: ListenerOptions,
+  incoming: IncomingRequest,
+  outgoing: OutgoingResponse,
+  invitation: ContinueInvitation | undefined,
+): Promise<Response> {
   let url: string;
   try {
     url = requestUrl(incoming, options.defaultHost);
@@ -60,7 +92,7 @@ async function answer(fetch: FetchHandler, options: ListenerOptions, incoming: I
     if (err instanceof BadRequestError) return options.badRequest(incoming, err.message);
     throw err;
   }
-  const request = new NodeRequest(incoming, url, options.slowRequests);
+  const request = new NodeRequest(incoming, url, options.slowRequests, invitation?.send);
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) request.abort(new DOMException('the client closed the connection before the answer was sent', 'AbortError'));
     // Written whole (handed to the connection) or never to be: either way the answer no longer waits in memory.
@@ -81,7 +113,8 @@ async function bodyOf(response: Response): Promise<string | Uint8Array | undefin
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingResponse, response: Response, options: ListenerOptions): Promise<void> {
+/** `bodyWithheld`: the client waits for 100 Continue, never sent, so its body may or may not follow. */
+async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingResponse, response: Response, options: ListenerOptions, bodyWithheld: boolean): Promise<void> {
   const body = await bodyOf(response);
   if (outgoing.destroyed) return;
   const http2 = incoming.httpVersionMajor === 2;
@@ -92,7 +125,8 @@ async function writeResponse(incoming: IncomingRequest, outgoing: OutgoingRespon
     headers[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
   }
   // Asked when the head is written, not when the drain starts: nothing is kept per response to find it then.
-  if (!http2 && options.closesAfter?.(incoming)) headers.connection = 'close';
+  // A body never invited leaves the next request's start unknown on an HTTP/1.1 connection: it ends here.
+  if (!http2 && (bodyWithheld || options.closesAfter?.(incoming))) headers.connection = 'close';
   if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   (outgoing as ServerResponse).writeHead(response.status, headers);
   if (body === undefined || incoming.method === 'HEAD') outgoing.end();

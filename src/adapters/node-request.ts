@@ -113,12 +113,18 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
   #stream: ReadableStream<Uint8Array> | undefined;
   #read = false;
   #node: Request | undefined;
+  /** Invites the body of a request that waits for `100 Continue` (node-listener.ts); called before any read. */
+  #inviteBody: (() => void) | undefined;
 
-  /** `url`: the request's absolute URL, already checked (node-request-url.ts); `slowRequests`: where a slow body is listed. */
-  constructor(incoming: IncomingRequest, url: string, slowRequests?: SlowRequests) {
+  /**
+   * `url`: the request's absolute URL, already checked (node-request-url.ts); `slowRequests`: where a
+   * slow body is listed; `inviteBody`: sends the `100 Continue` an `Expect: 100-continue` request waits for.
+   */
+  constructor(incoming: IncomingRequest, url: string, slowRequests?: SlowRequests, inviteBody?: () => void) {
     this.#incoming = incoming;
     this.url = url;
     this.#slowRequests = slowRequests;
+    this.#inviteBody = inviteBody;
     // HTTP/2 carries :method as the client wrote it; a Web Request writes the standard ones in upper case.
     this.method = normalizeMethod(incoming.method ?? 'GET');
   }
@@ -181,6 +187,7 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
     if (!this.#hasBody()) return null;
     if (this.#stream === undefined) {
       if (this.#read) throw unusable();
+      this.#inviteBody?.();
       this.#stream = Readable.toWeb(this.#incoming as Readable) as ReadableStream<Uint8Array>;
     }
     return this.#stream;
@@ -194,6 +201,7 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
     if (!this.#hasBody()) return Promise.resolve(new Uint8Array(0));
     if (this.bodyUsed) return Promise.reject(unusable());
     this.#read = true;
+    this.#inviteBody?.();
     // The stream was asked for but not read: the bytes come through it, as a Web body's would.
     if (this.#stream !== undefined) return readStream(this.#stream);
     return readAll(this.#incoming, declaredLength(this.#incoming)).then((buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
@@ -211,6 +219,8 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
     // and the parser passes on no more than the Content-Length: `length` bytes there are the body.
     if (incoming.readableFlowing === true || incoming.readableLength !== length) return undefined;
     this.#read = true;
+    // Sent unasked (a client may send after a wait), the body still counts as invited: the connection stays in step.
+    this.#inviteBody?.();
     const chunk = length === 0 ? null : (incoming.read(length) as Buffer | null);
     // Flowing, the stream ends as soon as the parser has seen the message's end, as after any body read.
     incoming.resume();

@@ -174,7 +174,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   });
 
   const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
-  const handle = (req: IncomingRequest, res: OutgoingResponse) => {
+  const handle = (req: IncomingRequest, res: OutgoingResponse, expectsContinue = false) => {
     if (inFlight >= maxRequests) {
       // Its slot is given back when its response closes, shortly: this one is served meanwhile.
       if (slowRequests.endOldest()) options.onSlowRequestEnded?.();
@@ -192,8 +192,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     });
     if (req.httpVersionMajor !== 2) drain.requestOn(req as Http1Request);
     drain.activity();
-    void listener(req, res);
+    void listener(req, res, expectsContinue);
   };
+  // With a listener here, Node leaves `Expect: 100-continue` to the app: the body is invited when read (node-listener.ts).
+  const handleExpectingContinue = (req: IncomingRequest, res: OutgoingResponse) => handle(req, res, true);
 
   let server: HttpServer | Http2SecureServer;
   if (options.tls) {
@@ -234,6 +236,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   server.setTimeout(options.idleTimeoutMs ?? requestTimeoutMs);
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   server.on('drop', () => options.onConnectionDropped?.());
+  server.on('checkContinue', handleExpectingContinue);
   server.on('connection', (socket: Socket) => {
     drain.addSocket(socket);
     if (!options.tls) drain.addHttp1Connection(socket);
