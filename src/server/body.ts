@@ -5,7 +5,7 @@ import { reviewBodyOf } from './review-body.js';
 
 export type BodyResult =
   | { ok: true; body: ReviewBody }
-  | { ok: false; status: 400 | 408 | 413; message: string };
+  | { ok: false; status: 400 | 408 | 413 | 499; message: string };
 
 const TIMED_OUT = Symbol('timed out');
 /** A Content-Length value (optional whitespace around it is the HTTP layer's to strip, and allowed). */
@@ -208,8 +208,9 @@ async function readStream(body: ReadableStream<Uint8Array>, limits: Limits, slow
   return { ok: true, body: reviewBodyOf(bytes) };
 }
 
+/** The connection failed before the whole body arrived: its client is gone (or can no longer be answered). */
 function unreadable(err: unknown): BodyResult {
-  return { ok: false, status: 400, message: `request body could not be read: ${(err as Error).message}` };
+  return { ok: false, status: 499, message: `request body could not be read: ${(err as Error).message}: the client went away` };
 }
 
 function timeout(limits: Limits): BodyResult {

@@ -11,7 +11,7 @@ export { BodyBudget, MAX_WAITING, type TakeOutcome } from './body-budget.js';
 export { LightClientSignal, type ClientSignal, type ClientSignalRequest } from './client-signal.js';
 export { answerDoneOf, type AnswerDoneRequest } from './answer-done.js';
 export { tellBodyIsSlow, type SlowBodyRequest } from './slow-body.js';
-export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, failure, reviewGuard, type ReviewAnswer, type ReviewBody, type ReviewOptions, type ReviewOutcome } from './review.js';
+export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, abandonedAnswer, failure, reviewGuard, type ReviewAnswer, type ReviewBody, type ReviewOptions, type ReviewOutcome } from './review.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from '../policyset/index.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
 export { formatLogLine, jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from '../observe/index.js';

@@ -20,6 +20,7 @@ export type ReviewOutcome =
   | 'timeout' // the body did not arrive in time (408)
   | 'unsupported' // not JSON (415)
   | 'unavailable' // no policy set loaded yet (503)
+  | 'abandoned' // the client went away before its answer: nothing was sent (499 in logs)
   | 'error'; // the engine failed unexpectedly (500)
 
 /** The identity of a reviewed object as logs may name it. */
@@ -48,6 +49,11 @@ export type ReviewAnswer =
       bodyText?: string;
     }
   | { status: HttpErrorCode; body: StatusBody; outcome: Exclude<ReviewOutcome, 'allowed' | 'patched' | 'denied'>; uid?: string; error?: unknown };
+
+/** The answer to a review whose client went away (`what` happened to it): never sent, counted apart. */
+export function abandonedAnswer(what: string, extra: { uid?: string } = {}): ReviewAnswer {
+  return failure(499, 'abandoned', `${what}: the client went away`, extra);
+}
 
 export function failure(
   status: HttpErrorCode,
@@ -175,6 +181,8 @@ async function answerGuarded(value: JsonValue, set: PolicySet | undefined, guard
   if (!set) return failure(503, 'unavailable', 'no policy set is loaded yet', { uid });
   const { onPolicyStart, outOfHeap } = options;
   const result = await evaluate(set, checked.request, onPolicyStart || outOfHeap ? { guard, onPolicyStart, outOfHeap } : { guard });
+  // Nobody reads this answer: what the stopped policies "did" is no outcome of theirs to count or log.
+  if (guard.aborted?.reason === 'cancelled') return abandonedAnswer('the review was cancelled', { uid });
   const extras = replyExtras(result, checked.apiVersion);
   const report = { outcomes: result.outcomes, subject: subjectOf(checked.request) };
   if (!result.allowed) return { status: 200, body: denyReply(uid, result.status, extras), outcome: 'denied', uid, patchOps: 0, ...report };

@@ -2,7 +2,11 @@
  * Error replies that are not AdmissionReviews (the request could not be read or routed): a
  * Kubernetes-style `Status` object, so a person or the API server's log shows a familiar shape.
  */
-export type HttpErrorCode = 400 | 401 | 404 | 405 | 408 | 413 | 415 | 500 | 503;
+/**
+ * 499 (nginx's "client closed request") is never sent: it names, in logs and metrics, a request whose client
+ * went away before its answer.
+ */
+export type HttpErrorCode = 400 | 401 | 404 | 405 | 408 | 413 | 415 | 499 | 500 | 503;
 
 const REASONS: Record<HttpErrorCode, string> = {
   400: 'BadRequest',
@@ -12,6 +16,7 @@ const REASONS: Record<HttpErrorCode, string> = {
   408: 'Timeout',
   413: 'RequestEntityTooLarge',
   415: 'UnsupportedMediaType',
+  499: 'ClientClosedRequest',
   500: 'InternalError',
   503: 'ServiceUnavailable',
 };

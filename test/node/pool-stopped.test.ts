@@ -103,8 +103,8 @@ describe('the answers to stopped reviews', () => {
 
     expect((await first).status).toBe(200);
     for (const answer of await Promise.all(others)) {
-      expect(answer.status).toBe(503);
-      expect(answer.status === 503 && (answer.body as { message: string }).message).toMatch(/client went away/);
+      expect(answer.status).toBe(499);
+      expect(answer.status === 499 && (answer.body as { message: string }).message).toMatch(/client went away/);
     }
     // Only the first was parsed; the others, whose clients had gone, never were.
     expect(calls.count).toBe(1);

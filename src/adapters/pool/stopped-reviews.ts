@@ -11,7 +11,7 @@
  *   const stopped = new StoppedReviews(finish, { answer: answerStoppedReview, budget: STOPPED_BUDGET });
  *   stopped.answer(review, ordinal, 'deadline');   // finish(review, answer) now or in a later turn
  */
-import { failure, Counter, type Registry, type ReviewAnswer, type ReviewJob } from '../../server/index.js';
+import { abandonedAnswer, failure, Counter, type Registry, type ReviewAnswer, type ReviewJob } from '../../server/index.js';
 import type { PolicySet } from '../../policyset/index.js';
 import { stoppedReviewAnswer, type AnswerStopped, type StopReason } from './stopped.js';
 import { StoppedBudget, type StoppedBudgetTiming } from './stopped-budget.js';
@@ -136,5 +136,5 @@ function overloadedAnswer(bodySize: number): ReviewAnswer {
 
 /** The answer to a review whose client went away. */
 export function cancelledAnswer(): ReviewAnswer {
-  return failure(503, 'unavailable', 'the review was cancelled: the client went away');
+  return abandonedAnswer('the review was cancelled');
 }

@@ -20,7 +20,7 @@ import { answerDoneOf } from '../answer-done.js';
 import { tellBodyIsSlow } from '../slow-body.js';
 import type { ClientSignal } from '../client-signal.js';
 import type { Limits } from '../limits.js';
-import { failure, type ReviewAnswer } from '../review.js';
+import { abandonedAnswer, failure, type ReviewAnswer } from '../review.js';
 
 /** How long a body may take to arrive before it stops being counted while it does, and is told slow (see above). */
 export const SLOW_BODY_MS = 1000;
@@ -42,6 +42,7 @@ export async function readBodyInBudget(
     const from = options.clock();
     const waitFor = options.waitForMs();
     const outcome = await budget.take(held, waitFor, options.signal);
+    if (outcome === 'client-gone') return { refused: abandonedAnswer('the review waited for room for its body') };
     if (outcome !== 'taken') return { refused: failure(503, 'unavailable', refusal(outcome, budget, waitFor)) };
     waitedMs = options.clock() - from;
   }
@@ -86,11 +87,9 @@ export function holdForAnswer(request: Request, budget: BodyBudget, held: number
   told.whenAnswerDone(() => budget.give(replyBytes));
 }
 
-function refusal(outcome: Exclude<TakeOutcome, 'taken'>, budget: BodyBudget, waitedMs: number): string {
+function refusal(outcome: Exclude<TakeOutcome, 'taken' | 'client-gone'>, budget: BodyBudget, waitedMs: number): string {
   const full = `the server already holds its budget of ${mebibytes(budget.limitBytes)} MiB of request bodies (being read, reviewed or answered)`;
   switch (outcome) {
-    case 'client-gone':
-      return 'the client went away while the review waited for room for its body';
     case 'too-many-waiting':
       return `${full}, and ${budget.maxWaiting === 1 ? 'another review waits' : `${budget.maxWaiting} reviews wait`} for room already`;
     case 'timed-out':

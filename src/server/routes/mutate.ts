@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { replyText } from '../../admission/index.js';
 import type { BodyBudget } from '../body-budget.js';
 import { holdForAnswer, readBodyInBudget } from './body-in-budget.js';
@@ -69,7 +70,8 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
         logPolicyFailures(deps.logger, policySet, answer);
       }
       c.set('review', answer);
-      if (answer.status !== 200) return c.json(answer.body, answer.status);
+      // 499 is not among Hono's codes: it names an answer no client reads (status.ts).
+      if (answer.status !== 200) return c.json(answer.body, answer.status as ContentfulStatusCode);
       reply = answer.bodyText ?? replyText(answer.body);
       return new Response(reply, JSON_REPLY_INIT);
     } finally {
@@ -99,7 +101,7 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
   const { body, held, waitedMs } = read;
   if (!body.ok) {
     // Nothing is held for a body not read.
-    const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : 'invalid';
+    const outcome = body.status === 413 ? 'too_large' : body.status === 408 ? 'timeout' : body.status === 499 ? 'abandoned' : 'invalid';
     return { answer: failure(body.status, outcome, body.message), held: 0 };
   }
   try {
