@@ -13,7 +13,8 @@
  *     stop 25 did");
  *   - every HTTP/2 session is sent GOAWAY: its streams in flight finish, the client opens new ones
  *     elsewhere (a stream past the GOAWAY was never processed, which HTTP/2 clients retry);
- *   - idle keep-alive connections (and connections that never sent a request) are closed only when
+ *   - idle keep-alive connections (and connections that never sent a request, or are still in their TLS
+ *     handshake) are closed only when
  *     nothing is in flight and no request has arrived for a quiet time, so a request a client sent just
  *     before the drain is read and answered first; so are HTTP/2 connections, sent GOAWAY at the start:
  *     a session that closed gracefully waits for its client to end the connection, which a client that
@@ -44,6 +45,13 @@ export interface Drain {
    * closed at the quiet time if it never carried a request (Node's closeIdleConnections skips those).
    */
   addHttp1Connection(socket: Socket): void;
+  /**
+   * A TCP connection of a TLS server, before its handshake: closed at the quiet time if the handshake has
+   * not ended by then (no request can be on it; a client stalled there held the exit for the handshake timeout).
+   */
+  addHandshake(socket: Socket): void;
+  /** The TLS socket whose handshake ended (its TCP connection is found by its peer's address and port). */
+  handshakeDone(socket: Socket): void;
   /** A new HTTP/2 session (sent GOAWAY when the drain starts, at once if it has started). */
   addSession(session: ServerHttp2Session): void;
   /**
@@ -76,12 +84,18 @@ export interface Http1Request {
   [PLACE]?: number;
 }
 
+/** A connection's peer, the same on a TLS socket as on the TCP socket under it. */
+function peerOf(socket: Socket): string {
+  return `${socket.remoteAddress}|${socket.remotePort}`;
+}
+
 export function createDrain(options: DrainOptions): Drain {
   const quietMs = Math.max(10, Math.min(MAX_QUIET_MS, Math.floor(options.shutdownTimeoutMs / 4)));
   const sockets = new Set<Socket>();
   const sessions = new Set<ServerHttp2Session>();
   const unused = new Set<Socket>();
   const http2Connections = new Map<Socket, ServerHttp2Session>();
+  const handshaking = new Map<string, Socket>();
   let started = false;
   let lastActivity = 0;
 
@@ -93,6 +107,14 @@ export function createDrain(options: DrainOptions): Drain {
     addHttp1Connection(socket) {
       unused.add(socket);
       socket.once('close', () => unused.delete(socket));
+    },
+    addHandshake(socket) {
+      const peer = peerOf(socket);
+      handshaking.set(peer, socket);
+      socket.once('close', () => handshaking.get(peer) === socket && handshaking.delete(peer));
+    },
+    handshakeDone(socket) {
+      handshaking.delete(peerOf(socket));
     },
     addHttp2Connection(socket, session) {
       http2Connections.set(socket, session);
@@ -128,6 +150,7 @@ export function createDrain(options: DrainOptions): Drain {
           if (options.inFlight() === 0 && performance.now() - lastActivity >= quietMs) {
             server.closeIdleConnections?.();
             for (const socket of unused) socket.destroy();
+            for (const socket of handshaking.values()) socket.destroy();
             // Nothing in flight, and the session gone: nothing is left to answer or write on them.
             for (const [socket, session] of http2Connections) if (session.destroyed) socket.destroy();
           }

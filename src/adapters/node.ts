@@ -214,6 +214,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     });
     // Node makes an HTTP/2 session (and emits 'session') in its own 'secureConnection' listener, before this one.
     secure.on('secureConnection', (socket: TLSSocket & { [SESSION]?: ServerHttp2Session }) => {
+      drain.handshakeDone(socket);
       const session = socket[SESSION];
       if (socket.alpnProtocol !== 'h2') drain.addHttp1Connection(socket);
       else if (session) drain.addHttp2Connection(socket, session);
@@ -240,6 +241,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   server.on('connection', (socket: Socket) => {
     drain.addSocket(socket);
     if (!options.tls) drain.addHttp1Connection(socket);
+    else drain.addHandshake(socket);
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -299,3 +299,31 @@ describe('stop with pipelined requests', () => {
     }
   });
 });
+
+describe('stop with a client stalled in its TLS handshake', () => {
+  it('closes the connection once nothing is in flight, rather than wait for the handshake timeout', async () => {
+    const pki = makeTestPki();
+    // Timeouts far longer than the test may wait: exiting before them means the connection was closed.
+    const server = await startBundle({
+      AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`,
+      AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`,
+      AMENDER_SHUTDOWN_TIMEOUT_MS: '300000',
+      AMENDER_REQUEST_TIMEOUT_MS: '300000',
+      AMENDER_HEADERS_TIMEOUT_MS: '300000',
+    });
+    // A TCP connection that starts a ClientHello (a record header announcing 512 bytes) and sends no more.
+    const conn = await openRaw(Number(new URL(server.url).port));
+    conn.socket.write(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01]));
+    try {
+      await waitFor('the server up', () => server.lines.some((l) => l.msg === 'policy sets loaded'));
+      server.child.kill('SIGTERM');
+      const exit = await Promise.race([server.exit, new Promise((resolve) => setTimeout(() => resolve('still running after 30 s'), 30_000))]);
+      expect(exit).toBe(0);
+      expect(conn.isClosed()).toBe(true);
+    } finally {
+      conn.socket.destroy();
+      await server.stop();
+      pki.dispose();
+    }
+  }, 60_000);
+});
