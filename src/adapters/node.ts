@@ -15,7 +15,7 @@
  * left after the shutdown timeout.
  */
 import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { Http2SecureServer, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
+import type { Http2SecureServer, Http2ServerResponse, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
 import { createRequire } from 'node:module';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -120,11 +120,19 @@ function badRequestResponse(message: string, http1: boolean): Response {
 /**
  * The answer to a request over the cap, written as it stands: nothing of the request is read, and no
  * object of the app's is made for it. An HTTP/1.1 connection is closed after it (its body was not read).
+ * An HTTP/2 stream is reset with REFUSED_STREAM, the protocol's "not processed, safe to retry" (RFC 9113
+ * §8.7; Go's client, the API server's, retries it), and holds nothing: a 503 written on a stream whose
+ * client keeps its flow-control window shut stayed open, outside the cap (~12 KB each: 250 streams per
+ * connection, AMENDER_MAX_CONNECTIONS connections).
  */
 function refuseRequest(req: IncomingRequest, res: OutgoingResponse, maxRequests: number): void {
+  if (req.httpVersionMajor === 2) {
+    const { stream } = res as Http2ServerResponse;
+    stream.close(loadHttp2().constants.NGHTTP2_REFUSED_STREAM);
+    return;
+  }
   const body = JSON.stringify(statusBody(503, `the server already has ${maxRequests} requests in flight (AMENDER_MAX_REQUESTS); try again`));
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
-  if (req.httpVersionMajor !== 2) headers.connection = 'close';
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
   (res as ServerResponse).writeHead(503, headers);
   res.end(body);
 }

@@ -6,7 +6,7 @@
  * ones are held and served; a compressed review is a 415; a path secret never reaches a log line, on any
  * `/clusters/...` path, matched or not.
  */
-import { connect as h2Connect, type ClientHttp2Session } from 'node:http2';
+import { connect as h2Connect, constants as h2Constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -279,6 +279,8 @@ function metricsOver(session: ClientHttp2Session): Promise<string> {
   });
 }
 
+const REFUSED_STREAM = h2Constants.NGHTTP2_REFUSED_STREAM;
+
 describe('a cap on requests in flight', () => {
   let pki: TestPki;
   beforeAll(() => {
@@ -286,9 +288,12 @@ describe('a cap on requests in flight', () => {
   });
   afterAll(() => pki.dispose());
 
-  it('answers 503 at once, unread, a request over AMENDER_MAX_REQUESTS, however many streams a connection opens, and serves again once one ends', async () => {
+  it('refuses at once (REFUSED_STREAM, unread) a stream over AMENDER_MAX_REQUESTS, however many streams a connection opens and even with its window shut, and serves again once one ends', async () => {
     const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_MAX_REQUESTS: '4' }, { until: 'listening' });
     const session = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
+    // A client that never opens its flow-control window: a 503 written to it could never arrive, and its stream stayed open.
+    const shut = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca, settings: { initialWindowSize: 0 } });
+    shut.on('error', () => {});
     try {
       /** A review stream that sends half its body and waits: the server holds it in flight. */
       const open = () => {
@@ -308,12 +313,19 @@ describe('a cap on requests in flight', () => {
       const held = Array.from({ length: 4 }, open);
       await waitFor('four requests in flight', async () => held.every((h) => h.stream.sentHeaders !== undefined));
       // The server sees the four before the next ones: streams of one connection arrive in order.
+      const closeCodes = (streams: ClientHttp2Stream[]) =>
+        Promise.all(
+          streams.map((stream) => {
+            stream.on('error', () => {});
+            return new Promise<number | undefined>((resolve) => stream.once('close', () => resolve(stream.rstCode)));
+          }),
+        );
       const over = [open(), open()];
-      const refused = await Promise.all(over.map((o) => o.reply));
-      for (const reply of refused) {
-        expect(reply.status).toBe(503);
-        expect(JSON.parse(reply.body)).toMatchObject({ kind: 'Status', code: 503, message: expect.stringMatching(/4 requests in flight \(AMENDER_MAX_REQUESTS\)/) });
-      }
+      for (const o of over) o.reply.catch(() => {});
+      expect(await closeCodes(over.map((o) => o.stream))).toEqual([REFUSED_STREAM, REFUSED_STREAM]);
+      // The four are still in flight: every stream of the shut connection is refused too, and gone.
+      const shutStreams = Array.from({ length: 20 }, () => shut.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json' }, { endStream: false }));
+      expect(await closeCodes(shutStreams)).toEqual(shutStreams.map(() => REFUSED_STREAM));
       // The held ones are served once their bodies are in.
       for (const h of held) h.stream.end(REVIEW.slice(100));
       for (const reply of await Promise.all(held.map((h) => h.reply))) expect(reply.status).toBe(200);
@@ -321,10 +333,11 @@ describe('a cap on requests in flight', () => {
       after.stream.end(REVIEW.slice(100));
       expect((await after.reply).status).toBe(200);
       const metrics = await metricsOver(session);
-      expect(Number(/^amender_http_requests_refused_total (\d+)$/m.exec(metrics)?.[1])).toBe(2);
+      expect(Number(/^amender_http_requests_refused_total (\d+)$/m.exec(metrics)?.[1])).toBe(22);
       await waitFor('the requests refused line', () => server.lines.some((l) => l.msg === 'requests refused'));
-      expect(server.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'requests refused', count: 1, reason: '4 requests in flight (AMENDER_MAX_REQUESTS)' }));
+      expect(server.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'requests refused', reason: '4 requests in flight (AMENDER_MAX_REQUESTS)' }));
     } finally {
+      shut.destroy();
       session.destroy();
       expect(await server.stop()).toBe(0);
     }
@@ -431,15 +444,15 @@ describe('a cap on requests in flight', () => {
         stream.on('error', () => {});
         stream.write(REVIEW.slice(0, 10));
       }
-      const statuses = await Promise.all(
-        Array.from({ length: 5 }, () => new Promise<number>((resolve, reject) => {
+      const codes = await Promise.all(
+        Array.from({ length: 5 }, () => new Promise<number | undefined>((resolve) => {
           const stream = session.request({ ':method': 'GET', ':path': '/healthz' });
-          stream.on('response', (h) => resolve(Number(h[':status'])));
-          stream.on('error', reject);
+          stream.on('error', () => {});
+          stream.once('close', () => resolve(stream.rstCode));
           stream.resume();
         })),
       );
-      expect(statuses).toEqual([503, 503, 503, 503, 503]);
+      expect(codes).toEqual(Array(5).fill(REFUSED_STREAM));
     } finally {
       session.destroy();
       expect(await server.stop()).toBe(0);
