@@ -1,3 +1,4 @@
+import { markExactInteger, unmarkExactInteger } from './exact-integers.js';
 import { markFloatLiteral, unmarkFloatLiteral } from './float-literals.js';
 import { hasOwn, setOwn } from './own.js';
 import type { JsonArray, JsonObject, JsonValue } from './types.js';
@@ -14,12 +15,13 @@ export class JsonParseError extends Error {
 }
 
 /**
- * `JSON.parse` with the two things an admission webhook needs on top: a depth limit (every later walk
- * is recursive, so a hostile 100 000-deep document must be refused here) and the int/double distinction
- * of the source text (see float-literals.ts). The common document takes the native parser after two
- * native-speed checks (see `needsExactScan`); a document that may hold an integral float literal or a
- * number past the double range, or that has enough brackets to be too deep, gets the exact character
- * scan, and only a document that really holds one of those numbers takes the slower exact parser.
+ * `JSON.parse` with the things an admission webhook needs on top: a depth limit (every later walk is
+ * recursive, so a hostile 100 000-deep document must be refused here), the int/double distinction of
+ * the source text (see float-literals.ts) and the exact value of an int64 past ±2^53 (exact-integers.ts).
+ * The common document takes the native parser after two native-speed checks (see `needsExactScan`); a
+ * document that may hold an integral float literal, an integer past ±2^53 or a number past the double
+ * range, or that has enough brackets to be too deep, gets the exact character scan, and only a document
+ * that really holds one of those numbers takes the slower exact parser.
  *
  * A number past the double range (`1e999`, 400 digits) is refused, where `JSON.parse` reads ±Infinity:
  * Go's encoding/json refuses it (strconv's range error), so the API server never sends one, and the
@@ -60,25 +62,26 @@ function isNumberChar(c: number): boolean {
  *   hold text of that shape too (`"a:1.0,"`); then the exact scan decides, so this check never misses a
  *   literal and only costs time on such rare strings. (A float at the top level has no container to
  *   mark, so it needs nothing.)
- * - Overflow: a literal past the double range has an exponent (found as above) or at least 309 digits
- *   (10^308 is the first integer of 309), and a run of 309 digits covers a multiple of 309: the run
- *   around each of those places that holds a digit is widened too. A run whose value is ±Infinity
- *   may be such a literal.
+ * - Long integers: a literal past the double range has an exponent (found as above) or at least 309
+ *   digits (10^308 is the first integer of 309), and an integer past ±2^53 has at least 16 digits; a
+ *   run of 16 digits covers a multiple of 16: the run around each of those places that holds a digit is
+ *   widened too. A run whose value is not a safe integer may be such a literal (or a long fraction, or
+ *   digits in a string: the exact scan decides).
  */
 function needsExactScan(text: string, maxDepth: number): boolean {
   let open = 0;
   for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++open > maxDepth) return true;
   for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++open > maxDepth) return true;
   const n = text.length;
-  for (let i = LONG_DIGITS - 1; i < n; i += LONG_DIGITS) {
+  for (let i = UNSAFE_DIGITS - 1; i < n; i += UNSAFE_DIGITS) {
     const c = text.charCodeAt(i);
     if (!isDigit(c)) continue;
     let start = i;
     let end = i + 1;
     while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
     while (end < n && isDigit(text.charCodeAt(end))) end++;
-    if (end - start >= LONG_DIGITS && overflows(Number(text.slice(start, end)))) return true;
-    while (i + LONG_DIGITS < end) i += LONG_DIGITS; // each run widened once
+    if (end - start >= UNSAFE_DIGITS && !Number.isSafeInteger(Number(text.slice(start, end)))) return true;
+    while (i + UNSAFE_DIGITS < end) i += UNSAFE_DIGITS; // each run widened once
   }
   FLOAT_PART.lastIndex = 0;
   while (FLOAT_PART.test(text)) {
@@ -103,8 +106,8 @@ function needsExactScan(text: string, maxDepth: number): boolean {
 
 /** A digit, then what only a fraction or an exponent puts after one. */
 const FLOAT_PART = /[0-9][.eE][-+0-9]/g;
-/** The fewest digits of an integer literal past the double range (10^308 has 309). */
-const LONG_DIGITS = 309;
+/** The fewest digits of an integer past ±2^53 (9007199254740993 has 16). */
+const UNSAFE_DIGITS = 16;
 
 const overflows = (value: number) => value === Infinity || value === -Infinity;
 const COLON = 0x3a, COMMA = 0x2c;
@@ -114,8 +117,8 @@ function isBlank(c: number): boolean {
 }
 
 /**
- * Checks the nesting depth; returns whether any number literal is a float with an integral value or
- * past the double range (the exact parser marks the one, refuses the other).
+ * Checks the nesting depth; returns whether any number literal is a float with an integral value, an
+ * integer past ±2^53, or past the double range (the exact parser marks the first two, refuses the last).
  */
 function prescan(text: string, maxDepth: number): boolean {
   let depth = 0;
@@ -141,9 +144,9 @@ function prescan(text: string, maxDepth: number): boolean {
         if (d === 0x2e || d === 0x65 || d === 0x45) isFloat = true;
         j++;
       }
-      if (isFloat || j - i >= LONG_DIGITS) {
+      if (isFloat || j - i >= UNSAFE_DIGITS) {
         const value = Number(text.slice(i, j));
-        needsExactParser = (isFloat && Number.isInteger(value)) || overflows(value);
+        needsExactParser = isFloat ? Number.isInteger(value) || overflows(value) : !Number.isSafeInteger(value);
       }
       i = j - 1;
     }
@@ -155,6 +158,9 @@ function prescan(text: string, maxDepth: number): boolean {
 export function shownNumberLiteral(literal: string): string {
   return literal.length <= 32 ? literal : `${literal.slice(0, 16)}… (${literal.length} characters)`;
 }
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
@@ -200,7 +206,15 @@ class ExactParser {
     const num = Number(m[0]);
     if (overflows(num)) this.fail(`Number ${shownNumberLiteral(m[0])} is out of the range of a double`);
     this.pos += m[0].length;
-    if ((m[1] || m[2]) && Number.isInteger(num) && container) markFloatLiteral(container, key);
+    if (container) {
+      if (m[1] || m[2]) {
+        if (Number.isInteger(num)) markFloatLiteral(container, key);
+      } else if (!Number.isSafeInteger(num)) {
+        const exact = BigInt(m[0]);
+        // Past int64, Go's decoder reads a float64 too (Kubernetes' unstructured JSON: Int64, else Float64).
+        if (exact >= INT64_MIN && exact <= INT64_MAX) markExactInteger(container, key, exact);
+      }
+    }
     return num;
   }
 
@@ -224,7 +238,10 @@ class ExactParser {
       this.skipWhitespace();
       if (this.text[this.pos++] !== ':') this.fail("Expected ':'");
       // A repeated key: its last value wins, typed by its own literal, not the one it replaces.
-      if (hasOwn(out, key)) unmarkFloatLiteral(out, key);
+      if (hasOwn(out, key)) {
+        unmarkFloatLiteral(out, key);
+        unmarkExactInteger(out, key);
+      }
       setOwn(out, key, this.value(out, key));
       this.skipWhitespace();
       const sep = this.text[this.pos++];

@@ -1,4 +1,4 @@
-import { hasFloatLiterals, isFloatLiteral, markFloatLiteral, setOwn, sliceArray } from '../json/index.js';
+import { copyNumberMark, hasNumberMarks, isFloatLiteral, markFloatLiteral, setOwn, sliceArray } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 
 export type Container = JsonObject | JsonArray;
@@ -22,9 +22,9 @@ export function isContainer(v: JsonValue | undefined): v is Container {
  * once (shallowly) and then edited in place; every untouched subtree stays shared with the input, which
  * is never mutated. If the patch fails, the working copy is simply dropped.
  *
- * Numbers that the source wrote as floats (`1.0`, see src/json/float-literals.ts) are marked per
- * container slot; every copy and every edit here carries those marks along so that CEL still types them
- * as doubles after a patch.
+ * Numbers that the source wrote as floats (`1.0`, see src/json/float-literals.ts) or as integers past
+ * ±2^53 (src/json/exact-integers.ts) are marked per container slot; every copy and every edit here
+ * carries those marks along so that CEL still reads them as it did before the patch.
  */
 export class WorkingCopy {
   root: JsonValue;
@@ -165,7 +165,7 @@ export class WorkingCopy {
    * with its marks moved, as the caller's arrays are).
    */
   private editsInPlace(arr: JsonArray): boolean {
-    return !hasFloatLiterals(arr) && this.owns(arr);
+    return !hasNumberMarks(arr) && this.owns(arr);
   }
 
   /** Puts a fresh private container in place of the last one of `loc`. */
@@ -218,14 +218,14 @@ function copyContainer(c: Container, adding: boolean, depth: number): Container 
  * are one).
  */
 function copyObject(src: JsonObject, skip?: string, adding = false, depth = 2): JsonObject {
-  // Most containers hold no float literal: one lookup instead of a look at each member.
-  const marked = hasFloatLiterals(src);
+  // Most containers hold no marked number: one lookup instead of a look at each member.
+  const marked = hasNumberMarks(src);
   if (adding) {
     const out: JsonObject = {};
     for (const k in src) {
       const v = src[k];
       setOwn(out, k, v);
-      if (marked && typeof v === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
+      if (marked && typeof v === 'number' && k !== skip) copyNumberMark(src, k, out, k);
     }
     return out;
   }
@@ -237,25 +237,25 @@ function copyObject(src: JsonObject, skip?: string, adding = false, depth = 2): 
   const out: JsonObject = depth === 0 ? { ...src } : depth === 1 ? { ...src } : { ...src };
   if (!marked) return out;
   for (const k in out) {
-    if (typeof out[k] === 'number' && k !== skip && isFloatLiteral(src, k)) markFloatLiteral(out, k);
+    if (typeof out[k] === 'number' && k !== skip) copyNumberMark(src, k, out, k);
   }
   return out;
 }
 
 function copyArray(src: JsonArray, skip?: number): JsonArray {
   const out = sliceArray(src);
-  if (!hasFloatLiterals(src)) return out;
+  if (!hasNumberMarks(src)) return out;
   for (let i = 0; i < out.length; i++) {
-    if (typeof out[i] === 'number' && i !== skip && isFloatLiteral(src, i)) markFloatLiteral(out, i);
+    if (typeof out[i] === 'number' && i !== skip) copyNumberMark(src, i, out, i);
   }
   return out;
 }
 
 /** Carries marks from `src` to `out` where elements from `at` on moved by `shift` (+1 insert, -1 remove). */
 function copyArrayMarks(src: JsonArray, out: JsonArray, at: number, shift: 1 | -1): void {
-  if (!hasFloatLiterals(src)) return;
+  if (!hasNumberMarks(src)) return;
   for (let i = 0; i < src.length; i++) {
     if (typeof src[i] !== 'number' || (shift === -1 && i === at)) continue;
-    if (isFloatLiteral(src, i)) markFloatLiteral(out, i < at ? i : i + shift);
+    copyNumberMark(src, i, out, i < at ? i : i + shift);
   }
 }

@@ -1,16 +1,21 @@
 /**
  * JSON documents as CEL values, converted lazily at the point of reading: objects are used as they are
  * (plain objects are CEL maps), numbers become int (integral, within int64, not written as a float
- * literal) or double, and arrays get their numbers and nested arrays converted once (cached by
+ * literal; exactly as written past ±2^53, src/json/exact-integers.ts) or double, and arrays get their numbers and nested arrays converted once (cached by
  * identity, documents are never mutated). A 4 KB Pod costs nothing until an expression reads it.
  */
-import { isFloatLiteral } from '../../json/index.js';
+import { exactInteger, isFloatLiteral } from '../../json/index.js';
 
 const converted = new WeakMap<readonly unknown[], unknown[]>();
 const TWO_63 = 9223372036854775808;
 
 /** A number read from a JSON container at `key`. */
 function jsonNumber(container: object, key: string | number, n: number): bigint | number {
+  // Past ±2^53 the number lost digits: the source's int64 literal, when it was one, is the value.
+  if (!Number.isSafeInteger(n)) {
+    const exact = exactInteger(container, key);
+    if (exact !== undefined) return exact;
+  }
   if (Number.isInteger(n) && n >= -TWO_63 && n < TWO_63 && !isFloatLiteral(container, key)) return BigInt(n);
   return n;
 }

@@ -1,4 +1,4 @@
-import { hasOwn, isJsonObject, ownMember, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { withNumberMarksOf, hasOwn, isJsonObject, ownMember, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type Atom, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import { associativeItemKey, itemIdentity, ItemStep, NEEDS_PATH_ELEMENT, renderPath, type ItemIdentity, type PathStep } from './keys.js';
 import { firstPart, matchingPart, scalarError, type Part, type SmdError } from './validate.js';
@@ -146,11 +146,11 @@ class Merger {
       if (merged === undefined) {
         // Only a live member can be dropped (see mapInLiveOrder).
         if (lv === undefined) continue;
-        out ??= { ...l };
+        out ??= l ? withNumberMarksOf(l, { ...l }) : {};
         delete out[key];
         dropped = true;
       } else {
-        out ??= l ? { ...l } : {};
+        out ??= l ? withNumberMarksOf(l, { ...l }) : {};
         setOwn(out, key, merged);
       }
     }
@@ -176,7 +176,7 @@ class Merger {
         const lv = l[key];
         const merged = this.child(lv, rv, fieldType(def, key), key);
         if (merged === lv) continue;
-        out ??= { ...l };
+        out ??= withNumberMarksOf(l, { ...l });
         // A member whose merge produced nothing is left out (only on the way to an error in practice, so
         // the delete's slower object shape does not matter).
         if (merged === undefined) {
@@ -189,7 +189,7 @@ class Merger {
       if (l && hasOwn(l, key)) continue;
       const merged = this.child(undefined, r[key], fieldType(def, key), key);
       if (merged === undefined) continue;
-      out ??= l ? { ...l } : {};
+      out ??= l ? withNumberMarksOf(l, { ...l }) : {};
       setOwn(out, key, merged);
     }
     if (out === undefined) return l;

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { CelEnvironment, CelOptional, KUBERNETES_LIBRARIES, celEquals } from '../../../src/cel/index.js';
-import { markFloatLiteral } from '../../../src/json/index.js';
+import { parseJson } from '../../../src/json/index.js';
 
 export const VECTOR_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../vectors/map/library');
 
@@ -75,25 +75,23 @@ export function show(v: unknown): string {
 }
 
 /**
- * YAML values (ints as bigint, floats as number) as the JSON documents the admission engine reads:
- * numbers, with integral floats (`1.0`) marked as float literals so they stay doubles.
+ * YAML values (ints as bigint, floats as number) as the JSON documents the admission engine reads: written
+ * as JSON text, ints with all their digits and integral floats as `1.0`, and read back by the engine's
+ * own parser (src/json), which marks the one as a float literal and keeps the other exact past ±2^53.
  */
 export function toJsonDocument(v: unknown): unknown {
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) {
-    const out = v.map(toJsonDocument);
-    v.forEach((x, i) => typeof x === 'number' && Number.isInteger(x) && markFloatLiteral(out, i));
-    return out;
+  return parseJson(jsonText(v));
+}
+
+function jsonText(v: unknown): string {
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'number') {
+    const text = String(v);
+    return Number.isInteger(v) && !/[e.]/.test(text) ? `${text}.0` : text;
   }
-  if (typeof v === 'object' && v !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      out[k] = toJsonDocument(x);
-      if (typeof x === 'number' && Number.isInteger(x)) markFloatLiteral(out, k);
-    }
-    return out;
-  }
-  return v;
+  if (Array.isArray(v)) return `[${v.map(jsonText).join(',')}]`;
+  if (typeof v === 'object' && v !== null) return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${jsonText(x)}`).join(',')}}`;
+  return JSON.stringify(v);
 }
 
 /** Runs a case on the Kubernetes CEL engine (src/cel/index.ts) with every library of src/cel/lib. */

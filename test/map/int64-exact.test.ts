@@ -1,0 +1,83 @@
+/**
+ * An int64 past ±2^53 in an admitted object reads in CEL as kube-apiserver reads it (exactly, as an int),
+ * also after an earlier policy's mutation copied the object holding it (JSONPatch, ApplyConfiguration),
+ * and an integral float literal stays a double there too. Through the app's /mutate, from the review's
+ * JSON text.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeBase64Utf8 } from '../../src/admission/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { createApp, fixedPolicySet } from '../../src/server/index.js';
+
+function policy(name: string, mutation: string): string {
+  return `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: ${name} }
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
+  mutations:
+  - ${mutation}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: ${name} }
+spec: { policyName: ${name} }
+---`;
+}
+
+const READER = policy(
+  'z-reader',
+  `patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
+          "max": string(object.spec.max), "maxIsInt": string(type(object.spec.max) == int),
+          "item": string(object.spec.items[size(object.spec.items) - 1]), "past": string(type(object.spec.past) == double),
+          "float": string(type(object.spec.float) == double)}}]`,
+);
+
+const FIRST = {
+  none: '',
+  jsonPatch: policy('a-first', `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/other", value: "x"}, JSONPatch{op: "add", path: "/spec/items/0", value: 0}]' }`),
+  applyConfiguration: policy('a-first', `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{other: "x"}}' }`),
+};
+
+const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
+"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
+"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},
+"spec":{"max":9223372036854775807,"items":[1,-9007199254740993],"past":9223372036854775808,"float":2.0}}}}`;
+
+describe('an int64 past ±2^53 read by a MAP', () => {
+  for (const [name, first] of Object.entries(FIRST)) {
+    it(`is the API server's int64${name === 'none' ? '' : ` after a ${name} mutation of the object holding it`}`, async () => {
+      const set = buildPolicySet(parseDocuments('p.yaml', first + READER));
+      expect(set.problems).toEqual([]);
+      const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
+      const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
+      const reply = (await res.json()) as { response: { allowed: boolean; patch: string } };
+      expect(reply.response.allowed).toBe(true);
+      const patch = JSON.parse(decodeBase64Utf8(reply.response.patch)) as { path: string; value: unknown }[];
+      expect(patch.find((op) => op.path === '/metadata/annotations')?.value).toEqual({
+        max: '9223372036854775807',
+        maxIsInt: 'true',
+        // The last item (moved to index 2 by the first policy's insert at /spec/items/0: its mark moved with it).
+        item: '-9007199254740993',
+        past: 'true',
+        float: 'true',
+      });
+    });
+  }
+
+  it('overflows as in kube-apiserver', async () => {
+    const set = buildPolicySet(parseDocuments('p.yaml', policy('p', `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/next", value: object.spec.max + 1}]' }`)));
+    const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
+    const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
+    const reply = (await res.json()) as { response: { allowed: boolean; status: { message: string } } };
+    expect(reply.response.allowed).toBe(false);
+    expect(reply.response.status.message).toContain('integer overflow');
+  });
+});
