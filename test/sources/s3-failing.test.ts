@@ -18,7 +18,7 @@ const FAILURES: [StubMode, RegExp][] = [
   ['error-500', /^s3:\/\/policies\/p: cannot list s3:\/\/policies\/p\/: We encountered an internal error\. \(HTTP 500\)$/],
   ['garbage-xml', /^s3:\/\/policies\/p: cannot list s3:\/\/policies\/p\/: .*XML parse error/],
   ['html', /^s3:\/\/policies\/p: cannot list s3:\/\/policies\/p\/: the store's answer is not an S3 listing/],
-  ['hang', /^s3:\/\/policies\/p: refreshing policy set default did not finish within 4000 ms$/],
+  ['hang', /^s3:\/\/policies\/p: cannot list s3:\/\/policies\/p\/: the store did not answer within 2000 ms \(no answer\)$/],
 ];
 
 describe('S3 source, a failing store', () => {

@@ -11,7 +11,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { createS3Client } from '../../src/sources/node/index.js';
 
 /** How the stub answers: `ok` as S3 does (less the sizes), or one way of failing. */
-export type StubMode = 'ok' | 'error-500' | 'garbage-xml' | 'html' | 'hang';
+export type StubMode = 'ok' | 'error-500' | 'garbage-xml' | 'html' | 'hang' | 'stall-body';
 
 export interface S3Stub {
   endpoint: string;
@@ -20,7 +20,7 @@ export interface S3Stub {
   mode: StubMode;
   /** Requests seen, as `METHOD path?query`. */
   requests: string[];
-  /** Requests left unanswered (mode `hang`) whose connection is still open. */
+  /** Requests left unanswered (mode `hang`), or whose body stopped halfway (`stall-body`), whose connection is still open. */
   hangingOpen: () => number;
   /** Bytes of object bodies sent so far. */
   bodyBytesSent: () => number;
@@ -94,6 +94,14 @@ export async function startS3Stub(bucket: string): Promise<S3Stub> {
     if (body === undefined) {
       res.writeHead(404, { 'content-type': 'application/xml' });
       res.end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>no such key</Message></Error>');
+      return;
+    }
+    if (stub.mode === 'stall-body') {
+      // The headers and half the body (sized), then nothing: a store that stops sending.
+      const bytes = Buffer.from(body);
+      res.writeHead(200, { 'content-type': 'application/yaml', 'content-length': bytes.length, etag: etagOf(body) });
+      res.write(bytes.subarray(0, bytes.length >> 1));
+      hanging.add(res);
       return;
     }
     if (req.headers['if-none-match'] === etagOf(body)) {

@@ -59,6 +59,24 @@ export function readS3Settings(env: Readonly<Record<string, string | undefined>>
   return { region, forcePathStyle: forcePathStyle ?? endpoint !== undefined, ...(endpoint !== undefined ? { endpoint } : {}) };
 }
 
+/** Milliseconds one S3 request may wait for its answer, and a connection may stay idle mid-answer. */
+export const S3_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * The request handler's options: a store that accepts a connection and never answers, or stops sending
+ * a body halfway, fails that request (a TimeoutError) instead of holding it until the refresh's deadline.
+ * The SDK's `requestTimeout` alone only logs a warning (`throwOnRequestTimeout` makes it an error) and
+ * ends once the headers arrived; `socketTimeout` covers a body that stops. Options given in `overrides`
+ * (tests, embedding) replace these one by one; a handler instance given there is used as it is.
+ */
+function handlerOptions(given: S3ClientConfig['requestHandler']): S3ClientConfig['requestHandler'] {
+  const isOptions = given === undefined || (typeof given === 'object' && given !== null && typeof (given as { handle?: unknown }).handle !== 'function');
+  if (!isOptions) return given;
+  const options = (given ?? {}) as { requestTimeout?: number; socketTimeout?: number };
+  const requestTimeout = options.requestTimeout ?? S3_REQUEST_TIMEOUT_MS;
+  return { connectionTimeout: 3_000, throwOnRequestTimeout: true, socketTimeout: options.socketTimeout ?? requestTimeout, ...options, requestTimeout };
+}
+
 /**
  * A client with bounded retries and timeouts (a refresh must end; the last good set covers a slow
  * store). `overrides` is for tests and embedding (explicit credentials, middleware).
@@ -70,7 +88,7 @@ export async function createS3Client(settings: S3Settings, overrides: S3ClientCo
     forcePathStyle: settings.forcePathStyle,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 },
     ...overrides,
+    requestHandler: handlerOptions(overrides.requestHandler),
   });
 }

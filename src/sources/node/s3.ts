@@ -23,8 +23,15 @@ function httpStatus(err: unknown): number | undefined {
   return (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 }
 
+/** `the configured 1000 ms requestTimeout`, `timed out after 1000 ms of inactivity`: the SDK's timeouts. */
+const SDK_TIMEOUT = /(\d+) ms/;
+
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; Code?: string };
+  if (e?.name === 'TimeoutError' && typeof e.message === 'string') {
+    const ms = SDK_TIMEOUT.exec(e.message)?.[1];
+    if (ms !== undefined) return `the store did not answer within ${ms} ms (${/inactivity/.test(e.message) ? 'the connection went quiet' : 'no answer'})`;
+  }
   const status = httpStatus(err);
   const text = (e?.message || e?.Code || e?.name || String(err)).split('\n')[0];
   return status !== undefined ? `${text} (HTTP ${status})` : text;
