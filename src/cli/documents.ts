@@ -4,8 +4,8 @@ import { parseDocuments } from '../policyset/index.js';
 import { CliInputError, describeFsError } from './errors.js';
 import type { CliIO } from './io.js';
 
-/** `-` is standard input. */
-export async function readInput(path: string, io: CliIO): Promise<string> {
+/** `-` is standard input. `found`: a path found in a folder (see CliIO.readFile). */
+export async function readInput(path: string, io: CliIO, options: { found?: boolean } = {}): Promise<string> {
   if (path === '-') {
     try {
       return await io.readStdin();
@@ -14,7 +14,7 @@ export async function readInput(path: string, io: CliIO): Promise<string> {
     }
   }
   try {
-    return await io.readFile(path);
+    return await io.readFile(path, options.found ? { found: true } : undefined);
   } catch (err) {
     throw new CliInputError(`cannot read ${describeFsError(path, err)}`, { cause: err });
   }
@@ -41,6 +41,6 @@ export function parseSingleDocument(text: string, source: string): JsonObject {
   return parsed.documents[0].value;
 }
 
-export async function readDocument(path: string, io: CliIO): Promise<JsonObject> {
-  return parseSingleDocument(await readInput(path, io), path === '-' ? 'standard input' : path);
+export async function readDocument(path: string, io: CliIO, options: { found?: boolean } = {}): Promise<JsonObject> {
+  return parseSingleDocument(await readInput(path, io, options), path === '-' ? 'standard input' : path);
 }

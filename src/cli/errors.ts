@@ -9,6 +9,7 @@ export function describeFsError(path: string, err: unknown): string {
   if (code === 'ENOENT') return `${path}: no such file or folder`;
   if (code === 'EACCES') return `${path}: permission denied`;
   if (code === 'EISDIR') return `${path}: is a folder`;
+  if (err instanceof NotRegularFileError) return `${path}: ${err.message}`;
   return `${path}: ${(err as Error)?.message ?? String(err)}`;
 }
 
@@ -20,5 +21,13 @@ export class InputTooLargeError extends Error {
   override name = 'InputTooLargeError';
   constructor(readonly limit: number) {
     super(`more than ${limit} bytes, the most the CLI reads of one input (the default request body limit, AMENDER_MAX_BODY_BYTES)`);
+  }
+}
+
+/** A path found in a folder that is not a regular file (a FIFO, socket or device): not read. */
+export class NotRegularFileError extends Error {
+  override name = 'NotRegularFileError';
+  constructor(what: string) {
+    super(`not a regular file but ${what}; a file found in a folder is read only when it is a regular file`);
   }
 }

@@ -55,8 +55,16 @@ async function runCase(c: GoldenCase, base: string, io: CliIO, loaded: Awaited<R
   return diffs.length === 0 ? [] : ['the mutated resource differs from the expected one:', formatDifferences(diffs)];
 }
 
-/** Runs the golden test files, printing one line per case; the counts of passed and failed cases. */
-export async function runGoldenFiles(files: readonly string[], io: CliIO, out: (text: string) => void): Promise<{ passed: number; failed: number }> {
+/**
+ * Runs the golden test files, printing one line per case; the counts of passed and failed cases. `found`:
+ * whether a file was found in a folder (read only when a regular file) rather than named.
+ */
+export async function runGoldenFiles(
+  files: readonly string[],
+  io: CliIO,
+  out: (text: string) => void,
+  found: (file: string) => boolean = () => false,
+): Promise<{ passed: number; failed: number }> {
   let passed = 0;
   let failed = 0;
   for (const file of files) {
@@ -64,7 +72,7 @@ export async function runGoldenFiles(files: readonly string[], io: CliIO, out: (
     let suite;
     let loaded;
     try {
-      suite = readGoldenSuite(await readDocument(file, io));
+      suite = readGoldenSuite(await readDocument(file, io, { found: found(file) }));
       loaded = await loadPolicies(suite.policies.map((p) => relativeTo(base, p)), io, { unknownVariables: 'keep' });
     } catch (err) {
       failed++;

@@ -7,8 +7,14 @@ import type { SourceResolvers } from '../sources/index.js';
 export interface CliIO {
   /** The whole of standard input (the real one fails with InputTooLargeError past MAX_INPUT_BYTES). */
   readStdin(): Promise<string>;
-  /** A file's text (paths relative to `cwd`; the real one fails with InputTooLargeError past MAX_INPUT_BYTES). */
-  readFile(path: string): Promise<string>;
+  /**
+   * A file's text (paths relative to `cwd`; the real one fails with InputTooLargeError past MAX_INPUT_BYTES).
+   * `found`: the path was found in a folder rather than named on the command line, and is read only when
+   * it is a regular file (NotRegularFileError otherwise, without blocking): a FIFO named `x.yaml` in a
+   * resource folder would block the read until a writer came. A path named by the user (`--resource
+   * <(...)`, a FIFO) is read whatever it is, as `kubectl apply -f` reads it.
+   */
+  readFile(path: string, options?: { found?: boolean }): Promise<string>;
   /**
    * The names of the entries of a folder, or undefined when `path` is not a folder (a file, or nothing).
    * Optional: only commands that walk folders (`--policies DIR`, `amender test DIR`) need it.

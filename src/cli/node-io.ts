@@ -3,12 +3,13 @@
  * sources read as the Node server reads them (folders, S3 with the AWS variables of the environment, the
  * bundled set).
  */
+import { constants, type Stats } from 'node:fs';
 import { open, readdir, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIMITS } from '../server/index.js';
 import { directorySource, nodeSourceResolvers } from '../sources/node/index.js';
-import { InputTooLargeError } from './errors.js';
+import { InputTooLargeError, NotRegularFileError } from './errors.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -39,11 +40,26 @@ function utf8Text(bytes: Uint8Array): string {
   }
 }
 
-/** At most `limit` bytes of a file, device or FIFO: a regular file's size is checked first, anything else as it is read. */
-async function readBounded(path: string, limit: number): Promise<Buffer> {
-  const file = await open(path, 'r');
+function kindOf(info: Stats): string {
+  return info.isFIFO() ? 'a FIFO (named pipe)' : info.isSocket() ? 'a socket' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'a folder';
+}
+
+/**
+ * At most `limit` bytes of a file, device or FIFO: a regular file's size is checked first, anything else as
+ * it is read. `regularOnly`: anything but a regular file is refused, and opened without blocking (the open
+ * of a FIFO waits for a writer; O_NONBLOCK makes it return at once; a socket cannot be opened at all).
+ */
+async function readBounded(path: string, limit: number, regularOnly = false): Promise<Buffer> {
+  let file;
+  try {
+    file = await open(path, regularOnly ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
+  } catch (err) {
+    if (regularOnly && (err as NodeJS.ErrnoException).code === 'ENXIO') throw new NotRegularFileError('a socket');
+    throw err;
+  }
   try {
     const info = await file.stat();
+    if (regularOnly && !info.isFile()) throw new NotRegularFileError(kindOf(info));
     if (info.isFile() && info.size > limit) throw new InputTooLargeError(limit);
     const chunks: Buffer[] = [];
     let total = 0;
@@ -106,7 +122,7 @@ export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
   watchStdio();
   return {
     readStdin: async () => utf8Text(await readStdinBounded(MAX_INPUT_BYTES)),
-    readFile: async (path) => utf8Text(await readBounded(resolve(cwd, path), MAX_INPUT_BYTES)),
+    readFile: async (path, options) => utf8Text(await readBounded(resolve(cwd, path), MAX_INPUT_BYTES, options?.found === true)),
     writeFile: (path, text) => writeFile(resolve(cwd, path), text, 'utf8'),
     async listDir(path) {
       const full = resolve(cwd, path);

@@ -2,10 +2,14 @@
  * The CLI's real input and output (src/cli/node-io.ts) as a user meets them: src/cli/bin.ts (the entry of
  * the bundle) run from source in a child process, so these run without `npm run build`.
  */
-import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRY = ['--import', 'tsx', `${ROOT}src/cli/bin.ts`];
@@ -108,3 +112,87 @@ describe('standard output', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('a FIFO, socket or device found in a folder', () => {
+  const CONFIGMAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: shop}\ndata: {a: b}\n';
+  let dir: string;
+  const fifos: string[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'amender-fifo-'));
+  });
+  afterEach(async () => {
+    // A read left blocked on a FIFO (what this guards against) is let go: a writer opens and closes it.
+    for (const fifo of fifos.splice(0)) await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then((h) => h.close(), () => {});
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const mkfifo = (path: string) => {
+    execFileSync('mkfifo', [path]);
+    fifos.push(path);
+  };
+  // Killed after 10 s: a read blocked on the FIFO would otherwise wait for a writer for ever.
+  const run = (args: string[]) => amender(args, { timeout: 10_000 });
+
+  it('amender apply --resource DIR refuses it by name and exits 1, without waiting for a writer', () => {
+    writeFileSync(join(dir, 'a.yaml'), CONFIGMAP);
+    mkfifo(join(dir, 'pipe.yaml'));
+    const r = run(['apply', '--policies', 'policies', '--resource', dir]);
+    expect(r.signal).toBe(null);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`amender apply: cannot read ${dir}/pipe.yaml: not a regular file but a FIFO (named pipe); a file found in a folder is read only when it is a regular file\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a socket and a device are refused the same way', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(dir, 'sock.yaml'), resolve));
+    try {
+      const socket = await runAsync(['apply', '--policies', 'policies', '--resource', dir]);
+      expect(socket.code).toBe(1);
+      expect(socket.stderr).toBe(`amender apply: cannot read ${dir}/sock.yaml: not a regular file but a socket; a file found in a folder is read only when it is a regular file\n`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
+    const device = run(['apply', '--policies', 'policies', '--resource', dir]);
+    expect(device.code).toBe(1);
+    expect(device.stderr).toBe(`amender apply: cannot read ${dir}/zero.yaml: not a regular file but a device; a file found in a folder is read only when it is a regular file\n`);
+  });
+
+  it('amender test DIR reports a FIFO named kyverno-test.yaml as a failed test instead of waiting for a writer', () => {
+    mkdirSync(join(dir, 'a'));
+    mkfifo(join(dir, 'a', 'kyverno-test.yaml'));
+    const r = run(['test', dir]);
+    expect(r.signal).toBe(null);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`Error: ${dir}/a/kyverno-test.yaml: cannot read ${dir}/a/kyverno-test.yaml: not a regular file but a FIFO (named pipe)`);
+  });
+
+  it('a FIFO named on the command line is read as kubectl reads one: from its writer', async () => {
+    const fifo = join(dir, 'resource.yaml');
+    mkfifo(fifo);
+    const result = runAsync(['apply', '--policies', 'policies', '--resource', fifo]);
+    const writer = await open(fifo, 'w');
+    await writer.writeFile(CONFIGMAP);
+    await writer.close();
+    const r = await result;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('name: cm');
+  });
+});
+
+/** The CLI in a child process, not blocking this one (a socket or a FIFO's writer is served from here). */
+function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    }),
+  );
+}

@@ -54,6 +54,9 @@ export const testCommand: CliCommand = async (argv, io) => {
   const failOnly = flag(args, 'fail-only');
 
   const found = await findTests(args.positionals, io, stringOption(args, 'file-name') ?? 'kyverno-test.yaml');
+  // Test files found in folders are read only when regular files (a FIFO would block the run).
+  const given = new Set(found.given);
+  const walked = (file: string) => !given.has(file);
   for (const file of found.given) {
     let kyverno: boolean;
     try {
@@ -71,12 +74,12 @@ export const testCommand: CliCommand = async (argv, io) => {
   const report = format === 'junit' && outputFile === undefined ? io.err : io.out;
   let failed = 0;
   if (found.golden.length > 0) {
-    const golden = await runGoldenFiles(found.golden, io, report);
+    const golden = await runGoldenFiles(found.golden, io, report, walked);
     report(`\n${golden.passed} passed, ${golden.failed} failed\n`);
     failed += golden.failed;
   }
   if (found.kyverno.length > 0) {
-    const { counts, suites } = await runKyvernoTestFiles(found.kyverno, io, { selector, detailed, failOnly, out: report });
+    const { counts, suites } = await runKyvernoTestFiles(found.kyverno, io, { selector, detailed, failOnly, out: report, found: walked });
     report(formatSummary(counts, failOnly));
     failed += counts.fail;
     if (format === 'junit') {

@@ -33,6 +33,8 @@ export interface KyvernoRunOptions {
   failOnly: boolean;
   /** Where the human-readable report goes. */
   out: (text: string) => void;
+  /** Whether a file was found in a folder (read only when a regular file) rather than named. */
+  found?: (file: string) => boolean;
 }
 
 function errorRow(file: string, message: string, id: number): Row {
@@ -47,7 +49,7 @@ export async function runKyvernoTestFiles(files: readonly string[], io: CliIO, o
     const nextId = () => ++id;
     let rows: Row[] = [];
     try {
-      const parsed = parseDocuments(file, await readInput(file, io));
+      const parsed = parseDocuments(file, await readInput(file, io, { found: options.found?.(file) ?? false }));
       if (parsed.problems.length > 0) throw new Error(parsed.problems[0].message);
       // A file cut to nothing must not pass a CI gate as "0 tests", as an empty amender-test.yaml does not.
       if (parsed.documents.length === 0) throw new Error('the file holds no test');

@@ -84,19 +84,20 @@ export function resourcesOfText(text: string, source: string, documents: readonl
   });
 }
 
-async function filesOf(path: string, io: CliIO): Promise<string[]> {
-  if (path === '-') return [path];
+/** The files of a path: itself (named by the user), or a folder's YAML/JSON files (found there). */
+async function filesOf(path: string, io: CliIO): Promise<{ file: string; found: boolean }[]> {
+  if (path === '-') return [{ file: path, found: false }];
   const entries = io.listDir ? await io.listDir(path) : undefined;
-  if (entries === undefined) return [path];
-  return [...entries].sort().filter((n) => RESOURCE_FILE.test(n)).map((n) => posix.join(path, n));
+  if (entries === undefined) return [{ file: path, found: false }];
+  return [...entries].sort().filter((n) => RESOURCE_FILE.test(n)).map((n) => ({ file: posix.join(path, n), found: true }));
 }
 
 /** The resources of files, folders (their YAML/JSON files) and `-`, in order. */
 export async function loadResources(paths: readonly string[], io: CliIO, documents: readonly JsonObject[]): Promise<LoadedResource[]> {
   const out: LoadedResource[] = [];
   for (const path of paths) {
-    for (const file of await filesOf(path, io)) {
-      out.push(...resourcesOfText(await readInput(file, io), file === '-' ? 'standard input' : file, documents));
+    for (const { file, found } of await filesOf(path, io)) {
+      out.push(...resourcesOfText(await readInput(file, io, { found }), file === '-' ? 'standard input' : file, documents));
     }
   }
   return out;
