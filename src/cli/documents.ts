@@ -31,13 +31,12 @@ export function parseSingleDocument(text: string, source: string): JsonObject {
       throw err;
     }
     if (!isJsonObject(value)) throw new CliInputError(`${source}: expected one JSON object`);
-    return value;
+    // Read on as every document is (a List kind gives its items, none when they are null): one object.
   }
   const parsed = parseDocuments(source, text);
   if (parsed.problems.length > 0) throw new CliInputError(`${source}: ${parsed.problems[0].message}`);
-  if (parsed.documents.length !== 1 || parsed.documents[0].item !== undefined) {
-    throw new CliInputError(`${source}: expected exactly one document, found ${parsed.documents.length}`);
-  }
+  if (parsed.documents.some((d) => d.item !== undefined)) throw new CliInputError(`${source}: expected one object, found a List of ${parsed.documents.length}`);
+  if (parsed.documents.length !== 1) throw new CliInputError(`${source}: expected exactly one document, found ${parsed.documents.length}`);
   return parsed.documents[0].value;
 }
 

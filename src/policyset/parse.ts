@@ -38,9 +38,16 @@ function yamlDocumentValue(doc: Document.Parsed, text: string): JsonValue | unde
   return yaml11Json(doc, text, { uniqueKeys: true, markFloats: true });
 }
 
-function isList(value: JsonObject): boolean {
+/**
+ * A List kind's objects: its `items`, and none when `items` is null (`items:` left empty, `items: ~`):
+ * kubectl's decoder (apimachinery's unstructured scheme) takes any `items` key as a list and a null one as
+ * an empty list. Undefined when `value` is no List (or a broken one: listProblem).
+ */
+function listItems(value: JsonObject): JsonValue[] | undefined {
   const kind = getOwn(value, 'kind');
-  return typeof kind === 'string' && kind.endsWith('List') && Array.isArray(getOwn(value, 'items'));
+  if (typeof kind !== 'string' || !kind.endsWith('List')) return undefined;
+  const items = getOwn(value, 'items');
+  return Array.isArray(items) ? items : items === null ? [] : undefined;
 }
 
 function shapeOf(value: JsonValue): string {
@@ -51,14 +58,15 @@ function shapeOf(value: JsonValue): string {
 /**
  * What is wrong with a List kind that is not one, else undefined: kubectl refuses `items` that is not a
  * sequence (it cannot be decoded as a list), and a `kind: List` without items is no object either. Taken
- * as one object instead, it would be reviewed (or served as a param) as a resource of kind List.
+ * as one object instead, it would be reviewed (or served as a param) as a resource of kind List. (Null
+ * items are an empty list: listItems.)
  */
 function listProblem(value: JsonObject): string | undefined {
   const kind = getOwn(value, 'kind');
   if (typeof kind !== 'string' || !kind.endsWith('List')) return undefined;
   const items = getOwn(value, 'items');
-  if (Array.isArray(items)) return undefined;
-  if (items !== undefined && items !== null) return `a ${kind} whose items is ${shapeOf(items)}, not a list: its objects go in items as a sequence (items: [...])`;
+  if (Array.isArray(items) || items === null) return undefined;
+  if (items !== undefined) return `a ${kind} whose items is ${shapeOf(items)}, not a list: its objects go in items as a sequence (items: [...])`;
   return kind === 'List' ? 'a List without items: its objects go in items as a sequence (items: [...])' : undefined;
 }
 
@@ -74,8 +82,9 @@ function addDocument(out: ParsedSource, index: number, value: JsonValue | undefi
     out.problems.push(problem(notAList));
     return;
   }
-  if (isList(value)) {
-    (getOwn(value, 'items') as JsonValue[]).forEach((item, i) => {
+  const items = listItems(value);
+  if (items !== undefined) {
+    items.forEach((item, i) => {
       if (!isJsonObject(item)) out.problems.push(problem('list item is not an object', i));
       else out.documents.push({ source: out.source, index, item: i, value: item });
     });

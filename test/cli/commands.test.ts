@@ -198,6 +198,20 @@ describe('amender apply', () => {
     }
   });
 
+  it('reads a List kind whose items is null as no resource, as kubectl does, not as one resource of that kind', async () => {
+    const io = fakeIO({ ...files, 'r.yaml': `apiVersion: v1\nkind: ConfigMapList\nitems: null\n---\n${CONFIGMAP_YAML}---\napiVersion: v1\nkind: List\nitems:\n` });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'r.yaml'], io)).toBe(0);
+    expect(io.stderr).toBe('');
+    expect(parseYaml(io.stdout)).toEqual(parseYaml(CONFIGMAP_YAML));
+    const only = fakeIO({ ...files, 'n.json': '{"apiVersion": "v1", "kind": "PodList", "items": null}' });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'n.json'], only)).toBe(1);
+    expect(only.stderr).toBe('amender apply: no resources in n.json\n');
+    // --old takes one object: a List in JSON is no more one than in YAML.
+    const old = fakeIO({ ...files, 'old.json': `{"apiVersion": "v1", "kind": "ConfigMapList", "items": [${JSON.stringify(parseYaml(CONFIGMAP_YAML))}]}`, 'cm.yaml': CONFIGMAP_YAML });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', '--operation', 'UPDATE', '--old', 'old.json'], old)).toBe(1);
+    expect(old.stderr).toBe('amender apply: old.json: expected one object, found a List of 1\n');
+  });
+
   it('checks its options', async () => {
     let io = fakeIO(files);
     io = fakeIO(files);

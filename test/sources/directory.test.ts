@@ -65,6 +65,17 @@ describe('directory source', () => {
     expect(r.provider().set?.problems).toEqual([]);
   });
 
+  it('reads a List kind whose items is null as no object, as kubectl decodes it; never as one param object', async () => {
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'a'));
+    await writeFile(join(dir, 'b.yaml'), 'apiVersion: v1\nkind: ConfigMapList\nitems: null\n---\napiVersion: v1\nkind: List\nitems: ~\n');
+    await writeFile(join(dir, 'c.json'), '{"apiVersion": "v1", "kind": "ConfigMapList", "items": null}');
+    const r = refresherFor(dir);
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(names(r)).toEqual(['a']);
+    expect(r.provider().set?.counts.params).toBe(0);
+    expect(r.provider().set?.problems).toEqual([]);
+  });
+
   it('applies a change on refresh, and rebuilds nothing when nothing changed', async () => {
     await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
     const r = refresherFor(dir);
