@@ -107,6 +107,19 @@ export class DocumentTooLarge extends SourceError {
   }
 }
 
+/**
+ * A document that cannot be read for a reason of its own that stays until someone fixes it (no read
+ * permission, a link that loops), thrown by a fetch: a problem of that document alone, like one that does
+ * not parse (its last good version stays in force, the others load), not of its source. A store that is
+ * down, or a read that fails for a passing reason, is a SourceError: the refresh fails and is tried again.
+ */
+export class DocumentUnreadable extends SourceError {
+  override name = 'DocumentUnreadable';
+  constructor(uri: string, readonly label: string, readonly reason: string) {
+    super(uri, `${label} cannot be read: ${reason}`);
+  }
+}
+
 /** What one load may cost: every load is bounded in count, size and time. */
 export interface LoadLimits {
   /** Documents (files, objects) one source may list; more fail the source. */

@@ -1,13 +1,18 @@
 /** The folder source on a real temporary folder, including a ConfigMap-style `..data` symlink swap. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { constants } from 'node:fs';
-import { mkdir, mkdtemp, open, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PolicySetRefresher, resolveSources, type PolicySource } from '../../src/sources/index.js';
 import { directorySource, nodeSourceResolvers } from '../../src/sources/node/index.js';
 import { CORRUPT_YAML, labelPolicy } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = `${ROOT}src/cli/bin.ts`;
 
 let dir: string;
 const refreshers: PolicySetRefresher[] = [];
@@ -306,6 +311,102 @@ describe('directory source', () => {
     expect(result.errors).toEqual([`file://${dir}: ${dir}: no such file or folder`]);
     expect(names(r)).toEqual(['a']);
     expect(r.provider().sourceErrors[0]).toMatch(/no such file or folder \(the set loaded at .* stays in force\)/);
+  });
+
+  describe('a file that cannot be read (a link loop, no permission)', () => {
+    it('is a problem of its own: the other files load, its last good version stays, and it is read again once fixed', async () => {
+      await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+      await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'team', 'two'));
+      await symlink('loop.yaml', join(dir, 'loop.yaml')); // stat: ELOOP
+      const r = refresherFor(dir);
+      expect((await r.refresh()).outcome).toBe('applied');
+      expect(r.provider().sourceErrors).toEqual([]);
+      expect(names(r)).toEqual(['a', 'b']);
+      expect(r.provider().set!.problems.map((p) => [p.source, p.effect, p.message])).toEqual([
+        [join(dir, 'loop.yaml'), 'ignored', expect.stringMatching(/^cannot be read: ELOOP: too many symbolic links encountered.*; not read$/)],
+      ]);
+      // b.yaml becomes the loop: its last good version stays in force.
+      await rm(join(dir, 'b.yaml'));
+      await symlink('b.yaml', join(dir, 'b.yaml'));
+      await rm(join(dir, 'loop.yaml'));
+      expect((await r.refresh()).outcome).toBe('applied');
+      expect(names(r)).toEqual(['a', 'b']);
+      expect(r.provider().set!.problems.map((p) => [p.source, p.message])).toEqual([
+        [join(dir, 'b.yaml'), expect.stringMatching(/^cannot be read: ELOOP.*; not read \(the last good version of this document stays in force\)$/)],
+      ]);
+      await rm(join(dir, 'b.yaml'));
+      await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'team', 'three'));
+      expect((await r.refresh()).outcome).toBe('applied');
+      expect(r.provider().set!.problems).toEqual([]);
+      expect(labelValues(r)[1]).toContain('three');
+    });
+
+    it('a file without read permission: amender validate names it and loads the others (run as an unprivileged user)', async () => {
+      await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+      await writeFile(join(dir, 'secret.yaml'), labelPolicy('s', 'team', 'two'), { mode: 0o600 });
+      await chmod(dir, 0o755);
+      const asRoot = process.getuid?.() === 0;
+      if (!asRoot) await chmod(join(dir, 'secret.yaml'), 0o000);
+      // As root every file reads: the CLI runs as nobody (65534), to whom the 0600 file belongs not.
+      const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'validate', dir], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 20_000,
+        ...(asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: '/tmp' } } : {}),
+      });
+      expect(r.stderr).not.toContain('cannot read policies from');
+      expect(r.stdout + r.stderr).toContain(`${join(dir, 'secret.yaml')}`);
+      expect(r.stdout + r.stderr).toMatch(/secret\.yaml#0: cannot be read: EACCES: permission denied.*; not read \(ignored\)/);
+      expect(r.stdout + r.stderr).toContain('1 problem (mutatingAdmissionPolicies: 1, mutatingAdmissionPolicyBindings: 1,');
+      expect(r.status).toBe(1);
+    });
+  });
+
+  describe('a file whose read permission comes back', () => {
+    it('is read again on the next refresh, though chmod left its modification time as it was', async () => {
+      await chmod(dir, 0o755);
+      await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'), { mode: 0o644 });
+      await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'team', 'two'), { mode: 0o600 });
+      const asRoot = process.getuid?.() === 0;
+      if (!asRoot) await chmod(join(dir, 'b.yaml'), 0o000);
+      // A refresher in a process of its own, as nobody when this one is root: it refreshes on each line it reads.
+      const script = join(await mkdtemp(join(tmpdir(), 'amender-script-')), 'refresh.mts');
+      await writeFile(
+        script,
+        `import { createInterface } from 'node:readline';
+import { PolicySetRefresher } from '${ROOT}src/sources/index.ts';
+import { directorySource } from '${ROOT}src/sources/node/index.ts';
+const r = new PolicySetRefresher({ name: 'default', sources: [directorySource({ uri: 'file://${dir}', path: '${dir}' })], intervalMs: 0 });
+for await (const _ of createInterface({ input: process.stdin })) {
+  const result = await r.refresh();
+  const set = r.provider().set;
+  console.log(JSON.stringify({ outcome: result.outcome, errors: result.errors, names: set?.mutatingPolicies.map((p) => p.policy.name), problems: set?.problems.map((p) => p.message) }));
+}
+`,
+        { mode: 0o644 },
+      );
+      await chmod(dirname(script), 0o755);
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        cwd: ROOT,
+        stdio: ['pipe', 'pipe', 'inherit'],
+        ...(asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: '/tmp' } } : {}),
+      });
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const refresh = async () => {
+        child.stdin!.write('\n');
+        return JSON.parse((await lines.next()).value as string) as { outcome: string; names: string[]; problems: string[] };
+      };
+      try {
+        const first = await refresh();
+        expect(first).toMatchObject({ outcome: 'applied', names: ['a'], problems: [expect.stringMatching(/^cannot be read: EACCES: permission denied.*; not read$/)] });
+        await chmod(join(dir, 'b.yaml'), 0o644);
+        const second = await refresh();
+        expect(second).toMatchObject({ outcome: 'applied', names: ['a', 'b'], problems: [] });
+      } finally {
+        child.kill();
+        await rm(dirname(script), { recursive: true, force: true });
+      }
+    });
   });
 
   describe('a FIFO (or other non-regular file) named like a policy file', () => {

@@ -22,7 +22,7 @@ import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { isPolicyDocumentName, isSkippedFolder } from '../names.js';
-import { DocumentTooLarge, SnapshotMoved, SourceError, type PolicySource, type SourceEntry } from '../types.js';
+import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 
 const MAX_FOLDER_DEPTH = 32;
 /** The link an atomic writer (the kubelet's ConfigMap / Secret / projected volumes) swaps per generation. */
@@ -118,6 +118,16 @@ function isMissing(err: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
+/**
+ * A file that cannot be read for a reason of its own, which stays until fixed: no permission (a file
+ * written 0600 by another user beside the others), a link that loops. A problem of that file alone (the
+ * other files load); any other error (EIO, EMFILE...) fails the source, and the refresh is tried again.
+ */
+function isUnreadable(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'EACCES' || code === 'EPERM' || code === 'ELOOP';
+}
+
 export interface DirectorySourceOptions {
   uri: string;
   path: string;
@@ -180,6 +190,11 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         s = await stat(full); // follows symlinks, as ConfigMap files are links
       } catch (err) {
         if (isMissing(err)) continue; // a dangling link, or removed since readdir
+        if (isUnreadable(err) && isPolicyDocumentName(rel)) {
+          out.push({ name: rel, label: join(shown, name), version: 'unreadable', problem: `cannot be read: ${(err as Error).message}; not read` });
+          if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
+          continue;
+        }
         throw err;
       }
       if (s.isDirectory()) {
@@ -251,6 +266,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         before = await stat(file);
       } catch (err) {
         if (isMissing(err)) return gone();
+        if (isUnreadable(err)) throw new DocumentUnreadable(uri, entry.label, (err as Error).message);
         throw fail(`cannot read ${entry.label}: ${(err as Error).message}`, err);
       }
       const version = versionOf(before);
@@ -272,6 +288,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
       } catch (err) {
         if (err instanceof SourceError) throw err;
         if (isMissing(err)) return gone();
+        if (isUnreadable(err)) throw new DocumentUnreadable(uri, entry.label, (err as Error).message);
         throw fail(`cannot read ${entry.label}: ${(err as Error).message}`, err);
       }
       if (versionOf(after) !== version || (entry.version !== undefined && entry.version !== version)) {
