@@ -18,6 +18,11 @@ export interface S3Stub {
   client: S3Client;
   objects: Map<string, string>;
   mode: StubMode;
+  /**
+   * Whether listings write ETags quoted, as S3 does (default) or bare, as some compatible stores do
+   * (NetApp ONTAP) while their GetObject's ETag header is quoted.
+   */
+  quoteListedEtags: boolean;
   /** Requests seen, as `METHOD path?query`. */
   requests: string[];
   /** Requests left unanswered (mode `hang`), or whose body stopped halfway (`stall-body`), whose connection is still open. */
@@ -35,13 +40,16 @@ export async function startS3Stub(bucket: string): Promise<S3Stub> {
   const requests: string[] = [];
   const hanging = new Set<ServerResponse>();
   let sent = 0;
-  const stub = { mode: 'ok' as StubMode };
+  const stub = { mode: 'ok' as StubMode, quoteListedEtags: true };
 
   const list = (res: ServerResponse, prefix: string) => {
     const contents = [...objects.keys()]
       .filter((k) => k.startsWith(prefix))
       .sort()
-      .map((k) => `<Contents><Key>${xmlEscape(k)}</Key><ETag>${xmlEscape(etagOf(objects.get(k)!))}</ETag></Contents>`)
+      .map((k) => {
+        const etag = etagOf(objects.get(k)!);
+        return `<Contents><Key>${xmlEscape(k)}</Key><ETag>${xmlEscape(stub.quoteListedEtags ? etag : etag.slice(1, -1))}</ETag></Contents>`;
+      })
       .join('');
     res.writeHead(200, { 'content-type': 'application/xml' });
     res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`);
@@ -150,6 +158,7 @@ export function useS3Stub(bucket: string): () => S3Stub {
   beforeEach(() => {
     stub!.objects.clear();
     stub!.mode = 'ok';
+    stub!.quoteListedEtags = true;
   });
   return () => stub!;
 }

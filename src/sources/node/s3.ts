@@ -37,6 +37,17 @@ function describe(err: unknown): string {
   return status !== undefined ? `${text} (HTTP ${status})` : text;
 }
 
+/**
+ * An ETag in one form, quoted (`"abc"`, as S3 writes it everywhere and If-None-Match takes it): some
+ * compatible stores list ETags bare (`abc`: NetApp ONTAP) while their GetObject's ETag header is quoted.
+ * Compared as written, every object would look replaced between its listing and its read, and the source
+ * would never load. A weak marker (`W/`), which no S3 store sends, is dropped the same way.
+ */
+function canonicalEtag(etag: string): string {
+  const bare = etag.replace(/^W\//, '');
+  return bare.length >= 2 && bare.startsWith('"') && bare.endsWith('"') ? bare : `"${bare}"`;
+}
+
 /** Whether a ListObjectsV2 answer is one: S3 and every compatible store name the bucket and say whether it is cut. */
 function isListing(listed: { Name?: string; IsTruncated?: boolean; KeyCount?: number }): boolean {
   return listed.Name !== undefined || listed.IsTruncated !== undefined || listed.KeyCount !== undefined;
@@ -91,7 +102,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         if (!isListing(listed)) throw new SourceError(uri, `cannot list s3://${bucket}/${root}: the store's answer is not an S3 listing (is AMENDER_S3_ENDPOINT an S3 endpoint?)`);
         for (const o of listed.Contents ?? []) {
           if (!o.Key || !isPolicyDocumentName(o.Key.slice(root.length))) continue;
-          entries.push({ name: o.Key, label: `s3://${bucket}/${o.Key}`, ...(o.ETag ? { version: o.ETag } : {}), ...(o.Size !== undefined ? { size: o.Size } : {}) });
+          entries.push({ name: o.Key, label: `s3://${bucket}/${o.Key}`, ...(o.ETag ? { version: canonicalEtag(o.ETag) } : {}), ...(o.Size !== undefined ? { size: o.Size } : {}) });
         }
         if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
         if (!listed.IsTruncated) return entries;
@@ -126,7 +137,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       // Sent without a length (chunked) and longer than the limit: dropped at the limit, like a sized one.
       if (bytes === undefined) throw new DocumentTooLarge(uri, entry.label, maxBytes + 1, maxBytes, { exact: false });
       const text = bytes.toString('utf8');
-      const version = response.ETag ?? entry.version;
+      const version = response.ETag ? canonicalEtag(response.ETag) : entry.version;
       if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
       return { status: 'fetched', version, text };
     },
