@@ -212,6 +212,19 @@ describe('amender apply', () => {
     expect(old.stderr).toBe('amender apply: old.json: expected one object, found a List of 1\n');
   });
 
+  it('names the file and document of a resource without apiVersion or kind, and reviews none', async () => {
+    const io = fakeIO({ ...files, 'res/a.yaml': CONFIGMAP_YAML, 'res/b.yaml': `${CONFIGMAP_YAML}---\nmetadata: {name: x}\n` });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'res'], io)).toBe(1);
+    expect(io.stderr).toBe('amender apply: res/b.yaml#1: the resource needs apiVersion and kind (apiVersion and kind not set)\n');
+    expect(io.stdout).toBe('');
+    const list = fakeIO({ ...files, 'l.yaml': 'apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, metadata: {name: y}}]\n' });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'l.yaml'], list)).toBe(1);
+    expect(list.stderr).toBe('amender apply: l.yaml item 0: the resource needs apiVersion and kind (kind not set)\n');
+    const old = fakeIO({ ...files, 'old.yaml': 'metadata: {name: c}\n', 'cm.yaml': CONFIGMAP_YAML });
+    expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', '--operation', 'DELETE', '--old', 'old.yaml'], old)).toBe(1);
+    expect(old.stderr).toBe('amender apply: old.yaml: the resource needs apiVersion and kind (apiVersion and kind not set)\n');
+  });
+
   it('checks its options', async () => {
     let io = fakeIO(files);
     io = fakeIO(files);

@@ -99,6 +99,13 @@ async function readValues(path: string | undefined, io: CliIO): Promise<ValuesSp
   }
 }
 
+/** `resource`, or a CliInputError naming `where` when it lacks apiVersion or kind (no review can be built of it). */
+function needsKind(resource: JsonObject, where: string): JsonObject {
+  const missing = ['apiVersion', 'kind'].filter((k) => typeof resource[k] !== 'string' || resource[k] === '');
+  if (missing.length > 0) throw new CliInputError(`${where}: the resource needs apiVersion and kind (${missing.join(' and ')} not set)`);
+  return resource;
+}
+
 /** Admission warnings as kubectl prints them. */
 function printWarnings(io: CliIO, warnings: readonly string[]): void {
   for (const w of warnings) io.err(`Warning: ${w}\n`);
@@ -145,9 +152,11 @@ export const applyCommand: CliCommand = async (argv, io) => {
   }
   const resources: LoadedResource[] = await loadResources(resourcePaths, io, documents);
   if (resources.length === 0) throw new CliInputError(`no resources in ${resourcePaths.join(', ')}`);
+  // Refused before any is reviewed, naming where it is (kubectl: "error validating data: kind not set").
+  for (const { value, where } of resources) needsKind(value, where);
   const oldPath = stringOption(args, 'old');
   if (oldPath !== undefined && resources.length > 1) throw new UsageError('--old goes with a single resource');
-  const oldObject = oldPath !== undefined ? normalizeResource(await readDocument(oldPath, io), documents) : undefined;
+  const oldObject = oldPath !== undefined ? normalizeResource(needsKind(await readDocument(oldPath, io), oldPath), documents) : undefined;
   const groups = listOption(args, 'group');
   const namespace = stringOption(args, 'namespace');
 

@@ -18,6 +18,8 @@ export interface LoadedResource {
   /** `apiVersion,kind,namespace,name`: the Kyverno CLI's key for a resource. */
   key: string;
   source: string;
+  /** Where it is, as `amender validate` names a document: `file`, `file#1` (the second document), `… item 2` (of a List). */
+  where: string;
 }
 
 const RESOURCE_FILE = /\.(ya?ml|json)$/;
@@ -80,7 +82,8 @@ export function resourcesOfText(text: string, source: string, documents: readonl
   if (problem) throw new CliInputError(`${source}${problem.index > 0 ? `#${problem.index}` : ''}: ${problem.message}`);
   return parsed.documents.map((d) => {
     const value = normalizeResource(d.value, documents);
-    return { value, key: resourceKey(value), source };
+    const where = `${source}${d.index > 0 ? `#${d.index}` : ''}${d.item !== undefined ? ` item ${d.item}` : ''}`;
+    return { value, key: resourceKey(value), source, where };
   });
 }
 
