@@ -362,6 +362,25 @@ describe('directory source', () => {
     });
   });
 
+  it('skips lost+found, which a volume mounted as the folder holds and only root may read', async () => {
+    await chmod(dir, 0o755);
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'), { mode: 0o644 });
+    await mkdir(join(dir, 'lost+found'), { mode: 0o700 });
+    await chmod(join(dir, 'lost+found'), 0o700);
+    const asRoot = process.getuid?.() === 0;
+    if (!asRoot) await chmod(join(dir, 'lost+found'), 0o000);
+    // As root the folder reads: the CLI runs as nobody (65534), as a server in a pod runs.
+    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'validate', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 20_000,
+      ...(asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: '/tmp' } } : {}),
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^ok \(mutatingAdmissionPolicies: 1, mutatingAdmissionPolicyBindings: 1,/);
+    expect(r.status).toBe(0);
+  });
+
   describe('a file whose read permission comes back', () => {
     it('is read again on the next refresh, though chmod left its modification time as it was', async () => {
       await chmod(dir, 0o755);
