@@ -131,6 +131,9 @@ export const applyCommand: CliCommand = async (argv, io) => {
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
   const resourcePaths = listOption(args, 'resource');
   if (resourcePaths.length === 0) throw new UsageError('--resource FILE... is required');
+  // Standard input is read once: a second `-` would read nothing and say "no resources" or "found 0".
+  const stdinUses = [...resourcePaths, stringOption(args, 'old'), stringOption(args, 'values-file')].filter((p) => p === '-').length;
+  if (stdinUses > 1) throw new UsageError('standard input (-) is read once: give it to one of --resource, --old and --values-file');
   const givenOperation = stringOption(args, 'operation')?.toUpperCase() as Operation | undefined;
   if (givenOperation !== undefined && !OPERATIONS.includes(givenOperation)) throw new UsageError(`--operation must be one of ${OPERATIONS.join(', ')}`);
   let setValues: Record<string, JsonValue>;
