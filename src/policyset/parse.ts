@@ -98,8 +98,11 @@ function isJsonText(text: string): boolean {
   return m !== null && (m[1] === '{' || m[1] === '[');
 }
 
-export function parseDocuments(source: string, text: string): ParsedSource {
+export function parseDocuments(source: string, given: string): ParsedSource {
   const out: ParsedSource = { source, documents: [], problems: [] };
+  // A byte-order mark (Windows editors write one) is dropped, as kubectl drops it when it reads a file:
+  // JSON.parse would refuse it; the YAML parser skips it already.
+  const text = given.charCodeAt(0) === 0xfeff ? given.slice(1) : given;
   if (isJsonText(text)) {
     let value: JsonValue;
     try {

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { PolicySetRefresher, resolveSources, type PolicySource } from '../../src/sources/index.js';
 import { directorySource, nodeSourceResolvers } from '../../src/sources/node/index.js';
 import { CORRUPT_YAML, labelPolicy } from './helpers.js';
@@ -79,6 +80,16 @@ describe('directory source', () => {
     expect(names(r)).toEqual(['a']);
     expect(r.provider().set?.counts.params).toBe(0);
     expect(r.provider().set?.problems).toEqual([]);
+  });
+
+  it('reads a JSON file that starts with a byte-order mark, as kubectl does (a Windows editor writes one)', async () => {
+    const [policy, binding] = parseAllDocuments(labelPolicy('json', 'team', 'one')).map((d) => d.toJSON());
+    await writeFile(join(dir, 'a.json'), `\uFEFF${JSON.stringify([policy, binding])}`);
+    await writeFile(join(dir, 'b.yaml'), `\uFEFF${labelPolicy('yaml', 'team', 'two')}`);
+    const r = refresherFor(dir);
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().set?.problems).toEqual([]);
+    expect(names(r)).toEqual(['json', 'yaml']);
   });
 
   it('applies a change on refresh, and rebuilds nothing when nothing changed', async () => {
