@@ -92,6 +92,17 @@ describe('directory source', () => {
     expect(names(r)).toEqual(['json', 'yaml']);
   });
 
+  it('reads a file written in UTF-16 with its byte-order mark, as kubectl does (PowerShell 5 redirects write it)', async () => {
+    const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+    await writeFile(join(dir, 'le.yaml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(labelPolicy('le', 'team', 'é'), 'utf16le')]));
+    await writeFile(join(dir, 'be.yaml'), Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(labelPolicy('be', 'team', 'two'))]));
+    const r = refresherFor(dir);
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().set?.problems).toEqual([]);
+    expect(names(r)).toEqual(['be', 'le']);
+    expect(labelValues(r)[1]).toContain('é');
+  });
+
   it('applies a change on refresh, and rebuilds nothing when nothing changed', async () => {
     await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
     const r = refresherFor(dir);

@@ -74,7 +74,7 @@ export interface TestS3 {
   /** A client that records each request as `Command status` (e.g. `GetObjectCommand 304`). */
   client: S3Client;
   requests: string[];
-  put(key: string, body: string): Promise<void>;
+  put(key: string, body: string | Uint8Array): Promise<void>;
   remove(key: string): Promise<void>;
   /** Deletes every object and forgets the recorded requests (between tests sharing one server). */
   clear(): Promise<void>;

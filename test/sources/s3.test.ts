@@ -58,6 +58,14 @@ describe('S3 source', () => {
     ]);
   });
 
+  it('reads an object written in UTF-16 with its byte-order mark, as kubectl reads such a file', async () => {
+    await s3.put('utf16/a.yaml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(labelPolicy('wide', 'team', 'one'), 'utf16le')]));
+    const r = refresherFor('utf16');
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().set?.problems).toEqual([]);
+    expect(policyNames(r)).toEqual(['wide']);
+  });
+
   it('leaves out an object over the size limit, never requesting it, and loads the others', async () => {
     await s3.put('sized/a.yaml', labelPolicy('pol-a', 'team', 'a'));
     await s3.put('sized/b.yaml', labelPolicy('pol-b', 'team', 'b'));

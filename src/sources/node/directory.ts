@@ -22,6 +22,7 @@ import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { isPolicyDocumentName, isSkippedFolder } from '../names.js';
+import { decodeDocumentBytes } from '../text.js';
 import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 
 const MAX_FOLDER_DEPTH = 32;
@@ -280,7 +281,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         const handle = await openRegular(file);
         if (!handle) throw new SnapshotMoved(uri, `${entry.label} is no longer a regular file`);
         try {
-          text = await handle.readFile({ encoding: 'utf8', signal });
+          text = decodeDocumentBytes(await handle.readFile({ signal }));
         } finally {
           await handle.close();
         }

@@ -6,6 +6,7 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
+import { decodeDocumentBytes } from '../text.js';
 import { DocumentTooLarge, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 import { loadS3Sdk, type S3Sdk } from './s3-client.js';
 
@@ -136,7 +137,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       }
       // Sent without a length (chunked) and longer than the limit: dropped at the limit, like a sized one.
       if (bytes === undefined) throw new DocumentTooLarge(uri, entry.label, maxBytes + 1, maxBytes, { exact: false });
-      const text = bytes.toString('utf8');
+      const text = decodeDocumentBytes(bytes);
       const version = response.ETag ? canonicalEtag(response.ETag) : entry.version;
       if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
       return { status: 'fetched', version, text };
