@@ -63,6 +63,8 @@ export interface RefreshStats extends ReadCounts {
 
 export const DEFAULT_REFRESH_INTERVAL_MS = 60_000;
 export const DEFAULT_DEBOUNCE_MS = 500;
+/** The first retry of a set that never loaded (nextRefreshInMs). */
+const FIRST_RETRY_MS = 1_000;
 /**
  * Twice the watch's quiet time: a writer that keeps writing (an editor's save, `cp`, `scp`, a shell
  * redirection) is never quiet that long mid-file; one that stops for longer is taken as done.
@@ -94,6 +96,8 @@ export class PolicySetRefresher {
   private appliedKey: string | undefined;
   private running: Promise<RefreshResult> | undefined;
   private rerun = false;
+  /** Refreshes that failed in a row while no set has ever loaded (nextRefreshInMs). */
+  private failuresUnloaded = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private debounce: ReturnType<typeof setTimeout> | undefined;
   private unwatch: (() => void)[] = [];
@@ -188,8 +192,18 @@ export class PolicySetRefresher {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       void this.refresh().finally(() => this.schedule());
-    }, this.intervalMs);
+    }, this.nextRefreshInMs());
     unrefTimer(this.timer);
+  }
+
+  /**
+   * The interval; but while no set has ever loaded and the last refresh failed, sooner: each of this
+   * set's reviews is answered 503 meanwhile, so a source that failed once at start (a store briefly
+   * down, a file being written) is read again after 1 s, then 2, 4... up to the interval.
+   */
+  private nextRefreshInMs(): number {
+    if (this.state.set !== undefined || this.failuresUnloaded === 0) return this.intervalMs;
+    return Math.min(this.intervalMs, FIRST_RETRY_MS * 2 ** Math.min(this.failuresUnloaded - 1, 20));
   }
 
   /** Looks again once the soonest change seen can have settled (another refresh may come first). */
@@ -333,6 +347,7 @@ export class PolicySetRefresher {
 
   private fail(errors: string[], counts: ReadCounts): RefreshResult {
     this.counters.failures++;
+    if (this.state.set === undefined) this.failuresUnloaded++;
     const kept = this.state.set
       ? `the set loaded at ${this.state.loadedAt?.toISOString()} stays in force`
       : 'no policy set is loaded yet';

@@ -272,6 +272,28 @@ describe('PolicySetRefresher', () => {
     expect(() => r.start()).toThrow(/stopped/);
   });
 
+  it('tries a set that never loaded again soon after a failure, not a whole interval later; once loaded, at the interval', async () => {
+    const source = new MemorySource();
+    source.put('a.yaml', labelPolicy('a', 'team', 'a'));
+    source.failWith = new Error('store briefly down');
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 60_000 });
+    expect((await r.refresh()).outcome).toBe('failed');
+    r.start();
+    try {
+      source.failWith = undefined;
+      // The first retry comes after 1 s (then 2, 4...): every review of the set is refused until it loads.
+      await vi.waitFor(() => expect(names(r)).toEqual(['a']), { timeout: 5_000, interval: 50 });
+      // Loaded: a failing store is read again at the interval only; the set in force stays.
+      source.failWith = new Error('down again');
+      const lists = source.lists;
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(source.lists).toBe(lists);
+      expect(names(r)).toEqual(['a']);
+    } finally {
+      r.stop();
+    }
+  });
+
   it('needs at least one source', () => {
     expect(() => new PolicySetRefresher({ name: 'none', sources: [] })).toThrow('policy set none: no source configured');
   });
