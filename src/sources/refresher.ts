@@ -188,22 +188,25 @@ export class PolicySetRefresher {
   }
 
   private schedule(): void {
-    if (this.intervalMs <= 0 || this.stopped) return;
+    const inMs = this.nextRefreshInMs();
+    if (inMs === undefined || this.stopped) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       void this.refresh().finally(() => this.schedule());
-    }, this.nextRefreshInMs());
+    }, inMs);
     unrefTimer(this.timer);
   }
 
   /**
-   * The interval; but while no set has ever loaded and the last refresh failed, sooner: each of this
-   * set's reviews is answered 503 meanwhile, so a source that failed once at start (a store briefly
-   * down, a file being written) is read again after 1 s, then 2, 4... up to the interval.
+   * The interval (none for 0); but while no set has ever loaded and the last refresh failed, sooner, and
+   * with no interval too: each of this set's reviews is answered 503 meanwhile, so a source that failed
+   * at start (a store briefly down, a file being written) is read again after 1 s, then 2, 4... up to the
+   * interval (the default interval without one).
    */
-  private nextRefreshInMs(): number {
-    if (this.state.set !== undefined || this.failuresUnloaded === 0) return this.intervalMs;
-    return Math.min(this.intervalMs, FIRST_RETRY_MS * 2 ** Math.min(this.failuresUnloaded - 1, 20));
+  private nextRefreshInMs(): number | undefined {
+    const interval = this.intervalMs > 0 ? this.intervalMs : undefined;
+    if (this.state.set !== undefined || this.failuresUnloaded === 0) return interval;
+    return Math.min(interval ?? DEFAULT_REFRESH_INTERVAL_MS, FIRST_RETRY_MS * 2 ** Math.min(this.failuresUnloaded - 1, 20));
   }
 
   /** Looks again once the soonest change seen can have settled (another refresh may come first). */
