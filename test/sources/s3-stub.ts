@@ -11,7 +11,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { createS3Client } from '../../src/sources/node/index.js';
 
 /** How the stub answers: `ok` as S3 does (less the sizes), or one way of failing. */
-export type StubMode = 'ok' | 'error-500' | 'garbage-xml' | 'html' | 'hang' | 'stall-body';
+/** `loop-listing`: every listing page says more follows, with the same continuation token (a broken store or proxy). */
+export type StubMode = 'ok' | 'error-500' | 'garbage-xml' | 'html' | 'hang' | 'stall-body' | 'loop-listing';
 
 export interface S3Stub {
   endpoint: string;
@@ -51,8 +52,9 @@ export async function startS3Stub(bucket: string): Promise<S3Stub> {
         return `<Contents><Key>${xmlEscape(k)}</Key><ETag>${xmlEscape(stub.quoteListedEtags ? etag : etag.slice(1, -1))}</ETag></Contents>`;
       })
       .join('');
+    const more = stub.mode === 'loop-listing' ? '<IsTruncated>true</IsTruncated><NextContinuationToken>page-2</NextContinuationToken>' : '<IsTruncated>false</IsTruncated>';
     res.writeHead(200, { 'content-type': 'application/xml' });
-    res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`);
+    res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix>${more}${contents}</ListBucketResult>`);
   };
 
   /** The body in 64 KiB chunks without Content-Length, stopping when the client goes away. */

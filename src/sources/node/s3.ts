@@ -91,6 +91,8 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       const { ListObjectsV2Command } = sdk;
       const entries: SourceEntry[] = [];
       let token: string | undefined;
+      // A store (or proxy) that hands out a token again would have the listing go round for ever.
+      const tokens = new Set<string>();
       for (let page = 0; ; page++) {
         let listed;
         try {
@@ -109,6 +111,8 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         if (!listed.IsTruncated) return entries;
         if (!listed.NextContinuationToken || page > maxEntries) throw new SourceError(uri, 'the listing did not end (truncated page without a continuation token)');
         token = listed.NextContinuationToken;
+        if (tokens.has(token)) throw new SourceError(uri, `the listing did not end (the store gave continuation token ${JSON.stringify(token.slice(0, 64))} again after ${page + 1} pages)`);
+        tokens.add(token);
       }
     },
     async fetch(entry, { signal, ifNoneMatch, maxBytes }) {
