@@ -5,6 +5,7 @@
  * the refresh fails with a message saying the store did not answer, the last good set stays in force,
  * the error is in the state /readyz shows and in the log, and the next refresh reads the store again.
  */
+import { Agent } from 'node:http';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -77,10 +78,12 @@ describe('S3 source, a store that stops answering', () => {
   it('ends a request that gets no answer at the client timeout; the last good set stays; the next refresh reads again', async () => {
     await s3.clear();
     await s3.put('slow/a.yaml', labelPolicy('a', 'team', 'one'));
-    // Only the request timeout is given: the client's other settings (that it throws) are Amender's.
+    // Only the request timeout is given: the client's other settings (that it throws) are Amender's. No
+    // keep-alive: a request on the connection the relay cuts at hang(true) would fail at once ('socket hang
+    // up', which the SDK retries where maxAttempts allows) instead of meeting the hanging store.
     const client = await createS3Client(
       { region: 'us-east-1', endpoint: relay.endpoint, forcePathStyle: true },
-      { credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, maxAttempts: 1, requestHandler: { requestTimeout: 1_000 } },
+      { credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, maxAttempts: 1, requestHandler: { requestTimeout: 1_000, httpAgent: new Agent({ keepAlive: false }) } },
     );
     try {
       const source = s3Source({ uri: `s3://${BUCKET}/slow`, client, bucket: BUCKET, prefix: 'slow' });
