@@ -459,7 +459,8 @@ describe('construction syntax and conversions', () => {
     const guard = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 1 << 20 });
     const patches = [
       "[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('k8s.io/x~y'), value: 'v'}, JSONPatch{op: 'remove', path: '/spec/x'}, JSONPatch{op: 'copy', from: '/a', path: '/b'}]",
-      "[JSONPatch{op: 'add', path: '/spec', value: Object.x{replicas: 3, ratio: 2.5, on: true, none: null, tags: ['a', 'bc'], m: {'k': [1u, 2u]}, n: [-1], at: timestamp('2024-01-01T00:00:00Z'), b: b'hi', d: duration('90s')}}]",
+      "[JSONPatch{op: 'add', path: '/spec', value: Object.x{replicas: 3, ratio: 2.5, on: true, none: optional.none(), tags: ['a', 'bc'], m: {'k': [1u, 2u]}, n: [-1], b: b'hi'}}]",
+      "[JSONPatch{op: 'add', path: '/spec', value: {'none': dyn(null), 'at': dyn(timestamp('2024-01-01T00:00:00Z')), 'd': dyn(duration('90s')), 'l': dyn([Object.x{a: 1}])}}]",
       "[JSONPatch{op: 'test', path: '/a', value: 'b'}].filter(p, false)",
     ];
     const configs = [
@@ -501,10 +502,35 @@ describe('construction syntax and conversions', () => {
     expect(patchError("quantity('1')")).toBe("type conversion error from 'Quantity' to '*structpb.Value'");
     expect(patchError("ip('10.0.0.1')")).toBe("type conversion error from 'IP' to '*structpb.Value'");
     expect(patchError('JSONPatch{}')).toBe('cannot convert to native type: *structpb.Value');
-    // dynamic.ObjectVal checks its fields' map keys itself, with Go's %q and %T of the key.
-    expect(patchError("Object.spec{m: Object.spec.m{l: {1: 'v'}}}")).toBe(`fail to convert field "m": fail to convert field "l": map key '\\x01' is of type types.Int, not string`);
+    // dynamic.ObjectVal checks its fields' map keys itself, with Go's %q and %T of the key. A literal
+    // below a literal is converted by its Value(), which makes that failure a value (*types.Err) that
+    // structpb refuses.
+    expect(patchError("Object.spec{m: Object.spec.m{l: {1: 'v'}}}")).toBe('proto: invalid type: *types.Err');
     expect(patchError("Object.spec{l: {100: 'v'}}")).toBe(`fail to convert field "l": map key 'd' is of type types.Int, not string`);
     expect(patchError("Object.spec{l: {true: 'v'}}")).toBe('fail to convert field "l": map key %!q(types.Bool=true) is of type types.Bool, not string');
+    // Inside an Object literal the fields are Go values (dynamic.ObjectVal's convertField, CEL maps'
+    // values by their Value()) that structpb.NewValue takes or refuses, unlike cel-go's JSON conversion
+    // outside a literal, which writes timestamps and durations as strings.
+    expect(patchError("Object.spec{t: timestamp('2020-01-01T00:00:00Z')}")).toBe('proto: invalid type: time.Time');
+    expect(patchError("Object.spec{d: duration('1s')}")).toBe('proto: invalid type: time.Duration');
+    expect(patchError("Object.spec{l: [duration('1s')]}")).toBe('proto: invalid type: time.Duration');
+    expect(patchError("Object.spec{m: {'k': timestamp('2020-01-01T00:00:00Z')}}")).toBe('proto: invalid type: time.Time');
+    expect(patchError("Object.spec{m: Object.spec.m{d: duration('1s')}}")).toBe('proto: invalid type: time.Duration');
+    expect(patchError("[Object.spec{d: duration('1s')}]")).toBe('proto: invalid type: time.Duration');
+    expect(patchError('Object.spec{n: null}')).toBe('proto: invalid type: structpb.NullValue');
+    expect(patchError("Object.spec{l: [dyn('a'), null]}")).toBe('proto: invalid type: structpb.NullValue');
+    expect(patchError("Object.spec{m: {'k': {'k2': 'v'}}}")).toBe('proto: invalid type: map[ref.Val]ref.Val');
+    expect(patchError("Object.spec{t: timestamp('2020-01-01T00:00:00Z'), x: Object.spec.y{}}")).toBe(
+      'type mismatch: unexpected type name "Object.spec.y", expected "Object.spec.x", which matches field name path from root Object type',
+    );
+    // What Go takes: an optional field's value (none is a null), bytes (base64), and, outside literals,
+    // timestamps and durations as cel-go writes them.
+    expect(toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/a', value: Object.spec{o: optional.none(), s: optional.of('v'), b: b'hi', u: 1u, l: [1, 2]}}]", 'jsonPatch') as never)).toEqual([
+      { op: 'add', path: '/a', value: { o: null, s: 'v', b: 'aGk=', u: 1, l: [1, 2] } },
+    ]);
+    expect(toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/a', value: {'t': dyn(timestamp('2020-01-01T00:00:00Z')), 'd': dyn(duration('1.5s'))}}]", 'jsonPatch') as never)).toEqual([
+      { op: 'add', path: '/a', value: { t: '2020-01-01T00:00:00Z', d: '1.5s' } },
+    ]);
     // An optional value converts its value.
     expect(toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/a', value: optional.of({'k': 'v'})}]", 'jsonPatch') as never)).toEqual([
       { op: 'add', path: '/a', value: { k: 'v' } },

@@ -93,12 +93,44 @@ function bounded<T>(guard: ReviewGuard | undefined, convert: () => T, size?: Con
 }
 
 /**
+ * How kube-apiserver turns a value inside an `Object{...}` literal of a JSON patch value into Go data
+ * (dynamic.ObjectVal.ConvertToNative, then structpb.NewValue), when that differs from cel-go's JSON
+ * conversion (`Plain`). A literal's fields go through `convertField` (`Field`): a CEL map's values and,
+ * for the lists it builds, a list's elements are taken as their Go `Value()`, and structpb refuses the
+ * Go types JSON has no form for (a null is structpb.NullValue, a timestamp time.Time, a duration
+ * time.Duration, a CEL map literal map[ref.Val]ref.Val). A list's elements may also be converted field by
+ * field (cel-go's concatenated lists and documents' lists are not lists of CEL values): what is refused
+ * under both readings is refused (`Element`); a value read as its Go `Value()` for sure is `Native`;
+ * below a container whose reading is not known (`Loose`) only timestamps and durations are refused, as
+ * they are under every reading.
+ */
+const enum Go {
+  Plain,
+  Field,
+  Native,
+  Element,
+  Loose,
+}
+
+/**
+ * The first Go type structpb would refuse in the JSON patch value being converted (see Go), reported
+ * after the type-name check as kube-apiserver orders them; undefined when none.
+ */
+let refusedNative: string | undefined;
+/** Whether the conversion in progress is a JSON patch value's (the only one that goes through structpb). */
+let patchValue = false;
+
+function refuse(goType: string): void {
+  refusedNative ??= goType;
+}
+
+/**
  * Converts a CEL value to JSON. Inside Object literals, the type name a nested literal must have (the
  * type-name check) is `typePath`, or with `field` `${typePath}.${field}`: that text is built only for a
  * mismatch's message, so the usual check compares without making a string. `typePath` null: no literal
  * in the value is checked (kube-apiserver checks a JSON patch value only when it is a literal itself).
  */
-function toJson(v: unknown, typePath: string | null | undefined, errors: string[], container?: object, key?: string | number, field?: string): JsonValue {
+function toJson(v: unknown, typePath: string | null | undefined, errors: string[], container?: object, key?: string | number, field?: string, go: Go = Go.Plain): JsonValue {
   switch (typeof v) {
     case 'string':
       if (allowance !== Infinity) spend(v.length + 2);
@@ -117,8 +149,21 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
       return v;
   }
   if (v === null || v === undefined) {
+    if (go === Go.Field || go === Go.Native || go === Go.Element) refuse('structpb.NullValue');
     written += 8;
     return null;
+  }
+  if (go !== Go.Plain) {
+    if (v instanceof Timestamp) refuse('time.Time');
+    else if (v instanceof Duration) refuse('time.Duration');
+    else if (v instanceof CelOptional) {
+      // Optional.Value() is its value's Value(), or nil for none.
+      if (!v.hasValue()) {
+        written += 8;
+        return null;
+      }
+      return toJson(v.value(), typePath, errors, container, key, field, Go.Native);
+    } else if (v instanceof Map && go === Go.Native) refuse('map[ref.Val]ref.Val');
   }
   if (allowance !== Infinity) {
     spend(2);
@@ -128,7 +173,8 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
   if (Array.isArray(v)) {
     written += 1 + v.length;
     const out: JsonValue[] = [];
-    for (let i = 0; i < v.length; i++) out.push(toJson(v[i], typePath, errors, out, i, field));
+    const element = go === Go.Plain ? Go.Plain : go === Go.Field ? Go.Element : Go.Loose;
+    for (let i = 0; i < v.length; i++) out.push(toJson(v[i], typePath, errors, out, i, field, element));
     return out;
   }
   if (v instanceof StructValue) {
@@ -141,16 +187,23 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
     }
     const out: JsonObject = {};
     written += 2;
+    const fieldGo = patchValue ? Go.Field : Go.Plain;
     for (const [k, fv] of v.fields) {
       // The field's type path matters only to a nested literal (directly or in a list or map).
       const nested = fv !== null && typeof fv === 'object';
       written += k.length + 4;
       try {
-        setOwn(out, k, toJson(fv, nested ? parent : undefined, errors, out, k, nested ? k : undefined));
+        setOwn(out, k, toJson(fv, nested ? parent : undefined, errors, out, k, nested ? k : undefined, fieldGo));
       } catch (err) {
-        // A literal converts its fields one by one (dynamic.ObjectVal): a key error names the field path.
-        if (err instanceof ConversionError && err.failure?.kind === 'mapKey' && (nested && (fv instanceof StructValue || fv instanceof Map))) {
-          err.failure.fields.unshift(k);
+        if (err instanceof ConversionError && err.failure?.kind === 'mapKey') {
+          // A literal below a literal is converted by its Go Value(), which turns the failure into a
+          // value (a *types.Err) that structpb then refuses.
+          if (go !== Go.Plain) {
+            refuse('*types.Err');
+            return out;
+          }
+          // A literal converts its fields one by one (dynamic.ObjectVal): a key error names the field path.
+          if (nested && (fv instanceof StructValue || fv instanceof Map)) err.failure.fields.unshift(k);
         }
         throw err;
       }
@@ -173,7 +226,8 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
         });
       }
       written += k.length + 4;
-      setOwn(out, k, toJson(mapGet(v as CelMapValue, k), typePath, errors, out, k, field));
+      const value = go === Go.Plain ? Go.Plain : go === Go.Field ? Go.Native : Go.Loose;
+      setOwn(out, k, toJson(mapGet(v as CelMapValue, k), typePath, errors, out, k, field, value));
     }
     return out;
   }
@@ -252,6 +306,8 @@ function patchOperations(v: CelValue): JsonObject[] {
       // is not a literal (a list or map of them) is not checked at all (mutating/patch/json_patch.go).
       const root = value instanceof StructValue ? value.typeName : null;
       written += 5 + 4;
+      refusedNative = undefined;
+      patchValue = true;
       try {
         op.value = toJson(value, root, errors, op, 'value');
       } catch (err) {
@@ -259,8 +315,13 @@ function patchOperations(v: CelValue): JsonObject[] {
           throw new ConversionError(`JSONPath valueExpression evaluated to a type that could not marshal to JSON: ${patchValueError(err.failure)}`);
         }
         throw err;
+      } finally {
+        patchValue = false;
       }
       if (errors.length) throw new ConversionError(`type mismatch: ${errors.join('\n')}`);
+      if (refusedNative !== undefined) {
+        throw new ConversionError(`JSONPath valueExpression evaluated to a type that could not marshal to JSON: proto: invalid type: ${refusedNative}`);
+      }
     }
     ops.push(op);
   }

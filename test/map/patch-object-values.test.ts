@@ -1,0 +1,53 @@
+/**
+ * A JSON patch value that is (or holds) an `Object{...}` literal reaches JSON as kube-apiserver takes it
+ * there (mutating/patch/json_patch.go: dynamic.ObjectVal.ConvertToNative to a structpb.Value): the
+ * literal's fields are Go values, and structpb has no form for a timestamp, a duration or a null among
+ * them. Outside a literal cel-go writes timestamps and durations as strings.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/engine/index.js';
+import { podRequest } from '../kyverno/helpers/requests.js';
+import { jsonPatch, policy, set } from './helpers.js';
+
+const request = podRequest(
+  { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+  { uid: 'u-1', userInfo: {} },
+);
+
+const prefix = "policy 'a' with binding 'b-a' denied request: JSONPath valueExpression evaluated to a type that could not marshal to JSON: proto: invalid type: ";
+
+describe('Object literals in JSON patch values', () => {
+  it.each([
+    ['a timestamp', "timestamp('2024-01-01T00:00:00Z')", 'time.Time'],
+    ['a duration', "duration('90s')", 'time.Duration'],
+    ['a null', 'null', 'structpb.NullValue'],
+    ['a duration in a list', "[duration('90s')]", 'time.Duration'],
+  ])('%s in a field is refused as kube-apiserver refuses it', async (_what, field, goType) => {
+    const s = set(policy('a', [jsonPatch(`[JSONPatch{op: "add", path: "/metadata/annotations", value: Object.x{at: ${field}}}]`)]));
+    const r = await evaluate(s, request);
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    expect(r.status).toMatchObject({ code: 403, reason: 'Invalid', message: prefix + goType });
+  });
+
+  it('under failurePolicy Ignore the mutation is dropped and the other policies still apply', async () => {
+    const s = set(
+      policy('a', [jsonPatch(`[JSONPatch{op: "add", path: "/metadata/annotations", value: Object.x{at: timestamp('2024-01-01T00:00:00Z')}}]`)], 'Ignore'),
+      policy('c', [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"ok": "yes"}}]')]),
+    );
+    const r = await evaluate(s, request);
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    const meta = (r.object as any).metadata;
+    expect(meta.annotations).toBeUndefined();
+    expect(meta.labels).toEqual({ ok: 'yes' });
+  });
+
+  it('outside a literal a timestamp and a duration are written as strings', async () => {
+    const s = set(policy('a', [jsonPatch(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"at": string(timestamp('2024-01-01T00:00:00Z')), "d": string(duration('90s'))}}, JSONPatch{op: "add", path: "/metadata/annotations/t", value: timestamp('2024-01-01T00:00:00Z')}]`)]));
+    const r = await evaluate(s, request);
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect((r.object as any).metadata.annotations).toEqual({ at: '2024-01-01T00:00:00Z', d: '90s', t: '2024-01-01T00:00:00Z' });
+  });
+});
