@@ -74,7 +74,11 @@ export class CelEnvironment {
     }
     this.env = base;
     this.validate = options.validateLiterals ?? false;
-    this.planOptions = { libraryCost: host.cost.bind(host), errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? true };
+    this.planOptions = {
+      libraryCost: host.cost.bind(host),
+      libraryCostFromArgs: host.costFromArgs.bind(host),
+      errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? true,
+    };
   }
 
   /** Declares a variable with an engine type (for tools translating other type systems). */

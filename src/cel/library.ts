@@ -18,6 +18,14 @@ export interface CelLibrary {
    * the call's default cost.
    */
   callCost?(fn: string, args: readonly unknown[], result: unknown): number | undefined;
+  /**
+   * The cost `callCost` gives a call of `fn` whatever its result (or failure), when its arguments
+   * alone decide it; undefined otherwise. A call whose cost would take the evaluation past its cost
+   * limit is then not made: that cost is charged and the evaluation stops at the limit, as it would
+   * after the call (cel-go charges a call after it returns), without the work (sets.contains of two
+   * lists of 100,000 strings compares 10^10 pairs before it is charged).
+   */
+  callCostFromArgs?(fn: string, args: readonly unknown[]): number | undefined;
 }
 
 /** How a library function may be treated beyond its signature. */

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CelEnvironment, CompiledVariables, Evaluation, compileExpression, type EvalResult } from '../../src/cel/index.js';
 import { ReviewAborted, ReviewGuard } from '../../src/guard/index.js';
+import type { JsonObject } from '../../src/json/index.js';
 
 function compiled(expr: string, variables?: CompiledVariables) {
   const c = compileExpression(expr, 'variable', variables ? variables.scope() : { params: false });
@@ -131,5 +132,43 @@ describe('deadline on the cost path', () => {
     const c = env.compile(`'a'${".replace('a', 'aaaaaaaaaa')".repeat(3)}.size()`);
     if (!c.ok) throw new Error(c.message);
     expect(c.program.evaluate()).toMatchObject({ ok: true, value: 1000n });
+  });
+});
+
+describe('a library call whose cost, known from its arguments, is over the cost limit is not made', () => {
+  /** `n` maps `{k: '<prefix><i>'}` that count every reading of their members (each comparison reads them). */
+  function countedMaps(n: number, reads: { n: number }, prefix = 'v'): JsonObject[] {
+    const handler: ProxyHandler<JsonObject> = {
+      get(t, k, r) {
+        reads.n++;
+        return Reflect.get(t, k, r);
+      },
+      ownKeys(t) {
+        reads.n++;
+        return Reflect.ownKeys(t);
+      },
+    };
+    return Array.from({ length: n }, (_, i) => new Proxy({ k: `${prefix}${i}` }, handler));
+  }
+
+  it.each([
+    ['sets.contains(object.a, object.b)', 1000, 1 + 1000 * 1000],
+    ['sets.intersects(object.a, object.c)', 1000, 1 + 1000 * 1000],
+    ['sets.equivalent(object.a, object.b)', 1000, 1 + 2 * 1000 * 1000],
+    ['object.a.distinct()', 1000, undefined],
+  ])('%s: stops at the cost limit without comparing the elements', (expr, n, cost) => {
+    const reads = { n: 0 };
+    const object = { a: countedMaps(n, reads), b: countedMaps(n, reads), c: countedMaps(n, reads, 'w') };
+    const r = new Evaluation({ object }, { budget: 10_000_000 }).evaluate(compiled(expr));
+    expect(r).toMatchObject({ ok: false, kind: 'runtime' });
+    if (!r.ok) expect(r.message).toContain('operation cancelled: actual cost limit exceeded');
+    // The call is charged what it would have cost (as after the call, cel-go's order).
+    if (cost !== undefined) expect(r.cost).toBeGreaterThan(cost);
+    expect(reads.n).toBeLessThan(n);
+  });
+
+  it('a call within the limit is made and charged as before', () => {
+    const r = new Evaluation({ object: { a: ['x', 'y'], b: ['y'] } }, { budget: 10_000_000 }).evaluate(compiled('sets.contains(object.a, object.b)'));
+    expect(r).toMatchObject({ ok: true, value: true });
   });
 });

@@ -28,6 +28,18 @@ export class LibraryHost {
     }
   }
 
+  /** The cost a library assigns to one call from its arguments alone (CelLibrary.callCostFromArgs), or undefined. */
+  costFromArgs(o: Overload, args: readonly CelValue[]): number | undefined {
+    const lib = o.library ? this.libraries.get(o.library) : undefined;
+    if (!lib?.callCostFromArgs) return undefined;
+    try {
+      const c = lib.callCostFromArgs(o.fn, args);
+      return typeof c === 'number' && Number.isFinite(c) && c >= 0 ? c : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The cost a library assigns to one call, or undefined for the default. */
   cost(o: Overload, args: readonly CelValue[], result: CelValue): number | undefined {
     const lib = o.library ? this.libraries.get(o.library) : undefined;

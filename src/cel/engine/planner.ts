@@ -26,6 +26,8 @@ import { CelOptional, CelUint, StructValue, isMapValue, type CelMapValue, type C
 export interface PlanOptions {
   /** Library cost callback for an overload (Kubernetes cost estimator); undefined → default. */
   libraryCost?: (o: Overload, args: readonly CelValue[], result: CelValue) => number | undefined;
+  /** What a library call will cost, known from its arguments alone (CelLibrary.callCostFromArgs); undefined → not known. */
+  libraryCostFromArgs?: (o: Overload, args: readonly CelValue[]) => number | undefined;
   /**
    * A presence test (`has(x.f)`, `x.?f`) on a value without fields is an error (cel-go's
    * EnableErrorOnBadPresenceTest, which the cel-spec conformance tests assume). Kubernetes does not
@@ -517,6 +519,7 @@ class Planner {
     const argNodes = argPlans.map((a) => a.fn);
     const overloads = candidates;
     const libraryCost = this.options.libraryCost;
+    const libraryCostFromArgs = this.options.libraryCostFromArgs;
     const name = fnName;
     const single = overloads.length === 1 && overloads[0].impl ? overloads[0] : undefined;
     const n = argNodes.length;
@@ -533,6 +536,12 @@ class Planner {
     };
 
     const invoke = (s: EvalState, o: Overload, args: CelValue[]): CelValue => {
+      if (libraryCostFromArgs && o.library !== undefined) {
+        // A call that would pass the cost limit whatever it returns is charged without being made: the
+        // evaluation stops at the limit as it would after it, without its work.
+        const known = libraryCostFromArgs(o, args);
+        if (known !== undefined && s.cost + known > s.costLimit) charge(s, known);
+      }
       let result: CelValue;
       const memo = s.async && o.library !== undefined ? s.async.find(o.id, args) : undefined;
       if (memo) result = memo.value;

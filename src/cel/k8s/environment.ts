@@ -83,7 +83,10 @@ export function buildEnvs(libs: readonly CelLibrary[], options: { requestObjects
   declarePatchTypes(mutations);
   // jsonpatch.escapeKey exists for mutations only, as in kube-apiserver.
   for (const lib of libs) if (mutationOnly.has(lib.name)) add(lib, mutations);
-  const planOptions: PlanOptions = { libraryCost: (o, args, result) => host.cost(o, args, result) };
+  const planOptions: PlanOptions = {
+    libraryCost: (o, args, result) => host.cost(o, args, result),
+    libraryCostFromArgs: (o, args) => host.costFromArgs(o, args),
+  };
   return { conditions: base, mutations, host, planOptions, libraryErrors };
 }
 

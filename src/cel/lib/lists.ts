@@ -152,4 +152,15 @@ export const listsLibrary: CelLibrary = {
     }
     return undefined;
   },
+  // distinct and sort compare every pair: their cost is their list's, whatever they return.
+  callCostFromArgs(name, args) {
+    switch (name) {
+      case 'distinct':
+      case 'sort':
+        return selfCompareCost(args[0]);
+      case SORT_BY_KEYS:
+        return args.length === 2 ? selfCompareCost(args[1]) : undefined;
+    }
+    return undefined;
+  },
 };

@@ -27,15 +27,22 @@ export const setsLibrary: CelLibrary = {
     r.registerFunction('sets.intersects(list<T>, list<T>): bool', intersects);
   },
   callCost(name, args) {
-    switch (name) {
-      case 'sets.contains':
-      case 'sets.intersects':
-        // cel-go's set operation tracker: the call, and one comparison per pair of elements.
-        return args.length === 2 ? 1 + actualSize(args[0]) * actualSize(args[1]) : undefined;
-      case 'sets.equivalent':
-        // Equivalence may compare every pair twice (each list contained in the other).
-        return args.length === 2 ? 1 + 2 * actualSize(args[0]) * actualSize(args[1]) : undefined;
-    }
-    return undefined;
+    return setsCost(name, args);
   },
+  // The cost does not depend on the result: a call over the limit is not made.
+  callCostFromArgs: setsCost,
 };
+
+/** cel-go's set operation tracker: the cost of a call from its arguments (its result does not count). */
+function setsCost(name: string, args: readonly unknown[]): number | undefined {
+  switch (name) {
+    case 'sets.contains':
+    case 'sets.intersects':
+      // cel-go's set operation tracker: the call, and one comparison per pair of elements.
+      return args.length === 2 ? 1 + actualSize(args[0]) * actualSize(args[1]) : undefined;
+    case 'sets.equivalent':
+      // Equivalence may compare every pair twice (each list contained in the other).
+      return args.length === 2 ? 1 + 2 * actualSize(args[0]) * actualSize(args[1]) : undefined;
+  }
+  return undefined;
+}
