@@ -4,7 +4,8 @@
  * advances at each reading, so nothing here depends on the machine's speed); ReviewAborted is never
  * absorbed into a CEL error value by `||`, `&&` or comprehensions. Without a guard nothing changes.
  */
-import { describe, expect, it } from 'vitest';
+import { RE2JS } from 're2js';
+import { describe, expect, it, vi } from 'vitest';
 import { CelEnvironment, CompiledVariables, Evaluation, compileExpression, type EvalResult } from '../../src/cel/index.js';
 import { ReviewAborted, ReviewGuard } from '../../src/guard/index.js';
 import type { JsonObject } from '../../src/json/index.js';
@@ -165,6 +166,30 @@ describe('a library call whose cost, known from its arguments, is over the cost 
     // The call is charged what it would have cost (as after the call, cel-go's order).
     if (cost !== undefined) expect(r.cost).toBeGreaterThan(cost);
     expect(reads.n).toBeLessThan(n);
+  });
+
+  it('a regex call over the limit is not made (its cost is the input\'s times the pattern\'s)', () => {
+    // cost ceil(100,001 × 0.1) × ceil(404 × 0.25) = 1,010,101; \pL keeps the search on RE2 (no built-in fast path).
+    const object = { s: 'a'.repeat(100_000), p: `\\pL${'a'.repeat(400)}` };
+    const test = vi.spyOn(RE2JS.prototype, 'test');
+    const matcher = vi.spyOn(RE2JS.prototype, 'matcher');
+    try {
+      for (const expr of ['object.s.matches(object.p)', 'matches(object.s, object.p)', 'object.s.find(object.p)', 'object.s.findAll(object.p)', 'object.s.findAll(object.p, 1)']) {
+        const r = new Evaluation({ object }, { budget: 10_000_000 }).evaluate(compiled(expr));
+        expect(r, expr).toMatchObject({ ok: false, kind: 'runtime' });
+        if (!r.ok) expect(r.message).toContain('operation cancelled: actual cost limit exceeded');
+        expect(r.cost, expr).toBeGreaterThan(1_010_101);
+      }
+      expect(test).not.toHaveBeenCalled();
+      expect(matcher).not.toHaveBeenCalled();
+      // Within the limit the call is made.
+      const r = new Evaluation({ object: { s: 'aaa', p: '\\pL' } }, { budget: 10_000_000 }).evaluate(compiled('object.s.matches(object.p)'));
+      expect(r).toMatchObject({ ok: true, value: true });
+      expect(test).toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+      matcher.mockRestore();
+    }
   });
 
   it('a call within the limit is made and charged as before', () => {

@@ -45,15 +45,22 @@ export const regexLibrary: CelLibrary = {
     for (const fn of ['matches', 'find', 'findAll']) r.registerLiteralCheck(fn, (pattern) => regexLiteralCompileError(fn, pattern));
   },
   callCost(name, args) {
-    switch (name) {
-      case 'matches':
-      case 'find':
-      case 'findAll':
-        return args.length >= 2 ? regexCost(args[0], actualSize(args[1])) : undefined;
-    }
-    return undefined;
+    return regexCallCost(name, args);
   },
+  // The cost is the input's and the pattern's, whatever the result: a call over the limit is not made.
+  callCostFromArgs: regexCallCost,
 };
+
+/** Kubernetes' cost of a regex call: the input's traversal times the pattern's size. */
+function regexCallCost(name: string, args: readonly unknown[]): number | undefined {
+  switch (name) {
+    case 'matches':
+    case 'find':
+    case 'findAll':
+      return args.length >= 2 ? regexCost(args[0], actualSize(args[1])) : undefined;
+  }
+  return undefined;
+}
 
 /**
  * The compile error kube-apiserver reports for a constant, invalid regex argument, or undefined
