@@ -273,6 +273,26 @@ describe('the admission variables', () => {
     expect(run('-9223372036854775808 / -1')).toMatchObject({ ok: false });
   });
 
+  it("conversions out of range fail with cel-go's overflow errors (common/types: doubleToInt64Checked and the like)", () => {
+    // Computed from the object, so the conversion is not folded into a program-creation error.
+    const message = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? 'ok' : r.message.replace(/^expression '.*' resulted in error: /s, '');
+    };
+    expect(message('int(double(object.spec.priority) * 1e300)')).toBe('integer overflow');
+    expect(message('int(-double(object.spec.priority) * 1e300)')).toBe('integer overflow');
+    expect(message('int(double(object.spec.priority) / 0.0)')).toBe('integer overflow');
+    expect(message('uint(-double(object.spec.priority))')).toBe('unsigned integer overflow');
+    expect(message('uint(double(object.spec.priority) * 1e300)')).toBe('unsigned integer overflow');
+    expect(message('uint(-object.spec.priority)')).toBe('unsigned integer overflow');
+    expect(message('int(uint(object.spec.priority) * 2000000000000000000u)')).toBe('integer overflow');
+    // The edges: 2^63 and -2^63 as doubles are out of range for int, 2^64 for uint.
+    expect(message('int(double(object.spec.priority) * 0.0 + 9223372036854775808.0)')).toBe('integer overflow');
+    expect(message('int(double(object.spec.priority) * 0.0 - 9223372036854775808.0)')).toBe('integer overflow');
+    expect(message('uint(double(object.spec.priority) * 0.0 + 18446744073709551616.0)')).toBe('unsigned integer overflow');
+    expect(run('int(double(object.spec.priority) * 0.0 - 9223372036854774784.0)')).toMatchObject({ ok: true, value: -9223372036854774784n });
+  });
+
   it('authorizer is an error value unless an authorizer is configured', () => {
     const c = compiled("authorizer.path('/healthz').check('get').allowed()", 'matchCondition');
     const r = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(c);

@@ -274,7 +274,7 @@ export function registerStdlib(env: Env): void {
   });
   add('int64_to_int64', 'int', [T.int], T.int, (v: bigint) => v);
   add('double_to_int64', 'int', [T.double], T.int, (v: number) => {
-    if (!(v > -9223372036854775808 && v < 9223372036854775807)) throw new CelEvalError('range error converting double to int');
+    if (!(v > -9223372036854775808 && v < 9223372036854775807)) throw new CelEvalError('integer overflow');
     return BigInt(Math.trunc(v));
   });
   add('duration_to_int64', 'int', [T.duration], T.int, (v: Duration) => v.ns);
@@ -285,7 +285,7 @@ export function registerStdlib(env: Env): void {
   });
   add('timestamp_to_int64', 'int', [T.timestamp], T.int, (v: Timestamp) => v.seconds);
   add('uint64_to_int64', 'int', [T.uint], T.int, (v: CelUint) => {
-    if (v.valueOf() > INT64_MAX) throw new CelEvalError('range error converting uint to int');
+    if (v.valueOf() > INT64_MAX) throw new CelEvalError('integer overflow');
     return v.valueOf();
   });
   add('string_to_string', 'string', [T.string], T.string, (v: string) => v);
@@ -311,11 +311,11 @@ export function registerStdlib(env: Env): void {
   });
   add('uint64_to_uint64', 'uint', [T.uint], T.uint, (v: CelUint) => v);
   add('double_to_uint64', 'uint', [T.double], T.uint, (v: number) => {
-    if (!(v >= 0 && v < 18446744073709551616)) throw new CelEvalError('range error converting double to uint');
+    if (!(v >= 0 && v < 18446744073709551616)) throw new CelEvalError('unsigned integer overflow');
     return new CelUint(BigInt(Math.trunc(v)));
   });
   add('int64_to_uint64', 'uint', [T.int], T.uint, (v: bigint) => {
-    if (v < 0n) throw new CelEvalError('range error converting int to uint');
+    if (v < 0n) throw new CelEvalError('unsigned integer overflow');
     return new CelUint(v);
   });
   add('string_to_uint64', 'uint', [T.string], T.uint, (v: string) => {
