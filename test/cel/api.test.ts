@@ -293,6 +293,23 @@ describe('the admission variables', () => {
     expect(run('int(double(object.spec.priority) * 0.0 - 9223372036854774784.0)')).toMatchObject({ ok: true, value: -9223372036854774784n });
   });
 
+  it("timestamps and durations out of range fail with cel-go's errors (timestamp overflow, integer overflow)", () => {
+    const message = (expr: string) => {
+      const r = run(expr);
+      return r.ok ? 'ok' : r.message.replace(/^expression '.*' resulted in error: /s, '');
+    };
+    const p = 'object.spec.priority'; // 5, read at run time so nothing is folded
+    expect(message(`timestamp(253402300795 + ${p})`)).toBe('timestamp overflow');
+    expect(message(`timestamp('9999-12-31T23:59:59Z') + duration(string(${p}) + 's')`)).toBe('timestamp overflow');
+    expect(message(`duration(string(${p}) + 's') + timestamp('9999-12-31T23:59:59Z')`)).toBe('timestamp overflow');
+    expect(message(`timestamp('0001-01-01T00:00:00Z') - duration(string(${p}) + 's')`)).toBe('timestamp overflow');
+    expect(message(`duration('2562047h') + duration(string(${p}) + 'h')`)).toBe('integer overflow');
+    expect(message(`duration('-2562047h') - duration(string(${p}) + 'h')`)).toBe('integer overflow');
+    expect(message(`timestamp('9999-12-31T23:59:59Z') - timestamp('000' + string(${p}) + '-01-01T00:00:00Z')`)).toBe('integer overflow');
+    expect(message(`timestamp('2020-01-01T00:00:00Z') - duration(int(${p}) * 0 - 9223372036854775807 - 1)`)).toBe('integer overflow');
+    expect(message(`timestamp('2000-01-01T00:00:00Z') - timestamp('1999-12-31T23:59:5' + string(${p}) + 'Z')`)).toBe('ok');
+  });
+
   it('authorizer is an error value unless an authorizer is configured', () => {
     const c = compiled("authorizer.path('/healthz').check('get').allowed()", 'matchCondition');
     const r = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(c);

@@ -168,7 +168,11 @@ export function registerStdlib(env: Env): void {
   add('subtract_double', Op.subtract, [T.double, T.double], T.double, (a: number, b: number) => a - b);
   add('subtract_duration_duration', Op.subtract, [T.duration, T.duration], T.duration, (a: Duration, b: Duration) => checkDuration(a.ns - b.ns));
   add('subtract_int64', Op.subtract, [T.int, T.int], T.int, (a: bigint, b: bigint) => checkInt(a - b));
-  add('subtract_timestamp_duration', Op.subtract, [T.timestamp, T.duration], T.timestamp, (a: Timestamp, b: Duration) => checkTimestamp(a.ns - b.ns));
+  add('subtract_timestamp_duration', Op.subtract, [T.timestamp, T.duration], T.timestamp, (a: Timestamp, b: Duration) => {
+    // cel-go adds the negated duration: negating the least int64 overflows first.
+    if (b.ns === INT64_MIN) throw new CelEvalError('integer overflow');
+    return checkTimestamp(a.ns - b.ns);
+  });
   add('subtract_timestamp_timestamp', Op.subtract, [T.timestamp, T.timestamp], T.duration, (a: Timestamp, b: Timestamp) => checkDuration(a.ns - b.ns));
   add('subtract_uint64', Op.subtract, [T.uint, T.uint], T.uint, (a: CelUint, b: CelUint) => checkUint(a.valueOf() - b.valueOf()));
 

@@ -7,14 +7,16 @@ import { formatRFC3339, timeFields, tryParseDuration, tryParseRFC3339, unixNanos
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
 
+/** A timestamp within CEL's range (years 1 to 9999), or cel-go's error (errTimestampOverflow). */
 export function checkTimestamp(ns: bigint): Timestamp {
   const s = floorDiv(ns, NANOS_PER_SECOND);
-  if (s < TS_MIN_SECONDS || s > TS_MAX_SECONDS) throw new CelEvalError('timestamp out of range');
+  if (s < TS_MIN_SECONDS || s > TS_MAX_SECONDS) throw new CelEvalError('timestamp overflow');
   return new Timestamp(ns);
 }
 
+/** A duration of int64 nanoseconds; cel-go's arithmetic on them overflows as int64 does ('integer overflow'). */
 export function checkDuration(ns: bigint): Duration {
-  if (ns < INT64_MIN || ns > INT64_MAX) throw new CelEvalError('duration out of range');
+  if (ns < INT64_MIN || ns > INT64_MAX) throw new CelEvalError('integer overflow');
   return new Duration(ns);
 }
 
