@@ -5,6 +5,7 @@
  * them. Outside a literal cel-go writes timestamps and durations as strings.
  */
 import { describe, expect, it } from 'vitest';
+import { patchText } from '../../src/admission/patch-text.js';
 import { evaluate } from '../../src/engine/index.js';
 import { podRequest } from '../kyverno/helpers/requests.js';
 import { jsonPatch, policy, set } from './helpers.js';
@@ -49,5 +50,32 @@ describe('Object literals in JSON patch values', () => {
     expect(r.allowed).toBe(true);
     if (!r.allowed) return;
     expect((r.object as any).metadata.annotations).toEqual({ at: '2024-01-01T00:00:00Z', d: '90s', t: '2024-01-01T00:00:00Z' });
+  });
+});
+
+describe('numbers in JSON patch values', () => {
+  it('an integral double is written as kube-apiserver writes it (protojson: 1, not 1.0), so an int field takes it', async () => {
+    const s = set(policy('a', [jsonPatch('[JSONPatch{op: "add", path: "/spec/activeDeadlineSeconds", value: 30.0}, JSONPatch{op: "add", path: "/spec/overhead", value: {"cpu": "1"}}]')]));
+    const r = await evaluate(s, request);
+    expect(r.allowed, JSON.stringify(r)).toBe(true);
+    if (!r.allowed) return;
+    expect((r.object as any).spec.activeDeadlineSeconds).toBe(30);
+    // The response patch (what the API server applies) writes it as an integer.
+    expect(patchText(r.patch)).toContain('"value":30}');
+    expect(patchText(r.patch)).not.toContain('30.0');
+  });
+
+  it.each([
+    ['0.0 / 0.0', 'NaN'],
+    ['1.0 / 0.0', '+Inf'],
+    ['-1.0 / 0.0', '-Inf'],
+  ])('%s cannot be written: protojson refuses it', async (v, shown) => {
+    const s = set(policy('a', [jsonPatch(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"x": ${v}}}]`)]));
+    const r = await evaluate(s, request);
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    expect(r.status.message).toBe(
+      `policy 'a' with binding 'b-a' denied request: JSONPath valueExpression evaluated to a type that could not marshal to JSON: json: error calling MarshalJSON for type *structpb.Value: proto: google.protobuf.Value.number_value: invalid ${shown} value`,
+    );
   });
 });

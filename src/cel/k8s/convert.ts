@@ -1,8 +1,9 @@
 /**
  * CEL results back to JSON (spec map.md §8.2, §9.2, §9.3): JSON Patch operations from a
  * `list(JSONPatch)`, apply configurations from an `Object{...}`, with the type-name check and the
- * non-string map key error. Integral doubles are marked as float literals (src/json) so a patch keeps
- * `1.0` a double.
+ * non-string map key error. Integral doubles of an apply configuration are marked as float literals
+ * (src/json) so a patch keeps `1.0` a double; a JSON patch value's numbers are written as kube-apiserver
+ * writes them (protojson from structpb: float64 numbers, integral ones as integers).
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
@@ -119,6 +120,8 @@ const enum Go {
 let refusedNative: string | undefined;
 /** Whether the conversion in progress is a JSON patch value's (the only one that goes through structpb). */
 let patchValue = false;
+/** The first NaN or infinity in the JSON patch value being converted: protojson cannot write it. */
+let nonFinite: number | undefined;
 
 function refuse(goType: string): void {
   refusedNative ??= goType;
@@ -143,9 +146,16 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
       written += 8;
       return Number(v);
     case 'number':
-      if (!Number.isFinite(v)) throw new ConversionError(`cannot convert ${v} to JSON`);
-      if (Number.isInteger(v) && container !== undefined && key !== undefined) markFloatLiteral(container, key);
       written += 8;
+      if (!Number.isFinite(v)) {
+        if (!patchValue) throw new ConversionError(`cannot convert ${v} to JSON`);
+        // structpb holds it; protojson refuses to write it (reported after the conversion's own errors).
+        nonFinite ??= v;
+        return 0;
+      }
+      // A JSON patch value is written by protojson from a structpb number (a float64): an integral
+      // double is written as an integer there, as every number is.
+      if (Number.isInteger(v) && container !== undefined && key !== undefined && !patchValue) markFloatLiteral(container, key);
       return v;
   }
   if (v === null || v === undefined) {
@@ -307,6 +317,7 @@ function patchOperations(v: CelValue): JsonObject[] {
       const root = value instanceof StructValue ? value.typeName : null;
       written += 5 + 4;
       refusedNative = undefined;
+      nonFinite = undefined;
       patchValue = true;
       try {
         op.value = toJson(value, root, errors, op, 'value');
@@ -321,6 +332,12 @@ function patchOperations(v: CelValue): JsonObject[] {
       if (errors.length) throw new ConversionError(`type mismatch: ${errors.join('\n')}`);
       if (refusedNative !== undefined) {
         throw new ConversionError(`JSONPath valueExpression evaluated to a type that could not marshal to JSON: proto: invalid type: ${refusedNative}`);
+      }
+      if (nonFinite !== undefined) {
+        const shown = Number.isNaN(nonFinite) ? 'NaN' : nonFinite > 0 ? '+Inf' : '-Inf';
+        throw new ConversionError(
+          `JSONPath valueExpression evaluated to a type that could not marshal to JSON: json: error calling MarshalJSON for type *structpb.Value: proto: google.protobuf.Value.number_value: invalid ${shown} value`,
+        );
       }
     }
     ops.push(op);
