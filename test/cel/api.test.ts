@@ -560,6 +560,17 @@ describe('construction syntax and conversions', () => {
     expect(patchError("Object.spec{t: timestamp('2020-01-01T00:00:00Z'), x: Object.spec.y{}}")).toBe(
       'type mismatch: unexpected type name "Object.spec.y", expected "Object.spec.x", which matches field name path from root Object type',
     );
+    // A library value is its Go value there (a Quantity's *resource.Quantity...), which structpb refuses
+    // (outside a literal cel-go's own conversion refuses it, with another text, above); a type is its name.
+    expect(patchError("Object.spec{q: quantity('1')}")).toBe('proto: invalid type: *resource.Quantity');
+    expect(patchError("Object.spec{l: [ip('10.0.0.1')]}")).toBe('proto: invalid type: netip.Addr');
+    expect(patchError("Object.spec{m: {'c': cidr('10.0.0.0/8')}}")).toBe('proto: invalid type: netip.Prefix');
+    expect(patchError("Object.spec{u: url('https://a/b')}")).toBe('proto: invalid type: *url.URL');
+    expect(patchError("Object.spec{v: semver('1.2.3')}")).toBe('proto: invalid type: semver.Version');
+    expect(patchError('Object.spec{f: format.dns1123Label()}')).toBe('proto: invalid type: cel.Format');
+    expect(toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/a', value: Object.spec{t: int, l: type([1]), d: type(duration('1s'))}}]", 'jsonPatch') as never)).toEqual([
+      { op: 'add', path: '/a', value: { t: 'int', l: 'list', d: 'google.protobuf.Duration' } },
+    ]);
     // What Go takes: an optional field's value (none is a null), bytes (base64), and, outside literals,
     // timestamps and durations as cel-go writes them.
     expect(toJsonPatchOperations(value("[JSONPatch{op: 'add', path: '/a', value: Object.spec{o: optional.none(), s: optional.of('v'), b: b'hi', u: 1u, l: [1, 2]}}]", 'jsonPatch') as never)).toEqual([

@@ -174,6 +174,18 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
       }
       return toJson(v.value(), typePath, errors, container, key, field, Go.Native);
     } else if (v instanceof Map && go === Go.Native) refuse('map[ref.Val]ref.Val');
+    else if (v instanceof TypeValue) {
+      // A type's Value() is its name.
+      written += v.name.length + 2;
+      return v.name;
+    } else {
+      const native = LIBRARY_GO_VALUES[typeNameOf(v)];
+      if (native !== undefined) {
+        refuse(native);
+        written += 8;
+        return null;
+      }
+    }
   }
   if (allowance !== Infinity) {
     spend(2);
@@ -392,6 +404,16 @@ function patchValueError(f: ConversionFailure): string {
   if (library) return `type conversion error from '${library}' to '*structpb.Value'`;
   return `type conversion error from '${typeNameOf(v)}' to '*structpb.Value'`;
 }
+
+/** The Go types of Kubernetes' library values' Value(), which structpb refuses inside an Object literal. */
+const LIBRARY_GO_VALUES: Record<string, string> = {
+  'kubernetes.Quantity': '*resource.Quantity',
+  'net.IP': 'netip.Addr',
+  'net.CIDR': 'netip.Prefix',
+  'kubernetes.URL': '*url.URL',
+  'kubernetes.Semver': 'semver.Version',
+  'kubernetes.NamedFormat': 'cel.Format',
+};
 
 /** The Go type names Kubernetes' library values report in conversion errors. */
 const LIBRARY_TYPE_NAMES: Record<string, string> = {
