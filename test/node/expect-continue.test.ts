@@ -63,12 +63,12 @@ describe('Expect: 100-continue over HTTP/2', () => {
   let server: TestServer;
   beforeAll(async () => {
     pki = makeTestPki();
-    server = await startTestServer(
-      { policies: await bundledPolicies(), limits: { maxBodyBytes: MAX_BODY } },
-      { cert: readFileSync(`${pki.dir}/server.crt`), key: readFileSync(`${pki.dir}/server.key`) },
-    );
+    server = await startTestServer({ policies: await bundledPolicies(), limits: { maxBodyBytes: MAX_BODY } }, pki);
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    pki?.dispose();
+  });
 
   /** Node's client sends the body on the stream's 'continue' event, as Go's does on a 100. */
   function h2Exchange(contentLength: number): Promise<{ status: number; continued: boolean; body: string }> {

@@ -59,12 +59,12 @@ describe('a review whose client resets its HTTP/2 stream halfway through its bod
   let server: TestServer;
   beforeAll(async () => {
     pki = makeTestPki();
-    server = await startTestServer(
-      { policies: await bundledPolicies() },
-      { cert: readFileSync(`${pki.dir}/server.crt`), key: readFileSync(`${pki.dir}/server.key`) },
-    );
+    server = await startTestServer({ policies: await bundledPolicies() }, pki);
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    pki?.dispose();
+  });
 
   it('is counted abandoned and logged 499', async () => {
     const session = connect(`https://localhost:${server.server.port}`, { ca: pki.ca });

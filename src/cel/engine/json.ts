@@ -1,8 +1,9 @@
 /**
  * JSON documents as CEL values, converted lazily at the point of reading: objects are used as they are
  * (plain objects are CEL maps), numbers become int (integral, within int64, not written as a float
- * literal; exactly as written past ±2^53, src/json/exact-integers.ts) or double, and arrays get their numbers and nested arrays converted once (cached by
- * identity, documents are never mutated). A 4 KB Pod costs nothing until an expression reads it.
+ * literal; exactly as written past ±2^53, src/json/exact-integers.ts) or double, and arrays get their
+ * numbers and nested arrays converted once (cached by identity, documents are never mutated). A 4 KB Pod
+ * costs nothing until an expression reads it.
  */
 import { exactInteger, isFloatLiteral } from '../../json/index.js';
 

@@ -136,6 +136,8 @@ export const listsLibrary: CelLibrary = {
     r.registerFunction('lists.range(int): list<int>', range);
   },
   callCost(name, args, result) {
+    const compared = pairwiseCompareCost(name, args);
+    if (compared !== undefined) return compared;
     switch (name) {
       case 'slice':
       case 'reverse':
@@ -143,24 +145,21 @@ export const listsLibrary: CelLibrary = {
         return isList(result) ? allocatingListCost(1, actualSize(result)) : undefined;
       case 'flatten':
         return allocatingListCost(args.length === 2 ? Number(args[1]) : 1, actualSize(args[0]));
-      case 'distinct':
-      case 'sort':
-        return selfCompareCost(args[0]);
-      case SORT_BY_KEYS:
-        // cel-go tracks sortBy by its key list.
-        return args.length === 2 ? selfCompareCost(args[1]) : undefined;
     }
     return undefined;
   },
   // distinct and sort compare every pair: their cost is their list's, whatever they return.
-  callCostFromArgs(name, args) {
-    switch (name) {
-      case 'distinct':
-      case 'sort':
-        return selfCompareCost(args[0]);
-      case SORT_BY_KEYS:
-        return args.length === 2 ? selfCompareCost(args[1]) : undefined;
-    }
-    return undefined;
-  },
+  callCostFromArgs: pairwiseCompareCost,
 };
+
+/** The cost of distinct, sort and sortBy (cel-go tracks sortBy by its key list); undefined for the others. */
+function pairwiseCompareCost(name: string, args: readonly unknown[]): number | undefined {
+  switch (name) {
+    case 'distinct':
+    case 'sort':
+      return selfCompareCost(args[0]);
+    case SORT_BY_KEYS:
+      return args.length === 2 ? selfCompareCost(args[1]) : undefined;
+  }
+  return undefined;
+}
