@@ -210,6 +210,7 @@ class Merger {
       case 'scalar':
         return origin !== undefined ? origin : dest;
       default:
+        if (origin === undefined) return dest ? this.normalizeMap(dest as JsonObject, type) : undefined;
         return this.map(dest as JsonObject | null | undefined, origin as JsonObject | null | undefined, type);
     }
   }
@@ -315,6 +316,20 @@ class Merger {
   }
 
   /**
+   * walkField of a map the overlay does not touch, in one frame of this walk's own: a resource nested as
+   * deep as a review may be (1000 levels) is walked here, and a frame per level is what keeps that within
+   * the stack (walk → map → normalizeMap → walkField per level overflowed below 1000).
+   */
+  private normalizeField(v: JsonObject, def: MapDef | undefined, name: string): JsonObject {
+    this.guard?.tick();
+    const field = def?.fields?.get(name);
+    this.at.push(name);
+    const r = this.normalizeMap(v, field ? field.type : def?.elem);
+    this.at.pop();
+    return r;
+  }
+
+  /**
    * A resource map the overlay does not touch: kept as is, nulls included (kyaml ≥ 0.17 keeps a null the
    * overlay does not name), except below it where keyed lists merge duplicate keys.
    */
@@ -344,7 +359,7 @@ class Merger {
       const v = dest[name];
       let r: Walked = v;
       if (v !== null && typeof v === 'object') {
-        r = this.walkField(v, undefined, def, name);
+        r = Array.isArray(v) ? this.walkField(v, undefined, def, name) : this.normalizeField(v, def, name);
         if (size >= 0 && r !== undefined && r !== null && r !== DELETE) {
           const s = this.sizeOf(r);
           size = s >= 0 ? size + name.length + 3 + s : -1;
