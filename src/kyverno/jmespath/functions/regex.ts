@@ -53,6 +53,6 @@ export const regexFunctions: FunctionDef[] = [
     args: [S, SN],
     returns: ['boolean'],
     note: "'*' matches zero or more alphanumeric characters, '?' matches a single alphanumeric character",
-    call: ([pattern, src]) => wildcardMatch(pattern as string, ifaceToString('regex_match', 2, src)),
+    call: ([pattern, src], ctx) => wildcardMatch(pattern as string, ifaceToString('regex_match', 2, src), ctx.guard),
   },
 ];
