@@ -5,6 +5,7 @@
  * ignored when locating the target. An optional comparison operator (`>=`, `!`, …) before the path is
  * kept in front of the value. `\$(…)` is an escape and becomes a literal `$(…)`.
  */
+import type { ReviewGuard } from '../../guard/index.js';
 import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
 import { stripAnchor } from '../patchers/anchors.js';
 import { KyvernoRuleError } from '../errors.js';
@@ -13,11 +14,18 @@ import { rewriteStrings } from './walk.js';
 
 const hasReference = (s: string) => s.includes('$(');
 
-export function substituteReferences(document: JsonValue): JsonValue {
-  return rewriteStrings(document, hasReference, (text, path) => resolveAll(document, text, path));
+/**
+ * The text references insert is counted over the whole document and checked against `guard`'s size
+ * bound as it grows: each reference inserts a string of the policy's own, so a few hundred references
+ * to one long string would build hundreds of megabytes (and the variable scan after it would flatten
+ * them), at admission and in the load-time check alike.
+ */
+export function substituteReferences(document: JsonValue, guard: Pick<ReviewGuard, 'checkSize'>): JsonValue {
+  const inserted = { bytes: 0 };
+  return rewriteStrings(document, hasReference, (text, path) => resolveAll(document, text, path, guard, inserted));
 }
 
-function resolveAll(document: JsonValue, text: string, path: readonly string[]): string {
+function resolveAll(document: JsonValue, text: string, path: readonly string[], guard: Pick<ReviewGuard, 'checkSize'>, inserted: { bytes: number }): string {
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -36,7 +44,10 @@ function resolveAll(document: JsonValue, text: string, path: readonly string[]):
       i = start + 2;
       continue;
     }
-    out += text.slice(i, start) + resolveOne(document, body, path);
+    const value = resolveOne(document, body, path);
+    inserted.bytes += value.length;
+    guard.checkSize(inserted.bytes, 'the text inserted by $() references');
+    out += text.slice(i, start) + value;
     i = end + 1;
   }
   return out + text.slice(i);

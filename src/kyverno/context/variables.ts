@@ -72,7 +72,7 @@ export function substituteAll(document: JsonValue, scope: SubstitutionScope): Js
 
 function substituteGeneral(document: JsonValue, scope: SubstitutionScope): JsonValue {
   if (!mayHaveVariables(document)) return document;
-  const withReferences = substituteReferences(document);
+  const withReferences = substituteReferences(document, scope.ctx.guard);
   const inserted: Inserted = { bytes: 0 };
   return rewriteStrings(withReferences, hasVariable, (text, path) => substituteIn(text, path, scope, inserted));
 }

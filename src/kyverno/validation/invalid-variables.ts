@@ -14,6 +14,7 @@
  * `request.object.spec` / `.metadata` paths of their source rule, which cannot turn a known variable
  * into an unknown one, and Kyverno reports its first problem, always one of a declared rule.
  */
+import { DEFAULT_MAX_VALUE_BYTES } from '../../guard/index.js';
 import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { findVariables, replaceFirst } from '../context/variable-syntax.js';
 import { substituteReferences } from '../context/references.js';
@@ -138,12 +139,24 @@ interface Fault {
   readonly cause: VariableProblem['cause'];
 }
 
+const OVER_BOUND = new Error('references insert more text than a review may build');
+
+/** The review's default value bound, for the references a load-time check expands. */
+const LOAD_BOUND = {
+  checkSize(size: number): void {
+    if (size > DEFAULT_MAX_VALUE_BYTES) throw OVER_BOUND;
+  },
+};
+
 /** Substitutes `document` (references, then variables) against `allowed`; the first refusal. */
 export function firstVariableFault(document: JsonObject, allowed: AllowedVariables): Fault | undefined {
   let resolved: JsonValue;
   try {
-    resolved = substituteReferences(document);
+    resolved = substituteReferences(document, LOAD_BOUND);
   } catch (error) {
+    // References inserting more text than a review may build: the rule fails at admission with the size
+    // message, as any value over the bound does; its variables are not checked here (Kyverno accepts it).
+    if (error === OVER_BOUND) return undefined;
     return { at: [], message: messageOf(error), cause: 'other' };
   }
   const segments: (string | number)[] = [];
