@@ -29,9 +29,3 @@ export function variableExpression(inside: string): string {
   const expression = inside.trim();
   return expression.startsWith('-') ? expression.slice(1).trim() : expression;
 }
-
-/** `text` with the first occurrence of `search` replaced (the substitution loops go one variable at a time). */
-export function replaceFirst(text: string, search: string, replacement: string): string {
-  const i = text.indexOf(search);
-  return i < 0 ? text : text.slice(0, i) + replacement + text.slice(i + search.length);
-}

@@ -29,7 +29,7 @@ import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
 import { selfPathExpression, selfPathPrefix, traversalPath } from './self-path.js';
 import { applyPlan, GENERAL, NOTHING, planOf } from './substitution-plan.js';
-import { findVariables, replaceFirst, variableExpression } from './variable-syntax.js';
+import { findVariables, variableExpression } from './variable-syntax.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 
 export interface SubstitutionScope {
@@ -95,6 +95,12 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
     const matches = findVariables(value);
     if (matches.length === 0) break;
     const original = value;
+    // Each variable is replaced where the scan found it, in one pass: Kyverno replaces the first
+    // occurrence of `prefix + variable` one variable at a time, which is that same place (the earlier
+    // occurrences were replaced already, and a replacement holds no `{{`), but costs the whole text per
+    // variable — quadratic in a text of many variables.
+    let replaced = '';
+    let last = 0;
     for (const m of matches) {
       guard.tick();
       const prefix = m[1];
@@ -108,8 +114,10 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
       }
       const replacement = typeof resolved === 'string' ? resolved : goJsonStringify(resolved, guard);
       countInserted(inserted, replacement.length, scope);
-      value = replaceFirst(value, prefix + variable, prefix + keep(replacement));
+      replaced += value.slice(last, m.index) + prefix + keep(replacement);
+      last = m.index + m[0].length;
     }
+    value = replaced + value.slice(last);
   }
   if (value.includes('\\{{')) value = value.replaceAll('\\{{', '{{');
   return kept.length > 0 ? unmark(value, kept) : value;

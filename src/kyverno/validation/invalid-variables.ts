@@ -16,7 +16,7 @@
  */
 import { DEFAULT_MAX_VALUE_BYTES } from '../../guard/index.js';
 import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { findVariables, replaceFirst } from '../context/variable-syntax.js';
+import { findVariables } from '../context/variable-syntax.js';
 import { substituteReferences } from '../context/references.js';
 import { messageOf } from '../errors.js';
 import { allowedVariablesOf, type AllowedVariables } from './allowed-variables.js';
@@ -192,6 +192,10 @@ export function stringFault(text: string, segments: readonly (string | number)[]
   while (matches.length > 0) {
     const original = value;
     let shallow = false;
+    // Replaced where the scan found each variable, in one pass (Kyverno's replace-the-first-occurrence,
+    // one variable at a time, lands on the same places: see substituteIn in ../context/variables.ts).
+    let replaced = '';
+    let last = 0;
     for (const m of matches) {
       const prefix = m[1];
       const variableText = m[2];
@@ -209,8 +213,10 @@ export function stringFault(text: string, segments: readonly (string | number)[]
       }
       // The mock's answer is null: a whole-string variable ends the string, a part becomes "null".
       if (original === variableText) return undefined;
-      value = replaceFirst(value, prefix + variableText, `${prefix}null`);
+      replaced += `${value.slice(last, m.index)}${prefix}null`;
+      last = m.index + m[0].length;
     }
+    value = replaced + value.slice(last);
     matches = shallow ? [] : findVariables(value);
   }
   return undefined;
