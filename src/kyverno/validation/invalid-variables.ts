@@ -185,11 +185,20 @@ export function firstVariableFault(document: JsonObject, allowed: AllowedVariabl
   return visit(resolved);
 }
 
+/**
+ * Scans of one string the check makes at most. Each scan reads the whole string and resolves the
+ * innermost variables left, so a string nesting variables n deep takes n scans: a 1 MB policy document of
+ * nested `{{ to_string(` took minutes to load. Real policies nest two or three deep; past this the check
+ * stops, the string unchecked (at admission the same scans run under the review's deadline).
+ */
+export const MAX_VARIABLE_SCANS = 100;
+
 /** One string's substitution (substituteVariablesIfAny with the mock context): its first refusal. */
 export function stringFault(text: string, segments: readonly (string | number)[], allowed: AllowedVariables): Fault | undefined {
   let value = text;
   let matches = findVariables(value);
-  while (matches.length > 0) {
+  for (let scans = 1; matches.length > 0; scans++) {
+    if (scans > MAX_VARIABLE_SCANS) return undefined;
     const original = value;
     let shallow = false;
     // Replaced where the scan found each variable, in one pass (Kyverno's replace-the-first-occurrence,
