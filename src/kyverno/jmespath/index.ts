@@ -22,7 +22,8 @@
  *       JSON text as Go's encoding/json writes it (sorted keys, HTML escapes); this is what Kyverno
  *       inserts for a non-string value inside a longer string, and what `to_string` returns.
  *   listFunctions(): FunctionInfo[]        every registered function with signature and note.
- *   compileFresh(expression), clearCompileCache(), COMPILE_CACHE_SIZE   for measurements and tests.
+ *   compileFresh(expression), clearCompileCache(), COMPILE_CACHE_SIZE   for measurements and tests;
+ *   an expression longer than CACHED_EXPRESSION_MAX is compiled per use, never kept.
  *
  * EvaluateOptions: `now()` (ms since the epoch, default Date.now) for the time_* functions;
  * `random()` (default crypto.getRandomValues) for `random`; `images` (Kyverno's defaultRegistry and
@@ -205,11 +206,17 @@ function calledFunctions(ast: Node): string[] {
  * for a whole generation are dropped, so at most COMPILE_CACHE_SIZE expressions are kept.
  */
 type Entry = Compiled | JmesPathSyntaxError;
+/** Longest expression the cache keeps. */
+export const CACHED_EXPRESSION_MAX = 4096;
 let young = new Map<string, Entry>();
 let old = new Map<string, Entry>();
 const GENERATION = COMPILE_CACHE_SIZE / 2;
 
 function lookup(expression: string): Entry {
+  // A long expression is compiled for each use and not kept: policies' expressions are short, while a
+  // nested variable builds its outer expression from the request (`"{{ element.name }}"` inside), and
+  // the compiled form of an annotation-sized one is some three times its size (2,048 of them kept 1.2 GB).
+  if (expression.length > CACHED_EXPRESSION_MAX) return compileUncached(expression);
   let entry = young.get(expression);
   if (entry !== undefined) return entry;
   entry = old.get(expression) ?? compileUncached(expression);

@@ -24,10 +24,12 @@ const MODIFIERS: Record<string, AnchorType> = {
 /**
  * Keys holding `(` parsed so far, with their anchor (null: none). The pre-processing of one overlay asks
  * about each of its keys several times, and the same policies' keys come back with every review. Bounded:
- * emptied when full (keys may also come from substituted text).
+ * emptied when full, and only short keys are kept: keys may also come from substituted text, and a key
+ * the size of an annotation kept per review held 200 MB after 1,000 reviews (up to 4,096 of them).
  */
 const parsed = new Map<string, Anchor | null>();
 const PARSED_MAX = 4096;
+export const PARSED_KEY_MAX = 256;
 
 /** The anchor a map key denotes, or undefined for a plain key. */
 export function parseAnchor(key: string): Anchor | undefined {
@@ -36,6 +38,7 @@ export function parseAnchor(key: string): Anchor | undefined {
   if (anchor === undefined) {
     const m = ANCHOR.exec(key.trim());
     anchor = m ? Object.freeze({ type: MODIFIERS[m[1] ?? ''], key: m[2] }) : null;
+    if (key.length > PARSED_KEY_MAX) return anchor ?? undefined;
     if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(key, anchor);
   }
