@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReviewAborted, ReviewGuard } from '../../../src/guard/index.js';
 import { evaluate, search } from '../../../src/kyverno/jmespath/index.js';
+import type { JsonValue } from '../../../src/json/index.js';
 
 const MiB = 1 << 20;
 const guard = (maxValueBytes = MiB) => new ReviewGuard({ deadlineMs: 60_000, maxValueBytes });
@@ -59,4 +60,26 @@ describe('deadline', () => {
     // Once tripped, the guard stays tripped: the engine sees it before its next step.
     expect(stepping.aborted?.reason).toBe('deadline');
   });
+});
+
+describe('sorts tick the guard in their comparisons', () => {
+  // One call of n log n comparisons: before, a sort of a few million strings ran seconds past the
+  // deadline. Polls are counted (a cancellation that answers true from the first poll), not timed.
+  const strings = Array.from({ length: 20_000 }, (_, i) => `k${(i * 7919) % 20_000}`);
+  const numbers = strings.map((_, i) => (i * 7919) % 20_000);
+  for (const [expression, data] of [
+    ['sort(a)', { a: strings }],
+    ['sort(a)', { a: numbers }],
+    ['sort_by(a, &@)', { a: strings }],
+  ] as const) {
+    it(`${expression} over ${typeof data.a[0]}s stops once the review is cancelled`, () => {
+      let polls = 0;
+      const guard = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: Number.MAX_SAFE_INTEGER, isCancelled: () => ++polls > 0 });
+      expect(() => search(expression, data as unknown as JsonValue, { guard })).toThrow(ReviewAborted);
+      expect(polls).toBe(1);
+      // Without the cancellation the sort is whole.
+      const free = new ReviewGuard({ deadlineMs: Infinity, maxValueBytes: Number.MAX_SAFE_INTEGER });
+      expect((search(expression, data as unknown as JsonValue, { guard: free }) as unknown[]).length).toBe(20_000);
+    });
+  }
 });
