@@ -389,7 +389,10 @@ describe('a cap on requests in flight', () => {
    */
   async function stallingSession(url: string, ca: Buffer | string): Promise<{ session: ClientHttp2Session; open(): Promise<{ status: number; reset: boolean }> }> {
     const session = h2Connect(url, { ca, settings: { initialWindowSize: 0 } });
-    const ping = setInterval(() => session.ping(() => {}), 200);
+    // A destroyed session emits 'close' a turn later: a PING in between would throw.
+    const ping = setInterval(() => {
+      if (!session.destroyed && !session.closed) session.ping(() => {});
+    }, 200);
     session.once('close', () => clearInterval(ping));
     const open = () => {
       const stream = session.request({ ':method': 'GET', ':path': '/healthz' });
