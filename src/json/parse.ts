@@ -65,8 +65,9 @@ function isNumberChar(c: number): boolean {
  * - Long integers: a literal past the double range has an exponent (found as above) or at least 309
  *   digits (10^308 is the first integer of 309), and an integer past ±2^53 has at least 16 digits; a
  *   run of 16 digits covers a multiple of 16: the run around each of those places that holds a digit is
- *   widened too. A run whose value is not a safe integer may be such a literal (or a long fraction, or
- *   digits in a string: the exact scan decides).
+ *   widened too. A run where a number token can stand (isIntegerToken) whose value is not a safe integer
+ *   may be such a literal; one in a string cannot, and one with a fraction or an exponent is the float
+ *   check's (which also finds a fraction or exponent after 309 digits).
  */
 function needsExactScan(text: string, maxDepth: number): boolean {
   let open = 0;
@@ -80,7 +81,7 @@ function needsExactScan(text: string, maxDepth: number): boolean {
     let end = i + 1;
     while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
     while (end < n && isDigit(text.charCodeAt(end))) end++;
-    if (end - start >= UNSAFE_DIGITS && !Number.isSafeInteger(Number(text.slice(start, end)))) return true;
+    if (end - start >= UNSAFE_DIGITS && isIntegerToken(text, start, end) && !Number.isSafeInteger(Number(text.slice(start, end)))) return true;
     while (i + UNSAFE_DIGITS < end) i += UNSAFE_DIGITS; // each run widened once
   }
   FLOAT_PART.lastIndex = 0;
@@ -104,13 +105,30 @@ function needsExactScan(text: string, maxDepth: number): boolean {
   return false;
 }
 
+/**
+ * Whether the digits `text[start, end)` may be a whole integer token: where valid JSON puts a number
+ * (after `:`, `,`, `[`, a minus sign, or nothing; before `,`, `}`, `]` or the end; blanks aside). Digits
+ * in a string (a long id, a nanosecond timestamp) are not, and cost no exact scan; digits before a
+ * fraction or an exponent are the float check's.
+ */
+function isIntegerToken(text: string, start: number, end: number): boolean {
+  let before = start - 1;
+  if (before >= 0 && text.charCodeAt(before) === MINUS) before--;
+  while (before >= 0 && isBlank(text.charCodeAt(before))) before--;
+  let after = end;
+  while (after < text.length && isBlank(text.charCodeAt(after))) after++;
+  const b = before < 0 ? -1 : text.charCodeAt(before);
+  const a = after >= text.length ? -1 : text.charCodeAt(after);
+  return (b === -1 || b === COLON || b === COMMA || b === OPEN_BRACKET) && (a === -1 || a === COMMA || a === CLOSE_BRACE || a === CLOSE_BRACKET);
+}
+
 /** A digit, then what only a fraction or an exponent puts after one. */
 const FLOAT_PART = /[0-9][.eE][-+0-9]/g;
 /** The fewest digits of an integer past ±2^53 (9007199254740993 has 16). */
 const UNSAFE_DIGITS = 16;
 
 const overflows = (value: number) => value === Infinity || value === -Infinity;
-const COLON = 0x3a, COMMA = 0x2c;
+const COLON = 0x3a, COMMA = 0x2c, MINUS = 0x2d;
 
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;

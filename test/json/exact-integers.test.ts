@@ -39,6 +39,12 @@ describe('parseJson: integers past ±2^53', () => {
     expect(exactInteger(d, 'a')).toBeUndefined();
   });
 
+  it('are found wherever JSON puts a number: after blanks, a minus sign, in nested lists', () => {
+    const d = parseJson('{"a" :\n\t-9007199254740993 , "b": [ [\n 9007199254740995\n] ]}') as { a: number; b: number[][] };
+    expect(exactInteger(d, 'a')).toBe(-9007199254740993n);
+    expect(exactInteger(d.b[0], 0)).toBe(9007199254740995n);
+  });
+
   it('are found in a long document among digits in strings', () => {
     const filler = Array.from({ length: 200 }, (_, i) => `"k${i}": "${'7'.repeat(20 + (i % 17))}"`).join(', ');
     const d = parseJson(`{${filler}, "n": 12345678901234567}`) as Record<string, number>;
