@@ -30,22 +30,20 @@ export class LibraryHost {
 
   /** The cost a library assigns to one call from its arguments alone (CelLibrary.callCostFromArgs), or undefined. */
   costFromArgs(o: Overload, args: readonly CelValue[]): number | undefined {
-    const lib = o.library ? this.libraries.get(o.library) : undefined;
-    if (!lib?.callCostFromArgs) return undefined;
-    try {
-      const c = lib.callCostFromArgs(o.fn, args);
-      return typeof c === 'number' && Number.isFinite(c) && c >= 0 ? c : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.libraryCost(o, (lib) => lib.callCostFromArgs?.(o.fn, args));
   }
 
   /** The cost a library assigns to one call, or undefined for the default. */
   cost(o: Overload, args: readonly CelValue[], result: CelValue): number | undefined {
+    return this.libraryCost(o, (lib) => lib.callCost?.(o.fn, args, result));
+  }
+
+  /** What `ask` gets of the overload's library, when it is a usable cost; a library's fault is no cost. */
+  private libraryCost(o: Overload, ask: (lib: CelLibrary) => number | undefined): number | undefined {
     const lib = o.library ? this.libraries.get(o.library) : undefined;
-    if (!lib?.callCost) return undefined;
+    if (!lib) return undefined;
     try {
-      const c = lib.callCost(o.fn, args, result);
+      const c = ask(lib);
       return typeof c === 'number' && Number.isFinite(c) && c >= 0 ? c : undefined;
     } catch {
       return undefined;

@@ -44,9 +44,7 @@ export const regexLibrary: CelLibrary = {
     r.registerFunction('string.findAll(string, int): list<string>', findAll);
     for (const fn of ['matches', 'find', 'findAll']) r.registerLiteralCheck(fn, (pattern) => regexLiteralCompileError(fn, pattern));
   },
-  callCost(name, args) {
-    return regexCallCost(name, args);
-  },
+  callCost: regexCallCost,
   // The cost is the input's and the pattern's, whatever the result: a call over the limit is not made.
   callCostFromArgs: regexCallCost,
 };
