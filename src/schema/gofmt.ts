@@ -1,4 +1,5 @@
 import { compareStrings, formatFloatG, goSprint, strconvQuote } from '../go/index.js';
+import { GoNative } from '../go/native.js';
 import type { JsonValue } from '../json/index.js';
 
 /**
@@ -32,6 +33,7 @@ function goSharpV(v: JsonValue): string {
 /** Go %T of the value's unstructured form. */
 export function goTypeName(v: JsonValue): string {
   if (v === null) return '<nil>';
+  if (v instanceof GoNative) return v.goType;
   if (typeof v === 'string') return 'string';
   if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
   if (typeof v === 'boolean') return 'bool';
@@ -40,10 +42,12 @@ export function goTypeName(v: JsonValue): string {
 
 /** SMD's value wrapper printed with %v: `&{x}`. */
 export function smdV(v: JsonValue): string {
+  if (v instanceof GoNative) return '&{' + v.v + '}';
   return '&{' + goV(v) + '}';
 }
 
 /** SMD's value wrapper printed with %#v. */
 export function smdSharpV(v: JsonValue): string {
+  if (v instanceof GoNative) return '&value.valueUnstructured{Value:' + v.sharpV + '}';
   return '&value.valueUnstructured{Value:' + goSharpV(v) + '}';
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { patchText } from '../../src/admission/patch-text.js';
 import { evaluate } from '../../src/engine/index.js';
 import { podRequest } from '../kyverno/helpers/requests.js';
-import { jsonPatch, policy, set } from './helpers.js';
+import { applyConfig, jsonPatch, policy, set } from './helpers.js';
 
 const request = podRequest(
   { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
@@ -77,5 +77,61 @@ describe('numbers in JSON patch values', () => {
     expect(r.status.message).toBe(
       `policy 'a' with binding 'b-a' denied request: JSONPath valueExpression evaluated to a type that could not marshal to JSON: json: error calling MarshalJSON for type *structpb.Value: proto: google.protobuf.Value.number_value: invalid ${shown} value`,
     );
+  });
+});
+
+/**
+ * An ApplyConfiguration is the Go map of its Object literal (dynamic.ObjectVal.Value(), mutating/patch/smd.go):
+ * a field's value, a CEL map's values and a list literal's elements are their Go Value(), so a null is a
+ * structpb.NullValue, a timestamp a time.Time, a duration a time.Duration and bytes a []byte. None of them is
+ * a kind structured-merge-diff knows: converting the configuration to a typed value refuses them, with the
+ * value printed by %#v (string fields), %v (maps, booleans, untyped scalars) or %T (numbers).
+ */
+describe('Go values in an ApplyConfiguration', () => {
+  const conversion = "policy 'a' with binding 'b-a' denied request: error applying patch: failed to convert patch object to typed object: ";
+
+  it.each([
+    ['a null in a string field', "Object{spec: Object.spec{hostname: null}}", '.spec.hostname: expected string, got &value.valueUnstructured{Value:0}'],
+    ['a null as a map', "Object{metadata: Object.metadata{labels: null}}", '.metadata.labels: expected map, got &{NULL_VALUE}'],
+    ['a null as a map value', "Object{metadata: Object.metadata{labels: {'a': null}}}", '.metadata.labels.a: expected string, got &value.valueUnstructured{Value:0}'],
+    [
+      'a null in a nested literal',
+      "Object{spec: Object.spec{containers: [Object.spec.containers{name: 'app', image: null}]}}",
+      '.spec.containers[name="app"].image: expected string, got &value.valueUnstructured{Value:0}',
+    ],
+    ['a null list element', "Object{spec: Object.spec{containers: [Object.spec.containers{name: 'app', args: [null]}]}}", '.spec.containers[name="app"].args[0]: expected string, got &value.valueUnstructured{Value:0}'],
+    ['a null item of a list map', "Object{spec: Object.spec{containers: [null]}}", '.spec.containers: element 0: associative list with keys may not have non-map elements'],
+    [
+      'a timestamp in a string',
+      "Object{metadata: Object.metadata{annotations: {'at': timestamp('2024-01-01T00:00:00.5Z')}}}",
+      '.metadata.annotations.at: expected string, got &value.valueUnstructured{Value:time.Date(2024, time.January, 1, 0, 0, 0, 500000000, time.UTC)}',
+    ],
+    ['a duration in a string', "Object{spec: Object.spec{hostname: duration('90s')}}", '.spec.hostname: expected string, got &value.valueUnstructured{Value:90000000000}'],
+    ['a duration in a number', "Object{spec: Object.spec{activeDeadlineSeconds: duration('90s')}}", '.spec.activeDeadlineSeconds: expected numeric (int or float), got time.Duration'],
+    ['a duration in a boolean', "Object{spec: Object.spec{hostNetwork: duration('90s')}}", '.spec.hostNetwork: expected boolean, got &{1m30s}'],
+    ['a timestamp in a boolean', "Object{spec: Object.spec{hostNetwork: timestamp('2024-01-01T00:00:00Z')}}", '.spec.hostNetwork: expected boolean, got &{2024-01-01 00:00:00 +0000 UTC}'],
+    ['bytes in a string', "Object{spec: Object.spec{hostname: b'ab'}}", '.spec.hostname: expected string, got &value.valueUnstructured{Value:[]byte{0x61, 0x62}}'],
+  ])('%s is refused as kube-apiserver refuses it', async (_what, expression, message) => {
+    const r = await evaluate(set(policy('a', [applyConfig(expression)])), request);
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    expect(r.status).toMatchObject({ code: 403, reason: 'Invalid', message: conversion + message });
+  });
+
+  it('optional.none() in a field is a Go nil: the field is set to null (unset), not an error', async () => {
+    const r = await evaluate(set(policy('a', [applyConfig("Object{spec: Object.spec{containers: [Object.spec.containers{name: 'app', image: optional.none()}]}}")])), request);
+    expect(r.allowed, JSON.stringify(r)).toBe(true);
+    if (!r.allowed) return;
+    expect(patchText(r.patch)).toBe('[{"op":"replace","path":"/spec/containers/0/image","value":null}]');
+  });
+
+  it('a string made of a timestamp or a duration is written', async () => {
+    const r = await evaluate(
+      set(policy('a', [applyConfig("Object{metadata: Object.metadata{annotations: {'at': string(timestamp('2024-01-01T00:00:00Z')), 'd': string(duration('90s'))}}}")])),
+      request,
+    );
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect((r.object as any).metadata.annotations).toEqual({ at: '2024-01-01T00:00:00Z', d: '90s' });
   });
 });

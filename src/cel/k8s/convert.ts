@@ -3,9 +3,12 @@
  * `list(JSONPatch)`, apply configurations from an `Object{...}`, with the type-name check and the
  * non-string map key error. Integral doubles of an apply configuration are marked as float literals
  * (src/json) so a patch keeps `1.0` a double; a JSON patch value's numbers are written as kube-apiserver
- * writes them (protojson from structpb: float64 numbers, integral ones as integers).
+ * writes them (protojson from structpb: float64 numbers, integral ones as integers). An apply
+ * configuration's literals are read as their Go map too: a null, timestamp, duration or bytes value there
+ * stays a GoNative value (src/go/native.ts) that the schema check refuses in structured-merge-diff's words.
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
+import { GO_NULL_VALUE, goBytes, goDuration, goTime, type GoNative } from '../../go/native.js';
 import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
@@ -120,6 +123,11 @@ const enum Go {
 let refusedNative: string | undefined;
 /** Whether the conversion in progress is a JSON patch value's (the only one that goes through structpb). */
 let patchValue = false;
+/**
+ * Whether the conversion in progress is an apply configuration's: its literals are Go maps too, and the Go
+ * values JSON has no form for stay in it as GoNative values, for the schema check to refuse in SMD's words.
+ */
+let applyValue = false;
 /** The first NaN or infinity in the JSON patch value being converted: protojson cannot write it. */
 let nonFinite: number | undefined;
 
@@ -159,13 +167,21 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
       return v;
   }
   if (v === null || v === undefined) {
-    if (go === Go.Field || go === Go.Native || go === Go.Element) refuse('structpb.NullValue');
     written += 8;
+    if (go === Go.Field || go === Go.Native || go === Go.Element) {
+      if (!patchValue) return GO_NULL_VALUE as unknown as JsonValue;
+      refuse('structpb.NullValue');
+    }
     return null;
   }
   if (go !== Go.Plain) {
-    if (v instanceof Timestamp) refuse('time.Time');
-    else if (v instanceof Duration) refuse('time.Duration');
+    if (v instanceof Timestamp) {
+      if (!patchValue) return goNative(goTime(v.ns));
+      refuse('time.Time');
+    } else if (v instanceof Duration) {
+      if (!patchValue) return goNative(goDuration(v.ns));
+      refuse('time.Duration');
+    } else if (v instanceof Uint8Array && !patchValue && go !== Go.Loose) return goNative(goBytes(v));
     else if (v instanceof CelOptional) {
       // Optional.Value() is its value's Value(), or nil for none.
       if (!v.hasValue()) {
@@ -173,13 +189,13 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
         return null;
       }
       return toJson(v.value(), typePath, errors, container, key, field, Go.Native);
-    } else if (v instanceof Map && go === Go.Native) refuse('map[ref.Val]ref.Val');
+    } else if (v instanceof Map && go === Go.Native && patchValue) refuse('map[ref.Val]ref.Val');
     else if (v instanceof TypeValue) {
       // A type's Value() is its name.
       written += v.name.length + 2;
       return v.name;
     } else {
-      const native = LIBRARY_GO_VALUES[typeNameOf(v)];
+      const native = patchValue ? LIBRARY_GO_VALUES[typeNameOf(v)] : undefined;
       if (native !== undefined) {
         refuse(native);
         written += 8;
@@ -209,7 +225,8 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
     }
     const out: JsonObject = {};
     written += 2;
-    const fieldGo = patchValue ? Go.Field : Go.Plain;
+    // An apply configuration is the literal's Go map too (dynamic.ObjectVal.Value()).
+    const fieldGo = patchValue || applyValue ? Go.Field : Go.Plain;
     for (const [k, fv] of v.fields) {
       // The field's type path matters only to a nested literal (directly or in a list or map).
       const nested = fv !== null && typeof fv === 'object';
@@ -220,7 +237,7 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
         if (err instanceof ConversionError && err.failure?.kind === 'mapKey') {
           // A literal below a literal is converted by its Go Value(), which turns the failure into a
           // value (a *types.Err) that structpb then refuses.
-          if (go !== Go.Plain) {
+          if (go !== Go.Plain && patchValue) {
             refuse('*types.Err');
             return out;
           }
@@ -268,6 +285,12 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
     throw new ConversionError('optional.none() dereference', { kind: 'value', value: v });
   }
   throw new ConversionError(`value of type ${typeNameOf(v)} cannot be converted to JSON`, { kind: 'value', value: v });
+}
+
+/** A Go value kept in an apply configuration (see applyValue); `written` counts it as a scalar. */
+function goNative(g: GoNative): JsonValue {
+  written += 8;
+  return g as unknown as JsonValue;
 }
 
 /** Whether `name` is `${parent}.${field}`, compared in place. */
@@ -371,12 +394,15 @@ function applyConfigurationOf(v: CelValue): JsonObject {
   }
   const errors: string[] = [];
   let out: JsonObject;
+  applyValue = true;
   try {
     out = toJson(v, OBJECT_TYPE, errors) as JsonObject;
   } catch (err) {
     // The literal's map form fails to build (dynamic.ObjectVal.Value is an error, not a map).
     if (err instanceof ConversionError && err.failure?.kind === 'mapKey') throw new ConversionError('invalid return type: *dynamic.ObjectVal');
     throw err;
+  } finally {
+    applyValue = false;
   }
   if (errors.length) throw new ConversionError(`type mismatch: ${errors.join('\n')}`);
   return out;

@@ -1,5 +1,6 @@
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { strconvQuote } from '../../go/index.js';
+import { GoNative } from '../../go/native.js';
 import { goNumber } from '../gofmt.js';
 import { resolve, type ListDef } from '../types.js';
 
@@ -10,6 +11,8 @@ import { resolve, type ListDef } from '../types.js';
  */
 function valueToString(v: JsonValue): string {
   if (v === null) return 'null';
+  // A Go value JSON has no form for (an apply configuration's timestamp): SMD's ToString knows no kind of it.
+  if (v instanceof GoNative) return '{{undefined}}';
   if (typeof v === 'string') return strconvQuote(v);
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
@@ -29,12 +32,13 @@ export type ItemKey = { pe: string; error?: undefined } | { pe?: undefined; erro
 export function associativeItemKey(list: ListDef, item: JsonValue): ItemKey {
   if (list.keys.length === 0) {
     if (item === null) return { error: "associative list without keys has an element that's an explicit null" };
+    if (item instanceof GoNative) return { pe: `[=${valueToString(item)}]` };
     if (Array.isArray(item)) return { error: 'not supported: associative list with lists as elements' };
     if (typeof item === 'object') return { error: "associative list without keys has an element that's a map type" };
     return { pe: `[=${valueToString(item)}]` };
   }
   if (item === null) return { error: 'associative list with keys may not have a null element' };
-  if (!isJsonObject(item)) return { error: 'associative list with keys may not have non-map elements' };
+  if (!isJsonObject(item) || item instanceof GoNative) return { error: 'associative list with keys may not have non-map elements' };
   if (list.keys.length === 1) {
     // the common case (name, mountPath, uid...): no sorting, no intermediate arrays
     const key = list.keys[0];
@@ -75,10 +79,11 @@ export type ItemIdentity = string | number | boolean | null | typeof NEEDS_PATH_
 export function itemIdentity(list: ListDef, item: JsonValue): ItemIdentity {
   const keys = list.keys;
   if (keys.length === 0) {
+    if (item instanceof GoNative) return NEEDS_PATH_ELEMENT;
     if (item === null || typeof item === 'object') return { error: associativeItemKey(list, item).error! };
     return item;
   }
-  if (!isJsonObject(item)) return { error: associativeItemKey(list, item).error! };
+  if (!isJsonObject(item) || item instanceof GoNative) return { error: associativeItemKey(list, item).error! };
   if (keys.length === 1) {
     const v = keyValue(list, item, keys[0]);
     if (v === undefined) return { error: omitsAllKeys(list) };

@@ -1,4 +1,5 @@
 import { hasOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { GoNative } from '../../go/native.js';
 import { goTypeName, smdSharpV, smdV } from '../gofmt.js';
 import { resolve, type Atom, type ListDef, type MapDef, type ScalarKind, type TypeRef } from '../types.js';
 import { ItemPairing, unchanged } from '../unchanged.js';
@@ -29,7 +30,7 @@ function partFor(atom: Atom, v: JsonValue | undefined): Part | undefined {
 
 /** SMD deduceAtom: the part of the atom the value's own kind selects, if the atom has it. */
 export function matchingPart(atom: Atom, v: JsonValue | undefined): Part | undefined {
-  if (v === undefined || v === null) return undefined;
+  if (v === undefined || v === null || v instanceof GoNative) return undefined;
   if (typeof v !== 'object') return atom.scalar ? 'scalar' : undefined;
   if (Array.isArray(v)) return atom.list ? 'list' : undefined;
   return atom.map ? 'map' : undefined;
@@ -111,7 +112,7 @@ class Validator {
 
   private map(def: MapDef, v: JsonValue, base: JsonValue | undefined): void {
     if (v === null) return;
-    if (!isJsonObject(v)) {
+    if (!isJsonObject(v) || v instanceof GoNative) {
       this.error(`expected map, got ${smdV(v)}`);
       return;
     }
