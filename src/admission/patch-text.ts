@@ -1,4 +1,4 @@
-import { needsJsonEscape } from '../json/index.js';
+import { exactIntegersMarked, jsonTextExact, needsJsonEscape } from '../json/index.js';
 import type { Operation } from '../jsonpatch/index.js';
 
 /**
@@ -7,9 +7,13 @@ import type { Operation } from '../jsonpatch/index.js';
  * `{op, path}` and `{op, path, value}` are written by concatenation, string members between plain
  * quotes; one test over all those strings at the end says whether any needs escaping, and then the whole
  * patch goes through JSON.stringify. Any other shape, and a value that is not a string, is JSON.stringify's
- * too, so the text is the same for every input.
+ * too, so the text is the same for every input, except that an integer marked exact is written with all
+ * its digits.
  */
 export function patchText(patch: readonly Operation[]): string {
+  // An int64 past ±2^53 (marked exact: src/json/exact-integers.ts) is written with all its digits. Until
+  // the process has seen one, nothing can carry such a mark.
+  if (exactIntegersMarked()) return jsonTextExact(patch);
   let out = '[';
   // Every string written between plain quotes, for the one escape test.
   let raw = '';

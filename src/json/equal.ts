@@ -1,7 +1,11 @@
+import { sameExactInteger } from './exact-integers.js';
 import { hasOwn } from './own.js';
 import type { JsonObject, JsonValue } from './types.js';
 
-/** Structural equality of JSON values: key order does not matter, list order does. */
+/**
+ * Structural equality of JSON values: key order does not matter, list order does. Two equal numbers of
+ * which one stands for another exact integer (an int64 past ±2^53, exact-integers.ts) differ.
+ */
 export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -11,7 +15,7 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
       const av = a[i];
       const bv = b[i];
       // Identical items (shared subtrees, equal scalars: most of them) without a call.
-      if (av !== bv && !jsonEqual(av, bv)) return false;
+      if (av === bv ? typeof av === 'number' && !sameExactInteger(a, i, b, i) : !jsonEqual(av, bv)) return false;
     }
     return true;
   }
@@ -30,7 +34,7 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
     const bv = (b as JsonObject)[key];
     if ((bv === undefined || key === '__proto__') && !hasOwn(b, key)) return false;
     const av = (a as JsonObject)[key];
-    if (av !== bv && !jsonEqual(av, bv)) return false;
+    if (av === bv ? typeof av === 'number' && !sameExactInteger(a, key, b, key) : !jsonEqual(av, bv)) return false;
   }
   return true;
 }

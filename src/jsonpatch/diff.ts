@@ -1,5 +1,5 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../guard/index.js';
-import { isFloatLiteral, jsonEqual, markFloatLiteral, ownMember } from '../json/index.js';
+import { exactInteger, exactIntegersMarked, isFloatLiteral, jsonEqual, markExactInteger, markFloatLiteral, ownMember, sameExactInteger } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { escapeToken } from './pointer.js';
 import type { Operation } from './types.js';
@@ -16,7 +16,9 @@ import type { Operation } from './types.js';
  * - nothing is emitted for unchanged parts; identical documents give an empty patch.
  * Subtrees shared by identity (what `applyPatch` produces) are skipped without being walked. Values in
  * the patch are `to`'s own subtrees, not copies: treat them as read-only. Numbers are emitted as they
- * are, and a float-literal mark (`1.0`) on a replaced or added number is carried onto the operation.
+ * are, and a float-literal mark (`1.0`) or an exact-integer mark (an int64 past ±2^53) on a replaced or
+ * added number is carried onto the operation; two equal numbers of which one stands for another exact
+ * integer differ.
  */
 export function createPatch(from: JsonValue, to: JsonValue, guard?: ReviewGuard): Operation[] {
   const ops: Operation[] = [];
@@ -63,8 +65,10 @@ function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]
     const av = a[key];
     const bv = ownMember(b, key);
     if (bv !== undefined) shared++;
-    if (av === bv) continue;
+    // Equal numbers differ when one is an int64 past ±2^53 the other is not (see exact-integers.ts).
+    if (av === bv && (typeof av !== 'number' || sameExactInteger(a, key, b, key))) continue;
     if (bv === undefined) ops.push({ op: 'remove', path: path + '/' + escapedKey(key) });
+    else if (av === bv) ops.push(valueOp('replace', path + '/' + escapedKey(key), bv, b, key));
     else diffValue(path + '/' + escapedKey(key), av, bv, ops, b, key);
   }
   let members = 0;
@@ -101,31 +105,41 @@ function diffArray(path: string, a: JsonArray, b: JsonArray, ops: Operation[]): 
   const lb = b.length;
   const common = Math.min(la, lb);
   let head = 0;
-  while (head < common && sameElement(a[head], b[head])) {
+  while (head < common && sameItem(a, b, head, head)) {
     head++;
     active.tick();
   }
   let tail = 0;
-  while (tail < common - head && sameElement(a[la - 1 - tail], b[lb - 1 - tail])) {
+  while (tail < common - head && sameItem(a, b, la - 1 - tail, lb - 1 - tail)) {
     tail++;
     active.tick();
   }
   const midA = la - head - tail;
   const midB = lb - head - tail;
   const paired = Math.min(midA, midB);
-  for (let i = head; i < head + paired; i++) if (a[i] !== b[i]) diffValue(path + '/' + i, a[i], b[i], ops, b, i);
+  for (let i = head; i < head + paired; i++) {
+    if (a[i] !== b[i]) diffValue(path + '/' + i, a[i], b[i], ops, b, i);
+    else if (!sameItem(a, b, i, i)) ops.push(valueOp('replace', path + '/' + i, b[i], b, i));
+  }
   for (let i = head + paired; i < head + midB; i++) ops.push(valueOp('add', path + '/' + i, b[i], b, i));
   for (let i = head + midA - 1; i >= head + paired; i--) ops.push({ op: 'remove', path: path + '/' + i });
 }
 
-function sameElement(x: JsonValue, y: JsonValue): boolean {
-  return x === y || jsonEqual(x, y);
+function sameItem(a: JsonArray, b: JsonArray, i: number, j: number): boolean {
+  const x = a[i];
+  const y = b[j];
+  if (x === y) return typeof x !== 'number' || sameExactInteger(a, i, b, j);
+  return jsonEqual(x, y);
 }
 
 function valueOp(op: 'add' | 'replace', path: string, value: JsonValue, holder: object | undefined, slot: Slot): Operation {
   const out: Operation = { op, path, value };
-  if (typeof value === 'number' && holder !== undefined && slot !== undefined && isFloatLiteral(holder, slot)) {
-    markFloatLiteral(out, 'value');
+  if (typeof value === 'number' && holder !== undefined && slot !== undefined) {
+    if (isFloatLiteral(holder, slot)) markFloatLiteral(out, 'value');
+    else if (exactIntegersMarked()) {
+      const exact = exactInteger(holder, slot);
+      if (exact !== undefined) markExactInteger(out, 'value', exact);
+    }
   }
   return out;
 }

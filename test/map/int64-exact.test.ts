@@ -81,3 +81,71 @@ describe('an int64 past ±2^53 read by a MAP', () => {
     expect(reply.response.status.message).toContain('integer overflow');
   });
 });
+
+/** The reply of /mutate for REVIEW under `policies` (YAML documents). */
+async function mutate(policies: string): Promise<{ allowed: boolean; patch?: string; status?: { message: string } }> {
+  const set = buildPolicySet(parseDocuments('p.yaml', policies));
+  expect(set.problems).toEqual([]);
+  const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
+  const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
+  const reply = (await res.json()) as { response: { allowed: boolean; patch?: string; status?: { message: string } } };
+  const r = reply.response;
+  return { allowed: r.allowed, patch: r.patch === undefined ? undefined : decodeBase64Utf8(r.patch), status: r.status };
+}
+
+/**
+ * What a policy writes: an ApplyConfiguration is the Object literal's Go map (int64 values, exact), merged
+ * and written by the API server with every digit; a JSON patch value is converted by cel-go to a
+ * structpb.Value, where an int past ±(2^53 - 1) becomes a string of its digits (Int.ConvertToNative).
+ */
+describe('an int64 past ±2^53 written by a MAP', () => {
+  it('is written exactly by an ApplyConfiguration, and a later policy reads it exactly', async () => {
+    const writer = policy(
+      'a-writer',
+      `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{copy: object.spec.max, less: object.spec.max - 1, items: [object.spec.items[1] - 1], more: [object.spec.max], neg: -9007199254740995}}' }`,
+    );
+    const reader = policy(
+      'z-reader',
+      `patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
+          "copy": string(object.spec.copy), "less": string(object.spec.less), "lessIsInt": string(type(object.spec.less) == int),
+          "neg": string(object.spec.neg)}}]`,
+    );
+    const r = await mutate(writer + reader);
+    expect(r.allowed).toBe(true);
+    const text = r.patch!;
+    expect(text).toContain('{"op":"add","path":"/spec/copy","value":9223372036854775807}');
+    expect(text).toContain('{"op":"add","path":"/spec/less","value":9223372036854775806}');
+    expect(text).toContain('{"op":"add","path":"/spec/neg","value":-9007199254740995}');
+    // Lists (atomic in a deduced schema) are replaced whole; the reply diffs them item by item.
+    expect(text).toContain('{"op":"replace","path":"/spec/items/0","value":-9007199254740994},{"op":"remove","path":"/spec/items/1"}');
+    expect(text).toContain('{"op":"add","path":"/spec/more","value":[9223372036854775807]}');
+    expect(JSON.parse(text).find((op: { path: string }) => op.path === '/metadata/annotations').value).toEqual({
+      copy: '9223372036854775807',
+      less: '9223372036854775806',
+      lessIsInt: 'true',
+      neg: '-9007199254740995',
+    });
+  });
+
+  it('replaces an int64 by one that is the same double', async () => {
+    const r = await mutate(policy('a', `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{max: object.spec.max - 1}}' }`));
+    expect(r.allowed).toBe(true);
+    expect(r.patch).toBe('[{"op":"replace","path":"/spec/max","value":9223372036854775806}]');
+  });
+
+  it('is a string of its digits in a JSON patch value (cel-go), and a float64 inside an Object literal', async () => {
+    const r = await mutate(
+      policy(
+        'a',
+        `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/copy", value: object.spec.max}, JSONPatch{op: "add", path: "/spec/list", value: [object.spec.max - 1, 9007199254740992, 9007199254740991]}, JSONPatch{op: "add", path: "/spec/obj", value: Object.spec.obj{n: 9007199254740993}}]' }`,
+      ),
+    );
+    expect(r.allowed).toBe(true);
+    expect(r.patch).toBe(
+      '[{"op":"add","path":"/spec/copy","value":"9223372036854775807"},{"op":"add","path":"/spec/list","value":["9223372036854775806","9007199254740992",9007199254740991]},{"op":"add","path":"/spec/obj","value":{"n":9007199254740992}}]',
+    );
+  });
+});

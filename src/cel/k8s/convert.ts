@@ -9,7 +9,7 @@
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { GO_NULL_VALUE, goBytes, goDuration, goTime, type GoNative } from '../../go/native.js';
-import { markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { markExactInteger, markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
 import { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, isPlainObject, type CelMapValue, type CelValue } from '../engine/values.js';
@@ -151,8 +151,7 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
       written += 8;
       return v;
     case 'bigint':
-      written += 8;
-      return Number(v);
+      return integer(v, go, container, key);
     case 'number':
       written += 8;
       if (!Number.isFinite(v)) {
@@ -270,10 +269,7 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
     }
     return out;
   }
-  if (v instanceof CelUint) {
-    written += 8;
-    return Number(v.valueOf());
-  }
+  if (v instanceof CelUint) return integer(v.valueOf(), go, container, key);
   const text = v instanceof Uint8Array ? base64(v) : v instanceof Timestamp ? formatTimestamp(v) : v instanceof Duration ? formatDuration(v) : undefined;
   if (text !== undefined) {
     written += text.length + 2;
@@ -285,6 +281,33 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
     throw new ConversionError('optional.none() dereference', { kind: 'value', value: v });
   }
   throw new ConversionError(`value of type ${typeNameOf(v)} cannot be converted to JSON`, { kind: 'value', value: v });
+}
+
+/** cel-go's bound of the integers it writes as JSON numbers (maxIntJSON): 2^53 - 1, and its negation. */
+const MAX_JSON_INT = 2n ** 53n - 1n;
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A CEL int or uint as JSON. Past ±(2^53 - 1), a JSON patch value outside Object literals is converted by
+ * cel-go's ConvertToNative to a structpb.Value: a string of the decimal digits (a float64 would lose
+ * some). Inside a literal it is its Go Value(), an int64 that structpb makes a float64 (in a JSON patch)
+ * or that stays exact in an apply configuration: there the number is marked with its exact value
+ * (src/json/exact-integers.ts), so the merge, later policies and the reply patch keep every digit.
+ */
+function integer(n: bigint, go: Go, container: object | undefined, key: string | number | undefined): JsonValue {
+  if (n >= -MAX_JSON_INT && n <= MAX_JSON_INT) {
+    written += 8;
+    return Number(n);
+  }
+  if (patchValue && go === Go.Plain) {
+    const digits = n.toString();
+    if (allowance !== Infinity) spend(digits.length + 2);
+    written += digits.length + 2;
+    return digits;
+  }
+  written += 8;
+  if (applyValue && n <= INT64_MAX && container !== undefined && key !== undefined) markExactInteger(container, key, n);
+  return Number(n);
 }
 
 /** A Go value kept in an apply configuration (see applyValue); `written` counts it as a scalar. */

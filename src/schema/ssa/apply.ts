@@ -1,4 +1,4 @@
-import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, isJsonObject, setOwn, withNumberMarksOf, type JsonObject, type JsonValue } from '../../json/index.js';
 import type { ObjectType } from '../types.js';
 import { findAtomics } from './atomics.js';
 import { smdMerge } from './merge.js';
@@ -50,6 +50,7 @@ export function applyConfiguration(type: ObjectType, live: JsonValue, patch: Jso
 
   const stamped: JsonObject = {};
   for (const key of Object.keys(patch)) setOwn(stamped, key, patch[key]);
+  withNumberMarksOf(patch, stamped);
   // kube-apiserver stamps the object's own apiVersion/kind, not the type's: they differ only when the object
   // was not converted to the request's kind (Kyverno's CLI sends a subresource's object, e.g. a Binding, with
   // its parent's kind), and the object keeps what it is.

@@ -1,4 +1,4 @@
-import { withNumberMarksOf, hasOwn, isJsonObject, ownMember, setOwn, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { exactInteger, exactIntegersMarked, markExactInteger, withNumberMarksOf, hasOwn, isJsonObject, ownMember, setOwn, unmarkExactInteger, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type Atom, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import { associativeItemKey, itemIdentity, ItemStep, NEEDS_PATH_ELEMENT, renderPath, type ItemIdentity, type PathStep } from './keys.js';
 import { firstPart, matchingPart, scalarError, type Part, type SmdError } from './validate.js';
@@ -61,6 +61,26 @@ function identities(def: ListDef, list: JsonArray | undefined, byText: boolean):
     ids.push(byText && (id === null || typeof id !== 'object') ? associativeItemKey(def, item).pe! : id);
   }
   return ids;
+}
+
+/**
+ * Whether the merged value at `key` (taken from the patch's `r[key]`) must be written into the result even
+ * though it is the live `lv`: an int64 past ±2^53 (exact-integers.ts) other than the live one, which equals
+ * it as a JS number.
+ */
+function patchNumberForm(merged: Side, r: JsonObject, key: string, l: JsonObject | undefined): boolean {
+  if (typeof merged !== 'number' || !exactIntegersMarked() || merged !== r[key]) return false;
+  return exactInteger(r, key) !== (l === undefined ? undefined : exactInteger(l, key));
+}
+
+/** `out[key] = merged`, with the exact int64 the patch's `r[key]` stands for, if any. */
+function setFromPatch(out: JsonObject, key: string, merged: JsonValue, r: JsonObject): void {
+  setOwn(out, key, merged);
+  if (typeof merged !== 'number' || !exactIntegersMarked() || merged !== r[key]) return;
+  const exact = exactInteger(r, key);
+  if (exact !== undefined) markExactInteger(out, key, exact);
+  // A mark copied over from the live map is not the patch's.
+  else unmarkExactInteger(out, key);
 }
 
 class Merger {
@@ -142,7 +162,7 @@ class Merger {
     for (const key in r) {
       const lv = l === undefined ? undefined : ownMember(l, key);
       const merged = this.child(lv, r[key], fieldType(def, key), key);
-      if (merged === lv) continue;
+      if (merged === lv && !patchNumberForm(merged, r, key, l)) continue;
       if (merged === undefined) {
         // Only a live member can be dropped (see mapInLiveOrder).
         if (lv === undefined) continue;
@@ -151,7 +171,7 @@ class Merger {
         dropped = true;
       } else {
         out ??= l ? withNumberMarksOf(l, { ...l }) : {};
-        setOwn(out, key, merged);
+        setFromPatch(out, key, merged, r);
       }
     }
     if (out === undefined) return l;
@@ -175,14 +195,14 @@ class Merger {
         if (rv === undefined || !hasOwn(r, key)) continue;
         const lv = l[key];
         const merged = this.child(lv, rv, fieldType(def, key), key);
-        if (merged === lv) continue;
+        if (merged === lv && !patchNumberForm(merged, r, key, l)) continue;
         out ??= withNumberMarksOf(l, { ...l });
         // A member whose merge produced nothing is left out (only on the way to an error in practice, so
         // the delete's slower object shape does not matter).
         if (merged === undefined) {
           delete out[key];
           dropped = true;
-        } else setOwn(out, key, merged);
+        } else setFromPatch(out, key, merged, r);
       }
     }
     for (const key in r) {
@@ -190,7 +210,7 @@ class Merger {
       const merged = this.child(undefined, r[key], fieldType(def, key), key);
       if (merged === undefined) continue;
       out ??= l ? withNumberMarksOf(l, { ...l }) : {};
-      setOwn(out, key, merged);
+      setFromPatch(out, key, merged, r);
     }
     if (out === undefined) return l;
     return !dropped || hasKeys(out) ? out : undefined;
