@@ -135,3 +135,41 @@ describe('Go values in an ApplyConfiguration', () => {
     expect((r.object as any).metadata.annotations).toEqual({ at: '2024-01-01T00:00:00Z', d: '90s' });
   });
 });
+
+describe('a CEL map nested in an ApplyConfiguration', () => {
+  // A schemaless custom resource: every field is SMD's deduced type (a map, a list or any scalar).
+  const widget = podRequest(
+    { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: {} },
+    { uid: 'u-2', userInfo: {}, kind: { group: 'example.com', version: 'v1', kind: 'Widget' }, resource: { group: 'example.com', version: 'v1', resource: 'widgets' } },
+  );
+  const widgetPolicy = (expression: string) => {
+    const p = policy('a', [applyConfig(expression)]);
+    p.spec.matchConstraints.resourceRules = [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }];
+    return p;
+  };
+
+  it("as a map's value is a Go map[ref.Val]ref.Val: no kind SMD knows, refused", async () => {
+    const r = await evaluate(set(widgetPolicy("Object{spec: Object.spec{m: {'a': {'y': 'c', 'x': 'd'}}}}")), widget);
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    expect(r.status.message).toBe(
+      "policy 'a' with binding 'b-a' denied request: error applying patch: failed to convert patch object to typed object: .spec.m.a: expected map, got &{map[x:d y:c]}",
+    );
+  });
+
+  it('as a string field is printed as Go prints the map', async () => {
+    const r = await evaluate(set(policy('a', [applyConfig("Object{metadata: Object.metadata{annotations: {'a': {'b': 'c', 'a': 'd'}}}}")])), request);
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    expect(r.status.message).toBe(
+      "policy 'a' with binding 'b-a' denied request: error applying patch: failed to convert patch object to typed object: .metadata.annotations.a: expected string, got &value.valueUnstructured{Value:map[ref.Val]ref.Val{\"a\":\"d\", \"b\":\"c\"}}",
+    );
+  });
+
+  it("as a field's value is converted entry by entry", async () => {
+    const r = await evaluate(set(widgetPolicy("Object{spec: Object.spec{m: {'a': 'b'}, n: Object.spec.n{o: {'p': 1}}}}")), widget);
+    expect(r.allowed, JSON.stringify(r)).toBe(true);
+    if (!r.allowed) return;
+    expect((r.object as any).spec).toEqual({ m: { a: 'b' }, n: { o: { p: 1 } } });
+  });
+});

@@ -8,7 +8,8 @@
  * stays a GoNative value (src/go/native.ts) that the schema check refuses in structured-merge-diff's words.
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
-import { GO_NULL_VALUE, goBytes, goDuration, goTime, type GoNative } from '../../go/native.js';
+import { GO_NULL_VALUE, GoNative, goBytes, goDuration, goTime } from '../../go/native.js';
+import { formatFloatG, strconvQuote } from '../../go/index.js';
 import { markExactInteger, markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';
 import { formatDuration, formatTimestamp } from '../engine/time.js';
@@ -188,7 +189,10 @@ function toJson(v: unknown, typePath: string | null | undefined, errors: string[
         return null;
       }
       return toJson(v.value(), typePath, errors, container, key, field, Go.Native);
-    } else if (v instanceof Map && go === Go.Native && patchValue) refuse('map[ref.Val]ref.Val');
+    } else if (v instanceof Map && go === Go.Native) {
+      if (!patchValue) return goNative(goRefValMap(v as CelMapValue));
+      refuse('map[ref.Val]ref.Val');
+    }
     else if (v instanceof TypeValue) {
       // A type's Value() is its name.
       written += v.name.length + 2;
@@ -314,6 +318,42 @@ function integer(n: bigint, go: Go, container: object | undefined, key: string |
 function goNative(g: GoNative): JsonValue {
   written += 8;
   return g as unknown as JsonValue;
+}
+
+/**
+ * A CEL map as its Go Value(), a map[ref.Val]ref.Val, for an apply configuration (a map inside a list literal
+ * or as a map's value). fmt prints its entries in key order; a scalar as cel-go's type prints (a string's
+ * text, an int's digits, a double as %v/%g, a null as its enum number 0); anything else as its JSON text,
+ * where Go would print a pointer.
+ */
+function goRefValMap(m: CelMapValue): GoNative {
+  const keys = mapKeys(m);
+  const entries = keys.map((k) => ({ k, v: mapGet(m, k) }));
+  const order = (x: unknown) => (typeof x === 'string' ? x : String(x instanceof CelUint ? x.valueOf() : x));
+  entries.sort((a, b) => {
+    const x = a.k;
+    const y = b.k;
+    if (typeof x === 'bigint' && typeof y === 'bigint') return x < y ? -1 : x > y ? 1 : 0;
+    const ox = order(x);
+    const oy = order(y);
+    return ox < oy ? -1 : ox > oy ? 1 : 0;
+  });
+  const plain = (x: unknown): string => {
+    if (typeof x === 'string') return x;
+    if (typeof x === 'bigint' || typeof x === 'boolean') return String(x);
+    if (typeof x === 'number') return formatFloatG(x);
+    if (x === null || x === undefined) return '0';
+    if (x instanceof CelUint) return String(x.valueOf());
+    try {
+      return JSON.stringify(celToJson(x as CelValue));
+    } catch {
+      return typeNameOf(x);
+    }
+  };
+  const sharp = (x: unknown): string => (typeof x === 'string' ? strconvQuote(x) : plain(x));
+  const v = `map[${entries.map((e) => `${plain(e.k)}:${plain(e.v)}`).join(' ')}]`;
+  const sharpV = `map[ref.Val]ref.Val{${entries.map((e) => `${sharp(e.k)}:${sharp(e.v)}`).join(', ')}}`;
+  return new GoNative('map[ref.Val]ref.Val', v, sharpV);
 }
 
 /** Whether `name` is `${parent}.${field}`, compared in place. */
