@@ -40,7 +40,10 @@
  * ## Convert results
  *
  *   toJsonPatchOperations(value)  → [{ op, path, from?, value? }]            (§8.2)
- *   toApplyConfiguration(value)   → JSON object (apiVersion/kind not stamped) (§9.2, §9.3)
+ *   toApplyConfiguration(value)   → JSON object (apiVersion/kind not stamped) (§9.2, §9.3); the Go values
+ *                                   JSON has no form for (null, timestamp, duration, bytes, a nested CEL
+ *                                   map) stay in it as GoNative values for the schema check to refuse, and
+ *                                   an int64 past ±2^53 is marked exact (src/json/exact-integers.ts)
  *   celToJson(value)              → JSON (integral doubles marked as float literals)
  * They throw `ConversionError` with the Kubernetes text (type-name mismatch, non-string map key).
  *
