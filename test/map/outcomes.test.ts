@@ -66,3 +66,25 @@ describe('mutated or unchanged', () => {
     expect(await resultOf(mutations)).toBe(expected);
   });
 });
+
+/**
+ * kube-apiserver writes each mutation back as it succeeds (dispatcher_writeback_test.go
+ * TestMutationFailureAfterEarlierSuccessWritesBackEarlierMutation): when a later mutation of the same
+ * policy fails and the policy's failurePolicy is Ignore, what the earlier ones did stays.
+ */
+describe('a failing mutation after a successful one', () => {
+  it('keeps the earlier mutation under failurePolicy Ignore', async () => {
+    const s = set(
+      policy(
+        'p',
+        [patch('[JSONPatch{op: "add", path: "/metadata/labels/success", value: "set"}]'), patch('[JSONPatch{op: "replace", path: "/spec/missing/x", value: "v"}]')],
+        'Ignore',
+      ),
+    );
+    const r = await evaluate(s, request);
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect((r.object as any).metadata.labels).toEqual({ team: 'blue', tier: 'web', success: 'set' });
+    expect(r.outcomes.map((o) => o.result)).toEqual(['error']);
+  });
+});
