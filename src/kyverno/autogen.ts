@@ -10,6 +10,7 @@
  */
 import { cloneJson, getOwn, isJsonObject, parseJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { kindName } from './match/kinds.js';
+import { MAX_POLICY_DEPTH } from './policy-depth.js';
 
 const ANNOTATION = 'pod-policies.kyverno.io/autogen-controllers';
 const POD_CONTROLLERS = ['DaemonSet', 'Deployment', 'Job', 'StatefulSet', 'ReplicaSet', 'ReplicationController'];
@@ -222,9 +223,16 @@ function retarget(block: JsonValue | undefined, gvks: string[], replaceKinds: (k
   }
 }
 
+/**
+ * Levels a generated rule may nest beyond its policy: the overlay moved under `spec.jobTemplate.spec.template`
+ * gains four (the rule itself sits three below the document's top, so this is generous).
+ */
+const GENERATED_DEPTH = 4;
+
 /** Kyverno rewrites the rule's JSON text, so every `request.object.spec…` anywhere is moved. */
 function rewrite(rule: JsonObject, rewrites: [string, string][]): JsonObject {
   let text = JSON.stringify(rule);
   for (const [from, to] of rewrites) text = text.replaceAll(from, to);
-  return parseJson(text) as JsonObject;
+  // A policy at the depth bound gives a generated rule a few levels deeper (the overlay moved down).
+  return parseJson(text, { maxDepth: MAX_POLICY_DEPTH + GENERATED_DEPTH }) as JsonObject;
 }

@@ -21,6 +21,7 @@ import { compileConditions } from './match/compile-conditions.js';
 import { blockNeedsRoles, compileMatch } from './match/compile-match.js';
 import { compileMutate } from './patchers/compile-mutate.js';
 import { templatedPatch } from './patchers/compile-patches.js';
+import { policyDepthProblem } from './policy-depth.js';
 import type { CompiledKyvernoPolicy, CompiledRule, KindSelector, MatchBlock, Mutation } from './types.js';
 
 export type { AdmissionFinding, PolicyProblem } from './compile-report.js';
@@ -55,6 +56,10 @@ export function isKyvernoPolicyDocument(document: JsonValue): boolean {
 
 
 export function compileKyvernoPolicy(document: JsonValue): CompileResult {
+  // Before any walker recurses into it: a document nested past the bound is refused by name, not by
+  // whatever error a stack overflow surfaces as.
+  const tooDeep = policyDepthProblem(document);
+  if (tooDeep !== undefined) return { ok: false, problems: [tooDeep], warnings: [] };
   const report = new Report();
   try {
     const policy = compilePolicy(document, report);
