@@ -164,7 +164,11 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     const global = hasAnchors(item, isGlobalAnchor);
     let globalPassed = false;
     let lastGlobalFailure: GlobalConditionFailure | undefined;
+    const precheck = !global && conditionsAtTop(item);
     for (const resourceItem of resourceItems) {
+      // The item's own conditions first, on the item itself: a resource item they reject (all but one,
+      // for a foreach element's overlay naming its element) costs no copy of the item and no throw.
+      if (precheck && conditionFailure(item as JsonObject, resourceItem, 'condition', false) !== undefined) continue;
       // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
       let candidate = cloneJson(item);
       try {
@@ -266,7 +270,28 @@ function checkConditions(pattern: JsonObject, resource: JsonValue | undefined): 
   if (local) throw new ConditionFailure(local);
 }
 
-function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, type: Anchor['type']): string | undefined {
+/**
+ * Whether a list item's conditions can be checked on the item before it is copied: a map with `()` keys
+ * at its top, and no `+()` key whose resolution could itself make one (`+((name))`), so that walkMap's
+ * checkConditions would check the same keys with the same values.
+ */
+function conditionsAtTop(item: JsonValue): boolean {
+  if (!isJsonObject(item)) return false;
+  let found = false;
+  for (const key in item) {
+    const anchor = parseAnchor(key);
+    if (anchor?.type === 'condition') found = true;
+    else if (anchor?.type === 'addIfNotPresent' && anchor.key.includes('(')) return false;
+  }
+  return found;
+}
+
+/**
+ * The first `type` anchor of `pattern` the resource fails, as text. A condition whose value holds `+()`
+ * anchors only asks for the key; `resolve`: its value is then resolved against the resource in place
+ * (false leaves `pattern` untouched).
+ */
+function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, type: Anchor['type'], resolve = true): string | undefined {
   for (const key in pattern) {
     const anchor = parseAnchor(key);
     if (anchor?.type !== type) continue;
@@ -277,6 +302,7 @@ function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, 
     const actual = resource[anchor.key];
     // A condition holding `+()` anchors only asks for the key to exist; the anchors then apply inside.
     if (isJsonObject(expected) && hasAddIfNotPresent(expected)) {
+      if (!resolve) continue;
       const resolved = resolveAddIfNotPresent(expected, actual);
       if (resolved !== expected) setOwn(pattern, key, resolved);
       continue;
