@@ -1,8 +1,11 @@
 /**
  * Kyverno's pattern-tree tables (match-pattern-tables.json, data transcribed from kyverno/kyverno @
- * 111e07bbecc6 pkg/engine/validate/validate_test.go): a resource against a pattern with anchors, as the
- * value of a mutate condition anchor is checked. `not-pass` marks cases whose Go test only asserts that
- * the pattern does not pass (its RuleStatusFail cases are not checked further there).
+ * 111e07bbecc6 pkg/engine/validate/validate_test.go; pkg/engine/wildcards/wildcards_test.go): a resource
+ * against a pattern with anchors, as the value of a mutate condition anchor is checked. `not-pass` marks
+ * cases whose Go test only asserts that the pattern does not pass (its RuleStatusFail cases are not
+ * checked further there). The wildcards_test.go cases call ExpandInMetadata, which validateMap applies
+ * first: its NilSafety and JMESPathNil cases only assert that it does not panic and what it keeps (string
+ * values only), so their result is what MatchPattern then gives, derived.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
