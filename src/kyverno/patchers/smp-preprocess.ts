@@ -41,11 +41,17 @@ export class GlobalConditionFailure extends Error {
  * GlobalConditionFailure when the overlay does not apply, KyvernoRuleError for a broken overlay.
  * `anchors`: mayHaveAnchors(overlay), when the caller has it already.
  */
-export function preprocessOverlay(overlay: JsonValue, resource: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD, anchors = mayHaveAnchors(overlay)): JsonValue {
+export function preprocessOverlay(
+  overlay: JsonValue,
+  resource: JsonValue,
+  guard: ReviewGuard = UNBOUNDED_GUARD,
+  anchors = mayHaveAnchors(overlay),
+  beforeReadingLists?: () => void,
+): JsonValue {
   // Most overlays have no anchor at all: then all that changes is that emptied containers go.
   if (!anchors) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
   rejectValidateOnlyAnchors(overlay, []);
-  const pattern = processNode(cloneJson(overlay), resource, guard);
+  const pattern = processNode(cloneJson(overlay), resource, new Walk(guard, beforeReadingLists));
   return isJsonObject(pattern) ? deleteConditionKeys(pattern) : pattern;
 }
 
@@ -115,21 +121,46 @@ function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
 }
 
 /**
+ * What one pre-processing walk carries: the review's guard, and what must happen before it first reads
+ * into a list of the resource or below a map it compares (`beforeReadingLists`: a foreach's strategic
+ * merges keep the lists they edit aside until their chain settles, so the anchors of an overlay that
+ * only look at maps — `<(dnsPolicy)`, `+(annotation)` — leave the chain as it is, and each element's
+ * merge does not index the whole list again).
+ */
+class Walk {
+  private pending: (() => void) | undefined;
+  constructor(
+    readonly guard: ReviewGuard,
+    beforeReadingLists: (() => void) | undefined,
+  ) {
+    this.pending = beforeReadingLists;
+  }
+
+  /** Called before the walk reads a list of the resource, or a value that may hold one. */
+  readingLists(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    pending();
+  }
+}
+
+/**
  * Resolves the anchors of a node of the private copy against the resource: lists are edited in place,
  * a map is given back edited in place or, when `+()` anchors changed its keys, rebuilt (the caller puts
  * what it gets back in the node's place).
  */
-function processNode(pattern: JsonValue, resource: JsonValue | undefined, guard: ReviewGuard): JsonValue {
-  guard.tick();
-  if (isJsonObject(pattern)) return walkMap(pattern, resource, guard);
-  if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource, guard);
+function processNode(pattern: JsonValue, resource: JsonValue | undefined, walk: Walk): JsonValue {
+  walk.guard.tick();
+  if (isJsonObject(pattern)) return walkMap(pattern, resource, walk);
+  if (Array.isArray(pattern) && pattern.length > 0 && isJsonObject(pattern[0])) processListOfMaps(pattern, resource, walk);
   return pattern;
 }
 
 /** processNode of `pattern[key]`, put back in place when it was rebuilt. */
-function processMember(pattern: JsonObject, key: string, resource: JsonValue | undefined, guard: ReviewGuard): void {
+function processMember(pattern: JsonObject, key: string, resource: JsonValue | undefined, walk: Walk): void {
   const child = pattern[key];
-  const next = processNode(child, isJsonObject(resource) ? getOwn(resource, key) : undefined, guard);
+  const next = processNode(child, isJsonObject(resource) ? getOwn(resource, key) : undefined, walk);
   if (next !== child) setOwn(pattern, key, next);
 }
 
@@ -137,24 +168,24 @@ function processMember(pattern: JsonObject, key: string, resource: JsonValue | u
 const isMutateAnchor = (a: Anchor) => isConditionLike(a) || a.type === 'addIfNotPresent';
 const isGlobalAnchor = (a: Anchor) => a.type === 'global';
 
-function walkMap(map: JsonObject, resource: JsonValue | undefined, guard: ReviewGuard): JsonObject {
+function walkMap(map: JsonObject, resource: JsonValue | undefined, walk: Walk): JsonObject {
   if (!hasAnchorKey(map)) {
     // No anchor at this level (the levels above an anchored list item, usually): only the children.
     // (for-in: the pattern is a private copy, whose members processMember only replaces, never adds.)
-    for (const key in map) processMember(map, key, resource, guard);
+    for (const key in map) processMember(map, key, resource, walk);
     return map;
   }
   const pattern = resolveAddIfNotPresent(map, resource);
-  checkConditions(pattern, resource);
+  checkConditions(pattern, resource, walk);
   for (const key in pattern) {
     const anchor = parseAnchor(key);
     if (anchor && isMutateAnchor(anchor)) continue;
-    processMember(pattern, key, resource, guard);
+    processMember(pattern, key, resource, walk);
   }
   return pattern;
 }
 
-function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined, guard: ReviewGuard): void {
+function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined, walk: Walk): void {
   let resourceItems: JsonValue[];
   if (resource === undefined || resource === null) resourceItems = [];
   else if (Array.isArray(resource)) resourceItems = resource;
@@ -165,14 +196,15 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     let globalPassed = false;
     let lastGlobalFailure: GlobalConditionFailure | undefined;
     const precheck = !global && conditionsAtTop(item);
+    if (resourceItems === resource) walk.readingLists(); // its items (and length) may be kept aside
     for (const resourceItem of resourceItems) {
       // The item's own conditions first, on the item itself: a resource item they reject (all but one,
       // for a foreach element's overlay naming its element) costs no copy of the item and no throw.
-      if (precheck && conditionFailure(item as JsonObject, resourceItem, 'condition', false) !== undefined) continue;
+      if (precheck && conditionFailure(item as JsonObject, resourceItem, 'condition', walk, false) !== undefined) continue;
       // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
       let candidate = cloneJson(item);
       try {
-        candidate = processNode(candidate, resourceItem, guard);
+        candidate = processNode(candidate, resourceItem, walk);
       } catch (error) {
         if (error instanceof ConditionFailure) continue;
         if (error instanceof GlobalConditionFailure) {
@@ -186,7 +218,7 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     }
     if (resource === undefined || resource === null) {
       try {
-        processNode(cloneJson(item), undefined, guard);
+        processNode(cloneJson(item), undefined, walk);
         if (global) globalPassed = true;
       } catch (error) {
         if (!(error instanceof ConditionFailure)) throw error;
@@ -263,10 +295,10 @@ function hasAddIfNotPresent(map: JsonObject): boolean {
   return false;
 }
 
-function checkConditions(pattern: JsonObject, resource: JsonValue | undefined): void {
-  const failure = conditionFailure(pattern, resource, 'global');
+function checkConditions(pattern: JsonObject, resource: JsonValue | undefined, walk: Walk): void {
+  const failure = conditionFailure(pattern, resource, 'global', walk);
   if (failure) throw new GlobalConditionFailure(failure);
-  const local = conditionFailure(pattern, resource, 'condition');
+  const local = conditionFailure(pattern, resource, 'condition', walk);
   if (local) throw new ConditionFailure(local);
 }
 
@@ -291,7 +323,7 @@ function conditionsAtTop(item: JsonValue): boolean {
  * anchors only asks for the key; `resolve`: its value is then resolved against the resource in place
  * (false leaves `pattern` untouched).
  */
-function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, type: Anchor['type'], resolve = true): string | undefined {
+function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, type: Anchor['type'], walk: Walk, resolve = true): string | undefined {
   for (const key in pattern) {
     const anchor = parseAnchor(key);
     if (anchor?.type !== type) continue;
@@ -307,6 +339,8 @@ function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, 
       if (resolved !== expected) setOwn(pattern, key, resolved);
       continue;
     }
+    // A map or list compared may hold lists (a map reached through maps only is read as it is).
+    if (typeof actual === 'object' && actual !== null) walk.readingLists();
     if (matchPattern(asConditionOperand(actual), asConditionOperand(expected)) !== 'pass') {
       return `"${anchor.key}" does not match ${JSON.stringify(expected)}`;
     }

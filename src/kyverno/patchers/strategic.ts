@@ -25,13 +25,13 @@ export function applyStrategicMerge(
   guard: ReviewGuard = UNBOUNDED_GUARD,
 ): PatchOutcome {
   const anchors = mayHaveAnchors(overlay);
-  // Anchors are resolved against the resource, which must then hold the lists the chain kept aside.
-  if (chain && anchors) chain.settle();
   let plain: JsonValue;
   // The deadline was read just before (the rule's or the foreach element's step); it is read again
   // after the anchors and after the merge.
   try {
-    plain = preprocessOverlay(overlay, resource, guard, anchors);
+    // Anchors are resolved against the resource, which must hold the lists the chain kept aside once
+    // they read into one (maps they reach through maps only are up to date).
+    plain = preprocessOverlay(overlay, resource, guard, anchors, chain && anchors ? () => chain.settle() : undefined);
   } catch (error) {
     if (error instanceof ConditionFailure || error instanceof GlobalConditionFailure) {
       return { resource, skipReason: error.message };
