@@ -1,8 +1,11 @@
 /**
  * Kyverno's condition-operator tables (operator-tables.json, data transcribed from kyverno/kyverno @
  * 111e07bbecc6: pkg/engine/variables/evaluate_test.go TestEvaluate and the Evaluate tables of
- * pkg/engine/variables/operator/*_test.go). Go test keys typed int/int64 are JSON numbers here, as every
- * value of an admission request is.
+ * pkg/engine/variables/operator/*_test.go; the setExistsInArray / isIn / isNotIn tables of in_test.go as
+ * In / NotIn conditions over a list key, operator_test.go's case-insensitive names and parseDuration
+ * tables as Duration conditions whose outcome follows from the durations the test expects, an error
+ * giving false). Go test keys typed int/int64 are JSON numbers here, as every value of an admission
+ * request is.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
