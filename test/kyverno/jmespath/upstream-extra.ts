@@ -124,4 +124,15 @@ export const upstreamExtraVectors: Vector[] = [
   {"expr": "pattern_match(`123`, 'foo')", "error": ""},
   // (K) Test_CustomFunctions_ValidationErrors
   {"expr": "pattern_match('foo', `[]`)", "error": ""},
+  // (K) TestScalar_Multiply: a scalar times a boolean
+  {"expr": "multiply(`123`, `true`)", "error": ""},
+  // (K) TestParseArithemticOperands: a boolean on either side
+  {"expr": "add(`true`, `1.0`)", "error": ""},
+  {"expr": "add(`1.0`, `true`)", "error": ""},
+  // (K) Test_jpfToUpper, Test_jpfToLower: a float argument (vectors.ts has the strings and `32`)
+  {"expr": "to_upper(`32.0`)", "error": ""},
+  {"expr": "to_lower(`32.0`)", "error": ""},
+  // (K) Test_HasPrefix, Test_HasSuffix
+  {"expr": "starts_with('Gophers', 'Go')", "result": true},
+  {"expr": "ends_with('Amigo', 'go')", "result": true},
 ];
