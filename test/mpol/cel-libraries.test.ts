@@ -3,6 +3,7 @@
  * functions with Kyverno's results, their cost charged to the budget, the review's size bound honoured,
  * and none of them in the Kubernetes environment MutatingAdmissionPolicies get.
  */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation, type CelValue } from '../../src/cel/index.js';
 import { ReviewAborted, ReviewGuard } from '../../src/guard/index.js';
@@ -85,6 +86,36 @@ describe("Kyverno's CEL libraries", () => {
     expect(run(`transform.listObjToMap([{"n": "a"}], [], "n", "v")`).error).toContain('listObjToMap must take lists of equal length');
   });
 
+  it("gzip: decompress reads Go's gzip (concatenated members, Go's error texts); compress writes gzip that reads back", () => {
+    // printf 'hello' | gzip | base64 (gzip 1.12), and two members one after the other.
+    expect(value('gzip.decompress(base64.decode("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA=="))')).toBe('hello');
+    expect(value('gzip.decompress(base64.decode("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==") + base64.decode("H4sIAAAAAAAAAyvPL8pJAQBDEXc6BQAAAA=="))')).toBe('helloworld');
+    // Past one stored block (65,535 bytes), with a character of two UTF-8 bytes.
+    const long = `h\u00e9llo ${'x'.repeat(70000)}`;
+    expect(value('gzip.decompress(gzip.compress(object.s))', { s: long })).toBe(long);
+    expect(value('type(gzip.compress("a")) == bytes')).toBe(true);
+    expect(run('gzip.decompress(b"")').error).toContain(': EOF');
+    expect(run('gzip.decompress(b"\\x1f\\x8b\\x08")').error).toContain('unexpected EOF');
+    expect(run('gzip.decompress(b"not gzip at all")').error).toContain('gzip: invalid header');
+    // The CRC-32 of the trailer changed (last byte of the checksum).
+    expect(run('gzip.decompress(base64.decode("H4sIAAAAAAAAA8tIzcnJBwCGphA3BQAAAA=="))').error).toContain('gzip: invalid checksum');
+    // Block type 3 (reserved) in the first deflate byte: Go's decompressor has read one byte.
+    expect(run('gzip.decompress(b"\\x1f\\x8b\\x08\\x00\\x00\\x00\\x00\\x00\\x00\\xff\\x07")').error).toContain('flate: corrupt input before offset 1');
+    // Trailing bytes that are no gzip member.
+    expect(run('gzip.decompress(gzip.compress("a") + b"xx")').error).toContain('unexpected EOF');
+    expect(run('gzip.decompress(gzip.compress("a") + b"0123456789")').error).toContain('gzip: invalid header');
+    expect(run('gzip.compress(1)').error).toContain("type conversion error from 'int' to 'string'");
+    expect(compileExpression('gzip.decompress(b"")', 'variable', { params: false }).ok).toBe(false);
+  });
+
+  it('gzip: a small input that inflates past the review size bound stops there, before the text is built', () => {
+    // 4 MiB of zeros, gzip -9: 4,104 bytes (base64 here).
+    const bomb = btoa(String.fromCharCode(...gzipSync(new Uint8Array(4 << 20), { level: 9 })));
+    const guard = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 100_000 });
+    expect(() => run('size(gzip.decompress(base64.decode(object.b)))', { b: bomb }, guard)).toThrow(ReviewAborted);
+    expect(value('size(gzip.decompress(base64.decode(object.b)))', { b: bomb })).toBe(BigInt(4 << 20));
+  });
+
   it('charges cost by input size, as the cel-go and Kyverno trackers do', () => {
     const small = run(String.raw`regex.replace(object.s, "a", "b")`, { s: 'a'.repeat(10) }).cost!;
     const large = run(String.raw`regex.replace(object.s, "a", "b")`, { s: 'a'.repeat(10_000) }).cost!;
@@ -107,7 +138,7 @@ describe("Kyverno's CEL libraries", () => {
   });
 
   it('are absent from the Kubernetes environment (MutatingAdmissionPolicy stays as the API server has it)', () => {
-    for (const e of ['image("nginx")', 'regex.replace("a", "a", "b")', 'json.marshal(1)', 'sha256("a")', 'math.round(1.0, 1)', 'x509.decode("")']) {
+    for (const e of ['gzip.compress("a")', 'image("nginx")', 'regex.replace("a", "a", "b")', 'json.marshal(1)', 'sha256("a")', 'math.round(1.0, 1)', 'x509.decode("")']) {
       const r = compileExpression(e, 'variable', { params: false });
       expect(r.ok, e).toBe(false);
     }

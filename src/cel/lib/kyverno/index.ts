@@ -7,6 +7,7 @@
  */
 import type { CelLibrary } from '../../library.js';
 import { encodersLibrary } from './encoders.js';
+import { gzipLibrary } from './gzip.js';
 import { hashLibrary } from './hash.js';
 import { imageLibrary } from './image.js';
 import { jsonLibrary } from './json.js';
@@ -31,6 +32,7 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   transformLibrary,
   x509Library,
   userLibrary,
+  gzipLibrary,
   encodersLibrary,
   mathExtLibrary,
   orValueCompatLibrary,
