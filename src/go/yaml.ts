@@ -72,6 +72,16 @@ export function parseYaml11(text: string): JsonValue {
   return yaml11Json(parseYaml11Document(text), text);
 }
 
+/**
+ * The JSON value of the first document of a YAML text (`null` for none), as go-yaml v2's `Unmarshal`
+ * (so sigs.k8s.io/yaml's `Unmarshal`) reads a stream: it decodes the first document and never reads the
+ * others, so what follows a `---` after it is neither decoded nor checked. Throws YamlError.
+ */
+export function parseYaml11FirstDocument(text: string): JsonValue {
+  const doc = parseYamlDepthBounded(text, OPTIONS, 'first')[0];
+  return doc ? yaml11Json(doc, text) : null;
+}
+
 /** The parsed document of a YAML 1.1 text, as go-yaml v2 reads it; errors are in `doc.errors`. */
 export function parseYaml11Document(text: string): Document.Parsed {
   return parseYamlDepthBounded(text, OPTIONS, true)[0];
@@ -89,13 +99,15 @@ export const MAX_YAML_DEPTH = 500;
 const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to read (more than ${maxDepth} levels)`;
 
 /**
- * `parseAllDocuments` (`single`: `parseDocument`), except that a document nesting more than
- * MAX_YAML_DEPTH collections is composed as an empty document whose error says so, pointing at its first
- * collection too deep; the documents around it are composed as usual.
+ * `parseAllDocuments` (`single`: `parseDocument`; `'first'`: the first document only, none for an empty
+ * stream, the others left unread), except that a document nesting more than MAX_YAML_DEPTH collections is
+ * composed as an empty document whose error says so, pointing at its first collection too deep; the
+ * documents around it are composed as usual.
  */
-export function parseYamlDepthBounded(text: string, options: ParseOptions & DocumentOptions & SchemaOptions, single = false): Document.Parsed[] {
+export function parseYamlDepthBounded(text: string, options: ParseOptions & DocumentOptions & SchemaOptions, single: boolean | 'first' = false): Document.Parsed[] {
   const docs: Document.Parsed[] = [];
-  for (const doc of new Composer(options).compose(depthBoundedTokens(text, MAX_YAML_DEPTH), single, text.length)) {
+  for (const doc of new Composer(options).compose(depthBoundedTokens(text, MAX_YAML_DEPTH), single === true, text.length)) {
+    if (single === 'first' && docs.length === 1) break;
     if (single && docs.length === 1) {
       docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));
       break;

@@ -66,6 +66,15 @@ describe("Kyverno's CEL libraries", () => {
     expect(run(`json.unmarshal("{")`).error).toBeDefined();
   });
 
+  it("yaml.parse reads the first document of a stream and leaves the rest unread, as go-yaml v2's Unmarshal", () => {
+    expect(value('yaml.parse("a: 1\\n---\\nb: 2")')).toEqual(new Map([['a', 1]]));
+    // The second document is never parsed, so its syntax error is none.
+    expect(value('yaml.parse("a: 1\\n---\\nb: [")')).toEqual(new Map([['a', 1]]));
+    expect(value('yaml.parse("---\\n---\\nb: 2")')).toBeNull();
+    expect(value('yaml.parse("---\\n- x\\n...\\n")')).toEqual(['x']);
+    expect(run('yaml.parse("a: [1\\n---\\nb: 2")').error).toBeDefined();
+  });
+
   it("json.marshal writes numbers, strings and key order as Go's encoding/json (src/go)", () => {
     expect(value('json.marshal([1e-7, 1e21, -0.0, 123456789.0])')).toBe('[1e-7,1e+21,-0,123456789]');
     // Go sorts keys by bytes: an astral character after U+FFFD; JavaScript's < would put it first.

@@ -1,5 +1,5 @@
 import { checkBuiltSize } from '../../engine/bounds.js';
-import { parseYaml11, YamlError } from '../../../go/index.js';
+import { parseYaml11FirstDocument, YamlError } from '../../../go/index.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { traversal } from '../cost.js';
 import { celError } from '../errors.js';
@@ -7,13 +7,14 @@ import { documentToCel } from './documents.js';
 
 /**
  * Kyverno's yaml library (kyverno/sdk `extensions/cel/libs/yaml`): `yaml.parse(string) -> dyn`, through
- * sigs.k8s.io/yaml (YAML 1.1 to JSON, then Go's decoding: numbers are doubles).
+ * sigs.k8s.io/yaml (YAML 1.1 to JSON, then Go's decoding: numbers are doubles). Of a stream of documents,
+ * the first is read and the rest ignored, as go-yaml v2's Unmarshal does.
  */
 
 function parse(text: string): unknown {
   checkBuiltSize(text.length, 'the argument of yaml.parse');
   try {
-    return documentToCel(parseYaml11(text));
+    return documentToCel(parseYaml11FirstDocument(text));
   } catch (e) {
     if (e instanceof YamlError) throw celError(e.message);
     throw e;
