@@ -68,3 +68,4 @@ export { base64Decode } from './base64.js';
 export { X509Error, x509Decode } from './x509.js';
 export { MAX_YAML_DEPTH, parseYaml11, parseYaml11Document, parseYaml11FirstDocument, parseYamlDepthBounded, yaml11Json, yamlErrorLocation, YamlError, withoutQuotedLine } from './yaml.js';
 export { gunzip, GzipError, GzipOutputTooLarge, gzipStored } from './gzip.js';
+export { goJsonSyntaxError } from './json-syntax.js';

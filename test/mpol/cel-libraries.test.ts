@@ -75,6 +75,42 @@ describe("Kyverno's CEL libraries", () => {
     expect(run('yaml.parse("a: [1\\n---\\nb: 2")').error).toBeDefined();
   });
 
+  it("json.unmarshal fails as Go's encoding/json does (its decode_test.go syntax errors, a number past float64)", () => {
+    const cases: [string, string][] = [
+      ['{"X": "foo", "Y"}', "invalid character '}' after object key"],
+      ['[1, 2, 3+]', "invalid character '+' after array element"],
+      ['{"X":12x}', "invalid character 'x' after object key:value pair"],
+      ['\u0001 42', "invalid character '\\x01' looking for beginning of value"],
+      [' 42 \u0001', "invalid character '\\x01' after top-level value"],
+      ['{"F3": -}', "invalid character '}' in numeric literal"],
+      ['[2, 3', 'unexpected end of JSON input'],
+      ['', 'unexpected end of JSON input'],
+      ['{"a":1}{', "invalid character '{' after top-level value"],
+      ['{"a":1,}', "invalid character '}' looking for beginning of object key string"],
+      ["'a'", "invalid character '\\'' looking for beginning of value"],
+      ['"a\nb"', "invalid character '\\n' in string literal"],
+      ['"\\q"', "invalid character 'q' in string escape code"],
+      ['1.x', "invalid character 'x' after decimal point in numeric literal"],
+      ['1ex', "invalid character 'x' in exponent of numeric literal"],
+      ['trux', "invalid character 'x' in literal true (expecting 'e')"],
+      // Go scans bytes: é is named by its first UTF-8 byte, 0xC3, as a Latin-1 character.
+      ['\u00e9', "invalid character '\u00c3' looking for beginning of value"],
+      ['[1, -2e999, 1e400]', 'json: cannot unmarshal number -2e999 into Go value of type float64'],
+    ];
+    for (const [text, message] of cases) {
+      expect(run('json.unmarshal(object.s)', { s: text }).error, text).toMatch(new RegExp(`resulted in error: ${message.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}$`));
+    }
+    expect(value('json.unmarshal("[1e-400]")')).toEqual([0]);
+    // Kyverno declares the argument dyn: a policy passing another type compiles and fails when called.
+    expect(run('json.unmarshal(1)').error).toContain("type conversion error from 'int' to 'string'");
+  });
+
+  it('json.marshal writes a timestamp as Go writes a time.Time and a duration as a time.Duration', () => {
+    expect(value('json.marshal([timestamp("2024-01-01T00:00:00.5Z")])')).toBe('["2024-01-01T00:00:00.5Z"]');
+    expect(value('json.marshal({"d": duration("1m30s")})')).toBe('{"d":90000000000}');
+    expect(value('[json.marshal(optional.of("x")), json.marshal(optional.none())]')).toEqual(['"x"', 'null']);
+  });
+
   it("json.marshal writes numbers, strings and key order as Go's encoding/json (src/go)", () => {
     expect(value('json.marshal([1e-7, 1e21, -0.0, 123456789.0])')).toBe('[1e-7,1e+21,-0,123456789]');
     // Go sorts keys by bytes: an astral character after U+FFFD; JavaScript's < would put it first.

@@ -1,6 +1,7 @@
 import { checkBuiltSize } from '../../engine/bounds.js';
 import { mapGet, mapKeys } from '../../engine/runtime.js';
-import { CelUint, isMapValue, type CelMapValue } from '../../engine/values.js';
+import { formatTimestamp } from '../../engine/time.js';
+import { CelOptional, CelUint, Duration, isMapValue, Timestamp, type CelMapValue } from '../../engine/values.js';
 import { compareStrings, goJsonNumber, jsonString } from '../../../go/index.js';
 import type { JsonValue } from '../../../json/index.js';
 import { celError } from '../errors.js';
@@ -22,6 +23,8 @@ export function documentToCel(v: JsonValue): unknown {
   return v;
 }
 
+const isContainer = (v: unknown) => Array.isArray(v) || isMapValue(v);
+
 function goFloat(x: number): string {
   if (!Number.isFinite(x)) throw celError(`json: unsupported value: ${x}`);
   return goJsonNumber(x);
@@ -36,6 +39,12 @@ export function marshalCel(v: unknown, depth = 0): string {
   if (v instanceof CelUint) return v.value.toString();
   if (typeof v === 'number') return goFloat(v);
   if (typeof v === 'string') return jsonString(v);
+  // cel-go hands Go a timestamp as time.Time (RFC 3339 with nanoseconds) and a duration as
+  // time.Duration (an int64 of nanoseconds).
+  if (v instanceof Timestamp) return jsonString(formatTimestamp(v));
+  if (v instanceof Duration) return v.ns.toString();
+  // At the top, Kyverno marshals val.Value(): nil for optional.none(), a scalar's Go value for one.
+  if (v instanceof CelOptional && depth === 0 && (!v.hasValue() || !isContainer(v.value()))) return v.hasValue() ? marshalCel(v.value(), 1) : 'null';
   if (v instanceof Uint8Array) {
     let s = '';
     for (const b of v) s += String.fromCharCode(b);

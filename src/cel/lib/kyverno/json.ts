@@ -1,21 +1,28 @@
+import { goJsonSyntaxError } from '../../../go/index.js';
 import { JsonParseError, parseJson } from '../../../json/index.js';
 import { checkBuiltSize } from '../../engine/bounds.js';
+import { typeNameOf } from '../../engine/runtime.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { actualSize, traversal } from '../cost.js';
 import { celError } from '../errors.js';
 import { documentToCel, marshalCel } from './documents.js';
 
 /**
- * Kyverno's json library (kyverno/sdk `extensions/cel/libs/json`): `json.unmarshal(string) -> dyn` and
- * `json.marshal(dyn) -> string`, Go's encoding/json on both sides (numbers decode as doubles).
+ * Kyverno's json library (kyverno/sdk `extensions/cel/libs/json`): `json.unmarshal(dyn) -> dyn` (a string
+ * when called) and `json.marshal(dyn) -> string`, Go's encoding/json on both sides: numbers decode as
+ * doubles, a text that is not JSON fails with Go's syntax error, a timestamp marshals as RFC 3339 text and
+ * a duration as nanoseconds (Go's time.Time and time.Duration).
  */
 
-function unmarshal(text: string): unknown {
+function unmarshal(text: unknown): unknown {
+  // Kyverno declares the argument dyn and converts it to a Go string when called.
+  if (typeof text !== 'string') throw celError(`type conversion error from '${typeNameOf(text)}' to 'string'`);
   checkBuiltSize(text.length, 'the argument of json.unmarshal');
   try {
     return documentToCel(parseJson(text));
   } catch (e) {
-    if (e instanceof JsonParseError) throw celError(e.message);
+    // Go's encoding/json names the first syntax error as its scanner sees it.
+    if (e instanceof JsonParseError) throw celError(goJsonSyntaxError(text) ?? e.message);
     throw e;
   }
 }
@@ -23,7 +30,7 @@ function unmarshal(text: string): unknown {
 export const jsonLibrary: CelLibrary = {
   name: 'kyverno.json',
   register(r: LibraryRegistrar) {
-    r.registerFunction('json.unmarshal(string): dyn', unmarshal);
+    r.registerFunction('json.unmarshal(dyn): dyn', unmarshal);
     r.registerFunction('json.marshal(dyn): string', (v: unknown) => marshalCel(v));
   },
   callCost(fn, args, result) {
