@@ -161,6 +161,40 @@ describe("Kyverno's CEL libraries", () => {
     expect(value('size(gzip.decompress(base64.decode(object.b)))', { b: bomb })).toBe(BigInt(4 << 20));
   });
 
+  it("x509.decode: kyverno/sdk x509 impl_test.go Test_decode (its certificate, the fields it asserts; an invalid PEM)", () => {
+    const cert = `-----BEGIN CERTIFICATE-----
+MIIC7TCCAdWgAwIBAgIBADANBgkqhkiG9w0BAQsFADAYMRYwFAYDVQQDDA0qLmt5
+dmVybm8uc3ZjMB4XDTIyMTAxMDExNDYzMloXDTIzMTAxMDEyNDYzMlowGDEWMBQG
+A1UEAwwNKi5reXZlcm5vLnN2YzCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoC
+ggEBAOKF+2P0Ufp855hpdsGD4lYkd6oU7HZAOWm1XskAMwrdsqWwTNNAinyHRoPQ
+IbNbGDQ+r6Cggc2mlxHJ90PnC2weHj5otaD17Z+ARZpJZ4HMWkEfFt8sxwo9vuQJ
+RWihqNwFheowjswoSB1DHnPufrZHfztkMoRx278ZfHaIMdlSTg50ektkNDoHA3OJ
+sxxw54X3HR1iq6SZwN8xNT0TI6B6BbfAYWMNmKCiZ2iV6kW//XnTEqGd2WcmhuP0
+SjwO4tCJbj9oV6+Bj/uhFr7J4foErMaodYDBtQs/ul2tcAwSBHfnC2KcLbiZTZsC
+0Rs0WPJ4YwF/cOsD7Z/RmLs4FHsCAwEAAaNCMEAwDgYDVR0PAQH/BAQDAgKkMA8G
+A1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFJaK+3Wfnf7rVkYBzMCLSaV56NMqMA0G
+CSqGSIb3DQEBCwUAA4IBAQDY7F6b+t9BX7098JyGk6zeT39MoLdSv+8IaKXn+m8G
+yOKn3CZkruko57ycvPd4taC0gggtmUYynFhwPMQr+boNrrK9rat8Jw3yPPsBq/8D
+/s6tvwxSNXBfPUI5OvNIB/hA5XpJpdHQaCkYm+FWkcJsolkkbSOfVjUjImW26JHB
+nnPPtR4Y7dx0SVoPS19IC0T5RmdvgqlXj4XbhTnX3QOujVHn8u+wQ8po7EngHDQs
++onfkp8ipe0QpEJL1ZdW2LhyDXGKrZ2y8UPZ9wYNzxHWaj1Thu4B9YFdsPUwWqSx
+n9e+FygpoktlD8YgT7jwgiVKX7Koz++zyvMIdhvRrtgS
+-----END CERTIFICATE-----`;
+    const got = value('x509.decode(object.c)', { c: cert }) as Map<string, unknown>;
+    const issuer = got.get('Issuer') as Map<string, unknown>;
+    const publicKey = got.get('PublicKey') as Map<string, unknown>;
+    const extensions = got.get('Extensions') as Map<string, unknown>[];
+    expect([got.get('IsCA'), got.get('BasicConstraintsValid'), got.get('KeyUsage'), got.get('SerialNumber'), got.get('PublicKeyAlgorithm')]).toEqual([true, true, 37, 0, 1]);
+    expect([got.get('MaxPathLen'), got.get('MaxPathLenZero'), got.get('NotBefore'), got.get('NotAfter')]).toEqual([-1, false, '2022-10-10T11:46:32Z', '2023-10-10T12:46:32Z']);
+    expect([issuer.get('CommonName'), issuer.get('SerialNumber'), publicKey.get('E')]).toEqual(['*.kyverno.svc', '', 65537]);
+    expect(publicKey.get('N')).toBe(
+      '28595925905962223424520947352207105451744616797088171943239289907331901888529856098458304611629660120574607501039902142361333982065793213267074854658525100799280158707840279479550961169213763526857247298653141711003931642606662052674943191476488665842309583311097351331994267413776792462637192775240062778036062353517979538994974045127175206597906751521558536719043095219698535279694800624795673809356898452438518041024126624051887044932164506019573725987204208750674129677584956156611454245004918943771571492757639432459688931855526941886354880727024912384140238027697348634609952850513122734230521040730560514233467',
+    );
+    expect([extensions.length, extensions[0].get('Critical')]).toEqual([3, true]);
+    for (const f of ['Raw', 'RawIssuer', 'RawSubject', 'RawSubjectPublicKeyInfo', 'RawTBSCertificate', 'Signature']) expect(typeof got.get(f), f).toBe('string');
+    expect(run('x509.decode("not a valid PEM")').error).toContain('failed to decode PEM block');
+  });
+
   it('charges cost by input size, as the cel-go and Kyverno trackers do', () => {
     const small = run(String.raw`regex.replace(object.s, "a", "b")`, { s: 'a'.repeat(10) }).cost!;
     const large = run(String.raw`regex.replace(object.s, "a", "b")`, { s: 'a'.repeat(10_000) }).cost!;
