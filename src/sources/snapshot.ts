@@ -281,11 +281,21 @@ async function readGeneration(source: PolicySource, previous: SourceCache, optio
     const doc = read[i];
     if (doc) found.set(entry.name, doc);
   });
+  // A folder that could not be listed keeps what was read below it before, as an unreadable file keeps
+  // its last good version.
+  let kept = false;
+  for (const entry of entries) {
+    if (!entry.holdsBelow) continue;
+    for (const [name, prior] of previous) {
+      if (!name.startsWith(entry.name) || found.has(name)) continue;
+      found.set(name, prior);
+      kept = true;
+    }
+  }
   const settle = options.settle && options.settle.ms > 0 ? options.settle : undefined;
-  if (!settle) return found;
+  if (!settle) return kept ? sortedByName(found) : found;
   // An in-place document gone from this look (deleted, or between a writer's delete and create) stays
   // until a later look agrees; changes seen of documents no longer listed are forgotten.
-  let kept = false;
   for (const [name, prior] of previous) {
     if (found.has(name) || !prior.inPlace) continue;
     if (settled(settle, name, undefined, undefined)) continue;
@@ -295,8 +305,11 @@ async function readGeneration(source: PolicySource, previous: SourceCache, optio
   for (const name of [...settle.pending.keys()]) {
     if (!found.has(name) && !previous.has(name) && !entries.some((e) => e.name === name)) settle.pending.delete(name);
   }
-  if (!kept) return found;
-  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return kept ? sortedByName(found) : found;
+}
+
+function sortedByName(docs: Map<string, CachedDocument>): Map<string, CachedDocument> {
+  return new Map([...docs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** A key that changes when any document's version changes, appears or goes: equal keys → same set. */

@@ -30,6 +30,12 @@ export interface SourceEntry {
    * reported as a problem of this entry alone, like a document that does not parse, and the others load.
    */
   problem?: string;
+  /**
+   * With `problem`: the entry is a folder the listing could not read (no permission), named with a
+   * trailing `/`. The documents held from an earlier read whose names start with `name` stay as they
+   * were (the last good documents below it stay in force) until the folder reads again.
+   */
+  holdsBelow?: boolean;
 }
 
 export interface ListOptions {

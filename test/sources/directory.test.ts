@@ -403,6 +403,109 @@ describe('directory source', () => {
     expect(r.status).toBe(0);
   });
 
+  describe('a subfolder that cannot be read (run as an unprivileged user)', () => {
+    const asRoot = process.getuid?.() === 0;
+    /** A refresher in a process of its own, as nobody when this one is root: it refreshes on each line it reads. */
+    async function unprivilegedRefresher(path: string) {
+      const script = join(await mkdtemp(join(tmpdir(), 'amender-script-')), 'refresh.mts');
+      await writeFile(
+        script,
+        `import { createInterface } from 'node:readline';
+import { PolicySetRefresher } from '${ROOT}src/sources/index.ts';
+import { directorySource } from '${ROOT}src/sources/node/index.ts';
+const r = new PolicySetRefresher({ name: 'default', sources: [directorySource({ uri: 'file://${path}', path: '${path}' })], intervalMs: 0 });
+for await (const _ of createInterface({ input: process.stdin })) {
+  const result = await r.refresh();
+  const set = r.provider().set;
+  console.log(JSON.stringify({ outcome: result.outcome, errors: result.errors, names: set?.mutatingPolicies.map((p) => p.policy.name), problems: set?.problems.map((p) => p.source + ': ' + p.message) }));
+}
+`,
+        { mode: 0o644 },
+      );
+      await chmod(dirname(script), 0o755);
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        cwd: ROOT,
+        stdio: ['pipe', 'pipe', 'inherit'],
+        ...(asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: '/tmp' } } : {}),
+      });
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      return {
+        async refresh() {
+          child.stdin!.write('\n');
+          return JSON.parse((await lines.next()).value as string) as { outcome: string; errors: string[]; names: string[]; problems: string[] };
+        },
+        async close() {
+          child.kill();
+          await rm(dirname(script), { recursive: true, force: true });
+        },
+      };
+    }
+    /** `mode` keeps nobody out when this process is root; else the owner loses the same permissions. */
+    const lock = (path: string, mode: number) => chmod(path, asRoot ? mode : mode === 0o700 ? 0o000 : 0o644);
+
+    for (const [what, mode] of [
+      ['cannot be listed (no read or search permission)', 0o700],
+      ['can be listed but not searched (chmod 744), and holds a file of another kind', 0o744],
+    ] as const) {
+      it(`${what}: a problem of its own; the documents last read below it stay in force, and are read again once it is fixed`, async () => {
+        await chmod(dir, 0o755);
+        await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'), { mode: 0o644 });
+        await mkdir(join(dir, 'sub'), { mode: 0o755 });
+        await chmod(join(dir, 'sub'), 0o755);
+        await writeFile(join(dir, 'sub', 'b.yaml'), labelPolicy('b', 'team', 'two'), { mode: 0o644 });
+        await writeFile(join(dir, 'sub', 'notes.md'), '# notes\n', { mode: 0o644 });
+        const r = await unprivilegedRefresher(dir);
+        try {
+          expect(await r.refresh()).toMatchObject({ outcome: 'applied', errors: [], names: ['a', 'b'], problems: [] });
+          await lock(join(dir, 'sub'), mode);
+          const locked = await r.refresh();
+          expect(locked.errors).toEqual([]);
+          expect(locked).toMatchObject({ outcome: 'applied', names: ['a', 'b'] });
+          expect(locked.problems).toEqual([expect.stringMatching(new RegExp(`^${join(dir, 'sub')}: cannot be read: EACCES: permission denied.*; not read \\(the documents last read below it stay in force\\)$`))]);
+          // Unchanged while it stays so; the last good documents below it stay.
+          expect(await r.refresh()).toMatchObject({ outcome: 'unchanged', names: ['a', 'b'] });
+          await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'three'), { mode: 0o644 });
+          expect(await r.refresh()).toMatchObject({ outcome: 'applied', names: ['a', 'b'] });
+          await chmod(join(dir, 'sub'), 0o755);
+          expect(await r.refresh()).toMatchObject({ outcome: 'applied', errors: [], names: ['a', 'b'], problems: [] });
+          // Once fixed, a change below it is read.
+          await rm(join(dir, 'sub', 'b.yaml'));
+          expect(await r.refresh()).toMatchObject({ outcome: 'applied', names: ['a'], problems: [] });
+        } finally {
+          await r.close();
+        }
+      });
+    }
+
+    it('a link that loops, named like no policy file, leads nowhere: skipped like a dangling link', async () => {
+      await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+      await symlink(join(dir, 'loop'), join(dir, 'loop'));
+      const r = refresherFor(dir);
+      const result = await r.refresh();
+      expect(result.errors).toEqual([]);
+      expect(names(r)).toEqual(['a']);
+      expect(r.provider().set!.problems).toEqual([]);
+    });
+
+    it('unreadable at the first load: amender validate names it and loads the others', async () => {
+      await chmod(dir, 0o755);
+      await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'), { mode: 0o644 });
+      await mkdir(join(dir, 'private'), { mode: 0o700 });
+      await writeFile(join(dir, 'private', 'b.yaml'), labelPolicy('b', 'team', 'two'), { mode: 0o644 });
+      await lock(join(dir, 'private'), 0o700);
+      const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'validate', dir], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 20_000,
+        ...(asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: '/tmp' } } : {}),
+      });
+      expect(r.stderr).not.toContain('cannot read policies from');
+      expect(r.stdout + r.stderr).toMatch(new RegExp(`${join(dir, 'private')}#0: cannot be read: EACCES: permission denied.*; not read \\(the documents last read below it stay in force\\) \\(ignored\\)`));
+      expect(r.stdout + r.stderr).toContain('1 problem (mutatingAdmissionPolicies: 1, mutatingAdmissionPolicyBindings: 1,');
+      expect(r.status).toBe(1);
+    });
+  });
+
   describe('a file whose read permission comes back', () => {
     it('is read again on the next refresh, though chmod left its modification time as it was', async () => {
       await chmod(dir, 0o755);

@@ -129,6 +129,22 @@ function isUnreadable(err: unknown): boolean {
   return code === 'EACCES' || code === 'EPERM' || code === 'ELOOP';
 }
 
+function isDenied(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'EACCES' || code === 'EPERM';
+}
+
+/**
+ * Thrown by the walk of a folder below the root that cannot be read for a reason of its own (no read or
+ * search permission: a folder made 0700 by another user, `chmod -R 644`): its parent lists it as one
+ * entry with a problem, as an unreadable file is, and the documents last read below it stay in force.
+ */
+class FolderUnreadable extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
 export interface DirectorySourceOptions {
   uri: string;
   path: string;
@@ -178,10 +194,17 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
    */
   async function walk(dir: string, shown: string, relative: string, depth: number, inSnapshot: boolean, out: SourceEntry[], maxEntries: number, within: ReadonlySet<string>): Promise<void> {
     if (depth > MAX_FOLDER_DEPTH) throw fail(`${shown}: folders nested deeper than ${MAX_FOLDER_DEPTH} levels`);
-    const target = await snapshotOf(dir);
+    let target: string | undefined;
+    let names: string[];
+    try {
+      target = await snapshotOf(dir);
+      names = (await readdir(target ?? dir)).sort();
+    } catch (err) {
+      if (depth > 0 && isUnreadable(err)) throw new FolderUnreadable((err as Error).message);
+      throw err;
+    }
     const folder = target ?? dir;
     const snapshot = inSnapshot || target !== undefined;
-    const names = (await readdir(folder)).sort();
     for (const name of names) {
       if (name.startsWith('.')) continue; // hidden, and a ConfigMap's ..data / ..<timestamp>
       const full = join(folder, name);
@@ -196,6 +219,10 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
           if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
           continue;
         }
+        // A link that loops, named like no policy file: it leads nowhere, as a dangling link.
+        if ((err as { code?: string }).code === 'ELOOP') continue;
+        // Search permission denied on this very folder (it lists, but nothing in it can be looked at).
+        if (depth > 0 && isDenied(err)) throw new FolderUnreadable((err as Error).message);
         throw err;
       }
       if (s.isDirectory()) {
@@ -212,7 +239,22 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
           if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
           continue;
         }
-        await walk(full, join(shown, name), rel, depth + 1, snapshot, out, maxEntries, new Set(within).add(real));
+        const mark = out.length;
+        try {
+          await walk(full, join(shown, name), rel, depth + 1, snapshot, out, maxEntries, new Set(within).add(real));
+        } catch (err) {
+          if (!(err instanceof FolderUnreadable)) throw err;
+          // One entry for the folder; its documents held from an earlier read stay (SourceEntry.holdsBelow).
+          out.length = mark;
+          out.push({
+            name: `${rel}/`,
+            label: join(shown, name),
+            version: 'unreadable folder',
+            problem: `cannot be read: ${err.reason}; not read (the documents last read below it stay in force)`,
+            holdsBelow: true,
+          });
+          if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
+        }
       } else if (!s.isFile() && isPolicyDocumentName(rel)) {
         // A FIFO named x.yaml would block the read that opens it until a writer comes: listed, never opened.
         out.push({ name: rel, label: join(shown, name), version: 'not a file', problem: `${notAFile(s)}; not read` });
