@@ -4,6 +4,7 @@
  * returns the object's metadata without a body, which is "not modified". Core: Web APIs only.
  */
 import { isPolicyDocumentName, folderPrefix } from './names.js';
+import { decodeDocumentBytes } from './text.js';
 import { DocumentTooLarge, SourceError, type PolicySource, type SourceEntry } from './types.js';
 
 /** The part of the Workers `R2Bucket` binding this source uses. */
@@ -16,12 +17,13 @@ export interface R2BucketLike {
   get(key: string, options?: { onlyIf?: { etagDoesNotMatch?: string } }): Promise<R2ObjectLike | null>;
 }
 
-/** An R2 object: with `text()` when the body came, without when a precondition failed. */
+/** An R2 object: with its body (`arrayBuffer()`, `text()`) when the body came, without when a precondition failed. */
 export interface R2ObjectLike {
   key: string;
   etag: string;
   size: number;
   text?: () => Promise<string>;
+  arrayBuffer?: () => Promise<ArrayBuffer>;
 }
 
 function isBucket(value: unknown): value is R2BucketLike {
@@ -65,7 +67,9 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
         throw new SourceError(uri, `${entry.label}: the bucket returned no body`);
       }
       if (object.size > maxBytes) throw new DocumentTooLarge(uri, entry.label, object.size, maxBytes);
-      return { status: 'fetched', version: object.etag, text: await object.text() };
+      // The bytes, decoded as the folder and S3 sources decode them (a UTF-16 byte-order mark: UTF-16).
+      const text = typeof object.arrayBuffer === 'function' ? decodeDocumentBytes(new Uint8Array(await object.arrayBuffer())) : await object.text();
+      return { status: 'fetched', version: object.etag, text };
     },
   };
 }

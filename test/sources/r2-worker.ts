@@ -58,6 +58,20 @@ export default {
             sourceErrors: state.sourceErrors,
           });
         }
+        case '/load': {
+          // A refresher of its own for one prefix: the set its first refresh loads.
+          const fresh = new PolicySetRefresher({ name: 'workers', sources: [sourceFor(env, q('prefix'))], intervalMs: 0 });
+          const result = await fresh.refresh();
+          const state = fresh.provider();
+          return Response.json({
+            result,
+            calls,
+            policies: state.set?.mutatingPolicies.map((p) => p.policy.name) ?? [],
+            mutations: state.set?.mutatingPolicies.map((p) => JSON.stringify(p.policy.mutations)) ?? [],
+            problems: state.set?.problems ?? [],
+            sourceErrors: state.sourceErrors,
+          });
+        }
         default:
           return new Response('not found', { status: 404 });
       }

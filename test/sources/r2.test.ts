@@ -12,7 +12,7 @@ let mf: Miniflare;
 /** The test's handle on the R2 binding (miniflare's own types need the Workers type package). */
 interface Bucket {
   list(): Promise<{ objects: { key: string }[] }>;
-  put(key: string, value: string): Promise<unknown>;
+  put(key: string, value: string | Uint8Array): Promise<unknown>;
   head(key: string): Promise<{ etag: string; size: number } | null>;
   delete(key: string): Promise<void>;
 }
@@ -122,5 +122,18 @@ describe('R2 source (workerd, R2 binding)', () => {
     expect(big.policies).toEqual(['a', 'b']);
     expect(big.problems.find((p) => p.source === 'r2://POLICIES/p/d.yaml')?.message).toMatch(/^is \d+ bytes, over the limit of 1048576 bytes per file or object; not read$/);
     expect(big.sourceErrors).toEqual([]);
+  });
+
+  it('reads an object with a UTF-8 byte-order mark, or written in UTF-16 with its mark, as the folder and S3 sources do (kubectl reads such files)', async () => {
+    const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+    const bytes = (...parts: Buffer[]) => new Uint8Array(Buffer.concat(parts));
+    await bucket.put('bom/le.yaml', bytes(Buffer.from([0xff, 0xfe]), Buffer.from(labelPolicy('le', 'team', 'é'), 'utf16le')));
+    await bucket.put('bom/be.yaml', bytes(Buffer.from([0xfe, 0xff]), utf16be(labelPolicy('be', 'team', 'two'))));
+    await bucket.put('bom/u8.json', bytes(Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"bom"}}')));
+    const loaded = await call<RefreshReply & { mutations: string[] }>('/load?prefix=bom');
+    expect(loaded.sourceErrors).toEqual([]);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.policies).toEqual(['be', 'le']);
+    expect(loaded.mutations[1]).toContain('é');
   });
 });
