@@ -4,17 +4,18 @@ import { parseDocuments } from '../policyset/index.js';
 import { CliInputError, describeFsError } from './errors.js';
 import type { CliIO } from './io.js';
 
-/** `-` is standard input. `found`: a path found in a folder (see CliIO.readFile). */
-export async function readInput(path: string, io: CliIO, options: { found?: boolean } = {}): Promise<string> {
+/** `-` is standard input. `found`: a path found in a folder; `body`: read as a request body (see CliIO.readFile). */
+export async function readInput(path: string, io: CliIO, options: { found?: boolean; body?: boolean } = {}): Promise<string> {
+  const body = options.body ? { body: true } : undefined;
   if (path === '-') {
     try {
-      return await io.readStdin();
+      return await io.readStdin(body);
     } catch (err) {
       throw new CliInputError(`cannot read standard input: ${(err as Error).message}`, { cause: err });
     }
   }
   try {
-    return await io.readFile(path, options.found ? { found: true } : undefined);
+    return await io.readFile(path, options.found || body ? { ...(options.found ? { found: true } : {}), ...body } : undefined);
   } catch (err) {
     throw new CliInputError(`cannot read ${describeFsError(path, err)}`, { cause: err });
   }

@@ -5,16 +5,20 @@ import type { SourceResolvers } from '../sources/index.js';
  * and the same code serves `bin/amender` and the test suite.
  */
 export interface CliIO {
-  /** The whole of standard input (the real one fails with InputTooLargeError past MAX_INPUT_BYTES). */
-  readStdin(): Promise<string>;
+  /**
+   * The whole of standard input (the real one fails with InputTooLargeError past MAX_INPUT_BYTES). Read
+   * as kubectl reads a file (UTF-8, a byte-order mark dropped; UTF-16 when it starts with its mark), or,
+   * with `body`, as POST /mutate reads a request body: UTF-8 only.
+   */
+  readStdin(options?: { body?: boolean }): Promise<string>;
   /**
    * A file's text (paths relative to `cwd`; the real one fails with InputTooLargeError past MAX_INPUT_BYTES).
    * `found`: the path was found in a folder rather than named on the command line, and is read only when
    * it is a regular file (NotRegularFileError otherwise, without blocking): a FIFO named `x.yaml` in a
    * resource folder would block the read until a writer came. A path named by the user (`--resource
-   * <(...)`, a FIFO) is read whatever it is, as `kubectl apply -f` reads it.
+   * <(...)`, a FIFO) is read whatever it is, as `kubectl apply -f` reads it. `body`: see readStdin.
    */
-  readFile(path: string, options?: { found?: boolean }): Promise<string>;
+  readFile(path: string, options?: { found?: boolean; body?: boolean }): Promise<string>;
   /**
    * The names of the entries of a folder, or undefined when `path` is not a folder (a file, or nothing).
    * Optional: only commands that walk folders (`--policies DIR`, `amender test DIR`) need it.

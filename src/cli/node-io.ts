@@ -28,11 +28,23 @@ const BUNDLED_POLICIES_DIR = fileURLToPath(new URL('../../policies/', import.met
 /** Strict, and drops a byte-order mark. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+const STRICT_UTF16LE = new TextDecoder('utf-16le', { fatal: true });
+const STRICT_UTF16BE = new TextDecoder('utf-16be', { fatal: true });
+
 /**
- * Text as the server reads a request body: UTF-8 or an error (never U+FFFD in place of bad bytes), a
- * byte-order mark dropped, so that `amender review` answers what POST /mutate would.
+ * Text as the server reads a request body (`body`): UTF-8 or an error (never U+FFFD in place of bad
+ * bytes), a byte-order mark dropped, so that `amender review` answers what POST /mutate would. Otherwise
+ * (a resource, a test, a values file) as kubectl and the policy sources read a file: the same, and UTF-16
+ * when the bytes start with its byte-order mark (Windows PowerShell 5 writes a redirect so).
  */
-function utf8Text(bytes: Uint8Array): string {
+function inputText(bytes: Uint8Array, { body = false }: { body?: boolean } = {}): string {
+  if (!body && bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    try {
+      return (bytes[0] === 0xff ? STRICT_UTF16LE : STRICT_UTF16BE).decode(bytes.subarray(2));
+    } catch {
+      throw new Error('not valid UTF-16 (it starts with a UTF-16 byte-order mark)');
+    }
+  }
   try {
     return STRICT_UTF8.decode(bytes);
   } catch {
@@ -121,8 +133,8 @@ function watchStdio(): void {
 export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
   watchStdio();
   return {
-    readStdin: async () => utf8Text(await readStdinBounded(MAX_INPUT_BYTES)),
-    readFile: async (path, options) => utf8Text(await readBounded(resolve(cwd, path), MAX_INPUT_BYTES, options?.found === true)),
+    readStdin: async (options) => inputText(await readStdinBounded(MAX_INPUT_BYTES), options),
+    readFile: async (path, options) => inputText(await readBounded(resolve(cwd, path), MAX_INPUT_BYTES, options?.found === true), options),
     writeFile: (path, text) => writeFile(resolve(cwd, path), text, 'utf8'),
     async listDir(path) {
       const full = resolve(cwd, path);

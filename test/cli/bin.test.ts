@@ -1,7 +1,9 @@
 /** The built `amender` command as a user runs it: a child process, real files, stdin, exit codes. */
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, ROOT, ensureBuilt } from '../node/built.js';
 import { labelPolicy, patchOf, podReview, startS3, type TestS3 } from '../sources/helpers.js';
@@ -51,6 +53,36 @@ describe('bin/amender.js', () => {
     const big = amender(['review', '--policies', 'policies', '--input', '-'], large);
     expect(big.code).toBe(1);
     expect(big.stderr).toMatch(/more than a request body may be \(AMENDER_MAX_BODY_BYTES, 8388608\): POST \/mutate would answer 413/);
+  });
+
+  it('reads a resource as kubectl reads a file: a UTF-8 byte-order mark dropped, UTF-16 with its mark decoded (a review stays strict UTF-8, as POST /mutate)', () => {
+    const pod = readFileSync(`${ROOT}policies/tests/all/pod.yaml`);
+    const utf16le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(pod.toString('utf8'), 'utf16le')]);
+    const utf16be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(pod.toString('utf8'), 'utf16le').swap16()]);
+    const dir = mkdtempSync(join(tmpdir(), 'amender-bom-'));
+    try {
+      const plain = amender(['apply', '--policies', 'policies', '--resource', 'policies/tests/all/pod.yaml']);
+      expect(plain.stderr).toBe('');
+      expect(plain.code).toBe(0);
+      for (const [name, bytes] of [['le.yaml', utf16le], ['be.yaml', utf16be], ['bom8.yaml', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), pod])]] as const) {
+        writeFileSync(join(dir, name), bytes);
+        const r = amender(['apply', '--policies', 'policies', '--resource', join(dir, name)]);
+        expect({ name, stderr: r.stderr, code: r.code }).toEqual({ name, stderr: '', code: 0 });
+        expect(r.stdout).toBe(plain.stdout);
+      }
+      // Standard input too (`Get-Content pod.yaml | amender apply --resource -` under PowerShell 5 writes UTF-16).
+      const piped = spawnSync(process.execPath, [CLI_BIN, 'apply', '--policies', 'policies', '--resource', '-'], { cwd: ROOT, input: utf16le, encoding: 'utf8' });
+      expect(piped.stderr).toBe('');
+      expect(piped.stdout).toBe(plain.stdout);
+      // A review is a request body: POST /mutate answers 400 to UTF-16, and so does `amender review`.
+      const review = readFileSync(`${ROOT}test/fixtures/reviews/pod-create.json`, 'utf8');
+      writeFileSync(join(dir, 'review.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(review, 'utf16le')]));
+      const refused = amender(['review', '--policies', 'policies', '--input', join(dir, 'review.json')]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('not valid UTF-8');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers a review read from standard input with the reply JSON and its uid', () => {

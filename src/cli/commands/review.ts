@@ -30,7 +30,7 @@ export const reviewCommand: CliCommand = async (argv, io) => {
   };
   let text: string;
   try {
-    text = await readInput(input, io);
+    text = await readInput(input, io, { body: true });
   } catch (err) {
     // Reading stopped past the limit (an endless input: /dev/zero, a pipe).
     if (!(err instanceof CliInputError && err.cause instanceof InputTooLargeError)) throw err;
