@@ -111,6 +111,14 @@ describe('standard output', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
+
+  it("nor one discarded as Python's subprocess.DEVNULL and Node's stdio 'ignore' discard it (/dev/null read-write: what Node makes of a closed one too, >&-)", () => {
+    const r = amender(['validate', 'policies'], { stdio: ['pipe', 'ignore', 'pipe'] });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const denied = amender(['validate', join(ROOT, 'test', 'fixtures', 'no-such-folder')], { stdio: ['pipe', 'ignore', 'pipe'] });
+    expect(denied.code).toBe(1);
+  });
 });
 
 describe('a FIFO, socket or device found in a folder', () => {
