@@ -7,7 +7,8 @@
  * `requestTimeoutMs` (Node checks both on an interval derived from them, not its 30 s default); at most
  * `maxConnections` connections are held, more are closed as soon as they open; at most `maxRequests`
  * requests are in flight over all of them (an HTTP/2 connection carries many): one more ends the oldest
- * request whose body is slow to arrive (node-slow-requests.ts), or is answered 503 at once when none is.
+ * request whose body is slow to arrive (node-slow-requests.ts), or is answered 503 at once when none is;
+ * probes (/healthz, /readyz) have PROBE_SLOTS more of their own.
  *
  * `close()` drains (see node-drain.ts): it stops accepting, answers every request in flight and every request
  * already sent on an open connection with `Connection: close` (HTTP/1.1) or after a GOAWAY (HTTP/2),
@@ -138,6 +139,25 @@ function refuseRequest(req: IncomingRequest, res: OutgoingResponse, maxRequests:
 }
 
 /**
+ * Slots beyond `maxRequests` that only probes may take (PROBE_PATHS, GET or HEAD): a kubelet's liveness
+ * and readiness probes are answered while reviews hold every slot. A failed liveness probe restarts the
+ * pod, dropping every review in flight and moving the load to the other replicas, and a failed readiness
+ * probe takes it out of the Service for the same load: saturation is answered by refusing reviews (safe to
+ * retry), not by looking dead. A few probes per container and period: 16 leave room for every probe of a
+ * pod and a monitor or two, and bound what probes alone may hold.
+ */
+const PROBE_SLOTS = 16;
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+/** A liveness or readiness probe: GET or HEAD of /healthz or /readyz (any query). */
+function isProbe(req: IncomingRequest): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const target = req.url ?? '';
+  const query = target.indexOf('?');
+  return PROBE_PATHS.has(query === -1 ? target : target.slice(0, query));
+}
+
+/**
  * Streams one HTTP/2 connection may have open at once (Node's own default has no bound): Go's HTTP/2
  * server default, which the API server's client, written in Go, opens another connection beyond. Each
  * stream whose body waits unread (the body budget) keeps up to a flow-control window (64 KiB) of it in
@@ -183,7 +203,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
 
   const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
   const handle = (req: IncomingRequest, res: OutgoingResponse, expectsContinue = false) => {
-    if (inFlight >= maxRequests) {
+    if (inFlight >= maxRequests + (isProbe(req) ? PROBE_SLOTS : 0)) {
       // Its slot is given back when its response closes, shortly: this one is served meanwhile.
       if (slowRequests.endOldest()) options.onSlowRequestEnded?.();
       else {

@@ -436,6 +436,69 @@ describe('a cap on requests in flight', () => {
     }
   });
 
+  it('answers liveness and readiness probes at the cap, over HTTP/2 and HTTP/1.1, from 16 slots of their own, and refuses what is beyond them', async () => {
+    const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_MAX_REQUESTS: '2' }, { until: 'listening' });
+    const url = `https://localhost:${portOf(server)}`;
+    const session = h2Connect(url, { ca: pki.ca });
+    session.on('error', () => {});
+    const stalling = await stallingSession(url, pki.ca);
+    stalling.session.on('error', () => {});
+    /** One GET over HTTP/2: its status, or its reset code when refused. */
+    const get = (path: string, method = 'GET') =>
+      new Promise<{ status: number; rstCode: number | undefined; body: string }>((resolve) => {
+        const stream = session.request({ ':method': method, ':path': path });
+        let status = 0;
+        let body = '';
+        stream.setEncoding('utf8');
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('data', (d: string) => (body += d));
+        stream.on('error', () => {});
+        stream.once('close', () => resolve({ status, rstCode: stream.rstCode, body }));
+      });
+    /** One GET over HTTP/1.1 (ALPN), on a connection of its own. */
+    const getHttp1 = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = tlsConnect({ host: 'localhost', port: portOf(server), ca: pki.ca, ALPNProtocols: ['http/1.1'] }, () =>
+          socket.end(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+        );
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (d: string) => (text += d));
+        socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0)));
+        socket.on('error', reject);
+      });
+    try {
+      await waitFor('the default set ready', async () => (await get('/readyz')).status === 200);
+      // Two review streams that send a few bytes of their bodies hold both slots (not yet slow: just begun).
+      for (let i = 0; i < 2; i++) {
+        const stream = session.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(REVIEW.length) });
+        stream.on('error', () => {});
+        stream.write(REVIEW.slice(0, 10));
+      }
+      await waitFor('two requests in flight', async () => (await get('/metrics')).rstCode === REFUSED_STREAM);
+      // A review, or /metrics, is refused; the probes are answered, whatever the reviews hold.
+      expect((await get('/metrics')).rstCode).toBe(REFUSED_STREAM);
+      expect(await get('/healthz')).toEqual({ status: 200, rstCode: 0, body: '{"status":"ok"}' });
+      expect((await get('/readyz')).status).toBe(200);
+      expect((await get('/healthz', 'HEAD')).status).toBe(200);
+      expect((await get('/healthz?verbose=1')).status).toBe(200);
+      expect(await getHttp1('/healthz')).toBe(200);
+      expect(await getHttp1('/readyz')).toBe(200);
+      expect(await getHttp1('/metrics')).toBe(503);
+      // Probes whose answers are never taken hold the 16 slots; one more probe is refused, as a review would be.
+      const held = Array.from({ length: 16 }, () => stalling.open());
+      await waitFor('sixteen probes held', async () => (await get('/healthz')).rstCode === REFUSED_STREAM);
+      expect((await get('/readyz')).rstCode).toBe(REFUSED_STREAM);
+      stalling.session.destroy();
+      await Promise.all(held);
+      await waitFor('the slots given back', async () => (await get('/healthz')).status === 200);
+    } finally {
+      stalling.session.destroy();
+      session.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
   it('logs every request refused at the cap by the time it stops, even within the cap log\'s window', async () => {
     const server = await startBundle({ AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`, AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`, AMENDER_MAX_REQUESTS: '2' }, { until: 'listening' });
     const session = h2Connect(`https://localhost:${portOf(server)}`, { ca: pki.ca });
@@ -449,7 +512,8 @@ describe('a cap on requests in flight', () => {
       }
       const codes = await Promise.all(
         Array.from({ length: 5 }, () => new Promise<number | undefined>((resolve) => {
-          const stream = session.request({ ':method': 'GET', ':path': '/healthz' });
+          // /metrics: probes (/healthz, /readyz) have slots of their own beyond the cap.
+          const stream = session.request({ ':method': 'GET', ':path': '/metrics' });
           stream.on('error', () => {});
           stream.once('close', () => resolve(stream.rstCode));
           stream.resume();
