@@ -5,7 +5,7 @@
  * and two clusters with their own sources and secrets (one from the environment, one from the config
  * file), the path secret kept out of the access log.
  */
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,28 @@ describe('a folder source under the running server', () => {
     expect(ready.body).toMatchObject({ ready: true, source: `file://${dir}`, counts: { mutatingAdmissionPolicies: 2 } });
     expect(ready.body.sourceErrors[0]).toMatch(new RegExp(`^file://${dir}: ${dir}: no such file or folder \\(the set loaded at .* stays in force\\)$`));
     expect(await labelFrom(server.url, 'team')).toBe('two');
+  });
+});
+
+describe('a folder source reached through a link swapped to each new release', () => {
+  it('follows the swap without a refresh interval, the old release left in place (ln -sfn, git-sync, a deploy tool)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'amender-releases-'));
+    for (const [release, value] of [['1', 'one'], ['2', 'two']]) {
+      await mkdir(join(dir, 'releases', release), { recursive: true });
+      await writeFile(join(dir, 'releases', release, 'label.yaml'), labelPolicy('team', 'team', value));
+    }
+    await symlink(join(dir, 'releases', '1'), join(dir, 'current'));
+    const server = await startBundle({ AMENDER_POLICY_SOURCES: `file://${join(dir, 'current')}`, AMENDER_REFRESH_SECONDS: '0' });
+    try {
+      expect(await labelFrom(server.url, 'team')).toBe('one');
+      // An atomic swap: a new link renamed over the old one. Nothing changes inside the folder watched.
+      await symlink(join(dir, 'releases', '2'), join(dir, 'current.new'));
+      await rename(join(dir, 'current.new'), join(dir, 'current'));
+      await waitFor('the new release served', async () => (await labelFrom(server.url, 'team')) === 'two');
+    } finally {
+      expect(await server.stop()).toBe(0);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

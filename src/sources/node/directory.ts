@@ -65,10 +65,15 @@ const REWATCH_MS = 1000;
  * on: once that folder is removed (`rm -rf` and a new copy, a volume remounted) it would never fire
  * again, and with no refresh interval the set would keep the folder's "no such file or folder" for good.
  * So a folder that is gone, or that cannot be watched yet, is looked for every second, and watched again
- * (with a change reported) once it is there.
+ * (with a change reported) once it is there. Nor does a watch see a link on the folder's path swapped to
+ * another folder (`ln -sfn release-2 current`, git-sync's worktree link): nothing changes in the folder
+ * watched, the old one left in place. So what the path names is also looked at every second, and a
+ * watch on a folder it no longer names is lost the same way.
  */
 function watchFolder(folder: string, onChange: () => void): () => void {
   let watcher: FSWatcher | undefined;
+  /** The identity of the folder `watcher` watches. */
+  let watched: { dev: number; ino: number } | undefined;
   let retry: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
   const lost = () => {
@@ -101,15 +106,21 @@ function watchFolder(folder: string, onChange: () => void): () => void {
         lost();
       });
       watcher = w;
+      watched = { dev: s.dev, ino: s.ino };
       return true;
     } catch {
       return false; // missing, or no inotify left: looked for again (the refresh interval still polls)
     }
   };
   if (!start()) lost();
+  const swapped = setInterval(() => {
+    if (watcher && watched) check(watcher, watched.dev, watched.ino);
+  }, REWATCH_MS);
+  swapped.unref?.();
   return () => {
     stopped = true;
     clearInterval(retry);
+    clearInterval(swapped);
     watcher?.close();
   };
 }
