@@ -146,6 +146,10 @@ export class PolicySetRefresher {
     this.running = this.run().finally(() => {
       this.running = undefined;
       this.scheduleRecheck();
+      // Started, and still no set after this refresh (the first load, SIGHUP, a watch): the next one comes
+      // after the backoff (nextRefreshInMs), not after a timer set before the failure (the interval, or
+      // none with 0), which would leave the set's reviews answered 503 that long.
+      if (this.started && !this.stopped && this.state.set === undefined) this.schedule();
       if (this.rerun && !this.stopped) {
         this.rerun = false;
         void this.refresh();
@@ -167,7 +171,11 @@ export class PolicySetRefresher {
     return this.refresh();
   }
 
-  /** Repeats refreshes every interval and follows change notifications (Node). Call `refresh()` first. */
+  /**
+   * Repeats refreshes every interval and follows change notifications (Node). May be called before the
+   * first `refresh()` (the Node server starts its timers, then loads): a refresh that leaves no set
+   * schedules the next one after the backoff.
+   */
   start(): void {
     if (this.stopped) throw new Error(`policy set ${this.name}: the refresher was stopped`);
     this.started = true;

@@ -3,7 +3,9 @@
  * 500s, a body that does not parse, a 200 whose body is no listing at all (a proxy's sign-in page), no
  * answer, a listing that never ends. Each fails the refresh with a message saying what happened, and the last good set stays in force.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ensureBuilt } from '../node/built.js';
+import { startBundle, waitFor } from '../node/bundle.js';
 import { PolicySetRefresher } from '../../src/sources/index.js';
 import { s3Source } from '../../src/sources/node/index.js';
 import { labelPolicy } from './helpers.js';
@@ -43,6 +45,36 @@ describe('S3 source, a failing store', () => {
       stubbed().mode = 'ok';
       expect((await r.refresh()).outcome).toBe('unchanged');
       expect(r.provider().sourceErrors).toEqual([]);
+    });
+  }
+});
+
+describe('the built server whose store fails at its start', () => {
+  beforeAll(() => ensureBuilt());
+  for (const refreshSeconds of ['0', '60']) {
+    it(`reads a set that never loaded again soon (1 s, 2 s, 4 s...), not after the interval, with AMENDER_REFRESH_SECONDS=${refreshSeconds}`, async () => {
+      stubbed().objects.set('p/a.yaml', labelPolicy('a', 'team', 'one'));
+      stubbed().mode = 'error-500';
+      const server = await startBundle(
+        {
+          AMENDER_POLICY_SOURCES: `s3://${BUCKET}/p`,
+          AMENDER_S3_ENDPOINT: stubbed().endpoint,
+          AWS_ACCESS_KEY_ID: 'STUB',
+          AWS_SECRET_ACCESS_KEY: 'STUB',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          AMENDER_REFRESH_SECONDS: refreshSeconds,
+        },
+        { until: 'loaded' },
+      );
+      try {
+        expect(server.lines).toContainEqual(expect.objectContaining({ msg: 'policy sets loaded', ready: [], notReady: ['default'] }));
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+        // The store is back: the set loads within the backoff (1 s, then 2 s...), well before any interval.
+        stubbed().mode = 'ok';
+        await waitFor('the set loaded', async () => (await fetch(`${server.url}/readyz`)).status === 200, 8_000);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
     });
   }
 });
