@@ -271,6 +271,12 @@ export class PolicySetRefresher {
       const total = this.caches.reduce((sum, cache) => sum + [...cache.values()].reduce((s, d) => s + d.bytes, 0), 0);
       if (total > this.limits.maxTotalBytes) errors.push(`policy set ${this.name}: its documents hold ${total} bytes, over the limit of ${this.limits.maxTotalBytes}`);
     }
+    if (errors.length > 0 && this.stopped) {
+      // Abandoned by stop() (the server shutting down), not a source that cannot be read: no error line,
+      // no failure counted, the state in force as it was.
+      this.logger({ level: 'info', msg: 'policy refresh stopped', policySet: this.name });
+      return { outcome: 'failed', errors, ...counts };
+    }
     if (errors.length > 0) return this.fail(errors, counts);
 
     const key = snapshotKey(this.caches);

@@ -78,3 +78,27 @@ describe('the built server whose store fails at its start', () => {
     });
   }
 });
+
+describe('the built server stopped while a refresh waits for the store', () => {
+  beforeAll(() => ensureBuilt());
+  it('exits at once, 0, and logs the refresh it abandoned as stopped, not as sources that cannot be read (no error line)', async () => {
+    stubbed().objects.set('p/a.yaml', labelPolicy('a', 'team', 'one'));
+    const server = await startBundle({
+      AMENDER_POLICY_SOURCES: `s3://${BUCKET}/p`,
+      AMENDER_S3_ENDPOINT: stubbed().endpoint,
+      AWS_ACCESS_KEY_ID: 'STUB',
+      AWS_SECRET_ACCESS_KEY: 'STUB',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      AMENDER_REFRESH_SECONDS: '0',
+    });
+    stubbed().mode = 'hang';
+    const before = stubbed().requests.length;
+    server.child.kill('SIGHUP');
+    await waitFor('the refresh waiting for the store', () => stubbed().requests.length > before);
+    const started = performance.now();
+    expect(await server.stop()).toBe(0);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(server.lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(server.lines).toContainEqual(expect.objectContaining({ level: 'info', msg: 'policy refresh stopped', policySet: 'default' }));
+  });
+});
