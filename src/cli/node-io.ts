@@ -9,7 +9,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIMITS } from '../server/index.js';
 import { directorySource, nodeSourceResolvers } from '../sources/node/index.js';
-import { InputTooLargeError, NotRegularFileError } from './errors.js';
+import { CliInputError, describeFsError, InputTooLargeError, NotRegularFileError } from './errors.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -140,7 +140,12 @@ export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
       const full = resolve(cwd, path);
       const info = await stat(full).catch(() => undefined);
       if (!info?.isDirectory()) return undefined;
-      return (await readdir(full)).sort();
+      try {
+        return (await readdir(full)).sort();
+      } catch (err) {
+        // A folder that cannot be listed (no permission) is the user's to fix, never skipped: a test in it would go unrun.
+        throw new CliInputError(`cannot read ${describeFsError(path, err)}`, { cause: err });
+      }
     },
     policyResolvers() {
       const resolvers = nodeSourceResolvers({ env: process.env, bundledFolder: BUNDLED_POLICIES_DIR });

@@ -73,6 +73,36 @@ describe('input that is not UTF-8 is a user error, not an internal one', () => {
   });
 });
 
+describe('a folder that cannot be read is a user error, not an internal one (run as an unprivileged user)', () => {
+  const asRoot = process.getuid?.() === 0;
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'amender-private-'));
+    execFileSync('chmod', ['755', dir]);
+    mkdirSync(join(dir, 'private'), { mode: 0o700 });
+    execFileSync('chmod', [asRoot ? '700' : '000', join(dir, 'private')]);
+    writeFileSync(join(dir, 'pod.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: app, image: nginx}]}\n', { mode: 0o644 });
+  });
+  afterEach(() => {
+    execFileSync('chmod', ['755', join(dir, 'private')]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // As root every folder reads: the CLI runs as nobody (65534), as it would in a pod.
+  const asNobody = (args: string[]) => amender(args, asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: '/tmp' } } : {});
+
+  it('amender test names the folder, with no stack, and exits 1 (a test left unrun is never a pass)', () => {
+    const r = asNobody(['test', dir]);
+    expect(r.stderr).toBe(`amender test: cannot read ${join(dir, 'private')}: permission denied\n`);
+    expect(r.code).toBe(1);
+  });
+
+  it('amender apply --resource names the folder, with no stack, and exits 1', () => {
+    const r = asNobody(['apply', '--policies', 'policies', '--resource', join(dir, 'private')]);
+    expect(r.stderr).toBe(`amender apply: cannot read ${join(dir, 'private')}: permission denied\n`);
+    expect(r.code).toBe(1);
+  });
+});
+
 describe('standard output', () => {
   it('whose reader leaves early (EPIPE) ends the CLI quietly with 141, as SIGPIPE would', async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ expression: `1 + ${i}` })).join('\n') + '\n';
