@@ -103,6 +103,15 @@ describe('a folder that cannot be read is a user error, not an internal one (run
   });
 });
 
+describe('a report file that cannot be written', () => {
+  it('amender test -o junit --output-file in a missing folder: one line naming it, exit 1, no stack', () => {
+    const out = join(tmpdir(), 'amender-no-such-folder', 'report.xml');
+    const r = amender(['test', 'test/kyverno-library-mpol/psa/add-psa-labels', '-o', 'junit', '--output-file', out]);
+    expect(r.stderr).toBe(`amender test: cannot write ${out}: no such file or folder\n`);
+    expect(r.code).toBe(1);
+  });
+});
+
 describe('standard output', () => {
   it('whose reader leaves early (EPIPE) ends the CLI quietly with 141, as SIGPIPE would', async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ expression: `1 + ${i}` })).join('\n') + '\n';

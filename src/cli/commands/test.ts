@@ -1,6 +1,6 @@
 import { flag, parseArgs, stringOption, UsageError } from '../args.js';
 import { readInput } from '../documents.js';
-import { CliInputError } from '../errors.js';
+import { CliInputError, describeFsError } from '../errors.js';
 import { runGoldenFiles } from '../golden-run.js';
 import type { CliCommand, CliIO } from '../io.js';
 import { findTests, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles } from '../kyverno-test/index.js';
@@ -84,7 +84,13 @@ export const testCommand: CliCommand = async (argv, io) => {
     failed += counts.fail;
     if (format === 'junit') {
       const junit = formatJunit(suites, detailed);
-      if (outputFile !== undefined) await io.writeFile!(outputFile, junit);
+      if (outputFile !== undefined) {
+        try {
+          await io.writeFile!(outputFile, junit);
+        } catch (err) {
+          throw new CliInputError(`cannot write ${describeFsError(outputFile, err)}`, { cause: err });
+        }
+      }
       else io.out(junit);
     }
   }
