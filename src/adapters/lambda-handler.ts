@@ -57,13 +57,13 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
       if (err instanceof TypeError) return refuse(event, 'not an HTTP request: its host and path do not make a URL');
       throw err;
     }
-    await runtime.ensureLoaded(request);
+    const remaining = () => context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+    // A first load waits no further than the invocation can: a timed-out invocation answers nothing and
+    // resets the environment (its load with it), where a 503 keeps the load going for the next one.
+    await runtime.ensureLoaded(request, remaining() - TIMEOUT_MARGIN_MS);
     const due = runtime.refreshDue();
     const result = await responseToResult(await runtime.fetch(request));
-    if (due) {
-      const remaining = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
-      await waitAtMost(due, Math.min(options.refreshWaitMs, remaining - TIMEOUT_MARGIN_MS));
-    }
+    if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS));
     return result;
   };
 }

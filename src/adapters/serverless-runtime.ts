@@ -23,9 +23,9 @@ export interface ServerlessRuntime {
    * flight has taken already): with a request, only the set it reviews with (a POST to `/mutate`, or to a
    * cluster's route); without, every set (the start). A set whose first load failed is tried again at most
    * every few seconds after that load ended, so requests to a set whose store is down are answered 503 at
-   * once meanwhile.
+   * once meanwhile. `maxWaitMs` bounds the wait further (Lambda: the time the invocation has left).
    */
-  ensureLoaded(request?: { method: string; url: string }): Promise<void>;
+  ensureLoaded(request?: { method: string; url: string }, maxWaitMs?: number): Promise<void>;
   /** Starts the refreshes whose interval has passed; undefined when none was due. */
   refreshDue(): Promise<void> | undefined;
   /** The default set's refresher, then each cluster's. */
@@ -100,7 +100,7 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
   return {
     amender,
     fetch: async (request) => amender.app.fetch(request),
-    async ensureLoaded(request) {
+    async ensureLoaded(request, maxWaitMs = Number.POSITIVE_INFINITY) {
       // Once every set has loaded (nearly every request), nothing to wait for and no URL to read.
       if (all.every((r) => r.provider().set !== undefined)) return;
       const needed = request ? setsFor(request) : all;
@@ -108,7 +108,7 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
       const waits: Promise<void>[] = [];
       for (const refresher of needed) {
         if (refresher.provider().set !== undefined) continue;
-        const wait = loads.waitFor(refresher, now);
+        const wait = loads.waitFor(refresher, now, maxWaitMs);
         if (wait) waits.push(wait);
       }
       if (waits.length > 0) await Promise.all(waits);
@@ -131,7 +131,7 @@ class FirstLoads {
    * What to wait for, for a set with none in force: the load in flight, or a new one, for what is left of
    * FIRST_LOAD_WAIT_MS since it started; nothing when that has passed or a load ended just now.
    */
-  waitFor(refresher: PolicySetRefresher, now: number): Promise<void> | undefined {
+  waitFor(refresher: PolicySetRefresher, now: number, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> | undefined {
     let running = refresher.current();
     if (!running) {
       const ended = this.ended.get(refresher);
@@ -145,7 +145,7 @@ class FirstLoads {
     }
     // The attempt in flight started when the refresher says (a refresh a request started, or the start's).
     const startedAt = refresher.stats().lastAttemptAt?.getTime() ?? now;
-    const left = FIRST_LOAD_WAIT_MS - (now - startedAt);
+    const left = Math.min(FIRST_LOAD_WAIT_MS - (now - startedAt), maxWaitMs);
     return left > 0 ? waitAtMost(running, left) : undefined;
   }
 }

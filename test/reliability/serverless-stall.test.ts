@@ -80,6 +80,48 @@ describe('a store that hangs, on Lambda', () => {
   });
 });
 
+describe('a first load started by a review on Lambda, with less time left than the first-load wait', () => {
+  const sockets = new Set<Socket>();
+  const hole = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  let lambda: LambdaProcess;
+  let port: number;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    // A port nothing listens on yet: the load at init is refused at once (and the set not loaded).
+    await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
+    port = (hole.address() as { port: number }).port;
+    await new Promise((resolve) => hole.close(resolve));
+    lambda = await startLambda({
+      AMENDER_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_REGION: 'us-east-1',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      AMENDER_POLICY_SOURCES: 's3://bucket/policies',
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await lambda?.stop();
+    for (const socket of sockets) socket.destroy();
+    if (hole.listening) await new Promise((resolve) => hole.close(resolve));
+  });
+
+  it('answers 503 before the function times out, rather than waiting the whole 5 s into a timeout (which would reset the environment)', async () => {
+    // Now the store accepts and never answers; past the retry pause, a review starts the load again.
+    await new Promise<void>((resolve) => hole.listen(port, '127.0.0.1', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5_200));
+    const started = performance.now();
+    const reply = await lambda.invoke(functionUrlEvent({ name: 'review', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), 2_000);
+    const took = performance.now() - started;
+    expect(reply.statusCode).toBe(503);
+    expect(took).toBeLessThan(2_000);
+  }, 20_000);
+});
+
 /** An R2 bucket binding whose calls never answer within a test: the store behind it hangs. */
 const HUNG_BUCKET = `import { WorkerEntrypoint } from 'cloudflare:workers';
 const hang = () => new Promise((resolve) => setTimeout(resolve, 600000));
