@@ -1,6 +1,7 @@
 /**
  * The AWS Lambda handler (the engine of dist/lambda, built as one CommonJS script: aws-lambda-entry.ts):
- * a Function URL or an API Gateway HTTP API (payload format 2.0) in front of the app. Configured by
+ * a Function URL, an API Gateway HTTP API (payload format 2.0) or REST API (1.0), or an Application Load
+ * Balancer in front of the app. Configured by
  * environment variables (serverless-config.ts; infra/lambda/README.md).
  */
 import { jsonLineLogger } from '../server/index.js';

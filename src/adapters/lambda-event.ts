@@ -1,6 +1,8 @@
 /**
  * AWS Lambda HTTP events of payload format 2.0 — a Function URL's, or an API Gateway HTTP API's with
- * the 2.0 integration — to a Web `Request`, and a `Response` back to the 2.0 result. Pure Web APIs; the
+ * the 2.0 integration — to a Web `Request`, and a `Response` back to the 2.0 result; payload 1.0 (a REST
+ * API) and an Application Load Balancer's events are mapped to 2.0 first (normalizeHttpEvent), and the
+ * result back to their format (resultInFormat). Pure Web APIs; the
  * request is a LambdaRequest and a LightResponse's text is taken as it is (src/adapters/web: no undici).
  *
  * Facts of the format this relies on: multi-value headers arrive joined with commas, cookies apart in
@@ -43,13 +45,125 @@ export class LambdaEventError extends Error {
   override name = 'LambdaEventError';
 }
 
+/**
+ * How the reply goes back: payload 2.0 (a Function URL, an HTTP API with 2.0), payload 1.0 (an API
+ * Gateway REST API's proxy integration, an HTTP API with 1.0), or an Application Load Balancer's target
+ * (with or without its multi-value headers: its reply must then carry `multiValueHeaders`).
+ */
+export type EventFormat = 'v2' | 'v1' | 'alb' | 'alb-multi';
+
+/** The reply of payload 1.0 and of a load balancer (`statusDescription`: the load balancer's status line). */
+export interface LambdaHttpResultV1 {
+  statusCode: number;
+  statusDescription?: string;
+  headers?: Record<string, string>;
+  multiValueHeaders?: Record<string, string[]>;
+  body?: string;
+  isBase64Encoded: boolean;
+}
+
+export type LambdaHttpResult = LambdaHttpResultV2 | LambdaHttpResultV1;
+
+/** A list of strings per name, or undefined when `value` is not one (the event is then refused). */
+function multiValues(value: unknown, what: string): Record<string, string[]> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new LambdaEventError(`the event's ${what} are not an object`);
+  const out: Record<string, string[]> = {};
+  for (const [name, list] of Object.entries(value as Record<string, unknown>)) {
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new LambdaEventError(`the event's ${what} are not lists of strings`);
+    out[name] = list as string[];
+  }
+  return out;
+}
+
+function singleValues(value: unknown, what: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new LambdaEventError(`the event's ${what} are not an object`);
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') throw new LambdaEventError(`the event's ${what} are not strings`);
+    out[name] = v;
+  }
+  return out;
+}
+
+/**
+ * `event` as a payload 2.0 event, and the format its reply goes back in. Payload 1.0 (`httpMethod` and
+ * `path`; a REST API's `path` has no stage, an HTTP API's with 1.0 has it as 2.0's `rawPath` does) and a
+ * load balancer's event (`requestContext.elb`) are mapped: headers from `multiValueHeaders` (joined with
+ * commas, as HTTP joins repeated fields) or `headers`, the query from `multiValueQueryStringParameters` or
+ * `queryStringParameters` (decoded by API Gateway, so encoded again; as sent by a load balancer). Anything
+ * else is left as it is, for assertHttpEventV2 to refuse.
+ */
+export function normalizeHttpEvent(event: unknown): { event: unknown; format: EventFormat } {
+  const e = event as Record<string, unknown> | null;
+  if (typeof e !== 'object' || e === null || e.version === '2.0') return { event, format: 'v2' };
+  if (typeof e.httpMethod !== 'string' || typeof e.path !== 'string' || (e.version !== undefined && e.version !== '1.0')) return { event, format: 'v2' };
+  const context = (typeof e.requestContext === 'object' && e.requestContext !== null ? e.requestContext : {}) as Record<string, unknown>;
+  const alb = typeof context.elb === 'object' && context.elb !== null;
+  const multiHeaders = multiValues(e.multiValueHeaders, 'multiValueHeaders');
+  const headers = multiHeaders
+    ? Object.fromEntries(Object.entries(multiHeaders).map(([name, values]) => [name, values.join(', ')]))
+    : singleValues(e.headers, 'headers');
+  const multiQuery = multiValues(e.multiValueQueryStringParameters, 'multiValueQueryStringParameters');
+  const query = multiQuery ?? Object.fromEntries(Object.entries(singleValues(e.queryStringParameters, 'queryStringParameters') ?? {}).map(([k, v]) => [k, [v]]));
+  const encode = alb ? (text: string) => text : encodeURIComponent;
+  const rawQueryString = Object.entries(query)
+    .flatMap(([name, values]) => values.map((v) => `${encode(name)}=${encode(v)}`))
+    .join('&');
+  const converted: LambdaHttpEventV2 = {
+    version: '2.0',
+    rawPath: e.path,
+    rawQueryString,
+    ...(headers ? { headers } : {}),
+    requestContext: {
+      http: { method: e.httpMethod },
+      ...(typeof context.stage === 'string' ? { stage: context.stage } : {}),
+      ...(typeof context.domainName === 'string' ? { domainName: context.domainName } : {}),
+    },
+    ...(e.body !== undefined && e.body !== null ? { body: e.body as string } : {}),
+    isBase64Encoded: e.isBase64Encoded === true,
+  };
+  return { event: converted, format: alb ? (multiHeaders ? 'alb-multi' : 'alb') : 'v1' };
+}
+
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** A payload 2.0 result in the format its event came in. */
+export function resultInFormat(result: LambdaHttpResultV2, format: EventFormat): LambdaHttpResult {
+  if (format === 'v2') return result;
+  const { cookies, headers = {}, ...rest } = result;
+  const statusDescription = format === 'v1' ? {} : { statusDescription: `${result.statusCode} ${REASONS[result.statusCode] ?? ''}`.trimEnd() };
+  if (format === 'alb-multi') {
+    const multiValueHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]]));
+    if (cookies?.length) multiValueHeaders['set-cookie'] = cookies;
+    return { ...rest, ...statusDescription, multiValueHeaders };
+  }
+  // Payload 1.0 takes both; a load balancer without multi-value headers, one Set-Cookie at most.
+  const setCookie = cookies?.length ? (format === 'v1' ? { multiValueHeaders: { 'set-cookie': cookies } } : { headers: { ...headers, 'set-cookie': cookies[0] } }) : {};
+  return { ...rest, ...statusDescription, headers, ...setCookie };
+}
+
 /** Throws LambdaEventError when `event` is not an HTTP event of payload format 2.0. */
 export function assertHttpEventV2(event: unknown): asserts event is LambdaHttpEventV2 {
   const e = event as Partial<LambdaHttpEventV2> | null;
   if (typeof e !== 'object' || e === null) throw new LambdaEventError('the event is not an object');
   if (e.version !== '2.0') {
     throw new LambdaEventError(
-      `expected an HTTP event of payload format 2.0 (a Function URL, or an HTTP API integration with payloadFormatVersion 2.0), got version ${JSON.stringify(e.version)}`,
+      `expected an HTTP event (payload format 2.0: a Function URL or an HTTP API; payload format 1.0 with httpMethod and path: a REST API's proxy integration; an Application Load Balancer's), got version ${JSON.stringify(e.version)}`,
     );
   }
   if (typeof e.rawPath !== 'string' || typeof e.requestContext?.http?.method !== 'string') {

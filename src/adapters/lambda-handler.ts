@@ -1,12 +1,22 @@
 /**
  * The Lambda handler around the app: an HTTP event (Function URL, or API Gateway HTTP API with payload
- * format 2.0) in, its result out. Policy sets are loaded before the first answer and refreshed across
+ * format 2.0; REST API with payload 1.0; Application Load Balancer) in, its result out, in the event's format. Policy sets are loaded before the first answer and refreshed across
  * warm invocations: a due refresh runs beside the request and the invocation waits for it at most
  * `refreshWaitMs` (never into the function's own timeout); one that has not finished by then goes on in
  * the next invocation, as the environment is frozen in between.
  */
 import { redactPath, statusBody, type Logger } from '../server/index.js';
-import { assertHttpEventV2, eventToRequest, LambdaEventError, responseToResult, type LambdaHttpResultV2 } from './lambda-event.js';
+import {
+  assertHttpEventV2,
+  eventToRequest,
+  LambdaEventError,
+  normalizeHttpEvent,
+  responseToResult,
+  resultInFormat,
+  type EventFormat,
+  type LambdaHttpResult,
+  type LambdaHttpResultV2,
+} from './lambda-event.js';
 import { waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
 
 /** The part of the Lambda context object used here. */
@@ -14,7 +24,7 @@ export interface LambdaContextLike {
   getRemainingTimeInMillis?: () => number;
 }
 
-export type LambdaHandler = (event: unknown, context?: LambdaContextLike) => Promise<LambdaHttpResultV2>;
+export type LambdaHandler = (event: unknown, context?: LambdaContextLike) => Promise<LambdaHttpResult>;
 
 /** Time kept free before the function's timeout when waiting for a refresh. */
 const TIMEOUT_MARGIN_MS = 500;
@@ -41,20 +51,24 @@ export interface LambdaHandlerOptions {
 
 export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaHandlerOptions): LambdaHandler {
   // Logged and counted as the Node server does a request that makes no URL (route `malformed`).
-  const refuse = (event: unknown, message: string): LambdaHttpResultV2 => {
+  const refuse = (event: unknown, message: string, format: EventFormat): LambdaHttpResult => {
     runtime.amender.metrics.httpRequests.inc({ route: 'malformed', code: '400' });
     options.logger?.({ level: 'info', msg: 'request', ...requestLine(event), status: 400, message });
-    return refusal(400, message);
+    return resultInFormat(refusal(400, message), format);
   };
-  return async (event, context) => {
+  return async (given, context) => {
     let request: Request;
+    // Payload 1.0 and load balancer events as 2.0 ones; the reply goes back in the event's format.
+    let event = given;
+    let format: EventFormat = 'v2';
     try {
+      ({ event, format } = normalizeHttpEvent(given));
       assertHttpEventV2(event);
       request = eventToRequest(event);
     } catch (err) {
-      if (err instanceof LambdaEventError) return refuse(event, `not an HTTP request: ${err.message}`);
+      if (err instanceof LambdaEventError) return refuse(event, `not an HTTP request: ${err.message}`, format);
       // The URL's own error quotes the URL, and a cluster route's path may hold its secret.
-      if (err instanceof TypeError) return refuse(event, 'not an HTTP request: its host and path do not make a URL');
+      if (err instanceof TypeError) return refuse(event, 'not an HTTP request: its host and path do not make a URL', format);
       throw err;
     }
     const remaining = () => context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
@@ -64,6 +78,6 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     const due = runtime.refreshDue();
     const result = await responseToResult(await runtime.fetch(request));
     if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS));
-    return result;
+    return resultInFormat(result, format);
   };
 }

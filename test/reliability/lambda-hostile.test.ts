@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../node/built.js';
 import { ensureBuilt, type HttpCase } from '../runtimes/helpers.js';
-import { functionUrlEvent, httpApiEvent, restApiEvent, startLambda, type LambdaProcess, type LambdaResult } from '../runtimes/lambda.js';
+import { albEvent, functionUrlEvent, httpApiEvent, restApiEvent, startLambda, type LambdaProcess, type LambdaResult } from '../runtimes/lambda.js';
 import { expectWellFormed, HOSTILE_BODIES, REVIEW, reviewOfSize, type Obj } from './hostile-inputs.js';
 
 const MAX_BODY_BYTES = 1 << 20;
@@ -121,10 +121,19 @@ function oddEvents(): [string, unknown, number | 'any'][] {
     ['Host with a query', post(REVIEW, { ...JSON_TYPE, host: 'example.com?' }), 400],
     ['stage a number', { ...ok, requestContext: { ...ok.requestContext, stage: 7 } }, 200],
     ['1,000 headers', { ...ok, headers: { ...ok.headers, ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x-h${i}`, String(i)])) } }, 200],
-    ['REST API (1.0) with multiValueHeaders', restApiEvent({ name: 'rest', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), 400],
-    ['REST API (1.0), base64', restApiEvent({ name: 'rest', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, true), 400],
-    ['REST API (1.0) health check', restApiEvent({ name: 'rest', method: 'GET', path: '/healthz' }, false), 400],
-    ['HTTP API payload 1.0', { ...restApiEvent({ name: 'v1', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), version: '1.0' }, 400],
+    ['REST API (1.0) with multiValueHeaders', restApiEvent({ name: 'rest', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), 200],
+    ['REST API (1.0), base64', restApiEvent({ name: 'rest', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, true), 200],
+    ['REST API (1.0) health check', restApiEvent({ name: 'rest', method: 'GET', path: '/healthz' }, false), 200],
+    ['HTTP API payload 1.0', { ...restApiEvent({ name: 'v1', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), version: '1.0' }, 200],
+    ['REST API (1.0) headers only, no multiValueHeaders', { ...restApiEvent({ name: 'rest', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), multiValueHeaders: null }, 200],
+    ['REST API (1.0) multiValueHeaders not lists', { ...restApiEvent({ name: 'rest', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), multiValueHeaders: { 'content-type': 'application/json' } }, 400],
+    ['REST API (1.0) a header value not a string', { ...restApiEvent({ name: 'rest', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, false), multiValueHeaders: null, headers: { 'content-type': 5 } }, 400],
+    ['REST API (1.0) path without a leading slash', { ...restApiEvent({ name: 'rest', method: 'GET', path: '/healthz' }, false), path: 'evil.example/healthz' }, 400],
+    ['REST API (1.0) a query with odd characters', restApiEvent({ name: 'rest', method: 'POST', path: '/mutate?timeout=10s&a=%26%3D%20x', body: REVIEW, headers: JSON_TYPE }, false), 200],
+    ['REST API (1.0) a GET with a body', restApiEvent({ name: 'rest', method: 'GET', path: '/healthz', body: 'x' }, false), 200],
+    ['load balancer, a query as sent', albEvent({ name: 'alb', method: 'POST', path: '/mutate?timeout=10s&a=%zz', body: REVIEW, headers: JSON_TYPE }, false, false), 200],
+    ['load balancer multi-value, base64', albEvent({ name: 'alb', method: 'POST', path: '/mutate', body: REVIEW, headers: JSON_TYPE }, true, true), 200],
+    ['1.0 version with no httpMethod', { version: '1.0', path: '/mutate' }, 400],
     ['version 3.0', { ...ok, version: '3.0' }, 400],
   ];
 }

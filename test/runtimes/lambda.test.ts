@@ -1,6 +1,7 @@
 /**
  * The built Lambda bundle (dist/lambda/index.mjs) in a fresh process, invoked with Function URL and API
- * Gateway HTTP API (payload 2.0) events, plain and base64 bodies: every reply equals the built Node
+ * Gateway HTTP API (payload 2.0) events, REST API (payload 1.0) and Application Load Balancer events,
+ * plain and base64 bodies: every reply equals the built Node
  * server's for the same call and policies — the bundled set, and a set in S3 (s3rver on loopback) that
  * is refreshed across warm invocations.
  */
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
 import { labelPolicy, patchOf, startS3, type TestS3 } from '../sources/helpers.js';
 import { comparable, corpusPolicyFiles, ensureBuilt, httpCases, nodeReference, policyFolder, type HttpReply } from './helpers.js';
-import { functionUrlEvent, httpApiEvent, resultReply, startLambda, type LambdaProcess } from './lambda.js';
+import { albEvent, functionUrlEvent, httpApiEvent, restApiEvent, resultReply, startLambda, type LambdaProcess } from './lambda.js';
 import { waitFor } from '../node/bundle.js';
 
 const cases = httpCases();
@@ -40,6 +41,11 @@ describe('Lambda bundle with the bundled policy set', () => {
     ['Function URL, base64 body', (c: (typeof cases)[number]) => functionUrlEvent(c, true)],
     ['HTTP API $default stage, plain body', (c: (typeof cases)[number]) => httpApiEvent(c, '$default', false)],
     ['HTTP API stage "prod" (path prefixed), base64 body', (c: (typeof cases)[number]) => httpApiEvent(c, 'prod', true)],
+    ['REST API (payload 1.0) stage "prod", plain body', (c: (typeof cases)[number]) => restApiEvent(c, false)],
+    ['REST API (payload 1.0) stage "prod", base64 body', (c: (typeof cases)[number]) => restApiEvent(c, true)],
+    ['HTTP API with payload 1.0', (c: (typeof cases)[number]) => ({ ...restApiEvent(c, false), version: '1.0' })],
+    ['Application Load Balancer, plain body', (c: (typeof cases)[number]) => albEvent(c, false, false)],
+    ['Application Load Balancer with multi-value headers, base64 body', (c: (typeof cases)[number]) => albEvent(c, true, true)],
   ] as const;
 
   for (const [shape, event] of shapes) {
@@ -52,6 +58,20 @@ describe('Lambda bundle with the bundled policy set', () => {
       }
     });
   }
+
+  it('answers each event in its own format: payload 1.0 with headers, a load balancer with its status line, and multi-value headers when its event had them', async () => {
+    const call = cases[0];
+    const rest = await lambda.invoke(restApiEvent(call, false));
+    expect(rest).toMatchObject({ statusCode: 200, headers: { 'content-type': 'application/json' }, isBase64Encoded: false });
+    expect(rest).not.toHaveProperty('cookies');
+    const alb = await lambda.invoke(albEvent(call, false, false));
+    expect(alb).toMatchObject({ statusCode: 200, statusDescription: '200 OK', headers: { 'content-type': 'application/json' } });
+    const multi = await lambda.invoke(albEvent(call, true, false));
+    expect(multi).toMatchObject({ statusCode: 200, statusDescription: '200 OK', multiValueHeaders: { 'content-type': ['application/json'] } });
+    expect(multi).not.toHaveProperty('headers');
+    const refused = await lambda.invoke(albEvent({ name: 'bad', method: 'GET', path: '/healthz', headers: { host: 'a b' } }, true, false));
+    expect(refused).toMatchObject({ statusCode: 400, statusDescription: '400 Bad Request', multiValueHeaders: { 'content-type': ['application/json'] } });
+  });
 
   it('reports readiness like the Node server', async () => {
     const result = await lambda.invoke(functionUrlEvent({ name: 'readyz', method: 'GET', path: '/readyz' }, false));

@@ -9,7 +9,11 @@ const HARNESS = fileURLToPath(new URL('./lambda-harness.mjs', import.meta.url));
 
 export interface LambdaResult {
   statusCode: number;
+  /** A load balancer's status line (its events only). */
+  statusDescription?: string;
   headers?: Record<string, string>;
+  /** Payload 1.0 and a load balancer with multi-value headers. */
+  multiValueHeaders?: Record<string, string[]>;
   cookies?: string[];
   body?: string;
   isBase64Encoded: boolean;
@@ -203,8 +207,8 @@ export function httpApiEvent(c: HttpCase, stage: string, base64: boolean): Recor
 
 /**
  * An API Gateway REST API proxy event (payload format 1.0) through `ANY /{proxy+}` on stage `prod`: headers
- * as the client wrote their names, repeated ones in multiValueHeaders. The function refuses this format
- * (infra/lambda/README.md): these events check that the refusal is a clean 400.
+ * as the client wrote their names, repeated ones in multiValueHeaders; `path` without the stage, the query
+ * decoded.
  */
 export function restApiEvent(c: HttpCase, base64: boolean): Record<string, unknown> {
   const { rawPath, rawQueryString } = splitPath(c.path);
@@ -243,7 +247,37 @@ export function restApiEvent(c: HttpCase, base64: boolean): Record<string, unkno
   };
 }
 
-/** A v2 result read like an HTTP reply (base64 bodies decoded). */
+/**
+ * An Application Load Balancer's event for a Lambda target: header names lower-cased, the query as sent
+ * (not decoded); with multi-value headers turned on for the target group, `multiValueHeaders` and
+ * `multiValueQueryStringParameters` instead of `headers` and `queryStringParameters`.
+ */
+export function albEvent(c: HttpCase, multiValue: boolean, base64: boolean): Record<string, unknown> {
+  const { rawPath, rawQueryString } = splitPath(c.path);
+  const headers: Record<string, string> = {
+    host: 'internal-amender-123456789.eu-west-1.elb.amazonaws.com',
+    'user-agent': 'kube-apiserver-admission',
+    'x-amzn-trace-id': 'Root=1-67a1b2c3-0123456789abcdef01234567',
+    'x-forwarded-for': '10.0.1.23',
+    'x-forwarded-port': '443',
+    'x-forwarded-proto': 'https',
+    ...(c.body !== undefined ? { 'content-length': String(Buffer.byteLength(c.body)) } : {}),
+    ...lowerCased(c.headers),
+  };
+  const query: [string, string][] = rawQueryString ? rawQueryString.split('&').map((pair) => [pair.split('=')[0], pair.split('=').slice(1).join('=')]) : [];
+  return {
+    requestContext: { elb: { targetGroupArn: 'arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/amender/0123456789abcdef' } },
+    httpMethod: c.method,
+    path: rawPath,
+    ...(multiValue
+      ? { multiValueQueryStringParameters: Object.fromEntries(query.map(([k, v]) => [k, [v]])), multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])) }
+      : { queryStringParameters: Object.fromEntries(query), headers }),
+    body: c.body === undefined ? '' : base64 ? Buffer.from(c.body, 'utf8').toString('base64') : c.body,
+    isBase64Encoded: base64 && c.body !== undefined,
+  };
+}
+
+/** A v2 result read like an HTTP reply (base64 bodies decoded); a 1.0 or load balancer result too. */
 export function resultReply(result: LambdaResult): HttpReply {
   const text = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
   let body: unknown = text;
@@ -252,6 +286,7 @@ export function resultReply(result: LambdaResult): HttpReply {
   } catch {
     // keep the text
   }
-  const contentType = Object.entries(result.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? null;
+  const multi = Object.fromEntries(Object.entries(result.multiValueHeaders ?? {}).map(([k, v]) => [k, v.join(', ')]));
+  const contentType = Object.entries({ ...result.headers, ...multi }).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? null;
   return { status: result.statusCode, contentType, body };
 }
