@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { BodyBudget, CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactPath, type Logger } from '../server/index.js';
-import { registerSourceMetrics } from '../sources/index.js';
+import { decodeDocumentBytes, registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
@@ -37,7 +37,8 @@ function readConfig(): NodeConfig {
   let text: string | undefined;
   if (file) {
     try {
-      text = readFileSync(file, 'utf8');
+      // Decoded as policy files are: a byte-order mark dropped, UTF-16 with its mark read as UTF-16.
+      text = decodeDocumentBytes(readFileSync(file));
     } catch (err) {
       fail(`cannot read ${CONFIG_FILE_VARIABLE}=${file}: ${(err as Error).message}`);
     }

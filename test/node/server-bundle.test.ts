@@ -105,6 +105,22 @@ describe('the built Node server, lifecycle', () => {
     }
   });
 
+  it('reads a config file written in UTF-16 with its byte-order mark, as it reads policy files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amender-config-'));
+    const file = join(dir, 'amender.yaml');
+    const text = `port: 0\nhost: 127.0.0.1\npolicySources: [file://${ROOT}policies/default-labels.yaml]\n`;
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const server = await startBundle({ PORT: '', AMENDER_HOST: '', AMENDER_CONFIG: file });
+    try {
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as any;
+      expect(ready.source).toBe(`file://${ROOT}policies/default-labels.yaml`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exit;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reloads a rotated certificate on SIGHUP', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'amender-tls-'));
     const next = makeTestPki();
