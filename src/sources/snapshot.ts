@@ -117,6 +117,7 @@ export interface ReadOptions {
 }
 
 export const KEPT_NOTE = '(the last good version of this document stays in force)';
+const HELD_BELOW_NOTE = '(the documents last read below it stay in force)';
 
 /** `lastGood`'s documents, with the problems of the version that replaces it. */
 export function keepLastGood(problems: readonly Problem[], lastGood: ParsedSource): ParsedSource {
@@ -286,11 +287,19 @@ async function readGeneration(source: PolicySource, previous: SourceCache, optio
   let kept = false;
   for (const entry of entries) {
     if (!entry.holdsBelow) continue;
+    let held = 0;
     for (const [name, prior] of previous) {
       if (!name.startsWith(entry.name) || found.has(name)) continue;
       found.set(name, prior);
-      kept = true;
+      held++;
     }
+    if (held === 0) continue;
+    kept = true;
+    const folder = found.get(entry.name);
+    if (!folder || folder === previous.get(entry.name)) continue; // noted when it was first read so
+    // Its problem says what stays in force (a first read, or the CLI, holds nothing below it).
+    const note = (problems: readonly Problem[]) => problems.map((p) => ({ ...p, message: `${p.message} ${HELD_BELOW_NOTE}` }));
+    found.set(entry.name, { ...folder, fresh: { ...folder.fresh, problems: note(folder.fresh.problems) }, parsed: { ...folder.parsed, problems: note(folder.parsed.problems) } });
   }
   const settle = options.settle && options.settle.ms > 0 ? options.settle : undefined;
   if (!settle) return kept ? sortedByName(found) : found;

@@ -261,7 +261,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
             name: `${rel}/`,
             label: join(shown, name),
             version: 'unreadable folder',
-            problem: `cannot be read: ${err.reason}; not read (the documents last read below it stay in force)`,
+            problem: `cannot be read: ${err.reason}; not read`,
             holdsBelow: true,
           });
           if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
