@@ -17,6 +17,11 @@ import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONN
 export interface NodeConfig {
   port: number;
   host: string;
+  /**
+   * A second port, plain HTTP, that answers probes only (GET/HEAD /healthz, /readyz), outside the main
+   * port's connection and request caps; undefined: none.
+   */
+  probePort?: number;
   /** Where the default set (`POST /mutate`) comes from: `bundled`, `file://DIR`, a path, `s3://bucket/prefix`. */
   policySources: string[];
   /** Seconds between refreshes of every set from its sources (0: load once, SIGHUP still reloads). */
@@ -52,6 +57,7 @@ export const DEFAULT_PORT = 8080;
 const LISTEN_SETTINGS = {
   port: { variable: 'PORT', fileKey: 'port', type: integer(0, 65535), default: DEFAULT_PORT } satisfies Setting<number>,
   host: { variable: 'AMENDER_HOST', fileKey: 'host', type: text, default: '0.0.0.0' } satisfies Setting<string>,
+  probePort: { variable: 'AMENDER_PROBE_PORT', fileKey: 'probePort', type: optional(integer(0, 65535)), default: undefined } satisfies Setting<number | undefined>,
 };
 
 /** Connections, the drain, the log's backlog and TLS: the Node server's own settings. */
@@ -100,8 +106,10 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
   const listen = readSettings(LISTEN_SETTINGS, env, problems, file);
   const common = readCommonSettings(env, problems, file);
   const connections = readSettings(CONNECTION_SETTINGS, env, problems, file);
+  const { probePort, ...where } = listen;
   const config: NodeConfig = {
-    ...listen,
+    ...where,
+    ...(probePort !== undefined ? { probePort } : {}),
     ...common,
     requestTimeoutMs: connections.requestTimeoutMs,
     headersTimeoutMs: connections.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, connections.requestTimeoutMs),
@@ -119,6 +127,9 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
   if (certFile !== undefined && keyFile !== undefined) config.tls = { certFile, keyFile, reloadSeconds };
   else if (certFile !== undefined || keyFile !== undefined) {
     problems.push('AMENDER_TLS_CERT_FILE and AMENDER_TLS_KEY_FILE must be given together (HTTPS needs both)');
+  }
+  if (config.probePort !== undefined && config.probePort !== 0 && config.probePort === config.port) {
+    problems.push(`AMENDER_PROBE_PORT: must differ from PORT (${config.port})`);
   }
   assertNoProblems(problems);
   return config;

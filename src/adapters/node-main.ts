@@ -10,9 +10,9 @@
  * turn /readyz 503, stop the refreshes, drain (node-drain.ts) and exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { BodyBudget, CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactPath, type Logger } from '../server/index.js';
+import { BodyBudget, CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactPath, statusBody, type Logger } from '../server/index.js';
 import { decodeDocumentBytes, registerSourceMetrics } from '../sources/index.js';
-import { startNodeServer, type TlsMaterial } from './node.js';
+import { startNodeServer, type RunningServer, type TlsMaterial } from './node.js';
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
 import { capEventLog } from './node-cap-log.js';
@@ -26,6 +26,9 @@ import { markStartup } from './startup-marks.js';
 import type { ScriptCacheStatus } from './script-cache.js';
 
 markStartup('modulesLoaded');
+
+/** Connections (and requests) the probe port holds at once: a kubelet's probes and a monitor or two. */
+const PROBE_PORT_CONNECTIONS = 64;
 
 function fail(message: string): never {
   process.stderr.write(`amender: ${message}\n`);
@@ -143,10 +146,32 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     onRequestRefused: refusedRequests.record,
     onSlowRequestEnded: endedSlowRequests.record,
   }).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
+  // Probes on a port of their own: a main port holding all the connections or requests it may (a flood,
+  // clients that hold connections) never makes the pod look dead or unready to the kubelet.
+  let probeServer: RunningServer | undefined;
+  if (config.probePort !== undefined) {
+    const probePort = config.probePort;
+    probeServer = await startNodeServer({
+      fetch: (request) => {
+        const { pathname } = new URL(request.url);
+        if ((request.method === 'GET' || request.method === 'HEAD') && (pathname === '/healthz' || pathname === '/readyz')) return amender.app.fetch(request);
+        return Response.json(statusBody(404, 'the probe port (AMENDER_PROBE_PORT) answers GET and HEAD /healthz and /readyz only'), { status: 404 });
+      },
+      port: probePort,
+      host: config.host,
+      requestTimeoutMs: config.requestTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
+      maxConnections: PROBE_PORT_CONNECTIONS,
+      maxRequests: PROBE_PORT_CONNECTIONS,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      onError: (err) => logger({ level: 'error', msg: 'unhandled error', error: String((err as Error)?.stack ?? err) }),
+    }).catch((err: Error) => fail(`cannot listen on ${config.host}:${probePort} (AMENDER_PROBE_PORT): ${err.message}`));
+  }
   logger({
     level: 'info',
     msg: 'listening',
     url: server.url,
+    ...(probeServer ? { probeUrl: probeServer.url } : {}),
     tls: server.protocol === 'https',
     policySources: config.policySources,
     clusters: sets.clusters.names,
@@ -204,7 +229,9 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     tlsReloader?.stop();
     logger({ level: 'info', msg: 'shutting down', signal, inFlight: server.inFlight(), shutdownTimeoutMs: config.shutdownTimeoutMs });
     stdout.flush(); // what happened before the drain is in the log even if the drain is cut short
+    // The probe port answers until the main one has drained (/readyz: 503, draining).
     void server.close().then(async () => {
+      await probeServer?.close();
       await pool?.close();
       // What the caps did since their last line (at most one per 10 s each) would otherwise go unlogged.
       for (const capLog of [refusedConnections, refusedRequests, endedSlowRequests]) capLog.flush();

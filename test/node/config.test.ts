@@ -47,6 +47,15 @@ describe('readNodeConfig', () => {
     expect(c.limits).toMatchObject({ maxBodyBytes: 1024, bodyTimeoutMs: 500 });
   });
 
+  it('reads a probe port, none by default, one that differs from PORT', () => {
+    expect(readNodeConfig({})).not.toHaveProperty('probePort');
+    expect(readNodeConfig({ AMENDER_PROBE_PORT: '8081' }).probePort).toBe(8081);
+    expect(readNodeConfig({}, 'probePort: 9090\n').probePort).toBe(9090);
+    expect(() => readNodeConfig({ PORT: '8080', AMENDER_PROBE_PORT: '8080' })).toThrow(/AMENDER_PROBE_PORT: must differ from PORT \(8080\)/);
+    expect(() => readNodeConfig({ AMENDER_PROBE_PORT: '70000' })).toThrow(/AMENDER_PROBE_PORT: expected an integer from 0 to 65535/);
+    expect(readNodeConfig({ PORT: '0', AMENDER_PROBE_PORT: '0' }).probePort).toBe(0);
+  });
+
   it('reads the connection settings: header timeout within the request timeout, a connection cap', () => {
     expect(readNodeConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1024, shutdownTimeoutMs: 20_000 });
     expect(readNodeConfig({ AMENDER_HEADERS_TIMEOUT_MS: '2000', AMENDER_MAX_CONNECTIONS: '16' })).toMatchObject({ headersTimeoutMs: 2000, maxConnections: 16 });

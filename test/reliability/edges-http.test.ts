@@ -264,6 +264,54 @@ describe('a cap on connections', () => {
       expect(await server.stop()).toBe(0);
     }
   });
+
+  it('answers probes on AMENDER_PROBE_PORT while the main port holds every connection it may, and nothing but probes there, through the drain', async () => {
+    /** A connection to `port` once the server takes one again (a slot freed a moment ago). */
+    const waitForOpen = async (port: number): Promise<RawConnection> => {
+      for (let i = 0; ; i++) {
+        const c = await openRaw(port);
+        const closed = await Promise.race([c.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 200))]);
+        if (!closed) return c;
+        if (i > 25) throw new Error('no connection accepted within 5 s');
+      }
+    };
+    const server = await startBundle({ AMENDER_MAX_CONNECTIONS: '2', AMENDER_PROBE_PORT: '0' }, { until: 'listening' });
+    const held: RawConnection[] = [];
+    try {
+      const listening = server.lines.find((l) => l.msg === 'listening')!;
+      expect(listening.probeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const probePort = Number(new URL(String(listening.probeUrl)).port);
+      expect(probePort).not.toBe(portOf(server));
+      for (let i = 0; i < 2; i++) held.push(await openRaw(portOf(server)));
+      const over = await openRaw(portOf(server));
+      await over.closed; // the main port is full
+      const probe = (request: string) => rawExchange(probePort, request, 5000);
+      await waitFor('the set ready on the probe port', async () => statusOf(await probe('GET /readyz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')) === 200);
+      expect(statusOf(await probe('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'))).toBe(200);
+      expect(statusOf(await probe('HEAD /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'))).toBe(200);
+      // Reviews and metrics are the main port's: the probe port serves probes only.
+      expect(statusOf(await probe(`POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(REVIEW)}\r\nConnection: close\r\n\r\n${REVIEW}`))).toBe(404);
+      expect(statusOf(await probe('GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'))).toBe(404);
+
+      // SIGTERM while a review's body is still arriving on the main port: the probe port answers through
+      // the drain, /readyz 503 (draining), until the review is answered and the process exits.
+      for (const c of held.splice(0)) c.socket.destroy();
+      const review = await waitForOpen(portOf(server));
+      review.socket.write(`POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(REVIEW)}\r\n\r\n${REVIEW.slice(0, 50)}`);
+      server.child.kill('SIGTERM');
+      await waitFor('the drain begun', () => server.lines.some((l) => l.msg === 'shutting down'));
+      const draining = await probe('GET /readyz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      expect(statusOf(draining)).toBe(503);
+      expect(draining).toContain('"draining":true');
+      expect(statusOf(await probe('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'))).toBe(200);
+      review.socket.write(REVIEW.slice(50));
+      expect(statusOf(await review.waitFor(/"kind":"AdmissionReview"/))).toBe(200);
+      expect(await server.exit).toBe(0);
+    } finally {
+      for (const c of held) c.socket.destroy();
+      expect(await server.stop()).toBe(0);
+    }
+  });
 });
 
 /** GET /metrics on an HTTP/2 session, as text. */
