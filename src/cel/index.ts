@@ -90,6 +90,7 @@ export {
   PER_CALL_LIMIT,
   RUNTIME_CEL_COST_BUDGET,
   RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
+  SharedVariables,
   type AdmissionInput,
   type EvalResult,
   type EvaluationOptions,

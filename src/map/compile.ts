@@ -12,6 +12,7 @@ import {
   Evaluation,
   RUNTIME_CEL_COST_BUDGET,
   RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
+  SharedVariables,
   toApplyConfiguration,
   toJsonPatchOperations,
   type AdmissionInput,
@@ -19,6 +20,7 @@ import {
   type CelDialect,
   type CelValue,
   type ConvertedSize,
+  type EvaluationOptions,
 } from '../cel/index.js';
 import type { JsonObject } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
@@ -101,6 +103,24 @@ function kyvernoInput(inputs: InvocationInputs): AdmissionInput {
 }
 
 class Program implements PolicyProgram {
+  /**
+   * Kyverno: the variables of each invocation (its InvocationInputs, one per run of the policy), kept
+   * from the first expression that reads one to the last audit annotation. A MutatingAdmissionPolicy's
+   * are evaluated afresh by each Evaluation (kube-apiserver's way).
+   */
+  private readonly sharedVariables = new WeakMap<InvocationInputs, SharedVariables>();
+
+  /** The options of an Evaluation of this invocation. */
+  private options(inputs: InvocationInputs, budget: number): EvaluationOptions {
+    if (!this.kyverno) return { budget, variables: this.variables, guard: inputs.guard };
+    let shared = this.sharedVariables.get(inputs);
+    if (!shared) {
+      shared = new SharedVariables(this.variables);
+      this.sharedVariables.set(inputs, shared);
+    }
+    return { budget, guard: inputs.guard, shared };
+  }
+
   constructor(
     private readonly variables: CompiledVariables,
     private readonly conditionsCompiled: readonly CompiledCondition[],
@@ -119,7 +139,7 @@ class Program implements PolicyProgram {
    */
   afterMutations(inputs: InvocationInputs): string | undefined {
     if (this.audits.length === 0) return undefined;
-    const evaluation = new Evaluation(kyvernoInput(inputs), { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
+    const evaluation = new Evaluation(kyvernoInput(inputs), this.options(inputs, RUNTIME_CEL_COST_BUDGET));
     for (const a of this.audits) {
       if (!a.result.ok) return a.result.message;
       const r = evaluation.evaluate(a.result.compiled);
@@ -138,7 +158,7 @@ class Program implements PolicyProgram {
   conditions(inputs: InvocationInputs): ConditionsVerdict {
     if (this.conditionsCompiled.length === 0) return { matches: true };
     const evaluation = this.kyverno
-      ? new Evaluation(kyvernoInput(inputs), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard, variables: this.variables })
+      ? new Evaluation(kyvernoInput(inputs), this.options(inputs, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS))
       : new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
     const outcomes: ConditionOutcome[] = [];
     for (const c of this.conditionsCompiled) {
@@ -164,7 +184,7 @@ class Program implements PolicyProgram {
     const m = this.mutations[index];
     if (!m.result.ok) return { ok: false, message: m.result.message };
     const input = this.kyverno ? kyvernoInput(inputs) : celInput(inputs, false);
-    const evaluation = new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET, variables: this.variables, guard: inputs.guard });
+    const evaluation = new Evaluation(input, this.options(inputs, RUNTIME_CEL_COST_BUDGET));
     const r = evaluation.evaluate(m.result.compiled);
     if (!r.ok) return { ok: false, message: r.message };
     return this.apply(m, r.value, inputs);

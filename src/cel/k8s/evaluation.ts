@@ -65,6 +65,28 @@ export interface EvaluationOptions {
    * ReviewAborted (never a CEL error value: `||` and comprehensions do not absorb it).
    */
   guard?: ReviewGuard;
+  /**
+   * Variables kept across evaluations (a Kyverno policy's, see SharedVariables): `variables` is then
+   * ignored. Without it, each Evaluation evaluates the variables afresh (kube-apiserver's way).
+   */
+  shared?: SharedVariables;
+}
+
+/**
+ * The variables of one Kyverno MutatingPolicy evaluation, shared by the Evaluations of its
+ * matchConditions, mutations and audit annotations: each variable is evaluated once, on first use, on the
+ * inputs of the evaluation that reads it first (the object as the earlier mutations left it), and keeps
+ * its value or error for the rest of the policy (Kyverno's one lazy map per policy evaluation). Its cost
+ * is charged once, to that evaluation's budget.
+ */
+export class SharedVariables {
+  /** The activation of the evaluation running now: a variable evaluated now reads its inputs. */
+  current: Activation | undefined;
+  readonly lazy: LazyVariables;
+
+  constructor(definitions: CompiledVariables, perCallLimit = PER_CALL_LIMIT) {
+    this.lazy = new LazyVariables(definitions, { resolve: (name) => this.current?.resolve(name) }, perCallLimit);
+  }
 }
 
 function str(v: unknown): string {
@@ -100,7 +122,10 @@ class AdmissionActivation implements Activation {
     private readonly definitions: CompiledVariables,
     private readonly perCallLimit: number,
     private readonly async: AsyncResults,
-  ) {}
+    shared?: SharedVariables,
+  ) {
+    if (shared) this.variables = shared.lazy;
+  }
 
   private authorizerValue(name: string): AuthorizerValue {
     const input = this.input;
@@ -156,12 +181,14 @@ export class Evaluation {
   private exhausted = false;
   private readonly async = new AsyncResults();
   private readonly guard: ReviewGuard | undefined;
+  private readonly shared: SharedVariables | undefined;
 
   constructor(input: AdmissionInput, options: EvaluationOptions) {
     this.guard = options.guard;
     this.remaining = options.budget;
     this.perCallLimit = options.perCallLimit ?? PER_CALL_LIMIT;
-    this.activation = new AdmissionActivation(input, options.variables ?? CompiledVariables.NONE_WITH_PARAMS, this.perCallLimit, this.async);
+    this.shared = options.shared;
+    this.activation = new AdmissionActivation(input, options.variables ?? CompiledVariables.NONE_WITH_PARAMS, this.perCallLimit, this.async, this.shared);
   }
 
   get remainingBudget(): number {
@@ -175,6 +202,7 @@ export class Evaluation {
   evaluate(compiled: CompiledExpression): EvalResult {
     if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
     this.guard?.tick();
+    if (this.shared) this.shared.current = this.activation;
     return this.account(compiled, compiled.program.evaluate(this.activation, this.perCallLimit, undefined, this.guard));
   }
 
@@ -188,6 +216,7 @@ export class Evaluation {
     if (this.exhausted) return { ok: false, message: OUT_OF_BUDGET_MESSAGE, kind: 'budget', cost: 0 };
     for (let round = 0; ; round++) {
       this.guard?.tick();
+      if (this.shared) this.shared.current = this.activation;
       const out = compiled.program.evaluate(this.activation, this.perCallLimit, this.async, this.guard);
       if (out.ok || !out.pending) return this.account(compiled, out);
       if (round >= MAX_ASYNC_CALLS) {
