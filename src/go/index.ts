@@ -1,8 +1,9 @@
 /**
  * Go's behaviour that more than one module of Amender reproduces, once: the standard library (strconv,
- * fmt, encoding/json, time, string order, int64 arithmetic) and the two small Go modules that both
- * engines link (blang/semver, Kyverno's go-wildcard). Pure functions over strings, numbers and JSON
- * values; no platform imports, nothing above src/json and src/guard (and the `yaml` parser package).
+ * fmt, encoding/json, time, string order, int64 arithmetic) and the small Go modules that both
+ * engines link (blang/semver, Kyverno's go-wildcard, goregen). Pure functions over strings, numbers and
+ * JSON values; no platform imports, nothing above src/json and src/guard (and the `yaml` and `re2js`
+ * packages).
  *
  *   quote.ts         strconv.Quote (`%q`) and the time package's own quote
  *   float.ts         strconv.FormatFloat ('g', 'E', float32 'f'), encoding/json numbers, ParseFloat
@@ -20,6 +21,8 @@
  *   base64.ts        encoding/base64 decoding, padded (StdEncoding) and raw (RawStdEncoding)
  *   x509.ts          crypto/x509 certificate decoding, as encoding/json marshals the Go struct
  *   yaml.ts          YAML 1.1 as sigs.k8s.io/yaml (go-yaml v2) reads it, into JSON values
+ *   regen.ts         goregen's regen.Generate: a random string a regular expression matches (re2js
+ *                    checks the pattern's Go syntax)
  *
  * Parsers come in two forms where both are needed: `parseX` throws an error carrying Go's message,
  * `tryParseX` returns `undefined` (no exception on hot paths).
@@ -69,3 +72,4 @@ export { X509Error, x509Decode } from './x509.js';
 export { MAX_YAML_DEPTH, parseYaml11, parseYaml11Document, parseYaml11FirstDocument, parseYamlDepthBounded, yaml11Json, yamlErrorLocation, YamlError, withoutQuotedLine } from './yaml.js';
 export { gunzip, GzipError, GzipOutputTooLarge, gzipStored } from './gzip.js';
 export { goJsonSyntaxError } from './json-syntax.js';
+export { randomFromPattern, RegenError } from './regen.js';

@@ -161,6 +161,17 @@ describe("Kyverno's CEL libraries", () => {
     expect(value('size(gzip.decompress(base64.decode(object.b)))', { b: bomb })).toBe(BigInt(4 << 20));
   });
 
+  it('random: a result past the review size bound stops there as it is built; the cost grows with what it writes', () => {
+    // Go's syntax refuses nested repetitions past 1000 in all: 200 repetitions of 1000 one after the other.
+    const p = 'a{1000}'.repeat(200);
+    const guard = new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 100_000 });
+    expect(() => run('size(random(object.p))', { p }, guard)).toThrow(ReviewAborted);
+    expect(value('size(random(object.p))', { p })).toBe(200_000n);
+    expect(run('random("(a{1000}){2}")').error).toContain('error parsing regexp: invalid repeat count: `{2}`');
+    expect(run('random("a{1000}")').cost!).toBeGreaterThan(run('random("a")').cost! + 90);
+    expect(run('random(1)').error).toContain("found no matching overload for 'random'");
+  });
+
   it("x509.decode: kyverno/sdk x509 impl_test.go Test_decode (its certificate, the fields it asserts; an invalid PEM)", () => {
     const cert = `-----BEGIN CERTIFICATE-----
 MIIC7TCCAdWgAwIBAgIBADANBgkqhkiG9w0BAQsFADAYMRYwFAYDVQQDDA0qLmt5

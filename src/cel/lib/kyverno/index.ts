@@ -14,6 +14,7 @@ import { jsonLibrary } from './json.js';
 import { mathLibrary } from './math.js';
 import { mathExtLibrary } from './math-ext.js';
 import { orValueCompatLibrary } from './or-value-compat.js';
+import { randomLibrary } from './random.js';
 import { regexExtLibrary } from './regex-ext.js';
 import { timeLibrary } from './time.js';
 import { transformLibrary } from './transform.js';
@@ -33,6 +34,7 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   x509Library,
   userLibrary,
   gzipLibrary,
+  randomLibrary,
   encodersLibrary,
   mathExtLibrary,
   orValueCompatLibrary,

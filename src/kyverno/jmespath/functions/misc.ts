@@ -3,8 +3,7 @@ import { isReviewAborted } from '../../../guard/index.js';
 import { FunctionError, kyvernoError } from '../errors.js';
 import { imageInfo, imageString } from '../../go/image.js';
 import type { FunctionDef } from '../registry.js';
-import { randomFromPattern } from '../regen.js';
-import { parseRange, parseVersion, strconvQuote, ZERO_VERSION, type Version } from '../../../go/index.js';
+import { parseRange, parseVersion, randomFromPattern, strconvQuote, ZERO_VERSION, type Version } from '../../../go/index.js';
 import { x509Decode } from '../../../go/index.js';
 
 const S = { types: ['string' as const] };

@@ -1,12 +1,13 @@
 /**
- * Random strings matching a regular expression, for Kyverno's `random` (goregen in Go). The pattern is
- * first validated by re2js (Go's syntax and messages), then generated from a small AST:
+ * Random strings matching a regular expression, as goregen's `regen.Generate` makes them: Kyverno's
+ * JMESPath `random(pattern)` and its CEL `random(pattern)` / `random.random(pattern)` both call it. The
+ * pattern is first validated by re2js (Go's syntax and messages), then generated from a small AST:
  * literals, escapes, classes, `.`, groups, alternation and quantifiers. Unbounded repetition
  * (`*`, `+`, `{n,}`) adds at most 10 extra items, as goregen's default. `.` and negated classes draw
  * from printable ASCII. Anchors and word boundaries generate nothing.
  */
-import type { ReviewGuard } from '../../guard/index.js';
-import { compileRegexp } from './goregexp.js';
+import { RE2JS } from 're2js';
+import type { ReviewGuard } from '../guard/index.js';
 
 type Gen =
   | { t: 'lit'; s: string }
@@ -267,11 +268,15 @@ function generate(g: Gen, random: () => number, out: string[], guard?: ReviewGua
 }
 
 /**
- * A random string that the pattern matches. Throws with Go's message for an invalid pattern; `guard`
+ * A random string that the pattern matches. Throws a RegenError with Go's message for an invalid pattern; `guard`
  * bounds the length (nested repetitions multiply) and the time.
  */
 export function randomFromPattern(pattern: string, random: () => number, guard?: ReviewGuard): string {
-  compileRegexp(pattern); // Go syntax check with Go's error text
+  try {
+    RE2JS.compile(pattern); // Go syntax check with Go's error text
+  } catch (e) {
+    throw new RegenError((e as Error).message);
+  }
   const ast = new RegexParser(pattern).parse();
   const out: string[] = [];
   generate(ast, random, out, guard);
