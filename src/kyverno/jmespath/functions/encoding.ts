@@ -1,7 +1,7 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
 import { DEFAULT_MAX_DEPTH, heightUpTo, type JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
-import { base64, base64Decode, md5, parseYaml11, sha1, sha256 } from '../../../go/index.js';
+import { base64, base64Decode, md5, parseYaml11FirstDocument, sha1, sha256 } from '../../../go/index.js';
 import type { FunctionDef } from '../registry.js';
 
 const S = { types: ['string' as const] };
@@ -63,9 +63,11 @@ export const encodingFunctions: FunctionDef[] = [
     args: [S],
     returns: ['any'],
     note: 'decodes a valid YAML encoded string to the appropriate type provided it can be represented as JSON',
+    // yaml.YAMLToJSON (sigs.k8s.io/yaml) decodes with go-yaml v2's Unmarshal: the first document of a
+    // stream, the others neither decoded nor checked.
     call: ([s]) => {
       try {
-        return parseYaml11(s as string);
+        return parseYaml11FirstDocument(s as string);
       } catch (e) {
         throw new FunctionError('parse_yaml', (e as Error).message);
       }
