@@ -4,7 +4,9 @@
  * document deeper than the stack holds failed with whatever error the overflow surfaced as, at a depth
  * that varied with the stack. The bound is checked first, explicitly, before any of them runs: it is the
  * one Amender's readers already hold (`DEFAULT_MAX_DEPTH`, JSON; YAML stops at 500), so it refuses only a
- * document built some other way (a library caller's object), and names where it is too deep.
+ * document built some other way (a library caller's object), and names where it is too deep. The
+ * MutatingAdmissionPolicy and MutatingPolicy loaders (src/map, src/mpol) check their documents with it
+ * too, following their own structure.
  */
 import { DEFAULT_MAX_DEPTH, getOwn, hasOwn, heightUpTo, isJsonObject, type JsonValue } from '../json/index.js';
 import type { PolicyProblem } from './compile-report.js';
@@ -13,14 +15,16 @@ import type { PolicyProblem } from './compile-report.js';
 export const MAX_POLICY_DEPTH = DEFAULT_MAX_DEPTH;
 
 /** Keys whose value is looked into for a more precise path: the rule list and the mutate block's structure. */
-const STRUCTURAL_KEYS = new Set(['spec', 'rules', 'mutate', 'foreach']);
+const KYVERNO_STRUCTURE: ReadonlySet<string> = new Set(['spec', 'rules', 'mutate', 'foreach']);
 
 /**
  * undefined when `document` nests at most MAX_POLICY_DEPTH levels; otherwise the problem, at the field
- * where it is too deep (`spec.rules[0].mutate.patchStrategicMerge`, naming the rule). Walks no deeper than
- * the bound plus one, so it never overflows the stack itself.
+ * where it is too deep (`spec.rules[0].mutate.patchStrategicMerge`, naming the rule of a `spec.rules`
+ * list). `structure`: the keys whose value is looked into for a more precise path (the path stops at the
+ * first other key); a ClusterPolicy's by default. Walks no deeper than the bound plus one, so it never
+ * overflows the stack itself.
  */
-export function policyDepthProblem(document: JsonValue): PolicyProblem | undefined {
+export function policyDepthProblem(document: JsonValue, structure: ReadonlySet<string> = KYVERNO_STRUCTURE): PolicyProblem | undefined {
   if (heightUpTo(document, MAX_POLICY_DEPTH) <= MAX_POLICY_DEPTH) return undefined;
   // Follow the too-deep member down the policy's structure (spec → rules → [i] → mutate → foreach…).
   let node: JsonValue = document;
@@ -39,7 +43,7 @@ export function policyDepthProblem(document: JsonValue): PolicyProblem | undefin
     inRules = path === 'spec.rules';
     node = step.value;
     room--;
-    if (typeof step.key === 'string' && !STRUCTURAL_KEYS.has(step.key)) break;
+    if (typeof step.key === 'string' && !structure.has(step.key)) break;
   }
   const rule = ruleName === undefined ? '' : `rule ${JSON.stringify(ruleName)}: `;
   return {

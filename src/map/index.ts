@@ -25,6 +25,7 @@ export { FieldPath, forbidden, invalid, notSupported, typeError, unknownField, t
 export type { MatchResources, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, NamedRuleWithOperations } from './types.js';
 // What another loader of MutatingAdmissionPolicy-shaped documents (src/mpol) reuses.
 export { decodePolicy } from './decode.js';
+export { depthErrors, POLICY_STRUCTURE } from './load.js';
 export { defaultPolicy } from './defaults.js';
 export { validatePolicy, type PolicyValidationOptions } from './validate.js';
 export { builtinScope, isBuiltinGroup, type Scope } from './builtin-kinds.js';

@@ -4,6 +4,7 @@
  * set); the errors are reported either way.
  */
 import type { JsonObject } from '../json/index.js';
+import { policyDepthProblem } from '../kyverno/policy-depth.js';
 import { decodeBinding, decodePolicy } from './decode.js';
 import { defaultBinding, defaultPolicy } from './defaults.js';
 import type { FieldError } from './field-errors.js';
@@ -25,7 +26,40 @@ export const POLICY_API_VERSIONS = [
   'admissionregistration.k8s.io/v1alpha1',
 ];
 
+/**
+ * The members of a MutatingAdmissionPolicy or binding (and of a Kyverno MutatingPolicy) whose value the
+ * depth check looks into, to name the field that nests too deeply (`spec.variables[0].expression`).
+ */
+export const POLICY_STRUCTURE: ReadonlySet<string> = new Set([
+  'metadata',
+  'spec',
+  'matchConstraints',
+  'matchResources',
+  'resourceRules',
+  'excludeResourceRules',
+  'variables',
+  'matchConditions',
+  'mutations',
+  'applyConfiguration',
+  'jsonPatch',
+  'paramRef',
+]);
+
+/**
+ * A document nested past MAX_POLICY_DEPTH (1000 levels, the bound Amender's JSON reader holds; YAML stops
+ * at 500) is refused by name before anything walks it: only a document built some other way (a library
+ * caller's object) can be that deep, and the decoders and validators recurse per level.
+ */
+export function depthErrors(doc: JsonObject, structure: ReadonlySet<string> = POLICY_STRUCTURE): FieldError[] {
+  const problem = policyDepthProblem(doc, structure);
+  return problem ? [{ path: problem.path, message: problem.message }] : [];
+}
+
+const UNNAMED = { name: '', variables: [], mutations: [], matchConditions: [] };
+
 export function loadPolicy(doc: JsonObject): Loaded<MutatingAdmissionPolicy> {
+  const tooDeep = depthErrors(doc);
+  if (tooDeep.length > 0) return { value: { ...UNNAMED }, usable: false, errors: tooDeep, warnings: [] };
   const decoded = decodePolicy(doc);
   const policy = defaultPolicy(decoded.value);
   const errors = [...decoded.errors, ...validatePolicy(policy, decoded.meta)];
@@ -33,6 +67,8 @@ export function loadPolicy(doc: JsonObject): Loaded<MutatingAdmissionPolicy> {
 }
 
 export function loadBinding(doc: JsonObject, apiVersion: string): Loaded<MutatingAdmissionPolicyBinding> {
+  const tooDeep = depthErrors(doc);
+  if (tooDeep.length > 0) return { value: { name: '', policyName: '' }, usable: false, errors: tooDeep, warnings: [] };
   const decoded = decodeBinding(doc);
   const binding = defaultBinding(decoded.value, apiVersion);
   const errors = [...decoded.errors, ...validateBinding(binding, decoded.meta)];

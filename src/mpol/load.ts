@@ -12,6 +12,8 @@ import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/i
 import {
   decodePolicy,
   defaultPolicy,
+  depthErrors,
+  POLICY_STRUCTURE,
   FieldPath,
   forbidden,
   invalid,
@@ -143,8 +145,14 @@ function controllersOf(spec: JsonObject, errors: FieldError[]): string[] | undef
   return out;
 }
 
+/** The MutatingAdmissionPolicy's structure and what only Kyverno has, for the depth check's field path. */
+const STRUCTURE: ReadonlySet<string> = new Set([...POLICY_STRUCTURE, 'auditAnnotations', 'targetMatchConstraints', 'targetMatchConditions', 'autogen', 'evaluation']);
+
 export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const kind = mutatingPolicyKind(doc) ?? 'MutatingPolicy';
+  // Before anything walks it (the decoder, validation, autogen recurse per level): refused by name.
+  const tooDeep = depthErrors(doc, STRUCTURE);
+  if (tooDeep.length > 0) return { kind, name: '', id: '', policies: [], admission: true, usable: false, errors: tooDeep, warnings: [], auditAnnotations: [] };
   const errors: FieldError[] = [];
   const warnings: FieldError[] = [];
   const specPath = FieldPath.root('spec');
