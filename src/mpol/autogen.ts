@@ -4,7 +4,8 @@
  * resource names) also gets variants for the pod controllers — Deployment, StatefulSet, DaemonSet, Job,
  * ReplicaSet acting on `spec.template`, CronJob on `spec.jobTemplate.spec.template` — unless
  * `spec.autogen.podControllers.controllers` lists fewer. A variant matches the controllers' resources
- * with the policy's operations and namespaceSelector, and has its matchConditions and ApplyConfiguration
+ * with the policy's operations and namespaceSelector (no matchPolicy: exact matching, whatever the
+ * policy's), and has its matchConditions and ApplyConfiguration
  * expressions rewritten as Kyverno rewrites them (JSONPatch expressions and variables are kept as they
  * are, as in Kyverno).
  */
@@ -124,7 +125,8 @@ export function autogenVariants(policy: MutatingAdmissionPolicy, controllers: re
       objectSelector: {},
       resourceRules: controllerRules(targets, operations),
       excludeResourceRules: [],
-      matchPolicy: match.matchPolicy,
+      // Kyverno's CreateMatchConstraints sets no matchPolicy (nil: exact matching), whatever the policy's.
+      matchPolicy: null,
     };
     out.push({
       group,

@@ -7,7 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runCli } from '../../src/cli/main.js';
-import { canAutogen, convertPodExpression } from '../../src/mpol/index.js';
+import type { AdmissionRequest } from '../../src/admission/index.js';
+import { compilePolicy, dispatch, type BoundPolicy } from '../../src/map/index.js';
+import { tableEquivalence } from '../../src/map/equivalence.js';
+import { canAutogen, convertPodExpression, loadMutatingPolicy } from '../../src/mpol/index.js';
+import { SchemaRegistry } from '../../src/schema/index.js';
 import { fakeIO } from '../cli/fake-io.js';
 import { DEPLOYMENT } from './policies.js';
 
@@ -82,5 +86,66 @@ spec:
     const pods = fakeIO({ 'p.yaml': policy, 'pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: web}}\nspec: {containers: [{name: c, image: nginx}]}\n' });
     expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], pods)).toBe(0);
     expect(parseYaml(pods.stdout).metadata.labels).toEqual({ app: 'web', team: 'shop' });
+  });
+
+  // Kyverno's CreateMatchConstraints (pkg/cel/autogen/match.go) builds the variants' MatchResources from
+  // the targets, the operations and the namespaceSelector only: no matchPolicy (nil, exact matching).
+  describe('the variants carry no matchPolicy (exact matching), whatever the policy says', () => {
+    const doc = parseYaml(`apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: equivalent}
+spec:
+  matchConstraints:
+    matchPolicy: Equivalent
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: 'Object{spec: Object.spec{priorityClassName: "high"}}'}
+`);
+
+    it('loads the policy with its own matchPolicy and the variants with none', () => {
+      const loaded = loadMutatingPolicy(doc);
+      expect(loaded.errors).toEqual([]);
+      expect(loaded.policies.map((p) => [p.autogen ?? 'pods', p.policy.matchConstraints?.matchPolicy])).toEqual([
+        ['pods', 'Equivalent'],
+        ['cronjobs', null],
+        ['defaults', null],
+      ]);
+    });
+
+    it('does not run a variant on a resource only equivalent to a controller its rules name', () => {
+      const loaded = loadMutatingPolicy(doc);
+      const bound: BoundPolicy[] = loaded.policies.map((p) => ({
+        policy: p.policy,
+        kyverno: { kind: 'MutatingPolicy', name: 'equivalent', ...(p.autogen ? { autogen: p.autogen } : {}) },
+        bindings: [{ name: '', policyName: p.policy.name }],
+        program: compilePolicy(p.policy, { schemas: SchemaRegistry.builtin() }, { dialect: 'kyverno' }).program,
+      }));
+      const deployment = (apiVersion: string) => parseYaml(DEPLOYMENT.replace(/^apiVersion: .*$/m, `apiVersion: ${apiVersion}`));
+      const request = (group: string, version: string): AdmissionRequest => ({
+        uid: 'u',
+        kind: { group, version, kind: 'Deployment' },
+        resource: { group, version, resource: 'deployments' },
+        namespace: 'default',
+        operation: 'CREATE',
+        userInfo: { username: 'admin' },
+        object: deployment(`${group}/${version}`),
+        oldObject: null,
+      });
+      const ctx: Parameters<typeof dispatch>[2] = {
+        params: { scopeOf: () => undefined, objects: () => [] },
+        namespaces: () => undefined,
+        equivalence: tableEquivalence([
+          { resource: { group: 'apps', version: 'v1', resource: 'deployments' }, subResource: '', kind: { group: 'apps', version: 'v1', kind: 'Deployment' } },
+          { resource: { group: 'extensions', version: 'v1beta1', resource: 'deployments' }, subResource: '', kind: { group: 'extensions', version: 'v1beta1', kind: 'Deployment' } },
+        ]),
+      };
+      // The rules' own version: the variant runs.
+      const own = dispatch(bound, request('apps', 'v1'), ctx);
+      expect(own.traces?.map((t) => t.result)).toEqual(['mutated']);
+      // An equivalent version the rules do not name: nothing matches, exactly.
+      const equivalent = dispatch(bound, request('extensions', 'v1beta1'), ctx);
+      expect(equivalent.traces).toEqual([]);
+    });
   });
 });
