@@ -73,3 +73,4 @@ export { MAX_YAML_DEPTH, parseYaml11, parseYaml11Document, parseYaml11FirstDocum
 export { gunzip, GzipError, GzipOutputTooLarge, gzipStored } from './gzip.js';
 export { goJsonSyntaxError } from './json-syntax.js';
 export { randomFromPattern, RegenError } from './regen.js';
+export { GO_NULL_VALUE, GoNative, goBytes, goDuration, goTime } from './native.js';

@@ -12,3 +12,4 @@ export { decodesToItself, utf8Length } from './utf8.js';
 export { needsJsonEscape } from './escape.js';
 export { estimatedLeafSize, estimatedSize, type SizeMemo } from './size-estimate.js';
 export { heightUpTo, nestsDeeperThan } from './height.js';
+export { documentDepthProblem, MAX_POLICY_DEPTH, type DepthProblem } from './document-depth.js';

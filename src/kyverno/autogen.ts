@@ -8,9 +8,8 @@
  * chooses the controllers (`none` disables it); any `patchesJson6902` in the policy disables it, since
  * JSON-patch paths cannot be moved.
  */
-import { cloneJson, getOwn, isJsonObject, parseJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { cloneJson, getOwn, isJsonObject, MAX_POLICY_DEPTH, parseJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { kindName } from './match/kinds.js';
-import { MAX_POLICY_DEPTH } from './policy-depth.js';
 
 const ANNOTATION = 'pod-policies.kyverno.io/autogen-controllers';
 const POD_CONTROLLERS = ['DaemonSet', 'Deployment', 'Job', 'StatefulSet', 'ReplicaSet', 'ReplicationController'];

@@ -9,7 +9,7 @@
  * patchers/compile-mutate.ts, patchers/compile-patches.ts, foreach/compile-foreach.ts), all writing to
  * one Report (compile-report.ts).
  */
-import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { documentDepthProblem, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { autogenRules } from './autogen.js';
 import { checkPolicy, checkRule, checkRuleContext } from './validation/index.js';
 import { documentVariableProblems } from './check-expressions.js';
@@ -21,7 +21,6 @@ import { compileConditions } from './match/compile-conditions.js';
 import { blockNeedsRoles, compileMatch } from './match/compile-match.js';
 import { compileMutate } from './patchers/compile-mutate.js';
 import { templatedPatch } from './patchers/compile-patches.js';
-import { policyDepthProblem } from './policy-depth.js';
 import type { CompiledKyvernoPolicy, CompiledRule, KindSelector, MatchBlock, Mutation } from './types.js';
 
 export type { AdmissionFinding, PolicyProblem } from './compile-report.js';
@@ -54,11 +53,13 @@ export function isKyvernoPolicyDocument(document: JsonValue): boolean {
   return typeof apiVersion === 'string' && apiVersion.startsWith('kyverno.io/') && (kind === 'ClusterPolicy' || kind === 'Policy');
 }
 
+/** Keys a too-deep path is followed through: the rule list and the mutate block's structure. */
+const CLUSTER_POLICY_STRUCTURE: ReadonlySet<string> = new Set(['spec', 'rules', 'mutate', 'foreach']);
 
 export function compileKyvernoPolicy(document: JsonValue): CompileResult {
   // Before any walker recurses into it: a document nested past the bound is refused by name, not by
   // whatever error a stack overflow surfaces as.
-  const tooDeep = policyDepthProblem(document);
+  const tooDeep = documentDepthProblem(document, CLUSTER_POLICY_STRUCTURE);
   if (tooDeep !== undefined) return { ok: false, problems: [tooDeep], warnings: [] };
   const report = new Report();
   try {

@@ -3,8 +3,7 @@
  * `usable` is false when the API server would have refused the document (it is then left out of the
  * set); the errors are reported either way.
  */
-import type { JsonObject } from '../json/index.js';
-import { policyDepthProblem } from '../kyverno/policy-depth.js';
+import { documentDepthProblem, type JsonObject } from '../json/index.js';
 import { decodeBinding, decodePolicy } from './decode.js';
 import { defaultBinding, defaultPolicy } from './defaults.js';
 import type { FieldError } from './field-errors.js';
@@ -51,7 +50,7 @@ export const POLICY_STRUCTURE: ReadonlySet<string> = new Set([
  * caller's object) can be that deep, and the decoders and validators recurse per level.
  */
 export function depthErrors(doc: JsonObject, structure: ReadonlySet<string> = POLICY_STRUCTURE): FieldError[] {
-  const problem = policyDepthProblem(doc, structure);
+  const problem = documentDepthProblem(doc, structure);
   return problem ? [{ path: problem.path, message: problem.message }] : [];
 }
 

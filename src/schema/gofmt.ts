@@ -1,5 +1,5 @@
 import { compareStrings, formatFloatG, goSprint, strconvQuote } from '../go/index.js';
-import { GoNative } from '../go/native.js';
+import { GoNative } from '../go/index.js';
 import type { JsonValue } from '../json/index.js';
 
 /**

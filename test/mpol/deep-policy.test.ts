@@ -1,6 +1,6 @@
 /**
  * A MutatingPolicy, MutatingAdmissionPolicy or binding nested deeper than a policy document may (1000
- * levels, the bound Amender's JSON reader holds, as for a ClusterPolicy: src/kyverno/policy-depth.ts),
+ * levels, the bound Amender's JSON reader holds, as for a ClusterPolicy: src/json/document-depth.ts),
  * given to the policy set builder as an object (a library caller's; no reader bounds it), is refused by an
  * explicit check naming the field, and the other documents load and run. Before, a variable expression or
  * the labels 5,000 levels deep made buildPolicySet itself throw "Maximum call stack size exceeded" (the

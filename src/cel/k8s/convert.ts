@@ -8,7 +8,7 @@
  * stays a GoNative value (src/go/native.ts) that the schema check refuses in structured-merge-diff's words.
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
-import { GO_NULL_VALUE, GoNative, goBytes, goDuration, goTime } from '../../go/native.js';
+import { GO_NULL_VALUE, GoNative, goBytes, goDuration, goTime } from '../../go/index.js';
 import { formatFloatG, strconvQuote } from '../../go/index.js';
 import { markExactInteger, markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { mapGet, mapKeys, typeNameOf } from '../engine/runtime.js';

@@ -1,6 +1,6 @@
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { strconvQuote } from '../../go/index.js';
-import { GoNative } from '../../go/native.js';
+import { GoNative } from '../../go/index.js';
 import { goNumber } from '../gofmt.js';
 import { resolve, type ListDef } from '../types.js';
 

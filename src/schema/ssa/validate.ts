@@ -1,5 +1,5 @@
 import { hasOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { GoNative } from '../../go/native.js';
+import { GoNative } from '../../go/index.js';
 import { goTypeName, smdSharpV, smdV } from '../gofmt.js';
 import { resolve, type Atom, type ListDef, type MapDef, type ScalarKind, type TypeRef } from '../types.js';
 import { ItemPairing, unchanged } from '../unchanged.js';

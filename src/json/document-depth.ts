@@ -1,30 +1,35 @@
 /**
- * How deeply a policy document may nest. Every walker of the compiler and of the engine recurses per
+ * How deeply a policy document may nest. Every walker of the policy compilers and engines recurses per
  * level (anchor and variable scans, the overlay's pre-processing, autogen, freezing, the merge), so a
  * document deeper than the stack holds failed with whatever error the overflow surfaced as, at a depth
  * that varied with the stack. The bound is checked first, explicitly, before any of them runs: it is the
  * one Amender's readers already hold (`DEFAULT_MAX_DEPTH`, JSON; YAML stops at 500), so it refuses only a
- * document built some other way (a library caller's object), and names where it is too deep. The
- * MutatingAdmissionPolicy and MutatingPolicy loaders (src/map, src/mpol) check their documents with it
- * too, following their own structure.
+ * document built some other way (a library caller's object), and names where it is too deep. The Kyverno
+ * ClusterPolicy compiler (src/kyverno) and the MutatingAdmissionPolicy and MutatingPolicy loaders (src/map,
+ * src/mpol) check their documents with it, each following its own structure.
  */
-import { DEFAULT_MAX_DEPTH, getOwn, hasOwn, heightUpTo, isJsonObject, type JsonValue } from '../json/index.js';
-import type { PolicyProblem } from './compile-report.js';
+import { DEFAULT_MAX_DEPTH } from './parse.js';
+import { getOwn, hasOwn } from './own.js';
+import { heightUpTo } from './height.js';
+import { isJsonObject, type JsonValue } from './types.js';
+
+/** Where a document nests too deeply: a field path (`spec.rules[0].mutate.patchStrategicMerge`) and why. */
+export interface DepthProblem {
+  readonly path: string;
+  readonly message: string;
+}
 
 /** The most levels a policy document may nest (`{}` is one level). */
 export const MAX_POLICY_DEPTH = DEFAULT_MAX_DEPTH;
-
-/** Keys whose value is looked into for a more precise path: the rule list and the mutate block's structure. */
-const KYVERNO_STRUCTURE: ReadonlySet<string> = new Set(['spec', 'rules', 'mutate', 'foreach']);
 
 /**
  * undefined when `document` nests at most MAX_POLICY_DEPTH levels; otherwise the problem, at the field
  * where it is too deep (`spec.rules[0].mutate.patchStrategicMerge`, naming the rule of a `spec.rules`
  * list). `structure`: the keys whose value is looked into for a more precise path (the path stops at the
- * first other key); a ClusterPolicy's by default. Walks no deeper than the bound plus one, so it never
+ * first other key), each policy kind its own. Walks no deeper than the bound plus one, so it never
  * overflows the stack itself.
  */
-export function policyDepthProblem(document: JsonValue, structure: ReadonlySet<string> = KYVERNO_STRUCTURE): PolicyProblem | undefined {
+export function documentDepthProblem(document: JsonValue, structure: ReadonlySet<string>): DepthProblem | undefined {
   if (heightUpTo(document, MAX_POLICY_DEPTH) <= MAX_POLICY_DEPTH) return undefined;
   // Follow the too-deep member down the policy's structure (spec → rules → [i] → mutate → foreach…).
   let node: JsonValue = document;
