@@ -16,6 +16,14 @@ function kindKey(group: string, kind: string): string {
   return `${group}\u0000${kind}`;
 }
 
+/**
+ * The identity of one object (kind, namespace, name) as a map key. JSON-quoted, so no two identities
+ * share a key whatever their strings hold (a NUL in a hand-written name cannot join two fields).
+ */
+function documentKey(group: string, kind: string, namespace: string, name: string): string {
+  return JSON.stringify([group, kind, namespace, name]);
+}
+
 /** Namespace and name of an object document. */
 function objectIdentity(obj: JsonObject): { namespace: string; name: string } {
   const meta = getOwn(obj, 'metadata');
@@ -56,12 +64,15 @@ export class ObjectStore implements ParamSource {
     const { group } = parseApiVersion(apiVersion);
     const { namespace, name } = objectIdentity(obj);
     const key = kindKey(group, kind);
+    // One map read per object: a scan of the kind's list for the same identity made n objects of one
+    // kind cost n² (40,000 ConfigMaps in a source took 9 s to build).
+    const identity = documentKey(group, kind, namespace, name);
+    if (this.documents.has(identity)) return false;
     let list = this.byKind.get(key);
     if (!list) this.byKind.set(key, (list = []));
-    if (list.some((p) => p.namespace === namespace && p.name === name)) return false;
     const typed = isBuiltinGroup(group) && !this.declared.has(key);
     list.push({ namespace, name, value: celView(obj, typed) });
-    this.documents.set(`${key}\u0000${namespace}\u0000${name}`, obj);
+    this.documents.set(identity, obj);
     if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, obj);
     this.count++;
     return true;
@@ -90,7 +101,7 @@ export class ObjectStore implements ParamSource {
 
   /** One object as written in the sources (with apiVersion/kind), e.g. a ConfigMap for Kyverno context. */
   get(group: string, kind: string, namespace: string, name: string): JsonObject | undefined {
-    return this.documents.get(`${kindKey(group, kind)}\u0000${namespace}\u0000${name}`);
+    return this.documents.get(documentKey(group, kind, namespace, name));
   }
 
   scopeOf(group: string, kind: string): Scope | undefined {
