@@ -20,11 +20,22 @@ import { KyvernoRuleError } from '../errors.js';
 import { matchPattern } from '../match/match-pattern.js';
 import { deepTest } from '../context/walk.js';
 
+/**
+ * The two failures below are control flow, thrown once per resource item a list overlay item does not
+ * match (n² times in a foreach over a list of n), so they capture no stack trace: capturing one each time
+ * was most of the work (a foreach with a `(name)` anchor over 700 containers took 3.7 s; 2,000 ran past
+ * the review's deadline).
+ */
+const NO_STACK = 0;
+
 /** A `()` condition did not hold: the overlay does not apply (rule skipped, no error). */
 export class ConditionFailure extends Error {
   override name = 'ConditionFailure';
   constructor(reason: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = NO_STACK;
     super(`condition failed: ${reason}`);
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -32,7 +43,10 @@ export class ConditionFailure extends Error {
 export class GlobalConditionFailure extends Error {
   override name = 'GlobalConditionFailure';
   constructor(reason: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = NO_STACK;
     super(`global condition failed: ${reason}`);
+    Error.stackTraceLimit = limit;
   }
 }
 
