@@ -1,11 +1,15 @@
-/** The length of `s` in UTF-8 bytes, counted without encoding it (CEL's string costs, the sources' size bounds). */
+/**
+ * The length of `s` in UTF-8 bytes, counted without encoding it (CEL's string costs, the sources' size
+ * bounds, a body held as text against the body limit): what TextEncoder writes, a lone surrogate as
+ * U+FFFD (3 bytes). Only a high surrogate followed by a low one is a pair (4 bytes).
+ */
 export function utf8Length(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       n += 4;
       i++;
     } else n += 3;
