@@ -1,4 +1,4 @@
-import type { JsonArray, JsonObject } from '../json/index.js';
+import { setOwn, type JsonArray, type JsonObject } from '../json/index.js';
 import { arrayAdd, findObject, getChild } from './evanphx-containers.js';
 import type { EvanphxRules, Found } from './evanphx-containers.js';
 import { OpFailure } from './op-failure.js';
@@ -32,6 +32,10 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
   // container created for `-` (an array add of `-` appends, but a get of `-` fails).
   let findable = true;
   let padded = 0;
+  // Set once this walk created a container: every holder after it is one of those, private to the working
+  // copy with the chain above it made writable already, so a member goes straight in. (Through setMember,
+  // each level re-checked the whole chain: a path of d missing levels cost d², 100,000 took two minutes.)
+  let created = false;
   for (let end = path.indexOf('/', start); end >= 0; start = end + 1, end = path.indexOf('/', start)) {
     const part = path.slice(start, end);
     const key = escaped ? unescapeToken(part) : part;
@@ -73,9 +77,11 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
       step = added;
     } else {
       if (key !== part) throw missingPath(path);
-      wc.setMember(loc, part, node, false);
+      if (created) setOwn(holder, part, node);
+      else wc.setMember(loc, part, node, false);
       step = part;
     }
+    created = true;
     loc.chain.push(node);
     loc.keys.push(step);
   }
