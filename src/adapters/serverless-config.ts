@@ -22,7 +22,7 @@
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
 import { COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
-import { assertNoProblems, integer, optional, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
+import { assertNoProblems, integer, milliseconds, optional, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
 
 export interface ServerlessConfig extends CommonSettings {
   refreshWaitMs: number;
@@ -37,7 +37,7 @@ export const DEFAULT_REFRESH_WAIT_MS = 2000;
 
 /** Lambda's own setting (Workers hand a due refresh to `ctx.waitUntil` instead), and Workers'. */
 const SERVERLESS_SETTINGS = {
-  refreshWaitMs: { variable: 'AMENDER_REFRESH_WAIT_MS', type: integer(0), default: DEFAULT_REFRESH_WAIT_MS } satisfies Setting<number>,
+  refreshWaitMs: { variable: 'AMENDER_REFRESH_WAIT_MS', type: milliseconds(0), default: DEFAULT_REFRESH_WAIT_MS } satisfies Setting<number>,
   bodyBudgetMb: { variable: 'AMENDER_BODY_BUDGET_MB', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
 };
 

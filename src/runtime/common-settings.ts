@@ -5,7 +5,7 @@
  */
 import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, MAX_REFRESH_SECONDS, readClustersConfig, REFRESH_VARIABLE, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, type Limits, type LogLevel } from '../server/index.js';
-import { integer, list, oneOf, readSettings, seconds, type Setting } from '../settings/index.js';
+import { integer, list, milliseconds, oneOf, readSettings, seconds, type Setting } from '../settings/index.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -21,9 +21,9 @@ export const COMMON_SETTINGS = {
   } satisfies Setting<string[]>,
   refreshSeconds: { variable: REFRESH_VARIABLE, fileKey: 'refreshSeconds', type: seconds(MAX_REFRESH_SECONDS), default: DEFAULT_REFRESH_SECONDS } satisfies Setting<number>,
   maxBodyBytes: { variable: 'AMENDER_MAX_BODY_BYTES', fileKey: 'limits.maxBodyBytes', type: integer(1), default: DEFAULT_LIMITS.maxBodyBytes } satisfies Setting<number>,
-  bodyTimeoutMs: { variable: 'AMENDER_BODY_TIMEOUT_MS', fileKey: 'limits.bodyTimeoutMs', type: integer(1), default: DEFAULT_LIMITS.bodyTimeoutMs } satisfies Setting<number>,
+  bodyTimeoutMs: { variable: 'AMENDER_BODY_TIMEOUT_MS', fileKey: 'limits.bodyTimeoutMs', type: milliseconds(1), default: DEFAULT_LIMITS.bodyTimeoutMs } satisfies Setting<number>,
   maxJsonDepth: { variable: 'AMENDER_MAX_JSON_DEPTH', fileKey: 'limits.maxJsonDepth', type: integer(1), default: DEFAULT_LIMITS.maxJsonDepth, check: atMostJsonDepth } satisfies Setting<number>,
-  reviewDeadlineMs: { variable: 'AMENDER_REVIEW_DEADLINE_MS', fileKey: 'limits.reviewDeadlineMs', type: integer(1), default: DEFAULT_LIMITS.reviewDeadlineMs } satisfies Setting<number>,
+  reviewDeadlineMs: { variable: 'AMENDER_REVIEW_DEADLINE_MS', fileKey: 'limits.reviewDeadlineMs', type: milliseconds(1), default: DEFAULT_LIMITS.reviewDeadlineMs } satisfies Setting<number>,
   maxValueBytes: { variable: 'AMENDER_MAX_VALUE_BYTES', fileKey: 'limits.maxValueBytes', type: integer(1), default: DEFAULT_LIMITS.maxValueBytes } satisfies Setting<number>,
   logLevel: { variable: 'AMENDER_LOG_LEVEL', fileKey: 'logLevel', type: oneOf(LOG_LEVELS), default: 'info' } satisfies Setting<LogLevel>,
 };

@@ -55,6 +55,25 @@ export function integer(min: number, max?: number): SettingType<number> {
   };
 }
 
+/**
+ * Longest time a millisecond setting takes: a day. Node's timers take at most 2^31 - 1 ms (24.8 days) and
+ * set a longer one to 1 ms, with a TimeoutOverflowWarning on standard error each time: a deadline of
+ * 3000000000 would fire at once, again and again. A day keeps every sum the server makes of them (a
+ * deadline plus a grace period plus a margin) well inside, and a larger value is surely a unit mistake.
+ */
+export const MAX_MILLISECONDS = 86_400_000;
+
+/** Whole milliseconds from `min` to MAX_MILLISECONDS (a day). */
+export function milliseconds(min: number): SettingType<number> {
+  return {
+    read(value) {
+      const n = wholeNumber(value);
+      if (!Number.isSafeInteger(n) || n < min || n > MAX_MILLISECONDS) return { problem: `expected whole milliseconds from ${min} to ${MAX_MILLISECONDS} (a day), got ${JSON.stringify(value)}` };
+      return n;
+    },
+  };
+}
+
 /** Whole seconds from 0 to `max`. */
 export function seconds(max: number): SettingType<number> {
   return {

@@ -188,6 +188,21 @@ describe('one settings reader for every platform', () => {
     expect(readNodeConfig(good)).toMatchObject(common);
   });
 
+  it('takes millisecond settings up to a day, which Node timers hold (a longer one would fire at once)', () => {
+    const env = { AMENDER_BODY_TIMEOUT_MS: '86400000', AMENDER_REVIEW_DEADLINE_MS: '86400000' };
+    expect(readNodeConfig(env).limits).toMatchObject({ bodyTimeoutMs: 86_400_000, reviewDeadlineMs: 86_400_000 });
+    expect(readServerlessConfig({ ...env, AMENDER_REFRESH_WAIT_MS: '86400000' })).toMatchObject({ refreshWaitMs: 86_400_000 });
+    const tooLong = { AMENDER_BODY_TIMEOUT_MS: '3000000000', AMENDER_REVIEW_DEADLINE_MS: '86400001' };
+    expect(problems(tooLong)).toEqual([
+      'AMENDER_BODY_TIMEOUT_MS: expected whole milliseconds from 1 to 86400000 (a day), got "3000000000"',
+      'AMENDER_REVIEW_DEADLINE_MS: expected whole milliseconds from 1 to 86400000 (a day), got "86400001"',
+    ]);
+    expect(problems({}, 'limits: {reviewDeadlineMs: 3000000000}')).toEqual(['config file key limits.reviewDeadlineMs: expected whole milliseconds from 1 to 86400000 (a day), got 3000000000']);
+    expect(() => readServerlessConfig({ ...tooLong, AMENDER_REFRESH_WAIT_MS: '3000000000' })).toThrow(
+      /AMENDER_BODY_TIMEOUT_MS: .*\n.*AMENDER_REVIEW_DEADLINE_MS: .*\n.*AMENDER_REFRESH_WAIT_MS: expected whole milliseconds from 0 to 86400000 \(a day\), got "3000000000"/,
+    );
+  });
+
   it("reads the serverless platforms' own settings: Lambda's refresh wait, Workers' body budget", () => {
     expect(readServerlessConfig({})).toMatchObject({ refreshWaitMs: 2000, bodyBudgetMb: undefined });
     expect(readServerlessConfig({ AMENDER_REFRESH_WAIT_MS: '0', AMENDER_BODY_BUDGET_MB: '4' })).toMatchObject({ refreshWaitMs: 0, bodyBudgetMb: 4 });

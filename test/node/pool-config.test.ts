@@ -43,6 +43,13 @@ describe('readPoolSettings', () => {
     }
   });
 
+  it('takes a grace period of at most a day, which a Node timer can hold (not 3000000000 ms fired at once)', () => {
+    expect(readPoolSettings({ AMENDER_WORKER_GRACE_MS: '86400000' }, 2, undefined).settings.graceMs).toBe(86_400_000);
+    for (const value of ['86400001', '3000000000', '0']) {
+      expect(readPoolSettings({ AMENDER_WORKER_GRACE_MS: value }, 2, undefined).problems, value).toEqual([`AMENDER_WORKER_GRACE_MS: expected whole milliseconds from 1 to 86400000 (a day), got "${value}"`]);
+    }
+  });
+
   it('reads no limit where the system sets none (this machine: a number below 2^50 or undefined)', () => {
     const limit = memoryLimitBytes();
     expect(limit === undefined || (Number.isSafeInteger(limit) && limit > 0)).toBe(true);

@@ -14,7 +14,7 @@
  *                              only: see DEFAULT_WORKER_NICE)
  */
 import { availableParallelism } from 'node:os';
-import { integer, readSettings } from '../../settings/index.js';
+import { integer, milliseconds, readSettings } from '../../settings/index.js';
 import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, MAX_NICE, memoryLimitBytes, MIN_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
 
 export { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, POOL_VARIABLES };
@@ -46,7 +46,7 @@ export function readPoolSettings(
   const rest = readSettings(
     {
       heapMb: { variable: POOL_VARIABLES.heapMb, type: integer(MIN_WORKER_HEAP_MB), default: defaultWorkerHeapMb(workers, memoryLimit) },
-      graceMs: { variable: POOL_VARIABLES.graceMs, type: integer(1), default: DEFAULT_WORKER_GRACE_MS },
+      graceMs: { variable: POOL_VARIABLES.graceMs, type: milliseconds(1), default: DEFAULT_WORKER_GRACE_MS },
       queueLimit: { variable: POOL_VARIABLES.queueLimit, type: integer(1), default: Math.max(1, workers) * QUEUE_PER_WORKER },
       nice: { variable: POOL_VARIABLES.nice, type: integer(0, MAX_NICE), default: DEFAULT_WORKER_NICE },
     },
