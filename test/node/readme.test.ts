@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FILE_KEYS, ENVIRONMENT_VARIABLES } from '../../src/adapters/node-config.js';
+import { CONFIG_FILE_KEYS, ENVIRONMENT_VARIABLES, readNodeConfig } from '../../src/adapters/node-config.js';
 import { SERVERLESS_ENVIRONMENT_VARIABLES } from '../../src/adapters/serverless-config.js';
 import { COMMON_SETTINGS } from '../../src/runtime/index.js';
 import { runCli } from '../../src/cli/main.js';
@@ -103,6 +103,13 @@ describe('README.md', () => {
       const documented = rows.has(name) || (SERVERLESS_ENVIRONMENT_VARIABLES.includes(name) && LAMBDA_README.includes(`| \`${name}\` |`));
       expect(documented, `${name} is read in src/ but not documented`).toBe(true);
     }
+  });
+
+  it('has an example config file the server reads (its hash placeholder filled in)', () => {
+    const start = README.indexOf('```yaml', README.indexOf('Example config file:')) + '```yaml'.length;
+    const example = README.slice(start, README.indexOf('```', start));
+    const config = readNodeConfig({}, example.replace(/sha256:[0-9a-f]*…/g, `sha256:${'ab'.repeat(32)}`));
+    expect(config).toMatchObject({ port: 8443, tls: { certFile: '/etc/amender/tls/tls.crt' }, clusters: [{ name: 'prod-eu', refreshSeconds: 30 }] });
   });
 
   it('gives each setting every platform reads its file key, its default and "all"', () => {
