@@ -6,8 +6,8 @@
  * in their row; every metric the code registers and every log line it writes is named; the commands of
  * the CLI are all described, with the options they take.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FILE_KEYS, ENVIRONMENT_VARIABLES, readNodeConfig } from '../../src/adapters/node-config.js';
 import { SERVERLESS_ENVIRONMENT_VARIABLES } from '../../src/adapters/serverless-config.js';
@@ -102,6 +102,18 @@ describe('README.md', () => {
       if (BUILD_ONLY_VARIABLES.includes(name) || !name.startsWith('AMENDER_')) continue;
       const documented = rows.has(name) || (SERVERLESS_ENVIRONMENT_VARIABLES.includes(name) && LAMBDA_README.includes(`| \`${name}\` |`));
       expect(documented, `${name} is read in src/ but not documented`).toBe(true);
+    }
+  });
+
+  it('links only to files that exist and headings that exist, in the README and the deployment guides', () => {
+    for (const file of ['README.md', 'infra/README.md', 'infra/lambda/README.md']) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const slugs = new Set([...text.matchAll(/^#+ (.*)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^https?:/.test(target)) continue;
+        if (target.startsWith('#')) expect(slugs.has(target.slice(1)), `${file}: heading ${target}`).toBe(true);
+        else expect(existsSync(join(ROOT, dirname(file), target.split('#')[0])), `${file}: ${target}`).toBe(true);
+      }
     }
   });
 
