@@ -117,6 +117,15 @@ describe('README.md', () => {
     }
   });
 
+  it("names in the quick start's commands only files and folders that exist", () => {
+    const start = README.indexOf('\n## Quick start');
+    const section = README.slice(start, README.indexOf('\n## ', start + 1));
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].replace(/#.*$/gm, '')).join('\n');
+    const paths = [...commands.matchAll(/(?:^|\s)@?((?:policies|test|infra|src|bench)\/[\w./-]*|policies)(?=\s|$)/g)].map((m) => m[1]);
+    expect(paths).toContain('test/fixtures/reviews/pod-create.json');
+    for (const path of paths) expect(existsSync(join(ROOT, path)), path).toBe(true);
+  });
+
   it('has an example config file the server reads (its hash placeholder filled in)', () => {
     const start = README.indexOf('```yaml', README.indexOf('Example config file:')) + '```yaml'.length;
     const example = README.slice(start, README.indexOf('```', start));
