@@ -114,10 +114,14 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     new CallbackCounter('amender_log_lines_dropped_total', 'Log lines dropped because standard output held AMENDER_LOG_BACKLOG_BYTES unwritten (a log reader not reading).', () => [[{}, stdout.dropped()]]),
   );
   const refusedConnections = capEventLog(logger, 'connections refused', `${config.maxConnections} connections open (AMENDER_MAX_CONNECTIONS)`);
+  const evictedConnections = capEventLog(logger, 'idle connections closed', `${config.maxConnections} connections open (AMENDER_MAX_CONNECTIONS): the one idle longest made room for a new one`);
   const refusedRequests = capEventLog(logger, 'requests refused', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS)`);
   const endedSlowRequests = capEventLog(logger, 'slow requests ended', `${config.maxRequests} requests in flight (AMENDER_MAX_REQUESTS): the oldest whose body was still arriving, or whose answer was not taken, made room`);
   amender.metrics.registry.register(
-    new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, refusedConnections.total()]]),
+    new CallbackCounter('amender_http_connections_refused_total', 'Connections closed at once because AMENDER_MAX_CONNECTIONS were open and none of them was idle.', () => [[{}, refusedConnections.total()]]),
+  );
+  amender.metrics.registry.register(
+    new CallbackCounter('amender_http_idle_connections_closed_total', 'Idle connections (no request in flight) closed to make room for a new one because AMENDER_MAX_CONNECTIONS were open.', () => [[{}, evictedConnections.total()]]),
   );
   amender.metrics.registry.register(
     new CallbackCounter('amender_http_requests_refused_total', 'Requests answered 503 at once, unread, because AMENDER_MAX_REQUESTS were in flight.', () => [[{}, refusedRequests.total()]]),
@@ -143,6 +147,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
       logger({ level: 'info', msg: 'request', method, path: targetPath(target), status: 400, message: `malformed request: ${message}` });
     },
     onConnectionDropped: refusedConnections.record,
+    onConnectionEvicted: evictedConnections.record,
     onRequestRefused: refusedRequests.record,
     onSlowRequestEnded: endedSlowRequests.record,
   }).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
@@ -234,7 +239,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
       await probeServer?.close();
       await pool?.close();
       // What the caps did since their last line (at most one per 10 s each) would otherwise go unlogged.
-      for (const capLog of [refusedConnections, refusedRequests, endedSlowRequests]) capLog.flush();
+      for (const capLog of [refusedConnections, evictedConnections, refusedRequests, endedSlowRequests]) capLog.flush();
       logger({ level: 'info', msg: 'stopped' });
       process.exit(0);
     });

@@ -5,7 +5,8 @@
  * The edges a shared service needs: a request whose Host or target cannot make a URL is a 400 (never a
  * 500 with a stack); headers must arrive within `headersTimeoutMs` and a whole request within
  * `requestTimeoutMs` (Node checks both on an interval derived from them, not its 30 s default); at most
- * `maxConnections` connections are held, more are closed as soon as they open; at most `maxRequests`
+ * `maxConnections` connections are held: one more closes the connection idle longest, or is closed as soon
+ * as it opens when none is idle (node-connection-cap.ts); at most `maxRequests`
  * requests are in flight over all of them (an HTTP/2 connection carries many): one more ends the oldest
  * request whose body is slow to arrive (node-slow-requests.ts), or is answered 503 at once when none is;
  * probes (/healthz, /readyz) have PROBE_SLOTS more of their own.
@@ -22,6 +23,7 @@ import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { statusBody } from '../server/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
+import { createConnectionCap } from './node-connection-cap.js';
 import { createDrain, type DrainableServer, type Http1Request } from './node-drain.js';
 import { requestListener, type FetchHandler, type OutgoingResponse } from './node-listener.js';
 import { SlowRequests } from './node-slow-requests.js';
@@ -62,7 +64,10 @@ export interface NodeServerOptions {
    * connection, and the answer in memory, for as long as it likes. Keep it above the longest a review runs.
    */
   idleTimeoutMs?: number;
-  /** Connections held at once; a connection over the cap is closed as soon as it is accepted. */
+  /**
+   * Connections held at once; one over the cap closes the connection idle longest, or is closed as soon as
+   * it is accepted when none is idle (node-connection-cap.ts).
+   */
   maxConnections?: number;
   /** How long `close()` waits for requests in flight before cutting connections. */
   shutdownTimeoutMs?: number;
@@ -70,8 +75,10 @@ export interface NodeServerOptions {
   onError?: (err: unknown) => void;
   /** Called for a request answered 400 because its Host or target cannot make a URL. */
   onBadRequest?: (request: BadRequest) => void;
-  /** Called when a connection is closed at once because `maxConnections` are open. */
+  /** Called when a connection is closed at once because `maxConnections` are open and none is idle. */
   onConnectionDropped?: () => void;
+  /** Called when the connection idle longest is closed to make room for a new one (node-connection-cap.ts). */
+  onConnectionEvicted?: () => void;
   /**
    * Requests in flight at once over every connection; one more ends the oldest request whose body is slow
    * to arrive, or is answered 503 at once, unread, when none is.
@@ -202,7 +209,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   });
 
   const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const connections = createConnectionCap({ maxConnections, onEvicted: options.onConnectionEvicted, onRefused: options.onConnectionDropped });
   const handle = (req: IncomingRequest, res: OutgoingResponse, expectsContinue = false) => {
+    // An HTTP/1.1 connection with a request in flight is never closed to make room (HTTP/2: its session's
+    // streams). A request refused below is not given back: its connection is closed after the 503.
+    const connection = req.httpVersionMajor === 2 ? undefined : connections.request(req.socket);
     if (inFlight >= maxRequests + (isProbe(req) ? PROBE_SLOTS : 0)) {
       // Its slot is given back when its response closes, shortly: this one is served meanwhile.
       if (slowRequests.endOldest()) options.onSlowRequestEnded?.();
@@ -214,6 +226,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     }
     inFlight++;
     res.once('close', () => {
+      if (connection) connections.answered(connection);
       inFlight--;
       slowRequests.closed(req);
       drain.activity();
@@ -244,6 +257,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     secure.on('secureConnection', (socket: TLSSocket & { [SESSION]?: ServerHttp2Session }) => {
       drain.handshakeDone(socket);
       const session = socket[SESSION];
+      connections.secured(socket, socket.alpnProtocol === 'h2' ? session : undefined);
       if (socket.alpnProtocol !== 'h2') drain.addHttp1Connection(socket);
       else if (session) drain.addHttp2Connection(socket, session);
     });
@@ -263,10 +277,13 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   }
   // With no listener for 'timeout', the server destroys the idle socket.
   server.setTimeout(options.idleTimeoutMs ?? requestTimeoutMs);
-  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // The cap is kept by `connections` (which may close an idle connection for a new one); Node's own, twice
+  // as high, only bounds connections closed to make room that are still closing (a GOAWAY being written).
+  server.maxConnections = 2 * maxConnections;
   server.on('drop', () => options.onConnectionDropped?.());
   server.on('checkContinue', handleExpectingContinue);
   server.on('connection', (socket: Socket) => {
+    if (!connections.accepted(socket)) return;
     drain.addSocket(socket);
     if (!options.tls) drain.addHttp1Connection(socket);
     else drain.addHandshake(socket);

@@ -3,7 +3,7 @@
  * a malformed Host or request target is a 400 with no stack in the log; headers dripped a line at a time
  * are cut at the header timeout (HTTP/1.1, and a TLS connection that never finishes its handshake or
  * never sends a request); connections over AMENDER_MAX_CONNECTIONS are closed at once while the first
- * ones are held and served; a compressed review is a 415; a path secret never reaches a log line, on any
+ * ones are held, busy, and served (idle ones make room: connection-cap.test.ts); a compressed review is a 415; a path secret never reaches a log line, on any
  * `/clusters/...` path, matched or not.
  */
 import { connect as h2Connect, constants as h2Constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
@@ -233,7 +233,11 @@ describe('a cap on connections', () => {
     const extra: RawConnection[] = [];
     try {
       const port = portOf(server);
-      for (let i = 0; i < 4; i++) held.push(await openRaw(port));
+      // Each with a request's headers arriving: none is idle, so none is closed to make room (connection-cap.test.ts).
+      for (let i = 0; i < 4; i++) {
+        held.push(await openRaw(port));
+        held[i].socket.write('GET /metrics HTTP/1.1\r\n');
+      }
       // The server accepts in order: the first four are its connections, the next ones are over the cap.
       for (let i = 0; i < 3; i++) extra.push(await openRaw(port));
       const outcomes = await Promise.all(
@@ -243,7 +247,7 @@ describe('a cap on connections', () => {
       expect(extra.map((c) => c.received())).toEqual(['', '', '']);
 
       // The held connections are still served.
-      held[0].socket.write('GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      held[0].socket.write('Host: localhost\r\n\r\n');
       const metrics = await held[0].waitFor(/amender_http_connections_refused_total \d+/);
       expect(statusOf(metrics)).toBe(200);
       expect(Number(/amender_http_connections_refused_total (\d+)/.exec(metrics)![1])).toBe(3);
@@ -282,7 +286,11 @@ describe('a cap on connections', () => {
       expect(listening.probeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const probePort = Number(new URL(String(listening.probeUrl)).port);
       expect(probePort).not.toBe(portOf(server));
-      for (let i = 0; i < 2; i++) held.push(await openRaw(portOf(server)));
+      // Each with a request's headers arriving: not idle, so the main port is full (connection-cap.test.ts).
+      for (let i = 0; i < 2; i++) {
+        held.push(await openRaw(portOf(server)));
+        held[i].socket.write('GET /healthz HTTP/1.1\r\n');
+      }
       const over = await openRaw(portOf(server));
       await over.closed; // the main port is full
       const probe = (request: string) => rawExchange(probePort, request, 5000);
