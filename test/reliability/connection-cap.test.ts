@@ -274,6 +274,8 @@ describe('HTTPS (HTTP/2 and HTTP/1.1) at AMENDER_MAX_CONNECTIONS', () => {
       const metrics = await h2Request(busy.session, { ':path': '/metrics' });
       expect(counter(metrics.body, 'amender_http_idle_connections_closed_total')).toBe(3);
       expect(counter(metrics.body, 'amender_http_connections_refused_total')).toBe(0);
+      expect(server.lines.filter((l) => l.level === 'error')).toEqual([]);
+      expect(server.stderr()).toBe('');
     } finally {
       for (const w of sessions) w.session.destroy();
       tls1?.destroy();
@@ -312,6 +314,8 @@ describe('HTTPS (HTTP/2 and HTTP/1.1) at AMENDER_MAX_CONNECTIONS', () => {
       const metrics = await h2Request(sessions[0].session, { ':path': '/metrics' });
       expect(counter(metrics.body, 'amender_http_connections_refused_total')).toBeGreaterThanOrEqual(1);
       expect(counter(metrics.body, 'amender_http_idle_connections_closed_total')).toBe(0);
+      expect(server.lines.filter((l) => l.level === 'error')).toEqual([]);
+      expect(server.stderr()).toBe('');
     } finally {
       for (const w of sessions) w.session.destroy();
       expect(await server.stop()).toBe(0);
