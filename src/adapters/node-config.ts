@@ -8,11 +8,11 @@
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES, type ClusterConfig } from '../clusters/index.js';
 import { CLUSTERS_SECTION, COMMON_SETTINGS, readCommonSettings } from '../runtime/index.js';
-import { assertNoProblems, fileKeysOf, integer, optional, readSettings, readSettingsFile, text, variablesOf, type Setting, type SettingsTable } from '../settings/index.js';
+import { assertNoProblems, fileKeysOf, integer, milliseconds, optional, readSettings, readSettingsFile, seconds, text, variablesOf, type Setting, type SettingsTable } from '../settings/index.js';
 import type { Limits, LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS } from './node-defaults.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS, MAX_TLS_RELOAD_SECONDS } from './node-defaults.js';
 
 export interface NodeConfig {
   port: number;
@@ -62,16 +62,16 @@ const LISTEN_SETTINGS = {
 
 /** Connections, the drain, the log's backlog and TLS: the Node server's own settings. */
 const CONNECTION_SETTINGS = {
-  requestTimeoutMs: { variable: 'AMENDER_REQUEST_TIMEOUT_MS', fileKey: 'requestTimeoutMs', type: integer(1), default: DEFAULT_REQUEST_TIMEOUT_MS } satisfies Setting<number>,
+  requestTimeoutMs: { variable: 'AMENDER_REQUEST_TIMEOUT_MS', fileKey: 'requestTimeoutMs', type: milliseconds(1), default: DEFAULT_REQUEST_TIMEOUT_MS } satisfies Setting<number>,
   /** Without a setting of its own, the header timeout follows a shorter request timeout. */
-  headersTimeoutMs: { variable: 'AMENDER_HEADERS_TIMEOUT_MS', fileKey: 'headersTimeoutMs', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
+  headersTimeoutMs: { variable: 'AMENDER_HEADERS_TIMEOUT_MS', fileKey: 'headersTimeoutMs', type: optional(milliseconds(1)), default: undefined } satisfies Setting<number | undefined>,
   maxConnections: { variable: 'AMENDER_MAX_CONNECTIONS', fileKey: 'maxConnections', type: integer(1), default: DEFAULT_MAX_CONNECTIONS } satisfies Setting<number>,
   maxRequests: { variable: 'AMENDER_MAX_REQUESTS', fileKey: 'maxRequests', type: integer(1), default: DEFAULT_MAX_REQUESTS } satisfies Setting<number>,
-  shutdownTimeoutMs: { variable: 'AMENDER_SHUTDOWN_TIMEOUT_MS', fileKey: 'shutdownTimeoutMs', type: integer(1), default: DEFAULT_SHUTDOWN_TIMEOUT_MS } satisfies Setting<number>,
+  shutdownTimeoutMs: { variable: 'AMENDER_SHUTDOWN_TIMEOUT_MS', fileKey: 'shutdownTimeoutMs', type: milliseconds(1), default: DEFAULT_SHUTDOWN_TIMEOUT_MS } satisfies Setting<number>,
   tlsCertFile: { variable: 'AMENDER_TLS_CERT_FILE', fileKey: 'tls.certFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
   tlsKeyFile: { variable: 'AMENDER_TLS_KEY_FILE', fileKey: 'tls.keyFile', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
   logBacklogBytes: { variable: 'AMENDER_LOG_BACKLOG_BYTES', fileKey: 'logBacklogBytes', type: integer(64 * 1024), default: DEFAULT_LOG_BACKLOG_BYTES } satisfies Setting<number>,
-  tlsReloadSeconds: { variable: 'AMENDER_TLS_RELOAD_SECONDS', fileKey: 'tls.reloadSeconds', type: integer(0), default: DEFAULT_TLS_RELOAD_SECONDS } satisfies Setting<number>,
+  tlsReloadSeconds: { variable: 'AMENDER_TLS_RELOAD_SECONDS', fileKey: 'tls.reloadSeconds', type: seconds(MAX_TLS_RELOAD_SECONDS), default: DEFAULT_TLS_RELOAD_SECONDS } satisfies Setting<number>,
   /** Without a setting, from the memory limit (node-defaults.ts), which only the running process knows. */
   bodyBudgetMb: { variable: 'AMENDER_BODY_BUDGET_MB', fileKey: 'bodyBudgetMb', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
 };

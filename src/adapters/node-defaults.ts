@@ -22,6 +22,8 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
  * kubelet takes up to a minute or so to update a mounted Secret, and a look is two `stat` calls.
  */
 export const DEFAULT_TLS_RELOAD_SECONDS = 10;
+/** The longest check interval of the TLS files, as for the policy refresh: a day (a setInterval takes at most 24.8). */
+export const MAX_TLS_RELOAD_SECONDS = 86_400;
 /**
  * Bytes of log lines standard output may hold unwritten before lines are dropped (AMENDER_LOG_BACKLOG_BYTES):
  * about a minute of a busy server's lines, a bounded part of its memory.

@@ -77,7 +77,7 @@ describe('readNodeConfig', () => {
     expect(readNodeConfig(pair).tls).toEqual({ certFile: '/c', keyFile: '/k', reloadSeconds: 10 });
     expect(readNodeConfig({ ...pair, AMENDER_TLS_RELOAD_SECONDS: '0' }).tls?.reloadSeconds).toBe(0);
     expect(readNodeConfig(pair, 'tls: {reloadSeconds: 30}\n').tls?.reloadSeconds).toBe(30);
-    expect(problems({ ...pair, AMENDER_TLS_RELOAD_SECONDS: '-1' })).toEqual(['AMENDER_TLS_RELOAD_SECONDS: expected an integer of at least 0, got "-1"']);
+    expect(problems({ ...pair, AMENDER_TLS_RELOAD_SECONDS: '-1' })).toEqual(['AMENDER_TLS_RELOAD_SECONDS: expected whole seconds from 0 to 86400, got "-1"']);
   });
 
   it('bounds the log lines standard output may hold unwritten: 16 MiB unless told, at least 64 KiB', () => {
@@ -201,6 +201,18 @@ describe('one settings reader for every platform', () => {
     expect(() => readServerlessConfig({ ...tooLong, AMENDER_REFRESH_WAIT_MS: '3000000000' })).toThrow(
       /AMENDER_BODY_TIMEOUT_MS: .*\n.*AMENDER_REVIEW_DEADLINE_MS: .*\n.*AMENDER_REFRESH_WAIT_MS: expected whole milliseconds from 0 to 86400000 \(a day\), got "3000000000"/,
     );
+  });
+
+  it("takes the Node server's own timeouts up to a day and the TLS check interval up to a day of seconds", () => {
+    const day = { AMENDER_REQUEST_TIMEOUT_MS: '86400000', AMENDER_HEADERS_TIMEOUT_MS: '86400000', AMENDER_SHUTDOWN_TIMEOUT_MS: '86400000', AMENDER_TLS_RELOAD_SECONDS: '86400' };
+    expect(readNodeConfig(day)).toMatchObject({ requestTimeoutMs: 86_400_000, headersTimeoutMs: 86_400_000, shutdownTimeoutMs: 86_400_000 });
+    // Past 2^31 - 1 ms a Node timer fires after 1 ms: the drain would cut every connection at once.
+    expect(problems({ AMENDER_REQUEST_TIMEOUT_MS: '3000000000', AMENDER_HEADERS_TIMEOUT_MS: '86400001', AMENDER_SHUTDOWN_TIMEOUT_MS: '3000000000', AMENDER_TLS_RELOAD_SECONDS: '3000000' })).toEqual([
+      'AMENDER_REQUEST_TIMEOUT_MS: expected whole milliseconds from 1 to 86400000 (a day), got "3000000000"',
+      'AMENDER_HEADERS_TIMEOUT_MS: expected whole milliseconds from 1 to 86400000 (a day), got "86400001"',
+      'AMENDER_SHUTDOWN_TIMEOUT_MS: expected whole milliseconds from 1 to 86400000 (a day), got "3000000000"',
+      'AMENDER_TLS_RELOAD_SECONDS: expected whole seconds from 0 to 86400, got "3000000"',
+    ]);
   });
 
   it("reads the serverless platforms' own settings: Lambda's refresh wait, Workers' body budget", () => {
