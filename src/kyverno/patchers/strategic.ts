@@ -31,7 +31,7 @@ export function applyStrategicMerge(
   try {
     // Anchors are resolved against the resource, which must hold the lists the chain kept aside once
     // they read into one (maps they reach through maps only are up to date).
-    plain = preprocessOverlay(overlay, resource, guard, anchors, chain && anchors ? () => chain.settle() : undefined);
+    plain = preprocessOverlay(overlay, resource, guard, anchors, chain && anchors ? () => chain.flush() : undefined);
   } catch (error) {
     if (error instanceof ConditionFailure || error instanceof GlobalConditionFailure) {
       return { resource, skipReason: error.message };

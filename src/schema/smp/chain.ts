@@ -120,6 +120,17 @@ export class StrategicMergeChain {
     this.lists.clear();
   }
 
+  /**
+   * Writes every list the chain's merges kept aside into its array, and keeps them under edit: the
+   * chain goes on. The latest result may then be read (Kyverno: an overlay's anchors reading the
+   * resource's lists) but not kept, as the chain's next merge edits those arrays again. A foreach over
+   * n containers whose overlay reads the list then costs one array write per element instead of
+   * indexing the list again for its next merge (n² Map operations).
+   */
+  flush(): void {
+    for (const list of this.lists.values()) list.write();
+  }
+
   /** @internal True when the chain serves merges with these options (the first merge binds it). */
   serves(registry: SchemaRegistry, infer: boolean): boolean {
     this.bound ??= { registry, infer };
