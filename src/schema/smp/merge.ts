@@ -1,5 +1,5 @@
 import type { ReviewGuard } from '../../guard/index.js';
-import { estimatedLeafSize, estimatedSize, getOwn, hasOwn, isJsonObject, ownMember, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue, type SizeMemo } from '../../json/index.js';
+import { estimatedLeafSize, estimatedSize, getOwn, hasNumberMarks, hasOwn, isJsonObject, ownMember, setOwn, shallowCopyObject, sliceArray, type JsonArray, type JsonObject, type JsonValue, type SizeMemo } from '../../json/index.js';
 import { SchemaRegistry } from '../registry.js';
 import { resolve, type Atom, type FieldDef, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import type { StrategicMergeChain, TrackedList } from './chain.js';
@@ -245,18 +245,22 @@ class Merger {
     let out: JsonObject;
     if (base === dest && patch && this.knownNormalized(dest, given, type)) {
       // Its fields the overlay does not touch would come back from their walks as they are (keyed lists
-      // merged): the map is copied whole and only the overlay's fields are walked, in the
-      // map's order as below.
-      out = shallowCopyObject(dest);
+      // merged): only the overlay's fields are walked, in the map's order as below, and the map is
+      // copied once one of them changes. An overlay that names a list item by its key only, or sets
+      // what the map holds, gives the map back as it is (Kyverno's `+()` anchors in a foreach's list
+      // item name every item of the list, per element: copies of them all filled the normalized memo
+      // with n² maps). A map with marked numbers is copied as before (the copy drops the marks).
+      let copy = hasNumberMarks(dest) ? shallowCopyObject(dest) : undefined;
       if (split === undefined || split.several) {
         // Several fields (or the overlay is the map itself): in the map's order.
         for (const name in dest) {
           const ov = getOwn(patch, name);
-          if (ov !== undefined) this.walkCopied(out, name, dest[name], ov, def);
+          if (ov !== undefined) copy = this.walkCopied(copy, dest, name, ov, def);
         }
       } else if (split.shared !== undefined) {
-        this.walkCopied(out, split.shared, dest[split.shared], patch[split.shared], def);
+        copy = this.walkCopied(copy, dest, split.shared, patch[split.shared], def);
       }
+      out = copy ?? (split?.added !== undefined ? shallowCopyObject(dest) : dest);
     } else {
       out = {};
       // kyaml walks the union of field names in sorted order and appends new fields at the end.
@@ -294,11 +298,18 @@ class Merger {
     return given !== undefined || type === rootType(this.registry, dest);
   }
 
-  /** The walk of an overlay field into the copy `out` of a map known normalized. */
-  private walkCopied(out: JsonObject, name: string, dv: JsonValue, ov: JsonValue, def: MapDef | undefined): void {
+  /**
+   * The walk of an overlay field of a map known normalized, `dest`, into its copy `out` (made here when
+   * the field changes). Gives back the copy, if any.
+   */
+  private walkCopied(out: JsonObject | undefined, dest: JsonObject, name: string, ov: JsonValue, def: MapDef | undefined): JsonObject | undefined {
+    const dv = dest[name];
     const r = this.walkField(dv, ov, def, name);
+    if (r === dv && r !== null) return out;
+    out ??= shallowCopyObject(dest);
     if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
+    return out;
   }
 
   private put(out: JsonObject, name: string, dv: JsonValue | undefined, ov: JsonValue | undefined, def: MapDef | undefined): void {
