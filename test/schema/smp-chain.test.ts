@@ -112,3 +112,77 @@ describe('StrategicMergeChain.flush', () => {
     expect(resource).toEqual(copy);
   });
 });
+
+/** A Pod of one container with `n` ports (keys containerPort + protocol). */
+const portsPod = (n: number, protocol = (i: number) => (i % 3 === 0 ? 'UDP' : 'TCP')): JsonObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p' },
+  spec: { containers: [{ name: 'a', image: 'i', ports: Array.from({ length: n }, (_, i) => ({ containerPort: 1000 + i, protocol: protocol(i) })) }] },
+});
+const portsOf = (pod: JsonObject) => ((pod.spec as { containers: JsonObject[] }).containers[0].ports ?? []) as JsonObject[];
+
+describe('a chain over a list with several merge keys, named by some of them', () => {
+  it('gives what merges without a chain give (seeded overlays: partial, full, duplicate, deleting, new)', () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const rnd = prng(5_000 + seed);
+      const int = (n: number) => Math.floor(rnd() * n);
+      const size = 8 + int(25);
+      // Some ports share a number (TCP and UDP): a partial tuple then matches both.
+      let expected: JsonObject = portsPod(size, (i) => (i % 3 === 0 ? 'UDP' : 'TCP'));
+      (expected.spec as { containers: JsonObject[] }).containers[0].ports = portsOf(expected).map((p, i) => (i % 5 === 4 ? { ...p, containerPort: 1000 + i - 1 } : p));
+      let actual = expected;
+      const chain = new StrategicMergeChain();
+      const cache = new StrategicMergeCache();
+      const steps = 1 + int(30);
+      for (let step = 0; step < steps; step++) {
+        const item = (): JsonObject => {
+          const port = 1000 + int(size + 3);
+          const r = rnd();
+          if (r < 0.45) return { containerPort: port, name: `s${step}` };
+          if (r < 0.6) return { containerPort: port, $patch: 'delete' };
+          if (r < 0.85) return { containerPort: port, protocol: rnd() < 0.5 ? 'TCP' : 'UDP', hostPort: step };
+          if (r < 0.95) return { protocol: 'SCTP', name: `x${step}` };
+          return { containerPort: port, protocol: 'SCTP' };
+        };
+        const items = Array.from({ length: 1 + (rnd() < 0.3 ? 1 + int(2) : 0) }, item);
+        const overlay = { spec: { containers: [{ name: 'a', ports: items }] } };
+        const want = strategicMerge(expected, overlay);
+        const got = strategicMerge(actual, overlay, { chain, cache });
+        expect(got.ok, `seed ${seed} step ${step}`).toBe(want.ok);
+        if (!want.ok || !got.ok) break;
+        expected = want.value;
+        actual = got.value;
+        if (rnd() < 0.7) {
+          chain.flush();
+          expect(actual, `seed ${seed} step ${step}: ${JSON.stringify(items)}`).toEqual(expected);
+        }
+      }
+      chain.settle();
+      expect(actual, `seed ${seed}`).toEqual(expected);
+    }
+  });
+
+  it('edits the list kept aside when each overlay names one port by its number: the work grows with the list', () => {
+    const walked = (n: number) => {
+      const { guard, ticks } = counter();
+      const chain = new StrategicMergeChain();
+      const cache = new StrategicMergeCache();
+      let current = portsPod(n, () => 'TCP');
+      for (let i = n - 1; i >= 0; i--) {
+        current = merge(current, { spec: { containers: [{ name: 'a', ports: [{ containerPort: 1000 + i, name: `p${i}` }] }] } }, { chain, cache, guard });
+      }
+      chain.settle();
+      const ports = portsOf(current);
+      expect(ports.map((p) => p.containerPort)).toEqual(Array.from({ length: n }, (_, i) => 1000 + i));
+      expect(ports.every((p, i) => p.name === `p${i}` && p.protocol === 'TCP')).toBe(true);
+      return ticks();
+    };
+    const small = walked(500);
+    const large = walked(1_000);
+    // Each merge walks the Pod's path to the list and its one port (about 12 nodes). The general walk
+    // of every port per element, what partial tuples took, added about n² ticks.
+    expect(large).toBeLessThan(2.2 * small);
+    expect(large).toBeLessThan(20 * 1_000);
+  });
+});

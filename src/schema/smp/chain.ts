@@ -8,7 +8,7 @@
 import type { JsonArray, JsonValue } from '../../json/index.js';
 import type { SchemaRegistry } from '../registry.js';
 import type { Atom } from '../types.js';
-import { isFull, objectTuple, tupleId } from './tuples.js';
+import { isFull, objectTuple, tupleId, type Tuple } from './tuples.js';
 
 /** Shorter lists are cheaper to rebuild than to index. */
 const TRACK_MIN_ITEMS = 8;
@@ -20,6 +20,9 @@ interface Item {
   next: Item | undefined;
 }
 
+/** Items by the values they hold for one subset of the keys (a bucket of one item is that item). */
+type Projection = Map<string, Item | Set<Item>>;
+
 /**
  * A keyed list under edit. Invariant (checked when tracking starts, kept by `replace`): every item is a
  * map that sets every merge key, no two share a key tuple, and each is as a walk without overlay leaves
@@ -29,6 +32,12 @@ export class TrackedList {
   private head: Item | undefined;
   private tail: Item | undefined;
   private readonly byId = new Map<string, Item>();
+  /**
+   * Built on the first lookup of a partial tuple setting that subset of the keys (bit i: keys[i]), then
+   * kept up to date: the items by the values they hold for those keys (kyaml matches an overlay item
+   * that sets only some keys, `containerPort` of a port, with every item holding those values).
+   */
+  private projections: Map<number, Projection> | undefined;
   private changed = false;
 
   private constructor(
@@ -58,6 +67,24 @@ export class TrackedList {
 
   get(id: string): JsonValue | undefined {
     return this.byId.get(id)?.value;
+  }
+
+  /**
+   * The id of the one item holding every value the partial tuple `t` sets; undefined when no item or
+   * several do.
+   */
+  onlyMatch(t: Tuple): string | undefined {
+    let mask = 0;
+    for (let i = 0; i < t.length; i++) if (t[i] !== '') mask |= 1 << i;
+    this.projections ??= new Map();
+    let projection = this.projections.get(mask);
+    if (projection === undefined) {
+      projection = new Map();
+      this.projections.set(mask, projection);
+      for (let item = this.head; item !== undefined; item = item.next) file(projection, this.projectionId(item, mask), item);
+    }
+    const bucket = projection.get(tupleId(t));
+    return bucket === undefined || bucket instanceof Set ? undefined : bucket.id;
   }
 
   /**
@@ -92,6 +119,7 @@ export class TrackedList {
     if (next) next.prev = item;
     else this.tail = item;
     this.byId.set(id, item);
+    if (this.projections !== undefined) for (const [mask, projection] of this.projections) file(projection, this.projectionId(item, mask), item);
   }
 
   private unlink(item: Item): void {
@@ -100,6 +128,31 @@ export class TrackedList {
     if (item.next) item.next.prev = item.prev;
     else this.tail = item.prev;
     this.byId.delete(item.id);
+    if (this.projections !== undefined) for (const [mask, projection] of this.projections) unfile(projection, this.projectionId(item, mask), item);
+  }
+
+  /** The id of the item's key values for the keys in `mask` ('' for the others), as tupleId gives it. */
+  private projectionId(item: Item, mask: number): string {
+    // Every item sets every key (the invariant).
+    const t = objectTuple(item.value, this.keys)!;
+    for (let i = 0; i < t.length; i++) if ((mask & (1 << i)) === 0) t[i] = '';
+    return tupleId(t);
+  }
+}
+
+function file(projection: Projection, id: string, item: Item): void {
+  const bucket = projection.get(id);
+  if (bucket === undefined) projection.set(id, item);
+  else if (bucket instanceof Set) bucket.add(item);
+  else projection.set(id, new Set([bucket, item]));
+}
+
+function unfile(projection: Projection, id: string, item: Item): void {
+  const bucket = projection.get(id);
+  if (bucket === item) projection.delete(id);
+  else if (bucket instanceof Set) {
+    bucket.delete(item);
+    if (bucket.size === 1) projection.set(id, bucket.values().next().value!);
   }
 }
 

@@ -602,36 +602,64 @@ class Merger {
   }
 
   /**
-   * A merge into a list under edit in a chain, when every overlay item sets every merge key: matching
-   * is then equality of key tuples, each overlay tuple names at most one item, and the merged items
-   * keep their tuples. kyaml's result is the named items merged, in overlay order, followed by the
-   * others unchanged (normalized already). Undefined when that does not hold or a merged item is not
+   * A merge into a list under edit in a chain, when each distinct overlay tuple names its own item:
+   * a full tuple (every merge key set) the item with that tuple, if any; a partial one (a port's
+   * `containerPort` without `protocol`) the one item holding the values it sets. The general walk
+   * then merges each overlay item into its item and nothing else (no tuple finds the item of another,
+   * no earlier overlay item answers for a later tuple, a deletion removes only its item), and the
+   * merged items keep their tuples: kyaml's result is the named items merged, in overlay order,
+   * followed by the others unchanged (normalized already). Undefined when that does not hold (a
+   * partial tuple matching no item or several, two tuples naming one item) or a merged item is not
    * normalized: the caller takes the general walk.
    */
   private mergeTracked(list: TrackedList, patchItems: JsonArray, keys: string[], type: TypeRef | undefined): JsonArray | undefined {
     const elem = type ? resolve(type).list?.elem : undefined;
-    const ids: string[] = [];
     const tuples: Tuple[] = [];
+    const at: number[] = [];
     const firstAt = new Map<string, number>();
+    let partial = false;
     for (let i = 0; i < patchItems.length; i++) {
       const t = objectTuple(patchItems[i], keys);
-      if (t === undefined || !isFull(t)) return undefined;
+      if (t === undefined) return undefined;
       const id = tupleId(t);
       if (firstAt.has(id)) continue;
       firstAt.set(id, i);
-      ids.push(id);
       tuples.push(t);
+      at.push(i);
+      if (!isFull(t)) partial = true;
+    }
+    // The items named: by full tuples their own id, by partial ones the id of the one item they match.
+    const ids: string[] = new Array(tuples.length);
+    if (!partial) {
+      for (let k = 0; k < tuples.length; k++) ids[k] = tupleId(tuples[k]);
+    } else {
+      // The general walk takes, for each tuple, the first overlay item matching it (keyedList's patchIndex).
+      const patchIndex = new TupleIndex();
+      for (let i = 0; i < patchItems.length; i++) {
+        const t = keyTuple(patchItems[i], keys);
+        if (t === undefined) return undefined; // no key at all: the general walk's error
+        patchIndex.add(i, t);
+      }
+      const named = new Set<string>();
+      for (let k = 0; k < tuples.length; k++) {
+        const t = tuples[k];
+        if (patchIndex.first(t) !== at[k]) return undefined;
+        const id = isFull(t) ? tupleId(t) : list.onlyMatch(t);
+        if (id === undefined || named.has(id)) return undefined;
+        named.add(id);
+        ids[k] = id;
+      }
     }
     const outer = this.clean;
     this.clean = true;
     const values: (JsonValue | undefined)[] = [];
     for (let k = 0; k < ids.length; k++) {
-      // Full tuples: the path shows every key value (as `tuples[k].join(',')`).
+      // The path shows the overlay tuple's key values, as the general walk does.
       this.at.push(tuples[k]);
-      const v = this.walk(list.get(ids[k]), patchItems[firstAt.get(ids[k])!], elem, undefined);
+      const v = this.walk(list.get(ids[k]), patchItems[at[k]], elem, undefined);
       this.at.pop();
       const gone = v === undefined || v === null || v === DELETE || isEmptyMap(v);
-      // The overlay item sets every key, so the merged item has its tuple; anything else takes the general walk.
+      // The merged item keeps the tuple of the item it was merged into; anything else takes the general walk.
       if (!gone && tupleId(objectTuple(v as JsonValue, keys) ?? ['']) !== ids[k]) this.clean = false;
       values.push(gone ? undefined : (v as JsonValue));
     }
