@@ -8,7 +8,7 @@
 import type { JsonArray, JsonValue } from '../../json/index.js';
 import type { SchemaRegistry } from '../registry.js';
 import type { Atom } from '../types.js';
-import { isFull, objectTuple, tupleId, type Tuple } from './tuples.js';
+import { isFull, objectTuple, someStrictProjection, tupleId, type Tuple } from './tuples.js';
 
 /** Shorter lists are cheaper to rebuild than to index. */
 const TRACK_MIN_ITEMS = 8;
@@ -25,8 +25,10 @@ type Projection = Map<string, Item | Set<Item>>;
 
 /**
  * A keyed list under edit. Invariant (checked when tracking starts, kept by `replace`): every item is a
- * map that sets every merge key, no two share a key tuple, and each is as a walk without overlay leaves
- * it (normalized under `elem`), so merges may leave untouched items unwalked.
+ * map that sets some merge key, no item holds every key value another item sets (so no two share a key
+ * tuple, and an item that sets only some keys, a port without `protocol`, is the only one with those
+ * values), and each is as a walk without overlay leaves it (normalized under `elem`), so merges may
+ * leave untouched items unwalked.
  */
 export class TrackedList {
   private head: Item | undefined;
@@ -38,6 +40,8 @@ export class TrackedList {
    * that sets only some keys, `containerPort` of a port, with every item holding those values).
    */
   private projections: Map<number, Projection> | undefined;
+  /** How many items set only some of the keys. */
+  private partialItems = 0;
   private changed = false;
 
   private constructor(
@@ -49,14 +53,37 @@ export class TrackedList {
   /** The list under edit when its items keep the invariant; undefined otherwise. */
   static of(array: JsonArray, elem: Atom, keys: readonly string[]): TrackedList | undefined {
     const list = new TrackedList(array, elem, keys);
+    let partial: string[][] | undefined;
     for (const value of array) {
       const t = objectTuple(value, keys);
-      if (t === undefined || !isFull(t)) return undefined;
+      if (t === undefined) return undefined;
+      if (!isFull(t)) {
+        if (t.every((v) => v === '')) return undefined;
+        (partial ??= []).push(t);
+      }
       const id = tupleId(t);
       if (list.byId.has(id)) return undefined;
       list.link(id, value, list.tail, undefined);
     }
+    // An item that sets only some keys must not be matched by another item: no item's tuple has it
+    // as a projection.
+    if (partial !== undefined) {
+      const ids = new Set(partial.map(tupleId));
+      for (let item = list.head; item !== undefined; item = item.next) {
+        if (someStrictProjection(objectTuple(item.value, keys)!, (id) => ids.has(id))) return undefined;
+      }
+    }
     return list;
+  }
+
+  /** Do some items set only some of the keys? */
+  hasPartialItems(): boolean {
+    return this.partialItems > 0;
+  }
+
+  /** Is there an item whose tuple has this id? */
+  has(id: string): boolean {
+    return this.byId.has(id);
   }
 
   fits(elem: Atom, keys: readonly string[]): boolean {
@@ -119,6 +146,7 @@ export class TrackedList {
     if (next) next.prev = item;
     else this.tail = item;
     this.byId.set(id, item);
+    if (this.keys.length > 1 && !isFull(objectTuple(value, this.keys)!)) this.partialItems++;
     if (this.projections !== undefined) for (const [mask, projection] of this.projections) file(projection, this.projectionId(item, mask), item);
   }
 
@@ -128,6 +156,7 @@ export class TrackedList {
     if (item.next) item.next.prev = item.prev;
     else this.tail = item.prev;
     this.byId.delete(item.id);
+    if (this.partialItems > 0 && !isFull(objectTuple(item.value, this.keys)!)) this.partialItems--;
     if (this.projections !== undefined) for (const [mask, projection] of this.projections) unfile(projection, this.projectionId(item, mask), item);
   }
 

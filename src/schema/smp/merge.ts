@@ -5,7 +5,7 @@ import { resolve, type Atom, type FieldDef, type ListDef, type MapDef, type Type
 import type { StrategicMergeChain, TrackedList } from './chain.js';
 import { mergesLists } from './patch-strategy.js';
 import { isPlainMapType, NOT_NORMAL, plainNormalSize } from './plain-maps.js';
-import { isFull, keyId, keyTuple, objectTuple, scalarText, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
+import { isFull, keyId, keyTuple, objectTuple, scalarText, someStrictProjection, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
 export class StrategicMergeError extends Error {
@@ -606,7 +606,8 @@ class Merger {
    * a full tuple (every merge key set) the item with that tuple, if any; a partial one (a port's
    * `containerPort` without `protocol`) the one item holding the values it sets. The general walk
    * then merges each overlay item into its item and nothing else (no tuple finds the item of another,
-   * no earlier overlay item answers for a later tuple, a deletion removes only its item), and the
+   * no earlier overlay item answers for a later tuple, no item that sets only some keys matches an
+   * overlay item it was not named by, a deletion removes only its item), and the
    * merged items keep their tuples: kyaml's result is the named items merged, in overlay order,
    * followed by the others unchanged (normalized already). Undefined when that does not hold (a
    * partial tuple matching no item or several, two tuples naming one item) or a merged item is not
@@ -630,7 +631,8 @@ class Merger {
     }
     // The items named: by full tuples their own id, by partial ones the id of the one item they match.
     const ids: string[] = new Array(tuples.length);
-    if (!partial) {
+    const partialItems = list.hasPartialItems();
+    if (!partial && !partialItems) {
       for (let k = 0; k < tuples.length; k++) ids[k] = tupleId(tuples[k]);
     } else {
       // The general walk takes, for each tuple, the first overlay item matching it (keyedList's patchIndex).
@@ -638,6 +640,9 @@ class Merger {
       for (let i = 0; i < patchItems.length; i++) {
         const t = keyTuple(patchItems[i], keys);
         if (t === undefined) return undefined; // no key at all: the general walk's error
+        // An item of the list that sets only some keys matches the overlay items holding its values:
+        // the general walk would merge those into it too.
+        if (partialItems && someStrictProjection(t, (id) => list.has(id))) return undefined;
         patchIndex.add(i, t);
       }
       const named = new Set<string>();

@@ -66,6 +66,23 @@ export function tupleMatches(itemTuple: Tuple | undefined, tuple: Tuple): boolea
 }
 
 /**
+ * Calls `found` with the id of every projection of `t` onto a non-empty strict subset of the keys it
+ * sets, until it returns true (what a partial tuple of kyaml's matches against).
+ */
+export function someStrictProjection(t: Tuple, found: (id: string) => boolean): boolean {
+  const set: number[] = [];
+  for (let i = 0; i < t.length; i++) if (t[i] !== '') set.push(i);
+  if (set.length < 2) return false;
+  const projection: string[] = new Array(t.length);
+  for (let mask = 1; mask < (1 << set.length) - 1; mask++) {
+    projection.fill('');
+    for (let b = 0; b < set.length; b++) if (mask & (1 << b)) projection[set[b]] = t[set[b]];
+    if (found(tupleId(projection))) return true;
+  }
+  return false;
+}
+
+/**
  * Positions of items by the tuples they match. An item is filed under every tuple made of a non-empty
  * subset of the values it sets (2^k - 1 entries for k keys; merge keys are one to three fields), so the
  * tuple of a lookup is a single Map key. A bucket of one position is stored as that number.
