@@ -114,4 +114,28 @@ describe('foreach strategic merges whose overlay names its element with a condit
     const { pod } = await run(p, { containers: containers(30) });
     expect(listOf(pod).map((c) => c.name)).toEqual(containers(30).map((c) => c.name).filter((n) => !/^c1/.test(String(n))));
   });
+
+  it('refresh request.object between nested entries even when an entry changed nothing', async () => {
+    // The second c0 finds its label already set: the first inner entry changes nothing, and the second
+    // must still read the resource as the loop left it (three labels by then), not the object from
+    // before the loop. (A merge that changed nothing gave back the same resource for a while, and the
+    // refresh was skipped.)
+    const p = policy([
+      {
+        list: 'request.object.spec.containers',
+        foreach: [
+          { list: 'element.env', patchStrategicMerge: { metadata: { labels: { 'l-{{ element0.name }}': 'x' } } } },
+          {
+            list: 'element.env',
+            patchStrategicMerge: { metadata: { annotations: { 'a-{{ elementIndex0 }}-{{ element1.name }}': '{{ length(keys(request.object.metadata.labels || `{}`)) }}' } } },
+          },
+        ],
+      },
+    ]);
+    const spec = { containers: ['c0', 'c1', 'c2', 'c0'].map((name, i): JsonObject => ({ name, image: `img${i}`, env: [{ name: 'E', value: 'v' }] })) };
+    const { pod } = await run(p, spec);
+    expect((pod.metadata as { labels: unknown }).labels).toEqual({ 'l-c0': 'x', 'l-c1': 'x', 'l-c2': 'x' });
+    // Ascending (the outer entry itself merges nothing): c0, c1, c2, then c0 again, its label already there.
+    expect((pod.metadata as { annotations: unknown }).annotations).toEqual({ 'a-0-E': 1, 'a-1-E': 2, 'a-2-E': 3, 'a-3-E': 3 });
+  });
 });

@@ -63,3 +63,30 @@ describe('strategic merge into maps known normalized', () => {
     expect(before.find((c) => c.name === 'c1')).toEqual({ name: 'c1', image: 'img1', imagePullPolicy: 'Always', workingDir: null });
   });
 });
+
+describe('what a merge gives back', () => {
+  it('is a new resource, even when nothing changed (Kyverno refreshes request.object between foreach entries on that)', () => {
+    const cache = new StrategicMergeCache();
+    const first = merge(pod(20), { spec: { containers: [{ name: 'c0', workingDir: '/w' }] } }, { cache });
+    const again = merge(first, { metadata: { name: 'p' }, spec: { containers: [{ name: 'c0' }] } }, { cache });
+    expect(again.metadata).toBe(first.metadata);
+    const same = merge(first, { metadata: { name: 'p' } }, { cache });
+    expect(same).toEqual(first);
+    expect(same).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+  });
+
+  it('copies the parents of a list a chain edited in place', () => {
+    const cache = new StrategicMergeCache();
+    const chain = new StrategicMergeChain();
+    const first = merge(pod(20), { spec: { containers: [{ name: 'c0', workingDir: '/w' }] } }, { cache, chain });
+    const spec = first.spec;
+    const second = merge(first, { spec: { containers: [{ name: 'c5', workingDir: '/x' }] } }, { cache, chain });
+    chain.settle();
+    // The list itself is the one kept under edit; the map holding it is a new one.
+    expect((second.spec as JsonObject).containers).toBe((first.spec as JsonObject).containers);
+    expect(second.spec).not.toBe(spec);
+    expect(containersOf(second)[0]).toEqual({ name: 'c5', image: 'img5', imagePullPolicy: 'Always', workingDir: '/x' });
+  });
+});

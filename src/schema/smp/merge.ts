@@ -159,6 +159,11 @@ class Merger {
    */
   private sized: object | undefined;
   private sizedAs = 0;
+  /**
+   * Edits made in place so far (a chain's list under edit): a walk that gives back the value it was
+   * given changed nothing only when this did not move; otherwise its parent is copied as for any change.
+   */
+  private inPlaceEdits = 0;
   private readonly sizeLimit: number;
 
   constructor(
@@ -260,7 +265,9 @@ class Merger {
       } else if (split.shared !== undefined) {
         copy = this.walkCopied(copy, dest, split.shared, patch[split.shared], def);
       }
-      out = copy ?? (split?.added !== undefined ? shallowCopyObject(dest) : dest);
+      // The resource itself is copied all the same: a merge gives a new resource, whatever it changed
+      // (Kyverno's foreach refreshes `request.object` between entries only when the resource is a new one).
+      out = copy ?? (split?.added !== undefined || this.at.length === 0 ? shallowCopyObject(dest) : dest);
     } else {
       out = {};
       // kyaml walks the union of field names in sorted order and appends new fields at the end.
@@ -304,8 +311,9 @@ class Merger {
    */
   private walkCopied(out: JsonObject | undefined, dest: JsonObject, name: string, ov: JsonValue, def: MapDef | undefined): JsonObject | undefined {
     const dv = dest[name];
+    const edits = this.inPlaceEdits;
     const r = this.walkField(dv, ov, def, name);
-    if (r === dv && r !== null) return out;
+    if (r === dv && r !== null && this.inPlaceEdits === edits) return out;
     out ??= shallowCopyObject(dest);
     if (r !== undefined && r !== null && r !== DELETE) setOwn(out, name, r);
     else delete out[name]; // rare (the overlay deletes a field): the copy becomes a slower object
@@ -672,6 +680,7 @@ class Merger {
     this.clean = outer;
     if (!clean) return undefined;
     list.replace(ids, values);
+    this.inPlaceEdits++;
     return list.array;
   }
 }
