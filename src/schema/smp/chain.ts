@@ -5,7 +5,7 @@
  * indexed by merge key instead of copying it: a one-item overlay then costs O(1), not O(list), and a
  * foreach over n containers O(n) instead of O(n²). The array itself receives its items at `settle()`.
  */
-import type { JsonArray, JsonValue } from '../../json/index.js';
+import type { JsonArray, JsonObject, JsonValue } from '../../json/index.js';
 import type { SchemaRegistry } from '../registry.js';
 import type { Atom } from '../types.js';
 import { isFull, objectTuple, someStrictProjection, tupleId, type Tuple } from './tuples.js';
@@ -194,12 +194,15 @@ function unfile(projection: Projection, id: string, item: Item): void {
  */
 export class StrategicMergeChain {
   private readonly lists = new Map<JsonArray, TrackedList>();
+  /** Maps of plain types (labels, annotations) the chain's merges built: later merges edit them in place. */
+  private readonly owned = new Set<JsonObject>();
   private bound: { registry: SchemaRegistry; infer: boolean } | undefined;
 
   /** Writes every list the chain's merges kept aside into its array and forgets them. */
   settle(): void {
     for (const list of this.lists.values()) list.write();
     this.lists.clear();
+    this.owned.clear();
   }
 
   /**
@@ -230,6 +233,25 @@ export class StrategicMergeChain {
     if (array.length < TRACK_MIN_ITEMS) return;
     const list = TrackedList.of(array, elem, keys);
     if (list !== undefined) this.lists.set(array, list);
+  }
+
+  /**
+   * @internal A map of a plain type (./plain-maps.ts) that a merge of the chain built: read by nothing
+   * but the chain's merges, which may edit it in place (a foreach adding a label per element then
+   * costs O(1), not a copy of every label so far).
+   */
+  own(map: JsonObject): void {
+    this.owned.add(map);
+  }
+
+  /** @internal Was `map` built by a merge of the chain, and not measured since? */
+  owns(map: JsonObject): boolean {
+    return this.owned.size !== 0 && this.owned.has(map);
+  }
+
+  /** @internal A value whose size was recorded: it must not change any more. */
+  disown(value: object): void {
+    if (this.owned.size !== 0) this.owned.delete(value as JsonObject);
   }
 
   /** @internal Writes one list's items and stops tracking it (a walk is about to read its items). */

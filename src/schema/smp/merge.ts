@@ -160,8 +160,9 @@ class Merger {
   private sized: object | undefined;
   private sizedAs = 0;
   /**
-   * Edits made in place so far (a chain's list under edit): a walk that gives back the value it was
-   * given changed nothing only when this did not move; otherwise its parent is copied as for any change.
+   * Edits made in place so far (a chain's list under edit, a plain map the chain built): a walk that
+   * gives back the value it was given changed nothing only when this did not move; otherwise its
+   * parent is copied as for any change.
    */
   private inPlaceEdits = 0;
   private readonly sizeLimit: number;
@@ -185,6 +186,7 @@ class Merger {
   /** Records `size` for `value` when known and within the bound (-1: unknown). */
   private sizedResult(value: object, size: number): void {
     if (size < 0 || size > this.sizeLimit) return;
+    this.chain?.disown(value);
     this.sizes!.memo.set(value, size);
     this.sized = value;
     this.sizedAs = size;
@@ -248,6 +250,7 @@ class Merger {
     // map's own for-in key costs a full own-property lookup.
     const split = patch && base !== patch ? splitFields(patch, base) : undefined;
     let out: JsonObject;
+    let inPlace = false;
     if (base === dest && patch && this.knownNormalized(dest, given, type)) {
       // Its fields the overlay does not touch would come back from their walks as they are (keyed lists
       // merged): only the overlay's fields are walked, in the map's order as below, and the map is
@@ -255,7 +258,11 @@ class Merger {
       // what the map holds, gives the map back as it is (Kyverno's `+()` anchors in a foreach's list
       // item name every item of the list, per element: copies of them all filled the normalized memo
       // with n² maps). A map with marked numbers is copied as before (the copy drops the marks).
-      let copy = hasNumberMarks(dest) ? shallowCopyObject(dest) : undefined;
+      // A plain map that an earlier merge of the chain built (nothing else holds it) is edited in place:
+      // its fields are scalars and plain maps, whose merge is the same when repeated (a merge the chain
+      // abandons for the general walk may have run).
+      inPlace = split !== undefined && given !== undefined && this.chain?.owns(dest) === true && isPlainMapType(given) && !hasNumberMarks(dest);
+      let copy = inPlace ? dest : hasNumberMarks(dest) ? shallowCopyObject(dest) : undefined;
       if (split === undefined || split.several) {
         // Several fields (or the overlay is the map itself): in the map's order.
         for (const name in dest) {
@@ -291,6 +298,9 @@ class Merger {
       for (const name of added) this.put(out, name, undefined, patch![name], def);
     }
     if (this.clean && given) this.normalized?.maps.set(out, given);
+    else if (inPlace) this.normalized?.maps.delete(out);
+    if (inPlace) this.inPlaceEdits++;
+    if (this.chain !== undefined && out !== dest && given !== undefined && isPlainMapType(given)) this.chain.own(out);
     this.clean &&= outer;
     return out;
   }
