@@ -11,7 +11,11 @@ export class OpFailure extends Error {
     readonly kind: 'test-failed' | 'error',
     message: string,
   ) {
+    // Control flow inside the appliers, caught at the boundary: no stack trace is captured.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 
   static error(message: string): OpFailure {

@@ -31,7 +31,11 @@ export class ConversionError extends Error {
     message: string,
     readonly failure?: ConversionFailure,
   ) {
+    // Reported by its message (a mutation's error): no stack trace is captured.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 }
 

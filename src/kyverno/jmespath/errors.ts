@@ -23,7 +23,12 @@ export type JmesPathErrorKind =
 export class JmesPathError extends Error {
   readonly kind: JmesPathErrorKind;
   constructor(kind: JmesPathErrorKind, message: string) {
+    // No stack trace: these are outcomes (a missing key is how a substitution learns a variable does not
+    // resolve), read by their kind and message; a capture is most of a throw's cost.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.kind = kind;
     this.name = 'JmesPathError';
   }
