@@ -91,8 +91,13 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
   const kept: string[] = [];
   const keep = (piece: string): string => `${MARK}${kept.push(piece) - 1}${END}`;
   let value = text.includes(MARK) ? text.replaceAll(MARK, () => keep(MARK)) : text;
+  // The first scan is of the policy's own text (unless it held a marker), the same at every review and
+  // every foreach element: remembered with its expressions, which then find their compiled JMESPath by
+  // pointer (a fresh slice of a long expression is hashed and compared character by character).
+  let first: readonly FoundVariable[] | undefined = value === text ? firstScanOf(text) : undefined;
   for (;;) {
-    const matches = findVariables(value);
+    const matches = first ?? scanVariables(value);
+    first = undefined;
     if (matches.length === 0) break;
     const original = value;
     // Each variable is replaced where the scan found it, in one pass: Kyverno replaces the first
@@ -101,11 +106,10 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
     // variable — quadratic in a text of many variables.
     let replaced = '';
     let last = 0;
-    for (const m of matches) {
+    for (let i = 0; i < matches.length; i++) {
+      const m = matches[i];
       guard.tick();
-      const prefix = m[1];
-      const variable = m[2];
-      const expression = variableExpression(variable.slice(2, -2));
+      const { prefix, variable, expression } = m;
       // A nested variable's resolved text is part of this expression (`"{{element.name}}"` inside).
       const resolved = resolve(kept.length > 0 ? unmark(expression, kept) : expression, path, scope);
       if (original === variable) {
@@ -115,12 +119,66 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
       const replacement = typeof resolved === 'string' ? resolved : goJsonStringify(resolved, guard);
       countInserted(inserted, replacement.length, scope);
       replaced += value.slice(last, m.index) + prefix + keep(replacement);
-      last = m.index + m[0].length;
+      last = m.index + m.length;
     }
     value = replaced + value.slice(last);
   }
   if (value.includes('\\{{')) value = value.replaceAll('\\{{', '{{');
   return kept.length > 0 ? unmark(value, kept) : value;
+}
+
+/** A variable findVariables found: the match's place and length, the character before, the variable with its braces, its expression. */
+interface FoundVariable {
+  readonly index: number;
+  readonly length: number;
+  readonly prefix: string;
+  readonly variable: string;
+  readonly expression: string;
+}
+
+function scanVariables(text: string, intern = false): FoundVariable[] {
+  const matches = findVariables(text);
+  const found: FoundVariable[] = new Array(matches.length);
+  for (let i = 0; i < matches.length; i++) {
+    const m = matches[i];
+    const expression = variableExpression(m[2].slice(2, -2));
+    found[i] = { index: m.index, length: m[0].length, prefix: m[1], variable: m[2], expression: intern ? internalized(expression) : expression };
+  }
+  return found;
+}
+
+/**
+ * Texts (policy texts, as they come back with every review) and what a memo remembers of them, up to a
+ * number of texts and of characters in all, emptied when full. A text longer than TEXT_MAX is not kept.
+ */
+class TextMemo<T> {
+  private readonly map = new Map<string, T>();
+  private chars = 0;
+  constructor(
+    private readonly textMax: number,
+    private readonly countMax = 4096,
+    private readonly charsMax = 1 << 22,
+  ) {}
+  get(text: string): T | undefined {
+    return this.map.get(text);
+  }
+  set(text: string, value: T): void {
+    if (text.length > this.textMax) return;
+    if (this.map.size >= this.countMax || this.chars + text.length > this.charsMax) {
+      this.map.clear();
+      this.chars = 0;
+    }
+    this.map.set(text, value);
+    this.chars += text.length;
+  }
+}
+
+const firstScans = new TextMemo<readonly FoundVariable[]>(1 << 16);
+
+function firstScanOf(text: string): readonly FoundVariable[] {
+  let found = firstScans.get(text);
+  if (found === undefined) firstScans.set(text, (found = Object.freeze(scanVariables(text, true))));
+  return found;
 }
 
 /**
@@ -150,12 +208,9 @@ interface SingleVariable {
 
 /**
  * singleVariable's answers by text, with the expression cut out: the policies' texts come back with
- * every review (and the same expression string then finds its compiled JMESPath at once). Short texts
- * only, a bounded number, emptied when full.
+ * every review (and the same expression string then finds its compiled JMESPath at once).
  */
-const singles = new Map<string, SingleVariable | null>();
-const SINGLES_MAX = 4096;
-const SINGLE_TEXT_MAX = 512;
+const singles = new TextMemo<SingleVariable | null>(1 << 16);
 
 function singleVariableOf(text: string): SingleVariable | undefined {
   let single = singles.get(text);
@@ -163,10 +218,7 @@ function singleVariableOf(text: string): SingleVariable | undefined {
     const at = singleVariable(text);
     // The expression internalized, as the JMESPath cache keeps it: found there by pointer.
     single = at ? { open: at.open, close: at.close, expression: internalized(variableExpression(text.slice(at.open + 2, at.close - 2))) } : null;
-    if (text.length <= SINGLE_TEXT_MAX) {
-      if (singles.size >= SINGLES_MAX) singles.clear();
-      singles.set(text, single);
-    }
+    singles.set(text, single);
   }
   return single ?? undefined;
 }
