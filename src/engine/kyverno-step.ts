@@ -38,22 +38,29 @@ export function namespaceLabels(request: AdmissionRequest, lookup: (name: string
 type ReportedOutcome = KyvernoPolicyOutcome;
 
 function outcomesOf(result: KyvernoResult): PolicyOutcome[] {
-  return result.policies.map((p: ReportedOutcome) => {
-    const detail = p.rules.map((r) => `${r.rule}: ${r.status}${r.message ? ` (${r.message})` : ''}`).join('; ');
-    const outcome: PolicyOutcome = {
-      engine: 'Kyverno',
-      policy: p.policy,
-      pass: 1,
-      result: p.status === 'applied' ? 'mutated' : p.status === 'skipped' ? 'unchanged' : 'error',
-      ...(detail ? { detail } : {}),
-      failurePolicy: p.failurePolicy,
-      durationMs: p.durationMs,
-      rules: p.rules.map((r) => ({ rule: r.rule, status: r.status, durationMs: r.durationMs })),
-    };
-    if (p.status === 'error' && p.failurePolicy === 'Ignore') outcome.ignored = true;
-    if (p.aborted) outcome.aborted = p.aborted;
-    return outcome;
-  });
+  const policies = result.policies;
+  const out: PolicyOutcome[] = new Array(policies.length);
+  for (let i = 0; i < policies.length; i++) out[i] = outcomeOf(policies[i]);
+  return out;
+}
+
+function outcomeOf(p: ReportedOutcome): PolicyOutcome {
+  let detail = '';
+  const rules: { rule: string; status: string; durationMs: number }[] = new Array(p.rules.length);
+  for (let i = 0; i < p.rules.length; i++) {
+    const r = p.rules[i];
+    detail += `${i === 0 ? '' : '; '}${r.rule}: ${r.status}${r.message ? ` (${r.message})` : ''}`;
+    rules[i] = { rule: r.rule, status: r.status, durationMs: r.durationMs };
+  }
+  const result = p.status === 'applied' ? 'mutated' : p.status === 'skipped' ? 'unchanged' : 'error';
+  // Two literals rather than a conditional spread of `detail` (V8 copies a spread member by member);
+  // the members in the same order either way.
+  const outcome: PolicyOutcome = detail
+    ? { engine: 'Kyverno', policy: p.policy, pass: 1, result, detail, failurePolicy: p.failurePolicy, durationMs: p.durationMs, rules }
+    : { engine: 'Kyverno', policy: p.policy, pass: 1, result, failurePolicy: p.failurePolicy, durationMs: p.durationMs, rules };
+  if (p.status === 'error' && p.failurePolicy === 'Ignore') outcome.ignored = true;
+  if (p.aborted) outcome.aborted = p.aborted;
+  return outcome;
 }
 
 export async function runKyvernoStep(
@@ -64,14 +71,14 @@ export async function runKyvernoStep(
   options: KyvernoStepOptions,
 ): Promise<KyvernoStep> {
   if (set.kyvernoPolicies.length === 0 || object === null) return { object, outcomes: [], auditAnnotations: {}, warnings: [] };
-  const input: KyvernoInput = {
+  const input: { -readonly [K in keyof KyvernoInput]: KyvernoInput[K] } = {
     request,
     object,
     namespaceLabels: namespaceLabels(request, namespaceLookup),
     sources: { configMap: (namespace, name) => set.objects.get('', 'ConfigMap', namespace, name) },
     guard: options.guard,
-    ...(options.onPolicyStart ? { onPolicyStart: options.onPolicyStart } : {}),
   };
+  if (options.onPolicyStart) input.onPolicyStart = options.onPolicyStart;
   const result = await runKyvernoPolicies(set.kyvernoPolicies, input);
   const outcomes = outcomesOf(result);
   const auditAnnotations = kyvernoAuditAnnotations(result);

@@ -167,7 +167,10 @@ const EXCLUDED_RESOURCES = new Set([
 ]);
 
 function isExcludedResource(resource: AdmissionRequest['resource']): boolean {
-  return EXCLUDED_RESOURCES.has(`${resource.group}/${resource.resource}`);
+  // The group first: the key is built (a string per review) only for the two groups the list names.
+  const group = resource.group;
+  if (group !== 'authentication.k8s.io' && group !== 'authorization.k8s.io') return false;
+  return EXCLUDED_RESOURCES.has(`${group}/${resource.resource}`);
 }
 
 /** §0: only CREATE, UPDATE and CONNECT, and never the admission-policy resources themselves. */
