@@ -10,40 +10,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { answerReview } from '../../src/server/index.js';
-import { reviewOf } from '../server/helpers.js';
+import { podPolicy, polledReview } from './helpers/polled-review.js';
 
-function policy(overlay: JsonValue): string {
-  return JSON.stringify({
-    apiVersion: 'kyverno.io/v1',
-    kind: 'ClusterPolicy',
-    metadata: { name: 'p' },
-    spec: { rules: [{ name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: overlay } }] },
-  });
-}
-
-function pod(containers: JsonObject[]): JsonValue {
-  return reviewOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers } }) as JsonValue;
-}
-
-type Reply = { response: { allowed: boolean; patch?: string; status?: { message?: string } } };
-
-async function run(policyText: string, containers: JsonObject[]): Promise<{ patch: unknown[]; polls: number }> {
-  const set = buildPolicySet(parseDocuments('p.json', policyText));
-  expect(set.problems).toEqual([]);
-  let polls = 0;
-  const answer = await answerReview(pod(containers), set, {
-    deadlineMs: 600_000,
-    isCancelled: () => {
-      polls++;
-      return false;
-    },
-  });
-  const reply = ('body' in answer ? answer.body : answer) as unknown as Reply;
-  expect(reply.response.allowed, reply.response.status?.message).toBe(true);
-  return { patch: JSON.parse(Buffer.from(reply.response.patch ?? 'W10=', 'base64').toString('utf8')) as unknown[], polls };
-}
+const policy = (overlay: JsonValue): string => podPolicy({ patchStrategicMerge: overlay });
+const run = async (policyText: string, containers: JsonObject[]): Promise<{ patch: unknown[]; polls: number }> => {
+  const { patch, polls } = await polledReview(policyText, { containers });
+  return { patch, polls };
+};
 
 describe('condition anchors on list items', () => {
   it('check each resource item without walking the overlay item: the work grows with the lists, not their product', async () => {

@@ -8,43 +8,11 @@
  * only read them as they are, up to date.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from '../../src/json/index.js';
-import { applyJsonPatch } from '../../src/jsonpatch/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { answerReview } from '../../src/server/index.js';
-import { reviewOf } from '../server/helpers.js';
+import type { JsonObject } from '../../src/json/index.js';
+import { podPolicy, polledPod } from './helpers/polled-review.js';
 
-function policy(foreach: JsonObject[]): string {
-  return JSON.stringify({
-    apiVersion: 'kyverno.io/v1',
-    kind: 'ClusterPolicy',
-    metadata: { name: 'p' },
-    spec: { rules: [{ name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { foreach } }] },
-  });
-}
-
-type Reply = { response: { allowed: boolean; patch?: string; status?: { message?: string } } };
-
-/** The Pod the policy makes of `spec`, and the guard's polls (one per 256 ticks of the walks). */
-async function run(policyText: string, spec: JsonObject): Promise<{ pod: JsonObject; polls: number }> {
-  const set = buildPolicySet(parseDocuments('p.json', policyText));
-  expect(set.problems).toEqual([]);
-  const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec };
-  let polls = 0;
-  const answer = await answerReview(reviewOf(object) as JsonValue, set, {
-    deadlineMs: 600_000,
-    isCancelled: () => {
-      polls++;
-      return false;
-    },
-  });
-  const reply = ('body' in answer ? answer.body : answer) as unknown as Reply;
-  expect(reply.response.allowed, reply.response.status?.message).toBe(true);
-  const patch = JSON.parse(Buffer.from(reply.response.patch ?? 'W10=', 'base64').toString('utf8')) as unknown;
-  const applied = applyJsonPatch(object as JsonValue, patch);
-  if (!applied.ok) throw new Error('the reply patch does not apply');
-  return { pod: applied.doc as JsonObject, polls };
-}
+const policy = (foreach: JsonObject[]): string => podPolicy({ foreach });
+const run = polledPod;
 
 const containers = (n: number, extra: (i: number) => JsonObject = () => ({})) => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: `img${i}`, ...extra(i) }));
 
