@@ -10,6 +10,8 @@
  *
  * Each throws ReviewAborted, which engines turn into an error of the rule in progress answered by its
  * failure policy; the rules not yet run see `guard.aborted` and are answered the same way without running.
+ *
+ * OutcomeError (outcome-error.ts) is the base of the engines' control-flow errors: no stack trace captured.
  */
 
 export type AbortReason = 'deadline' | 'size' | 'cancelled';
@@ -139,3 +141,5 @@ export function boundMessage(message: string): string {
   const tail = message.slice(message.length - MESSAGE_MAX_CHARS / 4);
   return `${head}… [${message.length - head.length - tail.length} characters cut] …${tail}`;
 }
+
+export { OutcomeError } from './outcome-error.js';

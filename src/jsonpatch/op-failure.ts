@@ -1,3 +1,4 @@
+import { OutcomeError } from '../guard/index.js';
 import { isFloatLiteral } from '../json/index.js';
 import type { Operation } from './types.js';
 
@@ -5,17 +6,13 @@ import type { Operation } from './types.js';
  * Thrown inside the appliers to abandon the current patch; `applyPatch` catches it at the module
  * boundary and turns it into a result value. Never escapes this folder.
  */
-export class OpFailure extends Error {
+export class OpFailure extends OutcomeError {
   override name = 'OpFailure';
   private constructor(
     readonly kind: 'test-failed' | 'error',
     message: string,
   ) {
-    // Control flow inside the appliers, caught at the boundary: no stack trace is captured.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(message);
-    Error.stackTraceLimit = limit;
   }
 
   static error(message: string): OpFailure {

@@ -1,18 +1,14 @@
+import { OutcomeError } from '../guard/index.js';
+
 /**
  * A failure that belongs to one rule (a variable that does not resolve, a patch that does not parse or
  * apply, a list expression that fails…). The engine turns it into the rule's `error` outcome; it never
  * crosses the module boundary as an exception.
  */
-export class KyvernoRuleError extends Error {
+export class KyvernoRuleError extends OutcomeError {
   override name = 'KyvernoRuleError';
-  constructor(message?: string) {
-    // A rule's outcome is its message: no stack trace is captured (a capture is most of a throw's cost,
-    // and rules fail as a matter of course: a variable that does not resolve, a foreach element's patch).
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = limit;
-  }
+  // A rule's outcome is its message (rules fail as a matter of course: a variable that does not resolve,
+  // a foreach element's patch): an OutcomeError, no stack trace.
 }
 
 /** The message of any thrown value, for outcomes and logs. */

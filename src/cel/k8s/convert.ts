@@ -7,7 +7,7 @@
  * configuration's literals are read as their Go map too: a null, timestamp, duration or bytes value there
  * stays a GoNative value (src/go/native.ts) that the schema check refuses in structured-merge-diff's words.
  */
-import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
+import { OutcomeError, ReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import { GO_NULL_VALUE, GoNative, goBytes, goDuration, goTime } from '../../go/index.js';
 import { formatFloatG, strconvQuote } from '../../go/index.js';
 import { markExactInteger, markFloatLiteral, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
@@ -25,17 +25,13 @@ export type ConversionFailure =
   | { kind: 'mapKey'; key: unknown; fields: string[] }
   | { kind: 'value'; value: unknown };
 
-export class ConversionError extends Error {
+export class ConversionError extends OutcomeError {
   override name = 'ConversionError';
   constructor(
     message: string,
     readonly failure?: ConversionFailure,
   ) {
-    // Reported by its message (a mutation's error): no stack trace is captured.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(message);
-    Error.stackTraceLimit = limit;
   }
 }
 

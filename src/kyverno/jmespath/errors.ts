@@ -3,6 +3,7 @@
  * `JmesPathError`; `kind` tells the substitution layer what happened, because Kyverno treats an
  * unresolved key (a missing map key in a bare field access) differently from every other error.
  */
+import { OutcomeError } from '../../guard/index.js';
 
 export type JmesPathErrorKind =
   /** The expression does not parse (also: an invalid JSON literal). */
@@ -20,15 +21,11 @@ export type JmesPathErrorKind =
   /** Anything else found while evaluating (e.g. a slice step of 0). */
   | 'runtime';
 
-export class JmesPathError extends Error {
+export class JmesPathError extends OutcomeError {
   readonly kind: JmesPathErrorKind;
   constructor(kind: JmesPathErrorKind, message: string) {
-    // No stack trace: these are outcomes (a missing key is how a substitution learns a variable does not
-    // resolve), read by their kind and message; a capture is most of a throw's cost.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    // An outcome (a missing key is how a substitution learns a variable does not resolve).
     super(message);
-    Error.stackTraceLimit = limit;
     this.kind = kind;
     this.name = 'JmesPathError';
   }
