@@ -30,6 +30,7 @@ import { substituteReferences } from './references.js';
 import { selfPathExpression, selfPathPrefix, traversalPath } from './self-path.js';
 import { applyPlan, GENERAL, NOTHING, planOf } from './substitution-plan.js';
 import { findVariables, variableExpression } from './variable-syntax.js';
+import { TextMemo } from './text-memo.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 
 export interface SubstitutionScope {
@@ -145,32 +146,6 @@ function scanVariables(text: string, intern = false): FoundVariable[] {
     found[i] = { index: m.index, length: m[0].length, prefix: m[1], variable: m[2], expression: intern ? internalized(expression) : expression };
   }
   return found;
-}
-
-/**
- * Texts (policy texts, as they come back with every review) and what a memo remembers of them, up to a
- * number of texts and of characters in all, emptied when full. A text longer than TEXT_MAX is not kept.
- */
-class TextMemo<T> {
-  private readonly map = new Map<string, T>();
-  private chars = 0;
-  constructor(
-    private readonly textMax: number,
-    private readonly countMax = 4096,
-    private readonly charsMax = 1 << 22,
-  ) {}
-  get(text: string): T | undefined {
-    return this.map.get(text);
-  }
-  set(text: string, value: T): void {
-    if (text.length > this.textMax) return;
-    if (this.map.size >= this.countMax || this.chars + text.length > this.charsMax) {
-      this.map.clear();
-      this.chars = 0;
-    }
-    this.map.set(text, value);
-    this.chars += text.length;
-  }
 }
 
 const firstScans = new TextMemo<readonly FoundVariable[]>(1 << 16);
