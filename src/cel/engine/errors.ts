@@ -41,6 +41,16 @@ export class AsyncPending {
   ) {}
 }
 
+/**
+ * An evaluation nested inside other evaluations (a variable read by a variable read by …) stopped
+ * because the nesting went too deep for the stack: the outermost evaluation computes `position`
+ * first, at the top, and runs the stopped ones again. Never absorbed by logical operators; a stopped
+ * evaluation's cost is not charged (its complete run's is).
+ */
+export class EvaluationDeferred {
+  constructor(readonly position: number) {}
+}
+
 export function noSuchOverload(fn?: string, types?: string[]): CelEvalError {
   if (fn && types) return new CelEvalError(`no matching overload for '${fn}' applied to '(${types.join(', ')})'`);
   return new CelEvalError('no such overload');

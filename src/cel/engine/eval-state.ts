@@ -6,7 +6,7 @@
  * helpers share it without the planner.
  */
 import { ReviewAborted, type ReviewGuard } from '../../guard/index.js';
-import { AsyncPending, CelEvalError, CostLimitError } from './errors.js';
+import { AsyncPending, CelEvalError, CostLimitError, EvaluationDeferred } from './errors.js';
 import { celEquals } from './runtime.js';
 import type { CelValue } from './values.js';
 
@@ -88,7 +88,7 @@ export function charge(s: EvalState, n: number): void {
 
 /** Errors that end the evaluation instead of becoming CEL error values. */
 export function isCostError(e: unknown): boolean {
-  return e instanceof CostLimitError || e instanceof AsyncPending || e instanceof ReviewAborted;
+  return e instanceof CostLimitError || e instanceof AsyncPending || e instanceof ReviewAborted || e instanceof EvaluationDeferred;
 }
 
 export function toError(e: unknown, fn: string): CelEvalError {

@@ -7,7 +7,7 @@ import type { ReviewGuard } from '../../guard/index.js';
 import { activeGuard, enterGuard, restoreGuard } from './bounds.js';
 import { check } from './checker.js';
 import type { Env } from './env.js';
-import { AsyncPending, CelEvalError, CostLimitError, ProgramInstantiationError, formatIssues, type CelIssue } from './errors.js';
+import { AsyncPending, CelEvalError, CostLimitError, EvaluationDeferred, ProgramInstantiationError, formatIssues, type CelIssue } from './errors.js';
 import { parse } from './parser.js';
 import { AsyncResults, EvalState, type Activation } from './eval-state.js';
 import type { Interp } from './planned.js';
@@ -40,7 +40,8 @@ export class Program {
    * Evaluates against an activation with a cost limit. Returns the value and the cost; CEL errors
    * come back as `{error}`, cost-limit exhaustion as `{error, costLimit: true}`, and — when `async`
    * is given — a call that returned a Promise as `{pending}` (await it, record the result in `async`,
-   * evaluate again). Never throws, except ReviewAborted when the review guard (`guard`, by default the
+   * evaluate again). Never throws, except EvaluationDeferred (for the outer evaluation that nests this
+   * one) and ReviewAborted when the review guard (`guard`, by default the
    * active one of src/cel/engine/bounds.ts) trips: the deadline passed, the review was cancelled, or a
    * value would pass the size bound.
    */
@@ -56,7 +57,7 @@ export class Program {
       if (e instanceof CostLimitError) return { ok: false, error: e.message, costLimit: true, cost: s.cost };
       if (e instanceof AsyncPending) return { ok: false, error: 'pending asynchronous call', pending: e, cost: s.cost };
       if (e instanceof CelEvalError) return { ok: false, error: e.message, cost: s.cost };
-      if (e instanceof ReviewAborted) throw e;
+      if (e instanceof ReviewAborted || e instanceof EvaluationDeferred) throw e;
       if (e instanceof RangeError) return { ok: false, error: `evaluation failed: ${e.message}`, cost: s.cost };
       return { ok: false, error: `internal error: ${e instanceof Error ? e.message : String(e)}`, cost: s.cost };
     } finally {

@@ -8,6 +8,7 @@ import { T, listOf, structType, type CelType } from '../engine/types.js';
 import { LruCache, type CacheStats } from './cache.js';
 import { kubernetesEnvs, scopeEnv, type CelDialect, type KubernetesEnvs } from './environment.js';
 import { JSONPATCH_TYPE, OBJECT_TYPE } from './types.js';
+import { VariableScope } from './variable-scope.js';
 
 export type CelRole = 'matchCondition' | 'variable' | 'jsonPatch' | 'applyConfiguration';
 
@@ -18,7 +19,7 @@ export interface CompileScope {
   /** The policy has a paramKind: `params` is declared (it may still be null at runtime). */
   params: boolean;
   /** Earlier variables of the policy and their static types (in declaration order); none by default. */
-  variables?: ReadonlyMap<string, CelType>;
+  variables?: VariableScope;
   /**
    * `kyverno` for Kyverno's CEL policies: Kyverno's libraries, and matchConditions compiled like every
    * other expression (they may use `variables` and `Object`). Default `kubernetes`.
@@ -53,9 +54,7 @@ const DEFAULT_CACHE_CAPACITY = 4096;
 const cache = new LruCache<CompileResult>(DEFAULT_CACHE_CAPACITY);
 
 function scopeKey(scope: CompileScope): string {
-  let k = (scope.dialect === 'kyverno' ? 'K' : '') + (scope.params ? 'P' : '-');
-  if (scope.variables) for (const [name, t] of scope.variables) k += `|${name}:${t}`;
-  return k;
+  return (scope.dialect === 'kyverno' ? 'K' : '') + (scope.params ? 'P' : '-') + (scope.variables?.key ?? '');
 }
 
 function envFor(envs: KubernetesEnvs, role: CelRole, dialect: CelDialect | undefined) {
@@ -69,7 +68,7 @@ function envForScope(envs: KubernetesEnvs, role: CelRole, scope: CompileScope, k
   const k = `${role === 'matchCondition' && scope.dialect !== 'kyverno' ? 'c' : 'm'}${key}`;
   let env = scopeEnvs.get(k);
   if (!env) {
-    env = scopeEnv(envFor(envs, role, scope.dialect), { params: scope.params, variables: scope.variables ?? new Map() });
+    env = scopeEnv(envFor(envs, role, scope.dialect), { params: scope.params, variables: scope.variables ?? VariableScope.EMPTY });
     scopeEnvs.set(k, env);
   }
   return env;

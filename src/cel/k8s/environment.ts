@@ -8,7 +8,7 @@ import { Env, declareStandardTypes } from '../engine/env.js';
 import { LibraryHost } from '../engine/library-host.js';
 import type { PlanOptions } from '../engine/planner.js';
 import { registerStdlib } from '../engine/stdlib.js';
-import { T, structType, type CelType } from '../engine/types.js';
+import { T, structType } from '../engine/types.js';
 import {
   declareKyvernoExceptions,
   declarePatchTypes,
@@ -18,6 +18,7 @@ import {
   REQUEST_TYPE,
   VARIABLES_TYPE,
   variablesStruct,
+  type VariableTypes,
 } from './types.js';
 import { AUTHORIZER_TYPE, KUBERNETES_LIBRARIES as libraries, MUTATION_ONLY_LIBRARIES as mutationOnly, RESOURCE_CHECK_TYPE } from '../lib/index.js';
 import { kyvernoLibraries } from '../lib/kyverno/index.js';
@@ -93,7 +94,7 @@ export function buildEnvs(libs: readonly CelLibrary[], options: { requestObjects
 /** Declarations a single expression is compiled with: params and the policy's earlier variables. */
 export interface ExpressionScope {
   params: boolean;
-  variables: ReadonlyMap<string, CelType>;
+  variables: VariableTypes;
 }
 
 /** The environment for one expression: base + params + `variables`. */

@@ -109,7 +109,12 @@ export function declarePatchTypes(env: Env): void {
   });
 }
 
+/** The static type of each variable an expression may reference (a VariableScope). */
+export interface VariableTypes {
+  get(name: string): CelType | undefined;
+}
+
 /** The `variables` object type: one field per declared variable, with its static type. */
-export function variablesStruct(fields: ReadonlyMap<string, CelType>): StructDecl {
+export function variablesStruct(fields: VariableTypes): StructDecl {
   return { name: VARIABLES_TYPE, fieldType: (f) => fields.get(f) };
 }

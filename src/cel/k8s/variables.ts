@@ -2,13 +2,14 @@
  * Policy variables (spec map.md §7.5): compiled in declaration order, each seeing the earlier ones with
  * their static types; evaluated lazily, once per evaluation, on first access.
  */
-import { CelEvalError } from '../engine/errors.js';
+import { CelEvalError, EvaluationDeferred } from '../engine/errors.js';
 import type { Activation, AsyncResults } from '../engine/eval-state.js';
 import { T, type CelType } from '../engine/types.js';
 import { LazyObject, type CelValue } from '../engine/values.js';
 import { compileExpression, type CompileScope, type CompiledExpression } from './compile.js';
 import type { CelDialect } from './environment.js';
 import { VARIABLES_TYPE } from './types.js';
+import { VariableScope } from './variable-scope.js';
 
 export interface VariableDefinition {
   readonly name: string;
@@ -30,16 +31,18 @@ export class CompiledVariables {
   private readonly byName: Map<string, CompiledVariable>;
   /** Each variable's position in `entries` (LazyVariables keeps its results by it). */
   private readonly positions: Map<string, number>;
-  readonly types: ReadonlyMap<string, CelType>;
+  /** Every variable: the scope later expressions are compiled with. */
+  private readonly declared: VariableScope;
 
   private constructor(
     readonly entries: readonly CompiledVariable[],
     readonly params: boolean,
     readonly dialect?: CelDialect,
+    declared?: VariableScope,
   ) {
     this.byName = new Map(entries.map((e) => [e.name, e]));
     this.positions = new Map(entries.map((e, i) => [e.name, i]));
-    this.types = new Map(entries.map((e) => [e.name, e.type]));
+    this.declared = declared ?? VariableScope.of(new Map(entries.map((e) => [e.name, e.type])));
   }
 
   static readonly NONE_WITH_PARAMS = new CompiledVariables([], true);
@@ -47,16 +50,16 @@ export class CompiledVariables {
   /** Compiles the definitions in order; failures are recorded, not thrown. */
   static compile(definitions: readonly VariableDefinition[], options: { params: boolean; dialect?: CelDialect }): CompiledVariables {
     const entries: CompiledVariable[] = [];
-    const types = new Map<string, CelType>();
+    let scope = VariableScope.EMPTY;
     for (const def of definitions) {
-      const r = compileExpression(def.expression, 'variable', { params: options.params, variables: new Map(types), ...(options.dialect ? { dialect: options.dialect } : {}) });
+      const r = compileExpression(def.expression, 'variable', { params: options.params, variables: scope, ...(options.dialect ? { dialect: options.dialect } : {}) });
       const entry: CompiledVariable = r.ok
         ? { name: def.name, expression: def.expression, type: r.compiled.type, compiled: r.compiled }
         : { name: def.name, expression: def.expression, type: T.dyn, error: r.message };
       entries.push(entry);
-      types.set(def.name, entry.type);
+      scope = scope.extend(def.name, entry.type);
     }
-    return new CompiledVariables(entries, options.params, options.dialect);
+    return new CompiledVariables(entries, options.params, options.dialect, scope);
   }
 
   get(name: string): CompiledVariable | undefined {
@@ -70,9 +73,18 @@ export class CompiledVariables {
 
   /** The scope later expressions (matchConditions, mutations) are compiled with. */
   scope(): CompileScope {
-    return this.dialect ? { params: this.params, variables: this.types, dialect: this.dialect } : { params: this.params, variables: this.types };
+    return this.dialect ? { params: this.params, variables: this.declared, dialect: this.dialect } : { params: this.params, variables: this.declared };
   }
 }
+
+/**
+ * Variables evaluated inside the evaluation of other variables, at most (a chain deeper than this is
+ * evaluated from its far end at the top: see LazyVariables.field). kube-apiserver's Go stack takes a
+ * chain of thousands; ours overflowed at about 900 on a main thread.
+ */
+const MAX_NESTED_VARIABLES = 32;
+
+type VariableResult = { value?: CelValue; error?: CelEvalError };
 
 /**
  * The `variables` value of one evaluation: each variable is evaluated on first access with its own
@@ -84,9 +96,11 @@ export class LazyVariables extends LazyObject {
    * By the variable's position (see CompiledVariables.position); made on the first variable read: most
    * evaluations (every matchCondition of a MAP) read none. A list, not a map: a policy has few variables.
    */
-  private results: ({ value?: CelValue; error?: CelEvalError } | undefined)[] | undefined;
+  private results: (VariableResult | undefined)[] | undefined;
   /** Cost of variables evaluated since the last `takeCost()`. */
   private pendingCost = 0;
+  /** Variable evaluations running now, one inside the other. */
+  private depth = 0;
 
   constructor(
     private readonly variables: CompiledVariables,
@@ -108,11 +122,40 @@ export class LazyVariables extends LazyObject {
     const results = (this.results ??= new Array(this.variables.entries.length));
     let r = results[at];
     if (!r) {
-      r = this.evaluate(this.variables.entries[at]);
-      results[at] = r;
+      if (this.depth >= MAX_NESTED_VARIABLES) throw new EvaluationDeferred(at);
+      r = this.depth === 0 ? this.evaluateOutermost(at, results) : this.evaluateAt(at, results);
     }
     if (r.error) throw r.error;
     return r.value;
+  }
+
+  /**
+   * Evaluates a variable read by no other variable being evaluated. A variable read too deep inside
+   * others is deferred to here: it is evaluated first, at this depth, then the ones it stopped run
+   * again from the top (CEL is pure: they compute what they would have, and the same variables).
+   */
+  private evaluateOutermost(at: number, results: (VariableResult | undefined)[]): VariableResult {
+    const wanted = [at];
+    for (;;) {
+      const next = wanted[wanted.length - 1];
+      try {
+        const r = this.evaluateAt(next, results);
+        wanted.pop();
+        if (wanted.length === 0) return r;
+      } catch (e) {
+        if (!(e instanceof EvaluationDeferred)) throw e;
+        wanted.push(e.position);
+      }
+    }
+  }
+
+  private evaluateAt(at: number, results: (VariableResult | undefined)[]): VariableResult {
+    this.depth++;
+    try {
+      return (results[at] = this.evaluate(this.variables.entries[at]));
+    } finally {
+      this.depth--;
+    }
   }
 
   takeCost(): number {
@@ -121,7 +164,7 @@ export class LazyVariables extends LazyObject {
     return c;
   }
 
-  private evaluate(v: CompiledVariable): { value?: CelValue; error?: CelEvalError } {
+  private evaluate(v: CompiledVariable): VariableResult {
     if (!v.compiled) return { error: new CelEvalError(`composited variable "${v.name}" fails to compile: ${v.error}`) };
     const out = v.compiled.program.evaluate(this.activation, this.perCallLimit, this.async);
     // An asynchronous call is awaited by the caller, which evaluates again; nothing is cached.
