@@ -3,7 +3,9 @@
  * `serviceAccountName`/`serviceAccountNamespace`, `element…`, and the rule's context entries.
  * Entries are added copy-on-write, so a checkpoint is just the root object at that moment and
  * restoring it drops everything added since (rule entries after a rule, element entries after an
- * element) in O(1). Queries run under the review's guard, and their results are measured
+ * element) in O(1). A root nothing else holds yet (one this context made, not handed out since) takes
+ * further entries in place: a rule's n entries would otherwise copy the root n times (n² for a policy
+ * of thousands of entries). Queries run under the review's guard, and their results are measured
  * (./measure.ts) before anything uses them.
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
@@ -31,6 +33,11 @@ export class JsonContext {
   private elementBase: JsonObject | undefined;
   private elementNesting = -1;
   private elementRoot: JsonObject | undefined;
+  /**
+   * The root was made by this context and has not been handed out since (no checkpoint, `data`, element
+   * base or query result holds it): its own members may be set in place.
+   */
+  private owned = false;
   /** Estimated JSON size of the last query's result (./measure.ts). */
   lastResultSize = 0;
 
@@ -52,11 +59,17 @@ export class JsonContext {
 
   /** The whole context document (read-only by convention). */
   get data(): JsonObject {
-    return this.current();
+    const root = this.current();
+    this.owned = false;
+    return root;
   }
 
   query(expression: string): JsonValue {
-    return this.queryOn(expression, this.current());
+    const root = this.current();
+    // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
+    // name it): the root is then shared. Any other result is made of its members or new values.
+    if (expression.includes('@')) this.owned = false;
+    return this.queryOn(expression, root);
   }
 
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
@@ -71,7 +84,7 @@ export class JsonContext {
 
   /** Sets `name` (dots make nested keys: `a.b` = `{a: {b: …}}`), replacing what was there. */
   set(name: string, value: JsonValue): void {
-    this.root = setPath(this.current(), name.split('.'), 0, value);
+    this.write(name.split('.'), (target, path) => setPath(target, path, 1, value), value);
   }
 
   /**
@@ -79,7 +92,22 @@ export class JsonContext {
    * refuses is split at every dot), and a map merges into the map already there instead of replacing it.
    */
   addVariable(name: string, value: JsonValue): void {
-    this.root = mergePath(this.current(), splitVariableName(name) ?? name.split('.'), 0, value);
+    this.write(splitVariableName(name) ?? name.split('.'), (target, path) => mergePath(target, path, 1, value), value, true);
+  }
+
+  /**
+   * Sets the root's member `path[0]`: to `value` (a one-name path) or to `below(child, path)`, the
+   * child with the rest of the path written copy-on-write (a map merged into a map when `merge`).
+   */
+  private write(path: readonly string[], below: (target: JsonObject, path: readonly string[]) => JsonObject, value: JsonValue, merge = false): void {
+    const root = this.current();
+    const out = this.owned ? root : shallowCopyObject(root);
+    const key = path[0];
+    const existing = getOwn(root, key);
+    if (path.length > 1) setOwn(out, key, below(isJsonObject(existing) ? existing : {}, path));
+    else setOwn(out, key, merge && isJsonObject(value) && isJsonObject(existing) ? mergeMaps(value, existing) : value);
+    this.root = out;
+    this.owned = true;
   }
 
   /** `set('request.object', object)`, done when the context is next read or written. */
@@ -92,6 +120,7 @@ export class JsonContext {
     if (this.pendingObject !== undefined) {
       this.root = withObject(this.root, this.pendingObject);
       this.pendingObject = undefined;
+      this.owned = true;
     }
     return this.root;
   }
@@ -115,15 +144,19 @@ export class JsonContext {
       this.elementNesting = nesting;
     }
     this.root = out;
+    // The next element's root is a copy of this one: an entry set in place would carry over.
+    this.owned = false;
   }
 
   checkpoint(): Checkpoint {
+    this.owned = false;
     return { root: this.root, pendingObject: this.pendingObject };
   }
 
   restore(checkpoint: Checkpoint): void {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
+    this.owned = false;
   }
 }
 
