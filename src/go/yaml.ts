@@ -23,7 +23,7 @@
  * - nesting is bounded by MAX_YAML_DEPTH, checked before the `yaml` package recurses into a document.
  */
 import { Composer, CST, isAlias, isMap, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
-import { isFloatLiteral, markFloatLiteral, setOwn, shownNumberLiteral, type JsonObject, type JsonValue } from '../json/index.js';
+import { numberMarkOf, setNumberMark, setOwn, shownNumberLiteral, type JsonObject, type JsonValue, type NumberMark } from '../json/index.js';
 import { base64Decode } from './base64.js';
 import { parseFloat64 } from './float.js';
 
@@ -61,8 +61,12 @@ export interface Yaml11JsonOptions {
   uniqueKeys?: boolean;
   /** Deepest nesting of collections accepted, aliases followed (default and at most: MAX_YAML_DEPTH). */
   maxDepth?: number;
-  /** Mark integral float literals (`1.0`, `1e3`) with `markFloatLiteral`, for CEL's int/double. */
-  markFloats?: boolean;
+  /**
+   * Mark integral float literals (`1.0`, `1e3`) with `markFloatLiteral`, for CEL's int/double, and integers
+   * past ±2^53 within int64 with their exact value (`markExactInteger`), as go-yaml v2 decodes them into an
+   * int64 and parseJson marks them in JSON.
+   */
+  markNumbers?: boolean;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
@@ -350,8 +354,8 @@ class Decoder {
   private decodeCount = 0;
   private aliasCount = 0;
   private aliasDepth = 0;
-  /** Whether the last scalar value was written as a float literal with an integral value. */
-  private floatLiteral = false;
+  /** The literal form of the last scalar value (see Yaml11JsonOptions.markNumbers). */
+  private mark: NumberMark = undefined;
   private readonly maxDepth: number;
 
   constructor(
@@ -385,7 +389,7 @@ class Decoder {
   }
 
   value(node: YamlNode | null, depth: number): JsonValue {
-    this.floatLiteral = false;
+    this.mark = undefined;
     if (node === null || node === undefined) return null;
     this.count(node);
     if (isScalar(node)) {
@@ -400,12 +404,15 @@ class Decoder {
           const n = Number(r.value);
           // An unsigned integer past 64 bits (math/big's): no double holds one past 1.8e308 either.
           if (n === Infinity) throw new YamlError(`number ${shownNumberLiteral(node.source ?? String(r.value))} is out of the range of a double`, offsetOf(node));
+          // Past int64 (a uint64), Go's JSON decoder reads a double: no exact value.
+          const v = r.value as bigint;
+          if (this.options.markNumbers === true && !Number.isSafeInteger(n) && v >= MIN_INT64 && v <= MAX_INT64) this.mark = v;
           return n;
         }
         case 'float': {
           const f = r.value as number;
           if (!Number.isFinite(f)) throw nonFinite(f, offsetOf(node));
-          this.floatLiteral = this.options.markFloats === true && Number.isInteger(f) && node.tag === undefined && /[.eE]/.test(node.source ?? '');
+          if (this.options.markNumbers === true && Number.isInteger(f) && node.tag === undefined && /[.eE]/.test(node.source ?? '')) this.mark = 'float';
           return f;
         }
         default:
@@ -429,13 +436,13 @@ class Decoder {
       if (isMap(node)) return this.mapping(node as YAMLMap.Parsed, depth + 1);
       if (isSeq(node)) {
         const out: JsonValue[] = [];
-        let floats: number[] | undefined;
+        let marks: Map<number, NumberMark> | undefined;
         for (const item of node.items) {
           out.push(this.value(item as YamlNode | null, depth + 1));
-          if (this.floatLiteral) (floats ??= []).push(out.length - 1);
+          if (this.mark !== undefined) (marks ??= new Map()).set(out.length - 1, this.mark);
         }
-        floats?.forEach((i) => markFloatLiteral(out, i));
-        this.floatLiteral = false;
+        marks?.forEach((mark, i) => setNumberMark(out, i, mark));
+        this.mark = undefined;
         return out;
       }
     } finally {
@@ -515,13 +522,13 @@ class Decoder {
 
   private mapping(node: YAMLMap.Parsed, depth: number): JsonObject {
     const out: JsonObject = {};
-    let floats: Set<string> | undefined;
+    let marks: Map<string, NumberMark> | undefined;
     const explicit = this.options.uniqueKeys ? new Set<string>() : undefined;
     for (const pair of node.items) {
       const keyNode = pair.key as YamlNode | null;
       if (isMergeKey(keyNode)) {
         this.count(keyNode as YamlNode);
-        floats = this.merge(pair.value as YamlNode | null, out, floats, depth);
+        marks = this.merge(pair.value as YamlNode | null, out, marks, depth);
         continue;
       }
       const key = this.key(keyNode);
@@ -530,16 +537,16 @@ class Decoder {
         explicit.add(key);
       }
       setOwn(out, key, this.value(pair.value as YamlNode | null, depth));
-      if (this.floatLiteral) (floats ??= new Set()).add(key);
-      else floats?.delete(key);
+      if (this.mark !== undefined) (marks ??= new Map()).set(key, this.mark);
+      else marks?.delete(key);
     }
-    floats?.forEach((k) => markFloatLiteral(out, k));
-    this.floatLiteral = false;
+    marks?.forEach((mark, k) => setNumberMark(out, k, mark));
+    this.mark = undefined;
     return out;
   }
 
   /** d.merge: a mapping, an alias of one, or a sequence of them (the earlier ones win), set into `out`. */
-  private merge(node: YamlNode | null, out: JsonObject, floats: Set<string> | undefined, depth: number): Set<string> | undefined {
+  private merge(node: YamlNode | null, out: JsonObject, marks: Map<string, NumberMark> | undefined, depth: number): Map<string, NumberMark> | undefined {
     const fail = () => new YamlError('map merge requires map or sequence of maps as the value', offsetOf(node));
     /** A mapping, or an alias of one (the anchors of the earlier items are defined by then). */
     const mapping = (n: unknown): YamlNode | undefined => {
@@ -563,10 +570,11 @@ class Decoder {
     for (const source of sources) {
       for (const k of Object.keys(source)) {
         setOwn(out, k, source[k]);
-        if (isFloatLiteral(source, k)) (floats ??= new Set()).add(k);
-        else floats?.delete(k);
+        const mark = numberMarkOf(source, k);
+        if (mark !== undefined) (marks ??= new Map()).set(k, mark);
+        else marks?.delete(k);
       }
     }
-    return floats;
+    return marks;
   }
 }

@@ -1,3 +1,4 @@
+import { copyNumberMark, hasNumberMarks } from './number-marks.js';
 import { hasOwn, setOwn } from './own.js';
 import type { JsonObject, JsonValue } from './types.js';
 
@@ -12,6 +13,31 @@ export function cloneJson<T extends JsonValue>(value: T): T {
   }
   const out: JsonObject = {};
   for (const key in value) if (hasOwn(value, key)) setOwn(out, key, cloneJson((value as JsonObject)[key]));
+  return out as T;
+}
+
+/**
+ * cloneJson that also keeps the literal forms of the numbers (`1.0`, an exact int64 past ±2^53: see
+ * number-marks.ts), for a copy that CEL reads, or the CLI prints, as it would the original.
+ */
+export function cloneJsonWithMarks<T extends JsonValue>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const marked = hasNumberMarks(value);
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = [];
+    for (let i = 0; i < value.length; i++) {
+      out.push(cloneJsonWithMarks(value[i]));
+      if (marked && typeof value[i] === 'number') copyNumberMark(value, i, out, i);
+    }
+    return out as T;
+  }
+  const out: JsonObject = {};
+  for (const key in value) {
+    if (!hasOwn(value, key)) continue;
+    const member = (value as JsonObject)[key];
+    setOwn(out, key, cloneJsonWithMarks(member));
+    if (marked && typeof member === 'number') copyNumberMark(value, key, out, key);
+  }
   return out as T;
 }
 

@@ -2,7 +2,7 @@
  * The literal forms of a container's numbers that copies must keep (float-literals.ts: `1.0`;
  * exact-integers.ts: an int64 past ±2^53), for code that copies containers without caring which.
  */
-import { exactInteger, hasExactIntegers, markExactInteger } from './exact-integers.js';
+import { exactInteger, exactIntegersMarked, hasExactIntegers, markExactInteger, unmarkExactInteger } from './exact-integers.js';
 import { hasFloatLiterals, isFloatLiteral, markFloatLiteral } from './float-literals.js';
 
 /** True when some number of `container` carries a literal form (one lookup per kind, no walk). */
@@ -28,4 +28,28 @@ export function copyNumberMark(from: object, fromKey: string | number, to: objec
     const exact = exactInteger(from, fromKey);
     if (exact !== undefined) markExactInteger(to, toKey, exact);
   }
+}
+
+/**
+ * The literal form of one number, to carry where the number is placed: `'float'` (written `1.0`), its
+ * exact value (an int64 past ±2^53), or none.
+ */
+export type NumberMark = 'float' | bigint | undefined;
+
+/** The literal form of the number at `container[key]` (none for a value that is no number). */
+export function numberMarkOf(container: object, key: string | number): NumberMark {
+  if (typeof (container as Record<string | number, unknown>)[key] !== 'number') return undefined;
+  if (isFloatLiteral(container, key)) return 'float';
+  return exactInteger(container, key);
+}
+
+/**
+ * Gives the number just set at `container[key]` the literal form `mark`; without one, a stale exact mark
+ * of the slot is forgotten (an exact mark outlives its value when the new number rounds to the same double).
+ * Float marks are the caller's to drop (the appliers copy a container without them).
+ */
+export function setNumberMark(container: object, key: string | number, mark: NumberMark): void {
+  if (mark === 'float') markFloatLiteral(container, key);
+  else if (mark !== undefined) markExactInteger(container, key, mark);
+  else if (exactIntegersMarked() && hasExactIntegers(container)) unmarkExactInteger(container, key);
 }

@@ -1,9 +1,9 @@
-import { hasOwn, isFloatLiteral, jsonEqual } from '../json/index.js';
+import { hasOwn, jsonEqual, numberMarkOf, type NumberMark } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { ensurePathExists } from './ensure-path.js';
 import { arrayAdd, findObject, getChild, invalidIndex } from './evanphx-containers.js';
 import type { EvanphxRules } from './evanphx-containers.js';
-import { OpFailure, opValueIsFloat } from './op-failure.js';
+import { OpFailure, opValueMark } from './op-failure.js';
 import { parseGoInt } from './pointer.js';
 import type { Operation } from './types.js';
 import { isContainer, WorkingCopy } from './working-copy.js';
@@ -22,11 +22,11 @@ import type { Location } from './working-copy.js';
 export function applyEvanphxOperation(wc: WorkingCopy, op: Operation, rules: EvanphxRules): void {
   switch (op.op) {
     case 'add':
-      return add(wc, op.path, op.value, opValueIsFloat(op), rules);
+      return add(wc, op.path, op.value, opValueMark(op), rules);
     case 'remove':
       return remove(wc, op.path, rules);
     case 'replace':
-      return replace(wc, op.path, op.value, opValueIsFloat(op), rules);
+      return replace(wc, op.path, op.value, opValueMark(op), rules);
     case 'move':
       return move(wc, op.from, op.path, rules);
     case 'copy':
@@ -42,7 +42,7 @@ function last(loc: Location): JsonObject | JsonArray {
   return loc.chain[loc.chain.length - 1];
 }
 
-function add(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean, rules: EvanphxRules): void {
+function add(wc: WorkingCopy, path: string, value: JsonValue, mark: NumberMark, rules: EvanphxRules): void {
   if (path === '' && rules.v5) {
     if (!isContainer(value)) throw OpFailure.error('add operation does not apply: the document root can only be replaced by an object or array');
     return wc.setRoot(value);
@@ -50,8 +50,8 @@ function add(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean, 
   const found = rules.ensurePathExistsOnAdd ? ensurePathExists(wc, path, rules) : findObject(wc.root, path, rules);
   if (!found) throw OpFailure.error(`add operation does not apply: doc is missing path: "${path}": missing value`);
   const parent = last(found.loc);
-  if (!Array.isArray(parent)) return wc.setMember(found.loc, found.key, value, isFloat);
-  const added = arrayAdd(wc, found.loc, found.key, value, isFloat, rules);
+  if (!Array.isArray(parent)) return wc.setMember(found.loc, found.key, value, mark);
+  const added = arrayAdd(wc, found.loc, found.key, value, mark, rules);
   if (typeof added === 'string') throw OpFailure.error(`error in add for path: '${path}': ${added}`);
 }
 
@@ -83,7 +83,7 @@ function remove(wc: WorkingCopy, path: string, rules: EvanphxRules): void {
   wc.removeIndex(loc, index);
 }
 
-function replace(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean, rules: EvanphxRules): void {
+function replace(wc: WorkingCopy, path: string, value: JsonValue, mark: NumberMark, rules: EvanphxRules): void {
   if (path === '') {
     if (!isContainer(value)) throw OpFailure.error('replace operation value must be object or array');
     return wc.setRoot(value);
@@ -93,8 +93,8 @@ function replace(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boole
   const parent = last(found.loc);
   const got = getChild(parent, found.key, rules);
   if (!got.ok) throw OpFailure.error(`replace operation does not apply: doc is missing key: ${path}: missing value`);
-  if (Array.isArray(parent)) wc.setIndex(found.loc, got.key as number, value, isFloat);
-  else wc.setMember(found.loc, found.key, value, isFloat);
+  if (Array.isArray(parent)) wc.setIndex(found.loc, got.key as number, value, mark);
+  else wc.setMember(found.loc, found.key, value, mark);
 }
 
 function move(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules): void {
@@ -105,7 +105,7 @@ function move(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules):
   const got = getChild(parent, src.key, rules);
   if (!got.ok) throw OpFailure.error(`error in move for path: '${src.key}': ${got.error}`);
   const value = got.value ?? null;
-  const isFloat = typeof value === 'number' && isFloatLiteral(parent, got.key);
+  const mark = numberMarkOf(parent, got.key);
   if (Array.isArray(parent)) {
     wc.removeIndex(src.loc, got.key as number);
   } else {
@@ -117,8 +117,8 @@ function move(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules):
   }
   const dest = findObject(wc.root, path, rules);
   if (!dest) throw OpFailure.error(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
-  if (!Array.isArray(last(dest.loc))) return wc.setMember(dest.loc, dest.key, value, isFloat);
-  const added = arrayAdd(wc, dest.loc, dest.key, value, isFloat, rules);
+  if (!Array.isArray(last(dest.loc))) return wc.setMember(dest.loc, dest.key, value, mark);
+  const added = arrayAdd(wc, dest.loc, dest.key, value, mark, rules);
   if (typeof added === 'string') throw OpFailure.error(`error in move for path: '${path}': ${added}`);
 }
 
@@ -133,11 +133,11 @@ function copy(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules):
   if (!got.ok) throw OpFailure.error(`error in copy for from: '${from}': ${got.error}`);
   // v4 reads a missing member as nil and copies it as null.
   const value = wc.detach(got.value ?? null);
-  const isFloat = typeof value === 'number' && isFloatLiteral(parent, got.key);
+  const mark = numberMarkOf(parent, got.key);
   const dest = findObject(wc.root, path, rules);
   if (!dest) throw OpFailure.error(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
-  if (!Array.isArray(last(dest.loc))) return wc.setMember(dest.loc, dest.key, value, isFloat);
-  const added = arrayAdd(wc, dest.loc, dest.key, value, isFloat, rules);
+  if (!Array.isArray(last(dest.loc))) return wc.setMember(dest.loc, dest.key, value, mark);
+  const added = arrayAdd(wc, dest.loc, dest.key, value, mark, rules);
   if (typeof added === 'string') throw OpFailure.error(`error while adding value during copy: ${added}`);
 }
 

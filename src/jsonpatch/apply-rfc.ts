@@ -1,10 +1,10 @@
-import { hasOwn, isFloatLiteral, jsonEqual } from '../json/index.js';
+import { hasOwn, jsonEqual, numberMarkOf, type NumberMark } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { formatPointer, parsePointer, parseRfcIndex } from './pointer.js';
 import type { Operation } from './types.js';
 import { isContainer, WorkingCopy } from './working-copy.js';
 import type { Location } from './working-copy.js';
-import { OpFailure, opValueIsFloat } from './op-failure.js';
+import { OpFailure, opValueMark } from './op-failure.js';
 
 /**
  * Strict RFC 6902: pointers must be RFC 6901, array indices plain decimals (no sign, no leading zero),
@@ -14,11 +14,11 @@ import { OpFailure, opValueIsFloat } from './op-failure.js';
 export function applyRfcOperation(wc: WorkingCopy, op: Operation): void {
   switch (op.op) {
     case 'add':
-      return add(wc, op.path, op.value, opValueIsFloat(op));
+      return add(wc, op.path, op.value, opValueMark(op));
     case 'remove':
       return remove(wc, op.path);
     case 'replace':
-      return replace(wc, op.path, op.value, opValueIsFloat(op));
+      return replace(wc, op.path, op.value, opValueMark(op));
     case 'move':
       return move(wc, op.from, op.path);
     case 'copy':
@@ -74,28 +74,27 @@ function existing(wc: WorkingCopy, op: string, pointer: string, tokens: string[]
   return { loc, parent, step };
 }
 
-/** Value at `pointer`, which must exist. Also says whether it is a float-marked number. */
-function valueAt(wc: WorkingCopy, op: string, pointer: string): { value: JsonValue; isFloat: boolean } {
+/** Value at `pointer`, which must exist, with the literal form of a number there. */
+function valueAt(wc: WorkingCopy, op: string, pointer: string): { value: JsonValue; mark: NumberMark } {
   const tokens = tokensOf(pointer);
-  if (tokens.length === 0) return { value: wc.root, isFloat: false };
+  if (tokens.length === 0) return { value: wc.root, mark: undefined };
   const { parent, step } = existing(wc, op, pointer, tokens);
-  const isFloat = typeof step.value === 'number' && isFloatLiteral(parent, step.key);
-  return { value: step.value, isFloat };
+  return { value: step.value, mark: numberMarkOf(parent, step.key) };
 }
 
-function add(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean): void {
+function add(wc: WorkingCopy, path: string, value: JsonValue, mark: NumberMark): void {
   const tokens = tokensOf(path);
   if (tokens.length === 0) return wc.setRoot(value);
   const loc = parentOf(wc, 'add', path, tokens);
   const parent = loc.chain[loc.chain.length - 1];
   const last = tokens[tokens.length - 1];
-  if (!Array.isArray(parent)) return wc.setMember(loc, last, value, isFloat);
+  if (!Array.isArray(parent)) return wc.setMember(loc, last, value, mark);
   const index = last === '-' ? parent.length : parseRfcIndex(last);
   if (index === undefined) throw OpFailure.error(`add at ${JSON.stringify(path)}: ${JSON.stringify(last)} is not an array index`);
   if (index > parent.length) {
     throw OpFailure.error(`add at ${JSON.stringify(path)}: index ${last} is out of bounds (array length ${parent.length})`);
   }
-  wc.insertIndex(loc, index, value, isFloat);
+  wc.insertIndex(loc, index, value, mark);
 }
 
 function remove(wc: WorkingCopy, path: string): void {
@@ -106,27 +105,27 @@ function remove(wc: WorkingCopy, path: string): void {
   else wc.deleteMember(loc, step.key as string);
 }
 
-function replace(wc: WorkingCopy, path: string, value: JsonValue, isFloat: boolean): void {
+function replace(wc: WorkingCopy, path: string, value: JsonValue, mark: NumberMark): void {
   const tokens = tokensOf(path);
   if (tokens.length === 0) return wc.setRoot(value);
   const { loc, parent, step } = existing(wc, 'replace', path, tokens);
-  if (Array.isArray(parent)) wc.setIndex(loc, step.key as number, value, isFloat);
-  else wc.setMember(loc, step.key as string, value, isFloat);
+  if (Array.isArray(parent)) wc.setIndex(loc, step.key as number, value, mark);
+  else wc.setMember(loc, step.key as string, value, mark);
 }
 
 function move(wc: WorkingCopy, from: string, path: string): void {
-  const { value, isFloat } = valueAt(wc, 'move', from);
+  const { value, mark } = valueAt(wc, 'move', from);
   if (from === path) return;
   if (path.startsWith(from + '/') || from === '') {
     throw OpFailure.error(`move: ${JSON.stringify(from)} cannot be moved into its own child ${JSON.stringify(path)}`);
   }
   remove(wc, from);
-  add(wc, path, value, isFloat);
+  add(wc, path, value, mark);
 }
 
 function copy(wc: WorkingCopy, from: string, path: string): void {
-  const { value, isFloat } = valueAt(wc, 'copy', from);
-  add(wc, path, wc.detach(value), isFloat);
+  const { value, mark } = valueAt(wc, 'copy', from);
+  add(wc, path, wc.detach(value), mark);
 }
 
 function test(wc: WorkingCopy, path: string, expected: JsonValue): void {

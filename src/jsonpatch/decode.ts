@@ -1,4 +1,4 @@
-import { getOwn, hasOwn, isFloatLiteral, isJsonObject, markFloatLiteral } from '../json/index.js';
+import { copyNumberMark, getOwn, hasOwn, isJsonObject } from '../json/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { resolveOptions } from './types.js';
 import type { ApplyOptions, DecodeResult, Flavour, Operation, OperationName } from './types.js';
@@ -115,9 +115,9 @@ function invalidV5(raw: JsonObject, why: string): string {
   return `invalid operation ${goOpJson(raw)}: ${why}`;
 }
 
-/** Keeps the int/double marker of a literal `value` (`1.0`) on the decoded operation. */
+/** Keeps the literal form of a number `value` (`1.0`, an exact int64 past ±2^53) on the decoded operation. */
 function withValue(raw: JsonObject, op: Operation & { value: JsonValue }): Operation {
-  if (typeof op.value === 'number' && isFloatLiteral(raw, 'value')) markFloatLiteral(op, 'value');
+  if (typeof op.value === 'number') copyNumberMark(raw, 'value', op, 'value');
   return op;
 }
 

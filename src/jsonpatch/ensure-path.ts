@@ -69,7 +69,7 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
     const holder = loc.chain[loc.chain.length - 1];
     let step: string | number;
     if (Array.isArray(holder)) {
-      const added = arrayAdd(wc, loc, part, node, false, rules);
+      const added = arrayAdd(wc, loc, part, node, undefined, rules);
       // The reference ignores this failure, then cannot find the path: the add fails.
       if (typeof added === 'string') throw missingPath(path);
       // A get of the same piece lands on the new container unless the piece was `-`.
@@ -78,7 +78,7 @@ export function ensurePathExists(wc: WorkingCopy, path: string, rules: EvanphxRu
     } else {
       if (key !== part) throw missingPath(path);
       if (created) setOwn(holder, part, node);
-      else wc.setMember(loc, part, node, false);
+      else wc.setMember(loc, part, node, undefined);
       step = part;
     }
     created = true;

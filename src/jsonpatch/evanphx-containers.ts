@@ -1,4 +1,4 @@
-import { hasOwn, ownMember } from '../json/index.js';
+import { hasOwn, ownMember, type NumberMark } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 import { parseGoInt, unescapeToken } from './pointer.js';
 import { isContainer } from './working-copy.js';
@@ -85,7 +85,7 @@ export function arrayAdd(
   loc: Location,
   key: string,
   value: JsonValue,
-  isFloat: boolean,
+  mark: NumberMark,
   rules: EvanphxRules,
 ): number | string {
   const arr = loc.chain[loc.chain.length - 1] as JsonArray;
@@ -103,6 +103,6 @@ export function arrayAdd(
       index += size;
     }
   }
-  wc.insertIndex(loc, index, value, isFloat);
+  wc.insertIndex(loc, index, value, mark);
   return index;
 }

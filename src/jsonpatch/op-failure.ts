@@ -1,5 +1,5 @@
 import { OutcomeError } from '../guard/index.js';
-import { isFloatLiteral } from '../json/index.js';
+import { numberMarkOf, type NumberMark } from '../json/index.js';
 import type { Operation } from './types.js';
 
 /**
@@ -24,7 +24,7 @@ export class OpFailure extends OutcomeError {
   }
 }
 
-/** Whether an operation's `value` is a number its source wrote as a float (`1.0`). */
-export function opValueIsFloat(op: Operation): boolean {
-  return 'value' in op && typeof op.value === 'number' && isFloatLiteral(op, 'value');
+/** The literal form of an operation's `value` when it is a number (`1.0`, an exact int64 past ±2^53). */
+export function opValueMark(op: Operation): NumberMark {
+  return 'value' in op ? numberMarkOf(op, 'value') : undefined;
 }

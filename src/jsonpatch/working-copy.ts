@@ -1,4 +1,4 @@
-import { copyNumberMark, hasNumberMarks, isFloatLiteral, markFloatLiteral, setOwn, sliceArray } from '../json/index.js';
+import { copyNumberMark, hasNumberMarks, isFloatLiteral, setNumberMark, setOwn, sliceArray, type NumberMark } from '../json/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../json/index.js';
 
 export type Container = JsonObject | JsonArray;
@@ -68,19 +68,19 @@ export class WorkingCopy {
     return parent as Container;
   }
 
-  /** Sets an object member (adding or overwriting it). */
-  setMember(loc: Location, key: string, value: JsonValue, isFloat: boolean): void {
+  /** Sets an object member (adding or overwriting it); `mark`: the literal form of a number value. */
+  setMember(loc: Location, key: string, value: JsonValue, mark: NumberMark): void {
     // Only how the copy is made depends on it (see copyObject), so a plain read does: an inherited member
     // (`toString`) only makes the copy the other way. (The own-property test that would follow a miss is a
     // second lookup of a key string the path was cut from, which V8 must hash and look up each time.)
     const adding = (loc.chain[loc.chain.length - 1] as JsonObject)[key] === undefined;
     let obj = this.writable(loc, loc.chain.length, adding) as JsonObject;
-    if (!isFloat && isFloatLiteral(obj, key)) {
+    if (mark !== 'float' && isFloatLiteral(obj, key)) {
       // The slot's float mark would wrongly outlive the value it described: rebuild without it.
       obj = this.replaceLast(loc, copyObject(obj, key));
     }
     setOwn(obj, key, value);
-    if (isFloat) markFloatLiteral(obj, key);
+    setNumberMark(obj, key, mark);
   }
 
   deleteMember(loc: Location, key: string): void {
@@ -89,13 +89,13 @@ export class WorkingCopy {
   }
 
   /** Overwrites an existing array element. */
-  setIndex(loc: Location, index: number, value: JsonValue, isFloat: boolean): void {
+  setIndex(loc: Location, index: number, value: JsonValue, mark: NumberMark): void {
     let arr = this.writable(loc) as JsonArray;
-    if (!isFloat && isFloatLiteral(arr, index)) {
+    if (mark !== 'float' && isFloatLiteral(arr, index)) {
       arr = this.replaceLast(loc, copyArray(arr, index));
     }
     arr[index] = value;
-    if (isFloat) markFloatLiteral(arr, index);
+    setNumberMark(arr, index, mark);
   }
 
   /**
@@ -103,19 +103,19 @@ export class WorkingCopy {
    * place (a patch of n appends would otherwise copy the array n times: quadratic time and garbage);
    * the caller's array is copied once with the element in its place.
    */
-  insertIndex(loc: Location, index: number, value: JsonValue, isFloat: boolean): void {
+  insertIndex(loc: Location, index: number, value: JsonValue, mark: NumberMark): void {
     const arr = loc.chain[loc.chain.length - 1] as JsonArray;
     if (this.editsInPlace(arr)) {
       if (index === arr.length) arr.push(value);
       else arr.splice(index, 0, value);
-      if (isFloat) markFloatLiteral(arr, index);
+      setNumberMark(arr, index, mark);
       return;
     }
     const out = sliceArray(arr, 0, index);
     out.push(value);
     for (let i = index; i < arr.length; i++) out.push(arr[i]);
     copyArrayMarks(arr, out, index, 1);
-    if (isFloat) markFloatLiteral(out, index);
+    setNumberMark(out, index, mark);
     this.replaceLast(loc, out);
   }
 

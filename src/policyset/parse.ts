@@ -1,7 +1,8 @@
 /**
  * Turns one source's text (a YAML multi-document stream, a JSON object, or a JSON array of objects)
  * into documents. `List` kinds are flattened into their items. Numbers keep the int/double distinction
- * of the text (`1.0` stays a double for CEL), as `parseJson` does for JSON.
+ * of the text (`1.0` stays a double for CEL) and every digit of an int64 past ±2^53, as `parseJson` does
+ * for JSON.
  *
  * YAML is read as kubectl and the Kyverno CLI read a manifest (sigs.k8s.io/yaml, i.e. go-yaml v2 and
  * YAML 1.1; src/go/yaml.ts): `0400` is octal, `yes`/`no`/`on`/`off`/`y`/`n` are booleans, `<<` merges.
@@ -35,7 +36,7 @@ const STREAM_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { version
 
 function yamlDocumentValue(doc: Document.Parsed, text: string): JsonValue | undefined {
   if (doc.contents === null) return undefined;
-  return yaml11Json(doc, text, { uniqueKeys: true, markFloats: true });
+  return yaml11Json(doc, text, { uniqueKeys: true, markNumbers: true });
 }
 
 /**

@@ -1,6 +1,5 @@
-import { stringify } from 'yaml';
 import { boundWarnings, type Operation } from '../../admission/index.js';
-import { type JsonObject, type JsonValue } from '../../json/index.js';
+import { isJsonObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../../json/index.js';
 import { createPatch } from '../../jsonpatch/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { readDocument } from '../documents.js';
@@ -19,6 +18,7 @@ import {
   type ValuesSpec,
 } from '../kyverno-test/index.js';
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
+import { jsonOutput, yamlOutput } from '../output.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
@@ -106,6 +106,12 @@ function needsKind(resource: JsonObject, where: string): JsonObject {
   return resource;
 }
 
+/** `object` in namespace `ns` (`--namespace`), its numbers as written. */
+function withNamespace(object: JsonObject, ns: string): JsonObject {
+  const metadata = isJsonObject(object.metadata) ? object.metadata : {};
+  return withNumberMarksOf(object, { ...object, metadata: withNumberMarksOf(metadata, { ...metadata, namespace: ns }) });
+}
+
 /** Admission warnings as kubectl prints them. */
 function printWarnings(io: CliIO, warnings: readonly string[]): void {
   for (const w of warnings) io.err(`Warning: ${w}\n`);
@@ -168,7 +174,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const patches: JsonValue[] = [];
   let denied = false;
   for (const { value: object } of resources) {
-    const target = namespace !== undefined ? { ...object, metadata: { ...((object.metadata ?? {}) as JsonObject), namespace } } : object;
+    const target = namespace !== undefined ? withNamespace(object, namespace) : object;
     // The operation: --operation, else the values' request.operation, else CREATE.
     const fromValues = setValues['request.operation'] ?? values.globalValues['request.operation'];
     const operation = givenOperation ?? (typeof fromValues === 'string' && OPERATIONS.includes(fromValues as Operation) ? (fromValues as Operation) : 'CREATE');
@@ -222,10 +228,9 @@ export const applyCommand: CliCommand = async (argv, io) => {
     io.err(`${kyverno.lines.map((l) => `${l}\n`).join('')}pass: ${c.pass}, fail: ${c.fail}, warn: ${c.warn}, error: ${c.error}, skip: ${c.skip}\n`);
   }
   if (flag(args, 'patch')) {
-    io.out(JSON.stringify(resources.length === 1 ? (patches[0] ?? []) : patches, null, 2) + '\n');
+    io.out(jsonOutput(resources.length === 1 ? (patches[0] ?? []) : patches) + '\n');
   } else {
-    // YAML 1.1, as kubectl reads it back: a text such as `yes` or `0755` stays quoted.
-    io.out(objects.map((o) => stringify(o, { lineWidth: 0, version: '1.1' })).join('---\n'));
+    io.out(objects.map((o) => yamlOutput(o)).join('---\n'));
   }
   return denied ? 1 : 0;
 };

@@ -5,6 +5,7 @@ import { parseSingleDocument, readInput } from '../documents.js';
 import { CliInputError, InputTooLargeError } from '../errors.js';
 import type { CliCommand } from '../io.js';
 import { formatProblems, loadPolicies } from '../load.js';
+import { jsonOutput } from '../output.js';
 
 export const REVIEW_USAGE = `usage: amender review --policies PATH... [--input FILE|-] [--quiet]
   Reads an AdmissionReview (JSON or YAML; standard input by default) and prints the AdmissionReview
@@ -46,6 +47,6 @@ export const reviewCommand: CliCommand = async (argv, io) => {
   }
   // As kubectl shows them; the reply printed below carries them too.
   for (const w of answer.body.response.warnings ?? []) io.err(`Warning: ${w}\n`);
-  io.out(JSON.stringify(answer.body, null, 2) + '\n');
+  io.out(jsonOutput(answer.body) + '\n');
   return 0;
 };

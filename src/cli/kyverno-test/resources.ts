@@ -5,7 +5,7 @@
  * namespaced, as there), null `labels`/`annotations`-like maps made empty.
  */
 import { posix } from 'node:path';
-import { getOwn, isJsonObject, setOwn, type JsonObject } from '../../json/index.js';
+import { cloneJsonWithMarks, getOwn, isJsonObject, setOwn, type JsonObject } from '../../json/index.js';
 import { builtinScope } from '../../map/index.js';
 import { parseDocuments } from '../../policyset/index.js';
 import { parseApiVersion } from '../../schema/index.js';
@@ -62,9 +62,9 @@ function normalizeNilMaps(obj: JsonObject): void {
   }
 }
 
-/** A copy of `obj` as the Kyverno CLI sees it once loaded. */
+/** A copy of `obj` as the Kyverno CLI sees it once loaded (its numbers as written: `1.0`, every digit of an int64). */
 export function normalizeResource(obj: JsonObject, documents: readonly JsonObject[]): JsonObject {
-  const copy = structuredClone(obj) as JsonObject;
+  const copy = cloneJsonWithMarks(obj);
   const apiVersion = str(getOwn(copy, 'apiVersion'));
   const kind = str(getOwn(copy, 'kind'));
   const m = meta(copy);

@@ -2,19 +2,21 @@
  * How the Kyverno CLI compares a patched resource with the expected one (resource/tidy.go, compare.go):
  * both sides are tidied first — nulls, empty maps and empty lists removed, recursively, so `{}`, `[]` and
  * an absent field are the same — and then must be equal, numbers by value (`1` equals `1.0`), list order
- * significant.
+ * significant; an int64 past ±2^53 by all its digits, as Go's decoder reads it.
  */
 import { diffJson, type Difference } from '../diff.js';
-import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
+import { copyNumberMark, getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 
-/** The value without nulls, empty maps and empty lists; undefined when nothing is left. */
+/** The value without nulls, empty maps and empty lists (numbers as written); undefined when nothing is left. */
 export function tidy(value: JsonValue): JsonValue | undefined {
   if (value === null) return undefined;
   if (Array.isArray(value)) {
     const out: JsonValue[] = [];
-    for (const item of value) {
-      const t = tidy(item);
-      if (t !== undefined) out.push(t);
+    for (let i = 0; i < value.length; i++) {
+      const t = tidy(value[i]);
+      if (t === undefined) continue;
+      out.push(t);
+      if (typeof t === 'number') copyNumberMark(value, i, out, out.length - 1);
     }
     return out.length === 0 ? undefined : out;
   }
@@ -25,6 +27,7 @@ export function tidy(value: JsonValue): JsonValue | undefined {
       const t = tidy(getOwn(value, key)!);
       if (t !== undefined) {
         setOwn(out, key, t);
+        if (typeof t === 'number') copyNumberMark(value, key, out, key);
         any = true;
       }
     }

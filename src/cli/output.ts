@@ -1,0 +1,34 @@
+/**
+ * How the CLI writes a document (a mutated resource, a patch, a reply) as JSON or YAML: as the server
+ * writes its replies, an integer past ±2^53 that the input or a policy carried exactly (marked exact:
+ * src/json/exact-integers.ts) is written with all its digits, never as the nearest double.
+ */
+import { stringify } from 'yaml';
+import { exactInteger, exactIntegersMarked, indentJsonText, jsonTextExact, type JsonValue } from '../json/index.js';
+
+/** `JSON.stringify(value, null, 2)`, every exact integer with all its digits. */
+export function jsonOutput(value: unknown): string {
+  return indentJsonText(jsonTextExact(value), 2);
+}
+
+/** The YAML the CLI prints: YAML 1.1, as kubectl reads it back (`yes` or `0755` stays quoted); exact integers whole. */
+export function yamlOutput(value: JsonValue): string {
+  return stringify(exactIntegersMarked() ? withBigInts(value) : value, { lineWidth: 0, version: '1.1' });
+}
+
+type Printable = JsonValue | bigint | Printable[] | { [key: string]: Printable };
+
+/** A copy of `value` with each exact integer as a bigint, which the `yaml` package writes digit for digit. */
+function withBigInts(value: JsonValue): Printable {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item, i) => member(value, i, item));
+  const out: { [key: string]: Printable } = {};
+  // defineProperty keeps a `__proto__` key an own member, as setOwn does.
+  for (const key of Object.keys(value)) Object.defineProperty(out, key, { value: member(value, key, value[key]), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+function member(container: object, key: string | number, item: JsonValue): Printable {
+  if (typeof item === 'number') return exactInteger(container, key) ?? item;
+  return withBigInts(item);
+}
