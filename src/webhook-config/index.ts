@@ -16,6 +16,7 @@ export {
   DEFAULT_TIMEOUT_SECONDS,
   webhookConfiguration,
   WebhookConfigError,
+  WebhookOptionError,
   type WebhookConfigOptions,
 } from './manifest.js';
 export { intersectRule, intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, ruleProblems, type RuleScope, type WebhookRule } from './rules.js';

@@ -32,21 +32,26 @@ export class WebhookConfigError extends Error {
   override name = 'WebhookConfigError';
 }
 
+/** An option's value the API server would refuse (`url`, `name`, `timeoutSeconds`, an excluded namespace). */
+export class WebhookOptionError extends WebhookConfigError {
+  override name = 'WebhookOptionError';
+}
+
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const DEFAULT_EXCLUDED_NAMESPACES: readonly string[] = ['kube-system'];
 
-/** The URL as the API server accepts it (webhook clientConfig.url), or a WebhookConfigError. */
+/** The URL as the API server accepts it (webhook clientConfig.url), or a WebhookOptionError. */
 export function checkWebhookUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new WebhookConfigError(`--url ${url}: not a URL`);
+    throw new WebhookOptionError(`--url ${url}: not a URL`);
   }
-  if (parsed.protocol !== 'https:') throw new WebhookConfigError(`--url ${url}: the API server calls webhooks over https only`);
-  if (parsed.username || parsed.password) throw new WebhookConfigError(`--url ${url}: user information is not allowed in a webhook URL`);
-  if (parsed.search || url.includes('?')) throw new WebhookConfigError(`--url ${url}: a webhook URL cannot have a query (put a cluster's secret in the path: /clusters/<cluster>/<secret>/mutate)`);
-  if (parsed.hash || url.includes('#')) throw new WebhookConfigError(`--url ${url}: a webhook URL cannot have a fragment`);
+  if (parsed.protocol !== 'https:') throw new WebhookOptionError(`--url ${url}: the API server calls webhooks over https only`);
+  if (parsed.username || parsed.password) throw new WebhookOptionError(`--url ${url}: user information is not allowed in a webhook URL`);
+  if (parsed.search || url.includes('?')) throw new WebhookOptionError(`--url ${url}: a webhook URL cannot have a query (put a cluster's secret in the path: /clusters/<cluster>/<secret>/mutate)`);
+  if (parsed.hash || url.includes('#')) throw new WebhookOptionError(`--url ${url}: a webhook URL cannot have a fragment`);
   return url;
 }
 
@@ -57,12 +62,12 @@ function webhookName(name: string): string {
 
 export function webhookConfiguration(derived: DerivedRules, options: WebhookConfigOptions): JsonObject {
   const name = options.name ?? 'amender';
-  if (isDNS1123Subdomain(name).length > 0) throw new WebhookConfigError(`--name ${name}: a name is a lowercase DNS subdomain`);
+  if (isDNS1123Subdomain(name).length > 0) throw new WebhookOptionError(`--name ${name}: a name is a lowercase DNS subdomain`);
   const url = checkWebhookUrl(options.url);
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new WebhookConfigError(`--timeout-seconds ${timeoutSeconds}: from 1 to 30`);
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new WebhookOptionError(`--timeout-seconds ${timeoutSeconds}: from 1 to 30`);
   const excluded = [...new Set(options.excludeNamespaces ?? DEFAULT_EXCLUDED_NAMESPACES)].sort();
-  for (const ns of excluded) if (isDNS1123Label(ns).length > 0) throw new WebhookConfigError(`--exclude-namespace ${ns}: not a namespace name`);
+  for (const ns of excluded) if (isDNS1123Label(ns).length > 0) throw new WebhookOptionError(`--exclude-namespace ${ns}: not a namespace name`);
   if (derived.rules.length === 0) throw new WebhookConfigError('the policy set matches no request: there is nothing to send to Amender');
   const problems = derived.rules.flatMap((r, i) => ruleProblems(r, `webhooks[0].rules[${i}]`));
   if (problems.length > 0) throw new WebhookConfigError(`internal error: the derived rules are invalid:\n  ${problems.join('\n  ')}`);

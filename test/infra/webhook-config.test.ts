@@ -258,9 +258,10 @@ describe('amender webhook-config: options', () => {
       expect(stdout).toBe('');
       expect(stderr).toMatch(message);
     };
-    await refused(['--url', 'http://amender.example.com/mutate'], 'the API server calls webhooks over https only');
-    await refused(['--url', 'https://amender.example.com/mutate?cluster=a'], 'a webhook URL cannot have a query');
-    await refused(['--url', URL_, '--timeout-seconds', '31'], '--timeout-seconds 31: from 1 to 30');
+    // A wrong value on the command line is a wrong command line (exit 2), as README "CLI" says.
+    await refused(['--url', 'http://amender.example.com/mutate'], 'the API server calls webhooks over https only', 2);
+    await refused(['--url', 'https://amender.example.com/mutate?cluster=a'], 'a webhook URL cannot have a query', 2);
+    await refused(['--url', URL_, '--timeout-seconds', '31'], '--timeout-seconds 31: a whole number from 1 to 30', 2);
     await refused(['--url', URL_, '--failure-policy', 'Maybe'], '--failure-policy must be one of Fail, Ignore', 2);
     await refused(['--url', URL_, '--ca-bundle', 'missing.crt'], '--ca-bundle missing.crt: no such file or folder');
     await refused(['--url', URL_, '--ca-bundle', 'not-a-cert.txt'], 'not a PEM certificate bundle');

@@ -109,7 +109,7 @@ describe('webhook timeoutSeconds and the review deadline', () => {
     const fits = await cli('--timeout-seconds', '5', '--review-deadline-ms', '4000');
     expect(fits.code).toBe(0);
     const refused = await cli('--timeout-seconds', '5', '--review-deadline-ms', '4500');
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('--review-deadline-ms 4500: review deadline 4500 ms does not fit timeoutSeconds 5');
     expect((await cli('--review-deadline-ms', 'soon')).code).toBe(2);

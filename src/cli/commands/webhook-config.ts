@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { checkReviewDeadline, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, webhookConfiguration, WebhookConfigError, type DerivedRules } from '../../webhook-config/index.js';
+import { checkReviewDeadline, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, webhookConfiguration, WebhookConfigError, WebhookOptionError, type DerivedRules } from '../../webhook-config/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { CliInputError, describeFsError } from '../errors.js';
 import type { CliCommand } from '../io.js';
@@ -17,7 +17,8 @@ export const WEBHOOK_CONFIG_USAGE = `usage: amender webhook-config --url URL --p
   500 ms (an explicit value that does not fit is an error; the default gets a note); --reinvocation-policy IfNeeded
   when a MutatingAdmissionPolicy says IfNeeded, else Never; --exclude-namespace kube-system (add the
   namespace Amender runs in when it runs in the cluster); --ca-bundle: the CA that signed URL's
-  certificate (omit it for a publicly trusted certificate).
+  certificate (omit it for a publicly trusted certificate). An option's value that is wrong (also a
+  --review-deadline-ms that does not fit the timeout) is a wrong command line: exit 2.
   Kyverno kinds are turned into resources from the built-in kinds and the CustomResourceDefinitions found
   in --policies; a kind neither knows is an error (exit 1) unless written group/version/Kind, when its
   resource is guessed as Kubernetes guesses it, with a warning. Coverage and warnings go to stderr.
@@ -28,6 +29,15 @@ function choice<T extends string>(value: string | undefined, allowed: readonly T
   const found = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
   if (!found) throw new UsageError(`--${option} must be one of ${allowed.join(', ')}`);
   return found;
+}
+
+/** A whole-number option from `min` (to `max`), or a UsageError naming the option and the value given. */
+function wholeNumber(option: string, text: string, min: number, max?: number): number {
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n >= min && n <= (max ?? Number.MAX_SAFE_INTEGER))) {
+    throw new UsageError(`--${option} ${text}: a whole number ${max !== undefined ? `from ${min} to ${max}` : `from ${min}`}`);
+  }
+  return n;
 }
 
 function summary(derived: DerivedRules): string {
@@ -56,9 +66,12 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   const paths = listOption(args, 'policies');
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
   const timeoutText = stringOption(args, 'timeout-seconds');
-  if (timeoutText !== undefined && !/^\d+$/.test(timeoutText)) throw new UsageError('--timeout-seconds takes a whole number from 1 to 30');
+  const timeoutSeconds = timeoutText !== undefined ? wholeNumber('timeout-seconds', timeoutText, 1, 30) : DEFAULT_TIMEOUT_SECONDS;
   const deadlineText = stringOption(args, 'review-deadline-ms');
-  if (deadlineText !== undefined && !/^[1-9]\d*$/.test(deadlineText)) throw new UsageError('--review-deadline-ms takes a positive whole number of milliseconds');
+  const deadlineMs = deadlineText !== undefined ? wholeNumber('review-deadline-ms', deadlineText, 1) : undefined;
+  // The review deadline must end before the API server's timeout (src/webhook-config/deadline.ts).
+  const deadline = checkReviewDeadline(timeoutSeconds, deadlineMs);
+  if (!deadline.fits && deadlineText !== undefined) throw new UsageError(`--review-deadline-ms ${deadlineText}: ${deadline.note}`);
   const failurePolicy = choice(stringOption(args, 'failure-policy'), ['Fail', 'Ignore'] as const, 'failure-policy');
   const reinvocationPolicy = choice(stringOption(args, 'reinvocation-policy'), ['Never', 'IfNeeded'] as const, 'reinvocation-policy');
   const caPath = stringOption(args, 'ca-bundle');
@@ -88,17 +101,16 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
       ...(caBundlePem !== undefined ? { caBundlePem } : {}),
       ...(failurePolicy ? { failurePolicy } : {}),
       ...(reinvocationPolicy ? { reinvocationPolicy } : {}),
-      ...(timeoutText !== undefined ? { timeoutSeconds: Number(timeoutText) } : {}),
+      timeoutSeconds,
       ...(args.options.has('exclude-namespace') ? { excludeNamespaces: listOption(args, 'exclude-namespace') } : {}),
     });
   } catch (err) {
+    // A value of the command line the API server would refuse is a wrong command line, as --failure-policy Maybe.
+    if (err instanceof WebhookOptionError) throw new UsageError(err.message);
     if (err instanceof WebhookConfigError) throw new CliInputError(err.message);
     throw err;
   }
   io.err(summary(derived));
-  // The review deadline must end before the API server's timeout (src/webhook-config/deadline.ts).
-  const deadline = checkReviewDeadline(timeoutText !== undefined ? Number(timeoutText) : DEFAULT_TIMEOUT_SECONDS, deadlineText !== undefined ? Number(deadlineText) : undefined);
-  if (!deadline.fits && deadlineText !== undefined) throw new CliInputError(`--review-deadline-ms ${deadlineText}: ${deadline.note}`);
   io.err(`${deadline.fits ? 'note' : 'warning'}: ${deadline.note}\n`);
   io.out(flag(args, 'json') ? JSON.stringify(manifest, null, 2) + '\n' : stringify(manifest, { lineWidth: 0, version: '1.1' }));
   return 0;

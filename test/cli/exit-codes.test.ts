@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { fakeIO } from './fake-io.js';
+
+/**
+ * README "CLI": exit 1 for a failed check or unusable input, 2 for a wrong command line — which a numeric
+ * option's value is, whether it is no number or a number out of range, as an unknown choice is.
+ */
+const POLICY = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: p}
+spec:
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
+  mutations:
+    - patchType: JSONPatch
+      jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/labels", value: {"a": "b"}}]'}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: p}
+spec: {policyName: p}
+`;
+
+async function webhookConfig(...args: string[]) {
+  const io = fakeIO({ 'p.yaml': POLICY });
+  const code = await runCli(['webhook-config', '--url', 'https://amender.example.com/mutate', '--policies', 'p.yaml', ...args], io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+describe('numeric options: a wrong value is a wrong command line (exit 2)', () => {
+  it.each([
+    [['--timeout-seconds', 'abc'], '--timeout-seconds abc: a whole number from 1 to 30'],
+    [['--timeout-seconds', '31'], '--timeout-seconds 31: a whole number from 1 to 30'],
+    [['--timeout-seconds', '0'], '--timeout-seconds 0: a whole number from 1 to 30'],
+    [['--timeout-seconds', '-5'], '--timeout-seconds -5: a whole number from 1 to 30'],
+    [['--timeout-seconds', '2.5'], '--timeout-seconds 2.5: a whole number from 1 to 30'],
+    [['--review-deadline-ms', 'soon'], '--review-deadline-ms soon: a whole number from 1'],
+    [['--review-deadline-ms', '0'], '--review-deadline-ms 0: a whole number from 1'],
+    [['--timeout-seconds', '5', '--review-deadline-ms', '4500'], '--review-deadline-ms 4500: review deadline 4500 ms does not fit timeoutSeconds 5'],
+  ])('webhook-config %j', async (args, message) => {
+    const r = await webhookConfig(...args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`amender webhook-config: ${message}`);
+    expect(r.stderr).toContain('usage: amender webhook-config');
+  });
+
+  it('values that fit are taken', async () => {
+    const r = await webhookConfig('--timeout-seconds', '30', '--review-deadline-ms', '24000');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('timeoutSeconds: 30');
+  });
+
+  it('the other values of webhook-config the API server would refuse exit 2 as well', async () => {
+    expect((await webhookConfig('--name', 'Not_A_Name')).code).toBe(2);
+    expect((await webhookConfig('--exclude-namespace', 'n'.repeat(64))).code).toBe(2);
+    const io = fakeIO({ 'p.yaml': POLICY });
+    expect(await runCli(['webhook-config', '--url', 'http://amender.example.com/mutate', '--policies', 'p.yaml'], io)).toBe(2);
+  });
+
+  it('a policy set that matches nothing stays unusable input (exit 1)', async () => {
+    const io = fakeIO({ 'p.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' });
+    expect(await runCli(['webhook-config', '--url', 'https://amender.example.com/mutate', '--policies', 'p.yaml'], io)).toBe(1);
+  });
+});
