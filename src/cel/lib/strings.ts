@@ -42,6 +42,19 @@ function indexOfFrom(s: string, substr: string, offset: bigint): bigint {
   return -1n;
 }
 
+/**
+ * indexOf(substr, offset) as cel-go v0.29 (Kubernetes' cel-go): a negative offset is an error whatever
+ * the substring (cel-go#1335); the empty substring matches at the offset clamped to the length
+ * (#1335); past the end nothing else is found: -1, not an error (#1052).
+ */
+function indexOfFromCelGo(s: string, substr: string, offset: bigint): bigint {
+  if (offset < 0n) outOfRange(offset);
+  const r = runes(s);
+  if (substr === '') return offset > BigInt(r.length) ? BigInt(r.length) : offset;
+  if (offset >= BigInt(r.length)) return -1n;
+  return indexOfFrom(s, substr, offset);
+}
+
 function indexOf(s: string, substr: string): bigint {
   if (substr === '') return 0n;
   if (runes(substr).length > runes(s).length) return -1n;
@@ -56,6 +69,15 @@ function lastIndexOfFrom(s: string, substr: string, offset: bigint): bigint {
   const start = Math.min(Number(offset), r.length - sub.length);
   for (let i = start; i >= 0; i--) if (matchAt(r, sub, i)) return BigInt(i);
   return -1n;
+}
+
+/** lastIndexOf(substr, offset) as cel-go v0.29: the offset rules of {@link indexOfFromCelGo}. */
+function lastIndexOfFromCelGo(s: string, substr: string, offset: bigint): bigint {
+  if (offset < 0n) outOfRange(offset);
+  const r = runes(s);
+  if (substr === '') return offset > BigInt(r.length) ? BigInt(r.length) : offset;
+  if (offset >= BigInt(r.length)) return -1n;
+  return lastIndexOfFrom(s, substr, offset);
 }
 
 function lastIndexOf(s: string, substr: string): bigint {
@@ -170,13 +192,18 @@ export function quote(s: string): string {
   return `${out}"`;
 }
 
-/** Registers cel-go's strings extension at `version` (the latest: 5). */
-function registerStrings(r: LibraryRegistrar, version: number): void {
+/**
+ * Registers cel-go's strings extension at `version` (the latest: 5). `offsets`: how indexOf/lastIndexOf
+ * treat their offset — `cel-go` as Kubernetes' cel-go v0.29 does, `cel-spec` as the cel-spec
+ * conformance data the general environment is measured against (an offset at or past the end is an error).
+ */
+function registerStrings(r: LibraryRegistrar, version: number, offsets: 'cel-go' | 'cel-spec'): void {
+  const celGo = offsets === 'cel-go';
   r.registerFunction('string.charAt(int): string', charAt);
   r.registerFunction('string.indexOf(string): int', indexOf);
-  r.registerFunction('string.indexOf(string, int): int', indexOfFrom);
+  r.registerFunction('string.indexOf(string, int): int', celGo ? indexOfFromCelGo : indexOfFrom);
   r.registerFunction('string.lastIndexOf(string): int', lastIndexOf);
-  r.registerFunction('string.lastIndexOf(string, int): int', lastIndexOfFrom);
+  r.registerFunction('string.lastIndexOf(string, int): int', celGo ? lastIndexOfFromCelGo : lastIndexOfFrom);
   r.registerFunction('string.lowerAscii(): string', (s: string) => asciiCase(s, false));
   r.registerFunction('string.upperAscii(): string', (s: string) => asciiCase(s, true));
   r.registerFunction('string.replace(string, string): string', (s: string, o: string, n: string) => goReplace(s, o, n));
@@ -223,17 +250,18 @@ function stringsCost(name: string, args: readonly unknown[], result: unknown): n
 /** cel-go's strings extension, latest version (cel-spec formatting). */
 export const stringsLibrary: CelLibrary = {
   name: 'cel.lib.ext.strings',
-  register: (r) => registerStrings(r, 5),
+  register: (r) => registerStrings(r, 5, 'cel-spec'),
   callCost: stringsCost,
 };
 
 /**
  * The strings extension at version 2, as Kubernetes' environments declare it (kube-apiserver's base
  * environment, and Kyverno's, which keeps its library versions): no string reverse, and the first
- * formatter (string-format-k8s.ts).
+ * formatter (string-format-k8s.ts); indexOf/lastIndexOf offsets as cel-go v0.29 (an offset past the
+ * end finds nothing instead of failing).
  */
 export const kubernetesStringsLibrary: CelLibrary = {
   name: 'cel.lib.ext.strings',
-  register: (r) => registerStrings(r, 2),
+  register: (r) => registerStrings(r, 2, 'cel-go'),
   callCost: stringsCost,
 };
