@@ -216,6 +216,21 @@ describe('bad input: one clear message naming the expression and position', () =
     expect(run('[1, 2].reverse()').ok).toBe(true);
   });
 
+  it("cel.bind is not declared (kube-apiserver's environment has no ext.Bindings); Kyverno's dialect has it", () => {
+    const c = compileExpression('cel.bind(x, 1, x + 1) == 2', 'variable', { params: false });
+    expect(c.ok).toBe(false);
+    if (!c.ok) {
+      // cel-go's checker: the arguments, then the target, then the function name.
+      expect(c.message).toContain("undeclared reference to 'x'");
+      expect(c.message).toContain("undeclared reference to 'cel' (in container '')");
+      expect(c.message).toContain("undeclared reference to 'bind' (in container '')");
+    }
+    expect(compileExpression('cel.bind(x, 1, x + 1) == 2', 'matchCondition', { params: false }).ok).toBe(false);
+    const k = compileExpression('cel.bind(x, 1, x + 1)', 'variable', { params: false, variables: new Map(), dialect: 'kyverno' });
+    expect(k.ok).toBe(true);
+    if (k.ok) expect(new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(k.compiled)).toMatchObject({ ok: true, value: 2n });
+  });
+
   it('format() takes a mixed-type argument list although literals must otherwise be homogeneous', () => {
     expect(value('"%s-%d".format([object.metadata.name, 42])', 'variable')).toBe('web-42');
     expect(value('"%s:%d".format(["web", 42])', 'variable')).toBe('web:42');
@@ -445,7 +460,7 @@ describe('construction syntax and conversions', () => {
       ["Object{m: {1: 'x'}} == Object{m: {1u: 'x'}}", false],
       // cel-go list values hold a function, which DeepEqual never finds equal: only the same list is
       ['Object{l: [1]} == Object{l: [1]}', false],
-      ['cel.bind(l, [1], Object{l: l} == Object{l: l})', true],
+      ['[[1]].all(l, Object{l: l} == Object{l: l})', true],
       // maps read from documents are plain Go maps and slices: compared element by element
       ['Object{s: object.spec} == Object{s: oldObject.spec}', true],
       ["Object{q: quantity('1k')} == Object{q: quantity('1k')}", true],

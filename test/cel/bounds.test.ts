@@ -118,7 +118,7 @@ describe('deadline on the cost path', () => {
   it('values that share subtrees: equality lets the deadline in, printing them is bounded', () => {
     const nested = (leaf: string, levels: number) => {
       let v = leaf;
-      for (let i = 0; i < levels; i++) v = `cel.bind(v${i}, ${v}, [v${i}, v${i}])`;
+      for (let i = 0; i < levels; i++) v = `[${v}].map(v${i}, [v${i}, v${i}])[0]`;
       return v;
     };
     // Two separately built trees of 2^40 leaves each: equal, but comparing them leaf by leaf never ends.

@@ -118,8 +118,11 @@ const hasMacro: Expander = (f, _pos, _target, args) => {
   return f.select(a.pos, a.operand, a.field, true);
 };
 
-/** cel.bind(v, init, expr): evaluates init once and binds it to v within expr. */
-const bindMacro: Expander = (f, pos, target, args) => {
+/**
+ * cel.bind(v, init, expr): evaluates init once and binds it to v within expr. cel-go's ext.Bindings, not a
+ * standard macro: only environments with the bindings library (src/cel/lib/bindings.ts) expand it.
+ */
+export const bindMacro: Expander = (f, pos, target, args) => {
   if (!target || target.kind !== 'ident' || target.name !== 'cel') return undefined;
   const v = iterVarName(f, args[0], 'cel.bind() variable names must be simple identifiers');
   return f.comprehension(pos, f.list(pos, []), UNUSED, null, v, args[1], f.literal(pos, false), f.ident(pos, v), args[2]);
@@ -165,7 +168,6 @@ macros.set(macroKey('transformMap', 3, true), transform('map'));
 macros.set(macroKey('transformMap', 4, true), transform('map'));
 macros.set(macroKey('transformMapEntry', 3, true), transform('mapEntry'));
 macros.set(macroKey('transformMapEntry', 4, true), transform('mapEntry'));
-macros.set(macroKey('bind', 3, true), bindMacro);
 macros.set(macroKey('optMap', 2, true), optMapMacro(false));
 macros.set(macroKey('optFlatMap', 2, true), optMapMacro(true));
 macros.set(macroKey('sortBy', 2, true), sortByMacro);

@@ -16,6 +16,7 @@ import { urlLibrary } from './url.js';
 import { formatLibrary } from './k8s-format.js';
 import { authzLibrary } from './authz.js';
 import { jsonPatchLibrary } from './jsonpatch.js';
+import { bindingsLibrary } from './bindings.js';
 
 export const libraries: readonly CelLibrary[] = [
   stringsLibrary,
@@ -30,13 +31,17 @@ export const libraries: readonly CelLibrary[] = [
   formatLibrary,
   authzLibrary,
   jsonPatchLibrary,
+  bindingsLibrary,
 ];
 
 /**
  * The libraries of Kubernetes' own environments: the above, with cel-go's strings library at version 2
- * (as kube-apiserver's base environment declares it: no string reverse, the first formatter).
+ * (as kube-apiserver's base environment declares it: no string reverse, the first formatter), and
+ * without cel-go's bindings extension (`cel.bind`), which kube-apiserver does not declare.
  */
-export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = libraries.map((lib) => (lib === stringsLibrary ? kubernetesStringsLibrary : lib));
+export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = libraries
+  .filter((lib) => lib !== bindingsLibrary)
+  .map((lib) => (lib === stringsLibrary ? kubernetesStringsLibrary : lib));
 
 /**
  * Libraries only mutation expressions have (kube-apiserver declares `jsonpatch.escapeKey` in the
@@ -56,6 +61,7 @@ export { semverLibrary, SEMVER_TYPE, Semver } from './semver.js';
 export { urlLibrary, URL_TYPE, URLValue } from './url.js';
 export { formatLibrary, FORMAT_TYPE, NamedFormat } from './k8s-format.js';
 export { jsonPatchLibrary } from './jsonpatch.js';
+export { bindingsLibrary } from './bindings.js';
 export {
   authzLibrary,
   createAuthorizerValue,

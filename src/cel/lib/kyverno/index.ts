@@ -1,11 +1,12 @@
 /**
  * CEL libraries Kyverno's CEL policies (MutatingPolicy) have beyond Kubernetes' own, as far as they
  * need no cluster or network, and the cel-go extensions Kyverno's base environment adds to the API
- * server's (ext.Encoders, ext.Math), and its orValue compatibility macro. Only the Kyverno dialect of
+ * server's (ext.Bindings, ext.Encoders, ext.Math), and its orValue compatibility macro. Only the Kyverno dialect of
  * the admission environment registers them: a Kubernetes MutatingAdmissionPolicy keeps exactly the API
  * server's environment.
  */
 import type { CelLibrary } from '../../library.js';
+import { bindingsLibrary } from '../bindings.js';
 import { encodersLibrary } from './encoders.js';
 import { gzipLibrary } from './gzip.js';
 import { hashLibrary } from './hash.js';
@@ -38,6 +39,7 @@ export const kyvernoLibraries: readonly CelLibrary[] = [
   encodersLibrary,
   mathExtLibrary,
   orValueCompatLibrary,
+  bindingsLibrary,
 ];
 
 export { IMAGE_TYPE, ImageReference, parseImageReference } from './image.js';
