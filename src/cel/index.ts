@@ -84,6 +84,7 @@ export type { CacheStats } from './k8s/cache.js';
 export type { CelDialect } from './k8s/environment.js';
 export { findClusterCalls, referencesIdentifier, CLUSTER_LIBRARIES, type ClusterCall } from './lib/kyverno/index.js';
 export { CompiledVariables, type CompiledVariable, type VariableDefinition } from './k8s/variables.js';
+export { VariableScope } from './k8s/variable-scope.js';
 export {
   Evaluation,
   OUT_OF_BUDGET_MESSAGE,

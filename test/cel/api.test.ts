@@ -226,7 +226,7 @@ describe('bad input: one clear message naming the expression and position', () =
       expect(c.message).toContain("undeclared reference to 'bind' (in container '')");
     }
     expect(compileExpression('cel.bind(x, 1, x + 1) == 2', 'matchCondition', { params: false }).ok).toBe(false);
-    const k = compileExpression('cel.bind(x, 1, x + 1)', 'variable', { params: false, variables: new Map(), dialect: 'kyverno' });
+    const k = compileExpression('cel.bind(x, 1, x + 1)', 'variable', { params: false, dialect: 'kyverno' });
     expect(k.ok).toBe(true);
     if (k.ok) expect(new Evaluation(input, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(k.compiled)).toMatchObject({ ok: true, value: 2n });
   });
