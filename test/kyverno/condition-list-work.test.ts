@@ -25,9 +25,10 @@ describe('condition anchors on list items', () => {
     const items = Array.from({ length: n }, (_, i) => ({ '(name)': `c${i}`, securityContext: { runAsNonRoot: true } }));
     const { patch, polls } = await run(policy({ spec: { containers: items } }), containers);
     expect(patch).toEqual(containers.map((_, i) => ({ op: 'add', path: `/spec/containers/${i}/securityContext`, value: { runAsNonRoot: true } })));
-    // 400 × 400 walks of the item took 625 polls (160,000 ticks); the merge of 400 items and the checks
-    // of the pairs take about 30.
-    expect(polls).toBeLessThan(100);
+    // 400 × 400 walks of the item took 625 polls (160,000 ticks); the merge of 400 items takes about 30.
+    // The checks of the pairs now tick the guard too (condition-check-guard.test.ts): 1,276 polls, most
+    // of them theirs, until those checks stop being n × m.
+    expect(polls).toBeLessThan(1_400);
   });
 
   it('give what the walk gives where it decides more: +() in a condition, a condition below the top', async () => {

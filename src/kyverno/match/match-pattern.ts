@@ -6,9 +6,13 @@
  * Go passes errors up and classifies them by their text: an error whose message holds "conditional
  * anchor mismatch" or "global anchor mismatch" is a skip, one holding "negation anchor matched" a fail,
  * and wrapping keeps the inner text. `Failure` keeps those marks instead of the text.
+ *
+ * The walk ticks the review's guard once per pattern node it compares: a condition anchor's pattern may
+ * walk a large part of the resource, once per list item it is tried on.
  */
 import { getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { compareStrings, hasWildcard, wildcardMatch } from '../../go/index.js';
+import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { anchorKey, parseAnchor, type Anchor } from '../patchers/anchors.js';
 import { valueMatches } from './pattern.js';
 
@@ -37,21 +41,31 @@ function skipped(errors: Failure[]): Failure {
   return { skip: true, negation: errors.some((e) => e.negation), patternError: true };
 }
 
-export function matchPattern(resource: JsonValue | undefined, pattern: JsonValue): PatternResult {
-  const failure = element(resource, pattern);
+export function matchPattern(resource: JsonValue | undefined, pattern: JsonValue, guard: ReviewGuard = UNBOUNDED_GUARD): PatternResult {
+  const failure = element(resource, pattern, guard);
   if (!failure) return 'pass';
   return failure.skip ? 'skip' : 'fail';
 }
 
-function element(resource: JsonValue | undefined, pattern: JsonValue): Failure | undefined {
-  if (isJsonObject(pattern)) return isJsonObject(resource) ? map(resource, pattern) : MISMATCH;
-  if (Array.isArray(pattern)) return Array.isArray(resource) ? array(resource, pattern) : MISMATCH;
-  if (Array.isArray(resource)) return resource.every((item) => valueMatches(item, pattern)) ? undefined : MISMATCH;
+function element(resource: JsonValue | undefined, pattern: JsonValue, g: ReviewGuard): Failure | undefined {
+  g.tick();
+  if (isJsonObject(pattern)) return isJsonObject(resource) ? map(resource, pattern, g) : MISMATCH;
+  if (Array.isArray(pattern)) return Array.isArray(resource) ? array(resource, pattern, g) : MISMATCH;
+  if (Array.isArray(resource)) return everyValueMatches(resource, pattern, g) ? undefined : MISMATCH;
   return valueMatches(resource ?? null, pattern) ? undefined : MISMATCH;
 }
 
+/** A scalar pattern against each value of a resource list. */
+function everyValueMatches(resource: JsonValue[], pattern: JsonValue, g: ReviewGuard): boolean {
+  for (const item of resource) {
+    g.tick();
+    if (!valueMatches(item, pattern)) return false;
+  }
+  return true;
+}
+
 /** validateMap: anchors (sorted) decide whether the map applies, then the other keys must match. */
-function map(resource: JsonObject, original: JsonObject): Failure | undefined {
+function map(resource: JsonObject, original: JsonObject, g: ReviewGuard): Failure | undefined {
   const pattern = expandInMetadata(original, resource);
   const anchorKeys: string[] = [];
   const otherKeys: string[] = [];
@@ -65,7 +79,7 @@ function map(resource: JsonObject, original: JsonObject): Failure | undefined {
   const skips: Failure[] = [];
   let applied = 0;
   for (const key of anchorKeys) {
-    const failure = handle(key, pattern[key], resource);
+    const failure = handle(key, pattern[key], resource, g);
     if (!failure) {
       applied++;
       continue;
@@ -80,58 +94,58 @@ function map(resource: JsonObject, original: JsonObject): Failure | undefined {
   if (skips.length > 0 && (applied === 0 || skips.some((s) => !s.patternError))) return skipped(skips);
 
   for (const key of resourceKeyOrder(otherKeys, pattern)) {
-    const failure = handle(key, pattern[key], resource);
+    const failure = handle(key, pattern[key], resource, g);
     if (failure) return failure;
   }
   return undefined;
 }
 
 /** anchor.CreateElementHandler(key).Handle */
-function handle(key: string, pattern: JsonValue, resource: JsonObject): Failure | undefined {
+function handle(key: string, pattern: JsonValue, resource: JsonObject, g: ReviewGuard): Failure | undefined {
   const anchor = parseAnchor(key);
   switch (anchor?.type) {
     case 'condition': {
       if (!hasOwn(resource, anchor.key)) return anchorMismatch(undefined);
-      const inner = element(resource[anchor.key], pattern);
+      const inner = element(resource[anchor.key], pattern, g);
       return inner ? anchorMismatch(inner) : undefined;
     }
     case 'global': {
       if (!hasOwn(resource, anchor.key)) return undefined;
-      const inner = element(resource[anchor.key], pattern);
+      const inner = element(resource[anchor.key], pattern, g);
       return inner ? anchorMismatch(inner) : undefined;
     }
     case 'equality':
-      return hasOwn(resource, anchor.key) ? element(resource[anchor.key], pattern) : undefined;
+      return hasOwn(resource, anchor.key) ? element(resource[anchor.key], pattern, g) : undefined;
     case 'negation':
       return hasOwn(resource, anchor.key) ? NEGATION : undefined;
     case 'existence':
-      return hasOwn(resource, anchor.key) ? existence(resource[anchor.key], pattern) : undefined;
+      return hasOwn(resource, anchor.key) ? existence(resource[anchor.key], pattern, g) : undefined;
     default: {
       const value = getOwn(resource, key);
       if (pattern === '*') return value === undefined || value === null ? MISMATCH : undefined;
-      return element(value, pattern);
+      return element(value, pattern, g);
     }
   }
 }
 
 /** `^(key)`: every map of the pattern list matches some item of the resource list. */
-function existence(resource: JsonValue, pattern: JsonValue): Failure | undefined {
+function existence(resource: JsonValue, pattern: JsonValue, g: ReviewGuard): Failure | undefined {
   if (!Array.isArray(resource) || !Array.isArray(pattern)) return MISMATCH;
   for (const item of pattern) {
     if (!isJsonObject(item)) return MISMATCH;
-    if (!resource.some((r) => element(r, item) === undefined)) return MISMATCH;
+    if (!resource.some((r) => element(r, item, g) === undefined)) return MISMATCH;
   }
   return undefined;
 }
 
 /** validateArray: a map pattern applies to every item, a scalar pattern to every value, a list item by item. */
-function array(resource: JsonValue[], pattern: JsonValue[]): Failure | undefined {
+function array(resource: JsonValue[], pattern: JsonValue[], g: ReviewGuard): Failure | undefined {
   if (pattern.length === 0) return MISMATCH;
   const first = pattern[0];
-  if (isJsonObject(first)) return collectSkips(resource.map((item) => () => element(item, first)));
-  if (!Array.isArray(first)) return element(resource, first);
+  if (isJsonObject(first)) return collectSkips(resource.map((item) => () => element(item, first, g)));
+  if (!Array.isArray(first)) return element(resource, first, g);
   if (resource.length < pattern.length) return MISMATCH;
-  return collectSkips(pattern.map((p, i) => () => element(resource[i], p)));
+  return collectSkips(pattern.map((p, i) => () => element(resource[i], p, g)));
 }
 
 /** Skipped elements are set aside; any other failure stands; all skipped is a skip. */

@@ -206,6 +206,8 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     for (const resourceItem of resourceItems) {
       // The item's own conditions first, on the item itself: a resource item they reject (all but one,
       // for a foreach element's overlay naming its element) costs no copy of the item and no throw.
+      // Each pair tried is work the review's deadline must be able to stop (n × m of them).
+      walk.guard.tick();
       if (precheck && conditionFailure(item as JsonObject, resourceItem, 'condition', walk, false) !== undefined) continue;
       // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
       let candidate = cloneJson(item);
@@ -347,7 +349,7 @@ function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, 
     }
     // A map or list compared may hold lists (a map reached through maps only is read as it is).
     if (typeof actual === 'object' && actual !== null) walk.readingLists();
-    if (matchPattern(asConditionOperand(actual), asConditionOperand(expected)) !== 'pass') {
+    if (matchPattern(asConditionOperand(actual), asConditionOperand(expected), walk.guard) !== 'pass') {
       return `"${anchor.key}" does not match ${JSON.stringify(expected)}`;
     }
   }
