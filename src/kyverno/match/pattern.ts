@@ -8,7 +8,7 @@ import { isJsonObject, type JsonValue } from '../../json/index.js';
 import { formatFloatE, parseFloat64 } from '../../go/index.js';
 import { parseInt64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
-import { tryParseDuration, wildcardMatch } from '../../go/index.js';
+import { hasWildcard, tryParseDuration, wildcardMatch } from '../../go/index.js';
 
 /** One scalar against one pattern value (`pattern.Validate`). */
 export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
@@ -18,6 +18,18 @@ export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
   if (pattern === null) return value === null || value === 0 || value === '' || value === false;
   if (isJsonObject(pattern)) return isJsonObject(value);
   return false; // arrays are not value patterns
+}
+
+/**
+ * Is `pattern` one that only a value of exactly that text matches (valueMatches: a string, or a number
+ * or boolean printed so)? True when it holds no alternative (`|`), conjunction (`&`), operator, range or
+ * wildcard, reads as neither a duration nor a quantity (those compare as such: `E4` and `E0` are both the
+ * quantity 0) and has no surrounding space (trimmed before comparing). Lets a caller look values up by
+ * text instead of matching each one.
+ */
+export function isLiteralPattern(pattern: string): boolean {
+  if (pattern !== pattern.trim() || pattern.includes('|') || pattern.includes('&') || hasWildcard(pattern)) return false;
+  return operatorOf(pattern) === '' && tryParseDuration(pattern) === undefined && tryParseQuantity(pattern) === undefined;
 }
 
 function numberMatches(value: JsonValue, pattern: number): boolean {

@@ -5,8 +5,9 @@
  * - `+(key)`: removed when the resource already has `key` at that level, else unwrapped to `key`;
  * - `(key): pattern`: the resource must have `key` matching `pattern` (validate pattern language); in a
  *   map a failure cancels the whole overlay (ConditionFailure → the rule is skipped); in a list of maps
- *   each overlay item is tried against every resource item, and for each matching item that has a
- *   `name` a copy of the overlay item without anchors and with that name is appended;
+ *   each overlay item is tried against every resource item (those a literal condition cannot hold for
+ *   are left out by an index, ./condition-candidates.ts), and for each matching item that has a `name` a
+ *   copy of the overlay item without anchors and with that name is appended;
  * - `<(key): pattern`: as `()`, but a failure anywhere cancels the rule unless some list item passed;
  * - finally condition keys are removed, and maps or lists left empty by that are removed too.
  *
@@ -18,6 +19,7 @@ import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonO
 import { isConditionLike, isValidateOnly, parseAnchor, type Anchor } from './anchors.js';
 import { KyvernoRuleError } from '../errors.js';
 import { matchPattern } from '../match/match-pattern.js';
+import { asConditionOperand, ConditionCandidates, type KeyedItemLookup } from './condition-candidates.js';
 import { deepTest } from '../context/walk.js';
 
 /*
@@ -43,6 +45,15 @@ export class GlobalConditionFailure extends OutcomeError {
 }
 
 /**
+ * How a foreach's chain of strategic merges lets the anchors read the lists it keeps aside (see Walk):
+ * `beforeReading` writes them, `itemByKey` finds an item of one by its merge key.
+ */
+export interface ChainLists {
+  readonly beforeReading: () => void;
+  readonly itemByKey: KeyedItemLookup;
+}
+
+/**
  * The overlay with its anchors resolved against `resource`. Throws ConditionFailure /
  * GlobalConditionFailure when the overlay does not apply, KyvernoRuleError for a broken overlay.
  * `anchors`: mayHaveAnchors(overlay), when the caller has it already.
@@ -52,12 +63,12 @@ export function preprocessOverlay(
   resource: JsonValue,
   guard: ReviewGuard = UNBOUNDED_GUARD,
   anchors = mayHaveAnchors(overlay),
-  beforeReadingLists?: () => void,
+  chainLists?: ChainLists,
 ): JsonValue {
   // Most overlays have no anchor at all: then all that changes is that emptied containers go.
   if (!anchors) return isJsonObject(overlay) ? pruneEmpty(overlay, true) ?? {} : overlay;
   rejectValidateOnlyAnchors(overlay, []);
-  const pattern = processNode(cloneJson(overlay), resource, new Walk(guard, beforeReadingLists));
+  const pattern = processNode(cloneJson(overlay), resource, new Walk(guard, chainLists));
   return isJsonObject(pattern) ? deleteConditionKeys(pattern) : pattern;
 }
 
@@ -127,19 +138,22 @@ function rejectValidateOnlyAnchors(value: JsonValue, path: string[]): void {
 }
 
 /**
- * What one pre-processing walk carries: the review's guard, and what must happen before it first reads
- * into a list of the resource or below a map it compares (`beforeReadingLists`: a foreach's strategic
- * merges keep the lists they edit aside until their chain settles, so the anchors of an overlay that
- * only look at maps — `<(dnsPolicy)`, `+(annotation)` — leave the chain as it is, and each element's
- * merge does not index the whole list again).
+ * What one pre-processing walk carries: the review's guard, what must happen before it first reads
+ * into a list of the resource or below a map it compares (`chainLists.beforeReading`: a foreach's
+ * strategic merges keep the lists they edit aside until their chain settles, so the anchors of an
+ * overlay that only look at maps — `<(dnsPolicy)`, `+(annotation)` — leave the chain as it is, and each
+ * element's merge does not index the whole list again), and the resource lists' indexes for conditions.
  */
 class Walk {
   private pending: (() => void) | undefined;
+  /** The resource items a list item's top conditions may hold for (see ./condition-candidates.ts). */
+  readonly candidates: ConditionCandidates;
   constructor(
     readonly guard: ReviewGuard,
-    beforeReadingLists: (() => void) | undefined,
+    chainLists: ChainLists | undefined,
   ) {
-    this.pending = beforeReadingLists;
+    this.pending = chainLists?.beforeReading;
+    this.candidates = new ConditionCandidates(guard, chainLists?.itemByKey);
   }
 
   /** Called before the walk reads a list of the resource, or a value that may hold one. */
@@ -203,10 +217,13 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     let lastGlobalFailure: GlobalConditionFailure | undefined;
     const precheck = !global && conditionsAtTop(item);
     if (resourceItems === resource) walk.readingLists(); // its items (and length) may be kept aside
-    for (const resourceItem of resourceItems) {
-      // The item's own conditions first, on the item itself: a resource item they reject (all but one,
-      // for a foreach element's overlay naming its element) costs no copy of the item and no throw.
-      // Each pair tried is work the review's deadline must be able to stop (n × m of them).
+    // With top conditions, only the resource items that may meet them: an index finds those a literal
+    // condition names (one, for a foreach element's overlay naming its element), not m checks each.
+    const tried = precheck ? walk.candidates.of(resourceItems, item as JsonObject) : resourceItems;
+    for (const resourceItem of tried) {
+      // The item's own conditions first, on the item itself: a resource item they reject costs no copy
+      // of the item and no throw. Each pair tried is work the review's deadline must be able to stop
+      // (n × m of them when no condition is literal text).
       walk.guard.tick();
       if (precheck && conditionFailure(item as JsonObject, resourceItem, 'condition', walk, false) !== undefined) continue;
       // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
@@ -354,13 +371,6 @@ function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, 
     }
   }
   return undefined;
-}
-
-/** Kyverno compares scalar condition operands as their YAML text. */
-function asConditionOperand(value: JsonValue): JsonValue {
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === null) return 'null';
-  return value;
 }
 
 /** Does the node hold an anchor accepted by `accept` (or a scalar that reads as a condition anchor)? */

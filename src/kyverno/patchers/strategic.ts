@@ -11,7 +11,12 @@ import type { JsonValue } from '../../json/index.js';
 import { strategicMerge, type StrategicMergeCache, type StrategicMergeChain } from '../../schema/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import type { PatchOutcome } from './patchers.js';
-import { ConditionFailure, GlobalConditionFailure, mayHaveAnchors, preprocessOverlay } from './smp-preprocess.js';
+import { ConditionFailure, GlobalConditionFailure, mayHaveAnchors, preprocessOverlay, type ChainLists } from './smp-preprocess.js';
+
+/** What the anchors of a chain's overlay read the lists it keeps aside through. */
+function chainLists(chain: StrategicMergeChain): ChainLists {
+  return { beforeReading: () => chain.flush(), itemByKey: (array, key, text) => chain.itemByKey(array, key, text) };
+}
 
 /**
  * `cache`: one per request, so the merges of its rules skip what earlier ones already walked.
@@ -31,7 +36,7 @@ export function applyStrategicMerge(
   try {
     // Anchors are resolved against the resource, which must hold the lists the chain kept aside once
     // they read into one (maps they reach through maps only are up to date).
-    plain = preprocessOverlay(overlay, resource, guard, anchors, chain && anchors ? () => chain.flush() : undefined);
+    plain = preprocessOverlay(overlay, resource, guard, anchors, chain && anchors ? chainLists(chain) : undefined);
   } catch (error) {
     if (error instanceof ConditionFailure || error instanceof GlobalConditionFailure) {
       return { resource, skipReason: error.message };

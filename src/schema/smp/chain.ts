@@ -216,6 +216,18 @@ export class StrategicMergeChain {
     for (const list of this.lists.values()) list.write();
   }
 
+  /**
+   * The item of a list kept under edit whose value for `key`, the list's only merge key, has the scalar
+   * text `text` (80 and "80" alike; each item has one, and no two the same); null when no item has it;
+   * undefined when the chain keeps no such list in `array`. Constant time: a foreach whose overlay names
+   * its element by a condition anchor finds that item without reading the others.
+   */
+  itemByKey(array: JsonArray, key: string, text: string): JsonValue | null | undefined {
+    const list = this.tracked(array);
+    if (list === undefined || list.keys.length !== 1 || list.keys[0] !== key) return undefined;
+    return list.get(text) ?? null;
+  }
+
   /** @internal True when the chain serves merges with these options (the first merge binds it). */
   serves(registry: SchemaRegistry, infer: boolean): boolean {
     this.bound ??= { registry, infer };
