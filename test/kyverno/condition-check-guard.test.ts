@@ -9,7 +9,10 @@
  * 2 × n² of two foreach runs over n, while its other work only doubles; the excess is the pairs' work.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/json/index.js';
+import type { JsonObject, JsonValue } from '../../src/json/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { answerReview } from '../../src/server/index.js';
+import { reviewOf } from '../server/helpers.js';
 import { podPolicy, polledReview } from './helpers/polled-review.js';
 
 const containers = (n: number, extra: (i: number) => JsonObject = () => ({})) =>
@@ -48,5 +51,19 @@ describe('condition anchors on list items are checked under the review guard', (
     const excess = await quadraticExcess(p, (k) => ({ containers: containers(k, () => ({ env })) }), n);
     // 2n² more pairs, each comparing m env items. Before: about 0.
     expect(excess).toBeGreaterThanOrEqual((2 * n * n * m) / 256);
+  });
+});
+
+describe('a review cancelled while its condition checks run', () => {
+  it('stops at the next poll, not after the checks', async () => {
+    // 50 wildcard items × 4,000 containers: 200,000 pairs in one overlay, with no foreach step between.
+    const items = Array.from({ length: 50 }, (_, i) => ({ '(image)': `none${i}-*`, securityContext: { runAsNonRoot: true } }));
+    const set = buildPolicySet(parseDocuments('p.json', podPolicy({ patchStrategicMerge: { spec: { containers: items } } })));
+    const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: containers(4_000) } };
+    let polls = 0;
+    const answer = await answerReview(reviewOf(object) as JsonValue, set, { deadlineMs: 600_000, isCancelled: () => ++polls > 100 });
+    // Before, the checks polled nothing: the whole review took fewer than 100 polls and was answered.
+    expect(answer).toMatchObject({ status: 499, outcome: 'abandoned' });
+    expect(polls).toBe(101);
   });
 });
