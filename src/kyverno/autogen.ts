@@ -186,8 +186,10 @@ function generate(
       // An entry without an overlay (a nested foreach) is kept as it is; wrapping nothing would
       // produce `spec.template: null` and delete the template.
       if (entryOverlay === undefined || entryOverlay === null) return entry;
+      // Kyverno's copy keeps the list, context and preconditions only: `order` is dropped, so the
+      // generated entry iterates in the default order (descending for a strategic merge).
       const out: JsonObject = {};
-      for (const key of ['list', 'context', 'preconditions', 'order']) {
+      for (const key of ['list', 'context', 'preconditions']) {
         const v = getOwn(entry, key);
         if (v !== undefined) setOwn(out, key, v);
       }
