@@ -1,8 +1,9 @@
 /**
  * The `images` context (pkg/utils/image/infos.go): for every container of a Pod, a pod controller's
  * template or a CronJob's job template, `images.<containers|initContainers|ephemeralContainers>.<name>`
- * = `{registry, path, name, tag, digest, reference, referenceWithTag, jsonPointer}`. Images without a
- * registry get `docker.io`; images without tag or digest get `latest`.
+ * = `{registry, path, name, tag, digest, reference, referenceWithTag, jsonPointer}`, the empty ones of
+ * registry, tag and digest left out. Images without a registry get `docker.io`; images without tag or
+ * digest get `latest`.
  */
 import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from '../go/image.js';
@@ -59,16 +60,19 @@ export function imagesOf(resource: JsonValue): JsonObject {
       if (typeof name !== 'string' || typeof image !== 'string') return;
       const info = infoOf(image);
       if (!info) return;
-      setOwn(entries, name, {
-        registry: info.registry,
-        path: info.path,
-        name: info.name,
-        tag: info.tag,
-        digest: info.digest,
-        reference: imageString(info),
-        referenceWithTag: imageReferenceWithTag(info),
-        jsonPointer: `${pointer}/${list}/${i}/image`,
-      });
+      // Kyverno converts its ImageInfo struct to a map by its JSON tags: registry, tag and digest are
+      // `omitempty`, so an image without a digest has no `digest` key (and one with only a digest no
+      // `tag`); reading it is an unknown key, as for any other missing field.
+      const entry: JsonObject = {};
+      if (info.registry !== '') entry.registry = info.registry;
+      entry.path = info.path;
+      entry.name = info.name;
+      if (info.tag !== '') entry.tag = info.tag;
+      if (info.digest !== '') entry.digest = info.digest;
+      entry.reference = imageString(info);
+      entry.referenceWithTag = imageReferenceWithTag(info);
+      entry.jsonPointer = `${pointer}/${list}/${i}/image`;
+      setOwn(entries, name, entry);
     });
     if (Object.keys(entries).length > 0) out[list] = entries;
   }

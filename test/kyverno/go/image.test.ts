@@ -37,12 +37,44 @@ describe('the images context', () => {
       registry: 'docker.io',
       path: 'nginx',
       name: 'nginx',
-      tag: '',
       digest: `sha256:${HEX64}`,
       reference: `docker.io/nginx@sha256:${HEX64}`,
       referenceWithTag: 'docker.io/nginx:',
       jsonPointer: '/spec/containers/0/image',
     });
+  });
+  // pkg/utils/image/infos_test.go Test_GetImageInfo, Test_ReferenceAndReferenceWithTag (default registry
+  // docker.io). Kyverno turns its ImageInfo into a map by its JSON tags, and registry, tag and digest are
+  // `omitempty`: an image without a digest has no `digest` key, one with only a digest no `tag`.
+  it.each([
+    ['nginx', { name: 'nginx', path: 'nginx', registry: 'docker.io', tag: 'latest', reference: 'docker.io/nginx:latest', referenceWithTag: 'docker.io/nginx:latest' }],
+    ['nginx:v10.3', { name: 'nginx', path: 'nginx', registry: 'docker.io', tag: 'v10.3', reference: 'docker.io/nginx:v10.3', referenceWithTag: 'docker.io/nginx:v10.3' }],
+    ['docker.io/test/nginx:v10.3', { name: 'nginx', path: 'test/nginx', registry: 'docker.io', tag: 'v10.3', reference: 'docker.io/test/nginx:v10.3', referenceWithTag: 'docker.io/test/nginx:v10.3' }],
+    ['test/nginx', { name: 'nginx', path: 'test/nginx', registry: 'docker.io', tag: 'latest', reference: 'docker.io/test/nginx:latest', referenceWithTag: 'docker.io/test/nginx:latest' }],
+    ['localhost:4443/test/nginx', { name: 'nginx', path: 'test/nginx', registry: 'localhost:4443', tag: 'latest', reference: 'localhost:4443/test/nginx:latest', referenceWithTag: 'localhost:4443/test/nginx:latest' }],
+    [
+      'docker.io/test/centos@sha256:dead07b4d8ed7e29e98de0f4504d87e8880d4347859d839686a31da35a3b532f',
+      {
+        name: 'centos',
+        path: 'test/centos',
+        registry: 'docker.io',
+        digest: 'sha256:dead07b4d8ed7e29e98de0f4504d87e8880d4347859d839686a31da35a3b532f',
+        reference: 'docker.io/test/centos@sha256:dead07b4d8ed7e29e98de0f4504d87e8880d4347859d839686a31da35a3b532f',
+        referenceWithTag: 'docker.io/test/centos:',
+      },
+    ],
+  ])('describes %s as Kyverno does, empty fields left out', async (image, expected) => {
+    expect(JSON.parse(await imageEntry(image))).toEqual({ ...expected, jsonPointer: '/spec/containers/0/image' });
+  });
+  it('reading the digest of an image without one is an unknown key, as in Kyverno (the rule errors)', async () => {
+    const policy = compiled(
+      clusterPolicy('images', [{ name: 'digest', mutate: { patchStrategicMerge: { metadata: { annotations: { d: '{{ images.containers.web.digest }}' } } } } }]),
+    );
+    const pod: JsonObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
+    const result = await runKyvernoPolicies([policy], { request: podRequest(pod) });
+    const [rule] = result.policies.flatMap((p) => p.rules);
+    expect(rule.status).toBe('error');
+    expect(rule.message).toContain('Unknown key "digest"');
   });
   it('leaves out images with a digest of the wrong length or in upper case (the engine kept them)', async () => {
     expect(await imageEntry(`nginx@sha256:${HEX64.slice(0, 40)}`)).toBe('none');
