@@ -130,11 +130,17 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const needImages = usesImages(policies);
   // The review's size memo (./measure.ts); the strategic merges hand it the sizes their normalizing walks found.
   const sizes = new Map<object, number>();
-  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, needImages), guard, sizes);
+  const images = needImages ? imagesOf(original) : undefined;
+  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, images?.images), guard, sizes);
+  ctx.imagesError = images?.error;
   let current = original;
   const refreshObject = (resource: JsonValue) => {
     ctx.setObject(resource);
-    if (needImages) ctx.set('images', imagesOf(resource));
+    if (needImages) {
+      const refreshed = imagesOf(resource);
+      ctx.set('images', refreshed.images);
+      ctx.imagesError = refreshed.error;
+    }
   };
   const merges = new StrategicMergeCache({ memo: sizes, limit: guard.maxValueBytes });
   const outcomes: KyvernoPolicyOutcome[] = [];
@@ -263,7 +269,7 @@ function now(): number {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-function initialContext(input: KyvernoInput, object: JsonValue, needImages: boolean): JsonObject {
+function initialContext(input: KyvernoInput, object: JsonValue, images: JsonObject | undefined): JsonObject {
   const r = input.request;
   const request = shallowCopyObject(r as unknown as JsonObject);
   request.object = object;
@@ -277,7 +283,7 @@ function initialContext(input: KyvernoInput, object: JsonValue, needImages: bool
     serviceAccountName: sa ? sa[2] : '',
     serviceAccountNamespace: sa ? sa[1] : '',
   };
-  if (needImages) root.images = imagesOf(object);
+  if (images) root.images = images;
   if (!input.values) return root;
   const ctx = new JsonContext(() => null, root);
   for (const [name, value] of Object.entries(input.values)) ctx.addVariable(name, value);

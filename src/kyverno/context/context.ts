@@ -10,13 +10,16 @@
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { jsonSize, type SizeMemo } from '../jmespath/index.js';
+import { JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
 import { splitVariableName } from './variable-names.js';
 
 /**
  * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the
  * guard's ReviewAborted (it should tick `guard` in its loops and check the sizes it builds).
  */
+/** A query that names the top-level `images` (Kyverno's deferred-loader pattern: not after a `.`). */
+const IMAGES_QUERY = /(?:^|\s|[^.0-9A-Za-z])images\b/;
+
 export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) => JsonValue;
 
 export type Checkpoint = { readonly root: JsonObject; readonly pendingObject: JsonValue | undefined };
@@ -65,12 +68,20 @@ export class JsonContext {
   }
 
   query(expression: string): JsonValue {
+    if (this.imagesError !== undefined && IMAGES_QUERY.test(expression)) throw new JmesPathRuntimeError(this.imagesError);
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.
     if (expression.includes('@')) this.owned = false;
     return this.queryOn(expression, root);
   }
+
+  /**
+   * Why the resource's `images` could not be read (./images.ts), undefined when they could. Kyverno loads
+   * `images` when a query names it (pkg/engine/context/deferred.go), so a failed load fails exactly those
+   * queries; the others run.
+   */
+  imagesError: string | undefined = undefined;
 
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
   queryOn(expression: string, data: JsonValue): JsonValue {

@@ -9,15 +9,7 @@ import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '.
 import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from '../go/image.js';
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
-
-/** Kyverno's image info with Kyverno's defaults, or undefined when the image is not a reference. */
-function infoOf(image: string): ImageInfo | undefined {
-  try {
-    return imageInfo(image);
-  } catch {
-    return undefined;
-  }
-}
+const POD_CONTROLLERS = new Set(['DaemonSet', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'Job']);
 
 /** The pod spec of a Pod, a pod controller (`spec.template.spec`) or a CronJob, with its JSON pointer. */
 function podSpec(resource: JsonObject): [JsonObject, string] | undefined {
@@ -29,6 +21,9 @@ function podSpec(resource: JsonObject): [JsonObject, string] | undefined {
     const jobSpec = dig(spec, ['jobTemplate', 'spec', 'template', 'spec']);
     return jobSpec ? [jobSpec, '/spec/jobTemplate/spec/template/spec'] : undefined;
   }
+  // Kyverno's extractors are registered for these kinds only (pkg/utils/api/image.go); other kinds,
+  // whatever their spec holds, have no images.
+  if (typeof kind !== 'string' || !POD_CONTROLLERS.has(kind)) return undefined;
   const template = dig(spec, ['template', 'spec']);
   return template ? [template, '/spec/template/spec'] : undefined;
 }
@@ -42,24 +37,39 @@ function dig(value: JsonObject, path: string[]): JsonObject | undefined {
   return isJsonObject(current) ? current : undefined;
 }
 
-/** The `images` context entry for a resource; an empty object when it has no containers. */
-export function imagesOf(resource: JsonValue): JsonObject {
+/**
+ * The `images` context entry for a resource (an empty object when it has no containers), or Kyverno's
+ * error when a container's image is not a reference or its name is not a string: Kyverno's loader then
+ * fails, and every query that reads `images` fails with it (`error`).
+ */
+export type ImagesEntry = { readonly images: JsonObject; readonly error?: undefined } | { readonly images: JsonObject; readonly error: string };
+
+export function imagesOf(resource: JsonValue): ImagesEntry {
   const out: JsonObject = {};
-  if (!isJsonObject(resource)) return out;
+  if (!isJsonObject(resource)) return { images: out };
   const found = podSpec(resource);
-  if (!found) return out;
+  if (!found) return { images: out };
   const [spec, pointer] = found;
   for (const list of CONTAINER_LISTS) {
     const containers = getOwn(spec, list);
     if (!Array.isArray(containers)) continue;
     const entries: JsonObject = {};
-    containers.forEach((c, i) => {
-      if (!isJsonObject(c)) return;
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i];
+      // Kyverno (extract in pkg/utils/api/image.go): an item that is not a map is an invalid image
+      // config, a container name that is not a string an invalid key; then a missing, non-string or
+      // blank image is skipped.
+      if (!isJsonObject(c)) return { images: {}, error: 'invalid image config' };
       const name = getOwn(c, 'name');
+      if (typeof name !== 'string') return { images: {}, error: 'invalid key' };
       const image = getOwn(c, 'image');
-      if (typeof name !== 'string' || typeof image !== 'string') return;
-      const info = infoOf(image);
-      if (!info) return;
+      if (typeof image !== 'string' || image.trim() === '') continue;
+      let info: ImageInfo;
+      try {
+        info = imageInfo(image);
+      } catch (e) {
+        return { images: {}, error: `invalid image '${image}' (${(e as Error).message})` };
+      }
       // Kyverno converts its ImageInfo struct to a map by its JSON tags: registry, tag and digest are
       // `omitempty`, so an image without a digest has no `digest` key (and one with only a digest no
       // `tag`); reading it is an unknown key, as for any other missing field.
@@ -73,8 +83,8 @@ export function imagesOf(resource: JsonValue): JsonObject {
       entry.referenceWithTag = imageReferenceWithTag(info);
       entry.jsonPointer = `${pointer}/${list}/${i}/image`;
       setOwn(entries, name, entry);
-    });
+    }
     if (Object.keys(entries).length > 0) out[list] = entries;
   }
-  return out;
+  return { images: out };
 }

@@ -31,6 +31,14 @@ async function imageEntry(image: string): Promise<string> {
   return annotations.image as string;
 }
 
+/** The outcomes of one rule writing `text` into an annotation of a Pod whose container `web` runs `image`. */
+async function describeRules(image: string, text: string, more: JsonObject[] = []) {
+  const policy = compiled(clusterPolicy('images', [{ name: 'describe', mutate: { patchStrategicMerge: { metadata: { annotations: { x: text } } } } }]));
+  const pod: JsonObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'web', image }, ...more] } };
+  const result = await runKyvernoPolicies([policy], { request: podRequest(pod) });
+  return result.policies.flatMap((p) => p.rules);
+}
+
 describe('the images context', () => {
   it('describes a valid reference', async () => {
     expect(JSON.parse(await imageEntry(`nginx@sha256:${HEX64}`))).toEqual({
@@ -76,9 +84,46 @@ describe('the images context', () => {
     expect(rule.status).toBe('error');
     expect(rule.message).toContain('Unknown key "digest"');
   });
-  it('leaves out images with a digest of the wrong length or in upper case (the engine kept them)', async () => {
-    expect(await imageEntry(`nginx@sha256:${HEX64.slice(0, 40)}`)).toBe('none');
-    expect(await imageEntry(`nginx@sha256:${HEX64.toUpperCase()}`)).toBe('none');
+  it('fails the queries that read images when a container image is not a reference, as Kyverno (its images loader fails)', async () => {
+    // A digest of the wrong length or in upper case is no reference (the engine once kept such images).
+    for (const image of [`nginx@sha256:${HEX64.slice(0, 40)}`, `nginx@sha256:${HEX64.toUpperCase()}`]) {
+      const [rule] = await describeRules(image, "{{ to_string(images.containers.web || 'none') }}");
+      expect(rule.status).toBe('error');
+      expect(rule.message).toContain(`invalid image '${image}' (bad image: docker.io/${image}, defaultRegistry: docker.io, enableDefaultRegistryMutation: true: `);
+    }
+    // The failure is the whole images entry's, not one container's; queries not naming images still run.
+    const [other] = await describeRules(`nginx@sha256:${HEX64.slice(0, 40)}`, '{{ images.containers.sidecar.tag }}', [{ name: 'sidecar', image: 'busybox:1.36' }]);
+    expect(other.status).toBe('error');
+    const [unrelated] = await describeRules(`nginx@sha256:${HEX64.slice(0, 40)}`, '{{ request.object.metadata.name }}');
+    expect(unrelated.status).toBe('applied');
+  });
+  it('has no images for kinds Kyverno has no extractor for, and a container without a name fails the load', async () => {
+    const policy = compiled({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'images' },
+      spec: {
+        rules: [
+          {
+            name: 'describe',
+            match: { any: [{ resources: { kinds: ['example.com/v1/Widget'] } }] },
+            mutate: { patchStrategicMerge: { metadata: { annotations: { image: "{{ to_string(images.containers.web || 'none') }}" } } } },
+          },
+        ],
+      },
+    });
+    const widget: JsonObject = {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'default' },
+      spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+    };
+    const request = { ...podRequest(widget), kind: { group: 'example.com', version: 'v1', kind: 'Widget' }, resource: { group: 'example.com', version: 'v1', resource: 'widgets' } };
+    const result = await runKyvernoPolicies([policy], { request });
+    expect(((result.object as JsonObject).metadata as JsonObject).annotations).toEqual({ image: 'none' });
+    const [unnamed] = await describeRules('nginx', '{{ images.containers.web.tag }}', [{ image: 'busybox' }]);
+    expect(unnamed.status).toBe('error');
+    expect(unnamed.message).toContain('invalid key');
   });
   it('reads IPv6 registries (the engine refused them)', async () => {
     expect(JSON.parse(await imageEntry('[::1]:5000/app:1.0'))).toMatchObject({ registry: '[::1]:5000', path: 'app', tag: '1.0' });
