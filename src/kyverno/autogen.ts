@@ -182,12 +182,11 @@ function generate(
   if (Array.isArray(foreach) && foreach.length > 0) {
     const entries = foreach.map((entry) => {
       if (!isJsonObject(entry)) return entry;
-      const entryOverlay = getOwn(entry, 'patchStrategicMerge');
-      // An entry without an overlay (a nested foreach) is kept as it is; wrapping nothing would
-      // produce `spec.template: null` and delete the template.
-      if (entryOverlay === undefined || entryOverlay === null) return entry;
       // Kyverno's copy keeps the list, context and preconditions only: `order` is dropped, so the
-      // generated entry iterates in the default order (descending for a strategic merge).
+      // generated entry iterates in the default order (descending for a strategic merge), and so is a
+      // nested `foreach`. An entry without an overlay (a nested foreach) gets Kyverno's wrapping of
+      // nothing, `{spec: {template: null}}`, which deletes the controller's template, as in Kyverno.
+      const entryOverlay = getOwn(entry, 'patchStrategicMerge') ?? null;
       const out: JsonObject = {};
       for (const key of ['list', 'context', 'preconditions']) {
         const v = getOwn(entry, key);
