@@ -45,13 +45,13 @@ export interface GeneratedRule {
 /** The rules to add to a policy for pod controllers (none when auto-generation does not apply). */
 export function autogenRules(policy: JsonObject, rules: readonly JsonObject[]): GeneratedRule[] {
   const controllers = requestedControllers(policy);
-  if (controllers.length === 0 || !canAutogen(rules)) return [];
+  if ((controllers.pods.length === 0 && !controllers.cronJob) || !canAutogen(rules)) return [];
   const out: GeneratedRule[] = [];
   for (const rule of rules) {
     if (!isJsonObject(getOwn(rule, 'mutate'))) continue;
-    const podRule = controllerRule(rule, controllers.filter((c) => c !== 'CronJob'));
+    const podRule = controllerRule(rule, controllers.pods);
     if (podRule) out.push({ kind: 'autogen', rule: rewrite(podRule, POD_REWRITES) });
-    if (controllers.includes('CronJob')) {
+    if (controllers.cronJob) {
       const base = controllerRule(rule, POD_CONTROLLERS);
       const cron = base && generate(base, ruleName('autogen-cronjob', rule), 'jobTemplate', ['CronJob'], () => true);
       if (cron) out.push({ kind: 'autogen-cronjob', rule: rewrite(cron, CRONJOB_REWRITES) });
@@ -60,14 +60,20 @@ export function autogenRules(policy: JsonObject, rules: readonly JsonObject[]): 
   return out;
 }
 
-function requestedControllers(policy: JsonObject): string[] {
+/**
+ * The controllers the annotation asks for, read as Kyverno reads it (pkg/autogen/v1): no annotation = all;
+ * `none` = none; otherwise the comma-separated names that are pod controllers exactly (no trimming: ` Job`
+ * is no controller), every one of them for `all`; CronJob when the text contains `CronJob` or `all`. An
+ * empty annotation asks for none.
+ */
+function requestedControllers(policy: JsonObject): { pods: string[]; cronJob: boolean } {
   const metadata = getOwn(policy, 'metadata');
   const annotations = isJsonObject(metadata) ? getOwn(metadata, 'annotations') : undefined;
   const value = isJsonObject(annotations) ? getOwn(annotations, ANNOTATION) : undefined;
-  if (typeof value !== 'string' || value === '') return ALL_CONTROLLERS;
-  if (value === 'none') return [];
-  if (value === 'all') return ALL_CONTROLLERS;
-  return value.split(',').map((c) => c.trim()).filter((c) => ALL_CONTROLLERS.includes(c));
+  if (typeof value !== 'string') return { pods: POD_CONTROLLERS, cronJob: true };
+  if (value === 'none') return { pods: [], cronJob: false };
+  const pods = value === 'all' ? POD_CONTROLLERS : POD_CONTROLLERS.filter((c) => value.split(',').includes(c));
+  return { pods, cronJob: value.includes('CronJob') || value.includes('all') };
 }
 
 /** Kyverno's CanAutoGen over every rule of the policy, not only mutate rules. */

@@ -268,6 +268,17 @@ describe('pod-controller rules', () => {
   it('honour the annotation and are disabled by JSON patches, names and mixed kinds', () => {
     expect(names(policy({ rules: [rule(psm)] }, { metadata: { annotations: { 'pod-policies.kyverno.io/autogen-controllers': 'none' } } }))).toEqual(['r']);
     expect(names(policy({ rules: [rule(psm)] }, { metadata: { annotations: { 'pod-policies.kyverno.io/autogen-controllers': 'Deployment' } } }))).toEqual(['r', 'autogen-r']);
+    // Read as Kyverno reads it (pkg/autogen/v1 computeRules, generateRuleForControllers, generateCronJobRule):
+    // names are not trimmed, CronJob is found anywhere in the text, and an empty annotation asks for none.
+    const annotated = (value: string) => policy({ rules: [rule(psm)] }, { metadata: { annotations: { 'pod-policies.kyverno.io/autogen-controllers': value } } });
+    const kinds = (value: string) => {
+      const result = compileKyvernoPolicy(annotated(value));
+      if (!result.ok) throw new Error(JSON.stringify(result.problems));
+      return result.policy.rules.map((r) => `${r.name}:${(r.match.any ?? []).flatMap((f) => (f.kinds ?? []).map((k) => k.kind)).join('+')}`);
+    };
+    expect(kinds('Deployment, StatefulSet, CronJob')).toEqual(['r:Pod', 'autogen-r:Deployment', 'autogen-cronjob-r:CronJob']);
+    expect(kinds('CronJob')).toEqual(['r:Pod', 'autogen-cronjob-r:CronJob']);
+    expect(names(annotated(''))).toEqual(['r']);
     expect(names(policy({ rules: [rule(psm), { ...rule({ mutate: { patchesJson6902: '[]' } }), name: 'j' }] }))).toEqual(['r', 'j']);
     expect(names(policy({ rules: [{ ...rule(psm), match: { any: [{ resources: { kinds: ['Pod'], names: ['x'] } }] } }] }))).toEqual(['r']);
     expect(names(policy({ rules: [{ ...rule(psm), match: { any: [{ resources: { kinds: ['Pod', 'Deployment'] } }] } }] }))).toEqual(['r']);
