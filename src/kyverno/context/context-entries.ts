@@ -1,6 +1,8 @@
 /**
- * Rule and foreach `context` entries (pkg/engine/context/loaders), loaded in order so that later
- * entries see earlier ones:
+ * Rule and foreach `context` entries (pkg/engine/context/loaders). Like Kyverno (deferred loading, on by
+ * default) each is registered and loaded when a query first names it, only entries registered before it
+ * being loadable while it loads; an entry no query names is never loaded, so its failure is no error, and
+ * its value goes under its name as one key (a dot in the name is no path). What they load:
  * - `variable`: `value` (substituted), optionally narrowed by `jmesPath`, or `jmesPath` over the whole
  *   context; `default` when the result is null or the query fails; a null outcome is an error;
  * - `configMap`: `{data, metadata}` of a ConfigMap found among the policy sources (namespace defaults to
@@ -54,21 +56,41 @@ export async function loadContextEntries(entries: readonly ContextEntry[], scope
     const entry = entries[i];
     scope.ctx.guard.check();
     if (entry.type !== 'variable' && presetCovers(scope.presetNames, entry.name)) continue;
-    let value: JsonValue;
+    // Kyverno registers each entry as a deferred loader (on by default) and loads it when a query first
+    // names it: an entry nothing reads is never loaded, and its failure is no error. Its value goes under
+    // the entry's name as one key. An API call is awaited here instead (a query cannot wait for it).
     switch (entry.type) {
       case 'variable':
-        value = loadVariable(entry, scope);
+        scope.ctx.defer(entry.name, () => loadVariable(entry, scope), false);
         break;
       case 'configMap':
-        value = loadConfigMap(entry, scope);
+        scope.ctx.defer(entry.name, () => loadConfigMap(entry, scope), true);
         break;
-      case 'apiCall':
-        value = await loadApiCall(entry, scope);
+      case 'apiCall': {
+        // Its failure is kept for the first query that names it, as a deferred load would fail there.
+        let load: () => JsonValue;
+        try {
+          const value = await loadApiCall(entry, scope);
+          load = () => value;
+        } catch (error) {
+          if (isReviewAborted(error)) throw error;
+          load = () => {
+            throw error;
+          };
+        }
+        scope.ctx.defer(entry.name, load, true);
         break;
+      }
       case 'unsupported':
-        throw new KyvernoRuleError(`context entry "${entry.name}": ${entry.what} is not supported by Amender`);
+        scope.ctx.defer(
+          entry.name,
+          () => {
+            throw new KyvernoRuleError(`context entry "${entry.name}": ${entry.what} is not supported by Amender`);
+          },
+          false,
+        );
+        break;
     }
-    scope.ctx.set(entry.name, value);
   }
 }
 

@@ -22,7 +22,39 @@ const IMAGES_QUERY = /(?:^|\s|[^.0-9A-Za-z])images\b/;
 
 export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) => JsonValue;
 
-export type Checkpoint = { readonly root: JsonObject; readonly pendingObject: JsonValue | undefined };
+export type Checkpoint = {
+  readonly root: JsonObject;
+  readonly pendingObject: JsonValue | undefined;
+  readonly deferred: readonly DeferredEntry[];
+};
+
+/**
+ * A context entry loaded when a query first names it (Kyverno's deferred loading, on by default:
+ * pkg/engine/context/deferred.go): an entry no query names is never loaded, so its failure is no error.
+ */
+interface DeferredEntry {
+  readonly name: string;
+  readonly matcher: RegExp;
+  readonly load: () => JsonValue;
+  /** Replace the key (a variable) or merge into a map already there (configMap, apiCall). */
+  readonly merge: boolean;
+  /** Tried since the last reset (a failed load is not retried until then; no entry loads itself). */
+  matched: boolean;
+  loaded: boolean;
+  value: JsonValue;
+}
+
+/**
+ * Kyverno's loader pattern: the name on an ASCII word boundary, not after a `.` (so `x` matches `x.y`
+ * but not `y.x`); the name is used as a pattern, as Kyverno uses it.
+ */
+function deferredMatcher(name: string): RegExp {
+  try {
+    return new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${name}\\b`);
+  } catch {
+    return new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
+  }
+}
 
 export class JsonContext {
   private root: JsonObject;
@@ -69,11 +101,56 @@ export class JsonContext {
 
   query(expression: string): JsonValue {
     if (this.imagesError !== undefined && IMAGES_QUERY.test(expression)) throw new JmesPathRuntimeError(this.imagesError);
+    if (this.deferred.length > 0) this.loadMatching(expression);
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.
     if (expression.includes('@')) this.owned = false;
     return this.queryOn(expression, root);
+  }
+
+  /** Entries registered with `defer`, in registration order (replaced, never edited: checkpoints share it). */
+  private deferred: readonly DeferredEntry[] = [];
+  /** While an entry loads, only the entries registered before it may load (Kyverno's index bound). */
+  private loadingBound = -1;
+
+  /**
+   * Registers a context entry to load when a query first names it; its value is then set under `name`
+   * as one key (dots are not paths: Kyverno pushes the entry name as one tag).
+   */
+  defer(name: string, load: () => JsonValue, merge: boolean): void {
+    this.deferred = [...this.deferred, { name, matcher: deferredMatcher(name), load, merge, matched: false, loaded: false, value: null }];
+  }
+
+  /** Loads, in order, the pending entries the query names (deferredLoaders.LoadMatching). */
+  private loadMatching(expression: string): void {
+    for (;;) {
+      const bound = this.loadingBound >= 0 ? this.loadingBound : this.deferred.length;
+      let found = -1;
+      for (let i = 0; i < bound && i < this.deferred.length; i++) {
+        const d = this.deferred[i];
+        if (d.matched || d.loaded || !d.matcher.test(expression)) continue;
+        d.matched = true;
+        found = i;
+        break;
+      }
+      if (found < 0) return;
+      const entry = this.deferred[found];
+      const saved = this.loadingBound;
+      this.loadingBound = found;
+      try {
+        entry.value = entry.load();
+        entry.loaded = true;
+      } finally {
+        this.loadingBound = saved;
+      }
+      this.setEntry(entry);
+    }
+  }
+
+  private setEntry(entry: DeferredEntry): void {
+    if (getOwn(this.current(), entry.name) === entry.value) return;
+    this.write([entry.name], (target) => target, entry.value, entry.merge);
   }
 
   /**
@@ -161,13 +238,24 @@ export class JsonContext {
 
   checkpoint(): Checkpoint {
     this.owned = false;
-    return { root: this.root, pendingObject: this.pendingObject };
+    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred };
   }
 
+  /**
+   * Back to the checkpoint: entries registered since are dropped; entries registered before it that have
+   * loaded since keep their value, set again (Kyverno reloads them into the restored context), and every
+   * entry may be tried again.
+   */
   restore(checkpoint: Checkpoint): void {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
     this.owned = false;
+    this.deferred = checkpoint.deferred;
+    for (let i = 0; i < this.deferred.length; i++) {
+      const d = this.deferred[i];
+      d.matched = false;
+      if (d.loaded) this.setEntry(d);
+    }
   }
 }
 
