@@ -29,9 +29,9 @@ const cases: [string, JsonObject, RegExp][] = [
   ['a path with a bad ~ escape', { mutate: { patchesJson6902: '- op: add\n  path: /metadata/labels/a~2b\n  value: y' } }, /"~" must be followed by "0" or "1"/],
   ['an unknown JMESPath function', { mutate: { patchStrategicMerge: { metadata: { labels: { x: '{{ no_such_fn(request.object) }}' } } } } }, /unknown function: no_such_fn/],
   [
-    'a foreach list that is not a list',
-    { mutate: { foreach: [{ list: 'request.object.metadata.name', patchesJson6902: '- op: add\n  path: /metadata/labels/x\n  value: y' }] } },
-    /list "request.object.metadata.name" must evaluate to a list, got a string/,
+    'a foreach list that does not resolve',
+    { mutate: { foreach: [{ list: 'request.object.metadata.nope', patchesJson6902: '- op: add\n  path: /metadata/labels/x\n  value: y' }] } },
+    /failed to evaluate list "request.object.metadata.nope": Unknown key "nope" in path/,
   ],
   ['a variable that does not resolve', { mutate: { patchesJson6902: '- op: add\n  path: /metadata/labels/x\n  value: "{{ request.object.metadata.nope }}"' } }, /Unknown key "nope" in path/],
   ['a validate-only anchor produced by a variable', { mutate: { patchStrategicMerge: { metadata: { labels: { '{{ `"X(app)"` }}': 'x' } } } } }, /validate-only/],

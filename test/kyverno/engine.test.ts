@@ -312,3 +312,31 @@ describe('outcomes', () => {
     ]);
   });
 });
+
+describe('foreach lists (pkg/engine/utils/foreach.go EvaluateList)', () => {
+  const run = async (list: string, value = 'to_string(element)') => {
+    const policy = compiled(
+      clusterPolicy('lists', [
+        {
+          name: 'each',
+          mutate: { foreach: [{ list, patchesJson6902: `- op: add\n  path: /metadata/labels/seen-{{ elementIndex }}\n  value: "{{ ${value} }}"` }] },
+        },
+      ]),
+    );
+    const subject = pod('web', ['app']);
+    subject.metadata = { ...(subject.metadata as JsonObject), labels: { app: 'web' } };
+    const result = await runKyvernoPolicies([policy], { request: podRequest(subject) });
+    return { rule: result.policies[0].rules[0], labels: ((result.object as JsonObject).metadata as JsonObject).labels };
+  };
+  it('a value that is not a list is a list of itself', async () => {
+    const string = await run('request.object.metadata.name');
+    expect(string.rule.status).toBe('applied');
+    expect(string.labels).toEqual({ app: 'web', 'seen-0': 'web' });
+    const map = await run('request.object.metadata.labels', 'element.app');
+    expect(map.labels).toEqual({ app: 'web', 'seen-0': 'web' });
+  });
+  it('null is a list of one null element, which foreach skips', async () => {
+    const nothing = await run('request.object.metadata.labels.none || `null`');
+    expect(nothing.rule.status).toBe('skipped');
+  });
+});

@@ -123,10 +123,8 @@ function evaluateList(entry: ForeachEntry, scope: ForeachScope, index: number): 
     if (isReviewAborted(error)) throw error;
     throw new KyvernoRuleError(`foreach[${index}]: failed to evaluate list "${entry.list}": ${messageOf(error)}`);
   }
+  // Kyverno's EvaluateList: anything but a list is a list of itself (null too, an element foreach skips).
   if (value === null) return [];
-  if (!Array.isArray(value)) {
-    const type = typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-    throw new KyvernoRuleError(`foreach[${index}]: list "${entry.list}" must evaluate to a list, got ${type}`);
-  }
+  if (!Array.isArray(value)) return [value];
   return value;
 }
