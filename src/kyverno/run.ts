@@ -130,17 +130,14 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const needImages = usesImages(policies);
   // The review's size memo (./measure.ts); the strategic merges hand it the sizes their normalizing walks found.
   const sizes = new Map<object, number>();
+  // Kyverno's webhook reads `images` from the object it received (its loader keeps that resource) and
+  // never again: rules and policies that change images leave `images` as it was.
   const images = needImages ? imagesOf(original) : undefined;
   const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, images?.images), guard, sizes);
   ctx.imagesError = images?.error;
   let current = original;
   const refreshObject = (resource: JsonValue) => {
     ctx.setObject(resource);
-    if (needImages) {
-      const refreshed = imagesOf(resource);
-      ctx.set('images', refreshed.images);
-      ctx.imagesError = refreshed.error;
-    }
   };
   const merges = new StrategicMergeCache({ memo: sizes, limit: guard.maxValueBytes });
   const outcomes: KyvernoPolicyOutcome[] = [];

@@ -137,3 +137,22 @@ describe('image_normalize reads references the same way', () => {
     expect(r.ok ? r.value : r.error.message).toContain('invalid checksum digest length');
   });
 });
+
+describe('images is read from the object the review received', () => {
+  it("a rule or policy that changes an image leaves `images` as it was (Kyverno's webhook loads it from the request's object)", async () => {
+    const mirror = compiled(
+      clusterPolicy('a-mirror', [
+        { name: 'mirror', mutate: { patchesJson6902: '- op: replace\n  path: /spec/containers/0/image\n  value: mirror.example.com/app:2.0' } },
+        { name: 'same-policy', mutate: { patchStrategicMerge: { metadata: { annotations: { first: '{{ images.containers.web.registry }}' } } } } },
+      ]),
+    );
+    const report = compiled(
+      clusterPolicy('b-report', [{ name: 'report', mutate: { patchStrategicMerge: { metadata: { annotations: { second: '{{ images.containers.web.reference }}' } } } } }]),
+    );
+    const subject: JsonObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
+    const result = await runKyvernoPolicies([mirror, report], { request: podRequest(subject) });
+    const object = result.object as JsonObject;
+    expect(((object.spec as JsonObject).containers as JsonObject[])[0].image).toBe('mirror.example.com/app:2.0');
+    expect((object.metadata as JsonObject).annotations).toEqual({ first: 'docker.io', second: 'docker.io/nginx:1.27' });
+  });
+});
