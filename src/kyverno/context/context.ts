@@ -11,6 +11,7 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
+import { isPlainName, nameMatcher, plainNamesIn } from './deferred-names.js';
 import { splitVariableName } from './variable-names.js';
 
 /**
@@ -25,7 +26,8 @@ export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) 
 export type Checkpoint = {
   readonly root: JsonObject;
   readonly pendingObject: JsonValue | undefined;
-  readonly deferred: readonly DeferredEntry[];
+  /** How many deferred entries were registered (checkpoints nest: a restore drops those after). */
+  readonly deferred: number;
 };
 
 /**
@@ -34,7 +36,8 @@ export type Checkpoint = {
  */
 interface DeferredEntry {
   readonly name: string;
-  readonly matcher: RegExp;
+  /** The pattern of a name that is not plain (./deferred-names.ts); plain names are looked up. */
+  readonly matcher: ((query: string) => boolean) | undefined;
   readonly load: () => JsonValue;
   /** Replace the key (a variable) or merge into a map already there (configMap, apiCall). */
   readonly merge: boolean;
@@ -42,18 +45,6 @@ interface DeferredEntry {
   matched: boolean;
   loaded: boolean;
   value: JsonValue;
-}
-
-/**
- * Kyverno's loader pattern: the name on an ASCII word boundary, not after a `.` (so `x` matches `x.y`
- * but not `y.x`); the name is used as a pattern, as Kyverno uses it.
- */
-function deferredMatcher(name: string): RegExp {
-  try {
-    return new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${name}\\b`);
-  } catch {
-    return new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
-  }
 }
 
 export class JsonContext {
@@ -109,8 +100,13 @@ export class JsonContext {
     return this.queryOn(expression, root);
   }
 
-  /** Entries registered with `defer`, in registration order (replaced, never edited: checkpoints share it). */
-  private deferred: readonly DeferredEntry[] = [];
+  /** Entries registered with `defer`, in registration order. */
+  private readonly deferred: DeferredEntry[] = [];
+  /** Positions of the entries with a plain name, by name (ascending). */
+  private readonly plainPositions = new Map<string, number[]>();
+  private longestPlainName = 0;
+  /** Positions of the entries whose name is a pattern (ascending). */
+  private readonly patternPositions: number[] = [];
   /** While an entry loads, only the entries registered before it may load (Kyverno's index bound). */
   private loadingBound = -1;
 
@@ -119,21 +115,71 @@ export class JsonContext {
    * as one key (dots are not paths: Kyverno pushes the entry name as one tag).
    */
   defer(name: string, load: () => JsonValue, merge: boolean): void {
-    this.deferred = [...this.deferred, { name, matcher: deferredMatcher(name), load, merge, matched: false, loaded: false, value: null }];
+    const plain = isPlainName(name);
+    const matcher = plain ? undefined : nameMatcher(name);
+    const at = this.deferred.length;
+    this.deferred.push({ name, matcher, load, merge, matched: false, loaded: false, value: null });
+    if (!plain) this.patternPositions.push(at);
+    else {
+      const positions = this.plainPositions.get(name);
+      if (positions) positions.push(at);
+      else this.plainPositions.set(name, [at]);
+      if (name.length > this.longestPlainName) this.longestPlainName = name.length;
+    }
+  }
+
+  /** Drops the entries registered after the first `count` (a restore). */
+  private dropDeferredFrom(count: number): void {
+    while (this.deferred.length > count) {
+      const d = this.deferred.pop()!;
+      if (d.matcher) this.patternPositions.pop();
+      else {
+        const positions = this.plainPositions.get(d.name)!;
+        positions.pop();
+        if (positions.length === 0) this.plainPositions.delete(d.name);
+      }
+    }
+  }
+
+  /**
+   * The first entry before `bound` that the query names and that has not been tried since the last reset
+   * (deferredLoaders.match), marked tried; -1 when none.
+   */
+  private firstNamed(expression: string, named: Set<string> | undefined, bound: number): number {
+    let found = -1;
+    if (named) {
+      for (const name of named) {
+        const positions = this.plainPositions.get(name);
+        if (!positions) continue;
+        for (const i of positions) {
+          if (i >= bound || (found >= 0 && i >= found)) break;
+          const d = this.deferred[i];
+          if (!d.matched && !d.loaded) {
+            found = i;
+            break;
+          }
+        }
+      }
+    }
+    for (const i of this.patternPositions) {
+      if (i >= bound || (found >= 0 && i >= found)) break;
+      this.guard.tick();
+      const d = this.deferred[i];
+      if (!d.matched && !d.loaded && d.matcher!(expression)) {
+        found = i;
+        break;
+      }
+    }
+    if (found >= 0) this.deferred[found].matched = true;
+    return found;
   }
 
   /** Loads, in order, the pending entries the query names (deferredLoaders.LoadMatching). */
   private loadMatching(expression: string): void {
+    const named = this.plainPositions.size > 0 ? plainNamesIn(expression, this.longestPlainName) : undefined;
     for (;;) {
-      const bound = this.loadingBound >= 0 ? this.loadingBound : this.deferred.length;
-      let found = -1;
-      for (let i = 0; i < bound && i < this.deferred.length; i++) {
-        const d = this.deferred[i];
-        if (d.matched || d.loaded || !d.matcher.test(expression)) continue;
-        d.matched = true;
-        found = i;
-        break;
-      }
+      const bound = Math.min(this.loadingBound >= 0 ? this.loadingBound : this.deferred.length, this.deferred.length);
+      const found = this.firstNamed(expression, named, bound);
       if (found < 0) return;
       const entry = this.deferred[found];
       const saved = this.loadingBound;
@@ -238,7 +284,7 @@ export class JsonContext {
 
   checkpoint(): Checkpoint {
     this.owned = false;
-    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred };
+    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred.length };
   }
 
   /**
@@ -250,7 +296,7 @@ export class JsonContext {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
     this.owned = false;
-    this.deferred = checkpoint.deferred;
+    this.dropDeferredFrom(checkpoint.deferred);
     for (let i = 0; i < this.deferred.length; i++) {
       const d = this.deferred[i];
       d.matched = false;
