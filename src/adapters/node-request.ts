@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 import { contentLength, LightClientSignal, type AnswerDoneRequest, type ClientSignalRequest, type HeldBodyRequest, type SlowBodyRequest } from '../server/index.js';
 import { coalescedBodyStream } from './node-body-stream.js';
 import type { SlowRequests } from './node-slow-requests.js';
+import { gatherUnreadPieces } from './node-unread-body.js';
 import { blobOf, delegateToNode, formDataOf, LightHeaders, nodeClass, normalizeMethod, ownArrayBuffer, REQUEST_MEMBERS_OF_NODE, unusable } from './web/index.js';
 
 export type IncomingRequest = IncomingMessage | Http2ServerRequest;
@@ -116,6 +117,8 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
   #node: Request | undefined;
   /** Invites the body of a request that waits for `100 Continue` (node-listener.ts); called before any read. */
   #inviteBody: (() => void) | undefined;
+  /** Passes on the pieces of the body gathered while it was unread (node-unread-body.ts); called before any read. */
+  #releaseBody: (() => void) | undefined;
 
   /**
    * `url`: the request's absolute URL, already checked (node-request-url.ts); `slowRequests`: where a
@@ -128,6 +131,9 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
     this.#inviteBody = inviteBody;
     // HTTP/2 carries :method as the client wrote it; a Web Request writes the standard ones in upper case.
     this.method = normalizeMethod(incoming.method ?? 'GET');
+    // Until the body is read (its review may wait for the body budget), its small pieces are gathered, not
+    // kept one Buffer each. HTTP/2: the stream's, which the compatibility request reads only once read itself.
+    if (this.#hasBody()) this.#releaseBody = gatherUnreadPieces(incoming.httpVersionMajor === 2 ? (incoming as Http2ServerRequest).stream : (incoming as IncomingMessage));
   }
 
   get headers(): LightHeaders {
@@ -188,6 +194,7 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
     if (!this.#hasBody()) return null;
     if (this.#stream === undefined) {
       if (this.#read) throw unusable();
+      this.#releaseBody?.();
       this.#inviteBody?.();
       // Not Readable.toWeb: a chunk per piece delivered let tiny HTTP/2 DATA frames cost ~600 bytes per byte (node-body-stream.ts).
       this.#stream = coalescedBodyStream(this.#incoming as Readable);
@@ -203,6 +210,7 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
     if (!this.#hasBody()) return Promise.resolve(new Uint8Array(0));
     if (this.bodyUsed) return Promise.reject(unusable());
     this.#read = true;
+    this.#releaseBody?.();
     this.#inviteBody?.();
     // The stream was asked for but not read: the bytes come through it, as a Web body's would.
     if (this.#stream !== undefined) return readStream(this.#stream);
@@ -217,6 +225,7 @@ export class NodeRequest implements ClientSignalRequest, HeldBodyRequest, Answer
   takeBodyBytes(length: number): Uint8Array | undefined {
     const incoming = this.#incoming;
     if (!this.#hasBody() || this.bodyUsed || incoming.httpVersionMajor === 2) return undefined;
+    this.#releaseBody?.();
     // Nobody reads the stream (not flowing), so every byte the parser has passed on is in its buffer,
     // and the parser passes on no more than the Content-Length: `length` bytes there are the body.
     if (incoming.readableFlowing === true || incoming.readableLength !== length) return undefined;

@@ -18,7 +18,9 @@
  * what its connection delivered before flow control stopped it: up to its stream's 64 KiB window over
  * HTTP/2, where one connection carries up to 250 streams. Measured on the Node server, 960 streams waiting
  * on 4 connections held ~100 MB; without a bound, a client with a few dozen connections would hold more
- * than the budget saves.
+ * than the budget saves. The Node server gathers what a waiting body receives in small pieces (DATA frames
+ * of one byte) into blocks, so that what it holds is its bytes, not a Buffer per piece
+ * (src/adapters/node-unread-body.ts).
  */
 import type { ClientSignal } from './client-signal.js';
 import { CallbackCounter, CallbackGauge, type Registry } from '../observe/index.js';
