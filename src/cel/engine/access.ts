@@ -167,12 +167,53 @@ export function indexValue(container: unknown, k: unknown, optional: boolean): C
     }
     return optional ? CelOptional.of(v) : v;
   }
-  if (container instanceof StructValue || container instanceof LazyObject || isPlainObject(container)) {
-    throw noSuchOverload(optional ? '_[?_]' : '_[_]', [typeNameOf(container), typeNameOf(k)]);
-  }
+  if (container instanceof LazyObject) return lazyIndex(container, k, optional);
+  if (container instanceof StructValue && container.typeName === 'JSONPatch') return jsonPatchIndex(container, k, optional);
   // A value that cannot be indexed: cel-go's qualifier finds no such key (a presence test, nothing).
   if (optional) return CelOptional.none();
   throw new CelEvalError(`no such key: ${indexText(k)}`);
+}
+
+/**
+ * Kubernetes' lazy map (pkg/cel/lazy MapValue) is a Mapper: its Find takes string keys only (else
+ * MaybeNoSuchOverloadErr), and a missing name is attribute resolution's missing key.
+ */
+function lazyIndex(v: LazyObject, k: unknown, optional: boolean): CelValue {
+  if (typeof k !== 'string') throw noSuchOverload();
+  const x = v.field(k);
+  if (x === undefined) {
+    if (optional) return CelOptional.none();
+    throw new CelEvalError(`no such key: ${k}`);
+  }
+  return optional ? CelOptional.of(x) : x;
+}
+
+const JSON_PATCH_FIELDS = ['op', 'path', 'from', 'value'];
+
+/**
+ * JSONPatch (pkg/cel/mutation/jsonpatch.go JSONPatchVal) is an Indexer and FieldTester: Get and IsSet
+ * know its four fields and refuse any other index, printing it with Go's `%s`. (Object{} values are
+ * neither, so their index is a missing key, as for any value that cannot be indexed.)
+ */
+function jsonPatchIndex(v: StructValue, k: unknown, optional: boolean): CelValue {
+  const known = typeof k === 'string' && JSON_PATCH_FIELDS.includes(k);
+  if (optional) {
+    if (!known) throw new CelEvalError(`unsupported field: ${goStringVerb(k)}`);
+    if (!hasField(v, k as string, undefined, false)) return CelOptional.none();
+    return CelOptional.of(selectField(v, k as string, undefined));
+  }
+  if (!known) throw new CelEvalError(`unsupported indexer: ${goStringVerb(k)}`);
+  return selectField(v, k as string, undefined);
+}
+
+/** A CEL value printed with Go's `%s`: strings as they are, the numeric and bool types as a bad verb. */
+function goStringVerb(k: unknown): string {
+  if (typeof k === 'string') return k;
+  if (typeof k === 'bigint') return `%!s(types.Int=${k})`;
+  if (k instanceof CelUint) return `%!s(types.Uint=${k.valueOf()})`;
+  if (typeof k === 'number') return `%!s(types.Double=${indexText(k)})`;
+  if (typeof k === 'boolean') return `%!s(types.Bool=${k})`;
+  return typeNameOf(k);
 }
 
 /** A field selected on a list: cel-go qualifies a field like a string index, which a list rejects. */

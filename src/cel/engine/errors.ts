@@ -51,8 +51,11 @@ export class EvaluationDeferred {
   constructor(readonly position: number) {}
 }
 
-export function noSuchOverload(fn?: string, types?: string[]): CelEvalError {
-  if (fn && types) return new CelEvalError(`no matching overload for '${fn}' applied to '(${types.join(', ')})'`);
+/**
+ * cel-go's plain `no such overload` (types.NoSuchOverloadErr): what a value's own method answers for an
+ * operand it does not take. A call no overload takes is worded by overload-errors.ts.
+ */
+export function noSuchOverload(): CelEvalError {
   return new CelEvalError('no such overload');
 }
 

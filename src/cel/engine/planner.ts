@@ -17,6 +17,7 @@ import { AsyncPending, CelEvalError, noSuchOverload } from './errors.js';
 import { LIST_CREATE_COST, MAP_CREATE_COST, STRUCT_CREATE_COST, charge, isCostError, overLimit, toError, type EvalState } from './eval-state.js';
 import { TYPE_CONVERSIONS, constantConversion, foldCall } from './folding.js';
 import { dispatch, type Overload } from './functions.js';
+import { callFailure } from './overload-errors.js';
 import type { Interp, Planned } from './planned.js';
 import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
 import { equalityCost } from './stdlib.js';
@@ -382,7 +383,7 @@ class Planner {
           charge(s, 1);
           return mapHas(b, a as CelValue) || (typeof a === 'number' && Number.isInteger(a) && mapHas(b, BigInt(a)));
         }
-        failedArgs(s, noSuchOverload('@in', [typeNameOf(a), typeNameOf(b)]), () => 1);
+        failedArgs(s, callFailure(Op.in, [a, b]), () => 1);
       },
     };
   }
@@ -476,19 +477,20 @@ class Planner {
     return { attribute: true, observe: 1, fn: make(operand.fn, 1), resolve: make(operand.fn, 0) };
   }
 
+  /**
+   * cel-go's evalOptionalOr / evalOptionalOrValue (cel/library.go decorateOptionalOr): a left side that
+   * is no optional is the result as it is, and so is the right side, unchecked, when the left is none.
+   */
   private optionalOr(e: CallExpr, orValue: boolean): Planned {
     const l = this.node(e.target!).fn;
     const r = this.node(e.args[0]).fn;
-    const fallback = this.functionCall(e).fn;
     return {
       attribute: false,
       fn: (s) => {
         const v = l(s);
-        if (!(v instanceof CelOptional)) return fallback(s);
+        if (!(v instanceof CelOptional)) return v;
         if (v.hasValue()) return orValue ? v.value() : v;
-        const alt = r(s);
-        if (!orValue && !(alt instanceof CelOptional)) throw noSuchOverload('or', ['optional_type', typeNameOf(alt)]);
-        return alt;
+        return r(s);
       },
     };
   }
@@ -585,7 +587,7 @@ class Planner {
           } catch (err) {
             failedArgs(s, err, () => failedCost([err as CelValue]));
           }
-          if (!guard(v)) failedArgs(s, noSuchOverload(name, [typeNameOf(v)]), () => failedCost([v]));
+          if (!guard(v)) failedArgs(s, callFailure(name, [v]), () => failedCost([v]));
           return standard ? callStandard(s, single, name, 1, v) : invoke(s, single, [v]);
         },
       });
@@ -602,7 +604,7 @@ class Planner {
           const v0 = sideOf(a0, s);
           const v1 = sideOf(a1, s);
           if (v0 instanceof FailedSide || v1 instanceof FailedSide) failedArgs(s, firstFailure(v0, v1), () => failedCost([asValue(v0), asValue(v1)]));
-          if (!g0(v0) || !g1(v1)) failedArgs(s, noSuchOverload(name, [typeNameOf(v0), typeNameOf(v1)]), () => failedCost([v0, v1]));
+          if (!g0(v0) || !g1(v1)) failedArgs(s, callFailure(name, [v0, v1]), () => failedCost([v0, v1]));
           return standard ? callStandard(s, single, name, 2, v0, v1) : invoke(s, single, [v0, v1]);
         },
       });
@@ -630,7 +632,7 @@ class Planner {
         const o = dispatch(overloads, args);
         if (!o || !o.impl) {
           if (overloads.length === 0) throw new CelEvalError(`no such overload: ${name}`);
-          failedArgs(s, noSuchOverload(name, args.map(typeNameOf)), () => failedCost(args));
+          failedArgs(s, callFailure(name, args), () => failedCost(args));
         }
         return invoke(s, o, args);
       },
@@ -865,7 +867,7 @@ class Planner {
       }
       const entries = valueFn!(s);
       charge(s, 1);
-      if (!isMapValue(entries)) throw noSuchOverload(MAP_INSERT_FN, ['map', typeNameOf(entries)]);
+      if (!isMapValue(entries)) throw callFailure(MAP_INSERT_FN, [acc, entries]);
       checkBuiltSize((acc as Map<CelValue, CelValue>).size + 1, 'a map built by a comprehension');
       for (const k of mapKeys(entries as CelMapValue)) insertInPlace(acc as Map<CelValue, CelValue>, k, mapGet(entries as CelMapValue, k) as CelValue);
       return acc;

@@ -260,10 +260,10 @@ export function celEquals(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Ordering for `<`, `<=`, `>`, `>=` (undefined when a NaN is involved); throws "no such overload"
- * (naming `fn` and the argument types when `fn` is given) for unordered combinations.
+ * Ordering for `<`, `<=`, `>`, `>=` (undefined when a NaN is involved); throws "no such overload", as
+ * cel-go's Compare methods do, for unordered combinations.
  */
-export function celCompare(a: unknown, b: unknown, fn?: string): number | undefined {
+export function celCompare(a: unknown, b: unknown): number | undefined {
   const ta = typeof a;
   if (ta === 'bigint' && typeof b === 'bigint') return (a as bigint) < b ? -1 : (a as bigint) > b ? 1 : 0;
   if (ta === 'string' && typeof b === 'string') return compareStrings(a as string, b);
@@ -276,7 +276,7 @@ export function celCompare(a: unknown, b: unknown, fn?: string): number | undefi
     for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
     return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
   }
-  throw noSuchOverload(fn, [typeNameOf(a), typeNameOf(b)]);
+  throw noSuchOverload();
 }
 
 /** Code-point order (UTF-16 order differs for characters beyond the BMP): Go's string order. */

@@ -227,7 +227,7 @@ export function registerStdlib(env: Env): void {
   for (const [prefix, fn, test] of rel) {
     for (const [suffix, l, r, cost] of relTypes) {
       add(`${prefix}_${suffix}`, fn, [l, r], T.bool, (a: CelValue, b: CelValue) => {
-        const c = celCompare(a, b, fn);
+        const c = celCompare(a, b);
         return c === undefined ? false : test(c);
       }, cost);
     }

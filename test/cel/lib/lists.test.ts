@@ -72,7 +72,7 @@ describe('lists extension', () => {
   it('sort and sortBy', () => {
     expect(cel("['b', 'c', 'a'].sort()")).toEqual(['a', 'b', 'c']);
     expect(celError('l.sort()', { l: [1n, 'b'] })).toBe('list elements must have the same type');
-    expect(celError('l.sort()', { l: [[1n], [2n]] })).toMatch(/list elements must be comparable|no matching overload/);
+    expect(celError('l.sort()', { l: [[1n], [2n]] })).toBe('list elements must be comparable');
     expect(celError('l.sort()', { l: [new CelUint(1n), 1n] })).toBe('list elements must have the same type');
     expect(cel('l.sortBy(e, e.s).map(e, e.n)', { l: [{ n: 'x', s: 2n }, { n: 'y', s: 1n }] })).toEqual(['y', 'x']);
     expect(cel('[3, 1, 2].sortBy(e, -e)')).toEqual([3n, 2n, 1n]);
