@@ -66,6 +66,13 @@ export interface LibraryRegistrar {
    */
   registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void;
   /**
+   * Declares a compile-time check of every type-checked call of `fn` (a cel-go AST validator, such as
+   * the strings library's check of `format` calls): `check` gets the call node, its arguments annotated
+   * with their checked types and overloads, and returns the issue to report, or undefined. Runs only in
+   * environments that validate literals (the Kubernetes ones).
+   */
+  registerCallCheck(fn: string, check: CallCheck): void;
+  /**
    * Declares a macro (cel-go's cel.Macros) expanded only in environments with this library: `name` called
    * with `args` arguments (or any number), as `target.name(...)` when `receiver`. The expander builds the
    * replacement with the parser's factory, returns undefined to leave the call as it is (a receiver macro
@@ -75,6 +82,8 @@ export interface LibraryRegistrar {
 }
 
 import type { Expander as MacroExpander } from './engine/macros.js';
+import type { CallCheck } from './engine/env.js';
+export type { CallCheck };
 export type { MacroExpander };
 export type { MacroFactory } from './engine/macros.js';
 

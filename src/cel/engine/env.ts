@@ -7,6 +7,8 @@ import { FunctionDecl, type Overload } from './functions.js';
 import { T, listOf, mapOf, opaqueType, optionalOf, parseTypeString, structType, typeOf, typeParam, type CelType } from './types.js';
 import { TypeValue, type CelValue } from './values.js';
 import type { Expander } from './macros.js';
+import type { CallExpr } from './ast.js';
+import type { CelIssue } from './errors.js';
 
 export interface IdentDecl {
   readonly name: string;
@@ -29,6 +31,9 @@ export interface StructDecl {
 /** Returns the compile error for a constant argument, or undefined when it is valid. */
 export type LiteralCheck = (literal: string) => string | undefined;
 
+/** Returns the compile error of a type-checked call (a cel-go AST validator), or undefined when it is valid. */
+export type CallCheck = (call: CallExpr) => CelIssue | undefined;
+
 export interface EnvOptions {
   /** Mixed-type list/map literals are a compile error (Kubernetes' HomogeneousAggregateLiterals). */
   homogeneousAggregateLiterals?: boolean;
@@ -44,6 +49,7 @@ export class Env {
   private readonly structResolvers: ((name: string) => StructDecl | undefined)[] = [];
   private readonly typeNames = new Map<string, CelType>();
   private readonly literalChecks = new Map<string, LiteralCheck>();
+  private readonly callChecks = new Map<string, CallCheck>();
   private readonly macroDefs = new Map<string, Expander>();
   readonly homogeneousAggregateLiterals: boolean;
   readonly container: string;
@@ -137,9 +143,19 @@ export class Env {
     this.version++;
   }
 
+  /** A compile-time check of a type-checked call of `fn` (see validators.ts). */
+  addCallCheck(fn: string, check: CallCheck): void {
+    this.callChecks.set(fn, check);
+    this.version++;
+  }
+
   // ---- lookups
   lookupLiteralCheck(fn: string): LiteralCheck | undefined {
     return this.literalChecks.get(fn) ?? this.parent?.lookupLiteralCheck(fn);
+  }
+
+  lookupCallCheck(fn: string): CallCheck | undefined {
+    return this.callChecks.get(fn) ?? this.parent?.lookupCallCheck(fn);
   }
 
   lookupFunctionExact(name: string): FunctionDecl | undefined {

@@ -5,7 +5,7 @@
  */
 import type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar, MacroExpander } from '../library.js';
 import { macroKey } from './macros.js';
-import type { Env } from './env.js';
+import type { CallCheck, Env } from './env.js';
 import { makeOverload, registerValueClass, type Impl, type Overload } from './functions.js';
 import { isBuiltinTypeName, type CelType } from './types.js';
 import type { CelValue } from './values.js';
@@ -93,6 +93,10 @@ class Registrar implements LibraryRegistrar {
 
   registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void {
     this.env.addLiteralCheck(fn, check);
+  }
+
+  registerCallCheck(fn: string, check: CallCheck): void {
+    this.env.addCallCheck(fn, check);
   }
 
   registerMacro(name: string, args: number | 'variadic', receiver: boolean, expand: MacroExpander): void {

@@ -31,6 +31,8 @@ export function validateLiterals(root: Expr, env: Env): CelIssue[] {
           const err = check(arg.value);
           if (err) issues.push({ message: err, offset: arg.pos });
         }
+        const callIssue = env.lookupCallCheck(e.fn)?.(e);
+        if (callIssue) issues.push(callIssue);
         return;
       }
       case 'list':

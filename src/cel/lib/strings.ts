@@ -5,6 +5,7 @@ import { actualSize, traversal, traversalCost } from './cost.js';
 import { celError } from './errors.js';
 import { formatString, stringClause } from './string-format.js';
 import { KUBERNETES_FORMAT_CLAUSES } from './string-format-k8s.js';
+import { formatCallIssue } from './string-format-check.js';
 import { celTypeName } from './values.js';
 
 /**
@@ -218,6 +219,9 @@ function registerStrings(r: LibraryRegistrar, version: number, offsets: 'cel-go'
   // The formatter changed at version 4 (cel-spec's); version 2 has cel-go's first one (string-format-k8s.ts).
   const clauses = version >= 4 ? undefined : KUBERNETES_FORMAT_CLAUSES;
   r.registerFunction('string.format(list<dyn>): string', (s: string, args: unknown[]) => formatString(s, args, clauses));
+  // cel-go checks constant format calls at compile time from version 1 on; from version 4 with another
+  // validator (formatting_v2.go), not carried: only Kubernetes' version 2 environments validate.
+  if (version >= 1 && version < 4) r.registerCallCheck('format', (call) => formatCallIssue(call, STRINGS_LIBRARY));
   r.registerFunction('list<string>.join(): string', (l: readonly unknown[]) => join(l));
   r.registerFunction('list<string>.join(string): string', join);
   r.registerFunction('strings.quote(string): string', quote);
@@ -247,9 +251,11 @@ function stringsCost(name: string, args: readonly unknown[], result: unknown): n
   return undefined;
 }
 
+const STRINGS_LIBRARY = 'cel.lib.ext.strings';
+
 /** cel-go's strings extension, latest version (cel-spec formatting). */
 export const stringsLibrary: CelLibrary = {
-  name: 'cel.lib.ext.strings',
+  name: STRINGS_LIBRARY,
   register: (r) => registerStrings(r, 5, 'cel-spec'),
   callCost: stringsCost,
 };
@@ -261,7 +267,7 @@ export const stringsLibrary: CelLibrary = {
  * end finds nothing instead of failing).
  */
 export const kubernetesStringsLibrary: CelLibrary = {
-  name: 'cel.lib.ext.strings',
+  name: STRINGS_LIBRARY,
   register: (r) => registerStrings(r, 2, 'cel-go'),
   callCost: stringsCost,
 };
