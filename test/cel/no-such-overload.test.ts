@@ -76,6 +76,12 @@ describe('run-time no such overload', () => {
       // common/stdlib/standard.go Negate: a bool has NegatorType but is refused by the binding itself.
       ['-object.spec.b', 'no such overload'],
       ['-object.spec.m', 'no such overload: -_'],
+      // A uint has no NegatorType and is no receiver; a timestamp is a receiver (types.go trait masks).
+      ['-dyn(1u)', 'no such overload: -_'],
+      ["-dyn(timestamp('2020-01-01T00:00:00Z'))", 'no such overload'],
+      ["size(dyn(duration('1s')))", 'no such overload'],
+      ["dyn(timestamp('2020-01-01T00:00:00Z')) * 2", 'no such overload'],
+      ['dyn(optional.of(1)) + 1', 'no such overload: _+_'],
       ["object.spec.replicas.matches('a')", 'no such overload: matches'],
       ["'a'.matches(object.spec.replicas)", 'no such overload'],
       // ext/lists.go sort: SingletonUnaryBinding over traits.ListerType.
@@ -121,6 +127,9 @@ describe('run-time no such overload', () => {
       ["dyn(JSONPatch{})['x']", 'unsupported indexer: x'],
       // pkg/cel/lazy MapValue.Find: a non-string key is MaybeNoSuchOverloadErr, a missing name missingKey.
       ['dyn(variables)[1]', 'no such overload'],
+      ['1 in dyn(variables)', 'no such overload'],
+      // inAggregate: an Object{} value is no Container.
+      ["'a' in dyn(Object{})", 'no such overload'],
       ["dyn(variables)['a']", 'no such key: a'],
     ]);
 
@@ -128,6 +137,7 @@ describe('run-time no such overload', () => {
       expect(run("dyn(JSONPatch{op: 'add'})['op']")).toEqual({ value: 'add' });
       expect(run("dyn(JSONPatch{op: 'add'})[?'path'].hasValue()")).toEqual({ value: false });
       expect(run("dyn(JSONPatch{op: 'add'})[?'op'].value()")).toEqual({ value: 'add' });
+      expect(run("'a' in dyn(variables)")).toEqual({ value: false });
     });
   });
 

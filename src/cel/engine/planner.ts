@@ -21,7 +21,7 @@ import { callFailure } from './overload-errors.js';
 import type { Interp, Planned } from './planned.js';
 import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
 import { equalityCost } from './stdlib.js';
-import { CelOptional, CelUint, StructValue, isMapValue, type CelMapValue, type CelValue } from './values.js';
+import { CelOptional, CelUint, LazyObject, StructValue, isMapValue, type CelMapValue, type CelValue } from './values.js';
 
 /** Extra runtime information the planner needs from its host. */
 export interface PlanOptions {
@@ -382,6 +382,12 @@ class Planner {
         if (isMapValue(b)) {
           charge(s, 1);
           return mapHas(b, a as CelValue) || (typeof a === 'number' && Number.isInteger(a) && mapHas(b, BigInt(a)));
+        }
+        // Kubernetes' lazy map is a Container: Contains finds names, and refuses other keys (lazy.go Find).
+        if (b instanceof LazyObject) {
+          if (typeof a !== 'string') failedArgs(s, noSuchOverload(), () => 1);
+          charge(s, 1);
+          return b.has(a);
         }
         failedArgs(s, callFailure(Op.in, [a, b]), () => 1);
       },
