@@ -92,7 +92,7 @@ export class JsonContext {
 
   query(expression: string): JsonValue {
     if (this.imagesError !== undefined && IMAGES_QUERY.test(expression)) throw new JmesPathRuntimeError(this.imagesError);
-    if (this.deferred.length > 0) this.loadMatching(expression);
+    if (this.unloaded > 0) this.loadMatching(expression);
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.
@@ -105,6 +105,8 @@ export class JsonContext {
   /** Positions of the entries with a plain name, by name (ascending). */
   private readonly plainPositions = new Map<string, number[]>();
   private longestPlainName = 0;
+  /** Registered entries not loaded yet: once none is, a query has nothing to look for. */
+  private unloaded = 0;
   /** Positions of the entries whose name is a pattern (ascending). */
   private readonly patternPositions: number[] = [];
   /** While an entry loads, only the entries registered before it may load (Kyverno's index bound). */
@@ -119,6 +121,7 @@ export class JsonContext {
     const matcher = plain ? undefined : nameMatcher(name);
     const at = this.deferred.length;
     this.deferred.push({ name, matcher, load, merge, matched: false, loaded: false, value: null });
+    this.unloaded++;
     if (!plain) this.patternPositions.push(at);
     else {
       const positions = this.plainPositions.get(name);
@@ -132,6 +135,7 @@ export class JsonContext {
   private dropDeferredFrom(count: number): void {
     while (this.deferred.length > count) {
       const d = this.deferred.pop()!;
+      if (!d.loaded) this.unloaded--;
       if (d.matcher) this.patternPositions.pop();
       else {
         const positions = this.plainPositions.get(d.name)!;
@@ -187,6 +191,7 @@ export class JsonContext {
       try {
         entry.value = entry.load();
         entry.loaded = true;
+        this.unloaded--;
       } finally {
         this.loadingBound = saved;
       }
