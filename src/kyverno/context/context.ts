@@ -1,7 +1,7 @@
 /**
  * The JSON context variables are evaluated against (pkg/engine/context): `request`, `images`,
- * `serviceAccountName`/`serviceAccountNamespace`, `element…`, and the rule's context entries.
- * Entries are added copy-on-write, so a checkpoint is just the root object at that moment and
+ * `serviceAccountName`/`serviceAccountNamespace`, `element…`, and the rule's context entries (set when
+ * a query first names them: ./deferred-loaders.ts). Entries are added copy-on-write, so a checkpoint is just the root object at that moment and
  * restoring it drops everything added since (rule entries after a rule, element entries after an
  * element) in O(1). A root nothing else holds yet (one this context made, not handed out since) takes
  * further entries in place: a rule's n entries would otherwise copy the root n times (n² for a policy
@@ -11,7 +11,7 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
-import { isPlainName, nameMatcher, plainNamesIn } from './deferred-names.js';
+import { DeferredLoaders, type DeferredEntry } from './deferred-loaders.js';
 import { splitVariableName } from './variable-names.js';
 
 /**
@@ -29,23 +29,6 @@ export type Checkpoint = {
   /** How many deferred entries were registered (checkpoints nest: a restore drops those after). */
   readonly deferred: number;
 };
-
-/**
- * A context entry loaded when a query first names it (Kyverno's deferred loading, on by default:
- * pkg/engine/context/deferred.go): an entry no query names is never loaded, so its failure is no error.
- */
-interface DeferredEntry {
-  readonly name: string;
-  /** The pattern of a name that is not plain (./deferred-names.ts); plain names are looked up. */
-  readonly matcher: ((query: string) => boolean) | undefined;
-  readonly load: () => JsonValue;
-  /** Replace the key (a variable) or merge into a map already there (configMap, apiCall). */
-  readonly merge: boolean;
-  /** Tried since the last reset (a failed load is not retried until then; no entry loads itself). */
-  matched: boolean;
-  loaded: boolean;
-  value: JsonValue;
-}
 
 export class JsonContext {
   private root: JsonObject;
@@ -81,6 +64,7 @@ export class JsonContext {
     readonly sizes?: SizeMemo,
   ) {
     this.root = initial;
+    this.deferred = new DeferredLoaders(guard);
   }
 
   /** The whole context document (read-only by convention). */
@@ -92,7 +76,7 @@ export class JsonContext {
 
   query(expression: string): JsonValue {
     if (this.imagesError !== undefined && IMAGES_QUERY.test(expression)) throw new JmesPathRuntimeError(this.imagesError);
-    if (this.unloaded > 0) this.loadMatching(expression);
+    this.deferred.loadMatching(expression, this.setEntry);
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.
@@ -100,109 +84,22 @@ export class JsonContext {
     return this.queryOn(expression, root);
   }
 
-  /** Entries registered with `defer`, in registration order. */
-  private readonly deferred: DeferredEntry[] = [];
-  /** Positions of the entries with a plain name, by name (ascending). */
-  private readonly plainPositions = new Map<string, number[]>();
-  private longestPlainName = 0;
-  /** Registered entries not loaded yet: once none is, a query has nothing to look for. */
-  private unloaded = 0;
-  /** Positions of the entries whose name is a pattern (ascending). */
-  private readonly patternPositions: number[] = [];
-  /** While an entry loads, only the entries registered before it may load (Kyverno's index bound). */
-  private loadingBound = -1;
+  /** The rule's and foreach's context entries, loaded when a query first names them. */
+  private readonly deferred: DeferredLoaders;
 
   /**
    * Registers a context entry to load when a query first names it; its value is then set under `name`
    * as one key (dots are not paths: Kyverno pushes the entry name as one tag).
    */
   defer(name: string, load: () => JsonValue, merge: boolean): void {
-    const plain = isPlainName(name);
-    const matcher = plain ? undefined : nameMatcher(name);
-    const at = this.deferred.length;
-    this.deferred.push({ name, matcher, load, merge, matched: false, loaded: false, value: null });
-    this.unloaded++;
-    if (!plain) this.patternPositions.push(at);
-    else {
-      const positions = this.plainPositions.get(name);
-      if (positions) positions.push(at);
-      else this.plainPositions.set(name, [at]);
-      if (name.length > this.longestPlainName) this.longestPlainName = name.length;
-    }
+    this.deferred.add(name, load, merge);
   }
 
-  /** Drops the entries registered after the first `count` (a restore). */
-  private dropDeferredFrom(count: number): void {
-    while (this.deferred.length > count) {
-      const d = this.deferred.pop()!;
-      if (!d.loaded) this.unloaded--;
-      if (d.matcher) this.patternPositions.pop();
-      else {
-        const positions = this.plainPositions.get(d.name)!;
-        positions.pop();
-        if (positions.length === 0) this.plainPositions.delete(d.name);
-      }
-    }
-  }
-
-  /**
-   * The first entry before `bound` that the query names and that has not been tried since the last reset
-   * (deferredLoaders.match), marked tried; -1 when none.
-   */
-  private firstNamed(expression: string, named: Set<string> | undefined, bound: number): number {
-    let found = -1;
-    if (named) {
-      for (const name of named) {
-        const positions = this.plainPositions.get(name);
-        if (!positions) continue;
-        for (const i of positions) {
-          if (i >= bound || (found >= 0 && i >= found)) break;
-          const d = this.deferred[i];
-          if (!d.matched && !d.loaded) {
-            found = i;
-            break;
-          }
-        }
-      }
-    }
-    for (const i of this.patternPositions) {
-      if (i >= bound || (found >= 0 && i >= found)) break;
-      this.guard.tick();
-      const d = this.deferred[i];
-      if (!d.matched && !d.loaded && d.matcher!(expression)) {
-        found = i;
-        break;
-      }
-    }
-    if (found >= 0) this.deferred[found].matched = true;
-    return found;
-  }
-
-  /** Loads, in order, the pending entries the query names (deferredLoaders.LoadMatching). */
-  private loadMatching(expression: string): void {
-    const named = this.plainPositions.size > 0 ? plainNamesIn(expression, this.longestPlainName) : undefined;
-    for (;;) {
-      const bound = Math.min(this.loadingBound >= 0 ? this.loadingBound : this.deferred.length, this.deferred.length);
-      const found = this.firstNamed(expression, named, bound);
-      if (found < 0) return;
-      const entry = this.deferred[found];
-      const saved = this.loadingBound;
-      this.loadingBound = found;
-      try {
-        entry.value = entry.load();
-        entry.loaded = true;
-        this.unloaded--;
-      } finally {
-        this.loadingBound = saved;
-      }
-      this.setEntry(entry);
-    }
-  }
-
-  private setEntry(entry: DeferredEntry): void {
+  /** Sets a loaded entry's value under its name (unless it is there already). */
+  private readonly setEntry = (entry: DeferredEntry): void => {
     if (getOwn(this.current(), entry.name) === entry.value) return;
     this.write([entry.name], (target) => target, entry.value, entry.merge);
-  }
+  };
 
   /**
    * Why the resource's `images` could not be read (./images.ts), undefined when they could. Kyverno loads
@@ -289,7 +186,7 @@ export class JsonContext {
 
   checkpoint(): Checkpoint {
     this.owned = false;
-    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred.length };
+    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred.count };
   }
 
   /**
@@ -301,12 +198,7 @@ export class JsonContext {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
     this.owned = false;
-    this.dropDeferredFrom(checkpoint.deferred);
-    for (let i = 0; i < this.deferred.length; i++) {
-      const d = this.deferred[i];
-      d.matched = false;
-      if (d.loaded) this.setEntry(d);
-    }
+    this.deferred.reset(checkpoint.deferred, this.setEntry);
   }
 }
 

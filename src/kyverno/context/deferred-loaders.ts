@@ -1,0 +1,136 @@
+/**
+ * Context entries loaded when a query first names them (Kyverno's deferred loading, on by default:
+ * pkg/engine/context/deferred.go): an entry no query names is never loaded, so its failure is no error.
+ * Entries are tried in registration order; while one loads, only those registered before it may load
+ * (Kyverno's index bound). A plain name is looked up among the query's words, a pattern name tested
+ * (./deferred-names.ts). Registration and removal follow the context's checkpoints, which nest.
+ */
+import type { ReviewGuard } from '../../guard/index.js';
+import type { JsonValue } from '../../json/index.js';
+import { isPlainName, nameMatcher, plainNamesIn } from './deferred-names.js';
+
+export interface DeferredEntry {
+  readonly name: string;
+  /** The pattern of a name that is not plain; plain names are looked up. */
+  readonly matcher: ((query: string) => boolean) | undefined;
+  readonly load: () => JsonValue;
+  /** Replace the key (a variable) or merge into a map already there (configMap, apiCall). */
+  readonly merge: boolean;
+  /** Tried since the last reset (a failed load is not retried until then; no entry loads itself). */
+  matched: boolean;
+  loaded: boolean;
+  value: JsonValue;
+}
+
+export class DeferredLoaders {
+  /** In registration order. */
+  private readonly entries: DeferredEntry[] = [];
+  /** Positions of the entries with a plain name, by name (ascending). */
+  private readonly plainPositions = new Map<string, number[]>();
+  private longestPlainName = 0;
+  /** Positions of the entries whose name is a pattern (ascending). */
+  private readonly patternPositions: number[] = [];
+  /** Registered entries not loaded yet: once none is, a query has nothing to look for. */
+  private unloaded = 0;
+  /** While an entry loads, the entries before this position may load; -1 otherwise. */
+  private loadingBound = -1;
+
+  constructor(private readonly guard: ReviewGuard) {}
+
+  /** How many entries are registered (a checkpoint keeps it). */
+  get count(): number {
+    return this.entries.length;
+  }
+
+  /** Registers an entry; a name that is no RE2 pattern throws (Kyverno cannot register its loader). */
+  add(name: string, load: () => JsonValue, merge: boolean): void {
+    const plain = isPlainName(name);
+    const matcher = plain ? undefined : nameMatcher(name);
+    const at = this.entries.length;
+    this.entries.push({ name, matcher, load, merge, matched: false, loaded: false, value: null });
+    this.unloaded++;
+    if (!plain) this.patternPositions.push(at);
+    else {
+      const positions = this.plainPositions.get(name);
+      if (positions) positions.push(at);
+      else this.plainPositions.set(name, [at]);
+      if (name.length > this.longestPlainName) this.longestPlainName = name.length;
+    }
+  }
+
+  /**
+   * Back to the first `count` entries (a restore): later ones are dropped, every entry may be tried
+   * again, and `reload` is given each loaded one (Kyverno sets them again into the restored context).
+   */
+  reset(count: number, reload: (entry: DeferredEntry) => void): void {
+    while (this.entries.length > count) {
+      const d = this.entries.pop()!;
+      if (!d.loaded) this.unloaded--;
+      if (d.matcher) this.patternPositions.pop();
+      else {
+        const positions = this.plainPositions.get(d.name)!;
+        positions.pop();
+        if (positions.length === 0) this.plainPositions.delete(d.name);
+      }
+    }
+    for (const d of this.entries) {
+      d.matched = false;
+      if (d.loaded) reload(d);
+    }
+  }
+
+  /** Loads, in order, the entries the query names (deferredLoaders.LoadMatching), giving each to `loaded`. */
+  loadMatching(expression: string, loaded: (entry: DeferredEntry) => void): void {
+    if (this.unloaded === 0) return;
+    const named = this.plainPositions.size > 0 ? plainNamesIn(expression, this.longestPlainName) : undefined;
+    for (;;) {
+      const bound = Math.min(this.loadingBound >= 0 ? this.loadingBound : this.entries.length, this.entries.length);
+      const found = this.firstNamed(expression, named, bound);
+      if (found < 0) return;
+      const entry = this.entries[found];
+      const saved = this.loadingBound;
+      this.loadingBound = found;
+      try {
+        entry.value = entry.load();
+        entry.loaded = true;
+        this.unloaded--;
+      } finally {
+        this.loadingBound = saved;
+      }
+      loaded(entry);
+    }
+  }
+
+  /**
+   * The first entry before `bound` that the query names and that has not been tried since the last reset
+   * (deferredLoaders.match), marked tried; -1 when none.
+   */
+  private firstNamed(expression: string, named: Set<string> | undefined, bound: number): number {
+    let found = -1;
+    if (named) {
+      for (const name of named) {
+        const positions = this.plainPositions.get(name);
+        if (!positions) continue;
+        for (const i of positions) {
+          if (i >= bound || (found >= 0 && i >= found)) break;
+          const d = this.entries[i];
+          if (!d.matched && !d.loaded) {
+            found = i;
+            break;
+          }
+        }
+      }
+    }
+    for (const i of this.patternPositions) {
+      if (i >= bound || (found >= 0 && i >= found)) break;
+      this.guard.tick();
+      const d = this.entries[i];
+      if (!d.matched && !d.loaded && d.matcher!(expression)) {
+        found = i;
+        break;
+      }
+    }
+    if (found >= 0) this.entries[found].matched = true;
+    return found;
+  }
+}
