@@ -3,7 +3,7 @@
  * own, from src/go), RFC 3339 and protobuf duration formatting, calendar fields in UTC, fixed offsets
  * (`+05:30`) or IANA zones (via Intl).
  */
-import { formatRFC3339, timeFields, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
+import { formatRFC3339, strconvQuote, timeFields, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
 
@@ -62,14 +62,39 @@ export interface Civil {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Offset of `zone` in minutes at the given UTC instant; throws for unknown zones. */
+/**
+ * Go's strconv.Atoi: an optional sign, then decimal digits, within int64; its error text otherwise
+ * ('strconv.Atoi: parsing "x": invalid syntax', '... value out of range').
+ */
+function goAtoi(text: string): bigint {
+  if (!/^[+-]?[0-9]+$/.test(text)) throw new CelEvalError(`strconv.Atoi: parsing ${strconvQuote(text)}: invalid syntax`);
+  const n = BigInt(text);
+  if (n < INT64_MIN || n > INT64_MAX) throw new CelEvalError(`strconv.Atoi: parsing ${strconvQuote(text)}: value out of range`);
+  return n;
+}
+
+/**
+ * A numeric offset `[+-]H:M` in minutes, as cel-go's timeZone (common/types/timestamp.go) reads any zone
+ * argument with a ':': strconv.Atoi of each side (its errors are the call's), minutes within [0, 59]
+ * (cel-go#1336), the sign of the whole offset from the text's first character. Go's int64 arithmetic wraps.
+ */
+function fixedOffsetMinutes(zone: string, colon: number): number {
+  const hr = goAtoi(zone.slice(0, colon));
+  const min = goAtoi(zone.slice(colon + 1));
+  if (min < 0n || min > 59n) throw new CelEvalError(`timezone offset minutes out of range [0, 59]: ${zone}`);
+  const offset = BigInt.asIntN(64, zone[0] === '-' ? hr * 60n - min : hr * 60n + min);
+  // (time.Duration(offset) * time.Minute).Seconds(), truncated to int: whole seconds, so whole minutes.
+  const ns = BigInt.asIntN(64, offset * 60_000_000_000n);
+  return Number(ns / NANOS_PER_SECOND) / 60;
+}
+
+/** Offset of `zone` in minutes at the given UTC instant; throws Go's time.LoadLocation errors for unknown zones. */
 function zoneOffsetMinutes(zone: string, epochMs: number): number {
-  const fixed = /^([+-])?(\d{2}):(\d{2})$/.exec(zone);
-  if (fixed) {
-    const mins = Number(fixed[2]) * 60 + Number(fixed[3]);
-    return fixed[1] === '-' ? -mins : mins;
-  }
-  if (zone === 'UTC' || zone === 'Z') return 0;
+  const colon = zone.indexOf(':');
+  if (colon !== -1) return fixedOffsetMinutes(zone, colon);
+  // LoadLocation: "" and "UTC" are UTC; "Local" is the server's zone (kube-apiserver's image has none: UTC).
+  if (zone === '' || zone === 'UTC' || zone === 'Local') return 0;
+  if (zone.includes('..') || zone[0] === '/' || zone[0] === '\\') throw new CelEvalError('time: invalid location name');
   let f = formatters.get(zone);
   if (!f) {
     try {
@@ -84,8 +109,12 @@ function zoneOffsetMinutes(zone: string, epochMs: number): number {
         second: 'numeric',
       });
     } catch {
-      throw new CelEvalError(`unknown time zone ${JSON.stringify(zone)}`);
+      throw new CelEvalError(`unknown time zone ${zone}`);
     }
+    // Go reads the zoneinfo files by name, case-sensitively; Intl matches any case. An alias Intl resolves
+    // to another canonical name (US/Central) cannot be checked this way and is accepted.
+    const resolved = f.resolvedOptions().timeZone;
+    if (resolved !== zone && resolved.toLowerCase() === zone.toLowerCase()) throw new CelEvalError(`unknown time zone ${zone}`);
     formatters.set(zone, f);
   }
   // Intl only handles the JS Date range; clamp to a year it supports for the offset lookup.
