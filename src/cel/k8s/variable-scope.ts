@@ -31,13 +31,6 @@ export class VariableScope {
     readonly key: string,
   ) {}
 
-  /** A scope holding a map's entries in its order (a later entry of one name shadows the earlier). */
-  static of(types: ReadonlyMap<string, CelType>): VariableScope {
-    let scope = VariableScope.EMPTY;
-    for (const [name, type] of types) scope = scope.extend(name, type);
-    return scope;
-  }
-
   /** The static type of a variable declared in this scope (its latest declaration), else undefined. */
   get(name: string): CelType | undefined {
     const at = this.positions.get(name);
@@ -49,20 +42,27 @@ export class VariableScope {
   /** This scope and one more declaration. */
   extend(name: string, type: CelType): VariableScope {
     const key = internKey(`${this.key}|${name}:${type}`);
-    if (this.size === this.declarations.length) {
-      // The tip of its chain (the usual case): grow the shared table.
-      this.declarations.push({ name, type });
-      const at = this.positions.get(name);
-      if (at) at.push(this.size);
-      else this.positions.set(name, [this.size]);
-      return new VariableScope(this.declarations, this.positions, this.size + 1, key);
-    }
-    // A scope extended twice branches: the branch gets its own table.
-    const declarations = [...this.declarations.slice(0, this.size), { name, type }];
-    const positions = new Map<string, number[]>();
-    declarations.forEach((d, i) => positions.set(d.name, [...(positions.get(d.name) ?? []), i]));
+    // The tip of a chain grows its shared table (each variable of a policy, in turn); the empty scope,
+    // shared by every policy, or a scope extended a second time starts a table of its own.
+    const grows = this.size > 0 && this.size === this.declarations.length;
+    const declarations = grows ? this.declarations : this.declarations.slice(0, this.size);
+    const positions = grows ? this.positions : positionsOf(declarations);
+    const at = positions.get(name);
+    if (at) at.push(declarations.length);
+    else positions.set(name, [declarations.length]);
+    declarations.push({ name, type });
     return new VariableScope(declarations, positions, declarations.length, key);
   }
+}
+
+function positionsOf(declarations: readonly Declaration[]): Map<string, number[]> {
+  const positions = new Map<string, number[]>();
+  declarations.forEach((d, i) => {
+    const at = positions.get(d.name);
+    if (at) at.push(i);
+    else positions.set(d.name, [i]);
+  });
+  return positions;
 }
 
 function internKey(spelled: string): string {

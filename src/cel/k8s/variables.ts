@@ -38,11 +38,11 @@ export class CompiledVariables {
     readonly entries: readonly CompiledVariable[],
     readonly params: boolean,
     readonly dialect?: CelDialect,
-    declared?: VariableScope,
+    declared = VariableScope.EMPTY,
   ) {
     this.byName = new Map(entries.map((e) => [e.name, e]));
     this.positions = new Map(entries.map((e, i) => [e.name, i]));
-    this.declared = declared ?? VariableScope.of(new Map(entries.map((e) => [e.name, e.type])));
+    this.declared = declared;
   }
 
   static readonly NONE_WITH_PARAMS = new CompiledVariables([], true);
