@@ -1,9 +1,9 @@
 /**
  * The JSON context variables are evaluated against (pkg/engine/context): `request`, `images`,
  * `serviceAccountName`/`serviceAccountNamespace`, `element…`, and the rule's context entries (set when
- * a query first names them: ./deferred-loaders.ts). Entries are added copy-on-write, so a checkpoint is just the root object at that moment and
- * restoring it drops everything added since (rule entries after a rule, element entries after an
- * element) in O(1). A root nothing else holds yet (one this context made, not handed out since) takes
+ * a query first names them: ./deferred-loaders.ts). Entries are added copy-on-write, so a checkpoint is
+ * just the root object at that moment and restoring it drops everything added since (rule entries after
+ * a rule, element entries after an element) in O(1). A root nothing else holds yet (one this context made, not handed out since) takes
  * further entries in place: a rule's n entries would otherwise copy the root n times (n² for a policy
  * of thousands of entries). Queries run under the review's guard, and their results are measured
  * (./measure.ts) before anything uses them.
@@ -12,15 +12,13 @@ import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
 import { DeferredLoaders, type DeferredEntry } from './deferred-loaders.js';
+import { plainNamesIn } from './deferred-names.js';
 import { splitVariableName } from './variable-names.js';
 
 /**
  * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the
  * guard's ReviewAborted (it should tick `guard` in its loops and check the sizes it builds).
  */
-/** A query that names the top-level `images` (Kyverno's deferred-loader pattern: not after a `.`). */
-const IMAGES_QUERY = /(?:^|\s|[^.0-9A-Za-z])images\b/;
-
 export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) => JsonValue;
 
 export type Checkpoint = {
@@ -75,7 +73,8 @@ export class JsonContext {
   }
 
   query(expression: string): JsonValue {
-    if (this.imagesError !== undefined && IMAGES_QUERY.test(expression)) throw new JmesPathRuntimeError(this.imagesError);
+    // `images` failed to load: a query naming it (as a deferred loader's name is found) fails with it.
+    if (this.imagesError !== undefined && plainNamesIn(expression, 6).has('images')) throw new JmesPathRuntimeError(this.imagesError);
     this.deferred.loadMatching(expression, this.setEntry);
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
@@ -98,7 +97,7 @@ export class JsonContext {
   /** Sets a loaded entry's value under its name (unless it is there already). */
   private readonly setEntry = (entry: DeferredEntry): void => {
     if (getOwn(this.current(), entry.name) === entry.value) return;
-    this.write([entry.name], (target) => target, entry.value, entry.merge);
+    this.writeMember(entry.name, entry.value, entry.merge);
   };
 
   /**
@@ -120,7 +119,8 @@ export class JsonContext {
 
   /** Sets `name` (dots make nested keys: `a.b` = `{a: {b: …}}`), replacing what was there. */
   set(name: string, value: JsonValue): void {
-    this.write(name.split('.'), (target, path) => setPath(target, path, 1, value), value);
+    const path = name.split('.');
+    this.writeMember(path[0], path.length === 1 ? value : setPath(this.childObject(path[0]), path, 1, value), false);
   }
 
   /**
@@ -128,20 +128,26 @@ export class JsonContext {
    * refuses is split at every dot), and a map merges into the map already there instead of replacing it.
    */
   addVariable(name: string, value: JsonValue): void {
-    this.write(splitVariableName(name) ?? name.split('.'), (target, path) => mergePath(target, path, 1, value), value, true);
+    const path = splitVariableName(name) ?? name.split('.');
+    if (path.length === 1) this.writeMember(path[0], value, true);
+    else this.writeMember(path[0], mergePath(this.childObject(path[0]), path, 1, value), false);
+  }
+
+  /** The root's member `key` when it is a map, else an empty one (what a path below it starts from). */
+  private childObject(key: string): JsonObject {
+    const child = getOwn(this.current(), key);
+    return isJsonObject(child) ? child : {};
   }
 
   /**
-   * Sets the root's member `path[0]`: to `value` (a one-name path) or to `below(child, path)`, the
-   * child with the rest of the path written copy-on-write (a map merged into a map when `merge`).
+   * Sets the root's member `key` to `value` (merged into the map there when `merge` and both are maps),
+   * in place when the root is the context's own, else on a copy of it.
    */
-  private write(path: readonly string[], below: (target: JsonObject, path: readonly string[]) => JsonObject, value: JsonValue, merge = false): void {
+  private writeMember(key: string, value: JsonValue, merge: boolean): void {
     const root = this.current();
     const out = this.owned ? root : shallowCopyObject(root);
-    const key = path[0];
     const existing = getOwn(root, key);
-    if (path.length > 1) setOwn(out, key, below(isJsonObject(existing) ? existing : {}, path));
-    else setOwn(out, key, merge && isJsonObject(value) && isJsonObject(existing) ? mergeMaps(value, existing) : value);
+    setOwn(out, key, merge && isJsonObject(value) && isJsonObject(existing) ? mergeMaps(value, existing) : value);
     this.root = out;
     this.owned = true;
   }
