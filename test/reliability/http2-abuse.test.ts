@@ -5,7 +5,6 @@
  * within its deadline, the server's memory (RSS from /proc) stays bounded, and a flood the server stops
  * ends with the abusive connection closed.
  */
-import { readFileSync } from 'node:fs';
 import { connect as h2Connect } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../node/built.js';
@@ -13,20 +12,11 @@ import { startBundle, waitFor, type Running } from '../node/bundle.js';
 import { makeTestPki, type TestPki } from '../node/tls.js';
 import { podReview } from '../sources/helpers.js';
 import { FLAG, FRAME, frame, headerBlock, openRawH2, pingFrame, rstStream, settingsFrame, windowUpdate, type RawH2 } from './h2-raw.js';
+import { hasProc, rssMb } from './helpers/process-memory.js';
 
 const REVIEW = JSON.stringify(podReview());
-const hasProc = (() => {
-  try {
-    readFileSync('/proc/self/status');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 beforeAll(() => ensureBuilt());
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const portOf = (server: Running) => Number(new URL(server.url).port);
 
 /** An honest client's review over a new HTTP/2 connection: its status and time, or why it failed. */

@@ -19,17 +19,7 @@ import { startBundle, waitFor, type Running } from '../node/bundle.js';
 import { makeTestPki, type TestPki } from '../node/tls.js';
 import { labelPolicy, SLOW_CONDITION } from './helpers/label-policy.js';
 import { FLAG, FRAME, frame, headerBlock, openRawH2 } from './h2-raw.js';
-
-const hasProc = (() => {
-  try {
-    readFileSync('/proc/self/status');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+import { hasProc, rssMb } from './helpers/process-memory.js';
 
 /** A pod-create review of a Pod labelled `app: <app>`. */
 function review(app: string): string {
