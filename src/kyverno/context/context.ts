@@ -62,7 +62,6 @@ export class JsonContext {
     readonly sizes?: SizeMemo,
   ) {
     this.root = initial;
-    this.deferred = new DeferredLoaders(guard);
   }
 
   /** The whole context document (read-only by convention). */
@@ -75,7 +74,7 @@ export class JsonContext {
   query(expression: string): JsonValue {
     // `images` failed to load: a query naming it (as a deferred loader's name is found) fails with it.
     if (this.imagesError !== undefined && plainNamesIn(expression, 6).has('images')) throw new JmesPathRuntimeError(this.imagesError);
-    this.deferred.loadMatching(expression, this.setEntry);
+    this.deferred?.loadMatching(expression, this.setEntry);
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.
@@ -83,15 +82,15 @@ export class JsonContext {
     return this.queryOn(expression, root);
   }
 
-  /** The rule's and foreach's context entries, loaded when a query first names them. */
-  private readonly deferred: DeferredLoaders;
+  /** The rule's and foreach's context entries, loaded when a query first names them (made by the first). */
+  private deferred: DeferredLoaders | undefined;
 
   /**
    * Registers a context entry to load when a query first names it; its value is then set under `name`
    * as one key (dots are not paths: Kyverno pushes the entry name as one tag).
    */
   defer(name: string, load: () => JsonValue, merge: boolean): void {
-    this.deferred.add(name, load, merge);
+    (this.deferred ??= new DeferredLoaders(this.guard)).add(name, load, merge);
   }
 
   /** Sets a loaded entry's value under its name (unless it is there already). */
@@ -192,7 +191,7 @@ export class JsonContext {
 
   checkpoint(): Checkpoint {
     this.owned = false;
-    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred.count };
+    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred?.count ?? 0 };
   }
 
   /**
@@ -204,7 +203,7 @@ export class JsonContext {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
     this.owned = false;
-    this.deferred.reset(checkpoint.deferred, this.setEntry);
+    this.deferred?.reset(checkpoint.deferred, this.setEntry);
   }
 }
 
