@@ -27,7 +27,7 @@ import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, applyUnstructuredJsonPatch, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
 import { FieldPath, invalid, type FieldError } from './field-errors.js';
-import { combineConditions, type ConditionOutcome, type ConditionsVerdict } from './match-conditions.js';
+import { combineConditions, conditionsVerdict, type ConditionsVerdict } from './match-conditions.js';
 import type { MutatingAdmissionPolicy } from './types.js';
 
 export interface CompiledPolicy {
@@ -160,24 +160,27 @@ class Program implements PolicyProgram {
     const evaluation = this.kyverno
       ? new Evaluation(kyvernoInput(inputs), this.options(inputs, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS))
       : new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
-    const outcomes: ConditionOutcome[] = [];
+    // Every condition is evaluated; their outcomes are folded as combineConditions folds them, without an
+    // outcome object per condition (most are true).
+    let firstFalse: string | undefined;
+    let errors: string[] | undefined;
     for (const c of this.conditionsCompiled) {
       if (!c.result.ok) {
-        outcomes.push({ name: c.name, error: `compilation error: ${c.result.message}` });
+        (errors ??= []).push(`compilation error: ${c.result.message}`);
         continue;
       }
       const r = evaluation.evaluate(c.result.compiled);
       if (!r.ok) {
         // The shared budget ran out: the evaluation as a whole failed.
         if (r.kind === 'budget') return combineConditions([], this.failurePolicy, r.message);
-        outcomes.push({ name: c.name, error: r.message });
+        (errors ??= []).push(r.message);
       } else if (typeof r.value !== 'boolean') {
-        outcomes.push({ name: c.name, error: `expression '${c.result.compiled.expression}' must evaluate to bool` });
-      } else {
-        outcomes.push({ name: c.name, result: r.value });
+        (errors ??= []).push(`expression '${c.result.compiled.expression}' must evaluate to bool`);
+      } else if (r.value === false) {
+        firstFalse ??= c.name;
       }
     }
-    return combineConditions(outcomes, this.failurePolicy);
+    return conditionsVerdict(firstFalse, errors, this.failurePolicy);
   }
 
   mutation(index: number, inputs: InvocationInputs): MutationOutcome {

@@ -29,13 +29,22 @@ export function combineConditions(
   failurePolicy: string | null | undefined,
   evaluationError?: string,
 ): ConditionsVerdict {
-  const ignore = failurePolicy === 'Ignore';
-  if (evaluationError !== undefined) return ignore ? { matches: false, ignoredError: evaluationError } : { matches: false, error: evaluationError };
+  if (evaluationError !== undefined) return failurePolicy === 'Ignore' ? { matches: false, ignoredError: evaluationError } : { matches: false, error: evaluationError };
   const errors: string[] = [];
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) errors.push(outcome.error);
     else if (outcome.result === false) return { matches: false, failedConditionName: outcome.name };
   }
-  if (errors.length > 0) return ignore ? { matches: false, ignoredError: aggregateMessages(errors) } : { matches: false, error: aggregateMessages(errors) };
-  return { matches: true };
+  return conditionsVerdict(undefined, errors, failurePolicy);
+}
+
+/**
+ * combineConditions from what its outcomes amount to: the name of the first condition that is false, and
+ * the errors in order (undefined or empty: none). For a caller that folds outcomes as it evaluates them.
+ */
+export function conditionsVerdict(firstFalse: string | undefined, errors: readonly string[] | undefined, failurePolicy: string | null | undefined): ConditionsVerdict {
+  if (firstFalse !== undefined) return { matches: false, failedConditionName: firstFalse };
+  if (errors === undefined || errors.length === 0) return { matches: true };
+  const message = aggregateMessages(errors);
+  return failurePolicy === 'Ignore' ? { matches: false, ignoredError: message } : { matches: false, error: message };
 }
