@@ -56,11 +56,13 @@ export function nestsDeeperThan(value: unknown, before: unknown, limit: number):
   }
   const oldMembers = old !== undefined && !Array.isArray(old) ? old : undefined;
   const object = value as Record<string, unknown>;
+  // No own-property tests: for-in lists a JSON object's own members only (JSON objects inherit nothing
+  // enumerable), and `before` serves only to skip identical subtrees; what an object inherits (a function,
+  // or Object.prototype for `__proto__`) is no member of any JSON value, so reading it only means walking.
   for (const key in object) {
     const member = object[key];
-    if (typeof member !== 'object' || member === null || !hasOwn(object, key)) continue;
-    const was = oldMembers !== undefined && hasOwn(oldMembers, key) ? oldMembers[key] : undefined;
-    if (nestsDeeperThan(member, was, limit - 1)) return true;
+    if (typeof member !== 'object' || member === null) continue;
+    if (nestsDeeperThan(member, oldMembers?.[key], limit - 1)) return true;
   }
   return false;
 }
