@@ -36,6 +36,7 @@ export interface RuleResult {
  * (the review's other rules then cost no turn of the microtask queue).
  */
 export function runRule(rule: CompiledRule, resource: JsonValue, scope: ForeachScope): RuleResult | Promise<RuleResult> {
+  scope.heights?.start();
   if (rule.context.length > 0 || rule.mutation.type === 'foreach') return runRuleAsync(rule, resource, scope);
   try {
     scope.ctx.guard.check();
@@ -69,11 +70,11 @@ function patchOutcome(rule: CompiledRule, resource: JsonValue, scope: ForeachSco
   if (rule.json6902) {
     // The rest of the rule is still substituted: a bad variable anywhere fails the rule.
     substituteAll(rule.json6902.rest, scope);
-    return outcome(applyTemplatedPatch(resource, rule.json6902.template, rule.json6902.text, ['mutate', 'patchesJson6902'], scope), resource, undefined, scope);
+    return outcome(applyTemplatedPatch(resource, rule.json6902.template, rule.json6902.text, ['mutate', 'patchesJson6902'], scope, undefined, scope.heights), resource, undefined, scope);
   }
   const substituted = substituteAll(rule.substitutable, scope);
   const mutate = isJsonObject(substituted) ? ownMember(substituted, 'mutate') : undefined;
-  const { resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges, undefined, scope.ctx.guard);
+  const { resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges, undefined, scope.ctx.guard, undefined, scope.heights);
   return outcome(patched, resource, skipReason, scope);
 }
 
@@ -82,8 +83,9 @@ function outcome(patched: JsonValue, resource: JsonValue, skipReason: string | u
     // What the rule built goes into the reply: it must fit the bound as a whole too (measured before
     // comparing: a value sharing subtrees would take exponential time to compare).
     const size = measureValue(patched, scope.ctx.guard, 'the mutated resource', scope.ctx.sizes);
-    // Nor may it nest deeper than a review: the next rule's walkers would recurse that deep.
-    checkJsonDepth(patched, 'the mutated resource', resource);
+    // Nor may it nest deeper than a review: the next rule's walkers would recurse that deep. Not walked
+    // when no patch of the rule can have reached that depth (./patchers/patch-heights.ts).
+    if (!scope.heights?.fit()) checkJsonDepth(patched, 'the mutated resource', resource);
     if (sizeDiffers(resource, size, scope.ctx.sizes)) return applied(patched);
   }
   if (patched === resource || jsonEqual(patched, resource)) {

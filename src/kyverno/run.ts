@@ -23,6 +23,7 @@ import type { ForeachScope } from './foreach/foreach.js';
 import { imagesOf } from './context/images.js';
 import { objectNamespace, whyNotMatched, type MatchSubject } from './match/match.js';
 import { kyvernoQuery } from './context/query.js';
+import { PatchHeights } from './patchers/patch-heights.js';
 import { runRule, type RuleStatus } from './rule.js';
 import type { Labels } from './match/selector.js';
 import type { CompiledKyvernoPolicy } from './types.js';
@@ -140,6 +141,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     ctx.setObject(resource);
   };
   const merges = new StrategicMergeCache({ memo: sizes, limit: guard.maxValueBytes });
+  const heights = new PatchHeights();
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
   const warnings: string[] = [];
@@ -164,6 +166,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       policyNamespace: policy.namespace,
       refreshObject,
       merges,
+      heights,
     };
     const rules: KyvernoRuleOutcome[] = [];
     let aborted: AbortReason | undefined;

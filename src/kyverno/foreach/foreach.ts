@@ -27,6 +27,7 @@ import { conditionsHold } from '../match/conditions.js';
 import { loadContextEntries, type EntryScope } from '../context/context-entries.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { applyPatches, applyTemplatedPatch } from '../patchers/patchers.js';
+import type { PatchHeights } from '../patchers/patch-heights.js';
 import type { ForeachEntry } from '../types.js';
 import { substituteAll } from '../context/variables.js';
 
@@ -35,6 +36,8 @@ export interface ForeachScope extends EntryScope {
   readonly refreshObject: (resource: JsonValue) => void;
   /** Shared by the request's strategic merges (each merges into what the previous steps produced). */
   readonly merges?: StrategicMergeCache;
+  /** How tall the running rule's patches can have made its resource (../patchers/patch-heights.ts). */
+  readonly heights?: PatchHeights;
 }
 
 /** `chain`: the enclosing entry's, when a nested loop runs inside a foreach tree that merges. */
@@ -101,10 +104,10 @@ async function runEntry(
       } else if (entry.patchTemplate) {
         chain?.settle(); // a JSON patch reads the resource
         const text = entry.patches.patchesJson6902 as string;
-        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope, patchChain);
+        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope, patchChain, scope.heights);
       } else {
         const patches = substituteAll(entry.patches, scope);
-        current = applyPatches(current, patches, scope.merges, chain, ctx.guard, patchChain).resource;
+        current = applyPatches(current, patches, scope.merges, chain, ctx.guard, patchChain, scope.heights).resource;
       }
     }
     owned?.settle();

@@ -10,6 +10,7 @@ import { applyPatch, decodePatch, parsePointer, type Operation, type PatchChain 
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { parseYaml11 } from '../../go/index.js';
 import { measureValue } from '../measure.js';
+import type { PatchHeights } from './patch-heights.js';
 
 /** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */
 export function parsePatchText(patch: JsonValue): JsonValue {
@@ -66,13 +67,14 @@ function hasCopy(ops: readonly Operation[]): boolean {
  * Applies decoded operations; the resource is left untouched when any operation fails (with a `chain`,
  * see PatchChain: the foreach elements' patches). `copy` shares the copied value, so a few dozen copies
  * of copies describe an exponentially large document: with copies in the patch, the result is measured
- * against the guard's size bound.
+ * against the guard's size bound. `heights`: the rule's, told the operations applied.
  */
-export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[], guard: ReviewGuard = UNBOUNDED_GUARD, chain?: PatchChain): JsonValue {
+export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[], guard: ReviewGuard = UNBOUNDED_GUARD, chain?: PatchChain, heights?: PatchHeights): JsonValue {
   // The deadline was read just before (the rule's or the foreach element's step); after the patch it is read again.
   const result = applyPatch(resource, ops, 'kyverno', undefined, chain);
   if (!result.ok) throw new KyvernoRuleError(`failed to apply patchesJson6902: ${result.message}`);
   if (hasCopy(ops)) measureValue(result.doc, guard, 'the patched resource');
+  heights?.patched(ops);
   guard.check();
   return result.doc;
 }

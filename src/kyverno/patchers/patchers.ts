@@ -9,6 +9,7 @@ import { KyvernoRuleError } from '../errors.js';
 import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
 import type { Operation, PatchChain } from '../../jsonpatch/index.js';
 import { instantiate, type PatchTemplate } from './patch-template.js';
+import type { PatchHeights } from './patch-heights.js';
 import { applyStrategicMerge } from './strategic.js';
 import { substituteString, type SubstitutionScope } from '../context/variables.js';
 
@@ -21,7 +22,8 @@ export interface PatchOutcome {
 /**
  * `patches` holds `patchStrategicMerge` and/or `patchesJson6902` after substitution; `merges`: the
  * request's; `chain`: the strategic merges of one foreach entry (see StrategicMergeChain); `guard`: the
- * review's; `patchChain`: the JSON patches of one foreach entry that never merges (see PatchChain).
+ * review's; `patchChain`: the JSON patches of one foreach entry that never merges (see PatchChain);
+ * `heights`: the rule's (./patch-heights.ts), told what was applied.
  */
 export function applyPatches(
   resource: JsonValue,
@@ -30,13 +32,14 @@ export function applyPatches(
   chain?: StrategicMergeChain,
   guard: ReviewGuard = UNBOUNDED_GUARD,
   patchChain?: PatchChain,
+  heights?: PatchHeights,
 ): PatchOutcome {
   const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
-  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain, guard);
+  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain, guard, heights);
   chain?.settle(); // a JSON patch reads the resource
   const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
   if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
-  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard, patchChain) };
+  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard, patchChain, heights) };
 }
 
 /**
@@ -50,9 +53,10 @@ export function applyTemplatedPatch(
   path: readonly string[],
   scope: SubstitutionScope,
   patchChain?: PatchChain,
+  heights?: PatchHeights,
 ): JsonValue {
   const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
-  return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard, patchChain);
+  return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard, patchChain, heights);
 }
 
 /** The operations of a patch without variables (the template's own value), decoded once. */

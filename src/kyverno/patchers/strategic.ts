@@ -10,6 +10,7 @@ import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/
 import type { JsonValue } from '../../json/index.js';
 import { strategicMerge, type StrategicMergeCache, type StrategicMergeChain } from '../../schema/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
+import type { PatchHeights } from './patch-heights.js';
 import type { PatchOutcome } from './patchers.js';
 import { ConditionFailure, GlobalConditionFailure, mayHaveAnchors, preprocessOverlay, type ChainLists } from './smp-preprocess.js';
 
@@ -21,6 +22,7 @@ function chainLists(chain: StrategicMergeChain): ChainLists {
 /**
  * `cache`: one per request, so the merges of its rules skip what earlier ones already walked.
  * `chain`: the merges of one foreach entry's elements, each into the previous one's result.
+ * `heights`: the rule's, told the overlay merged.
  */
 export function applyStrategicMerge(
   resource: JsonValue,
@@ -28,6 +30,7 @@ export function applyStrategicMerge(
   cache?: StrategicMergeCache,
   chain?: StrategicMergeChain,
   guard: ReviewGuard = UNBOUNDED_GUARD,
+  heights?: PatchHeights,
 ): PatchOutcome {
   const anchors = mayHaveAnchors(overlay);
   let plain: JsonValue;
@@ -48,5 +51,6 @@ export function applyStrategicMerge(
   const merged = strategicMerge(resource, plain, { cache, chain, guard });
   guard.check();
   if (!merged.ok) throw new KyvernoRuleError(`failed to apply patchStrategicMerge: ${merged.error.message}`);
+  heights?.merged(plain);
   return { resource: merged.value };
 }
