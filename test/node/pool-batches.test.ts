@@ -4,7 +4,7 @@
  * the queue, so that a free worker answers them long before it ends.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/index.js';
+import { createApp, Registry, resolveLimits, type ReviewJob } from '../../src/server/index.js';
 import { waitFor } from './bundle.js';
 import { metric, post as postWith, REVIEW, testPools, UPDATE_REVIEW, type App } from './pool-harness.js';
 import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
@@ -111,5 +111,23 @@ describe('batches of the review pool', () => {
     for (const answer of mediumAnswers) expect(answer.status).toBe(200);
     expect(metric(app, 'amender_review_batches_total') - middle).toBeGreaterThanOrEqual(4);
     expect(metric(app, 'amender_review_batches_total') - middle).toBeLessThan(12);
+  });
+
+  it('hands a worker that answers its batch the reviews waiting before the replies of that batch go out', { timeout: 60_000 }, async () => {
+    const reviews = pool({ workers: 1, queueLimit: 64 });
+    const registry = new Registry();
+    reviews.registerMetrics(registry);
+    const busy = () => Number(/^amender_workers_busy (\d+)$/m.exec(registry.render())?.[1]);
+    const state = refresherState(labelPolicy('labelled', 'labelled', 1));
+    const job = (i: number): ReviewJob => ({ body: withUid(REVIEW, `uid-${i}`), setName: 'default', state, limits: resolveLimits({}), signal: new AbortController().signal });
+    // More than a batch (16) waits: the first batch's last answer comes with its worker free again.
+    const busyWhenAnswered: number[] = [];
+    const answers = Array.from({ length: 40 }, (_, i) => reviews.reviewer(job(i)).then((answer) => (busyWhenAnswered[i] = busy(), answer)));
+    for (const answer of await Promise.all(answers)) expect(answer.status).toBe(200);
+    // Where each answer's code ran, its worker was already on the next batch (not idle until the end of the
+    // event loop's turn, while the replies were written), but for the last batch's, with none left waiting.
+    const batchEnds = [15, 31];
+    for (const i of batchEnds) expect(busyWhenAnswered[i], `answer ${i}`).toBe(1);
+    expect(busyWhenAnswered[39]).toBe(0);
   });
 });

@@ -626,14 +626,20 @@ export class ReviewPool {
     }
     if (message.answers.length > 0) slot.used = true;
     if (!message.done) return;
-    this.release(slot);
+    // The worker takes the reviews waiting now, before the replies of the answers just settled are
+    // written (their promises' continuations run after this returns): left to the end of the event
+    // loop's turn, it idled while they were. Suite 40's server: +7 % throughput, less CPU per request.
+    this.release(slot, true);
     // Not before the reply is written: constructing a Worker holds this thread ~10 ms, which the first
     // reply of a cold start waited for (npm run bench -- 60).
     if (this.unstarted > 0) setImmediate(() => this.grow());
   }
 
-  /** The worker is free again (or a fresh one took the slot): it takes its share of the reviews waiting. */
-  private release(slot: Slot): void {
+  /**
+   * The worker is free again (or a fresh one took the slot): it takes its share of the reviews waiting,
+   * at the end of this turn of the event loop, or at once (`now`).
+   */
+  private release(slot: Slot, now = false): void {
     const batch = slot.batch;
     slot.batch = undefined;
     if (batch) stopTimers(batch);
@@ -641,7 +647,8 @@ export class ReviewPool {
       if (batch && !batch.movedOff) this.spareLeash.ended();
       this.spareTimers.armStop(() => this.stopSpare(slot));
     }
-    this.schedule();
+    if (now && this.queue.length + this.offSpare.length > 0) this.flush();
+    else this.schedule();
   }
 
   /**
