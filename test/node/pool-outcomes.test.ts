@@ -71,17 +71,22 @@ function policySeries(text: string): string[] {
   return text.split('\n').filter((l) => /^amender_(policy|kyverno_rule)_/.test(l) && !/_(sum|bucket)\{/.test(l)).sort();
 }
 
-async function run(viaPool: boolean): Promise<{ series: string[]; logs: LogRecord[] }> {
+async function run(viaPool: boolean): Promise<{ series: string[]; logs: string[] }> {
   const parsed = parseDocuments('policies.yaml', POLICIES);
   const state: PolicySetState = { set: buildPolicySet([parsed]), inputs: [parsed], generation: 1, source: 'test', sourceErrors: [] };
   const logs: LogRecord[] = [];
   const app = createApp({ policies: () => state, logger: (r) => logs.push(r), limits: { maxValueBytes: 4096 }, ...(viaPool ? { reviewer: pool.reviewer } : {}) });
-  for (let i = 0; i < 2; i++) {
-    const reply = await app.app.fetch(new Request('http://x/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
-    expect(reply.status).toBe(200);
-  }
+  // Two one at a time, then six at once (they cross in one batch, their outcomes in one table per
+  // message, wire.ts): each with its own uid, every third an UPDATE that only the Kyverno policy matches, so that an
+  // outcome read from another answer's range would show in the failure logs.
+  const send = (i: number) => {
+    const body = (i % 3 === 2 ? REVIEW.replace('"operation": "CREATE"', '"operation": "UPDATE"') : REVIEW).replace(/"uid": "[^"]*"/, `"uid": "uid-${i}"`);
+    return app.app.fetch(new Request('http://x/mutate', { method: 'POST', body, headers: { 'content-type': 'application/json' } }));
+  };
+  for (let i = 0; i < 2; i++) expect((await send(i)).status).toBe(200);
+  for (const reply of await Promise.all([2, 3, 4, 5, 6, 7].map(send))) expect(reply.status).toBe(200);
   const failures = logs.filter((r) => r.msg !== 'request').map(({ durationMs, time, ...rest }) => (expect(typeof durationMs).toBe('number'), rest));
-  return { series: policySeries(app.metrics.registry.render()), logs: failures };
+  return { series: policySeries(app.metrics.registry.render()), logs: failures.map((r) => JSON.stringify(r)).sort() };
 }
 
 describe('policy outcomes from a review worker', () => {
@@ -89,12 +94,14 @@ describe('policy outcomes from a review worker', () => {
     const inProcess = await run(false);
     const pooled = await run(true);
     // The scenario covers what crosses: every outcome kind, a binding, Kyverno rules and their statuses.
-    const text = inProcess.series.join('\n');
+    const text = inProcess.series.join("\n");
     for (const outcome of ['mutated', 'skipped', 'error_ignored', 'size']) expect(text).toContain(`outcome="${outcome}"`);
-    expect(text).toMatch(/amender_kyverno_rule_evaluations_total\{policy="ClusterPolicy\/owner",policy_set="default",rule="add-owner",status="applied"\} 2/);
-    expect(text).toMatch(/rule="copy-missing",status="error"\} 2/);
-    expect(inProcess.logs.some((r) => r.binding === 'grow-text-binding' && r.outcome === 'size')).toBe(true);
-    expect(inProcess.logs.some((r) => r.engine === 'Kyverno' && Array.isArray(r.rules))).toBe(true);
+    expect(text).toMatch(/amender_kyverno_rule_evaluations_total\{policy="ClusterPolicy\/owner",policy_set="default",rule="add-owner",status="applied"\} 8/);
+    expect(text).toMatch(/rule="copy-missing",status="error"\} 8/);
+    const logged = inProcess.logs.map((line) => JSON.parse(line) as LogRecord);
+    expect(logged.some((r) => r.binding === 'grow-text-binding' && r.outcome === 'size')).toBe(true);
+    expect(logged.some((r) => r.engine === 'Kyverno' && Array.isArray(r.rules))).toBe(true);
+    expect(new Set(logged.map((r) => r.uid)).size).toBe(8);
 
     expect(pooled.series).toEqual(inProcess.series);
     expect(pooled.logs).toEqual(inProcess.logs);

@@ -622,7 +622,7 @@ export class ReviewPool {
     if (slot.retired || !batch) return;
     for (const { id, answer } of message.answers) {
       const entry = batch.jobs.find((j) => j.id === id);
-      if (entry && !entry.stopping) this.finish(entry, fromWire(answer));
+      if (entry && !entry.stopping) this.finish(entry, fromWire(answer, message.outcomes));
     }
     if (message.answers.length > 0) slot.used = true;
     if (!message.done) return;

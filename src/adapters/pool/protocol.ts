@@ -46,12 +46,16 @@ type AdmittedAnswer = Extract<ReviewAnswer, { status: 200 }>;
 
 /**
  * A review answer as it crosses back (wire.ts): an admission reply travels as its JSON text (serialized by
- * the worker, so the main thread neither copies the object nor serializes it) and its outcomes packed,
- * other answers as they are.
+ * the worker, so the main thread neither copies the object nor serializes it) and its outcomes as the
+ * range [from, to) of its message's packed outcomes (AnswersMessage.outcomes), other answers as they are.
  */
-export type WireAnswer = Exclude<ReviewAnswer, AdmittedAnswer> | (Omit<AdmittedAnswer, 'body' | 'outcomes'> & { bodyText: string; packedOutcomes?: PackedOutcomes });
+export type WireAnswer = Exclude<ReviewAnswer, AdmittedAnswer> | (Omit<AdmittedAnswer, 'body' | 'outcomes'> & { bodyText: string; outcomesFrom?: number; outcomesTo?: number });
 
-/** Policy outcomes as numbers (wire.ts): `strings` holds each text once, `fields` refers to it by index. */
+/**
+ * The policy outcomes of a message's answers as numbers (wire.ts): `strings` holds each text once,
+ * `fields` refers to it by index. One table per message, not per answer: each object, array and typed
+ * array of a message costs the structured clone of both threads (bench/README.md, "Stop 46's run").
+ */
 export interface PackedOutcomes {
   strings: string[];
   fields: Float64Array;
@@ -72,6 +76,8 @@ export interface AnswersMessage {
   type: 'answers';
   answers: WireAnsweredReview[];
   done: boolean;
+  /** The outcomes of the admitted answers (WireAnswer.outcomesFrom/To); absent when none has any. */
+  outcomes?: PackedOutcomes;
 }
 
 export type FromWorker = AnswersMessage;

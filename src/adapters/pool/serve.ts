@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
 import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
 import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnsweredReview, type WorkerData } from './protocol.js';
-import { toWire } from './wire.js';
+import { OutcomePacker, toWire } from './wire.js';
 
 export interface ReviewWorkerOptions {
   /** Builds a set version from the documents the pool sends (default: buildPolicySet). */
@@ -68,12 +68,15 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
   };
 
   let firstAnswer = true;
+  // The outcomes of the answers held, sent with them.
+  const packer = new OutcomePacker();
   const send = (answers: WireAnsweredReview[], done: boolean): void => {
     if (firstAnswer && answers.length > 0) {
       firstAnswer = false;
       options.beforeFirstAnswer?.();
     }
-    port.postMessage({ type: 'answers', answers, done } satisfies FromWorker);
+    const outcomes = packer.take();
+    port.postMessage({ type: 'answers', answers, done, ...(outcomes ? { outcomes } : {}) } satisfies FromWorker);
   };
 
   // One batch at a time: the pool sends the next only after this one's `done`. Answers ready are held and
@@ -102,7 +105,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
         // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
         .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }));
       if (held.length === 0) heldSince = performance.now();
-      held.push({ id: message.id, answer: toWire(answer) });
+      held.push({ id: message.id, answer: toWire(answer, packer) });
     }
     send(held, true);
   };

@@ -1,15 +1,19 @@
 /**
  * How a review answer crosses from a review worker to the main thread (structured clone, protocol.ts).
  *
- *   toWire(answer)    in the worker: an admission reply as its JSON text, the policies' outcomes packed
- *   fromWire(wire)    on the main thread: the answer again, its reply parsed only if something reads it
+ *   toWire(answer, packer)      in the worker: an admission reply as its JSON text, the policies'
+ *                               outcomes packed into the message's table (OutcomePacker)
+ *   fromWire(wire, outcomes)    on the main thread: the answer again, its reply parsed only if something
+ *                               reads it, its outcomes from the message's table
  *
  * The outcomes feed the main thread's per-policy metrics and failure logs. Structured clone walks a list
  * of objects property by property, and builds them again the same way: with 50 policies that cost about
  * 650 k instructions per review between the two threads (as much as a whole MAP review), most of it on
  * the main thread, which every request goes through. Packed, a string table and one Float64Array cross
- * (about 165 k with the packing). What the main thread never reads (an outcome's detail text, which may
- * quote the object, and its param) stays in the worker.
+ * (about 165 k with the packing), one table for all the answers of a message: a table per answer
+ * cost ~8 % of the Node server's throughput under load (bench/README.md, "Stop 46's run"). What the main
+ * thread never reads (an outcome's detail text, which may quote the object, and its param) stays in the
+ * worker.
  */
 import { replyText, type ReviewReply } from '../../admission/index.js';
 import type { PolicyOutcome } from '../../engine/index.js';
@@ -22,45 +26,50 @@ const RULE_FIELDS = 3;
 /** An absent optional string. */
 const NONE = -1;
 
-export function packOutcomes(outcomes: readonly PolicyOutcome[]): PackedOutcomes {
-  let rules = 0;
-  for (const o of outcomes) if (o.rules) rules += o.rules.length;
-  const fields = new Float64Array(OUTCOME_FIELDS * outcomes.length + RULE_FIELDS * rules);
-  const strings: string[] = [];
-  const index = new Map<string, number>();
-  const ref = (s: string | undefined): number => {
-    if (s === undefined) return NONE;
-    let at = index.get(s);
-    if (at === undefined) index.set(s, (at = strings.push(s) - 1));
-    return at;
-  };
-  let i = 0;
-  for (const o of outcomes) {
-    fields[i++] = ref(o.engine);
-    fields[i++] = ref(o.policy);
-    fields[i++] = ref(o.binding);
-    fields[i++] = o.pass;
-    fields[i++] = ref(o.result);
-    fields[i++] = o.ignored ? 1 : 0;
-    fields[i++] = ref(o.failurePolicy);
-    fields[i++] = ref(o.aborted);
-    fields[i++] = o.durationMs;
-    fields[i++] = o.rules ? o.rules.length : NONE;
-    for (const r of o.rules ?? []) {
-      fields[i++] = ref(r.rule);
-      fields[i++] = ref(r.status);
-      fields[i++] = r.durationMs;
+/**
+ * Packs the outcomes of the answers a worker sends in one message into one table (PackedOutcomes): each
+ * answer gets its range of it (`add`), the message the table (`take`, which starts the next one).
+ */
+export class OutcomePacker {
+  private strings: string[] = [];
+  private index = new Map<string, number>();
+  private fields: number[] = [];
+
+  /** The range [from, to) of the table that now holds `outcomes`. */
+  add(outcomes: readonly PolicyOutcome[]): { from: number; to: number } {
+    const fields = this.fields;
+    const from = fields.length;
+    for (const o of outcomes) {
+      fields.push(this.ref(o.engine), this.ref(o.policy), this.ref(o.binding), o.pass, this.ref(o.result), o.ignored ? 1 : 0, this.ref(o.failurePolicy), this.ref(o.aborted), o.durationMs, o.rules ? o.rules.length : NONE);
+      for (const r of o.rules ?? []) fields.push(this.ref(r.rule), this.ref(r.status), r.durationMs);
     }
+    return { from, to: fields.length };
   }
-  return { strings, fields };
+
+  /** The table of what was added since the last `take`; undefined when nothing was. */
+  take(): PackedOutcomes | undefined {
+    if (this.fields.length === 0) return undefined;
+    const packed = { strings: this.strings, fields: Float64Array.from(this.fields) };
+    this.strings = [];
+    this.index = new Map();
+    this.fields = [];
+    return packed;
+  }
+
+  private ref(s: string | undefined): number {
+    if (s === undefined) return NONE;
+    let at = this.index.get(s);
+    if (at === undefined) this.index.set(s, (at = this.strings.push(s) - 1));
+    return at;
+  }
 }
 
-/** The outcomes packOutcomes packed, without what it leaves in the worker (detail, param, policyKind). */
-export function unpackOutcomes({ strings, fields }: PackedOutcomes): PolicyOutcome[] {
+/** The outcomes OutcomePacker packed in [from, to), without what it leaves in the worker (detail, param, policyKind). */
+export function unpackOutcomes({ strings, fields }: PackedOutcomes, from: number, to: number): PolicyOutcome[] {
   const text = (at: number): string => strings[at]!;
   const out: PolicyOutcome[] = [];
-  let i = 0;
-  while (i < fields.length) {
+  let i = from;
+  while (i < to) {
     const o: PolicyOutcome = {
       engine: text(fields[i]!) as PolicyOutcome['engine'],
       policy: text(fields[i + 1]!),
@@ -84,16 +93,19 @@ export function unpackOutcomes({ strings, fields }: PackedOutcomes): PolicyOutco
   return out;
 }
 
-/** An admission reply crosses as its JSON text (serialized here, off the main thread), its outcomes packed. */
-export function toWire(answer: ReviewAnswer): WireAnswer {
+/** An admission reply crosses as its JSON text (serialized here, off the main thread), its outcomes packed by `packer`. */
+export function toWire(answer: ReviewAnswer, packer: OutcomePacker): WireAnswer {
   if (answer.status !== 200) return crossable(answer);
   const { body, outcomes, ...rest } = answer;
-  return { ...rest, bodyText: replyText(body), ...(outcomes ? { packedOutcomes: packOutcomes(outcomes) } : {}) };
+  if (!outcomes) return { ...rest, bodyText: replyText(body) };
+  const { from, to } = packer.add(outcomes);
+  return { ...rest, bodyText: replyText(body), outcomesFrom: from, outcomesTo: to };
 }
 
-export function fromWire(wire: WireAnswer): ReviewAnswer {
+/** An answer of a message whose packed outcomes are `outcomes`. */
+export function fromWire(wire: WireAnswer, outcomes: PackedOutcomes | undefined): ReviewAnswer {
   if (!('bodyText' in wire)) return wire;
-  return new AdmittedFromWire(wire);
+  return new AdmittedFromWire(wire, outcomes);
 }
 
 type Admitted = Extract<ReviewAnswer, { status: 200 }>;
@@ -115,13 +127,13 @@ class AdmittedFromWire implements Admitted {
   readonly outcomes?: readonly PolicyOutcome[];
   #body: ReviewReply | undefined;
 
-  constructor(wire: Extract<WireAnswer, { bodyText: string }>) {
+  constructor(wire: Extract<WireAnswer, { bodyText: string }>, packed: PackedOutcomes | undefined) {
     this.outcome = wire.outcome;
     this.uid = wire.uid;
     this.patchOps = wire.patchOps;
     this.bodyText = wire.bodyText;
     if (wire.subject !== undefined) this.subject = wire.subject;
-    if (wire.packedOutcomes !== undefined) this.outcomes = unpackOutcomes(wire.packedOutcomes);
+    if (wire.outcomesFrom !== undefined && wire.outcomesTo !== undefined && packed) this.outcomes = unpackOutcomes(packed, wire.outcomesFrom, wire.outcomesTo);
   }
 
   get body(): ReviewReply {
