@@ -27,7 +27,7 @@ import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, applyUnstructuredJsonPatch, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
 import { FieldPath, invalid, type FieldError } from './field-errors.js';
-import { combineConditions, conditionsVerdict, type ConditionsVerdict } from './match-conditions.js';
+import { conditionsVerdict, errorVerdict, type ConditionsVerdict } from './match-conditions.js';
 import type { MutatingAdmissionPolicy } from './types.js';
 
 export interface CompiledPolicy {
@@ -172,7 +172,7 @@ class Program implements PolicyProgram {
       const r = evaluation.evaluate(c.result.compiled);
       if (!r.ok) {
         // The shared budget ran out: the evaluation as a whole failed.
-        if (r.kind === 'budget') return combineConditions([], this.failurePolicy, r.message);
+        if (r.kind === 'budget') return errorVerdict(r.message, this.failurePolicy);
         (errors ??= []).push(r.message);
       } else if (typeof r.value !== 'boolean') {
         (errors ??= []).push(`expression '${c.result.compiled.expression}' must evaluate to bool`);

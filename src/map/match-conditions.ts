@@ -29,7 +29,7 @@ export function combineConditions(
   failurePolicy: string | null | undefined,
   evaluationError?: string,
 ): ConditionsVerdict {
-  if (evaluationError !== undefined) return failurePolicy === 'Ignore' ? { matches: false, ignoredError: evaluationError } : { matches: false, error: evaluationError };
+  if (evaluationError !== undefined) return errorVerdict(evaluationError, failurePolicy);
   const errors: string[] = [];
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) errors.push(outcome.error);
@@ -45,6 +45,10 @@ export function combineConditions(
 export function conditionsVerdict(firstFalse: string | undefined, errors: readonly string[] | undefined, failurePolicy: string | null | undefined): ConditionsVerdict {
   if (firstFalse !== undefined) return { matches: false, failedConditionName: firstFalse };
   if (errors === undefined || errors.length === 0) return { matches: true };
-  const message = aggregateMessages(errors);
+  return errorVerdict(aggregateMessages(errors), failurePolicy);
+}
+
+/** The conditions could not be decided: an error, ignored under failurePolicy Ignore. */
+export function errorVerdict(message: string, failurePolicy: string | null | undefined): ConditionsVerdict {
   return failurePolicy === 'Ignore' ? { matches: false, ignoredError: message } : { matches: false, error: message };
 }
