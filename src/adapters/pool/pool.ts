@@ -44,7 +44,7 @@ import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
 import { bodySize, CallbackGauge, clusterOfSet, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
 import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } from './protocol.js';
-import { fromWire } from './wire.js';
+import { unpackAnswers } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
 import { EVALUATE_AGAIN, EvaluateAgain, type EvaluateAgainRate } from './evaluate-again.js';
 import type { AnswerStopped, StopReason } from './stopped.js';
@@ -620,11 +620,13 @@ export class ReviewPool {
   private onMessage(slot: Slot, message: FromWorker): void {
     const batch = slot.batch;
     if (slot.retired || !batch) return;
-    for (const { id, answer } of message.answers) {
-      const entry = batch.jobs.find((j) => j.id === id);
-      if (entry && !entry.stopping) this.finish(entry, fromWire(answer, message.outcomes));
+    if (message.answers) {
+      for (const { id, answer } of unpackAnswers(message.answers)) {
+        const entry = batch.jobs.find((j) => j.id === id);
+        if (entry && !entry.stopping) this.finish(entry, answer);
+      }
+      slot.used = true;
     }
-    if (message.answers.length > 0) slot.used = true;
     if (!message.done) return;
     // The worker takes the reviews waiting now, before the replies of the answers just settled are
     // written (their promises' continuations run after this returns): left to the end of the event

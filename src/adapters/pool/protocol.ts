@@ -42,29 +42,28 @@ export interface ReviewsMessage {
 
 export type ToWorker = SetMessage | ReviewsMessage;
 
-type AdmittedAnswer = Extract<ReviewAnswer, { status: 200 }>;
-
 /**
- * A review answer as it crosses back (wire.ts): an admission reply travels as its JSON text (serialized by
- * the worker, so the main thread neither copies the object nor serializes it) and its outcomes as the
- * range [from, to) of its message's packed outcomes (AnswersMessage.outcomes), other answers as they are.
+ * The answers a worker sends in one message (wire.ts): the admission replies' JSON texts end to end in
+ * `text` (serialized by the worker, so the main thread neither copies an object nor serializes it), every
+ * other field of those answers and their policies' outcomes as `numbers`, with their strings by index into
+ * `strings`; the other answers (errors, 503s) as they are in `others`, each with its place among the
+ * message's `count`. Each object and array of a message costs the structured clone of both threads
+ * (bench/README.md, "Stop 46's run" and "Stop 47's run").
  */
-export type WireAnswer = Exclude<ReviewAnswer, AdmittedAnswer> | (Omit<AdmittedAnswer, 'body' | 'outcomes'> & { bodyText: string; outcomesFrom?: number; outcomesTo?: number });
-
-/**
- * The policy outcomes of a message's answers as numbers (wire.ts): `strings` holds each text once,
- * `fields` refers to it by index. One table per message, not per answer: each object, array and typed
- * array of a message costs the structured clone of both threads (bench/README.md, "Stop 46's run").
- */
-export interface PackedOutcomes {
+export interface PackedAnswers {
+  count: number;
+  text: string;
   strings: string[];
-  fields: Float64Array;
+  numbers: Float64Array;
+  others?: OtherAnswer[];
 }
 
-/** One answer of an AnswersMessage (`error`, when present, is a string: Errors lose their class). */
-export interface WireAnsweredReview {
+/** An answer that is not an admission reply (`error`, when present, is a string: Errors lose their class). */
+export interface OtherAnswer {
+  /** Its place among the message's answers. */
+  at: number;
   id: number;
-  answer: WireAnswer;
+  answer: Exclude<ReviewAnswer, { status: 200 }>;
 }
 
 /**
@@ -74,10 +73,9 @@ export interface WireAnsweredReview {
  */
 export interface AnswersMessage {
   type: 'answers';
-  answers: WireAnsweredReview[];
+  /** Absent when the message carries no answer. */
+  answers?: PackedAnswers;
   done: boolean;
-  /** The outcomes of the admitted answers (WireAnswer.outcomesFrom/To); absent when none has any. */
-  outcomes?: PackedOutcomes;
 }
 
 export type FromWorker = AnswersMessage;

@@ -7,8 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
 import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
-import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WireAnsweredReview, type WorkerData } from './protocol.js';
-import { OutcomePacker, toWire } from './wire.js';
+import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WorkerData } from './protocol.js';
+import { AnswerPacker } from './wire.js';
 
 export interface ReviewWorkerOptions {
   /** Builds a set version from the documents the pool sends (default: buildPolicySet). */
@@ -68,15 +68,15 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
   };
 
   let firstAnswer = true;
-  // The outcomes of the answers held, sent with them.
-  const packer = new OutcomePacker();
-  const send = (answers: WireAnsweredReview[], done: boolean): void => {
-    if (firstAnswer && answers.length > 0) {
+  // The answers held, sent together.
+  const held = new AnswerPacker();
+  const send = (done: boolean): void => {
+    if (firstAnswer && held.size > 0) {
       firstAnswer = false;
       options.beforeFirstAnswer?.();
     }
-    const outcomes = packer.take();
-    port.postMessage({ type: 'answers', answers, done, ...(outcomes ? { outcomes } : {}) } satisfies FromWorker);
+    const answers = held.take();
+    port.postMessage({ type: 'answers', done, ...(answers ? { answers } : {}) } satisfies FromWorker);
   };
 
   // One batch at a time: the pool sends the next only after this one's `done`. Answers ready are held and
@@ -85,12 +85,10 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
   // review that runs long does not hold those before it.
   const answerBatch = async (reviews: readonly ReviewMessage[]): Promise<void> => {
     const receivedAt = performance.now();
-    let held: WireAnsweredReview[] = [];
     let heldSince = 0;
     const sendHeld = (): void => {
-      if (held.length === 0 || performance.now() - heldSince < HOLD_MS) return;
-      send(held, false);
-      held = [];
+      if (held.size === 0 || performance.now() - heldSince < HOLD_MS) return;
+      send(false);
     };
     for (let i = 0; i < reviews.length; i++) {
       // The pool took back the reviews not started (one before them ran long).
@@ -104,10 +102,10 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
       const answer = await review(message, deadlineMs, sendHeld)
         // answerReviewBody is the error boundary; this catches only a failure of the worker's own steps.
         .catch((error: unknown) => failure(500, 'error', 'internal error while evaluating a review', { error }));
-      if (held.length === 0) heldSince = performance.now();
-      held.push({ id: message.id, answer: toWire(answer, packer) });
+      if (held.size === 0) heldSince = performance.now();
+      held.add(message.id, answer);
     }
-    send(held, true);
+    send(true);
   };
 
   port.on('message', (message: ToWorker) => {

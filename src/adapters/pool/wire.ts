@@ -1,59 +1,97 @@
 /**
- * How a review answer crosses from a review worker to the main thread (structured clone, protocol.ts).
+ * How a worker's review answers cross to the main thread (structured clone, protocol.ts).
  *
- *   toWire(answer, packer)      in the worker: an admission reply as its JSON text, the policies'
- *                               outcomes packed into the message's table (OutcomePacker)
- *   fromWire(wire, outcomes)    on the main thread: the answer again, its reply parsed only if something
- *                               reads it, its outcomes from the message's table
+ *   packer.add(id, answer)        in the worker: an admission reply as its JSON text, appended to the
+ *   packer.take()                 message's text; its other fields and its policies' outcomes as numbers
+ *                                 (strings by index into one table); the message's PackedAnswers
+ *   unpackAnswers(packed)         on the main thread: the answers again, in order, each reply parsed only
+ *                                 if something reads it
  *
- * The outcomes feed the main thread's per-policy metrics and failure logs. Structured clone walks a list
- * of objects property by property, and builds them again the same way: with 50 policies that cost about
- * 650 k instructions per review between the two threads (as much as a whole MAP review), most of it on
- * the main thread, which every request goes through. Packed, a string table and one Float64Array cross
- * (about 165 k with the packing), one table for all the answers of a message: a table per answer
- * cost ~8 % of the Node server's throughput under load (bench/README.md, "Stop 46's run"). What the main
- * thread never reads (an outcome's detail text, which may quote the object, and its param) stays in the
- * worker.
+ * Structured clone walks an object property by property and builds it again the same way on the other
+ * side, and the main thread, which every request goes through, pays the second half. Sent as objects, a
+ * message of 8 answers took ~30 µs to read there (Node 24); packed, one string, one string table and one
+ * Float64Array cross, ~8 µs (bench/README.md, "Stop 47's run"). The outcomes feed the main thread's
+ * per-policy metrics and failure logs; what it never reads (an outcome's detail text, which may quote the
+ * object, and its param) stays in the worker. An answer other than an admission reply (an error, a 503)
+ * crosses as it is.
  */
 import { replyText, type ReviewReply } from '../../admission/index.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 import type { ReviewAnswer } from '../../server/index.js';
-import type { PackedOutcomes, WireAnswer } from './protocol.js';
+import type { OtherAnswer, PackedAnswers } from './protocol.js';
 
-/** Numbers per outcome in PackedOutcomes.fields, then RULE_FIELDS per rule of it. */
-const OUTCOME_FIELDS = 10;
-const RULE_FIELDS = 3;
-/** An absent optional string. */
-const NONE = -1;
+type Admitted = Extract<ReviewAnswer, { status: 200 }>;
+type NotAdmitted = Exclude<ReviewAnswer, Admitted>;
 
 /**
- * Packs the outcomes of the answers a worker sends in one message into one table (PackedOutcomes): each
- * answer gets its range of it (`add`), the message the table (`take`, which starts the next one).
+ * Numbers per admitted answer in PackedAnswers.numbers: id, patchOps, outcome, uid, the subject's kind,
+ * namespace, name and operation (NONE: no subject), the reply's start and end in `text`, the outcome
+ * count (NONE: no outcomes); then OUTCOME_FIELDS per outcome, each followed by RULE_FIELDS per rule.
  */
-export class OutcomePacker {
+const ANSWER_FIELDS = 11;
+const OUTCOME_FIELDS = 10;
+const RULE_FIELDS = 3;
+/** An absent string, subject or list. */
+const NONE = -1;
+
+/** Packs the answers a worker sends in one message (PackedAnswers); `take` starts the next message. */
+export class AnswerPacker {
+  private text = '';
   private strings: string[] = [];
   private index = new Map<string, number>();
-  private fields: number[] = [];
+  private numbers: number[] = [];
+  private others: OtherAnswer[] = [];
+  private count = 0;
 
-  /** The range [from, to) of the table that now holds `outcomes`. */
-  add(outcomes: readonly PolicyOutcome[]): { from: number; to: number } {
-    const fields = this.fields;
-    const from = fields.length;
-    for (const o of outcomes) {
-      fields.push(this.ref(o.engine), this.ref(o.policy), this.ref(o.binding), o.pass, this.ref(o.result), o.ignored ? 1 : 0, this.ref(o.failurePolicy), this.ref(o.aborted), o.durationMs, o.rules ? o.rules.length : NONE);
-      for (const r of o.rules ?? []) fields.push(this.ref(r.rule), this.ref(r.status), r.durationMs);
-    }
-    return { from, to: fields.length };
+  /** Answers added since the last `take`. */
+  get size(): number {
+    return this.count;
   }
 
-  /** The table of what was added since the last `take`; undefined when nothing was. */
-  take(): PackedOutcomes | undefined {
-    if (this.fields.length === 0) return undefined;
-    const packed = { strings: this.strings, fields: Float64Array.from(this.fields) };
+  add(id: number, answer: ReviewAnswer): void {
+    const at = this.count++;
+    if (answer.status !== 200) {
+      this.others.push({ at, id, answer: crossable(answer) });
+      return;
+    }
+    const reply = answer.bodyText ?? replyText(answer.body);
+    const { subject, outcomes } = answer;
+    const start = this.text.length;
+    this.text += reply;
+    this.numbers.push(
+      id,
+      answer.patchOps,
+      this.ref(answer.outcome),
+      this.ref(answer.uid),
+      subject ? this.ref(subject.kind) : NONE,
+      subject ? this.ref(subject.namespace) : NONE,
+      subject ? this.ref(subject.name) : NONE,
+      subject ? this.ref(subject.operation) : NONE,
+      start,
+      this.text.length,
+      outcomes ? outcomes.length : NONE,
+    );
+    for (const o of outcomes ?? []) this.addOutcome(o);
+  }
+
+  /** What was added since the last `take`; undefined when nothing was. */
+  take(): PackedAnswers | undefined {
+    if (this.count === 0) return undefined;
+    const packed: PackedAnswers = { count: this.count, text: this.text, strings: this.strings, numbers: Float64Array.from(this.numbers) };
+    if (this.others.length > 0) packed.others = this.others;
+    this.text = '';
     this.strings = [];
     this.index = new Map();
-    this.fields = [];
+    this.numbers = [];
+    this.others = [];
+    this.count = 0;
     return packed;
+  }
+
+  private addOutcome(o: PolicyOutcome): void {
+    const numbers = this.numbers;
+    numbers.push(this.ref(o.engine), this.ref(o.policy), this.ref(o.binding), o.pass, this.ref(o.result), o.ignored ? 1 : 0, this.ref(o.failurePolicy), this.ref(o.aborted), o.durationMs, o.rules ? o.rules.length : NONE);
+    for (const r of o.rules ?? []) numbers.push(this.ref(r.rule), this.ref(r.status), r.durationMs);
   }
 
   private ref(s: string | undefined): number {
@@ -64,51 +102,26 @@ export class OutcomePacker {
   }
 }
 
-/** The outcomes OutcomePacker packed in [from, to), without what it leaves in the worker (detail, param, policyKind). */
-export function unpackOutcomes({ strings, fields }: PackedOutcomes, from: number, to: number): PolicyOutcome[] {
-  const text = (at: number): string => strings[at]!;
-  const out: PolicyOutcome[] = [];
-  let i = from;
-  while (i < to) {
-    const o: PolicyOutcome = {
-      engine: text(fields[i]!) as PolicyOutcome['engine'],
-      policy: text(fields[i + 1]!),
-      pass: fields[i + 3] as PolicyOutcome['pass'],
-      result: text(fields[i + 4]!) as PolicyOutcome['result'],
-      durationMs: fields[i + 8]!,
-    };
-    if (fields[i + 2] !== NONE) o.binding = text(fields[i + 2]!);
-    if (fields[i + 5] === 1) o.ignored = true;
-    if (fields[i + 6] !== NONE) o.failurePolicy = text(fields[i + 6]!) as NonNullable<PolicyOutcome['failurePolicy']>;
-    if (fields[i + 7] !== NONE) o.aborted = text(fields[i + 7]!) as NonNullable<PolicyOutcome['aborted']>;
-    const ruleCount = fields[i + 9]!;
-    i += OUTCOME_FIELDS;
-    if (ruleCount !== NONE) {
-      const rules: { rule: string; status: string; durationMs: number }[] = [];
-      for (let r = 0; r < ruleCount; r++, i += RULE_FIELDS) rules.push({ rule: text(fields[i]!), status: text(fields[i + 1]!), durationMs: fields[i + 2]! });
-      o.rules = rules;
+/** The answers of a message, in the order they were added, with the ids of their reviews. */
+export function unpackAnswers(packed: PackedAnswers): { id: number; answer: ReviewAnswer }[] {
+  const { count, numbers } = packed;
+  const others = packed.others ?? [];
+  const answers: { id: number; answer: ReviewAnswer }[] = [];
+  let next = 0;
+  let i = 0;
+  for (let at = 0; at < count; at++) {
+    const other = others[next];
+    if (other !== undefined && other.at === at) {
+      answers.push({ id: other.id, answer: other.answer });
+      next++;
+      continue;
     }
-    out.push(o);
+    const answer = new AdmittedFromWire(packed, i);
+    answers.push({ id: numbers[i]!, answer });
+    i = answer.end;
   }
-  return out;
+  return answers;
 }
-
-/** An admission reply crosses as its JSON text (serialized here, off the main thread), its outcomes packed by `packer`. */
-export function toWire(answer: ReviewAnswer, packer: OutcomePacker): WireAnswer {
-  if (answer.status !== 200) return crossable(answer);
-  const { body, outcomes, ...rest } = answer;
-  if (!outcomes) return { ...rest, bodyText: replyText(body) };
-  const { from, to } = packer.add(outcomes);
-  return { ...rest, bodyText: replyText(body), outcomesFrom: from, outcomesTo: to };
-}
-
-/** An answer of a message whose packed outcomes are `outcomes`. */
-export function fromWire(wire: WireAnswer, outcomes: PackedOutcomes | undefined): ReviewAnswer {
-  if (!('bodyText' in wire)) return wire;
-  return new AdmittedFromWire(wire, outcomes);
-}
-
-type Admitted = Extract<ReviewAnswer, { status: 200 }>;
 
 /**
  * An admitted answer read from the wire: the route sends `bodyText` as it is, and the reply is parsed
@@ -125,15 +138,25 @@ class AdmittedFromWire implements Admitted {
   readonly bodyText: string;
   readonly subject?: Admitted['subject'];
   readonly outcomes?: readonly PolicyOutcome[];
+  /** Where the next answer's numbers start (not part of the answer). */
+  readonly end: number;
   #body: ReviewReply | undefined;
 
-  constructor(wire: Extract<WireAnswer, { bodyText: string }>, packed: PackedOutcomes | undefined) {
-    this.outcome = wire.outcome;
-    this.uid = wire.uid;
-    this.patchOps = wire.patchOps;
-    this.bodyText = wire.bodyText;
-    if (wire.subject !== undefined) this.subject = wire.subject;
-    if (wire.outcomesFrom !== undefined && wire.outcomesTo !== undefined && packed) this.outcomes = unpackOutcomes(packed, wire.outcomesFrom, wire.outcomesTo);
+  constructor({ text, strings, numbers }: PackedAnswers, i: number) {
+    const string = (at: number): string => strings[numbers[at]!]!;
+    this.patchOps = numbers[i + 1]!;
+    this.outcome = string(i + 2) as Admitted['outcome'];
+    this.uid = string(i + 3);
+    if (numbers[i + 4] !== NONE) this.subject = { kind: string(i + 4), namespace: string(i + 5), name: string(i + 6), operation: string(i + 7) };
+    this.bodyText = text.slice(numbers[i + 8], numbers[i + 9]);
+    const outcomeCount = numbers[i + 10]!;
+    let at = i + ANSWER_FIELDS;
+    if (outcomeCount !== NONE) {
+      const outcomes: PolicyOutcome[] = [];
+      for (let k = 0; k < outcomeCount; k++) at = readOutcome(strings, numbers, at, outcomes);
+      this.outcomes = outcomes;
+    }
+    this.end = at;
   }
 
   get body(): ReviewReply {
@@ -141,8 +164,33 @@ class AdmittedFromWire implements Admitted {
   }
 }
 
+/** Reads the outcome at `i` into `out` (without detail, param and policyKind, which stay in the worker); returns where the next starts. */
+function readOutcome(strings: readonly string[], numbers: Float64Array, i: number, out: PolicyOutcome[]): number {
+  const text = (at: number): string => strings[numbers[at]!]!;
+  const o: PolicyOutcome = {
+    engine: text(i) as PolicyOutcome['engine'],
+    policy: text(i + 1),
+    pass: numbers[i + 3] as PolicyOutcome['pass'],
+    result: text(i + 4) as PolicyOutcome['result'],
+    durationMs: numbers[i + 8]!,
+  };
+  if (numbers[i + 2] !== NONE) o.binding = text(i + 2);
+  if (numbers[i + 5] === 1) o.ignored = true;
+  if (numbers[i + 6] !== NONE) o.failurePolicy = text(i + 6) as NonNullable<PolicyOutcome['failurePolicy']>;
+  if (numbers[i + 7] !== NONE) o.aborted = text(i + 7) as NonNullable<PolicyOutcome['aborted']>;
+  const ruleCount = numbers[i + 9]!;
+  let at = i + OUTCOME_FIELDS;
+  if (ruleCount !== NONE) {
+    const rules: { rule: string; status: string; durationMs: number }[] = [];
+    for (let r = 0; r < ruleCount; r++, at += RULE_FIELDS) rules.push({ rule: text(at), status: text(at + 1), durationMs: numbers[at + 2]! });
+    o.rules = rules;
+  }
+  out.push(o);
+  return at;
+}
+
 /** An Error does not keep its class (nor, in Node 20, its stack) across threads: the access log gets its text. */
-function crossable(answer: Exclude<ReviewAnswer, { status: 200 }>): Exclude<ReviewAnswer, { status: 200 }> {
+function crossable(answer: NotAdmitted): NotAdmitted {
   if (!('error' in answer) || answer.error === undefined) return answer;
   const error = answer.error as { stack?: string };
   return { ...answer, error: String(error?.stack ?? answer.error) };
