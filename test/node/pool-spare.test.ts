@@ -23,8 +23,16 @@ const QUICK = refresherState(labelPolicy('quick', 'quick', 1));
 const SOMETIMES_SLOW = refresherState(labelPolicy('mixed', 'mixed', 1500, `object.metadata.labels.app != "slow" || ${SLOW_CONDITION}`, 2));
 const SLOW_POD = REVIEW.replace('"app": "checkout"', '"app": "slow"');
 
-function review(reviews: ReviewPool, setName: string, state: ReviewJob['state'], order: string[], name: string, body = REVIEW): Promise<ReviewAnswer> {
-  const job: ReviewJob = { body, setName, state, limits: resolveLimits({ reviewDeadlineMs: 120_000 }), signal: new AbortController().signal };
+/**
+ * The same with four times the bindings: its slow review runs half a minute or more, so that it is still
+ * running when a spare has started and answered a quick review even on a loaded machine (the test cancels
+ * it then); its quick review, a fraction of a second on a spare just started, runs its 12,000 bindings'
+ * first clause.
+ */
+const SOMETIMES_VERY_SLOW = refresherState(labelPolicy('mixed', 'mixed', 6000, `object.metadata.labels.app != "slow" || ${SLOW_CONDITION}`, 2));
+
+function review(reviews: ReviewPool, setName: string, state: ReviewJob['state'], order: string[], name: string, body = REVIEW, signal = new AbortController().signal): Promise<ReviewAnswer> {
+  const job: ReviewJob = { body, setName, state, limits: resolveLimits({ reviewDeadlineMs: 120_000 }), signal };
   return reviews.reviewer(job).then((answer) => {
     order.push(name);
     return answer;
@@ -99,7 +107,9 @@ describe("the review pool's spare worker", () => {
 
   it('starts for one set when every worker is held by a long review: it answers the quick reviews, and a long one it takes goes back to a regular worker', { timeout: 120_000 }, async () => {
     const logged: Record<string, unknown>[] = [];
-    const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 300, idleMs: 60_000 }, logger: (record) => void logged.push(record) });
+    // heldMs: long enough for a spare just started to run each quick review of this set on a loaded machine
+    // (at 300 ms, the first of them was moved off too there), well short of the slow review.
+    const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 1500, idleMs: 60_000 }, logger: (record) => void logged.push(record) });
     const gauge = gauges(reviews);
     const order: string[] = [];
     const slow = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow', SLOW_POD);
@@ -115,7 +125,7 @@ describe("the review pool's spare worker", () => {
     expect(gauge('amender_workers_spare_started_total')).toBe(1);
     expect(gauge('amender_reviews_moved_off_spare_total')).toBe(1);
     expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'spare review worker started', busyWith: ['default'], heldByLongReviews: true }));
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'review moved off the spare worker', policySet: 'default', afterMs: 300 }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'review moved off the spare worker', policySet: 'default', afterMs: 1500 }));
     // Both long reviews run to their end on the regular worker: patched, not answered by failure policy.
     for (const answer of await Promise.all([slow, slowAgain])) {
       expect(answer.status).toBe(200);
@@ -127,24 +137,32 @@ describe("the review pool's spare worker", () => {
   });
 
   it('already running and idle, takes a review waiting behind a new long one once the worker is held', { timeout: 120_000 }, async () => {
-    const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 300, idleMs: 60_000 } });
+    // heldMs: long enough for a spare just started to run a quick review of this set on a loaded machine
+    // (one it runs longer goes back to wait for the worker: that is another test's case).
+    const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 3000, idleMs: 60_000 } });
     const gauge = gauges(reviews);
     const order: string[] = [];
-    // A long review holds the worker: the spare starts and answers the quick one.
-    const first = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow 1', SLOW_POD);
+    // A long review holds the worker: the spare starts and answers the quick one while it runs (it is
+    // cancelled then: how long the spare takes to start depends on the machine, not what is tested).
+    const slowOne = new AbortController();
+    const first = review(reviews, 'default', SOMETIMES_VERY_SLOW, order, 'slow 1', SLOW_POD, slowOne.signal);
     await waitFor('the first slow review in the worker', () => gauge('amender_workers_busy') === 1);
-    await review(reviews, 'default', SOMETIMES_SLOW, order, 'quick 1');
+    expect((await review(reviews, 'default', SOMETIMES_VERY_SLOW, order, 'quick 1')).outcome).toBe('patched');
+    expect(order).toEqual(['quick 1']);
+    slowOne.abort();
     await first;
-    expect(order).toEqual(['quick 1', 'slow 1']);
     expect(gauge('amender_workers')).toBe(2);
     // The spare idles (it stops after idleMs). Another long review takes the worker, a quick one comes
     // before the worker has been held heldMs: the spare takes it when it has been, not after the long one.
-    const second = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow 2', SLOW_POD);
+    await waitFor('the worker free again', () => gauge('amender_workers_busy') === 0);
+    const slowTwo = new AbortController();
+    const second = review(reviews, 'default', SOMETIMES_VERY_SLOW, order, 'slow 2', SLOW_POD, slowTwo.signal);
     await waitFor('the second slow review in the worker', () => gauge('amender_workers_busy') === 1);
-    const quick = await review(reviews, 'default', SOMETIMES_SLOW, order, 'quick 2');
+    const quick = await review(reviews, 'default', SOMETIMES_VERY_SLOW, order, 'quick 2');
     expect(quick.outcome).toBe('patched');
+    expect(order).toEqual(['quick 1', 'slow 1', 'quick 2']);
+    slowTwo.abort();
     await second;
-    expect(order).toEqual(['quick 1', 'slow 1', 'quick 2', 'slow 2']);
     expect(gauge('amender_workers_spare_started_total')).toBe(1);
   });
 });
