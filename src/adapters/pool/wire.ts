@@ -116,11 +116,26 @@ export function unpackAnswers(packed: PackedAnswers): { id: number; answer: Revi
       next++;
       continue;
     }
-    const answer = new AdmittedFromWire(packed, i);
+    const { answer, end } = readAdmitted(packed, i);
     answers.push({ id: numbers[i]!, answer });
-    i = answer.end;
+    i = end;
   }
   return answers;
+}
+
+/** The admitted answer whose numbers start at `i`, and where the next answer starts. */
+function readAdmitted({ text, strings, numbers }: PackedAnswers, i: number): { answer: AdmittedFromWire; end: number } {
+  const string = (at: number): string => strings[numbers[at]!]!;
+  const subject = numbers[i + 4] === NONE ? undefined : { kind: string(i + 4), namespace: string(i + 5), name: string(i + 6), operation: string(i + 7) };
+  const outcomeCount = numbers[i + 10]!;
+  let end = i + ANSWER_FIELDS;
+  let outcomes: PolicyOutcome[] | undefined;
+  if (outcomeCount !== NONE) {
+    outcomes = [];
+    for (let k = 0; k < outcomeCount; k++) end = readOutcome(strings, numbers, end, outcomes);
+  }
+  const answer = new AdmittedFromWire(string(i + 2) as Admitted['outcome'], string(i + 3), numbers[i + 1]!, text.slice(numbers[i + 8], numbers[i + 9]), subject, outcomes);
+  return { answer, end };
 }
 
 /**
@@ -132,31 +147,20 @@ export function unpackAnswers(packed: PackedAnswers): { id: number; answer: Revi
  */
 class AdmittedFromWire implements Admitted {
   readonly status = 200;
-  readonly outcome: Admitted['outcome'];
-  readonly uid: string;
-  readonly patchOps: number;
-  readonly bodyText: string;
   readonly subject?: Admitted['subject'];
   readonly outcomes?: readonly PolicyOutcome[];
-  /** Where the next answer's numbers start (not part of the answer). */
-  readonly end: number;
   #body: ReviewReply | undefined;
 
-  constructor({ text, strings, numbers }: PackedAnswers, i: number) {
-    const string = (at: number): string => strings[numbers[at]!]!;
-    this.patchOps = numbers[i + 1]!;
-    this.outcome = string(i + 2) as Admitted['outcome'];
-    this.uid = string(i + 3);
-    if (numbers[i + 4] !== NONE) this.subject = { kind: string(i + 4), namespace: string(i + 5), name: string(i + 6), operation: string(i + 7) };
-    this.bodyText = text.slice(numbers[i + 8], numbers[i + 9]);
-    const outcomeCount = numbers[i + 10]!;
-    let at = i + ANSWER_FIELDS;
-    if (outcomeCount !== NONE) {
-      const outcomes: PolicyOutcome[] = [];
-      for (let k = 0; k < outcomeCount; k++) at = readOutcome(strings, numbers, at, outcomes);
-      this.outcomes = outcomes;
-    }
-    this.end = at;
+  constructor(
+    readonly outcome: Admitted['outcome'],
+    readonly uid: string,
+    readonly patchOps: number,
+    readonly bodyText: string,
+    subject: Admitted['subject'],
+    outcomes: readonly PolicyOutcome[] | undefined,
+  ) {
+    if (subject !== undefined) this.subject = subject;
+    if (outcomes !== undefined) this.outcomes = outcomes;
   }
 
   get body(): ReviewReply {
