@@ -4,9 +4,9 @@
  * the queue, so that a free worker answers them long before it ends.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp, Registry, resolveLimits, type ReviewJob } from '../../src/server/index.js';
+import { createApp, resolveLimits, type ReviewJob } from '../../src/server/index.js';
 import { waitFor } from './bundle.js';
-import { metric, post as postWith, REVIEW, testPools, UPDATE_REVIEW, type App } from './pool-harness.js';
+import { metric, poolGauges, post as postWith, REVIEW, testPools, UPDATE_REVIEW, type App } from './pool-harness.js';
 import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
 const pool = testPools();
@@ -115,9 +115,7 @@ describe('batches of the review pool', () => {
 
   it('hands a worker that answers its batch the reviews waiting before the replies of that batch go out', { timeout: 60_000 }, async () => {
     const reviews = pool({ workers: 1, queueLimit: 64 });
-    const registry = new Registry();
-    reviews.registerMetrics(registry);
-    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(registry.render())?.[1]);
+    const gauge = poolGauges(reviews);
     const state = refresherState(labelPolicy('labelled', 'labelled', 1));
     const job = (i: number): ReviewJob => ({ body: withUid(REVIEW, `uid-${i}`), setName: 'default', state, limits: resolveLimits({}), signal: new AbortController().signal });
     // More than a batch (16) waits. Where each answer's code runs (as a reply would be written), the worker

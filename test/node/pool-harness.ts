@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { ReviewPool, workerEntryBeside, type PoolOptions, type WorkerEntry } from '../../src/adapters/pool/index.js';
-import type { createApp } from '../../src/server/index.js';
+import { Registry, type createApp } from '../../src/server/index.js';
 import { ROOT } from './built.js';
 
 export const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
@@ -23,7 +23,18 @@ export function post(app: App, signal?: AbortSignal, body = REVIEW): Promise<Res
 
 /** A metric without labels, as /metrics renders it. */
 export function metric(app: App, name: string): number {
-  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
+  return metricIn(app.metrics.registry, name);
+}
+
+/** A reader of a pool's own metrics without labels (amender_workers, amender_workers_busy, …). */
+export function poolGauges(pool: ReviewPool): (name: string) => number {
+  const registry = new Registry();
+  pool.registerMetrics(registry);
+  return (name) => metricIn(registry, name);
+}
+
+function metricIn(registry: Registry, name: string): number {
+  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(registry.render())?.[1]);
 }
 
 /** Call at the top of a test file: a maker of pools (one worker, queue of 8 unless told), all closed after the file. */

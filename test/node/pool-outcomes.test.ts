@@ -76,9 +76,9 @@ async function run(viaPool: boolean): Promise<{ series: string[]; logs: string[]
   const state: PolicySetState = { set: buildPolicySet([parsed]), inputs: [parsed], generation: 1, source: 'test', sourceErrors: [] };
   const logs: LogRecord[] = [];
   const app = createApp({ policies: () => state, logger: (r) => logs.push(r), limits: { maxValueBytes: 4096 }, ...(viaPool ? { reviewer: pool.reviewer } : {}) });
-  // Two one at a time, then six at once (they cross in one batch, their outcomes in one table per
-  // message, wire.ts): each with its own uid, every third an UPDATE that only the Kyverno policy matches, so that an
-  // outcome read from another answer's range would show in the failure logs.
+  // Two one at a time, then six at once (they cross in one batch, their answers packed in one message,
+  // wire.ts): each with its own uid, every third an UPDATE that only the Kyverno policy matches, so that
+  // an outcome read from another answer's numbers would show in the failure logs.
   const send = (i: number) => {
     const body = (i % 3 === 2 ? REVIEW.replace('"operation": "CREATE"', '"operation": "UPDATE"') : REVIEW).replace(/"uid": "[^"]*"/, `"uid": "uid-${i}"`);
     return app.app.fetch(new Request('http://x/mutate', { method: 'POST', body, headers: { 'content-type': 'application/json' } }));
@@ -94,7 +94,7 @@ describe('policy outcomes from a review worker', () => {
     const inProcess = await run(false);
     const pooled = await run(true);
     // The scenario covers what crosses: every outcome kind, a binding, Kyverno rules and their statuses.
-    const text = inProcess.series.join("\n");
+    const text = inProcess.series.join('\n');
     for (const outcome of ['mutated', 'skipped', 'error_ignored', 'size']) expect(text).toContain(`outcome="${outcome}"`);
     expect(text).toMatch(/amender_kyverno_rule_evaluations_total\{policy="ClusterPolicy\/owner",policy_set="default",rule="add-owner",status="applied"\} 8/);
     expect(text).toMatch(/rule="copy-missing",status="error"\} 8/);

@@ -7,10 +7,10 @@
  * Assertions are about order and counts, never about durations.
  */
 import { describe, expect, it } from 'vitest';
-import { Registry, resolveLimits, type ReviewAnswer, type ReviewJob } from '../../src/server/index.js';
+import { resolveLimits, type ReviewAnswer, type ReviewJob } from '../../src/server/index.js';
 import type { ReviewPool } from '../../src/adapters/pool/index.js';
 import { waitFor } from './bundle.js';
-import { REVIEW, testPools } from './pool-harness.js';
+import { poolGauges, REVIEW, testPools } from './pool-harness.js';
 import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
 const pool = testPools();
@@ -39,17 +39,11 @@ function review(reviews: ReviewPool, setName: string, state: ReviewJob['state'],
   });
 }
 
-function gauges(reviews: ReviewPool): (name: string) => number {
-  const registry = new Registry();
-  reviews.registerMetrics(registry);
-  return (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(registry.render())?.[1]);
-}
-
 describe("the review pool's spare worker", () => {
   it('starts when one set holds every worker and another waits, takes only the other, and stops when idle', { timeout: 120_000 }, async () => {
     const logged: Record<string, unknown>[] = [];
     const reviews = pool({ workers: 1, spare: { afterMs: 50, heldMs: 60_000, idleMs: 300 }, logger: (record) => void logged.push(record) });
-    const gauge = gauges(reviews);
+    const gauge = poolGauges(reviews);
     const order: string[] = [];
     const slow = review(reviews, 'clusters/busy', SLOW, order, 'slow');
     await waitFor('the slow review in the worker', () => gauge('amender_workers_busy') === 1);
@@ -74,7 +68,7 @@ describe("the review pool's spare worker", () => {
 
   it('serves a set waiting while every worker is busy with other sets, and none of theirs', { timeout: 120_000 }, async () => {
     const reviews = pool({ workers: 2, staggerMs: 1, spare: { afterMs: 50, heldMs: 60_000, idleMs: 60_000 } });
-    const gauge = gauges(reviews);
+    const gauge = poolGauges(reviews);
     const order: string[] = [];
     const a = review(reviews, 'clusters/a', SLOW, order, 'a');
     const b = review(reviews, 'clusters/b', SLOW, order, 'b');
@@ -93,7 +87,7 @@ describe("the review pool's spare worker", () => {
 
   it('never starts for one set while its reviews are shorter than heldMs, however long they wait', { timeout: 120_000 }, async () => {
     const reviews = pool({ workers: 1, spare: { afterMs: 1, heldMs: 60_000, idleMs: 10_000 } });
-    const gauge = gauges(reviews);
+    const gauge = poolGauges(reviews);
     const order: string[] = [];
     const first = review(reviews, 'default', SLOW, order, 'first');
     await waitFor('the first review in the worker', () => gauge('amender_workers_busy') === 1);
@@ -110,7 +104,7 @@ describe("the review pool's spare worker", () => {
     // heldMs: long enough for a spare just started to run each quick review of this set on a loaded machine
     // (at 300 ms, the first of them was moved off too there), well short of the slow review.
     const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 1500, idleMs: 60_000 }, logger: (record) => void logged.push(record) });
-    const gauge = gauges(reviews);
+    const gauge = poolGauges(reviews);
     const order: string[] = [];
     const slow = review(reviews, 'default', SOMETIMES_SLOW, order, 'slow', SLOW_POD);
     await waitFor('the slow review in the worker', () => gauge('amender_workers_busy') === 1);
@@ -140,7 +134,7 @@ describe("the review pool's spare worker", () => {
     // heldMs: long enough for a spare just started to run a quick review of this set on a loaded machine
     // (one it runs longer goes back to wait for the worker: that is another test's case).
     const reviews = pool({ workers: 1, spare: { afterMs: 20, heldMs: 3000, idleMs: 60_000 } });
-    const gauge = gauges(reviews);
+    const gauge = poolGauges(reviews);
     const order: string[] = [];
     // A long review holds the worker: the spare starts and answers the quick one while it runs (it is
     // cancelled then: how long the spare takes to start depends on the machine, not what is tested).

@@ -9,7 +9,7 @@ import type { AnswerStopped } from '../../src/adapters/pool/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, inProcessReviewer, resolveLimits } from '../../src/server/index.js';
 import { waitFor } from './bundle.js';
-import { post, REVIEW, testPools, UPDATE_REVIEW } from './pool-harness.js';
+import { metric, post, REVIEW, testPools, UPDATE_REVIEW } from './pool-harness.js';
 import { labelPolicy, refresherState, SLOW_CONDITION } from '../reliability/helpers/label-policy.js';
 
 const pool = testPools();
@@ -79,7 +79,7 @@ describe('the review pool', () => {
     const state = refresherState(labelPolicy('slow', 'slow', 200, SLOW_CONDITION));
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     reviews.registerMetrics(app.metrics.registry);
-    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
+    const gauge = (name: string) => metric(app, name);
     const busy = post(app);
     await waitFor('the first review in the worker', () => gauge('amender_workers_busy') === 1);
     const leaving = new AbortController();
@@ -103,7 +103,7 @@ describe('the review pool', () => {
     const patient = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     const hasty = createApp({ policies: () => state, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 300 } });
     reviews.registerMetrics(patient.metrics.registry);
-    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(patient.metrics.registry.render())?.[1]);
+    const gauge = (name: string) => metric(patient, name);
     const busy = post(patient);
     await waitFor('the first review in the worker', () => gauge('amender_workers_busy') === 1);
     const before = post(patient);
@@ -126,7 +126,7 @@ describe('the review pool', () => {
     const state = refresherState(labelPolicy('labelled', 'labelled', 1));
     const app = createApp({ policies: () => state, reviewer: reviews.reviewer });
     reviews.registerMetrics(app.metrics.registry);
-    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(app.metrics.registry.render())?.[1]);
+    const gauge = (name: string) => metric(app, name);
     expect(gauge('amender_workers')).toBe(1);
     expect((await post(app)).status).toBe(200);
     // The reply is passed on before the others start (constructing a Worker holds the thread).
@@ -145,7 +145,7 @@ describe('the review pool', () => {
     const slowApp = createApp({ policies: () => slow, reviewer: reviews.reviewer, limits: { reviewDeadlineMs: 60_000 } });
     const lightApp = createApp({ policies: () => light, reviewer: reviews.reviewer });
     reviews.registerMetrics(slowApp.metrics.registry);
-    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(slowApp.metrics.registry.render())?.[1]);
+    const gauge = (name: string) => metric(slowApp, name);
     const order: string[] = [];
     const busy = post(slowApp).then((r) => (order.push('slow'), r));
     await waitFor('the slow review in the first worker', () => gauge('amender_workers_busy') === 1);

@@ -125,7 +125,7 @@ export function unpackAnswers(packed: PackedAnswers): { id: number; answer: Revi
 
 /** The admitted answer whose numbers start at `i`, and where the next answer starts. */
 function readAdmitted({ text, strings, numbers }: PackedAnswers, i: number): { answer: AdmittedFromWire; end: number } {
-  const string = (at: number): string => strings[numbers[at]!]!;
+  const string = (at: number): string => stringAt(strings, numbers, at);
   const subject = numbers[i + 4] === NONE ? undefined : { kind: string(i + 4), namespace: string(i + 5), name: string(i + 6), operation: string(i + 7) };
   const outcomeCount = numbers[i + 10]!;
   let end = i + ANSWER_FIELDS;
@@ -170,27 +170,32 @@ class AdmittedFromWire implements Admitted {
 
 /** Reads the outcome at `i` into `out` (without detail, param and policyKind, which stay in the worker); returns where the next starts. */
 function readOutcome(strings: readonly string[], numbers: Float64Array, i: number, out: PolicyOutcome[]): number {
-  const text = (at: number): string => strings[numbers[at]!]!;
+  const string = (at: number): string => stringAt(strings, numbers, at);
   const o: PolicyOutcome = {
-    engine: text(i) as PolicyOutcome['engine'],
-    policy: text(i + 1),
+    engine: string(i) as PolicyOutcome['engine'],
+    policy: string(i + 1),
     pass: numbers[i + 3] as PolicyOutcome['pass'],
-    result: text(i + 4) as PolicyOutcome['result'],
+    result: string(i + 4) as PolicyOutcome['result'],
     durationMs: numbers[i + 8]!,
   };
-  if (numbers[i + 2] !== NONE) o.binding = text(i + 2);
+  if (numbers[i + 2] !== NONE) o.binding = string(i + 2);
   if (numbers[i + 5] === 1) o.ignored = true;
-  if (numbers[i + 6] !== NONE) o.failurePolicy = text(i + 6) as NonNullable<PolicyOutcome['failurePolicy']>;
-  if (numbers[i + 7] !== NONE) o.aborted = text(i + 7) as NonNullable<PolicyOutcome['aborted']>;
+  if (numbers[i + 6] !== NONE) o.failurePolicy = string(i + 6) as NonNullable<PolicyOutcome['failurePolicy']>;
+  if (numbers[i + 7] !== NONE) o.aborted = string(i + 7) as NonNullable<PolicyOutcome['aborted']>;
   const ruleCount = numbers[i + 9]!;
   let at = i + OUTCOME_FIELDS;
   if (ruleCount !== NONE) {
     const rules: { rule: string; status: string; durationMs: number }[] = [];
-    for (let r = 0; r < ruleCount; r++, at += RULE_FIELDS) rules.push({ rule: text(at), status: text(at + 1), durationMs: numbers[at + 2]! });
+    for (let r = 0; r < ruleCount; r++, at += RULE_FIELDS) rules.push({ rule: string(at), status: string(at + 1), durationMs: numbers[at + 2]! });
     o.rules = rules;
   }
   out.push(o);
   return at;
+}
+
+/** The string `numbers[at]` refers to. */
+function stringAt(strings: readonly string[], numbers: Float64Array, at: number): string {
+  return strings[numbers[at]!]!;
 }
 
 /** An Error does not keep its class (nor, in Node 20, its stack) across threads: the access log gets its text. */
