@@ -5,8 +5,15 @@
  * hands next to nothing to the network for a second). The Node server ends them to make room when AMENDER_MAX_REQUESTS are in
  * flight or the body budget is short of room (replies are counted in it), and ends an answer still not
  * taken after the write timeout whatever the load: an HTTP/2 session that its client keeps alive (with
- * PINGs) is never idle, so nothing else would. Requests that arrive whole and are read at once cost a map
- * entry (and a reading of their socket's byte counts) while their answer is written, and nothing more.
+ * PINGs) is never idle, so nothing else would. Requests that arrive whole and are read at once cost an
+ * entry in a linked list (and a reading of their socket's byte counts) while their answer is written, and
+ * nothing more.
+ *
+ * The answers are a list linked through their entries, not a Map: a long-lived Map or Set that gains and
+ * loses an entry per request keeps whole requests alive through V8's young-generation collections (a
+ * table it has outgrown stays in the old generation with its keys until a full collection, and the
+ * scavenger takes what it points to as live), so every scavenge under load copied and promoted megabytes
+ * of finished requests (bench/README.md, stop 48). An entry taken out of the list lets go of everything.
  */
 import type { Http2ServerRequest } from 'node:http2';
 import type { IncomingRequest } from './node-request.js';
@@ -27,20 +34,28 @@ export const STALLED_ANSWER_MS = 1000;
  */
 const MOVING_BYTES = 16 * 1024;
 
-/** An answer written and not yet taken. */
+/** An answer written and not yet taken: an entry of SlowRequests' list, found from its request by ANSWERING. */
 interface Answering {
+  incoming: IncomingRequest | undefined;
   /** When it was written (performance.now()): the write timeout counts from here. */
-  readonly written: number;
+  written: number;
   /** When its connection was last seen moving, and how many bytes it had written then. */
   checked: number;
   bytes: number;
+  previous: Answering | undefined;
+  next: Answering | undefined;
 }
+
+/** Where a request carries its entry while it is listed (a property of its own: no table to look it up in). */
+const ANSWERING = Symbol('amender.answering');
+type ListedRequest = IncomingRequest & { [ANSWERING]?: Answering };
 
 export class SlowRequests {
   /** Insertion-ordered: the first is the oldest. */
   #slowBodies = new Set<IncomingRequest>();
   /** Requests whose answer is written and not yet taken, the one whose connection moved longest ago first. */
-  #answering = new Map<IncomingRequest, Answering>();
+  #first: Answering | undefined;
+  #last: Answering | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /**
@@ -66,13 +81,18 @@ export class SlowRequests {
 
   /** The request's answer was handed to its connection; `closed` is to be called when its response closes. */
   answered(incoming: IncomingRequest): void {
+    const listed = incoming as ListedRequest;
+    if (listed[ANSWERING]) this.#unlist(listed[ANSWERING]);
     const now = performance.now();
-    this.#answering.set(incoming, { written: now, checked: now, bytes: bytesWritten(incoming) });
+    const entry: Answering = { incoming, written: now, checked: now, bytes: bytesWritten(incoming), previous: undefined, next: undefined };
+    listed[ANSWERING] = entry;
+    this.#append(entry);
   }
 
   /** The request's response closed: written whole, or the connection or stream is gone. */
   closed(incoming: IncomingRequest): void {
-    this.#answering.delete(incoming);
+    const entry = (incoming as ListedRequest)[ANSWERING];
+    if (entry) this.#unlist(entry);
   }
 
   /**
@@ -96,17 +116,20 @@ export class SlowRequests {
    */
   endStalledAnswer(): boolean {
     const now = performance.now();
-    for (const [incoming, answer] of this.#answering) {
+    // One that moved goes to the end, looked at now: reaching it ends the loop.
+    for (let answer = this.#first; answer; answer = this.#first) {
+      const incoming = answer.incoming!;
       if (now - answer.checked < STALLED_ANSWER_MS) return false;
-      this.#answering.delete(incoming);
       const bytes = bytesWritten(incoming);
       if (bytes - answer.bytes >= MOVING_BYTES) {
         // It moved: looked at again a second from now, behind the others.
         answer.checked = now;
         answer.bytes = bytes;
-        this.#answering.set(incoming, answer);
+        this.#unlink(answer);
+        this.#append(answer);
         continue;
       }
+      this.#unlist(answer);
       end(incoming);
       return true;
     }
@@ -122,11 +145,38 @@ export class SlowRequests {
   /** Ends the answers written longer than the write timeout ago, moving or not. */
   #endTimedOut(): void {
     const cutoff = performance.now() - this.writeTimeoutMs;
-    for (const [incoming, answer] of this.#answering) {
-      if (answer.written > cutoff) continue;
-      this.#answering.delete(incoming);
-      end(incoming);
+    for (let answer = this.#first; answer; ) {
+      const next = answer.next;
+      if (answer.written <= cutoff) {
+        const incoming = answer.incoming!;
+        this.#unlist(answer);
+        end(incoming);
+      }
+      answer = next;
     }
+  }
+
+  #append(entry: Answering): void {
+    entry.previous = this.#last;
+    if (this.#last) this.#last.next = entry;
+    else this.#first = entry;
+    this.#last = entry;
+  }
+
+  #unlink(entry: Answering): void {
+    if (entry.previous) entry.previous.next = entry.next;
+    else this.#first = entry.next;
+    if (entry.next) entry.next.previous = entry.previous;
+    else this.#last = entry.previous;
+    entry.previous = entry.next = undefined;
+  }
+
+  /** Out of the list, holding nothing: an entry promoted before its request ended must not keep newer ones alive. */
+  #unlist(entry: Answering): void {
+    this.#unlink(entry);
+    const incoming = entry.incoming as ListedRequest | undefined;
+    if (incoming?.[ANSWERING] === entry) incoming[ANSWERING] = undefined;
+    entry.incoming = undefined;
   }
 }
 

@@ -69,4 +69,49 @@ describe('stalled answers', () => {
     expect(requests.endStalledAnswer()).toBe(false);
     expect(done.socket.destroyed).toBe(false);
   });
+
+  it('keeps the others in order when answers close out of order, and moves one that moved behind them', () => {
+    const requests = new SlowRequests();
+    const [a, b, c, d] = [fakeRequest(), fakeRequest(), fakeRequest(), fakeRequest()];
+    for (const r of [a, b, c, d]) requests.answered(r.incoming);
+    requests.closed(b.incoming); // from the middle
+    requests.closed(d.incoming); // the last
+    requests.closed(d.incoming); // twice: nothing more
+    vi.advanceTimersByTime(1100);
+    a.socket.bytesWritten += 32 * 1024; // a moved: looked at again a second from now, behind c
+    expect(requests.endStalledAnswer()).toBe(true);
+    expect([a, b, c, d].map((r) => r.socket.destroyed)).toEqual([false, false, true, false]);
+    expect(requests.endStalledAnswer()).toBe(false);
+    vi.advanceTimersByTime(1100);
+    expect(requests.endStalledAnswer()).toBe(true);
+    expect(a.socket.destroyed).toBe(true);
+    expect(requests.endStalledAnswer()).toBe(false);
+    // A new answer after the list emptied is listed again.
+    const e = fakeRequest();
+    requests.answered(e.incoming);
+    vi.advanceTimersByTime(1100);
+    expect(requests.endStalledAnswer()).toBe(true);
+    expect(e.socket.destroyed).toBe(true);
+  });
+
+  it('ends at the write timeout only the answers past it, wherever they are in the list', () => {
+    const requests = new SlowRequests(5000);
+    const first = fakeRequest();
+    requests.answered(first.incoming);
+    vi.advanceTimersByTime(1500);
+    // Moving: looked at (by the cap) and put behind the later answers, yet still the oldest written.
+    first.socket.bytesWritten += 32 * 1024;
+    const later = fakeRequest();
+    requests.answered(later.incoming);
+    expect(requests.endStalledAnswer()).toBe(false);
+    vi.advanceTimersByTime(3600);
+    expect(first.socket.destroyed).toBe(true);
+    expect(later.socket.destroyed).toBe(false);
+    // Written at 1.5 s: ended by the first sweep past 6.5 s (a sweep a second).
+    vi.advanceTimersByTime(1400);
+    expect(later.socket.destroyed).toBe(false);
+    vi.advanceTimersByTime(500);
+    expect(later.socket.destroyed).toBe(true);
+    requests.stop();
+  });
 });
