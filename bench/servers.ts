@@ -88,17 +88,25 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
+/** What startServer may add: Node's (or V8's) flags before the script, and a reader of standard output. */
+export interface StartOptions {
+  nodeFlags?: readonly string[];
+  /** Reads standard output (its log, and what V8's tracing flags print) instead of draining it. */
+  stdout?: (stream: NodeJS.ReadableStream) => void;
+}
+
 /**
  * Starts a built server with `env` (plus PATH, PORT, AMENDER_HOST) and waits until `/readyz` answers 200.
  * Standard output goes to a pipe this process drains, as a container runtime reads a container's log.
  */
-export async function startServer(main: string, env: Record<string, string>, execPath = process.execPath): Promise<StartedServer> {
+export async function startServer(main: string, env: Record<string, string>, execPath = process.execPath, options: StartOptions = {}): Promise<StartedServer> {
   const port = await freePort();
-  const child = spawn(execPath, [main], {
+  const child = spawn(execPath, [...(options.nodeFlags ?? []), main], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), AMENDER_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  child.stdout!.resume();
+  if (options.stdout) options.stdout(child.stdout!);
+  else child.stdout!.resume();
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
