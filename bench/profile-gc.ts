@@ -3,9 +3,10 @@
  * pod-create review, 50 connections): V8's `--trace-gc-nvp` read from the server's standard output, one
  * line per collection, summed per thread over the measured seconds.
  *
- *   node --import ./bench/loader/register.mjs bench/profile-gc.ts [seconds] [KEY=VALUE ...]
+ *   node --import ./bench/loader/register.mjs bench/profile-gc.ts [seconds] [KEY=VALUE ...] [--v8-flag ...]
  *
- * (Node 24 when the machine has it; KEY=VALUE goes to the server's environment, e.g. AMENDER_WORKERS=0.)
+ * (Node 24 when the machine has it; KEY=VALUE goes to the server's environment, e.g. AMENDER_WORKERS=0;
+ * an argument starting with -- goes to the server's Node, e.g. --no-parallel-scavenge.)
  * What to read: a young-generation collection (scavenge) copies what is alive and promotes what survived
  * the one before, so under a steady load it should keep about what is in flight and promote next to
  * nothing. When it promotes megabytes, finished requests are being kept alive through the young
@@ -55,14 +56,15 @@ function percentile(sorted: number[], p: number): number {
 
 const args = process.argv.slice(2);
 const seconds = Number(args.find((a) => /^\d+$/.test(a)) ?? 8);
-const env = Object.fromEntries(args.filter((a) => a.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const nodeFlags = args.filter((a) => a.startsWith('--'));
+const env = Object.fromEntries(args.filter((a) => a.includes('=') && !a.startsWith('--')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const node = (await benchNodes()).nodes[0];
 const body = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
 const servers = await buildServers();
 const collections: Collection[] = [];
 try {
   const server = await startServer(servers.amender, env, node.path, {
-    nodeFlags: ['--trace-gc-nvp'],
+    nodeFlags: ['--trace-gc-nvp', ...nodeFlags],
     stdout: (stream) => createInterface({ input: stream }).on('line', (line) => {
       const c = parseNvp(line);
       if (c) collections.push(c);
@@ -74,7 +76,7 @@ try {
     const from = collections.length;
     const result = await autocannon({ ...request, ...loadFor(50, seconds) });
     const measured = collections.slice(from);
-    console.log(`${node.label} (${node.version}), ${JSON.stringify(env)}: ${Math.round(result.requests.average)} requests/s, p99 ${result.latency.p99} ms, ${seconds} s after ${WARMUP_SECONDS} s of the same load`);
+    console.log(`${node.label} (${node.version}), ${[...nodeFlags, JSON.stringify(env)].join(' ')}: ${Math.round(result.requests.average)} requests/s, p99 ${result.latency.p99} ms, ${seconds} s after ${WARMUP_SECONDS} s of the same load`);
     console.log('thread   scavenges/s  pause p50 / p90 / max ms  ms per s  survived KB  promoted KB  full GCs');
     for (const thread of [...new Set(measured.map((c) => c.thread))].sort((a, b) => a - b)) {
       const scavenges = measured.filter((c) => c.thread === thread && c.kind === 's');
