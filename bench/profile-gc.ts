@@ -26,7 +26,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: object
 interface Collection {
   /** The isolate's index in V8's line prefix `[pid:address:index]`: 0 is the main thread. */
   thread: number;
-  atMs: number;
   kind: string;
   pauseMs: number;
   survivedBytes: number;
@@ -35,14 +34,13 @@ interface Collection {
 
 /** One `--trace-gc-nvp` line, or undefined for any other line (the server's log). */
 function parseNvp(line: string): Collection | undefined {
-  const prefix = /^\[\d+:0x[0-9a-f]+:(\d+)\]\s+(\d+) ms: (.*)$/.exec(line);
+  const prefix = /^\[\d+:0x[0-9a-f]+:(\d+)\]\s+\d+ ms: (.*)$/.exec(line);
   if (!prefix) return undefined;
-  const fields = new Map(prefix[3].split(' ').map((kv) => kv.split('=') as [string, string]));
+  const fields = new Map(prefix[2].split(' ').map((kv) => kv.split('=') as [string, string]));
   const kind = fields.get('gc');
   if (kind === undefined) return undefined;
   return {
     thread: Number(prefix[1]),
-    atMs: Number(prefix[2]),
     kind,
     pauseMs: Number(fields.get('pause') ?? 0),
     survivedBytes: Number(fields.get('new_space_survived') ?? 0),
