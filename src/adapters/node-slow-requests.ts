@@ -174,8 +174,7 @@ export class SlowRequests {
   /** Out of the list, holding nothing: an entry promoted before its request ended must not keep newer ones alive. */
   #unlist(entry: Answering): void {
     this.#unlink(entry);
-    const incoming = entry.incoming as ListedRequest | undefined;
-    if (incoming?.[ANSWERING] === entry) incoming[ANSWERING] = undefined;
+    if (entry.incoming) (entry.incoming as ListedRequest)[ANSWERING] = undefined;
     entry.incoming = undefined;
   }
 }
