@@ -17,13 +17,15 @@
  * probe's alike. A connection with a request in flight, a request or TLS handshake arriving, is never
  * closed here: those are bounded by the header and request timeouts.
  *
- * Each accept costs O(1) (amortised): the idle connections wait in two insertion-ordered maps, those that
+ * Each accept costs O(1) (amortised): the idle connections wait in two insertion-ordered lists, those that
  * never sent anything by when they opened, the others by when they became idle, so the longest idle is the
- * first of one of them. A first entry found no longer idle (bytes arrived since) leaves its map for good,
- * until it is idle again.
+ * first of one of them. A first entry found no longer idle (bytes arrived since) leaves its list for good,
+ * until it is idle again. The lists are linked through the connections (src/adapters/linked-list.ts): a
+ * connection goes in and out of one at every request, which a Map would pay for in old-generation tables.
  */
 import type { ServerHttp2Session } from 'node:http2';
 import type { Socket } from 'node:net';
+import { LinkedList, type Linked } from './linked-list.js';
 
 /** How long a connection that has sent nothing is left be before it counts as idle. */
 export const IDLE_GRACE_MS = 1000;
@@ -31,8 +33,8 @@ export const IDLE_GRACE_MS = 1000;
 /** How long an evicted connection may take to close gracefully (GOAWAY written) before it is cut. */
 const CLOSE_GRACE_MS = 1000;
 
-/** One connection, from its TCP socket's accept to its close. */
-interface Connection {
+/** One connection, from its TCP socket's accept to its close; linked into an idle list while it is idle. */
+interface Connection extends Linked<Connection> {
   /** The TCP socket accepted. */
   readonly tcp: Socket;
   /** The socket requests are read from: the TCP socket, or the TLS socket once its handshake ended. */
@@ -84,22 +86,17 @@ export function createConnectionCap(options: ConnectionCapOptions): ConnectionCa
   const graceMs = options.graceMs ?? IDLE_GRACE_MS;
   let count = 0;
   /** Connections that have sent nothing (TCP, or since the TLS handshake), by when they opened. */
-  const fresh = new Map<Connection, true>();
+  const fresh = new LinkedList<Connection>();
   /** Connections idle after requests, by when they became idle. */
-  const idle = new Map<Connection, true>();
+  const idle = new LinkedList<Connection>();
 
-  const markIdle = (conn: Connection, map: Map<Connection, true>) => {
-    fresh.delete(conn);
-    idle.delete(conn);
-    if (!conn.counted) return;
+  const markIdle = (conn: Connection, list: LinkedList<Connection>) => {
+    if (!conn.counted) return markBusy(conn);
     conn.since = performance.now();
     conn.bytesRead = conn.stream.bytesRead;
-    map.set(conn, true);
+    list.append(conn);
   };
-  const markBusy = (conn: Connection) => {
-    fresh.delete(conn);
-    idle.delete(conn);
-  };
+  const markBusy = (conn: Connection) => conn.list?.remove(conn);
   const uncount = (conn: Connection) => {
     if (!conn.counted) return;
     conn.counted = false;
@@ -115,11 +112,11 @@ export function createConnectionCap(options: ConnectionCapOptions): ConnectionCa
     return conn.stream.bytesRead === conn.bytesRead;
   };
 
-  /** The first entry of `map` that is still idle (those that are not leave it). */
-  const firstIdle = (map: Map<Connection, true>): Connection | undefined => {
-    for (const conn of map.keys()) {
+  /** The first connection of `list` that is still idle (those that are not leave it). */
+  const firstIdle = (list: LinkedList<Connection>): Connection | undefined => {
+    for (let conn = list.first; conn; conn = list.first) {
       if (stillIdle(conn)) return conn;
-      map.delete(conn);
+      list.remove(conn);
     }
     return undefined;
   };
@@ -159,7 +156,7 @@ export function createConnectionCap(options: ConnectionCapOptions): ConnectionCa
         socket.destroy();
         return false;
       }
-      const conn: Connection = { tcp: socket, stream: socket, open: 0, since: 0, bytesRead: 0, counted: true };
+      const conn: Connection = { tcp: socket, stream: socket, open: 0, since: 0, bytesRead: 0, counted: true, previous: undefined, next: undefined, list: undefined };
       (socket as Tracked)[CONNECTION] = conn;
       count++;
       markIdle(conn, fresh);

@@ -16,6 +16,7 @@
  * of finished requests (bench/README.md, "Stop 48's run"). An entry taken out of the list lets go of everything.
  */
 import type { Http2ServerRequest } from 'node:http2';
+import { LinkedList, type Linked } from './linked-list.js';
 import type { IncomingRequest } from './node-request.js';
 
 /** RST_STREAM's CANCEL (RFC 9113 §7), without loading node:http2 for its constants. */
@@ -35,15 +36,13 @@ export const STALLED_ANSWER_MS = 1000;
 const MOVING_BYTES = 16 * 1024;
 
 /** An answer written and not yet taken: an entry of SlowRequests' list, found from its request by ANSWERING. */
-interface Answering {
+interface Answering extends Linked<Answering> {
   incoming: IncomingRequest | undefined;
   /** When it was written (performance.now()): the write timeout counts from here. */
   written: number;
   /** When its connection was last seen moving, and how many bytes it had written then. */
   checked: number;
   bytes: number;
-  previous: Answering | undefined;
-  next: Answering | undefined;
 }
 
 /** Where a request carries its entry while it is listed (a property of its own: no table to look it up in). */
@@ -54,8 +53,7 @@ export class SlowRequests {
   /** Insertion-ordered: the first is the oldest. */
   #slowBodies = new Set<IncomingRequest>();
   /** Requests whose answer is written and not yet taken, the one whose connection moved longest ago first. */
-  #first: Answering | undefined;
-  #last: Answering | undefined;
+  #answers = new LinkedList<Answering>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /**
@@ -84,9 +82,9 @@ export class SlowRequests {
     const listed = incoming as ListedRequest;
     if (listed[ANSWERING]) this.#unlist(listed[ANSWERING]);
     const now = performance.now();
-    const entry: Answering = { incoming, written: now, checked: now, bytes: bytesWritten(incoming), previous: undefined, next: undefined };
+    const entry: Answering = { incoming, written: now, checked: now, bytes: bytesWritten(incoming), previous: undefined, next: undefined, list: undefined };
     listed[ANSWERING] = entry;
-    this.#append(entry);
+    this.#answers.append(entry);
   }
 
   /** The request's response closed: written whole, or the connection or stream is gone. */
@@ -117,7 +115,7 @@ export class SlowRequests {
   endStalledAnswer(): boolean {
     const now = performance.now();
     // One that moved goes to the end, looked at now: reaching it ends the loop.
-    for (let answer = this.#first; answer; answer = this.#first) {
+    for (let answer = this.#answers.first; answer; answer = this.#answers.first) {
       const incoming = answer.incoming!;
       if (now - answer.checked < STALLED_ANSWER_MS) return false;
       const bytes = bytesWritten(incoming);
@@ -125,8 +123,7 @@ export class SlowRequests {
         // It moved: looked at again a second from now, behind the others.
         answer.checked = now;
         answer.bytes = bytes;
-        this.#unlink(answer);
-        this.#append(answer);
+        this.#answers.append(answer);
         continue;
       }
       this.#unlist(answer);
@@ -145,7 +142,7 @@ export class SlowRequests {
   /** Ends the answers written longer than the write timeout ago, moving or not. */
   #endTimedOut(): void {
     const cutoff = performance.now() - this.writeTimeoutMs;
-    for (let answer = this.#first; answer; ) {
+    for (let answer = this.#answers.first; answer; ) {
       const next = answer.next;
       if (answer.written <= cutoff) {
         const incoming = answer.incoming!;
@@ -156,24 +153,9 @@ export class SlowRequests {
     }
   }
 
-  #append(entry: Answering): void {
-    entry.previous = this.#last;
-    if (this.#last) this.#last.next = entry;
-    else this.#first = entry;
-    this.#last = entry;
-  }
-
-  #unlink(entry: Answering): void {
-    if (entry.previous) entry.previous.next = entry.next;
-    else this.#first = entry.next;
-    if (entry.next) entry.next.previous = entry.previous;
-    else this.#last = entry.previous;
-    entry.previous = entry.next = undefined;
-  }
-
   /** Out of the list, holding nothing: an entry promoted before its request ended must not keep newer ones alive. */
   #unlist(entry: Answering): void {
-    this.#unlink(entry);
+    this.#answers.remove(entry);
     if (entry.incoming) (entry.incoming as ListedRequest)[ANSWERING] = undefined;
     entry.incoming = undefined;
   }
