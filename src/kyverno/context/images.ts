@@ -38,17 +38,19 @@ function dig(value: JsonObject, path: string[]): JsonObject | undefined {
 }
 
 /**
- * The `images` context entry for a resource (an empty object when it has no containers), or Kyverno's
- * error when a container's image is not a reference or its name is not a string: Kyverno's loader then
- * fails, and every query that reads `images` fails with it (`error`).
+ * The `images` context entry for a resource, or Kyverno's error when a container's image is not a
+ * reference or its name is not a string: Kyverno's loader then fails, and every query that reads
+ * `images` fails with it (`error`). A resource without images has no entry at all (`images` undefined):
+ * Kyverno adds none when it found no image (addImageInfos in pkg/engine/context/context.go), so `images`
+ * is an unknown key there, not an empty map.
  */
-export type ImagesEntry = { readonly images: JsonObject; readonly error?: undefined } | { readonly images: JsonObject; readonly error: string };
+export type ImagesEntry = { readonly images: JsonObject | undefined; readonly error?: undefined } | { readonly images: undefined; readonly error: string };
 
 export function imagesOf(resource: JsonValue): ImagesEntry {
   const out: JsonObject = {};
-  if (!isJsonObject(resource)) return { images: out };
+  if (!isJsonObject(resource)) return { images: undefined };
   const found = podSpec(resource);
-  if (!found) return { images: out };
+  if (!found) return { images: undefined };
   const [spec, pointer] = found;
   for (const list of CONTAINER_LISTS) {
     const containers = getOwn(spec, list);
@@ -59,16 +61,16 @@ export function imagesOf(resource: JsonValue): ImagesEntry {
       // Kyverno (extract in pkg/utils/api/image.go): an item that is not a map is an invalid image
       // config, a container name that is not a string an invalid key; then a missing, non-string or
       // blank image is skipped.
-      if (!isJsonObject(c)) return { images: {}, error: 'invalid image config' };
+      if (!isJsonObject(c)) return { images: undefined, error: 'invalid image config' };
       const name = getOwn(c, 'name');
-      if (typeof name !== 'string') return { images: {}, error: 'invalid key' };
+      if (typeof name !== 'string') return { images: undefined, error: 'invalid key' };
       const image = getOwn(c, 'image');
       if (typeof image !== 'string' || image.trim() === '') continue;
       let info: ImageInfo;
       try {
         info = imageInfo(image);
       } catch (e) {
-        return { images: {}, error: `invalid image '${image}' (${(e as Error).message})` };
+        return { images: undefined, error: `invalid image '${image}' (${(e as Error).message})` };
       }
       // Kyverno converts its ImageInfo struct to a map by its JSON tags: registry, tag and digest are
       // `omitempty`, so an image without a digest has no `digest` key (and one with only a digest no
@@ -86,5 +88,5 @@ export function imagesOf(resource: JsonValue): ImagesEntry {
     }
     if (Object.keys(entries).length > 0) out[list] = entries;
   }
-  return { images: out };
+  return { images: Object.keys(out).length > 0 ? out : undefined };
 }
