@@ -23,6 +23,7 @@
  */
 import type { ServerHttp2Session } from 'node:http2';
 import type { Socket } from 'node:net';
+import { holderOf, LinkedList, type Holder } from './linked-list.js';
 
 export interface DrainOptions {
   shutdownTimeoutMs: number;
@@ -76,7 +77,9 @@ const MAX_QUIET_MS = 1000;
 /** How many requests an HTTP/1.1 connection carried, and which of them a request was (from 1). */
 const CARRIED = Symbol('amender.requestsCarried');
 const PLACE = Symbol('amender.placeOnConnection');
-type CountedSocket = Socket & { [CARRIED]?: number };
+/** A connection's entry in the list of those that never carried a request, while it is there. */
+const UNUSED = Symbol('amender.unusedEntry');
+type CountedSocket = Socket & { [CARRIED]?: number; [UNUSED]?: Holder<Socket> };
 
 /** An HTTP/1.1 request as the drain sees it: its connection, and (once counted) its place on it. */
 export interface Http1Request {
@@ -91,9 +94,11 @@ function peerOf(socket: Socket): string {
 
 export function createDrain(options: DrainOptions): Drain {
   const quietMs = Math.max(10, Math.min(MAX_QUIET_MS, Math.floor(options.shutdownTimeoutMs / 4)));
-  const sockets = new Set<Socket>();
+  // Open sockets, and HTTP/1.1 connections that never carried a request: lists linked through entries of
+  // their own, not Sets, which a connection enters and leaves (linked-list.ts says why).
+  const sockets = new LinkedList<Holder<Socket>>();
   const sessions = new Set<ServerHttp2Session>();
-  const unused = new Set<Socket>();
+  const unused = new LinkedList<Holder<Socket>>();
   const http2Connections = new Map<Socket, ServerHttp2Session>();
   const handshaking = new Map<string, Socket>();
   let started = false;
@@ -101,12 +106,15 @@ export function createDrain(options: DrainOptions): Drain {
 
   return {
     addSocket(socket) {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
+      const entry = holderOf(socket);
+      sockets.append(entry);
+      socket.once('close', () => sockets.remove(entry));
     },
     addHttp1Connection(socket) {
-      unused.add(socket);
-      socket.once('close', () => unused.delete(socket));
+      const entry = holderOf<Socket>(socket);
+      unused.append(entry);
+      (socket as CountedSocket)[UNUSED] = entry;
+      socket.once('close', () => unused.remove(entry));
     },
     addHandshake(socket) {
       const peer = peerOf(socket);
@@ -127,7 +135,11 @@ export function createDrain(options: DrainOptions): Drain {
     },
     requestOn(request) {
       const socket = request.socket as CountedSocket;
-      unused.delete(socket);
+      const entry = socket[UNUSED];
+      if (entry) {
+        unused.remove(entry);
+        socket[UNUSED] = undefined;
+      }
       request[PLACE] = socket[CARRIED] = (socket[CARRIED] ?? 0) + 1;
     },
     closesAfter(request) {
@@ -149,7 +161,7 @@ export function createDrain(options: DrainOptions): Drain {
         quiet = setTimeout(() => {
           if (options.inFlight() === 0 && performance.now() - lastActivity >= quietMs) {
             server.closeIdleConnections?.();
-            for (const socket of unused) socket.destroy();
+            for (const { value: socket } of unused.items()) socket.destroy();
             for (const socket of handshaking.values()) socket.destroy();
             // Nothing in flight, and the session gone: nothing is left to answer or write on them.
             for (const [socket, session] of http2Connections) if (session.destroyed) socket.destroy();
@@ -161,7 +173,7 @@ export function createDrain(options: DrainOptions): Drain {
       watchIdle();
       const cutoff = setTimeout(() => {
         for (const session of sessions) session.destroy();
-        for (const socket of sockets) socket.destroy();
+        for (const { value: socket } of sockets.items()) socket.destroy();
       }, options.shutdownTimeoutMs);
       cutoff.unref();
       server.once('close', () => {

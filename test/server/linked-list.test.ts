@@ -3,7 +3,7 @@
  * order, an item moved to the end, taken out of the list it is in (and only that one), links cleared.
  */
 import { describe, expect, it } from 'vitest';
-import { LinkedList, type Linked } from '../../src/adapters/linked-list.js';
+import { holderOf, LinkedList, type Holder, type Linked } from '../../src/adapters/linked-list.js';
 
 interface Item extends Linked<Item> {
   name: string;
@@ -66,5 +66,25 @@ describe('LinkedList', () => {
     idle.remove(a);
     expect(names(fresh)).toEqual(['c', 'a']);
     expect(names(idle)).toEqual(['b']);
+  });
+
+  it('lists values that cannot carry links through holders, one per list; items() is a copy to act on', () => {
+    const socket = { destroyed: false };
+    const all = new LinkedList<Holder<typeof socket>>();
+    const unused = new LinkedList<Holder<typeof socket>>();
+    const inAll = holderOf(socket);
+    const inUnused = holderOf(socket);
+    all.append(inAll);
+    unused.append(inUnused);
+    unused.append(holderOf({ destroyed: false }));
+    // Taking each one out while going through the copy leaves nothing behind and skips nothing.
+    const seen = unused.items();
+    for (const entry of seen) {
+      entry.value.destroyed = true;
+      unused.remove(entry);
+    }
+    expect(seen.map((e) => e.value.destroyed)).toEqual([true, true]);
+    expect([unused.first, unused.last]).toEqual([undefined, undefined]);
+    expect(all.items().map((e) => e.value)).toEqual([socket]);
   });
 });
