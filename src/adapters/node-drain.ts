@@ -111,7 +111,7 @@ export function createDrain(options: DrainOptions): Drain {
       socket.once('close', () => sockets.remove(entry));
     },
     addHttp1Connection(socket) {
-      const entry = holderOf<Socket>(socket);
+      const entry = holderOf(socket);
       unused.append(entry);
       (socket as CountedSocket)[UNUSED] = entry;
       socket.once('close', () => unused.remove(entry));
