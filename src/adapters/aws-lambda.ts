@@ -30,5 +30,5 @@ export async function createAwsLambdaHandler(env: Readonly<Record<string, string
   });
   await runtime.ensureLoaded();
   markStartup('policiesReady');
-  return createLambdaHandler(runtime, { refreshWaitMs: config.refreshWaitMs, logger });
+  return createLambdaHandler(runtime, { refreshWaitMs: config.refreshWaitMs, basePath: config.basePath, logger });
 }

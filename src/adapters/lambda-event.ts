@@ -8,7 +8,9 @@
  * Facts of the format this relies on: multi-value headers arrive joined with commas, cookies apart in
  * `cookies`; the body is a string, base64 when `isBase64Encoded`; `rawPath` is the path as sent, except
  * that an HTTP API stage other than `$default` prefixes it with `/<stage>` (stripped here, so routes
- * are the same behind any stage); `rawQueryString` is the query as sent.
+ * are the same behind any stage), and that a custom domain's API mapping (base path) prefixes it too, in
+ * both formats, where the API's own endpoint does not (stripped when AMENDER_BASE_PATH names it);
+ * `rawQueryString` is the query as sent.
  */
 import { LambdaRequest } from './lambda-request.js';
 import { decodesToItself } from '../json/index.js';
@@ -199,16 +201,22 @@ export function encodeBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The path the client asked for: `rawPath` without a named HTTP API stage's `/<stage>` prefix. */
-export function requestPath(event: LambdaHttpEventV2): string {
+/**
+ * The path the client asked for: `rawPath` without a named HTTP API stage's `/<stage>` prefix, then
+ * without `basePath` (a custom domain's mapping) when it starts with it. A path without the base path
+ * (the API's own endpoint, a Function URL) is taken as it is: the same function answers on both.
+ */
+export function requestPath(event: LambdaHttpEventV2, basePath?: string): string {
   const stage = event.requestContext.stage;
-  const path = event.rawPath || '/';
-  if (stage && stage !== '$default') {
-    const prefix = `/${stage}`;
-    if (path === prefix) return '/';
-    if (path.startsWith(`${prefix}/`)) return path.slice(prefix.length);
-  }
-  return path;
+  const path = withoutPrefix(event.rawPath || '/', stage && stage !== '$default' ? `/${stage}` : undefined);
+  return withoutPrefix(path, basePath);
+}
+
+/** `path` without the whole leading segments `prefix` (`/a` is no prefix of `/ab`). */
+function withoutPrefix(path: string, prefix: string | undefined): string {
+  if (prefix === undefined) return path;
+  if (path === prefix) return '/';
+  return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : path;
 }
 
 /** Characters that would end a URL's host and start its path, query or credentials. */
@@ -238,7 +246,8 @@ function setHeader(headers: LightHeaders, name: string, value: string): void {
   }
 }
 
-export function eventToRequest(event: LambdaHttpEventV2): Request {
+/** `basePath`: AMENDER_BASE_PATH, taken off the path when it starts with it (requestPath). */
+export function eventToRequest(event: LambdaHttpEventV2, basePath?: string): Request {
   const headers = new LightHeaders();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) setHeader(headers, name, value);
@@ -246,7 +255,7 @@ export function eventToRequest(event: LambdaHttpEventV2): Request {
   if (event.cookies?.length) setHeader(headers, 'cookie', event.cookies.join('; '));
   const host = urlHost(headers.get('host'), event.requestContext.domainName);
   const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
-  const url = `https://${host}${requestPath(event)}${query}`;
+  const url = `https://${host}${requestPath(event, basePath)}${query}`;
   if (!METHOD_TOKEN.test(event.requestContext.http.method)) throw new LambdaEventError('requestContext.http.method is not an HTTP method');
   const method = event.requestContext.http.method.toUpperCase();
   const hasBody = event.body !== undefined && event.body !== null && method !== 'GET' && method !== 'HEAD';

@@ -45,6 +45,8 @@ function requestLine(event: unknown): { method?: string; path?: string } {
 
 export interface LambdaHandlerOptions {
   refreshWaitMs: number;
+  /** AMENDER_BASE_PATH: a custom domain's base path, taken off the paths that start with it. */
+  basePath?: string;
   /** Where a refused event's request line goes, as the Node server logs a request it refuses before routing. */
   logger?: Logger;
 }
@@ -64,7 +66,7 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     try {
       ({ event, format } = normalizeHttpEvent(given));
       assertHttpEventV2(event);
-      request = eventToRequest(event);
+      request = eventToRequest(event, options.basePath);
     } catch (err) {
       if (err instanceof LambdaEventError) return refuse(event, `not an HTTP request: ${err.message}`, format);
       // The URL's own error quotes the URL, and a cluster route's path may hold its secret.

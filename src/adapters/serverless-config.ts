@@ -19,13 +19,17 @@
  *   AMENDER_REFRESH_WAIT_MS   Lambda only: how long an invocation that started a due refresh waits for it
  *                             before returning (default 2000); an unfinished refresh goes on in the next
  *                             invocation (the environment is frozen between invocations).
+ *   AMENDER_BASE_PATH         Lambda only: the base path of a custom domain's API mapping (`/amender`), which
+ *                             API Gateway leaves in the path: taken off a path that starts with it.
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
 import { COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
-import { assertNoProblems, integer, milliseconds, optional, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
+import { assertNoProblems, integer, milliseconds, optional, pathPrefix, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
 
 export interface ServerlessConfig extends CommonSettings {
   refreshWaitMs: number;
+  /** Lambda: a custom domain's base path, taken off the paths that start with it; undefined: none. */
+  basePath: string | undefined;
   /** Workers: MiB of request bodies held at once; undefined: the platform's default. */
   bodyBudgetMb: number | undefined;
 }
@@ -35,10 +39,11 @@ export { SettingsError as ServerlessConfigError };
 
 export const DEFAULT_REFRESH_WAIT_MS = 2000;
 
-/** Lambda's own setting (Workers hand a due refresh to `ctx.waitUntil` instead), and Workers'. */
+/** Lambda's own settings (Workers hand a due refresh to `ctx.waitUntil` instead), and Workers'. */
 const SERVERLESS_SETTINGS = {
   refreshWaitMs: { variable: 'AMENDER_REFRESH_WAIT_MS', type: milliseconds(0), default: DEFAULT_REFRESH_WAIT_MS } satisfies Setting<number>,
   bodyBudgetMb: { variable: 'AMENDER_BODY_BUDGET_MB', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
+  basePath: { variable: 'AMENDER_BASE_PATH', type: optional(pathPrefix), default: undefined } satisfies Setting<string | undefined>,
 };
 
 /** Every variable read (cluster variables as patterns with `<NAME>`), for documentation checks. */

@@ -6,7 +6,7 @@
  *
  *   readSettings(table, env, problems, file?) → values
  *   readSettingsFile(text, table, sections, problems) → mapping      unknown keys reported
- *   integer(min, max?), milliseconds(min), seconds(max), text, list, oneOf(choices), boolean, httpUrl, optional(type)   setting types
+ *   integer(min, max?), milliseconds(min), seconds(max), text, list, oneOf(choices), boolean, httpUrl, pathPrefix, optional(type)   setting types
  *   SettingsError(problems), assertNoProblems(problems), fileKeysOf(table), variablesOf(table)
  */
 export {
@@ -20,6 +20,7 @@ export {
   milliseconds,
   oneOf,
   optional,
+  pathPrefix,
   readSettings,
   readSettingsFile,
   seconds,

@@ -118,6 +118,23 @@ export const httpUrl: SettingType<string> = {
   },
 };
 
+/** A path segment's characters (RFC 3986 pchar, without percent-escapes: a prefix is matched as written). */
+const PATH_PREFIX = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
+
+/**
+ * A URL path prefix such as `/amender` or `/teams/platform`: a `/` and segments, no trailing `/`, no
+ * query, fragment, percent-escape, `.` or `..` segment.
+ */
+export const pathPrefix: SettingType<string> = {
+  read(value) {
+    const prefix = String(value);
+    if (typeof value !== 'string' || !PATH_PREFIX.test(prefix) || prefix.split('/').some((s) => s === '.' || s === '..')) {
+      return { problem: `expected a path prefix such as /amender (a / and segments of letters, digits and -._~!$&'()*+,;=:@, no trailing /), got ${JSON.stringify(value)}` };
+    }
+    return prefix;
+  },
+};
+
 /** `true` or `false`. */
 export const boolean: SettingType<boolean> = {
   read(value) {

@@ -32,6 +32,21 @@ describe('payload 2.0 event → Request', () => {
     expect(raw('/prod', 'prod')).toBe('/');
   });
 
+  it('strips a custom domain\'s base path after the stage, when the path starts with it (whole segments), and leaves other paths alone', () => {
+    const raw = (rawPath: string, stage: string, basePath?: string) =>
+      requestPath(asEvent({ ...httpApiEvent({ name: 'x', method: 'GET', path: '/' }, '$default', false), rawPath, requestContext: { http: { method: 'GET' }, stage } }), basePath);
+    expect(raw('/amender/mutate', '$default', '/amender')).toBe('/mutate');
+    expect(raw('/amender', '$default', '/amender')).toBe('/');
+    expect(raw('/teams/amender/clusters/a/mutate', '$default', '/teams/amender')).toBe('/clusters/a/mutate');
+    // The API's own endpoint (no base path), and paths that only look like it, as they are.
+    expect(raw('/mutate', '$default', '/amender')).toBe('/mutate');
+    expect(raw('/amenders/mutate', '$default', '/amender')).toBe('/amenders/mutate');
+    expect(raw('/x/amender/mutate', '$default', '/amender')).toBe('/x/amender/mutate');
+    // A named stage first, then the base path; without AMENDER_BASE_PATH nothing more is taken off.
+    expect(raw('/prod/amender/mutate', 'prod', '/amender')).toBe('/mutate');
+    expect(raw('/amender/mutate', '$default')).toBe('/amender/mutate');
+  });
+
   it('refuses what is not an HTTP event of payload 2.0', () => {
     expect(() => assertHttpEventV2({ version: '1.0', httpMethod: 'POST', path: '/mutate' })).toThrow(/payload format 2\.0.*got version "1\.0"/);
     expect(() => assertHttpEventV2(null)).toThrow('the event is not an object');
