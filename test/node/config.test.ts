@@ -184,7 +184,7 @@ describe('one settings reader for every platform', () => {
       expect.stringMatching(/^cluster "Prod": a name is 1-63 lowercase letters/),
     ]);
     const good = { AMENDER_POLICY_SOURCES: 'bundled,file:///x', AMENDER_REFRESH_SECONDS: '5', AMENDER_REVIEW_DEADLINE_MS: '3000', AMENDER_LOG_LEVEL: 'warn' };
-    const { refreshWaitMs: _wait, bodyBudgetMb: _budget, ...common } = readServerlessConfig(good);
+    const { refreshWaitMs: _wait, bodyBudgetMb: _budget, basePath: _basePath, ...common } = readServerlessConfig(good);
     expect(readNodeConfig(good)).toMatchObject(common);
   });
 
