@@ -12,6 +12,7 @@
  * both formats, where the API's own endpoint does not (stripped when AMENDER_BASE_PATH names it);
  * `rawQueryString` is the query as sent.
  */
+import { withoutPathPrefix } from './base-path.js';
 import { LambdaRequest } from './lambda-request.js';
 import { decodesToItself } from '../json/index.js';
 import { LightHeaders, LightResponse } from './web/index.js';
@@ -208,15 +209,8 @@ export function encodeBase64(bytes: Uint8Array): string {
  */
 export function requestPath(event: LambdaHttpEventV2, basePath?: string): string {
   const stage = event.requestContext.stage;
-  const path = withoutPrefix(event.rawPath || '/', stage && stage !== '$default' ? `/${stage}` : undefined);
-  return withoutPrefix(path, basePath);
-}
-
-/** `path` without the whole leading segments `prefix` (`/a` is no prefix of `/ab`). */
-function withoutPrefix(path: string, prefix: string | undefined): string {
-  if (prefix === undefined) return path;
-  if (path === prefix) return '/';
-  return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : path;
+  const path = withoutPathPrefix(event.rawPath || '/', stage && stage !== '$default' ? `/${stage}` : undefined);
+  return withoutPathPrefix(path, basePath);
 }
 
 /** Characters that would end a URL's host and start its path, query or credentials. */

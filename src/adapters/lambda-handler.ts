@@ -45,7 +45,7 @@ function requestLine(event: unknown): { method?: string; path?: string } {
 
 export interface LambdaHandlerOptions {
   refreshWaitMs: number;
-  /** AMENDER_BASE_PATH: a custom domain's base path, taken off the paths that start with it. */
+  /** AMENDER_BASE_PATH: a custom domain's base path, taken off the paths that start with it (base-path.ts). */
   basePath?: string;
   /** Where a refused event's request line goes, as the Node server logs a request it refuses before routing. */
   logger?: Logger;

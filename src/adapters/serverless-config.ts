@@ -19,8 +19,9 @@
  *   AMENDER_REFRESH_WAIT_MS   Lambda only: how long an invocation that started a due refresh waits for it
  *                             before returning (default 2000); an unfinished refresh goes on in the next
  *                             invocation (the environment is frozen between invocations).
- *   AMENDER_BASE_PATH         Lambda only: the base path of a custom domain's API mapping (`/amender`), which
- *                             API Gateway leaves in the path: taken off a path that starts with it.
+ *   AMENDER_BASE_PATH         a path prefix the platform leaves in the path (`/amender`): a custom domain's API
+ *                             mapping on Lambda, a route under a path on Workers; taken off a path that starts
+ *                             with it (base-path.ts).
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
 import { COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
@@ -28,7 +29,7 @@ import { assertNoProblems, integer, milliseconds, optional, pathPrefix, readSett
 
 export interface ServerlessConfig extends CommonSettings {
   refreshWaitMs: number;
-  /** Lambda: a custom domain's base path, taken off the paths that start with it; undefined: none. */
+  /** A path prefix the platform leaves in the path, taken off the paths that start with it (base-path.ts); undefined: none. */
   basePath: string | undefined;
   /** Workers: MiB of request bodies held at once; undefined: the platform's default. */
   bodyBudgetMb: number | undefined;

@@ -7,6 +7,7 @@
  */
 import { jsonLineLogger, statusBody } from '../server/index.js';
 import { workerSourceResolvers, type PolicyBundle } from '../sources/index.js';
+import { withoutBasePath } from './base-path.js';
 import { readServerlessConfig } from './serverless-config.js';
 import { createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
 import { drainingRequest } from './worker-body.js';
@@ -35,8 +36,15 @@ export function createWorkerHandler(bundle: PolicyBundle | undefined): WorkerHan
     const config = readServerlessConfig(env);
     const logger = jsonLineLogger((line) => console.log(line.trimEnd()), { minLevel: config.logLevel });
     const bodyBudgetBytes = (config.bodyBudgetMb ?? WORKERS_BODY_BUDGET_MB) * 2 ** 20;
-    return createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger, bodyBudgetBytes });
+    const runtime = createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger, bodyBudgetBytes });
+    return { runtime, basePath: config.basePath };
   });
+}
+
+/** A runtime, with the path prefix (AMENDER_BASE_PATH) the Worker's route adds to the paths it is handed. */
+export interface RoutedRuntime {
+  runtime: ServerlessRuntime;
+  basePath?: string;
 }
 
 /**
@@ -45,12 +53,13 @@ export function createWorkerHandler(bundle: PolicyBundle | undefined): WorkerHan
  * refreshes handed to `ctx.waitUntil`, and the rest of a body the app left unread read before its answer
  * is returned (worker-body.ts).
  */
-export function serveWorker(runtimeFor: (env: Record<string, unknown>) => ServerlessRuntime): WorkerHandler {
-  let built: ServerlessRuntime | Error | undefined;
+export function serveWorker(runtimeFor: (env: Record<string, unknown>) => ServerlessRuntime | RoutedRuntime): WorkerHandler {
+  let built: RoutedRuntime | Error | undefined;
 
-  const build = (env: Record<string, unknown>): ServerlessRuntime | Error => {
+  const build = (env: Record<string, unknown>): RoutedRuntime | Error => {
     try {
-      return runtimeFor(env);
+      const made = runtimeFor(env);
+      return 'runtime' in made ? made : { runtime: made };
     } catch (err) {
       console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'invalid configuration', error: (err as Error).message }));
       return err as Error;
@@ -58,11 +67,12 @@ export function serveWorker(runtimeFor: (env: Record<string, unknown>) => Server
   };
 
   return {
-    async fetch(request, env, ctx) {
+    async fetch(given, env, ctx) {
       built ??= build(env);
       // What is wrong is logged ('invalid configuration'): the reply, which any caller sees, does not quote the settings.
       if (built instanceof Error) return Response.json(statusBody(500, 'amender is misconfigured: its settings are invalid (the Worker\'s log says which)'), { status: 500 });
-      const runtime = built;
+      const { runtime, basePath } = built;
+      const request = withoutBasePath(given, basePath);
       await runtime.ensureLoaded(request);
       const due = runtime.refreshDue();
       if (due) ctx.waitUntil(due);

@@ -120,6 +120,37 @@ describe('Workers bundle with the bundled set', () => {
   });
 });
 
+describe('Workers bundle with AMENDER_BASE_PATH (a route under a path keeps it in the URL)', () => {
+  it('answers every call under the base path as without it, still answers without it, and takes off only whole segments', async () => {
+    const worker = await startWorker({ AMENDER_BASE_PATH: '/amender' });
+    try {
+      const plain = await askAll(worker.origin, cases);
+      const prefixed = await askAll(worker.origin, cases.map((c) => ({ ...c, path: `/amender${c.path}` })));
+      expect(plain[0].status).toBe(200);
+      for (const [i, c] of cases.entries()) expect(prefixed[i], c.name).toEqual(plain[i]);
+      const [longer, root] = await askAll(worker.origin, [
+        { ...cases[0], path: '/amenders/mutate' },
+        { name: 'root', method: 'GET', path: '/amender' },
+      ]);
+      expect([longer.status, root.status]).toEqual([404, 404]);
+    } finally {
+      await worker.dispose();
+    }
+  });
+
+  it('answers 500 and logs the problem when the base path is not one', async () => {
+    const worker = await startWorker({ AMENDER_BASE_PATH: 'amender/' });
+    try {
+      const response = await fetch(new URL('/amender/healthz', worker.origin));
+      expect(response.status).toBe(500);
+      await waitFor('the invalid configuration line', () => worker.logs.some((l) => l.msg === 'invalid configuration'));
+      expect(String(worker.logs.find((l) => l.msg === 'invalid configuration')?.error)).toContain('AMENDER_BASE_PATH: expected a path prefix such as /amender');
+    } finally {
+      await worker.dispose();
+    }
+  });
+});
+
 describe('the Workers bundle itself', () => {
   it('imports no Node built-in module', () => {
     const text = readFileSync(WORKERS_BUNDLE, 'utf8');
