@@ -53,13 +53,12 @@ export interface RoutedRuntime {
  * refreshes handed to `ctx.waitUntil`, and the rest of a body the app left unread read before its answer
  * is returned (worker-body.ts).
  */
-export function serveWorker(runtimeFor: (env: Record<string, unknown>) => ServerlessRuntime | RoutedRuntime): WorkerHandler {
+export function serveWorker(runtimeFor: (env: Record<string, unknown>) => RoutedRuntime): WorkerHandler {
   let built: RoutedRuntime | Error | undefined;
 
   const build = (env: Record<string, unknown>): RoutedRuntime | Error => {
     try {
-      const made = runtimeFor(env);
-      return 'runtime' in made ? made : { runtime: made };
+      return runtimeFor(env);
     } catch (err) {
       console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'invalid configuration', error: (err as Error).message }));
       return err as Error;

@@ -127,11 +127,8 @@ const PATH_PREFIX = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
  */
 export const pathPrefix: SettingType<string> = {
   read(value) {
-    const prefix = String(value);
-    if (typeof value !== 'string' || !PATH_PREFIX.test(prefix) || prefix.split('/').some((s) => s === '.' || s === '..')) {
-      return { problem: `expected a path prefix such as /amender (a / and segments of letters, digits and -._~!$&'()*+,;=:@, no trailing /), got ${JSON.stringify(value)}` };
-    }
-    return prefix;
+    if (typeof value === 'string' && PATH_PREFIX.test(value) && !value.split('/').some((s) => s === '.' || s === '..')) return value;
+    return { problem: `expected a path prefix such as /amender (a / and segments of letters, digits and -._~!$&'()*+,;=:@, no trailing /), got ${JSON.stringify(value)}` };
   },
 };
 

@@ -130,7 +130,7 @@ describe('an unexpected engine failure on the serverless platforms', () => {
 
   it("is HTTP 500 from the Worker's fetch handler", async () => {
     const logs: LogRecord[] = [];
-    const worker = serveWorker(() => runtime('Cloudflare Workers', logs));
+    const worker = serveWorker(() => ({ runtime: runtime('Cloudflare Workers', logs) }));
     const waited: Promise<unknown>[] = [];
     const response = await worker.fetch(new Request('https://amender.example/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }), {}, { waitUntil: (p) => waited.push(p) });
     await Promise.all(waited);

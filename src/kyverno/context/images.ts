@@ -47,11 +47,10 @@ function dig(value: JsonObject, path: string[]): JsonObject | undefined {
 export type ImagesEntry = { readonly images: JsonObject | undefined; readonly error?: undefined } | { readonly images: undefined; readonly error: string };
 
 export function imagesOf(resource: JsonValue): ImagesEntry {
-  const out: JsonObject = {};
-  if (!isJsonObject(resource)) return { images: undefined };
-  const found = podSpec(resource);
+  const found = isJsonObject(resource) ? podSpec(resource) : undefined;
   if (!found) return { images: undefined };
   const [spec, pointer] = found;
+  const out: JsonObject = {};
   for (const list of CONTAINER_LISTS) {
     const containers = getOwn(spec, list);
     if (!Array.isArray(containers)) continue;
