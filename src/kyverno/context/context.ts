@@ -19,7 +19,8 @@ import { splitVariableName } from './variable-names.js';
  * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the
  * guard's ReviewAborted (it should tick `guard` in its loops and check the sizes it builds).
  */
-export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard) => JsonValue;
+/** `sizes`: the review's size memo, for the evaluator's own measures. */
+export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard, sizes?: SizeMemo) => JsonValue;
 
 export type Checkpoint = {
   readonly root: JsonObject;
@@ -108,7 +109,7 @@ export class JsonContext {
 
   /** JMESPath over another document (a `variable` entry's `value`, an API response). */
   queryOn(expression: string, data: JsonValue): JsonValue {
-    const result = this.search(expression, data, this.guard);
+    const result = this.search(expression, data, this.guard, this.sizes);
     const size = jsonSize(result, this.sizes, this.guard.maxValueBytes, this.guard);
     // measureValue's check, with its message built only when it fails.
     if (size > this.guard.maxValueBytes) this.guard.checkSize(size, `the value of ${expression.length > 80 ? expression.slice(0, 80) + '…' : expression}`);

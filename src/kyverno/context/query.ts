@@ -2,4 +2,4 @@
 import type { QueryFn } from './context.js';
 import { search } from '../jmespath/index.js';
 
-export const kyvernoQuery: QueryFn = (expression, data, guard) => search(expression, data, { guard });
+export const kyvernoQuery: QueryFn = (expression, data, guard, sizes) => search(expression, data, { guard, sizes });

@@ -28,7 +28,8 @@
  * EvaluateOptions: `now()` (ms since the epoch, default Date.now) for the time_* functions;
  * `random()` (default crypto.getRandomValues) for `random`; `images` (Kyverno's defaultRegistry and
  * enableDefaultRegistryMutation) for image_normalize; `guard` (src/guard) bounds time and the size of
- * built arrays and strings. Inject now/random for deterministic tests.
+ * built arrays and strings; `sizes` (the review's size memo) lets measures skip what it measured before.
+ * Inject now/random for deterministic tests.
  *
  * Results share structure with the input document and with literals of the expression (as in every
  * JMESPath implementation): treat them as read-only, copy before changing them.
@@ -57,6 +58,7 @@ import { compileNode, run, type Evaluator } from './interpreter.js';
 import { DEFAULT_IMAGE_CONFIG } from '../go/image.js';
 import { parse, type Node } from './parser.js';
 import { FunctionTable, type ArgType, type CallContext } from './registry.js';
+import type { SizeMemo } from './size.js';
 
 export {
   JmesPathError,
@@ -85,6 +87,8 @@ export interface EvaluateOptions {
    * strings it builds; a trip leaves as the guard's ReviewAborted (not a JmesPathError). Default: none.
    */
   guard?: ReviewGuard;
+  /** The review's size memo (CallContext.sizes), for values no one changes afterwards. Default: one per evaluation. */
+  sizes?: SizeMemo;
 }
 
 export interface CompiledExpression {
@@ -117,12 +121,13 @@ function cryptoRandom(): number {
 const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom, images: DEFAULT_IMAGE_CONFIG, guard: UNBOUNDED_GUARD };
 
 function contextFor(options?: EvaluateOptions): CallContext {
-  if (!options || (!options.now && !options.random && !options.images && !options.guard)) return defaultContext;
+  if (!options || (!options.now && !options.random && !options.images && !options.guard && !options.sizes)) return defaultContext;
   return {
     now: options.now ?? defaultContext.now,
     random: options.random ?? defaultContext.random,
     images: options.images ?? DEFAULT_IMAGE_CONFIG,
     guard: options.guard ?? UNBOUNDED_GUARD,
+    sizes: options.sizes,
   };
 }
 

@@ -30,7 +30,7 @@ export interface State {
   ctx: CallContext;
   sawExpRef: boolean;
   guard: ReviewGuard;
-  /** Sizes of the arrays and objects measured during this evaluation (./size.ts). */
+  /** Sizes of the arrays and objects measured during this evaluation, or the review's (CallContext.sizes; ./size.ts). */
   sizes: SizeMemo | undefined;
 }
 
@@ -336,7 +336,7 @@ export function compileNode(node: Node, functions: FunctionTable): Evaluator {
 
 /** Runs a compiled evaluator at the top level: an unresolved key becomes UnresolvedKeyError. */
 export function run(evaluator: Evaluator, data: JsonValue, ctx: CallContext): Value {
-  const state: State = { missingKey: '', ctx, sawExpRef: false, guard: ctx.guard, sizes: undefined };
+  const state: State = { missingKey: '', ctx, sawExpRef: false, guard: ctx.guard, sizes: ctx.sizes };
   const result = evaluator(data, state);
   if (result === MISSING) throw new UnresolvedKeyError(state.missingKey);
   if (!state.sawExpRef) return result;

@@ -5,6 +5,7 @@
 import type { ReviewGuard } from '../../guard/index.js';
 import { InvalidArityError, InvalidTypeError, UnknownFunctionError } from './errors.js';
 import { ExpRef, goFormatV, type Value } from './values.js';
+import type { SizeMemo } from './size.js';
 
 export type ArgType = 'number' | 'string' | 'boolean' | 'array' | 'object' | 'array[number]' | 'array[string]' | 'expref' | 'any';
 
@@ -23,6 +24,12 @@ export interface CallContext {
   images: { defaultRegistry: string; enableDefaultRegistryMutation: boolean };
   /** The review's deadline and size bound: functions that grow text or walk values check it. */
   guard: ReviewGuard;
+  /**
+   * Where the sizes of measured arrays and objects are remembered beyond one evaluation (the review's memo,
+   * src/kyverno/measure.ts): a list flattened by every query of a review is then walked once. Values are
+   * never changed once built. Default: a memo per evaluation.
+   */
+  sizes?: SizeMemo;
 }
 
 export interface FunctionDef {
