@@ -167,6 +167,19 @@ describe('AnyIn family: what each side may be (operator/anyin.go, allin.go)', ()
     ['AnyNotIn', 'x', '123', false],
     ['AnyNotIn', 'x', 'abc', true],
     ['AnyIn', 'x', 'null', false],
+    // JSON after JSON's blanks is JSON; text that only starts like JSON, and words, are the one item
+    ['AnyIn', 'b', ' \n\t["a", "b"]', true],
+    ['AnyNotIn', 'x', ' \r\n5', false],
+    ['AnyNotIn', 'x', 'false', false],
+    ['AnyNotIn', 'x', 'tru', true],
+    ['AnyNotIn', 'x', '5x', true],
+    ['AnyNotIn', 'x', '[a', true],
+    ['AnyNotIn', 'x', '{"a": 1', true],
+    ['AnyNotIn', 'x', 'CREATE', true],
+    ['AnyNotIn', 'x', '', true],
+    ['AllNotIn', ['x'], 'nul', true],
+    ['AllNotIn', ['x'], 'null', true],
+    ['AnyIn', ['x'], '\u00a0["x"]', false],
     // a wildcard match comes before a range: "1-3" as a key is the value itself
     ['AnyIn', '1-3', '1-3', true],
     // AnyNotIn over a list and a range asks whether some key is in the range written with `!-`

@@ -295,6 +295,8 @@ const NOT_JSON = Symbol('not JSON');
  * JSON that is not a list of strings is undefined, text that is not JSON at all NOT_JSON.
  */
 function unmarshalStrings(text: string): string[] | undefined | typeof NOT_JSON {
+  // Most values are plain words ("CREATE"): not JSON, known without a thrown SyntaxError.
+  if (!mayBeJson(text)) return NOT_JSON;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -304,6 +306,13 @@ function unmarshalStrings(text: string): string[] | undefined | typeof NOT_JSON 
   if (parsed === null) return [];
   if (!Array.isArray(parsed) || !parsed.every((p) => typeof p === 'string' || p === null)) return undefined;
   return parsed.map((p) => (p === null ? '' : (p as string)));
+}
+
+/** JSON text starts, after JSON's blanks, with one of `[{"-`, a digit, or `t`, `f`, `n` (true, false, null). */
+const JSON_START = /^[ \t\n\r]*[[{"\-0-9tfn]/;
+
+function mayBeJson(text: string): boolean {
+  return JSON_START.test(text);
 }
 
 /** Kyverno tries strconv.ParseFloat, then ParseInt; every text ParseInt accepts, ParseFloat does too. */
