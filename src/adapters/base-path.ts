@@ -1,7 +1,7 @@
 /**
- * AMENDER_BASE_PATH on the serverless runtimes: a prefix the platform leaves in the path the function is
- * handed (API Gateway behind a custom domain's API mapping; a Worker route under a path such as
- * `example.com/amender/*`). A path that starts with it, by whole segments, is served without it; any
+ * AMENDER_BASE_PATH: a prefix the platform leaves in the path the function is handed (API Gateway behind
+ * a custom domain's API mapping; a Worker route under a path such as `example.com/amender/*`; an ingress
+ * or gateway that routes by path prefix without rewriting it to the Node server). A path that starts with it, by whole segments, is served without it; any
  * other path as it is, so the same function answers both with and without the prefix.
  */
 

@@ -46,6 +46,8 @@ export interface NodeConfig {
   logBacklogBytes: number;
   /** MiB of request bodies held at once (being read, waiting or under review); undefined: from the memory limit. */
   bodyBudgetMb?: number;
+  /** AMENDER_BASE_PATH: a prefix an ingress leaves in the paths, taken off those that start with it; undefined: none. */
+  basePath: string | undefined;
 }
 
 /** A configuration with problems (every one listed); the runtime's SettingsError. */

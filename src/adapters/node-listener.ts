@@ -17,6 +17,8 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
 export interface ListenerOptions {
   /** Stands in for a missing Host (HTTP/1.0 may omit it). */
   defaultHost: string;
+  /** AMENDER_BASE_PATH: taken off the paths that start with it (base-path.ts). */
+  basePath?: string;
   /** The answer to a request whose Host or target cannot make a URL. */
   badRequest(incoming: IncomingRequest, message: string): Response;
   /** The answer when the fetch handler throws. */
@@ -87,7 +89,7 @@ async function answer(
 ): Promise<Response> {
   let url: string;
   try {
-    url = requestUrl(incoming, options.defaultHost);
+    url = requestUrl(incoming, options.defaultHost, options.basePath);
   } catch (err) {
     if (err instanceof BadRequestError) return options.badRequest(incoming, err.message);
     throw err;

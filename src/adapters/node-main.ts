@@ -140,6 +140,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     headersTimeoutMs: config.headersTimeoutMs,
     maxConnections: config.maxConnections,
     maxRequests: config.maxRequests,
+    basePath: config.basePath,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onError: (err) => logger({ level: 'error', msg: 'unhandled error', error: String((err as Error)?.stack ?? err) }),
     onBadRequest: ({ method, target, message }) => {

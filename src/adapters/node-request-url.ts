@@ -5,7 +5,10 @@
  * `example.com:443`), a backslash in the path, a host the URL parser reads as another (`a b`, `u@h`).
  * The common case (a plain host and path) is a string, not a parsed URL. Messages never repeat the target
  * or the Host: a cluster route's path carries its secret, and the answer and the log may be read by others.
+ * A path that starts with the base path (AMENDER_BASE_PATH) is given without it (base-path.ts), once
+ * parsing has removed its dot segments.
  */
+import { withoutPathPrefix } from './base-path.js';
 import type { IncomingRequest } from './node-request.js';
 
 /** A request whose Host or target cannot make a URL. */
@@ -34,6 +37,20 @@ function parse(url: string): URL {
   }
 }
 
+/** `url`'s href, its path without `basePath` when it starts with it. */
+function hrefWithout(url: URL, basePath: string | undefined): string {
+  if (basePath !== undefined) url.pathname = withoutPathPrefix(url.pathname, basePath);
+  return url.href;
+}
+
+/** A plain path and query (no dot segment, nothing parsing changes) without `basePath` when its path starts with it. */
+function targetWithout(target: string, basePath: string | undefined): string {
+  if (basePath === undefined) return target;
+  const query = target.indexOf('?');
+  if (query === -1) return withoutPathPrefix(target, basePath);
+  return withoutPathPrefix(target.slice(0, query), basePath) + target.slice(query);
+}
+
 function plainHost(host: string): boolean {
   const match = PLAIN_HOST.exec(host);
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
@@ -43,13 +60,13 @@ function isHttp2(incoming: IncomingRequest): incoming is IncomingRequest & { sch
   return incoming.httpVersionMajor === 2;
 }
 
-/** `defaultHost` stands in for a missing Host (HTTP/1.0 may omit it). */
-export function requestUrl(incoming: IncomingRequest, defaultHost: string): string {
+/** `defaultHost` stands in for a missing Host (HTTP/1.0 may omit it); `basePath`: AMENDER_BASE_PATH. */
+export function requestUrl(incoming: IncomingRequest, defaultHost: string, basePath?: string): string {
   const target = incoming.url ?? '';
   if (target.startsWith('http://') || target.startsWith('https://')) {
     if (isHttp2(incoming)) throw new BadRequestError('an absolute URL is not allowed in :path over HTTP/2');
     refuseBackslashPath(target);
-    return parse(target).href;
+    return hrefWithout(parse(target), basePath);
   }
   if (target !== '' && target.charCodeAt(0) !== 0x2f) throw new BadRequestError('the request target is neither a path nor an absolute URL');
   let scheme: string;
@@ -64,11 +81,11 @@ export function requestUrl(incoming: IncomingRequest, defaultHost: string): stri
   }
   host ||= defaultHost;
   const path = target === '' ? '/' : target;
-  if (plainHost(host) && PLAIN_TARGET.test(path) && !DOT_SEGMENT.test(path)) return `${scheme}://${host}${path}`;
+  if (plainHost(host) && PLAIN_TARGET.test(path) && !DOT_SEGMENT.test(path)) return `${scheme}://${host}${targetWithout(path, basePath)}`;
   refuseBackslashPath(path);
   const url = parse(`${scheme}://${host}${path}`);
   // The parser read the host as something else (credentials, a path, another name): not what was sent.
   const sentName = host.replace(/:[0-9]*$/, '').toLowerCase();
   if (url.hostname !== sentName) throw new BadRequestError('invalid Host header');
-  return url.href;
+  return hrefWithout(url, basePath);
 }

@@ -25,6 +25,7 @@ import { statusBody } from '../server/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './node-defaults.js';
 import { createConnectionCap } from './node-connection-cap.js';
 import { createDrain, type DrainableServer, type Http1Request } from './node-drain.js';
+import { withoutPathPrefix } from './base-path.js';
 import { requestListener, type FetchHandler, type OutgoingResponse } from './node-listener.js';
 import { SlowRequests } from './node-slow-requests.js';
 import type { IncomingRequest } from './node-request.js';
@@ -84,6 +85,8 @@ export interface NodeServerOptions {
    * to arrive, or is answered 503 at once, unread, when none is.
    */
   maxRequests?: number;
+  /** AMENDER_BASE_PATH: a prefix an ingress leaves in the paths, taken off those that start with it (base-path.ts). */
+  basePath?: string;
   /** Called when a request is answered 503 at once because `maxRequests` are in flight. */
   onRequestRefused?: () => void;
   /** Called when a request whose body was slow to arrive is ended to make room for a new one. */
@@ -156,12 +159,12 @@ function refuseRequest(req: IncomingRequest, res: OutgoingResponse, maxRequests:
 const PROBE_SLOTS = 16;
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
-/** A liveness or readiness probe: GET or HEAD of /healthz or /readyz (any query). */
-function isProbe(req: IncomingRequest): boolean {
+/** A liveness or readiness probe: GET or HEAD of /healthz or /readyz (any query; under the base path too). */
+function isProbe(req: IncomingRequest, basePath: string | undefined): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const target = req.url ?? '';
   const query = target.indexOf('?');
-  return PROBE_PATHS.has(query === -1 ? target : target.slice(0, query));
+  return PROBE_PATHS.has(withoutPathPrefix(query === -1 ? target : target.slice(0, query), basePath));
 }
 
 /**
@@ -198,6 +201,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     slowRequests,
     // HTTP/1.0 may omit Host (HTTP/1.1 without Host is refused 400 by Node itself).
     defaultHost: urlHost,
+    basePath: options.basePath,
     badRequest: (req, message) => {
       options.onBadRequest?.({ method: req.method ?? '', target: req.url ?? '', message });
       return badRequestResponse(message, req.httpVersionMajor !== 2);
@@ -215,7 +219,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     // An HTTP/1.1 connection with a request in flight is never closed to make room (HTTP/2: its session's
     // streams). A request refused below is not given back: its connection is closed after the 503.
     const connection = req.httpVersionMajor === 2 ? undefined : connections.request(req.socket);
-    if (inFlight >= maxRequests + (isProbe(req) ? PROBE_SLOTS : 0)) {
+    if (inFlight >= maxRequests + (isProbe(req, options.basePath) ? PROBE_SLOTS : 0)) {
       // Its slot is given back when its response closes, shortly: this one is served meanwhile.
       if (slowRequests.endOldest()) options.onSlowRequestEnded?.();
       else {

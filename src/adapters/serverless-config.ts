@@ -21,16 +21,14 @@
  *                             invocation (the environment is frozen between invocations).
  *   AMENDER_BASE_PATH         a path prefix the platform leaves in the path (`/amender`): a custom domain's API
  *                             mapping on Lambda, a route under a path on Workers; taken off a path that starts
- *                             with it (base-path.ts).
+ *                             with it (base-path.ts). A common setting: the Node server reads it too.
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
 import { COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
-import { assertNoProblems, integer, milliseconds, optional, pathPrefix, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
+import { assertNoProblems, integer, milliseconds, optional, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
 
 export interface ServerlessConfig extends CommonSettings {
   refreshWaitMs: number;
-  /** A path prefix the platform leaves in the path, taken off the paths that start with it (base-path.ts); undefined: none. */
-  basePath: string | undefined;
   /** Workers: MiB of request bodies held at once; undefined: the platform's default. */
   bodyBudgetMb: number | undefined;
 }
@@ -44,7 +42,6 @@ export const DEFAULT_REFRESH_WAIT_MS = 2000;
 const SERVERLESS_SETTINGS = {
   refreshWaitMs: { variable: 'AMENDER_REFRESH_WAIT_MS', type: milliseconds(0), default: DEFAULT_REFRESH_WAIT_MS } satisfies Setting<number>,
   bodyBudgetMb: { variable: 'AMENDER_BODY_BUDGET_MB', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
-  basePath: { variable: 'AMENDER_BASE_PATH', type: optional(pathPrefix), default: undefined } satisfies Setting<string | undefined>,
 };
 
 /** Every variable read (cluster variables as patterns with `<NAME>`), for documentation checks. */

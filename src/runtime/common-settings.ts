@@ -1,11 +1,11 @@
 /**
  * The settings every platform reads (Node server, Lambda, Workers): the default set's sources, the
- * refresh interval, the clusters, the request and review limits, the log level. README "Configuration"
+ * refresh interval, the clusters, the request and review limits, the log level, the base path. README "Configuration"
  * documents each (a test checks every variable read is there).
  */
 import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, MAX_REFRESH_SECONDS, readClustersConfig, REFRESH_VARIABLE, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, type Limits, type LogLevel } from '../server/index.js';
-import { integer, list, milliseconds, oneOf, readSettings, seconds, type Setting } from '../settings/index.js';
+import { integer, list, milliseconds, oneOf, optional, pathPrefix, readSettings, seconds, type Setting } from '../settings/index.js';
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -26,6 +26,12 @@ export const COMMON_SETTINGS = {
   reviewDeadlineMs: { variable: 'AMENDER_REVIEW_DEADLINE_MS', fileKey: 'limits.reviewDeadlineMs', type: milliseconds(1), default: DEFAULT_LIMITS.reviewDeadlineMs } satisfies Setting<number>,
   maxValueBytes: { variable: 'AMENDER_MAX_VALUE_BYTES', fileKey: 'limits.maxValueBytes', type: integer(1), default: DEFAULT_LIMITS.maxValueBytes } satisfies Setting<number>,
   logLevel: { variable: 'AMENDER_LOG_LEVEL', fileKey: 'logLevel', type: oneOf(LOG_LEVELS), default: 'info' } satisfies Setting<LogLevel>,
+  /**
+   * A prefix left in the paths the server is handed (`/amender`): an API Gateway custom domain's mapping, a
+   * Worker route under a path, an ingress that routes by path prefix without rewriting it. Taken off a path
+   * that starts with it (src/adapters/base-path.ts).
+   */
+  basePath: { variable: 'AMENDER_BASE_PATH', fileKey: 'basePath', type: optional(pathPrefix), default: undefined } satisfies Setting<string | undefined>,
 };
 
 /** The config file's section read by src/clusters rather than by the table. */
@@ -40,6 +46,8 @@ export interface CommonSettings {
   clusters: ClusterConfig[];
   limits: Limits;
   logLevel: LogLevel;
+  /** A path prefix the platform leaves in the path, taken off the paths that start with it; undefined: none. */
+  basePath: string | undefined;
 }
 
 /** Reads the common settings (and the file's `clusters` section); problems are appended to `problems`. */
@@ -58,5 +66,6 @@ export function readCommonSettings(env: Readonly<Record<string, string | undefin
     clusters,
     limits: { maxBodyBytes: s.maxBodyBytes, bodyTimeoutMs: s.bodyTimeoutMs, maxJsonDepth: s.maxJsonDepth, reviewDeadlineMs: s.reviewDeadlineMs, maxValueBytes: s.maxValueBytes },
     logLevel: s.logLevel,
+    basePath: s.basePath,
   };
 }

@@ -99,6 +99,16 @@ describe('readNodeConfig', () => {
     expect(defaultBodyBudgetMb(64 * 2 ** 30)).toBe(256);
   });
 
+  it('reads a base path (AMENDER_BASE_PATH or the file), none by default, and refuses one that is no path prefix', () => {
+    expect(readNodeConfig({}).basePath).toBeUndefined();
+    expect(readNodeConfig({ AMENDER_BASE_PATH: '/amender' }).basePath).toBe('/amender');
+    expect(readNodeConfig({}, 'basePath: /hooks/amender').basePath).toBe('/hooks/amender');
+    expect(readNodeConfig({ AMENDER_BASE_PATH: '/a' }, 'basePath: /b').basePath).toBe('/a');
+    for (const bad of ['amender', '/amender/', '/', '/a/../b', '/a%2Fb']) {
+      expect(problems({ AMENDER_BASE_PATH: bad })).toEqual([expect.stringMatching(/^AMENDER_BASE_PATH: expected a path prefix/)]);
+    }
+  });
+
   it('never takes a connection waiting for its answer for an idle one', () => {
     expect(idleTimeoutMs(30_000, 8000)).toBe(30_000);
     expect(idleTimeoutMs(5000, 8000)).toBe(13_000);
@@ -183,8 +193,9 @@ describe('one settings reader for every platform', () => {
       'AMENDER_LOG_LEVEL: expected debug, info, warn or error, got "loud"',
       expect.stringMatching(/^cluster "Prod": a name is 1-63 lowercase letters/),
     ]);
-    const good = { AMENDER_POLICY_SOURCES: 'bundled,file:///x', AMENDER_REFRESH_SECONDS: '5', AMENDER_REVIEW_DEADLINE_MS: '3000', AMENDER_LOG_LEVEL: 'warn' };
-    const { refreshWaitMs: _wait, bodyBudgetMb: _budget, basePath: _basePath, ...common } = readServerlessConfig(good);
+    const good = { AMENDER_POLICY_SOURCES: 'bundled,file:///x', AMENDER_REFRESH_SECONDS: '5', AMENDER_REVIEW_DEADLINE_MS: '3000', AMENDER_LOG_LEVEL: 'warn', AMENDER_BASE_PATH: '/amender' };
+    const { refreshWaitMs: _wait, bodyBudgetMb: _budget, ...common } = readServerlessConfig(good);
+    expect(common.basePath).toBe('/amender');
     expect(readNodeConfig(good)).toMatchObject(common);
   });
 

@@ -140,8 +140,12 @@ describe('README.md', () => {
       expect(cells, setting.variable).toBeDefined();
       const [, fileKey, defaultCell, where] = cells!;
       expect(fileKey, `${setting.variable}: file key`).toBe(`\`${setting.fileKey}\``);
-      const value = Array.isArray(setting.default) ? setting.default.join(',') : String(setting.default);
-      expect(defaultCell, `${setting.variable}: default`).toMatch(new RegExp(`^\`${value}\`( |$)`));
+      if (setting.default === undefined) {
+        expect(defaultCell, `${setting.variable}: no default`).toBe('—');
+      } else {
+        const value = Array.isArray(setting.default) ? setting.default.join(',') : String(setting.default);
+        expect(defaultCell, `${setting.variable}: default`).toMatch(new RegExp(`^\`${value}\`( |$)`));
+      }
       expect(where, `${setting.variable}: where`).toBe('all');
     }
   });
