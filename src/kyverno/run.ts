@@ -130,7 +130,9 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const guard = input.guard ?? defaultReviewGuard();
   const needImages = usesImages(policies);
   // The review's size memo (./measure.ts); the strategic merges hand it the sizes their normalizing walks found.
-  const sizes = new Map<object, number>();
+  // Weak: most values measured are garbage once read (query results, JMESPath's flattened lists), and a
+  // foreach whose every element queries a list as long as its own would otherwise keep n² items alive.
+  const sizes = new WeakMap<object, number>();
   // Kyverno's webhook reads `images` from the object it received (its loader keeps that resource) and
   // never again: rules and policies that change images leave `images` as it was.
   const images = needImages ? imagesOf(original) : undefined;
