@@ -1,8 +1,9 @@
 /**
- * AMENDER_BASE_PATH: a prefix the platform leaves in the path the function is handed (API Gateway behind
- * a custom domain's API mapping; a Worker route under a path such as `example.com/amender/*`; an ingress
- * or gateway that routes by path prefix without rewriting it to the Node server). A path that starts with it, by whole segments, is served without it; any
- * other path as it is, so the same function answers both with and without the prefix.
+ * AMENDER_BASE_PATH: a prefix the platform leaves in the path Amender is handed (API Gateway behind a
+ * custom domain's API mapping; a Worker route under a path such as `example.com/amender/*`; an ingress or
+ * gateway that routes a path prefix to the Node server without rewriting it). A path that starts with it,
+ * by whole segments, is served without it; any other path as it is, so the same function answers both
+ * with and without the prefix.
  */
 
 /** `path` without the whole leading segments `prefix` (`/a` is no prefix of `/ab`); `path` when it does not start with them. */

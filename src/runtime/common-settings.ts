@@ -1,7 +1,7 @@
 /**
  * The settings every platform reads (Node server, Lambda, Workers): the default set's sources, the
- * refresh interval, the clusters, the request and review limits, the log level, the base path. README "Configuration"
- * documents each (a test checks every variable read is there).
+ * refresh interval, the clusters, the request and review limits, the log level, the base path. README
+ * "Configuration" documents each (a test checks every variable read is there).
  */
 import { ClusterConfigError, DEFAULT_REFRESH_SECONDS, MAX_REFRESH_SECONDS, readClustersConfig, REFRESH_VARIABLE, type ClusterConfig } from '../clusters/index.js';
 import { DEFAULT_LIMITS, type Limits, type LogLevel } from '../server/index.js';

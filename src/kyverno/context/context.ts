@@ -17,9 +17,9 @@ import { splitVariableName } from './variable-names.js';
 
 /**
  * Evaluates a JMESPath expression against data; throws for syntax errors, unknown keys, … and the
- * guard's ReviewAborted (it should tick `guard` in its loops and check the sizes it builds).
+ * guard's ReviewAborted (it should tick `guard` in its loops and check the sizes it builds, remembering
+ * them in `sizes`, the review's size memo, when given).
  */
-/** `sizes`: the review's size memo, for the evaluator's own measures. */
 export type QueryFn = (expression: string, data: JsonValue, guard: ReviewGuard, sizes?: SizeMemo) => JsonValue;
 
 export type Checkpoint = {
