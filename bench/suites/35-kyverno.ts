@@ -4,17 +4,12 @@
  * variable), from parsing the review text to the reply's JSON patch text. Reported with its ratio to
  * `JSON.parse` + `JSON.stringify` of the same review, measured in the same run; and the same for 64 Pods
  * that differ where the rules read, in turn, so that a change which only pays when values repeat from one
- * review to the next shows as such. A third row runs the same Pod against every mutate policy of
- * kyverno/policies kept in test/kyverno-library (as a platform team installs the library): not a goal,
- * a figure of how the engine scales with real policies.
+ * review to the next shows as such.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { pod4k } from '../fixtures.js';
 import { recordGoal } from '../goals.js';
 import { runningNode } from '../nodes.js';
-import { formatNs, measureAsync, measureInterleaved, table } from '../lib.js';
+import { formatNs, measureInterleaved, table } from '../lib.js';
 import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { createPatch } from '../../src/jsonpatch/index.js';
 import { compileKyvernoPolicy, runKyvernoPolicies, type CompiledKyvernoPolicy } from '../../src/kyverno/index.js';
@@ -120,32 +115,6 @@ export function policies(): readonly CompiledKyvernoPolicy[] {
   );
 }
 
-const LIBRARY = new URL('../../test/kyverno-library/', import.meta.url).pathname;
-
-/** The policy files under `dir`, not the test resources beside them (`.kyverno-test`). */
-function policyFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : policyFiles(path);
-    return entry.name.endsWith('.yaml') ? [path] : [];
-  });
-}
-
-/** Every Kyverno policy of the library copy in test/kyverno-library, compiled; sorted by file for a stable order. */
-export function libraryPolicies(): readonly CompiledKyvernoPolicy[] {
-  const out: CompiledKyvernoPolicy[] = [];
-  for (const file of policyFiles(LIBRARY).sort()) {
-    for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-      const value = doc.toJS() as JsonObject | null;
-      if (value?.kind !== 'ClusterPolicy' && value?.kind !== 'Policy') continue;
-      const r = compileKyvernoPolicy(value);
-      if (!r.ok) throw new Error(`${file}: ${JSON.stringify(r.problems)}`);
-      out.push(r.policy);
-    }
-  }
-  return Object.freeze(out);
-}
-
 /**
  * `n` reviews of the 4 KB Pod that differ where the rules read (names, namespace, team and cost-center
  * labels, containers, images, user): what one review computes can only be reused by another through
@@ -186,13 +155,6 @@ export async function run(): Promise<void> {
   if (rules.length !== 10 || applied !== 10) throw new Error(`bench setup: ${applied}/${rules.length} rules applied: ${JSON.stringify(rules)}`);
   // The same rules over 64 different Pods in turn, each against the parse+stringify of its own text.
   const varied = variedReviews(64);
-  const library = libraryPolicies();
-  const libraryReview = async () => {
-    const parsed = JSON.parse(text) as { request: { object: JsonValue } & JsonObject };
-    const result = await runKyvernoPolicies(library, { request: parsed.request as never, namespaceLabels: {} });
-    return JSON.stringify(createPatch(parsed.request.object, result.object));
-  };
-  const libraryRules = (await runKyvernoPolicies(library, { request: review.request, namespaceLabels: {} })).policies.flatMap((p) => p.rules);
   let nextBaseline = 0;
   let nextReview = 0;
   // The reviews and their baselines in alternation, so that the load of the moment weighs on all alike.
@@ -200,9 +162,6 @@ export async function run(): Promise<void> {
     [() => JSON.stringify(JSON.parse(text)), once, () => JSON.stringify(JSON.parse(varied[nextBaseline++ % varied.length])), () => reviewOf(varied[nextReview++ % varied.length])],
     { minMillis: 3000, warmup: 500, minRounds: 500, batch: 1 },
   );
-  // Apart, after: interleaved, a review this heavy left its garbage and cold caches to the samples after it
-  // (the goal row's baseline read 82 instead of ~40 µs). Its ratio is to the baseline measured above.
-  const libraryStats = await measureAsync(libraryReview, { minMillis: 2000, warmup: 100, minSamples: 200 });
   table('kyverno: 4 KB Pod review against 10 mutate rules (parse → rules → reply patch text)', [
     {
       reviews: 'the same Pod',
@@ -221,15 +180,6 @@ export async function run(): Promise<void> {
       p99: formatNs(variedStats.p99),
       'parse+stringify': formatNs(variedBaseline.median),
       ratio: (variedStats.median / variedBaseline.median).toFixed(2),
-    },
-    {
-      reviews: `the same Pod, ${library.length} kyverno/policies library policies (not a goal)`,
-      bytes: text.length,
-      rules: `${libraryRules.length} matched (${libraryRules.filter((r) => r.status === 'applied').length} applied)`,
-      median: formatNs(libraryStats.median),
-      p99: formatNs(libraryStats.p99),
-      'parse+stringify': formatNs(baseline.median),
-      ratio: (libraryStats.median / baseline.median).toFixed(2),
     },
   ]);
   recordGoal({
