@@ -118,7 +118,7 @@ function cryptoRandom(): number {
   return (buf[0] * 2 ** 21 + (buf[1] >>> 11)) / 2 ** 53;
 }
 
-const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom, images: DEFAULT_IMAGE_CONFIG, guard: UNBOUNDED_GUARD };
+const defaultContext: CallContext = { now: () => Date.now(), random: cryptoRandom, images: DEFAULT_IMAGE_CONFIG, guard: UNBOUNDED_GUARD, sizes: undefined };
 
 function contextFor(options?: EvaluateOptions): CallContext {
   if (!options || (!options.now && !options.random && !options.images && !options.guard && !options.sizes)) return defaultContext;
