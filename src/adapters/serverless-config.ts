@@ -38,7 +38,7 @@ export { SettingsError as ServerlessConfigError };
 
 export const DEFAULT_REFRESH_WAIT_MS = 2000;
 
-/** Lambda's own settings (Workers hand a due refresh to `ctx.waitUntil` instead), and Workers'. */
+/** Lambda's own setting (Workers hand a due refresh to `ctx.waitUntil` instead), and Workers'. */
 const SERVERLESS_SETTINGS = {
   refreshWaitMs: { variable: 'AMENDER_REFRESH_WAIT_MS', type: milliseconds(0), default: DEFAULT_REFRESH_WAIT_MS } satisfies Setting<number>,
   bodyBudgetMb: { variable: 'AMENDER_BODY_BUDGET_MB', type: optional(integer(1)), default: undefined } satisfies Setting<number | undefined>,
