@@ -46,11 +46,11 @@ function outcomesOf(result: KyvernoResult): PolicyOutcome[] {
 
 function outcomeOf(p: ReportedOutcome): PolicyOutcome {
   let detail = '';
-  const rules: { rule: string; status: string; durationMs: number }[] = new Array(p.rules.length);
+  const rules: { rule: string; status: string; message: string; durationMs: number }[] = new Array(p.rules.length);
   for (let i = 0; i < p.rules.length; i++) {
     const r = p.rules[i];
     detail += `${i === 0 ? '' : '; '}${r.rule}: ${r.status}${r.message ? ` (${r.message})` : ''}`;
-    rules[i] = { rule: r.rule, status: r.status, durationMs: r.durationMs };
+    rules[i] = { rule: r.rule, status: r.status, message: r.message, durationMs: r.durationMs };
   }
   const result = p.status === 'applied' ? 'mutated' : p.status === 'skipped' ? 'unchanged' : 'error';
   // Two literals rather than a conditional spread of `detail` (V8 copies a spread member by member);

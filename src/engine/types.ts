@@ -16,8 +16,11 @@ export interface PolicyOutcome extends InvocationTrace {
   failurePolicy?: 'Fail' | 'Ignore';
   /** The review guard stopped this policy, or answered it by its failurePolicy without running it. */
   aborted?: AbortReason;
-  /** Kyverno: the rules that matched, in the order they ran (status applied/skip/fail/error/…). */
-  rules?: readonly { rule: string; status: string; durationMs: number }[];
+  /**
+   * Kyverno: the rules that matched, in the order they ran (status applied/skip/fail/error/…), with the
+   * rule's message (the review pool does not carry it across: `detail` holds every rule's).
+   */
+  rules?: readonly { rule: string; status: string; message?: string; durationMs: number }[];
 }
 
 export type EngineResult =

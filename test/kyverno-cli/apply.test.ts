@@ -70,3 +70,51 @@ describe('amender apply with Kyverno values and several resources', () => {
     expect(io.stderr).toMatch(/^denied \(403/m);
   });
 });
+
+const LABEL_TEAM_MAP = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: label-team}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"team": "shop"}}}'}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: label-team}
+spec: {policyName: label-team}
+`;
+// Its change depends on the label the MutatingAdmissionPolicy adds (a conditional anchor).
+const TIER_FOR_SHOP = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: tier}
+spec:
+  rules:
+    - name: gold-for-shop
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate:
+        patchStrategicMerge:
+          metadata: {labels: {(team): shop, tier: gold}}
+`;
+
+describe('amender apply without values: the rule lines are those of the answer', () => {
+  it('reports the Kyverno rules as the webhook ran them, after the MutatingAdmissionPolicies', async () => {
+    const io = fakeIO({ 'p.yaml': `${LABEL_TEAM_MAP}---\n${TIER_FOR_SHOP}`, 'pod.yaml': POD('a') });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], io)).toBe(0);
+    expect(parseYaml(io.stdout).metadata.labels).toEqual({ team: 'shop', tier: 'gold' });
+    expect(io.stderr).toContain('policy tier -> resource default/Pod/a: rule gold-for-shop: pass (mutated Pod/a in namespace default)\n');
+    expect(io.stderr).toContain('pass: 1, fail: 0, warn: 0, error: 0, skip: 0\n');
+  });
+
+  it('has no Kyverno line for a request denied before the Kyverno step ran', async () => {
+    const broken = LABEL_TEAM_MAP.replace(`{"team": "shop"}`, `{"team": object.spec.nothing}`);
+    const io = fakeIO({ 'p.yaml': `${broken}---\n${TIER_FOR_SHOP}`, 'pod.yaml': POD('a') });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], io)).toBe(1);
+    expect(io.stderr).not.toContain('policy tier ->');
+    expect(io.stderr).toContain('pass: 0, fail: 0, warn: 0, error: 0, skip: 0\n');
+    expect(io.stderr).toMatch(/^denied \(/m);
+  });
+});

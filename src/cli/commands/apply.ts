@@ -50,12 +50,24 @@ function describeResource(r: JsonObject): string {
 }
 
 function ruleLines(resource: JsonObject, responses: readonly PolicyResponse[], out: KyvernoLines): void {
-  for (const r of responses) {
-    for (const rule of r.rules) {
-      const result = RESULT[rule.status];
-      out.counts[result]++;
-      out.lines.push(`policy ${r.policy.name} -> resource ${describeResource(resource)}: rule ${rule.rule}: ${result}${rule.message ? ` (${rule.message})` : ''}`);
-    }
+  for (const r of responses) for (const rule of r.rules) ruleLine(resource, r.policy.name, rule, out);
+}
+
+function ruleLine(resource: JsonObject, policy: string, rule: { rule: string; status: string; message?: string }, out: KyvernoLines): void {
+  const result = RESULT[rule.status];
+  out.counts[result]++;
+  out.lines.push(`policy ${policy} -> resource ${describeResource(resource)}: rule ${rule.rule}: ${result}${rule.message ? ` (${rule.message})` : ''}`);
+}
+
+/**
+ * The Kyverno rule lines of the review the webhook answered (its outcomes): what ran is what the answer
+ * holds, in one evaluation under one review deadline.
+ */
+function outcomeRuleLines(resource: JsonObject, outcomes: readonly PolicyOutcome[], names: ReadonlyMap<string, string>, out: KyvernoLines): void {
+  for (const o of outcomes) {
+    if (o.engine !== 'Kyverno' || o.rules === undefined) continue;
+    const policy = names.get(o.policy) ?? o.policy;
+    for (const rule of o.rules) ruleLine(resource, policy, rule, out);
   }
 }
 
@@ -170,6 +182,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const namespace = stringOption(args, 'namespace');
 
   const kyverno: KyvernoLines = { lines: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
+  // An outcome names its Kyverno policy by id (`ClusterPolicy/<name>`, `Policy/<namespace>/<name>`); a line by name.
+  const kyvernoNames = new Map(set.kyvernoPolicies.map((p) => [p.id, p.name]));
   const objects: JsonValue[] = [];
   const patches: JsonValue[] = [];
   let denied = false;
@@ -180,25 +194,21 @@ export const applyCommand: CliCommand = async (argv, io) => {
     const operation = givenOperation ?? (typeof fromValues === 'string' && OPERATIONS.includes(fromValues as Operation) ? (fromValues as Operation) : 'CREATE');
     const old = operation === 'UPDATE' || operation === 'DELETE' ? (oldObject ?? target) : undefined;
     const userInfo = { username: stringOption(args, 'user'), groups: groups.length > 0 ? groups : undefined };
-    const responses =
-      set.kyvernoPolicies.length > 0
-        ? await evaluateResource(target, {
-            set,
-            policies: set.kyvernoPolicies,
-            documents,
-            values,
-            setValues,
-            userInfo,
-            operation,
-            ...(old ? { oldObject: old } : {}),
-            // Without values the answer is the webhook's: an unknown namespace is unknown, as there.
-            unknownNamespace: withValues ? 'empty' : 'unknown',
-            unknownRoles: withValues ? 'empty' : 'unknown',
-          })
-        : [];
-    ruleLines(target, responses, kyverno);
     if (withValues) {
-      // Only the Kyverno step takes values: its result is the answer.
+      // Only the Kyverno step takes values, so it runs as Kyverno's CLI runs it and its result is the answer.
+      const responses = await evaluateResource(target, {
+        set,
+        policies: set.kyvernoPolicies,
+        documents,
+        values,
+        setValues,
+        userInfo,
+        operation,
+        ...(old ? { oldObject: old } : {}),
+        unknownNamespace: 'empty',
+        unknownRoles: 'empty',
+      });
+      ruleLines(target, responses, kyverno);
       const denial = kyvernoDenial(responses);
       if (denial === undefined) printWarnings(io, boundWarnings(responses.flatMap((r) => r.warnings ?? [])));
       if (denial !== undefined) {
@@ -213,6 +223,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     }
     const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, groups: userInfo.groups, documents });
     printWarnings(io, outcome.warnings);
+    outcomeRuleLines(target, outcome.outcomes, kyvernoNames, kyverno);
     mutatingPolicyLines(target, outcome.outcomes, kyverno);
     if (!outcome.allowed) {
       denied = true;
