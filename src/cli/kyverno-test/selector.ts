@@ -3,6 +3,7 @@
  * wildcard (`*`, `?`) a result's policy, rule or one of its resources must match; a result without that
  * field passes the filter. A resource value other than `*` also narrows the checked resources to it.
  */
+import { wildcardMatch } from '../../go/index.js';
 import { UsageError } from '../args.js';
 import type { TestResult } from './format.js';
 
@@ -10,12 +11,6 @@ export interface Selector {
   policy?: string;
   rule?: string;
   resource?: string;
-}
-
-/** Go's wildcard.Match: `*` any run of characters, `?` one character, the rest literal. */
-export function wildcardMatch(pattern: string, text: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*').replace(/\?/g, '[\\s\\S]');
-  return new RegExp(`^${re}$`).test(text);
 }
 
 export function parseSelector(text: string): Selector {
