@@ -36,11 +36,21 @@ export function base64Decode(text: string, padded = true): Uint8Array {
   }
   if (padding > 0 && quad.length + padding !== 4) fail(text.length);
   // Go reports the start of an incomplete quantum: any one with padding required, a single character without.
-  if (padding === 0 && quad.length !== 0 && (padded || quad.length === 1)) fail(text.replace(/[\r\n]+$/, '').length - quad.length);
+  if (padding === 0 && quad.length !== 0 && (padded || quad.length === 1)) fail(lengthWithoutTrailingNewlines(text) - quad.length);
   if (quad.length >= 2) {
     const n = (quad[0] << 18) | (quad[1] << 12) | ((quad[2] ?? 0) << 6);
     out.push((n >> 16) & 255);
     if (quad.length === 3) out.push((n >> 8) & 255);
   }
   return Uint8Array.from(out);
+}
+
+/**
+ * The text's length without its trailing \r and \n, by a scan from the end: the RegExp /[\r\n]+$/ tries
+ * every start of a run of them, quadratic in a long run that does not end the text.
+ */
+function lengthWithoutTrailingNewlines(text: string): number {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '\r' || text[end - 1] === '\n')) end--;
+  return end;
 }

@@ -152,14 +152,23 @@ function asciiCase(s: string, upper: boolean): string {
   return s.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (m) => (upper ? m.toUpperCase() : m.toLowerCase()));
 }
 
-/** Go's unicode.IsSpace set, as strings.TrimSpace uses it. */
-const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const GO_SPACE_START = new RegExp(`^[${GO_SPACE}]+`);
-const GO_SPACE_END = new RegExp(`[${GO_SPACE}]+$`);
+/** Go's unicode.IsSpace, as strings.TrimSpace uses it (every such rune is one UTF-16 code unit). */
+function isGoSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0x85) return false;
+  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
 
-/** Go's strings.TrimSpace. */
+/**
+ * Go's strings.TrimSpace, by scans from both ends: a RegExp for the end (/[…]+$/) tries every start of a
+ * run of spaces, quadratic in a long run inside the text (40,000 spaces: 1.2 s).
+ */
 function trim(s: string): string {
-  return s.replace(GO_SPACE_START, '').replace(GO_SPACE_END, '');
+  let start = 0;
+  let end = s.length;
+  while (start < end && isGoSpace(s.charCodeAt(start))) start++;
+  while (end > start && isGoSpace(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 function join(list: readonly unknown[], separator = ''): string {

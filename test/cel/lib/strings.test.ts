@@ -89,3 +89,22 @@ describe('strings extension', () => {
     });
   });
 });
+
+describe('trim (Go strings.TrimSpace)', () => {
+  it("removes Go's white space from both ends and nothing inside", () => {
+    expect(cel("' \\t\\n\\v\\f\\r a b \\r\\n'.trim()")).toBe('a b');
+    // U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 are Go spaces.
+    const goSpaces = '\u0085\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000';
+    expect(cel('s.trim()', { s: `${goSpaces}x${goSpaces}` })).toBe('x');
+    // U+FEFF and U+200B are not (JavaScript's trim removes the first).
+    expect(cel('s.trim()', { s: '\ufeffx\u200b' })).toBe('\ufeffx\u200b');
+    expect(cel("''.trim()")).toBe('');
+    expect(cel("'   '.trim()")).toBe('');
+    expect(cel("'😀 '.trim()")).toBe('😀');
+  });
+
+  it('is linear in a long run of spaces inside the text (a RegExp anchored at the end was quadratic: minutes here)', () => {
+    const inside = `a${' '.repeat(400_000)}b`;
+    expect(cel('s.trim()', { s: `  ${inside}\n` })).toBe(inside);
+  });
+});
