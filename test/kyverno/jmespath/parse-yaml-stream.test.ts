@@ -47,4 +47,13 @@ describe('parse_yaml of a multi-document stream in a ClusterPolicy rule', () => 
     expect(r.allowed).toBe(false);
     expect(r.message).toContain('rule copy failed: failed to resolve to_string(parse_yaml(request.object.data.cfg))');
   });
+
+  it('says where the first error is in a text that is errors throughout, in time linear in its length', async () => {
+    // 600,000 `"`: 300,000 errors. Locating each by counting the lines before it took 2.7 s for 160,000
+    // (quadratic: minutes for this one); now the rule fails in about a second, naming the first error's place.
+    const r = await annotationFor(`${'"'.repeat(600_000)}!`);
+    expect(r.allowed).toBe(false);
+    expect(r.message).toContain('rule copy failed: failed to resolve to_string(parse_yaml(request.object.data.cfg))');
+    expect(r.message).toContain(`Unexpected double-quoted-scalar at node end at line 1, column 3:\n\n${'"'.repeat(79)}…\n  ^\n`);
+  });
 });
