@@ -3,6 +3,7 @@ import { checkBuiltSize } from '../engine/bounds.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, traversal, traversalCost } from './cost.js';
 import { celError } from './errors.js';
+import { runeCount, runeIndexOf, runeLastIndexOf } from './rune-search.js';
 import { formatString, stringClause } from './string-format.js';
 import { KUBERNETES_FORMAT_CLAUSES } from './string-format-k8s.js';
 import { formatCallIssue } from './string-format-check.js';
@@ -29,18 +30,10 @@ function charAt(s: string, index: bigint): string {
   return index === BigInt(r.length) ? '' : r[Number(index)];
 }
 
-function matchAt(r: string[], sub: string[], i: number): boolean {
-  for (let j = 0; j < sub.length; j++) if (r[i + j] !== sub[j]) return false;
-  return true;
-}
-
 function indexOfFrom(s: string, substr: string, offset: bigint): bigint {
   if (substr === '') return offset;
-  const r = runes(s);
-  const sub = runes(substr);
-  if (offset < 0n || offset >= BigInt(r.length)) outOfRange(offset);
-  for (let i = Number(offset); i <= r.length - sub.length; i++) if (matchAt(r, sub, i)) return BigInt(i);
-  return -1n;
+  if (offset < 0n || offset >= BigInt(runeCount(s))) outOfRange(offset);
+  return BigInt(runeIndexOf(s, substr, Number(offset)));
 }
 
 /**
@@ -50,41 +43,37 @@ function indexOfFrom(s: string, substr: string, offset: bigint): bigint {
  */
 function indexOfFromCelGo(s: string, substr: string, offset: bigint): bigint {
   if (offset < 0n) outOfRange(offset);
-  const r = runes(s);
-  if (substr === '') return offset > BigInt(r.length) ? BigInt(r.length) : offset;
-  if (offset >= BigInt(r.length)) return -1n;
+  const length = BigInt(runeCount(s));
+  if (substr === '') return offset > length ? length : offset;
+  if (offset >= length) return -1n;
   return indexOfFrom(s, substr, offset);
 }
 
 function indexOf(s: string, substr: string): bigint {
   if (substr === '') return 0n;
-  if (runes(substr).length > runes(s).length) return -1n;
+  if (runeCount(substr) > runeCount(s)) return -1n;
   return indexOfFrom(s, substr, 0n);
 }
 
 function lastIndexOfFrom(s: string, substr: string, offset: bigint): bigint {
   if (substr === '') return offset;
-  const r = runes(s);
-  const sub = runes(substr);
-  if (offset < 0n || offset >= BigInt(r.length)) outOfRange(offset);
-  const start = Math.min(Number(offset), r.length - sub.length);
-  for (let i = start; i >= 0; i--) if (matchAt(r, sub, i)) return BigInt(i);
-  return -1n;
+  if (offset < 0n || offset >= BigInt(runeCount(s))) outOfRange(offset);
+  return BigInt(runeLastIndexOf(s, substr, Number(offset)));
 }
 
 /** lastIndexOf(substr, offset) as cel-go v0.29: the offset rules of {@link indexOfFromCelGo}. */
 function lastIndexOfFromCelGo(s: string, substr: string, offset: bigint): bigint {
   if (offset < 0n) outOfRange(offset);
-  const r = runes(s);
-  if (substr === '') return offset > BigInt(r.length) ? BigInt(r.length) : offset;
-  if (offset >= BigInt(r.length)) return -1n;
+  const length = BigInt(runeCount(s));
+  if (substr === '') return offset > length ? length : offset;
+  if (offset >= length) return -1n;
   return lastIndexOfFrom(s, substr, offset);
 }
 
 function lastIndexOf(s: string, substr: string): bigint {
-  const len = runes(s).length;
+  const len = runeCount(s);
   if (substr === '') return BigInt(len);
-  if (runes(substr).length > len) return -1n;
+  if (runeCount(substr) > len) return -1n;
   return lastIndexOfFrom(s, substr, BigInt(len - 1));
 }
 

@@ -1,0 +1,72 @@
+/**
+ * cel-go's indexOf / lastIndexOf count runes: the linear search (src/cel/lib/rune-search.ts) against the
+ * definition (compare the runes at every position), on texts with surrogate pairs and lone surrogates,
+ * and on a text and substring long enough that comparing at every position would take minutes.
+ */
+import { describe, expect, it } from 'vitest';
+import { cel, celError } from './env.js';
+
+/** The definition: the first (last) rune index i in [from, …] ([…, from]) where the substring's runes are. */
+function definition(s: string, sub: string, from: number, last: boolean): number {
+  const r = Array.from(s);
+  const u = Array.from(sub);
+  const fits = (i: number) => u.every((c, j) => r[i + j] === c);
+  if (last) {
+    for (let i = Math.min(from, r.length - u.length); i >= 0; i--) if (fits(i)) return i;
+  } else {
+    for (let i = from; i <= r.length - u.length; i++) if (fits(i)) return i;
+  }
+  return -1;
+}
+
+/** A small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Pairs, their halves alone, and plain letters: matches that would cut a pair must not count.
+const PIECES = ['a', 'b', '😀', '😁', '\ud83d', '\ude00', 'é'];
+
+describe('indexOf and lastIndexOf by runes', () => {
+  it('agree with the definition on random texts with surrogate pairs and lone surrogates', () => {
+    const random = rng(11);
+    const text = (max: number) => Array.from({ length: Math.floor(random() * max) }, () => PIECES[Math.floor(random() * PIECES.length)]).join('');
+    for (let round = 0; round < 3000; round++) {
+      const s = text(14);
+      const sub = text(4) || 'a';
+      const runes = Array.from(s).length;
+      const bindings = { s, sub };
+      expect(cel('s.indexOf(sub)', bindings), JSON.stringify(bindings)).toBe(BigInt(Array.from(sub).length > runes ? -1 : definition(s, sub, 0, false)));
+      expect(cel('s.lastIndexOf(sub)', bindings), JSON.stringify(bindings)).toBe(BigInt(Array.from(sub).length > runes ? -1 : definition(s, sub, runes - 1, true)));
+      if (runes === 0) continue;
+      const from = Math.floor(random() * runes);
+      expect(cel(`s.indexOf(sub, ${from})`, bindings), JSON.stringify({ ...bindings, from })).toBe(BigInt(definition(s, sub, from, false)));
+      expect(cel(`s.lastIndexOf(sub, ${from})`, bindings), JSON.stringify({ ...bindings, from })).toBe(BigInt(definition(s, sub, from, true)));
+    }
+  });
+
+  it('does not match inside a surrogate pair', () => {
+    expect(cel("'😀😀'.indexOf(s)", { s: '\ude00\ud83d' })).toBe(-1n);
+    expect(cel("'😀😀'.lastIndexOf(s)", { s: '\ude00' })).toBe(-1n);
+    expect(cel("'a\ud83d'.indexOf(s)", { s: '\ud83d' })).toBe(1n);
+    expect(cel("'😀a😀'.lastIndexOf('😀')")).toBe(2n);
+    expect(celError("'😀'.indexOf('a', 1)")).toBe('index out of range: 1');
+  });
+
+  it('is linear in the text when the substring is long (comparing at every position: minutes here)', () => {
+    for (const c of ['a', '😀']) {
+      const s = `${c.repeat(400_000)}!`;
+      const sub = `${c.repeat(200_000)}y`;
+      expect(cel('s.indexOf(sub)', { s, sub })).toBe(-1n);
+      expect(cel('s.lastIndexOf(sub)', { s, sub })).toBe(-1n);
+      expect(cel('s.indexOf(sub, 5)', { s, sub: sub.slice(0, -1) })).toBe(5n);
+      expect(cel('s.lastIndexOf(sub)', { s, sub: `${sub.slice(0, -1)}!` })).toBe(200_000n);
+    }
+  });
+});
