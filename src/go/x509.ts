@@ -6,7 +6,8 @@
  * (Kyverno does not verify either). Name constraints are not decoded (their fields stay null).
  */
 import type { JsonObject, JsonValue } from '../json/index.js';
-import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, pemDecode, type Tlv } from './der.js';
+import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, type Tlv } from './der.js';
+import { pemDecode } from './pem.js';
 
 export class X509Error extends Error {}
 

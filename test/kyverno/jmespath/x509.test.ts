@@ -60,7 +60,7 @@ describe('x509_decode', () => {
       if (!r.ok) expect(r.error.message).toContain(msg);
     }
   });
-  it('finds the first block whose end follows it, among many begin lines, in time linear in the text', () => {
+  it('finds the first block that decodes among many begin lines, in time linear in the text', () => {
     // A begin line repeated 100,000 times without an end: a RegExp searched the rest of the text for an
     // end from every one (40,000 took 7.4 s); and a certificate after begin lines of another type, and
     // after begin lines each followed by the end of another type.
