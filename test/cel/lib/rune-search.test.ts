@@ -4,6 +4,7 @@
  * and on a text and substring long enough that comparing at every position would take minutes.
  */
 import { describe, expect, it } from 'vitest';
+import { Prng } from '../../reliability/helpers/prng.js';
 import { cel, celError } from './env.js';
 
 /** The definition: the first (last) rune index i in [from, …] ([…, from]) where the substring's runes are. */
@@ -19,24 +20,13 @@ function definition(s: string, sub: string, from: number, last: boolean): number
   return -1;
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Pairs, their halves alone, and plain letters: matches that would cut a pair must not count.
 const PIECES = ['a', 'b', '😀', '😁', '\ud83d', '\ude00', 'é'];
 
 describe('indexOf and lastIndexOf by runes', () => {
   it('agree with the definition on random texts with surrogate pairs and lone surrogates', () => {
-    const random = rng(11);
-    const text = (max: number) => Array.from({ length: Math.floor(random() * max) }, () => PIECES[Math.floor(random() * PIECES.length)]).join('');
+    const random = new Prng(11);
+    const text = (max: number) => Array.from({ length: random.int(max) }, () => random.pick(PIECES)).join('');
     for (let round = 0; round < 3000; round++) {
       const s = text(14);
       const sub = text(4) || 'a';
@@ -45,7 +35,7 @@ describe('indexOf and lastIndexOf by runes', () => {
       expect(cel('s.indexOf(sub)', bindings), JSON.stringify(bindings)).toBe(BigInt(Array.from(sub).length > runes ? -1 : definition(s, sub, 0, false)));
       expect(cel('s.lastIndexOf(sub)', bindings), JSON.stringify(bindings)).toBe(BigInt(Array.from(sub).length > runes ? -1 : definition(s, sub, runes - 1, true)));
       if (runes === 0) continue;
-      const from = Math.floor(random() * runes);
+      const from = random.int(runes);
       expect(cel(`s.indexOf(sub, ${from})`, bindings), JSON.stringify({ ...bindings, from })).toBe(BigInt(definition(s, sub, from, false)));
       expect(cel(`s.lastIndexOf(sub, ${from})`, bindings), JSON.stringify({ ...bindings, from })).toBe(BigInt(definition(s, sub, from, true)));
     }
