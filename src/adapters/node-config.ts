@@ -6,15 +6,15 @@
  * own (listening, connections, drain, TLS). Pure: takes the environment and the file text, returns the
  * settings or every problem found.
  */
-import { CLUSTER_ENVIRONMENT_VARIABLES, type ClusterConfig } from '../clusters/index.js';
-import { CLUSTERS_SECTION, COMMON_SETTINGS, readCommonSettings } from '../runtime/index.js';
+import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
+import { CLUSTERS_SECTION, COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
 import { assertNoProblems, fileKeysOf, integer, milliseconds, optional, readSettings, readSettingsFile, seconds, text, variablesOf, type Setting, type SettingsTable } from '../settings/index.js';
-import type { Limits, LogLevel } from '../server/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS, MAX_TLS_RELOAD_SECONDS } from './node-defaults.js';
 
-export interface NodeConfig {
+/** The Node server's configuration: the settings every platform reads, and the server's own. */
+export interface NodeConfig extends CommonSettings {
   port: number;
   host: string;
   /**
@@ -22,16 +22,8 @@ export interface NodeConfig {
    * port's connection and request caps; undefined: none.
    */
   probePort?: number;
-  /** Where the default set (`POST /mutate`) comes from: `bundled`, `file://DIR`, a path, `s3://bucket/prefix`. */
-  policySources: string[];
-  /** Seconds between refreshes of every set from its sources (0: load once, SIGHUP still reloads). */
-  refreshSeconds: number;
-  /** The clusters served on `/clusters/{cluster}/...` (environment and the file's `clusters` key). */
-  clusters: ClusterConfig[];
   /** HTTPS: the PEM files, and how often they are looked at for a rotated pair (0: only on SIGHUP). */
   tls?: { certFile: string; keyFile: string; reloadSeconds: number };
-  limits: Limits;
-  logLevel: LogLevel;
   /** How long a drain on SIGTERM waits for requests in flight before cutting connections. */
   shutdownTimeoutMs: number;
   /** Longest time to receive a whole request. */
@@ -46,8 +38,6 @@ export interface NodeConfig {
   logBacklogBytes: number;
   /** MiB of request bodies held at once (being read, waiting or under review); undefined: from the memory limit. */
   bodyBudgetMb?: number;
-  /** AMENDER_BASE_PATH: a prefix an ingress leaves in the paths, taken off those that start with it; undefined: none. */
-  basePath: string | undefined;
 }
 
 /** A configuration with problems (every one listed); the runtime's SettingsError. */

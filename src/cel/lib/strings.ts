@@ -46,13 +46,11 @@ function indexOfFromCelGo(s: string, substr: string, offset: bigint): bigint {
   const length = BigInt(runeCount(s));
   if (substr === '') return offset > length ? length : offset;
   if (offset >= length) return -1n;
-  return indexOfFrom(s, substr, offset);
+  return BigInt(runeIndexOf(s, substr, Number(offset)));
 }
 
 function indexOf(s: string, substr: string): bigint {
-  if (substr === '') return 0n;
-  if (runeCount(substr) > runeCount(s)) return -1n;
-  return indexOfFrom(s, substr, 0n);
+  return substr === '' ? 0n : BigInt(runeIndexOf(s, substr, 0));
 }
 
 function lastIndexOfFrom(s: string, substr: string, offset: bigint): bigint {
@@ -67,14 +65,12 @@ function lastIndexOfFromCelGo(s: string, substr: string, offset: bigint): bigint
   const length = BigInt(runeCount(s));
   if (substr === '') return offset > length ? length : offset;
   if (offset >= length) return -1n;
-  return lastIndexOfFrom(s, substr, offset);
+  return BigInt(runeLastIndexOf(s, substr, Number(offset)));
 }
 
 function lastIndexOf(s: string, substr: string): bigint {
-  const len = runeCount(s);
-  if (substr === '') return BigInt(len);
-  if (runeCount(substr) > len) return -1n;
-  return lastIndexOfFrom(s, substr, BigInt(len - 1));
+  // From the end: s.length runes is at or past it.
+  return substr === '' ? BigInt(runeCount(s)) : BigInt(runeLastIndexOf(s, substr, s.length));
 }
 
 /** Go's strings.Replace: an empty `old` matches before every rune and at the end. */

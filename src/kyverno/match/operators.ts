@@ -296,7 +296,7 @@ const NOT_JSON = Symbol('not JSON');
  */
 function unmarshalStrings(text: string): string[] | undefined | typeof NOT_JSON {
   // Most values are plain words ("CREATE"): not JSON, known without a thrown SyntaxError.
-  if (!mayBeJson(text)) return NOT_JSON;
+  if (!JSON_START.test(text)) return NOT_JSON;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -310,10 +310,6 @@ function unmarshalStrings(text: string): string[] | undefined | typeof NOT_JSON 
 
 /** JSON text starts, after JSON's blanks, with one of `[{"-`, a digit, or `t`, `f`, `n` (true, false, null). */
 const JSON_START = /^[ \t\n\r]*[[{"\-0-9tfn]/;
-
-function mayBeJson(text: string): boolean {
-  return JSON_START.test(text);
-}
 
 /** Kyverno tries strconv.ParseFloat, then ParseInt; every text ParseInt accepts, ParseFloat does too. */
 function numberOf(value: JsonValue): number | undefined {
