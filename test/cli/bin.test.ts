@@ -1,12 +1,14 @@
 /** The built `amender` command as a user runs it: a child process, real files, stdin, exit codes. */
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, ROOT, ensureBuilt } from '../node/built.js';
 import { labelPolicy, patchOf, podReview, startS3, type TestS3 } from '../sources/helpers.js';
+
+const { node24Binary } = (await import(join(ROOT, 'scripts/node24.mjs'))) as { node24Binary(): string | undefined };
 
 function amender(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 30_000 });
@@ -100,6 +102,39 @@ describe('bin/amender.js', () => {
     const usage = amender(['frobnicate']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^amender: unknown command "frobnicate"/);
+  });
+
+  // Node 20 has no compile cache (module.enableCompileCache is Node ≥ 22.1): there the command runs as before.
+  it.runIf(node24Binary() !== undefined)('keeps V8\'s compile cache in the temporary folder between runs on Node 24, unless NODE_DISABLE_COMPILE_CACHE says no', () => {
+    const node24 = node24Binary()!;
+    const tmp = mkdtempSync(join(tmpdir(), 'amender-cli-cache-'));
+    const run = (env: Record<string, string>) => {
+      const r = spawnSync(node24, [CLI_BIN, 'review', '--policies', 'policies', '--input', 'test/fixtures/reviews/pod-create.json'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env.PATH ?? '', TMPDIR: tmp, ...env },
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const cacheFiles = () => (existsSync(join(tmp, 'node-compile-cache')) ? readdirSync(join(tmp, 'node-compile-cache'), { recursive: true }).length : 0);
+    try {
+      const off = run({ NODE_DISABLE_COMPILE_CACHE: '1' });
+      expect(off).toMatchObject({ code: 0, stderr: '' });
+      expect(cacheFiles()).toBe(0);
+      const first = run({});
+      expect(first).toEqual(off);
+      expect(cacheFiles()).toBeGreaterThan(0);
+      // The second run reads the cache and answers the same.
+      expect(run({})).toEqual(off);
+      // A temporary folder where no cache can be made leaves it off, silently.
+      const file = join(tmp, 'a-file');
+      writeFileSync(file, '');
+      const r = spawnSync(node24, [CLI_BIN, 'validate', 'policies'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', TMPDIR: file } });
+      expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 
