@@ -2,20 +2,22 @@
  * A seeded, bounded fuzz sweep of the review path, in-process through the public app (createApp):
  * structural and byte-level mutations of real reviews (helpers/review-mutations.ts), 2,800 against one set
  * (the bundled policies, the 50-policy bench set, the Kyverno fixture policies and echo policies that carry
- * the review's values into the patch) and about 770 against the MAP vectors, each vector's review through
- * its own set. Each answer is checked against an oracle written from the README (helpers/review-oracle.ts):
+ * the review's values into the patch), about 770 against the MAP vectors, each vector's review through
+ * its own set, and 600 against the kyverno/policies library copies (ClusterPolicies and MutatingPolicies,
+ * all in one set), their test resources as the reviews. Each answer is checked against an oracle written from the README (helpers/review-oracle.ts):
  * a valid review gets a 200 AdmissionReview with its uid, whose patch applies to its object and leaves a
  * JSON object; an invalid one a 400 Status with a short message saying what was wrong; a body over the
  * limit 413. Never a 500 (no fault is injected here), never a throw, never a reply later than the review
  * deadline plus a second. The same body gets the same answer twice, and again given as text (a Lambda
  * event's plain body); no prototype is touched by the sweep.
  *
- * Fixed seeds: a failure names its seed and case. FUZZ_SEEDS=1,2,3 (and FUZZ_PER_VECTOR=n) sweep more.
+ * Fixed seeds: a failure names its seed and case. FUZZ_SEEDS=1,2,3 (and FUZZ_PER_VECTOR=n, FUZZ_LIBRARY_CASES=n) sweep more.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { LambdaRequest } from '../../src/adapters/lambda-request.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
@@ -312,6 +314,50 @@ describe('fuzzed reviews of the MAP vectors, each through its own policy set', (
       }
     }
     expectClean(tally, cases);
+  }, 120_000);
+});
+
+/** YAML files of a kyverno/policies copy: `pick` tells a folder's policies from its tests (`.kyverno-test`, `.chainsaw-test`). */
+function libraryFiles(dir: string, pick: (name: string, inTestFolder: boolean) => boolean, inTestFolder = false): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return libraryFiles(path, pick, inTestFolder || entry.name.startsWith('.'));
+    return entry.name.endsWith('.yaml') && pick(entry.name, inTestFolder) ? [path] : [];
+  }).sort();
+}
+
+const LIBRARIES = ['test/kyverno-library', 'test/kyverno-library-mpol'].map((dir) => join(ROOT, dir));
+/** Mutations of the library's own test resources, through every library policy at once. */
+const LIBRARY_CASES = Number(process.env.FUZZ_LIBRARY_CASES ?? 600);
+
+describe('fuzzed reviews of the kyverno/policies test resources, through every library policy at once', () => {
+  it(`answers ${LIBRARY_CASES} mutations of the library's resources as the oracle says, the same twice`, async () => {
+    const seeds: Obj[] = [];
+    for (const file of LIBRARIES.flatMap((dir) => libraryFiles(dir, (name, inTestFolder) => inTestFolder && name.startsWith('resource')))) {
+      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+        const object = doc.toJS() as Obj | null;
+        if (!object || typeof object !== 'object' || typeof object.kind !== 'string') continue;
+        seeds.push(reviewOf(object), reviewOf(object, 'UPDATE', { ...object, metadata: { ...object.metadata, labels: { old: 'yes' } } }));
+      }
+    }
+    expect(seeds.length).toBeGreaterThan(100);
+    // The Namespaces of the reviews, so that policies with a namespaceSelector match rather than fail to configure.
+    const namespaces = [...new Set(seeds.map((r) => String(r.request.namespace)))];
+    const dir = mkdtempSync(join(tmpdir(), 'amender-fuzz-namespaces-'));
+    const namespaceFile = join(dir, 'namespaces.yaml');
+    writeFileSync(namespaceFile, namespaces.map((name) => stringifyYaml({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } })).join('---\n'));
+    const policies = LIBRARIES.flatMap((dir) => libraryFiles(dir, (_, inTestFolder) => !inTestFolder));
+    // Policies that need a cluster (apiCall, configMap without values) are left out by the loader, as a server leaves them.
+    const { set } = await loadPolicies([...policies, namespaceFile], nodeCliIO()).finally(() => rmSync(dir, { recursive: true, force: true }));
+    expect(set.kyvernoPolicies.length + set.mutatingPolicies.length).toBeGreaterThan(60);
+    const app = createApp({ policies: fixedPolicySet(set, 'library'), limits: LIMITS, logger }).app.fetch;
+    const rng = new Prng(0x5eed6);
+    const tally: Tally = { seen: {}, failures: [] };
+    for (let i = 0; i < LIBRARY_CASES; i++) {
+      const c = fuzzCase(rng, seeds, LIMITS);
+      await sweepCase(app, `library case ${i}: ${c.name}`, c.body, tally);
+    }
+    expectClean(tally, LIBRARY_CASES);
   }, 120_000);
 });
 
