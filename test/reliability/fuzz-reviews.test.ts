@@ -17,7 +17,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { LambdaRequest } from '../../src/adapters/lambda-request.js';
 import { loadPolicies } from '../../src/cli/load.js';
 import { nodeCliIO } from '../../src/cli/node-io.js';
@@ -29,6 +29,7 @@ import { loadVectors } from '../map/helpers.js';
 import { ROOT } from '../node/built.js';
 import { Prng } from './helpers/prng.js';
 import { fuzzCase, type FuzzCase, type Obj } from './helpers/review-mutations.js';
+import { fixturePolicyFiles, KYVERNO_FIXTURES, libraryPolicyFiles, libraryResources, reviewOf } from './helpers/library-corpus.js';
 import { expectedAnswer, type Expected } from './helpers/review-oracle.js';
 
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
@@ -46,40 +47,6 @@ const CASES_PER_VECTOR = Number(process.env.FUZZ_PER_VECTOR ?? 8);
 const MAP_VECTOR_FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
 /** The main sweep's seeds: fixed, so a failure reproduces from its seed and case number. */
 const SEEDS = process.env.FUZZ_SEEDS ? process.env.FUZZ_SEEDS.split(',').map(Number) : [0x5eed1, 0x5eed2, 0x5eed3, 0x5eed4];
-
-const KYVERNO_FIXTURES = join(ROOT, 'test/fixtures/kyverno');
-
-/** The policy files of the Kyverno fixtures (each folder's policy.yaml or policies.yaml). */
-function kyvernoPolicyFiles(): string[] {
-  return readdirSync(KYVERNO_FIXTURES).flatMap((dir) =>
-    readdirSync(join(KYVERNO_FIXTURES, dir))
-      .filter((f) => /^polic(y|ies)\.yaml$/.test(f))
-      .map((f) => join(KYVERNO_FIXTURES, dir, f)),
-  );
-}
-
-/** An AdmissionReview of `object` as the API server sends one. */
-function reviewOf(object: Obj, operation = 'CREATE', oldObject: Obj | null = null): Obj {
-  const [group, version] = String(object.apiVersion ?? 'v1').includes('/') ? String(object.apiVersion).split('/') : ['', String(object.apiVersion ?? 'v1')];
-  const kind = String(object.kind ?? 'Pod');
-  return {
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: `fuzz-${kind.toLowerCase()}-${operation.toLowerCase()}`,
-      kind: { group, version, kind },
-      resource: { group, version, resource: `${kind.toLowerCase()}s` },
-      name: object.metadata?.name,
-      namespace: object.metadata?.namespace ?? 'default',
-      operation,
-      userInfo: { username: 'alice', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a'] } },
-      object: operation === 'DELETE' ? null : object,
-      oldObject,
-      dryRun: false,
-      options: { apiVersion: 'meta.k8s.io/v1', kind: `${operation[0]}${operation.slice(1).toLowerCase()}Options` },
-    },
-  };
-}
 
 /** The reviews mutated: the fixture review, and a review of each Kyverno fixture case's object (CREATE, UPDATE, DELETE). */
 function seedReviews(): Obj[] {
@@ -265,7 +232,7 @@ describe('fuzzed reviews through the app', () => {
 
   beforeAll(async () => {
     const echo = join(ROOT, 'test/reliability/helpers/echo-policies.yaml');
-    const { set } = await loadPolicies(['bundled', join(ROOT, 'bench/fixtures/policies-50'), ...kyvernoPolicyFiles(), echo], nodeCliIO());
+    const { set } = await loadPolicies(['bundled', join(ROOT, 'bench/fixtures/policies-50'), ...fixturePolicyFiles(), echo], nodeCliIO());
     expect(set.problems).toEqual([]);
     app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger }).app.fetch;
     seeds = seedReviews();
@@ -317,36 +284,19 @@ describe('fuzzed reviews of the MAP vectors, each through its own policy set', (
   }, 120_000);
 });
 
-/** YAML files of a kyverno/policies copy: `pick` tells a folder's policies from its tests (`.kyverno-test`, `.chainsaw-test`). */
-function libraryFiles(dir: string, pick: (name: string, inTestFolder: boolean) => boolean, inTestFolder = false): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return libraryFiles(path, pick, inTestFolder || entry.name.startsWith('.'));
-    return entry.name.endsWith('.yaml') && pick(entry.name, inTestFolder) ? [path] : [];
-  }).sort();
-}
-
-const LIBRARIES = ['test/kyverno-library', 'test/kyverno-library-mpol'].map((dir) => join(ROOT, dir));
 /** Mutations of the library's own test resources, through every library policy at once. */
 const LIBRARY_CASES = Number(process.env.FUZZ_LIBRARY_CASES ?? 600);
 
 describe('fuzzed reviews of the kyverno/policies test resources, through every library policy at once', () => {
   it(`answers ${LIBRARY_CASES} mutations of the library's resources as the oracle says, the same twice`, async () => {
-    const seeds: Obj[] = [];
-    for (const file of LIBRARIES.flatMap((dir) => libraryFiles(dir, (name, inTestFolder) => inTestFolder && name.startsWith('resource')))) {
-      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-        const object = doc.toJS() as Obj | null;
-        if (!object || typeof object !== 'object' || typeof object.kind !== 'string') continue;
-        seeds.push(reviewOf(object), reviewOf(object, 'UPDATE', { ...object, metadata: { ...object.metadata, labels: { old: 'yes' } } }));
-      }
-    }
+    const seeds = libraryResources().flatMap((object) => [reviewOf(object), reviewOf(object, 'UPDATE', { ...object, metadata: { ...object.metadata, labels: { old: 'yes' } } })]);
     expect(seeds.length).toBeGreaterThan(100);
     // The Namespaces of the reviews, so that policies with a namespaceSelector match rather than fail to configure.
     const namespaces = [...new Set(seeds.map((r) => String(r.request.namespace)))];
     const dir = mkdtempSync(join(tmpdir(), 'amender-fuzz-namespaces-'));
     const namespaceFile = join(dir, 'namespaces.yaml');
     writeFileSync(namespaceFile, namespaces.map((name) => stringifyYaml({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } })).join('---\n'));
-    const policies = LIBRARIES.flatMap((dir) => libraryFiles(dir, (_, inTestFolder) => !inTestFolder));
+    const policies = libraryPolicyFiles();
     // Policies that need a cluster (apiCall, configMap without values) are left out by the loader, as a server leaves them.
     const { set } = await loadPolicies([...policies, namespaceFile], nodeCliIO()).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(set.kyvernoPolicies.length + set.mutatingPolicies.length).toBeGreaterThan(60);

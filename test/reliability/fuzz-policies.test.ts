@@ -1,0 +1,202 @@
+/**
+ * A seeded, bounded fuzz sweep of broken policies: real policies (the bundled set, the 50-policy bench set,
+ * the Kyverno fixtures, the kyverno/policies library copies) each changed in one to three places, as a
+ * half-written or mistyped policy would be: a member deleted, retyped (a number, text, a list, a map, null,
+ * a boolean), a list item duplicated or dropped, a text cut short or given an expression's fragment. Each
+ * is loaded beside an intact policy and reviews of real resources are answered through the app. Whatever
+ * the change, the set builds without throwing, a problem names its document, the intact policy still
+ * patches every review it patched alone, and no answer is a 500 (an error escaping a policy's evaluation),
+ * an error log line or later than the deadline plus a second.
+ *
+ * Fixed seeds: a failure names its seed and case. FUZZ_POLICY_SEEDS=1,2,3 and FUZZ_POLICY_CASES=n sweep more.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { createApp, fixedPolicySet, type LogRecord } from '../../src/server/index.js';
+import { ROOT } from '../node/built.js';
+import { Prng } from './helpers/prng.js';
+import { fixturePolicyFiles, libraryPolicyFiles, libraryResources, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
+
+type Path = (string | number)[];
+
+const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
+const SEEDS = process.env.FUZZ_POLICY_SEEDS ? process.env.FUZZ_POLICY_SEEDS.split(',').map(Number) : [0xb0c1, 0xb0c2];
+const CASES_PER_SEED = Number(process.env.FUZZ_POLICY_CASES ?? 300);
+const POLICY_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding', 'ClusterPolicy', 'Policy', 'MutatingPolicy', 'NamespacedMutatingPolicy']);
+
+/** The policies mutated: every policy document of the sources named above. */
+function policyDocuments(): Obj[] {
+  const files = [
+    ...yamlFiles(join(ROOT, 'policies')).filter((f) => !f.path.includes('/tests/')).map((f) => f.path),
+    ...yamlFiles(join(ROOT, 'bench/fixtures/policies-50')).map((f) => f.path),
+    ...fixturePolicyFiles(),
+    ...libraryPolicyFiles(),
+  ];
+  return files.flatMap(yamlObjects).filter((d) => POLICY_KINDS.has(d.kind));
+}
+
+/** Reviews (CREATE) of the fixture Pod and of the libraries' test resources. */
+function reviews(): Obj[] {
+  const podCreate = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8')) as Obj;
+  return [podCreate, ...libraryResources().map((object, i) => {
+    const review = reviewOf(object);
+    review.request.uid = `fuzz-${i}`;
+    return review;
+  })];
+}
+
+/** Every path in a document (members and list items), the root excluded. */
+function paths(root: unknown): Path[] {
+  const out: Path[] = [];
+  const walk = (at: unknown, path: Path) => {
+    if (at === null || typeof at !== 'object') return;
+    const keys: (string | number)[] = Array.isArray(at) ? at.map((_, i) => i) : Object.keys(at);
+    for (const k of keys) {
+      const next = [...path, k];
+      out.push(next);
+      walk((at as any)[k], next);
+    }
+  };
+  walk(root, []);
+  return out;
+}
+
+const FRAGMENTS = ['', '(', ')', '{{', '}}', '{{ request.object.metadata.name', 'object.spec.', "'", '"', '[?', '$(', '=(x)', '<(y)', '+(z)', 'X(w)', '*', '?', '\\', '\n', 'x'.repeat(300), '__proto__', 'has(', '.all(c, ', '@'];
+
+/** One change at `path`, described. */
+function mutate(rng: Prng, doc: Obj, path: Path): string {
+  const parent = path.slice(0, -1).reduce((at: any, k) => at[k], doc);
+  const key = path[path.length - 1];
+  const old = parent[key];
+  const where = path.join('.');
+  switch (rng.int(8)) {
+    case 0:
+      if (Array.isArray(parent)) parent.splice(key as number, 1);
+      else delete parent[key];
+      return `delete ${where}`;
+    case 1: {
+      const values = [0, -1, 1.5, 1e21, '', 'x', true, false, null, [], {}, [old], { value: old }];
+      const value = values[rng.int(values.length)];
+      parent[key] = structuredClone(value);
+      return `retype ${where} to ${JSON.stringify(value)?.slice(0, 30)}`;
+    }
+    case 2:
+      if (Array.isArray(parent)) {
+        parent.splice(key as number, 0, structuredClone(old));
+        return `duplicate ${where}`;
+      }
+      parent[`${String(key)}x`] = structuredClone(old);
+      return `copy ${where} under another name`;
+    case 3:
+      if (typeof old === 'string' && old.length > 0) {
+        parent[key] = old.slice(0, rng.int(old.length));
+        return `cut ${where} short`;
+      }
+      parent[key] = FRAGMENTS[rng.int(FRAGMENTS.length)];
+      return `replace ${where} by a fragment`;
+    case 4:
+      if (typeof old === 'string') {
+        const fragment = FRAGMENTS[rng.int(FRAGMENTS.length)];
+        const at = rng.int(old.length + 1);
+        parent[key] = old.slice(0, at) + fragment + old.slice(at);
+        return `insert ${JSON.stringify(fragment).slice(0, 20)} into ${where}`;
+      }
+      parent[key] = String(old);
+      return `stringify ${where}`;
+    case 5:
+      if (old !== null && typeof old === 'object') {
+        parent[key] = Array.isArray(old) ? Object.fromEntries(old.map((v, i) => [String(i), v])) : Object.values(old);
+        return `turn ${where} into a ${Array.isArray(old) ? 'map' : 'list'}`;
+      }
+      parent[key] = [old];
+      return `wrap ${where} in a list`;
+    case 6:
+      parent[key] = typeof old === 'number' ? -old : typeof old === 'boolean' ? !old : 123456789;
+      return `change ${where}`;
+    default:
+      if (Array.isArray(old)) {
+        parent[key] = [];
+        return `empty ${where}`;
+      }
+      parent[key] = null;
+      return `null ${where}`;
+  }
+}
+
+/** An intact policy that labels every Pod: it must keep doing so beside any broken one. */
+const INTACT = {
+  apiVersion: 'kyverno.io/v1',
+  kind: 'ClusterPolicy',
+  metadata: { name: 'zz-intact-label' },
+  spec: { rules: [{ name: 'label', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { 'fuzz-intact': 'yes' } } } } }] },
+};
+
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+async function answer(app: Fetch, review: Obj): Promise<{ status: number; body: Obj; ms: number }> {
+  const started = performance.now();
+  const res = await app(new Request('http://amender.test/mutate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(review) }));
+  return { status: res.status, body: (await res.json()) as Obj, ms: performance.now() - started };
+}
+
+function patchOf(body: Obj): string {
+  return body.response?.patch ? Buffer.from(body.response.patch, 'base64').toString('utf8') : '';
+}
+
+describe('fuzzed policies: broken beside intact', () => {
+  const documents = policyDocuments();
+  const all = reviews();
+  const pods = all.filter((r) => r.request.kind.kind === 'Pod');
+
+  it('has real policies and reviews to work with', () => {
+    expect(documents.length).toBeGreaterThan(100);
+    expect(pods.length).toBeGreaterThan(20);
+  });
+
+  it.each(SEEDS.map((seed) => [seed]))(`answers reviews through ${CASES_PER_SEED} broken policies of seed %i, the intact one still applied`, async (seed) => {
+    const rng = new Prng(seed);
+    const failures: string[] = [];
+    const logs: LogRecord[] = [];
+    /** How the broken policies fared: refused at load, kept, and what their reviews got. */
+    const seen: Record<string, number> = {};
+    const count = (what: string) => (seen[what] = (seen[what] ?? 0) + 1);
+    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+      const doc = structuredClone(documents[rng.int(documents.length)]);
+      const changes: string[] = [];
+      for (let n = 1 + rng.int(3); n > 0; n--) {
+        const candidates = paths(doc).filter((p) => p[0] !== 'apiVersion' && p[0] !== 'kind');
+        if (candidates.length === 0) break;
+        changes.push(mutate(rng, doc, candidates[rng.int(candidates.length)]));
+      }
+      const label = `seed ${seed} case ${i}: ${doc.kind}/${doc.metadata?.name}: ${changes.join('; ')}`;
+      try {
+        const set = buildPolicySet([parseDocuments('broken.json', JSON.stringify([doc])), parseDocuments('intact.json', JSON.stringify([INTACT]))]);
+        for (const p of set.problems) expect(p.source, label).toBe('broken.json');
+        count(set.problems.some((p) => p.effect === 'ignored') ? 'refused' : set.problems.length > 0 ? 'kept with problems' : 'kept');
+        const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: (r) => logs.push(r) }).app.fetch;
+        for (const review of [pods[rng.int(pods.length)], all[rng.int(all.length)]]) {
+          const a = await answer(app, review);
+          const shown = `${label}\n  review ${review.request.uid}: ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
+          expect(a.status, shown).toBe(200);
+          expect(a.ms, shown).toBeLessThan(LIMITS.reviewDeadlineMs + 1000);
+          expect(a.body.response?.uid, shown).toBe(review.request.uid);
+          const others = patchOf(a.body) ? (JSON.parse(patchOf(a.body)) as unknown[]).filter((op) => !JSON.stringify(op).includes('fuzz-intact')) : [];
+          count(!a.body.response.allowed ? 'denied' : others.length > 0 ? 'patched by more than the intact policy' : 'allowed');
+          // The intact policy labels every Pod that the broken one does not deny.
+          if (review.request.kind.kind === 'Pod' && a.body.response.allowed) expect(patchOf(a.body), shown).toContain('fuzz-intact');
+        }
+        const errors = logs.splice(0).filter((l) => l.level === 'error' || Number(l.status) >= 500);
+        expect(errors.map((l) => JSON.stringify(l).slice(0, 300)), label).toEqual([]);
+      } catch (err) {
+        failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
+      }
+    }
+    expect(failures.join('\n\n')).toBe('');
+    // Not a vacuous sweep: broken policies refused, others kept and applied, some denying.
+    const shown = JSON.stringify(seen);
+    for (const what of ['refused', 'kept', 'denied', 'patched by more than the intact policy']) expect(seen[what] ?? 0, shown).toBeGreaterThan(CASES_PER_SEED / 100);
+    expect(({} as Obj).polluted).toBeUndefined();
+  }, 120_000);
+});
