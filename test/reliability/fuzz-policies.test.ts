@@ -6,7 +6,9 @@
  * is loaded beside an intact policy and reviews of real resources are answered through the app. Whatever
  * the change, the set builds without throwing, a problem names its document, the intact policy still
  * patches every review it patched alone, and no answer is a 500 (an error escaping a policy's evaluation),
- * an error log line or later than the deadline plus a second.
+ * an error log line or later than the deadline plus a second. Then the kube-apiserver vectors: one document
+ * of a vector's whole set (a policy, a binding, a param, a Namespace) broken the same ways, the vector's
+ * request answered as the server answers it: 200 in time, no error, whatever became of the set.
  *
  * Fixed seeds: a failure names its seed and case. FUZZ_POLICY_SEEDS=1,2,3 and FUZZ_POLICY_CASES=n sweep more.
  */
@@ -16,6 +18,8 @@ import { describe, expect, it } from 'vitest';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, type LogRecord } from '../../src/server/index.js';
 import { ROOT } from '../node/built.js';
+import { documents } from '../fixtures/map-vectors.js';
+import { loadVectors } from '../map/helpers.js';
 import { Prng } from './helpers/prng.js';
 import { fixturePolicyFiles, libraryPolicyFiles, libraryResources, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
 
@@ -198,5 +202,64 @@ describe('fuzzed policies: broken beside intact', () => {
     const shown = JSON.stringify(seen);
     for (const what of ['refused', 'kept', 'denied', 'patched by more than the intact policy']) expect(seen[what] ?? 0, shown).toBeGreaterThan(CASES_PER_SEED / 100);
     expect(({} as Obj).polluted).toBeUndefined();
+  }, 120_000);
+});
+
+/** The kube-apiserver vectors whose sets are whole (policies, bindings, params, namespaces) and end to end. */
+const MAP_VECTOR_FILES = ['mutation/applyconfiguration.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
+
+/** A MAP vector's request as the API server would send it. */
+function vectorReview(v: Obj): Obj {
+  const r = v.request;
+  const request: Obj = { uid: `vector-${v.name}`, kind: r.kind, resource: r.resource, operation: r.operation, userInfo: r.userInfo ?? {}, object: r.object ?? null, oldObject: r.oldObject ?? null, dryRun: r.dryRun ?? false };
+  for (const k of ['subResource', 'name', 'namespace']) if (r[k] !== undefined) request[k] = r[k];
+  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
+}
+
+describe('fuzzed MutatingAdmissionPolicy sets: one document of a kube-apiserver vector broken', () => {
+  it.each(SEEDS.map((seed) => [seed]))(`answers each vector's request with one of its documents broken, ${CASES_PER_SEED} cases of seed %i`, async (seed) => {
+    const vectors = MAP_VECTOR_FILES.flatMap((file) => loadVectors(file)).filter((v) => v.request);
+    expect(vectors.length).toBeGreaterThan(50);
+    const rng = new Prng(seed);
+    const failures: string[] = [];
+    const logs: LogRecord[] = [];
+    const seen: Record<string, number> = {};
+    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+      const v = vectors[rng.int(vectors.length)];
+      const docs = documents(v);
+      if (docs.length === 0) continue;
+      const broken = docs[rng.int(docs.length)];
+      broken.value = structuredClone(broken.value);
+      const changes: string[] = [];
+      for (let n = 1 + rng.int(3); n > 0; n--) {
+        const candidates = paths(broken.value).filter((p) => p[0] !== 'apiVersion' && p[0] !== 'kind');
+        if (candidates.length === 0) break;
+        changes.push(mutate(rng, broken.value as Obj, candidates[rng.int(candidates.length)]));
+      }
+      const label = `seed ${seed} case ${i}: ${v.name}: ${(broken.value as Obj).kind}/${(broken.value as Obj).metadata?.name}: ${changes.join('; ')}`;
+      try {
+        // As the server builds it: a policy that does not compile is refused.
+        const set = buildPolicySet(docs);
+        seen[set.problems.length > 0 ? 'with problems' : 'clean'] = (seen[set.problems.length > 0 ? 'with problems' : 'clean'] ?? 0) + 1;
+        const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: (r) => logs.push(r) }).app.fetch;
+        const review = vectorReview(v);
+        const a = await answer(app, review);
+        const shown = `${label}\n  ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
+        expect(a.status, shown).toBe(200);
+        expect(a.ms, shown).toBeLessThan(LIMITS.reviewDeadlineMs + 1000);
+        expect(a.body.response?.uid, shown).toBe(review.request.uid);
+        const what = !a.body.response.allowed ? 'denied' : a.body.response.patch ? 'patched' : 'allowed';
+        seen[what] = (seen[what] ?? 0) + 1;
+        const errors = logs.splice(0).filter((l) => l.level === 'error' || Number(l.status) >= 500);
+        expect(errors.map((l) => JSON.stringify(l).slice(0, 300)), label).toEqual([]);
+      } catch (err) {
+        failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
+      }
+    }
+    expect(failures.join('\n\n')).toBe('');
+    const shown = JSON.stringify(seen);
+    // Most broken documents are refused (validation and compilation are strict), the rest still run.
+    for (const what of ['with problems', 'clean', 'patched', 'allowed']) expect(seen[what] ?? 0, shown).toBeGreaterThan(CASES_PER_SEED / 100);
+    expect(seen.denied ?? 0, shown).toBeGreaterThan(0);
   }, 120_000);
 });
