@@ -1,6 +1,6 @@
 /**
  * A seeded, bounded fuzz sweep of broken policies: real policies (the bundled set, the 50-policy bench set,
- * the Kyverno fixtures, the kyverno/policies library copies) each changed in one to three places, as a
+ * the Kyverno fixtures and vectors, the kyverno/policies library copies) each changed in one to three places, as a
  * half-written or mistyped policy would be: a member deleted, retyped (a number, text, a list, a map, null,
  * a boolean), a list item duplicated or dropped, a text cut short or given an expression's fragment. Each
  * is loaded beside an intact policy and reviews of real resources are answered through the app. Whatever
@@ -38,13 +38,19 @@ function policyDocuments(): Obj[] {
     ...fixturePolicyFiles(),
     ...libraryPolicyFiles(),
   ];
-  return files.flatMap(yamlObjects).filter((d) => POLICY_KINDS.has(d.kind));
+  return [...files.flatMap(yamlObjects), ...kyvernoVectors().flatMap((v) => v.policies ?? [])].filter((d) => POLICY_KINDS.has(d.kind));
 }
 
-/** Reviews (CREATE) of the fixture Pod and of the libraries' test resources. */
+/** The Kyverno and MutatingPolicy vectors (test/vectors/kyverno, test/vectors/mpol): their policies and resources. */
+function kyvernoVectors(): Obj[] {
+  return ['test/vectors/kyverno', 'test/vectors/mpol'].flatMap((dir) => yamlFiles(join(ROOT, dir)).flatMap((f) => yamlObjects(f.path)));
+}
+
+/** Reviews (CREATE) of the fixture Pod, of the libraries' test resources and of the Kyverno vectors' resources. */
 function reviews(): Obj[] {
   const podCreate = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8')) as Obj;
-  return [podCreate, ...libraryResources().map((object, i) => {
+  const resources = [...libraryResources(), ...kyvernoVectors().flatMap((v) => (v.resource && typeof v.resource.kind === 'string' ? [v.resource as Obj] : []))];
+  return [podCreate, ...resources.map((object, i) => {
     const review = reviewOf(object);
     review.request.uid = `fuzz-${i}`;
     return review;
