@@ -5,7 +5,7 @@
  * a boolean), a list item duplicated or dropped, a text cut short or given an expression's fragment. Each
  * is loaded beside an intact policy and reviews of real resources are answered through the app. Whatever
  * the change, the set builds without throwing, a problem names its document, the intact policy still
- * patches every review it patched alone, and no answer is a 500 (an error escaping a policy's evaluation),
+ * labels every Pod the broken one does not deny, and no answer is a 500 (an error escaping a policy's evaluation),
  * an error log line or later than the deadline plus a second. Then the kube-apiserver vectors: one document
  * of a vector's whole set (a policy, a binding, a param, a Namespace) broken the same ways, the vector's
  * request answered as the server answers it: 200 in time, no error, whatever became of the set.
@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, type LogRecord } from '../../src/server/index.js';
 import { ROOT } from '../node/built.js';
-import { documents } from '../fixtures/map-vectors.js';
+import { documents, vectorReview } from '../fixtures/map-vectors.js';
 import { loadVectors } from '../map/helpers.js';
 import { Prng } from './helpers/prng.js';
 import { fixturePolicyFiles, libraryPolicyFiles, libraryResources, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
@@ -213,14 +213,6 @@ describe('fuzzed policies: broken beside intact', () => {
 
 /** The kube-apiserver vectors whose sets are whole (policies, bindings, params, namespaces) and end to end. */
 const MAP_VECTOR_FILES = ['mutation/applyconfiguration.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
-
-/** A MAP vector's request as the API server would send it. */
-function vectorReview(v: Obj): Obj {
-  const r = v.request;
-  const request: Obj = { uid: `vector-${v.name}`, kind: r.kind, resource: r.resource, operation: r.operation, userInfo: r.userInfo ?? {}, object: r.object ?? null, oldObject: r.oldObject ?? null, dryRun: r.dryRun ?? false };
-  for (const k of ['subResource', 'name', 'namespace']) if (r[k] !== undefined) request[k] = r[k];
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
-}
 
 describe('fuzzed MutatingAdmissionPolicy sets: one document of a kube-apiserver vector broken', () => {
   it.each(SEEDS.map((seed) => [seed]))(`answers each vector's request with one of its documents broken, ${CASES_PER_SEED} cases of seed %i`, async (seed) => {

@@ -24,7 +24,7 @@ import { nodeCliIO } from '../../src/cli/node-io.js';
 import { applyPatch, type Operation } from '../../src/jsonpatch/index.js';
 import { buildPolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet, type LogRecord } from '../../src/server/index.js';
-import { VECTOR_BUILD_OPTIONS, documents } from '../fixtures/map-vectors.js';
+import { VECTOR_BUILD_OPTIONS, documents, vectorReview } from '../fixtures/map-vectors.js';
 import { loadVectors } from '../map/helpers.js';
 import { ROOT } from '../node/built.js';
 import { Prng } from './helpers/prng.js';
@@ -255,14 +255,6 @@ describe('fuzzed reviews through the app', () => {
     expect(missing).toEqual([]);
   });
 });
-
-/** A MAP vector's request as the API server would send it (as test/server/vectors.test.ts builds it). */
-function vectorReview(v: Obj): Obj {
-  const r = v.request;
-  const request: Obj = { uid: `vector-${v.name}`, kind: r.kind, resource: r.resource, operation: r.operation, userInfo: r.userInfo ?? {}, object: r.object ?? null, oldObject: r.oldObject ?? null, dryRun: r.dryRun ?? false };
-  for (const k of ['subResource', 'name', 'namespace']) if (r[k] !== undefined) request[k] = r[k];
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
-}
 
 describe('fuzzed reviews of the MAP vectors, each through its own policy set', () => {
   it(`answers ${CASES_PER_VECTOR} mutations of each vector's review as the oracle says, the same twice`, async () => {

@@ -10,25 +10,9 @@ import { applyJsonPatch } from '../../src/jsonpatch/index.js';
 import { buildPolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
 import { jsonDocumentOf, jsonTextOf, loadVectors } from '../map/helpers.js';
-import { VECTOR_BUILD_OPTIONS, documents, dropPath, normalize } from '../fixtures/map-vectors.js';
+import { VECTOR_BUILD_OPTIONS, documents, dropPath, normalize, vectorReview } from '../fixtures/map-vectors.js';
 
 const FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'mutation/objects.yaml', 'integration/e2e.yaml', 'integration/integration.yaml', 'integration/integration-v1beta1.yaml', 'integration/excluded.yaml', 'integration/extra.yaml'];
-
-function review(v: any) {
-  const r = v.request;
-  const request: Record<string, unknown> = {
-    uid: `vector-${v.name}`,
-    kind: r.kind,
-    resource: r.resource,
-    operation: r.operation,
-    userInfo: r.userInfo ?? {},
-    object: r.object ?? null,
-    oldObject: r.oldObject ?? null,
-    dryRun: r.dryRun ?? false,
-  };
-  for (const k of ['subResource', 'name', 'namespace']) if (r[k] !== undefined) request[k] = r[k];
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
-}
 
 for (const file of FILES) {
   describe(`POST /mutate: ${file}`, () => {
@@ -36,7 +20,7 @@ for (const file of FILES) {
       it(v.name, async () => {
         const set = buildPolicySet(documents(v), VECTOR_BUILD_OPTIONS);
         const { app } = createApp({ policies: fixedPolicySet(set, v.name) });
-        const body = review(v);
+        const body = vectorReview(v);
         const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: jsonTextOf(body), headers: { 'content-type': 'application/json' } }));
         expect(res.status).toBe(200);
         const reply = (await res.json()) as any;
