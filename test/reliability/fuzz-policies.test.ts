@@ -135,6 +135,66 @@ function mutate(rng: Prng, doc: Obj, path: Path): string {
   }
 }
 
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+/** Changes `doc` in one to three places, never its apiVersion or kind; says what was done. */
+function breakDocument(rng: Prng, doc: Obj): string[] {
+  const changes: string[] = [];
+  for (let n = 1 + rng.int(3); n > 0; n--) {
+    const candidates = paths(doc).filter((p) => p[0] !== 'apiVersion' && p[0] !== 'kind');
+    if (candidates.length === 0) break;
+    changes.push(mutate(rng, doc, candidates[rng.int(candidates.length)]));
+  }
+  return changes;
+}
+
+function patchOf(body: Obj): string {
+  return body.response?.patch ? Buffer.from(body.response.patch, 'base64').toString('utf8') : '';
+}
+
+/** One sweep's cases: what they saw, their failures (collected, not thrown), the log lines of the case in progress. */
+class Sweep {
+  readonly seen: Record<string, number> = {};
+  readonly failures: string[] = [];
+  private readonly logs: LogRecord[] = [];
+  readonly logger = (record: LogRecord): void => void this.logs.push(record);
+
+  count(what: string): void {
+    this.seen[what] = (this.seen[what] ?? 0) + 1;
+  }
+
+  /** Runs one case; a failed expectation, or an error log line it left, is its failure. */
+  async run(label: string, check: () => Promise<void>): Promise<void> {
+    try {
+      await check();
+      const errors = this.logs.splice(0).filter((l) => l.level === 'error' || Number(l.status) >= 500);
+      expect(errors.map((l) => JSON.stringify(l).slice(0, 300)), label).toEqual([]);
+    } catch (err) {
+      this.logs.length = 0;
+      this.failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
+    }
+  }
+
+  /** No failure, and at least `min` cases of each of `kinds` (so that the sweep is not vacuous). */
+  expectClean(kinds: Record<string, number>): void {
+    expect(this.failures.join('\n\n')).toBe('');
+    for (const [what, min] of Object.entries(kinds)) expect(this.seen[what] ?? 0, JSON.stringify(this.seen)).toBeGreaterThanOrEqual(min);
+  }
+}
+
+/** POSTs `review` and checks what every answer must be: 200, in time, its uid. Returns the reply. */
+async function answerChecked(app: Fetch, review: Obj, label: string): Promise<{ body: Obj; shown: string }> {
+  const started = performance.now();
+  const res = await app(new Request('http://amender.test/mutate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(review) }));
+  const body = (await res.json()) as Obj;
+  const ms = performance.now() - started;
+  const shown = `${label}\n  review ${review.request.uid}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`;
+  expect(res.status, shown).toBe(200);
+  expect(ms, shown).toBeLessThan(LIMITS.reviewDeadlineMs + 1000);
+  expect(body.response?.uid, shown).toBe(review.request.uid);
+  return { body, shown };
+}
+
 /** An intact policy that labels every Pod: it must keep doing so beside any broken one. */
 const INTACT = {
   apiVersion: 'kyverno.io/v1',
@@ -142,18 +202,6 @@ const INTACT = {
   metadata: { name: 'zz-intact-label' },
   spec: { rules: [{ name: 'label', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { 'fuzz-intact': 'yes' } } } } }] },
 };
-
-type Fetch = (request: Request) => Response | Promise<Response>;
-
-async function answer(app: Fetch, review: Obj): Promise<{ status: number; body: Obj; ms: number }> {
-  const started = performance.now();
-  const res = await app(new Request('http://amender.test/mutate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(review) }));
-  return { status: res.status, body: (await res.json()) as Obj, ms: performance.now() - started };
-}
-
-function patchOf(body: Obj): string {
-  return body.response?.patch ? Buffer.from(body.response.patch, 'base64').toString('utf8') : '';
-}
 
 describe('fuzzed policies: broken beside intact', () => {
   const documents = policyDocuments();
@@ -167,46 +215,29 @@ describe('fuzzed policies: broken beside intact', () => {
 
   it.each(SEEDS.map((seed) => [seed]))(`answers reviews through ${CASES_PER_SEED} broken policies of seed %i, the intact one still applied`, async (seed) => {
     const rng = new Prng(seed);
-    const failures: string[] = [];
-    const logs: LogRecord[] = [];
-    /** How the broken policies fared: refused at load, kept, and what their reviews got. */
-    const seen: Record<string, number> = {};
-    const count = (what: string) => (seen[what] = (seen[what] ?? 0) + 1);
-    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+    const sweep = new Sweep();
+    for (let i = 0; i < CASES_PER_SEED && sweep.failures.length < 10; i++) {
       const doc = structuredClone(documents[rng.int(documents.length)]);
-      const changes: string[] = [];
-      for (let n = 1 + rng.int(3); n > 0; n--) {
-        const candidates = paths(doc).filter((p) => p[0] !== 'apiVersion' && p[0] !== 'kind');
-        if (candidates.length === 0) break;
-        changes.push(mutate(rng, doc, candidates[rng.int(candidates.length)]));
-      }
-      const label = `seed ${seed} case ${i}: ${doc.kind}/${doc.metadata?.name}: ${changes.join('; ')}`;
-      try {
+      const label = `seed ${seed} case ${i}: ${doc.kind}/${doc.metadata?.name}: ${breakDocument(rng, doc).join('; ')}`;
+      const reviewed = [pods[rng.int(pods.length)], all[rng.int(all.length)]];
+      await sweep.run(label, async () => {
         const set = buildPolicySet([parseDocuments('broken.json', JSON.stringify([doc])), parseDocuments('intact.json', JSON.stringify([INTACT]))]);
         for (const p of set.problems) expect(p.source, label).toBe('broken.json');
-        count(set.problems.some((p) => p.effect === 'ignored') ? 'refused' : set.problems.length > 0 ? 'kept with problems' : 'kept');
-        const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: (r) => logs.push(r) }).app.fetch;
-        for (const review of [pods[rng.int(pods.length)], all[rng.int(all.length)]]) {
-          const a = await answer(app, review);
-          const shown = `${label}\n  review ${review.request.uid}: ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
-          expect(a.status, shown).toBe(200);
-          expect(a.ms, shown).toBeLessThan(LIMITS.reviewDeadlineMs + 1000);
-          expect(a.body.response?.uid, shown).toBe(review.request.uid);
-          const others = patchOf(a.body) ? (JSON.parse(patchOf(a.body)) as unknown[]).filter((op) => !JSON.stringify(op).includes('fuzz-intact')) : [];
-          count(!a.body.response.allowed ? 'denied' : others.length > 0 ? 'patched by more than the intact policy' : 'allowed');
+        sweep.count(set.problems.some((p) => p.effect === 'ignored') ? 'refused' : set.problems.length > 0 ? 'kept with problems' : 'kept');
+        const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: sweep.logger }).app.fetch;
+        for (const review of reviewed) {
+          const { body, shown } = await answerChecked(app, review, label);
+          const patch = patchOf(body);
+          const others = patch ? (JSON.parse(patch) as unknown[]).filter((op) => !JSON.stringify(op).includes('fuzz-intact')) : [];
+          sweep.count(!body.response.allowed ? 'denied' : others.length > 0 ? 'patched by more than the intact policy' : 'allowed');
           // The intact policy labels every Pod that the broken one does not deny.
-          if (review.request.kind.kind === 'Pod' && a.body.response.allowed) expect(patchOf(a.body), shown).toContain('fuzz-intact');
+          if (review.request.kind.kind === 'Pod' && body.response.allowed) expect(patch, shown).toContain('fuzz-intact');
         }
-        const errors = logs.splice(0).filter((l) => l.level === 'error' || Number(l.status) >= 500);
-        expect(errors.map((l) => JSON.stringify(l).slice(0, 300)), label).toEqual([]);
-      } catch (err) {
-        failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
-      }
+      });
     }
-    expect(failures.join('\n\n')).toBe('');
     // Not a vacuous sweep: broken policies refused, others kept and applied, some denying.
-    const shown = JSON.stringify(seen);
-    for (const what of ['refused', 'kept', 'denied', 'patched by more than the intact policy']) expect(seen[what] ?? 0, shown).toBeGreaterThan(CASES_PER_SEED / 100);
+    const some = Math.ceil(CASES_PER_SEED / 100);
+    sweep.expectClean({ refused: some, kept: some, denied: some, 'patched by more than the intact policy': some });
     expect(({} as Obj).polluted).toBeUndefined();
   }, 120_000);
 });
@@ -219,45 +250,25 @@ describe('fuzzed MutatingAdmissionPolicy sets: one document of a kube-apiserver 
     const vectors = MAP_VECTOR_FILES.flatMap((file) => loadVectors(file)).filter((v) => v.request);
     expect(vectors.length).toBeGreaterThan(50);
     const rng = new Prng(seed);
-    const failures: string[] = [];
-    const logs: LogRecord[] = [];
-    const seen: Record<string, number> = {};
-    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+    const sweep = new Sweep();
+    for (let i = 0; i < CASES_PER_SEED && sweep.failures.length < 10; i++) {
       const v = vectors[rng.int(vectors.length)];
       const docs = documents(v);
       if (docs.length === 0) continue;
       const broken = docs[rng.int(docs.length)];
-      broken.value = structuredClone(broken.value);
-      const changes: string[] = [];
-      for (let n = 1 + rng.int(3); n > 0; n--) {
-        const candidates = paths(broken.value).filter((p) => p[0] !== 'apiVersion' && p[0] !== 'kind');
-        if (candidates.length === 0) break;
-        changes.push(mutate(rng, broken.value as Obj, candidates[rng.int(candidates.length)]));
-      }
-      const label = `seed ${seed} case ${i}: ${v.name}: ${(broken.value as Obj).kind}/${(broken.value as Obj).metadata?.name}: ${changes.join('; ')}`;
-      try {
+      const doc = (broken.value = structuredClone(broken.value) as Obj);
+      const label = `seed ${seed} case ${i}: ${v.name}: ${doc.kind}/${doc.metadata?.name}: ${breakDocument(rng, doc).join('; ')}`;
+      await sweep.run(label, async () => {
         // As the server builds it: a policy that does not compile is refused.
         const set = buildPolicySet(docs);
-        seen[set.problems.length > 0 ? 'with problems' : 'clean'] = (seen[set.problems.length > 0 ? 'with problems' : 'clean'] ?? 0) + 1;
-        const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: (r) => logs.push(r) }).app.fetch;
-        const review = vectorReview(v);
-        const a = await answer(app, review);
-        const shown = `${label}\n  ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
-        expect(a.status, shown).toBe(200);
-        expect(a.ms, shown).toBeLessThan(LIMITS.reviewDeadlineMs + 1000);
-        expect(a.body.response?.uid, shown).toBe(review.request.uid);
-        const what = !a.body.response.allowed ? 'denied' : a.body.response.patch ? 'patched' : 'allowed';
-        seen[what] = (seen[what] ?? 0) + 1;
-        const errors = logs.splice(0).filter((l) => l.level === 'error' || Number(l.status) >= 500);
-        expect(errors.map((l) => JSON.stringify(l).slice(0, 300)), label).toEqual([]);
-      } catch (err) {
-        failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
-      }
+        sweep.count(set.problems.length > 0 ? 'with problems' : 'clean');
+        const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: sweep.logger }).app.fetch;
+        const { body } = await answerChecked(app, vectorReview(v), label);
+        sweep.count(!body.response.allowed ? 'denied' : body.response.patch ? 'patched' : 'allowed');
+      });
     }
-    expect(failures.join('\n\n')).toBe('');
-    const shown = JSON.stringify(seen);
     // Most broken documents are refused (validation and compilation are strict), the rest still run.
-    for (const what of ['with problems', 'clean', 'patched', 'allowed']) expect(seen[what] ?? 0, shown).toBeGreaterThan(CASES_PER_SEED / 100);
-    expect(seen.denied ?? 0, shown).toBeGreaterThan(0);
+    const some = Math.ceil(CASES_PER_SEED / 100);
+    sweep.expectClean({ 'with problems': some, clean: some, patched: some, allowed: some, denied: 1 });
   }, 120_000);
 });
