@@ -1,8 +1,9 @@
 /**
- * A seeded, bounded fuzz sweep of reloads: a policy folder of two files (a real policy, and an intact one that
- * labels every Pod) is loaded by the directory source, then the real policy's file is replaced by a broken
- * version (its text cut anywhere, as a half-written upload leaves it; emptied; or its document changed in one
- * to three places, helpers/document-mutations.ts) and the folder read again. Then a review gets either what
+ * A seeded, bounded fuzz sweep of reloads: a policy folder of two files (a real policy file, from the
+ * kyverno/policies library, the bench's MutatingAdmissionPolicies with their bindings or the bundled examples,
+ * and an intact policy that labels every Pod) is loaded by the directory source, then the real file is replaced
+ * by a broken version (its text cut anywhere, as a half-written upload leaves it; emptied; or one of its
+ * documents changed in one to three places, helpers/document-mutations.ts) and the folder read again. Then a review gets either what
  * it got before (the new version was refused, and the last good one stays in force) or exactly what a fresh
  * load of the new folder gives (the new version was taken): never a mix, never the intact policy lost, never
  * a 500.
@@ -18,12 +19,13 @@ import { createApp, type LogRecord } from '../../src/server/index.js';
 import { PolicySetRefresher } from '../../src/sources/index.js';
 import { directorySource } from '../../src/sources/node/index.js';
 import { breakDocument } from './helpers/document-mutations.js';
-import { libraryPolicyFiles, libraryResources, reviewOf, yamlObjects, type Obj } from './helpers/library-corpus.js';
+import { libraryPolicyFiles, libraryResources, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
+import { ROOT } from '../node/built.js';
 import { Prng } from './helpers/prng.js';
 
 const SEEDS = process.env.FUZZ_RELOAD_SEEDS ? process.env.FUZZ_RELOAD_SEEDS.split(',').map(Number) : [0x4e10ad];
 const CASES_PER_SEED = Number(process.env.FUZZ_RELOAD_CASES ?? 150);
-const POLICY_KINDS = new Set(['ClusterPolicy', 'Policy', 'MutatingPolicy', 'NamespacedMutatingPolicy']);
+const POLICY_KINDS = new Set(['ClusterPolicy', 'Policy', 'MutatingPolicy', 'NamespacedMutatingPolicy', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
 
 // Not 'yes': unquoted in YAML that is a boolean to Kyverno (YAML 1.1), and a label must be a string.
 const INTACT = stringify({
@@ -53,18 +55,22 @@ async function answer(fetch: (r: Request) => Response | Promise<Response>, revie
 }
 
 describe('fuzzed reloads: a policy file replaced by a broken version', () => {
-  const policies = libraryPolicyFiles().flatMap((path) => yamlObjects(path)).filter((d) => POLICY_KINDS.has(d.kind));
+  // Whole files: a library policy, a bench MutatingAdmissionPolicy with its binding, a bundled example.
+  const files = [...libraryPolicyFiles(), ...yamlFiles(join(ROOT, 'bench/fixtures/policies-50')).map((f) => f.path), ...yamlFiles(join(ROOT, 'policies')).filter((f) => !f.inTestFolder && !f.path.includes('/tests/')).map((f) => f.path)]
+    .map((path) => yamlObjects(path))
+    .filter((docs) => docs.length > 0 && docs.every((d) => POLICY_KINDS.has(d.kind)));
   const pods = libraryResources().filter((o) => o.kind === 'Pod').map((o) => reviewOf(o));
 
   it.each(SEEDS.map((seed) => [seed]))(`keeps the last good version or takes the new one whole, ${CASES_PER_SEED} cases of seed %i`, async (seed) => {
-    expect(policies.length).toBeGreaterThan(50);
+    expect(files.length).toBeGreaterThan(100);
     expect(pods.length).toBeGreaterThan(20);
     const rng = new Prng(seed);
     const failures: string[] = [];
     const seen: Record<string, number> = {};
     const logs: LogRecord[] = [];
     for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
-      const good = stringify(policies[rng.int(policies.length)]);
+      const docs = files[rng.int(files.length)];
+      const good = docs.map((d) => stringify(d)).join('---\n');
       const review = pods[rng.int(pods.length)];
       let broken: string;
       let what: string;
@@ -77,9 +83,10 @@ describe('fuzzed reloads: a policy file replaced by a broken version', () => {
         broken = '';
         what = 'emptied';
       } else {
-        const doc = structuredClone(policies[rng.int(policies.length)]);
-        what = breakDocument(rng, doc).join('; ');
-        broken = stringify(doc);
+        const changed = structuredClone(docs);
+        const at = rng.int(changed.length);
+        what = `${changed[at].kind}: ${breakDocument(rng, changed[at]).join('; ')}`;
+        broken = changed.map((d) => stringify(d)).join('---\n');
       }
       const label = `seed ${seed} case ${i}: ${what}`;
       const dir = join(root, `${seed}-${i}`);
