@@ -15,7 +15,7 @@
 import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { builtinKindTable, guessResource, type KindEntry } from './kinds.js';
-import { intersectRuleSets, mergeRules, normalizeRule, type RuleScope, type WebhookRule } from './rules.js';
+import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, type RuleScope, type WebhookRule } from './rules.js';
 import { hasWildcard, wildcardMatch } from '../go/index.js';
 
 type MatchBlock = CompiledRule['match'];
@@ -47,9 +47,24 @@ const KYVERNO_DEFAULT_OPERATIONS = ['CREATE', 'UPDATE'];
 /** Amender's Kyverno engine mutates only these (DELETE and CONNECT requests are never mutated). */
 const KYVERNO_MUTATED_OPERATIONS = ['CREATE', 'UPDATE'];
 
-function mapRule(r: NamedRuleWithOperations): WebhookRule {
-  return normalizeRule({ operations: r.operations, apiGroups: r.apiGroups, apiVersions: r.apiVersions, resources: r.resources, scope: (r.scope ?? '*') as RuleScope });
+const SCOPES: readonly string[] = ['*', 'Cluster', 'Namespaced'];
+
+/**
+ * The part of a resource rule that can match a request; undefined when no part can. kube-apiserver refuses
+ * a MutatingAdmissionPolicy with values that match nothing, but Kyverno takes them in a MutatingPolicy:
+ * an empty version or resource, an operation or scope it does not know, an empty list. Left in, they would
+ * make rules the API server refuses.
+ */
+function matchableRule(r: NamedRuleWithOperations): WebhookRule | undefined {
+  const operations = r.operations.filter((o) => o === '*' || (OPERATIONS as readonly string[]).includes(o));
+  const apiVersions = r.apiVersions.filter((v) => v !== '');
+  const resources = r.resources.filter((x) => x !== '');
+  const scope = r.scope ?? '*';
+  if (!SCOPES.includes(scope) || operations.length === 0 || r.apiGroups.length === 0 || apiVersions.length === 0 || resources.length === 0) return undefined;
+  return normalizeRule({ operations, apiGroups: r.apiGroups, apiVersions, resources, scope: scope as RuleScope });
 }
+
+const matchable = (rules: readonly NamedRuleWithOperations[]): WebhookRule[] => rules.flatMap((r) => matchableRule(r) ?? []);
 
 interface KindContext {
   table: readonly KindEntry[];
@@ -125,10 +140,6 @@ function blockRules(block: MatchBlock, ctx: KindContext): WebhookRule[] {
   return block.single ? filterRules(block.single, ctx) : [];
 }
 
-function matchesSomething(r: NamedRuleWithOperations): boolean {
-  return r.operations.length > 0 && r.apiGroups.length > 0 && r.apiVersions.length > 0 && r.resources.length > 0;
-}
-
 /** `crds`: the CustomResourceDefinitions among the documents (their kinds and plurals). */
 export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = []): DerivedRules {
   const table = [...builtinKindTable(), ...crdEntries];
@@ -145,11 +156,10 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${id}: no binding (a policy acts only through a MutatingAdmissionPolicyBinding)`);
       continue;
     }
-    // A rule without operations, groups, versions or resources matches nothing (Kyverno accepts such a rule).
-    const own = (bound.policy.matchConstraints?.resourceRules ?? []).filter(matchesSomething).map(mapRule);
+    const own = matchable(bound.policy.matchConstraints?.resourceRules ?? []);
     const rules = bound.bindings.flatMap((b) => {
       const narrowing = b.matchResources?.resourceRules ?? [];
-      return narrowing.length === 0 ? own : intersectRuleSets(own, narrowing.map(mapRule));
+      return narrowing.length === 0 ? own : intersectRuleSets(own, matchable(narrowing));
     });
     if (rules.length === 0) {
       idle.push(`${id}: its bindings' resourceRules and its matchConstraints have nothing in common`);

@@ -86,4 +86,20 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
     expect(await runCli(['webhook-config', '--url', 'https://a.example/mutate', '--policies', 'p.yaml'], hook)).toBe(1);
     expect(hook.stderr).toContain('the policy set matches no request');
   });
+
+  it('leaves a rule whose only version or resource is empty out of the webhook rules: it matches nothing', async () => {
+    const rules = (extra: string) =>
+      `  matchConstraints: {resourceRules: [${extra}{apiGroups: [batch], apiVersions: [""], operations: [CREATE], resources: [jobs]}, {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [""]}]}\n`;
+    const mutation = `  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}'}}]\n`;
+    const io = fakeIO({ 'p.yaml': policy('empty-values', rules('{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}, ') + mutation) });
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(0);
+    const hook = fakeIO({ 'p.yaml': policy('empty-values', rules('{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}, ') + mutation) });
+    expect(await runCli(['webhook-config', '--url', 'https://a.example/mutate', '--policies', 'p.yaml', '--json'], hook)).toBe(0);
+    expect(JSON.parse(hook.stdout).webhooks[0].rules).toEqual([{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' }]);
+    // With nothing else, nothing to send: the usual message, not an error of Amender.
+    const none = fakeIO({ 'p.yaml': policy('empty-values', rules('') + mutation) });
+    expect(await runCli(['webhook-config', '--url', 'https://a.example/mutate', '--policies', 'p.yaml'], none)).toBe(1);
+    expect(none.stderr).toContain('the policy set matches no request');
+    expect(none.stderr).not.toContain('internal error');
+  });
 });
