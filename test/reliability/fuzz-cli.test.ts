@@ -4,7 +4,10 @@
  *  - `amender test` on a kyverno/policies library folder (its policy, kyverno-test.yaml, resources, patched
  *    resources, values) with one of its YAML files broken;
  *  - `amender apply` (as a resource, as a patch, as an UPDATE), `validate` and `webhook-config` on a library
- *    policy and a test resource, one of the two broken.
+ *    policy and a test resource, one of the two broken;
+ *  - the same on a policy file whose text is damaged in one to four places: YAML syntax (tabs, flow and block
+ *    markers, anchors, aliases, tags, directives, document markers), control characters, a BOM, a lone
+ *    surrogate, characters cut out or repeated.
  * Whatever the change, the command ends with a verdict or a message: exit 0 or 1, never an internal error,
  * never a throw.
  *
@@ -15,10 +18,10 @@ import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { runCli } from '../../src/cli/main.js';
-import { fakeIO } from '../cli/fake-io.js';
+import { fakeIO, type FakeIO } from '../cli/fake-io.js';
 import { ROOT } from '../node/built.js';
 import { breakDocument } from './helpers/document-mutations.js';
-import { LIBRARIES, yamlFiles } from './helpers/library-corpus.js';
+import { LIBRARIES, libraryResources, yamlFiles } from './helpers/library-corpus.js';
 import { Prng } from './helpers/prng.js';
 
 const SEEDS = process.env.FUZZ_CLI_SEEDS ? process.env.FUZZ_CLI_SEEDS.split(',').map(Number) : [0x7e57];
@@ -45,39 +48,6 @@ function broken(rng: Prng, text: string): { text: string; changes: string[] } {
   return { text: documents.map((d) => stringify(d)).join('---\n'), changes };
 }
 
-describe('amender test on broken test folders', () => {
-  const folders = testFolders();
-
-  it.each(SEEDS.map((seed) => [seed]))(`ends ${CASES_PER_SEED} runs of seed %i with a verdict or a message, never an internal error`, async (seed) => {
-    expect(folders.length).toBeGreaterThan(40);
-    const rng = new Prng(seed);
-    const failures: string[] = [];
-    const codes: Record<number, number> = {};
-    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
-      const { folder, files } = folders[rng.int(folders.length)];
-      const names = Object.keys(files);
-      const target = names[rng.int(names.length)];
-      const { text, changes } = broken(rng, files[target]);
-      const io = fakeIO({ ...files, [target]: text });
-      const label = `seed ${seed} case ${i}: ${target}: ${changes.join('; ') || 'unchanged'}`;
-      try {
-        const code = await runCli(['test', folder], io);
-        codes[code] = (codes[code] ?? 0) + 1;
-        const shown = `${label}\n  exit ${code}\n  ${io.stderr.slice(0, 600)}`;
-        expect(io.stderr + io.stdout, shown).not.toContain('internal error');
-        expect([0, 1], shown).toContain(code);
-        expect(/Test Summary: \d+ tests passed and \d+ tests failed/.test(io.stdout) || io.stderr.startsWith('amender test: '), shown).toBe(true);
-      } catch (err) {
-        failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
-      }
-    }
-    expect(failures.join('\n\n')).toBe('');
-    // Not a vacuous sweep: some runs pass, some fail.
-    expect(codes[0] ?? 0, JSON.stringify(codes)).toBeGreaterThan(CASES_PER_SEED / 20);
-    expect(codes[1] ?? 0, JSON.stringify(codes)).toBeGreaterThan(CASES_PER_SEED / 20);
-  }, 120_000);
-});
-
 /** The commands run on a policy file p.yaml and a resource file r.yaml. */
 const COMMANDS = [
   ['apply', '--policies', 'p.yaml', '--resource', 'r.yaml'],
@@ -86,6 +56,95 @@ const COMMANDS = [
   ['validate', 'p.yaml'],
   ['webhook-config', '--policies', 'p.yaml', '--url', 'https://amender.example/mutate'],
 ];
+/** apply, validate and webhook-config, each once. */
+const TEXT_COMMANDS = COMMANDS.filter((c) => !c.includes('--patch') && !c.includes('--operation'));
+
+/** What a damaged text gets inserted: YAML's own syntax, control characters and values YAML reads specially. */
+const INSERTS = ['\t', '\u0000', '\u2028', ':', ': ', '- ', '{', '}', '[', ']', '&a ', '*a', '!', '!!binary ', '!!str ', '!!int ', '!!map ', '%YAML 1.1\n', '---\n', '...\n', '|', '>', '<<: *a\n', '#', '"', "'", '\n', '  ', '?', ',', '@', '`', '\ufeff', '\ud800', '0x1F', '1e999', '.inf', 'yes', 'null', '~', '=', '<<', '\r'];
+
+/** `text` damaged in one to four places (an insertion, a cut, a run repeated); says where. */
+function damaged(rng: Prng, text: string): { text: string; changes: string[] } {
+  const changes: string[] = [];
+  for (let n = 1 + rng.int(4); n > 0; n--) {
+    const at = rng.int(text.length + 1);
+    const kind = rng.int(3);
+    if (kind === 0) {
+      const insert = INSERTS[rng.int(INSERTS.length)];
+      text = text.slice(0, at) + insert + text.slice(at);
+      changes.push(`insert ${JSON.stringify(insert)} at ${at}`);
+    } else if (kind === 1) {
+      const length = 1 + rng.int(5);
+      text = text.slice(0, at) + text.slice(at + length);
+      changes.push(`cut ${length} at ${at}`);
+    } else {
+      const length = 1 + rng.int(20);
+      text = text.slice(0, at) + text.slice(at, at + length).repeat(2) + text.slice(at + length);
+      changes.push(`repeat ${length} at ${at}`);
+    }
+  }
+  return { text, changes };
+}
+
+interface CliCase {
+  command: string[];
+  files: Record<string, string>;
+  /** What was broken, for a failure's message. */
+  label: string;
+  /** More to expect of this case's outcome. */
+  check?: (code: number, io: FakeIO, shown: string) => void;
+}
+
+/**
+ * Runs CASES_PER_SEED cases of `seed` through the CLI: each ends with exit 0 or 1 and no internal error
+ * (failures collected, at most ten, then shown together). Returns the exits counted by command.
+ */
+async function runCases(seed: number, next: (rng: Prng) => CliCase): Promise<Record<string, number>> {
+  const rng = new Prng(seed);
+  const failures: string[] = [];
+  const codes: Record<string, number> = {};
+  for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+    const c = next(rng);
+    const io = fakeIO(c.files);
+    try {
+      const code = await runCli(c.command, io);
+      codes[`${c.command[0]} ${code}`] = (codes[`${c.command[0]} ${code}`] ?? 0) + 1;
+      const shown = `seed ${seed} case ${i}: ${c.command.join(' ')}: ${c.label}\n  exit ${code}\n  ${io.stderr.slice(0, 600)}`;
+      expect(io.stderr + io.stdout, shown).not.toContain('internal error');
+      expect([0, 1], shown).toContain(code);
+      c.check?.(code, io, shown);
+    } catch (err) {
+      failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
+    }
+  }
+  expect(failures.join('\n\n')).toBe('');
+  return codes;
+}
+
+/** Not a vacuous sweep: each command named both succeeded and refused. */
+function expectBothOutcomes(codes: Record<string, number>, commands: readonly string[]): void {
+  for (const name of commands) for (const code of [0, 1]) expect(codes[`${name} ${code}`] ?? 0, JSON.stringify(codes)).toBeGreaterThan(0);
+}
+
+describe('amender test on broken test folders', () => {
+  const folders = testFolders();
+
+  it.each(SEEDS.map((seed) => [seed]))(`ends ${CASES_PER_SEED} runs of seed %i with a verdict or a message, never an internal error`, async (seed) => {
+    expect(folders.length).toBeGreaterThan(40);
+    const codes = await runCases(seed, (rng) => {
+      const { folder, files } = folders[rng.int(folders.length)];
+      const names = Object.keys(files);
+      const target = names[rng.int(names.length)];
+      const { text, changes } = broken(rng, files[target]);
+      return {
+        command: ['test', folder],
+        files: { ...files, [target]: text },
+        label: `${target}: ${changes.join('; ') || 'unchanged'}`,
+        check: (_, io, shown) => expect(/Test Summary: \d+ tests passed and \d+ tests failed/.test(io.stdout) || io.stderr.startsWith('amender test: '), shown).toBe(true),
+      };
+    });
+    expectBothOutcomes(codes, ['test']);
+  }, 120_000);
+});
 
 describe('amender apply, validate and webhook-config on a broken policy or resource', () => {
   const all = LIBRARIES.flatMap((library) => yamlFiles(library));
@@ -94,30 +153,30 @@ describe('amender apply, validate and webhook-config on a broken policy or resou
 
   it.each(SEEDS.map((seed) => [seed]))(`ends ${CASES_PER_SEED} commands of seed %i with a verdict or a message, never an internal error`, async (seed) => {
     expect(policies.length).toBeGreaterThan(60);
-    const rng = new Prng(seed);
-    const failures: string[] = [];
-    const codes: Record<string, number> = {};
-    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+    const codes = await runCases(seed, (rng) => {
       const files: Record<string, string> = { 'p.yaml': readFileSync(policies[rng.int(policies.length)], 'utf8'), 'r.yaml': readFileSync(resources[rng.int(resources.length)], 'utf8') };
       const target = rng.chance(0.5) ? 'p.yaml' : 'r.yaml';
       const { text, changes } = broken(rng, files[target]);
-      files[target] = text;
-      const command = COMMANDS[rng.int(COMMANDS.length)];
-      const io = fakeIO(files);
-      const label = `seed ${seed} case ${i}: ${command.join(' ')}: ${target}: ${changes.join('; ') || 'unchanged'}`;
-      try {
-        const code = await runCli(command, io);
-        codes[`${command[0]} ${code}`] = (codes[`${command[0]} ${code}`] ?? 0) + 1;
-        const shown = `${label}\n  exit ${code}\n  ${io.stderr.slice(0, 600)}`;
-        expect(io.stderr + io.stdout, shown).not.toContain('internal error');
-        expect([0, 1], shown).toContain(code);
-        if (code === 1) expect(io.stderr, shown).not.toBe('');
-      } catch (err) {
-        failures.push(String((err as Error).message).split('\n').slice(0, 5).join('\n'));
-      }
-    }
-    expect(failures.join('\n\n')).toBe('');
-    // Not a vacuous sweep: each command both succeeds and refuses.
-    for (const name of ['apply', 'validate', 'webhook-config']) for (const code of [0, 1]) expect(codes[`${name} ${code}`] ?? 0, JSON.stringify(codes)).toBeGreaterThan(0);
+      return {
+        command: COMMANDS[rng.int(COMMANDS.length)],
+        files: { ...files, [target]: text },
+        label: `${target}: ${changes.join('; ') || 'unchanged'}`,
+        check: (code, io, shown) => code === 1 && expect(io.stderr, shown).not.toBe(''),
+      };
+    });
+    expectBothOutcomes(codes, ['apply', 'validate', 'webhook-config']);
+  }, 120_000);
+});
+
+describe('amender validate, apply and webhook-config on a policy file with damaged text', () => {
+  const policies = LIBRARIES.flatMap((library) => yamlFiles(library)).filter((f) => !f.inTestFolder).map((f) => f.path);
+  const pods = libraryResources().filter((o) => o.kind === 'Pod').map((o) => stringify(o));
+
+  it.each(SEEDS.map((seed) => [seed]))(`ends ${CASES_PER_SEED} commands of seed %i with a verdict or a message, never an internal error`, async (seed) => {
+    const codes = await runCases(seed, (rng) => {
+      const { text, changes } = damaged(rng, readFileSync(policies[rng.int(policies.length)], 'utf8'));
+      return { command: TEXT_COMMANDS[rng.int(TEXT_COMMANDS.length)], files: { 'p.yaml': text, 'r.yaml': pods[rng.int(pods.length)] }, label: changes.join('; ') };
+    });
+    expectBothOutcomes(codes, ['apply', 'validate', 'webhook-config']);
   }, 120_000);
 });
