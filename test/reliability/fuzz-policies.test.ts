@@ -100,6 +100,7 @@ async function answerChecked(app: Fetch, review: Obj, label: string): Promise<{ 
   const ms = performance.now() - started;
   const shown = `${label}\n  review ${review.request.uid}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`;
   expect(res.status, shown).toBe(200);
+  expect(JSON.stringify(body), shown).not.toContain('internal error');
   expect(ms, shown).toBeLessThan(LIMITS.reviewDeadlineMs + 1000);
   expect(body.response?.uid, shown).toBe(review.request.uid);
   return { body, shown };
@@ -133,6 +134,7 @@ describe('fuzzed policies: broken beside intact', () => {
       await sweep.run(label, async () => {
         const set = buildPolicySet([parseDocuments('broken.json', JSON.stringify([doc])), parseDocuments('intact.json', JSON.stringify([INTACT]))]);
         for (const p of set.problems) expect(p.source, label).toBe('broken.json');
+        for (const p of set.problems) expect(p.message, label).not.toContain('internal error');
         sweep.count(set.problems.some((p) => p.effect === 'ignored') ? 'refused' : set.problems.length > 0 ? 'kept with problems' : 'kept');
         const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: sweep.logger }).app.fetch;
         for (const review of reviewed) {
@@ -172,6 +174,7 @@ describe('fuzzed MutatingAdmissionPolicy sets: one document of a kube-apiserver 
         // As the server builds it: a policy that does not compile is refused.
         const set = buildPolicySet(docs);
         sweep.count(set.problems.length > 0 ? 'with problems' : 'clean');
+        for (const p of set.problems) expect(p.message, label).not.toContain('internal error');
         const app = createApp({ policies: fixedPolicySet(set, 'fuzz'), limits: LIMITS, logger: sweep.logger }).app.fetch;
         const { body } = await answerChecked(app, vectorReview(v), label);
         sweep.count(!body.response.allowed ? 'denied' : body.response.patch ? 'patched' : 'allowed');

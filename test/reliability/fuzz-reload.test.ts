@@ -106,6 +106,7 @@ describe('fuzzed reloads: a policy file replaced by a broken version', () => {
         const refused = (server.refresher.provider().set?.problems ?? []).some((p) => p.source.endsWith('policy.yaml') && p.effect === 'ignored');
         const shown = `${label}\n  before ${JSON.stringify(before).slice(0, 300)}\n  after ${JSON.stringify(after).slice(0, 300)}`;
         expect(after.status, shown).toBe(200);
+        expect(JSON.stringify(after), shown).not.toContain('internal error');
         if (refused) {
           seen.refused = (seen.refused ?? 0) + 1;
           expect(after, `${shown}\n  (refused: the last good version stays)`).toEqual(before);

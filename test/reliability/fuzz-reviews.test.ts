@@ -103,6 +103,7 @@ function checkAnswer(label: string, expected: Expected, answer: Answer): void {
   const shown = `${label}\n  → ${answer.status} ${answer.text.slice(0, 400)}`;
   expect(answer.ms, `${shown}\n  took ${answer.ms} ms`).toBeLessThan(LIMITS.reviewDeadlineMs + 1000);
   expect(answer.contentType, shown).toMatch(/^application\/json/);
+  expect(answer.text, shown).not.toContain('internal error');
   const body = JSON.parse(answer.text) as Obj;
   expect(answer.status, `${shown}\n  expected ${expected.status} (${'why' in expected ? expected.why : 'valid'})`).toBe(expected.status);
   if (expected.status !== 200) {
