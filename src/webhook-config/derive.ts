@@ -157,6 +157,10 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       continue;
     }
     const own = matchable(bound.policy.matchConstraints?.resourceRules ?? []);
+    if (own.length === 0) {
+      idle.push(`${id}: its matchConstraints resourceRules match no request (a rule without operations, groups, versions or resources, or with only empty ones)`);
+      continue;
+    }
     const rules = bound.bindings.flatMap((b) => {
       const narrowing = b.matchResources?.resourceRules ?? [];
       return narrowing.length === 0 ? own : intersectRuleSets(own, matchable(narrowing));

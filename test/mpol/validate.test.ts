@@ -100,6 +100,7 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
     const none = fakeIO({ 'p.yaml': policy('empty-values', rules('') + mutation) });
     expect(await runCli(['webhook-config', '--url', 'https://a.example/mutate', '--policies', 'p.yaml'], none)).toBe(1);
     expect(none.stderr).toContain('the policy set matches no request');
+    expect(none.stderr).toContain('MutatingPolicy/empty-values: its matchConstraints resourceRules match no request');
     expect(none.stderr).not.toContain('internal error');
   });
 });

@@ -107,7 +107,8 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   } catch (err) {
     // A value of the command line the API server would refuse is a wrong command line, as --failure-policy Maybe.
     if (err instanceof WebhookOptionError) throw new UsageError(err.message);
-    if (err instanceof WebhookConfigError) throw new CliInputError(err.message);
+    // Nothing to send: say why each policy covers nothing.
+    if (err instanceof WebhookConfigError) throw new CliInputError([err.message, ...(derived.rules.length === 0 ? derived.idle.map((i) => `  not covered: ${i}`) : [])].join('\n'));
     throw err;
   }
   io.err(summary(derived));
