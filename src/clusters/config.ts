@@ -22,7 +22,7 @@
  * lowercase DNS labels (they are path segments and metric labels) and are not secret.
  */
 import { isDNS1123Label } from '../k8s/index.js';
-import { list, optional, readSettings, seconds, type Setting } from '../settings/index.js';
+import { list, optional, quoted, readSettings, seconds, type Setting } from '../settings/index.js';
 import { isSecretHash } from './secrets.js';
 
 export interface ClusterConfig {
@@ -124,7 +124,7 @@ export function readClustersConfig(env: Readonly<Record<string, string | undefin
   for (const [name, c] of merged) {
     const vars = clusterVariables(name);
     if (!isClusterName(name)) {
-      problems.push(`cluster ${JSON.stringify(name)}: a name is 1-63 lowercase letters, digits and '-', starting and ending with a letter or digit`);
+      problems.push(`cluster ${quoted(name)}: a name is 1-63 lowercase letters, digits and '-', starting and ending with a letter or digit`);
       continue;
     }
     if (!c.sources || c.sources.length === 0) problems.push(`cluster ${name}: no policy source (${vars.sources} or clusters.${name}.sources)`);

@@ -8,6 +8,7 @@
  *   readSettingsFile(text, table, sections, problems) → mapping      unknown keys reported
  *   integer(min, max?), milliseconds(min), seconds(max), text, list, oneOf(choices), boolean, httpUrl, pathPrefix, optional(type)   setting types
  *   SettingsError(problems), assertNoProblems(problems), fileKeysOf(table), variablesOf(table)
+ *   quoted(value)   a value as a problem quotes it (a long one cut, with its length)
  */
 export {
   assertNoProblems,
@@ -20,6 +21,7 @@ export {
   milliseconds,
   oneOf,
   optional,
+  quoted,
   pathPrefix,
   readSettings,
   readSettingsFile,

@@ -38,6 +38,16 @@ export class SettingsError extends Error {
   }
 }
 
+/** Longest value a problem quotes whole: a configuration's values are short, and one that is not is surely a mistake. */
+const QUOTED_LENGTH = 100;
+
+/** A value as a problem quotes it: as JSON, a long one cut with its length told. */
+export function quoted(value: string | number | readonly string[]): string {
+  if (typeof value === 'string') return value.length <= QUOTED_LENGTH ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, QUOTED_LENGTH))}… (${value.length} characters)`;
+  const json = JSON.stringify(value);
+  return json.length <= QUOTED_LENGTH ? json : `${json.slice(0, QUOTED_LENGTH)}… (${Array.isArray(value) ? `${value.length} items` : `${json.length} characters`})`;
+}
+
 function wholeNumber(value: string | number | readonly string[]): number {
   if (typeof value === 'number') return value;
   return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
@@ -49,7 +59,7 @@ export function integer(min: number, max?: number): SettingType<number> {
   return {
     read(value) {
       const n = wholeNumber(value);
-      if (!Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) return { problem: `expected ${expected}, got ${JSON.stringify(value)}` };
+      if (!Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) return { problem: `expected ${expected}, got ${quoted(value)}` };
       return n;
     },
   };
@@ -68,7 +78,7 @@ export function milliseconds(min: number): SettingType<number> {
   return {
     read(value) {
       const n = wholeNumber(value);
-      if (!Number.isSafeInteger(n) || n < min || n > MAX_MILLISECONDS) return { problem: `expected whole milliseconds from ${min} to ${MAX_MILLISECONDS} (a day), got ${JSON.stringify(value)}` };
+      if (!Number.isSafeInteger(n) || n < min || n > MAX_MILLISECONDS) return { problem: `expected whole milliseconds from ${min} to ${MAX_MILLISECONDS} (a day), got ${quoted(value)}` };
       return n;
     },
   };
@@ -79,14 +89,14 @@ export function seconds(max: number): SettingType<number> {
   return {
     read(value) {
       const n = wholeNumber(value);
-      if (!Number.isSafeInteger(n) || n < 0 || n > max) return { problem: `expected whole seconds from 0 to ${max}, got ${JSON.stringify(value)}` };
+      if (!Number.isSafeInteger(n) || n < 0 || n > max) return { problem: `expected whole seconds from 0 to ${max}, got ${quoted(value)}` };
       return n;
     },
   };
 }
 
 export const text: SettingType<string> = {
-  read: (value) => (typeof value === 'string' && value !== '' ? value : { problem: `expected a non-empty string, got ${JSON.stringify(value)}` }),
+  read: (value) => (typeof value === 'string' && value !== '' ? value : { problem: `expected a non-empty string, got ${quoted(value)}` }),
 };
 
 /** Comma-separated in a variable, a list (or the same text) in the file; empty items dropped. */
@@ -101,7 +111,7 @@ export const list: SettingType<string[]> = {
 export function oneOf<T extends string>(choices: readonly T[]): SettingType<T> {
   const names = choices.length > 1 ? `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}` : choices.join('');
   return {
-    read: (value) => (typeof value === 'string' && (choices as readonly string[]).includes(value) ? (value as T) : { problem: `expected ${names}, got ${JSON.stringify(value)}` }),
+    read: (value) => (typeof value === 'string' && (choices as readonly string[]).includes(value) ? (value as T) : { problem: `expected ${names}, got ${quoted(value)}` }),
   };
 }
 
@@ -112,7 +122,7 @@ export const httpUrl: SettingType<string> = {
     try {
       url = new URL(String(value));
     } catch {
-      return { problem: `not a URL: ${JSON.stringify(value)}` };
+      return { problem: `not a URL: ${quoted(value)}` };
     }
     return url.protocol === 'https:' || url.protocol === 'http:' ? String(value) : { problem: `expected an http(s) URL, got ${url.protocol}` };
   },
@@ -128,7 +138,7 @@ const PATH_PREFIX = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
 export const pathPrefix: SettingType<string> = {
   read(value) {
     if (typeof value === 'string' && PATH_PREFIX.test(value) && !value.split('/').some((s) => s === '.' || s === '..')) return value;
-    return { problem: `expected a path prefix such as /amender (a / and segments of letters, digits and -._~!$&'()*+,;=:@, no trailing /), got ${JSON.stringify(value)}` };
+    return { problem: `expected a path prefix such as /amender (a / and segments of letters, digits and -._~!$&'()*+,;=:@, no trailing /), got ${quoted(value)}` };
   },
 };
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_PORT, readNodeConfig } from '../../src/adapters/node-config.js';
+import { ConfigError, DEFAULT_PORT, ENVIRONMENT_VARIABLES, readNodeConfig } from '../../src/adapters/node-config.js';
 import { defaultBodyBudgetMb, idleTimeoutMs } from '../../src/adapters/node-defaults.js';
 import { readServerlessConfig, ServerlessConfigError } from '../../src/adapters/serverless-config.js';
+import { Prng } from '../reliability/helpers/prng.js';
 
 const HASH = `sha256:${'ab'.repeat(32)}`;
 const OTHER_HASH = `sha256:${'cd'.repeat(32)}`;
@@ -137,6 +138,16 @@ describe('readNodeConfig', () => {
     expect(problems({ AMENDER_MAX_JSON_DEPTH: '5000' })).toEqual(['AMENDER_MAX_JSON_DEPTH: at most 1000, got 5000']);
   });
 
+  it('quotes a long value cut, with its length, so that a problem stays one readable line', () => {
+    const long = `${'9'.repeat(10)}x${'y'.repeat(9989)}`;
+    expect(problems({ PORT: long, AMENDER_LOG_LEVEL: 'z'.repeat(100) })).toEqual([
+      `PORT: expected an integer from 0 to 65535, got ${JSON.stringify(long.slice(0, 100))}… (10000 characters)`,
+      `AMENDER_LOG_LEVEL: expected debug, info, warn or error, got "${'z'.repeat(100)}"`,
+    ]);
+    const items = Array.from({ length: 200 }, (_, i) => `"${i}"`).join(', ');
+    expect(problems({}, `limits: {maxBodyBytes: [${items}]}\n`)).toEqual([expect.stringMatching(/^config file key limits\.maxBodyBytes: expected an integer of at least 1, got \["0","1","2",.*… \(200 items\)$/)]);
+  });
+
   it('reads the refresh interval and the clusters from the environment and the file, a variable winning per field', () => {
     const file = `refreshSeconds: 300\nclusters:\n  prod-eu:\n    sources: [s3://policies/prod-eu, bundled]\n    secretHashes: ['${HASH}']\n    refreshSeconds: 30\n  staging:\n    sources: file:///etc/staging\n    secretHashes: ['${HASH}']\n`;
     const c = readNodeConfig({ AMENDER_CLUSTERS: 'prod-eu,dev', AMENDER_CLUSTER_PROD_EU_SECRET_HASHES: `${HASH},${OTHER_HASH}`, AMENDER_CLUSTER_DEV_SOURCES: 'bundled', AMENDER_CLUSTER_DEV_SECRET_HASHES: HASH }, file);
@@ -230,5 +241,34 @@ describe('one settings reader for every platform', () => {
     expect(readServerlessConfig({})).toMatchObject({ refreshWaitMs: 2000, bodyBudgetMb: undefined });
     expect(readServerlessConfig({ AMENDER_REFRESH_WAIT_MS: '0', AMENDER_BODY_BUDGET_MB: '4' })).toMatchObject({ refreshWaitMs: 0, bodyBudgetMb: 4 });
     expect(() => readServerlessConfig({ AMENDER_BODY_BUDGET_MB: '0' })).toThrow('AMENDER_BODY_BUDGET_MB: expected an integer of at least 1, got "0"');
+  });
+});
+
+/** Values an operator may mistype into any variable: numbers in other forms, huge, empty, odd characters, other settings' values. */
+const ODD_VALUES = ['', ' ', '0', '-0', '-1', '1e3', '0x10', ' 5', '5.5', 'Infinity', 'NaN', '9007199254740993', '1'.repeat(400), 'yes', 'TRUE', 'null', '__proto__', 'constructor', 'bundled', 's3://', 's3://b/p', 'file://', 'http://x', 'x'.repeat(10000), '\u0000', '\ud800', 'debug', 'Fail', 'a,b', ',', 'a=b', '{}', '[]', HASH, 'sha256:xyz', '65536', '100000000000'];
+
+describe('any environment, seeded', () => {
+  it('gives a configuration or a ConfigError whose every line is short, on Node and serverless alike', () => {
+    const rng = new Prng(0xc0f1);
+    const names = [...ENVIRONMENT_VARIABLES, 'AMENDER_CLUSTER_A_SOURCES', 'AMENDER_CLUSTER_A_SECRET_HASHES', 'AMENDER_CLUSTER___PROTO___SOURCES'];
+    const outcomes = { read: 0, refused: 0 };
+    for (let i = 0; i < 3000; i++) {
+      const env: Record<string, string> = {};
+      for (let n = 1 + rng.int(4); n > 0; n--) env[names[rng.int(names.length)]] = ODD_VALUES[rng.int(ODD_VALUES.length)];
+      const shown = JSON.stringify(env, (_, v) => (typeof v === 'string' && v.length > 50 ? `${v.slice(0, 50)}…` : v));
+      for (const read of [() => readNodeConfig(env), () => readServerlessConfig(env)]) {
+        try {
+          read();
+          outcomes.read++;
+        } catch (err) {
+          expect(err instanceof ConfigError || err instanceof ServerlessConfigError, `${shown}: ${String(err)}`).toBe(true);
+          for (const line of (err as Error).message.split('\n')) expect(line.length, shown).toBeLessThan(400);
+          outcomes.refused++;
+        }
+      }
+    }
+    expect(outcomes.read).toBeGreaterThan(300);
+    expect(outcomes.refused).toBeGreaterThan(300);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
