@@ -15,7 +15,7 @@
 import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { builtinKindTable, guessResource, type KindEntry } from './kinds.js';
-import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, type RuleScope, type WebhookRule } from './rules.js';
+import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, SCOPES, type RuleScope, type WebhookRule } from './rules.js';
 import { hasWildcard, wildcardMatch } from '../go/index.js';
 
 type MatchBlock = CompiledRule['match'];
@@ -47,8 +47,6 @@ const KYVERNO_DEFAULT_OPERATIONS = ['CREATE', 'UPDATE'];
 /** Amender's Kyverno engine mutates only these (DELETE and CONNECT requests are never mutated). */
 const KYVERNO_MUTATED_OPERATIONS = ['CREATE', 'UPDATE'];
 
-const SCOPES: readonly string[] = ['*', 'Cluster', 'Namespaced'];
-
 /**
  * The part of a resource rule that can match a request; undefined when no part can. kube-apiserver refuses
  * a MutatingAdmissionPolicy with values that match nothing, but Kyverno takes them in a MutatingPolicy:
@@ -60,7 +58,7 @@ function matchableRule(r: NamedRuleWithOperations): WebhookRule | undefined {
   const apiVersions = r.apiVersions.filter((v) => v !== '');
   const resources = r.resources.filter((x) => x !== '');
   const scope = r.scope ?? '*';
-  if (!SCOPES.includes(scope) || operations.length === 0 || r.apiGroups.length === 0 || apiVersions.length === 0 || resources.length === 0) return undefined;
+  if (!(SCOPES as readonly string[]).includes(scope) || operations.length === 0 || r.apiGroups.length === 0 || apiVersions.length === 0 || resources.length === 0) return undefined;
   return normalizeRule({ operations, apiGroups: r.apiGroups, apiVersions, resources, scope: scope as RuleScope });
 }
 

@@ -6,7 +6,8 @@
  * subresource, `res/*` every subresource of res (not res itself), `*\/*` everything.
  */
 
-export type RuleScope = '*' | 'Cluster' | 'Namespaced';
+export const SCOPES = ['*', 'Cluster', 'Namespaced'] as const;
+export type RuleScope = (typeof SCOPES)[number];
 
 export interface WebhookRule {
   operations: string[];

@@ -22,18 +22,16 @@ import { documents, vectorReview } from '../fixtures/map-vectors.js';
 import { loadVectors } from '../map/helpers.js';
 import { Prng } from './helpers/prng.js';
 import { breakDocument } from './helpers/document-mutations.js';
-import { fixturePolicyFiles, libraryPolicyFiles, libraryResources, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
+import { examplePolicyFiles, fixturePolicyFiles, INTACT_LABELER, libraryPolicyFiles, libraryResources, POLICY_KINDS, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
 
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
 const SEEDS = process.env.FUZZ_POLICY_SEEDS ? process.env.FUZZ_POLICY_SEEDS.split(',').map(Number) : [0xb0c1, 0xb0c2];
 const CASES_PER_SEED = Number(process.env.FUZZ_POLICY_CASES ?? 300);
-const POLICY_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding', 'ClusterPolicy', 'Policy', 'MutatingPolicy', 'NamespacedMutatingPolicy']);
 
 /** The policies mutated: every policy document of the sources named above. */
 function policyDocuments(): Obj[] {
   const files = [
-    ...yamlFiles(join(ROOT, 'policies')).filter((f) => !f.path.includes('/tests/')).map((f) => f.path),
-    ...yamlFiles(join(ROOT, 'bench/fixtures/policies-50')).map((f) => f.path),
+    ...examplePolicyFiles(),
     ...fixturePolicyFiles(),
     ...libraryPolicyFiles(),
   ];
@@ -106,14 +104,6 @@ async function answerChecked(app: Fetch, review: Obj, label: string): Promise<{ 
   return { body, shown };
 }
 
-/** An intact policy that labels every Pod: it must keep doing so beside any broken one. */
-const INTACT = {
-  apiVersion: 'kyverno.io/v1',
-  kind: 'ClusterPolicy',
-  metadata: { name: 'zz-intact-label' },
-  spec: { rules: [{ name: 'label', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { 'fuzz-intact': 'yes' } } } } }] },
-};
-
 describe('fuzzed policies: broken beside intact', () => {
   const documents = policyDocuments();
   const all = reviews();
@@ -132,7 +122,7 @@ describe('fuzzed policies: broken beside intact', () => {
       const label = `seed ${seed} case ${i}: ${doc.kind}/${doc.metadata?.name}: ${breakDocument(rng, doc).join('; ')}`;
       const reviewed = [pods[rng.int(pods.length)], all[rng.int(all.length)]];
       await sweep.run(label, async () => {
-        const set = buildPolicySet([parseDocuments('broken.json', JSON.stringify([doc])), parseDocuments('intact.json', JSON.stringify([INTACT]))]);
+        const set = buildPolicySet([parseDocuments('broken.json', JSON.stringify([doc])), parseDocuments('intact.json', JSON.stringify([INTACT_LABELER]))]);
         for (const p of set.problems) expect(p.source, label).toBe('broken.json');
         for (const p of set.problems) expect(p.message, label).not.toContain('internal error');
         sweep.count(set.problems.some((p) => p.effect === 'ignored') ? 'refused' : set.problems.length > 0 ? 'kept with problems' : 'kept');

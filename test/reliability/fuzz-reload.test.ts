@@ -19,21 +19,13 @@ import { createApp, type LogRecord } from '../../src/server/index.js';
 import { PolicySetRefresher } from '../../src/sources/index.js';
 import { directorySource } from '../../src/sources/node/index.js';
 import { breakDocument } from './helpers/document-mutations.js';
-import { libraryPolicyFiles, libraryResources, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
-import { ROOT } from '../node/built.js';
+import { examplePolicyFiles, INTACT_LABELER, libraryPolicyFiles, libraryResources, POLICY_KINDS, reviewOf, yamlObjects, type Obj } from './helpers/library-corpus.js';
 import { Prng } from './helpers/prng.js';
 
 const SEEDS = process.env.FUZZ_RELOAD_SEEDS ? process.env.FUZZ_RELOAD_SEEDS.split(',').map(Number) : [0x4e10ad];
 const CASES_PER_SEED = Number(process.env.FUZZ_RELOAD_CASES ?? 150);
-const POLICY_KINDS = new Set(['ClusterPolicy', 'Policy', 'MutatingPolicy', 'NamespacedMutatingPolicy', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
 
-// Not 'yes': unquoted in YAML that is a boolean to Kyverno (YAML 1.1), and a label must be a string.
-const INTACT = stringify({
-  apiVersion: 'kyverno.io/v1',
-  kind: 'ClusterPolicy',
-  metadata: { name: 'zz-intact-label' },
-  spec: { rules: [{ name: 'label', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { 'fuzz-intact': 'kept' } } } } }] },
-});
+const INTACT = stringify(INTACT_LABELER);
 
 const root = mkdtempSync(join(tmpdir(), 'amender-fuzz-reload-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -56,7 +48,7 @@ async function answer(fetch: (r: Request) => Response | Promise<Response>, revie
 
 describe('fuzzed reloads: a policy file replaced by a broken version', () => {
   // Whole files: a library policy, a bench MutatingAdmissionPolicy with its binding, a bundled example.
-  const files = [...libraryPolicyFiles(), ...yamlFiles(join(ROOT, 'bench/fixtures/policies-50')).map((f) => f.path), ...yamlFiles(join(ROOT, 'policies')).filter((f) => !f.inTestFolder && !f.path.includes('/tests/')).map((f) => f.path)]
+  const files = [...libraryPolicyFiles(), ...examplePolicyFiles()]
     .map((path) => yamlObjects(path))
     .filter((docs) => docs.length > 0 && docs.every((d) => POLICY_KINDS.has(d.kind)));
   const pods = libraryResources().filter((o) => o.kind === 'Pod').map((o) => reviewOf(o));

@@ -30,6 +30,25 @@ export function yamlObjects(path: string): Obj[] {
     .filter((d): d is Obj => d !== null && typeof d === 'object' && !Array.isArray(d));
 }
 
+/** The kinds of policy documents (and MAP bindings) the sweeps break. */
+export const POLICY_KINDS: ReadonlySet<string> = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding', 'ClusterPolicy', 'Policy', 'MutatingPolicy', 'NamespacedMutatingPolicy']);
+
+/**
+ * An intact Kyverno policy that labels every Pod `fuzz-intact: kept`: a sweep loads it beside a broken one,
+ * which must not take it down. (Not `yes`: unquoted in YAML that is a boolean to Kyverno, and a label is a string.)
+ */
+export const INTACT_LABELER = {
+  apiVersion: 'kyverno.io/v1',
+  kind: 'ClusterPolicy',
+  metadata: { name: 'zz-intact-label' },
+  spec: { rules: [{ name: 'label', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { 'fuzz-intact': 'kept' } } } } }] },
+};
+
+/** The bundled examples (policies/, not their tests) and the bench's 50 policies: one file each. */
+export function examplePolicyFiles(): string[] {
+  return [...yamlFiles(join(ROOT, 'policies')).filter((f) => !f.path.includes('/tests/')), ...yamlFiles(join(ROOT, 'bench/fixtures/policies-50'))].map((f) => f.path);
+}
+
 export const KYVERNO_FIXTURES = join(ROOT, 'test/fixtures/kyverno');
 
 /** The policy files of the Kyverno fixtures (each folder's policy.yaml or policies.yaml). */
