@@ -16,6 +16,7 @@ import { fakeIO } from '../cli/fake-io.js';
 import { ROOT } from '../node/built.js';
 import { yamlFiles, yamlObjects } from './helpers/library-corpus.js';
 import { Prng } from './helpers/prng.js';
+import { damagedText } from './helpers/text-damage.js';
 
 const SEEDS = process.env.FUZZ_CEL_SEEDS ? process.env.FUZZ_CEL_SEEDS.split(',').map(Number) : [0xce1];
 const CASES_PER_SEED = Number(process.env.FUZZ_CEL_CASES ?? 1500);
@@ -44,23 +45,6 @@ function expressionsOf(value: unknown, out: string[]): void {
   }
 }
 
-/** `expression` damaged in one to three places. */
-function damaged(rng: Prng, expression: string, corpus: readonly string[]): string {
-  let e = expression;
-  for (let n = 1 + rng.int(3); n > 0; n--) {
-    const at = rng.int(e.length + 1);
-    const kind = rng.int(3);
-    if (kind === 0) e = e.slice(0, at) + TOKENS[rng.int(TOKENS.length)] + e.slice(at);
-    else if (kind === 1) e = e.slice(0, at) + e.slice(at + 1 + rng.int(4));
-    else {
-      const other = corpus[rng.int(corpus.length)];
-      const from = rng.int(other.length);
-      e = e.slice(0, at) + other.slice(from, from + 1 + rng.int(30)) + e.slice(at);
-    }
-  }
-  return e;
-}
-
 describe('damaged CEL expressions through amender eval --batch', () => {
   const corpus: string[] = [];
   for (const dir of CORPUS) for (const file of yamlFiles(join(ROOT, dir))) for (const doc of yamlObjects(file.path)) expressionsOf(doc, corpus);
@@ -70,7 +54,7 @@ describe('damaged CEL expressions through amender eval --batch', () => {
   it.each(SEEDS.map((seed) => [seed]))(`gives each of ${CASES_PER_SEED} damaged expressions of seed %i a value or a CEL error, in both environments`, async (seed) => {
     expect(corpus.length).toBeGreaterThan(300);
     const rng = new Prng(seed);
-    const expressions = Array.from({ length: CASES_PER_SEED }, () => damaged(rng, corpus[rng.int(corpus.length)], corpus));
+    const expressions = Array.from({ length: CASES_PER_SEED }, () => damagedText(rng, corpus[rng.int(corpus.length)], TOKENS, corpus));
     const input = expressions.map((expression) => JSON.stringify({ expression, bindings })).join('\n') + '\n';
     for (const environment of [[], ['--kyverno']]) {
       const io = fakeIO({}, input);

@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from '../../json/index.js';
 import { JmesPathSyntaxError } from './errors.js';
+import { decodeGoJson } from './json-text.js';
 import { tokenize, type Token, type TokenType } from './lexer.js';
 
 export type Comparator = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte';
@@ -126,7 +127,7 @@ class Parser {
     switch (token.type) {
       case 'tJSONLiteral': {
         try {
-          return { type: 'Literal', value: JSON.parse(token.value) as JsonValue };
+          return { type: 'Literal', value: decodeGoJson(token.value) };
         } catch (e) {
           throw this.error(`invalid JSON literal \`${token.value}\`: ${(e as Error).message}`, token);
         }

@@ -70,6 +70,27 @@ describe('compile', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toBeInstanceOf(JmesPathError);
   });
+  it('refuses a JSON literal holding a number past the double range, as Go does, at any depth', () => {
+    // JSON.parse reads ±Infinity, which no JSON document can hold; go-jmespath's literal fails to unmarshal.
+    for (const [literal, number] of [['1e400', '1e400'], ['[1, -1e999]', '-1e999'], ['{"a": {"b": ["x", 1e400]}}', '1e400'], [`{"1e999": ${'9'.repeat(400)}}`, '9'.repeat(400)]]) {
+      expect(() => compile(`\`${literal}\``), literal).toThrow(JmesPathSyntaxError);
+      expect(() => compile(`\`${literal}\``), literal).toThrow(`json: cannot unmarshal number ${number} into Go value of type float64`);
+    }
+    expect(search('`[1e308, 1e-400]`', null)).toEqual([1e308, 0]);
+  });
+  it('refuses a JSON literal nested deeper than the engines walk, as parse_json does', () => {
+    const deep = (n: number) => '`' + '['.repeat(n) + ']'.repeat(n) + '`';
+    expect(search(`length(${deep(1000)})`, null)).toBe(1);
+    expect(() => compile(deep(1001))).toThrow('nests deeper than 1000 levels');
+    expect(() => compile(deep(100_000))).toThrow(JmesPathSyntaxError);
+  });
+  it('parse_json refuses a number past the double range anywhere in the document', () => {
+    for (const text of ['1e400', '[1e400]', '{"a": [-1e999]}']) {
+      const r = evaluate(`parse_json('${text}')`, null);
+      expect(r.ok, text).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(/json: cannot unmarshal number -?1e(400|999) into Go value of type float64/);
+    }
+  });
 });
 
 describe('function errors', () => {

@@ -1,6 +1,6 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
-import { DEFAULT_MAX_DEPTH, heightUpTo, type JsonValue } from '../../../json/index.js';
 import { FunctionError } from '../errors.js';
+import { decodeGoJson } from '../json-text.js';
 import { base64, base64Decode, md5, parseYaml11FirstDocument, sha1, sha256 } from '../../../go/index.js';
 import type { FunctionDef } from '../registry.js';
 
@@ -47,15 +47,11 @@ export const encodingFunctions: FunctionDef[] = [
     returns: ['any'],
     note: 'decodes a valid JSON encoded string to the appropriate type. Opposite of `to_string` function',
     call: ([s]) => {
-      let value: JsonValue;
       try {
-        value = JSON.parse(s as string) as JsonValue;
+        return decodeGoJson(s as string);
       } catch (e) {
         throw new FunctionError('parse_json', (e as Error).message);
       }
-      // JSON.parse reads any depth; every walker after it recurses (Go's decoder stops at 10,000).
-      if (heightUpTo(value, DEFAULT_MAX_DEPTH) > DEFAULT_MAX_DEPTH) throw new FunctionError('parse_json', `the document nests deeper than ${DEFAULT_MAX_DEPTH} levels`);
-      return value;
     },
   },
   {

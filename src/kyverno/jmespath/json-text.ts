@@ -1,0 +1,31 @@
+/**
+ * JSON text decoded as Go's json.Unmarshal into interface{} decodes it, for JMESPath's `literal`
+ * (go-jmespath's parser) and Kyverno's parse_json. Beyond `JSON.parse`: a number past the double range
+ * is refused (Go: strconv's range error; `JSON.parse` reads ±Infinity, which no JSON document can hold
+ * and every later step would trip on), and so is a document nested deeper than the engines walk.
+ */
+import { DEFAULT_MAX_DEPTH, heightUpTo, type JsonValue } from '../../json/index.js';
+
+/** Decodes `text`; throws an Error whose message says what is wrong (the caller adds where). */
+export function decodeGoJson(text: string): JsonValue {
+  const value = JSON.parse(text) as JsonValue;
+  if (heightUpTo(value, DEFAULT_MAX_DEPTH) > DEFAULT_MAX_DEPTH) throw new Error(`the document nests deeper than ${DEFAULT_MAX_DEPTH} levels`);
+  if (holdsNonFinite(value)) throw new Error(`json: cannot unmarshal number ${outOfRangeNumber(text)} into Go value of type float64`);
+  return value;
+}
+
+/** Whether a number of `value` is ±Infinity (its height is bounded, so recursion is safe). */
+function holdsNonFinite(value: JsonValue): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsNonFinite);
+  for (const key in value) if (Object.hasOwn(value, key) && holdsNonFinite(value[key])) return true;
+  return false;
+}
+
+/** The first number literal of `text` (outside strings) that reads as ±Infinity, as Go quotes it. */
+function outOfRangeNumber(text: string): string {
+  const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  for (const [literal] of outsideStrings.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) if (!Number.isFinite(Number(literal))) return literal;
+  return 'out of range';
+}
