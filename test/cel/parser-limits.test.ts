@@ -62,3 +62,17 @@ describe('parser limits (cel-go)', () => {
     expect(issues('('.repeat(300) + '1' + ')'.repeat(300))).toBe('-1: expression recursion limit exceeded: 250');
   });
 });
+
+describe('number literals out of range (cel-go parser_test.go)', () => {
+  it('refuses a double literal past the double range, as strconv.ParseFloat does, and reads one too small as 0', () => {
+    const error = (source: string) => {
+      const r = compileExpression(source, 'variable', { params: false });
+      return r.ok ? 'ok' : r.message.split('\n')[0];
+    };
+    expect(error('1.99e90000009')).toBe('compilation failed: ERROR: <input>:1:1: invalid double literal');
+    expect(error('[1.0, -1e400]')).toBe('compilation failed: ERROR: <input>:1:7: invalid double literal');
+    expect(error('0xFFFFFFFFFFFFFFFFF')).toBe('compilation failed: ERROR: <input>:1:1: invalid int literal');
+    expect(error('0xFFFFFFFFFFFFFFFFFu')).toBe('compilation failed: ERROR: <input>:1:1: invalid uint literal');
+    expect(issues('1e-400 == 0.0 && 1.7976931348623157e308 > 0.0')).toBe('ok');
+  });
+});

@@ -430,6 +430,8 @@ class Parser implements MacroFactory {
       }
       case Tok.Double: {
         const v = Number(t.value as string);
+        // strconv.ParseFloat's range error; a literal too small for a double reads as 0, as in Go.
+        if (!Number.isFinite(v)) this.error(pos, 'invalid double literal');
         return this.literal(pos, negative ? -v : v);
       }
       case Tok.String:
