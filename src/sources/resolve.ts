@@ -15,10 +15,23 @@ export interface SourceResolvers {
 
 const KIND_NAMES: Record<SourceUri['kind'], string> = { bundled: 'bundled', directory: 'file://', s3: 's3://', r2: 'r2://' };
 
-/** Every URI's source, or a SourceUriError naming every URI that cannot be served here. */
+/**
+ * The same place named twice (`a.yaml a.yaml`, `policies policies/`, `file://x x`): its documents would be
+ * read twice and every one reported a duplicate of itself.
+ */
+function placeOf(uri: SourceUri): string {
+  if (uri.kind === 'directory') return `directory:${uri.path.replace(/^(\.\/)+/, '').replace(/(.)\/+$/, '$1')}`;
+  return `${uri.kind}:${uri.uri}`;
+}
+
+/**
+ * Every URI's source (a place named again is read once), or a SourceUriError naming every URI that
+ * cannot be served here.
+ */
 export function resolveSources(uris: readonly string[], resolvers: SourceResolvers, platform = 'this platform'): PolicySource[] {
   const problems: string[] = [];
   const sources: PolicySource[] = [];
+  const places = new Set<string>();
   if (uris.length === 0) problems.push('no policy source configured');
   for (const raw of uris) {
     let parsed: SourceUri;
@@ -28,6 +41,8 @@ export function resolveSources(uris: readonly string[], resolvers: SourceResolve
       problems.push((err as Error).message);
       continue;
     }
+    if (places.has(placeOf(parsed))) continue;
+    places.add(placeOf(parsed));
     const make = resolvers[parsed.kind] as ((u: SourceUri) => PolicySource) | undefined;
     if (!make) {
       const available = (Object.keys(KIND_NAMES) as SourceUri['kind'][]).filter((k) => resolvers[k]).map((k) => KIND_NAMES[k]);

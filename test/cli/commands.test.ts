@@ -266,6 +266,14 @@ describe('amender validate', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^b\.yaml#0: invalid YAML: .* \(ignored\)$/));
     expect(lines.at(-1)).toMatch(/^\d+ problems \(/);
   });
+
+  it('reads a place named twice once: no document is a duplicate of itself', async () => {
+    for (const paths of [['policies', 'policies'], ['policies', './policies/'], ['policies/deny.yaml', 'policies/deny.yaml', 'file://policies/deny.yaml']]) {
+      const io = fakeIO(files);
+      expect(await runCli(['validate', ...paths], io), paths.join(' ')).toBe(0);
+      expect(io.stdout, paths.join(' ')).toMatch(/^ok \(mutatingAdmissionPolicies: 1, mutatingAdmissionPolicyBindings: 1, .*problems: 0\)\n$/);
+    }
+  });
 });
 
 describe('amender test', () => {

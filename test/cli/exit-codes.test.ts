@@ -65,3 +65,17 @@ describe('numeric options: a wrong value is a wrong command line (exit 2)', () =
     expect(await runCli(['webhook-config', '--url', 'https://amender.example.com/mutate', '--policies', 'p.yaml'], io)).toBe(1);
   });
 });
+
+describe('arguments named like Object.prototype members are arguments', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('amender test %s: a path that does not exist (exit 1), not an internal error', async (name) => {
+    const io = fakeIO({ 'p.yaml': POLICY });
+    expect(await runCli(['test', name], io)).toBe(1);
+    expect(io.stdout + io.stderr).toContain(`cannot read ${name}`);
+    expect(io.stdout + io.stderr).not.toContain('internal error');
+  });
+  it.each(['test', 'apply', 'review', 'validate', 'eval', 'webhook-config', 'hash-secret'])('amender %s --__proto__: an unknown option (exit 2)', async (command) => {
+    const io = fakeIO({});
+    expect(await runCli([command, '--__proto__'], io)).toBe(2);
+    expect(io.stderr).toContain('unknown option --__proto__');
+  });
+});

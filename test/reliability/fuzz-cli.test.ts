@@ -7,9 +7,11 @@
  *    policy and a test resource, one of the two broken;
  *  - the same on a policy file whose text is damaged in one to four places: YAML syntax (tabs, flow and block
  *    markers, anchors, aliases, tags, directives, document markers), control characters, a BOM, a lone
- *    surrogate, characters cut out or repeated.
- * Whatever the change, the command ends with a verdict or a message: exit 0 or 1, never an internal error,
- * never a throw.
+ *    surrogate, characters cut out or repeated;
+ *  - every command on a working command line damaged in one to three places: an argument dropped, repeated,
+ *    replaced or inserted (other commands' options, `--`, `-`, empty, out-of-range numbers, NUL, `__proto__`).
+ * Whatever the change, the command ends with a verdict or a message: exit 0 or 1 (2 for a wrong command
+ * line, with the usage), never an internal error, never a throw.
  *
  * Fixed seeds: a failure names its seed and case. FUZZ_CLI_SEEDS=1,2,3 and FUZZ_CLI_CASES=n sweep more.
  */
@@ -178,5 +180,69 @@ describe('amender validate, apply and webhook-config on a policy file with damag
       return { command: TEXT_COMMANDS[rng.int(TEXT_COMMANDS.length)], files: { 'p.yaml': text, 'r.yaml': pods[rng.int(pods.length)] }, label: changes.join('; ') };
     });
     expectBothOutcomes(codes, ['apply', 'validate', 'webhook-config']);
+  }, 120_000);
+});
+
+/** Working command lines of every command, on the files of ARGV_FILES; stdin for those that read it. */
+const ARGV_BASES: { argv: string[]; stdin?: string }[] = [
+  { argv: ['review', '--policies', 'p.yaml', '--input', 'review.json'] },
+  { argv: ['review', '--policies', 'p.yaml', '--quiet'], stdin: 'review' },
+  { argv: ['apply', '--policies', 'p.yaml', '--resource', 'r.yaml', '--operation', 'UPDATE', '--old', 'r.yaml', '--user', 'alice', '--group', 'dev', '--namespace', 'shop'] },
+  { argv: ['apply', '--policies', 'p.yaml', '--resource', '-', '--patch', '--set', 'request.operation=CREATE'], stdin: 'resource' },
+  { argv: ['test', 't', '--detailed-results', '--fail-only'] },
+  { argv: ['test', 't', '-o', 'junit', '--output-file', 'out.xml', '--test-case-selector', 'policy=p,rule=r,resource=x'] },
+  { argv: ['validate', 'p.yaml', 't'] },
+  { argv: ['eval', '--expression', 'object.metadata.name', '--bindings', 'b.yaml', '--role', 'variable', '--cost'] },
+  { argv: ['eval', '--batch', '--kyverno'], stdin: 'batch' },
+  { argv: ['webhook-config', '--url', 'https://amender.example/mutate', '--policies', 'p.yaml', '--name', 'amender', '--failure-policy', 'Ignore', '--timeout-seconds', '5', '--review-deadline-ms', '4000', '--reinvocation-policy', 'IfNeeded', '--exclude-namespace', 'kube-system', '--json'] },
+  { argv: ['hash-secret'], stdin: 'secret' },
+];
+const ODD_ARGS = ['', '-', '--', '---', '-x', '--x', '--help', '-h', '--policies', '--policies=p.yaml', '--resource', '--input', '--operation', 'DELETE', 'CONNECT', 'create', '--old', '--set', 'a=', '=b', 'a.b.c=1,2', '--values-file', 'p.yaml', 'missing.yaml', 't', '.', '/', '--timeout-seconds', '0', '-1', '31', '1e3', '99999999999999999999', 'NaN', '--url', 'http://x/mutate', 'https://x/mutate?q=1', 'https://', '--role', 'jsonPatch', 'applyConfiguration', 'matchCondition', 'bogus', '--expression', '(', '\u0000', '\ud800', 'x'.repeat(5000), '__proto__', '-o', 'junit', 'json', '--output-file', '--file-name', 'kyverno-test.yaml'];
+
+describe('every command on a damaged command line', () => {
+  const policy = readFileSync(`${ROOT}policies/default-labels.yaml`, 'utf8');
+  const pod = libraryResources().find((o) => o.kind === 'Pod')!;
+  const review = readFileSync(`${ROOT}test/fixtures/reviews/pod-create.json`, 'utf8');
+  const files: Record<string, string> = {
+    'p.yaml': policy,
+    'r.yaml': stringify(pod),
+    'review.json': review,
+    'b.yaml': stringify({ object: pod }),
+    't/amender-test.yaml': readFileSync(`${ROOT}policies/tests/default-labels/amender-test.yaml`, 'utf8').replace('../../default-labels.yaml', '../p.yaml'),
+  };
+  const stdins: Record<string, string> = { review, resource: stringify(pod), batch: `${JSON.stringify({ expression: '1 + 1' })}\n`, secret: 'a-long-enough-secret-for-a-cluster-0123456789' };
+
+  it.each(SEEDS.map((seed) => [seed]))(`ends ${CASES_PER_SEED} command lines of seed %i with a verdict or a message, never an internal error`, async (seed) => {
+    const rng = new Prng(seed);
+    const failures: string[] = [];
+    const codes: Record<number, number> = {};
+    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+      const base = rng.pick(ARGV_BASES);
+      const argv = [...base.argv];
+      for (let n = 1 + rng.int(3); n > 0; n--) {
+        const at = 1 + rng.int(argv.length); // the command name stays
+        const kind = rng.int(4);
+        if (kind === 0 && argv.length > 1) argv.splice(Math.min(at, argv.length - 1), 1);
+        else if (kind === 1) argv.splice(at, 0, rng.pick(ODD_ARGS));
+        else if (kind === 2 && argv.length > 1) argv.splice(at, 0, argv[Math.min(at, argv.length - 1)]);
+        else argv[Math.min(at, argv.length - 1)] = rng.pick(ODD_ARGS);
+      }
+      const io = fakeIO(files, base.stdin ? stdins[base.stdin] : '');
+      const shown = `seed ${seed} case ${i}: ${JSON.stringify(argv).slice(0, 400)}`;
+      try {
+        const code = await runCli(argv, io);
+        codes[code] = (codes[code] ?? 0) + 1;
+        expect(io.stderr + io.stdout, shown).not.toContain('internal error');
+        expect([0, 1, 2], shown).toContain(code);
+        // A usage error names the command (an option checked against the loaded set comes after its warnings).
+        if (code === 2) expect(io.stderr, shown).toMatch(/^amender( [a-z-]+)?: /m);
+        if (code !== 0) expect(io.stderr.length + io.stdout.length, shown).toBeGreaterThan(0);
+      } catch (err) {
+        failures.push(`${String((err as Error).message).split('\n').slice(0, 4).join('\n')}\n  stderr: ${io.stderr.slice(0, 300)}`);
+      }
+    }
+    expect(failures.join('\n\n')).toBe('');
+    // Not a vacuous sweep: damaged command lines both run and are refused as usage errors.
+    for (const code of [0, 2]) expect(codes[code] ?? 0, JSON.stringify(codes)).toBeGreaterThan(CASES_PER_SEED / 20);
   }, 120_000);
 });

@@ -21,7 +21,12 @@ export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--f
 `;
 
 /** Kyverno's one-letter flags, spelled as this CLI's options. */
-const SHORT: Record<string, string> = { '-o': '--output-format', '-t': '--test-case-selector', '-f': '--file-name' };
+/** Kyverno's short options (a Map: an argument such as `__proto__` must not read an object's prototype). */
+const SHORT: ReadonlyMap<string, string> = new Map([
+  ['-o', '--output-format'],
+  ['-t', '--test-case-selector'],
+  ['-f', '--file-name'],
+]);
 
 async function isKyvernoFile(path: string, io: CliIO): Promise<boolean> {
   const parsed = parseDocuments(path, await readInput(path, io));
@@ -32,7 +37,7 @@ async function isKyvernoFile(path: string, io: CliIO): Promise<boolean> {
 /** `amender test`: golden tests and Kyverno CLI tests. */
 export const testCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(
-    argv.map((a) => SHORT[a] ?? a),
+    argv.map((a) => SHORT.get(a) ?? a),
     {
       'detailed-results': 'boolean',
       'fail-only': 'boolean',
