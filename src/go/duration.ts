@@ -98,7 +98,8 @@ function scan(orig: string): bigint | Failure {
     if (u === 0) return MISSING_UNIT;
     const unitName = s.slice(0, u);
     s = s.slice(u);
-    const unit = UNITS[unitName];
+    // Own units only: `1constructor` names no unit (an inherited member is no bigint).
+    const unit = Object.hasOwn(UNITS, unitName) ? UNITS[unitName] : undefined;
     if (unit === undefined) return { unknownUnit: unitName };
     if (v > (1n << 63n) / unit) return INVALID;
     v *= unit;

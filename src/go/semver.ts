@@ -243,7 +243,7 @@ export function parseRange(s: string): Range {
   const ors = expandWildcards(orParts).map((and) =>
     and.map((ap) => {
       const [op, vs] = splitComparatorVersion(ap);
-      const c = COMPARATORS[op];
+      const c = Object.hasOwn(COMPARATORS, op) ? COMPARATORS[op] : undefined;
       if (!c) throw new SemverError(`Could not parse Range ${strconvQuote(ap)}: Could not parse comparator ${strconvQuote(op)} in ${strconvQuote(op + vs)}`);
       let v: Version;
       try {

@@ -102,6 +102,28 @@ export const MAX_YAML_DEPTH = 500;
 
 const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to read (more than ${maxDepth} levels)`;
 
+type ComposeOptions = ParseOptions & DocumentOptions & SchemaOptions;
+
+/**
+ * The `yaml` package looks a tag it has no entry for up in a plain object (`knownTags[name]`), so a tag
+ * named like an Object member (`!<constructor> x`, `!<__proto__> x`) found an inherited function and the
+ * parse failed with "tag.resolve is not a function". An entry of their own for these names keeps the
+ * text, as for any other tag go-yaml v2 does not know (it reads such a scalar as its text).
+ */
+const OBJECT_MEMBER_TAGS = Object.getOwnPropertyNames(Object.prototype).map((tag) => ({ tag, default: false, resolve: (text: string) => text }));
+const withMemberTags = new WeakMap<ComposeOptions, ComposeOptions>();
+
+/** `options` with OBJECT_MEMBER_TAGS after its own custom tags (made once per options object). */
+function withObjectMemberTags(options: ComposeOptions): ComposeOptions {
+  let extended = withMemberTags.get(options);
+  if (!extended) {
+    const custom = options.customTags;
+    const customTags = (tags: Tags): Tags => [...(typeof custom === 'function' ? custom(tags) : [...tags, ...(custom ?? [])]), ...OBJECT_MEMBER_TAGS];
+    withMemberTags.set(options, (extended = { ...options, customTags }));
+  }
+  return extended;
+}
+
 /**
  * `parseAllDocuments` (`single`: `parseDocument`; `'first'`: the first document only, none for an empty
  * stream, the others left unread), except that a document nesting more than MAX_YAML_DEPTH collections is
@@ -113,12 +135,12 @@ const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to r
  * given to parse_yaml): the `yaml` package makes each one an Error, and capturing their stack traces was
  * most of the parse (100,000 errors: ~0.9 of ~1.2 s), so none is captured while composing.
  */
-export function parseYamlDepthBounded(text: string, options: ParseOptions & DocumentOptions & SchemaOptions, single: boolean | 'first' = false): Document.Parsed[] {
+export function parseYamlDepthBounded(text: string, options: ComposeOptions, single: boolean | 'first' = false): Document.Parsed[] {
   const docs: Document.Parsed[] = [];
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    for (const doc of new Composer(options).compose(depthBoundedTokens(text, MAX_YAML_DEPTH), single === true, text.length)) {
+    for (const doc of new Composer(withObjectMemberTags(options)).compose(depthBoundedTokens(text, MAX_YAML_DEPTH), single === true, text.length)) {
       if (single === 'first' && docs.length === 1) break;
       if (single && docs.length === 1) {
         docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));

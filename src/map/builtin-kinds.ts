@@ -52,8 +52,9 @@ export type Scope = 'Namespaced' | 'Cluster';
 
 /** The scope of a built-in kind, or undefined when (group, kind) is not a built-in kind. */
 export function builtinScope(group: string, kind: string): Scope | undefined {
-  if (CLUSTER_SCOPED[group]?.includes(kind)) return 'Cluster';
-  if (NAMESPACED[group]?.includes(kind)) return 'Namespaced';
+  // Own groups only: a group named `constructor` or `__proto__` is no built-in group.
+  if (Object.hasOwn(CLUSTER_SCOPED, group) && CLUSTER_SCOPED[group].includes(kind)) return 'Cluster';
+  if (Object.hasOwn(NAMESPACED, group) && NAMESPACED[group].includes(kind)) return 'Namespaced';
   return undefined;
 }
 

@@ -44,7 +44,7 @@ const NAMES = new Set<string>([
 /** The canonical operator for a policy's spelling, or undefined when Kyverno has no such operator. */
 export function normalizeOperator(name: string): OperatorName | undefined {
   const lower = name.toLowerCase();
-  if (lower in ALIASES) return ALIASES[lower];
+  if (Object.hasOwn(ALIASES, lower)) return ALIASES[lower];
   return NAMES.has(lower) ? (lower as OperatorName) : undefined;
 }
 

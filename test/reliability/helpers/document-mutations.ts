@@ -24,7 +24,7 @@ function paths(root: unknown): Path[] {
   return out;
 }
 
-const FRAGMENTS = ['', '(', ')', '{{', '}}', '/', '.', ':', '/*', '*/', '{{ request.object.metadata.name', 'object.spec.', "'", '"', '[?', '$(', '=(x)', '<(y)', '+(z)', 'X(w)', '*', '?', '\\', '\n', 'x'.repeat(300), '__proto__', 'has(', '.all(c, ', '@'];
+const FRAGMENTS = ['', '(', ')', '{{', '}}', '/', '.', ':', '/*', '*/', '{{ request.object.metadata.name', 'object.spec.', "'", '"', '[?', '$(', '=(x)', '<(y)', '+(z)', 'X(w)', '*', '?', '\\', '\n', 'x'.repeat(300), '__proto__', 'constructor', 'toString', 'hasOwnProperty', '1constructor', 'has(', '.all(c, ', '@'];
 
 /** One change at `path`, described. */
 function mutate(rng: Prng, doc: Obj, path: Path): string {
