@@ -39,8 +39,10 @@ beforeAll(async () => {
   folder('flood', labelPolicy('flood', 'flood', 400, SLOW_CONDITION, 1));
   // Tens of seconds of work even on a fast machine (128 million comprehension steps).
   folder('heavier', labelPolicy('heavier', 'heavier', 1600, SLOW_CONDITION, 8));
-  // Seconds of work for a Pod labelled app: slow (32 million steps), quick for the others: one set, some reviews long.
-  folder('mixed', labelPolicy('mixed', 'mixed', 400, `object.metadata.labels.app != "slow" || ${SLOW_CONDITION}`, 8));
+  // Seconds of work for a Pod labelled app: slow (12 million steps, as the heavy review), quick for the others:
+  // one set, some reviews long. Long enough to hold the workers past the spare's threshold (0.5 s), short enough
+  // to end well inside the deadline while other test files share the CPUs.
+  folder('mixed', labelPolicy('mixed', 'mixed', 400, `object.metadata.labels.app != "slow" || ${SLOW_CONDITION}`, 3));
   secretHash = await hashSecret(SECRET);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
