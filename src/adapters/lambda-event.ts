@@ -71,7 +71,8 @@ export type LambdaHttpResult = LambdaHttpResultV2 | LambdaHttpResultV1;
 function multiValues(value: unknown, what: string): Record<string, string[]> | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) throw new LambdaEventError(`the event's ${what} are not an object`);
-  const out: Record<string, string[]> = {};
+  // Without a prototype, a name such as `__proto__` (a client may send such a header) is a name like any other.
+  const out: Record<string, string[]> = Object.create(null);
   for (const [name, list] of Object.entries(value as Record<string, unknown>)) {
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new LambdaEventError(`the event's ${what} are not lists of strings`);
@@ -83,7 +84,7 @@ function multiValues(value: unknown, what: string): Record<string, string[]> | u
 function singleValues(value: unknown, what: string): Record<string, string> | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) throw new LambdaEventError(`the event's ${what} are not an object`);
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null); // as in multiValues
   for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') throw new LambdaEventError(`the event's ${what} are not strings`);

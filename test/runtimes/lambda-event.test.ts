@@ -1,7 +1,7 @@
 /** The payload 2.0 mapping on its own: what the equality tests' JSON replies do not exercise. */
 import { describe, expect, it } from 'vitest';
-import { assertHttpEventV2, eventToRequest, requestPath, responseToResult, type LambdaHttpEventV2 } from '../../src/adapters/lambda-event.js';
-import { functionUrlEvent, httpApiEvent } from './lambda.js';
+import { assertHttpEventV2, eventToRequest, normalizeHttpEvent, requestPath, responseToResult, type LambdaHttpEventV2 } from '../../src/adapters/lambda-event.js';
+import { albEvent, functionUrlEvent, httpApiEvent, restApiEvent } from './lambda.js';
 
 const asEvent = (e: Record<string, unknown>) => e as unknown as LambdaHttpEventV2;
 
@@ -93,5 +93,20 @@ describe('Response → payload 2.0 result', () => {
     const result = await responseToResult(new Response('ok', { headers }));
     expect(result.cookies).toEqual(['a=1; Path=/', 'b=2']);
     expect(result.headers).toEqual({ 'content-type': 'text/plain' });
+  });
+});
+
+describe('payload 1.0 and load balancer events → payload 2.0', () => {
+  it('keeps a header or query parameter named __proto__ as a name like any other', () => {
+    const withProto = (e: Record<string, unknown>) => JSON.parse(JSON.stringify(e).replaceAll('"X-Forwarded-Port"', '"__proto__"').replaceAll('"x-forwarded-port"', '"__proto__"')) as Record<string, unknown>;
+    const review = { name: 'r', method: 'POST' as const, path: '/mutate?__proto__=1&a=2', body: '{}' };
+    for (const event of [restApiEvent(review, false), albEvent(review, true, false), albEvent(review, false, false)]) {
+      const { event: converted } = normalizeHttpEvent(withProto(event));
+      const v2 = converted as LambdaHttpEventV2;
+      expect(Object.hasOwn(v2.headers!, '__proto__')).toBe(true);
+      expect(v2.headers!.__proto__).toBe('443');
+      expect(v2.rawQueryString).toBe('__proto__=1&a=2');
+      expect(eventToRequest(v2).headers.get('__proto__')).toBe('443');
+    }
   });
 });
