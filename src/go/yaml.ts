@@ -23,7 +23,7 @@
  * - nesting is bounded by MAX_YAML_DEPTH, checked before the `yaml` package recurses into a document.
  */
 import { Composer, CST, isAlias, isMap, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
-import { numberMarkOf, setNumberMark, setOwn, shownNumberLiteral, type JsonObject, type JsonValue, type NumberMark } from '../json/index.js';
+import { numberMarkOf, OBJECT_MEMBER_TAGS, setNumberMark, setOwn, shownNumberLiteral, type JsonObject, type JsonValue, type NumberMark } from '../json/index.js';
 import { base64Decode } from './base64.js';
 import { parseFloat64 } from './float.js';
 
@@ -104,13 +104,7 @@ const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to r
 
 type ComposeOptions = ParseOptions & DocumentOptions & SchemaOptions;
 
-/**
- * The `yaml` package looks a tag it has no entry for up in a plain object (`knownTags[name]`), so a tag
- * named like an Object member (`!<constructor> x`, `!<__proto__> x`) found an inherited function and the
- * parse failed with "tag.resolve is not a function". An entry of their own for these names keeps the
- * text, as for any other tag go-yaml v2 does not know (it reads such a scalar as its text).
- */
-const OBJECT_MEMBER_TAGS = Object.getOwnPropertyNames(Object.prototype).map((tag) => ({ tag, default: false, resolve: (text: string) => text }));
+/** Parse options with OBJECT_MEMBER_TAGS added, by the options they extend. */
 const withMemberTags = new WeakMap<ComposeOptions, ComposeOptions>();
 
 /** `options` with OBJECT_MEMBER_TAGS after its own custom tags (made once per options object). */

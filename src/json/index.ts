@@ -8,6 +8,7 @@ export { cloneJson, cloneJsonWithMarks, shallowCopyObject, sliceArray } from './
 export { jsonEqual } from './equal.js';
 export { indentJsonText } from './indent.js';
 export { getOwn, hasOwn, ownMember, setOwn } from './own.js';
+export { OBJECT_MEMBER_TAGS } from './yaml-member-tags.js';
 export { internalized } from './internalized.js';
 export { decodesToItself, utf8Length } from './utf8.js';
 export { needsJsonEscape } from './escape.js';

@@ -6,6 +6,7 @@
  * checked the rest, so an operator fixes a configuration in one round. Pure: no platform module; the caller reads the environment and the file.
  */
 import { parse as parseYaml } from 'yaml';
+import { OBJECT_MEMBER_TAGS } from '../json/index.js';
 
 /** How a setting's text (a variable, or a file value) becomes its value, or the problem with it. */
 export interface SettingType<T> {
@@ -217,7 +218,7 @@ function fileValue(file: Readonly<Record<string, unknown>> | undefined, key: str
 export function readSettingsFile(textOfFile: string, table: SettingsTable, sections: readonly string[], problems: string[]): Record<string, unknown> {
   let doc: unknown;
   try {
-    doc = parseYaml(textOfFile);
+    doc = parseYaml(textOfFile, { customTags: [...OBJECT_MEMBER_TAGS] });
   } catch (err) {
     problems.push(`config file: ${(err as Error).message.split('\n')[0]}`);
     return {};
@@ -234,7 +235,7 @@ export function readSettingsFile(textOfFile: string, table: SettingsTable, secti
     for (const [k, v] of Object.entries(obj)) {
       const path = prefix + k;
       if (prefix === '' && groups.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${k}.`);
-      else if (!known.includes(path)) problems.push(`config file: unknown key ${path} (known: ${known.join(', ')})`);
+      else if (!known.includes(path)) problems.push(`config file: unknown key ${path.length > QUOTED_LENGTH ? quoted(path) : path} (known: ${known.join(', ')})`);
     }
   };
   walk(doc as Record<string, unknown>, '');

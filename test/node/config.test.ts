@@ -272,3 +272,53 @@ describe('any environment, seeded', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+/** A config file as an operator writes one, every kind of key the Node server reads. */
+const CONFIG_FILE = `port: 7000
+logLevel: warn
+policySources: [file:///a, s3://bucket/prefix]
+refreshSeconds: 30
+limits:
+  maxBodyBytes: 2048
+tls:
+  certFile: /tls/c
+  keyFile: /tls/k
+clusters:
+  prod-eu:
+    sources: [file:///p]
+    secretHashes: [${HASH}]
+`;
+/** What a damaged config file gets inserted: YAML's syntax, tags, aliases, odd values. */
+const FILE_INSERTS = ['\t', ': ', '- ', '{', '}', '[', ']', '&a ', '*a', '!!binary ', '!<constructor> ', '!!map ', '<<: *a\n', '---\n', '%YAML 1.1\n', '"', "'", '\n', '  ', '?', '#', '__proto__: ', 'constructor: ', '\u0000', '\ufeff', '1e999', '-1', 'null', '~'];
+
+describe('any config file, seeded', () => {
+  it('gives a configuration or a ConfigError whose every line is short, never another error', () => {
+    const rng = new Prng(0xf11e);
+    const outcomes = { read: 0, refused: 0 };
+    for (let i = 0; i < 3000; i++) {
+      let file = CONFIG_FILE;
+      for (let n = 1 + rng.int(3); n > 0; n--) {
+        const at = rng.int(file.length + 1);
+        const kind = rng.int(3);
+        if (kind === 0) file = file.slice(0, at) + rng.pick(FILE_INSERTS) + file.slice(at);
+        else if (kind === 1) file = file.slice(0, at) + file.slice(at + 1 + rng.int(6));
+        else file = file.slice(0, at) + file.slice(at, at + 1 + rng.int(30)).repeat(2) + file.slice(at);
+      }
+      const shown = `case ${i}: ${JSON.stringify(file)}`;
+      try {
+        readNodeConfig({}, file);
+        outcomes.read++;
+      } catch (err) {
+        expect(err instanceof ConfigError, `${shown}: ${String(err)}`).toBe(true);
+        // The longest: an unknown key (cut at 100 characters) with the list of the known ones.
+        for (const line of (err as Error).message.split('\n')) expect(line.length, shown).toBeLessThan(600);
+        expect((err as Error).message, shown).not.toMatch(/is not a function|Cannot read prop|of undefined|of null/);
+        outcomes.refused++;
+      }
+    }
+    expect(outcomes.read).toBeGreaterThan(75); // most damage breaks a file this short
+    expect(outcomes.refused).toBeGreaterThan(300);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
