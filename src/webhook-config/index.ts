@@ -3,6 +3,7 @@
  *
  *   deriveRules(set, crdEntries?) → DerivedRules      what the set can match, as webhook rules
  *   crdKinds(crdDocument) → KindEntry[]               the kinds a CRD of the set declares
+ *   checkWebhookOptions(options)                     the options alone, before any policy is read
  *   webhookConfiguration(derived, options) → object   the manifest (throws WebhookConfigError)
  *   checkReviewDeadline(timeoutSeconds, deadlineMs?)  whether the server's review deadline fits the timeout
  *   intersectRule / mergeRules / ruleProblems         webhook rules as sets; the API server's rule checks
@@ -11,6 +12,7 @@ export { checkReviewDeadline, maxReviewDeadlineMs, MIN_DEADLINE_MARGIN_MS, type 
 export { deriveRules, type DerivedRules, type PolicyCoverage } from './derive.js';
 export { builtinKindTable, crdKinds, guessResource, type KindEntry } from './kinds.js';
 export {
+  checkWebhookOptions,
   checkWebhookUrl,
   DEFAULT_EXCLUDED_NAMESPACES,
   DEFAULT_TIMEOUT_SECONDS,

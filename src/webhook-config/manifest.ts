@@ -60,7 +60,11 @@ function webhookName(name: string): string {
   return name.split('.').length >= 3 ? name : `${name}.webhook.amender.dev`;
 }
 
-export function webhookConfiguration(derived: DerivedRules, options: WebhookConfigOptions): JsonObject {
+/**
+ * The options as the API server would take them, checked before any policy is read (a wrong one is a wrong
+ * command line, whatever the policies): a WebhookOptionError for the first that is not.
+ */
+export function checkWebhookOptions(options: WebhookConfigOptions): { name: string; url: string; timeoutSeconds: number; excluded: string[] } {
   const name = options.name ?? 'amender';
   if (isDNS1123Subdomain(name).length > 0) throw new WebhookOptionError(`--name ${name}: a name is a lowercase DNS subdomain`);
   const url = checkWebhookUrl(options.url);
@@ -68,6 +72,11 @@ export function webhookConfiguration(derived: DerivedRules, options: WebhookConf
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new WebhookOptionError(`--timeout-seconds ${timeoutSeconds}: from 1 to 30`);
   const excluded = [...new Set(options.excludeNamespaces ?? DEFAULT_EXCLUDED_NAMESPACES)].sort();
   for (const ns of excluded) if (isDNS1123Label(ns).length > 0) throw new WebhookOptionError(`--exclude-namespace ${ns}: not a namespace name`);
+  return { name, url, timeoutSeconds, excluded };
+}
+
+export function webhookConfiguration(derived: DerivedRules, options: WebhookConfigOptions): JsonObject {
+  const { name, url, timeoutSeconds, excluded } = checkWebhookOptions(options);
   if (derived.rules.length === 0) throw new WebhookConfigError('the policy set matches no request: there is nothing to send to Amender');
   const problems = derived.rules.flatMap((r, i) => ruleProblems(r, `webhooks[0].rules[${i}]`));
   if (problems.length > 0) throw new WebhookConfigError(`internal error: the derived rules are invalid:\n  ${problems.join('\n  ')}`);

@@ -60,6 +60,16 @@ describe('numeric options: a wrong value is a wrong command line (exit 2)', () =
     expect(await runCli(['webhook-config', '--url', 'http://amender.example.com/mutate', '--policies', 'p.yaml'], io)).toBe(2);
   });
 
+  it('a value of webhook-config the API server would refuse is said before any policy is read', async () => {
+    const url = ['--url', 'https://amender.example.com/mutate'];
+    for (const args of [['--name', 'Not_A_Name', ...url], ['--exclude-namespace', 'n'.repeat(64), ...url], ['--url', 'http://amender.example.com/mutate']]) {
+      // The policies cannot be read at all: the wrong option is what the command says.
+      const io = fakeIO({});
+      expect(await runCli(['webhook-config', '--policies', 'missing.yaml', ...args], io), args.join(' ')).toBe(2);
+      expect(io.stderr, args.join(' ')).toMatch(new RegExp(`^amender webhook-config: ${args[0]} `));
+    }
+  });
+
   it('a policy set that matches nothing stays unusable input (exit 1)', async () => {
     const io = fakeIO({ 'p.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' });
     expect(await runCli(['webhook-config', '--url', 'https://amender.example.com/mutate', '--policies', 'p.yaml'], io)).toBe(1);

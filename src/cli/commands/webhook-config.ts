@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { checkReviewDeadline, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, webhookConfiguration, WebhookConfigError, WebhookOptionError, type DerivedRules } from '../../webhook-config/index.js';
+import { checkReviewDeadline, checkWebhookOptions, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, webhookConfiguration, WebhookConfigError, WebhookOptionError, type DerivedRules } from '../../webhook-config/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { CliInputError, describeFsError } from '../errors.js';
 import type { CliCommand } from '../io.js';
@@ -85,6 +85,24 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
     if (!caBundlePem.includes('-----BEGIN CERTIFICATE-----')) throw new CliInputError(`--ca-bundle ${caPath}: not a PEM certificate bundle`);
   }
 
+  const options = {
+    url,
+    ...(stringOption(args, 'name') !== undefined ? { name: stringOption(args, 'name') } : {}),
+    ...(caBundlePem !== undefined ? { caBundlePem } : {}),
+    ...(failurePolicy ? { failurePolicy } : {}),
+    ...(reinvocationPolicy ? { reinvocationPolicy } : {}),
+    timeoutSeconds,
+    ...(args.options.has('exclude-namespace') ? { excludeNamespaces: listOption(args, 'exclude-namespace') } : {}),
+  };
+  // A value of the command line the API server would refuse is a wrong command line, as --failure-policy Maybe:
+  // said before any policy is read.
+  try {
+    checkWebhookOptions(options);
+  } catch (err) {
+    if (err instanceof WebhookOptionError) throw new UsageError(err.message);
+    throw err;
+  }
+
   const { set, documents } = await loadPolicies(paths, io);
   if (set.problems.some((p) => p.effect === 'ignored')) io.err(`warning: documents left out of the policy set (they cover nothing):\n${formatProblems(set)}`);
   const crds = documents.filter((d) => d.kind === 'CustomResourceDefinition' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith('apiextensions.k8s.io/'));
@@ -95,18 +113,8 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   }
   let manifest;
   try {
-    manifest = webhookConfiguration(derived, {
-      url,
-      ...(stringOption(args, 'name') !== undefined ? { name: stringOption(args, 'name') } : {}),
-      ...(caBundlePem !== undefined ? { caBundlePem } : {}),
-      ...(failurePolicy ? { failurePolicy } : {}),
-      ...(reinvocationPolicy ? { reinvocationPolicy } : {}),
-      timeoutSeconds,
-      ...(args.options.has('exclude-namespace') ? { excludeNamespaces: listOption(args, 'exclude-namespace') } : {}),
-    });
+    manifest = webhookConfiguration(derived, options);
   } catch (err) {
-    // A value of the command line the API server would refuse is a wrong command line, as --failure-policy Maybe.
-    if (err instanceof WebhookOptionError) throw new UsageError(err.message);
     // Nothing to send: say why each policy covers nothing.
     if (err instanceof WebhookConfigError) throw new CliInputError([err.message, ...(derived.rules.length === 0 ? derived.idle.map((i) => `  not covered: ${i}`) : [])].join('\n'));
     throw err;
