@@ -42,6 +42,16 @@ describe('names of Object members in policy and review text', () => {
     }
   });
 
+  it('an image digest of such an algorithm is an unsupported algorithm', () => {
+    const digest = 'a'.repeat(64);
+    for (const name of ['constructor', 'valueof', 'tostring']) {
+      const r = evaluate(`image_normalize('nginx@${name}:${digest}')`, null);
+      expect(r.ok || r.error.message, name).toContain('unsupported digest algorithm');
+    }
+    const known = evaluate(`image_normalize('nginx@sha256:${digest}')`, null);
+    expect(known.ok && known.value).toBe(`docker.io/nginx@sha256:${digest}`);
+  });
+
   it('a Kyverno condition with such an operator is refused as an unknown operator', async () => {
     const policy = (operator: string) => `apiVersion: kyverno.io/v1
 kind: ClusterPolicy

@@ -34,7 +34,7 @@ function validateDigest(d: string): void {
   if (i <= 0 || i + 1 === d.length) throw new ImageError('invalid checksum digest format');
   const alg = d.slice(0, i);
   const enc = d.slice(i + 1);
-  const len = DIGEST_LENGTHS[alg];
+  const len = Object.hasOwn(DIGEST_LENGTHS, alg) ? DIGEST_LENGTHS[alg] : undefined;
   if (len === undefined) {
     if (!/^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/.test(d)) throw new ImageError('invalid checksum digest format');
     throw new ImageError('unsupported digest algorithm');
