@@ -20,8 +20,7 @@ export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--f
   Exit 1 on any failure or unreadable test.
 `;
 
-/** Kyverno's one-letter flags, spelled as this CLI's options. */
-/** Kyverno's short options (a Map: an argument such as `__proto__` must not read an object's prototype). */
+/** Kyverno's one-letter flags, spelled as this CLI's options (a Map: an argument such as `__proto__` is no key). */
 const SHORT: ReadonlyMap<string, string> = new Map([
   ['-o', '--output-format'],
   ['-t', '--test-case-selector'],

@@ -3,7 +3,7 @@
  * their framing, for the HTTP sweeps (fuzz-http.test.ts): the Node server and workerd alike.
  */
 import { podReview } from '../../sources/helpers.js';
-import { Prng as PrngOf, type Prng } from './prng.js';
+import { Prng } from './prng.js';
 import { openRaw } from '../raw-http.js';
 
 export const SECRET = 'feed'.repeat(12);
@@ -193,7 +193,7 @@ export interface SweepResult {
  * `refusedByPlatform` tells a 5xx of the runtime in front of the app (counted apart) from one of the app.
  */
 export async function sweepHttp(port: number, seed: number, cases: number, refusedByPlatform: (status: number, body: string) => boolean = () => false): Promise<SweepResult> {
-  const rng = new PrngOf(seed);
+  const rng = new Prng(seed);
   const requests = Array.from({ length: cases }, () => damaged(rng, rng.pick(BASE_REQUESTS)));
   const counts = { ok: 0, clientError: 0, closedSilently: 0, refusedByPlatform: 0 };
   const broken: string[] = [];
