@@ -218,7 +218,8 @@ function fileValue(file: Readonly<Record<string, unknown>> | undefined, key: str
 export function readSettingsFile(textOfFile: string, table: SettingsTable, sections: readonly string[], problems: string[]): Record<string, unknown> {
   let doc: unknown;
   try {
-    doc = parseYaml(textOfFile, { customTags: [...OBJECT_MEMBER_TAGS] });
+    // logLevel error: a YAML warning (an unresolved tag) is no Node process warning on standard error.
+    doc = parseYaml(textOfFile, { customTags: [...OBJECT_MEMBER_TAGS], logLevel: 'error' });
   } catch (err) {
     problems.push(`config file: ${(err as Error).message.split('\n')[0]}`);
     return {};

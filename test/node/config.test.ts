@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, DEFAULT_PORT, ENVIRONMENT_VARIABLES, readNodeConfig } from '../../src/adapters/node-config.js';
 import { defaultBodyBudgetMb, idleTimeoutMs } from '../../src/adapters/node-defaults.js';
 import { readServerlessConfig, ServerlessConfigError } from '../../src/adapters/serverless-config.js';
@@ -120,6 +120,16 @@ describe('readNodeConfig', () => {
     const c = readNodeConfig({ PORT: '7001' }, file);
     expect(c).toMatchObject({ port: 7001, logLevel: 'warn', policySources: ['file:///a', 'file:///b'], tls: { certFile: 'c', keyFile: 'k' } });
     expect(c.limits.maxBodyBytes).toBe(2048);
+  });
+
+  it('reads a config file with a tag it does not know without a Node warning on standard error', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      expect(readNodeConfig({}, 'port: !!map 7000\nlogLevel: !<constructor> warn\n')).toMatchObject({ port: 7000, logLevel: 'warn' });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('reports every problem at once, naming where it came from', () => {
