@@ -156,6 +156,10 @@ describe('readNodeConfig', () => {
     ]);
     const items = Array.from({ length: 200 }, (_, i) => `"${i}"`).join(', ');
     expect(problems({}, `limits: {maxBodyBytes: [${items}]}\n`)).toEqual([expect.stringMatching(/^config file key limits\.maxBodyBytes: expected an integer of at least 1, got \["0","1","2",.*… \(200 items\)$/)]);
+    // An unknown key too, before the list of the known ones.
+    const [unknown] = problems({}, `? ${'k'.repeat(10_000)}\n: 1\n`); // an explicit key: YAML bounds implicit ones at 1024
+    expect(unknown).toMatch(new RegExp(`^config file: unknown key "${'k'.repeat(100)}"… \\(10000 characters\\) \\(known: port, host, `));
+    expect(unknown.length).toBeLessThan(700);
   });
 
   it('reads the refresh interval and the clusters from the environment and the file, a variable winning per field', () => {
