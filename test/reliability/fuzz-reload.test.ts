@@ -1,23 +1,26 @@
 /**
  * A seeded, bounded fuzz sweep of reloads: a policy folder of two files (a real policy file, from the
  * kyverno/policies library, the bench's MutatingAdmissionPolicies with their bindings or the bundled examples,
- * and an intact policy that labels every Pod) is loaded by the directory source, then the real file is replaced
+ * and an intact policy that labels every Pod) is loaded by the directory source, and the same two files as
+ * objects under a prefix by the S3 source (s3rver on loopback), then the real file is replaced
  * by a broken version (its text cut anywhere, as a half-written upload leaves it; emptied; or one of its
  * documents changed in one to three places, helpers/document-mutations.ts) and the folder read again. Then a review gets either what
  * it got before (the new version was refused, and the last good one stays in force) or exactly what a fresh
  * load of the new folder gives (the new version was taken): never a mix, never the intact policy lost, never
  * a 500.
  *
- * Fixed seeds: a failure names its seed and case. FUZZ_RELOAD_SEEDS=1,2,3 and FUZZ_RELOAD_CASES=n sweep more.
+ * Fixed seeds: a failure names its seed and case. FUZZ_RELOAD_SEEDS=1,2,3 and FUZZ_RELOAD_CASES=n sweep more
+ * (the S3 store runs a third of the cases: each is a few round trips to s3rver).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createApp, type LogRecord } from '../../src/server/index.js';
-import { PolicySetRefresher } from '../../src/sources/index.js';
-import { directorySource } from '../../src/sources/node/index.js';
+import { PolicySetRefresher, type PolicySource } from '../../src/sources/index.js';
+import { directorySource, s3Source } from '../../src/sources/node/index.js';
+import { BUCKET, startS3, type TestS3 } from '../sources/helpers.js';
 import { breakDocument } from './helpers/document-mutations.js';
 import { examplePolicyFiles, INTACT_LABELER, libraryPolicyFiles, libraryResources, POLICY_KINDS, reviewOf, yamlObjects, type Obj } from './helpers/library-corpus.js';
 import { Prng } from './helpers/prng.js';
@@ -30,11 +33,41 @@ const INTACT = stringify(INTACT_LABELER);
 const root = mkdtempSync(join(tmpdir(), 'amender-fuzz-reload-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A folder holding the intact policy and `text` as policy.yaml, loaded; with the app answering from it. */
-async function loaded(dir: string, text: string, logger: (r: LogRecord) => void) {
-  writeFileSync(join(dir, 'intact.yaml'), INTACT);
-  writeFileSync(join(dir, 'policy.yaml'), text);
-  const refresher = new PolicySetRefresher({ name: 'fuzz', sources: [directorySource({ uri: `file://${dir}`, path: dir })], intervalMs: 0 });
+/** Where a case's files live: a folder for the directory source, or a prefix in an S3 bucket. */
+interface Store {
+  name: string;
+  write(place: string, file: string, text: string): Promise<void>;
+  source(place: string): PolicySource;
+  remove(place: string): Promise<void>;
+}
+
+const folders: Store = {
+  name: 'directory',
+  write: async (place, file, text) => {
+    mkdirSync(join(root, place), { recursive: true });
+    writeFileSync(join(root, place, file), text);
+  },
+  source: (place) => directorySource({ uri: `file://${join(root, place)}`, path: join(root, place) }),
+  remove: async (place) => rmSync(join(root, place), { recursive: true, force: true }),
+};
+
+function bucket(s3: () => TestS3): Store {
+  return {
+    name: 's3',
+    write: (place, file, text) => s3().put(`${place}/${file}`, text),
+    source: (place) => s3Source({ uri: `s3://${BUCKET}/${place}`, client: s3().client, bucket: BUCKET, prefix: place }),
+    remove: async (place) => {
+      await s3().remove(`${place}/intact.yaml`);
+      await s3().remove(`${place}/policy.yaml`);
+    },
+  };
+}
+
+/** The intact policy and `text` as policy.yaml at `place`, loaded; with the app answering from it. */
+async function loaded(store: Store, place: string, text: string, logger: (r: LogRecord) => void) {
+  await store.write(place, 'intact.yaml', INTACT);
+  await store.write(place, 'policy.yaml', text);
+  const refresher = new PolicySetRefresher({ name: 'fuzz', sources: [store.source(place)], intervalMs: 0 });
   await refresher.refresh();
   return { refresher, fetch: createApp({ policies: refresher.provider, logger }).app.fetch };
 }
@@ -46,21 +79,32 @@ async function answer(fetch: (r: Request) => Response | Promise<Response>, revie
   return { status: res.status, response: body.response ?? body };
 }
 
-describe('fuzzed reloads: a policy file replaced by a broken version', () => {
+let s3: TestS3;
+beforeAll(async () => {
+  s3 = await startS3();
+}, 60_000);
+afterAll(async () => {
+  await s3?.dispose();
+});
+
+describe.each([
+  { store: folders, cases: CASES_PER_SEED },
+  { store: bucket(() => s3), cases: Math.ceil(CASES_PER_SEED / 3) },
+])('fuzzed reloads from $store.name: a policy file replaced by a broken version', ({ store, cases }) => {
   // Whole files: a library policy, a bench MutatingAdmissionPolicy with its binding, a bundled example.
   const files = [...libraryPolicyFiles(), ...examplePolicyFiles()]
     .map((path) => yamlObjects(path))
     .filter((docs) => docs.length > 0 && docs.every((d) => POLICY_KINDS.has(d.kind)));
   const pods = libraryResources().filter((o) => o.kind === 'Pod').map((o) => reviewOf(o));
 
-  it.each(SEEDS.map((seed) => [seed]))(`keeps the last good version or takes the new one whole, ${CASES_PER_SEED} cases of seed %i`, async (seed) => {
+  it.each(SEEDS.map((seed) => [seed]))(`keeps the last good version or takes the new one whole, ${cases} cases of seed %i`, async (seed) => {
     expect(files.length).toBeGreaterThan(100);
     expect(pods.length).toBeGreaterThan(20);
     const rng = new Prng(seed);
     const failures: string[] = [];
     const seen: Record<string, number> = {};
     const logs: LogRecord[] = [];
-    for (let i = 0; i < CASES_PER_SEED && failures.length < 10; i++) {
+    for (let i = 0; i < cases && failures.length < 10; i++) {
       const docs = files[rng.int(files.length)];
       const good = docs.map((d) => stringify(d)).join('---\n');
       const review = pods[rng.int(pods.length)];
@@ -81,18 +125,16 @@ describe('fuzzed reloads: a policy file replaced by a broken version', () => {
         broken = changed.map((d) => stringify(d)).join('---\n');
       }
       const label = `seed ${seed} case ${i}: ${what}`;
-      const dir = join(root, `${seed}-${i}`);
-      const fresh = join(root, `${seed}-${i}-fresh`);
+      const place = `${seed}-${i}`;
+      const fresh = `${seed}-${i}-fresh`;
       try {
-        mkdirSync(dir);
-        mkdirSync(fresh);
-        const server = await loaded(dir, good, (r) => logs.push(r));
+        const server = await loaded(store, place, good, (r) => logs.push(r));
         if (server.refresher.provider().set?.problems.some((p) => p.source.endsWith('policy.yaml'))) {
           seen.skipped = (seen.skipped ?? 0) + 1; // the good version itself needs a cluster: not a reload case
           continue;
         }
         const before = await answer(server.fetch, review);
-        writeFileSync(join(dir, 'policy.yaml'), broken);
+        await store.write(place, 'policy.yaml', broken);
         await server.refresher.refresh();
         const after = await answer(server.fetch, review);
         const refused = (server.refresher.provider().set?.problems ?? []).some((p) => p.source.endsWith('policy.yaml') && p.effect === 'ignored');
@@ -104,7 +146,7 @@ describe('fuzzed reloads: a policy file replaced by a broken version', () => {
           expect(after, `${shown}\n  (refused: the last good version stays)`).toEqual(before);
         } else {
           seen.taken = (seen.taken ?? 0) + 1;
-          const other = await loaded(fresh, broken, (r) => logs.push(r));
+          const other = await loaded(store, fresh, broken, (r) => logs.push(r));
           expect(after, `${shown}\n  (taken: as a fresh load of it)`).toEqual(await answer(other.fetch, review));
         }
         if (after.response.allowed) expect(after.response.patch ? Buffer.from(after.response.patch, 'base64').toString() : '', shown).toContain('fuzz-intact');
@@ -114,12 +156,12 @@ describe('fuzzed reloads: a policy file replaced by a broken version', () => {
         failures.push(String((err as Error).message).split('\n').slice(0, 6).join('\n'));
       } finally {
         logs.length = 0;
-        rmSync(dir, { recursive: true, force: true });
-        rmSync(fresh, { recursive: true, force: true });
+        await store.remove(place);
+        await store.remove(fresh);
       }
     }
     expect(failures.join('\n\n')).toBe('');
-    expect(seen.refused ?? 0, JSON.stringify(seen)).toBeGreaterThan(CASES_PER_SEED / 10);
-    expect(seen.taken ?? 0, JSON.stringify(seen)).toBeGreaterThan(CASES_PER_SEED / 20);
+    expect(seen.refused ?? 0, JSON.stringify(seen)).toBeGreaterThan(cases / 10);
+    expect(seen.taken ?? 0, JSON.stringify(seen)).toBeGreaterThan(cases / 20);
   }, 120_000);
 });
