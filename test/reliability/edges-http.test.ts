@@ -15,6 +15,7 @@ import { ROOT, ensureBuilt } from '../node/built.js';
 import { startBundle, waitFor, type Running } from '../node/bundle.js';
 import { makeTestPki, type TestPki } from '../node/tls.js';
 import { podReview } from '../sources/helpers.js';
+import { troubleIn } from './helpers/log-trouble.js';
 import { openRaw, rawExchange, statusOf, type RawConnection } from './raw-http.js';
 import { startReady } from './started.js';
 
@@ -34,11 +35,6 @@ async function clusterEnv(): Promise<Record<string, string>> {
 
 const portOf = (server: Running) => Number(new URL(server.url).port);
 
-/** Log lines that carry a stack trace or report an error. */
-function troubleIn(server: Running): unknown[] {
-  // A stack in a JSON line is `\n    at ...` (escaped newline).
-  return server.lines.filter((l) => l.level === 'error' || /\\n\s+at /.test(JSON.stringify(l)));
-}
 
 describe('malformed requests, compressed bodies and path secrets', () => {
   let server: Running;
@@ -72,7 +68,7 @@ describe('malformed requests, compressed bodies and path secrets', () => {
 
     await waitFor('four log lines of malformed requests', () => server.lines.filter((l) => l.status === 400 && String(l.message).startsWith('malformed request')).length === 4);
     expect(server.lines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'POST', path: '/clusters/alpha/[redacted]/mutate', status: 400 }));
-    expect(troubleIn(server)).toEqual([]);
+    expect(troubleIn(server.lines)).toEqual([]);
     expect(server.stderr()).toBe('');
   });
 

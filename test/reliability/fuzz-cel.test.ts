@@ -15,10 +15,10 @@ import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from '../cli/fake-io.js';
 import { ROOT } from '../node/built.js';
 import { yamlFiles, yamlObjects } from './helpers/library-corpus.js';
-import { Prng } from './helpers/prng.js';
+import { Prng, seedsFrom } from './helpers/prng.js';
 import { damagedText } from './helpers/text-damage.js';
 
-const SEEDS = process.env.FUZZ_CEL_SEEDS ? process.env.FUZZ_CEL_SEEDS.split(',').map(Number) : [0xce1];
+const SEEDS = seedsFrom(process.env.FUZZ_CEL_SEEDS, [0xce1]);
 const CASES_PER_SEED = Number(process.env.FUZZ_CEL_CASES ?? 1500);
 const CORPUS = ['test/vectors/map', 'test/vectors/mpol', 'policies', 'bench/fixtures/policies-50', 'test/kyverno-library-mpol'];
 /** What a broken engine says, as opposed to a CEL error. */

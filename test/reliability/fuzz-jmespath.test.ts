@@ -19,10 +19,10 @@ import type { JsonValue } from '../../src/json/index.js';
 import { compileFresh, evaluate, goJsonStringify, JmesPathError, type EvaluationResult } from '../../src/kyverno/jmespath/index.js';
 import { ROOT } from '../node/built.js';
 import { KYVERNO_FIXTURES, LIBRARIES, reviewOf, yamlFiles, yamlObjects } from './helpers/library-corpus.js';
-import { Prng } from './helpers/prng.js';
+import { Prng, seedsFrom } from './helpers/prng.js';
 import { damagedText } from './helpers/text-damage.js';
 
-const SEEDS = process.env.FUZZ_JMESPATH_SEEDS ? process.env.FUZZ_JMESPATH_SEEDS.split(',').map(Number) : [0x13e5];
+const SEEDS = seedsFrom(process.env.FUZZ_JMESPATH_SEEDS, [0x13e5]);
 const CASES_PER_SEED = Number(process.env.FUZZ_JMESPATH_CASES ?? 10000);
 /** A message longer than this for a given expression would flood a policy report or a log line. */
 const MESSAGE_BOUND = (expression: string): number => 2 * expression.length + 2000;

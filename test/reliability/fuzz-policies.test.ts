@@ -20,12 +20,12 @@ import { createApp, fixedPolicySet, type LogRecord } from '../../src/server/inde
 import { ROOT } from '../node/built.js';
 import { documents, vectorReview } from '../fixtures/map-vectors.js';
 import { loadVectors } from '../map/helpers.js';
-import { Prng } from './helpers/prng.js';
+import { Prng, seedsFrom } from './helpers/prng.js';
 import { breakDocument } from './helpers/document-mutations.js';
 import { examplePolicyFiles, fixturePolicyFiles, INTACT_LABELER, libraryPolicyFiles, libraryResources, POLICY_KINDS, reviewOf, yamlFiles, yamlObjects, type Obj } from './helpers/library-corpus.js';
 
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000, reviewDeadlineMs: 2000 };
-const SEEDS = process.env.FUZZ_POLICY_SEEDS ? process.env.FUZZ_POLICY_SEEDS.split(',').map(Number) : [0xb0c1, 0xb0c2];
+const SEEDS = seedsFrom(process.env.FUZZ_POLICY_SEEDS, [0xb0c1, 0xb0c2]);
 const CASES_PER_SEED = Number(process.env.FUZZ_POLICY_CASES ?? 300);
 
 /** The policies mutated: every policy document of the sources named above. */

@@ -23,9 +23,9 @@ import { directorySource, s3Source } from '../../src/sources/node/index.js';
 import { BUCKET, startS3, type TestS3 } from '../sources/helpers.js';
 import { breakDocument } from './helpers/document-mutations.js';
 import { examplePolicyFiles, INTACT_LABELER, libraryPolicyFiles, libraryResources, POLICY_KINDS, reviewOf, yamlObjects, type Obj } from './helpers/library-corpus.js';
-import { Prng } from './helpers/prng.js';
+import { Prng, seedsFrom } from './helpers/prng.js';
 
-const SEEDS = process.env.FUZZ_RELOAD_SEEDS ? process.env.FUZZ_RELOAD_SEEDS.split(',').map(Number) : [0x4e10ad];
+const SEEDS = seedsFrom(process.env.FUZZ_RELOAD_SEEDS, [0x4e10ad]);
 const CASES_PER_SEED = Number(process.env.FUZZ_RELOAD_CASES ?? 150);
 
 const INTACT = stringify(INTACT_LABELER);

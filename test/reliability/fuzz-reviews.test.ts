@@ -27,7 +27,7 @@ import { createApp, fixedPolicySet, type LogRecord } from '../../src/server/inde
 import { VECTOR_BUILD_OPTIONS, documents, vectorReview } from '../fixtures/map-vectors.js';
 import { loadVectors } from '../map/helpers.js';
 import { ROOT } from '../node/built.js';
-import { Prng } from './helpers/prng.js';
+import { Prng, seedsFrom } from './helpers/prng.js';
 import { fuzzCase, type FuzzCase, type Obj } from './helpers/review-mutations.js';
 import { fixturePolicyFiles, KYVERNO_FIXTURES, libraryPolicyFiles, libraryResources, reviewOf } from './helpers/library-corpus.js';
 import { expectedAnswer, type Expected } from './helpers/review-oracle.js';
@@ -46,7 +46,7 @@ const HOSTILE_KINDS = [
 const CASES_PER_VECTOR = Number(process.env.FUZZ_PER_VECTOR ?? 8);
 const MAP_VECTOR_FILES = ['mutation/applyconfiguration.yaml', 'mutation/compilation.yaml', 'mutation/dispatcher.yaml', 'mutation/jsonpatch.yaml', 'mutation/plugin.yaml', 'integration/e2e.yaml', 'integration/integration.yaml'];
 /** The main sweep's seeds: fixed, so a failure reproduces from its seed and case number. */
-const SEEDS = process.env.FUZZ_SEEDS ? process.env.FUZZ_SEEDS.split(',').map(Number) : [0x5eed1, 0x5eed2, 0x5eed3, 0x5eed4];
+const SEEDS = seedsFrom(process.env.FUZZ_SEEDS, [0x5eed1, 0x5eed2, 0x5eed3, 0x5eed4]);
 
 /** The reviews mutated: the fixture review, and a review of each Kyverno fixture case's object (CREATE, UPDATE, DELETE). */
 function seedReviews(): Obj[] {

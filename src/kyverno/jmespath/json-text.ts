@@ -3,6 +3,8 @@
  * (go-jmespath's parser) and Kyverno's parse_json. Beyond `JSON.parse`: a number past the double range
  * is refused (Go: strconv's range error; `JSON.parse` reads ±Infinity, which no JSON document can hold
  * and every later step would trip on), and so is a document nested deeper than the engines walk.
+ * Not src/json's parseJson, which refuses the same: it keeps a number's literal form (`1.0` a double, an
+ * int64 past 2^53 exact) for CEL, and go-jmespath's values are plain float64s.
  */
 import { DEFAULT_MAX_DEPTH, heightUpTo, type JsonValue } from '../../json/index.js';
 

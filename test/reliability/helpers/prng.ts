@@ -32,3 +32,8 @@ export class Prng {
     return items[this.int(items.length)];
   }
 }
+
+/** The seeds a sweep runs: those of `variable` (comma-separated, e.g. FUZZ_CEL_SEEDS=1,2,3) when set, else `fallback`. */
+export function seedsFrom(variable: string | undefined, fallback: readonly number[]): number[] {
+  return variable ? variable.split(',').map(Number) : [...fallback];
+}
