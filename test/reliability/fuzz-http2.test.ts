@@ -1,0 +1,210 @@
+/**
+ * A seeded, bounded fuzz sweep of the HTTP/2 layer of the built Node server (dist/node/main.js over TLS,
+ * as the API server calls it), from a raw client on loopback (helpers/h2-damage.ts): real conversations (a
+ * review on the default and on a cluster route, with and without a length, in one or several DATA frames,
+ * padded, with trailers, its header block in CONTINUATION frames; probes and metrics; several streams on
+ * one connection) damaged in one to three places: a header field dropped, repeated, moved or given an odd
+ * value (pseudo-headers, lengths, connection-specific fields, upper case, NUL, CR LF, 70 KB), flags turned
+ * on or off, stream ids changed, frames dropped, repeated, moved or inserted (PRIORITY, RST_STREAM,
+ * WINDOW_UPDATE, SETTINGS, PING, GOAWAY, PUSH_PROMISE, unknown types, oversized DATA), bodies changed,
+ * HPACK bytes no encoder writes, length fields that lie; one in five also damaged on the wire.
+ *
+ * Whatever the frames: the server's frames are well-formed, no response has a 5xx status, every stream the
+ * client opened is answered, reset or given up by a GOAWAY (or the connection closed) within the server's
+ * timeouts, and the connection ends once the client leaves. Afterwards the server answers a review over
+ * HTTP/2 and HTTP/1.1 exactly as before, holds no body bytes, no queued review and no busy worker, its log
+ * has no error and no stack, and it stops cleanly.
+ *
+ * Fixed seeds: a failure names its seed and case. FUZZ_HTTP2_SEEDS=1,2,3 and FUZZ_HTTP2_CASES=n sweep
+ * more; FUZZ_HTTP2_NODE=<path of a node binary> runs the server on another Node (the sweep's own stays).
+ */
+import { connect as h2Connect, createSecureServer, type Http2SecureServer } from 'node:http2';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/clusters/index.js';
+import { ensureBuilt, ROOT } from '../node/built.js';
+import { startBundle, type Running } from '../node/bundle.js';
+import { makeTestPki, type TestPki } from '../node/tls.js';
+import { exchangeH2, F, OPENING, sweepH2, T, type Frame } from './helpers/h2-damage.js';
+import { encodeFields } from './helpers/hpack.js';
+import { REVIEW, SECRET } from './helpers/http-damage.js';
+import { troubleIn } from './helpers/log-trouble.js';
+import { seedsFrom } from './helpers/prng.js';
+
+const SEEDS = seedsFrom(process.env.FUZZ_HTTP2_SEEDS, [0x4772]);
+const CASES_PER_SEED = Number(process.env.FUZZ_HTTP2_CASES ?? 300);
+
+/** The server's timeouts, short so that a held stream shows within a case. */
+const REQUEST_TIMEOUT_MS = 1500;
+const REVIEW_DEADLINE_MS = 1000;
+/** A connection with nothing moving is closed after the review deadline + 5 s (README, AMENDER_REQUEST_TIMEOUT_MS). */
+const IDLE_MS = REVIEW_DEADLINE_MS + 5000;
+const WAITS = { settleMs: IDLE_MS + 2000, closeMs: IDLE_MS + 2000 };
+
+const frameOf = (type: number, flags: number, stream: number, payload: Buffer) => {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(stream, 5);
+  return Buffer.concat([head, payload]);
+};
+
+/** The paths of the sweep's undamaged conversations. */
+const USUAL_PATHS = new Set(['/mutate', '/mutate?timeout=5s', `/clusters/alpha/${SECRET}/mutate`, '/healthz', '/readyz', '/metrics']);
+
+describe("the sweep's own checks, against a plain node:http2 server", () => {
+  let pki: TestPki;
+  let server: Http2SecureServer;
+  /**
+   * How the server treats a request for a path the undamaged conversations do not have. (It has no
+   * timeouts, so conversations that never finish a request hold it too: what matters is that the sweep
+   * reports such servers.)
+   */
+  let unusualPath: '500' | 'hold' = '500';
+  beforeAll(async () => {
+    pki = makeTestPki();
+    server = createSecureServer({ cert: pki.cert, key: pki.key }, (req, res) => {
+      if (req.url.startsWith('/status/')) {
+        res.writeHead(Number(req.url.slice('/status/'.length)), { 'x-filler': 'f'.repeat(Number(req.url.slice(-1)) * 10) });
+        return res.end('body');
+      }
+      if (USUAL_PATHS.has(req.url)) return res.end('{}');
+      if (unusualPath === '500') return res.writeHead(500).end();
+      // 'hold': never answered
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  });
+  afterAll(async () => {
+    await new Promise((closed) => server?.close(closed));
+    pki?.dispose();
+  });
+
+  // The oracle of the sweep: it must read every status nghttp2 writes, static entries, literals and Huffman codes alike.
+  it('reads every status from 200 to 599 as nghttp2 encodes it', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const read: number[] = [];
+    for (let first = 200; first < 600; first += 50) {
+      const frames: Frame[] = [];
+      for (let status = first; status < first + 50; status++) {
+        const path = `/status/${status}`;
+        frames.push({ type: T.HEADERS, flags: F.END_HEADERS | F.END_STREAM, stream: 2 * (status - first) + 1, fields: [[':method', 'GET'], [':scheme', 'https'], [':path', path], [':authority', 'localhost']] });
+      }
+      const bytes = Buffer.concat([OPENING, ...frames.map((f) => frameOf(f.type, f.flags, f.stream, encodeFields(f.fields!)))]);
+      const reply = await exchangeH2(port, bytes, new Set(frames.map((f) => f.stream)), { settleMs: 5000, closeMs: 5000 });
+      expect(reply.malformed).toBeUndefined();
+      expect(reply.settled).toBe(true);
+      read.push(...reply.statuses);
+    }
+    expect(read.sort((a, b) => a - b)).toEqual(Array.from({ length: 400 }, (_, i) => 200 + i));
+  }, 60_000);
+
+  it('fails a server that answers 500, or never answers, when a path is odd', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const waits = { settleMs: 1500, closeMs: 1500 };
+    unusualPath = '500';
+    expect((await sweepH2(port, 1, 300, waits)).broken.join('\n')).toMatch(/→ statuses (\d+, )*500/);
+    unusualPath = 'hold';
+    expect((await sweepH2(port, 1, 300, waits)).broken.join('\n')).toMatch(/→ streams neither answered nor reset, the connection still open/);
+  }, 60_000);
+});
+
+type Reply = { status: number; patch: unknown };
+
+function reviewOverH2(port: number, ca: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const session = h2Connect(`https://localhost:${port}`, { ca });
+    session.on('error', reject);
+    const req = session.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(REVIEW)) });
+    let body = '';
+    let status = 0;
+    req.setEncoding('utf8');
+    req.on('response', (h) => (status = Number(h[':status'])));
+    req.on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      session.close();
+      resolve({ status, patch: (JSON.parse(body) as { response?: { patch?: string } }).response?.patch });
+    });
+    req.on('error', reject);
+    req.end(REVIEW);
+  });
+}
+
+function getOverHttps(port: number, ca: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', servername: 'localhost', port, path, ca, method: body ? 'POST' : 'GET', headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A gauge's value in the Prometheus text, summed over its series. */
+function gauge(metrics: string, name: string): number {
+  return metrics
+    .split('\n')
+    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+describe('damaged HTTP/2 conversations against the built Node server', () => {
+  let pki: TestPki;
+  let server: Running;
+  let before: Reply;
+  const port = () => Number(new URL(server.url).port);
+  beforeAll(async () => {
+    ensureBuilt();
+    pki = makeTestPki();
+    server = await startBundle(
+      {
+        AMENDER_TLS_CERT_FILE: `${pki.dir}/server.crt`,
+        AMENDER_TLS_KEY_FILE: `${pki.dir}/server.key`,
+        AMENDER_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        AMENDER_HEADERS_TIMEOUT_MS: '1000',
+        AMENDER_BODY_TIMEOUT_MS: '1000',
+        AMENDER_REVIEW_DEADLINE_MS: String(REVIEW_DEADLINE_MS),
+        AMENDER_CLUSTERS: 'alpha',
+        AMENDER_CLUSTER_ALPHA_SOURCES: `file://${ROOT}policies/default-labels.yaml`,
+        AMENDER_CLUSTER_ALPHA_SECRET_HASHES: await hashSecret(SECRET),
+      },
+      process.env.FUZZ_HTTP2_NODE ? { node: process.env.FUZZ_HTTP2_NODE } : {},
+    );
+    before = await reviewOverH2(port(), pki.ca);
+    expect(before.status).toBe(200);
+    expect(before.patch).toBeTypeOf('string');
+  });
+  afterAll(async () => {
+    expect(server?.stderr()).toBe('');
+    expect(await server?.stop()).toBe(0);
+    pki?.dispose();
+  });
+
+  it.each(SEEDS.map((seed) => [seed]))(`answers each of ${CASES_PER_SEED} damaged conversations of seed %i with well-formed frames, below 500, never held, and keeps serving`, async (seed) => {
+    const { counts, broken } = await sweepH2(port(), seed, CASES_PER_SEED, WAITS);
+    expect(broken.join('\n\n')).toBe('');
+    // Not a vacuous sweep: damaged conversations are served, refused, reset and ended.
+    expect(counts.ok).toBeGreaterThan(CASES_PER_SEED / 20);
+    expect(counts.clientError).toBeGreaterThan(CASES_PER_SEED / 50);
+    expect(counts.reset).toBeGreaterThan(CASES_PER_SEED / 50);
+    expect(counts.goaway).toBeGreaterThan(CASES_PER_SEED / 20);
+
+    expect(await reviewOverH2(port(), pki.ca)).toEqual(before);
+    const overHttp1 = await getOverHttps(port(), pki.ca, '/mutate', REVIEW);
+    expect(overHttp1.status).toBe(200);
+    expect((JSON.parse(overHttp1.text) as { response?: { patch?: string } }).response?.patch).toBe(before.patch);
+    // Nothing left behind by the streams that were cut, reset or never finished.
+    const metrics = (await getOverHttps(port(), pki.ca, '/metrics')).text;
+    expect({
+      bodyBytesHeld: gauge(metrics, 'amender_request_body_bytes_held'),
+      waitingForBudget: gauge(metrics, 'amender_requests_waiting_for_body_budget'),
+      queued: gauge(metrics, 'amender_review_queue_length'),
+      busyWorkers: gauge(metrics, 'amender_workers_busy'),
+    }).toEqual({ bodyBytesHeld: 0, waitingForBudget: 0, queued: 0, busyWorkers: 0 });
+    expect(troubleIn(server.lines)).toEqual([]);
+  }, 300_000);
+});
