@@ -282,24 +282,33 @@ export function damageFrames(rng: Prng, frames: Frame[]): Frame[] {
   return out;
 }
 
-/** The bytes after the opening, damaged on the wire once in a while: cut, a byte changed, bytes inserted or repeated. */
-export function conversationBytes(rng: Prng, frames: readonly Frame[]): Buffer {
+/** A conversation's bytes, and what was done to them on the wire (empty when nothing). */
+export interface Wire {
+  bytes: Buffer;
+  damage: string;
+}
+
+/** The bytes after the opening, damaged on the wire once in a while: cut, a bit flipped, bytes inserted or repeated. */
+export function conversationBytes(rng: Prng, frames: readonly Frame[]): Wire {
   const bytes = Buffer.concat(frames.map(serialize));
-  if (!rng.chance(0.2)) return Buffer.concat([OPENING, bytes]);
+  if (!rng.chance(0.2)) return { bytes: Buffer.concat([OPENING, bytes]), damage: '' };
   const at = rng.int(bytes.length);
   switch (rng.int(4)) {
     case 0:
-      return Buffer.concat([OPENING, bytes.subarray(0, at)]);
+      return { bytes: Buffer.concat([OPENING, bytes.subarray(0, at)]), damage: `cut after byte ${at} of ${bytes.length}` };
     case 1: {
       const changed = Buffer.from(bytes);
-      changed[at] ^= 1 << rng.int(8);
-      return Buffer.concat([OPENING, changed]);
+      const bit = rng.int(8);
+      changed[at] ^= 1 << bit;
+      return { bytes: Buffer.concat([OPENING, changed]), damage: `bit ${bit} of byte ${at} flipped` };
     }
-    case 2:
-      return Buffer.concat([OPENING, bytes.subarray(0, at), Buffer.from(rng.pick(['\0', '\r\n', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', '\xff\xff\xff\xff'])), bytes.subarray(at)]);
+    case 2: {
+      const inserted = rng.pick(['\0', '\r\n', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', '\xff\xff\xff\xff']);
+      return { bytes: Buffer.concat([OPENING, bytes.subarray(0, at), Buffer.from(inserted, 'latin1'), bytes.subarray(at)]), damage: `${JSON.stringify(inserted)} inserted at byte ${at}` };
+    }
     default: {
       const piece = bytes.subarray(at, at + 1 + rng.int(40));
-      return Buffer.concat([OPENING, bytes.subarray(0, at), piece, bytes.subarray(at)]);
+      return { bytes: Buffer.concat([OPENING, bytes.subarray(0, at), piece, bytes.subarray(at)]), damage: `bytes ${at} to ${at + piece.length} repeated` };
     }
   }
 }
@@ -323,6 +332,11 @@ export interface H2Exchange {
 export interface Waits {
   settleMs: number;
   closeMs: number;
+}
+
+/** How a sweep waits, and how many connections it has in flight at once. */
+export interface SweepPace extends Waits {
+  concurrency: number;
 }
 
 /** Reads the server's frames as they come, checking each one's shape and every response's status. */
@@ -476,8 +490,6 @@ export function exchangeH2(port: number, bytes: Buffer, streams: ReadonlySet<num
   });
 }
 
-/** Connections in flight at once. */
-const CONCURRENCY = 16;
 
 export interface H2SweepResult {
   counts: { ok: number; clientError: number; reset: number; goaway: number; closedSilently: number };
@@ -493,16 +505,16 @@ function describeFrames(frames: readonly Frame[]): string {
 }
 
 /**
- * `cases` damaged conversations of `seed` against 127.0.0.1:`port`, CONCURRENCY at a time: every frame the
+ * `cases` damaged conversations of `seed` against 127.0.0.1:`port`, `pace.concurrency` at a time: every frame the
  * server sends well-formed, every response's status below 500, every stream answered, reset or given up by
- * a GOAWAY (or the connection closed) within `waits.settleMs`, and the connection closed within
- * `waits.closeMs` once the client has left.
+ * a GOAWAY (or the connection closed) within `pace.settleMs`, and the connection closed within
+ * `pace.closeMs` once the client has left.
  */
-export async function sweepH2(port: number, seed: number, cases: number, waits: Waits): Promise<H2SweepResult> {
+export async function sweepH2(port: number, seed: number, cases: number, pace: SweepPace): Promise<H2SweepResult> {
   const rng = new Prng(seed);
   const conversations = Array.from({ length: cases }, () => {
     const frames = damageFrames(rng, rng.pick(BASE_CONVERSATIONS)());
-    return { frames, bytes: conversationBytes(rng, frames) };
+    return { frames, wire: conversationBytes(rng, frames) };
   });
   const counts = { ok: 0, clientError: 0, reset: 0, goaway: 0, closedSilently: 0 };
   const broken: string[] = [];
@@ -510,12 +522,12 @@ export async function sweepH2(port: number, seed: number, cases: number, waits: 
   const runner = async () => {
     while (next < conversations.length && broken.length < 5) {
       const i = next++;
-      const { frames, bytes } = conversations[i];
-      const reply = await exchangeH2(port, bytes, openedStreams(frames), waits);
-      const where = `seed ${seed} case ${i}: ${describeFrames(frames)}`;
+      const { frames, wire } = conversations[i];
+      const reply = await exchangeH2(port, wire.bytes, openedStreams(frames), pace);
+      const where = `seed ${seed} case ${i}: ${describeFrames(frames)}${wire.damage ? `; on the wire: ${wire.damage}` : ''}`;
       if (reply.malformed) broken.push(`${where}\n  → ${reply.malformed}`);
-      else if (!reply.settled) broken.push(`${where}\n  → streams neither answered nor reset, the connection still open, ${waits.settleMs} ms after the client had sent everything`);
-      else if (!reply.closedWithin) broken.push(`${where}\n  → the connection still open ${waits.closeMs} ms after the client had left`);
+      else if (!reply.settled) broken.push(`${where}\n  → streams neither answered nor reset, the connection still open, ${pace.settleMs} ms after the client had sent everything`);
+      else if (!reply.closedWithin) broken.push(`${where}\n  → the connection still open ${pace.closeMs} ms after the client had left`);
       else if (reply.statuses.some((s) => s >= 500)) broken.push(`${where}\n  → statuses ${reply.statuses.join(', ')}`);
       else {
         if (reply.statuses.some((s) => s < 300)) counts.ok++;
@@ -526,6 +538,6 @@ export async function sweepH2(port: number, seed: number, cases: number, waits: 
       }
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, runner));
+  await Promise.all(Array.from({ length: pace.concurrency }, runner));
   return { counts, broken };
 }
