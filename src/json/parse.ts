@@ -34,10 +34,26 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
     try {
       return JSON.parse(text) as JsonValue;
     } catch (err) {
-      throw new JsonParseError((err as Error).message);
+      throw faultIn(text) ?? new JsonParseError((err as Error).message);
     }
   }
   return new ExactParser(text).parseDocument();
+}
+
+/**
+ * The fault of a text the native parser refused, found and worded by the exact parser: V8 words its
+ * errors differently from version to version (Node 20, Node 24 and workerd each have their own), and a
+ * review must get the same answer on every runtime. The exact parser's depth is bounded here too: the
+ * native parser ran only because the text holds at most `maxDepth` brackets.
+ */
+function faultIn(text: string): JsonParseError | undefined {
+  try {
+    new ExactParser(text).parseDocument();
+    return undefined;
+  } catch (err) {
+    if (err instanceof JsonParseError) return err;
+    throw err;
+  }
 }
 
 const QUOTE = 0x22, BACKSLASH = 0x5c, OPEN_BRACE = 0x7b, OPEN_BRACKET = 0x5b, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
@@ -181,6 +197,17 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+/** A character for a message: as itself, or escaped when it would not show (controls, a BOM, a lone surrogate). */
+function shownCharacter(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  const invisible = code < 0x20 || code === 0x7f || code === 0xfeff || (code >= 0xd800 && code <= 0xdfff);
+  if (!invisible) return ch;
+  const escaped = JSON.stringify(ch).slice(1, -1); // \n, \u0000, \ud800; a BOM and DEL stay as they are
+  return escaped.startsWith('\\') ? escaped : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** A JSON escape at the start of the text: one of the nine letters, or `u` and four hex digits. */
+const ESCAPE = /^\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/;
 
 /** A small recursive-descent parser (depth already bounded by the prescan) that marks float literals. */
 class ExactParser {
@@ -190,12 +217,19 @@ class ExactParser {
   parseDocument(): JsonValue {
     const value = this.value(undefined, 0);
     this.skipWhitespace();
-    if (this.pos !== this.text.length) this.fail('Unexpected data after JSON value');
+    if (this.pos !== this.text.length) this.unexpected('the end after the JSON value');
     return value;
   }
 
   private fail(message: string): never {
     throw new JsonParseError(`${message} at position ${this.pos}`);
+  }
+
+  /** What is wrong at `this.pos`: the end of the text, or the character there, quoted and escaped. */
+  private unexpected(expected?: string): never {
+    if (this.pos >= this.text.length) throw new JsonParseError('Unexpected end of JSON input');
+    const shown = shownCharacter(String.fromCodePoint(this.text.codePointAt(this.pos)!));
+    return this.fail(`Unexpected character '${shown}'${expected ? `, expected ${expected},` : ''}`);
   }
 
   private skipWhitespace(): void {
@@ -219,7 +253,7 @@ class ExactParser {
     if (t.startsWith('null', this.pos)) return (this.pos += 4), null;
     NUMBER.lastIndex = this.pos;
     const m = NUMBER.exec(t);
-    if (!m) this.fail(c === undefined ? 'Unexpected end of JSON input' : `Unexpected token ${c}`);
+    if (!m) this.unexpected('a JSON value');
     const num = Number(m[0]);
     if (overflows(num)) this.fail(`Number ${shownNumberLiteral(m[0])} is out of the range of a double`);
     this.pos += m[0].length;
@@ -246,26 +280,28 @@ class ExactParser {
     let escaped = false;
     let i = start + 1;
     for (;;) {
-      if (i >= t.length) this.fail('Unterminated string');
+      if (i >= t.length) {
+        this.pos = t.length;
+        this.unexpected();
+      }
       const c = t.charCodeAt(i);
       if (c === QUOTE) break;
       if (c < 0x20) {
         this.pos = i;
-        this.fail('Bad control character in string literal');
+        this.fail(`Bad control character '${shownCharacter(t[i])}' in string literal`);
       }
       if (c === BACKSLASH) {
         escaped = true;
+        if (!ESCAPE.test(t.slice(i, i + 6))) {
+          this.pos = i;
+          this.fail(`Bad escape ${JSON.stringify(t.slice(i, t[i + 1] === 'u' ? i + 6 : i + 2))} in string literal`);
+        }
         i += 2;
       } else i++;
     }
     this.pos = i + 1;
     if (!escaped) return t.slice(start + 1, i);
-    try {
-      return JSON.parse(t.slice(start, i + 1)) as string;
-    } catch {
-      this.pos = start;
-      return this.fail('Bad escape in string');
-    }
+    return JSON.parse(t.slice(start, i + 1)) as string; // its escapes checked above
   }
 
   private object(): JsonObject {
@@ -275,10 +311,11 @@ class ExactParser {
     if (this.text[this.pos] === '}') return this.pos++, out;
     for (;;) {
       this.skipWhitespace();
-      if (this.text[this.pos] !== '"') this.fail('Expected property name');
+      if (this.text[this.pos] !== '"') this.unexpected('a property name');
       const key = this.string();
       this.skipWhitespace();
-      if (this.text[this.pos++] !== ':') this.fail("Expected ':'");
+      if (this.text[this.pos] !== ':') this.unexpected("':'");
+      this.pos++;
       // A repeated key: its last value wins, typed by its own literal, not the one it replaces.
       if (hasOwn(out, key)) {
         unmarkFloatLiteral(out, key);
@@ -286,9 +323,10 @@ class ExactParser {
       }
       setOwn(out, key, this.value(out, key));
       this.skipWhitespace();
-      const sep = this.text[this.pos++];
+      const sep = this.text[this.pos];
+      if (sep !== ',' && sep !== '}') this.unexpected("',' or '}'");
+      this.pos++;
       if (sep === '}') return out;
-      if (sep !== ',') this.fail("Expected ',' or '}'");
     }
   }
 
@@ -300,9 +338,10 @@ class ExactParser {
     for (;;) {
       out.push(this.value(out, out.length));
       this.skipWhitespace();
-      const sep = this.text[this.pos++];
+      const sep = this.text[this.pos];
+      if (sep !== ',' && sep !== ']') this.unexpected("',' or ']'");
+      this.pos++;
       if (sep === ']') return out;
-      if (sep !== ',') this.fail("Expected ',' or ']'");
     }
   }
 }

@@ -54,7 +54,7 @@ describe('parseJson', () => {
   it('reports malformed input with a JsonParseError on both paths', () => {
     expect(() => parseJson('{"a":')).toThrow(JsonParseError);
     expect(() => parseJson('{"a":1.0,}')).toThrow(JsonParseError);
-    expect(() => parseJson('[1.0] x')).toThrow(/after JSON value/);
+    expect(() => parseJson('[1.0] x')).toThrow(/after the JSON value/);
   });
 });
 

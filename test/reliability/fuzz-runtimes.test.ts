@@ -1,0 +1,131 @@
+/**
+ * A seeded, bounded differential sweep of the built runtimes: the same damaged review bytes
+ * (helpers/review-mutations.ts: structural mutations of real reviews, values only raw JSON can carry,
+ * byte-level damage) sent to the built Node server (its review workers), the built Lambda handler (a
+ * Function URL event, the body base64 as Lambda gives bytes) and the built Worker in workerd, and to the
+ * server and the handler on Node 24 too when its binary is installed, all on the bundled policies with
+ * the same limits. One engine, one answer: the status, the content type and the body's text are the same
+ * everywhere, whatever the bytes (V8's own words, which differ between versions, never reach an answer);
+ * and none is a 5xx.
+ *
+ * Fixed seeds: a failure names its seed and case. FUZZ_RUNTIME_SEEDS=1,2,3 and FUZZ_RUNTIME_CASES=n sweep more.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBundle, type Running } from '../node/bundle.js';
+import { ensureBuilt, httpCases, ROOT } from '../runtimes/helpers.js';
+import { functionUrlEvent, startLambda, type LambdaProcess } from '../runtimes/lambda.js';
+import { startWorker, type RunningWorker } from '../runtimes/workers.js';
+import { Prng, seedsFrom } from './helpers/prng.js';
+import { fuzzCase, type Obj } from './helpers/review-mutations.js';
+import { troubleIn } from './helpers/log-trouble.js';
+
+const SEEDS = seedsFrom(process.env.FUZZ_RUNTIME_SEEDS, [0x3e7a]);
+const CASES_PER_SEED = Number(process.env.FUZZ_RUNTIME_CASES ?? 250);
+/** The same limits in every runtime; a body limit small enough that the sweep's large cases pass it. */
+const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000 };
+const ENV = { AMENDER_MAX_BODY_BYTES: String(LIMITS.maxBodyBytes) };
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const THIS_NODE = Number(process.versions.node.split('.')[0]);
+const { node24Binary } = (await import(join(ROOT, 'scripts/node24.mjs'))) as { node24Binary(): string | undefined };
+
+/** What a runtime answered, as the API server would read it. */
+interface Answer {
+  status: number;
+  contentType: string | null;
+  text: string;
+}
+
+/** The reviews of the runtime tests' calls (a Pod with a sidecar to add, a Pod with debug variables, a Deployment, a deletion). */
+function seedReviews(): Obj[] {
+  return httpCases()
+    .filter((c) => c.method === 'POST' && c.body?.includes('"AdmissionReview"'))
+    .map((c) => JSON.parse(c.body!) as Obj);
+}
+
+async function fromFetch(url: string, body: Uint8Array): Promise<Answer> {
+  const res = await fetch(url, { method: 'POST', headers: JSON_HEADERS, body });
+  return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
+}
+
+async function fromLambda(lambda: LambdaProcess, body: Uint8Array): Promise<Answer> {
+  const event = functionUrlEvent({ name: 'review', method: 'POST', path: '/mutate', headers: JSON_HEADERS }, false) as Obj;
+  event.body = Buffer.from(body).toString('base64');
+  event.isBase64Encoded = true;
+  event.headers['content-length'] = String(body.length);
+  const result = await lambda.invoke(event, 30_000);
+  const text = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
+  const contentType = Object.entries(result.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null;
+  return { status: result.statusCode, contentType, text };
+}
+
+/** One runtime under the sweep: its name, and how it answers a review's bytes. */
+interface Participant {
+  name: string;
+  ask(body: Uint8Array): Promise<Answer>;
+  logs(): Record<string, unknown>[];
+  stop(): Promise<unknown>;
+}
+
+const nodeServer = async (name: string, node: string): Promise<Participant> => {
+  const server: Running = await startBundle(ENV, { node });
+  return {
+    name,
+    ask: (body) => fromFetch(`${server.url}/mutate`, body),
+    logs: () => server.lines,
+    stop: async () => {
+      expect(server.stderr()).toBe('');
+      return server.stop();
+    },
+  };
+};
+
+const lambdaHandler = async (name: string, node: string): Promise<Participant> => {
+  const lambda = await startLambda(ENV, { node });
+  return { name, ask: (body) => fromLambda(lambda, body), logs: () => lambda.logs, stop: () => lambda.stop() };
+};
+
+const worker = async (): Promise<Participant> => {
+  const running: RunningWorker = await startWorker(ENV);
+  return { name: 'Workers', ask: (body) => fromFetch(`${running.origin}/mutate`, body), logs: () => running.logs, stop: () => running.dispose() };
+};
+
+describe('the same damaged reviews through the built Node server, Lambda handler and Worker (and on Node 24)', () => {
+  let participants: Participant[] = [];
+  beforeAll(async () => {
+    ensureBuilt();
+    const node24 = THIS_NODE === 24 ? undefined : node24Binary();
+    participants = await Promise.all([
+      nodeServer(`Node ${THIS_NODE} server`, process.execPath),
+      lambdaHandler(`Lambda on Node ${THIS_NODE}`, process.execPath),
+      worker(),
+      ...(node24 ? [nodeServer('Node 24 server', node24), lambdaHandler('Lambda on Node 24', node24)] : []),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(participants.map((p) => p.stop()));
+  });
+
+  it.each(SEEDS.map((seed) => [seed]))(`gives the same answer in every runtime to each of ${CASES_PER_SEED} damaged reviews of seed %i`, async (seed) => {
+    const rng = new Prng(seed);
+    const seeds = seedReviews();
+    const differences: string[] = [];
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < CASES_PER_SEED && differences.length < 5; i++) {
+      const { name, body } = fuzzCase(rng, seeds, LIMITS);
+      const answers = await Promise.all(participants.map((p) => p.ask(body)));
+      const [first] = answers;
+      statuses.set(first.status, (statuses.get(first.status) ?? 0) + 1);
+      const where = `seed ${seed} case ${i} (${name}, ${body.length} bytes)`;
+      const shown = (a: Answer) => `${a.status} ${a.contentType} ${a.text.slice(0, 300)}`;
+      if (answers.some((a) => JSON.stringify(a) !== JSON.stringify(first))) {
+        differences.push(`${where}${answers.map((a, k) => `\n  ${participants[k].name}: ${shown(a)}`).join('')}`);
+      } else if (first.status >= 500) differences.push(`${where}\n  everywhere: ${shown(first)}`);
+    }
+    expect(differences.join('\n\n')).toBe('');
+    // Not a vacuous sweep: damaged reviews are both answered and refused.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(CASES_PER_SEED / 10);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(CASES_PER_SEED / 10);
+    expect(troubleIn(participants.flatMap((p) => p.logs()))).toEqual([]);
+  }, 300_000);
+});
