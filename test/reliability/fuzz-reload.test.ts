@@ -2,7 +2,8 @@
  * A seeded, bounded fuzz sweep of reloads: a policy folder of two files (a real policy file, from the
  * kyverno/policies library, the bench's MutatingAdmissionPolicies with their bindings or the bundled examples,
  * and an intact policy that labels every Pod) is loaded by the directory source, and the same two files as
- * objects under a prefix by the S3 source (s3rver on loopback), then the real file is replaced
+ * objects under a prefix by the S3 source (s3rver on loopback) and by the R2 source (a real R2 bucket of
+ * miniflare, its handle given to the source in Node: helpers/miniflare-r2.ts), then the real file is replaced
  * by a broken version (its text cut anywhere, as a half-written upload leaves it; emptied; or one of its
  * documents changed in one to three places, helpers/document-mutations.ts) and the folder read again. Then a review gets either what
  * it got before (the new version was refused, and the last good one stays in force) or exactly what a fresh
@@ -10,7 +11,7 @@
  * a 500.
  *
  * Fixed seeds: a failure names its seed and case. FUZZ_RELOAD_SEEDS=1,2,3 and FUZZ_RELOAD_CASES=n sweep more
- * (the S3 store runs a third of the cases: each is a few round trips to s3rver).
+ * (the S3 and R2 stores run a third of the cases each: each case is a few round trips to s3rver or workerd).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,10 +19,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createApp, type LogRecord } from '../../src/server/index.js';
-import { PolicySetRefresher, type PolicySource } from '../../src/sources/index.js';
+import { PolicySetRefresher, r2Source, type PolicySource } from '../../src/sources/index.js';
 import { directorySource, s3Source } from '../../src/sources/node/index.js';
 import { BUCKET, startS3, type TestS3 } from '../sources/helpers.js';
 import { breakDocument } from './helpers/document-mutations.js';
+import { startR2, type TestR2 } from './helpers/miniflare-r2.js';
 import { examplePolicyFiles, INTACT_LABELER, libraryPolicyFiles, libraryResources, POLICY_KINDS, reviewOf, yamlObjects, type Obj } from './helpers/library-corpus.js';
 import { Prng, seedsFrom } from './helpers/prng.js';
 
@@ -33,7 +35,7 @@ const INTACT = stringify(INTACT_LABELER);
 const root = mkdtempSync(join(tmpdir(), 'amender-fuzz-reload-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Where a case's files live: a folder for the directory source, or a prefix in an S3 bucket. */
+/** Where a case's files live: a folder for the directory source, or a prefix in an S3 or R2 bucket. */
 interface Store {
   name: string;
   write(place: string, file: string, text: string): Promise<void>;
@@ -63,6 +65,17 @@ function bucket(s3: () => TestS3): Store {
   };
 }
 
+function r2Bucket(r2: () => TestR2): Store {
+  return {
+    name: 'r2',
+    write: async (place, file, text) => {
+      await r2().bucket.put(`${place}/${file}`, text);
+    },
+    source: (place) => r2Source({ uri: `r2://${r2().binding}/${place}`, bucket: r2().bucket, prefix: place }),
+    remove: (place) => r2().bucket.delete([`${place}/intact.yaml`, `${place}/policy.yaml`]),
+  };
+}
+
 /** The intact policy and `text` as policy.yaml at `place`, loaded; with the app answering from it. */
 async function loaded(store: Store, place: string, text: string, logger: (r: LogRecord) => void) {
   await store.write(place, 'intact.yaml', INTACT);
@@ -80,16 +93,19 @@ async function answer(fetch: (r: Request) => Response | Promise<Response>, revie
 }
 
 let s3: TestS3;
+let r2: TestR2;
 beforeAll(async () => {
-  s3 = await startS3();
+  // Each assigned as soon as it runs, so that one failing to start leaves the other to afterAll.
+  await Promise.all([startS3().then((s) => (s3 = s)), startR2().then((r) => (r2 = r))]);
 }, 60_000);
 afterAll(async () => {
-  await s3?.dispose();
+  await Promise.all([s3?.dispose(), r2?.dispose()]);
 });
 
 describe.each([
   { store: folders, cases: CASES_PER_SEED },
   { store: bucket(() => s3), cases: Math.ceil(CASES_PER_SEED / 3) },
+  { store: r2Bucket(() => r2), cases: Math.ceil(CASES_PER_SEED / 3) },
 ])('fuzzed reloads from $store.name: a policy file replaced by a broken version', ({ store, cases }) => {
   // Whole files: a library policy, a bench MutatingAdmissionPolicy with its binding, a bundled example.
   const files = [...libraryPolicyFiles(), ...examplePolicyFiles()]
@@ -134,11 +150,14 @@ describe.each([
           continue;
         }
         const before = await answer(server.fetch, review);
+        // A store that could not be read shows as a 503 in both answers: the failure says why.
+        const unreadable = [...server.refresher.provider().sourceErrors];
         await store.write(place, 'policy.yaml', broken);
         await server.refresher.refresh();
         const after = await answer(server.fetch, review);
         const refused = (server.refresher.provider().set?.problems ?? []).some((p) => p.source.endsWith('policy.yaml') && p.effect === 'ignored');
-        const shown = `${label}\n  before ${JSON.stringify(before).slice(0, 300)}\n  after ${JSON.stringify(after).slice(0, 300)}`;
+        unreadable.push(...server.refresher.provider().sourceErrors);
+        const shown = `${label}\n  before ${JSON.stringify(before).slice(0, 300)}\n  after ${JSON.stringify(after).slice(0, 300)}${unreadable.length > 0 ? `\n  source errors: ${unreadable.join('; ').slice(0, 400)}` : ''}`;
         expect(after.status, shown).toBe(200);
         expect(JSON.stringify(after), shown).not.toContain('internal error');
         if (refused) {
