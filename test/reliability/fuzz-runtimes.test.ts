@@ -10,7 +10,9 @@
  *
  * Fixed seeds: a failure names its seed and case. FUZZ_RUNTIME_SEEDS=1,2,3 and FUZZ_RUNTIME_CASES=n sweep more.
  */
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBundle, type Running } from '../node/bundle.js';
 import { ensureBuilt, httpCases, ROOT } from '../runtimes/helpers.js';
@@ -19,9 +21,11 @@ import { startWorker, type RunningWorker } from '../runtimes/workers.js';
 import { Prng, seedsFrom } from './helpers/prng.js';
 import { fuzzCase, type Obj } from './helpers/review-mutations.js';
 import { troubleIn } from './helpers/log-trouble.js';
+import { libraryPolicyFiles, libraryResources, reviewOf } from './helpers/library-corpus.js';
 
 const SEEDS = seedsFrom(process.env.FUZZ_RUNTIME_SEEDS, [0x3e7a]);
 const CASES_PER_SEED = Number(process.env.FUZZ_RUNTIME_CASES ?? 250);
+const LIBRARY_CASES = Number(process.env.FUZZ_RUNTIME_LIBRARY_CASES ?? 150);
 /** The same limits in every runtime; a body limit small enough that the sweep's large cases pass it. */
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000 };
 const ENV = { AMENDER_MAX_BODY_BYTES: String(LIMITS.maxBodyBytes) };
@@ -67,8 +71,16 @@ interface Participant {
   stop(): Promise<unknown>;
 }
 
-const nodeServer = async (name: string, node: string): Promise<Participant> => {
-  const server: Running = await startBundle(ENV, { node });
+/** Where a participant reads its policies: the bundled set, or a folder (Node, Lambda) and the same files in R2 (Workers). */
+interface PolicyPlace {
+  env: Record<string, string>;
+  workerEnv: Record<string, string>;
+  objects: Record<string, string>;
+}
+const BUNDLED: PolicyPlace = { env: ENV, workerEnv: ENV, objects: {} };
+
+const nodeServer = async (name: string, node: string, place: PolicyPlace): Promise<Participant> => {
+  const server: Running = await startBundle(place.env, { node });
   return {
     name,
     ask: (body) => fromFetch(`${server.url}/mutate`, body),
@@ -80,52 +92,115 @@ const nodeServer = async (name: string, node: string): Promise<Participant> => {
   };
 };
 
-const lambdaHandler = async (name: string, node: string): Promise<Participant> => {
-  const lambda = await startLambda(ENV, { node });
+const lambdaHandler = async (name: string, node: string, place: PolicyPlace): Promise<Participant> => {
+  const lambda = await startLambda(place.env, { node });
   return { name, ask: (body) => fromLambda(lambda, body), logs: () => lambda.logs, stop: () => lambda.stop() };
 };
 
-const worker = async (): Promise<Participant> => {
-  const running: RunningWorker = await startWorker(ENV);
+const worker = async (place: PolicyPlace): Promise<Participant> => {
+  const running: RunningWorker = await startWorker(place.workerEnv, place.objects);
   return { name: 'Workers', ask: (body) => fromFetch(`${running.origin}/mutate`, body), logs: () => running.logs, stop: () => running.dispose() };
 };
 
-describe('the same damaged reviews through the built Node server, Lambda handler and Worker (and on Node 24)', () => {
+/** Every participant on `place`: the server, the handler and the Worker, and the server and handler on Node 24 when installed. */
+function everyParticipant(place: () => PolicyPlace): () => Participant[] {
   let participants: Participant[] = [];
   beforeAll(async () => {
     ensureBuilt();
     const node24 = THIS_NODE === 24 ? undefined : node24Binary();
     participants = await Promise.all([
-      nodeServer(`Node ${THIS_NODE} server`, process.execPath),
-      lambdaHandler(`Lambda on Node ${THIS_NODE}`, process.execPath),
-      worker(),
-      ...(node24 ? [nodeServer('Node 24 server', node24), lambdaHandler('Lambda on Node 24', node24)] : []),
+      nodeServer(`Node ${THIS_NODE} server`, process.execPath, place()),
+      lambdaHandler(`Lambda on Node ${THIS_NODE}`, process.execPath, place()),
+      worker(place()),
+      ...(node24 ? [nodeServer('Node 24 server', node24, place()), lambdaHandler('Lambda on Node 24', node24, place())] : []),
     ]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(participants.map((p) => p.stop()));
   });
+  return () => participants;
+}
+
+/**
+ * `cases` damaged reviews of `seed` made from `seeds`, each sent to every participant: the answers that
+ * differ (at most five), the count of each status, and how many answers carried a patch.
+ */
+async function sweepRuntimes(participants: Participant[], seed: number, seeds: Obj[], cases: number): Promise<{ differences: string[]; statuses: Map<number, number>; patched: number }> {
+  const rng = new Prng(seed);
+  const differences: string[] = [];
+  const statuses = new Map<number, number>();
+  let patched = 0;
+  for (let i = 0; i < cases && differences.length < 5; i++) {
+    const { name, body } = fuzzCase(rng, seeds, LIMITS);
+    const answers = await Promise.all(participants.map((p) => p.ask(body)));
+    const [first] = answers;
+    statuses.set(first.status, (statuses.get(first.status) ?? 0) + 1);
+    if (first.text.includes('"patch":')) patched++;
+    const where = `seed ${seed} case ${i} (${name}, ${body.length} bytes)`;
+    const shown = (a: Answer) => `${a.status} ${a.contentType} ${a.text.slice(0, 300)}`;
+    // How far a review got by its deadline is timing, not input.
+    const timed = answers.some((a) => a.text.includes('deadline exceeded'));
+    if (!timed && answers.some((a) => JSON.stringify(a) !== JSON.stringify(first))) {
+      differences.push(`${where}${answers.map((a, k) => `\n  ${participants[k].name}: ${shown(a)}`).join('')}`);
+    } else if (answers.some((a) => a.status >= 500)) differences.push(`${where}${answers.map((a, k) => `\n  ${participants[k].name}: ${shown(a)}`).join('')}`);
+  }
+  return { differences, statuses, patched };
+}
+
+describe('the same damaged reviews through every built runtime, on the bundled policies', () => {
+  const participants = everyParticipant(() => BUNDLED);
 
   it.each(SEEDS.map((seed) => [seed]))(`gives the same answer in every runtime to each of ${CASES_PER_SEED} damaged reviews of seed %i`, async (seed) => {
-    const rng = new Prng(seed);
-    const seeds = seedReviews();
-    const differences: string[] = [];
-    const statuses = new Map<number, number>();
-    for (let i = 0; i < CASES_PER_SEED && differences.length < 5; i++) {
-      const { name, body } = fuzzCase(rng, seeds, LIMITS);
-      const answers = await Promise.all(participants.map((p) => p.ask(body)));
-      const [first] = answers;
-      statuses.set(first.status, (statuses.get(first.status) ?? 0) + 1);
-      const where = `seed ${seed} case ${i} (${name}, ${body.length} bytes)`;
-      const shown = (a: Answer) => `${a.status} ${a.contentType} ${a.text.slice(0, 300)}`;
-      if (answers.some((a) => JSON.stringify(a) !== JSON.stringify(first))) {
-        differences.push(`${where}${answers.map((a, k) => `\n  ${participants[k].name}: ${shown(a)}`).join('')}`);
-      } else if (first.status >= 500) differences.push(`${where}\n  everywhere: ${shown(first)}`);
-    }
+    const { differences, statuses, patched } = await sweepRuntimes(participants(), seed, seedReviews(), CASES_PER_SEED);
     expect(differences.join('\n\n')).toBe('');
-    // Not a vacuous sweep: damaged reviews are both answered and refused.
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(CASES_PER_SEED / 10);
+    // Not a vacuous sweep: damaged reviews are patched, and refused.
+    expect(patched).toBeGreaterThan(CASES_PER_SEED / 10);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(CASES_PER_SEED / 10);
-    expect(troubleIn(participants.flatMap((p) => p.logs()))).toEqual([]);
+    expect(troubleIn(participants().flatMap((p) => p.logs()))).toEqual([]);
+  }, 300_000);
+});
+
+describe('the same damaged reviews through every built runtime, on the kyverno/policies library', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'amender-fuzz-runtimes-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  let written: PolicyPlace | undefined;
+  // Written once, before the first participant starts to read it.
+  const place = (): PolicyPlace => (written ??= writeLibrary());
+  const writeLibrary = (): PolicyPlace => {
+    const objects: Record<string, string> = {};
+    for (const [i, path] of libraryPolicyFiles().entries()) {
+      const name = `${String(i).padStart(4, '0')}-${basename(path)}`;
+      const text = readFileSync(path, 'utf8');
+      writeFileSync(join(folder, name), text);
+      objects[`library/${name}`] = text;
+    }
+    return { env: { ...ENV, AMENDER_POLICY_SOURCES: `file://${folder}` }, workerEnv: { ...ENV, AMENDER_POLICY_SOURCES: 'r2://POLICIES/library' }, objects };
+  };
+  const participants = everyParticipant(place);
+  const seeds = () => libraryResources().flatMap((object) => [reviewOf(object), reviewOf(object, 'UPDATE', { ...object, metadata: { ...object.metadata, labels: { old: 'yes' } } })]);
+
+  it("answers each library test resource's review alike in every runtime", async () => {
+    const differences: string[] = [];
+    let patched = 0;
+    for (const review of seeds()) {
+      const body = new TextEncoder().encode(JSON.stringify(review));
+      const answers = await Promise.all(participants().map((p) => p.ask(body)));
+      if (answers[0].text.includes('"patch":')) patched++;
+      if (answers.some((a) => JSON.stringify(a) !== JSON.stringify(answers[0]))) {
+        differences.push(`${review.request.uid} ${review.request.name}${answers.map((a, k) => `\n  ${participants()[k].name}: ${a.status} ${a.text.slice(0, 300)}`).join('')}`);
+      }
+    }
+    expect(differences.slice(0, 5).join('\n\n')).toBe('');
+    // The library set is in force everywhere: its policies patch their own test resources.
+    expect(patched).toBeGreaterThan(10);
+  }, 120_000);
+
+  it.each(SEEDS.map((seed) => [seed]))(`gives the same answer in every runtime to each of ${LIBRARY_CASES} damaged library reviews of seed %i`, async (seed) => {
+    const { differences, statuses, patched } = await sweepRuntimes(participants(), seed, seeds(), LIBRARY_CASES);
+    expect(differences.join('\n\n')).toBe('');
+    // Most library policies leave a damaged review alone; some patch it still.
+    expect(patched).toBeGreaterThan(0);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(LIBRARY_CASES / 20);
+    expect(troubleIn(participants().flatMap((p) => p.logs()))).toEqual([]);
   }, 300_000);
 });
