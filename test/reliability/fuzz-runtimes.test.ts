@@ -4,16 +4,19 @@
  * byte-level damage) sent to the built Node server (its review workers), the built Lambda handler (a
  * Function URL event, the body base64 as Lambda gives bytes) and the built Worker in workerd, and to the
  * server and the handler on Node 24 too when its binary is installed, all on the bundled policies with
- * the same limits. One engine, one answer: the status, the content type and the body's text are the same
+ * the same limits; on the library, the built CLI's `amender review` too, for the reviews its policies
+ * patch. One engine, one answer: the status, the content type and the body's text are the same
  * everywhere, whatever the bytes (V8's own words, which differ between versions, never reach an answer);
  * and none is a 5xx.
  *
  * Fixed seeds: a failure names its seed and case. FUZZ_RUNTIME_SEEDS=1,2,3 and FUZZ_RUNTIME_CASES=n sweep more.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../node/built.js';
 import { startBundle, type Running } from '../node/bundle.js';
 import { ensureBuilt, httpCases, ROOT } from '../runtimes/helpers.js';
 import { functionUrlEvent, startLambda, type LambdaProcess } from '../runtimes/lambda.js';
@@ -61,6 +64,27 @@ async function fromLambda(lambda: LambdaProcess, body: Uint8Array): Promise<Answ
   const text = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
   const contentType = Object.entries(result.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null;
   return { status: result.statusCode, contentType, text };
+}
+
+/** What the built CLI's `amender review` prints for `review` (given on standard input) against the policies of `folder`. */
+async function cliReview(folder: string, review: string): Promise<string> {
+  const child = spawn(process.execPath, [CLI_BIN, 'review', '--policies', folder, '--quiet'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(review);
+  const code = await new Promise<number | null>((exited) => child.once('close', exited));
+  if (code !== 0) throw new Error(`amender review exited ${code}: ${stderr}`);
+  return stdout;
+}
+
+/** Runs `work` on every item, at most `width` at once. */
+async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
 }
 
 /** One runtime under the sweep: its name, and how it answers a review's bytes. */
@@ -193,6 +217,23 @@ describe('the same damaged reviews through every built runtime, on the kyverno/p
     expect(differences.slice(0, 5).join('\n\n')).toBe('');
     // The library set is in force everywhere: its policies patch their own test resources.
     expect(patched).toBeGreaterThan(10);
+  }, 120_000);
+
+  it("gives the same reply from the CLI's `amender review` as from the server, for the reviews the library patches and a few it allows", async () => {
+    const reviews: { review: Obj; text: string }[] = [];
+    let allowed = 0;
+    for (const review of seeds()) {
+      const answer = await participants()[0].ask(new TextEncoder().encode(JSON.stringify(review)));
+      if (answer.status !== 200) continue;
+      if (answer.text.includes('"patch":') || allowed++ < 6) reviews.push({ review, text: answer.text });
+    }
+    expect(reviews.length).toBeGreaterThan(15);
+    const differences: string[] = [];
+    await inParallel(reviews, 4, async ({ review, text }) => {
+      const printed = await cliReview(place().env.AMENDER_POLICY_SOURCES.slice('file://'.length), JSON.stringify(review));
+      if (JSON.stringify(JSON.parse(printed)) !== text) differences.push(`${review.request.uid} ${review.request.name}\n  server: ${text.slice(0, 300)}\n  CLI:    ${printed.slice(0, 300)}`);
+    });
+    expect(differences.slice(0, 5).join('\n\n')).toBe('');
   }, 120_000);
 
   it.each(SEEDS.map((seed) => [seed]))(`gives the same answer in every runtime to each of ${LIBRARY_CASES} damaged library reviews of seed %i`, async (seed) => {
