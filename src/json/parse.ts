@@ -197,6 +197,9 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+/** A JSON escape where lastIndex stands: one of the nine letters, or `u` and four hex digits. */
+const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
+
 /** A character for a message: as itself, or escaped when it would not show (controls, a BOM, a lone surrogate). */
 function shownCharacter(ch: string): string {
   const code = ch.codePointAt(0)!;
@@ -206,10 +209,7 @@ function shownCharacter(ch: string): string {
   return escaped.startsWith('\\') ? escaped : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** A JSON escape at the start of the text: one of the nine letters, or `u` and four hex digits. */
-const ESCAPE = /^\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/;
-
-/** A small recursive-descent parser (depth already bounded by the prescan) that marks float literals. */
+/** A small recursive-descent parser (depth already bounded: by the prescan, or for a refused text by its brackets) that marks float literals. */
 class ExactParser {
   private pos = 0;
   constructor(private readonly text: string) {}
@@ -292,7 +292,8 @@ class ExactParser {
       }
       if (c === BACKSLASH) {
         escaped = true;
-        if (!ESCAPE.test(t.slice(i, i + 6))) {
+        ESCAPE.lastIndex = i;
+        if (!ESCAPE.test(t)) {
           this.pos = i;
           this.fail(`Bad escape ${JSON.stringify(t.slice(i, t[i + 1] === 'u' ? i + 6 : i + 2))} in string literal`);
         }
