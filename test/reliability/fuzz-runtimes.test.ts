@@ -1,7 +1,7 @@
 /**
  * A seeded, bounded differential sweep of the built runtimes: the same damaged review bytes
  * (helpers/review-mutations.ts: structural mutations of real reviews, values only raw JSON can carry,
- * byte-level damage) sent to the built Node server (its review workers), the built Lambda handler (a
+ * byte-level damage) sent to the built Node server (its review workers, and in process), the built Lambda handler (a
  * Function URL event, the body base64 as Lambda gives bytes) and the built Worker in workerd, and to the
  * server and the handler on Node 24 too when its binary is installed, all on the bundled policies with
  * the same limits; on the library, the built CLI's `amender review` too, for the reviews its policies
@@ -103,8 +103,8 @@ interface PolicyPlace {
 }
 const BUNDLED: PolicyPlace = { env: ENV, workerEnv: ENV, objects: {} };
 
-const nodeServer = async (name: string, node: string, place: PolicyPlace): Promise<Participant> => {
-  const server: Running = await startBundle(place.env, { node });
+const nodeServer = async (name: string, node: string, place: PolicyPlace, env: Record<string, string> = {}): Promise<Participant> => {
+  const server: Running = await startBundle({ ...place.env, ...env }, { node });
   return {
     name,
     ask: (body) => fromFetch(`${server.url}/mutate`, body),
@@ -126,7 +126,10 @@ const worker = async (place: PolicyPlace): Promise<Participant> => {
   return { name: 'Workers', ask: (body) => fromFetch(`${running.origin}/mutate`, body), logs: () => running.logs, stop: () => running.dispose() };
 };
 
-/** Every participant on `place`: the server, the handler and the Worker, and the server and handler on Node 24 when installed. */
+/**
+ * Every participant on `place`: the server (with its review workers, and reviewing in process), the
+ * handler and the Worker, and the server and handler on Node 24 when installed.
+ */
 function everyParticipant(place: () => PolicyPlace): () => Participant[] {
   let participants: Participant[] = [];
   beforeAll(async () => {
@@ -134,6 +137,7 @@ function everyParticipant(place: () => PolicyPlace): () => Participant[] {
     const node24 = THIS_NODE === 24 ? undefined : node24Binary();
     participants = await Promise.all([
       nodeServer(`Node ${THIS_NODE} server`, process.execPath, place()),
+      nodeServer(`Node ${THIS_NODE} server, reviews in process`, process.execPath, place(), { AMENDER_WORKERS: '0' }),
       lambdaHandler(`Lambda on Node ${THIS_NODE}`, process.execPath, place()),
       worker(place()),
       ...(node24 ? [nodeServer('Node 24 server', node24, place()), lambdaHandler('Lambda on Node 24', node24, place())] : []),
@@ -237,10 +241,11 @@ describe('the same damaged reviews through every built runtime, on the kyverno/p
   }, 120_000);
 
   it.each(SEEDS.map((seed) => [seed]))(`gives the same answer in every runtime to each of ${LIBRARY_CASES} damaged library reviews of seed %i`, async (seed) => {
-    const { differences, statuses, patched } = await sweepRuntimes(participants(), seed, seeds(), LIBRARY_CASES);
+    const { differences, statuses } = await sweepRuntimes(participants(), seed, seeds(), LIBRARY_CASES);
     expect(differences.join('\n\n')).toBe('');
-    // Most library policies leave a damaged review alone; some patch it still.
-    expect(patched).toBeGreaterThan(0);
+    // The library's policies patch few of their own resources (the test above), fewer still damaged: its
+    // non-vacuity is there; here, damaged reviews are answered and refused.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(LIBRARY_CASES / 10);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(LIBRARY_CASES / 20);
     expect(troubleIn(participants().flatMap((p) => p.logs()))).toEqual([]);
   }, 300_000);
