@@ -70,7 +70,7 @@ function serialize(f: Frame): Buffer {
 }
 
 /** The preface and the client's SETTINGS: no dynamic table for the server's encoder, no server push. */
-export const OPENING = Buffer.concat([PREFACE, frameBytes(T.SETTINGS, 0, 0, settingsPayload([[0x1, 0], [0x2, 0]]))]);
+const OPENING = Buffer.concat([PREFACE, frameBytes(T.SETTINGS, 0, 0, settingsPayload([[0x1, 0], [0x2, 0]]))]);
 
 const reviewFields = (path: string, withLength = true): Field[] => [
   [':method', 'POST'],
@@ -282,6 +282,11 @@ export function damageFrames(rng: Prng, frames: Frame[]): Frame[] {
   return out;
 }
 
+/** The opening and `frames`, as they are. */
+export function undamagedBytes(frames: readonly Frame[]): Buffer {
+  return Buffer.concat([OPENING, ...frames.map(serialize)]);
+}
+
 /** A conversation's bytes, and what was done to them on the wire (empty when nothing). */
 export interface Wire {
   bytes: Buffer;
@@ -291,7 +296,7 @@ export interface Wire {
 /** The bytes after the opening, damaged on the wire once in a while: cut, a bit flipped, bytes inserted or repeated. */
 export function conversationBytes(rng: Prng, frames: readonly Frame[]): Wire {
   const bytes = Buffer.concat(frames.map(serialize));
-  if (!rng.chance(0.2)) return { bytes: Buffer.concat([OPENING, bytes]), damage: '' };
+  if (!rng.chance(0.2)) return { bytes: undamagedBytes(frames), damage: '' };
   const at = rng.int(bytes.length);
   switch (rng.int(4)) {
     case 0:
