@@ -1,4 +1,17 @@
 /** Helpers shared by the property and copy-on-write tests of the JSON modules (json, jsonpatch, schema). */
+import { expect } from 'vitest';
+import { JsonParseError, parseJson } from '../../src/json/index.js';
+
+/** The message parseJson refuses `text` with (a JsonParseError); fails the test when it parses. */
+export function refusal(text: string): string {
+  try {
+    parseJson(text);
+  } catch (err) {
+    expect(err).toBeInstanceOf(JsonParseError);
+    return (err as Error).message;
+  }
+  throw new Error(`parsed ${text.slice(0, 40)}`);
+}
 
 /**
  * A small seeded generator (mulberry32) for the property tests, so every run checks the same cases and a

@@ -4,19 +4,10 @@
  * too small for a double reads as 0, as strconv.ParseFloat reads it without an error.
  */
 import { describe, expect, it } from 'vitest';
-import { isFloatLiteral, JsonParseError, parseJson } from '../../src/json/index.js';
+import { isFloatLiteral, parseJson } from '../../src/json/index.js';
+import { refusal } from './helpers.js';
 
 const MILLION_DIGITS = `1${'0'.repeat(999_999)}`;
-
-function refusal(text: string): string {
-  try {
-    parseJson(text);
-  } catch (err) {
-    expect(err).toBeInstanceOf(JsonParseError);
-    return (err as Error).message;
-  }
-  throw new Error(`parsed ${text.slice(0, 40)}`);
-}
 
 describe('parseJson: numbers past the double range', () => {
   it('refuses an exponent that overflows, naming the number and where it is', () => {

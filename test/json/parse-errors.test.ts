@@ -5,17 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JsonParseError, parseJson } from '../../src/json/index.js';
+import { refusal } from './helpers.js';
 import { Prng } from '../reliability/helpers/prng.js';
-
-function refusal(text: string): string {
-  try {
-    parseJson(text);
-  } catch (err) {
-    expect(err).toBeInstanceOf(JsonParseError);
-    return (err as Error).message;
-  }
-  throw new Error(`accepted: ${text}`);
-}
 
 describe('parseJson refusals', () => {
   it.each([

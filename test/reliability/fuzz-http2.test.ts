@@ -20,14 +20,14 @@
  *
  * Fixed seeds: a failure names its seed and case. FUZZ_HTTP2_SEEDS=1,2,3 and FUZZ_HTTP2_CASES=n sweep more.
  */
-import { connect as h2Connect, createSecureServer, type Http2SecureServer, type ServerHttp2Session } from 'node:http2';
-import { request as httpsRequest } from 'node:https';
+import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
 import { ensureBuilt, ROOT } from '../node/built.js';
 import { startBundle, type Running } from '../node/bundle.js';
+import { h1Request, h2Request } from '../node/clients.js';
 import { makeTestPki, type TestPki } from '../node/tls.js';
 import { exchangeH2, F, sweepH2, T, undamagedBytes, type Frame } from './helpers/h2-damage.js';
 import { REVIEW, SECRET } from './helpers/http-damage.js';
@@ -121,36 +121,12 @@ describe("the sweep's own checks, against a plain node:http2 server", () => {
 
 type Reply = { status: number; patch: unknown };
 
-function reviewOverH2(port: number, ca: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const session = h2Connect(`https://localhost:${port}`, { ca });
-    session.on('error', reject);
-    const req = session.request({ ':method': 'POST', ':path': '/mutate', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(REVIEW)) });
-    let body = '';
-    let status = 0;
-    req.setEncoding('utf8');
-    req.on('response', (h) => (status = Number(h[':status'])));
-    req.on('data', (d: string) => (body += d));
-    req.on('end', () => {
-      session.close();
-      resolve({ status, patch: (JSON.parse(body) as { response?: { patch?: string } }).response?.patch });
-    });
-    req.on('error', reject);
-    req.end(REVIEW);
-  });
-}
+const JSON_BODY = { 'content-type': 'application/json' };
+const patchIn = (body: string) => (JSON.parse(body) as { response?: { patch?: string } }).response?.patch;
 
-function getOverHttps(port: number, ca: string, path: string, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', servername: 'localhost', port, path, ca, method: body ? 'POST' : 'GET', headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+async function reviewOverH2(port: number, ca: string): Promise<Reply> {
+  const reply = await h2Request(`https://localhost:${port}`, '/mutate', ca, { headers: JSON_BODY, body: REVIEW });
+  return { status: reply.status, patch: patchIn(reply.body) };
 }
 
 /** A gauge's value in the Prometheus text, summed over its series. */
@@ -211,11 +187,11 @@ for (const runtime of RUNTIMES) {
       expect(counts.goaway).toBeGreaterThan(runtime.cases / 20);
 
       expect(await reviewOverH2(port(), pki.ca)).toEqual(before);
-      const overHttp1 = await getOverHttps(port(), pki.ca, '/mutate', REVIEW);
+      const overHttp1 = await h1Request(`https://localhost:${port()}/mutate`, { ca: pki.ca, headers: JSON_BODY, body: REVIEW });
       expect(overHttp1.status).toBe(200);
-      expect((JSON.parse(overHttp1.text) as { response?: { patch?: string } }).response?.patch).toBe(before.patch);
+      expect(patchIn(overHttp1.body)).toBe(before.patch);
       // Nothing left behind by the streams that were cut, reset or never finished.
-      const metrics = (await getOverHttps(port(), pki.ca, '/metrics')).text;
+      const metrics = (await h1Request(`https://localhost:${port()}/metrics`, { ca: pki.ca, method: 'GET' })).body;
       expect({
         bodyBytesHeld: gauge(metrics, 'amender_request_body_bytes_held'),
         waitingForBudget: gauge(metrics, 'amender_requests_waiting_for_body_budget'),
