@@ -16,8 +16,9 @@ export interface SourceResolvers {
 const KIND_NAMES: Record<SourceUri['kind'], string> = { bundled: 'bundled', directory: 'file://', s3: 's3://', r2: 'r2://' };
 
 /**
- * The same place named twice (`a.yaml a.yaml`, `policies policies/`, `file://x x`): its documents would be
- * read twice and every one reported a duplicate of itself.
+ * The place a URI names, one key however it is spelled (`a.yaml` and `./a.yaml`, `policies` and
+ * `policies/`, `file://x` and `x`): a place named twice would be read twice, and every one of its
+ * documents reported a duplicate of itself.
  */
 function placeOf(uri: SourceUri): string {
   if (uri.kind === 'directory') return `directory:${uri.path.replace(/^(\.\/)+/, '').replace(/(.)\/+$/, '$1')}`;
@@ -41,8 +42,9 @@ export function resolveSources(uris: readonly string[], resolvers: SourceResolve
       problems.push((err as Error).message);
       continue;
     }
-    if (places.has(placeOf(parsed))) continue;
-    places.add(placeOf(parsed));
+    const place = placeOf(parsed);
+    if (places.has(place)) continue;
+    places.add(place);
     const make = resolvers[parsed.kind] as ((u: SourceUri) => PolicySource) | undefined;
     if (!make) {
       const available = (Object.keys(KIND_NAMES) as SourceUri['kind'][]).filter((k) => resolvers[k]).map((k) => KIND_NAMES[k]);

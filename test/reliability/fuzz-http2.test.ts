@@ -22,19 +22,17 @@
  */
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/clusters/index.js';
 import { ensureBuilt, ROOT } from '../node/built.js';
 import { startBundle, type Running } from '../node/bundle.js';
 import { h1Request, h2Request } from '../node/clients.js';
+import { OTHER_NODES, THIS_NODE } from '../node/nodes.js';
 import { makeTestPki, type TestPki } from '../node/tls.js';
-import { exchangeH2, F, sweepH2, T, undamagedBytes, type Frame } from './helpers/h2-damage.js';
+import { exchangeH2, F, openedStreams, sweepH2, T, undamagedBytes, type Frame } from './helpers/h2-damage.js';
 import { REVIEW, SECRET } from './helpers/http-damage.js';
 import { troubleIn } from './helpers/log-trouble.js';
 import { seedsFrom } from './helpers/prng.js';
-
-const { node24Binary } = (await import(join(ROOT, 'scripts/node24.mjs'))) as { node24Binary(): string | undefined };
 
 const SEEDS = seedsFrom(process.env.FUZZ_HTTP2_SEEDS, [0x4772]);
 const CASES_PER_SEED = Number(process.env.FUZZ_HTTP2_CASES ?? 200);
@@ -101,7 +99,7 @@ describe("the sweep's own checks, against a plain node:http2 server", () => {
         frames.push({ type: T.HEADERS, flags: F.END_HEADERS | F.END_STREAM, stream: 2 * (status - first) + 1, fields: [[':method', 'GET'], [':scheme', 'https'], [':path', path], [':authority', 'localhost']] });
       }
       const bytes = undamagedBytes(frames);
-      const reply = await exchangeH2(port, bytes, new Set(frames.map((f) => f.stream)), { settleMs: 5000, closeMs: 5000 });
+      const reply = await exchangeH2(port, bytes, openedStreams(frames), { settleMs: 5000, closeMs: 5000 });
       expect(reply.malformed).toBeUndefined();
       expect(reply.settled).toBe(true);
       read.push(...reply.statuses);
@@ -138,14 +136,13 @@ function gauge(metrics: string, name: string): number {
 }
 
 /** The Node running the tests, and the deployments' Node 24 when installed (a fresh seed, fewer cases). */
-const THIS_NODE = Number(process.versions.node.split('.')[0]);
-const RUNTIMES: { name: string; node: string | undefined; major: number; seeds: number[]; cases: number }[] = [
-  { name: `Node ${process.versions.node}`, node: process.execPath, major: THIS_NODE, seeds: SEEDS, cases: CASES_PER_SEED },
-  ...(THIS_NODE === 24 ? [] : [{ name: 'Node 24', node: node24Binary(), major: 24, seeds: SEEDS.map((seed) => seed + 24), cases: Math.ceil(CASES_PER_SEED / 2) }]),
+const RUNTIMES = [
+  { ...THIS_NODE, seeds: SEEDS, cases: CASES_PER_SEED },
+  ...OTHER_NODES.map((node) => ({ ...node, seeds: SEEDS.map((seed) => seed + 24), cases: Math.ceil(CASES_PER_SEED / 2) })),
 ];
 
 for (const runtime of RUNTIMES) {
-  describe.skipIf(!runtime.node)(`damaged HTTP/2 conversations against the built Node server on ${runtime.name}`, () => {
+  describe.skipIf(!runtime.path)(`damaged HTTP/2 conversations against the built Node server on ${runtime.name}`, () => {
     let pki: TestPki;
     let server: Running;
     let before: Reply;
@@ -165,7 +162,7 @@ for (const runtime of RUNTIMES) {
           AMENDER_CLUSTER_ALPHA_SOURCES: `file://${ROOT}policies/default-labels.yaml`,
           AMENDER_CLUSTER_ALPHA_SECRET_HASHES: await hashSecret(SECRET),
         },
-        { node: runtime.node },
+        { node: runtime.path },
       );
       before = await reviewOverH2(port(), pki.ca);
       expect(before.status).toBe(200);

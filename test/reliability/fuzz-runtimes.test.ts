@@ -17,10 +17,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN } from '../node/built.js';
+import { OTHER_NODES, THIS_NODE } from '../node/nodes.js';
 import { startBundle, type Running } from '../node/bundle.js';
 import { ensureBuilt, httpCases, ROOT } from '../runtimes/helpers.js';
 import { functionUrlEvent, startLambda, type LambdaProcess } from '../runtimes/lambda.js';
 import { startWorker, type RunningWorker } from '../runtimes/workers.js';
+import { inParallel } from './helpers/in-parallel.js';
 import { Prng, seedsFrom } from './helpers/prng.js';
 import { fuzzCase, type Obj } from './helpers/review-mutations.js';
 import { troubleIn } from './helpers/log-trouble.js';
@@ -35,8 +37,6 @@ const CASES_AT_ONCE = 4;
 const LIMITS = { maxBodyBytes: 1 << 20, maxJsonDepth: 1000 };
 const ENV = { AMENDER_MAX_BODY_BYTES: String(LIMITS.maxBodyBytes) };
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const THIS_NODE = Number(process.versions.node.split('.')[0]);
-const { node24Binary } = (await import(join(ROOT, 'scripts/node24.mjs'))) as { node24Binary(): string | undefined };
 
 /** What a runtime answered, as the API server would read it. */
 interface Answer {
@@ -79,14 +79,6 @@ async function cliReview(folder: string, review: string): Promise<string> {
   const code = await new Promise<number | null>((exited) => child.once('close', exited));
   if (code !== 0) throw new Error(`amender review exited ${code}: ${stderr}`);
   return stdout;
-}
-
-/** Runs `work` on every item, at most `width` at once. */
-async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
 }
 
 /** One runtime under the sweep: its name, and how it answers a review's bytes. */
@@ -136,19 +128,29 @@ function everyParticipant(place: () => PolicyPlace): () => Participant[] {
   let participants: Participant[] = [];
   beforeAll(async () => {
     ensureBuilt();
-    const node24 = THIS_NODE === 24 ? undefined : node24Binary();
+    const others = OTHER_NODES.filter((node) => node.path !== undefined);
     participants = await Promise.all([
-      nodeServer(`Node ${THIS_NODE} server`, process.execPath, place()),
-      nodeServer(`Node ${THIS_NODE} server, reviews in process`, process.execPath, place(), { AMENDER_WORKERS: '0' }),
-      lambdaHandler(`Lambda on Node ${THIS_NODE}`, process.execPath, place()),
+      nodeServer(`Node ${THIS_NODE.major} server`, THIS_NODE.path!, place()),
+      nodeServer(`Node ${THIS_NODE.major} server, reviews in process`, THIS_NODE.path!, place(), { AMENDER_WORKERS: '0' }),
+      lambdaHandler(`Lambda on Node ${THIS_NODE.major}`, THIS_NODE.path!, place()),
       worker(place()),
-      ...(node24 ? [nodeServer('Node 24 server', node24, place()), lambdaHandler('Lambda on Node 24', node24, place())] : []),
+      ...others.flatMap((node) => [nodeServer(`${node.name} server`, node.path!, place()), lambdaHandler(`Lambda on ${node.name}`, node.path!, place())]),
     ]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(participants.map((p) => p.stop()));
   });
   return () => participants;
+}
+
+/** `body` asked of every participant at once. */
+const askEveryone = (participants: Participant[], body: Uint8Array) => Promise.all(participants.map((p) => p.ask(body)));
+
+const allAlike = (answers: Answer[]) => answers.every((a) => JSON.stringify(a) === JSON.stringify(answers[0]));
+
+/** A failure's lines: where, then each participant's answer under its name. */
+function sideBySide(where: string, participants: Participant[], answers: Answer[]): string {
+  return `${where}${answers.map((a, k) => `\n  ${participants[k].name}: ${a.status} ${a.contentType} ${a.text.slice(0, 300)}`).join('')}`;
 }
 
 /**
@@ -162,20 +164,20 @@ async function sweepRuntimes(participants: Participant[], seed: number, seeds: O
   const differences: string[] = [];
   const statuses = new Map<number, number>();
   let patched = 0;
-  await inParallel(made, CASES_AT_ONCE, async ({ i, name, body }) => {
-    if (differences.length >= 5) return;
-    const answers = await Promise.all(participants.map((p) => p.ask(body)));
-    const [first] = answers;
-    statuses.set(first.status, (statuses.get(first.status) ?? 0) + 1);
-    if (first.text.includes('"patch":')) patched++;
-    const where = `seed ${seed} case ${i} (${name}, ${body.length} bytes)`;
-    const shown = (a: Answer) => `${a.status} ${a.contentType} ${a.text.slice(0, 300)}`;
-    // How far a review got by its deadline is timing, not input.
-    const timed = answers.some((a) => a.text.includes('deadline exceeded'));
-    if ((!timed && answers.some((a) => JSON.stringify(a) !== JSON.stringify(first))) || answers.some((a) => a.status >= 500)) {
-      differences.push(`${where}${answers.map((a, k) => `\n  ${participants[k].name}: ${shown(a)}`).join('')}`);
-    }
-  });
+  await inParallel(
+    made,
+    CASES_AT_ONCE,
+    async ({ i, name, body }) => {
+      const answers = await askEveryone(participants, body);
+      const [first] = answers;
+      statuses.set(first.status, (statuses.get(first.status) ?? 0) + 1);
+      if (first.text.includes('"patch":')) patched++;
+      // How far a review got by its deadline is timing, not input.
+      const timed = answers.some((a) => a.text.includes('deadline exceeded'));
+      if ((!timed && !allAlike(answers)) || answers.some((a) => a.status >= 500)) differences.push(sideBySide(`seed ${seed} case ${i} (${name}, ${body.length} bytes)`, participants, answers));
+    },
+    () => differences.length >= 5,
+  );
   return { differences, statuses, patched };
 }
 
@@ -215,12 +217,9 @@ describe('the same damaged reviews through every built runtime, on the kyverno/p
     const differences: string[] = [];
     let patched = 0;
     await inParallel(seeds(), CASES_AT_ONCE, async (review) => {
-      const body = new TextEncoder().encode(JSON.stringify(review));
-      const answers = await Promise.all(participants().map((p) => p.ask(body)));
+      const answers = await askEveryone(participants(), new TextEncoder().encode(JSON.stringify(review)));
       if (answers[0].text.includes('"patch":')) patched++;
-      if (answers.some((a) => JSON.stringify(a) !== JSON.stringify(answers[0]))) {
-        differences.push(`${review.request.uid} ${review.request.name}${answers.map((a, k) => `\n  ${participants()[k].name}: ${a.status} ${a.text.slice(0, 300)}`).join('')}`);
-      }
+      if (!allAlike(answers)) differences.push(sideBySide(`${review.request.uid} ${review.request.name}`, participants(), answers));
     });
     expect(differences.slice(0, 5).join('\n\n')).toBe('');
     // The library set is in force everywhere: its policies patch their own test resources.
@@ -237,8 +236,8 @@ describe('the same damaged reviews through every built runtime, on the kyverno/p
     const reviews = [...patched.slice(0, 12), ...allowed.slice(0, 3)];
     expect(reviews.length).toBe(15);
     const differences: string[] = [];
-    await inParallel(reviews, 4, async ({ review, text }) => {
-      const printed = await cliReview(place().env.AMENDER_POLICY_SOURCES.slice('file://'.length), JSON.stringify(review));
+    await inParallel(reviews, CASES_AT_ONCE, async ({ review, text }) => {
+      const printed = await cliReview(folder, JSON.stringify(review));
       if (JSON.stringify(JSON.parse(printed)) !== text) differences.push(`${review.request.uid} ${review.request.name}\n  server: ${text.slice(0, 300)}\n  CLI:    ${printed.slice(0, 300)}`);
     });
     expect(differences.slice(0, 5).join('\n\n')).toBe('');

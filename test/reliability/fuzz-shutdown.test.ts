@@ -15,16 +15,15 @@
  */
 import { connect as h2Connect, type ClientHttp2Session } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from '../node/built.js';
+import { ensureBuilt } from '../node/built.js';
 import { startBundle, type Running } from '../node/bundle.js';
+import { OTHER_NODES, THIS_NODE } from '../node/nodes.js';
 import { makeTestPki } from '../node/tls.js';
 import { podReview } from '../sources/helpers.js';
 import { troubleIn } from './helpers/log-trouble.js';
 import { Prng } from './helpers/prng.js';
 
-const { node24Binary } = (await import(join(ROOT, 'scripts/node24.mjs'))) as { node24Binary(): string | undefined };
 const SEED = Number(process.env.FUZZ_SHUTDOWN_SEED ?? 0x5167);
 const CASES = Number(process.env.FUZZ_SHUTDOWN_CASES ?? 8);
 /** Clients of each protocol, and how long a case's load may go on at most. */
@@ -128,10 +127,7 @@ async function http2Client(origin: string, ca: string, next: () => string, until
   return outcomes;
 }
 
-const THIS_NODE = Number(process.versions.node.split('.')[0]);
-const RUNTIMES: [string, string | undefined][] = [[`Node ${THIS_NODE}`, process.execPath], ...(THIS_NODE === 24 ? [] : [['Node 24', node24Binary()] as [string, string | undefined]])];
-
-describe.each(RUNTIMES)('SIGTERM at any moment of a load over HTTP/1.1 and HTTP/2, on %s', (_name, node) => {
+describe.each([THIS_NODE, ...OTHER_NODES])('SIGTERM at any moment of a load over HTTP/1.1 and HTTP/2, on $name', ({ path: node }) => {
   it.skipIf(!node)(`loses no review in ${CASES} cases of seed ${SEED}: each one answered 200 in full, or refused before it was read`, async () => {
     ensureBuilt();
     const pki = makeTestPki();

@@ -85,9 +85,10 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
     if (!caBundlePem.includes('-----BEGIN CERTIFICATE-----')) throw new CliInputError(`--ca-bundle ${caPath}: not a PEM certificate bundle`);
   }
 
+  const name = stringOption(args, 'name');
   const options = {
     url,
-    ...(stringOption(args, 'name') !== undefined ? { name: stringOption(args, 'name') } : {}),
+    ...(name !== undefined ? { name } : {}),
     ...(caBundlePem !== undefined ? { caBundlePem } : {}),
     ...(failurePolicy ? { failurePolicy } : {}),
     ...(reinvocationPolicy ? { reinvocationPolicy } : {}),

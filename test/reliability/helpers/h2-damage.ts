@@ -7,6 +7,7 @@
  */
 import { connect as tlsConnect } from 'node:tls';
 import { encodeFields, responseStatus } from './hpack.js';
+import { inParallel } from './in-parallel.js';
 import { Prng } from './prng.js';
 import { REVIEW, SECRET } from './http-damage.js';
 
@@ -95,7 +96,7 @@ const review = (stream: number, path = '/mutate', pieces = 1): Frame[] => [{ typ
 const get = (stream: number, path: string): Frame => ({ type: T.HEADERS, flags: F.END_HEADERS | F.END_STREAM, stream, fields: getFields(path) });
 
 /** Conversations as a client such as the API server or a probe has them. */
-export const BASE_CONVERSATIONS: (() => Frame[])[] = [
+const BASE_CONVERSATIONS: (() => Frame[])[] = [
   () => review(1),
   () => review(1, '/mutate', 3),
   () => review(1, `/clusters/alpha/${SECRET}/mutate`, 2),
@@ -221,7 +222,7 @@ function damageFields(rng: Prng, fields: Field[]): void {
  * `frames` damaged in one to three places. Most frame damage ends the connection, so two cases in five
  * change only header fields and bodies: what reaches the app.
  */
-export function damageFrames(rng: Prng, frames: Frame[]): Frame[] {
+function damageFrames(rng: Prng, frames: Frame[]): Frame[] {
   const out: Frame[] = frames.map((f) => ({ ...f, fields: f.fields?.map((field) => [...field] as Field) }));
   const fieldsOnly = rng.chance(0.4);
   for (let n = 1 + rng.int(3); n > 0; n--) {
@@ -294,7 +295,7 @@ export interface Wire {
 }
 
 /** The bytes after the opening, damaged on the wire once in a while: cut, a bit flipped, bytes inserted or repeated. */
-export function conversationBytes(rng: Prng, frames: readonly Frame[]): Wire {
+function conversationBytes(rng: Prng, frames: readonly Frame[]): Wire {
   const bytes = Buffer.concat(frames.map(serialize));
   if (!rng.chance(0.2)) return { bytes: undamagedBytes(frames), damage: '' };
   const at = rng.int(bytes.length);
@@ -495,7 +496,6 @@ export function exchangeH2(port: number, bytes: Buffer, streams: ReadonlySet<num
   });
 }
 
-
 export interface H2SweepResult {
   counts: { ok: number; clientError: number; reset: number; goaway: number; closedSilently: number };
   /** The cases whose answer breaks the rules (at most five), each with its frames. */
@@ -523,26 +523,20 @@ export async function sweepH2(port: number, seed: number, cases: number, pace: S
   });
   const counts = { ok: 0, clientError: 0, reset: 0, goaway: 0, closedSilently: 0 };
   const broken: string[] = [];
-  let next = 0;
-  const runner = async () => {
-    while (next < conversations.length && broken.length < 5) {
-      const i = next++;
-      const { frames, wire } = conversations[i];
-      const reply = await exchangeH2(port, wire.bytes, openedStreams(frames), pace);
-      const where = `seed ${seed} case ${i}: ${describeFrames(frames)}${wire.damage ? `; on the wire: ${wire.damage}` : ''}`;
-      if (reply.malformed) broken.push(`${where}\n  → ${reply.malformed}`);
-      else if (!reply.settled) broken.push(`${where}\n  → streams neither answered nor reset, the connection still open, ${pace.settleMs} ms after the client had sent everything`);
-      else if (!reply.closedWithin) broken.push(`${where}\n  → the connection still open ${pace.closeMs} ms after the client had left`);
-      else if (reply.statuses.some((s) => s >= 500)) broken.push(`${where}\n  → statuses ${reply.statuses.join(', ')}`);
-      else {
-        if (reply.statuses.some((s) => s < 300)) counts.ok++;
-        if (reply.statuses.some((s) => s >= 400)) counts.clientError++;
-        if (reply.resets > 0) counts.reset++;
-        if (reply.goaway !== undefined) counts.goaway++;
-        if (reply.statuses.length === 0 && reply.resets === 0 && reply.goaway === undefined) counts.closedSilently++;
-      }
+  await inParallel(conversations, pace.concurrency, async ({ frames, wire }, i) => {
+    const reply = await exchangeH2(port, wire.bytes, openedStreams(frames), pace);
+    const where = `seed ${seed} case ${i}: ${describeFrames(frames)}${wire.damage ? `; on the wire: ${wire.damage}` : ''}`;
+    if (reply.malformed) broken.push(`${where}\n  → ${reply.malformed}`);
+    else if (!reply.settled) broken.push(`${where}\n  → streams neither answered nor reset, the connection still open, ${pace.settleMs} ms after the client had sent everything`);
+    else if (!reply.closedWithin) broken.push(`${where}\n  → the connection still open ${pace.closeMs} ms after the client had left`);
+    else if (reply.statuses.some((s) => s >= 500)) broken.push(`${where}\n  → statuses ${reply.statuses.join(', ')}`);
+    else {
+      if (reply.statuses.some((s) => s < 300)) counts.ok++;
+      if (reply.statuses.some((s) => s >= 400)) counts.clientError++;
+      if (reply.resets > 0) counts.reset++;
+      if (reply.goaway !== undefined) counts.goaway++;
+      if (reply.statuses.length === 0 && reply.resets === 0 && reply.goaway === undefined) counts.closedSilently++;
     }
-  };
-  await Promise.all(Array.from({ length: pace.concurrency }, runner));
+  }, () => broken.length >= 5);
   return { counts, broken };
 }

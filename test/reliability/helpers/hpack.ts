@@ -6,7 +6,7 @@
  */
 
 /** An HPACK integer with an N-bit prefix (§5.1); `flags` fills the first byte's high bits. */
-export function hpackInt(value: number, prefixBits: number, flags = 0): Buffer {
+function hpackInt(value: number, prefixBits: number, flags = 0): Buffer {
   const max = (1 << prefixBits) - 1;
   if (value < max) return Buffer.from([flags | value]);
   const bytes = [flags | max];

@@ -3,6 +3,7 @@
  * their framing, for the HTTP sweeps (fuzz-http.test.ts): the Node server and workerd alike.
  */
 import { podReview } from '../../sources/helpers.js';
+import { inParallel } from './in-parallel.js';
 import { Prng } from './prng.js';
 import { openRaw } from '../raw-http.js';
 
@@ -197,22 +198,16 @@ export async function sweepHttp(port: number, seed: number, cases: number, refus
   const requests = Array.from({ length: cases }, () => damaged(rng, rng.pick(BASE_REQUESTS)));
   const counts = { ok: 0, clientError: 0, closedSilently: 0, refusedByPlatform: 0 };
   const broken: string[] = [];
-  let next = 0;
-  const runner = async () => {
-    while (next < requests.length && broken.length < 5) {
-      const i = next++;
-      const bytes = requests[i];
-      const reply = await exchange(port, bytes, /(?:^|\n)HEAD /.test(bytes));
-      const where = `seed ${seed} case ${i}: ${JSON.stringify(bytes.slice(0, 300))}${bytes.length > 300 ? `… (${bytes.length} bytes)` : ''}`;
-      if (!reply.closedWithin) broken.push(`${where}\n  → the connection was still open ${CLOSE_WITHIN_MS} ms after the client had sent everything`);
-      else if (reply.malformed) broken.push(`${where}\n  → ${reply.malformed}`);
-      else if (reply.statuses.some((s, k) => s >= 500 && refusedByPlatform(s, reply.bodies[k]))) counts.refusedByPlatform++;
-      else if (reply.statuses.some((s) => s >= 500)) broken.push(`${where}\n  → statuses ${reply.statuses.join(', ')}: ${JSON.stringify(reply.bodies.join(' | ').slice(0, 300))}`);
-      else if (reply.statuses.length === 0) counts.closedSilently++;
-      else if (reply.statuses.every((s) => s < 300)) counts.ok++;
-      else counts.clientError++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, runner));
+  await inParallel(requests, CONCURRENCY, async (bytes, i) => {
+    const reply = await exchange(port, bytes, /(?:^|\n)HEAD /.test(bytes));
+    const where = `seed ${seed} case ${i}: ${JSON.stringify(bytes.slice(0, 300))}${bytes.length > 300 ? `… (${bytes.length} bytes)` : ''}`;
+    if (!reply.closedWithin) broken.push(`${where}\n  → the connection was still open ${CLOSE_WITHIN_MS} ms after the client had sent everything`);
+    else if (reply.malformed) broken.push(`${where}\n  → ${reply.malformed}`);
+    else if (reply.statuses.some((s, k) => s >= 500 && refusedByPlatform(s, reply.bodies[k]))) counts.refusedByPlatform++;
+    else if (reply.statuses.some((s) => s >= 500)) broken.push(`${where}\n  → statuses ${reply.statuses.join(', ')}: ${JSON.stringify(reply.bodies.join(' | ').slice(0, 300))}`);
+    else if (reply.statuses.length === 0) counts.closedSilently++;
+    else if (reply.statuses.every((s) => s < 300)) counts.ok++;
+    else counts.clientError++;
+  }, () => broken.length >= 5);
   return { counts, broken };
 }
