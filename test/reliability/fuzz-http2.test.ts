@@ -45,11 +45,12 @@ const IDLE_MS = REVIEW_DEADLINE_MS + 5000;
 /**
  * How long a case may take to settle, then to close once the client has left. Node 20's HTTP/2 layer
  * (before Node 22) sends a GOAWAY for a protocol error but leaves the connection open until the inactivity
- * timeout, which Node re-arms once when the GOAWAY was its last write: up to twice IDLE_MS (README,
- * "Connection limits"). Node 22+ closes it at once.
+ * timeout, which Node re-arms when the GOAWAY was its last write: twice IDLE_MS on a quiet machine, and
+ * past 14 s once with other test files running beside (README, "Connection limits"); three times is the
+ * bound here. Node 22+ closes it at once.
  */
 const paceOn = (nodeMajor: number) => {
-  const ms = (nodeMajor < 22 ? 2 * IDLE_MS : IDLE_MS) + 2000;
+  const ms = (nodeMajor < 22 ? 3 * IDLE_MS : IDLE_MS) + 2000;
   // More connections at once where they linger: the sweep's time is mostly theirs.
   return { settleMs: ms, closeMs: ms, concurrency: nodeMajor < 22 ? 64 : 16 };
 };
