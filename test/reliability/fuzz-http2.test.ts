@@ -33,6 +33,7 @@ import { exchangeH2, F, openedStreams, sweepH2, T, undamagedBytes, type Frame } 
 import { REVIEW, SECRET } from './helpers/http-damage.js';
 import { troubleIn } from './helpers/log-trouble.js';
 import { seedsFrom } from './helpers/prng.js';
+import { replyPatch } from './helpers/reply-patch.js';
 
 const SEEDS = seedsFrom(process.env.FUZZ_HTTP2_SEEDS, [0x4772]);
 const CASES_PER_SEED = Number(process.env.FUZZ_HTTP2_CASES ?? 200);
@@ -121,11 +122,10 @@ describe("the sweep's own checks, against a plain node:http2 server", () => {
 type Reply = { status: number; patch: unknown };
 
 const JSON_BODY = { 'content-type': 'application/json' };
-const patchIn = (body: string) => (JSON.parse(body) as { response?: { patch?: string } }).response?.patch;
 
 async function reviewOverH2(port: number, ca: string): Promise<Reply> {
   const reply = await h2Request(`https://localhost:${port}`, '/mutate', ca, { headers: JSON_BODY, body: REVIEW });
-  return { status: reply.status, patch: patchIn(reply.body) };
+  return { status: reply.status, patch: replyPatch(reply.body) };
 }
 
 /** A gauge's value in the Prometheus text, summed over its series. */
@@ -187,7 +187,7 @@ for (const runtime of RUNTIMES) {
       expect(await reviewOverH2(port(), pki.ca)).toEqual(before);
       const overHttp1 = await h1Request(`https://localhost:${port()}/mutate`, { ca: pki.ca, headers: JSON_BODY, body: REVIEW });
       expect(overHttp1.status).toBe(200);
-      expect(patchIn(overHttp1.body)).toBe(before.patch);
+      expect(replyPatch(overHttp1.body)).toBe(before.patch);
       // Nothing left behind by the streams that were cut, reset or never finished.
       const metrics = (await h1Request(`https://localhost:${port()}/metrics`, { ca: pki.ca, method: 'GET' })).body;
       expect({

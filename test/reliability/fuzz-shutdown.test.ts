@@ -23,6 +23,7 @@ import { makeTestPki } from '../node/tls.js';
 import { podReview } from '../sources/helpers.js';
 import { troubleIn } from './helpers/log-trouble.js';
 import { Prng } from './helpers/prng.js';
+import { replyPatch } from './helpers/reply-patch.js';
 
 const SEED = Number(process.env.FUZZ_SHUTDOWN_SEED ?? 0x5167);
 const CASES = Number(process.env.FUZZ_SHUTDOWN_CASES ?? 8);
@@ -36,10 +37,6 @@ type Outcome = { uid: string; status?: number; patch?: string; error?: string; r
 
 const reviewBody = (uid: string) => JSON.stringify(podReview({ app: 'shutdown' }, uid));
 
-function readAnswer(text: string): string | undefined {
-  return (JSON.parse(text) as { response?: { patch?: string } }).response?.patch;
-}
-
 function postHttp1(origin: string, ca: string, agent: Agent, uid: string): Promise<Outcome> {
   const body = reviewBody(uid);
   return new Promise((resolve) => {
@@ -49,7 +46,7 @@ function postHttp1(origin: string, ca: string, agent: Agent, uid: string): Promi
       res.on('data', (d: string) => (text += d));
       res.on('end', () => {
         try {
-          resolve({ uid, status: res.statusCode, patch: readAnswer(text), endedAt: performance.now() });
+          resolve({ uid, status: res.statusCode, patch: replyPatch(text), endedAt: performance.now() });
         } catch {
           resolve({ uid, status: res.statusCode, error: `an answer that is not JSON: ${text.slice(0, 200)}` });
         }
@@ -78,7 +75,7 @@ function postHttp2(session: ClientHttp2Session, uid: string): Promise<Outcome> {
     stream.on('end', () => {
       if (status === undefined) return resolve({ uid, error: `the stream ended without an answer (code ${stream.rstCode})` });
       try {
-        resolve({ uid, status, patch: readAnswer(text), endedAt: performance.now() });
+        resolve({ uid, status, patch: replyPatch(text), endedAt: performance.now() });
       } catch {
         resolve({ uid, status, error: `an answer that is not JSON or cut: ${text.slice(0, 200)}` });
       }
