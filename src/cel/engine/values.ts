@@ -24,6 +24,8 @@
  * converted on read (json.ts). Everything else never needs conversion.
  */
 
+import { runeCount } from './rune-index.js';
+
 export const INT64_MIN = -(1n << 63n);
 export const INT64_MAX = (1n << 63n) - 1n;
 export const UINT64_MAX = (1n << 64n) - 1n;
@@ -153,27 +155,8 @@ export function floorDiv(a: bigint, b: bigint): bigint {
   return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
 }
 
-/** A UTF-16 high surrogate: a string without one has as many code points as code units. */
-const HIGH_SURROGATE = /[\ud800-\udbff]/;
-
 /** Code-point length of a JS string (CEL strings are sequences of code points). */
-export function stringSize(s: string): number {
-  // The usual string has no surrogate pair: one native scan instead of a loop over its characters (the
-  // cost of every string comparison and concatenation measures both strings).
-  if (s.length < 2 || !HIGH_SURROGATE.test(s)) return s.length;
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
+export const stringSize = runeCount;
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;

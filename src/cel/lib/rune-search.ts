@@ -9,31 +9,11 @@
  * are runes of their own, as Array.from reads them.
  */
 
-const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+import { isHigh, isLow, runeIndexAt, unitIndexOf } from '../engine/rune-index.js';
 
 /** Is code unit index `i` of `s` between two code points (or at an end)? */
 function atBoundary(s: string, i: number): boolean {
   return i === 0 || i >= s.length || !(isHigh(s.charCodeAt(i - 1)) && isLow(s.charCodeAt(i)));
-}
-
-/** The number of code points of `s`. */
-export function runeCount(s: string): number {
-  return runeIndexAt(s, s.length);
-}
-
-/** The rune index of code unit `unit` (a boundary) of `s`. */
-function runeIndexAt(s: string, unit: number): number {
-  let pairs = 0;
-  for (let i = 1; i < unit; i++) if (isLow(s.charCodeAt(i)) && isHigh(s.charCodeAt(i - 1))) pairs++;
-  return unit - pairs;
-}
-
-/** The code unit index where rune `rune` of `s` starts (`s.length` past the last). */
-function unitIndexOf(s: string, rune: number): number {
-  let unit = 0;
-  for (let r = 0; r < rune && unit < s.length; r++) unit += isHigh(s.charCodeAt(unit)) && unit + 1 < s.length && isLow(s.charCodeAt(unit + 1)) ? 2 : 1;
-  return unit;
 }
 
 /**

@@ -3,7 +3,8 @@ import { checkBuiltSize } from '../engine/bounds.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, traversal, traversalCost } from './cost.js';
 import { celError } from './errors.js';
-import { runeCount, runeIndexOf, runeLastIndexOf } from './rune-search.js';
+import { runeCount, unitIndexOf } from '../engine/rune-index.js';
+import { runeIndexOf, runeLastIndexOf } from './rune-search.js';
 import { formatString, stringClause } from './string-format.js';
 import { KUBERNETES_FORMAT_CLAUSES } from './string-format-k8s.js';
 import { formatCallIssue } from './string-format-check.js';
@@ -24,10 +25,17 @@ function outOfRange(i: bigint | number): never {
   throw celError(`index out of range: ${i}`);
 }
 
+/** Runes [start, end) of `s`, both within its rune count, without splitting it into runes. */
+function runeSlice(s: string, start: number, end?: number): string {
+  const from = unitIndexOf(s, start);
+  return end === undefined ? s.slice(from) : s.slice(from, unitIndexOf(s, end));
+}
+
 function charAt(s: string, index: bigint): string {
-  const r = runes(s);
-  if (index < 0n || index > BigInt(r.length)) outOfRange(index);
-  return index === BigInt(r.length) ? '' : r[Number(index)];
+  const length = BigInt(runeCount(s));
+  if (index < 0n || index > length) outOfRange(index);
+  const i = Number(index);
+  return index === length ? '' : runeSlice(s, i, i + 1);
 }
 
 function indexOfFrom(s: string, substr: string, offset: bigint): bigint {
@@ -119,17 +127,16 @@ export function goSplit(s: string, sep: string, n: bigint = -1n): string[] {
 }
 
 function substring(s: string, start: bigint): string {
-  const r = runes(s);
-  if (start < 0n || start > BigInt(r.length)) outOfRange(start);
-  return r.slice(Number(start)).join('');
+  if (start < 0n || start > BigInt(runeCount(s))) outOfRange(start);
+  return runeSlice(s, Number(start));
 }
 
 function substringRange(s: string, start: bigint, end: bigint): string {
-  const r = runes(s);
   if (start > end) throw celError(`invalid substring range. start: ${start}, end: ${end}`);
-  if (start < 0n || start > BigInt(r.length)) outOfRange(start);
-  if (end < 0n || end > BigInt(r.length)) outOfRange(end);
-  return r.slice(Number(start), Number(end)).join('');
+  const length = BigInt(runeCount(s));
+  if (start < 0n || start > length) outOfRange(start);
+  if (end < 0n || end > length) outOfRange(end);
+  return runeSlice(s, Number(start), Number(end));
 }
 
 /** ASCII-only case mapping (cel-go's lowerAscii/upperAscii leave other letters alone). */

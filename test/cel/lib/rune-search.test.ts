@@ -1,5 +1,5 @@
 /**
- * cel-go's indexOf / lastIndexOf count runes: the linear search (src/cel/lib/rune-search.ts) against the
+ * cel-go's indexOf / lastIndexOf / charAt / substring count runes: the linear search (src/cel/lib/rune-search.ts) against the
  * definition (compare the runes at every position), on texts with surrogate pairs and lone surrogates,
  * and on a text and substring long enough that comparing at every position would take minutes.
  */
@@ -57,6 +57,37 @@ describe('indexOf and lastIndexOf by runes', () => {
       expect(cel('s.lastIndexOf(sub)', { s, sub })).toBe(-1n);
       expect(cel('s.indexOf(sub, 5)', { s, sub: sub.slice(0, -1) })).toBe(5n);
       expect(cel('s.lastIndexOf(sub)', { s, sub: `${sub.slice(0, -1)}!` })).toBe(200_000n);
+    }
+  });
+});
+
+describe('charAt and substring by runes', () => {
+  it('agree with the runes of Array.from on random texts, short and long, several texts in turn', () => {
+    const random = new Prng(13);
+    const text = (max: number) => Array.from({ length: random.int(max) }, () => random.pick(PIECES)).join('');
+    // Long texts (≥ 64 code units) go through the one-text cache; alternating texts must not mix answers.
+    const texts = [text(12), text(12), 'x'.repeat(80) + text(40), 'y'.repeat(90), text(120), 'y'.repeat(90) + '😀'];
+    for (let round = 0; round < 2000; round++) {
+      const s = random.pick(texts);
+      const r = Array.from(s);
+      const i = random.int(r.length + 1);
+      const j = i + random.int(r.length - i + 1);
+      const bindings = { s };
+      expect(cel(`s.charAt(${i})`, bindings), JSON.stringify({ s, i })).toBe(r[i] ?? '');
+      expect(cel(`s.substring(${i})`, bindings), JSON.stringify({ s, i })).toBe(r.slice(i).join(''));
+      expect(cel(`s.substring(${i}, ${j})`, bindings), JSON.stringify({ s, i, j })).toBe(r.slice(i, j).join(''));
+      expect(celError(`s.charAt(${r.length + 1})`, bindings)).toBe(`index out of range: ${r.length + 1}`);
+      expect(celError(`s.substring(${i}, ${r.length + 1})`, bindings)).toBe(`index out of range: ${r.length + 1}`);
+    }
+  });
+
+  it('does not read the whole text again on every call of a loop over a long text', () => {
+    // 40,000 rounds on a 1 MB text: splitting it into runes, or counting them, per call took minutes.
+    for (const head of ['a', '😀', '€']) {
+      const s = `${head}${'a'.repeat(1_000_000)}`;
+      const expr = "lists.range(40000).all(i, s.charAt(i + 1) == 'a' && s.substring(i + 1, i + 2) == 'a' && s.size() == 1000001)";
+      expect(cel(expr, { s }), head).toBe(true);
+      expect(cel('s.charAt(0) + s.substring(999999)', { s }), head).toBe(`${head}aa`);
     }
   });
 });
