@@ -38,7 +38,6 @@ describe('Equals / NotEquals', () => {
     [1, 'one', false],
     [true, true, true],
     [true, 'true', false],
-    [null, null, false], // a null key never equals anything
     [{ a: 1, b: [1] }, { b: [1], a: 1 }, true],
     [['a', 'b'], ['a', 'b'], true],
     [['a', 'b'], ['b', 'a'], false],
@@ -49,6 +48,12 @@ describe('Equals / NotEquals', () => {
       expect(check('NotEquals', key, value)).toBe(!expected);
     });
   }
+  it('a null key makes both false (Kyverno: unsupported key type in Equal/NotEqualHandler.Evaluate)', () => {
+    for (const value of [null, 'x', 1] as JsonValue[]) {
+      expect(check('Equals', null, value)).toBe(false);
+      expect(check('NotEquals', null, value)).toBe(false);
+    }
+  });
 });
 
 describe('AnyIn / AllIn / AnyNotIn / AllNotIn', () => {

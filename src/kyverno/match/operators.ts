@@ -3,7 +3,8 @@
  * substitution. Operator names are case-insensitive. Kyverno's rules are kept: `Equals` on strings
  * tries durations, then quantities, then treats the value as a wildcard pattern; the `In` families
  * compare Go-printed strings with wildcards both ways; numeric operators accept numbers, numeric
- * strings, durations, quantities and semantic versions; a null key never equals anything.
+ * strings, durations, quantities and semantic versions. A null key makes every operator false, NotEquals and
+ * the NotIn forms included (each handler's `default:` case for a key type it does not handle).
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { jsonEqual, isJsonObject, type JsonValue } from '../../json/index.js';
@@ -54,7 +55,9 @@ export function evaluateOperator(op: OperatorName, key: JsonValue, value: JsonVa
     case 'equals':
       return equals(key, value, guard);
     case 'notequals':
-      return !equals(key, value, guard);
+      // NotEqualHandler.Evaluate answers false, not "not equal", for a key of a type it does not handle
+      // (null, e.g. a label that lookup() did not find).
+      return key !== null && !equals(key, value, guard);
     case 'in':
       return deprecatedMembership(key, value, false, guard) === true;
     case 'notin':
