@@ -10,7 +10,7 @@
 import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvider, type PolicySetState, type Problem } from '../policyset/index.js';
 import type { Logger } from '../observe/index.js';
 import { deadline, errorMessage } from './bounds.js';
-import { keepLastGood, nextSettleAt, readSource, snapshotKey, type PendingChange, type ReadCounts, type SourceCache } from './snapshot.js';
+import { keepLastGood, nextSettleAt, readSource, snapshotKey, type CachedDocument, type PendingChange, type ReadCounts, type SourceCache } from './snapshot.js';
 import { emptySourceWarning, unboundPolicyWarnings } from './source-warnings.js';
 import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
 
@@ -86,6 +86,14 @@ export class PolicySetRefresher {
   private readonly pending: Map<string, PendingChange>[];
   /** Per source: read whole at least once (a first read takes what it finds: nothing is held yet). */
   private readonly readOnce: boolean[];
+  /**
+   * Per source, document name → the refresh that first found it. The set is built from the oldest
+   * documents first, so when a new file defines a name an older one defines (a copy left beside the
+   * original, `a-copy.yaml` before `policy.yaml`), the new one is the duplicate left out, as the API
+   * server refuses a second object of a name, whatever the files' order.
+   */
+  private readonly arrivals: Map<string, number>[];
+  private arrivalCount = 0;
   private started = false;
   private recheck: ReturnType<typeof setTimeout> | undefined;
 
@@ -122,6 +130,7 @@ export class PolicySetRefresher {
     this.settleMs = Math.max(0, options.settleMs ?? DEFAULT_SETTLE_MS);
     this.pending = this.sources.map(() => new Map());
     this.readOnce = this.sources.map(() => false);
+    this.arrivals = this.sources.map(() => new Map());
     this.state = Object.freeze({ source: this.sources.map((s) => s.uri).join(','), sourceErrors: [] });
     this.caches = this.sources.map(() => new Map());
   }
@@ -339,7 +348,7 @@ export class PolicySetRefresher {
    * last good versions; a refused document never accepted before is left out, the others load.
    */
   private buildKeepingGoodVersions(): PolicySet {
-    const docs = this.caches.flatMap((cache) => [...cache.values()]);
+    const docs = this.oldestFirst();
     let set = this.build(docs.map((d) => d.parsed));
     const refused = new Map<string, Problem[]>();
     for (const p of set.problems) {
@@ -360,6 +369,21 @@ export class PolicySetRefresher {
     }
     if (kept) set = this.build(docs.map((d) => d.parsed));
     return set;
+  }
+
+  /** Every document read, those found at an earlier refresh first, each source's in name order within a refresh. */
+  private oldestFirst(): CachedDocument[] {
+    const arrival = ++this.arrivalCount;
+    const found = this.caches.flatMap((cache, i) => {
+      const arrivals = this.arrivals[i];
+      for (const name of arrivals.keys()) if (!cache.has(name)) arrivals.delete(name);
+      return [...cache].map(([name, doc]) => {
+        if (!arrivals.has(name)) arrivals.set(name, arrival);
+        return { doc, arrival: arrivals.get(name)! };
+      });
+    });
+    // Array.prototype.sort is stable: within one refresh's arrivals, the order read stays.
+    return found.sort((a, b) => a.arrival - b.arrival).map((f) => f.doc);
   }
 
   private fail(errors: string[], counts: ReadCounts): RefreshResult {

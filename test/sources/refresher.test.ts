@@ -227,6 +227,42 @@ describe('PolicySetRefresher', () => {
     expect(r.stats().refusedDocuments).toBe(0);
   });
 
+  it('leaves out a new document that reuses a name in force, whatever the order of the files', async () => {
+    const source = new MemorySource();
+    const configMap = (cpu: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: defaults, namespace: amender-system}\ndata: {cpu: "${cpu}"}\n`;
+    source.put('m-policy.yaml', labelPolicy('team', 'team', 'platform'));
+    source.put('m-params.yaml', configMap('100m'));
+    source.put('m-kyverno.yaml', kyvernoLabel('k', 'request.object.metadata.name'));
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], intervalMs: 0 });
+    await r.refresh();
+    const team = () => JSON.stringify(r.provider().set!.mutatingPolicies.map((p) => p.policy.mutations));
+    const kyverno = () => JSON.stringify(r.provider().set!.kyvernoPolicies.map((k) => k.rules));
+    const cpu = () => JSON.stringify(r.provider().set!.objects.get('', 'ConfigMap', 'amender-system', 'defaults'));
+    expect(team()).toContain('platform');
+    const before = { kyverno: kyverno(), cpu: cpu() };
+
+    // Copies named to sort before the originals, each defining the same names with other values.
+    source.put('a-policy.bak.yaml', labelPolicy('team', 'team', 'EXPERIMENT'));
+    source.put('a-params.yaml', configMap('9'));
+    source.put('a-kyverno.yaml', kyvernoLabel('k', 'request.object.metadata.namespace'));
+    for (let round = 0; round < 2; round++) {
+      expect(['applied', 'unchanged']).toContain((await r.refresh()).outcome);
+      expect(team()).toContain('platform');
+      expect(team()).not.toContain('EXPERIMENT');
+      expect({ kyverno: kyverno(), cpu: cpu() }).toEqual(before);
+      const problems = r.provider().set!.problems;
+      for (const copy of ['a-policy.bak.yaml', 'a-params.yaml', 'a-kyverno.yaml']) {
+        expect(problems.filter((p) => p.source === `memory://${copy}`).map((p) => p.message).join('\n')).toMatch(/Duplicate value/);
+      }
+      expect(problems.filter((p) => p.source.startsWith('memory://m-'))).toEqual([]);
+    }
+
+    // The original removed: the copy, now the only one of its name, takes effect.
+    source.docs.delete('m-policy.yaml');
+    await r.refresh();
+    expect(team()).toContain('EXPERIMENT');
+  });
+
   it('never mixes two generations from a listing that straddled an update: it lists again to confirm', async () => {
     const source = new MemorySource();
     source.put('a.yaml', labelPolicy('a', 'gen-a', 'g1'));
