@@ -502,8 +502,10 @@ class Dispatcher {
     }
     // §11: the reinvocation pass re-runs the IfNeeded invocations that ran, when the first pass changed
     // the object. Invocations skipped in the first pass never run in it; Never-policies never run twice.
-    // After the guard stopped the first pass, every invocation has had its answer: no second pass.
-    if (this.ctx.reinvocation !== false && remembered.size > 0 && !this.stopped() && !jsonEqual(start, object)) {
+    // After the guard stopped the first pass, every invocation has had its answer: no second pass. Nor
+    // after an error under failurePolicy Fail: kube-apiserver's first pass already denied the request
+    // (the reinvoker returns the chain's error before reinvoking), so each error is reported once.
+    if (this.ctx.reinvocation !== false && remembered.size > 0 && this.errors.length === 0 && !this.stopped() && !jsonEqual(start, object)) {
       for (const inv of invocations) {
         if (!remembered.has(inv)) continue;
         const stop = this.stopped();

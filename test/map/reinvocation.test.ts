@@ -1,0 +1,68 @@
+/**
+ * The emulated reinvocation pass (spec/map.md §11) through the engine, against kube-apiserver's
+ * admission chain: pkg/admission/reinvocation.go (reinvoker.Admit) and
+ * pkg/admission/plugin/policy/mutating/dispatcher.go (dispatchInvocations).
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate, type EngineResult } from '../../src/engine/index.js';
+import { parseJson } from '../../src/json/index.js';
+import { podRequest } from '../kyverno/helpers/requests.js';
+import { jsonPatch as patch, policy, set, type Obj } from './helpers.js';
+
+/** `policy` with reinvocationPolicy IfNeeded. */
+function ifNeeded(name: string, mutations: Obj[], failurePolicy = 'Fail'): Obj {
+  const p = policy(name, mutations, failurePolicy);
+  p.spec.reinvocationPolicy = 'IfNeeded';
+  return p;
+}
+
+function pod(labels: Record<string, string>): any {
+  return parseJson(
+    JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', labels }, spec: { containers: [{ name: 'c', image: 'i' }] } }),
+  );
+}
+
+async function run(labels: Record<string, string>, ...policies: Obj[]): Promise<EngineResult> {
+  return evaluate(set(...policies), podRequest(pod(labels), { uid: 'u' }));
+}
+
+const passes = (r: EngineResult) => r.outcomes.map((o) => `${o.policy}:${o.pass}:${o.result}`);
+
+describe('no reinvocation pass after a denial', () => {
+  // reinvoker.Admit returns the chain's error before it looks at ShouldReinvoke: a request the first pass
+  // denied is never run again, so each error is one cause.
+  it('reports an IfNeeded policy that failed once, though its first mutation changed the object', async () => {
+    const r = await run(
+      { app: 'web' },
+      ifNeeded('a', [patch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]'), patch('[JSONPatch{op: "remove", path: "/metadata/nothere"}]')]),
+    );
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    const text = "policy 'a' with binding 'b-a' denied request: JSON Patch: error in remove for path: '/metadata/nothere': Unable to remove nonexistent key: nothere: missing value";
+    expect(r.status.message).toBe(text);
+    expect(r.status.details?.causes).toEqual([{ message: text }]);
+    expect(passes(r)).toEqual(['a:1:error']);
+  });
+
+  it('does not run the second pass when another policy failed under Fail', async () => {
+    const r = await run(
+      { app: 'web' },
+      ifNeeded('a', [patch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]')]),
+      policy('b', [patch('[JSONPatch{op: "remove", path: "/metadata/nothere"}]')]),
+    );
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    expect(r.status.details?.causes).toHaveLength(1);
+    expect(passes(r)).toEqual(['a:1:mutated', 'b:1:error']);
+  });
+
+  it('still runs it when the failure was under failurePolicy Ignore (dropped, not a denial)', async () => {
+    const r = await run(
+      { app: 'web' },
+      ifNeeded('a', [patch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]')]),
+      policy('b', [patch('[JSONPatch{op: "remove", path: "/metadata/nothere"}]')], 'Ignore'),
+    );
+    expect(r.allowed).toBe(true);
+    expect(passes(r)).toEqual(['a:1:mutated', 'b:1:error', 'a:2:unchanged']);
+  });
+});
