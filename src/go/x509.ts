@@ -4,9 +4,11 @@
  * names as in Go, byte slices as base64, times as RFC 3339, enums as integers), with the RSA public key
  * replaced by {N: decimal string, E}. Like Kyverno, only RSA keys are accepted. No signature is verified
  * (Kyverno does not verify either). Name constraints are not decoded (their fields stay null).
+ * The certificate fields are those of the Go Kyverno builds with (go.mod: go 1.26), Policies and the
+ * policy constraint fields of Go 1.22-1.24 included.
  */
 import type { JsonObject, JsonValue } from '../json/index.js';
-import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, type Tlv } from './der.js';
+import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, readTlv, type Tlv } from './der.js';
 import { pemDecode } from './pem.js';
 
 export class X509Error extends Error {}
@@ -187,6 +189,141 @@ function uriStrings(seq: Tlv): string[] {
     .map((g) => latin1(g.content));
 }
 
+/** OID.String() of crypto/x509's OID: arcs of any size (big integers), the first two from the first subidentifier. */
+function oidText(der: Uint8Array): string {
+  const arcs: string[] = [];
+  let v = 0n;
+  for (let i = 0; i < der.length; i++) {
+    v = (v << 7n) | BigInt(der[i] & 0x7f);
+    if ((der[i] & 0x80) !== 0) continue;
+    if (arcs.length === 0) {
+      if (v < 80n) arcs.push(String(v / 40n), String(v % 40n));
+      else arcs.push('2', String(v - 80n));
+    } else arcs.push(String(v));
+    v = 0n;
+  }
+  return arcs.join('.');
+}
+
+/** newOIDFromDER: not empty, the last byte ends a subidentifier, no subidentifier starts with 0x80. */
+function validOid(der: Uint8Array): boolean {
+  if (der.length === 0 || (der[der.length - 1] & 0x80) !== 0) return false;
+  let start = true;
+  for (const b of der) {
+    if (start && b === 0x80) return false;
+    start = (b & 0x80) === 0;
+  }
+  return true;
+}
+
+/** OID.toASN1OID: the arcs when each fits in 31 bits, else undefined (left out of PolicyIdentifiers). */
+function asn1Oid(der: Uint8Array): number[] | undefined {
+  const out: number[] = [];
+  let v = 0;
+  for (const b of der) {
+    if (v > (1 << 24) - 1) return undefined;
+    v = v * 128 + (b & 0x7f);
+    if ((b & 0x80) !== 0) continue;
+    if (out.length === 0) {
+      if (v < 80) out.push(Math.floor(v / 40), v % 40);
+      else out.push(2, v - 80);
+    } else out.push(v);
+    v = 0;
+  }
+  return out;
+}
+
+/** The next element of `buf` from `offset` when its identifier octet is `identifier` (cryptobyte's ReadASN1). */
+function readTagged(buf: Uint8Array, offset: number, identifier: number, message: string): [Tlv, number] {
+  if (offset >= buf.length || buf[offset] !== identifier) throw new X509Error(message);
+  try {
+    return readTlv(buf, offset);
+  } catch {
+    throw new X509Error(message);
+  }
+}
+
+/**
+ * cryptobyte's ReadASN1Integer into an int (64 bits) / ReadASN1Int64WithTag: minimally encoded, at most 8
+ * bytes, signed. As a JSON number: Kyverno decodes the encoded certificate into float64s.
+ */
+function int64Content(t: Tlv, message: string): number {
+  const b = t.content;
+  const padded = b.length > 1 && ((b[0] === 0 && (b[1] & 0x80) === 0) || (b[0] === 0xff && (b[1] & 0x80) !== 0));
+  if (b.length === 0 || b.length > 8 || padded) throw new X509Error(message);
+  return Number(bigInteger(t));
+}
+
+const SEQUENCE = 0x30;
+const OBJECT_IDENTIFIER = 0x06;
+const INTEGER = 0x02;
+
+/** Certificate policies (2.5.29.32): every policy OID (Policies); those with 31-bit arcs (PolicyIdentifiers). */
+function certificatePolicies(value: Uint8Array, f: ExtensionFields): void {
+  const message = 'x509: invalid certificate policies';
+  const [seq] = readTagged(value, 0, SEQUENCE, message);
+  const policies: string[] = [];
+  const identifiers: number[][] = [];
+  const seen = new Set<string>();
+  for (let off = 0; off < seq.content.length; ) {
+    const [info, next] = readTagged(seq.content, off, SEQUENCE, message);
+    off = next;
+    const [id] = readTagged(info.content, 0, OBJECT_IDENTIFIER, message);
+    const raw = latin1(id.content);
+    if (seen.has(raw) || !validOid(id.content)) throw new X509Error(message);
+    seen.add(raw);
+    policies.push(oidText(id.content));
+    const arcs = asn1Oid(id.content);
+    if (arcs) identifiers.push(arcs);
+  }
+  // Go: Policies stays nil for an empty sequence; PolicyIdentifiers is made (empty, not nil) whenever
+  // the extension is there.
+  f.Policies = policies.length ? policies : null;
+  f.PolicyIdentifiers = identifiers;
+}
+
+/** Policy mappings (2.5.29.33): pairs of OIDs, written as OID text. */
+function policyMappings(value: Uint8Array, f: ExtensionFields): void {
+  const message = 'x509: invalid policy mappings extension';
+  const [seq] = readTagged(value, 0, SEQUENCE, message);
+  const mappings: JsonObject[] = [];
+  for (let off = 0; off < seq.content.length; ) {
+    const [pair, next] = readTagged(seq.content, off, SEQUENCE, message);
+    off = next;
+    const [issuer, afterIssuer] = readTagged(pair.content, 0, OBJECT_IDENTIFIER, message);
+    const [subject] = readTagged(pair.content, afterIssuer, OBJECT_IDENTIFIER, message);
+    mappings.push({ IssuerDomainPolicy: oidText(issuer.content), SubjectDomainPolicy: oidText(subject.content) });
+  }
+  f.PolicyMappings = mappings.length ? mappings : null;
+}
+
+/** Policy constraints (2.5.29.36): requireExplicitPolicy [0] then inhibitPolicyMapping [1], each optional. */
+function policyConstraints(value: Uint8Array, f: ExtensionFields): void {
+  const message = 'x509: invalid policy constraints extension';
+  const [seq] = readTagged(value, 0, SEQUENCE, message);
+  const c = seq.content;
+  let off = 0;
+  if (c[off] === 0x80) {
+    const [t, next] = readTagged(c, off, 0x80, message);
+    off = next;
+    f.RequireExplicitPolicy = int64Content(t, message);
+    f.RequireExplicitPolicyZero = f.RequireExplicitPolicy === 0;
+  }
+  if (off < c.length && c[off] === 0x81) {
+    const [t] = readTagged(c, off, 0x81, message);
+    f.InhibitPolicyMapping = int64Content(t, message);
+    f.InhibitPolicyMappingZero = f.InhibitPolicyMapping === 0;
+  }
+}
+
+/** Inhibit anyPolicy (2.5.29.54): an INTEGER. */
+function inhibitAnyPolicy(value: Uint8Array, f: ExtensionFields): void {
+  const message = 'x509: invalid inhibit any policy extension';
+  const [t] = readTagged(value, 0, INTEGER, message);
+  f.InhibitAnyPolicy = int64Content(t, message);
+  f.InhibitAnyPolicyZero = f.InhibitAnyPolicy === 0;
+}
+
 interface ExtensionFields extends SanFields {
   Extensions: JsonObject[];
   KeyUsage: number;
@@ -201,11 +338,24 @@ interface ExtensionFields extends SanFields {
   OCSPServer: string[];
   IssuingCertificateURL: string[];
   CRLDistributionPoints: string[];
-  PolicyIdentifiers: number[][];
+  /** null without the certificate policies extension, a list (maybe empty) with it. */
+  PolicyIdentifiers: number[][] | null;
+  Policies: string[] | null;
+  InhibitAnyPolicy: number;
+  InhibitAnyPolicyZero: boolean;
+  InhibitPolicyMapping: number;
+  InhibitPolicyMappingZero: boolean;
+  RequireExplicitPolicy: number;
+  RequireExplicitPolicyZero: boolean;
+  PolicyMappings: JsonObject[] | null;
   UnhandledCriticalExtensions: number[][];
 }
 
-function extensions(list: Tlv[]): ExtensionFields {
+/**
+ * The fields Go fills from the extensions. `certificate`: processExtensions of a certificate; a request's
+ * extensions are read for their SANs only (parseCSRExtensions), so the policy extensions are not parsed.
+ */
+function extensions(list: Tlv[], certificate: boolean): ExtensionFields {
   const f: ExtensionFields = {
     Extensions: [],
     KeyUsage: 0,
@@ -220,7 +370,15 @@ function extensions(list: Tlv[]): ExtensionFields {
     OCSPServer: [],
     IssuingCertificateURL: [],
     CRLDistributionPoints: [],
-    PolicyIdentifiers: [],
+    PolicyIdentifiers: null,
+    Policies: null,
+    InhibitAnyPolicy: 0,
+    InhibitAnyPolicyZero: false,
+    InhibitPolicyMapping: 0,
+    InhibitPolicyMappingZero: false,
+    RequireExplicitPolicy: 0,
+    RequireExplicitPolicyZero: false,
+    PolicyMappings: null,
     UnhandledCriticalExtensions: [],
     DNSNames: [],
     EmailAddresses: [],
@@ -289,7 +447,16 @@ function extensions(list: Tlv[]): ExtensionFields {
         }
         break;
       case '2.5.29.32':
-        for (const pi of children(parseOnly(value))) f.PolicyIdentifiers.push(oid(children(pi)[0]));
+        if (certificate) certificatePolicies(value, f);
+        break;
+      case '2.5.29.33':
+        if (certificate) policyMappings(value, f);
+        break;
+      case '2.5.29.36':
+        if (certificate) policyConstraints(value, f);
+        break;
+      case '2.5.29.54':
+        if (certificate) inhibitAnyPolicy(value, f);
         break;
       case '2.5.29.30': // name constraints: understood by Go, not decoded here
         break;
@@ -317,7 +484,7 @@ function decodeCertificate(der: Uint8Array): JsonObject {
   let exts: Tlv[] = [];
   for (; i < t.length; i++) if (t[i].cls === 2 && t[i].tag === 3) exts = children(children(t[i])[0]);
   const publicKey = rsaPublicKey(spki);
-  const e = extensions(exts);
+  const e = extensions(exts, true);
   return {
     Raw: base64(cert.full),
     RawTBSCertificate: base64(tbs.full),
@@ -362,7 +529,15 @@ function decodeCertificate(der: Uint8Array): JsonObject {
     PermittedURIDomains: null,
     ExcludedURIDomains: null,
     CRLDistributionPoints: nullIfEmpty(e.CRLDistributionPoints),
-    PolicyIdentifiers: nullIfEmpty(e.PolicyIdentifiers),
+    PolicyIdentifiers: e.PolicyIdentifiers,
+    Policies: e.Policies,
+    InhibitAnyPolicy: e.InhibitAnyPolicy,
+    InhibitAnyPolicyZero: e.InhibitAnyPolicyZero,
+    InhibitPolicyMapping: e.InhibitPolicyMapping,
+    InhibitPolicyMappingZero: e.InhibitPolicyMappingZero,
+    RequireExplicitPolicy: e.RequireExplicitPolicy,
+    RequireExplicitPolicyZero: e.RequireExplicitPolicyZero,
+    PolicyMappings: e.PolicyMappings,
   };
 }
 
@@ -391,7 +566,7 @@ function decodeRequest(der: Uint8Array): JsonObject {
     }
     if (valueSets.length) attributes.push({ Type: typeOid, Value: valueSets });
   }
-  const e = extensions(exts);
+  const e = extensions(exts, false);
   return {
     Raw: base64(csr.full),
     RawTBSCertificateRequest: base64(info.full),

@@ -5,6 +5,7 @@ import { evaluate, search } from '../../../src/kyverno/jmespath/index.js';
 
 const file = (name: string) => readFileSync(new URL(`./x509/${name}`, import.meta.url), 'utf8');
 const certs = { svc: file('kyverno-svc.pem'), xx: file('xx.pem'), csr: file('digicert.csr.pem') };
+const decode = (pem: string) => search('x509_decode(pem)', { pem }) as Record<string, unknown>;
 const b64 = (s: string) => search('base64_encode(@)', s) as string;
 
 describe('x509_decode', () => {
@@ -14,6 +15,9 @@ describe('x509_decode', () => {
     // the same certificate base64-encoded, as Kyverno's test does, and without the final newline
     expect(search('x509_decode(base64_decode(b))', { b: b64(certs.svc) })).toEqual(expected);
     expect(search('x509_decode(pem)', { pem: certs.svc.trimEnd() })).toEqual(expected);
+  });
+  it('decodes the second certificate of Kyverno’s test to the object Kyverno returns', () => {
+    expect(decode(certs.xx)).toEqual(JSON.parse(file('xx.expected.json')));
   });
   it('decodes the second certificate of Kyverno’s test (names, serial, key usage)', () => {
     const r = search('x509_decode(pem)', { pem: certs.xx }) as Record<string, unknown>;
@@ -45,6 +49,49 @@ describe('x509_decode', () => {
     expect((r.PublicKey as { N: string }).N).toBe(
       '26496562094779491076553211809422098021949952483515703281510813808490953126660362388109632773224118754702902108388229193869554055094778177099185065933983949693842239539154549752097759985799130804083586220803335221114269832081649712810220640441076536231140807229028981655981643835428138719795509959624793308640711388215921808921435203036357847686892066058381787405708754578605922703585581205444932036212009496723589206933777338978604488048677611723712498345752655171502746679687404543368933776929978831813434358099337112479727796701588293884856604804625411358577626503349165930794262171211166398339413648296787152727521',
     );
+  });
+  // Go 1.22-1.24 fields of x509.Certificate, which Kyverno (go 1.26) returns: Policies (OIDs as text,
+  // any size), PolicyMappings, and the policy constraint / inhibitAnyPolicy values with their Zero flags
+  // (crypto/x509 parser.go processExtensions). The certificate was made with openssl for this test.
+  it('decodes the certificate policy extensions as Go 1.26 does', () => {
+    const r = decode(file('policy-ca.pem'));
+    expect(r.Policies).toEqual(['2.23.140.1.2.1', '1.3.6.1.4.1.99999.2147483648', '2.999.12345678901234567890']);
+    // asn1.ObjectIdentifier holds 31-bit arcs: the two other policies are left out
+    expect(r.PolicyIdentifiers).toEqual([[2, 23, 140, 1, 2, 1]]);
+    expect(r.PolicyMappings).toEqual([
+      { IssuerDomainPolicy: '2.23.140.1.2.1', SubjectDomainPolicy: '1.2.3.4' },
+      { IssuerDomainPolicy: '1.3.6.1.4.1.11129.2.5.1', SubjectDomainPolicy: '2.5.29.32.0' },
+    ]);
+    expect([r.RequireExplicitPolicy, r.RequireExplicitPolicyZero]).toEqual([0, true]);
+    expect([r.InhibitPolicyMapping, r.InhibitPolicyMappingZero]).toEqual([3, false]);
+    expect([r.InhibitAnyPolicy, r.InhibitAnyPolicyZero]).toEqual([0, true]);
+    // the three extensions are critical, and Go handles them
+    expect(r.UnhandledCriticalExtensions).toBeNull();
+    expect(Object.keys(r).slice(-9)).toEqual([
+      'PolicyIdentifiers', 'Policies', 'InhibitAnyPolicy', 'InhibitAnyPolicyZero', 'InhibitPolicyMapping',
+      'InhibitPolicyMappingZero', 'RequireExplicitPolicy', 'RequireExplicitPolicyZero', 'PolicyMappings',
+    ]);
+  });
+  it('an empty certificate policies sequence: Policies null, PolicyIdentifiers an empty list (made, not nil)', () => {
+    const r = decode(file('policies-empty.pem'));
+    expect(r.Policies).toBeNull();
+    expect(r.PolicyIdentifiers).toEqual([]);
+  });
+  it('refuses a duplicate policy and a padded policy constraint, as ParseCertificate does', () => {
+    for (const [name, msg] of [
+      ['policies-dup.pem', 'x509: invalid certificate policies'],
+      ['policies-bad.pem', 'x509: invalid policy constraints extension'],
+    ]) {
+      const r = evaluate('x509_decode(p)', { p: file(name) });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toContain(msg);
+    }
+  });
+  it('a certificate request does not parse the policy extensions it asks for (ParseCertificateRequest)', () => {
+    const r = decode(file('policies-dup.csr.pem'));
+    expect((r.Subject as Record<string, unknown>).CommonName).toBe('csr-dup-policies');
+    expect(r).not.toHaveProperty('Policies');
+    expect((r.Extensions as unknown[]).length).toBe(2);
   });
   it('decodes a certificate request', () => {
     expect(search('x509_decode(pem)', { pem: certs.csr })).toEqual(JSON.parse(file('digicert.csr.expected.json')));
