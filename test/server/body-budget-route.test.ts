@@ -88,19 +88,23 @@ describe('the body budget on /mutate', () => {
     expect(await metric('amender_requests_refused_body_budget_total')).toBe(0);
   });
 
-  it("counts the wait against the review's deadline", { timeout: 30_000 }, async () => {
-    const gate = gatedReviewer();
-    const { url } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(400 * KiB), limits: { reviewDeadlineMs: 20_000 } });
-    const first = post(url, reviewOfSize(300 * KiB, 'first'));
-    await until('the first under review', () => gate.jobs.length === 1);
-    const second = post(url, reviewOfSize(300 * KiB, 'second'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    gate.open();
-    expect((await first).status).toBe(200);
-    expect((await second).status).toBe(200);
-    expect(gate.jobs[0].limits.reviewDeadlineMs).toBe(20_000);
-    expect(gate.jobs[1].limits.reviewDeadlineMs).toBeLessThanOrEqual(20_000 - 250);
-  });
+  // With the API server's ?timeout= too (long enough not to shorten it): the timeout only ever shortens
+  // the deadline, which still runs from the review's arrival.
+  for (const query of ['', '?timeout=30s']) {
+    it(`counts the wait against the review's deadline (${query || 'no timeout'})`, { timeout: 30_000 }, async () => {
+      const gate = gatedReviewer();
+      const { url } = await serve({ reviewer: gate.reviewer, bodyBudget: new BodyBudget(400 * KiB), limits: { reviewDeadlineMs: 20_000 } });
+      const first = post(url, reviewOfSize(300 * KiB, 'first'));
+      await until('the first under review', () => gate.jobs.length === 1);
+      const second = fetch(`${url}/mutate${query}`, { method: 'POST', body: reviewOfSize(300 * KiB, 'second'), headers: { 'content-type': 'application/json' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      gate.open();
+      expect((await first).status).toBe(200);
+      expect((await second).status).toBe(200);
+      expect(gate.jobs[0].limits.reviewDeadlineMs).toBe(20_000);
+      expect(gate.jobs[1].limits.reviewDeadlineMs).toBeLessThanOrEqual(20_000 - 250);
+    });
+  }
 
   it('answers 503 a review that waited as long as its review could run, and the others as usual', { timeout: 30_000 }, async () => {
     const gate = gatedReviewer();

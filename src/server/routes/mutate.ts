@@ -117,11 +117,11 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
  * and by the time the request waited for room for its body.
  */
 function limitsFor(c: Context<AppEnv>, deps: MutateDeps, started: number, waitedMs: number): Limits {
+  const configured = deps.limits.reviewDeadlineMs;
+  // The deadline runs from the review's arrival: the wait for body room comes off it, then the API server's
+  // timeout may shorten it further (never lengthen it).
+  const afterWait = waitedMs > 0 ? Math.max(1, Math.floor(configured - waitedMs)) : configured;
   const timeout = apiServerTimeoutMs(c.req.query('timeout'));
-  if (timeout === undefined) {
-    if (waitedMs <= 0) return deps.limits;
-    return { ...deps.limits, reviewDeadlineMs: Math.max(1, Math.floor(deps.limits.reviewDeadlineMs - waitedMs)) };
-  }
-  const deadline = reviewDeadlineMs(deps.limits.reviewDeadlineMs, timeout, deps.clock() - started);
-  return deadline === deps.limits.reviewDeadlineMs ? deps.limits : { ...deps.limits, reviewDeadlineMs: deadline };
+  const deadline = timeout === undefined ? afterWait : reviewDeadlineMs(afterWait, timeout, deps.clock() - started);
+  return deadline === configured ? deps.limits : { ...deps.limits, reviewDeadlineMs: deadline };
 }
