@@ -1,7 +1,7 @@
 /** The folder source on a real temporary folder, including a ConfigMap-style `..data` symlink swap. */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { constants } from 'node:fs';
-import { chmod, mkdir, mkdtemp, open, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -114,6 +114,20 @@ describe('directory source', () => {
     await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'owner', 'ops'));
     expect(await r.refresh()).toMatchObject({ outcome: 'applied', fetched: 2 });
     expect(names(r)).toEqual(['a', 'b']);
+    expect(labelValues(r)[0]).toContain('two');
+  });
+
+  it('applies an edit in place that keeps the size and sets the modification time back (cp -p, fixed build times)', async () => {
+    const file = join(dir, 'a.yaml');
+    await writeFile(file, labelPolicy('a', 'team', 'one'));
+    const stamp = new Date('2020-01-01T00:00:00Z');
+    await utimes(file, stamp, stamp);
+    const r = refresherFor(dir);
+    await r.refresh();
+    expect(labelValues(r)[0]).toContain('one');
+    await writeFile(file, labelPolicy('a', 'team', 'two')); // same length, same inode
+    await utimes(file, stamp, stamp);
+    expect(await r.refresh()).toMatchObject({ outcome: 'applied', fetched: 1 });
     expect(labelValues(r)[0]).toContain('two');
   });
 

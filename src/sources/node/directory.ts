@@ -36,7 +36,9 @@ interface Snapshot {
 }
 
 function versionOf(s: Stats): string {
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  // ctime too: an edit that keeps the size and sets the modification time back (cp -p, builds that stamp a
+  // fixed time) still changes it.
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 }
 
 /** What a path that is neither a regular file nor a folder is, for a problem that names it. */
