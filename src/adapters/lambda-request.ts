@@ -8,8 +8,6 @@ import { REQUEST_MEMBERS_OF_NODE, delegateToNode, isNodeInstance, LightHeaders, 
 /** The signal of every LambdaRequest (see `signal`). */
 let neverAborted: AbortSignal | undefined;
 
-const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
 export interface LambdaRequestInit {
   method?: string;
   headers?: HeadersInitLike;
@@ -22,7 +20,8 @@ export interface LambdaRequestInit {
  * without undici. Checks like Node's Request: a bad URL, method or body for the method is a TypeError.
  * Unlike Request, a text body gets no Content-Type: the headers are the event's, as the client sent them,
  * so the app applies its rule for a request without one (a review read as JSON) as it does on Node and
- * Workers, instead of refusing a text/plain this class would have invented.
+ * Workers, instead of refusing a text/plain this class would have invented. Unlike Request, CONNECT,
+ * TRACE and TRACK (which fetch forbids making) are taken: the app answers them 405 as on Node and Workers.
  */
 export class LambdaRequest extends WebBody implements TextBodyRequest {
   readonly url: string;
@@ -43,7 +42,6 @@ export class LambdaRequest extends WebBody implements TextBodyRequest {
     this.url = parsed.href;
     const method = init.method ?? 'GET';
     if (!TOKEN.test(method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
-    if (FORBIDDEN_METHODS.has(method.toUpperCase())) throw new TypeError(`'${method}' HTTP method is unsupported.`);
     this.method = normalizeMethod(method);
     this.headers = new LightHeaders(init.headers);
     if (body !== null && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');

@@ -59,7 +59,6 @@ describe('LambdaRequest like Request', () => {
       ['https://Host.example/a/../b?q=%7e&x=y z', { method: 'post', body: '{}' }],
       ['https://h/x', { method: 'delete' }],
       ['https://h/x', { method: 'Foo' }],
-      ['https://h/x', { method: 'TRACE' }],
       ['https://h/x', { method: 'a b' }],
       ['https://h y/x', {}],
       ['https://user:pw@h/x', {}],
@@ -80,6 +79,13 @@ describe('LambdaRequest like Request', () => {
       });
       if ('threw' in node && url.includes('@')) expect(ours).toMatchObject({ threw: node.threw }); // message names the URL
       else expect(ours).toEqual(node);
+    }
+  });
+
+  it('takes the methods fetch forbids making (CONNECT, TRACE, TRACK), which Request refuses: the app answers them', () => {
+    for (const method of ['TRACE', 'track', 'CONNECT']) {
+      expect(outcome(() => new Request('https://h/x', { method }))).toMatchObject({ threw: 'TypeError' });
+      expect(new LambdaRequest('https://h/x', { method }).method).toBe(method);
     }
   });
 
