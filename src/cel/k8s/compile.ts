@@ -25,6 +25,14 @@ export interface CompileScope {
    * other expression (they may use `variables` and `Object`). Default `kubernetes`.
    */
   dialect?: CelDialect;
+  /**
+   * Declare the patch types (`Object`, `JSONPatch`) and `jsonpatch.escapeKey`. Default: every role but
+   * `matchCondition` (the `variable` role doubles as the CLI's any-result role). A MutatingAdmissionPolicy's
+   * variables are compiled with `false`: kube-apiserver compiles them without HasPatchTypes
+   * (mutating/compilation.go compilePolicy; admission/plugin/cel/compile.go createEnvForOpts).
+   * Kyverno's dialect ignores it.
+   */
+  patchTypes?: boolean;
 }
 
 /** A compiled, type-checked expression; immutable and shared across policies through the cache. */
@@ -53,23 +61,28 @@ const EXPECTED: Partial<Record<CelRole, CelType>> = {
 const DEFAULT_CACHE_CAPACITY = 4096;
 const cache = new LruCache<CompileResult>(DEFAULT_CACHE_CAPACITY);
 
-function scopeKey(scope: CompileScope): string {
-  return (scope.dialect === 'kyverno' ? 'K' : '') + (scope.params ? 'P' : '-') + (scope.variables?.key ?? '');
+/** Whether the expression is compiled without the patch types (see CompileScope.patchTypes). */
+function withoutPatchTypes(role: CelRole, scope: CompileScope): boolean {
+  if (scope.dialect === 'kyverno') return false;
+  return role === 'matchCondition' || scope.patchTypes === false;
 }
 
-function envFor(envs: KubernetesEnvs, role: CelRole, dialect: CelDialect | undefined) {
-  return role === 'matchCondition' && dialect !== 'kyverno' ? envs.conditions : envs.mutations;
+function scopeKey(role: CelRole, scope: CompileScope): string {
+  return (scope.dialect === 'kyverno' ? 'K' : '') + (withoutPatchTypes(role, scope) ? 'c' : 'm') + (scope.params ? 'P' : '-') + (scope.variables?.key ?? '');
+}
+
+function envFor(envs: KubernetesEnvs, role: CelRole, scope: CompileScope): Env {
+  return withoutPatchTypes(role, scope) ? envs.conditions : envs.mutations;
 }
 
 /** Environments per (role family, scope): building one is cheap, reusing it is cheaper. */
 const scopeEnvs = new LruCache<Env>(256);
 
 function envForScope(envs: KubernetesEnvs, role: CelRole, scope: CompileScope, key: string): Env {
-  const k = `${role === 'matchCondition' && scope.dialect !== 'kyverno' ? 'c' : 'm'}${key}`;
-  let env = scopeEnvs.get(k);
+  let env = scopeEnvs.get(key);
   if (!env) {
-    env = scopeEnv(envFor(envs, role, scope.dialect), { params: scope.params, variables: scope.variables ?? VariableScope.EMPTY });
-    scopeEnvs.set(k, env);
+    env = scopeEnv(envFor(envs, role, scope), { params: scope.params, variables: scope.variables ?? VariableScope.EMPTY });
+    scopeEnvs.set(key, env);
   }
   return env;
 }
@@ -77,7 +90,7 @@ function envForScope(envs: KubernetesEnvs, role: CelRole, scope: CompileScope, k
 /** Compiles (or fetches from the cache) one expression. Never throws. */
 export function compileExpression(expression: string, role: CelRole, scope: CompileScope): CompileResult {
   if (typeof expression !== 'string') return { ok: false, message: 'compilation failed: expression must be a string' };
-  const key = `${role}\u0000${scopeKey(scope)}\u0000${expression}`;
+  const key = `${role}\u0000${scopeKey(role, scope)}\u0000${expression}`;
   const cached = cache.get(key);
   if (cached) return cached;
   const result = compileUncached(expression, role, scope);
@@ -89,7 +102,7 @@ export function compileExpression(expression: string, role: CelRole, scope: Comp
 export function compileUncached(expression: string, role: CelRole, scope: CompileScope): CompileResult {
   try {
     const envs = kubernetesEnvs(scope.dialect);
-    const env = envForScope(envs, role, scope, scopeKey(scope));
+    const env = envForScope(envs, role, scope, scopeKey(role, scope));
     const out = compileProgram(expression, env, { validateLiterals: true, plan: envs.planOptions });
     if (!out.ok) return { ok: false, message: `compilation failed: ${out.message}` };
     const type = out.type ?? T.dyn;

@@ -47,12 +47,16 @@ export class CompiledVariables {
 
   static readonly NONE_WITH_PARAMS = new CompiledVariables([], true);
 
-  /** Compiles the definitions in order; failures are recorded, not thrown. */
+  /**
+   * Compiles the definitions in order; failures are recorded, not thrown. Without the patch types (no
+   * `Object`, `JSONPatch`, `jsonpatch.escapeKey`), as kube-apiserver compiles a policy's variables; Kyverno's
+   * dialect keeps its own environment.
+   */
   static compile(definitions: readonly VariableDefinition[], options: { params: boolean; dialect?: CelDialect }): CompiledVariables {
     const entries: CompiledVariable[] = [];
     let scope = VariableScope.EMPTY;
     for (const def of definitions) {
-      const r = compileExpression(def.expression, 'variable', { params: options.params, variables: scope, ...(options.dialect ? { dialect: options.dialect } : {}) });
+      const r = compileExpression(def.expression, 'variable', { params: options.params, variables: scope, ...(options.dialect ? { dialect: options.dialect } : { patchTypes: false }) });
       const entry: CompiledVariable = r.ok
         ? { name: def.name, expression: def.expression, type: r.compiled.type, compiled: r.compiled }
         : { name: def.name, expression: def.expression, type: T.dyn, error: r.message };
