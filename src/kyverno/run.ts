@@ -271,6 +271,29 @@ function now(): number {
 
 const NONE: readonly string[] = Object.freeze([]);
 
+const SA_PREFIX_BYTES = 'system:serviceaccount:'.length;
+const utf8Encoder = new TextEncoder();
+// ignoreBOM: a leading U+FEFF is data here, kept as Go keeps it.
+const utf8Decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/**
+ * [namespace, name] as Kyverno's AddServiceAccount (pkg/engine/context/context.go) reads them from any
+ * username: it drops the first len("system:serviceaccount:") = 22 bytes without checking what they are,
+ * splits the rest on ":" and, when there are at least two parts, takes the first two
+ * ("arn:aws:sts::111122223333:assumed-role/admin/alice" gives "333" and "assumed-role/admin/alice").
+ * Bytes of UTF-8: a cut inside a character leaves bytes that JSON turns into U+FFFD, as TextDecoder does.
+ */
+function serviceAccountOf(username: string): [string, string] {
+  const bytes = utf8Encoder.encode(username);
+  if (bytes.length <= SA_PREFIX_BYTES) return ['', ''];
+  const colon = bytes.indexOf(0x3a, SA_PREFIX_BYTES);
+  if (colon < 0) return ['', ''];
+  const next = bytes.indexOf(0x3a, colon + 1);
+  const namespace = utf8Decoder.decode(bytes.subarray(SA_PREFIX_BYTES, colon));
+  const name = utf8Decoder.decode(bytes.subarray(colon + 1, next < 0 ? bytes.length : next));
+  return [namespace, name];
+}
+
 function initialContext(input: KyvernoInput, object: JsonValue, images: JsonObject | undefined): JsonObject {
   const r = input.request;
   const request = shallowCopyObject(r as unknown as JsonObject);
@@ -278,13 +301,8 @@ function initialContext(input: KyvernoInput, object: JsonValue, images: JsonObje
   request.oldObject = r.oldObject ?? null;
   request.roles = (input.roles ?? NONE) as string[];
   request.clusterRoles = (input.clusterRoles ?? NONE) as string[];
-  const username = r.userInfo?.username ?? '';
-  const sa = username.startsWith('system:serviceaccount:') ? /^system:serviceaccount:([^:]+):([^:]+)$/.exec(username) : null;
-  const root: JsonObject = {
-    request,
-    serviceAccountName: sa ? sa[2] : '',
-    serviceAccountNamespace: sa ? sa[1] : '',
-  };
+  const [serviceAccountNamespace, serviceAccountName] = serviceAccountOf(r.userInfo?.username ?? '');
+  const root: JsonObject = { request, serviceAccountName, serviceAccountNamespace };
   if (images) root.images = images;
   if (!input.values) return root;
   const ctx = new JsonContext(() => null, root);
