@@ -131,6 +131,24 @@ describe('directory source', () => {
     expect(labelValues(r)[0]).toContain('two');
   });
 
+  it('reports a file or folder whose name is not UTF-8 (Latin-1 é), and loads the others', async () => {
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    await writeFile(Buffer.concat([latin1(`${dir}/politique-s`), latin1('\u00e9curit\u00e9.yaml')]), labelPolicy('b', 'team', 'two'));
+    const folder = Buffer.concat([latin1(`${dir}/r`), latin1('\u00e8gles')]);
+    await mkdir(folder);
+    await writeFile(Buffer.concat([folder, latin1('/c.yaml')]), labelPolicy('c', 'team', 'three'));
+    await writeFile(Buffer.concat([latin1(`${dir}/notes-`), latin1('\u00e9t\u00e9.txt')]), 'not a policy');
+    const r = refresherFor(dir);
+    await r.refresh();
+    expect(names(r)).toEqual(['a']);
+    const problems = r.provider().set!.problems.map((p) => `${p.source}: ${p.message}`);
+    expect(problems).toEqual([
+      `${dir}/politique-s\\xe9curit\\xe9.yaml: its name is not valid UTF-8, which Amender reads file names as: rename it; not read`,
+      `${dir}/r\\xe8gles: its name is not valid UTF-8, which Amender reads file names as: rename it; not read`,
+    ]);
+  });
+
   it('detects changes by watching the folder, after a quiet time', async () => {
     await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
     const r = refresherFor(dir, { debounceMs: 50 });

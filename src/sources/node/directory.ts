@@ -35,6 +35,14 @@ interface Snapshot {
   target: string;
 }
 
+/** A folder entry's name as text; one that is not UTF-8 is shown with its other bytes as \xNN. */
+function nameOf(raw: Buffer): { name: string; raw: Buffer; undecodable: boolean } {
+  const text = raw.toString('utf8');
+  if (Buffer.from(text, 'utf8').equals(raw)) return { name: text, raw, undecodable: false };
+  const shown = [...raw].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+  return { name: shown, raw, undecodable: true };
+}
+
 function versionOf(s: Stats): string {
   // ctime too: an edit that keeps the size and sets the modification time back (cp -p, builds that stamp a
   // fixed time) still changes it.
@@ -208,20 +216,30 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
   async function walk(dir: string, shown: string, relative: string, depth: number, inSnapshot: boolean, out: SourceEntry[], maxEntries: number, within: ReadonlySet<string>): Promise<void> {
     if (depth > MAX_FOLDER_DEPTH) throw fail(`${shown}: folders nested deeper than ${MAX_FOLDER_DEPTH} levels`);
     let target: string | undefined;
-    let names: string[];
+    let names: { name: string; raw: Buffer; undecodable: boolean }[];
     try {
       target = await snapshotOf(dir);
-      names = (await readdir(target ?? dir)).sort();
+      // As bytes: a name that is not UTF-8 (a Latin-1 é) read as a string gets U+FFFD, and leads nowhere.
+      names = (await readdir(target ?? dir, { encoding: 'buffer' })).map(nameOf).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (err) {
       if (depth > 0 && isUnreadable(err)) throw new FolderUnreadable((err as Error).message);
       throw err;
     }
     const folder = target ?? dir;
     const snapshot = inSnapshot || target !== undefined;
-    for (const name of names) {
+    for (const { name, raw, undecodable } of names) {
       if (name.startsWith('.')) continue; // hidden, and a ConfigMap's ..data / ..<timestamp>
       const full = join(folder, name);
       const rel = relative ? `${relative}/${name}` : name;
+      if (undecodable) {
+        // Reported rather than passed over: its policies would be missing without a word.
+        const found = await stat(Buffer.concat([Buffer.from(`${folder}/`), raw])).catch(() => undefined);
+        if (found && (found.isDirectory() || isPolicyDocumentName(rel))) {
+          out.push({ name: rel, label: join(shown, name), version: 'name not UTF-8', problem: 'its name is not valid UTF-8, which Amender reads file names as: rename it; not read' });
+          if (out.length > maxEntries) throw fail(`holds more than ${maxEntries} policy files`);
+        }
+        continue;
+      }
       let s: Stats;
       try {
         s = await stat(full); // follows symlinks, as ConfigMap files are links
