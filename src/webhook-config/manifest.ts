@@ -40,14 +40,31 @@ export class WebhookOptionError extends WebhookConfigError {
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const DEFAULT_EXCLUDED_NAMESPACES: readonly string[] = ['kube-system'];
 
-/** The URL as the API server accepts it (webhook clientConfig.url), or a WebhookOptionError. */
+/**
+ * The URL as the API server accepts it (webhook clientConfig.url: Go's url.Parse, then a host), or a
+ * WebhookOptionError. The text is checked as written, before the WHATWG parser (URL), which mends what Go
+ * refuses: it trims spaces, reads `https:h` and `https:///h` as a host, and lowers `%2e` in a host. The
+ * manifest carries the text as given, so it must be what the API server will read.
+ */
 export function checkWebhookUrl(url: string): string {
+  const refuse = (why: string): never => {
+    throw new WebhookOptionError(`--url ${JSON.stringify(url)}: ${why}`);
+  };
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(url)) refuse('not a URL: a control character (a tab, a line break) is in it');
+  if (/^\s|\s$/.test(url)) refuse('not a URL: it starts or ends with a space');
+  if (/%(?![0-9a-fA-F]{2})/.test(url)) refuse('not a URL: a % that starts no escape (%XX)');
+  const authority = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/.exec(url)?.[1];
+  if (authority && !/^[^@]*@/.test(authority) && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(:[0-9]*)?$/.test(authority)) {
+    refuse('the host is not a host name or an IP address');
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new WebhookOptionError(`--url ${url}: not a URL`);
   }
+  if (parsed.protocol === 'https:' && !authority) refuse('no host: the URL is https://host[:port][/path]');
   if (parsed.protocol !== 'https:') throw new WebhookOptionError(`--url ${url}: the API server calls webhooks over https only`);
   if (parsed.username || parsed.password) throw new WebhookOptionError(`--url ${url}: user information is not allowed in a webhook URL`);
   if (parsed.search || url.includes('?')) throw new WebhookOptionError(`--url ${url}: a webhook URL cannot have a query (put a cluster's secret in the path: /clusters/<cluster>/<secret>/mutate)`);

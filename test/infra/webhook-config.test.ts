@@ -261,6 +261,20 @@ describe('amender webhook-config: options', () => {
     // A wrong value on the command line is a wrong command line (exit 2), as README "CLI" says.
     await refused(['--url', 'http://amender.example.com/mutate'], 'the API server calls webhooks over https only', 2);
     await refused(['--url', 'https://amender.example.com/mutate?cluster=a'], 'a webhook URL cannot have a query', 2);
+    // What Go's url.Parse refuses, or reads without a host, though the WHATWG URL parser mends it.
+    for (const [url, why] of [
+      ['https:///mutate', 'no host'],
+      ['https:/amender.example.com/mutate', 'no host'],
+      ['https:amender.example.com/mutate', 'no host'],
+      ['https://amender.example.com/%zz', 'a % that starts no escape'],
+      ['https://amender.example.com\\mutate', 'the host is not a host name'],
+      ['https://amender%2eexample.com/mutate', 'the host is not a host name'],
+      [' https://amender.example.com/mutate', 'starts or ends with a space'],
+      ['https://amender.example.com/mu\ttate', 'a control character'],
+      ['https://amender.example.com/mutate\n', 'a control character'],
+    ]) {
+      await refused(['--url', url], why, 2);
+    }
     await refused(['--url', URL_, '--timeout-seconds', '31'], '--timeout-seconds 31: a whole number from 1 to 30', 2);
     await refused(['--url', URL_, '--failure-policy', 'Maybe'], '--failure-policy must be one of Fail, Ignore', 2);
     await refused(['--url', URL_, '--ca-bundle', 'missing.crt'], '--ca-bundle missing.crt: no such file or folder');
