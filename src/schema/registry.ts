@@ -1,6 +1,7 @@
 import type { JsonValue } from '../json/index.js';
 import { BuiltinTypes } from './builtin.js';
 import { CrdError, convertCrd } from './crd.js';
+import { KyamlTypes } from './kyaml.js';
 import { DEDUCED, type ObjectType } from './types.js';
 
 export interface GroupVersionKind {
@@ -34,6 +35,17 @@ export class SchemaRegistry {
   /** The process-wide registry of built-in kinds (types decoded lazily, shared by every caller). */
   static builtin(): SchemaRegistry {
     return (SchemaRegistry.shared ??= new SchemaRegistry(new BuiltinTypes(), new Map()));
+  }
+
+  private static sharedKyaml: SchemaRegistry | undefined;
+
+  /**
+   * The built-in kinds as Kyverno's strategic merge sees them (./kyaml.ts): only the kinds kyaml's
+   * Kubernetes v1.21.2 data has, with that release's patch strategies and merge keys. For
+   * `strategicMerge` only (its default); MutatingAdmissionPolicy keeps `builtin()`.
+   */
+  static kyaml(): SchemaRegistry {
+    return (SchemaRegistry.sharedKyaml ??= new SchemaRegistry(new KyamlTypes(), new Map()));
   }
 
   /** A registry with its own, empty decode cache (benchmarks of cold lookups; isolation in tests). */

@@ -15,7 +15,10 @@ export class StrategicMergeError extends Error {
 export type StrategicMergeResult = { ok: true; value: JsonObject } | { ok: false; error: StrategicMergeError };
 
 export interface StrategicMergeOptions {
-  /** Where built-in kinds' patch strategies come from (default: SchemaRegistry.builtin()). */
+  /**
+   * Where built-in kinds' patch strategies come from. Default: SchemaRegistry.kyaml(), the Kubernetes
+   * v1.21.2 facts compiled into kyaml, which Kyverno uses (SchemaRegistry.builtin() for the current ones).
+   */
   registry?: SchemaRegistry;
   /**
    * kyaml's InferAssociativeLists: a list the schema says nothing about is merged by `name` when every item
@@ -66,7 +69,7 @@ type Walked = JsonValue | undefined | typeof DELETE;
 export function strategicMerge(resource: JsonValue, overlay: JsonValue, options: StrategicMergeOptions = {}): StrategicMergeResult {
   if (!isJsonObject(resource)) return { ok: false, error: new StrategicMergeError('strategic merge: the resource is not an object') };
   if (!isJsonObject(overlay)) return { ok: false, error: new StrategicMergeError('strategic merge: the patch is not an object') };
-  const registry = options.registry ?? SchemaRegistry.builtin();
+  const registry = options.registry ?? SchemaRegistry.kyaml();
   const root = rootType(registry, resource) ?? rootType(registry, overlay);
   try {
     const infer = options.inferListMergeKey ?? false;
