@@ -221,6 +221,18 @@ export function celRequest(request: AdmissionRequest, kind: GroupVersionKind, re
   return out;
 }
 
+/**
+ * What running an invocation did: its object; `ran`, whether it got past its matchConditions (kube-apiserver
+ * then counts an IfNeeded one as invoked); `applied`, whether any of its mutations was applied (even one
+ * that changed nothing: kube-apiserver's versioned attributes are then Dirty, which requests the
+ * reinvocation pass).
+ */
+interface Invoked {
+  object: JsonValue | null;
+  ran: boolean;
+  applied: boolean;
+}
+
 function sameGvk(a: GroupVersionKind, b: GroupVersionKind): boolean {
   return a.group === b.group && a.version === b.version && a.kind === b.kind;
 }
@@ -365,7 +377,7 @@ class Dispatcher {
    * Runs one invocation against `object`; returns the new object, or a StatusAbort. When the review
    * guard stops it, the invocation fails (its failurePolicy decides) and leaves `object` as it was.
    */
-  private invoke(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null, pass: 1 | 2): { object: JsonValue | null; ran: boolean } | StatusAbort {
+  private invoke(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null, pass: 1 | 2): Invoked | StatusAbort {
     this.ctx.onPolicyStart?.(inv.ordinal);
     // Invocations run back to back: the clock read that ended the previous one starts this one.
     const started = this.clock ?? performance.now();
@@ -378,7 +390,7 @@ class Dispatcher {
       if (err.reason !== 'size') this.stop = err;
       const trace = this.trace(inv, pass);
       this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', err.message, trace, performance.now() - started, err.reason);
-      return { object, ran: false };
+      return { object, ran: false, applied: false };
     }
   }
 
@@ -398,7 +410,7 @@ class Dispatcher {
     namespaceObject: JsonObject | null,
     pass: 1 | 2,
     started: number,
-  ): { object: JsonValue | null; ran: boolean } | StatusAbort {
+  ): Invoked | StatusAbort {
     const { policy, program } = inv.bound;
     const inputs: InvocationInputs = {
       object,
@@ -422,10 +434,11 @@ class Dispatcher {
         const why = verdict.failedConditionName ? `matchCondition "${verdict.failedConditionName}" is false` : 'matchConditions not met';
         this.traces.push(traceRecord(trace, 'skipped', why, false, elapsed));
       }
-      return { object, ran: false };
+      return { object, ran: false, applied: false };
     }
     const before = object;
     let messages: string[] | undefined;
+    let applied = false;
     for (let i = 0; i < program.mutationCount; i++) {
       inputs.object = object;
       const outcome = program.mutation(i, inputs);
@@ -433,6 +446,7 @@ class Dispatcher {
         // Too deep an object fails this invocation (a size error, see invoke), before anything walks it.
         checkJsonDepth(outcome.object, 'the object a mutation produced', object);
         object = outcome.object as JsonValue | null;
+        applied = true;
       } else if (outcome.abort) return outcome.abort;
       else (messages ??= []).push(outcome.message);
     }
@@ -448,8 +462,8 @@ class Dispatcher {
     else this.traces.push(traceRecord(trace, result, undefined, false, elapsed));
     // A Kyverno MutatingPolicy that fails keeps none of its changes (Kyverno's engine returns no patched
     // resource for an evaluation error); kube-apiserver keeps what a MAP's earlier mutations did.
-    if (messages && inv.bound.kyverno) return { object: before, ran: true };
-    return { object, ran: true };
+    if (messages && inv.bound.kyverno) return { object: before, ran: true, applied: false };
+    return { object, ran: true, applied };
   }
 
   private trace(inv: Invocation, pass: 1 | 2): TraceOrigin {
@@ -489,6 +503,7 @@ class Dispatcher {
     const namespaceObject = this.namespaceObject();
     let object = start;
     const remembered = new Set<Invocation>();
+    let applied = false;
     for (const inv of invocations) {
       const stop = this.stopped();
       if (stop) {
@@ -498,14 +513,19 @@ class Dispatcher {
       const r = this.invoke(inv, object, namespaceObject, 1);
       if (r instanceof StatusAbort) return r;
       object = r.object;
+      if (r.applied) applied = true;
       if (r.ran && inv.bound.policy.reinvocationPolicy === 'IfNeeded') remembered.add(inv);
     }
-    // §11: the reinvocation pass re-runs the IfNeeded invocations that ran, when the first pass changed
-    // the object. Invocations skipped in the first pass never run in it; Never-policies never run twice.
-    // After the guard stopped the first pass, every invocation has had its answer: no second pass. Nor
-    // after an error under failurePolicy Fail: kube-apiserver's first pass already denied the request
+    // §11: the reinvocation pass re-runs the IfNeeded invocations that ran, once any mutation of the first
+    // pass was applied. kube-apiserver (mutating/dispatcher.go) marks the IfNeeded invocations that ran
+    // before each invocation that changed the object, and at the end of the pass, when the object was
+    // touched at all (Dirty), marks every one still unmarked and requests the pass: so a later policy
+    // undoing an earlier one's change (no net change) still reinvokes it, and so does a mutation that
+    // changed nothing. Invocations skipped in the first pass never run in it; Never-policies never run
+    // twice. After the guard stopped the first pass, every invocation has had its answer: no second pass.
+    // Nor after an error under failurePolicy Fail: kube-apiserver's first pass already denied the request
     // (the reinvoker returns the chain's error before reinvoking), so each error is reported once.
-    if (this.ctx.reinvocation !== false && remembered.size > 0 && this.errors.length === 0 && !this.stopped() && !jsonEqual(start, object)) {
+    if (this.ctx.reinvocation !== false && remembered.size > 0 && applied && this.errors.length === 0 && !this.stopped()) {
       for (const inv of invocations) {
         if (!remembered.has(inv)) continue;
         const stop = this.stopped();

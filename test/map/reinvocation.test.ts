@@ -66,3 +66,37 @@ describe('no reinvocation pass after a denial', () => {
     expect(passes(r)).toEqual(['a:1:mutated', 'b:1:error', 'a:2:unchanged']);
   });
 });
+
+describe('what requests the reinvocation pass', () => {
+  // dispatchInvocations marks the IfNeeded invocations that ran before an invocation that changed the
+  // object, and at the end of the pass, when any mutation was applied (VersionedAttributes.Dirty, set by
+  // UpdateObject on every successful patch), marks the rest and sets ShouldReinvoke.
+  it('a later policy undoing an earlier IfNeeded one: no net change, the earlier one runs again', async () => {
+    const r = await run(
+      { app: 'web' },
+      ifNeeded('a-add', [patch('[JSONPatch{op: "add", path: "/metadata/labels/t", value: "1"}]')]),
+      policy('b-remove', [patch('[JSONPatch{op: "remove", path: "/metadata/labels/t"}]')]),
+    );
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect((r.object as any).metadata.labels).toEqual({ app: 'web', t: '1' });
+    expect(r.patch).toEqual([{ op: 'add', path: '/metadata/labels/t', value: '1' }]);
+    expect(passes(r)).toEqual(['a-add:1:mutated', 'b-remove:1:mutated', 'a-add:2:mutated']);
+  });
+
+  it('a mutation applied without changing anything', async () => {
+    const r = await run({ app: 'web' }, ifNeeded('a', [patch('[JSONPatch{op: "replace", path: "/metadata/labels/app", value: "web"}]')]));
+    expect(passes(r)).toEqual(['a:1:unchanged', 'a:2:unchanged']);
+  });
+
+  it('a JSON patch whose test failed (kube-apiserver applies the object unchanged)', async () => {
+    const r = await run({ app: 'web' }, ifNeeded('a', [patch('[JSONPatch{op: "test", path: "/metadata/labels/app", value: "db"}]')]));
+    expect(passes(r)).toEqual(['a:1:unchanged', 'a:2:unchanged']);
+  });
+
+  it('not when no mutation was applied', async () => {
+    const r = await run({ app: 'web' }, ifNeeded('a', [patch('[JSONPatch{op: "remove", path: "/metadata/nothere"}]')], 'Ignore'));
+    expect(r.allowed).toBe(true);
+    expect(passes(r)).toEqual(['a:1:error']);
+  });
+});
