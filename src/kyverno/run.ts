@@ -16,6 +16,7 @@ import type { AdmissionRequest } from '../admission/index.js';
 import { boundMessage, defaultReviewGuard, type AbortReason, type ReviewGuard } from '../guard/index.js';
 import { isJsonObject, shallowCopyObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { StrategicMergeCache } from '../schema/index.js';
+import { ContextBudget, DEFAULT_MAX_CONTEXT_SIZE } from './context/context-budget.js';
 import { JsonContext, type QueryFn } from './context/context.js';
 import type { ContextSources } from './context/context-entries.js';
 import { messageOf } from './errors.js';
@@ -47,6 +48,11 @@ export interface KyvernoInput {
    * loaded, as the Kyverno CLI stands such values in for what a cluster would fetch.
    */
   readonly ruleValues?: (policyName: string, ruleName: string) => Readonly<Record<string, JsonValue>> | undefined;
+  /**
+   * Kyverno's `maxContextSize` (bytes of context entries one review may add, all policies together:
+   * ./context/context-budget.ts); default 2 MiB, 0 or less for no limit.
+   */
+  readonly maxContextSize?: number;
   /** JMESPath evaluator; defaults to Kyverno's dialect (tests inject clocks this way). */
   readonly query?: QueryFn;
   /**
@@ -138,6 +144,8 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   const images = needImages ? imagesOf(original) : undefined;
   const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, images?.images), guard, sizes);
   ctx.imagesError = images?.error;
+  // One budget for the review: Kyverno's mutating webhook runs every policy on one JSON context.
+  ctx.budget = new ContextBudget(input.maxContextSize ?? DEFAULT_MAX_CONTEXT_SIZE);
   let current = original;
   const refreshObject = (resource: JsonValue) => {
     ctx.setObject(resource);

@@ -64,13 +64,15 @@ export async function loadContextEntries(entries: readonly ContextEntry[], scope
         scope.ctx.defer(entry.name, () => loadVariable(entry, scope), false);
         break;
       case 'configMap':
-        scope.ctx.defer(entry.name, () => loadConfigMap(entry, scope), true);
+        scope.ctx.defer(entry.name, () => loadConfigMap(entry, scope), true, (m) => `failed to add config map for context entry ${entry.name}: ${m}`);
         break;
       case 'apiCall': {
         // Its failure is kept for the first query that names it, as a deferred load would fail there.
         let load: () => JsonValue;
+        let stored = 'resource data to';
         try {
-          const value = await loadApiCall(entry, scope);
+          const { value, narrowed } = await loadApiCall(entry, scope);
+          if (narrowed) stored = 'APICall results for';
           load = () => value;
         } catch (error) {
           if (isReviewAborted(error)) throw error;
@@ -78,7 +80,8 @@ export async function loadContextEntries(entries: readonly ContextEntry[], scope
             throw error;
           };
         }
-        scope.ctx.defer(entry.name, load, true);
+        // apiLoader.LoadData wrapping apiCall.Store's error (pkg/engine/apicall/apiCall.go transformAndStore).
+        scope.ctx.defer(entry.name, load, true, (m) => `failed to store data for APICall: failed to add ${stored} context entry ${entry.name}: ${m}`);
         break;
       }
       case 'unsupported':
@@ -150,7 +153,11 @@ function loadConfigMap(entry: Extract<ContextEntry, { type: 'configMap' }>, scop
   return { data: isJsonObject(data) ? data : {}, metadata: isJsonObject(metadata) ? metadata : {} };
 }
 
-async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, scope: EntryScope): Promise<JsonValue> {
+/**
+ * The entry's value; `narrowed` when it is the result of its jmesPath (Kyverno stores the response, or
+ * the default, as it came otherwise).
+ */
+async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, scope: EntryScope): Promise<{ value: JsonValue; narrowed: boolean }> {
   const resolver = scope.sources.apiCall;
   if (!resolver) {
     throw new KyvernoRuleError(
@@ -176,17 +183,17 @@ async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, sc
     measureValue(response, scope.ctx.guard, `the response of ${urlPath}`);
   } catch (error) {
     if (isReviewAborted(error)) throw error;
-    if (fallback !== undefined) return fallback;
+    if (fallback !== undefined) return { value: fallback, narrowed: false };
     throw new KyvernoRuleError(`context entry "${entry.name}": API call ${entry.method} ${urlPath} failed: ${messageOf(error)}`);
   }
-  if (entry.jmesPath === undefined || entry.jmesPath === '') return response;
+  if (entry.jmesPath === undefined || entry.jmesPath === '') return { value: response, narrowed: false };
   const path = asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" apiCall.jmesPath`);
   try {
     const result = scope.ctx.queryOn(path, response);
-    return result === null && fallback !== undefined ? fallback : result;
+    return result === null && fallback !== undefined ? { value: fallback, narrowed: false } : { value: result, narrowed: true };
   } catch (error) {
     if (isReviewAborted(error)) throw error;
-    if (fallback !== undefined) return fallback;
+    if (fallback !== undefined) return { value: fallback, narrowed: false };
     throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
   }
 }

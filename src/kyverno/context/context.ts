@@ -10,7 +10,9 @@
  */
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { KyvernoRuleError } from '../errors.js';
 import { JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
+import type { ContextBudget } from './context-budget.js';
 import { DeferredLoaders, type DeferredEntry } from './deferred-loaders.js';
 import { plainNamesIn } from './deferred-names.js';
 import { splitVariableName } from './variable-names.js';
@@ -75,7 +77,7 @@ export class JsonContext {
   query(expression: string): JsonValue {
     // `images` failed to load: a query naming it (as a deferred loader's name is found) fails with it.
     if (this.imagesError !== undefined && plainNamesIn(expression, 6).has('images')) throw new JmesPathRuntimeError(this.imagesError);
-    this.deferred?.loadMatching(expression, this.setEntry);
+    this.deferred?.loadMatching(expression, this.addEntry);
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.
@@ -90,15 +92,43 @@ export class JsonContext {
    * Registers a context entry to load when a query first names it; its value is then set under `name`
    * as one key (dots are not paths: Kyverno pushes the entry name as one tag).
    */
-  defer(name: string, load: () => JsonValue, merge: boolean): void {
-    (this.deferred ??= new DeferredLoaders(this.guard)).add(name, load, merge);
+  defer(name: string, load: () => JsonValue, merge: boolean, describe?: (message: string) => string): void {
+    (this.deferred ??= new DeferredLoaders(this.guard)).add(name, load, merge, describe);
   }
 
+  /**
+   * The review's context size budget (./context-budget.ts), shared by every policy of the review; none:
+   * entries are not counted.
+   */
+  budget: ContextBudget | undefined;
+
+  /**
+   * Sets an entry that has just loaded under its name, once the budget has room for it; else the load
+   * fails (the loader stays loaded, as Kyverno's keeps the data it computed, but its value is not set).
+   */
+  private readonly addEntry = (entry: DeferredEntry): void => {
+    const budget = this.budget;
+    if (budget && !budget.take(entry, this.guard)) {
+      const refused = budget.refusal(entry, this.guard);
+      throw new KyvernoRuleError(entry.describe ? entry.describe(refused) : refused);
+    }
+    this.setEntry(entry);
+  };
+
+  /**
+   * Sets a loaded entry again into a restored context: Kyverno loads it again, which counts against the
+   * budget again; when there is no room, Kyverno logs the error and the context stays as restored.
+   */
+  private readonly reloadEntry = (entry: DeferredEntry): void => {
+    if (this.budget && !this.budget.take(entry, this.guard)) return;
+    this.setEntry(entry);
+  };
+
   /** Sets a loaded entry's value under its name (unless it is there already). */
-  private readonly setEntry = (entry: DeferredEntry): void => {
+  private setEntry(entry: DeferredEntry): void {
     if (getOwn(this.current(), entry.name) === entry.value) return;
     this.writeMember(entry.name, entry.value, entry.merge);
-  };
+  }
 
   /**
    * Why the resource's `images` could not be read (./images.ts), undefined when they could. Kyverno loads
@@ -204,7 +234,7 @@ export class JsonContext {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
     this.owned = false;
-    this.deferred?.reset(checkpoint.deferred, this.setEntry);
+    this.deferred?.reset(checkpoint.deferred, this.reloadEntry);
   }
 }
 

@@ -16,10 +16,14 @@ export interface DeferredEntry {
   readonly load: () => JsonValue;
   /** Replace the key (a variable) or merge into a map already there (configMap, apiCall). */
   readonly merge: boolean;
+  /** The loader's wrapping of an error of the context (its size budget) while it adds the value. */
+  readonly describe: ((message: string) => string) | undefined;
   /** Tried since the last reset (a failed load is not retried until then; no entry loads itself). */
   matched: boolean;
   loaded: boolean;
   value: JsonValue;
+  /** The value's JSON bytes once the context's size budget measured them (./context-budget.ts). */
+  bytes: number | undefined;
 }
 
 export class DeferredLoaders {
@@ -43,11 +47,11 @@ export class DeferredLoaders {
   }
 
   /** Registers an entry; a name that is no RE2 pattern throws (Kyverno cannot register its loader). */
-  add(name: string, load: () => JsonValue, merge: boolean): void {
+  add(name: string, load: () => JsonValue, merge: boolean, describe?: (message: string) => string): void {
     const plain = isPlainName(name);
     const matcher = plain ? undefined : nameMatcher(name);
     const at = this.entries.length;
-    this.entries.push({ name, matcher, load, merge, matched: false, loaded: false, value: null });
+    this.entries.push({ name, matcher, load, merge, describe, matched: false, loaded: false, value: null, bytes: undefined });
     this.unloaded++;
     if (!plain) this.patternPositions.push(at);
     else {
