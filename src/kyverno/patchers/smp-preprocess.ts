@@ -13,6 +13,14 @@
  *
  * The validate-only anchors `X()`, `=()` and `^()` are refused with a clear error.
  * Works on a private copy; the caller's overlay is never modified.
+ *
+ * Order: Kyverno json.Marshals the (substituted) overlay, a Go map, before kyaml parses it
+ * (ProcessStrategicMergePatch), so every map's keys reach the walk sorted in Go's string order, and that is
+ * the order in which it resolves `+()` keys, checks conditions and walks members (the first failure
+ * stops the walk: a `()` failure skips a list item, a `<()` one the rule). kyaml keeps a key renamed onto
+ * another one as a second key; reads find the first (RNode.Field), so the key earlier in that order
+ * keeps its value. The keys that stay keep the order they were written in, which is only cosmetic
+ * (Kyverno's result is a Go map).
  */
 import { OutcomeError, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { cloneJson, getOwn, hasOwn, isJsonObject, setOwn, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
@@ -21,6 +29,7 @@ import { KyvernoRuleError } from '../errors.js';
 import { matchPattern } from '../match/match-pattern.js';
 import { asConditionOperand, ConditionCandidates, type KeyedItemLookup } from './condition-candidates.js';
 import { deepTest } from '../context/walk.js';
+import { compareStrings } from '../../go/index.js';
 
 /*
  * The two failures below are control flow, thrown once per resource item a list overlay item does not
@@ -191,18 +200,32 @@ const isGlobalAnchor = (a: Anchor) => a.type === 'global';
 function walkMap(map: JsonObject, resource: JsonValue | undefined, walk: Walk): JsonObject {
   if (!hasAnchorKey(map)) {
     // No anchor at this level (the levels above an anchored list item, usually): only the children.
-    // (for-in: the pattern is a private copy, whose members processMember only replaces, never adds.)
-    for (const key in map) processMember(map, key, resource, walk);
+    // (The pattern is a private copy, whose members processMember only replaces, never adds.)
+    for (const key of walkOrder(map)) processMember(map, key, resource, walk);
     return map;
   }
   const pattern = resolveAddIfNotPresent(map, resource);
   checkConditions(pattern, resource, walk);
-  for (const key in pattern) {
+  for (const key of walkOrder(pattern)) {
     const anchor = parseAnchor(key);
     if (anchor && isMutateAnchor(anchor)) continue;
     processMember(pattern, key, resource, walk);
   }
   return pattern;
+}
+
+/**
+ * The keys of an overlay map in the order Kyverno walks them: Go's string order (see the header). Only
+ * members holding a map or a list can fail, so a map with at most one of them is walked as it is.
+ */
+function walkOrder(map: JsonObject): string[] {
+  const keys = Object.keys(map);
+  let nested = 0;
+  for (let i = 0; i < keys.length && nested < 2; i++) {
+    const v = map[keys[i]];
+    if (typeof v === 'object' && v !== null) nested++;
+  }
+  return nested < 2 ? keys : keys.sort(compareStrings);
 }
 
 function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined, walk: Walk): void {
@@ -276,10 +299,13 @@ const addedUnlessPresent = (anchor: Anchor, resource: JsonValue | undefined) => 
 
 /**
  * The map with each anchor key that `edits` picks renamed to what `newKey` gives, or removed when it gives
- * undefined. The map itself when `edits` picks none; else a map rebuilt in one pass (V8's `delete` is a
- * runtime call), or, when a new key could itself read as an anchor, the map edited key by key as the
- * snapshot of its keys comes (a later key then sees what earlier edits made). Either way, renamed keys that
- * meet another key keep the first one's place and the last one's value.
+ * undefined; the map itself when `edits` picks none. kyaml edits a map whose keys may repeat: the anchors
+ * are taken from its keys before any edit, in Go's string order, and each is found (Field) or cleared
+ * (Clear) at the first key that reads as it then, a renamed key keeping its place; so a new key that reads
+ * as an anchor is edited when its turn comes, and of keys that meet, the one first in Go's order is the one
+ * the merge reads (later ones stay, unread). The rebuilt map keeps the written order of its keys, each
+ * where the first of its kind was written. Without a meeting, all this is the same as editing each key
+ * where it stands, done in one pass.
  */
 function editAnchorKeys(
   map: JsonObject,
@@ -296,22 +322,62 @@ function editAnchorKeys(
     if (anchor.key.includes('(')) oneByOne = true;
   }
   if (!found) return map;
-  if (oneByOne) {
-    for (const key of Object.keys(map)) {
+  if (!oneByOne) {
+    // One pass, unless two keys meet.
+    const out: JsonObject = {};
+    let met = false;
+    for (const key in map) {
       const anchor = parseAnchor(key);
-      if (!anchor || !edits(anchor)) continue;
-      const to = newKey(anchor, resource);
-      if (to === undefined) removeKey(map, key);
-      else renameKey(map, key, to);
+      const to = anchor && edits(anchor) ? newKey(anchor, resource) : key;
+      if (to === undefined) continue;
+      if (hasOwn(out, to)) {
+        met = true;
+        break;
+      }
+      setOwn(out, to, map[key]);
     }
-    return map;
+    if (!met) return out;
+  }
+  return editAsKyaml(map, edits, newKey, resource);
+}
+
+interface KeyedEntry {
+  key: string;
+  /** Where it was written. */
+  readonly at: number;
+  readonly value: JsonValue;
+}
+
+/** editAnchorKeys on the map as kyaml holds it: keys in Go's order, repeats allowed (see there). */
+function editAsKyaml(
+  map: JsonObject,
+  edits: (anchor: Anchor) => boolean,
+  newKey: (anchor: Anchor, resource: JsonValue | undefined) => string | undefined,
+  resource: JsonValue | undefined,
+): JsonObject {
+  const entries: KeyedEntry[] = Object.keys(map).map((key, at) => ({ key, at, value: map[key] }));
+  entries.sort((a, b) => compareStrings(a.key, b.key));
+  const anchors: [string, Anchor][] = [];
+  for (const e of entries) {
+    const anchor = parseAnchor(e.key);
+    if (anchor && edits(anchor)) anchors.push([e.key, anchor]);
+  }
+  for (const [text, anchor] of anchors) {
+    const i = entries.findIndex((e) => e.key === text);
+    if (i < 0) continue;
+    const to = newKey(anchor, resource);
+    if (to === undefined) entries.splice(i, 1);
+    else entries[i].key = to;
+  }
+  // Each key's first entry is what the merge reads; it stands where the first of its entries was written.
+  const firsts = new Map<string, { at: number; value: JsonValue }>();
+  for (const e of entries) {
+    const first = firsts.get(e.key);
+    if (!first) firsts.set(e.key, { at: e.at, value: e.value });
+    else if (e.at < first.at) first.at = e.at;
   }
   const out: JsonObject = {};
-  for (const key in map) {
-    const anchor = parseAnchor(key);
-    const to = anchor && edits(anchor) ? newKey(anchor, resource) : key;
-    if (to !== undefined) setOwn(out, to, map[key]);
-  }
+  for (const [key, { value }] of [...firsts].sort((a, b) => a[1].at - b[1].at)) setOwn(out, key, value);
   return out;
 }
 
@@ -349,7 +415,9 @@ function conditionsAtTop(item: JsonValue): boolean {
  * (false leaves `pattern` untouched).
  */
 function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, type: Anchor['type'], walk: Walk, resolve = true): string | undefined {
-  for (const key in pattern) {
+  // In Go's order (the first failure is the one reported) when it resolves; a check that only asks
+  // whether one fails (a list item's precheck, per resource item) needs no order.
+  for (const key of resolve ? conditionOrder(pattern, type) : Object.keys(pattern)) {
     const anchor = parseAnchor(key);
     if (anchor?.type !== type) continue;
     if (!isJsonObject(resource) || !hasOwn(resource, anchor.key)) {
@@ -371,6 +439,14 @@ function conditionFailure(pattern: JsonObject, resource: JsonValue | undefined, 
     }
   }
   return undefined;
+}
+
+/** The keys of `pattern`, in Go's order when two or more are `type` anchors (filterKeys over sorted keys). */
+function conditionOrder(pattern: JsonObject, type: Anchor['type']): string[] {
+  const keys = Object.keys(pattern);
+  let anchors = 0;
+  for (let i = 0; i < keys.length && anchors < 2; i++) if (keys[i].includes('(') && parseAnchor(keys[i])?.type === type) anchors++;
+  return anchors < 2 ? keys : keys.sort(compareStrings);
 }
 
 /** Does the node hold an anchor accepted by `accept` (or a scalar that reads as a condition anchor)? */
@@ -480,36 +556,6 @@ function without(map: JsonObject, gone: readonly string[]): JsonObject {
 function hasAnchorKey(map: JsonObject): boolean {
   for (const key in map) if (key.includes('(')) return true;
   return false;
-}
-
-/** Renames a key in place, keeping its position among the others. */
-function renameKey(map: JsonObject, from: string, to: string): void {
-  if (from === to) return;
-  const keys = Object.keys(map);
-  const entries = keys.map((k) => [k === from ? to : k, map[k]] as const);
-  clearKeys(map, keys);
-  for (const [k, v] of entries) setOwn(map, k, v);
-}
-
-/**
- * `delete map[key]`, keeping the others in order. Deleting a key other than the newest one turns a
- * V8 object into a slow hash table for the rest of its life (and the overlay's maps end up in the
- * merge and the resource); deleting from the newest key back and adding the rest again does not.
- */
-function removeKey(map: JsonObject, key: string): void {
-  const keys = Object.keys(map);
-  if (keys[keys.length - 1] === key) {
-    delete map[key];
-    return;
-  }
-  const values = keys.map((k) => map[k]);
-  clearKeys(map, keys);
-  for (let i = 0; i < keys.length; i++) if (keys[i] !== key) setOwn(map, keys[i], values[i]);
-}
-
-/** Deletes `keys` (all of map's, in order) newest first. */
-function clearKeys(map: JsonObject, keys: readonly string[]): void {
-  for (let i = keys.length - 1; i >= 0; i--) delete map[keys[i]];
 }
 
 function typeName(value: JsonValue): string {
