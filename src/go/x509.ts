@@ -418,9 +418,14 @@ function extensions(list: Tlv[], certificate: boolean): ExtensionFields {
         if (kid) f.AuthorityKeyId = base64(kid.content);
         break;
       }
-      case '2.5.29.17':
+      case '2.5.29.17': {
+        const before = f.DNSNames.length + f.EmailAddresses.length + f.IPAddresses.length + f.URIs.length;
         generalNames(parseOnly(value), f);
+        // Go: a SAN extension of which no name was parsed (only directory names, say) is still checked as
+        // unhandled when critical.
+        if (f.DNSNames.length + f.EmailAddresses.length + f.IPAddresses.length + f.URIs.length === before) handled = false;
         break;
+      }
       case '2.5.29.37':
         for (const u of children(parseOnly(value))) {
           const o = oid(u);

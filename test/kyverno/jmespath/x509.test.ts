@@ -93,6 +93,11 @@ describe('x509_decode', () => {
     expect(r).not.toHaveProperty('Policies');
     expect((r.Extensions as unknown[]).length).toBe(2);
   });
+  it('a critical SAN extension with no name Go reads (a directory name) is unhandled, as processExtensions says', () => {
+    const r = decode(file('san-dirname.pem'));
+    expect(r.DNSNames).toBeNull();
+    expect(r.UnhandledCriticalExtensions).toEqual([[2, 5, 29, 17]]);
+  });
   it('decodes a certificate request', () => {
     expect(search('x509_decode(pem)', { pem: certs.csr })).toEqual(JSON.parse(file('digicert.csr.expected.json')));
   });
