@@ -260,6 +260,21 @@ function paramIdentity(p: InvocationParam): { namespace: string; name: string } 
   return p.declared && p.param ? { namespace: p.param.namespace, name: p.param.name } : undefined;
 }
 
+/**
+ * The reinvocation key of an invocation (kube-apiserver's keyFor: policy, binding, param namespace/name),
+ * the same for the invocation collected again in the second pass. The policy's index stands for the
+ * policy (a Kyverno NamespacedMutatingPolicy's name is not unique across namespaces).
+ */
+function invocationKey(inv: Invocation): string {
+  const param = paramIdentity(inv.param);
+  return param ? `${inv.ordinal}\u0000${inv.binding.name}\u0000${param.namespace}\u0000${param.name}` : `${inv.ordinal}\u0000${inv.binding.name}`;
+}
+
+/** Whether the policy's matchConditions can deny a request (kube-apiserver drops the errors of Ignore policies). */
+function conditionsCanFail(policy: MutatingAdmissionPolicy): boolean {
+  return failurePolicyOf(policy) === 'Fail' && policy.matchConditions.length > 0;
+}
+
 class Dispatcher {
   readonly errors: PolicyError[] = [];
   readonly traces: InvocationTrace[] = [];
@@ -289,7 +304,7 @@ class Dispatcher {
   private configError(policy: MutatingAdmissionPolicy, binding: string | undefined, err: MatchError | string): void {
     const message = typeof err === 'string' ? err : err.message;
     const prefixed = binding === undefined ? `failed to configure policy: ${message}` : `failed to configure binding: ${message}`;
-    const origin: TraceOrigin = { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: 1, failurePolicy: failurePolicyOf(policy) };
+    const origin: TraceOrigin = { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: this.pass, failurePolicy: failurePolicyOf(policy) };
     this.fail(policy, binding, 'Forbidden', prefixed, origin);
   }
 
@@ -316,9 +331,16 @@ class Dispatcher {
     return value;
   }
 
-  /** §2–§4: the invocations of this request, in order. */
-  collect(policies: readonly BoundPolicy[]): Invocation[] {
+  /** The pass being run: 1, or 2 for the emulated reinvocation pass. */
+  private pass: 1 | 2 = 1;
+
+  /**
+   * §2–§4: the invocations of this request, in order. `object`: the object to match as (the second pass
+   * matches the object the first produced, as kube-apiserver's second Dispatch does); default the received one.
+   */
+  collect(policies: readonly BoundPolicy[], object?: JsonValue | null): Invocation[] {
     const attr = matchAttributes(this.request);
+    if (object !== undefined) attr.object = object;
     const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces };
     const invocations: Invocation[] = [];
     const excluded = isExcludedResource(this.request.resource);
@@ -391,6 +413,38 @@ class Dispatcher {
       const trace = this.trace(inv, pass);
       this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', err.message, trace, performance.now() - started, err.reason);
       return { object, ran: false, applied: false };
+    }
+  }
+
+  /**
+   * The second pass for an invocation it does not run: kube-apiserver evaluates every invocation's
+   * matchConditions before it checks whether to reinvoke it, so an error there (under Fail) denies.
+   * Only a Fail policy's conditions are evaluated: an Ignore policy's error would be dropped.
+   */
+  private conditionsOnly(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null): void {
+    this.ctx.onPolicyStart?.(inv.ordinal);
+    const started = this.clock ?? performance.now();
+    this.clock = undefined;
+    const inputs: InvocationInputs = {
+      object,
+      oldObject: this.request.oldObject ?? null,
+      request: inv.request,
+      kind: inv.kind,
+      params: inv.param,
+      // The program hides it from a MutatingAdmissionPolicy's conditions (§5.2); Kyverno's see it.
+      namespaceObject,
+      history: this.history,
+      guard: this.ctx.guard,
+      requestObject: this.request.object ?? null,
+    };
+    try {
+      const verdict = inv.bound.program.conditions(inputs);
+      const elapsed = this.elapsedSince(started);
+      if (!verdict.matches && 'error' in verdict) this.fail(inv.bound.policy, bindingLabel(inv), 'Invalid', verdict.error, this.trace(inv, 2), elapsed);
+    } catch (err) {
+      if (!(err instanceof ReviewAborted)) throw err;
+      if (err.reason !== 'size') this.stop = err;
+      this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', err.message, this.trace(inv, 2), performance.now() - started, err.reason);
     }
   }
 
@@ -498,11 +552,12 @@ class Dispatcher {
     return this.stop;
   }
 
-  run(invocations: readonly Invocation[], start: JsonValue | null): { object: JsonValue | null } | StatusAbort {
+  run(policies: readonly BoundPolicy[], invocations: readonly Invocation[], start: JsonValue | null): { object: JsonValue | null } | StatusAbort {
     if (invocations.length === 0) return { object: start };
     const namespaceObject = this.namespaceObject();
     let object = start;
-    const remembered = new Set<Invocation>();
+    /** The keys of the IfNeeded invocations that ran: those the second pass runs again. */
+    const marked = new Set<string>();
     let applied = false;
     for (const inv of invocations) {
       const stop = this.stopped();
@@ -514,20 +569,25 @@ class Dispatcher {
       if (r instanceof StatusAbort) return r;
       object = r.object;
       if (r.applied) applied = true;
-      if (r.ran && inv.bound.policy.reinvocationPolicy === 'IfNeeded') remembered.add(inv);
+      if (r.ran && inv.bound.policy.reinvocationPolicy === 'IfNeeded') marked.add(invocationKey(inv));
     }
-    // §11: the reinvocation pass re-runs the IfNeeded invocations that ran, once any mutation of the first
-    // pass was applied. kube-apiserver (mutating/dispatcher.go) marks the IfNeeded invocations that ran
-    // before each invocation that changed the object, and at the end of the pass, when the object was
-    // touched at all (Dirty), marks every one still unmarked and requests the pass: so a later policy
-    // undoing an earlier one's change (no net change) still reinvokes it, and so does a mutation that
-    // changed nothing. Invocations skipped in the first pass never run in it; Never-policies never run
-    // twice. After the guard stopped the first pass, every invocation has had its answer: no second pass.
-    // Nor after an error under failurePolicy Fail: kube-apiserver's first pass already denied the request
-    // (the reinvoker returns the chain's error before reinvoking), so each error is reported once.
-    if (this.ctx.reinvocation !== false && remembered.size > 0 && applied && this.errors.length === 0 && !this.stopped()) {
-      for (const inv of invocations) {
-        if (!remembered.has(inv)) continue;
+    // §11: the reinvocation pass, once any mutation of the first pass was applied. kube-apiserver
+    // (mutating/dispatcher.go) marks the IfNeeded invocations that ran before each invocation that
+    // changed the object, and at the end of the pass, when the object was touched at all (Dirty), marks
+    // every one still unmarked and requests the pass: so a later policy undoing an earlier one's change
+    // (no net change) still reinvokes it, and so does a mutation that changed nothing. After the guard
+    // stopped the first pass, every invocation has had its answer: no second pass. Nor after an error
+    // under failurePolicy Fail: kube-apiserver's first pass already denied the request (the reinvoker
+    // returns the chain's error before reinvoking), so each error is reported once.
+    if (this.ctx.reinvocation === false || !applied || this.errors.length > 0 || this.stopped()) return { object };
+    // The pass is a second Dispatch of the policy plugin: invocations matched again against the object
+    // the first produced, every invocation's matchConditions evaluated, and only the marked ones run
+    // (invocations skipped in the first pass never run in it; Never-policies never run twice). Without a
+    // marked invocation or a condition that could deny, it would change nothing: not run.
+    if (marked.size === 0 && !policies.some((b) => conditionsCanFail(b.policy))) return { object };
+    this.pass = 2;
+    for (const inv of this.collect(policies, object)) {
+      if (marked.has(invocationKey(inv))) {
         const stop = this.stopped();
         if (stop) {
           this.notRun(inv, 2, stop);
@@ -536,6 +596,8 @@ class Dispatcher {
         const r = this.invoke(inv, object, namespaceObject, 2);
         if (r instanceof StatusAbort) return r;
         object = r.object;
+      } else if (conditionsCanFail(inv.bound.policy) && !this.stopped()) {
+        this.conditionsOnly(inv, object, namespaceObject);
       }
     }
     return { object };
@@ -547,7 +609,7 @@ export function dispatch(policies: readonly BoundPolicy[], request: AdmissionReq
   if (!isMutableRequest(request)) return { object: start, errors: [], traces: [] };
   const d = new Dispatcher(request, ctx);
   const invocations = d.collect(policies);
-  const r = d.run(invocations, start);
+  const r = d.run(policies, invocations, start);
   if (r instanceof StatusAbort) return { abort: r, traces: d.traces };
   return { object: r.object, errors: d.errors, traces: d.traces };
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EngineResult } from '../../src/engine/index.js';
 import { parseJson } from '../../src/json/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { podRequest } from '../kyverno/helpers/requests.js';
 import { jsonPatch as patch, policy, set, type Obj } from './helpers.js';
 
@@ -24,6 +25,11 @@ function pod(labels: Record<string, string>): any {
 
 async function run(labels: Record<string, string>, ...policies: Obj[]): Promise<EngineResult> {
   return evaluate(set(...policies), podRequest(pod(labels), { uid: 'u' }));
+}
+
+function withConditions(p: Obj, conditions: { name: string; expression: string }[]): Obj {
+  p.spec.matchConditions = conditions;
+  return p;
 }
 
 const passes = (r: EngineResult) => r.outcomes.map((o) => `${o.policy}:${o.pass}:${o.result}`);
@@ -98,5 +104,70 @@ describe('what requests the reinvocation pass', () => {
     const r = await run({ app: 'web' }, ifNeeded('a', [patch('[JSONPatch{op: "remove", path: "/metadata/nothere"}]')], 'Ignore'));
     expect(r.allowed).toBe(true);
     expect(passes(r)).toEqual(['a:1:error']);
+  });
+});
+
+describe('the second pass evaluates the matchConditions of every invocation', () => {
+  // In the reinvocation pass dispatchInvocations evaluates each invocation's matchConditions before
+  // its ShouldReinvoke check, and the pass is requested whenever a mutation was applied (Dirty), with or
+  // without an IfNeeded policy: a condition that now errors denies under Fail, though its policy does not run.
+  const gone = { name: 'gone-is-yes', expression: 'object.metadata.labels.gone == "yes"' };
+  const threePolicies = (first: 'IfNeeded' | 'Never', failurePolicy: string) => [
+    first === 'IfNeeded' ? ifNeeded('a', [patch('[JSONPatch{op: "add", path: "/metadata/labels/a", value: "1"}]')]) : policy('a', [patch('[JSONPatch{op: "add", path: "/metadata/labels/a", value: "1"}]')]),
+    withConditions(policy('b', [patch('[JSONPatch{op: "add", path: "/metadata/labels/b", value: "1"}]')], failurePolicy), [gone]),
+    policy('c', [patch('[JSONPatch{op: "remove", path: "/metadata/labels/gone"}]')]),
+  ];
+  const error = `policy 'b' with binding 'b-b' denied request: expression 'object.metadata.labels.gone == "yes"' resulted in error: no such key: gone`;
+
+  it.each(['IfNeeded', 'Never'] as const)('a condition that errors on the mutated object denies under Fail (first policy %s)', async (first) => {
+    const r = await run({ app: 'web', gone: 'no' }, ...threePolicies(first, 'Fail'));
+    expect(r.allowed).toBe(false);
+    if (r.allowed) return;
+    expect(r.status).toMatchObject({ code: 403, reason: 'Invalid', message: error, details: { causes: [{ message: error }] } });
+    expect(passes(r)).toEqual([
+      'a:1:mutated',
+      'b:1:skipped',
+      'c:1:mutated',
+      ...(first === 'IfNeeded' ? ['a:2:unchanged'] : []),
+      'b:2:error',
+    ]);
+  });
+
+  it('is dropped under Ignore', async () => {
+    const r = await run({ app: 'web', gone: 'no' }, ...threePolicies('IfNeeded', 'Ignore'));
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect((r.object as any).metadata.labels).toEqual({ app: 'web', a: '1' });
+    expect(passes(r)).toEqual(['a:1:mutated', 'b:1:skipped', 'c:1:mutated', 'a:2:unchanged']);
+  });
+
+  it('an invocation skipped in the first pass does not run in the second, though its conditions now hold', async () => {
+    const r = await run(
+      { app: 'web' },
+      withConditions(ifNeeded('a', [patch('[JSONPatch{op: "add", path: "/metadata/labels/a", value: "1"}]')]), [{ name: 'has-b', expression: '"b" in object.metadata.labels' }]),
+      policy('b', [patch('[JSONPatch{op: "add", path: "/metadata/labels/b", value: "1"}]')]),
+    );
+    expect(passes(r)).toEqual(['a:1:skipped', 'b:1:mutated']);
+  });
+});
+
+describe('the second pass matches the object the first produced', () => {
+  // The reinvocation pass is a new Dispatch of the policy plugin: bindings are matched again, here by an
+  // objectSelector on a label a later policy removed, so the IfNeeded policy no longer applies.
+  it('an IfNeeded invocation whose binding no longer selects the object is not run again', async () => {
+    const a = ifNeeded('a', [patch('[JSONPatch{op: "add", path: "/metadata/annotations", value: {"a": "1"}}]')]);
+    const b = policy('b', [patch('[JSONPatch{op: "remove", path: "/metadata/labels/managed"}]')]);
+    const binding = (name: string, policyName: string, matchResources?: Obj) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: { policyName, ...(matchResources ? { matchResources } : {}) },
+    });
+    const s = buildPolicySet([
+      parseDocuments('t.json', JSON.stringify([a, b, binding('b-a', 'a', { objectSelector: { matchLabels: { managed: 'true' } } }), binding('b-b', 'b')])),
+    ]);
+    expect(s.problems).toEqual([]);
+    const r = await evaluate(s, podRequest(pod({ app: 'web', managed: 'true' }), { uid: 'u' }));
+    expect(passes(r)).toEqual(['a:1:mutated', 'b:1:mutated']);
   });
 });
