@@ -10,6 +10,7 @@ import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyJsonPatch, type ApplyResult } from '../jsonpatch/index.js';
 import { applyConfiguration, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
+import { decodeTypeMeta } from './type-meta.js';
 import type { MutationOutcome } from './dispatch.js';
 
 export interface SchemaContext {
@@ -100,9 +101,13 @@ export function applyJsonPatchMutation(
   // The API server decodes a JSON-patched built-in object strictly; a failure aborts the request (500).
   // What it sent, and what decoded before, are not judged again: only what the patches introduced.
   if (schema.source === 'builtin') {
-    const err = strictDecode(schema, applied.doc, history.acceptedFor(schema));
+    // The kind the patched JSON names comes first (the decoder picks the Go type by it): src/map/type-meta.ts.
+    const typed = decodeTypeMeta(applied.doc, kind, ctx.schemas);
+    if (!typed.ok) return { ok: false, abort: internalError(typed.message) };
+    const err = strictDecode(schema, typed.doc, history.acceptedFor(schema));
     if (err) return { ok: false, abort: internalError(err.message) };
-    history.decoded = { doc: applied.doc, root: schema.root };
+    history.decoded = { doc: typed.doc, root: schema.root };
+    return { ok: true, object: typed.doc };
   }
   return { ok: true, object: applied.doc };
 }

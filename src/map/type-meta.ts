@@ -1,0 +1,79 @@
+/**
+ * The apiVersion and kind of a JSON-patched built-in object, as kube-apiserver reads them when it decodes
+ * the patched JSON back into the Go type of the matched kind (mutating/patch/json_patch.go: the JSON
+ * serializer's Decode into a new object of that kind; k8s.io/apimachinery runtime/serializer/json).
+ *
+ * - Decode reads `apiVersion`/`kind` (SimpleMetaFactory.Interpret: ParseGroupVersion refuses an apiVersion
+ *   with two slashes) and fills what is missing from the target type (gvkWithDefaults). When that names
+ *   the target type, the object decodes, and dispatchOne's ConvertToVersion writes the type's
+ *   apiVersion/kind back (setTargetKind): a patch removing or emptying them changes nothing there.
+ * - Otherwise runtime.UseOrCreateObject asks the scheme for the named kind; one the scheme does not know
+ *   is `no kind "K" is registered for version "G/V" in scheme "..."`, answered as an InternalError (500,
+ *   whatever the failurePolicy).
+ *
+ * Not emulated: a named kind the scheme knows (another built-in kind or version) decodes into that type
+ * upstream and fails or converts later; Amender leaves such a patch as it is. Amender's schema table
+ * holds the served kinds only, so a kind registered but not served (an older version of a kind, an
+ * options kind) would be taken as unknown; `apiextensions.k8s.io` and `apiregistration.k8s.io` live in
+ * other schemes and are left as they are too.
+ */
+import type { GroupVersionKind } from '../admission/index.js';
+import { strconvQuote } from '../go/index.js';
+import { getOwn, setOwn, shallowCopyObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../json/index.js';
+import type { SchemaRegistry } from '../schema/index.js';
+
+/** The name kube-apiserver's release builds give the scheme of the built-in groups (pkg/api/legacyscheme). */
+export const LEGACY_SCHEME_NAME = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
+
+const OTHER_SCHEMES = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
+
+export type TypeMetaOutcome = { ok: true; doc: JsonValue } | { ok: false; message: string };
+
+function isObject(v: JsonValue): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function groupVersionText(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+/**
+ * `doc` with the apiVersion/kind the API server's decoding gives it as `target` (the matched kind of a
+ * built-in type), or the decoding error. A value that is not a string is left to strict decoding.
+ */
+export function decodeTypeMeta(doc: JsonValue, target: GroupVersionKind, schemas: SchemaRegistry): TypeMetaOutcome {
+  if (!isObject(doc)) return { ok: true, doc };
+  const apiVersion = getOwn(doc, 'apiVersion') ?? '';
+  const kind = getOwn(doc, 'kind') ?? '';
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return { ok: true, doc };
+  const canonicalVersion = groupVersionText(target.group, target.version);
+  if (apiVersion === canonicalVersion && kind === target.kind) return { ok: true, doc };
+
+  // ParseGroupVersion.
+  let group = '';
+  let version = '';
+  if (apiVersion !== '' && apiVersion !== '/') {
+    const slashes = apiVersion.split('/').length - 1;
+    if (slashes > 1) return { ok: false, message: `unexpected GroupVersion string: ${apiVersion}` };
+    if (slashes === 0) version = apiVersion;
+    else [group, version] = apiVersion.split('/');
+  }
+  // gvkWithDefaults, from the target type.
+  const actualKind = kind === '' ? target.kind : kind;
+  if (version === '' && group === '') {
+    group = target.group;
+    version = target.version;
+  }
+  if (version === '' && group === target.group) version = target.version;
+
+  if (group === target.group && version === target.version && actualKind === target.kind) {
+    // Decoded as the target type; ConvertToVersion writes its apiVersion and kind back.
+    const copy = withNumberMarksOf(doc, shallowCopyObject(doc));
+    setOwn(copy, 'apiVersion', canonicalVersion);
+    setOwn(copy, 'kind', target.kind);
+    return { ok: true, doc: copy };
+  }
+  // Another kind: not emulated where the scheme may know it (see above).
+  if (version === '' || OTHER_SCHEMES.has(target.group) || schemas.lookupGvk({ group, version, kind: actualKind }) !== undefined) return { ok: true, doc };
+  return { ok: false, message: `no kind ${strconvQuote(actualKind)} is registered for version ${strconvQuote(groupVersionText(group, version))} in scheme ${strconvQuote(LEGACY_SCHEME_NAME)}` };
+}

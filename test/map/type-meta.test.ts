@@ -1,0 +1,45 @@
+/**
+ * A JSON patch that removes or changes a built-in object's apiVersion or kind. kube-apiserver decodes the
+ * patched JSON into the matched kind's Go type (mutating/patch/json_patch.go; apimachinery's JSON
+ * serializer Decode): missing apiVersion/kind are filled from that type (gvkWithDefaults) and written back
+ * by dispatchOne's ConvertToVersion; a kind the scheme does not know is runtime.UseOrCreateObject's
+ * NotRegistered error, answered as an InternalError (500) whatever the failurePolicy.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/engine/index.js';
+import { parseJson } from '../../src/json/index.js';
+import { podRequest } from '../kyverno/helpers/requests.js';
+import { jsonPatch as patch, policy, set } from './helpers.js';
+
+const request = podRequest(
+  parseJson(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i' }] } })) as any,
+  { uid: 'u' },
+);
+
+describe('apiVersion and kind of a JSON-patched built-in object', () => {
+  it.each([
+    ['removed kind', '[JSONPatch{op: "remove", path: "/kind"}]'],
+    ['removed apiVersion', '[JSONPatch{op: "remove", path: "/apiVersion"}]'],
+    ['both emptied', '[JSONPatch{op: "replace", path: "/kind", value: ""}, JSONPatch{op: "replace", path: "/apiVersion", value: ""}]'],
+  ])('%s: filled from the type again, as the next mutation sees it', async (_what, expression) => {
+    const r = await evaluate(
+      set(policy('p', [patch(expression), patch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"kind": object.kind, "version": object.apiVersion}}]')])),
+      request,
+    );
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { kind: 'Pod', version: 'v1' } }]);
+  });
+
+  it.each([
+    ['a kind the scheme does not know', '[JSONPatch{op: "replace", path: "/kind", value: "Other"}]', 'no kind "Other" is registered for version "v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"'],
+    ['a version the scheme does not know', '[JSONPatch{op: "replace", path: "/apiVersion", value: "v2"}]', 'no kind "Pod" is registered for version "v2" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"'],
+    ['another group', '[JSONPatch{op: "replace", path: "/apiVersion", value: "example.com/v1"}]', 'no kind "Pod" is registered for version "example.com/v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"'],
+    ['an apiVersion with two slashes', '[JSONPatch{op: "replace", path: "/apiVersion", value: "a/b/c"}]', 'unexpected GroupVersion string: a/b/c'],
+  ])('%s: an internal error whatever the failurePolicy', async (_what, expression, message) => {
+    for (const failurePolicy of ['Fail', 'Ignore']) {
+      const r = await evaluate(set(policy('p', [patch(expression)], failurePolicy)), request);
+      expect(r.allowed).toBe(false);
+      if (!r.allowed) expect(r.status).toMatchObject({ code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}` });
+    }
+  });
+});
