@@ -23,7 +23,7 @@ export { DEFAULT_LOAD_LIMITS, SnapshotMoved, SourceError } from './types.js';
 export { parseSourceUri, SourceUriError, type SourceUri } from './uri.js';
 export { resolveSources, type SourceResolvers } from './resolve.js';
 export { isPolicyDocumentName, isSkippedFolder, folderPrefix } from './names.js';
-export { decodeDocumentBytes } from './text.js';
+export { decodeDocumentBytes, NotUtf8Error } from './text.js';
 export {
   DEFAULT_DEBOUNCE_MS,
   DEFAULT_REFRESH_INTERVAL_MS,

@@ -34,6 +34,7 @@ import { utf8Length } from '../json/index.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted, withOwnSignal } from './bounds.js';
 import { byName } from './names.js';
+import { NotUtf8Error } from './text.js';
 import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
 export interface CachedDocument {
@@ -187,6 +188,8 @@ async function readEntry(
     // Its version is not the listed one: the next refresh, which lists the same version, reads it again
     // (a permission fixed with chmod leaves the modification time, hence the listed version, as it was).
     if (err instanceof DocumentUnreadable) return unreadEntry(entry, `${entry.version ?? ''} unreadable`, `cannot be read: ${err.reason}; not read`, prior, options);
+    // Bytes that are not UTF-8 (an object's, as a folder's file already says): a problem of its own.
+    if (err instanceof NotUtf8Error) return unreadEntry(entry, `${entry.version ?? ''} unreadable`, `cannot be read: ${err.message}; not read`, prior, options);
     if (!(err instanceof DocumentTooLarge)) throw err;
     // Listed within the limit, over it when read: it changed since the listing (read the source again).
     const read = err.exact ? `${err.bytes}` : `more than ${err.limit}`;

@@ -149,6 +149,25 @@ describe('directory source', () => {
     ]);
   });
 
+  it('refuses a file that is not UTF-8 (saved as Latin-1), as kubectl does: its last good version stays, the others load', async () => {
+    await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
+    await writeFile(join(dir, 'b.yaml'), labelPolicy('b', 'team', 'cafe'));
+    const r = refresherFor(dir);
+    await r.refresh();
+    expect(labelValues(r)[1]).toContain('cafe');
+    const latin1 = Buffer.from(labelPolicy('b', 'team', 'caf\u00e9'), 'latin1');
+    await writeFile(join(dir, 'b.yaml'), latin1);
+    await writeFile(join(dir, 'c.yaml'), Buffer.from(labelPolicy('c', 'team', '\u00e9t\u00e9'), 'latin1'));
+    await r.refresh();
+    expect(names(r)).toEqual(['a', 'b']);
+    expect(labelValues(r)[1]).toContain('cafe');
+    const at = latin1.indexOf(0xe9);
+    expect(r.provider().set!.problems.map((p) => `${p.source}: ${p.message}`)).toEqual([
+      `${dir}/b.yaml: cannot be read: not valid UTF-8 at byte ${at} (0x${at.toString(16)}): save the file as UTF-8; not read (the last good version of this document stays in force)`,
+      expect.stringMatching(new RegExp(`^${dir}/c.yaml: cannot be read: not valid UTF-8 at byte \\d+`)),
+    ]);
+  });
+
   it('detects changes by watching the folder, after a quiet time', async () => {
     await writeFile(join(dir, 'a.yaml'), labelPolicy('a', 'team', 'one'));
     const r = refresherFor(dir, { debounceMs: 50 });

@@ -22,7 +22,7 @@ import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { isPolicyDocumentName, isSkippedFolder } from '../names.js';
-import { decodeDocumentBytes } from '../text.js';
+import { decodeDocumentBytes, NotUtf8Error } from '../text.js';
 import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type PolicySource, type SourceEntry } from '../types.js';
 
 const MAX_FOLDER_DEPTH = 32;
@@ -361,6 +361,7 @@ export function directorySource({ uri, path }: DirectorySourceOptions): PolicySo
         after = await stat(file);
       } catch (err) {
         if (err instanceof SourceError) throw err;
+        if (err instanceof NotUtf8Error) throw new DocumentUnreadable(uri, entry.label, err.message);
         if (isMissing(err)) return gone();
         if (isUnreadable(err)) throw new DocumentUnreadable(uri, entry.label, (err as Error).message);
         throw fail(`cannot read ${entry.label}: ${(err as Error).message}`, err);
