@@ -8,7 +8,7 @@
  * - By length, anywhere: a segment of SECRET_LIKE_LENGTH (16) characters or more is `[redacted]`, unless
  *   it is a served cluster's name. Every route word is shorter, and so are most mistyped paths worth
  *   reading; a secret cannot be told from a name by its look (`openssl rand -hex 16` is a DNS label).
- * - By place, from the first segment that reads `clusters` on: every segment after the cluster segment
+ * - By place, from the first segment that reads `clusters` (or `cluster`, a typo) on: every segment after the cluster segment
  *   except a route's own name, whatever its length (a secret shorter than advised, where it belongs); the
  *   cluster segment itself unless it reads as a cluster name (and, when long, a served one).
  *
@@ -17,7 +17,7 @@
  *   /clusters/prod/<anything else>     /clusters/prod/[redacted]
  *   /clusters/<secret>/mutate          /clusters/[redacted]/mutate
  *   /amender/clusters/prod/<s>/mutate  /amender/clusters/prod/[redacted]/mutate
- *   /cluster/prod/<secret>/mutate      /cluster/prod/[redacted]/mutate
+ *   /cluster/prod/<secret>/mutate      /cluster/prod/[redacted]/mutate     (a short secret too)
  *   /mutate/<secret>                   /mutate/[redacted]
  *   /clusters/prod%2F<secret>/mutate   /clusters/[redacted]/mutate
  *   /clusters%2Fprod%2F<secret>...     /clusters/[redacted]
@@ -92,19 +92,23 @@ function shownSegment(segment: string, isServedCluster: IsServedCluster): string
   return decoded !== undefined && NAME_SHAPE.test(decoded) && isServedCluster(decoded) ? segment : REDACTED;
 }
 
-/** The segment lower-cased and decoded when it starts with `clusters` (`/clusters…`, `%63lusters`), else undefined. */
+/**
+ * The segment lower-cased and decoded when it starts with `clusters` or `cluster` (`/clusters…`,
+ * `%63lusters`, the singular a client may type), else undefined.
+ */
 function clustersWord(segment: string): string | undefined {
-  if (!segment.includes('%') && !/^clusters/i.test(segment)) return undefined;
+  if (!segment.includes('%') && !/^cluster/i.test(segment)) return undefined;
   const word = (decodedSegment(segment) ?? segment).replace(/^\/+/, '').toLowerCase();
-  return word.startsWith('clusters') ? word : undefined;
+  return word.startsWith('cluster') ? word : undefined;
 }
 
 /** The segments from the one that reads `clusters` (at `at`, read as `word`) on, as they may be shown. */
 function shownClusterRoute(segments: string[], at: number, word: string, isServedCluster: IsServedCluster): string[] {
+  const name = word.startsWith('clusters') ? 'clusters' : 'cluster';
   // `/clusters%2F<name>%2F<secret>...`: the whole route in one encoded segment; nothing after it is shown.
-  if (word.startsWith('clusters/')) return [`clusters/${REDACTED}`];
+  if (word.startsWith(`${name}/`)) return [`${name}/${REDACTED}`];
   // `/clusters%zz<...>`, `/clusters;<...>`: a mistyped cluster path; nothing of it is shown.
-  if (word !== 'clusters') return [REDACTED];
+  if (word !== name) return [REDACTED];
   const cluster = at + 1;
   if (cluster >= segments.length) return [segments[at]];
   const head = [segments[at], shownClusterName(segments[cluster], isServedCluster) ?? REDACTED];
@@ -115,7 +119,7 @@ function shownClusterRoute(segments: string[], at: number, word: string, isServe
   return [...head, REDACTED];
 }
 
-const CLUSTERS_ANYWHERE = /clusters/i;
+const CLUSTERS_ANYWHERE = /cluster/i;
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
 
 /**

@@ -90,12 +90,20 @@ describe('a path secret in a mis-shaped URL', () => {
     }
   }
 
-  it('is hidden in its place after `clusters` even when short, behind a prefix too', async () => {
+  it('is hidden in its place after `clusters` even when short, behind a prefix too, and after the typo `cluster`', async () => {
     const amender = await makeApp();
-    const { text, logText } = await call(amender, 'POST', '/amender/clusters/prod-eu/s3cr3t/mutate');
-    expect(text).not.toContain('s3cr3t');
-    expect(logText).not.toContain('s3cr3t');
-    expect(amender.logs.at(-1)!.path).toBe('/amender/clusters/prod-eu/[redacted]/mutate');
+    for (const [path, shown] of [
+      ['/amender/clusters/prod-eu/s3cr3t/mutate', '/amender/clusters/prod-eu/[redacted]/mutate'],
+      ['/cluster/prod-eu/s3cr3t/mutate', '/cluster/prod-eu/[redacted]/mutate'],
+      ['/Cluster/prod-eu/s3cr3t/mutate', '/Cluster/prod-eu/[redacted]/mutate'],
+      ['/amender/cluster/prod-eu/s3cr3t/mutate', '/amender/cluster/prod-eu/[redacted]/mutate'],
+      ['/cluster%2Fprod-eu%2Fs3cr3t/mutate', '/cluster/[redacted]'],
+    ]) {
+      const { text, logText } = await call(amender, 'POST', path);
+      expect(text, path).not.toContain('s3cr3t');
+      expect(logText, path).not.toContain('s3cr3t');
+      expect(amender.logs.at(-1)!.path, path).toBe(shown);
+    }
   });
 
   it('says which routes exist when the path it shows is redacted', async () => {
