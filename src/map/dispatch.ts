@@ -493,7 +493,10 @@ class Dispatcher {
     const before = object;
     let messages: string[] | undefined;
     let applied = false;
-    for (let i = 0; i < program.mutationCount; i++) {
+    // Without an object (a CONNECT request without one) kube-apiserver calls no patcher: its mutations are
+    // neither run nor an error (dispatchInvocations). Kyverno's MutatingPolicy keeps its own behaviour.
+    const mutationCount = object === null && !inv.bound.kyverno ? 0 : program.mutationCount;
+    for (let i = 0; i < mutationCount; i++) {
       inputs.object = object;
       const outcome = program.mutation(i, inputs);
       if (outcome.ok) {
