@@ -106,6 +106,27 @@ function fileClusterNames(value: unknown, problems: string[]): string[] {
   return names;
 }
 
+/** The default policy set's name in metrics and logs; no cluster may take it. */
+const DEFAULT_SET_NAME = 'default';
+
+const CLUSTER_VARIABLE = /^AMENDER_CLUSTER_([A-Z0-9_]+)_(SOURCES|SECRET_HASHES|REFRESH_SECONDS)$/;
+
+/**
+ * Per-cluster variables set for a cluster that is not configured: a cluster left out of AMENDER_CLUSTERS
+ * (or misspelled there) would otherwise be missing without a word, answering 404, where the config file
+ * refuses a key it does not know.
+ */
+function strayClusterVariables(env: Readonly<Record<string, unknown>>, names: readonly string[]): string[] {
+  const keys = new Set(names.map((n) => n.toUpperCase().replace(/-/g, '_')));
+  return Object.keys(env)
+    .filter((variable) => {
+      const m = CLUSTER_VARIABLE.exec(variable);
+      return m !== null && env[variable] !== undefined && !keys.has(m[1]);
+    })
+    .sort()
+    .map((variable) => `${variable} is set, but no cluster ${CLUSTER_VARIABLE.exec(variable)![1].toLowerCase().replace(/_/g, '-')} is configured (${CLUSTERS_VARIABLE} or the config file's clusters)`);
+}
+
 /**
  * The configured clusters (possibly none). `fileClusters` is the value of the config file's `clusters`
  * key, already parsed from YAML/JSON. Throws ClusterConfigError listing every problem.
@@ -120,11 +141,17 @@ export function readClustersConfig(env: Readonly<Record<string, string | undefin
   for (const name of new Set([...fileNames, ...envNames])) merged.set(name, readSettings(clusterSettings(name), env, problems, file));
   if (new Set(envNames).size !== envNames.length) problems.push(`${CLUSTERS_VARIABLE}: a cluster is named twice`);
 
+  problems.push(...strayClusterVariables(env, [...merged.keys()]));
+
   const out: ClusterConfig[] = [];
   for (const [name, c] of merged) {
     const vars = clusterVariables(name);
     if (!isClusterName(name)) {
       problems.push(`cluster ${quoted(name)}: a name is 1-63 lowercase letters, digits and '-', starting and ending with a letter or digit`);
+      continue;
+    }
+    if (name === DEFAULT_SET_NAME) {
+      problems.push(`cluster default: the name of the default policy set, which metrics (policy_set="default") and logs would not tell apart from it; choose another`);
       continue;
     }
     if (!c.sources || c.sources.length === 0) problems.push(`cluster ${name}: no policy source (${vars.sources} or clusters.${name}.sources)`);

@@ -16,8 +16,8 @@ export interface ReviewJob {
    */
   body: ReviewBody;
   /**
-   * Which policy set: `default` for `POST /mutate`, `clusters/<name>` for a cluster's routes (a cluster
-   * may be named `default`, so the prefix keeps the two apart).
+   * Which policy set: `default` for `POST /mutate`, `clusters/<name>` for a cluster's routes (the prefix
+   * keeps a cluster's set apart from the default one whatever its name).
    */
   setName: string;
   /** The set's state, read once for this request. */

@@ -102,6 +102,31 @@ clusters:
     expect(problems.join('\n')).not.toContain(secret);
   });
 
+  it('refuses a cluster named default (the default set in metrics and logs) and variables of a cluster not configured', () => {
+    const problems = problemsOf(() =>
+      readClustersConfig({
+        AMENDER_CLUSTERS: 'default,prod-eu',
+        AMENDER_CLUSTER_DEFAULT_SOURCES: 'bundled',
+        AMENDER_CLUSTER_DEFAULT_SECRET_HASHES: HASH_A,
+        AMENDER_CLUSTER_PROD_EU_SOURCES: 'bundled',
+        AMENDER_CLUSTER_PROD_EU_SECRET_HASHES: HASH_B,
+        AMENDER_CLUSTER_STAGING_SOURCES: 'bundled',
+        AMENDER_CLUSTER_STAGING_SECRET_HASHES: HASH_B,
+        AMENDER_CLUSTER_PROD_REFRESH_SECONDS: '30',
+      }),
+    );
+    expect(problems).toEqual([
+      "AMENDER_CLUSTER_PROD_REFRESH_SECONDS is set, but no cluster prod is configured (AMENDER_CLUSTERS or the config file's clusters)",
+      "AMENDER_CLUSTER_STAGING_SECRET_HASHES is set, but no cluster staging is configured (AMENDER_CLUSTERS or the config file's clusters)",
+      "AMENDER_CLUSTER_STAGING_SOURCES is set, but no cluster staging is configured (AMENDER_CLUSTERS or the config file's clusters)",
+      'cluster default: the name of the default policy set, which metrics (policy_set="default") and logs would not tell apart from it; choose another',
+    ]);
+    // A cluster of the config file counts as configured for its variables.
+    expect(
+      readClustersConfig({ AMENDER_CLUSTER_EDGE_REFRESH_SECONDS: '30' }, { edge: { sources: 'bundled', secretHashes: [HASH_A] } }).map((c) => [c.name, c.refreshSeconds]),
+    ).toEqual([['edge', 30]]);
+  });
+
   it('reads the fields of a file cluster with the settings reader, naming each key', () => {
     expect(problemsOf(() => readClustersConfig({}, { a: { sources: 5, secretHashes: [HASH_A], refreshSeconds: 'soon' } }))).toEqual([
       'config file key clusters.a.sources: expected a list of strings, got 5',

@@ -24,7 +24,7 @@ import { onlyMethods } from './methods.js';
 import { mutateHandler } from './mutate.js';
 import { readyz } from './probes.js';
 
-/** The reviewer's name of a cluster's set (`clusters/<name>`: a cluster may be named `default`). */
+/** The reviewer's name of a cluster's set (`clusters/<name>`: never the default set's name, whatever the cluster's). */
 export function clusterSetName(cluster: string): string {
   return `clusters/${cluster}`;
 }
