@@ -118,8 +118,8 @@ function unsupportedScope(rule: NamedRuleWithOperations, path: FieldPath): Field
 }
 
 function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
-  // Without the rule's shape required, only the values no rule may hold.
-  if (!options.ruleShape) return [...unsupportedOperations(rule, path), ...unsupportedScope(rule, path)];
+  // Without the rule's shape required, only the values no rule may hold (none, without known values required).
+  if (!options.ruleShape) return options.knownValues ? [...unsupportedOperations(rule, path), ...unsupportedScope(rule, path)] : [];
   const errs: FieldError[] = [];
   const names = new Set<string>();
   rule.resourceNames.forEach((name, i) => {
@@ -151,11 +151,11 @@ function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, optio
 function validateMatchResources(mr: MatchResources, path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
   const errs: FieldError[] = [];
   if (mr.matchPolicy === null) errs.push(required(path.child('matchPolicy')));
-  else if (!MATCH_POLICIES.includes(mr.matchPolicy)) errs.push(notSupported(path.child('matchPolicy'), mr.matchPolicy, MATCH_POLICIES));
+  else if (options.knownValues && !MATCH_POLICIES.includes(mr.matchPolicy)) errs.push(notSupported(path.child('matchPolicy'), mr.matchPolicy, MATCH_POLICIES));
   for (const which of ['namespaceSelector', 'objectSelector'] as const) {
     const selector = mr[which];
     if (selector === null) errs.push(required(path.child(which)));
-    else errs.push(...validateLabelSelector(selector, path.child(which)));
+    else if (options.selectors) errs.push(...validateLabelSelector(selector, path.child(which)));
   }
   mr.resourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('resourceRules').index(i), options)));
   mr.excludeResourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('excludeResourceRules').index(i), options)));
@@ -219,11 +219,12 @@ function isBlank(s: string): boolean {
 
 function validateMatchConditions(conditions: readonly NamedExpression[], path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
   const errs: FieldError[] = [];
-  if (conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
+  if (options.conditionNames && conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
   conditions.forEach((c, i) => {
     const p = path.index(i);
     if (isBlank(c.expression)) errs.push(required(p.child('expression')));
+    if (!options.conditionNames) return;
     if (!c.name) {
       errs.push(required(p.child('name')));
       return;
@@ -235,11 +236,13 @@ function validateMatchConditions(conditions: readonly NamedExpression[], path: F
   return errs;
 }
 
-function validateVariables(variables: readonly NamedExpression[], path: FieldPath): FieldError[] {
+function validateVariables(variables: readonly NamedExpression[], path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
   const errs: FieldError[] = [];
   variables.forEach((v, i) => {
     const p = path.index(i);
-    if (isBlank(v.name)) errs.push(required(p.child('name'), 'name is not specified'));
+    if (!options.variableNames) {
+      // Names are not checked.
+    } else if (isBlank(v.name)) errs.push(required(p.child('name'), 'name is not specified'));
     else if (!isCelIdentifier(v.name)) errs.push(invalid(p.child('name'), v.name, 'name is not a valid CEL identifier'));
     if (isBlank(v.expression)) errs.push(required(p.child('expression'), 'expression is not specified'));
   });
@@ -267,8 +270,10 @@ function validateMutation(m: Mutation, path: FieldPath): FieldError[] {
 /**
  * What the policy's API requires beyond what evaluating it needs. Every option defaults to kube-apiserver's
  * MutatingAdmissionPolicy validation; Kyverno's MutatingPolicy (src/mpol) requires none of them: its CRD
- * schema requires no operations, API groups, versions or resources in a rule (such a rule matches
- * nothing) and no mutation (such a policy changes nothing), and its condition names are free text.
+ * schema has an enum for failurePolicy only and requires no operations, API groups, versions or resources
+ * in a rule (such a rule matches nothing) and no mutation (such a policy changes nothing); its admission
+ * check (mpol.Validate) only compiles the expressions, never looking at names, selectors or the shape
+ * of a mutation.
  */
 export interface PolicyValidationOptions {
   /** Resource rules name operations, API groups, versions and resources, without duplicates or mixed wildcards. */
@@ -277,9 +282,28 @@ export interface PolicyValidationOptions {
   qualifiedConditionNames?: boolean;
   /** At least one mutation. */
   requireMutations?: boolean;
+  /** Operations, scopes, matchPolicy and reinvocationPolicy are values the API knows; resource rules never name DELETE. */
+  knownValues?: boolean;
+  /** Match condition names are given and unique, and there are at most 64 conditions. */
+  conditionNames?: boolean;
+  /** Variable names are CEL identifiers. */
+  variableNames?: boolean;
+  /** Namespace and object selectors are valid label selectors. */
+  selectors?: boolean;
+  /** Each mutation has a known patchType and exactly the member it names. */
+  mutationShape?: boolean;
 }
 
-const KUBERNETES_VALIDATION: Required<PolicyValidationOptions> = { ruleShape: true, qualifiedConditionNames: true, requireMutations: true };
+const KUBERNETES_VALIDATION: Required<PolicyValidationOptions> = {
+  ruleShape: true,
+  qualifiedConditionNames: true,
+  requireMutations: true,
+  knownValues: true,
+  conditionNames: true,
+  variableNames: true,
+  selectors: true,
+  mutationShape: true,
+};
 
 export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMeta, requirements: PolicyValidationOptions = {}): FieldError[] {
   const options = { ...KUBERNETES_VALIDATION, ...requirements };
@@ -294,14 +318,14 @@ export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMet
   } else {
     errs.push(...validateMatchResources(mc, spec.child('matchConstraints'), options));
     if (mc.resourceRules.length === 0) errs.push(required(spec.child('matchConstraints', 'resourceRules')));
-    errs.push(...validateMutatingOperations(mc.resourceRules, spec.child('matchConstraints', 'resourceRules', 'operations')));
+    if (options.knownValues) errs.push(...validateMutatingOperations(mc.resourceRules, spec.child('matchConstraints', 'resourceRules', 'operations')));
   }
   errs.push(...validateMatchConditions(policy.matchConditions, spec.child('matchConditions'), options));
-  errs.push(...validateVariables(policy.variables, spec.child('variables')));
+  errs.push(...validateVariables(policy.variables, spec.child('variables'), options));
   if (options.requireMutations && policy.mutations.length === 0) errs.push(required(spec.child('mutations'), 'mutations must contain at least one item'));
-  policy.mutations.forEach((m, i) => errs.push(...validateMutation(m, spec.child('mutations').index(i))));
+  if (options.mutationShape) policy.mutations.forEach((m, i) => errs.push(...validateMutation(m, spec.child('mutations').index(i))));
   if (!policy.reinvocationPolicy) errs.push(required(spec.child('reinvocationPolicy')));
-  else if (!REINVOCATION_POLICIES.includes(policy.reinvocationPolicy)) {
+  else if (options.knownValues && !REINVOCATION_POLICIES.includes(policy.reinvocationPolicy)) {
     errs.push(notSupported(spec.child('reinvocationPolicy'), policy.reinvocationPolicy, REINVOCATION_POLICIES));
   }
   return errs;

@@ -82,11 +82,11 @@ function expressions(spec: JsonObject): { path: string; expression: string }[] {
   if (Array.isArray(mutations)) {
     mutations.forEach((m, i) => {
       if (!isJsonObject(m)) return;
-      for (const member of ['applyConfiguration', 'jsonPatch']) {
-        const inner = obj(getOwn(m, member));
-        const e = inner ? getOwn(inner, 'expression') : undefined;
-        if (typeof e === 'string') out.push({ path: `spec.mutations[${i}].${member}.expression`, expression: e });
-      }
+      // Only the member Kyverno's compiler runs: the other one, or a skipped mutation, never runs.
+      const member = kyvernoMember({ patchType: getOwn(m, 'patchType'), jsonPatch: getOwn(m, 'jsonPatch'), applyConfiguration: getOwn(m, 'applyConfiguration') });
+      const inner = member ? obj(getOwn(m, member)) : undefined;
+      const e = inner ? getOwn(inner, 'expression') : undefined;
+      if (typeof e === 'string') out.push({ path: `spec.mutations[${i}].${member}.expression`, expression: e });
     });
   }
   const target = obj(getOwn(spec, 'targetMatchConstraints'));
@@ -120,8 +120,68 @@ function auditAnnotationsOf(spec: JsonObject, errors: FieldError[]): AuditAnnota
   return out;
 }
 
-/** What Kyverno's MutatingPolicy does not require of the MAP-shaped part (see PolicyValidationOptions). */
-const KYVERNO_REQUIREMENTS: PolicyValidationOptions = { ruleShape: false, qualifiedConditionNames: false, requireMutations: false };
+/**
+ * What Kyverno's MutatingPolicy does not require of the MAP-shaped part (see PolicyValidationOptions): its
+ * admission check (pkg/cel/policies/mpol/validate.go Validate) compiles the expressions and asks for a
+ * resource rule; its CRD has an enum for failurePolicy only. So a rule may name DELETE or an operation,
+ * scope or matchPolicy kube does not know, condition and variable names are free text (duplicates
+ * included), selectors are read only when a request needs them (an invalid one then fails the policy, as
+ * in src/map/match-resources.ts), and a mutation whose patchType does not name a member it has is skipped
+ * (see kyvernoMutations).
+ */
+const KYVERNO_REQUIREMENTS: PolicyValidationOptions = {
+  ruleShape: false,
+  qualifiedConditionNames: false,
+  requireMutations: false,
+  knownValues: false,
+  conditionNames: false,
+  variableNames: false,
+  selectors: false,
+  mutationShape: false,
+};
+
+type Mutation = MutatingAdmissionPolicy['mutations'][number];
+
+/**
+ * A mutation Kyverno's compiler skips (compiler.go Compile: `switch m.PatchType`, each case only when its
+ * own member is set): it stands in place as a JSON patch of no operation, so the indexes of the others,
+ * which the compiler's errors name, stay as written.
+ */
+const SKIPPED_MUTATION: Mutation = Object.freeze({ patchType: 'JSONPatch', jsonPatch: Object.freeze({ expression: '[JSONPatch{}].filter(p, false)' }) });
+
+/** Whether Kyverno's compiler runs mutation `m`, and with which member (the other is ignored). */
+function kyvernoMember(m: { patchType?: unknown; jsonPatch?: unknown; applyConfiguration?: unknown }): 'jsonPatch' | 'applyConfiguration' | undefined {
+  if (m.patchType === 'JSONPatch') return m.jsonPatch !== undefined && m.jsonPatch !== null ? 'jsonPatch' : undefined;
+  if (m.patchType === 'ApplyConfiguration') return m.applyConfiguration !== undefined && m.applyConfiguration !== null ? 'applyConfiguration' : undefined;
+  return undefined;
+}
+
+/** The mutations as Kyverno's compiler builds its patchers: each with the member its patchType names, or skipped. */
+function kyvernoMutations(mutations: readonly Mutation[]): Mutation[] {
+  return mutations.map((m) => {
+    const member = kyvernoMember(m);
+    if (member === undefined) return SKIPPED_MUTATION;
+    return member === 'jsonPatch' ? { patchType: 'JSONPatch', jsonPatch: m.jsonPatch! } : { patchType: 'ApplyConfiguration', applyConfiguration: m.applyConfiguration! };
+  });
+}
+
+/** What the CRD's schema requires be present (`required`), which the MAP decoder reads as empty strings. */
+function crdRequired(spec: JsonObject, errors: FieldError[]): void {
+  const each = (key: string, members: string[]): void => {
+    const list = getOwn(spec, key);
+    if (!Array.isArray(list)) return;
+    list.forEach((item, i) => {
+      if (!isJsonObject(item)) return;
+      for (const member of members) {
+        const v = getOwn(item, member);
+        if (v === undefined || v === null) errors.push({ path: `spec.${key}[${i}].${member}`, message: 'Required value' });
+      }
+    });
+  };
+  each('matchConditions', ['name']);
+  each('variables', ['name']);
+  each('mutations', ['patchType']);
+}
 
 function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
   return calls.filter((c, i) => calls.findIndex((d) => d.call === c.call) === i);
@@ -174,6 +234,8 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const decoded = decodePolicy({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata, spec: mapSpec });
   const policy = defaultPolicy(decoded.value);
   errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta, KYVERNO_REQUIREMENTS));
+  crdRequired(spec, errors);
+  policy.mutations = kyvernoMutations(policy.mutations);
   if (!policy.matchConstraints || policy.matchConstraints.resourceRules.length === 0) {
     if (!errors.some((e) => e.path.startsWith('spec.matchConstraints'))) errors.push({ path: 'spec.matchConstraints', message: 'Required value: a matchConstraints with at least one resource rule is required' });
   }

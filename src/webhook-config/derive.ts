@@ -6,6 +6,8 @@
  * MutatingAdmissionPolicy: a policy acts only through a binding; it covers its matchConstraints
  * resourceRules, narrowed by each binding's matchResources resourceRules (intersection) — a policy
  * without bindings covers nothing. excludeResourceRules and resourceNames are left to Amender.
+ * A Kyverno MutatingPolicy covers its own matchConstraints (and its autogen variants'), less DELETE,
+ * which Kyverno accepts in a rule but the engine never mutates.
  * Kyverno: each mutate rule of a policy that runs at admission (not `spec.admission: false`, not a
  * mutate-existing `targets` rule) covers its `match`: `any` the union of its filters, `all` their
  * intersection; a filter covers its `kinds` (see kinds.ts) for its `operations`, or CREATE and UPDATE
@@ -53,8 +55,8 @@ const KYVERNO_MUTATED_OPERATIONS = ['CREATE', 'UPDATE'];
  * an empty version or resource, an operation or scope it does not know, an empty list. Left in, they would
  * make rules the API server refuses.
  */
-function matchableRule(r: NamedRuleWithOperations): WebhookRule | undefined {
-  const operations = r.operations.filter((o) => o === '*' || (OPERATIONS as readonly string[]).includes(o));
+function matchableRule(r: NamedRuleWithOperations, mutated: readonly string[]): WebhookRule | undefined {
+  const operations = r.operations.filter((o) => o === '*' || mutated.includes(o));
   const apiVersions = r.apiVersions.filter((v) => v !== '');
   const resources = r.resources.filter((x) => x !== '');
   const scope = r.scope ?? '*';
@@ -62,7 +64,15 @@ function matchableRule(r: NamedRuleWithOperations): WebhookRule | undefined {
   return normalizeRule({ operations, apiGroups: r.apiGroups, apiVersions, resources, scope: scope as RuleScope });
 }
 
-const matchable = (rules: readonly NamedRuleWithOperations[]): WebhookRule[] => rules.flatMap((r) => matchableRule(r) ?? []);
+/**
+ * The operations a rule is sent for: a MutatingAdmissionPolicy's may name every one (kube-apiserver refuses
+ * DELETE in its own); a Kyverno MutatingPolicy's may name DELETE (Kyverno accepts it), but the engine never
+ * mutates a DELETE request (src/map/dispatch.ts isMutableRequest), so it is not sent one.
+ */
+const ALL_OPERATIONS: readonly string[] = OPERATIONS;
+const MPOL_MUTATED_OPERATIONS: readonly string[] = OPERATIONS.filter((o) => o !== 'DELETE');
+
+const matchable = (rules: readonly NamedRuleWithOperations[], mutated = ALL_OPERATIONS): WebhookRule[] => rules.flatMap((r) => matchableRule(r, mutated) ?? []);
 
 interface KindContext {
   table: readonly KindEntry[];
@@ -154,9 +164,11 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${id}: no binding (a policy acts only through a MutatingAdmissionPolicyBinding)`);
       continue;
     }
-    const own = matchable(bound.policy.matchConstraints?.resourceRules ?? []);
+    const own = matchable(bound.policy.matchConstraints?.resourceRules ?? [], bound.kyverno ? MPOL_MUTATED_OPERATIONS : ALL_OPERATIONS);
     if (own.length === 0) {
-      idle.push(`${id}: its matchConstraints resourceRules match no request (a rule without operations, groups, versions or resources, or with only empty ones)`);
+      const namesDelete = bound.kyverno !== undefined && (bound.policy.matchConstraints?.resourceRules ?? []).some((r) => r.operations.includes('DELETE'));
+      const deleteOnly = namesDelete ? ', or only DELETE, which is never mutated' : '';
+      idle.push(`${id}: its matchConstraints resourceRules match no request (a rule without operations, groups, versions or resources, or with only empty ones${deleteOnly})`);
       continue;
     }
     const rules = bound.bindings.flatMap((b) => {

@@ -17,6 +17,9 @@ ${spec}`;
 
 const DEPLOYMENTS = '  matchConstraints: {resourceRules: [{apiGroups: [apps], resources: [deployments]}]}\n';
 const PODS = '  matchConstraints: {resourceRules: [{apiGroups: [""], resources: [pods]}]}\n';
+const CONFIGMAPS = '  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]}\n';
+const LABEL_SEEN = `  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"seen": "yes"}}}'}}]\n`;
+const CONFIGMAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: default}\ndata: {a: b}\n';
 
 const CASES: { name: string; spec: string; accepted: boolean; message?: string }[] = [
   { name: 'valid-mpol', spec: DEPLOYMENTS, accepted: true },
@@ -63,18 +66,125 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
     expect(io.stderr).toContain('MutatingPolicy/mutate-existing-only: spec.evaluation.admission.enabled: false: the policy never runs at admission');
   });
 
-  it('still refuses an unknown operation or scope in a rule whose shape is not required, in that order', async () => {
-    const spec = '  matchConstraints: {resourceRules: [{operations: [CREATE, PATCH], scope: Everywhere}]}\n';
-    const io = fakeIO({ 'p.yaml': policy('bad-values', spec) });
-    expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
-    const rule = 'MutatingPolicy/bad-values: spec.matchConstraints.resourceRules[0]';
-    const operation = `${rule}.operations[1]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"`;
-    const scope = `${rule}.scope: Unsupported value: "Everywhere": supported values: "*", "Cluster", "Namespaced"`;
-    expect(io.stderr).toContain(operation);
-    expect(io.stderr).toContain(scope);
-    expect(io.stderr.indexOf(operation)).toBeLessThan(io.stderr.indexOf(scope));
-    // No groups, versions or resources are required of it.
-    expect(io.stderr).not.toMatch(/Required value/);
+  it('accepts an operation, scope or matchPolicy kube does not know (no enum in Kyverno\'s CRD): such a rule matches nothing', async () => {
+    const spec = `  matchConstraints: {matchPolicy: Sometimes, resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, PATCH], resources: [configmaps], scope: Everywhere}]}\n${LABEL_SEEN}`;
+    const io = fakeIO({ 'p.yaml': policy('bad-values', spec), 'cm.yaml': CONFIGMAP });
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(0);
+    expect(io.stderr).toBe('');
+    const apply = fakeIO({ 'p.yaml': policy('bad-values', spec), 'cm.yaml': CONFIGMAP });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], apply)).toBe(0);
+    expect(parseYaml(apply.stdout).metadata.labels).toBeUndefined();
+  });
+
+  it('accepts DELETE among the operations (chainsaw existing/expression/delete-get); the other operations still mutate, DELETE is never mutated', async () => {
+    const spec = `  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE, DELETE], resources: [configmaps]}]}\n${LABEL_SEEN}`;
+    const files = { 'p.yaml': policy('with-delete', spec), 'cm.yaml': CONFIGMAP };
+    const io = fakeIO(files);
+    expect(await runCli(['validate', 'p.yaml'], io)).toBe(0);
+    expect(io.stderr).toBe('');
+    const create = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], create)).toBe(0);
+    expect(parseYaml(create.stdout).metadata.labels).toEqual({ seen: 'yes' });
+    const del = fakeIO(files);
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml', '--operation', 'DELETE', '--patch'], del)).toBe(0);
+    expect(JSON.parse(del.stdout)).toEqual([]);
+    // The webhook is not sent DELETE requests for it.
+    const hook = fakeIO(files);
+    expect(await runCli(['webhook-config', '--url', 'https://a.example/mutate', '--policies', 'p.yaml', '--json'], hook)).toBe(0);
+    expect(JSON.parse(hook.stdout).webhooks[0].rules).toEqual([{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], scope: '*' }]);
+    const only = fakeIO({ 'p.yaml': policy('delete-only', `  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [DELETE], resources: [configmaps]}]}\n${LABEL_SEEN}`) });
+    expect(await runCli(['validate', 'p.yaml'], only)).toBe(0);
+    const onlyHook = fakeIO({ 'p.yaml': policy('delete-only', `  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [DELETE], resources: [configmaps]}]}\n${LABEL_SEEN}`) });
+    expect(await runCli(['webhook-config', '--url', 'https://a.example/mutate', '--policies', 'p.yaml'], onlyHook)).toBe(1);
+    expect(onlyHook.stderr).toContain('MutatingPolicy/delete-only: its matchConstraints resourceRules match no request');
+    expect(onlyHook.stderr).toContain('or only DELETE, which is never mutated');
+  });
+
+  describe('what kube-apiserver checks of a MutatingAdmissionPolicy and Kyverno does not (mpol.Validate compiles; the CRD has no such rules)', () => {
+    const run = async (name: string, spec: string, resource = CONFIGMAP) => {
+      const files = { 'p.yaml': policy(name, spec), 'r.yaml': resource };
+      const validate = fakeIO(files);
+      const code = await runCli(['validate', 'p.yaml'], validate);
+      const apply = fakeIO(files);
+      const applied = await runCli(['apply', '--policies', 'p.yaml', '--resource', 'r.yaml'], apply);
+      return { code, stderr: validate.stderr, applied, stdout: apply.stdout, applyErr: apply.stderr };
+    };
+    const ac = (labels: string) => `{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: ${labels}}}'}}`;
+
+    it('skips a mutation whose patchType names a member it lacks, or an unknown patchType, and applies the others (compiler.go switch m.PatchType)', async () => {
+      const mutations = [
+        `{patchType: JSONPatch, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"skipped": "1"}}}'}}`,
+        `{patchType: ApplyConfiguration, jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/labels", value: {"skipped": "2"}}]'}}`,
+        `{patchType: Merge, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"skipped": "3"}}}'}}`,
+        `{patchType: "", applyConfiguration: {expression: 'not even CEL ('}}`,
+        // Both members: the one patchType names runs, the other is never compiled.
+        `{patchType: JSONPatch, jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/labels", value: {"json": "yes"}}]'}, applyConfiguration: {expression: 'not even CEL ('}}`,
+        ac('{"seen": "yes"}'),
+      ];
+      const r = await run('skipped-mutations', `${CONFIGMAPS}  mutations: [${mutations.join(', ')}]\n`);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.applied).toBe(0);
+      expect(parseYaml(r.stdout).metadata.labels).toEqual({ json: 'yes', seen: 'yes' });
+    });
+
+    it('never reads the expression of a skipped mutation: a cluster call there refuses nothing', async () => {
+      const skipped = `{patchType: JSONPatch, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"v": resource.Get("v1", "configmaps", "default", "x").data.v}}}'}}`;
+      const r = await run('skipped-call', `${CONFIGMAPS}  mutations: [${skipped}, ${ac('{"seen": "yes"}')}]\n`);
+      expect(r.stderr).toBe('');
+      expect(parseYaml(r.stdout).metadata.labels).toEqual({ seen: 'yes' });
+    });
+
+    it('still refuses a mutation without patchType (the CRD requires it) and an expression that does not compile in the member that runs', async () => {
+      const r = await run('no-patch-type', `${CONFIGMAPS}  mutations: [{applyConfiguration: {expression: 'Object{}'}}]\n`);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('MutatingPolicy/no-patch-type: spec.mutations[0].patchType: Required value');
+      const bad = await run('bad-json-patch', `${CONFIGMAPS}  mutations: [${ac('{"a": "b"}')}, {patchType: JSONPatch, jsonPatch: {expression: 'not even CEL ('}}]\n`);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('MutatingPolicy/bad-json-patch: spec.mutations[1].jsonPatch.expression: Invalid value');
+    });
+
+    it('takes duplicate, empty and free-text matchCondition names, and more than 64 conditions', async () => {
+      const conditions = [`{name: same, expression: 'true'}`, `{name: same, expression: 'true'}`, `{name: "", expression: 'true'}`, `{name: "not a qualified name!", expression: 'true'}`];
+      for (let i = 0; i < 62; i++) conditions.push(`{name: c${i}, expression: 'true'}`);
+      const r = await run('condition-names', `${CONFIGMAPS}  matchConditions: [${conditions.join(', ')}]\n  mutations: [${ac('{"seen": "yes"}')}]\n`);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(parseYaml(r.stdout).metadata.labels).toEqual({ seen: 'yes' });
+    });
+
+    it('still refuses a matchCondition or variable without a name key (the CRD requires it)', async () => {
+      const r = await run('no-names', `${CONFIGMAPS}  matchConditions: [{expression: 'true'}]\n  variables: [{expression: '1'}]\n  mutations: [${ac('{"seen": "yes"}')}]\n`);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('MutatingPolicy/no-names: spec.matchConditions[0].name: Required value');
+      expect(r.stderr).toContain('MutatingPolicy/no-names: spec.variables[0].name: Required value');
+    });
+
+    it('takes a variable name that is not a CEL identifier, or an empty one (CompileVariables registers any name; no expression can reach it)', async () => {
+      const r = await run('variable-names', `${CONFIGMAPS}  variables: [{name: my-var, expression: '"no"'}, {name: "", expression: '"no"'}, {name: seen, expression: '"yes"'}]\n  mutations: [${ac('{"seen": variables.seen}')}]\n`);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(parseYaml(r.stdout).metadata.labels).toEqual({ seen: 'yes' });
+    });
+
+    it('takes an invalid namespaceSelector: a cluster-scoped request runs, a namespaced one fails the policy (its failurePolicy decides), as matcher.go returns the selector error only then', async () => {
+      const rules = `  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps, namespaces]}]\n    namespaceSelector: {matchExpressions: [{key: a, operator: In}]}\n`;
+      const spec = `${rules}  mutations: [${ac('{"seen": "yes"}')}]\n`;
+      const r = await run('bad-selector', spec, 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n');
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.applied).toBe(1); // a Namespace is judged by its own labels: the selector is read, and fails
+      expect(r.applyErr + r.stdout).toContain("for 'in', 'notin' operators, values set can't be empty");
+      const namespaced = await run('bad-selector', spec);
+      expect(namespaced.applied).toBe(1);
+      expect(namespaced.applyErr + namespaced.stdout).toContain("for 'in', 'notin' operators, values set can't be empty");
+      const ignored = await run('bad-selector', `${spec}  failurePolicy: Ignore\n`);
+      expect(ignored.applied).toBe(0);
+      expect(parseYaml(ignored.stdout).metadata.labels).toBeUndefined();
+      const cluster = await run('bad-selector', `  matchConstraints:\n    resourceRules: [{apiGroups: [rbac.authorization.k8s.io], apiVersions: [v1], operations: [CREATE], resources: [clusterroles]}]\n    namespaceSelector: {matchExpressions: [{key: a, operator: In}]}\n  mutations: [${ac('{"seen": "yes"}')}]\n`, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\nrules: []\n');
+      expect(cluster.applied).toBe(0);
+      expect(parseYaml(cluster.stdout).metadata.labels).toEqual({ seen: 'yes' });
+    });
   });
 
   it('runs an accepted policy whose rule names no operations or versions on nothing', async () => {
