@@ -3,6 +3,7 @@
  * operation, group, version, resource/subresource and, for named rules, the object name.
  */
 import type { GroupVersionResource } from '../admission/index.js';
+import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
 import type { NamedRuleWithOperations, RuleWithOperations } from './types.js';
 
 /** What a rule looks at. `resource` may be an equivalent of the request's own (matchPolicy Equivalent). */
@@ -12,6 +13,18 @@ export interface RuleAttributes {
   subResource: string;
   namespace: string;
   name: string;
+  /** The request's object, read by a rule that matches names by generateName (see GenerateNameRule). */
+  object?: JsonValue | null;
+}
+
+/**
+ * A Kyverno MutatingPolicy's rule (src/mpol marks them): when it lists names and the request has none (a
+ * CREATE relying on generateName), it matches when the object's `metadata.generateName` starts with one of
+ * them (Kyverno's pkg/cel/matching/matcher.go matchesGeneratedName). kube-apiserver's matcher compares
+ * the empty name only, so a MutatingAdmissionPolicy's rules are never marked.
+ */
+export interface GenerateNameRule {
+  readonly matchGenerateName?: true;
 }
 
 function listMatches(list: readonly string[], value: string): boolean {
@@ -70,8 +83,25 @@ export function ruleMatches(rule: RuleWithOperations, attr: RuleAttributes): boo
   );
 }
 
+function generateName(object: JsonValue | null | undefined): string {
+  const meta = isJsonObject(object) ? getOwn(object, 'metadata') : undefined;
+  const value = isJsonObject(meta) ? getOwn(meta, 'generateName') : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+function namesMatch(rule: NamedRuleWithOperations & GenerateNameRule, attr: RuleAttributes): boolean {
+  if (rule.resourceNames.length === 0) return true;
+  if (rule.matchGenerateName && attr.name === '') {
+    // No object (nil in Go) matches no name; one without generateName matches an empty name only.
+    if (attr.object === null || attr.object === undefined) return false;
+    const prefix = generateName(attr.object);
+    return rule.resourceNames.some((n) => prefix.startsWith(n));
+  }
+  return rule.resourceNames.includes(attr.name);
+}
+
 /** A named rule also requires the request's name to be listed (when any names are listed). */
-export function namedRuleMatches(rule: NamedRuleWithOperations, attr: RuleAttributes): boolean {
-  if (rule.resourceNames.length > 0 && !rule.resourceNames.includes(attr.name)) return false;
+export function namedRuleMatches(rule: NamedRuleWithOperations & GenerateNameRule, attr: RuleAttributes): boolean {
+  if (!namesMatch(rule, attr)) return false;
   return ruleMatches(rule, attr);
 }

@@ -141,6 +141,7 @@ const KYVERNO_REQUIREMENTS: PolicyValidationOptions = {
 };
 
 type Mutation = MutatingAdmissionPolicy['mutations'][number];
+type NamedRule = NonNullable<MutatingAdmissionPolicy['matchConstraints']>['resourceRules'][number];
 
 /**
  * A mutation Kyverno's compiler skips (compiler.go Compile: `switch m.PatchType`, each case only when its
@@ -236,6 +237,11 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta, KYVERNO_REQUIREMENTS));
   crdRequired(spec, errors);
   policy.mutations = kyvernoMutations(policy.mutations);
+  if (policy.matchConstraints) {
+    // Kyverno's matcher matches a request without a name by its generateName (src/map/rules.ts GenerateNameRule).
+    const mark = (r: NamedRule) => Object.assign({}, r, { matchGenerateName: true as const });
+    policy.matchConstraints = { ...policy.matchConstraints, resourceRules: policy.matchConstraints.resourceRules.map(mark), excludeResourceRules: policy.matchConstraints.excludeResourceRules.map(mark) };
+  }
   if (!policy.matchConstraints || policy.matchConstraints.resourceRules.length === 0) {
     if (!errors.some((e) => e.path.startsWith('spec.matchConstraints'))) errors.push({ path: 'spec.matchConstraints', message: 'Required value: a matchConstraints with at least one resource rule is required' });
   }
