@@ -7,8 +7,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
 import { decodeDocumentBytes } from '../text.js';
-import { DocumentTooLarge, SourceError, type PolicySource, type SourceEntry } from '../types.js';
-import { loadS3Sdk, type S3Sdk } from './s3-client.js';
+import { DocumentTooLarge, SourceError, type FetchResult, type PolicySource, type SourceEntry } from '../types.js';
+import { loadS3Sdk, requestSlot, requestTicket, type S3Sdk } from './s3-client.js';
 
 export interface S3SourceOptions {
   uri: string;
@@ -76,6 +76,9 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
   const root = folderPrefix(prefix);
   const fail = (message: string, cause: unknown) => new SourceError(uri, message, { cause });
   let ready: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+  // The queue position of this source's reads (see requestSlot): one ticket per refresh, taken when its
+  // first listing starts. A refresh's listings (the first, a confirming one, a second try) get one signal.
+  let ticket = { signal: undefined as AbortSignal | undefined, number: 0 };
   const connect = () =>
     (ready ??= Promise.all([loadS3Sdk(), typeof client === 'function' ? client() : client]).then(
       ([sdk, made]) => ({ sdk, client: made }),
@@ -90,15 +93,19 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       const { sdk, client } = await connect();
       const { ListObjectsV2Command } = sdk;
       const entries: SourceEntry[] = [];
+      if (ticket.signal !== signal) ticket = { signal, number: requestTicket() };
       let token: string | undefined;
       // A store (or proxy) that hands out a token again would have the listing go round for ever.
       const tokens = new Set<string>();
       for (let page = 0; ; page++) {
         let listed;
+        const release = await requestSlot(client, signal, ticket.number);
         try {
           listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: root, MaxKeys: pageSize, ContinuationToken: token }), { abortSignal: signal });
         } catch (err) {
           throw fail(`cannot list s3://${bucket}/${root}: ${describe(err)}`, err);
+        } finally {
+          release();
         }
         // A 200 whose body is no listing (a proxy's login page, a wrong endpoint) parses as an empty one:
         // taken, it would remove every policy of the set.
@@ -117,34 +124,44 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
     },
     async fetch(entry, { signal, ifNoneMatch, maxBytes }) {
       const { sdk, client } = await connect();
-      const { GetObjectCommand } = sdk;
-      let response;
+      // The slot is held until the body is read or dropped: its socket is busy until then.
+      const release = await requestSlot(client, signal, ticket.number);
       try {
-        response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: entry.name, IfNoneMatch: ifNoneMatch }), { abortSignal: signal });
-      } catch (err) {
-        const status = httpStatus(err);
-        if (status === 304) return { status: 'not-modified' };
-        if (status === 404) return { status: 'gone' };
-        throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
+        return await read(sdk, client, entry, signal, ifNoneMatch, maxBytes);
+      } finally {
+        release();
       }
-      if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
-        // Not read: the connection is dropped instead of draining a body over the limit into memory.
-        (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
-        throw new DocumentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
-      }
-      if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
-      let bytes: Buffer | undefined;
-      try {
-        bytes = await readAtMost(response.Body as AsyncIterable<Uint8Array>, maxBytes);
-      } catch (err) {
-        throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
-      }
-      // Sent without a length (chunked) and longer than the limit: dropped at the limit, like a sized one.
-      if (bytes === undefined) throw new DocumentTooLarge(uri, entry.label, maxBytes + 1, maxBytes, { exact: false });
-      const text = decodeDocumentBytes(bytes);
-      const version = response.ETag ? canonicalEtag(response.ETag) : entry.version;
-      if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
-      return { status: 'fetched', version, text };
     },
   };
+
+  async function read(sdk: S3Sdk, client: S3Client, entry: SourceEntry, signal: AbortSignal, ifNoneMatch: string | undefined, maxBytes: number): Promise<FetchResult> {
+    const { GetObjectCommand } = sdk;
+    let response;
+    try {
+      response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: entry.name, IfNoneMatch: ifNoneMatch }), { abortSignal: signal });
+    } catch (err) {
+      const status = httpStatus(err);
+      if (status === 304) return { status: 'not-modified' };
+      if (status === 404) return { status: 'gone' };
+      throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
+    }
+    if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
+      // Not read: the connection is dropped instead of draining a body over the limit into memory.
+      (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
+      throw new DocumentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
+    }
+    if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await readAtMost(response.Body as AsyncIterable<Uint8Array>, maxBytes);
+    } catch (err) {
+      throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
+    }
+    // Sent without a length (chunked) and longer than the limit: dropped at the limit, like a sized one.
+    if (bytes === undefined) throw new DocumentTooLarge(uri, entry.label, maxBytes + 1, maxBytes, { exact: false });
+    const text = decodeDocumentBytes(bytes);
+    const version = response.ETag ? canonicalEtag(response.ETag) : entry.version;
+    if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
+    return { status: 'fetched', version, text };
+  }
 }
