@@ -1,13 +1,14 @@
 /**
  * `s3://bucket/prefix` through `@aws-sdk/client-s3`: lists the prefix page by page (ListObjectsV2), reads
  * each `.yaml`/`.yml`/`.json` object with GetObject, conditionally (`If-None-Match` with the ETag held), so
- * an unchanged object answers 304 without a body. Any S3-compatible store works with an endpoint override
- * (see s3-client.ts). The AWS SDK is loaded on the first listing (see s3-client.ts).
+ * an unchanged object answers 304 without a body. Keys are listed URL-encoded (see listedKey). Every
+ * request waits for a slot of the shared client first (see requestSlot). Any S3-compatible store works with
+ * an endpoint override (see s3-client.ts). The AWS SDK is loaded on the first listing (see s3-client.ts).
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
 import { decodeDocumentBytes } from '../text.js';
-import { DocumentTooLarge, SourceError, type FetchResult, type PolicySource, type SourceEntry } from '../types.js';
+import { DocumentTooLarge, DocumentUnreadable, SourceError, type FetchResult, type PolicySource, type SourceEntry } from '../types.js';
 import { loadS3Sdk, requestSlot, requestTicket, type S3Sdk } from './s3-client.js';
 
 export interface S3SourceOptions {
@@ -55,6 +56,22 @@ function isListing(listed: { Name?: string; IsTruncated?: boolean; KeyCount?: nu
 }
 
 /**
+ * A listed key as stored. Listings are asked for with EncodingType=url: XML 1.0 cannot carry some
+ * characters a key may hold (a CR comes back as LF, other control characters not at all), and a key read
+ * back changed answers 404, so the source would never load. S3 then encodes keys as a form does (a space
+ * as `+`, a `+` as `%2B`). A store that ignores the parameter (s3rver, some compatible stores) says so by
+ * leaving out `EncodingType` from its answer: its keys are taken as written.
+ */
+function listedKey(key: string, encoded: boolean): string {
+  if (!encoded) return key;
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key; // not valid percent-encoding: as written
+  }
+}
+
+/**
  * The body's bytes, or undefined as soon as they pass `maxBytes` (the stream is then destroyed): a body
  * sent without Content-Length is otherwise read whole into memory, whatever its size.
  */
@@ -76,6 +93,9 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
   const root = folderPrefix(prefix);
   const fail = (message: string, cause: unknown) => new SourceError(uri, message, { cause });
   let ready: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+  // Keys of the last listing that hold a line feed, listed as written (the store ignored EncodingType=url):
+  // the XML of the listing turns a CR (or CR LF) into LF, so the key may not be the stored one.
+  const doubtful = new Set<string>();
   // The queue position of this source's reads (see requestSlot): one ticket per refresh, taken when its
   // first listing starts. A refresh's listings (the first, a confirming one, a second try) get one signal.
   let ticket = { signal: undefined as AbortSignal | undefined, number: 0 };
@@ -93,6 +113,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       const { sdk, client } = await connect();
       const { ListObjectsV2Command } = sdk;
       const entries: SourceEntry[] = [];
+      doubtful.clear();
       if (ticket.signal !== signal) ticket = { signal, number: requestTicket() };
       let token: string | undefined;
       // A store (or proxy) that hands out a token again would have the listing go round for ever.
@@ -101,7 +122,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         let listed;
         const release = await requestSlot(client, signal, ticket.number);
         try {
-          listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: root, MaxKeys: pageSize, ContinuationToken: token }), { abortSignal: signal });
+          listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: root, MaxKeys: pageSize, ContinuationToken: token, EncodingType: 'url' }), { abortSignal: signal });
         } catch (err) {
           throw fail(`cannot list s3://${bucket}/${root}: ${describe(err)}`, err);
         } finally {
@@ -110,9 +131,13 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         // A 200 whose body is no listing (a proxy's login page, a wrong endpoint) parses as an empty one:
         // taken, it would remove every policy of the set.
         if (!isListing(listed)) throw new SourceError(uri, `cannot list s3://${bucket}/${root}: the store's answer is not an S3 listing (is AMENDER_S3_ENDPOINT an S3 endpoint?)`);
+        const encoded = listed.EncodingType === 'url';
         for (const o of listed.Contents ?? []) {
-          if (!o.Key || !isPolicyDocumentName(o.Key.slice(root.length))) continue;
-          entries.push({ name: o.Key, label: `s3://${bucket}/${o.Key}`, ...(o.ETag ? { version: canonicalEtag(o.ETag) } : {}), ...(o.Size !== undefined ? { size: o.Size } : {}) });
+          if (!o.Key) continue;
+          const key = listedKey(o.Key, encoded);
+          if (!key.startsWith(root) || !isPolicyDocumentName(key.slice(root.length))) continue;
+          if (!encoded && key.includes('\n')) doubtful.add(key);
+          entries.push({ name: key, label: `s3://${bucket}/${key}`, ...(o.ETag ? { version: canonicalEtag(o.ETag) } : {}), ...(o.Size !== undefined ? { size: o.Size } : {}) });
         }
         if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
         if (!listed.IsTruncated) return entries;
@@ -142,6 +167,11 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
     } catch (err) {
       const status = httpStatus(err);
       if (status === 304) return { status: 'not-modified' };
+      if (status === 404 && doubtful.has(entry.name)) {
+        // Not "gone" (the source would be read again and fail for ever, the others with it): a problem of
+        // this object alone, read again on every refresh.
+        throw new DocumentUnreadable(uri, entry.label, 'the store lists this key with a line break but has no object of that key: its key holds a carriage return, which an S3 listing in XML cannot carry unless the store URL-encodes keys (EncodingType=url, which this store ignores); rename the object');
+      }
       if (status === 404) return { status: 'gone' };
       throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
     }
