@@ -1,8 +1,8 @@
 /**
  * Loading one Kyverno MutatingPolicy / NamespacedMutatingPolicy document into the shapes the
  * MutatingAdmissionPolicy engine runs: its spec read as a MutatingAdmissionPolicy's (same fields and
- * defaults, checked by the same validation, except that condition names are free text, no
- * reinvocationPolicy is required, and there is no binding nor params), plus what Kyverno adds:
+ * defaults, checked by the same validation where Kyverno checks it (see KYVERNO_REQUIREMENTS), run once
+ * (never reinvoked, whatever spec.reinvocationPolicy says), and there is no binding nor params), plus what Kyverno adds:
  * autogen variants for pod controllers, the namespace of a NamespacedMutatingPolicy, and problems for
  * what no webhook can do off-cluster (cluster/network CEL libraries: refused; mutateExisting and
  * targets: background work, reported; admission disabled: never runs).
@@ -237,6 +237,10 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta, KYVERNO_REQUIREMENTS));
   crdRequired(spec, errors);
   policy.mutations = kyvernoMutations(policy.mutations);
+  // Kyverno runs each MutatingPolicy once per call (mpol/engine/engine.go Handle) and registers its
+  // webhook without a reinvocationPolicy (controller.go buildForJSONPoliciesMutation: Never); nothing at
+  // admission reads spec.reinvocationPolicy, so the policy never runs in a reinvocation pass.
+  policy.reinvocationPolicy = 'Never';
   if (policy.matchConstraints) {
     // Kyverno's matcher matches a request without a name by its generateName (src/map/rules.ts GenerateNameRule).
     const mark = (r: NamedRule) => Object.assign({}, r, { matchGenerateName: true as const });

@@ -7,7 +7,9 @@
  * resourceRules, narrowed by each binding's matchResources resourceRules (intersection) — a policy
  * without bindings covers nothing. excludeResourceRules and resourceNames are left to Amender.
  * A Kyverno MutatingPolicy covers its own matchConstraints (and its autogen variants'), less DELETE,
- * which Kyverno accepts in a rule but the engine never mutates.
+ * which Kyverno accepts in a rule but the engine never mutates; it asks for no reinvocation (src/mpol
+ * runs it as Never, as Kyverno's webhook for MutatingPolicies is registered), while a Kyverno
+ * ClusterPolicy/Policy asks for IfNeeded, as Kyverno registers its resource webhooks.
  * Kyverno: each mutate rule of a policy that runs at admission (not `spec.admission: false`, not a
  * mutate-existing `targets` rule) covers its `match`: `any` the union of its filters, `all` their
  * intersection; a filter covers its `kinds` (see kinds.ts) for its `operations`, or CREATE and UPDATE
@@ -204,7 +206,8 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${policy.id}: no mutate rule that runs at admission matches any resource`);
       continue;
     }
-    policies.push({ policy: policy.id, rules: mergeRules(rules), failurePolicy: policy.failurePolicy, reinvocationPolicy: 'Never' });
+    // Kyverno registers its ClusterPolicy/Policy webhooks with reinvocationPolicy IfNeeded (controller.go).
+    policies.push({ policy: policy.id, rules: mergeRules(rules), failurePolicy: policy.failurePolicy, reinvocationPolicy: 'IfNeeded' });
   }
 
   return { rules: mergeRules(policies.flatMap((p) => p.rules)), policies, idle, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };

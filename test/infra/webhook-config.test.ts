@@ -172,6 +172,13 @@ describe('amender webhook-config: Kyverno kinds', () => {
     ]);
   });
 
+  it('asks for reinvocation IfNeeded for a ClusterPolicy, as Kyverno registers its resource webhooks (controller.go)', async () => {
+    const { webhook } = await generate({ 'k.yaml': kyverno('once', '      any:\n      - resources: {kinds: [ConfigMap]}\n') }, '--policies', 'k.yaml');
+    expect(webhook.reinvocationPolicy).toBe('IfNeeded');
+    const never = await generate({ 'k.yaml': kyverno('once', '      any:\n      - resources: {kinds: [ConfigMap]}\n') }, '--policies', 'k.yaml', '--reinvocation-policy', 'Never');
+    expect(never.webhook.reinvocationPolicy).toBe('Never');
+  });
+
   it('covers the controllers of autogen rules', async () => {
     const files = { 'k.yaml': kyverno('auto', '      any:\n      - resources: {kinds: [Pod]}\n').replace('  annotations: {pod-policies.kyverno.io/autogen-controllers: none}\n', '') };
     const { webhook } = await generate(files, '--policies', 'k.yaml');

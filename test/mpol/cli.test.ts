@@ -241,13 +241,17 @@ spec:
 `;
   const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: x}\n';
 
-  it('runs an IfNeeded policy again when a later policy changed the object, and a Never one once', async () => {
-    const ifNeeded = fakeIO({ 'p.yaml': copy('IfNeeded'), 'cm.yaml': cm });
-    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], ifNeeded)).toBe(0);
-    expect(parseYaml(ifNeeded.stdout).metadata).toMatchObject({ labels: { tier: 'gold' }, annotations: { tier: 'gold' } });
-    const never = fakeIO({ 'p.yaml': copy('Never'), 'cm.yaml': cm });
-    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], never)).toBe(0);
-    expect(parseYaml(never.stdout).metadata).toMatchObject({ labels: { tier: 'gold' }, annotations: { tier: 'none' } });
+  // Kyverno runs each MutatingPolicy once (mpol/engine/engine.go Handle) and registers its webhook without a
+  // reinvocationPolicy (controller.go buildForJSONPoliciesMutation): spec.reinvocationPolicy is read by nothing.
+  it('runs a policy once whatever its reinvocationPolicy says, and asks the webhook for no reinvocation', async () => {
+    for (const policy of ['IfNeeded', 'Never']) {
+      const io = fakeIO({ 'p.yaml': copy(policy), 'cm.yaml': cm });
+      expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], io)).toBe(0);
+      expect(parseYaml(io.stdout).metadata).toMatchObject({ labels: { tier: 'gold' }, annotations: { tier: 'none' } });
+      const hook = fakeIO({ 'p.yaml': copy(policy) });
+      expect(await runCli(['webhook-config', '--url', 'https://a.example/mutate', '--policies', 'p.yaml', '--json'], hook)).toBe(0);
+      expect(JSON.parse(hook.stdout).webhooks[0].reinvocationPolicy).toBe('Never');
+    }
   });
 });
 
