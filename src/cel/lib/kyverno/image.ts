@@ -70,8 +70,10 @@ function repository(name: string): { registry: string; repo: string } {
       repo = name.slice(slash + 1);
     }
   }
+  // At least 2 characters: go-containerregistry v0.21.9, the version Kyverno's go.mod pins (checkRepository;
+  // one character is allowed only since its commit 4cb35833, in no tag up to v0.21.9).
   const runes = Array.from(repo).length;
-  if (runes < 1 || runes > 255) throw new ReferenceError(`repository must be between 1 and 255 characters in length: ${repo}`);
+  if (runes < 2 || runes > 255) throw new ReferenceError(`repository must be between 2 and 255 characters in length: ${repo}`);
   if (!REPOSITORY_CHARS.test(repo)) throw new ReferenceError(`repository can only contain the characters \`abcdefghijklmnopqrstuvwxyz0123456789_-./\`: ${repo}`);
   if (!AUTHORITY.test(registry)) throw new ReferenceError(`registries must be valid RFC 3986 URI authorities: ${registry}`);
   if (registry === '' || registry === 'docker.io') registry = DEFAULT_REGISTRY;
