@@ -3,6 +3,7 @@
  * and S3, Workers have R2 bindings; every platform may have the bundled set. A scheme the platform cannot
  * serve is a configuration error, found at start rather than at the first refresh.
  */
+import { folderPrefix } from './names.js';
 import type { PolicySource } from './types.js';
 import { parseSourceUri, SourceUriError, type SourceUri } from './uri.js';
 
@@ -18,10 +19,14 @@ const KIND_NAMES: Record<SourceUri['kind'], string> = { bundled: 'bundled', dire
 /**
  * The place a URI names, one key however it is spelled (`a.yaml` and `./a.yaml`, `policies` and
  * `policies/`, `file://x` and `x`): a place named twice would be read twice, and every one of its
- * documents reported a duplicate of itself.
+ * documents reported a duplicate of itself. An S3 or R2 prefix is keyed on what its source lists: the
+ * prefix as a folder (`one`, `one/` and `/one` all list `one/`; S3 itself would take `one` as a prefix of
+ * `one-two/` too, which Amender never reads), so `s3://b/one`, `s3://b/one/` and `s3://b//one` are one place.
  */
 function placeOf(uri: SourceUri): string {
   if (uri.kind === 'directory') return `directory:${uri.path.replace(/^(\.\/)+/, '').replace(/(.)\/+$/, '$1')}`;
+  if (uri.kind === 's3') return `s3:${uri.bucket}/${folderPrefix(uri.prefix)}`;
+  if (uri.kind === 'r2') return `r2:${uri.binding}/${folderPrefix(uri.prefix)}`;
   return `${uri.kind}:${uri.uri}`;
 }
 
