@@ -8,7 +8,7 @@ import type { GroupVersionKind } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyJsonPatch, type ApplyResult } from '../jsonpatch/index.js';
-import { applyConfiguration, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
+import { applyConfiguration, fromUnstructuredError, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
 import { decodeTypeMeta } from './type-meta.js';
 import type { MutationOutcome } from './dispatch.js';
@@ -128,18 +128,29 @@ function patchFailure(failure: Extract<ApplyResult, { ok: false }>, object: Json
   return { ok: false, message: `JSON Patch: ${failure.message}` };
 }
 
-/** `history` as for applyJsonPatchMutation. */
+/**
+ * `history` as for applyJsonPatchMutation. `typed`: convert a built-in kind's result back into its Go
+ * type, as kube-apiserver does (schema/from-unstructured.ts); false for Kyverno's MutatingPolicy.
+ */
 export function applyConfigurationMutation(
   object: JsonValue | null,
   config: JsonObject,
   kind: GroupVersionKind,
   ctx: SchemaContext,
   history = new MutationHistory(object, kind),
+  typed = true,
 ): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   // The live check looks only at what changed since the last checked version of the object.
-  const result = applyConfiguration(schema, object as JsonValue, config, { checked: history.checkedFor(schema) });
+  const checked = history.checkedFor(schema);
+  const result = applyConfiguration(schema, object as JsonValue, config, { checked });
   if (!result.ok) return { ok: false, message: `error applying patch: ${result.error.message}` };
+  // kube-apiserver converts a built-in kind's result back into its Go type (custom resources stay
+  // unstructured); Kyverno's MutatingPolicy keeps every object unstructured (`typed` false).
+  if (typed && schema.source === 'builtin') {
+    const unconvertible = fromUnstructuredError(schema, result.object, checked);
+    if (unconvertible !== undefined) return { ok: false, message: unconvertible };
+  }
   history.applied = { doc: result.object, root: schema.root };
   return { ok: true, object: result.object };
 }

@@ -209,7 +209,7 @@ class Program implements PolicyProgram {
       }
       const config = toApplyConfiguration(value, guard, size);
       if (guard && !(size.bytes <= guard.maxValueBytes)) checkJsonSize(config, guard, 'the apply configuration of a mutation');
-      return applyConfigurationMutation(inputs.object, config, kind, this.schema, inputs.history);
+      return applyConfigurationMutation(inputs.object, config, kind, this.schema, inputs.history, !this.kyverno);
     } catch (err) {
       if (err instanceof ConversionError) return { ok: false, message: err.message };
       throw err;

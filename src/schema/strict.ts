@@ -225,7 +225,7 @@ class Decoder {
 }
 
 /** The errors of the Go types with their own UnmarshalJSON (Quantity, Time/MicroTime, IntOrString). */
-function customDecodeError(format: string | undefined, v: JsonValue, container: object | undefined, key: string | number | undefined): string | undefined {
+export function customDecodeError(format: string | undefined, v: JsonValue, container: object | undefined, key: string | number | undefined): string | undefined {
   switch (format) {
     case 'quantity': {
       if (typeof v === 'number') return undefined;

@@ -1,0 +1,74 @@
+import { isJsonObject, type JsonValue } from '../json/index.js';
+import { customDecodeError } from './strict.js';
+import { ItemPairing, unchanged } from './unchanged.js';
+import { resolve, type ObjectType, type TypeRef } from './types.js';
+
+/**
+ * Why kube-apiserver could not convert an ApplyConfiguration's result back into its kind's Go type, or
+ * undefined. After server-side apply, the MutatingAdmissionPolicy dispatcher converts the unstructured
+ * result with the scheme (`ConvertToVersion` → apimachinery runtime/converter.go `fromUnstructured`);
+ * its error is the mutation's, under the policy's failurePolicy:
+ * `unable to convert unstructured object to /v1, Kind=Pod: cannot convert float64 to int`.
+ *
+ * Structured merge diff has already checked the shape (objects, lists, strings, booleans, numbers), and
+ * the converter ignores fields the type lacks, so what is left are the values SMD takes and Go does not:
+ * - a number with a fraction for an integer field (`cannot convert float64 to int32`; the table does not
+ *   say int32 or int64, so the message says `int`); an integral one converts;
+ * - the Go types that decode themselves from JSON (Time, Quantity, IntOrString): their own errors, e.g.
+ *   `parsing time "bad" as …`, the quantity regular expression, `json: cannot unmarshal bool into Go
+ *   value of type int32`.
+ * Go walks struct fields in their declared order and stops at the first error; this walk stops at the
+ * first too, in the object's order. Only what differs from `checked` (a version known to convert, e.g.
+ * the object the API server sent) is looked at (see unchanged.ts).
+ */
+export function fromUnstructuredError(type: ObjectType, obj: JsonValue, checked?: JsonValue): string | undefined {
+  const err = walk(obj, type.root, checked);
+  if (err === undefined) return undefined;
+  return `unable to convert unstructured object to ${type.group}/${type.version}, Kind=${type.kind}: ${err}`;
+}
+
+function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined): string | undefined {
+  if (v === null || unchanged(v, base)) return undefined;
+  const atom = resolve(ref);
+  if (atom.scalar) {
+    // Free-form JSON (RawExtension, apiextensions JSON): anything converts.
+    if (atom.scalar === 'untyped' && atom.list && atom.map) return undefined;
+    return scalarError(atom.scalar, atom.format, v);
+  }
+  if (atom.list) {
+    if (!Array.isArray(v)) return undefined;
+    const pairs = ItemPairing.of(base, v.length);
+    for (let i = 0; i < v.length; i++) {
+      const err = walk(v[i], atom.list.elem, pairs?.baseFor(v[i], i));
+      if (err !== undefined) return err;
+    }
+    return undefined;
+  }
+  if (atom.map && isJsonObject(v)) {
+    const baseMap = isJsonObject(base) ? base : undefined;
+    for (const k in v) {
+      const field = atom.map.fields?.get(k);
+      const childType = field ? field.type : atom.map.elem;
+      if (!childType) continue; // a field the type lacks: the converter drops it
+      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
+      const err = walk(v[k], childType, childBase);
+      if (err !== undefined) return err;
+    }
+  }
+  return undefined;
+}
+
+function scalarError(scalar: string, format: string | undefined, v: JsonValue): string | undefined {
+  switch (scalar) {
+    case 'integer':
+      return typeof v === 'number' && !Number.isInteger(v) ? 'cannot convert float64 to int' : undefined;
+    case 'string':
+    case 'boolean':
+    case 'number':
+      return undefined;
+    default:
+      // Converted through JSON (json.Marshal, then the type's UnmarshalJSON): a float literal's mark is
+      // lost on the way, so an integral number is an integer again.
+      return customDecodeError(format, v, undefined, undefined);
+  }
+}
