@@ -108,6 +108,20 @@ describe("Kyverno's CEL libraries", () => {
     expect(run('json.unmarshal(1)').error).toContain("type conversion error from 'int' to 'string'");
   });
 
+  it("json.unmarshal reads a surrogate escape that pairs with nothing as U+FFFD, in strings and keys, as Go's decoder (unquoteBytes)", () => {
+    const text = String.raw`{"\udc00k": ["\ud800", "\ud800x", "\ud83d\ude00", "\ud800\ud800\udc00", "\udc00\ud800"]}`;
+    const out = value('json.unmarshal(object.s)', { s: text }) as Map<string, unknown>;
+    expect([...out.keys()]).toEqual(['\ufffdk']);
+    expect(out.get('\ufffdk')).toEqual(['\ufffd', '\ufffdx', '\u{1F600}', '\ufffd\u{10000}', '\ufffd\ufffd']);
+    expect(value('json.unmarshal(object.s) == "\\ufffd"', { s: '"\\ud800"' })).toBe(true);
+  });
+
+  it("json.marshal of an infinity or NaN fails with Go's UnsupportedValueError text (strconv.FormatFloat)", () => {
+    expect(run('json.marshal({"a": 1.5e300 * 1e10})').error).toContain('json: unsupported value: +Inf');
+    expect(run('json.marshal(-1.5e300 * 1e10)').error).toContain('json: unsupported value: -Inf');
+    expect(run('json.marshal(0.0 / 0.0)').error).toContain('json: unsupported value: NaN');
+  });
+
   it('json.marshal writes a timestamp as Go writes a time.Time and a duration as a time.Duration', () => {
     expect(value('json.marshal([timestamp("2024-01-01T00:00:00.5Z")])')).toBe('["2024-01-01T00:00:00.5Z"]');
     expect(value('json.marshal({"d": duration("1m30s")})')).toBe('{"d":90000000000}');

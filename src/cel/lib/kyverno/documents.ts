@@ -26,7 +26,8 @@ export function documentToCel(v: JsonValue): unknown {
 const isContainer = (v: unknown) => Array.isArray(v) || isMapValue(v);
 
 function goFloat(x: number): string {
-  if (!Number.isFinite(x)) throw celError(`json: unsupported value: ${x}`);
+  // Go's UnsupportedValueError prints the value with strconv.FormatFloat: +Inf, -Inf, NaN.
+  if (!Number.isFinite(x)) throw celError(`json: unsupported value: ${Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf'}`);
   return goJsonNumber(x);
 }
 

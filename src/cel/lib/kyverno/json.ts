@@ -1,5 +1,5 @@
 import { goJsonSyntaxError } from '../../../go/index.js';
-import { JsonParseError, parseJson } from '../../../json/index.js';
+import { getOwn, isJsonObject, JsonParseError, parseJson, setOwn, type JsonObject, type JsonValue } from '../../../json/index.js';
 import { checkBuiltSize } from '../../engine/bounds.js';
 import { typeNameOf } from '../../engine/runtime.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
@@ -14,12 +14,33 @@ import { documentToCel, marshalCel } from './documents.js';
  * a duration as nanoseconds (Go's time.Time and time.Duration).
  */
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** A text that may decode to a lone surrogate: a `\uD800`–`\uDFFF` escape, or one in the text itself. */
+const MAY_HOLD_SURROGATE = /\\u[dD][89a-fA-F]|[\ud800-\udfff]/;
+
+/**
+ * Go's encoding/json decodes a surrogate escape that does not pair with the next one (and invalid UTF-8)
+ * as U+FFFD (decode.go unquoteBytes: "Invalid surrogate; fall back to replacement rune"), where
+ * JSON.parse keeps a lone surrogate: replace them, in strings and keys.
+ */
+function wellFormed(v: JsonValue): JsonValue {
+  if (typeof v === 'string') return v.replace(LONE_SURROGATE, '\ufffd');
+  if (Array.isArray(v)) return v.map(wellFormed);
+  if (isJsonObject(v)) {
+    const out: JsonObject = {};
+    for (const key of Object.keys(v)) setOwn(out, key.replace(LONE_SURROGATE, '\ufffd'), wellFormed(getOwn(v, key)!));
+    return out;
+  }
+  return v;
+}
+
 function unmarshal(text: unknown): unknown {
   // Kyverno declares the argument dyn and converts it to a Go string when called.
   if (typeof text !== 'string') throw celError(`type conversion error from '${typeNameOf(text)}' to 'string'`);
   checkBuiltSize(text.length, 'the argument of json.unmarshal');
   try {
-    return documentToCel(parseJson(text));
+    const doc = parseJson(text);
+    return documentToCel(MAY_HOLD_SURROGATE.test(text) ? wellFormed(doc) : doc);
   } catch (e) {
     // Go's encoding/json names the first syntax error as its scanner sees it.
     if (e instanceof JsonParseError) throw celError(goJsonSyntaxError(text) ?? e.message);
