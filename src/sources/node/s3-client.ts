@@ -104,7 +104,8 @@ export async function createS3Client(settings: S3Settings, overrides: S3ClientCo
  * sent, was answered in time. The wait itself ends at the refresh's deadline (its signal).
  * Measured (test/sources/s3-shared-pool.test.ts: 60 sets of 10 objects at once, s3rver answering each
  * request 500 ms late): loaded in 14.1 s with 40 in flight, 11.6 s with 48, 10.0 s with 64, 9.1 s with 96;
- * without the bound, 25 of the 60 sets failed.
+ * without the bound, 25 of the 60 sets failed. With 8 objects each and the refresh bound cut to 5 s, 19
+ * of the 60 sets loaded; served first come, first served instead of by ticket, none did.
  */
 export const S3_REQUESTS_IN_FLIGHT = 64;
 /** Sockets of the client's pool (the SDK's default is 50), a few more than S3_REQUESTS_IN_FLIGHT. */
