@@ -53,7 +53,7 @@ async function startEncodingS3rver(): Promise<{ client: S3Client; stop: () => Pr
   };
 }
 
-const KEYS = { good: 'keys/good.yaml', cr: 'keys/bad\r.yaml', space: 'keys/a b+c.yaml' };
+const KEYS = { good: 'keys/good.yaml', cr: 'keys/bad\r.yaml', space: 'keys/a b+c.yaml', odd: 'keys/odd %20ü&?#😀.yaml' };
 
 let plain: TestS3;
 let encoding: Awaited<ReturnType<typeof startEncodingS3rver>>;
@@ -75,10 +75,10 @@ describe('S3 object keys an XML listing cannot carry', () => {
   it('the test stores: one URL-encodes keys when asked (as S3 does), the other ignores the parameter', async () => {
     const encoded = await encoding.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'keys/', EncodingType: 'url' }));
     expect(encoded.EncodingType).toBe('url');
-    expect(encoded.Contents?.map((o) => o.Key)).toEqual(['keys/a+b%2Bc.yaml', 'keys/bad%0D.yaml', 'keys/good.yaml']);
+    expect(encoded.Contents?.map((o) => o.Key)).toEqual(['keys/a+b%2Bc.yaml', 'keys/bad%0D.yaml', 'keys/good.yaml', 'keys/odd+%2520%C3%BC%26%3F%23%F0%9F%98%80.yaml']);
     const raw = await plain.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'keys/', EncodingType: 'url' }));
     expect(raw.EncodingType).toBeUndefined();
-    expect(raw.Contents?.map((o) => o.Key)).toEqual(['keys/a b+c.yaml', 'keys/bad\n.yaml', 'keys/good.yaml']); // the CR read back as LF
+    expect(raw.Contents?.map((o) => o.Key)).toEqual(['keys/a b+c.yaml', 'keys/bad\n.yaml', 'keys/good.yaml', 'keys/odd %20ü&?#😀.yaml']); // the CR read back as LF
   });
 
   it('reads every object, the key with a CR too, from a store that URL-encodes its listing', async () => {
@@ -87,7 +87,7 @@ describe('S3 object keys an XML listing cannot carry', () => {
     const first = await r.refresh();
     expect(first.errors).toEqual([]);
     expect(first.outcome).toBe('applied');
-    expect(names(r).sort()).toEqual(['cr', 'good', 'space']);
+    expect(names(r).sort()).toEqual(['cr', 'good', 'odd', 'space']);
     expect(r.provider().set!.problems).toEqual([]);
     expect((await r.refresh()).outcome).toBe('unchanged');
   });
@@ -98,11 +98,11 @@ describe('S3 object keys an XML listing cannot carry', () => {
     const first = await r.refresh();
     expect(first.errors).toEqual([]);
     expect(first.outcome).toBe('applied');
-    expect(names(r).sort()).toEqual(['good', 'space']);
+    expect(names(r).sort()).toEqual(['good', 'odd', 'space']);
     const problems = r.provider().set!.problems.map((p) => `${p.source}: ${p.message}`);
     expect(problems).toEqual([expect.stringMatching(/^s3:\/\/policies\/keys\/bad\n\.yaml: cannot be read: .*carriage return.*EncodingType=url/)]);
     const again = await r.refresh();
     expect(again.errors).toEqual([]);
-    expect(names(r).sort()).toEqual(['good', 'space']);
+    expect(names(r).sort()).toEqual(['good', 'odd', 'space']);
   });
 });
