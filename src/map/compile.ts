@@ -97,9 +97,15 @@ function kyvernoRequest(inputs: InvocationInputs): JsonObject {
   return r;
 }
 
-/** What a Kyverno policy's expressions see: matchConditions too see `namespaceObject` (and `variables`). */
+const NO_OLD_OBJECT: JsonObject = Object.freeze({}) as JsonObject;
+
+/**
+ * What a Kyverno policy's expressions see: matchConditions too see `namespaceObject` (and `variables`).
+ * Without an old object (a CREATE), `oldObject` is `{}`: Kyverno's engine hands its CEL a zero
+ * Unstructured (mpol/engine Handle, admissionutils.ExtractResources), which converts to an empty map.
+ */
 function kyvernoInput(inputs: InvocationInputs): AdmissionInput {
-  return { object: inputs.object, oldObject: inputs.oldObject, request: kyvernoRequest(inputs), namespaceObject: inputs.namespaceObject };
+  return { object: inputs.object, oldObject: inputs.oldObject ?? NO_OLD_OBJECT, request: kyvernoRequest(inputs), namespaceObject: inputs.namespaceObject };
 }
 
 class Program implements PolicyProgram {
