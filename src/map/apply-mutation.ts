@@ -142,13 +142,14 @@ export function applyConfigurationMutation(
 ): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   // The live check looks only at what changed since the last checked version of the object.
-  const checked = history.checkedFor(schema);
-  const result = applyConfiguration(schema, object as JsonValue, config, { checked });
+  const result = applyConfiguration(schema, object as JsonValue, config, { checked: history.checkedFor(schema) });
   if (!result.ok) return { ok: false, message: `error applying patch: ${result.error.message}` };
   // kube-apiserver converts a built-in kind's result back into its Go type (custom resources stay
   // unstructured); Kyverno's MutatingPolicy keeps every object unstructured (`typed` false).
+  // Only what this mutation changed is judged: the object it was given converted (the API server's, or a
+  // result that decoded or converted before), and the result shares every untouched subtree with it.
   if (typed && schema.source === 'builtin') {
-    const unconvertible = fromUnstructuredError(schema, result.object, checked);
+    const unconvertible = fromUnstructuredError(schema, result.object, object ?? undefined);
     if (unconvertible !== undefined) return { ok: false, message: unconvertible };
   }
   history.applied = { doc: result.object, root: schema.root };
