@@ -14,6 +14,7 @@ import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
 import { matchResources, type MatchAttributes, type MatchError, type NamespaceLookup } from './match-resources.js';
 import { resolveParamKind, resolveParams, type InvocationParam, type ParamSource, type ResolvedParamKind } from './params.js';
+import type { LabelSelector } from './labels.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './types.js';
 
 /** What CEL sees for one invocation (spec/map.md §7.1). */
@@ -270,6 +271,36 @@ function invocationKey(inv: Invocation): string {
   return param ? `${inv.ordinal}\u0000${inv.binding.name}\u0000${param.namespace}\u0000${param.name}` : `${inv.ordinal}\u0000${inv.binding.name}`;
 }
 
+/** How the second pass matches: against the first pass's result, reusing its invocations where it can. */
+interface SecondMatch {
+  object: JsonValue | null;
+  /** The policies the pass needs at all (a marked invocation, or conditions that could deny). */
+  include: (bound: BoundPolicy, ordinal: number) => boolean;
+  /** The first pass's invocations by policy ordinal. */
+  first: ReadonlyMap<number, readonly Invocation[]>;
+  /** A request for a Namespace: namespaceSelectors read the object's own labels. */
+  namespaceRequest: boolean;
+}
+
+function selects(selector: LabelSelector | null | undefined): boolean {
+  return !!selector && ((selector.matchLabels !== undefined && Object.keys(selector.matchLabels).length > 0) || (selector.matchExpressions?.length ?? 0) > 0);
+}
+
+const labelReaders = new WeakMap<BoundPolicy, boolean>();
+
+/**
+ * Whether matching the policy reads the object: an object selector of its constraints or of a binding, or
+ * (Kyverno) resource names matched by the object's generateName.
+ */
+function readsObjectLabels(bound: BoundPolicy): boolean {
+  let reads = labelReaders.get(bound);
+  if (reads === undefined) {
+    reads = bound.kyverno !== undefined || selects(bound.policy.matchConstraints?.objectSelector) || bound.bindings.some((b) => selects(b.matchResources?.objectSelector));
+    labelReaders.set(bound, reads);
+  }
+  return reads;
+}
+
 /** Whether the policy's matchConditions can deny a request (kube-apiserver drops the errors of Ignore policies). */
 function conditionsCanFail(policy: MutatingAdmissionPolicy): boolean {
   return failurePolicyOf(policy) === 'Fail' && policy.matchConditions.length > 0;
@@ -338,15 +369,24 @@ class Dispatcher {
    * §2–§4: the invocations of this request, in order. `object`: the object to match as (the second pass
    * matches the object the first produced, as kube-apiserver's second Dispatch does); default the received one.
    */
-  collect(policies: readonly BoundPolicy[], object?: JsonValue | null): Invocation[] {
+  collect(policies: readonly BoundPolicy[], again?: SecondMatch): Invocation[] {
     const attr = matchAttributes(this.request);
-    if (object !== undefined) attr.object = object;
+    if (again) attr.object = again.object;
     const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces };
     const invocations: Invocation[] = [];
     const excluded = isExcludedResource(this.request.resource);
     for (let ordinal = 0; ordinal < policies.length; ordinal++) {
       const bound = policies[ordinal];
       const { policy } = bound;
+      if (again) {
+        if (!again.include(bound, ordinal)) continue;
+        // Matching reads the object only through object selectors (and a Namespace's own labels): a
+        // policy with none matches as it did in the first pass.
+        if (!again.namespaceRequest && !readsObjectLabels(bound)) {
+          for (const inv of again.first.get(ordinal) ?? []) invocations.push(inv);
+          continue;
+        }
+      }
       if (bound.bindings.length === 0 || !policy.matchConstraints) continue;
       if (excluded && bound.kyverno === undefined) continue;
       // A NamespacedMutatingPolicy acts only on requests in its own namespace.
@@ -587,9 +627,21 @@ class Dispatcher {
     // the first produced, every invocation's matchConditions evaluated, and only the marked ones run
     // (invocations skipped in the first pass never run in it; Never-policies never run twice). Without a
     // marked invocation or a condition that could deny, it would change nothing: not run.
-    if (marked.size === 0 && !policies.some((b) => conditionsCanFail(b.policy))) return { object };
+    // Kyverno's MutatingPolicies are not part of it: Kyverno runs each once, in a webhook it registers
+    // without reinvocation.
+    const markedOrdinals = new Set<number>();
+    for (const inv of invocations) if (marked.has(invocationKey(inv))) markedOrdinals.add(inv.ordinal);
+    const include = (b: BoundPolicy, ordinal: number) => b.kyverno === undefined && (markedOrdinals.has(ordinal) || conditionsCanFail(b.policy));
+    if (!policies.some(include)) return { object };
+    const first = new Map<number, Invocation[]>();
+    for (const inv of invocations) {
+      const list = first.get(inv.ordinal);
+      if (list) list.push(inv);
+      else first.set(inv.ordinal, [inv]);
+    }
+    const r = this.request.resource;
     this.pass = 2;
-    for (const inv of this.collect(policies, object)) {
+    for (const inv of this.collect(policies, { object, include, first, namespaceRequest: r.group === '' && r.resource === 'namespaces' })) {
       if (marked.has(invocationKey(inv))) {
         const stop = this.stopped();
         if (stop) {
