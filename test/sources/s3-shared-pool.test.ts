@@ -11,7 +11,8 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PolicySetRefresher } from '../../src/sources/index.js';
 import { createS3Client, s3Source } from '../../src/sources/node/index.js';
-import { requestSlot, requestSlotState, requestTicket, S3_REQUESTS_IN_FLIGHT, S3_SOCKETS } from '../../src/sources/node/s3-client.js';
+import { S3_SOCKETS } from '../../src/sources/node/s3-client.js';
+import { requestSlot, requestSlotState, requestTicket, S3_REQUESTS_IN_FLIGHT } from '../../src/sources/node/s3-request-slots.js';
 import { BUCKET, labelPolicy, startS3, type TestS3 } from './helpers.js';
 
 /**

@@ -9,7 +9,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
 import { decodeDocumentBytes } from '../text.js';
 import { DocumentTooLarge, DocumentUnreadable, SourceError, type FetchResult, type PolicySource, type SourceEntry } from '../types.js';
-import { loadS3Sdk, requestSlot, requestTicket, type S3Sdk } from './s3-client.js';
+import { loadS3Sdk, type S3Sdk } from './s3-client.js';
+import { requestSlot, requestTicket } from './s3-request-slots.js';
 
 export interface S3SourceOptions {
   uri: string;
