@@ -70,9 +70,18 @@ export function expect(t: Tlv | undefined, tag: number, what: string): Tlv {
 export function oid(t: Tlv): number[] {
   const b = t.content;
   if (b.length === 0) throw new DerError('asn1: syntax error: zero length OBJECT IDENTIFIER');
+  return oidArcs(b, false)!;
+}
+
+/**
+ * The arcs of an OBJECT IDENTIFIER's content octets (the first octet's two arcs split as X.690 says).
+ * `int31`: undefined when an arc does not fit in 31 bits (Go's OID.toASN1OID, asn1.ObjectIdentifier).
+ */
+export function oidArcs(b: Uint8Array, int31: boolean): number[] | undefined {
   const out: number[] = [];
   let v = 0;
   for (let i = 0; i < b.length; i++) {
+    if (int31 && v > (1 << 24) - 1) return undefined;
     v = v * 128 + (b[i] & 0x7f);
     if ((b[i] & 0x80) === 0) {
       if (out.length === 0) {

@@ -8,7 +8,7 @@
  * policy constraint fields of Go 1.22-1.24 included.
  */
 import type { JsonObject, JsonValue } from '../json/index.js';
-import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, readTlv, type Tlv } from './der.js';
+import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, oidArcs, parseOnly, readTlv, type Tlv } from './der.js';
 import { pemDecode } from './pem.js';
 
 export class X509Error extends Error {}
@@ -218,19 +218,7 @@ function validOid(der: Uint8Array): boolean {
 
 /** OID.toASN1OID: the arcs when each fits in 31 bits, else undefined (left out of PolicyIdentifiers). */
 function asn1Oid(der: Uint8Array): number[] | undefined {
-  const out: number[] = [];
-  let v = 0;
-  for (const b of der) {
-    if (v > (1 << 24) - 1) return undefined;
-    v = v * 128 + (b & 0x7f);
-    if ((b & 0x80) !== 0) continue;
-    if (out.length === 0) {
-      if (v < 80) out.push(Math.floor(v / 40), v % 40);
-      else out.push(2, v - 80);
-    } else out.push(v);
-    v = 0;
-  }
-  return out;
+  return oidArcs(der, true);
 }
 
 /** The next element of `buf` from `offset` when its identifier octet is `identifier` (cryptobyte's ReadASN1). */

@@ -465,7 +465,20 @@ class Dispatcher {
     this.ctx.onPolicyStart?.(inv.ordinal);
     const started = this.clock ?? performance.now();
     this.clock = undefined;
-    const inputs: InvocationInputs = {
+    try {
+      const verdict = inv.bound.program.conditions(this.inputsFor(inv, object, namespaceObject));
+      const elapsed = this.elapsedSince(started);
+      if (!verdict.matches && 'error' in verdict) this.fail(inv.bound.policy, bindingLabel(inv), 'Invalid', verdict.error, this.trace(inv, 2), elapsed);
+    } catch (err) {
+      if (!(err instanceof ReviewAborted)) throw err;
+      if (err.reason !== 'size') this.stop = err;
+      this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', err.message, this.trace(inv, 2), performance.now() - started, err.reason);
+    }
+  }
+
+  /** What an invocation's expressions see, on `object`. */
+  private inputsFor(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null): InvocationInputs {
+    return {
       object,
       oldObject: this.request.oldObject ?? null,
       request: inv.request,
@@ -477,15 +490,6 @@ class Dispatcher {
       guard: this.ctx.guard,
       requestObject: this.request.object ?? null,
     };
-    try {
-      const verdict = inv.bound.program.conditions(inputs);
-      const elapsed = this.elapsedSince(started);
-      if (!verdict.matches && 'error' in verdict) this.fail(inv.bound.policy, bindingLabel(inv), 'Invalid', verdict.error, this.trace(inv, 2), elapsed);
-    } catch (err) {
-      if (!(err instanceof ReviewAborted)) throw err;
-      if (err.reason !== 'size') this.stop = err;
-      this.fail(inv.bound.policy, bindingLabel(inv), 'Forbidden', err.message, this.trace(inv, 2), performance.now() - started, err.reason);
-    }
   }
 
   /** The time the last invocation ended, when nothing else ran since. */
@@ -506,17 +510,7 @@ class Dispatcher {
     started: number,
   ): Invoked | StatusAbort {
     const { policy, program } = inv.bound;
-    const inputs: InvocationInputs = {
-      object,
-      oldObject: this.request.oldObject ?? null,
-      request: inv.request,
-      kind: inv.kind,
-      params: inv.param,
-      namespaceObject,
-      history: this.history,
-      guard: this.ctx.guard,
-      requestObject: this.request.object ?? null,
-    };
+    const inputs = this.inputsFor(inv, object, namespaceObject);
     const verdict = program.conditions(inputs);
     if (!verdict.matches) {
       const trace = this.trace(inv, pass);
