@@ -3,7 +3,7 @@
  * for a set of remaining policy errors, the reason and message are the first error's.
  */
 import type { AdmissionRequest, Status } from '../admission/index.js';
-import { getOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject } from '../json/index.js';
 import type { PolicyError } from '../map/index.js';
 
 /** `name` defaults to the request's name (Amender's own denials: Kyverno's, and those of a stopped review). */
@@ -21,10 +21,6 @@ export function forbiddenStatus(request: AdmissionRequest, reason: PolicyError['
   };
 }
 
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * The name kube-apiserver's admission.NewForbidden gives a policy denial (pkg/admission/errors.go
  * extractResourceName): the request's name; else the object's metadata.name, else its
@@ -33,8 +29,8 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
 function deniedResourceName(request: AdmissionRequest): string {
   if (request.name) return request.name;
   const object = request.object;
-  const metadata = isObject(object) ? getOwn(object, 'metadata') : undefined;
-  if (isObject(metadata)) {
+  const metadata = isJsonObject(object) ? getOwn(object, 'metadata') : undefined;
+  if (isJsonObject(metadata)) {
     const name = getOwn(metadata, 'name');
     if (typeof name === 'string' && name !== '') return name;
     const generateName = getOwn(metadata, 'generateName');

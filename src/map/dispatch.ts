@@ -595,6 +595,8 @@ class Dispatcher {
     let object = start;
     /** The keys of the IfNeeded invocations that ran: those the second pass runs again. */
     const marked = new Set<string>();
+    /** The ordinals of their policies. */
+    const markedOrdinals = new Set<number>();
     let applied = false;
     for (const inv of invocations) {
       const stop = this.stopped();
@@ -606,7 +608,10 @@ class Dispatcher {
       if (r instanceof StatusAbort) return r;
       object = r.object;
       if (r.applied) applied = true;
-      if (r.ran && inv.bound.policy.reinvocationPolicy === 'IfNeeded') marked.add(invocationKey(inv));
+      if (r.ran && inv.bound.policy.reinvocationPolicy === 'IfNeeded') {
+        marked.add(invocationKey(inv));
+        markedOrdinals.add(inv.ordinal);
+      }
     }
     // §11: the reinvocation pass, once any mutation of the first pass was applied. kube-apiserver
     // (mutating/dispatcher.go) marks the IfNeeded invocations that ran before each invocation that
@@ -623,8 +628,6 @@ class Dispatcher {
     // marked invocation or a condition that could deny, it would change nothing: not run.
     // Kyverno's MutatingPolicies are not part of it: Kyverno runs each once, in a webhook it registers
     // without reinvocation.
-    const markedOrdinals = new Set<number>();
-    for (const inv of invocations) if (marked.has(invocationKey(inv))) markedOrdinals.add(inv.ordinal);
     const include = (b: BoundPolicy, ordinal: number) => b.kyverno === undefined && (markedOrdinals.has(ordinal) || conditionsCanFail(b.policy));
     if (!policies.some(include)) return { object };
     const first = new Map<number, Invocation[]>();

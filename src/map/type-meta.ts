@@ -19,7 +19,7 @@
  */
 import type { GroupVersionKind } from '../admission/index.js';
 import { strconvQuote } from '../go/index.js';
-import { getOwn, setOwn, shallowCopyObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject, setOwn, shallowCopyObject, withNumberMarksOf, type JsonValue } from '../json/index.js';
 import type { SchemaRegistry } from '../schema/index.js';
 
 /** The name kube-apiserver's release builds give the scheme of the built-in groups (pkg/api/legacyscheme). */
@@ -28,10 +28,6 @@ export const LEGACY_SCHEME_NAME = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme
 const OTHER_SCHEMES = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
 
 export type TypeMetaOutcome = { ok: true; doc: JsonValue } | { ok: false; message: string };
-
-function isObject(v: JsonValue): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function groupVersionText(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
@@ -42,7 +38,7 @@ function groupVersionText(group: string, version: string): string {
  * built-in type), or the decoding error. A value that is not a string is left to strict decoding.
  */
 export function decodeTypeMeta(doc: JsonValue, target: GroupVersionKind, schemas: SchemaRegistry): TypeMetaOutcome {
-  if (!isObject(doc)) return { ok: true, doc };
+  if (!isJsonObject(doc)) return { ok: true, doc };
   const apiVersion = getOwn(doc, 'apiVersion') ?? '';
   const kind = getOwn(doc, 'kind') ?? '';
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return { ok: true, doc };

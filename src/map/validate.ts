@@ -117,9 +117,9 @@ function unsupportedScope(rule: NamedRuleWithOperations, path: FieldPath): Field
   return rule.scope !== undefined && !SCOPES.includes(rule.scope) ? [notSupported(path.child('scope'), rule.scope, SCOPES)] : [];
 }
 
-function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
-  // Without the rule's shape required, only the values no rule may hold (none, without known values required).
-  if (!options.ruleShape) return options.knownValues ? [...unsupportedOperations(rule, path), ...unsupportedScope(rule, path)] : [];
+/** kube-apiserver's checks of a resource rule (`kube`; Kyverno's MutatingPolicy checks none). */
+function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, kube: boolean): FieldError[] {
+  if (!kube) return [];
   const errs: FieldError[] = [];
   const names = new Set<string>();
   rule.resourceNames.forEach((name, i) => {
@@ -148,17 +148,17 @@ function validateNamedRule(rule: NamedRuleWithOperations, path: FieldPath, optio
   return errs;
 }
 
-function validateMatchResources(mr: MatchResources, path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
+function validateMatchResources(mr: MatchResources, path: FieldPath, kube: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (mr.matchPolicy === null) errs.push(required(path.child('matchPolicy')));
-  else if (options.knownValues && !MATCH_POLICIES.includes(mr.matchPolicy)) errs.push(notSupported(path.child('matchPolicy'), mr.matchPolicy, MATCH_POLICIES));
+  else if (kube && !MATCH_POLICIES.includes(mr.matchPolicy)) errs.push(notSupported(path.child('matchPolicy'), mr.matchPolicy, MATCH_POLICIES));
   for (const which of ['namespaceSelector', 'objectSelector'] as const) {
     const selector = mr[which];
     if (selector === null) errs.push(required(path.child(which)));
-    else if (options.selectors) errs.push(...validateLabelSelector(selector, path.child(which)));
+    else if (kube) errs.push(...validateLabelSelector(selector, path.child(which)));
   }
-  mr.resourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('resourceRules').index(i), options)));
-  mr.excludeResourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('excludeResourceRules').index(i), options)));
+  mr.resourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('resourceRules').index(i), kube)));
+  mr.excludeResourceRules.forEach((r, i) => errs.push(...validateNamedRule(r, path.child('excludeResourceRules').index(i), kube)));
   return errs;
 }
 
@@ -217,33 +217,31 @@ function isBlank(s: string): boolean {
   return s.trim() === '';
 }
 
-function validateMatchConditions(conditions: readonly NamedExpression[], path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
+function validateMatchConditions(conditions: readonly NamedExpression[], path: FieldPath, kube: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  if (options.conditionNames && conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
+  if (kube && conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
   conditions.forEach((c, i) => {
     const p = path.index(i);
     if (isBlank(c.expression)) errs.push(required(p.child('expression')));
-    if (!options.conditionNames) return;
+    if (!kube) return;
     if (!c.name) {
       errs.push(required(p.child('name')));
       return;
     }
-    if (options.qualifiedConditionNames) for (const msg of isQualifiedName(c.name)) errs.push(invalid(p.child('name'), c.name, msg));
+    for (const msg of isQualifiedName(c.name)) errs.push(invalid(p.child('name'), c.name, msg));
     if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     names.add(c.name);
   });
   return errs;
 }
 
-function validateVariables(variables: readonly NamedExpression[], path: FieldPath, options: Required<PolicyValidationOptions>): FieldError[] {
+function validateVariables(variables: readonly NamedExpression[], path: FieldPath, kube: boolean): FieldError[] {
   const errs: FieldError[] = [];
   variables.forEach((v, i) => {
     const p = path.index(i);
-    if (!options.variableNames) {
-      // Names are not checked.
-    } else if (isBlank(v.name)) errs.push(required(p.child('name'), 'name is not specified'));
-    else if (!isCelIdentifier(v.name)) errs.push(invalid(p.child('name'), v.name, 'name is not a valid CEL identifier'));
+    if (kube && isBlank(v.name)) errs.push(required(p.child('name'), 'name is not specified'));
+    else if (kube && !isCelIdentifier(v.name)) errs.push(invalid(p.child('name'), v.name, 'name is not a valid CEL identifier'));
     if (isBlank(v.expression)) errs.push(required(p.child('expression'), 'expression is not specified'));
   });
   return errs;
@@ -268,45 +266,23 @@ function validateMutation(m: Mutation, path: FieldPath): FieldError[] {
 }
 
 /**
- * What the policy's API requires beyond what evaluating it needs. Every option defaults to kube-apiserver's
- * MutatingAdmissionPolicy validation; Kyverno's MutatingPolicy (src/mpol) requires none of them: its CRD
- * schema has an enum for failurePolicy only and requires no operations, API groups, versions or resources
- * in a rule (such a rule matches nothing) and no mutation (such a policy changes nothing); its admission
- * check (mpol.Validate) only compiles the expressions, never looking at names, selectors or the shape
- * of a mutation.
+ * Whose validation a policy passes. `kubernetes` (the default): kube-apiserver's MutatingAdmissionPolicy
+ * validation. `kyverno`: a Kyverno MutatingPolicy's (src/mpol). Its CRD schema has an enum for
+ * failurePolicy only, and its admission check (mpol.Validate) only compiles the expressions, so it checks
+ * none of what the API server adds beyond what evaluating needs: the shape of resource rules
+ * (operations, API groups, versions and resources named, no duplicates or mixed wildcards; such a rule
+ * matches nothing), values the API knows (operations, DELETE among them, scopes, matchPolicy,
+ * reinvocationPolicy), match condition names (given, unique, qualified names, at most 64 conditions),
+ * variable names (CEL identifiers), label selectors (read when a request needs them: an invalid one
+ * then fails the policy, src/map/match-resources.ts), and mutations (at least one, each with a known
+ * patchType and exactly the member it names; src/mpol skips the others as Kyverno's compiler does).
  */
 export interface PolicyValidationOptions {
-  /** Resource rules name operations, API groups, versions and resources, without duplicates or mixed wildcards. */
-  ruleShape?: boolean;
-  /** Match condition names are qualified names. */
-  qualifiedConditionNames?: boolean;
-  /** At least one mutation. */
-  requireMutations?: boolean;
-  /** Operations, scopes, matchPolicy and reinvocationPolicy are values the API knows; resource rules never name DELETE. */
-  knownValues?: boolean;
-  /** Match condition names are given and unique, and there are at most 64 conditions. */
-  conditionNames?: boolean;
-  /** Variable names are CEL identifiers. */
-  variableNames?: boolean;
-  /** Namespace and object selectors are valid label selectors. */
-  selectors?: boolean;
-  /** Each mutation has a known patchType and exactly the member it names. */
-  mutationShape?: boolean;
+  api?: 'kubernetes' | 'kyverno';
 }
 
-const KUBERNETES_VALIDATION: Required<PolicyValidationOptions> = {
-  ruleShape: true,
-  qualifiedConditionNames: true,
-  requireMutations: true,
-  knownValues: true,
-  conditionNames: true,
-  variableNames: true,
-  selectors: true,
-  mutationShape: true,
-};
-
-export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMeta, requirements: PolicyValidationOptions = {}): FieldError[] {
-  const options = { ...KUBERNETES_VALIDATION, ...requirements };
+export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMeta, options: PolicyValidationOptions = {}): FieldError[] {
+  const kube = options.api !== 'kyverno';
   const errs = validateClusterObjectMeta(policy.name, meta);
   const spec = FieldPath.root('spec');
   if (policy.failurePolicy === undefined) errs.push(required(spec.child('failurePolicy')));
@@ -316,16 +292,16 @@ export function validatePolicy(policy: MutatingAdmissionPolicy, meta: DecodedMet
   if (!mc) {
     errs.push(required(spec.child('matchConstraints')));
   } else {
-    errs.push(...validateMatchResources(mc, spec.child('matchConstraints'), options));
+    errs.push(...validateMatchResources(mc, spec.child('matchConstraints'), kube));
     if (mc.resourceRules.length === 0) errs.push(required(spec.child('matchConstraints', 'resourceRules')));
-    if (options.knownValues) errs.push(...validateMutatingOperations(mc.resourceRules, spec.child('matchConstraints', 'resourceRules', 'operations')));
+    if (kube) errs.push(...validateMutatingOperations(mc.resourceRules, spec.child('matchConstraints', 'resourceRules', 'operations')));
   }
-  errs.push(...validateMatchConditions(policy.matchConditions, spec.child('matchConditions'), options));
-  errs.push(...validateVariables(policy.variables, spec.child('variables'), options));
-  if (options.requireMutations && policy.mutations.length === 0) errs.push(required(spec.child('mutations'), 'mutations must contain at least one item'));
-  if (options.mutationShape) policy.mutations.forEach((m, i) => errs.push(...validateMutation(m, spec.child('mutations').index(i))));
+  errs.push(...validateMatchConditions(policy.matchConditions, spec.child('matchConditions'), kube));
+  errs.push(...validateVariables(policy.variables, spec.child('variables'), kube));
+  if (kube && policy.mutations.length === 0) errs.push(required(spec.child('mutations'), 'mutations must contain at least one item'));
+  if (kube) policy.mutations.forEach((m, i) => errs.push(...validateMutation(m, spec.child('mutations').index(i))));
   if (!policy.reinvocationPolicy) errs.push(required(spec.child('reinvocationPolicy')));
-  else if (options.knownValues && !REINVOCATION_POLICIES.includes(policy.reinvocationPolicy)) {
+  else if (kube && !REINVOCATION_POLICIES.includes(policy.reinvocationPolicy)) {
     errs.push(notSupported(spec.child('reinvocationPolicy'), policy.reinvocationPolicy, REINVOCATION_POLICIES));
   }
   return errs;
@@ -365,7 +341,7 @@ export function validateBinding(binding: MutatingAdmissionPolicyBinding, meta: D
   else for (const msg of isDNS1123Subdomain(binding.policyName)) errs.push(invalid(spec.child('policyName'), binding.policyName, msg));
   if (binding.paramRef) errs.push(...validateParamRef(binding.paramRef, spec.child('paramRef')));
   if (binding.matchResources) {
-    errs.push(...validateMatchResources(binding.matchResources, spec.child('matchResources'), KUBERNETES_VALIDATION));
+    errs.push(...validateMatchResources(binding.matchResources, spec.child('matchResources'), true));
     errs.push(...validateMutatingOperations(binding.matchResources.resourceRules, spec.child('matchResources', 'resourceRules', 'operations')));
   }
   return errs;

@@ -1,7 +1,7 @@
 /**
  * Loading one Kyverno MutatingPolicy / NamespacedMutatingPolicy document into the shapes the
  * MutatingAdmissionPolicy engine runs: its spec read as a MutatingAdmissionPolicy's (same fields and
- * defaults, checked by the same validation where Kyverno checks it (see KYVERNO_REQUIREMENTS), run once
+ * defaults, checked by the same validation where Kyverno checks it (PolicyValidationOptions `kyverno`), run once
  * (never reinvoked, whatever spec.reinvocationPolicy says), and there is no binding nor params), plus what Kyverno adds:
  * autogen variants for pod controllers, the namespace of a NamespacedMutatingPolicy, and problems for
  * what no webhook can do off-cluster (cluster/network CEL libraries: refused; mutateExisting and
@@ -24,7 +24,6 @@ import {
   type AuditAnnotation,
   type FieldError,
   type MutatingAdmissionPolicy,
-  type PolicyValidationOptions,
 } from '../map/index.js';
 import { AUTOGEN_CONTROLLERS, autogenVariants, type AutogenGroup } from './autogen.js';
 import { mutatingPolicyKind, type MutatingPolicyKind } from './kinds.js';
@@ -120,26 +119,6 @@ function auditAnnotationsOf(spec: JsonObject, errors: FieldError[]): AuditAnnota
   return out;
 }
 
-/**
- * What Kyverno's MutatingPolicy does not require of the MAP-shaped part (see PolicyValidationOptions): its
- * admission check (pkg/cel/policies/mpol/validate.go Validate) compiles the expressions and asks for a
- * resource rule; its CRD has an enum for failurePolicy only. So a rule may name DELETE or an operation,
- * scope or matchPolicy kube does not know, condition and variable names are free text (duplicates
- * included), selectors are read only when a request needs them (an invalid one then fails the policy, as
- * in src/map/match-resources.ts), and a mutation whose patchType does not name a member it has is skipped
- * (see kyvernoMutations).
- */
-const KYVERNO_REQUIREMENTS: PolicyValidationOptions = {
-  ruleShape: false,
-  qualifiedConditionNames: false,
-  requireMutations: false,
-  knownValues: false,
-  conditionNames: false,
-  variableNames: false,
-  selectors: false,
-  mutationShape: false,
-};
-
 type Mutation = MutatingAdmissionPolicy['mutations'][number];
 type NamedRule = NonNullable<MutatingAdmissionPolicy['matchConstraints']>['resourceRules'][number];
 
@@ -234,7 +213,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   if (meta) for (const key of ['name', 'labels', 'annotations']) if (getOwn(meta, key) !== undefined) metadata[key] = getOwn(meta, key)!;
   const decoded = decodePolicy({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata, spec: mapSpec });
   const policy = defaultPolicy(decoded.value);
-  errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta, KYVERNO_REQUIREMENTS));
+  errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta, { api: 'kyverno' }));
   crdRequired(spec, errors);
   policy.mutations = kyvernoMutations(policy.mutations);
   // Kyverno runs each MutatingPolicy once per call (mpol/engine/engine.go Handle) and registers its
