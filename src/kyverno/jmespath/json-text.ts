@@ -6,11 +6,22 @@
  * Not src/json's parseJson, which refuses the same: it keeps a number's literal form (`1.0` a double, an
  * int64 past 2^53 exact) for CEL, and go-jmespath's values are plain float64s.
  */
+import { goJsonSyntaxError } from '../../go/index.js';
 import { DEFAULT_MAX_DEPTH, heightUpTo, type JsonValue } from '../../json/index.js';
 
-/** Decodes `text`; throws an Error whose message says what is wrong (the caller adds where). */
+/**
+ * Decodes `text`; throws an Error whose message says what is wrong (the caller adds where). A text
+ * that is not JSON is reported as Go's scanner reports it (`unexpected end of JSON input`, `invalid
+ * character '2' after top-level value`), not with V8's wording: Kyverno's parse_json returns that
+ * error as its message.
+ */
 export function decodeGoJson(text: string): JsonValue {
-  const value = JSON.parse(text) as JsonValue;
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch (e) {
+    throw new Error(goJsonSyntaxError(text) ?? (e as Error).message);
+  }
   if (heightUpTo(value, DEFAULT_MAX_DEPTH) > DEFAULT_MAX_DEPTH) throw new Error(`the document nests deeper than ${DEFAULT_MAX_DEPTH} levels`);
   if (holdsNonFinite(value)) throw new Error(`json: cannot unmarshal number ${outOfRangeNumber(text)} into Go value of type float64`);
   return value;

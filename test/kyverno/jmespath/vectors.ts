@@ -345,6 +345,16 @@ export const encodingVectors: Vector[] = [
   { expr: "parse_json('{\"a\": [1, 2, 3, 4]}').a[0]", result: 1 },
   { expr: "parse_json('[1, 2, {\"a\": {\"b\": {\"c\": [1, 2]}}}]')[2].a.b.c[1]", result: 2 },
   { expr: "parse_json('{')", error: '' },
+  // encoding/json's own messages, which Kyverno returns as parse_json's error (not V8's wording)
+  { expr: "parse_json('{')", error: 'unexpected end of JSON input' },
+  { expr: "parse_json('')", error: 'unexpected end of JSON input' },
+  { expr: "parse_json('1 2')", error: "invalid character '2' after top-level value" },
+  { expr: "parse_json('[1,]')", error: "invalid character ']' looking for beginning of value" },
+  { expr: "parse_json('{\"a\" 1}')", error: "invalid character '1' after object key" },
+  { expr: "parse_json('tru')", error: 'unexpected end of JSON input' },
+  { expr: "parse_json('nul!')", error: "invalid character '!' in literal null (expecting 'l')" },
+  // go-jmespath's parser returns json.Unmarshal's error for a bad JSON literal
+  { expr: '`[1,]`', error: "invalid character ']' looking for beginning of value" },
   // (K) Test_ParseYAML
   { expr: "parse_yaml('a: b')", result: { a: 'b' } },
   { expr: "parse_yaml('\n- 1\n- 2\n- 3\n- a: b')", result: [1, 2, 3, { a: 'b' }] },
