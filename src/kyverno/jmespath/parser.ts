@@ -137,7 +137,7 @@ class Parser {
       case 'tUnquotedIdentifier':
         return { type: 'Field', name: token.value };
       case 'tQuotedIdentifier':
-        if (this.current() === 'tLparen') throw this.error("Can't have quoted identifier as function name.", token);
+        if (this.current() === 'tLparen') throw this.error("Can't have quoted identifier as function Name.", token);
         return { type: 'Field', name: token.value };
       case 'tStar': {
         const right: Node = this.current() === 'tRbracket' ? { type: 'Identity' } : this.projectionRHS(bp('tStar'));

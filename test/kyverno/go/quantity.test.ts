@@ -63,7 +63,7 @@ describe('where the CEL and Kyverno ports disagreed, as Kyverno shows it', () =>
 
   it('".e-10" is no quantity (inf.Dec reads no digit); it was read as zero', () => {
     expect(evaluateOperator('equals', '.e-10', '0')).toBe(false);
-    expect(add('.e-10', '1')).toMatchObject({ ok: false, error: { message: "JMESPath function 'add': invalid operands" } });
+    expect(add('.e-10', '1')).toMatchObject({ ok: false, error: { message: "JMESPath function 'add': invalid operand" } });
     expect(evaluateOperator('equals', '.', '0')).toBe(true);
   });
 

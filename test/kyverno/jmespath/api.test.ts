@@ -47,7 +47,7 @@ describe('compile', () => {
     expect(() => compile('`{`')).toThrow(JmesPathSyntaxError);
     expect(() => compile("'abc")).toThrow("SyntaxError: Unclosed delimiter: '");
     expect(() => compile('foo[')).toThrow(JmesPathSyntaxError);
-    expect(() => compile('"a"(b)')).toThrow("Can't have quoted identifier as function name.");
+    expect(() => compile('"a"(b)')).toThrow("SyntaxError: Can't have quoted identifier as function Name.");
   });
   it('caches syntax errors too', () => {
     let first: unknown;
@@ -113,6 +113,15 @@ describe('function errors', () => {
     expect(() => search('length(`1.5`)', {})).toThrow('Invalid type for: 1.5, expected: []jmespath.JpType{"string", "array", "object"}');
     expect(() => search('sort(`[1, "a"]`)', {})).toThrow('Invalid type for: [1 a]');
     expect(() => search('keys(`[{"b": 1, "a": null}]`)', {})).toThrow('Invalid type for: [map[a:<nil> b:1]]');
+  });
+  it('an arithmetic operand that is neither number, quantity nor duration uses Kyverno\'s text', () => {
+    // pkg/engine/jmespath/arithmetic.go parseArithemticOperand: formatError(genericError, operator, "invalid operand")
+    for (const fn of ['add', 'subtract', 'multiply', 'divide', 'modulo']) {
+      const r = evaluate(`${fn}('x', \`1\`)`, {});
+      expect(r.ok ? r.value : r.error.message).toBe(`JMESPath function '${fn}': invalid operand`);
+    }
+    const r = evaluate("sum(['1', 'x'])", {});
+    expect(r.ok ? r.value : r.error.message).toBe("JMESPath function 'sum': invalid operand");
   });
   it('a slice step of 0 is a runtime error', () => {
     const r = evaluate('[0:1:0]', [1, 2]);

@@ -224,8 +224,10 @@ export const arithmeticVectors: Vector[] = [
   { expr: "add('1.5', '500m')", result: '2' },
   { expr: "add('0', '1Ki')", result: '1Ki' },
   { expr: "add('100Mi', '100M')", result: '204857600' },
-  { expr: "add('x', `1`)", error: "JMESPath function 'add': invalid operands" },
-  { expr: 'add(`true`, `1`)', error: 'invalid operands' },
+  // Kyverno's parseArithemticOperand: formatError(genericError, operator, "invalid operand")
+  { expr: "add('x', `1`)", error: "JMESPath function 'add': invalid operand" },
+  { expr: 'add(`true`, `1`)', error: 'invalid operand' },
+  { expr: "subtract(`1`, 'x')", error: "JMESPath function 'subtract': invalid operand" },
   // (K) Test_Sum
   { expr: 'sum(`[]`)', error: "JMESPath function 'sum': at least one element in the array is required" },
   { expr: 'sum([`12`])', result: 12 },
@@ -314,7 +316,7 @@ export const arithmeticVectors: Vector[] = [
   { expr: "add('1ms', '1ns')", result: '1.000001ms' },
   { expr: "subtract('1s', '1s')", result: '0s' },
   { expr: "add('2562047h47m16.854775807s', '1ns')", result: '-2562047h47m16.854775808s' },
-  { expr: "add('1h', '1x')", error: 'invalid operands' },
+  { expr: "add('1h', '1x')", error: 'invalid operand' },
 ];
 
 export const encodingVectors: Vector[] = [
@@ -498,7 +500,7 @@ export const goDetailVectors: Vector[] = [
   { expr: "add('-1.5h', '0s')", result: '-1h30m0s' },
   { expr: "add('1µs', '1μs')", result: '2µs' },
   { expr: "add('.5s', '0s')", result: '500ms' },
-  { expr: "add('2562047h48m', '0s')", error: 'invalid operands' }, // overflow: neither quantity nor duration
+  { expr: "add('2562047h48m', '0s')", error: 'invalid operand' }, // overflow: neither quantity nor duration
   { expr: "multiply('1h', `0.5`)", result: '30m0s' },
   { expr: "divide('1h', `7`)", result: '8m34.285714285s' },
   // %v of floats in go-jmespath type errors

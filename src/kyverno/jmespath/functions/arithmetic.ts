@@ -40,7 +40,7 @@ function operand(v: Value): Operand | null {
 function operands(args: Value[], fn: string): [Operand, Operand] {
   const a = operand(args[0]);
   const b = operand(args[1]);
-  if (!a || !b) throw kyvernoError.generic(fn, 'invalid operands');
+  if (!a || !b) throw kyvernoError.generic(fn, 'invalid operand');
   return [a, b];
 }
 
