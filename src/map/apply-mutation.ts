@@ -8,7 +8,7 @@ import type { GroupVersionKind } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyJsonPatch, type ApplyResult } from '../jsonpatch/index.js';
-import { applyConfiguration, fromUnstructuredError, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
+import { applyConfiguration, fromUnstructuredError, goRoundTrip, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
 import { decodeTypeMeta } from './type-meta.js';
 import type { MutationOutcome } from './dispatch.js';
@@ -106,8 +106,10 @@ export function applyJsonPatchMutation(
     if (!typed.ok) return { ok: false, abort: internalError(typed.message) };
     const err = strictDecode(schema, typed.doc, history.acceptedFor(schema));
     if (err) return { ok: false, abort: internalError(err.message) };
-    history.decoded = { doc: typed.doc, root: schema.root };
-    return { ok: true, object: typed.doc };
+    // The next mutation reads the Go object encoded again (quantities in canonical form).
+    const doc = goRoundTrip(schema, typed.doc, object ?? undefined);
+    history.decoded = { doc, root: schema.root };
+    return { ok: true, object: doc };
   }
   return { ok: true, object: applied.doc };
 }
@@ -148,10 +150,13 @@ export function applyConfigurationMutation(
   // unstructured); Kyverno's MutatingPolicy keeps every object unstructured (`typed` false).
   // Only what this mutation changed is judged: the object it was given converted (the API server's, or a
   // result that decoded or converted before), and the result shares every untouched subtree with it.
+  let doc = result.object;
   if (typed && schema.source === 'builtin') {
-    const unconvertible = fromUnstructuredError(schema, result.object, object ?? undefined);
+    const unconvertible = fromUnstructuredError(schema, doc, object ?? undefined);
     if (unconvertible !== undefined) return { ok: false, message: unconvertible };
+    // The next mutation reads the Go object encoded again (quantities in canonical form).
+    doc = goRoundTrip(schema, doc, object ?? undefined);
   }
-  history.applied = { doc: result.object, root: schema.root };
-  return { ok: true, object: result.object };
+  history.applied = { doc, root: schema.root };
+  return { ok: true, object: doc };
 }

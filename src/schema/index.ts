@@ -11,5 +11,6 @@ export { resolve, NamedRef, DEDUCED, UNTYPED_ATOMIC } from './types.js';
 export { applyConfiguration, apiVersionOf, ApplyConfigurationError, type ApplyOptions, type ApplyResult } from './ssa/apply.js';
 export { strictDecode, StrictDecodeError } from './strict.js';
 export { fromUnstructuredError } from './from-unstructured.js';
+export { goRoundTrip } from './go-round-trip.js';
 export { strategicMerge, StrategicMergeCache, StrategicMergeError, type SizeRecord, type StrategicMergeOptions, type StrategicMergeResult } from './smp/merge.js';
 export { StrategicMergeChain } from './smp/chain.js';

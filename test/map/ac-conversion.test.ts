@@ -34,7 +34,7 @@ describe('an ApplyConfiguration result converted back into the Go type', () => {
 
   it.each([
     ['an integral double in an integer field', 'Object{spec: Object.spec{priority: 2.0}}', [{ op: 'replace', path: '/spec/priority', value: 2 }]],
-    ['a number for a quantity', container('resources: Object.spec.containers.resources{limits: {"cpu": 2}}'), [{ op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: 2 }]],
+    ['a number for a quantity', container('resources: Object.spec.containers.resources{limits: {"cpu": 2}}'), [{ op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: '2' }]],
     ['an integral double for an int-or-string', container('livenessProbe: Object.spec.containers.livenessProbe{httpGet: Object.spec.containers.livenessProbe.httpGet{port: 8080.0}}'), [{ op: 'add', path: '/spec/containers/0/livenessProbe', value: { httpGet: { port: 8080 } } }]],
   ])('%s converts', async (_what, expression, patch) => {
     const r = await evaluate(set(policy('p', [ac(expression)])), request);

@@ -1,0 +1,57 @@
+/**
+ * What the next mutation of a built-in object reads after a quantity was written. kube-apiserver decodes a
+ * JSON patch's result into the kind's Go type, or converts an ApplyConfiguration's result into it
+ * (mutating/dispatcher.go dispatchOne), and the next mutation reads that object encoded again:
+ * resource.Quantity keeps its text only when it is canonical (apimachinery api/resource/quantity.go
+ * ParseQuantity, `s: str` only for canonical input), so MarshalJSON writes `"1000m"` as `"1"`.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/engine/index.js';
+import { parseJson } from '../../src/json/index.js';
+import { podRequest } from '../kyverno/helpers/requests.js';
+import { applyConfig as ac, jsonPatch, policy, set } from './helpers.js';
+
+const pod = (limits: Record<string, unknown>) =>
+  podRequest(
+    parseJson(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i', resources: { limits } }] } })) as any,
+    { uid: 'u' },
+  );
+const readBack = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"cpu": object.spec.containers[0].resources.limits.cpu, "memory": object.spec.containers[0].resources.limits.memory}}]');
+const limitsAc = (cpu: string, memory: string) =>
+  ac(`Object{spec: Object.spec{containers: [Object.spec.containers{name: "c", resources: Object.spec.containers.resources{limits: {"cpu": ${cpu}, "memory": ${memory}}}}]}}`);
+const limitsJp = (cpu: string, memory: string) =>
+  jsonPatch(`[JSONPatch{op: "replace", path: "/spec/containers/0/resources/limits", value: {"cpu": ${cpu}, "memory": ${memory}}}]`);
+
+describe('a quantity a mutation writes, as the next mutation reads it', () => {
+  it.each([
+    ['"1000m"', '"1024Mi"', '1', '1Gi'],
+    ['"0.5"', '"1.5Gi"', '500m', '1536Mi'],
+    ['" 250m "', '"2e3"', '250m', '2e3'],
+    ['"100m"', '"128Mi"', '100m', '128Mi'],
+  ])('cpu %s memory %s: read back as %s and %s', async (cpu, memory, wantCpu, wantMemory) => {
+    for (const mutation of [limitsAc(cpu, memory), limitsJp(cpu, memory)]) {
+      const r = await evaluate(set(policy('p', [mutation, readBack])), pod({ cpu: '1' }));
+      expect(r.allowed).toBe(true);
+      if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { cpu: wantCpu, memory: wantMemory } });
+    }
+  });
+
+  it('a number written for a quantity is read back as its canonical text', async () => {
+    const r = await evaluate(set(policy('p', [limitsJp('2.0', '0.25'), readBack])), pod({ cpu: '1' }));
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { cpu: '2', memory: '250m' } });
+  });
+
+  it('a later policy\'s JSON patch test compares with the canonical text', async () => {
+    const second = policy('q', [jsonPatch('[JSONPatch{op: "test", path: "/spec/containers/0/resources/limits/cpu", value: "1"}, JSONPatch{op: "add", path: "/metadata/labels", value: {"tested": "yes"}}]')]);
+    const r = await evaluate(set(policy('p', [limitsAc('"1000m"', '"1Gi"')]), second), pod({ cpu: '2' }));
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { tested: 'yes' } });
+  });
+
+  it('a quantity no mutation touched is left as received', async () => {
+    const r = await evaluate(set(policy('p', [ac('Object{metadata: Object.metadata{annotations: {"a": "b"}}}'), readBack])), pod({ cpu: '1000m', memory: '1024Mi' }));
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { cpu: '1000m', memory: '1024Mi' } });
+  });
+});
