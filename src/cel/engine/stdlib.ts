@@ -124,6 +124,25 @@ function isZeroValue(v: CelValue): boolean {
   return false;
 }
 
+/** optional.unwrap / unwrapOpt: the values of a list's optionals that have one, in order. */
+function unwrapOptionals(list: readonly CelValue[]): CelValue[] {
+  const out: CelValue[] = [];
+  for (const item of list) {
+    if (!(item instanceof CelOptional)) throw new CelEvalError(`value ${goValueText(item)} is not optional`);
+    if (item.hasValue()) out.push(item.value() as CelValue);
+  }
+  return out;
+}
+
+/** A scalar as Go's `%v` prints the cel-go value; the type name for the others (an error message's detail). */
+function goValueText(v: unknown): string {
+  if (typeof v === 'string' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return String(v);
+  if (v instanceof CelUint) return v.valueOf().toString();
+  if (v === null) return 'NULL_VALUE';
+  return typeNameOf(v);
+}
+
 export function registerStdlib(env: Env): void {
   // Declared lazily: an overload is built when its function is first looked up (cold start).
   const add = (id: string, fn: string, params: CelType[], result: CelType, impl?: Impl, cost?: CostFn) =>
@@ -376,6 +395,9 @@ export function registerStdlib(env: Env): void {
   member('optional_hasValue', 'hasValue', [optionalOf(V)], T.bool, (o: CelOptional) => o.hasValue());
   member('optional_or_optional', 'or', [optionalOf(V), optionalOf(V)], optionalOf(V));
   member('optional_orValue_value', 'orValue', [optionalOf(V), V], V);
+  // The optional library's version 2 (cel-go cel/library.go; Kubernetes declares the latest version).
+  add('optional_unwrap', 'optional.unwrap', [listOf(optionalOf(V))], listOf(V), unwrapOptionals);
+  member('optional_unwrapOpt', 'unwrapOpt', [listOf(optionalOf(V))], listOf(V), unwrapOptionals);
 
   // ---- helpers behind macros
   add('@mapInsert_map_key_value', MAP_INSERT, [mapOf(K, V), K, V], mapOf(K, V), (m: CelMapValue, k: CelValue, v: CelValue) => mapInsert(m, k, v));
