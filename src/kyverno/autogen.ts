@@ -5,7 +5,7 @@
  * ReplicationControllers, with the overlay moved under `spec.template` and `request.object.spec` /
  * `.metadata` read from the template; and an `autogen-cronjob-<rule>` for CronJobs
  * (`spec.jobTemplate.spec.template`). The annotation `pod-policies.kyverno.io/autogen-controllers`
- * chooses the controllers (`none` disables it); any `patchesJson6902` in the policy disables it, since
+ * chooses the controllers (`none` disables it; a custom kind named alone gets a rule too); any `patchesJson6902` in the policy disables it, since
  * JSON-patch paths cannot be moved.
  */
 import { cloneJson, getOwn, isJsonObject, MAX_POLICY_DEPTH, parseJson, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
@@ -61,19 +61,30 @@ export function autogenRules(policy: JsonObject, rules: readonly JsonObject[]): 
 }
 
 /**
- * The controllers the annotation asks for, read as Kyverno reads it (pkg/autogen/v1): no annotation = all;
- * `none` = none; otherwise the comma-separated names that are pod controllers exactly (no trimming: ` Job`
- * is no controller), every one of them for `all`; CronJob when the text contains `CronJob` or `all`. An
- * empty annotation asks for none.
+ * The controllers the annotation asks for, read as Kyverno reads it (pkg/autogen/v1 computeRules,
+ * generateRuleForControllers, generateCronJobRule): no annotation = all; the comma-separated names are a
+ * set, which disables generation when it is `none` alone. Without CronJob (CronJob has a rule of its own,
+ * made when the text contains `CronJob` or `all`), the names are `all` alone = the six pod controllers;
+ * else those that are pod controllers exactly (no trimming: ` Job` is none); and when none of them is,
+ * every name as written — Kyverno's way of generating rules for a custom resource embedding a Pod
+ * template (`Rollout`), dropped beside a pod controller (kyverno/kyverno#7446). An empty annotation asks
+ * for none.
  */
 function requestedControllers(policy: JsonObject): { pods: string[]; cronJob: boolean } {
   const metadata = getOwn(policy, 'metadata');
   const annotations = isJsonObject(metadata) ? getOwn(metadata, 'annotations') : undefined;
   const value = isJsonObject(annotations) ? getOwn(annotations, ANNOTATION) : undefined;
   if (typeof value !== 'string') return { pods: POD_CONTROLLERS, cronJob: true };
-  if (value === 'none') return { pods: [], cronJob: false };
-  const pods = value === 'all' ? POD_CONTROLLERS : POD_CONTROLLERS.filter((c) => value.split(',').includes(c));
-  return { pods, cronJob: value.includes('CronJob') || value.includes('all') };
+  const names = [...new Set(value.split(','))];
+  if (names.length === 1 && names[0] === 'none') return { pods: [], cronJob: false };
+  const cronJob = value.includes('CronJob') || value.includes('all');
+  const others = names.filter((n) => n !== 'CronJob').sort();
+  const text = others.join(',');
+  if (text === '') return { pods: [], cronJob };
+  if (text === 'all') return { pods: POD_CONTROLLERS, cronJob };
+  const known = others.filter((n) => POD_CONTROLLERS.includes(n));
+  // An empty name (`,Rollout`) is a kind nothing has: left out rather than refused as a kinds entry.
+  return { pods: known.length > 0 ? known : others.filter((n) => n !== ''), cronJob };
 }
 
 /** Kyverno's CanAutoGen over every rule of the policy, not only mutate rules. */
