@@ -1,6 +1,6 @@
 /**
- * Which optional-library functions the admission environment declares, as kube-apiserver's
- * cel-go does (environment/base.go: cel.OptionalTypes() at its latest version).
+ * Which standard and optional-library functions the admission environment declares, as kube-apiserver's
+ * cel-go does (environment/base.go: cel.OptionalTypes() at its latest version; cel-go's standard library).
  */
 import { describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation, type CelValue } from '../../src/cel/index.js';
@@ -30,5 +30,15 @@ describe('optional library version 2 (cel-go cel/library.go)', () => {
       "compilation failed: ERROR: <input>:1:16: found no matching overload for 'optional.unwrap' applied to '(list(int))'",
     );
     expect(run('optional.unwrap(object.spec.opts)')).toEqual({ error: 'value 1 is not optional' });
+  });
+});
+
+describe('standard library conversions', () => {
+  it('duration(int) is not declared (cel-go#1300): a compile error, and no such overload on a dyn int', () => {
+    expect(run('duration(100)').error).toBe(
+      "compilation failed: ERROR: <input>:1:9: found no matching overload for 'duration' applied to '(int)'",
+    );
+    expect(run('duration(object.spec.replicas)')).toEqual({ error: 'no such overload: duration(int)' });
+    expect(run("duration('100ns') == duration(duration('100ns'))").value).toBe(true);
   });
 });

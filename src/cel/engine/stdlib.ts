@@ -289,7 +289,7 @@ export function registerStdlib(env: Env): void {
   });
   add('uint64_to_double', 'double', [T.uint], T.double, (v: CelUint) => Number(v.valueOf()));
   add('duration_to_duration', 'duration', [T.duration], T.duration, (v: Duration) => v);
-  add('int64_to_duration', 'duration', [T.int], T.duration, (v: bigint) => checkDuration(v));
+  // No duration(int): cel-go never converted an int to a duration and dropped the declaration (cel-go#1300).
   add('string_to_duration', 'duration', [T.string], T.duration, (v: string) => {
     const d = parseDuration(v);
     if (!d) throw new CelEvalError(`type conversion error from 'string' to 'google.protobuf.Duration'`);
