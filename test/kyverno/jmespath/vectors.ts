@@ -470,7 +470,7 @@ export const miscVectors: Vector[] = [
   { expr: "regex_match('^[^a-z]{4}$', random('[^a-z]{4}'))", result: true },
   { expr: "random('')", error: 'no pattern provided' },
   { expr: "random('[a-')", error: 'error parsing regexp' },
-  // is_external_url: syntactic (no DNS) — see README
+  // is_external_url: host names judged by their form (no DNS) — see README
   { expr: "is_external_url('https://example.com/x')", result: true },
   { expr: "is_external_url('http://10.1.2.3:8080')", result: false },
   { expr: "is_external_url('http://192.168.0.1')", result: false },
@@ -480,6 +480,25 @@ export const miscVectors: Vector[] = [
   { expr: "is_external_url('http://my-service:8080')", result: false },
   { expr: "is_external_url('http://api.default.svc.cluster.local')", result: false },
   { expr: "is_external_url('not a url')", error: 'invalid URL' },
+  // IP literals: Go's IsLoopback() || IsPrivate() and nothing else is internal (link-local, CGNAT,
+  // multicast and unspecified addresses are external in Kyverno); IPv4-mapped IPv6 is judged as IPv4.
+  { expr: "is_external_url('http://169.254.169.254/latest/meta-data')", result: true },
+  { expr: "is_external_url('http://100.64.0.1')", result: true },
+  { expr: "is_external_url('http://0.0.0.0')", result: true },
+  { expr: "is_external_url('http://224.0.0.1')", result: true },
+  { expr: "is_external_url('http://172.32.0.1')", result: true },
+  { expr: "is_external_url('http://172.31.255.1')", result: false },
+  { expr: "is_external_url('http://[fe80::1]')", result: true },
+  { expr: "is_external_url('http://[ff02::1]')", result: true },
+  { expr: "is_external_url('http://[::]')", result: true },
+  { expr: "is_external_url('http://[fd::1]')", result: true }, // 00fd::, outside fc00::/7
+  { expr: "is_external_url('http://[fc00::1]')", result: false },
+  { expr: "is_external_url('http://[0:0:0:0:0:0:0:1]')", result: false },
+  { expr: "is_external_url('http://[::ffff:127.0.0.1]')", result: false },
+  { expr: "is_external_url('http://[::ffff:10.1.2.3]:8080/')", result: false },
+  { expr: "is_external_url('http://[::ffff:8.8.8.8]')", result: true },
+  // no host: Go's resolver refuses the empty name
+  { expr: "is_external_url('file:///etc/passwd')", error: 'lookup : no such host' },
 ];
 
 /** Go formatting and parsing details, through the functions that expose them. */
