@@ -61,10 +61,9 @@ export function rewriteStrings(document: JsonValue, interesting: (s: string) => 
       let newKey = key;
       if (interesting(key)) {
         const k = rewrite(key, path);
-        if (typeof k !== 'string') {
-          throw new KyvernoRuleError(`map key "${key}" at /${path.join('/')} must resolve to a string`);
-        }
-        newKey = k;
+        // pkg/engine/jsonutils traverseObject: a key that substitutes to null keeps its own text.
+        if (typeof k === 'string') newKey = k;
+        else if (k !== null) throw new KyvernoRuleError(`map key "${key}" at /${path.join('/')} must resolve to a string`);
       }
       path.push(key);
       const child = value[key];
