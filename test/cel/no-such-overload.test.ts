@@ -156,12 +156,19 @@ describe('run-time no such overload', () => {
   });
 });
 
-// cel/library.go decorateOptionalOr: evalOptionalOr/evalOptionalOrValue return a left side that is no
-// optional as it is, and the right side unchecked when the left is none.
+// cel/library.go decorateOptionalOr: evalOptionalOr/evalOptionalOrValue answer plain `no such overload`
+// for a left side that is no optional, without evaluating the right (cel-go#1276, in v0.28); an error on
+// the left is the result as it is; the right side is the result unchecked when the left is none.
 describe('optional or/orValue on values that are no optional', () => {
   it.each([
-    ['dyn(1).or(optional.none())', 1n],
-    ['dyn(1).orValue(2)', 1n],
+    ['dyn(1).or(optional.none())', 'no such overload'],
+    ['dyn(1).orValue(2)', 'no such overload'],
+    ['object.spec.replicas.orValue(1 / 0)', 'no such overload'],
+    ['object.spec.missing.orValue(1)', 'no such key: missing'],
+  ] as const)('%s', (expression, error) => expect(run(expression)).toEqual({ error }));
+  it.each([
     ['optional.none().or(dyn(1))', 1n],
+    ['object.spec.?replicas.orValue(0)', 3n],
+    ['object.spec.?missing.orValue(0)', 0n],
   ] as const)('%s', (expression, value) => expect(run(expression)).toEqual({ value }));
 });

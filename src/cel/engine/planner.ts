@@ -484,8 +484,9 @@ class Planner {
   }
 
   /**
-   * cel-go's evalOptionalOr / evalOptionalOrValue (cel/library.go decorateOptionalOr): a left side that
-   * is no optional is the result as it is, and so is the right side, unchecked, when the left is none.
+   * cel-go's evalOptionalOr / evalOptionalOrValue (cel/library.go decorateOptionalOr): the right side is
+   * evaluated only when the left is none, and then is the result unchecked; a left side that is no
+   * optional (a dyn value) is 'no such overload' without evaluating the right (cel-go#1276).
    */
   private optionalOr(e: CallExpr, orValue: boolean): Planned {
     const l = this.node(e.target!).fn;
@@ -494,7 +495,7 @@ class Planner {
       attribute: false,
       fn: (s) => {
         const v = l(s);
-        if (!(v instanceof CelOptional)) return v;
+        if (!(v instanceof CelOptional)) throw noSuchOverload();
         if (v.hasValue()) return orValue ? v.value() : v;
         return r(s);
       },
