@@ -10,7 +10,10 @@ import { resolve, type ObjectType, type TypeRef } from './types.js';
  * and the next mutation reads that typed object encoded again (its CEL `object`, the JSON its patch
  * applies to). A resource.Quantity is written back in canonical form: it keeps its text only when the
  * text is canonical already, so `"1000m"` is read back as `"1"`, `"0.5"` as `"500m"`, `"1024Mi"` as
- * `"1Gi"`, and a number `2` as the string `"2"`.
+ * `"1Gi"`, and a number `2` as the string `"2"`. A map field left empty or null (`labels: {}`) is left
+ * out, as the encoder's `omitempty` leaves out an empty Go map: the next JSON patch cannot add a key under
+ * it, and `has(object.metadata.labels)` is false. (Other empty values — `""`, `0`, `false`, `[]`, a null
+ * struct — stay: whether the Go field is `omitempty` is not in the schema data.)
  *
  * Only what differs from `base` (the object the mutation was given, already in that form) is walked;
  * the result shares every untouched subtree with `obj`, and is `obj` itself when nothing changes.
@@ -45,7 +48,13 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined): JsonValu
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue;
       const child = v[k];
-      const w = walk(child, childType, baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined);
+      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
+      if (field && child !== childBase && isEmptyMap(child) && isPlainMap(childType)) {
+        out ??= copyObject(v);
+        delete out[k];
+        continue;
+      }
+      const w = walk(child, childType, childBase);
       if (w === child) continue;
       out ??= copyObject(v);
       setOwn(out, k, w);
@@ -53,6 +62,24 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined): JsonValu
     return out ?? v;
   }
   return v;
+}
+
+/** Null or `{}`: a Go map field's nil or empty value. */
+function isEmptyMap(v: JsonValue): boolean {
+  if (v === null) return true;
+  if (!isJsonObject(v)) return false;
+  for (const _ in v) return false;
+  return true;
+}
+
+/**
+ * A Go map (labels, annotations, nodeSelector, a ResourceList, ...), not a struct nor free-form JSON.
+ * Every map field of the built-in types is `omitempty` (k8s.io/api, apimachinery's ObjectMeta and
+ * LabelSelector, apiextensions' JSONSchemaProps), so the encoder leaves out an empty one.
+ */
+function isPlainMap(ref: TypeRef): boolean {
+  const atom = resolve(ref);
+  return atom.map !== undefined && atom.map.fields === undefined && atom.scalar === undefined;
 }
 
 /**

@@ -55,3 +55,45 @@ describe('a quantity a mutation writes, as the next mutation reads it', () => {
     if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { cpu: '1000m', memory: '1024Mi' } });
   });
 });
+
+/**
+ * A map field a mutation leaves empty. Every map field of the built-in Go types is `omitempty`, so the
+ * object the next mutation reads has no such field (encoding/json for a JSON patch, apimachinery
+ * converter.go isEmpty for CEL's `object`).
+ */
+describe('an empty map a mutation leaves, as the next mutation reads it', () => {
+  const bare = pod({ cpu: '1' });
+
+  it('a JSON patch cannot add a key under labels an earlier mutation left empty', async () => {
+    const mutations = [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {}}]'), jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]')];
+    const r = await evaluate(set(policy('p', mutations)), bare);
+    expect(r.allowed).toBe(false);
+    if (!r.allowed) {
+      expect(r.status.message).toBe(
+        `policy 'p' with binding 'b-p' denied request: JSON Patch: add operation does not apply: doc is missing path: "/metadata/labels/x": missing value`,
+      );
+    }
+    // In one patch the map is there for the next operation: nothing is decoded between them.
+    const one = await evaluate(set(policy('p', [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {}}, JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]')])), bare);
+    expect(one.allowed).toBe(true);
+    if (one.allowed) expect(one.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { x: 'y' } }]);
+  });
+
+  it.each([
+    ['an ApplyConfiguration', ac('Object{metadata: Object.metadata{annotations: {}}}')],
+    ['a JSON patch of {} and null', jsonPatch('[JSONPatch{op: "add", path: "/metadata/annotations", value: {}}, JSONPatch{op: "add", path: "/spec/nodeSelector", value: null}]')],
+  ])('%s: has() is false afterwards, and the reply adds nothing', async (_what, mutation) => {
+    const read = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"a": string(has(object.metadata.annotations)), "n": string(has(object.spec.nodeSelector))}}]');
+    const r = await evaluate(set(policy('p', [mutation, read])), bare);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { a: 'false', n: 'false' } }]);
+  });
+
+  it('an empty map inside a map value, or a struct left empty, stays', async () => {
+    const mutation = ac('Object{spec: Object.spec{containers: [Object.spec.containers{name: "c", securityContext: Object.spec.containers.securityContext{}}]}}');
+    const read = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"s": string(has(object.spec.containers[0].securityContext))}}]');
+    const r = await evaluate(set(policy('p', [mutation, read])), bare);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { s: 'true' } });
+  });
+});
