@@ -137,7 +137,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     if (typeof ruleName !== 'string' || ruleName === '') report.error(`${path}.name`, 'is required');
     else if (names.has(ruleName)) report.error(`${path}.name`, `duplicate rule name "${ruleName}"`);
     else names.add(ruleName);
-    checkRule(raw, path, report);
+    checkRule(raw, path, report, kind === 'Policy');
     if (!hasOwn(raw, 'mutate')) {
       // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
       const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
