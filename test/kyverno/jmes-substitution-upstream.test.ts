@@ -25,3 +25,54 @@ describe('map keys', () => {
     expect(() => subst({ '{{ `1` }}': 'x' })).toThrow(/must resolve to a string/);
   });
 });
+
+describe('$() references (substituteReferencesIfAny, resolveReference)', () => {
+  it('resolve a string; an operator inside the parentheses is kept in front (vars_test TestActualizePattern_*)', () => {
+    const pattern = {
+      spec: { containers: [{ name: '*', resources: { requests: { memory: '$(<=./../../limits/memory)' }, limits: { memory: '2048Mi' } } }] },
+    };
+    expect(subst(pattern)).toEqual({
+      spec: { containers: [{ name: '*', resources: { requests: { memory: '<=2048Mi' }, limits: { memory: '2048Mi' } } }] },
+    });
+  });
+  it('a number needs an operator, and is then printed with %f', () => {
+    expect(() => subst({ spec: { max: 10, floor: '$(../max)' } })).toThrow('NotResolvedReferenceErr,reference $(../max) not resolved at path /spec/floor');
+    expect(subst({ spec: { max: 10, floor: '$(>=../max)', half: '$(<../x)', x: 0.0078125 } })).toEqual({
+      spec: { max: 10, floor: '>=10.000000', half: '<0.007812', x: 0.0078125 },
+    });
+    expect(subst({ spec: { big: 1e22, r: '$(!../big)' } })).toEqual({ spec: { big: 1e22, r: '!10000000000000000000000.000000' } });
+  });
+  it('other values are errors, with Kyverno\'s texts', () => {
+    expect(() => subst({ spec: { a: true, r: '$(../a)' } })).toThrow('NotResolvedReferenceErr,reference $(../a) not resolved at path /spec/r');
+    expect(() => subst({ spec: { a: true, r: '$(>../a)' } })).toThrow(
+      'failed to resolve $(>../a) at path /spec/r: incorrect expression: operator > does not match with value true',
+    );
+    expect(() => subst({ spec: { a: null, r: '$(../a)' } })).toThrow('got nil resolved variable $(../a) at path /spec/r: <nil>');
+    expect(() => subst({ a: '$(missing)' })).toThrow('got nil resolved variable $(missing) at path /a: <nil>');
+  });
+  it('a reference runs greedily to the last ) before a space (RegexReferences)', () => {
+    expect(() => subst({ spec: { a: 'x', b: 'y', r: '$(../a)-$(../b)' } })).toThrow('got nil resolved variable $(../a)-$(../b) at path /spec/r: <nil>');
+    expect(subst({ spec: { a: 'x', b: 'y', r: '$(../a) $(../b)' } })).toEqual({ spec: { a: 'x', b: 'y', r: 'x y' } });
+    // strings.Trim(reference, "$()") takes every surrounding ) off
+    expect(subst({ spec: { a: 'x', r: '($(../a))' } })).toEqual({ spec: { a: 'x', r: '(x' } });
+  });
+  it('an absolute path is used as written; a relative one is joined and cleaned; anchors are ignored', () => {
+    expect(subst({ '(spec)': { a: 'x', r: '$(/spec/a)' }, m: { s: '$(./.././../spec/a)' } })).toEqual({ '(spec)': { a: 'x', r: 'x' }, m: { s: 'x' } });
+    // The referencing string's own path keeps its anchors, the document's paths do not: from inside
+    // `(spec)` a relative reference names `/(spec)/a`, which nothing matches.
+    expect(() => subst({ '(spec)': { a: 'x', s: '$(../a)' } })).toThrow('got nil resolved variable $(../a) at path /(spec)/s');
+    expect(() => subst({ spec: { a: 'x', r: '$(/spec/./a)' } })).toThrow('got nil resolved variable $(/spec/./a) at path /spec/r');
+  });
+  it('only a complete \\$(…) is an escape (RegexEscpReferences)', () => {
+    expect(subst({ a: '\\$(NODE_NAME)/postgres/\\$(POD_NAME)', b: 'echo \\$(HOME', c: '\\${X}' })).toEqual({
+      a: '$(NODE_NAME)/postgres/$(POD_NAME)',
+      b: 'echo \\$(HOME',
+      c: '\\${X}',
+    });
+  });
+  it('a long run of $( is scanned in linear time', () => {
+    const started = Date.now();
+    expect(subst({ a: '$('.repeat(200_000), b: '\\$('.repeat(200_000) })).toEqual({ a: '$('.repeat(200_000), b: '\\$('.repeat(200_000) });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});

@@ -16,8 +16,11 @@ import type { JsonValue } from '../../src/json/index.js';
 import { clusterPolicy, compiled, pod, podRequest } from './helpers/requests.js';
 
 const LONG = 'x'.repeat(200_000);
-/** 3,000 references to LONG: 600 million characters, more than a JavaScript string may hold. */
-const REFERENCES = '$(../long)'.repeat(3000);
+/**
+ * 3,000 references to LONG: 600 million characters, more than a JavaScript string may hold. Spaces
+ * part them: Kyverno's reference pattern runs greedily to the last `)` before a space.
+ */
+const REFERENCES = '$(../long) '.repeat(3000);
 
 const bomb = clusterPolicy('a-references', [{ name: 'bomb', mutate: { patchStrategicMerge: { metadata: { annotations: { long: LONG, copies: REFERENCES } } } } }], { failurePolicy: 'Ignore' });
 const healthy = clusterPolicy('b-label', [{ name: 'label', mutate: { patchStrategicMerge: { metadata: { labels: { owner: 'team-a' } } } } }]);
@@ -50,9 +53,9 @@ describe('text inserted by $() references is bounded', () => {
   });
 
   it('references within the bound still resolve', async () => {
-    const few = clusterPolicy('a-few', [{ name: 'few', mutate: { patchStrategicMerge: { metadata: { annotations: { long: LONG, copies: '$(../long)'.repeat(3) } } } } }]);
+    const few = clusterPolicy('a-few', [{ name: 'few', mutate: { patchStrategicMerge: { metadata: { annotations: { long: LONG, copies: '$(../long) '.repeat(3) } } } } }]);
     const result = await runKyvernoPolicies([compiled(few)], { request: podRequest(pod('web', ['app'])) });
     expect(result.policies[0].status).toBe('applied');
-    expect(((result.object as JsonObject).metadata as JsonObject).annotations).toEqual({ long: LONG, copies: LONG.repeat(3) });
+    expect(((result.object as JsonObject).metadata as JsonObject).annotations).toEqual({ long: LONG, copies: `${LONG} `.repeat(3) });
   });
 });

@@ -107,11 +107,11 @@ describe('{{@}} and DELETE', () => {
 describe('$() references', () => {
   it('resolve relative and absolute paths in the document, with operators kept', () => {
     // Relative to the referencing string itself: `..` is its parent map.
-    const doc = { spec: { max: 10, floor: '$(../max)', limit: '>=$(/spec/max)', up: '$(../../spec/max)' } };
-    expect(subst(doc)).toEqual({ spec: { max: 10, floor: '10', limit: '>=10', up: '10' } });
+    const doc = { spec: { max: '10Gi', floor: '$(../max)', limit: '>=$(/spec/max)', up: '$(../../spec/max)' } };
+    expect(subst(doc)).toEqual({ spec: { max: '10Gi', floor: '10Gi', limit: '>=10Gi', up: '10Gi' } });
   });
   it('a reference that does not resolve is an error', () => {
-    expect(() => subst({ a: '$(missing)' })).toThrow(/reference \$\(missing\) at \/a does not resolve/);
+    expect(() => subst({ a: '$(missing)' })).toThrow(/got nil resolved variable \$\(missing\) at path \/a/);
   });
   it('escaped references stay', () => {
     expect(subst({ a: 'echo \\$(HOME)' })).toEqual({ a: 'echo $(HOME)' });
