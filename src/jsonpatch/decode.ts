@@ -11,7 +11,8 @@ const OP_NAMES: ReadonlySet<string> = new Set<OperationName>(['add', 'remove', '
  * - rfc6902: `op` one of the six, `path` (and `from` for move/copy) strings, `value` present for
  *   add/replace/test.
  * - kubernetes (evanphx v4): unknown op → `Unexpected kind: <op>`; a missing `value` means `null`, as
- *   the v4 library reads it (MutatingAdmissionPolicy emits `value` only when the CEL field is set).
+ *   the v4 library reads it (MutatingAdmissionPolicy emits `value` only when the CEL field is set),
+ *   except for `test`, where only a missing one is Go's nil node (`valueAbsent`).
  * - kyverno (evanphx v5 `DecodePatch`): add/replace need `value`, move/copy need `from`; a `test`
  *   without `value` compares with null. Messages are v5's (`invalid operation {...}: ...`).
  */
@@ -88,7 +89,8 @@ function checkV4(raw: JsonObject): Checked {
       : `${op} operation failed to decode path: ${path.error}`;
   }
   if (op === 'remove') return { op, path };
-  return withValue(raw, { op: op as 'add' | 'replace' | 'test', path, value: hasOwn(raw, 'value') ? raw.value : null });
+  if (!hasOwn(raw, 'value')) return op === 'test' ? { op, path, value: null, valueAbsent: true } : { op: op as 'add' | 'replace', path, value: null };
+  return withValue(raw, { op: op as 'add' | 'replace' | 'test', path, value: raw.value });
 }
 
 function checkV5(raw: JsonObject): Checked {

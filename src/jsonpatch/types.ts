@@ -7,7 +7,16 @@ export type Operation =
   | { op: 'replace'; path: string; value: JsonValue }
   | { op: 'move'; from: string; path: string }
   | { op: 'copy'; from: string; path: string }
-  | { op: 'test'; path: string; value: JsonValue };
+  | {
+      op: 'test';
+      path: string;
+      value: JsonValue;
+      /**
+       * evanphx-v4 only: the operation has no `value` (Go's nil node), which is not the same as `value:
+       * null` there (see apply-evanphx.ts test).
+       */
+      valueAbsent?: true;
+    };
 
 export type OperationName = Operation['op'];
 

@@ -193,11 +193,19 @@ describe('Kubernetes (MutatingAdmissionPolicy) flavour: evanphx v4, spec/map.md 
       expect(r).toEqual({ ok: false, kind: 'test-failed', message: 'testing value /spec/replicas failed: test failed', opIndex: 1 });
     });
 
-    it('a missing member of an existing object equals only null', () => {
-      expect(patched([{ op: 'test', path: '/metadata/nope', value: null }])).toEqual(deployment());
-      expect(patched([{ op: 'test', path: '/metadata/creationTimestamp', value: null }])).toEqual(deployment());
+    it('a missing or null member equals only an operation without value', () => {
+      expect(patched([{ op: 'test', path: '/metadata/nope' }])).toEqual(deployment());
+      expect(patched([{ op: 'test', path: '/metadata/creationTimestamp' }])).toEqual(deployment());
       expect(kube([{ op: 'test', path: '/metadata/nope', value: '' }])).toMatchObject({ ok: false, kind: 'test-failed' });
       expect(kube([{ op: 'test', path: '/metadata/name', value: null }])).toMatchObject({ ok: false, kind: 'test-failed' });
+      expect(kube([{ op: 'test', path: '/metadata/name' }])).toMatchObject({ ok: false, kind: 'test-failed' });
+    });
+
+    it('a value null is a value: it fails against a missing or null member', () => {
+      // json_patch.go writes a CEL null into the operation as the raw text null; v4's test takes only an
+      // absent value node (op.value().raw == nil) for Go's nil, which both read as.
+      expect(kube([{ op: 'test', path: '/metadata/nope', value: null }])).toMatchObject({ ok: false, kind: 'test-failed' });
+      expect(kube([{ op: 'test', path: '/metadata/creationTimestamp', value: null }])).toMatchObject({ ok: false, kind: 'test-failed' });
     });
 
     it('a missing parent or an out-of-range index is an error, not a test failure', () => {

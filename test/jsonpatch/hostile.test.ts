@@ -51,7 +51,9 @@ describe('hostile input', () => {
         const r = applyJsonPatch(doc, [{ op: 'remove', path: '/m/toString' }], flavour);
         if (flavour === 'kyverno') expect(r.ok).toBe(true);
         else expect(r.ok).toBe(false);
-        const t = applyJsonPatch(doc, [{ op: 'test', path: '/m/constructor', value: null }], flavour);
+        // (v4 reads a missing member as the nil node an operation without value has; v5 as null.)
+        const op = flavour === 'kubernetes' ? { op: 'test', path: '/m/constructor' } : { op: 'test', path: '/m/constructor', value: null };
+        const t = applyJsonPatch(doc, [op], flavour);
         // The evanphx appliers read a missing member as null; strict RFC 6902 says it does not exist.
         expect(t.ok).toBe(flavour !== 'rfc6902');
       });
