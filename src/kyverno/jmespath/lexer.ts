@@ -4,6 +4,7 @@
  * Token names are go-jmespath's, because they appear in its syntax error messages.
  */
 import { JmesPathSyntaxError } from './errors.js';
+import { goJsonSyntaxError } from '../../go/index.js';
 
 export type TokenType =
   | 'tUnknown'
@@ -139,8 +140,10 @@ export function tokenize(expression: string): Token[] {
         let decoded: unknown;
         try {
           decoded = JSON.parse(`"${raw}"`);
-        } catch {
-          throw new JmesPathSyntaxError(`invalid quoted identifier "${raw}"`, expression, start);
+        } catch (e) {
+          // go-jmespath decodes it with json.Unmarshal and returns that error.
+          const why = goJsonSyntaxError(`"${raw}"`) ?? (e as Error).message;
+          throw new JmesPathSyntaxError(`invalid quoted identifier "${raw}": ${why}`, expression, start);
         }
         tokens.push({ type: 'tQuotedIdentifier', value: decoded as string, position: start });
         i = next;

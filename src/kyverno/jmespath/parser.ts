@@ -200,11 +200,11 @@ class Parser {
       case 'tLparen': {
         if (left.type !== 'Field') throw this.error('Invalid function name', token);
         const args: Node[] = [];
-        // go-jmespath accepts arguments separated by commas, and also by nothing at all.
+        // go-jmespath accepts arguments separated by commas, and also by nothing at all; an unclosed
+        // call reads one more argument at the end, which is an incomplete expression.
         while (this.current() !== 'tRparen') {
           args.push(this.expression_(0));
           if (this.current() === 'tComma') this.match('tComma');
-          else if (this.current() === 'tEOF') break;
         }
         this.match('tRparen');
         return { type: 'Function', name: left.name, args };
@@ -292,7 +292,7 @@ class Parser {
       this.match('tLbrace');
       return this.multiSelectHash();
     }
-    throw this.error(`Expected identifier, lbracket, or lbrace, received: ${t}`);
+    throw this.error('Expected identifier, lbracket, or lbrace');
   }
 
   private projectionRHS(bindingPower: number): Node {

@@ -40,7 +40,8 @@ describe('compile', () => {
       expect(e).toBeInstanceOf(JmesPathSyntaxError);
       const err = e as JmesPathSyntaxError;
       expect(err.kind).toBe('syntax');
-      expect(err.message).toBe('SyntaxError: Expected identifier, lbracket, or lbrace, received: tEOF');
+      // go-jmespath parseDotRHS: p.syntaxError("Expected identifier, lbracket, or lbrace"), nothing appended
+      expect(err.message).toBe('SyntaxError: Expected identifier, lbracket, or lbrace');
       expect(err.highlight()).toBe('foo.\n    ^');
     }
     expect(() => compile('$')).toThrow("SyntaxError: Unknown char: '$'");
@@ -48,6 +49,15 @@ describe('compile', () => {
     expect(() => compile("'abc")).toThrow("SyntaxError: Unclosed delimiter: '");
     expect(() => compile('foo[')).toThrow(JmesPathSyntaxError);
     expect(() => compile('"a"(b)')).toThrow("SyntaxError: Can't have quoted identifier as function Name.");
+  });
+  it('reads function arguments to the end as go-jmespath does, and quotes Go\'s decoding error', () => {
+    // An unclosed call parses one more argument at the end (Parser.led, tLparen): an incomplete expression.
+    expect(() => compile('abs(`1`')).toThrow(/^SyntaxError: Incomplete expression$/);
+    expect(() => compile('not_null(a, b')).toThrow(/^SyntaxError: Incomplete expression$/);
+    expect(() => compile('foo..bar')).toThrow(/^SyntaxError: Expected identifier, lbracket, or lbrace$/);
+    // A quoted identifier is decoded by json.Unmarshal, whose error go-jmespath returns.
+    expect(() => compile('"\\z"')).toThrow('invalid character \'z\' in string escape code');
+    expect(() => compile('"\\u00"')).toThrow('invalid character \'"\' in \\u hexadecimal character escape');
   });
   it('caches syntax errors too', () => {
     let first: unknown;
