@@ -1,8 +1,8 @@
 /**
  * What Kyverno's policy validation (pkg/validation/policy) refuses in one rule, beyond what compiling the
  * rule finds: celPreconditions on a mutate rule, variables in match/exclude, match/exclude blocks its API
- * refuses (./match-checks.ts), non-string label values in an overlay, a top-level JSON patch that does
- * not decode, and context entries it does not accept.
+ * refuses (./match-checks.ts), precondition values (./precondition-values.ts), non-string label values
+ * in an overlay, a top-level JSON patch that does not decode, and context entries it does not accept.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { replaceVariables } from '../context/variable-syntax.js';
@@ -10,11 +10,13 @@ import { messageOf } from '../errors.js';
 import { decodePatchValue, parsePatchText } from '../patchers/json6902.js';
 import { isSet } from './is-set.js';
 import { checkMatchBlocks } from './match-checks.js';
+import { checkPreconditionValues } from './precondition-values.js';
 import type { ProblemSink } from './sink.js';
 
 /** The rule-level checks, in Kyverno's order; `namespaced`: the rule is a (namespaced) Policy's. */
 export function checkRule(rule: JsonObject, path: string, report: ProblemSink, namespaced: boolean): void {
   checkMatchBlocks(rule, path, namespaced, report);
+  checkPreconditionValues(rule, path, report);
   celPreconditionsOnMutate(rule, path, report);
   selectionVariables(rule, path, report);
   labelValues(rule, path, report);
