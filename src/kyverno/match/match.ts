@@ -87,7 +87,9 @@ function filterMatches(f: ResourceFilter, s: MatchSubject, isMatch: boolean): bo
     if (!ok) return false;
   }
   if (f.selector && !selectorMatches(f.selector, stringMap(getOwn(meta, 'labels')))) return false;
-  if (f.namespaceSelector && s.kind !== 'Namespace' && !namespaceSelectorMatches(f, s, namespace)) return false;
+  // A namespaceSelector does not hold for a Namespace itself (Kyverno #7837: "not applicable for namespace
+  // resource"), so it neither selects nor excludes one.
+  if (f.namespaceSelector && (s.kind === 'Namespace' || !namespaceSelectorMatches(f, s, namespace))) return false;
   return userCriteriaMatch(f, s, isMatch);
 }
 
