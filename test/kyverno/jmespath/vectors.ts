@@ -327,6 +327,17 @@ export const encodingVectors: Vector[] = [
   { expr: 'base64_decode(data.example2)', data: secret, result: 'FooBar' },
   { expr: "base64_encode('é😀')", result: 'w6nwn5iA' },
   { expr: "base64_decode('w6nwn5iA')", result: 'é😀' },
+  // Decoded bytes that are not UTF-8 stay the bytes Go keeps in its string: hashing or encoding them
+  // again sees the original data, and each counts as one rune (utf8.RuneCountInString).
+  { expr: "base64_encode(base64_decode('gICA'))", result: 'gICA' },
+  { expr: "base64_encode(base64_decode('8J+Y'))", result: '8J+Y' }, // a 4-byte sequence cut short
+  { expr: "base64_encode(base64_decode('7aCA'))", result: '7aCA' }, // an encoded surrogate, which Go rejects
+  { expr: "base64_encode(base64_decode('wIA='))", result: 'wIA=' }, // an overlong encoding
+  { expr: "sha256(base64_decode('/w=='))", result: 'a8100ae6aa1940d0b663bb31cd466142ebbdbd5187131b92d93818987832eb89' },
+  { expr: "md5(base64_decode('gICA'))", result: '2a5bd8e667b4a7bfc0e930779cff593d' },
+  { expr: "length(base64_decode('8J+Y'))", result: 3 },
+  { expr: "length(base64_decode('4oI='))", result: 2 },
+  { expr: "base64_encode(base64_decode('8J+YgA=='))", result: '8J+YgA==' },
   { expr: "base64_decode('SGVsbG8')", error: 'illegal base64 data at input byte 4' },
   { expr: "base64_decode('S')", error: 'illegal base64 data at input byte 0' },
   { expr: "base64_decode('SGV%bG8=')", error: 'illegal base64 data at input byte 3' },

@@ -3,17 +3,16 @@ import { FunctionError } from '../errors.js';
 import { decodeGoJson } from '../json-text.js';
 import { base64, base64Decode, md5, parseYaml11FirstDocument, sha1, sha256 } from '../../../go/index.js';
 import type { FunctionDef } from '../registry.js';
+import { goStringBytes, goStringFromBytes } from '../go-bytes.js';
 
 const S = { types: ['string' as const] };
-const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: false });
 
 const hashFn = (name: string, f: (b: Uint8Array) => string): FunctionDef => ({
   name,
   args: [S],
   returns: ['string'],
   note: `${name} of the string's UTF-8 bytes, as lowercase hex`,
-  call: ([s]) => f(encoder.encode(s as string)),
+  call: ([s]) => f(goStringBytes(s as string)),
 });
 
 export const encodingFunctions: FunctionDef[] = [
@@ -24,7 +23,8 @@ export const encodingFunctions: FunctionDef[] = [
     note: 'decodes a base 64 string',
     call: ([s]) => {
       try {
-        return decoder.decode(base64Decode(s as string));
+        // The bytes as Go keeps them (./go-bytes.ts), not U+FFFD for what is not UTF-8.
+        return goStringFromBytes(base64Decode(s as string));
       } catch (e) {
         throw new FunctionError('base64_decode', (e as Error).message);
       }
@@ -36,7 +36,7 @@ export const encodingFunctions: FunctionDef[] = [
     returns: ['string'],
     note: 'encodes a regular, plaintext and unencoded string to base64',
     call: ([s], ctx) => {
-      const bytes = encoder.encode(s as string);
+      const bytes = goStringBytes(s as string);
       ctx.guard.checkSize(Math.ceil(bytes.length / 3) * 4, 'the result of base64_encode()');
       return base64(bytes);
     },
