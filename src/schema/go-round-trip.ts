@@ -1,4 +1,5 @@
 import { copyNumberMark, hasNumberMarks, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonValue } from '../json/index.js';
+import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { resolve, type ObjectType, type TypeRef } from './types.js';
@@ -10,7 +11,8 @@ import { resolve, type ObjectType, type TypeRef } from './types.js';
  * and the next mutation reads that typed object encoded again (its CEL `object`, the JSON its patch
  * applies to). A resource.Quantity is written back in canonical form: it keeps its text only when the
  * text is canonical already, so `"1000m"` is read back as `"1"`, `"0.5"` as `"500m"`, `"1024Mi"` as
- * `"1Gi"`, and a number `2` as the string `"2"`. A map field left empty or null (`labels: {}`) is left
+ * `"1Gi"`, and a number `2` as the string `"2"`. A metav1.Time is written in UTC to the second
+ * (`"2024-01-01T10:00:00.5+02:00"` as `"2024-01-01T08:00:00Z"`; the zero time as null). A map field left empty or null (`labels: {}`) is left
  * out, as the encoder's `omitempty` leaves out an empty Go map: the next JSON patch cannot add a key under
  * it, and `has(object.metadata.labels)` is false. (Other empty values — `""`, `0`, `false`, `[]`, a null
  * struct — stay: whether the Go field is `omitempty` is not in the schema data.)
@@ -23,10 +25,16 @@ export function goRoundTrip<T extends JsonValue>(type: ObjectType, obj: T, base:
   return walk(obj, type.root, base) as T;
 }
 
-function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined): JsonValue {
+/** `microTime`: the value is a metav1.MicroTime field's, which this does not rewrite. */
+function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime = false): JsonValue {
   if (v === null || unchanged(v, base)) return v;
   const atom = resolve(ref);
-  if (atom.scalar) return atom.format === 'quantity' && v !== base ? canonicalQuantity(v) : v;
+  if (atom.scalar) {
+    if (v === base) return v;
+    if (atom.format === 'quantity') return canonicalQuantity(v);
+    if (atom.format === 'date-time' && !microTime) return canonicalTime(v);
+    return v;
+  }
   if (atom.list) {
     if (!Array.isArray(v)) return v;
     const pairs = ItemPairing.of(base, v.length);
@@ -54,7 +62,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined): JsonValu
         delete out[k];
         continue;
       }
-      const w = walk(child, childType, childBase);
+      const w = walk(child, childType, childBase, typeof child === 'string' && isMicroTime(atom.map.name, k));
       if (w === child) continue;
       out ??= copyObject(v);
       setOwn(out, k, w);
@@ -91,6 +99,47 @@ function canonicalQuantity(v: JsonValue): JsonValue {
   const text = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
   const q = text === undefined ? undefined : tryParseQuantity(text);
   return q === undefined ? v : formatQuantity(q);
+}
+
+/**
+ * metav1.Time.UnmarshalJSON (time.Parse(time.RFC3339)) then MarshalJSON (`t.UTC().Format(time.RFC3339)`,
+ * null for the zero time). A text that does not parse stays (refused before this).
+ */
+function canonicalTime(v: JsonValue): JsonValue {
+  if (typeof v !== 'string') return v;
+  const t = tryParseRFC3339(v);
+  if (t === undefined) return v;
+  if (t.sec === ZERO_TIME_SEC && t.nsec === 0) return null;
+  return formatRFC3339({ sec: t.sec, nsec: 0, offset: 0 });
+}
+
+/** Go's zero time.Time, 0001-01-01T00:00:00Z, in seconds since the Unix epoch. */
+const ZERO_TIME_SEC = -62135596800;
+
+/**
+ * The metav1.MicroTime fields of the built-in types (k8s.io/api 10b39a39): a `date-time` in the schema
+ * data like Time, but written with microseconds (RFC3339Micro), so left as they are. Field name → the
+ * structs that have it as a MicroTime.
+ */
+const MICRO_TIME_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['acquireTime', new Set(['io.k8s.api.coordination.v1.LeaseSpec', 'io.k8s.api.coordination.v1beta1.LeaseSpec'])],
+  [
+    'renewTime',
+    new Set([
+      'io.k8s.api.coordination.v1.LeaseSpec',
+      'io.k8s.api.coordination.v1beta1.LeaseSpec',
+      'io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec',
+      'io.k8s.api.coordination.v1beta1.LeaseCandidateSpec',
+    ]),
+  ],
+  ['pingTime', new Set(['io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec', 'io.k8s.api.coordination.v1beta1.LeaseCandidateSpec'])],
+  ['eventTime', new Set(['io.k8s.api.core.v1.Event', 'io.k8s.api.events.v1.Event', 'io.k8s.api.events.v1beta1.Event'])],
+  ['lastObservedTime', new Set(['io.k8s.api.core.v1.EventSeries', 'io.k8s.api.events.v1.EventSeries', 'io.k8s.api.events.v1beta1.EventSeries'])],
+]);
+
+function isMicroTime(struct: string | undefined, field: string): boolean {
+  const structs = MICRO_TIME_FIELDS.get(field);
+  return structs !== undefined && struct !== undefined && structs.has(struct);
 }
 
 /** Copies keep the literal forms of the numbers they hold (a `1.0`, an int64 past ±2^53). */

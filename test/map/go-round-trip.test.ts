@@ -97,3 +97,43 @@ describe('an empty map a mutation leaves, as the next mutation reads it', () => 
     if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { s: 'true' } });
   });
 });
+
+/**
+ * A timestamp a mutation writes. metav1.Time parses RFC 3339 and writes `t.UTC().Format(time.RFC3339)`
+ * (null for the zero time); a metav1.MicroTime field (Event.eventTime, Lease renewTime, ...) keeps
+ * microseconds and is left as written here.
+ */
+describe('a timestamp a mutation writes, as the next mutation reads it', () => {
+  const readDeletion = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"t": object.metadata.deletionTimestamp == null ? "null" : string(object.metadata.deletionTimestamp)}}]');
+
+  it.each([
+    ['"2024-01-01T10:00:00.5+02:00"', '2024-01-01T08:00:00Z'],
+    ['"2024-01-01T08:00:00Z"', '2024-01-01T08:00:00Z'],
+    ['"2024-02-29T23:59:59.999999999-00:30"', '2024-03-01T00:29:59Z'],
+    ['"0001-01-01T00:00:00Z"', 'null'],
+  ])('%s: read back as %s', async (written, want) => {
+    for (const mutation of [
+      jsonPatch(`[JSONPatch{op: "add", path: "/metadata/deletionTimestamp", value: ${written}}]`),
+      ac(`Object{metadata: Object.metadata{deletionTimestamp: ${written}}}`),
+    ]) {
+      const r = await evaluate(set(policy('p', [mutation, readDeletion])), pod({ cpu: '1' }));
+      expect(r.allowed).toBe(true);
+      if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { t: want } });
+    }
+  });
+
+  it('a MicroTime field keeps the text written', async () => {
+    const events = {
+      ...policy('p', [
+        jsonPatch('[JSONPatch{op: "replace", path: "/eventTime", value: "2024-01-01T10:00:00.123456+02:00"}]'),
+        jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"t": object.eventTime}}]'),
+      ]),
+    };
+    events.spec = { ...events.spec, matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['events'] }] } };
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'default' }, involvedObject: {}, eventTime: '2023-01-01T00:00:00.000000Z' };
+    const request = podRequest(parseJson(JSON.stringify(event)) as any, { kind: { group: '', version: 'v1', kind: 'Event' }, resource: { group: '', version: 'v1', resource: 'events' } });
+    const r = await evaluate(set(events), request);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { t: '2024-01-01T10:00:00.123456+02:00' } });
+  });
+});
