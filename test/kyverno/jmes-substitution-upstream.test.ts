@@ -14,6 +14,15 @@ const data: JsonObject = {
 
 const subst = (document: JsonValue) => substituteAll(document, { ctx: new JsonContext(kyvernoQuery, data), isDelete: false });
 
+describe('empty variables', () => {
+  it('an empty or blank expression is refused as Kyverno\'s context.Query refuses it', () => {
+    // pkg/engine/context/evaluate.go: query = strings.TrimSpace(query); if query == "" → "invalid query (nil)"
+    expect(() => subst({ a: '{{ }}' })).toThrow('failed to resolve  at /a: invalid query (nil)');
+    expect(() => subst({ a: 'x-{{}}' })).toThrow('invalid query (nil)');
+    expect(() => subst({ a: '{{- }}' })).toThrow('invalid query (nil)');
+  });
+});
+
 describe('map keys', () => {
   it('a key whose variable resolves to null keeps its own text (traverseObject: newKey == nil)', () => {
     expect(subst({ metadata: { '{{ request.object.metadata.labels.empty }}': 'x', b: 'y' } })).toEqual({

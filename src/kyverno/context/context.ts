@@ -75,6 +75,8 @@ export class JsonContext {
   }
 
   query(expression: string): JsonValue {
+    // pkg/engine/context evaluate.go Query: a query that is empty once trimmed is refused before compiling.
+    if (expression.length === 0 || (expression.charCodeAt(0) <= 0x20 && expression.trim() === '')) throw new JmesPathRuntimeError('invalid query (nil)');
     // `images` failed to load: a query naming it (as a deferred loader's name is found) fails with it.
     if (this.imagesError !== undefined && plainNamesIn(expression, 6).has('images')) throw new JmesPathRuntimeError(this.imagesError);
     this.deferred?.loadMatching(expression, this.addEntry);
