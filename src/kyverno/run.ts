@@ -23,6 +23,7 @@ import { messageOf } from './errors.js';
 import type { ForeachScope } from './foreach/foreach.js';
 import { imagesOf } from './context/images.js';
 import { objectNamespace, whyNotMatched, type MatchSubject } from './match/match.js';
+import { builtinKindOfResource } from './match/top-level-kind.js';
 import { kyvernoQuery } from './context/query.js';
 import { PatchHeights } from './patchers/patch-heights.js';
 import { runRule, type RuleStatus } from './rule.js';
@@ -327,12 +328,23 @@ function namespaceFits(policy: CompiledKyvernoPolicy, object: JsonValue, request
 export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLabels' | 'roles' | 'clusterRoles'>, object: JsonValue): MatchSubject {
   const r = input.request;
   const user = r.userInfo ?? {};
+  const subresource = r.subResource ?? '';
+  let group = r.kind?.group ?? '';
+  let version = r.kind?.version ?? '';
+  let kind = r.kind?.kind ?? '';
+  // A subresource request is matched by its top-level resource's kind (Pod for pods/binding), as Kyverno does.
+  const parent = subresource !== '' && r.resource ? builtinKindOfResource(r.resource.group, r.resource.resource) : undefined;
+  if (parent !== undefined) {
+    group = r.resource.group;
+    version = r.resource.version;
+    kind = parent;
+  }
   return {
     resource: isJsonObject(object) ? object : {},
-    group: r.kind?.group ?? '',
-    version: r.kind?.version ?? '',
-    kind: r.kind?.kind ?? '',
-    subresource: r.subResource ?? '',
+    group,
+    version,
+    kind,
+    subresource,
     operation: r.operation,
     namespace: r.namespace ?? '',
     namespaceLabels: input.namespaceLabels,
