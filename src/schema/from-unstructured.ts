@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonValue } from '../json/index.js';
+import { isMicroTime, microTimeError } from './micro-time.js';
 import { customDecodeError } from './strict.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { resolve, type ObjectType, type TypeRef } from './types.js';
@@ -27,12 +28,14 @@ export function fromUnstructuredError(type: ObjectType, obj: JsonValue, checked?
   return `unable to convert unstructured object to ${type.group}/${type.version}, Kind=${type.kind}: ${err}`;
 }
 
-function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined): string | undefined {
+/** `microTime`: the value is a metav1.MicroTime field's (micro-time.ts). */
+function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime = false): string | undefined {
   if (v === null || unchanged(v, base)) return undefined;
   const atom = resolve(ref);
   if (atom.scalar) {
     // Free-form JSON (RawExtension, apiextensions JSON): anything converts.
     if (atom.scalar === 'untyped' && atom.list && atom.map) return undefined;
+    if (microTime && atom.format === 'date-time' && typeof v === 'string') return microTimeError(v);
     return scalarError(atom.scalar, atom.format, v);
   }
   if (atom.list) {
@@ -51,7 +54,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined): string |
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue; // a field the type lacks: the converter drops it
       const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
-      const err = walk(v[k], childType, childBase);
+      const err = walk(v[k], childType, childBase, field !== undefined && typeof v[k] === 'string' && isMicroTime(atom.map.name, k));
       if (err !== undefined) return err;
     }
   }

@@ -1,6 +1,7 @@
 import { copyNumberMark, hasNumberMarks, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonValue } from '../json/index.js';
 import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
+import { formatMicroTime, isMicroTime, parseMicroTime } from './micro-time.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { resolve, type ObjectType, type TypeRef } from './types.js';
 
@@ -12,7 +13,8 @@ import { resolve, type ObjectType, type TypeRef } from './types.js';
  * applies to). A resource.Quantity is written back in canonical form: it keeps its text only when the
  * text is canonical already, so `"1000m"` is read back as `"1"`, `"0.5"` as `"500m"`, `"1024Mi"` as
  * `"1Gi"`, and a number `2` as the string `"2"`. A metav1.Time is written in UTC to the second
- * (`"2024-01-01T10:00:00.5+02:00"` as `"2024-01-01T08:00:00Z"`; the zero time as null). A map field left empty or null (`labels: {}`) is left
+ * (`"2024-01-01T10:00:00.5+02:00"` as `"2024-01-01T08:00:00Z"`; the zero time as null), a MicroTime in
+ * UTC with six fractional digits. A map field left empty or null (`labels: {}`) is left
  * out, as the encoder's `omitempty` leaves out an empty Go map: the next JSON patch cannot add a key under
  * it, and `has(object.metadata.labels)` is false. (Other empty values — `""`, `0`, `false`, `[]`, a null
  * struct — stay: whether the Go field is `omitempty` is not in the schema data.)
@@ -25,14 +27,14 @@ export function goRoundTrip<T extends JsonValue>(type: ObjectType, obj: T, base:
   return walk(obj, type.root, base) as T;
 }
 
-/** `microTime`: the value is a metav1.MicroTime field's, which this does not rewrite. */
+/** `microTime`: the value is a metav1.MicroTime field's (micro-time.ts). */
 function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime = false): JsonValue {
   if (v === null || unchanged(v, base)) return v;
   const atom = resolve(ref);
   if (atom.scalar) {
     if (v === base) return v;
     if (atom.format === 'quantity') return canonicalQuantity(v);
-    if (atom.format === 'date-time' && !microTime) return canonicalTime(v);
+    if (atom.format === 'date-time') return microTime ? canonicalMicroTime(v) : canonicalTime(v);
     return v;
   }
   if (atom.list) {
@@ -113,34 +115,17 @@ function canonicalTime(v: JsonValue): JsonValue {
   return formatRFC3339({ sec: t.sec, nsec: 0, offset: 0 });
 }
 
+/** MicroTime.UnmarshalJSON (time.RFC3339Micro) then MarshalJSON (UTC, six fractional digits; null for zero). */
+function canonicalMicroTime(v: JsonValue): JsonValue {
+  if (typeof v !== 'string') return v;
+  const t = parseMicroTime(v);
+  if (typeof t === 'string') return v;
+  if (t.sec === ZERO_TIME_SEC && t.nsec === 0) return null;
+  return formatMicroTime(t);
+}
+
 /** Go's zero time.Time, 0001-01-01T00:00:00Z, in seconds since the Unix epoch. */
 const ZERO_TIME_SEC = -62135596800;
-
-/**
- * The metav1.MicroTime fields of the built-in types (k8s.io/api 10b39a39): a `date-time` in the schema
- * data like Time, but written with microseconds (RFC3339Micro), so left as they are. Field name → the
- * structs that have it as a MicroTime.
- */
-const MICRO_TIME_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['acquireTime', new Set(['io.k8s.api.coordination.v1.LeaseSpec', 'io.k8s.api.coordination.v1beta1.LeaseSpec'])],
-  [
-    'renewTime',
-    new Set([
-      'io.k8s.api.coordination.v1.LeaseSpec',
-      'io.k8s.api.coordination.v1beta1.LeaseSpec',
-      'io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec',
-      'io.k8s.api.coordination.v1beta1.LeaseCandidateSpec',
-    ]),
-  ],
-  ['pingTime', new Set(['io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec', 'io.k8s.api.coordination.v1beta1.LeaseCandidateSpec'])],
-  ['eventTime', new Set(['io.k8s.api.core.v1.Event', 'io.k8s.api.events.v1.Event', 'io.k8s.api.events.v1beta1.Event'])],
-  ['lastObservedTime', new Set(['io.k8s.api.core.v1.EventSeries', 'io.k8s.api.events.v1.EventSeries', 'io.k8s.api.events.v1beta1.EventSeries'])],
-]);
-
-function isMicroTime(struct: string | undefined, field: string): boolean {
-  const structs = MICRO_TIME_FIELDS.get(field);
-  return structs !== undefined && struct !== undefined && structs.has(struct);
-}
 
 /** Copies keep the literal forms of the numbers they hold (a `1.0`, an int64 past ±2^53). */
 function copyObject(source: Record<string, JsonValue>): Record<string, JsonValue> {

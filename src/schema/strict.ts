@@ -1,6 +1,7 @@
 import { hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
 import { ERR_FORMAT_WRONG, quantityParseError } from '../k8s/index.js';
 import { rfc3339Error, strconvQuote } from '../go/index.js';
+import { isMicroTime, microTimeError } from './micro-time.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { NamedRef, resolve, type Atom, type ObjectType, type TypeRef } from './types.js';
 
@@ -219,6 +220,11 @@ class Decoder {
         }
         return;
       default:
+        // A MicroTime field (the struct declaring the field is on top of the stack) decodes as RFC3339Micro.
+        if (atom.format === 'date-time' && typeof v === 'string' && isMicroTime(this.structs[this.structs.length - 1], key)) {
+          this.hardError ??= microTimeError(v);
+          return;
+        }
         this.hardError ??= customDecodeError(atom.format, v, container, key);
     }
   }

@@ -122,18 +122,37 @@ describe('a timestamp a mutation writes, as the next mutation reads it', () => {
     }
   });
 
-  it('a MicroTime field keeps the text written', async () => {
-    const events = {
-      ...policy('p', [
-        jsonPatch('[JSONPatch{op: "replace", path: "/eventTime", value: "2024-01-01T10:00:00.123456+02:00"}]'),
-        jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"t": object.eventTime}}]'),
-      ]),
-    };
-    events.spec = { ...events.spec, matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['events'] }] } };
-    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'default' }, involvedObject: {}, eventTime: '2023-01-01T00:00:00.000000Z' };
-    const request = podRequest(parseJson(JSON.stringify(event)) as any, { kind: { group: '', version: 'v1', kind: 'Event' }, resource: { group: '', version: 'v1', resource: 'events' } });
-    const r = await evaluate(set(events), request);
-    expect(r.allowed).toBe(true);
-    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { t: '2024-01-01T10:00:00.123456+02:00' } });
+  const eventPolicy = (mutations: any[], failurePolicy = 'Fail') => {
+    const p = policy('p', mutations, failurePolicy);
+    p.spec = { ...p.spec, matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['events'] }] } };
+    return p;
+  };
+  const eventRequest = podRequest(
+    parseJson(JSON.stringify({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'default' }, involvedObject: {}, eventTime: '2023-01-01T00:00:00.000000Z' })) as any,
+    { kind: { group: '', version: 'v1', kind: 'Event' }, resource: { group: '', version: 'v1', resource: 'events' } },
+  );
+  const readEventTime = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"t": object.eventTime}}]');
+
+  it('a MicroTime field (Event.eventTime) is read back in UTC with six fractional digits', async () => {
+    for (const mutation of [
+      jsonPatch('[JSONPatch{op: "replace", path: "/eventTime", value: "2024-01-01T10:00:00.123456+02:00"}]'),
+      ac('Object{eventTime: "2024-01-01T10:00:00.123456+02:00"}'),
+    ]) {
+      const r = await evaluate(set(eventPolicy([mutation, readEventTime])), eventRequest);
+      expect(r.allowed).toBe(true);
+      if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { t: '2024-01-01T08:00:00.123456Z' } });
+    }
+  });
+
+  it('a MicroTime without six fractional digits does not decode, as MicroTime.UnmarshalJSON refuses it', async () => {
+    const why = 'parsing time "2024-01-01T10:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"';
+    // A JSON patch's result that does not decode aborts the request (500) whatever the failurePolicy.
+    const jp = await evaluate(set(eventPolicy([jsonPatch('[JSONPatch{op: "replace", path: "/eventTime", value: "2024-01-01T10:00:00Z"}]')], 'Ignore')), eventRequest);
+    expect(jp.allowed).toBe(false);
+    if (!jp.allowed) expect(jp.status).toMatchObject({ code: 500, message: `Internal error occurred: ${why}` });
+    // An ApplyConfiguration's result that does not convert fails the mutation.
+    const acr = await evaluate(set(eventPolicy([ac('Object{eventTime: "2024-01-01T10:00:00Z"}')])), eventRequest);
+    expect(acr.allowed).toBe(false);
+    if (!acr.allowed) expect(acr.status.message).toBe(`policy 'p' with binding 'b-p' denied request: unable to convert unstructured object to /v1, Kind=Event: ${why}`);
   });
 });

@@ -94,6 +94,15 @@ describe('strict decoding of built-in kinds', () => {
     expect(ts('2026-11-30T10:00:00')).toBe('parsing time "2026-11-30T10:00:00" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"');
     expect(ts('2026-11-30T10:00:00Zjunk')).toBe('parsing time "2026-11-30T10:00:00Zjunk": extra text: "junk"');
     expect(ts('2026-11-30T10:00:00.123456+01:00')).toBeUndefined();
+    // A metav1.MicroTime (Event.eventTime, Lease renewTime, ...) decodes with time.RFC3339Micro: six digits.
+    const event = registry.lookup('events.k8s.io/v1', 'Event')!;
+    const micro = (t: string) => strictDecode(event, { eventTime: t })?.message;
+    expect(micro('2026-11-30T10:00:00.123456+01:00')).toBeUndefined();
+    expect(micro('2026-11-30T10:00:00Z')).toBe('parsing time "2026-11-30T10:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"');
+    expect(micro('2026-11-30T10:00:00.123Z')).toBe('parsing time "2026-11-30T10:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".123Z" as ".000000"');
+    expect(strictDecode(event, { deprecatedLastTimestamp: '2026-11-30T10:00:00Z' })).toBeUndefined();
+    const lease = registry.lookup('coordination.k8s.io/v1', 'Lease')!;
+    expect(strictDecode(lease, { spec: { renewTime: '2026-11-30T10:00:00Z' } })?.message).toContain('cannot parse "Z" as ".000000"');
     const port = (p: JsonValue) => ({ spec: { containers: [{ name: 'a', livenessProbe: { tcpSocket: { port: p } } }] } });
     expect(strictDecode(pod, port(true))?.message).toBe('json: cannot unmarshal bool into Go value of type int32');
     expect(strictDecode(pod, port(1.5))?.message).toBe('json: cannot unmarshal number 1.5 into Go value of type int32');
