@@ -7,6 +7,8 @@ import type { JsonObject, JsonValue } from '../../src/json/index.js';
 import { JsonContext } from '../../src/kyverno/context/context.js';
 import { kyvernoQuery } from '../../src/kyverno/context/query.js';
 import { substituteAll } from '../../src/kyverno/context/variables.js';
+import { runKyvernoPolicies } from '../../src/kyverno/index.js';
+import { clusterPolicy, compiled, pod, podRequest } from './helpers/requests.js';
 
 const data: JsonObject = {
   request: { operation: 'CREATE', object: { metadata: { name: 'web', labels: { app: 'shop', empty: null } } } },
@@ -83,5 +85,30 @@ describe('$() references (substituteReferencesIfAny, resolveReference)', () => {
     const started = Date.now();
     expect(subst({ a: '$('.repeat(200_000), b: '\\$('.repeat(200_000) })).toEqual({ a: '$('.repeat(200_000), b: '\\$('.repeat(200_000) });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('variable context entries (loaders/variable.go)', () => {
+  const run = async (variable: JsonObject, use = '{{ v }}') => {
+    const policy = clusterPolicy('ctx', [
+      { name: 'r', context: [{ name: 'v', variable }], mutate: { patchStrategicMerge: { metadata: { labels: { x: use } } } } },
+    ]);
+    return (await runKyvernoPolicies([compiled(policy)], { request: podRequest(pod('web', ['app'])) })).policies[0].rules[0];
+  };
+  it('a failed query of the value names the path and the value as Go prints it', async () => {
+    const rule = await run({ value: { a: 1, b: ['x'] }, jmesPath: 'c' });
+    expect(rule.message).toContain('failed to apply jmespath c to variable map[a:1 b:[x]]: Unknown key "c" in path');
+  });
+  it('a failed query of the context reads as context.Query reports it', async () => {
+    const rule = await run({ jmesPath: 'request.object.metadata.nope' });
+    expect(rule.message).toContain('failed to apply jmespath request.object.metadata.nope to variable <nil>: JMESPath query failed: Unknown key "nope" in path');
+  });
+  it('a null outcome', async () => {
+    const rule = await run({ value: { a: null }, jmesPath: 'a' });
+    expect(rule.message).toContain('failed to add context entry for variable v since it evaluated to nil');
+  });
+  it('the default stands in for a failed query', async () => {
+    const rule = await run({ jmesPath: 'request.object.metadata.nope', default: 'dflt' });
+    expect(rule.status).toBe('applied');
   });
 });

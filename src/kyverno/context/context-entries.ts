@@ -13,7 +13,9 @@
  */
 import { isReviewAborted } from '../../guard/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { goSprint } from '../../go/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
+import { JmesPathError } from '../jmespath/index.js';
 import { measureValue } from '../measure.js';
 import type { ContextEntry } from '../types.js';
 import { substituteAll, type SubstitutionScope } from './variables.js';
@@ -102,6 +104,12 @@ function asString(value: JsonValue, what: string): string {
   return value;
 }
 
+/**
+ * pkg/engine/context/loaders/variable.go loadVariable, with its error texts: a query of the entry's
+ * value fails as `failed to apply jmespath <path> to variable <value>: <error>` (the value as Go's %v
+ * prints it; a compile error reads `failed to compile JMESPath: …`), a query of the context as
+ * context.Query reports it (`incorrect query …` / `JMESPath query failed: …`) on `<nil>`.
+ */
 function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope: EntryScope): JsonValue {
   const path = entry.jmesPath === undefined ? '' : asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" jmesPath`);
   const fallback = entry.default === undefined ? null : substituteAll(entry.default, scope);
@@ -116,7 +124,8 @@ function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope:
       } catch (error) {
         if (isReviewAborted(error)) throw error;
         if (fallback === null) {
-          throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
+          const why = isSyntaxError(error) ? `failed to compile JMESPath: ${path}, error: ${messageOf(error)}` : messageOf(error);
+          throw new KyvernoRuleError(`failed to apply jmespath ${path} to variable ${goSprint(value)}: ${why}`);
         }
       }
     }
@@ -127,13 +136,16 @@ function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope:
     } catch (error) {
       if (isReviewAborted(error)) throw error;
       if (fallback === null) {
-        throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
+        const why = isSyntaxError(error) ? `incorrect query ${path}: ${messageOf(error)}` : `JMESPath query failed: ${messageOf(error)}`;
+        throw new KyvernoRuleError(`failed to apply jmespath ${path} to variable <nil>: ${why}`);
       }
     }
   }
-  if (output === null) throw new KyvernoRuleError(`context entry "${entry.name}" evaluated to null`);
+  if (output === null) throw new KyvernoRuleError(`failed to add context entry for variable ${entry.name} since it evaluated to nil`);
   return output;
 }
+
+const isSyntaxError = (error: unknown) => error instanceof JmesPathError && error.kind === 'syntax';
 
 function loadConfigMap(entry: Extract<ContextEntry, { type: 'configMap' }>, scope: EntryScope): JsonValue {
   const name = asString(substituteAll(entry.configMapName, scope), `context entry "${entry.name}" configMap.name`);
