@@ -319,9 +319,14 @@ function initialContext(input: KyvernoInput, object: JsonValue, images: JsonObje
   return ctx.data;
 }
 
-/** A namespaced Policy only applies to objects of its own namespace. */
+/**
+ * A namespaced Policy only applies to objects of its own namespace. A Namespace is in none, although the
+ * API server sends an update of Namespace `x` with `request.namespace: x` (Kyverno compares the object's
+ * own metadata.namespace).
+ */
 function namespaceFits(policy: CompiledKyvernoPolicy, object: JsonValue, request: AdmissionRequest): boolean {
   if (policy.namespace === undefined) return true;
+  if (request.kind?.kind === 'Namespace' || (isJsonObject(object) && object.kind === 'Namespace')) return false;
   return objectNamespace(object, request.namespace ?? '') === policy.namespace;
 }
 
