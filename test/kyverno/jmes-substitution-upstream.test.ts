@@ -25,6 +25,24 @@ describe('empty variables', () => {
   });
 });
 
+describe('shallow variables end the scanning (substituteVariablesIfAny)', () => {
+  const ctx = { ...data, s: 'str' };
+  const sub = (document: JsonValue) => substituteAll(document, { ctx: new JsonContext(kyvernoQuery, ctx), isDelete: false });
+  it('after a pass whose last variable is {{- }}, the string is not scanned again', () => {
+    // The first scan cannot see a variable right after another (its prefix character is taken), and
+    // an outer variable only appears once the inner one is replaced: both wait for a second scan.
+    expect(sub('{{- s }}{{ s }}')).toBe('str{{ s }}');
+    expect(sub('a{{- s }}{{ s }}')).toBe('astr{{ s }}');
+    expect(sub("{{ to_upper('{{- s }}') }}")).toBe("{{ to_upper('str') }}");
+  });
+  it('a pass whose last variable is not shallow scans again', () => {
+    expect(sub('{{ s }}{{- s }}')).toBe('strstr');
+    expect(sub('{{- s }} {{ s }}')).toBe('str str');
+    expect(sub('{{- s }}{{ s }}{{ s }}')).toBe('strstrstr');
+    expect(sub("{{ to_upper('{{ s }}') }}")).toBe('STR');
+  });
+});
+
 describe('map keys', () => {
   it('a key whose variable resolves to null keeps its own text (traverseObject: newKey == nil)', () => {
     expect(subst({ metadata: { '{{ request.object.metadata.labels.empty }}': 'x', b: 'y' } })).toEqual({

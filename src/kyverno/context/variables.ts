@@ -12,6 +12,7 @@
  * - a string that is exactly one variable takes the value's JSON type; inside a longer string a string
  *   value is inserted as is and anything else as compact Go-style JSON;
  * - `{{- expr }}` (shallow) is the same insertion (Kyverno escapes its `{{`, which amounts to ours);
+ *   a pass whose last variable is shallow ends the scanning, as in Kyverno;
  * - `\{{ … }}` is an escape: left alone, and `\{{` becomes `{{` at the end (in the policy's own text);
  * - `{{@}}` is the value at "the same place" in `request.object` (or `target` when the context has one),
  *   as ./self-path.ts writes it from the string's path;
@@ -123,6 +124,10 @@ function substituteIn(text: string, path: readonly string[], scope: Substitution
       last = m.index + m.length;
     }
     value = replaced + value.slice(last);
+    // Kyverno scans again only when the pass's last variable was not shallow: after `{{- a }}{{ b }}`
+    // (whose second variable the first scan cannot see, its first character being taken) or
+    // `{{ x.{{- a }} }}`, the rest stays text.
+    if (matches[matches.length - 1].shallow) break;
   }
   if (value.includes('\\{{')) value = value.replaceAll('\\{{', '{{');
   return kept.length > 0 ? unmark(value, kept) : value;
@@ -135,6 +140,8 @@ interface FoundVariable {
   readonly prefix: string;
   readonly variable: string;
   readonly expression: string;
+  /** `{{- … }}`: Kyverno does not scan the string again after a pass that ends with one. */
+  readonly shallow: boolean;
 }
 
 function scanVariables(text: string, intern = false): FoundVariable[] {
@@ -143,7 +150,8 @@ function scanVariables(text: string, intern = false): FoundVariable[] {
   for (let i = 0; i < matches.length; i++) {
     const m = matches[i];
     const expression = variableExpression(m[2].slice(2, -2));
-    found[i] = { index: m.index, length: m[0].length, prefix: m[1], variable: m[2], expression: intern ? internalized(expression) : expression };
+    const shallow = m[2].slice(2, -2).trim().startsWith('-');
+    found[i] = { index: m.index, length: m[0].length, prefix: m[1], variable: m[2], expression: intern ? internalized(expression) : expression, shallow };
   }
   return found;
 }
