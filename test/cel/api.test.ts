@@ -573,7 +573,7 @@ describe('construction syntax and conversions', () => {
     expect(patchError("Object.spec{m: Object.spec.m{d: duration('1s')}}")).toBe('proto: invalid type: time.Duration');
     expect(patchError("[Object.spec{d: duration('1s')}]")).toBe('proto: invalid type: time.Duration');
     expect(patchError('Object.spec{n: null}')).toBe('proto: invalid type: structpb.NullValue');
-    expect(patchError("Object.spec{l: [dyn('a'), null]}")).toBe('proto: invalid type: structpb.NullValue');
+    expect(patchError("Object.spec{l: [dyn('a'), dyn(null)]}")).toBe('proto: invalid type: structpb.NullValue');
     expect(patchError("Object.spec{m: {'k': {'k2': 'v'}}}")).toBe('proto: invalid type: map[ref.Val]ref.Val');
     expect(patchError("Object.spec{t: timestamp('2020-01-01T00:00:00Z'), x: Object.spec.y{}}")).toBe(
       'type mismatch: unexpected type name "Object.spec.y", expected "Object.spec.x", which matches field name path from root Object type',
@@ -609,7 +609,7 @@ describe('construction syntax and conversions', () => {
 
   it('maps need string keys to become JSON', () => {
     expect(() => celToJson(value('{1: 2}') as never)).toThrow('map key "1" is of type int, not string');
-    expect(celToJson(value("{'a': [1, dyn(2.5), dyn(b'hi'), dyn(duration('90s')), dyn(timestamp('2024-01-01T00:00:00Z'))]}") as never)).toEqual({
+    expect(celToJson(value("{'a': [dyn(1), dyn(2.5), dyn(b'hi'), dyn(duration('90s')), dyn(timestamp('2024-01-01T00:00:00Z'))]}") as never)).toEqual({
       a: [1, 2.5, 'aGk=', '90s', '2024-01-01T00:00:00Z'],
     });
   });

@@ -114,7 +114,7 @@ describe('strings extension (ext/strings.go:564, 584, 679-694, 740)', () => {
     ['object.s.substring(object.n2, object.n1)', 'invalid substring range. start: 2, end: 1'],
     ['object.s.substring(object.n1, object.n5)', 'index out of range: 5'],
     ["object.s.indexOf('a', object.m1)", 'index out of range: -1'],
-    ["[object.s, 1].join()", 'join: invalid input: 1'],
+    ["[object.s, dyn(1)].join()", 'join: invalid input: 1'],
   ]);
 });
 

@@ -190,7 +190,7 @@ spec:
     - {name: labelled namespace, expression: 'namespaceObject.metadata.labels.env == "prod"'}
   mutations:
     - patchType: ApplyConfiguration
-      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"env": namespaceObject.metadata.labels.env, "first": request.object.metadata.name}}}'}
+      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"env": namespaceObject.metadata.labels.env, "first": string(request.object.metadata.name)}}}'}
 `;
     const ns = (name: string, env: string) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}, labels: {env: ${env}}}\n`;
     const io = fakeIO({

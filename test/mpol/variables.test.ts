@@ -68,7 +68,7 @@ spec:
   matchConstraints: ${RULES}
 ${VARIABLES}  mutations:
   - patchType: ApplyConfiguration
-    applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "set", "before": variables.label}}}'}
+    applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "set", "before": string(variables.label)}}}'}
   - patchType: ApplyConfiguration
     applyConfiguration: {expression: 'Object{metadata: Object.metadata{annotations: {"seen": variables.label}}}'}
 `);
@@ -85,7 +85,7 @@ spec:
   matchConstraints: ${RULES}
 ${VARIABLES}  mutations:
   - patchType: ApplyConfiguration
-    applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "set", "before": variables.label}}}'}
+    applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "set", "before": string(variables.label)}}}'}
   - patchType: ApplyConfiguration
     applyConfiguration: {expression: 'Object{metadata: Object.metadata{annotations: {"seen": variables.label}}}'}
 ---

@@ -86,7 +86,25 @@ export function check(root: Expr, env: Env): CheckResult {
   const c = new Checker(env);
   c.check(root);
   for (const e of c.visited) if (e.type) e.type = substitute(c.mappings, e.type, true);
+  if (env.homogeneousAggregateLiterals && c.issues.length === 0) c.validateHomogeneousLiterals();
   return { type: root.type ?? T.error, issues: c.issues };
+}
+
+/**
+ * cel-go's Type.IsEquivalentType: the same kind, name and parameters, type parameters matching any
+ * type parameter. `dyn` is equivalent to `dyn` only (no assignability).
+ */
+function equivalentType(a: CelType, b: CelType): boolean {
+  if (a === b) return true;
+  if (a.kind !== b.kind || a.params.length !== b.params.length) return false;
+  if (a.kind !== Kind.TypeParam && a.name !== b.name) return false;
+  for (let i = 0; i < a.params.length; i++) if (!equivalentType(a.params[i], b.params[i])) return false;
+  return true;
+}
+
+/** An optional element's or entry's value type: the optional's parameter. */
+function unwrapOptional(t: CelType): CelType {
+  return isOptionalType(t) ? t.params[0] : t;
 }
 
 class Checker {
@@ -98,6 +116,8 @@ class Checker {
   private readonly scopes: Map<string, CelType>[] = [];
   /** Depth of calls whose literal arguments may mix types (see checkCall). */
   private homogeneityExempt = 0;
+  /** List and map literals inside such calls. */
+  private readonly exemptLiterals = new Set<Expr>();
 
   constructor(private readonly env: Env) {}
 
@@ -146,6 +166,7 @@ class Checker {
       case 'call':
         return this.checkCall(e);
       case 'list': {
+        if (this.homogeneityExempt > 0) this.exemptLiterals.add(e);
         let elem: CelType | undefined;
         const opt = new Set(e.optionalIndices);
         e.elements.forEach((el, i) => {
@@ -155,24 +176,25 @@ class Checker {
             if (isOptionalType(t)) t = t.params[0];
             else if (!isDyn(t)) this.error(el.pos, `expected type '${optionalOf(t)}' but found '${t}'`);
           }
-          elem = this.joinTypes(el, elem, t);
+          elem = this.joinTypes(elem, t);
         });
         this.setType(e, listOf(elem ?? this.newTypeVar()));
         return;
       }
       case 'map': {
+        if (this.homogeneityExempt > 0) this.exemptLiterals.add(e);
         let kt: CelType | undefined;
         let vt: CelType | undefined;
         for (const entry of e.entries) {
           this.check(entry.key);
-          kt = this.joinTypes(entry.key, kt, entry.key.type!);
+          kt = this.joinTypes(kt, entry.key.type!);
           this.check(entry.value);
           let t = entry.value.type!;
           if (entry.optional) {
             if (isOptionalType(t)) t = t.params[0];
             else if (!isDyn(t)) this.error(entry.value.pos, `expected type '${optionalOf(t)}' but found '${t}'`);
           }
-          vt = this.joinTypes(entry.value, vt, t);
+          vt = this.joinTypes(vt, t);
         }
         this.setType(e, kt ? mapOf(kt, vt!) : mapOf(this.newTypeVar(), this.newTypeVar()));
         return;
@@ -211,12 +233,52 @@ class Checker {
     }
   }
 
-  private joinTypes(e: Expr, prev: CelType | undefined, cur: CelType): CelType {
+  private joinTypes(prev: CelType | undefined, cur: CelType): CelType {
     if (!prev) return cur;
     if (this.isAssignable(prev, cur)) return mostGeneral(prev, cur);
-    if (!this.env.homogeneousAggregateLiterals || this.homogeneityExempt > 0) return T.dyn;
-    this.error(e.pos, `expected type '${substitute(this.mappings, prev, true)}' but found '${substitute(this.mappings, cur, true)}'`);
-    return T.error;
+    return T.dyn;
+  }
+
+  /**
+   * cel-go's homogeneous aggregate literal validator (cel/validator.go, which Kubernetes enables): after
+   * checking, every element of a list literal must have a type equivalent to the first's (the first
+   * mismatch is reported), every map key to the first key's and every value to the first value's; an
+   * optional element or entry counts with its value type. Equivalent, not assignable: `[object.x, 'a']`
+   * mixes dyn and string and is refused. Literals inside a `format` call are exempt.
+   */
+  validateHomogeneousLiterals(): void {
+    const mismatch = (e: Expr, expected: CelType, actual: CelType) =>
+      this.error(e.pos, `expected type '${expected}' but found '${actual}'`);
+    for (const e of this.visited) {
+      if (this.exemptLiterals.has(e)) continue;
+      if (e.kind === 'list') {
+        const opt = new Set(e.optionalIndices);
+        let first: CelType | undefined;
+        for (let i = 0; i < e.elements.length; i++) {
+          const el = e.elements[i];
+          const t = opt.has(i) ? unwrapOptional(el.type!) : el.type!;
+          if (!first) first = t;
+          else if (!equivalentType(first, t)) {
+            mismatch(el, first, t);
+            break;
+          }
+        }
+      } else if (e.kind === 'map') {
+        let kt: CelType | undefined;
+        let vt: CelType | undefined;
+        for (const entry of e.entries) {
+          const k = entry.key.type!;
+          const v = entry.optional ? unwrapOptional(entry.value.type!) : entry.value.type!;
+          if (!kt || !vt) {
+            kt = k;
+            vt = v;
+            continue;
+          }
+          if (!equivalentType(kt, k)) mismatch(entry.key, kt, k);
+          if (!equivalentType(vt, v)) mismatch(entry.value, vt, v);
+        }
+      }
+    }
   }
 
   private checkIdent(e: IdentExpr): void {
