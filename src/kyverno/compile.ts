@@ -114,7 +114,15 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     report.error('spec', 'is required and must be an object');
     return undefined;
   }
-  const failurePolicy = enumField(spec, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec', report);
+  // Kyverno's GetFailurePolicy: `webhookConfiguration.failurePolicy` first, then the deprecated `failurePolicy`.
+  const webhook = getOwn(spec, 'webhookConfiguration');
+  if (webhook !== undefined && webhook !== null && !isJsonObject(webhook)) report.error('spec.webhookConfiguration', 'must be an object');
+  const ownFailurePolicy = enumField(spec, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec', report);
+  const webhookFailurePolicy = isJsonObject(webhook) ? getOwn(webhook, 'failurePolicy') : undefined;
+  const failurePolicy =
+    webhookFailurePolicy === undefined || webhookFailurePolicy === null
+      ? ownFailurePolicy
+      : enumField(webhook as JsonObject, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec.webhookConfiguration', report);
   const applyRules = enumField(spec, 'applyRules', ['All', 'One'], 'All', 'spec', report);
   const admission = getOwn(spec, 'admission');
   if (admission !== undefined && typeof admission !== 'boolean') report.error('spec.admission', 'must be a boolean');

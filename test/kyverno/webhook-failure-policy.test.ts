@@ -1,0 +1,49 @@
+/**
+ * `spec.webhookConfiguration.failurePolicy`, which Kyverno reads before the deprecated `spec.failurePolicy`
+ * (api/kyverno/v1/spec_types.go GetFailurePolicy; chainsaw force-failure-policy-ignore/cluster-policy/fail):
+ * a failing rule of a policy with `webhookConfiguration: {failurePolicy: Ignore}` lets the request through.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/json/index.js';
+import { compileKyvernoPolicy, runKyvernoPolicies } from '../../src/kyverno/index.js';
+import { pod, podRequest } from './helpers/requests.js';
+
+function policy(spec: JsonObject): JsonObject {
+  return {
+    apiVersion: 'kyverno.io/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name: 'p' },
+    spec: {
+      ...spec,
+      // Fails at admission: the JSON patch replaces a member the Pod does not have.
+      rules: [{ name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchesJson6902: '- op: replace\n  path: /spec/missing/x\n  value: 1' } }],
+    },
+  };
+}
+
+async function outcome(spec: JsonObject) {
+  const compiled = compileKyvernoPolicy(policy(spec));
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+  const object = pod('web', ['a']);
+  const result = await runKyvernoPolicies([compiled.policy], { request: podRequest(object) });
+  return { failurePolicy: result.policies[0].failurePolicy, rejected: result.rejection !== undefined };
+}
+
+describe('the failure policy of a ClusterPolicy', () => {
+  it.each([
+    [{}, 'Fail'],
+    [{ failurePolicy: 'Ignore' }, 'Ignore'],
+    [{ webhookConfiguration: { failurePolicy: 'Ignore' } }, 'Ignore'],
+    [{ failurePolicy: 'Fail', webhookConfiguration: { failurePolicy: 'Ignore' } }, 'Ignore'],
+    [{ failurePolicy: 'Ignore', webhookConfiguration: { failurePolicy: 'Fail' } }, 'Fail'],
+    [{ failurePolicy: 'Ignore', webhookConfiguration: { timeoutSeconds: 5 } }, 'Ignore'],
+  ] as const)('%j → %s', async (spec, expected) => {
+    expect(await outcome(spec as JsonObject)).toEqual({ failurePolicy: expected, rejected: expected === 'Fail' });
+  });
+
+  it('refuses a webhookConfiguration.failurePolicy that is neither Fail nor Ignore', () => {
+    const result = compileKyvernoPolicy(policy({ webhookConfiguration: { failurePolicy: 'ignore' } }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems).toContainEqual({ path: 'spec.webhookConfiguration.failurePolicy', message: 'must be one of Fail, Ignore' });
+  });
+});
