@@ -431,6 +431,12 @@ describe('construction syntax and conversions', () => {
     expect(formatCelValue(value("{'__proto__': 1}") as never)).toBe('{"__proto__":1}');
   });
 
+  it('library values print with their string form (the text of a URL, the name of a format)', () => {
+    expect(formatCelValue(value("url('https://example.com/a%20b?x=1')") as never)).toBe('{"$kubernetes.URL":"https://example.com/a%20b?x=1"}');
+    expect(formatCelValue(value('format.dns1123Label()') as never)).toBe('{"$kubernetes.NamedFormat":"DNS1123Label"}');
+    expect(formatCelValue(value("[ip('::1'), ip('10.0.0.1')]") as never)).toBe('[{"$net.IP":"::1"},{"$net.IP":"10.0.0.1"}]');
+  });
+
   it('JSONPatch fields: has() is true for non-empty strings and a set value; unknown fields do not compile', () => {
     expect(value("has(JSONPatch{op: 'add'}.op) && !has(JSONPatch{op: 'add'}.path) && !has(JSONPatch{}.value) && has(JSONPatch{value: null}.value)")).toBe(true);
     expect(value("JSONPatch{op: 'add'} == JSONPatch{op: 'add', path: ''} && JSONPatch{value: '1'} != JSONPatch{value: 1}")).toBe(true);

@@ -50,6 +50,10 @@ export class NamedFormat {
   celEquals(other: unknown): boolean {
     return other === this;
   }
+  /** Its name, as Kubernetes' Format value carries it (`DNS1123Label`): how the value prints. */
+  toString(): string {
+    return this.name;
+  }
 }
 
 /** time.Parse("2006-01-02", s) succeeds. */

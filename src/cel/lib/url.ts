@@ -16,7 +16,14 @@ export const URL_TYPE = 'kubernetes.URL';
 
 export class URLValue {
   readonly celTypeName = URL_TYPE;
-  constructor(readonly url: GoUrl) {}
+  constructor(
+    readonly url: GoUrl,
+    /** The text it was parsed from: how the value prints (`amender eval`). */
+    readonly text: string,
+  ) {}
+  toString(): string {
+    return this.text;
+  }
   celEquals(other: unknown): boolean {
     if (!(other instanceof URLValue)) return false;
     const a = this.url as unknown as Record<string, unknown>;
@@ -30,7 +37,7 @@ function toURL(s: string): URLValue {
     // ParseRequestURI validates (absolute URI or path); Parse then splits off the fragment,
     // which ParseRequestURI would leave in the path or query.
     parseRequestURI(s);
-    return new URLValue(parseURL(s));
+    return new URLValue(parseURL(s), s);
   } catch (e) {
     if (e instanceof UrlError) throw celError(`URL parse error during conversion from string: ${e.message}`);
     throw e;
