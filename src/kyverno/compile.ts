@@ -123,6 +123,16 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     webhookFailurePolicy === undefined || webhookFailurePolicy === null
       ? ownFailurePolicy
       : enumField(webhook as JsonObject, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec.webhookConfiguration', report);
+  // Kyverno gives them to the API server, which calls the policy only for requests they hold for; Amender
+  // does not evaluate them, so the policy would apply to requests they exclude: refused by a policy set.
+  const matchConditions = isJsonObject(webhook) ? getOwn(webhook, 'matchConditions') : undefined;
+  if (Array.isArray(matchConditions) && matchConditions.length > 0) {
+    report.find(
+      'spec.webhookConfiguration.matchConditions',
+      'Kyverno has the API server evaluate these CEL conditions before the policy runs; Amender does not evaluate them for a ClusterPolicy or Policy, so the policy would also apply to the requests they exclude (express them as match/exclude or preconditions)',
+      'required',
+    );
+  }
   const applyRules = enumField(spec, 'applyRules', ['All', 'One'], 'All', 'spec', report);
   const admission = getOwn(spec, 'admission');
   if (admission !== undefined && typeof admission !== 'boolean') report.error('spec.admission', 'must be a boolean');
