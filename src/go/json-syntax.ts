@@ -36,6 +36,9 @@ export function goJsonSyntaxError(text: string): string | undefined {
   let i = 0;
   const stack: ('key' | 'value' | 'array')[] = [];
   const eof = () => new Syntax('unexpected end of JSON input');
+  // At the end Go's scanner steps once more with a space (scanner.eof): inside a literal, a number or an
+  // escape that space is the invalid character reported, elsewhere the input just ended.
+  const byteOrSpace = (at: number) => (at < b.length ? b[at] : 0x20);
   const skipSpace = () => {
     while (i < b.length && isSpace(b[i])) i++;
   };
@@ -46,8 +49,7 @@ export function goJsonSyntaxError(text: string): string | undefined {
   };
   const literal = (word: string) => {
     for (let k = 1; k < word.length; k++, i++) {
-      if (i >= b.length) throw eof();
-      if (b[i] !== word.charCodeAt(k)) throw invalid(b[i], `in literal ${word} (expecting '${word[k]}')`);
+      if (byteOrSpace(i) !== word.charCodeAt(k)) throw invalid(byteOrSpace(i), `in literal ${word} (expecting '${word[k]}')`);
     }
   };
   const digits = () => {
@@ -60,12 +62,10 @@ export function goJsonSyntaxError(text: string): string | undefined {
       const c = b[i++];
       if (c === 0x22) return;
       if (c === 0x5c) {
-        if (i >= b.length) throw eof();
-        const e = b[i++];
+        const e = byteOrSpace(i++);
         if (e === 0x75) {
           for (let k = 0; k < 4; k++) {
-            if (i >= b.length) throw eof();
-            if (!isHex(b[i])) throw invalid(b[i], 'in \\u hexadecimal character escape');
+            if (!isHex(byteOrSpace(i))) throw invalid(byteOrSpace(i), 'in \\u hexadecimal character escape');
             i++;
           }
         } else if (!'bfnrt\\/"'.includes(String.fromCharCode(e))) throw invalid(e, 'in string escape code');
@@ -83,23 +83,20 @@ export function goJsonSyntaxError(text: string): string | undefined {
   };
   const number_ = (first: number) => {
     if (first === 0x2d) {
-      if (i >= b.length) throw eof();
-      const c = b[i];
+      const c = byteOrSpace(i);
       if (!isDigit(c)) throw invalid(c, 'in numeric literal');
       i++;
       if (c !== 0x30) digits();
     } else if (first !== 0x30) digits();
     if (i < b.length && b[i] === 0x2e) {
       i++;
-      if (i >= b.length) throw eof();
-      if (!isDigit(b[i])) throw invalid(b[i], 'after decimal point in numeric literal');
+      if (!isDigit(byteOrSpace(i))) throw invalid(byteOrSpace(i), 'after decimal point in numeric literal');
       digits();
     }
     if (i < b.length && (b[i] === 0x65 || b[i] === 0x45)) {
       i++;
       if (i < b.length && (b[i] === 0x2b || b[i] === 0x2d)) i++;
-      if (i >= b.length) throw eof();
-      if (!isDigit(b[i])) throw invalid(b[i], 'in exponent of numeric literal');
+      if (!isDigit(byteOrSpace(i))) throw invalid(byteOrSpace(i), 'in exponent of numeric literal');
       digits();
     }
   };

@@ -364,7 +364,14 @@ export const encodingVectors: Vector[] = [
   { expr: "parse_json('1 2')", error: "invalid character '2' after top-level value" },
   { expr: "parse_json('[1,]')", error: "invalid character ']' looking for beginning of value" },
   { expr: "parse_json('{\"a\" 1}')", error: "invalid character '1' after object key" },
-  { expr: "parse_json('tru')", error: 'unexpected end of JSON input' },
+  // At the end Go's scanner reads one more space: inside a literal, number or escape that is the error.
+  { expr: "parse_json('tru')", error: "invalid character ' ' in literal true (expecting 'e')" },
+  { expr: "parse_json('-')", error: "invalid character ' ' in numeric literal" },
+  { expr: "parse_json('1.')", error: "invalid character ' ' after decimal point in numeric literal" },
+  { expr: "parse_json('1e+')", error: "invalid character ' ' in exponent of numeric literal" },
+  { expr: 'parse_json(`"\\"\\\\u1"`)', error: "invalid character ' ' in \\u hexadecimal character escape" },
+  { expr: "parse_json('[1')", error: 'unexpected end of JSON input' },
+  { expr: '`1.`', error: "invalid character ' ' after decimal point in numeric literal" },
   { expr: "parse_json('nul!')", error: "invalid character '!' in literal null (expecting 'l')" },
   // go-jmespath's parser returns json.Unmarshal's error for a bad JSON literal
   { expr: '`[1,]`', error: "invalid character ']' looking for beginning of value" },
