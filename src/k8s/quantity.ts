@@ -474,27 +474,22 @@ function binaryInteger(unscaled: bigint, scale: number): bigint | undefined {
   return abs(integer) < 1024n ? undefined : integer;
 }
 
-const TEN_16 = 10n ** 16n;
-
 /** Digits and a base-10 exponent that is a multiple of 3, trailing zeros moved into the exponent. */
 function base1000(unscaled: bigint, exponent: number): [string, number] {
-  let m = unscaled;
-  let e = exponent;
-  while (m % TEN_16 === 0n) {
-    m /= TEN_16;
-    e += 16;
-  }
-  while (m % 10n === 0n) {
-    m /= 10n;
-    e++;
-  }
+  // The trailing zeros are counted on the digits: dividing them off the bigint, a power of ten at a time,
+  // took time quadratic in its length (a minute for a quantity of a million digits).
+  const all = unscaled.toString();
+  let end = all.length;
+  while (end > 1 && all.charCodeAt(end - 1) === 48) end--;
+  let digits = all.slice(0, end);
+  let e = exponent + (all.length - end);
   // Lower the exponent to the multiple of 3 at or below it.
   const r = ((e % 3) + 3) % 3;
   if (r > 0) {
-    m *= SMALL_POW10[r];
+    digits += '0'.repeat(r);
     e -= r;
   }
-  return [m.toString(), e];
+  return [digits, e];
 }
 
 /** An integer as digits and a binary suffix: 1536·1024² → "1536Mi". */
