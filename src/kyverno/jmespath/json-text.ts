@@ -7,7 +7,7 @@
  * int64 past 2^53 exact) for CEL, and go-jmespath's values are plain float64s.
  */
 import { goJsonSyntaxError } from '../../go/index.js';
-import { DEFAULT_MAX_DEPTH, heightUpTo, type JsonValue } from '../../json/index.js';
+import { DEFAULT_MAX_DEPTH, heightUpTo, setOwn, type JsonValue } from '../../json/index.js';
 
 /**
  * Decodes `text`; throws an Error whose message says what is wrong (the caller adds where). A text
@@ -24,7 +24,22 @@ export function decodeGoJson(text: string): JsonValue {
   }
   if (heightUpTo(value, DEFAULT_MAX_DEPTH) > DEFAULT_MAX_DEPTH) throw new Error(`the document nests deeper than ${DEFAULT_MAX_DEPTH} levels`);
   if (holdsNonFinite(value)) throw new Error(`json: cannot unmarshal number ${outOfRangeNumber(text)} into Go value of type float64`);
-  return value;
+  // Go decodes a \u escape of a lone surrogate as U+FFFD; JSON.parse keeps the lone surrogate.
+  return SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value;
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** A lone surrogate (with the u flag a pair is one code point, outside the class). */
+const LONE_SURROGATES = /[\uD800-\uDFFF]/gu;
+
+/** `value` with every lone surrogate of its strings and keys replaced by U+FFFD (its height is bounded). */
+function wellFormed(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATES, '\uFFFD');
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(wellFormed);
+  const out: Record<string, JsonValue> = {};
+  for (const key of Object.keys(value)) setOwn(out, key.replace(LONE_SURROGATES, '\uFFFD'), wellFormed(value[key]));
+  return out;
 }
 
 /** Whether a number of `value` is ±Infinity (its height is bounded, so recursion is safe). */

@@ -338,6 +338,12 @@ export const encodingVectors: Vector[] = [
   { expr: "length(base64_decode('8J+Y'))", result: 3 },
   { expr: "length(base64_decode('4oI='))", result: 2 },
   { expr: "base64_encode(base64_decode('8J+YgA=='))", result: '8J+YgA==' },
+  // encoding/json decodes the escape of a lone surrogate as U+FFFD (a pair is one character)
+  { expr: '`"\\ud83d"`', result: '\ufffd' },
+  { expr: '`"\\ud83d\\ude00"`', result: '😀' },
+  { expr: '`{"\\udc80": "\\udc81x"}`', result: { '\ufffd': '\ufffdx' } },
+  { expr: 'base64_encode(`"\\udc80"`)', result: '77+9' },
+  { expr: 'parse_json(`"\\"\\\\ud800\\""`)', result: '\ufffd' },
   { expr: "base64_decode('SGVsbG8')", error: 'illegal base64 data at input byte 4' },
   { expr: "base64_decode('S')", error: 'illegal base64 data at input byte 0' },
   { expr: "base64_decode('SGV%bG8=')", error: 'illegal base64 data at input byte 3' },
