@@ -19,7 +19,8 @@ export function compileConditions(raw: JsonValue | undefined, path: string, repo
   const block: { any?: Condition[]; all?: Condition[] } = {};
   if (any !== undefined && any !== null) {
     if (!Array.isArray(any)) report.error(`${path}.any`, 'must be a list');
-    else if (any.length > 0) block.any = compileConditionList(any, `${path}.any`, report);
+    // Present, even empty, `any` needs one condition to hold (Kyverno: `anyConditions != nil`).
+    else block.any = compileConditionList(any, `${path}.any`, report);
   }
   if (all !== undefined && all !== null) {
     if (!Array.isArray(all)) report.error(`${path}.all`, 'must be a list');
