@@ -91,7 +91,7 @@ results:
   it('gives the ConfigMaps of the binding\'s namespace the selector selects, once, in file order, each with its apiVersion and kind', async () => {
     const io = fakeIO({
       't/kyverno-test.yaml': TEST,
-      't/policy.yaml': policy('type: p', 'Object{metadata: Object.metadata{labels: {"count": string(size(params.items)), "first": params.items[0].data.v, "kind": params.items[0].kind}}}'),
+      't/policy.yaml': policy('type: p', 'Object{metadata: Object.metadata{labels: {"count": string(size(params.items)), "first": string(params.items[0].data.v), "kind": string(params.items[0].kind)}}}'),
       't/params.yaml': PARAMS,
       't/pod.yaml': pod(''),
       't/patched.yaml': pod('count: "2", first: b, kind: ConfigMap'),
