@@ -42,3 +42,23 @@ describe('standard library conversions', () => {
     expect(run("duration('100ns') == duration(duration('100ns'))").value).toBe(true);
   });
 });
+
+describe('timestamps keep the offset they were parsed with (Go time.Parse, cel-go Timestamp.ConvertToType)', () => {
+  it('string() and %s print it, arithmetic keeps it, UTC text stays Z', () => {
+    expect(run("string(timestamp('2020-01-01T00:00:00+01:00'))").value).toBe('2020-01-01T00:00:00+01:00');
+    expect(run("string(timestamp('2020-01-01T00:00:00.5-05:30') + duration('1h'))").value).toBe('2020-01-01T01:00:00.5-05:30');
+    expect(run("string(duration('1h') + timestamp('2020-01-01T00:00:00+01:00'))").value).toBe('2020-01-01T01:00:00+01:00');
+    expect(run("'%s %s'.format([timestamp('2020-01-01T00:00:00+01:00'), [timestamp('2020-01-01T00:00:00+01:00')]])").value).toBe(
+      '2020-01-01T00:00:00+01:00 [timestamp("2020-01-01T00:00:00+01:00")]',
+    );
+    expect(run("string(timestamp('2020-01-01T00:00:00-00:00'))").value).toBe('2020-01-01T00:00:00Z');
+    expect(run("string(timestamp(1577836800))").value).toBe('2020-01-01T00:00:00Z');
+  });
+
+  it('the instant is what compares, and the getters read it in UTC unless a zone is given', () => {
+    expect(run("timestamp('2020-01-01T00:00:00+01:00') == timestamp('2019-12-31T23:00:00Z')").value).toBe(true);
+    expect(run("timestamp('2020-01-01T00:00:00+01:00').getHours()").value).toBe(23n);
+    expect(run("timestamp('2020-01-01T00:00:00+01:00').getHours('+01:00')").value).toBe(0n);
+  });
+});
+

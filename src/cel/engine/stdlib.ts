@@ -169,8 +169,8 @@ export function registerStdlib(env: Env): void {
   }, sumSize);
   add('add_double', Op.add, [T.double, T.double], T.double, (a: number, b: number) => a + b);
   add('add_duration_duration', Op.add, [T.duration, T.duration], T.duration, (a: Duration, b: Duration) => checkDuration(a.ns + b.ns));
-  add('add_duration_timestamp', Op.add, [T.duration, T.timestamp], T.timestamp, (a: Duration, b: Timestamp) => checkTimestamp(a.ns + b.ns));
-  add('add_timestamp_duration', Op.add, [T.timestamp, T.duration], T.timestamp, (a: Timestamp, b: Duration) => checkTimestamp(a.ns + b.ns));
+  add('add_duration_timestamp', Op.add, [T.duration, T.timestamp], T.timestamp, (a: Duration, b: Timestamp) => checkTimestamp(a.ns + b.ns, b.offset));
+  add('add_timestamp_duration', Op.add, [T.timestamp, T.duration], T.timestamp, (a: Timestamp, b: Duration) => checkTimestamp(a.ns + b.ns, a.offset));
   add('add_int64', Op.add, [T.int, T.int], T.int, (a: bigint, b: bigint) => checkInt(a + b));
   add('add_list', Op.add, [listOf(A), listOf(A)], listOf(A), (a: CelValue[], b: CelValue[]) => {
     if (a.length === 0) return b;
@@ -190,7 +190,7 @@ export function registerStdlib(env: Env): void {
   add('subtract_timestamp_duration', Op.subtract, [T.timestamp, T.duration], T.timestamp, (a: Timestamp, b: Duration) => {
     // cel-go adds the negated duration: negating the least int64 overflows first.
     if (b.ns === INT64_MIN) throw new CelEvalError('integer overflow');
-    return checkTimestamp(a.ns - b.ns);
+    return checkTimestamp(a.ns - b.ns, a.offset);
   });
   add('subtract_timestamp_timestamp', Op.subtract, [T.timestamp, T.timestamp], T.duration, (a: Timestamp, b: Timestamp) => checkDuration(a.ns - b.ns));
   add('subtract_uint64', Op.subtract, [T.uint, T.uint], T.uint, (a: CelUint, b: CelUint) => checkUint(a.valueOf() - b.valueOf()));
@@ -330,7 +330,7 @@ export function registerStdlib(env: Env): void {
   add('string_to_timestamp', 'timestamp', [T.string], T.timestamp, (v: string) => {
     const t = parseTimestamp(v);
     if (!t) throw new CelEvalError(`type conversion error from 'string' to 'google.protobuf.Timestamp'`);
-    return checkTimestamp(t.ns);
+    return checkTimestamp(t.ns, t.offset);
   });
   add('uint64_to_uint64', 'uint', [T.uint], T.uint, (v: CelUint) => v);
   add('double_to_uint64', 'uint', [T.double], T.uint, (v: number) => {

@@ -7,11 +7,14 @@ import { formatRFC3339, strconvQuote, timeFields, tryParseDuration, tryParseRFC3
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
 
-/** A timestamp within CEL's range (years 1 to 9999), or cel-go's error (errTimestampOverflow). */
-export function checkTimestamp(ns: bigint): Timestamp {
+/**
+ * A timestamp within CEL's range (years 1 to 9999), or cel-go's error (errTimestampOverflow); `offset`
+ * is the zone of the time it was computed from (Go's Time.Add keeps the location).
+ */
+export function checkTimestamp(ns: bigint, offset = 0): Timestamp {
   const s = floorDiv(ns, NANOS_PER_SECOND);
   if (s < TS_MIN_SECONDS || s > TS_MAX_SECONDS) throw new CelEvalError('timestamp overflow');
-  return new Timestamp(ns);
+  return new Timestamp(ns, offset);
 }
 
 /** A duration of int64 nanoseconds; cel-go's arithmetic on them overflows as int64 does ('integer overflow'). */
@@ -23,12 +26,16 @@ export function checkDuration(ns: bigint): Duration {
 /** Parses an RFC 3339 timestamp as cel-go does (Go's time.Parse(time.RFC3339)); undefined when it is not one. */
 export function parseTimestamp(text: string): Timestamp | undefined {
   const t = tryParseRFC3339(text);
-  return t && new Timestamp(unixNanos(t));
+  // A zero offset is UTC ('Z'), as Go gives the local zone (UTC) for it.
+  return t && new Timestamp(unixNanos(t), t.offset || 0);
 }
 
-/** RFC 3339 with the shortest exact fraction, in UTC (Go's time.RFC3339Nano). */
+/**
+ * RFC 3339 with the shortest exact fraction (Go's time.RFC3339Nano), in the timestamp's own zone, as
+ * Go's Time.Format prints it: `Z` for UTC, `+01:00` for a time parsed with that offset.
+ */
 export function formatTimestamp(t: Timestamp): string {
-  return formatRFC3339({ sec: Number(t.seconds), nsec: t.nanos, offset: 0 }, true);
+  return formatRFC3339({ sec: Number(t.seconds), nsec: t.nanos, offset: t.offset }, true);
 }
 
 /** Go's time.ParseDuration: "1h30m", "-1.5s", "300ms"; undefined when invalid or out of range. */

@@ -75,6 +75,12 @@ export class Timestamp {
   constructor(
     /** Nanoseconds since 1970-01-01T00:00:00Z. */
     readonly ns: bigint,
+    /**
+     * Seconds east of UTC of the zone it was parsed in: Go's time.Parse keeps a `+01:00` offset in the
+     * time.Time, arithmetic keeps it, and cel-go's string conversion prints it. Nothing else sees it
+     * (equality, ordering and the calendar getters work on the instant, in UTC or the zone asked for).
+     */
+    readonly offset = 0,
   ) {}
   get seconds(): bigint {
     return floorDiv(this.ns, NANOS_PER_SECOND);

@@ -1,4 +1,5 @@
 import { formatFloatG, strconvQuote } from '../../go/index.js';
+import { formatTimestamp } from '../engine/time.js';
 import { CelUint, Duration, Timestamp } from '../engine/values.js';
 import { formatFixed, formatScientific } from './go-float.js';
 import {
@@ -6,7 +7,6 @@ import {
   collectionText,
   durationSeconds,
   integerOf,
-  rfc3339Nano,
   scalarText,
   stringClauseError,
   type FormatClauses,
@@ -31,6 +31,8 @@ const decoder = new TextDecoder();
 
 /** %s: the value as cel-go's string conversion gives it; lists and maps as CEL literals. */
 function stringClause(v: unknown): string {
+  // Timestamp.ConvertToType(string): Time.Format in the timestamp's zone (the cel-spec formatter uses UTC).
+  if (v instanceof Timestamp) return formatTimestamp(v);
   const scalar = scalarText(v, formatFloatG);
   if (scalar !== undefined) return scalar;
   const collection = collectionText(v, member, mapKey, ':');
@@ -48,7 +50,7 @@ function member(v: unknown): string {
     if (!Number.isFinite(v)) return v > 0 ? '"+Inf"' : '"-Inf"';
     return formatFixed(v, DECIMALS);
   }
-  if (v instanceof Timestamp) return `timestamp(${strconvQuote(rfc3339Nano(v))})`;
+  if (v instanceof Timestamp) return `timestamp(${strconvQuote(formatTimestamp(v))})`;
   if (v instanceof Duration) return `duration(${strconvQuote(`${durationSeconds(v)}s`)})`;
   return stringClause(v);
 }

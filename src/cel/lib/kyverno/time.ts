@@ -17,7 +17,7 @@ function truncate(ts: Timestamp, d: Duration): Timestamp {
   const sinceZero = ts.ns + ZERO_TO_UNIX_NS;
   let rem = sinceZero % d.ns;
   if (rem < 0n) rem += d.ns;
-  return new Timestamp(ts.ns - rem);
+  return new Timestamp(ts.ns - rem, ts.offset);
 }
 
 function toCron(ts: Timestamp): string {
