@@ -3,6 +3,7 @@
  * which of them were written as uints is remembered beside the map. A module of its own, below both
  * runtime.ts and struct-equality.ts, which both read keys.
  */
+import { objectKeys } from './object-keys.js';
 import { CelUint, type CelMapValue, type CelValue } from './values.js';
 
 /** Maps whose keys include uints keep the original key kinds here (keys are stored as bigint). */
@@ -20,12 +21,13 @@ export function rememberUintKeys(m: Map<CelValue, CelValue>, uints: Set<bigint>)
   uintKeys.set(m, uints);
 }
 
-export function mapKeys(m: CelMapValue): CelValue[] {
+/** The keys of `m`; a document's are shared (object-keys.ts): read them, never change them. */
+export function mapKeys(m: CelMapValue): readonly CelValue[] {
   if (m instanceof Map) {
     const uints = uintKeys.get(m);
     const keys = [...m.keys()];
     if (!uints) return keys;
     return keys.map((k) => (typeof k === 'bigint' && uints.has(k) ? new CelUint(k) : k));
   }
-  return Object.keys(m);
+  return objectKeys(m);
 }

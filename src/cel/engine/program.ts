@@ -8,6 +8,7 @@ import { activeGuard, enterGuard, restoreGuard } from './bounds.js';
 import { check } from './checker.js';
 import type { Env } from './env.js';
 import { AsyncPending, CelEvalError, CostLimitError, EvaluationDeferred, ProgramInstantiationError, formatIssues, type CelIssue } from './errors.js';
+import { forgetKeptKeys } from './object-keys.js';
 import { parse } from './parser.js';
 import { AsyncResults, EvalState, type Activation } from './eval-state.js';
 import type { Interp } from './planned.js';
@@ -46,6 +47,8 @@ export class Program {
    * value would pass the size bound.
    */
   evaluate(act: Activation, limit: number, async?: AsyncResults, guard: ReviewGuard | undefined = activeGuard()): EvalOutcome {
+    // The documents may have been edited since the last evaluation (object-keys.ts).
+    forgetKeptKeys();
     const s = new EvalState(act, limit, this.slotCount, async, guard);
     const outer = activeGuard();
     if (guard !== outer) enterGuard(guard!);

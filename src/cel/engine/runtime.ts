@@ -8,6 +8,7 @@ import { CelEvalError, noSuchOverload } from './errors.js';
 import { classTypeName } from './functions.js';
 import { readJson } from './json.js';
 import { mapKeys, rememberUintKeys } from './map-keys.js';
+import { objectKeys } from './object-keys.js';
 import { structEquals } from './struct-equality.js';
 
 export { mapKeys, markUintKey } from './map-keys.js';
@@ -89,7 +90,7 @@ export function buildMap(keys: readonly CelValue[], values: readonly CelValue[])
 
 /** Returns a copy of `m` with k → v added; error on a repeated key. */
 export function mapInsert(m: CelMapValue, k: CelValue, v: CelValue): Map<CelValue, CelValue> {
-  const keys = mapKeys(m);
+  const keys = [...mapKeys(m)];
   const values = keys.map((key) => mapGet(m, key) as CelValue);
   keys.push(k);
   values.push(v);
@@ -134,7 +135,7 @@ export function actualSize(v: unknown): number {
   if (Array.isArray(v)) return v.length;
   if (v instanceof Uint8Array) return v.length;
   if (v instanceof Map) return v.size;
-  if (isPlainObject(v)) return Object.keys(v).length;
+  if (isPlainObject(v)) return objectKeys(v).length;
   return 1;
 }
 

@@ -24,6 +24,7 @@
  * converted on read (json.ts). Everything else never needs conversion.
  */
 
+import { objectKeys } from './object-keys.js';
 import { runeCount } from './rune-index.js';
 
 export const INT64_MIN = -(1n << 63n);
@@ -179,5 +180,5 @@ export function isMapValue(v: unknown): v is CelMapValue {
 }
 
 export function mapSize(m: CelMapValue): number {
-  return m instanceof Map ? m.size : Object.keys(m).length;
+  return m instanceof Map ? m.size : objectKeys(m).length;
 }
