@@ -9,7 +9,7 @@
  */
 import { boundMessage, isReviewAborted, type AbortReason } from '../guard/index.js';
 import { isJsonObject, jsonEqual, ownMember, type JsonValue, type SizeMemo } from '../json/index.js';
-import { conditionsHold } from './match/conditions.js';
+import { conditionsFailure } from './match/conditions.js';
 import { loadContextEntries } from './context/context-entries.js';
 import { KyvernoRuleError, messageOf } from './errors.js';
 import { runForeach, type ForeachScope } from './foreach/foreach.js';
@@ -41,7 +41,8 @@ export function runRule(rule: CompiledRule, resource: JsonValue, scope: ForeachS
   try {
     scope.ctx.guard.check();
     if (rule.mutation.type === 'targets') return targetsSkipped(resource);
-    if (!conditionsHold(rule.preconditions, scope)) return { status: 'skipped', message: 'preconditions not met', resource };
+    const unmet = conditionsFailure(rule.preconditions, scope);
+    if (unmet !== undefined) return preconditionsNotMet(unmet, resource);
     return patchOutcome(rule, resource, scope);
   } catch (error) {
     return failed(error, resource);
@@ -53,12 +54,18 @@ async function runRuleAsync(rule: CompiledRule, resource: JsonValue, scope: Fore
     scope.ctx.guard.check();
     if (rule.mutation.type === 'targets') return targetsSkipped(resource);
     if (rule.context.length > 0) await loadContextEntries(rule.context, scope);
-    if (!conditionsHold(rule.preconditions, scope)) return { status: 'skipped', message: 'preconditions not met', resource };
+    const unmet = conditionsFailure(rule.preconditions, scope);
+    if (unmet !== undefined) return preconditionsNotMet(unmet, resource);
     if (rule.mutation.type === 'foreach') return outcome(await runForeach(rule.mutation.entries, resource, scope), resource, undefined, scope);
     return patchOutcome(rule, resource, scope);
   } catch (error) {
     return failed(error, resource);
   }
+}
+
+/** Kyverno's skip message: "preconditions not met", then the failed conditions' messages. */
+function preconditionsNotMet(messages: string, resource: JsonValue): RuleResult {
+  return { status: 'skipped', message: messages === '' ? 'preconditions not met' : `preconditions not met; ${messages}`, resource };
 }
 
 function targetsSkipped(resource: JsonValue): RuleResult {

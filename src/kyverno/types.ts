@@ -50,6 +50,8 @@ export interface Condition {
   readonly key: JsonValue;
   readonly operator: OperatorName;
   readonly value: JsonValue;
+  /** Its `message`, when not empty: part of the rule's skip message when it fails. */
+  readonly message?: string;
 }
 
 /** `{any, all}` (both must hold when both are given) or the legacy bare list (= all). */

@@ -43,7 +43,9 @@ function compileConditionList(raw: JsonValue[], path: string, report: Report): C
       report.error(`${at}.operator`, `unknown operator ${JSON.stringify(op ?? null)}`);
       return;
     }
-    out.push({ key: getOwn(c, 'key') ?? null, operator, value: getOwn(c, 'value') ?? null });
+    const message = getOwn(c, 'message');
+    const condition = { key: getOwn(c, 'key') ?? null, operator, value: getOwn(c, 'value') ?? null };
+    out.push(typeof message === 'string' && message !== '' ? { ...condition, message } : condition);
   });
   return out;
 }

@@ -9,7 +9,16 @@ import type { Condition, ConditionBlock } from '../types.js';
 import { substituteAll, type SubstitutionScope } from '../context/variables.js';
 
 export function conditionsHold(block: ConditionBlock | undefined, scope: SubstitutionScope): boolean {
-  if (!block) return true;
+  return conditionsFailure(block, scope) === undefined;
+}
+
+/**
+ * Undefined when the block holds; otherwise the messages Kyverno reports for it (evaluate.go): those of every
+ * `any` condition when none holds, then that of the first false `all` condition, joined by "; " ('' for none).
+ * `all` is evaluated even when `any` failed, as in Kyverno (its errors count).
+ */
+export function conditionsFailure(block: ConditionBlock | undefined, scope: SubstitutionScope): string | undefined {
+  if (!block) return undefined;
   // Index loops, not for-of: the blocks are a compiled policy's frozen lists, which V8 iterates slowly.
   let anyHolds = true;
   const any = block.any;
@@ -22,17 +31,28 @@ export function conditionsHold(block: ConditionBlock | undefined, scope: Substit
       }
     }
   }
-  let allHold = true;
+  let failedAll: Condition | undefined;
   const all = block.all;
   if (all) {
     for (let i = 0; i < all.length; i++) {
       if (!conditionHolds(all[i], scope)) {
-        allHold = false;
+        failedAll = all[i];
         break;
       }
     }
   }
-  return anyHolds && allHold;
+  if (anyHolds && failedAll === undefined) return undefined;
+  // The failure path only: the messages are gathered once the outcome is known (most conditions have none).
+  let messages = '';
+  if (!anyHolds) {
+    for (let i = 0; i < any!.length; i++) {
+      const m = any![i].message;
+      if (m !== undefined) messages = messages === '' ? m : `${messages}; ${m}`;
+    }
+  }
+  const m = failedAll?.message;
+  if (m !== undefined) messages = messages === '' ? m : `${messages}; ${m}`;
+  return messages;
 }
 
 function conditionHolds(condition: Condition, scope: SubstitutionScope): boolean {
