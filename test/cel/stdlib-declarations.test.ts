@@ -62,3 +62,13 @@ describe('timestamps keep the offset they were parsed with (Go time.Parse, cel-g
   });
 });
 
+describe('string(duration) as cel-go converts it (Duration.ConvertToType: d.Seconds(), a float64)', () => {
+  it('prints the shortest fixed form of the seconds, so very long durations lose their last nanoseconds', () => {
+    expect(run("string(duration('1h1ns'))").value).toBe('3600.000000001s');
+    expect(run("string(duration('-0.000000001s'))").value).toBe('-0.000000001s');
+    expect(run("string(duration('0s'))").value).toBe('0s');
+    expect(run("string(duration('123456789.123456789s'))").value).toBe('123456789.12345679s');
+    expect(run("string(duration('9223372036.854775807s'))").value).toBe('9223372036.854776s');
+  });
+});
+

@@ -13,7 +13,7 @@ import { CelEvalError } from './errors.js';
 import { makeOverload, type CostFn, type Impl } from './functions.js';
 import { MAP_INSERT } from './macros.js';
 import { actualSize, celCompare, mapGet, mapInsert, mapKeys, typeNameOf } from './runtime.js';
-import { checkDuration, checkTimestamp, civil, formatDuration, formatTimestamp, parseDuration, parseTimestamp } from './time.js';
+import { checkDuration, checkTimestamp, civil, durationToString, formatTimestamp, parseDuration, parseTimestamp } from './time.js';
 import { CelType, T, listOf, mapOf, optionalOf, typeOf, typeParam } from './types.js';
 import {
   CelOptional,
@@ -321,7 +321,7 @@ export function registerStdlib(env: Env): void {
     }
   }, traversal0);
   add('double_to_string', 'string', [T.double], T.string, formatFloatG);
-  add('duration_to_string', 'string', [T.duration], T.string, formatDuration);
+  add('duration_to_string', 'string', [T.duration], T.string, durationToString);
   add('int64_to_string', 'string', [T.int], T.string, (v: bigint) => v.toString());
   add('timestamp_to_string', 'string', [T.timestamp], T.string, formatTimestamp);
   add('uint64_to_string', 'string', [T.uint], T.string, (v: CelUint) => v.valueOf().toString());

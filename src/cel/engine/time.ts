@@ -55,6 +55,33 @@ export function formatDuration(d: Duration): string {
   return `${out}s`;
 }
 
+/**
+ * `string(duration)` as cel-go converts it (Duration.ConvertToType): Go's d.Seconds() — a float64, so
+ * past about 10^7 seconds the nanoseconds round — in the shortest fixed form, then 's'.
+ */
+export function durationToString(d: Duration): string {
+  const seconds = Number(d.ns / NANOS_PER_SECOND) + Number(d.ns % NANOS_PER_SECOND) / 1e9;
+  return `${shortestFixed(seconds)}s`;
+}
+
+/** strconv.FormatFloat(x, 'f', -1, 64): the shortest round-trip digits, never in exponent form. */
+function shortestFixed(x: number): string {
+  const text = String(x);
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  const neg = text[0] === '-';
+  const mantissa = text.slice(neg ? 1 : 0, e);
+  const dot = mantissa.indexOf('.');
+  const digits = mantissa.replace('.', '');
+  // The decimal point sits `point` digits into `digits`.
+  const point = (dot < 0 ? mantissa.length : dot) + Number(text.slice(e + 1));
+  let out: string;
+  if (point <= 0) out = `0.${'0'.repeat(-point)}${digits}`;
+  else if (point >= digits.length) out = digits + '0'.repeat(point - digits.length);
+  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return neg ? `-${out}` : out;
+}
+
 export interface Civil {
   year: number;
   month: number; // 1-12
