@@ -56,12 +56,15 @@ async function runRuleAsync(rule: CompiledRule, resource: JsonValue, scope: Fore
     if (rule.context.length > 0) await loadContextEntries(rule.context, scope);
     const unmet = conditionsFailure(rule.preconditions, scope);
     if (unmet !== undefined) return preconditionsNotMet(unmet, resource);
-    if (rule.mutation.type === 'foreach') return outcome(await runForeach(rule.mutation.entries, resource, scope), resource, undefined, scope);
+    if (rule.mutation.type === 'foreach') return outcome(await runForeach(rule.mutation.entries, resource, scope), resource, FOREACH_UNCHANGED, scope);
     return patchOutcome(rule, resource, scope);
   } catch (error) {
     return failed(error, resource);
   }
 }
+
+/** Kyverno's message for a foreach rule that changed nothing (mutateForEach counts the entries that did). */
+const FOREACH_UNCHANGED = '0 elements processed';
 
 /** Kyverno's skip message: "preconditions not met", then the failed conditions' messages. */
 function preconditionsNotMet(messages: string, resource: JsonValue): RuleResult {

@@ -39,3 +39,25 @@ describe('the message of a rule skipped by its preconditions', () => {
     expect(await skipMessage(preconditions as unknown as JsonValue)).toEqual([`skipped: ${message}`]);
   });
 });
+
+describe('the message of a foreach rule that changed nothing', () => {
+  it("is Kyverno's '0 elements processed' (pkg/engine/handlers/mutation/common.go mutateForEach)", async () => {
+    const compiled = compileKyvernoPolicy({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'p', annotations: { 'pod-policies.kyverno.io/autogen-controllers': 'none' } },
+      spec: {
+        rules: [
+          {
+            name: 'r',
+            match: { any: [{ resources: { kinds: ['Pod'] } }] },
+            mutate: { foreach: [{ list: 'request.object.spec.containers', preconditions: { all: [cond(false, 'never')] }, patchStrategicMerge: { metadata: { labels: { a: 'b' } } } }] },
+          },
+        ],
+      },
+    });
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    const result = await runKyvernoPolicies([compiled.policy], { request: podRequest(pod('web', ['a', 'b'])) });
+    expect(result.policies.flatMap((p) => p.rules.map((r) => `${r.status}: ${r.message}`))).toEqual(['skipped: 0 elements processed']);
+  });
+});
