@@ -4,7 +4,7 @@
  * Token names are go-jmespath's, because they appear in its syntax error messages.
  */
 import { JmesPathSyntaxError } from './errors.js';
-import { goJsonSyntaxError } from '../../go/index.js';
+import { decodeGoJson } from './json-text.js';
 
 export type TokenType =
   | 'tUnknown'
@@ -139,11 +139,11 @@ export function tokenize(expression: string): Token[] {
         const [raw, next] = scanUntil(expression, i + 1, '"');
         let decoded: unknown;
         try {
-          decoded = JSON.parse(`"${raw}"`);
+          // go-jmespath decodes it with json.Unmarshal (a lone surrogate's escape is U+FFFD) and
+          // returns that error.
+          decoded = decodeGoJson(`"${raw}"`);
         } catch (e) {
-          // go-jmespath decodes it with json.Unmarshal and returns that error.
-          const why = goJsonSyntaxError(`"${raw}"`) ?? (e as Error).message;
-          throw new JmesPathSyntaxError(`invalid quoted identifier "${raw}": ${why}`, expression, start);
+          throw new JmesPathSyntaxError(`invalid quoted identifier "${raw}": ${(e as Error).message}`, expression, start);
         }
         tokens.push({ type: 'tQuotedIdentifier', value: decoded as string, position: start });
         i = next;

@@ -343,6 +343,7 @@ export const encodingVectors: Vector[] = [
   { expr: '`"\\ud83d\\ude00"`', result: '😀' },
   { expr: '`{"\\udc80": "\\udc81x"}`', result: { '\ufffd': '\ufffdx' } },
   { expr: 'base64_encode(`"\\udc80"`)', result: '77+9' },
+  { expr: '"\\ud800"', data: { '\ufffd': 1 }, result: 1 }, // a quoted identifier is decoded the same way
   { expr: 'parse_json(`"\\"\\\\ud800\\""`)', result: '\ufffd' },
   { expr: "base64_decode('SGVsbG8')", error: 'illegal base64 data at input byte 4' },
   { expr: "base64_decode('S')", error: 'illegal base64 data at input byte 0' },
