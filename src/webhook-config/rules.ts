@@ -2,8 +2,10 @@
  * Webhook rules (admissionregistration.k8s.io/v1 RuleWithOperations) as sets: intersection (a binding
  * narrows its policy; Kyverno `match.all`), union with subsumption, and the API server's own validation
  * of a rule. A rule stands for the cartesian product of its lists; `*` in a list means every value.
- * Resources read `res`, `res/sub`, `res/*`, `*`, `*\/sub`, `*\/*`: `*` is every resource but no
- * subresource, `res/*` every subresource of res (not res itself), `*\/*` everything.
+ * Resources read `res`, `res/sub`, `res/*`, `*`, `*\/sub`, `*\/*` as kube-apiserver's rule matcher reads
+ * them (webhook/predicates/rules/rules.go): each part is a value or `*` for any, and a missing
+ * subresource is the empty one. So `*` is every resource but no subresource, `res/*` res itself and
+ * every subresource of it, `*\/*` everything.
  */
 
 export const SCOPES = ['*', 'Cluster', 'Namespaced'] as const;
@@ -28,17 +30,17 @@ function intersectList(a: readonly string[], b: readonly string[]): string[] {
 
 interface ResourcePattern {
   resource: string;
-  /** undefined: the resource itself, no subresource. */
-  sub: string | undefined;
+  /** '' for the resource itself (no subresource); `*` for any subresource or none. */
+  sub: string;
 }
 
 function parseResource(text: string): ResourcePattern {
   const slash = text.indexOf('/');
-  return slash < 0 ? { resource: text, sub: undefined } : { resource: text.slice(0, slash), sub: text.slice(slash + 1) };
+  return slash < 0 ? { resource: text, sub: '' } : { resource: text.slice(0, slash), sub: text.slice(slash + 1) };
 }
 
 function formatResource(p: ResourcePattern): string {
-  return p.sub === undefined ? p.resource : `${p.resource}/${p.sub}`;
+  return p.sub === '' ? p.resource : `${p.resource}/${p.sub}`;
 }
 
 function intersectPart(a: string, b: string): string | undefined {
@@ -49,28 +51,20 @@ function intersectPart(a: string, b: string): string | undefined {
 
 function intersectResource(a: ResourcePattern, b: ResourcePattern): ResourcePattern | undefined {
   const resource = intersectPart(a.resource, b.resource);
-  if (resource === undefined) return undefined;
-  if (a.sub === undefined || b.sub === undefined) return a.sub === b.sub ? { resource, sub: undefined } : undefined;
   const sub = intersectPart(a.sub, b.sub);
-  return sub === undefined ? undefined : { resource, sub };
+  return resource === undefined || sub === undefined ? undefined : { resource, sub };
 }
 
-/** Whether pattern `a` covers every resource pattern `b` covers. */
+/** Whether pattern `a` covers every request pattern `b` covers. */
 function coversResource(a: ResourcePattern, b: ResourcePattern): boolean {
-  if (a.resource !== '*' && a.resource !== b.resource) return false;
-  if (a.sub === undefined) return b.sub === undefined;
-  if (a.sub === '*') {
-    // `*/*` covers the resources themselves as well; `res/*` only their subresources.
-    return b.sub !== undefined || (a.resource === '*' && a.sub === '*');
-  }
-  return a.sub === b.sub;
+  return (a.resource === '*' || a.resource === b.resource) && (a.sub === '*' || a.sub === b.sub);
 }
 
 function intersectResources(a: readonly string[], b: readonly string[]): string[] {
   const out: string[] = [];
   for (const x of a.map(parseResource)) {
     for (const y of b.map(parseResource)) {
-      const both = intersectResource(x, y) ?? (x.resource === '*' && x.sub === '*' ? y : y.resource === '*' && y.sub === '*' ? x : undefined);
+      const both = intersectResource(x, y);
       if (both) out.push(formatResource(both));
     }
   }
@@ -189,7 +183,7 @@ export function ruleProblems(rule: WebhookRule, at: string): string[] {
   for (const r of rule.resources) {
     if (r === '') problems.push(`${at}.resources: Required value`);
     const p = parseResource(r);
-    if (p.sub === undefined) {
+    if (!r.includes('/')) {
       if (r !== '*') plain = true;
       continue;
     }

@@ -142,6 +142,21 @@ describe('amender webhook-config: MutatingAdmissionPolicies', () => {
     expect(webhook.rules).toEqual([rule(['UPDATE'], ['apps'], ['*'], ['*/scale', 'deployments', 'deployments/status'])]);
   });
 
+  it('reads res/* as the resource and its subresources, as kube-apiserver\'s rule matcher does (rules.go: a missing subresource is "", which `*` matches)', async () => {
+    const files = {
+      // pods/* narrowed to plain resources: pods itself is left, not nothing.
+      'a.yaml': map(
+        'pods-all',
+        '    - {operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: ["pods/*"]}',
+        '  matchResources:\n    resourceRules:\n    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}\n',
+      ),
+      // deployments/* already holds deployments: one pattern, not both.
+      'b.yaml': map('deploy', '    - {operations: [UPDATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments, "deployments/*"]}'),
+    };
+    const { webhook } = await generate(files, '--policies', 'a.yaml', 'b.yaml');
+    expect(webhook.rules).toEqual([rule(['UPDATE'], ['apps'], ['v1'], ['deployments/*']), rule(['CREATE'], [''], ['v1'], ['pods'])]);
+  });
+
   it('refuses a set that matches nothing', async () => {
     const { code, stderr } = await run({ 'b.yaml': map('unbound', '    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}', null) }, '--url', URL_, '--policies', 'b.yaml');
     expect(code).toBe(1);
