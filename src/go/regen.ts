@@ -2,7 +2,8 @@
  * Random strings matching a regular expression, as goregen's `regen.Generate` makes them: Kyverno's
  * JMESPath `random(pattern)` and its CEL `random(pattern)` / `random.random(pattern)` both call it. The
  * pattern is first validated by re2js (Go's syntax and messages), then generated from a small AST:
- * literals, escapes, classes, `.`, groups, alternation and quantifiers. Unbounded repetition
+ * literals, escapes (octal, `\a`, `\p{…}` Unicode classes, `\Q…\E`), classes, `.`, groups, alternation
+ * and quantifiers. Unbounded repetition
  * (`*`, `+`, `{n,}`) adds at most 10 extra items, as goregen's default. `.` and negated classes draw
  * from printable ASCII. Anchors and word boundaries generate nothing.
  */
@@ -45,6 +46,38 @@ const POSIX: Record<string, [number, number][]> = {
   blank: [[0x09, 0x09], [0x20, 0x20]],
 };
 
+const unicodeClasses = new Map<string, [number, number][]>();
+
+/**
+ * The code point ranges of a Unicode category (`L`, `Nd`) or script (`Greek`), as Go's \p names
+ * them, found once with the JavaScript engine's Unicode tables (a pass over every code point, ~0.1 s).
+ */
+function unicodeClass(name: string): [number, number][] {
+  let ranges = unicodeClasses.get(name);
+  if (ranges) return ranges;
+  if (name === 'Any') ranges = [[0, 0x10ffff]];
+  else {
+    let re: RegExp;
+    try {
+      re = new RegExp(/^[A-Z][a-z]?$/.test(name) ? `^\\p{${name}}$` : `^\\p{Script=${name}}$`, 'u');
+    } catch {
+      throw new RegenError(`unsupported Unicode class ${name}`);
+    }
+    ranges = [];
+    let start = -1;
+    for (let cp = 0; cp <= 0x110000; cp++) {
+      const inside = cp <= 0x10ffff && re.test(String.fromCodePoint(cp));
+      if (inside && start < 0) start = cp;
+      else if (!inside && start >= 0) {
+        ranges.push([start, cp - 1]);
+        start = -1;
+      }
+    }
+  }
+  unicodeClasses.set(name, ranges);
+  return ranges;
+}
+
 class RegexParser {
   private i = 0;
   constructor(private readonly src: string) {}
@@ -71,6 +104,15 @@ class RegexParser {
   private sequence(): Gen {
     const items: Gen[] = [];
     while (this.i < this.src.length && this.peek() !== '|' && this.peek() !== ')') {
+      if (this.src.startsWith('\\Q', this.i)) {
+        // \Q…\E: literal text up to \E (or the end); a quantifier after it takes its last character.
+        const end = this.src.indexOf('\\E', this.i + 2);
+        const chars = [...this.src.slice(this.i + 2, end < 0 ? this.src.length : end)];
+        this.i = end < 0 ? this.src.length : end + 2;
+        if (chars.length > 1) items.push({ t: 'lit', s: chars.slice(0, -1).join('') });
+        if (chars.length > 0) items.push(this.quantified({ t: 'lit', s: chars[chars.length - 1] }));
+        continue;
+      }
       let atom = this.atom();
       atom = this.quantified(atom);
       items.push(atom);
@@ -164,6 +206,31 @@ class RegexParser {
         return inClass ? 12 : { t: 'lit', s: '\f' };
       case 'v':
         return inClass ? 11 : { t: 'lit', s: '\v' };
+      case 'a':
+        return inClass ? 7 : { t: 'lit', s: '\x07' };
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
+        // An octal escape of up to three digits (a lone \1-\7 is a backreference, which the syntax check refuses).
+        const m = /^[0-7]{0,2}/.exec(this.src.slice(this.i))!;
+        this.i += m[0].length;
+        const cp = parseInt(c + m[0], 8);
+        return inClass ? cp : { t: 'lit', s: String.fromCodePoint(cp) };
+      }
+      case 'p':
+      case 'P': {
+        // A Unicode class: \pL, \p{Greek}, \p{^Greek}; \P negates.
+        const m = /^(?:\{(\^?)([A-Za-z_]+)\}|([A-Za-z]))/.exec(this.src.slice(this.i));
+        if (!m) throw new RegenError('bad \\p');
+        this.i += m[0].length;
+        const ranges = unicodeClass(m[2] ?? m[3]);
+        return set((c === 'P') !== (m[1] === '^') ? negate(ranges) : ranges);
+      }
       case 'x': {
         const m = /^(\{([0-9a-fA-F]+)\}|[0-9a-fA-F]{2})/.exec(this.src.slice(this.i));
         if (!m) throw new RegenError('bad \\x');

@@ -53,6 +53,25 @@ describe('random', () => {
     }
     expect([...lengths].sort()).toEqual([5, 6, 7]);
   });
+  it("generates what Go's syntax means by \\p{…}, \\Q…\\E and octal escapes (each output matches its pattern)", () => {
+    const cases: [string, RegExp][] = [
+      ['\\pL{3}', /^\p{L}{3}$/u],
+      ['\\p{Greek}{2}', /^\p{Script=Greek}{2}$/u],
+      ['\\PL{3}', /^\P{L}{3}$/u],
+      ['[\\p{Nd}x]{4}', /^[\p{Nd}x]{4}$/u],
+      ['\\Q.*+\\E', /^\.\*\+$/],
+      ['\\Qab\\E{3}', /^abbb$/],
+      ['\\Qa|b)', /^a\|b\)$/],
+      ['\\101\\0\\a', /^A\x00\x07$/],
+    ];
+    for (const [pattern, re] of cases) {
+      for (let i = 0; i < 5; i++) {
+        const r = evaluate('random(@)', pattern, options());
+        if (!r.ok) throw r.error;
+        expect(r.value, pattern).toMatch(re);
+      }
+    }
+  });
   it('is random by default', () => {
     const seen = new Set(Array.from({ length: 20 }, () => (evaluate("random('[a-z]{12}')", {}) as { value: string }).value));
     expect(seen.size).toBeGreaterThan(15);
