@@ -104,6 +104,9 @@ function kindRules(selector: KindSelector, text: string, ctx: KindContext): Omit
     if ((anyGroup && group !== '*') || (anyVersion && version !== '*')) ctx.warnings.push(`${ctx.where}: kinds entry ${text} is covered for every group or version (the rules cannot hold patterns)`);
     const sub = selector.subresource;
     const resources = sub === '' ? ['*'] : hasWildcard(sub) ? ['*/*'] : [`*/${sub}`];
+    // `*` takes in Pods, so their ephemeral-container updates too (the engine matches them as Kyverno's
+    // CheckKind does; Kyverno's webhook adds pods/ephemeralcontainers to a core/v1 `*` rule, utils_webhook.go).
+    if (sub === '' && wildcardMatch(group, '') && wildcardMatch(version, 'v1')) resources.push('pods/ephemeralcontainers');
     return [{ apiGroups: [anyGroup ? '*' : group], apiVersions: [anyVersion ? '*' : version], resources, scope: '*' }];
   }
   const candidates = ctx.table.filter((e) => wildcardMatch(kind, e.kind) && wildcardMatch(group, e.group) && wildcardMatch(version, e.version));

@@ -201,6 +201,17 @@ describe('amender webhook-config: Kyverno kinds', () => {
     expect(resources).toEqual(expect.arrayContaining(['/pods', 'apps/daemonsets', 'apps/deployments', 'apps/statefulsets', 'batch/cronjobs', 'batch/jobs']));
   });
 
+  it('sends a Pod\'s ephemeral-container updates for kind *, as Kyverno\'s webhook does (utils_webhook.go) and its CheckKind matches them', async () => {
+    const files = {
+      'k.yaml': kyverno('every', '      any:\n      - resources: {kinds: ["*"]}\n', '  background: false\n'),
+      'a.yaml': kyverno('apps', '      any:\n      - resources: {kinds: ["apps/v1/*"]}\n'),
+    };
+    const { webhook } = await generate(files, '--policies', 'k.yaml', 'a.yaml');
+    expect(webhook.rules).toEqual([rule(['CREATE', 'UPDATE'], ['*'], ['*'], ['*', 'pods/ephemeralcontainers'])]);
+    const apps = await generate({ 'a.yaml': files['a.yaml'] }, '--policies', 'a.yaml');
+    expect(apps.webhook.rules).toEqual([rule(['CREATE', 'UPDATE'], ['apps'], ['v1'], ['*'])]);
+  });
+
   it('intersects the filters of match.all', async () => {
     const files = {
       'k.yaml': kyverno('all', '      all:\n      - resources: {kinds: [Pod, Deployment]}\n      - resources: {kinds: [Pod], operations: [CREATE]}\n'),
