@@ -5,7 +5,8 @@ import { celError } from '../errors.js';
 /**
  * Kyverno's time library (kyverno/sdk `extensions/cel/libs/time`): `time.now()`, `time.truncate(ts, d)`
  * (Go's Time.Truncate: down to a multiple of d since the zero time; d <= 0 leaves ts), and
- * `time.toCron(ts)` ("minute hour day month weekday", in UTC).
+ * `time.toCron(ts)` ("minute hour day month weekday", in the timestamp's zone: UTC unless it was
+ * parsed with an offset, which Go's time.Time keeps).
  */
 
 const NS_PER_MS = 1_000_000n;
@@ -21,7 +22,8 @@ function truncate(ts: Timestamp, d: Duration): Timestamp {
 }
 
 function toCron(ts: Timestamp): string {
-  const ms = Number(ts.ns / NS_PER_MS - (ts.ns % NS_PER_MS < 0n ? 1n : 0n));
+  // Go reads the fields in the timestamp's own zone: a time parsed with +02:00 gives its local hour.
+  const ms = Number(ts.ns / NS_PER_MS - (ts.ns % NS_PER_MS < 0n ? 1n : 0n)) + ts.offset * 1000;
   const date = new Date(ms);
   if (Number.isNaN(date.getTime())) throw celError('timestamp out of range');
   return `${date.getUTCMinutes()} ${date.getUTCHours()} ${date.getUTCDate()} ${date.getUTCMonth() + 1} ${date.getUTCDay()}`;
