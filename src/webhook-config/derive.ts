@@ -4,8 +4,9 @@
  * selectors, exclusions, CEL conditions are checked by Amender itself), never under-approximates.
  *
  * MutatingAdmissionPolicy: a policy acts only through a binding; it covers its matchConstraints
- * resourceRules, narrowed by each binding's matchResources resourceRules (intersection) — a policy
- * without bindings covers nothing. excludeResourceRules and resourceNames are left to Amender.
+ * resourceRules less DELETE (which its `*` takes in, and the engine never mutates), narrowed by each
+ * binding's matchResources resourceRules (intersection) — a policy without bindings covers nothing.
+ * excludeResourceRules and resourceNames are left to Amender.
  * A Kyverno MutatingPolicy covers its own matchConstraints (and its autogen variants'), less DELETE,
  * which Kyverno accepts in a rule but the engine never mutates; it asks for no reinvocation (src/mpol
  * runs it as Never, as Kyverno's webhook for MutatingPolicies is registered), while a Kyverno
@@ -58,7 +59,9 @@ const KYVERNO_MUTATED_OPERATIONS = ['CREATE', 'UPDATE'];
  * make rules the API server refuses.
  */
 function matchableRule(r: NamedRuleWithOperations, mutated: readonly string[]): WebhookRule | undefined {
-  const operations = r.operations.filter((o) => o === '*' || mutated.includes(o));
+  // `*` stands for the operations the engine mutates: sent DELETEs would only cost a call (and, under
+  // failurePolicy Fail, block every deletion while Amender is unreachable).
+  const operations = r.operations.flatMap((o) => (o === '*' ? mutated : mutated.includes(o) ? [o] : []));
   const apiVersions = r.apiVersions.filter((v) => v !== '');
   const resources = r.resources.filter((x) => x !== '');
   const scope = r.scope ?? '*';
@@ -67,12 +70,13 @@ function matchableRule(r: NamedRuleWithOperations, mutated: readonly string[]): 
 }
 
 /**
- * The operations a rule is sent for: a MutatingAdmissionPolicy's may name every one (kube-apiserver refuses
- * DELETE in its own); a Kyverno MutatingPolicy's may name DELETE (Kyverno accepts it), but the engine never
- * mutates a DELETE request (src/map/dispatch.ts isMutableRequest), so it is not sent one.
+ * The operations a rule is sent for: the engine never mutates a DELETE request (src/map/dispatch.ts
+ * isMutableRequest), so neither policy kind is sent one. A MutatingAdmissionPolicy reaches DELETE only
+ * through `*` (kube-apiserver refuses DELETE written out); a Kyverno MutatingPolicy may also name it
+ * (Kyverno accepts it). A binding's rules only narrow, so they keep every operation.
  */
 const ALL_OPERATIONS: readonly string[] = OPERATIONS;
-const MPOL_MUTATED_OPERATIONS: readonly string[] = OPERATIONS.filter((o) => o !== 'DELETE');
+const MUTATED_OPERATIONS: readonly string[] = OPERATIONS.filter((o) => o !== 'DELETE');
 
 const matchable = (rules: readonly NamedRuleWithOperations[], mutated = ALL_OPERATIONS): WebhookRule[] => rules.flatMap((r) => matchableRule(r, mutated) ?? []);
 
@@ -169,7 +173,7 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${id}: no binding (a policy acts only through a MutatingAdmissionPolicyBinding)`);
       continue;
     }
-    const own = matchable(bound.policy.matchConstraints?.resourceRules ?? [], bound.kyverno ? MPOL_MUTATED_OPERATIONS : ALL_OPERATIONS);
+    const own = matchable(bound.policy.matchConstraints?.resourceRules ?? [], MUTATED_OPERATIONS);
     if (own.length === 0) {
       const namesDelete = bound.kyverno !== undefined && (bound.policy.matchConstraints?.resourceRules ?? []).some((r) => r.operations.includes('DELETE'));
       const deleteOnly = namesDelete ? ', or only DELETE, which is never mutated' : '';

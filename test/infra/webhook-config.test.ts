@@ -157,6 +157,12 @@ describe('amender webhook-config: MutatingAdmissionPolicies', () => {
     expect(webhook.rules).toEqual([rule(['UPDATE'], ['apps'], ['v1'], ['deployments/*']), rule(['CREATE'], [''], ['v1'], ['pods'])]);
   });
 
+  it('leaves DELETE out of a policy\'s `*` operations: the engine never mutates a deletion (dispatch.ts isMutableRequest), and a DELETE sent under failurePolicy Fail only risks blocking it', async () => {
+    const files = { 'a.yaml': map('every', '    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}') };
+    const { webhook } = await generate(files, '--policies', 'a.yaml');
+    expect(webhook.rules).toEqual([rule(['CONNECT', 'CREATE', 'UPDATE'], ['*'], ['*'], ['*'])]);
+  });
+
   it('refuses a set that matches nothing', async () => {
     const { code, stderr } = await run({ 'b.yaml': map('unbound', '    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}', null) }, '--url', URL_, '--policies', 'b.yaml');
     expect(code).toBe(1);
