@@ -234,7 +234,7 @@ describe('one way to patch, as Kyverno validates a mutate rule', () => {
 
 describe('warnings', () => {
   it('only mutate rules are kept', () => {
-    const result = compileKyvernoPolicy(policy({ rules: [{ name: 'v', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: {} }, rule(psm)] }));
+    const result = compileKyvernoPolicy(policy({ rules: [{ name: 'v', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: { pattern: { metadata: { labels: { team: '?*' } } } } }, rule(psm)] }));
     expect(result.ok && result.policy.rules.map((r) => r.name)).toEqual(['r', 'autogen-r', 'autogen-cronjob-r']);
   });
 });

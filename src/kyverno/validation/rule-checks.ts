@@ -15,6 +15,7 @@ import type { ProblemSink } from './sink.js';
 
 /** The rule-level checks, in Kyverno's order; `namespaced`: the rule is a (namespaced) Policy's. */
 export function checkRule(rule: JsonObject, path: string, report: ProblemSink, namespaced: boolean): void {
+  ruleType(rule, path, report);
   checkMatchBlocks(rule, path, namespaced, report);
   checkPreconditionValues(rule, path, report);
   celPreconditionsOnMutate(rule, path, report);
@@ -22,6 +23,31 @@ export function checkRule(rule: JsonObject, path: string, report: ProblemSink, n
   labelValues(rule, path, report);
   jsonPatchText(rule, path, report);
   patchKinds(rule, path, report);
+}
+
+/**
+ * Kyverno's Rule.ValidateRuleType (api/kyverno/v1/rule_types.go): a rule does exactly one of mutate,
+ * validate, generate and verifyImages, each counted when it is not Go's zero value (`mutate: {}`,
+ * `patchStrategicMerge: null` or an empty `patchesJson6902` alone count as nothing). A rule doing
+ * nothing would otherwise fail every request it matches.
+ */
+function ruleType(rule: JsonObject, path: string, report: ProblemSink): void {
+  const name = getOwn(rule, 'name');
+  const ruleName = typeof name === 'string' ? name : '';
+  const images = getOwn(rule, 'verifyImages');
+  const count =
+    ['mutate', 'validate', 'generate'].filter((k) => notZero(getOwn(rule, k))).length + (Array.isArray(images) && images.some(notZero) ? 1 : 0);
+  if (count === 0) {
+    report.error(path, `No operation defined in the rule '${ruleName}'.(supported operations: mutate,validate,generate,verifyImages)`);
+  } else if (count > 1) {
+    report.error(path, `Multiple operations defined in the rule '${ruleName}', only one operation (mutate,validate,generate,verifyImages) is allowed per rule`);
+  }
+}
+
+/** An operation object holding a member Go would not decode to a zero value (null, false, "", 0). */
+function notZero(value: JsonValue | undefined): boolean {
+  if (!isJsonObject(value)) return false;
+  return Object.values(value).some((v) => v !== null && v !== false && v !== '' && v !== 0);
 }
 
 const ONE_OF_THREE = 'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed';
