@@ -65,27 +65,41 @@ function structFieldsEqual(a: StructValue, b: StructValue, depth: number): boole
   return true;
 }
 
-/** Go map equality: the same keys (by type and value) mapping to deeply equal values. */
+/**
+ * Go map equality: the same keys (by type and value) mapping to deeply equal values. Each key of `a` is
+ * looked up in `b` (reflect.DeepEqual's MapIndex), not searched for among `b`'s keys: that search made
+ * two equal maps of 20,000 labels 0.7 s, of 150,000 some 40 s in one `==`.
+ */
 function mapsEqual(a: CelMapValue, b: CelMapValue, depth: number): boolean {
   const ka = mapKeys(a);
   const kb = mapKeys(b);
   if (ka.length !== kb.length) return false;
+  const find = keyFinder(b, kb);
   for (const k of ka) {
-    const other = kb.find((x) => sameKey(k, x));
+    const other = find(k);
     if (other === undefined || !deepEqual(entry(a, k), entry(b, other), depth + 1, isPlainObject(a) && isPlainObject(b))) return false;
   }
   return true;
+}
+
+/** The key of `m` that is `k` by type and value (an int and a uint of one value differ), or undefined. */
+function keyFinder(m: CelMapValue, keys: readonly CelValue[]): (k: unknown) => unknown {
+  // A document's keys are its own property names, all strings.
+  if (!(m instanceof Map)) return (k) => (typeof k === 'string' && Object.hasOwn(m, k) ? k : undefined);
+  // A CEL map's keys are primitives (string, bool, int as bigint) or CelUint: uints apart, by value.
+  const plain = new Map<unknown, unknown>();
+  const uints = new Map<bigint, unknown>();
+  for (const x of keys) {
+    if (x instanceof CelUint) uints.set(x.value, x);
+    else plain.set(x, x);
+  }
+  return (k) => (k instanceof CelUint ? uints.get(k.value) : plain.get(k));
 }
 
 function jsonListsEqual(a: readonly unknown[], b: readonly unknown[], depth: number): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (!deepEqual(readJson(a, i, a[i]), readJson(b, i, b[i]), depth + 1, true)) return false;
   return true;
-}
-
-function sameKey(a: unknown, b: unknown): boolean {
-  if (a instanceof CelUint) return b instanceof CelUint && a.value === b.value;
-  return a === b;
 }
 
 function entry(m: CelMapValue, k: unknown): unknown {
