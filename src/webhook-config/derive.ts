@@ -15,7 +15,8 @@
  * mutate-existing `targets` rule) covers its `match`: `any` the union of its filters, `all` their
  * intersection; a filter covers its `kinds` (see kinds.ts) for its `operations`, or CREATE and UPDATE
  * when it names none (Kyverno's own default for mutate), less DELETE and CONNECT, which the engine never
- * mutates. `exclude` is left to Amender.
+ * mutates. An `exclude` filter of kinds and operations alone takes those out (as Kyverno's webhook
+ * does); the rest of `exclude` is left to Amender.
  */
 import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
@@ -85,6 +86,41 @@ interface KindContext {
   warnings: string[];
   unresolved: string[];
   where: string;
+  /** The rule's exclude filters that take out whole kinds (see blanketExclusions). */
+  exclusions: readonly ResourceFilter[];
+}
+
+/**
+ * The exclude filters that name nothing but kinds and operations: each takes out every request of its
+ * kinds (all kinds when it names none) and operations (all when it names none), whoever sends it, so
+ * those need not be sent. Kyverno's webhook drops them the same way (collectResourceDescriptions,
+ * controllers/webhook/utils.go, from `exclude.any`); the legacy single filter and a one-filter `all`
+ * mean the same here. Anything else (names, selectors, users) is left to Amender.
+ */
+function blanketExclusions(exclude: MatchBlock | undefined): ResourceFilter[] {
+  if (!exclude) return [];
+  const filters = exclude.any?.length ? exclude.any : exclude.all?.length ? (exclude.all.length === 1 ? exclude.all : []) : exclude.single ? [exclude.single] : [];
+  return filters.filter(
+    (f) =>
+      !f.empty && f.name === undefined && !f.names && !f.namespaces && !f.annotations && !f.selector && !f.namespaceSelector && !f.roles && !f.clusterRoles && !f.subjects,
+  );
+}
+
+/** Whether exclude selector `e` selects every request match selector `k` does (each part `*` or the same). */
+function selectsAllOf(e: KindSelector, k: KindSelector): boolean {
+  const part = (a: string, b: string) => a === '*' || a === b;
+  return part(e.group, k.group) && part(e.version, k.version) && part(e.kind, k.kind) && e.subresource === k.subresource;
+}
+
+/** `operations` less those an exclusion takes out for every request of `k` (undefined: a filter without kinds). */
+function notExcluded(operations: readonly string[], k: KindSelector | undefined, exclusions: readonly ResourceFilter[]): string[] {
+  let left = [...operations];
+  for (const e of exclusions) {
+    const kinds = e.kinds && e.kinds.length > 0 ? e.kinds : undefined;
+    if (kinds && (k === undefined || !kinds.some((x) => selectsAllOf(x, k)))) continue;
+    left = e.operations && e.operations.length > 0 ? left.filter((o) => !e.operations!.includes(o)) : [];
+  }
+  return left;
 }
 
 function withSubresource(resources: readonly string[], selector: KindSelector, entry?: KindEntry): string[] {
@@ -143,10 +179,16 @@ function filterRules(f: ResourceFilter, ctx: KindContext): WebhookRule[] {
   const operations = named.filter((o) => KYVERNO_MUTATED_OPERATIONS.includes(o));
   if (operations.length === 0) return [];
   if (!f.kinds || f.kinds.length === 0) {
+    const left = notExcluded(operations, undefined, ctx.exclusions);
+    if (left.length === 0) return [];
     ctx.warnings.push(`${ctx.where}: a match filter names no kinds, so every resource is covered`);
-    return [normalizeRule({ operations, apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' })];
+    return [normalizeRule({ operations: left, apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], scope: '*' })];
   }
-  return f.kinds.flatMap((k) => kindRules(k, `${k.group}/${k.version}/${k.kind}${k.subresource ? `/${k.subresource}` : ''}`, ctx).map((r) => normalizeRule({ ...r, operations })));
+  return f.kinds.flatMap((k) => {
+    const left = notExcluded(operations, k, ctx.exclusions);
+    if (left.length === 0) return [];
+    return kindRules(k, `${k.group}/${k.version}/${k.kind}${k.subresource ? `/${k.subresource}` : ''}`, ctx).map((r) => normalizeRule({ ...r, operations: left }));
+  });
 }
 
 function blockRules(block: MatchBlock, ctx: KindContext): WebhookRule[] {
@@ -208,7 +250,7 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
     }
     const rules = policy.rules
       .filter((r) => r.mutation.type !== 'targets')
-      .flatMap((r) => blockRules(r.match, { table, warnings, unresolved, where: `${policy.id} rule ${r.name}` }));
+      .flatMap((r) => blockRules(r.match, { table, warnings, unresolved, where: `${policy.id} rule ${r.name}`, exclusions: blanketExclusions(r.exclude) }));
     if (rules.length === 0) {
       idle.push(`${policy.id}: no mutate rule that runs at admission matches any resource`);
       continue;

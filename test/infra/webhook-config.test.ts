@@ -226,6 +226,32 @@ describe('amender webhook-config: Kyverno kinds', () => {
     expect(webhook.rules).toEqual([rule(['CREATE'], [''], ['*'], ['pods', 'pods/ephemeralcontainers'])]);
   });
 
+  it('leaves out what an exclude filter of kinds and operations alone takes out, as Kyverno\'s webhook does (collectResourceDescriptions)', async () => {
+    const match = `      any:
+      - resources: {kinds: [Pod, ConfigMap, Secret, apps/v1/Deployment]}
+`;
+    const exclude = `    exclude:
+      any:
+      - resources: {kinds: [Pod], operations: [UPDATE]}
+      - resources: {kinds: [Secret]}
+      - resources: {kinds: [ConfigMap], namespaces: [kube-public]}
+      - resources: {kinds: [apps/v1/Deployment], operations: [CREATE]}
+        subjects: [{kind: User, name: ci}]
+`;
+    const files = { 'k.yaml': kyverno('ex', match, '  background: false\n').replace('    mutate:\n', `${exclude}    mutate:\n`) };
+    const { webhook } = await generate(files, '--policies', 'k.yaml');
+    expect(webhook.rules).toEqual([
+      rule(['CREATE', 'UPDATE'], ['apps'], ['v1'], ['deployments']), // a user criterion: left to Amender
+      rule(['CREATE', 'UPDATE'], [''], ['*'], ['configmaps']), // a namespace criterion: left to Amender
+      rule(['CREATE'], [''], ['*'], ['pods', 'pods/ephemeralcontainers']),
+    ]);
+    // Every operation of every kind excluded: nothing to send.
+    const all = { 'k.yaml': kyverno('ex', '      any:\n      - resources: {kinds: [Pod]}\n', '  background: false\n').replace('    mutate:\n', '    exclude:\n      resources: {kinds: ["*"]}\n    mutate:\n') };
+    const { code, stderr } = await run(all, '--url', URL_, '--policies', 'k.yaml');
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain('ClusterPolicy/ex: no mutate rule that runs at admission matches any resource');
+  });
+
   it('takes a custom kind\'s resource from its CustomResourceDefinition in the policy set', async () => {
     const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
