@@ -45,6 +45,20 @@ const CASES: { name: string; spec: string; accepted: boolean; message?: string }
     accepted: false,
     message: 'spec.matchConditions[0].expression: Forbidden: variables cannot be referenced in matchConditions',
   },
+  // Kyverno's MutatingPolicy environment declares no authorizer (mpol compiler.go newExtendedEnv): it does
+  // not compile, in conditions as in mutations.
+  {
+    name: 'authorizer-in-condition',
+    spec: `${CONFIGMAPS}  matchConditions: [{name: authz, expression: 'authorizer.group("").resource("pods").check("get").allowed()'}]\n`,
+    accepted: false,
+    message: "spec.matchConditions[0].expression: Invalid value: \"authorizer.group(\\\"\\\").resource(\\\"pods\\\").check(\\\"get\\\").allowed()\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'authorizer'",
+  },
+  {
+    name: 'authorizer-in-mutation',
+    spec: `${CONFIGMAPS}  mutations: [{patchType: JSONPatch, jsonPatch: {expression: '[JSONPatch{op: "add", path: "/data/a", value: string(authorizer.requestResource.check("get").allowed())}]'}}]\n`,
+    accepted: false,
+    message: 'spec.mutations[0].jsonPatch.expression: Invalid value',
+  },
 ];
 
 describe("Kyverno's MutatingPolicy validation cases through amender validate", () => {

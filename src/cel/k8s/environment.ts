@@ -51,7 +51,7 @@ export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEn
 /**
  * Builds fresh environments with the given libraries (tests use this to add or omit libraries);
  * `requestObjects` declares `request.object`/`request.oldObject` (Kyverno's request type),
- * `kyvernoExceptions` Kyverno's `exceptions` variable.
+ * `kyvernoExceptions` Kyverno's `exceptions` variable instead of `authorizer`.
  */
 export function buildEnvs(libs: readonly CelLibrary[], options: { requestObjects?: boolean; kyvernoExceptions?: boolean } = {}): KubernetesEnvs {
   const base = new Env(undefined, { homogeneousAggregateLiterals: true });
@@ -74,9 +74,11 @@ export function buildEnvs(libs: readonly CelLibrary[], options: { requestObjects
   base.addIdent({ name: 'oldObject', type: T.dyn });
   base.addIdent({ name: 'request', type: structType(REQUEST_TYPE) });
   base.addIdent({ name: 'namespaceObject', type: structType(NAMESPACE_TYPE) });
-  base.addIdent({ name: 'authorizer', type: authorizer });
-  base.addIdent({ name: 'authorizer.requestResource', type: resourceCheck });
-  if (options.kyvernoExceptions) {
+  if (!options.kyvernoExceptions) {
+    // Kyverno's MutatingPolicy environment declares no authorizer: there `authorizer` does not compile.
+    base.addIdent({ name: 'authorizer', type: authorizer });
+    base.addIdent({ name: 'authorizer.requestResource', type: resourceCheck });
+  } else {
     declareKyvernoExceptions(base);
     base.addIdent({ name: 'exceptions', type: structType(EXCEPTION_TYPE) });
   }
