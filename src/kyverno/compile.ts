@@ -123,6 +123,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     webhookFailurePolicy === undefined || webhookFailurePolicy === null
       ? ownFailurePolicy
       : enumField(webhook as JsonObject, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec.webhookConfiguration', report);
+  checkWebhookFields(spec, isJsonObject(webhook) ? webhook : undefined, report);
   // Kyverno gives them to the API server, which calls the policy only for requests they hold for; Amender
   // does not evaluate them, so the policy would apply to requests they exclude: refused by a policy set.
   const matchConditions = isJsonObject(webhook) ? getOwn(webhook, 'matchConditions') : undefined;
@@ -186,6 +187,32 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     emitWarning: emitWarning === true,
     rules,
   };
+}
+
+/**
+ * Kyverno's Spec.Validate (api/kyverno/v1/spec_types.go validateDeprecatedFields): a deprecated field beside
+ * its webhookConfiguration replacement is refused, and a timeout must lie between 1 and 30 seconds.
+ */
+function checkWebhookFields(spec: JsonObject, webhook: JsonObject | undefined, report: Report): void {
+  const isSetField = (holder: JsonObject | undefined, key: string) => holder !== undefined && getOwn(holder, key) !== undefined && getOwn(holder, key) !== null;
+  for (const [own, replacement] of [
+    ['webhookTimeoutSeconds', 'timeoutSeconds'],
+    ['failurePolicy', 'failurePolicy'],
+  ]) {
+    if (isSetField(spec, own) && isSetField(webhook, replacement)) {
+      report.error(`spec.${own}`, `remove the deprecated field and use spec.webhookConfiguration.${replacement} instead`);
+    }
+  }
+  for (const [holder, key, at] of [
+    [spec, 'webhookTimeoutSeconds', 'spec.webhookTimeoutSeconds'],
+    [webhook, 'timeoutSeconds', 'spec.webhookConfiguration.timeoutSeconds'],
+  ] as const) {
+    if (!isSetField(holder, key)) continue;
+    const seconds = getOwn(holder!, key);
+    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 1 || seconds > 30) {
+      report.error(at, 'the timeout value must be between 1 and 30 seconds');
+    }
+  }
 }
 
 function enumField<T extends string>(obj: JsonObject, key: string, allowed: readonly T[], fallback: T, at: string, report: Report): T {

@@ -5,6 +5,7 @@
  * `webhookConfiguration.matchConditions`, which the API server evaluates for Kyverno, are not evaluated
  * here: the policy is refused rather than applied to the requests they exclude.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/json/index.js';
 import { compileKyvernoPolicy, runKyvernoPolicies } from '../../src/kyverno/index.js';
@@ -37,11 +38,28 @@ describe('the failure policy of a ClusterPolicy', () => {
     [{}, 'Fail'],
     [{ failurePolicy: 'Ignore' }, 'Ignore'],
     [{ webhookConfiguration: { failurePolicy: 'Ignore' } }, 'Ignore'],
-    [{ failurePolicy: 'Fail', webhookConfiguration: { failurePolicy: 'Ignore' } }, 'Ignore'],
-    [{ failurePolicy: 'Ignore', webhookConfiguration: { failurePolicy: 'Fail' } }, 'Fail'],
+    [{ webhookConfiguration: { failurePolicy: 'Fail' } }, 'Fail'],
     [{ failurePolicy: 'Ignore', webhookConfiguration: { timeoutSeconds: 5 } }, 'Ignore'],
   ] as const)('%j → %s', async (spec, expected) => {
     expect(await outcome(spec as JsonObject)).toEqual({ failurePolicy: expected, rejected: expected === 'Fail' });
+  });
+
+  it('refuses the deprecated fields beside their replacements, and timeouts outside 1..30 s (Spec.Validate)', () => {
+    const problemsOf = (spec: JsonObject) => {
+      const result = compileKyvernoPolicy(policy(spec));
+      return result.ok ? [] : result.problems;
+    };
+    expect(problemsOf({ failurePolicy: 'Fail', webhookConfiguration: { failurePolicy: 'Ignore' } })).toEqual([
+      { path: 'spec.failurePolicy', message: 'remove the deprecated field and use spec.webhookConfiguration.failurePolicy instead' },
+    ]);
+    expect(problemsOf({ webhookTimeoutSeconds: 10, webhookConfiguration: { timeoutSeconds: 10 } })).toEqual([
+      { path: 'spec.webhookTimeoutSeconds', message: 'remove the deprecated field and use spec.webhookConfiguration.timeoutSeconds instead' },
+    ]);
+    expect(problemsOf({ webhookConfiguration: { timeoutSeconds: 31 } })).toEqual([
+      { path: 'spec.webhookConfiguration.timeoutSeconds', message: 'the timeout value must be between 1 and 30 seconds' },
+    ]);
+    expect(problemsOf({ webhookTimeoutSeconds: 0 })).toEqual([{ path: 'spec.webhookTimeoutSeconds', message: 'the timeout value must be between 1 and 30 seconds' }]);
+    expect(problemsOf({ webhookTimeoutSeconds: 30, webhookConfiguration: { failurePolicy: 'Ignore' } })).toEqual([]);
   });
 
   it('refuses a webhookConfiguration.failurePolicy that is neither Fail nor Ignore', () => {
@@ -59,5 +77,15 @@ describe('webhookConfiguration.matchConditions of a ClusterPolicy', () => {
     const set = buildPolicySet(parseDocuments('p.json', JSON.stringify(document)));
     expect(set.kyvernoPolicies).toEqual([]);
     expect(set.problems.map((p) => p.message).join('\n')).toMatch(/does not evaluate them/);
+  });
+});
+
+describe('chainsaw policy-validation/{cluster-policy,policy}/invalid-timeout (copied in upstream/invalid-timeout)', () => {
+  it.each(['cluster-policy-1', 'cluster-policy-2', 'policy-1', 'policy-2'])('%s is refused', (name) => {
+    const text = readFileSync(new URL(`./upstream/invalid-timeout/${name}.yaml`, import.meta.url), 'utf8');
+    const [doc] = parseDocuments(`${name}.yaml`, text).documents;
+    const result = compileKyvernoPolicy(doc.value);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems.map((p) => p.message)).toContain('the timeout value must be between 1 and 30 seconds');
   });
 });
