@@ -248,9 +248,13 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${policy.id}: spec.admission is false (it never runs at admission)`);
       continue;
     }
-    const rules = policy.rules
+    const matched = policy.rules
       .filter((r) => r.mutation.type !== 'targets')
       .flatMap((r) => blockRules(r.match, { table, warnings, unresolved, where: `${policy.id} rule ${r.name}`, exclusions: blanketExclusions(r.exclude) }));
+    // A namespaced Policy acts only on objects of its namespace (src/kyverno/run.ts namespaceFits), and the
+    // API server clears the namespace of a cluster-scoped object before admission: namespaced requests only,
+    // as Kyverno registers a Policy's wildcard kinds (controllers/webhook/controller.go mergeWebhook).
+    const rules = policy.namespace === undefined ? matched : matched.map((r) => ({ ...r, scope: 'Namespaced' as const }));
     if (rules.length === 0) {
       idle.push(`${policy.id}: no mutate rule that runs at admission matches any resource`);
       continue;

@@ -252,6 +252,12 @@ describe('amender webhook-config: Kyverno kinds', () => {
     expect(stderr).toContain('ClusterPolicy/ex: no mutate rule that runs at admission matches any resource');
   });
 
+  it('sends a namespaced Policy only namespaced requests: it never acts on a cluster-scoped object or a Namespace (as Kyverno scopes its wildcard kinds)', async () => {
+    const policy = kyverno('every', '      any:\n      - resources: {kinds: ["*"]}\n', '  background: false\n').replace('kind: ClusterPolicy\nmetadata:\n', 'kind: Policy\nmetadata:\n  namespace: team-a\n');
+    const { webhook } = await generate({ 'k.yaml': policy }, '--policies', 'k.yaml');
+    expect(webhook.rules).toEqual([rule(['CREATE', 'UPDATE'], ['*'], ['*'], ['*', 'pods/ephemeralcontainers'], 'Namespaced')]);
+  });
+
   it('takes a custom kind\'s resource from its CustomResourceDefinition in the policy set', async () => {
     const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
