@@ -774,7 +774,12 @@ class Planner {
         } else {
           throw new CelEvalError(`expression of type '${typeNameOf(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
         }
+        const guard = s.guard;
         for (let i = 0; i < keys.length; i++) {
+          // kube-apiserver interrupts a comprehension every 100 iterations (cel.InterruptCheckFrequency,
+          // apiserver admission/plugin/cel/compile.go): a step may cost nothing (`filter(x, false)` reads
+          // @result for free), so the cost path alone may never look at the deadline.
+          guard?.tick();
           if (two) {
             slots[v1] = Array.isArray(r) ? BigInt(i) : keys[i];
             slots[v2] = values!(i);
