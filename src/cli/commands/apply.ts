@@ -8,6 +8,7 @@ import type { CliCommand, CliIO } from '../io.js';
 import {
   EMPTY_VALUES,
   evaluateResource,
+  isClusterScoped,
   loadResources,
   normalizeResource,
   parseSetPairs,
@@ -28,8 +29,9 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   Runs resources through the policies as the API server would send them, and prints each mutated
   resource as YAML (or, with --patch, the JSON Patch of the reply). --resource takes files (several
   documents, \`kind: List\`), folders (their YAML/JSON files) and - (stdin). Objects of namespaced kinds
-  without a namespace get \`default\`, as with \`kyverno apply\`. UPDATE without --old sends the object as
-  its own oldObject. --values-file (a Kyverno CLI Values file) and --set give Kyverno context values
+  without a namespace get \`default\`, as with \`kyverno apply\`; --namespace NS puts them (and --old) in NS,
+  and objects of cluster-scoped kinds in none, as the API server does. UPDATE without --old sends the
+  object as its own oldObject. --values-file (a Kyverno CLI Values file) and --set give Kyverno context values
   (the operation may come from \`request.operation\`); they also stand in for context entries only a
   cluster can fill (apiCall, imageRegistry, globalReference), as with \`kyverno apply\` — without values
   a policy with such an entry is refused. Kyverno rule results and Kyverno MutatingPolicy results (pass,
@@ -118,8 +120,13 @@ function needsKind(resource: JsonObject, where: string): JsonObject {
   return resource;
 }
 
-/** `object` in namespace `ns` (`--namespace`), its numbers as written. */
-function withNamespace(object: JsonObject, ns: string): JsonObject {
+/**
+ * `object` in namespace `ns` (`--namespace`), its numbers as written. An object of a cluster-scoped kind
+ * stays in none: the API server clears its namespace before admission (EnsureObjectNamespaceMatchesRequestNamespace),
+ * so no policy of a namespace ever sees one there.
+ */
+function withNamespace(object: JsonObject, ns: string, documents: readonly JsonObject[]): JsonObject {
+  if (isClusterScoped(String(object.apiVersion), String(object.kind), documents)) return object;
   const metadata = isJsonObject(object.metadata) ? object.metadata : {};
   return withNumberMarksOf(object, { ...object, metadata: withNumberMarksOf(metadata, { ...metadata, namespace: ns }) });
 }
@@ -177,9 +184,11 @@ export const applyCommand: CliCommand = async (argv, io) => {
   for (const { value, where } of resources) needsKind(value, where);
   const oldPath = stringOption(args, 'old');
   if (oldPath !== undefined && resources.length > 1) throw new UsageError('--old goes with a single resource');
-  const oldObject = oldPath !== undefined ? normalizeResource(needsKind(await readDocument(oldPath, io), oldPath), documents) : undefined;
-  const groups = listOption(args, 'group');
   const namespace = stringOption(args, 'namespace');
+  const inNamespace = (object: JsonObject) => (namespace !== undefined ? withNamespace(object, namespace, documents) : object);
+  // The old object is in the same namespace as the new one, as in the cluster.
+  const oldObject = oldPath !== undefined ? inNamespace(normalizeResource(needsKind(await readDocument(oldPath, io), oldPath), documents)) : undefined;
+  const groups = listOption(args, 'group');
 
   const kyverno: KyvernoLines = { lines: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
   // An outcome names its Kyverno policy by id (`ClusterPolicy/<name>`, `Policy/<namespace>/<name>`); a line by name.
@@ -188,7 +197,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const patches: JsonValue[] = [];
   let denied = false;
   for (const { value: object } of resources) {
-    const target = namespace !== undefined ? withNamespace(object, namespace) : object;
+    const target = inNamespace(object);
     // The operation: --operation, else the values' request.operation, else CREATE.
     const fromValues = setValues['request.operation'] ?? values.globalValues['request.operation'];
     const operation = givenOperation ?? (typeof fromValues === 'string' && OPERATIONS.includes(fromValues as Operation) ? (fromValues as Operation) : 'CREATE');

@@ -23,7 +23,7 @@ export { formatJunit, formatSummary, type JunitSuite } from './output.js';
 export { parseSelector, selectResults, type Selector } from './selector.js';
 export { compareTidy, tidy } from './tidy.js';
 export { evaluateResource, type EvaluateOptions, type PolicyResponse } from './evaluate.js';
-export { loadResources, normalizeResource, type LoadedResource } from './resources.js';
+export { isClusterScoped, loadResources, normalizeResource, type LoadedResource } from './resources.js';
 export { EMPTY_VALUES, parseSetPairs, readValuesDocument, ruleValuesFor, valuesFor, ValuesFormatError, type ValuesSpec } from './values.js';
 export type { Counts, Row } from './check.js';
 
