@@ -79,10 +79,11 @@ export function parseYaml11(text: string): JsonValue {
 /**
  * The JSON value of the first document of a YAML text (`null` for none), as go-yaml v2's `Unmarshal`
  * (so sigs.k8s.io/yaml's `Unmarshal`) reads a stream: it decodes the first document and never reads the
- * others, so what follows a `---` after it is neither decoded nor checked. Throws YamlError.
+ * others, so what follows a `---` after it is neither decoded nor checked. Throws YamlError, or what
+ * `guard` throws (YamlTicker).
  */
-export function parseYaml11FirstDocument(text: string): JsonValue {
-  const doc = parseYamlDepthBounded(text, OPTIONS, 'first')[0];
+export function parseYaml11FirstDocument(text: string, guard?: YamlTicker): JsonValue {
+  const doc = parseYamlDepthBounded(text, OPTIONS, 'first', guard)[0];
   return doc ? yaml11Json(doc, text) : null;
 }
 
@@ -99,6 +100,15 @@ export function parseYaml11Document(text: string): Document.Parsed {
  * collections pass this bound, before either recursion goes that deep: at the same depth on every stack.
  */
 export const MAX_YAML_DEPTH = 500;
+
+/**
+ * A review's guard (src/guard's ReviewGuard), ticked once per lexeme: text from a review (parse_yaml,
+ * yaml.parse) of a few MB takes the `yaml` package seconds to lex and parse (a 3.5 MB mapping of 300,000
+ * keys: 5.8 s), and the review's deadline must be able to stop it. Its throw leaves the parse as it is.
+ */
+export interface YamlTicker {
+  tick(): void;
+}
 
 const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to read (more than ${maxDepth} levels)`;
 
@@ -129,12 +139,12 @@ function withObjectMemberTags(options: ComposeOptions): ComposeOptions {
  * given to parse_yaml): the `yaml` package makes each one an Error, and capturing their stack traces was
  * most of the parse (100,000 errors: ~0.9 of ~1.2 s), so none is captured while composing.
  */
-export function parseYamlDepthBounded(text: string, options: ComposeOptions, single: boolean | 'first' = false): Document.Parsed[] {
+export function parseYamlDepthBounded(text: string, options: ComposeOptions, single: boolean | 'first' = false, guard?: YamlTicker): Document.Parsed[] {
   const docs: Document.Parsed[] = [];
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    for (const doc of new Composer(withObjectMemberTags(options)).compose(depthBoundedTokens(text, MAX_YAML_DEPTH), single === true, text.length)) {
+    for (const doc of new Composer(withObjectMemberTags(options)).compose(depthBoundedTokens(text, MAX_YAML_DEPTH, guard), single === true, text.length)) {
       if (single === 'first' && docs.length === 1) break;
       if (single && docs.length === 1) {
         docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));
@@ -159,7 +169,7 @@ export function parseYamlDepthBounded(text: string, options: ComposeOptions, sin
  * collections around the current token, maybe a scalar) can be cut back to `maxDepth` collections: the
  * document is then marked too deep, and given an error token for content when the parser hands it over.
  */
-function* depthBoundedTokens(text: string, maxDepth: number): Generator<CST.Token> {
+function* depthBoundedTokens(text: string, maxDepth: number, guard: YamlTicker | undefined): Generator<CST.Token> {
   const parser = new Parser();
   const tooDeep = new Map<CST.Token, number>(); // a document → the offset of its first collection too deep
   let afterTooDeep = false;
@@ -173,6 +183,7 @@ function* depthBoundedTokens(text: string, maxDepth: number): Generator<CST.Toke
     }
   }
   for (const lexeme of new Lexer().lex(text)) {
+    guard?.tick();
     yield* marked(parser.next(lexeme));
     const { stack } = parser;
     if (stack.length > maxDepth + 1 && CST.isCollection(stack[maxDepth + 1])) {

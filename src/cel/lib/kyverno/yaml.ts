@@ -1,4 +1,4 @@
-import { checkBuiltSize } from '../../engine/bounds.js';
+import { activeGuard, checkBuiltSize } from '../../engine/bounds.js';
 import { parseYaml11FirstDocument, YamlError } from '../../../go/index.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { traversal } from '../cost.js';
@@ -14,7 +14,8 @@ import { documentToCel } from './documents.js';
 function parse(text: string): unknown {
   checkBuiltSize(text.length, 'the argument of yaml.parse');
   try {
-    return documentToCel(parseYaml11FirstDocument(text));
+    // The review's guard can stop a long parse (a few MB of review text take seconds).
+    return documentToCel(parseYaml11FirstDocument(text, activeGuard()));
   } catch (e) {
     if (e instanceof YamlError) throw celError(e.message);
     throw e;

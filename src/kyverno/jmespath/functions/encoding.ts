@@ -1,4 +1,5 @@
 /** Kyverno's encoding functions: base64, parse_json, parse_yaml (YAML 1.1 like sigs.k8s.io/yaml), hashes. */
+import { isReviewAborted } from '../../../guard/index.js';
 import { FunctionError } from '../errors.js';
 import { decodeGoJson } from '../json-text.js';
 import { base64, base64Decode, md5, parseYaml11FirstDocument, sha1, sha256 } from '../../../go/index.js';
@@ -61,10 +62,12 @@ export const encodingFunctions: FunctionDef[] = [
     note: 'decodes a valid YAML encoded string to the appropriate type provided it can be represented as JSON',
     // yaml.YAMLToJSON (sigs.k8s.io/yaml) decodes with go-yaml v2's Unmarshal: the first document of a
     // stream, the others neither decoded nor checked.
-    call: ([s]) => {
+    call: ([s], ctx) => {
       try {
-        return parseYaml11FirstDocument(s as string);
+        // The review's guard can stop a long parse (a few MB of review text take seconds).
+        return parseYaml11FirstDocument(s as string, ctx.guard);
       } catch (e) {
+        if (isReviewAborted(e)) throw e;
         throw new FunctionError('parse_yaml', (e as Error).message);
       }
     },
