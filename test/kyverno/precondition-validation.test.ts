@@ -67,3 +67,18 @@ describe('rule preconditions Kyverno refuses', () => {
     expect(set.problems.map((p) => p.message).join('\n')).toMatch(/unknown value 'PATCH'/);
   });
 });
+
+describe('condition operators are spelled as Kyverno spells them', () => {
+  const compile = (operator: string, foreach: boolean) => compileKyvernoPolicy(policy({ any: [{ key: 'a', operator, value: 'a' }] }, foreach));
+  it.each(['equals', 'EQUALS', 'anyin', 'Anyin', 'greaterthan'])('%s is refused (operator.IsOperatorValid is exact)', (operator) => {
+    for (const foreach of [false, true]) {
+      const result = compile(operator, foreach);
+      expect(result.ok, `${operator} foreach=${foreach}`).toBe(false);
+      if (!result.ok) expect(result.problems.map((p) => p.message).join('\n')).toMatch(new RegExp(`unknown operator "${operator}"`));
+    }
+  });
+  it.each(['Equals', 'Equal', 'NotEquals', 'NotEqual', 'In', 'AnyIn', 'AllNotIn', 'GreaterThanOrEquals', 'DurationLessThan'])('%s is accepted', (operator) => {
+    expect(compile(operator, false).ok).toBe(true);
+    expect(compile(operator, true).ok).toBe(true);
+  });
+});

@@ -7,6 +7,31 @@ import type { Report } from '../compile-report.js';
 import type { Condition, ConditionBlock } from '../types.js';
 import { normalizeOperator } from './operators.js';
 
+/**
+ * The operator names a policy may use: the keys of Kyverno's ConditionOperators, spelled exactly
+ * (operator.IsOperatorValid, checked by its policy validation; only the handlers read them case-insensitively).
+ */
+const OPERATOR_NAMES = new Set([
+  'Equal',
+  'Equals',
+  'NotEqual',
+  'NotEquals',
+  'In',
+  'AnyIn',
+  'AllIn',
+  'NotIn',
+  'AnyNotIn',
+  'AllNotIn',
+  'GreaterThanOrEquals',
+  'GreaterThan',
+  'LessThanOrEquals',
+  'LessThan',
+  'DurationGreaterThanOrEquals',
+  'DurationGreaterThan',
+  'DurationLessThanOrEquals',
+  'DurationLessThan',
+]);
+
 export function compileConditions(raw: JsonValue | undefined, path: string, report: Report): ConditionBlock | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (Array.isArray(raw)) return { all: compileConditionList(raw, path, report) };
@@ -38,7 +63,7 @@ function compileConditionList(raw: JsonValue[], path: string, report: Report): C
       return;
     }
     const op = getOwn(c, 'operator');
-    const operator = typeof op === 'string' ? normalizeOperator(op) : undefined;
+    const operator = typeof op === 'string' && OPERATOR_NAMES.has(op) ? normalizeOperator(op) : undefined;
     if (!operator) {
       report.error(`${at}.operator`, `unknown operator ${JSON.stringify(op ?? null)}`);
       return;
