@@ -23,6 +23,7 @@ import type { PolicySet } from '../policyset/index.js';
 import { builtinKindTable, guessResource, type KindEntry } from './kinds.js';
 import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, SCOPES, type RuleScope, type WebhookRule } from './rules.js';
 import { hasWildcard, wildcardMatch } from '../go/index.js';
+import { servedVersions, unconvertedVersionWarnings, type VersionedCoverage } from './versions.js';
 
 type MatchBlock = CompiledRule['match'];
 type ResourceFilter = NonNullable<MatchBlock['any']>[number];
@@ -207,6 +208,8 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
   const policies: PolicyCoverage[] = [];
   const idle: string[] = [];
 
+  // Policies the API server would convert a request for (matchPolicy Equivalent, the default).
+  const converting: VersionedCoverage[] = [];
   for (const bound of set.mutatingPolicies) {
     // A Kyverno MutatingPolicy acts on its own matchConstraints (its one implicit binding narrows nothing);
     // its autogen variants add the pod controllers' rules under the same id.
@@ -230,6 +233,7 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${id}: its bindings' resourceRules and its matchConstraints have nothing in common`);
       continue;
     }
+    if (bound.policy.matchConstraints?.matchPolicy !== 'Exact') converting.push({ policy: id, rules });
     const earlier = bound.kyverno ? policies.find((p) => p.policy === id) : undefined;
     if (earlier) {
       earlier.rules = mergeRules([...earlier.rules, ...rules]);
@@ -263,5 +267,14 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
     policies.push({ policy: policy.id, rules: mergeRules(rules), failurePolicy: policy.failurePolicy, reinvocationPolicy: 'IfNeeded' });
   }
 
-  return { rules: mergeRules(policies.flatMap((p) => p.rules)), policies, idle, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };
+  const rules = mergeRules(policies.flatMap((p) => p.rules));
+  warnings.push(...unconvertedVersionWarnings(mergeConverting(converting), rules, servedVersions(table)));
+  return { rules, policies, idle, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)] };
+}
+
+/** One entry per policy id (a MutatingPolicy's autogen variants share its id). */
+function mergeConverting(list: readonly VersionedCoverage[]): VersionedCoverage[] {
+  const byId = new Map<string, WebhookRule[]>();
+  for (const c of list) byId.set(c.policy, [...(byId.get(c.policy) ?? []), ...c.rules]);
+  return [...byId].map(([policy, rules]) => ({ policy, rules }));
 }

@@ -163,6 +163,26 @@ describe('amender webhook-config: MutatingAdmissionPolicies', () => {
     expect(webhook.rules).toEqual([rule(['CONNECT', 'CREATE', 'UPDATE'], ['*'], ['*'], ['*'])]);
   });
 
+  it('warns when the webhook takes a policy\'s resource in a version it does not name: the request goes unconverted, where kube-apiserver converts it for the policy (matchPolicy Equivalent)', async () => {
+    const hpa = (name: string, version: string, extra = '') =>
+      map(name, `    - {operations: [CREATE], apiGroups: [autoscaling], apiVersions: [${version}], resources: [horizontalpodautoscalers]}\n${extra}`);
+    const anyHpa = kyverno('hpa', '      any:\n      - resources: {kinds: [HorizontalPodAutoscaler]}\n');
+    const { stderr } = await generate({ 'a.yaml': hpa('hpa-v2', 'v2'), 'k.yaml': anyHpa }, '--policies', 'a.yaml', 'k.yaml');
+    expect(stderr).toContain('warning: MutatingAdmissionPolicy/hpa-v2: the webhook also takes autoscaling/v1 horizontalpodautoscalers for other policies');
+    // Two policies, one version each: each misses the other's.
+    const both = await generate({ 'a.yaml': hpa('hpa-v2', 'v2'), 'b.yaml': hpa('hpa-v1', 'v1') }, '--policies', 'a.yaml', 'b.yaml');
+    expect(both.stderr).toContain('MutatingAdmissionPolicy/hpa-v1: the webhook also takes autoscaling/v2 horizontalpodautoscalers');
+    expect(both.stderr).toContain('MutatingAdmissionPolicy/hpa-v2: the webhook also takes autoscaling/v1 horizontalpodautoscalers');
+    // Exact asks for no conversion; Pods are served in v1 only; a policy alone is converted for.
+    const exact = await generate({ 'a.yaml': hpa('hpa-v2', 'v2', '    matchPolicy: Exact\n'), 'k.yaml': anyHpa }, '--policies', 'a.yaml', 'k.yaml');
+    const pods = await generate(
+      { 'a.yaml': map('pods', '    - {operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}'), 'k.yaml': kyverno('pods', '      any:\n      - resources: {kinds: [Pod]}\n') },
+      '--policies', 'a.yaml', 'k.yaml',
+    );
+    const alone = await generate({ 'a.yaml': hpa('hpa-v2', 'v2') }, '--policies', 'a.yaml');
+    for (const r of [exact, pods, alone]) expect(r.stderr).not.toContain('the webhook also takes');
+  });
+
   it('refuses a set that matches nothing', async () => {
     const { code, stderr } = await run({ 'b.yaml': map('unbound', '    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}', null) }, '--url', URL_, '--policies', 'b.yaml');
     expect(code).toBe(1);
