@@ -42,3 +42,44 @@ describe('math library', () => {
     expect(value('math.round(1e300, 10)')).toBe(Infinity);
   });
 });
+
+describe('image library: kyverno/sdk extensions/cel/libs/image lib_test.go TestImage cases', () => {
+  const R = 'registry.k8s.io/kube-apiserver-arm64';
+  const D = 'sha256:6aefddb645ee6963afd681b1845c661d0ea4c3b20ab9db86d9e753b203d385f2';
+  const CASES: { name: string; expr: string; value?: unknown; runtimeErr?: string; compileErr?: RegExp }[] = [
+    { name: 'parse', expr: `parseImageReference("${R}:latest") == parseImageReference("${R}:latest")`, value: true },
+    { name: 'parse_invalid_image', expr: `parseImageReference("${R}:@")`, runtimeErr: `could not parse reference: ${R}:@` },
+    { name: 'isImage', expr: `isImage("${R}:latest")`, value: true },
+    { name: 'isImage_false', expr: `isImage("${R}:@")`, value: false },
+    { name: 'isImage_noOverload', expr: 'isImage(0)', compileErr: /found no matching overload for 'isImage' applied to/ },
+    { name: 'contains_digest_no_identifier', expr: `parseImageReference("${R}").containsDigest()`, value: false },
+    { name: 'contains_digest_tag', expr: `parseImageReference("${R}:latest").containsDigest()`, value: false },
+    { name: 'contains_digest_true', expr: `parseImageReference("${R}@${D}").containsDigest()`, value: true },
+    { name: 'contains_digest_with_tag_true', expr: `parseImageReference("${R}:latest@${D}").containsDigest()`, value: true },
+    { name: 'registry', expr: `parseImageReference("${R}").registry() == "registry.k8s.io"`, value: true },
+    { name: 'registry_matches', expr: `parseImageReference("${R}").registry().matches("(registry.k8s.io|ghcr.io)")`, value: true },
+    { name: 'repository', expr: `parseImageReference("${R}").repository() == "kube-apiserver-arm64"`, value: true },
+    { name: 'identifier_tag', expr: `parseImageReference("${R}:testtag").identifier()`, value: 'testtag' },
+    { name: 'default_identifier', expr: `parseImageReference("${R}").identifier()`, value: 'latest' },
+    { name: 'identifer_digest', expr: `parseImageReference("${R}@${D}").identifier()`, value: D },
+    { name: 'identifer_digest_and_tag', expr: `parseImageReference("${R}:latest@${D}").identifier()`, value: D },
+    { name: 'tag', expr: `parseImageReference("${R}:testtag").tag()`, value: 'testtag' },
+    { name: 'default_tag', expr: `parseImageReference("${R}").tag()`, value: 'latest' },
+    { name: 'no_tag', expr: `parseImageReference("${R}@${D}").tag()`, value: '' },
+    { name: 'no_digest', expr: `parseImageReference("${R}").digest()`, value: '' },
+    { name: 'digest_tag', expr: `parseImageReference("${R}:testtag").digest()`, value: '' },
+    { name: 'digest', expr: `parseImageReference("${R}@${D}").digest()`, value: D },
+    { name: 'digest_digest_and_tag', expr: `parseImageReference("${R}:latest@${D}").digest() == "${D}"`, value: true },
+  ];
+  it.each(CASES)('$name', ({ expr, value: want, runtimeErr, compileErr }) => {
+    if (compileErr) {
+      const r = compileExpression(expr, 'variable', { params: false, dialect: 'kyverno' });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.message).toMatch(compileErr);
+      return;
+    }
+    const r = run(expr);
+    if (runtimeErr) expect(r.error).toContain(runtimeErr);
+    else expect(r.value).toEqual(want);
+  });
+});
