@@ -4,6 +4,7 @@
  * and pluralise (`Policy` → `policies`, `Ingress` → `ingresses`), with the few irregular ones listed.
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
+import { englishPlural } from '../webhook-config/index.js';
 
 const IRREGULAR: Record<string, string> = {
   endpoints: 'endpoints',
@@ -13,9 +14,7 @@ const IRREGULAR: Record<string, string> = {
 export function guessResource(kind: string): string {
   const lower = kind.toLowerCase();
   if (Object.prototype.hasOwnProperty.call(IRREGULAR, lower)) return IRREGULAR[lower];
-  if (lower.endsWith('s') || lower.endsWith('x') || lower.endsWith('z') || lower.endsWith('ch') || lower.endsWith('sh')) return `${lower}es`;
-  if (lower.endsWith('y') && !/[aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
+  return englishPlural(kind);
 }
 
 /** The plural a CustomResourceDefinition among `documents` declares for group/kind, if any. */

@@ -20,7 +20,7 @@
  */
 import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
-import { builtinKindTable, guessResource, type KindEntry } from './kinds.js';
+import { builtinKindTable, englishPlural, guessResource, type KindEntry } from './kinds.js';
 import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, SCOPES, type RuleScope, type WebhookRule } from './rules.js';
 import { hasWildcard, wildcardMatch } from '../go/index.js';
 import { servedVersions, unconvertedVersionWarnings, type VersionedCoverage } from './versions.js';
@@ -157,9 +157,12 @@ function kindRules(selector: KindSelector, text: string, ctx: KindContext): Omit
   if (candidates.length === 0) {
     if (hasWildcard(kind)) return [];
     if (!anyGroup) {
-      const resource = guessResource(kind);
-      ctx.warnings.push(`${ctx.where}: kind ${text} is not a built-in kind and no CustomResourceDefinition in the policy set declares it; its resource is taken to be "${resource}" (Kubernetes' guess from the kind; add the CRD to --policies to be sure)`);
-      return [{ apiGroups: [group], apiVersions: [anyVersion ? '*' : version], resources: withSubresource([resource], selector), scope: '*' }];
+      // Both guesses, where they differ: a rule for a resource that does not exist costs nothing, a missed one
+      // every request of the kind.
+      const resources = [...new Set([englishPlural(kind), guessResource(kind)])];
+      const said = resources.map((r) => `"${r}"`).join(' or ');
+      ctx.warnings.push(`${ctx.where}: kind ${text} is not a built-in kind and no CustomResourceDefinition in the policy set declares it; its resource is taken to be ${said} (the English plural CRD generators write, and Kubernetes' guess from the kind; add the CRD to --policies to be sure)`);
+      return [{ apiGroups: [group], apiVersions: [anyVersion ? '*' : version], resources: withSubresource(resources, selector), scope: '*' }];
     }
     ctx.unresolved.push(`${ctx.where}: kind ${text} is not a built-in kind and no CustomResourceDefinition in the policy set declares it (add the CRD to --policies, or write the kind as group/version/Kind)`);
     return [];

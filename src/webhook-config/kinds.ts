@@ -31,6 +31,18 @@ export function guessResource(kind: string): string {
   return `${singular}s`;
 }
 
+/**
+ * The plural a CustomResourceDefinition most likely declares: the English one its generators write
+ * (controller-gen pluralises the lower-case kind: `Gateway` → `gateways`, `Proxy` → `proxies`,
+ * `Ingress` → `ingresses`), which Kubernetes' guess misses for a vowel before a final y (`gatewaies`).
+ */
+export function englishPlural(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
 /** Kinds served only (or also) as a subresource of other resources. */
 const SUBRESOURCE_KINDS: Record<string, readonly { resourceGroup: string; resources: readonly string[] }[]> = {
   'autoscaling/Scale': [

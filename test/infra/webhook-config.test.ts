@@ -307,6 +307,14 @@ spec:
     const { webhook, stderr } = await generate({ 'k.yaml': kyverno('certs', '      any:\n      - resources: {kinds: [cert-manager.io/v1/Certificate]}\n') }, '--policies', 'k.yaml');
     expect(webhook.rules).toEqual([rule(['CREATE', 'UPDATE'], ['cert-manager.io'], ['v1'], ['certificates'])]);
     expect(stderr).toMatch(/warning: .*its resource is taken to be "certificates"/);
+    // Gateway API's Gateway is served as gateways, the English plural its generator writes; Kubernetes'
+    // guess (UnsafeGuessKindToResource) says gatewaies: both are sent, so neither misses.
+    const gw = await generate({ 'k.yaml': kyverno('gw', '      any:\n      - resources: {kinds: [gateway.networking.k8s.io/v1/Gateway, example.com/v1/Box]}\n') }, '--policies', 'k.yaml');
+    expect(gw.webhook.rules).toEqual([
+      rule(['CREATE', 'UPDATE'], ['example.com'], ['v1'], ['boxes', 'boxs']),
+      rule(['CREATE', 'UPDATE'], ['gateway.networking.k8s.io'], ['v1'], ['gatewaies', 'gateways']),
+    ]);
+    expect(gw.stderr).toMatch(/its resource is taken to be "gateways" or "gatewaies"/);
   });
 
   it('leaves out a mutate policy that turns admission off (Kyverno refuses it)', async () => {
