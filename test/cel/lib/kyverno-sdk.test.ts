@@ -83,3 +83,12 @@ describe('image library: kyverno/sdk extensions/cel/libs/image lib_test.go TestI
     else expect(r.value).toEqual(want);
   });
 });
+
+describe('json library', () => {
+  it("marshal writes an image() value as the reference as written (go-containerregistry's Tag/Digest MarshalJSON)", () => {
+    const D = 'sha256:6aefddb645ee6963afd681b1845c661d0ea4c3b20ab9db86d9e753b203d385f2';
+    expect(value('json.marshal(image("nginx"))')).toBe('"nginx"');
+    expect(value(`json.marshal([image("nginx"), image("ghcr.io/org/app:1.0@${D}")])`)).toBe(`["nginx","ghcr.io/org/app:1.0@${D}"]`);
+    expect(value('json.marshal({"img": image("localhost/ab:1")})')).toBe('{"img":"localhost/ab:1"}');
+  });
+});

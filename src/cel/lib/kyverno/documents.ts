@@ -5,6 +5,7 @@ import { CelOptional, CelUint, Duration, isMapValue, Timestamp, type CelMapValue
 import { compareStrings, goJsonNumber, jsonString } from '../../../go/index.js';
 import type { JsonValue } from '../../../json/index.js';
 import { celError } from '../errors.js';
+import { ImageReference } from './image.js';
 
 /**
  * Documents between CEL and text as Kyverno's json/yaml libraries pass them: decoded into Go's `any`
@@ -44,6 +45,9 @@ export function marshalCel(v: unknown, depth = 0): string {
   // time.Duration (an int64 of nanoseconds).
   if (v instanceof Timestamp) return jsonString(formatTimestamp(v));
   if (v instanceof Duration) return v.ns.toString();
+  // An image() value reaches Go as a name.Tag or name.Digest, whose MarshalJSON writes the reference as
+  // written (go-containerregistry pkg/name).
+  if (v instanceof ImageReference) return jsonString(v.toString());
   // At the top, Kyverno marshals val.Value(): nil for optional.none(), a scalar's Go value for one.
   if (v instanceof CelOptional && depth === 0 && (!v.hasValue() || !isContainer(v.value()))) return v.hasValue() ? marshalCel(v.value(), 1) : 'null';
   if (v instanceof Uint8Array) {
