@@ -5,6 +5,7 @@
  *
  *   const guard = new ReviewGuard({ deadlineMs: 8000, maxValueBytes: 4 << 20, signal });
  *   guard.tick();                 // in hot loops: reads the clock every TICKS_PER_CHECK calls
+ *   guard.tickBy(n);              // n steps done at once (a call over n elements)
  *   guard.check();                // at coarse steps (a rule, a policy): reads the clock now
  *   guard.checkSize(n, 'text');   // a value of n bytes (UTF-16 length is fine) is about to be built
  *
@@ -93,6 +94,17 @@ export class ReviewGuard {
   /** `check()` once every TICKS_PER_CHECK calls: for loops over elements, characters, nodes. */
   tick(): void {
     if (++this.ticks < TICKS_PER_CHECK) return;
+    this.ticks = 0;
+    this.check();
+  }
+
+  /**
+   * `tick()` for `n` steps of work done at once (a library call over a list of n elements): the clock is
+   * read once the steps since the last read reach TICKS_PER_CHECK, however they came.
+   */
+  tickBy(n: number): void {
+    this.ticks += n;
+    if (this.ticks < TICKS_PER_CHECK) return;
     this.ticks = 0;
     this.check();
   }

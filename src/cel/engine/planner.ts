@@ -573,6 +573,10 @@ class Planner {
       charge(s, callCost(o, args, result) ?? 1);
       // A safety net behind the functions that check before building (concatenation, replace, join...).
       checkResultSize(result, name);
+      // A library call may cost next to nothing and still walk its arguments or build a large result
+      // (max() of short strings costs their traversal, 0 for each under 10 bytes; "%s".format([list])
+      // 15): the guard counts that work, so a loop of such calls meets the deadline within a few calls.
+      if (s.guard && o.library !== undefined) s.guard.tickBy(callWork(args, result));
       return result;
     };
 
@@ -938,4 +942,12 @@ function rootAttribute(resolve: Interp): Planned {
     },
     resolve,
   };
+}
+
+/** The elements or characters a library call was given and returned, as review guard ticks (see invoke). */
+function callWork(args: readonly CelValue[], result: CelValue): number {
+  let work = 1;
+  for (const a of args) if (typeof a === 'string' || Array.isArray(a)) work += a.length;
+  if (typeof result === 'string' || Array.isArray(result)) work += result.length;
+  return work;
 }
