@@ -33,6 +33,8 @@ type NamedRuleWithOperations = NonNullable<PolicySet['mutatingPolicies'][number]
 export interface PolicyCoverage {
   /** `MutatingAdmissionPolicy/<name>`, `MutatingPolicy/<name>`, `NamespacedMutatingPolicy/<ns>/<name>`, `ClusterPolicy/<name>` or `Policy/<ns>/<name>`. */
   policy: string;
+  /** The namespace a Kyverno Policy or NamespacedMutatingPolicy acts in (only there). */
+  namespace?: string;
   rules: WebhookRule[];
   failurePolicy: 'Fail' | 'Ignore';
   reinvocationPolicy: 'Never' | 'IfNeeded';
@@ -244,6 +246,7 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
     }
     policies.push({
       policy: id,
+      ...(bound.kyverno?.namespace !== undefined ? { namespace: bound.kyverno.namespace } : {}),
       rules: mergeRules(rules),
       failurePolicy: bound.policy.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
       reinvocationPolicy: bound.policy.reinvocationPolicy === 'IfNeeded' ? 'IfNeeded' : 'Never',
@@ -267,7 +270,13 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       continue;
     }
     // Kyverno registers its ClusterPolicy/Policy webhooks with reinvocationPolicy IfNeeded (controller.go).
-    policies.push({ policy: policy.id, rules: mergeRules(rules), failurePolicy: policy.failurePolicy, reinvocationPolicy: 'IfNeeded' });
+    policies.push({
+      policy: policy.id,
+      ...(policy.namespace !== undefined ? { namespace: policy.namespace } : {}),
+      rules: mergeRules(rules),
+      failurePolicy: policy.failurePolicy,
+      reinvocationPolicy: 'IfNeeded',
+    });
   }
 
   const rules = mergeRules(policies.flatMap((p) => p.rules));

@@ -5,6 +5,7 @@
  *   crdKinds(crdDocument) → KindEntry[]               the kinds a CRD of the set declares
  *   checkWebhookOptions(options)                     the options alone, before any policy is read
  *   webhookConfiguration(derived, options) → object   the manifest (throws WebhookConfigError)
+ *   excludedNamespaceWarnings(derived, options)       policies that act only in an excluded namespace
  *   checkReviewDeadline(timeoutSeconds, deadlineMs?)  whether the server's review deadline fits the timeout
  *   intersectRule / mergeRules / ruleProblems         webhook rules as sets; the API server's rule checks
  */
@@ -16,6 +17,7 @@ export {
   checkWebhookUrl,
   DEFAULT_EXCLUDED_NAMESPACES,
   DEFAULT_TIMEOUT_SECONDS,
+  excludedNamespaceWarnings,
   webhookConfiguration,
   WebhookConfigError,
   WebhookOptionError,

@@ -92,6 +92,17 @@ export function checkWebhookOptions(options: WebhookConfigOptions): { name: stri
   return { name, url, timeoutSeconds, excluded };
 }
 
+/**
+ * The policies that act only in a namespace the webhook excludes (`--exclude-namespace`, kube-system by
+ * default): the API server never sends them a request, so they never run.
+ */
+export function excludedNamespaceWarnings(derived: DerivedRules, options: WebhookConfigOptions): string[] {
+  const { excluded } = checkWebhookOptions(options);
+  return derived.policies
+    .filter((p) => p.namespace !== undefined && excluded.includes(p.namespace))
+    .map((p) => `${p.policy}: it acts only in namespace ${p.namespace}, which the webhook excludes (--exclude-namespace): it will never run`);
+}
+
 export function webhookConfiguration(derived: DerivedRules, options: WebhookConfigOptions): JsonObject {
   const { name, url, timeoutSeconds, excluded } = checkWebhookOptions(options);
   if (derived.rules.length === 0) throw new WebhookConfigError('the policy set matches no request: there is nothing to send to Amender');

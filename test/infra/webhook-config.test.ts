@@ -278,6 +278,16 @@ describe('amender webhook-config: Kyverno kinds', () => {
     expect(webhook.rules).toEqual([rule(['CREATE', 'UPDATE'], ['*'], ['*'], ['*', 'pods/ephemeralcontainers'], 'Namespaced')]);
   });
 
+  it('warns of a namespaced policy whose namespace the webhook excludes: it is never sent a request', async () => {
+    const policy = (ns: string) => kyverno('in-ns', '      any:\n      - resources: {kinds: [ConfigMap]}\n').replace('kind: ClusterPolicy\nmetadata:\n', `kind: Policy\nmetadata:\n  namespace: ${ns}\n`);
+    const { stderr } = await generate({ 'k.yaml': policy('kube-system') }, '--policies', 'k.yaml');
+    expect(stderr).toContain('warning: Policy/kube-system/in-ns: it acts only in namespace kube-system, which the webhook excludes (--exclude-namespace): it will never run');
+    const shop = await generate({ 'k.yaml': policy('shop') }, '--policies', 'k.yaml', '--exclude-namespace', 'kube-system', 'shop');
+    expect(shop.stderr).toContain('warning: Policy/shop/in-ns: it acts only in namespace shop');
+    const fine = await generate({ 'k.yaml': policy('shop') }, '--policies', 'k.yaml');
+    expect(fine.stderr).not.toContain('will never run');
+  });
+
   it('takes a custom kind\'s resource from its CustomResourceDefinition in the policy set', async () => {
     const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

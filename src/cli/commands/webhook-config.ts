@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { checkReviewDeadline, checkWebhookOptions, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, webhookConfiguration, WebhookConfigError, WebhookOptionError, type DerivedRules } from '../../webhook-config/index.js';
+import { checkReviewDeadline, checkWebhookOptions, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, excludedNamespaceWarnings, webhookConfiguration, WebhookConfigError, WebhookOptionError, type DerivedRules } from '../../webhook-config/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
 import { CliInputError, describeFsError } from '../errors.js';
 import type { CliCommand } from '../io.js';
@@ -108,7 +108,7 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   if (set.problems.some((p) => p.effect === 'ignored')) io.err(`warning: documents left out of the policy set (they cover nothing):\n${formatProblems(set)}`);
   const crds = documents.filter((d) => d.kind === 'CustomResourceDefinition' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith('apiextensions.k8s.io/'));
   const derived = deriveRules(set, crds.flatMap(crdKinds));
-  for (const w of derived.warnings) io.err(`warning: ${w}\n`);
+  for (const w of [...derived.warnings, ...excludedNamespaceWarnings(derived, options)]) io.err(`warning: ${w}\n`);
   if (derived.unresolved.length > 0) {
     throw new CliInputError(`cannot tell which resources these kinds are, so the rules would miss them:\n  ${derived.unresolved.join('\n  ')}`);
   }
