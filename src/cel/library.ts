@@ -58,6 +58,13 @@ export interface LibraryRegistrar {
    */
   registerType(name: string, valueClass: abstract new (...args: any[]) => CelLibraryValue): void;
   /**
+   * Declares a struct type with the given fields (name → type, spelled as in registerFunction), such as a
+   * Go struct a library returns: selecting another field is a compile error. Its runtime values are plain
+   * objects; a field they lack reads as its type's zero value, and has() is false for it, as for a Go
+   * struct's zero field (cel-go ext.NativeTypes).
+   */
+  registerStruct(name: string, fields: Readonly<Record<string, string>>): void;
+  /**
    * Declares a compile-time check of a constant argument of `fn` (Kubernetes rejects an invalid
    * constant regex when the policy is created): the pattern is the first argument of a method call
    * (`s.find('[')`) and the last argument of a global call (`matches(s, '[')`). `check` returns the

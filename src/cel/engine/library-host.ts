@@ -91,6 +91,12 @@ class Registrar implements LibraryRegistrar {
     registerValueClass(valueClass, name);
   }
 
+  registerStruct(name: string, fields: Readonly<Record<string, string>>): void {
+    if (!QUALIFIED_NAME.test(name)) throw new Error(`invalid type name '${name}'`);
+    const types = new Map(Object.entries(fields).map(([f, t]) => [f, this.env.parseType(t)] as const));
+    this.env.addStruct({ name, fieldType: (f) => types.get(f), zeroDefaults: true });
+  }
+
   registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void {
     this.env.addLiteralCheck(fn, check);
   }

@@ -92,3 +92,17 @@ describe('json library', () => {
     expect(value('json.marshal({"img": image("localhost/ab:1")})')).toBe('{"img":"localhost/ab:1"}');
   });
 });
+
+describe('user library', () => {
+  it('parseServiceAccount returns the Go struct user.ServiceAccount: only Name and Namespace compile, has() is false for an empty one', () => {
+    expect(value('[parseServiceAccount("system:serviceaccount:foo:bar").Namespace, user.parseServiceAccount("system:serviceaccount:foo:bar").Name]')).toEqual(['foo', 'bar']);
+    expect(value('parseServiceAccount("system:serviceaccount:foo:bar:baz").Name')).toBe('bar:baz');
+    expect(value('[parseServiceAccount("something-else:123").Name, parseServiceAccount("something-else:123").Namespace]')).toEqual(['', '']);
+    // cel-go ext.NativeTypes: a field is set when it is not Go's zero value.
+    expect(value('[has(parseServiceAccount("bob").Name), has(parseServiceAccount("system:serviceaccount::sa").Namespace), has(parseServiceAccount("system:serviceaccount::sa").Name)]')).toEqual([false, false, true]);
+    // Go field names only: Kyverno refuses the policy when it compiles.
+    const r = compileExpression('parseServiceAccount(request.userInfo.username).namespace == "x"', 'variable', { params: false, dialect: 'kyverno' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain("undefined field 'namespace'");
+  });
+});
