@@ -27,7 +27,8 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
                      [--old FILE] [--user NAME] [--group NAME...] [--namespace NS]
                      [--values-file FILE] [--set KEY=VALUE,...] [--patch] [--quiet]
   Runs resources through the policies as the API server would send them, and prints each mutated
-  resource as YAML (or, with --patch, the JSON Patch of the reply). --resource takes files (several
+  resource as YAML (or, with --patch, the JSON Patch of the reply; for several resources a list with
+  one entry each, in order; null for a denied one). --resource takes files (several
   documents, \`kind: List\`), folders (their YAML/JSON files) and - (stdin). Objects of namespaced kinds
   without a namespace get \`default\`, as with \`kyverno apply\`; --namespace NS puts them (and --old) in NS,
   and objects of cluster-scoped kinds in none, as the API server does. UPDATE without --old sends the
@@ -223,6 +224,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
       if (denial !== undefined) {
         denied = true;
         io.err(`denied (403 Forbidden): ${describeResource(target)}: ${denial}\n`);
+        patches.push(null);
         continue;
       }
       const final = responses.length > 0 ? responses[responses.length - 1].patched : target;
@@ -238,6 +240,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
       denied = true;
       const where = resources.length > 1 ? `${describeResource(target)}: ` : '';
       io.err(`denied (${outcome.status.code}${outcome.status.reason ? ` ${outcome.status.reason}` : ''}): ${where}${outcome.status.message}\n`);
+      // A denied request stores nothing: no patch, and its place in the list kept so the others line up.
+      patches.push(null);
       continue;
     }
     objects.push(outcome.object);
@@ -248,7 +252,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     io.err(`${kyverno.lines.map((l) => `${l}\n`).join('')}pass: ${c.pass}, fail: ${c.fail}, warn: ${c.warn}, error: ${c.error}, skip: ${c.skip}\n`);
   }
   if (flag(args, 'patch')) {
-    io.out(jsonOutput(resources.length === 1 ? (patches[0] ?? []) : patches) + '\n');
+    io.out(jsonOutput(resources.length === 1 ? patches[0] : patches) + '\n');
   } else {
     io.out(objects.map((o) => yamlOutput(o)).join('---\n'));
   }
