@@ -7,8 +7,9 @@
  * inside the cost limit, the deadline looked at only every 20,000 cost units.
  *
  * Documents are not changed while an expression is evaluated (CEL builds new values), but the engines
- * edit working copies between evaluations: each evaluation starts with nothing kept (forgetKeptKeys).
- * The arrays handed out are shared: read them, never change them.
+ * edit working copies between evaluations: keys are kept only while an evaluation runs, and each
+ * outermost evaluation starts with nothing kept (startEvaluation / endEvaluation). The arrays handed out
+ * are shared: read them, never change them.
  */
 
 /** Below this many keys an object's keys are listed again rather than kept. */
@@ -20,11 +21,14 @@ let keysA: readonly string[] = [];
 let keptB: object | undefined;
 let keysB: readonly string[] = [];
 
+/** Evaluations in progress (a lazily evaluated variable runs inside an expression). */
+let evaluating = 0;
+
 export function objectKeys(o: object): readonly string[] {
   if (o === keptA) return keysA;
   if (o === keptB) return keysB;
   const keys = Object.keys(o);
-  if (keys.length >= KEPT_FROM) {
+  if (evaluating > 0 && keys.length >= KEPT_FROM) {
     keptB = keptA;
     keysB = keysA;
     keptA = o;
@@ -33,8 +37,17 @@ export function objectKeys(o: object): readonly string[] {
   return keys;
 }
 
-/** Called as an evaluation starts: the documents may have been edited since the last one. */
-export function forgetKeptKeys(): void {
+/** Called as an evaluation starts: an outermost one forgets what was kept (the documents may have been edited since). */
+export function startEvaluation(): void {
+  if (evaluating++ === 0) forget();
+}
+
+/** Called as an evaluation ends: once the outermost one has, nothing is kept. */
+export function endEvaluation(): void {
+  if (--evaluating === 0) forget();
+}
+
+function forget(): void {
   keptA = keptB = undefined;
   keysA = keysB = [];
 }

@@ -8,7 +8,7 @@ import { activeGuard, enterGuard, restoreGuard } from './bounds.js';
 import { check } from './checker.js';
 import type { Env } from './env.js';
 import { AsyncPending, CelEvalError, CostLimitError, EvaluationDeferred, ProgramInstantiationError, formatIssues, type CelIssue } from './errors.js';
-import { forgetKeptKeys } from './object-keys.js';
+import { endEvaluation, startEvaluation } from './object-keys.js';
 import { parse } from './parser.js';
 import { AsyncResults, EvalState, type Activation } from './eval-state.js';
 import type { Interp } from './planned.js';
@@ -47,11 +47,11 @@ export class Program {
    * value would pass the size bound.
    */
   evaluate(act: Activation, limit: number, async?: AsyncResults, guard: ReviewGuard | undefined = activeGuard()): EvalOutcome {
-    // The documents may have been edited since the last evaluation (object-keys.ts).
-    forgetKeptKeys();
     const s = new EvalState(act, limit, this.slotCount, async, guard);
     const outer = activeGuard();
     if (guard !== outer) enterGuard(guard!);
+    // Keys of large maps are kept while it runs (object-keys.ts).
+    startEvaluation();
     try {
       const value = this.interp(s);
       if (s.cost > limit) return { ok: false, error: new CostLimitError().message, costLimit: true, cost: s.cost };
@@ -64,6 +64,7 @@ export class Program {
       if (e instanceof RangeError) return { ok: false, error: `evaluation failed: ${e.message}`, cost: s.cost };
       return { ok: false, error: `internal error: ${e instanceof Error ? e.message : String(e)}`, cost: s.cost };
     } finally {
+      endEvaluation();
       if (guard !== outer) restoreGuard(outer);
     }
   }
