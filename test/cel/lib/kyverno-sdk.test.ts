@@ -106,3 +106,14 @@ describe('user library', () => {
     if (!r.ok) expect(r.message).toContain("undefined field 'namespace'");
   });
 });
+
+describe('image library: registries', () => {
+  it("a registry is what Go's url.Parse keeps whole as the host of //name (go-containerregistry checkRegistry)", () => {
+    const ok = (ref: string) => value(`isImage("${ref}")`);
+    // Kept whole by Go's parser: sub-delims, < > and non-ASCII letters, a last :port of digits.
+    expect([ok('a<b.io/ab:1'), ok('é.io/ab'), ok('a:1:2/ab'), ok('h.io:/ab'), ok('[::1]:5000/ab'), ok('localhost:5000/ab:1')]).toEqual([true, true, true, true, true, true]);
+    // Escapes, user info and a port that is no number are not.
+    expect([ok('a%41.io/ab'), ok('u@h.io/ab'), ok('a:b/ab'), ok('[::1/ab')]).toEqual([false, false, false, false]);
+    expect(value('image("é.io/ab:1").registry()')).toBe('é.io');
+  });
+});

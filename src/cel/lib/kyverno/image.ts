@@ -1,6 +1,7 @@
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { traversal } from '../cost.js';
 import { celError } from '../errors.js';
+import { parseURL } from '../go-url.js';
 
 /**
  * Kyverno's image library (kyverno/sdk `extensions/cel/libs/image`): image references parsed as
@@ -17,8 +18,17 @@ export const IMAGE_TYPE = 'kyverno.image';
 const DEFAULT_REGISTRY = 'index.docker.io';
 const TAG_CHARS = /^[A-Za-z0-9_.-]+$/;
 const REPOSITORY_CHARS = /^[a-z0-9_./-]+$/;
-/** An RFC 3986 authority as Go's url.Parse("//" + name) keeps it whole: host (or [ipv6]) and optional port. */
-const AUTHORITY = /^(?:[A-Za-z0-9._~!$&'()*+,;=%-]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]*)?$/;
+/**
+ * go-containerregistry's checkRegistry: Go's url.Parse("//" + name) must succeed and keep the whole name as
+ * its host (so no `%`, `@`, `?`, `#`, space; `<`, `>`, `"`, `[`, `]` and non-ASCII letters are kept).
+ */
+function validRegistry(name: string): boolean {
+  try {
+    return parseURL(`//${name}`).host === name;
+  } catch {
+    return false;
+  }
+}
 
 class ReferenceError extends Error {}
 
@@ -75,7 +85,7 @@ function repository(name: string): { registry: string; repo: string } {
   const runes = Array.from(repo).length;
   if (runes < 2 || runes > 255) throw new ReferenceError(`repository must be between 2 and 255 characters in length: ${repo}`);
   if (!REPOSITORY_CHARS.test(repo)) throw new ReferenceError(`repository can only contain the characters \`abcdefghijklmnopqrstuvwxyz0123456789_-./\`: ${repo}`);
-  if (!AUTHORITY.test(registry)) throw new ReferenceError(`registries must be valid RFC 3986 URI authorities: ${registry}`);
+  if (!validRegistry(registry)) throw new ReferenceError(`registries must be valid RFC 3986 URI authorities: ${registry}`);
   if (registry === '' || registry === 'docker.io') registry = DEFAULT_REGISTRY;
   return { registry, repo };
 }
