@@ -5,8 +5,9 @@
  *
  * MutatingAdmissionPolicy: a policy acts only through a binding; it covers its matchConstraints
  * resourceRules less DELETE (which its `*` takes in, and the engine never mutates), narrowed by each
- * binding's matchResources resourceRules (intersection) — a policy without bindings covers nothing.
- * excludeResourceRules and resourceNames are left to Amender.
+ * binding's matchResources resourceRules (intersection) — a policy without bindings covers nothing —
+ * less the operations of an excludeResourceRules entry (without resourceNames) that takes a whole rule;
+ * other exclusions and resourceNames are left to Amender.
  * A Kyverno MutatingPolicy covers its own matchConstraints (and its autogen variants'), less DELETE,
  * which Kyverno accepts in a rule but the engine never mutates; it asks for no reinvocation (src/mpol
  * runs it as Never, as Kyverno's webhook for MutatingPolicies is registered), while a Kyverno
@@ -21,7 +22,7 @@
 import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
 import { builtinKindTable, englishPlural, guessResource, type KindEntry } from './kinds.js';
-import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, SCOPES, type RuleScope, type WebhookRule } from './rules.js';
+import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, SCOPES, withoutExcludedOperations, type RuleScope, type WebhookRule } from './rules.js';
 import { hasWildcard, wildcardMatch } from '../go/index.js';
 import { servedVersions, unconvertedVersionWarnings, type VersionedCoverage } from './versions.js';
 
@@ -83,6 +84,12 @@ const ALL_OPERATIONS: readonly string[] = OPERATIONS;
 const MUTATED_OPERATIONS: readonly string[] = OPERATIONS.filter((o) => o !== 'DELETE');
 
 const matchable = (rules: readonly NamedRuleWithOperations[], mutated = ALL_OPERATIONS): WebhookRule[] => rules.flatMap((r) => matchableRule(r, mutated) ?? []);
+
+/**
+ * excludeResourceRules that exclude every request they match: those without resourceNames (kube-apiserver's
+ * matchesResourceRules; with names, only the objects named). A rule they cover in full loses their operations.
+ */
+const wholeExclusions = (rules: readonly NamedRuleWithOperations[] | undefined): WebhookRule[] => matchable((rules ?? []).filter((r) => (r.resourceNames ?? []).length === 0));
 
 interface KindContext {
   table: readonly KindEntry[];
@@ -230,12 +237,19 @@ export function deriveRules(set: PolicySet, crdEntries: readonly KindEntry[] = [
       idle.push(`${id}: its matchConstraints resourceRules match no request (a rule without operations, groups, versions or resources, or with only empty ones${deleteOnly})`);
       continue;
     }
-    const rules = bound.bindings.flatMap((b) => {
+    const policyExclusions = wholeExclusions(bound.policy.matchConstraints?.excludeResourceRules);
+    const narrowed = bound.bindings.flatMap((b) => {
       const narrowing = b.matchResources?.resourceRules ?? [];
-      return narrowing.length === 0 ? own : intersectRuleSets(own, matchable(narrowing));
+      const both = narrowing.length === 0 ? own : intersectRuleSets(own, matchable(narrowing));
+      const exclusions = [...policyExclusions, ...wholeExclusions(b.matchResources?.excludeResourceRules)];
+      return { both, left: both.flatMap((r) => withoutExcludedOperations(r, exclusions) ?? []) };
     });
+    const rules = narrowed.flatMap((n) => n.left);
     if (rules.length === 0) {
-      idle.push(`${id}: its bindings' resourceRules and its matchConstraints have nothing in common`);
+      const why = narrowed.some((n) => n.both.length > 0)
+        ? 'its excludeResourceRules take out every request its resourceRules match'
+        : "its bindings' resourceRules and its matchConstraints have nothing in common";
+      idle.push(`${id}: ${why}`);
       continue;
     }
     if (bound.policy.matchConstraints?.matchPolicy !== 'Exact') converting.push({ policy: id, rules });

@@ -134,6 +134,20 @@ function covers(a: WebhookRule, b: WebhookRule): boolean {
   );
 }
 
+/**
+ * `rule` less the operations of the `exclusions` that take every request it matches otherwise (their
+ * groups, versions, resources and scope cover its own): such a request of such an operation is always
+ * excluded, so need not be sent. Undefined when no operation is left.
+ */
+export function withoutExcludedOperations(rule: WebhookRule, exclusions: readonly WebhookRule[]): WebhookRule | undefined {
+  let operations = rule.operations.includes('*') ? [...OPERATIONS] : [...rule.operations];
+  for (const e of exclusions) {
+    if (!covers({ ...e, operations: ['*'] }, rule)) continue;
+    operations = e.operations.includes('*') ? [] : operations.filter((o) => !e.operations.includes(o));
+  }
+  return operations.length === 0 ? undefined : normalizeRule({ ...rule, operations });
+}
+
 const key = (parts: readonly string[][]) => parts.map((p) => p.join(',')).join('|');
 
 /**

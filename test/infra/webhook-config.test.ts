@@ -183,6 +183,29 @@ describe('amender webhook-config: MutatingAdmissionPolicies', () => {
     for (const r of [exact, pods, alone]) expect(r.stderr).not.toContain('the webhook also takes');
   });
 
+  it('leaves out the operations an excludeResourceRules entry takes from a whole rule (kube-apiserver excludes each such request)', async () => {
+    // UPDATE of pods excluded; an exclusion of named objects only is left to Amender.
+    const rules = `    - {operations: [CREATE, UPDATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}
+    - {operations: [CREATE, UPDATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}
+    excludeResourceRules:
+    - {operations: [UPDATE], apiGroups: [""], apiVersions: ["*"], resources: [pods]}
+    - {operations: ["*"], apiGroups: [""], apiVersions: [v1], resources: [configmaps], resourceNames: [kube-root-ca.crt]}`;
+    const files = { 'a.yaml': map('some', rules) };
+    const { webhook } = await generate(files, '--policies', 'a.yaml');
+    expect(webhook.rules).toEqual([rule(['CREATE', 'UPDATE'], [''], ['v1'], ['configmaps']), rule(['CREATE'], [''], ['v1'], ['pods'])]);
+    // A binding that excludes everything its policy matches: nothing to send, and why.
+    const all = {
+      'b.yaml': map(
+        'none',
+        '    - {operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}',
+        '  matchResources:\n    excludeResourceRules:\n    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}\n',
+      ),
+    };
+    const { code, stderr } = await run(all, '--url', URL_, '--policies', 'b.yaml');
+    expect(code).toBe(1);
+    expect(stderr).toContain('MutatingAdmissionPolicy/none: its excludeResourceRules take out every request its resourceRules match');
+  });
+
   it('refuses a set that matches nothing', async () => {
     const { code, stderr } = await run({ 'b.yaml': map('unbound', '    - {operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}', null) }, '--url', URL_, '--policies', 'b.yaml');
     expect(code).toBe(1);
