@@ -54,11 +54,13 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
     const baseMap = isJsonObject(base) ? base : undefined;
     let out: Record<string, JsonValue> | undefined;
     for (const k in v) {
+      const child = v[k];
+      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
+      // The base's own value (already in Go form) walks to itself: no type lookup, no call.
+      if (child === childBase) continue;
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue;
-      const child = v[k];
-      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
       if (field && child !== childBase && isEmptyMap(child) && isPlainMap(childType)) {
         out ??= copyObject(v);
         delete out[k];
