@@ -117,3 +117,21 @@ describe('image library: registries', () => {
     expect(value('image("é.io/ab:1").registry()')).toBe('é.io');
   });
 });
+
+describe("the dyn arguments of json.unmarshal and gzip.compress, converted to a Go string", () => {
+  it("fail with cel-go's ConvertToNative text of the value's kind; an optional's value and an image() convert", () => {
+    const err = (e: string) => run(e).error;
+    expect(err('json.unmarshal(1)')).toContain("unsupported type conversion from 'int' to string");
+    expect(err('gzip.compress(1u)')).toContain("unsupported type conversion from 'uint' to string");
+    expect(err('json.unmarshal(1.5)')).toContain("type conversion error from Double to 'string'");
+    expect(err('json.unmarshal(true)')).toContain("type conversion error from bool to 'string'");
+    expect(err('json.unmarshal(b"{}")')).toContain("type conversion error from Bytes to 'string'");
+    expect(err('json.unmarshal(["{}"])')).toContain("type conversion error from list to 'string'");
+    expect(err('json.unmarshal({"a": "b"})')).toContain("type conversion error from map to 'string'");
+    expect(err('json.unmarshal(null)')).toContain("type conversion error from 'null_type' to 'string'");
+    expect(err('json.unmarshal(duration("1s"))')).toContain("type conversion error from 'Duration' to 'string'");
+    expect(err('json.unmarshal(optional.none())')).toContain('optional.none() dereference');
+    expect(value('json.unmarshal(optional.of("[1]"))')).toEqual([1]);
+    expect(value('gzip.decompress(gzip.compress(image("nginx")))')).toBe('nginx');
+  });
+});

@@ -1,9 +1,9 @@
 import { gunzip, GzipError, GzipOutputTooLarge, gzipStored } from '../../../go/index.js';
 import { activeGuard, checkBuiltSize } from '../../engine/bounds.js';
-import { typeNameOf } from '../../engine/runtime.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { actualSize, traversal } from '../cost.js';
 import { celError } from '../errors.js';
+import { goStringArgument } from './go-string.js';
 
 /**
  * Kyverno's gzip library (kyverno/sdk `extensions/cel/libs/gzip`): `gzip.decompress(bytes) -> string`,
@@ -30,10 +30,9 @@ function decompress(data: Uint8Array): string {
   }
 }
 
-/** cel-go's conversion of a value to a Go string: only a string converts. */
+/** The argument is dyn, converted to a Go string when called. */
 function compress(value: unknown): Uint8Array {
-  if (typeof value !== 'string') throw celError(`type conversion error from '${typeNameOf(value)}' to 'string'`);
-  const bytes = encoder.encode(value);
+  const bytes = encoder.encode(goStringArgument(value));
   checkBuiltSize(bytes.length + 18, 'the result of gzip.compress');
   return gzipStored(bytes);
 }

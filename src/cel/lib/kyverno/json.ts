@@ -1,11 +1,11 @@
 import { goJsonSyntaxError } from '../../../go/index.js';
 import { getOwn, isJsonObject, JsonParseError, parseJson, setOwn, type JsonObject, type JsonValue } from '../../../json/index.js';
 import { checkBuiltSize } from '../../engine/bounds.js';
-import { typeNameOf } from '../../engine/runtime.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { actualSize, traversal } from '../cost.js';
 import { celError } from '../errors.js';
 import { documentToCel, marshalCel } from './documents.js';
+import { goStringArgument } from './go-string.js';
 
 /**
  * Kyverno's json library (kyverno/sdk `extensions/cel/libs/json`): `json.unmarshal(dyn) -> dyn` (a string
@@ -34,9 +34,9 @@ function wellFormed(v: JsonValue): JsonValue {
   return v;
 }
 
-function unmarshal(text: unknown): unknown {
+function unmarshal(arg: unknown): unknown {
   // Kyverno declares the argument dyn and converts it to a Go string when called.
-  if (typeof text !== 'string') throw celError(`type conversion error from '${typeNameOf(text)}' to 'string'`);
+  const text = goStringArgument(arg);
   checkBuiltSize(text.length, 'the argument of json.unmarshal');
   try {
     const doc = parseJson(text);
