@@ -49,7 +49,8 @@ function flatten(list: unknown, depth: bigint): unknown[] {
   if (depth < 0n) throw celError('level must be non-negative');
   const out: unknown[] = [];
   for (const v of listItems(list)) {
-    if (isList(v) && depth > 0n) out.push(...flatten(v, depth - 1n));
+    // Element by element, not push(...): a review's list may be longer than a call takes arguments.
+    if (isList(v) && depth > 0n) for (const x of flatten(v, depth - 1n)) out.push(x);
     else out.push(v);
     checkBuiltSize(out.length, 'the result of flatten');
   }

@@ -299,7 +299,8 @@ function paths(node: Node): Paths {
       return node.items.map(paths).reduce((a, b) => ({ c: a.c * b.c, d: a.d + b.d }), { c: 1, d: 0 });
     case 'alt': {
       const ps = node.branches.map(paths);
-      return { c: ps.reduce((s, p) => s + p.c, 0), d: Math.max(...ps.map((p) => p.d)) };
+      // Not Math.max(...): a pattern from a review may have more branches than a call takes arguments.
+      return { c: ps.reduce((s, p) => s + p.c, 0), d: ps.reduce((d, p) => Math.max(d, p.d), -Infinity) };
     }
     case 'rep': {
       if (node.max === Infinity) {
