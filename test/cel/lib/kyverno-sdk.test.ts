@@ -135,3 +135,14 @@ describe("the dyn arguments of json.unmarshal and gzip.compress, converted to a 
     expect(value('gzip.decompress(gzip.compress(image("nginx")))')).toBe('nginx');
   });
 });
+
+describe('json.unmarshal of deeply nested text', () => {
+  it("fails with a clear message, never JavaScript's stack overflow", () => {
+    const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    // Go's decoder takes 10,000 levels; Amender's reader stops at 1,000 (every later walk recurses).
+    expect(run('json.unmarshal(object.s)', { s: nested(10_000) }).error).toContain('JSON nesting deeper than 1000 levels');
+    // Past Go's limit, Go's own syntax error.
+    expect(run('json.unmarshal(object.s)', { s: nested(10_001) }).error).toContain("invalid character '[' exceeded max depth");
+    expect(run('json.unmarshal(object.s)', { s: nested(200_000) }).error).toContain("invalid character '[' exceeded max depth");
+  });
+});
