@@ -541,7 +541,9 @@ function deleteAnchorsInList(node: JsonValue[]): JsonValue[] | typeof GONE {
     const stripped = deleteAnchors(element, false);
     if (stripped !== GONE) kept.push(stripped);
   }
-  node.splice(0, node.length, ...kept);
+  // Not splice(0, n, ...kept): a list substituted from a review may be longer than a call takes arguments.
+  node.length = 0;
+  for (const element of kept) node.push(element);
   return kept.length === 0 ? GONE : node;
 }
 
