@@ -246,7 +246,15 @@ interface Invocation {
   param: InvocationParam;
   request: JsonObject;
   kind: GroupVersionKind;
+  /**
+   * The object the first pass evaluated this invocation's matchConditions on without an error (NOT_SEEN
+   * when it did not): the second pass need not evaluate them again on that very object.
+   */
+  conditionsSaw: JsonValue | null | typeof NOT_SEEN;
 }
+
+/** Invocation.conditionsSaw before any evaluation of its conditions. */
+const NOT_SEEN: unique symbol = Symbol('not seen');
 
 /** The binding an invocation's errors name: none for a Kyverno MutatingPolicy (it has no binding). */
 function bindingLabel(inv: Invocation): string | undefined {
@@ -423,7 +431,7 @@ class Dispatcher {
         }
         // An index loop here too: a policy without paramKind shares one frozen list of params.
         const params = resolved.params;
-        for (let p = 0; p < params.length; p++) invocations.push({ bound, ordinal, binding, param: params[p], request, kind: m.kind });
+        for (let p = 0; p < params.length; p++) invocations.push({ bound, ordinal, binding, param: params[p], request, kind: m.kind, conditionsSaw: NOT_SEEN });
       }
     }
     return invocations;
@@ -512,6 +520,7 @@ class Dispatcher {
     const { policy, program } = inv.bound;
     const inputs = this.inputsFor(inv, object, namespaceObject);
     const verdict = program.conditions(inputs);
+    if (verdict.matches || (!('error' in verdict) && verdict.ignoredError === undefined)) inv.conditionsSaw = object;
     if (!verdict.matches) {
       const trace = this.trace(inv, pass);
       const elapsed = this.elapsedSince(started);
@@ -648,7 +657,9 @@ class Dispatcher {
         const r = this.invoke(inv, object, namespaceObject, 2);
         if (r instanceof StatusAbort) return r;
         object = r.object;
-      } else if (conditionsCanFail(inv.bound.policy) && !this.stopped()) {
+      } else if (conditionsCanFail(inv.bound.policy) && inv.conditionsSaw !== object && !this.stopped()) {
+        // Conditions the first pass evaluated without an error on this very object (the same invocation,
+        // so the same request, params and oldObject) give the same verdict again: CEL is deterministic.
         this.conditionsOnly(inv, object, namespaceObject);
       }
     }
