@@ -3,7 +3,7 @@
  * Node's default stack): spreading one into a call (`push(...list)`, `Math.max(...list)`) failed with V8's
  * "Maximum call stack size exceeded" as the expression's error, where Kubernetes answers. `flatten()` of a
  * list holding a review's list of 200,000 items, and `matches()` with a pattern of 200,000 alternatives
- * read from the review (Go's regexp compiles it), now give their values.
+ * or a hex escape of 200,000 digits read from the review (Go's regexp compiles both), now give their values.
  */
 import { describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation } from '../../src/cel/index.js';
@@ -28,5 +28,11 @@ describe('CEL over review values longer than a call takes arguments', () => {
     const object = { metadata: { annotations: { pattern: `^(${Array(N).fill('a').join('|')})$` } } };
     expect(evaluate('"b".matches(object.metadata.annotations.pattern)', object)).toBe(false);
     expect(evaluate('"a".matches(object.metadata.annotations.pattern)', object)).toBe(true);
+  });
+
+  it('matches() with a hex escape of 200,000 digits (Go reads \\x{000…041} as A)', () => {
+    const object = { metadata: { annotations: { pattern: `^\\x{${'0'.repeat(N)}41}$` } } };
+    expect(evaluate('"A".matches(object.metadata.annotations.pattern)', object)).toBe(true);
+    expect(evaluate('"B".matches(object.metadata.annotations.pattern)', object)).toBe(false);
   });
 });

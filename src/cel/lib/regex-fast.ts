@@ -214,7 +214,9 @@ class Translator {
   private hexEscape(): number {
     if (this.peek() === 0x7b) {
       const close = this.cps.indexOf(0x7d, this.i);
-      if (close < 0) throw new Unsupported();
+      // More than six digits is left to RE2 before they are spread into a call (a review's pattern may
+      // hold more than a call takes arguments).
+      if (close < 0 || close - this.i - 1 > 6) throw new Unsupported();
       const hex = String.fromCodePoint(...this.cps.slice(this.i + 1, close));
       this.i = close + 1;
       if (!/^[0-9A-Fa-f]{1,6}$/.test(hex)) throw new Unsupported();
