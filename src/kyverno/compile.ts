@@ -22,6 +22,7 @@ import { blockNeedsRoles, compileMatch } from './match/compile-match.js';
 import { compileMutate } from './patchers/compile-mutate.js';
 import { templatedPatch } from './patchers/compile-patches.js';
 import type { CompiledKyvernoPolicy, CompiledRule, KindSelector, MatchBlock, Mutation } from './types.js';
+import { WebhookConditions } from './webhook-conditions.js';
 
 export type { AdmissionFinding, PolicyProblem } from './compile-report.js';
 
@@ -124,16 +125,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
       ? ownFailurePolicy
       : enumField(webhook as JsonObject, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec.webhookConfiguration', report);
   checkWebhookFields(spec, isJsonObject(webhook) ? webhook : undefined, report);
-  // Kyverno gives them to the API server, which calls the policy only for requests they hold for; Amender
-  // does not evaluate them, so the policy would apply to requests they exclude: refused by a policy set.
-  const matchConditions = isJsonObject(webhook) ? getOwn(webhook, 'matchConditions') : undefined;
-  if (Array.isArray(matchConditions) && matchConditions.length > 0) {
-    report.find(
-      'spec.webhookConfiguration.matchConditions',
-      'Kyverno has the API server evaluate these CEL conditions before the policy runs; Amender does not evaluate them for a ClusterPolicy or Policy, so the policy would also apply to the requests they exclude (express them as match/exclude or preconditions)',
-      'required',
-    );
-  }
+  const webhookConditions = WebhookConditions.compile(webhook, failurePolicy, report);
   const applyRules = enumField(spec, 'applyRules', ['All', 'One'], 'All', 'spec', report);
   const admission = getOwn(spec, 'admission');
   if (admission !== undefined && typeof admission !== 'boolean') report.error('spec.admission', 'must be a boolean');
@@ -186,6 +178,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     admission: admission !== false,
     emitWarning: emitWarning === true,
     rules,
+    ...(webhookConditions ? { webhookConditions } : {}),
   };
 }
 

@@ -168,6 +168,17 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     if (!policy.admission || !namespaceFits(policy, current, request)) continue;
     input.onPolicyStart?.(indexOf ? (indexOf.get(policy) ?? at) : at);
     const policyStarted = now();
+    if (policy.webhookConditions) {
+      // The API server calls the policy's webhook only when its matchConditions hold (./webhook-conditions.ts).
+      const verdict = policy.webhookConditions.verdict(request, current, guard);
+      if (!verdict.matches) {
+        if (!('error' in verdict)) continue;
+        const message = `webhookConfiguration.matchConditions: ${verdict.error}`;
+        outcomes.push({ policy: policy.id, failurePolicy: policy.failurePolicy, status: 'error', rules: [{ rule: '', status: 'error', message, durationMs: 0 }], durationMs: elapsed(policyStarted) });
+        failures.push(`policy ${policy.id}: ${message}`);
+        continue;
+      }
+    }
     const start = current;
     const scope: ForeachScope = {
       ctx,

@@ -6,6 +6,7 @@ import type { JsonObject, JsonValue } from '../json/index.js';
 import type { OperatorName } from './match/operators.js';
 import type { PatchTemplate } from './patchers/patch-template.js';
 import type { CompiledSelector } from './match/selector.js';
+import type { WebhookConditions } from './webhook-conditions.js';
 
 /** A `kinds` entry: `Kind`, `version/Kind`, `group/version/Kind`, with `/subresource`; `*` wildcards. */
 export interface KindSelector {
@@ -144,4 +145,6 @@ export interface CompiledKyvernoPolicy {
   readonly emitWarning: boolean;
   /** Declared mutate rules, then the rules generated for pod controllers. */
   readonly rules: readonly CompiledRule[];
+  /** `spec.webhookConfiguration.matchConditions`: the policy runs only for requests they hold for. */
+  readonly webhookConditions?: WebhookConditions;
 }

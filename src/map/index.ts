@@ -34,3 +34,7 @@ export { dispatch, type BoundPolicy, type PolicyProgram, type DispatchContext, t
 export { NO_EQUIVALENTS } from './equivalence.js';
 export { internalError, type PolicyError, type StatusAbort } from './errors.js';
 export { objectLabels } from './match-resources.js';
+// The API server's request variable and matchCondition verdicts, for the other webhook-shaped conditions
+// (a Kyverno policy's spec.webhookConfiguration.matchConditions).
+export { celRequest } from './dispatch.js';
+export { conditionsVerdict, errorVerdict, type ConditionsVerdict } from './match-conditions.js';

@@ -2,8 +2,6 @@
  * `spec.webhookConfiguration.failurePolicy`, which Kyverno reads before the deprecated `spec.failurePolicy`
  * (api/kyverno/v1/spec_types.go GetFailurePolicy; chainsaw force-failure-policy-ignore/cluster-policy/fail):
  * a failing rule of a policy with `webhookConfiguration: {failurePolicy: Ignore}` lets the request through.
- * `webhookConfiguration.matchConditions`, which the API server evaluates for Kyverno, are not evaluated
- * here: the policy is refused rather than applied to the requests they exclude.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -66,17 +64,6 @@ describe('the failure policy of a ClusterPolicy', () => {
     const result = compileKyvernoPolicy(policy({ webhookConfiguration: { failurePolicy: 'ignore' } }));
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems).toContainEqual({ path: 'spec.webhookConfiguration.failurePolicy', message: 'must be one of Fail, Ignore' });
-  });
-});
-
-describe('webhookConfiguration.matchConditions of a ClusterPolicy', () => {
-  it('are not evaluated, so a policy set refuses the policy instead of applying it to every request', () => {
-    const document = policy({ webhookConfiguration: { matchConditions: [{ name: 'only-team-a', expression: "object.metadata.namespace == 'team-a'" }] } });
-    const compiled = compileKyvernoPolicy(document);
-    expect(compiled.ok && compiled.findings.map((f) => [f.kind, f.path])).toEqual([['required', 'spec.webhookConfiguration.matchConditions']]);
-    const set = buildPolicySet(parseDocuments('p.json', JSON.stringify(document)));
-    expect(set.kyvernoPolicies).toEqual([]);
-    expect(set.problems.map((p) => p.message).join('\n')).toMatch(/does not evaluate them/);
   });
 });
 
