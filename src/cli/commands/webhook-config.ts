@@ -21,7 +21,8 @@ export const WEBHOOK_CONFIG_USAGE = `usage: amender webhook-config --url URL --p
   --review-deadline-ms that does not fit the timeout) is a wrong command line: exit 2.
   Kyverno kinds are turned into resources from the built-in kinds and the CustomResourceDefinitions found
   in --policies; a kind neither knows is an error (exit 1) unless written group/version/Kind, when its
-  resource is guessed as Kubernetes guesses it, with a warning. Coverage and warnings go to stderr.
+  resource is guessed (the English plural CRD generators write, and Kubernetes' own guess where it
+  differs), with a warning. Coverage and warnings go to stderr.
 `;
 
 function choice<T extends string>(value: string | undefined, allowed: readonly T[], option: string): T | undefined {
