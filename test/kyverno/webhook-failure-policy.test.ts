@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/json/index.js';
 import { compileKyvernoPolicy, runKyvernoPolicies } from '../../src/kyverno/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { parseDocuments } from '../../src/policyset/index.js';
 import { pod, podRequest } from './helpers/requests.js';
 
 function policy(spec: JsonObject): JsonObject {
