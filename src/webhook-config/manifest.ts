@@ -22,7 +22,7 @@ export interface WebhookConfigOptions {
   failurePolicy?: 'Fail' | 'Ignore';
   /** 1 to 30 (default 10). */
   timeoutSeconds?: number;
-  /** Default: IfNeeded when any contributing MutatingAdmissionPolicy says IfNeeded, else Never. */
+  /** Default: IfNeeded when a contributing policy asks for it (a MutatingAdmissionPolicy saying IfNeeded, any Kyverno ClusterPolicy/Policy), else Never. */
   reinvocationPolicy?: 'Never' | 'IfNeeded';
   /** Namespaces never sent (default kube-system). */
   excludeNamespaces?: readonly string[];

@@ -15,7 +15,8 @@ export const WEBHOOK_CONFIG_USAGE = `usage: amender webhook-config --url URL --p
   MutatingAdmissionPolicy's default), else Ignore; --timeout-seconds 10; --review-deadline-ms: the
   server's AMENDER_REVIEW_DEADLINE_MS (default 8000), which must be at most 80% of the timeout and leave
   500 ms (an explicit value that does not fit is an error; the default gets a note); --reinvocation-policy IfNeeded
-  when a MutatingAdmissionPolicy says IfNeeded, else Never; --exclude-namespace kube-system (add the
+  when a contributing MutatingAdmissionPolicy says IfNeeded or a Kyverno ClusterPolicy/Policy contributes
+  (Kyverno registers those IfNeeded), else Never; --exclude-namespace kube-system (add the
   namespace Amender runs in when it runs in the cluster); --ca-bundle: the CA that signed URL's
   certificate (omit it for a publicly trusted certificate). An option's value that is wrong (also a
   --review-deadline-ms that does not fit the timeout) is a wrong command line: exit 2.
