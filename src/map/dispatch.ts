@@ -309,6 +309,18 @@ function readsObjectLabels(bound: BoundPolicy): boolean {
   return reads;
 }
 
+const anyLabelReaders = new WeakMap<readonly BoundPolicy[], boolean>();
+
+/** Whether matching any of the policies reads the object (readsObjectLabels), remembered per list of a set. */
+function anyReadsObjectLabels(policies: readonly BoundPolicy[]): boolean {
+  let reads = anyLabelReaders.get(policies);
+  if (reads === undefined) {
+    reads = policies.some(readsObjectLabels);
+    anyLabelReaders.set(policies, reads);
+  }
+  return reads;
+}
+
 /** Whether the policy's matchConditions can deny a request (kube-apiserver drops the errors of Ignore policies). */
 function conditionsCanFail(policy: MutatingAdmissionPolicy): boolean {
   return failurePolicyOf(policy) === 'Fail' && policy.matchConditions.length > 0;
@@ -639,16 +651,24 @@ class Dispatcher {
     // without reinvocation.
     const include = (b: BoundPolicy, ordinal: number) => b.kyverno === undefined && (markedOrdinals.has(ordinal) || conditionsCanFail(b.policy));
     if (!policies.some(include)) return { object };
-    const first = new Map<number, Invocation[]>();
-    for (const inv of invocations) {
-      const list = first.get(inv.ordinal);
-      if (list) list.push(inv);
-      else first.set(inv.ordinal, [inv]);
-    }
     const r = this.request.resource;
+    const namespaceRequest = r.group === '' && r.resource === 'namespaces';
     this.pass = 2;
-    for (const inv of this.collect(policies, { object, include, first, namespaceRequest: r.group === '' && r.resource === 'namespaces' })) {
-      if (marked.has(invocationKey(inv))) {
+    let again: readonly Invocation[];
+    if (!namespaceRequest && !anyReadsObjectLabels(policies)) {
+      // Every policy matches as it did in the first pass (see collect): its invocations, in their order.
+      again = invocations.filter((inv) => include(inv.bound, inv.ordinal));
+    } else {
+      const first = new Map<number, Invocation[]>();
+      for (const inv of invocations) {
+        const list = first.get(inv.ordinal);
+        if (list) list.push(inv);
+        else first.set(inv.ordinal, [inv]);
+      }
+      again = this.collect(policies, { object, include, first, namespaceRequest });
+    }
+    for (const inv of again) {
+      if (marked.size > 0 && marked.has(invocationKey(inv))) {
         const stop = this.stopped();
         if (stop) {
           this.notRun(inv, 2, stop);
