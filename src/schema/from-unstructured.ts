@@ -50,10 +50,13 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
   if (atom.map && isJsonObject(v)) {
     const baseMap = isJsonObject(base) ? base : undefined;
     for (const k in v) {
+      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
+      // The base's own value at this place converted, as the same field's type: it converts again (a
+      // scalar's conversion depends only on its type and value). Skipped before the type lookup.
+      if (v[k] === childBase) continue;
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue; // a field the type lacks: the converter drops it
-      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
       const err = walk(v[k], childType, childBase, field !== undefined && typeof v[k] === 'string' && isMicroTime(atom.map.name, k));
       if (err !== undefined) return err;
     }
