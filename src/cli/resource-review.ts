@@ -70,9 +70,21 @@ export function reviewForResource(req: ResourceRequest): JsonObject {
   return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
 }
 
+/**
+ * `review` as the API server sends it for a Namespace: in that namespace (its create handler and request
+ * info set `namespace = name` for the namespaces resource). The Kyverno CLI, which reviewForResource
+ * also serves, leaves it empty.
+ */
+function inOwnNamespace(review: JsonObject): JsonObject {
+  const request = review.request as JsonObject;
+  const resource = request.resource as JsonObject;
+  if (resource.group !== '' || resource.resource !== 'namespaces' || request.namespace !== undefined || typeof request.name !== 'string') return review;
+  return { ...review, request: { ...request, namespace: request.name } };
+}
+
 /** Runs the resource through the policy set; the mutated object is the reply's patch applied strictly. */
 export async function runResource(set: PolicySet, req: ResourceRequest): Promise<ResourceOutcome> {
-  const review = reviewForResource(req);
+  const review = inOwnNamespace(reviewForResource(req));
   const answer = await answerReview(review, set);
   if (answer.status !== 200) throw new CliInputError(answer.body.message);
   const response = answer.body.response;

@@ -62,4 +62,26 @@ describe('amender apply --namespace', () => {
     expect(code, stderr).toBe(0);
     expect(objects[0].metadata).toMatchObject({ namespace: 'shop', labels: { 'old-namespace': 'shop' } });
   });
+
+  it('sends a Namespace in its own namespace, as kube-apiserver does (request.namespace is the name)', async () => {
+    const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: ns}
+spec:
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [namespaces]}]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/labels", value: {"request-namespace": request.namespace}}]'}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: ns}
+spec: {policyName: ns}
+`;
+    const io = fakeIO({ 'policy.yaml': policy, 'ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n' });
+    expect(await runCli(['apply', '--policies', 'policy.yaml', '--resource', 'ns.yaml', '--patch'], io), io.stderr).toBe(0);
+    expect(JSON.parse(io.stdout)).toEqual([{ op: 'add', path: '/metadata/labels', value: { 'request-namespace': 'shop' } }]);
+  });
 });
