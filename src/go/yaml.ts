@@ -108,6 +108,22 @@ export const MAX_YAML_DEPTH = 500;
  */
 export interface YamlTicker {
   tick(): void;
+  /**
+   * The review's value bound (AMENDER_MAX_VALUE_BYTES). The `yaml` package holds about 0.5 KB per value of
+   * the document it reads (a 0.2 MB flow list of 100,000 numbers does not fit in 64 MB of heap), so one
+   * review's text could exhaust a 128 MB isolate or Lambda: a text of more than `maxValueBytes /
+   * YAML_BYTES_PER_VALUE` values is refused before it is composed.
+   */
+  readonly maxValueBytes?: number;
+}
+
+/** What each value of a YAML text a review reads counts against its value bound (6 MiB: 49,152 values). */
+export const YAML_BYTES_PER_VALUE = 128;
+
+/** Whether a lexeme starts a value: a plain or block scalar's marker, a quoted scalar, a flow collection, an alias. */
+function startsValue(lexeme: string): boolean {
+  const c = lexeme.charCodeAt(0);
+  return c === 0x1f || c === 0x22 /* " */ || c === 0x27 /* ' */ || c === 0x5b /* [ */ || c === 0x7b /* { */ || c === 0x2a /* * */;
 }
 
 const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to read (more than ${maxDepth} levels)`;
@@ -182,8 +198,15 @@ function* depthBoundedTokens(text: string, maxDepth: number, guard: YamlTicker |
       yield offset === undefined ? token : { ...(token as CST.Document), value: { type: 'error', offset, source: '', message: nestsTooDeeply(maxDepth) } };
     }
   }
+  const maxValues = guard?.maxValueBytes === undefined ? Infinity : Math.floor(guard.maxValueBytes / YAML_BYTES_PER_VALUE);
+  let values = 0;
   for (const lexeme of new Lexer().lex(text)) {
-    guard?.tick();
+    if (guard) {
+      guard.tick();
+      if (startsValue(lexeme) && ++values > maxValues) {
+        throw new YamlError(`the YAML text holds more than ${maxValues} values, more than a review may read (AMENDER_MAX_VALUE_BYTES / ${YAML_BYTES_PER_VALUE})`);
+      }
+    }
     yield* marked(parser.next(lexeme));
     const { stack } = parser;
     if (stack.length > maxDepth + 1 && CST.isCollection(stack[maxDepth + 1])) {
