@@ -72,8 +72,8 @@ export interface Yaml11JsonOptions {
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 /** The JSON value of a one-document YAML text (`null` for an empty one). Throws YamlError. */
-export function parseYaml11(text: string): JsonValue {
-  return yaml11Json(parseYaml11Document(text), text);
+export function parseYaml11(text: string, guard?: YamlTicker): JsonValue {
+  return yaml11Json(parseYaml11Document(text, guard), text);
 }
 
 /**
@@ -88,8 +88,8 @@ export function parseYaml11FirstDocument(text: string, guard?: YamlTicker): Json
 }
 
 /** The parsed document of a YAML 1.1 text, as go-yaml v2 reads it; errors are in `doc.errors`. */
-export function parseYaml11Document(text: string): Document.Parsed {
-  return parseYamlDepthBounded(text, OPTIONS, true)[0];
+export function parseYaml11Document(text: string, guard?: YamlTicker): Document.Parsed {
+  return parseYamlDepthBounded(text, OPTIONS, true, guard)[0];
 }
 
 /**

@@ -3,7 +3,9 @@
  * package, which holds about 0.5 KB per value while it reads: 0.2 MB of review text (a flow list of
  * 100,000 numbers) does not fit in 64 MB of heap, so one review could exhaust a 128 MB Workers isolate or
  * Lambda function. A text of more values than AMENDER_MAX_VALUE_BYTES / 128 (49,152 by default) is refused
- * before it is composed: the rule fails by its policy's failurePolicy, with a message saying why.
+ * before it is composed: the rule fails by its policy's failurePolicy, with a message saying why. So is a
+ * patchesJson6902 text whose substituted review values make it that large (Kyverno writes variables into
+ * the YAML before reading it).
  */
 import { describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation } from '../../src/cel/index.js';
@@ -65,5 +67,37 @@ describe('yaml.parse (Kyverno CEL) of review text holds at most maxValueBytes / 
     const out = run(flowList(100_000), guard());
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.message).toMatch(/the YAML text holds more than 49152 values/);
+  });
+});
+
+describe('a patchesJson6902 text with review values written into it', () => {
+  const jsonPatchPolicy = () => {
+    const compiled = compileKyvernoPolicy({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'copy-config', annotations: { 'pod-policies.kyverno.io/autogen-controllers': 'none' } },
+      spec: {
+        rules: [
+          {
+            name: 'copy',
+            match: { any: [{ resources: { kinds: ['Pod'] } }] },
+            mutate: { patchesJson6902: '- op: add\n  path: /spec/copied\n  value: {{ request.object.metadata.annotations.config }}' },
+          },
+        ],
+      },
+    });
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    return compiled.policy;
+  };
+
+  // Not JSON (that would be read as JSON, outside the YAML reader): a YAML flow list of plain words.
+  const words = (n: number) => `[${Array(n).fill('a').join(',')}]`;
+
+  it('is read under the same bound', async () => {
+    const small = await runKyvernoPolicies([jsonPatchPolicy()], { request: podRequest(podWith(words(3))), guard: guard() });
+    expect(((small.object as Record<string, any>).spec as Record<string, unknown>).copied).toEqual(['a', 'a', 'a']);
+    const over = await runKyvernoPolicies([jsonPatchPolicy()], { request: podRequest(podWith(words(60_000))), guard: guard() });
+    expect(over.changed).toBe(false);
+    expect(over.rejection?.message).toMatch(/rule copy failed: .*the YAML text holds more than 49152 values/);
   });
 });

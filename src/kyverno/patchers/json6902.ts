@@ -4,7 +4,7 @@
  * and `from` where needed) and applied all-or-nothing with the three options Kyverno sets (negative
  * indices, remove of a missing path is a no-op, add creates missing parents).
  */
-import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
+import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { parseJson, type JsonValue } from '../../json/index.js';
 import { applyPatch, decodePatch, parsePointer, type Operation, type PatchChain } from '../../jsonpatch/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
@@ -12,8 +12,11 @@ import { parseYaml11 } from '../../go/index.js';
 import { measureValue } from '../measure.js';
 import type { PatchHeights } from './patch-heights.js';
 
-/** Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError. */
-export function parsePatchText(patch: JsonValue): JsonValue {
+/**
+ * Patch text → its JSON value: JSON when it starts with `[`, YAML 1.1 otherwise. Throws KyvernoRuleError.
+ * `guard`: the review's, when the text holds values substituted from it (its deadline and value bound).
+ */
+export function parsePatchText(patch: JsonValue, guard?: ReviewGuard): JsonValue {
   if (patch === null || patch === '' || (typeof patch === 'string' && patch.trim() === '')) {
     throw new KyvernoRuleError('empty mutate rule');
   }
@@ -21,8 +24,9 @@ export function parsePatchText(patch: JsonValue): JsonValue {
     throw new KyvernoRuleError(`patchesJson6902 must be text, got ${Array.isArray(patch) ? 'a list' : typeof patch}`);
   }
   try {
-    return patch[0] === '[' ? parseJson(patch) : parseYaml11(patch);
+    return patch[0] === '[' ? parseJson(patch) : parseYaml11(patch, guard);
   } catch (error) {
+    if (isReviewAborted(error)) throw error;
     throw new KyvernoRuleError(`patchesJson6902 is neither valid JSON nor valid YAML: ${messageOf(error)}`);
   }
 }
@@ -42,8 +46,8 @@ export function decodePatchValue(value: JsonValue): Operation[] {
 }
 
 /** Text → checked operations. */
-export function decodeKyvernoPatch(patch: JsonValue): Operation[] {
-  return decodePatchValue(parsePatchText(patch));
+export function decodeKyvernoPatch(patch: JsonValue, guard?: ReviewGuard): Operation[] {
+  return decodePatchValue(parsePatchText(patch, guard));
 }
 
 /**

@@ -39,7 +39,7 @@ export function applyPatches(
   chain?.settle(); // a JSON patch reads the resource
   const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
   if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
-  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json), guard, patchChain, heights) };
+  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json, guard), guard, patchChain, heights) };
 }
 
 /**
@@ -55,7 +55,7 @@ export function applyTemplatedPatch(
   patchChain?: PatchChain,
   heights?: PatchHeights,
 ): JsonValue {
-  const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope));
+  const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope), scope.ctx.guard);
   return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard, patchChain, heights);
 }
 
