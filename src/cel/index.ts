@@ -113,6 +113,7 @@ export {
 } from './general.js';
 export { CelOptional, CelUint, Duration, StructValue, Timestamp, TypeValue, type CelValue } from './engine/values.js';
 export { celEquals } from './engine/runtime.js';
+export { rootReadPaths } from './engine/root-reads.js';
 export type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar } from './library.js';
 export type { Authorizer, AuthorizationAttributes, AuthorizationDecision, UserInfo } from './lib/index.js';
 /** The libraries of Kubernetes' environments, for a `CelEnvironment` that should behave as they do. */

@@ -12,6 +12,7 @@ import {
   Evaluation,
   RUNTIME_CEL_COST_BUDGET,
   RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
+  rootReadPaths,
   SharedVariables,
   toApplyConfiguration,
   toJsonPatchOperations,
@@ -22,7 +23,7 @@ import {
   type ConvertedSize,
   type EvaluationOptions,
 } from '../cel/index.js';
-import type { JsonObject } from '../json/index.js';
+import { hasOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, applyUnstructuredJsonPatch, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
@@ -157,6 +158,34 @@ class Program implements PolicyProgram {
     return undefined;
   }
 
+  /** The paths along which the matchConditions read `object` (rootReadPaths); null when not known. */
+  private conditionReads: string[][] | null | undefined;
+
+  /**
+   * Whether the matchConditions read the same values in `a` and `b` (every other input the same), so that
+   * they would give the same verdict on both: false when that is not known. A MutatingAdmissionPolicy's
+   * conditions see `object`, `oldObject`, `request` and `params` only (no variables, no namespace object).
+   */
+  conditionsReadSame(a: JsonValue | null, b: JsonValue | null): boolean {
+    if (this.kyverno) return false;
+    if (this.conditionReads === undefined) {
+      let reads: string[][] | null = [];
+      for (const c of this.conditionsCompiled) {
+        const paths = c.result.ok ? rootReadPaths(c.result.compiled.expression, 'object') : undefined;
+        if (paths === undefined) {
+          reads = null;
+          break;
+        }
+        reads.push(...paths);
+      }
+      this.conditionReads = reads;
+    }
+    const reads = this.conditionReads;
+    if (reads === null) return false;
+    for (let i = 0; i < reads.length; i++) if (!sameAlong(a, b, reads[i])) return false;
+    return true;
+  }
+
   get mutationCount(): number {
     return this.mutations.length;
   }
@@ -220,6 +249,21 @@ class Program implements PolicyProgram {
       if (err instanceof ConversionError) return { ok: false, message: err.message };
       throw err;
     }
+  }
+}
+
+/**
+ * Whether `a` and `b` hold the same value along `path`: identical at some step (then all below is too), or
+ * both absent from maps at the same step. A number counts only inside identical containers: whether it was
+ * written `2.0` is marked on its container. Anything else (lists, different scalars) is not known the same.
+ */
+function sameAlong(a: JsonValue | null | undefined, b: JsonValue | null | undefined, path: readonly string[]): boolean {
+  for (let i = 0; ; i++) {
+    if (a === b) return typeof a !== 'number';
+    if (i === path.length || !isJsonObject(a) || !isJsonObject(b)) return false;
+    const k = path[i];
+    a = hasOwn(a, k) ? a[k] : undefined;
+    b = hasOwn(b, k) ? b[k] : undefined;
   }
 }
 

@@ -44,6 +44,8 @@ export type MutationOutcome =
 export interface PolicyProgram {
   readonly mutationCount: number;
   conditions(inputs: InvocationInputs): ConditionsVerdict;
+  /** Whether the conditions surely read the same values in both objects (all else equal); optional. */
+  conditionsReadSame?(a: JsonValue | null, b: JsonValue | null): boolean;
   /** Evaluates and applies mutation `index` to `inputs.object`; never changes its inputs. */
   mutation(index: number, inputs: InvocationInputs): MutationOutcome;
   /** After the mutations succeeded, on the mutated object: an error message fails the invocation (Kyverno's audit annotations). */
@@ -496,6 +498,19 @@ class Dispatcher {
     }
   }
 
+  /**
+   * Whether the first pass evaluated the invocation's matchConditions without an error on `object`, or on
+   * an object holding the same values wherever the conditions read it: the same invocation (so the same
+   * request, params and oldObject) then gives the same verdict again, as CEL is deterministic.
+   */
+  private sameConditionInputs(inv: Invocation, object: JsonValue | null): boolean {
+    const saw = inv.conditionsSaw;
+    if (saw === NOT_SEEN) return false;
+    if (saw === object) return true;
+    const program = inv.bound.program;
+    return program.conditionsReadSame !== undefined && program.conditionsReadSame(saw, object);
+  }
+
   /** What an invocation's expressions see, on `object`. */
   private inputsFor(inv: Invocation, object: JsonValue | null, namespaceObject: JsonObject | null): InvocationInputs {
     return {
@@ -677,9 +692,7 @@ class Dispatcher {
         const r = this.invoke(inv, object, namespaceObject, 2);
         if (r instanceof StatusAbort) return r;
         object = r.object;
-      } else if (conditionsCanFail(inv.bound.policy) && inv.conditionsSaw !== object && !this.stopped()) {
-        // Conditions the first pass evaluated without an error on this very object (the same invocation,
-        // so the same request, params and oldObject) give the same verdict again: CEL is deterministic.
+      } else if (conditionsCanFail(inv.bound.policy) && !this.sameConditionInputs(inv, object) && !this.stopped()) {
         this.conditionsOnly(inv, object, namespaceObject);
       }
     }

@@ -141,6 +141,19 @@ describe('the second pass evaluates the matchConditions of every invocation', ()
     expect(passes(r)).toEqual(['a:1:mutated', 'b:1:skipped', 'c:1:mutated', 'a:2:unchanged']);
   });
 
+  it('a condition reading through a list a later policy changed is evaluated again (and errors)', async () => {
+    // b's condition held on the object it first saw; c then changed the container the condition reads.
+    const r = await run(
+      { app: 'web' },
+      withConditions(policy('b', [patch('[JSONPatch{op: "add", path: "/metadata/labels/b", value: "1"}]')]), [
+        { name: 'numeric', expression: 'int(object.spec.containers[0].image.replace("i", "1")) >= 0' },
+      ]),
+      policy('c', [patch('[JSONPatch{op: "replace", path: "/spec/containers/0/image", value: "nginx"}]')]),
+    );
+    expect(r.allowed).toBe(false);
+    expect(passes(r)).toEqual(['b:1:mutated', 'c:1:mutated', 'b:2:error']);
+  });
+
   it('an invocation skipped in the first pass does not run in the second, though its conditions now hold', async () => {
     const r = await run(
       { app: 'web' },
