@@ -11,7 +11,7 @@
  * server and not V8 still optimizing it (in every thread: the review workers each see a share of the
  * reviews). Under 50 connections the built server with its pool completed 372 optimizations in the first
  * 3 s, 41–51 in each of the next two and 2–8 after that, while its rate rose from 7,100 to 11,000
- * requests/s; in process 213, 10, then 1–2 (Node 24, --trace-opt; bench/README.md, "What stop 25 did").
+ * requests/s; in process 213, 10, then 1–2 (Node 24, --trace-opt; bench/JOURNAL.md, "What stop 25 did").
  * The 3,000 requests of the warm-up before left the pool mid-way.
  */
 

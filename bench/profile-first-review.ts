@@ -6,7 +6,7 @@
  * answers one AdmissionReview each time, and prints, as medians over the starts, the CPU time of the steps named in STEPS (inclusive: a step's callees
  * count in it), then the self time by source folder and by function. Positions are resolved through the bundle's source
  * maps. Not part of `npm run bench`: profiling slows what it measures (each figure is inflated, the
- * proportions are what to read), and the figures of bench/README.md come from it.
+ * proportions are what to read), and the figures of bench/JOURNAL.md come from it.
  */
 import { functionUrlEvent } from './lambda-event.js';
 import { spawnSync } from 'node:child_process';

@@ -11,7 +11,7 @@
  * the one before, so under a steady load it should keep about what is in flight and promote next to
  * nothing. When it promotes megabytes, finished requests are being kept alive through the young
  * collections until a full one (a long-lived Map or Set gaining and losing an entry per request did that
- * twice: bench/README.md, "What stop 25 did" and "Stop 48's run"), and every scavenge pays for copying them.
+ * twice: bench/JOURNAL.md, "What stop 25 did" and "Stop 48's run"), and every scavenge pays for copying them.
  * "old KB/s direct" is what the old generation gained between scavenges beyond their promotions: under a
  * steady load it should be next to nothing; when it is megabytes a second, something long-lived allocates
  * there at every request (a long-lived Map resized per request did: "Stop 49's run") and full collections follow.

@@ -10,7 +10,7 @@
  * run it twice under valgrind with different `rounds` and subtract (the marginal count of the extra rounds);
  * `--cpu-prof` shows where the time goes. ONLY=text / EXCEPT=text keep the reviews whose name holds (does not
  * hold) the text, PER_CASE=n prints the slowest reviews (wall clock: noisy on a shared machine), DUMP=1 the
- * reply of each. Counted in Engine speed (bench/README.md) as an esbuild bundle of this file written under
+ * reply of each. Counted in Engine speed (bench/JOURNAL.md) as an esbuild bundle of this file written under
  * test/ (so that the MAP vector helpers and `bundled` find their folders), run with AMENDER_ROOT=<checkout>.
  * Not part of `npm run bench`.
  */

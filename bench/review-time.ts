@@ -9,7 +9,7 @@
  *   costs the garbage collector and V8's helper threads, as the server's figure does.
  * - `medianNs`, for reference: the median wall time of one review. A young-generation collection falls in
  *   one review of a few hundred, and the helper threads' work in none, so the median leaves both out: on
- *   this machine it was 20–25 % below `cpuNs` on Node 24 (bench/README.md, "What stop 27 did").
+ *   this machine it was 20–25 % below `cpuNs` on Node 24 (bench/JOURNAL.md, "What stop 27 did").
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
  * code can run at half speed for minutes at a time, and on one CPU only: on the machine of stop 31, JSON.parse
  * + stringify of the 1.8 KB pod-create review took 7.5 µs pinned to one CPU and 17.6–18.5 µs pinned to the
  * other for some minutes, then 7.5 µs on both, and the yardstick below 27 against 43–48 µs through most of
- * a full run (bench/README.md, "What stop 31 measured"). A figure measured then depends on which CPU each
+ * a full run (bench/JOURNAL.md, "What stop 31 measured"). A figure measured then depends on which CPU each
  * thread ran on, and a ratio misses or meets its goal by chance. bench/run.ts times the yardstick on each CPU
  * between suites; the goal rows of a suite around which the timings differ by more than UNSTEADY_SPREAD
  * are marked in the goal table. Nothing is hidden or re-run: a marked row that misses still fails

@@ -5,7 +5,7 @@
  * each time they grow or shrink, and a long-lived table's new ones are allocated in the old generation,
  * so that under load the main thread filled its old generation with dead tables (a full collection every
  * ~2 s) and its young collections kept whole requests alive through the old tables' keys
- * (bench/README.md, "Stop 48's run", "Stop 49's run").
+ * (bench/JOURNAL.md, "Stop 48's run", "Stop 49's run").
  */
 
 /** What an item of a LinkedList carries; it is in one list at most. */

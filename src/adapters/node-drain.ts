@@ -9,7 +9,7 @@
  *     (node-listener.ts); each connection counts the requests it carried, and each request knows its
  *     place, in fields of their own. Responses are not kept in a Set here: one that gained and lost a
  *     response per request kept whole requests alive through V8's young-generation collections until a
- *     full one (under load, 3.5 MB kept per scavenge against 0.12 MB without; bench/README.md, "What
+ *     full one (under load, 3.5 MB kept per scavenge against 0.12 MB without; bench/JOURNAL.md, "What
  *     stop 25 did");
  *   - every HTTP/2 session is sent GOAWAY: its streams in flight finish, the client opens new ones
  *     elsewhere (a stream past the GOAWAY was never processed, which HTTP/2 clients retry);

@@ -2,7 +2,7 @@
  * The Web `Request` the Node server hands the app, read from Node's request (HTTP/1.1's IncomingMessage
  * or HTTP/2's compatibility request) without undici. Node's Web classes live in undici, and the first
  * use of any of them loads it with crypto, tls and http2: tens of milliseconds of every cold start
- * (bench/README.md), for a request whose body the app reads whole anyway.
+ * (bench/JOURNAL.md), for a request whose body the app reads whole anyway.
  *
  * What the app and Hono read is here: url, method, headers, the body (read from the connection on
  * demand, as bytes or as a stream), bodyUsed and signal, which aborts when the client goes away before

@@ -13,7 +13,7 @@
  * loses an entry per request keeps whole requests alive through V8's young-generation collections (a
  * table it has outgrown stays in the old generation with its keys until a full collection, and the
  * scavenger takes what it points to as live), so every scavenge under load copied and promoted megabytes
- * of finished requests (bench/README.md, "Stop 48's run"). An entry taken out of the list lets go of everything.
+ * of finished requests (bench/JOURNAL.md, "Stop 48's run"). An entry taken out of the list lets go of everything.
  */
 import type { Http2ServerRequest } from 'node:http2';
 import { LinkedList, type Linked } from './linked-list.js';

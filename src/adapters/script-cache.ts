@@ -4,7 +4,7 @@
  * eagerly: the functions a first review calls would be compiled on that call, at every cold start.
  * `vm.Script` can produce a cache at any moment (`createCachedData()`), and V8 then includes every
  * function compiled so far; the build runs the bundle once, answers a sample review, and keeps that cache
- * beside the bundle (scripts/compile-cache.mjs). Measured in bench/README.md ("Node's compile cache does
+ * beside the bundle (scripts/compile-cache.mjs). Measured in bench/JOURNAL.md ("Node's compile cache does
  * not hold what the first review runs").
  *
  * The worst case is a start without the cache, never a wrong one: the file carries a CRC-32 and the
@@ -154,7 +154,7 @@ function checkCache(bytes: Buffer, source: SourceIdentity): { data?: Buffer; sta
 /**
  * The script's text and identity, and its cache when one is usable. Both files go through one buffer, the
  * script's bytes first (copied into the text), then the cache's: on a cold start every page of fresh
- * memory is a page fault, and on a virtual machine a fault costs ~15 µs (bench/README.md, stop 30).
+ * memory is a page fault, and on a virtual machine a fault costs ~15 µs (bench/JOURNAL.md, stop 30).
  */
 function readScript(file: string): { text: string; source?: SourceIdentity; cached: { data?: Buffer; status: ScriptCacheStatus } } {
   const fd = openSync(file, 'r');

@@ -2,7 +2,7 @@
  * How a reviewer learns that the client of a review went away: the request's AbortSignal, or a lighter
  * signal its adapter offers instead. The Node server offers one because an AbortController made for every
  * request (and the listener a pool adds and removes on its signal) cost its main thread about 5.5 µs per
- * request on Node 20, against 0.3 µs on Node 24 (bench/README.md, "What stop 26 did").
+ * request on Node 20, against 0.3 µs on Node 24 (bench/JOURNAL.md, "What stop 26 did").
  */
 
 /** What reviewers use of an AbortSignal; an AbortSignal is one. Its listeners run once, when it aborts. */

@@ -17,7 +17,7 @@ const STRICT_UTF8_KEEPING_BOM = new TextDecoder('utf-8', { fatal: true, ignoreBO
  * A body as the reviewer gets it: a small body that is valid UTF-8 as its text, any other as bytes that
  * own their buffer. On the Node server the body crosses to a review worker by structured clone, and an
  * ArrayBuffer costs far more to make, on each side, than a short text: copying the 1.8 KB review into
- * one took 2.2–2.7 µs, decoding it 0.3–0.4 µs (bench/README.md, "What stop 26 did"). Bytes that are
+ * one took 2.2–2.7 µs, decoding it 0.3–0.4 µs (bench/JOURNAL.md, "What stop 26 did"). Bytes that are
  * not UTF-8 stay bytes, for reviewBodyText's 400; a view into a larger buffer is copied, or a clone
  * would carry the whole buffer.
  */

@@ -5,7 +5,7 @@
  * app when one route has a parameter beside a static segment, as the cluster routes do
  * (`/clusters/:cluster/mutate` beside `/clusters/:cluster/:secret/mutate`). Every request then paid the
  * trie's search, `POST /mutate` included: 0.4 µs per match against 0.05, 0.5–0.6 µs more per `app.fetch`,
- * 2.6 KB more garbage per request on the Node server's main thread (bench/README.md, stop 32). Split, each
+ * 2.6 KB more garbage per request on the Node server's main thread (bench/JOURNAL.md, stop 32). Split, each
  * side picks its own router: the cluster routes the trie, every other route RegExpRouter.
  *
  *   new Hono({ router: new SplitRouter('clusters') })

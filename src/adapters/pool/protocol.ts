@@ -48,7 +48,7 @@ export type ToWorker = SetMessage | ReviewsMessage;
  * other field of those answers and their policies' outcomes as `numbers`, with their strings by index into
  * `strings`; the other answers (errors, 503s) as they are in `others`, each with its place among the
  * message's `count`. Each object and array of a message costs the structured clone of both threads
- * (bench/README.md, "Stop 46's run" and "Stop 47's run").
+ * (bench/JOURNAL.md, "Stop 46's run" and "Stop 47's run").
  */
 export interface PackedAnswers {
   count: number;

@@ -49,7 +49,7 @@ export class WaitingReviews<T extends Waiting> {
   /**
    * One timer for the whole queue, due at the earliest deadline it was last set for, not one per review
    * kept in a Map: a Map or Set gaining and losing an entry per request kept whole requests alive through
-   * V8's young-generation collections (node-drain.ts; bench/README.md, "What stop 25 did").
+   * V8's young-generation collections (node-drain.ts; bench/JOURNAL.md, "What stop 25 did").
    */
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerDueAt = Infinity;

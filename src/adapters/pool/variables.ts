@@ -54,7 +54,7 @@ export function defaultWorkerHeapMb(workers: number, limitBytes: number | undefi
  * machine's memory) the new space grows and shrinks under load, and each time its pages are taken again
  * they fault in afresh: 0.07–0.16 page faults per review on a virtual machine where a fault costs ~15 µs,
  * none with this cap. Under 50 connections (Node 24, seven alternations) the pool used 7 % less CPU per
- * request and its p99 fell by 2–4 ms (bench/README.md, stop 30).
+ * request and its p99 fell by 2–4 ms (bench/JOURNAL.md, stop 30).
  */
 export const WORKER_YOUNG_GENERATION_MB = 24;
 
@@ -65,7 +65,7 @@ export const WORKER_YOUNG_GENERATION_MB = 24;
  * its core while the other core idled, and the main thread spent 37 % of its time waiting to run under
  * 50 connections (Node 24, 2 cores, /proc/<pid>/task/<tid>/schedstat). Five levels (a third of the main
  * thread's weight) brought that to 15 % and served about 10 % more reviews a second; 2 and 10 served fewer
- * (bench/README.md, stop 40). A review alone on the machine runs as fast: priority only orders threads
+ * (bench/JOURNAL.md, stop 40). A review alone on the machine runs as fast: priority only orders threads
  * that wait for the same core.
  */
 export const DEFAULT_WORKER_NICE = 5;

@@ -10,7 +10,7 @@
  * Structured clone walks an object property by property and builds it again the same way on the other
  * side, and the main thread, which every request goes through, pays the second half. Sent as objects, a
  * message of 8 answers took ~30 µs to read there (Node 24); packed, one string, one string table and one
- * Float64Array cross, ~8 µs (bench/README.md, "Stop 47's run"). The outcomes feed the main thread's
+ * Float64Array cross, ~8 µs (bench/JOURNAL.md, "Stop 47's run"). The outcomes feed the main thread's
  * per-policy metrics and failure logs; what it never reads (an outcome's detail text, which may quote the
  * object, and its param) stays in the worker. An answer other than an admission reply (an error, a 503)
  * crosses as it is.
@@ -143,7 +143,7 @@ function readAdmitted({ text, strings, numbers }: PackedAnswers, i: number): { a
  * only when something reads `body`. The getter is the class's, not defined on each answer: with an
  * accessor (and a new getter) defined on each, every answer had a hidden class of its own, and under load
  * each answer's message outlived V8's young-generation collections until a full one (1.6 MB promoted per
- * scavenge against 10 KB; bench/README.md, "What stop 25 did").
+ * scavenge against 10 KB; bench/JOURNAL.md, "What stop 25 did").
  */
 class AdmittedFromWire implements Admitted {
   readonly status = 200;

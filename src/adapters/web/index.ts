@@ -1,7 +1,7 @@
 /**
  * Web `Headers` and `Response`, and the body a light `Request` shares with them, that do not load Node's
  * fetch implementation. Node defines its own classes in undici, and the first use of any of them loads
- * undici with crypto, tls and http2: ~45–60 ms of a cold start (bench/README.md).
+ * undici with crypto, tls and http2: ~45–60 ms of a cold start (bench/JOURNAL.md).
  *
  * The Lambda engine's and the Node server's scripts are built with their free names `Headers` and
  * `Response`, Hono's included, bound to LightHeaders and LightResponse (esbuild `inject` of globals.ts,
