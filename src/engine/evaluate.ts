@@ -75,7 +75,7 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
   if (stop) {
     // The deadline passed (or the review was cancelled) before Kyverno's turn: its policies do not run.
     const labels = namespaceLabels(request, namespaces);
-    const answered = answerKyvernoNotRun(set.kyvernoPolicies, request, mapResult.object, labels, stop);
+    const answered = answerKyvernoNotRun(set.kyvernoPolicies, request, mapResult.object, labels, set, stop);
     outcomes.push(...answered.outcomes);
     if (answered.failures.length > 0) {
       const message = answered.failures.join('; ');

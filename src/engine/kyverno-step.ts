@@ -77,6 +77,7 @@ export async function runKyvernoStep(
     namespaceLabels: namespaceLabels(request, namespaceLookup),
     sources: { configMap: (namespace, name) => set.objects.get('', 'ConfigMap', namespace, name) },
     guard: options.guard,
+    resourceKind: (group, resource) => set.objects.kindOfResource(group, resource),
   };
   if (options.onPolicyStart) input.onPolicyStart = options.onPolicyStart;
   const result = await runKyvernoPolicies(set.kyvernoPolicies, input);

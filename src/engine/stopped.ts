@@ -52,12 +52,14 @@ export function answerKyvernoNotRun(
   request: AdmissionRequest,
   object: JsonValue | null,
   labels: Record<string, string> | undefined,
+  set: PolicySet,
   stop: ReviewAborted,
   prefix = NOT_EVALUATED,
 ): { outcomes: PolicyOutcome[]; failures: string[] } {
   const outcomes: PolicyOutcome[] = [];
   const failures: string[] = [];
-  for (const policy of kyvernoPoliciesMatching(policies, { request, namespaceLabels: labels }, object)) {
+  const subject = { request, namespaceLabels: labels, resourceKind: (group: string, resource: string) => set.objects.kindOfResource(group, resource) };
+  for (const policy of kyvernoPoliciesMatching(policies, subject, object)) {
     const detail = `${prefix}: ${stop.message}`;
     const fail = policy.failurePolicy === 'Fail';
     if (fail) failures.push(`policy ${policy.id}: ${detail}`);
@@ -205,7 +207,7 @@ function answerRange(
     mapErrors = r.errors;
   }
   const labels = namespaceLabels(request, (name) => set.objects.namespace(name));
-  const answered = answerKyvernoNotRun(kyverno, request, object, labels, stop, prefix);
+  const answered = answerKyvernoNotRun(kyverno, request, object, labels, set, stop, prefix);
   outcomes.push(...answered.outcomes);
   return { outcomes, mapErrors, kyvernoFailures: answered.failures };
 }

@@ -63,6 +63,11 @@ export interface KyvernoInput {
   readonly guard?: ReviewGuard;
   /** Called as each policy starts, with its index in the `policies` given (a worker's progress slot). */
   readonly onPolicyStart?: (index: number) => void;
+  /**
+   * The kind of a custom resource by group and plural (the CRDs of the set), for matching a subresource
+   * request (`foos/scale`) by its top-level kind as Kyverno does; built-in resources are known already.
+   */
+  readonly resourceKind?: (group: string, resource: string) => string | undefined;
 }
 
 export interface KyvernoRuleOutcome {
@@ -341,7 +346,7 @@ function namespaceFits(policy: CompiledKyvernoPolicy, object: JsonValue, request
   return objectNamespace(object, request.namespace ?? '') === policy.namespace;
 }
 
-export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLabels' | 'roles' | 'clusterRoles'>, object: JsonValue): MatchSubject {
+export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLabels' | 'roles' | 'clusterRoles' | 'resourceKind'>, object: JsonValue): MatchSubject {
   const r = input.request;
   const user = r.userInfo ?? {};
   const subresource = r.subResource ?? '';
@@ -349,7 +354,10 @@ export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLab
   let version = r.kind?.version ?? '';
   let kind = r.kind?.kind ?? '';
   // A subresource request is matched by its top-level resource's kind (Pod for pods/binding), as Kyverno does.
-  const parent = subresource !== '' && r.resource ? builtinKindOfResource(r.resource.group, r.resource.resource) : undefined;
+  const parent =
+    subresource !== '' && r.resource
+      ? (builtinKindOfResource(r.resource.group, r.resource.resource) ?? input.resourceKind?.(r.resource.group, r.resource.resource))
+      : undefined;
   if (parent !== undefined) {
     group = r.resource.group;
     version = r.resource.version;
@@ -377,7 +385,7 @@ export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLab
  * (no preconditions, no context, no JMESPath): the cheap test that decides which policies not yet run are
  * answered by their failurePolicy once a review was stopped.
  */
-export function policiesMatching(policies: readonly CompiledKyvernoPolicy[], input: Pick<KyvernoInput, 'request' | 'namespaceLabels'>, object: JsonValue | null): CompiledKyvernoPolicy[] {
+export function policiesMatching(policies: readonly CompiledKyvernoPolicy[], input: Pick<KyvernoInput, 'request' | 'namespaceLabels' | 'resourceKind'>, object: JsonValue | null): CompiledKyvernoPolicy[] {
   const { request } = input;
   // Kyverno's mutating webhook leaves everything but CREATE and UPDATE alone.
   if (object === null || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) return [];

@@ -10,6 +10,8 @@ export interface DeclaredKind {
   group: string;
   kind: string;
   scope: Scope;
+  /** `spec.names.plural`: the resource its requests name. */
+  plural?: string;
 }
 
 function kindKey(group: string, kind: string): string {
@@ -44,6 +46,8 @@ function celView(obj: JsonObject, typed: boolean): JsonObject {
 export class ObjectStore implements ParamSource {
   private readonly byKind = new Map<string, ParamObject[]>();
   private readonly declared = new Map<string, Scope>();
+  /** `group/plural` → Kind, for the kinds CRDs declare. */
+  private readonly kindsByResource = new Map<string, string>();
   private readonly namespaces = new Map<string, JsonObject>();
   private readonly documents = new Map<string, JsonObject>();
   private count = 0;
@@ -53,6 +57,12 @@ export class ObjectStore implements ParamSource {
   declareKind(k: DeclaredKind): void {
     if (this.sealed) return;
     this.declared.set(kindKey(k.group, k.kind), k.scope);
+    if (k.plural) this.kindsByResource.set(`${k.group}/${k.plural}`, k.kind);
+  }
+
+  /** The kind a CRD of the set declares for the resource `group`/`resource` (its plural), or undefined. */
+  kindOfResource(group: string, resource: string): string | undefined {
+    return this.kindsByResource.get(`${group}/${resource}`);
   }
 
   /** Adds an object; false when one with the same kind, namespace and name is there (or the store is sealed). */
@@ -128,6 +138,9 @@ export function crdKind(doc: JsonObject): DeclaredKind | undefined {
   const names = getOwn(spec, 'names');
   const scope = getOwn(spec, 'scope');
   const kind = isJsonObject(names) ? getOwn(names, 'kind') : undefined;
+  const plural = isJsonObject(names) ? getOwn(names, 'plural') : undefined;
   if (typeof group !== 'string' || typeof kind !== 'string') return undefined;
-  return { group, kind, scope: scope === 'Cluster' ? 'Cluster' : 'Namespaced' };
+  const declared: DeclaredKind = { group, kind, scope: scope === 'Cluster' ? 'Cluster' : 'Namespaced' };
+  if (typeof plural === 'string' && plural !== '') declared.plural = plural;
+  return declared;
 }
