@@ -10,24 +10,19 @@
  * They are compiled as Kyverno's policy validation compiles them (ValidateCustomWebhookMatchConditions:
  * no params, no authorizer), in the admission environment of a MutatingAdmissionPolicy's matchConditions.
  */
-import { compileExpression, Evaluation, referencesIdentifier, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, type CompiledExpression } from '../cel/index.js';
+import { compileExpression, Evaluation, referencesIdentifier, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../cel/index.js';
 import type { AdmissionRequest } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import { getOwn, isJsonObject, type JsonValue } from '../json/index.js';
-import { celRequest, conditionsVerdict, errorVerdict, type ConditionsVerdict } from '../map/index.js';
+import { celRequest, evaluateConditions, type CompiledCondition, type ConditionsVerdict } from '../map/index.js';
 import type { Report } from './compile-report.js';
-
-interface Condition {
-  readonly name: string;
-  readonly expression: CompiledExpression;
-}
 
 /** Kubernetes allows at most 64 matchConditions on a webhook (admissionregistration validation). */
 const MAX_CONDITIONS = 64;
 
 export class WebhookConditions {
   private constructor(
-    private readonly conditions: readonly Condition[],
+    private readonly conditions: readonly CompiledCondition[],
     private readonly failurePolicy: 'Fail' | 'Ignore',
   ) {}
 
@@ -41,7 +36,7 @@ export class WebhookConditions {
       return undefined;
     }
     if (list.length > MAX_CONDITIONS) report.error(path, `must have at most ${MAX_CONDITIONS} items`);
-    const conditions: Condition[] = [];
+    const conditions: CompiledCondition[] = [];
     const names = new Set<string>();
     list.forEach((entry, i) => {
       const at = `${path}[${i}]`;
@@ -57,7 +52,7 @@ export class WebhookConditions {
       const compiled = compileExpression(expression, 'matchCondition', { params: false });
       if (!compiled.ok) report.error(`${at}.expression`, `match conditions compilation errors: ${compiled.message}`);
       else if (referencesIdentifier(expression, 'authorizer')) report.error(`${at}.expression`, "match conditions compilation errors: undeclared reference to 'authorizer' (Kyverno compiles them without an authorizer)");
-      else conditions.push({ name: typeof name === 'string' ? name : '', expression: compiled.compiled });
+      else conditions.push({ name: typeof name === 'string' ? name : '', result: compiled });
     });
     return conditions.length > 0 ? new WebhookConditions(conditions, failurePolicy) : undefined;
   }
@@ -65,26 +60,9 @@ export class WebhookConditions {
   /** Whether the policy is called for this request, with `object` as the earlier policies left it. */
   verdict(request: AdmissionRequest, object: JsonValue, guard: ReviewGuard): ConditionsVerdict {
     const evaluation = new Evaluation(
-      {
-        object,
-        oldObject: request.oldObject ?? null,
-        request: celRequest(request, request.kind, request.resource),
-        namespaceObject: null,
-      },
+      { object, oldObject: request.oldObject ?? null, request: celRequest(request, request.kind, request.resource), namespaceObject: null },
       { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard },
     );
-    // Every condition is evaluated (the shared cost budget may still run out after a false one).
-    let firstFalse: string | undefined;
-    let errors: string[] | undefined;
-    for (const c of this.conditions) {
-      const r = evaluation.evaluate(c.expression);
-      if (!r.ok) {
-        if (r.kind === 'budget') return errorVerdict(r.message, this.failurePolicy);
-        (errors ??= []).push(r.message);
-      } else if (r.value === false) {
-        firstFalse ??= c.name;
-      }
-    }
-    return conditionsVerdict(firstFalse, errors, this.failurePolicy);
+    return evaluateConditions(evaluation, this.conditions, this.failurePolicy);
   }
 }

@@ -28,18 +28,13 @@ import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, applyUnstructuredJsonPatch, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
 import { FieldPath, invalid, type FieldError } from './field-errors.js';
-import { conditionsVerdict, errorVerdict, type ConditionsVerdict } from './match-conditions.js';
+import { evaluateConditions, type CompiledCondition, type ConditionsVerdict } from './match-conditions.js';
 import type { MutatingAdmissionPolicy } from './types.js';
 
 export interface CompiledPolicy {
   program: PolicyProgram;
   /** Compile errors, each at its expression's field path (the policy stays active). */
   errors: FieldError[];
-}
-
-interface CompiledCondition {
-  name: string;
-  result: CompileResult;
 }
 
 interface CompiledMutation {
@@ -195,27 +190,7 @@ class Program implements PolicyProgram {
     const evaluation = this.kyverno
       ? new Evaluation(kyvernoInput(inputs), this.options(inputs, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS))
       : new Evaluation(celInput(inputs, true), { budget: RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, guard: inputs.guard });
-    // Every condition is evaluated; their outcomes are folded as combineConditions folds them, without an
-    // outcome object per condition (most are true).
-    let firstFalse: string | undefined;
-    let errors: string[] | undefined;
-    for (const c of this.conditionsCompiled) {
-      if (!c.result.ok) {
-        (errors ??= []).push(`compilation error: ${c.result.message}`);
-        continue;
-      }
-      const r = evaluation.evaluate(c.result.compiled);
-      if (!r.ok) {
-        // The shared budget ran out: the evaluation as a whole failed.
-        if (r.kind === 'budget') return errorVerdict(r.message, this.failurePolicy);
-        (errors ??= []).push(r.message);
-      } else if (typeof r.value !== 'boolean') {
-        (errors ??= []).push(`expression '${c.result.compiled.expression}' must evaluate to bool`);
-      } else if (r.value === false) {
-        firstFalse ??= c.name;
-      }
-    }
-    return conditionsVerdict(firstFalse, errors, this.failurePolicy);
+    return evaluateConditions(evaluation, this.conditionsCompiled, this.failurePolicy);
   }
 
   mutation(index: number, inputs: InvocationInputs): MutationOutcome {

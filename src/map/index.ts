@@ -37,4 +37,4 @@ export { objectLabels } from './match-resources.js';
 // The API server's request variable and matchCondition verdicts, for the other webhook-shaped conditions
 // (a Kyverno policy's spec.webhookConfiguration.matchConditions).
 export { celRequest } from './dispatch.js';
-export { conditionsVerdict, errorVerdict, type ConditionsVerdict } from './match-conditions.js';
+export { evaluateConditions, type CompiledCondition, type ConditionsVerdict } from './match-conditions.js';

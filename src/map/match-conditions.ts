@@ -6,6 +6,8 @@
  * and the log: kube-apiserver counts it in a metric).
  */
 
+import type { CompileResult, Evaluation } from '../cel/index.js';
+
 export type ConditionOutcome = { name: string; result: boolean; error?: undefined } | { name: string; error: string; result?: undefined };
 
 export type ConditionsVerdict =
@@ -51,4 +53,36 @@ export function conditionsVerdict(firstFalse: string | undefined, errors: readon
 /** The conditions could not be decided: an error, ignored under failurePolicy Ignore. */
 export function errorVerdict(message: string, failurePolicy: string | null | undefined): ConditionsVerdict {
   return failurePolicy === 'Ignore' ? { matches: false, ignoredError: message } : { matches: false, error: message };
+}
+
+/** A named condition as compiled (a compile error is that condition's error at evaluation). */
+export interface CompiledCondition {
+  name: string;
+  result: CompileResult;
+}
+
+/**
+ * Evaluates every condition in one Evaluation (their cost budget shared) and folds the outcomes as
+ * combineConditions does, without an outcome object per condition (most are true). A failure of the
+ * evaluation as a whole (the shared budget ran out) decides alone.
+ */
+export function evaluateConditions(evaluation: Evaluation, conditions: readonly CompiledCondition[], failurePolicy: string | null | undefined): ConditionsVerdict {
+  let firstFalse: string | undefined;
+  let errors: string[] | undefined;
+  for (const c of conditions) {
+    if (!c.result.ok) {
+      (errors ??= []).push(`compilation error: ${c.result.message}`);
+      continue;
+    }
+    const r = evaluation.evaluate(c.result.compiled);
+    if (!r.ok) {
+      if (r.kind === 'budget') return errorVerdict(r.message, failurePolicy);
+      (errors ??= []).push(r.message);
+    } else if (typeof r.value !== 'boolean') {
+      (errors ??= []).push(`expression '${c.result.compiled.expression}' must evaluate to bool`);
+    } else if (r.value === false) {
+      firstFalse ??= c.name;
+    }
+  }
+  return conditionsVerdict(firstFalse, errors, failurePolicy);
 }
