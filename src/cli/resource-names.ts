@@ -4,7 +4,7 @@
  * and pluralise (`Policy` → `policies`, `Ingress` → `ingresses`), with the few irregular ones listed.
  */
 import { getOwn, isJsonObject, type JsonObject } from '../json/index.js';
-import { englishPlural } from '../webhook-config/index.js';
+import { englishPlural } from '../k8s/index.js';
 
 const IRREGULAR: Record<string, string> = {
   endpoints: 'endpoints',

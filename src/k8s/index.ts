@@ -4,6 +4,7 @@
  * no platform imports. Go's own standard library behaviour lives one layer below, in src/go.
  *
  *   quantity.ts  resource.Quantity: parse, compare, add/sub, AsInt64, AsApproximateFloat64, String()
+ *   resource-names.ts  a kind's guessed REST resource: Kubernetes' UnsafeGuessKindToResource, the English plural
  *   names.ts     util/validation: DNS-1123 label/subdomain, DNS-1035 label, qualified names (label and
  *                annotation keys), label values, port names, path segment names — with Go's messages
  */
@@ -44,3 +45,4 @@ export {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
 } from './names.js';
+export { englishPlural, guessResource } from './resource-names.js';

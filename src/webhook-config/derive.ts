@@ -21,7 +21,8 @@
  */
 import type { CompiledKyvernoPolicy, CompiledRule } from '../kyverno/index.js';
 import type { PolicySet } from '../policyset/index.js';
-import { builtinKindTable, englishPlural, guessResource, type KindEntry } from './kinds.js';
+import { englishPlural, guessResource } from '../k8s/index.js';
+import { builtinKindTable, type KindEntry } from './kinds.js';
 import { intersectRuleSets, mergeRules, normalizeRule, OPERATIONS, SCOPES, withoutExcludedOperations, type RuleScope, type WebhookRule } from './rules.js';
 import { hasWildcard, wildcardMatch } from '../go/index.js';
 import { servedVersions, unconvertedVersionWarnings, type VersionedCoverage } from './versions.js';

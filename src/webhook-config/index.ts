@@ -11,7 +11,7 @@
  */
 export { checkReviewDeadline, maxReviewDeadlineMs, MIN_DEADLINE_MARGIN_MS, type DeadlineCheck } from './deadline.js';
 export { deriveRules, type DerivedRules, type PolicyCoverage } from './derive.js';
-export { builtinKindTable, crdKinds, englishPlural, guessResource, type KindEntry } from './kinds.js';
+export { builtinKindTable, crdKinds, type KindEntry } from './kinds.js';
 export {
   checkWebhookOptions,
   checkWebhookUrl,

@@ -8,6 +8,7 @@
  * out (`group/version/Kind`) and is reported; a bare unknown kind cannot be placed in a group and is
  * reported as unresolved.
  */
+import { guessResource } from '../k8s/index.js';
 import { builtinKinds } from '../schema/index.js';
 
 export interface KindEntry {
@@ -20,27 +21,6 @@ export interface KindEntry {
   /** The subresource kinds' API version is not the resource's: rules then take any version. */
   anyVersion?: boolean;
   source: 'builtin' | 'crd';
-}
-
-/** The plural Kubernetes guesses for a kind (apimachinery's UnsafeGuessKindToResource). */
-export function guessResource(kind: string): string {
-  const singular = kind.toLowerCase();
-  if (singular.endsWith('endpoints')) return singular;
-  if (singular.endsWith('s')) return `${singular}es`;
-  if (singular.endsWith('y')) return `${singular.slice(0, -1)}ies`;
-  return `${singular}s`;
-}
-
-/**
- * The plural a CustomResourceDefinition most likely declares: the English one its generators write
- * (controller-gen pluralises the lower-case kind: `Gateway` → `gateways`, `Proxy` → `proxies`,
- * `Ingress` → `ingresses`), which Kubernetes' guess misses for a vowel before a final y (`gatewaies`).
- */
-export function englishPlural(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
 }
 
 /** Kinds served only (or also) as a subresource of other resources. */

@@ -5,9 +5,10 @@
  * kind (Binding, Eviction, Scale). So `kinds: [Pod/binding]` selects a Binding sent for pods/binding.
  *
  * Without discovery, the built-in resources are known from the schema data, each kind's resource being
- * the plural Kubernetes derives from it (apimachinery's UnsafeGuessKindToResource); a resource no
- * built-in kind has (a custom resource's `/scale`) keeps `request.kind`.
+ * the plural Kubernetes derives from it (apimachinery's UnsafeGuessKindToResource); a custom resource's
+ * (`foos/scale`) is looked up in the policy set's CRDs (KyvernoInput.resourceKind), else keeps `request.kind`.
  */
+import { guessResource } from '../../k8s/index.js';
 import { builtinKinds } from '../../schema/index.js';
 
 let kindByResource: Map<string, string> | undefined;
@@ -17,17 +18,9 @@ function table(): Map<string, string> {
   const out = new Map<string, string>();
   for (const gvk of builtinKinds()) {
     const [group, , kind] = gvk.split('/');
-    out.set(`${group}/${pluralOf(kind)}`, kind);
+    out.set(`${group}/${guessResource(kind)}`, kind);
   }
   return out;
-}
-
-function pluralOf(kind: string): string {
-  const singular = kind.toLowerCase();
-  if (singular.endsWith('endpoints')) return singular;
-  if (singular.endsWith('s')) return `${singular}es`;
-  if (singular.endsWith('y')) return `${singular.slice(0, -1)}ies`;
-  return `${singular}s`;
 }
 
 /** The kind of the built-in resource `group`/`resource` (`''`/`pods` → `Pod`), or undefined. */
