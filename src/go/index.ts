@@ -9,6 +9,7 @@
  *   float.ts         strconv.FormatFloat ('g', 'E', float32 'f'), encoding/json numbers, ParseFloat
  *   int64.ts         int64 wrap-around, float64 → int64, strconv.ParseInt / ParseUint
  *   string-order.ts  Go's string order (UTF-8 bytes = code points)
+ *   utf8.ts      unicode/utf8: the valid sequence at a byte, as DecodeRune accepts it
  *   sprint.ts        fmt.Sprint (`%v`) of decoded JSON
  *   json.ts          encoding/json.Marshal of decoded JSON
  *   duration.ts      time.Duration: ParseDuration (Go's messages), String(), Seconds()
@@ -74,3 +75,4 @@ export { gunzip, GzipError, GzipOutputTooLarge, gzipStored } from './gzip.js';
 export { goJsonSyntaxError } from './json-syntax.js';
 export { randomFromPattern, RegenError } from './regen.js';
 export { GO_NULL_VALUE, GoNative, goBytes, goDuration, goTime } from './native.js';
+export { utf8SequenceLength } from './utf8.js';

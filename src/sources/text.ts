@@ -8,6 +8,8 @@
  * UTF-8 octet"): decoded, they would become U+FFFD, which parses, and a label value `caf\uFFFD` would be
  * patched into every object the policy matches (the API server refusing them all).
  */
+import { utf8SequenceLength } from '../go/index.js';
+
 export class NotUtf8Error extends Error {
   override name = 'NotUtf8Error';
   constructor(readonly offset: number) {
@@ -31,18 +33,9 @@ export function decodeDocumentBytes(bytes: Uint8Array): string {
 /** The offset of the first byte that starts no valid UTF-8 sequence (the decoder said there is one). */
 function firstInvalidUtf8(b: Uint8Array): number {
   for (let i = 0; i < b.length; ) {
-    const c = b[i];
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    const more = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
-    if (more === 0 || i + more >= b.length) return i;
-    for (let k = 1; k <= more; k++) if ((b[i + k] & 0xc0) !== 0x80) return i;
-    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF.
-    const next = b[i + 1];
-    if ((c === 0xe0 && next < 0xa0) || (c === 0xed && next > 0x9f) || (c === 0xf0 && next < 0x90) || (c === 0xf4 && next > 0x8f)) return i;
-    i += more + 1;
+    const n = utf8SequenceLength(b, i);
+    if (n === 0) return i;
+    i += n;
   }
   return b.length;
 }

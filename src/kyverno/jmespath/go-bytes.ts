@@ -10,27 +10,12 @@
  * rune per rejected byte (`length`), and JSON output writes each as U+FFFD, as Go's encoder does.
  */
 
+import { utf8SequenceLength } from '../../go/index.js';
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 /** A lone surrogate (with the u flag a pair is one code point, outside the class). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/** The length of the valid UTF-8 sequence at `i` (utf8.DecodeRune's rules), or 0 when the byte there is rejected. */
-function sequenceLength(b: Uint8Array, i: number): number {
-  const b0 = b[i];
-  if (b0 < 0x80) return 1;
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && b[i + k] >= lo && b[i + k] <= hi;
-  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
-  if (b0 >= 0xe0 && b0 <= 0xef) {
-    const ok1 = b0 === 0xe0 ? cont(1, 0xa0) : b0 === 0xed ? cont(1, 0x80, 0x9f) : cont(1);
-    return ok1 && cont(2) ? 3 : 0;
-  }
-  if (b0 >= 0xf0 && b0 <= 0xf4) {
-    const ok1 = b0 === 0xf0 ? cont(1, 0x90) : b0 === 0xf4 ? cont(1, 0x80, 0x8f) : cont(1);
-    return ok1 && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
-}
 
 /** Bytes as a Go string: UTF-8 decoded, each rejected byte kept as U+DC00 + byte. */
 export function goStringFromBytes(bytes: Uint8Array): string {
@@ -42,7 +27,7 @@ export function goStringFromBytes(bytes: Uint8Array): string {
   let out = '';
   let start = 0;
   for (let i = 0; i < bytes.length; ) {
-    const n = sequenceLength(bytes, i);
+    const n = utf8SequenceLength(bytes, i);
     if (n > 0) {
       i += n;
       continue;
