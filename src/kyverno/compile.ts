@@ -115,17 +115,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     report.error('spec', 'is required and must be an object');
     return undefined;
   }
-  // Kyverno's GetFailurePolicy: `webhookConfiguration.failurePolicy` first, then the deprecated `failurePolicy`.
-  const webhook = getOwn(spec, 'webhookConfiguration');
-  if (webhook !== undefined && webhook !== null && !isJsonObject(webhook)) report.error('spec.webhookConfiguration', 'must be an object');
-  const ownFailurePolicy = enumField(spec, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec', report);
-  const webhookFailurePolicy = isJsonObject(webhook) ? getOwn(webhook, 'failurePolicy') : undefined;
-  const failurePolicy =
-    webhookFailurePolicy === undefined || webhookFailurePolicy === null
-      ? ownFailurePolicy
-      : enumField(webhook as JsonObject, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec.webhookConfiguration', report);
-  checkWebhookFields(spec, isJsonObject(webhook) ? webhook : undefined, report);
-  const webhookConditions = WebhookConditions.compile(webhook, failurePolicy, report);
+  const { failurePolicy, webhookConditions } = webhookSettings(spec, report);
   const applyRules = enumField(spec, 'applyRules', ['All', 'One'], 'All', 'spec', report);
   const admission = getOwn(spec, 'admission');
   if (admission !== undefined && typeof admission !== 'boolean') report.error('spec.admission', 'must be a boolean');
@@ -180,6 +170,24 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     rules,
     ...(webhookConditions ? { webhookConditions } : {}),
   };
+}
+
+/**
+ * What the policy's webhook is registered with: the failure policy (Kyverno's GetFailurePolicy:
+ * `webhookConfiguration.failurePolicy` first, then the deprecated `failurePolicy`) and its matchConditions.
+ */
+function webhookSettings(spec: JsonObject, report: Report): { failurePolicy: 'Fail' | 'Ignore'; webhookConditions: WebhookConditions | undefined } {
+  const raw = getOwn(spec, 'webhookConfiguration');
+  if (raw !== undefined && raw !== null && !isJsonObject(raw)) report.error('spec.webhookConfiguration', 'must be an object');
+  const webhook = isJsonObject(raw) ? raw : undefined;
+  const ownFailurePolicy = enumField(spec, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec', report);
+  const webhookFailurePolicy = webhook ? getOwn(webhook, 'failurePolicy') : undefined;
+  const failurePolicy =
+    webhookFailurePolicy === undefined || webhookFailurePolicy === null
+      ? ownFailurePolicy
+      : enumField(webhook!, 'failurePolicy', ['Fail', 'Ignore'], 'Fail', 'spec.webhookConfiguration', report);
+  checkWebhookFields(spec, webhook, report);
+  return { failurePolicy, webhookConditions: WebhookConditions.compile(webhook, failurePolicy, report) };
 }
 
 /**
