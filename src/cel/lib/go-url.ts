@@ -2,7 +2,7 @@ import { strconvQuote } from '../../go/index.js';
 
 /**
  * The parts of Go's net/url that Kubernetes' URL library and `format.uri()` use: Parse,
- * ParseRequestURI, EscapedPath, Hostname, Port and Query, with Go's error texts. Go works on
+ * ParseRequestURI, EscapedPath, Hostname, Port, Query and String, with Go's error texts. Go works on
  * bytes; so does this port (strings are converted to UTF-8 and back).
  */
 
@@ -27,7 +27,17 @@ export interface GoUrl {
   rawQuery: string;
   forceQuery: boolean;
   fragment: string;
-  hasUser: boolean;
+  rawFragment: string;
+  /** Go's User: undefined for no `userinfo@`. */
+  user: GoUserinfo | undefined;
+  /** Go's OmitHost: a scheme and a path without an authority (`http:/p`). */
+  omitHost: boolean;
+}
+
+export interface GoUserinfo {
+  username: string;
+  password: string;
+  passwordSet: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -191,19 +201,17 @@ function validUserinfo(s: string): boolean {
   return /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
 }
 
-function parseAuthority(authority: string): { host: string; hasUser: boolean } {
+function parseAuthority(authority: string): { host: string; user: GoUserinfo | undefined } {
   const at = authority.lastIndexOf('@');
   const host = parseHost(at < 0 ? authority : authority.slice(at + 1));
-  if (at < 0) return { host, hasUser: false };
+  if (at < 0) return { host, user: undefined };
   const userinfo = authority.slice(0, at);
   if (!validUserinfo(userinfo)) throw new UrlError('net/url: invalid userinfo');
   const colon = userinfo.indexOf(':');
-  if (colon < 0) unescape(userinfo, Mode.UserPassword);
-  else {
-    unescape(userinfo.slice(0, colon), Mode.UserPassword);
-    unescape(userinfo.slice(colon + 1), Mode.UserPassword);
-  }
-  return { host, hasUser: true };
+  if (colon < 0) return { host, user: { username: unescape(userinfo, Mode.UserPassword), password: '', passwordSet: false } };
+  const username = unescape(userinfo.slice(0, colon), Mode.UserPassword);
+  const password = unescape(userinfo.slice(colon + 1), Mode.UserPassword);
+  return { host, user: { username, password, passwordSet: true } };
 }
 
 function parse(raw: string, viaRequest: boolean): GoUrl {
@@ -218,7 +226,9 @@ function parse(raw: string, viaRequest: boolean): GoUrl {
     rawQuery: '',
     forceQuery: false,
     fragment: '',
-    hasUser: false,
+    rawFragment: '',
+    user: undefined,
+    omitHost: false,
   };
   if (raw === '*') {
     url.path = '*';
@@ -256,7 +266,9 @@ function parse(raw: string, viaRequest: boolean): GoUrl {
     }
     const a = parseAuthority(authority);
     url.host = a.host;
-    url.hasUser = a.hasUser;
+    url.user = a.user;
+  } else if (url.scheme !== '' && rest.startsWith('/')) {
+    url.omitHost = true;
   }
   url.path = unescape(rest, Mode.Path);
   url.rawPath = escape(url.path, Mode.Path) === rest ? '' : rest;
@@ -282,13 +294,50 @@ export function parseURL(raw: string): GoUrl {
   const hash = raw.indexOf('#');
   const u = hash < 0 ? raw : raw.slice(0, hash);
   const url = wrap('parse', u, () => parse(u, false));
-  if (hash >= 0) {
+  const frag = hash < 0 ? '' : raw.slice(hash + 1);
+  if (frag !== '') {
     wrap('parse', raw, () => {
-      url.fragment = unescape(raw.slice(hash + 1), Mode.Fragment);
+      url.fragment = unescape(frag, Mode.Fragment);
+      url.rawFragment = escape(url.fragment, Mode.Fragment) === frag ? '' : frag;
       return url;
     });
   }
   return url;
+}
+
+function escapedFragment(u: GoUrl): string {
+  if (u.rawFragment !== '' && validEncoded(u.rawFragment, Mode.Fragment)) {
+    try {
+      if (unescape(u.rawFragment, Mode.Fragment) === u.fragment) return u.rawFragment;
+    } catch {
+      // fall through to the default encoding
+    }
+  }
+  return escape(u.fragment, Mode.Fragment);
+}
+
+/** Go's URL.String(): the URL reassembled; Kubernetes' URL values are equal when these are. */
+export function urlString(u: GoUrl): string {
+  let out = u.scheme === '' ? '' : `${u.scheme}:`;
+  if (u.opaque !== '') out += u.opaque;
+  else {
+    if ((u.scheme !== '' || u.host !== '' || u.user) && !(u.omitHost && u.host === '' && !u.user)) {
+      if (u.host !== '' || u.path !== '' || u.user) out += '//';
+      if (u.user) {
+        out += escape(u.user.username, Mode.UserPassword);
+        if (u.user.passwordSet) out += `:${escape(u.user.password, Mode.UserPassword)}`;
+        out += '@';
+      }
+      if (u.host !== '') out += escape(u.host, Mode.Host);
+    }
+    const path = escapedPath(u);
+    if (path !== '' && path[0] !== '/' && u.host !== '') out += '/';
+    if (out === '' && path.split('/', 1)[0].includes(':')) out += './';
+    out += path;
+  }
+  if (u.forceQuery || u.rawQuery !== '') out += `?${u.rawQuery}`;
+  if (u.fragment !== '') out += `#${escapedFragment(u)}`;
+  return out;
 }
 
 export function escapedPath(u: GoUrl): string {

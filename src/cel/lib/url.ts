@@ -1,7 +1,7 @@
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversal } from './cost.js';
 import { celError, parses } from './errors.js';
-import { escapedPath, hostname, parseRequestURI, parseURL, port, query, UrlError, type GoUrl } from './go-url.js';
+import { escapedPath, hostname, parseRequestURI, parseURL, port, query, UrlError, urlString, type GoUrl } from './go-url.js';
 
 /**
  * Kubernetes' URL library (`k8s.io/apiserver/pkg/cel/library/urls.go`): an absolute URI or an
@@ -24,11 +24,9 @@ export class URLValue {
   toString(): string {
     return this.text;
   }
+  /** As Kubernetes' URL.Equal: the reassembled texts (Go's URL.String) are equal. */
   celEquals(other: unknown): boolean {
-    if (!(other instanceof URLValue)) return false;
-    const a = this.url as unknown as Record<string, unknown>;
-    const b = other.url as unknown as Record<string, unknown>;
-    return Object.keys(a).every((k) => a[k] === b[k]);
+    return other instanceof URLValue && urlString(this.url) === urlString(other.url);
   }
 }
 

@@ -65,4 +65,16 @@ describe('URL', () => {
     expect(cel("url('https://example.com/a') == url('https://example.com/a')")).toBe(true);
     expect(cel("url('https://example.com/a') == url('https://example.com/b')")).toBe(false);
   });
+
+  // Kubernetes' URL.Equal compares Go's URL.String(): the user info and the fragment's own escaping count.
+  it('compares URLs as Go reassembles them (URL.String)', () => {
+    expect(cel("url('https://alice@example.com/') == url('https://bob@example.com/')")).toBe(false);
+    expect(cel("url('https://u:1@example.com/') == url('https://u:2@example.com/')")).toBe(false);
+    expect(cel("url('https://u@example.com/') == url('https://u:@example.com/')")).toBe(false);
+    expect(cel("url('https://u:p@example.com/') == url('https://u:p@example.com/')")).toBe(true);
+    expect(cel("url('https://example.com/a#f') == url('https://example.com/a#%66')")).toBe(false);
+    expect(cel("url('https://example.com/a#') == url('https://example.com/a')")).toBe(true);
+    expect(cel("url('HTTPS://example.com/') == url('https://example.com/')")).toBe(true);
+    expect(cel("url('https:/p') == url('https:///p')")).toBe(false);
+  });
 });
