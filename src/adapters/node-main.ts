@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { BodyBudget, CallbackCounter, clusterSetName, createApp, formatLogLine, jsonLineLogger, redactPath, statusBody, type Logger } from '../server/index.js';
 import { decodeDocumentBytes, registerSourceMetrics } from '../sources/index.js';
 import { startNodeServer, type RunningServer, type TlsMaterial } from './node.js';
-import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, type NodeConfig } from './node-config.js';
+import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, unknownVariableWarnings, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
 import { capEventLog } from './node-cap-log.js';
 import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
@@ -91,6 +91,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
       config.logLevel === 'error' ? '' : formatLogLine({ level: 'warn', msg: 'log lines dropped', count, reason: 'standard output held AMENDER_LOG_BACKLOG_BYTES unwritten', maxBacklogBytes: config.logBacklogBytes }),
   });
   const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
+  for (const warning of unknownVariableWarnings(process.env)) logger({ level: 'warn', msg: 'unknown setting', warning });
   const sets = createSets(config, logger);
 
   // A container's memory limit sizes the workers' heaps and the body budget.

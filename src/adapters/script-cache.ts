@@ -31,7 +31,7 @@ const REGISTRY = Symbol.for('amender.loadedScripts');
  * Set by the build's warm-up runs (scripts/compile-cache.mjs): the entries then write their caches — the
  * Node server's main thread as it exits (`main`), a review worker before its first answer (`worker`).
  */
-const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
+export const WRITE_CODE_CACHE_VARIABLE = 'AMENDER_WRITE_CODE_CACHE';
 
 /** Whether this warm-up run is to write the cache of `thread` (see WRITE_CODE_CACHE_VARIABLE). */
 export function writesCodeCache(thread: 'main' | 'worker'): boolean {

@@ -9,6 +9,7 @@
  *   integer(min, max?), milliseconds(min), seconds(max), text, list, oneOf(choices), boolean, httpUrl, pathPrefix, optional(type)   setting types
  *   SettingsError(problems), assertNoProblems(problems), fileKeysOf(table), variablesOf(table)
  *   quoted(value)   a value as a problem quotes it (a long one cut, with its length)
+ *   unknownVariables(env, known, prefix) → warnings   variables of the prefix no setting reads (a typo)
  */
 export {
   assertNoProblems,
@@ -34,3 +35,4 @@ export {
   type SettingsTable,
   type SettingType,
 } from './reader.js';
+export { unknownVariables } from './unknown-variables.js';
