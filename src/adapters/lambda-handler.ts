@@ -17,6 +17,7 @@ import {
   type LambdaHttpResult,
   type LambdaHttpResultV2,
 } from './lambda-event.js';
+import { oversizeResult, resultLimitOf } from './lambda-result-size.js';
 import { waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
 
 /** The part of the Lambda context object used here. */
@@ -29,7 +30,7 @@ export type LambdaHandler = (event: unknown, context?: LambdaContextLike) => Pro
 /** Time kept free before the function's timeout when waiting for a refresh. */
 const TIMEOUT_MARGIN_MS = 500;
 
-function refusal(status: 400, message: string): LambdaHttpResultV2 {
+function refusal(status: 400 | 500, message: string): LambdaHttpResultV2 {
   return { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(statusBody(status, message)), isBase64Encoded: false };
 }
 
@@ -80,6 +81,13 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     const due = runtime.refreshDue();
     const result = await responseToResult(await runtime.fetch(request));
     if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS));
-    return resultInFormat(result, format);
+    const formatted = resultInFormat(result, format);
+    const limit = resultLimitOf(format);
+    const bytes = oversizeResult(formatted, limit);
+    if (bytes === undefined) return formatted;
+    // Lambda would refuse the result and its caller answer a bare 502: say why instead.
+    const message = `the reply is ${bytes} bytes as a Lambda result, over the ${limit} bytes ${format === 'v1' || format === 'v2' ? 'AWS Lambda returns' : 'a load balancer takes from Lambda'}: the review's patch is too large to return from here`;
+    options.logger?.({ level: 'error', msg: 'reply too large', ...requestLine(event), status: result.statusCode, bytes, limit });
+    return resultInFormat(refusal(500, message), format);
   };
 }
