@@ -95,7 +95,8 @@ function singleValues(value: unknown, what: string): Record<string, string> | un
 
 /**
  * `event` as a payload 2.0 event, and the format its reply goes back in. Payload 1.0 (`httpMethod` and
- * `path`; a REST API's `path` has no stage, an HTTP API's with 1.0 has it as 2.0's `rawPath` does) and a
+ * `path`; a REST API's `path`, its event without `version`, has no stage; an HTTP API's with 1.0,
+ * `version: "1.0"`, has it as 2.0's `rawPath` does) and a
  * load balancer's event (`requestContext.elb`) are mapped: headers from `multiValueHeaders` (joined with
  * commas, as HTTP joins repeated fields) or `headers`, the query from `multiValueQueryStringParameters` or
  * `queryStringParameters` (decoded by API Gateway, so encoded again; as sent by a load balancer). Anything
@@ -124,7 +125,9 @@ export function normalizeHttpEvent(event: unknown): { event: unknown; format: Ev
     ...(headers ? { headers } : {}),
     requestContext: {
       http: { method: e.httpMethod },
-      ...(typeof context.stage === 'string' ? { stage: context.stage } : {}),
+      // Only an HTTP API's 1.0 path holds a named stage; a REST API's (no `version`) never does, so its
+      // stage is not taken off: a path whose first segment is named like the stage would lose it.
+      ...(e.version === '1.0' && typeof context.stage === 'string' ? { stage: context.stage } : {}),
       ...(typeof context.domainName === 'string' ? { domainName: context.domainName } : {}),
     },
     ...(e.body !== undefined && e.body !== null ? { body: e.body as string } : {}),

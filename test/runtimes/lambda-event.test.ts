@@ -97,6 +97,24 @@ describe('Response → payload 2.0 result', () => {
 });
 
 describe('payload 1.0 and load balancer events → payload 2.0', () => {
+  it("takes a REST API's path as it is, whatever its stage is named; an HTTP API's 1.0 path without its named stage", () => {
+    const urlPath = (event: Record<string, unknown>) => {
+      const { event: converted } = normalizeHttpEvent(event);
+      assertHttpEventV2(converted);
+      return new URL(eventToRequest(converted).url).pathname;
+    };
+    const onStage = (event: Record<string, unknown>, stage: string, path = event.path) => ({ ...event, path, requestContext: { ...(event.requestContext as object), stage } });
+    // A REST API's `path` never holds the stage (requestContext.path does): a stage named like the first segment takes nothing off.
+    for (const path of ['/mutate', '/clusters/a/s3cret/mutate', '/healthz']) {
+      const rest = restApiEvent({ name: 'r', method: 'POST', path, body: '{}' }, false);
+      expect(urlPath(onStage(rest, path.split('/')[1]))).toBe(path);
+    }
+    // An HTTP API's payload 1.0 (`version: "1.0"`) has it in `path`, as 2.0 has it in rawPath.
+    const http10 = { ...restApiEvent({ name: 'r', method: 'POST', path: '/mutate', body: '{}' }, false), version: '1.0' };
+    expect(urlPath(onStage(http10, 'mutate', '/mutate/mutate'))).toBe('/mutate');
+    expect(urlPath(onStage(http10, 'prod', '/prod/mutate'))).toBe('/mutate');
+  });
+
   it('keeps a header or query parameter named __proto__ as a name like any other', () => {
     const withProto = (e: Record<string, unknown>) => JSON.parse(JSON.stringify(e).replaceAll('"X-Forwarded-Port"', '"__proto__"').replaceAll('"x-forwarded-port"', '"__proto__"')) as Record<string, unknown>;
     const review = { name: 'r', method: 'POST' as const, path: '/mutate?__proto__=1&a=2', body: '{}' };
