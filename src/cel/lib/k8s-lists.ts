@@ -14,27 +14,42 @@ import { celEquals, checkInt, compareValues, isComparable, isList, listItems, UI
  *   <dyn>.includes(dyn) -> bool     (a list holds an equal element; any other receiver equals the argument)
  */
 
+/**
+ * cel-go's `Compare` as Kubernetes' isSorted/min/max read it: they act only on a -1 or 1 and skip the
+ * error cel-go returns for two values it cannot order together (`1` and `'a'`, a NaN), so a
+ * `dyn` list `[1, 'a', 3]` has the max 3 and is sorted. Undefined for those pairs.
+ */
+function order(a: unknown, b: unknown): number | undefined {
+  try {
+    return compareValues(a, b);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An element that cannot be ordered at all (not a cel-go traits.Comparer) has no overload. */
+function comparable(v: unknown): unknown {
+  if (!isComparable(v)) throw noSuchOverload();
+  return v;
+}
+
+/** Element by element, as Kubernetes reads the list: the first descending pair answers false. */
 function isSorted(list: unknown): boolean {
   const items = listItems(list);
-  for (let i = 1; i < items.length; i++) {
-    if (!isComparable(items[i])) throw noSuchOverload();
-    if (compareValues(items[i - 1], items[i]) > 0) return false;
+  for (let i = 0; i < items.length; i++) {
+    comparable(items[i]);
+    if (i > 0 && order(items[i - 1], items[i]) === 1) return false;
   }
-  if (items.length === 1 && !isComparable(items[0])) throw noSuchOverload();
   return true;
 }
 
 function extreme(list: unknown, op: 'min' | 'max'): unknown {
   const items = listItems(list);
+  items.forEach(comparable);
   if (items.length === 0) throw celError(`${op} called on empty list`);
+  const prefer = op === 'min' ? 1 : -1;
   let best = items[0];
-  if (!isComparable(best)) throw noSuchOverload();
-  for (let i = 1; i < items.length; i++) {
-    const v = items[i];
-    if (!isComparable(v)) throw noSuchOverload();
-    const c = compareValues(best, v);
-    if ((op === 'min' && c > 0) || (op === 'max' && c < 0)) best = v;
-  }
+  for (let i = 1; i < items.length; i++) if (order(best, items[i]) === prefer) best = items[i];
   return best;
 }
 

@@ -56,10 +56,6 @@ export class Quantity implements K8sQuantity {
     return other instanceof Quantity && compareQuantities(this, other) === 0;
   }
 
-  celCompare(other: unknown): -1 | 0 | 1 {
-    return compareQuantities(this, other as Quantity);
-  }
-
   /** Go's AsInt64: only the int64 form converts, and only without a fractional scale. */
   asInt64(): bigint | undefined {
     return quantityAsInt64(this);

@@ -38,10 +38,6 @@ export class Semver implements Version {
     return other instanceof Semver && this.compare(other) === 0;
   }
 
-  celCompare(other: unknown): -1 | 0 | 1 {
-    return this.compare(other as Semver);
-  }
-
   toString(): string {
     return formatVersion(this);
   }

@@ -7,7 +7,6 @@ import {
   typeNameOf,
 } from '../engine/runtime.js';
 import { CelUint, Duration, Timestamp, isMapValue, type CelMapValue } from '../engine/values.js';
-import type { CelLibraryValue } from '../library.js';
 import { noSuchOverload } from './errors.js';
 
 /**
@@ -17,10 +16,6 @@ import { noSuchOverload } from './errors.js';
 
 export { UINT64_MAX } from '../engine/values.js';
 export { checkInt } from '../engine/stdlib.js';
-
-function isLibraryValue(v: unknown): v is CelLibraryValue {
-  return typeof v === 'object' && v !== null && typeof (v as CelLibraryValue).celEquals === 'function';
-}
 
 export function isList(v: unknown): v is readonly unknown[] {
   return Array.isArray(v);
@@ -48,7 +43,10 @@ export const celEquals: (a: unknown, b: unknown) => boolean = engineEquals;
 /** Compares strings by Unicode code point (Go's byte-wise UTF-8 order), not by UTF-16 unit. */
 export const compareStrings: (a: string, b: string) => -1 | 0 | 1 = engineCompareStrings;
 
-/** True for the kinds of value cel-go can order (`traits.Comparer`). */
+/**
+ * True for the kinds of value cel-go can order (`traits.Comparer`). No Kubernetes library type is one:
+ * a quantity or a semver orders only through its own methods (`isLessThan`, `compareTo`).
+ */
 export function isComparable(v: unknown): boolean {
   return (
     typeof v === 'bigint' ||
@@ -58,8 +56,7 @@ export function isComparable(v: unknown): boolean {
     v instanceof CelUint ||
     v instanceof Uint8Array ||
     v instanceof Timestamp ||
-    v instanceof Duration ||
-    (isLibraryValue(v) && typeof (v as { celCompare?: unknown }).celCompare === 'function')
+    v instanceof Duration
   );
 }
 
@@ -68,10 +65,6 @@ export function isComparable(v: unknown): boolean {
  * `no such overload` for values of kinds that cannot be compared with each other.
  */
 export function compareValues(a: unknown, b: unknown): -1 | 0 | 1 {
-  if (isLibraryValue(a) && isLibraryValue(b) && a.celTypeName === b.celTypeName) {
-    const cmp = (a as { celCompare?: (o: unknown) => -1 | 0 | 1 }).celCompare;
-    if (cmp) return cmp.call(a, b);
-  }
   // NaN orders with nothing; cel-go reports such comparisons as not-less and not-greater (0 here).
   return (engineCompare(a, b) || 0) as -1 | 0 | 1;
 }

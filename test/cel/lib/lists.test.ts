@@ -33,8 +33,27 @@ describe('Kubernetes lists', () => {
     expect(cel('l.isSorted()', { l: [1n, 1.5, 2n] })).toBe(true);
     expect(cel("['\\uffff', '😀'].isSorted()")).toBe(true);
     expect(cel('[3, 1].isSorted()')).toBe(false);
-    expect(celError('l.isSorted()', { l: [1n, 'a'] })).toBe('no such overload');
     expect(celError('[[1]].isSorted()')).toMatch(/found no matching overload/);
+  });
+
+  // lists.go isSorted/cmp act on Compare's -1 or 1 only: the error cel-go's Compare returns for a pair it
+  // cannot order (int and string, bool and int) is skipped; an element that orders with nothing (null,
+  // a list, a quantity: not a traits.Comparer) has no overload.
+  it('isSorted, min and max of a mixed dyn list skip the pairs that do not order', () => {
+    expect(cel('l.isSorted()', { l: [1n, 'a'] })).toBe(true);
+    expect(cel('l.isSorted()', { l: [2n, 'a', 1n] })).toBe(true);
+    expect(cel('l.isSorted()', { l: [2n, 1n, null] })).toBe(false);
+    expect(cel('l.max()', { l: [1n, 'a', 3n] })).toBe(3n);
+    expect(cel('l.min()', { l: ['b', 1n, 'a'] })).toBe('a');
+    expect(cel('l.min()', { l: [true, 1n] })).toBe(true);
+    expect(celError('l.max()', { l: [1n, null] })).toBe('no such overload');
+    expect(celError('l.isSorted()', { l: [1n, 2n, null] })).toBe('no such overload');
+  });
+
+  it('quantities and semvers are not ordered by isSorted, min, max or sort', () => {
+    expect(celError("dyn([quantity('1'), quantity('2')]).max()")).toBe('no such overload');
+    expect(celError("dyn([semver('1.0.0'), semver('2.0.0')]).isSorted()")).toBe('no such overload');
+    expect(celError("dyn([quantity('2'), quantity('1')]).sort()")).toBe('list elements must be comparable');
   });
 
   it('indexOf, lastIndexOf and includes use CEL equality', () => {
