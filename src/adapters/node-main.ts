@@ -22,6 +22,7 @@ import { defaultBodyBudgetMb, idleTimeoutMs } from './node-defaults.js';
 import { memoryLimitBytes } from './pool/index.js';
 import { certificateExpiryReader, createTlsReloader, registerTlsMetrics, type TlsReloader } from './node-tls-reload.js';
 import { bufferedStdout } from './node-log.js';
+import { tlsPairProblem } from './node-tls-pair.js';
 import { markStartup } from './startup-marks.js';
 import type { ScriptCacheStatus } from './script-cache.js';
 
@@ -56,11 +57,16 @@ function readConfig(): NodeConfig {
 
 function readTls(config: NodeConfig): TlsMaterial | undefined {
   if (!config.tls) return undefined;
+  let material: TlsMaterial;
   try {
-    return { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
+    material = { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) };
   } catch (err) {
     fail(`cannot read the TLS certificate or key: ${(err as Error).message}`);
   }
+  // Checked here, not left to the listener: its error names neither file and reads as a port problem.
+  const problem = tlsPairProblem(material, config.tls);
+  if (problem !== undefined) fail(`cannot serve HTTPS: ${problem}`);
+  return material;
 }
 
 function createSets(config: NodeConfig, logger: Logger): NodePolicySets {
