@@ -11,6 +11,6 @@
  * The policy set compiles them with `compilePolicy(policy, schema, { dialect: 'kyverno' })` and runs them
  * after the MutatingAdmissionPolicies (see src/policyset).
  */
-export { isMutatingPolicyDocument, mutatingPolicyKind, MUTATING_POLICY_API_VERSIONS, type MutatingPolicyKind } from './kinds.js';
+export { isMutatingPolicyDocument, mutatingPolicyApiVersions, mutatingPolicyKind, MUTATING_POLICY_API_VERSIONS, type MutatingPolicyKind } from './kinds.js';
 export { loadMutatingPolicy, type LoadedMutatingPolicy } from './load.js';
 export { autogenVariants, canAutogen, convertPodExpression, AUTOGEN_CONTROLLERS, type AutogenGroup, type AutogenVariant } from './autogen.js';

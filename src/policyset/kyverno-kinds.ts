@@ -5,7 +5,7 @@
  * MutatingPolicy / NamespacedMutatingPolicy of the versions src/mpol reads are loaded there.
  */
 import { parseApiVersion } from '../schema/index.js';
-import { MUTATING_POLICY_API_VERSIONS } from '../mpol/index.js';
+import { mutatingPolicyApiVersions } from '../mpol/index.js';
 
 const KYVERNO_GROUP = 'kyverno.io';
 const POLICIES_GROUP = 'policies.kyverno.io';
@@ -33,7 +33,7 @@ export function foreignKyvernoKind(apiVersion: string, kind: string): string | u
   const group = parseApiVersion(apiVersion).group;
   if (group === POLICIES_GROUP) {
     // src/mpol takes the versions it reads before this is asked: another version is not one of them.
-    if (MUTATING_CEL_KINDS.includes(kind)) return `${kind} of apiVersion ${apiVersion}: Amender reads ${MUTATING_POLICY_API_VERSIONS.join(', ')}; the document is left out`;
+    if (MUTATING_CEL_KINDS.includes(kind)) return `${kind} of apiVersion ${apiVersion}: Kyverno serves it, and Amender reads it, as ${(mutatingPolicyApiVersions(kind) ?? []).join(', ')}; the document is left out`;
     const does = Object.prototype.hasOwnProperty.call(NOT_MUTATING, kind) ? NOT_MUTATING[kind] : undefined;
     if (does) {
       return `${kind} is not a mutating policy (it ${does}): Amender, a mutating webhook, does not run it${kind === 'PolicyException' ? ', so the policies it exempts requests from run on them' : ''}; the document is left out`;

@@ -201,6 +201,26 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
     });
   });
 
+  describe("what Kyverno's CRD schema makes the API server refuse (config/crds/policies.kyverno.io)", () => {
+    const refused = async (name: string, spec: string, kind = 'MutatingPolicy', apiVersion = 'policies.kyverno.io/v1') => {
+      const io = fakeIO({ 'p.yaml': policy(name, spec).replace('policies.kyverno.io/v1beta1', apiVersion).replace('kind: MutatingPolicy', `kind: ${kind}`) });
+      expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
+      return io.stderr;
+    };
+    const AC = `  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}'}}]\n`;
+
+    it('leaves out a NamespacedMutatingPolicy of v1alpha1: Kyverno serves that kind as v1beta1 and v1 only (its CLI: "policy type not supported")', async () => {
+      const stderr = await refused('nmp', `${CONFIGMAPS}${AC}`, 'NamespacedMutatingPolicy', 'policies.kyverno.io/v1alpha1');
+      expect(stderr).toContain('NamespacedMutatingPolicy of apiVersion policies.kyverno.io/v1alpha1: Kyverno serves it, and Amender reads it, as policies.kyverno.io/v1beta1, policies.kyverno.io/v1; the document is left out (ignored)');
+      for (const apiVersion of ['policies.kyverno.io/v1beta1', 'policies.kyverno.io/v1']) {
+        const io = fakeIO({ 'p.yaml': policy('nmp', `${CONFIGMAPS}${AC}`).replace('policies.kyverno.io/v1beta1', apiVersion).replace('kind: MutatingPolicy', 'kind: NamespacedMutatingPolicy') });
+        expect(await runCli(['validate', 'p.yaml'], io)).toBe(0);
+      }
+      const cluster = fakeIO({ 'p.yaml': policy('m', `${CONFIGMAPS}${AC}`).replace('policies.kyverno.io/v1beta1', 'policies.kyverno.io/v1alpha1') });
+      expect(await runCli(['validate', 'p.yaml'], cluster)).toBe(0);
+    });
+  });
+
   it('runs an accepted policy whose rule names no operations or versions on nothing', async () => {
     const labelling = policy('no-operations', `${PODS}  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}'}}]\n`);
     const io = fakeIO({ 'p.yaml': labelling, 'pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: x}\nspec: {containers: [{name: c, image: nginx}]}\n' });
