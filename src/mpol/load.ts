@@ -8,6 +8,7 @@
  * targets: background work, reported; admission disabled: never runs).
  */
 import { findClusterCalls, referencesIdentifier } from '../cel/index.js';
+import { strconvQuote } from '../go/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import {
   decodePolicy,
@@ -145,22 +146,50 @@ function kyvernoMutations(mutations: readonly Mutation[]): Mutation[] {
   });
 }
 
-/** What the CRD's schema requires be present (`required`), which the MAP decoder reads as empty strings. */
-function crdRequired(spec: JsonObject, errors: FieldError[]): void {
-  const each = (key: string, members: string[]): void => {
-    const list = getOwn(spec, key);
-    if (!Array.isArray(list)) return;
-    list.forEach((item, i) => {
-      if (!isJsonObject(item)) return;
+/**
+ * What Kyverno's CRD schema (config/crds/policies.kyverno.io) makes the API server refuse, which the MAP
+ * decoder and Kyverno's mpol.Validate do not check: members it marks `required` (the decoder reads them
+ * as empty strings), and the `x-kubernetes-list-type: map` lists keyed by `name` (matchConditions,
+ * variables, targetMatchConditions), whose names must be unique (apiextensions' list-map validation).
+ */
+function crdSchema(spec: JsonObject, errors: FieldError[]): void {
+  // The object items of a list with their indexes (other shapes are the decoder's to report).
+  const items = (v: JsonValue | undefined): [JsonObject, number][] => {
+    if (!Array.isArray(v)) return [];
+    return v.flatMap((item, i): [JsonObject, number][] => (isJsonObject(item) ? [[item, i]] : []));
+  };
+  const required = (list: JsonValue | undefined, path: string, members: string[]): void => {
+    for (const [item, i] of items(list)) {
       for (const member of members) {
         const v = getOwn(item, member);
-        if (v === undefined || v === null) errors.push({ path: `spec.${key}[${i}].${member}`, message: 'Required value' });
+        if (v === undefined || v === null) errors.push({ path: `${path}[${i}].${member}`, message: 'Required value' });
       }
-    });
+    }
   };
-  each('matchConditions', ['name']);
-  each('variables', ['name']);
-  each('mutations', ['patchType']);
+  const listMap = (key: string, members: string[]): void => {
+    const list = getOwn(spec, key);
+    required(list, `spec.${key}`, members);
+    const seen = new Set<string>();
+    for (const [item, i] of items(list)) {
+      const name = getOwn(item, 'name');
+      if (typeof name !== 'string') continue;
+      if (seen.has(name)) errors.push({ path: `spec.${key}[${i}]`, message: `Duplicate value: map[string]interface {}{"name":${strconvQuote(name)}}` });
+      seen.add(name);
+    }
+  };
+  listMap('matchConditions', ['name']);
+  listMap('variables', ['name']);
+  listMap('targetMatchConditions', ['expression', 'name']);
+  required(getOwn(spec, 'auditAnnotations'), 'spec.auditAnnotations', ['key', 'valueExpression']);
+  required(getOwn(spec, 'mutations'), 'spec.mutations', ['patchType']);
+  // A label selector requirement needs its key and operator.
+  for (const constraints of ['matchConstraints', 'targetMatchConstraints']) {
+    const c = obj(getOwn(spec, constraints));
+    for (const selector of ['namespaceSelector', 'objectSelector']) {
+      const sel = c ? obj(getOwn(c, selector)) : undefined;
+      if (sel) required(getOwn(sel, 'matchExpressions'), `spec.${constraints}.${selector}.matchExpressions`, ['key', 'operator']);
+    }
+  }
 }
 
 function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
@@ -214,7 +243,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const decoded = decodePolicy({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata, spec: mapSpec });
   const policy = defaultPolicy(decoded.value);
   errors.push(...decoded.errors, ...validatePolicy(policy, decoded.meta, { api: 'kyverno' }));
-  crdRequired(spec, errors);
+  crdSchema(spec, errors);
   policy.mutations = kyvernoMutations(policy.mutations);
   // Kyverno runs each MutatingPolicy once per call (mpol/engine/engine.go Handle) and registers its
   // webhook without a reinvocationPolicy (controller.go buildForJSONPoliciesMutation: Never); nothing at

@@ -158,9 +158,9 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
       expect(bad.stderr).toContain('MutatingPolicy/bad-json-patch: spec.mutations[1].jsonPatch.expression: Invalid value');
     });
 
-    it('takes duplicate, empty and free-text matchCondition names, and more than 64 conditions', async () => {
-      const conditions = [`{name: same, expression: 'true'}`, `{name: same, expression: 'true'}`, `{name: "", expression: 'true'}`, `{name: "not a qualified name!", expression: 'true'}`];
-      for (let i = 0; i < 62; i++) conditions.push(`{name: c${i}, expression: 'true'}`);
+    it('takes empty and free-text matchCondition names, and more than 64 conditions', async () => {
+      const conditions = [`{name: "", expression: 'true'}`, `{name: "not a qualified name!", expression: 'true'}`];
+      for (let i = 0; i < 64; i++) conditions.push(`{name: c${i}, expression: 'true'}`);
       const r = await run('condition-names', `${CONFIGMAPS}  matchConditions: [${conditions.join(', ')}]\n  mutations: [${ac('{"seen": "yes"}')}]\n`);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
@@ -208,6 +208,22 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
       return io.stderr;
     };
     const AC = `  mutations: [{patchType: ApplyConfiguration, applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}'}}]\n`;
+
+    it('refuses duplicate names in matchConditions, variables and targetMatchConditions (x-kubernetes-list-type: map, keyed by name)', async () => {
+      const spec = `${CONFIGMAPS}  matchConditions: [{name: same, expression: 'true'}, {name: same, expression: 'false'}]\n  variables: [{name: v, expression: '1'}, {name: w, expression: '2'}, {name: v, expression: '3'}]\n  targetMatchConditions: [{name: t, expression: 'true'}, {name: t, expression: 'true'}]\n${AC}`;
+      const stderr = await refused('duplicate-names', spec);
+      expect(stderr).toContain('MutatingPolicy/duplicate-names: spec.matchConditions[1]: Duplicate value: map[string]interface {}{"name":"same"}');
+      expect(stderr).toContain('MutatingPolicy/duplicate-names: spec.variables[2]: Duplicate value: map[string]interface {}{"name":"v"}');
+      expect(stderr).toContain('MutatingPolicy/duplicate-names: spec.targetMatchConditions[1]: Duplicate value: map[string]interface {}{"name":"t"}');
+    });
+
+    it('refuses an auditAnnotation without key or valueExpression, a targetMatchCondition without expression, a selector requirement without key or operator', async () => {
+      const spec = `  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]\n    namespaceSelector: {matchExpressions: [{key: a, values: [b]}]}\n    objectSelector: {matchExpressions: [{operator: Exists}]}\n  auditAnnotations: [{key: k}, {valueExpression: '"x"'}]\n  targetMatchConditions: [{name: t}]\n${AC}`;
+      const stderr = await refused('required-members', spec);
+      for (const path of ['spec.auditAnnotations[0].valueExpression', 'spec.auditAnnotations[1].key', 'spec.targetMatchConditions[0].expression', 'spec.matchConstraints.namespaceSelector.matchExpressions[0].operator', 'spec.matchConstraints.objectSelector.matchExpressions[0].key']) {
+        expect(stderr).toContain(`MutatingPolicy/required-members: ${path}: Required value`);
+      }
+    });
 
     it('leaves out a NamespacedMutatingPolicy of v1alpha1: Kyverno serves that kind as v1beta1 and v1 only (its CLI: "policy type not supported")', async () => {
       const stderr = await refused('nmp', `${CONFIGMAPS}${AC}`, 'NamespacedMutatingPolicy', 'policies.kyverno.io/v1alpha1');
