@@ -40,6 +40,7 @@ describe('an empty any list in preconditions', () => {
     [[], 'applied'],
   ] as const)('%j: %s', async (preconditions, expected) => {
     expect(await statusWith(preconditions as unknown as JsonValue, false)).toEqual([expected]);
-    expect(await statusWith(preconditions as unknown as JsonValue, true)).toEqual([expected]);
+    // a foreach entry takes no old-style list (foreach-preconditions-shape.test.ts)
+    if (!Array.isArray(preconditions)) expect(await statusWith(preconditions as unknown as JsonValue, true)).toEqual([expected]);
   });
 });

@@ -10,7 +10,8 @@ import { compileConditions } from '../match/compile-conditions.js';
 import { checkOverlay, patchTemplateOf } from '../patchers/compile-patches.js';
 import type { ForeachEntry } from '../types.js';
 
-export function compileForeach(raw: JsonValue, path: string, report: Report): ForeachEntry[] {
+/** `nested`: the entries of an entry's own `foreach` (schemaless in Kyverno's CRD). */
+export function compileForeach(raw: JsonValue, path: string, report: Report, nested = false): ForeachEntry[] {
   const entries: ForeachEntry[] = [];
   eachObject(raw, path, report, true, (entry, at) => {
     const list = getOwn(entry, 'list');
@@ -22,7 +23,7 @@ export function compileForeach(raw: JsonValue, path: string, report: Report): Fo
     const order = getOwn(entry, 'order');
     if (order !== undefined && order !== 'Ascending' && order !== 'Descending') report.error(`${at}.order`, 'must be Ascending or Descending');
     const context = compileContext(getOwn(entry, 'context'), `${at}.context`, report);
-    const preconditions = compileConditions(getOwn(entry, 'preconditions'), `${at}.preconditions`, report);
+    const preconditions = compileConditions(getOwn(entry, 'preconditions'), `${at}.preconditions`, report, nested ? 'nested-foreach' : 'foreach');
     const psm = getOwn(entry, 'patchStrategicMerge');
     const json = getOwn(entry, 'patchesJson6902');
     if (psm !== undefined && psm !== null) checkOverlay(psm, `${at}.patchStrategicMerge`, report);
@@ -31,12 +32,12 @@ export function compileForeach(raw: JsonValue, path: string, report: Report): Fo
     if (psm !== undefined) patches.patchStrategicMerge = psm;
     if (json !== undefined) patches.patchesJson6902 = json;
     const nestedRaw = getOwn(entry, 'foreach');
-    let nested: ForeachEntry[] | undefined;
+    let inner: ForeachEntry[] | undefined;
     if (nestedRaw !== undefined && nestedRaw !== null) {
       if (context.length > 0 || preconditions || Object.keys(patches).length > 0) {
         report.error(at, 'an entry with a nested foreach may not have its own context, preconditions or patches');
       }
-      nested = compileForeach(nestedRaw, `${at}.foreach`, report);
+      inner = compileForeach(nestedRaw, `${at}.foreach`, report, true);
     }
     const patchTemplate = patchTemplateOf(psm, json);
     entries.push({
@@ -47,7 +48,7 @@ export function compileForeach(raw: JsonValue, path: string, report: Report): Fo
       patches,
       hasStrategicMerge: psm !== undefined && psm !== null,
       ...(patchTemplate ? { patchTemplate } : {}),
-      ...(nested ? { foreach: nested } : {}),
+      ...(inner ? { foreach: inner } : {}),
     });
   });
   return entries;
