@@ -65,13 +65,20 @@ export interface LibraryRegistrar {
    */
   registerStruct(name: string, fields: Readonly<Record<string, string>>): void;
   /**
-   * Declares a compile-time check of a constant argument of `fn` (Kubernetes rejects an invalid
-   * constant regex when the policy is created): the pattern is the first argument of a method call
-   * (`s.find('[')`) and the last argument of a global call (`matches(s, '[')`). `check` returns the
-   * compile error text, or undefined when the literal is valid. Runs only in environments that
+   * Declares a compile-time check of a literal argument of `fn` (a cel-go format validator, such as
+   * ValidateRegexLiterals for `matches`): as cel-go, it reads the call's first argument after the
+   * receiver, so the pattern of `s.matches('[')` but the input of `matches('[', re)`. `check` returns
+   * the compile error text, or undefined when the literal is valid. Runs only in environments that
    * validate literals (the Kubernetes ones).
    */
   registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void;
+  /**
+   * Declares a check of a constant argument of `fn` made when the program is created (cel-go's
+   * RegexOptimization: Kubernetes compiles a constant regex then): argument `index`, a method's receiver
+   * counting as argument 0. A `check` that returns an error text fails program creation with
+   * `program instantiation failed: <text>`.
+   */
+  registerPlanCheck(fn: string, index: number, check: (literal: string) => string | undefined): void;
   /**
    * Declares a compile-time check of every type-checked call of `fn` (a cel-go AST validator, such as
    * the strings library's check of `format` calls): `check` gets the call node, its arguments annotated

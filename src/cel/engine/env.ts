@@ -34,6 +34,15 @@ export type LiteralCheck = (literal: string) => string | undefined;
 /** Returns the compile error of a type-checked call (a cel-go AST validator), or undefined when it is valid. */
 export type CallCheck = (call: CallExpr) => CelIssue | undefined;
 
+/**
+ * A check of a constant argument when the program is created (cel-go's RegexOptimization): argument
+ * `index` of the call, a method's receiver counting as argument 0.
+ */
+export interface PlanCheck {
+  readonly index: number;
+  readonly check: LiteralCheck;
+}
+
 export interface EnvOptions {
   /** Mixed-type list/map literals are a compile error (Kubernetes' HomogeneousAggregateLiterals). */
   homogeneousAggregateLiterals?: boolean;
@@ -50,6 +59,7 @@ export class Env {
   private readonly typeNames = new Map<string, CelType>();
   private readonly literalChecks = new Map<string, LiteralCheck>();
   private readonly callChecks = new Map<string, CallCheck>();
+  private readonly planChecks = new Map<string, PlanCheck>();
   private readonly macroDefs = new Map<string, Expander>();
   readonly homogeneousAggregateLiterals: boolean;
   readonly container: string;
@@ -149,7 +159,17 @@ export class Env {
     this.version++;
   }
 
+  /** A check of a constant argument of `fn` when the program is created (see the planner). */
+  addPlanCheck(fn: string, check: PlanCheck): void {
+    this.planChecks.set(fn, check);
+    this.version++;
+  }
+
   // ---- lookups
+  lookupPlanCheck(fn: string): PlanCheck | undefined {
+    return this.planChecks.get(fn) ?? this.parent?.lookupPlanCheck(fn);
+  }
+
   lookupLiteralCheck(fn: string): LiteralCheck | undefined {
     return this.literalChecks.get(fn) ?? this.parent?.lookupLiteralCheck(fn);
   }

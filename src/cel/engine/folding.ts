@@ -3,10 +3,11 @@
  * conversions of constants evaluated when the program is created, as cel-go's OptOptimize does
  * (constantConversion). Apart from the planner because it runs planned closures, not AST nodes.
  */
-import type { CallExpr } from './ast.js';
+import type { CallExpr, Expr } from './ast.js';
 import { withinBound } from './bounds.js';
 import { CelEvalError, ProgramInstantiationError } from './errors.js';
 import { EvalState, type Activation } from './eval-state.js';
+import type { PlanCheck } from './env.js';
 import type { Overload } from './functions.js';
 import type { Planned } from './planned.js';
 import type { CelValue } from './values.js';
@@ -71,4 +72,18 @@ export function constantConversion(e: CallExpr, call: Planned): Planned {
     throw err;
   }
   return { attribute: false, constant: { value }, fn: () => value };
+}
+
+/**
+ * cel-go's RegexOptimization: a library checks a constant argument when the program is created
+ * (Kubernetes compiles a constant regex of `matches`, `find`, `findAll` then), and an error fails
+ * program creation. Made once the call's arguments are planned, as cel-go decorates a call after
+ * planning them, so a constant conversion (`dyn('[')`) counts as a constant.
+ */
+export function checkConstantArgument(check: PlanCheck | undefined, args: readonly Expr[], plans: readonly Planned[]): void {
+  if (!check) return;
+  const value = plans[check.index]?.constant?.value;
+  if (typeof value !== 'string') return;
+  const err = check.check(value);
+  if (err !== undefined) throw new ProgramInstantiationError(err, args[check.index].pos);
 }

@@ -105,6 +105,10 @@ class Registrar implements LibraryRegistrar {
     this.env.addCallCheck(fn, check);
   }
 
+  registerPlanCheck(fn: string, index: number, check: (literal: string) => string | undefined): void {
+    this.env.addPlanCheck(fn, { index, check });
+  }
+
   registerMacro(name: string, args: number | 'variadic', receiver: boolean, expand: MacroExpander): void {
     this.env.addMacro(macroKey(name, args === 'variadic' ? '*' : args, receiver), expand);
   }

@@ -15,7 +15,7 @@ import { checkBuiltSize, checkResultSize } from './bounds.js';
 import { callStandard, failedArgs, failedCall } from './calls.js';
 import { AsyncPending, CelEvalError, noSuchOverload } from './errors.js';
 import { LIST_CREATE_COST, MAP_CREATE_COST, STRUCT_CREATE_COST, charge, isCostError, overLimit, toError, type EvalState } from './eval-state.js';
-import { TYPE_CONVERSIONS, constantConversion, foldCall } from './folding.js';
+import { TYPE_CONVERSIONS, checkConstantArgument, constantConversion, foldCall } from './folding.js';
 import { dispatch, type Overload } from './functions.js';
 import { callFailure } from './overload-errors.js';
 import type { Interp, Planned } from './planned.js';
@@ -524,7 +524,9 @@ class Planner {
       const decl = this.env.lookupFunction(fnName);
       candidates = decl ? decl.overloads.filter((o) => o.member === (target !== null) && o.params.length === e.args.length + (target ? 1 : 0)) : [];
     }
-    const argPlans = planned ?? (target ? [target, ...e.args] : e.args).map((a) => this.node(a));
+    const argExprs = target ? [target, ...e.args] : e.args;
+    const argPlans = planned ?? argExprs.map((a) => this.node(a));
+    checkConstantArgument(this.env.lookupPlanCheck(fnName), argExprs, argPlans);
     const argNodes = argPlans.map((a) => a.fn);
     const overloads = candidates;
     const libraryCost = this.options.libraryCost;

@@ -27,7 +27,17 @@ export interface CompileOptions {
 
 export type CompileOutcome =
   | { ok: true; program: Program; type: CelType | undefined }
-  | { ok: false; issues: CelIssue[]; message: string };
+  | {
+      ok: false;
+      issues: CelIssue[];
+      message: string;
+      /**
+       * Set when the expression checked but program creation failed (cel-go's env.Program):
+       * `program instantiation failed: <error>`, and the checked type, which Kubernetes' result-type
+       * check reads first.
+       */
+      instantiation?: { message: string; type: CelType | undefined };
+    };
 
 export class Program {
   constructor(
@@ -96,8 +106,9 @@ export function compile(source: string, env: Env, options: CompileOptions = {}):
     return { ok: true, program: new Program(source, type, planned.interp, planned.slotCount), type };
   } catch (e) {
     if (e instanceof ProgramInstantiationError) {
-      const issues = [{ message: `program instantiation failed: ${e.message}`, offset: e.pos }];
-      return { ok: false, issues, message: formatIssues(source, issues) };
+      const message = `program instantiation failed: ${e.message}`;
+      const issues = [{ message, offset: e.pos }];
+      return { ok: false, issues, message: formatIssues(source, issues), instantiation: { message, type } };
     }
     const issues = [{ message: `program planning failed: ${(e as Error).message}`, offset: -1 }];
     return { ok: false, issues, message: formatIssues(source, issues) };

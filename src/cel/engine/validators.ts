@@ -2,8 +2,9 @@
  * Kubernetes' AST validators: constant arguments that can never work are compile errors. Durations
  * and timestamps are checked here (cel-go `ValidateDurationLiterals`, `ValidateTimestampLiterals`);
  * other functions' checks are declared by their libraries (`registerLiteralCheck`: the regex
- * library's, with kube-apiserver's texts). The checked argument is the first of a method call and
- * the last of a global call (`s.matches(re)`, `matches(s, re)`, `duration(s)`).
+ * library's, with kube-apiserver's texts). The checked argument is the call's first after the receiver,
+ * as cel-go's formatValidator reads it (argNum 0): `s.matches(re)`, `duration(s)`, and — a cel-go quirk
+ * kube-apiserver keeps — the input `s` of the global `matches(s, re)`.
  */
 import type { Expr } from './ast.js';
 import type { Env, LiteralCheck } from './env.js';
@@ -26,7 +27,7 @@ export function validateLiterals(root: Expr, env: Env): CelIssue[] {
         if (e.target) visit(e.target);
         e.args.forEach(visit);
         const check = env.lookupLiteralCheck(e.fn) ?? (Object.hasOwn(builtin, e.fn) ? builtin[e.fn] : undefined);
-        const arg = e.target ? e.args[0] : e.args[e.args.length - 1];
+        const arg = e.args[0];
         if (check && arg && arg.kind === 'literal' && typeof arg.value === 'string') {
           const err = check(arg.value);
           if (err) issues.push({ message: err, offset: arg.pos });

@@ -104,12 +104,15 @@ export function compileUncached(expression: string, role: CelRole, scope: Compil
     const envs = kubernetesEnvs(scope.dialect);
     const env = envForScope(envs, role, scope, scopeKey(role, scope));
     const out = compileProgram(expression, env, { validateLiterals: true, plan: envs.planOptions });
-    if (!out.ok) return { ok: false, message: `compilation failed: ${out.message}` };
-    const type = out.type ?? T.dyn;
+    // kube-apiserver checks the result type before it creates the program, and reports a failed program
+    // creation bare: `program instantiation failed: ...` (admission/plugin/cel/compile.go).
+    if (!out.ok && !out.instantiation) return { ok: false, message: `compilation failed: ${out.message}` };
+    const type = (out.ok ? out.type : out.instantiation!.type) ?? T.dyn;
     const expected = EXPECTED[role];
     if (expected && type.toString() !== expected.toString()) {
       return { ok: false, message: `must evaluate to ${expected} but got ${type}` };
     }
+    if (!out.ok) return { ok: false, message: out.instantiation!.message };
     return { ok: true, compiled: new CompiledExpression(expression, role, type, out.program) };
   } catch (e) {
     return { ok: false, message: `compilation failed: internal error: ${(e as Error).message}` };

@@ -77,5 +77,4 @@ export {
 } from './authz.js';
 export type { FieldRequirement } from './field-selector.js';
 export type { LabelRequirement, LabelOperator } from './label-selector.js';
-export { regexLiteralCompileError } from './regex.js';
 export { compileRe2, validateRegexLiteral, RegexSyntaxError, type Re2Regex } from './re2.js';

@@ -142,7 +142,8 @@ export function lazyRe2(pattern: string): Pick<Re2Regex, 'test'> {
 
 /**
  * Compile-time check of a constant regex argument: Go's error text, or undefined when valid. The
- * environment reports it the way kube-apiserver does (see {@link regexLiteralCompileError}).
+ * regex library reports it the way kube-apiserver does (regex.ts: a literal check of `matches`, and a
+ * failed program creation for a constant pattern).
  */
 export function validateRegexLiteral(pattern: string): string | undefined {
   try {

@@ -42,7 +42,12 @@ export const regexLibrary: CelLibrary = {
     r.registerFunction('string.find(string): string', find);
     r.registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p));
     r.registerFunction('string.findAll(string, int): list<string>', findAll);
-    for (const fn of ['matches', 'find', 'findAll']) r.registerLiteralCheck(fn, (pattern) => regexLiteralCompileError(fn, pattern));
+    // cel-go's ValidateRegexLiterals: the first argument after the receiver, so the pattern of
+    // s.matches(re) but the input of matches(s, re).
+    r.registerLiteralCheck('matches', (literal) => (validateRegexLiteral(literal) === undefined ? undefined : 'invalid matches argument'));
+    // The regex optimisations of program creation (cel-go's for matches, Kubernetes' for find and
+    // findAll): the pattern, argument 1 counting the receiver.
+    for (const fn of ['matches', 'find', 'findAll']) r.registerPlanCheck(fn, 1, validateRegexLiteral);
   },
   callCost: regexCallCost,
   // The cost is the input's and the pattern's, whatever the result: a call over the limit is not made.
@@ -58,15 +63,4 @@ function regexCallCost(name: string, args: readonly unknown[]): number | undefin
       return args.length >= 2 ? regexCost(args[0], actualSize(args[1])) : undefined;
   }
   return undefined;
-}
-
-/**
- * The compile error kube-apiserver reports for a constant, invalid regex argument, or undefined
- * when the pattern is valid: cel-go's literal validator for `matches`, and the regex optimisation
- * of program creation for `find` / `findAll`.
- */
-export function regexLiteralCompileError(fnName: string, pattern: string): string | undefined {
-  const err = validateRegexLiteral(pattern);
-  if (err === undefined) return undefined;
-  return fnName === 'matches' ? 'invalid matches argument' : `program instantiation failed: ${err}`;
 }
