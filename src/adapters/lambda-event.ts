@@ -244,8 +244,11 @@ function setHeader(headers: LightHeaders, name: string, value: string): void {
   }
 }
 
-/** `basePath`: AMENDER_BASE_PATH, taken off the path when it starts with it (requestPath). */
-export function eventToRequest(event: LambdaHttpEventV2, basePath?: string): Request {
+/**
+ * `basePath`: AMENDER_BASE_PATH, taken off the path when it starts with it (requestPath); `timeLeftMs`:
+ * what the invocation leaves for the answer (LambdaRequest.timeLeftMs).
+ */
+export function eventToRequest(event: LambdaHttpEventV2, basePath?: string, timeLeftMs?: () => number): Request {
   const headers = new LightHeaders();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) setHeader(headers, name, value);
@@ -258,7 +261,7 @@ export function eventToRequest(event: LambdaHttpEventV2, basePath?: string): Req
   const method = event.requestContext.http.method.toUpperCase();
   const hasBody = event.body !== undefined && event.body !== null && method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? (event.isBase64Encoded ? decodeBase64(event.body!) : event.body!) : undefined;
-  return new LambdaRequest(url, { method, headers, ...(body !== undefined ? { body } : {}) }) as unknown as Request;
+  return new LambdaRequest(url, { method, headers, ...(body !== undefined ? { body } : {}), ...(timeLeftMs ? { timeLeftMs } : {}) }) as unknown as Request;
 }
 
 /** Media types whose bodies are text: sent as they are; anything else is sent base64. */

@@ -27,7 +27,7 @@ export interface LambdaContextLike {
 
 export type LambdaHandler = (event: unknown, context?: LambdaContextLike) => Promise<LambdaHttpResult>;
 
-/** Time kept free before the function's timeout when waiting for a refresh. */
+/** Time kept free before the function's timeout: by a review's deadline, and when waiting for a load or a refresh. */
 const TIMEOUT_MARGIN_MS = 500;
 
 function refusal(status: 400 | 500, message: string): LambdaHttpResultV2 {
@@ -61,20 +61,22 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
   };
   return async (given, context) => {
     let request: Request;
+    const remaining = () => context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+    // A review's deadline ends before the invocation does, so its failurePolicy answers rather than Lambda's timeout.
+    const timeLeftMs = context?.getRemainingTimeInMillis ? () => remaining() - TIMEOUT_MARGIN_MS : undefined;
     // Payload 1.0 and load balancer events as 2.0 ones; the reply goes back in the event's format.
     let event = given;
     let format: EventFormat = 'v2';
     try {
       ({ event, format } = normalizeHttpEvent(given));
       assertHttpEventV2(event);
-      request = eventToRequest(event, options.basePath);
+      request = eventToRequest(event, options.basePath, timeLeftMs);
     } catch (err) {
       if (err instanceof LambdaEventError) return refuse(event, `not an HTTP request: ${err.message}`, format);
       // The URL's own error quotes the URL, and a cluster route's path may hold its secret.
       if (err instanceof TypeError) return refuse(event, 'not an HTTP request: its host and path do not make a URL', format);
       throw err;
     }
-    const remaining = () => context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
     // A first load waits no further than the invocation can: a timed-out invocation answers nothing and
     // resets the environment (its load with it), where a 503 keeps the load going for the next one.
     await runtime.ensureLoaded(request, remaining() - TIMEOUT_MARGIN_MS);

@@ -13,6 +13,8 @@ export interface LambdaRequestInit {
   headers?: HeadersInitLike;
   /** Text (a plain event body) or bytes (a base64 one). */
   body?: string | Uint8Array | null;
+  /** What the invocation has left for the answer (see `timeLeftMs`). */
+  timeLeftMs?: () => number;
 }
 
 /**
@@ -27,6 +29,12 @@ export class LambdaRequest extends WebBody implements TextBodyRequest {
   readonly url: string;
   readonly method: string;
   readonly headers: LightHeaders;
+  /**
+   * Milliseconds the invocation leaves for the answer, when the handler knows (its context's
+   * getRemainingTimeInMillis, less a margin): the app's review deadline fits inside it (TimeLeftRequest),
+   * so a slow review is answered by its policies' failurePolicy instead of ending in Lambda's timeout.
+   */
+  readonly timeLeftMs: (() => number) | undefined;
   #node: Request | undefined;
 
   constructor(url: string, init: LambdaRequestInit = {}) {
@@ -44,6 +52,7 @@ export class LambdaRequest extends WebBody implements TextBodyRequest {
     if (!TOKEN.test(method)) throw new TypeError(`'${method}' is not a valid HTTP method.`);
     this.method = normalizeMethod(method);
     this.headers = new LightHeaders(init.headers);
+    this.timeLeftMs = init.timeLeftMs;
     if (body !== null && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
   }
 
@@ -56,7 +65,7 @@ export class LambdaRequest extends WebBody implements TextBodyRequest {
   }
 
   clone(): LambdaRequest {
-    return this.withBodyCopy(() => new LambdaRequest(this.url, { method: this.method, headers: this.headers }));
+    return this.withBodyCopy(() => new LambdaRequest(this.url, { method: this.method, headers: this.headers, ...(this.timeLeftMs ? { timeLeftMs: this.timeLeftMs } : {}) }));
   }
 
   /**

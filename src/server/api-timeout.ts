@@ -25,3 +25,18 @@ export function reviewDeadlineMs(configuredMs: number, apiServerTimeout: number 
   // At least a millisecond: a review with no time left is answered at once by its policies' failurePolicy.
   return Math.max(1, Math.min(configuredMs, Math.floor(fits)));
 }
+
+/**
+ * A request whose platform ends it at a known time (a Lambda invocation at its timeout): `timeLeftMs()`
+ * is what it has left for its answer. Past that the platform answers nothing of ours, so a review's
+ * deadline is shortened to fit it, as to the API server's timeout.
+ */
+export interface TimeLeftRequest {
+  timeLeftMs(): number;
+}
+
+/** Milliseconds `request` has left by its platform's clock; undefined when its adapter does not know. */
+export function platformTimeLeftMs(request: Request): number | undefined {
+  const timeLeft = (request as Partial<TimeLeftRequest>).timeLeftMs;
+  return typeof timeLeft === 'function' ? timeLeft.call(request) : undefined;
+}

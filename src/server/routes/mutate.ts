@@ -12,7 +12,7 @@ import { failure, type ReviewAnswer } from '../review.js';
 import type { AppEnv } from '../context.js';
 import type { Reviewer } from '../reviewer.js';
 import { clientSignalOf } from '../client-signal.js';
-import { apiServerTimeoutMs, reviewDeadlineMs } from '../api-timeout.js';
+import { apiServerTimeoutMs, platformTimeLeftMs, reviewDeadlineMs } from '../api-timeout.js';
 
 export interface MutateDeps {
   limits: Limits;
@@ -113,8 +113,8 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
 }
 
 /**
- * The app's limits, with the review deadline shortened to fit the API server's `?timeout=` (api-timeout.ts),
- * and by the time the request waited for room for its body.
+ * The app's limits, with the review deadline shortened to fit the API server's `?timeout=` and the time
+ * the platform leaves the request (api-timeout.ts), and by the time the request waited for room for its body.
  */
 function limitsFor(c: Context<AppEnv>, deps: MutateDeps, started: number, waitedMs: number): Limits {
   const configured = deps.limits.reviewDeadlineMs;
@@ -122,6 +122,9 @@ function limitsFor(c: Context<AppEnv>, deps: MutateDeps, started: number, waited
   // timeout may shorten it further (never lengthen it).
   const afterWait = waitedMs > 0 ? Math.max(1, Math.floor(configured - waitedMs)) : configured;
   const timeout = apiServerTimeoutMs(c.req.query('timeout'));
-  const deadline = timeout === undefined ? afterWait : reviewDeadlineMs(afterWait, timeout, deps.clock() - started);
+  const forApiServer = timeout === undefined ? afterWait : reviewDeadlineMs(afterWait, timeout, deps.clock() - started);
+  // And to what the platform leaves the request (Lambda: the invocation's time), at least a millisecond.
+  const timeLeft = platformTimeLeftMs(c.req.raw);
+  const deadline = timeLeft === undefined ? forApiServer : Math.max(1, Math.min(forApiServer, Math.floor(timeLeft)));
   return deadline === configured ? deps.limits : { ...deps.limits, reviewDeadlineMs: deadline };
 }
