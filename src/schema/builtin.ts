@@ -1,5 +1,6 @@
 import { hasOwn, internalized } from '../json/index.js';
 import { KINDS, PREFIXES, TYPES_TEXT } from './data/builtin.js';
+import { goFieldCodes } from './go-fields.js';
 import { DEDUCED, NamedRef, UNTYPED_ATOMIC, type Atom, type FieldDef, type ListType, type TypeRef } from './types.js';
 
 /**
@@ -47,15 +48,18 @@ export class BuiltinTypes {
     // Names internalized (../json/internalized.ts): merges look a document's keys up in these fields, and
     // read items' merge keys by these names, with every review.
     if (body.length > 0) {
+      // The Go facts of the fields, one letter each in the table's field order.
+      const go = goFieldCodes(short!);
+      let i = 0;
       for (const entry of body.split(';')) {
         const colon = entry.indexOf(':');
-        fields.set(internalized(entry.slice(0, colon)), this.decodeField(entry.slice(colon + 1), id));
+        fields.set(internalized(entry.slice(0, colon)), this.decodeField(entry.slice(colon + 1), id, go?.[i++]));
       }
     }
     return { map: { fields, atomic, name: id } };
   }
 
-  private decodeField(code: string, where: string): FieldDef {
+  private decodeField(code: string, where: string, go: string | undefined): FieldDef {
     let defaultValue: unknown;
     let rest = code;
     const eq = rest.indexOf('=');
@@ -69,6 +73,7 @@ export class BuiltinTypes {
     if (defaultValue !== undefined) field.default = defaultValue as FieldDef['default'];
     if (patchStrategy) field.patchStrategy = internalized(patchStrategy);
     if (patchMergeKey) field.patchMergeKey = internalized(patchMergeKey);
+    if (go !== undefined) field.go = go;
     return field;
   }
 }

@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonValue } from '../json/index.js';
+import { goIntType } from './go-fields.js';
 import { isMicroTime, microTimeError } from './micro-time.js';
 import { customDecodeError } from './strict.js';
 import { ItemPairing, unchanged } from './unchanged.js';
@@ -13,8 +14,8 @@ import { resolve, type ObjectType, type TypeRef } from './types.js';
  *
  * Structured merge diff has already checked the shape (objects, lists, strings, booleans, numbers), and
  * the converter ignores fields the type lacks, so what is left are the values SMD takes and Go does not:
- * - a number with a fraction for an integer field (`cannot convert float64 to int32`; the table does not
- *   say int32 or int64, so the message says `int`); an integral one converts;
+ * - a number with a fraction for an integer field (`cannot convert float64 to int32`); an integral one
+ *   converts (an int32 keeps the low 32 bits: go-round-trip.ts);
  * - the Go types that decode themselves from JSON (Time, Quantity, IntOrString): their own errors, e.g.
  *   `parsing time "bad" as …`, the quantity regular expression, `json: cannot unmarshal bool into Go
  *   value of type int32`.
@@ -29,20 +30,21 @@ export function fromUnstructuredError(type: ObjectType, obj: JsonValue, checked?
 }
 
 /** `microTime`: the value is a metav1.MicroTime field's (micro-time.ts). */
-function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime = false): string | undefined {
+/** `int`: the Go integer type of this place (go-fields.ts), named in the error. */
+function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime = false, int?: string): string | undefined {
   if (v === null || unchanged(v, base)) return undefined;
   const atom = resolve(ref);
   if (atom.scalar) {
     // Free-form JSON (RawExtension, apiextensions JSON): anything converts.
     if (atom.scalar === 'untyped' && atom.list && atom.map) return undefined;
     if (microTime && atom.format === 'date-time' && typeof v === 'string') return microTimeError(v);
-    return scalarError(atom.scalar, atom.format, v);
+    return scalarError(atom.scalar, atom.format, v, int);
   }
   if (atom.list) {
     if (!Array.isArray(v)) return undefined;
     const pairs = ItemPairing.of(base, v.length);
     for (let i = 0; i < v.length; i++) {
-      const err = walk(v[i], atom.list.elem, pairs?.baseFor(v[i], i));
+      const err = walk(v[i], atom.list.elem, pairs?.baseFor(v[i], i), false, int);
       if (err !== undefined) return err;
     }
     return undefined;
@@ -57,17 +59,18 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue; // a field the type lacks: the converter drops it
-      const err = walk(v[k], childType, childBase, field !== undefined && typeof v[k] === 'string' && isMicroTime(atom.map.name, k));
+      const int = field?.go !== undefined ? goIntType(field.go) : undefined;
+      const err = walk(v[k], childType, childBase, field !== undefined && typeof v[k] === 'string' && isMicroTime(atom.map.name, k), int);
       if (err !== undefined) return err;
     }
   }
   return undefined;
 }
 
-function scalarError(scalar: string, format: string | undefined, v: JsonValue): string | undefined {
+function scalarError(scalar: string, format: string | undefined, v: JsonValue, int = 'int'): string | undefined {
   switch (scalar) {
     case 'integer':
-      return typeof v === 'number' && !Number.isInteger(v) ? 'cannot convert float64 to int' : undefined;
+      return typeof v === 'number' && !Number.isInteger(v) ? `cannot convert float64 to ${int}` : undefined;
     case 'string':
     case 'boolean':
     case 'number':

@@ -1,7 +1,8 @@
-import { copyNumberMark, hasNumberMarks, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonValue } from '../json/index.js';
+import { copyNumberMark, exactInteger, hasNumberMarks, isFloatLiteral, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonValue } from '../json/index.js';
 import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
 import { formatMicroTime, isMicroTime, parseMicroTime } from './micro-time.js';
+import { goIntType, goOmitEmpty, goZero } from './go-fields.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { resolve, type ObjectType, type TypeRef } from './types.js';
 
@@ -14,10 +15,11 @@ import { resolve, type ObjectType, type TypeRef } from './types.js';
  * text is canonical already, so `"1000m"` is read back as `"1"`, `"0.5"` as `"500m"`, `"1024Mi"` as
  * `"1Gi"`, and a number `2` as the string `"2"`. A metav1.Time is written in UTC to the second
  * (`"2024-01-01T10:00:00.5+02:00"` as `"2024-01-01T08:00:00Z"`; the zero time as null), a MicroTime in
- * UTC with six fractional digits. A map field left empty or null (`labels: {}`) is left
- * out, as the encoder's `omitempty` leaves out an empty Go map: the next JSON patch cannot add a key under
- * it, and `has(object.metadata.labels)` is false. (Other empty values — `""`, `0`, `false`, `[]`, a null
- * struct — stay: whether the Go field is `omitempty` is not in the schema data.)
+ * UTC with six fractional digits. An `omitempty` field left empty (`labels: {}`, `nodeName: ""`,
+ * `hostNetwork: false`, `tolerations: []`, a null pointer) is left out, as the encoder leaves out an empty
+ * Go value: the next JSON patch cannot add a key under it, and `has(object.metadata.labels)` is false. A
+ * null in a field without `omitempty` reads as the Go zero value (`""` for a container's name). A struct
+ * value (`{}`) is never left out. The Go facts of each field come from data/go-fields.ts.
  *
  * Only what differs from `base` (the object the mutation was given, already in that form) is walked;
  * the result shares every untouched subtree with `obj`, and is `obj` itself when nothing changes.
@@ -61,12 +63,13 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue;
-      if (field && child !== childBase && isEmptyMap(child) && isPlainMap(childType)) {
+      const g = field?.go !== undefined ? goFieldValue(v, k, field.go) : child;
+      if (g === OMITTED) {
         out ??= copyObject(v);
         delete out[k];
         continue;
       }
-      const w = walk(child, childType, childBase, typeof child === 'string' && isMicroTime(atom.map.name, k));
+      const w = walk(g, childType, childBase, typeof g === 'string' && isMicroTime(atom.map.name, k));
       if (w === child) continue;
       out ??= copyObject(v);
       setOwn(out, k, w);
@@ -76,22 +79,70 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
   return v;
 }
 
-/** Null or `{}`: a Go map field's nil or empty value. */
-function isEmptyMap(v: JsonValue): boolean {
-  if (v === null) return true;
+const OMITTED = Symbol('omitted');
+
+/**
+ * The value of the field `obj[key]` after decoding into its Go field (`code`, go-fields.ts) and encoding
+ * again, as far as the field's own kind decides it, or OMITTED. JSON null decodes to the Go zero value:
+ * `""`, `false`, `0` for a value field, nil for a pointer, slice or map (encoded `null`); a struct value is
+ * left as it is. An int32 takes the low 32 bits of an integer (runtime/converter.go converts an
+ * ApplyConfiguration's int64 with reflect's Convert; a JSON patch's overflow was refused before). Then
+ * `omitempty` leaves out false, 0, "", nil and a slice or map of length 0 (encoding/json isEmptyValue).
+ */
+function goFieldValue(obj: Record<string, JsonValue>, key: string, code: string): JsonValue | typeof OMITTED {
+  let v = obj[key];
+  if (v === null) {
+    const zero = goZero(code);
+    if (zero === 'struct') return v;
+    if (zero !== 'nil') v = zero.value;
+  } else if (typeof v === 'number' && goIntType(code) === 'int32') {
+    v = int32Of(obj, key, v);
+  } else if (Array.isArray(v) && goIntType(code) === 'int32') {
+    v = int32Items(v);
+  }
+  return goOmitEmpty(code) && isGoEmpty(v, code) ? OMITTED : v;
+}
+
+/**
+ * encoding/json isEmptyValue on the JSON form of a field's value: a pointer only when nil (`{}`, `""` or
+ * `false` behind it are values), a struct value never.
+ */
+function isGoEmpty(v: JsonValue, code: string): boolean {
+  switch (code) {
+    case 'p':
+    case 'q':
+    case 'r':
+      return v === null;
+    case 'v':
+    case 'j':
+      return false;
+  }
+  if (v === null || v === '' || v === false || v === 0) return true;
+  if (Array.isArray(v)) return v.length === 0;
   if (!isJsonObject(v)) return false;
   for (const _ in v) return false;
   return true;
 }
 
-/**
- * A Go map (labels, annotations, nodeSelector, a ResourceList, ...), not a struct nor free-form JSON.
- * Every map field of the built-in types is `omitempty` (k8s.io/api, apimachinery's ObjectMeta and
- * LabelSelector, apiextensions' JSONSchemaProps), so the encoder leaves out an empty one.
- */
-function isPlainMap(ref: TypeRef): boolean {
-  const atom = resolve(ref);
-  return atom.map !== undefined && atom.map.fields === undefined && atom.scalar === undefined;
+/** An integer converted to int32 (two's complement, low 32 bits); a float literal is left alone. */
+function int32Of(container: object, key: string | number, v: number): number {
+  if (v >= -2147483648 && v <= 2147483647) return v;
+  if (!Number.isInteger(v) || isFloatLiteral(container, key)) return v;
+  const exact = exactInteger(container, key);
+  return Number(BigInt.asIntN(32, exact ?? BigInt(v)));
+}
+
+function int32Items(list: JsonValue[]): JsonValue[] {
+  let out: JsonValue[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== 'number') continue;
+    const w = int32Of(list, i, item);
+    if (w === item) continue;
+    out ??= copyArray(list);
+    out[i] = w;
+  }
+  return out ?? list;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
+import { exactInteger, hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
 import { ERR_FORMAT_WRONG, quantityParseError } from '../k8s/index.js';
 import { rfc3339Error, strconvQuote } from '../go/index.js';
+import { goIntType } from './go-fields.js';
 import { isMicroTime, microTimeError } from './micro-time.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { NamedRef, resolve, type Atom, type ObjectType, type TypeRef } from './types.js';
@@ -95,6 +96,21 @@ function goStructName(id: string): string {
   return parts.slice(-2).join('.');
 }
 
+type GoInt = 'int32' | 'int64';
+
+const INT64: readonly [bigint, bigint] = [-(2n ** 63n), 2n ** 63n - 1n];
+
+/**
+ * Whether the integer `v` does not fit the Go field. `exact`: its exact value, when the document holds one
+ * past ±2^53 (src/json marks every int64 literal); a number past ±2^53 without one was written outside
+ * int64 (or comes from a double, which Go's ParseInt refuses as well).
+ */
+function overflows(v: number, exact: bigint | undefined, int: GoInt): boolean {
+  if (Number.isSafeInteger(v)) return int === 'int32' && (v < -2147483648 || v > 2147483647);
+  if (exact === undefined || int === 'int32') return true;
+  return exact < INT64[0] || exact > INT64[1];
+}
+
 const FIELD = 0;
 const MAP_KEY = 1;
 const INDEX = 2;
@@ -132,9 +148,9 @@ class Decoder {
     return out === '' ? extra : `${out}.${extra}`;
   }
 
-  private mismatch(v: JsonValue, ref: TypeRef, integerTarget: boolean, container: object | undefined, key: string | number | undefined): void {
+  /** `int`: the Go integer type (else the message says `int`); `what`: the JSON value as Go names it. */
+  private mismatch(v: JsonValue, ref: TypeRef, integerTarget: boolean, container: object | undefined, key: string | number | undefined, int?: GoInt, what = jsonKind(v, integerTarget, container, key)): void {
     if (this.typeError !== undefined) return;
-    const what = jsonKind(v, integerTarget, container, key);
     // encoding/json's error context: the innermost struct and the JSON field names from the root.
     let struct: string | undefined;
     const fields: string[] = [];
@@ -144,11 +160,12 @@ class Decoder {
       fields.push(String(this.keys[i]));
     }
     const into = struct !== undefined ? `Go struct field ${goStructName(struct).split('.')[1]}.${fields.join('.')}` : 'Go value';
-    this.typeError = `json: cannot unmarshal ${what} into ${into} of type ${goType(ref)}`;
+    this.typeError = `json: cannot unmarshal ${what} into ${into} of type ${int ?? goType(ref)}`;
   }
 
   /** `base`: what `accepted` holds at this place, if anything (see strictDecode). */
-  value(v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, base: JsonValue | undefined): void {
+  /** `int`: the Go integer type of this place when the schema's `integer` is one (go-fields.ts). */
+  value(v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, base: JsonValue | undefined, int?: GoInt): void {
     if (v === null) return;
     // Identical containers were decoded before (numbers are not skipped: a float literal's mark lives on
     // its container, so an equal number in a new container may still be a `2.0` the patch wrote).
@@ -157,7 +174,7 @@ class Decoder {
     if (atom.scalar) {
       // Free-form JSON (RawExtension, apiextensions JSON, FieldsV1): anything goes.
       if (atom.scalar === 'untyped' && atom.list && atom.map) return;
-      return this.scalar(atom, v, ref, container, key);
+      return this.scalar(atom, v, ref, container, key, int);
     }
     if (atom.list) {
       if (!Array.isArray(v)) return this.mismatch(v, ref, false, container, key);
@@ -167,7 +184,7 @@ class Decoder {
         const itemBase = pairs?.baseFor(item, i);
         if (unchanged(item, itemBase)) continue;
         this.push(i, INDEX, undefined);
-        this.value(item, atom.list.elem, v, i, itemBase);
+        this.value(item, atom.list.elem, v, i, itemBase, int);
         this.pop();
         if (this.hardError !== undefined) return;
       }
@@ -196,14 +213,14 @@ class Decoder {
         }
         if (field) this.push(k, FIELD, def.name);
         else this.push(k, MAP_KEY, undefined);
-        this.value(child, childType, v, k, childBase);
+        this.value(child, childType, v, k, childBase, field?.go !== undefined ? goIntType(field.go) : undefined);
         this.pop();
         if (this.hardError !== undefined) return;
       }
     }
   }
 
-  private scalar(atom: Atom, v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined): void {
+  private scalar(atom: Atom, v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, int: GoInt | undefined): void {
     switch (atom.scalar) {
       case 'string':
         if (typeof v !== 'string') this.mismatch(v, ref, false, container, key);
@@ -216,7 +233,11 @@ class Decoder {
         return;
       case 'integer':
         if (typeof v !== 'number' || !Number.isInteger(v) || writtenAsFloat(container, key)) {
-          this.mismatch(v, ref, true, container, key);
+          this.mismatch(v, ref, true, container, key, int);
+        } else if (int !== undefined) {
+          // encoding/json: strconv.ParseInt(literal, 10, 64), then reflect's OverflowInt for the field's size.
+          const exact = container !== undefined && key !== undefined ? exactInteger(container, key) : undefined;
+          if (overflows(v, exact, int)) this.mismatch(v, ref, true, container, key, int, `number ${exact ?? BigInt(v)}`);
         }
         return;
       default:

@@ -44,6 +44,12 @@ export interface FieldDef {
   /** Strategic-merge-patch tags of built-in types (`merge`, `merge,retainKeys`, `retainKeys`, `replace`). */
   readonly patchStrategy?: string;
   readonly patchMergeKey?: string;
+  /**
+   * Built-in types only: the Go struct field behind it, as one letter of scripts/schema/go-fields-generate.ts
+   * (`s` string, `i` int32, `a` slice, `p` pointer, …; upper case when its json tag lacks `omitempty`).
+   * What kube-apiserver's round trip through the Go type does to a value depends on it (go-fields.ts).
+   */
+  readonly go?: string;
 }
 
 /** A reference to a named type, resolved on first use (built-in types are decoded lazily). */

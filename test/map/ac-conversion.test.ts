@@ -18,7 +18,7 @@ const container = (fields: string) => `Object{spec: Object.spec{containers: [Obj
 
 describe('an ApplyConfiguration result converted back into the Go type', () => {
   it.each([
-    ['a fraction in an integer field', 'Object{spec: Object.spec{priority: 1.5}}', 'cannot convert float64 to int'],
+    ['a fraction in an integer field', 'Object{spec: Object.spec{priority: 1.5}}', 'cannot convert float64 to int32'],
     ['a time that does not parse', 'Object{metadata: Object.metadata{creationTimestamp: "bad"}}', 'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'],
     ['a quantity that does not parse', container('resources: Object.spec.containers.resources{limits: {"cpu": "abc"}}'), "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
     ['a boolean for an int-or-string', container('livenessProbe: Object.spec.containers.livenessProbe{httpGet: Object.spec.containers.livenessProbe.httpGet{port: true}}'), 'json: cannot unmarshal bool into Go value of type int32'],

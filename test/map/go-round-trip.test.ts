@@ -174,3 +174,97 @@ describe('a quantity of a million digits', () => {
     if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { cpu: '10' } });
   });
 });
+
+/**
+ * An `omitempty` field a mutation leaves empty, and a null. The Go field decides (k8s.io/api json tags,
+ * src/schema/data/go-fields.ts): encoding/json and apimachinery's ToUnstructured leave out `""`, `false`,
+ * `0`, a nil pointer and a slice of length 0 when the tag says `omitempty`; a pointer's `false` or `{}`
+ * is a value; JSON null decodes to the Go zero value.
+ */
+describe('an omitempty field a mutation leaves empty, as the next mutation reads it', () => {
+  const bare = pod({ cpu: '1' });
+  const hasRead = jsonPatch(
+    '[JSONPatch{op: "add", path: "/metadata/labels", value: {"nodeName": string(has(object.spec.nodeName)), "hostNetwork": string(has(object.spec.hostNetwork)), "tolerations": string(has(object.spec.tolerations)), "deadline": string(has(object.spec.activeDeadlineSeconds)), "automount": string(has(object.spec.automountServiceAccountToken))}}]',
+  );
+
+  it.each([
+    [
+      'a JSON patch',
+      jsonPatch(
+        '[JSONPatch{op: "add", path: "/spec/nodeName", value: ""}, JSONPatch{op: "add", path: "/spec/hostNetwork", value: false}, JSONPatch{op: "add", path: "/spec/tolerations", value: []}, JSONPatch{op: "add", path: "/spec/activeDeadlineSeconds", value: null}, JSONPatch{op: "add", path: "/spec/automountServiceAccountToken", value: false}]',
+      ),
+    ],
+    // (tolerations is an atomic list, which an ApplyConfiguration may not set)
+    ['an ApplyConfiguration', ac('Object{spec: Object.spec{nodeName: "", hostNetwork: false, automountServiceAccountToken: false}}')],
+  ])('%s: "", false and [] are left out, a *bool false stays', async (_what, mutation) => {
+    const r = await evaluate(set(policy('p', [mutation, hasRead])), bare);
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect(r.patch).toContainEqual({
+      op: 'add',
+      path: '/metadata/labels',
+      value: { nodeName: 'false', hostNetwork: 'false', tolerations: 'false', deadline: 'false', automount: 'true' },
+    });
+    // The reply carries what the API server would keep: no empty value it would drop.
+    expect(r.patch.filter((op: any) => op.path !== '/metadata/labels')).toEqual([{ op: 'add', path: '/spec/automountServiceAccountToken', value: false }]);
+  });
+
+  it('a JSON patch test on a field left empty fails, as the field is gone', async () => {
+    const second = policy('q', [jsonPatch('[JSONPatch{op: "test", path: "/spec/nodeName", value: ""}, JSONPatch{op: "add", path: "/metadata/labels", value: {"tested": "yes"}}]')]);
+    const r = await evaluate(set(policy('p', [jsonPatch('[JSONPatch{op: "add", path: "/spec/nodeName", value: ""}]')]), second), bare);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toEqual([]);
+  });
+
+  it('a null in a field without omitempty reads as the Go zero value', async () => {
+    const addPort = jsonPatch(
+      '[JSONPatch{op: "add", path: "/spec/containers/0/ports", value: [Object.spec.containers.ports{name: "http", containerPort: 80, hostPort: 8080}]}, JSONPatch{op: "replace", path: "/spec/containers/0/ports/0/containerPort", value: null}, JSONPatch{op: "replace", path: "/spec/containers/0/ports/0/hostPort", value: null}]',
+    );
+    const read = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"port": string(object.spec.containers[0].ports[0].containerPort), "host": string(has(object.spec.containers[0].ports[0].hostPort))}}]');
+    const r = await evaluate(set(policy('p', [addPort, read])), bare);
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { port: '0', host: 'false' } });
+    expect(r.patch).toContainEqual({ op: 'add', path: '/spec/containers/0/ports', value: [{ name: 'http', containerPort: 0 }] });
+  });
+});
+
+/**
+ * An integer past its Go field's size. A JSON patch's result is decoded with encoding/json, which refuses
+ * it (`OverflowInt`): the request fails with 500 whatever the failurePolicy. An ApplyConfiguration's result
+ * is converted by apimachinery runtime/converter.go fromUnstructured, which converts the int64 with
+ * reflect's Convert: an int32 keeps the low 32 bits.
+ */
+describe('an integer past its Go field size', () => {
+  const bare = pod({ cpu: '1' });
+
+  it.each([
+    ['/spec/priority', '3000000000', 'PodSpec.spec.priority of type int32'],
+    ['/spec/priority', '-2147483649', 'PodSpec.spec.priority of type int32'],
+    ['/spec/containers/0/ports', '[{"containerPort": 4294967296}]', 'ContainerPort.spec.containers.ports.containerPort of type int32'],
+  ])('a JSON patch writing %s = %s does not decode', async (path, value, where) => {
+    const r = await evaluate(set(policy('p', [jsonPatch(`[JSONPatch{op: "add", path: "${path}", value: ${value}}]`)], 'Ignore')), bare);
+    expect(r.allowed).toBe(false);
+    const literal = /\d+/.exec(value)![0];
+    const sign = value.startsWith('-') ? '-' : '';
+    if (!r.allowed) expect(r.status).toMatchObject({ code: 500, message: `Internal error occurred: json: cannot unmarshal number ${sign}${literal} into Go struct field ${where}` });
+  });
+
+  it('the int32 bounds themselves decode', async () => {
+    const r = await evaluate(set(policy('p', [jsonPatch('[JSONPatch{op: "add", path: "/spec/priority", value: 2147483647}, JSONPatch{op: "add", path: "/spec/containers/0/ports", value: [{"containerPort": -2147483648}]}]')])), bare);
+    expect(r.allowed).toBe(true);
+  });
+
+  it('an ApplyConfiguration writing 3000000000 to an int32 leaves its low 32 bits', async () => {
+    const read = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"priority": string(object.spec.priority)}}]');
+    const r = await evaluate(set(policy('p', [ac('Object{spec: Object.spec{priority: 3000000000}}'), read])), bare);
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { priority: '-1294967296' } });
+    expect(r.patch).toContainEqual({ op: 'add', path: '/spec/priority', value: -1294967296 });
+    // 2^32 keeps nothing: 0, which `omitempty` does not leave out of a pointer (*int32).
+    const zero = await evaluate(set(policy('p', [ac('Object{spec: Object.spec{priority: 4294967296}}')])), bare);
+    expect(zero.allowed).toBe(true);
+    if (zero.allowed) expect(zero.patch).toEqual([{ op: 'add', path: '/spec/priority', value: 0 }]);
+  });
+});

@@ -56,16 +56,33 @@ describe('strict decoding of built-in kinds', () => {
 
   it('reports the first type mismatch like encoding/json, before unknown fields', () => {
     expect(strictDecode(deployment, { spec: { replicas: '3', bogus: 1 } })?.message).toBe(
-      'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int',
+      'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
     expect(strictDecode(deployment, { spec: { replicas: 1.5 } })?.message).toBe(
-      'json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int',
+      'json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
     expect(strictDecode(deployment, parseJson('{"spec":{"replicas":2.0}}'))?.message).toBe(
-      'json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int',
+      'json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
     expect(strictDecode(pod, { spec: { containers: [{ name: 'a', image: 5 }] } })?.message).toBe(
       'json: cannot unmarshal number into Go struct field Container.spec.containers.image of type string',
+    );
+  });
+
+  it('refuses an integer past its Go field size (encoding/json ParseInt, then OverflowInt), naming the type', () => {
+    const fits = parseJson('{"spec":{"replicas":2147483647,"minReadySeconds":-2147483648,"revisionHistoryLimit":0}}');
+    expect(strictDecode(deployment, fits)).toBeUndefined();
+    expect(strictDecode(deployment, { spec: { replicas: 2147483648 } })?.message).toBe(
+      'json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
+    // An int64: exact to the last digit, as the document holds it.
+    expect(strictDecode(pod, parseJson('{"spec":{"activeDeadlineSeconds":9223372036854775807}}'))).toBeUndefined();
+    expect(strictDecode(pod, parseJson('{"spec":{"activeDeadlineSeconds":9223372036854775808}}'))?.message).toBe(
+      'json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64',
+    );
+    // Items of a []int64.
+    expect(strictDecode(pod, parseJson('{"spec":{"securityContext":{"supplementalGroups":[1,-10000000000000000000]}}}'))?.message).toBe(
+      'json: cannot unmarshal number -10000000000000000000 into Go struct field PodSecurityContext.spec.securityContext.supplementalGroups of type int64',
     );
     expect(strictDecode(pod, { spec: { containers: {} } })?.message).toBe(
       'json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container',
@@ -149,7 +166,7 @@ describe('strict decoding judges what a patch introduced (the accepted object)',
     const withField = { ...obj, spec: { ...obj.spec, containers: [...obj.spec.containers, { name: 'x', ports: [{ containerPortZ: 1 }] }] } };
     expect(strictDecode(pod, withField, obj)?.message).toBe('strict decoding error: unknown field "spec.containers[2].ports[0].containerPortZ"');
     const withType = { ...obj, spec: { ...obj.spec, priority: '5' } };
-    expect(strictDecode(pod, withType, obj)?.message).toBe('json: cannot unmarshal string into Go struct field PodSpec.spec.priority of type int');
+    expect(strictDecode(pod, withType, obj)?.message).toBe('json: cannot unmarshal string into Go struct field PodSpec.spec.priority of type int32');
     const c0 = obj.spec.containers[0];
     const withQuantity = { ...obj, spec: { ...obj.spec, containers: [{ ...c0, resources: { limits: { cpu: 'lots' } } }, obj.spec.containers[1]] } };
     expect(strictDecode(pod, withQuantity, obj)?.reason).toBe('type');
@@ -158,7 +175,7 @@ describe('strict decoding judges what a patch introduced (the accepted object)',
   it('a float literal written into a new container is judged even where the accepted value is the same number', () => {
     const accepted = parseJson('{"spec":{"priority":2}}');
     const patched = parseJson('{"spec":{"priority":2.0}}');
-    expect(strictDecode(pod, patched, accepted)?.message).toBe('json: cannot unmarshal number 2.0 into Go struct field PodSpec.spec.priority of type int');
+    expect(strictDecode(pod, patched, accepted)?.message).toBe('json: cannot unmarshal number 2.0 into Go struct field PodSpec.spec.priority of type int32');
   });
 
   it('items shifted by an insertion are matched by identity, not index', () => {
