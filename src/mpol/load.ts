@@ -28,6 +28,7 @@ import {
 } from '../map/index.js';
 import { AUTOGEN_CONTROLLERS, autogenVariants, type AutogenGroup } from './autogen.js';
 import { mutatingPolicyKind, type MutatingPolicyKind } from './kinds.js';
+import { kyvernoSectionErrors } from './kyverno-fields.js';
 
 /** Spec fields of a MutatingPolicy that a MutatingAdmissionPolicy has too. */
 const MAP_FIELDS = ['matchConstraints', 'variables', 'mutations', 'failurePolicy', 'matchConditions', 'reinvocationPolicy'];
@@ -196,22 +197,13 @@ function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
   return calls.filter((c, i) => calls.findIndex((d) => d.call === c.call) === i);
 }
 
-function controllersOf(spec: JsonObject, errors: FieldError[]): string[] | undefined {
+/** spec.autogen.podControllers.controllers (its type errors are kyvernoSectionErrors'). */
+function controllersOf(spec: JsonObject): string[] | undefined {
   const autogen = obj(getOwn(spec, 'autogen'));
   const pc = autogen ? obj(getOwn(autogen, 'podControllers')) : undefined;
   const list = pc ? getOwn(pc, 'controllers') : undefined;
-  if (list === undefined || list === null) return undefined;
-  const path = FieldPath.root('spec').child('autogen', 'podControllers', 'controllers');
-  if (!Array.isArray(list)) {
-    errors.push(typeError(path, list, 'a list'));
-    return undefined;
-  }
-  const out: string[] = [];
-  list.forEach((c, i) => {
-    if (typeof c !== 'string') errors.push(typeError(path.index(i), c, 'a string'));
-    else out.push(c);
-  });
-  return out;
+  if (!Array.isArray(list)) return undefined;
+  return list.filter((c): c is string => typeof c === 'string');
 }
 
 /** The MutatingAdmissionPolicy's structure and what only Kyverno has, for the depth check's field path. */
@@ -237,6 +229,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
     if (MAP_FIELDS.includes(key)) mapSpec[key] = spec[key];
     else if (!KYVERNO_FIELDS.includes(key)) errors.push(unknownField(specPath.child(key)));
   }
+  errors.push(...kyvernoSectionErrors(spec));
   if (mapSpec.reinvocationPolicy === undefined || mapSpec.reinvocationPolicy === null) mapSpec.reinvocationPolicy = 'Never';
   const metadata: JsonObject = {};
   if (meta) for (const key of ['name', 'labels', 'annotations']) if (getOwn(meta, key) !== undefined) metadata[key] = getOwn(meta, key)!;
@@ -289,7 +282,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
     warnings.push({ path: 'spec.targetMatchConditions', message: 'conditions on mutateExisting targets apply to Kyverno\'s background controller only; ignored' });
   }
   const mode = evaluation ? getOwn(evaluation, 'mode') : undefined;
-  if (mode !== undefined && mode !== null && mode !== 'Kubernetes') {
+  if (typeof mode === 'string' && mode !== 'Kubernetes') {
     if (mode === 'JSON') errors.push(invalid(evalPath.child('mode'), mode, 'JSON mode evaluates JSON payloads outside Kubernetes admission; Amender runs Kubernetes admission requests only'));
     else errors.push(notSupported(evalPath.child('mode'), mode, ['Kubernetes', 'JSON']));
   }
@@ -315,7 +308,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
     });
   }
 
-  const controllers = controllersOf(spec, errors);
+  const controllers = controllersOf(spec);
   if (controllers) {
     controllers.forEach((c, i) => {
       if (!AUTOGEN_CONTROLLERS.includes(c)) warnings.push({ path: `spec.autogen.podControllers.controllers[${i}]`, message: `Unsupported value: "${c}": supported values: ${AUTOGEN_CONTROLLERS.map((x) => `"${x}"`).join(', ')} (Kyverno ignores it too)` });

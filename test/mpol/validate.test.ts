@@ -225,6 +225,27 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
       }
     });
 
+    it('refuses a value of another type or an unknown field in evaluation, autogen and webhookConfiguration: a quoted enabled: "false" does not run the policy', async () => {
+      const spec = `  evaluation: {admission: {enabled: "false"}, mutateExisting: {enabled: 1}, mode: 5, useServerSideApply: "yes", extra: true}\n  autogen: {podControllers: {controllers: deployments}, other: {}}\n  webhookConfiguration: {timeoutSeconds: "10"}\n${CONFIGMAPS}${AC}`;
+      const stderr = await refused('section-types', spec);
+      for (const line of [
+        'spec.evaluation.admission.enabled: Invalid value: "false": must be of type boolean',
+        'spec.evaluation.mutateExisting.enabled: Invalid value: 1: must be of type boolean',
+        'spec.evaluation.mode: Invalid value: 5: must be of type string',
+        'spec.evaluation.useServerSideApply: Invalid value: "yes": must be of type boolean',
+        'spec.evaluation.extra: unknown field "spec.evaluation.extra"',
+        'spec.autogen.podControllers.controllers: Invalid value: "deployments": must be of type array',
+        'spec.autogen.other: unknown field "spec.autogen.other"',
+        'spec.webhookConfiguration.timeoutSeconds: Invalid value: "10": must be of type integer',
+      ]) {
+        expect(stderr).toContain(`MutatingPolicy/section-types: ${line}`);
+      }
+      // The same sections, well typed, load.
+      const io = fakeIO({ 'p.yaml': policy('typed', `  evaluation: {admission: {enabled: true}, background: {enabled: false}, mode: Kubernetes, skipBackgroundRequests: true}\n  autogen: {mutatingAdmissionPolicy: {enabled: false}, podControllers: {controllers: [deployments]}}\n  webhookConfiguration: {timeoutSeconds: 10}\n${CONFIGMAPS}${AC}`) });
+      expect(await runCli(['validate', 'p.yaml'], io)).toBe(0);
+      expect(io.stderr).toBe('');
+    });
+
     it('leaves out a NamespacedMutatingPolicy of v1alpha1: Kyverno serves that kind as v1beta1 and v1 only (its CLI: "policy type not supported")', async () => {
       const stderr = await refused('nmp', `${CONFIGMAPS}${AC}`, 'NamespacedMutatingPolicy', 'policies.kyverno.io/v1alpha1');
       expect(stderr).toContain('NamespacedMutatingPolicy of apiVersion policies.kyverno.io/v1alpha1: Kyverno serves it, and Amender reads it, as policies.kyverno.io/v1beta1, policies.kyverno.io/v1; the document is left out (ignored)');
