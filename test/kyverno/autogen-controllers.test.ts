@@ -50,7 +50,9 @@ describe('autogen-controllers annotation', () => {
   it('none and all only when alone in the set', () => {
     expect(rulesOf('none')).toEqual(['team:*/*/Pod']);
     expect(rulesOf('none,none')).toEqual(['team:*/*/Pod']);
-    expect(rulesOf('all').map((r) => r.split(':')[0])).toEqual(['team', 'autogen-team', 'autogen-cronjob-team']);
+    // `all` written alone is refused (ValidateAutogenAnnotation, ./api-limits.test.ts); as a set it still means all
+    expect(compileKyvernoPolicy(policy('all')).ok).toBe(false);
+    expect(rulesOf('all,all').map((r) => r.split(':')[0])).toEqual(['team', 'autogen-team', 'autogen-cronjob-team']);
     expect(rulesOf('all,all')[1]).toBe(
       'autogen-team:apps/v1/DaemonSet+apps/v1/Deployment+batch/v1/Job+apps/v1/StatefulSet+apps/v1/ReplicaSet+*/v1/ReplicationController',
     );

@@ -1,9 +1,11 @@
 /**
  * What Kyverno's policy validation (pkg/validation/policy) refuses of a policy as a whole: where it may
  * run (admission, background), mutate-existing rules without targets, what background mode forbids,
- * variables it does not know, rules that select every kind, and a ClusterPolicy with a namespace.
+ * variables it does not know, rules that select every kind, a ClusterPolicy with a namespace, and the
+ * name lengths and annotation its API types refuse (api-limits.ts).
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { apiLimitProblems } from './api-limits.js';
 import { fieldPath } from '../check-expressions.js';
 import { backgroundModeProblem, policyVariables, userVariablesProblem } from './background-mode.js';
 import { invalidVariablesProblem, type VariableProblem } from './invalid-variables.js';
@@ -19,6 +21,7 @@ export function checkPolicy(document: JsonObject, spec: JsonObject, rules: reado
   if (getOwn(document, 'kind') === 'ClusterPolicy' && typeof namespace === 'string' && namespace !== '') {
     report.error('metadata.namespace', 'A clusterpolicy should not have the namespace defined');
   }
+  apiLimitProblems(document, rules, report);
   processingProblems(spec, rules, report);
   for (const problem of mutateTargetsProblems(spec, rules)) report.error(problem.path, problem.message);
   // Kyverno stops at the first of these; the on-update check repeats the variable checks.

@@ -1,0 +1,34 @@
+/**
+ * What Kyverno's API types refuse of a policy's names and annotations before any rule is looked at:
+ * - a policy name longer than 63 bytes (api/kyverno/v1/utils.go ValidatePolicyName: the name goes into
+ *   a label of its reports), run by ClusterPolicy/Policy.Validate in its policy validation;
+ * - a rule name longer than 63 characters (the CRD's `maxLength: 63` on `spec.rules[].name`,
+ *   api/kyverno/v1/rule_types.go), checked by the API server and by the Kyverno CLI's loader;
+ * - the autogen annotation set to `all` (ValidateAutogenAnnotation: no longer supported).
+ */
+import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import type { ProblemSink } from './sink.js';
+
+const NAME_MAX = 63;
+const AUTOGEN_ANNOTATION = 'pod-policies.kyverno.io/autogen-controllers';
+const utf8 = new TextEncoder();
+
+export function apiLimitProblems(document: JsonObject, rules: readonly JsonValue[], report: ProblemSink): void {
+  const metadata = getOwn(document, 'metadata');
+  const annotations = isJsonObject(metadata) ? getOwn(metadata, 'annotations') : undefined;
+  if (isJsonObject(annotations) && getOwn(annotations, AUTOGEN_ANNOTATION) === 'all') {
+    report.error('metadata.annotations', "Autogen annotation does not support 'all' anymore, remove the annotation or set it to a valid value");
+  }
+  const name = isJsonObject(metadata) ? getOwn(metadata, 'name') : undefined;
+  // Go's len: UTF-8 bytes. Measured only past the bound in UTF-16 units, which no longer name can stay under.
+  if (typeof name === 'string' && name.length > NAME_MAX / 3 && utf8.encode(name).length > NAME_MAX) {
+    report.error('metadata.name', `Too long: may not be more than ${NAME_MAX} bytes`);
+  }
+  rules.forEach((rule, i) => {
+    const ruleName = isJsonObject(rule) ? getOwn(rule, 'name') : undefined;
+    // OpenAPI's maxLength counts characters (code points), not bytes.
+    if (typeof ruleName === 'string' && ruleName.length > NAME_MAX && [...ruleName].length > NAME_MAX) {
+      report.error(`spec.rules[${i}].name`, `Too long: may not be more than ${NAME_MAX} characters`);
+    }
+  });
+}

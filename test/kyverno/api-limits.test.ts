@@ -1,0 +1,47 @@
+/**
+ * Names and the autogen annotation as Kyverno's API types refuse them (src/kyverno/validation/api-limits.ts):
+ * api/kyverno/v1/utils.go ValidatePolicyName (and its clusterpolicy_test.go Test_ClusterPolicy_Name),
+ * ValidateAutogenAnnotation, and the CRD's `maxLength: 63` on a rule name (api/kyverno/v1/rule_types.go).
+ */
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/json/index.js';
+import { compileKyvernoPolicy } from '../../src/kyverno/index.js';
+
+const policy = (name: string, ruleName = 'r', annotations?: JsonObject): JsonObject => ({
+  apiVersion: 'kyverno.io/v1',
+  kind: 'ClusterPolicy',
+  metadata: { name, ...(annotations ? { annotations } : {}) },
+  spec: {
+    rules: [{ name: ruleName, match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } } } } }],
+  },
+});
+
+function problems(document: JsonObject) {
+  const result = compileKyvernoPolicy(document);
+  return result.ok ? [] : result.problems;
+}
+
+describe('Kyverno API limits', () => {
+  it('a policy name of more than 63 bytes', () => {
+    const upstream = 'this-is-a-way-too-long-policy-name-that-should-trigger-an-error-when-calling-the-policy-validation-method';
+    expect(problems(policy(upstream))).toEqual([{ path: 'metadata.name', message: 'Too long: may not be more than 63 bytes' }]);
+    expect(problems({ ...policy('p'), kind: 'Policy', metadata: { name: upstream, namespace: 'abcd' } })).toEqual([
+      { path: 'metadata.name', message: 'Too long: may not be more than 63 bytes' },
+    ]);
+    expect(problems(policy('p'.repeat(63)))).toEqual([]);
+    // bytes, as Go's len counts them: 32 two-byte characters are 64 bytes
+    expect(problems(policy('é'.repeat(32)))).toHaveLength(1);
+  });
+  it('a rule name of more than 63 characters', () => {
+    expect(problems(policy('p', 'r'.repeat(64)))).toEqual([{ path: 'spec.rules[0].name', message: 'Too long: may not be more than 63 characters' }]);
+    expect(problems(policy('p', 'r'.repeat(63)))).toEqual([]);
+    // characters, as OpenAPI's maxLength counts them
+    expect(problems(policy('p', 'é'.repeat(63)))).toEqual([]);
+  });
+  it("the autogen annotation 'all'", () => {
+    expect(problems(policy('p', 'r', { 'pod-policies.kyverno.io/autogen-controllers': 'all' }))).toEqual([
+      { path: 'metadata.annotations', message: "Autogen annotation does not support 'all' anymore, remove the annotation or set it to a valid value" },
+    ]);
+    expect(problems(policy('p', 'r', { 'pod-policies.kyverno.io/autogen-controllers': 'Deployment,CronJob' }))).toEqual([]);
+  });
+});
