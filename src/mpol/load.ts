@@ -7,7 +7,7 @@
  * what no webhook can do off-cluster (cluster/network CEL libraries: refused; mutateExisting and
  * targets: background work, reported; admission disabled: never runs).
  */
-import { findClusterCalls, referencesIdentifier } from '../cel/index.js';
+import { CompiledVariables, compileExpression, findClusterCalls, referencesIdentifier } from '../cel/index.js';
 import { strconvQuote } from '../go/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import {
@@ -193,6 +193,26 @@ function crdSchema(spec: JsonObject, errors: FieldError[]): void {
   }
 }
 
+/**
+ * spec.targetMatchConditions never run at admission, but Kyverno's compiler compiles them with the
+ * policy (compiler.go Compile: CompileMatchConditions, after the variables, a bool result required) and
+ * refuses the policy when one does not compile.
+ */
+function targetConditionErrors(spec: JsonObject, variables: MutatingAdmissionPolicy['variables']): FieldError[] {
+  const list = getOwn(spec, 'targetMatchConditions');
+  if (!Array.isArray(list) || list.length === 0) return [];
+  const scope = CompiledVariables.compile(variables, { params: false, dialect: 'kyverno' }).scope();
+  const errors: FieldError[] = [];
+  list.forEach((item, i) => {
+    const expression = isJsonObject(item) ? getOwn(item, 'expression') : undefined;
+    // One calling a cluster library is refused for that call (below), in words clearer than 'undeclared'.
+    if (typeof expression !== 'string' || findClusterCalls(expression).length > 0) return;
+    const result = compileExpression(expression, 'matchCondition', scope);
+    if (!result.ok) errors.push(invalid(FieldPath.root('spec').child('targetMatchConditions').index(i).child('expression'), expression, result.message));
+  });
+  return errors;
+}
+
 function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
   return calls.filter((c, i) => calls.findIndex((d) => d.call === c.call) === i);
 }
@@ -281,6 +301,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   } else if (getOwn(spec, 'targetMatchConditions') !== undefined && getOwn(spec, 'targetMatchConditions') !== null) {
     warnings.push({ path: 'spec.targetMatchConditions', message: 'conditions on mutateExisting targets apply to Kyverno\'s background controller only; ignored' });
   }
+  errors.push(...targetConditionErrors(spec, policy.variables));
   const mode = evaluation ? getOwn(evaluation, 'mode') : undefined;
   if (typeof mode === 'string' && mode !== 'Kubernetes') {
     if (mode === 'JSON') errors.push(invalid(evalPath.child('mode'), mode, 'JSON mode evaluates JSON payloads outside Kubernetes admission; Amender runs Kubernetes admission requests only'));

@@ -246,6 +246,19 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
       expect(io.stderr).toBe('');
     });
 
+    it('refuses a targetMatchCondition that does not compile or is not a bool, as Kyverno compiles them with the policy (they never run at admission)', async () => {
+      const conditions = `[{name: syntax, expression: 'this is ( not cel'}, {name: string, expression: '"x"'}, {name: fine, expression: 'variables.v == 1 && object.metadata.name != ""'}]`;
+      const stderr = await refused('target-conditions', `${CONFIGMAPS}  variables: [{name: v, expression: '1'}]\n  targetMatchConditions: ${conditions}\n${AC}`);
+      expect(stderr).toContain('MutatingPolicy/target-conditions: spec.targetMatchConditions[0].expression: Invalid value: "this is ( not cel": compilation failed');
+      expect(stderr).toContain('MutatingPolicy/target-conditions: spec.targetMatchConditions[1].expression: Invalid value: "\\"x\\"": must evaluate to bool but got string');
+      expect(stderr).not.toContain('targetMatchConditions[2]');
+      // Ones that compile keep the policy (a warning: they are the background controller's).
+      const io = fakeIO({ 'p.yaml': policy('target-conditions', `${CONFIGMAPS}  variables: [{name: v, expression: '1'}]\n  targetMatchConditions: [{name: fine, expression: 'variables.v == 1'}]\n${AC}`) });
+      expect(await runCli(['validate', 'p.yaml'], io)).toBe(1);
+      expect(io.stderr).toContain('spec.targetMatchConditions: conditions on mutateExisting targets apply to Kyverno\'s background controller only; ignored (kept, in force)');
+      expect(io.stderr).not.toContain('(ignored)');
+    });
+
     it('leaves out a NamespacedMutatingPolicy of v1alpha1: Kyverno serves that kind as v1beta1 and v1 only (its CLI: "policy type not supported")', async () => {
       const stderr = await refused('nmp', `${CONFIGMAPS}${AC}`, 'NamespacedMutatingPolicy', 'policies.kyverno.io/v1alpha1');
       expect(stderr).toContain('NamespacedMutatingPolicy of apiVersion policies.kyverno.io/v1alpha1: Kyverno serves it, and Amender reads it, as policies.kyverno.io/v1beta1, policies.kyverno.io/v1; the document is left out (ignored)');
