@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonValue } from '../json/index.js';
-import { goIntType } from './go-fields.js';
+import { goLeaf, type GoLeaf } from './go-fields.js';
+import { decodeGoBase64 } from './go-base64.js';
 import { isMicroTime, microTimeError } from './micro-time.js';
 import { customDecodeError } from './strict.js';
 import { ItemPairing, unchanged } from './unchanged.js';
@@ -30,21 +31,21 @@ export function fromUnstructuredError(type: ObjectType, obj: JsonValue, checked?
 }
 
 /** `microTime`: the value is a metav1.MicroTime field's (micro-time.ts). */
-/** `int`: the Go integer type of this place (go-fields.ts), named in the error. */
-function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime = false, int?: string): string | undefined {
+/** `leaf`: the Go type of the values at this place when the schema does not say it (go-fields.ts). */
+function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime = false, leaf?: GoLeaf): string | undefined {
   if (v === null || unchanged(v, base)) return undefined;
   const atom = resolve(ref);
   if (atom.scalar) {
     // Free-form JSON (RawExtension, apiextensions JSON): anything converts.
     if (atom.scalar === 'untyped' && atom.list && atom.map) return undefined;
     if (microTime && atom.format === 'date-time' && typeof v === 'string') return microTimeError(v);
-    return scalarError(atom.scalar, atom.format, v, int);
+    return scalarError(atom.scalar, atom.format, v, leaf);
   }
   if (atom.list) {
     if (!Array.isArray(v)) return undefined;
     const pairs = ItemPairing.of(base, v.length);
     for (let i = 0; i < v.length; i++) {
-      const err = walk(v[i], atom.list.elem, pairs?.baseFor(v[i], i), false, int);
+      const err = walk(v[i], atom.list.elem, pairs?.baseFor(v[i], i), false, leaf);
       if (err !== undefined) return err;
     }
     return undefined;
@@ -59,19 +60,25 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue; // a field the type lacks: the converter drops it
-      const int = field?.go !== undefined ? goIntType(field.go) : undefined;
-      const err = walk(v[k], childType, childBase, field !== undefined && typeof v[k] === 'string' && isMicroTime(atom.map.name, k), int);
+      // A struct field's own Go type; a map's values share the map's.
+      const childLeaf = field ? (field.go !== undefined ? goLeaf(field.go) : undefined) : leaf;
+      const err = walk(v[k], childType, childBase, field !== undefined && typeof v[k] === 'string' && isMicroTime(atom.map.name, k), childLeaf);
       if (err !== undefined) return err;
     }
   }
   return undefined;
 }
 
-function scalarError(scalar: string, format: string | undefined, v: JsonValue, int = 'int'): string | undefined {
+function scalarError(scalar: string, format: string | undefined, v: JsonValue, leaf: GoLeaf | undefined): string | undefined {
   switch (scalar) {
     case 'integer':
-      return typeof v === 'number' && !Number.isInteger(v) ? `cannot convert float64 to ${int}` : undefined;
-    case 'string':
+      return typeof v === 'number' && !Number.isInteger(v) ? `cannot convert float64 to ${leaf ?? 'int'}` : undefined;
+    case 'string': {
+      // sliceFromUnstructured: a string for a []byte goes through json.Marshal and json.Unmarshal.
+      if (leaf !== 'bytes' || typeof v !== 'string' || v === '') return undefined;
+      const d = decodeGoBase64(v);
+      return d.ok ? undefined : `error decoding from json: ${d.message}`;
+    }
     case 'boolean':
     case 'number':
       return undefined;

@@ -55,3 +55,12 @@ export function goIntType(code: string): 'int32' | 'int64' | undefined {
       return undefined;
   }
 }
+
+/** What the strict decoder and the converter check at a place: an integer's Go size, or base64 for `[]byte`. */
+export type GoLeaf = 'int32' | 'int64' | 'bytes';
+
+/** The leaf type of a field's values: itself, its items (`[]int32`) or its map values (`map[string][]byte`). */
+export function goLeaf(code: string): GoLeaf | undefined {
+  const l = code.toLowerCase();
+  return l === 'y' || l === 'n' ? 'bytes' : goIntType(code);
+}

@@ -2,6 +2,7 @@ import { copyNumberMark, exactInteger, hasNumberMarks, isFloatLiteral, isJsonObj
 import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
 import { formatMicroTime, isMicroTime, parseMicroTime } from './micro-time.js';
+import { canonicalGoBase64 } from './go-base64.js';
 import { goIntType, goOmitEmpty, goZero } from './go-fields.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { resolve, type ObjectType, type TypeRef } from './types.js';
@@ -88,6 +89,7 @@ const OMITTED = Symbol('omitted');
  * left as it is. An int32 takes the low 32 bits of an integer (runtime/converter.go converts an
  * ApplyConfiguration's int64 with reflect's Convert; a JSON patch's overflow was refused before). Then
  * `omitempty` leaves out false, 0, "", nil and a slice or map of length 0 (encoding/json isEmptyValue).
+ * A `[]byte` is written back in canonical base64 (padded, no newlines, unused bits zero; go-base64.ts).
  */
 function goFieldValue(obj: Record<string, JsonValue>, key: string, code: string): JsonValue | typeof OMITTED {
   let v = obj[key];
@@ -99,6 +101,10 @@ function goFieldValue(obj: Record<string, JsonValue>, key: string, code: string)
     v = int32Of(obj, key, v);
   } else if (Array.isArray(v) && goIntType(code) === 'int32') {
     v = int32Items(v);
+  } else if (typeof v === 'string' && (code === 'y' || code === 'Y')) {
+    v = canonicalGoBase64(v);
+  } else if ((code === 'n' || code === 'N') && isJsonObject(v)) {
+    v = canonicalBase64Values(v);
   }
   return goOmitEmpty(code) && isGoEmpty(v, code) ? OMITTED : v;
 }
@@ -122,6 +128,20 @@ function isGoEmpty(v: JsonValue, code: string): boolean {
   if (!isJsonObject(v)) return false;
   for (const _ in v) return false;
   return true;
+}
+
+/** A map[string][]byte with each value's base64 in canonical form. */
+function canonicalBase64Values(map: Record<string, JsonValue>): Record<string, JsonValue> {
+  let out: Record<string, JsonValue> | undefined;
+  for (const k in map) {
+    const item = map[k];
+    if (typeof item !== 'string') continue;
+    const w = canonicalGoBase64(item);
+    if (w === item) continue;
+    out ??= copyObject(map);
+    setOwn(out, k, w);
+  }
+  return out ?? map;
 }
 
 /** An integer converted to int32 (two's complement, low 32 bits); a float literal is left alone. */

@@ -1,7 +1,8 @@
 import { exactInteger, hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
 import { ERR_FORMAT_WRONG, quantityParseError } from '../k8s/index.js';
 import { rfc3339Error, strconvQuote } from '../go/index.js';
-import { goIntType } from './go-fields.js';
+import { goLeaf, type GoLeaf } from './go-fields.js';
+import { decodeGoBase64 } from './go-base64.js';
 import { isMicroTime, microTimeError } from './micro-time.js';
 import { ItemPairing, unchanged } from './unchanged.js';
 import { NamedRef, resolve, type Atom, type ObjectType, type TypeRef } from './types.js';
@@ -148,8 +149,8 @@ class Decoder {
     return out === '' ? extra : `${out}.${extra}`;
   }
 
-  /** `int`: the Go integer type (else the message says `int`); `what`: the JSON value as Go names it. */
-  private mismatch(v: JsonValue, ref: TypeRef, integerTarget: boolean, container: object | undefined, key: string | number | undefined, int?: GoInt, what = jsonKind(v, integerTarget, container, key)): void {
+  /** `goName`: the Go type when the schema's does not say it (`int32`, `[]uint8`); `what`: the JSON value as Go names it. */
+  private mismatch(v: JsonValue, ref: TypeRef, integerTarget: boolean, container: object | undefined, key: string | number | undefined, goName?: string, what = jsonKind(v, integerTarget, container, key)): void {
     if (this.typeError !== undefined) return;
     // encoding/json's error context: the innermost struct and the JSON field names from the root.
     let struct: string | undefined;
@@ -160,12 +161,12 @@ class Decoder {
       fields.push(String(this.keys[i]));
     }
     const into = struct !== undefined ? `Go struct field ${goStructName(struct).split('.')[1]}.${fields.join('.')}` : 'Go value';
-    this.typeError = `json: cannot unmarshal ${what} into ${into} of type ${int ?? goType(ref)}`;
+    this.typeError = `json: cannot unmarshal ${what} into ${into} of type ${goName ?? goType(ref)}`;
   }
 
   /** `base`: what `accepted` holds at this place, if anything (see strictDecode). */
-  /** `int`: the Go integer type of this place when the schema's `integer` is one (go-fields.ts). */
-  value(v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, base: JsonValue | undefined, int?: GoInt): void {
+  /** `leaf`: what the Go type of the values at this place is when the schema does not say (go-fields.ts). */
+  value(v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, base: JsonValue | undefined, leaf?: GoLeaf): void {
     if (v === null) return;
     // Identical containers were decoded before (numbers are not skipped: a float literal's mark lives on
     // its container, so an equal number in a new container may still be a `2.0` the patch wrote).
@@ -174,7 +175,7 @@ class Decoder {
     if (atom.scalar) {
       // Free-form JSON (RawExtension, apiextensions JSON, FieldsV1): anything goes.
       if (atom.scalar === 'untyped' && atom.list && atom.map) return;
-      return this.scalar(atom, v, ref, container, key, int);
+      return this.scalar(atom, v, ref, container, key, leaf);
     }
     if (atom.list) {
       if (!Array.isArray(v)) return this.mismatch(v, ref, false, container, key);
@@ -184,7 +185,7 @@ class Decoder {
         const itemBase = pairs?.baseFor(item, i);
         if (unchanged(item, itemBase)) continue;
         this.push(i, INDEX, undefined);
-        this.value(item, atom.list.elem, v, i, itemBase, int);
+        this.value(item, atom.list.elem, v, i, itemBase, leaf);
         this.pop();
         if (this.hardError !== undefined) return;
       }
@@ -213,17 +214,23 @@ class Decoder {
         }
         if (field) this.push(k, FIELD, def.name);
         else this.push(k, MAP_KEY, undefined);
-        this.value(child, childType, v, k, childBase, field?.go !== undefined ? goIntType(field.go) : undefined);
+        // A struct field's own Go type; a map's values share the map's.
+        this.value(child, childType, v, k, childBase, field ? (field.go !== undefined ? goLeaf(field.go) : undefined) : leaf);
         this.pop();
         if (this.hardError !== undefined) return;
       }
     }
   }
 
-  private scalar(atom: Atom, v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, int: GoInt | undefined): void {
+  private scalar(atom: Atom, v: JsonValue, ref: TypeRef, container: object | undefined, key: string | number | undefined, leaf: GoLeaf | undefined): void {
     switch (atom.scalar) {
       case 'string':
-        if (typeof v !== 'string') this.mismatch(v, ref, false, container, key);
+        if (typeof v !== 'string') this.mismatch(v, ref, false, container, key, leaf === 'bytes' ? '[]uint8' : undefined);
+        else if (leaf === 'bytes' && this.typeError === undefined) {
+          // encoding/json saves base64's error like a type mismatch: the first one in the document wins.
+          const d = decodeGoBase64(v);
+          if (!d.ok) this.typeError = d.message;
+        }
         return;
       case 'boolean':
         if (typeof v !== 'boolean') this.mismatch(v, ref, false, container, key);
@@ -231,7 +238,8 @@ class Decoder {
       case 'number':
         if (typeof v !== 'number') this.mismatch(v, ref, false, container, key);
         return;
-      case 'integer':
+      case 'integer': {
+        const int = leaf === 'bytes' ? undefined : leaf;
         if (typeof v !== 'number' || !Number.isInteger(v) || writtenAsFloat(container, key)) {
           this.mismatch(v, ref, true, container, key, int);
         } else if (int !== undefined) {
@@ -240,6 +248,7 @@ class Decoder {
           if (overflows(v, exact, int)) this.mismatch(v, ref, true, container, key, int, `number ${exact ?? BigInt(v)}`);
         }
         return;
+      }
       default:
         // A MicroTime field (the struct declaring the field is on top of the stack) decodes as RFC3339Micro.
         if (atom.format === 'date-time' && typeof v === 'string' && isMicroTime(this.structs[this.structs.length - 1], key)) {
