@@ -174,6 +174,16 @@ function isProbe(req: IncomingRequest, basePath: string | undefined): boolean {
  * the server's memory, so one connection could otherwise hold any amount.
  */
 const MAX_CONCURRENT_STREAMS = 250;
+/**
+ * How long an HTTP/1.1 connection may wait idle between requests. A client reusing a pooled connection
+ * at the moment the server closes it gets an EOF or a reset, and Go's HTTP client (the API server's
+ * webhook client, Knative's queue-proxy, which calls this server over HTTP/1.1) never retries a POST on
+ * that: the review fails, and with it the admission behind `failurePolicy: Fail` (knative/serving#12414).
+ * Node's default is 5 s (plain HTTP; over TLS the socket timeout, 30 s); Go's clients keep idle
+ * connections 90 s (http.DefaultTransport's IdleConnTimeout): longer here, so the client always retires
+ * an idle connection first. The connection cap closes the idle longest when it needs the room.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 95_000;
 
 /** The HTTP/2 session of a TLS socket, for the drain. */
 const SESSION = Symbol('amender.http2Session');
@@ -252,6 +262,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     );
     // HTTP/1.1 over TLS goes through Node's HTTP/1.1 server code, which reads these from the server.
     Object.assign(secure, {
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       requestTimeout: requestTimeoutMs,
       headersTimeout: headersTimeoutMs,
       connectionsCheckingInterval: checkingIntervalMs(headersTimeoutMs, requestTimeoutMs),
@@ -275,7 +286,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     server = secure;
   } else {
     server = createHttpServer(
-      { requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(headersTimeoutMs, requestTimeoutMs) },
+      { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(headersTimeoutMs, requestTimeoutMs) },
       handle,
     );
   }
