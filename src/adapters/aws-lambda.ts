@@ -6,9 +6,9 @@
  */
 import { jsonLineLogger } from '../server/index.js';
 import { createLambdaHandler, type LambdaHandler } from './lambda-handler.js';
-import { lambdaSourceResolvers } from './lambda-sources.js';
+import { LAMBDA_S3_VARIABLES, lambdaSourceResolvers } from './lambda-sources.js';
 import { embeddedPolicyBundle } from './serverless-bundle.js';
-import { readServerlessConfig } from './serverless-config.js';
+import { readServerlessConfig, unknownServerlessVariables } from './serverless-config.js';
 import { createServerlessRuntime } from './serverless-runtime.js';
 import { markStartup } from './startup-marks.js';
 
@@ -21,6 +21,7 @@ markStartup('modulesLoaded');
 export async function createAwsLambdaHandler(env: Readonly<Record<string, string | undefined>> = process.env): Promise<LambdaHandler> {
   const config = readServerlessConfig(env);
   const logger = jsonLineLogger((line) => process.stdout.write(line), { minLevel: config.logLevel });
+  for (const warning of unknownServerlessVariables(env, LAMBDA_S3_VARIABLES)) logger({ level: 'warn', msg: 'unknown setting', warning });
   const uris = [...config.policySources, ...config.clusters.flatMap((c) => c.sources)];
   const runtime = createServerlessRuntime({
     config,

@@ -28,3 +28,9 @@ export async function lambdaSourceResolvers(
   }
   return bundle ? { bundled: () => bundledSource(bundle) } : {};
 }
+
+/**
+ * The S3 client's variables (sources/node/s3-client.ts S3_ENVIRONMENT_VARIABLES, named here so that
+ * knowing them does not load that module at cold start; a test holds the two lists equal).
+ */
+export const LAMBDA_S3_VARIABLES: readonly string[] = ['AMENDER_S3_ENDPOINT', 'AMENDER_S3_FORCE_PATH_STYLE'];

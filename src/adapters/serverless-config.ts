@@ -25,7 +25,7 @@
  */
 import { CLUSTER_ENVIRONMENT_VARIABLES } from '../clusters/index.js';
 import { COMMON_SETTINGS, readCommonSettings, type CommonSettings } from '../runtime/index.js';
-import { assertNoProblems, integer, milliseconds, optional, readSettings, SettingsError, variablesOf, type Setting } from '../settings/index.js';
+import { assertNoProblems, integer, milliseconds, optional, readSettings, SettingsError, unknownVariables, variablesOf, type Setting } from '../settings/index.js';
 
 export interface ServerlessConfig extends CommonSettings {
   refreshWaitMs: number;
@@ -69,4 +69,13 @@ export function readServerlessConfig(environment: Readonly<Record<string, unknow
   const own = readSettings(SERVERLESS_SETTINGS, env, problems);
   assertNoProblems(problems);
   return { ...common, ...own };
+}
+
+/**
+ * An `AMENDER_` variable (or a Worker's string var) that no setting of this platform reads — a typo such as
+ * AMENDER_REFERSH_SECONDS, which leaves its setting at the default: one warning each, for the log at
+ * start, as the Node server logs them. `alsoKnown`: the platform's own variables (Lambda's S3 settings).
+ */
+export function unknownServerlessVariables(environment: Readonly<Record<string, unknown>>, alsoKnown: readonly string[] = []): string[] {
+  return unknownVariables(stringEnvironment(environment), [...SERVERLESS_ENVIRONMENT_VARIABLES, ...alsoKnown], 'AMENDER_');
 }

@@ -8,7 +8,7 @@
 import { jsonLineLogger, statusBody } from '../server/index.js';
 import { workerSourceResolvers, type PolicyBundle } from '../sources/index.js';
 import { withoutBasePath } from './base-path.js';
-import { readServerlessConfig } from './serverless-config.js';
+import { readServerlessConfig, unknownServerlessVariables } from './serverless-config.js';
 import { createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
 import { drainingRequest } from './worker-body.js';
 
@@ -35,6 +35,8 @@ export function createWorkerHandler(bundle: PolicyBundle | undefined): WorkerHan
   return serveWorker((env) => {
     const config = readServerlessConfig(env);
     const logger = jsonLineLogger((line) => console.log(line.trimEnd()), { minLevel: config.logLevel });
+    // Once per isolate, as the Node server and Lambda log them at start.
+    for (const warning of unknownServerlessVariables(env)) logger({ level: 'warn', msg: 'unknown setting', warning });
     const bodyBudgetBytes = (config.bodyBudgetMb ?? WORKERS_BODY_BUDGET_MB) * 2 ** 20;
     const runtime = createServerlessRuntime({ config, resolvers: workerSourceResolvers(env, bundle), platform: 'Cloudflare Workers', logger, bodyBudgetBytes });
     return { runtime, basePath: config.basePath };

@@ -272,6 +272,18 @@ describe('Lambda bundle configuration errors', () => {
     );
   });
 
+  it("logs an AMENDER_ variable that no setting reads (a typo) with the nearest name, and starts all the same; S3's and a cluster's are settings", async () => {
+    const lambda = await startLambda({ AMENDER_REFERSH_SECONDS: '5', AMENDER_S3_ENDPOINT: 'http://127.0.0.1:9', AMENDER_CLUSTERS: 'a', AMENDER_CLUSTER_A_SOURCES: 'bundled', AMENDER_CLUSTER_A_SECRET_HASHES: await hashSecret('s') });
+    try {
+      expect(lambda.logs.filter((l) => l.msg === 'unknown setting')).toEqual([
+        expect.objectContaining({ level: 'warn', warning: 'AMENDER_REFERSH_SECONDS is set but is no setting of this server: ignored (did you mean AMENDER_REFRESH_SECONDS?)' }),
+      ]);
+      expect((await lambda.invoke(functionUrlEvent({ name: 'healthz', method: 'GET', path: '/healthz' }, false))).statusCode).toBe(200);
+    } finally {
+      await lambda.stop();
+    }
+  });
+
   it('names a source that Lambda cannot serve', async () => {
     await expect(startLambda({ AMENDER_POLICY_SOURCES: 'r2://POLICIES/prod' })).rejects.toThrow(
       'policy source r2://POLICIES/prod: r2:// sources are not available on AWS Lambda (available: bundled)',
