@@ -101,8 +101,12 @@ export type { CallCheck };
 export type { MacroExpander };
 export type { MacroFactory } from './engine/macros.js';
 
-/** A value of a library type: its CEL type name and cel-go equality (used by `==`, `in`, ...). */
+/**
+ * A value of a library type: its CEL type name and cel-go equality (used by `==`, `in`, ...). `celEquals`
+ * returns undefined where the Go type's Equal returns an error (Kubernetes' types refuse a value of
+ * another type with "no such overload"): `==` then fails, `!=` is true, `in` and list members skip it.
+ */
 export interface CelLibraryValue {
   readonly celTypeName: string;
-  celEquals(other: unknown): boolean;
+  celEquals(other: unknown): boolean | undefined;
 }

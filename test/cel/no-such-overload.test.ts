@@ -172,3 +172,32 @@ describe('optional or/orValue on values that are no optional', () => {
     ['object.spec.?missing.orValue(0)', 0n],
   ] as const)('%s', (expression, value) => expect(run(expression)).toEqual({ value }));
 });
+
+// Kubernetes' library types refuse a value of another type in Equal (apiserver pkg/cel/quantity.go,
+// semver.go, url.go, format.go: MaybeNoSuchOverloadErr; ip.go, cidr.go: "no such overload"). cel-go's
+// `==` returns that error (interpreter/interpretable.go evalEq), `!=` is `Equal != True` (evalNe), a
+// list or map stops only at a false element (common/types/list.go, map.go Equal: the error counts as
+// equal), and `in` skips it (baseList.Contains). Built-in values answer false for another type.
+describe('equality of Kubernetes library values with other types', () => {
+  it.each([
+    ['object.spec.replicas == 3 && dyn(quantity("1")) == object.spec.replicas', 'no such overload'],
+    ["dyn(ip('10.0.0.1')) == object.spec.s", 'no such overload'],
+    ["dyn(cidr('10.0.0.0/8')) == object.spec.s", 'no such overload'],
+    ["dyn(url('/a')) == object.spec.s", 'no such overload'],
+    ["dyn(semver('1.0.0')) == object.spec.b", 'no such overload'],
+    ["dyn(format.dns1123Label()) == object.spec.list", 'no such overload'],
+    ["dyn(quantity('1')) == dyn(ip('10.0.0.1'))", 'no such overload'],
+    ["[dyn(quantity('1'))].exists(x, x == object.spec.replicas)", 'no such overload'],
+  ] as const)('%s fails', (expression, error) => expect(run(expression)).toEqual({ error }));
+  it.each([
+    ["dyn(quantity('1')) != object.spec.replicas", true],
+    ["object.spec.replicas == dyn(quantity('3'))", false],
+    ["[dyn(quantity('1'))] == [object.spec.replicas]", true],
+    ["{'a': dyn(url('/a'))} == {'a': object.spec.s}", true],
+    ["[dyn(quantity('1')), dyn(1)] == [object.spec.replicas, dyn(2)]", false],
+    ["object.spec.replicas in [dyn(quantity('3'))]", false],
+    ["dyn(quantity('1')) in object.spec.list", false],
+    ["dyn(quantity('1')) == null", false],
+    ["quantity('1') == quantity('1000m') && format.dns1123Label() == format.dns1123Label()", true],
+  ] as const)('%s is %s', (expression, value) => expect(run(expression)).toEqual({ value }));
+});

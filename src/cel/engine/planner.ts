@@ -19,7 +19,7 @@ import { TYPE_CONVERSIONS, checkConstantArgument, constantConversion, foldCall }
 import { dispatch, type Overload } from './functions.js';
 import { callFailure } from './overload-errors.js';
 import type { Interp, Planned } from './planned.js';
-import { buildMap, celEquals, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
+import { buildMap, celEquals, equalsOrError, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
 import { equalityCost } from './stdlib.js';
 import { CelOptional, CelUint, LazyObject, StructValue, isMapValue, type CelMapValue, type CelValue } from './values.js';
 
@@ -280,7 +280,13 @@ class Planner {
             const b = sideOf(r, s);
             charge(s, equalityCost(a, b));
             if (a instanceof FailedSide || b instanceof FailedSide) throw firstFailure(a, b);
-            return celEquals(a, b) !== neg;
+            const eq = equalsOrError(a, b);
+            // cel-go's evalEq returns the error; evalNe answers `Equal != True`.
+            if (eq === undefined) {
+              if (neg) return true;
+              throw noSuchOverload();
+            }
+            return eq !== neg;
           },
         };
       }

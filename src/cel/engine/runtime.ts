@@ -203,17 +203,29 @@ function isNumber(v: unknown): boolean {
 
 /** CEL equality (heterogeneous: values of different types are unequal, numbers compare by value). */
 export function celEquals(a: unknown, b: unknown): boolean {
+  return equalsOrError(a, b) === true;
+}
+
+/**
+ * cel-go's `types.Equal`, as the `==` operator reads it: true, false, or undefined for the "no such
+ * overload" error that a Kubernetes library value's Equal returns for a value of another type
+ * (apiserver pkg/cel/quantity.go, ip.go, url.go...: `dyn(quantity('1')) == 1` fails). A list or map
+ * compares its elements with it and stops only at a false, so such an error counts as equal there
+ * (common/types/list.go baseList.Equal: `[dyn(quantity('1'))] == [dyn(1)]` is true).
+ */
+export function equalsOrError(a: unknown, b: unknown): boolean | undefined {
   if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
   const ta = typeof a;
-  if (ta === 'string' || ta === 'boolean' || typeof b === 'string' || typeof b === 'boolean') return false;
+  if (ta === 'string' || ta === 'boolean') return false;
   if (a === null || b === null) return false;
   if (isNumber(a)) return isNumber(b) && numericCompare(a, b) === 0;
-  if (typeof a !== 'object' || typeof b !== 'object') return false;
+  if (ta !== 'object') return false;
+  if (typeof b !== 'object') return libraryEquals(a as object, b);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     // Values that share subtrees can be exponentially larger than they look: let the deadline in.
     activeGuard()?.tick();
-    for (let i = 0; i < a.length; i++) if (!celEquals(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (equalsOrError(a[i], b[i]) === false) return false;
     return true;
   }
   if (a instanceof Map || isPlainObject(a)) {
@@ -226,7 +238,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     for (const k of ka) {
       const vb = mapGet(mb, k);
       if (vb === undefined) return false;
-      if (!celEquals(mapGet(ma, k), vb)) return false;
+      if (equalsOrError(mapGet(ma, k), vb) === false) return false;
     }
     return true;
   }
@@ -241,7 +253,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a instanceof CelOptional) {
     if (!(b instanceof CelOptional)) return false;
     if (!a.hasValue() || !b.hasValue()) return a.hasValue() === b.hasValue();
-    return celEquals(a.value(), b.value());
+    return equalsOrError(a.value(), b.value());
   }
   if (a instanceof StructValue) {
     if (!(b instanceof StructValue) || a.typeName !== b.typeName) return false;
@@ -254,10 +266,15 @@ export function celEquals(a: unknown, b: unknown): boolean {
     }
     return structEquals(a, b);
   }
-  // Library values (Quantity, net.IP, ...) bring their own equality (src/cel/library.ts).
+  return libraryEquals(a as object, b);
+}
+
+/** Library values (Quantity, net.IP, ...) bring their own equality (src/cel/library.ts); others differ. */
+function libraryEquals(a: object, b: unknown): boolean | undefined {
   const own = (a as { celEquals?: unknown }).celEquals;
-  if (typeof own === 'function') return Boolean(own.call(a, b));
-  return false;
+  if (typeof own !== 'function') return false;
+  const r = own.call(a, b) as boolean | undefined;
+  return r === undefined ? undefined : Boolean(r);
 }
 
 /**

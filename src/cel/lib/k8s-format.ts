@@ -47,8 +47,9 @@ export class NamedFormat {
     /** The size of the regex Kubernetes assumes when estimating the cost of validate(). */
     readonly maxRegexSize: number,
   ) {}
-  celEquals(other: unknown): boolean {
-    return other === this;
+  /** By name, as Kubernetes' Format.Equal; another type has no overload (undefined). */
+  celEquals(other: unknown): boolean | undefined {
+    return other instanceof NamedFormat ? other.name === this.name : undefined;
   }
   /** Its name, as Kubernetes' Format value carries it (`DNS1123Label`): how the value prints. */
   toString(): string {

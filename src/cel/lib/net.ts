@@ -25,8 +25,9 @@ export const CIDR_TYPE = 'net.CIDR';
 export class IPValue {
   readonly celTypeName = IP_TYPE;
   constructor(readonly addr: Addr) {}
-  celEquals(other: unknown): boolean {
-    return other instanceof IPValue && this.addr.equals(other.addr);
+  /** Undefined (no such overload) for another type, as Kubernetes' IP.Equal. */
+  celEquals(other: unknown): boolean | undefined {
+    return other instanceof IPValue ? this.addr.equals(other.addr) : undefined;
   }
   toString(): string {
     return this.addr.toString();
@@ -36,8 +37,9 @@ export class IPValue {
 export class CIDRValue {
   readonly celTypeName = CIDR_TYPE;
   constructor(readonly prefix: Prefix) {}
-  celEquals(other: unknown): boolean {
-    return other instanceof CIDRValue && this.prefix.equals(other.prefix);
+  /** Undefined (no such overload) for another type, as Kubernetes' CIDR.Equal. */
+  celEquals(other: unknown): boolean | undefined {
+    return other instanceof CIDRValue ? this.prefix.equals(other.prefix) : undefined;
   }
   toString(): string {
     return this.prefix.toString();

@@ -52,8 +52,9 @@ export class Quantity implements K8sQuantity {
     return compareQuantities(this, other);
   }
 
-  celEquals(other: unknown): boolean {
-    return other instanceof Quantity && compareQuantities(this, other) === 0;
+  /** Undefined (no such overload) for another type, as Kubernetes' Quantity.Equal. */
+  celEquals(other: unknown): boolean | undefined {
+    return other instanceof Quantity ? compareQuantities(this, other) === 0 : undefined;
   }
 
   /** Go's AsInt64: only the int64 form converts, and only without a fractional scale. */

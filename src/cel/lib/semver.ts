@@ -34,8 +34,9 @@ export class Semver implements Version {
     return compareVersions(this, o);
   }
 
-  celEquals(other: unknown): boolean {
-    return other instanceof Semver && this.compare(other) === 0;
+  /** Undefined (no such overload) for another type, as Kubernetes' Semver.Equal. */
+  celEquals(other: unknown): boolean | undefined {
+    return other instanceof Semver ? this.compare(other) === 0 : undefined;
   }
 
   toString(): string {

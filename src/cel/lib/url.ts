@@ -24,9 +24,9 @@ export class URLValue {
   toString(): string {
     return this.text;
   }
-  /** As Kubernetes' URL.Equal: the reassembled texts (Go's URL.String) are equal. */
-  celEquals(other: unknown): boolean {
-    return other instanceof URLValue && urlString(this.url) === urlString(other.url);
+  /** As Kubernetes' URL.Equal: the reassembled texts (Go's URL.String) are equal; another type has no overload. */
+  celEquals(other: unknown): boolean | undefined {
+    return other instanceof URLValue ? urlString(this.url) === urlString(other.url) : undefined;
   }
 }
 
