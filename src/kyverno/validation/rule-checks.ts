@@ -1,7 +1,7 @@
 /**
  * What Kyverno's policy validation (pkg/validation/policy) refuses in one rule, beyond what compiling the
  * rule finds: celPreconditions on a mutate rule, variables in match/exclude, match/exclude blocks its API
- * refuses (./match-checks.ts), precondition values (./precondition-values.ts), non-string label values
+ * refuses (./match-checks.ts), an exclude that takes back all the match selects (./match-exclude-conflict.ts), precondition values (./precondition-values.ts), non-string label values
  * in an overlay, a top-level JSON patch that does not decode, and context entries it does not accept.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
@@ -10,6 +10,7 @@ import { messageOf } from '../errors.js';
 import { decodePatchValue, parsePatchText } from '../patchers/json6902.js';
 import { isSet } from './is-set.js';
 import { checkMatchBlocks } from './match-checks.js';
+import { checkMatchExcludeConflict } from './match-exclude-conflict.js';
 import { checkPreconditionValues } from './precondition-values.js';
 import type { ProblemSink } from './sink.js';
 
@@ -17,6 +18,7 @@ import type { ProblemSink } from './sink.js';
 export function checkRule(rule: JsonObject, path: string, report: ProblemSink, namespaced: boolean): void {
   ruleType(rule, path, report);
   checkMatchBlocks(rule, path, namespaced, report);
+  checkMatchExcludeConflict(rule, path, report);
   checkPreconditionValues(rule, path, report);
   celPreconditionsOnMutate(rule, path, report);
   selectionVariables(rule, path, report);
