@@ -9,6 +9,7 @@
  */
 import { CompiledVariables, compileExpression, findClusterCalls, referencesIdentifier } from '../cel/index.js';
 import { strconvQuote } from '../go/index.js';
+import { isDNS1123Label } from '../k8s/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import {
   decodePolicy,
@@ -242,6 +243,12 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const meta = obj(getOwn(doc, 'metadata'));
   const ns = meta ? getOwn(meta, 'namespace') : undefined;
   const namespace = kind === 'NamespacedMutatingPolicy' ? (typeof ns === 'string' && ns !== '' ? ns : 'default') : undefined;
+  // The API server checks a namespaced object's namespace (a DNS-1123 label); a cluster-wide one's is dropped.
+  if (kind === 'NamespacedMutatingPolicy' && ns !== undefined && ns !== null) {
+    const nsPath = FieldPath.root('metadata').child('namespace');
+    if (typeof ns !== 'string') errors.push(typeError(nsPath, ns, 'a string'));
+    else if (ns !== '') for (const msg of isDNS1123Label(ns)) errors.push(invalid(nsPath, ns, msg));
+  }
 
   // The MAP-shaped part, read and validated by the MutatingAdmissionPolicy code.
   const mapSpec: JsonObject = {};

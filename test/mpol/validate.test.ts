@@ -259,6 +259,15 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
       expect(io.stderr).not.toContain('(ignored)');
     });
 
+    it("refuses a NamespacedMutatingPolicy whose namespace is no DNS-1123 label (the API server's object meta check)", async () => {
+      const doc = (ns: string) => policy('in-ns', `${CONFIGMAPS}${AC}`).replace('kind: MutatingPolicy', 'kind: NamespacedMutatingPolicy').replace('metadata: {name: in-ns}', `metadata: {name: in-ns, namespace: ${ns}}`);
+      const bad = fakeIO({ 'p.yaml': doc('Team_A') });
+      expect(await runCli(['validate', 'p.yaml'], bad)).toBe(1);
+      expect(bad.stderr).toContain('NamespacedMutatingPolicy/in-ns: metadata.namespace: Invalid value: "Team_A": a lowercase RFC 1123 label must consist of');
+      const good = fakeIO({ 'p.yaml': doc('team-a') });
+      expect(await runCli(['validate', 'p.yaml'], good)).toBe(0);
+    });
+
     it('leaves out a NamespacedMutatingPolicy of v1alpha1: Kyverno serves that kind as v1beta1 and v1 only (its CLI: "policy type not supported")', async () => {
       const stderr = await refused('nmp', `${CONFIGMAPS}${AC}`, 'NamespacedMutatingPolicy', 'policies.kyverno.io/v1alpha1');
       expect(stderr).toContain('NamespacedMutatingPolicy of apiVersion policies.kyverno.io/v1alpha1: Kyverno serves it, and Amender reads it, as policies.kyverno.io/v1beta1, policies.kyverno.io/v1; the document is left out (ignored)');
