@@ -46,7 +46,8 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
     let out: JsonValue[] | undefined;
     for (let i = 0; i < v.length; i++) {
       const item = v[i];
-      const w = walk(item, atom.list.elem, pairs?.baseFor(item, i));
+      // A null item decodes to its Go type's zero value.
+      const w = item === null ? nullAsGo(atom.list.elem) : walk(item, atom.list.elem, pairs?.baseFor(item, i));
       if (w === item) continue;
       out ??= copyArray(v);
       out[i] = w;
@@ -64,7 +65,8 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue;
-      const g = field?.go !== undefined ? goFieldValue(v, k, field.go) : child;
+      // A struct field's Go type decides; a map value null is its type's zero value.
+      const g = field?.go !== undefined ? goFieldValue(v, k, field.go, childType) : child === null && !field ? nullAsGo(childType) : child;
       if (g === OMITTED) {
         out ??= copyObject(v);
         delete out[k];
@@ -91,11 +93,12 @@ const OMITTED = Symbol('omitted');
  * `omitempty` leaves out false, 0, "", nil and a slice or map of length 0 (encoding/json isEmptyValue).
  * A `[]byte` is written back in canonical base64 (padded, no newlines, unused bits zero; go-base64.ts).
  */
-function goFieldValue(obj: Record<string, JsonValue>, key: string, code: string): JsonValue | typeof OMITTED {
+function goFieldValue(obj: Record<string, JsonValue>, key: string, code: string, type: TypeRef): JsonValue | typeof OMITTED {
   let v = obj[key];
   if (v === null) {
     const zero = goZero(code);
-    if (zero === 'struct') return v;
+    // A struct value: Quantity and IntOrString decode null to their zero ("0", 0); Time stays null.
+    if (zero === 'struct') return nullAsGo(type);
     if (zero !== 'nil') v = zero.value;
   } else if (typeof v === 'number' && goIntType(code) === 'int32') {
     v = int32Of(obj, key, v);
@@ -107,6 +110,28 @@ function goFieldValue(obj: Record<string, JsonValue>, key: string, code: string)
     v = canonicalBase64Values(v);
   }
   return goOmitEmpty(code) && isGoEmpty(v, code) ? OMITTED : v;
+}
+
+/**
+ * What a JSON null decodes to in a map value or list item of this schema type (a Go string, number,
+ * bool, Quantity or IntOrString; their zero values), written again. Anything else stays null: a pointer,
+ * slice, map, interface or Time is written null, a struct's zero value is not reproduced here.
+ */
+function nullAsGo(ref: TypeRef): JsonValue {
+  const atom = resolve(ref);
+  if (atom.list !== undefined || atom.map !== undefined) return null;
+  switch (atom.scalar) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      // Quantity.UnmarshalJSON("null") is the zero Quantity, written "0"; IntOrString's is the int 0.
+      return atom.format === 'quantity' ? '0' : atom.format === 'int-or-string' ? 0 : null;
+  }
 }
 
 /**

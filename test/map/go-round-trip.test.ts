@@ -230,6 +230,27 @@ describe('an omitempty field a mutation leaves empty, as the next mutation reads
 });
 
 /**
+ * A null map value decodes to the Go zero value of its type (encoding/json leaves a string's zero value
+ * for null; Quantity.UnmarshalJSON makes null the zero Quantity, written "0"), and the next mutation reads
+ * that value.
+ */
+describe('a null map value, as the next mutation reads it', () => {
+  it.each([
+    ['a label', '/metadata/labels/a', 'null', 'object.metadata.labels.a', ''],
+    ['a quantity', '/spec/containers/0/resources', '{"limits": {"cpu": dyn(null)}}', 'object.spec.containers[0].resources.limits.cpu', '0'],
+  ])('%s', async (_what, path, value, read, want) => {
+    const request = podRequest(
+      parseJson(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', labels: { a: 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } })) as any,
+      { uid: 'u' },
+    );
+    const readBack = jsonPatch(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"r": ${read} == null ? "null" : "[" + ${read} + "]"}}]`);
+    const r = await evaluate(set(policy('p', [jsonPatch(`[JSONPatch{op: "add", path: "${path}", value: ${value}}]`), readBack])), request);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/annotations', value: { r: `[${want}]` } });
+  });
+});
+
+/**
  * An integer past its Go field's size. A JSON patch's result is decoded with encoding/json, which refuses
  * it (`OverflowInt`): the request fails with 500 whatever the failurePolicy. An ApplyConfiguration's result
  * is converted by apimachinery runtime/converter.go fromUnstructured, which converts the int64 with
