@@ -214,6 +214,29 @@ function targetConditionErrors(spec: JsonObject, variables: MutatingAdmissionPol
   return errors;
 }
 
+/**
+ * spec.targetMatchConstraints, read by the MutatingAdmissionPolicy decoder as the MatchResources it
+ * extends (plus `expression`): Kyverno's CRD refuses another shape, though only its background controller
+ * reads the section.
+ */
+function targetConstraintsErrors(spec: JsonObject): FieldError[] {
+  const targets = getOwn(spec, 'targetMatchConstraints');
+  if (targets === undefined || targets === null) return [];
+  const path = FieldPath.root('spec').child('targetMatchConstraints');
+  if (!isJsonObject(targets)) return [typeError(path, targets, 'an object')];
+  const errors: FieldError[] = [];
+  const matchResources: JsonObject = {};
+  for (const key of Object.keys(targets)) if (key !== 'expression') matchResources[key] = targets[key];
+  const expression = getOwn(targets, 'expression');
+  if (expression !== undefined && expression !== null && typeof expression !== 'string') errors.push(typeError(path.child('expression'), expression, 'a string'));
+  const decoded = decodePolicy({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata: {}, spec: { matchConstraints: matchResources } });
+  const prefix = 'spec.matchConstraints';
+  for (const e of decoded.errors) {
+    if (e.path.startsWith(prefix)) errors.push({ path: `${path}${e.path.slice(prefix.length)}`, message: e.message.split(prefix).join(String(path)) });
+  }
+  return errors;
+}
+
 function uniqueCalls<T extends { call: string }>(calls: T[]): T[] {
   return calls.filter((c, i) => calls.findIndex((d) => d.call === c.call) === i);
 }
@@ -309,6 +332,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
     warnings.push({ path: 'spec.targetMatchConditions', message: 'conditions on mutateExisting targets apply to Kyverno\'s background controller only; ignored' });
   }
   errors.push(...targetConditionErrors(spec, policy.variables));
+  errors.push(...targetConstraintsErrors(spec));
   const mode = evaluation ? getOwn(evaluation, 'mode') : undefined;
   if (typeof mode === 'string' && mode !== 'Kubernetes') {
     if (mode === 'JSON') errors.push(invalid(evalPath.child('mode'), mode, 'JSON mode evaluates JSON payloads outside Kubernetes admission; Amender runs Kubernetes admission requests only'));

@@ -268,6 +268,18 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
       expect(await runCli(['validate', 'p.yaml'], good)).toBe(0);
     });
 
+    it('refuses a targetMatchConstraints of another shape than MatchResources and expression; an empty one loads', async () => {
+      expect(await refused('targets-string', `${CONFIGMAPS}  targetMatchConstraints: "x"\n${AC}`)).toContain('MutatingPolicy/targets-string: spec.targetMatchConstraints: Invalid value: "x": must be an object');
+      const stderr = await refused('targets-shape', `${CONFIGMAPS}  targetMatchConstraints: {resourceRules: "x", extra: 1, expression: 5}\n${AC}`);
+      for (const line of ['spec.targetMatchConstraints.resourceRules: Invalid value: "x": must be a list', 'spec.targetMatchConstraints.extra: unknown field "spec.targetMatchConstraints.extra"', 'spec.targetMatchConstraints.expression: Invalid value: 5: must be a string']) {
+        expect(stderr).toContain(`MutatingPolicy/targets-shape: ${line}`);
+      }
+      for (const targets of ['{}', '{resourceRules: [], expression: ""}']) {
+        const io = fakeIO({ 'p.yaml': policy('no-targets', `${CONFIGMAPS}  targetMatchConstraints: ${targets}\n${AC}`) });
+        expect(await runCli(['validate', 'p.yaml'], io)).toBe(0);
+      }
+    });
+
     it('leaves out a NamespacedMutatingPolicy of v1alpha1: Kyverno serves that kind as v1beta1 and v1 only (its CLI: "policy type not supported")', async () => {
       const stderr = await refused('nmp', `${CONFIGMAPS}${AC}`, 'NamespacedMutatingPolicy', 'policies.kyverno.io/v1alpha1');
       expect(stderr).toContain('NamespacedMutatingPolicy of apiVersion policies.kyverno.io/v1alpha1: Kyverno serves it, and Amender reads it, as policies.kyverno.io/v1beta1, policies.kyverno.io/v1; the document is left out (ignored)');
