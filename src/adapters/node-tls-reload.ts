@@ -16,6 +16,7 @@ import type { Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { CallbackCounter, CallbackGauge, type Logger, type Registry } from '../server/index.js';
 import type { TlsMaterial } from './node.js';
+import { tlsPairProblem } from './node-tls-pair.js';
 
 export interface TlsFiles {
   certFile: string;
@@ -110,7 +111,9 @@ export function createTlsReloader(options: TlsReloaderOptions): TlsReloader {
     try {
       apply(next);
     } catch (error) {
-      fail(reason, next, error, force);
+      // OpenSSL's words ("key values mismatch") say neither which file nor what: the check's do.
+      const problem = tlsPairProblem(next, files);
+      fail(reason, next, problem === undefined ? error : new Error(problem), force);
       return;
     }
     inForce = next;

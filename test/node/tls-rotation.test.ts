@@ -110,6 +110,7 @@ describe('the built Node server follows a rotated certificate', () => {
       copyFileSync(join(second.dir, 'server.crt'), cert);
       await waitFor('a failure logged', () => failures().length > 0);
       expect(failures()[0]).toMatchObject({ level: 'error', reason: 'changed', certFile: cert, keyFile: key });
+      expect(failures()[0].error).toBe(`the private key in ${key} does not belong to the certificate in ${cert} (CN=localhost)`);
       expect(await healthz(server, first)).toBe(200);
       await sleep(2500); // two more looks at the same broken pair: not logged again
       expect(failures()).toHaveLength(1);
