@@ -1,7 +1,9 @@
 /**
- * Names and the autogen annotation as Kyverno's API types refuse them (src/kyverno/validation/api-limits.ts):
- * api/kyverno/v1/utils.go ValidatePolicyName (and its clusterpolicy_test.go Test_ClusterPolicy_Name),
- * ValidateAutogenAnnotation, and the CRD's `maxLength: 63` on a rule name (api/kyverno/v1/rule_types.go).
+ * What Kyverno's API types refuse (src/kyverno/validation/api-limits.ts): api/kyverno/v1/utils.go
+ * ValidatePolicyName (and its clusterpolicy_test.go Test_ClusterPolicy_Name), ValidateAutogenAnnotation,
+ * the CRD's `maxLength: 63` on a rule name (api/kyverno/v1/rule_types.go), Spec.Validate's forbidden fields,
+ * and ValidateMutationRuleTargetNamespace (the cases of rule_test.go
+ * Test_Validate_NamespacedPolicy_MutateRuleTargetNamespace, in a Policy of namespace amritapuri).
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/json/index.js';
@@ -43,5 +45,54 @@ describe('Kyverno API limits', () => {
       { path: 'metadata.annotations', message: "Autogen annotation does not support 'all' anymore, remove the annotation or set it to a valid value" },
     ]);
     expect(problems(policy('p', 'r', { 'pod-policies.kyverno.io/autogen-controllers': 'Deployment,CronJob' }))).toEqual([]);
+  });
+});
+
+describe('fields Kyverno forbids', () => {
+  it('the deprecated generateExistingOnPolicyUpdate, whatever its value', () => {
+    const document = policy('p');
+    (document.spec as JsonObject).generateExistingOnPolicyUpdate = false;
+    expect(problems(document)).toEqual([
+      { path: 'spec.generateExistingOnPolicyUpdate', message: 'remove the deprecated field and use spec.generate[*].generateExisting instead' },
+    ]);
+  });
+  it('validationFailureActionOverrides in a namespaced Policy', () => {
+    const spec = { ...(policy('p').spec as JsonObject), validationFailureActionOverrides: [{ action: 'Audit', namespaces: ['team'] }] };
+    expect(problems({ ...policy('p'), kind: 'Policy', metadata: { name: 'p', namespace: 'team' }, spec })).toEqual([
+      { path: 'spec.validationFailureActionOverrides', message: 'Use of validationFailureActionOverrides is supported only with ClusterPolicy' },
+    ]);
+    expect(problems({ ...policy('p'), spec })).toEqual([]);
+  });
+});
+
+describe('Test_Validate_NamespacedPolicy_MutateRuleTargetNamespace (upstream cases)', () => {
+  const namespaced = (targetNamespaces: string[]): JsonObject => ({
+    apiVersion: 'kyverno.io/v1',
+    kind: 'Policy',
+    metadata: { name: 'p', namespace: 'amritapuri' },
+    spec: {
+      rules: [
+        {
+          name: 'auto-rollout-on-config-change',
+          match: { resources: { kinds: ['ConfigMap'] } },
+          mutate: {
+            targets: targetNamespaces.map((namespace, i) => ({ apiVersion: i === 0 ? 'apps/v1' : 'v1', kind: i === 0 ? 'Deployment' : 'Service', namespace })),
+            patchStrategicMerge: { metadata: { annotations: { 'kyverno/tls-changed:': 'true' } } },
+          },
+        },
+      ],
+    },
+  });
+  const message = 'This field can be ignored or should have value of the namespace where the policy is being created';
+  it('Invalid mutate rule target namespace', () => {
+    // (the policy is also reported for its mutate-existing rule, which no webhook runs)
+    expect(problems(namespaced(['maddy', 'praddy'])).filter((p) => p.message === message)).toEqual([
+      { path: 'spec.rules[0].targets[0].namespace', message },
+      { path: 'spec.rules[0].targets[1].namespace', message },
+    ]);
+  });
+  it('Valid mutate rule target namespace', () => {
+    const result = compileKyvernoPolicy(namespaced(['amritapuri', 'amritapuri']));
+    expect(result.ok).toBe(true);
   });
 });

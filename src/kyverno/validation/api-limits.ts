@@ -4,7 +4,11 @@
  *   a label of its reports), run by ClusterPolicy/Policy.Validate in its policy validation;
  * - a rule name longer than 63 characters (the CRD's `maxLength: 63` on `spec.rules[].name`,
  *   api/kyverno/v1/rule_types.go), checked by the API server and by the Kyverno CLI's loader;
- * - the autogen annotation set to `all` (ValidateAutogenAnnotation: no longer supported).
+ * - the autogen annotation set to `all` (ValidateAutogenAnnotation: no longer supported);
+ * - fields Spec.Validate forbids (spec_types.go): the deprecated `generateExistingOnPolicyUpdate` in
+ *   any form, and `validationFailureActionOverrides` in a namespaced Policy;
+ * - in a namespaced Policy, a mutate target in another namespace than the policy's
+ *   (rule_types.go ValidateMutationRuleTargetNamespace; a variable there is another namespace too).
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import type { ProblemSink } from './sink.js';
@@ -13,7 +17,7 @@ const NAME_MAX = 63;
 const AUTOGEN_ANNOTATION = 'pod-policies.kyverno.io/autogen-controllers';
 const utf8 = new TextEncoder();
 
-export function apiLimitProblems(document: JsonObject, rules: readonly JsonValue[], report: ProblemSink): void {
+export function apiLimitProblems(document: JsonObject, spec: JsonObject, rules: readonly JsonValue[], report: ProblemSink): void {
   const metadata = getOwn(document, 'metadata');
   const annotations = isJsonObject(metadata) ? getOwn(metadata, 'annotations') : undefined;
   if (isJsonObject(annotations) && getOwn(annotations, AUTOGEN_ANNOTATION) === 'all') {
@@ -24,11 +28,37 @@ export function apiLimitProblems(document: JsonObject, rules: readonly JsonValue
   if (typeof name === 'string' && name.length > NAME_MAX / 3 && utf8.encode(name).length > NAME_MAX) {
     report.error('metadata.name', `Too long: may not be more than ${NAME_MAX} bytes`);
   }
+  const generateExisting = getOwn(spec, 'generateExistingOnPolicyUpdate');
+  if (generateExisting !== undefined && generateExisting !== null) {
+    report.error('spec.generateExistingOnPolicyUpdate', 'remove the deprecated field and use spec.generate[*].generateExisting instead');
+  }
+  const namespaced = getOwn(document, 'kind') === 'Policy';
+  const overrides = getOwn(spec, 'validationFailureActionOverrides');
+  if (namespaced && Array.isArray(overrides) && overrides.length > 0) {
+    report.error('spec.validationFailureActionOverrides', 'Use of validationFailureActionOverrides is supported only with ClusterPolicy');
+  }
+  // The namespace the policy lives in, as compile.ts takes it (a Policy without one is in "default").
+  const ns = isJsonObject(metadata) ? getOwn(metadata, 'namespace') : undefined;
+  const policyNamespace = typeof ns === 'string' && ns !== '' ? ns : 'default';
   rules.forEach((rule, i) => {
+    if (namespaced) targetNamespaces(rule, i, policyNamespace, report);
     const ruleName = isJsonObject(rule) ? getOwn(rule, 'name') : undefined;
     // OpenAPI's maxLength counts characters (code points), not bytes.
     if (typeof ruleName === 'string' && ruleName.length > NAME_MAX && [...ruleName].length > NAME_MAX) {
       report.error(`spec.rules[${i}].name`, `Too long: may not be more than ${NAME_MAX} characters`);
+    }
+  });
+}
+
+function targetNamespaces(rule: JsonValue, index: number, policyNamespace: string, report: ProblemSink): void {
+  const mutate = isJsonObject(rule) ? getOwn(rule, 'mutate') : undefined;
+  const targets = isJsonObject(mutate) ? getOwn(mutate, 'targets') : undefined;
+  if (!Array.isArray(targets)) return;
+  targets.forEach((target, t) => {
+    const namespace = isJsonObject(target) ? getOwn(target, 'namespace') : undefined;
+    if (typeof namespace === 'string' && namespace !== '' && namespace !== policyNamespace) {
+      // Kyverno's path: the rule's `targets`, not `mutate.targets`.
+      report.error(`spec.rules[${index}].targets[${t}].namespace`, 'This field can be ignored or should have value of the namespace where the policy is being created');
     }
   });
 }

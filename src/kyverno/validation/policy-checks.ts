@@ -21,7 +21,7 @@ export function checkPolicy(document: JsonObject, spec: JsonObject, rules: reado
   if (getOwn(document, 'kind') === 'ClusterPolicy' && typeof namespace === 'string' && namespace !== '') {
     report.error('metadata.namespace', 'A clusterpolicy should not have the namespace defined');
   }
-  apiLimitProblems(document, rules, report);
+  apiLimitProblems(document, spec, rules, report);
   processingProblems(spec, rules, report);
   for (const problem of mutateTargetsProblems(spec, rules)) report.error(problem.path, problem.message);
   // Kyverno stops at the first of these; the on-update check repeats the variable checks.
