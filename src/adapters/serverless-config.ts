@@ -1,7 +1,8 @@
 /**
  * Settings of the serverless runtimes (AWS Lambda, Cloudflare Workers), read from their environment:
- * Lambda's environment variables, or a Worker's `env` (vars and secrets are strings there; bindings such
- * as an R2 bucket are objects and are ignored here). Pure: environment in, settings or every problem out.
+ * Lambda's environment variables, or a Worker's `env` (vars and secrets; a var written unquoted in
+ * wrangler.toml arrives as a number or boolean and is read as written; bindings such as an R2 bucket are
+ * objects and are ignored here). Pure: environment in, settings or every problem out.
  *
  *   AMENDER_POLICY_SOURCES    comma-separated source URIs of the default set (`POST /mutate`); default
  *                             `bundled`. Lambda: bundled, file://DIR, s3://bucket/prefix. Workers: bundled,
@@ -51,20 +52,38 @@ export const SERVERLESS_ENVIRONMENT_VARIABLES: readonly string[] = [
   ...variablesOf(SERVERLESS_SETTINGS),
 ];
 
-/** The string values of an environment (a Worker's `env` also holds bindings, which are not settings). */
-export function stringEnvironment(env: Readonly<Record<string, unknown>>): Record<string, string> {
+/**
+ * The settings of an environment as text. A Worker's `env` also holds bindings (an R2 bucket: an object),
+ * which are not settings; and wrangler binds a var written unquoted in wrangler.toml as its JSON value, so
+ * `AMENDER_REFRESH_SECONDS = 30` arrives as the number 30 and `... = true` as a boolean: those are read as
+ * written. A JSON list or object under an `AMENDER_` name (`AMENDER_POLICY_SOURCES = ["bundled"]`) is a
+ * problem when `problems` is given, rather than a setting left at its default without a word.
+ */
+export function stringEnvironment(env: Readonly<Record<string, unknown>>, problems?: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of Object.keys(env)) {
     const value = env[key];
     if (typeof value === 'string') out[key] = value;
+    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') out[key] = String(value);
+    else if (problems && key.startsWith('AMENDER_') && isJsonValue(value)) {
+      problems.push(`${key}: expected text (a var in quotes, as in ${key} = "..."), got a JSON ${Array.isArray(value) ? 'list' : 'object'}`);
+    }
   }
   return out;
 }
 
+/** A list or plain object, as a JSON var arrives; a binding is an instance of its class. */
+function isJsonValue(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
 /** Reads the settings; throws SettingsError listing every problem. */
 export function readServerlessConfig(environment: Readonly<Record<string, unknown>>): ServerlessConfig {
-  const env = stringEnvironment(environment);
   const problems: string[] = [];
+  const env = stringEnvironment(environment, problems);
   const common = readCommonSettings(env, problems);
   const own = readSettings(SERVERLESS_SETTINGS, env, problems);
   assertNoProblems(problems);

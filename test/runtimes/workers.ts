@@ -29,7 +29,8 @@ export interface ServiceWorker {
   script: string;
 }
 
-export async function startWorker(vars: Record<string, string>, objects: Record<string, string> = {}, services: ServiceWorker[] = []): Promise<RunningWorker> {
+/** `vars` as wrangler binds `[vars]`: a string as text, anything else (an unquoted TOML number) as its JSON value. */
+export async function startWorker(vars: Record<string, string | number | boolean | unknown[]>, objects: Record<string, string> = {}, services: ServiceWorker[] = []): Promise<RunningWorker> {
   const logs: Record<string, unknown>[] = [];
   const other: string[] = [];
   const collect = (stream: Readable) =>
