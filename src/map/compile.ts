@@ -81,13 +81,16 @@ function celInput(inputs: InvocationInputs, forConditions: boolean): AdmissionIn
   };
 }
 
-/** Kyverno's `request` also holds the admitted object and oldObject (as received, not as mutated). */
+/**
+ * Kyverno's `request` also holds the admitted object and oldObject (as received, not as mutated); one the
+ * request lacks is `{}`, as for `oldObject` below (prepareData: the zero Unstructured's nil map).
+ */
 const kyvernoRequests = new WeakMap<JsonObject, JsonObject>();
 
 function kyvernoRequest(inputs: InvocationInputs): JsonObject {
   let r = kyvernoRequests.get(inputs.request);
   if (!r) {
-    r = { ...inputs.request, object: inputs.requestObject ?? null, oldObject: inputs.oldObject };
+    r = { ...inputs.request, object: inputs.requestObject ?? NO_OLD_OBJECT, oldObject: inputs.oldObject ?? NO_OLD_OBJECT };
     kyvernoRequests.set(inputs.request, r);
   }
   return r;

@@ -40,3 +40,12 @@ describe('oldObject on CREATE', () => {
     expect(parseYaml(io.stdout).metadata.labels).toEqual({ old: label });
   });
 });
+
+describe("request.oldObject of a MutatingPolicy on CREATE", () => {
+  it('is {} as well, not null: Kyverno sets it from the same zero Unstructured (mpol compiler eval.go prepareData: requestVal["oldObject"] = oldObject.Object)', async () => {
+    const doc = policy('MutatingPolicy').replace('oldObject == null ? "null" : "empty-map"', 'request.oldObject == null ? "null" : string(size(request.oldObject))');
+    const io = fakeIO({ 'p.yaml': doc, 'cm.yaml': CONFIGMAP });
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], io)).toBe(0);
+    expect(parseYaml(io.stdout).metadata.labels).toEqual({ old: '0' });
+  });
+});
