@@ -6,6 +6,7 @@ import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../jso
 import { checkJmesPath } from '../check-expressions.js';
 import { eachObject, type Report } from '../compile-report.js';
 import { compileContext } from '../context/compile-context.js';
+import { findVariables, variableExpression } from '../context/variable-syntax.js';
 import { compileConditions } from '../match/compile-conditions.js';
 import { checkOverlay, patchTemplateOf } from '../patchers/compile-patches.js';
 import type { ForeachEntry } from '../types.js';
@@ -54,7 +55,11 @@ export function compileForeach(raw: JsonValue, path: string, report: Report, nes
   return entries;
 }
 
-/** `element` / `elementIndex` variables outside foreach (Kyverno refuses such policies). */
+/**
+ * `element` / `elementIndex` variables outside foreach (Kyverno refuses such policies: pkg/engine/variables
+ * ValidateElementInForEach, run on the rule by its policy validation). A variable is what Kyverno's
+ * variable syntax finds, in strings and map keys: an escaped `\{{ element }}` is text, not a variable.
+ */
 export function checkElementVariables(rule: JsonObject, path: string, report: Report): void {
   const mutate = getOwn(rule, 'mutate');
   const outside: JsonObject = { ...rule };
@@ -62,6 +67,17 @@ export function checkElementVariables(rule: JsonObject, path: string, report: Re
     const { foreach: _ignored, ...rest } = mutate;
     outside.mutate = rest;
   }
-  const text = JSON.stringify(outside);
-  if (/\{\{-?\s*element/.test(text)) report.error(path, 'element / elementIndex variables may only be used inside foreach');
+  if (holdsElementVariable(outside)) report.error(path, 'element / elementIndex variables may only be used inside foreach');
+}
+
+function holdsElementVariable(value: JsonValue): boolean {
+  if (typeof value === 'string') return isElementText(value);
+  if (Array.isArray(value)) return value.some(holdsElementVariable);
+  if (isJsonObject(value)) return Object.keys(value).some((k) => isElementText(k) || holdsElementVariable(value[k]));
+  return false;
+}
+
+/** Kyverno's test: a variable whose expression (braces, blanks and the shallow `-` taken off) starts with `element`. */
+function isElementText(text: string): boolean {
+  return findVariables(text).some((m) => variableExpression(m[2].slice(2, -2)).startsWith('element'));
 }
