@@ -234,10 +234,33 @@ function urlHost(header: string | null, domainName: string | undefined): string 
 /** An HTTP method: a token (RFC 9110 §5.6.2). */
 const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Sets a header field, or says which one is not a valid field (its name only: a value may be a credential). */
+/** A character a header value cannot hold (a Web Headers value is bytes, one character each). */
+const PAST_LATIN1 = /[^\u0000-\u00ff]/;
+
+/** The UTF-8 bytes of `text`, one character each: what Node's server and workerd hand over for those bytes on the wire. */
+function utf8BytesAsLatin1(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(bytes[i]);
+  return out;
+}
+
+/**
+ * Sets a header field, or says which one is not a valid field (its name only: a value may be a credential).
+ * AWS hands header bytes over decoded as UTF-8, so a value sent with non-ASCII bytes (a proxy's
+ * `cf-ipcity: Srīperumbūdūr`) can hold characters past U+00FF, which Headers refuses: such a value is
+ * set as its UTF-8 bytes, as the Node server and Workers see the same request, instead of refusing it.
+ */
 function setHeader(headers: LightHeaders, name: string, value: string): void {
   try {
     headers.set(name, value);
+    return;
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
+  try {
+    if (!PAST_LATIN1.test(value)) throw new TypeError('not a header field');
+    headers.set(name, utf8BytesAsLatin1(value));
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
     throw new LambdaEventError(`its header ${JSON.stringify(name.slice(0, 64))} is not a valid HTTP field (a control character or line break in its name or value?)`);

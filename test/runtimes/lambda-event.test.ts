@@ -61,6 +61,12 @@ describe('payload 2.0 event → Request', () => {
     expect(() => assertHttpEventV2({ ...http, rawPath: '' })).not.toThrow();
   });
 
+  it("gives a header value holding characters past U+00FF as its UTF-8 bytes, as Node's server reads those bytes", () => {
+    const request = eventToRequest(asEvent(functionUrlEvent({ name: 'x', method: 'GET', path: '/', headers: { 'cf-ipcity': 'Srī' } }, false)));
+    // Node's HTTP parser hands each byte of a header value over as one character (Latin-1).
+    expect(request.headers.get('cf-ipcity')).toBe(Buffer.from('Srī', 'utf8').toString('latin1'));
+  });
+
   it('takes the host from the Host header, else the domain; refuses a Host that would carry a path', () => {
     const event = (host: string) => asEvent({ ...functionUrlEvent({ name: 'x', method: 'GET', path: '/healthz', headers: { host } }, false) });
     expect(eventToRequest(event('example.com:8443')).url).toBe('https://example.com:8443/healthz');

@@ -120,6 +120,17 @@ describe('Lambda bundle with the bundled policy set', () => {
     expect(JSON.parse(result.body!).message).toMatch(/isBase64Encoded but is not valid base64/);
     expect(resultReply(await lambda.invoke(functionUrlEvent(cases[0], true)))).toEqual(reference.replies[0]);
   });
+
+  it('answers a review with a non-ASCII header value as the Node server does (AWS hands such bytes over decoded as UTF-8)', async () => {
+    // A proxy in front (Cloudflare's cf-ipcity) sends UTF-8; U+012B is no character a Headers value can hold.
+    const headers = { ...cases[0].headers, 'cf-ipcity': 'Srīperumbūdūr' };
+    for (const event of [functionUrlEvent({ ...cases[0], headers }, false), albEvent({ ...cases[0], headers }, true, false), restApiEvent({ ...cases[0], headers }, false)]) {
+      expect(resultReply(await lambda.invoke(event))).toEqual(reference.replies[0]);
+    }
+    // A control character is still no header value.
+    const bad = await lambda.invoke(functionUrlEvent({ ...cases[0], headers: { ...cases[0].headers, 'cf-ipcity': 'Sr\u012b\u0000' } }, false));
+    expect(bad.statusCode).toBe(400);
+  });
 });
 
 describe('Lambda bundle with policies in S3', () => {
