@@ -19,7 +19,8 @@ function refusal(annotations: JsonObject): string | undefined {
 
 describe('element variables outside foreach', () => {
   it('are refused in values and keys, shallow or not', () => {
-    for (const annotations of [{ a: '{{ element.name }}' }, { '{{elementIndex}}': 'x' }, { a: 'x-{{- element0.name }}' }]) {
+    const cases: JsonObject[] = [{ a: '{{ element.name }}' }, { '{{elementIndex}}': 'x' }, { a: 'x-{{- element0.name }}' }];
+    for (const annotations of cases) {
       expect(refusal(annotations), JSON.stringify(annotations)).toMatch(/element \/ elementIndex variables may only be used inside foreach/);
     }
   });
