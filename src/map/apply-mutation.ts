@@ -10,7 +10,7 @@ import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyJsonPatch, type ApplyResult } from '../jsonpatch/index.js';
 import { applyConfiguration, fromUnstructuredError, goRoundTrip, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
-import { decodeTypeMeta } from './type-meta.js';
+import { decodeTypeMeta, unstructuredTypeMetaError } from './type-meta.js';
 import type { MutationOutcome } from './dispatch.js';
 
 export interface SchemaContext {
@@ -121,7 +121,10 @@ export function applyJsonPatchMutation(
  */
 export function applyUnstructuredJsonPatch(object: JsonValue | null, ops: JsonValue, guard?: ReviewGuard): MutationOutcome {
   const applied = applyJsonPatch(object, ops, 'kubernetes', guard);
-  return applied.ok ? { ok: true, object: applied.doc } : patchFailure(applied, object);
+  if (!applied.ok) return patchFailure(applied, object);
+  // Decoding back into an Unstructured needs a kind (and a readable apiVersion): an internal error otherwise.
+  const undecodable = unstructuredTypeMetaError(applied.doc);
+  return undecodable === undefined ? { ok: true, object: applied.doc } : { ok: false, message: `Internal error occurred: ${undecodable}` };
 }
 
 function patchFailure(failure: Extract<ApplyResult, { ok: false }>, object: JsonValue | null): MutationOutcome {

@@ -18,7 +18,7 @@
  * other schemes and are left as they are too.
  */
 import type { GroupVersionKind } from '../admission/index.js';
-import { strconvQuote } from '../go/index.js';
+import { goJsonStringify, strconvQuote } from '../go/index.js';
 import { getOwn, isJsonObject, setOwn, shallowCopyObject, withNumberMarksOf, type JsonValue } from '../json/index.js';
 import type { SchemaRegistry } from '../schema/index.js';
 
@@ -72,4 +72,35 @@ export function decodeTypeMeta(doc: JsonValue, target: GroupVersionKind, schemas
   // Another kind: not emulated where the scheme may know it (see above).
   if (version === '' || OTHER_SCHEMES.has(target.group) || schemas.lookupGvk({ group, version, kind: actualKind }) !== undefined) return { ok: true, doc };
   return { ok: false, message: `no kind ${strconvQuote(actualKind)} is registered for version ${strconvQuote(groupVersionText(group, version))} in scheme ${strconvQuote(LEGACY_SCHEME_NAME)}` };
+}
+
+/** The Go struct SimpleMetaFactory.Interpret decodes apiVersion and kind into, as encoding/json names it. */
+const FIND_KIND = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+function jsonKindName(v: JsonValue): string {
+  return Array.isArray(v) ? 'array' : isJsonObject(v) ? 'object' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : 'string';
+}
+
+/**
+ * Why a JSON-patched object does not decode back into an Unstructured, as Kyverno's MutatingPolicy
+ * decodes it (mpol compiler json.go: the JSON serializer's Decode into &unstructured.Unstructured{}):
+ * Interpret's decoding of apiVersion/kind (encoding/json matches the keys case-insensitively; the first
+ * type error in key order, the order Go's encoder wrote them), ParseGroupVersion, then no kind. Undefined
+ * when it decodes. The caller wraps it as an internal error, as Kyverno does.
+ */
+export function unstructuredTypeMetaError(doc: JsonValue): string | undefined {
+  if (!isJsonObject(doc)) {
+    if (doc !== null) return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(doc)} into Go value of type ${FIND_KIND}`;
+  } else {
+    for (const key of Object.keys(doc).sort()) {
+      const field = key.toLowerCase() === 'apiversion' ? 'apiVersion' : key.toLowerCase() === 'kind' ? 'kind' : undefined;
+      const v = field ? getOwn(doc, key)! : null;
+      if (v !== null && typeof v !== 'string') return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(v)} into Go struct field .${field} of type string`;
+    }
+    const apiVersion = getOwn(doc, 'apiVersion');
+    if (typeof apiVersion === 'string' && apiVersion !== '/' && apiVersion.split('/').length > 2) return `unexpected GroupVersion string: ${apiVersion}`;
+    const kind = getOwn(doc, 'kind');
+    if (typeof kind === 'string' && kind !== '') return undefined;
+  }
+  return `Object 'Kind' is missing in '${goJsonStringify(doc)}'`;
 }
