@@ -34,7 +34,10 @@ export function compileContext(raw: JsonValue | undefined, path: string, report:
         const jmesPath = getOwn(spec, 'jmesPath');
         if (jmesPath !== undefined && typeof jmesPath !== 'string') report.error(`${at}.variable.jmesPath`, 'must be a string');
         if (typeof jmesPath === 'string' && jmesPath !== '') checkJmesPath(jmesPath, `${at}.variable.jmesPath`, report);
-        const value = getOwn(spec, 'value');
+        // `value: null` is no value: Go decodes null into a nil pointer (GetValue() == nil), so the
+        // entry reads its jmesPath from the context, or is refused without one.
+        const given = getOwn(spec, 'value');
+        const value = given === null ? undefined : given;
         if (value === undefined && (jmesPath === undefined || jmesPath === '')) {
           report.error(`${at}.variable`, 'needs a value or a jmesPath');
         }
