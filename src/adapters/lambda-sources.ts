@@ -3,7 +3,7 @@
  * needs them, so a bundled-only function never loads the AWS SDK at cold start — folders (`file://`, e.g.
  * a Lambda layer under /opt) and S3 (`s3://`, through the function's role).
  */
-import { bundledSource, parseSourceUri, type PolicyBundle, type SourceResolvers } from '../sources/index.js';
+import { bundledSource, parseSourceUri, SourceError, type PolicyBundle, type SourceResolvers } from '../sources/index.js';
 
 /** Whether any of `uris` is served by the Node sources (folders, S3). Unparsable URIs are left to resolveSources. */
 function needsNodeSources(uris: readonly string[]): boolean {
@@ -26,7 +26,12 @@ export async function lambdaSourceResolvers(
     const { nodeSourceResolvers } = await import('../sources/node/index.js');
     return nodeSourceResolvers({ env, ...(bundle ? { bundle } : {}) });
   }
-  return bundle ? { bundled: () => bundledSource(bundle) } : {};
+  // Folders and S3 stay available (none of `uris` is one, so none is made here): a source Lambda cannot
+  // serve (r2://) is then refused naming every kind it can, not `bundled` alone.
+  const notLoaded = (uri: { uri: string }): never => {
+    throw new SourceError(uri.uri, 'the Node sources were not loaded: this URI was not among those configured');
+  };
+  return { ...(bundle ? { bundled: () => bundledSource(bundle) } : {}), directory: notLoaded, s3: notLoaded };
 }
 
 /**

@@ -297,7 +297,7 @@ describe('Lambda bundle configuration errors', () => {
 
   it('names a source that Lambda cannot serve', async () => {
     await expect(startLambda({ AMENDER_POLICY_SOURCES: 'r2://POLICIES/prod' })).rejects.toThrow(
-      'policy source r2://POLICIES/prod: r2:// sources are not available on AWS Lambda (available: bundled)',
+      'policy source r2://POLICIES/prod: r2:// sources are not available on AWS Lambda (available: bundled, file://, s3://)',
     );
   });
 });
