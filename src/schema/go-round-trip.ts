@@ -1,11 +1,11 @@
-import { copyNumberMark, exactInteger, hasNumberMarks, isFloatLiteral, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonValue } from '../json/index.js';
+import { copyNumberMark, exactInteger, hasNumberMarks, isFloatLiteral, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../json/index.js';
 import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
 import { formatMicroTime, isMicroTime, parseMicroTime } from './micro-time.js';
 import { canonicalGoBase64 } from './go-base64.js';
 import { goIntType, goOmitEmpty, goZero } from './go-fields.js';
 import { ItemPairing, unchanged } from './unchanged.js';
-import { resolve, type ObjectType, type TypeRef } from './types.js';
+import { resolve, type Atom, type FieldDef, type ObjectType, type TypeRef } from './types.js';
 
 /**
  * A built-in object as the next mutation sees it after kube-apiserver's round trip through the kind's Go
@@ -20,7 +20,8 @@ import { resolve, type ObjectType, type TypeRef } from './types.js';
  * `hostNetwork: false`, `tolerations: []`, a null pointer) is left out, as the encoder leaves out an empty
  * Go value: the next JSON patch cannot add a key under it, and `has(object.metadata.labels)` is false. A
  * null in a field without `omitempty` reads as the Go zero value (`""` for a container's name). A struct
- * value (`{}`) is never left out. The Go facts of each field come from data/go-fields.ts.
+ * value (`{}`) is never left out, and a struct a mutation adds gets the fields Go always writes
+ * (`resources: {}` in a new container). The Go facts of each field come from data/go-fields.ts.
  *
  * Only what differs from `base` (the object the mutation was given, already in that form) is walked;
  * the result shares every untouched subtree with `obj`, and is `obj` itself when nothing changes.
@@ -77,9 +78,60 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       out ??= copyObject(v);
       setOwn(out, k, w);
     }
+    // Fields Go always writes (no `omitempty`, or a struct value) that a new struct lacks or a mutation
+    // removed: their zero value's encoding. Where the base lacked one too, it stays as the base has it.
+    if (atom.map.fields !== undefined) {
+      for (const [name, field] of alwaysWritten(atom)) {
+        if (Object.hasOwn(v, name) || (baseMap !== undefined && !Object.hasOwn(baseMap, name))) continue;
+        out ??= copyObject(v);
+        setOwn(out, name, zeroEncoding(field) as JsonValue);
+      }
+    }
     return out ?? v;
   }
   return v;
+}
+
+const alwaysWrittenCache = new WeakMap<Atom, ReadonlyArray<readonly [string, FieldDef]>>();
+
+/** The fields of a struct that encoding/json writes even when zero. */
+function alwaysWritten(atom: Atom): ReadonlyArray<readonly [string, FieldDef]> {
+  let list = alwaysWrittenCache.get(atom);
+  if (list === undefined) {
+    const fields: (readonly [string, FieldDef])[] = [];
+    for (const entry of atom.map!.fields!) if (entry[1].go !== undefined && zeroEncoding(entry[1]) !== OMITTED) fields.push(entry);
+    alwaysWrittenCache.set(atom, (list = fields));
+  }
+  return list;
+}
+
+/**
+ * What encoding/json writes for a field holding its Go zero value, or OMITTED (`omitempty` on a value
+ * that is empty). A struct value is written whatever its tag: Quantity as "0", IntOrString as 0, Time,
+ * RawExtension and JSON as null, another struct as its own fields' zero encodings.
+ */
+function zeroEncoding(field: FieldDef): JsonValue | typeof OMITTED {
+  const zero = goZero(field.go!);
+  if (zero === 'struct') {
+    const atom = resolve(field.type);
+    if (atom.map?.fields !== undefined && atom.scalar === undefined) return zeroStruct(atom);
+    return nullAsGo(field.type);
+  }
+  if (goOmitEmpty(field.go!)) return OMITTED;
+  return zero === 'nil' ? null : zero.value;
+}
+
+const zeroStructCache = new WeakMap<Atom, JsonObject>();
+
+/** A struct's zero value as encoding/json writes it (shared: documents are never modified in place). */
+function zeroStruct(atom: Atom): JsonObject {
+  let out = zeroStructCache.get(atom);
+  if (out === undefined) {
+    out = {};
+    for (const [name, field] of alwaysWritten(atom)) setOwn(out, name, zeroEncoding(field) as JsonValue);
+    zeroStructCache.set(atom, out);
+  }
+  return out;
 }
 
 const OMITTED = Symbol('omitted');

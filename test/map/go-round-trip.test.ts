@@ -230,6 +230,48 @@ describe('an omitempty field a mutation leaves empty, as the next mutation reads
 });
 
 /**
+ * Fields Go writes even when zero: one without `omitempty` (a container's `name`, a port's
+ * `containerPort`), and a struct value whatever its tag (a container's `resources`, written `{}`). A
+ * struct a mutation adds lacks them until the Go round trip writes them; a field a JSON patch removes comes
+ * back as its zero value.
+ */
+describe('a field Go always writes, as the next mutation reads it', () => {
+  const bare = pod({ cpu: '1' });
+  const read = jsonPatch(
+    '[JSONPatch{op: "add", path: "/metadata/labels", value: {"resources": string(has(object.spec.containers[1].resources)), "port": string(object.spec.containers[1].ports[0].containerPort)}}]',
+  );
+
+  it.each([
+    ['an ApplyConfiguration', ac('Object{spec: Object.spec{containers: [Object.spec.containers{name: "s", image: "x", ports: [Object.spec.containers.ports{name: "h", protocol: "TCP"}]}]}}')],
+    ['a JSON patch', jsonPatch('[JSONPatch{op: "add", path: "/spec/containers/-", value: Object.spec.containers{name: "s", image: "x", ports: [Object.spec.containers.ports{name: "h", protocol: "TCP"}]}}]')],
+  ])('%s adding a container: its resources are {} and its port 0', async (_what, mutation) => {
+    const r = await evaluate(set(policy('p', [mutation, read])), bare);
+    expect(r.allowed).toBe(true);
+    if (!r.allowed) return;
+    expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { resources: 'true', port: '0' } });
+    expect(r.patch).toContainEqual({
+      op: 'add',
+      path: '/spec/containers/1',
+      value: { name: 's', image: 'x', ports: [{ name: 'h', protocol: 'TCP', containerPort: 0 }], resources: {} },
+    });
+  });
+
+  it('a JSON patch removing a container name: it reads back as ""', async () => {
+    const readName = jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"has": string(has(object.spec.containers[0].name)), "name": "[" + object.spec.containers[0].name + "]"}}]');
+    const r = await evaluate(set(policy('p', [jsonPatch('[JSONPatch{op: "remove", path: "/spec/containers/0/name"}]'), readName])), bare);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { has: 'true', name: '[]' } });
+  });
+
+  it('what the received object lacked is not added (it is the API server\'s own encoding)', async () => {
+    // The Pod here has no status and its container no resources, which the API server would have written.
+    const r = await evaluate(set(policy('p', [ac('Object{spec: Object.spec{containers: [Object.spec.containers{name: "c", image: "j"}]}}')])), bare);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toEqual([{ op: 'replace', path: '/spec/containers/0/image', value: 'j' }]);
+  });
+});
+
+/**
  * A null map value decodes to the Go zero value of its type (encoding/json leaves a string's zero value
  * for null; Quantity.UnmarshalJSON makes null the zero Quantity, written "0"), and the next mutation reads
  * that value.
