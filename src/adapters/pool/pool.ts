@@ -160,6 +160,12 @@ const STEAL_AFTER_MS = 10;
 const STAGGER_MS = 2000;
 /** A worker that dies before it is even online is restarted after this (a missing or broken bundle). */
 const RESTART_DELAY_MS = 1000;
+/**
+ * The longest such a restart waits: the delay doubles with each one in a row (a broken bundle, a set its
+ * heap cannot build), so a worker that can never serve is not booted again every second for ever, each
+ * boot taking a core from the thread that carries every request.
+ */
+const MAX_RESTART_DELAY_MS = 30_000;
 
 export class ReviewPool {
   private readonly slots: Slot[] = [];
@@ -187,6 +193,8 @@ export class ReviewPool {
   private readonly spareLeash: SpareLeash;
   /** performance.now() before which no spare starts (after one that died before it came online). */
   private noSpareUntil = 0;
+  /** Workers replaced in a row that never answered a review (see MAX_RESTART_DELAY_MS); a review answered resets it. */
+  private failedStarts = 0;
   private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because reviews waited while every worker was busy with other policy sets or held by a long review.');
   private readonly countSpare = this.sparesStarted.child();
   private readonly movedOffSpare = new Counter('amender_reviews_moved_off_spare_total', 'Reviews the spare worker ran as long as it runs one, moved back to wait for a regular worker.');
@@ -621,6 +629,7 @@ export class ReviewPool {
     const batch = slot.batch;
     if (slot.retired || !batch) return;
     if (message.answers) {
+      this.failedStarts = 0;
       for (const { id, answer } of unpackAnswers(message.answers)) {
         const entry = batch.jobs.find((j) => j.id === id);
         if (entry && !entry.stopping) this.finish(entry, answer);
@@ -668,7 +677,10 @@ export class ReviewPool {
     slot.batch = undefined;
     const { entry, index } = batch ? this.current(slot, batch) : { entry: undefined, index: 0 };
     const ordinal = Atomics.load(slot.shared, SLOT.PROGRESS);
-    this.logger({ level: 'warn', msg: 'review worker replaced', reason, ...(entry ? { policySet: entry.setName, ordinal } : {}) });
+    // A worker that never came online (a missing or broken bundle), or died with no review (building a set
+    // its heap cannot hold), would do the same at once: its replacement waits, longer each time in a row.
+    const restartInMs = slot.spare ? undefined : slot.online && entry ? 0 : Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** Math.min(this.failedStarts++, 5));
+    this.logger({ level: 'warn', msg: 'review worker replaced', reason, ...(entry ? { policySet: entry.setName, ordinal } : {}), ...(restartInMs ? { restartInMs } : {}) });
     if (batch) {
       stopTimers(batch);
       let evaluatedAgain = false;
@@ -697,10 +709,8 @@ export class ReviewPool {
       this.slots[this.slots.indexOf(slot)] = this.spawn();
       this.schedule();
     };
-    // A worker that never came online (a missing or broken bundle), or died with no review (building a set
-    // its heap cannot hold), would do the same at once: its replacement waits a little.
-    if (slot.online && entry) start();
-    else setTimeout(start, RESTART_DELAY_MS).unref();
+    if (!restartInMs) start();
+    else setTimeout(start, restartInMs).unref();
   }
 
   /**
