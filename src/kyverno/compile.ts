@@ -11,7 +11,7 @@
  */
 import { documentDepthProblem, getOwn, hasOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { autogenRules } from './autogen.js';
-import { checkPolicy, checkRule, checkRuleContext } from './validation/index.js';
+import { checkPolicy, checkRule, checkRuleContext, checkV2beta1Rule } from './validation/index.js';
 import { documentVariableProblems } from './check-expressions.js';
 import { Report, type AdmissionFinding, type PolicyProblem } from './compile-report.js';
 import { compileContext } from './context/compile-context.js';
@@ -139,6 +139,7 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
     else if (names.has(ruleName)) report.error(`${path}.name`, `duplicate rule name "${ruleName}"`);
     else names.add(ruleName);
     checkRule(raw, path, report, kind === 'Policy');
+    if (apiVersion === 'kyverno.io/v2beta1') checkV2beta1Rule(raw, path, report);
     if (!hasOwn(raw, 'mutate')) {
       // validate / generate / verifyImages rules are not mutate rules: a mutating webhook has no use for them.
       const what = ['validate', 'generate', 'verifyImages'].find((k) => hasOwn(raw, k));
