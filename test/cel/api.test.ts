@@ -252,8 +252,18 @@ describe('the admission variables', () => {
   it('object, oldObject, request (typed), params, namespaceObject', () => {
     expect(value("object.metadata.name == 'web' && oldObject == null")).toBe(true);
     expect(value('request.operation')).toBe('CREATE');
-    // Typed request fields read as zero values when absent.
-    expect(value("request.userInfo.uid == '' && request.dryRun == false && request.subResource == ''")).toBe(true);
+    // Typed request fields read as zero values when absent, but for the `omitempty` ones kube-apiserver's
+    // request lacks when empty (admission/v1 AdmissionRequest, bound by SchemalessTypedToVal).
+    expect(value('request.dryRun == false && request.kind.group == ""')).toBe(true);
+    expect(run('request.subResource')).toMatchObject({ ok: false, message: "expression 'request.subResource' resulted in error: no such key: subResource" });
+    expect(run("request.userInfo.uid == ''")).toMatchObject({ ok: false, message: expect.stringContaining('no such key: uid') });
+    expect(value("!has(request.subResource) && !has(request.userInfo.uid) && request.?subResource.orValue('') == ''")).toBe(true);
+    const clusterScoped = { ...input, request: { ...request, namespace: '', name: '' } };
+    expect(value('!has(request.namespace) && !has(request.name)', 'variable', clusterScoped)).toBe(true);
+    expect(new Evaluation(clusterScoped, { budget: 1000 }).evaluate(compiled("request.namespace == ''"))).toMatchObject({
+      ok: false,
+      message: "expression 'request.namespace == ''' resulted in error: no such key: namespace",
+    });
     const r = compileExpression('request.bogus', 'variable', { params: false });
     expect(r.ok || r.message).toContain("undefined field 'bogus'");
     const withParams = compiled('params.data.x', 'variable', { params: true });
@@ -274,6 +284,16 @@ describe('the admission variables', () => {
     expect(value('namespaceObject.metadata.creationTimestamp + duration("1ns") > namespaceObject.metadata.creationTimestamp', 'variable', inp)).toBe(true);
     const bad = compileExpression('namespaceObject.metadata.managedFields', 'variable', { params: false });
     expect(bad.ok || bad.message).toContain("undefined field 'managedFields'");
+    // core/v1 Namespace and meta/v1 ObjectMeta: an omitempty field holding its zero value is absent, a
+    // value struct (spec, creationTimestamp) never is; `UID` is `uid` in JSON, so never there.
+    const bare = { ...input, namespaceObject: { metadata: { name: 'shop', uid: 'u-1', generation: 0, labels: {} } } };
+    for (const field of ['generation', 'labels', 'deletionTimestamp', 'UID']) {
+      expect(new Evaluation(bare, { budget: 1000 }).evaluate(compiled(`namespaceObject.metadata.${field}`))).toMatchObject({
+        ok: false,
+        message: expect.stringContaining(`no such key: ${field}`),
+      });
+    }
+    expect(value('has(namespaceObject.spec) && has(namespaceObject.metadata.creationTimestamp) && !has(namespaceObject.status.phase)', 'variable', bare)).toBe(true);
   });
 
   it('keeps the int/double distinction of the JSON text', () => {

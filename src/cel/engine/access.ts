@@ -50,12 +50,30 @@ function typedRead(v: CelValue, t: CelType): CelValue {
   return v;
 }
 
+/**
+ * An `omitempty` field of a Go struct holding its zero value (StructDecl.omitEmpty): kube-apiserver's
+ * value of the struct (its JSON, or the reflection of SchemalessTypedToVal) does not have it.
+ */
+function omitted(struct: StructDecl, v: JsonObject, field: string): boolean {
+  const kind = struct.omitEmpty?.get(field);
+  if (kind === undefined) return false;
+  const x = hasOwn(v, field) ? v[field] : undefined;
+  if (x === undefined || x === null) return true;
+  if (kind === 'pointer') return false;
+  if (Array.isArray(x)) return x.length === 0;
+  if (isPlainObject(x)) return Object.keys(x).length === 0;
+  return x === '' || x === 0 || x === false;
+}
+
 export function selectField(v: unknown, field: string, struct: StructDecl | undefined, strict = false): CelValue {
   // A JSON object first: by far the most common operand (none of the classes below is a plain object).
   if (isPlainObject(v)) {
     if (struct?.zeroDefaults) {
       const t = struct.fieldType(field);
-      if (t) return typedRead(hasOwn(v, field) ? readJson(v, field, v[field]) : undefined, t);
+      if (t) {
+        if (omitted(struct, v as JsonObject, field)) throw new CelEvalError(`no such key: ${field}`);
+        return typedRead(hasOwn(v, field) ? readJson(v, field, v[field]) : undefined, t);
+      }
     }
     const x = ownMember(v as JsonObject, field);
     if (x !== undefined) return readJson(v, field, x);
@@ -85,7 +103,11 @@ export function selectField(v: unknown, field: string, struct: StructDecl | unde
 
 export function hasField(v: unknown, field: string, struct: StructDecl | undefined, strict: boolean): boolean {
   if (isPlainObject(v)) {
-    if (struct?.zeroDefaults) return hasOwn(v, field) && v[field] !== null;
+    if (struct?.zeroDefaults) {
+      // A Go struct's field is always there, but for an omitempty one holding its zero value.
+      if (struct.omitEmpty) return struct.fieldType(field) !== undefined && !omitted(struct, v as JsonObject, field);
+      return hasOwn(v, field) && v[field] !== null;
+    }
     return hasOwn(v, field);
   }
   if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct, strict) : false;

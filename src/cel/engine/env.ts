@@ -26,6 +26,13 @@ export interface StructDecl {
    * read as the zero value of their declared type.
    */
   readonly zeroDefaults?: boolean;
+  /**
+   * With zeroDefaults, for a Go struct: its fields tagged `omitempty`, which kube-apiserver's value of
+   * the struct lacks when they hold Go's zero value (`''`, 0, false, an empty list or map for a
+   * `value`; nil for a `pointer`): reading one is then `no such key`, has() is false. Every other
+   * field is always there (has() is true).
+   */
+  readonly omitEmpty?: ReadonlyMap<string, 'value' | 'pointer'>;
 }
 
 /** Returns the compile error for a constant argument, or undefined when it is valid. */

@@ -44,7 +44,9 @@ let kyvernoEnvs: KubernetesEnvs | undefined;
 export type CelDialect = 'kubernetes' | 'kyverno';
 
 export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEnvs {
-  if (dialect === 'kyverno') return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries], { requestObjects: true, kyvernoExceptions: true }));
+  if (dialect === 'kyverno') {
+    return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries], { requestObjects: true, kyvernoExceptions: true, allFieldsPresent: true }));
+  }
   return (envs ??= buildEnvs(libraries));
 }
 
@@ -53,7 +55,10 @@ export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEn
  * `requestObjects` declares `request.object`/`request.oldObject` (Kyverno's request type),
  * `kyvernoExceptions` Kyverno's `exceptions` variable instead of `authorizer`.
  */
-export function buildEnvs(libs: readonly CelLibrary[], options: { requestObjects?: boolean; kyvernoExceptions?: boolean } = {}): KubernetesEnvs {
+export function buildEnvs(
+  libs: readonly CelLibrary[],
+  options: { requestObjects?: boolean; kyvernoExceptions?: boolean; allFieldsPresent?: boolean } = {},
+): KubernetesEnvs {
   const base = new Env(undefined, { homogeneousAggregateLiterals: true });
   declareStandardTypes(base);
   registerStdlib(base);

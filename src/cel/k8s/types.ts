@@ -6,10 +6,45 @@
 import type { Env, StructDecl } from '../engine/env.js';
 import { T, listOf, mapOf, structType, type CelType } from '../engine/types.js';
 
-function struct(name: string, fields: Record<string, CelType>, zeroDefaults = true): StructDecl {
+type OmitEmpty = Record<string, 'value' | 'pointer'>;
+
+function goStruct(name: string, fields: Record<string, CelType>, zeroDefaults = true, omitEmpty?: OmitEmpty): StructDecl {
   const m = new Map(Object.entries(fields));
-  return { name, fieldType: (f) => m.get(f), zeroDefaults };
+  return { name, fieldType: (f) => m.get(f), zeroDefaults, ...(omitEmpty ? { omitEmpty: new Map(Object.entries(omitEmpty)) } : {}) };
 }
+
+/**
+ * The `omitempty` fields of the Go structs behind `request` (admission/v1 AdmissionRequest,
+ * authentication/v1 UserInfo) and `namespaceObject` (core/v1 Namespace, meta/v1 ObjectMeta): kube-apiserver
+ * binds them through SchemalessTypedToVal (admission/plugin/cel/activation.go; before, their unstructured
+ * JSON), where such a field holding its zero value is absent: `request.name` of a generateName create,
+ * `request.namespace` of a cluster-scoped object, `request.subResource` without one are `no such key`.
+ * `UID` is declared under that name but is `uid` in JSON, so it is never there. Value structs
+ * (metadata, spec, status, creationTimestamp, lastTransitionTime) are never empty.
+ */
+const OMIT_EMPTY: Record<string, OmitEmpty> = {
+  'kubernetes.GroupVersionKind': {},
+  'kubernetes.GroupVersionResource': {},
+  'kubernetes.Namespace': {},
+  'kubernetes.AdmissionRequest': { subResource: 'value', requestSubResource: 'value', name: 'value', namespace: 'value' },
+  'kubernetes.UserInfo': { username: 'value', uid: 'value', groups: 'value', extra: 'value' },
+  'kubernetes.NamespaceMetadata': {
+    name: 'value',
+    generateName: 'value',
+    namespace: 'value',
+    labels: 'value',
+    annotations: 'value',
+    UID: 'value',
+    deletionGracePeriodSeconds: 'pointer',
+    deletionTimestamp: 'pointer',
+    generation: 'value',
+    resourceVersion: 'value',
+    finalizers: 'value',
+  },
+  'kubernetes.NamespaceSpec': { finalizers: 'value' },
+  'kubernetes.NamespaceStatus': { conditions: 'value', phase: 'value' },
+  'kubernetes.NamespaceCondition': { message: 'value', reason: 'value' },
+};
 
 export const REQUEST_TYPE = 'kubernetes.AdmissionRequest';
 export const NAMESPACE_TYPE = 'kubernetes.Namespace';
@@ -23,16 +58,19 @@ export const EXCEPTION_TYPE = 'libs.Exception';
  * no PolicyException, so it is always empty.
  */
 export function declareKyvernoExceptions(env: Env): void {
-  env.addStruct(struct(EXCEPTION_TYPE, { allowedImages: listOf(T.string), allowedValues: listOf(T.string) }));
+  env.addStruct(goStruct(EXCEPTION_TYPE, { allowedImages: listOf(T.string), allowedValues: listOf(T.string) }));
 }
 
 export const NO_EXCEPTIONS = Object.freeze({ allowedImages: Object.freeze([]), allowedValues: Object.freeze([]) });
 
 /**
  * `requestObjects`: the request also has `object` and `oldObject` (dyn), as Kyverno's request type adds
- * them for its CEL policies; kube-apiserver's has neither.
+ * them for its CEL policies; kube-apiserver's has neither. `allFieldsPresent`: every declared field reads
+ * as its zero value when absent, `omitempty` or not (the Kyverno dialect keeps that view); by default the
+ * fields of OMIT_EMPTY holding their zero value are absent, as in kube-apiserver.
  */
-export function declareRequestAndNamespace(env: Env, options: { requestObjects?: boolean } = {}): void {
+export function declareRequestAndNamespace(env: Env, options: { requestObjects?: boolean; allFieldsPresent?: boolean } = {}): void {
+  const struct = (name: string, fields: Record<string, CelType>) => goStruct(name, fields, true, options.allFieldsPresent ? undefined : OMIT_EMPTY[name]);
   const strList = listOf(T.string);
   env.addStruct(struct('kubernetes.GroupVersionKind', { group: T.string, version: T.string, kind: T.string }));
   env.addStruct(struct('kubernetes.GroupVersionResource', { group: T.string, version: T.string, resource: T.string }));
@@ -96,7 +134,7 @@ export function declareRequestAndNamespace(env: Env, options: { requestObjects?:
 
 /** `JSONPatch` and `Object.*`, available to mutation expressions (and variables). */
 export function declarePatchTypes(env: Env): void {
-  env.addStruct(struct(JSONPATCH_TYPE, { op: T.string, path: T.string, from: T.string, value: T.dyn }, false));
+  env.addStruct(goStruct(JSONPATCH_TYPE, { op: T.string, path: T.string, from: T.string, value: T.dyn }, false));
   const objectDecls = new Map<string, StructDecl>();
   env.addStructResolver((name) => {
     if (name !== OBJECT_TYPE && !name.startsWith(`${OBJECT_TYPE}.`)) return undefined;
