@@ -73,7 +73,11 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
         delete out[k];
         continue;
       }
-      const w = walk(g, childType, childBase, typeof g === 'string' && isMicroTime(atom.map.name, k));
+      // A quantity written as an int64 past ±2^53 is read from its exact digits (src/json/exact-integers.ts).
+      const exact = typeof g === 'number' && !Number.isSafeInteger(g) && g === child ? exactInteger(v, k) : undefined;
+      const w = exact !== undefined && resolve(childType).format === 'quantity'
+        ? canonicalQuantity(String(exact))
+        : walk(g, childType, childBase, typeof g === 'string' && isMicroTime(atom.map.name, k));
       if (w === child) continue;
       out ??= copyObject(v);
       setOwn(out, k, w);
@@ -244,8 +248,8 @@ function int32Items(list: JsonValue[]): JsonValue[] {
 
 /**
  * Quantity.UnmarshalJSON (the JSON text, quoted or not, trimmed) then MarshalJSON. A value that does not
- * parse stays: the strict decoding or conversion check before this has refused it already. (A number
- * past ±2^53 is read from its double here, not from its exact digits: such a quantity is left to chance.)
+ * parse stays: the strict decoding or conversion check before this has refused it already. (An int64
+ * past ±2^53 comes here as its exact digits; a number past int64 is read from its double.)
  */
 function canonicalQuantity(v: JsonValue): JsonValue {
   const text = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;

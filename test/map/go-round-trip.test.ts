@@ -42,6 +42,12 @@ describe('a quantity a mutation writes, as the next mutation reads it', () => {
     if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { cpu: '2', memory: '250m' } });
   });
 
+  it('an ApplyConfiguration writing an int past 2^53 keeps every digit (the int64 the converter reads)', async () => {
+    const r = await evaluate(set(policy('p', [limitsAc('9007199254740993', '1'), readBack])), pod({ cpu: '1' }));
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toContainEqual({ op: 'add', path: '/metadata/labels', value: { cpu: '9007199254740993', memory: '1' } });
+  });
+
   it('a later policy\'s JSON patch test compares with the canonical text', async () => {
     const second = policy('q', [jsonPatch('[JSONPatch{op: "test", path: "/spec/containers/0/resources/limits/cpu", value: "1"}, JSONPatch{op: "add", path: "/metadata/labels", value: {"tested": "yes"}}]')]);
     const r = await evaluate(set(policy('p', [limitsAc('"1000m"', '"1Gi"')]), second), pod({ cpu: '2' }));
