@@ -17,7 +17,12 @@ import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONN
 /** The Node server's configuration: the settings every platform reads, and the server's own. */
 export interface NodeConfig extends CommonSettings {
   port: number;
-  host: string;
+  /**
+   * The address to listen on; undefined: every address, IPv6 and IPv4 (`::`, dual-stack) where the host has
+   * IPv6, else `0.0.0.0` (Node's choice when given none). `0.0.0.0` alone would leave the server
+   * unreachable in an IPv6-only cluster, where the API server calls the pod's IPv6 address.
+   */
+  host?: string;
   /**
    * A second port, plain HTTP, that answers probes only (GET/HEAD /healthz, /readyz), outside the main
    * port's connection and request caps; undefined: none.
@@ -49,7 +54,7 @@ export const DEFAULT_PORT = 8080;
 /** Where the server listens: read before the common settings (their problems are listed in this order). */
 const LISTEN_SETTINGS = {
   port: { variable: 'PORT', fileKey: 'port', type: integer(0, 65535), default: DEFAULT_PORT } satisfies Setting<number>,
-  host: { variable: 'AMENDER_HOST', fileKey: 'host', type: text, default: '0.0.0.0' } satisfies Setting<string>,
+  host: { variable: 'AMENDER_HOST', fileKey: 'host', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
   probePort: { variable: 'AMENDER_PROBE_PORT', fileKey: 'probePort', type: optional(integer(0, 65535)), default: undefined } satisfies Setting<number | undefined>,
 };
 
@@ -110,9 +115,10 @@ export function readNodeConfig(env: Readonly<Record<string, string | undefined>>
   const listen = readSettings(LISTEN_SETTINGS, env, problems, file);
   const common = readCommonSettings(env, problems, file);
   const connections = readSettings(CONNECTION_SETTINGS, env, problems, file);
-  const { probePort, ...where } = listen;
+  const { probePort, host, port } = listen;
   const config: NodeConfig = {
-    ...where,
+    port,
+    ...(host !== undefined ? { host } : {}),
     ...(probePort !== undefined ? { probePort } : {}),
     ...common,
     requestTimeoutMs: connections.requestTimeoutMs,

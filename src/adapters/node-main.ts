@@ -78,6 +78,11 @@ function createSets(config: NodeConfig, logger: Logger): NodePolicySets {
   }
 }
 
+/** Where the server listens, for a message: every address when AMENDER_HOST is not set. */
+function listenAddress(host: string | undefined, port: number): string {
+  return host === undefined ? `port ${port} of every address` : `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** The request target's path, for the log line of a request refused before routing. */
 function targetPath(target: string): string {
   const query = target.indexOf('?');
@@ -158,7 +163,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     onConnectionEvicted: evictedConnections.record,
     onRequestRefused: refusedRequests.record,
     onSlowRequestEnded: endedSlowRequests.record,
-  }).catch((err: Error) => fail(`cannot listen on ${config.host}:${config.port}: ${err.message}`));
+  }).catch((err: Error) => fail(`cannot listen on ${listenAddress(config.host, config.port)}: ${err.message}`));
   // Probes on a port of their own: a main port holding all the connections or requests it may (a flood,
   // clients that hold connections) never makes the pod look dead or unready to the kubelet.
   let probeServer: RunningServer | undefined;
@@ -178,7 +183,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
       maxRequests: PROBE_PORT_CONNECTIONS,
       shutdownTimeoutMs: config.shutdownTimeoutMs,
       onError: (err) => logger({ level: 'error', msg: 'unhandled error', error: String((err as Error)?.stack ?? err) }),
-    }).catch((err: Error) => fail(`cannot listen on ${config.host}:${probePort} (AMENDER_PROBE_PORT): ${err.message}`));
+    }).catch((err: Error) => fail(`cannot listen on ${listenAddress(config.host, probePort)} (AMENDER_PROBE_PORT): ${err.message}`));
   }
   logger({
     level: 'info',

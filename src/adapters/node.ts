@@ -47,6 +47,7 @@ export interface BadRequest {
 export interface NodeServerOptions {
   fetch: FetchHandler;
   port: number;
+  /** Default: every address (`::` dual-stack where the host has IPv6, else `0.0.0.0`: Node's choice). */
   host?: string;
   tls?: TlsMaterial;
   /**
@@ -197,10 +198,10 @@ function loadHttp2(): typeof import('node:http2') {
 }
 
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
-  const host = options.host ?? '0.0.0.0';
+  const host = options.host;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const urlHost = host === undefined || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
   let inFlight = 0;
   // An answer its client does not take is ended after the request timeout (node-slow-requests.ts).
@@ -306,10 +307,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, host, () => {
+    const listening = () => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (host === undefined) server.listen(options.port, listening);
+    else server.listen(options.port, host, listening);
   });
   const port = (server.address() as AddressInfo).port;
   const protocol = options.tls ? 'https' : 'http';

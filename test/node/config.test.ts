@@ -20,7 +20,9 @@ function problems(env: Record<string, string>, file?: string): string[] {
 describe('readNodeConfig', () => {
   it('has defaults for everything', () => {
     const c = readNodeConfig({});
-    expect(c).toMatchObject({ port: DEFAULT_PORT, host: '0.0.0.0', policySources: ['bundled'], logLevel: 'info' });
+    expect(c).toMatchObject({ port: DEFAULT_PORT, policySources: ['bundled'], logLevel: 'info' });
+    // Every address (dual-stack `::` where the host has IPv6): 0.0.0.0 is unreachable in an IPv6-only cluster.
+    expect(c.host).toBeUndefined();
     expect(c.limits.maxBodyBytes).toBe(8 * 1024 * 1024);
     expect(c.tls).toBeUndefined();
   });
