@@ -1,7 +1,7 @@
 import { CelUint, Duration, INT64_MAX } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { traversalCost } from './cost.js';
-import { celError, intOverflow, noSuchOverload, uintOverflow } from './errors.js';
+import { celError, intOverflow, noSuchOverload, uintOverflow, type CelEvalError } from './errors.js';
 import { COMPARABLE_TYPES } from './lists.js';
 import { celEquals, checkInt, compareValues, isComparable, isList, listItems, UINT64_MAX } from './values.js';
 
@@ -27,17 +27,28 @@ function order(a: unknown, b: unknown): number | undefined {
   }
 }
 
-/** An element that cannot be ordered at all (not a cel-go traits.Comparer) has no overload. */
-function comparable(v: unknown): unknown {
-  if (!isComparable(v)) throw noSuchOverload();
-  return v;
+/**
+ * cel-go picks the overload of a `dyn` list by its first element (types.go IsAssignableRuntimeType), so
+ * a first element of no overload's type fails the dispatch: `no such overload: <fn>(list)`
+ * (decls.go MaybeNoSuchOverload).
+ */
+function dispatchFailure(fn: string): CelEvalError {
+  return celError(`no such overload: ${fn}(list)`);
+}
+
+/**
+ * An element that cannot be ordered at all (not a cel-go traits.Comparer) has no overload: the first
+ * fails the dispatch, a later one the function itself (lists.go: MaybeNoSuchOverloadErr).
+ */
+function comparable(v: unknown, i: number, fn: string): void {
+  if (!isComparable(v)) throw i === 0 ? dispatchFailure(fn) : noSuchOverload();
 }
 
 /** Element by element, as Kubernetes reads the list: the first descending pair answers false. */
 function isSorted(list: unknown): boolean {
   const items = listItems(list);
   for (let i = 0; i < items.length; i++) {
-    comparable(items[i]);
+    comparable(items[i], i, 'isSorted');
     if (i > 0 && order(items[i - 1], items[i]) === 1) return false;
   }
   return true;
@@ -45,7 +56,7 @@ function isSorted(list: unknown): boolean {
 
 function extreme(list: unknown, op: 'min' | 'max'): unknown {
   const items = listItems(list);
-  items.forEach(comparable);
+  items.forEach((v, i) => comparable(v, i, op));
   if (items.length === 0) throw celError(`${op} called on empty list`);
   const prefer = op === 'min' ? 1 : -1;
   let best = items[0];
@@ -60,7 +71,7 @@ function kindOf(v: unknown): Summable {
   if (typeof v === 'number') return 'double';
   if (v instanceof CelUint) return 'uint';
   if (v instanceof Duration) return 'duration';
-  throw noSuchOverload();
+  throw dispatchFailure('sum');
 }
 
 /**

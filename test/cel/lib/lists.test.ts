@@ -17,6 +17,9 @@ describe('Kubernetes lists', () => {
     expect(cel('l.sum()', { l: [1.5, 2] })).toBe(3.5);
     expect(cel('l.sum()', { l: [] })).toBe(0n);
     expect(celError('l.sum()', { l: [1n, 2.5] })).toBe('no such overload');
+    // The first element picks the overload (cel-go's runtime dispatch); none takes a list of strings.
+    expect(celError('l.sum()', { l: ['a', 'b'] })).toBe('no such overload: sum(list)');
+    expect(celError('l.min()', { l: [null, 1n] })).toBe('no such overload: min(list)');
   });
 
   it('sum overflows with an error, not a wrapped value', () => {
@@ -51,8 +54,8 @@ describe('Kubernetes lists', () => {
   });
 
   it('quantities and semvers are not ordered by isSorted, min, max or sort', () => {
-    expect(celError("dyn([quantity('1'), quantity('2')]).max()")).toBe('no such overload');
-    expect(celError("dyn([semver('1.0.0'), semver('2.0.0')]).isSorted()")).toBe('no such overload');
+    expect(celError("dyn([quantity('1'), quantity('2')]).max()")).toBe('no such overload: max(list)');
+    expect(celError("dyn([semver('1.0.0'), semver('2.0.0')]).isSorted()")).toBe('no such overload: isSorted(list)');
     expect(celError("dyn([quantity('2'), quantity('1')]).sort()")).toBe('list elements must be comparable');
   });
 
