@@ -105,6 +105,12 @@ describe('a top-level JSON patch Kyverno would not decode when the policy is cre
     expect(findings('[{"op": "remove", "path": "metadata/labels/img"}]')[0]?.message).toMatch(/JSON pointer|forward slash/);
     expect(findings('op: add')[0]?.path).toBe('spec.rules[0].mutate.patchesJson6902');
   });
+  it('a test op needs its value too (validateJSONPatch: only remove, move and copy go without)', () => {
+    expect(findings('- op: test\n  path: /metadata/name')).toEqual([
+      expect.objectContaining({ path: 'spec.rules[0].mutate.patchesJson6902', message: expect.stringMatching(/^invalid value: spec.rules\[0\]: operation, missing value field/) }),
+    ]);
+    expect(findings('- op: test\n  path: /metadata/name\n  value: null')).toEqual([]);
+  });
   it('variables stand in as words, in paths and values', () => {
     expect(findings('- op: add\n  path: /metadata/labels/{{ request.object.metadata.name }}\n  value: {{ request.object.metadata.name }}')).toEqual([]);
     expect(findings('[{"op": "replace", "path": "/metadata/name", "value": "x"}]')).toEqual([]);

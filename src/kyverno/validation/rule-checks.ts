@@ -172,9 +172,15 @@ function jsonPatchText(rule: JsonObject, path: string, report: ProblemSink): voi
   if (typeof text !== 'string' || text.trim() === '') return;
   const at = `${path}.mutate.patchesJson6902`;
   try {
-    const ops = decodePatchValue(parsePatchText(replaceVariables(text, 'kyvernojsonpatchvariable')));
+    const parsed = parsePatchText(replaceVariables(text, 'kyvernojsonpatchvariable'));
+    const ops = decodePatchValue(parsed);
     const relative = ops.find((op) => !op.path.startsWith('/'));
     if (relative) report.find(at, `path must begin with a forward slash: ${relative.path} (Kyverno refuses the policy)`, 'required');
+    // validateJSONPatch asks every op but remove/move/copy for its value: a `test` without one, which
+    // the patcher would compare with null, is refused too.
+    else if (Array.isArray(parsed) && parsed.some((op) => isJsonObject(op) && getOwn(op, 'op') === 'test' && getOwn(op, 'value') === undefined)) {
+      report.find(at, `invalid value: ${path}: operation, missing value field: missing value (Kyverno refuses the policy)`, 'required');
+    }
   } catch (error) {
     report.find(at, `${messageOf(error)} (Kyverno refuses the policy)`, 'required');
   }
