@@ -42,8 +42,12 @@ function distance(a: string, b: string, max: number): number {
   return previous[b.length];
 }
 
-/** The known name nearest `variable` (a pattern with the variable's own cluster name in it), if near enough. */
-function nearest(variable: string, known: readonly Known[]): string | undefined {
+/**
+ * The known name nearest `written` (a pattern with the variable's own cluster name in it), if near enough.
+ * Compared upper-cased: `amender_workers` is a slip of case, which the environment does not forgive.
+ */
+function nearest(written: string, known: readonly Known[]): string | undefined {
+  const variable = written.toUpperCase();
   // A slip of a few characters, not a different word: at most 3 edits, and at most a quarter of the name.
   const max = Math.min(3, Math.floor(variable.length / 4));
   let best: { name: string; d: number } | undefined;
@@ -68,13 +72,14 @@ function nearest(variable: string, known: readonly Known[]): string | undefined 
 }
 
 /**
- * One warning per variable of `env` that starts with `prefix`, is not empty (an empty variable counts as
- * unset) and is none of `known` (names, or patterns with `<NAME>`), in name order.
+ * One warning per variable of `env` that starts with `prefix` (in any case), is not empty (an empty
+ * variable counts as unset) and is none of `known` (names, or patterns with `<NAME>`), in name order.
  */
 export function unknownVariables(env: Readonly<Record<string, string | undefined>>, known: readonly string[], prefix: string): string[] {
   const parsed = known.map(parse);
+  const upperPrefix = prefix.toUpperCase();
   return Object.keys(env)
-    .filter((variable) => variable.startsWith(prefix) && env[variable] !== undefined && env[variable] !== '' && !parsed.some((k) => matches(variable, k)))
+    .filter((variable) => variable.toUpperCase().startsWith(upperPrefix) && env[variable] !== undefined && env[variable] !== '' && !parsed.some((k) => matches(variable, k)))
     .sort()
     .map((variable) => {
       const guess = nearest(variable, parsed);

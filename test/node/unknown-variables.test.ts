@@ -35,6 +35,13 @@ describe('unknownVariables', () => {
     ]);
   });
 
+  it('names a variable written in the wrong case, which the environment does not forgive', () => {
+    expect(unknownVariables({ amender_workers: '2', Amender_Log_Level: 'debug' }, ['AMENDER_WORKERS', 'AMENDER_LOG_LEVEL'], 'AMENDER_')).toEqual([
+      'Amender_Log_Level is set but is no setting of this server: ignored (did you mean AMENDER_LOG_LEVEL?)',
+      'amender_workers is set but is no setting of this server: ignored (did you mean AMENDER_WORKERS?)',
+    ]);
+  });
+
   it('knows every variable the Node server reads, and the build’s', () => {
     expect(unknownVariableWarnings({ AMENDER_WORKER_HEAP_MB: '64', AMENDER_S3_ENDPOINT: 'http://127.0.0.1:1', AMENDER_CLUSTER_PROD_SECRET_HASHES: 'x', AMENDER_WRITE_CODE_CACHE: 'main', AMENDER_CONFIG: 'f' })).toEqual([]);
     expect(unknownVariableWarnings({ AMENDER_WORKER_HEAP: '64' })).toEqual(['AMENDER_WORKER_HEAP is set but is no setting of this server: ignored (did you mean AMENDER_WORKER_HEAP_MB?)']);
