@@ -318,7 +318,7 @@ results:
     expect(file.written['report.xml']).toContain('<testsuites tests="3" failures="0">');
     expect(file.stdout).toContain('Test Summary: 3 tests passed and 0 tests failed');
     const bad = fakeIO(files(testFile(RESULTS)));
-    expect(await runCli(['test', 'lib', '-o', 'json'], bad)).toBe(2);
+    expect(await runCli(['test', 'lib', '-o', 'html'], bad)).toBe(2);
   });
 
   it('fails results Amender cannot check: a validate rule, a ValidatingAdmissionPolicy', async () => {

@@ -3,11 +3,12 @@ import { readInput } from '../documents.js';
 import { CliInputError, describeFsError } from '../errors.js';
 import { runGoldenFiles } from '../golden-run.js';
 import type { CliCommand, CliIO } from '../io.js';
-import { findTests, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles } from '../kyverno-test/index.js';
+import { DATA_FORMATS, findTests, formatData, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles, type DataFormat } from '../kyverno-test/index.js';
 import { parseDocuments } from '../../policyset/index.js';
 
 export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--fail-only] [--test-case-selector "policy=…,rule=…,resource=…"]
-                         [-o junit [--output-file FILE]] [--file-name kyverno-test.yaml]
+                         [-o junit|json|yaml|markdown [--output-file FILE]] [--file-name kyverno-test.yaml]
+                         [--require-tests]
   Runs the tests under PATH (a folder, walked recursively, or a test file):
   - amender-test.yaml: Amender's golden tests; each case's result must equal the expectation exactly.
   - kyverno-test.yaml (also in .kyverno-test/ folders): Kyverno CLI tests, run as \`kyverno test\` runs
@@ -17,6 +18,9 @@ export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--f
   --fail-only             print only the failed rows
   --test-case-selector    wildcards on policy, rule and resource (-t)
   -o junit                JUnit XML for CI on stdout (the report then goes to stderr), or in --output-file
+  -o json|yaml|markdown   the result rows of all the files as one document (Kyverno's columns and FILE),
+                          on stdout (the report then goes to stderr), or in --output-file
+  --require-tests         accepted as in kyverno test: finding no test is always a failure here
   Exit 1 on any failure or unreadable test.
 `;
 
@@ -33,6 +37,8 @@ async function isKyvernoFile(path: string, io: CliIO): Promise<boolean> {
   return first !== undefined && isKyvernoTestDocument(first);
 }
 
+const isDataFormat = (f: string): f is DataFormat => (DATA_FORMATS as readonly string[]).includes(f);
+
 /** `amender test`: golden tests and Kyverno CLI tests. */
 export const testCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(
@@ -45,13 +51,16 @@ export const testCommand: CliCommand = async (argv, io) => {
       'output-format': 'string',
       'output-file': 'string',
       'file-name': 'string',
+      'require-tests': 'boolean',
     },
   );
   if (args.positionals.length === 0) throw new UsageError('give at least one PATH (a folder, an amender-test.yaml or a kyverno-test.yaml)');
   const format = stringOption(args, 'output-format');
-  if (format !== undefined && format !== 'junit') throw new UsageError(`--output-format: only junit is supported, got ${JSON.stringify(format)}`);
+  if (format !== undefined && format !== 'junit' && !isDataFormat(format)) {
+    throw new UsageError(`--output-format: expected one of junit, ${DATA_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
+  }
   const outputFile = stringOption(args, 'output-file');
-  if (outputFile !== undefined && format !== 'junit') throw new UsageError('--output-file goes with -o junit');
+  if (outputFile !== undefined && format === undefined) throw new UsageError('--output-file goes with -o junit, json, yaml or markdown');
   if (outputFile !== undefined && !io.writeFile) throw new CliInputError('cannot write files here');
   const selector = parseSelector(stringOption(args, 'test-case-selector') ?? '');
   const detailed = flag(args, 'detailed-results');
@@ -74,8 +83,8 @@ export const testCommand: CliCommand = async (argv, io) => {
     io.err(`amender test: no amender-test.yaml or kyverno-test.yaml found under ${args.positionals.join(', ')}\n`);
     return 1;
   }
-  // With JUnit on stdout, the report a person reads goes to stderr.
-  const report = format === 'junit' && outputFile === undefined ? io.err : io.out;
+  // With a document on stdout, the report a person reads goes to stderr.
+  const report = format !== undefined && outputFile === undefined ? io.err : io.out;
   let failed = 0;
   if (found.golden.length > 0) {
     const golden = await runGoldenFiles(found.golden, io, report, walked);
@@ -86,16 +95,16 @@ export const testCommand: CliCommand = async (argv, io) => {
     const { counts, suites } = await runKyvernoTestFiles(found.kyverno, io, { selector, detailed, failOnly, out: report, found: walked });
     report(formatSummary(counts, failOnly));
     failed += counts.fail;
-    if (format === 'junit') {
-      const junit = formatJunit(suites, detailed);
+    if (format !== undefined) {
+      const document = format === 'junit' ? formatJunit(suites, detailed) : formatData(format, suites, detailed, failOnly);
       if (outputFile !== undefined) {
         try {
-          await io.writeFile!(outputFile, junit);
+          await io.writeFile!(outputFile, document);
         } catch (err) {
           throw new CliInputError(`cannot write ${describeFsError(outputFile, err)}`, { cause: err });
         }
       }
-      else io.out(junit);
+      else io.out(document);
     }
   }
   return failed === 0 ? 0 : 1;
