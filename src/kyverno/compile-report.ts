@@ -3,6 +3,7 @@
  * finds, so that one pass reports all of a document's problems with their field paths instead of
  * stopping at the first; compile.ts turns it into the CompileResult.
  */
+import { boundMessage } from '../guard/index.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import type { KindSelector } from './types.js';
 
@@ -37,6 +38,11 @@ export interface AdmissionFinding extends PolicyProblem {
   readonly kind: 'expression' | 'cluster' | 'required' | 'variable' | 'not-run';
 }
 
+/**
+ * Messages and paths quote the policy's own text (an expression, a key), which may be any length: each
+ * is kept to the review messages' bound (src/guard boundMessage), so that a policy with a 400 KB
+ * expression gets a readable problem instead of one that repeats it (800 KB in `validate` and /readyz).
+ */
 export class Report {
   readonly problems: PolicyProblem[] = [];
   readonly warnings: PolicyProblem[] = [];
@@ -44,16 +50,17 @@ export class Report {
   readonly kinds: { path: string; text: string; selector: KindSelector }[] = [];
   readonly configMaps: { path: string; namespace: string; name: string }[] = [];
   error(path: string, message: string): void {
-    this.problems.push({ path, message });
+    this.problems.push({ path: boundMessage(path), message: boundMessage(message) });
   }
   warn(path: string, message: string): void {
-    this.warnings.push({ path, message });
+    this.warnings.push({ path: boundMessage(path), message: boundMessage(message) });
   }
   find(path: string, message: string, kind: AdmissionFinding['kind']): void {
-    this.findings.push({ path, message, kind });
+    this.findings.push({ path: boundMessage(path), message: boundMessage(message), kind });
   }
   hasFinding(path: string, kind: AdmissionFinding['kind']): boolean {
-    return this.findings.some((f) => f.path === path && f.kind === kind);
+    const at = boundMessage(path);
+    return this.findings.some((f) => f.path === at && f.kind === kind);
   }
   /** Where findings and references stand, to drop what a generated rule repeats of its source rule. */
   mark(): [number, number, number] {
