@@ -3,9 +3,9 @@
  * (commands/test/output.go): the resources a result names (`name` or `namespace/name`; every resource
  * when none of them exists), per resource the named policy's response and its rule (or `autogen-` /
  * `autogen-cronjob-` rule); for each rule the patched resource is compared with the one of the same
- * apiVersion/kind/namespace/name in `patchedResources` after tidying (a resource missing there is not
- * checked), then the rule's result (pass = applied, skip = did not apply, error = failed) with the
- * expected one. A policy with no rule matching the resource is a pass ("Excluded").
+ * apiVersion/kind/namespace/name in `patchedResources` after tidying and fixing up Kyverno's labels
+ * (a resource missing there is not checked), then the rule's result (pass = applied, skip = did not
+ * apply, error = failed) with the expected one. A policy with no rule matching the resource is a pass ("Excluded").
  */
 import { posix } from 'node:path';
 import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
@@ -14,7 +14,7 @@ import { formatDifferences } from '../diff.js';
 import type { PolicyResponse } from './evaluate.js';
 import type { TestResult } from './format.js';
 import type { LoadedResource } from './resources.js';
-import { compareTidy } from './tidy.js';
+import { compareTidy, withKyvernoLabels } from './tidy.js';
 
 export interface Row {
   id: number;
@@ -97,7 +97,7 @@ async function checkRule(result: TestResult, response: PolicyResponse, rule: { s
     if (!expected) {
       return { ok: false, message: `resource with name ${meta(actual, 'name')} not found in manifest ${result.patchedResources}`, reason: 'Resource error', missing: true };
     }
-    const diffs = compareTidy(expected.value, actual);
+    const diffs = compareTidy(withKyvernoLabels(expected.value), withKyvernoLabels(actual));
     if (diffs.length > 0) {
       return {
         ok: false,
