@@ -54,7 +54,14 @@ export const DEFAULT_PORT = 8080;
 /** Where the server listens: read before the common settings (their problems are listed in this order). */
 const LISTEN_SETTINGS = {
   port: { variable: 'PORT', fileKey: 'port', type: integer(0, 65535), default: DEFAULT_PORT } satisfies Setting<number>,
-  host: { variable: 'AMENDER_HOST', fileKey: 'host', type: optional(text), default: undefined } satisfies Setting<string | undefined>,
+  host: {
+    variable: 'AMENDER_HOST',
+    fileKey: 'host',
+    type: optional(text),
+    default: undefined,
+    // As a URL writes it ([::1]): listen() takes the address alone, and would look `[::1]` up as a host name.
+    check: (host) => (/^\[.*\]$/.test(host ?? '') ? `an IPv6 address is written without brackets here: ${host!.slice(1, -1)}` : undefined),
+  } satisfies Setting<string | undefined>,
   probePort: { variable: 'AMENDER_PROBE_PORT', fileKey: 'probePort', type: optional(integer(0, 65535)), default: undefined } satisfies Setting<number | undefined>,
 };
 
