@@ -167,7 +167,11 @@ function loadConfigMap(entry: Extract<ContextEntry, { type: 'configMap' }>, scop
 
 /**
  * The entry's value; `narrowed` when it is the result of its jmesPath (Kyverno stores the response, or
- * the default, as it came otherwise).
+ * the default, as it came otherwise). As pkg/engine/apicall/apiCall.go: the `default` stands in only for
+ * a call that fails, as the policy wrote it (Fetch returns `Default.Raw`; the entry is substituted, so a
+ * bad variable there still fails, but the substituted copy is not what is stored), and is stored without
+ * the jmesPath; `default: null` is no default (a nil pointer in Go). A jmesPath that gives null stores
+ * null, and one that fails is an error, default or not.
  */
 async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, scope: EntryScope): Promise<{ value: JsonValue; narrowed: boolean }> {
   const resolver = scope.sources.apiCall;
@@ -187,7 +191,8 @@ async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, sc
     }
   }
   const data = entry.data === undefined ? undefined : substituteAll(entry.data, scope);
-  const fallback = entry.default === undefined ? undefined : substituteAll(entry.default, scope);
+  const fallback = entry.default === undefined || entry.default === null ? undefined : entry.default;
+  if (fallback !== undefined) substituteAll(fallback, scope);
   let response: JsonValue;
   try {
     response = await resolver({ urlPath, method: entry.method, data, policy: scope.policyId });
@@ -201,11 +206,9 @@ async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, sc
   if (entry.jmesPath === undefined || entry.jmesPath === '') return { value: response, narrowed: false };
   const path = asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" apiCall.jmesPath`);
   try {
-    const result = scope.ctx.queryOn(path, response);
-    return result === null && fallback !== undefined ? { value: fallback, narrowed: false } : { value: result, narrowed: true };
+    return { value: scope.ctx.queryOn(path, response), narrowed: true };
   } catch (error) {
     if (isReviewAborted(error)) throw error;
-    if (fallback !== undefined) return { value: fallback, narrowed: false };
     throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
   }
 }
