@@ -1,7 +1,9 @@
 /**
  * The command-line grammar every `amender` command shares: `--name value`, `--name=value`, boolean
  * `--flag`, and list options that take every following argument up to the next `--option`
- * (`--policies a.yaml dir/ b.yaml`). A list option may also be repeated.
+ * (`--policies a.yaml dir/ b.yaml`). A list option may also be repeated. A short option (`-s`, `-r`:
+ * Kyverno's spellings) a command does not map to its own is refused, never taken as a list value or a
+ * path: `--resource pod.yaml -s a=b` must not read a file named `-s`.
  */
 
 export type OptionKind = 'string' | 'boolean' | 'list';
@@ -16,6 +18,9 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** `-x`, `-abc`: a short option. `-` alone is standard input; `-1` is no option. */
+const SHORT_OPTION = /^-[A-Za-z]/;
+
 export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs {
   const options = new Map<string, string | boolean | string[]>();
   const positionals: string[] = [];
@@ -25,6 +30,7 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
       positionals.push(...argv.slice(i + 1));
       break;
     }
+    if (SHORT_OPTION.test(arg)) throw new UsageError(`unknown option ${arg}`);
     if (!arg.startsWith('--') || arg === '-') {
       positionals.push(arg);
       continue;
@@ -45,7 +51,7 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
     } else {
       const values = (options.get(name) as string[] | undefined) ?? [];
       if (inline !== undefined) values.push(inline);
-      else while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) values.push(argv[++i]);
+      else while (i + 1 < argv.length && !argv[i + 1].startsWith('--') && !SHORT_OPTION.test(argv[i + 1])) values.push(argv[++i]);
       if (values.length === 0) throw new UsageError(`option --${name} needs at least one value`);
       options.set(name, values);
     }
