@@ -11,10 +11,15 @@ import { compileConditions } from '../match/compile-conditions.js';
 import { checkOverlay, patchTemplateOf } from '../patchers/compile-patches.js';
 import type { ForeachEntry } from '../types.js';
 
-/** `nested`: the entries of an entry's own `foreach` (schemaless in Kyverno's CRD). */
+/**
+ * `nested`: the entries of an entry's own `foreach` (schemaless in Kyverno's CRD). An empty list is
+ * accepted as Kyverno accepts it: at the top level the rule still runs its (empty) foreach, skipping
+ * ("0 elements processed", the handler tests `ForEachMutation != nil`); an entry's empty `foreach` is
+ * no nested foreach (`len(GetForEachMutation()) > 0` decides), so the entry's own patch applies.
+ */
 export function compileForeach(raw: JsonValue, path: string, report: Report, nested = false): ForeachEntry[] {
   const entries: ForeachEntry[] = [];
-  eachObject(raw, path, report, true, (entry, at) => {
+  eachObject(raw, path, report, false, (entry, at) => {
     const list = getOwn(entry, 'list');
     if (typeof list !== 'string' || list.trim() === '') {
       report.error(`${at}.list`, 'must be a JMESPath expression (a string)');
@@ -34,7 +39,7 @@ export function compileForeach(raw: JsonValue, path: string, report: Report, nes
     if (json !== undefined) patches.patchesJson6902 = json;
     const nestedRaw = getOwn(entry, 'foreach');
     let inner: ForeachEntry[] | undefined;
-    if (nestedRaw !== undefined && nestedRaw !== null) {
+    if (nestedRaw !== undefined && nestedRaw !== null && !(Array.isArray(nestedRaw) && nestedRaw.length === 0)) {
       if (context.length > 0 || preconditions || Object.keys(patches).length > 0) {
         report.error(at, 'an entry with a nested foreach may not have its own context, preconditions or patches');
       }
