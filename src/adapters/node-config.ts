@@ -11,7 +11,7 @@ import { CLUSTERS_SECTION, COMMON_SETTINGS, readCommonSettings, type CommonSetti
 import { assertNoProblems, fileKeysOf, integer, milliseconds, optional, readSettings, readSettingsFile, seconds, text, unknownVariables, variablesOf, type Setting, type SettingsTable } from '../settings/index.js';
 import { S3_ENVIRONMENT_VARIABLES } from '../sources/node/index.js';
 import { POOL_ENVIRONMENT_VARIABLES } from './pool/index.js';
-import { WRITE_CODE_CACHE_VARIABLE } from './script-cache.js';
+import { BUILD_VARIABLES } from './node-build-variables.js';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_LOG_BACKLOG_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_TLS_RELOAD_SECONDS, MAX_TLS_RELOAD_SECONDS } from './node-defaults.js';
 
 /** The Node server's configuration: the settings every platform reads, and the server's own. */
@@ -101,9 +101,6 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
   ...POOL_ENVIRONMENT_VARIABLES,
   ...AWS_REGION_VARIABLES,
 ];
-
-/** Read by the build's warm-up run only: no setting, but no typo either. */
-const BUILD_VARIABLES = [WRITE_CODE_CACHE_VARIABLE];
 
 /**
  * An `AMENDER_` variable this server reads under no name (a typo such as AMENDER_REFERSH_SECONDS leaves its

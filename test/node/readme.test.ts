@@ -55,7 +55,7 @@ const README_FLAT = README.replace(/\s+/g, ' ');
  * Set by the build's warm-up runs only (scripts/compile-cache.mjs), never by a user: what an operator sets
  * is documented, this is not.
  */
-const BUILD_ONLY_VARIABLES = ['AMENDER_WRITE_CODE_CACHE'];
+const BUILD_ONLY_VARIABLES = ['AMENDER_WRITE_CODE_CACHE', 'AMENDER_COMPILE_CACHE_NODE'];
 
 /** Environment variable names in the source of the server's own modules: `env.NAME`, `env: 'NAME'`, `'AMENDER_…'`/`'AWS_…'` literals. */
 function variablesReadBy(files: string[]): Set<string> {

@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unknownVariableWarnings } from '../../src/adapters/node-config.js';
 import { unknownVariables } from '../../src/settings/index.js';
-import { ensureBuilt } from './built.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, ROOT } from './built.js';
 import { startBundle, type Running } from './bundle.js';
 
 describe('unknownVariables', () => {
@@ -45,6 +47,16 @@ describe('unknownVariables', () => {
   it('knows every variable the Node server reads, and the build’s', () => {
     expect(unknownVariableWarnings({ AMENDER_WORKER_HEAP_MB: '64', AMENDER_S3_ENDPOINT: 'http://127.0.0.1:1', AMENDER_CLUSTER_PROD_SECRET_HASHES: 'x', AMENDER_WRITE_CODE_CACHE: 'main', AMENDER_CONFIG: 'f' })).toEqual([]);
     expect(unknownVariableWarnings({ AMENDER_WORKER_HEAP: '64' })).toEqual(['AMENDER_WORKER_HEAP is set but is no setting of this server: ignored (did you mean AMENDER_WORKER_HEAP_MB?)']);
+  });
+});
+
+describe('the images this project builds', () => {
+  it('set no variable the server would warn of (the Knative Dockerfile sets one for its build step)', () => {
+    const dockerfile = readFileSync(join(ROOT, 'infra/knative/Dockerfile'), 'utf8');
+    const env: Record<string, string> = {};
+    for (const [, line] of dockerfile.matchAll(/^ENV\s+(.*)$/gm)) for (const [, name, value] of line.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(\S+)/g)) env[name] = value;
+    expect(Object.keys(env)).toContain('AMENDER_COMPILE_CACHE_NODE');
+    expect(unknownVariableWarnings(env)).toEqual([]);
   });
 });
 
