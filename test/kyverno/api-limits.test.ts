@@ -65,6 +65,25 @@ describe('fields Kyverno forbids', () => {
   });
 });
 
+describe('spec fields of the wrong type', () => {
+  const withSpec = (extra: JsonObject) => {
+    const document = policy('p');
+    Object.assign(document.spec as JsonObject, extra);
+    return problems(document);
+  };
+  it('a boolean written as a string, a failure action outside the enum', () => {
+    expect(withSpec({ background: 'false' })).toEqual([{ path: 'spec.background', message: 'must be a boolean' }]);
+    expect(withSpec({ mutateExistingOnPolicyUpdate: 'true', useServerSideApply: 1 })).toEqual([
+      { path: 'spec.mutateExistingOnPolicyUpdate', message: 'must be a boolean' },
+      { path: 'spec.useServerSideApply', message: 'must be a boolean' },
+    ]);
+    expect(withSpec({ validationFailureAction: 'Warn' })).toEqual([{ path: 'spec.validationFailureAction', message: 'must be one of audit, enforce, Audit, Enforce' }]);
+  });
+  it('the right types pass', () => {
+    expect(withSpec({ background: false, schemaValidation: true, validationFailureAction: 'audit', generateExisting: false })).toEqual([]);
+  });
+});
+
 describe('Test_Validate_NamespacedPolicy_MutateRuleTargetNamespace (upstream cases)', () => {
   const namespaced = (targetNamespaces: string[]): JsonObject => ({
     apiVersion: 'kyverno.io/v1',

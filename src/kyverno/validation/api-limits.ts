@@ -8,7 +8,10 @@
  * - fields Spec.Validate forbids (spec_types.go): the deprecated `generateExistingOnPolicyUpdate` in
  *   any form, and `validationFailureActionOverrides` in a namespaced Policy;
  * - in a namespaced Policy, a mutate target in another namespace than the policy's
- *   (rule_types.go ValidateMutationRuleTargetNamespace; a variable there is another namespace too).
+ *   (rule_types.go ValidateMutationRuleTargetNamespace; a variable there is another namespace too);
+ * - spec fields of the wrong type (spec_types.go, checked by the CRD schema and Go's decoder): the
+ *   booleans Amender reads or ignores, and `validationFailureAction` outside its enum. A string
+ *   `background: "false"` would otherwise read as background mode on.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import type { ProblemSink } from './sink.js';
@@ -16,6 +19,9 @@ import type { ProblemSink } from './sink.js';
 const NAME_MAX = 63;
 const AUTOGEN_ANNOTATION = 'pod-policies.kyverno.io/autogen-controllers';
 const utf8 = new TextEncoder();
+/** Boolean spec fields not checked where they are read (admission and emitWarning are, in compile.ts). */
+const SPEC_BOOLEANS = ['background', 'schemaValidation', 'mutateExistingOnPolicyUpdate', 'generateExisting', 'generateExistingOnPolicyUpdate', 'useServerSideApply'];
+const FAILURE_ACTIONS = new Set(['audit', 'enforce', 'Audit', 'Enforce']);
 
 export function apiLimitProblems(document: JsonObject, spec: JsonObject, rules: readonly JsonValue[], report: ProblemSink): void {
   const metadata = getOwn(document, 'metadata');
@@ -27,6 +33,14 @@ export function apiLimitProblems(document: JsonObject, spec: JsonObject, rules: 
   // Go's len: UTF-8 bytes. Measured only past the bound in UTF-16 units, which no longer name can stay under.
   if (typeof name === 'string' && name.length > NAME_MAX / 3 && utf8.encode(name).length > NAME_MAX) {
     report.error('metadata.name', `Too long: may not be more than ${NAME_MAX} bytes`);
+  }
+  for (const field of SPEC_BOOLEANS) {
+    const value = getOwn(spec, field);
+    if (value !== undefined && value !== null && typeof value !== 'boolean') report.error(`spec.${field}`, 'must be a boolean');
+  }
+  const action = getOwn(spec, 'validationFailureAction');
+  if (action !== undefined && action !== null && !(typeof action === 'string' && FAILURE_ACTIONS.has(action))) {
+    report.error('spec.validationFailureAction', 'must be one of audit, enforce, Audit, Enforce');
   }
   const generateExisting = getOwn(spec, 'generateExistingOnPolicyUpdate');
   if (generateExisting !== undefined && generateExisting !== null) {
