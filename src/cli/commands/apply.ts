@@ -16,6 +16,8 @@ import {
   ValuesFormatError,
   type LoadedResource,
   type PolicyResponse,
+  readUserInfo,
+  type RequestInfo,
   type ValuesSpec,
 } from '../kyverno-test/index.js';
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
@@ -24,7 +26,7 @@ import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
 export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|DIR|-... [--operation CREATE|UPDATE|DELETE|CONNECT]
-                     [--old FILE] [--user NAME] [--group NAME...] [--namespace NS]
+                     [--old FILE] [--user NAME] [--group NAME...] [--userinfo FILE] [--namespace NS]
                      [--values-file FILE] [--set KEY=VALUE,...] [--patch] [--quiet]
   Runs resources through the policies as the API server would send them, and prints each mutated
   resource as YAML (or, with --patch, the JSON Patch of the reply; for several resources a list with
@@ -37,8 +39,33 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   cluster can fill (apiCall, imageRegistry, globalReference), as with \`kyverno apply\` — without values
   a policy with such an entry is refused. Kyverno rule results and Kyverno MutatingPolicy results (pass,
   skip, error) and admission warnings (\`Warning: …\`, policies with spec.emitWarning) go to stderr.
+  --userinfo FILE (a Kyverno CLI UserInfo file) gives the username and groups, and its roles and
+  clusterRoles to Kyverno policies, which then run as with values. kyverno apply's spellings are taken:
+  policy PATHs as arguments (as --policies), -r/--resources, -f, -s, -u, and --remove-color (the output
+  has no colours).
   Exit 1 when a request is denied.
 `;
+
+/** `kyverno apply`'s spellings of the options this command shares with it. */
+const KYVERNO_SPELLINGS: ReadonlyMap<string, string> = new Map([
+  ['-r', '--resource'],
+  ['--resources', '--resource'],
+  ['-f', '--values-file'],
+  ['-s', '--set'],
+  ['-u', '--userinfo'],
+]);
+
+function respell(arg: string): string {
+  const eq = arg.indexOf('=');
+  const name = eq < 0 ? arg : arg.slice(0, eq);
+  const to = KYVERNO_SPELLINGS.get(name);
+  return to === undefined ? arg : `${to}${eq < 0 ? '' : arg.slice(eq)}`;
+}
+
+async function readUserInfoFile(path: string | undefined, io: CliIO): Promise<RequestInfo | undefined> {
+  if (path === undefined) return undefined;
+  return readUserInfo(await readDocument(path, io), path);
+}
 
 interface KyvernoLines {
   lines: string[];
@@ -139,7 +166,8 @@ function printWarnings(io: CliIO, warnings: readonly string[]): void {
 
 /** `amender apply`: what resources become. */
 export const applyCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv, {
+  const end = argv.indexOf('--');
+  const args = parseArgs(argv.map((a, i) => (end < 0 || i < end ? respell(a) : a)), {
     policies: 'list',
     resource: 'list',
     operation: 'string',
@@ -151,15 +179,17 @@ export const applyCommand: CliCommand = async (argv, io) => {
     set: 'list',
     patch: 'boolean',
     quiet: 'boolean',
+    userinfo: 'string',
+    'remove-color': 'boolean',
   });
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
-  const paths = listOption(args, 'policies');
+  // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
+  const paths = [...args.positionals, ...listOption(args, 'policies')];
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
   const resourcePaths = listOption(args, 'resource');
   if (resourcePaths.length === 0) throw new UsageError('--resource FILE... is required');
   // Standard input is read once: a second `-` would read nothing and say "no resources" or "found 0".
-  const stdinUses = [...resourcePaths, stringOption(args, 'old'), stringOption(args, 'values-file')].filter((p) => p === '-').length;
-  if (stdinUses > 1) throw new UsageError('standard input (-) is read once: give it to one of --resource, --old and --values-file');
+  const stdinUses = [...resourcePaths, stringOption(args, 'old'), stringOption(args, 'values-file'), stringOption(args, 'userinfo')].filter((p) => p === '-').length;
+  if (stdinUses > 1) throw new UsageError('standard input (-) is read once: give it to one of --resource, --old, --values-file and --userinfo');
   const givenOperation = stringOption(args, 'operation')?.toUpperCase() as Operation | undefined;
   if (givenOperation !== undefined && !OPERATIONS.includes(givenOperation)) throw new UsageError(`--operation must be one of ${OPERATIONS.join(', ')}`);
   let setValues: Record<string, JsonValue>;
@@ -169,7 +199,10 @@ export const applyCommand: CliCommand = async (argv, io) => {
     throw new UsageError((err as Error).message);
   }
   const values = await readValues(stringOption(args, 'values-file'), io);
-  const withValues = stringOption(args, 'values-file') !== undefined || Object.keys(setValues).length > 0;
+  const userInfoFile = await readUserInfoFile(stringOption(args, 'userinfo'), io);
+  // Roles reach a Kyverno rule only as Kyverno's CLI runs it: the webhook cannot know a user's roles.
+  const withRoles = userInfoFile?.roles !== undefined || userInfoFile?.clusterRoles !== undefined;
+  const withValues = stringOption(args, 'values-file') !== undefined || Object.keys(setValues).length > 0 || withRoles;
   const quiet = flag(args, 'quiet');
 
   // With values, they stand in for context entries only a cluster can fill (as `kyverno apply`).
@@ -177,7 +210,9 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const { set, documents } = loaded;
   if (!quiet && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   if (withValues && set.mutatingPolicies.length > 0) {
-    throw new CliInputError('--values-file/--set give Kyverno context values; this policy set also has MutatingAdmissionPolicies or Kyverno MutatingPolicies, which values cannot reach');
+    throw new CliInputError(
+      `${withRoles ? '--userinfo roles' : '--values-file/--set'} reach Kyverno policies only (run as kyverno apply runs them); this policy set also has MutatingAdmissionPolicies or Kyverno MutatingPolicies, which they cannot reach`,
+    );
   }
   const resources: LoadedResource[] = await loadResources(resourcePaths, io, documents);
   if (resources.length === 0) throw new CliInputError(`no resources in ${resourcePaths.join(', ')}`);
@@ -189,7 +224,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const inNamespace = (object: JsonObject) => (namespace !== undefined ? withNamespace(object, namespace, documents) : object);
   // The old object is in the same namespace as the new one, as in the cluster.
   const oldObject = oldPath !== undefined ? inNamespace(normalizeResource(needsKind(await readDocument(oldPath, io), oldPath), documents)) : undefined;
-  const groups = listOption(args, 'group');
+  const groups = listOption(args, 'group').length > 0 ? listOption(args, 'group') : (userInfoFile?.groups ?? []);
+  const username = stringOption(args, 'user') ?? userInfoFile?.username;
 
   const kyverno: KyvernoLines = { lines: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
   // An outcome names its Kyverno policy by id (`ClusterPolicy/<name>`, `Policy/<namespace>/<name>`); a line by name.
@@ -203,7 +239,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     const fromValues = setValues['request.operation'] ?? values.globalValues['request.operation'];
     const operation = givenOperation ?? (typeof fromValues === 'string' && OPERATIONS.includes(fromValues as Operation) ? (fromValues as Operation) : 'CREATE');
     const old = operation === 'UPDATE' || operation === 'DELETE' ? (oldObject ?? target) : undefined;
-    const userInfo = { username: stringOption(args, 'user'), groups: groups.length > 0 ? groups : undefined };
+    const userInfo: RequestInfo = { ...userInfoFile, username, groups: groups.length > 0 ? groups : undefined };
     if (withValues) {
       // Only the Kyverno step takes values, so it runs as Kyverno's CLI runs it and its result is the answer.
       const responses = await evaluateResource(target, {
