@@ -145,8 +145,9 @@ describe('the context size budget', () => {
     const [one, two] = result.policies[0].rules;
     expect(one.status).toBe('applied');
     expect(two.status).toBe('error');
-    // {"data":{"v":"z…"},"metadata":{"name":"big","namespace":"default"}}: 1,100,065 bytes, twice
-    expect(two.message).toContain(`failed to add config map for context entry settings: ${limitMessage(2_200_130)}`);
+    // {"data":{"v":"z…"},"metadata":{"creationTimestamp":null,"name":"big","namespace":"default"}}: 1,100,090
+    // bytes (ObjectMeta always writes creationTimestamp), twice
+    expect(two.message).toContain(`failed to add config map for context entry settings: ${limitMessage(2_200_180)}`);
   });
 
   it('counts bytes as Go’s json.Marshal writes them: HTML characters escaped, UTF-8', async () => {

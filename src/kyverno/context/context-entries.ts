@@ -160,9 +160,13 @@ function loadConfigMap(entry: Extract<ContextEntry, { type: 'configMap' }>, scop
   if (!cm) {
     throw new KyvernoRuleError(`context entry "${entry.name}": ConfigMap ${namespace}/${name} is not among the policy sources`);
   }
+  // As fetchConfigMap marshals the typed ConfigMap: `data` is null when the ConfigMap has none (a nil
+  // map), and ObjectMeta always writes `creationTimestamp` (null when unset: metav1.Time of zero).
   const data = getOwn(cm, 'data');
   const metadata = getOwn(cm, 'metadata');
-  return { data: isJsonObject(data) ? data : {}, metadata: isJsonObject(metadata) ? metadata : {} };
+  const meta: JsonObject = isJsonObject(metadata) ? { ...metadata } : {};
+  if (getOwn(meta, 'creationTimestamp') === undefined) meta.creationTimestamp = null;
+  return { data: isJsonObject(data) ? data : null, metadata: meta };
 }
 
 /**
