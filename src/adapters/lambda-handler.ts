@@ -79,9 +79,9 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     }
     // A first load waits no further than the invocation can: a timed-out invocation answers nothing and
     // resets the environment (its load with it), where a 503 keeps the load going for the next one.
-    await runtime.ensureLoaded(request, remaining() - TIMEOUT_MARGIN_MS);
+    const waitedMs = await runtime.ensureLoaded(request, remaining() - TIMEOUT_MARGIN_MS);
     const due = runtime.refreshDue();
-    const result = await responseToResult(await runtime.fetch(request));
+    const result = await responseToResult(await runtime.fetch(request, waitedMs > 0 ? { waitedMs } : undefined));
     if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS));
     const formatted = resultInFormat(result, format);
     const limit = resultLimitOf(format);

@@ -10,22 +10,23 @@
  * starts a second. Core-safe: no `node:*`; the platform passes the source constructors it has.
  */
 import { createPolicySets, type PolicySetsOptions } from '../runtime/index.js';
-import { BodyBudget, createApp, type AmenderApp, type Logger } from '../server/index.js';
+import { BodyBudget, createApp, type AmenderApp, type Logger, type RequestHints } from '../server/index.js';
 import { registerSourceMetrics, type PolicySetRefresher, type RefreshResult, type SourceResolvers } from '../sources/index.js';
 import type { ServerlessConfig } from './serverless-config.js';
 
 export interface ServerlessRuntime {
   readonly amender: AmenderApp;
-  /** The app's fetch handler. */
-  fetch(request: Request): Promise<Response>;
+  /** The app's fetch handler; `hints` tell it what happened to the request before (RequestHints). */
+  fetch(request: Request, hints?: RequestHints): Promise<Response>;
   /**
    * Loads the sets that have none in force yet, waiting at most FIRST_LOAD_WAIT_MS (less what a load in
    * flight has taken already): with a request, only the set it reviews with (a POST to `/mutate`, or to a
    * cluster's route); without, every set (the start). A set whose first load failed is tried again at most
    * every few seconds after that load ended, so requests to a set whose store is down are answered 503 at
    * once meanwhile. `maxWaitMs` bounds the wait further (Lambda: the time the invocation has left).
+   * Resolves to the milliseconds waited (for the request's RequestHints.waitedMs).
    */
-  ensureLoaded(request?: { method: string; url: string }, maxWaitMs?: number): Promise<void>;
+  ensureLoaded(request?: { method: string; url: string }, maxWaitMs?: number): Promise<number>;
   /** Starts the refreshes whose interval has passed; undefined when none was due. */
   refreshDue(): Promise<void> | undefined;
   /** The default set's refresher, then each cluster's. */
@@ -99,10 +100,10 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
 
   return {
     amender,
-    fetch: async (request) => amender.app.fetch(request),
+    fetch: async (request, hints) => amender.app.fetch(request, hints),
     async ensureLoaded(request, maxWaitMs = Number.POSITIVE_INFINITY) {
       // Once every set has loaded (nearly every request), nothing to wait for and no URL to read.
-      if (all.every((r) => r.provider().set !== undefined)) return;
+      if (all.every((r) => r.provider().set !== undefined)) return 0;
       const needed = request ? setsFor(request) : all;
       const now = Date.now();
       const waits: Promise<void>[] = [];
@@ -111,7 +112,9 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
         const wait = loads.waitFor(refresher, now, maxWaitMs);
         if (wait) waits.push(wait);
       }
-      if (waits.length > 0) await Promise.all(waits);
+      if (waits.length === 0) return 0;
+      await Promise.all(waits);
+      return Date.now() - now;
     },
     refreshDue() {
       const started = all.map((r) => r.refreshIfDue()).filter((p): p is Promise<RefreshResult> => p !== undefined);

@@ -74,11 +74,11 @@ export function serveWorker(runtimeFor: (env: Record<string, unknown>) => Routed
       if (built instanceof Error) return Response.json(statusBody(500, 'amender is misconfigured: its settings are invalid (the Worker\'s log says which)'), { status: 500 });
       const { runtime, basePath } = built;
       const request = withoutBasePath(given, basePath);
-      await runtime.ensureLoaded(request);
+      const waitedMs = await runtime.ensureLoaded(request);
       const due = runtime.refreshDue();
       if (due) ctx.waitUntil(due);
       const served = drainingRequest(request, runtime.amender.limits.bodyTimeoutMs);
-      const response = await runtime.fetch(served.request);
+      const response = await runtime.fetch(served.request, waitedMs > 0 ? { waitedMs } : undefined);
       await served.drain();
       return response;
     },

@@ -1,5 +1,5 @@
 export { createApp, type AmenderApp, type AppOptions } from './app.js';
-export type { AppEnv } from './context.js';
+export type { AppEnv, RequestHints } from './context.js';
 export { mutateHandler, type MutateDeps } from './routes/mutate.js';
 export { mountClusterRoutes, clusterSetName } from './routes/clusters.js';
 export type { ClusterRoutesLookup } from '../clusters/index.js';

@@ -58,7 +58,8 @@ function isIdentityEncoding(value: string | undefined): boolean {
  */
 export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName = 'default') {
   return async (c: Context<AppEnv>): Promise<Response> => {
-    const started = deps.clock();
+    // The review's time runs from its arrival: what it waited before the app saw it is spent already.
+    const started = deps.clock() - waitedBeforeApp(c);
     const { answer, held } = await answerRequest(c, deps, state, setName, started);
     let reply = '';
     try {
@@ -112,15 +113,23 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
   }
 }
 
+/** Milliseconds the adapter says the request waited before the app saw it (RequestHints.waitedMs); 0 when none. */
+function waitedBeforeApp(c: Context<AppEnv>): number {
+  // Hono's env is whatever the adapter passed to app.fetch: nothing at all on the Node server.
+  const waited = (c.env as AppEnv['Bindings'] | undefined)?.waitedMs;
+  return typeof waited === 'number' && waited > 0 ? waited : 0;
+}
+
 /**
  * The app's limits, with the review deadline shortened to fit the API server's `?timeout=` and the time
  * the platform leaves the request (api-timeout.ts), and by the time the request waited for room for its body.
  */
 function limitsFor(c: Context<AppEnv>, deps: MutateDeps, started: number, waitedMs: number): Limits {
   const configured = deps.limits.reviewDeadlineMs;
-  // The deadline runs from the review's arrival: the wait for body room comes off it, then the API server's
-  // timeout may shorten it further (never lengthen it).
-  const afterWait = waitedMs > 0 ? Math.max(1, Math.floor(configured - waitedMs)) : configured;
+  // The deadline runs from the review's arrival: the waits before the review (for its set's first load, for
+  // body room) come off it, then the API server's timeout may shorten it further (never lengthen it).
+  const waited = waitedMs + waitedBeforeApp(c);
+  const afterWait = waited > 0 ? Math.max(1, Math.floor(configured - waited)) : configured;
   const timeout = apiServerTimeoutMs(c.req.query('timeout'));
   const forApiServer = timeout === undefined ? afterWait : reviewDeadlineMs(afterWait, timeout, deps.clock() - started);
   // And to what the platform leaves the request (Lambda: the invocation's time), at least a millisecond.

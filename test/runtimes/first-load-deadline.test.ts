@@ -1,0 +1,101 @@
+/**
+ * The API server's `?timeout=` runs from the request's arrival. On Lambda and Workers a request may first
+ * wait for its policy set's first load (a slow store, up to seconds): that wait comes off the review's
+ * deadline, so a slow review is still answered by its policies' failurePolicy before the API server gives
+ * up. No timed assertion: the deadline a denial names is the one the review was given, and the store's
+ * listing is held back at least WAIT_MS before the set loads.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLambdaHandler } from '../../src/adapters/lambda-handler.js';
+import { readServerlessConfig } from '../../src/adapters/serverless-config.js';
+import { createServerlessRuntime } from '../../src/adapters/serverless-runtime.js';
+import { serveWorker } from '../../src/adapters/workers-handler.js';
+import { bundledSource, bundlePolicies, type PolicyBundle, type PolicySource } from '../../src/sources/index.js';
+import { ROOT } from '../node/built.js';
+import { functionUrlEvent } from './lambda.js';
+
+const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
+/** How long the store holds back its listing at the first load. */
+const WAIT_MS = 1500;
+/** The API server's timeout: `amender webhook-config` leaves a review 80 % of it, 2,400 ms. */
+const TIMEOUT = '3s';
+
+/** Seconds of CEL in all, each call inside the per-call cost limit: only the deadline stops it. */
+const HEAVY = 'lists.range(300).map(x, lists.range(300).filter(y, y % 7 == x % 7).size()).size()';
+const POLICY = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: heavy}
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: ${JSON.stringify(`Object{metadata: Object.metadata{labels: {"heavy": string(${HEAVY})}}}`)}
+${Array.from({ length: 200 }, (_, i) => `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: heavy-${i}}\nspec: {policyName: heavy}\n`).join('')}`;
+
+/** The bundled set, from a store whose first listing answers only after WAIT_MS. */
+function slowStore(bundle: PolicyBundle): PolicySource {
+  const source = bundledSource(bundle);
+  let first = true;
+  return {
+    ...source,
+    async list(options) {
+      if (first) await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+      first = false;
+      return source.list(options);
+    },
+  };
+}
+
+function runtime(bundle: PolicyBundle, platform: string) {
+  return createServerlessRuntime({
+    config: readServerlessConfig({ AMENDER_REVIEW_DEADLINE_MS: '8000' }),
+    resolvers: { bundled: () => slowStore(bundle) },
+    platform,
+    logger: () => {},
+  });
+}
+
+type Reply = { response: { allowed: boolean; status?: { details?: { causes?: { message: string }[] } } } };
+/** The deadline a denial's causes name. */
+const deadlineOf = (reply: Reply) => Number(/took longer than (\d+) ms/.exec(JSON.stringify(reply.response.status?.details?.causes ?? []))?.[1]);
+
+function expectDeadlineAfterWait(reply: Reply): void {
+  expect(reply.response.allowed).toBe(false);
+  const deadline = deadlineOf(reply);
+  expect(deadline).toBeGreaterThan(0);
+  // 2,400 ms from arrival, of which the first load took at least WAIT_MS.
+  expect(deadline).toBeLessThanOrEqual(2400 - WAIT_MS);
+}
+
+describe('a review that waited for its set’s first load', () => {
+  let bundle: PolicyBundle;
+  beforeAll(async () => {
+    const made = await bundlePolicies([{ name: 'heavy.yaml', text: POLICY }]);
+    if (!made.ok) throw new Error('the test policy does not bundle');
+    bundle = made.bundle;
+  });
+
+  it('has that wait taken off its deadline on Lambda', async () => {
+    const handler = createLambdaHandler(runtime(bundle, 'AWS Lambda'), { refreshWaitMs: 0 });
+    const event = functionUrlEvent({ name: 'review', method: 'POST', path: `/mutate?timeout=${TIMEOUT}`, body: REVIEW, headers: { 'content-type': 'application/json' } }, false);
+    const result = await handler(event);
+    expect(result.statusCode).toBe(200);
+    expectDeadlineAfterWait(JSON.parse(result.body ?? '') as Reply);
+  }, 30_000);
+
+  it('has that wait taken off its deadline on Workers', async () => {
+    const worker = serveWorker(() => ({ runtime: runtime(bundle, 'Cloudflare Workers') }));
+    const waited: Promise<unknown>[] = [];
+    const request = new Request(`https://amender.example/mutate?timeout=${TIMEOUT}`, { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } });
+    const response = await worker.fetch(request, {}, { waitUntil: (p) => waited.push(p) });
+    await Promise.all(waited);
+    expect(response.status).toBe(200);
+    expectDeadlineAfterWait((await response.json()) as Reply);
+  }, 30_000);
+});
