@@ -25,6 +25,11 @@ export interface CliIO {
    */
   listDir?(path: string): Promise<string[] | undefined>;
   /**
+   * The folder's path with every link resolved, to tell a link back to a folder being walked (a loop)
+   * from a folder of its own. Optional: without it (in-memory file systems have no links) none is a loop.
+   */
+  realPath?(path: string): Promise<string>;
+  /**
    * How `--policies` URIs are read: the server's sources (`file://`, paths, `s3://`, `bundled`). Without
    * it, files and folders are read through `readFile`/`listDir` (the in-memory file systems of tests).
    */

@@ -4,7 +4,7 @@
  * bundled set).
  */
 import { constants, type Stats } from 'node:fs';
-import { open, readdir, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIMITS } from '../server/index.js';
@@ -147,6 +147,7 @@ export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
         throw new CliInputError(`cannot read ${describeFsError(path, err)}`, { cause: err });
       }
     },
+    realPath: (path) => realpath(resolve(cwd, path)),
     policyResolvers() {
       const resolvers = nodeSourceResolvers({ env: process.env, bundledFolder: BUNDLED_POLICIES_DIR });
       if (resolve(cwd) === process.cwd()) return resolvers;
