@@ -35,6 +35,13 @@ describe('readPoolSettings', () => {
     expect(readPoolSettings({ AMENDER_WORKER_HEAP_MB: '512', AMENDER_WORKERS: '0' }, 3, 512 * MiB).warnings).toEqual([]);
   });
 
+  it('refuses more workers than four per core (at least 16): a typo must not start thousands of threads', () => {
+    expect(readPoolSettings({ AMENDER_WORKERS: '2000' }, 2, undefined).problems).toEqual(['AMENDER_WORKERS: expected an integer from 0 to 16, got "2000"']);
+    expect(readPoolSettings({ AMENDER_WORKERS: '16' }, 2, undefined)).toMatchObject({ settings: { workers: 16 }, problems: [] });
+    expect(readPoolSettings({ AMENDER_WORKERS: '128' }, 32, undefined)).toMatchObject({ settings: { workers: 128 }, problems: [] });
+    expect(readPoolSettings({ AMENDER_WORKERS: '129' }, 32, undefined).problems).toHaveLength(1);
+  });
+
   it('runs the workers 0 to 19 nice levels below the main thread, 5 unless set', () => {
     expect(readPoolSettings({ AMENDER_WORKER_NICE: '0' }, 2, undefined).settings.nice).toBe(0);
     expect(readPoolSettings({ AMENDER_WORKER_NICE: '19' }, 2, undefined).settings.nice).toBe(19);

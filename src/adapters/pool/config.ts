@@ -3,7 +3,8 @@
  *
  *   AMENDER_WORKERS            worker threads evaluating reviews (default: one less than
  *                              os.availableParallelism(), at least 2 — see defaultWorkers);
- *                              0 evaluates on the main thread (no isolation: a review holds the event loop)
+ *                              0 evaluates on the main thread (no isolation: a review holds the event loop);
+ *                              at most four per core, at least 16 (see maxWorkers)
  *   AMENDER_WORKER_HEAP_MB     old-generation heap of each worker (resourceLimits); a review that exhausts
  *                              it costs only its worker (default 512, less under a memory limit: see
  *                              defaultWorkerHeapMb)
@@ -15,7 +16,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { integer, milliseconds, readSettings } from '../../settings/index.js';
-import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, MAX_NICE, memoryLimitBytes, MIN_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
+import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, MAX_NICE, maxWorkers, memoryLimitBytes, MIN_WORKER_HEAP_MB, POOL_VARIABLES, WORKER_YOUNG_GENERATION_MB } from './variables.js';
 
 export { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_NICE, defaultWorkerHeapMb, defaultWorkers, memoryLimitBytes, POOL_VARIABLES };
 
@@ -42,7 +43,7 @@ export function readPoolSettings(
   memoryLimit = memoryLimitBytes(),
 ): { settings: PoolSettings; problems: string[]; warnings: string[] } {
   const problems: string[] = [];
-  const { workers } = readSettings({ workers: { variable: POOL_VARIABLES.workers, type: integer(0), default: defaultWorkers(parallelism) } }, env, problems);
+  const { workers } = readSettings({ workers: { variable: POOL_VARIABLES.workers, type: integer(0, maxWorkers(parallelism)), default: defaultWorkers(parallelism) } }, env, problems);
   const rest = readSettings(
     {
       heapMb: { variable: POOL_VARIABLES.heapMb, type: integer(MIN_WORKER_HEAP_MB), default: defaultWorkerHeapMb(workers, memoryLimit) },

@@ -29,6 +29,16 @@ export function defaultWorkers(parallelism: number): number {
   return Math.max(2, parallelism - 1);
 }
 
+/**
+ * The most workers a server starts: four per core, at least 16. Each is a thread with its own isolate
+ * (tens of MB before any review); past the cores more of them only let more slow reviews run at once,
+ * and a value such as 2000 (a typo, a unit mistake) would start that many threads and take the process
+ * down, so it is refused at start instead.
+ */
+export function maxWorkers(parallelism: number): number {
+  return Math.max(16, 4 * parallelism);
+}
+
 /** The process's memory limit in bytes (a container's cgroup limit), or undefined where there is none. */
 export function memoryLimitBytes(): number | undefined {
   const limit = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : undefined;
