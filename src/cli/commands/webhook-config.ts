@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { checkReviewDeadline, checkWebhookOptions, crdKinds, deriveRules, DEFAULT_TIMEOUT_SECONDS, excludedNamespaceWarnings, webhookConfiguration, WebhookConfigError, WebhookOptionError, type DerivedRules } from '../../webhook-config/index.js';
 import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
+import { checkCaBundle } from '../ca-bundle.js';
 import { CliInputError, describeFsError } from '../errors.js';
 import type { CliCommand } from '../io.js';
 import { formatProblems, loadPolicies } from '../load.js';
@@ -78,13 +79,14 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   const reinvocationPolicy = choice(stringOption(args, 'reinvocation-policy'), ['Never', 'IfNeeded'] as const, 'reinvocation-policy');
   const caPath = stringOption(args, 'ca-bundle');
   let caBundlePem: string | undefined;
+  const caWarnings: string[] = [];
   if (caPath !== undefined) {
     try {
       caBundlePem = await io.readFile(caPath);
     } catch (err) {
       throw new CliInputError(`--ca-bundle ${describeFsError(caPath, err)}`);
     }
-    if (!caBundlePem.includes('-----BEGIN CERTIFICATE-----')) throw new CliInputError(`--ca-bundle ${caPath}: not a PEM certificate bundle`);
+    caWarnings.push(...checkCaBundle(caBundlePem, caPath));
   }
 
   const name = stringOption(args, 'name');
@@ -110,7 +112,7 @@ export const webhookConfigCommand: CliCommand = async (argv, io) => {
   if (set.problems.some((p) => p.effect === 'ignored')) io.err(`warning: documents left out of the policy set (they cover nothing):\n${formatProblems(set)}`);
   const crds = documents.filter((d) => d.kind === 'CustomResourceDefinition' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith('apiextensions.k8s.io/'));
   const derived = deriveRules(set, crds.flatMap(crdKinds));
-  for (const w of [...derived.warnings, ...excludedNamespaceWarnings(derived, options)]) io.err(`warning: ${w}\n`);
+  for (const w of [...caWarnings, ...derived.warnings, ...excludedNamespaceWarnings(derived, options)]) io.err(`warning: ${w}\n`);
   if (derived.unresolved.length > 0) {
     throw new CliInputError(`cannot tell which resources these kinds are, so the rules would miss them:\n  ${derived.unresolved.join('\n  ')}`);
   }
