@@ -30,6 +30,8 @@ describe('match and exclude blocks Kyverno refuses', () => {
   it.each([
     ['match any and all together', { match: { any: [POD], all: [POD] } }, 'spec.rules[0].match', /can't specify any and all together/],
     ['exclude any and all together', { exclude: { any: [{ resources: { names: ['a'] } }], all: [{ resources: { names: ['b'] } }] } }, 'spec.rules[0].exclude', /can't specify any and all together/],
+    // the CRD's not: {required: [any, all]} (api/kyverno/v1 MatchResources) refuses both keys, even a list left empty
+    ['match any beside an empty all', { match: { any: [POD], all: [] } }, 'spec.rules[0].match', /can't specify any and all together/],
     ['match any beside match resources', { match: { any: [POD], resources: { kinds: ['Pod'] } } }, 'spec.rules[0].match.resources', /any\/all together with match resources/],
     ['exclude any beside exclude resources', { exclude: { any: [{ resources: { names: ['a'] } }], resources: { names: ['b'] } } }, 'spec.rules[0].exclude.resources', /any\/all together with exclude resources/],
     ['an empty match filter', { match: { any: [POD, {}] } }, 'spec.rules[0].match.any[1].resources', /match resources not specified/],
@@ -54,7 +56,7 @@ describe('match and exclude blocks Kyverno refuses', () => {
 
   it('accepts what Kyverno accepts', () => {
     for (const rule of [
-      { match: { any: [POD], all: [] } },
+      { match: { any: [POD], all: null } },
       { match: { any: [POD] }, exclude: { any: [{ resources: { names: ['a'] } }], resources: null } },
       { match: { any: [{ resources: { kinds: ['Pod'], selector: { matchLabels: { '*': '*' } } } }] } },
       { match: { any: [{ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } } }] } },

@@ -21,7 +21,10 @@ export function checkMatchBlocks(rule: JsonObject, path: string, namespaced: boo
 function checkBlock(block: JsonObject, path: string, section: 'match' | 'exclude', namespaced: boolean, report: ProblemSink): void {
   const any = listOf(getOwn(block, 'any'));
   const all = listOf(getOwn(block, 'all'));
-  if (any.length > 0 && all.length > 0) report.find(path, `can't specify any and all together (Kyverno refuses the policy)`, 'required');
+  // Its validation refuses both lists non-empty; its CRD refuses both keys written at all, empty lists too
+  // (MatchResources: +kubebuilder:not:={required:{any,all}}; a null is pruned before validation).
+  const written = (key: string) => getOwn(block, key) !== undefined && getOwn(block, key) !== null;
+  if (written('any') && written('all')) report.find(path, `can't specify any and all together (Kyverno refuses the policy)`, 'required');
   if ((any.length > 0 || all.length > 0) && described(getOwn(block, 'resources'))) {
     report.find(`${path}.resources`, `can't specify any/all together with ${section} resources (Kyverno refuses the policy)`, 'required');
   }
