@@ -3,7 +3,7 @@
  * writes its replies, an integer past ±2^53 that the input or a policy carried exactly (marked exact:
  * src/json/exact-integers.ts) is written with all its digits, never as the nearest double.
  */
-import { stringify } from 'yaml';
+import { stringify, type Tags } from 'yaml';
 import { exactInteger, exactIntegersMarked, indentJsonText, jsonTextExact, type JsonValue } from '../json/index.js';
 
 /** `JSON.stringify(value, null, 2)`, every exact integer with all its digits. */
@@ -11,9 +11,22 @@ export function jsonOutput(value: unknown): string {
   return indentJsonText(jsonTextExact(value), 2);
 }
 
-/** The YAML the CLI prints: YAML 1.1, as kubectl reads it back (`yes` or `0755` stays quoted); exact integers whole. */
+const MERGE_TAG = 'tag:yaml.org,2002:merge';
+
+/**
+ * The YAML 1.1 tags, but a `<<` string is written as a string: the `yaml` package writes one (a key of a
+ * resource's map, an annotation's value) as the plain merge key, which kubectl's go-yaml and this CLI
+ * read back as a merge (a string value: "map merge requires map or sequence of maps"). With the merge
+ * tag only tested, never identified, a plain `<<` is seen as not a string and quoted, as `yes` is.
+ */
+const quoteMergeKey = (tags: Tags): Tags => [
+  ...tags.filter((t) => typeof t === 'string' ? t !== 'merge' : t.tag !== MERGE_TAG),
+  { tag: MERGE_TAG, default: 'key', test: /^<<$/, identify: () => false, resolve: (text: string) => text },
+];
+
+/** The YAML the CLI prints: YAML 1.1, as kubectl reads it back (`yes`, `0755` or `<<` stays quoted); exact integers whole. */
 export function yamlOutput(value: JsonValue): string {
-  return stringify(exactIntegersMarked() ? withBigInts(value) : value, { lineWidth: 0, version: '1.1' });
+  return stringify(exactIntegersMarked() ? withBigInts(value) : value, { lineWidth: 0, version: '1.1', customTags: quoteMergeKey });
 }
 
 type Printable = JsonValue | bigint | Printable[] | { [key: string]: Printable };
