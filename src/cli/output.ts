@@ -14,19 +14,28 @@ export function jsonOutput(value: unknown): string {
 const MERGE_TAG = 'tag:yaml.org,2002:merge';
 
 /**
- * The YAML 1.1 tags, but a `<<` string is written as a string: the `yaml` package writes one (a key of a
- * resource's map, an annotation's value) as the plain merge key, which kubectl's go-yaml and this CLI
- * read back as a merge (a string value: "map merge requires map or sequence of maps"). With the merge
- * tag only tested, never identified, a plain `<<` is seen as not a string and quoted, as `yes` is.
+ * Numbers go-yaml v2 reads that YAML 1.1 does not (src/go/yaml.ts: `strconv.ParseInt(s, 0, 64)` with `_`
+ * removed, so `0o17`, `0X1F`, `0B1`; a float's exponent with `_`): a string of that form printed plain
+ * would come back to kubectl, and to this CLI, as a number.
  */
-const quoteMergeKey = (tags: Tags): Tags => [
-  ...tags.filter((t) => typeof t === 'string' ? t !== 'merge' : t.tag !== MERGE_TAG),
+const GO_YAML_NUMBER = /^[-+]?(?:0[xXoObB][0-9a-fA-F_]*|[0-9._]+[eE][-+]?[0-9_]+)$/;
+
+/**
+ * The YAML 1.1 tags, plus tags only tested, never identified, so that the strings they match are seen
+ * as not strings and quoted, as `yes` is: go-yaml's extra numbers, and `<<`, which the `yaml` package
+ * otherwise writes (a key of a resource's map, an annotation's value) as the plain merge key that
+ * kubectl's go-yaml and this CLI read back as a merge (a string value: "map merge requires map or
+ * sequence of maps").
+ */
+const quoteForGoYaml = (tags: Tags): Tags => [
+  ...tags.filter((t) => (typeof t === 'string' ? t !== 'merge' : t.tag !== MERGE_TAG)),
   { tag: MERGE_TAG, default: 'key', test: /^<<$/, identify: () => false, resolve: (text: string) => text },
+  { tag: 'tag:yaml.org,2002:int', default: true, test: GO_YAML_NUMBER, identify: () => false, resolve: (text: string) => text },
 ];
 
-/** The YAML the CLI prints: YAML 1.1, as kubectl reads it back (`yes`, `0755` or `<<` stays quoted); exact integers whole. */
+/** The YAML the CLI prints: YAML 1.1, as kubectl reads it back (`yes`, `0755`, `0o17` or `<<` stays quoted); exact integers whole. */
 export function yamlOutput(value: JsonValue): string {
-  return stringify(exactIntegersMarked() ? withBigInts(value) : value, { lineWidth: 0, version: '1.1', customTags: quoteMergeKey });
+  return stringify(exactIntegersMarked() ? withBigInts(value) : value, { lineWidth: 0, version: '1.1', customTags: quoteForGoYaml });
 }
 
 type Printable = JsonValue | bigint | Printable[] | { [key: string]: Printable };
