@@ -15,10 +15,10 @@ const MERGE_TAG = 'tag:yaml.org,2002:merge';
 
 /**
  * Numbers go-yaml v2 reads that YAML 1.1 does not (src/go/yaml.ts: `strconv.ParseInt(s, 0, 64)` with `_`
- * removed, so `0o17`, `0X1F`, `0B1`; a float's exponent with `_`): a string of that form printed plain
+ * removed, so `0o17`, `0X1F`, `0B1`, `-_1`; a float's exponent with `_`): a string of that form printed plain
  * would come back to kubectl, and to this CLI, as a number.
  */
-const GO_YAML_NUMBER = /^[-+]?(?:0[xXoObB][0-9a-fA-F_]*|[0-9._]+[eE][-+]?[0-9_]+)$/;
+const GO_YAML_NUMBER = /^(?:[-+]?0[xXoObB][0-9a-fA-F_]*|[-+]?[0-9._]+[eE][-+]?[0-9_]+|[-+]_[0-9a-fA-FxXoObB._eE+-]*)$/;
 
 /**
  * The YAML 1.1 tags, plus tags only tested, never identified, so that the strings they match are seen

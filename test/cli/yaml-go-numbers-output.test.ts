@@ -1,7 +1,7 @@
 /**
  * `amender apply` prints YAML that kubectl reads back as printed. go-yaml v2 (kubectl's reader, and this
  * CLI's: src/go/yaml.ts) reads a plain scalar as a number by Go's `strconv.ParseInt(s, 0, 64)` with `_`
- * removed, so `0o17`, `0O17`, `0X1F`, `0B1` are integers, and `1e1_0` a float; the `yaml` package's YAML 1.1
+ * removed, so `0o17`, `0O17`, `0X1F`, `0B1`, `-_1` are integers, and `1e1_0` a float; the `yaml` package's YAML 1.1
  * schema does not know these forms and printed such strings plain, so a ConfigMap value "0o17" came back
  * as the number 15 (and a key "0o17" as "15"). They are now quoted.
  */
@@ -20,7 +20,7 @@ spec:
         patchStrategicMerge:
           metadata: {labels: {team: blue}}
 `;
-const STRINGS = ['0o17', '0O17', '-0o7', '0o1_7', '0X1F', '0B1', '1e1_0'];
+const STRINGS = ['0o17', '0O17', '-0o7', '0o1_7', '0X1F', '0B1', '1e1_0', '-_1', '+_0'];
 const CONFIG_MAP = `apiVersion: v1
 kind: ConfigMap
 metadata: {name: c, namespace: shop}
