@@ -36,6 +36,8 @@ export interface CliIO {
   policyResolvers?(): SourceResolvers;
   /** Writes a file (`--output-file`); optional: only commands that write reports need it. */
   writeFile?(path: string, text: string): Promise<void>;
+  /** Makes a folder and the folders above it (`--output DIR`); optional, as writeFile. */
+  makeDir?(path: string): Promise<void>;
   /** Write to standard output (no newline added). */
   out(text: string): void;
   /** Write to standard error (no newline added). */

@@ -4,7 +4,7 @@
  * bundled set).
  */
 import { constants, type Stats } from 'node:fs';
-import { open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIMITS } from '../server/index.js';
@@ -136,6 +136,7 @@ export function nodeCliIO(cwd: string = process.cwd()): NodeCliIO {
     readStdin: async (options) => inputText(await readStdinBounded(MAX_INPUT_BYTES), options),
     readFile: async (path, options) => inputText(await readBounded(resolve(cwd, path), MAX_INPUT_BYTES, options?.found === true), options),
     writeFile: (path, text) => writeFile(resolve(cwd, path), text, 'utf8'),
+    makeDir: async (path) => void (await mkdir(resolve(cwd, path), { recursive: true })),
     async listDir(path) {
       const full = resolve(cwd, path);
       const info = await stat(full).catch(() => undefined);

@@ -22,12 +22,13 @@ import {
 } from '../kyverno-test/index.js';
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { jsonOutput, yamlOutput } from '../output.js';
+import { writeMutated } from '../apply-output.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
 export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|DIR|-... [--operation CREATE|UPDATE|DELETE|CONNECT]
                      [--old FILE] [--user NAME] [--group NAME...] [--userinfo FILE] [--namespace NS]
-                     [--values-file FILE] [--set KEY=VALUE,...] [--patch] [--quiet]
+                     [--values-file FILE] [--set KEY=VALUE,...] [--patch | --output PATH] [--quiet]
   Runs resources through the policies as the API server would send them, and prints each mutated
   resource as YAML (or, with --patch, the JSON Patch of the reply; for several resources a list with
   one entry each, in order; null for a denied one). --resource takes files (several
@@ -41,8 +42,9 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   skip, error) and admission warnings (\`Warning: …\`, policies with spec.emitWarning) go to stderr.
   --userinfo FILE (a Kyverno CLI UserInfo file) gives the username and groups, and its roles and
   clusterRoles to Kyverno policies, which then run as with values. kyverno apply's spellings are taken:
-  policy PATHs as arguments (as --policies), -r/--resources, -f, -s, -u, and --remove-color (the output
-  has no colours).
+  policy PATHs as arguments (as --policies), -r/--resources, -f, -s, -u, -o, and --remove-color (the
+  output has no colours). --output PATH writes the mutated resources to PATH if it ends in .yaml/.yml,
+  else into the folder PATH, one <name>-mutated.yaml per resource name (as kyverno apply -o).
   Exit 1 when a request is denied.
 `;
 
@@ -53,6 +55,7 @@ const KYVERNO_SPELLINGS: ReadonlyMap<string, string> = new Map([
   ['-f', '--values-file'],
   ['-s', '--set'],
   ['-u', '--userinfo'],
+  ['-o', '--output'],
 ]);
 
 function respell(arg: string): string {
@@ -181,6 +184,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     quiet: 'boolean',
     userinfo: 'string',
     'remove-color': 'boolean',
+    output: 'string',
   });
   // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
   const paths = [...args.positionals, ...listOption(args, 'policies')];
@@ -204,6 +208,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const withRoles = userInfoFile?.roles !== undefined || userInfoFile?.clusterRoles !== undefined;
   const withValues = stringOption(args, 'values-file') !== undefined || Object.keys(setValues).length > 0 || withRoles;
   const quiet = flag(args, 'quiet');
+  const outputPath = stringOption(args, 'output');
+  if (outputPath !== undefined && flag(args, 'patch')) throw new UsageError('--output writes the mutated resources; --patch prints the patch: give one');
 
   // With values, they stand in for context entries only a cluster can fill (as `kyverno apply`).
   const loaded: LoadedPolicies = await loadPolicies(paths, io, { contextValues: withValues, unknownVariables: 'keep' });
@@ -289,6 +295,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   }
   if (flag(args, 'patch')) {
     io.out(jsonOutput(resources.length === 1 ? patches[0] : patches) + '\n');
+  } else if (outputPath !== undefined) {
+    await writeMutated(outputPath, objects, io);
   } else {
     io.out(objects.map((o) => yamlOutput(o)).join('---\n'));
   }
