@@ -67,7 +67,7 @@ export const testCommand: CliCommand = async (argv, io) => {
   const failOnly = flag(args, 'fail-only');
 
   const found = await findTests(args.positionals, io, stringOption(args, 'file-name') ?? 'kyverno-test.yaml');
-  for (const loop of found.loops) io.err(`amender test: note: ${loop}: a link back to a folder it is in, not followed\n`);
+  for (const loop of found.loops ?? []) io.err(`amender test: note: ${loop}: a link back to a folder it is in, not followed\n`);
   // Test files found in folders are read only when regular files (a FIFO would block the run).
   const given = new Set(found.given);
   const walked = (file: string) => !given.has(file);

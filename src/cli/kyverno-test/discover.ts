@@ -14,8 +14,8 @@ export interface FoundTests {
   kyverno: string[];
   /** Files given directly, to be told apart by their content. */
   given: string[];
-  /** Links back to a folder they are in, left out: `link -> folder`. */
-  loops: string[];
+  /** Links back to a folder they are in, left out: `link -> folder` (only when there is one). */
+  loops?: string[];
 }
 
 const GOLDEN = /^amender-test\.ya?ml$/;
@@ -24,7 +24,7 @@ const MAX_DEPTH = 32;
 const NEVER = new Set(['.git', 'node_modules']);
 
 export async function findTests(paths: readonly string[], io: CliIO, kyvernoFileName = 'kyverno-test.yaml'): Promise<FoundTests> {
-  const found: FoundTests = { golden: [], kyverno: [], given: [], loops: [] };
+  const found: FoundTests = { golden: [], kyverno: [], given: [] };
   const walk = async (path: string, depth: number, hidden: boolean, above: readonly string[]): Promise<void> => {
     const entries = io.listDir ? await io.listDir(path) : undefined;
     if (entries === undefined) {
@@ -35,7 +35,7 @@ export async function findTests(paths: readonly string[], io: CliIO, kyvernoFile
     }
     const real = io.realPath ? await io.realPath(path) : undefined;
     if (real !== undefined && above.includes(real)) {
-      found.loops.push(`${path} -> ${real}`);
+      (found.loops ??= []).push(`${path} -> ${real}`);
       return;
     }
     if (depth > MAX_DEPTH) throw new CliInputError(`${path}: folders nested deeper than ${MAX_DEPTH} levels`);
