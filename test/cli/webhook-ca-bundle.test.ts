@@ -46,6 +46,7 @@ describe('webhook-config --ca-bundle', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`caBundle: ${Buffer.from(CA).toString('base64')}`);
     expect(r.stderr).not.toContain('warning: --ca-bundle');
+    expect(r.stderr).toContain('amender webhook-config: 1 policy contributes 4 rules:');
   });
 
   it('refuses one whose certificates cannot be read', async () => {

@@ -46,7 +46,7 @@ function wholeNumber(option: string, text: string, min: number, max?: number): n
 function summary(derived: DerivedRules): string {
   const lines = derived.policies.map((p) => `  ${p.policy}: ${p.rules.map((r) => `${r.operations.join('|')} ${r.apiGroups.map((g) => g || 'core').join('|')}/${r.apiVersions.join('|')} ${r.resources.join(',')}`).join('; ')}`);
   const idle = derived.idle.map((i) => `  not covered: ${i}`);
-  return `amender webhook-config: ${derived.policies.length} polic${derived.policies.length === 1 ? 'y' : 'ies'} contribute ${derived.rules.length} rule${derived.rules.length === 1 ? '' : 's'}:\n${[...lines, ...idle].join('\n')}\n`;
+  return `amender webhook-config: ${derived.policies.length} polic${derived.policies.length === 1 ? 'y contributes' : 'ies contribute'} ${derived.rules.length} rule${derived.rules.length === 1 ? '' : 's'}:\n${[...lines, ...idle].join('\n')}\n`;
 }
 
 /** `amender webhook-config`: the webhook configuration a policy set needs. */
