@@ -46,6 +46,13 @@ describe('short options', () => {
     expect(r.stderr).toContain(`usage: amender ${argv[0]}`);
   });
 
+  it('hash-secret never echoes an argument that may be the secret, a short option included', async () => {
+    const io = fakeIO({});
+    expect(await runCli(['hash-secret', '-s3cretS3cret'], io)).toBe(2);
+    expect(io.stderr).toContain('the secret is read from standard input, never from the command line');
+    expect(io.stderr).not.toContain('s3cretS3cret');
+  });
+
   it('- (standard input) and values that are no option are still taken', async () => {
     const io = fakeIO({ 'p.yaml': POLICY }, POD);
     expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', '-'], io)).toBe(0);

@@ -18,8 +18,9 @@ const RECOMMENDED_LENGTH = 32;
  * so it cannot differ from what the server checks (as `echo | sha256sum` does when it hashes a newline).
  */
 export const hashSecretCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv, {});
-  if (args.positionals.length > 0) throw new UsageError('the secret is read from standard input, never from the command line (shell history, process lists)');
+  // An argument that is no long option may be the secret (`-s3cret` too): refused without echoing it.
+  const args = argv.every((a) => a.startsWith('--')) ? parseArgs(argv, {}) : undefined;
+  if (!args || args.positionals.length > 0) throw new UsageError('the secret is read from standard input, never from the command line (shell history, process lists)');
   const secret = (await readInput('-', io)).replace(/\r?\n$/, '');
   if (secret === '') throw new CliInputError('no secret on standard input');
   if (/\s/.test(secret)) throw new CliInputError('the secret holds a space or a line break: a bearer token or path segment cannot carry it');
