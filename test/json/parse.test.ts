@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, isFloatLiteral, jsonEqual, parseJson, JsonParseError, sliceArray } from '../../src/json/index.js';
+import { cloneJson, exactInteger, isFloatLiteral, jsonEqual, parseJson, JsonParseError, sliceArray } from '../../src/json/index.js';
 
 describe('parseJson', () => {
   it('parses like JSON.parse for ordinary documents', () => {
@@ -24,6 +24,21 @@ describe('parseJson', () => {
     expect(isFloatLiteral(doc, 'a')).toBe(false);
     expect(isFloatLiteral(doc, 'b')).toBe(true);
     expect(isFloatLiteral(doc, 'c')).toBe(true);
+  });
+
+  it('finds the numbers of a document that is mostly string (the separator search) as of any other', () => {
+    // Long strings between few separators: the scan looks from each `:`, `,` and `[` instead of at every digit.
+    const long = 'value 12 of 1.0 and v1.2.3 then 7.0 '.repeat(400);
+    const doc = parseJson(`{"a":"${long}","b": [ 1 , 2.0 ],"c":\n-3e1 ,"d":9007199254740993,"e":"x:1.0,","f":1.5}`) as any;
+    expect(doc.a).toBe(long);
+    expect(isFloatLiteral(doc.b, 0)).toBe(false);
+    expect(isFloatLiteral(doc.b, 1)).toBe(true);
+    expect(isFloatLiteral(doc, 'c')).toBe(true);
+    expect(exactInteger(doc, 'd')).toBe(9007199254740993n);
+    expect(isFloatLiteral(doc, 'f')).toBe(false);
+    const plain = parseJson(`{"a":"${long}","b":[1,2],"e":"x:1.0,"}`) as any;
+    expect(isFloatLiteral(plain.b, 1)).toBe(false);
+    expect(() => parseJson(`{"a":"${long}","b":1e999}`)).toThrow(JsonParseError);
   });
 
   it('ignores number-like text inside strings', () => {
