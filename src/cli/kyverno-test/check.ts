@@ -59,7 +59,11 @@ function field(v: JsonValue, key: string): string {
   return typeof s === 'string' ? s : '';
 }
 
-/** The keys of the resources a result names, in the order the test loaded them. */
+/**
+ * The keys of the resources a result names, in the order the test loaded them: by `name` or
+ * `namespace/name`, and by resourceSpecs (apiVersion, namespace and name; read only when the result has
+ * `resources`, as Kyverno reads them). Every resource when none is named.
+ */
 function resourcesOf(result: TestResult, keys: readonly string[]): string[] {
   const out: string[] = [];
   for (const r of result.resources) {
@@ -70,6 +74,15 @@ function resourcesOf(result: TestResult, keys: readonly string[]): string[] {
       const ns = parts[parts.length - 2];
       if (nsAndName.length === 1 && r === name) out.push(key);
       if (nsAndName.length === 2 && nsAndName[0] === ns && nsAndName[1] === name) out.push(key);
+    }
+  }
+  if (result.resourcesGiven) {
+    for (const spec of result.resourceSpecs) {
+      const apiVersion = spec.group === '' ? spec.version : `${spec.group}/${spec.version}`;
+      for (const key of keys) {
+        const parts = key.split(',');
+        if (parts[0] === apiVersion && parts[parts.length - 2] === spec.namespace && parts[parts.length - 1] === spec.name) out.push(key);
+      }
     }
   }
   return out.length > 0 ? out : [...keys];

@@ -19,12 +19,26 @@ export interface TestResult {
   rule: string;
   /** `name` or `namespace/name`; empty = every resource of the test. */
   resources: string[];
+  /**
+   * Whether the result has a `resources` key (even `[]`): only then does Kyverno read its resourceSpecs
+   * (commands/test/output.go printTestResult, `if test.Resources != nil`).
+   */
+  resourcesGiven: boolean;
+  /** Resources by group/version, namespace and name (the kind is not compared, as in Kyverno). */
+  resourceSpecs: ResourceSpec[];
   kind: string;
   result: ExpectedResult;
   patchedResources?: string;
   /** CREATE, UPDATE or DELETE: evaluated in a run of its own. */
   operation?: string;
   failOnMissingResources: boolean;
+}
+
+export interface ResourceSpec {
+  group: string;
+  version: string;
+  namespace: string;
+  name: string;
 }
 
 export interface KyvernoTest {
@@ -66,13 +80,12 @@ const UNSUPPORTED_TEST_KEYS: Record<string, string> = {
 const RESULT_KEYS = [
   'policy', 'rule', 'resources', 'resource', 'namespace', 'kind', 'result', 'status', 'patchedResources', 'patchedResource',
   'operation', 'failOnMissingResources', 'isMutatingPolicy', 'isValidatingPolicy', 'isValidatingAdmissionPolicy',
-  'isMutatingAdmissionPolicy', 'isDeletingPolicy', 'isImageValidatingPolicy', 'isGeneratingPolicy',
+  'isMutatingAdmissionPolicy', 'isDeletingPolicy', 'isImageValidatingPolicy', 'isGeneratingPolicy', 'resourceSpecs',
 ];
 const UNSUPPORTED_RESULT_KEYS: Record<string, string> = {
   generatedResource: 'generate rules are not run by Amender (mutate only)',
   generatedResources: 'generate rules are not run by Amender (mutate only)',
   cloneSourceResource: 'generate rules are not run by Amender (mutate only)',
-  resourceSpecs: 'resourceSpecs are not supported; name the resources in `resources`',
 };
 
 function isEmpty(v: JsonValue | undefined): boolean {
@@ -123,6 +136,22 @@ function foldKeyCase(obj: JsonObject, known: readonly string[]): JsonObject {
   return out ?? obj;
 }
 
+const SPEC_KEYS = ['group', 'version', 'kind', 'namespace', 'subresource', 'name'];
+
+function readResourceSpecs(value: JsonObject, path: string): ResourceSpec[] {
+  const v = getOwn(value, 'resourceSpecs');
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) fail(`${path}.resourceSpecs`, 'expected a list');
+  return v.map((raw, i) => {
+    const at = `${path}.resourceSpecs[${i}]`;
+    if (!isJsonObject(raw)) fail(at, 'expected an object');
+    const spec = foldKeyCase(raw, SPEC_KEYS);
+    checkKeys(spec, at, SPEC_KEYS, {});
+    const str = (k: string) => optionalString(spec, k, at) ?? '';
+    return { group: str('group'), version: str('version'), namespace: str('namespace'), name: str('name') };
+  });
+}
+
 function readResult(raw: JsonValue, path: string): TestResult {
   if (!isJsonObject(raw)) fail(path, 'expected an object');
   const value = foldKeyCase(raw, RESULT_KEYS);
@@ -133,6 +162,7 @@ function readResult(raw: JsonValue, path: string): TestResult {
   if (result === undefined) fail(`${path}.result`, 'required (pass, fail, skip, error or warn)');
   if (!RESULTS.includes(result as ExpectedResult)) fail(`${path}.result`, `expected one of ${RESULTS.join(', ')}, got ${JSON.stringify(result)}`);
   const resources = stringList(value, 'resources', path);
+  const resourcesGiven = getOwn(value, 'resources') !== undefined && getOwn(value, 'resources') !== null;
   // Older files name one resource, with its namespace beside it.
   const single = optionalString(value, 'resource', path);
   if (single !== undefined) {
@@ -150,6 +180,8 @@ function readResult(raw: JsonValue, path: string): TestResult {
     policy,
     rule: optionalString(value, 'rule', path) ?? '',
     resources,
+    resourcesGiven: resourcesGiven || single !== undefined,
+    resourceSpecs: readResourceSpecs(value, path),
     kind: optionalString(value, 'kind', path) ?? '',
     result: result as ExpectedResult,
     ...(patchedResources !== undefined ? { patchedResources } : {}),

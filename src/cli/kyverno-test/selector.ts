@@ -61,5 +61,5 @@ function resourceNarrowing(selector: Selector): string[] {
 /** The results a selector keeps, with the resource filter applied as the Kyverno CLI applies it. */
 export function selectResults(selector: Selector, results: readonly TestResult[]): TestResult[] {
   const narrow = resourceNarrowing(selector);
-  return results.filter((r) => selects(selector, r)).map((r) => (narrow.length > 0 ? { ...r, resources: narrow } : r));
+  return results.filter((r) => selects(selector, r)).map((r) => (narrow.length > 0 ? { ...r, resources: narrow, resourcesGiven: true } : r));
 }
