@@ -6,18 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
+import { addTeamPolicy } from './team-policy.js';
 
-const TEAM = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      mutate:
-        patchStrategicMerge:
-          metadata: {labels: {team: "{{ team }}"}}
-`;
+const TEAM = addTeamPolicy(['Pod'], '"{{ team }}"');
 /** Acts for cluster admins only: Kyverno's CLI knows the roles from the UserInfo file. */
 const BY_ROLE = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy

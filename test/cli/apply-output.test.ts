@@ -9,20 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addTeamPolicy } from './team-policy.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const POLICY = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod, ConfigMap]}}]}
-      mutate:
-        patchStrategicMerge:
-          metadata: {labels: {team: blue}}
-`;
+const POLICY = addTeamPolicy(['Pod', 'ConfigMap']);
 const RESOURCES = `apiVersion: v1
 kind: Pod
 metadata: {name: web}

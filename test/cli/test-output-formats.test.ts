@@ -7,18 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
+import { addTeamPolicy } from './team-policy.js';
 
-const POLICY = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      mutate:
-        patchStrategicMerge:
-          metadata: {labels: {team: blue}}
-`;
+const POLICY = addTeamPolicy(['Pod']);
 const PODS = `apiVersion: v1
 kind: Pod
 metadata: {name: web}

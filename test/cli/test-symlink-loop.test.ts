@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addTeamPolicy } from './team-policy.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,17 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const POLICY = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [Pod]}}]}
-      mutate:
-        patchStrategicMerge:
-          metadata: {labels: {team: blue}}
-`;
+const POLICY = addTeamPolicy(['Pod']);
 const POD = `apiVersion: v1
 kind: Pod
 metadata: {name: web}

@@ -8,18 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
+import { addTeamPolicy } from './team-policy.js';
 
-const POLICY = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [ConfigMap]}}]}
-      mutate:
-        patchStrategicMerge:
-          metadata: {labels: {team: blue}}
-`;
+const POLICY = addTeamPolicy(['ConfigMap']);
 const STRINGS = ['0o17', '0O17', '-0o7', '0o1_7', '0X1F', '0B1', '1e1_0', '-_1', '+_0'];
 const CONFIG_MAP = `apiVersion: v1
 kind: ConfigMap

@@ -7,18 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
+import { addTeamPolicy } from './team-policy.js';
 
-const POLICY = `apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata: {name: add-team}
-spec:
-  rules:
-    - name: team
-      match: {any: [{resources: {kinds: [ConfigMap, Widget]}}]}
-      mutate:
-        patchStrategicMerge:
-          metadata: {labels: {team: blue}}
-`;
+const POLICY = addTeamPolicy(['ConfigMap', 'Widget']);
 const CONFIG_MAP = `apiVersion: v1
 kind: ConfigMap
 metadata: {name: c, namespace: shop}
