@@ -9,10 +9,12 @@ import { ReviewAborted, type AbortReason, type ReviewGuard } from '../guard/inde
 import { jsonEqual, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonDepth } from '../jsonpatch/index.js';
 import { MutationHistory } from './apply-mutation.js';
-import { sameResource, type EquivalenceProvider } from './equivalence.js';
+import { onlyItself, sameResource, type EquivalenceProvider } from './equivalence.js';
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
 import { matchResources, type MatchAttributes, type MatchError, type NamespaceLookup } from './match-resources.js';
+import { policyFilters } from './policy-filters.js';
+import { surelyMisses } from './rule-filter.js';
 import { resolveParamKind, resolveParams, type InvocationParam, type ParamSource, type ResolvedParamKind } from './params.js';
 import type { LabelSelector } from './labels.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './types.js';
@@ -397,6 +399,10 @@ class Dispatcher {
     const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces };
     const invocations: Invocation[] = [];
     const excluded = isExcludedResource(this.request.resource);
+    // Most policies of a large set miss a request by its operation, group, version or resource: their
+    // rule filters say so before the exact matcher runs (rule-filter.ts).
+    const filters = policyFilters(policies);
+    const ownOnly = onlyItself(this.ctx.equivalence, attr.resource, attr.subResource);
     for (let ordinal = 0; ordinal < policies.length; ordinal++) {
       const bound = policies[ordinal];
       const { policy } = bound;
@@ -413,6 +419,8 @@ class Dispatcher {
       if (excluded && bound.kyverno === undefined) continue;
       // A NamespacedMutatingPolicy acts only on requests in its own namespace.
       if (bound.kyverno?.namespace !== undefined && bound.kyverno.namespace !== attr.namespace) continue;
+      const filter = filters[ordinal];
+      if (surelyMisses(policy.matchConstraints, filter.constraints, attr.operation, attr.resource, attr.subResource, ownOnly)) continue;
       const m = matchResources(policy.matchConstraints, attr, matcher);
       if (!m.matches) {
         if (m.error) this.configError(policy, undefined, m.error);
@@ -432,6 +440,7 @@ class Dispatcher {
       for (let b = 0; b < bound.bindings.length; b++) {
         const binding = bound.bindings[b];
         if (binding.matchResources) {
+          if (surelyMisses(binding.matchResources, filter.bindings[b], attr.operation, attr.resource, attr.subResource, ownOnly)) continue;
           const own = matchResources(binding.matchResources, attr, matcher);
           if (!own.matches) {
             if (own.error) this.configError(policy, binding.name, own.error);

@@ -52,4 +52,11 @@ export function tableEquivalence(entries: readonly EquivalentResourceEntry[]): E
   };
 }
 
+/** Whether the provider names no resource equivalent to (resource, subResource) but the resource itself. */
+export function onlyItself(provider: EquivalenceProvider, resource: GroupVersionResource, subResource: string): boolean {
+  const equivalents = provider.equivalentResources(resource, subResource);
+  for (let i = 0; i < equivalents.length; i++) if (!sameResource(equivalents[i], resource)) return false;
+  return true;
+}
+
 export { sameResource };
