@@ -13,7 +13,7 @@ import { onlyItself, sameResource, type EquivalenceProvider } from './equivalenc
 import { policyErrorText, StatusAbort, type PolicyError } from './errors.js';
 import type { ConditionsVerdict } from './match-conditions.js';
 import { matchResources, type MatchAttributes, type MatchError, type NamespaceLookup } from './match-resources.js';
-import { policyFilters } from './policy-filters.js';
+import { allOrdinals, candidates, policyFilters } from './policy-filters.js';
 import { surelyMisses } from './rule-filter.js';
 import { resolveParamKind, resolveParams, type InvocationParam, type ParamSource, type ResolvedParamKind } from './params.js';
 import type { LabelSelector } from './labels.js';
@@ -403,7 +403,11 @@ class Dispatcher {
     // rule filters say so before the exact matcher runs (rule-filter.ts).
     const filters = policyFilters(policies);
     const ownOnly = onlyItself(this.ctx.equivalence, attr.resource, attr.subResource);
-    for (let ordinal = 0; ordinal < policies.length; ordinal++) {
+    // Where a miss by the filters is exact, only the policies whose rules list the request's group are
+    // visited; the others would be skipped below (in the second pass too: they had no invocation).
+    const order = ownOnly ? candidates(policies, attr.resource.group) : allOrdinals(policies);
+    for (let i = 0; i < order.length; i++) {
+      const ordinal = order[i];
       const bound = policies[ordinal];
       const { policy } = bound;
       if (again) {

@@ -34,7 +34,7 @@ describe('rule filter against the matcher vectors', () => {
 describe('rule filter, random rules and requests', () => {
   // A small deterministic generator (no seed dependency on Math.random).
   let state = 12345;
-  const next = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff), state);
+  const next = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff), state >>> 16);
   const pick = <T>(xs: readonly T[]): T => xs[next() % xs.length];
   const some = <T>(xs: readonly T[]): T[] => Array.from({ length: next() % 4 === 0 ? 2 : 1 }, () => pick(xs));
   const OPS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT', 'CREATE', 'UPDATE', '*'];
