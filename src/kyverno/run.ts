@@ -4,7 +4,8 @@
  * seeing the previous rule's output (as the resource and as `request.object`). A policy in which a rule
  * failed has all its changes dropped (the next policy starts from the object as it was before it); if
  * its failurePolicy is Fail the request is to be rejected. Later policies still run, so every policy's
- * outcome is reported.
+ * outcome is reported. Only the policies that can match the request's kind are visited (./candidates.ts):
+ * the others would match no rule.
  *
  * Bounds (src/guard): every step runs under the review's guard. A value over the size bound is an
  * error of its rule (its policy answers by failurePolicy; later policies run). Once the deadline has
@@ -29,6 +30,7 @@ import { PatchHeights } from './patchers/patch-heights.js';
 import { runRule, type RuleStatus } from './rule.js';
 import type { Labels } from './match/selector.js';
 import type { CompiledKyvernoPolicy } from './types.js';
+import { reviewPlan, type ReviewPlan } from './candidates.js';
 
 export interface KyvernoInput {
   readonly request: AdmissionRequest;
@@ -108,14 +110,17 @@ export interface KyvernoResult {
   readonly warnings: readonly string[];
 }
 
-const sortedLists = new WeakMap<readonly CompiledKyvernoPolicy[], CompiledKyvernoPolicy[]>();
+const plans = new WeakMap<readonly CompiledKyvernoPolicy[], ReviewPlan>();
 
-/** `sortPolicies`, remembered for a frozen list (a policy set evaluates the same list every request). */
-function sortedOnce(policies: readonly CompiledKyvernoPolicy[]): readonly CompiledKyvernoPolicy[] {
-  if (!Object.isFrozen(policies)) return sortPolicies(policies);
-  let sorted = sortedLists.get(policies);
-  if (!sorted) sortedLists.set(policies, (sorted = sortPolicies(policies)));
-  return sorted;
+/**
+ * The run order and candidates by kind (./candidates.ts), made once for a frozen list (a policy set
+ * evaluates the same list every request), per call for any other.
+ */
+function planOf(policies: readonly CompiledKyvernoPolicy[]): ReviewPlan {
+  if (!Object.isFrozen(policies)) return reviewPlan(policies, sortPolicies(policies));
+  let plan = plans.get(policies);
+  if (!plan) plans.set(policies, (plan = reviewPlan(policies, sortPolicies(policies))));
+  return plan;
 }
 
 /** ClusterPolicies by name, then Policies by namespace and name (the project's documented order). */
@@ -140,24 +145,15 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     return { object: original, changed: false, policies: [], warnings: [] };
   }
   const guard = input.guard ?? defaultReviewGuard();
-  const needImages = usesImages(policies);
-  // The review's size memo (./measure.ts); the strategic merges hand it the sizes their normalizing walks found.
-  // Weak: most values measured are garbage once read (query results, JMESPath's flattened lists), and a
-  // foreach whose every element queries a list as long as its own would otherwise keep n² items alive.
-  const sizes = new WeakMap<object, number>();
-  // Kyverno's webhook reads `images` from the object it received (its loader keeps that resource) and
-  // never again: rules and policies that change images leave `images` as it was.
-  const images = needImages ? imagesOf(original) : undefined;
-  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, images?.images), guard, sizes);
-  ctx.imagesError = images?.error;
-  // One budget for the review: Kyverno's mutating webhook runs every policy on one JSON context.
-  ctx.budget = new ContextBudget(input.maxContextSize ?? DEFAULT_MAX_CONTEXT_SIZE);
+  const plan = planOf(policies);
+  // The review's context and caches, made when a first rule matches: most reviews match no rule of most
+  // sets (a node Lease), and they are what runs the rules.
+  let session: Session | undefined;
+  const open = (): Session => (session ??= openSession(input, original, guard, plan.usesImages));
   let current = original;
   const refreshObject = (resource: JsonValue) => {
-    ctx.setObject(resource);
+    session!.ctx.setObject(resource);
   };
-  const merges = new StrategicMergeCache({ memo: sizes, limit: guard.maxValueBytes });
-  const heights = new PatchHeights();
   const outcomes: KyvernoPolicyOutcome[] = [];
   const failures: string[] = [];
   const warnings: string[] = [];
@@ -166,12 +162,17 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   let subject: MatchSubject | undefined;
   let subjectOf: JsonValue | undefined;
 
-  const order = sortedOnce(policies);
-  const indexOf = input.onPolicyStart && order !== policies ? new Map(policies.map((p, i) => [p, i])) : undefined;
-  for (let at = 0; at < order.length; at++) {
-    const policy = order[at];
-    if (!policy.admission || !namespaceFits(policy, current, request)) continue;
-    input.onPolicyStart?.(indexOf ? (indexOf.get(policy) ?? at) : at);
+  const notify = input.onPolicyStart;
+  let notified = -1;
+  const candidates = candidatesOf(plan, input);
+  for (let c = 0; c < candidates.length; c++) {
+    const at = candidates[c];
+    const policy = plan.order[at];
+    if (!namespaceFits(policy, current, request)) continue;
+    if (notify) {
+      notified = at;
+      notify(plan.indexOf.get(policy)!);
+    }
     const policyStarted = now();
     if (policy.webhookConditions) {
       // The API server calls the policy's webhook only when its matchConditions hold (./webhook-conditions.ts).
@@ -185,17 +186,8 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       }
     }
     const start = current;
-    const scope: ForeachScope = {
-      ctx,
-      isDelete: false,
-      sources: input.sources ?? {},
-      policyId: policy.id,
-      policyNamespace: policy.namespace,
-      refreshObject,
-      merges,
-      heights,
-    };
-    const rules: KyvernoRuleOutcome[] = [];
+    let scope: ForeachScope | undefined;
+    let rules: KyvernoRuleOutcome[] | undefined;
     let aborted: AbortReason | undefined;
     for (const rule of policy.rules) {
       // Not run: whether it applies depends on roles nobody told us (reported when the policy was loaded).
@@ -208,25 +200,27 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
         }
         reason = whyNotMatched(rule.match, rule.exclude, subject);
       } catch (error) {
-        rules.push({ rule: rule.name, status: 'error', message: boundMessage(messageOf(error)), durationMs: 0 });
+        (rules ??= []).push({ rule: rule.name, status: 'error', message: boundMessage(messageOf(error)), durationMs: 0 });
         continue;
       }
       if (reason !== undefined) continue;
       const stopped = guard.aborted;
       if (stopped) {
         // Past the deadline (or cancelled): the rule is answered by its policy's failurePolicy, unrun.
-        rules.push({ rule: rule.name, status: 'error', message: `not run: ${stopped.message}`, durationMs: 0 });
+        (rules ??= []).push({ rule: rule.name, status: 'error', message: `not run: ${stopped.message}`, durationMs: 0 });
         aborted ??= stopped.reason;
         continue;
       }
+      const { ctx } = open();
       const ruleStarted = now();
+      scope ??= { ctx, isDelete: false, sources: input.sources ?? {}, policyId: policy.id, policyNamespace: policy.namespace, refreshObject, merges: session!.merges, heights: session!.heights };
       const checkpoint = ctx.checkpoint();
       const preset = input.ruleValues?.(policy.name, rule.name);
       if (preset) for (const [name, value] of Object.entries(preset)) ctx.addVariable(name, value);
       const running = runRule(rule, current, preset ? { ...scope, presetNames: new Set(Object.keys(preset)) } : scope);
       const result = running instanceof Promise ? await running : running;
       ctx.restore(checkpoint);
-      rules.push({ rule: rule.name, status: result.status, message: result.message, durationMs: elapsed(ruleStarted) });
+      (rules ??= []).push({ rule: rule.name, status: result.status, message: result.message, durationMs: elapsed(ruleStarted) });
       if (result.aborted) aborted ??= result.aborted;
       if (result.status === 'applied') {
         current = result.resource;
@@ -234,7 +228,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
         if (policy.applyRules === 'One') break;
       }
     }
-    if (rules.length === 0) continue;
+    if (rules === undefined) continue;
     const failed = rules.filter((r) => r.status === 'error');
     if (failed.length > 0) {
       // Drop the policy's changes, and let the next policy see the object the API server will see.
@@ -259,6 +253,7 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
       for (const r of rules) if (r.status !== 'skipped') warnings.push(`policy ${policy.name}.${r.rule}: ${r.message}`);
     }
   }
+  if (notify) notifyLastStarted(plan, notified, current, request, notify);
   const result: { -readonly [K in keyof KyvernoResult]: KyvernoResult[K] } = {
     object: current,
     changed: current !== original,
@@ -269,13 +264,56 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
   return result;
 }
 
-/** Does a rule read `images`? (Loops: the lists are frozen, which V8's array methods handle slowly.) */
-function usesImages(policies: readonly CompiledKyvernoPolicy[]): boolean {
-  for (let p = 0; p < policies.length; p++) {
-    const rules = policies[p].rules;
-    for (let r = 0; r < rules.length; r++) if (rules[r].usesImages) return true;
+/**
+ * The positions of the policies the request may match by the kind it is matched by (`matchSubject`'s,
+ * which depends on the request alone); all of them should that kind not be found, so that whatever made
+ * it fail fails each rule as before.
+ */
+function candidatesOf(plan: ReviewPlan, input: KyvernoInput): readonly number[] {
+  let kind: unknown;
+  try {
+    kind = matchedKind(input).kind;
+  } catch {
+    return plan.admitted;
   }
-  return false;
+  return plan.candidates(kind);
+}
+
+/** What runs a review's rules: its JSON context, size memo and strategic-merge and patch caches. */
+interface Session {
+  readonly ctx: JsonContext;
+  readonly merges: StrategicMergeCache;
+  readonly heights: PatchHeights;
+}
+
+function openSession(input: KyvernoInput, original: JsonValue, guard: ReviewGuard, needImages: boolean): Session {
+  // The review's size memo (./measure.ts); the strategic merges hand it the sizes their normalizing walks found.
+  // Weak: most values measured are garbage once read (query results, JMESPath's flattened lists), and a
+  // foreach whose every element queries a list as long as its own would otherwise keep n² items alive.
+  const sizes = new WeakMap<object, number>();
+  // Kyverno's webhook reads `images` from the object it received (its loader keeps that resource) and
+  // never again: rules and policies that change images leave `images` as it was.
+  const images = needImages ? imagesOf(original) : undefined;
+  const ctx = new JsonContext(input.query ?? kyvernoQuery, initialContext(input, original, images?.images), guard, sizes);
+  ctx.imagesError = images?.error;
+  // One budget for the review: Kyverno's mutating webhook runs every policy on one JSON context.
+  ctx.budget = new ContextBudget(input.maxContextSize ?? DEFAULT_MAX_CONTEXT_SIZE);
+  return { ctx, merges: new StrategicMergeCache({ memo: sizes, limit: guard.maxValueBytes }), heights: new PatchHeights() };
+}
+
+/**
+ * The policies after the last candidate that ran were skipped unmatched; the progress slot is left at the
+ * last of them that would have started (an admission policy whose namespace fits), as when every policy
+ * was visited: a review stopped from outside after its loop (replying, out of heap) is answered from there.
+ */
+function notifyLastStarted(plan: ReviewPlan, notified: number, object: JsonValue, request: AdmissionRequest, notify: (index: number) => void): void {
+  for (let at = plan.order.length - 1; at > notified; at--) {
+    const policy = plan.order[at];
+    if (policy.admission && namespaceFits(policy, object, request)) {
+      notify(plan.indexOf.get(policy)!);
+      return;
+    }
+  }
 }
 
 /** Milliseconds since `started`, to the microsecond. */
@@ -346,23 +384,23 @@ function namespaceFits(policy: CompiledKyvernoPolicy, object: JsonValue, request
   return objectNamespace(object, request.namespace ?? '') === policy.namespace;
 }
 
-export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLabels' | 'roles' | 'clusterRoles' | 'resourceKind'>, object: JsonValue): MatchSubject {
+/** The group, version and kind a request is matched by: a subresource request by its top-level resource's. */
+function matchedKind(input: Pick<KyvernoInput, 'request' | 'resourceKind'>): { group: string; version: string; kind: string; subresource: string } {
   const r = input.request;
-  const user = r.userInfo ?? {};
   const subresource = r.subResource ?? '';
-  let group = r.kind?.group ?? '';
-  let version = r.kind?.version ?? '';
-  let kind = r.kind?.kind ?? '';
   // A subresource request is matched by its top-level resource's kind (Pod for pods/binding), as Kyverno does.
   const parent =
     subresource !== '' && r.resource
       ? (builtinKindOfResource(r.resource.group, r.resource.resource) ?? input.resourceKind?.(r.resource.group, r.resource.resource))
       : undefined;
-  if (parent !== undefined) {
-    group = r.resource.group;
-    version = r.resource.version;
-    kind = parent;
-  }
+  if (parent !== undefined) return { group: r.resource.group, version: r.resource.version, kind: parent, subresource };
+  return { group: r.kind?.group ?? '', version: r.kind?.version ?? '', kind: r.kind?.kind ?? '', subresource };
+}
+
+export function matchSubject(input: Pick<KyvernoInput, 'request' | 'namespaceLabels' | 'roles' | 'clusterRoles' | 'resourceKind'>, object: JsonValue): MatchSubject {
+  const r = input.request;
+  const user = r.userInfo ?? {};
+  const { group, version, kind, subresource } = matchedKind(input);
   return {
     resource: isJsonObject(object) ? object : {},
     group,
