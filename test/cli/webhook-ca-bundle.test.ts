@@ -8,21 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
 import { addTeamPolicy } from './team-policy.js';
+import { TEST_CA_PEM } from '../fixtures/test-ca.js';
 
 const POLICY = addTeamPolicy(['Pod']);
-/** A self-signed test CA (EC P-256, valid to 2126): test data, no key anywhere. */
-const CA = `-----BEGIN CERTIFICATE-----
-MIIBjDCCATGgAwIBAgIUFSnTvmJqEkmG1tSbvvn8vY1jKqAwCgYIKoZIzj0EAwIw
-GjEYMBYGA1UEAwwPYW1lbmRlci10ZXN0LWNhMCAXDTI2MTIwNzE3MzQzM1oYDzIx
-MjYxMTEzMTczNDMzWjAaMRgwFgYDVQQDDA9hbWVuZGVyLXRlc3QtY2EwWTATBgcq
-hkjOPQIBBggqhkjOPQMBBwNCAAS5z0Xo87wZjOsuPAvexgMJJAaONg2J6BTX/3c5
-FBSTOWBeNhd1UO4XQbKyjW5Obtg/rDaRX51/E/iVzww1PI1ao1MwUTAdBgNVHQ4E
-FgQUwyqoANxvNJZUWxcP4ShR92BKH5MwHwYDVR0jBBgwFoAUwyqoANxvNJZUWxcP
-4ShR92BKH5MwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNJADBGAiEAslpt
-tiikUfTRJpV4WyrvCxyJSphS8esYVrcPOMv7OnICIQDhxIJbG42WABrEYcIyIxES
-N/4JmaIA0fUUCgtCXGzJfA==
------END CERTIFICATE-----
-`;
+const CA = TEST_CA_PEM;
 const GARBLED = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ==\n-----END CERTIFICATE-----\n';
 
 async function run(bundle: string) {

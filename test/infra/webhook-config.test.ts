@@ -12,6 +12,7 @@ import { runCli } from '../../src/cli/main.js';
 import { builtinKindTable, ruleProblems, type WebhookRule } from '../../src/webhook-config/index.js';
 import { fakeIO } from '../cli/fake-io.js';
 import { ROOT } from '../node/built.js';
+import { TEST_CA_PEM } from '../fixtures/test-ca.js';
 
 const URL_ = 'https://amender.example.com/mutate';
 
@@ -363,19 +364,7 @@ spec:
 
 describe('amender webhook-config: options', () => {
   const files = repositoryPolicies();
-  // A self-signed test CA: the API server loads a caBundle's certificates, so a garbled one is refused.
-  const pem = `-----BEGIN CERTIFICATE-----
-MIIBjDCCATGgAwIBAgIUFSnTvmJqEkmG1tSbvvn8vY1jKqAwCgYIKoZIzj0EAwIw
-GjEYMBYGA1UEAwwPYW1lbmRlci10ZXN0LWNhMCAXDTI2MTIwNzE3MzQzM1oYDzIx
-MjYxMTEzMTczNDMzWjAaMRgwFgYDVQQDDA9hbWVuZGVyLXRlc3QtY2EwWTATBgcq
-hkjOPQIBBggqhkjOPQMBBwNCAAS5z0Xo87wZjOsuPAvexgMJJAaONg2J6BTX/3c5
-FBSTOWBeNhd1UO4XQbKyjW5Obtg/rDaRX51/E/iVzww1PI1ao1MwUTAdBgNVHQ4E
-FgQUwyqoANxvNJZUWxcP4ShR92BKH5MwHwYDVR0jBBgwFoAUwyqoANxvNJZUWxcP
-4ShR92BKH5MwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNJADBGAiEAslpt
-tiikUfTRJpV4WyrvCxyJSphS8esYVrcPOMv7OnICIQDhxIJbG42WABrEYcIyIxES
-N/4JmaIA0fUUCgtCXGzJfA==
------END CERTIFICATE-----
-`;
+  const pem = TEST_CA_PEM;
 
   it('sets name, failure policy, timeout, reinvocation, CA bundle and excluded namespaces', async () => {
     const { webhook, manifest } = await generate(
