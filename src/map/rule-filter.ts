@@ -77,7 +77,7 @@ function resourceListed(f: RuleFilter, resource: string, subResource: string): b
 }
 
 /** Whether no rule of the filter's resourceRules matches (operation, resource, subResource), whatever the scope and names. */
-export function noRuleMatches(f: RuleFilter, operation: string, resource: GroupVersionResource, subResource: string): boolean {
+function noRuleMatches(f: RuleFilter, operation: string, resource: GroupVersionResource, subResource: string): boolean {
   return (
     !has(f.groups, resource.group) ||
     !has(f.operations, operation) ||
