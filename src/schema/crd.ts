@@ -76,7 +76,7 @@ class PropsConverter {
   /** The object root: apiVersion, kind and metadata are always there (the apiserver's OpenAPI builder adds them). */
   root(props: JsonObject, path: string): TypeRef {
     if (getOwn(props, 'type') !== 'object') this.fail(`${path}.type`, 'the root schema must be of type object');
-    const map = this.convert(props, path).map;
+    const map = this.convert(props, path, false).map;
     if (!map) return this.fail(path, 'the root schema must describe an object');
     return { map: { ...map, fields: this.withResourceFields(map.fields ?? new Map()) } };
   }
@@ -89,16 +89,21 @@ class PropsConverter {
     return out;
   }
 
-  convert(props: JsonValue, path: string): Atom {
+  /**
+   * `inherited`: an ancestor says x-kubernetes-preserve-unknown-fields. kube-openapi's schemaconv keeps that
+   * flag for every descendant (its converter is copied to each child), so an object with properties below
+   * such a node also takes unknown fields as deduced values, though the pruning of the apiserver would not.
+   */
+  convert(props: JsonValue, path: string, inherited: boolean): Atom {
     if (!isJsonObject(props)) return this.fail(path, 'expected a schema object');
+    const preserve = inherited || getOwn(props, 'x-kubernetes-preserve-unknown-fields') === true;
     if (getOwn(props, 'x-kubernetes-int-or-string') === true) return INT_OR_STRING;
     const type = getOwn(props, 'type');
-    const preserve = getOwn(props, 'x-kubernetes-preserve-unknown-fields') === true;
     switch (type) {
       case 'object':
         return this.object(props, path, preserve);
       case 'array':
-        return this.array(props, path);
+        return this.array(props, path, preserve);
       case 'string': {
         const format = getOwn(props, 'format');
         // kube-openapi: a string with a format other than "" or "byte" is an untyped scalar.
@@ -140,24 +145,24 @@ class PropsConverter {
       if (isJsonObject(properties)) {
         for (const name of Object.keys(properties)) {
           const child = getOwn(properties, name) as JsonValue;
-          fields.set(name, this.field(child, `${path}.properties.${name}`));
+          fields.set(name, this.field(child, `${path}.properties.${name}`, preserve));
         }
       }
       if (embedded) fields = this.withResourceFields(fields);
       return { map: preserve ? { fields, elem: DEDUCED, atomic } : { fields, atomic } };
     }
-    if (isJsonObject(additional)) return { map: { elem: this.convert(additional, `${path}.additionalProperties`), atomic } };
+    if (isJsonObject(additional)) return { map: { elem: this.convert(additional, `${path}.additionalProperties`, preserve), atomic } };
     // No properties and no additionalProperties: kube-openapi gives the elements the deduced type.
     return { map: { elem: DEDUCED, atomic } };
   }
 
-  private field(props: JsonValue, path: string): FieldDef {
-    const type = this.convert(props, path);
+  private field(props: JsonValue, path: string, inherited: boolean): FieldDef {
+    const type = this.convert(props, path, inherited);
     const def = isJsonObject(props) ? getOwn(props, 'default') : undefined;
     return def !== undefined && (def === null || typeof def !== 'object') ? { type, default: def } : { type };
   }
 
-  private array(props: JsonObject, path: string): Atom {
+  private array(props: JsonObject, path: string, inherited: boolean): Atom {
     const items = getOwn(props, 'items');
     if (!isJsonObject(items)) return this.fail(`${path}.items`, 'required schema object for type array');
     const lt = getOwn(props, 'x-kubernetes-list-type');
@@ -185,7 +190,7 @@ class PropsConverter {
     } else if (rawKeys !== undefined) {
       this.fail(`${path}.x-kubernetes-list-map-keys`, 'only allowed with x-kubernetes-list-type map');
     }
-    const elem = this.convert(items, `${path}.items`);
+    const elem = this.convert(items, `${path}.items`, inherited);
     return { list: { elem, listType, keys } };
   }
 }

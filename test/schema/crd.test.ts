@@ -174,6 +174,31 @@ describe('CRD schemas', () => {
     expect(!r.ok && !top.ok && top.error.message).toBe('failed to convert patch object to typed object: .status: field not declared in schema');
   });
 
+  it('takes unknown fields below a preserve-unknown-fields node, even in a descendant with properties', () => {
+    // kube-openapi schemaconv (pkg/schemaconv/smd.go push, openapi.go visitSpec): once a node says
+    // x-kubernetes-preserve-unknown-fields, every descendant converts with it, so a nested object with
+    // properties gets the deduced element type too; arrays' items and additionalProperties alike.
+    const crd = structuredClone(widgetCrd);
+    crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.extra.properties.nested = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+    };
+    crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.extra.properties.items = {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['id'],
+      items: { type: 'object', properties: { id: { type: 'string' } } },
+    };
+    const type = SchemaRegistry.builtin().withCrd(crd).lookup('example.com/v1', 'Widget')!;
+    const obj = { ...live, spec: { ...live.spec, extra: { known: 'k', nested: { a: 'x' }, items: [{ id: 'i' }] } } };
+    const r = applyConfiguration(type, obj, { spec: { extra: { nested: { b: 'y' }, items: [{ id: 'i', more: { z: 1 } }] } } });
+    if (!r.ok) throw r.error;
+    expect((r.object as any).spec.extra).toEqual({ known: 'k', nested: { a: 'x', b: 'y' }, items: [{ id: 'i', more: { z: 1 } }] });
+    // Outside such a subtree a nested object with properties still refuses them.
+    const outside = applyConfiguration(type, obj, { spec: { owners: [{ id: 'o1', bogus: 1 }] } });
+    expect(!outside.ok && outside.error.message).toBe('failed to convert patch object to typed object: .spec.owners[id="o1"].bogus: field not declared in schema');
+  });
+
   it('adds apiVersion, kind and metadata (ObjectMeta) to the root', () => {
     const r = apply({ metadata: { annotations: { n: 'm' }, labels: { b: '2' } } });
     expect(r.ok && r.object.metadata).toEqual({ name: 'w', labels: { a: '1', b: '2' }, annotations: { n: 'm' } });
