@@ -322,10 +322,10 @@ function readQuoted(src: string, i: number, tokenStart: number, raw: boolean, by
   const end = j + open;
   const bodyStart = i + open;
   if (bytes) {
-    const value = raw ? utf8Encode(body) : unescapeBytes(body, bodyStart);
+    const value = raw ? utf8Encode(normalizeNewlines(body)) : unescapeBytes(body, bodyStart);
     return { tok: Tok.Bytes, pos: tokenStart, end, value };
   }
-  const value = raw ? body : unescapeString(body, bodyStart);
+  const value = raw ? normalizeNewlines(body) : unescapeString(body, bodyStart);
   return { tok: Tok.String, pos: tokenStart, end, value };
 }
 
@@ -344,11 +344,24 @@ const SIMPLE_ESCAPES: Record<string, number> = {
   '?': 63,
 };
 
+/**
+ * cel-go reads every line break of a literal as \n (\r\n and a lone \r: parser/unescape.go), before
+ * escapes, so an escaped `\r` stays; only a triple-quoted literal can hold a line break unescaped.
+ */
+function normalizeNewlines(body: string): string {
+  return body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
+}
+
 /** Processes the escapes of a string literal body; code points are pushed via `emit`. */
 function unescapeInto(body: string, bodyStart: number, bytes: boolean, emit: (cp: number, isByte: boolean) => void): void {
   let i = 0;
   while (i < body.length) {
     const ch = body[i];
+    if (ch === '\r') {
+      emit(10, false);
+      i += body[i + 1] === '\n' ? 2 : 1;
+      continue;
+    }
     if (ch !== '\\') {
       const cp = body.codePointAt(i)!;
       emit(cp, false);
@@ -393,7 +406,7 @@ function unescapeInto(body: string, bodyStart: number, bytes: boolean, emit: (cp
 }
 
 function unescapeString(body: string, bodyStart: number): string {
-  if (!body.includes('\\')) return body;
+  if (!body.includes('\\')) return normalizeNewlines(body);
   let out = '';
   unescapeInto(body, bodyStart, false, (cp) => {
     out += String.fromCodePoint(cp);
