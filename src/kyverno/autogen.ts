@@ -42,11 +42,24 @@ export interface GeneratedRule {
   readonly rule: JsonObject;
 }
 
+export interface Autogen {
+  /** The mutate rules to add for pod controllers. */
+  readonly generated: GeneratedRule[];
+  /**
+   * Kyverno generated a rule, of any type (computeRules): then it drops the policy's own rules named
+   * `autogen-…`, which it takes for rules an older Kyverno wrote into spec.rules, and runs only the ones
+   * it generated. (Without a generated rule the policy's rules all stay.)
+   */
+  readonly dropsOwnAutogenRules: boolean;
+}
+
 /** The rules to add to a policy for pod controllers (none when auto-generation does not apply). */
-export function autogenRules(policy: JsonObject, rules: readonly JsonObject[]): GeneratedRule[] {
+export function autogenRules(policy: JsonObject, rules: readonly JsonObject[]): Autogen {
   const controllers = requestedControllers(policy);
-  if ((controllers.pods.length === 0 && !controllers.cronJob) || !canAutogen(rules)) return [];
+  if ((controllers.pods.length === 0 && !controllers.cronJob) || !canAutogen(rules)) return { generated: [], dropsOwnAutogenRules: false };
   const out: GeneratedRule[] = [];
+  // A validate or verifyImages rule, which Amender does not run, is generated for pod controllers too.
+  const dropsOwnAutogenRules = rules.some((rule) => !isJsonObject(getOwn(rule, 'mutate')) && generatesOtherType(rule, controllers));
   for (const rule of rules) {
     if (!isJsonObject(getOwn(rule, 'mutate'))) continue;
     const podRule = controllerRule(rule, controllers.pods);
@@ -57,7 +70,28 @@ export function autogenRules(policy: JsonObject, rules: readonly JsonObject[]): 
       if (cron) out.push({ kind: 'autogen-cronjob', rule: rewrite(cron, CRONJOB_REWRITES) });
     }
   }
-  return out;
+  return { generated: out, dropsOwnAutogenRules: dropsOwnAutogenRules || out.length > 0 };
+}
+
+/**
+ * Whether Kyverno generates a rule for pod controllers from a rule that is not a mutate rule: it matches
+ * Pods as controllerRule requires, and its validation (pattern, anyPattern, deny, podSecurity, foreach,
+ * cel) or verifyImages is one generateRule carries over.
+ */
+function generatesOtherType(rule: JsonObject, controllers: { pods: string[]; cronJob: boolean }): boolean {
+  const name = getOwn(rule, 'name');
+  if (typeof name === 'string' && name.startsWith('autogen-')) return false;
+  // The CronJob rule is made from the pod-controller rule, which then names CronJob alone.
+  if (controllers.pods.length === 0 && !controllers.cronJob) return false;
+  const excludeKinds = blockKinds(getOwn(rule, 'exclude'));
+  if (!hasPod(blockKinds(getOwn(rule, 'match'))) || (excludeKinds.length > 0 && !hasPod(excludeKinds))) return false;
+  const validate = getOwn(rule, 'validate');
+  if (isJsonObject(validate)) {
+    for (const key of ['pattern', 'anyPattern', 'deny', 'podSecurity', 'cel']) if (nonEmpty(getOwn(validate, key))) return true;
+    const foreach = getOwn(validate, 'foreach');
+    if (Array.isArray(foreach) && foreach.length > 0) return true;
+  }
+  return nonEmpty(getOwn(rule, 'verifyImages'));
 }
 
 /**

@@ -153,7 +153,10 @@ function compilePolicy(document: JsonValue, report: Report): CompiledKyvernoPoli
   if (report.problems.length > 0) return undefined;
   // A generated rule repeats its source rule's findings and references: they are reported once.
   const declared = report.mark();
-  for (const generated of autogenRules(document, rawRules.filter(isJsonObject))) {
+  const autogen = autogenRules(document, rawRules.filter(isJsonObject));
+  // Kyverno runs the rules it generates instead of the policy's own `autogen-…` ones (see autogen.ts).
+  if (autogen.dropsOwnAutogenRules) rules.splice(0, rules.length, ...rules.filter((r) => !r.name.startsWith('autogen-')));
+  for (const generated of autogen.generated) {
     const rule = compileRule(generated.rule, `spec.rules (generated ${generated.kind} rule)`, report, generated.kind);
     if (rule) rules.push(rule);
   }
