@@ -27,6 +27,11 @@ export interface CelEnvironmentOptions {
    * Kubernetes leaves cel-go's EnableErrorOnBadPresenceTest off: false there.
    */
   errorOnBadPresenceTest?: boolean;
+  /**
+   * `duration.getMilliseconds()` is the milliseconds within the second, as cel-spec says; default true.
+   * cel-go (so Kubernetes) returns the whole duration in milliseconds: false there.
+   */
+  durationMillisecondsComponent?: boolean;
 }
 
 export type GeneralEvalResult = { ok: true; value: CelValue; cost: number } | { ok: false; message: string; cost: number };
@@ -60,7 +65,7 @@ export class CelEnvironment {
       container: options.container ?? '',
     });
     declareStandardTypes(base);
-    registerStdlib(base);
+    registerStdlib(base, { durationMilliseconds: options.durationMillisecondsComponent === false ? 'total' : 'component' });
     const host = new LibraryHost(base);
     for (const lib of options.libraries ?? defaultLibraries) {
       try {

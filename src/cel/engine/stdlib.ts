@@ -143,7 +143,16 @@ function goValueText(v: unknown): string {
   return typeNameOf(v);
 }
 
-export function registerStdlib(env: Env): void {
+export interface StdlibOptions {
+  /**
+   * `duration.getMilliseconds()`: 'total' milliseconds, as cel-go computes it (Go's
+   * Duration.Milliseconds(), common/types/duration.go) and so Kubernetes (the default); or the
+   * 'component' within the second, as cel-spec's conformance test get_milliseconds wants (cel-go skips it).
+   */
+  durationMilliseconds?: 'total' | 'component';
+}
+
+export function registerStdlib(env: Env, options: StdlibOptions = {}): void {
   // Declared lazily: an overload is built when its function is first looked up (cold start).
   const add = (id: string, fn: string, params: CelType[], result: CelType, impl?: Impl, cost?: CostFn) =>
     env.addLazyFunction(fn, () => makeOverload({ id, fn, params, result, impl, cost }));
@@ -381,7 +390,9 @@ export function registerStdlib(env: Env): void {
   member('duration_to_hours', 'getHours', [T.duration], T.int, (d: Duration) => d.ns / 3_600_000_000_000n);
   member('duration_to_minutes', 'getMinutes', [T.duration], T.int, (d: Duration) => d.ns / 60_000_000_000n);
   member('duration_to_seconds', 'getSeconds', [T.duration], T.int, (d: Duration) => d.ns / NANOS_PER_SECOND);
-  member('duration_to_milliseconds', 'getMilliseconds', [T.duration], T.int, (d: Duration) => (d.ns / 1_000_000n) % 1000n);
+  const millisOf =
+    options.durationMilliseconds === 'component' ? (d: Duration) => (d.ns / 1_000_000n) % 1000n : (d: Duration) => d.ns / 1_000_000n;
+  member('duration_to_milliseconds', 'getMilliseconds', [T.duration], T.int, millisOf);
 
   // ---- optionals
   add('optional_of', 'optional.of', [V], optionalOf(V), (v: CelValue) => CelOptional.of(v));
