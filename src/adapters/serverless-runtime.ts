@@ -24,9 +24,12 @@ export interface ServerlessRuntime {
    * cluster's route); without, every set (the start). A set whose first load failed is tried again at most
    * every few seconds after that load ended, so requests to a set whose store is down are answered 503 at
    * once meanwhile. `maxWaitMs` bounds the wait further (Lambda: the time the invocation has left).
-   * Resolves to the milliseconds waited (for the request's RequestHints.waitedMs).
+   * Resolves to the milliseconds waited (for the request's RequestHints.waitedMs). `keepAlive` is given
+   * each load this call starts: a Worker hands it to `ctx.waitUntil`, since workerd cancels what a request
+   * left running once its answer is sent, and a load cut so would never end (every later request of the
+   * isolate answered 503, the set never loaded).
    */
-  ensureLoaded(request?: { method: string; url: string }, maxWaitMs?: number): Promise<number>;
+  ensureLoaded(request?: { method: string; url: string }, maxWaitMs?: number, keepAlive?: (load: Promise<unknown>) => void): Promise<number>;
   /** Starts the refreshes whose interval has passed; undefined when none was due. */
   refreshDue(): Promise<void> | undefined;
   /** The default set's refresher, then each cluster's. */
@@ -101,7 +104,7 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
   return {
     amender,
     fetch: async (request, hints) => amender.app.fetch(request, hints),
-    async ensureLoaded(request, maxWaitMs = Number.POSITIVE_INFINITY) {
+    async ensureLoaded(request, maxWaitMs = Number.POSITIVE_INFINITY, keepAlive) {
       // Once every set has loaded (nearly every request), nothing to wait for and no URL to read.
       if (all.every((r) => r.provider().set !== undefined)) return 0;
       const needed = request ? setsFor(request) : all;
@@ -109,7 +112,7 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
       const waits: Promise<void>[] = [];
       for (const refresher of needed) {
         if (refresher.provider().set !== undefined) continue;
-        const wait = loads.waitFor(refresher, now, maxWaitMs);
+        const wait = loads.waitFor(refresher, now, maxWaitMs, keepAlive);
         if (wait) waits.push(wait);
       }
       if (waits.length === 0) return 0;
@@ -134,12 +137,13 @@ class FirstLoads {
    * What to wait for, for a set with none in force: the load in flight, or a new one, for what is left of
    * FIRST_LOAD_WAIT_MS since it started; nothing when that has passed or a load ended just now.
    */
-  waitFor(refresher: PolicySetRefresher, now: number, maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> | undefined {
+  waitFor(refresher: PolicySetRefresher, now: number, maxWaitMs = Number.POSITIVE_INFINITY, keepAlive?: (load: Promise<unknown>) => void): Promise<void> | undefined {
     let running = refresher.current();
     if (!running) {
       const ended = this.ended.get(refresher);
       if (ended !== undefined && now - ended < RETRY_UNLOADED_MS) return undefined;
       running = refresher.refresh();
+      keepAlive?.(running);
     }
     if (!this.watched.has(running)) {
       this.watched.add(running);

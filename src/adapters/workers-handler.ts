@@ -74,7 +74,8 @@ export function serveWorker(runtimeFor: (env: Record<string, unknown>) => Routed
       if (built instanceof Error) return Response.json(statusBody(500, 'amender is misconfigured: its settings are invalid (the Worker\'s log says which)'), { status: 500 });
       const { runtime, basePath } = built;
       const request = withoutBasePath(given, basePath);
-      const waitedMs = await runtime.ensureLoaded(request);
+      // A first load may outlast the wait (a slow store): it goes on after this request is answered.
+      const waitedMs = await runtime.ensureLoaded(request, undefined, (load) => ctx.waitUntil(load));
       const due = runtime.refreshDue();
       if (due) ctx.waitUntil(due);
       const served = drainingRequest(request, runtime.amender.limits.bodyTimeoutMs);
