@@ -32,6 +32,11 @@ export interface CelEnvironmentOptions {
    * cel-go (so Kubernetes) returns the whole duration in milliseconds: false there.
    */
   durationMillisecondsComponent?: boolean;
+  /**
+   * A map literal with a repeated key (`{'a': 1, 'a': 2}`) is an error, as cel-spec says; default true.
+   * cel-go (so Kubernetes) keeps the last entry: false there.
+   */
+  errorOnRepeatedMapKey?: boolean;
 }
 
 export type GeneralEvalResult = { ok: true; value: CelValue; cost: number } | { ok: false; message: string; cost: number };
@@ -83,6 +88,7 @@ export class CelEnvironment {
       libraryCost: host.cost.bind(host),
       libraryCostFromArgs: host.costFromArgs.bind(host),
       errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? true,
+      errorOnRepeatedMapKey: options.errorOnRepeatedMapKey ?? true,
     };
   }
 

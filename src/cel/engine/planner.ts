@@ -35,6 +35,11 @@ export interface PlanOptions {
    * enable it: such a test is false / none there. Default false.
    */
   errorOnBadPresenceTest?: boolean;
+  /**
+   * A map literal with a repeated key is an error, as cel-spec says. cel-go (so Kubernetes) keeps the
+   * last entry of a key instead, and an optional entry without a value removes it. Default false.
+   */
+  errorOnRepeatedMapKey?: boolean;
 }
 
 export interface PlannedProgram {
@@ -687,9 +692,10 @@ class Planner {
     const keys = e.entries.map((x) => this.node(x.key));
     const values = e.entries.map((x) => this.node(x.value));
     const optional = e.entries.map((x) => x.optional);
+    const repeated = this.options.errorOnRepeatedMapKey === true ? 'error' : 'replace';
     if (!optional.some(Boolean) && keys.every((k) => k.constant) && values.every((v) => v.constant)) {
       try {
-        const value = buildMap(keys.map((k) => k.constant!.value), values.map((v) => v.constant!.value));
+        const value = buildMap(keys.map((k) => k.constant!.value), values.map((v) => v.constant!.value), repeated);
         return { fn: () => value, attribute: false, constant: { value } };
       } catch {
         // fall through: the error is raised at evaluation time
@@ -699,13 +705,20 @@ class Planner {
       attribute: false,
       fn: (s) => {
         const ks: CelValue[] = [];
-        const vs: CelValue[] = [];
+        const vs: (CelValue | undefined)[] = [];
         for (let i = 0; i < keys.length; i++) {
           const k = keys[i].fn(s);
           const v = values[i].fn(s);
           if (optional[i]) {
             if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional entry '${String(k)}' from non-optional value ${typeNameOf(v)}`);
-            if (!v.hasValue()) continue;
+            if (!v.hasValue()) {
+              // cel-go deletes the key written before; cel-spec leaves the map as it is.
+              if (repeated === 'replace') {
+                ks.push(k);
+                vs.push(undefined);
+              }
+              continue;
+            }
             ks.push(k);
             vs.push(v.value());
           } else {
@@ -713,7 +726,7 @@ class Planner {
             vs.push(v);
           }
         }
-        const m = buildMap(ks, vs);
+        const m = buildMap(ks, vs, repeated);
         charge(s, MAP_CREATE_COST);
         return m;
       },

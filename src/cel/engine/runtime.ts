@@ -70,8 +70,17 @@ export function normKey(k: CelValue): CelValue | undefined {
   return undefined;
 }
 
-/** Builds a map from entries, with CEL's key rules; throws on repeated or unsupported keys. */
-export function buildMap(keys: readonly CelValue[], values: readonly CelValue[]): Map<CelValue, CelValue> {
+/**
+ * Builds a map from entries, with CEL's key rules; throws on unsupported keys. A repeated key is an
+ * error by cel-spec ('error'); cel-go (so Kubernetes) writes its entries into a Go map in order, so
+ * the last one wins ('replace', interpreter/interpretable.go evalMap), and an entry whose value is
+ * undefined (an optional entry without a value) removes the key written before it.
+ */
+export function buildMap(
+  keys: readonly CelValue[],
+  values: readonly (CelValue | undefined)[],
+  repeated: 'error' | 'replace' = 'error',
+): Map<CelValue, CelValue> {
   const m = new Map<CelValue, CelValue>();
   let uints: Set<bigint> | undefined;
   for (let i = 0; i < keys.length; i++) {
@@ -80,8 +89,16 @@ export function buildMap(keys: readonly CelValue[], values: readonly CelValue[])
       throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
     }
     const nk = normKey(k)!;
-    if (m.has(nk)) throw new CelEvalError(`Failed with repeated key`);
-    m.set(nk, values[i]);
+    const v = values[i];
+    if (m.has(nk)) {
+      if (repeated === 'error') throw new CelEvalError(`Failed with repeated key`);
+      uints?.delete(nk as bigint);
+    }
+    if (v === undefined) {
+      m.delete(nk);
+      continue;
+    }
+    m.set(nk, v);
     if (k instanceof CelUint) (uints ??= new Set()).add(k.valueOf());
   }
   if (uints) rememberUintKeys(m, uints);
