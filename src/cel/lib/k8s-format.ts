@@ -6,7 +6,6 @@ import { parseRequestURI, UrlError } from './go-url.js';
 import {
   isQualifiedName,
   isValidLabelValue,
-  isValidPortName,
   nameIsDNS1035Label,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
@@ -32,11 +31,10 @@ const base64Re = lazyRe2(BASE64_PATTERN);
 const dateTimeRe = lazyRe2(DATE_TIME_PATTERN);
 
 /**
- * Length of govalidator's URL pattern, which Kubernetes uses only to estimate the cost of
- * validating a URI (ParseRequestURI itself uses no regex). Taken from the upstream pattern; the
- * fork vendored by kube-openapi may differ by a few characters.
+ * The regex size Kubernetes charges a URI validation with (format.go's `urlLength`, govalidator's URL
+ * pattern length, fixed when govalidator was dropped): ParseRequestURI itself uses no regex.
  */
-const GOVALIDATOR_URL_PATTERN_LENGTH = 353;
+const URL_REGEX_SIZE = 1103;
 
 
 export class NamedFormat {
@@ -95,12 +93,11 @@ export const CONSTANT_FORMATS: Record<string, NamedFormat> = {
   dns1123Subdomain: new NamedFormat('DNS1123Subdomain', (s) => nameIsDNSSubdomain(s, false), 60),
   dns1035Label: new NamedFormat('DNS1035Label', (s) => nameIsDNS1035Label(s, false), 30),
   qualifiedName: new NamedFormat('QualifiedName', isQualifiedName, 60),
-  portName: new NamedFormat('PortName', isValidPortName, 20),
   dns1123LabelPrefix: new NamedFormat('DNS1123LabelPrefix', (s) => nameIsDNSLabel(s, true), 30),
   dns1123SubdomainPrefix: new NamedFormat('DNS1123SubdomainPrefix', (s) => nameIsDNSSubdomain(s, true), 60),
   dns1035LabelPrefix: new NamedFormat('DNS1035LabelPrefix', (s) => nameIsDNS1035Label(s, true), 30),
   labelValue: new NamedFormat('LabelValue', isValidLabelValue, 40),
-  uri: new NamedFormat('URI', uriProblems, GOVALIDATOR_URL_PATTERN_LENGTH),
+  uri: new NamedFormat('URI', uriProblems, URL_REGEX_SIZE),
   uuid: new NamedFormat('uuid', check((s) => uuidRe.test(s), 'does not match the UUID format'), UUID_PATTERN.length),
   byte: new NamedFormat('byte', check((s) => base64Re.test(s), 'invalid base64'), BASE64_PATTERN.length),
   date: new NamedFormat('date', check(isDate, 'invalid date'), DATE_TIME_PATTERN.length),

@@ -63,6 +63,12 @@ describe('library call costs', () => {
     // ceil((1 + 3) * 0.1) * ceil(30 * 0.25)
     expect(costOf('validate', [formatNamed('dns1123Label'), 'abc'], null)).toBe(8);
     expect(costOf('format.named', ['uuid'], null)).toBe(1);
+    // uri: format.go's urlLength (1103), govalidator's URL pattern size: ceil(22 * 0.1) * ceil(1103 * 0.25)
+    expect(costOf('validate', [formatNamed('uri'), 'https://example.com/x'], null)).toBe(828);
+    // byte: base64Length (84); uuid and datetime: the strfmt patterns' lengths (70, 71)
+    expect(costOf('validate', [formatNamed('byte'), 'aGk='], null)).toBe(21);
+    expect(costOf('validate', [formatNamed('uuid'), 'x'], null)).toBe(18);
+    expect(costOf('validate', [formatNamed('datetime'), 'x'], null)).toBe(18);
   });
 
   it('list extension costs follow cel-go trackers (size * factor + call + list)', () => {
