@@ -45,7 +45,7 @@ export type CelDialect = 'kubernetes' | 'kyverno';
 
 export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEnvs {
   if (dialect === 'kyverno') {
-    return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries], { requestObjects: true, kyvernoExceptions: true, allFieldsPresent: true }));
+    return (kyvernoEnvs ??= buildEnvs([...libraries, ...kyvernoLibraries], { requestObjects: true, kyvernoExceptions: true }));
   }
   return (envs ??= buildEnvs(libraries));
 }
@@ -57,7 +57,7 @@ export function kubernetesEnvs(dialect: CelDialect = 'kubernetes'): KubernetesEn
  */
 export function buildEnvs(
   libs: readonly CelLibrary[],
-  options: { requestObjects?: boolean; kyvernoExceptions?: boolean; allFieldsPresent?: boolean } = {},
+  options: { requestObjects?: boolean; kyvernoExceptions?: boolean } = {},
 ): KubernetesEnvs {
   const base = new Env(undefined, { homogeneousAggregateLiterals: true });
   declareStandardTypes(base);

@@ -65,12 +65,12 @@ export const NO_EXCEPTIONS = Object.freeze({ allowedImages: Object.freeze([]), a
 
 /**
  * `requestObjects`: the request also has `object` and `oldObject` (dyn), as Kyverno's request type adds
- * them for its CEL policies; kube-apiserver's has neither. `allFieldsPresent`: every declared field reads
- * as its zero value when absent, `omitempty` or not (the Kyverno dialect keeps that view); by default the
- * fields of OMIT_EMPTY holding their zero value are absent, as in kube-apiserver.
+ * them for its CEL policies; kube-apiserver's has neither. The fields of OMIT_EMPTY holding their zero value
+ * are absent in both: Kyverno binds `request` and `namespaceObject` as their unstructured JSON
+ * (mpol/compiler/eval.go prepareData, runtime.DefaultUnstructuredConverter, which drops omitempty zeros).
  */
-export function declareRequestAndNamespace(env: Env, options: { requestObjects?: boolean; allFieldsPresent?: boolean } = {}): void {
-  const struct = (name: string, fields: Record<string, CelType>) => goStruct(name, fields, true, options.allFieldsPresent ? undefined : OMIT_EMPTY[name]);
+export function declareRequestAndNamespace(env: Env, options: { requestObjects?: boolean } = {}): void {
+  const struct = (name: string, fields: Record<string, CelType>) => goStruct(name, fields, true, OMIT_EMPTY[name]);
   const strList = listOf(T.string);
   env.addStruct(struct('kubernetes.GroupVersionKind', { group: T.string, version: T.string, kind: T.string }));
   env.addStruct(struct('kubernetes.GroupVersionResource', { group: T.string, version: T.string, resource: T.string }));
