@@ -97,6 +97,11 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
   // Keys of the last listing that hold a line feed, listed as written (the store ignored EncodingType=url):
   // the XML of the listing turns a CR (or CR LF) into LF, so the key may not be the stored one.
   const doubtful = new Set<string>();
+  // Objects of the last listing whose read was refused 403 (that object's ACL, a KMS key the role may not
+  // use): each a problem of its own, as a folder's unreadable file is, unless every object listed was
+  // refused, which says the role may read none (confirm): then the source cannot be read.
+  const denied: { label: string; reason: string }[] = [];
+  let listedCount = 0;
   // The queue position of this source's reads (see requestSlot): one ticket per refresh, taken when its
   // first listing starts. A refresh's listings (the first, a confirming one, a second try) get one signal.
   let ticket = { signal: undefined as AbortSignal | undefined, number: 0 };
@@ -115,6 +120,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       const { ListObjectsV2Command } = sdk;
       const entries: SourceEntry[] = [];
       doubtful.clear();
+      denied.length = 0;
       if (ticket.signal !== signal) ticket = { signal, number: requestTicket() };
       let token: string | undefined;
       // A store (or proxy) that hands out a token again would have the listing go round for ever.
@@ -141,7 +147,10 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
           entries.push({ name: key, label: `s3://${bucket}/${key}`, ...(o.ETag ? { version: canonicalEtag(o.ETag) } : {}), ...(o.Size !== undefined ? { size: o.Size } : {}) });
         }
         if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
-        if (!listed.IsTruncated) return entries;
+        if (!listed.IsTruncated) {
+          listedCount = entries.length;
+          return entries;
+        }
         if (!listed.NextContinuationToken || page > maxEntries) throw new SourceError(uri, 'the listing did not end (truncated page without a continuation token)');
         token = listed.NextContinuationToken;
         if (tokens.has(token)) throw new SourceError(uri, `the listing did not end (the store gave continuation token ${JSON.stringify(token.slice(0, 64))} again after ${page + 1} pages)`);
@@ -157,6 +166,12 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       } finally {
         release();
       }
+    },
+    async confirm() {
+      if (denied.length > 0 && denied.length === listedCount) {
+        throw new SourceError(uri, `cannot read ${denied[0].label}: ${denied[0].reason}, nor any other object of s3://${bucket}/${root} (may the role s3:GetObject there?)`);
+      }
+      return false; // S3 vouches for no generation: the refresh lists again when it read anything new
     },
   };
 
@@ -174,6 +189,12 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         throw new DocumentUnreadable(uri, entry.label, 'the store lists this key with a line break but has no object of that key: its key holds a carriage return, which an S3 listing in XML cannot carry unless the store URL-encodes keys (EncodingType=url, which this store ignores); rename the object');
       }
       if (status === 404) return { status: 'gone' };
+      if (status === 403) {
+        // Not the whole source (the set would never load, or never change again, for one object uploaded
+        // with a key or an owner the role cannot read): this object's last good version stays in force.
+        denied.push({ label: entry.label, reason: describe(err) });
+        throw new DocumentUnreadable(uri, entry.label, `${describe(err)}, while the listing could be read (the object's ACL or its KMS key?)`);
+      }
       throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
     }
     if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
