@@ -19,23 +19,39 @@ import type { Location } from './working-copy.js';
  * Both accept negative indices (when enabled), Go `Atoi` indices (`01`, `+1`), treat a `null`
  * intermediate as missing, and read a path without a leading `/` by dropping its first segment.
  */
-export function applyEvanphxOperation(wc: WorkingCopy, op: Operation, rules: EvanphxRules): void {
+export function applyEvanphxOperation(wc: WorkingCopy, op: Operation, rules: EvanphxRules, root?: RootNode): void {
   switch (op.op) {
     case 'add':
+      if (root && op.path === '' && rules.v5) root.self = op.value;
       return add(wc, op.path, op.value, opValueMark(op), rules);
     case 'remove':
       return remove(wc, op.path, rules);
     case 'replace':
+      if (root && op.path === '' && rules.v5) root.self = null;
       return replace(wc, op.path, op.value, opValueMark(op), rules);
     case 'move':
       return move(wc, op.from, op.path, rules);
     case 'copy':
-      return copy(wc, op.from, op.path, rules);
+      return copy(wc, op.from, op.path, rules, root);
     case 'test':
       return test(wc, op.path, op.value, op.valueAbsent === true, rules);
     default:
       throw OpFailure.error(`Unexpected kind: ${String((op as { op: unknown }).op)}`);
   }
+}
+
+/**
+ * v5's root container keeps the node it was read from (`self`), which its `get("")` answers instead of
+ * a member: the document as the patch received it, or the value of the last `add ""`; a `replace ""`
+ * leaves a container without one (nil, copied as null). Kept only for a patch that copies from it.
+ */
+export interface RootNode {
+  self: JsonValue;
+}
+
+/** Whether `from` names the root container's key "": `""`, or a single `/` that ends it (`/`, `x/`). */
+export function fromRootSelf(from: string): boolean {
+  return from.indexOf('/') === from.length - 1;
 }
 
 function last(loc: Location): JsonObject | JsonArray {
@@ -122,18 +138,27 @@ function move(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules):
   if (typeof added === 'string') throw OpFailure.error(`error in move for path: '${path}': ${added}`);
 }
 
-function copy(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules): void {
+function copy(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules, root?: RootNode): void {
   const src = findObject(wc.root, from, rules);
   if (!src) {
     const shown = rules.v5 ? `"${from}"` : from;
     throw OpFailure.error(`copy operation does not apply: doc is missing from path: ${shown}: missing value`);
   }
   const parent = last(src.loc);
-  const got = getChild(parent, src.key, rules);
-  if (!got.ok) throw OpFailure.error(`error in copy for from: '${from}': ${got.error}`);
-  // v4 reads a missing member as nil and copies it as null.
-  const value = wc.detach(got.value ?? null);
-  const mark = numberMarkOf(parent, got.key);
+  let value: JsonValue;
+  let mark: NumberMark;
+  if (rules.v5 && src.key === '') {
+    // v5's get("") is the container's own node (partialDoc.get, partialArray.get), not its "" member:
+    // the root's RootNode; a container below the root has none (nil, copied as null).
+    value = src.loc.chain.length === 1 ? (root?.self ?? null) : null;
+    mark = undefined;
+  } else {
+    const got = getChild(parent, src.key, rules);
+    if (!got.ok) throw OpFailure.error(`error in copy for from: '${from}': ${got.error}`);
+    // v4 reads a missing member as nil and copies it as null.
+    value = wc.detach(got.value ?? null);
+    mark = numberMarkOf(parent, got.key);
+  }
   const dest = findObject(wc.root, path, rules);
   if (!dest) throw OpFailure.error(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
   if (!Array.isArray(last(dest.loc))) return wc.setMember(dest.loc, dest.key, value, mark);

@@ -1,6 +1,6 @@
 import { ReviewAborted, type ReviewGuard } from '../guard/index.js';
 import type { JsonValue } from '../json/index.js';
-import { applyEvanphxOperation } from './apply-evanphx.js';
+import { applyEvanphxOperation, fromRootSelf, type RootNode } from './apply-evanphx.js';
 import { applyRfcOperation } from './apply-rfc.js';
 import { decodePatch } from './decode.js';
 import type { EvanphxRules } from './evanphx-containers.js';
@@ -35,6 +35,8 @@ export function applyPatch(
     return { ok: false, kind: 'error', message: 'the document to patch must be a JSON object or array', opIndex: -1 };
   }
   const wc = chain ? chain.workingCopy(doc) : new WorkingCopy(doc);
+  // Taken before any edit: a chain's working copy edits its containers in place.
+  const root: RootNode | undefined = rules?.v5 && copiesRootSelf(patch) ? { self: wc.detach(wc.root) } : undefined;
   let i = 0;
   let copied = 0;
   try {
@@ -44,7 +46,7 @@ export function applyPatch(
         guard.tick();
         if (op.op === 'copy') copied = countCopy(wc.root, op.from, copied, guard);
       }
-      if (rules) applyEvanphxOperation(wc, op, rules);
+      if (rules) applyEvanphxOperation(wc, op, rules, root);
       else applyRfcOperation(wc, op);
     }
   } catch (err) {
@@ -100,6 +102,15 @@ export function applyJsonPatch(doc: JsonValue, patch: unknown, flavour: Flavour 
     }
   }
   return { ok: false, kind: 'error', message: decoded.message, opIndex: bad };
+}
+
+/** Whether a v5 `copy` of the patch reads the root's own node (see RootNode). Malformed ops fail later, in order. */
+function copiesRootSelf(patch: readonly Operation[]): boolean {
+  for (let i = 0; i < patch.length; i++) {
+    const op = patch[i] as Operation | null;
+    if (op?.op === 'copy' && typeof op.from === 'string' && fromRootSelf(op.from)) return true;
+  }
+  return false;
 }
 
 /** The bytes copied so far plus those of `from`'s value; over the guard's bound → ReviewAborted('size'). */
