@@ -208,6 +208,20 @@ describe('Kubernetes (MutatingAdmissionPolicy) flavour: evanphx v4, spec/map.md 
       expect(kube([{ op: 'test', path: '/metadata/creationTimestamp', value: null }])).toMatchObject({ ok: false, kind: 'test-failed' });
     });
 
+    it('a value null equals an empty object or list (v4 decodes the text null into an empty map or slice)', () => {
+      // lazyNode.equal: tryDoc/tryAry of `null` succeed with a nil map/slice, of length 0.
+      expect(patched([{ op: 'test', path: '/spec/strategy', value: null }, { op: 'add', path: '/x', value: 1 }]).x).toBe(1);
+      expect(patched([{ op: 'test', path: '/status', value: null }])).toEqual(deployment());
+      expect(patched([{ op: 'test', path: '/l', value: null }], { l: [] })).toEqual({ l: [] });
+      expect(patched([{ op: 'test', path: '', value: null }], {})).toEqual({});
+      expect(kube([{ op: 'test', path: '/spec/template', value: null }])).toMatchObject({ ok: false, kind: 'test-failed' });
+      expect(kube([{ op: 'test', path: '/l', value: null }], { l: [0] })).toMatchObject({ ok: false, kind: 'test-failed' });
+      // Without a value there is no node to decode: v4 fails the test (`op.value() == nil`).
+      expect(kube([{ op: 'test', path: '/status' }])).toMatchObject({ ok: false, kind: 'test-failed' });
+      // v5 (Kyverno) checks for null first.
+      expect(applyJsonPatch(deployment(), [{ op: 'test', path: '/status', value: null }], 'kyverno')).toMatchObject({ ok: false, kind: 'test-failed' });
+    });
+
     it('a missing parent or an out-of-range index is an error, not a test failure', () => {
       expect(error([{ op: 'test', path: '/spec/selector/x', value: null }])).toBe(
         'test operation does not apply: is missing path: /spec/selector/x: missing value',
