@@ -66,9 +66,20 @@ export interface CelIssue {
   offset: number;
 }
 
-/** Formats issues as cel-go does (`ERROR: <input>:1:5: msg` plus the source line and a caret). */
+/** cel-go's Errors keep the first 100 issues reported (common/errors.go maxErrorsToReport). */
+const MAX_ISSUES_TO_REPORT = 100;
+
+/**
+ * Formats issues as cel-go's Errors.ToDisplayString does: the first 100 reported, sorted by position
+ * (stable; an issue without one first), each `ERROR: <input>:1:5: msg` plus the source line and a
+ * caret, then `N more errors were truncated`. Each carries its whole line, so the cap also bounds the
+ * message: 10,000 undeclared names in one line of 60 KB would otherwise print 1.2 GB.
+ */
 export function formatIssues(source: string, issues: readonly CelIssue[]): string {
-  return issues.map((i) => formatIssue(source, i)).join('\n');
+  const shown = issues.slice(0, MAX_ISSUES_TO_REPORT).sort((a, b) => a.offset - b.offset);
+  const lines = shown.map((i) => formatIssue(source, i));
+  if (issues.length > MAX_ISSUES_TO_REPORT) lines.push(`${issues.length - MAX_ISSUES_TO_REPORT} more errors were truncated`);
+  return lines.join('\n');
 }
 
 function formatIssue(source: string, issue: CelIssue): string {
