@@ -76,9 +76,8 @@ class PropsConverter {
   /** The object root: apiVersion, kind and metadata are always there (the apiserver's OpenAPI builder adds them). */
   root(props: JsonObject, path: string): TypeRef {
     if (getOwn(props, 'type') !== 'object') this.fail(`${path}.type`, 'the root schema must be of type object');
-    const map = this.convert(props, path, false).map;
-    if (!map) return this.fail(path, 'the root schema must describe an object');
-    return { map: { ...map, fields: this.withResourceFields(map.fields ?? new Map()) } };
+    const preserve = getOwn(props, 'x-kubernetes-preserve-unknown-fields') === true;
+    return this.object(props, path, preserve, true);
   }
 
   private withResourceFields(fields: ReadonlyMap<string, FieldDef>): Map<string, FieldDef> {
@@ -123,7 +122,8 @@ class PropsConverter {
     }
   }
 
-  private object(props: JsonObject, path: string, preserve: boolean): Atom {
+  /** `resource`: the object has apiVersion, kind and metadata (the root, an embedded resource). */
+  private object(props: JsonObject, path: string, preserve: boolean, resource = false): Atom {
     const mapType = getOwn(props, 'x-kubernetes-map-type');
     if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') {
       this.fail(`${path}.x-kubernetes-map-type`, `unsupported value ${JSON.stringify(mapType)} (atomic or granular)`);
@@ -131,7 +131,7 @@ class PropsConverter {
     const atomic = mapType === 'atomic';
     const properties = getOwn(props, 'properties');
     const additional = getOwn(props, 'additionalProperties');
-    const embedded = getOwn(props, 'x-kubernetes-embedded-resource') === true;
+    const withResource = resource || getOwn(props, 'x-kubernetes-embedded-resource') === true;
     if (properties !== undefined && !isJsonObject(properties)) this.fail(`${path}.properties`, 'expected an object');
     if (additional !== undefined && typeof additional !== 'boolean' && !isJsonObject(additional)) {
       this.fail(`${path}.additionalProperties`, 'expected a schema object or boolean');
@@ -140,20 +140,26 @@ class PropsConverter {
     if (hasProperties && isJsonObject(additional)) {
       this.fail(path, 'properties and additionalProperties are mutually exclusive in a structural schema');
     }
-    if (hasProperties || embedded) {
-      let fields = new Map<string, FieldDef>();
-      if (isJsonObject(properties)) {
-        for (const name of Object.keys(properties)) {
-          const child = getOwn(properties, name) as JsonValue;
-          fields.set(name, this.field(child, `${path}.properties.${name}`, preserve));
-        }
+    // The keys no property declares (kube-openapi parseObject's element type): additionalProperties' schema;
+    // deduced values for `additionalProperties: true`, below preserve-unknown-fields, or for an object
+    // without properties (the root and an embedded resource always have apiVersion, kind and metadata,
+    // which the apiserver's OpenAPI builder adds); none for `false` or for a struct.
+    const struct = hasProperties || withResource;
+    const elem = isJsonObject(additional)
+      ? this.convert(additional, `${path}.additionalProperties`, preserve)
+      : additional === true || (additional === undefined && (preserve || !struct))
+        ? DEDUCED
+        : undefined;
+    if (!struct) return { map: elem ? { elem, atomic } : { atomic } };
+    let fields = new Map<string, FieldDef>();
+    if (isJsonObject(properties)) {
+      for (const name of Object.keys(properties)) {
+        const child = getOwn(properties, name) as JsonValue;
+        fields.set(name, this.field(child, `${path}.properties.${name}`, preserve));
       }
-      if (embedded) fields = this.withResourceFields(fields);
-      return { map: preserve ? { fields, elem: DEDUCED, atomic } : { fields, atomic } };
     }
-    if (isJsonObject(additional)) return { map: { elem: this.convert(additional, `${path}.additionalProperties`, preserve), atomic } };
-    // No properties and no additionalProperties: kube-openapi gives the elements the deduced type.
-    return { map: { elem: DEDUCED, atomic } };
+    if (withResource) fields = this.withResourceFields(fields);
+    return { map: elem ? { fields, elem, atomic } : { fields, atomic } };
   }
 
   private field(props: JsonValue, path: string, inherited: boolean): FieldDef {

@@ -199,6 +199,31 @@ describe('CRD schemas', () => {
     expect(!outside.ok && outside.error.message).toBe('failed to convert patch object to typed object: .spec.owners[id="o1"].bogus: field not declared in schema');
   });
 
+  it('gives the keys no property declares the element type kube-openapi gives them', () => {
+    // kube-openapi schemaconv parseObject: `additionalProperties: true` (allowed beside properties by the
+    // CRD validation) takes any key as a deduced value, `additionalProperties: false` none; an object
+    // without properties takes any key, but the root and an embedded resource always have properties
+    // (apiVersion, kind and metadata, added by the apiserver's OpenAPI builder) and take none.
+    const withSpec = (spec: JsonValue, root: Record<string, JsonValue> = {}) => {
+      const crd = structuredClone(widgetCrd);
+      crd.spec.versions = [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec }, ...root } } }];
+      return SchemaRegistry.builtin().withCrd(crd).lookup('example.com/v1', 'Widget')!;
+    };
+    const obj = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } };
+    const open = withSpec({ type: 'object', additionalProperties: true, properties: { a: { type: 'string' } } });
+    const merged = applyConfiguration(open, { ...obj, spec: { a: 'x' } }, { spec: { b: { c: [1] } } });
+    expect(merged.ok && (merged.object as any).spec).toEqual({ a: 'x', b: { c: [1] } });
+    const closed = withSpec({ type: 'object', additionalProperties: false });
+    const refused = applyConfiguration(closed, obj, { spec: { x: 1 } });
+    expect(!refused.ok && refused.error.message).toBe('failed to convert patch object to typed object: .spec.x: field not declared in schema');
+    const bareRoot = SchemaRegistry.builtin().withCrd({ ...structuredClone(widgetCrd), spec: { ...widgetCrd.spec, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } }).lookup('example.com/v1', 'Widget')!;
+    const atRoot = applyConfiguration(bareRoot, obj, { spec: { x: 1 } });
+    expect(!atRoot.ok && atRoot.error.message).toBe('failed to convert patch object to typed object: .spec: field not declared in schema');
+    const preservingRoot = withSpec({ type: 'object' }, { 'x-kubernetes-preserve-unknown-fields': true });
+    const kept = applyConfiguration(preservingRoot, obj, { status: { ready: true } });
+    expect(kept.ok && (kept.object as any).status).toEqual({ ready: true });
+  });
+
   it('adds apiVersion, kind and metadata (ObjectMeta) to the root', () => {
     const r = apply({ metadata: { annotations: { n: 'm' }, labels: { b: '2' } } });
     expect(r.ok && r.object.metadata).toEqual({ name: 'w', labels: { a: '1', b: '2' }, annotations: { n: 'm' } });
