@@ -2,8 +2,9 @@
  * Context entries loaded when a query first names them (Kyverno's deferred loading, on by default:
  * pkg/engine/context/deferred.go): an entry no query names is never loaded, so its failure is no error.
  * Entries are tried in registration order; while one loads, only those registered before it may load
- * (Kyverno's index bound). A plain name is looked up among the query's words, a pattern name tested
- * (./deferred-names.ts). Registration and removal follow the context's checkpoints, which nest.
+ * (Kyverno's index bound), until a load ends (Kyverno then clears the bound). A plain name is looked up
+ * among the query's words, a pattern name tested (./deferred-names.ts). Registration and removal follow
+ * the context's checkpoints, which nest.
  */
 import type { ReviewGuard } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
@@ -87,19 +88,22 @@ export class DeferredLoaders {
   loadMatching(expression: string, loaded: (entry: DeferredEntry) => void): void {
     if (this.unloaded === 0) return;
     const named = this.plainPositions.size > 0 ? plainNamesIn(expression, this.longestPlainName) : undefined;
+    // Kyverno reads the bound once per query (LoadMatching's `index`) ...
+    const bound = Math.min(this.loadingBound >= 0 ? this.loadingBound : this.entries.length, this.entries.length);
     for (;;) {
-      const bound = Math.min(this.loadingBound >= 0 ? this.loadingBound : this.entries.length, this.entries.length);
       const found = this.firstNamed(expression, named, bound);
       if (found < 0) return;
       const entry = this.entries[found];
-      const saved = this.loadingBound;
       this.loadingBound = found;
       try {
         entry.value = entry.load();
         entry.loaded = true;
         this.unloaded--;
       } finally {
-        this.loadingBound = saved;
+        // ... and clears it when any load ends (loadData's deferred setLevelAndIndex(-1, -1)), not back
+        // to the bound of the entry whose own load asked: after reading an earlier entry, the rest of
+        // that load may read entries registered after it.
+        this.loadingBound = -1;
       }
       loaded(entry);
     }
