@@ -118,7 +118,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     limits: config.limits,
     logger,
     draining: () => stopping,
-    ...(pool ? { reviewer: pool.reviewer } : {}),
+    ...(pool ? { reviewer: pool.reviewer, unavailable: () => pool.unavailable() } : {}),
   });
   registerSourceMetrics(amender.metrics.registry, () => sets.refreshers());
   pool?.registerMetrics(amender.metrics.registry);

@@ -17,7 +17,7 @@ import type { ClusterRoutesLookup } from '../clusters/index.js';
 import { CLUSTER_ROUTE_SHAPES, mountClusterRoutes } from './routes/clusters.js';
 import { onlyMethods } from './routes/methods.js';
 import { mutateHandler, type MutateDeps } from './routes/mutate.js';
-import { healthz, notDraining, readyz } from './routes/probes.js';
+import { available, healthz, notDraining, readyz } from './routes/probes.js';
 import { statusBody } from './status.js';
 import { inProcessReviewer, type Reviewer } from './reviewer.js';
 import { registerBodyBudgetMetrics, type BodyBudget } from './body-budget.js';
@@ -47,6 +47,12 @@ export interface AppOptions {
    * here, while the requests that arrive are still answered.
    */
   draining?: () => boolean;
+  /**
+   * Why no review can be evaluated now, or undefined: the Node server's worker pool when its workers
+   * cannot start. `/readyz` and each cluster's answer 503 with it, so no work is routed to a process that
+   * cannot do it (a broken release stops its own rollout).
+   */
+  unavailable?: () => string | undefined;
   /**
    * Bytes of request bodies held at once (body-budget.ts): the Node server's and each Workers isolate's,
    * which serve many reviews at once in one memory; a Lambda environment takes one request at a time.
@@ -113,11 +119,12 @@ export function createApp(options: AppOptions): AmenderApp {
   app.get('/healthz', healthz);
   app.all('/healthz', onlyMethods('GET, HEAD'));
   const draining = options.draining ?? notDraining;
-  app.get('/readyz', readyz(options.policies, draining));
+  const serving = { draining, unavailable: options.unavailable ?? available };
+  app.get('/readyz', readyz(options.policies, serving));
   app.all('/readyz', onlyMethods('GET, HEAD'));
   app.get('/metrics', (c) => c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }));
   app.all('/metrics', onlyMethods('GET, HEAD'));
-  if (clusters) mountClusterRoutes({ app, mutateDeps, draining }, clusters);
+  if (clusters) mountClusterRoutes({ app, mutateDeps, serving }, clusters);
 
   // The reply may be logged by the caller (the API server logs failed webhook calls): no path secret in it.
   // When part of the path cannot be shown, the message says which routes exist instead.

@@ -5,6 +5,7 @@
  *   workerEntryBeside(import.meta.url) → WorkerEntry      the worker script (built or from source)
  *   new ReviewPool({ ...settings, entry, answerStopped?, logger?, spare?, stoppedBudget? })
  *       .reviewer          for createApp({ reviewer })
+ *       .unavailable()     for createApp({ unavailable }): why no review can be evaluated (workers cannot start)
  *       .registerMetrics(registry)
  *       .close()
  *   serveReviews(options?)      the body of a worker thread (worker.ts; a test worker passes its own buildSet)

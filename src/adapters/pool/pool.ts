@@ -137,6 +137,13 @@ interface Slot {
   retired: boolean;
   /** Started beyond `workers` while every worker is busy with other sets, or held by long reviews (spare.ts). */
   spare: boolean;
+  /** Set versions sent to it (SLOT.BUILT reaches this once it has built them all). */
+  sent: number;
+}
+
+/** Alive, its script loaded and every set version sent to it built. */
+function serves(slot: Slot): boolean {
+  return !slot.retired && Atomics.load(slot.shared, SLOT.LOADED) === 1 && Atomics.load(slot.shared, SLOT.BUILT) >= slot.sent;
 }
 
 const KEEP_VERSIONS = 2;
@@ -166,6 +173,11 @@ const RESTART_DELAY_MS = 1000;
  * boot taking a core from the thread that carries every request.
  */
 const MAX_RESTART_DELAY_MS = 30_000;
+/**
+ * Workers lost in a row before answering a review, past which the pool says it cannot serve (/readyz 503):
+ * one may be a chance death; two mean every new one will do the same (a broken bundle, a set too big).
+ */
+const UNAVAILABLE_AFTER_FAILED_STARTS = 2;
 
 export class ReviewPool {
   private readonly slots: Slot[] = [];
@@ -195,6 +207,8 @@ export class ReviewPool {
   private noSpareUntil = 0;
   /** Workers replaced in a row that never answered a review (see MAX_RESTART_DELAY_MS); a review answered resets it. */
   private failedStarts = 0;
+  /** What the last worker lost before answering said as it failed (its error's first line). */
+  private lastStartError: string | undefined;
   private readonly sparesStarted = new Counter('amender_workers_spare_started_total', 'Spare review workers started because reviews waited while every worker was busy with other policy sets or held by a long review.');
   private readonly countSpare = this.sparesStarted.child();
   private readonly movedOffSpare = new Counter('amender_reviews_moved_off_spare_total', 'Reviews the spare worker ran as long as it runs one, moved back to wait for a regular worker.');
@@ -230,6 +244,24 @@ export class ReviewPool {
 
   /** For `createApp({ reviewer })`. */
   readonly reviewer: Reviewer = (job) => this.review(job);
+
+  /**
+   * For `createApp({ unavailable })`: why no review can be evaluated, while the workers started since the
+   * last answer have all died before giving one. Readiness then turns 503, so a release whose workers
+   * cannot start is never routed to (its rollout stops, the old pods keep serving).
+   */
+  unavailable(): string | undefined {
+    if (this.closed || this.failedStarts < UNAVAILABLE_AFTER_FAILED_STARTS) return undefined;
+    // A worker started since, alive, that loaded and built every set version it was sent: an idle pool
+    // (readiness 503 routes no review to it) would otherwise wait for an answer that cannot come.
+    if (this.slots.some(serves)) {
+      this.failedStarts = 0;
+      this.lastStartError = undefined;
+      return undefined;
+    }
+    const last = this.lastStartError === undefined ? '' : ` (the last said: ${this.lastStartError})`;
+    return `the review workers cannot start: ${this.failedStarts} in a row stopped before answering a review${last}`;
+  }
 
   /** amender_workers, amender_workers_busy, amender_review_queue_length, amender_workers_replaced_total, amender_review_batches_total, amender_review_queue_shed_total, amender_workers_spare_started_total, amender_reviews_moved_off_spare_total, amender_reviews_stopped_total, amender_reviews_stopped_seconds_total, amender_reviews_evaluated_again_total. */
   registerMetrics(registry: Registry): void {
@@ -599,6 +631,7 @@ export class ReviewPool {
     const held = slot.versions.get(name) ?? [];
     if (held.includes(generation)) return;
     slot.worker.postMessage({ type: 'set', setName: name, generation, inputs } satisfies ToWorker);
+    slot.sent++;
     // The worker keeps the newest versions and never drops the one just sent: the same rule here.
     const kept = [...held].sort((a, b) => a - b);
     while (kept.length >= KEEP_VERSIONS) kept.shift();
@@ -630,6 +663,7 @@ export class ReviewPool {
     if (slot.retired || !batch) return;
     if (message.answers) {
       this.failedStarts = 0;
+      this.lastStartError = undefined;
       for (const { id, answer } of unpackAnswers(message.answers)) {
         const entry = batch.jobs.find((j) => j.id === id);
         if (entry && !entry.stopping) this.finish(entry, answer);
@@ -745,7 +779,7 @@ export class ReviewPool {
     const shape = { heapMb: this.options.heapMb, nice: this.options.nice ?? DEFAULT_WORKER_NICE };
     const early = spare ? undefined : takeEarlyWorker(this.options.entry.url, shape);
     const { worker, shared } = early ?? newReviewWorker(this.options.entry.url, shape);
-    const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false, spare };
+    const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false, spare, sent: 0 };
     if (!spare) for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
     let outOfMemory = false;
     worker.once('online', () => (slot.online = true));
@@ -753,6 +787,7 @@ export class ReviewPool {
     worker.on('error', (err: Error & { code?: string }) => {
       if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY') outOfMemory = true;
       else this.logger({ level: 'error', msg: 'review worker failed', error: String(err?.stack ?? err) });
+      this.lastStartError = firstLine(String(err?.message ?? err));
     });
     worker.on('exit', () => this.replace(slot, outOfMemory ? 'heap' : 'crash'));
     // The pool never keeps the process alive: when to stop is the server's decision.
@@ -765,6 +800,13 @@ export class ReviewPool {
 function stopTimers(batch: Batch): void {
   for (const timer of batch.timers.splice(0)) clearTimeout(timer);
   for (const entry of batch.jobs) for (const timer of entry.timers.splice(0)) clearTimeout(timer);
+}
+
+/** The first line of an error's message, at most 200 characters: for /readyz, which a person reads. */
+function firstLine(message: string): string {
+  const end = message.indexOf('\n');
+  const line = end === -1 ? message : message.slice(0, end);
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 /** The metric labels of a policy set: its cluster's name, none for the default set. */

@@ -89,10 +89,12 @@ export type FromWorker = AnswersMessage;
  * CLAIMED: the index in the batch of the review the worker started last, -1 before the first (the pool
  * writes -1 as it sends a batch); the worker moves it from i - 1 to i with compareExchange before starting
  * review i, and the pool takes the reviews not started back by writing REVOKED (exchange: the value it
- * replaces says which review was the last started).
+ * replaces says which review was the last started). LOADED: 1 once the worker's script runs (a broken
+ * bundle never gets there); BUILT: how many set versions it has built (pool.ts's `unavailable` compares it
+ * with how many it was sent: a worker that did both serves, though no review came yet).
  */
-export const SLOT = { PROGRESS: 0, CANCEL: 1, BUILDING: 2, CLAIMED: 3 } as const;
-export const SHARED_SLOTS = 4;
+export const SLOT = { PROGRESS: 0, CANCEL: 1, BUILDING: 2, CLAIMED: 3, LOADED: 4, BUILT: 5 } as const;
+export const SHARED_SLOTS = 6;
 /** SLOT.CLAIMED once the pool has taken back the reviews of the batch not started. */
 export const REVOKED = -2;
 

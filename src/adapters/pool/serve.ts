@@ -41,6 +41,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
       built = err instanceof Error ? err : new Error(String(err));
     } finally {
       Atomics.store(shared, SLOT.BUILDING, 0);
+      Atomics.add(shared, SLOT.BUILT, 1);
     }
     versions.set(message.generation, built);
     // Drop the oldest versions beyond KEEP, never the one just built (a review for it follows).
@@ -108,6 +109,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     send(true);
   };
 
+  Atomics.store(shared, SLOT.LOADED, 1);
   port.on('message', (message: ToWorker) => {
     if (message.type === 'set') return keep(message);
     void answerBatch(message.reviews);

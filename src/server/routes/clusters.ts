@@ -22,7 +22,7 @@ import type { PolicySetProvider } from '../../policyset/index.js';
 import { statusBody } from '../status.js';
 import { onlyMethods } from './methods.js';
 import { mutateHandler } from './mutate.js';
-import { readyz } from './probes.js';
+import { readyz, type Serving } from './probes.js';
 
 /** The reviewer's name of a cluster's set (`clusters/<name>`: never the default set's name, whatever the cluster's). */
 export function clusterSetName(cluster: string): string {
@@ -49,7 +49,7 @@ function unknownClusterMessage(name: string): string {
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
 export function mountClusterRoutes(
-  { app, mutateDeps, draining }: Pick<AmenderApp, 'app' | 'mutateDeps'> & { draining?: () => boolean },
+  { app, mutateDeps, serving }: Pick<AmenderApp, 'app' | 'mutateDeps'> & { serving?: Serving },
   clusters: ClusterRoutesLookup,
 ): void {
   const served: IsServedCluster = (name) => clusters.get(name) !== undefined;
@@ -72,6 +72,6 @@ export function mountClusterRoutes(
   app.all('/clusters/:cluster/mutate', onlyMethods('POST', served));
   app.post('/clusters/:cluster/:secret/mutate', guarded('path', mutate));
   app.all('/clusters/:cluster/:secret/mutate', onlyMethods('POST', served));
-  app.get('/clusters/:cluster/readyz', guarded('header', (provider) => readyz(provider, draining)));
+  app.get('/clusters/:cluster/readyz', guarded('header', (provider) => readyz(provider, serving)));
   app.all('/clusters/:cluster/readyz', onlyMethods('GET, HEAD', served));
 }

@@ -8,22 +8,36 @@ export function healthz(c: Context<AppEnv>): Response {
 }
 
 export const notDraining = (): boolean => false;
+export const available = (): string | undefined => undefined;
+
+/** What the process says of itself to the readiness probe, beside its policy set (app.ts's options). */
+export interface Serving {
+  /** True while the server shuts down. */
+  draining: () => boolean;
+  /** Why no review can be evaluated now (the review workers cannot start), or undefined. */
+  unavailable: () => string | undefined;
+}
+
+const alwaysServing: Serving = { draining: notDraining, unavailable: available };
 
 /**
- * Readiness: a policy set is loaded and the server is not shutting down. The reply says what is in force
- * — counts, the problems of the set (a broken policy is reported and the others serve) and the errors of
- * its source — so an operator sees at a glance why a policy does nothing. Until its set has loaded the
- * answer is 503, so a set still loading (or whose source is unreachable) keeps only itself out of service.
+ * Readiness: a policy set is loaded, reviews can be evaluated and the server is not shutting down. The
+ * reply says what is in force — counts, the problems of the set (a broken policy is reported and the
+ * others serve) and the errors of its source — so an operator sees at a glance why a policy does nothing.
+ * Until its set has loaded the answer is 503, so a set still loading (or whose source is unreachable)
+ * keeps only itself out of service.
  */
-export function readyz(policies: PolicySetProvider, draining: () => boolean = notDraining) {
+export function readyz(policies: PolicySetProvider, serving: Serving = alwaysServing) {
   return (c: Context<AppEnv>): Response => {
     const state = policies();
-    if (draining()) {
+    if (serving.draining()) {
       return c.json({ ready: false, draining: true, source: state.source, message: 'shutting down: answering the requests in flight' }, 503);
     }
     if (!state.set) {
       return c.json({ ready: false, source: state.source, message: 'no policy set is loaded yet', sourceErrors: state.sourceErrors }, 503);
     }
+    const unavailable = serving.unavailable();
+    if (unavailable !== undefined) return c.json({ ready: false, source: state.source, message: unavailable }, 503);
     return c.json({
       ready: true,
       source: state.source,
