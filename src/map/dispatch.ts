@@ -356,10 +356,11 @@ class Dispatcher {
     this.traces.push(traceRecord(trace, 'error', text, failurePolicy === 'Ignore', durationMs, aborted));
   }
 
-  private configError(policy: MutatingAdmissionPolicy, binding: string | undefined, err: MatchError | string): void {
+  private configError(policy: MutatingAdmissionPolicy, binding: string | undefined, err: MatchError | string, policyKind?: InvocationTrace['policyKind']): void {
     const message = typeof err === 'string' ? err : err.message;
     const prefixed = binding === undefined ? `failed to configure policy: ${message}` : `failed to configure binding: ${message}`;
-    const origin: TraceOrigin = { policy: policy.name, ...(binding !== undefined ? { binding } : {}), pass: this.pass, failurePolicy: failurePolicyOf(policy) };
+    // A Kyverno MutatingPolicy's error is named by its kind, as its other traces are (trace()).
+    const origin: TraceOrigin = { policy: policy.name, ...(policyKind !== undefined ? { policyKind } : {}), ...(binding !== undefined ? { binding } : {}), pass: this.pass, failurePolicy: failurePolicyOf(policy) };
     this.fail(policy, binding, 'Forbidden', prefixed, origin);
   }
 
@@ -427,7 +428,7 @@ class Dispatcher {
       if (surelyMisses(policy.matchConstraints, filter.constraints, attr.operation, attr.resource, attr.subResource, ownOnly)) continue;
       const m = matchResources(policy.matchConstraints, attr, matcher);
       if (!m.matches) {
-        if (m.error) this.configError(policy, undefined, m.error);
+        if (m.error) this.configError(policy, undefined, m.error, bound.kyverno?.kind);
         continue;
       }
       let paramKind: ResolvedParamKind | undefined;
