@@ -268,7 +268,8 @@ export function tokenize(src: string): Token[] {
 function readNumber(src: string, start: number): Token {
   const n = src.length;
   let i = start;
-  if (src[i] === '0' && (src[i + 1] === 'x' || src[i + 1] === 'X') && isHex(src.charCodeAt(i + 2))) {
+  // Hex literals take a lowercase x only (cel-go's CEL.g4 NUM_INT: '0x' HEXDIGIT+): 0X10 is 0 then X10.
+  if (src[i] === '0' && src[i + 1] === 'x' && isHex(src.charCodeAt(i + 2))) {
     i += 2;
     while (i < n && isHex(src.charCodeAt(i))) i++;
     const digits = src.slice(start + 2, i);
