@@ -1,4 +1,5 @@
 import { strconvQuote } from '../../go/index.js';
+import { NetipError, parseAddr, type Addr } from './netip.js';
 
 /**
  * The parts of Go's net/url that Kubernetes' URL library and `format.uri()` use: Parse,
@@ -177,22 +178,40 @@ function getScheme(raw: string): [string, string] {
   return ['', raw];
 }
 
-function parseHost(host: string): string {
-  if (host.startsWith('[')) {
-    const i = host.lastIndexOf(']');
-    if (i < 0) throw new UrlError("missing ']' in host");
-    const colonPort = host.slice(i + 1);
+/**
+ * Go's parseHost (Go 1.26, the toolchain and GODEBUG defaults of kube-apiserver since 1.36): a bracketed
+ * host must be an IPv6 address (CVE-2025-47912) and an IPv4 one inside brackets is refused; an http or
+ * https host may hold one colon only, the port's (urlstrictcolons, go.dev/issue/75223), while other
+ * schemes keep the last colon as the port's (go.dev/issue/78077).
+ */
+function parseHost(scheme: string, host: string): string {
+  const open = host.lastIndexOf('[');
+  if (open > 0) throw new UrlError('invalid IP-literal');
+  if (open === 0) {
+    const close = host.lastIndexOf(']');
+    if (close < 0) throw new UrlError("missing ']' in host");
+    const colonPort = host.slice(close + 1);
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${strconvQuote(colonPort)} after host`);
-    const zone = host.slice(0, i).indexOf('%25');
-    if (zone >= 0) {
-      return unescape(host.slice(0, zone), Mode.Host) + unescape(host.slice(zone, i), Mode.Zone) + unescape(host.slice(i), Mode.Host);
+    const unescapedColonPort = unescape(colonPort, Mode.Host);
+    const name = host.slice(1, close);
+    const zone = name.indexOf('%25');
+    const unescapedName = zone < 0 ? unescape(name, Mode.Host) : unescape(name.slice(0, zone), Mode.Host) + unescape(name.slice(zone), Mode.Zone);
+    let addr: Addr;
+    try {
+      addr = parseAddr(unescapedName);
+    } catch (e) {
+      if (e instanceof NetipError) throw new UrlError(`invalid host: ${e.message}`);
+      throw e;
     }
-  } else {
-    const i = host.lastIndexOf(':');
-    if (i !== -1) {
-      const colonPort = host.slice(i);
-      if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${strconvQuote(colonPort)} after host`);
-    }
+    if (addr.is4()) throw new UrlError('invalid IP-literal');
+    return `[${unescapedName}]${unescapedColonPort}`;
+  }
+  let colon = host.indexOf(':');
+  if (colon !== -1) {
+    const last = host.lastIndexOf(':');
+    if (last !== colon && scheme !== 'http' && scheme !== 'https') colon = last;
+    const colonPort = host.slice(colon);
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${strconvQuote(colonPort)} after host`);
   }
   return unescape(host, Mode.Host);
 }
@@ -201,9 +220,9 @@ function validUserinfo(s: string): boolean {
   return /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
 }
 
-function parseAuthority(authority: string): { host: string; user: GoUserinfo | undefined } {
+function parseAuthority(scheme: string, authority: string): { host: string; user: GoUserinfo | undefined } {
   const at = authority.lastIndexOf('@');
-  const host = parseHost(at < 0 ? authority : authority.slice(at + 1));
+  const host = parseHost(scheme, at < 0 ? authority : authority.slice(at + 1));
   if (at < 0) return { host, user: undefined };
   const userinfo = authority.slice(0, at);
   if (!validUserinfo(userinfo)) throw new UrlError('net/url: invalid userinfo');
@@ -264,7 +283,7 @@ function parse(raw: string, viaRequest: boolean): GoUrl {
       rest = authority.slice(slash);
       authority = authority.slice(0, slash);
     }
-    const a = parseAuthority(authority);
+    const a = parseAuthority(url.scheme, authority);
     url.host = a.host;
     url.user = a.user;
   } else if (url.scheme !== '' && rest.startsWith('/')) {
@@ -367,9 +386,18 @@ function splitHostPort(hostPort: string): [string, string] {
 export const hostname = (u: GoUrl) => splitHostPort(u.host)[0];
 export const port = (u: GoUrl) => splitHostPort(u.host)[1];
 
-/** Go's u.Query(): keys to values in order of appearance; malformed pairs are skipped. */
+/** Go's ParseQuery limit (defaultMaxParams, GODEBUG urlmaxqueryparams): more parameters parse to nothing. */
+const MAX_QUERY_PARAMS = 10_000;
+
+/**
+ * Go's u.Query(): keys to values in order of appearance; malformed pairs are skipped, and a query of more
+ * than MAX_QUERY_PARAMS parameters (`&`-separated parts, empty ones included) is empty.
+ */
 export function query(u: GoUrl): Map<string, string[]> {
   const m = new Map<string, string[]>();
+  let params = 1;
+  for (let i = u.rawQuery.indexOf('&'); i >= 0 && params <= MAX_QUERY_PARAMS; i = u.rawQuery.indexOf('&', i + 1)) params++;
+  if (params > MAX_QUERY_PARAMS) return m;
   for (const pair of u.rawQuery === '' ? [] : u.rawQuery.split('&')) {
     if (pair.includes(';') || pair === '') continue;
     const eq = pair.indexOf('=');

@@ -45,7 +45,8 @@ describe('URL', () => {
 
   it('rejects what ParseRequestURI rejects, with Go messages', () => {
     const prefix = 'URL parse error during conversion from string: ';
-    expect(celError("url('https://a:b:c/')")).toBe(`${prefix}parse "https://a:b:c/": invalid port ":c" after host`);
+    // Go 1.26 (urlstrictcolons): an http(s) host has one colon at most, the port's.
+    expect(celError("url('https://a:b:c/')")).toBe(`${prefix}parse "https://a:b:c/": invalid port ":b:c" after host`);
     expect(celError("url('../relative-path')")).toBe(`${prefix}parse "../relative-path": invalid URI for request`);
     expect(celError("url('')")).toBe(`${prefix}parse "": empty url`);
     expect(celError("url('https://example.com/%zz')")).toBe(`${prefix}parse "https://example.com/%zz": invalid URL escape "%zz"`);
@@ -76,5 +77,36 @@ describe('URL', () => {
     expect(cel("url('https://example.com/a#') == url('https://example.com/a')")).toBe(true);
     expect(cel("url('HTTPS://example.com/') == url('https://example.com/')")).toBe(true);
     expect(cel("url('https:/p') == url('https:///p')")).toBe(false);
+  });
+});
+
+describe('hosts as Go 1.26 net/url parses them (kube-apiserver 1.36+)', () => {
+  const prefix = 'URL parse error during conversion from string: ';
+
+  it('brackets hold an IPv6 address only (CVE-2025-47912)', () => {
+    expect(celError("url('http://[1.2.3.4]/')")).toBe(`${prefix}parse "http://[1.2.3.4]/": invalid IP-literal`);
+    expect(celError("url('http://[abc]/')")).toBe(`${prefix}parse "http://[abc]/": invalid host: ParseAddr("abc"): unable to parse IP`);
+    expect(celError("url('http://[]/')")).toBe(`${prefix}parse "http://[]/": invalid host: ParseAddr(""): unable to parse IP`);
+    expect(celError("url('http://a[::1]/')")).toBe(`${prefix}parse "http://a[::1]/": invalid IP-literal`);
+    expect(cel("isURL('https://[1.2.3.4]:8080/')")).toBe(false);
+    // IPv4-mapped IPv6 addresses and zones stay valid.
+    expect(cel("url('http://[::ffff:1.2.3.4]/').getHostname()")).toBe('::ffff:1.2.3.4');
+    expect(cel("url('http://[fe80::1%25en0]:8080/').getHostname()")).toBe('fe80::1%en0');
+    expect(cel("url('http://u:p@[::1]:80/').getPort()")).toBe('80');
+  });
+
+  it("an http(s) host has at most the port's colon; other schemes take the last colon as the port's", () => {
+    expect(celError("url('http://::1/')")).toBe(`${prefix}parse "http://::1/": invalid port "::1" after host`);
+    expect(celError("url('https://h:80:80/')")).toBe(`${prefix}parse "https://h:80:80/": invalid port ":80:80" after host`);
+    expect(cel("url('ftp://a:b:80/').getHost()")).toBe('a:b:80');
+    expect(cel("url('ftp://a:b:80/').getPort()")).toBe('80');
+  });
+
+  it("a query of more than 10,000 parameters reads as empty (ParseQuery's limit)", () => {
+    const q = (n: number) => `https://h/?${'a=1&'.repeat(n - 1)}a=1`;
+    expect((cel('url(s).getQuery()', { s: q(10_000) }) as Map<string, string[]>).get('a')).toHaveLength(10_000);
+    expect(cel('url(s).getQuery()', { s: q(10_001) })).toEqual(new Map());
+    // Empty parts count too.
+    expect(cel('url(s).getQuery()', { s: `https://h/?a=1${'&'.repeat(10_000)}` })).toEqual(new Map());
   });
 });
