@@ -83,6 +83,17 @@ describe('resource criteria', () => {
     expect(await matches(resources({ kinds: ['Pod'], namespaces: ['def*'] }))).toBe(true);
     expect(await matches(resources({ kinds: ['Pod'], namespaces: ['prod'] }))).toBe(false);
   });
+  it('a Namespace is in its own name, not its generateName (checkNameSpace reads GetName)', async () => {
+    const namespace = (metadata: JsonObject): JsonObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata });
+    const request: Partial<AdmissionRequest> = { kind: { group: '', version: 'v1', kind: 'Namespace' }, resource: { group: '', version: 'v1', resource: 'namespaces' }, namespace: '' };
+    const e2e = resources({ kinds: ['Namespace'], namespaces: ['e2e-*'] });
+    expect(await matches(e2e, { object: namespace({ name: 'e2e-abc' }), request })).toBe(true);
+    // The API server generates the name after mutating admission: the webhook sees only generateName.
+    expect(await matches(e2e, { object: namespace({ generateName: 'e2e-' }), request })).toBe(false);
+    expect(await matches(resources({ kinds: ['Namespace'], namespaces: ['*'] }), { object: namespace({ generateName: 'e2e-' }), request })).toBe(true);
+    // `names` still falls back to generateName (TestMatchesResourceDescription_GenerateName).
+    expect(await matches(resources({ kinds: ['Namespace'], names: ['e2e-*'] }), { object: namespace({ generateName: 'e2e-' }), request })).toBe(true);
+  });
   it('annotations and selectors (with wildcards)', async () => {
     const object = pod('web-1', ['a']);
     (object.metadata as JsonObject).annotations = { 'team.io/owner': 'blue' };

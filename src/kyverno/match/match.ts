@@ -78,7 +78,9 @@ function filterMatches(f: ResourceFilter, s: MatchSubject, isMatch: boolean): bo
   const name = typeof nameValue === 'string' && nameValue !== '' ? nameValue : typeof generateName === 'string' ? generateName : '';
   if (f.name !== undefined && !wildcardMatch(f.name, name)) return false;
   if (f.names && !anyWildcardMatches(f.names, name)) return false;
-  const namespace = s.kind === 'Namespace' ? name : objectNamespace(s.resource, s.namespace);
+  // A Namespace is in itself: its metadata.name, never its generateName (checkNameSpace reads GetName),
+  // so a Namespace whose name the API server has yet to generate is in namespace "".
+  const namespace = s.kind === 'Namespace' ? (typeof nameValue === 'string' ? nameValue : '') : objectNamespace(s.resource, s.namespace);
   if (f.namespaces && !anyWildcardMatches(f.namespaces, namespace)) return false;
   if (f.annotations) {
     const annotations = stringMap(getOwn(meta, 'annotations'));
