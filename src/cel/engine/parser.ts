@@ -112,6 +112,16 @@ class Parser implements MacroFactory {
     if (this.toks[this.i].tok === tok) return this.toks[this.i++];
     return undefined;
   }
+  /**
+   * The end of an empty literal: `]` / `}`, or a lone comma before it. cel-go's grammar reads
+   * `'[' listInit? ','? ']'` (and the same for maps and messages), so `[,]` is an empty list.
+   */
+  private acceptEmpty(close: Tok): boolean {
+    if (this.accept(close)) return true;
+    if (this.peek().tok !== Tok.Comma || this.peek(1).tok !== close) return false;
+    this.i += 2;
+    return true;
+  }
   private expect(tok: Tok, what: string): Token {
     const t = this.toks[this.i];
     if (t.tok !== tok) {
@@ -486,7 +496,7 @@ class Parser implements MacroFactory {
     this.pending++;
     const fields: StructField[] = [];
     let h = 0;
-    if (!this.accept(Tok.RBrace)) {
+    if (!this.acceptEmpty(Tok.RBrace)) {
       for (;;) {
         const opt = this.accept(Tok.Question);
         const f = this.peek();
@@ -516,7 +526,7 @@ class Parser implements MacroFactory {
     const elements: Expr[] = [];
     const optionalIndices: number[] = [];
     let h = 0;
-    if (!this.accept(Tok.RBracket)) {
+    if (!this.acceptEmpty(Tok.RBracket)) {
       for (;;) {
         if (this.accept(Tok.Question)) optionalIndices.push(elements.length);
         elements.push(this.parseExpr());
@@ -539,7 +549,7 @@ class Parser implements MacroFactory {
     this.pending++;
     const entries: MapEntry[] = [];
     let h = 0;
-    if (!this.accept(Tok.RBrace)) {
+    if (!this.acceptEmpty(Tok.RBrace)) {
       for (;;) {
         const opt = this.accept(Tok.Question);
         const key = this.parseExpr();
