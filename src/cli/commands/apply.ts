@@ -8,6 +8,7 @@ import type { CliCommand, CliIO } from '../io.js';
 import {
   EMPTY_VALUES,
   evaluateResource,
+  formatTable,
   isClusterScoped,
   loadResources,
   normalizeResource,
@@ -18,6 +19,7 @@ import {
   type PolicyResponse,
   readUserInfo,
   type RequestInfo,
+  type TableRow,
   type ValuesSpec,
 } from '../kyverno-test/index.js';
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
@@ -29,6 +31,7 @@ import type { PolicyOutcome } from '../../engine/index.js';
 export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|DIR|-... [--operation CREATE|UPDATE|DELETE|CONNECT]
                      [--old FILE] [--user NAME] [--group NAME...] [--userinfo FILE] [--namespace NS]
                      [--values-file FILE] [--set KEY=VALUE,...] [--patch | --output PATH] [--quiet]
+                     [--table [--detailed-results]]
   Runs resources through the policies as the API server would send them, and prints each mutated
   resource as YAML (or, with --patch, the JSON Patch of the reply; for several resources a list with
   one entry each, in order; null for a denied one). --resource takes files (several
@@ -45,6 +48,9 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   policy PATHs as arguments (as --policies), -r/--resources, -f, -s, -u, -o, and --remove-color (the
   output has no colours). --output PATH writes the mutated resources to PATH if it ends in .yaml/.yml,
   else into the folder PATH, one <name>-mutated.yaml per resource name (as kyverno apply -o).
+  -t/--table shows those results as kyverno apply -t's table (on stderr), --detailed-results with its
+  MESSAGE column. --audit-warn is taken and changes nothing: it turns failed validate rules of Audit
+  policies into warnings, and Amender runs mutate rules only (none fails).
   Exit 1 when a request is denied.
 `;
 
@@ -56,6 +62,7 @@ const KYVERNO_SPELLINGS: ReadonlyMap<string, string> = new Map([
   ['-s', '--set'],
   ['-u', '--userinfo'],
   ['-o', '--output'],
+  ['-t', '--table'],
 ]);
 
 function respell(arg: string): string {
@@ -72,10 +79,23 @@ async function readUserInfoFile(path: string | undefined, io: CliIO): Promise<Re
 
 interface KyvernoLines {
   lines: string[];
+  /** The same results as rows of kyverno apply -t's table. */
+  rows: TableRow[];
   counts: { pass: number; fail: number; warn: number; error: number; skip: number };
 }
 
 const RESULT: Record<string, 'pass' | 'skip' | 'error'> = { applied: 'pass', skipped: 'skip', error: 'error' };
+/** The table's spelling of a result (output/color: ResultPass, ResultSkip, ResultError). */
+const TABLE_RESULT = { pass: 'Pass', skip: 'Skip', error: 'Error' } as const;
+
+/** A policy as the table names it (output/color.Policy): `namespace/name` for a namespaced one. */
+function tablePolicy(id: string): string {
+  return id.slice(id.indexOf('/') + 1);
+}
+
+function addRow(out: KyvernoLines, policy: string, rule: string, resource: JsonObject, result: 'pass' | 'skip' | 'error', message: string | undefined): void {
+  out.rows.push({ id: out.rows.length + 1, policy, rule, resource: describeResource(resource), result: TABLE_RESULT[result], reason: '', message: message ?? '' });
+}
 
 function describeResource(r: JsonObject): string {
   const meta = (r.metadata ?? {}) as JsonObject;
@@ -83,13 +103,15 @@ function describeResource(r: JsonObject): string {
 }
 
 function ruleLines(resource: JsonObject, responses: readonly PolicyResponse[], out: KyvernoLines): void {
-  for (const r of responses) for (const rule of r.rules) ruleLine(resource, r.policy.name, rule, out);
+  for (const r of responses) for (const rule of r.rules) ruleLine(resource, r.policy.name, r.policy.id, rule, out);
 }
 
-function ruleLine(resource: JsonObject, policy: string, rule: { rule: string; status: string; message?: string }, out: KyvernoLines): void {
+/** `policy`: the name; `id`: `ClusterPolicy/<name>` or `Policy/<namespace>/<name>`. */
+function ruleLine(resource: JsonObject, policy: string, id: string, rule: { rule: string; status: string; message?: string }, out: KyvernoLines): void {
   const result = RESULT[rule.status];
   out.counts[result]++;
   out.lines.push(`policy ${policy} -> resource ${describeResource(resource)}: rule ${rule.rule}: ${result}${rule.message ? ` (${rule.message})` : ''}`);
+  addRow(out, tablePolicy(id), rule.rule, resource, result, rule.message);
 }
 
 /**
@@ -100,7 +122,7 @@ function outcomeRuleLines(resource: JsonObject, outcomes: readonly PolicyOutcome
   for (const o of outcomes) {
     if (o.engine !== 'Kyverno' || o.rules === undefined) continue;
     const policy = names.get(o.policy) ?? o.policy;
-    for (const rule of o.rules) ruleLine(resource, policy, rule, out);
+    for (const rule of o.rules) ruleLine(resource, policy, o.policy, rule, out);
   }
 }
 
@@ -123,6 +145,8 @@ function mutatingPolicyLines(resource: JsonObject, outcomes: readonly PolicyOutc
     out.counts[result]++;
     const detail = error?.detail ?? list.find((o) => o.detail)?.detail ?? (list.some((o) => o.result === 'mutated') ? 'mutated' : undefined);
     out.lines.push(`${list[0].policyKind} ${policy} -> resource ${describeResource(resource)}: ${result}${detail ? ` (${detail})` : ''}`);
+    // The table names a rule for Kyverno ClusterPolicies and Policies only (apply/table.go).
+    addRow(out, policy, '', resource, result, detail);
   }
 }
 
@@ -185,6 +209,9 @@ export const applyCommand: CliCommand = async (argv, io) => {
     userinfo: 'string',
     'remove-color': 'boolean',
     output: 'string',
+    table: 'boolean',
+    'detailed-results': 'boolean',
+    'audit-warn': 'boolean',
   });
   // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
   const paths = [...args.positionals, ...listOption(args, 'policies')];
@@ -233,7 +260,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const groups = listOption(args, 'group').length > 0 ? listOption(args, 'group') : (userInfoFile?.groups ?? []);
   const username = stringOption(args, 'user') ?? userInfoFile?.username;
 
-  const kyverno: KyvernoLines = { lines: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
+  const kyverno: KyvernoLines = { lines: [], rows: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
   // An outcome names its Kyverno policy by id (`ClusterPolicy/<name>`, `Policy/<namespace>/<name>`); a line by name.
   const kyvernoNames = new Map(set.kyvernoPolicies.map((p) => [p.id, p.name]));
   const objects: JsonValue[] = [];
@@ -291,7 +318,9 @@ export const applyCommand: CliCommand = async (argv, io) => {
   }
   if (!quiet && (set.kyvernoPolicies.length > 0 || set.mutatingPolicies.some((b) => b.kyverno))) {
     const c = kyverno.counts;
-    io.err(`${kyverno.lines.map((l) => `${l}\n`).join('')}pass: ${c.pass}, fail: ${c.fail}, warn: ${c.warn}, error: ${c.error}, skip: ${c.skip}\n`);
+    // As kyverno apply -t: the table in place of the lines and the counts.
+    if (flag(args, 'table')) io.err(formatTable(kyverno.rows, flag(args, 'detailed-results')));
+    else io.err(`${kyverno.lines.map((l) => `${l}\n`).join('')}pass: ${c.pass}, fail: ${c.fail}, warn: ${c.warn}, error: ${c.error}, skip: ${c.skip}\n`);
   }
   if (flag(args, 'patch')) {
     io.out(jsonOutput(resources.length === 1 ? patches[0] : patches) + '\n');

@@ -19,7 +19,7 @@ import type { Selector } from './selector.js';
 
 export { isKyvernoTestDocument, readKyvernoTest, type KyvernoTest, type TestResult } from './format.js';
 export { findTests, type FoundTests } from './discover.js';
-export { formatJunit, formatSummary, type JunitSuite } from './output.js';
+export { formatJunit, formatSummary, formatTable, type JunitSuite, type TableRow } from './output.js';
 export { DATA_FORMATS, formatData, type DataFormat } from './report-formats.js';
 export { parseSelector, selectResults, type Selector } from './selector.js';
 export { compareTidy, tidy } from './tidy.js';

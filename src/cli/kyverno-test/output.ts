@@ -6,7 +6,11 @@
  */
 import type { Counts, Row } from './check.js';
 
-function table(rows: readonly Row[], detailed: boolean): string {
+/** A row of the table: `kyverno apply -t` shows results a test row has no need of (Error). */
+export type TableRow = Omit<Row, 'result' | 'isFailure'> & { result: string };
+
+/** Kyverno's result table (ID, POLICY, RULE, RESOURCE, RESULT, REASON, and MESSAGE when detailed). */
+export function formatTable(rows: readonly TableRow[], detailed: boolean): string {
   const header = ['ID', 'POLICY', 'RULE', 'RESOURCE', 'RESULT', 'REASON', ...(detailed ? ['MESSAGE'] : [])];
   const cells = rows.map((r) => [String(r.id), r.policy, r.rule, r.resource, r.result, r.reason, ...(detailed ? [r.message.split('\n')[0]] : [])]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
@@ -18,7 +22,7 @@ function table(rows: readonly Row[], detailed: boolean): string {
 /** The table, then the message of every failed row (the patched resource diff, the rule's message). */
 export function formatRows(rows: readonly Row[], detailed: boolean): string {
   if (rows.length === 0) return '';
-  let out = table(rows, detailed);
+  let out = formatTable(rows, detailed);
   const failures = rows.filter((r) => r.isFailure && r.message !== '');
   for (const r of failures) out += `\n${r.id}. ${r.policy} / ${r.rule} / ${r.resource}: ${r.reason}\n${indent(r.message)}\n`;
   return out;
