@@ -49,6 +49,10 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       // Each page holds at most 1000 keys; stop as soon as the limit is passed instead of reading on.
       for (let page = 0; ; page++) {
         const listed = await bucket.list({ prefix: root, limit: 1000, ...(cursor ? { cursor } : {}) });
+        // A KV namespace bound under the name has list() and get() too; its listing holds `keys`, not `objects`.
+        if (!Array.isArray((listed as { objects?: unknown } | null)?.objects)) {
+          throw new SourceError(uri, 'the binding\'s listing is no R2 listing: is it an R2 bucket (r2_buckets in wrangler.toml), not a KV namespace or another binding?');
+        }
         for (const o of listed.objects) {
           if (!isPolicyDocumentName(o.key.slice(root.length))) continue;
           entries.push({ name: o.key, label: label(o.key), version: o.etag, size: o.size });
