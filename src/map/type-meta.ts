@@ -19,7 +19,7 @@
  */
 import type { GroupVersionKind } from '../admission/index.js';
 import { goJsonStringify, strconvQuote } from '../go/index.js';
-import { getOwn, isJsonObject, setOwn, shallowCopyObject, withNumberMarksOf, type JsonValue } from '../json/index.js';
+import { getOwn, isJsonObject, setOwn, shallowCopyObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../json/index.js';
 import type { SchemaRegistry } from '../schema/index.js';
 
 /** The name kube-apiserver's release builds give the scheme of the built-in groups (pkg/api/legacyscheme). */
@@ -39,9 +39,9 @@ function groupVersionText(group: string, version: string): string {
  */
 export function decodeTypeMeta(doc: JsonValue, target: GroupVersionKind, schemas: SchemaRegistry): TypeMetaOutcome {
   if (!isJsonObject(doc)) return { ok: true, doc };
-  const apiVersion = getOwn(doc, 'apiVersion') ?? '';
-  const kind = getOwn(doc, 'kind') ?? '';
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return { ok: true, doc };
+  const read = interpret(doc);
+  if (read.error !== undefined) return { ok: false, message: read.error };
+  const { apiVersion, kind } = read;
   const canonicalVersion = groupVersionText(target.group, target.version);
   if (apiVersion === canonicalVersion && kind === target.kind) return { ok: true, doc };
 
@@ -72,6 +72,48 @@ export function decodeTypeMeta(doc: JsonValue, target: GroupVersionKind, schemas
   // Another kind: not emulated where the scheme may know it (see above).
   if (version === '' || OTHER_SCHEMES.has(target.group) || schemas.lookupGvk({ group, version, kind: actualKind }) !== undefined) return { ok: true, doc };
   return { ok: false, message: `no kind ${strconvQuote(actualKind)} is registered for version ${strconvQuote(groupVersionText(group, version))} in scheme ${strconvQuote(LEGACY_SCHEME_NAME)}` };
+}
+
+/** Whether a key is a case variant of `apiVersion` or `kind` (not the key itself), as encoding/json matches keys. */
+function isTypeMetaVariant(key: string): boolean {
+  if (key.length !== 4 && key.length !== 10) return false;
+  if (key === 'kind' || key === 'apiVersion') return false;
+  const lower = key.toLowerCase();
+  return lower === 'kind' || lower === 'apiversion';
+}
+
+const EXACT_KEYS = ['apiVersion', 'kind'];
+
+/**
+ * SimpleMetaFactory.Interpret's reading of the patched JSON (evanphx/json-patch writes it from a Go map:
+ * keys sorted): encoding/json matches `apiVersion`/`kind` case-insensitively, the last key of a field
+ * wins, a null leaves it empty, and the first value of another type is the error Decode returns before
+ * anything else (`couldn't get version/kind; json parse error: ...`).
+ */
+function interpret(doc: JsonObject): { apiVersion: string; kind: string; error?: undefined } | { error: string } {
+  let variants = false;
+  for (const key in doc) {
+    if (isTypeMetaVariant(key)) {
+      variants = true;
+      break;
+    }
+  }
+  // Without case variants only the two keys themselves count ('apiVersion' sorts before 'kind').
+  const keys = variants ? Object.keys(doc).sort() : EXACT_KEYS;
+  let apiVersion = '';
+  let kind = '';
+  for (const key of keys) {
+    const lower = key.toLowerCase();
+    const field = lower === 'apiversion' ? 'apiVersion' : lower === 'kind' ? 'kind' : undefined;
+    const v = field === undefined ? undefined : getOwn(doc, key);
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') {
+      return { error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(v)} into Go struct field .${field} of type string` };
+    }
+    if (field === 'apiVersion') apiVersion = v;
+    else kind = v;
+  }
+  return { apiVersion, kind };
 }
 
 /** The Go struct SimpleMetaFactory.Interpret decodes apiVersion and kind into, as encoding/json names it. */

@@ -35,6 +35,13 @@ describe('apiVersion and kind of a JSON-patched built-in object', () => {
     ['a version the scheme does not know', '[JSONPatch{op: "replace", path: "/apiVersion", value: "v2"}]', 'no kind "Pod" is registered for version "v2" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"'],
     ['another group', '[JSONPatch{op: "replace", path: "/apiVersion", value: "example.com/v1"}]', 'no kind "Pod" is registered for version "example.com/v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"'],
     ['an apiVersion with two slashes', '[JSONPatch{op: "replace", path: "/apiVersion", value: "a/b/c"}]', 'unexpected GroupVersion string: a/b/c'],
+    // SimpleMetaFactory.Interpret reads apiVersion/kind with encoding/json before anything else: a value of
+    // another type is its error, keys match case-insensitively (in the patched JSON's sorted key order,
+    // the last one wins; the first type error is returned).
+    ['a kind that is not a string', '[JSONPatch{op: "replace", path: "/kind", value: 5}]', "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string"],
+    ['an apiVersion that is an object', '[JSONPatch{op: "replace", path: "/apiVersion", value: {"a": 1}}]', "couldn't get version/kind; json parse error: json: cannot unmarshal object into Go struct field .apiVersion of type string"],
+    ['a case variant of kind that is not a string', '[JSONPatch{op: "add", path: "/Kind", value: true}]', "couldn't get version/kind; json parse error: json: cannot unmarshal bool into Go struct field .kind of type string"],
+    ['a case variant standing for a missing kind', '[JSONPatch{op: "remove", path: "/kind"}, JSONPatch{op: "add", path: "/KIND", value: "Other"}]', 'no kind "Other" is registered for version "v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"'],
   ])('%s: an internal error whatever the failurePolicy', async (_what, expression, message) => {
     for (const failurePolicy of ['Fail', 'Ignore']) {
       const r = await evaluate(set(policy('p', [patch(expression)], failurePolicy)), request);
