@@ -38,6 +38,8 @@ function groupVersionText(group: string, version: string): string {
  * built-in type), or the decoding error. A value that is not a string is left to strict decoding.
  */
 export function decodeTypeMeta(doc: JsonValue, target: GroupVersionKind, schemas: SchemaRegistry): TypeMetaOutcome {
+  // A patch can make the root a list (`replace` of ""): Interpret cannot read it.
+  if (Array.isArray(doc)) return { ok: false, message: `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${FIND_KIND}` };
   if (!isJsonObject(doc)) return { ok: true, doc };
   const read = interpret(doc);
   if (read.error !== undefined) return { ok: false, message: read.error };

@@ -41,6 +41,7 @@ describe('apiVersion and kind of a JSON-patched built-in object', () => {
     ['a kind that is not a string', '[JSONPatch{op: "replace", path: "/kind", value: 5}]', "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string"],
     ['an apiVersion that is an object', '[JSONPatch{op: "replace", path: "/apiVersion", value: {"a": 1}}]', "couldn't get version/kind; json parse error: json: cannot unmarshal object into Go struct field .apiVersion of type string"],
     ['a case variant of kind that is not a string', '[JSONPatch{op: "add", path: "/Kind", value: true}]', "couldn't get version/kind; json parse error: json: cannot unmarshal bool into Go struct field .kind of type string"],
+    ['a list for the object', '[JSONPatch{op: "replace", path: "", value: [1]}]', `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`],
     ['a case variant standing for a missing kind', '[JSONPatch{op: "remove", path: "/kind"}, JSONPatch{op: "add", path: "/KIND", value: "Other"}]', 'no kind "Other" is registered for version "v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"'],
   ])('%s: an internal error whatever the failurePolicy', async (_what, expression, message) => {
     for (const failurePolicy of ['Fail', 'Ignore']) {
