@@ -28,7 +28,7 @@ describe('an r2:// source bound to a KV namespace, on Workers', () => {
       handleRuntimeStdio() {},
     });
     origin = (await mf.ready).origin;
-    const kv = await mf.getKVNamespace('POLICIES');
+    const kv = (await mf.getKVNamespace('POLICIES')) as unknown as { put(key: string, value: string): Promise<void> };
     await kv.put('p/policy.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n');
   });
   afterAll(async () => {
