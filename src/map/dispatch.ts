@@ -589,7 +589,11 @@ class Dispatcher {
         object = outcome.object as JsonValue | null;
         applied = true;
       } else if (outcome.abort) return outcome.abort;
-      else (messages ??= []).push(outcome.message);
+      else {
+        (messages ??= []).push(outcome.message);
+        // Kyverno's evaluate returns at its first failing patcher (mpol/compiler/policy.go): later ones never run.
+        if (inv.bound.kyverno) break;
+      }
     }
     if (!messages && program.afterMutations) {
       inputs.object = object;
