@@ -4,7 +4,7 @@
  */
 import { CelEvalError, EvaluationDeferred } from '../engine/errors.js';
 import type { Activation, AsyncResults } from '../engine/eval-state.js';
-import { T, type CelType } from '../engine/types.js';
+import { Kind, T, listOf, mapOf, type CelType } from '../engine/types.js';
 import { LazyObject, type CelValue } from '../engine/values.js';
 import { compileExpression, type CompileScope, type CompiledExpression } from './compile.js';
 import type { CelDialect } from './environment.js';
@@ -50,15 +50,16 @@ export class CompiledVariables {
   /**
    * Compiles the definitions in order; failures are recorded, not thrown. Without the patch types (no
    * `Object`, `JSONPatch`, `jsonpatch.escapeKey`), as kube-apiserver compiles a policy's variables; Kyverno's
-   * dialect keeps its own environment.
+   * dialect keeps its own environment, and each variable's exact type (its VariablesProvider).
    */
   static compile(definitions: readonly VariableDefinition[], options: { params: boolean; dialect?: CelDialect }): CompiledVariables {
     const entries: CompiledVariable[] = [];
     let scope = VariableScope.EMPTY;
+    const kyverno = options.dialect === 'kyverno';
     for (const def of definitions) {
       const r = compileExpression(def.expression, 'variable', { params: options.params, variables: scope, ...(options.dialect ? { dialect: options.dialect } : { patchTypes: false }) });
       const entry: CompiledVariable = r.ok
-        ? { name: def.name, expression: def.expression, type: r.compiled.type, compiled: r.compiled }
+        ? { name: def.name, expression: def.expression, type: kyverno ? r.compiled.type : declaredType(r.compiled.type), compiled: r.compiled }
         : { name: def.name, expression: def.expression, type: T.dyn, error: r.message };
       entries.push(entry);
       scope = scope.extend(def.name, entry.type);
@@ -78,6 +79,35 @@ export class CompiledVariables {
   /** The scope later expressions (matchConditions, mutations) are compiled with. */
   scope(): CompileScope {
     return this.dialect ? { params: this.params, variables: this.declared, dialect: this.dialect } : { params: this.params, variables: this.declared };
+  }
+}
+
+/**
+ * The type kube-apiserver declares a variable with in `variables` (admission/plugin/cel/composition.go,
+ * convertCelTypeToDeclType): the primitive types keep theirs, a list or map is rebuilt from its parameters'
+ * declared types, and every other type (a library type such as kubernetes.Quantity or net.IP, an
+ * optional, a struct such as the request, a type value) is dyn. Later expressions are checked against
+ * that: `[variables.q, quantity('1')]` mixes dyn and kubernetes.Quantity, `variables.q == 1` fails only
+ * when evaluated.
+ */
+function declaredType(t: CelType): CelType {
+  switch (t.kind) {
+    case Kind.Bool:
+    case Kind.Bytes:
+    case Kind.Double:
+    case Kind.Duration:
+    case Kind.Int:
+    case Kind.Null:
+    case Kind.String:
+    case Kind.Timestamp:
+    case Kind.Uint:
+      return t;
+    case Kind.List:
+      return listOf(declaredType(t.params[0]));
+    case Kind.Map:
+      return mapOf(declaredType(t.params[0]), declaredType(t.params[1]));
+    default:
+      return T.dyn;
   }
 }
 
