@@ -206,7 +206,7 @@ function walkMap(map: JsonObject, resource: JsonValue | undefined, walk: Walk): 
   }
   const pattern = resolveAddIfNotPresent(map, resource);
   checkConditions(pattern, resource, walk);
-  for (const key of walkOrder(pattern)) {
+  for (const key of walkOrder(pattern, pattern === map ? undefined : map)) {
     const anchor = parseAnchor(key);
     if (anchor && isMutateAnchor(anchor)) continue;
     processMember(pattern, key, resource, walk);
@@ -217,15 +217,32 @@ function walkMap(map: JsonObject, resource: JsonValue | undefined, walk: Walk): 
 /**
  * The keys of an overlay map in the order Kyverno walks them: Go's string order (see the header). Only
  * members holding a map or a list can fail, so a map with at most one of them is walked as it is.
+ * `written`: the map as written, when its `+()` keys were renamed: kyaml renames a key where it stands,
+ * so `+(b)` is walked as `b` at the place of `+(b)` in that order, before `a` ('+' sorts before letters).
  */
-function walkOrder(map: JsonObject): string[] {
+function walkOrder(map: JsonObject, written?: JsonObject): string[] {
   const keys = Object.keys(map);
   let nested = 0;
   for (let i = 0; i < keys.length && nested < 2; i++) {
     const v = map[keys[i]];
     if (typeof v === 'object' && v !== null) nested++;
   }
-  return nested < 2 ? keys : keys.sort(compareStrings);
+  if (nested < 2) return keys;
+  if (written === undefined) return keys.sort(compareStrings);
+  const source = writtenKeys(written);
+  return keys.sort((a, b) => compareStrings(source.get(a) ?? a, source.get(b) ?? b));
+}
+
+/** Each key a `+(key)` of `written` was renamed to, with that `+(key)` (the first in Go's order when several meet). */
+function writtenKeys(written: JsonObject): Map<string, string> {
+  const source = new Map<string, string>();
+  for (const key in written) {
+    const anchor = parseAnchor(key);
+    if (anchor?.type !== 'addIfNotPresent' || hasOwn(written, anchor.key)) continue;
+    const known = source.get(anchor.key);
+    if (known === undefined || compareStrings(key, known) < 0) source.set(anchor.key, key);
+  }
+  return source;
 }
 
 function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined, walk: Walk): void {

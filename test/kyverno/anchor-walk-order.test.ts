@@ -1,0 +1,44 @@
+/**
+ * The order in which the anchor pre-processing walks a map's members decides which failure a list item
+ * reports when two of them fail: a `()` condition skips the item, a `<()` global condition may skip the
+ * rule. Kyverno walks the keys as json.Marshal sorted them, and kyaml renames a `+(key)` where it
+ * stands (strategicPreprocessing.go walkMap: handleAddIfNotPresentAnchor, then nonAnchorKeys), so a
+ * renamed `+(securityContext)` is walked before `resources` ('+' sorts before letters), not after it.
+ */
+import { describe, expect, it } from 'vitest';
+import { runKyvernoPolicies } from '../../src/kyverno/index.js';
+import { clusterPolicy, compiled, pod, podRequest } from './helpers/requests.js';
+
+describe('anchor walk order', () => {
+  it('walks a renamed +() member at the place of its anchored key', async () => {
+    const policy = compiled(
+      clusterPolicy('walk-order', [
+        {
+          name: 'r',
+          mutate: {
+            patchStrategicMerge: {
+              spec: {
+                priorityClassName: 'high',
+                containers: [
+                  {
+                    '(name)': '*',
+                    // The container has no securityContext: renamed, then walked first, where its
+                    // condition fails and only this container is skipped.
+                    '+(securityContext)': { '(privileged)': true },
+                    // Nor resources: walked second in Kyverno, its global condition never decides.
+                    resources: { '<(limits)': { cpu: '?*' } },
+                  },
+                ],
+              },
+            },
+          },
+        },
+      ]),
+    );
+    const object = pod('web', ['a']);
+    const result = await runKyvernoPolicies([policy], { request: podRequest(object) });
+    expect(result.policies[0].rules.map((r) => r.status)).toEqual(['applied']);
+    expect(result.object).toMatchObject({ spec: { priorityClassName: 'high', containers: [{ name: 'a' }] } });
+    expect((result.object as { spec: { containers: object[] } }).spec.containers[0]).not.toHaveProperty('securityContext');
+  });
+});
