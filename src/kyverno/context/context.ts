@@ -29,6 +29,8 @@ export type Checkpoint = {
   readonly pendingObject: JsonValue | undefined;
   /** How many deferred entries were registered (checkpoints nest: a restore drops those after). */
   readonly deferred: number;
+  /** How many deferred values were computed (a restore computes those computed since again). */
+  readonly loads: number;
 };
 
 export class JsonContext {
@@ -224,19 +226,19 @@ export class JsonContext {
 
   checkpoint(): Checkpoint {
     this.owned = false;
-    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred?.count ?? 0 };
+    return { root: this.root, pendingObject: this.pendingObject, deferred: this.deferred?.count ?? 0, loads: this.deferred?.loadCount ?? 0 };
   }
 
   /**
    * Back to the checkpoint: entries registered since are dropped; entries registered before it that have
-   * loaded since keep their value, set again (Kyverno reloads them into the restored context), and every
-   * entry may be tried again.
+   * loaded since are loaded again into the restored context, as Kyverno reloads them (one whose value no
+   * longer computes is left out: ./deferred-loaders.ts reset), and every entry may be tried again.
    */
   restore(checkpoint: Checkpoint): void {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
     this.owned = false;
-    this.deferred?.reset(checkpoint.deferred, this.reloadEntry);
+    this.deferred?.reset(checkpoint.deferred, checkpoint.loads, this.reloadEntry);
   }
 }
 

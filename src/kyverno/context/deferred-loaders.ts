@@ -6,7 +6,7 @@
  * among the query's words, a pattern name tested (./deferred-names.ts). Registration and removal follow
  * the context's checkpoints, which nest.
  */
-import type { ReviewGuard } from '../../guard/index.js';
+import { isReviewAborted, type ReviewGuard } from '../../guard/index.js';
 import type { JsonValue } from '../../json/index.js';
 import { isPlainName, nameMatcher, plainNamesIn } from './deferred-names.js';
 
@@ -22,6 +22,10 @@ export interface DeferredEntry {
   /** Tried since the last reset (a failed load is not retried until then; no entry loads itself). */
   matched: boolean;
   loaded: boolean;
+  /** The load count when its value was last computed (DeferredLoaders.loadCount). */
+  loadedAt: number;
+  /** Loaded, but its value failed to compute again at a restore: it stays out of the context. */
+  absent: boolean;
   value: JsonValue;
   /** The value's JSON bytes once the context's size budget measured them (./context-budget.ts). */
   bytes: number | undefined;
@@ -39,6 +43,8 @@ export class DeferredLoaders {
   private unloaded = 0;
   /** While an entry loads, the entries before this position may load; -1 otherwise. */
   private loadingBound = -1;
+  /** Values computed so far (loads and recomputations): a checkpoint keeps it. */
+  private loads = 0;
 
   constructor(private readonly guard: ReviewGuard) {}
 
@@ -47,12 +53,19 @@ export class DeferredLoaders {
     return this.entries.length;
   }
 
+  /** How many values were computed so far (a checkpoint keeps it). */
+  get loadCount(): number {
+    return this.loads;
+  }
+
   /** Registers an entry; a name that is no RE2 pattern throws (Kyverno cannot register its loader). */
   add(name: string, load: () => JsonValue, merge: boolean, describe?: (message: string) => string): void {
     const plain = isPlainName(name);
     const matcher = plain ? undefined : nameMatcher(name);
     const at = this.entries.length;
-    this.entries.push({ name, matcher, load, merge, describe, matched: false, loaded: false, value: null, bytes: undefined });
+    this.entries.push({
+      name, matcher, load, merge, describe, matched: false, loaded: false, loadedAt: 0, absent: false, value: null, bytes: undefined,
+    });
     this.unloaded++;
     if (!plain) this.patternPositions.push(at);
     else {
@@ -64,10 +77,16 @@ export class DeferredLoaders {
   }
 
   /**
-   * Back to the first `count` entries (a restore): later ones are dropped, every entry may be tried
-   * again, and `reload` is given each loaded one (Kyverno sets them again into the restored context).
+   * Back to the first `count` entries (a restore to a checkpoint taken after `since` values were
+   * computed): later ones are dropped, every entry may be tried again, and `reload` is given each loaded
+   * one to set again into the restored context. Kyverno's Reset loads every loaded entry again
+   * (deferred.go loadData), which computes its value anew in the restored context: for a value computed
+   * since the checkpoint (in a foreach element, say) that context differs, so it is computed again here
+   * too, and when that fails (it read `element`, or an entry of the element) it is left out of the
+   * context, the entry staying loaded: a query naming it then finds no such key, as in Kyverno. A value
+   * computed before the checkpoint is part of it and would come out the same: it is set again as it is.
    */
-  reset(count: number, reload: (entry: DeferredEntry) => void): void {
+  reset(count: number, since: number, reload: (entry: DeferredEntry) => void): void {
     while (this.entries.length > count) {
       const d = this.entries.pop()!;
       if (!d.loaded) this.unloaded--;
@@ -78,9 +97,28 @@ export class DeferredLoaders {
         if (positions.length === 0) this.plainPositions.delete(d.name);
       }
     }
-    for (const d of this.entries) {
-      d.matched = false;
-      if (d.loaded) reload(d);
+    for (const d of this.entries) d.matched = false;
+    for (let i = 0; i < this.entries.length; i++) {
+      const d = this.entries[i];
+      if (!d.loaded) continue;
+      if (d.loadedAt > since) d.absent = !this.recompute(d, i);
+      if (!d.absent) reload(d);
+    }
+  }
+
+  /** Computes a loaded entry's value again (at position `at`); false when that fails (Kyverno logs it). */
+  private recompute(d: DeferredEntry, at: number): boolean {
+    this.loadingBound = at;
+    try {
+      d.value = d.load();
+      d.bytes = undefined;
+      d.loadedAt = ++this.loads;
+      return true;
+    } catch (error) {
+      if (isReviewAborted(error)) throw error;
+      return false;
+    } finally {
+      this.loadingBound = -1;
     }
   }
 
@@ -98,6 +136,7 @@ export class DeferredLoaders {
       try {
         entry.value = entry.load();
         entry.loaded = true;
+        entry.loadedAt = ++this.loads;
         this.unloaded--;
       } finally {
         // ... and clears it when any load ends (loadData's deferred setLevelAndIndex(-1, -1)), not back
