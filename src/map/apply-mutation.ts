@@ -111,6 +111,10 @@ export function applyJsonPatchMutation(
     history.decoded = { doc, root: schema.root };
     return { ok: true, object: doc };
   }
+  // A custom resource is decoded back into an Unstructured: its apiVersion/kind must read and its kind
+  // must be there, or the decoding error aborts the request (500).
+  const undecodable = unstructuredTypeMetaError(applied.doc);
+  if (undecodable !== undefined) return { ok: false, abort: internalError(undecodable) };
   return { ok: true, object: applied.doc };
 }
 

@@ -126,23 +126,20 @@ function jsonKindName(v: JsonValue): string {
 }
 
 /**
- * Why a JSON-patched object does not decode back into an Unstructured, as Kyverno's MutatingPolicy
- * decodes it (mpol compiler json.go: the JSON serializer's Decode into &unstructured.Unstructured{}):
- * Interpret's decoding of apiVersion/kind (encoding/json matches the keys case-insensitively; the first
- * type error in key order, the order Go's encoder wrote them), ParseGroupVersion, then no kind. Undefined
- * when it decodes. The caller wraps it as an internal error, as Kyverno does.
+ * Why a JSON-patched object does not decode back into an Unstructured, as kube-apiserver decodes a custom
+ * resource's (mutating/patch/json_patch.go) and Kyverno's MutatingPolicy any object's (mpol compiler
+ * json.go): the JSON serializer's Decode into &unstructured.Unstructured{}, Interpret's reading of
+ * apiVersion/kind first (see interpret), ParseGroupVersion, then the Unstructured's own `kind`, which must
+ * be there. Undefined when it decodes. The caller answers it as an internal error.
  */
 export function unstructuredTypeMetaError(doc: JsonValue): string | undefined {
   if (!isJsonObject(doc)) {
     if (doc !== null) return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(doc)} into Go value of type ${FIND_KIND}`;
   } else {
-    for (const key of Object.keys(doc).sort()) {
-      const field = key.toLowerCase() === 'apiversion' ? 'apiVersion' : key.toLowerCase() === 'kind' ? 'kind' : undefined;
-      const v = field ? getOwn(doc, key)! : null;
-      if (v !== null && typeof v !== 'string') return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(v)} into Go struct field .${field} of type string`;
-    }
-    const apiVersion = getOwn(doc, 'apiVersion');
-    if (typeof apiVersion === 'string' && apiVersion !== '/' && apiVersion.split('/').length > 2) return `unexpected GroupVersion string: ${apiVersion}`;
+    const read = interpret(doc);
+    if (read.error !== undefined) return read.error;
+    const apiVersion = read.apiVersion;
+    if (apiVersion !== '/' && apiVersion.split('/').length > 2) return `unexpected GroupVersion string: ${apiVersion}`;
     const kind = getOwn(doc, 'kind');
     if (typeof kind === 'string' && kind !== '') return undefined;
   }

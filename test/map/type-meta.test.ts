@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/index.js';
 import { parseJson } from '../../src/json/index.js';
 import { podRequest } from '../kyverno/helpers/requests.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { jsonPatch as patch, policy, set } from './helpers.js';
 
 const request = podRequest(
@@ -49,5 +50,60 @@ describe('apiVersion and kind of a JSON-patched built-in object', () => {
       expect(r.allowed).toBe(false);
       if (!r.allowed) expect(r.status).toMatchObject({ code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}` });
     }
+  });
+});
+
+/**
+ * A custom resource's JSON-patched object is decoded back into an Unstructured (json_patch.go: the JSON
+ * serializer's Decode into &unstructured.Unstructured{}): Interpret reads apiVersion/kind first, and the
+ * Unstructured needs its kind; either failure is an InternalError that aborts the request. Another kind
+ * or a missing apiVersion decode.
+ */
+describe('apiVersion and kind of a JSON-patched custom resource', () => {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind: 'Widget', plural: 'widgets' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 1 } };
+  const widgetRequest = podRequest(parseJson(JSON.stringify(widget)) as any, {
+    uid: 'u',
+    kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+    resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
+  });
+  function widgetSet(expression: string, failurePolicy: string) {
+    const p = policy('p', [patch(expression)], failurePolicy);
+    p.spec.matchConstraints.resourceRules = [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }];
+    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b-p' }, spec: { policyName: 'p' } };
+    const s = buildPolicySet([parseDocuments('t.json', JSON.stringify([crd, p, binding]))]);
+    expect(s.problems).toEqual([]);
+    return s;
+  }
+
+  it.each([
+    ['a removed kind', '[JSONPatch{op: "remove", path: "/kind"}]', `Object 'Kind' is missing in '{"apiVersion":"example.com/v1","metadata":{"name":"w","namespace":"default"},"spec":{"size":1}}'`],
+    ['a kind that is not a string', '[JSONPatch{op: "replace", path: "/kind", value: 5}]', "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string"],
+    ['an apiVersion with two slashes', '[JSONPatch{op: "replace", path: "/apiVersion", value: "a/b/c"}]', 'unexpected GroupVersion string: a/b/c'],
+  ])('%s: an internal error whatever the failurePolicy', async (_what, expression, message) => {
+    for (const failurePolicy of ['Fail', 'Ignore']) {
+      const r = await evaluate(widgetSet(expression, failurePolicy), widgetRequest);
+      expect(r.allowed).toBe(false);
+      if (!r.allowed) expect(r.status).toMatchObject({ code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}` });
+    }
+  });
+
+  it.each([
+    ['another kind', '[JSONPatch{op: "replace", path: "/kind", value: "Other"}]', [{ op: 'replace', path: '/kind', value: 'Other' }]],
+    ['a removed apiVersion', '[JSONPatch{op: "remove", path: "/apiVersion"}]', [{ op: 'remove', path: '/apiVersion' }]],
+  ])('%s: decodes', async (_what, expression, expected) => {
+    const r = await evaluate(widgetSet(expression, 'Fail'), widgetRequest);
+    expect(r.allowed).toBe(true);
+    if (r.allowed) expect(r.patch).toEqual(expected);
   });
 });
