@@ -1,4 +1,7 @@
 /**
+ * How the anchor pre-processing walks an overlay against the resource (strategicPreprocessing.go), where a
+ * list item's failure decides between skipping the item and skipping the rule.
+ *
  * The order in which the anchor pre-processing walks a map's members decides which failure a list item
  * reports when two of them fail: a `()` condition skips the item, a `<()` global condition may skip the
  * rule. Kyverno walks the keys as json.Marshal sorted them, and kyaml renames a `+(key)` where it
@@ -40,5 +43,27 @@ describe('anchor walk order', () => {
     expect(result.policies[0].rules.map((r) => r.status)).toEqual(['applied']);
     expect(result.object).toMatchObject({ spec: { priorityClassName: 'high', containers: [{ name: 'a' }] } });
     expect((result.object as { spec: { containers: object[] } }).spec.containers[0]).not.toHaveProperty('securityContext');
+  });
+
+  it('a list field holding null is a list without items, not a missing field', async () => {
+    // processListOfMaps runs an item against a missing list (`resource == nil`), where a global condition
+    // fails the rule; a field holding null is a node for kyaml, with no elements: nothing is checked.
+    const policy = compiled(
+      clusterPolicy('null-list', [
+        {
+          name: 'r',
+          mutate: { patchStrategicMerge: { spec: { priorityClassName: 'high', tolerations: [{ '<(key)': 'special' }] } } },
+        },
+      ]),
+    );
+    const status = async (tolerations: object) => {
+      const object = pod('web', ['a'], tolerations);
+      const result = await runKyvernoPolicies([policy], { request: podRequest(object) });
+      return result.policies[0].rules.map((r) => r.status);
+    };
+    expect(await status({})).toEqual(['skipped']);
+    expect(await status({ tolerations: null })).toEqual(['applied']);
+    expect(await status({ tolerations: [{ key: 'other' }] })).toEqual(['skipped']);
+    expect(await status({ tolerations: [{ key: 'special' }] })).toEqual(['applied']);
   });
 });

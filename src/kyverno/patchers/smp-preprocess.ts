@@ -281,7 +281,9 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
       if (global) globalPassed = true;
       else appendNamedCopy(pattern, candidate, resourceItem);
     }
-    if (resource === undefined || resource === null) {
+    // Only where the resource has no such field: a field holding null is a node for kyaml (`resource ==
+    // nil` is false), a list without items, so an item's global condition there decides nothing.
+    if (resource === undefined) {
       try {
         processNode(cloneJson(item), undefined, walk);
         if (global) globalPassed = true;
