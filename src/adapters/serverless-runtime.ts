@@ -21,7 +21,8 @@ export interface ServerlessRuntime {
   /**
    * Loads the sets that have none in force yet, waiting at most FIRST_LOAD_WAIT_MS (less what a load in
    * flight has taken already): with a request, only the set it reviews with (a POST to `/mutate`, or to a
-   * cluster's route); without, every set (the start). A set whose first load failed is tried again at most
+   * cluster's route) or whose readiness it asks (`/readyz`, `/clusters/{cluster}/readyz`); without, every
+   * set (the start). A set whose first load failed is tried again at most
    * every few seconds after that load ended, so requests to a set whose store is down are answered 503 at
    * once meanwhile. `maxWaitMs` bounds the wait further (Lambda: the time the invocation has left).
    * Resolves to the milliseconds waited (for the request's RequestHints.waitedMs). `keepAlive` is given
@@ -60,6 +61,8 @@ export const FIRST_LOAD_WAIT_MS = 5000;
 
 /** A cluster route's path, and its cluster's name (as sent: percent-encoded). */
 const CLUSTER_PATH = /^\/*clusters\/([^/]+)/i;
+/** The readiness routes: `/readyz` (the default set) and `/clusters/{cluster}/readyz`. */
+const READYZ_PATH = /^\/*(?:clusters\/[^/]+\/)?readyz$/i;
 
 /** Builds the app and its sets; throws SettingsError when a source URI cannot be served on this platform. */
 export function createServerlessRuntime(options: ServerlessRuntimeOptions): ServerlessRuntime {
@@ -85,10 +88,16 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
   registerSourceMetrics(amender.metrics.registry, () => all);
   const loads = new FirstLoads();
 
-  /** The set a request reviews with: none for probes and metrics, or a path no set serves. */
+  /**
+   * The set a request reviews with, or whose readiness it asks (a Worker has no start to load its sets at:
+   * its /readyz would answer 503 "no policy set is loaded yet" until some review came); none for /healthz
+   * and /metrics, or a path no set serves.
+   */
   const setsFor = (request: { method: string; url: string }): PolicySetRefresher[] => {
-    if (request.method !== 'POST') return [];
+    const probe = request.method === 'GET' || request.method === 'HEAD';
+    if (request.method !== 'POST' && !probe) return [];
     const path = new URL(request.url).pathname;
+    if (probe && !READYZ_PATH.test(path)) return [];
     const cluster = CLUSTER_PATH.exec(path);
     if (!cluster) return [sets.default];
     let name: string;
