@@ -22,7 +22,9 @@ export interface ResourceRequest {
   /** Overrides `metadata.namespace` of the object. */
   namespace?: string;
   username?: string;
+  uid?: string;
   groups?: string[];
+  extra?: Record<string, string[]>;
   /** Every policy-set document, to find the plural of a CRD kind. */
   documents: readonly JsonObject[];
 }
@@ -52,7 +54,9 @@ export function reviewForResource(req: ResourceRequest): JsonObject {
   const name = typeof meta.name === 'string' ? meta.name : undefined;
   const userInfo: JsonObject = {};
   if (req.username !== undefined) userInfo.username = req.username;
+  if (req.uid !== undefined) userInfo.uid = req.uid;
   if (req.groups !== undefined) userInfo.groups = req.groups;
+  if (req.extra !== undefined) userInfo.extra = req.extra;
   const request: JsonObject = {
     uid: 'amender-cli',
     kind: { group, version, kind },

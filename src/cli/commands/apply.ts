@@ -301,7 +301,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
       patches.push(createPatch(target, final));
       continue;
     }
-    const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, groups: userInfo.groups, documents });
+    const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, uid: userInfo.uid, groups: userInfo.groups, extra: userInfo.extra, documents });
     printWarnings(io, outcome.warnings);
     outcomeRuleLines(target, outcome.outcomes, kyvernoNames, kyverno);
     mutatingPolicyLines(target, outcome.outcomes, kyverno);

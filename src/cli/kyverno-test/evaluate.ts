@@ -19,7 +19,9 @@ import { ruleValuesFor, valuesFor, type ValuesSpec } from './values.js';
 
 export interface RequestInfo {
   username?: string;
+  uid?: string;
   groups?: string[];
+  extra?: Record<string, string[]>;
   roles?: string[];
   clusterRoles?: string[];
 }
@@ -125,7 +127,9 @@ export async function evaluateResource(resource: JsonObject, options: EvaluateOp
       oldObject: operation === 'UPDATE' ? (options.oldObject ?? object) : operation === 'DELETE' ? object : undefined,
       operation,
       username: options.userInfo?.username,
+      uid: options.userInfo?.uid,
       groups: options.userInfo?.groups,
+      extra: options.userInfo?.extra,
       documents: options.documents,
     });
     const request = review.request as unknown as AdmissionRequest;
@@ -240,7 +244,9 @@ async function evaluateCelPolicy(
     oldObject: operation === 'UPDATE' || operation === 'DELETE' ? (options.oldObject ?? resource) : undefined,
     operation,
     username: options.userInfo?.username,
+    uid: options.userInfo?.uid,
     groups: options.userInfo?.groups,
+    extra: options.userInfo?.extra,
     documents: options.documents,
   });
   const request = review.request as unknown as AdmissionRequest;

@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import type { Operation } from '../../admission/index.js';
-import { getOwn, isJsonObject, type JsonObject } from '../../json/index.js';
+import { getOwn, isJsonObject, setOwn, type JsonObject } from '../../json/index.js';
 import { isKyvernoPolicyDocument, type CompiledKyvernoPolicy } from '../../kyverno/index.js';
 import { buildPolicySet, parseDocuments, type SourceDocument } from '../../policyset/index.js';
 import { readDocument, readInput } from '../documents.js';
@@ -54,12 +54,32 @@ export function readUserInfo(doc: JsonObject, source: string): RequestInfo {
   }
   const user = getOwn(doc, 'userInfo');
   if (user !== undefined && !isJsonObject(user)) throw new CliInputError(`${source}: userInfo: expected an object`);
-  return {
+  // authentication/v1 UserInfo, read strictly as Kyverno's CLI reads the file (yaml.UnmarshalStrict).
+  for (const key of Object.keys(user ?? {})) {
+    if (!['username', 'uid', 'groups', 'extra'].includes(key)) throw new CliInputError(`${source}: userInfo: unknown key ${JSON.stringify(key)}`);
+  }
+  const info: RequestInfo = {
     username: user ? str(getOwn(user, 'username')) : undefined,
     groups: user ? strings(getOwn(user, 'groups'), `${source}: userInfo.groups`) : undefined,
     roles: strings(getOwn(doc, 'roles'), `${source}: roles`),
     clusterRoles: strings(getOwn(doc, 'clusterRoles'), `${source}: clusterRoles`),
   };
+  const uid = user ? getOwn(user, 'uid') : undefined;
+  if (uid !== undefined && uid !== null) {
+    if (typeof uid !== 'string') throw new CliInputError(`${source}: userInfo.uid: expected a string`);
+    if (uid !== '') info.uid = uid;
+  }
+  const extra = user ? getOwn(user, 'extra') : undefined;
+  if (extra !== undefined && extra !== null) {
+    if (!isJsonObject(extra)) throw new CliInputError(`${source}: userInfo.extra: expected a map of string lists`);
+    const out: JsonObject = {};
+    for (const key of Object.keys(extra)) {
+      const values = strings(getOwn(extra, key), `${source}: userInfo.extra.${key}`);
+      if (values !== undefined) setOwn(out, key, values);
+    }
+    if (Object.keys(out).length > 0) info.extra = out as Record<string, string[]>;
+  }
+  return info;
 }
 
 function docName(doc: JsonObject): string {
