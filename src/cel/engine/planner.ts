@@ -375,8 +375,13 @@ class Planner {
     const l = this.node(e.args[0]).fn;
     const right = this.node(e.args[1]);
     const r = right.fn;
-    // OptOptimize turns membership in a constant list into a set lookup with no call cost.
-    const constList = right.constant && Array.isArray(right.constant.value);
+    // OptOptimize (cel-go interpreter/decorators.go maybeOptimizeSetMembership): membership in an
+    // empty constant list is the constant false, its left side never evaluated; in a constant list of
+    // bools, numbers and strings only, a set lookup with no call cost. Other constant lists (bytes,
+    // lists, maps, null, timestamps...) stay a call charged the list's size.
+    const rightValue = right.constant?.value;
+    if (Array.isArray(rightValue) && rightValue.length === 0) return { fn: () => false, attribute: false, constant: { value: false } };
+    const constList = Array.isArray(rightValue) && rightValue.every(isSetElement);
     return {
       attribute: false,
       fn: (s) => {
@@ -922,6 +927,11 @@ function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): vo
   if (m.has(nk)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
   if (k instanceof CelUint) markUintKey(m, nk as bigint);
   m.set(nk, v);
+}
+
+/** A value cel-go's set-membership optimization takes (types.IsPrimitiveType, bytes excluded). */
+function isSetElement(v: CelValue): boolean {
+  return typeof v === 'string' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v instanceof CelUint;
 }
 
 /**
