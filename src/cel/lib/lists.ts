@@ -30,8 +30,8 @@ export const COMPARABLE_TYPES = [
 ] as const;
 
 /**
- * lists.range(n) for n above this fails at once: its result alone costs n, more than the
- * per-expression cost limit (1,000,000), so kube-apiserver would reject it too, after allocating.
+ * lists.range(n) for n above this fails at once. Under a cost limit the call is not even made (its cost,
+ * n + 11, is known from n: see rangeCost); this bounds it where no limit applies.
  */
 const MAX_RANGE = 1_000_000;
 
@@ -143,15 +143,23 @@ export const listsLibrary: CelLibrary = {
       case 'slice':
       case 'reverse':
       case 'lists.range':
+        // cel-go's trackListOutputSize also prices a failed call (null here), by its error result (size 1).
+        if (result === null) return allocatingListCost(1, 1);
         return isList(result) ? allocatingListCost(1, actualSize(result)) : undefined;
       case 'flatten':
         return allocatingListCost(args.length === 2 ? Number(args[1]) : 1, actualSize(args[0]));
     }
     return undefined;
   },
-  // distinct and sort compare every pair: their cost is their list's, whatever they return.
-  callCostFromArgs: pairwiseCompareCost,
+  // distinct and sort compare every pair: their cost is their list's, whatever they return; lists.range
+  // costs the list it builds, whose size is its argument.
+  callCostFromArgs: (name, args) => (name === 'lists.range' ? rangeCost(args[0]) : pairwiseCompareCost(name, args)),
 };
+
+/** lists.range(n)'s cost, that of the n-element list it returns (none for n <= 0). */
+function rangeCost(n: unknown): number | undefined {
+  return typeof n === 'bigint' ? allocatingListCost(1, n > 0n ? Number(n) : 0) : undefined;
+}
 
 /** The cost of distinct, sort and sortBy (cel-go tracks sortBy by its key list); undefined for the others. */
 function pairwiseCompareCost(name: string, args: readonly unknown[]): number | undefined {

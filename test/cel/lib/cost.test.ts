@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compileExpression, Evaluation, RUNTIME_CEL_COST_BUDGET, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../../../src/cel/index.js';
 import { cidrFrom, costOf, formatNamed, ipFrom, quantityOf, resourceCheck } from './cost-fixtures.js';
 
 /**
@@ -92,5 +93,31 @@ describe('library call costs', () => {
 
   it('jsonpatch.escapeKey costs a traversal', () => {
     expect(costOf('jsonpatch.escapeKey', ['k8s.io/my~label'], '')).toBe(2);
+  });
+});
+
+describe('list extension costs of calls that fail or would pass the limit', () => {
+  const run = (expr: string, object: unknown, budget = RUNTIME_CEL_COST_BUDGET) => {
+    const r = compileExpression(expr, 'variable', { params: false });
+    if (!r.ok) throw new Error(r.message);
+    return new Evaluation({ object }, { budget }).evaluate(r.compiled);
+  };
+
+  it('a failed slice costs its error result as cel-go trackListOutputSize prices it: 1 + 1 + 10', () => {
+    expect(costOf('slice', [[1n], 0n, 5n], null)).toBe(12);
+    expect(run('object.l.slice(0, 5)', { l: [1] })).toMatchObject({ ok: false, kind: 'runtime', cost: 14 });
+  });
+
+  it('lists.range(n) past the per-call limit stops there, charged n + 11, as kube-apiserver stops after building it', () => {
+    expect(run('lists.range(object.n)', { n: 2_000_000 })).toEqual({
+      ok: false,
+      kind: 'runtime',
+      message: "expression 'lists.range(object.n)' resulted in error: operation cancelled: actual cost limit exceeded",
+      cost: 2_000_013,
+    });
+    // Past what is left of the budget, the budget is exhausted (matchConditions share 2,500,000).
+    expect(run('lists.range(object.n)', { n: 3_000_000 }, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS)).toMatchObject({ ok: false, kind: 'budget' });
+    expect(run('lists.range(object.n).size()', { n: 999_989 })).toMatchObject({ ok: false, kind: 'runtime', cost: 1_000_002 });
+    expect(run('lists.range(object.n).size()', { n: 999_986 })).toMatchObject({ ok: true, value: 999_986n, cost: 1_000_000 });
   });
 });
