@@ -238,7 +238,7 @@ export class JsonContext {
     this.root = checkpoint.root;
     this.pendingObject = checkpoint.pendingObject;
     this.owned = false;
-    this.deferred?.reset(checkpoint.deferred, checkpoint.loads, this.reloadEntry);
+    this.deferred?.reset(checkpoint.deferred, checkpoint.loads, checkpoint, this.reloadEntry);
   }
 }
 

@@ -26,6 +26,8 @@ export interface DeferredEntry {
   loadedAt: number;
   /** Loaded, but its value failed to compute again at a restore: it stays out of the context. */
   absent: boolean;
+  /** The checkpoint whose context its value (or absence) was last computed in by a restore. */
+  computedIn: object | undefined;
   value: JsonValue;
   /** The value's JSON bytes once the context's size budget measured them (./context-budget.ts). */
   bytes: number | undefined;
@@ -64,7 +66,8 @@ export class DeferredLoaders {
     const matcher = plain ? undefined : nameMatcher(name);
     const at = this.entries.length;
     this.entries.push({
-      name, matcher, load, merge, describe, matched: false, loaded: false, loadedAt: 0, absent: false, value: null, bytes: undefined,
+      name, matcher, load, merge, describe, matched: false, loaded: false, loadedAt: 0, absent: false, computedIn: undefined,
+      value: null, bytes: undefined,
     });
     this.unloaded++;
     if (!plain) this.patternPositions.push(at);
@@ -84,9 +87,11 @@ export class DeferredLoaders {
    * since the checkpoint (in a foreach element, say) that context differs, so it is computed again here
    * too, and when that fails (it read `element`, or an entry of the element) it is left out of the
    * context, the entry staying loaded: a query naming it then finds no such key, as in Kyverno. A value
-   * computed before the checkpoint is part of it and would come out the same: it is set again as it is.
+   * computed before the checkpoint is part of it and would come out the same: it is set again as it is;
+   * so is one computed at an earlier restore to the same `checkpoint` (the same context, the same result:
+   * a foreach computes it once, not once per element).
    */
-  reset(count: number, since: number, reload: (entry: DeferredEntry) => void): void {
+  reset(count: number, since: number, checkpoint: object, reload: (entry: DeferredEntry) => void): void {
     while (this.entries.length > count) {
       const d = this.entries.pop()!;
       if (!d.loaded) this.unloaded--;
@@ -101,7 +106,10 @@ export class DeferredLoaders {
     for (let i = 0; i < this.entries.length; i++) {
       const d = this.entries[i];
       if (!d.loaded) continue;
-      if (d.loadedAt > since) d.absent = !this.recompute(d, i);
+      if (d.loadedAt > since && d.computedIn !== checkpoint) {
+        d.absent = !this.recompute(d, i);
+        d.computedIn = checkpoint;
+      }
       if (!d.absent) reload(d);
     }
   }
