@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation, RUNTIME_CEL_COST_BUDGET, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../../../src/cel/index.js';
+import type { JsonValue } from '../../../src/json/index.js';
 import { cidrFrom, costOf, formatNamed, ipFrom, quantityOf, resourceCheck } from './cost-fixtures.js';
 
 /**
@@ -97,7 +98,7 @@ describe('library call costs', () => {
 });
 
 describe('list extension costs of calls that fail or would pass the limit', () => {
-  const run = (expr: string, object: unknown, budget = RUNTIME_CEL_COST_BUDGET) => {
+  const run = (expr: string, object: JsonValue, budget = RUNTIME_CEL_COST_BUDGET) => {
     const r = compileExpression(expr, 'variable', { params: false });
     if (!r.ok) throw new Error(r.message);
     return new Evaluation({ object }, { budget }).evaluate(r.compiled);
