@@ -9,6 +9,7 @@
  * renamed `+(securityContext)` is walked before `resources` ('+' sorts before letters), not after it.
  */
 import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/json/index.js';
 import { runKyvernoPolicies } from '../../src/kyverno/index.js';
 import { clusterPolicy, compiled, pod, podRequest } from './helpers/requests.js';
 
@@ -56,7 +57,7 @@ describe('anchor walk order', () => {
         },
       ]),
     );
-    const status = async (tolerations: object) => {
+    const status = async (tolerations: JsonObject) => {
       const object = pod('web', ['a'], tolerations);
       const result = await runKyvernoPolicies([policy], { request: podRequest(object) });
       return result.policies[0].rules.map((r) => r.status);
