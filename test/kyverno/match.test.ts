@@ -94,6 +94,20 @@ describe('resource criteria', () => {
     // `names` still falls back to generateName (TestMatchesResourceDescription_GenerateName).
     expect(await matches(resources({ kinds: ['Namespace'], names: ['e2e-*'] }), { object: namespace({ generateName: 'e2e-' }), request })).toBe(true);
   });
+  it('a selector with an invalid label key or value matches nothing (CheckSelector: LabelSelectorAsSelector fails)', async () => {
+    const namespaceLabels = { env: 'prod' };
+    const nsSelector = (selector: JsonObject) => resources({ kinds: ['Pod'], namespaceSelector: selector });
+    const prodOr = (value: string) => ({ matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', value] }] });
+    expect(await matches(nsSelector(prodOr('staging')), { namespaceLabels })).toBe(true);
+    expect(await matches(nsSelector(prodOr('Prod Env')), { namespaceLabels })).toBe(false);
+    expect(await matches(nsSelector(prodOr('x'.repeat(64))), { namespaceLabels })).toBe(false);
+    expect(await matches(nsSelector({ matchLabels: { env: 'prod', 'bad key': 'x' } }), { namespaceLabels })).toBe(false);
+    // Nor does it exclude; and it is decided without the namespace's labels.
+    expect(await matches(resources({ kinds: ['Pod'] }), { exclude: { any: [{ resources: { namespaceSelector: prodOr('Prod Env') } }] }, namespaceLabels })).toBe(true);
+    expect(await matches(nsSelector(prodOr('Prod Env')))).toBe(false);
+    // A wildcard entry is not checked: its '0'-replaced text is never what a label holds.
+    expect(await matches(nsSelector({ matchLabels: { env: 'pr*' } }), { namespaceLabels })).toBe(true);
+  });
   it('annotations and selectors (with wildcards)', async () => {
     const object = pod('web-1', ['a']);
     (object.metadata as JsonObject).annotations = { 'team.io/owner': 'blue' };

@@ -131,6 +131,8 @@ export function objectNamespace(resource: JsonValue, requestNamespace: string): 
 function namespaceSelectorMatches(f: ResourceFilter, s: MatchSubject, namespace: string): boolean {
   const selector = f.namespaceSelector!;
   if (selector.empty) return true;
+  // A selector Kyverno cannot parse matches no labels: no need to know them.
+  if (selector.invalid) return false;
   if (namespace === '') return selectorMatches(selector, {});
   if (s.namespaceLabels === undefined) {
     throw new KyvernoRuleError(

@@ -5,6 +5,7 @@
  */
 import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
 import { hasWildcard, wildcardMatch } from '../../go/index.js';
+import { isQualifiedName, isValidLabelValue } from '../../k8s/index.js';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -19,6 +20,14 @@ export interface CompiledSelector {
   readonly requirements: readonly Requirement[];
   /** `{}`: matches every set of labels. */
   readonly empty: boolean;
+  /**
+   * A key or value that is no valid label key or value, outside the matchLabels entries holding a
+   * wildcard: LabelSelectorAsSelector fails on it, and Kyverno's CheckSelector error counts as a
+   * selector that does not match (Kyverno's API validation refuses such a `selector` in a policy, not a
+   * `namespaceSelector`). A wildcard entry needs no check: whether or not its '0'-replaced text is
+   * valid, a label it did not match is not there either.
+   */
+  readonly invalid: boolean;
 }
 
 /** Parses a selector from a policy; returns an error message for a malformed one. */
@@ -56,7 +65,14 @@ export function compileSelector(raw: JsonValue): CompiledSelector | string {
       requirements.push({ key, op, values: values as string[] });
     }
   }
-  return { matchLabels, requirements, empty: matchLabels.length === 0 && requirements.length === 0 };
+  const invalid =
+    matchLabels.some(([k, v]) => !hasWildcard(k) && !hasWildcard(v) && !validLabel(k, [v])) || requirements.some((r) => !validLabel(r.key, r.values));
+  return { matchLabels, requirements, empty: matchLabels.length === 0 && requirements.length === 0, invalid };
+}
+
+/** labels.NewRequirement's checks of a key and its values. */
+function validLabel(key: string, values: readonly string[]): boolean {
+  return isQualifiedName(key).length === 0 && values.every((v) => isValidLabelValue(v).length === 0);
 }
 
 function label(labels: Labels, key: string): string | undefined {
@@ -64,6 +80,7 @@ function label(labels: Labels, key: string): string | undefined {
 }
 
 export function selectorMatches(selector: CompiledSelector, labels: Labels): boolean {
+  if (selector.invalid) return false;
   for (const [k, v] of selector.matchLabels) {
     if (hasWildcard(k) || hasWildcard(v)) {
       if (!Object.keys(labels).some((ak) => wildcardMatch(k, ak) && wildcardMatch(v, labels[ak]))) return false;
