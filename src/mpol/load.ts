@@ -333,10 +333,13 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   }
   errors.push(...targetConditionErrors(spec, policy.variables));
   errors.push(...targetConstraintsErrors(spec));
+  // Kyverno's CRD takes any string and its MutatingPolicy engine and webhooks never read the mode: an
+  // empty one is the default (MutatingPolicySpec.EvaluationMode: Kubernetes), another runs as Kubernetes.
   const mode = evaluation ? getOwn(evaluation, 'mode') : undefined;
-  if (typeof mode === 'string' && mode !== 'Kubernetes') {
-    if (mode === 'JSON') errors.push(invalid(evalPath.child('mode'), mode, 'JSON mode evaluates JSON payloads outside Kubernetes admission; Amender runs Kubernetes admission requests only'));
-    else errors.push(notSupported(evalPath.child('mode'), mode, ['Kubernetes', 'JSON']));
+  if (mode === 'JSON') errors.push(invalid(evalPath.child('mode'), mode, 'JSON mode evaluates JSON payloads outside Kubernetes admission; Amender runs Kubernetes admission requests only'));
+  else if (typeof mode === 'string' && mode !== '' && mode !== 'Kubernetes') {
+    const unsupported = notSupported(evalPath.child('mode'), mode, ['Kubernetes', 'JSON']);
+    warnings.push({ path: unsupported.path, message: `${unsupported.message} (Kyverno reads no mode of a MutatingPolicy: it runs at admission as in Kubernetes mode)` });
   }
   if (evaluation && getOwn(evaluation, 'useServerSideApply') === true) {
     errors.push(invalid(evalPath.child('useServerSideApply'), true, 'server-side apply of ApplyConfiguration mutations (atomic fields replaced whole) is not supported; Amender merges as a native MutatingAdmissionPolicy does'));
