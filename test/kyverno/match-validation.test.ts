@@ -39,6 +39,9 @@ describe('match and exclude blocks Kyverno refuses', () => {
     ['name and names together', { match: { any: [{ resources: { kinds: ['Pod'], name: 'a', names: ['b'] } }] } }, 'spec.rules[0].match.any[0].resources', /name and names can not be specified together/],
     ['a selector without requirements', { match: { any: [{ resources: { kinds: ['Pod'], selector: {} } }] } }, 'spec.rules[0].match.any[0].resources.selector', /requirements are not specified/],
     ['an exclude selector with empty labels', { exclude: { resources: { selector: { matchLabels: {} } } } }, 'spec.rules[0].exclude.resources.selector', /requirements are not specified/],
+    // ResourceDescription.Validate parses a selector without wildcards with LabelSelectorAsSelector
+    ['a selector with an invalid label value', { match: { any: [{ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'Prod Env'] }] } } }] } }, 'spec.rules[0].match.any[0].resources.selector', /values: Invalid value: "Prod Env"/],
+    ['an exclude selector with an invalid label key', { exclude: { resources: { selector: { matchLabels: { 'app name': 'web' } } } } }, 'spec.rules[0].exclude.resources.selector', /key: Invalid value: "app name"/],
     ['a ServiceAccount subject without namespace', { match: { any: [{ ...POD, subjects: [{ kind: 'ServiceAccount', name: 'sa' }] }] } }, 'spec.rules[0].match.any[0].subjects[0].namespace', /namespace is required when Kind is ServiceAccount/],
     ['a role not namespace:name', { exclude: { any: [{ roles: ['admin'] }] } }, 'spec.rules[0].exclude.any[0].roles[0]', /namespace:name format/],
   ] as const)('%s', (_, rule, path, message) => {
@@ -60,6 +63,10 @@ describe('match and exclude blocks Kyverno refuses', () => {
       { match: { any: [POD] }, exclude: { any: [{ resources: { names: ['a'] } }], resources: null } },
       { match: { any: [{ resources: { kinds: ['Pod'], selector: { matchLabels: { '*': '*' } } } }] } },
       { match: { any: [{ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } } }] } },
+      // a wildcard in matchLabels skips the check; a namespaceSelector is never checked (it matches nothing at admission)
+      { match: { any: [{ resources: { kinds: ['Pod'], selector: { matchLabels: { app: 'web-*', 'bad key': 'x' } } } }] } },
+      { match: { any: [{ resources: { kinds: ['Pod'], namespaceSelector: { matchLabels: { 'bad key': 'x' } } } }] } },
+      { match: { any: [{ resources: { kinds: ['Pod'], selector: { matchLabels: { 'app.kubernetes.io/name': 'web', tier: '' } } } }] } },
       { match: { any: [{ ...POD, subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }, { kind: 'User', name: 'u' }] }] } },
       { match: { any: [{ ...POD, roles: ['ns:admin'] }] } },
     ]) {

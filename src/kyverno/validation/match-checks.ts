@@ -7,6 +7,7 @@
  * or what its other fields select).
  */
 import { hasWildcard } from '../../go/index.js';
+import { isQualifiedName, isValidLabelValue } from '../../k8s/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import type { ProblemSink } from './sink.js';
 
@@ -57,8 +58,12 @@ function checkFilter(filter: JsonObject, path: string, namespaced: boolean, repo
       report.find(at, 'Both name and names can not be specified together (Kyverno refuses the policy)', 'required');
     }
     const selector = getOwn(resources, 'selector');
-    if (isJsonObject(selector) && !selectorHasWildcard(selector) && !selectorHasRequirements(selector)) {
-      report.find(`${at}.selector`, 'The requirements are not specified in selector (Kyverno refuses the policy)', 'required');
+    if (isJsonObject(selector) && !selectorHasWildcard(selector)) {
+      const invalid = invalidLabel(selector);
+      if (invalid !== undefined) report.find(`${at}.selector`, `${invalid} (Kyverno refuses the policy)`, 'required');
+      else if (!selectorHasRequirements(selector)) {
+        report.find(`${at}.selector`, 'The requirements are not specified in selector (Kyverno refuses the policy)', 'required');
+      }
     }
     if (namespaced && listOf(getOwn(resources, 'namespaces')).length > 0) {
       report.find(`${at}.namespaces`, 'Filtering namespaces not allowed in namespaced policies (Kyverno refuses the policy)', 'required');
@@ -98,6 +103,36 @@ function hasUserInfo(filter: JsonObject): boolean {
 function selectorHasWildcard(selector: JsonObject): boolean {
   const labels = getOwn(selector, 'matchLabels');
   return isJsonObject(labels) && Object.entries(labels).some(([k, v]) => hasWildcard(k) || (typeof v === 'string' && hasWildcard(v)));
+}
+
+/**
+ * The first key or value of a selector that metav1.LabelSelectorAsSelector refuses (labels.NewRequirement:
+ * a qualified name, label values), as text; the operators and value counts are compile errors already.
+ */
+function invalidLabel(selector: JsonObject): string | undefined {
+  const check = (key: string, values: readonly JsonValue[]): string | undefined => {
+    const keyErrors = isQualifiedName(key);
+    if (keyErrors.length > 0) return `key: Invalid value: ${JSON.stringify(key)}: ${keyErrors.join('; ')}`;
+    for (const value of values) {
+      const valueErrors = typeof value === 'string' ? isValidLabelValue(value) : [];
+      if (valueErrors.length > 0) return `values: Invalid value: ${JSON.stringify(value)}: ${valueErrors.join('; ')}`;
+    }
+    return undefined;
+  };
+  const labels = getOwn(selector, 'matchLabels');
+  if (isJsonObject(labels)) {
+    for (const key of Object.keys(labels).sort()) {
+      const found = check(key, [labels[key]]);
+      if (found !== undefined) return found;
+    }
+  }
+  for (const expression of listOf(getOwn(selector, 'matchExpressions'))) {
+    if (!isJsonObject(expression)) continue;
+    const key = getOwn(expression, 'key');
+    const found = typeof key === 'string' ? check(key, listOf(getOwn(expression, 'values'))) : undefined;
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** metav1.LabelSelectorAsSelector gives no requirement for a selector without labels or expressions. */
