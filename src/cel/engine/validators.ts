@@ -7,13 +7,29 @@
  * kube-apiserver keeps — the input `s` of the global `matches(s, re)`.
  */
 import type { Expr } from './ast.js';
-import type { Env, LiteralCheck } from './env.js';
+import type { Env } from './env.js';
 import type { CelIssue } from './errors.js';
-import { parseDuration, parseTimestamp } from './time.js';
+import { checkTimestamp, parseDuration, parseTimestamp } from './time.js';
+import { NANOS_PER_SECOND } from './values.js';
 
-const builtin: Record<string, LiteralCheck> = {
-  duration: (s) => (parseDuration(s) ? undefined : `invalid duration argument: invalid duration '${s}'`),
-  timestamp: (s) => (parseTimestamp(s) ? undefined : `invalid timestamp argument: invalid timestamp '${s}'`),
+/**
+ * cel-go's formatValidator evaluates the call on its literal (evalCall) and reports only
+ * `invalid <fn> argument` when that fails, for any literal: `timestamp(-62135596801)` too.
+ */
+const builtin: Record<string, (literal: unknown) => boolean> = {
+  duration: (v) => typeof v !== 'string' || parseDuration(v) !== undefined,
+  timestamp: (v) => {
+    const t = typeof v === 'string' ? parseTimestamp(v) : undefined;
+    if (typeof v === 'string' && !t) return false;
+    const ns = t ? t.ns : typeof v === 'bigint' ? v * NANOS_PER_SECOND : undefined;
+    if (ns === undefined) return true;
+    try {
+      checkTimestamp(ns);
+      return true;
+    } catch {
+      return false;
+    }
+  },
 };
 
 export function validateLiterals(root: Expr, env: Env): CelIssue[] {
@@ -26,11 +42,13 @@ export function validateLiterals(root: Expr, env: Env): CelIssue[] {
       case 'call': {
         if (e.target) visit(e.target);
         e.args.forEach(visit);
-        const check = env.lookupLiteralCheck(e.fn) ?? (Object.hasOwn(builtin, e.fn) ? builtin[e.fn] : undefined);
+        const check = env.lookupLiteralCheck(e.fn);
         const arg = e.args[0];
         if (check && arg && arg.kind === 'literal' && typeof arg.value === 'string') {
           const err = check(arg.value);
           if (err) issues.push({ message: err, offset: arg.pos });
+        } else if (!check && arg?.kind === 'literal' && Object.hasOwn(builtin, e.fn) && !builtin[e.fn](arg.value)) {
+          issues.push({ message: `invalid ${e.fn} argument`, offset: arg.pos });
         }
         const callIssue = env.lookupCallCheck(e.fn)?.(e);
         if (callIssue) issues.push(callIssue);
