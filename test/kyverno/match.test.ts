@@ -108,6 +108,15 @@ describe('resource criteria', () => {
     // A wildcard entry is not checked: its '0'-replaced text is never what a label holds.
     expect(await matches(nsSelector({ matchLabels: { env: 'pr*' } }), { namespaceLabels })).toBe(true);
   });
+  it('an exclude filter whose user lists are written empty excludes everything (UserInfo is not the zero value)', async () => {
+    const pods = resources({ kinds: ['Pod'] });
+    expect(await matches(pods, { exclude: { any: [{ subjects: [] }] } })).toBe(false);
+    expect(await matches(pods, { exclude: { any: [{ clusterRoles: [] }] } })).toBe(false);
+    expect(await matches(pods, { exclude: { any: [{ subjects: null }] } })).toBe(true);
+    expect(await matches(pods, { exclude: { any: [{ resources: { namespaces: [] } }] } })).toBe(true);
+    // Beside a criterion it adds none.
+    expect(await matches(pods, { exclude: { any: [{ resources: { namespaces: ['kube-*'] }, subjects: [] }] } })).toBe(true);
+  });
   it('annotations and selectors (with wildcards)', async () => {
     const object = pod('web-1', ['a']);
     (object.metadata as JsonObject).annotations = { 'team.io/owner': 'blue' };

@@ -108,7 +108,11 @@ function compileFilter(raw: JsonValue, path: string, report: Report): ResourceFi
     ...(subjects ? { subjects } : {}),
     empty: false,
   };
-  return { ...filter, empty: Object.keys(filter).length === 1 };
+  // Kyverno tests a filter for emptiness with reflect.DeepEqual(UserInfo, UserInfo{}), where a list written
+  // empty (`subjects: []`) is not nil: such a filter is not empty, and since an empty list is no criterion,
+  // it holds for every request (an exclude filter `{subjects: []}` excludes everything).
+  const userInfoWritten = ['roles', 'clusterRoles', 'subjects'].some((k) => Array.isArray(getOwn(raw, k)));
+  return { ...filter, empty: Object.keys(filter).length === 1 && !userInfoWritten };
 }
 
 function compileSubjects(raw: JsonValue | undefined, path: string, report: Report): Subject[] | undefined {
