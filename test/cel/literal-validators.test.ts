@@ -30,4 +30,15 @@ describe('literal validators', () => {
   for (const expr of ["duration('2h3m4s5us')", "timestamp('1000-01-01T00:00:00Z')", 'timestamp(-6213559680)', 'timestamp(-62135596800)', 'duration(string(object.x))']) {
     it(`${expr} compiles`, () => expect(compileError(expr)).toBeUndefined());
   }
+
+  it('run beside the homogeneous-literal validator, each reporting what it finds (cel-go env.Check)', () => {
+    expect(compileError("[1, 'a'].size() + duration('x').getHours()")).toBe(
+      "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n | [1, 'a'].size() + duration('x').getHours()\n | ....^\n" +
+        "ERROR: <input>:1:28: invalid duration argument\n | [1, 'a'].size() + duration('x').getHours()\n | ...........................^",
+    );
+  });
+
+  it('do not run when the type check fails', () => {
+    expect(compileError("duration('x') + 1")).toMatch(/^compilation failed: ERROR: <input>:1:15: found no matching overload for '_\+_'[^\n]*\n[^\n]*\n[^\n]*$/);
+  });
 });

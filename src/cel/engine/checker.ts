@@ -59,6 +59,8 @@ declare module './ast.js' {
 export interface CheckResult {
   type: CelType;
   issues: CelIssue[];
+  /** The expression type-checked without error (cel-go then runs every AST validator, whatever each finds). */
+  typeChecked: boolean;
 }
 
 const TYPE_VARS: CelType[] = [];
@@ -86,8 +88,9 @@ export function check(root: Expr, env: Env): CheckResult {
   const c = new Checker(env);
   c.check(root);
   for (const e of c.visited) if (e.type) e.type = substitute(c.mappings, e.type, true);
-  if (env.homogeneousAggregateLiterals && c.issues.length === 0) c.validateHomogeneousLiterals();
-  return { type: root.type ?? T.error, issues: c.issues };
+  const typeChecked = c.issues.length === 0;
+  if (env.homogeneousAggregateLiterals && typeChecked) c.validateHomogeneousLiterals();
+  return { type: root.type ?? T.error, issues: c.issues, typeChecked };
 }
 
 /**

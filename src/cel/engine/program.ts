@@ -97,7 +97,8 @@ export function compile(source: string, env: Env, options: CompileOptions = {}):
   if (options.check !== false) {
     const checked = check(parsed.expr, env);
     const issues = checked.issues;
-    if (options.validateLiterals && issues.length === 0) issues.push(...validateLiterals(parsed.expr, env));
+    // cel-go runs all its validators on a clean check (env.Check), each reporting what it finds.
+    if (options.validateLiterals && checked.typeChecked) issues.push(...validateLiterals(parsed.expr, env));
     if (issues.length) return { ok: false, issues, message: formatIssues(source, issues) };
     type = checked.type;
   }
