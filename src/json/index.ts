@@ -1,7 +1,7 @@
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from './types.js';
 export { isJsonObject } from './types.js';
 export { parseJson, JsonParseError, DEFAULT_MAX_DEPTH, shownNumberLiteral, type ParseJsonOptions } from './parse.js';
-export { hasFloatLiterals, isFloatLiteral, markFloatLiteral } from './float-literals.js';
+export { hasFloatLiterals, isFloatLiteral, markFloatLiteral, unmarkFloatLiteral } from './float-literals.js';
 export { exactInteger, exactIntegersMarked, jsonTextExact, markExactInteger, sameExactInteger, unmarkExactInteger } from './exact-integers.js';
 export { copyNumberMark, withNumberMarksOf, hasNumberMarks, numberMarkOf, setNumberMark, type NumberMark } from './number-marks.js';
 export { cloneJson, cloneJsonWithMarks, shallowCopyObject, sliceArray } from './clone.js';

@@ -1,4 +1,4 @@
-import { exactInteger, exactIntegersMarked, markExactInteger, withNumberMarksOf, hasOwn, isJsonObject, ownMember, setOwn, unmarkExactInteger, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { copyNumberMark, exactIntegersMarked, hasNumberMarks, isFloatLiteral, numberMarkOf, setNumberMark, unmarkFloatLiteral, withNumberMarksOf, hasOwn, isJsonObject, ownMember, setOwn, unmarkExactInteger, type JsonArray, type JsonObject, type JsonValue } from '../../json/index.js';
 import { resolve, type Atom, type ListDef, type MapDef, type TypeRef } from '../types.js';
 import { associativeItemKey, itemIdentity, ItemStep, NEEDS_PATH_ELEMENT, renderPath, type ItemIdentity, type PathStep } from './keys.js';
 import { firstPart, matchingPart, scalarError, type Part, type SmdError } from './validate.js';
@@ -47,6 +47,8 @@ interface Indexed {
   order: unknown[];
   /** The item at each position of `order`. */
   values: JsonValue[];
+  /** The index in its list of the item at each position of `order` (where its number's literal form is kept). */
+  positions: number[];
   /** Identity -> item (for duplicated live keys: null, SMD merges nothing into them). */
   items: Map<unknown, JsonValue>;
 }
@@ -65,22 +67,26 @@ function identities(def: ListDef, list: JsonArray | undefined, byText: boolean):
 
 /**
  * Whether the merged value at `key` (taken from the patch's `r[key]`) must be written into the result even
- * though it is the live `lv`: an int64 past ±2^53 (exact-integers.ts) other than the live one, which equals
- * it as a JS number.
+ * though it is the live `lv`: the patch wrote the number in another literal form (number-marks.ts: `2.0`,
+ * a double for CEL and a float64 in the merged object, where the live `2` is an int; an int64 past ±2^53
+ * other than the live one, which equals it as a JS number). SMD takes a scalar from the patch.
  */
 function patchNumberForm(merged: Side, r: JsonObject, key: string, l: JsonObject | undefined): boolean {
-  if (typeof merged !== 'number' || !exactIntegersMarked() || merged !== r[key]) return false;
-  return exactInteger(r, key) !== (l === undefined ? undefined : exactInteger(l, key));
+  if (typeof merged !== 'number' || merged !== r[key]) return false;
+  const rMarked = hasNumberMarks(r);
+  const lMarked = l !== undefined && hasNumberMarks(l);
+  if (!rMarked && !lMarked) return false;
+  return (rMarked ? numberMarkOf(r, key) : undefined) !== (lMarked ? numberMarkOf(l, key) : undefined);
 }
 
-/** `out[key] = merged`, with the exact int64 the patch's `r[key]` stands for, if any. */
+/** `out[key] = merged`, with the literal form of the patch's number `r[key]` (not a mark copied from the live map). */
 function setFromPatch(out: JsonObject, key: string, merged: JsonValue, r: JsonObject): void {
   setOwn(out, key, merged);
-  if (typeof merged !== 'number' || !exactIntegersMarked() || merged !== r[key]) return;
-  const exact = exactInteger(r, key);
-  if (exact !== undefined) markExactInteger(out, key, exact);
-  // A mark copied over from the live map is not the patch's.
-  else unmarkExactInteger(out, key);
+  if (typeof merged !== 'number' || merged !== r[key]) return;
+  const mark = hasNumberMarks(r) ? numberMarkOf(r, key) : undefined;
+  if (mark !== 'float' && isFloatLiteral(out, key)) unmarkFloatLiteral(out, key);
+  if (mark === 'float' && exactIntegersMarked()) unmarkExactInteger(out, key);
+  setNumberMark(out, key, mark);
 }
 
 class Merger {
@@ -217,7 +223,7 @@ class Merger {
   }
 
   private index(def: ListDef, list: JsonArray | undefined, ids: readonly ItemIdentity[], allowDuplicates: boolean): Indexed {
-    const idx: Indexed = { order: [], values: [], items: new Map() };
+    const idx: Indexed = { order: [], values: [], positions: [], items: new Map() };
     if (!list) return idx;
     for (let i = 0; i < list.length; i++) {
       const id = ids[i];
@@ -236,6 +242,7 @@ class Merger {
       }
       idx.order.push(id);
       idx.values.push(list[i]);
+      idx.positions.push(i);
     }
     return idx;
   }
@@ -255,6 +262,13 @@ class Merger {
     const lIdx = this.index(def, l, lIds, true);
     const out: JsonValue[] = [];
     const merged = new Set<unknown>();
+    // A number of a set keeps the literal form of the list it comes from (number-marks.ts): `out` is new.
+    const marked = (l !== undefined && hasNumberMarks(l)) || hasNumberMarks(r);
+    const place = (v: JsonValue | undefined, from: JsonArray, at: number) => {
+      if (v === undefined) return;
+      out.push(v);
+      if (marked && typeof v === 'number') copyNumberMark(from, at, out, out.length - 1);
+    };
 
     // SMD visitListItems: walk both lists; live-only items keep their relative order, items the patch
     // names follow the patch's order, each new patch item goes after the shared item that precedes it in
@@ -272,7 +286,8 @@ class Merger {
         if (id === rOrder[ri]) {
           const rItem = rIdx.items.get(id)!;
           const v = this.child(lIdx.items.get(id)!, rItem, def.elem, new ItemStep(def, rItem));
-          if (v !== undefined) out.push(v);
+          if (v === rItem) place(v, r, rIdx.positions[ri]);
+          else place(v, l!, lIdx.positions[li]);
           merged.add(id);
           li++;
           ri++;
@@ -287,7 +302,7 @@ class Merger {
       if (li < lOrder.length) {
         const id = lOrder[li];
         if (!rIdx.items.has(id)) {
-          out.push(lIdx.values[li]);
+          place(lIdx.values[li], l!, lIdx.positions[li]);
           li++;
           continue;
         }
@@ -300,13 +315,13 @@ class Merger {
         const id = rOrder[ri];
         const rItem = rIdx.items.get(id)!;
         const v = this.child(lIdx.items.get(id), rItem, def.elem, new ItemStep(def, rItem));
-        if (v !== undefined) out.push(v);
+        place(v, r, rIdx.positions[ri]);
         merged.add(id);
         ri++;
         if (sharedAt < shared.length && nextShared === id) sharedAt++;
       }
     }
-    if (l && out.length === l.length && out.every((v, i) => v === l[i])) return l;
+    if (l && out.length === l.length && out.every((v, i) => v === l[i] && (!marked || typeof v !== 'number' || numberMarkOf(out, i) === numberMarkOf(l, i)))) return l;
     return out.length > 0 ? out : undefined;
   }
 }
