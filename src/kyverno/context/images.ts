@@ -9,32 +9,38 @@ import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '.
 import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from '../go/image.js';
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
-const POD_CONTROLLERS = new Set(['DaemonSet', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'Job']);
 
-/** The pod spec of a Pod, a pod controller (`spec.template.spec`) or a CronJob, with its JSON pointer. */
-function podSpec(resource: JsonObject): [JsonObject, string] | undefined {
-  const kind = getOwn(resource, 'kind');
-  const spec = getOwn(resource, 'spec');
-  if (!isJsonObject(spec)) return undefined;
-  if (kind === 'Pod') return [spec, '/spec'];
-  if (kind === 'CronJob') {
-    const jobSpec = dig(spec, ['jobTemplate', 'spec', 'template', 'spec']);
-    return jobSpec ? [jobSpec, '/spec/jobTemplate/spec/template/spec'] : undefined;
-  }
-  // Kyverno's extractors are registered for these kinds only (pkg/utils/api/image.go); other kinds,
-  // whatever their spec holds, have no images.
-  if (typeof kind !== 'string' || !POD_CONTROLLERS.has(kind)) return undefined;
-  const template = dig(spec, ['template', 'spec']);
-  return template ? [template, '/spec/template/spec'] : undefined;
-}
+/**
+ * Where each kind's pod spec is (Kyverno's extractors are registered for these kinds only,
+ * pkg/utils/api/image.go; other kinds, whatever their spec holds, have no images).
+ */
+const POD_SPEC_PATHS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['Pod', ['spec']],
+  ...['DaemonSet', 'Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'Job'].map((k): [string, string[]] => [k, ['spec', 'template', 'spec']]),
+  ['CronJob', ['spec', 'jobTemplate', 'spec', 'template', 'spec']],
+]);
 
-function dig(value: JsonObject, path: string[]): JsonObject | undefined {
-  let current: JsonValue | undefined = value;
-  for (const key of path) {
-    if (!isJsonObject(current)) return undefined;
-    current = getOwn(current, key);
+/** An error of Kyverno's extract (pkg/utils/api/image.go), which fails the `images` loader. */
+class ExtractError extends Error {}
+
+/**
+ * The containers of one list, as Kyverno's extract walks to them: a missing or null field on the way
+ * means none; anything else that is not a map where one is expected is `invalid image config`. The list
+ * (`*`) may be a list or a map (its values, keyed as the pointer says); any other value is
+ * `invalid type`. Undefined: no containers.
+ */
+function containersOf(resource: JsonObject, path: readonly string[], list: string): [string, JsonValue][] | undefined {
+  let current: JsonValue | undefined = resource;
+  for (const field of [...path, list]) {
+    if (current === null || current === undefined) return undefined;
+    if (!isJsonObject(current)) throw new ExtractError('invalid image config');
+    current = getOwn(current, field);
   }
-  return isJsonObject(current) ? current : undefined;
+  if (current === null || current === undefined) return undefined;
+  if (Array.isArray(current)) return current.map((c, i) => [String(i), c]);
+  const map = current;
+  if (isJsonObject(map)) return Object.keys(map).map((k) => [k, getOwn(map, k)!]);
+  throw new ExtractError('invalid type');
 }
 
 /**
@@ -47,19 +53,23 @@ function dig(value: JsonObject, path: string[]): JsonObject | undefined {
 export type ImagesEntry = { readonly images: JsonObject | undefined; readonly error?: undefined } | { readonly images: undefined; readonly error: string };
 
 export function imagesOf(resource: JsonValue): ImagesEntry {
-  const found = isJsonObject(resource) ? podSpec(resource) : undefined;
-  if (!found) return { images: undefined };
-  const [spec, pointer] = found;
+  const kind = isJsonObject(resource) ? getOwn(resource, 'kind') : undefined;
+  const path = typeof kind === 'string' ? POD_SPEC_PATHS.get(kind) : undefined;
+  if (!path || !isJsonObject(resource)) return { images: undefined };
   const out: JsonObject = {};
   for (const list of CONTAINER_LISTS) {
-    const containers = getOwn(spec, list);
-    if (!Array.isArray(containers)) continue;
     const entries: JsonObject = {};
-    for (let i = 0; i < containers.length; i++) {
-      const c = containers[i];
-      // Kyverno (extract in pkg/utils/api/image.go): an item that is not a map is an invalid image
-      // config, a container name that is not a string an invalid key; then a missing, non-string or
-      // blank image is skipped.
+    let containers: [string, JsonValue][] | undefined;
+    try {
+      containers = containersOf(resource, path, list);
+    } catch (e) {
+      return { images: undefined, error: (e as Error).message };
+    }
+    for (const [at, c] of containers ?? []) {
+      // Kyverno (extract in pkg/utils/api/image.go): a null item is no container, any other item that
+      // is not a map an invalid image config, a container name that is not a string an invalid key;
+      // then a missing, non-string or blank image is skipped.
+      if (c === null) continue;
       if (!isJsonObject(c)) return { images: undefined, error: 'invalid image config' };
       const name = getOwn(c, 'name');
       if (typeof name !== 'string') return { images: undefined, error: 'invalid key' };
@@ -82,7 +92,7 @@ export function imagesOf(resource: JsonValue): ImagesEntry {
       if (info.digest !== '') entry.digest = info.digest;
       entry.reference = imageString(info);
       entry.referenceWithTag = imageReferenceWithTag(info);
-      entry.jsonPointer = `${pointer}/${list}/${i}/image`;
+      entry.jsonPointer = `/${[...path, list, at].join('/')}/image`;
       setOwn(entries, name, entry);
     }
     if (Object.keys(entries).length > 0) out[list] = entries;
