@@ -8,6 +8,7 @@ import { parseGoInt } from './pointer.js';
 import type { Operation } from './types.js';
 import { isContainer, WorkingCopy } from './working-copy.js';
 import type { Location } from './working-copy.js';
+import { v5Equal } from './v5-equal.js';
 
 /**
  * One operation with evanphx/json-patch semantics (v4 = kube-apiserver's MutatingAdmissionPolicy
@@ -34,7 +35,7 @@ export function applyEvanphxOperation(wc: WorkingCopy, op: Operation, rules: Eva
     case 'copy':
       return copy(wc, op.from, op.path, rules, root);
     case 'test':
-      return test(wc, op.path, op.value, op.valueAbsent === true, rules);
+      return test(wc, op, rules);
     default:
       throw OpFailure.error(`Unexpected kind: ${String((op as { op: unknown }).op)}`);
   }
@@ -166,10 +167,12 @@ function copy(wc: WorkingCopy, from: string, path: string, rules: EvanphxRules, 
   if (typeof added === 'string') throw OpFailure.error(`error while adding value during copy: ${added}`);
 }
 
-function test(wc: WorkingCopy, path: string, expected: JsonValue, valueAbsent: boolean, rules: EvanphxRules): void {
+function test(wc: WorkingCopy, op: Operation & { op: 'test' }, rules: EvanphxRules): void {
+  const { path, value: expected } = op;
+  const valueAbsent = op.valueAbsent === true;
   const failed = () => OpFailure.testFailed(`testing value ${path} failed: test failed`);
   if (path === '') {
-    if (!jsonEqual(wc.root, expected) && !v4NullMatches(wc.root, expected, valueAbsent, rules)) throw failed();
+    if (rules.v5 ? !v5Equal(wc.root, undefined, expected, [op, 'value']) : !jsonEqual(wc.root, expected) && !v4NullMatches(wc.root, expected, valueAbsent, rules)) throw failed();
     return;
   }
   const found = findObject(wc.root, path, rules);
@@ -184,6 +187,10 @@ function test(wc: WorkingCopy, path: string, expected: JsonValue, valueAbsent: b
   // == nil`) does not take for nil, so such a test fails.
   if (actual === undefined || actual === null) {
     if (rules.v5 ? expected !== null : !valueAbsent) throw failed();
+    return;
+  }
+  if (rules.v5) {
+    if (expected === null || !v5Equal(actual, [last(found.loc), got.ok ? got.key : found.key], expected, [op, 'value'])) throw failed();
     return;
   }
   if (expected === null ? !v4NullMatches(actual, expected, valueAbsent, rules) : !jsonEqual(actual, expected)) throw failed();

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../src/json/index.js';
+import { parseYaml11 } from '../../src/go/index.js';
+import { parseJson, type JsonValue } from '../../src/json/index.js';
 import { applyJsonPatch, applyPatch, PatchChain, type ApplyOptions, type Flavour } from '../../src/jsonpatch/index.js';
 
 /**
@@ -150,5 +151,29 @@ describe('v5: a copy from the root container\'s key "" copies its own node (part
 
   it('replace "" with null (v5 Cases: the document becomes null) is refused, as Kyverno refuses the null resource after it', () => {
     expect(kyverno({}, [{ op: 'replace', path: '', value: null }])).toMatchObject({ ok: false, message: 'replace operation value must be object or array' });
+  });
+});
+
+describe('v5 (Kyverno): a test compares scalars by their JSON text (lazyNode.equal: bytes.Equal)', () => {
+  // What parsePatchText gives for a JSON patch text: numbers written as floats keep a float-literal mark.
+  const ops = (text: string) => parseJson(text) as JsonValue;
+  const kyverno = (doc: string, patch: string) => applyJsonPatch(parseJson(doc) as JsonValue, ops(patch), 'kyverno');
+
+  it('a number written 1.0 or 1e3 in the patch text equals no document number (Go writes 1 and 1000)', () => {
+    expect(kyverno('{"n": 1}', '[{"op": "test", "path": "/n", "value": 1.0}]')).toMatchObject({ ok: false, kind: 'test-failed' });
+    expect(kyverno('{"n": 1.0}', '[{"op": "test", "path": "/n", "value": 1.0}]')).toMatchObject({ ok: false, kind: 'test-failed' });
+    expect(kyverno('{"n": 1000}', '[{"op": "test", "path": "/n", "value": 1e3}]')).toMatchObject({ ok: false, kind: 'test-failed' });
+    expect(kyverno('{"s": {"a": [1]}}', '[{"op": "test", "path": "/s", "value": {"a": [1.0]}}]')).toMatchObject({ ok: false, kind: 'test-failed' });
+    expect(kyverno('{"a": 1}', '[{"op": "test", "path": "", "value": {"a": 1.0}}]')).toMatchObject({ ok: false, kind: 'test-failed' });
+  });
+
+  it('as Go writes them, numbers compare equal; so do they from a YAML patch text (Kyverno converts it with yaml.YAMLToJSON)', () => {
+    expect(kyverno('{"n": 1.0, "f": 1.5, "b": 1e21}', '[{"op": "test", "path": "/n", "value": 1}, {"op": "test", "path": "/f", "value": 1.5}, {"op": "test", "path": "/b", "value": 1e21}]')).toMatchObject({ ok: true });
+    expect(kyverno('{"s": {"a": [1, "x", null, true]}}', '[{"op": "test", "path": "/s", "value": {"a": [1, "x", null, true]}}]')).toMatchObject({ ok: true });
+    expect(applyJsonPatch({ n: 1 }, parseYaml11('- {op: test, path: /n, value: 1.0}'), 'kyverno')).toMatchObject({ ok: true });
+  });
+
+  it('kube-apiserver (v4) compares the same values by value: its operations are marshalled from CEL', () => {
+    expect(applyJsonPatch(parseJson('{"n": 1}') as JsonValue, ops('[{"op": "test", "path": "/n", "value": 1.0}]'), 'kubernetes')).toMatchObject({ ok: true });
   });
 });
