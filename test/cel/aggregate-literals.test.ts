@@ -2,6 +2,7 @@
  * List, map and message literals as cel-go's grammar reads them (parser/gen/CEL.g4 CreateList,
  * CreateStruct, CreateMessage: `'[' listInit? ','? ']'`): a trailing comma is allowed, also alone,
  * so `[,]`, `{,}` and `Object{,}` are empty literals; a comma never leads an element or doubles.
+ * And message literals of a name that is no message, as cel-go's checkCreateStruct reports them.
  */
 import { describe, expect, it } from 'vitest';
 import { CelEnvironment, Evaluation, RUNTIME_CEL_COST_BUDGET, compileExpression, formatCelValue } from '../../src/cel/index.js';
@@ -37,4 +38,27 @@ describe('empty literals with a lone comma', () => {
   for (const expr of ['[,,]', '[,1]', "{,'a': 1}", '[1,,]', 'size([1],)']) {
     it(`${expr} is a syntax error`, () => expect(admission(expr)).toContain('Syntax error'));
   }
+});
+
+describe('message literals of a name that is no message type', () => {
+  function message(expr: string): string {
+    const c = new CelEnvironment().compile(expr);
+    return c.ok ? 'ok' : c.message;
+  }
+
+  it('a type identifier that is not a message is named so, each field unresolved', () => {
+    expect(message('int{}')).toBe("ERROR: <input>:1:4: 'int' is not a message type\n | int{}\n | ...^");
+    expect(message('list{a: 1}')).toBe(
+      "ERROR: <input>:1:5: 'list' is not a message type\n | list{a: 1}\n | ....^\n" +
+        "ERROR: <input>:1:7: unexpected failed resolution of 'list'\n | list{a: 1}\n | ......^",
+    );
+  });
+
+  it('an undeclared name ends the check: its field values are not checked', () => {
+    expect(message('Nope{a: zzz, b: Other{c: yyy}}')).toBe(
+      "ERROR: <input>:1:5: undeclared reference to 'Nope' (in container '')\n | Nope{a: zzz, b: Other{c: yyy}}\n | ....^",
+    );
+    const c = compileExpression('Object{spec: Object.spec{replicas: zzz}}', 'matchCondition', { params: false });
+    expect(c.ok || c.message.match(/ERROR/g)).toEqual(['ERROR']);
+  });
 });

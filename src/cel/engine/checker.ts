@@ -205,8 +205,18 @@ class Checker {
       case 'struct': {
         const decl = this.env.lookupStruct(e.typeName);
         if (!decl) {
-          this.error(e.pos, `undeclared reference to '${e.typeName.replace(/^\./, '')}' (in container '${this.containerName()}')`);
-          for (const f of e.fields) this.check(f.value);
+          // cel-go (checkCreateStruct): a type that is not a message is named so; an undeclared one
+          // ends the check of the literal, its field values unchecked.
+          const notMessage = this.nonMessageType(e.typeName);
+          if (notMessage) {
+            this.error(e.pos, `'${notMessage}' is not a message type`);
+            for (const f of e.fields) {
+              this.check(f.value);
+              this.error(f.pos, `unexpected failed resolution of '${notMessage}'`);
+            }
+          } else {
+            this.error(e.pos, `undeclared reference to '${e.typeName.replace(/^\./, '')}' (in container '${this.containerName()}')`);
+          }
           this.setType(e, T.error);
           return;
         }
@@ -233,6 +243,29 @@ class Checker {
       }
       case 'comprehension':
         return this.checkComprehension(e);
+    }
+  }
+
+  /**
+   * The name of the type `name` denotes when it is a type identifier of a kind no message literal
+   * builds (`int{}`, `list{}`, an opaque type); undefined otherwise. cel-go builds the well-known
+   * types (timestamp, duration, null, dyn) as protobuf messages, which this engine does not declare.
+   */
+  private nonMessageType(name: string): string | undefined {
+    const ident = this.env.lookupIdent(name);
+    if (!ident || ident.value === undefined || ident.type.kind !== Kind.Type) return undefined;
+    const t = ident.type.params[0];
+    if (!t) return undefined;
+    switch (t.kind) {
+      case Kind.Timestamp:
+      case Kind.Duration:
+      case Kind.Null:
+      case Kind.Dyn:
+      case Kind.Struct:
+      case Kind.Error:
+        return undefined;
+      default:
+        return t.name;
     }
   }
 
