@@ -4,6 +4,7 @@ import { CelOptional } from '../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR } from './cost.js';
 import { celError } from './errors.js';
+import { goSortSlice } from './go-sort.js';
 import { celEquals, celTypeName, compareValues, isComparable, isList, listItems } from './values.js';
 
 /**
@@ -81,7 +82,10 @@ function range(n: bigint): bigint[] {
   return out;
 }
 
-/** Sorts `list` by the associated `keys` (cel-go's @sortByAssociatedKeys); stable. */
+/**
+ * Sorts `list` by the associated `keys` (cel-go's @sortByAssociatedKeys) with Go's sort.Slice, as cel-go
+ * does: not stable, so elements whose keys tie, and keys that do not order (NaN), end where Go puts them.
+ */
 function sortByKeys(list: readonly unknown[], keys: readonly unknown[]): unknown[] {
   if (list.length !== keys.length) {
     throw celError(
@@ -93,7 +97,15 @@ function sortByKeys(list: readonly unknown[], keys: readonly unknown[]): unknown
   const type = celTypeName(keys[0]);
   for (const k of keys) if (celTypeName(k) !== type) throw celError('list elements must have the same type');
   const order = keys.map((_, i) => i);
-  order.sort((a, b) => compareValues(keys[a], keys[b]) || a - b);
+  goSortSlice(
+    order.length,
+    (i, j) => compareValues(keys[order[i]], keys[order[j]]) === -1,
+    (i, j) => {
+      const t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    },
+  );
   return order.map((i) => list[i]);
 }
 

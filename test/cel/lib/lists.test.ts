@@ -98,10 +98,38 @@ describe('lists extension', () => {
     expect(celError('l.sort()', { l: [new CelUint(1n), 1n] })).toBe('list elements must have the same type');
     expect(cel('l.sortBy(e, e.s).map(e, e.n)', { l: [{ n: 'x', s: 2n }, { n: 'y', s: 1n }] })).toEqual(['y', 'x']);
     expect(cel('[3, 1, 2].sortBy(e, -e)')).toEqual([3n, 2n, 1n]);
-    // equal keys keep their order
+    // equal keys keep their order up to 12 elements (Go's sort.Slice sorts those by insertion)
     expect(cel("['b1', 'a1', 'b2', 'a2'].sortBy(e, e.substring(0, 1))")).toEqual(['a1', 'a2', 'b1', 'b2']);
     expect(celError('[1, 2].sortBy(e, [e])')).toMatch(/found no matching overload/);
     expect(celError('l.sortBy(e, e)', { l: [1n, 'a'] })).toBe('list elements must have the same type');
+  });
+
+  it('sorts as Go sort.Slice does, as cel-go: unstable past 12 elements, a NaN only not-less', () => {
+    // Traced through Go's pdqsort (src/sort/zsortfunc.go): one partition around the middle element.
+    expect(cel('lists.range(16).map(i, i + 1).sortBy(x, x % 2)')).toEqual([10, 2, 16, 4, 14, 6, 12, 8, 9, 1, 11, 7, 13, 5, 15, 3].map(BigInt));
+    // Insertion sort: each element moves left while it is less than its neighbour; NaN never is, nor is anything less than it.
+    expect(cel('[3.0, 1.0, 0.0/0.0, 2.0, 0.5].sort()')).toEqual([1, 3, NaN, 0.5, 2]);
+  });
+
+  it('sorts any ordering completely (Go sort.Slice on every size and shape)', () => {
+    let seed = 42;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (const size of [0, 1, 2, 11, 12, 13, 40, 49, 50, 51, 64, 200, 1000]) {
+      for (const shape of ['random', 'few', 'sorted', 'reversed', 'organ']) {
+        const l = Array.from({ length: size }, (_, i) =>
+          BigInt(shape === 'random' ? rnd(1_000_000) : shape === 'few' ? rnd(3) : shape === 'sorted' ? i : shape === 'reversed' ? size - i : Math.min(i, size - i)),
+        );
+        const sorted = [...l].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        expect(cel('l.sort()', { l }), `${shape} ${size}`).toEqual(sorted);
+        // sortBy moves the elements with their keys: each element stays with its own key.
+        const pairs = cel('p.sortBy(x, x[1])', { p: l.map((v, i) => [BigInt(i), v]) }) as bigint[][];
+        expect(pairs.map((x) => x[1]), `${shape} ${size} sortBy`).toEqual(sorted);
+        expect(pairs.map((x) => l[Number(x[0])]), `${shape} ${size} sortBy pairs`).toEqual(sorted);
+      }
+    }
   });
 
   it('first, last and lists.range', () => {
