@@ -68,11 +68,16 @@ function atoi(text: string, expression: string, position: number): number {
     throw new JmesPathSyntaxError(`strconv.Atoi: parsing "${text}": invalid syntax`, expression, position);
   }
   const n = Number(text);
-  if (!Number.isSafeInteger(n)) {
+  // Past ±2^53 a position lies beyond any array, before or after it, so the nearest double serves; only
+  // what int64 cannot hold is refused.
+  if (!Number.isSafeInteger(n) && (BigInt(text) > INT64_MAX || BigInt(text) < INT64_MIN)) {
     throw new JmesPathSyntaxError(`strconv.Atoi: parsing "${text}": value out of range`, expression, position);
   }
   return n;
 }
+
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
 
 class Parser {
   private readonly tokens: Token[];
