@@ -174,8 +174,12 @@ function join(list: readonly unknown[], separator = ''): string {
   return list.join(separator);
 }
 
-/** A value as Go's %v prints it, near enough for an error message. */
+/**
+ * A value as Go's %v prints it, near enough for an error message. cel-go's null (types.Null, an int32
+ * enum without a String method) prints as its number.
+ */
 function shown(x: unknown): string {
+  if (x === null) return '0';
   try {
     return stringClause(x);
   } catch {

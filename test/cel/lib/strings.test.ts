@@ -90,6 +90,16 @@ describe('strings extension', () => {
   });
 });
 
+describe('join', () => {
+  it("refuses a non-string element with cel-go's text, the element as Go's %v prints it", () => {
+    expect(cel('l.join("-")', { l: ['a', 'b'] })).toBe('a-b');
+    expect(celError('l.join("-")', { l: ['a', 1n] })).toBe('join: invalid input: 1');
+    expect(celError('l.join()', { l: ['a', true] })).toBe('join: invalid input: true');
+    // types.Null is an int32 enum without a String method: %v prints its number.
+    expect(celError('l.join()', { l: ['a', null] })).toBe('join: invalid input: 0');
+  });
+});
+
 describe('trim (Go strings.TrimSpace)', () => {
   it("removes Go's white space from both ends and nothing inside", () => {
     expect(cel("' \\t\\n\\v\\f\\r a b \\r\\n'.trim()")).toBe('a b');
