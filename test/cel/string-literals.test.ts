@@ -1,7 +1,8 @@
 /**
  * String and bytes literals as cel-go's parser reads them (parser/unescape.go): a line break inside a
  * triple-quoted literal, CRLF or a lone CR, is read as \n before escapes are processed (an escaped \r
- * stays a carriage return), in raw and bytes literals too.
+ * stays a carriage return), in raw and bytes literals too. An escape the grammar takes but unescape
+ * refuses is reported as cel-go's parser reports it: the unescape error alone, at the literal.
  */
 import { describe, expect, it } from 'vitest';
 import { CelEnvironment, Evaluation, RUNTIME_CEL_COST_BUDGET, compileExpression } from '../../src/cel/index.js';
@@ -41,4 +42,20 @@ describe('line breaks in multi-line literals', () => {
       expect(admission(expr)).toEqual(want);
     });
   }
+});
+
+describe('escapes the grammar takes but cel-go cannot unescape', () => {
+  function message(expr: string): string {
+    const c = env.compile(expr);
+    return c.ok ? 'ok' : c.message;
+  }
+  it('a surrogate or out-of-range code point (cel-go parser_test.go)', () => {
+    expect(message("'\\udead' == '\\ufffd'")).toBe("ERROR: <input>:1:1: invalid unicode code point\n | '\\udead' == '\\ufffd'\n | ^");
+    expect(message("'ok' + '\\U00110000'")).toBe("ERROR: <input>:1:8: invalid unicode code point\n | 'ok' + '\\U00110000'\n | .......^");
+  });
+  it('a \\u or \\U escape in bytes', () => {
+    expect(message("b'\\u00e9'")).toBe("ERROR: <input>:1:1: unable to unescape string\n | b'\\u00e9'\n | ^");
+    const k = compileExpression("size(B'\\U0001F600')", 'variable', { params: false });
+    expect(k.ok ? 'ok' : k.message).toBe("compilation failed: ERROR: <input>:1:6: unable to unescape string\n | size(B'\\U0001F600')\n | .....^");
+  });
 });

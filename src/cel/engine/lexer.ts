@@ -56,6 +56,8 @@ export class LexError extends Error {
   constructor(
     message: string,
     readonly pos: number,
+    /** A grammar error ('Syntax error: ...'); false for a literal the grammar takes but cel-go cannot unescape. */
+    readonly syntax = true,
   ) {
     super(message);
   }
@@ -323,10 +325,10 @@ function readQuoted(src: string, i: number, tokenStart: number, raw: boolean, by
   const end = j + open;
   const bodyStart = i + open;
   if (bytes) {
-    const value = raw ? utf8Encode(normalizeNewlines(body)) : unescapeBytes(body, bodyStart);
+    const value = raw ? utf8Encode(normalizeNewlines(body)) : unescapeBytes(body, bodyStart, tokenStart);
     return { tok: Tok.Bytes, pos: tokenStart, end, value };
   }
-  const value = raw ? normalizeNewlines(body) : unescapeString(body, bodyStart);
+  const value = raw ? normalizeNewlines(body) : unescapeString(body, bodyStart, tokenStart);
   return { tok: Tok.String, pos: tokenStart, end, value };
 }
 
@@ -353,8 +355,13 @@ function normalizeNewlines(body: string): string {
   return body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
 }
 
-/** Processes the escapes of a string literal body; code points are pushed via `emit`. */
-function unescapeInto(body: string, bodyStart: number, bytes: boolean, emit: (cp: number, isByte: boolean) => void): void {
+/**
+ * Processes the escapes of a string literal body; code points are pushed via `emit`. An escape the
+ * grammar refuses is a syntax error at the escape; one it takes but cel-go's unescape refuses (a
+ * surrogate or out-of-range code point, `\u` in bytes) is reported as cel-go's parser reports it: the
+ * unescape error's text alone, at the literal (`tokenStart`).
+ */
+function unescapeInto(body: string, bodyStart: number, tokenStart: number, bytes: boolean, emit: (cp: number, isByte: boolean) => void): void {
   let i = 0;
   while (i < body.length) {
     const ch = body[i];
@@ -384,13 +391,12 @@ function unescapeInto(body: string, bodyStart: number, bytes: boolean, emit: (cp
       continue;
     }
     if (e === 'u' || e === 'U') {
-      if (bytes) throw new LexError(`invalid escape sequence: \\${e} in bytes literal`, bodyStart + i);
       const len = e === 'u' ? 4 : 8;
       const h = body.slice(i + 2, i + 2 + len);
       if (h.length !== len || !/^[0-9a-fA-F]+$/.test(h)) throw new LexError(`invalid escape sequence: \\${e}${h}`, bodyStart + i);
+      if (bytes) throw new LexError('unable to unescape string', tokenStart, false);
       const cp = parseInt(h, 16);
-      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        throw new LexError(`invalid unicode code point: \\${e}${h}`, bodyStart + i);
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw new LexError('invalid unicode code point', tokenStart, false);
       emit(cp, false);
       i += 2 + len;
       continue;
@@ -406,18 +412,18 @@ function unescapeInto(body: string, bodyStart: number, bytes: boolean, emit: (cp
   }
 }
 
-function unescapeString(body: string, bodyStart: number): string {
+function unescapeString(body: string, bodyStart: number, tokenStart: number): string {
   if (!body.includes('\\')) return normalizeNewlines(body);
   let out = '';
-  unescapeInto(body, bodyStart, false, (cp) => {
+  unescapeInto(body, bodyStart, tokenStart, false, (cp) => {
     out += String.fromCodePoint(cp);
   });
   return out;
 }
 
-function unescapeBytes(body: string, bodyStart: number): Uint8Array {
+function unescapeBytes(body: string, bodyStart: number, tokenStart: number): Uint8Array {
   const bytes: number[] = [];
-  unescapeInto(body, bodyStart, true, (cp, isByte) => {
+  unescapeInto(body, bodyStart, tokenStart, true, (cp, isByte) => {
     if (isByte) bytes.push(cp);
     else pushUtf8(bytes, cp);
   });

@@ -29,6 +29,11 @@ export interface ParseOptions {
   macros?: MacroLookup;
 }
 
+/** A lexer error as an issue: a grammar error reads 'Syntax error: ...', an unescape error its text alone. */
+function lexIssue(e: LexError): CelIssue {
+  return { message: e.syntax ? `Syntax error: ${e.message}` : e.message, offset: e.pos };
+}
+
 class ParseError extends Error {
   constructor(
     message: string,
@@ -50,7 +55,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   try {
     tokens = tokenize(source);
   } catch (e) {
-    if (e instanceof LexError) return { issues: [{ message: `Syntax error: ${e.message}`, offset: e.pos }], maxId: 0 };
+    if (e instanceof LexError) return { issues: [lexIssue(e)], maxId: 0 };
     throw e;
   }
   const p = new Parser(source, tokens, options.maxRecursionDepth ?? 250, options.macros);
@@ -62,7 +67,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     return { expr, issues: [], maxId: p.nextId - 1 };
   } catch (e) {
     if (e instanceof ParseError) return { issues: [...p.issues, { message: e.message, offset: e.pos }], maxId: p.nextId - 1 };
-    if (e instanceof LexError) return { issues: [{ message: `Syntax error: ${e.message}`, offset: e.pos }], maxId: 0 };
+    if (e instanceof LexError) return { issues: [lexIssue(e)], maxId: 0 };
     throw e;
   }
 }
