@@ -165,7 +165,9 @@ class PropsConverter {
   private field(props: JsonValue, path: string, inherited: boolean): FieldDef {
     const type = this.convert(props, path, inherited);
     const def = isJsonObject(props) ? getOwn(props, 'default') : undefined;
-    return def !== undefined && (def === null || typeof def !== 'object') ? { type, default: def } : { type };
+    // SMD uses a key field's default only when there is one: `default: null` (a nullable field) is Go's nil,
+    // no default (typed/helpers.go keyedAssociativeListItemToPathElement: `def != nil`).
+    return def !== undefined && def !== null && typeof def !== 'object' ? { type, default: def } : { type };
   }
 
   private array(props: JsonObject, path: string, inherited: boolean): Atom {

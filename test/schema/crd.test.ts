@@ -224,6 +224,43 @@ describe('CRD schemas', () => {
     expect(kept.ok && (kept.object as any).status).toEqual({ ready: true });
   });
 
+  it('takes no key default from a `default: null` (Go nil: SMD keys the item without that field)', () => {
+    const crd = structuredClone(widgetCrd);
+    crd.spec.versions = [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  items: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['a', 'b'],
+                    items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string', nullable: true, default: null }, v: { type: 'string' } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    ];
+    const type = SchemaRegistry.builtin().withCrd(crd).lookup('example.com/v1', 'Widget')!;
+    const obj = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { items: [{ a: 1, b: null, v: 'x' }] } };
+    // The live item's key is a=1,b=null (b is there, null); the patch item's is a=1: two entries.
+    const r = applyConfiguration(type, obj, { spec: { items: [{ a: 1, v: 'y' }] } });
+    expect(r.ok && (r.object as any).spec.items).toEqual([
+      { a: 1, b: null, v: 'x' },
+      { a: 1, v: 'y' },
+    ]);
+  });
+
   it('adds apiVersion, kind and metadata (ObjectMeta) to the root', () => {
     const r = apply({ metadata: { annotations: { n: 'm' }, labels: { b: '2' } } });
     expect(r.ok && r.object.metadata).toEqual({ name: 'w', labels: { a: '1', b: '2' }, annotations: { n: 'm' } });
