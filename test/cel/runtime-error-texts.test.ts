@@ -104,6 +104,9 @@ describe('index and key errors (common/types/list.go:561, map.go:288 "no such ke
     ['[1][object.m1]', 'index out of bounds: -1'],
     ["dyn([1])['a']", "unsupported index type 'string' in list"],
     ["{'a':1}[object.s]", 'no such key: abc'],
+    // A double key prints as Go's %v prints a float64 (strconv 'g'), not as JavaScript does.
+    ['{1: 1}[object.f20]', 'no such key: 1e+20'],
+    ['{1: 1}[-object.f20]', 'no such key: -1e+20'],
   ]);
 });
 

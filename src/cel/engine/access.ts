@@ -185,7 +185,7 @@ export function indexValue(container: unknown, k: unknown, optional: boolean): C
     const v = mapGet(container, k as CelValue);
     if (v === undefined) {
       if (optional) return CelOptional.none();
-      throw new CelEvalError(`no such key: ${String(k instanceof CelUint ? k.valueOf() : k)}`);
+      throw new CelEvalError(`no such key: ${indexText(k)}`);
     }
     return optional ? CelOptional.of(v) : v;
   }
