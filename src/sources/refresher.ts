@@ -11,6 +11,7 @@ import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvid
 import type { Logger } from '../observe/index.js';
 import { deadline, errorMessage } from './bounds.js';
 import { keepLastGood, nextSettleAt, readSource, snapshotKey, type CachedDocument, type PendingChange, type ReadCounts, type SourceCache } from './snapshot.js';
+import { SetBytes } from './set-bytes.js';
 import { emptySourceWarning, unboundPolicyWarnings } from './source-warnings.js';
 import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
 
@@ -258,11 +259,13 @@ export class PolicySetRefresher {
     this.inFlight = stop;
     const { signal, done } = deadline(this.limits.timeoutMs, `refreshing policy set ${this.name}`, stop.signal);
     const errors: string[] = [];
+    // The set's bound on bytes, counted as the sources are read (not once every body is in memory).
+    const setBytes = new SetBytes(this.limits.maxTotalBytes, this.name);
     try {
       const read = await Promise.allSettled(
         this.sources.map((source, i) => {
           const settle = this.started && this.readOnce[i] && this.settleMs > 0 ? { settle: { ms: this.settleMs, now: settleClock, pending: this.pending[i] } } : {};
-          return readSource(source, this.caches[i], { signal, limits: this.limits, trustListedVersions: this.trustListedVersions, ...settle }, counts);
+          return readSource(source, this.caches[i], { signal, limits: this.limits, trustListedVersions: this.trustListedVersions, setBytes, ...settle }, counts);
         }),
       );
       read.forEach((r, i) => {

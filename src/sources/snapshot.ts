@@ -34,6 +34,7 @@ import { utf8Length } from '../json/index.js';
 import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted, withOwnSignal } from './bounds.js';
 import { byName } from './names.js';
+import type { BytesShare, SetBytes } from './set-bytes.js';
 import { NotUtf8Error } from './text.js';
 import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
@@ -115,6 +116,10 @@ export interface ReadOptions {
   trustListedVersions: boolean;
   /** Let changes of in-place documents settle (see above); without it every change is taken at once. */
   settle?: Settle;
+  /** The set's bytes, shared by the refresh's sources (set-bytes.ts); without it only each document is bounded. */
+  setBytes?: SetBytes;
+  /** This read's share of `setBytes` (made per read of the source by readGeneration). */
+  share?: BytesShare;
 }
 
 export const KEPT_NOTE = '(the last good version of this document stays in force)';
@@ -174,6 +179,7 @@ async function readEntry(
   const limit = options.limits.maxDocumentBytes;
   if (prior && options.trustListedVersions && entry.version !== undefined && entry.version === prior.version) {
     options.settle?.pending.delete(entry.name); // back to the version held: a change seen before is void
+    options.share?.take(prior.bytes);
     counts.skipped++;
     return prior;
   }
@@ -181,10 +187,15 @@ async function readEntry(
   if (entry.size !== undefined && entry.size > limit) {
     return unreadEntry(entry, entry.version ?? `${entry.size} bytes`, tooLargeMessage(entry.size, limit), prior, options);
   }
+  // Taken before the body is asked for when the listing gives its size; then set to what the read holds.
+  const reserved = entry.size ?? 0;
+  options.share?.take(reserved);
+  const holding = (bytes: number) => options.share?.take(bytes - reserved);
   let result;
   try {
     result = await untilAborted(source.fetch(entry, { signal: options.signal, maxBytes: limit, ...(prior ? { ifNoneMatch: prior.version } : {}) }), options.signal);
   } catch (err) {
+    holding(0);
     // Its version is not the listed one: the next refresh, which lists the same version, reads it again
     // (a permission fixed with chmod leaves the modification time, hence the listed version, as it was).
     if (err instanceof DocumentUnreadable) return unreadEntry(entry, `${entry.version ?? ''} unreadable`, `cannot be read: ${err.reason}; not read`, prior, options);
@@ -205,20 +216,27 @@ async function readEntry(
   }
   switch (result.status) {
     case 'gone':
+      holding(0);
       return undefined;
     case 'not-modified':
       if (!prior) throw new SourceError(source.uri, `${entry.label}: the store answered "not modified" to an unconditional request`);
+      holding(prior.bytes);
       options.settle?.pending.delete(entry.name);
       counts.notModified++;
       return prior;
     case 'parsed':
+      holding(0);
       counts.fetched++;
       return { label: entry.label, version: result.version, bytes: 0, fresh: result.parsed, parsed: result.parsed, ...(prior?.lastGood ? { lastGood: prior.lastGood } : {}) };
     case 'fetched': {
       counts.fetched++;
       const bytes = utf8Length(result.text);
       // (Its size was within the limit; decoded, invalid UTF-8 can grow past it.)
-      if (bytes > limit) return unreadEntry(entry, result.version, tooLargeMessage(bytes, limit), prior, options);
+      if (bytes > limit) {
+        holding(0);
+        return unreadEntry(entry, result.version, tooLargeMessage(bytes, limit), prior, options);
+      }
+      holding(bytes);
       // Written in place and maybe caught mid-write: the version held stays until a later look agrees.
       if (entry.inPlace && options.settle && options.settle.ms > 0 && !settled(options.settle, entry.name, result.version, result.text)) return prior;
       const fresh = parseDocuments(entry.label, result.text);
@@ -273,7 +291,17 @@ async function confirmListing(source: PolicySource, first: readonly SourceEntry[
   if (moved !== undefined) throw new SnapshotMoved(source.uri, `the listing changed while being read (at ${moved})`);
 }
 
-async function readGeneration(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+async function readGeneration(source: PolicySource, previous: SourceCache, given: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
+  const share = given.setBytes?.share(source.uri);
+  try {
+    return await readGenerationWith(source, previous, share ? { ...given, share } : given, counts);
+  } catch (err) {
+    share?.giveBack();
+    throw err;
+  }
+}
+
+async function readGenerationWith(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
   const entries = await list(source, options);
   const read = await mapBounded(entries, options.limits.concurrency, (entry) =>
     withOwnSignal(options.signal, (signal) => readEntry(source, entry, previous.get(entry.name), { ...options, signal }, counts)),
