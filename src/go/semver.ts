@@ -157,19 +157,26 @@ function splitComparatorVersion(s: string): [string, string] {
   return [s.slice(0, i).trim(), s.slice(i)];
 }
 
+/** incrementMajorVersion / incrementMinorVersion: strconv.Atoi (int64), +1 wrapping; '' when Atoi fails. */
 function increment(v: string, index: number): string {
   const parts = v.split('.');
   if (!/^[+-]?\d+$/.test(parts[index] ?? '')) return '';
-  parts[index] = String(Number(parts[index]) + 1);
+  const n = BigInt(parts[index]);
+  if (n > INT64_MAX || n < -INT64_MAX - 1n) return '';
+  parts[index] = String(n === INT64_MAX ? -INT64_MAX - 1n : n + 1n);
   return parts.join('.');
 }
+
+const INT64_MAX = (1n << 63n) - 1n;
 
 function expandWildcards(parts: string[][]): string[][] {
   return parts.map((p) => {
     const out: string[] = [];
     for (let ap of p) {
-      const [op, v] = splitComparatorVersion(ap);
-      if (ap.includes('.x')) {
+      // Any `x` makes a part a wildcard to expand (strings.Contains(ap, "x")), one in a pre-release or in
+      // the comparator too: `>1.0.0-next` expands to `>=` and no version, an error.
+      if (ap.includes('x')) {
+        const [op, v] = splitComparatorVersion(ap);
         const vParts = v.split('.');
         const wildcard = vParts[vParts.length - 1] === 'x' ? vParts.length : 0; // 2 = minor, 3 = patch
         let flat = v.replace('.x.x', '.x').replace('.x', '.0');
