@@ -67,4 +67,22 @@ describe('anchor walk order', () => {
     expect(await status({ tolerations: [{ key: 'other' }] })).toEqual(['skipped']);
     expect(await status({ tolerations: [{ key: 'special' }] })).toEqual(['applied']);
   });
+
+  it('an overlay whose condition fails is still merged, emptied: kyaml normalizes the resource', async () => {
+    // strategicMergePatch turns the patch into `{}` on a condition error and applies it: the walk of the
+    // resource merges list items with the same merge key, and a resource that changes so is patched.
+    const policy = compiled(
+      clusterPolicy('empty-merge', [{ name: 'r', mutate: { patchStrategicMerge: { spec: { '(hostNetwork)': true, priorityClassName: 'high' } } } }]),
+    );
+    const run = async (env: JsonObject[]) => {
+      const object = pod('web', ['a']);
+      ((object.spec as JsonObject).containers as JsonObject[])[0].env = env;
+      const result = await runKyvernoPolicies([policy], { request: podRequest(object) });
+      const rule = result.policies[0].rules[0];
+      return { status: rule.status, message: rule.message, env: (((result.object as JsonObject).spec as JsonObject).containers as JsonObject[])[0].env };
+    };
+    // The API server admits duplicate env names (with a warning); kyaml keeps the first.
+    expect(await run([{ name: 'E', value: '1' }, { name: 'E', value: '2' }])).toMatchObject({ status: 'applied', env: [{ name: 'E', value: '1' }] });
+    expect(await run([{ name: 'E', value: '1' }])).toEqual({ status: 'skipped', message: expect.stringMatching(/condition failed/), env: [{ name: 'E', value: '1' }] });
+  });
 });
