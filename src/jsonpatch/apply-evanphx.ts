@@ -172,7 +172,8 @@ function test(wc: WorkingCopy, op: Operation & { op: 'test' }, rules: EvanphxRul
   const valueAbsent = op.valueAbsent === true;
   const failed = () => OpFailure.testFailed(`testing value ${path} failed: test failed`);
   if (path === '') {
-    if (rules.v5 ? !v5Equal(wc.root, undefined, expected, [op, 'value']) : !jsonEqual(wc.root, expected) && !v4NullMatches(wc.root, expected, valueAbsent, rules)) throw failed();
+    const equal = rules.v5 ? v5Equal(wc.root, undefined, expected, [op, 'value']) : jsonEqual(wc.root, expected) || v4NullMatches(wc.root, expected, valueAbsent, rules);
+    if (!equal) throw failed();
     return;
   }
   const found = findObject(wc.root, path, rules);
