@@ -118,3 +118,6 @@ export type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar } f
 export type { Authorizer, AuthorizationAttributes, AuthorizationDecision, UserInfo } from './lib/index.js';
 /** The libraries of Kubernetes' environments, for a `CelEnvironment` that should behave as they do. */
 export { KUBERNETES_LIBRARIES } from './lib/index.js';
+// Go's net/url and net/netip ports, also behind Kyverno's is_external_url (src/kyverno/jmespath).
+export { parseURL, hostname as urlHostname, UrlError } from './lib/go-url.js';
+export { parseAddr as parseNetipAddr, NetipError } from './lib/netip.js';

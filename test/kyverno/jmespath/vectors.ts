@@ -504,7 +504,7 @@ export const miscVectors: Vector[] = [
   { expr: "is_external_url('http://localhost:3000')", result: false },
   { expr: "is_external_url('http://my-service:8080')", result: false },
   { expr: "is_external_url('http://api.default.svc.cluster.local')", result: false },
-  { expr: "is_external_url('not a url')", error: 'invalid URL' },
+  { expr: "is_external_url('not a url')", error: 'lookup : no such host' }, // Go parses it as a path: no host
   // IP literals: Go's IsLoopback() || IsPrivate() and nothing else is internal (link-local, CGNAT,
   // multicast and unspecified addresses are external in Kyverno); IPv4-mapped IPv6 is judged as IPv4.
   { expr: "is_external_url('http://169.254.169.254/latest/meta-data')", result: true },
