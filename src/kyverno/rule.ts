@@ -56,7 +56,12 @@ async function runRuleAsync(rule: CompiledRule, resource: JsonValue, scope: Fore
     if (rule.context.length > 0) await loadContextEntries(rule.context, scope);
     const unmet = conditionsFailure(rule.preconditions, scope);
     if (unmet !== undefined) return preconditionsNotMet(unmet, resource);
-    if (rule.mutation.type === 'foreach') return outcome(await runForeach(rule.mutation.entries, resource, scope), resource, FOREACH_UNCHANGED, scope);
+    if (rule.mutation.type === 'foreach') {
+      const changes = { entryChanged: false };
+      const result = outcome(await runForeach(rule.mutation.entries, resource, scope, 0, undefined, changes), resource, FOREACH_UNCHANGED, scope);
+      // Entries that undid each other: Kyverno's rule still passes (it counts the entries that changed).
+      return result.status === 'skipped' && changes.entryChanged ? applied(result.resource) : result;
+    }
     return patchOutcome(rule, resource, scope);
   } catch (error) {
     return failed(error, resource);

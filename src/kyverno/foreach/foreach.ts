@@ -20,7 +20,7 @@
  * list again for every outer element: quadratic in the outer list.
  */
 import { isReviewAborted } from '../../guard/index.js';
-import type { JsonValue } from '../../json/index.js';
+import { jsonEqual, type JsonValue } from '../../json/index.js';
 import { PatchChain } from '../../jsonpatch/index.js';
 import { StrategicMergeChain, type StrategicMergeCache } from '../../schema/index.js';
 import { conditionsHold } from '../match/conditions.js';
@@ -40,18 +40,32 @@ export interface ForeachScope extends EntryScope {
   readonly heights?: PatchHeights;
 }
 
-/** `chain`: the enclosing entry's, when a nested loop runs inside a foreach tree that merges. */
+/**
+ * Whether an entry changed the resource it started from. Kyverno's rule passes when one did
+ * (mutateForEach counts them), even if later entries undid it: the rule's net change cannot tell then.
+ */
+export interface ForeachChanges {
+  entryChanged: boolean;
+}
+
+/**
+ * `chain`: the enclosing entry's, when a nested loop runs inside a foreach tree that merges.
+ * `changes`: the top level's, told when an entry changed the resource (compared only while no entry has,
+ * and only with two entries or more: with one, the rule's own outcome says it).
+ */
 export async function runForeach(
   entries: readonly ForeachEntry[],
   resource: JsonValue,
   scope: ForeachScope,
   nesting = 0,
   chain?: StrategicMergeChain,
+  changes?: ForeachChanges,
 ): Promise<JsonValue> {
   let current = resource;
   for (let i = 0; i < entries.length; i++) {
     const before = current;
     current = await runEntry(entries[i], current, scope, nesting, i, chain);
+    if (changes && !changes.entryChanged && entries.length > 1 && current !== before && !jsonEqual(before, current)) changes.entryChanged = true;
     // For the next entry: after the last one the caller restores the context of before the loop anyway
     // (the rule's checkpoint, or the enclosing element's), so that refresh would never be read.
     if (current !== before && i < entries.length - 1) {
