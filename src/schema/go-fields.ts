@@ -26,30 +26,54 @@ function codeIndex(): Map<string, string> {
 
 /** `omitempty`: the encoder leaves the field out when its Go value is empty (false, 0, "", nil, len 0). */
 export function goOmitEmpty(code: string): boolean {
-  return code >= 'a' && code <= 'z';
+  const c = code.charCodeAt(0);
+  return c >= 0x61 && c <= 0x7a;
 }
 
 /** What a field's Go value encodes as when JSON null (or nothing) was decoded into it, by its code. */
 export type GoZero = { readonly value: '' | false | 0 } | 'nil' | 'struct';
 
-const VALUE_ZEROS: Record<string, '' | false | 0> = { s: '', b: false, i: 0, l: 0, u: 0, f: 0 };
+/** A code's letter in lower case (codes are ASCII letters): the same Go kind, whatever its `omitempty`. */
+function lower(code: string): number {
+  return code.charCodeAt(0) | 0x20;
+}
 
+const CODE_S = 0x73, CODE_B = 0x62, CODE_I = 0x69, CODE_L = 0x6c, CODE_U = 0x75, CODE_F = 0x66, CODE_V = 0x76, CODE_J = 0x6a;
+const CODE_Q = 0x71, CODE_E = 0x65, CODE_R = 0x72, CODE_G = 0x67, CODE_Y = 0x79, CODE_N = 0x6e;
+const ZERO_STRING = { value: '' } as const;
+const ZERO_FALSE = { value: false } as const;
+const ZERO_NUMBER = { value: 0 } as const;
+
+// Asked per field of every struct a mutation changed, between mutations: a switch on the letter's code.
 export function goZero(code: string): GoZero {
-  const lower = code.toLowerCase();
-  if (Object.hasOwn(VALUE_ZEROS, lower)) return { value: VALUE_ZEROS[lower] };
-  return lower === 'v' || lower === 'j' ? 'struct' : 'nil';
+  switch (lower(code)) {
+    case CODE_S:
+      return ZERO_STRING;
+    case CODE_B:
+      return ZERO_FALSE;
+    case CODE_I:
+    case CODE_L:
+    case CODE_U:
+    case CODE_F:
+      return ZERO_NUMBER;
+    case CODE_V:
+    case CODE_J:
+      return 'struct';
+    default:
+      return 'nil';
+  }
 }
 
 /** The Go integer type of a field or of its items (`int32` for `i`, `q` *int32, `e` []int32), if any. */
 export function goIntType(code: string): 'int32' | 'int64' | undefined {
-  switch (code.toLowerCase()) {
-    case 'i':
-    case 'q':
-    case 'e':
+  switch (lower(code)) {
+    case CODE_I:
+    case CODE_Q:
+    case CODE_E:
       return 'int32';
-    case 'l':
-    case 'r':
-    case 'g':
+    case CODE_L:
+    case CODE_R:
+    case CODE_G:
       return 'int64';
     default:
       return undefined;
@@ -61,6 +85,6 @@ export type GoLeaf = 'int32' | 'int64' | 'bytes';
 
 /** The leaf type of a field's values: itself, its items (`[]int32`) or its map values (`map[string][]byte`). */
 export function goLeaf(code: string): GoLeaf | undefined {
-  const l = code.toLowerCase();
-  return l === 'y' || l === 'n' ? 'bytes' : goIntType(code);
+  const l = lower(code);
+  return l === CODE_Y || l === CODE_N ? 'bytes' : goIntType(code);
 }

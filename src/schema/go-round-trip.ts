@@ -77,7 +77,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       const exact = typeof g === 'number' && !Number.isSafeInteger(g) && g === child ? exactInteger(v, k) : undefined;
       const w = exact !== undefined && resolve(childType).format === 'quantity'
         ? canonicalQuantity(String(exact))
-        : walk(g, childType, childBase, typeof g === 'string' && isMicroTime(atom.map.name, k));
+        : walk(g, childType, childBase, typeof g === 'string' && resolve(childType).format === 'date-time' && isMicroTime(atom.map.name, k));
       if (w === child) continue;
       out ??= copyObject(v);
       setOwn(out, k, w);
