@@ -254,8 +254,10 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
     if (!hasAnchors(item, isMutateAnchor)) continue;
     const global = hasAnchors(item, isGlobalAnchor);
     let globalPassed = false;
-    let lastGlobalFailure: GlobalConditionFailure | undefined;
+    // The last global failure: thrown, or (found by the precheck below) its reason.
+    let lastGlobalFailure: GlobalConditionFailure | string | undefined;
     const precheck = !global && conditionsAtTop(item);
+    const globalPrecheck = global && globalsAtTop(item);
     if (resourceItems === resource) walk.readingLists(); // its items (and length) may be kept aside
     // With top conditions, only the resource items that may meet them: an index finds those a literal
     // condition names (one, for a foreach element's overlay naming its element), not m checks each.
@@ -266,6 +268,15 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
       // (n × m of them when no condition is literal text).
       walk.guard.tick();
       if (precheck && conditionFailure(item as JsonObject, resourceItem, 'condition', walk, false) !== undefined) continue;
+      // Likewise the item's own global conditions, checked first by walkMap: a failure is remembered
+      // without a copy or a throw (n × m of them for a foreach over n containers).
+      if (globalPrecheck) {
+        const failure = conditionFailure(item as JsonObject, resourceItem, 'global', walk);
+        if (failure !== undefined) {
+          lastGlobalFailure = failure;
+          continue;
+        }
+      }
       // A fresh copy per resource item: `+()` decisions made for one item must not leak into the next.
       let candidate = cloneJson(item);
       try {
@@ -291,7 +302,9 @@ function processListOfMaps(pattern: JsonValue[], resource: JsonValue | undefined
         if (!(error instanceof ConditionFailure)) throw error;
       }
     }
-    if (!globalPassed && lastGlobalFailure) throw lastGlobalFailure;
+    if (!globalPassed && lastGlobalFailure !== undefined) {
+      throw typeof lastGlobalFailure === 'string' ? new GlobalConditionFailure(lastGlobalFailure) : lastGlobalFailure;
+    }
   }
 }
 
@@ -410,6 +423,25 @@ function checkConditions(pattern: JsonObject, resource: JsonValue | undefined, w
   if (failure) throw new GlobalConditionFailure(failure);
   const local = conditionFailure(pattern, resource, 'condition', walk);
   if (local) throw new ConditionFailure(local);
+}
+
+/**
+ * Whether a list item's global conditions can be checked on the item before it is copied, as walkMap
+ * checks them (in Go's order, conditionFailure resolving nothing): a map with `<()` keys at its top, none
+ * holding `+()` anchors (resolved in place by the check), and no `+()` key that could make one.
+ */
+function globalsAtTop(item: JsonValue): boolean {
+  if (!isJsonObject(item)) return false;
+  let found = false;
+  for (const key in item) {
+    const anchor = parseAnchor(key);
+    if (anchor?.type === 'global') {
+      const value = item[key];
+      if (isJsonObject(value) && hasAddIfNotPresent(value)) return false;
+      found = true;
+    } else if (anchor?.type === 'addIfNotPresent' && anchor.key.includes('(')) return false;
+  }
+  return found;
 }
 
 /**
