@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { withoutQuotedSource, type PolicySetProvider } from '../../policyset/index.js';
+import { withoutQuotedSource, type PolicySetProvider, type Problem } from '../../policyset/index.js';
 import type { AppEnv } from '../context.js';
 
 /** Liveness: the process answers. */
@@ -19,6 +19,20 @@ export interface Serving {
 }
 
 const alwaysServing: Serving = { draining: notDraining, unavailable: available };
+
+/**
+ * Problems a /readyz answer lists. The kubelet probes every few seconds: a source of thousands of broken
+ * documents would make each answer megabytes. A hundred show what is wrong; `counts.problems` stays exact,
+ * and `amender validate` or the log lists the rest.
+ */
+export const READYZ_MAX_PROBLEMS = 100;
+
+/** The problems shown, and when some are left out, how many there are and how many are not shown. */
+function shownProblems(problems: readonly Problem[]) {
+  const shown = problems.slice(0, READYZ_MAX_PROBLEMS).map(withoutQuotedSource);
+  if (shown.length === problems.length) return { problems: shown };
+  return { problems: shown, problemCount: problems.length, problemsOmitted: problems.length - shown.length };
+}
 
 /**
  * Readiness: a policy set is loaded, reviews can be evaluated and the server is not shutting down. The
@@ -43,7 +57,7 @@ export function readyz(policies: PolicySetProvider, serving: Serving = alwaysSer
       source: state.source,
       loadedAt: state.loadedAt?.toISOString(),
       counts: state.set.counts,
-      problems: state.set.problems.map(withoutQuotedSource),
+      ...shownProblems(state.set.problems),
       sourceErrors: state.sourceErrors,
       // Ready all the same: e.g. a source that holds no policy (a mistyped prefix reads as empty).
       ...(state.warnings && state.warnings.length > 0 ? { warnings: state.warnings } : {}),
