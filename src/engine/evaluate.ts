@@ -55,6 +55,7 @@ async function evaluateUnsafe(set: PolicySet, request: AdmissionRequest, options
   const mapResult = dispatch(set.mutatingPolicies, request, {
     params: set.objects,
     namespaces,
+    ...(options.namespaceStandIn ? { namespaceStandIn: true } : {}),
     equivalence: NO_EQUIVALENTS,
     reinvocation: options.reinvocation ?? true,
     guard,

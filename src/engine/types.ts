@@ -49,6 +49,12 @@ export interface EngineOptions {
    */
   namespaceLookup?: (name: string) => JsonObject | undefined;
   /**
+   * Match a namespace found nowhere by a stand-in labelled only `kubernetes.io/metadata.name`, as
+   * Kyverno's CLI matches a MutatingPolicy's namespaceSelector (`namespaceObject` stays null). Default
+   * off: the webhook answers such a selector by failurePolicy (DESIGN.md).
+   */
+  namespaceStandIn?: boolean;
+  /**
    * The review's deadline, cancellation and value-size bound (src/guard). Default: a fresh guard with
    * DEFAULT_REVIEW_DEADLINE_MS and DEFAULT_MAX_VALUE_BYTES, started when `evaluate` is called.
    */

@@ -81,6 +81,8 @@ export interface BoundPolicy {
 export interface DispatchContext {
   params: ParamSource;
   namespaces: NamespaceLookup;
+  /** Match an unknown namespace by a stand-in (match-resources.ts); `namespaceObject` stays null. */
+  namespaceStandIn?: boolean;
   equivalence: EquivalenceProvider;
   /** Run the emulated reinvocation pass (spec/map.md §11). Default true. */
   reinvocation?: boolean;
@@ -397,7 +399,7 @@ class Dispatcher {
   collect(policies: readonly BoundPolicy[], again?: SecondMatch): Invocation[] {
     const attr = matchAttributes(this.request);
     if (again) attr.object = again.object;
-    const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces };
+    const matcher = { equivalence: this.ctx.equivalence, namespaces: this.ctx.namespaces, namespaceStandIn: this.ctx.namespaceStandIn };
     const invocations: Invocation[] = [];
     const excluded = isExcludedResource(this.request.resource);
     // Most policies of a large set miss a request by its operation, group, version or resource: their

@@ -34,6 +34,12 @@ export type MatchResult =
 export interface MatcherContext {
   equivalence: EquivalenceProvider;
   namespaces: NamespaceLookup;
+  /**
+   * A namespace the lookup does not know is matched as Kyverno's CEL matcher matches one it cannot find:
+   * by a stand-in whose only label is `kubernetes.io/metadata.name` (the Kyverno CLI's behaviour). Off by
+   * default: the webhook cannot tell a namespace with no labels from one it was not given (DESIGN.md).
+   */
+  namespaceStandIn?: boolean;
 }
 
 /** Labels of an object with ObjectMeta; undefined when the value is not such an object. */
@@ -57,6 +63,7 @@ function namespaceLabels(attr: MatchAttributes, ctx: MatcherContext): { labels?:
     return { labels };
   }
   const ns = ctx.namespaces(attr.namespace);
+  if (!ns && ctx.namespaceStandIn) return { labels: { 'kubernetes.io/metadata.name': attr.namespace } };
   if (!ns) {
     return {
       error: {

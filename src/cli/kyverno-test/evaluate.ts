@@ -179,7 +179,7 @@ export async function evaluateMap(map: MapUnderTest, resource: JsonObject, optio
     const cli = bindAsKyvernoCli(bound, request.namespace ?? '', map.set.objects, map.documents);
     const result = dispatch([cli.policy], request, {
       params: cli.params,
-      namespaces: (name) => map.set.objects.namespace(name) ?? valuesNamespace(options, name),
+      namespaces: (name) => map.set.objects.namespace(name) ?? valuesNamespace(options, name) ?? unlabelledNamespace(options, name),
       equivalence: NO_EQUIVALENTS,
       // The bounds `evaluate` gives a review (the webhook's defaults).
       guard: defaultReviewGuard(),
@@ -187,6 +187,14 @@ export async function evaluateMap(map: MapUnderTest, resource: JsonObject, optio
     if (result.abort) return { allowed: false, object: null, traces: result.traces };
     return { allowed: result.errors.length === 0, object: result.object, traces: result.traces };
   });
+}
+
+/**
+ * A namespace the test does not describe, as Kyverno's CLI gives a MutatingAdmissionPolicy one (the
+ * request's namespace with no labels: admissionpolicy/mutate.go), unless asked to treat it as unknown.
+ */
+function unlabelledNamespace(options: EvaluateOptions, name: string): JsonObject | undefined {
+  return options.unknownNamespace === 'unknown' ? undefined : { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
 }
 
 /** A namespace of the values (its labels), for namespaceSelector and namespaceObject. */
@@ -226,7 +234,9 @@ interface CelRun {
 
 /** A Kyverno MutatingPolicy runs as the webhook runs it (`evaluate`); its traces are its outcomes. */
 async function runInSet(set: PolicySet, request: AdmissionRequest, options: EvaluateOptions): Promise<CelRun> {
-  const result = await evaluate(set, request, { namespaceLookup: (name) => valuesNamespace(options, name) });
+  // Kyverno's CLI matches a namespace the test does not describe by a stand-in (its CEL matcher's).
+  const standIn = options.unknownNamespace !== 'unknown';
+  const result = await evaluate(set, request, { namespaceLookup: (name) => valuesNamespace(options, name), ...(standIn ? { namespaceStandIn: true } : {}) });
   return { allowed: result.allowed, object: result.allowed ? result.object : null, traces: result.outcomes.filter((o) => o.engine === 'MutatingPolicy') };
 }
 
