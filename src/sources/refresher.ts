@@ -71,6 +71,12 @@ const FIRST_RETRY_MS = 1_000;
  * redirection) is never quiet that long mid-file; one that stops for longer is taken as done.
  */
 export const DEFAULT_SETTLE_MS = 1_000;
+/**
+ * `policy problem` lines one applied set writes. Every apply logs the set's problems again, and a source
+ * of thousands of broken documents would write as many lines at each refresh that changes the set: the
+ * first hundred say what is wrong, one more line counts the rest (`amender validate` lists them all).
+ */
+export const MAX_LOGGED_PROBLEMS = 100;
 
 export class PolicySetRefresher {
   readonly name: string;
@@ -328,7 +334,7 @@ export class PolicySetRefresher {
     this.counters.lastSuccessAt = loadedAt;
     this.counters.documents = this.caches.reduce((n, cache) => n + [...cache.values()].reduce((m, d) => m + d.parsed.documents.length, 0), 0);
     this.counters.refusedDocuments = refusedSources(set).size;
-    for (const problem of set.problems) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem });
+    this.logProblems(set.problems);
     for (const warning of emptySources) this.logger({ level: 'warn', msg: 'policy source holds no policy', policySet: this.name, warning });
     for (const warning of unbound) this.logger({ level: 'warn', msg: 'policy has no binding', policySet: this.name, warning });
     this.logger({
@@ -387,6 +393,15 @@ export class PolicySetRefresher {
     });
     // Array.prototype.sort is stable: within one refresh's arrivals, the order read stays.
     return found.sort((a, b) => a.arrival - b.arrival).map((f) => f.doc);
+  }
+
+  /** One `policy problem` line per problem, up to MAX_LOGGED_PROBLEMS, then one line counting the rest. */
+  private logProblems(problems: readonly Problem[]): void {
+    const logged = Math.min(problems.length, MAX_LOGGED_PROBLEMS);
+    for (let i = 0; i < logged; i++) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problems[i] });
+    if (logged < problems.length) {
+      this.logger({ level: 'warn', msg: 'policy problems not logged', policySet: this.name, count: problems.length - logged, problems: problems.length });
+    }
   }
 
   private fail(errors: string[], counts: ReadCounts): RefreshResult {
