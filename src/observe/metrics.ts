@@ -85,6 +85,14 @@ export class Counter implements Metric {
     return this.series.get(labelText(labels))?.value ?? 0;
   }
 
+  /**
+   * Drops the series of `labels` (a policy no longer served): /metrics no longer lists it, and a child
+   * still held counts nowhere. Counted again, it starts from 0, as Prometheus expects of a new series.
+   */
+  remove(labels: Labels): void {
+    this.series.delete(labelText(labels));
+  }
+
   private cell(key: string): { value: number } {
     let cell = this.series.get(key);
     if (!cell) this.series.set(key, (cell = { value: 0 }));
@@ -171,6 +179,11 @@ export class Histogram implements Metric {
   child(labels: Labels = {}): HistogramChild {
     const s = this.seriesOf(labels);
     return { observe: (value) => this.add(s, value) };
+  }
+
+  /** Drops the series of `labels`, as Counter.remove. */
+  remove(labels: Labels): void {
+    this.series.delete(labelText(labels));
   }
 
   private seriesOf(labels: Labels) {

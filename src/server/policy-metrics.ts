@@ -3,8 +3,15 @@
  * the policy set (`default` or the cluster's name), so an operator sees which policy denies, errors,
  * hits the deadline or takes the time. Label values are policy and rule names from the set in force
  * (bounded by the set), never object content.
+ *
+ * Only the policies of the set in force keep series: when a review shows that its set was replaced, the
+ * series of policies (and Kyverno rules) the new set no longer serves are dropped, so renamed or rotated
+ * policies never grow /metrics without bound. A policy that comes back starts from 0, as Prometheus
+ * expects of a series that disappeared (rate() and increase() read it as a counter reset).
  */
 import { Counter, Histogram, type CounterChild, type HistogramChild, type Registry } from '../observe/index.js';
+import type { PolicySet } from '../policyset/index.js';
+import { servedPolicies } from './served-policies.js';
 
 /** What the engine reports of one policy (src/engine PolicyOutcome, structurally). */
 export interface PolicyOutcomeFigures {
@@ -21,7 +28,12 @@ export interface PolicyOutcomeFigures {
 const POLICY_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5];
 
 export interface PolicyMetrics {
-  record(policySet: string, outcomes: readonly PolicyOutcomeFigures[]): void;
+  /**
+   * Counts a review's outcomes. `inForce` is the set now in force under that name (read after the review):
+   * when it changed, the series of policies it no longer serves are dropped, and an outcome of such a
+   * policy (a review evaluated against the set before) makes no series.
+   */
+  record(policySet: string, outcomes: readonly PolicyOutcomeFigures[], inForce?: PolicySet): void;
 }
 
 /** The label a policy outcome is counted under: the result, or why it stopped. */
@@ -39,6 +51,12 @@ interface PolicySeries {
   rules?: Map<string, RuleSeries>;
 }
 
+/** The series of one policy set (`default` or a cluster's), and the set they were last pruned against. */
+interface SetSeries {
+  inForce?: PolicySet;
+  byEngine: Map<string, Map<string, PolicySeries>>;
+}
+
 interface RuleSeries {
   statuses: Map<string, CounterChild>;
   seconds?: HistogramChild;
@@ -53,17 +71,49 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
   const ruleSeconds = registry.register(new Histogram('amender_kyverno_rule_duration_seconds', 'Time one Kyverno rule took in one review, by policy set, policy and rule.', POLICY_BUCKETS));
   // Resolved once per series (a policy set holds a bounded number of policies and rules), not per review:
   // policy set → engine → policy → its series, so a review's outcomes cost a few Map lookups each.
-  const bySet = new Map<string, Map<string, Map<string, PolicySeries>>>();
+  const bySet = new Map<string, SetSeries>();
 
-  const policySeries = (policySet: string, engine: string, policy: string): PolicySeries => {
-    const byEngine = bySet.get(policySet) ?? remember(bySet, policySet, new Map());
-    const byPolicy = byEngine.get(engine) ?? remember(byEngine, engine, new Map());
-    return byPolicy.get(policy) ?? remember(byPolicy, policy, { outcomes: new Map() });
+  /** The policy's series; undefined for a policy `inForce` does not serve (it gets none). */
+  const policySeries = (set: SetSeries, engine: string, policy: string): PolicySeries | undefined => {
+    const byPolicy = set.byEngine.get(engine) ?? remember(set.byEngine, engine, new Map());
+    const found = byPolicy.get(policy);
+    if (found !== undefined) return found;
+    if (set.inForce !== undefined && !servedPolicies(set.inForce).has(engine, policy)) return undefined;
+    return remember(byPolicy, policy, { outcomes: new Map() });
   };
 
-  const recordRule = (policySet: string, policy: string, series: PolicySeries, rule: { rule: string; status: string; durationMs?: number }): void => {
+  /** Drops the series of policies, and Kyverno rules, that `set.inForce` no longer serves. */
+  const prune = (policySet: string, set: SetSeries, inForce: PolicySet): void => {
+    const served = servedPolicies(inForce);
+    for (const [engine, byPolicy] of set.byEngine) {
+      for (const [policy, series] of byPolicy) {
+        const labels = { policy_set: policySet, engine, policy };
+        if (!served.has(engine, policy)) {
+          for (const outcome of series.outcomes.keys()) evaluations.remove({ ...labels, outcome });
+          if (series.seconds) seconds.remove(labels);
+          for (const rule of series.rules?.keys() ?? []) removeRule(policySet, policy, rule, series);
+          byPolicy.delete(policy);
+        } else {
+          for (const rule of series.rules?.keys() ?? []) if (!served.hasRule(policy, rule)) removeRule(policySet, policy, rule, series);
+        }
+      }
+    }
+  };
+
+  const removeRule = (policySet: string, policy: string, rule: string, series: PolicySeries): void => {
+    const ruleSeries = series.rules!.get(rule)!;
+    for (const status of ruleSeries.statuses.keys()) rules.remove({ policy_set: policySet, policy, rule, status });
+    if (ruleSeries.seconds) ruleSeconds.remove({ policy_set: policySet, policy, rule });
+    series.rules!.delete(rule);
+  };
+
+  const recordRule = (policySet: string, policy: string, series: PolicySeries, rule: { rule: string; status: string; durationMs?: number }, inForce: PolicySet | undefined): void => {
     const byRule = (series.rules ??= new Map());
-    const ruleSeries = byRule.get(rule.rule) ?? remember(byRule, rule.rule, { statuses: new Map() });
+    let ruleSeries = byRule.get(rule.rule);
+    if (ruleSeries === undefined) {
+      if (inForce !== undefined && !servedPolicies(inForce).hasRule(policy, rule.rule)) return;
+      ruleSeries = remember(byRule, rule.rule, { statuses: new Map() });
+    }
     const counter = ruleSeries.statuses.get(rule.status) ?? remember(ruleSeries.statuses, rule.status, rules.child({ policy_set: policySet, policy, rule: rule.rule, status: rule.status }));
     counter.inc();
     if (rule.durationMs === undefined) return;
@@ -72,9 +122,15 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
   };
 
   return {
-    record(policySet, outcomes) {
+    record(policySet, outcomes, inForce) {
+      const set = bySet.get(policySet) ?? remember(bySet, policySet, { byEngine: new Map() });
+      if (inForce !== undefined && inForce !== set.inForce) {
+        prune(policySet, set, inForce);
+        set.inForce = inForce;
+      }
       for (const o of outcomes) {
-        const series = policySeries(policySet, o.engine, o.policy);
+        const series = policySeries(set, o.engine, o.policy);
+        if (series === undefined) continue;
         const label = outcomeLabel(o);
         const counter = series.outcomes.get(label) ?? remember(series.outcomes, label, evaluations.child({ policy_set: policySet, engine: o.engine, policy: o.policy, outcome: label }));
         counter.inc();
@@ -82,7 +138,7 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
           series.seconds ??= seconds.child({ policy_set: policySet, engine: o.engine, policy: o.policy });
           series.seconds.observe(o.durationMs / 1000);
         }
-        if (o.rules !== undefined) for (const r of o.rules) recordRule(policySet, o.policy, series, r);
+        if (o.rules !== undefined) for (const r of o.rules) recordRule(policySet, o.policy, series, r, set.inForce);
       }
     },
   };

@@ -67,7 +67,9 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
       deps.metrics.countReview(answer.outcome, cluster, (deps.clock() - started) / 1000);
       if (answer.status === 200 && answer.outcomes) {
         const policySet = cluster ?? 'default';
-        deps.metrics.policies.record(policySet, answer.outcomes);
+        // The set in force now (read again: one may have been applied meanwhile) prunes the series of
+        // policies it no longer serves (policy-metrics.ts).
+        deps.metrics.policies.record(policySet, answer.outcomes, state(c).set);
         logPolicyFailures(deps.logger, policySet, answer);
       }
       c.set('review', answer);
