@@ -72,9 +72,10 @@ const FIRST_RETRY_MS = 1_000;
  */
 export const DEFAULT_SETTLE_MS = 1_000;
 /**
- * `policy problem` lines one applied set writes. Every apply logs the set's problems again, and a source
- * of thousands of broken documents would write as many lines at each refresh that changes the set: the
- * first hundred say what is wrong, one more line counts the rest (`amender validate` lists them all).
+ * `policy problem` lines one applied set writes, and `policy has no binding` lines. Every apply logs them
+ * again, and a source of thousands of broken documents (or unbound policies) would write as many lines at
+ * each refresh that changes the set: the first hundred say what is wrong, one more line counts the rest
+ * (`amender validate` lists them all).
  */
 export const MAX_LOGGED_PROBLEMS = 100;
 
@@ -336,7 +337,11 @@ export class PolicySetRefresher {
     this.counters.refusedDocuments = refusedSources(set).size;
     this.logProblems(set.problems);
     for (const warning of emptySources) this.logger({ level: 'warn', msg: 'policy source holds no policy', policySet: this.name, warning });
-    for (const warning of unbound) this.logger({ level: 'warn', msg: 'policy has no binding', policySet: this.name, warning });
+    const loggedUnbound = Math.min(unbound.length, MAX_LOGGED_PROBLEMS);
+    for (let i = 0; i < loggedUnbound; i++) this.logger({ level: 'warn', msg: 'policy has no binding', policySet: this.name, warning: unbound[i] });
+    if (loggedUnbound < unbound.length) {
+      this.logger({ level: 'warn', msg: 'policies with no binding not logged', policySet: this.name, count: unbound.length - loggedUnbound, policies: unbound.length });
+    }
     this.logger({
       level: 'info',
       msg: 'policy set applied',

@@ -1,12 +1,15 @@
 /**
  * Each applied set logs its problems again; a source of thousands of broken documents wrote as many
  * `policy problem` lines at every refresh that changed the set. The refresher's log now holds the first
- * MAX_LOGGED_PROBLEMS of them and one line counting the rest.
+ * MAX_LOGGED_PROBLEMS of them and one line counting the rest; the same for policies no binding names
+ * (`policy has no binding`), which /readyz lists as warnings, the first READYZ_MAX_WARNINGS of them.
  */
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/server/index.js';
 import { MAX_LOGGED_PROBLEMS } from '../../src/sources/refresher.js';
 import { PolicySetRefresher, type FetchResult, type PolicySource, type SourceEntry } from '../../src/sources/index.js';
+import { createApp } from '../../src/server/index.js';
+import { READYZ_MAX_WARNINGS } from '../../src/server/routes/probes.js';
 import { labelPolicy } from './helpers.js';
 
 /** One in-memory object per document, each a version number. */
@@ -61,5 +64,26 @@ describe('policy problems in the refresher log', () => {
     await r.refresh();
     expect(logs.filter((l) => l.msg === 'policy problem').length).toBe(r.provider().set!.problems.length);
     expect(logs.some((l) => l.msg === 'policy problems not logged')).toBe(false);
+  });
+
+  it('logs the first policies with no binding and counts the rest in one line; /readyz lists the first', async () => {
+    const source = new MemorySource();
+    // A policy document alone (the binding is the policy text's second document).
+    const unbound = (name: string) => labelPolicy(name, 'team', 'a').split('\n---\n')[0];
+    for (let i = 0; i < 300; i++) source.put(`unbound-${String(i).padStart(3, '0')}.yaml`, unbound(`unbound-${i}`));
+    const logs: LogRecord[] = [];
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], logger: (l) => logs.push(l) });
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(r.provider().set!.counts.mutatingAdmissionPolicies).toBe(300);
+    expect(logs.filter((l) => l.msg === 'policy has no binding').length).toBe(MAX_LOGGED_PROBLEMS);
+    expect(logs.filter((l) => l.msg === 'policies with no binding not logged')).toEqual([
+      { level: 'warn', msg: 'policies with no binding not logged', policySet: 'default', count: 300 - MAX_LOGGED_PROBLEMS, policies: 300 },
+    ]);
+
+    const { app } = createApp({ policies: r.provider });
+    const body = (await (await app.fetch(new Request('https://amender.test/readyz'))).json()) as { warnings: string[]; warningCount: number; warningsOmitted: number };
+    expect(body.warnings).toEqual(r.provider().warnings!.slice(0, READYZ_MAX_WARNINGS));
+    expect(body.warningCount).toBe(300);
+    expect(body.warningsOmitted).toBe(300 - READYZ_MAX_WARNINGS);
   });
 });

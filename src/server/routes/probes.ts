@@ -21,17 +21,25 @@ export interface Serving {
 const alwaysServing: Serving = { draining: notDraining, unavailable: available };
 
 /**
- * Problems a /readyz answer lists. The kubelet probes every few seconds: a source of thousands of broken
- * documents would make each answer megabytes. A hundred show what is wrong; `counts.problems` stays exact,
- * and `amender validate` or the log lists the rest.
+ * Problems a /readyz answer lists, and warnings. The kubelet probes every few seconds: a source of
+ * thousands of broken documents (or of policies no binding names) would make each answer megabytes. A
+ * hundred show what is wrong; `counts.problems` stays exact, and `amender validate` lists them all.
  */
 export const READYZ_MAX_PROBLEMS = 100;
+export const READYZ_MAX_WARNINGS = 100;
 
 /** The problems shown, and when some are left out, how many there are and how many are not shown. */
 function shownProblems(problems: readonly Problem[]) {
   const shown = problems.slice(0, READYZ_MAX_PROBLEMS).map(withoutQuotedSource);
   if (shown.length === problems.length) return { problems: shown };
   return { problems: shown, problemCount: problems.length, problemsOmitted: problems.length - shown.length };
+}
+
+/** The warnings shown, none when there are none, and the counts when some are left out (as problems). */
+function shownWarnings(warnings: readonly string[] | undefined) {
+  if (!warnings || warnings.length === 0) return {};
+  if (warnings.length <= READYZ_MAX_WARNINGS) return { warnings };
+  return { warnings: warnings.slice(0, READYZ_MAX_WARNINGS), warningCount: warnings.length, warningsOmitted: warnings.length - READYZ_MAX_WARNINGS };
 }
 
 /**
@@ -60,7 +68,7 @@ export function readyz(policies: PolicySetProvider, serving: Serving = alwaysSer
       ...shownProblems(state.set.problems),
       sourceErrors: state.sourceErrors,
       // Ready all the same: e.g. a source that holds no policy (a mistyped prefix reads as empty).
-      ...(state.warnings && state.warnings.length > 0 ? { warnings: state.warnings } : {}),
+      ...shownWarnings(state.warnings),
     });
   };
 }
