@@ -70,7 +70,7 @@ export { md5, sha1, sha256 } from './hash.js';
 export { B64_INDEX, base64, bigInteger, children, parseOnly } from './der.js';
 export { base64Decode } from './base64.js';
 export { X509Error, x509Decode } from './x509.js';
-export { MAX_YAML_DEPTH, parseYaml11, parseYaml11Document, parseYaml11FirstDocument, parseYamlDepthBounded, yaml11Json, yamlErrorLocation, yamlErrorLocator, YamlError, withoutQuotedLine } from './yaml.js';
+export { locateFirstProblems, MAX_YAML_DEPTH, parseYaml11, parseYaml11Document, parseYaml11FirstDocument, parseYamlDepthBounded, yaml11Json, yamlDocumentReader, yamlErrorLocation, yamlErrorLocator, YamlError, withoutQuotedLine } from './yaml.js';
 export { gunzip, GzipError, GzipOutputTooLarge, gzipStored } from './gzip.js';
 export { goJsonSyntaxError } from './json-syntax.js';
 export { randomFromPattern, RegenError } from './regen.js';

@@ -22,10 +22,11 @@
  * - aliasing is bounded by go-yaml v2.4's ratio rule ("document contains excessive aliasing");
  * - nesting is bounded by MAX_YAML_DEPTH, checked before the `yaml` package recurses into a document.
  */
-import { Composer, CST, isAlias, isMap, isScalar, isSeq, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
 import { numberMarkOf, OBJECT_MEMBER_TAGS, setNumberMark, setOwn, shownNumberLiteral, type JsonObject, type JsonValue, type NumberMark } from '../json/index.js';
 import { base64Decode } from './base64.js';
 import { parseFloat64 } from './float.js';
+import { nestsTooDeeply, YamlDocumentReader, type LexemeGuard } from './yaml-documents.js';
 
 const GO_YAML_V2_UNKNOWN = new Set(['tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs']);
 
@@ -120,14 +121,6 @@ export interface YamlTicker {
 /** What each value of a YAML text a review reads counts against its value bound (6 MiB: 49,152 values). */
 export const YAML_BYTES_PER_VALUE = 128;
 
-/** Whether a lexeme starts a value: a plain or block scalar's marker, a quoted scalar, a flow collection, an alias. */
-function startsValue(lexeme: string): boolean {
-  const c = lexeme.charCodeAt(0);
-  return c === 0x1f || c === 0x22 /* " */ || c === 0x27 /* ' */ || c === 0x5b /* [ */ || c === 0x7b /* { */ || c === 0x2a /* * */;
-}
-
-const nestsTooDeeply = (maxDepth: number) => `the document nests too deeply to read (more than ${maxDepth} levels)`;
-
 type ComposeOptions = ParseOptions & DocumentOptions & SchemaOptions;
 
 /** Parse options with OBJECT_MEMBER_TAGS added, by the options they extend. */
@@ -144,6 +137,35 @@ function withObjectMemberTags(options: ComposeOptions): ComposeOptions {
   return extended;
 }
 
+/** A review's guard as the document reader calls it: its ticks, and its value bound. */
+function lexemeGuard(guard: YamlTicker): LexemeGuard {
+  const maxValues = guard.maxValueBytes === undefined ? Infinity : Math.floor(guard.maxValueBytes / YAML_BYTES_PER_VALUE);
+  let values = 0;
+  return {
+    tick: () => guard.tick(),
+    value: () => {
+      if (++values > maxValues) throw new YamlError(`the YAML text holds more than ${maxValues} values, more than a review may read (AMENDER_MAX_VALUE_BYTES / ${YAML_BYTES_PER_VALUE})`);
+    },
+  };
+}
+
+/**
+ * A reader of the documents of `text` (yaml-documents.ts), each composed as parseYamlDepthBounded
+ * composes it; the caller reads it a slice at a time and gives each document to {@link locateFirstProblems}.
+ */
+export function yamlDocumentReader(text: string, options: ComposeOptions, forceDoc = false, guard?: YamlTicker): YamlDocumentReader {
+  return new YamlDocumentReader(text, withObjectMemberTags(options), MAX_YAML_DEPTH, forceDoc, guard ? lexemeGuard(guard) : undefined);
+}
+
+/**
+ * Gives the first error (and warning) of a document, the one anything reports, its line and column (with
+ * `prettyErrors`, the default). `locator` holds the text's line breaks, found once for all its documents.
+ */
+export function locateFirstProblems(doc: Document.Parsed, options: ComposeOptions, locator: { locate?: (offset: number) => string }, text: string): void {
+  if (options.prettyErrors === false) return;
+  for (const error of [doc.errors[0], doc.warnings[0]]) if (error && error.pos[0] !== -1) error.message += (locator.locate ??= yamlErrorLocator(text))(error.pos[0]);
+}
+
 /**
  * `parseAllDocuments` (`single`: `parseDocument`; `'first'`: the first document only, none for an empty
  * stream, the others left unread), except that a document nesting more than MAX_YAML_DEPTH collections is
@@ -157,64 +179,18 @@ function withObjectMemberTags(options: ComposeOptions): ComposeOptions {
  */
 export function parseYamlDepthBounded(text: string, options: ComposeOptions, single: boolean | 'first' = false, guard?: YamlTicker): Document.Parsed[] {
   const docs: Document.Parsed[] = [];
-  const stackTraceLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    for (const doc of new Composer(withObjectMemberTags(options)).compose(depthBoundedTokens(text, MAX_YAML_DEPTH, guard), single === true, text.length)) {
-      if (single === 'first' && docs.length === 1) break;
-      if (single && docs.length === 1) {
-        docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));
-        break;
-      }
-      docs.push(doc as Document.Parsed);
+  yamlDocumentReader(text, options, single === true, guard).read(Infinity, (doc) => {
+    if (single === 'first' && docs.length === 1) return false;
+    if (single && docs.length === 1) {
+      docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));
+      return false;
     }
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-  }
-  if (options.prettyErrors !== false) {
-    let locate: ((offset: number) => string) | undefined;
-    for (const doc of docs) {
-      for (const error of [doc.errors[0], doc.warnings[0]]) if (error && error.pos[0] !== -1) error.message += (locate ??= yamlErrorLocator(text))(error.pos[0]);
-    }
-  }
+    docs.push(doc);
+    return true;
+  });
+  const locator = {};
+  for (const doc of docs) locateFirstProblems(doc, options, locator, text);
   return docs;
-}
-
-/**
- * `new Parser().parse(text)`, fed one lexeme at a time so that its stack (the open document, the
- * collections around the current token, maybe a scalar) can be cut back to `maxDepth` collections: the
- * document is then marked too deep, and given an error token for content when the parser hands it over.
- */
-function* depthBoundedTokens(text: string, maxDepth: number, guard: YamlTicker | undefined): Generator<CST.Token> {
-  const parser = new Parser();
-  const tooDeep = new Map<CST.Token, number>(); // a document → the offset of its first collection too deep
-  let afterTooDeep = false;
-  function* marked(tokens: Iterable<CST.Token>): Generator<CST.Token> {
-    for (const token of tokens) {
-      if (token.type === 'document') afterTooDeep = tooDeep.has(token);
-      // What the parser misreads of a document too deep once its stack was cut (a `]` for each level cut).
-      else if (afterTooDeep && token.type === 'error') continue;
-      const offset = tooDeep.get(token);
-      yield offset === undefined ? token : { ...(token as CST.Document), value: { type: 'error', offset, source: '', message: nestsTooDeeply(maxDepth) } };
-    }
-  }
-  const maxValues = guard?.maxValueBytes === undefined ? Infinity : Math.floor(guard.maxValueBytes / YAML_BYTES_PER_VALUE);
-  let values = 0;
-  for (const lexeme of new Lexer().lex(text)) {
-    if (guard) {
-      guard.tick();
-      if (startsValue(lexeme) && ++values > maxValues) {
-        throw new YamlError(`the YAML text holds more than ${maxValues} values, more than a review may read (AMENDER_MAX_VALUE_BYTES / ${YAML_BYTES_PER_VALUE})`);
-      }
-    }
-    yield* marked(parser.next(lexeme));
-    const { stack } = parser;
-    if (stack.length > maxDepth + 1 && CST.isCollection(stack[maxDepth + 1])) {
-      if (stack[0].type === 'document' && !tooDeep.has(stack[0])) tooDeep.set(stack[0], stack[maxDepth + 1].offset);
-      stack.length = maxDepth + 1;
-    }
-  }
-  yield* marked(parser.end());
 }
 
 /** What yamlErrorLocation adds after ` at line L, column C`: the line and its caret. */

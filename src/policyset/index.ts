@@ -2,6 +2,7 @@
  * Policy sets: documents in, an immutable compiled set out.
  *
  *   parseDocuments(source: string, text: string): ParsedSource
+ *   parseDocumentsInSlices(source, text, pause): Promise<ParsedSource>  (the same, pausing between slices)
  *     A YAML multi-document stream, a JSON object or a JSON array of objects. `List` kinds are flattened
  *     (each item keeps `index` of its document and `item` of its position). Unreadable documents become
  *     problems; nothing throws.
@@ -41,7 +42,7 @@
  *
  *   isPolicyDocument(document): boolean   a MAP or binding, Kyverno ClusterPolicy/Policy, policies.kyverno.io kind
  */
-export { parseDocuments, withoutQuotedSource } from './parse.js';
+export { parseDocuments, parseDocumentsInSlices, withoutQuotedSource } from './parse.js';
 export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
 export type { ParsedSource, Problem, SourceDocument } from './types.js';
 export type { ObjectStore } from './objects.js';
