@@ -87,6 +87,21 @@ export function truncatedForLog(text: string, max: number): string {
   return `${text.slice(0, end)}…[truncated: ${text.length} characters]`;
 }
 
+/**
+ * `text` whole up to `max` characters, else its first and last halves of `max` around a marker with its
+ * full length: for a message that quotes a long value in its middle (a field error quoting a whole CEL
+ * expression) and says at its end what is wrong.
+ */
+export function middleTruncatedForLog(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor(max / 2);
+  // Neither cut between the two halves of a surrogate pair.
+  const headEnd = half > 0 && isHighSurrogate(text.charCodeAt(half - 1)) ? half - 1 : half;
+  let tailStart = text.length - half;
+  if (isHighSurrogate(text.charCodeAt(tailStart - 1))) tailStart++;
+  return `${text.slice(0, headEnd)}…[truncated: ${text.length} characters]…${text.slice(tailStart)}`;
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

@@ -8,7 +8,7 @@
  * timers do not outlive a request) `refreshIfDue()` is called per request instead.
  */
 import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvider, type PolicySetState, type Problem } from '../policyset/index.js';
-import type { Logger } from '../observe/index.js';
+import { middleTruncatedForLog, type Logger } from '../observe/index.js';
 import { deadline, errorMessage } from './bounds.js';
 import { keepLastGood, nextSettleAt, readSource, snapshotKey, type CachedDocument, type PendingChange, type ReadCounts, type SourceCache } from './snapshot.js';
 import { SetBytes } from './set-bytes.js';
@@ -78,6 +78,12 @@ export const DEFAULT_SETTLE_MS = 1_000;
  * (`amender validate` lists them all).
  */
 export const MAX_LOGGED_PROBLEMS = 100;
+/**
+ * Characters of a `policy problem` line's message. A field error quotes the value it refuses, and a CEL
+ * expression can be most of a 1 MiB file: the first and last halves say where and why (the cause is at
+ * the end); a quoted YAML line is far shorter.
+ */
+export const MAX_LOGGED_PROBLEM_MESSAGE = 4096;
 
 export class PolicySetRefresher {
   readonly name: string;
@@ -403,7 +409,10 @@ export class PolicySetRefresher {
   /** One `policy problem` line per problem, up to MAX_LOGGED_PROBLEMS, then one line counting the rest. */
   private logProblems(problems: readonly Problem[]): void {
     const logged = Math.min(problems.length, MAX_LOGGED_PROBLEMS);
-    for (let i = 0; i < logged; i++) this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problems[i] });
+    for (let i = 0; i < logged; i++) {
+      const problem = problems[i];
+      this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem, message: middleTruncatedForLog(problem.message, MAX_LOGGED_PROBLEM_MESSAGE) });
+    }
     if (logged < problems.length) {
       this.logger({ level: 'warn', msg: 'policy problems not logged', policySet: this.name, count: problems.length - logged, problems: problems.length });
     }

@@ -2,11 +2,12 @@
  * Each applied set logs its problems again; a source of thousands of broken documents wrote as many
  * `policy problem` lines at every refresh that changed the set. The refresher's log now holds the first
  * MAX_LOGGED_PROBLEMS of them and one line counting the rest; the same for policies no binding names
- * (`policy has no binding`), which /readyz lists as warnings, the first READYZ_MAX_WARNINGS of them.
+ * (`policy has no binding`), which /readyz lists as warnings, the first READYZ_MAX_WARNINGS of them. A
+ * problem's message that quotes a long value is cut in its middle.
  */
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/server/index.js';
-import { MAX_LOGGED_PROBLEMS } from '../../src/sources/refresher.js';
+import { MAX_LOGGED_PROBLEM_MESSAGE, MAX_LOGGED_PROBLEMS } from '../../src/sources/refresher.js';
 import { PolicySetRefresher, type FetchResult, type PolicySource, type SourceEntry } from '../../src/sources/index.js';
 import { createApp } from '../../src/server/index.js';
 import { READYZ_MAX_WARNINGS } from '../../src/server/routes/probes.js';
@@ -85,5 +86,22 @@ describe('policy problems in the refresher log', () => {
     expect(body.warnings).toEqual(r.provider().warnings!.slice(0, READYZ_MAX_WARNINGS));
     expect(body.warningCount).toBe(300);
     expect(body.warningsOmitted).toBe(300 - READYZ_MAX_WARNINGS);
+  });
+
+  it('cuts the message of a problem that quotes a long value in its middle', async () => {
+    const source = new MemorySource();
+    const expression = Array.from({ length: 20000 }, (_, i) => `"k${i}"`).join(' + ');
+    source.put('long.yaml', labelPolicy('long', 'team', 'a', expression));
+    const logs: LogRecord[] = [];
+    const r = new PolicySetRefresher({ name: 'default', sources: [source], logger: (l) => logs.push(l) });
+    await r.refresh();
+    const whole = r.provider().set!.problems[0].message;
+    expect(whole.length).toBeGreaterThan(expression.length);
+    const line = logs.find((l) => l.msg === 'policy problem')!;
+    const message = line.message as string;
+    expect(message.length).toBeLessThan(MAX_LOGGED_PROBLEM_MESSAGE + 100);
+    expect(message).toContain(`…[truncated: ${whole.length} characters]…`);
+    expect(whole.endsWith(message.slice(-500))).toBe(true);
+    expect(line).toMatchObject({ source: 'memory://long.yaml', name: 'long', effect: 'ignored' });
   });
 });

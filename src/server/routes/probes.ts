@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { withoutQuotedSource, type PolicySetProvider, type Problem } from '../../policyset/index.js';
 import type { AppEnv } from '../context.js';
+import { middleTruncatedForLog } from '../../observe/index.js';
 
 /** Liveness: the process answers. */
 export function healthz(c: Context<AppEnv>): Response {
@@ -27,10 +28,22 @@ const alwaysServing: Serving = { draining: notDraining, unavailable: available }
  */
 export const READYZ_MAX_PROBLEMS = 100;
 export const READYZ_MAX_WARNINGS = 100;
+/**
+ * Characters of a problem's message /readyz shows. A field error quotes the value it refuses, and a
+ * CEL expression can be most of a 1 MiB file: its first and last thousand say where and why (the cause
+ * is at the end), whatever the value's size.
+ */
+export const READYZ_MAX_PROBLEM_MESSAGE = 2048;
+
+function shownProblem(problem: Problem): Problem {
+  const shown = withoutQuotedSource(problem);
+  if (shown.message.length <= READYZ_MAX_PROBLEM_MESSAGE) return shown;
+  return { ...shown, message: middleTruncatedForLog(shown.message, READYZ_MAX_PROBLEM_MESSAGE) };
+}
 
 /** The problems shown, and when some are left out, how many there are and how many are not shown. */
 function shownProblems(problems: readonly Problem[]) {
-  const shown = problems.slice(0, READYZ_MAX_PROBLEMS).map(withoutQuotedSource);
+  const shown = problems.slice(0, READYZ_MAX_PROBLEMS).map(shownProblem);
   if (shown.length === problems.length) return { problems: shown };
   return { problems: shown, problemCount: problems.length, problemsOmitted: problems.length - shown.length };
 }
