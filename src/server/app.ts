@@ -122,7 +122,12 @@ export function createApp(options: AppOptions): AmenderApp {
   const serving = { draining, unavailable: options.unavailable ?? available };
   app.get('/readyz', readyz(options.policies, serving));
   app.all('/readyz', onlyMethods('GET, HEAD'));
-  app.get('/metrics', (c) => c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }));
+  // The per-policy series follow the sets in force, also when no review came since one was applied.
+  const inForce = (policySet: string) => (policySet === 'default' ? options.policies() : clusters?.get(policySet)?.provider())?.set;
+  app.get('/metrics', (c) => {
+    metrics.policies.follow(inForce);
+    return c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
+  });
   app.all('/metrics', onlyMethods('GET, HEAD'));
   if (clusters) mountClusterRoutes({ app, mutateDeps, serving }, clusters);
 

@@ -34,6 +34,11 @@ export interface PolicyMetrics {
    * policy (a review evaluated against the set before) makes no series.
    */
   record(policySet: string, outcomes: readonly PolicyOutcomeFigures[], inForce?: PolicySet): void;
+  /**
+   * Before a scrape: prunes as `record` would the series of every set whose set in force (`inForce` of
+   * its name: `default` or the cluster's) changed, so a set applied shows at once, reviews or not.
+   */
+  follow(inForce: (policySet: string) => PolicySet | undefined): void;
 }
 
 /** The label a policy outcome is counted under: the result, or why it stopped. */
@@ -100,6 +105,13 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
     }
   };
 
+  /** Prunes `set` when `inForce` is another set than the one it was last pruned against. */
+  const followSet = (policySet: string, set: SetSeries, inForce: PolicySet | undefined): void => {
+    if (inForce === undefined || inForce === set.inForce) return;
+    prune(policySet, set, inForce);
+    set.inForce = inForce;
+  };
+
   const removeRule = (policySet: string, policy: string, rule: string, series: PolicySeries): void => {
     const ruleSeries = series.rules!.get(rule)!;
     for (const status of ruleSeries.statuses.keys()) rules.remove({ policy_set: policySet, policy, rule, status });
@@ -122,12 +134,12 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
   };
 
   return {
+    follow(inForceOf) {
+      for (const [policySet, set] of bySet) followSet(policySet, set, inForceOf(policySet));
+    },
     record(policySet, outcomes, inForce) {
       const set = bySet.get(policySet) ?? remember(bySet, policySet, { byEngine: new Map() });
-      if (inForce !== undefined && inForce !== set.inForce) {
-        prune(policySet, set, inForce);
-        set.inForce = inForce;
-      }
+      followSet(policySet, set, inForce);
       for (const o of outcomes) {
         const series = policySeries(set, o.engine, o.policy);
         if (series === undefined) continue;

@@ -108,6 +108,28 @@ describe('per-policy metric series of policies no longer served', () => {
     ]);
   });
 
+  it('leave /metrics at the first scrape after the set is replaced, with no review since', async () => {
+    const a = appOver(set(mapPolicy('label-a'), mapPolicy('label-b')));
+    await a.review();
+    a.apply(set(mapPolicy('label-b')));
+    expect(await a.series()).toEqual([
+      'amender_policy_evaluations_total{engine="MutatingAdmissionPolicy",outcome="mutated",policy="label-b"} 1',
+      'amender_policy_duration_seconds_count{engine="MutatingAdmissionPolicy",policy="label-b"} 1',
+    ]);
+  });
+
+  it('of a cluster leave /metrics at the first scrape after its set is replaced', async () => {
+    let state: PolicySetState = { set: set(mapPolicy('label-a')), source: 'memory://', loadedAt: new Date(0), sourceErrors: [] };
+    const clusters = { get: (name: string) => (name === 'east' ? { verifier: { verify: async (s: string | undefined) => s === 'key' }, provider: () => state } : undefined) };
+    const { app } = createApp({ policies: () => state, clusters });
+    const post = await app.fetch(new Request('http://x/clusters/east/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json', authorization: 'Bearer key' } }));
+    expect(post.status).toBe(200);
+    const evaluations = async () => (await (await app.fetch(new Request('http://x/metrics'))).text()).split('\n').filter((l) => l.startsWith('amender_policy_evaluations_total{'));
+    expect(await evaluations()).toEqual(['amender_policy_evaluations_total{engine="MutatingAdmissionPolicy",outcome="mutated",policy="label-a",policy_set="east"} 1']);
+    state = { ...state, set: set(mapPolicy('label-b')) };
+    expect(await evaluations()).toEqual([]);
+  });
+
   it('stay as many as the policies in force whatever the number of sets applied', async () => {
     const a = appOver(set(mapPolicy('rotated-0')));
     for (let i = 0; i < 50; i++) {
