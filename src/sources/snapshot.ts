@@ -31,12 +31,15 @@
  * parse: that version stays in force, with the problem reported. Deleting the file or object removes it.
  */
 import { utf8Length } from '../json/index.js';
-import { parseDocuments, type ParsedSource, type Problem } from '../policyset/index.js';
+import { parseDocumentsInSlices, type ParsedSource, type Problem } from '../policyset/index.js';
 import { mapBounded, untilAborted, withOwnSignal } from './bounds.js';
 import { byName } from './names.js';
 import type { BytesShare, SetBytes } from './set-bytes.js';
 import { NotUtf8Error } from './text.js';
 import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
+
+/** A turn of the event loop: setImmediate where there is one (Node), else a timer (Workers). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
 export interface CachedDocument {
   label: string;
@@ -239,7 +242,9 @@ async function readEntry(
       holding(bytes);
       // Written in place and maybe caught mid-write: the version held stays until a later look agrees.
       if (entry.inPlace && options.settle && options.settle.ms > 0 && !settled(options.settle, entry.name, result.version, result.text)) return prior;
-      const fresh = parseDocuments(entry.label, result.text);
+      // Parsed a slice at a time, letting the event loop turn between slices: on the Node server this
+      // thread answers probes and reviews too, and a file of 1 MiB takes the YAML parser a second or more.
+      const fresh = await parseDocumentsInSlices(entry.label, result.text, nextTurn);
       const lastGood = prior?.lastGood;
       const refused = fresh.problems.length > 0 ? fresh.problems : emptiedProblems(fresh, lastGood);
       const parsed = refused.length > 0 && lastGood ? keepLastGood(refused, lastGood) : fresh;
