@@ -123,7 +123,7 @@ export function createApp(options: AppOptions): AmenderApp {
   app.get('/readyz', readyz(options.policies, serving));
   app.all('/readyz', onlyMethods('GET, HEAD'));
   // The per-policy series follow the sets in force, also when no review came since one was applied.
-  const inForce = (policySet: string) => (policySet === 'default' ? options.policies() : clusters?.get(policySet)?.provider())?.set;
+  const inForce = (policySet: string) => (policySet === 'default' ? options.policies() : clusters?.get(policySet)?.provider());
   app.get('/metrics', (c) => {
     metrics.policies.follow(inForce);
     return c.body(metrics.registry.render(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE });

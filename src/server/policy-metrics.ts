@@ -4,13 +4,13 @@
  * hits the deadline or takes the time. Label values are policy and rule names from the set in force
  * (bounded by the set), never object content.
  *
- * Only the policies of the set in force keep series: when a review shows that its set was replaced, the
- * series of policies (and Kyverno rules) the new set no longer serves are dropped, so renamed or rotated
+ * Only the policies of the set in force keep series: when a review or a scrape shows that the set was
+ * replaced, the series of policies (and Kyverno rules) the new set no longer serves are dropped, so renamed or rotated
  * policies never grow /metrics without bound. A policy that comes back starts from 0, as Prometheus
  * expects of a series that disappeared (rate() and increase() read it as a counter reset).
  */
 import { Counter, Histogram, type CounterChild, type HistogramChild, type Registry } from '../observe/index.js';
-import type { PolicySet } from '../policyset/index.js';
+import type { PolicySet, PolicySetState } from '../policyset/index.js';
 import { servedPolicies } from './served-policies.js';
 
 /** What the engine reports of one policy (src/engine PolicyOutcome, structurally). */
@@ -29,17 +29,21 @@ const POLICY_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 
 
 export interface PolicyMetrics {
   /**
-   * Counts a review's outcomes. `inForce` is the set now in force under that name (read after the review):
-   * when it changed, the series of policies it no longer serves are dropped, and an outcome of such a
-   * policy (a review evaluated against the set before) makes no series.
+   * Counts a review's outcomes. `evaluatedOn` is the state its set was read from: when it holds a newer
+   * set than the last seen under that name, the series of policies that set no longer serves are dropped;
+   * an outcome of a policy the newest set seen does not serve (a review evaluated against an older set)
+   * makes no series.
    */
-  record(policySet: string, outcomes: readonly PolicyOutcomeFigures[], inForce?: PolicySet): void;
+  record(policySet: string, outcomes: readonly PolicyOutcomeFigures[], evaluatedOn?: SetVersion): void;
   /**
-   * Before a scrape: prunes as `record` would the series of every set whose set in force (`inForce` of
-   * its name: `default` or the cluster's) changed, so a set applied shows at once, reviews or not.
+   * Before a scrape: prunes as `record` would the series of every set whose state in force (`inForce` of
+   * its name: `default` or the cluster's) holds a newer set, so a set applied shows at once, reviews or not.
    */
-  follow(inForce: (policySet: string) => PolicySet | undefined): void;
+  follow(inForce: (policySet: string) => SetVersion | undefined): void;
 }
+
+/** A set and its generation (PolicySetState: refreshers number the sets they apply). */
+export type SetVersion = Pick<PolicySetState, 'set' | 'generation'>;
 
 /** The label a policy outcome is counted under: the result, or why it stopped. */
 export function outcomeLabel(o: Pick<PolicyOutcomeFigures, 'result' | 'ignored' | 'aborted'>): string {
@@ -56,9 +60,10 @@ interface PolicySeries {
   rules?: Map<string, RuleSeries>;
 }
 
-/** The series of one policy set (`default` or a cluster's), and the set they were last pruned against. */
+/** The series of one policy set (`default` or a cluster's), and the newest set seen: they were pruned against it. */
 interface SetSeries {
   inForce?: PolicySet;
+  generation?: number;
   byEngine: Map<string, Map<string, PolicySeries>>;
 }
 
@@ -105,11 +110,16 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
     }
   };
 
-  /** Prunes `set` when `inForce` is another set than the one it was last pruned against. */
-  const followSet = (policySet: string, set: SetSeries, inForce: PolicySet | undefined): void => {
-    if (inForce === undefined || inForce === set.inForce) return;
-    prune(policySet, set, inForce);
-    set.inForce = inForce;
+  /** Prunes `set` when `version` holds another set than the one it was last pruned against, not an older one. */
+  const followSet = (policySet: string, set: SetSeries, version: SetVersion | undefined): void => {
+    const next = version?.set;
+    if (next === undefined || next === set.inForce) return;
+    // A review evaluated against an older set (a review worker's, while a newer one was applied) never
+    // takes the series back to it. Sets without a generation (a fixed set, tests) are taken as they come.
+    if (version!.generation !== undefined && set.generation !== undefined && version!.generation < set.generation) return;
+    prune(policySet, set, next);
+    set.inForce = next;
+    set.generation = version!.generation;
   };
 
   const removeRule = (policySet: string, policy: string, rule: string, series: PolicySeries): void => {
@@ -137,9 +147,9 @@ export function createPolicyMetrics(registry: Registry): PolicyMetrics {
     follow(inForceOf) {
       for (const [policySet, set] of bySet) followSet(policySet, set, inForceOf(policySet));
     },
-    record(policySet, outcomes, inForce) {
+    record(policySet, outcomes, evaluatedOn) {
       const set = bySet.get(policySet) ?? remember(bySet, policySet, { byEngine: new Map() });
-      followSet(policySet, set, inForce);
+      followSet(policySet, set, evaluatedOn);
       for (const o of outcomes) {
         const series = policySeries(set, o.engine, o.policy);
         if (series === undefined) continue;

@@ -57,10 +57,10 @@ const REVIEW = JSON.stringify({
 
 /** An app over a set that the test replaces, as a refresher applies one. */
 function appOver(first: PolicySet, reviewer: Reviewer = inProcessReviewer) {
-  let state: PolicySetState = { set: first, source: 'memory://', loadedAt: new Date(0), sourceErrors: [] };
+  let state: PolicySetState = { set: first, source: 'memory://', loadedAt: new Date(0), sourceErrors: [], generation: 1 };
   const { app } = createApp({ policies: () => state, reviewer });
   return {
-    apply: (next: PolicySet) => void (state = { ...state, set: next }),
+    apply: (next: PolicySet) => void (state = { ...state, set: next, generation: state.generation! + 1 }),
     review: async () => expect((await app.fetch(new Request('http://x/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }))).status).toBe(200),
     /** The per-policy samples (policy and rule metrics, histograms by their _count), without the set label. */
     series: async () => {
@@ -186,6 +186,34 @@ spec:
     expect(await a.series()).toEqual([
       'amender_policy_evaluations_total{engine="MutatingAdmissionPolicy",outcome="mutated",policy="label-b"} 1',
       'amender_policy_duration_seconds_count{engine="MutatingAdmissionPolicy",policy="label-b"} 1',
+    ]);
+  });
+
+  it('are not taken back to an older set by a review evaluated against it after a newer one was seen', async () => {
+    // The review of the first set waits in its reviewer while the second set is applied and reviewed.
+    let release!: () => void;
+    let entered!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inReviewer = new Promise<void>((resolve) => (entered = resolve));
+    const held: Reviewer = async (job) => {
+      if (job.state.generation === 1) {
+        entered();
+        await gate;
+      }
+      return inProcessReviewer(job);
+    };
+    const a = appOver(set(mapPolicy('label-a'), mapPolicy('label-b')), held);
+    const late = a.review();
+    await inReviewer;
+    a.apply(set(mapPolicy('label-b'), mapPolicy('label-c')));
+    await a.review();
+    release();
+    await late;
+    expect(await a.series()).toEqual([
+      'amender_policy_evaluations_total{engine="MutatingAdmissionPolicy",outcome="mutated",policy="label-b"} 2',
+      'amender_policy_evaluations_total{engine="MutatingAdmissionPolicy",outcome="mutated",policy="label-c"} 1',
+      'amender_policy_duration_seconds_count{engine="MutatingAdmissionPolicy",policy="label-b"} 2',
+      'amender_policy_duration_seconds_count{engine="MutatingAdmissionPolicy",policy="label-c"} 1',
     ]);
   });
 });

@@ -60,16 +60,16 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
   return async (c: Context<AppEnv>): Promise<Response> => {
     // The review's time runs from its arrival: what it waited before the app saw it is spent already.
     const started = deps.clock() - waitedBeforeApp(c);
-    const { answer, held } = await answerRequest(c, deps, state, setName, started);
+    const { answer, held, evaluatedOn } = await answerRequest(c, deps, state, setName, started);
     let reply = '';
     try {
       const cluster = clusterOfSet(setName);
       deps.metrics.countReview(answer.outcome, cluster, (deps.clock() - started) / 1000);
       if (answer.status === 200 && answer.outcomes) {
         const policySet = cluster ?? 'default';
-        // The set in force now (read again: one may have been applied meanwhile) prunes the series of
-        // policies it no longer serves (policy-metrics.ts).
-        deps.metrics.policies.record(policySet, answer.outcomes, state(c).set);
+        // The state the review was evaluated on: a newer set prunes the series of policies it no longer
+        // serves (policy-metrics.ts).
+        deps.metrics.policies.record(policySet, answer.outcomes, evaluatedOn);
         logPolicyFailures(deps.logger, policySet, answer);
       }
       c.set('review', answer);
@@ -85,10 +85,16 @@ export function mutateHandler(deps: MutateDeps, state: (c: Context<AppEnv>) => P
 }
 
 /**
- * The review's answer, and the bytes its body holds in the body budget: the caller passes them on to
- * the answer (holdForAnswer).
+ * The review's answer, the bytes its body holds in the body budget (the caller passes them on to the
+ * answer: holdForAnswer) and the state its set was read from, once, for the metrics.
  */
-async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Context<AppEnv>) => PolicySetState, setName: string, started: number): Promise<{ answer: ReviewAnswer; held: number }> {
+async function answerRequest(
+  c: Context<AppEnv>,
+  deps: MutateDeps,
+  state: (c: Context<AppEnv>) => PolicySetState,
+  setName: string,
+  started: number,
+): Promise<{ answer: ReviewAnswer; held: number; evaluatedOn?: PolicySetState }> {
   const contentType = c.req.header('content-type');
   if (!isJsonContentType(contentType)) {
     return { answer: failure(415, 'unsupported', `expected Content-Type application/json, got ${JSON.stringify(contentType)}`), held: 0 };
@@ -108,7 +114,8 @@ async function answerRequest(c: Context<AppEnv>, deps: MutateDeps, state: (c: Co
     return { answer: failure(body.status, outcome, body.message), held: 0 };
   }
   try {
-    return { answer: await deps.reviewer({ body: body.body, setName, state: state(c), limits: limitsFor(c, deps, started, waitedMs), signal }), held };
+    const evaluatedOn = state(c);
+    return { answer: await deps.reviewer({ body: body.body, setName, state: evaluatedOn, limits: limitsFor(c, deps, started, waitedMs), signal }), held, evaluatedOn };
   } catch (err) {
     if (held > 0) deps.bodies!.give(held);
     throw err;
