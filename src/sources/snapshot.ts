@@ -244,7 +244,8 @@ async function readEntry(
       if (entry.inPlace && options.settle && options.settle.ms > 0 && !settled(options.settle, entry.name, result.version, result.text)) return prior;
       // Parsed a slice at a time, letting the event loop turn between slices: on the Node server this
       // thread answers probes and reviews too, and a file of 1 MiB takes the YAML parser a second or more.
-      const fresh = await parseDocumentsInSlices(entry.label, result.text, nextTurn);
+      // A refresh aborted meanwhile (its time bound, the server stopping) stops parsing at the next slice.
+      const fresh = await parseDocumentsInSlices(entry.label, result.text, () => untilAborted(nextTurn(), options.signal));
       const lastGood = prior?.lastGood;
       const refused = fresh.problems.length > 0 ? fresh.problems : emptiedProblems(fresh, lastGood);
       const parsed = refused.length > 0 && lastGood ? keepLastGood(refused, lastGood) : fresh;

@@ -50,3 +50,34 @@ describe('a large file parsed by the refresher', () => {
     expect(t.turns()).toBeGreaterThanOrEqual(40);
   });
 });
+
+describe('a large file parsed by a refresh that is aborted', () => {
+  it('stops parsing at the next slice', async () => {
+    let fetched = false;
+    const source = oneFile(20_000);
+    const fetch = source.fetch.bind(source);
+    source.fetch = async (entry, options) => ((fetched = true), fetch(entry, options));
+    const r = new PolicySetRefresher({ name: 'big', sources: [source], intervalMs: 0 });
+    // The turns the event loop gets once the refresher is stopped, three turns into the parse.
+    let sinceStop: number | undefined;
+    let parsing = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      if (sinceStop !== undefined) sinceStop++;
+      else if (fetched && ++parsing === 3) {
+        r.stop();
+        sinceStop = 0;
+      }
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    stopTicker = () => void (running = false);
+    const result = await r.refresh();
+    running = false;
+    expect(result.outcome).not.toBe('applied');
+    expect(r.provider().set).toBeUndefined();
+    // Before: the parse ran on through its remaining ~40 slices, a turn each.
+    expect(sinceStop).toBeLessThanOrEqual(3);
+  });
+});
