@@ -22,7 +22,7 @@
  * - aliasing is bounded by go-yaml v2.4's ratio rule ("document contains excessive aliasing");
  * - nesting is bounded by MAX_YAML_DEPTH, checked before the `yaml` package recurses into a document.
  */
-import { isAlias, isMap, isScalar, isSeq, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Schema, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
 import { numberMarkOf, OBJECT_MEMBER_TAGS, setNumberMark, setOwn, shownNumberLiteral, type JsonObject, type JsonValue, type NumberMark } from '../json/index.js';
 import { base64Decode } from './base64.js';
 import { parseFloat64 } from './float.js';
@@ -149,12 +149,36 @@ function lexemeGuard(guard: YamlTicker): LexemeGuard {
   };
 }
 
+/** Options with one Schema made for them, by the options they extend. */
+const withSchema = new WeakMap<ComposeOptions, ComposeOptions>();
+
+/**
+ * `options` (YAML 1.1) with the Schema each Document would make of them, made once. The `yaml` package
+ * makes a Schema per Document (its tags listed, our customTags called): 116,508 of them for a 1 MiB file of
+ * tiny documents. A YAML 1.1 Schema is never changed while composing (only one that resolves known tags,
+ * as 1.2 does, adds those it meets), and a Document reads it from `options.schema` whatever its version, so this serves only a
+ * text without a `%YAML` directive (which could make a document 1.2).
+ */
+function withOneSchema(options: ComposeOptions): ComposeOptions {
+  let extended = withSchema.get(options);
+  if (!extended) {
+    // What Document.setSchema('1.1', options) gives the Schema it makes.
+    const schema = new Schema({ resolveKnownTags: false, schema: 'yaml-1.1', ...options } as ConstructorParameters<typeof Schema>[0]);
+    withSchema.set(options, (extended = { ...options, schema: schema as unknown as SchemaOptions['schema'] }));
+  }
+  return extended;
+}
+
 /**
  * A reader of the documents of `text` (yaml-documents.ts), each composed as parseYamlDepthBounded
  * composes it; the caller reads it a slice at a time and gives each document to {@link locateFirstProblems}.
+ * `oneSchema`: the documents share one Schema (withOneSchema), for a caller that only reads them, as
+ * yaml11Json does, and drops them.
  */
-export function yamlDocumentReader(text: string, options: ComposeOptions, forceDoc = false, guard?: YamlTicker): YamlDocumentReader {
-  return new YamlDocumentReader(text, withObjectMemberTags(options), MAX_YAML_DEPTH, forceDoc, guard ? lexemeGuard(guard) : undefined);
+export function yamlDocumentReader(text: string, options: ComposeOptions, { forceDoc = false, guard, oneSchema = false }: { forceDoc?: boolean; guard?: YamlTicker; oneSchema?: boolean } = {}): YamlDocumentReader {
+  const extended = withObjectMemberTags(options);
+  const given = oneSchema && options.version === '1.1' && options.resolveKnownTags !== true && !text.includes('%YAML') ? withOneSchema(extended) : extended;
+  return new YamlDocumentReader(text, given, MAX_YAML_DEPTH, forceDoc, guard ? lexemeGuard(guard) : undefined);
 }
 
 /**
@@ -179,7 +203,7 @@ export function locateFirstProblems(doc: Document.Parsed, options: ComposeOption
  */
 export function parseYamlDepthBounded(text: string, options: ComposeOptions, single: boolean | 'first' = false, guard?: YamlTicker): Document.Parsed[] {
   const docs: Document.Parsed[] = [];
-  yamlDocumentReader(text, options, single === true, guard).read(Infinity, (doc) => {
+  yamlDocumentReader(text, options, { forceDoc: single === true, guard }).read(Infinity, (doc) => {
     if (single === 'first' && docs.length === 1) return false;
     if (single && docs.length === 1) {
       docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));

@@ -129,7 +129,7 @@ function startParse(source: string, given: string): DocumentsParse {
   const lines = text.endsWith('\n') ? text : `${text}\n`;
   // A document nested too deeply is refused by the reader, alone, before the parser recurses into it.
   // Each document is converted as soon as it is composed, and dropped.
-  const reader = yamlDocumentReader(text, STREAM_OPTIONS);
+  const reader = yamlDocumentReader(text, STREAM_OPTIONS, { oneSchema: true });
   const locator = {};
   let index = 0;
   const onDocument = (doc: Document.Parsed): boolean => {
