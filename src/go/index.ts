@@ -22,6 +22,7 @@
  *   base64.ts        encoding/base64 decoding, padded (StdEncoding) and raw (RawStdEncoding)
  *   x509.ts          crypto/x509 certificate decoding, as encoding/json marshals the Go struct
  *   yaml.ts          YAML 1.1 as sigs.k8s.io/yaml (go-yaml v2) reads it, into JSON values
+ *   yaml-documents.ts  a YAML stream's documents composed one at a time, a slice of lexemes at a time
  *   regen.ts         goregen's regen.Generate: a random string a regular expression matches (re2js
  *                    checks the pattern's Go syntax)
  *
