@@ -36,10 +36,8 @@ import { mapBounded, untilAborted, withOwnSignal } from './bounds.js';
 import { byName } from './names.js';
 import type { BytesShare, SetBytes } from './set-bytes.js';
 import { NotUtf8Error } from './text.js';
+import { nextTurn } from './turns.js';
 import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
-
-/** A turn of the event loop: setImmediate where there is one (Node), else a timer (Workers). */
-const nextTurn = (): Promise<void> => new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
 export interface CachedDocument {
   label: string;
