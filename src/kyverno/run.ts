@@ -347,6 +347,14 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
  * Bytes of UTF-8: a cut inside a character leaves bytes that JSON turns into U+FFFD, as TextDecoder does.
  */
 function serviceAccountOf(username: string): [string, string] {
+  // ASCII (nearly every username): bytes are code units, so the string itself is cut, without encoding it.
+  if (isAscii(username)) {
+    if (username.length <= SA_PREFIX_BYTES) return ['', ''];
+    const colon = username.indexOf(':', SA_PREFIX_BYTES);
+    if (colon < 0) return ['', ''];
+    const next = username.indexOf(':', colon + 1);
+    return [username.slice(SA_PREFIX_BYTES, colon), username.slice(colon + 1, next < 0 ? username.length : next)];
+  }
   const bytes = utf8Encoder.encode(username);
   if (bytes.length <= SA_PREFIX_BYTES) return ['', ''];
   const colon = bytes.indexOf(0x3a, SA_PREFIX_BYTES);
@@ -355,6 +363,11 @@ function serviceAccountOf(username: string): [string, string] {
   const namespace = utf8Decoder.decode(bytes.subarray(SA_PREFIX_BYTES, colon));
   const name = utf8Decoder.decode(bytes.subarray(colon + 1, next < 0 ? bytes.length : next));
   return [namespace, name];
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 function initialContext(input: KyvernoInput, object: JsonValue, images: JsonObject | undefined): JsonObject {
