@@ -53,10 +53,15 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
   if (atom.map && isJsonObject(v)) {
     const baseMap = isJsonObject(base) ? base : undefined;
     for (const k in v) {
-      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
-      // The base's own value at this place converted, as the same field's type: it converts again (a
-      // scalar's conversion depends only on its type and value). Skipped before the type lookup.
-      if (v[k] === childBase) continue;
+      let childBase: JsonValue | undefined;
+      if (baseMap !== undefined) {
+        childBase = baseMap[k];
+        // The base's own value at this place converted, as the same field's type: it converts again (a
+        // scalar's conversion depends only on its type and value). Skipped before the type lookup, and
+        // without an own-property test: a JSON value never equals what an object inherits.
+        if (v[k] === childBase) continue;
+        if (childBase !== undefined && !Object.hasOwn(baseMap, k)) childBase = undefined;
+      }
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue; // a field the type lacks: the converter drops it

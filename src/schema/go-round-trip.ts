@@ -60,9 +60,14 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
     let out: Record<string, JsonValue> | undefined;
     for (const k in v) {
       const child = v[k];
-      const childBase = baseMap !== undefined && Object.hasOwn(baseMap, k) ? baseMap[k] : undefined;
-      // The base's own value (already in Go form) walks to itself: no type lookup, no call.
-      if (child === childBase) continue;
+      let childBase: JsonValue | undefined;
+      if (baseMap !== undefined) {
+        childBase = baseMap[k];
+        // The base's own value (already in Go form) walks to itself: no type lookup, no call. A JSON
+        // value never equals what an object inherits, so this needs no own-property test.
+        if (child === childBase) continue;
+        if (childBase !== undefined && !Object.hasOwn(baseMap, k)) childBase = undefined;
+      }
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
       if (!childType) continue;
