@@ -17,7 +17,7 @@ import { measureValue } from './measure.js';
 import { checkJsonDepth } from '../jsonpatch/index.js';
 import { applyPatches, applyTemplatedPatch } from './patchers/patchers.js';
 import type { CompiledRule } from './types.js';
-import { substituteAll } from './context/variables.js';
+import { substituteMember } from './context/variables.js';
 
 export type RuleStatus = 'applied' | 'skipped' | 'error';
 
@@ -83,12 +83,12 @@ function targetsSkipped(resource: JsonValue): RuleResult {
 /** A rule's patchesJson6902 or patchStrategicMerge, applied (the rule matched and its preconditions hold). */
 function patchOutcome(rule: CompiledRule, resource: JsonValue, scope: ForeachScope): RuleResult {
   if (rule.json6902) {
-    // The rest of the rule is still substituted: a bad variable anywhere fails the rule.
-    substituteAll(rule.json6902.rest, scope);
+    // The rest of the rule is still substituted: a bad variable anywhere fails the rule (nothing of it is read).
+    substituteMember(rule.json6902.rest, undefined, scope);
     return outcome(applyTemplatedPatch(resource, rule.json6902.template, rule.json6902.text, ['mutate', 'patchesJson6902'], scope, undefined, scope.heights), resource, undefined, scope);
   }
-  const substituted = substituteAll(rule.substitutable, scope);
-  const mutate = isJsonObject(substituted) ? ownMember(substituted, 'mutate') : undefined;
+  // The whole rule is substituted (a bad variable anywhere fails it); only its `mutate` is read.
+  const mutate = substituteMember(rule.substitutable, 'mutate', scope);
   const { resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges, undefined, scope.ctx.guard, undefined, scope.heights);
   return outcome(patched, resource, skipReason, scope);
 }

@@ -9,7 +9,7 @@
  * Only plain cases get a plan: a document holding a `$(…)` reference (which reads the document itself)
  * or a variable in a map key takes the general walk.
  */
-import { setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
+import { ownMember, setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../../json/index.js';
 
 /** A container on the way to variables: the members to substitute, in document order. */
 export interface PlanNode {
@@ -95,4 +95,29 @@ export function applyPlan(value: JsonValue, node: PlanNode, substitute: (text: s
     if (next !== child) setOwn((out ??= shallowCopyObject(object)), key, next);
   }
   return out ?? object;
+}
+
+/**
+ * applyPlan of an object document of which only the member `key` is read afterwards (undefined: none, the
+ * document is substituted for its errors alone): every planned string is substituted as applyPlan does, in
+ * document order, but containers are copied only within that member, which is given back (the document's
+ * own when nothing in it changed). The copies of the document and of its other members would be dropped unread.
+ */
+export function applyPlanMember(object: JsonObject, node: PlanNode, key: string | undefined, substitute: (text: string, path: readonly string[]) => JsonValue): JsonValue | undefined {
+  let out = key !== undefined ? ownMember(object, key) : undefined;
+  for (const step of node.steps) {
+    const child = object[step.key as string];
+    if (step.key === key) out = step.node ? applyPlan(child, step.node, substitute) : substitute(step.text, step.path);
+    else if (step.node) visitPlan(child, step.node, substitute);
+    else substitute(step.text, step.path);
+  }
+  return out;
+}
+
+/** The substitutions applyPlan would make, in its order, without building anything. */
+function visitPlan(value: JsonValue, node: PlanNode, substitute: (text: string, path: readonly string[]) => JsonValue): void {
+  for (const step of node.steps) {
+    if (step.node) visitPlan((value as JsonObject)[step.key as string], step.node, substitute);
+    else substitute(step.text, step.path);
+  }
 }

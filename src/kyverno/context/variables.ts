@@ -23,13 +23,13 @@
  * are counted against its size bound.
  */
 import { isReviewAborted } from '../../guard/index.js';
-import { hasOwn, internalized, type JsonValue } from '../../json/index.js';
+import { hasOwn, internalized, isJsonObject, ownMember, type JsonObject, type JsonValue } from '../../json/index.js';
 import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
 import { selfPathExpression, selfPathPrefix, traversalPath } from './self-path.js';
-import { applyPlan, GENERAL, NOTHING, planOf } from './substitution-plan.js';
+import { applyPlan, applyPlanMember, GENERAL, NOTHING, planOf } from './substitution-plan.js';
 import { findVariables, variableExpression } from './variable-syntax.js';
 import { TextMemo } from './text-memo.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
@@ -70,6 +70,21 @@ export function substituteAll(document: JsonValue, scope: SubstitutionScope): Js
   if (plan === GENERAL) return substituteGeneral(document, scope);
   const inserted: Inserted = { bytes: 0 };
   return applyPlan(document, plan, (text, path) => substituteIn(text, path, scope, inserted));
+}
+
+/**
+ * `ownMember(substituteAll(document), key)` (`key` undefined: nothing, for a document substituted only for
+ * its errors): the same substitutions in the same order, with one size count for the whole document, but a
+ * policy's own document is copied only within the member read (./substitution-plan.ts applyPlanMember).
+ */
+export function substituteMember(document: JsonObject, key: string | undefined, scope: SubstitutionScope): JsonValue | undefined {
+  const plan = planOf(document);
+  if (plan === NOTHING || plan === GENERAL || Array.isArray(document)) {
+    const substituted = substituteAll(document, scope);
+    return key !== undefined && isJsonObject(substituted) ? ownMember(substituted, key) : undefined;
+  }
+  const inserted: Inserted = { bytes: 0 };
+  return applyPlanMember(document, plan, key, (text, path) => substituteIn(text, path, scope, inserted));
 }
 
 function substituteGeneral(document: JsonValue, scope: SubstitutionScope): JsonValue {
