@@ -43,6 +43,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { PolicySet } from '../../policyset/index.js';
 import { bodySize, CallbackGauge, clusterOfSet, Counter, failure, inProcessReviewer, type Logger, type Registry, type ReviewAnswer, type Reviewer, type ReviewJob } from '../../server/index.js';
+import { encodeInputs } from './encoded-set.js';
 import { REVOKED, SLOT, type FromWorker, type ReviewMessage, type ToWorker } from './protocol.js';
 import { unpackAnswers } from './wire.js';
 import { answerStoppedReview } from '../../engine/index.js';
@@ -80,6 +81,8 @@ export interface PoolOptions {
   stoppedBudget?: StoppedBudgetTiming;
   /** How many reviews whose worker ran out of heap may be evaluated again (evaluate-again.ts; default EVALUATE_AGAIN). */
   evaluateAgain?: EvaluateAgainRate;
+  /** Encodes a set version's documents for the workers (default encodeInputs, encoded-set.ts; a test counts its calls). */
+  encodeSet?: (inputs: Job['inputs']) => SharedArrayBuffer;
 }
 
 /** Why a worker was replaced (the `reason` label of amender_workers_replaced_total). */
@@ -196,7 +199,8 @@ export class ReviewPool {
   /** Workers not started yet (see grow). */
   private unstarted: number;
   /** The newest version of each set seen, sent to every worker as soon as it is seen (and to new workers). */
-  private readonly latest = new Map<string, { generation: number; inputs: Job['inputs'] }>();
+  /** The newest version of each set, with its documents encoded once for every worker (encoded-set.ts). */
+  private readonly latest = new Map<string, { generation: number; inputs: Job['inputs']; sent?: true; encoded?: SharedArrayBuffer }>();
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
   private readonly batches = new Counter('amender_review_batches_total', 'Batches of reviews handed to the review workers (one message each); reviews taken back from a batch running long are counted again in the batch that takes them.');
   private readonly countBatch = this.batches.child();
@@ -240,6 +244,7 @@ export class ReviewPool {
       this.slots.push(this.spawn());
       this.schedule();
     }
+    this.dropEncodingsSent();
   }
 
   /** For `createApp({ reviewer })`. */
@@ -306,6 +311,19 @@ export class ReviewPool {
     this.latest.set(setName, { generation, inputs });
     // The spare gets a set with its first review of it (dispatch).
     for (const slot of this.slots) if (!slot.retired && !slot.spare) this.sendVersion(slot, setName, generation, inputs);
+    this.dropEncodingsSent();
+  }
+
+  /**
+   * Once every worker there will be holds the newest versions, their encodings go: a worker started
+   * later (a replacement, a spare) has its own made, rather than each set being held twice for good.
+   */
+  private dropEncodingsSent(): void {
+    if (this.unstarted > 0) return;
+    const regular = this.slots.filter((slot) => !slot.retired && !slot.spare);
+    for (const [name, latest] of this.latest) {
+      if (latest.encoded && regular.every((slot) => slot.versions.get(name)?.includes(latest.generation))) latest.encoded = undefined;
+    }
   }
 
   private review(job: ReviewJob): Promise<ReviewAnswer> {
@@ -626,11 +644,26 @@ export class ReviewPool {
     batch.timers.push(setTimeout(() => this.moveOffSpare(slot, batch), this.spareLeash.currentMs));
   }
 
+  /**
+   * A set version's documents as a worker gets them: cloned by postMessage for the first worker the newest
+   * version of a set goes to (and for an older version a review still needs), encoded once and shared for
+   * the others (encoded-set.ts).
+   */
+  private documents(name: string, generation: number, inputs: Job['inputs']): { inputs: Job['inputs'] } | { encoded: SharedArrayBuffer } {
+    const latest = this.latest.get(name);
+    if (latest?.generation !== generation || latest.inputs !== inputs) return { inputs };
+    if (!latest.sent) {
+      latest.sent = true;
+      return { inputs };
+    }
+    return { encoded: (latest.encoded ??= (this.options.encodeSet ?? encodeInputs)(inputs)) };
+  }
+
   /** Posts a set version to the worker unless it holds it. */
   private sendVersion(slot: Slot, name: string, generation: number, inputs: Job['inputs']): void {
     const held = slot.versions.get(name) ?? [];
     if (held.includes(generation)) return;
-    slot.worker.postMessage({ type: 'set', setName: name, generation, inputs } satisfies ToWorker);
+    slot.worker.postMessage({ type: 'set', setName: name, generation, ...this.documents(name, generation, inputs) } satisfies ToWorker);
     slot.sent++;
     // The worker keeps the newest versions and never drops the one just sent: the same rule here.
     const kept = [...held].sort((a, b) => a - b);

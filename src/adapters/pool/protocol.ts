@@ -10,7 +10,9 @@ export interface SetMessage {
   type: 'set';
   setName: string;
   generation: number;
-  inputs: readonly ParsedSource[];
+  /** Its documents: cloned for the first worker it goes to, then encoded once for the others (encoded-set.ts). */
+  inputs?: readonly ParsedSource[];
+  encoded?: SharedArrayBuffer;
 }
 
 /** One review of a ReviewsMessage, against a set version the worker was sent before. */

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildPolicySet, type ParsedSource, type PolicySet } from '../../policyset/index.js';
 import { answerReviewBody, failure, type ReviewAnswer } from '../../server/index.js';
+import { decodeInputs } from './encoded-set.js';
 import { SLOT, type FromWorker, type ReviewMessage, type SetMessage, type ToWorker, type WorkerData } from './protocol.js';
 import { AnswerPacker } from './wire.js';
 
@@ -36,7 +37,7 @@ export function serveReviews(options: ReviewWorkerOptions = {}): void {
     let built: PolicySet | Error;
     Atomics.store(shared, SLOT.BUILDING, 1);
     try {
-      built = buildSet(message.inputs);
+      built = buildSet(message.encoded ? decodeInputs(message.encoded) : message.inputs!);
     } catch (err) {
       built = err instanceof Error ? err : new Error(String(err));
     } finally {
