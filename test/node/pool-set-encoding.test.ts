@@ -1,8 +1,8 @@
 /**
- * A policy set version goes to every review worker as one shared encoding (src/adapters/pool/encoded-set.ts),
- * made once on the main thread: posting the documents structured-cloned them once per worker there, seconds
- * with a large set of CRDs and several workers, in which no probe or review was answered. Every worker
- * still builds the version and answers with it.
+ * A policy set version goes to the first review worker as a clone and to the others as one shared encoding
+ * (src/adapters/pool/encoded-set.ts), made once on the main thread: posting the documents structured-cloned
+ * them once per worker there, seconds with a large set of CRDs and several workers, in which no probe or
+ * review was answered. Every worker still builds the version and answers with it.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { encodeInputs } from '../../src/adapters/pool/encoded-set.js';
