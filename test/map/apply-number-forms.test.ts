@@ -7,9 +7,7 @@
  * from. Through the app's /mutate, from the review's JSON text (`2.0` read as a double).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Utf8 } from '../../src/admission/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { createApp, fixedPolicySet } from '../../src/server/index.js';
+import { addedAt, mutateWidget, widgetPolicy } from './widget-reviews.js';
 
 const CRD = `
 apiVersion: apiextensions.k8s.io/v1
@@ -36,31 +34,11 @@ spec:
               nums: { type: array, x-kubernetes-list-type: set, items: { type: number } }
 ---`;
 
-function policy(name: string, mutation: string): string {
-  return `
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: ${name} }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
-  mutations:
-  - ${mutation}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: ${name} }
-spec: { policyName: ${name} }
----`;
-}
-
-const WRITER = policy(
+const WRITER = widgetPolicy(
   'a-writer',
   `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{f: 2.0, e: 2, h: {"x": 3.0}, nums: [2.0, 3.0]}}' }`,
 );
-const READER = policy(
+const READER = widgetPolicy(
   'z-reader',
   `patchType: JSONPatch
     jsonPatch:
@@ -77,13 +55,8 @@ const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","re
 
 describe('numbers an ApplyConfiguration merges into a custom resource', () => {
   it('take the literal form the patch gives them', async () => {
-    const set = buildPolicySet(parseDocuments('p.yaml', CRD + WRITER + READER));
-    expect(set.problems).toEqual([]);
-    const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
-    const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
-    const reply = (await res.json()) as { response: { allowed: boolean; patch: string } };
-    expect(reply.response.allowed).toBe(true);
-    const patch = JSON.parse(decodeBase64Utf8(reply.response.patch)) as { path: string; value: unknown }[];
-    expect(patch.find((op) => op.path === '/metadata/annotations')?.value).toEqual({ f: 'true', e: 'true', h: 'true', nums: 'false,true,true' });
+    const reply = await mutateWidget(CRD + WRITER + READER, REVIEW);
+    expect(reply.allowed).toBe(true);
+    expect(addedAt(reply, '/metadata/annotations')).toEqual({ f: 'true', e: 'true', h: 'true', nums: 'false,true,true' });
   });
 });

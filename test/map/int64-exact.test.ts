@@ -5,31 +5,9 @@
  * JSON text.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Utf8 } from '../../src/admission/index.js';
-import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { createApp, fixedPolicySet } from '../../src/server/index.js';
+import { addedAt, mutateWidget, widgetPolicy, type WidgetReply } from './widget-reviews.js';
 
-function policy(name: string, mutation: string): string {
-  return `
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: ${name} }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
-  mutations:
-  - ${mutation}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: ${name} }
-spec: { policyName: ${name} }
----`;
-}
-
-const READER = policy(
+const READER = widgetPolicy(
   'z-reader',
   `patchType: JSONPatch
     jsonPatch:
@@ -42,8 +20,8 @@ const READER = policy(
 
 const FIRST = {
   none: '',
-  jsonPatch: policy('a-first', `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/other", value: "x"}, JSONPatch{op: "add", path: "/spec/items/0", value: 0}]' }`),
-  applyConfiguration: policy('a-first', `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{other: "x"}}' }`),
+  jsonPatch: widgetPolicy('a-first', `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/other", value: "x"}, JSONPatch{op: "add", path: "/spec/items/0", value: 0}]' }`),
+  applyConfiguration: widgetPolicy('a-first', `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{other: "x"}}' }`),
 };
 
 const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
@@ -54,14 +32,9 @@ const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","re
 describe('an int64 past ±2^53 read by a MAP', () => {
   for (const [name, first] of Object.entries(FIRST)) {
     it(`is the API server's int64${name === 'none' ? '' : ` after a ${name} mutation of the object holding it`}`, async () => {
-      const set = buildPolicySet(parseDocuments('p.yaml', first + READER));
-      expect(set.problems).toEqual([]);
-      const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
-      const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
-      const reply = (await res.json()) as { response: { allowed: boolean; patch: string } };
-      expect(reply.response.allowed).toBe(true);
-      const patch = JSON.parse(decodeBase64Utf8(reply.response.patch)) as { path: string; value: unknown }[];
-      expect(patch.find((op) => op.path === '/metadata/annotations')?.value).toEqual({
+      const reply = await mutate(first + READER);
+      expect(reply.allowed).toBe(true);
+      expect(addedAt(reply, '/metadata/annotations')).toEqual({
         max: '9223372036854775807',
         maxIsInt: 'true',
         // The last item (moved to index 2 by the first policy's insert at /spec/items/0: its mark moved with it).
@@ -73,24 +46,15 @@ describe('an int64 past ±2^53 read by a MAP', () => {
   }
 
   it('overflows as in kube-apiserver', async () => {
-    const set = buildPolicySet(parseDocuments('p.yaml', policy('p', `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/next", value: object.spec.max + 1}]' }`)));
-    const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
-    const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
-    const reply = (await res.json()) as { response: { allowed: boolean; status: { message: string } } };
-    expect(reply.response.allowed).toBe(false);
-    expect(reply.response.status.message).toContain('integer overflow');
+    const reply = await mutate(widgetPolicy('p', `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/next", value: object.spec.max + 1}]' }`));
+    expect(reply.allowed).toBe(false);
+    expect(reply.status?.message).toContain('integer overflow');
   });
 });
 
 /** The reply of /mutate for REVIEW under `policies` (YAML documents). */
-async function mutate(policies: string): Promise<{ allowed: boolean; patch?: string; status?: { message: string } }> {
-  const set = buildPolicySet(parseDocuments('p.yaml', policies));
-  expect(set.problems).toEqual([]);
-  const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
-  const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } }));
-  const reply = (await res.json()) as { response: { allowed: boolean; patch?: string; status?: { message: string } } };
-  const r = reply.response;
-  return { allowed: r.allowed, patch: r.patch === undefined ? undefined : decodeBase64Utf8(r.patch), status: r.status };
+function mutate(policies: string): Promise<WidgetReply> {
+  return mutateWidget(policies, REVIEW);
 }
 
 /**
@@ -100,11 +64,11 @@ async function mutate(policies: string): Promise<{ allowed: boolean; patch?: str
  */
 describe('an int64 past ±2^53 written by a MAP', () => {
   it('is written exactly by an ApplyConfiguration, and a later policy reads it exactly', async () => {
-    const writer = policy(
+    const writer = widgetPolicy(
       'a-writer',
       `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{copy: object.spec.max, less: object.spec.max - 1, items: [object.spec.items[1] - 1], more: [object.spec.max], neg: -9007199254740995}}' }`,
     );
-    const reader = policy(
+    const reader = widgetPolicy(
       'z-reader',
       `patchType: JSONPatch
     jsonPatch:
@@ -131,14 +95,14 @@ describe('an int64 past ±2^53 written by a MAP', () => {
   });
 
   it('replaces an int64 by one that is the same double', async () => {
-    const r = await mutate(policy('a', `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{max: object.spec.max - 1}}' }`));
+    const r = await mutate(widgetPolicy('a', `patchType: ApplyConfiguration\n    applyConfiguration: { expression: 'Object{spec: Object.spec{max: object.spec.max - 1}}' }`));
     expect(r.allowed).toBe(true);
     expect(r.patch).toBe('[{"op":"replace","path":"/spec/max","value":9223372036854775806}]');
   });
 
   it('is a string of its digits in a JSON patch value (cel-go), and a float64 inside an Object literal', async () => {
     const r = await mutate(
-      policy(
+      widgetPolicy(
         'a',
         `patchType: JSONPatch\n    jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/copy", value: object.spec.max}, JSONPatch{op: "add", path: "/spec/list", value: [object.spec.max - 1, 9007199254740992, 9007199254740991]}, JSONPatch{op: "add", path: "/spec/obj", value: Object.spec.obj{n: 9007199254740993}}]' }`,
       ),

@@ -1,0 +1,52 @@
+/**
+ * What the tests of a custom resource's numbers share: a MutatingAdmissionPolicy (and its binding) on
+ * CREATE of example.com/v1 widgets, and the reply of /mutate for a review under a set of such policies.
+ */
+import { expect } from 'vitest';
+import { decodeBase64Utf8 } from '../../src/admission/index.js';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { createApp, fixedPolicySet } from '../../src/server/index.js';
+
+/** Policy `name` (failurePolicy Fail) with one mutation (YAML, indented under `mutations:`), bound. */
+export function widgetPolicy(name: string, mutation: string): string {
+  return `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: ${name} }
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
+  mutations:
+  - ${mutation}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: ${name} }
+spec: { policyName: ${name} }
+---`;
+}
+
+export interface WidgetReply {
+  allowed: boolean;
+  /** The JSON patch's text, decoded. */
+  patch?: string;
+  status?: { message: string };
+}
+
+/** The reply of /mutate for `review` (its JSON text) under `policies` (YAML documents, which must load cleanly). */
+export async function mutateWidget(policies: string, review: string): Promise<WidgetReply> {
+  const set = buildPolicySet(parseDocuments('p.yaml', policies));
+  expect(set.problems).toEqual([]);
+  const { app } = createApp({ policies: fixedPolicySet(set, 'test') });
+  const res = await app.fetch(new Request('http://amender/mutate', { method: 'POST', body: review, headers: { 'content-type': 'application/json' } }));
+  const r = ((await res.json()) as { response: { allowed: boolean; patch?: string; status?: { message: string } } }).response;
+  return { allowed: r.allowed, patch: r.patch === undefined ? undefined : decodeBase64Utf8(r.patch), status: r.status };
+}
+
+/** The value the reply's patch adds at `path`. */
+export function addedAt(reply: WidgetReply, path: string): unknown {
+  const ops = JSON.parse(reply.patch ?? '[]') as { path: string; value: unknown }[];
+  return ops.find((op) => op.path === path)?.value;
+}
