@@ -7,7 +7,7 @@ export { copyNumberMark, withNumberMarksOf, hasNumberMarks, numberMarkOf, setNum
 export { cloneJson, cloneJsonWithMarks, shallowCopyObject, sliceArray } from './clone.js';
 export { jsonEqual } from './equal.js';
 export { indentJsonText } from './indent.js';
-export { getOwn, hasOwn, ownMember, setOwn } from './own.js';
+export { getOwn, hasOwn, isOwnRead, ownMember, setOwn } from './own.js';
 export { OBJECT_MEMBER_TAGS } from './yaml-member-tags.js';
 export { internalized } from './internalized.js';
 export { decodesToItself, utf8Length } from './utf8.js';

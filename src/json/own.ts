@@ -17,6 +17,17 @@ export function hasOwn(obj: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
+/**
+ * Whether `v`, read as `obj[key]` from a JSON object, is an own member of it. A JSON value is never
+ * undefined, and what a JSON object inherits is a function or, for `__proto__`, Object.prototype: only
+ * such reads take the own-property test, which costs a full lookup on the objects of many shapes that the
+ * schema walks meet.
+ */
+export function isOwnRead(obj: object, key: string, v: unknown): boolean {
+  if (v === undefined) return false;
+  return (typeof v !== 'function' && key !== '__proto__') || hasOwn(obj, key);
+}
+
 /** The own property `key` of `obj`, or undefined (never an inherited one such as `toString`). */
 export function getOwn(obj: JsonObject, key: string): JsonValue | undefined {
   return hasOwn(obj, key) ? obj[key] : undefined;

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, isOwnRead, type JsonValue } from '../json/index.js';
 import { goLeaf, type GoLeaf } from './go-fields.js';
 import { decodeGoBase64 } from './go-base64.js';
 import { isMicroTime, microTimeError } from './micro-time.js';
@@ -60,7 +60,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
         // scalar's conversion depends only on its type and value). Skipped before the type lookup, and
         // without an own-property test: a JSON value never equals what an object inherits.
         if (v[k] === childBase) continue;
-        if (childBase !== undefined && !Object.hasOwn(baseMap, k)) childBase = undefined;
+        if (!isOwnRead(baseMap, k, childBase)) childBase = undefined;
       }
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;

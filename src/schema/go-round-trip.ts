@@ -1,4 +1,4 @@
-import { copyNumberMark, exactInteger, hasNumberMarks, isFloatLiteral, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../json/index.js';
+import { copyNumberMark, exactInteger, hasNumberMarks, isFloatLiteral, isJsonObject, isOwnRead, setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../json/index.js';
 import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
 import { formatMicroTime, isMicroTime, parseMicroTime } from './micro-time.js';
@@ -66,7 +66,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
         // The base's own value (already in Go form) walks to itself: no type lookup, no call. A JSON
         // value never equals what an object inherits, so this needs no own-property test.
         if (child === childBase) continue;
-        if (childBase !== undefined && !Object.hasOwn(baseMap, k)) childBase = undefined;
+        if (!isOwnRead(baseMap, k, childBase)) childBase = undefined;
       }
       const field = atom.map.fields?.get(k);
       const childType = field ? field.type : atom.map.elem;
@@ -91,7 +91,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
     // removed: their zero value's encoding. Where the base lacked one too, it stays as the base has it.
     if (atom.map.fields !== undefined) {
       for (const [name, field] of alwaysWritten(atom)) {
-        if (Object.hasOwn(v, name) || (baseMap !== undefined && !Object.hasOwn(baseMap, name))) continue;
+        if (isOwnRead(v, name, v[name]) || (baseMap !== undefined && !isOwnRead(baseMap, name, baseMap[name]))) continue;
         out ??= copyObject(v);
         setOwn(out, name, zeroEncoding(field) as JsonValue);
       }

@@ -1,4 +1,4 @@
-import { exactInteger, hasOwn, isFloatLiteral, isJsonObject, type JsonValue } from '../json/index.js';
+import { exactInteger, isFloatLiteral, isJsonObject, isOwnRead, type JsonValue } from '../json/index.js';
 import { ERR_FORMAT_WRONG, quantityParseError } from '../k8s/index.js';
 import { rfc3339Error, strconvQuote } from '../go/index.js';
 import { goLeaf, type GoLeaf } from './go-fields.js';
@@ -203,7 +203,7 @@ class Decoder {
           // An unchanged container, string or boolean decodes as it did (not a number: see above). A JSON
           // value never equals what an object inherits, so no own-property test is needed for this.
           if (child === childBase && typeof child !== 'number') continue;
-          if (childBase !== undefined && !hasOwn(baseMap, k)) childBase = undefined;
+          if (!isOwnRead(baseMap, k, childBase)) childBase = undefined;
         }
         const field = def.fields?.get(k);
         const childType = field ? field.type : def.elem;

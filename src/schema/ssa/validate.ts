@@ -1,4 +1,4 @@
-import { hasOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { isJsonObject, isOwnRead, type JsonObject, type JsonValue } from '../../json/index.js';
 import { GoNative } from '../../go/index.js';
 import { goTypeName, smdSharpV, smdV } from '../gofmt.js';
 import { resolve, type Atom, type ListDef, type MapDef, type ScalarKind, type TypeRef } from '../types.js';
@@ -126,7 +126,7 @@ class Validator {
         // What the checked version holds unchanged needs no second look (a JSON value never equals
         // what an object inherits, so this needs no own-property test).
         if (child === childBase) continue;
-        if (childBase !== undefined && !hasOwn(baseMap, key)) childBase = undefined;
+        if (!isOwnRead(baseMap, key, childBase)) childBase = undefined;
       }
       const field = fields?.get(key);
       const type = field ? field.type : def.elem;
