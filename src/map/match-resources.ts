@@ -104,11 +104,17 @@ type RulesResult =
   | { matches: true; resource: GroupVersionResource; kind: GroupVersionKind }
   | { matches: false; error?: MatchError };
 
+/** A miss without error (shared: results are only read). */
+const NO_RULE_MATCHES: RulesResult = { matches: false };
+
 function matchRules(rules: readonly NamedRuleWithOperations[], matchPolicy: string | null, attr: MatchAttributes, ctx: MatcherContext): RulesResult {
-  for (const rule of rules) {
-    if (namedRuleMatches(rule, attr)) return { matches: true, resource: attr.resource, kind: attr.kind };
+  // No rules (most excludeResourceRules): no match, and no equivalent resources to look up for none.
+  if (rules.length === 0) return NO_RULE_MATCHES;
+  // Index loops: a compiled policy's rule lists are frozen, which for-of iterates slowly.
+  for (let i = 0; i < rules.length; i++) {
+    if (namedRuleMatches(rules[i], attr)) return { matches: true, resource: attr.resource, kind: attr.kind };
   }
-  if (matchPolicy !== 'Equivalent') return { matches: false };
+  if (matchPolicy !== 'Equivalent') return NO_RULE_MATCHES;
   const equivalents = ctx.equivalence.equivalentResources(attr.resource, attr.subResource);
   for (const rule of rules) {
     for (const equivalent of equivalents) {
@@ -122,7 +128,7 @@ function matchRules(rules: readonly NamedRuleWithOperations[], matchPolicy: stri
       return { matches: true, resource: equivalent, kind };
     }
   }
-  return { matches: false };
+  return NO_RULE_MATCHES;
 }
 
 export function matchResources(mr: MatchResources, attr: MatchAttributes, ctx: MatcherContext): MatchResult {
