@@ -1,4 +1,4 @@
-import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, ownMember, setOwn, type JsonObject, type JsonValue } from '../json/index.js';
 import type {
   AdmissionApiVersion,
   AdmissionRequest,
@@ -69,24 +69,26 @@ function fail(path: string, expected: string, got: JsonValue | undefined, uid?: 
   throw new ReviewValidationError(`${path}: expected ${expected}, got ${describe(got)}`, uid);
 }
 
+// The review is parsed JSON: its members are read by ownMember (a plain read, the own-property test only
+// where the read could be inherited), not by getOwn's own-property test per field.
 function readReview(value: JsonValue): AdmissionRequest {
   if (!isJsonObject(value)) fail('AdmissionReview', 'a JSON object', value);
-  const apiVersion = getOwn(value, 'apiVersion');
+  const apiVersion = ownMember(value, 'apiVersion');
   if (apiVersion !== ADMISSION_API_VERSION && apiVersion !== ADMISSION_API_VERSION_V1BETA1) {
     fail('apiVersion', `"${ADMISSION_API_VERSION}" or "${ADMISSION_API_VERSION_V1BETA1}"`, apiVersion);
   }
-  const kind = getOwn(value, 'kind');
+  const kind = ownMember(value, 'kind');
   if (kind !== ADMISSION_KIND) fail('kind', `"${ADMISSION_KIND}"`, kind);
-  const request = getOwn(value, 'request');
+  const request = ownMember(value, 'request');
   if (!isJsonObject(request)) fail('request', 'an object', request);
   return readRequest(request);
 }
 
 function readRequest(req: JsonObject): AdmissionRequest {
-  const uid = getOwn(req, 'uid');
+  const uid = ownMember(req, 'uid');
   if (typeof uid !== 'string' || uid === '') fail('request.uid', 'a non-empty string', uid);
   const at = new FieldReader(req, 'request', uid);
-  const operation = getOwn(req, 'operation');
+  const operation = ownMember(req, 'operation');
   if (typeof operation !== 'string' || !OPERATIONS.includes(operation as Operation)) {
     fail('request.operation', `one of ${OPERATIONS.join(', ')}`, operation, uid);
   }
@@ -133,14 +135,14 @@ class FieldReader {
   }
 
   string(key: string): string | undefined {
-    const v = getOwn(this.obj, key);
+    const v = ownMember(this.obj, key);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'string') this.fail(key, 'a string', v);
     return v;
   }
 
   boolean(key: string): boolean | undefined {
-    const v = getOwn(this.obj, key);
+    const v = ownMember(this.obj, key);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'boolean') this.fail(key, 'a boolean', v);
     return v;
@@ -148,14 +150,14 @@ class FieldReader {
 
   /** An embedded document (object, oldObject, options): an object, or null/absent. */
   document(key: string): JsonObject | null | undefined {
-    const v = getOwn(this.obj, key);
+    const v = ownMember(this.obj, key);
     if (v === undefined || v === null) return v;
     if (!isJsonObject(v)) this.fail(key, 'an object or null', v);
     return v;
   }
 
   private group(key: string, required: boolean): FieldReader | undefined {
-    const v = getOwn(this.obj, key);
+    const v = ownMember(this.obj, key);
     if (v === undefined || v === null) {
       if (required) this.fail(key, 'an object', v);
       return undefined;
@@ -166,7 +168,7 @@ class FieldReader {
 
   /** A string field that must be present; `allowEmpty` for API groups (the core group is ""). */
   required(key: string, allowEmpty: boolean): string {
-    const v = getOwn(this.obj, key);
+    const v = ownMember(this.obj, key);
     if (typeof v !== 'string' || (!allowEmpty && v === '')) this.fail(key, allowEmpty ? 'a string' : 'a non-empty string', v);
     return v;
   }
@@ -206,7 +208,7 @@ class FieldReader {
 
   /** `shown`: the key as a message names it (see shownKey). */
   stringList(key: string, shown = key): string[] | undefined {
-    const v = getOwn(this.obj, key);
+    const v = ownMember(this.obj, key);
     if (v === undefined || v === null) return undefined;
     if (!Array.isArray(v)) this.fail(shown, 'a list of strings', v);
     v.forEach((item, i) => {

@@ -23,7 +23,7 @@ import {
   type ConvertedSize,
   type EvaluationOptions,
 } from '../cel/index.js';
-import { hasOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, ownMember, type JsonObject, type JsonValue } from '../json/index.js';
 import { checkJsonSize } from '../jsonpatch/index.js';
 import { applyConfigurationMutation, applyJsonPatchMutation, applyUnstructuredJsonPatch, type SchemaContext } from './apply-mutation.js';
 import type { InvocationInputs, MutationOutcome, PolicyProgram } from './dispatch.js';
@@ -240,8 +240,9 @@ function sameAlong(a: JsonValue | null | undefined, b: JsonValue | null | undefi
     if (a === b) return typeof a !== 'number';
     if (i === path.length || !isJsonObject(a) || !isJsonObject(b)) return false;
     const k = path[i];
-    a = hasOwn(a, k) ? a[k] : undefined;
-    b = hasOwn(b, k) ? b[k] : undefined;
+    // Plain reads: a JSON member is never undefined (ownMember tests only reads that could be inherited).
+    a = ownMember(a, k);
+    b = ownMember(b, k);
   }
 }
 

@@ -4,7 +4,7 @@
  * errors are returned only when the resource rules match.
  */
 import type { GroupVersionKind, GroupVersionResource } from '../admission/index.js';
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, ownMember, type JsonObject, type JsonValue } from '../json/index.js';
 import { sameResource, type EquivalenceProvider } from './equivalence.js';
 import { toSelector, type Labels, type Selector } from './labels.js';
 import { namedRuleMatches, type RuleAttributes } from './rules.js';
@@ -45,9 +45,9 @@ export interface MatcherContext {
 /** Labels of an object with ObjectMeta; undefined when the value is not such an object. */
 export function objectLabels(obj: JsonValue | null | undefined): Labels | undefined | null {
   if (!isJsonObject(obj)) return null;
-  const meta = getOwn(obj, 'metadata');
+  const meta = ownMember(obj, 'metadata');
   if (!isJsonObject(meta)) return null;
-  const labels = getOwn(meta, 'labels');
+  const labels = ownMember(meta, 'labels');
   return isJsonObject(labels) ? (labels as Labels) : undefined;
 }
 

@@ -19,7 +19,7 @@
  */
 import type { GroupVersionKind } from '../admission/index.js';
 import { goJsonStringify, strconvQuote } from '../go/index.js';
-import { getOwn, isJsonObject, setOwn, shallowCopyObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../json/index.js';
+import { isJsonObject, ownMember, setOwn, shallowCopyObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../json/index.js';
 import type { SchemaRegistry } from '../schema/index.js';
 
 /** The name kube-apiserver's release builds give the scheme of the built-in groups (pkg/api/legacyscheme). */
@@ -107,7 +107,7 @@ function interpret(doc: JsonObject): { apiVersion: string; kind: string; error?:
   for (const key of keys) {
     const lower = key.toLowerCase();
     const field = lower === 'apiversion' ? 'apiVersion' : lower === 'kind' ? 'kind' : undefined;
-    const v = field === undefined ? undefined : getOwn(doc, key);
+    const v = field === undefined ? undefined : ownMember(doc, key);
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') {
       return { error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(v)} into Go struct field .${field} of type string` };
@@ -140,7 +140,7 @@ export function unstructuredTypeMetaError(doc: JsonValue): string | undefined {
     if (read.error !== undefined) return read.error;
     const apiVersion = read.apiVersion;
     if (apiVersion !== '/' && apiVersion.split('/').length > 2) return `unexpected GroupVersion string: ${apiVersion}`;
-    const kind = getOwn(doc, 'kind');
+    const kind = ownMember(doc, 'kind');
     if (typeof kind === 'string' && kind !== '') return undefined;
   }
   return `Object 'Kind' is missing in '${goJsonStringify(doc)}'`;

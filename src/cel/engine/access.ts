@@ -106,9 +106,11 @@ export function hasField(v: unknown, field: string, struct: StructDecl | undefin
     if (struct?.zeroDefaults) {
       // A Go struct's field is always there, but for an omitempty one holding its zero value.
       if (struct.omitEmpty) return struct.fieldType(field) !== undefined && !omitted(struct, v as JsonObject, field);
-      return hasOwn(v, field) && v[field] !== null;
+      const x = ownMember(v as JsonObject, field);
+      return x !== undefined && x !== null;
     }
-    return hasOwn(v, field);
+    // A plain read (ownMember): a JSON member is never undefined, so no own-property test per has().
+    return ownMember(v as JsonObject, field) !== undefined;
   }
   if (v instanceof CelOptional) return v.hasValue() ? hasField(v.value(), field, struct, strict) : false;
   if (v instanceof LazyObject) return v.has(field);
