@@ -341,13 +341,9 @@ export class PolicySetRefresher {
     this.counters.lastSuccessAt = loadedAt;
     this.counters.documents = this.caches.reduce((n, cache) => n + [...cache.values()].reduce((m, d) => m + d.parsed.documents.length, 0), 0);
     this.counters.refusedDocuments = refusedSources(set).size;
-    this.logProblems(set.problems);
+    this.logBounded(set.problems, 'policy problem', 'policy problems not logged', 'problems', (problem) => ({ ...problem, message: middleTruncatedForLog(problem.message, MAX_LOGGED_PROBLEM_MESSAGE) }));
     for (const warning of emptySources) this.logger({ level: 'warn', msg: 'policy source holds no policy', policySet: this.name, warning });
-    const loggedUnbound = Math.min(unbound.length, MAX_LOGGED_PROBLEMS);
-    for (let i = 0; i < loggedUnbound; i++) this.logger({ level: 'warn', msg: 'policy has no binding', policySet: this.name, warning: unbound[i] });
-    if (loggedUnbound < unbound.length) {
-      this.logger({ level: 'warn', msg: 'policies with no binding not logged', policySet: this.name, count: unbound.length - loggedUnbound, policies: unbound.length });
-    }
+    this.logBounded(unbound, 'policy has no binding', 'policies with no binding not logged', 'policies', (warning) => ({ warning }));
     this.logger({
       level: 'info',
       msg: 'policy set applied',
@@ -406,16 +402,14 @@ export class PolicySetRefresher {
     return found.sort((a, b) => a.arrival - b.arrival).map((f) => f.doc);
   }
 
-  /** One `policy problem` line per problem, up to MAX_LOGGED_PROBLEMS, then one line counting the rest. */
-  private logProblems(problems: readonly Problem[]): void {
-    const logged = Math.min(problems.length, MAX_LOGGED_PROBLEMS);
-    for (let i = 0; i < logged; i++) {
-      const problem = problems[i];
-      this.logger({ level: 'warn', msg: 'policy problem', policySet: this.name, ...problem, message: middleTruncatedForLog(problem.message, MAX_LOGGED_PROBLEM_MESSAGE) });
-    }
-    if (logged < problems.length) {
-      this.logger({ level: 'warn', msg: 'policy problems not logged', policySet: this.name, count: problems.length - logged, problems: problems.length });
-    }
+  /**
+   * One warn line `msg` per item, up to MAX_LOGGED_PROBLEMS, then one line `restMsg` with the `count` left
+   * out and the total under `totalField`.
+   */
+  private logBounded<T>(items: readonly T[], msg: string, restMsg: string, totalField: string, fields: (item: T) => object): void {
+    const logged = Math.min(items.length, MAX_LOGGED_PROBLEMS);
+    for (let i = 0; i < logged; i++) this.logger({ level: 'warn', msg, policySet: this.name, ...fields(items[i]) });
+    if (logged < items.length) this.logger({ level: 'warn', msg: restMsg, policySet: this.name, count: items.length - logged, [totalField]: items.length });
   }
 
   private fail(errors: string[], counts: ReadCounts): RefreshResult {

@@ -41,18 +41,23 @@ function shownProblem(problem: Problem): Problem {
   return { ...shown, message: middleTruncatedForLog(shown.message, READYZ_MAX_PROBLEM_MESSAGE) };
 }
 
-/** The problems shown, and when some are left out, how many there are and how many are not shown. */
-function shownProblems(problems: readonly Problem[]) {
-  const shown = problems.slice(0, READYZ_MAX_PROBLEMS).map(shownProblem);
-  if (shown.length === problems.length) return { problems: shown };
-  return { problems: shown, problemCount: problems.length, problemsOmitted: problems.length - shown.length };
+/** The first `max` items, and when some are left out, how many there are and how many are not shown. */
+function bounded<T>(items: readonly T[], max: number): { shown: readonly T[]; total?: number; omitted?: number } {
+  if (items.length <= max) return { shown: items };
+  return { shown: items.slice(0, max), total: items.length, omitted: items.length - max };
 }
 
-/** The warnings shown, none when there are none, and the counts when some are left out (as problems). */
+/** The problems shown (`problemCount`, `problemsOmitted` when some are left out). */
+function shownProblems(problems: readonly Problem[]) {
+  const { shown, total, omitted } = bounded(problems, READYZ_MAX_PROBLEMS);
+  return { problems: shown.map(shownProblem), ...(total === undefined ? {} : { problemCount: total, problemsOmitted: omitted }) };
+}
+
+/** The warnings shown, none when there are none (`warningCount`, `warningsOmitted` when some are left out). */
 function shownWarnings(warnings: readonly string[] | undefined) {
   if (!warnings || warnings.length === 0) return {};
-  if (warnings.length <= READYZ_MAX_WARNINGS) return { warnings };
-  return { warnings: warnings.slice(0, READYZ_MAX_WARNINGS), warningCount: warnings.length, warningsOmitted: warnings.length - READYZ_MAX_WARNINGS };
+  const { shown, total, omitted } = bounded(warnings, READYZ_MAX_WARNINGS);
+  return { warnings: shown, ...(total === undefined ? {} : { warningCount: total, warningsOmitted: omitted }) };
 }
 
 /**
