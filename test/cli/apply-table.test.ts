@@ -52,7 +52,8 @@ const cells = (line: string) => line.split('│').slice(1, -1).map((c) => c.trim
 describe('amender apply -t (kyverno apply --table)', () => {
   it('prints the results as a table on stderr, in place of the result lines', async () => {
     const r = await apply('-t');
-    expect(r.code).toBe(0);
+    // The broken rule's error: exit 1, as kyverno apply (apply-error-exit.test.ts).
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain('team: blue');
     const rows = r.stderr.split('\n').filter((l) => l.startsWith('│ '));
     expect(rows.map(cells)).toEqual([

@@ -253,7 +253,8 @@ describe('spec.emitWarning in the CLI', () => {
 
   it('apply prints a warning per rule that did not skip, as Kyverno formats them', async () => {
     const io = fakeIO({ 'p.yaml': yamlDocuments([policy, quiet]), 'pod.yaml': POD });
-    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], io)).toBe(0);
+    // The broken rule's error exits 1, as kyverno apply (test/cli/apply-error-exit.test.ts).
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'pod.yaml'], io)).toBe(1);
     const warnings = io.stderr.split('\n').filter((l) => l.startsWith('Warning: '));
     expect(warnings).toEqual([
       'Warning: policy add-team.team: mutated Pod/web in namespace shop',

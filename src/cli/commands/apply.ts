@@ -51,7 +51,8 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   -t/--table shows those results as kyverno apply -t's table (on stderr), --detailed-results with its
   MESSAGE column. --audit-warn is taken and changes nothing: it turns failed validate rules of Audit
   policies into warnings, and Amender runs mutate rules only (none fails).
-  Exit 1 when a request is denied.
+  Exit 1 when a request is denied or a policy result is an error (as kyverno apply), even one that
+  failurePolicy Ignore lets through.
 `;
 
 /** `kyverno apply`'s spellings of the options this command shares with it. */
@@ -266,6 +267,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const objects: JsonValue[] = [];
   const patches: JsonValue[] = [];
   let denied = false;
+  const mapErrors = new Set<string>();
   for (const { value: object } of resources) {
     const target = inNamespace(object);
     // The operation: --operation, else the values' request.operation, else CREATE.
@@ -303,6 +305,10 @@ export const applyCommand: CliCommand = async (argv, io) => {
     }
     const outcome = await runResource(set, { object: target, oldObject: old, operation, username: userInfo.username, uid: userInfo.uid, groups: userInfo.groups, extra: userInfo.extra, documents });
     printWarnings(io, outcome.warnings);
+    // A MutatingAdmissionPolicy's error under failurePolicy Ignore has no result line, but counts as kyverno apply counts it.
+    for (const o of outcome.outcomes) {
+      if (o.engine === 'MutatingAdmissionPolicy' && o.result === 'error') mapErrors.add(`MutatingAdmissionPolicy ${o.policy} -> resource ${describeResource(target)}: error${o.detail ? ` (${o.detail})` : ''}`);
+    }
     outcomeRuleLines(target, outcome.outcomes, kyvernoNames, kyverno);
     mutatingPolicyLines(target, outcome.outcomes, kyverno);
     if (!outcome.allowed) {
@@ -329,5 +335,14 @@ export const applyCommand: CliCommand = async (argv, io) => {
   } else {
     io.out(objects.map((o) => yamlOutput(o)).join('---\n'));
   }
-  return denied ? 1 : 0;
+  if (denied) return 1;
+  // kyverno apply exits 1 when a policy result is an error (apply/command.go exit: "exit as there are
+  // policy errors"), even where a webhook's failurePolicy Ignore lets the request through.
+  const errors = kyverno.counts.error + mapErrors.size;
+  if (errors > 0) {
+    for (const line of mapErrors) io.err(`${line}\n`);
+    io.err(`amender: exit 1: ${errors === 1 ? '1 policy result is an error' : `${errors} policy results are errors`} (the request${resources.length > 1 ? 's were' : ' was'} allowed by failurePolicy Ignore; kyverno apply also exits 1 on policy errors)\n`);
+    return 1;
+  }
+  return 0;
 };
