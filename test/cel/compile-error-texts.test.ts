@@ -46,3 +46,34 @@ describe('compile error texts', () => {
     expect(m).not.toContain('truncated');
   });
 });
+
+describe('source lines under an error (cel-go common/error.go ToDisplayString)', () => {
+  it('marks a column holding a non-ASCII character with a full-width caret', () => {
+    // wideInd: `if _, sz := utf8.DecodeRune(bytes); sz > 1 { indLine += wideInd }`.
+    expect(message('1 + é')).toBe("compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: 'é'\n | 1 + é\n | ....\uff3e");
+    expect(message("'😀' + 😀")).toBe("compilation failed: ERROR: <input>:1:7: Syntax error: token recognition error at: '😀'\n | '😀' + 😀\n | .\uff0e....\uff3e");
+    expect(message('1 + é + a')).toBe("compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: 'é'\n | 1 + é + a\n | ....\uff3e");
+    expect(message('1 + a')).toBe("compilation failed: ERROR: <input>:1:5: undeclared reference to 'a' (in container '')\n | 1 + a\n | ....^");
+  });
+
+  it('leaves out a line longer than 16384 UTF-8 bytes (maxSnippetLength)', () => {
+    const pad = (bytes: number) => `'${'x'.repeat(bytes - 2)}'`;
+    // 16384 bytes: printed; 16385: only the position and the message.
+    const atLimit = `${pad(16384 - 4)} + a`;
+    expect(message(atLimit)).toBe(`compilation failed: ERROR: <input>:1:16384: undeclared reference to 'a' (in container '')\n | ${atLimit}\n | ${'.'.repeat(16383)}^`);
+    expect(message(`${pad(16385 - 4)} + a`)).toBe("compilation failed: ERROR: <input>:1:16385: undeclared reference to 'a' (in container '')");
+    // Bytes, not characters: 5,462 three-byte characters are 16,386 bytes.
+    const wide = `'${'€'.repeat(5462)}' + a`;
+    expect(message(wide)).toBe("compilation failed: ERROR: <input>:1:5468: undeclared reference to 'a' (in container '')");
+    // Per line: the short line of a two-line expression keeps its snippet.
+    expect(message(`${pad(20000)} + a +\nb`)).toBe(
+      "compilation failed: ERROR: <input>:1:20004: undeclared reference to 'a' (in container '')\n" +
+        "ERROR: <input>:2:1: undeclared reference to 'b' (in container '')\n | b\n | ^",
+    );
+  });
+
+  it('keeps the message of 100 errors on a long line small', () => {
+    const names = Array.from({ length: 5000 }, (_, i) => `a${i}`);
+    expect(message(`[${names.join(', ')}]`).length).toBeLessThan(100 * 80);
+  });
+});

@@ -82,18 +82,48 @@ export function formatIssues(source: string, issues: readonly CelIssue[]): strin
   return lines.join('\n');
 }
 
+/** cel-go prints no source line longer than this many UTF-8 bytes (common/error.go maxSnippetLength). */
+const MAX_SNIPPET_BYTES = 16384;
+
+/**
+ * One issue as cel-go's Error.ToDisplayString prints it: the line and a marker under the column, a
+ * full-width dot for each character before it that is not ASCII and a full-width caret when the
+ * character at the column is not ASCII; a line over MAX_SNIPPET_BYTES is left out.
+ */
 function formatIssue(source: string, issue: CelIssue): string {
   if (issue.offset < 0) return `ERROR: <input>:-1:0: ${issue.message}`;
   const { line, column, lineText } = locate(source, issue.offset);
+  const header = `ERROR: <input>:${line}:${column + 1}: ${issue.message}`;
+  if (utf8Length(lineText) > MAX_SNIPPET_BYTES) return header;
   const snippet = lineText.replace(/\t/g, ' ');
   let marker = '';
   let col = 0;
+  let atColumn: string | undefined;
   for (const ch of snippet) {
-    if (col >= column) break;
-    marker += ch.length > 1 || ch.charCodeAt(0) > 0x7f ? '\uff0e' : '.';
+    if (col >= column) {
+      atColumn = ch;
+      break;
+    }
+    marker += isWide(ch) ? '\uff0e' : '.';
     col++;
   }
-  return `ERROR: <input>:${line}:${column + 1}: ${issue.message}\n | ${snippet}\n | ${marker}^`;
+  return `${header}\n | ${snippet}\n | ${marker}${atColumn !== undefined && isWide(atColumn) ? '\uff3e' : '^'}`;
+}
+
+/** A character Go encodes in more than one UTF-8 byte. */
+function isWide(ch: string): boolean {
+  return ch.length > 1 || ch.charCodeAt(0) > 0x7f;
+}
+
+/** The UTF-8 length Go sees (a lone surrogate, which Go's decoders turn into U+FFFD, counts 3). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x800 && !(c >= 0xd800 && c <= 0xdfff)) n += 2;
+    else if (c >= 0x80) n += 1;
+  }
+  return n;
 }
 
 /** Line (1-based), column (0-based, in code points) and text of the line holding `offset`. */
