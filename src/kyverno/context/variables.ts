@@ -23,7 +23,7 @@
  * are counted against its size bound.
  */
 import { isReviewAborted } from '../../guard/index.js';
-import { hasOwn, internalized, isJsonObject, ownMember, type JsonObject, type JsonValue } from '../../json/index.js';
+import { internalized, isJsonObject, ownMember, type JsonObject, type JsonValue } from '../../json/index.js';
 import type { JsonContext } from './context.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { goJsonStringify } from '../../go/index.js';
@@ -243,10 +243,24 @@ function unmark(text: string, kept: readonly string[]): string {
   return text.replace(MARKED, (_, i: string) => kept[Number(i)]);
 }
 
+/**
+ * Kyverno's test for `{{@}}`'s prefix is `ctx.Query("target")` succeeding: a query, so a context entry
+ * named `target` that has not loaded yet is loaded by it (deferred.go LoadMatching), and a failed load
+ * means no target. Looking for the key in the context as it stands missed such an entry.
+ */
+function targetResolves(scope: SubstitutionScope): boolean {
+  try {
+    scope.ctx.query('target');
+    return true;
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    return false;
+  }
+}
+
 function resolve(expression: string, path: readonly string[], scope: SubstitutionScope): JsonValue {
   let query = expression;
-  // Kyverno asks whether `target` resolves; a top-level key resolves exactly when the context has it.
-  if (query === '@') query = selfPathExpression(traversalPath(path), selfPathPrefix(hasOwn(scope.ctx.data, 'target')));
+  if (query === '@') query = selfPathExpression(traversalPath(path), selfPathPrefix(targetResolves(scope)));
   if (scope.isDelete) query = query.replaceAll('request.object', 'request.oldObject');
   try {
     return scope.ctx.query(query);
