@@ -31,6 +31,15 @@ const SCRIPT_WRAPPER = { open: '(function (exports, require, module, __filename,
 /** Lets bundled CommonJS dependencies `require` Node built-ins from an ESM bundle. */
 const NODE_REQUIRE_BANNER = "import { createRequire as __amenderCreateRequire } from 'node:module';\nconst require = __amenderCreateRequire(import.meta.url);";
 
+/**
+ * Node bundles take the `yaml` package's browser build, the one the Workers bundle takes: the same parser
+ * and composer without its Node build's `process.env.LOG_TOKENS` read per token and `LOG_STREAM` read per
+ * document (a call into C++ each: a quarter of the CPU of parsing a large policy file, bench/JOURNAL.md, stop 60).
+ * Our YAML reads never use what else differs (its own `!!binary` tag, warnings through `process.emitWarning`).
+ */
+const NODE_ALIAS = { yaml: './node_modules/yaml/browser/index.js' };
+const aliasFor = (platform) => (platform === 'node' ? { alias: NODE_ALIAS } : {});
+
 /** Fails the build when anything imports a Node built-in: the Workers bundle must run without nodejs_compat. */
 const NODE_BUILTIN = new RegExp(`^(node:.*|(${builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})(/.*)?)$`);
 const refuseNodeBuiltins = {
@@ -168,6 +177,7 @@ export async function policyBundleJson(policiesDir, distDir = join(root, 'dist')
     target: NODE_TARGETS,
     logLevel: 'warning',
     banner: { js: NODE_REQUIRE_BANNER },
+    ...aliasFor('node'),
   });
   const { bundlePolicyFolder, formatBundleProblems } = await import(`${pathToFileURL(tool).href}?${Date.now()}`);
   const result = await bundlePolicyFolder(policiesDir);
@@ -208,12 +218,13 @@ export async function buildTargets(names = [], options = {}) {
       logLevel: 'warning',
       banner: target.platform === 'node' ? { js: NODE_REQUIRE_BANNER } : undefined,
       define: target.policies ? { __AMENDER_POLICY_BUNDLE__: policyBundle } : undefined,
+      ...aliasFor(target.platform),
       ...target.options,
       ...(target.options?.outdir ? { outdir: inDist(target.options.outdir) } : {}),
     });
     // A CommonJS file (a target's `scripts` and `entries`, or a package kept apart from them), minified.
     const buildScript = (options) =>
-      build({ absWorkingDir: root, bundle: true, format: 'cjs', platform: target.platform, target: NODE_TARGETS, legalComments: 'linked', logLevel: 'warning', minify: true, ...options });
+      build({ absWorkingDir: root, bundle: true, format: 'cjs', platform: target.platform, target: NODE_TARGETS, legalComments: 'linked', logLevel: 'warning', minify: true, ...aliasFor(target.platform), ...options });
     // One of our modules as such a file; it has no import.meta: its module URL from the file it was compiled from.
     // A script loaded by src/adapters/script-cache.ts (`wrapped`) carries its CommonJS wrapper.
     const buildModule = (entry, outfile, { define = {}, wrapped = false, ...options } = {}) =>

@@ -1,9 +1,11 @@
 /**
  * The build of the runtime bundles: sizes within budget, the bundled set validated (an invalid policy
- * fails the build with its message), and no Node built-in in the Workers bundle.
+ * fails the build with its message), no Node built-in in the Workers bundle, and the YAML parser the Node
+ * bundles take.
  */
 import { build as esbuild, type Plugin } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,6 +52,19 @@ describe('bundle sizes', () => {
     expect(sizes.find((s) => s.target === 'workers')).toMatchObject({ bytes: workers.length, gzip: gzipSync(workers).length });
     // The schema data is in it (the merge facts of built-in kinds).
     expect(workers.toString('utf8').includes('core.v1.PodSpec')).toBe(true);
+  });
+});
+
+describe('the YAML parser in the Node bundles', () => {
+  it("is the yaml package's browser build: no process.env read per token (LOG_TOKENS) or per document (LOG_STREAM)", () => {
+    const cli = join(ROOT, 'dist/cli/amender.js');
+    if (!existsSync(cli)) execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), 'cli'], { cwd: ROOT, stdio: 'ignore' });
+    for (const file of ['dist/node/server.cjs', 'dist/node/worker.cjs', 'dist/lambda/engine.cjs', 'dist/cli/amender.js']) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      // The parser is there (its error class), without the Node build's debug switches.
+      expect(text.includes('YAMLParseError'), `${file} holds the YAML parser`).toBe(true);
+      expect(text.includes('LOG_TOKENS') || text.includes('LOG_STREAM'), `${file} reads LOG_TOKENS/LOG_STREAM`).toBe(false);
+    }
   });
 });
 
