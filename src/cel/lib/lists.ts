@@ -68,7 +68,8 @@ function distinct(list: unknown): unknown[] {
       out.push(v);
       continue;
     }
-    if (!out.some((o) => celEquals(o, v))) out.push(v);
+    // cel-go's distinctList asks the new element: val.Equal(other).
+    if (!out.some((o) => celEquals(v, o))) out.push(v);
   }
   return out;
 }

@@ -29,10 +29,16 @@ export class Quantity implements K8sQuantity {
     readonly format: QuantityFormat,
     readonly decimal: boolean,
     readonly text: string | undefined,
+    /**
+     * Go's `*Quantity`: Kubernetes' add() and sub() return a pointer (library/quantity.go), quantity()
+     * a value, and Quantity.Equal accepts only a value (`other.(Quantity)`), so a sum on the right of
+     * `==` is "no such overload". An own field, so Object{…} equality (DeepEqual) tells the two apart too.
+     */
+    readonly pointer = false,
   ) {}
 
-  static of(q: K8sQuantity): Quantity {
-    return new Quantity(q.unscaled, q.scale, q.format, q.decimal === true, q.text);
+  static of(q: K8sQuantity, pointer = false): Quantity {
+    return new Quantity(q.unscaled, q.scale, q.format, q.decimal === true, q.text, pointer);
   }
 
   /** resource.NewQuantity(v, DecimalExponent). */
@@ -52,9 +58,9 @@ export class Quantity implements K8sQuantity {
     return compareQuantities(this, other);
   }
 
-  /** Undefined (no such overload) for another type, as Kubernetes' Quantity.Equal. */
+  /** Undefined (no such overload) for another type or a `*Quantity`, as Kubernetes' Quantity.Equal. */
   celEquals(other: unknown): boolean | undefined {
-    return other instanceof Quantity ? compareQuantities(this, other) === 0 : undefined;
+    return other instanceof Quantity && !other.pointer ? compareQuantities(this, other) === 0 : undefined;
   }
 
   /** Go's AsInt64: only the int64 form converts, and only without a fractional scale. */
@@ -68,11 +74,11 @@ export class Quantity implements K8sQuantity {
   }
 
   add(y: Quantity): Quantity {
-    return Quantity.of(addQuantities(this, y));
+    return Quantity.of(addQuantities(this, y), true);
   }
 
   sub(y: Quantity): Quantity {
-    return Quantity.of(subQuantities(this, y));
+    return Quantity.of(subQuantities(this, y), true);
   }
 
   /** apimachinery's Quantity.String(). */

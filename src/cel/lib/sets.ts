@@ -9,14 +9,16 @@ import { celEquals, listItems } from './values.js';
  *   sets.contains(list, sublist), sets.equivalent(a, b), sets.intersects(a, b) -> bool
  */
 
+// The element looked for is the receiver of Equal (cel-go's baseList.Contains: elem.Equal(val)), which
+// matters where Equal is not symmetric: a Kubernetes quantity() value refuses an add() result.
 function contains(list: unknown, sublist: unknown): boolean {
   const items = listItems(list);
-  return listItems(sublist).every((x) => items.some((y) => celEquals(y, x)));
+  return listItems(sublist).every((x) => items.some((y) => celEquals(x, y)));
 }
 
 function intersects(a: unknown, b: unknown): boolean {
   const other = listItems(b);
-  return listItems(a).some((x) => other.some((y) => celEquals(y, x)));
+  return listItems(a).some((x) => other.some((y) => celEquals(x, y)));
 }
 
 export const setsLibrary: CelLibrary = {

@@ -74,6 +74,27 @@ describe('Quantity', () => {
     expect(q('quantity("-1e100").isLessThan(quantity("-1"))')).toBe(true);
   });
 
+  it('an add()/sub() result is a Go *Quantity, which Quantity.Equal refuses on its right (library/quantity.go)', () => {
+    // Kubernetes' add and sub return &apiservercel.Quantity{}; Quantity.Equal asserts other.(Quantity).
+    expect(q('quantity("1").add(1) == quantity("2")')).toBe(true);
+    expect(q('quantity("3").sub(quantity("1")) == quantity("2")')).toBe(true);
+    expect(celError('quantity("2") == quantity("1").add(1)')).toBe('no such overload');
+    expect(celError('quantity("1").add(1) == quantity("1").add(1)')).toBe('no such overload');
+    expect(q('quantity("2") != quantity("3").sub(1)')).toBe(true);
+    // Membership asks the element looked for (baseList.Contains: elem.Equal(val)); indexOf/includes the
+    // list's element (Kubernetes' lists.go); distinct the new element (cel-go ext/lists.go distinctList).
+    expect(q('quantity("2") in [quantity("1").add(1)]')).toBe(false);
+    expect(q('quantity("1").add(1) in [quantity("2")]')).toBe(true);
+    expect(q('[quantity("2")].indexOf(quantity("1").add(1))')).toBe(-1n);
+    expect(q('sets.contains([quantity("2")], [quantity("1").add(1)])')).toBe(true);
+    expect(q('sets.contains([quantity("1").add(1)], [quantity("2")])')).toBe(false);
+    expect(q('sets.intersects([quantity("2")], [quantity("1").add(1)])')).toBe(false);
+    expect(q('[quantity("1").add(1), quantity("2")].distinct().size()')).toBe(2n);
+    expect(q('[quantity("2"), quantity("1").add(1)].distinct().size()')).toBe(1n);
+    // Ordering reads the *resource.Quantity of either form.
+    expect(q('quantity("2").compareTo(quantity("1").add(1))')).toBe(0n);
+  });
+
   it('rounds below a nano up, away from zero', () => {
     expect(q('quantity("0.1n") == quantity("1n")')).toBe(true);
     expect(q('quantity("-0.1n") == quantity("-1n")')).toBe(true);
