@@ -1,7 +1,7 @@
 import { boundWarnings, type Operation } from '../../admission/index.js';
 import { isJsonObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../../json/index.js';
 import { createPatch } from '../../jsonpatch/index.js';
-import { flag, listOption, parseArgs, stringOption, UsageError } from '../args.js';
+import { flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from '../args.js';
 import { readDocument } from '../documents.js';
 import { CliInputError } from '../errors.js';
 import type { CliCommand, CliIO } from '../io.js';
@@ -31,7 +31,7 @@ import type { PolicyOutcome } from '../../engine/index.js';
 export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|DIR|-... [--operation CREATE|UPDATE|DELETE|CONNECT]
                      [--old FILE] [--user NAME] [--group NAME...] [--userinfo FILE] [--namespace NS]
                      [--values-file FILE] [--set KEY=VALUE,...] [--patch | --output PATH] [--quiet]
-                     [--table [--detailed-results]]
+                     [--table [--detailed-results]] [--warn-no-pass [--warn-exit-code N]]
   Runs resources through the policies as the API server would send them, and prints each mutated
   resource as YAML (or, with --patch, the JSON Patch of the reply; for several resources a list with
   one entry each, in order; null for a denied one). --resource takes files (several
@@ -52,7 +52,9 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   MESSAGE column. --audit-warn is taken and changes nothing: it turns failed validate rules of Audit
   policies into warnings, and Amender runs mutate rules only (none fails).
   Exit 1 when a request is denied or a policy result is an error (as kyverno apply), even one that
-  failurePolicy Ignore lets through.
+  failurePolicy Ignore lets through. As kyverno apply, --warn-no-pass exits with --warn-exit-code N
+  (default 0) when no policy passed on any resource; --warn-exit-code alone changes nothing (the
+  warnings it is for come of validate rules).
 `;
 
 /** `kyverno apply`'s spellings of the options this command shares with it. */
@@ -187,6 +189,15 @@ function withNamespace(object: JsonObject, ns: string, documents: readonly JsonO
   return withNumberMarksOf(object, { ...object, metadata: withNumberMarksOf(metadata, { ...metadata, namespace: ns }) });
 }
 
+/** `--warn-exit-code N`: an exit status (0 to 255; kyverno apply's default 0). */
+function exitCodeOption(args: ParsedArgs): number {
+  const text = stringOption(args, 'warn-exit-code');
+  if (text === undefined) return 0;
+  const n = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(n <= 255)) throw new UsageError(`--warn-exit-code ${text}: a whole number from 0 to 255 (an exit status)`);
+  return n;
+}
+
 /** Admission warnings as kubectl prints them. */
 function printWarnings(io: CliIO, warnings: readonly string[]): void {
   for (const w of warnings) io.err(`Warning: ${w}\n`);
@@ -213,6 +224,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
     table: 'boolean',
     'detailed-results': 'boolean',
     'audit-warn': 'boolean',
+    'warn-exit-code': 'string',
+    'warn-no-pass': 'boolean',
   });
   // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
   const paths = [...args.positionals, ...listOption(args, 'policies')];
@@ -237,6 +250,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const withValues = stringOption(args, 'values-file') !== undefined || Object.keys(setValues).length > 0 || withRoles;
   const quiet = flag(args, 'quiet');
   const outputPath = stringOption(args, 'output');
+  const warnExitCode = exitCodeOption(args);
   if (outputPath !== undefined && flag(args, 'patch')) throw new UsageError('--output writes the mutated resources; --patch prints the patch: give one');
 
   // With values, they stand in for context entries only a cluster can fill (as `kyverno apply`).
@@ -268,6 +282,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const patches: JsonValue[] = [];
   let denied = false;
   const mapErrors = new Set<string>();
+  let mapPasses = 0;
   for (const { value: object } of resources) {
     const target = inNamespace(object);
     // The operation: --operation, else the values' request.operation, else CREATE.
@@ -307,6 +322,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     printWarnings(io, outcome.warnings);
     // A MutatingAdmissionPolicy's error under failurePolicy Ignore has no result line, but counts as kyverno apply counts it.
     for (const o of outcome.outcomes) {
+      if (o.engine === 'MutatingAdmissionPolicy' && o.pass === 1 && (o.result === 'mutated' || o.result === 'unchanged')) mapPasses++;
       if (o.engine === 'MutatingAdmissionPolicy' && o.result === 'error') mapErrors.add(`MutatingAdmissionPolicy ${o.policy} -> resource ${describeResource(target)}: error${o.detail ? ` (${o.detail})` : ''}`);
     }
     outcomeRuleLines(target, outcome.outcomes, kyvernoNames, kyverno);
@@ -343,6 +359,12 @@ export const applyCommand: CliCommand = async (argv, io) => {
     for (const line of mapErrors) io.err(`${line}\n`);
     io.err(`amender: exit 1: ${errors === 1 ? '1 policy result is an error' : `${errors} policy results are errors`} (the request${resources.length > 1 ? 's were' : ' was'} allowed by failurePolicy Ignore; kyverno apply also exits 1 on policy errors)\n`);
     return 1;
+  }
+  // kyverno apply --warn-no-pass: no policy passed on any resource exits with --warn-exit-code (its
+  // warnings, failed validate rules of unscored policies, never come of mutate rules).
+  if (flag(args, 'warn-no-pass') && kyverno.counts.pass + mapPasses === 0) {
+    io.err(`amender: exit ${warnExitCode}: no policy passed on any resource (--warn-no-pass)\n`);
+    return warnExitCode;
   }
   return 0;
 };
