@@ -140,6 +140,7 @@ function patchFailure(failure: Extract<ApplyResult, { ok: false }>, object: Json
 /**
  * `history` as for applyJsonPatchMutation. `typed`: convert a built-in kind's result back into its Go
  * type, as kube-apiserver does (schema/from-unstructured.ts); false for Kyverno's MutatingPolicy.
+ * `atomics`: `merge` for a Kyverno MutatingPolicy with spec.evaluation.useServerSideApply (ApplyOptions).
  */
 export function applyConfigurationMutation(
   object: JsonValue | null,
@@ -148,10 +149,11 @@ export function applyConfigurationMutation(
   ctx: SchemaContext,
   history = new MutationHistory(object, kind),
   typed = true,
+  atomics: 'refuse' | 'merge' = 'refuse',
 ): MutationOutcome {
   const schema = schemaFor(kind, ctx);
   // The live check looks only at what changed since the last checked version of the object.
-  const result = applyConfiguration(schema, object as JsonValue, config, { checked: history.checkedFor(schema) });
+  const result = applyConfiguration(schema, object as JsonValue, config, { checked: history.checkedFor(schema), atomics });
   if (!result.ok) return { ok: false, message: `error applying patch: ${result.error.message}` };
   // kube-apiserver converts a built-in kind's result back into its Go type (custom resources stay
   // unstructured); Kyverno's MutatingPolicy keeps every object unstructured (`typed` false).

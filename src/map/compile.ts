@@ -55,6 +55,11 @@ export interface CompileOptions {
    * policy. Their values feed Kyverno's reports only, so nothing keeps them.
    */
   auditAnnotations?: readonly AuditAnnotation[];
+  /**
+   * A Kyverno MutatingPolicy's `spec.evaluation.useServerSideApply`: its ApplyConfiguration mutations may
+   * set atomic lists, maps and structs (merged whole) where kube-apiserver's guard refuses them.
+   */
+  serverSideApply?: boolean;
 }
 
 export interface AuditAnnotation {
@@ -135,6 +140,8 @@ class Program implements PolicyProgram {
     /** Kyverno: its `request` holds the objects, matchConditions read `variables` and the namespace object. */
     private readonly kyverno: boolean,
     private readonly audits: readonly CompiledAuditAnnotation[] = [],
+    /** Kyverno's useServerSideApply: ApplyConfigurations may set atomic values. */
+    private readonly atomics: 'refuse' | 'merge' = 'refuse',
   ) {}
 
   /**
@@ -222,7 +229,7 @@ class Program implements PolicyProgram {
       }
       const config = toApplyConfiguration(value, guard, size);
       if (guard && !(size.bytes <= guard.maxValueBytes)) checkJsonSize(config, guard, 'the apply configuration of a mutation');
-      return applyConfigurationMutation(inputs.object, config, kind, this.schema, inputs.history, !this.kyverno);
+      return applyConfigurationMutation(inputs.object, config, kind, this.schema, inputs.history, !this.kyverno, this.atomics);
     } catch (err) {
       if (err instanceof ConversionError) return { ok: false, message: err.message };
       throw err;
@@ -287,5 +294,6 @@ export function compilePolicy(policy: MutatingAdmissionPolicy, schema: SchemaCon
     return { key: a.key, result };
   });
 
-  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema, kyverno, audits), errors };
+  const atomics = kyverno && options.serverSideApply ? 'merge' : 'refuse';
+  return { program: new Program(variables, conditions, mutations, policy.failurePolicy, schema, kyverno, audits, atomics), errors };
 }

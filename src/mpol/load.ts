@@ -53,6 +53,8 @@ export interface LoadedMutatingPolicy {
   warnings: FieldError[];
   /** spec.auditAnnotations: compiled with the policy and evaluated after its mutations, as Kyverno does. */
   auditAnnotations: AuditAnnotation[];
+  /** spec.evaluation.useServerSideApply: its ApplyConfigurations may set atomic values (merged whole). */
+  serverSideApply: boolean;
 }
 
 function obj(v: JsonValue | undefined): JsonObject | undefined {
@@ -257,7 +259,7 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const kind = mutatingPolicyKind(doc) ?? 'MutatingPolicy';
   // Before anything walks it (the decoder, validation, autogen recurse per level): refused by name.
   const tooDeep = depthErrors(doc, STRUCTURE);
-  if (tooDeep.length > 0) return { kind, name: '', id: '', policies: [], admission: true, usable: false, errors: tooDeep, warnings: [], auditAnnotations: [] };
+  if (tooDeep.length > 0) return { kind, name: '', id: '', policies: [], admission: true, usable: false, errors: tooDeep, warnings: [], auditAnnotations: [], serverSideApply: false };
   const errors: FieldError[] = [];
   const warnings: FieldError[] = [];
   const specPath = FieldPath.root('spec');
@@ -341,9 +343,8 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
     const unsupported = notSupported(evalPath.child('mode'), mode, ['Kubernetes', 'JSON']);
     warnings.push({ path: unsupported.path, message: `${unsupported.message} (Kyverno reads no mode of a MutatingPolicy: it runs at admission as in Kubernetes mode)` });
   }
-  if (evaluation && getOwn(evaluation, 'useServerSideApply') === true) {
-    errors.push(invalid(evalPath.child('useServerSideApply'), true, 'server-side apply of ApplyConfiguration mutations (atomic fields replaced whole) is not supported; Amender merges as a native MutatingAdmissionPolicy does'));
-  }
+  // Kyverno then merges ApplyConfigurations without kube-apiserver's atomic guard (mpol compiler smd.go).
+  const serverSideApply = evaluation !== undefined && getOwn(evaluation, 'useServerSideApply') === true;
   // Evaluated as Kyverno evaluates them; their values feed Kyverno's reports only, so nothing is reported.
   const auditAnnotations = auditAnnotationsOf(spec, errors);
   for (const { path, expression } of expressions(spec)) {
@@ -373,5 +374,5 @@ export function loadMutatingPolicy(doc: JsonObject): LoadedMutatingPolicy {
   const id = namespace === undefined ? name : `${namespace}/${name}`;
   const runnable: MutatingAdmissionPolicy = { ...policy, name: id };
   const policies = [{ policy: runnable }, ...autogenVariants(runnable, controllers).map((v) => ({ policy: v.policy, autogen: v.group }))];
-  return { kind, name, ...(namespace !== undefined ? { namespace } : {}), id, policies, admission, usable: errors.length === 0, errors, warnings, auditAnnotations };
+  return { kind, name, ...(namespace !== undefined ? { namespace } : {}), id, policies, admission, usable: errors.length === 0, errors, warnings, auditAnnotations, serverSideApply };
 }

@@ -306,7 +306,7 @@ class Builder {
     const out: BoundPolicy[] = [];
     for (const key of [...this.kyvernoMutating.keys()].sort()) {
       const { loaded, doc } = this.kyvernoMutating.get(key)!;
-      const compiled = loaded.policies.map((p) => ({ ...p, compiled: compilePolicy(p.policy, { schemas: this.schemas }, { dialect: 'kyverno', auditAnnotations: loaded.auditAnnotations }) }));
+      const compiled = loaded.policies.map((p) => ({ ...p, compiled: compilePolicy(p.policy, { schemas: this.schemas }, { dialect: 'kyverno', auditAnnotations: loaded.auditAnnotations, serverSideApply: loaded.serverSideApply }) }));
       // Errors of autogen variants repeat the policy's own (same expressions, rewritten): report the policy's.
       const errors = compiled[0].compiled.errors.length > 0 ? compiled[0].compiled.errors : compiled.flatMap((c) => c.compiled.errors.map((e) => ({ ...e, message: `${e.message} (in the variant autogen made for ${c.autogen === 'cronjobs' ? 'CronJobs' : 'pod controllers'})` })));
       if (errors.length > 0 && !this.keepUncompiled) {

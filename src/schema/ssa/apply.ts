@@ -30,6 +30,12 @@ export interface ApplyOptions {
    * remembers nothing (otherwise it remembers its results, see knownValid).
    */
   checked?: JsonValue;
+  /**
+   * `merge`: atomic lists, maps and structs of the patch are merged as server-side apply merges them
+   * (replaced whole) instead of refused: Kyverno's MutatingPolicy with spec.evaluation.useServerSideApply
+   * drops kube-apiserver's validatePatch guard and nothing else (mpol compiler smd.go). Default `refuse`.
+   */
+  atomics?: 'refuse' | 'merge';
 }
 
 /** `apps/v1` or `v1` for the type's group and version. */
@@ -61,7 +67,7 @@ export function applyConfiguration(type: ObjectType, live: JsonValue, patch: Jso
 
   const patchErrors = validateTyped(stamped, type.root, false);
   if (patchErrors.length > 0) return fail('patch', `failed to convert patch object to typed object: ${formatSmdErrors(patchErrors)}`);
-  const atomics = findAtomics(stamped, type.root);
+  const atomics = options?.atomics === 'merge' ? [] : findAtomics(stamped, type.root);
   if (atomics.length > 0) {
     return fail('atomic', `invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`);
   }
