@@ -38,9 +38,9 @@
  *    A rule whose match or exclude names roles/clusterRoles is not run unless `roles` or `clusterRoles`
  *    is given (a webhook's request carries none).
  *
- *    result: `object` (final), `changed`, `warnings` (Kyverno's admission warnings for policies with
- *    `spec.emitWarning: true`: `policy <name>.<rule>: <message>` per rule that did not skip; none when
- *    the request is rejected), `policies` (per policy with a matching rule: its id,
+ *    result: `object` (final), `changed`, `warnings` (Kyverno's admission warnings,
+ *    `policy <name>.<rule>: <message>`: per rule that failed, and per rule that did not skip of a policy
+ *    with `spec.emitWarning: true`; none when the request is rejected), `policies` (per policy with a matching rule: its id,
  *    failurePolicy, status applied | skipped | error, `durationMs`, `aborted` deadline | size |
  *    cancelled when the guard stopped it, and per rule: status applied | skipped | error with a message
  *    and `durationMs`), and `rejection` when a policy with failurePolicy Fail had a failing rule — the

@@ -104,8 +104,9 @@ export interface KyvernoResult {
   readonly rejection?: { readonly message: string };
   /**
    * Kyverno's admission warnings (pkg/webhooks/utils/warning.go): `policy <name>.<rule>: <message>` for
-   * every rule that did not skip (applied or error) of a policy with `spec.emitWarning: true`, in the
-   * order they ran. Empty when the request is rejected: Kyverno then answers with the error alone.
+   * every rule that failed (an Ignore policy's errors: a rule response with status error always emits
+   * one) and every rule that did not skip of a policy with `spec.emitWarning: true`, in the order they
+   * ran. Empty when the request is rejected: Kyverno then answers with the error alone.
    */
   readonly warnings: readonly string[];
 }
@@ -251,8 +252,10 @@ export async function runKyvernoPolicies(policies: readonly CompiledKyvernoPolic
     };
     if (aborted) outcome.aborted = aborted;
     outcomes.push(outcome);
-    if (policy.emitWarning) {
-      for (const r of rules) if (r.status !== 'skipped') warnings.push(`policy ${policy.name}.${r.rule}: ${r.message}`);
+    // A rule error is a warning whatever the policy says (engineapi.NewRuleResponse sets emitWarning for
+    // errors); with spec.emitWarning every rule that did not skip is one.
+    for (const r of rules) {
+      if (r.status === 'error' || (policy.emitWarning && r.status !== 'skipped')) warnings.push(`policy ${policy.name}.${r.rule}: ${r.message}`);
     }
   }
   if (notify) notifyLastStarted(plan, notified, current, request, notify);
