@@ -88,7 +88,8 @@ function compileRegex(pattern: string): RE2JS {
   return re;
 }
 
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading U+FEFF, as Go's string(bytes) does (the default drops it).
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
 
 function boolFromString(s: string): boolean {

@@ -42,7 +42,7 @@ export interface GoUserinfo {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // a leading U+FEFF is text, as in Go
 
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 const unhex = (c: number) => (c <= 57 ? c - 48 : c <= 70 ? c - 55 : c - 87);

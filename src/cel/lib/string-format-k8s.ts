@@ -27,7 +27,7 @@ import { celTypeName } from './values.js';
  */
 
 const DECIMALS = 6;
-const decoder = new TextDecoder();
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // a leading U+FEFF is text, as in Go
 
 /** %s: the value as cel-go's string conversion gives it; lists and maps as CEL literals. */
 function stringClause(v: unknown): string {

@@ -121,7 +121,7 @@ function specialDouble(x: number): string | undefined {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // a leading U+FEFF is text, as in Go
 
 /** %s: the value as text; lists and maps recursively, map entries sorted by their text. */
 export function stringClause(v: unknown): string {
