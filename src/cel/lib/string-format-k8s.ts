@@ -27,12 +27,25 @@ import { celTypeName } from './values.js';
  */
 
 const DECIMALS = 6;
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // a leading U+FEFF is text, as in Go
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // a leading U+FEFF is text, as in Go
+
+/**
+ * Bytes as FormatString converts them (Bytes.ConvertToType(StringType)): invalid UTF-8 is an error
+ * value, which FormatString reports with %q of it.
+ */
+function bytesText(b: Uint8Array): string {
+  try {
+    return decoder.decode(b);
+  } catch {
+    throw new ClauseError('could not convert argument "invalid UTF-8 in bytes, cannot convert to string" to string');
+  }
+}
 
 /** %s: the value as cel-go's string conversion gives it; lists and maps as CEL literals. */
 function stringClause(v: unknown): string {
   // Timestamp.ConvertToType(string): Time.Format in the timestamp's zone (the cel-spec formatter uses UTC).
   if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof Uint8Array) return bytesText(v);
   const scalar = scalarText(v, formatFloatG);
   if (scalar !== undefined) return scalar;
   const collection = collectionText(v, member, mapKey, ':');
@@ -43,7 +56,7 @@ function stringClause(v: unknown): string {
 /** A list or map member as a CEL literal (formatting.go's clauseForType and quoteForCEL). */
 function member(v: unknown): string {
   if (typeof v === 'string') return strconvQuote(v);
-  if (v instanceof Uint8Array) return `b${strconvQuote(decoder.decode(v))}`;
+  if (v instanceof Uint8Array) return `b${strconvQuote(bytesText(v))}`;
   if (typeof v === 'number') {
     // fmt's %f; an infinity or NaN is quoted so the text stays a CEL literal.
     if (Number.isNaN(v)) return '"NaN"';
