@@ -31,13 +31,17 @@ export class JmesPathError extends OutcomeError {
   }
 }
 
-/** A lexing or parsing error. The message starts with `SyntaxError:` as go-jmespath's does. */
+/**
+ * A lexing or parsing error. The message starts with `SyntaxError:` as go-jmespath's does, except for a
+ * JSON literal that does not decode (`prefixed` false): go-jmespath's parser returns encoding/json's
+ * error as it is there.
+ */
 export class JmesPathSyntaxError extends JmesPathError {
   readonly expression: string;
   /** Offset (in UTF-16 code units) of the offending token. */
   readonly offset: number;
-  constructor(message: string, expression: string, offset: number) {
-    super('syntax', `SyntaxError: ${message}`);
+  constructor(message: string, expression: string, offset: number, prefixed = true) {
+    super('syntax', prefixed ? `SyntaxError: ${message}` : message);
     this.name = 'JmesPathSyntaxError';
     this.expression = expression;
     this.offset = offset;

@@ -7,7 +7,8 @@
  *   compile(expression): CompiledExpression
  *       Parses once; results are cached (two generations, at most `COMPILE_CACHE_SIZE` entries,
  *       syntax errors included).
- *       Throws JmesPathSyntaxError for an invalid expression (message starts with "SyntaxError:").
+ *       Throws JmesPathSyntaxError for an invalid expression (message starts with "SyntaxError:";
+ *       a JSON literal that does not decode fails with encoding/json's message alone, as in go-jmespath).
  *   CompiledExpression.functions / .unknownFunctions: names called / called but not registered
  *       (for policy validation; an unknown function only fails when its call is evaluated).
  *   CompiledExpression.search(data, options?): JsonValue

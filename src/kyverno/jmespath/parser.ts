@@ -62,16 +62,19 @@ const COMPARATORS: Partial<Record<TokenType, Comparator>> = {
   tGTE: 'gte',
 };
 
-/** Integers in index and slice positions, with Go's strconv.Atoi range (int64). */
+/**
+ * Integers in index and slice positions, with Go's strconv.Atoi range (int64). go-jmespath's parser
+ * returns Atoi's error as it is (no `SyntaxError:` before it).
+ */
 function atoi(text: string, expression: string, position: number): number {
   if (!/^-?\d+$/.test(text)) {
-    throw new JmesPathSyntaxError(`strconv.Atoi: parsing "${text}": invalid syntax`, expression, position);
+    throw new JmesPathSyntaxError(`strconv.Atoi: parsing "${text}": invalid syntax`, expression, position, false);
   }
   const n = Number(text);
   // Past ±2^53 a position lies beyond any array, before or after it, so the nearest double serves; only
   // what int64 cannot hold is refused.
   if (!Number.isSafeInteger(n) && (BigInt(text) > INT64_MAX || BigInt(text) < INT64_MIN)) {
-    throw new JmesPathSyntaxError(`strconv.Atoi: parsing "${text}": value out of range`, expression, position);
+    throw new JmesPathSyntaxError(`strconv.Atoi: parsing "${text}": value out of range`, expression, position, false);
   }
   return n;
 }
@@ -134,7 +137,8 @@ class Parser {
         try {
           return { type: 'Literal', value: decodeGoJson(token.value) };
         } catch (e) {
-          throw this.error(`invalid JSON literal \`${token.value}\`: ${(e as Error).message}`, token);
+          // go-jmespath's nud returns json.Unmarshal's error unwrapped (no `SyntaxError:`, no literal named).
+          throw new JmesPathSyntaxError((e as Error).message, this.expression, token.position, false);
         }
       }
       case 'tStringLiteral':

@@ -1,0 +1,41 @@
+/**
+ * Two parse failures that go-jmespath (parser.go, the same in Kyverno's fork and in 0.4.0) returns as the
+ * Go library's own error, not as its `SyntaxError: …`: a JSON literal that json.Unmarshal refuses (nud,
+ * `case tJSONLiteral: … if err != nil { return ASTNode{}, err }`) and an index or slice position that
+ * strconv.Atoi refuses (parseIndexExpression, parseSliceExpression). Kyverno prints them as they are:
+ * `incorrect query <q>: <error>` at run time, `invalid JMESPath query <q>: <error>` when it validates a
+ * policy. They stay syntax errors here (the policy is refused at load).
+ */
+import { describe, expect, it } from 'vitest';
+import { compile, evaluate, JmesPathSyntaxError } from '../../../src/kyverno/jmespath/index.js';
+
+const cases: [string, string][] = [
+  ['`-`', "invalid character ' ' in numeric literal"],
+  ['`1.`', "invalid character ' ' after decimal point in numeric literal"],
+  ['`[1,]`', "invalid character ']' looking for beginning of value"],
+  ['a == `{"a":1}x`', "invalid character 'x' after top-level value"],
+  ['``', 'unexpected end of JSON input'],
+  ['`1e400`', 'json: cannot unmarshal number 1e400 into Go value of type float64'],
+  ['a[-]', 'strconv.Atoi: parsing "-": invalid syntax'],
+  ['a[99999999999999999999]', 'strconv.Atoi: parsing "99999999999999999999": value out of range'],
+  ['a[:-99999999999999999999]', 'strconv.Atoi: parsing "-99999999999999999999": value out of range'],
+];
+
+describe("go-jmespath's unwrapped parse errors", () => {
+  for (const [expression, message] of cases) {
+    it(expression, () => {
+      const r = evaluate(expression, {});
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.error.kind).toBe('syntax');
+      expect(r.error.message).toBe(message);
+      expect(() => compile(expression)).toThrow(JmesPathSyntaxError);
+    });
+  }
+
+  it('the parser and lexer errors of go-jmespath itself keep their SyntaxError prefix', () => {
+    const r = evaluate('a[', {});
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/^SyntaxError: /);
+  });
+});
