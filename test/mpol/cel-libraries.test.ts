@@ -148,6 +148,16 @@ describe("Kyverno's CEL libraries", () => {
     expect(run(`transform.listObjToMap([{"n": "a"}], [], "n", "v")`).error).toContain('listObjToMap must take lists of equal length');
   });
 
+  it('transform: an entry map with a key that is no string fails, as Kyverno converts each entry to a Go map[string]any (impl.go refValMapToGoMap)', () => {
+    // The key list: refValMapToGoMap's own text, naming the key's type.
+    expect(run(`listObjToMap([{1: "a"}], [{"v": 1}], "n", "v")`).error).toContain('failed to convert key to a string, int');
+    expect(run(`listObjToMap([{true: "a"}], [{"v": 1}], "n", "v")`).error).toContain('failed to convert key to a string, bool');
+    // The value list: the value list's text, not a null value for the missing field (Amender gave {"a": null}).
+    expect(run(`listObjToMap([{"n": "a"}], [{1: 1}], "n", "v")`).error).toContain('object cannot be handled as a map string to any in the value object list');
+    // Maps from the object have string keys only.
+    expect(value(`listObjToMap(object.keys, object.values, "n", "v")`, { keys: [{ n: 'a' }], values: [{ w: 1 }] })).toEqual(new Map([['a', null]]));
+  });
+
   it("gzip: decompress reads Go's gzip (concatenated members, Go's error texts); compress writes gzip that reads back", () => {
     // printf 'hello' | gzip | base64 (gzip 1.12), and two members one after the other.
     expect(value('gzip.decompress(base64.decode("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA=="))')).toBe('hello');

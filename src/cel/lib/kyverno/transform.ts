@@ -1,5 +1,5 @@
 import { checkBuiltSize } from '../../engine/bounds.js';
-import { mapGet, mapKeys } from '../../engine/runtime.js';
+import { mapGet, mapKeys, typeNameOf } from '../../engine/runtime.js';
 import { isMapValue, type CelMapValue } from '../../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { traversalCost } from '../cost.js';
@@ -11,10 +11,19 @@ import { celError } from '../errors.js';
  * map[keys[i][keyField]] = values[i][valueField]; the lists must have equal lengths.
  */
 
-function field(entry: unknown, name: string, what: string): unknown {
-  if (!isMapValue(entry)) throw celError(`object cannot be handled as a map string to any in the ${what} object list`);
+/**
+ * `entry[name]`, null when absent. Kyverno converts each entry to a Go map[string]any first (impl.go
+ * refValMapToGoMap): a map with a key that is no string fails there, with its own text for the key list
+ * and the value list's usual one for the value list.
+ */
+function field(entry: unknown, name: string, what: 'key' | 'value'): unknown {
+  const notMap = `object cannot be handled as a map string to any in the ${what} object list`;
+  if (!isMapValue(entry)) throw celError(notMap);
   const m = entry as CelMapValue;
-  return mapKeys(m).some((k) => k === name) ? mapGet(m, name) : null;
+  const keys = mapKeys(m);
+  const bad = keys.find((k) => typeof k !== 'string');
+  if (bad !== undefined) throw celError(what === 'key' ? `failed to convert key to a string, ${typeNameOf(bad)}` : notMap);
+  return keys.some((k) => k === name) ? mapGet(m, name) : null;
 }
 
 function listObjToMap(keys: unknown[], values: unknown[], keyName: string, valueName: string): Map<string, unknown> {
