@@ -25,13 +25,15 @@ import {
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { jsonOutput, yamlOutput } from '../output.js';
 import { writeMutated } from '../apply-output.js';
+import { policyReports, type ReportEntry, type ReportPolicy } from '../apply-report.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
 export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource FILE|DIR|-... [--operation CREATE|UPDATE|DELETE|CONNECT]
                      [--old FILE] [--user NAME] [--group NAME...] [--userinfo FILE] [--namespace NS]
                      [--values-file FILE] [--set KEY=VALUE,...] [--patch | --output PATH] [--quiet]
-                     [--table [--detailed-results]] [--warn-no-pass [--warn-exit-code N]]
+                     [--table [--detailed-results]] [--policy-report [--output-format yaml|json]]
+                     [--warn-no-pass [--warn-exit-code N]]
   Runs resources through the policies as the API server would send them, and prints each mutated
   resource as YAML (or, with --patch, the JSON Patch of the reply; for several resources a list with
   one entry each, in order; null for a denied one). --resource takes files (several
@@ -50,7 +52,10 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   else into the folder PATH, one <name>-mutated.yaml per resource name (as kyverno apply -o).
   -t/--table shows those results as kyverno apply -t's table (on stderr), --detailed-results with its
   MESSAGE column. --audit-warn is taken and changes nothing: it turns failed validate rules of Audit
-  policies into warnings, and Amender runs mutate rules only (none fails).
+  policies into warnings, and Amender runs mutate rules only (none fails). -p/--policy-report prints
+  the results as kyverno apply -p does, in place of the result lines: an openreports.io ClusterReport
+  \`merged\` and a PolicyReport per namespaced policy, after the resources on stdout (\`---\` between
+  documents); --output-format json writes each as one line of JSON.
   Exit 1 when a request is denied or a policy result is an error (as kyverno apply), even one that
   failurePolicy Ignore lets through. As kyverno apply, --warn-no-pass exits with --warn-exit-code N
   (default 0) when no policy passed on any resource; --warn-exit-code alone changes nothing (the
@@ -66,6 +71,7 @@ const KYVERNO_SPELLINGS: ReadonlyMap<string, string> = new Map([
   ['-u', '--userinfo'],
   ['-o', '--output'],
   ['-t', '--table'],
+  ['-p', '--policy-report'],
 ]);
 
 function respell(arg: string): string {
@@ -84,6 +90,8 @@ interface KyvernoLines {
   lines: string[];
   /** The same results as rows of kyverno apply -t's table. */
   rows: TableRow[];
+  /** The same results for -p/--policy-report. */
+  report: ReportEntry[];
   counts: { pass: number; fail: number; warn: number; error: number; skip: number };
 }
 
@@ -113,8 +121,41 @@ function ruleLines(resource: JsonObject, responses: readonly PolicyResponse[], o
 function ruleLine(resource: JsonObject, policy: string, id: string, rule: { rule: string; status: string; message?: string }, out: KyvernoLines): void {
   const result = RESULT[rule.status];
   out.counts[result]++;
+  out.report.push({ policy: kyvernoReportPolicy(id), rule: rule.rule, result, message: rule.message, resource });
   out.lines.push(`policy ${policy} -> resource ${describeResource(resource)}: rule ${rule.rule}: ${result}${rule.message ? ` (${rule.message})` : ''}`);
   addRow(out, tablePolicy(id), rule.rule, resource, result, rule.message);
+}
+
+/** The policy of a Kyverno rule result, from its id (`ClusterPolicy/<name>`, `Policy/<namespace>/<name>`). */
+function kyvernoReportPolicy(id: string): ReportPolicy {
+  const [kind, ...rest] = id.split('/');
+  return rest.length > 1 ? { source: 'kyverno', kind, namespace: rest[0], name: rest.slice(1).join('/') } : { source: 'kyverno', kind, name: rest.join('/') };
+}
+
+/** The policy of a MutatingPolicy result: its key is `name`, or `namespace/name` for a NamespacedMutatingPolicy. */
+function mutatingReportPolicy(kind: string, key: string): ReportPolicy {
+  const slash = key.indexOf('/');
+  return kind === 'NamespacedMutatingPolicy' && slash > 0
+    ? { source: 'KyvernoMutatingPolicy', kind, namespace: key.slice(0, slash), name: key.slice(slash + 1) }
+    : { source: 'KyvernoMutatingPolicy', kind, name: key };
+}
+
+/**
+ * A MutatingAdmissionPolicy's results for the report, as Kyverno's CLI words them (pkg/admissionpolicy/
+ * mutate.go: rule named after the policy, pass "mutation is successfully applied", skip "match conditions
+ * aren't met"), one per policy and binding of the first pass; an error (which Kyverno's CLI only logs) too.
+ */
+function mapReportEntries(resource: JsonObject, outcomes: readonly PolicyOutcome[], out: KyvernoLines): void {
+  const seen = new Set<string>();
+  for (const o of outcomes) {
+    if (o.engine !== 'MutatingAdmissionPolicy' || o.pass !== 1) continue;
+    const key = `${o.policy}\0${o.binding ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const result = o.result === 'error' ? 'error' : o.result === 'skipped' ? 'skip' : 'pass';
+    const message = result === 'pass' ? 'mutation is successfully applied' : result === 'skip' ? "match conditions aren't met" : o.detail;
+    out.report.push({ policy: { source: 'MutatingAdmissionPolicy', kind: 'MutatingAdmissionPolicy', name: o.policy }, rule: o.policy, result, message, resource, ...(o.binding !== undefined ? { binding: o.binding } : {}) });
+  }
 }
 
 /**
@@ -150,6 +191,7 @@ function mutatingPolicyLines(resource: JsonObject, outcomes: readonly PolicyOutc
     out.lines.push(`${list[0].policyKind} ${policy} -> resource ${describeResource(resource)}: ${result}${detail ? ` (${detail})` : ''}`);
     // The table names a rule for Kyverno ClusterPolicies and Policies only (apply/table.go).
     addRow(out, policy, '', resource, result, detail);
+    out.report.push({ policy: mutatingReportPolicy(list[0].policyKind ?? 'MutatingPolicy', policy), rule: '', result, message: detail, resource });
   }
 }
 
@@ -226,6 +268,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
     'audit-warn': 'boolean',
     'warn-exit-code': 'string',
     'warn-no-pass': 'boolean',
+    'policy-report': 'boolean',
+    'output-format': 'string',
   });
   // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
   const paths = [...args.positionals, ...listOption(args, 'policies')];
@@ -251,6 +295,10 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const quiet = flag(args, 'quiet');
   const outputPath = stringOption(args, 'output');
   const warnExitCode = exitCodeOption(args);
+  const policyReport = flag(args, 'policy-report');
+  const reportFormat = stringOption(args, 'output-format') ?? 'yaml';
+  if (reportFormat !== 'yaml' && reportFormat !== 'json') throw new UsageError(`--output-format ${reportFormat}: yaml or json (the format of the --policy-report)`);
+  if (policyReport && flag(args, 'patch')) throw new UsageError('--policy-report follows the resources on standard output as YAML documents; --patch prints JSON: give one');
   if (outputPath !== undefined && flag(args, 'patch')) throw new UsageError('--output writes the mutated resources; --patch prints the patch: give one');
 
   // With values, they stand in for context entries only a cluster can fill (as `kyverno apply`).
@@ -275,7 +323,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   const groups = listOption(args, 'group').length > 0 ? listOption(args, 'group') : (userInfoFile?.groups ?? []);
   const username = stringOption(args, 'user') ?? userInfoFile?.username;
 
-  const kyverno: KyvernoLines = { lines: [], rows: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
+  const kyverno: KyvernoLines = { lines: [], rows: [], report: [], counts: { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 } };
   // An outcome names its Kyverno policy by id (`ClusterPolicy/<name>`, `Policy/<namespace>/<name>`); a line by name.
   const kyvernoNames = new Map(set.kyvernoPolicies.map((p) => [p.id, p.name]));
   const objects: JsonValue[] = [];
@@ -327,6 +375,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
     }
     outcomeRuleLines(target, outcome.outcomes, kyvernoNames, kyverno);
     mutatingPolicyLines(target, outcome.outcomes, kyverno);
+    mapReportEntries(target, outcome.outcomes, kyverno);
     if (!outcome.allowed) {
       denied = true;
       const where = resources.length > 1 ? `${describeResource(target)}: ` : '';
@@ -338,7 +387,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
     objects.push(outcome.object);
     patches.push(outcome.patch);
   }
-  if (!quiet && (set.kyvernoPolicies.length > 0 || set.mutatingPolicies.some((b) => b.kyverno))) {
+  // As kyverno apply -p: the report in place of the result lines (and of the table).
+  if (!quiet && !policyReport && (set.kyvernoPolicies.length > 0 || set.mutatingPolicies.some((b) => b.kyverno))) {
     const c = kyverno.counts;
     // As kyverno apply -t: the table in place of the lines and the counts.
     if (flag(args, 'table')) io.err(formatTable(kyverno.rows, flag(args, 'detailed-results')));
@@ -350,6 +400,11 @@ export const applyCommand: CliCommand = async (argv, io) => {
     await writeMutated(outputPath, objects, io);
   } else {
     io.out(objects.map((o) => yamlOutput(o)).join('---\n'));
+  }
+  if (policyReport) {
+    const reports = policyReports(kyverno.report, documents, reportFormat);
+    const printed = !flag(args, 'patch') && outputPath === undefined && objects.length > 0;
+    io.out(reports.map((r, i) => (printed || i > 0 ? `---\n${r}` : r)).join(''));
   }
   if (denied) return 1;
   // kyverno apply exits 1 when a policy result is an error (apply/command.go exit: "exit as there are
