@@ -1,7 +1,7 @@
 import { formatFloatG, strconvQuote } from '../../go/index.js';
 import { formatTimestamp } from '../engine/time.js';
 import { CelUint, Duration, Timestamp } from '../engine/values.js';
-import { formatFixed, formatScientific } from './go-float.js';
+import { formatFixed, formatScientific, formatShortest } from './go-float.js';
 import {
   ClauseError,
   collectionText,
@@ -97,31 +97,62 @@ function special(x: number): string | undefined {
   return undefined;
 }
 
-/** %.Nf with en_US digit grouping: 1234.5 → 1,234.500000. */
+/** What x/text's printer writes for a clause whose width or precision it cannot read. */
+const NO_VERB = '%!(NOVERB)';
+
+/**
+ * Whether x/text's format parser gives up on the number `n` in `%.<n>f` or `%<n>e`: parsenum stops, as
+ * Go's fmt does, when the digits read before the next one already exceed 10^6 (internal/format/parser.go).
+ */
+function unreadableNumber(n: number): boolean {
+  return Math.floor(n / 10) > 1_000_000;
+}
+
+/**
+ * %f: cel-go prints `%.<precision>f` with x/text's en_US printer, which groups the integer digits
+ * (1,234.500000) and keeps the precision in a uint8 (the fraction digits it pads to) and an int16 (the
+ * digits it rounds to; negative: the shortest form), so from 256 on a precision wraps. A negative zero
+ * is printed as zero (ConvertFloat reads strconv's '-' as no digits at all).
+ */
 function fixedClause(v: unknown, precision: number): string {
-  const x = doubleArg(v, 'fixed-point');
+  let x = doubleArg(v, 'fixed-point');
+  if (unreadableNumber(precision)) return NO_VERB;
   const s = special(x);
   if (s !== undefined) return s;
-  const text = formatFixed(x, precision);
+  if (x === 0) x = 0;
+  const padTo = precision % 256;
+  const roundTo = ((precision + 32768) % 65536) - 32768;
+  const text = roundTo >= 0 ? formatFixed(x, roundTo) : formatShortest(x);
   const negative = text.startsWith('-');
   const body = negative ? text.slice(1) : text;
   const dot = body.indexOf('.');
   const whole = dot < 0 ? body : body.slice(0, dot);
+  const fraction = (dot < 0 ? '' : body.slice(dot + 1).replace(/0+$/, '')).padEnd(padTo, '0');
   const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
-  return `${negative ? '-' : ''}${grouped}${dot < 0 ? '' : body.slice(dot)}`;
+  return `${negative ? '-' : ''}${grouped}${fraction ? '.' + fraction : ''}`;
 }
 
 const SUPERSCRIPT: Record<string, string> = {
   '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻', '+': '',
 };
 
-/** %e: six decimals, then ×10 and the exponent in superscript digits (3.14 → 3.140000×10⁰⁰). */
-function scientificClause(v: unknown): string {
-  const x = doubleArg(v, 'scientific');
-  const s = special(x);
-  if (s !== undefined) return s;
-  const [mantissa, exponent] = formatScientific(x, DECIMALS).split('e');
-  return `${mantissa}×10${[...exponent].map((c) => SUPERSCRIPT[c]).join('')}`;
+/**
+ * %e: six decimals, then ×10 and the exponent in superscript digits (3.14 → 3.140000×10⁰⁰). cel-go
+ * prints `%<precision>e`, a width: x/text pads the text with spaces on the left to that many characters
+ * (a uint16; 0 is the zero flag, no width). A negative zero is printed as zero, as for %f.
+ */
+function scientificClause(v: unknown, precision: number): string {
+  let x = doubleArg(v, 'scientific');
+  if (unreadableNumber(precision)) return NO_VERB;
+  if (x === 0) x = 0;
+  let text = special(x);
+  if (text === undefined) {
+    const [mantissa, exponent] = formatScientific(x, DECIMALS).split('e');
+    text = `${mantissa}×10${[...exponent].map((c) => SUPERSCRIPT[c]).join('')}`;
+  }
+  const width = precision % 65536;
+  const runes = [...text].length;
+  return runes < width ? ' '.repeat(width - runes) + text : text;
 }
 
 export const KUBERNETES_FORMAT_CLAUSES: FormatClauses = { s: stringClause, d: decimalClause, f: fixedClause, e: scientificClause };

@@ -14,7 +14,7 @@ import { celTypeName, compareStrings, isList, isMap, listItems, mapEntries } fro
  */
 
 const DEFAULT_PRECISION = 6;
-/** Guard against `%.100000000f` building huge strings; Go's fmt has a similar cap. */
+/** The cel-spec flavour's bound on a precision, against `%.100000000f` building huge strings. */
 const MAX_PRECISION = 1000;
 
 /** A clause's error: reported as `error during formatting: <message>`. */
@@ -26,6 +26,8 @@ export interface FormatClauses {
   d(arg: unknown): string;
   f(arg: unknown, precision: number): string;
   e(arg: unknown, precision: number): string;
+  /** The largest precision accepted; none when undefined (the clauses then bound their own output). */
+  readonly maxPrecision?: number;
 }
 
 export function formatString(format: string, args: readonly unknown[], clauses: FormatClauses = CEL_SPEC_CLAUSES): string {
@@ -81,13 +83,17 @@ function parseClause(format: string, start: number, clauses: FormatClauses): [nu
         'error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax',
       );
     }
+    if (BigInt(digits) > INT64_MAX) {
+      throw parseError(`error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "${digits}": value out of range`);
+    }
     precision = Number(digits);
-    if (precision > MAX_PRECISION) {
-      throw parseError(`error while parsing precision: precision ${precision} exceeds maximum allowed precision ${MAX_PRECISION}`);
+    const max = clauses.maxPrecision;
+    if (max !== undefined && precision > max) {
+      throw parseError(`error while parsing precision: precision ${precision} exceeds maximum allowed precision ${max}`);
     }
   }
-  const r = String.fromCodePoint(format.codePointAt(i)!);
-  const read = i - start + r.length;
+  const r = verbAt(format, i);
+  const read = i - start + 1;
   switch (r) {
     case 's':
       return [read, (a) => clauses.s(a)];
@@ -107,6 +113,20 @@ function parseClause(format: string, start: number, clauses: FormatClauses): [nu
     default:
       throw parseError(`unrecognized formatting clause "${r}"`);
   }
+}
+
+const INT64_MAX = 9223372036854775807n;
+
+/**
+ * The verb as cel-go reads it, `rune(formatStr[i])`: one byte of the UTF-8 text, so a character outside
+ * ASCII is its first byte read as Latin-1 ('%é' is the clause "Ã"; none of them is a verb).
+ */
+function verbAt(format: string, i: number): string {
+  let cp = format.codePointAt(i)!;
+  if (cp < 0x80) return format[i];
+  if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd; // a lone surrogate is U+FFFD in Go's text
+  const lead = cp < 0x800 ? 0xc0 | (cp >> 6) : cp < 0x10000 ? 0xe0 | (cp >> 12) : 0xf0 | (cp >> 18);
+  return String.fromCharCode(lead);
 }
 
 function parseError(message: string) {
@@ -271,4 +291,4 @@ function bytesHex(b: Uint8Array): string {
   return s;
 }
 
-const CEL_SPEC_CLAUSES: FormatClauses = { s: stringClause, d: decimalClause, f: fixedClause, e: scientificClause };
+const CEL_SPEC_CLAUSES: FormatClauses = { s: stringClause, d: decimalClause, f: fixedClause, e: scientificClause, maxPrecision: MAX_PRECISION };
