@@ -111,6 +111,9 @@ function isIdentStart(c: number): boolean {
 function isIdentPart(c: number): boolean {
   return isIdentStart(c) || isDigit(c);
 }
+function isEscIdentPart(c: number): boolean {
+  return isIdentPart(c) || c === 46 || c === 45 || c === 47 || c === 32;
+}
 
 export function tokenize(src: string): Token[] {
   const out: Token[] = [];
@@ -133,13 +136,11 @@ export function tokenize(src: string): Token[] {
       const c1 = src.charCodeAt(i + 1);
       const lower = c | 0x20;
       if ((lower === 114 || lower === 98) && (c1 === 34 || c1 === 39)) {
-        out.push(readQuoted(src, i + 1, start, lower === 114, lower === 98));
-        i = out[out.length - 1].end;
+        i = readQuoted(src, i + 1, start, lower === 114, lower === 98, out);
         continue;
       }
       if (lower === 98 && (c1 | 0x20) === 114 && (src.charCodeAt(i + 2) === 34 || src.charCodeAt(i + 2) === 39)) {
-        out.push(readQuoted(src, i + 2, start, true, true));
-        i = out[out.length - 1].end;
+        i = readQuoted(src, i + 2, start, true, true, out);
         continue;
       }
       while (i < n && isIdentPart(src.charCodeAt(i))) i++;
@@ -159,19 +160,16 @@ export function tokenize(src: string): Token[] {
       continue;
     }
     if (c === 34 || c === 39) {
-      const t = readQuoted(src, i, start, false, false);
-      out.push(t);
-      i = t.end;
+      i = readQuoted(src, i, start, false, false, out);
       continue;
     }
     if (c === 96) {
-      // `escaped identifier` for field names
-      const close = src.indexOf('`', i + 1);
-      if (close < 0) throw new LexError(`token recognition error at: '${src.slice(i)}'`, i);
-      const name = src.slice(i + 1, close);
-      if (!/^[_a-zA-Z0-9.\-/ ]+$/.test(name)) throw new LexError(`token recognition error at: '${src.slice(i, close + 1)}'`, i);
-      out.push({ tok: Tok.EscIdent, pos: i, end: close + 1, value: name });
-      i = close + 1;
+      // `escaped identifier` for field names: ESC_IDENTIFIER : '`' (LETTER | DIGIT | '_' | '.' | '-' | '/' | ' ')+ '`'
+      let j = i + 1;
+      while (j < n && isEscIdentPart(src.charCodeAt(j))) j++;
+      if (j === i + 1 || src.charCodeAt(j) !== 96) throw recognitionError(src, i, j);
+      out.push({ tok: Tok.EscIdent, pos: i, end: j + 1, value: src.slice(i + 1, j) });
+      i = j + 1;
       continue;
     }
     const two = src.slice(i, i + 2);
@@ -257,8 +255,8 @@ export function tokenize(src: string): Token[] {
       }
     }
     if (tok === undefined) {
-      const cp = String.fromCodePoint(src.codePointAt(i) ?? c);
-      throw new LexError(`token recognition error at: '${cp}'`, i);
+      // '&', '|' and '=' begin '&&', '||' and '==': the lexer fails at the character after them.
+      throw recognitionError(src, i, c === 38 || c === 124 || c === 61 ? i + 1 : i);
     }
     out.push({ tok, pos: i, end: i + len });
     i += len;
@@ -302,34 +300,97 @@ function readNumber(src: string, start: number): Token {
   return { tok: Tok.Int, pos: start, end: i, value: text };
 }
 
-/** Reads a (possibly triple-) quoted string starting at the quote `q` (offset `i`). */
-function readQuoted(src: string, i: number, tokenStart: number, raw: boolean, bytes: boolean): Token {
+/**
+ * ANTLR's lexer error (cel-go's grammar): at the start of the token it was reading, the text from there
+ * through the first character no rule takes (`fail`, src.length at the end of the input), e.g.
+ * `token recognition error at: ''^\d'` for '^\d+'.
+ */
+function recognitionError(src: string, start: number, fail: number): LexError {
+  const end = fail >= src.length ? src.length : fail + ((src.codePointAt(fail) ?? 0) > 0xffff ? 2 : 1);
+  return new LexError(`token recognition error at: '${src.slice(start, end)}'`, start);
+}
+
+/**
+ * Reads a (possibly triple-) quoted string whose quote is at `i`, its prefix (b, r, br) from
+ * `tokenStart`, onto `out`; returns the offset after what it read. A literal the grammar refuses (a
+ * line break in a one-line literal, an escape no ESC_SEQ takes, no closing quote) ends where ANTLR's
+ * lexer ends it: at its longest match, the empty literal of a triple quote's first two quotes or the
+ * prefix as an identifier, and lexing goes on after it; without one it is a recognition error.
+ */
+function readQuoted(src: string, i: number, tokenStart: number, raw: boolean, bytes: boolean, out: Token[]): number {
   const quote = src[i];
   const triple = src[i + 1] === quote && src[i + 2] === quote;
   const open = triple ? 3 : 1;
   let j = i + open;
   const n = src.length;
+  let fail = -1;
   for (;;) {
-    if (j >= n) throw new LexError(`token recognition error at: '${src.slice(tokenStart)}'`, tokenStart);
+    if (j >= n) {
+      fail = n;
+      break;
+    }
     const ch = src[j];
-    if (!triple && (ch === '\n' || ch === '\r'))
-      throw new LexError(`token recognition error at: '${src.slice(tokenStart, j)}'`, tokenStart);
+    if (!triple && (ch === '\n' || ch === '\r')) {
+      fail = j;
+      break;
+    }
     if (ch === '\\' && !raw) {
-      j += 2;
+      const end = escapeEnd(src, j);
+      if (end < 0) {
+        fail = -end - 1;
+        break;
+      }
+      j = end;
       continue;
     }
     if (ch === quote && (!triple || (src[j + 1] === quote && src[j + 2] === quote))) break;
     j++;
   }
+  if (fail >= 0) {
+    if (triple) {
+      out.push({ tok: bytes ? Tok.Bytes : Tok.String, pos: tokenStart, end: i + 2, value: bytes ? new Uint8Array(0) : '' });
+      return i + 2;
+    }
+    if (i > tokenStart) {
+      out.push({ tok: Tok.Ident, pos: tokenStart, end: i, value: src.slice(tokenStart, i) });
+      return i;
+    }
+    throw recognitionError(src, tokenStart, fail);
+  }
   const body = src.slice(i + open, j);
   const end = j + open;
-  const bodyStart = i + open;
   if (bytes) {
-    const value = raw ? utf8Encode(normalizeNewlines(body)) : unescapeBytes(body, bodyStart, tokenStart);
-    return { tok: Tok.Bytes, pos: tokenStart, end, value };
+    const value = raw ? utf8Encode(normalizeNewlines(body)) : unescapeBytes(body, tokenStart);
+    out.push({ tok: Tok.Bytes, pos: tokenStart, end, value });
+  } else {
+    const value = raw ? normalizeNewlines(body) : unescapeString(body, tokenStart);
+    out.push({ tok: Tok.String, pos: tokenStart, end, value });
   }
-  const value = raw ? normalizeNewlines(body) : unescapeString(body, bodyStart, tokenStart);
-  return { tok: Tok.String, pos: tokenStart, end, value };
+  return end;
+}
+
+/**
+ * The offset after the escape sequence whose backslash is at `j` (CEL.g4 ESC_SEQ), or -(f + 1) for the
+ * offset f of the first character it cannot take.
+ */
+function escapeEnd(src: string, j: number): number {
+  const e = src[j + 1];
+  if (e !== undefined && e in SIMPLE_ESCAPES) return j + 2;
+  let count: number;
+  let digit: (c: number) => boolean = isHex;
+  if (e === 'x' || e === 'X') count = 2;
+  else if (e === 'u') count = 4;
+  else if (e === 'U') count = 8;
+  else if (e !== undefined && e >= '0' && e <= '3') {
+    count = 2;
+    digit = isOctal;
+  } else return -(j + 1) - 1;
+  for (let k = j + 2; k < j + 2 + count; k++) if (!digit(src.charCodeAt(k))) return -k - 1;
+  return j + 2 + count;
+}
+
+function isOctal(c: number): boolean {
+  return c >= 48 && c <= 55;
 }
 
 const SIMPLE_ESCAPES: Record<string, number> = {
@@ -356,12 +417,12 @@ function normalizeNewlines(body: string): string {
 }
 
 /**
- * Processes the escapes of a string literal body; code points are pushed via `emit`. An escape the
- * grammar refuses is a syntax error at the escape; one it takes but cel-go's unescape refuses (a
- * surrogate or out-of-range code point, `\u` in bytes) is reported as cel-go's parser reports it: the
- * unescape error's text alone, at the literal (`tokenStart`).
+ * Processes the escapes of a string literal body (readQuoted took only those the grammar takes); code
+ * points are pushed via `emit`. One cel-go's unescape refuses (a surrogate or out-of-range code point,
+ * `\u` in bytes) is reported as cel-go's parser reports it: the unescape error's text alone, at the
+ * literal (`tokenStart`).
  */
-function unescapeInto(body: string, bodyStart: number, tokenStart: number, bytes: boolean, emit: (cp: number, isByte: boolean) => void): void {
+function unescapeInto(body: string, tokenStart: number, bytes: boolean, emit: (cp: number, isByte: boolean) => void): void {
   let i = 0;
   while (i < body.length) {
     const ch = body[i];
@@ -376,24 +437,21 @@ function unescapeInto(body: string, bodyStart: number, tokenStart: number, bytes
       i += cp > 0xffff ? 2 : 1;
       continue;
     }
+    // readQuoted took only escapes the grammar takes.
     const e = body[i + 1];
-    if (e === undefined) throw new LexError('invalid escape sequence', bodyStart + i);
     if (e in SIMPLE_ESCAPES) {
       emit(SIMPLE_ESCAPES[e], bytes);
       i += 2;
       continue;
     }
     if (e === 'x' || e === 'X') {
-      const h = body.slice(i + 2, i + 4);
-      if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new LexError(`invalid escape sequence: \\${e}${h}`, bodyStart + i);
-      emit(parseInt(h, 16), bytes);
+      emit(parseInt(body.slice(i + 2, i + 4), 16), bytes);
       i += 4;
       continue;
     }
     if (e === 'u' || e === 'U') {
       const len = e === 'u' ? 4 : 8;
       const h = body.slice(i + 2, i + 2 + len);
-      if (h.length !== len || !/^[0-9a-fA-F]+$/.test(h)) throw new LexError(`invalid escape sequence: \\${e}${h}`, bodyStart + i);
       if (bytes) throw new LexError('unable to unescape string', tokenStart, false);
       const cp = parseInt(h, 16);
       if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw new LexError('invalid unicode code point', tokenStart, false);
@@ -401,29 +459,23 @@ function unescapeInto(body: string, bodyStart: number, tokenStart: number, bytes
       i += 2 + len;
       continue;
     }
-    if (e >= '0' && e <= '3') {
-      const o = body.slice(i + 1, i + 4);
-      if (!/^[0-3][0-7]{2}$/.test(o)) throw new LexError(`invalid octal escape: \\${o}`, bodyStart + i);
-      emit(parseInt(o, 8), bytes);
-      i += 4;
-      continue;
-    }
-    throw new LexError(`invalid escape sequence: \\${e}`, bodyStart + i);
+    emit(parseInt(body.slice(i + 1, i + 4), 8), bytes);
+    i += 4;
   }
 }
 
-function unescapeString(body: string, bodyStart: number, tokenStart: number): string {
+function unescapeString(body: string, tokenStart: number): string {
   if (!body.includes('\\')) return normalizeNewlines(body);
   let out = '';
-  unescapeInto(body, bodyStart, tokenStart, false, (cp) => {
+  unescapeInto(body, tokenStart, false, (cp) => {
     out += String.fromCodePoint(cp);
   });
   return out;
 }
 
-function unescapeBytes(body: string, bodyStart: number, tokenStart: number): Uint8Array {
+function unescapeBytes(body: string, tokenStart: number): Uint8Array {
   const bytes: number[] = [];
-  unescapeInto(body, bodyStart, tokenStart, true, (cp, isByte) => {
+  unescapeInto(body, tokenStart, true, (cp, isByte) => {
     if (isByte) bytes.push(cp);
     else pushUtf8(bytes, cp);
   });
