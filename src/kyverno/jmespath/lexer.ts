@@ -140,10 +140,10 @@ export function tokenize(expression: string): Token[] {
         let decoded: unknown;
         try {
           // go-jmespath decodes it with json.Unmarshal (a lone surrogate's escape is U+FFFD) and
-          // returns that error.
+          // returns that error as it is.
           decoded = decodeGoJson(`"${raw}"`);
         } catch (e) {
-          throw new JmesPathSyntaxError(`invalid quoted identifier "${raw}": ${(e as Error).message}`, expression, start);
+          throw new JmesPathSyntaxError((e as Error).message, expression, start, false);
         }
         tokens.push({ type: 'tQuotedIdentifier', value: decoded as string, position: start });
         i = next;

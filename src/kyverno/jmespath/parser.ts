@@ -312,7 +312,8 @@ class Parser {
       this.match('tDot');
       return this.dotRHS(bindingPower);
     }
-    throw this.error(`Unexpected token after a projection: ${t}`);
+    // go-jmespath's parseProjectionRHS says no more than this.
+    throw this.error('Error');
   }
 
   private multiSelectList(): Node {

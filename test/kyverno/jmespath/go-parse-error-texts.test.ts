@@ -1,8 +1,9 @@
 /**
- * Two parse failures that go-jmespath (parser.go, the same in Kyverno's fork and in 0.4.0) returns as the
- * Go library's own error, not as its `SyntaxError: …`: a JSON literal that json.Unmarshal refuses (nud,
- * `case tJSONLiteral: … if err != nil { return ASTNode{}, err }`) and an index or slice position that
- * strconv.Atoi refuses (parseIndexExpression, parseSliceExpression). Kyverno prints them as they are:
+ * Parse failures that go-jmespath (parser.go and lexer.go, the same in Kyverno's fork and in 0.4.0)
+ * returns as the Go library's own error, not as its `SyntaxError: …`: a JSON literal that json.Unmarshal
+ * refuses (nud, `case tJSONLiteral: … if err != nil { return ASTNode{}, err }`), a quoted identifier
+ * likewise (lexer consumeQuotedIdentifier) and an index or slice position that strconv.Atoi refuses
+ * (parseIndexExpression, parseSliceExpression). Kyverno prints them as they are:
  * `incorrect query <q>: <error>` at run time, `invalid JMESPath query <q>: <error>` when it validates a
  * policy. They stay syntax errors here (the policy is refused at load).
  */
@@ -19,6 +20,8 @@ const cases: [string, string][] = [
   ['a[-]', 'strconv.Atoi: parsing "-": invalid syntax'],
   ['a[99999999999999999999]', 'strconv.Atoi: parsing "99999999999999999999": value out of range'],
   ['a[:-99999999999999999999]', 'strconv.Atoi: parsing "-99999999999999999999": value out of range'],
+  ['"\\x"', "invalid character 'x' in string escape code"],
+  ['"a\tb"', "invalid character '\\t' in string literal"],
 ];
 
 describe("go-jmespath's unwrapped parse errors", () => {
@@ -37,5 +40,12 @@ describe("go-jmespath's unwrapped parse errors", () => {
     const r = evaluate('a[', {});
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/^SyntaxError: /);
+  });
+
+  it("a projection followed by a token its right side cannot start with: parseProjectionRHS's 'Error'", () => {
+    for (const expression of ['a[*]{a: b}', 'a[*]!b', 'a[*](b)', 'a[]{a: b}']) {
+      const r = evaluate(expression, {});
+      expect(r.ok ? r.value : r.error.message).toBe('SyntaxError: Error');
+    }
   });
 });
