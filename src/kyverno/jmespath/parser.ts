@@ -207,7 +207,11 @@ class Parser {
       case 'tAnd':
         return { type: 'And', left, right: this.expression_(bp('tAnd')) };
       case 'tLparen': {
-        if (left.type !== 'Field') throw this.error('Invalid function name', token);
+        // go-jmespath calls the function named by the left node's value (`name := node.value`): a field's
+        // name, but also a string literal's text and a call's own name (`'abs'(x)` and `abs(y)(x)` call
+        // abs on x). Any other node has no string there and panics when evaluated: refused here.
+        const name = functionNameOf(left);
+        if (name === undefined) throw this.error('Invalid function name', token);
         const args: Node[] = [];
         // go-jmespath accepts arguments separated by commas, and also by nothing at all; an unclosed
         // call reads one more argument at the end, which is an incomplete expression.
@@ -216,7 +220,7 @@ class Parser {
           if (this.current() === 'tComma') this.match('tComma');
         }
         this.match('tRparen');
-        return { type: 'Function', name: left.name, args };
+        return { type: 'Function', name, args };
       }
       case 'tFilter':
         return this.filter(left);
@@ -346,6 +350,13 @@ class Parser {
     }
     return { type: 'MultiSelectHash', entries };
   }
+}
+
+/** The name go-jmespath's led(tLparen) reads from the node before `(`, when it is a string. */
+function functionNameOf(left: Node): string | undefined {
+  if (left.type === 'Field' || left.type === 'Function') return left.name;
+  if (left.type === 'Literal' && typeof left.value === 'string') return left.value;
+  return undefined;
 }
 
 /** Parses `expression`; throws JmesPathSyntaxError. */

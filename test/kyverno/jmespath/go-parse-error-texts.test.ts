@@ -49,3 +49,26 @@ describe("go-jmespath's unwrapped parse errors", () => {
     }
   });
 });
+
+describe("go-jmespath's function name: the value of the node before '('", () => {
+  // led(tLparen) takes `name := node.value`: a string literal and a call name a function as a field does.
+  it.each([
+    ["'abs'(`-2`)", 2],
+    ['`"abs"`(`-2`)', 2],
+    ['abs(`1`)(`-2`)', 2],
+    ["to_upper('a')('b')", 'B'],
+  ])('%s', (expression, expected) => {
+    expect(evaluate(expression, {})).toEqual({ ok: true, value: expected });
+  });
+  it('a name no function has is an unknown function when called', () => {
+    const r = evaluate("'nope'(`1`)", {});
+    expect(r.ok ? r.value : r.error.kind).toBe('unknown-function');
+    expect(compile("'nope'(`1`)").unknownFunctions).toEqual(['nope']);
+  });
+  it('a node with no string value (Go panics when it is called) is refused', () => {
+    for (const expression of ['`1`(`2`)', '@(a)', 'a[0](b)']) {
+      const r = evaluate(expression, {});
+      expect(r.ok ? r.value : r.error.message).toBe('SyntaxError: Invalid function name');
+    }
+  });
+});
