@@ -8,7 +8,7 @@ import type { GroupVersionKind } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyJsonPatch, type ApplyResult } from '../jsonpatch/index.js';
-import { applyConfiguration, fromUnstructuredError, goRoundTrip, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
+import { applyConfiguration, applyCrdDefaults, fromUnstructuredError, goRoundTrip, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
 import { decodeTypeMeta, unstructuredTypeMetaError } from './type-meta.js';
 import type { MutationOutcome } from './dispatch.js';
@@ -115,7 +115,8 @@ export function applyJsonPatchMutation(
   // must be there, or the decoding error aborts the request (500).
   const undecodable = unstructuredTypeMetaError(applied.doc);
   if (undecodable !== undefined) return { ok: false, abort: internalError(undecodable) };
-  return { ok: true, object: applied.doc };
+  // The CRD handler's defaulter runs on the result (dispatchOne): the next mutation reads its defaults.
+  return { ok: true, object: schema.defaults ? applyCrdDefaults(schema.defaults, applied.doc, object ?? undefined) : applied.doc };
 }
 
 /**
@@ -165,6 +166,9 @@ export function applyConfigurationMutation(
     if (unconvertible !== undefined) return { ok: false, message: unconvertible };
     // The next mutation reads the Go object encoded again (quantities in canonical form).
     doc = goRoundTrip(schema, doc, object ?? undefined);
+  } else if (typed && schema.defaults) {
+    // A custom resource's result is defaulted by the CRD's schema (dispatchOne's ObjectDefaulter).
+    doc = applyCrdDefaults(schema.defaults, doc, object ?? undefined);
   }
   history.applied = { doc, root: schema.root };
   return { ok: true, object: doc };

@@ -1,5 +1,6 @@
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/index.js';
 import type { BuiltinTypes } from './builtin.js';
+import { crdDefaults } from './crd-defaults.js';
 import { DEDUCED, type Atom, type FieldDef, type ListType, type ObjectType, type TypeRef } from './types.js';
 
 /** A CustomResourceDefinition that cannot be turned into a schema. */
@@ -60,7 +61,9 @@ export function convertCrd(crd: JsonValue, builtins: BuiltinTypes): ObjectType[]
     const props = isJsonObject(schema) ? getOwn(schema, 'openAPIV3Schema') : undefined;
     if (!isJsonObject(props)) return fail(`${at}.schema.openAPIV3Schema`, 'required object');
     const root = converter.root(props, `${at}.schema.openAPIV3Schema`);
-    if (served) out.push({ group: group as string, version: name, kind: kind as string, source: 'crd', name: crdName, root });
+    if (!served) return;
+    const defaults = crdDefaults(props);
+    out.push({ group: group as string, version: name, kind: kind as string, source: 'crd', name: crdName, root, ...(defaults ? { defaults } : {}) });
   });
   return out;
 }

@@ -12,5 +12,6 @@ export { applyConfiguration, apiVersionOf, ApplyConfigurationError, type ApplyOp
 export { strictDecode, StrictDecodeError } from './strict.js';
 export { fromUnstructuredError } from './from-unstructured.js';
 export { goRoundTrip } from './go-round-trip.js';
+export { applyCrdDefaults, type CrdDefaults } from './crd-defaults.js';
 export { strategicMerge, StrategicMergeCache, StrategicMergeError, type SizeRecord, type StrategicMergeOptions, type StrategicMergeResult } from './smp/merge.js';
 export { StrategicMergeChain } from './smp/chain.js';

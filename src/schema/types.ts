@@ -1,4 +1,5 @@
 import type { JsonValue } from '../json/index.js';
+import type { CrdDefaults } from './crd-defaults.js';
 
 /**
  * The schema model, shaped like structured-merge-diff's (SMD) so the merge can follow its rules one to
@@ -106,4 +107,6 @@ export interface ObjectType {
   /** Built-in type id (`io.k8s.api.apps.v1.Deployment`), CRD name, or `__untyped_deduced_`. */
   readonly name: string;
   readonly root: TypeRef;
+  /** A CRD version's schema defaults (crd-defaults.ts); absent when it has none. */
+  readonly defaults?: CrdDefaults;
 }
