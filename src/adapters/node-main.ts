@@ -16,7 +16,7 @@ import { startNodeServer, type RunningServer, type TlsMaterial } from './node.js
 import { CONFIG_FILE_VARIABLE, ConfigError, readNodeConfig, unknownVariableWarnings, type NodeConfig } from './node-config.js';
 import { exampleHint } from './node-hint.js';
 import { capEventLog } from './node-cap-log.js';
-import { createNodePolicySets, type NodePolicySets } from './node-policies.js';
+import { createNodePolicySets, type NodePolicySets, type NodePolicySetsOptions } from './node-policies.js';
 import { createReviewPool } from './node-pool.js';
 import { defaultBodyBudgetMb, idleTimeoutMs } from './node-defaults.js';
 import { memoryLimitBytes } from './pool/index.js';
@@ -69,9 +69,9 @@ function readTls(config: NodeConfig): TlsMaterial | undefined {
   return material;
 }
 
-function createSets(config: NodeConfig, logger: Logger): NodePolicySets {
+function createSets(config: NodeConfig, logger: Logger, beforeApply: NodePolicySetsOptions['beforeApply']): NodePolicySets {
   try {
-    return createNodePolicySets({ policySources: config.policySources, refreshSeconds: config.refreshSeconds, clusters: config.clusters, env: process.env, logger });
+    return createNodePolicySets({ policySources: config.policySources, refreshSeconds: config.refreshSeconds, clusters: config.clusters, env: process.env, logger, beforeApply });
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
@@ -103,7 +103,9 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   });
   const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
   for (const warning of unknownVariableWarnings(process.env)) logger({ level: 'warn', msg: 'unknown setting', warning });
-  const sets = createSets(config, logger);
+  // A large set is encoded for the review workers a slice at a time before it is applied (encodeAhead);
+  // the sets first load once the pool below exists.
+  const sets = createSets(config, logger, (inputs, context) => pool?.encodeAhead(inputs, context) ?? Promise.resolve());
 
   // A container's memory limit sizes the workers' heaps and the body budget.
   const memoryLimit = memoryLimitBytes();

@@ -15,7 +15,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ClusterConfig } from '../clusters/index.js';
-import { createPolicySets, type PolicySets } from '../runtime/index.js';
+import { createPolicySets, type PolicySets, type PolicySetsOptions } from '../runtime/index.js';
 import type { Logger } from '../server/index.js';
 import type { RefreshResult, SourceResolvers } from '../sources/index.js';
 import { nodeSourceResolvers } from '../sources/node/index.js';
@@ -40,6 +40,8 @@ export interface NodePolicySetsOptions {
   logger?: Logger;
   /** Sources by kind; `nodePolicyResolvers(env)` unless told (tests pass an S3 client of their own). */
   resolvers?: SourceResolvers;
+  /** Work before a new set is applied (the review pool's encodeAhead). */
+  beforeApply?: PolicySetsOptions['beforeApply'];
 }
 
 export interface NodePolicySets extends PolicySets {
@@ -58,6 +60,7 @@ export function createNodePolicySets(options: NodePolicySetsOptions): NodePolicy
     resolvers: options.resolvers ?? nodePolicyResolvers(options.env),
     platform: PLATFORM,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.beforeApply ? { beforeApply: options.beforeApply } : {}),
   });
   const all = sets.refreshers();
   return {

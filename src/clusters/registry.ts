@@ -31,6 +31,8 @@ export interface RegistryOptions {
   trustListedVersions?: boolean;
   /** How documents become a set (default buildPolicySet). */
   build?: RefresherOptions['build'];
+  /** Work before a new set is applied (RefresherOptions.beforeApply). */
+  beforeApply?: RefresherOptions['beforeApply'];
 }
 
 export class ClusterRegistry implements ClusterRoutesLookup {
@@ -60,6 +62,7 @@ export class ClusterRegistry implements ClusterRoutesLookup {
           ...(options.limits ? { limits: options.limits } : {}),
           ...(options.trustListedVersions !== undefined ? { trustListedVersions: options.trustListedVersions } : {}),
           ...(options.build ? { build: options.build } : {}),
+          ...(options.beforeApply ? { beforeApply: options.beforeApply } : {}),
         });
       } catch (err) {
         problems.push(`cluster ${config.name}: ${(err as Error).message}`);

@@ -4,7 +4,7 @@
  * their environment, file and source constructors.
  *
  *   COMMON_SETTINGS, readCommonSettings(env, problems, file?) → CommonSettings   sources, refresh, clusters, limits, log level
- *   createPolicySets({ policySources, refreshSeconds, clusters, resolvers, platform, logger?, build? }) → PolicySets
+ *   createPolicySets({ policySources, refreshSeconds, clusters, resolvers, platform, logger?, build?, beforeApply? }) → PolicySets
  */
 export { CLUSTERS_SECTION, COMMON_SETTINGS, readCommonSettings, type CommonSettings } from './common-settings.js';
 export { createPolicySets, type PolicySets, type PolicySetsOptions } from './policy-sets.js';

@@ -20,6 +20,8 @@ export interface PolicySetsOptions {
   logger?: Logger;
   /** How documents become a set (default buildPolicySet). */
   build?: RefresherOptions['build'];
+  /** Work before a new set is applied (RefresherOptions.beforeApply: the Node server's encoding for its workers). */
+  beforeApply?: RefresherOptions['beforeApply'];
 }
 
 export interface PolicySets {
@@ -33,8 +35,8 @@ export interface PolicySets {
 
 /** Every set of the deployment; throws SettingsError listing every source that cannot be served here. */
 export function createPolicySets(options: PolicySetsOptions): PolicySets {
-  const { logger, build } = options;
-  const extra = { ...(logger ? { logger } : {}), ...(build ? { build } : {}) };
+  const { logger, build, beforeApply } = options;
+  const extra = { ...(logger ? { logger } : {}), ...(build ? { build } : {}), ...(beforeApply ? { beforeApply } : {}) };
   const problems: string[] = [];
   let defaultSet: PolicySetRefresher | undefined;
   try {

@@ -36,6 +36,14 @@ export interface RefresherOptions {
   trustListedVersions?: boolean;
   /** How documents become a set (default buildPolicySet). */
   build?: (parsed: ParsedSource[]) => PolicySet;
+  /**
+   * Work of the platform with a new set's documents once it is built and before it is applied, on the
+   * thread that answers requests: the Node server encodes a large set for its review workers a slice at a
+   * time (ReviewPool.encodeAhead), where the hand-over after applying did it at once. `bytes`: what the
+   * documents held as text. It ends when `signal` aborts (stop()); a failure of its own is logged and the
+   * set applied all the same (the hand-over then does the work at once, as without it).
+   */
+  beforeApply?: (inputs: readonly ParsedSource[], context: { bytes: number; signal: AbortSignal }) => Promise<void>;
   now?: () => Date;
 }
 
@@ -100,6 +108,7 @@ export class PolicySetRefresher {
   private readonly pending: Map<string, PendingChange>[];
   /** Per source: read whole at least once (a first read takes what it finds: nothing is held yet). */
   private readonly readOnce: boolean[];
+  private readonly beforeApply: RefresherOptions['beforeApply'];
   /**
    * Per source, document name → the refresh that first found it. The set is built from the oldest
    * documents first, so when a new file defines a name an older one defines (a copy left beside the
@@ -137,6 +146,7 @@ export class PolicySetRefresher {
     const build = options.build ?? ((parsed: ParsedSource[]) => buildPolicySet(parsed));
     // What the last build was made from: the state in force carries it (a worker pool rebuilds from it).
     this.build = (parsed) => ((this.lastInputs = parsed), build(parsed));
+    this.beforeApply = options.beforeApply;
     this.now = options.now ?? (() => new Date());
     this.intervalMs = options.intervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
@@ -292,8 +302,8 @@ export class PolicySetRefresher {
       this.inFlight = undefined;
       this.addCounts(counts);
     }
+    const total = this.caches.reduce((sum, cache) => sum + [...cache.values()].reduce((s, d) => s + d.bytes, 0), 0);
     if (errors.length === 0) {
-      const total = this.caches.reduce((sum, cache) => sum + [...cache.values()].reduce((s, d) => s + d.bytes, 0), 0);
       if (total > this.limits.maxTotalBytes) errors.push(`policy set ${this.name}: its documents hold ${total} bytes, over the limit of ${this.limits.maxTotalBytes}`);
     }
     if (errors.length > 0 && this.stopped) {
@@ -320,6 +330,10 @@ export class PolicySetRefresher {
     } catch (err) {
       // buildPolicySet reports bad documents as problems; a throw here is a bug, and the set in force stays.
       return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
+    }
+    if (this.beforeApply && !(await this.runBeforeApply(this.beforeApply, total))) {
+      this.logger({ level: 'info', msg: 'policy refresh stopped', policySet: this.name });
+      return { outcome: 'failed', errors: ['the refresher was stopped'], ...counts };
     }
     const loadedAt = this.now();
     const emptySources = this.sources
@@ -385,6 +399,20 @@ export class PolicySetRefresher {
     }
     if (kept) set = this.build(docs.map((d) => d.parsed));
     return set;
+  }
+
+  /** Runs `beforeApply` on the inputs just built; false when stop() ended it (nothing is applied then). */
+  private async runBeforeApply(beforeApply: NonNullable<RefresherOptions['beforeApply']>, bytes: number): Promise<boolean> {
+    const stop = new AbortController();
+    this.inFlight = stop;
+    try {
+      await beforeApply(this.lastInputs, { bytes, signal: stop.signal });
+    } catch (err) {
+      if (!this.stopped) this.logger({ level: 'warn', msg: 'policy set preparation failed', policySet: this.name, error: errorMessage(err) });
+    } finally {
+      this.inFlight = undefined;
+    }
+    return !this.stopped;
   }
 
   /** Every document read, those found at an earlier refresh first, each source's in name order within a refresh. */

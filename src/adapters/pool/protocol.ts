@@ -10,7 +10,7 @@ export interface SetMessage {
   type: 'set';
   setName: string;
   generation: number;
-  /** Its documents: cloned for the first worker it goes to, then encoded once for the others (encoded-set.ts). */
+  /** Its documents: cloned for the first worker it goes to, then encoded once for the others; encoded for all when encoded ahead (encoded-set.ts). */
   inputs?: readonly ParsedSource[];
   encoded?: SharedArrayBuffer;
 }
