@@ -259,8 +259,9 @@ function expref(child: Evaluator): Evaluator {
     s.sawExpRef = true;
     return new ExpRef((x) => {
       s.guard.tick(); // map, sort_by, max_by… apply it per element
-      const r = tolerate(child(x, s));
-      return r instanceof ExpRef ? null : r;
+      // An expression reference it yields (`map(&&a, …)`) stays one, as in Go; the result's JSON copy
+      // writes it `{}` (sawExpRef is set by its evaluation).
+      return tolerate(child(x, s)) as JsonValue;
     });
   };
 }

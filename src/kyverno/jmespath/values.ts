@@ -6,7 +6,15 @@ import { FunctionError } from './errors.js';
 
 /** An expression reference (`&expr`) as a function argument: applies the expression to a value. */
 export class ExpRef {
-  constructor(readonly apply: (value: JsonValue) => JsonValue) {}
+  // Private, so no own key shows: go-jmespath's expRef has only an unexported field, which
+  // encoding/json writes as `{}` (to_string, a value inserted into a string).
+  readonly #apply: (value: JsonValue) => JsonValue;
+  constructor(apply: (value: JsonValue) => JsonValue) {
+    this.#apply = apply;
+  }
+  apply(value: JsonValue): JsonValue {
+    return this.#apply(value);
+  }
 }
 
 /** What flows through the evaluator: JSON, plus expression references for function arguments. */
@@ -101,14 +109,15 @@ export function goFormatV(v: Value): string {
 const printExpRef = (v: object) => (v instanceof ExpRef ? '{expref}' : undefined);
 
 /**
- * Replaces expression references that escaped into a result with null (they are not JSON). The copy
+ * Replaces expression references that escaped into a result with `{}`, what Kyverno makes of them (a
+ * Go expRef struct, written by encoding/json as an empty object when the result is marshalled). The copy
  * is counted node by node against `guard`'s size bound: a result sharing subtrees would otherwise be
  * copied out exponentially.
  */
 export function toJson(v: Value, guard?: ReviewGuard): JsonValue {
   let nodes = 0;
   const copy = (x: Value): JsonValue => {
-    if (x instanceof ExpRef) return null;
+    if (x instanceof ExpRef) return {};
     if (typeof x !== 'object' || x === null) return x;
     if (guard) {
       guard.checkSize(++nodes, 'a JMESPath result');

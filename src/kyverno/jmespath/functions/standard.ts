@@ -269,7 +269,11 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['any'] }],
     returns: ['number'],
     note: 'a number, or a string parsed as one (else null)',
-    call: ([v]) => (typeof v === 'number' ? v : typeof v === 'string' ? toNumber(v) : null),
+    call: ([v]) => {
+      // jpfToNumber, like jpfType, ends in 'unknown type' for anything but the six JSON types.
+      if (v instanceof ExpRef) throw new FunctionError('to_number', 'unknown type');
+      return typeof v === 'number' ? v : typeof v === 'string' ? toNumber(v) : null;
+    },
   },
   {
     name: 'to_string',
@@ -288,7 +292,11 @@ export const standardFunctions: FunctionDef[] = [
     args: [{ types: ['any'] }],
     returns: ['string'],
     note: 'the JMESPath type name of a value',
-    call: ([v]) => typeOf(v),
+    // go-jmespath's jpfType knows the six JSON types only: an expression reference is 'unknown type'.
+    call: ([v]) => {
+      if (v instanceof ExpRef) throw new FunctionError('type', 'unknown type');
+      return typeOf(v);
+    },
   },
   {
     name: 'values',
