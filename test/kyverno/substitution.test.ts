@@ -37,7 +37,7 @@ describe('typing', () => {
     expect(subst({ '{{ request.object.metadata.name }}': 'x' })).toEqual({ web: 'x' });
   });
   it('a key that resolves to a non-string is an error', () => {
-    expect(() => subst({ '{{ request.object.spec.replicas }}': 'x' })).toThrow(/must resolve to a string/);
+    expect(() => subst({ '{{ request.object.spec.replicas }}': 'x' })).toThrow('expected string after substituting variables in key "{{ request.object.spec.replicas }}"');
   });
 });
 

@@ -61,9 +61,10 @@ export function rewriteStrings(document: JsonValue, interesting: (s: string) => 
       let newKey = key;
       if (interesting(key)) {
         const k = rewrite(key, path);
-        // pkg/engine/jsonutils traverseObject: a key that substitutes to null keeps its own text.
+        // pkg/engine/jsonutils traverseObject: a key that substitutes to null keeps its own text; any other
+        // value that is no string fails with its message.
         if (typeof k === 'string') newKey = k;
-        else if (k !== null) throw new KyvernoRuleError(`map key "${key}" at /${path.join('/')} must resolve to a string`);
+        else if (k !== null) throw new KyvernoRuleError(`expected string after substituting variables in key "${key}"`);
       }
       path.push(key);
       const child = value[key];
