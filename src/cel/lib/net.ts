@@ -41,6 +41,13 @@ export class CIDRValue {
   celEquals(other: unknown): boolean | undefined {
     return other instanceof CIDRValue ? this.prefix.equals(other.prefix) : undefined;
   }
+  /**
+   * Kubernetes' CIDR.Size (a traits.Sizer, so the cost model's actualSize): the prefix length in bytes,
+   * rounded up (apiserver pkg/cel/cidr.go).
+   */
+  size(): number {
+    return Math.ceil(this.prefix.bits / 8);
+  }
   toString(): string {
     return this.prefix.toString();
   }
@@ -146,7 +153,7 @@ export const netLibrary: CelLibrary = {
       case 'containsIP':
       case 'containsCIDR': {
         if (args.length < 2) return undefined;
-        const cidrSize = actualSize(args[0]);
+        const cidrSize = args[0] instanceof CIDRValue ? args[0].size() : actualSize(args[0]);
         let cost = Math.ceil(2 * cidrSize * STRING_TRAVERSAL_COST_FACTOR);
         if (name.endsWith('CIDR')) cost += Math.ceil(cidrSize * STRING_TRAVERSAL_COST_FACTOR) + 1;
         if (typeof args[1] === 'string') cost += traversal(args[1]);
