@@ -26,6 +26,7 @@ import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { jsonOutput, yamlOutput } from '../output.js';
 import { writeMutated } from '../apply-output.js';
 import { policyReports, type ReportEntry, type ReportPolicy } from '../apply-report.js';
+import { commaList, fromKyvernoApply } from '../kyverno-apply-flags.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
@@ -61,25 +62,6 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   (default 0) when no policy passed on any resource; --warn-exit-code alone changes nothing (the
   warnings it is for come of validate rules).
 `;
-
-/** `kyverno apply`'s spellings of the options this command shares with it. */
-const KYVERNO_SPELLINGS: ReadonlyMap<string, string> = new Map([
-  ['-r', '--resource'],
-  ['--resources', '--resource'],
-  ['-f', '--values-file'],
-  ['-s', '--set'],
-  ['-u', '--userinfo'],
-  ['-o', '--output'],
-  ['-t', '--table'],
-  ['-p', '--policy-report'],
-]);
-
-function respell(arg: string): string {
-  const eq = arg.indexOf('=');
-  const name = eq < 0 ? arg : arg.slice(0, eq);
-  const to = KYVERNO_SPELLINGS.get(name);
-  return to === undefined ? arg : `${to}${eq < 0 ? '' : arg.slice(eq)}`;
-}
 
 async function readUserInfoFile(path: string | undefined, io: CliIO): Promise<RequestInfo | undefined> {
   if (path === undefined) return undefined;
@@ -247,8 +229,7 @@ function printWarnings(io: CliIO, warnings: readonly string[]): void {
 
 /** `amender apply`: what resources become. */
 export const applyCommand: CliCommand = async (argv, io) => {
-  const end = argv.indexOf('--');
-  const args = parseArgs(argv.map((a, i) => (end < 0 || i < end ? respell(a) : a)), {
+  const args = parseArgs(fromKyvernoApply(argv), {
     policies: 'list',
     resource: 'list',
     operation: 'string',
@@ -274,7 +255,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
   const paths = [...args.positionals, ...listOption(args, 'policies')];
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
-  const resourcePaths = listOption(args, 'resource');
+  // kyverno's --resource is a StringSlice: `-r a.yaml,b.yaml` names two files.
+  const resourcePaths = commaList(listOption(args, 'resource'), 'resource');
   if (resourcePaths.length === 0) throw new UsageError('--resource FILE... is required');
   // Standard input is read once: a second `-` would read nothing and say "no resources" or "found 0".
   const stdinUses = [...resourcePaths, stringOption(args, 'old'), stringOption(args, 'values-file'), stringOption(args, 'userinfo')].filter((p) => p === '-').length;
