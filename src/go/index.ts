@@ -9,6 +9,7 @@
  *   float.ts         strconv.FormatFloat ('g', 'E', float32 'f'), encoding/json numbers, ParseFloat
  *   int64.ts         int64 wrap-around, float64 → int64, strconv.ParseInt / ParseUint
  *   string-order.ts  Go's string order (UTF-8 bytes = code points)
+ *   trim-space.ts    strings.TrimSpace and unicode.IsSpace
  *   utf8.ts      unicode/utf8: the valid sequence at a byte, as DecodeRune accepts it
  *   sprint.ts        fmt.Sprint (`%v`) of decoded JSON
  *   json.ts          encoding/json.Marshal of decoded JSON
@@ -33,6 +34,7 @@ export { SHORT_ESCAPES, strconvQuote, timeQuote } from './quote.js';
 export { formatFloat32F, formatFloatE, formatFloatG, goJsonNumber, parseFloat64 } from './float.js';
 export { floatToInt64, parseInt64, parseUint64, wrap64 } from './int64.js';
 export { compareStrings } from './string-order.js';
+export { goTrimSpace, isGoSpace } from './trim-space.js';
 export { goSprint } from './sprint.js';
 export { goJsonStringify, jsonString } from './json.js';
 export { durationSeconds, formatDuration, parseDuration, SECOND, tryParseDuration } from './duration.js';

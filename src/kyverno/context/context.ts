@@ -11,6 +11,7 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { KyvernoRuleError } from '../errors.js';
+import { goTrimSpace, isGoSpace } from '../../go/index.js';
 import { JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
 import type { ContextBudget } from './context-budget.js';
 import { DeferredLoaders, type DeferredEntry } from './deferred-loaders.js';
@@ -77,11 +78,16 @@ export class JsonContext {
   }
 
   query(expression: string): JsonValue {
-    // pkg/engine/context evaluate.go Query: a query that is empty once trimmed is refused before compiling.
-    if (expression.length === 0 || (expression.charCodeAt(0) <= 0x20 && expression.trim() === '')) throw new JmesPathRuntimeError('invalid query (nil)');
     // `images` failed to load: a query naming it (as a deferred loader's name is found) fails with it.
     if (this.imagesError !== undefined && plainNamesIn(expression, 6).has('images')) throw new JmesPathRuntimeError(this.imagesError);
     this.deferred?.loadMatching(expression, this.addEntry);
+    // pkg/engine/context evaluate.go Query, after the deferred loads: the query is trimmed with Go's
+    // strings.TrimSpace (U+0085 and U+00A0 too, which JMESPath's lexer does not skip), and one that is
+    // empty then is refused before compiling.
+    if (expression.length === 0 || isGoSpace(expression.charCodeAt(0)) || isGoSpace(expression.charCodeAt(expression.length - 1))) {
+      expression = goTrimSpace(expression);
+      if (expression === '') throw new JmesPathRuntimeError('invalid query (nil)');
+    }
     const root = this.current();
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.

@@ -3,6 +3,8 @@
  * backslash, with one level of `{…}` inside. Group 1 is the character before the variable (or nothing at
  * the start), group 2 the variable with its braces.
  */
+import { goTrimSpace } from '../../go/index.js';
+
 const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
 
 /** Every variable of `text`, in order (innermost ones where variables nest). */
@@ -24,8 +26,16 @@ export function replaceVariables(text: string, word: string): string {
   return text.replace(VARIABLE, (_, before: string) => before + word);
 }
 
-/** The expression of a variable's inside (between its braces): trimmed, without the shallow form's `-`. */
+/**
+ * The expression of a variable's inside (between its braces): trimmed, without the shallow form's `-`
+ * (replaceBracesAndTrimSpaces: strings.TrimSpace, whose spaces are Go's, not JavaScript's trim()'s).
+ */
 export function variableExpression(inside: string): string {
-  const expression = inside.trim();
-  return expression.startsWith('-') ? expression.slice(1).trim() : expression;
+  const expression = goTrimSpace(inside);
+  return expression.startsWith('-') ? goTrimSpace(expression.slice(1)) : expression;
+}
+
+/** `{{- … }}`: the inside, trimmed as replaceBracesAndTrimSpaces trims it, starts with `-`. */
+export function isShallow(inside: string): boolean {
+  return goTrimSpace(inside).startsWith('-');
 }

@@ -30,7 +30,7 @@ import { goJsonStringify } from '../../go/index.js';
 import { substituteReferences } from './references.js';
 import { selfPathExpression, selfPathPrefix, traversalPath } from './self-path.js';
 import { applyPlan, applyPlanMember, GENERAL, NOTHING, planOf } from './substitution-plan.js';
-import { findVariables, variableExpression } from './variable-syntax.js';
+import { findVariables, isShallow, variableExpression } from './variable-syntax.js';
 import { TextMemo } from './text-memo.js';
 import { mayHaveVariables, rewriteStrings } from './walk.js';
 
@@ -165,7 +165,7 @@ function scanVariables(text: string, intern = false): FoundVariable[] {
   for (let i = 0; i < matches.length; i++) {
     const m = matches[i];
     const expression = variableExpression(m[2].slice(2, -2));
-    const shallow = m[2].slice(2, -2).trim().startsWith('-');
+    const shallow = isShallow(m[2].slice(2, -2));
     found[i] = { index: m.index, length: m[0].length, prefix: m[1], variable: m[2], expression: intern ? internalized(expression) : expression, shallow };
   }
   return found;
