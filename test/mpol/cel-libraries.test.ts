@@ -61,6 +61,15 @@ describe("Kyverno's CEL libraries", () => {
     expect(run('image("UPPER/case")').error).toContain('could not parse reference: UPPER/case');
   });
 
+  it('image(): == with a value that is no image is an error, as the sdk\'s Image.Equal answers it (MaybeNoSuchOverloadErr)', () => {
+    expect(run('dyn(image("nginx")) == "nginx"').error).toContain('no such overload');
+    expect(run('dyn(image("nginx")) == 1').error).toContain('no such overload');
+    // Images compare as their references (reflect.DeepEqual, the text as written included); null is unequal;
+    // != and `in` read the error as unequal (cel-go evalNe, baseList.Contains); a string on the left is unequal.
+    expect(value('[image("nginx") == image("nginx"), image("nginx") == image("nginx:latest"), dyn(image("nginx")) == null]')).toEqual([true, false, false]);
+    expect(value('[dyn(image("nginx")) != "nginx", dyn(image("nginx")) in ["nginx"], "nginx" == dyn(image("nginx"))]')).toEqual([true, false, false]);
+  });
+
   it('json, yaml: Go decoding (numbers are doubles) and encoding (sorted keys, HTML escaped)', () => {
     expect(value(`json.marshal({"b": dyn([dyn(1), dyn(2.5)]), "a": dyn("<x>")})`)).toBe('{"a":"\\u003cx\\u003e","b":[1,2.5]}');
     expect(value(`json.unmarshal('{"n": 3, "l": [true, null]}')`)).toEqual(new Map<string, unknown>([['n', 3], ['l', [true, null]]]));

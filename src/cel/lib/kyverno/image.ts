@@ -56,9 +56,13 @@ export class ImageReference {
     return this.original;
   }
 
-  celEquals(other: unknown): boolean {
+  /**
+   * kyverno/sdk image types.go Image.Equal: reflect.DeepEqual of the references, and for a value that is
+   * no image MaybeNoSuchOverloadErr (undefined here): `dyn(image("a")) == "a"` is an error, not false.
+   */
+  celEquals(other: unknown): boolean | undefined {
+    if (!(other instanceof ImageReference)) return undefined;
     return (
-      other instanceof ImageReference &&
       other.registry === this.registry &&
       other.repo === this.repo &&
       other.tag === this.tag &&
