@@ -89,10 +89,12 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
   });
 
   it('matches multi-key lists on the keys an overlay item sets', () => {
+    // Several keys: kyaml's appendListNode deletes and re-appends each resource item, so the overlay's new
+    // items come first and the resource's follow in their own order.
     const out: any = merge(live, { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 9090 }] }] } });
     expect(out.spec.containers[0].ports).toEqual([
-      { containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 },
       { containerPort: 9090 },
+      { containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 },
     ]);
   });
 
@@ -122,7 +124,7 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
           },
         ],
         // Not in the schema: the walk looks for an embedded kind there (a Pod: its containers are keyed by
-        // name, and kyaml keeps one item per key).
+        // name, and kyaml keeps one item per key, the last one).
         extra: { nested: { apiVersion: 'v1', kind: 'Pod', spec: { containers: [{ name: 'x' }, { name: 'x', image: 'i' }] } } },
       },
     };
@@ -134,7 +136,7 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
         livenessProbe: { exec: { command: ['sh', null] }, httpGet: null },
         securityContext: { capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault', localhostProfile: null } },
       });
-      expect(out.spec.extra.nested.spec.containers).toEqual([{ name: 'x' }]);
+      expect(out.spec.extra.nested.spec.containers).toEqual([{ name: 'x', image: 'i' }]);
       // Untouched subtrees without keyed lists come back as they are.
       expect(out.metadata.annotations).toBe((pod.metadata as JsonObject).annotations);
       expect(out.spec.containers[0]).toBe(((pod.spec as JsonObject).containers as JsonObject[])[0]);
@@ -150,8 +152,10 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     expect(delMap.metadata).toEqual({ name: 'p', finalizers: ['f1', 'f2'] });
     const repl: any = merge(live, { metadata: { labels: { $patch: 'replace', only: 'this' } } });
     expect(repl.metadata.labels).toEqual({ only: 'this' });
+    // An item's `$patch: replace` is undone: kyaml walks the overlay item instead of the resource's, then
+    // sets the resource's (untouched) item back in its place (appendListNode).
     const replItem: any = merge(live, { spec: { containers: [{ name: 'a', $patch: 'replace', image: 'z:9' }] } });
-    expect(replItem.spec.containers[0]).toEqual({ name: 'a', image: 'z:9' });
+    expect(replItem.spec.containers[0]).toEqual((live.spec as any).containers[0]);
     const replList: any = merge(live, { spec: { containers: [{ $patch: 'replace' }, { name: 'solo', image: 's' }] } });
     expect(replList.spec.containers).toEqual([{ name: 'solo', image: 's' }]);
     const merged: any = merge(live, { metadata: { labels: { $patch: 'merge', more: '1' } } });
@@ -251,8 +255,8 @@ describe('strategic merge: kyaml merge2 behaviour with list prepend', () => {
     const overlay = { metadata: { labels: { a: 'b' } } };
     const shared = new StrategicMergeCache();
     expect((merge(widget, overlay, { cache: shared }) as any).spec).toBe(spec);
-    expect((merge(widget, overlay, { cache: shared, inferListMergeKey: true }) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
-    expect((merge(pod(spec), overlay, { cache: shared }) as any).spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
+    expect((merge(widget, overlay, { cache: shared, inferListMergeKey: true }) as any).spec.containers).toEqual([{ name: 'a', args: ['x'] }]);
+    expect((merge(pod(spec), overlay, { cache: shared }) as any).spec.containers).toEqual([{ name: 'a', args: ['x'] }]);
     expect((merge(widget, overlay, { cache: shared }) as any).spec).toBe(spec);
   });
 

@@ -42,13 +42,17 @@ export class TrackedList {
   private projections: Map<number, Projection> | undefined;
   /** How many items set only some of the keys. */
   private partialItems = 0;
+  /** With several keys: how many items set each key. */
+  private readonly keyCounts: number[];
   private changed = false;
 
   private constructor(
     readonly array: JsonArray,
     readonly elem: Atom,
     readonly keys: readonly string[],
-  ) {}
+  ) {
+    this.keyCounts = new Array<number>(keys.length).fill(0);
+  }
 
   /** The list under edit when its items keep the invariant; undefined otherwise. */
   static of(array: JsonArray, elem: Atom, keys: readonly string[]): TrackedList | undefined {
@@ -79,6 +83,11 @@ export class TrackedList {
   /** Do some items set only some of the keys? */
   hasPartialItems(): boolean {
     return this.partialItems > 0;
+  }
+
+  /** Does some item set the key at this index? (Known for lists with several keys only.) */
+  setsKey(index: number): boolean {
+    return this.keyCounts[index] > 0;
   }
 
   /** Is there an item whose tuple has this id? */
@@ -130,6 +139,31 @@ export class TrackedList {
     this.changed = true;
   }
 
+  /**
+   * One merge's edit of a list with several merge keys: the items named by `ids` that the list holds keep
+   * their places (`values[i]`, or removed when undefined); the others lead the list in the order of `ids`
+   * (kyaml sets the resource's items after the overlay's new ones, in their own order).
+   */
+  replaceInPlace(ids: readonly string[], values: readonly (JsonValue | undefined)[]): void {
+    const added: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const item = this.byId.get(ids[i]);
+      if (item === undefined) {
+        added.push(i);
+        continue;
+      }
+      const { prev, next } = item;
+      this.unlink(item);
+      const value = values[i];
+      if (value !== undefined) this.link(ids[i], value, prev, next);
+    }
+    for (let a = added.length - 1; a >= 0; a--) {
+      const value = values[added[a]];
+      if (value !== undefined) this.link(ids[added[a]], value, undefined, this.head);
+    }
+    this.changed = true;
+  }
+
   /** Writes the items into the array. */
   write(): void {
     if (!this.changed) return;
@@ -146,7 +180,7 @@ export class TrackedList {
     if (next) next.prev = item;
     else this.tail = item;
     this.byId.set(id, item);
-    if (this.keys.length > 1 && !isFull(objectTuple(value, this.keys)!)) this.partialItems++;
+    if (this.keys.length > 1) this.count(value, 1);
     if (this.projections !== undefined) for (const [mask, projection] of this.projections) file(projection, this.projectionId(item, mask), item);
   }
 
@@ -156,8 +190,15 @@ export class TrackedList {
     if (item.next) item.next.prev = item.prev;
     else this.tail = item.prev;
     this.byId.delete(item.id);
-    if (this.partialItems > 0 && !isFull(objectTuple(item.value, this.keys)!)) this.partialItems--;
+    if (this.keys.length > 1) this.count(item.value, -1);
     if (this.projections !== undefined) for (const [mask, projection] of this.projections) unfile(projection, this.projectionId(item, mask), item);
+  }
+
+  /** Counts an item's keys in or out (`by` 1 or -1). */
+  private count(value: JsonValue, by: number): void {
+    const t = objectTuple(value, this.keys)!;
+    if (!isFull(t)) this.partialItems += by;
+    for (let i = 0; i < t.length; i++) if (t[i] !== '') this.keyCounts[i] += by;
   }
 
   /** The id of the item's key values for the keys in `mask` ('' for the others), as tupleId gives it. */

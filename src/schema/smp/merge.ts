@@ -54,7 +54,9 @@ type Walked = JsonValue | undefined | typeof DELETE;
  * - lists whose field has patch strategy `merge` are merged by their merge key(s) (the list-map keys when the
  *   schema has them, else `patchMergeKey`; matching uses only the keys an overlay item sets), or, without a
  *   key, as a union of scalars; items the overlay names come first in overlay order, then the untouched
- *   resource items in their order; an overlay item `{$patch: replace}` drops the resource's items;
+ *   resource items in their order (under several keys, the resource's items all follow the overlay's new
+ *   ones in their order; of duplicate keys the last one stays: resourceItemsSet); an overlay item
+ *   `{$patch: replace}` drops the resource's items;
  * - every other list (no strategy, `retainKeys`/`replace`, unknown kinds, custom resources) is replaced.
  *
  * Never modifies its inputs; the result may share untouched scalars and replaced lists with them.
@@ -527,6 +529,8 @@ class Merger {
     const keyless: JsonValue[] = [];
     const remaining: JsonValue[] = [];
     const remainingIndex = new TupleIndex();
+    // Read before any walk: a walk in a chain may edit an item in place (a plain map it built).
+    const remainingTuples: Tuple[] = [];
     for (const item of dest) {
       const t = keyTuple(item, keys);
       if (!t) {
@@ -535,6 +539,7 @@ class Merger {
       }
       remainingIndex.add(remaining.length, t);
       remaining.push(item);
+      remainingTuples.push(t);
       if (allFull && !isFull(t)) allFull = false;
       const id = tupleId(t);
       if (!seen.has(id)) {
@@ -547,7 +552,9 @@ class Merger {
     // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the
     // merge. (With full tuples each item is found by its own tuple only.)
     const merged = allFull ? undefined : new Map<JsonValue, JsonValue>();
-    const out: JsonValue[] = [];
+    // The resource items a walk merged into (kyaml edits those nodes in place), by their index.
+    let inPlace: (JsonValue | undefined)[] | undefined;
+    let out: JsonValue[] = [];
     const outTuples: (Tuple | undefined)[] = [];
     // Built once a collected item does not carry the tuple that found it. Until then, with full tuples, the
     // collected items carry the distinct tuples already seen, so a new tuple replaces none of them.
@@ -555,9 +562,11 @@ class Merger {
     for (const tuple of tuples) {
       // Each distinct tuple reads its own buckets once: the walk stays linear in both lists.
       let found: JsonValue | undefined;
+      let foundAt = -1;
       remainingIndex.some(tuple, (at) => {
         if (removed[at] !== 0) return false;
         found = remaining[at];
+        foundAt = at;
         return true;
       });
       const d = found === undefined ? undefined : (merged?.get(found) ?? found);
@@ -576,7 +585,11 @@ class Merger {
         });
         continue;
       }
-      if (found !== undefined) merged?.set(found, v);
+      if (found !== undefined) {
+        merged?.set(found, v);
+        // `$patch: replace` walks the overlay item instead: the resource's node stays as it was.
+        if (o === undefined || !isJsonObject(o) || getOwn(o, DIRECTIVE) !== 'replace') (inPlace ??= new Array(remaining.length))[foundAt] = v;
+      }
       if (outIndex === undefined) {
         const next = objectTuple(v, keys);
         out.push(v);
@@ -609,6 +622,13 @@ class Merger {
     if (keyless.length > 0) {
       this.clean = false;
       return [...out, ...keyless];
+    }
+    const settled = resourceItemsSet(out, remaining, remainingTuples, removed, inPlace, keys, tuples);
+    if (settled !== undefined) {
+      out = settled.items;
+      // A resource item no walk merged into (a later duplicate, a `$patch: replace` undone) is not known
+      // to be what a walk without overlay gives back.
+      if (settled.unwalked) this.clean = false;
     }
     // A walk without overlay would merge items that ended up under one key tuple: not normalized yet.
     // (Items that kept the distinct full tuples that found them are distinct.)
@@ -676,6 +696,15 @@ class Merger {
         ids[k] = id;
       }
     }
+    // kyaml undoes an item's `$patch: replace` (resourceItemsSet): the general walk does that.
+    for (let k = 0; k < ids.length; k++) {
+      if (list.has(ids[k]) && getOwn(patchItems[at[k]] as JsonObject, DIRECTIVE) === 'replace') return undefined;
+    }
+    // Under several keys that some item sets, kyaml leaves the items named where they stand
+    // (resourceItemsSet) when every item sets them all; otherwise the general walk decides.
+    const setKeys = setKeyCount(list, tuples);
+    if (setKeys > 1 && (setKeys < keys.length || list.hasPartialItems())) return undefined;
+    const inPlace = setKeys > 1;
     const outer = this.clean;
     this.clean = true;
     const values: (JsonValue | undefined)[] = [];
@@ -692,10 +721,110 @@ class Merger {
     const clean = this.clean;
     this.clean = outer;
     if (!clean) return undefined;
-    list.replace(ids, values);
+    if (inPlace) list.replaceInPlace(ids, values);
+    else list.replace(ids, values);
     this.inPlaceEdits++;
     return list.array;
   }
+}
+
+/**
+ * kyaml's last step of a keyed-list merge (walk/associative_sequence.go: appendListNode with the list
+ * increase direction prepend, which the patchstrategicmerge filter sets): the resource's items, in their
+ * order and as the walk left them (the first item of each key tuple merged in place, a duplicate after
+ * it untouched), are set into the collected items by ElementSetter, under the keys some item sets
+ * (validateKeys). With one such key each replaces the collected items holding its value (else it is
+ * appended), so of duplicates the last one stays, unmerged, where the first was. With several each
+ * first deletes the collected items holding its values and is then appended: the resource's items end
+ * up after the overlay's new ones in their own order, the last of duplicates where it stands. An item
+ * whose `$patch: replace` made the walk take the overlay's item is set back as the resource had it.
+ *
+ * Undefined when that changes nothing (the usual case: distinct keys, every item merged in place, and
+ * with one key the order is kept); `unwalked` when a resource item no walk merged into was set.
+ * Resource items missing a value for one of those keys are left as the walk collected them (kyaml
+ * appends them and matches by the values left: not modelled).
+ */
+function resourceItemsSet(
+  out: JsonValue[],
+  remaining: readonly JsonValue[],
+  remainingTuples: readonly Tuple[],
+  removed: Uint8Array,
+  inPlace: readonly (JsonValue | undefined)[] | undefined,
+  keys: readonly string[],
+  tuples: readonly Tuple[],
+): { items: JsonValue[]; unwalked: boolean } | undefined {
+  // The keys some item (of either side) sets: kyaml's validKeys.
+  let valid: number[] | undefined;
+  if (keys.length > 1) {
+    valid = [];
+    for (let k = 0; k < keys.length; k++) if (tuples.some((t) => t[k] !== '')) valid.push(k);
+    if (valid.length === keys.length || valid.length === 0) valid = undefined;
+  }
+  const ids: (string | undefined)[] = new Array(remaining.length);
+  let plain = true;
+  const seen = new Set<string>();
+  for (let i = 0; i < remaining.length; i++) {
+    if (removed[i] !== 0) continue;
+    const t = valid === undefined ? remainingTuples[i] : valid.map((k) => remainingTuples[i][k]);
+    if (!isFull(t)) return undefined;
+    const id = tupleId(t);
+    if (plain && (inPlace?.[i] === undefined || seen.has(id))) plain = false;
+    seen.add(id);
+    ids[i] = id;
+  }
+  const setKeys = valid === undefined ? keys : valid.map((k) => keys[k]);
+  const single = setKeys.length === 1;
+  // Distinct keys merged in place: one key replaces each collected item by itself.
+  if (plain && single) return undefined;
+  const state = (i: number) => inPlace?.[i] ?? remaining[i];
+  const outId = (item: JsonValue): string | undefined => {
+    const t = objectTuple(item, setKeys);
+    return t === undefined ? undefined : tupleId(t);
+  };
+  const unwalked = !plain;
+  if (single) {
+    // ElementSetter's replace: every collected item with the value takes the resource item; none, appended.
+    const at = new Map<string, number[]>();
+    for (let p = 0; p < out.length; p++) {
+      const id = outId(out[p]);
+      if (id === undefined || id === '') continue;
+      const list = at.get(id);
+      if (list) list.push(p);
+      else at.set(id, [p]);
+    }
+    const result = out.slice();
+    for (let i = 0; i < remaining.length; i++) {
+      const id = ids[i];
+      if (id === undefined) continue;
+      const positions = at.get(id);
+      if (positions === undefined) {
+        at.set(id, [result.length]);
+        result.push(state(i));
+      } else {
+        for (const p of positions) result[p] = state(i);
+      }
+    }
+    return { items: result, unwalked };
+  }
+  // Several keys: delete, then append. The collected items no resource item holds the values of come
+  // first, then each resource item at its last duplicate's place.
+  const last = new Map<string, number>();
+  for (let i = 0; i < remaining.length; i++) if (ids[i] !== undefined) last.set(ids[i]!, i);
+  const result: JsonValue[] = [];
+  for (const item of out) {
+    const id = outId(item);
+    if (id === undefined || !last.has(id)) result.push(item);
+  }
+  for (let i = 0; i < remaining.length; i++) if (ids[i] !== undefined && last.get(ids[i]!) === i) result.push(state(i));
+  if (result.length === out.length && result.every((v, p) => v === out[p])) return undefined;
+  return { items: result, unwalked };
+}
+
+/** How many of a tracked list's keys an item of the list or of the overlay (its tuples) sets. */
+function setKeyCount(list: TrackedList, tuples: readonly Tuple[]): number {
+  let count = 0;
+  for (let k = 0; k < list.keys.length; k++) if (list.setsKey(k) || tuples.some((t) => t[k] !== '')) count++;
+  return count;
 }
 
 /** An index of the collected items' tuples. */
