@@ -65,7 +65,12 @@ function member(v: unknown): string {
   }
   if (v instanceof Timestamp) return `timestamp(${strconvQuote(formatTimestamp(v))})`;
   if (v instanceof Duration) return `duration(${strconvQuote(`${durationSeconds(v)}s`)})`;
-  return stringClause(v);
+  const scalar = scalarText(v, formatFloatG);
+  if (scalar !== undefined) return scalar;
+  const collection = collectionText(v, member, mapKey, ':');
+  if (collection !== undefined) return collection;
+  // clauseForType's refusal, not FormatString's (which only the top-level argument gets).
+  throw new ClauseError(`no formatting function for ${celTypeName(v)}`);
 }
 
 function mapKey(k: unknown): string {

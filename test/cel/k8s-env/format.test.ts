@@ -58,3 +58,13 @@ describe('format %f and %e as x/text prints them', () => {
     });
   });
 });
+
+describe('format %s of a list or map member no clause formats', () => {
+  it("is clauseForType's 'no formatting function', the top-level argument FormatString's own text", () => {
+    const top = 'error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given kubernetes.Quantity';
+    expect(k8sEval("'%s'.format([dyn(quantity('1'))])")).toEqual({ error: top });
+    expect(k8sEval("'%s'.format([dyn([quantity('1')])])")).toEqual({ error: 'error during formatting: no formatting function for kubernetes.Quantity' });
+    expect(k8sEval("'%s'.format([dyn({'a': [ip('::1')]})])")).toEqual({ error: 'error during formatting: no formatting function for net.IP' });
+    expect(k8sEval("'%s'.format([dyn([optional.of(1)])])")).toEqual({ error: 'error during formatting: no formatting function for optional_type' });
+  });
+});
