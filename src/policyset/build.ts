@@ -434,7 +434,7 @@ export function buildPolicySet(input: readonly Input[] | ParsedSource, options: 
     }
   }
   b.finishKyverno();
-  b.objects.seal();
+  b.objects.seal(b.schemas);
   const admissionPolicies = b.boundPolicies();
   const kyvernoMutating = b.kyvernoMutatingPolicies();
   const mutatingPolicies = Object.freeze([...admissionPolicies, ...kyvernoMutating]);

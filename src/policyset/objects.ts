@@ -4,7 +4,7 @@
  */
 import { getOwn, isJsonObject, setOwn, type JsonObject } from '../json/index.js';
 import { builtinScope, isBuiltinGroup, type Scope, type ParamObject, type ParamSource } from '../map/index.js';
-import { parseApiVersion } from '../schema/index.js';
+import { applyCrdDefaults, parseApiVersion, type SchemaRegistry } from '../schema/index.js';
 
 export interface DeclaredKind {
   group: string;
@@ -88,12 +88,28 @@ export class ObjectStore implements ParamSource {
     return true;
   }
 
-  /** Sorts every kind's objects by (namespace, name) and closes the store: a built set never changes. */
-  seal(): void {
+  /**
+   * Sorts every kind's objects by (namespace, name) and closes the store: a built set never changes.
+   * `schemas` (the set's, with its CRDs): the params of a custom resource kind are defaulted by their
+   * CRD's schema, as the API server serves them (its CRD codec defaults every object it decodes).
+   */
+  seal(schemas?: SchemaRegistry): void {
     this.sealed = true;
-    for (const list of this.byKind.values()) {
+    for (const [key, list] of this.byKind) {
+      if (schemas && this.declared.has(key)) this.defaultParams(list, schemas);
       list.sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       Object.freeze(list);
+    }
+  }
+
+  private defaultParams(list: ParamObject[], schemas: SchemaRegistry): void {
+    for (let i = 0; i < list.length; i++) {
+      const value = list[i].value;
+      const apiVersion = getOwn(value, 'apiVersion');
+      const kind = getOwn(value, 'kind');
+      if (typeof apiVersion !== 'string' || typeof kind !== 'string') continue;
+      const defaults = schemas.lookup(apiVersion, kind)?.defaults;
+      if (defaults) list[i] = { ...list[i], value: applyCrdDefaults(defaults, value, undefined) };
     }
   }
 

@@ -1,0 +1,78 @@
+/**
+ * A param object of a custom resource kind is read as the API server stores and serves it: defaulted by
+ * its CRD's schema (apiextensions-apiserver schema/defaulting/algorithm.go, run by the CRD handler's codec
+ * on every decode, so the param informer's objects carry the defaults). A param written in the policy
+ * sources without a defaulted field reads that field's default, as it would in the cluster.
+ */
+import { describe, expect, it } from 'vitest';
+import { addedAt, mutateWidget } from './widget-reviews.js';
+
+const SET = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: limits.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { kind: Limit, plural: limits }
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              maxReplicas: { type: integer, default: 5 }
+              tier: { type: string, default: bronze }
+---
+apiVersion: example.com/v1
+kind: Limit
+metadata: { name: l, namespace: default }
+spec: { tier: gold }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: p }
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  paramKind: { apiVersion: example.com/v1, kind: Limit }
+  matchConstraints:
+    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
+          "max": string(params.spec.?maxReplicas.orValue(-1)), "tier": string(params.spec.tier)}}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: p }
+spec:
+  policyName: p
+  paramRef: { name: l, parameterNotFoundAction: Deny }
+`;
+
+const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
+"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
+"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+
+describe('a param object of a custom resource kind', () => {
+  it("is read with its CRD's defaults; what it sets stays", async () => {
+    const reply = await mutateWidget(SET, REVIEW);
+    expect(reply.status?.message).toBeUndefined();
+    expect(addedAt(reply, '/metadata/annotations')).toEqual({ max: '5', tier: 'gold' });
+  });
+
+  it('is defaulted whichever order the CRD and the param come in', async () => {
+    const docs = SET.split('\n---\n');
+    const reordered = [docs[1], docs[0], ...docs.slice(2)].join('\n---\n');
+    const reply = await mutateWidget(reordered, REVIEW);
+    expect(addedAt(reply, '/metadata/annotations')).toEqual({ max: '5', tier: 'gold' });
+  });
+});
