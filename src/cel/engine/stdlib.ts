@@ -121,7 +121,7 @@ function isZeroValue(v: CelValue): boolean {
   if (v instanceof Timestamp) return v.ns === TS_MIN_SECONDS * 1_000_000_000n;
   if (v instanceof Duration) return v.ns === 0n;
   if (v instanceof StructValue) return v.fields.size === 0;
-  if (v instanceof CelOptional) return !v.hasValue();
+  // cel-go's Optional is no traits.Zeroer: optional.ofNonZeroValue(optional.none()) holds the none.
   return false;
 }
 
