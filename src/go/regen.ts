@@ -1,11 +1,13 @@
 /**
  * Random strings matching a regular expression, as goregen's `regen.Generate` makes them: Kyverno's
- * JMESPath `random(pattern)` and its CEL `random(pattern)` / `random.random(pattern)` both call it. The
- * pattern is first validated by re2js (Go's syntax and messages), then generated from a small AST:
- * literals, escapes (octal, `\a`, `\p{…}` Unicode classes, `\Q…\E`), classes, `.`, groups, alternation
- * and quantifiers. Unbounded repetition
- * (`*`, `+`, `{n,}`) adds at most 10 extra items, as goregen's default. `.` and negated classes draw
- * from printable ASCII. Anchors and word boundaries generate nothing.
+ * JMESPath `random(pattern)` and its CEL `random(pattern)` / `random.random(pattern)` both call it.
+ * goregen (795b5e3, the version both pin) parses with `syntax.Parse(pattern, 0)`: POSIX syntax, without
+ * Go's Perl extensions, so `\d`, `\w`, `\s`, `\pL`, `\b`, `\A`, `\z`, `\Q…\E` and `(?…)` groups are
+ * errors (Go's messages, from re2js's port of that parser), and quantifiers may follow one another
+ * (`a*?` is `(a*)?`). The pattern is then generated from a small AST: literals, escapes, classes, `.`,
+ * groups, alternation and quantifiers. Unbounded repetition (`*`, `+`, `{n,}`) adds at most 10 extra
+ * items (goregen draws up to 4096, which nested repetitions multiply); `.` and negated classes draw
+ * printable ASCII (goregen draws any code point, mostly written as U+FFFD). Anchors generate nothing.
  */
 import { RE2JS } from 're2js';
 import type { ReviewGuard } from '../guard/index.js';
@@ -46,38 +48,6 @@ const POSIX: Record<string, [number, number][]> = {
   blank: [[0x09, 0x09], [0x20, 0x20]],
 };
 
-const unicodeClasses = new Map<string, [number, number][]>();
-
-/**
- * The code point ranges of a Unicode category (`L`, `Nd`) or script (`Greek`), as Go's \p names
- * them, found once with the JavaScript engine's Unicode tables (a pass over every code point, ~0.1 s).
- */
-function unicodeClass(name: string): [number, number][] {
-  let ranges = unicodeClasses.get(name);
-  if (ranges) return ranges;
-  if (name === 'Any') ranges = [[0, 0x10ffff]];
-  else {
-    let re: RegExp;
-    try {
-      re = new RegExp(/^[A-Z][a-z]?$/.test(name) ? `^\\p{${name}}$` : `^\\p{Script=${name}}$`, 'u');
-    } catch {
-      throw new RegenError(`unsupported Unicode class ${name}`);
-    }
-    ranges = [];
-    let start = -1;
-    for (let cp = 0; cp <= 0x110000; cp++) {
-      const inside = cp <= 0x10ffff && re.test(String.fromCodePoint(cp));
-      if (inside && start < 0) start = cp;
-      else if (!inside && start >= 0) {
-        ranges.push([start, cp - 1]);
-        start = -1;
-      }
-    }
-  }
-  unicodeClasses.set(name, ranges);
-  return ranges;
-}
-
 class RegexParser {
   private i = 0;
   constructor(private readonly src: string) {}
@@ -104,15 +74,6 @@ class RegexParser {
   private sequence(): Gen {
     const items: Gen[] = [];
     while (this.i < this.src.length && this.peek() !== '|' && this.peek() !== ')') {
-      if (this.src.startsWith('\\Q', this.i)) {
-        // \Q…\E: literal text up to \E (or the end); a quantifier after it takes its last character.
-        const end = this.src.indexOf('\\E', this.i + 2);
-        const chars = [...this.src.slice(this.i + 2, end < 0 ? this.src.length : end)];
-        this.i = end < 0 ? this.src.length : end + 2;
-        if (chars.length > 1) items.push({ t: 'lit', s: chars.slice(0, -1).join('') });
-        if (chars.length > 0) items.push(this.quantified({ t: 'lit', s: chars[chars.length - 1] }));
-        continue;
-      }
       let atom = this.atom();
       atom = this.quantified(atom);
       items.push(atom);
@@ -136,7 +97,7 @@ class RegexParser {
         this.i += m[0].length - 1;
       } else return atom;
       this.i++;
-      if (this.peek() === '?') this.i++; // lazy makes no difference here
+      // Without Perl's flags a `?` after a quantifier is one more quantifier: `a*?` is `(a*)?`.
       atom = { t: 'rep', item: atom, min, max };
     }
   }
@@ -145,17 +106,6 @@ class RegexParser {
     const c = this.src[this.i++];
     switch (c) {
       case '(': {
-        if (this.src.startsWith('?', this.i)) {
-          // (?:…), (?P<name>…), (?<name>…), flags (?i) / (?i:…)
-          const named = /^\?P?<[^>]*>/.exec(this.src.slice(this.i));
-          if (named) this.i += named[0].length;
-          else {
-            const flags = /^\?[a-zA-Z-]*(:|\))/.exec(this.src.slice(this.i));
-            if (!flags) throw new RegenError('bad group');
-            this.i += flags[0].length;
-            if (flags[1] === ')') return { t: 'seq', items: [] };
-          }
-        }
         const inner = this.alternation();
         if (this.src[this.i++] !== ')') throw new RegenError('missing )');
         return inner;
@@ -177,25 +127,8 @@ class RegexParser {
   /** After a backslash: a set, a literal, or (in a class) a single code point. */
   private escape(inClass: boolean): Gen | number {
     const c = this.src[this.i++];
-    const set = (ranges: [number, number][]): Gen => ({ t: 'set', ranges });
+    // Perl's escapes (\d, \w, \s, \b, \A, \z, \Q, \pL …) were refused by the POSIX parse.
     switch (c) {
-      case 'd':
-        return set(DIGIT);
-      case 'D':
-        return set(negate(DIGIT));
-      case 'w':
-        return set(WORD);
-      case 'W':
-        return set(negate(WORD));
-      case 's':
-        return set(SPACE);
-      case 'S':
-        return set(negate(SPACE));
-      case 'b':
-      case 'B':
-      case 'A':
-      case 'z':
-        return inClass ? 8 : { t: 'seq', items: [] };
       case 'n':
         return inClass ? 10 : { t: 'lit', s: '\n' };
       case 't':
@@ -221,15 +154,6 @@ class RegexParser {
         this.i += m[0].length;
         const cp = parseInt(c + m[0], 8);
         return inClass ? cp : { t: 'lit', s: String.fromCodePoint(cp) };
-      }
-      case 'p':
-      case 'P': {
-        // A Unicode class: \pL, \p{Greek}, \p{^Greek}; \P negates.
-        const m = /^(?:\{(\^?)([A-Za-z_]+)\}|([A-Za-z]))/.exec(this.src.slice(this.i));
-        if (!m) throw new RegenError('bad \\p');
-        this.i += m[0].length;
-        const ranges = unicodeClass(m[2] ?? m[3]);
-        return set((c === 'P') !== (m[1] === '^') ? negate(ranges) : ranges);
       }
       case 'x': {
         const m = /^(\{([0-9a-fA-F]+)\}|[0-9a-fA-F]{2})/.exec(this.src.slice(this.i));
@@ -334,13 +258,28 @@ function generate(g: Gen, random: () => number, out: string[], guard?: ReviewGua
   }
 }
 
+interface PosixParser {
+  compilePOSIX(expr: string): unknown;
+}
+let posixParser: PosixParser | undefined;
+
+/**
+ * Go's syntax.Parse(pattern, 0) with its error texts: re2js's RE2.compilePOSIX parses with no flags.
+ * re2js exports RE2JS only, whose compile always adds the Perl flags; its RE2 class is reached through
+ * a compiled pattern (test/go/regen-posix.test.ts fails if a re2js release moves it).
+ */
+function parsePosix(pattern: string): void {
+  posixParser ??= (RE2JS.compile('') as unknown as { re2Input: { constructor: PosixParser } }).re2Input.constructor;
+  posixParser.compilePOSIX(pattern);
+}
+
 /**
  * A random string that the pattern matches. Throws a RegenError with Go's message for an invalid pattern; `guard`
  * bounds the length (nested repetitions multiply) and the time.
  */
 export function randomFromPattern(pattern: string, random: () => number, guard?: ReviewGuard): string {
   try {
-    RE2JS.compile(pattern); // Go syntax check with Go's error text
+    parsePosix(pattern);
   } catch (e) {
     throw new RegenError((e as Error).message);
   }
