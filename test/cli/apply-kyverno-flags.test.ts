@@ -3,7 +3,7 @@
  * pflag StringSlice, so `-r a.yaml,b.yaml` names two files (read as a line of CSV); --parameter-resource
  * and --crd-paths give documents that are part of the policy set here; -i/--stdin and --continue-on-fail
  * have nothing to do; the flags that need a cluster, a registry, a git remote or an input Amender does
- * not read are refused saying why. Before, each was 'unknown option' (exit 2) or, for commas, "cannot
+ * not read are refused saying why; short flags take values as pflag gives them (-rFILE, -r=FILE). Before, each was 'unknown option' (exit 2) or, for commas, "cannot
  * read a.yaml,b.yaml".
  */
 import { describe, expect, it } from 'vitest';
@@ -91,6 +91,16 @@ describe('amender apply with kyverno apply command lines', () => {
       expect(r.code, args[0]).toBe(2);
       expect(r.stderr, args[0]).toContain(text);
     }
+  });
+
+  it('short flags as pflag reads them: -rFILE, -r=FILE, and booleans grouped (-ti)', async () => {
+    expect((await apply('team.yaml', '-ra.yaml')).names).toEqual(['a']);
+    expect((await apply('team.yaml', '-r=a.yaml,b.yaml')).names).toEqual(['a', 'b']);
+    const grouped = await apply('team.yaml', '-ra.yaml', '-ti');
+    expect(grouped.code).toBe(0);
+    expect(grouped.stderr).toContain('│ ID │ POLICY');
+    expect((await apply('team.yaml', '-ra.yaml', '-tx')).stderr).toContain('unknown option -tx');
+    expect((await apply('team.yaml', '-ra.yaml', '-nshop')).stderr).toContain('-n: kyverno apply reads resources or data from a cluster');
   });
 
   it('after --, nothing is read as a flag', async () => {

@@ -26,7 +26,7 @@ import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { jsonOutput, yamlOutput } from '../output.js';
 import { writeMutated } from '../apply-output.js';
 import { policyReports, type ReportEntry, type ReportPolicy } from '../apply-report.js';
-import { commaList, fromKyvernoApply } from '../kyverno-apply-flags.js';
+import { APPLY_FLAGS, commaList, fromKyverno } from '../kyverno-flags.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
@@ -229,7 +229,7 @@ function printWarnings(io: CliIO, warnings: readonly string[]): void {
 
 /** `amender apply`: what resources become. */
 export const applyCommand: CliCommand = async (argv, io) => {
-  const args = parseArgs(fromKyvernoApply(argv), {
+  const args = parseArgs(fromKyverno(argv, APPLY_FLAGS), {
     policies: 'list',
     resource: 'list',
     operation: 'string',

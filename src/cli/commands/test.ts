@@ -5,6 +5,7 @@ import { runGoldenFiles } from '../golden-run.js';
 import type { CliCommand, CliIO } from '../io.js';
 import { DATA_FORMATS, findTests, formatData, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles, type DataFormat } from '../kyverno-test/index.js';
 import { parseDocuments } from '../../policyset/index.js';
+import { fromKyverno, TEST_FLAGS } from '../kyverno-flags.js';
 
 export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--fail-only] [--test-case-selector "policy=…,rule=…,resource=…"]
                          [-o junit|json|yaml|markdown [--output-file FILE]] [--file-name kyverno-test.yaml]
@@ -24,13 +25,6 @@ export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--f
   Exit 1 on any failure or unreadable test.
 `;
 
-/** Kyverno's one-letter flags, spelled as this CLI's options (a Map: an argument such as `__proto__` is no key). */
-const SHORT: ReadonlyMap<string, string> = new Map([
-  ['-o', '--output-format'],
-  ['-t', '--test-case-selector'],
-  ['-f', '--file-name'],
-]);
-
 async function isKyvernoFile(path: string, io: CliIO): Promise<boolean> {
   const parsed = parseDocuments(path, await readInput(path, io));
   const first = parsed.documents[0]?.value;
@@ -42,7 +36,8 @@ const isDataFormat = (f: string): f is DataFormat => (DATA_FORMATS as readonly s
 /** `amender test`: golden tests and Kyverno CLI tests. */
 export const testCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(
-    argv.map((a) => SHORT.get(a) ?? a),
+    // Kyverno's one-letter flags (-o, -t, -f; -ojson, -t=…) as this CLI's options.
+    fromKyverno(argv, TEST_FLAGS),
     {
       'detailed-results': 'boolean',
       'fail-only': 'boolean',

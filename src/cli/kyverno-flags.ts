@@ -1,0 +1,191 @@
+/**
+ * `kyverno apply`'s and `kyverno test`'s command lines as `amender apply` and `amender test` read them
+ * (commands/apply/command.go, commands/test/command.go flags): the flags whose work Amender does under
+ * another name, the ones it has no need of, and the ones that need what an offline run has not (a
+ * cluster, a registry, a git remote, a kind of input Amender does not read), which are refused saying
+ * why instead of as "unknown option". Short flags are read as pflag reads them: `-o=x` and `-ox` give
+ * the value x, and `-ti` sets two boolean flags.
+ */
+import { UsageError } from './args.js';
+
+export interface KyvernoFlags {
+  /** Short flags that take a value, as the long option they stand for. */
+  readonly valueShorts: ReadonlyMap<string, string>;
+  /** Short boolean flags, as the long option they stand for ('' when the flag changes nothing here). */
+  readonly boolShorts: ReadonlyMap<string, string>;
+  /** Long spellings of Amender's options ('' when the flag changes nothing here). */
+  readonly longs: ReadonlyMap<string, string>;
+  /** Flags an offline run cannot honour, with why. */
+  readonly refused: ReadonlyMap<string, string>;
+}
+
+const CLUSTER = 'kyverno apply reads resources or data from a cluster with it; amender apply runs offline on the --resource files (Namespace documents and params go with --policies)';
+const EXCEPTIONS = 'kyverno apply reads PolicyExceptions with it; Amender reads none (its webhook applies no exceptions)';
+const PAYLOADS = 'kyverno apply reads JSON, HTTP or Envoy payloads with it, which are no admission requests; Amender reviews Kubernetes resources';
+const GIT = 'kyverno apply reads policies from a git repository with it; clone the repository and give its folder';
+const TEST_GIT = 'kyverno test reads tests from a git repository with it; clone the repository and give its folder';
+const REGISTRY = "kyverno reads image data from a registry with it; give the data as values for a rule's imageRegistry context entry";
+const TARGETS = "kyverno apply reads mutate-existing targets with it, which Kyverno's background controller mutates; Amender runs admission mutations only";
+
+const APPLY_REFUSED: ReadonlyMap<string, string> = new Map([
+  ['-c', CLUSTER],
+  ['--cluster', CLUSTER],
+  ['--kubeconfig', CLUSTER],
+  ['--context', CLUSTER],
+  ['--cluster-wide-resources', CLUSTER],
+  ['--concurrent', CLUSTER],
+  ['--batch-size', CLUSTER],
+  ['--continue-on-error', CLUSTER],
+  ['--show-performance', CLUSTER],
+  ['-n', `${CLUSTER}; amender apply --namespace NS puts the resources in NS`],
+  ['--registry', REGISTRY],
+  ['-b', GIT],
+  ['--git-branch', GIT],
+  ['--username', GIT],
+  ['--password', GIT],
+  ['-e', EXCEPTIONS],
+  ['--exception', EXCEPTIONS],
+  ['--exceptions', EXCEPTIONS],
+  ['--exceptions-with-resources', EXCEPTIONS],
+  ['--exceptions-within-resources', EXCEPTIONS],
+  ['--exceptions-within-policies', EXCEPTIONS],
+  ['--generate-exceptions', EXCEPTIONS],
+  ['--generated-exception-ttl', EXCEPTIONS],
+  ['--target-resource', TARGETS],
+  ['--target-resources', TARGETS],
+  ['--json', PAYLOADS],
+  ['--http-payload', PAYLOADS],
+  ['--envoy-payload', PAYLOADS],
+  ['--context-file', 'kyverno apply gives CEL policies cluster data with it (resource lookups, image data); Amender reads none, and refuses a policy that needs it'],
+]);
+
+/** kyverno apply's flags; -i/--stdin and --continue-on-fail change nothing (stdout holds only the resources; every resource is applied anyway). */
+export const APPLY_FLAGS: KyvernoFlags = {
+  valueShorts: new Map([
+    ['r', '--resource'],
+    ['f', '--values-file'],
+    ['s', '--set'],
+    ['u', '--userinfo'],
+    ['o', '--output'],
+  ]),
+  boolShorts: new Map([
+    ['t', '--table'],
+    ['p', '--policy-report'],
+    ['i', ''],
+  ]),
+  longs: new Map([
+    ['--resources', '--resource'],
+    // A param of a MutatingAdmissionPolicy and a CRD's schema are documents of the policy set here.
+    ['--parameter-resource', '--policies'],
+    ['--crd-paths', '--policies'],
+    ['--crd-path', '--policies'],
+    ['--stdin', ''],
+    ['--continue-on-fail', ''],
+  ]),
+  refused: APPLY_REFUSED,
+};
+
+/** kyverno test's flags. */
+export const TEST_FLAGS: KyvernoFlags = {
+  valueShorts: new Map([
+    ['o', '--output-format'],
+    ['t', '--test-case-selector'],
+    ['f', '--file-name'],
+  ]),
+  boolShorts: new Map(),
+  longs: new Map(),
+  refused: new Map([
+    ['-b', TEST_GIT],
+    ['--git-branch', TEST_GIT],
+    ['--registry', REGISTRY],
+  ]),
+};
+
+/** `-x...`: a group of short flags (`-` alone is standard input, `-1` a value). */
+const SHORT_GROUP = /^-[A-Za-z]/;
+
+/** The long options a group of short flags stands for, as pflag reads it; undefined when a letter is none of them. */
+function expandShorts(arg: string, flags: KyvernoFlags): string[] | undefined {
+  const out: string[] = [];
+  for (let i = 1; i < arg.length; i++) {
+    const c = arg[i];
+    const valued = flags.valueShorts.get(c);
+    if (valued !== undefined) {
+      // The rest of the group is the value (`-ox`, `-o=x`); none: the next argument is.
+      const rest = arg.slice(i + 1);
+      out.push(rest === '' ? valued : `${valued}=${rest.startsWith('=') ? rest.slice(1) : rest}`);
+      return out;
+    }
+    const bool = flags.boolShorts.get(c);
+    if (bool === undefined) return undefined;
+    if (bool !== '') out.push(bool);
+  }
+  return out;
+}
+
+/**
+ * `argv` with kyverno's spellings made Amender's and its no-op flags dropped; a flag only a cluster (or
+ * a kind of input Amender does not read) could serve is a UsageError saying why. Nothing after `--`
+ * is touched; a short flag none of these know is left for the parser to refuse.
+ */
+export function fromKyverno(argv: readonly string[], flags: KyvernoFlags): string[] {
+  const end = argv.indexOf('--');
+  const out: string[] = [];
+  for (const [i, arg] of argv.entries()) {
+    if (end >= 0 && i >= end) {
+      out.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    const refused = flags.refused.get(name) ?? (SHORT_GROUP.test(arg) ? flags.refused.get(arg.slice(0, 2)) : undefined);
+    if (refused !== undefined) throw new UsageError(`${SHORT_GROUP.test(arg) ? arg.slice(0, 2) : name}: ${refused}`);
+    if (SHORT_GROUP.test(arg)) {
+      out.push(...(expandShorts(arg, flags) ?? [arg]));
+      continue;
+    }
+    const to = flags.longs.get(name);
+    if (to === '' && eq < 0) continue;
+    out.push(to === undefined || to === '' ? arg : `${to}${eq < 0 ? '' : arg.slice(eq)}`);
+  }
+  return out;
+}
+
+/**
+ * The values of a kyverno StringSlice flag: each value is a line of CSV (pflag reads it with
+ * encoding/csv), so `a.yaml,b.yaml` is two paths and `"a,b.yaml"` one; a bare quote inside a field is
+ * an error there, and here, as is an empty path (`a.yaml,`), which kyverno would fail to read.
+ */
+export function commaList(values: readonly string[], option: string): string[] {
+  return values.flatMap((value) => {
+    if (value === '') return [];
+    const fields: string[] = [];
+    let i = 0;
+    for (;;) {
+      let field = '';
+      if (value[i] === '"') {
+        i++;
+        for (;;) {
+          const q = value.indexOf('"', i);
+          if (q < 0) throw new UsageError(`--${option} ${value}: a quoted path has no closing "`);
+          field += value.slice(i, q);
+          i = q + 1;
+          if (value[i] !== '"') break;
+          field += '"';
+          i++;
+        }
+        if (i < value.length && value[i] !== ',') throw new UsageError(`--${option} ${value}: a quoted path is followed by more than a comma`);
+      } else {
+        const comma = value.indexOf(',', i);
+        field = value.slice(i, comma < 0 ? undefined : comma);
+        if (field.includes('"')) throw new UsageError(`--${option} ${value}: a quote inside a path (quote the whole path: "a,b.yaml")`);
+        i = comma < 0 ? value.length : comma;
+      }
+      if (field === '' || i + 1 === value.length) throw new UsageError(`--${option} ${value}: an empty path between commas`);
+      fields.push(field);
+      if (i >= value.length) break;
+      i++;
+    }
+    return fields;
+  });
+}
