@@ -53,7 +53,8 @@ describe('Kyverno MutatingPolicy auditAnnotations', () => {
     expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], nil)).not.toBe(0);
     expect(nil.stderr).toContain("type conversion error from 'null_type' to 'string'");
     const ignore = fakeIO({ 'p.yaml': policy('audit-ignore', failing, 'Ignore'), 'cm.yaml': CONFIGMAP });
-    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], ignore)).toBe(0);
+    // The request goes through unchanged; amender apply still exits 1 on the error result, as kyverno apply does.
+    expect(await runCli(['apply', '--policies', 'p.yaml', '--resource', 'cm.yaml'], ignore)).toBe(1);
     expect(parseYaml(ignore.stdout).metadata.labels).toBeUndefined();
   });
 });

@@ -193,7 +193,8 @@ describe("Kyverno's MutatingPolicy validation cases through amender validate", (
       expect(namespaced.applied).toBe(1);
       expect(namespaced.applyErr + namespaced.stdout).toContain("for 'in', 'notin' operators, values set can't be empty");
       const ignored = await run('bad-selector', `${spec}  failurePolicy: Ignore\n`);
-      expect(ignored.applied).toBe(0);
+      // Unchanged under Ignore; amender apply exits 1 on the error result, as kyverno apply does.
+      expect(ignored.applied).toBe(1);
       expect(parseYaml(ignored.stdout).metadata.labels).toBeUndefined();
       const cluster = await run('bad-selector', `  matchConstraints:\n    resourceRules: [{apiGroups: [rbac.authorization.k8s.io], apiVersions: [v1], operations: [CREATE], resources: [clusterroles]}]\n    namespaceSelector: {matchExpressions: [{key: a, operator: In}]}\n  mutations: [${ac('{"seen": "yes"}')}]\n`, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\nrules: []\n');
       expect(cluster.applied).toBe(0);
