@@ -24,22 +24,41 @@ export class RegenError extends Error {}
 const PRINTABLE: [number, number][] = [[0x20, 0x7e]];
 const DIGIT: [number, number][] = [[0x30, 0x39]];
 const WORD: [number, number][] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-const SPACE: [number, number][] = [[0x09, 0x0a], [0x0c, 0x0d], [0x20, 0x20]];
 const UNBOUNDED_EXTRA = 10;
 
+/**
+ * A negated class: its printable ASCII characters, or when it has none (`[^ -~]`, `[[:^ascii:]]`) the
+ * code points past ASCII it holds (no surrogate, which a string cannot hold as a rune), so that what
+ * is drawn still matches.
+ */
 function negate(ranges: [number, number][]): [number, number][] {
+  const inside = (c: number) => ranges.some(([a, b]) => c >= a && c <= b);
   const out: [number, number][] = [];
-  for (let c = 0x20; c <= 0x7e; c++) if (!ranges.some(([a, b]) => c >= a && c <= b)) out.push([c, c]);
+  for (let c = 0x20; c <= 0x7e; c++) if (!inside(c)) out.push([c, c]);
+  if (out.length > 0) return out;
+  let from = 0x80;
+  for (const [a, b] of [...ranges, [0xd800, 0xdfff] as [number, number]].sort((x, y) => x[0] - y[0])) {
+    if (b < from) continue;
+    if (a > from) out.push([from, Math.min(a - 1, 0x10ffff)]);
+    from = Math.max(from, b + 1);
+  }
+  if (from <= 0x10ffff) out.push([from, 0x10ffff]);
   return out;
 }
 
+/**
+ * Go's POSIX classes (regexp/syntax perl_groups.go), all fourteen; goregen never draws NUL (a range from
+ * 0 starts at 1).
+ */
 const POSIX: Record<string, [number, number][]> = {
   alnum: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]],
   alpha: [[0x41, 0x5a], [0x61, 0x7a]],
+  ascii: [[0x01, 0x7f]],
+  cntrl: [[0x01, 0x1f], [0x7f, 0x7f]],
   digit: DIGIT,
   lower: [[0x61, 0x7a]],
   upper: [[0x41, 0x5a]],
-  space: SPACE,
+  space: [[0x09, 0x0d], [0x20, 0x20]],
   word: WORD,
   xdigit: [[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]],
   punct: [[0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]],

@@ -43,4 +43,23 @@ describe('random patterns are read as syntax.Parse(pattern, 0) reads them', () =
   ])('%s is generated', (pattern, re) => {
     expect(randomFromPattern(pattern, Math.random)).toMatch(re);
   });
+
+  it("draws from each of Go's fourteen POSIX classes (perl_groups.go), so what is drawn matches", () => {
+    const classes: [string, RegExp][] = [
+      ['ascii', /^[\x01-\x7f]$/],
+      ['cntrl', /^[\x01-\x1f\x7f]$/],
+      ['space', /^[\t\n\v\f\r ]$/],
+      ['^ascii', /^[^\x00-\x7f]$/u],
+      ['^print', /^[^ -~]$/u],
+    ];
+    for (const [name, re] of classes) {
+      for (let i = 0; i < 20; i++) expect(randomFromPattern(`[[:${name}:]]`, Math.random), name).toMatch(re);
+    }
+    const spaces = new Set(Array.from({ length: 400 }, () => randomFromPattern('[[:space:]]', Math.random)));
+    expect(spaces.has('\v')).toBe(true);
+  });
+  it('a negated class with no printable ASCII character draws past ASCII', () => {
+    for (let i = 0; i < 20; i++) expect(randomFromPattern('[^ -~]{2}', Math.random)).toMatch(/^[^\x00-\x7f\n]{2}$/u);
+  });
 });
+
