@@ -116,7 +116,8 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
     else for (const msg of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${msg}`);
   } else {
-    return [`a qualified name ${qualifiedNameError()} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    // apimachinery >= 0.35 (content.IsLabelKey, which IsQualifiedName now is) says "label key" here.
+    return [`a valid label key ${qualifiedNameError()} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
   else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);

@@ -24,7 +24,8 @@ describe('util/validation', () => {
     expect(isQualifiedName('/a')).toEqual(['prefix part must be non-empty']);
     expect(isQualifiedName('Example.com/a')[0]).toMatch(/^prefix part a lowercase RFC 1123 subdomain/);
     expect(isQualifiedName('a'.repeat(64))).toEqual(['name part must be no more than 63 characters']);
-    expect(isQualifiedName('a/b/c')[0]).toMatch(/^a qualified name must consist of/);
+    // apimachinery >= 0.35 (pkg/api/validate/content/kube.go IsLabelKey; util/validation.IsQualifiedName is it).
+    expect(isQualifiedName('a/b/c')).toEqual([`a valid label key ${QUALIFIED.slice('name part '.length)} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`]);
   });
   it('label values, DNS-1123 labels and subdomains, DNS-1035 labels', () => {
     expect(isValidLabelValue('')).toEqual([]);

@@ -50,7 +50,7 @@ describe('format', () => {
     );
     expect(validate('qualifiedName', 'example.com/MyName')).toEqual(CelOptional.none());
     expect(validate('qualifiedName', '/x')).toEqual(CelOptional.of(['prefix part must be non-empty']));
-    expect(((validate('qualifiedName', 'a/b/c') as CelOptional).value() as string[])[0]).toMatch(/^a qualified name must consist of/);
+    expect(((validate('qualifiedName', 'a/b/c') as CelOptional).value() as string[])[0]).toMatch(/^a valid label key must consist of/);
     expect(validate('labelValue', '')).toEqual(CelOptional.none());
   });
 
