@@ -5,52 +5,61 @@
  */
 import { B64_INDEX } from './der.js';
 
+/**
+ * Encoding.DecodeString, quantum by quantum as decodeQuantum reads them, so that an error names the byte
+ * Go names: a padding `=` followed by anything but `=` is reported at that `=` (`AA=A`: 2), an
+ * incomplete last quantum at the text's end less its characters (newlines after them counted: `AAA\n`
+ * is 1). Every character before an error is ASCII (any other is an error itself), so string indices
+ * are Go's byte offsets.
+ */
 export function base64Decode(text: string, padded = true): Uint8Array {
   const out: number[] = [];
-  const quad: number[] = [];
-  let padding = 0;
-  const fail = (at: number) => {
+  const n = text.length;
+  const fail = (at: number): never => {
     throw new Error(`illegal base64 data at input byte ${at}`);
   };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\r' || c === '\n') continue;
-    if (padding > 0) {
-      if (c !== '=' || quad.length + padding >= 4) fail(i);
-      padding++;
-      continue;
+  const isNewline = (c: string) => c === '\n' || c === '\r';
+  const dbuf = [0, 0, 0, 0];
+  let si = 0;
+  while (si < n) {
+    dbuf.fill(0);
+    let dlen = 4;
+    for (let j = 0; j < 4; j++) {
+      if (si === n) {
+        if (j === 0) return Uint8Array.from(out);
+        if (j === 1 || padded) fail(si - j);
+        dlen = j;
+        break;
+      }
+      const c = text[si++];
+      const v = B64_INDEX.get(c);
+      if (v !== undefined) {
+        dbuf[j] = v;
+        continue;
+      }
+      if (isNewline(c)) {
+        j--;
+        continue;
+      }
+      if (!padded || c !== '=') fail(si - 1);
+      // Padding: the end of the data.
+      if (j < 2) fail(si - 1);
+      if (j === 2) {
+        // "==" is expected, the first "=" is read already.
+        while (si < n && isNewline(text[si])) si++;
+        if (si === n) fail(n);
+        if (text[si] !== '=') fail(si - 1);
+        si++;
+      }
+      while (si < n && isNewline(text[si])) si++;
+      if (si < n) fail(si); // trailing garbage
+      dlen = j;
+      break;
     }
-    if (c === '=' && padded) {
-      if (quad.length < 2) fail(i);
-      padding = 1;
-      continue;
-    }
-    const v = B64_INDEX.get(c);
-    if (v === undefined) fail(i);
-    quad.push(v!);
-    if (quad.length === 4) {
-      const n = (quad[0] << 18) | (quad[1] << 12) | (quad[2] << 6) | quad[3];
-      out.push((n >> 16) & 255, (n >> 8) & 255, n & 255);
-      quad.length = 0;
-    }
-  }
-  if (padding > 0 && quad.length + padding !== 4) fail(text.length);
-  // Go reports the start of an incomplete quantum: any one with padding required, a single character without.
-  if (padding === 0 && quad.length !== 0 && (padded || quad.length === 1)) fail(lengthWithoutTrailingNewlines(text) - quad.length);
-  if (quad.length >= 2) {
-    const n = (quad[0] << 18) | (quad[1] << 12) | ((quad[2] ?? 0) << 6);
-    out.push((n >> 16) & 255);
-    if (quad.length === 3) out.push((n >> 8) & 255);
+    const v = (dbuf[0] << 18) | (dbuf[1] << 12) | (dbuf[2] << 6) | dbuf[3];
+    if (dlen >= 2) out.push((v >> 16) & 255);
+    if (dlen >= 3) out.push((v >> 8) & 255);
+    if (dlen === 4) out.push(v & 255);
   }
   return Uint8Array.from(out);
-}
-
-/**
- * The text's length without its trailing \r and \n, by a scan from the end: the RegExp /[\r\n]+$/ tries
- * every start of a run of them, quadratic in a long run that does not end the text.
- */
-function lengthWithoutTrailingNewlines(text: string): number {
-  let end = text.length;
-  while (end > 0 && (text[end - 1] === '\r' || text[end - 1] === '\n')) end--;
-  return end;
 }
