@@ -258,6 +258,19 @@ n9e+FygpoktlD8YgT7jwgiVKX7Koz++zyvMIdhvRrtgS
     expect(() => run('json.marshal(object.l)', { l: Array.from({ length: 300 }, (_, i) => `item-${i}`) }, guard2)).toThrow(ReviewAborted);
   });
 
+  it('regex: a pattern matching at every character of a large string lets the deadline in during the call', () => {
+    // 'a' over 100,000 a's is 100,000 matches, found one by one: the matches are walked lazily and the
+    // guard ticked per match (Amender read them all into a list first, without looking at the clock: on a
+    // 2.5 MB string 800 MB of heap and seconds past the review's deadline).
+    const s = 'a'.repeat(100_000);
+    for (const e of ['size(regex.extractAll(object.s, "a"))', 'size(regex.replace(object.s, "a", "b"))', 'size(regex.replace(object.s, "(a)", "\\\\1"))']) {
+      let t = 0;
+      const guard = new ReviewGuard({ deadlineMs: 10, maxValueBytes: 6 << 20, now: () => t++ });
+      expect(() => run(e, { s }, guard), e).toThrow(/deadline exceeded/);
+      expect(run(e, { s }, new ReviewGuard({ deadlineMs: 60_000, maxValueBytes: 6 << 20 })).value, e).toBe(100_000n);
+    }
+  });
+
   it("declare Kyverno's exceptions variable, always empty (no PolicyException is read)", () => {
     expect(value('[size(exceptions.allowedImages), size(exceptions.allowedValues)]')).toEqual([0n, 0n]);
     expect(compileExpression('exceptions', 'variable', { params: false }).ok).toBe(false);

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { checkBuiltSize } from '../../engine/bounds.js';
+import { activeGuard, checkBuiltSize } from '../../engine/bounds.js';
 import { CelOptional } from '../../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { actualSize, LIST_CREATE_BASE_COST, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from '../cost.js';
@@ -15,10 +15,8 @@ import { compileRe2, RegexSyntaxError } from '../re2.js';
  *   regex.extractAll(target, pattern) -> list<string>
  */
 
-interface Match {
-  /** [start, end) per group (group 0 = the whole match); -1 when the group did not take part. */
-  spans: number[];
-}
+/** [start, end) per group (group 0 = the whole match); -1 when the group did not take part. */
+type Spans = number[];
 
 /** Compiles with Go's syntax and errors (re2.ts), then with re2js for the group positions. */
 function compile(pattern: string): RE2JS {
@@ -31,54 +29,85 @@ function compile(pattern: string): RE2JS {
   return RE2JS.compile(pattern);
 }
 
-/** Go's FindAllStringSubmatchIndex(s, -1): successive matches, an empty one never right after the previous. */
-function allMatches(re: RE2JS, s: string): Match[] {
+/** UTF-16 units of the rune at `pos` (a lone surrogate is one). */
+function runeWidth(s: string, pos: number): number {
+  const c = s.charCodeAt(pos);
+  if (c >= 0xd800 && c <= 0xdbff && pos + 1 < s.length) {
+    const d = s.charCodeAt(pos + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return 2;
+  }
+  return 1;
+}
+
+/**
+ * Go's FindAllStringSubmatchIndex(s, -1): successive matches, an empty one never right after the previous.
+ * Lazy, and ticking the review's guard: a pattern matching at every character of a large string finds
+ * millions of matches, which must neither be held at once nor keep the review past its deadline.
+ */
+function* matches(re: RE2JS, s: string): Generator<Spans> {
   const groups = re.groupCount();
   const m = re.matcher(s);
-  const out: Match[] = [];
+  const guard = activeGuard();
   let pos = 0;
   let prevEnd = -1;
-  while (pos <= s.length && m.find(pos)) {
+  while (pos <= s.length) {
+    guard?.tick();
+    if (!m.find(pos)) return;
     const start = m.start();
     const end = m.end();
-    const spans: number[] = [];
+    let report = true;
+    if (end === pos) {
+      // An empty match at the search position: reported unless it abuts the previous match; step one rune.
+      report = start !== prevEnd;
+      pos += pos < s.length ? runeWidth(s, pos) : 1;
+    } else pos = end;
+    prevEnd = end;
+    if (!report) continue;
+    const spans: Spans = [];
     for (let g = 0; g <= groups; g++) {
       const gs = m.start(g);
       spans.push(gs, gs < 0 ? -1 : m.end(g));
     }
-    if (end === pos) {
-      // An empty match at the search position: reported unless it abuts the previous match; step one rune.
-      if (start !== prevEnd) out.push({ spans });
-      pos += pos < s.length && s.charCodeAt(pos) >= 0xd800 && s.charCodeAt(pos) <= 0xdbff ? 2 : 1;
-    } else {
-      out.push({ spans });
-      pos = end;
-    }
-    prevEnd = end;
+    yield spans;
   }
-  return out;
 }
 
-function expand(target: string, match: Match, replacement: string, groups: number): string {
-  let out = '';
+/** A replacement string read once: literal text and group numbers, or the error Go gives at a match. */
+type Template = { parts: (string | number)[] } | { error: string };
+
+function template(replacement: string, groups: number): Template {
+  const parts: (string | number)[] = [];
+  let text = '';
   const runes = Array.from(replacement);
   for (let i = 0; i < runes.length; i++) {
     const c = runes[i];
     if (c !== '\\') {
-      out += c;
+      text += c;
       continue;
     }
-    if (i + 1 >= runes.length) throw celError(`invalid replacement string: '${replacement}' \\ not allowed at end`);
+    if (i + 1 >= runes.length) return { error: `invalid replacement string: '${replacement}' \\ not allowed at end` };
     const next = runes[++i];
     if (next === '\\') {
-      out += '\\';
+      text += '\\';
       continue;
     }
-    if (!/^[0-9]$/.test(next)) throw celError(`invalid replacement string: '${replacement}' \\ must be followed by a digit or \\`);
+    if (!/^[0-9]$/.test(next)) return { error: `invalid replacement string: '${replacement}' \\ must be followed by a digit or \\` };
     const n = Number(next);
-    if (n > groups) throw celError(`replacement string references group ${n} but regex has only ${groups} group(s)`);
-    const start = match.spans[2 * n];
-    if (start !== -1) out += target.slice(start, match.spans[2 * n + 1]);
+    if (n > groups) return { error: `replacement string references group ${n} but regex has only ${groups} group(s)` };
+    if (text !== '') parts.push(text);
+    text = '';
+    parts.push(n);
+  }
+  if (text !== '') parts.push(text);
+  return { parts };
+}
+
+function expand(target: string, spans: Spans, parts: readonly (string | number)[]): string {
+  if (parts.length === 1 && typeof parts[0] === 'string') return parts[0];
+  let out = '';
+  for (const p of parts) {
+    if (typeof p === 'string') out += p;
+    else if (spans[2 * p] !== -1) out += target.slice(spans[2 * p], spans[2 * p + 1]);
   }
   return out;
 }
@@ -86,19 +115,24 @@ function expand(target: string, match: Match, replacement: string, groups: numbe
 function replace(target: string, pattern: string, replacement: string, count = -1n): string {
   if (count === 0n) return target;
   const re = compile(pattern);
-  const groups = re.groupCount();
-  let out = '';
+  // cel-go checks the replacement at each match (replaceStrValidator): an invalid one fails only if one matches.
+  const t = template(replacement, re.groupCount());
+  const pieces: string[] = [];
+  let length = 0;
   let last = 0;
   let done = 0n;
-  for (const m of allMatches(re, target)) {
+  for (const spans of matches(re, target)) {
     if (count > 0n && done >= count) break;
-    const piece = expand(target, m, replacement, groups);
-    checkBuiltSize(out.length + (m.spans[0] - last) + piece.length, 'the result of regex.replace');
-    out += target.slice(last, m.spans[0]) + piece;
-    last = m.spans[1];
+    if ('error' in t) throw celError(t.error);
+    const piece = expand(target, spans, t.parts);
+    length += spans[0] - last + piece.length;
+    checkBuiltSize(length, 'the result of regex.replace');
+    pieces.push(target.slice(last, spans[0]), piece);
+    last = spans[1];
     done++;
   }
-  return out + target.slice(last);
+  pieces.push(target.slice(last));
+  return pieces.join('');
 }
 
 function oneGroupAtMost(re: RE2JS, pattern: string): number {
@@ -123,11 +157,11 @@ function extractAll(target: string, pattern: string): string[] {
   const re = compile(pattern);
   const groups = oneGroupAtMost(re, pattern);
   const out: string[] = [];
-  for (const m of allMatches(re, target)) {
+  for (const spans of matches(re, target)) {
     checkBuiltSize(out.length + 1, 'the result of regex.extractAll');
     if (groups === 1) {
-      if (m.spans[2] >= 0 && m.spans[3] > m.spans[2]) out.push(target.slice(m.spans[2], m.spans[3]));
-    } else out.push(target.slice(m.spans[0], m.spans[1]));
+      if (spans[2] >= 0 && spans[3] > spans[2]) out.push(target.slice(spans[2], spans[3]));
+    } else out.push(target.slice(spans[0], spans[1]));
   }
   return out;
 }
