@@ -8,6 +8,7 @@
  *     problems; nothing throws.
  *
  *   buildPolicySet(input: ParsedSource | (ParsedSource | SourceDocument)[], options?: BuildOptions): PolicySet
+ *   buildPolicySetInSlices(input, options, pause, sliceMs?): Promise<PolicySet>  (the same, pausing between slices)
  *     Sorts the documents out by kind: MutatingAdmissionPolicy / MutatingAdmissionPolicyBinding
  *     (admissionregistration.k8s.io v1, v1beta1, v1alpha1: API defaults applied, validated as the API
  *     server validates them, expressions compiled), Kyverno ClusterPolicy / Policy, Kyverno MutatingPolicy /
@@ -43,7 +44,7 @@
  *   isPolicyDocument(document): boolean   a MAP or binding, Kyverno ClusterPolicy/Policy, policies.kyverno.io kind
  */
 export { parseDocuments, parseDocumentsInSlices, withoutQuotedSource } from './parse.js';
-export { buildPolicySet, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
+export { buildPolicySet, buildPolicySetInSlices, BUILD_SLICE_MS, type BuildOptions, type PolicySet, type PolicySetCounts } from './build.js';
 export type { ParsedSource, Problem, SourceDocument } from './types.js';
 export type { ObjectStore } from './objects.js';
 export { buildPolicySetWithTemplates, preloadPatchTemplates, type PatchTemplateEntry } from './prebuilt.js';

@@ -7,11 +7,12 @@
  * refresh metrics. Refreshes never overlap; on Node a timer repeats them, on Lambda and Workers (where
  * timers do not outlive a request) `refreshIfDue()` is called per request instead.
  */
-import { buildPolicySet, type ParsedSource, type PolicySet, type PolicySetProvider, type PolicySetState, type Problem } from '../policyset/index.js';
+import { buildPolicySetInSlices, type ParsedSource, type PolicySet, type PolicySetProvider, type PolicySetState, type Problem } from '../policyset/index.js';
 import { middleTruncatedForLog, type Logger } from '../observe/index.js';
-import { deadline, errorMessage } from './bounds.js';
+import { deadline, errorMessage, untilAborted } from './bounds.js';
 import { keepLastGood, nextSettleAt, readSource, snapshotKey, type CachedDocument, type PendingChange, type ReadCounts, type SourceCache } from './snapshot.js';
 import { SetBytes } from './set-bytes.js';
+import { nextTurn } from './turns.js';
 import { emptySourceWarning, unboundPolicyWarnings } from './source-warnings.js';
 import { DEFAULT_LOAD_LIMITS, SourceError, type LoadLimits, type PolicySource } from './types.js';
 
@@ -34,7 +35,11 @@ export interface RefresherOptions {
   limits?: Partial<LoadLimits>;
   /** See ReadOptions.trustListedVersions. */
   trustListedVersions?: boolean;
-  /** How documents become a set (default buildPolicySet). */
+  /**
+   * How documents become a set (default buildPolicySetInSlices: the event loop turns between slices of the
+   * build, as between those of a parse; a set of 3,000 MutatingAdmissionPolicies compiled in one go held
+   * the thread that answers probes and reviews 3 s).
+   */
   build?: (parsed: ParsedSource[]) => PolicySet;
   /**
    * Work of the platform with a new set's documents once it is built and before it is applied, on the
@@ -98,7 +103,7 @@ export class PolicySetRefresher {
   private readonly sources: readonly PolicySource[];
   private readonly logger: Logger;
   private readonly limits: LoadLimits;
-  private readonly build: (parsed: ParsedSource[]) => PolicySet;
+  private readonly build: (parsed: ParsedSource[], signal: AbortSignal) => Promise<PolicySet>;
   private readonly now: () => Date;
   private readonly intervalMs: number;
   private readonly debounceMs: number;
@@ -143,9 +148,12 @@ export class PolicySetRefresher {
     this.sources = options.sources;
     this.logger = options.logger ?? (() => {});
     this.limits = { ...DEFAULT_LOAD_LIMITS, ...options.limits };
-    const build = options.build ?? ((parsed: ParsedSource[]) => buildPolicySet(parsed));
+    const build = options.build;
     // What the last build was made from: the state in force carries it (a worker pool rebuilds from it).
-    this.build = (parsed) => ((this.lastInputs = parsed), build(parsed));
+    this.build = async (parsed, signal) => {
+      this.lastInputs = parsed;
+      return build ? build(parsed) : buildPolicySetInSlices(parsed, {}, () => untilAborted(nextTurn(), signal));
+    };
     this.beforeApply = options.beforeApply;
     this.now = options.now ?? (() => new Date());
     this.intervalMs = options.intervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
@@ -324,14 +332,20 @@ export class PolicySetRefresher {
       this.logger({ level: 'debug', msg: 'policy sources unchanged', policySet: this.name, ...counts });
       return { outcome: 'unchanged', errors: [], ...counts };
     }
-    let set: PolicySet;
+    // The build and the platform's work before applying: stop() ends them at their next slice.
+    const building = new AbortController();
+    this.inFlight = building;
+    let set: PolicySet | undefined;
     try {
-      set = this.buildKeepingGoodVersions();
+      set = await this.buildKeepingGoodVersions(building.signal);
+      if (this.beforeApply && !this.stopped) await this.runBeforeApply(this.beforeApply, total, building.signal);
     } catch (err) {
       // buildPolicySet reports bad documents as problems; a throw here is a bug, and the set in force stays.
-      return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
+      if (!this.stopped) return this.fail([`policy set ${this.name}: building the set failed: ${errorMessage(err)}`], counts);
+    } finally {
+      this.inFlight = undefined;
     }
-    if (this.beforeApply && !(await this.runBeforeApply(this.beforeApply, total))) {
+    if (this.stopped || !set) {
       this.logger({ level: 'info', msg: 'policy refresh stopped', policySet: this.name });
       return { outcome: 'failed', errors: ['the refresher was stopped'], ...counts };
     }
@@ -377,9 +391,9 @@ export class PolicySetRefresher {
    * force and the new version's problems reported (KEPT_NOTE). Documents the set accepts whole become the
    * last good versions; a refused document never accepted before is left out, the others load.
    */
-  private buildKeepingGoodVersions(): PolicySet {
+  private async buildKeepingGoodVersions(signal: AbortSignal): Promise<PolicySet> {
     const docs = this.oldestFirst();
-    let set = this.build(docs.map((d) => d.parsed));
+    let set = await this.build(docs.map((d) => d.parsed), signal);
     const refused = new Map<string, Problem[]>();
     for (const p of set.problems) {
       if (p.effect !== 'ignored') continue;
@@ -397,22 +411,17 @@ export class PolicySetRefresher {
         kept = true;
       }
     }
-    if (kept) set = this.build(docs.map((d) => d.parsed));
+    if (kept) set = await this.build(docs.map((d) => d.parsed), signal);
     return set;
   }
 
-  /** Runs `beforeApply` on the inputs just built; false when stop() ended it (nothing is applied then). */
-  private async runBeforeApply(beforeApply: NonNullable<RefresherOptions['beforeApply']>, bytes: number): Promise<boolean> {
-    const stop = new AbortController();
-    this.inFlight = stop;
+  /** Runs `beforeApply` on the inputs just built; its own failure is logged (stop() ending it is not). */
+  private async runBeforeApply(beforeApply: NonNullable<RefresherOptions['beforeApply']>, bytes: number, signal: AbortSignal): Promise<void> {
     try {
-      await beforeApply(this.lastInputs, { bytes, signal: stop.signal });
+      await beforeApply(this.lastInputs, { bytes, signal });
     } catch (err) {
       if (!this.stopped) this.logger({ level: 'warn', msg: 'policy set preparation failed', policySet: this.name, error: errorMessage(err) });
-    } finally {
-      this.inFlight = undefined;
     }
-    return !this.stopped;
   }
 
   /** Every document read, those found at an earlier refresh first, each source's in name order within a refresh. */
