@@ -71,6 +71,14 @@ function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
 }
 
+/**
+ * The same limit as apimachinery's api/validate/content package words it (Kubernetes >= 1.35), whose
+ * label key and label value checks util/validation's IsQualifiedName and IsValidLabelValue now are.
+ */
+function maxBytesError(length: number): string {
+  return `must be no more than ${length} bytes`;
+}
+
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
@@ -88,9 +96,9 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
-export function isDNS1123Subdomain(value: string): string[] {
+export function isDNS1123Subdomain(value: string, tooLong = maxLenError): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(tooLong(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!matchesDNS1123Subdomain(value)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errs;
 }
@@ -114,13 +122,13 @@ export function isQualifiedName(value: string): string[] {
     const prefix = parts[0];
     name = parts[1];
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
-    else for (const msg of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${msg}`);
+    else for (const msg of isDNS1123Subdomain(prefix, maxBytesError)) errs.push(`prefix part ${msg}`);
   } else {
     // apimachinery >= 0.35 (content.IsLabelKey, which IsQualifiedName now is) says "label key" here.
     return [`a valid label key ${qualifiedNameError()} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
+  else if (byteLength(name) > 63) errs.push(`name part ${maxBytesError(63)}`);
   // Go checks the pattern even after an empty name, so an empty name gets both messages.
   if (!matchesQualifiedName(name)) errs.push(`name part ${qualifiedNameError()}`);
   return errs;
@@ -128,7 +136,7 @@ export function isQualifiedName(value: string): string[] {
 
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (byteLength(value) > 63) errs.push(maxBytesError(63));
   if (value !== '' && !matchesQualifiedName(value)) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errs;
 }

@@ -23,7 +23,9 @@ describe('util/validation', () => {
     expect(isQualifiedName('example.com/')).toEqual(['name part must be non-empty', QUALIFIED]);
     expect(isQualifiedName('/a')).toEqual(['prefix part must be non-empty']);
     expect(isQualifiedName('Example.com/a')[0]).toMatch(/^prefix part a lowercase RFC 1123 subdomain/);
-    expect(isQualifiedName('a'.repeat(64))).toEqual(['name part must be no more than 63 characters']);
+    // apimachinery >= 0.35 words the label key and value limits in bytes (api/validate/content MaxLenError).
+    expect(isQualifiedName('a'.repeat(64))).toEqual(['name part must be no more than 63 bytes']);
+    expect(isQualifiedName(`${'a'.repeat(254)}/b`)).toContain('prefix part must be no more than 253 bytes');
     // apimachinery >= 0.35 (pkg/api/validate/content/kube.go IsLabelKey; util/validation.IsQualifiedName is it).
     expect(isQualifiedName('a/b/c')).toEqual([`a valid label key ${QUALIFIED.slice('name part '.length)} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`]);
   });
@@ -31,7 +33,8 @@ describe('util/validation', () => {
     expect(isValidLabelValue('')).toEqual([]);
     expect(isValidLabelValue('my_value.1')).toEqual([]);
     expect(isValidLabelValue('-x')[0]).toMatch(/^a valid label must be an empty string/);
-    expect(isValidLabelValue('é'.repeat(32))).toContain('must be no more than 63 characters'); // 64 UTF-8 bytes
+    expect(isValidLabelValue('é'.repeat(32))).toContain('must be no more than 63 bytes'); // 64 UTF-8 bytes
+    expect(isDNS1123Label('a'.repeat(64))).toContain('must be no more than 63 characters'); // util/validation's own
     expect(isDNS1123Label('a.b')).toEqual(['must not contain dots']);
     expect(isDNS1123Label('a-')[0]).toMatch(/^a lowercase RFC 1123 label/);
     expect(isDNS1123Subdomain('a.b-c.d')).toEqual([]);
@@ -62,11 +65,11 @@ describe('the same messages in every user', () => {
     const messages = buildPolicySet([parseDocuments('p.json', JSON.stringify([policy]))]).problems.map((p) => p.message);
     expect(messages.some((m) => m.includes('name part must be non-empty'))).toBe(true);
     expect(messages.some((m) => m.includes(QUALIFIED))).toBe(true);
-    expect(messages.some((m) => m.includes('must be no more than 63 characters'))).toBe(true);
+    expect(messages.some((m) => m.includes('must be no more than 63 bytes'))).toBe(true);
   });
   it("CEL's format library", () => {
     expect(cel('format.qualifiedName().validate(s)', { s: 'example.com/' })).toEqual(CelOptional.of(['name part must be non-empty', QUALIFIED]));
-    expect(cel('format.labelValue().validate(s)', { s: 'v'.repeat(64) })).toEqual(CelOptional.of(['must be no more than 63 characters']));
+    expect(cel('format.labelValue().validate(s)', { s: 'v'.repeat(64) })).toEqual(CelOptional.of(['must be no more than 63 bytes']));
   });
   it('the webhook manifest refuses a namespace that is not a DNS-1123 label', async () => {
     const io = fakeIO({});
