@@ -35,11 +35,19 @@ describe('parseDocumentsInSlices', () => {
 
   it('pauses once per slice of lexemes', async () => {
     let pauses = 0;
-    const parsed = await parseDocumentsInSlices('s.yaml', tiny(2000), async () => void pauses++, 1000);
+    const parsed = await parseDocumentsInSlices('s.yaml', tiny(2000), async () => void pauses++, 1000, Infinity);
     expect(parsed.documents).toHaveLength(2000);
     expect(parsed.problems).toEqual([]);
     // 18,000 lexemes: 18 slices of 1,000, then the end found.
     expect(pauses).toBe(18);
+  });
+
+  it('ends a slice short of its lexemes once its time has passed', async () => {
+    let pauses = 0;
+    const parsed = await parseDocumentsInSlices('s.yaml', tiny(2000), async () => void pauses++, 4096, 0);
+    expect(parsed).toEqual(parseDocuments('s.yaml', tiny(2000)));
+    // 18,000 lexemes, the clock looked at every 256: a pause each time. Before: 4 slices of 4,096.
+    expect(pauses).toBeGreaterThanOrEqual(70);
   });
 });
 
