@@ -6,6 +6,7 @@
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { parseValuesSpec, type ValuesSpec } from './values.js';
+import { foldKeyCase } from './go-keys.js';
 
 export const TEST_API_VERSION = 'cli.kyverno.io/v1alpha1';
 /** Kyverno's own tests still say `kyverno.io/v1`; its CLI accepts any apiVersion with kind Test. */
@@ -116,24 +117,6 @@ function optionalString(obj: JsonObject, key: string, path: string): string | un
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string') fail(`${path}.${key}`, 'expected a string');
   return v;
-}
-
-/**
- * The object with keys that differ from a known key only in case renamed to it: the Kyverno CLI reads
- * test files with Go's encoding/json, which matches field names case-insensitively (Kyverno's own
- * library has an `isMUtatingPolicy`).
- */
-function foldKeyCase(obj: JsonObject, known: readonly string[]): JsonObject {
-  let out: JsonObject | undefined;
-  for (const key of Object.keys(obj)) {
-    if (known.includes(key)) continue;
-    const canonical = known.find((k) => k.toLowerCase() === key.toLowerCase());
-    if (canonical === undefined || Object.prototype.hasOwnProperty.call(obj, canonical)) continue;
-    out ??= { ...obj };
-    out[canonical] = out[key];
-    delete out[key];
-  }
-  return out ?? obj;
 }
 
 const SPEC_KEYS = ['group', 'version', 'kind', 'namespace', 'subresource', 'name'];

@@ -30,6 +30,7 @@ import { loadResources, removeDuplicates, resourcesOfText, type LoadedResource }
 import type { Selector } from './selector.js';
 import { selectResults } from './selector.js';
 import { EMPTY_VALUES, readValuesDocument, type ValuesSpec } from './values.js';
+import { foldKeyCase } from './go-keys.js';
 
 export interface TestRunOutput {
   rows: Row[];
@@ -48,15 +49,21 @@ function strings(v: unknown, what: string): string[] | undefined {
 }
 
 /** A `UserInfo` file (cli.kyverno.io/v1alpha1, or the older kind-less form): roles, clusterRoles, userInfo. */
-export function readUserInfo(doc: JsonObject, source: string): RequestInfo {
+const USER_INFO_FILE_KEYS = ['apiVersion', 'kind', 'metadata', 'roles', 'clusterRoles', 'userInfo'];
+const USER_INFO_KEYS = ['username', 'uid', 'groups', 'extra'];
+
+export function readUserInfo(raw: JsonObject, source: string): RequestInfo {
+  // Keys as Go's decoder matches them, case-insensitively.
+  const doc = foldKeyCase(raw, USER_INFO_FILE_KEYS);
   for (const key of Object.keys(doc)) {
-    if (!['apiVersion', 'kind', 'metadata', 'roles', 'clusterRoles', 'userInfo'].includes(key)) throw new CliInputError(`${source}: unknown key ${JSON.stringify(key)}`);
+    if (!USER_INFO_FILE_KEYS.includes(key)) throw new CliInputError(`${source}: unknown key ${JSON.stringify(key)}`);
   }
-  const user = getOwn(doc, 'userInfo');
-  if (user !== undefined && !isJsonObject(user)) throw new CliInputError(`${source}: userInfo: expected an object`);
+  const rawUser = getOwn(doc, 'userInfo');
+  if (rawUser !== undefined && !isJsonObject(rawUser)) throw new CliInputError(`${source}: userInfo: expected an object`);
+  const user = rawUser === undefined ? undefined : foldKeyCase(rawUser, USER_INFO_KEYS);
   // authentication/v1 UserInfo, read strictly as Kyverno's CLI reads the file (yaml.UnmarshalStrict).
   for (const key of Object.keys(user ?? {})) {
-    if (!['username', 'uid', 'groups', 'extra'].includes(key)) throw new CliInputError(`${source}: userInfo: unknown key ${JSON.stringify(key)}`);
+    if (!USER_INFO_KEYS.includes(key)) throw new CliInputError(`${source}: userInfo: unknown key ${JSON.stringify(key)}`);
   }
   const info: RequestInfo = {
     username: user ? str(getOwn(user, 'username')) : undefined,

@@ -6,6 +6,7 @@
  * (`namespaceSelector`, `namespaces`, the latter taking precedence) and subresource mappings.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { foldKeyCase } from './go-keys.js';
 
 export const VALUES_API_VERSION = 'cli.kyverno.io/v1alpha1';
 
@@ -31,8 +32,11 @@ function fail(path: string, message: string): never {
   throw new ValuesFormatError(`${path}: ${message}`);
 }
 
-function onlyKeys(obj: JsonObject, path: string, allowed: readonly string[]): void {
-  for (const key of Object.keys(obj)) if (!allowed.includes(key)) fail(path, `unknown key ${JSON.stringify(key)} (allowed: ${allowed.join(', ')})`);
+/** `obj` with its keys as Go's decoder matches them (case-insensitively), refusing one it has no field for (UnmarshalStrict). */
+function onlyKeys(obj: JsonObject, path: string, allowed: readonly string[]): JsonObject {
+  const folded = foldKeyCase(obj, allowed);
+  for (const key of Object.keys(folded)) if (!allowed.includes(key)) fail(path, `unknown key ${JSON.stringify(key)} (allowed: ${allowed.join(', ')})`);
+  return folded;
 }
 
 function list(obj: JsonObject, key: string, path: string): JsonValue[] {
@@ -60,8 +64,9 @@ function labels(v: JsonValue | undefined, path: string): Record<string, string> 
   return { ...(v as Record<string, string>) };
 }
 
-function apiResource(v: JsonValue | undefined, path: string): Subresource['subresource'] {
-  if (!isJsonObject(v)) fail(path, 'expected an APIResource (name, group, version, kind)');
+function apiResource(raw: JsonValue | undefined, path: string): Subresource['subresource'] {
+  if (!isJsonObject(raw)) fail(path, 'expected an APIResource (name, group, version, kind)');
+  const v = foldKeyCase(raw, ['name', 'group', 'version', 'kind']);
   const str = (k: string) => {
     const s = getOwn(v, k);
     if (s !== undefined && typeof s !== 'string') fail(`${path}.${k}`, 'expected a string');
@@ -71,58 +76,60 @@ function apiResource(v: JsonValue | undefined, path: string): Subresource['subre
 }
 
 /** The spec part of a Values document (also a test's inline `values`). */
-export function parseValuesSpec(value: JsonValue, path: string): ValuesSpec {
-  if (!isJsonObject(value)) fail(path, 'expected an object');
-  onlyKeys(value, path, ['apiVersion', 'kind', 'metadata', 'globalValues', 'policies', 'namespaceSelector', 'namespaces', 'subresources']);
+export function parseValuesSpec(raw: JsonValue, path: string): ValuesSpec {
+  if (!isJsonObject(raw)) fail(path, 'expected an object');
+  const value = onlyKeys(raw, path, ['apiVersion', 'kind', 'metadata', 'globalValues', 'policies', 'namespaceSelector', 'namespaces', 'subresources']);
   const namespaceLabels = new Map<string, Record<string, string>>();
-  list(value, 'namespaceSelector', path).forEach((n, i) => {
+  list(value, 'namespaceSelector', path).forEach((raw, i) => {
     const at = `${path}.namespaceSelector[${i}]`;
-    if (!isJsonObject(n)) fail(at, 'expected an object with name and labels');
-    onlyKeys(n, at, ['name', 'labels']);
+    if (!isJsonObject(raw)) fail(at, 'expected an object with name and labels');
+    const n = onlyKeys(raw, at, ['name', 'labels']);
     namespaceLabels.set(name(n, at), labels(getOwn(n, 'labels'), `${at}.labels`));
   });
   // Namespace objects take precedence over namespaceSelector entries.
   list(value, 'namespaces', path).forEach((n, i) => {
     const at = `${path}.namespaces[${i}]`;
-    const meta = isJsonObject(n) ? getOwn(n, 'metadata') : undefined;
-    if (!isJsonObject(meta)) fail(at, 'expected a Namespace object with metadata.name');
+    const rawMeta = isJsonObject(n) ? getOwn(foldKeyCase(n, ['metadata']), 'metadata') : undefined;
+    if (!isJsonObject(rawMeta)) fail(at, 'expected a Namespace object with metadata.name');
+    const meta = foldKeyCase(rawMeta, ['name', 'labels']);
     namespaceLabels.set(name(meta, `${at}.metadata`), labels(getOwn(meta, 'labels'), `${at}.metadata.labels`));
   });
   return {
     globalValues: valueMap(getOwn(value, 'globalValues'), `${path}.globalValues`),
-    policies: list(value, 'policies', path).map((p, i) => {
+    policies: list(value, 'policies', path).map((raw, i) => {
       const at = `${path}.policies[${i}]`;
-      if (!isJsonObject(p)) fail(at, 'expected an object');
-      onlyKeys(p, at, ['name', 'resources', 'rules']);
+      if (!isJsonObject(raw)) fail(at, 'expected an object');
+      const p = onlyKeys(raw, at, ['name', 'resources', 'rules']);
       return {
         name: name(p, at),
-        resources: list(p, 'resources', at).map((r, j) => {
+        resources: list(p, 'resources', at).map((raw, j) => {
           const rat = `${at}.resources[${j}]`;
-          if (!isJsonObject(r)) fail(rat, 'expected an object');
-          onlyKeys(r, rat, ['name', 'values']);
+          if (!isJsonObject(raw)) fail(rat, 'expected an object');
+          const r = onlyKeys(raw, rat, ['name', 'values']);
           return { name: name(r, rat), values: valueMap(getOwn(r, 'values'), `${rat}.values`) };
         }),
-        rules: list(p, 'rules', at).map((r, j) => {
+        rules: list(p, 'rules', at).map((raw, j) => {
           const rat = `${at}.rules[${j}]`;
-          if (!isJsonObject(r)) fail(rat, 'expected an object');
-          if (getOwn(r, 'foreachValues') !== undefined) fail(`${rat}.foreachValues`, 'not supported by Amender; give the value in `values`');
-          onlyKeys(r, rat, ['name', 'values']);
+          if (!isJsonObject(raw)) fail(rat, 'expected an object');
+          if (getOwn(foldKeyCase(raw, ['foreachValues']), 'foreachValues') !== undefined) fail(`${rat}.foreachValues`, 'not supported by Amender; give the value in `values`');
+          const r = onlyKeys(raw, rat, ['name', 'values']);
           return { name: name(r, rat), values: valueMap(getOwn(r, 'values'), `${rat}.values`) };
         }),
       };
     }),
     namespaceLabels,
-    subresources: list(value, 'subresources', path).map((s, i) => {
+    subresources: list(value, 'subresources', path).map((raw, i) => {
       const at = `${path}.subresources[${i}]`;
-      if (!isJsonObject(s)) fail(at, 'expected an object with subresource and parentResource');
-      onlyKeys(s, at, ['subresource', 'parentResource']);
+      if (!isJsonObject(raw)) fail(at, 'expected an object with subresource and parentResource');
+      const s = onlyKeys(raw, at, ['subresource', 'parentResource']);
       return { subresource: apiResource(getOwn(s, 'subresource'), `${at}.subresource`), parentResource: apiResource(getOwn(s, 'parentResource'), `${at}.parentResource`) };
     }),
   };
 }
 
 /** A values file: `Values` of cli.kyverno.io/v1alpha1, or the older kind-less form. */
-export function readValuesDocument(doc: JsonObject): ValuesSpec {
+export function readValuesDocument(raw: JsonObject): ValuesSpec {
+  const doc = foldKeyCase(raw, ['apiVersion', 'kind']);
   const apiVersion = getOwn(doc, 'apiVersion');
   if (apiVersion !== undefined && apiVersion !== VALUES_API_VERSION) fail('apiVersion', `expected ${VALUES_API_VERSION}, got ${JSON.stringify(apiVersion)}`);
   // Kyverno only asks for a kind (its own tests say `Value`).
