@@ -4,7 +4,7 @@
  */
 import { FieldPath, forbidden, invalid, required, type FieldError } from './field-errors.js';
 import { aggregateMessages } from './match-conditions.js';
-import { strconvQuote } from '../go/index.js';
+import { jsonString, strconvQuote } from '../go/index.js';
 import { isQualifiedName, isValidLabelValue } from '../k8s/index.js';
 
 export interface LabelSelectorRequirement {
@@ -55,19 +55,24 @@ function requirementMatches(r: Requirement, labels: Labels | undefined): boolean
 
 export type SelectorResult = { selector: Selector; error?: undefined } | { selector?: undefined; error: string };
 
+/**
+ * labels.NewRequirement's field errors as field.Error prints them (a string %q, a []string as its JSON,
+ * the empty values list as null: LabelSelectorAsSelector passes `append([]string(nil), values...)`, nil
+ * when there are none), at the paths it gives them: a bad value under `values[i][key]` (path.Key).
+ */
 function requirementErrors(key: string, op: Requirement['op'], values: readonly string[]): string[] {
   const errs: string[] = [];
   const keyErrs = isQualifiedName(key);
-  if (keyErrs.length) errs.push(`key: Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')}`);
+  if (keyErrs.length) errs.push(`key: Invalid value: ${strconvQuote(key)}: ${keyErrs.join('; ')}`);
   if ((op === 'In' || op === 'NotIn') && values.length === 0) {
-    errs.push("values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty");
+    errs.push("values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty");
   }
   if ((op === 'Exists' || op === 'DoesNotExist') && values.length !== 0) {
-    errs.push(`values: Invalid value: [${values.join(',')}]: values set must be empty for exists and does not exist`);
+    errs.push(`values: Invalid value: [${values.map(jsonString).join(',')}]: values set must be empty for exists and does not exist`);
   }
   values.forEach((v, i) => {
     const valueErrs = isValidLabelValue(v);
-    if (valueErrs.length) errs.push(`values[${i}]: Invalid value: ${JSON.stringify(v)}: ${valueErrs.join('; ')}`);
+    if (valueErrs.length) errs.push(`values[${i}][${key}]: Invalid value: ${strconvQuote(v)}: ${valueErrs.join('; ')}`);
   });
   return errs;
 }
