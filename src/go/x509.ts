@@ -8,7 +8,7 @@
  * policy constraint fields of Go 1.22-1.24 included.
  */
 import type { JsonObject, JsonValue } from '../json/index.js';
-import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, type Tlv } from './der.js';
+import { asString, asTime, base64, bigInteger, bitAt, bitStringBytes, children, DerError, expect, latin1, oid, parseOnly, readTlv, type Tlv } from './der.js';
 import { pemDecode } from './pem.js';
 import { certificatePolicies, inhibitAnyPolicy, policyConstraints, policyMappings, type PolicyFields } from './x509-policies.js';
 import { X509Error } from './x509-error.js';
@@ -330,8 +330,37 @@ function extensions(list: Tlv[], certificate: boolean): ExtensionFields {
   return f;
 }
 
+/**
+ * The certificate's outermost element. ParseCertificate reads it with cryptobyte
+ * (`input.ReadASN1Element(&input, SEQUENCE)`), which fails on any bad tag or length without saying more:
+ * 'x509: malformed certificate'. Data after it: 'x509: trailing data'.
+ */
+function certificateElement(der: Uint8Array): Tlv {
+  let element: Tlv;
+  let end: number;
+  try {
+    [element, end] = readTlv(der, 0);
+  } catch (e) {
+    if (e instanceof DerError) throw new X509Error('x509: malformed certificate');
+    throw e;
+  }
+  if (end !== der.length) throw new X509Error('x509: trailing data');
+  return element;
+}
+
+/**
+ * The request's outermost element. ParseCertificateRequest reads it with encoding/asn1's Unmarshal,
+ * whose errors (`asn1: syntax error: data truncated`) are the reader's; data after it is
+ * `asn1.SyntaxError{Msg: "trailing data"}`.
+ */
+function requestElement(der: Uint8Array): Tlv {
+  const [element, end] = readTlv(der, 0);
+  if (end !== der.length) throw new X509Error('asn1: syntax error: trailing data');
+  return element;
+}
+
 function decodeCertificate(der: Uint8Array): JsonObject {
-  const cert = parseOnly(der);
+  const cert = certificateElement(der);
   const [tbs, sigAlg, sig] = children(expect(cert, 16, 'certificate'));
   const t = children(expect(tbs, 16, 'tbs certificate'));
   let i = 0;
@@ -406,7 +435,7 @@ function decodeCertificate(der: Uint8Array): JsonObject {
 const EXTENSION_REQUEST = '1.2.840.113549.1.9.14';
 
 function decodeRequest(der: Uint8Array): JsonObject {
-  const csr = parseOnly(der);
+  const csr = requestElement(der);
   const [info, sigAlg, sig] = children(expect(csr, 16, 'certificate request'));
   const [version, subject, spki, attrs] = children(expect(info, 16, 'certificate request info'));
   const publicKey = rsaPublicKey(expect(spki, 16, 'public key info'));
