@@ -18,15 +18,28 @@ import { compileRe2, RegexSyntaxError } from '../re2.js';
 /** [start, end) per group (group 0 = the whole match); -1 when the group did not take part. */
 type Spans = number[];
 
+const CACHE_LIMIT = 256;
+/** re2js programs by pattern, most recently used last (a policy's patterns are few and reused per review). */
+const compiled = new Map<string, RE2JS>();
+
 /** Compiles with Go's syntax and errors (re2.ts), then with re2js for the group positions. */
 function compile(pattern: string): RE2JS {
+  let re = compiled.get(pattern);
+  if (re !== undefined) {
+    compiled.delete(pattern);
+    compiled.set(pattern, re);
+    return re;
+  }
   try {
     compileRe2(pattern);
   } catch (e) {
     if (e instanceof RegexSyntaxError) throw celError(e.message);
     throw e;
   }
-  return RE2JS.compile(pattern);
+  re = RE2JS.compile(pattern);
+  if (compiled.size >= CACHE_LIMIT) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(pattern, re);
+  return re;
 }
 
 /** UTF-16 units of the rune at `pos` (a lone surrogate is one). */
