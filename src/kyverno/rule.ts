@@ -11,7 +11,7 @@ import { boundMessage, isReviewAborted, type AbortReason } from '../guard/index.
 import { isJsonObject, jsonEqual, ownMember, type JsonValue, type SizeMemo } from '../json/index.js';
 import { conditionsFailure } from './match/conditions.js';
 import { loadContextEntries } from './context/context-entries.js';
-import { KyvernoRuleError, messageOf } from './errors.js';
+import { failedStep, KyvernoRuleError, messageOf, STEP } from './errors.js';
 import { runForeach, type ForeachScope } from './foreach/foreach.js';
 import { measureValue } from './measure.js';
 import { checkJsonDepth } from '../jsonpatch/index.js';
@@ -41,7 +41,7 @@ export function runRule(rule: CompiledRule, resource: JsonValue, scope: ForeachS
   try {
     scope.ctx.guard.check();
     if (rule.mutation.type === 'targets') return targetsSkipped(resource);
-    const unmet = conditionsFailure(rule.preconditions, scope);
+    const unmet = preconditionsFailure(rule, scope);
     if (unmet !== undefined) return preconditionsNotMet(unmet, resource);
     return patchOutcome(rule, resource, scope);
   } catch (error) {
@@ -49,12 +49,27 @@ export function runRule(rule: CompiledRule, resource: JsonValue, scope: ForeachS
   }
 }
 
+/** The rule's preconditions (Kyverno names the step in their errors). */
+function preconditionsFailure(rule: CompiledRule, scope: ForeachScope): string | undefined {
+  try {
+    return conditionsFailure(rule.preconditions, scope);
+  } catch (error) {
+    throw failedStep(STEP.preconditions, error);
+  }
+}
+
 async function runRuleAsync(rule: CompiledRule, resource: JsonValue, scope: ForeachScope): Promise<RuleResult> {
   try {
     scope.ctx.guard.check();
     if (rule.mutation.type === 'targets') return targetsSkipped(resource);
-    if (rule.context.length > 0) await loadContextEntries(rule.context, scope);
-    const unmet = conditionsFailure(rule.preconditions, scope);
+    if (rule.context.length > 0) {
+      try {
+        await loadContextEntries(rule.context, scope);
+      } catch (error) {
+        throw failedStep(STEP.context, error);
+      }
+    }
+    const unmet = preconditionsFailure(rule, scope);
     if (unmet !== undefined) return preconditionsNotMet(unmet, resource);
     if (rule.mutation.type === 'foreach') {
       const changes = { entryChanged: false };
@@ -84,11 +99,20 @@ function targetsSkipped(resource: JsonValue): RuleResult {
 function patchOutcome(rule: CompiledRule, resource: JsonValue, scope: ForeachScope): RuleResult {
   if (rule.json6902) {
     // The rest of the rule is still substituted: a bad variable anywhere fails the rule (nothing of it is read).
-    substituteMember(rule.json6902.rest, undefined, scope);
+    try {
+      substituteMember(rule.json6902.rest, undefined, scope);
+    } catch (error) {
+      throw failedStep(STEP.substitution, error);
+    }
     return outcome(applyTemplatedPatch(resource, rule.json6902.template, rule.json6902.text, ['mutate', 'patchesJson6902'], scope, undefined, scope.heights), resource, undefined, scope);
   }
   // The whole rule is substituted (a bad variable anywhere fails it); only its `mutate` is read.
-  const mutate = substituteMember(rule.substitutable, 'mutate', scope);
+  let mutate: JsonValue | undefined;
+  try {
+    mutate = substituteMember(rule.substitutable, 'mutate', scope);
+  } catch (error) {
+    throw failedStep(STEP.substitution, error);
+  }
   const { resource: patched, skipReason } = applyPatches(resource, mutate ?? null, scope.merges, undefined, scope.ctx.guard, undefined, scope.heights);
   return outcome(patched, resource, skipReason, scope);
 }

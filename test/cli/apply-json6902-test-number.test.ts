@@ -31,7 +31,7 @@ describe('patchesJson6902 test of a number', () => {
   it('1.0 in a JSON patch text: test failed, nothing applied', async () => {
     const r = await patchOf('[{"op": "test", "path": "/spec/replicas", "value": 1.0}, {"op": "add", "path": "/metadata/labels", "value": {"t": "v"}}]');
     expect(r.patch).toEqual([]);
-    expect(r.stderr).toContain('rule r: error (failed to apply patchesJson6902: testing value /spec/replicas failed: test failed)');
+    expect(r.stderr).toContain('rule r: error (failed to patch resource: testing value /spec/replicas failed: test failed)');
   });
 
   it('1 in a JSON patch text, or 1.0 in a YAML one (converted to JSON by Go first): applied', async () => {

@@ -258,7 +258,7 @@ describe('spec.emitWarning in the CLI', () => {
     const warnings = io.stderr.split('\n').filter((l) => l.startsWith('Warning: '));
     expect(warnings).toEqual([
       'Warning: policy add-team.team: mutated Pod/web in namespace shop',
-      expect.stringMatching(/^Warning: policy add-team\.broken: failed to resolve request\.object\.metadata\.annotations\.owner .*Unknown key "annotations" in path$/),
+      expect.stringMatching(/^Warning: policy add-team\.broken: variable substitution failed: failed to resolve request\.object\.metadata\.annotations\.owner .*Unknown key "annotations" in path$/),
     ]);
   });
 

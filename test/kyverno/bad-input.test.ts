@@ -31,7 +31,7 @@ const cases: [string, JsonObject, RegExp][] = [
   [
     'a foreach list that does not resolve',
     { mutate: { foreach: [{ list: 'request.object.metadata.nope', patchesJson6902: '- op: add\n  path: /metadata/labels/x\n  value: y' }] } },
-    /failed to evaluate list "request.object.metadata.nope": Unknown key "nope" in path/,
+    /failed to evaluate list request.object.metadata.nope: Unknown key "nope" in path/,
   ],
   ['a variable that does not resolve', { mutate: { patchesJson6902: '- op: add\n  path: /metadata/labels/x\n  value: "{{ request.object.metadata.nope }}"' } }, /Unknown key "nope" in path/],
   ['a validate-only anchor produced by a variable', { mutate: { patchStrategicMerge: { metadata: { labels: { '{{ `"X(app)"` }}': 'x' } } } } }, /validate-only/],
@@ -62,7 +62,7 @@ describe('bad input is a clear per-rule error', () => {
       compiled(clusterPolicy('b-healthy', [addLabel('other-policy', 'yes')])),
     ];
     const result = await runKyvernoPolicies(policies, { request: podRequest(pod('web', ['app'])) });
-    expect(result.rejection?.message).toMatch(/policy ClusterPolicy\/a-strict: rule broken failed: invalid patchesJson6902/);
+    expect(result.rejection?.message).toMatch(/policy ClusterPolicy\/a-strict: rule broken failed: failed to patch resource: invalid patchesJson6902/);
     expect(result.policies.map((p) => p.status)).toEqual(['error', 'applied']);
   });
 });

@@ -19,7 +19,7 @@ const subst = (document: JsonValue) => substituteAll(document, { ctx: new JsonCo
 describe('empty variables', () => {
   it('an empty or blank expression is refused as Kyverno\'s context.Query refuses it', () => {
     // pkg/engine/context/evaluate.go: query = strings.TrimSpace(query); if query == "" → "invalid query (nil)"
-    expect(() => subst({ a: '{{ }}' })).toThrow('failed to resolve  at /a: invalid query (nil)');
+    expect(() => subst({ a: '{{ }}' })).toThrow('failed to resolve  at path /a: invalid query (nil)');
     expect(() => subst({ a: 'x-{{}}' })).toThrow('invalid query (nil)');
     expect(() => subst({ a: '{{- }}' })).toThrow('invalid query (nil)');
   });

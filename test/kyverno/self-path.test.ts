@@ -106,7 +106,7 @@ describe('{{@}}: one expression for policy validation and for the review', () =>
       if (c.reads === undefined) {
         expect(refused).toContain(`failed to resolve ${c.expression} at path /mutate/patchStrategicMerge/metadata/annotations/${c.key}: `);
         expect(ran.status).toBe('error');
-        expect(ran.message).toContain(`failed to resolve ${c.expression} at /mutate/patchStrategicMerge/metadata/annotations/${c.key}: `);
+        expect(ran.message).toContain(`failed to resolve ${c.expression} at path /mutate/patchStrategicMerge/metadata/annotations/${c.key}: `);
       } else {
         expect(refused).toBeUndefined();
         expect(ran.message).not.toMatch(/failed/);
@@ -138,7 +138,7 @@ describe('{{@}}: one expression for policy validation and for the review', () =>
     // The same cut, seen on both sides where the expression does not parse.
     expect(validation(nested('c)'))).toContain('failed to resolve request.object.b.c) at path /mutate/patchStrategicMerge/spec/foreach/a/foreach/b/c): ');
     const failed = await review(nested('c)'));
-    expect(failed.message).toContain('failed to resolve request.object.b.c) at /mutate/patchStrategicMerge/spec/foreach/a/foreach/b/c): ');
+    expect(failed.message).toContain('failed to resolve request.object.b.c) at path /mutate/patchStrategicMerge/spec/foreach/a/foreach/b/c): ');
   });
 
   it('a map key is substituted at its map\'s path', async () => {
@@ -165,7 +165,7 @@ describe('{{@}}: one expression for policy validation and for the review', () =>
     expect(validation(plain)).toBeUndefined();
     const ran = await review(plain);
     expect(ran.status).toBe('error');
-    expect(ran.message).toContain('failed to resolve request.object.variable.value.x.y.spec at /context/0/variable/value/x/y/spec: Unknown key "variable" in path');
+    expect(ran.message).toContain('failed to resolve request.object.variable.value.x.y.spec at path /context/0/variable/value/x/y/spec: Unknown key "variable" in path');
     // A foreach rule is not substituted whole: only the entry's patches, per element.
     const foreach = {
       context,
@@ -195,14 +195,14 @@ describe('{{@}} in foreach: validation sees the whole rule, the review the entry
   it('the review substitutes {patchStrategicMerge, patchesJson6902}: the patch key and the overlay\'s first key are dropped', async () => {
     // /patchStrategicMerge/metadata/annotations/name) less two: request.object.annotations.name).
     const unparsed = await review(nestedForeach({ metadata: { annotations: { 'name)': '{{@}}' } } }));
-    expect(unparsed.message).toContain('failed to resolve request.object.annotations.name) at /patchStrategicMerge/metadata/annotations/name): ');
+    expect(unparsed.message).toContain('failed to resolve request.object.annotations.name) at path /patchStrategicMerge/metadata/annotations/name): ');
     // /patchStrategicMerge/spec/b/c less two: request.object.b.c, whatever spec holds.
     const ran = await review(nestedForeach({ spec: { b: { c: 'at:{{@}}' } } }));
     expect(ran.object).toMatchObject({ spec: { b: { c: 'at:b.c' } } });
     // /patchStrategicMerge/spec/containers/0/image less two: request.object.containers, no key of a Pod.
     const failed = await review(nestedForeach({ spec: { containers: [{ name: 'c', image: '{{@}}' }] } }));
     expect(failed.status).toBe('error');
-    expect(failed.message).toContain('failed to resolve request.object.containers[0].image at /patchStrategicMerge/spec/containers/0/image: Unknown key "containers" in path');
+    expect(failed.message).toContain('failed to resolve request.object.containers[0].image at path /patchStrategicMerge/spec/containers/0/image: Unknown key "containers" in path');
   });
 
   it('in a patchesJson6902 text (one string, two segments or fewer) {{@}} is the whole object', async () => {

@@ -85,7 +85,7 @@ describe('errors', () => {
     expect(subst('{{ to_string(request.object.metadata.missing) }}')).toBe('null');
   });
   it('errors name the expression and where it is', () => {
-    expect(() => subst({ spec: { x: '{{ nope( }}' } })).toThrow(/failed to resolve nope\( at \/spec\/x/);
+    expect(() => subst({ spec: { x: '{{ nope( }}' } })).toThrow(/failed to resolve nope\( at path \/spec\/x/);
   });
 });
 

@@ -24,13 +24,13 @@ describe("Go's TrimSpace around variables and queries", () => {
   it('U+0085 around a variable is trimmed', () => {
     expect(subst('{{ a\u0085}}')).toBe('A');
     expect(subst('x{{\u0085a }}')).toBe('xA');
-    expect(subst('x{{\u0085}}')).toBe('error: failed to resolve  at /: invalid query (nil)');
+    expect(subst('x{{\u0085}}')).toBe('error: failed to resolve  at path : invalid query (nil)');
   });
   it('a shallow variable behind U+0085 is still shallow: the pass ends there', () => {
     expect(subst('x{{\u0085- a }}{{ a }}')).toBe('xA{{ a }}');
   });
   it('U+FEFF is no space: the lexer meets it', () => {
-    expect(subst('{{\uFEFFa}}')).toBe("error: failed to resolve \uFEFFa at /: SyntaxError: Unknown char: '\\ufeff'");
+    expect(subst('{{\uFEFFa}}')).toBe("error: failed to resolve \uFEFFa at path : SyntaxError: Unknown char: '\\ufeff'");
   });
   it('a query is trimmed before it is compiled, and refused when nothing is left', () => {
     expect(context().query('a\u0085')).toBe('A');

@@ -69,7 +69,7 @@ describe('rule messages that quote a large value', () => {
     const parts = message.split(/; (?=policy ClusterPolicy\/)/);
     expect(parts.length).toBe(10);
     for (const part of parts) {
-      expect(part).toMatch(/^policy ClusterPolicy\/upper-\d: rule r failed: failed to resolve to_upper\(request\.object\.spec\.containers\) at /);
+      expect(part).toMatch(/^policy ClusterPolicy\/upper-\d: rule r failed: variable substitution failed: failed to resolve to_upper\(request\.object\.spec\.containers\) at /);
       expect(part).toMatch(/… \[\d+ characters cut\] …/);
       // The end of Kyverno's message (what type was expected) is kept.
       expect(part).toMatch(/expected: \[\]jmespath\.JpType\{"string"\}$/);

@@ -267,6 +267,7 @@ function resolve(expression: string, path: readonly string[], scope: Substitutio
   } catch (error) {
     if (isReviewAborted(error)) throw error;
     // `{{@}}` is reported by the expression it stood for, as Kyverno does.
-    throw new KyvernoRuleError(`failed to resolve ${expression === '@' ? query : expression} at /${path.join('/')}: ${messageOf(error)}`);
+    // Kyverno's text (vars.go substituteVariablesIfAny): the JSON pointer of the string, '' for the root.
+    throw new KyvernoRuleError(`failed to resolve ${expression === '@' ? query : expression} at path ${path.length === 0 ? '' : `/${path.join('/')}`}: ${messageOf(error)}`);
   }
 }

@@ -25,7 +25,7 @@ import { PatchChain } from '../../jsonpatch/index.js';
 import { StrategicMergeChain, type StrategicMergeCache } from '../../schema/index.js';
 import { conditionsHold } from '../match/conditions.js';
 import { loadContextEntries, type EntryScope } from '../context/context-entries.js';
-import { KyvernoRuleError, messageOf } from '../errors.js';
+import { failedStep, KyvernoRuleError, messageOf, STEP } from '../errors.js';
 import { applyPatches, applyTemplatedPatch } from '../patchers/patchers.js';
 import type { PatchHeights } from '../patchers/patch-heights.js';
 import type { ForeachEntry } from '../types.js';
@@ -64,7 +64,7 @@ export async function runForeach(
   let current = resource;
   for (let i = 0; i < entries.length; i++) {
     const before = current;
-    current = await runEntry(entries[i], current, scope, nesting, i, chain);
+    current = await runEntry(entries[i], current, scope, nesting, chain);
     if (changes && !changes.entryChanged && entries.length > 1 && current !== before && !jsonEqual(before, current)) changes.entryChanged = true;
     // For the next entry: after the last one the caller restores the context of before the loop anyway
     // (the rule's checkpoint, or the enclosing element's), so that refresh would never be read.
@@ -87,10 +87,9 @@ async function runEntry(
   resource: JsonValue,
   scope: ForeachScope,
   nesting: number,
-  index: number,
   inherited: StrategicMergeChain | undefined,
 ): Promise<JsonValue> {
-  const list = evaluateList(entry, scope, index);
+  const list = evaluateList(entry, scope);
   const descending = entry.order ? entry.order === 'Descending' : entry.hasStrategicMerge;
   const { ctx } = scope;
   const checkpoint = ctx.checkpoint();
@@ -111,17 +110,13 @@ async function runEntry(
       ctx.guard.check();
       ctx.restore(checkpoint);
       ctx.setElement(nesting, element, i);
-      if (entry.context.length > 0) await loadContextEntries(entry.context, scope);
-      if (!conditionsHold(entry.preconditions, scope)) continue;
-      if (entry.foreach) {
-        current = await runForeach(entry.foreach, current, scope, nesting + 1, chain);
-      } else if (entry.patchTemplate) {
-        chain?.settle(); // a JSON patch reads the resource
-        const text = entry.patches.patchesJson6902 as string;
-        current = applyTemplatedPatch(current, entry.patchTemplate, text, ['patchesJson6902'], scope, patchChain, scope.heights);
-      } else {
-        const patches = substituteAll(entry.patches, scope);
-        current = applyPatches(current, patches, scope.merges, chain, ctx.guard, patchChain, scope.heights).resource;
+      try {
+        // Awaited only when the element waits for something (context entries, a nested loop).
+        const step = runElement(entry, current, scope, nesting, i, chain, patchChain);
+        current = step instanceof Promise ? await step : step;
+      } catch (error) {
+        // mutateForEach wraps what failed in the entry's elements (a nested loop's failure included).
+        throw failedStep(STEP.elements, error);
       }
     }
     owned?.settle();
@@ -132,13 +127,72 @@ async function runEntry(
   return current;
 }
 
-function evaluateList(entry: ForeachEntry, scope: ForeachScope, index: number): readonly JsonValue[] {
+/**
+ * One element (mutateElements' loop body): its context, its preconditions (false leaves `resource` as it
+ * is), then its patch or nested loop. Failures name the step as Kyverno's do, with the element's index.
+ */
+function runElement(
+  entry: ForeachEntry,
+  resource: JsonValue,
+  scope: ForeachScope,
+  nesting: number,
+  index: number,
+  chain: StrategicMergeChain | undefined,
+  patchChain: PatchChain | undefined,
+): JsonValue | Promise<JsonValue> {
+  if (entry.context.length === 0) return patchElement(entry, resource, scope, nesting, index, chain, patchChain);
+  return loadContextEntries(entry.context, scope).then(
+    () => patchElement(entry, resource, scope, nesting, index, chain, patchChain),
+    (error: unknown) => {
+      throw failedStep(`failed to load to mutate.foreach[${index}].context`, error);
+    },
+  );
+}
+
+/** An element whose context is loaded: its preconditions, then its patch or nested loop. */
+function patchElement(
+  entry: ForeachEntry,
+  resource: JsonValue,
+  scope: ForeachScope,
+  nesting: number,
+  index: number,
+  chain: StrategicMergeChain | undefined,
+  patchChain: PatchChain | undefined,
+): JsonValue | Promise<JsonValue> {
+  let holds: boolean;
+  try {
+    holds = conditionsHold(entry.preconditions, scope);
+  } catch (error) {
+    throw failedStep(`failed to evaluate mutate.foreach[${index}].preconditions`, error);
+  }
+  if (!holds) return resource;
+  if (entry.foreach) return runForeach(entry.foreach, resource, scope, nesting + 1, chain);
+  if (entry.patchTemplate) {
+    chain?.settle(); // a JSON patch reads the resource
+    const text = entry.patches.patchesJson6902 as string;
+    return applyTemplatedPatch(resource, entry.patchTemplate, text, ['patchesJson6902'], scope, patchChain, scope.heights);
+  }
+  let patches: JsonValue;
+  try {
+    patches = substituteAll(entry.patches, scope);
+  } catch (error) {
+    throw failedStep(STEP.substitution, error);
+  }
+  return applyPatches(resource, patches, scope.merges, chain, scope.ctx.guard, patchChain, scope.heights).resource;
+}
+
+/**
+ * The entry's list (EvaluateList). Kyverno's message names the list and gives the query's error twice
+ * (mutateForEach formats it into the message and NewErrorResponse appends it again).
+ */
+function evaluateList(entry: ForeachEntry, scope: ForeachScope): readonly JsonValue[] {
   let value: JsonValue;
   try {
     value = scope.ctx.query(entry.list);
   } catch (error) {
     if (isReviewAborted(error)) throw error;
-    throw new KyvernoRuleError(`foreach[${index}]: failed to evaluate list "${entry.list}": ${messageOf(error)}`);
+    const cause = messageOf(error);
+    throw new KyvernoRuleError(`failed to evaluate list ${entry.list}: ${cause}: ${cause}`);
   }
   // Kyverno's EvaluateList: anything but a list is a list of itself (null too, an element foreach skips).
   if (value === null) return [];

@@ -7,6 +7,7 @@ import type { JsonValue } from '../../json/index.js';
 import { evaluateOperator } from './operators.js';
 import type { Condition, ConditionBlock } from '../types.js';
 import { substituteAll, type SubstitutionScope } from '../context/variables.js';
+import { failedStep, STEP } from '../errors.js';
 
 export function conditionsHold(block: ConditionBlock | undefined, scope: SubstitutionScope): boolean {
   return conditionsFailure(block, scope) === undefined;
@@ -56,7 +57,17 @@ export function conditionsFailure(block: ConditionBlock | undefined, scope: Subs
 }
 
 function conditionHolds(condition: Condition, scope: SubstitutionScope): boolean {
-  const key: JsonValue = substituteAll(condition.key, scope);
-  const value: JsonValue = substituteAll(condition.value, scope);
+  let key: JsonValue;
+  let value: JsonValue;
+  try {
+    key = substituteAll(condition.key, scope);
+  } catch (error) {
+    throw failedStep(STEP.conditionKey, error);
+  }
+  try {
+    value = substituteAll(condition.value, scope);
+  } catch (error) {
+    throw failedStep(STEP.conditionValue, error);
+  }
   return evaluateOperator(condition.operator, key, value, scope.ctx.guard);
 }

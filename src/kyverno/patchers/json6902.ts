@@ -7,7 +7,7 @@
 import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { parseJson, type JsonValue } from '../../json/index.js';
 import { applyPatch, decodePatch, parsePointer, type Operation, type PatchChain } from '../../jsonpatch/index.js';
-import { KyvernoRuleError, messageOf } from '../errors.js';
+import { EmptyMutateRule, KyvernoRuleError, messageOf } from '../errors.js';
 import { parseYaml11 } from '../../go/index.js';
 import { measureValue } from '../measure.js';
 import type { PatchHeights } from './patch-heights.js';
@@ -17,9 +17,7 @@ import type { PatchHeights } from './patch-heights.js';
  * `guard`: the review's, when the text holds values substituted from it (its deadline and value bound).
  */
 export function parsePatchText(patch: JsonValue, guard?: ReviewGuard): JsonValue {
-  if (patch === null || patch === '' || (typeof patch === 'string' && patch.trim() === '')) {
-    throw new KyvernoRuleError('empty mutate rule');
-  }
+  if (patch === null || patch === '' || (typeof patch === 'string' && patch.trim() === '')) throw new EmptyMutateRule();
   if (typeof patch !== 'string') {
     throw new KyvernoRuleError(`patchesJson6902 must be text, got ${Array.isArray(patch) ? 'a list' : typeof patch}`);
   }
@@ -76,7 +74,8 @@ function hasCopy(ops: readonly Operation[]): boolean {
 export function applyKyvernoPatch(resource: JsonValue, ops: readonly Operation[], guard: ReviewGuard = UNBOUNDED_GUARD, chain?: PatchChain, heights?: PatchHeights): JsonValue {
   // The deadline was read just before (the rule's or the foreach element's step); after the patch it is read again.
   const result = applyPatch(resource, ops, 'kyverno', undefined, chain);
-  if (!result.ok) throw new KyvernoRuleError(`failed to apply patchesJson6902: ${result.message}`);
+  // Kyverno gives json-patch's error as it is (under "failed to patch resource").
+  if (!result.ok) throw new KyvernoRuleError(result.message);
   if (hasCopy(ops)) measureValue(result.doc, guard, 'the patched resource');
   heights?.patched(ops);
   guard.check();

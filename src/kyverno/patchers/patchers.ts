@@ -5,7 +5,7 @@
 import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, isJsonObject, type JsonValue } from '../../json/index.js';
 import type { StrategicMergeCache, StrategicMergeChain } from '../../schema/index.js';
-import { KyvernoRuleError } from '../errors.js';
+import { EmptyMutateRule, failedStep, STEP } from '../errors.js';
 import { applyKyvernoPatch, decodeKyvernoPatch, decodePatchValue, parsePatchText } from './json6902.js';
 import type { Operation, PatchChain } from '../../jsonpatch/index.js';
 import { instantiate, type PatchTemplate } from './patch-template.js';
@@ -34,12 +34,16 @@ export function applyPatches(
   patchChain?: PatchChain,
   heights?: PatchHeights,
 ): PatchOutcome {
-  const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
-  if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain, guard, heights);
-  chain?.settle(); // a JSON patch reads the resource
-  const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
-  if (json === undefined || json === null || json === '') throw new KyvernoRuleError('empty mutate rule');
-  return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json, guard), guard, patchChain, heights) };
+  try {
+    const overlay = isJsonObject(patches) ? getOwn(patches, 'patchStrategicMerge') : undefined;
+    if (overlay !== undefined && overlay !== null) return applyStrategicMerge(resource, overlay, merges, chain, guard, heights);
+    chain?.settle(); // a JSON patch reads the resource
+    const json = isJsonObject(patches) ? getOwn(patches, 'patchesJson6902') : undefined;
+    if (json === undefined || json === null || json === '') throw new EmptyMutateRule();
+    return { resource: applyKyvernoPatch(resource, decodeKyvernoPatch(json, guard), guard, patchChain, heights) };
+  } catch (error) {
+    throw failedStep(STEP.patch, error);
+  }
 }
 
 /**
@@ -55,8 +59,21 @@ export function applyTemplatedPatch(
   patchChain?: PatchChain,
   heights?: PatchHeights,
 ): JsonValue {
-  const parsed = instantiate(template, path, scope) ?? parsePatchText(substituteString(text, path, scope), scope.ctx.guard);
-  return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard, patchChain, heights);
+  // Substituting and patching are two steps of Kyverno's, each named in its errors.
+  let parsed: JsonValue | undefined;
+  let substituted: JsonValue | undefined;
+  try {
+    parsed = instantiate(template, path, scope);
+    if (parsed === undefined) substituted = substituteString(text, path, scope);
+  } catch (error) {
+    throw failedStep(STEP.substitution, error);
+  }
+  try {
+    parsed ??= parsePatchText(substituted!, scope.ctx.guard);
+    return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard, patchChain, heights);
+  } catch (error) {
+    throw failedStep(STEP.patch, error);
+  }
 }
 
 /** The operations of a patch without variables (the template's own value), decoded once. */

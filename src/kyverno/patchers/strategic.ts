@@ -49,13 +49,15 @@ export function applyStrategicMerge(
       // the resource comes back as it is (the request's merge cache knows the subtrees already walked).
       plain = EMPTY_PATCH;
       skipReason = error.message;
-    } else if (error instanceof KyvernoRuleError || isReviewAborted(error)) throw error;
-    else throw new KyvernoRuleError(`failed to process the strategic merge overlay: ${messageOf(error)}`);
+    } else if (isReviewAborted(error)) throw error;
+    // Kyverno: `failed to preProcess rule: <error>` (strategicMergePatch).
+    else throw new KyvernoRuleError(`failed to preProcess rule: ${messageOf(error)}`);
   }
   guard.check();
   const merged = strategicMerge(resource, plain, { cache, chain, guard });
   guard.check();
-  if (!merged.ok) throw new KyvernoRuleError(`failed to apply patchStrategicMerge: ${merged.error.message}`);
+  // Kyverno gives kyaml's error as it is (under "failed to patch resource").
+  if (!merged.ok) throw new KyvernoRuleError(merged.error.message);
   heights?.merged(plain);
   if (skipReason === undefined) return { resource: merged.value };
   // The merge of `{}` gives back a new top-level map: the resource itself when every member is its own.

@@ -68,6 +68,6 @@ describe('amender apply', () => {
       io,
     );
     expect(code).toBe(1);
-    expect(io.stderr).toContain('rule needs-a-team failed: failed to resolve request.object.metadata.annotations.team');
+    expect(io.stderr).toContain('rule needs-a-team failed: variable substitution failed: failed to resolve request.object.metadata.annotations.team');
   });
 });

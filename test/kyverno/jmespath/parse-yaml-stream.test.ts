@@ -45,7 +45,7 @@ describe('parse_yaml of a multi-document stream in a ClusterPolicy rule', () => 
     const r = await annotationFor('[not: yaml\n---\na: 1\n');
     expect(r.parsed).toBeUndefined();
     expect(r.allowed).toBe(false);
-    expect(r.message).toContain('rule copy failed: failed to resolve to_string(parse_yaml(request.object.data.cfg))');
+    expect(r.message).toContain('rule copy failed: variable substitution failed: failed to resolve to_string(parse_yaml(request.object.data.cfg))');
   });
 
   it('says where the first error is in a text that is errors throughout, in time linear in its length', async () => {
@@ -54,7 +54,7 @@ describe('parse_yaml of a multi-document stream in a ClusterPolicy rule', () => 
     // error's place is found in one pass.
     const r = await annotationFor(`${'"'.repeat(98_000)}!`);
     expect(r.allowed).toBe(false);
-    expect(r.message).toContain('rule copy failed: failed to resolve to_string(parse_yaml(request.object.data.cfg))');
+    expect(r.message).toContain('rule copy failed: variable substitution failed: failed to resolve to_string(parse_yaml(request.object.data.cfg))');
     expect(r.message).toContain(`Unexpected double-quoted-scalar at node end at line 1, column 3:\n\n${'"'.repeat(79)}…\n  ^\n`);
     // 300,000 of them are more values than a review may read: refused before they are composed.
     const over = await annotationFor(`${'"'.repeat(600_000)}!`);
