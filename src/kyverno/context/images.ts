@@ -5,6 +5,7 @@
  * registry, tag and digest left out. Images without a registry get `docker.io`; images without tag or
  * digest get `latest`.
  */
+import { goTrimSpace } from '../../go/index.js';
 import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
 import { imageInfo, imageReferenceWithTag, imageString, type ImageInfo } from '../go/image.js';
 
@@ -74,7 +75,8 @@ export function imagesOf(resource: JsonValue): ImagesEntry {
       const name = getOwn(c, 'name');
       if (typeof name !== 'string') return { images: undefined, error: 'invalid key' };
       const image = getOwn(c, 'image');
-      if (typeof image !== 'string' || image.trim() === '') continue;
+      // strings.TrimSpace: Go's spaces (U+0085 is one, U+FEFF is not).
+      if (typeof image !== 'string' || goTrimSpace(image) === '') continue;
       let info: ImageInfo;
       try {
         info = imageInfo(image);
