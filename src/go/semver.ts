@@ -5,6 +5,7 @@
  */
 import { strconvQuote } from './quote.js';
 import { compareStrings } from './string-order.js';
+import { goTrimSpace } from './trim-space.js';
 
 export type PreRelease = { readonly num: bigint } | { readonly str: string };
 
@@ -154,7 +155,7 @@ function splitAndTrim(s: string): string[] {
 function splitComparatorVersion(s: string): [string, string] {
   const i = s.search(/\p{Nd}/u);
   if (i < 0) throw new SemverError(`Could not get version from string: ${strconvQuote(s)}`);
-  return [s.slice(0, i).trim(), s.slice(i)];
+  return [goTrimSpace(s.slice(0, i)), s.slice(i)];
 }
 
 /** incrementMajorVersion / incrementMinorVersion: strconv.Atoi (int64), +1 wrapping; '' when Atoi fails. */

@@ -4,7 +4,7 @@
  * lost precision above 2^53 and accepted numbers beyond uint64, which blang/semver refuses.
  */
 import { describe, expect, it } from 'vitest';
-import { compareVersions, parseVersion, tryParseVersion } from '../../src/go/index.js';
+import { compareVersions, parseRange, parseVersion, tryParseVersion } from '../../src/go/index.js';
 import { evaluateOperator } from '../../src/kyverno/match/operators.js';
 
 describe('semver.Parse and Compare', () => {
@@ -30,5 +30,12 @@ describe('where the engine copy disagreed', () => {
   });
   it('numbers beyond uint64 are not versions', () => {
     expect(evaluateOperator('greaterthan', '18446744073709551616.0.0', '1.0.0')).toBe(false);
+  });
+});
+
+describe("a range's comparator is trimmed with Go's strings.TrimSpace (range.go splitComparatorVersion)", () => {
+  it('U+0085 between the operator and the version is a space; U+FEFF is not', () => {
+    expect(parseRange('>\u00850.1.0')(parseVersion('1.0.0'))).toBe(true);
+    expect(() => parseRange('>\uFEFF0.1.0')).toThrow('Could not parse comparator ">\\ufeff" in ">\\ufeff0.1.0"');
   });
 });
