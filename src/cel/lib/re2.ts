@@ -1,5 +1,6 @@
 import { RE2JS, RE2JSException } from 're2js';
 import { translateRe2, type FastRegex } from './regex-fast.js';
+import { activeGuard } from '../engine/bounds.js';
 
 /**
  * RE2 regular expressions with Go's `regexp` semantics (syntax, error texts, leftmost-first
@@ -52,7 +53,10 @@ class CompiledRe2 implements Re2Regex {
     const fast = this.usesFastPath(s);
     const out: string[] = [];
     let prevEnd = -1;
+    const guard = activeGuard();
     for (let pos = 0; out.length < limit && pos <= s.length; ) {
+      // One call may find a match per character, costing nothing for an empty pattern: let the deadline in.
+      guard?.tick();
       const m = this.searchFrom(s, pos, fast);
       if (!m) break;
       let accept = true;
