@@ -3,7 +3,8 @@
  * dotted field path such as `spec.matchConstraints.resourceRules[0].operations` and a detail message
  * such as `Required value` or `Invalid value: "x": reason`. The policy set adds the document around it.
  */
-import { strconvQuote } from '../go/index.js';
+import { goJsonStringify, strconvQuote } from '../go/index.js';
+import type { JsonValue } from '../json/index.js';
 
 export interface FieldError {
   path: string;
@@ -36,11 +37,14 @@ export class FieldPath {
   }
 }
 
-/** Renders a value the way field.Error does for the common cases (strings as `%q`, lists bracketed). */
+/**
+ * Renders a value the way field.Error does for the common cases: strings as `%q`, a list as its JSON
+ * (encoding/json, since Kubernetes 1.34's "Nicer value rendering in API errors").
+ */
 export function renderValue(value: unknown): string {
   if (typeof value === 'string') return strconvQuote(value);
   if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(',')}]`;
+  if (Array.isArray(value)) return goJsonStringify(value as JsonValue);
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
