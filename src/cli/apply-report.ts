@@ -75,9 +75,8 @@ function subject(resource: JsonObject): JsonObject {
   return ref;
 }
 
-function reportResult(entry: ReportEntry, documents: readonly JsonObject[], seconds: number): JsonObject {
+function reportResult(entry: ReportEntry, doc: JsonObject | undefined, seconds: number): JsonObject {
   const { policy } = entry;
-  const doc = policyDocument(policy, documents);
   const annotations = doc && isJsonObject(doc.metadata) && isJsonObject(doc.metadata.annotations) ? doc.metadata.annotations : {};
   const scored = annotations['policies.kyverno.io/scored'] !== 'false';
   const out: JsonObject = {
@@ -134,8 +133,13 @@ export function policyReports(entries: readonly ReportEntry[], documents: readon
   const seconds = Math.floor(now / 1000);
   const cluster: JsonObject[] = [];
   const namespaced = new Map<string, { policy: ReportPolicy; results: JsonObject[] }>();
+  // Each policy's document looked up once, however many resources it has results for.
+  const docs = new Map<string, JsonObject | undefined>();
   for (const entry of entries) {
-    const result = reportResult(entry, documents, seconds);
+    const { source, kind, namespace, name } = entry.policy;
+    const docKey = `${source}/${kind}/${namespace ?? ''}/${name}`;
+    if (!docs.has(docKey)) docs.set(docKey, policyDocument(entry.policy, documents));
+    const result = reportResult(entry, docs.get(docKey), seconds);
     if (entry.policy.namespace === undefined) {
       cluster.push(result);
       continue;
@@ -145,8 +149,8 @@ export function policyReports(entries: readonly ReportEntry[], documents: readon
     group.results.push(result);
     namespaced.set(key, group);
   }
-  const docs: JsonObject[] = [];
-  if (cluster.length > 0) docs.push(report('ClusterReport', 'merged', undefined, cluster));
-  for (const { policy, results } of namespaced.values()) docs.push(report('PolicyReport', policy.name, policy.namespace, results));
-  return docs.map((d) => (format === 'json' ? JSON.stringify(d) + '\n' : yamlOutput(sortedKeys(d))));
+  const reports: JsonObject[] = [];
+  if (cluster.length > 0) reports.push(report('ClusterReport', 'merged', undefined, cluster));
+  for (const { policy, results } of namespaced.values()) reports.push(report('PolicyReport', policy.name, policy.namespace, results));
+  return reports.map((d) => (format === 'json' ? JSON.stringify(d) + '\n' : yamlOutput(sortedKeys(d))));
 }
