@@ -46,12 +46,20 @@ export function goEqualFold(a: string, b: string): boolean {
 export function goTrim(s: string, cutset: string): string {
   if (s === '' || cutset === '') return s;
   const cut = new Set(cutset);
-  const runes = [...s];
+  // Runes read from both ends only as far as they are cut (a long text is not split into runes).
   let start = 0;
-  let end = runes.length;
-  while (start < end && cut.has(runes[start])) start++;
-  while (end > start && cut.has(runes[end - 1])) end--;
-  return runes.slice(start, end).join('');
+  while (start < s.length) {
+    const w = runeWidthAt(s, start);
+    if (!cut.has(s.slice(start, start + w))) break;
+    start += w;
+  }
+  let end = s.length;
+  while (end > start) {
+    const w = runeWidthBefore(s, end);
+    if (!cut.has(s.slice(end - w, end))) break;
+    end -= w;
+  }
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 /** strings.Split: an empty separator splits into runes. */
@@ -104,8 +112,22 @@ export function goReplace(s: string, old: string, repl: string, n: number): stri
 /** github.com/aquilax/truncate with CutStrategy: the first `length` runes. */
 export function goTruncate(s: string, length: number): string {
   if (length <= 0) return '';
-  const runes = [...s];
-  return runes.length <= length ? s : runes.slice(0, length).join('');
+  // Walks `length` runes only: a short prefix of a long text costs the prefix, not the text.
+  let i = 0;
+  for (let runes = 0; runes < length && i < s.length; runes++) i += runeWidthAt(s, i);
+  return i >= s.length ? s : s.slice(0, i);
+}
+
+/** UTF-16 units of the rune at `i`: 2 for a surrogate pair, else 1 (a lone surrogate is one rune, as [...s] has it). */
+function runeWidthAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+}
+
+/** UTF-16 units of the rune that ends just before `end`. */
+function runeWidthBefore(s: string, end: number): number {
+  const c = s.charCodeAt(end - 1);
+  return (c & 0xfc00) === 0xdc00 && end >= 2 && (s.charCodeAt(end - 2) & 0xfc00) === 0xd800 ? 2 : 1;
 }
 
 /** path/filepath.Join of one element on Linux, i.e. path.Clean (and "" stays ""). */
