@@ -288,7 +288,8 @@ export class PolicySetRefresher {
     this.counters.lastAttemptAt = this.now();
     const stop = new AbortController();
     this.inFlight = stop;
-    const { signal, done } = deadline(this.limits.timeoutMs, `refreshing policy set ${this.name}`, stop.signal);
+    // Bounds the listings and fetches; the time spent parsing what they brought is not counted.
+    const { signal, done, notCounted } = deadline(this.limits.timeoutMs, `refreshing policy set ${this.name}`, stop.signal);
     const errors: string[] = [];
     // The set's bound on bytes, counted as the sources are read (not once every body is in memory).
     const setBytes = new SetBytes(this.limits.maxTotalBytes, this.name);
@@ -296,7 +297,7 @@ export class PolicySetRefresher {
       const read = await Promise.allSettled(
         this.sources.map((source, i) => {
           const settle = this.started && this.readOnce[i] && this.settleMs > 0 ? { settle: { ms: this.settleMs, now: settleClock, pending: this.pending[i] } } : {};
-          return readSource(source, this.caches[i], { signal, limits: this.limits, trustListedVersions: this.trustListedVersions, setBytes, ...settle }, counts);
+          return readSource(source, this.caches[i], { signal, limits: this.limits, trustListedVersions: this.trustListedVersions, setBytes, parsing: notCounted, ...settle }, counts);
         }),
       );
       read.forEach((r, i) => {

@@ -121,6 +121,11 @@ export interface ReadOptions {
   setBytes?: SetBytes;
   /** This read's share of `setBytes` (made per read of the source by readGeneration). */
   share?: BytesShare;
+  /**
+   * Told the time each slice of a parse took: the refresh's time bound is for the store (listing and
+   * fetching), and parsing, bounded by the set's size, takes longer on a throttled CPU (refresher.ts).
+   */
+  parsing?: (ms: number) => void;
 }
 
 export const KEPT_NOTE = '(the last good version of this document stays in force)';
@@ -243,7 +248,14 @@ async function readEntry(
       // Parsed a slice at a time, letting the event loop turn between slices: on the Node server this
       // thread answers probes and reviews too, and a file of 1 MiB takes the YAML parser a second or more.
       // A refresh aborted meanwhile (its time bound, the server stopping) stops parsing at the next slice.
-      const fresh = await parseDocumentsInSlices(entry.label, result.text, () => untilAborted(nextTurn(), options.signal));
+      let slice = performance.now();
+      const pause = async () => {
+        options.parsing?.(performance.now() - slice);
+        await untilAborted(nextTurn(), options.signal);
+        slice = performance.now();
+      };
+      const fresh = await parseDocumentsInSlices(entry.label, result.text, pause);
+      options.parsing?.(performance.now() - slice);
       const lastGood = prior?.lastGood;
       const refused = fresh.problems.length > 0 ? fresh.problems : emptiedProblems(fresh, lastGood);
       const parsed = refused.length > 0 && lastGood ? keepLastGood(refused, lastGood) : fresh;
