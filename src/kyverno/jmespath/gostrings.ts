@@ -27,19 +27,46 @@ function mapRunes(s: string, upper: boolean): string {
 export const goToUpper = (s: string) => mapRunes(s, true);
 export const goToLower = (s: string) => mapRunes(s, false);
 
-/** strings.EqualFold: equal under simple Unicode case folding. */
+/**
+ * strings.EqualFold: rune by rune, equal or in the same case-folding orbit (unicode.SimpleFold), which
+ * Go builds from Unicode's simple case folding (CaseFolding.txt C and S). JavaScript's RegExp with the
+ * `iu` flags canonicalizes by that same folding, so a one-rune pattern tests the orbit: 'K' (Kelvin) is
+ * 'k' and 'ẞ' is 'ß', but 'İ' is not 'i' nor 'ı' 'I' (their orbits are themselves), where mapping both
+ * sides to upper then lower case made them equal.
+ */
 export function goEqualFold(a: string, b: string): boolean {
   if (a === b) return true;
-  const ra = [...a];
-  const rb = [...b];
-  if (ra.length !== rb.length) return false;
-  for (let i = 0; i < ra.length; i++) {
-    if (ra[i] === rb[i]) continue;
-    const fa = goToLower(goToUpper(ra[i]));
-    const fb = goToLower(goToUpper(rb[i]));
-    if (fa !== fb && goToUpper(ra[i]) !== goToUpper(rb[i])) return false;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const wa = runeWidthAt(a, i);
+    const wb = runeWidthAt(b, j);
+    const ra = a.slice(i, i + wa);
+    const rb = b.slice(j, j + wb);
+    i += wa;
+    j += wb;
+    if (ra === rb) continue;
+    const ca = ra.codePointAt(0)!;
+    const cb = rb.codePointAt(0)!;
+    // Go's fast check: an ASCII pair folds only as upper and lower case of one letter.
+    if (ca < 0x80 && cb < 0x80) {
+      if ((ca | 0x20) === (cb | 0x20) && (ca | 0x20) >= 0x61 && (ca | 0x20) <= 0x7a) continue;
+      return false;
+    }
+    if (!foldPattern(ra).test(rb)) return false;
   }
-  return true;
+  return i === a.length && j === b.length;
+}
+
+/** `^rune$` with the `iu` flags, per rune (a bounded cache: the texts come from reviews). */
+const foldPatterns = new Map<string, RegExp>();
+function foldPattern(rune: string): RegExp {
+  let re = foldPatterns.get(rune);
+  if (re === undefined) {
+    re = new RegExp(`^${rune.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}$`, 'iu');
+    if (foldPatterns.size < 4096) foldPatterns.set(rune, re);
+  }
+  return re;
 }
 
 /** strings.Trim: drops leading and trailing runes that occur in cutset. */
