@@ -18,10 +18,23 @@ function mapRunes(s: string, upper: boolean): string {
       continue;
     }
     const m = upper ? ch.toUpperCase() : ch.toLowerCase();
-    // Keep the rune when the full mapping is not a single rune (Go has no simple mapping then).
-    out += [...m].length === 1 ? m : ch;
+    // Keep the rune when the full mapping is not a single rune (Go has no simple mapping then), but for
+    // the Greek letters with ypogegrammeni, whose simple uppercase is one rune (ᾀ → ᾈ).
+    out += [...m].length === 1 ? m : upper ? greekSimpleUpper(ch) : ch;
   }
   return out;
+}
+
+/**
+ * unicode.ToUpper of the Greek letters with ypogegrammeni (U+1F80–1FA7 less the capitals, U+1FB3,
+ * U+1FC3, U+1FF3): UnicodeData gives each a one-rune uppercase, the titlecase letter (ᾀ → ᾈ, ᾳ → ᾼ),
+ * where JavaScript's toUpperCase applies SpecialCasing's two runes (ἈΙ). Any other rune is kept.
+ */
+function greekSimpleUpper(ch: string): string {
+  const c = ch.codePointAt(0)!;
+  if ((c >= 0x1f80 && c <= 0x1f87) || (c >= 0x1f90 && c <= 0x1f97) || (c >= 0x1fa0 && c <= 0x1fa7)) return String.fromCodePoint(c + 8);
+  if (c === 0x1fb3 || c === 0x1fc3 || c === 0x1ff3) return String.fromCodePoint(c + 9);
+  return ch;
 }
 
 export const goToUpper = (s: string) => mapRunes(s, true);
