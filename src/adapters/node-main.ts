@@ -103,9 +103,16 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
   });
   const logger = jsonLineLogger(stdout.write, { minLevel: config.logLevel });
   for (const warning of unknownVariableWarnings(process.env)) logger({ level: 'warn', msg: 'unknown setting', warning });
-  // A large set is encoded for the review workers a slice at a time before it is applied (encodeAhead);
-  // the sets first load once the pool below exists.
-  const sets = createSets(config, logger, (inputs, context) => pool?.encodeAhead(inputs, context) ?? Promise.resolve());
+  // A large set is encoded for the review workers a slice at a time before it is applied (encodeAhead),
+  // and handed to them once applied (the same turn), so that its encoding is not held until a review of
+  // that set comes; the sets first load once the pool below exists.
+  const sets = createSets(config, logger, async (inputs, context) => {
+    if (!(await pool?.encodeAhead(inputs, context))) return;
+    setImmediate(() => {
+      const refresher = context.name === 'default' ? sets.default : sets.clusters.get(context.name);
+      if (pool && refresher && !stopping) pool.prepare(context.name === 'default' ? 'default' : clusterSetName(context.name), refresher.provider());
+    });
+  });
 
   // A container's memory limit sizes the workers' heaps and the body budget.
   const memoryLimit = memoryLimitBytes();

@@ -44,11 +44,12 @@ export interface RefresherOptions {
   /**
    * Work of the platform with a new set's documents once it is built and before it is applied, on the
    * thread that answers requests: the Node server encodes a large set for its review workers a slice at a
-   * time (ReviewPool.encodeAhead), where the hand-over after applying did it at once. `bytes`: what the
-   * documents held as text. It ends when `signal` aborts (stop()); a failure of its own is logged and the
-   * set applied all the same (the hand-over then does the work at once, as without it).
+   * time (ReviewPool.encodeAhead), where the hand-over after applying did it at once. `name`: the set's;
+   * `bytes`: what the documents held as text. It ends when `signal` aborts (stop()); a failure of its own
+   * is logged and the set applied all the same (the hand-over then does the work at once, as without it).
+   * The set is applied in the same turn as it resolves.
    */
-  beforeApply?: (inputs: readonly ParsedSource[], context: { bytes: number; signal: AbortSignal }) => Promise<void>;
+  beforeApply?: (inputs: readonly ParsedSource[], context: { name: string; bytes: number; signal: AbortSignal }) => Promise<void>;
   now?: () => Date;
 }
 
@@ -419,7 +420,7 @@ export class PolicySetRefresher {
   /** Runs `beforeApply` on the inputs just built; its own failure is logged (stop() ending it is not). */
   private async runBeforeApply(beforeApply: NonNullable<RefresherOptions['beforeApply']>, bytes: number, signal: AbortSignal): Promise<void> {
     try {
-      await beforeApply(this.lastInputs, { bytes, signal });
+      await beforeApply(this.lastInputs, { name: this.name, bytes, signal });
     } catch (err) {
       if (!this.stopped) this.logger({ level: 'warn', msg: 'policy set preparation failed', policySet: this.name, error: errorMessage(err) });
     }

@@ -54,7 +54,7 @@ describe('a set encoded for the review workers', () => {
     const set = buildPolicySet(inputs);
     const t = ticker();
     try {
-      await reviews.encodeAhead(inputs, { bytes: 2_200_000, signal: new AbortController().signal });
+      expect(await reviews.encodeAhead(inputs, { bytes: 2_200_000, signal: new AbortController().signal })).toBe(true);
     } finally {
       t.stop();
     }
@@ -79,5 +79,7 @@ describe('a set encoded for the review workers', () => {
     const encoding = reviews.encodeAhead(inputs, { bytes: 2_200_000, signal: stop.signal });
     stop.abort(new Error('the refresher was stopped'));
     await expect(encoding).rejects.toThrow('the refresher was stopped');
+    // A set under ENCODE_AHEAD_BYTES is left to the hand-over: nothing encoded, nothing held.
+    expect(await reviews.encodeAhead(inputs, { bytes: 1000, signal: new AbortController().signal })).toBe(false);
   }, 60_000);
 });

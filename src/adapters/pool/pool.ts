@@ -324,18 +324,21 @@ export class ReviewPool {
   /**
    * Encodes a new set's documents for the workers before the set is applied (RefresherOptions.beforeApply),
    * a run of documents at a time between turns of the event loop, when they held ENCODE_AHEAD_BYTES or
-   * more as text; every worker, the first too, then gets that encoding. Encoded at the hand-over instead
+   * more as text (true then); every worker, the first too, then gets that encoding, which prepare() adopts
+   * and drops once every worker holds the version (call it once the set is applied, or the encoding is held
+   * as long as the documents are, until a review brings the version). Encoded at the hand-over instead
    * (documents()), a set of 40 CRDs of 590 KB held the main thread 0.5-1.2 s at the end of its load, the
    * first serialization of fresh documents being the slow one (encoded-set.ts).
    */
-  async encodeAhead(inputs: Job['inputs'], { bytes, signal }: { bytes: number; signal: AbortSignal }): Promise<void> {
-    if (bytes < ENCODE_AHEAD_BYTES || this.closed) return;
+  async encodeAhead(inputs: Job['inputs'], { bytes, signal }: { bytes: number; signal: AbortSignal }): Promise<boolean> {
+    if (bytes < ENCODE_AHEAD_BYTES || this.closed) return false;
     const pause = (): Promise<void> =>
       new Promise((resolve, reject) => {
         if (signal.aborted) reject(signal.reason);
         else setImmediate(resolve);
       });
     this.ahead.set(inputs, await encodeInputsInSlices(inputs, pause));
+    return true;
   }
 
   /**
