@@ -760,64 +760,65 @@ function resourceItemsSet(
     for (let k = 0; k < keys.length; k++) if (tuples.some((t) => t[k] !== '')) valid.push(k);
     if (valid.length === keys.length || valid.length === 0) valid = undefined;
   }
+  const setKeys = valid === undefined ? keys : valid.map((k) => keys[k]);
+  const several = setKeys.length > 1;
+  // Each item's values as kyaml reads them then: a merged item's as merged (its node was edited in
+  // place), another's as it was read before the walk (a chain may have edited the map since).
   const ids: (string | undefined)[] = new Array(remaining.length);
   let plain = true;
   const seen = new Set<string>();
   for (let i = 0; i < remaining.length; i++) {
     if (removed[i] !== 0) continue;
-    const t = valid === undefined ? remainingTuples[i] : valid.map((k) => remainingTuples[i][k]);
-    if (!isFull(t)) return undefined;
+    const merged = inPlace?.[i];
+    const t = merged !== undefined ? objectTuple(merged, setKeys) : valid === undefined ? remainingTuples[i] : valid.map((k) => remainingTuples[i][k]);
+    if (t === undefined || !isFull(t)) return undefined;
     const id = tupleId(t);
-    if (plain && (inPlace?.[i] === undefined || seen.has(id))) plain = false;
+    if (plain && (merged === undefined || seen.has(id))) plain = false;
     seen.add(id);
     ids[i] = id;
   }
-  const setKeys = valid === undefined ? keys : valid.map((k) => keys[k]);
-  const single = setKeys.length === 1;
   // Distinct keys merged in place: one key replaces each collected item by itself.
-  if (plain && single) return undefined;
-  const state = (i: number) => inPlace?.[i] ?? remaining[i];
-  const outId = (item: JsonValue): string | undefined => {
+  if (plain && !several) return undefined;
+  const items = out.slice();
+  const alive: boolean[] = new Array<boolean>(items.length).fill(true);
+  // Positions by the values an item holds now (stale entries are checked again when read).
+  const at = new Map<string, number[]>();
+  const idOf = (item: JsonValue): string | undefined => {
     const t = objectTuple(item, setKeys);
     return t === undefined ? undefined : tupleId(t);
   };
-  const unwalked = !plain;
-  if (single) {
-    // ElementSetter's replace: every collected item with the value takes the resource item; none, appended.
-    const at = new Map<string, number[]>();
-    for (let p = 0; p < out.length; p++) {
-      const id = outId(out[p]);
-      if (id === undefined || id === '') continue;
-      const list = at.get(id);
-      if (list) list.push(p);
-      else at.set(id, [p]);
-    }
-    const result = out.slice();
-    for (let i = 0; i < remaining.length; i++) {
-      const id = ids[i];
-      if (id === undefined) continue;
-      const positions = at.get(id);
-      if (positions === undefined) {
-        at.set(id, [result.length]);
-        result.push(state(i));
-      } else {
-        for (const p of positions) result[p] = state(i);
+  const file = (p: number) => {
+    const id = idOf(items[p]);
+    if (id === undefined) return;
+    const list = at.get(id);
+    if (list) list.push(p);
+    else at.set(id, [p]);
+  };
+  for (let p = 0; p < items.length; p++) file(p);
+  for (let i = 0; i < remaining.length; i++) {
+    const id = ids[i];
+    if (id === undefined) continue;
+    const state = inPlace?.[i] ?? remaining[i];
+    // ElementSetter: the collected items holding the item's values (as it was read) are replaced by it,
+    // or, under several keys, deleted and it is appended; none, it is appended.
+    const holding = (at.get(id) ?? []).filter((p) => alive[p] && idOf(items[p]) === id);
+    at.delete(id);
+    if (several || holding.length === 0) {
+      for (const p of holding) alive[p] = false;
+      items.push(state);
+      alive.push(true);
+      file(items.length - 1);
+    } else {
+      for (const p of holding) {
+        items[p] = state;
+        file(p);
       }
     }
-    return { items: result, unwalked };
   }
-  // Several keys: delete, then append. The collected items no resource item holds the values of come
-  // first, then each resource item at its last duplicate's place.
-  const last = new Map<string, number>();
-  for (let i = 0; i < remaining.length; i++) if (ids[i] !== undefined) last.set(ids[i]!, i);
   const result: JsonValue[] = [];
-  for (const item of out) {
-    const id = outId(item);
-    if (id === undefined || !last.has(id)) result.push(item);
-  }
-  for (let i = 0; i < remaining.length; i++) if (ids[i] !== undefined && last.get(ids[i]!) === i) result.push(state(i));
+  for (let p = 0; p < items.length; p++) if (alive[p]) result.push(items[p]);
   if (result.length === out.length && result.every((v, p) => v === out[p])) return undefined;
-  return { items: result, unwalked };
+  return { items: result, unwalked: !plain };
 }
 
 /** How many of a tracked list's keys an item of the list or of the overlay (its tuples) sets. */

@@ -328,7 +328,8 @@ class Merger {
     }
     // kyaml merges into the resource's item nodes in place; a later tuple that finds the same item sees the merge.
     const merged = new Map<JsonValue, JsonValue>();
-    const out: JsonValue[] = [];
+    const walkedInto = new Map<JsonValue, JsonValue>();
+    let out: JsonValue[] = [];
     const outTuples: (string[] | undefined)[] = [];
     for (const tuple of tuples) {
       const at = firstMatch(remainingTuples, tuple);
@@ -348,6 +349,8 @@ class Merger {
         continue;
       }
       if (found !== undefined) merged.set(found, v);
+      // The walk took the overlay's item for `$patch: replace`: the resource's item is left as it was.
+      if (found !== undefined && !(isJsonObject(o) && o.$patch === 'replace')) walkedInto.set(found, v);
       // kyaml's ElementSetter: replace the items already collected under these keys, else append
       let replaced = false;
       for (let i = 0; i < out.length; i++) {
@@ -365,6 +368,33 @@ class Merger {
     if (keyless.length > 0) {
       this.clean = false;
       return [...out, ...keyless];
+    }
+    // kyaml's appendListNode (list prepend): each resource item, in order and as the walk left it, is set
+    // into the collected items by ElementSetter under the keys some item sets; with several keys it is
+    // deleted first, then appended. Not modelled when a resource item lacks a value for one of those keys.
+    const setAt = keys.map((_, k) => k).filter((k) => tuples.some((t) => t[k] !== ''));
+    const setKeys = setAt.length > 0 ? setAt : keys.map((_, k) => k);
+    // Read as kyaml reads them then: a merged item's values as merged (edited in place), another's as read.
+    const valuesOf = (i: number) => {
+      const merged = walkedInto.get(remaining[i]);
+      return merged === undefined ? remainingTuples[i] : objectTuple(merged, keys);
+    };
+    if (remaining.every((_, i) => setKeys.every((k) => (valuesOf(i)?.[k] ?? '') !== ''))) {
+      let list = out.slice();
+      for (let i = 0; i < remaining.length; i++) {
+        const state = walkedInto.get(remaining[i]) ?? remaining[i];
+        const values = valuesOf(i)!;
+        const holds = (item: JsonValue) => {
+          const t = objectTuple(item, keys);
+          return t !== undefined && setKeys.every((k) => t[k] === values[k]);
+        };
+        if (setKeys.length > 1) list = list.filter((item) => !holds(item));
+        let found = false;
+        list = list.map((item) => (holds(item) ? ((found = true), state) : item));
+        if (!found) list.push(state);
+      }
+      if (list.length !== out.length || list.some((v, i) => v !== out[i])) this.clean = false;
+      out = list;
     }
     if (this.clean) this.normalized?.lists.set(out, { elem: elem ? resolve(elem) : NO_TYPE, keys });
     this.clean &&= outer;
