@@ -25,6 +25,7 @@ import {
 import { formatProblems, loadPolicies, type LoadedPolicies } from '../load.js';
 import { jsonOutput, yamlOutput } from '../output.js';
 import { writeMutated } from '../apply-output.js';
+import { objectMetaProblem } from '../object-meta.js';
 import { policyReports, type ReportEntry, type ReportPolicy } from '../apply-report.js';
 import { APPLY_FLAGS, commaList, fromKyverno } from '../kyverno-flags.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
@@ -195,10 +196,15 @@ async function readValues(path: string | undefined, io: CliIO): Promise<ValuesSp
   }
 }
 
-/** `resource`, or a CliInputError naming `where` when it lacks apiVersion or kind (no review can be built of it). */
+/**
+ * `resource`, or a CliInputError naming `where` when it lacks apiVersion or kind (no review can be built
+ * of it) or has metadata the API server's decoder refuses.
+ */
 function needsKind(resource: JsonObject, where: string): JsonObject {
   const missing = ['apiVersion', 'kind'].filter((k) => typeof resource[k] !== 'string' || resource[k] === '');
   if (missing.length > 0) throw new CliInputError(`${where}: the resource needs apiVersion and kind (${missing.join(' and ')} not set)`);
+  const meta = objectMetaProblem(resource);
+  if (meta !== undefined) throw new CliInputError(`${where}: ${meta}: the API server refuses such an object before admission`);
   return resource;
 }
 

@@ -68,8 +68,11 @@ export function normalizeResource(obj: JsonObject, documents: readonly JsonObjec
   const apiVersion = str(getOwn(copy, 'apiVersion'));
   const kind = str(getOwn(copy, 'kind'));
   const m = meta(copy);
-  if (m && str(getOwn(m, 'namespace')) === '' && !isClusterScoped(apiVersion, kind, documents)) setOwn(m, 'namespace', 'default');
-  else if (!m && kind !== '' && !isClusterScoped(apiVersion, kind, documents)) setOwn(copy, 'metadata', { namespace: 'default' });
+  const ns = m && getOwn(m, 'namespace');
+  // A namespace of another type than string is kept for amender apply to refuse (object-meta.ts).
+  if (m && (ns === undefined || ns === null || ns === '') && !isClusterScoped(apiVersion, kind, documents)) setOwn(m, 'namespace', 'default');
+  // Metadata that is there but no object is kept, as Kyverno's SetNamespace leaves it (and apply refuses it).
+  else if ((getOwn(copy, 'metadata') ?? null) === null && kind !== '' && !isClusterScoped(apiVersion, kind, documents)) setOwn(copy, 'metadata', { namespace: 'default' });
   normalizeNilMaps(copy);
   return copy;
 }
