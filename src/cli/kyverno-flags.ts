@@ -7,6 +7,7 @@
  * the value x, and `-ti` sets two boolean flags.
  */
 import { UsageError } from './args.js';
+import { CliInputError } from './errors.js';
 
 export interface KyvernoFlags {
   /** Short flags that take a value, as the long option they stand for. */
@@ -188,4 +189,18 @@ export function commaList(values: readonly string[], option: string): string[] {
     }
     return fields;
   });
+}
+
+/** `https://…`, `http://…`: where kyverno apply and kyverno test download from (source/http.go IsHttp, git.go IsGit). */
+const REMOTE = /^https?:\/\//;
+
+/**
+ * A CliInputError for a path kyverno would download (a policy URL, a git repository of policies or
+ * tests): Amender reads local files, and would otherwise say "no such file or folder" or "unknown scheme".
+ */
+export function refuseRemote(paths: readonly string[], what: 'policies' | 'resources' | 'tests'): void {
+  const remote = paths.find((p) => REMOTE.test(p));
+  if (remote === undefined) return;
+  const verb = what === 'resources' ? 'download it' : 'download or clone it';
+  throw new CliInputError(`${remote}: kyverno fetches ${what} from URLs and git repositories; Amender reads local files and folders: ${verb} and give its path`);
 }

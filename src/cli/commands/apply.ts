@@ -27,7 +27,7 @@ import { jsonOutput, yamlOutput } from '../output.js';
 import { writeMutated } from '../apply-output.js';
 import { objectMetaProblem } from '../object-meta.js';
 import { policyReports, type ReportEntry, type ReportPolicy } from '../apply-report.js';
-import { APPLY_FLAGS, commaList, fromKyverno } from '../kyverno-flags.js';
+import { APPLY_FLAGS, commaList, fromKyverno, refuseRemote } from '../kyverno-flags.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
@@ -264,6 +264,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   // kyverno's --resource is a StringSlice: `-r a.yaml,b.yaml` names two files.
   const resourcePaths = commaList(listOption(args, 'resource'), 'resource');
   if (resourcePaths.length === 0) throw new UsageError('--resource FILE... is required');
+  refuseRemote(paths, 'policies');
+  refuseRemote(resourcePaths, 'resources');
   // Standard input is read once: a second `-` would read nothing and say "no resources" or "found 0".
   const stdinUses = [...resourcePaths, stringOption(args, 'old'), stringOption(args, 'values-file'), stringOption(args, 'userinfo')].filter((p) => p === '-').length;
   if (stdinUses > 1) throw new UsageError('standard input (-) is read once: give it to one of --resource, --old, --values-file and --userinfo');

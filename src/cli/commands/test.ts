@@ -5,7 +5,7 @@ import { runGoldenFiles } from '../golden-run.js';
 import type { CliCommand, CliIO } from '../io.js';
 import { DATA_FORMATS, findTests, formatData, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles, type DataFormat } from '../kyverno-test/index.js';
 import { parseDocuments } from '../../policyset/index.js';
-import { fromKyverno, TEST_FLAGS } from '../kyverno-flags.js';
+import { fromKyverno, refuseRemote, TEST_FLAGS } from '../kyverno-flags.js';
 
 export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--fail-only] [--test-case-selector "policy=…,rule=…,resource=…"]
                          [-o junit|json|yaml|markdown [--output-file FILE]] [--file-name kyverno-test.yaml]
@@ -50,6 +50,7 @@ export const testCommand: CliCommand = async (argv, io) => {
     },
   );
   if (args.positionals.length === 0) throw new UsageError('give at least one PATH (a folder, an amender-test.yaml or a kyverno-test.yaml)');
+  refuseRemote(args.positionals, 'tests');
   const format = stringOption(args, 'output-format');
   if (format !== undefined && format !== 'junit' && !isDataFormat(format)) {
     throw new UsageError(`--output-format: expected one of junit, ${DATA_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
