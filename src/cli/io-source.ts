@@ -5,6 +5,7 @@
  * folders with the directory source of src/sources/node, as the server does.
  */
 import { isPolicyDocumentName, isSkippedFolder, SourceError, type PolicySource, type SourceEntry, type SourceResolvers } from '../sources/index.js';
+import { readInput } from './documents.js';
 import { describeFsError } from './errors.js';
 import type { CliIO } from './io.js';
 
@@ -55,4 +56,32 @@ export function cliIoSource(uri: string, path: string, io: CliIO): PolicySource 
 /** Folders and files through `io`; no other kind of source (tests give no S3 or bundled set). */
 export function cliIoResolvers(io: CliIO): SourceResolvers {
   return { directory: (u) => cliIoSource(u.uri, u.path, io) };
+}
+
+/**
+ * `-` among the policy paths: the policies on standard input, as `kyverno apply - --resource …` reads
+ * them (policy/load.go stdinLoad). Read once, when first fetched: a refresh that lists again gets the
+ * same text, never an emptied stream.
+ */
+export function stdinPolicySource(uri: string, io: CliIO): PolicySource {
+  let text: Promise<string> | undefined;
+  const entry: SourceEntry = { name: 'standard input', label: 'standard input' };
+  return {
+    uri,
+    async list() {
+      return [entry];
+    },
+    async fetch() {
+      text ??= readInput('-', io);
+      const read = await text;
+      return { status: 'fetched', version: `${read.length}`, text: read };
+    },
+  };
+}
+
+/** `resolvers` with `-` read as standard input. */
+export function withStdinPolicies(resolvers: SourceResolvers, io: CliIO): SourceResolvers {
+  const directory = resolvers.directory;
+  if (!directory) return resolvers;
+  return { ...resolvers, directory: (u) => (u.path === '-' ? stdinPolicySource(u.uri, io) : directory(u)) };
 }

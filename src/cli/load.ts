@@ -2,14 +2,14 @@
  * `--policies PATH...` → a compiled policy set, with the documents it was built from. Each PATH is a
  * policy source URI as the server takes it (`file://DIR`, a plain path to a folder or file, `s3://bucket/
  * prefix`, `bundled`), read by the same sources and the same refresher the server uses, so a set that
- * loads here loads there, with the same problems, limits and document order.
+ * loads here loads there, with the same problems, limits and document order; `-` is standard input.
  */
 import { isJsonObject, type JsonObject } from '../json/index.js';
 import { buildPolicySet, type BuildOptions, type ParsedSource, type PolicySet } from '../policyset/index.js';
 import { PolicySetRefresher, resolveSources, SourceUriError } from '../sources/index.js';
 import { CliInputError } from './errors.js';
 import type { CliIO } from './io.js';
-import { cliIoResolvers } from './io-source.js';
+import { cliIoResolvers, withStdinPolicies } from './io-source.js';
 
 export interface LoadedPolicies {
   set: PolicySet;
@@ -25,7 +25,7 @@ export interface LoadedPolicies {
 export async function loadPolicies(paths: readonly string[], io: CliIO, options: BuildOptions = {}): Promise<LoadedPolicies> {
   let sources;
   try {
-    sources = resolveSources(paths, io.policyResolvers?.() ?? cliIoResolvers(io), 'the command line');
+    sources = resolveSources(paths, withStdinPolicies(io.policyResolvers?.() ?? cliIoResolvers(io), io), 'the command line');
   } catch (err) {
     if (err instanceof SourceUriError) throw new CliInputError(err.message);
     throw err;

@@ -238,7 +238,7 @@ describe('amender apply', () => {
     for (const twice of [['--resource', '-', '-'], ['--resource', '-', '--old', '-', '--operation', 'UPDATE'], ['--resource', '-', '--values-file', '-']]) {
       io = fakeIO(files, CONFIGMAP_YAML);
       expect(await runCli(['apply', '--policies', 'policies', ...twice], io), twice.join(' ')).toBe(2);
-      expect(io.stderr).toContain('amender apply: standard input (-) is read once: give it to one of --resource, --old, --values-file and --userinfo\n');
+      expect(io.stderr).toContain('amender apply: standard input (-) is read once: give it to one of the policy paths, --resource, --old, --values-file and --userinfo\n');
     }
     io = fakeIO(files);
     expect(await runCli(['apply', '--policies', 'policies', '--resource', 'cm.yaml', '--set', 'novalue'], io)).toBe(2);

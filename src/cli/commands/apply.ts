@@ -267,8 +267,8 @@ export const applyCommand: CliCommand = async (argv, io) => {
   refuseRemote(paths, 'policies');
   refuseRemote(resourcePaths, 'resources');
   // Standard input is read once: a second `-` would read nothing and say "no resources" or "found 0".
-  const stdinUses = [...resourcePaths, stringOption(args, 'old'), stringOption(args, 'values-file'), stringOption(args, 'userinfo')].filter((p) => p === '-').length;
-  if (stdinUses > 1) throw new UsageError('standard input (-) is read once: give it to one of --resource, --old, --values-file and --userinfo');
+  const stdinUses = [...paths, ...resourcePaths, stringOption(args, 'old'), stringOption(args, 'values-file'), stringOption(args, 'userinfo')].filter((p) => p === '-').length;
+  if (stdinUses > 1) throw new UsageError('standard input (-) is read once: give it to one of the policy paths, --resource, --old, --values-file and --userinfo');
   const givenOperation = stringOption(args, 'operation')?.toUpperCase() as Operation | undefined;
   if (givenOperation !== undefined && !OPERATIONS.includes(givenOperation)) throw new UsageError(`--operation must be one of ${OPERATIONS.join(', ')}`);
   let setValues: Record<string, JsonValue>;

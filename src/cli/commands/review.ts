@@ -20,6 +20,10 @@ export const reviewCommand: CliCommand = async (argv, io) => {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
   const paths = listOption(args, 'policies');
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
+  // Policies on standard input (`-`) leave it to no review.
+  if ((stringOption(args, 'input') ?? '-') === '-' && paths.includes('-')) {
+    throw new UsageError('standard input (-) is read once: the review is read from it unless --input FILE, so the policies cannot be');
+  }
   const { set } = await loadPolicies(paths, io);
   if (!flag(args, 'quiet') && set.problems.length > 0) io.err(`warning: the policy set has problems:\n${formatProblems(set)}`);
   const input = stringOption(args, 'input') ?? '-';
