@@ -271,6 +271,19 @@ n9e+FygpoktlD8YgT7jwgiVKX7Koz++zyvMIdhvRrtgS
     }
   });
 
+  it('a call whose cost walks its arguments lets the deadline in: values that share subtrees are exponentially large trees', () => {
+    // 2^22 leaves built by nesting [x].map(v, [v, v]) (at 2^40 the review never ended): listObjToMap and
+    // indexOf price a call by walking their arguments (traversalCost), which did not look at the clock, and
+    // the library cost's error handler swallowed the guard's stop when it came.
+    let nested = "'a'";
+    for (let i = 0; i < 22; i++) nested = `[${nested}].map(v${i}, [v${i}, v${i}])[0]`;
+    for (const e of [`size(listObjToMap([{"k": "a"}], [{"v": ${nested}}], "k", "v"))`, `[dyn(${nested})].indexOf(dyn("x"))`]) {
+      let t = 0;
+      const guard = new ReviewGuard({ deadlineMs: 10, maxValueBytes: 6 << 20, now: () => t++ });
+      expect(() => run(e, {}, guard), e.slice(0, 20)).toThrow(/deadline exceeded/);
+    }
+  });
+
   it("declare Kyverno's exceptions variable, always empty (no PolicyException is read)", () => {
     expect(value('[size(exceptions.allowedImages), size(exceptions.allowedValues)]')).toEqual([0n, 0n]);
     expect(compileExpression('exceptions', 'variable', { params: false }).ok).toBe(false);

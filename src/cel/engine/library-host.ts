@@ -3,6 +3,7 @@
  * `Env` and answers the cost of its calls. A declaration with the signature of an existing overload
  * replaces it (a library may supersede a standard function, e.g. RE2 `matches`).
  */
+import { ReviewAborted } from '../../guard/index.js';
 import type { CelLibrary, CelLibraryValue, FunctionOptions, LibraryRegistrar, MacroExpander } from '../library.js';
 import { macroKey } from './macros.js';
 import type { CallCheck, Env } from './env.js';
@@ -38,14 +39,18 @@ export class LibraryHost {
     return this.libraryCost(o, (lib) => lib.callCost?.(o.fn, args, result));
   }
 
-  /** What `ask` gets of the overload's library, when it is a usable cost; a library's fault is no cost. */
+  /**
+   * What `ask` gets of the overload's library, when it is a usable cost; a library's fault is no cost.
+   * The review's guard stopping a cost that walks a value (traversalCost) still stops the evaluation.
+   */
   private libraryCost(o: Overload, ask: (lib: CelLibrary) => number | undefined): number | undefined {
     const lib = o.library ? this.libraries.get(o.library) : undefined;
     if (!lib) return undefined;
     try {
       const c = ask(lib);
       return typeof c === 'number' && Number.isFinite(c) && c >= 0 ? c : undefined;
-    } catch {
+    } catch (e) {
+      if (e instanceof ReviewAborted) throw e;
       return undefined;
     }
   }

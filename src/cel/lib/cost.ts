@@ -1,4 +1,5 @@
 import { utf8Length } from '../../json/index.js';
+import { activeGuard } from '../engine/bounds.js';
 import { actualSize } from '../engine/runtime.js';
 import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from '../engine/stdlib.js';
 import { isList, isMap, listItems, mapEntries } from './values.js';
@@ -27,6 +28,9 @@ export function regexCost(str: unknown, regexSize: number): number {
  * count their UTF-8 bytes, as Go's len() does, truncated rather than rounded up.
  */
 export function traversalCost(v: unknown): number {
+  // A value built by CEL may share subtrees ([v].map(x, [x, x]) nested): walked as a tree it can be
+  // exponentially larger than it looks, so the walk lets the review's deadline in.
+  activeGuard()?.tick();
   if (typeof v === 'string') return Math.floor(utf8Length(v) * STRING_TRAVERSAL_COST_FACTOR);
   if (v instanceof Uint8Array) return Math.floor(v.length * STRING_TRAVERSAL_COST_FACTOR);
   if (isList(v)) {
