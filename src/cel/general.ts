@@ -37,6 +37,12 @@ export interface CelEnvironmentOptions {
    * cel-go (so Kubernetes) keeps the last entry: false there.
    */
   errorOnRepeatedMapKey?: boolean;
+  /**
+   * An index whose constant key cannot be a qualifier (`m[null]`) fails when evaluated, as in cel-go
+   * without OptOptimize (the cel-spec conformance tests); default true. Kubernetes fails program
+   * creation instead: false there.
+   */
+  invalidConstantKeyAtEvaluation?: boolean;
 }
 
 export type GeneralEvalResult = { ok: true; value: CelValue; cost: number } | { ok: false; message: string; cost: number };
@@ -89,6 +95,7 @@ export class CelEnvironment {
       libraryCostFromArgs: host.costFromArgs.bind(host),
       errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? true,
       errorOnRepeatedMapKey: options.errorOnRepeatedMapKey ?? true,
+      invalidConstantKeyAtEvaluation: options.invalidConstantKeyAtEvaluation ?? true,
     };
   }
 

@@ -5,9 +5,9 @@
  * the planner, which only decides which one a node calls.
  */
 import type { StructDecl } from './env.js';
-import { formatFloatG } from '../../go/index.js';
 import { hasOwn, ownMember, type JsonObject } from '../../json/index.js';
 import { CelEvalError, noSuchOverload } from './errors.js';
+import { goTypeText, goValueText } from './go-text.js';
 import { readJson } from './json.js';
 import { mapGet, typeNameOf } from './runtime.js';
 import { parseTimestamp } from './time.js';
@@ -143,10 +143,8 @@ export function optionalSelect(v: unknown, field: string, struct: StructDecl | u
 }
 
 /** An index as cel-go's `%v` prints it (types.Int, types.Uint and types.Double have no String method). */
-function indexText(k: unknown): string {
-  if (typeof k === 'number') return formatFloatG(k);
-  return String(k instanceof CelUint ? k.valueOf() : k);
-}
+/** A key or index as cel-go's 'no such key: %v' and 'unsupported index value %v' print it. */
+const indexText = goValueText;
 
 /**
  * The position `k` names in `list`, or undefined when it is out of range. cel-go's IndexOrError: an int,
@@ -166,11 +164,24 @@ function listIndex(list: readonly CelValue[], k: unknown): number | undefined {
   return i;
 }
 
+/**
+ * A value cel-go can make an index qualifier of (interpreter/attributes.go newQualifier: string, int,
+ * uint, bool, double); any other fails to qualify anything, before the container is looked at.
+ */
+export function isQualifierKey(k: unknown): boolean {
+  return typeof k === 'string' || typeof k === 'bigint' || typeof k === 'number' || typeof k === 'boolean' || k instanceof CelUint;
+}
+
+export function invalidQualifier(k: unknown): string {
+  return `invalid qualifier type: ${goTypeText(k)}`;
+}
+
 export function indexValue(container: unknown, k: unknown, optional: boolean): CelValue {
   if (container instanceof CelOptional) {
     if (!container.hasValue()) return CelOptional.none();
     return indexValue(container.value(), k, true);
   }
+  if (!isQualifierKey(k)) throw new CelEvalError(invalidQualifier(k));
   if (Array.isArray(container)) {
     const i = listIndex(container, k);
     if (i === undefined) {
@@ -181,9 +192,6 @@ export function indexValue(container: unknown, k: unknown, optional: boolean): C
     return optional ? CelOptional.of(container[i]) : container[i];
   }
   if (isMapValue(container)) {
-    if (!(typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint' || typeof k === 'number' || k instanceof CelUint)) {
-      throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
-    }
     const v = mapGet(container, k as CelValue);
     if (v === undefined) {
       if (optional) return CelOptional.none();

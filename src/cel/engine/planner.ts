@@ -10,12 +10,13 @@
  */
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env } from './env.js';
-import { hasField, indexValue, optionalSelect, selectField } from './access.js';
+import { hasField, indexValue, invalidQualifier, isQualifierKey, optionalSelect, selectField } from './access.js';
 import { checkBuiltSize, checkResultSize } from './bounds.js';
 import { callStandard, failedArgs, failedCall } from './calls.js';
-import { AsyncPending, CelEvalError, noSuchOverload } from './errors.js';
+import { AsyncPending, CelEvalError, ProgramInstantiationError, noSuchOverload } from './errors.js';
 import { LIST_CREATE_COST, MAP_CREATE_COST, STRUCT_CREATE_COST, charge, isCostError, overLimit, toError, type EvalState } from './eval-state.js';
 import { TYPE_CONVERSIONS, checkConstantArgument, constantConversion, foldCall } from './folding.js';
+import { goValueText } from './go-text.js';
 import { dispatch, type Overload } from './functions.js';
 import { callFailure } from './overload-errors.js';
 import type { Interp, Planned } from './planned.js';
@@ -40,6 +41,13 @@ export interface PlanOptions {
    * last entry of a key instead, and an optional entry without a value removes it. Default false.
    */
   errorOnRepeatedMapKey?: boolean;
+  /**
+   * An index whose constant key cel-go cannot make a qualifier of (`m[null]`, `m[dyn(b'')]`) fails
+   * when evaluated, as in cel-go without OptOptimize (the cel-spec conformance runs). Kubernetes plans
+   * with OptOptimize, where the key is a constant when the index is planned: program creation fails.
+   * Default false.
+   */
+  invalidConstantKeyAtEvaluation?: boolean;
 }
 
 export interface PlannedProgram {
@@ -420,6 +428,10 @@ class Planner {
   private index(e: CallExpr, optional: boolean): Planned {
     const operand = this.node(e.args[0]);
     const keyNode = this.node(e.args[1]);
+    // cel-go makes a constant key's qualifier when it plans the index: one it cannot make fails program creation.
+    if (keyNode.constant && !isQualifierKey(keyNode.constant.value) && !this.options.invalidConstantKeyAtEvaluation) {
+      throw new ProgramInstantiationError(invalidQualifier(keyNode.constant.value), e.args[1].pos);
+    }
     const key = keyNode.attribute ? keyNode.resolve! : keyNode.fn;
     const make = (op: Interp, root: number): Interp => {
       if (optional) {
@@ -683,7 +695,7 @@ class Planner {
         for (let i = 0; i < fns.length; i++) {
           const v = fns[i](s);
           if (opt.has(i)) {
-            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional list element from non-optional value ${typeNameOf(v)}`);
+            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional list element from non-optional value ${goValueText(v)}`);
             if (v.hasValue()) out.push(v.value());
           } else out.push(v);
         }
@@ -715,7 +727,7 @@ class Planner {
           const k = keys[i].fn(s);
           const v = values[i].fn(s);
           if (optional[i]) {
-            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional entry '${String(k)}' from non-optional value ${typeNameOf(v)}`);
+            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional entry '${goValueText(k)}' from non-optional value ${goValueText(v)}`);
             if (!v.hasValue()) {
               // cel-go deletes the key written before; cel-spec leaves the map as it is.
               if (repeated === 'replace') {
@@ -748,7 +760,8 @@ class Planner {
         for (const f of fields) {
           const v = f.fn(s);
           if (f.optional) {
-            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional field '${f.name}' from non-optional value ${typeNameOf(v)}`);
+            // cel-go's evalObj words a field as a map entry (interpreter/interpretable.go invalidOptionalEntryInit).
+            if (!(v instanceof CelOptional)) throw new CelEvalError(`cannot initialize optional entry '${f.name}' from non-optional value ${goValueText(v)}`);
             if (v.hasValue()) m.set(f.name, v.value());
           } else m.set(f.name, v);
         }
