@@ -12,7 +12,8 @@
 
 import { utf8SequenceLength } from '../../go/index.js';
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a leading EF BB BF is U+FEFF of the Go string, which TextDecoder would drop.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 /** A lone surrogate (with the u flag a pair is one code point, outside the class). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

@@ -13,7 +13,8 @@ import { goStringArgument } from './go-string.js';
  * decompresses to the same text everywhere, but not Go's compressed bytes (stored blocks, so larger).
  */
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
+// ignoreBOM: Go's string(bytes) keeps a leading U+FEFF, which TextDecoder would drop.
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 function decompress(data: Uint8Array): string {
