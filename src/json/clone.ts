@@ -63,3 +63,20 @@ export function sliceArray<T>(list: readonly T[], start = 0, end = list.length):
   for (let i = start; i < end; i++) out.push(list[i]);
   return out;
 }
+
+/**
+ * A shallow copy of an object for a walk that rewrites some of its members: the literal forms of its
+ * numbers (number-marks.ts: a `1.0`, an int64 past ±2^53) go with the copy.
+ */
+export function shallowCopyWithMarks(source: JsonObject): JsonObject {
+  const copy = shallowCopyObject(source);
+  if (hasNumberMarks(source)) for (const key in copy) if (typeof copy[key] === 'number') copyNumberMark(source, key, copy, key);
+  return copy;
+}
+
+/** {@link shallowCopyWithMarks} of a list. */
+export function sliceArrayWithMarks(source: JsonValue[]): JsonValue[] {
+  const copy = sliceArray(source);
+  if (hasNumberMarks(source)) for (let i = 0; i < copy.length; i++) if (typeof copy[i] === 'number') copyNumberMark(source, i, copy, i);
+  return copy;
+}

@@ -4,7 +4,7 @@ export { parseJson, JsonParseError, DEFAULT_MAX_DEPTH, shownNumberLiteral, type 
 export { hasFloatLiterals, isFloatLiteral, markFloatLiteral, unmarkFloatLiteral } from './float-literals.js';
 export { exactInteger, exactIntegersMarked, jsonTextExact, markExactInteger, sameExactInteger, unmarkExactInteger } from './exact-integers.js';
 export { copyNumberMark, withNumberMarksOf, hasNumberMarks, numberMarkOf, setNumberMark, type NumberMark } from './number-marks.js';
-export { cloneJson, cloneJsonWithMarks, shallowCopyObject, sliceArray } from './clone.js';
+export { cloneJson, cloneJsonWithMarks, shallowCopyObject, shallowCopyWithMarks, sliceArray, sliceArrayWithMarks } from './clone.js';
 export { jsonEqual } from './equal.js';
 export { indentJsonText } from './indent.js';
 export { getOwn, hasOwn, isOwnRead, ownMember, setOwn } from './own.js';

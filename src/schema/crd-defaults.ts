@@ -1,4 +1,4 @@
-import { copyNumberMark, getOwn, hasNumberMarks, isJsonObject, setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../json/index.js';
+import { copyNumberMark, getOwn, isJsonObject, setOwn, shallowCopyWithMarks, sliceArrayWithMarks, type JsonObject, type JsonValue } from '../json/index.js';
 
 /**
  * The `default`s of a CustomResourceDefinition's structural schema, and kube-apiserver's defaulting of a
@@ -77,7 +77,7 @@ function walk(v: JsonValue, node: CrdDefaults, base: JsonValue | undefined): Jso
       const defaulted = replacesNull(item, items);
       const w = walk(defaulted ? items.value! : item, items, b?.[i]);
       if (w === item) continue;
-      out ??= copyArray(v);
+      out ??= sliceArrayWithMarks(v);
       out[i] = w;
       if (defaulted && typeof w === 'number') copyNumberMark(items.holder!, 'default', out, i);
     }
@@ -93,7 +93,7 @@ function walk(v: JsonValue, node: CrdDefaults, base: JsonValue | undefined): Jso
       if (prop.value === undefined) continue;
       const cur = getOwn(v, name);
       if (cur === undefined || replacesNull(cur, prop)) {
-        out ??= copyObject(v);
+        out ??= shallowCopyWithMarks(v);
         setDefault(out, name, prop);
       }
     }
@@ -108,7 +108,7 @@ function walk(v: JsonValue, node: CrdDefaults, base: JsonValue | undefined): Jso
     const defaulted = !prop && replacesNull(child, childNode);
     const w = walk(defaulted ? childNode.value! : child, childNode, b === undefined ? undefined : getOwn(b, key));
     if (w === child) continue;
-    out ??= copyObject(v);
+    out ??= shallowCopyWithMarks(v);
     if (defaulted && w === childNode.value) setDefault(out, key, childNode);
     else setOwn(out, key, w);
   }
@@ -119,17 +119,4 @@ function walk(v: JsonValue, node: CrdDefaults, base: JsonValue | undefined): Jso
 function setDefault(obj: JsonObject, key: string, node: CrdDefaults): void {
   setOwn(obj, key, node.value!);
   if (typeof node.value === 'number') copyNumberMark(node.holder!, 'default', obj, key);
-}
-
-/** Copies that keep the literal forms of the numbers they hold (number-marks.ts). */
-function copyObject(source: JsonObject): JsonObject {
-  const copy = shallowCopyObject(source);
-  if (hasNumberMarks(source)) for (const key in copy) if (typeof copy[key] === 'number') copyNumberMark(source, key, copy, key);
-  return copy;
-}
-
-function copyArray(source: JsonValue[]): JsonValue[] {
-  const copy = sliceArray(source);
-  if (hasNumberMarks(source)) for (let i = 0; i < copy.length; i++) if (typeof copy[i] === 'number') copyNumberMark(source, i, copy, i);
-  return copy;
 }

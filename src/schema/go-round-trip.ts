@@ -1,4 +1,4 @@
-import { copyNumberMark, exactInteger, hasNumberMarks, isFloatLiteral, isJsonObject, isOwnRead, setOwn, shallowCopyObject, sliceArray, type JsonObject, type JsonValue } from '../json/index.js';
+import { exactInteger, isFloatLiteral, isJsonObject, isOwnRead, setOwn, shallowCopyWithMarks, sliceArrayWithMarks, type JsonObject, type JsonValue } from '../json/index.js';
 import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
 import { formatMicroTime, isMicroTime, parseMicroTime } from './micro-time.js';
@@ -50,7 +50,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       // A null item decodes to its Go type's zero value.
       const w = item === null ? nullAsGo(atom.list.elem) : walk(item, atom.list.elem, pairs?.baseFor(item, i));
       if (w === item) continue;
-      out ??= copyArray(v);
+      out ??= sliceArrayWithMarks(v);
       out[i] = w;
     }
     return out ?? v;
@@ -74,7 +74,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       // A struct field's Go type decides; a map value null is its type's zero value.
       const g = field?.go !== undefined ? goFieldValue(v, k, field.go, childType) : child === null && !field ? nullAsGo(childType) : child;
       if (g === OMITTED) {
-        out ??= copyObject(v);
+        out ??= shallowCopyWithMarks(v);
         delete out[k];
         continue;
       }
@@ -84,7 +84,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
         ? canonicalQuantity(String(exact))
         : walk(g, childType, childBase, typeof g === 'string' && resolve(childType).format === 'date-time' && isMicroTime(atom.map.name, k));
       if (w === child) continue;
-      out ??= copyObject(v);
+      out ??= shallowCopyWithMarks(v);
       setOwn(out, k, w);
     }
     // Fields Go always writes (no `omitempty`, or a struct value) that a new struct lacks or a mutation
@@ -92,7 +92,7 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
     if (atom.map.fields !== undefined) {
       for (const [name, field] of alwaysWritten(atom)) {
         if (isOwnRead(v, name, v[name]) || (baseMap !== undefined && !isOwnRead(baseMap, name, baseMap[name]))) continue;
-        out ??= copyObject(v);
+        out ??= shallowCopyWithMarks(v);
         setOwn(out, name, zeroEncoding(field) as JsonValue);
       }
     }
@@ -224,7 +224,7 @@ function canonicalBase64Values(map: Record<string, JsonValue>): Record<string, J
     if (typeof item !== 'string') continue;
     const w = canonicalGoBase64(item);
     if (w === item) continue;
-    out ??= copyObject(map);
+    out ??= shallowCopyWithMarks(map);
     setOwn(out, k, w);
   }
   return out ?? map;
@@ -245,7 +245,7 @@ function int32Items(list: JsonValue[]): JsonValue[] {
     if (typeof item !== 'number') continue;
     const w = int32Of(list, i, item);
     if (w === item) continue;
-    out ??= copyArray(list);
+    out ??= sliceArrayWithMarks(list);
     out[i] = w;
   }
   return out ?? list;
@@ -285,17 +285,4 @@ function canonicalMicroTime(v: JsonValue): JsonValue {
 
 /** Go's zero time.Time, 0001-01-01T00:00:00Z, in seconds since the Unix epoch. */
 const ZERO_TIME_SEC = -62135596800;
-
-/** Copies keep the literal forms of the numbers they hold (a `1.0`, an int64 past ±2^53). */
-function copyObject(source: Record<string, JsonValue>): Record<string, JsonValue> {
-  const copy = shallowCopyObject(source);
-  if (hasNumberMarks(source)) for (const key in copy) if (typeof copy[key] === 'number') copyNumberMark(source, key, copy, key);
-  return copy;
-}
-
-function copyArray(source: JsonValue[]): JsonValue[] {
-  const copy = sliceArray(source);
-  if (hasNumberMarks(source)) for (let i = 0; i < copy.length; i++) if (typeof copy[i] === 'number') copyNumberMark(source, i, copy, i);
-  return copy;
-}
 
