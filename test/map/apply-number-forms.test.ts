@@ -7,32 +7,13 @@
  * from. Through the app's /mutate, from the review's JSON text (`2.0` read as a double).
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, mutateWidget, widgetPolicy } from './widget-reviews.js';
+import { addedAt, exampleCrd, mutateWidget, widgetPolicy } from './widget-reviews.js';
 
-const CRD = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: widgets.example.com }
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { kind: Widget, plural: widgets }
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
+const CRD = exampleCrd('Widget', 'widgets', `
               f: { type: number }
               e: { type: number }
               h: { type: object, additionalProperties: { type: number } }
-              nums: { type: array, x-kubernetes-list-type: set, items: { type: number } }
----`;
+              nums: { type: array, x-kubernetes-list-type: set, items: { type: number } }`);
 
 const WRITER = widgetPolicy(
   'a-writer',

@@ -8,27 +8,9 @@
  * defaults of its own fields; list items and additionalProperties values get theirs. Through /mutate.
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, mutateWidget, widgetPolicy } from './widget-reviews.js';
+import { addedAt, exampleCrd, mutateWidget, widgetPolicy } from './widget-reviews.js';
 
-const CRD = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: widgets.example.com }
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { kind: Widget, plural: widgets }
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
+const CRD = exampleCrd('Widget', 'widgets', `
               replicas: { type: integer, default: 1 }
               mode: { type: string, nullable: true, default: auto }
               ratio: { type: number, default: 0.5 }
@@ -51,8 +33,7 @@ spec:
                 type: object
                 default: {}
                 properties:
-                  retries: { type: integer, default: 3 }
----`;
+                  retries: { type: integer, default: 3 }`);
 
 /** The received Widget, as the API server hands it over: already defaulted. */
 const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},

@@ -5,30 +5,11 @@
  * sources without a defaulted field reads that field's default, as it would in the cluster.
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, mutateWidget } from './widget-reviews.js';
+import { addedAt, exampleCrd, mutateWidget } from './widget-reviews.js';
 
-const SET = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: limits.example.com }
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { kind: Limit, plural: limits }
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
+const SET = exampleCrd('Limit', 'limits', `
               maxReplicas: { type: integer, default: 5 }
-              tier: { type: string, default: bronze }
----
+              tier: { type: string, default: bronze }`) + `
 apiVersion: example.com/v1
 kind: Limit
 metadata: { name: l, namespace: default }

@@ -1,11 +1,40 @@
 /**
- * What the tests of a custom resource's numbers share: a MutatingAdmissionPolicy (and its binding) on
- * CREATE of example.com/v1 widgets, and the reply of /mutate for a review under a set of such policies.
+ * What the tests of a custom resource's numbers and defaults share: an example.com/v1 CRD, a
+ * MutatingAdmissionPolicy (and its binding) on CREATE of example.com/v1 widgets, and the reply of /mutate
+ * for a review under a set of such policies.
  */
 import { expect } from 'vitest';
 import { decodeBase64Utf8 } from '../../src/admission/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
+
+/**
+ * The CRD of namespaced example.com/v1 `kind` (`plural`), its `spec` an object of `specProperties` (YAML
+ * lines indented 14 spaces, under `properties:`), followed by `---`.
+ */
+export function exampleCrd(kind: string, plural: string, specProperties: string): string {
+  return `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: ${plural}.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { kind: ${kind}, plural: ${plural} }
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+${specProperties.replace(/^\n/, '')}
+---`;
+}
 
 /** Policy `name` (failurePolicy Fail) with one mutation (YAML, indented under `mutations:`), bound. */
 export function widgetPolicy(name: string, mutation: string): string {
