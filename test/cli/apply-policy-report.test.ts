@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
-import { addTeamPolicy } from './team-policy.js';
+import { addTeamPolicy, labelMap } from './team-policy.js';
 
 const TIER = `apiVersion: kyverno.io/v1
 kind: Policy
@@ -29,21 +29,7 @@ spec:
       preconditions: {all: [{key: "{{ request.object.kind }}", operator: Equals, value: Service}]}
       mutate: {patchStrategicMerge: {metadata: {labels: {svc: x}}}}
 `;
-const LABEL_MAP = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: label}
-spec:
-  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
-  reinvocationPolicy: Never
-  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"x": "y"}}}'}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: {name: label-binding}
-spec: {policyName: label}
-`;
+const LABEL_MAP = labelMap('label-binding');
 const POD = `apiVersion: v1
 kind: Pod
 metadata: {name: web, uid: u-1}

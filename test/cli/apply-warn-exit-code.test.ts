@@ -6,28 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
-import { addTeamPolicy } from './team-policy.js';
+import { addTeamPolicy, labelMap } from './team-policy.js';
 
 const POD = `apiVersion: v1
 kind: Pod
 metadata: {name: web}
 spec: {containers: [{name: c, image: nginx}]}
 `;
-const LABEL_MAP = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: label}
-spec:
-  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
-  reinvocationPolicy: Never
-  mutations:
-    - patchType: ApplyConfiguration
-      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"x": "y"}}}'}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: {name: label}
-spec: {policyName: label}
-`;
+const LABEL_MAP = labelMap();
 
 async function apply(policy: string, ...args: string[]) {
   const io = fakeIO({ 'p.yaml': policy, 'pod.yaml': POD });

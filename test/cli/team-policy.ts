@@ -1,5 +1,5 @@
 /**
- * The Kyverno policy most CLI tests apply: rule `team` of ClusterPolicy `add-team` labels each resource of
+ * Policies the CLI tests apply. The Kyverno policy most of them apply: rule `team` of ClusterPolicy `add-team` labels each resource of
  * `kinds` with `team: <team>` by a strategic merge.
  */
 export function addTeamPolicy(kinds: readonly string[], team = 'blue'): string {
@@ -13,5 +13,27 @@ spec:
       mutate:
         patchStrategicMerge:
           metadata: {labels: {team: ${team}}}
+`;
+}
+
+/**
+ * MutatingAdmissionPolicy `label`, which labels each Pod created with `x: y` by an ApplyConfiguration,
+ * and its binding `binding`.
+ */
+export function labelMap(binding = 'label'): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: label}
+spec:
+  matchConstraints: {resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}
+  reinvocationPolicy: Never
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"x": "y"}}}'}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: ${binding}}
+spec: {policyName: label}
 `;
 }
