@@ -8,7 +8,7 @@
  * `name.metadata`, `name.metadata.*` for a configMap). The expression must parse as JMESPath first.
  */
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { wildcardMatch } from '../../go/index.js';
+import { goTrimSpace, wildcardMatch } from '../../go/index.js';
 import { compile as compileJmesPath } from '../jmespath/index.js';
 import { messageOf } from '../errors.js';
 import { isSet } from './is-set.js';
@@ -63,7 +63,7 @@ export class AllowedVariables {
 
   /** MockContext.Query: nothing when the variable is known. */
   check(expression: string): VariableFault | undefined {
-    let query = expression.trim();
+    let query = goTrimSpace(expression); // strings.TrimSpace: U+0085 is a space, U+FEFF is not
     if (query === '') return { unknown: false, message: 'invalid query (nil)' };
     try {
       compileJmesPath(query);

@@ -16,7 +16,7 @@
  */
 import { DEFAULT_MAX_VALUE_BYTES } from '../../guard/index.js';
 import { getOwn, isJsonObject, setOwn, type JsonObject, type JsonValue } from '../../json/index.js';
-import { findVariables } from '../context/variable-syntax.js';
+import { findVariables, isShallow, variableExpression } from '../context/variable-syntax.js';
 import { substituteReferences } from '../context/references.js';
 import { messageOf } from '../errors.js';
 import { allowedVariablesOf, type AllowedVariables } from './allowed-variables.js';
@@ -208,9 +208,10 @@ export function stringFault(text: string, segments: readonly (string | number)[]
     for (const m of matches) {
       const prefix = m[1];
       const variableText = m[2];
-      let variable = variableText.replaceAll('{{', '').replaceAll('}}', '').trim();
-      shallow = variable.startsWith('-');
-      if (shallow) variable = variable.slice(1).trim();
+      // replaceBracesAndTrimSpaces: Go's strings.TrimSpace, whose spaces are not JavaScript's trim()'s.
+      const inside = variableText.replaceAll('{{', '').replaceAll('}}', '');
+      shallow = isShallow(inside);
+      let variable = variableExpression(inside);
       if (variable === '@') {
         const path = traversalPath(segments);
         variable = selfPathExpression(path, selfPathPrefix(allowed.check('target') === undefined));
