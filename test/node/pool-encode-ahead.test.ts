@@ -12,6 +12,7 @@ import { decodeInputs, encodeInputs, encodeInputsInSlices } from '../../src/adap
 import { buildPolicySet, parseDocuments, type ParsedSource } from '../../src/policyset/index.js';
 import { createApp } from '../../src/server/index.js';
 import { labelPolicy } from '../reliability/helpers/label-policy.js';
+import { eventLoopTicker } from '../sources/event-loop-ticker.js';
 import { post, testPools } from './pool-harness.js';
 
 const pool = testPools();
@@ -20,19 +21,6 @@ const pool = testPools();
 function largeSet(n: number): ParsedSource[] {
   const configMaps = Array.from({ length: n }, (_, i) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c${i}, namespace: shop}\ndata: {text: "${'x'.repeat(640)}"}\n`).join('');
   return [parseDocuments('policy.yaml', labelPolicy('ahead', 'team', 1)), parseDocuments('params.yaml', configMaps)];
-}
-
-/** Counts the turns of the event loop until stopped. */
-function ticker(): { turns: () => number; stop: () => void } {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    if (!running) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { turns: () => turns, stop: () => void (running = false) };
 }
 
 describe('a set encoded for the review workers', () => {
@@ -52,7 +40,7 @@ describe('a set encoded for the review workers', () => {
     const reviews = pool({ workers: 2, staggerMs: 0, encodeSet: encode });
     const inputs = largeSet(3000);
     const set = buildPolicySet(inputs);
-    const t = ticker();
+    const t = eventLoopTicker();
     try {
       expect(await reviews.encodeAhead(inputs, { bytes: 2_200_000, signal: new AbortController().signal })).toBe(true);
     } finally {

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PolicySetRefresher, type FetchResult, type PolicySource, type SourceEntry } from '../../src/sources/index.js';
+import { eventLoopTicker } from './event-loop-ticker.js';
 
 /** `n` MutatingAdmissionPolicies and their bindings, as JSON arrays of 500 policies a file. */
 function manyPolicies(n: number): PolicySource {
@@ -39,17 +40,11 @@ afterEach(() => stopTicker?.());
 describe('a large set built by the refresher', () => {
   it('lets the event loop turn between slices of its build', async () => {
     const r = new PolicySetRefresher({ name: 'many', sources: [manyPolicies(1500)], intervalMs: 0 });
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      if (!running) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    stopTicker = () => void (running = false);
+    const ticker = eventLoopTicker();
+    stopTicker = ticker.stop;
     const result = await r.refresh();
-    running = false;
+    ticker.stop();
+    const turns = ticker.turns();
     expect(result.outcome).toBe('applied');
     expect(r.provider().set?.problems.slice(0, 2)).toEqual([]);
     expect(r.provider().set?.counts.mutatingAdmissionPolicies).toBe(1500);

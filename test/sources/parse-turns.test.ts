@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PolicySetRefresher, type FetchResult, type PolicySource, type SourceEntry } from '../../src/sources/index.js';
+import { eventLoopTicker } from './event-loop-ticker.js';
 import { labelPolicy } from './helpers.js';
 
 /** A source of one file: a policy and `n` tiny param documents (9 lexemes each). */
@@ -19,19 +20,6 @@ function oneFile(n: number): PolicySource {
   };
 }
 
-/** Counts the turns of the event loop until stopped. */
-function ticker(): { turns: () => number; stop: () => void } {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    if (!running) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { turns: () => turns, stop: () => void (running = false) };
-}
-
 let stopTicker: (() => void) | undefined;
 afterEach(() => stopTicker?.());
 
@@ -39,7 +27,7 @@ describe('a large file parsed by the refresher', () => {
   it('lets the event loop turn between slices of its parse', async () => {
     // 20,000 documents: 180,000 lexemes, 43 slices of 4,096.
     const r = new PolicySetRefresher({ name: 'big', sources: [oneFile(20_000)], intervalMs: 0 });
-    const t = ticker();
+    const t = eventLoopTicker();
     stopTicker = t.stop;
     const result = await r.refresh();
     t.stop();
@@ -95,7 +83,7 @@ describe('large files parsed side by side', () => {
       },
     };
     const r = new PolicySetRefresher({ name: 'two', sources: [source], intervalMs: 0 });
-    const t = ticker();
+    const t = eventLoopTicker();
     stopTicker = t.stop;
     const result = await r.refresh();
     t.stop();
