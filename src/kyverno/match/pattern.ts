@@ -8,7 +8,7 @@ import { isJsonObject, type JsonValue } from '../../json/index.js';
 import { formatFloatE, parseFloat64 } from '../../go/index.js';
 import { parseInt64 } from '../../go/index.js';
 import { compareQuantities, tryParseQuantity } from '../go/quantity.js';
-import { hasWildcard, tryParseDuration, wildcardMatch } from '../../go/index.js';
+import { goTrimSpace, hasWildcard, tryParseDuration, wildcardMatch } from '../../go/index.js';
 
 /** One scalar against one pattern value (`pattern.Validate`). */
 export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
@@ -28,7 +28,7 @@ export function valueMatches(value: JsonValue, pattern: JsonValue): boolean {
  * text instead of matching each one.
  */
 export function isLiteralPattern(pattern: string): boolean {
-  if (pattern !== pattern.trim() || pattern.includes('|') || pattern.includes('&') || hasWildcard(pattern)) return false;
+  if (pattern !== goTrimSpace(pattern) || pattern.includes('|') || pattern.includes('&') || hasWildcard(pattern)) return false;
   return operatorOf(pattern) === '' && tryParseDuration(pattern) === undefined && tryParseQuantity(pattern) === undefined;
 }
 
@@ -43,13 +43,24 @@ function numberMatches(value: JsonValue, pattern: number): boolean {
 function stringPatternMatches(value: JsonValue, pattern: string): boolean {
   if (value === pattern) return true; // `!x` matches the text `!x` itself
   // One alternative of one condition (`*`, `web-*`, `>1`): no split.
-  if (!pattern.includes('|') && !pattern.includes('&')) return singlePatternMatches(value, pattern.trim());
+  if (!pattern.includes('|') && !pattern.includes('&')) return singlePatternMatches(value, trimBlanks(pattern));
   return pattern.split('|').some((alternative) =>
-    alternative
-      .trim()
+    trimBlanks(alternative)
       .split('&')
-      .every((condition) => singlePatternMatches(value, condition.trim())),
+      .every((condition) => singlePatternMatches(value, trimBlanks(condition))),
   );
+}
+
+/**
+ * strings.Trim(condition, " "): validateStringPatterns trims the alternatives and conditions of ASCII
+ * spaces only, so a tab or U+00A0 before an operator leaves it no operator (`\t>1` is text).
+ */
+function trimBlanks(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 0x20) start++;
+  while (end > start && text.charCodeAt(end - 1) === 0x20) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 type Operator = '' | '>=' | '<=' | '>' | '<' | '!' | 'range' | 'notRange';
@@ -79,7 +90,7 @@ function singlePatternMatches(value: JsonValue, pattern: string): boolean {
     const [, low, high] = NOT_RANGE.exec(pattern)!;
     return singlePatternMatches(value, `<${low}`) || singlePatternMatches(value, `>${high}`);
   }
-  const operand = pattern.slice(op.length).trim();
+  const operand = goTrimSpace(pattern.slice(op.length)); // strings.TrimSpace (Go's spaces)
   // pattern.validateString: durations first, then quantities, then text (which only = and ! compare).
   return compare(durationsOf(value, operand), op) ?? compare(quantitiesOf(value, operand), op) ?? stringMatches(value, operand, op);
 }

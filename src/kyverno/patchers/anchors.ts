@@ -4,6 +4,8 @@
  * `^(key)` existence.
  */
 
+import { goTrimSpace } from '../../go/index.js';
+
 export type AnchorType = 'condition' | 'global' | 'addIfNotPresent' | 'negation' | 'equality' | 'existence';
 
 export interface Anchor {
@@ -36,7 +38,7 @@ export function parseAnchor(key: string): Anchor | undefined {
   if (!key.includes('(')) return undefined;
   let anchor = parsed.get(key);
   if (anchor === undefined) {
-    const m = ANCHOR.exec(key.trim());
+    const m = ANCHOR.exec(goTrimSpace(key)); // anchor.Parse: strings.TrimSpace
     anchor = m ? Object.freeze({ type: MODIFIERS[m[1] ?? ''], key: m[2] }) : null;
     if (key.length > PARSED_KEY_MAX) return anchor ?? undefined;
     if (parsed.size >= PARSED_MAX) parsed.clear();
