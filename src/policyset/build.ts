@@ -343,7 +343,7 @@ class Builder {
       this.report(doc, [{ path: 'metadata.name', message: 'Required value' }], 'ignored');
       return;
     }
-    if (!this.objects.add(doc.value)) {
+    if (!this.objects.add(doc.value, this.schemas)) {
       this.report(doc, [{ path: 'metadata.name', message: 'Duplicate value: an object of this kind, namespace and name is already defined' }], 'ignored');
     }
   }

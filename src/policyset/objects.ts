@@ -5,6 +5,7 @@
 import { getOwn, isJsonObject, setOwn, type JsonObject } from '../json/index.js';
 import { builtinScope, isBuiltinGroup, type Scope, type ParamObject, type ParamSource } from '../map/index.js';
 import { applyCrdDefaults, parseApiVersion, type SchemaRegistry } from '../schema/index.js';
+import { storedBuiltin } from './stored-builtin.js';
 
 export interface DeclaredKind {
   group: string;
@@ -35,11 +36,15 @@ function objectIdentity(obj: JsonObject): { namespace: string; name: string } {
   return { namespace: typeof ns === 'string' ? ns : '', name: typeof name === 'string' ? name : '' };
 }
 
-/** CEL sees built-in params as typed objects read from an informer: no apiVersion/kind. */
-function celView(obj: JsonObject, typed: boolean): JsonObject {
+/**
+ * CEL sees built-in params as typed objects read from an informer: as stored (stored-builtin.ts, when
+ * `schemas` is given), without apiVersion/kind.
+ */
+function celView(obj: JsonObject, typed: boolean, schemas: SchemaRegistry | undefined): JsonObject {
   if (!typed) return obj;
+  const stored = schemas ? storedBuiltin(obj, schemas) : obj;
   const out: JsonObject = {};
-  for (const key of Object.keys(obj)) if (key !== 'apiVersion' && key !== 'kind') setOwn(out, key, obj[key]);
+  for (const key of Object.keys(stored)) if (key !== 'apiVersion' && key !== 'kind') setOwn(out, key, stored[key]);
   return out;
 }
 
@@ -65,8 +70,11 @@ export class ObjectStore implements ParamSource {
     return this.kindsByResource.get(`${group}/${resource}`);
   }
 
-  /** Adds an object; false when one with the same kind, namespace and name is there (or the store is sealed). */
-  add(obj: JsonObject): boolean {
+  /**
+   * Adds an object; false when one with the same kind, namespace and name is there (or the store is sealed).
+   * `schemas`: the set's (CRDs declared before); a param of a built-in kind is then read as stored.
+   */
+  add(obj: JsonObject, schemas?: SchemaRegistry): boolean {
     if (this.sealed) return false;
     const apiVersion = getOwn(obj, 'apiVersion');
     const kind = getOwn(obj, 'kind');
@@ -81,7 +89,7 @@ export class ObjectStore implements ParamSource {
     let list = this.byKind.get(key);
     if (!list) this.byKind.set(key, (list = []));
     const typed = isBuiltinGroup(group) && !this.declared.has(key);
-    list.push({ namespace, name, value: celView(obj, typed) });
+    list.push({ namespace, name, value: celView(obj, typed, schemas) });
     this.documents.set(identity, obj);
     if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, obj);
     this.count++;

@@ -1,0 +1,52 @@
+/**
+ * A param object of a built-in kind as kube-apiserver stores it and its typed informer hands it to CEL
+ * (generic/policy_source.go takes the kind's typed informer; the object reaches CEL converted to
+ * unstructured with encoding/json's rules). The create path decodes the document into the kind's Go type,
+ * defaults it and converts it for storage, so what a policy reads is not the document as written:
+ * - the Go round trip (schema/go-round-trip.ts): an empty `omitempty` map or string is gone (`data: {}`,
+ *   `labels: {}`), quantities are canonical (`1000m` reads `1`), base64 is canonical;
+ * - a Secret's `stringData` is merged into `data` (as UTF-8 bytes, base64), overriding a key `data` has,
+ *   and never read back (k8s.io/api core/v1 types.go, Secret.StringData: "merged into the data field on
+ *   write ... never output when reading from the API"); an empty `type` is defaulted to Opaque
+ *   (SetDefaults_Secret, kubernetes pkg/apis/core/v1/defaults.go).
+ * Other kinds' Go defaulting functions are not reproduced (no data for them here).
+ * Runs once per param at set build, never per review.
+ */
+import { base64 } from '../go/index.js';
+import { getOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject } from '../json/index.js';
+import { goRoundTrip, type SchemaRegistry } from '../schema/index.js';
+
+/** `obj` (a document of a built-in kind, with apiVersion/kind) as stored; `obj` itself when the kind has no schema. */
+export function storedBuiltin(obj: JsonObject, schemas: SchemaRegistry): JsonObject {
+  const apiVersion = getOwn(obj, 'apiVersion');
+  const kind = getOwn(obj, 'kind');
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return obj;
+  const type = schemas.lookup(apiVersion, kind);
+  if (type === undefined || type.source !== 'builtin') return obj;
+  const decoded = goRoundTrip(type, obj, undefined);
+  return type.group === '' && kind === 'Secret' ? storedSecret(decoded) : decoded;
+}
+
+const utf8 = new TextEncoder();
+
+/** A v1 Secret (after the Go round trip) with stringData folded into data and its type defaulted. */
+function storedSecret(secret: JsonObject): JsonObject {
+  const stringData = getOwn(secret, 'stringData');
+  const type = getOwn(secret, 'type');
+  if (stringData === undefined && typeof type === 'string' && type !== '') return secret;
+  const out = shallowCopyObject(secret) as JsonObject;
+  if (isJsonObject(stringData)) {
+    const before = getOwn(secret, 'data');
+    const data = isJsonObject(before) ? (shallowCopyObject(before) as JsonObject) : {};
+    for (const key of Object.keys(stringData)) {
+      const value = stringData[key];
+      // A value of another type cannot be decoded into map[string]string: such a Secret is never stored.
+      if (typeof value === 'string') setOwn(data, key, base64(utf8.encode(value)));
+    }
+    // An empty map is left out (omitempty), as when neither map held a key.
+    if (Object.keys(data).length > 0) setOwn(out, 'data', data);
+  }
+  delete out.stringData;
+  if (typeof type !== 'string' || type === '') setOwn(out, 'type', 'Opaque');
+  return out;
+}
