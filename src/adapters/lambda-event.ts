@@ -230,6 +230,22 @@ function urlHost(header: string | null, domainName: string | undefined): string 
   return header || domainName || 'lambda.invalid';
 }
 
+/** Characters that a URL reads as the end of its path (`#`, `?`) or as a `/` (a backslash). */
+const NOT_LITERAL_IN_PATH = /[#?\\]/g;
+
+/**
+ * The path as a URL's path. An HTTP API hands its events' paths over percent-decoded (2.0's `rawPath` and
+ * 1.0's `path`: `/clusters/a/x%23y/mutate` arrives as `/clusters/a/x#y/mutate`), where a Function URL, a
+ * REST API and a load balancer keep them as sent. Put in a URL as it is, a decoded `#` ended the path
+ * there (the rest, and the query after it, read as a fragment) and a backslash became a `/`, so a path
+ * secret holding one was routed nowhere (404). They are percent-encoded again, as the client sent them;
+ * a path as sent holds no `#` or `?`, so it is taken as it is. (What an HTTP API loses in decoding, a
+ * `%2F` become `/`, cannot be told apart here.)
+ */
+function pathInUrl(path: string): string {
+  return path.replace(NOT_LITERAL_IN_PATH, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** The event as a Request (a LambdaRequest); a TypeError for what a Web Request refuses. */
 /** An HTTP method: a token (RFC 9110 §5.6.2). */
 const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -279,7 +295,7 @@ export function eventToRequest(event: LambdaHttpEventV2, basePath?: string, time
   if (event.cookies?.length) setHeader(headers, 'cookie', event.cookies.join('; '));
   const host = urlHost(headers.get('host'), event.requestContext.domainName);
   const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
-  const url = `https://${host}${requestPath(event, basePath)}${query}`;
+  const url = `https://${host}${pathInUrl(requestPath(event, basePath))}${query}`;
   if (!METHOD_TOKEN.test(event.requestContext.http.method)) throw new LambdaEventError('requestContext.http.method is not an HTTP method');
   const method = event.requestContext.http.method.toUpperCase();
   const hasBody = event.body !== undefined && event.body !== null && method !== 'GET' && method !== 'HEAD';
