@@ -31,7 +31,7 @@ const cases: [string, JsonObject, RegExp][] = [
   [
     'a foreach list that does not resolve',
     { mutate: { foreach: [{ list: 'request.object.metadata.nope', patchesJson6902: '- op: add\n  path: /metadata/labels/x\n  value: y' }] } },
-    /failed to evaluate list request.object.metadata.nope: Unknown key "nope" in path/,
+    /failed to evaluate list request.object.metadata.nope: JMESPath query failed: Unknown key "nope" in path/,
   ],
   ['a variable that does not resolve', { mutate: { patchesJson6902: '- op: add\n  path: /metadata/labels/x\n  value: "{{ request.object.metadata.nope }}"' } }, /Unknown key "nope" in path/],
   ['a validate-only anchor produced by a variable', { mutate: { patchStrategicMerge: { metadata: { labels: { '{{ `"X(app)"` }}': 'x' } } } } }, /validate-only/],

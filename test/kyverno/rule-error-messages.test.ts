@@ -10,7 +10,8 @@
  *   twice), `failed to mutate elements: …` around an element's failure (once per nesting level), and
  *   `failed to load to mutate.foreach[<element index>].context`, `failed to evaluate
  *   mutate.foreach[<element index>].preconditions`.
- * Left as Amender words it: the query error itself (Kyverno's context.Query adds `JMESPath query failed: `).
+ * - pkg/engine/context/evaluate.go Query: `JMESPath query failed: …` before a search's error, `incorrect query
+ *   <query>: …` before a compile error; a deferred entry's load error is returned as it is.
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/json/index.js';
@@ -25,7 +26,7 @@ async function message(rule: JsonObject): Promise<string> {
   return outcome.message;
 }
 
-const NOPE = 'Unknown key "nope" in path';
+const NOPE = 'JMESPath query failed: Unknown key "nope" in path';
 const label = (value: string) => ({ patchStrategicMerge: { metadata: { labels: { a: value } } } });
 const replaceMissing = '- op: replace\n  path: /metadata/nope/a\n  value: x';
 const MISSING = 'replace operation does not apply: doc is missing path: /metadata/nope/a: missing value';
@@ -39,6 +40,27 @@ describe('a plain rule', () => {
       `variable substitution failed: failed to resolve request.object.metadata.nope at path /mutate/patchesJson6902: ${NOPE}`,
     ],
     ['a JSON patch operation', { mutate: { patchesJson6902: replaceMissing } }, `failed to patch resource: ${MISSING}`],
+    [
+      'a variable that does not compile',
+      { mutate: label('{{ request.object.metadata.name) }}') },
+      'variable substitution failed: failed to resolve request.object.metadata.name) at path /mutate/patchStrategicMerge/metadata/labels/a: incorrect query request.object.metadata.name): SyntaxError: Unexpected token at the end of the expression: tRparen',
+    ],
+    [
+      'a context entry that fails to load (its error as the loader words it, its own query prefixed once)',
+      { context: [{ name: 'v', variable: { jmesPath: 'request.object.metadata.nope' } }], mutate: label('{{ v }}') },
+      `variable substitution failed: failed to resolve v at path /mutate/patchStrategicMerge/metadata/labels/a: failed to apply jmespath request.object.metadata.nope to variable <nil>: ${NOPE}`,
+    ],
+    [
+      "an entry whose query loads another that fails (the other's error is not the query's)",
+      {
+        context: [
+          { name: 'v', variable: { jmesPath: 'request.object.metadata.nope' } },
+          { name: 'w', variable: { jmesPath: 'v' } },
+        ],
+        mutate: label('{{ w }}'),
+      },
+      `variable substitution failed: failed to resolve w at path /mutate/patchStrategicMerge/metadata/labels/a: failed to apply jmespath v to variable <nil>: failed to apply jmespath request.object.metadata.nope to variable <nil>: ${NOPE}`,
+    ],
     [
       'a precondition key',
       { preconditions: { all: [{ key: '{{ request.object.metadata.nope }}', operator: 'Equals', value: 'x' }] }, mutate: label('b') },

@@ -165,7 +165,7 @@ describe('{{@}}: one expression for policy validation and for the review', () =>
     expect(validation(plain)).toBeUndefined();
     const ran = await review(plain);
     expect(ran.status).toBe('error');
-    expect(ran.message).toContain('failed to resolve request.object.variable.value.x.y.spec at path /context/0/variable/value/x/y/spec: Unknown key "variable" in path');
+    expect(ran.message).toContain('failed to resolve request.object.variable.value.x.y.spec at path /context/0/variable/value/x/y/spec: JMESPath query failed: Unknown key "variable" in path');
     // A foreach rule is not substituted whole: only the entry's patches, per element.
     const foreach = {
       context,
@@ -202,7 +202,7 @@ describe('{{@}} in foreach: validation sees the whole rule, the review the entry
     // /patchStrategicMerge/spec/containers/0/image less two: request.object.containers, no key of a Pod.
     const failed = await review(nestedForeach({ spec: { containers: [{ name: 'c', image: '{{@}}' }] } }));
     expect(failed.status).toBe('error');
-    expect(failed.message).toContain('failed to resolve request.object.containers[0].image at path /patchStrategicMerge/spec/containers/0/image: Unknown key "containers" in path');
+    expect(failed.message).toContain('failed to resolve request.object.containers[0].image at path /patchStrategicMerge/spec/containers/0/image: JMESPath query failed: Unknown key "containers" in path');
   });
 
   it('in a patchesJson6902 text (one string, two segments or fewer) {{@}} is the whole object', async () => {

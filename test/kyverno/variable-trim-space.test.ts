@@ -30,7 +30,7 @@ describe("Go's TrimSpace around variables and queries", () => {
     expect(subst('x{{\u0085- a }}{{ a }}')).toBe('xA{{ a }}');
   });
   it('U+FEFF is no space: the lexer meets it', () => {
-    expect(subst('{{\uFEFFa}}')).toBe("error: failed to resolve \uFEFFa at path : SyntaxError: Unknown char: '\\ufeff'");
+    expect(subst('{{\uFEFFa}}')).toBe("error: failed to resolve \uFEFFa at path : incorrect query \uFEFFa: SyntaxError: Unknown char: '\\ufeff'");
   });
   it('a query is trimmed before it is compiled, and refused when nothing is left', () => {
     expect(context().query('a\u0085')).toBe('A');

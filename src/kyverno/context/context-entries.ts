@@ -108,7 +108,7 @@ function asString(value: JsonValue, what: string): string {
  * pkg/engine/context/loaders/variable.go loadVariable, with its error texts: a query of the entry's
  * value fails as `failed to apply jmespath <path> to variable <value>: <error>` (the value as Go's %v
  * prints it; a compile error reads `failed to compile JMESPath: …`), a query of the context as
- * context.Query reports it (`incorrect query …` / `JMESPath query failed: …`) on `<nil>`.
+ * context.Query reports it (`incorrect query …` / `JMESPath query failed: …`, ../context.ts) on `<nil>`.
  */
 function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope: EntryScope): JsonValue {
   const path = entry.jmesPath === undefined ? '' : asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" jmesPath`);
@@ -135,10 +135,8 @@ function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope:
       if (result !== null) output = result;
     } catch (error) {
       if (isReviewAborted(error)) throw error;
-      if (fallback === null) {
-        const why = isSyntaxError(error) ? `incorrect query ${path}: ${messageOf(error)}` : `JMESPath query failed: ${messageOf(error)}`;
-        throw new KyvernoRuleError(`failed to apply jmespath ${path} to variable <nil>: ${why}`);
-      }
+      // Query's own text (`incorrect query …`, `JMESPath query failed: …`), or an entry's load error as it is.
+      if (fallback === null) throw new KyvernoRuleError(`failed to apply jmespath ${path} to variable <nil>: ${messageOf(error)}`);
     }
   }
   if (output === null) throw new KyvernoRuleError(`failed to add context entry for variable ${entry.name} since it evaluated to nil`);

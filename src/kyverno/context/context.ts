@@ -12,7 +12,7 @@ import { UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/index.js';
 import { getOwn, hasOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { KyvernoRuleError } from '../errors.js';
 import { goTrimSpace, isGoSpace } from '../../go/index.js';
-import { JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
+import { JmesPathError, JmesPathRuntimeError, jsonSize, type SizeMemo } from '../jmespath/index.js';
 import type { ContextBudget } from './context-budget.js';
 import { DeferredLoaders, type DeferredEntry } from './deferred-loaders.js';
 import { plainNamesIn } from './deferred-names.js';
@@ -92,7 +92,11 @@ export class JsonContext {
     // Only the current node (`@`) can put the root itself into a result (JMESPath has no other way to
     // name it): the root is then shared. Any other result is made of its members or new values.
     if (expression.includes('@')) this.owned = false;
-    return this.queryOn(expression, root);
+    try {
+      return this.queryOn(expression, root);
+    } catch (error) {
+      throw queryError(expression, error);
+    }
   }
 
   /** The rule's and foreach's context entries, loaded when a query first names them (made by the first). */
@@ -248,6 +252,17 @@ export class JsonContext {
   }
 }
 
+
+/**
+ * What Query says of its own failures (pkg/engine/context/evaluate.go), which users read in rule messages:
+ * `incorrect query <q>: <error>` when the query does not compile, `JMESPath query failed: <error>` when
+ * its search fails. A deferred entry's load error (thrown before) and the guard's aborts stay as they are.
+ */
+function queryError(expression: string, error: unknown): unknown {
+  if (!(error instanceof JmesPathError)) return error;
+  const message = error.kind === 'syntax' ? `incorrect query ${expression}: ${error.message}` : `JMESPath query failed: ${error.message}`;
+  return new JmesPathError(error.kind, message);
+}
 
 const REQUEST_OBJECT: readonly string[] = Object.freeze(['request', 'object']);
 
