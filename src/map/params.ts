@@ -19,8 +19,11 @@ export interface ParamObject {
 
 /** What the policy sources know about param kinds and objects. */
 export interface ParamSource {
-  /** Scope of a kind, or undefined when no source knows the kind. */
-  scopeOf(group: string, kind: string): Scope | undefined;
+  /**
+   * Scope of a kind, or undefined when no source knows the kind (at `version`, when given: a kind a CRD
+   * declares is known at the versions it serves).
+   */
+  scopeOf(group: string, kind: string, version?: string): Scope | undefined;
   /** Objects of a kind, sorted by (namespace, name); `namespace` undefined = every namespace. */
   objects(group: string, kind: string, namespace: string | undefined): readonly ParamObject[];
 }
@@ -43,7 +46,8 @@ export interface ResolvedParamKind {
 /** The paramKind's group and scope, or the policy's configuration error when no source knows the kind. */
 export function resolveParamKind(paramKind: ParamKind, source: ParamSource): ResolvedParamKind | { error: string } {
   const { group, version } = parseApiVersion(paramKind.apiVersion);
-  const scope = source.scopeOf(group, paramKind.kind);
+  // kube-apiserver's REST mapper resolves the kind at the paramKind's version (generic/policy_source.go).
+  const scope = source.scopeOf(group, paramKind.kind, version);
   // The kind as `schema.GroupVersionKind.String()` writes it: `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`.
   if (!scope) return { error: `failed to find resource referenced by paramKind: '${group}/${version}, Kind=${paramKind.kind}'` };
   return { group, kind: paramKind.kind, scope };

@@ -13,6 +13,8 @@ export interface DeclaredKind {
   scope: Scope;
   /** `spec.names.plural`: the resource its requests name. */
   plural?: string;
+  /** The versions the CRD serves (`spec.versions[].served`). */
+  served?: readonly string[];
 }
 
 function kindKey(group: string, kind: string): string {
@@ -51,6 +53,8 @@ function celView(obj: JsonObject, typed: boolean, schemas: SchemaRegistry | unde
 export class ObjectStore implements ParamSource {
   private readonly byKind = new Map<string, ParamObject[]>();
   private readonly declared = new Map<string, Scope>();
+  /** The served versions of the kinds CRDs declare. */
+  private readonly served = new Map<string, ReadonlySet<string>>();
   /** `group/plural` → Kind, for the kinds CRDs declare. */
   private readonly kindsByResource = new Map<string, string>();
   private readonly namespaces = new Map<string, JsonObject>();
@@ -62,6 +66,7 @@ export class ObjectStore implements ParamSource {
   declareKind(k: DeclaredKind): void {
     if (this.sealed) return;
     this.declared.set(kindKey(k.group, k.kind), k.scope);
+    if (k.served) this.served.set(kindKey(k.group, k.kind), new Set(k.served));
     if (k.plural) this.kindsByResource.set(`${k.group}/${k.plural}`, k.kind);
   }
 
@@ -138,8 +143,13 @@ export class ObjectStore implements ParamSource {
     return this.documents.get(documentKey(group, kind, namespace, name));
   }
 
-  scopeOf(group: string, kind: string): Scope | undefined {
+  /**
+   * `version` given: undefined when a CRD of the set declares the kind but does not serve that version, as
+   * kube-apiserver's REST mapper knows only served versions. Built-in kinds are not checked by version.
+   */
+  scopeOf(group: string, kind: string, version?: string): Scope | undefined {
     const key = kindKey(group, kind);
+    if (version !== undefined && this.served.get(key)?.has(version) === false) return undefined;
     const declared = this.declared.get(key) ?? builtinScope(group, kind);
     if (declared) return declared;
     // A kind no CRD declares but that has objects in the sources: namespaced if its objects are.
@@ -164,7 +174,20 @@ export function crdKind(doc: JsonObject): DeclaredKind | undefined {
   const kind = isJsonObject(names) ? getOwn(names, 'kind') : undefined;
   const plural = isJsonObject(names) ? getOwn(names, 'plural') : undefined;
   if (typeof group !== 'string' || typeof kind !== 'string') return undefined;
-  const declared: DeclaredKind = { group, kind, scope: scope === 'Cluster' ? 'Cluster' : 'Namespaced' };
+  const declared: DeclaredKind = { group, kind, scope: scope === 'Cluster' ? 'Cluster' : 'Namespaced', served: servedVersions(spec) };
   if (typeof plural === 'string' && plural !== '') declared.plural = plural;
   return declared;
+}
+
+/** The names of the versions a CRD's spec serves. */
+function servedVersions(spec: JsonObject): string[] {
+  const versions = getOwn(spec, 'versions');
+  const out: string[] = [];
+  if (!Array.isArray(versions)) return out;
+  for (const v of versions) {
+    if (!isJsonObject(v) || getOwn(v, 'served') !== true) continue;
+    const name = getOwn(v, 'name');
+    if (typeof name === 'string') out.push(name);
+  }
+  return out;
 }

@@ -100,7 +100,7 @@ export function bindAsKyvernoCli(bound: BoundPolicy, requestNamespace: string, p
   return {
     policy: { policy: bound.policy, bindings, program: bound.program },
     params: {
-      scopeOf: (group, kind) => params.scopeOf(group, kind),
+      scopeOf: (group, kind, version) => params.scopeOf(group, kind, version),
       // The lists are found by name only (a lookup across namespaces); no selector is left to list them.
       objects: (group, kind, namespace) => {
         const own = params.objects(group, kind, namespace);

@@ -1,0 +1,76 @@
+/**
+ * A paramKind names a version; kube-apiserver resolves it with its REST mapper (generic/policy_source.go
+ * ensureParamsForPolicyLocked: restMapper.RESTMapping(group/kind, version)), which knows only the versions
+ * the kind's CRD serves. A version the CRD does not serve (absent, or `served: false`) is the policy's
+ * configuration error "failed to find resource referenced by paramKind", which the binding's
+ * failurePolicy decides (a denial under Fail, the policy skipped under Ignore).
+ */
+import { describe, expect, it } from 'vitest';
+import { addedAt, mutateWidget } from './widget-reviews.js';
+
+function set(paramVersion: string, failurePolicy: 'Fail' | 'Ignore'): string {
+  return `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: limits.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { kind: Limit, plural: limits }
+  versions:
+  - { name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+  - { name: v2, served: false, storage: false, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+---
+apiVersion: example.com/v1
+kind: Limit
+metadata: { name: l, namespace: default }
+spec: { tier: gold }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: p }
+spec:
+  failurePolicy: ${failurePolicy}
+  reinvocationPolicy: Never
+  paramKind: { apiVersion: ${paramVersion}, kind: Limit }
+  matchConstraints:
+    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: '[JSONPatch{op: "add", path: "/metadata/annotations", value: {"tier": string(params.spec.tier)}}]'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: p }
+spec:
+  policyName: p
+  paramRef: { name: l, parameterNotFoundAction: Deny }
+`;
+}
+
+const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
+"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
+"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+
+describe('a paramKind version', () => {
+  it('that the CRD serves reads its params', async () => {
+    const reply = await mutateWidget(set('example.com/v1', 'Fail'), REVIEW);
+    expect(reply.status?.message).toBeUndefined();
+    expect(addedAt(reply, '/metadata/annotations')).toEqual({ tier: 'gold' });
+  });
+
+  it.each(['v1alpha1', 'v2'])("that the CRD does not serve (%s) is a configuration error; failurePolicy Fail denies", async (version) => {
+    const reply = await mutateWidget(set(`example.com/${version}`, 'Fail'), REVIEW);
+    expect(reply.allowed).toBe(false);
+    expect(reply.status?.message).toBe(
+      `policy "p" denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/${version}, Kind=Limit'`,
+    );
+  });
+
+  it('that the CRD does not serve is skipped under failurePolicy Ignore', async () => {
+    const reply = await mutateWidget(set('example.com/v1alpha1', 'Ignore'), REVIEW);
+    expect(reply.allowed).toBe(true);
+    expect(reply.patch).toBeUndefined();
+  });
+});
