@@ -23,7 +23,7 @@
  * - nesting is bounded by MAX_YAML_DEPTH, checked before the `yaml` package recurses into a document.
  */
 import { isAlias, isMap, isScalar, isSeq, Schema, YAMLParseError, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type Scalar, type SchemaOptions, type Tags, type YAMLMap } from 'yaml';
-import { numberMarkOf, OBJECT_MEMBER_TAGS, setNumberMark, setOwn, shownNumberLiteral, type JsonObject, type JsonValue, type NumberMark } from '../json/index.js';
+import { hasOwn, numberMarkOf, OBJECT_MEMBER_TAGS, setNumberMark, setOwn, shownNumberLiteral, type JsonObject, type JsonValue, type NumberMark } from '../json/index.js';
 import { base64Decode } from './base64.js';
 import { parseFloat64 } from './float.js';
 import { nestsTooDeeply, YamlDocumentReader, type LexemeGuard } from './yaml-documents.js';
@@ -345,41 +345,99 @@ function parseBase0(plain: string): { sign: string; value: bigint } | undefined 
   return { sign: m[1], value: m[1] === '-' ? -value : value };
 }
 
-/** resolve(tag, in) of go-yaml v2 for a resolvable tag ('' for a plain scalar without one). */
-function resolve(tag: string, text: string): Resolved {
+/**
+ * The kind of the value resolve and resolveTagged last returned: an out-parameter, so that no object is
+ * made per scalar (most of a document's scalars; the walk is synchronous, nothing runs in between).
+ */
+let resolvedKind: Kind = 'str';
+
+/**
+ * A decimal integer of 1 to 15 digits, signed or not, as strconv.ParseInt reads it (`-0` is 0); undefined
+ * for any other text. The common case of resolve's integers, read without a regex or a bigint.
+ */
+function smallDecimal(text: string): number | undefined {
+  const first = text.charCodeAt(0);
+  const start = first === 0x2b /* + */ || first === 0x2d /* - */ ? 1 : 0;
+  const digits = text.length - start;
+  // A leading 0 is octal or a prefix (`0x1F`), unless the text is `0`.
+  if (digits < 1 || digits > 15 || (digits > 1 && text.charCodeAt(start) === 0x30)) return undefined;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
+  return Number(text) + 0;
+}
+
+/**
+ * resolve(tag, in) of go-yaml v2 for a resolvable tag ('' for a plain scalar without one): the value, its
+ * kind in resolvedKind. An int is a number when it came from smallDecimal, else a bigint.
+ */
+function resolve(tag: string, text: string): Resolved['value'] {
   const hint = text === '' ? 78 /* 'N' */ : text.charCodeAt(0) < 256 ? HINT[text.charCodeAt(0)] : 0;
   if (hint !== 0 && tag !== STR) {
     const item = RESOLVE_MAP.get(text);
-    if (item) return item;
+    if (item) {
+      resolvedKind = item.kind;
+      return item.value;
+    }
     if (hint === 46) {
       const f = parseFloat64(text);
-      if (f !== undefined) return { kind: 'float', value: f };
+      if (f !== undefined) {
+        resolvedKind = 'float';
+        return f;
+      }
     } else if (hint === 68 || hint === 83) {
-      if ((tag === '' || tag === TIMESTAMP) && TIMESTAMP_FORM.test(text)) return { kind: 'timestamp', value: text };
+      // Digits alone never match TIMESTAMP_FORM (it needs a `-` after four digits).
+      const small = smallDecimal(text);
+      if (small !== undefined) {
+        resolvedKind = 'int';
+        return small;
+      }
+      if ((tag === '' || tag === TIMESTAMP) && TIMESTAMP_FORM.test(text)) {
+        resolvedKind = 'timestamp';
+        return text;
+      }
       const plain = text.includes('_') ? text.replaceAll('_', '') : text;
       const int = parseBase0(plain);
-      if (int && int.value >= MIN_INT64 && int.value <= MAX_INT64) return { kind: 'int', value: int.value };
-      if (int && int.sign === '' && int.value <= MAX_UINT64) return { kind: 'int', value: int.value };
+      if (int && int.value >= MIN_INT64 && int.value <= MAX_INT64) {
+        resolvedKind = 'int';
+        return int.value;
+      }
+      if (int && int.sign === '' && int.value <= MAX_UINT64) {
+        resolvedKind = 'int';
+        return int.value;
+      }
       if (YAML_STYLE_FLOAT.test(plain)) {
         const f = parseFloat64(plain);
-        if (f !== undefined) return { kind: 'float', value: f };
+        if (f !== undefined) {
+          resolvedKind = 'float';
+          return f;
+        }
       }
       // ParseUint's range error (an unsigned text too large for 64 bits): math/big reads it.
-      if (int && int.sign === '') return { kind: 'int', value: int.value };
+      if (int && int.sign === '') {
+        resolvedKind = 'int';
+        return int.value;
+      }
     }
   }
-  return { kind: 'str', value: text };
+  resolvedKind = 'str';
+  return text;
 }
 
 const SHORT_TAG = (tag: string) => (tag.startsWith(TAG) ? `!!${tag.slice(TAG.length)}` : tag);
 
-/** resolve's deferred check of an explicit tag against what the text resolved to. */
-function resolveTagged(tag: string, text: string): Resolved {
-  const r = resolve(tag, text);
+/** resolve's deferred check of an explicit tag against what the text resolved to (kind in resolvedKind). */
+function resolveTagged(tag: string, text: string): Resolved['value'] {
+  const value = resolve(tag, text);
+  const kind = resolvedKind;
   const want = KIND_OF_TAG[tag];
-  if (tag === '' || want === 'str' || want === r.kind) return r;
-  if (want === 'float' && r.kind === 'int') return { kind: 'float', value: Number(r.value) };
-  throw new YamlError(`cannot decode ${SHORT_TAG(r.kind === 'str' ? STR : `${TAG}${r.kind}`)} \`${text}\` as a ${SHORT_TAG(tag)}`);
+  if (tag === '' || want === 'str' || want === kind) return value;
+  if (want === 'float' && kind === 'int') {
+    resolvedKind = 'float';
+    return Number(value);
+  }
+  throw new YamlError(`cannot decode ${SHORT_TAG(kind === 'str' ? STR : `${TAG}${kind}`)} \`${text}\` as a ${SHORT_TAG(tag)}`);
 }
 
 // ---- go-yaml v2 decode.go + sigs.k8s.io/yaml convertToJSONableObject --------------------------------
@@ -485,29 +543,31 @@ class Decoder {
     this.count(node);
     if (isScalar(node)) {
       this.anchor(node);
-      const r = this.scalar(node);
-      switch (r.kind) {
+      const value = this.scalar(node);
+      switch (resolvedKind) {
         case 'null':
           return null;
         case 'bool':
-          return r.value as boolean;
+          return value as boolean;
         case 'int': {
-          const n = Number(r.value);
+          // smallDecimal's number, else a bigint.
+          if (typeof value === 'number') return value;
+          const n = Number(value);
           // An unsigned integer past 64 bits (math/big's): no double holds one past 1.8e308 either.
-          if (n === Infinity) throw new YamlError(`number ${shownNumberLiteral(node.source ?? String(r.value))} is out of the range of a double`, offsetOf(node));
+          if (n === Infinity) throw new YamlError(`number ${shownNumberLiteral(node.source ?? String(value))} is out of the range of a double`, offsetOf(node));
           // Past int64 (a uint64), Go's JSON decoder reads a double: no exact value.
-          const v = r.value as bigint;
+          const v = value as bigint;
           if (this.options.markNumbers === true && !Number.isSafeInteger(n) && v >= MIN_INT64 && v <= MAX_INT64) this.mark = v;
           return n;
         }
         case 'float': {
-          const f = r.value as number;
+          const f = value as number;
           if (!Number.isFinite(f)) throw nonFinite(f, offsetOf(node));
           if (this.options.markNumbers === true && Number.isInteger(f) && node.tag === undefined && /[.eE]/.test(node.source ?? '')) this.mark = 'float';
           return f;
         }
         default:
-          return r.value as string;
+          return value as string;
       }
     }
     if (isAlias(node)) {
@@ -542,12 +602,13 @@ class Decoder {
     throw new YamlError('unsupported YAML node', offsetOf(node));
   }
 
-  /** The resolved value of a scalar node (its text, style and explicit tag), as go-yaml v2 decodes it. */
-  private scalar(node: Scalar): Resolved {
+  /** The resolved value of a scalar node (its text, style and explicit tag), as go-yaml v2 decodes it; its kind in resolvedKind. */
+  private scalar(node: Scalar): Resolved['value'] {
     const tag = node.tag ?? '';
     if (tag === '') {
       if (node.type === 'PLAIN' || node.type === undefined) return resolve('', node.source ?? String(node.value ?? ''));
-      return { kind: 'str', value: this.scalarText(node) };
+      resolvedKind = 'str';
+      return this.scalarText(node);
     }
     const text = this.scalarText(node);
     if (tag === BINARY) {
@@ -557,9 +618,13 @@ class Decoder {
       } catch {
         throw new YamlError('!!binary value contains invalid base64 data', offsetOf(node));
       }
-      return { kind: 'str', value: utf8.decode(bytes) };
+      resolvedKind = 'str';
+      return utf8.decode(bytes);
     }
-    if (!RESOLVABLE.has(tag)) return { kind: 'str', value: text };
+    if (!RESOLVABLE.has(tag)) {
+      resolvedKind = 'str';
+      return text;
+    }
     try {
       return resolveTagged(tag, text);
     } catch (e) {
@@ -593,39 +658,44 @@ class Decoder {
       this.anchor(node);
     }
     if (!isScalar(scalarNode)) throw new YamlError('invalid map key: a mapping or sequence', offsetOf(node));
-    const r = this.scalar(scalarNode);
-    switch (r.kind) {
+    const value = this.scalar(scalarNode);
+    switch (resolvedKind) {
       case 'bool':
-        return r.value ? 'true' : 'false';
+        return value ? 'true' : 'false';
       case 'int': {
-        const v = r.value as bigint;
+        // smallDecimal's number (a safe integer, never -0) or a bigint: the same decimal text.
+        const v = value as bigint | number;
         if (v < MIN_INT64 || v > MAX_INT64) throw new YamlError(`unsupported map key of type: ${v > MAX_UINT64 ? '*big.Int' : 'uint64'}, key: ${v}`, offsetOf(node));
         return v.toString();
       }
       case 'float':
-        return floatKey(r.value as number);
+        return floatKey(value as number);
       case 'null':
         throw new YamlError('unsupported map key of type: <nil>', offsetOf(node));
       default:
-        return r.value as string;
+        return value as string;
     }
   }
 
   private mapping(node: YAMLMap.Parsed, depth: number): JsonObject {
     const out: JsonObject = {};
     let marks: Map<string, NumberMark> | undefined;
-    const explicit = this.options.uniqueKeys ? new Set<string>() : undefined;
+    const unique = this.options.uniqueKeys === true;
+    // The keys written so far, for uniqueKeys: those of `out` until a `<<` merges others in (most
+    // mappings have none, and need no set of their own).
+    let explicit: Set<string> | undefined;
     for (const pair of node.items) {
       const keyNode = pair.key as YamlNode | null;
       if (isMergeKey(keyNode)) {
         this.count(keyNode as YamlNode);
+        if (unique) explicit ??= new Set(Object.keys(out));
         marks = this.merge(pair.value as YamlNode | null, out, marks, depth);
         continue;
       }
       const key = this.key(keyNode);
-      if (explicit) {
-        if (explicit.has(key)) throw new YamlError(`Map keys must be unique: key ${JSON.stringify(key)} already set in map`, offsetOf(keyNode));
-        explicit.add(key);
+      if (unique) {
+        if (explicit ? explicit.has(key) : hasOwn(out, key)) throw new YamlError(`Map keys must be unique: key ${JSON.stringify(key)} already set in map`, offsetOf(keyNode));
+        explicit?.add(key);
       }
       setOwn(out, key, this.value(pair.value as YamlNode | null, depth));
       if (this.mark !== undefined) (marks ??= new Map()).set(key, this.mark);
