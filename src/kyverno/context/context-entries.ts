@@ -18,6 +18,7 @@ import { KyvernoRuleError, messageOf } from '../errors.js';
 import { JmesPathError } from '../jmespath/index.js';
 import { measureValue } from '../measure.js';
 import type { ContextEntry } from '../types.js';
+import { goSprintS } from '../go/sprint-s.js';
 import { substituteAll, type SubstitutionScope } from './variables.js';
 
 export interface ApiCallRequest {
@@ -105,17 +106,25 @@ function asString(value: JsonValue, what: string): string {
 }
 
 /**
- * pkg/engine/context/loaders/variable.go loadVariable, with its error texts: a query of the entry's
+ * pkg/engine/context/loaders/variable.go loadVariable, with its error texts: a field whose variables fail
+ * as `failed to substitute variables in context entry <name> <field>: …`, a jmesPath that substitutes to
+ * no string as `jmespath value must be a string <name> <jmesPath>: <nil>`, a query of the entry's
  * value fails as `failed to apply jmespath <path> to variable <value>: <error>` (the value as Go's %v
  * prints it; a compile error reads `failed to compile JMESPath: …`), a query of the context as
  * context.Query reports it (`incorrect query …` / `JMESPath query failed: …`, ../context.ts) on `<nil>`.
  */
 function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope: EntryScope): JsonValue {
-  const path = entry.jmesPath === undefined ? '' : asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" jmesPath`);
-  const fallback = entry.default === undefined ? null : substituteAll(entry.default, scope);
+  let path = '';
+  if (entry.jmesPath !== undefined) {
+    const substituted = substituteEntryField(entry.name, entry.jmesPath, scope);
+    // Go's %v of the nil error it has at hand there.
+    if (typeof substituted !== 'string') throw new KyvernoRuleError(`jmespath value must be a string ${entry.name} ${entry.jmesPath}: <nil>`);
+    path = substituted;
+  }
+  const fallback = entry.default === undefined ? null : substituteEntryField(entry.name, entry.default, scope);
   let output: JsonValue = fallback;
   if (entry.value !== undefined) {
-    const value = substituteAll(entry.value, scope);
+    const value = substituteEntryField(entry.name, entry.value, scope);
     if (path === '') {
       output = value;
     } else {
@@ -141,6 +150,19 @@ function loadVariable(entry: Extract<ContextEntry, { type: 'variable' }>, scope:
   }
   if (output === null) throw new KyvernoRuleError(`failed to add context entry for variable ${entry.name} since it evaluated to nil`);
   return output;
+}
+
+/**
+ * One field of a variable entry, substituted: a failure reads `failed to substitute variables in context
+ * entry <name> <field>: <error>`, the field as the loader prints it with %s (printed only then).
+ */
+function substituteEntryField(name: string, field: JsonValue, scope: EntryScope): JsonValue {
+  try {
+    return substituteAll(field, scope);
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    throw new KyvernoRuleError(`failed to substitute variables in context entry ${name} ${goSprintS(field)}: ${messageOf(error)}`);
+  }
 }
 
 const isSyntaxError = (error: unknown) => error instanceof JmesPathError && error.kind === 'syntax';
