@@ -13,12 +13,12 @@
  */
 import { isReviewAborted } from '../../guard/index.js';
 import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
-import { goSprint } from '../../go/index.js';
+import { goSprint, strconvQuote } from '../../go/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { JmesPathError } from '../jmespath/index.js';
 import { measureValue } from '../measure.js';
 import type { ContextEntry } from '../types.js';
-import { goSprintS } from '../go/sprint-s.js';
+import { goSprintS, goTypeName } from '../go/fmt-verbs.js';
 import { substituteAll, type SubstitutionScope } from './variables.js';
 
 export interface ApiCallRequest {
@@ -165,21 +165,36 @@ function substituteEntryField(name: string, field: JsonValue, scope: EntryScope)
   }
 }
 
+/** configMap.name or .namespace substituted: a failure, or a value that is no string, as fetchConfigMap words it. */
+function configMapField(entryName: string, field: string, text: string, scope: EntryScope, failed: (message: string) => Error): string {
+  let value: JsonValue;
+  try {
+    value = substituteAll(text, scope);
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    throw failed(`failed to substitute variables in context ${entryName} configMap.${field} ${text}: ${messageOf(error)}`);
+  }
+  if (typeof value !== 'string') throw failed(`failed to substitute variables in context ${entryName} configMap.${field} ${text}: expected string, got ${goTypeName(value)}`);
+  return value;
+}
+
 const isSyntaxError = (error: unknown) => error instanceof JmesPathError && error.kind === 'syntax';
 
+/**
+ * pkg/engine/context/loaders/configmap.go fetchConfigMap, with its error texts under LoadData's `failed to
+ * retrieve config map for context entry <name>: …`. Kyverno's resolver is the cluster's API, which
+ * answers `configmaps "<name>" not found`; Amender's is the policy sources, and says so.
+ */
 function loadConfigMap(entry: Extract<ContextEntry, { type: 'configMap' }>, scope: EntryScope): JsonValue {
-  const name = asString(substituteAll(entry.configMapName, scope), `context entry "${entry.name}" configMap.name`);
-  let namespace = asString(substituteAll(entry.namespace, scope), `context entry "${entry.name}" configMap.namespace`);
+  const failed = (message: string) => new KyvernoRuleError(`failed to retrieve config map for context entry ${entry.name}: ${message}`);
+  const name = configMapField(entry.name, 'name', entry.configMapName, scope, failed);
+  let namespace = configMapField(entry.name, 'namespace', entry.namespace, scope, failed);
   if (namespace === '') namespace = scope.policyNamespace ?? 'default';
   if (scope.policyNamespace !== undefined && namespace !== scope.policyNamespace) {
-    throw new KyvernoRuleError(
-      `context entry "${entry.name}": configMap namespace "${namespace}" is different from policy namespace "${scope.policyNamespace}"`,
-    );
+    throw failed(`context entry ${entry.name}: configMap namespace ${strconvQuote(namespace)} is different from policy namespace ${strconvQuote(scope.policyNamespace)}`);
   }
   const cm = scope.sources.configMap?.(namespace, name);
-  if (!cm) {
-    throw new KyvernoRuleError(`context entry "${entry.name}": ConfigMap ${namespace}/${name} is not among the policy sources`);
-  }
+  if (!cm) throw failed(`failed to get configmap ${namespace}/${name} : configmaps ${strconvQuote(name)} not found among the policy sources`);
   // As fetchConfigMap marshals the typed ConfigMap: `data` is null when the ConfigMap has none (a nil
   // map), and ObjectMeta always writes `creationTimestamp` (null when unset: metav1.Time of zero).
   const data = getOwn(cm, 'data');
