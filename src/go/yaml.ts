@@ -74,7 +74,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 /** The JSON value of a one-document YAML text (`null` for an empty one). Throws YamlError. */
 export function parseYaml11(text: string, guard?: YamlTicker): JsonValue {
-  return yaml11Json(parseYaml11Document(text, guard), text);
+  // The document is only read and dropped: it may share the Schema of the others (withOneSchema).
+  return yaml11Json(parseYamlDepthBounded(text, OPTIONS, true, guard, true)[0], text);
 }
 
 /**
@@ -84,7 +85,7 @@ export function parseYaml11(text: string, guard?: YamlTicker): JsonValue {
  * `guard` throws (YamlTicker).
  */
 export function parseYaml11FirstDocument(text: string, guard?: YamlTicker): JsonValue {
-  const doc = parseYamlDepthBounded(text, OPTIONS, 'first', guard)[0];
+  const doc = parseYamlDepthBounded(text, OPTIONS, 'first', guard, true)[0];
   return doc ? yaml11Json(doc, text) : null;
 }
 
@@ -200,10 +201,11 @@ export function locateFirstProblems(doc: Document.Parsed, options: ComposeOption
  * A text can hold an error every two characters (a review string substituted into a Kyverno patch, or
  * given to parse_yaml): the `yaml` package makes each one an Error, and capturing their stack traces was
  * most of the parse (100,000 errors: ~0.9 of ~1.2 s), so none is captured while composing.
+ * `oneSchema`: as yamlDocumentReader's, for a caller that only reads the documents and drops them.
  */
-export function parseYamlDepthBounded(text: string, options: ComposeOptions, single: boolean | 'first' = false, guard?: YamlTicker): Document.Parsed[] {
+export function parseYamlDepthBounded(text: string, options: ComposeOptions, single: boolean | 'first' = false, guard?: YamlTicker, oneSchema = false): Document.Parsed[] {
   const docs: Document.Parsed[] = [];
-  yamlDocumentReader(text, options, { forceDoc: single === true, guard }).read(Infinity, (doc) => {
+  yamlDocumentReader(text, options, { forceDoc: single === true, guard, oneSchema }).read(Infinity, (doc) => {
     if (single === 'first' && docs.length === 1) return false;
     if (single && docs.length === 1) {
       docs[0].errors.push(new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'the text holds multiple documents where one is expected'));

@@ -62,3 +62,12 @@ describe('uniqueKeys and merges', () => {
     expect(strict('constructor: 1\ntoString: 2')).toEqual({ constructor: 1, toString: 2 });
   });
 });
+
+describe('successive texts (parseYaml11 and parseYaml11FirstDocument share one Schema)', () => {
+  it('read the same whatever was read before', () => {
+    const texts = ['%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\nb: !!binary aGk=', 'a: !<constructor> x\nb: !!set {p: 1}', '%YAML 1.2\n---\na: 0o17\nb: yes', 'a: !!int 0x1F\nb: !!timestamp 2024-01-02'];
+    const first = texts.map((t) => JSON.stringify(parseYaml11(t)));
+    expect(first).toEqual(['{"a":"1","b":"hi"}', '{"a":"x","b":{"p":1}}', '{"a":15,"b":true}', '{"a":31,"b":"2024-01-02"}']);
+    for (let i = 0; i < 2; i++) expect([...texts].reverse().map((t) => JSON.stringify(parseYaml11(t))).reverse()).toEqual(first);
+  });
+});
