@@ -2,7 +2,7 @@
  * The objects of a policy set that policies read but the webhook cannot see: param objects of any
  * kind, Namespaces, and the kinds CRDs declare. Built once per set; lookups are map reads.
  */
-import { getOwn, isJsonObject, setOwn, type JsonObject } from '../json/index.js';
+import { getOwn, isJsonObject, setOwn, shallowCopyWithMarks, type JsonObject } from '../json/index.js';
 import { builtinScope, isBuiltinGroup, type Scope, type ParamObject, type ParamSource } from '../map/index.js';
 import { applyCrdDefaults, parseApiVersion, type SchemaRegistry } from '../schema/index.js';
 import { storedBuiltin } from './stored-builtin.js';
@@ -50,6 +50,15 @@ function celView(obj: JsonObject, typed: boolean, schemas: SchemaRegistry | unde
   return out;
 }
 
+/** `obj` without `metadata.namespace` (copies; documents are never changed in place). */
+function withoutNamespace(obj: JsonObject): JsonObject {
+  const meta = shallowCopyWithMarks(getOwn(obj, 'metadata') as JsonObject);
+  delete meta.namespace;
+  const out = shallowCopyWithMarks(obj);
+  setOwn(out, 'metadata', meta);
+  return out;
+}
+
 export class ObjectStore implements ParamSource {
   private readonly byKind = new Map<string, ParamObject[]>();
   private readonly declared = new Map<string, Scope>();
@@ -85,8 +94,14 @@ export class ObjectStore implements ParamSource {
     const kind = getOwn(obj, 'kind');
     if (typeof apiVersion !== 'string' || typeof kind !== 'string') return false;
     const { group } = parseApiVersion(apiVersion);
-    const { namespace, name } = objectIdentity(obj);
     const key = kindKey(group, kind);
+    let { namespace, name } = objectIdentity(obj);
+    // kube-apiserver clears the namespace of a cluster-scoped object on create (apiserver
+    // registry/rest/meta.go EnsureObjectNamespaceMatchesRequestNamespace): one object per name.
+    if (namespace !== '' && (this.declared.get(key) ?? builtinScope(group, kind)) === 'Cluster') {
+      obj = withoutNamespace(obj);
+      namespace = '';
+    }
     // One map read per object: a scan of the kind's list for the same identity made n objects of one
     // kind cost n² (40,000 ConfigMaps in a source took 9 s to build).
     const identity = documentKey(group, kind, namespace, name);
