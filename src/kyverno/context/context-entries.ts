@@ -16,6 +16,7 @@ import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../jso
 import { goSprint, strconvQuote } from '../../go/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { JmesPathError } from '../jmespath/index.js';
+import { goCleanPath } from '../jmespath/gostrings.js';
 import { measureValue } from '../measure.js';
 import type { ContextEntry } from '../types.js';
 import { goSprintS, goTypeName } from '../go/fmt-verbs.js';
@@ -98,11 +99,6 @@ export async function loadContextEntries(entries: readonly ContextEntry[], scope
         break;
     }
   }
-}
-
-function asString(value: JsonValue, what: string): string {
-  if (typeof value !== 'string') throw new KyvernoRuleError(`${what} must be a string after substitution`);
-  return value;
 }
 
 /**
@@ -222,16 +218,29 @@ async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, sc
   if (entry.service !== undefined) {
     throw new KyvernoRuleError(`context entry "${entry.name}": apiCall.service (external HTTP calls) is not supported`);
   }
-  const urlPath = asString(substituteAll(entry.urlPath, scope), `context entry "${entry.name}" apiCall.urlPath`);
+  // LoadData's wraps: Fetch's errors, then Store's (the failed call's default is Fetch's answer).
+  const fetchFailed = (message: string) => new KyvernoRuleError(`failed to fetch data for APICall: ${message}`);
+  // Fetch substitutes the whole entry (SubstituteAllInType), its jmesPath and default too, before the call.
+  let call: JsonValue;
+  try {
+    call = substituteAll(apiCallDocument(entry), scope);
+  } catch (error) {
+    if (isReviewAborted(error)) throw error;
+    throw fetchFailed(`failed to substitute variables in context entry ${entry.name} ${entry.urlPath}: ${messageOf(error)}`);
+  }
+  const urlPath = apiCallText(call, 'urlPath', entry, fetchFailed);
+  const path = apiCallText(call, 'jmesPath', entry, fetchFailed);
+  const data = isJsonObject(call) ? getOwn(call, 'data') : undefined;
   if (scope.policyNamespace !== undefined) {
-    const m = /\/namespaces\/([^/]+)/.exec(urlPath);
-    if (!m || m[1] !== scope.policyNamespace) {
-      throw new KyvernoRuleError(`context entry "${entry.name}": a Policy may only call the API of its own namespace "${scope.policyNamespace}"`);
+    // Fetch's check (CVE-2026-22039): the cleaned path must name the policy's namespace.
+    const cleaned = goCleanPath(urlPath) || '.';
+    const m = NAMESPACE_PATH.exec(cleaned);
+    if (!m) throw fetchFailed(`path ${cleaned} does not contain a namespace segment, which is required for namespaced policies`);
+    if (m[2] !== scope.policyNamespace) {
+      throw fetchFailed(`path ${cleaned} refers to namespace ${m[2]}, which is different from the policy namespace ${scope.policyNamespace}`);
     }
   }
-  const data = entry.data === undefined ? undefined : substituteAll(entry.data, scope);
   const fallback = entry.default === undefined || entry.default === null ? undefined : entry.default;
-  if (fallback !== undefined) substituteAll(fallback, scope);
   let response: JsonValue;
   try {
     response = await resolver({ urlPath, method: entry.method, data, policy: scope.policyId });
@@ -240,14 +249,48 @@ async function loadApiCall(entry: Extract<ContextEntry, { type: 'apiCall' }>, sc
   } catch (error) {
     if (isReviewAborted(error)) throw error;
     if (fallback !== undefined) return { value: fallback, narrowed: false };
-    throw new KyvernoRuleError(`context entry "${entry.name}": API call ${entry.method} ${urlPath} failed: ${messageOf(error)}`);
+    // executeK8sAPICall's text, the resolver's error in place of client-go's.
+    throw fetchFailed(`failed to ${entry.method} resource with raw url: ${urlPath}: ${messageOf(error)}`);
   }
-  if (entry.jmesPath === undefined || entry.jmesPath === '') return { value: response, narrowed: false };
-  const path = asString(substituteAll(entry.jmesPath, scope), `context entry "${entry.name}" apiCall.jmesPath`);
+  if (path === '') return { value: response, narrowed: false };
   try {
     return { value: scope.ctx.queryOn(path, response), narrowed: true };
   } catch (error) {
     if (isReviewAborted(error)) throw error;
-    throw new KyvernoRuleError(`context entry "${entry.name}": failed to apply jmespath ${path}: ${messageOf(error)}`);
+    throw new KyvernoRuleError(`failed to store data for APICall: failed to apply JMESPath ${path} for context entry ${entry.name}: ${messageOf(error)}`);
   }
+}
+
+/** apiCall.go's namespacePathRegex (Go's `.` stops at a newline only). */
+const NAMESPACE_PATH = /^\/api(s)?\/[^\n]*?\/namespaces\/([^/]+)\/?[^\n]*$/;
+
+/** The entry as Kyverno substitutes it (ContextAPICall without service, which Amender refuses), made once. */
+const apiCallDocuments = new WeakMap<object, JsonObject>();
+function apiCallDocument(entry: Extract<ContextEntry, { type: 'apiCall' }>): JsonObject {
+  let doc = apiCallDocuments.get(entry);
+  if (doc === undefined) {
+    doc = Object.freeze({
+      urlPath: entry.urlPath,
+      method: entry.method,
+      ...(entry.data !== undefined ? { data: entry.data } : {}),
+      ...(entry.jmesPath !== undefined ? { jmesPath: entry.jmesPath } : {}),
+      ...(entry.default !== undefined && entry.default !== null ? { default: entry.default } : {}),
+    }) as JsonObject;
+    apiCallDocuments.set(entry, doc);
+  }
+  return doc;
+}
+
+/**
+ * A text field of the substituted entry, as json.Unmarshal reads it back into ContextAPICall: null is
+ * "", any other value that is no string the decoder's type error.
+ */
+function apiCallText(call: JsonValue, field: 'urlPath' | 'jmesPath', entry: { name: string; urlPath: string }, failed: (message: string) => Error): string {
+  const value = isJsonObject(call) ? getOwn(call, field) : undefined;
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  const kind = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'number' ? 'number' : 'bool';
+  throw failed(
+    `failed to substitute variables in context entry ${entry.name} ${entry.urlPath}: json: cannot unmarshal ${kind} into Go struct field ContextAPICall.${field} of type string`,
+  );
 }
