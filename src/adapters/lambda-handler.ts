@@ -2,10 +2,12 @@
  * The Lambda handler around the app: an HTTP event (Function URL, or API Gateway HTTP API with payload
  * format 2.0; REST API with payload 1.0; Application Load Balancer) in, its result out, in the event's format. Policy sets are loaded before the first answer and refreshed across
  * warm invocations: a due refresh runs beside the request and the invocation waits for it at most
- * `refreshWaitMs` (never into the function's own timeout); one that has not finished by then goes on in
+ * `refreshWaitMs` (never into the function's own timeout, nor past the part of the API server's `?timeout=`
+ * a review may take); one that has not finished by then goes on in
  * the next invocation, as the environment is frozen in between.
  */
-import { redactPath, statusBody, type Logger } from '../server/index.js';
+import { apiServerTimeoutMs, redactPath, statusBody, type Logger } from '../server/index.js';
+import { maxReviewDeadlineMs } from '../webhook-config/index.js';
 import {
   assertHttpEventV2,
   eventToRequest,
@@ -44,6 +46,17 @@ function requestLine(event: unknown): { method?: string; path?: string } {
   };
 }
 
+/**
+ * Milliseconds left, `arrivedAt` (Date.now()) being the invocation's start, before the reply must be on its
+ * way for the API server to read it: of the `?timeout=` it sent (the time it waits for the webhook), the
+ * part a review may take by the rule `amender webhook-config` checks (maxReviewDeadlineMs: 80 %, at least
+ * 500 ms before it). Infinite without one.
+ */
+function apiServerLeftMs(request: Request, arrivedAt: number): number {
+  const timeout = apiServerTimeoutMs(new URL(request.url).searchParams.get('timeout') ?? undefined);
+  return timeout === undefined ? Number.POSITIVE_INFINITY : maxReviewDeadlineMs(timeout / 1000) - (Date.now() - arrivedAt);
+}
+
 export interface LambdaHandlerOptions {
   refreshWaitMs: number;
   /** AMENDER_BASE_PATH: a custom domain's base path, taken off the paths that start with it (base-path.ts). */
@@ -60,6 +73,7 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     return resultInFormat(refusal(400, message), format);
   };
   return async (given, context) => {
+    const arrivedAt = Date.now();
     let request: Request;
     const remaining = () => context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
     // A review's deadline ends before the invocation does, so its failurePolicy answers rather than Lambda's timeout.
@@ -82,7 +96,9 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     const waitedMs = await runtime.ensureLoaded(request, remaining() - TIMEOUT_MARGIN_MS);
     const due = runtime.refreshDue();
     const result = await responseToResult(await runtime.fetch(request, waitedMs > 0 ? { waitedMs } : undefined));
-    if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS));
+    // Nor past the API server's timeout: a reply it no longer waits for is lost, and the webhook's own
+    // failurePolicy applies instead of the policies' answer (Ignore: the request goes on unmutated).
+    if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS, apiServerLeftMs(request, arrivedAt)));
     const formatted = resultInFormat(result, format);
     const limit = resultLimitOf(format);
     const bytes = oversizeResult(formatted, limit);
