@@ -17,7 +17,8 @@ import type { PatchHeights } from './patch-heights.js';
  * `guard`: the review's, when the text holds values substituted from it (its deadline and value bound).
  */
 export function parsePatchText(patch: JsonValue, guard?: ReviewGuard): JsonValue {
-  if (patch === null || patch === '' || (typeof patch === 'string' && patch.trim() === '')) throw new EmptyMutateRule();
+  // mutate.NewPatcher: only an empty text is no patch (len(jsonPatch) > 0); a blank one is YAML for null.
+  if (patch === null || patch === '') throw new EmptyMutateRule();
   if (typeof patch !== 'string') {
     throw new KyvernoRuleError(`patchesJson6902 must be text, got ${Array.isArray(patch) ? 'a list' : typeof patch}`);
   }
@@ -29,9 +30,13 @@ export function parsePatchText(patch: JsonValue, guard?: ReviewGuard): JsonValue
   }
 }
 
-/** A parsed patch → checked operations (known ops, JSON-pointer paths, `value`/`from`). */
+/**
+ * A parsed patch → checked operations (known ops, JSON-pointer paths, `value`/`from`). Null (the YAML of
+ * a blank or comment-only text, or `null`) is no operation: json-patch's DecodePatch reads `null` as an
+ * empty patch, so the rule applies nothing ("no patches applied"), and policy validation accepts it.
+ */
 export function decodePatchValue(value: JsonValue): Operation[] {
-  if (value === null) throw new KyvernoRuleError('empty mutate rule');
+  if (value === null) return [];
   const decoded = decodePatch(value, 'kyverno');
   if (!decoded.ok) throw new KyvernoRuleError(`invalid patchesJson6902: ${decoded.message}`);
   const ops = decoded.patch;

@@ -69,7 +69,8 @@ export function applyTemplatedPatch(
     throw failedStep(STEP.substitution, error);
   }
   try {
-    parsed ??= parsePatchText(substituted!, scope.ctx.guard);
+    // Undefined, not null: a template's value is null for a blank or comment-only text (no operation).
+    if (parsed === undefined) parsed = parsePatchText(substituted!, scope.ctx.guard);
     return applyKyvernoPatch(resource, parsed === template.base ? staticOperations(template) : decodePatchValue(parsed), scope.ctx.guard, patchChain, heights);
   } catch (error) {
     throw failedStep(STEP.patch, error);
