@@ -24,8 +24,11 @@ export interface ParamSource {
    * declares is known at the versions it serves).
    */
   scopeOf(group: string, kind: string, version?: string): Scope | undefined;
-  /** Objects of a kind, sorted by (namespace, name); `namespace` undefined = every namespace. */
-  objects(group: string, kind: string, namespace: string | undefined): readonly ParamObject[];
+  /**
+   * Objects of a kind, sorted by (namespace, name); `namespace` undefined = every namespace. `version`
+   * given: as served at that version (a custom resource's apiVersion is `group/version`).
+   */
+  objects(group: string, kind: string, namespace: string | undefined, version?: string): readonly ParamObject[];
 }
 
 /** One invocation's param: `declared` false when the policy has no paramKind (`params` not in CEL). */
@@ -39,6 +42,8 @@ const UNDECLARED: ParamResolution = Object.freeze({ params: Object.freeze([Objec
 /** A policy's paramKind as the policy sources know it. */
 export interface ResolvedParamKind {
   group: string;
+  /** The paramKind's version: its params are listed, and served, at it. */
+  version: string;
   kind: string;
   scope: Scope;
 }
@@ -50,7 +55,7 @@ export function resolveParamKind(paramKind: ParamKind, source: ParamSource): Res
   const scope = source.scopeOf(group, paramKind.kind, version);
   // The kind as `schema.GroupVersionKind.String()` writes it: `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`.
   if (!scope) return { error: `failed to find resource referenced by paramKind: '${group}/${version}, Kind=${paramKind.kind}'` };
-  return { group, kind: paramKind.kind, scope };
+  return { group, version, kind: paramKind.kind, scope };
 }
 
 /**
@@ -71,7 +76,7 @@ export function resolveParams(
   source: ParamSource,
 ): ParamResolution {
   if (!paramKind) return UNDECLARED;
-  const { group, kind, scope } = paramKind;
+  const { group, version, kind, scope } = paramKind;
   const ref = binding.paramRef;
   if (!ref) return { params: [{ declared: true, param: null }] };
 
@@ -86,12 +91,12 @@ export function resolveParams(
   let found: ParamObject[];
   if (ref.name) {
     if (ref.selector) return { error: 'paramRef.name and paramRef.selector are mutually exclusive' };
-    found = named(source.objects(group, kind, undefined), namespace, ref.name);
+    found = named(source.objects(group, kind, undefined, version), namespace, ref.name);
   } else if (ref.selector) {
     const parsed = toSelector(ref.selector);
     if (parsed.error !== undefined) return { error: parsed.error };
     const selector = parsed.selector;
-    found = source.objects(group, kind, namespace).filter((p) => selector.matches(objectLabels(p.value) ?? undefined));
+    found = source.objects(group, kind, namespace, version).filter((p) => selector.matches(objectLabels(p.value) ?? undefined));
   } else {
     return { error: 'one of name or selector must be specified' };
   }

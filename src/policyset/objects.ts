@@ -61,6 +61,8 @@ function withoutNamespace(obj: JsonObject): JsonObject {
 
 export class ObjectStore implements ParamSource {
   private readonly byKind = new Map<string, ParamObject[]>();
+  /** A kind's objects as served at a version (its key, then the version), made on first use once sealed. */
+  private readonly byKindVersion = new Map<string, Map<string, readonly ParamObject[]>>();
   private readonly declared = new Map<string, Scope>();
   /** The served versions of the kinds CRDs declare. */
   private readonly served = new Map<string, ReadonlySet<string>>();
@@ -173,9 +175,39 @@ export class ObjectStore implements ParamSource {
     return list.some((p) => p.namespace !== '') ? 'Namespaced' : 'Cluster';
   }
 
-  objects(group: string, kind: string, namespace: string | undefined): readonly ParamObject[] {
-    const list = this.byKind.get(kindKey(group, kind)) ?? [];
+  objects(group: string, kind: string, namespace: string | undefined, version?: string): readonly ParamObject[] {
+    const key = kindKey(group, kind);
+    let list: readonly ParamObject[] = this.byKind.get(key) ?? [];
+    if (version !== undefined && list.length > 0 && this.sealed) list = this.atVersion(key, group, version, list);
     return namespace === undefined ? list : list.filter((p) => p.namespace === namespace);
+  }
+
+  /**
+   * `list` as served at `version`: kube-apiserver lists the param kind at the paramKind's version and the
+   * CRD handler converts each object to it, setting its apiVersion (apiextensions-apiserver
+   * conversion/nop_converter.go; a conversion webhook's answer must carry it too). Built-in kinds' views
+   * have no apiVersion and stay. Made once per kind and version; the list itself when nothing changes.
+   */
+  private atVersion(key: string, group: string, version: string, list: readonly ParamObject[]): readonly ParamObject[] {
+    let versions = this.byKindVersion.get(key);
+    if (!versions) this.byKindVersion.set(key, (versions = new Map()));
+    let out = versions.get(version);
+    if (out === undefined) {
+      const apiVersion = group === '' ? version : `${group}/${version}`;
+      let copy: ParamObject[] | undefined;
+      for (let i = 0; i < list.length; i++) {
+        const value = list[i].value;
+        const written = getOwn(value, 'apiVersion');
+        if (written === undefined || written === apiVersion) continue;
+        copy ??= list.slice();
+        const served = shallowCopyWithMarks(value);
+        setOwn(served, 'apiVersion', apiVersion);
+        copy[i] = { ...list[i], value: served };
+      }
+      out = copy ? Object.freeze(copy) : list;
+      versions.set(version, out);
+    }
+    return out;
   }
 }
 

@@ -102,8 +102,8 @@ export function bindAsKyvernoCli(bound: BoundPolicy, requestNamespace: string, p
     params: {
       scopeOf: (group, kind, version) => params.scopeOf(group, kind, version),
       // The lists are found by name only (a lookup across namespaces); no selector is left to list them.
-      objects: (group, kind, namespace) => {
-        const own = params.objects(group, kind, namespace);
+      objects: (group, kind, namespace, version) => {
+        const own = params.objects(group, kind, namespace, version);
         if (namespace !== undefined) return own;
         const extra = lists.filter((l) => l.group === group && l.kind === kind).map((l) => l.param);
         return extra.length === 0 ? own : [...own, ...extra];

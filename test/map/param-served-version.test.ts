@@ -1,0 +1,68 @@
+/**
+ * A custom resource param is read at the paramKind's version: kube-apiserver lists the kind at that
+ * version (generic/policy_source.go: the informer of restMapper.RESTMapping(group/kind, version).Resource),
+ * and the CRD handler converts every object it serves to the version asked for, setting its apiVersion
+ * (apiextensions-apiserver conversion/nop_converter.go for strategy None; a webhook's answer must carry
+ * it too). So a param written as example.com/v1 reads apiVersion example.com/v2 under paramKind v2.
+ */
+import { describe, expect, it } from 'vitest';
+import { addedAt, mutateWidget } from './widget-reviews.js';
+
+function set(paramKindVersion: string, written: string): string {
+  return `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: limits.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { kind: Limit, plural: limits }
+  versions:
+  - { name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+  - { name: v2, served: true, storage: false, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+---
+apiVersion: example.com/${written}
+kind: Limit
+metadata: { name: l, namespace: default }
+spec: { tier: gold }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: p }
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  paramKind: { apiVersion: example.com/${paramKindVersion}, kind: Limit }
+  matchConstraints:
+    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
+          "apiVersion": params.apiVersion, "kind": params.kind, "tier": params.spec.tier}}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: p }
+spec:
+  policyName: p
+  paramRef: { selector: {}, parameterNotFoundAction: Deny }
+`;
+}
+
+const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
+"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
+"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+
+describe('a custom resource param', () => {
+  it.each([
+    ['v2', 'v1'],
+    ['v1', 'v2'],
+    ['v1', 'v1'],
+  ])('under paramKind %s, written as %s, reads the paramKind version', async (paramKindVersion, written) => {
+    const reply = await mutateWidget(set(paramKindVersion, written), REVIEW);
+    expect(reply.status?.message).toBeUndefined();
+    expect(addedAt(reply, '/metadata/annotations')).toEqual({ apiVersion: `example.com/${paramKindVersion}`, kind: 'Limit', tier: 'gold' });
+  });
+});
