@@ -5,7 +5,7 @@
  */
 import { isPolicyDocumentName, folderPrefix } from './names.js';
 import { decodeDocumentBytes } from './text.js';
-import { DocumentTooLarge, SourceError, type PolicySource, type SourceEntry } from './types.js';
+import { DocumentTooLarge, DocumentUnreadable, SourceError, type PolicySource, type SourceEntry } from './types.js';
 
 /** The part of the Workers `R2Bucket` binding this source uses. */
 export interface R2BucketLike {
@@ -41,6 +41,11 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
   if (!isBucket(bucket)) throw new SourceError(uri, 'the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)');
   const root = folderPrefix(prefix);
   const label = (key: string) => `r2://${uri.slice('r2://'.length).split('/')[0]}/${key}`;
+  // Key → the listed version a read found gone (get() null). Listed again at that version and gone again,
+  // the listing holds an entry the bucket has no object for (a stale listing entry): a problem of that key,
+  // as the S3 source takes it, where "changed while being read" would fail the source on every refresh,
+  // and a set that never loaded would never load.
+  const vanished = new Map<string, string | undefined>();
   return {
     uri,
     async list({ maxEntries }) {
@@ -58,14 +63,26 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
           entries.push({ name: o.key, label: label(o.key), version: o.etag, size: o.size });
         }
         if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
-        if (!listed.truncated) return entries;
+        if (!listed.truncated) {
+          const names = new Set(entries.map((e) => e.name));
+          for (const key of vanished.keys()) if (!names.has(key)) vanished.delete(key); // deleted for real
+          return entries;
+        }
         if (!listed.cursor || page > maxEntries) throw new SourceError(uri, 'the listing did not end (no cursor on a truncated page)');
         cursor = listed.cursor;
       }
     },
     async fetch(entry, { ifNoneMatch, maxBytes }) {
       const object = await bucket.get(entry.name, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch } } : undefined);
-      if (object === null) return { status: 'gone' };
+      if (object === null) {
+        // First taken as a delete between the listing and the read (the source is read again).
+        if (vanished.has(entry.name) && vanished.get(entry.name) === entry.version) {
+          throw new DocumentUnreadable(uri, entry.label, 'the store lists this key but has no object of that key, at two reads in a row (a stale listing entry?)');
+        }
+        vanished.set(entry.name, entry.version);
+        return { status: 'gone' };
+      }
+      vanished.delete(entry.name);
       if (typeof object.text !== 'function') {
         if (ifNoneMatch !== undefined) return { status: 'not-modified' };
         throw new SourceError(uri, `${entry.label}: the bucket returned no body`);
