@@ -31,6 +31,26 @@ function isBucket(value: unknown): value is R2BucketLike {
   return typeof v === 'object' && v !== null && typeof v.list === 'function' && typeof v.get === 'function';
 }
 
+/**
+ * R2 error codes of a failure that passes (the Workers API puts the code at the end of the message:
+ * `get: We encountered an internal error. Please try again. (10001)`): an internal error, the service
+ * unavailable, too many requests. Any other code names a refusal that lasts until someone fixes it.
+ */
+const PASSING_R2_CODES = new Set([10001, 10043, 10058]);
+
+function errorText(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  return (typeof message === 'string' && message !== '' ? message : String(err)).split('\n')[0];
+}
+
+/** The R2 error code of an error the binding threw (its `code`, or the number at the end of its message). */
+function r2ErrorCode(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'number') return code;
+  const found = /\((\d{5,6})\)$/.exec(errorText(err).trimEnd());
+  return found ? Number(found[1]) : undefined;
+}
+
 export interface R2SourceOptions {
   uri: string;
   bucket: unknown;
@@ -46,10 +66,31 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
   // as the S3 source takes it, where "changed while being read" would fail the source on every refresh,
   // and a set that never loaded would never load.
   const vanished = new Map<string, string | undefined>();
+  // Key → the listed version whose get() threw an error that may pass (no code, or a passing one): that
+  // read fails the refresh (the last good set in force), as a 5xx fails an S3 source; the same key at the
+  // same version failing again at its next read is a problem of that object, read again every refresh.
+  const failing = new Map<string, string | undefined>();
+  // Objects of the last listing whose get() threw, taken as problems of their own (as the S3 source takes
+  // a 403), unless every object listed failed, which says the bucket can be read no more (confirm).
+  const unread: { label: string; reason: string }[] = [];
+  let listedCount = 0;
+  /** What a get() that threw is: a problem of that object (DocumentUnreadable), or the source's for now. */
+  const refused = (entry: SourceEntry, err: unknown): SourceError => {
+    const reason = errorText(err);
+    const code = r2ErrorCode(err);
+    const lasting = code !== undefined && !PASSING_R2_CODES.has(code);
+    if (!lasting && !(failing.has(entry.name) && failing.get(entry.name) === entry.version)) {
+      failing.set(entry.name, entry.version);
+      return new SourceError(uri, `cannot read ${entry.label}: ${reason}`, { cause: err });
+    }
+    unread.push({ label: entry.label, reason });
+    return new DocumentUnreadable(uri, entry.label, `${reason}${lasting ? '' : ', at two reads in a row'}, while the listing could be read`);
+  };
   return {
     uri,
     async list({ maxEntries }) {
       const entries: SourceEntry[] = [];
+      unread.length = 0;
       let cursor: string | undefined;
       // Each page holds at most 1000 keys; stop as soon as the limit is passed instead of reading on.
       for (let page = 0; ; page++) {
@@ -66,6 +107,8 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
         if (!listed.truncated) {
           const names = new Set(entries.map((e) => e.name));
           for (const key of vanished.keys()) if (!names.has(key)) vanished.delete(key); // deleted for real
+          for (const key of failing.keys()) if (!names.has(key)) failing.delete(key);
+          listedCount = entries.length;
           return entries;
         }
         if (!listed.cursor || page > maxEntries) throw new SourceError(uri, 'the listing did not end (no cursor on a truncated page)');
@@ -73,7 +116,13 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       }
     },
     async fetch(entry, { ifNoneMatch, maxBytes }) {
-      const object = await bucket.get(entry.name, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch } } : undefined);
+      let object;
+      try {
+        object = await bucket.get(entry.name, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch } } : undefined);
+      } catch (err) {
+        throw refused(entry, err);
+      }
+      failing.delete(entry.name);
       if (object === null) {
         // First taken as a delete between the listing and the read (the source is read again).
         if (vanished.has(entry.name) && vanished.get(entry.name) === entry.version) {
@@ -91,6 +140,12 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       // The bytes, decoded as the folder and S3 sources decode them (a UTF-16 byte-order mark: UTF-16).
       const text = typeof object.arrayBuffer === 'function' ? decodeDocumentBytes(new Uint8Array(await object.arrayBuffer())) : await object.text();
       return { status: 'fetched', version: object.etag, text };
+    },
+    async confirm() {
+      if (unread.length > 0 && unread.length === listedCount) {
+        throw new SourceError(uri, `cannot read ${unread[0].label}: ${unread[0].reason}, nor any other object of ${label(root)}`);
+      }
+      return false; // R2 vouches for no generation: the refresh lists again when it read anything new
     },
   };
 }
