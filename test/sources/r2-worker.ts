@@ -8,6 +8,11 @@ import type { PolicySource } from '../../src/sources/types.js';
 
 const calls: string[] = [];
 let refresher: PolicySetRefresher | undefined;
+/** Faults the binding is given for a request (`/faults`): keys whose get() returns null, or throws this error. */
+const phantom = new Set<string>();
+const throwing = new Map<string, string>();
+/** `/faults`' refreshers, one per prefix, kept from one request to the next. */
+const faultRefreshers = new Map<string, PolicySetRefresher>();
 
 function counted(bucket: R2BucketLike): R2BucketLike {
   return {
@@ -16,7 +21,12 @@ function counted(bucket: R2BucketLike): R2BucketLike {
       return bucket.list(options);
     },
     get: async (key, options) => {
-      const object = await bucket.get(key, options);
+      const fault = throwing.get(key);
+      if (fault !== undefined) {
+        calls.push(`get ${key} threw`);
+        throw new Error(fault);
+      }
+      const object = phantom.has(key) ? null : await bucket.get(key, options);
       calls.push(`get ${key} ${options?.onlyIf ? 'conditional' : 'plain'} ${object === null ? 'null' : typeof object.text === 'function' ? 'body' : 'no-body'}`);
       return object;
     },
@@ -50,6 +60,25 @@ export default {
           refresher ??= new PolicySetRefresher({ name: 'workers', sources: [sourceFor(env, q('prefix'))], intervalMs: 0 });
           const result = await refresher.refresh();
           const state = refresher.provider();
+          return Response.json({
+            result,
+            calls,
+            policies: state.set?.mutatingPolicies.map((p) => p.policy.name) ?? [],
+            problems: state.set?.problems ?? [],
+            sourceErrors: state.sourceErrors,
+          });
+        }
+        case '/faults': {
+          // The refresher of this prefix (made at its first request), its binding given the faults named:
+          // phantom=KEY (get() null while the key is listed), throws=KEY:MESSAGE (get() throws).
+          phantom.clear();
+          throwing.clear();
+          for (const key of url.searchParams.getAll('phantom')) phantom.add(key);
+          for (const fault of url.searchParams.getAll('throws')) throwing.set(fault.slice(0, fault.indexOf(':')), fault.slice(fault.indexOf(':') + 1));
+          let r = faultRefreshers.get(q('prefix'));
+          if (!r) faultRefreshers.set(q('prefix'), (r = new PolicySetRefresher({ name: 'workers', sources: [sourceFor(env, q('prefix'))], intervalMs: 0 })));
+          const result = await r.refresh();
+          const state = r.provider();
           return Response.json({
             result,
             calls,

@@ -136,4 +136,29 @@ describe('R2 source (workerd, R2 binding)', () => {
     expect(loaded.policies).toEqual(['be', 'le']);
     expect(loaded.mutations[1]).toContain('é');
   });
+
+  it('takes a key listed while get() returns null, and an object whose get() keeps throwing, as problems of their own; the others load', async () => {
+    await bucket.put('faults/a.yaml', labelPolicy('a', 'team', 'a'));
+    await bucket.put('faults/ghost.yaml', labelPolicy('ghost', 'team', 'g'));
+    await bucket.put('faults/bad.yaml', labelPolicy('bad', 'team', 'b'));
+    const faults = `/faults?prefix=faults&phantom=faults/ghost.yaml&throws=${encodeURIComponent('faults/bad.yaml:get: We encountered an internal error. Please try again. (10001)')}`;
+    // A passing error fails the first read, as a 5xx fails an S3 source: no set yet.
+    const first = await call<RefreshReply>(faults);
+    expect(first.result.outcome).toBe('failed');
+    expect(first.sourceErrors).toEqual(['r2://POLICIES/faults: cannot read r2://POLICIES/faults/bad.yaml: get: We encountered an internal error. Please try again. (10001) (no policy set is loaded yet)']);
+    // Read again, the same faults at the same versions: problems of those objects, the others loaded.
+    const second = await call<RefreshReply>(faults);
+    expect(second.result.outcome).toBe('applied');
+    expect(second.sourceErrors).toEqual([]);
+    expect(second.policies).toEqual(['a']);
+    expect(second.problems.map((p) => `${p.source}: ${p.message}`)).toEqual([
+      'r2://POLICIES/faults/bad.yaml: cannot be read: get: We encountered an internal error. Please try again. (10001), at two reads in a row, while the listing could be read; not read',
+      'r2://POLICIES/faults/ghost.yaml: cannot be read: the store lists this key but has no object of that key, at two reads in a row (a stale listing entry?); not read',
+    ]);
+    // Readable again: both load.
+    const healed = await call<RefreshReply>('/faults?prefix=faults');
+    expect(healed.result.outcome).toBe('applied');
+    expect(healed.policies).toEqual(['a', 'bad', 'ghost']);
+    expect(healed.problems).toEqual([]);
+  });
 });
