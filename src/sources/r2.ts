@@ -74,7 +74,7 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
   // a 403), unless every object listed failed, which says the bucket can be read no more (confirm).
   const unread: { label: string; reason: string }[] = [];
   let listedCount = 0;
-  /** What a get() that threw is: a problem of that object (DocumentUnreadable), or the source's for now. */
+  /** What a get() (or its body's read) that threw is: a problem of that object (DocumentUnreadable), or the source's for now. */
   const refused = (entry: SourceEntry, err: unknown): SourceError => {
     const reason = errorText(err);
     const code = r2ErrorCode(err);
@@ -122,8 +122,8 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       } catch (err) {
         throw refused(entry, err);
       }
-      failing.delete(entry.name);
       if (object === null) {
+        failing.delete(entry.name);
         // First taken as a delete between the listing and the read (the source is read again).
         if (vanished.has(entry.name) && vanished.get(entry.name) === entry.version) {
           throw new DocumentUnreadable(uri, entry.label, 'the store lists this key but has no object of that key, at two reads in a row (a stale listing entry?)');
@@ -133,12 +133,20 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       }
       vanished.delete(entry.name);
       if (typeof object.text !== 'function') {
+        failing.delete(entry.name);
         if (ifNoneMatch !== undefined) return { status: 'not-modified' };
         throw new SourceError(uri, `${entry.label}: the bucket returned no body`);
       }
       if (object.size > maxBytes) throw new DocumentTooLarge(uri, entry.label, object.size, maxBytes);
       // The bytes, decoded as the folder and S3 sources decode them (a UTF-16 byte-order mark: UTF-16).
-      const text = typeof object.arrayBuffer === 'function' ? decodeDocumentBytes(new Uint8Array(await object.arrayBuffer())) : await object.text();
+      let bytes: ArrayBuffer | string;
+      try {
+        bytes = typeof object.arrayBuffer === 'function' ? await object.arrayBuffer() : await object.text();
+      } catch (err) {
+        throw refused(entry, err); // its body, as its get(): a stream cut, or an object that cannot be read
+      }
+      failing.delete(entry.name);
+      const text = typeof bytes === 'string' ? bytes : decodeDocumentBytes(new Uint8Array(bytes));
       return { status: 'fetched', version: object.etag, text };
     },
     async confirm() {

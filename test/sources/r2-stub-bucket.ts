@@ -4,11 +4,13 @@
  */
 import type { R2BucketLike, R2ObjectLike } from '../../src/sources/r2.js';
 
-/** An in-memory R2 bucket: `objects` listed and read; `phantom` keys listed but `get()` null; `throwing` keys' `get()` throws. */
+/** An in-memory R2 bucket: `objects` listed and read; `phantom` keys listed but `get()` null; `throwing` keys' `get()` throws, `bodyThrowing` keys' body read. */
 export function r2StubBucket() {
   const objects = new Map<string, { text: string; etag: string }>();
   const phantom = new Set<string>();
   const throwing = new Map<string, () => Error>();
+  /** Keys whose get() answers, and whose body's read throws. */
+  const bodyThrowing = new Map<string, () => Error>();
   const gets: string[] = [];
   let n = 0;
   const put = (key: string, text: string) => objects.set(key, { text, etag: `etag-${++n}` });
@@ -25,9 +27,14 @@ export function r2StubBucket() {
       if (!o || phantom.has(key)) return null;
       const meta = { key, etag: o.etag, size: new TextEncoder().encode(o.text).length };
       if (options?.onlyIf?.etagDoesNotMatch === o.etag) return meta;
-      const body: R2ObjectLike = { ...meta, text: async () => o.text, arrayBuffer: async () => new TextEncoder().encode(o.text).buffer as ArrayBuffer };
+      const read = async <T>(value: () => T) => {
+        const cut = bodyThrowing.get(key);
+        if (cut) throw cut();
+        return value();
+      };
+      const body: R2ObjectLike = { ...meta, text: () => read(() => o.text), arrayBuffer: () => read(() => new TextEncoder().encode(o.text).buffer as ArrayBuffer) };
       return body;
     },
   };
-  return { bucket, objects, phantom, throwing, gets, put };
+  return { bucket, objects, phantom, throwing, bodyThrowing, gets, put };
 }

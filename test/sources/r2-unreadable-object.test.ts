@@ -99,4 +99,19 @@ describe('R2 source, an object whose get() throws', () => {
     expect((await r.refresh()).outcome).toBe('failed');
     expect(r.provider().set).toBe(good);
   });
+
+  it('takes a body whose read keeps failing as its get() (the refresh fails first, naming the object)', async () => {
+    const { r, put, bodyThrowing } = setup();
+    put('p/a.yaml', labelPolicy('a', 'one', 'yes'));
+    put('p/b.yaml', labelPolicy('b', 'two', 'yes'));
+    bodyThrowing.set('p/b.yaml', () => new Error('Network connection lost.'));
+    const first = await r.refresh();
+    expect(first.errors).toEqual(['r2://POLICIES/p: cannot read r2://POLICIES/p/b.yaml: Network connection lost.']);
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(names(r)).toEqual(['a']);
+    expect(problemsOf(r)).toEqual(['r2://POLICIES/p/b.yaml: cannot be read: Network connection lost., at two reads in a row, while the listing could be read; not read']);
+    bodyThrowing.clear();
+    expect((await r.refresh()).outcome).toBe('applied');
+    expect(names(r)).toEqual(['a', 'b']);
+  });
 });
