@@ -43,6 +43,14 @@ const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
     }),
 };
 
+/**
+ * Parse options of the texts that are only converted (parseYaml11, parseYaml11FirstDocument): yaml11Json
+ * reads the nodes' text, never the values the `yaml` package resolved, and the failsafe schema resolves
+ * none (the YAML 1.1 one tests each plain scalar against its tags' patterns). Neither schema makes an
+ * error the other does not: only warnings for explicit tags differ, and yaml11Json reads none.
+ */
+const CONVERT_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { version: '1.1', schema: 'failsafe', uniqueKeys: false };
+
 export class YamlError extends Error {
   override name = 'YamlError';
   /** Offset in the text of the node the error is about, when known. */
@@ -75,7 +83,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 /** The JSON value of a one-document YAML text (`null` for an empty one). Throws YamlError. */
 export function parseYaml11(text: string, guard?: YamlTicker): JsonValue {
   // The document is only read and dropped: it may share the Schema of the others (withOneSchema).
-  return yaml11Json(parseYamlDepthBounded(text, OPTIONS, true, guard, true)[0], text);
+  return yaml11Json(parseYamlDepthBounded(text, CONVERT_OPTIONS, true, guard, true)[0], text);
 }
 
 /**
@@ -85,7 +93,7 @@ export function parseYaml11(text: string, guard?: YamlTicker): JsonValue {
  * `guard` throws (YamlTicker).
  */
 export function parseYaml11FirstDocument(text: string, guard?: YamlTicker): JsonValue {
-  const doc = parseYamlDepthBounded(text, OPTIONS, 'first', guard, true)[0];
+  const doc = parseYamlDepthBounded(text, CONVERT_OPTIONS, 'first', guard, true)[0];
   return doc ? yaml11Json(doc, text) : null;
 }
 
