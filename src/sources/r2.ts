@@ -5,6 +5,7 @@
  */
 import { isPolicyDocumentName, folderPrefix } from './names.js';
 import { decodeDocumentBytes } from './text.js';
+import { VanishedKeys } from './vanished-keys.js';
 import { DocumentTooLarge, DocumentUnreadable, SourceError, type PolicySource, type SourceEntry } from './types.js';
 
 /** The part of the Workers `R2Bucket` binding this source uses. */
@@ -61,11 +62,8 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
   if (!isBucket(bucket)) throw new SourceError(uri, 'the binding is not an R2 bucket (declare it under r2_buckets in wrangler.toml)');
   const root = folderPrefix(prefix);
   const label = (key: string) => `r2://${uri.slice('r2://'.length).split('/')[0]}/${key}`;
-  // Key → the listed version a read found gone (get() null). Listed again at that version and gone again,
-  // the listing holds an entry the bucket has no object for (a stale listing entry): a problem of that key,
-  // as the S3 source takes it, where "changed while being read" would fail the source on every refresh,
-  // and a set that never loaded would never load.
-  const vanished = new Map<string, string | undefined>();
+  // Keys a read found gone (get() null), as the S3 source keeps them.
+  const vanished = new VanishedKeys();
   // Key → the listed version whose get() threw an error that may pass (no code, or a passing one): that
   // read fails the refresh (the last good set in force), as a 5xx fails an S3 source; the same key at the
   // same version failing again at its next read is a problem of that object, read again every refresh.
@@ -106,7 +104,7 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
         if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
         if (!listed.truncated) {
           const names = new Set(entries.map((e) => e.name));
-          for (const key of vanished.keys()) if (!names.has(key)) vanished.delete(key); // deleted for real
+          vanished.listed(names);
           for (const key of failing.keys()) if (!names.has(key)) failing.delete(key);
           listedCount = entries.length;
           return entries;
@@ -124,14 +122,9 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       }
       if (object === null) {
         failing.delete(entry.name);
-        // First taken as a delete between the listing and the read (the source is read again).
-        if (vanished.has(entry.name) && vanished.get(entry.name) === entry.version) {
-          throw new DocumentUnreadable(uri, entry.label, 'the store lists this key but has no object of that key, at two reads in a row (a stale listing entry?)');
-        }
-        vanished.set(entry.name, entry.version);
-        return { status: 'gone' };
+        return vanished.vanished(uri, entry);
       }
-      vanished.delete(entry.name);
+      vanished.found(entry.name);
       if (typeof object.text !== 'function') {
         failing.delete(entry.name);
         if (ifNoneMatch !== undefined) return { status: 'not-modified' };

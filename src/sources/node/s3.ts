@@ -8,6 +8,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
 import { decodeDocumentBytes } from '../text.js';
+import { VanishedKeys } from '../vanished-keys.js';
 import { DocumentTooLarge, DocumentUnreadable, SourceError, type FetchResult, type PolicySource, type SourceEntry } from '../types.js';
 import { loadS3Sdk, type S3Sdk } from './s3-client.js';
 import { requestSlot, requestTicket } from './s3-request-slots.js';
@@ -102,11 +103,9 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
   // refused, which says the role may read none (confirm): then the source cannot be read.
   const denied: { label: string; reason: string }[] = [];
   let listedCount = 0;
-  // Key → the listed version a read found gone (404). Listed again at that version and gone again, the
-  // listing holds an entry the store has no object for (a stale bucket index entry, as Ceph RGW can keep,
-  // or a store not yet consistent): a problem of that key, where "changed while being read" would fail
-  // the source on every refresh, and a set that never loaded would never load.
-  const vanished = new Map<string, string | undefined>();
+  // Keys a read found gone (404): a stale bucket index entry, as Ceph RGW can keep, read twice is a
+  // problem of that key alone (vanished-keys.ts).
+  const vanished = new VanishedKeys();
   // The queue position of this source's reads (see requestSlot): one ticket per refresh, taken when its
   // first listing starts. A refresh's listings (the first, a confirming one, a second try) get one signal.
   let ticket = { signal: undefined as AbortSignal | undefined, number: 0 };
@@ -155,7 +154,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         if (!listed.IsTruncated) {
           listedCount = entries.length;
           const names = new Set(entries.map((e) => e.name));
-          for (const key of vanished.keys()) if (!names.has(key)) vanished.delete(key); // deleted for real
+          vanished.listed(names);
           return entries;
         }
         if (!listed.NextContinuationToken || page > maxEntries) throw new SourceError(uri, 'the listing did not end (truncated page without a continuation token)');
@@ -190,7 +189,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
     } catch (err) {
       const status = httpStatus(err);
       if (status === 304) {
-        vanished.delete(entry.name);
+        vanished.found(entry.name);
         return { status: 'not-modified' };
       }
       if (status === 404 && doubtful.has(entry.name)) {
@@ -198,13 +197,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         // this object alone, read again on every refresh.
         throw new DocumentUnreadable(uri, entry.label, 'the store lists this key with a line break but has no object of that key: its key holds a carriage return, which an S3 listing in XML cannot carry unless the store URL-encodes keys (EncodingType=url, which this store ignores); rename the object');
       }
-      if (status === 404) {
-        if (vanished.has(entry.name) && vanished.get(entry.name) === entry.version) {
-          throw new DocumentUnreadable(uri, entry.label, 'the store lists this key but has no object of that key, at two reads in a row (a stale listing entry?)');
-        }
-        vanished.set(entry.name, entry.version);
-        return { status: 'gone' };
-      }
+      if (status === 404) return vanished.vanished(uri, entry);
       if (status === 403) {
         // Not the whole source (the set would never load, or never change again, for one object uploaded
         // with a key or an owner the role cannot read): this object's last good version stays in force.
@@ -230,7 +223,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
     const text = decodeDocumentBytes(bytes);
     const version = response.ETag ? canonicalEtag(response.ETag) : entry.version;
     if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
-    vanished.delete(entry.name);
+    vanished.found(entry.name);
     return { status: 'fetched', version, text };
   }
 }
