@@ -5,8 +5,9 @@
  */
 import { isPolicyDocumentName, folderPrefix } from './names.js';
 import { decodeDocumentBytes } from './text.js';
+import { FailingReads } from './failing-reads.js';
 import { VanishedKeys } from './vanished-keys.js';
-import { DocumentTooLarge, DocumentUnreadable, SourceError, type PolicySource, type SourceEntry } from './types.js';
+import { DocumentTooLarge, SourceError, type PolicySource, type SourceEntry } from './types.js';
 
 /** The part of the Workers `R2Bucket` binding this source uses. */
 export interface R2BucketLike {
@@ -64,31 +65,19 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
   const label = (key: string) => `r2://${uri.slice('r2://'.length).split('/')[0]}/${key}`;
   // Keys a read found gone (get() null), as the S3 source keeps them.
   const vanished = new VanishedKeys();
-  // Key → the listed version whose get() threw an error that may pass (no code, or a passing one): that
-  // read fails the refresh (the last good set in force), as a 5xx fails an S3 source; the same key at the
-  // same version failing again at its next read is a problem of that object, read again every refresh.
-  const failing = new Map<string, string | undefined>();
-  // Objects of the last listing whose get() threw, taken as problems of their own (as the S3 source takes
-  // a 403), unless every object listed failed, which says the bucket can be read no more (confirm).
-  const unread: { label: string; reason: string }[] = [];
-  let listedCount = 0;
-  /** What a get() (or its body's read) that threw is: a problem of that object (DocumentUnreadable), or the source's for now. */
+  // Objects whose get() (or its body's read) threw: a problem of that object when the error names a
+  // lasting refusal, or when a passing one (no code, or a passing code) comes again at the same ETag
+  // (failing-reads.ts); the first passing one fails the refresh, as a 5xx fails an S3 source.
+  const reads = new FailingReads();
   const refused = (entry: SourceEntry, err: unknown): SourceError => {
-    const reason = errorText(err);
     const code = r2ErrorCode(err);
-    const lasting = code !== undefined && !PASSING_R2_CODES.has(code);
-    if (!lasting && !(failing.has(entry.name) && failing.get(entry.name) === entry.version)) {
-      failing.set(entry.name, entry.version);
-      return new SourceError(uri, `cannot read ${entry.label}: ${reason}`, { cause: err });
-    }
-    unread.push({ label: entry.label, reason });
-    return new DocumentUnreadable(uri, entry.label, `${reason}${lasting ? '' : ', at two reads in a row'}, while the listing could be read`);
+    return reads.failed(uri, entry, { reason: errorText(err), lasting: code !== undefined && !PASSING_R2_CODES.has(code), cause: err });
   };
   return {
     uri,
     async list({ maxEntries }) {
       const entries: SourceEntry[] = [];
-      unread.length = 0;
+      reads.listing();
       let cursor: string | undefined;
       // Each page holds at most 1000 keys; stop as soon as the limit is passed instead of reading on.
       for (let page = 0; ; page++) {
@@ -105,8 +94,7 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
         if (!listed.truncated) {
           const names = new Set(entries.map((e) => e.name));
           vanished.listed(names);
-          for (const key of failing.keys()) if (!names.has(key)) failing.delete(key);
-          listedCount = entries.length;
+          reads.listed(entries);
           return entries;
         }
         if (!listed.cursor || page > maxEntries) throw new SourceError(uri, 'the listing did not end (no cursor on a truncated page)');
@@ -121,12 +109,12 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
         throw refused(entry, err);
       }
       if (object === null) {
-        failing.delete(entry.name);
+        reads.answered(entry.name);
         return vanished.vanished(uri, entry);
       }
       vanished.found(entry.name);
       if (typeof object.text !== 'function') {
-        failing.delete(entry.name);
+        reads.answered(entry.name);
         if (ifNoneMatch !== undefined) return { status: 'not-modified' };
         throw new SourceError(uri, `${entry.label}: the bucket returned no body`);
       }
@@ -138,14 +126,12 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       } catch (err) {
         throw refused(entry, err); // its body, as its get(): a stream cut, or an object that cannot be read
       }
-      failing.delete(entry.name);
+      reads.answered(entry.name);
       const text = typeof bytes === 'string' ? bytes : decodeDocumentBytes(new Uint8Array(bytes));
       return { status: 'fetched', version: object.etag, text };
     },
     async confirm() {
-      if (unread.length > 0 && unread.length === listedCount) {
-        throw new SourceError(uri, `cannot read ${unread[0].label}: ${unread[0].reason}, nor any other object of ${label(root)}`);
-      }
+      reads.confirm(uri, label(root));
       return false; // R2 vouches for no generation: the refresh lists again when it read anything new
     },
   };
