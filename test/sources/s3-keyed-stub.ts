@@ -1,7 +1,7 @@
 /**
  * A small S3-protocol stub on 127.0.0.1 whose GetObject answers a status of its own for chosen keys
- * (`refuse`: 403 AccessDenied, 404 NoSuchKey for a key the listing still shows), beside ListObjectsV2
- * (with ETags and sizes) and GetObject with If-None-Match for the others: bucket `b`, path style.
+ * (`refuse`: 403 AccessDenied, 404 NoSuchKey for a key the listing still shows, 400 an SSE-C object read
+ * without its key, 500 InternalError) or whose body stops halfway (`cut`), beside ListObjectsV2 (with ETags and sizes) and GetObject with If-None-Match for the others: bucket `b`, path style.
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -13,19 +13,31 @@ import { createS3Client } from '../../src/sources/node/index.js';
 export interface KeyedStub {
   client: S3Client;
   objects: Map<string, string>;
-  /** Key → the status its GetObject answers (403 or 404) whatever it holds. */
-  refuse: Map<string, 403 | 404>;
+  /** Key → the status its GetObject answers whatever it holds. */
+  refuse: Map<string, RefusalStatus>;
+  /**
+   * Key → how its body, sent with its full Content-Length, stops halfway: `truncate` closes the connection,
+   * `reset` resets it (TCP RST).
+   */
+  cut: Map<string, 'truncate' | 'reset'>;
   /** GetObject requests seen, by key. */
   gets: string[];
 }
 
 const etagOf = (body: string) => `"${createHash('md5').update(body).digest('hex')}"`;
-const ERRORS = { 403: ['AccessDenied', 'Access Denied'], 404: ['NoSuchKey', 'The specified key does not exist.'] } as const;
+const ERRORS = {
+  400: ['InvalidRequest', 'The object was stored using a form of Server Side Encryption. The correct parameters must be provided to retrieve the object.'],
+  403: ['AccessDenied', 'Access Denied'],
+  404: ['NoSuchKey', 'The specified key does not exist.'],
+  500: ['InternalError', 'We encountered an internal error. Please try again.'],
+} as const;
+export type RefusalStatus = keyof typeof ERRORS;
 
 /** Call at the top of a test file: the stub, started before its tests, emptied before each, closed after. */
 export function useKeyedStub(): () => KeyedStub {
   const objects = new Map<string, string>();
-  const refuse = new Map<string, 403 | 404>();
+  const refuse = new Map<string, RefusalStatus>();
+  const cut = new Map<string, 'truncate' | 'reset'>();
   const gets: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://store');
@@ -48,7 +60,12 @@ export function useKeyedStub(): () => KeyedStub {
       return res.end();
     }
     res.writeHead(200, { etag: etagOf(body!), 'content-length': Buffer.byteLength(body!) });
-    res.end(body);
+    const how = cut.get(key);
+    if (how === undefined) return res.end(body);
+    res.write(Buffer.from(body!).subarray(0, Buffer.byteLength(body!) >> 1), () => {
+      if (how === 'reset') res.socket?.resetAndDestroy();
+      else res.socket?.destroy();
+    });
   });
   let client: S3Client | undefined;
   beforeAll(async () => {
@@ -64,7 +81,8 @@ export function useKeyedStub(): () => KeyedStub {
   beforeEach(() => {
     objects.clear();
     refuse.clear();
+    cut.clear();
     gets.length = 0;
   });
-  return () => ({ client: client!, objects, refuse, gets });
+  return () => ({ client: client!, objects, refuse, cut, gets });
 }

@@ -8,6 +8,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { folderPrefix, isPolicyDocumentName } from '../names.js';
 import { decodeDocumentBytes } from '../text.js';
+import { FailingReads } from '../failing-reads.js';
 import { VanishedKeys } from '../vanished-keys.js';
 import { DocumentTooLarge, DocumentUnreadable, SourceError, type FetchResult, type PolicySource, type SourceEntry } from '../types.js';
 import { loadS3Sdk, type S3Sdk } from './s3-client.js';
@@ -27,6 +28,14 @@ function httpStatus(err: unknown): number | undefined {
   return (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 }
 
+/**
+ * Whether a GetObject answer is a refusal that lasts until someone changes the object or the role: a 4xx
+ * (403 denied, 400 an SSE-C object read without its key), not 408 (request timeout) or 429 (slow down).
+ */
+function isRefusal(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
 /** `the configured 1000 ms requestTimeout`, `timed out after 1000 ms of inactivity`: the SDK's timeouts. */
 const SDK_TIMEOUT = /(\d+) ms/;
 
@@ -39,6 +48,16 @@ function describe(err: unknown): string {
   const status = httpStatus(err);
   const text = (e?.message || e?.Code || e?.name || String(err)).split('\n')[0];
   return status !== undefined ? `${text} (HTTP ${status})` : text;
+}
+
+/**
+ * A body whose read failed halfway: Node says only `aborted` (code ECONNRESET) when the connection closed
+ * or was reset before the Content-Length promised was sent.
+ */
+function describeBodyFailure(err: unknown): string {
+  const e = err as { message?: unknown; code?: unknown } | null;
+  if (e?.message !== 'aborted') return describe(err);
+  return `the body stopped before its end (the connection was closed: aborted${typeof e.code === 'string' ? `, ${e.code}` : ''})`;
 }
 
 /**
@@ -98,11 +117,12 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
   // Keys of the last listing that hold a line feed, listed as written (the store ignored EncodingType=url):
   // the XML of the listing turns a CR (or CR LF) into LF, so the key may not be the stored one.
   const doubtful = new Set<string>();
-  // Objects of the last listing whose read was refused 403 (that object's ACL, a KMS key the role may not
-  // use): each a problem of its own, as a folder's unreadable file is, unless every object listed was
-  // refused, which says the role may read none (confirm): then the source cannot be read.
-  const denied: { label: string; reason: string }[] = [];
-  let listedCount = 0;
+  // Objects whose GetObject or body read failed (failing-reads.ts): a refusal (a 4xx: 403 its ACL or a KMS
+  // key the role may not use, 400 an SSE-C object read without its key) a problem of that object at once,
+  // as a folder's unreadable file is; a 5xx, a timeout or a body cut short fails the refresh the first
+  // time, and is that object's problem when it comes again at the same ETag. The others load, unless every
+  // object listed failed so (confirm): then the source cannot be read.
+  const reads = new FailingReads();
   // Keys a read found gone (404): a stale bucket index entry, as Ceph RGW can keep, read twice is a
   // problem of that key alone (vanished-keys.ts).
   const vanished = new VanishedKeys();
@@ -124,7 +144,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       const { ListObjectsV2Command } = sdk;
       const entries: SourceEntry[] = [];
       doubtful.clear();
-      denied.length = 0;
+      reads.listing();
       if (ticket.signal !== signal) ticket = { signal, number: requestTicket() };
       let token: string | undefined;
       // A store (or proxy) that hands out a token again would have the listing go round for ever.
@@ -152,9 +172,8 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         }
         if (entries.length > maxEntries) throw new SourceError(uri, `lists more than ${maxEntries} documents`);
         if (!listed.IsTruncated) {
-          listedCount = entries.length;
-          const names = new Set(entries.map((e) => e.name));
-          vanished.listed(names);
+          vanished.listed(new Set(entries.map((e) => e.name)));
+          reads.listed(entries);
           return entries;
         }
         if (!listed.NextContinuationToken || page > maxEntries) throw new SourceError(uri, 'the listing did not end (truncated page without a continuation token)');
@@ -174,9 +193,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       }
     },
     async confirm() {
-      if (denied.length > 0 && denied.length === listedCount) {
-        throw new SourceError(uri, `cannot read ${denied[0].label}: ${denied[0].reason}, nor any other object of s3://${bucket}/${root} (may the role s3:GetObject there?)`);
-      }
+      reads.confirm(uri, `s3://${bucket}/${root}`);
       return false; // S3 vouches for no generation: the refresh lists again when it read anything new
     },
   };
@@ -190,6 +207,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       const status = httpStatus(err);
       if (status === 304) {
         vanished.found(entry.name);
+        reads.answered(entry.name);
         return { status: 'not-modified' };
       }
       if (status === 404 && doubtful.has(entry.name)) {
@@ -197,14 +215,16 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
         // this object alone, read again on every refresh.
         throw new DocumentUnreadable(uri, entry.label, 'the store lists this key with a line break but has no object of that key: its key holds a carriage return, which an S3 listing in XML cannot carry unless the store URL-encodes keys (EncodingType=url, which this store ignores); rename the object');
       }
-      if (status === 404) return vanished.vanished(uri, entry);
-      if (status === 403) {
-        // Not the whole source (the set would never load, or never change again, for one object uploaded
-        // with a key or an owner the role cannot read): this object's last good version stays in force.
-        denied.push({ label: entry.label, reason: describe(err) });
-        throw new DocumentUnreadable(uri, entry.label, `${describe(err)}, while the listing could be read (the object's ACL or its KMS key?)`);
+      if (status === 404) {
+        reads.answered(entry.name);
+        return vanished.vanished(uri, entry);
       }
-      throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
+      // Not the whole source for good (the set would never load, or never change again, for one object
+      // uploaded with a key or an owner the role cannot read, or one the store keeps failing on).
+      throw failed(entry, signal, err, {
+        lasting: isRefusal(status),
+        ...(status === 403 ? { hint: " (the object's ACL or its KMS key?)", sourceHint: ' (may the role s3:GetObject there?)' } : {}),
+      });
     }
     if (response.ContentLength !== undefined && response.ContentLength > maxBytes) {
       // Not read: the connection is dropped instead of draining a body over the limit into memory.
@@ -216,7 +236,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
     try {
       bytes = await readAtMost(response.Body as AsyncIterable<Uint8Array>, maxBytes);
     } catch (err) {
-      throw fail(`cannot read ${entry.label}: ${describe(err)}`, err);
+      throw failed(entry, signal, err, { lasting: false, reason: describeBodyFailure(err) }); // may pass
     }
     // Sent without a length (chunked) and longer than the limit: dropped at the limit, like a sized one.
     if (bytes === undefined) throw new DocumentTooLarge(uri, entry.label, maxBytes + 1, maxBytes, { exact: false });
@@ -224,6 +244,14 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
     const version = response.ETag ? canonicalEtag(response.ETag) : entry.version;
     if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
     vanished.found(entry.name);
+    reads.answered(entry.name);
     return { status: 'fetched', version, text };
+  }
+
+  /** A read of `entry` that failed: the refresh's failure, or that object's problem (see reads). */
+  function failed(entry: SourceEntry, signal: AbortSignal, err: unknown, { reason = describe(err), ...how }: { lasting: boolean; reason?: string; hint?: string; sourceHint?: string }): SourceError {
+    // The refresh gave up (its time bound): not the object's failure.
+    if (signal?.aborted) return fail(`cannot read ${entry.label}: ${reason}`, err);
+    return reads.failed(uri, entry, { reason, cause: err, ...how });
   }
 }
