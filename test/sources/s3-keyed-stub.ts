@@ -17,9 +17,9 @@ export interface KeyedStub {
   refuse: Map<string, RefusalStatus>;
   /**
    * Key → how its body, sent with its full Content-Length, stops halfway: `truncate` closes the connection,
-   * `reset` resets it (TCP RST).
+   * `reset` resets it (TCP RST), `stall` sends nothing more.
    */
-  cut: Map<string, 'truncate' | 'reset'>;
+  cut: Map<string, 'truncate' | 'reset' | 'stall'>;
   /** GetObject requests seen, by key. */
   gets: string[];
 }
@@ -37,7 +37,7 @@ export type RefusalStatus = keyof typeof ERRORS;
 export function useKeyedStub(): () => KeyedStub {
   const objects = new Map<string, string>();
   const refuse = new Map<string, RefusalStatus>();
-  const cut = new Map<string, 'truncate' | 'reset'>();
+  const cut = new Map<string, 'truncate' | 'reset' | 'stall'>();
   const gets: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://store');
@@ -64,7 +64,7 @@ export function useKeyedStub(): () => KeyedStub {
     if (how === undefined) return res.end(body);
     res.write(Buffer.from(body!).subarray(0, Buffer.byteLength(body!) >> 1), () => {
       if (how === 'reset') res.socket?.resetAndDestroy();
-      else res.socket?.destroy();
+      else if (how === 'truncate') res.socket?.destroy();
     });
   });
   let client: S3Client | undefined;

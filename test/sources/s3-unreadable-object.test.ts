@@ -95,6 +95,18 @@ describe('S3 source, an object the store keeps failing to serve', () => {
     });
   }
 
+  it('does not count a read the refresh gave up on (its time bound) as a failure of that object', async () => {
+    put('a.yaml', 'a');
+    put('b.yaml', 'b');
+    stub().cut.set('p/b.yaml', 'stall');
+    const r = new PolicySetRefresher({ name: 'default', sources: [s3Source({ uri: 's3://b/p', client: stub().client, bucket: 'b', prefix: 'p' })], intervalMs: 0, limits: { timeoutMs: 300 } });
+    expect((await r.refresh()).outcome).toBe('failed');
+    stub().cut.clear();
+    stub().refuse.set('p/b.yaml', 500);
+    // The first failure of this object: the refresh's, not yet the object's problem.
+    expect((await r.refresh()).errors).toEqual([`s3://b/p: cannot read s3://b/p/b.yaml: ${INTERNAL}`]);
+  });
+
   it('fails the source when no object listed can be read, the last good set in force', async () => {
     put('a.yaml', 'a');
     put('b.yaml', 'b');
