@@ -753,8 +753,6 @@ function resourceItemsSet(
   keys: readonly string[],
   tuples: readonly Tuple[],
 ): { items: JsonValue[]; unwalked: boolean } | undefined {
-  // The usual case answered without building ids (most strategic merges of a review end here).
-  if (keys.length === 1 && inPlace !== undefined && mergedDistinctly(remaining, removed, inPlace, keys)) return undefined;
   // The keys some item (of either side) sets: kyaml's validKeys.
   let valid: number[] | undefined;
   if (keys.length > 1) {
@@ -821,25 +819,6 @@ function resourceItemsSet(
   for (let p = 0; p < items.length; p++) if (alive[p]) result.push(items[p]);
   if (result.length === out.length && result.every((v, p) => v === out[p])) return undefined;
   return { items: result, unwalked: !plain };
-}
-
-/**
- * One key, and every resource item left was merged in place and holds its own value of it: kyaml's
- * setting then replaces each collected item by itself (resourceItemsSet's `plain`, one key). False when
- * unsure (the general path decides).
- */
-function mergedDistinctly(remaining: readonly JsonValue[], removed: Uint8Array, inPlace: readonly (JsonValue | undefined)[], keys: readonly string[]): boolean {
-  const values: string[] = [];
-  for (let i = 0; i < remaining.length; i++) {
-    if (removed[i] !== 0) continue;
-    const merged = inPlace[i];
-    if (merged === undefined) return false;
-    const id = keyId(merged, keys);
-    // A linear search: a resource's keyed lists are short (containers, ports, env); long ones go the general way.
-    if (id === undefined || values.length === 32 || values.includes(id)) return false;
-    values.push(id);
-  }
-  return true;
 }
 
 /** How many of a tracked list's keys an item of the list or of the overlay (its tuples) sets. */
