@@ -8,7 +8,7 @@ import type { GroupVersionKind } from '../admission/index.js';
 import type { ReviewGuard } from '../guard/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { applyJsonPatch, type ApplyResult } from '../jsonpatch/index.js';
-import { applyConfiguration, applyCrdDefaults, fromUnstructuredError, goRoundTrip, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
+import { applyConfiguration, applyCrdDefaults, connectOptionsType, fromUnstructuredError, goRoundTrip, strictDecode, type ObjectType, type SchemaRegistry, type TypeRef } from '../schema/index.js';
 import { internalError } from './errors.js';
 import { decodeTypeMeta, unstructuredTypeMetaError } from './type-meta.js';
 import type { MutationOutcome } from './dispatch.js';
@@ -93,7 +93,9 @@ export function applyJsonPatchMutation(
   history = new MutationHistory(object, kind),
   guard?: ReviewGuard,
 ): MutationOutcome {
-  const schema = schemaFor(kind, ctx);
+  let schema = schemaFor(kind, ctx);
+  // A CONNECT request's options object is of a kind the scheme decodes (strictly) but the OpenAPI lacks.
+  if (schema.source === 'deduced') schema = connectOptionsType(kind.group, kind.version, kind.kind) ?? schema;
   // An empty patch changes nothing (the object decoded before; it decodes again).
   if (Array.isArray(ops) && ops.length === 0) return { ok: true, object: object as JsonValue };
   const applied = applyJsonPatch(object, ops, 'kubernetes', guard);

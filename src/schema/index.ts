@@ -10,6 +10,7 @@ export type { ObjectType, Atom, ListDef, MapDef, FieldDef, TypeRef, ScalarKind, 
 export { resolve, NamedRef, DEDUCED, UNTYPED_ATOMIC } from './types.js';
 export { applyConfiguration, apiVersionOf, ApplyConfigurationError, type ApplyOptions, type ApplyResult } from './ssa/apply.js';
 export { strictDecode, StrictDecodeError } from './strict.js';
+export { connectOptionsType } from './connect-options.js';
 export { fromUnstructuredError } from './from-unstructured.js';
 export { goRoundTrip } from './go-round-trip.js';
 export { applyCrdDefaults, type CrdDefaults } from './crd-defaults.js';
