@@ -1,4 +1,4 @@
-import { exactInteger, isFloatLiteral, isJsonObject, isOwnRead, setOwn, shallowCopyWithMarks, sliceArrayWithMarks, type JsonObject, type JsonValue } from '../json/index.js';
+import { exactInteger, isFloatLiteral, isJsonObject, isOwnRead, setOwn, shallowCopyWithMarks, sliceArrayWithMarks, unmarkFloatLiteral, type JsonObject, type JsonValue } from '../json/index.js';
 import { formatRFC3339, tryParseRFC3339 } from '../go/index.js';
 import { formatQuantity, tryParseQuantity } from '../k8s/index.js';
 import { formatMicroTime, isMicroTime, parseMicroTime } from './micro-time.js';
@@ -83,9 +83,13 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       const w = exact !== undefined && resolve(childType).format === 'quantity'
         ? canonicalQuantity(String(exact))
         : walk(g, childType, childBase, typeof g === 'string' && resolve(childType).format === 'date-time' && isMicroTime(atom.map.name, k));
-      if (w === child) continue;
+      // An integral float literal (an apply configuration's CEL double) in a Go integer field is an
+      // integer once converted: written without its fraction, read back as an int by the next mutation.
+      const integral = typeof child === 'number' && field?.go !== undefined && goIntType(field.go) !== undefined && integralFloat(v, k, child);
+      if (w === child && !integral) continue;
       out ??= shallowCopyWithMarks(v);
       setOwn(out, k, w);
+      if (integral) unmarkFloatLiteral(out, k);
     }
     // Fields Go always writes (no `omitempty`, or a struct value) that a new struct lacks or a mutation
     // removed: their zero value's encoding. Where the base lacked one too, it stays as the base has it.
@@ -230,23 +234,39 @@ function canonicalBase64Values(map: Record<string, JsonValue>): Record<string, J
   return out ?? map;
 }
 
-/** An integer converted to int32 (two's complement, low 32 bits); a float literal is left alone. */
+/**
+ * Whether `v` at `container[key]` is a float literal with an integral value in int64's range: what
+ * runtime/converter.go fromUnstructured turns into a Go integer (reflect's Convert: `int64(f)`, then the
+ * field's size). Past int64 the conversion is the platform's: such a value is left as it is.
+ */
+function integralFloat(container: object, key: string | number, v: number): boolean {
+  return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63 && isFloatLiteral(container, key);
+}
+
+/**
+ * An integer converted to int32 (two's complement, low 32 bits), an integral float literal too (reflect
+ * converts float64 to int64 first); past int64, a float literal is left alone.
+ */
 function int32Of(container: object, key: string | number, v: number): number {
   if (v >= -2147483648 && v <= 2147483647) return v;
-  if (!Number.isInteger(v) || isFloatLiteral(container, key)) return v;
+  if (!Number.isInteger(v)) return v;
+  if (isFloatLiteral(container, key)) return v >= -(2 ** 63) && v < 2 ** 63 ? Number(BigInt.asIntN(32, BigInt(v))) : v;
   const exact = exactInteger(container, key);
   return Number(BigInt.asIntN(32, exact ?? BigInt(v)));
 }
 
+/** The items of a []int32 as Go int32s (wrapped; integral float literals unmarked). */
 function int32Items(list: JsonValue[]): JsonValue[] {
   let out: JsonValue[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
     if (typeof item !== 'number') continue;
     const w = int32Of(list, i, item);
-    if (w === item) continue;
+    const integral = integralFloat(list, i, item);
+    if (w === item && !integral) continue;
     out ??= sliceArrayWithMarks(list);
     out[i] = w;
+    if (integral) unmarkFloatLiteral(out, i);
   }
   return out ?? list;
 }
