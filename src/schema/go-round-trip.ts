@@ -83,9 +83,10 @@ function walk(v: JsonValue, ref: TypeRef, base: JsonValue | undefined, microTime
       const w = exact !== undefined && resolve(childType).format === 'quantity'
         ? canonicalQuantity(String(exact))
         : walk(g, childType, childBase, typeof g === 'string' && resolve(childType).format === 'date-time' && isMicroTime(atom.map.name, k));
-      // An integral float literal (an apply configuration's CEL double) in a Go integer field is an
-      // integer once converted: written without its fraction, read back as an int by the next mutation.
-      const integral = typeof child === 'number' && field?.go !== undefined && goIntType(field.go) !== undefined && integralFloat(v, k, child);
+      // An integral float literal (an apply configuration's CEL double) in a Go integer field or an
+      // IntOrString is an integer once converted (IntOrString through its JSON: `80`, its int): written
+      // without its fraction, read back as an int by the next mutation.
+      const integral = typeof child === 'number' && integralFloat(v, k, child) && ((field?.go !== undefined && goIntType(field.go) !== undefined) || resolve(childType).format === 'int-or-string');
       if (w === child && !integral) continue;
       out ??= shallowCopyWithMarks(v);
       setOwn(out, k, w);

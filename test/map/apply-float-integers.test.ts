@@ -42,6 +42,15 @@ describe('an integral double in an integer field of an apply configuration', () 
     expect(object.metadata.annotations).toEqual({ type: 'int' });
   });
 
+  it('an IntOrString too (converted through its JSON: its int)', async () => {
+    const { object } = await run(
+      applyConfig('Object{spec: Object.spec{containers: [Object.spec.containers{name: "app", livenessProbe: Object.spec.containers.livenessProbe{httpGet: Object.spec.containers.livenessProbe.httpGet{port: 80.0}}}]}}'),
+      jsonPatch('[JSONPatch{op: "add", path: "/metadata/annotations", value: {"type": type(object.spec.containers[0].livenessProbe.httpGet.port) == int ? "int" : "other"}}]'),
+    );
+    expect(object.spec.containers[0].livenessProbe.httpGet.port).toBe(80);
+    expect(object.metadata.annotations).toEqual({ type: 'int' });
+  });
+
   it.each([
     ['3.0e9', -1294967296],
     ['-3.0e9', 1294967296],
