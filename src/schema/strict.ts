@@ -273,7 +273,12 @@ export function customDecodeError(format: string | undefined, v: JsonValue, cont
       return rfc3339Error(v);
     case 'int-or-string': {
       if (typeof v === 'string') return undefined;
-      if (typeof v === 'number' && Number.isInteger(v) && !writtenAsFloat(container, key) && v >= -2147483648 && v <= 2147483647) return undefined;
+      if (typeof v === 'number' && Number.isInteger(v) && !writtenAsFloat(container, key)) {
+        if (v >= -2147483648 && v <= 2147483647) return undefined;
+        // encoding/json's OverflowInt: the literal is in the message (`number 3000000000`), as JSON writes it.
+        const exact = container !== undefined && key !== undefined ? exactInteger(container, key) : undefined;
+        return `json: cannot unmarshal number ${exact ?? (Math.abs(v) < 1e21 ? BigInt(v) : v)} into Go value of type int32`;
+      }
       return `json: cannot unmarshal ${jsonKind(v, true, container, key)} into Go value of type int32`;
     }
     default:
