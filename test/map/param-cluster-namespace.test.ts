@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { addedAt, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget } from './widget-reviews.js';
 
 const CRD = `
 apiVersion: apiextensions.k8s.io/v1
@@ -50,9 +50,7 @@ spec:
 `;
 }
 
-const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
-"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
-"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+const REVIEW = EMPTY_WIDGET_REVIEW;
 
 describe('a param of a cluster-scoped kind written with a namespace', () => {
   it('reads no namespace', async () => {

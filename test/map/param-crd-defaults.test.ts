@@ -5,7 +5,7 @@
  * sources without a defaulted field reads that field's default, as it would in the cluster.
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, exampleCrd, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, exampleCrd, mutateWidget } from './widget-reviews.js';
 
 const SET = exampleCrd('Limit', 'limits', `
               maxReplicas: { type: integer, default: 5 }
@@ -39,9 +39,7 @@ spec:
   paramRef: { name: l, parameterNotFoundAction: Deny }
 `;
 
-const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
-"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
-"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+const REVIEW = EMPTY_WIDGET_REVIEW;
 
 describe('a param object of a custom resource kind', () => {
   it("is read with its CRD's defaults; what it sets stays", async () => {

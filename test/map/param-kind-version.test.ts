@@ -6,7 +6,7 @@
  * failurePolicy decides (a denial under Fail, the policy skipped under Ignore).
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget } from './widget-reviews.js';
 
 function set(paramVersion: string, failurePolicy: 'Fail' | 'Ignore'): string {
   return `
@@ -49,9 +49,7 @@ spec:
 `;
 }
 
-const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
-"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
-"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+const REVIEW = EMPTY_WIDGET_REVIEW;
 
 describe('a paramKind version', () => {
   it('that the CRD serves reads its params', async () => {

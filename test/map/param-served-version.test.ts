@@ -6,7 +6,7 @@
  * it too). So a param written as example.com/v1 reads apiVersion example.com/v2 under paramKind v2.
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget } from './widget-reviews.js';
 
 function set(paramKindVersion: string, written: string): string {
   return `
@@ -51,9 +51,7 @@ spec:
 `;
 }
 
-const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
-"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
-"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+const REVIEW = EMPTY_WIDGET_REVIEW;
 
 describe('a custom resource param', () => {
   it.each([

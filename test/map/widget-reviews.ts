@@ -8,6 +8,11 @@ import { decodeBase64Utf8 } from '../../src/admission/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
 
+/** The AdmissionReview of CREATE of Widget `w` in namespace `default`, with an empty spec. */
+export const EMPTY_WIDGET_REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"example.com","version":"v1","kind":"Widget"},
+"resource":{"group":"example.com","version":"v1","resource":"widgets"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"w",
+"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default"},"spec":{}}}}`;
+
 /**
  * The CRD of namespaced example.com/v1 `kind` (`plural`), its `spec` an object of `specProperties` (YAML
  * lines indented 14 spaces, under `properties:`), followed by `---`.
