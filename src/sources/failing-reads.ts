@@ -2,11 +2,12 @@
  * Listed objects whose read failed, for the object-store sources (S3's GetObject or its body, R2's get()
  * or its body). One unreadable object must not take the others down: a failure of a kind that lasts (the
  * source says which: an S3 4xx, an R2 error code naming a refusal) is a problem of that object at once; a
- * failure that may pass (a 5xx, a connection cut, a timeout) fails the refresh the first time (the last
- * good set in force), and the same key at the same listed version failing again at its next read is a
- * problem of that object, read again every refresh. Either way its last good version stays in force
- * (snapshot.ts's unread-entry path) and the others load, unless every object of the listing failed so,
- * which says the store can be read no more: then confirm() fails the source.
+ * failure that may pass (a 5xx, a connection cut, a timeout, an answer without its body or its ETag)
+ * fails the refresh the first time (the last good set in force), and the same key at the same listed
+ * version failing again at its next read is a problem of that object, read again every refresh. Either
+ * way its last good version stays in force (snapshot.ts's unread-entry path) and the others load, unless
+ * every object of the listing failed so, which says the store can be read no more: then confirm() fails
+ * the source.
  */
 import { DocumentUnreadable, SourceError, type SourceEntry } from './types.js';
 

@@ -1,7 +1,7 @@
 /**
  * A small S3-protocol stub on 127.0.0.1 whose GetObject answers a status of its own for chosen keys
  * (`refuse`: 403 AccessDenied, 404 NoSuchKey for a key the listing still shows, 400 an SSE-C object read
- * without its key, 500 InternalError) or whose body stops halfway (`cut`), beside ListObjectsV2 (with ETags and sizes) and GetObject with If-None-Match for the others: bucket `b`, path style.
+ * without its key, 500 InternalError) or whose body stops halfway (`cut`), or that keeps no ETag (`noEtag`), beside ListObjectsV2 (with ETags and sizes) and GetObject with If-None-Match for the others: bucket `b`, path style.
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -20,6 +20,8 @@ export interface KeyedStub {
    * `reset` resets it (TCP RST), `stall` sends nothing more.
    */
   cut: Map<string, 'truncate' | 'reset' | 'stall'>;
+  /** Keys listed and served without an ETag (a store that keeps none for them). */
+  noEtag: Set<string>;
   /** GetObject requests seen, by key. */
   gets: string[];
 }
@@ -38,12 +40,13 @@ export function useKeyedStub(): () => KeyedStub {
   const objects = new Map<string, string>();
   const refuse = new Map<string, RefusalStatus>();
   const cut = new Map<string, 'truncate' | 'reset' | 'stall'>();
+  const noEtag = new Set<string>();
   const gets: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://store');
     const path = decodeURIComponent(url.pathname).replace(/^\/+/, '');
     if (path === 'b' || path === 'b/') {
-      const contents = [...objects].sort().map(([key, body]) => `<Contents><Key>${key}</Key><ETag>${etagOf(body)}</ETag><Size>${Buffer.byteLength(body)}</Size></Contents>`);
+      const contents = [...objects].sort().map(([key, body]) => `<Contents><Key>${key}</Key>${noEtag.has(key) ? '' : `<ETag>${etagOf(body)}</ETag>`}<Size>${Buffer.byteLength(body)}</Size></Contents>`);
       res.writeHead(200, { 'content-type': 'application/xml' });
       return res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>b</Name><IsTruncated>false</IsTruncated>${contents.join('')}</ListBucketResult>`);
     }
@@ -59,7 +62,7 @@ export function useKeyedStub(): () => KeyedStub {
       res.writeHead(304, { etag: etagOf(body!) });
       return res.end();
     }
-    res.writeHead(200, { etag: etagOf(body!), 'content-length': Buffer.byteLength(body!) });
+    res.writeHead(200, { ...(noEtag.has(key) ? {} : { etag: etagOf(body!) }), 'content-length': Buffer.byteLength(body!) });
     const how = cut.get(key);
     if (how === undefined) return res.end(body);
     res.write(Buffer.from(body!).subarray(0, Buffer.byteLength(body!) >> 1), () => {
@@ -82,7 +85,8 @@ export function useKeyedStub(): () => KeyedStub {
     objects.clear();
     refuse.clear();
     cut.clear();
+    noEtag.clear();
     gets.length = 0;
   });
-  return () => ({ client: client!, objects, refuse, cut, gets });
+  return () => ({ client: client!, objects, refuse, cut, noEtag, gets });
 }

@@ -231,7 +231,9 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
       (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
       throw new DocumentTooLarge(uri, entry.label, response.ContentLength, maxBytes);
     }
-    if (!response.Body) throw new SourceError(uri, `${entry.label}: the store returned no body`);
+    // No body, or no ETag below: a fault of this object's answer, taken as a read that failed and may pass
+    // (the refresh fails; the same key at the same listed ETag again is that object's problem, see reads).
+    if (!response.Body) throw failed(entry, signal, undefined, { lasting: false, reason: 'the store answered GetObject without a body' });
     let bytes: Buffer | undefined;
     try {
       bytes = await readAtMost(response.Body as AsyncIterable<Uint8Array>, maxBytes);
@@ -242,7 +244,7 @@ export function s3Source({ uri, client, bucket, prefix, pageSize = 1000 }: S3Sou
     if (bytes === undefined) throw new DocumentTooLarge(uri, entry.label, maxBytes + 1, maxBytes, { exact: false });
     const text = decodeDocumentBytes(bytes);
     const version = response.ETag ? canonicalEtag(response.ETag) : entry.version;
-    if (!version) throw new SourceError(uri, `${entry.label}: the store gave no ETag`);
+    if (!version) throw failed(entry, signal, undefined, { lasting: false, reason: "the store gave no ETag, in its listing nor in GetObject's answer, so the version read cannot be told" });
     vanished.found(entry.name);
     reads.answered(entry.name);
     return { status: 'fetched', version, text };
