@@ -114,9 +114,12 @@ export function r2Source({ uri, bucket, prefix }: R2SourceOptions): PolicySource
       }
       vanished.found(entry.name);
       if (typeof object.text !== 'function') {
-        reads.answered(entry.name);
-        if (ifNoneMatch !== undefined) return { status: 'not-modified' };
-        throw new SourceError(uri, `${entry.label}: the bucket returned no body`);
+        if (ifNoneMatch !== undefined) {
+          reads.answered(entry.name);
+          return { status: 'not-modified' };
+        }
+        // Asked for without a condition, the object came without its body: a read that failed and may pass.
+        throw reads.failed(uri, entry, { reason: 'the bucket returned the object without its body (get() without a condition)', lasting: false, cause: undefined });
       }
       if (object.size > maxBytes) throw new DocumentTooLarge(uri, entry.label, object.size, maxBytes);
       // The bytes, decoded as the folder and S3 sources decode them (a UTF-16 byte-order mark: UTF-16).
