@@ -8,18 +8,11 @@
  * source's failure.
  */
 import { describe, expect, it } from 'vitest';
-import { PolicySetRefresher } from '../../src/sources/index.js';
-import { r2Source } from '../../src/sources/r2.js';
 import { labelPolicy } from './helpers.js';
-import { r2StubBucket } from './r2-stub-bucket.js';
+import { policyNames, problemsOf, r2StubRefresher } from './r2-stub-bucket.js';
 
-const setup = () => {
-  const s = r2StubBucket();
-  const r = new PolicySetRefresher({ name: 'default', sources: [r2Source({ uri: 'r2://POLICIES/p', bucket: s.bucket, prefix: 'p' })], intervalMs: 0 });
-  return { ...s, r };
-};
-const names = (r: PolicySetRefresher) => r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
-const problemsOf = (r: PolicySetRefresher) => (r.provider().set?.problems ?? []).map((p) => `${p.source}: ${p.message}`);
+const setup = r2StubRefresher;
+const names = policyNames;
 const NO_BODY = 'the bucket returned the object without its body (get() without a condition)';
 
 describe('R2 source, an object whose get() comes without its body', () => {

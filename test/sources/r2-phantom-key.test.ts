@@ -9,18 +9,11 @@
  * in force, and the other objects load. A key deleted between its listing and its read is simply gone.
  */
 import { describe, expect, it } from 'vitest';
-import { PolicySetRefresher } from '../../src/sources/index.js';
-import { r2Source } from '../../src/sources/r2.js';
 import { labelPolicy } from './helpers.js';
-import { r2StubBucket } from './r2-stub-bucket.js';
+import { policyNames, problemsOf, r2StubRefresher } from './r2-stub-bucket.js';
 
-const setup = () => {
-  const s = r2StubBucket();
-  const r = new PolicySetRefresher({ name: 'default', sources: [r2Source({ uri: 'r2://POLICIES/p', bucket: s.bucket, prefix: 'p' })], intervalMs: 0 });
-  return { ...s, r };
-};
-const names = (r: PolicySetRefresher) => r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
-const problemsOf = (r: PolicySetRefresher) => (r.provider().set?.problems ?? []).map((p) => `${p.source}: ${p.message}`);
+const setup = r2StubRefresher;
+const names = policyNames;
 const KEPT = ' (the last good version of this document stays in force)';
 const PHANTOM = 'r2://POLICIES/p/ghost.yaml: cannot be read: the store lists this key but has no object of that key, at two reads in a row (a stale listing entry?); not read';
 

@@ -2,7 +2,8 @@
  * An in-memory R2Bucket-shaped binding for the R2 source's tests of faults miniflare's bucket cannot
  * produce: a key listed whose get() returns null, a get() that throws, an object without its body.
  */
-import type { R2BucketLike, R2ObjectLike } from '../../src/sources/r2.js';
+import { PolicySetRefresher } from '../../src/sources/index.js';
+import { r2Source, type R2BucketLike, type R2ObjectLike } from '../../src/sources/r2.js';
 
 /** An in-memory R2 bucket: `objects` listed and read; `phantom` keys listed but `get()` null; `throwing` keys' `get()` throws, `bodyThrowing` keys' body read; `bodiless` keys' `get()` comes without a body. */
 export function r2StubBucket() {
@@ -40,3 +41,16 @@ export function r2StubBucket() {
   };
   return { bucket, objects, phantom, throwing, bodyThrowing, bodiless, gets, put };
 }
+
+/** A stub bucket and a refresher of one R2 source reading it under prefix `p`. */
+export function r2StubRefresher() {
+  const s = r2StubBucket();
+  const r = new PolicySetRefresher({ name: 'default', sources: [r2Source({ uri: 'r2://POLICIES/p', bucket: s.bucket, prefix: 'p' })], intervalMs: 0 });
+  return { ...s, r };
+}
+
+/** The names of the policies in force. */
+export const policyNames = (r: PolicySetRefresher) => r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
+
+/** The set's problems as `source: message`. */
+export const problemsOf = (r: PolicySetRefresher) => (r.provider().set?.problems ?? []).map((p) => `${p.source}: ${p.message}`);

@@ -10,23 +10,16 @@
  * its own too. Every object listed failing is still the source's failure.
  */
 import { describe, expect, it } from 'vitest';
-import { PolicySetRefresher } from '../../src/sources/index.js';
-import { r2Source } from '../../src/sources/r2.js';
 import { labelPolicy } from './helpers.js';
-import { r2StubBucket } from './r2-stub-bucket.js';
+import { policyNames, problemsOf, r2StubRefresher } from './r2-stub-bucket.js';
 
 /** As workerd throws them: `get: <message> (<code>)`. */
 const r2Error = (message: string, code: number) => () => Object.assign(new Error(`get: ${message} (${code})`), { name: 'R2Error', code, action: 'get' });
 const INTERNAL = r2Error('We encountered an internal error. Please try again.', 10001);
 const DENIED = r2Error('Access Denied.', 10003);
 
-const setup = () => {
-  const s = r2StubBucket();
-  const r = new PolicySetRefresher({ name: 'default', sources: [r2Source({ uri: 'r2://POLICIES/p', bucket: s.bucket, prefix: 'p' })], intervalMs: 0 });
-  return { ...s, r };
-};
-const names = (r: PolicySetRefresher) => r.provider().set?.mutatingPolicies.map((p) => p.policy.name) ?? [];
-const problemsOf = (r: PolicySetRefresher) => (r.provider().set?.problems ?? []).map((p) => `${p.source}: ${p.message}`);
+const setup = r2StubRefresher;
+const names = policyNames;
 const KEPT = ' (the last good version of this document stays in force)';
 
 describe('R2 source, an object whose get() throws', () => {
