@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
-import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
 
 const CRD = `
 apiVersion: apiextensions.k8s.io/v1
@@ -25,29 +25,7 @@ function set(params: string): string {
 ---
 ${params}
 ---
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  paramKind: { apiVersion: example.com/v1, kind: Setting }
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >-
-        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
-          "namespaced": string(has(params.metadata.namespace)), "tier": string(params.spec.tier)}}]
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec:
-  policyName: p
-  paramRef: { name: s, parameterNotFoundAction: Deny }
-`;
+${widgetParamPolicy({ paramKind: `apiVersion: example.com/v1, kind: Setting`, paramRef: '{ name: s, parameterNotFoundAction: Deny }', annotations: `"namespaced": string(has(params.metadata.namespace)), "tier": string(params.spec.tier)` })}`;
 }
 
 const REVIEW = EMPTY_WIDGET_REVIEW;

@@ -5,7 +5,7 @@
  * sources without a defaulted field reads that field's default, as it would in the cluster.
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, EMPTY_WIDGET_REVIEW, exampleCrd, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, exampleCrd, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
 
 const SET = exampleCrd('Limit', 'limits', `
               maxReplicas: { type: integer, default: 5 }
@@ -15,29 +15,7 @@ kind: Limit
 metadata: { name: l, namespace: default }
 spec: { tier: gold }
 ---
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  paramKind: { apiVersion: example.com/v1, kind: Limit }
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >-
-        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
-          "max": string(params.spec.?maxReplicas.orValue(-1)), "tier": string(params.spec.tier)}}]
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec:
-  policyName: p
-  paramRef: { name: l, parameterNotFoundAction: Deny }
-`;
+${widgetParamPolicy({ paramKind: `apiVersion: example.com/v1, kind: Limit`, paramRef: '{ name: l, parameterNotFoundAction: Deny }', annotations: `"max": string(params.spec.?maxReplicas.orValue(-1)), "tier": string(params.spec.tier)` })}`;
 
 const REVIEW = EMPTY_WIDGET_REVIEW;
 

@@ -6,7 +6,7 @@
  * failurePolicy decides (a denial under Fail, the policy skipped under Ignore).
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
 
 function set(paramVersion: string, failurePolicy: 'Fail' | 'Ignore'): string {
   return `
@@ -26,27 +26,7 @@ kind: Limit
 metadata: { name: l, namespace: default }
 spec: { tier: gold }
 ---
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: ${failurePolicy}
-  reinvocationPolicy: Never
-  paramKind: { apiVersion: ${paramVersion}, kind: Limit }
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: '[JSONPatch{op: "add", path: "/metadata/annotations", value: {"tier": string(params.spec.tier)}}]'
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec:
-  policyName: p
-  paramRef: { name: l, parameterNotFoundAction: Deny }
-`;
+${widgetParamPolicy({ paramKind: `apiVersion: ${paramVersion}, kind: Limit`, paramRef: '{ name: l, parameterNotFoundAction: Deny }', annotations: `"tier": string(params.spec.tier)`, failurePolicy })}`;
 }
 
 const REVIEW = EMPTY_WIDGET_REVIEW;

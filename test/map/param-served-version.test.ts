@@ -6,7 +6,7 @@
  * it too). So a param written as example.com/v1 reads apiVersion example.com/v2 under paramKind v2.
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
 
 function set(paramKindVersion: string, written: string): string {
   return `
@@ -26,29 +26,7 @@ kind: Limit
 metadata: { name: l, namespace: default }
 spec: { tier: gold }
 ---
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  paramKind: { apiVersion: example.com/${paramKindVersion}, kind: Limit }
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >-
-        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
-          "apiVersion": params.apiVersion, "kind": params.kind, "tier": params.spec.tier}}]
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec:
-  policyName: p
-  paramRef: { selector: {}, parameterNotFoundAction: Deny }
-`;
+${widgetParamPolicy({ paramKind: `apiVersion: example.com/${paramKindVersion}, kind: Limit`, paramRef: '{ selector: {}, parameterNotFoundAction: Deny }', annotations: `"apiVersion": params.apiVersion, "kind": params.kind, "tier": params.spec.tier` })}`;
 }
 
 const REVIEW = EMPTY_WIDGET_REVIEW;

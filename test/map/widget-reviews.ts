@@ -41,6 +41,37 @@ ${specProperties.replace(/^\n/, '')}
 ---`;
 }
 
+/**
+ * MutatingAdmissionPolicy `p` and its binding `p` on CREATE of example.com/v1 widgets, reading params of
+ * `paramKind` (an `apiVersion, kind` flow mapping's inside) found by `paramRef` (a flow mapping), whose
+ * JSON patch sets the annotations to the CEL map `annotations` (its entries).
+ */
+export function widgetParamPolicy({ paramKind, paramRef, annotations, failurePolicy = 'Fail' }: { paramKind: string; paramRef: string; annotations: string; failurePolicy?: 'Fail' | 'Ignore' }): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: p }
+spec:
+  failurePolicy: ${failurePolicy}
+  reinvocationPolicy: Never
+  paramKind: { ${paramKind} }
+  matchConstraints:
+    resourceRules: [{ operations: [CREATE], apiGroups: [example.com], apiVersions: [v1], resources: [widgets] }]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [JSONPatch{op: "add", path: "/metadata/annotations", value: {
+          ${annotations}}}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: p }
+spec:
+  policyName: p
+  paramRef: ${paramRef}
+`;
+}
+
 /** Policy `name` (failurePolicy Fail) with one mutation (YAML, indented under `mutations:`), bound. */
 export function widgetPolicy(name: string, mutation: string): string {
   return `
