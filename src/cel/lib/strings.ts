@@ -1,4 +1,4 @@
-import { SHORT_ESCAPES } from '../../go/index.js';
+import { goTrimSpace, SHORT_ESCAPES } from '../../go/index.js';
 import { checkBuiltSize } from '../engine/bounds.js';
 import type { CelLibrary, LibraryRegistrar } from '../library.js';
 import { actualSize, traversal, traversalCost } from './cost.js';
@@ -144,25 +144,6 @@ function asciiCase(s: string, upper: boolean): string {
   return s.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (m) => (upper ? m.toUpperCase() : m.toLowerCase()));
 }
 
-/** Go's unicode.IsSpace, as strings.TrimSpace uses it (every such rune is one UTF-16 code unit). */
-function isGoSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0x85) return false;
-  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
-}
-
-/**
- * Go's strings.TrimSpace, by scans from both ends: a RegExp for the end (/[…]+$/) tries every start of a
- * run of spaces, quadratic in a long run inside the text (40,000 spaces: 1.2 s).
- */
-function trim(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && isGoSpace(s.charCodeAt(start))) start++;
-  while (end > start && isGoSpace(s.charCodeAt(end - 1))) end--;
-  return start === 0 && end === s.length ? s : s.slice(start, end);
-}
-
 function join(list: readonly unknown[], separator = ''): string {
   // A dyn list may hold anything; cel-go's join accepts strings only.
   let size = separator.length * Math.max(0, list.length - 1);
@@ -218,7 +199,7 @@ function registerStrings(r: LibraryRegistrar, version: number, offsets: 'cel-go'
   r.registerFunction('string.split(string, int): list<string>', goSplit);
   r.registerFunction('string.substring(int): string', substring);
   r.registerFunction('string.substring(int, int): string', substringRange);
-  r.registerFunction('string.trim(): string', trim);
+  r.registerFunction('string.trim(): string', goTrimSpace); // cel-go's ext strings: strings.TrimSpace
   // reverse is version 3: not in Kubernetes' environments.
   if (version >= 3) r.registerFunction('string.reverse(): string', (s: string) => runes(s).reverse().join(''));
   // The formatter changed at version 4 (cel-spec's); version 2 has cel-go's first one (string-format-k8s.ts).
