@@ -16,8 +16,12 @@ function rowsOf(suites: readonly JunitSuite[], failOnly: boolean): { file: strin
   return suites.map((s) => ({ file: s.file, rows: s.rows.filter((r) => !failOnly || r.isFailure) }));
 }
 
+/**
+ * A row as data, its keys in the order Kyverno prints them: it marshals each row as a Go map, and both
+ * encoding/json and yaml.v3 write a map's keys sorted (byte order: upper case first, so Message after ID).
+ */
 function record(file: string, r: Row, detailed: boolean): Record<string, string | number> {
-  return { ID: r.id, POLICY: r.policy, RULE: r.rule, RESOURCE: r.resource, RESULT: r.result, REASON: r.reason, ...(detailed ? { Message: r.message } : {}), FILE: file };
+  return { FILE: file, ID: r.id, ...(detailed ? { Message: r.message } : {}), POLICY: r.policy, REASON: r.reason, RESOURCE: r.resource, RESULT: r.result, RULE: r.rule };
 }
 
 /** A table cell: a `|` or a line break would end the cell or the row. */
