@@ -38,6 +38,11 @@ export interface CelEnvironmentOptions {
    */
   errorOnRepeatedMapKey?: boolean;
   /**
+   * A map literal with a double or null key (`{1.5: 'a'}`) is an error, as cel-spec says; default true.
+   * cel-go (so Kubernetes) keeps such a key: false there.
+   */
+  errorOnDoubleOrNullMapKey?: boolean;
+  /**
    * An index whose constant key cannot be a qualifier (`m[null]`) fails when evaluated, as in cel-go
    * without OptOptimize (the cel-spec conformance tests); default true. Kubernetes fails program
    * creation instead: false there.
@@ -95,6 +100,7 @@ export class CelEnvironment {
       libraryCostFromArgs: host.costFromArgs.bind(host),
       errorOnBadPresenceTest: options.errorOnBadPresenceTest ?? true,
       errorOnRepeatedMapKey: options.errorOnRepeatedMapKey ?? true,
+      errorOnDoubleOrNullMapKey: options.errorOnDoubleOrNullMapKey ?? true,
       invalidConstantKeyAtEvaluation: options.invalidConstantKeyAtEvaluation ?? true,
     };
   }

@@ -57,3 +57,51 @@ describe('a repeated map key in the general environment', () => {
     expect(r).toMatchObject({ ok: true, value: 2n });
   });
 });
+
+/**
+ * Double and null keys. cel-spec refuses them ('unsupported key type', its tests map_key_float and
+ * map_key_null), but cel-go skips those tests (conformance/BUILD.bazel) and stores any key in its Go map
+ * (interpreter/interpretable.go evalMap); a lookup finds the key itself, then a double as the int or
+ * uint it equals, never an int as a double (common/types/map.go refValMapAccessor.Find).
+ */
+describe('double and null map keys in the admission environment (cel-go keeps them)', () => {
+  const cases: [string, string][] = [
+    ['{3.3: 15.15, 1.0: 5.0}[1.0]', '5.0'],
+    ["{1.5: 'a'}[double(object.metadata.labels.size()) + 0.5]", '"a"'],
+    ["1.5 in {1.5: 'a'}", 'true'],
+    ["{null: 'a'}", '{"$map":[[null,"a"]]}'],
+    ["null in {null: 'a'}", 'true'],
+    ["{dyn(2): 'a', dyn(2.0): 'b'}.size()", '2'],
+    ["{dyn(2): 'a', dyn(2.0): 'b'}[2.0]", '"b"'],
+    ["{dyn(2): 'a', dyn(2.0): 'b'}[2]", '"a"'],
+    ["{dyn(2): 'a'}[2.0]", '"a"'],
+    ["{dyn(1.5): 'a'}[?1.5]", '{"$optional":"a"}'],
+    ["dyn({1.0: 'a'}) == dyn({1: 'a'})", 'true'],
+    ["dyn({1: 'a'}) == dyn({1.0: 'a'})", 'false'],
+    ["{1.5: 'a', 2.5: 'b'}.transformMap(k, v, v + 'x')[2.5]", '"bx"'],
+    ["{1.5: 'a'}.map(k, k)", '[1.5]'],
+  ];
+  for (const [expr, want] of cases) it(expr, () => expect(formatCelValue(admission(expr) as never)).toBe(want));
+
+  it('an int does not find a double key', () => {
+    expect(() => admission("{dyn(2.0): 'a'}[2]")).toThrow("no such key: 2");
+  });
+});
+
+describe('double and null map keys in the general environment', () => {
+  function run(env: CelEnvironment, expr: string) {
+    const c = env.compile(expr, { check: false });
+    if (!c.ok) throw new Error(c.message);
+    return c.program.evaluate();
+  }
+  it('are an error by default (cel-spec)', () => {
+    const env = new CelEnvironment();
+    expect(run(env, '{3.3: 15.15, 1.0: 5}[1.0]')).toMatchObject({ ok: false, message: 'unsupported key type: double' });
+    expect(run(env, '{null: false}')).toMatchObject({ ok: false, message: 'unsupported key type: null_type' });
+  });
+  it('are kept with errorOnDoubleOrNullMapKey: false (cel-go)', () => {
+    const env = new CelEnvironment({ errorOnDoubleOrNullMapKey: false });
+    expect(run(env, '{3.3: 15.15, 1.0: 5}[1.0]')).toMatchObject({ ok: true, value: 5n });
+    expect(run(env, 'null in {null: false}')).toMatchObject({ ok: true, value: true });
+  });
+});

@@ -42,6 +42,11 @@ export interface PlanOptions {
    */
   errorOnRepeatedMapKey?: boolean;
   /**
+   * A map literal with a double or null key is an error ('unsupported key type'), as cel-spec says.
+   * cel-go (so Kubernetes) stores it in its Go map: `{1.5: 'a'}[1.5]` is 'a'. Default false.
+   */
+  errorOnDoubleOrNullMapKey?: boolean;
+  /**
    * An index whose constant key cel-go cannot make a qualifier of (`m[null]`, `m[dyn(b'')]`) fails
    * when evaluated, as in cel-go without OptOptimize (the cel-spec conformance runs). Kubernetes plans
    * with OptOptimize, where the key is a constant when the index is planned: program creation fails.
@@ -710,9 +715,10 @@ class Planner {
     const values = e.entries.map((x) => this.node(x.value));
     const optional = e.entries.map((x) => x.optional);
     const repeated = this.options.errorOnRepeatedMapKey === true ? 'error' : 'replace';
+    const doubleAndNullKeys = this.options.errorOnDoubleOrNullMapKey !== true;
     if (!optional.some(Boolean) && keys.every((k) => k.constant) && values.every((v) => v.constant)) {
       try {
-        const value = buildMap(keys.map((k) => k.constant!.value), values.map((v) => v.constant!.value), repeated);
+        const value = buildMap(keys.map((k) => k.constant!.value), values.map((v) => v.constant!.value), repeated, doubleAndNullKeys);
         return { fn: () => value, attribute: false, constant: { value } };
       } catch {
         // fall through: the error is raised at evaluation time
@@ -743,7 +749,7 @@ class Planner {
             vs.push(v);
           }
         }
-        const m = buildMap(ks, vs, repeated);
+        const m = buildMap(ks, vs, repeated, doubleAndNullKeys);
         charge(s, MAP_CREATE_COST);
         return m;
       },
@@ -933,11 +939,14 @@ class Planner {
 
 const MAP_INSERT_FN = 'cel.@mapInsert';
 
-/** Adds k → v to a map the comprehension owns; repeated keys are an error, as in cel-go. */
+/**
+ * Adds k → v to a map the comprehension owns; a key the map finds is an error, as in cel-go. A double or
+ * null key (stored as itself) can only come from a map that holds one (a cel-go map).
+ */
 function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): void {
-  const nk = normKey(k);
+  const nk = typeof k === 'number' || k === null ? k : normKey(k);
   if (nk === undefined) throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
-  if (m.has(nk)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
+  if (mapHas(m, k)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
   if (k instanceof CelUint) markUintKey(m, nk as bigint);
   m.set(nk, v);
 }

@@ -71,24 +71,36 @@ export function normKey(k: CelValue): CelValue | undefined {
 }
 
 /**
+ * The key a CEL-built Map stores `k` under, or undefined for a key it cannot hold. Ints and uints share
+ * their bigint; a double (cel-go only) stays a JS number, a key of its own beside an equal int, as
+ * cel-go's Go map keeps Double(1) apart from Int(1) (common/types/map.go refValMapAccessor).
+ */
+function storedKey(k: CelValue, doubleAndNull: boolean): CelValue | undefined {
+  if (typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint') return k;
+  if (k instanceof CelUint) return k.valueOf();
+  if (doubleAndNull && (typeof k === 'number' || k === null)) return k;
+  return undefined;
+}
+
+/**
  * Builds a map from entries, with CEL's key rules; throws on unsupported keys. A repeated key is an
  * error by cel-spec ('error'); cel-go (so Kubernetes) writes its entries into a Go map in order, so
  * the last one wins ('replace', interpreter/interpretable.go evalMap), and an entry whose value is
- * undefined (an optional entry without a value) removes the key written before it.
+ * undefined (an optional entry without a value) removes the key written before it. cel-spec allows
+ * int, uint, bool and string keys; cel-go's Go map takes a double or null key too (`doubleAndNullKeys`).
  */
 export function buildMap(
   keys: readonly CelValue[],
   values: readonly (CelValue | undefined)[],
   repeated: 'error' | 'replace' = 'error',
+  doubleAndNullKeys = false,
 ): Map<CelValue, CelValue> {
   const m = new Map<CelValue, CelValue>();
   let uints: Set<bigint> | undefined;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    if (!(typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint' || k instanceof CelUint)) {
-      throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
-    }
-    const nk = normKey(k)!;
+    const nk = storedKey(k, doubleAndNullKeys);
+    if (nk === undefined) throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
     const v = values[i];
     if (m.has(nk)) {
       if (repeated === 'error') throw new CelEvalError(`Failed with repeated key`);
@@ -105,20 +117,17 @@ export function buildMap(
   return m;
 }
 
-/** Returns a copy of `m` with k → v added; error on a repeated key. */
+/**
+ * Returns a copy of `m` with k → v added; error on a key `m` finds (cel-go's mutableMap.Insert). A
+ * double or null key can only come from a map that already holds one (a cel-go map).
+ */
 export function mapInsert(m: CelMapValue, k: CelValue, v: CelValue): Map<CelValue, CelValue> {
+  if (mapHas(m, k)) throw new CelEvalError(`insert failed: key ${formatKey(k)} already exists`);
   const keys = [...mapKeys(m)];
   const values = keys.map((key) => mapGet(m, key) as CelValue);
   keys.push(k);
   values.push(v);
-  try {
-    return buildMap(keys, values);
-  } catch (e) {
-    if (e instanceof CelEvalError && e.message === 'Failed with repeated key') {
-      throw new CelEvalError(`insert failed: key ${formatKey(k)} already exists`);
-    }
-    throw e;
-  }
+  return buildMap(keys, values, 'error', true);
 }
 
 function formatKey(k: CelValue): string {
@@ -128,11 +137,14 @@ function formatKey(k: CelValue): string {
 /** Value stored under `key`, or undefined when absent. */
 export function mapGet(m: CelMapValue, key: CelValue): CelValue | undefined {
   if (m instanceof Map) {
+    // cel-go's Find: the key itself first (a double or null key of a cel-go map), then a double
+    // as the int or uint it equals.
+    if (typeof key === 'number' || key === null) {
+      const v = m.get(key);
+      if (v !== undefined || key === null) return v;
+    }
     const nk = normKey(key);
-    if (nk === undefined) return undefined;
-    const v = m.get(nk);
-    if (v !== undefined || typeof key === 'string' || typeof key === 'boolean') return v;
-    return undefined;
+    return nk === undefined ? undefined : m.get(nk);
   }
   if (typeof key !== 'string') return undefined;
   return hasOwn.call(m, key) ? readJson(m, key, (m as Record<string, unknown>)[key]) : undefined;
@@ -140,6 +152,7 @@ export function mapGet(m: CelMapValue, key: CelValue): CelValue | undefined {
 
 export function mapHas(m: CelMapValue, key: CelValue): boolean {
   if (m instanceof Map) {
+    if ((typeof key === 'number' || key === null) && m.has(key)) return true;
     const nk = normKey(key);
     return nk !== undefined && m.has(nk);
   }
