@@ -109,4 +109,9 @@ export type { MacroFactory } from './engine/macros.js';
 export interface CelLibraryValue {
   readonly celTypeName: string;
   celEquals(other: unknown): boolean | undefined;
+  /**
+   * Whether `other` stands for the same thing, where celEquals cannot say: an awaited asynchronous
+   * call is matched by its arguments when the expression is evaluated again (src/cel/engine/eval-state.ts).
+   */
+  celSameArgument?(other: unknown): boolean;
 }

@@ -21,6 +21,15 @@ export const STRUCT_CREATE_COST = 40;
 
 const COST_LIMIT = new CostLimitError();
 
+/**
+ * Whether an argument is the one an awaited call had: CEL equality, or the library value's own
+ * celSameArgument where CEL equality refuses to compare (Kubernetes' authorization values).
+ */
+function sameArgument(a: unknown, b: unknown): boolean {
+  const own = (a as { celSameArgument?: unknown } | null | undefined)?.celSameArgument;
+  return typeof own === 'function' ? own.call(a, b) === true : celEquals(a, b);
+}
+
 /** Results of asynchronous calls already awaited in this evaluation, matched by overload and arguments. */
 export class AsyncResults {
   /** Made on the first result: most evaluations await nothing. */
@@ -29,7 +38,7 @@ export class AsyncResults {
   find(overloadId: string, args: readonly unknown[]): { value: CelValue } | undefined {
     if (this.entries === undefined) return undefined;
     for (const e of this.entries) {
-      if (e.overloadId === overloadId && e.args.length === args.length && e.args.every((a, i) => celEquals(a, args[i]))) {
+      if (e.overloadId === overloadId && e.args.length === args.length && e.args.every((a, i) => sameArgument(a, args[i]))) {
         return { value: e.value };
       }
     }

@@ -244,7 +244,10 @@ export function celEquals(a: unknown, b: unknown): boolean {
  * (common/types/list.go baseList.Equal: `[dyn(quantity('1'))] == [dyn(1)]` is true).
  */
 export function equalsOrError(a: unknown, b: unknown): boolean | undefined {
-  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
+  // A library value answers even itself through its own Equal (Kubernetes' authorization values refuse).
+  if (a === b && (typeof a !== 'object' || a === null || (a as { celEquals?: unknown }).celEquals === undefined)) {
+    return typeof a !== 'number' || !Number.isNaN(a);
+  }
   const ta = typeof a;
   if (ta === 'string' || ta === 'boolean') return false;
   if (a === null || b === null) return false;

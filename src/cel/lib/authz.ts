@@ -87,9 +87,42 @@ export class AuthorizerValue {
     }
   }
 
-  celEquals(other: unknown): boolean {
-    return other === this;
+  celEquals = refuseEquality;
+
+  celSameArgument(other: unknown): boolean {
+    return other instanceof AuthorizerValue && other.authorizer === this.authorizer && sameUser(other.user, this.user);
   }
+}
+
+/**
+ * CEL equality of authorization values: Kubernetes' receiverOnlyObjectVal.Equal, which every one of them
+ * embeds, asserts its argument is a bare receiverOnlyObjectVal, which no CEL value is, and so answers
+ * MaybeNoSuchOverloadErr (apiserver pkg/cel/library/authz.go): `==` fails with 'no such overload', `!=`
+ * is true, `in` finds nothing.
+ */
+function refuseEquality(): undefined {
+  return undefined;
+}
+
+/**
+ * Whether two values make the same authorization request, for matching an awaited check()
+ * (celSameArgument, src/cel/library.ts): a re-evaluation builds new values for the same check.
+ */
+function sameUser(a: UserInfo, b: UserInfo): boolean {
+  return a === b || (a.username === b.username && a.uid === b.uid && sameStrings(a.groups, b.groups) && sameExtra(a.extra, b.extra));
+}
+
+function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  return a.every((x, i) => x === b[i]);
+}
+
+function sameExtra(a: UserInfo['extra'], b: UserInfo['extra']): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameStrings(a[k], b[k]));
 }
 
 export interface RequestResource {
@@ -106,8 +139,9 @@ export class PathCheckValue {
     readonly authz: AuthorizerValue,
     readonly path: string,
   ) {}
-  celEquals(other: unknown): boolean {
-    return other instanceof PathCheckValue && other.authz === this.authz && other.path === this.path;
+  celEquals = refuseEquality;
+  celSameArgument(other: unknown): boolean {
+    return other instanceof PathCheckValue && other.authz.celSameArgument(this.authz) && other.path === this.path;
   }
 }
 
@@ -117,8 +151,9 @@ export class GroupCheckValue {
     readonly authz: AuthorizerValue,
     readonly group: string,
   ) {}
-  celEquals(other: unknown): boolean {
-    return other instanceof GroupCheckValue && other.authz === this.authz && other.group === this.group;
+  celEquals = refuseEquality;
+  celSameArgument(other: unknown): boolean {
+    return other instanceof GroupCheckValue && other.authz.celSameArgument(this.authz) && other.group === this.group;
   }
 }
 
@@ -143,12 +178,13 @@ export class ResourceCheckValue {
     return new ResourceCheckValue(this.authz, this.group, this.resource, { ...this.parts, ...change });
   }
 
-  celEquals(other: unknown): boolean {
+  celEquals = refuseEquality;
+  celSameArgument(other: unknown): boolean {
     if (!(other instanceof ResourceCheckValue)) return false;
     const a = this.parts as unknown as Record<string, unknown>;
     const b = other.parts as unknown as Record<string, unknown>;
     return (
-      other.authz === this.authz &&
+      other.authz.celSameArgument(this.authz) &&
       other.group === this.group &&
       other.resource === this.resource &&
       ['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'].every((k) => a[k] === b[k])
@@ -159,7 +195,8 @@ export class ResourceCheckValue {
 export class DecisionValue {
   readonly celTypeName = DECISION_TYPE;
   constructor(readonly decision: AuthorizationDecision) {}
-  celEquals(other: unknown): boolean {
+  celEquals = refuseEquality;
+  celSameArgument(other: unknown): boolean {
     return other === this;
   }
 }
