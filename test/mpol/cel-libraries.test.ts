@@ -44,6 +44,23 @@ describe("Kyverno's CEL libraries", () => {
     expect(compileExpression('parseServiceAccount("x")', 'variable', { params: false }).ok).toBe(false);
   });
 
+  it('user: the result is the Go struct user.ServiceAccount (cel-go ext.NativeTypes nativeObj)', () => {
+    const sa = 'parseServiceAccount("system:serviceaccount:a:b")';
+    // type() names the struct; it equals only another such struct (nativeObj.Equal: reflect.DeepEqual).
+    expect(value(`type(${sa}) == user.ServiceAccount`)).toBe(true);
+    expect(value('dyn(parseServiceAccount("x")) == {}')).toBe(false);
+    expect(value(`${sa} == user.ServiceAccount{Namespace: "a", Name: "b"}`)).toBe(true);
+    // Every field is there with Go's zero value; has() is IsSet (not zero).
+    expect(value('[user.ServiceAccount{}.Name, string(dyn(parseServiceAccount("x")).Namespace)]')).toEqual(['', '']);
+    expect(value('[has(user.ServiceAccount{Name: ""}.Name), user.ServiceAccount{Name: ""} == user.ServiceAccount{}]')).toEqual([false, true]);
+    expect(run('dyn(parseServiceAccount("x")).namespace').error).toContain('no such field: namespace');
+    // json.marshal writes the Go struct with its json tags (name,omitempty; namespace,omitempty); in a
+    // list cel-go cannot convert it to Go's any.
+    expect(value(`json.marshal(${sa})`)).toBe('{"name":"b","namespace":"a"}');
+    expect(value('json.marshal(parseServiceAccount("x"))')).toBe('{}');
+    expect(run(`json.marshal([${sa}])`).error).toContain("type conversion error from 'user.ServiceAccount' to 'interface {}'");
+  });
+
   it('image(): go-containerregistry references', () => {
     expect(value('[image("nginx").registry(), image("nginx").repository(), image("nginx").tag(), image("nginx").identifier()]')).toEqual([
       'index.docker.io',

@@ -14,8 +14,8 @@ import { parseTimestamp } from './time.js';
 import { CelType, Kind } from './types.js';
 import { CelOptional, CelUint, INT64_MAX, LazyObject, StructValue, Timestamp, isMapValue, isPlainObject, type CelValue } from './values.js';
 
-/** Zero value of a declared field type (Kubernetes typed objects read from JSON). */
-function zeroValue(t: CelType): CelValue {
+/** Zero value of a declared field type (Kubernetes typed objects read from JSON, Go native structs). */
+export function zeroValue(t: CelType): CelValue {
   switch (t.kind) {
     case Kind.String:
       return '';
@@ -93,6 +93,12 @@ export function selectField(v: unknown, field: string, struct: StructDecl | unde
   if (v instanceof StructValue) {
     if (v.fields.has(field)) return v.fields.get(field)!;
     if (v.typeName === 'JSONPatch') return field === 'value' ? null : '';
+    if (v.zeroOf) {
+      // A native Go struct has every declared field (cel-go nativeObj.Get).
+      const zero = v.zeroOf(field);
+      if (zero !== undefined) return zero;
+      throw new CelEvalError(`no such field: ${field}`);
+    }
     throw new CelEvalError(`no such key: ${field}`);
   }
   // cel-go qualifies a field like a string index: a list rejects the index type, any other value

@@ -33,6 +33,11 @@ export interface StructDecl {
    * field is always there (has() is true).
    */
   readonly omitEmpty?: ReadonlyMap<string, 'value' | 'pointer'>;
+  /**
+   * A Go struct of cel-go's ext.NativeTypes: a literal of it is a StructValue without its zero-valued
+   * scalar fields, whose missing fields read as their zero value (see StructValue).
+   */
+  readonly native?: boolean;
 }
 
 /** Returns the compile error for a constant argument, or undefined when it is valid. */

@@ -99,7 +99,7 @@ class Registrar implements LibraryRegistrar {
   registerStruct(name: string, fields: Readonly<Record<string, string>>): void {
     if (!QUALIFIED_NAME.test(name)) throw new Error(`invalid type name '${name}'`);
     const types = new Map(Object.entries(fields).map(([f, t]) => [f, this.env.parseType(t)] as const));
-    this.env.addStruct({ name, fieldType: (f) => types.get(f), zeroDefaults: true });
+    this.env.addStruct({ name, fieldType: (f) => types.get(f), zeroDefaults: true, native: true });
   }
 
   registerLiteralCheck(fn: string, check: (literal: string) => string | undefined): void {

@@ -10,7 +10,7 @@
  */
 import { Op, qualifiedName, type CallExpr, type ComprehensionExpr, type Expr, type SelectExpr } from './ast.js';
 import type { Env } from './env.js';
-import { hasField, indexValue, invalidQualifier, isQualifierKey, optionalSelect, selectField } from './access.js';
+import { hasField, indexValue, invalidQualifier, isQualifierKey, optionalSelect, selectField, zeroValue } from './access.js';
 import { checkBuiltSize, checkResultSize } from './bounds.js';
 import { callStandard, failedArgs, failedCall } from './calls.js';
 import { AsyncPending, CelEvalError, ProgramInstantiationError, noSuchOverload } from './errors.js';
@@ -22,7 +22,7 @@ import { callFailure } from './overload-errors.js';
 import type { Interp, Planned } from './planned.js';
 import { buildMap, celEquals, equalsOrError, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
 import { equalityCost } from './stdlib.js';
-import { CelOptional, CelUint, LazyObject, StructValue, isMapValue, type CelMapValue, type CelValue } from './values.js';
+import { CelOptional, CelUint, LazyObject, StructValue, isGoZeroScalar, isMapValue, type CelMapValue, type CelValue } from './values.js';
 
 /** Extra runtime information the planner needs from its host. */
 export interface PlanOptions {
@@ -759,6 +759,14 @@ class Planner {
   private struct(e: Extract<Expr, { kind: 'struct' }>): Planned {
     const typeName = e.decl?.name ?? e.typeName.replace(/^\./, '');
     const fields = e.fields.map((f) => ({ name: f.name, fn: this.node(f.value).fn, optional: f.optional }));
+    const decl = e.decl;
+    // A Go native struct keeps only its non-zero fields (StructValue).
+    const zeroOf = decl?.native
+      ? (f: string) => {
+          const t = decl.fieldType(f);
+          return t ? zeroValue(t) : undefined;
+        }
+      : undefined;
     return {
       attribute: false,
       fn: (s) => {
@@ -771,8 +779,9 @@ class Planner {
             if (v.hasValue()) m.set(f.name, v.value());
           } else m.set(f.name, v);
         }
+        if (zeroOf) for (const [name, v] of m) if (isGoZeroScalar(v)) m.delete(name);
         charge(s, STRUCT_CREATE_COST);
-        return new StructValue(typeName, m);
+        return new StructValue(typeName, m, zeroOf);
       },
     };
   }

@@ -119,12 +119,25 @@ export class TypeValue {
   }
 }
 
-/** A value of a message-like type: Kubernetes `Object`/`Object.x.y` literals and `JSONPatch`. */
+/**
+ * A value of a message-like type: Kubernetes `Object`/`Object.x.y` literals, `JSONPatch`, and Go structs
+ * of cel-go's ext.NativeTypes (Kyverno's `user.ServiceAccount`). A native struct has every declared
+ * field, but `fields` holds only those not at Go's zero value (so has() and `==` read as cel-go's IsSet
+ * and reflect.DeepEqual do); `zeroOf` gives a declared field's zero value, undefined for no such field.
+ */
 export class StructValue {
   constructor(
     readonly typeName: string,
     readonly fields: Map<string, CelValue>,
+    readonly zeroOf?: (field: string) => CelValue | undefined,
   ) {}
+}
+
+/** Go's reflect.Value.IsZero for a scalar field of a native struct ("", 0, +0.0, false, null). */
+export function isGoZeroScalar(v: CelValue): boolean {
+  if (v === '' || v === 0n || v === false || v === null) return true;
+  if (typeof v === 'number') return v === 0 && !Object.is(v, -0);
+  return v instanceof CelUint && v.value === 0n;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { checkBuiltSize } from '../../engine/bounds.js';
 import { mapGet, mapKeys } from '../../engine/runtime.js';
 import { formatTimestamp } from '../../engine/time.js';
-import { CelOptional, CelUint, Duration, isMapValue, Timestamp, type CelMapValue } from '../../engine/values.js';
+import { CelOptional, CelUint, Duration, isMapValue, StructValue, Timestamp, type CelMapValue } from '../../engine/values.js';
 import { compareStrings, goJsonNumber, jsonString } from '../../../go/index.js';
 import type { JsonValue } from '../../../json/index.js';
 import { celError } from '../errors.js';
@@ -32,6 +32,31 @@ function goFloat(x: number): string {
   return goJsonNumber(x);
 }
 
+/**
+ * The JSON names of the Go structs (cel-go ext.NativeTypes) a Kyverno library returns, in Go's field
+ * order: json.marshal hands such a value to encoding/json as the Go struct itself, which writes these
+ * names (kyverno/sdk user.ServiceAccount: `json:"name,omitempty"`, `json:"namespace,omitempty"`).
+ */
+const GO_JSON_FIELDS: Readonly<Record<string, readonly (readonly [field: string, json: string])[]>> = {
+  'user.ServiceAccount': [
+    ['Name', 'name'],
+    ['Namespace', 'namespace'],
+  ],
+};
+
+/**
+ * A native struct: at the top Go's json.Marshal of the struct (omitempty fields left out when empty, as
+ * the StructValue holds them); inside a list or map cel-go cannot convert it to Go's `any` first
+ * (nativeObj.ConvertToNative), so json.marshal fails.
+ */
+function marshalStruct(v: StructValue, depth: number): string {
+  const names = GO_JSON_FIELDS[v.typeName];
+  if (!names || depth > 0) throw celError(`type conversion error from '${v.typeName}' to 'interface {}'`);
+  const parts: string[] = [];
+  for (const [field, json] of names) if (v.fields.has(field)) parts.push(`${jsonString(json)}:${marshalCel(v.fields.get(field), 1)}`);
+  return `{${parts.join(',')}}`;
+}
+
 /** Go's json.Marshal of a CEL value; the text is checked against the review's size bound as it grows. */
 export function marshalCel(v: unknown, depth = 0): string {
   if (depth > 1000) throw celError('json: value nested too deeply');
@@ -48,6 +73,7 @@ export function marshalCel(v: unknown, depth = 0): string {
   // An image() value reaches Go as a name.Tag or name.Digest, whose MarshalJSON writes the reference as
   // written (go-containerregistry pkg/name).
   if (v instanceof ImageReference) return jsonString(v.toString());
+  if (v instanceof StructValue && v.zeroOf) return marshalStruct(v, depth);
   // At the top, Kyverno marshals val.Value(): nil for optional.none(), a scalar's Go value for one.
   if (v instanceof CelOptional && depth === 0 && (!v.hasValue() || !isContainer(v.value()))) return v.hasValue() ? marshalCel(v.value(), 1) : 'null';
   if (v instanceof Uint8Array) {

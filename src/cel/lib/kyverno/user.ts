@@ -1,4 +1,5 @@
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
+import { StructValue } from '../../engine/values.js';
 import { traversalCost } from '../cost.js';
 
 /**
@@ -6,21 +7,24 @@ import { traversalCost } from '../cost.js';
  * `user.parseServiceAccount`) splits `system:serviceaccount:NAMESPACE:NAME` at the first colon after the
  * prefix; any other user name gives empty fields. Kyverno returns a Go struct, `user.ServiceAccount`
  * (ext.NativeTypes, Go field names): `Namespace` and `Name` are its only fields (another one does not
- * compile), and has() is false for an empty one (cel-go reads a native field as set when it is not
- * Go's zero value). Here a struct of the same name whose value holds the non-empty fields.
+ * compile), an empty one reads as "" and has() is false for it (cel-go's IsSet: not Go's zero value),
+ * type() is `user.ServiceAccount`, and it equals only another such struct (nativeObj.Equal). Here a
+ * native StructValue holding the non-empty fields.
  */
 const PREFIX = 'system:serviceaccount:';
 const SERVICE_ACCOUNT = 'user.ServiceAccount';
 
-function parseServiceAccount(user: string): { Name?: string; Namespace?: string } {
-  if (!user.startsWith(PREFIX)) return {};
-  const rest = user.slice(PREFIX.length);
-  const sep = rest.indexOf(':');
-  if (sep === -1) return {};
-  const out: { Name?: string; Namespace?: string } = {};
-  if (sep > 0) out.Namespace = rest.slice(0, sep);
-  if (sep + 1 < rest.length) out.Name = rest.slice(sep + 1);
-  return out;
+const zeroOf = (field: string) => (field === 'Name' || field === 'Namespace' ? '' : undefined);
+
+function parseServiceAccount(user: string): StructValue {
+  const fields = new Map<string, string>();
+  if (user.startsWith(PREFIX)) {
+    const rest = user.slice(PREFIX.length);
+    const sep = rest.indexOf(':');
+    if (sep > 0) fields.set('Namespace', rest.slice(0, sep));
+    if (sep !== -1 && sep + 1 < rest.length) fields.set('Name', rest.slice(sep + 1));
+  }
+  return new StructValue(SERVICE_ACCOUNT, fields, zeroOf);
 }
 
 export const userLibrary: CelLibrary = {
