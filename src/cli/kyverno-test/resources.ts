@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { cloneJsonWithMarks, getOwn, isJsonObject, setOwn, type JsonObject } from '../../json/index.js';
 import { builtinScope } from '../../map/index.js';
-import { parseDocuments } from '../../policyset/index.js';
+import { parseDocuments, type SourceDocument } from '../../policyset/index.js';
 import { parseApiVersion } from '../../schema/index.js';
 import { readInput } from '../documents.js';
 import { CliInputError } from '../errors.js';
@@ -77,13 +77,28 @@ export function normalizeResource(obj: JsonObject, documents: readonly JsonObjec
   return copy;
 }
 
-/** Every document of a file's text, normalized. */
-export function resourcesOfText(text: string, source: string, documents: readonly JsonObject[]): LoadedResource[] {
+const JSON_ARRAY_TEXT = /^\uFEFF?\s*\[/;
+
+/**
+ * The documents of a resource file. A policy source may be a JSON array of objects, but a resource file may
+ * not: the Kyverno CLI decodes each document as one object (resource/resource.go YamlToUnstructured, with
+ * apimachinery's decoder, which fails on an array: serializer/json/meta.go Interpret "couldn't get
+ * version/kind"), so kyverno apply and kyverno test refuse it, and so does kubectl.
+ */
+export function resourceDocuments(source: string, text: string): SourceDocument[] {
   const parsed = parseDocuments(source, text);
   const problem = parsed.problems[0];
   // A document after the first is named as `amender validate` names it (`file#1` is the second).
   if (problem) throw new CliInputError(`${source}${problem.index > 0 ? `#${problem.index}` : ''}: ${problem.message}`);
-  return parsed.documents.map((d) => {
+  if (JSON_ARRAY_TEXT.test(text)) {
+    throw new CliInputError(`${source}: a JSON array is not read as resources (kyverno and kubectl refuse it too): give one JSON object, YAML documents separated by ---, or a List (kind: List, items: [...])`);
+  }
+  return parsed.documents;
+}
+
+/** Every document of a file's text, normalized. */
+export function resourcesOfText(text: string, source: string, documents: readonly JsonObject[]): LoadedResource[] {
+  return resourceDocuments(source, text).map((d) => {
     const value = normalizeResource(d.value, documents);
     const where = `${source}${d.index > 0 ? `#${d.index}` : ''}${d.item !== undefined ? ` item ${d.item}` : ''}`;
     return { value, key: resourceKey(value), source, where };

@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import type { Operation } from '../../admission/index.js';
 import { getOwn, isJsonObject, setOwn, type JsonObject } from '../../json/index.js';
 import { isKyvernoPolicyDocument, type CompiledKyvernoPolicy } from '../../kyverno/index.js';
-import { buildPolicySet, parseDocuments, type SourceDocument } from '../../policyset/index.js';
+import { buildPolicySet, type SourceDocument } from '../../policyset/index.js';
 import { readDocument, readInput } from '../documents.js';
 import { CliInputError } from '../errors.js';
 import type { CliIO } from '../io.js';
@@ -26,7 +26,7 @@ import {
 } from './evaluate.js';
 import { mutatingPolicyKind } from '../../mpol/index.js';
 import type { KyvernoTest } from './format.js';
-import { loadResources, removeDuplicates, resourcesOfText, type LoadedResource } from './resources.js';
+import { loadResources, removeDuplicates, resourceDocuments, resourcesOfText, type LoadedResource } from './resources.js';
 import type { Selector } from './selector.js';
 import { selectResults } from './selector.js';
 import { EMPTY_VALUES, readValuesDocument, type ValuesSpec } from './values.js';
@@ -233,9 +233,7 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   const { policies, otherRules } = policiesInFileOrder(loaded);
   const params: SourceDocument[] = [];
   for (const path of test.paramResources.map((r) => relativeTo(dir, r))) {
-    const parsed = parseDocuments(path, await readInput(path, io));
-    if (parsed.problems.length > 0) throw new CliInputError(`${path}: ${parsed.problems[0].message}`);
-    params.push(...parsed.documents);
+    params.push(...resourceDocuments(path, await readInput(path, io)));
   }
   const maps = mapsUnderTest(loaded, values, params, log);
   const mpols = mutatingPoliciesUnderTest(loaded, values, params);
