@@ -34,6 +34,7 @@ export {
   type QuantityFormat,
 } from './quantity.js';
 export {
+  isConfigMapKey,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -46,3 +47,4 @@ export {
   nameIsDNSSubdomain,
 } from './names.js';
 export { englishPlural, guessResource } from './resource-names.js';
+export { validateConfigMap, validateSecret, type ObjectFieldError } from './config-validation.js';

@@ -154,6 +154,24 @@ export function isValidPortName(port: string): string[] {
   return errs;
 }
 
+const CONFIG_MAP_KEY_FMT = '[-._a-zA-Z0-9]+';
+const CONFIG_MAP_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const isConfigKeyChar = (c: number) => isAlnum(c) || isQualifiedExtra(c);
+
+/** A key of a ConfigMap's data/binaryData or a Secret's data (`IsConfigMapKey`). */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!scan(value, 0, value.length, isConfigKeyChar, isConfigKeyChar, isConfigKeyChar)) {
+    errs.push(regexError(CONFIG_MAP_KEY_MSG, CONFIG_MAP_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
+  }
+  // hasChDirPrefix: a key becomes a file name in a volume.
+  if (value === '.') errs.push("must not be '.'");
+  else if (value === '..') errs.push("must not be '..'");
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
 /** `path.IsValidPathSegmentName`: what may appear as one segment of a REST path. */
 export function isPathSegmentName(value: string): string[] {
   if (value === '.' || value === '..') return [`may not be '${value}'`];

@@ -21,6 +21,7 @@ import {
 } from '../kyverno/index.js';
 import { foreignKyvernoKind } from './kyverno-kinds.js';
 import { admissionKindProblem } from './admission-kinds.js';
+import { storedBuiltinProblems } from './stored-builtin.js';
 import { isMutatingPolicyDocument, loadMutatingPolicy, type LoadedMutatingPolicy } from '../mpol/index.js';
 
 export interface PolicySetCounts {
@@ -343,6 +344,9 @@ class Builder {
       this.report(doc, [{ path: 'metadata.name', message: 'Required value' }], 'ignored');
       return;
     }
+    // An object the API server would refuse to create cannot be there for a policy to read.
+    const refused = storedBuiltinProblems(doc.value, this.schemas);
+    if (refused.length > 0) return this.report(doc, refused, 'ignored');
     if (!this.objects.add(doc.value, this.schemas)) {
       this.report(doc, [{ path: 'metadata.name', message: 'Duplicate value: an object of this kind, namespace and name is already defined' }], 'ignored');
     }

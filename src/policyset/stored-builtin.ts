@@ -14,7 +14,34 @@
  */
 import { base64 } from '../go/index.js';
 import { getOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject } from '../json/index.js';
-import { goRoundTrip, type SchemaRegistry } from '../schema/index.js';
+import { validateConfigMap, validateSecret, type ObjectFieldError } from '../k8s/index.js';
+import { goRoundTrip, parseApiVersion, strictDecode, type SchemaRegistry } from '../schema/index.js';
+
+/**
+ * Why kube-apiserver would refuse to create `obj` (a document of a built-in kind), so that no such object
+ * can exist for a param informer (or a namespaceSelector) to read; empty when it would store it. The
+ * create handler decodes the body strictly into the Go type (kubectl's default field validation,
+ * Strict), answering '<Kind> in version "<v>" cannot be handled as a <Kind>: <decode error>'
+ * (apiserver endpoints/handlers/create.go, transformDecodeError); then the kind's validation runs:
+ * ConfigMap's and Secret's own checks are reproduced (k8s/config-validation.ts); other kinds' validation
+ * and every kind's ObjectMeta checks are not.
+ */
+export function storedBuiltinProblems(obj: JsonObject, schemas: SchemaRegistry): ObjectFieldError[] {
+  const apiVersion = getOwn(obj, 'apiVersion');
+  const kind = getOwn(obj, 'kind');
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return [];
+  const type = schemas.lookup(apiVersion, kind);
+  if (type === undefined || type.source !== 'builtin') return [];
+  const decodeError = strictDecode(type, obj);
+  if (decodeError) {
+    const { version } = parseApiVersion(apiVersion);
+    return [{ path: '', message: `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${decodeError.message}` }];
+  }
+  if (type.group !== '') return [];
+  if (kind === 'ConfigMap') return validateConfigMap(storedBuiltin(obj, schemas));
+  if (kind === 'Secret') return validateSecret(storedBuiltin(obj, schemas));
+  return [];
+}
 
 /** `obj` (a document of a built-in kind, with apiVersion/kind) as stored; `obj` itself when the kind has no schema. */
 export function storedBuiltin(obj: JsonObject, schemas: SchemaRegistry): JsonObject {

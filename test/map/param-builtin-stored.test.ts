@@ -80,8 +80,8 @@ describe('a param object of a built-in kind', () => {
     const set = policy(
       'apiVersion: v1, kind: Secret',
       '{"data": string(has(params.data)), "stringData": string(has(params.stringData)), "type": string(params.type)}',
-      'apiVersion: v1\nkind: Secret\nmetadata: { name: param, namespace: default }\ntype: kubernetes.io/tls\ndata: {}\nstringData: {}',
+      'apiVersion: v1\nkind: Secret\nmetadata: { name: param, namespace: default }\ntype: example.com/token\ndata: {}\nstringData: {}',
     );
-    expect(await annotations(set)).toEqual({ data: 'false', stringData: 'false', type: 'kubernetes.io/tls' });
+    expect(await annotations(set)).toEqual({ data: 'false', stringData: 'false', type: 'example.com/token' });
   });
 });
