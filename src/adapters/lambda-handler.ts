@@ -6,8 +6,8 @@
  * a review may take); one that has not finished by then goes on in
  * the next invocation, as the environment is frozen in between.
  */
-import { apiServerTimeoutMs, redactPath, statusBody, type Logger } from '../server/index.js';
-import { maxReviewDeadlineMs } from '../webhook-config/index.js';
+import { redactPath, statusBody, type Logger } from '../server/index.js';
+import { waitedBeforeInvocationMs } from './lambda-arrival.js';
 import {
   assertHttpEventV2,
   eventToRequest,
@@ -20,7 +20,7 @@ import {
   type LambdaHttpResultV2,
 } from './lambda-event.js';
 import { oversizeResult, resultLimitOf } from './lambda-result-size.js';
-import { waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
+import { apiServerLeftMs, waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
 
 /** The part of the Lambda context object used here. */
 export interface LambdaContextLike {
@@ -46,17 +46,6 @@ function requestLine(event: unknown): { method?: string; path?: string } {
   };
 }
 
-/**
- * Milliseconds left, `arrivedAt` (Date.now()) being the invocation's start, before the reply must be on its
- * way for the API server to read it: of the `?timeout=` it sent (the time it waits for the webhook), the
- * part a review may take by the rule `amender webhook-config` checks (maxReviewDeadlineMs: 80 %, at least
- * 500 ms before it). Infinite without one.
- */
-function apiServerLeftMs(request: Request, arrivedAt: number): number {
-  const timeout = apiServerTimeoutMs(new URL(request.url).searchParams.get('timeout') ?? undefined);
-  return timeout === undefined ? Number.POSITIVE_INFINITY : maxReviewDeadlineMs(timeout / 1000) - (Date.now() - arrivedAt);
-}
-
 export interface LambdaHandlerOptions {
   refreshWaitMs: number;
   /** AMENDER_BASE_PATH: a custom domain's base path, taken off the paths that start with it (base-path.ts). */
@@ -73,7 +62,10 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     return resultInFormat(refusal(400, message), format);
   };
   return async (given, context) => {
-    const arrivedAt = Date.now();
+    // The API server's timeout runs from the request's arrival, before a cold start and the invocation.
+    const invokedAt = Date.now();
+    const waitedBefore = waitedBeforeInvocationMs(given, invokedAt);
+    const arrivedAt = invokedAt - waitedBefore;
     let request: Request;
     const remaining = () => context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
     // A review's deadline ends before the invocation does, so its failurePolicy answers rather than Lambda's timeout.
@@ -92,9 +84,11 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
       throw err;
     }
     // A first load waits no further than the invocation can: a timed-out invocation answers nothing and
-    // resets the environment (its load with it), where a 503 keeps the load going for the next one.
-    const waitedMs = await runtime.ensureLoaded(request, remaining() - TIMEOUT_MARGIN_MS);
+    // resets the environment (its load with it), where a 503 keeps the load going for the next one. Nor
+    // past the API server's timeout: it would no longer read the answer.
+    const loadWaitMs = await runtime.ensureLoaded(request, () => Math.min(remaining() - TIMEOUT_MARGIN_MS, apiServerLeftMs(request, arrivedAt)));
     const due = runtime.refreshDue();
+    const waitedMs = waitedBefore + loadWaitMs;
     const result = await responseToResult(await runtime.fetch(request, waitedMs > 0 ? { waitedMs } : undefined));
     // Nor past the API server's timeout: a reply it no longer waits for is lost, and the webhook's own
     // failurePolicy applies instead of the policies' answer (Ignore: the request goes on unmutated).

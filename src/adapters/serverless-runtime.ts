@@ -10,8 +10,9 @@
  * starts a second. Core-safe: no `node:*`; the platform passes the source constructors it has.
  */
 import { createPolicySets, type PolicySetsOptions } from '../runtime/index.js';
-import { BodyBudget, createApp, type AmenderApp, type Logger, type RequestHints } from '../server/index.js';
+import { apiServerTimeoutMs, BodyBudget, createApp, type AmenderApp, type Logger, type RequestHints } from '../server/index.js';
 import { registerSourceMetrics, type PolicySetRefresher, type RefreshResult, type SourceResolvers } from '../sources/index.js';
+import { maxReviewDeadlineMs } from '../webhook-config/index.js';
 import type { ServerlessConfig } from './serverless-config.js';
 
 export interface ServerlessRuntime {
@@ -24,13 +25,14 @@ export interface ServerlessRuntime {
    * cluster's route) or whose readiness it asks (`/readyz`, `/clusters/{cluster}/readyz`); without, every
    * set (the start). A set whose first load failed is tried again at most
    * every few seconds after that load ended, so requests to a set whose store is down are answered 503 at
-   * once meanwhile. `maxWaitMs` bounds the wait further (Lambda: the time the invocation has left).
+   * once meanwhile. `maxWaitMs()` bounds the wait further (what is left of the API server's `?timeout=`;
+   * Lambda: the time the invocation has left), read only when there is a load to wait for.
    * Resolves to the milliseconds waited (for the request's RequestHints.waitedMs). `keepAlive` is given
    * each load this call starts: a Worker hands it to `ctx.waitUntil`, since workerd cancels what a request
    * left running once its answer is sent, and a load cut so would never end (every later request of the
    * isolate answered 503, the set never loaded).
    */
-  ensureLoaded(request?: { method: string; url: string }, maxWaitMs?: number, keepAlive?: (load: Promise<unknown>) => void): Promise<number>;
+  ensureLoaded(request?: { method: string; url: string }, maxWaitMs?: () => number, keepAlive?: (load: Promise<unknown>) => void): Promise<number>;
   /** Starts the refreshes whose interval has passed; undefined when none was due. */
   refreshDue(): Promise<void> | undefined;
   /** The default set's refresher, then each cluster's. */
@@ -113,15 +115,16 @@ export function createServerlessRuntime(options: ServerlessRuntimeOptions): Serv
   return {
     amender,
     fetch: async (request, hints) => amender.app.fetch(request, hints),
-    async ensureLoaded(request, maxWaitMs = Number.POSITIVE_INFINITY, keepAlive) {
+    async ensureLoaded(request, maxWaitMs, keepAlive) {
       // Once every set has loaded (nearly every request), nothing to wait for and no URL to read.
       if (all.every((r) => r.provider().set !== undefined)) return 0;
       const needed = request ? setsFor(request) : all;
       const now = Date.now();
+      const bound = maxWaitMs?.() ?? Number.POSITIVE_INFINITY;
       const waits: Promise<void>[] = [];
       for (const refresher of needed) {
         if (refresher.provider().set !== undefined) continue;
-        const wait = loads.waitFor(refresher, now, maxWaitMs, keepAlive);
+        const wait = loads.waitFor(refresher, now, bound, keepAlive);
         if (wait) waits.push(wait);
       }
       if (waits.length === 0) return 0;
@@ -177,4 +180,15 @@ export function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void>
     };
     void promise.then(settled, settled);
   });
+}
+
+/**
+ * Milliseconds left, the request having arrived at `arrivedAt` (Date.now()), before its reply must be on
+ * its way for the API server to read it: of the `?timeout=` it sent (the time it waits for the webhook),
+ * the part a review may take by the rule `amender webhook-config` checks (maxReviewDeadlineMs: 80 %, at
+ * least 500 ms before it). Infinite without one.
+ */
+export function apiServerLeftMs(request: { url: string }, arrivedAt: number): number {
+  const timeout = apiServerTimeoutMs(new URL(request.url).searchParams.get('timeout') ?? undefined);
+  return timeout === undefined ? Number.POSITIVE_INFINITY : maxReviewDeadlineMs(timeout / 1000) - (Date.now() - arrivedAt);
 }

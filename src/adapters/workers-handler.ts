@@ -9,7 +9,7 @@ import { jsonLineLogger, statusBody } from '../server/index.js';
 import { workerSourceResolvers, type PolicyBundle } from '../sources/index.js';
 import { withoutBasePath } from './base-path.js';
 import { readServerlessConfig, unknownServerlessVariables } from './serverless-config.js';
-import { createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
+import { apiServerLeftMs, createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
 import { drainingRequest } from './worker-body.js';
 
 /** The part of the Workers ExecutionContext used here. */
@@ -69,13 +69,15 @@ export function serveWorker(runtimeFor: (env: Record<string, unknown>) => Routed
 
   return {
     async fetch(given, env, ctx) {
+      const arrivedAt = Date.now();
       built ??= build(env);
       // What is wrong is logged ('invalid configuration'): the reply, which any caller sees, does not quote the settings.
       if (built instanceof Error) return Response.json(statusBody(500, 'amender is misconfigured: its settings are invalid (the Worker\'s log says which)'), { status: 500 });
       const { runtime, basePath } = built;
       const request = withoutBasePath(given, basePath);
-      // A first load may outlast the wait (a slow store): it goes on after this request is answered.
-      const waitedMs = await runtime.ensureLoaded(request, undefined, (load) => ctx.waitUntil(load));
+      // A first load may outlast the wait (a slow store, or the API server's timeout coming first): it goes
+      // on after this request is answered.
+      const waitedMs = await runtime.ensureLoaded(request, () => apiServerLeftMs(request, arrivedAt), (load) => ctx.waitUntil(load));
       const due = runtime.refreshDue();
       if (due) ctx.waitUntil(due);
       const served = drainingRequest(request, runtime.amender.limits.bodyTimeoutMs);

@@ -73,6 +73,16 @@ function expectDeadlineAfterWait(reply: Reply): void {
   expect(deadline).toBeLessThanOrEqual(2400 - WAIT_MS);
 }
 
+/** A timeout whose review share (500 ms by the webhook-config rule) ends before the store answers. */
+const SHORT_TIMEOUT = '1s';
+type Refusal = { kind: string; code: number; message: string };
+
+/** Answered 503 "not loaded", which the API server treats as the webhook's failure (its failurePolicy). */
+function expectNotLoaded(status: number, reply: Refusal): void {
+  expect(status).toBe(503);
+  expect(reply).toMatchObject({ kind: 'Status', code: 503, message: 'no policy set is loaded yet' });
+}
+
 describe('a review that waited for its set’s first load', () => {
   let bundle: PolicyBundle;
   beforeAll(async () => {
@@ -97,5 +107,28 @@ describe('a review that waited for its set’s first load', () => {
     await Promise.all(waited);
     expect(response.status).toBe(200);
     expectDeadlineAfterWait((await response.json()) as Reply);
+  }, 30_000);
+
+  // The API server stops reading at its timeout: a load that outlasts the review's share of it is not
+  // waited for (the review is answered "not loaded" in time), and goes on for the next request.
+  it('waits no longer than the API server’s timeout allows on Lambda', async () => {
+    const rt = runtime(bundle, 'AWS Lambda');
+    const handler = createLambdaHandler(rt, { refreshWaitMs: 0 });
+    const event = functionUrlEvent({ name: 'review', method: 'POST', path: `/mutate?timeout=${SHORT_TIMEOUT}`, body: REVIEW, headers: { 'content-type': 'application/json' } }, false);
+    const result = await handler(event);
+    expectNotLoaded(result.statusCode, JSON.parse(result.body ?? '') as Refusal);
+    await rt.refreshers()[0].current();
+    expect(rt.refreshers()[0].provider().set).toBeDefined();
+  }, 30_000);
+
+  it('waits no longer than the API server’s timeout allows on Workers', async () => {
+    const rt = runtime(bundle, 'Cloudflare Workers');
+    const worker = serveWorker(() => ({ runtime: rt }));
+    const waited: Promise<unknown>[] = [];
+    const request = new Request(`https://amender.example/mutate?timeout=${SHORT_TIMEOUT}`, { method: 'POST', body: REVIEW, headers: { 'content-type': 'application/json' } });
+    const response = await worker.fetch(request, {}, { waitUntil: (p) => waited.push(p) });
+    expectNotLoaded(response.status, (await response.json()) as Refusal);
+    await Promise.all(waited);
+    expect(rt.refreshers()[0].provider().set).toBeDefined();
   }, 30_000);
 });
