@@ -6,7 +6,12 @@
  * path: `--resource pod.yaml -s a=b` must not read a file named `-s`.
  */
 
-export type OptionKind = 'string' | 'boolean' | 'list';
+/**
+ * `string`: one value, refused when given twice. `last`: one value, the last given counts, as pflag's
+ * String flags keep it (for the flags of `kyverno apply` and `kyverno test`, whose command lines, often
+ * built by scripts that append a flag, carry over). `list`: many values.
+ */
+export type OptionKind = 'string' | 'last' | 'boolean' | 'list';
 export type OptionSpec = Readonly<Record<string, OptionKind>>;
 
 export interface ParsedArgs {
@@ -43,8 +48,8 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
     if (kind === 'boolean') {
       if (inline !== undefined) throw new UsageError(`option --${name} takes no value`);
       options.set(name, true);
-    } else if (kind === 'string') {
-      if (options.has(name)) throw new UsageError(`option --${name} given twice`);
+    } else if (kind === 'string' || kind === 'last') {
+      if (kind === 'string' && options.has(name)) throw new UsageError(`option --${name} given twice`);
       const value = inline ?? argv[++i];
       if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`option --${name} needs a value`);
       options.set(name, value);

@@ -235,6 +235,7 @@ function printWarnings(io: CliIO, warnings: readonly string[]): void {
 
 /** `amender apply`: what resources become. */
 export const applyCommand: CliCommand = async (argv, io) => {
+  // kyverno apply's single-value flags are 'last': given twice, the last counts, as in kyverno apply.
   const args = parseArgs(fromKyverno(argv, APPLY_FLAGS), {
     policies: 'list',
     resource: 'list',
@@ -243,20 +244,20 @@ export const applyCommand: CliCommand = async (argv, io) => {
     user: 'string',
     group: 'list',
     namespace: 'string',
-    'values-file': 'string',
+    'values-file': 'last',
     set: 'list',
     patch: 'boolean',
     quiet: 'boolean',
-    userinfo: 'string',
+    userinfo: 'last',
     'remove-color': 'boolean',
-    output: 'string',
+    output: 'last',
     table: 'boolean',
     'detailed-results': 'boolean',
     'audit-warn': 'boolean',
-    'warn-exit-code': 'string',
+    'warn-exit-code': 'last',
     'warn-no-pass': 'boolean',
     'policy-report': 'boolean',
-    'output-format': 'string',
+    'output-format': 'last',
   });
   // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
   const paths = [...args.positionals, ...listOption(args, 'policies')];

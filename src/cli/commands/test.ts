@@ -36,16 +36,17 @@ const isDataFormat = (f: string): f is DataFormat => (DATA_FORMATS as readonly s
 /** `amender test`: golden tests and Kyverno CLI tests. */
 export const testCommand: CliCommand = async (argv, io) => {
   const args = parseArgs(
-    // Kyverno's one-letter flags (-o, -t, -f; -ojson, -t=…) as this CLI's options.
+    // Kyverno's one-letter flags (-o, -t, -f; -ojson, -t=…) as this CLI's options; its flags given twice
+    // count the last time ('last'), as in kyverno test.
     fromKyverno(argv, TEST_FLAGS),
     {
       'detailed-results': 'boolean',
       'fail-only': 'boolean',
       'remove-color': 'boolean',
-      'test-case-selector': 'string',
-      'output-format': 'string',
+      'test-case-selector': 'last',
+      'output-format': 'last',
       'output-file': 'string',
-      'file-name': 'string',
+      'file-name': 'last',
       'require-tests': 'boolean',
     },
   );
