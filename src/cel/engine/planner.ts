@@ -31,6 +31,12 @@ export interface PlanOptions {
   /** What a library call will cost, known from its arguments alone (CelLibrary.callCostFromArgs); undefined → not known. */
   libraryCostFromArgs?: (o: Overload, args: readonly CelValue[]) => number | undefined;
   /**
+   * The cost of `a == b` when the environment's cost estimator prices it by the left operand
+   * (Kubernetes' library values: 1), else undefined for cel-go's traversal of the smaller operand.
+   * `!=` is never asked: no estimator prices it.
+   */
+  equalsCost?: (left: unknown) => number | undefined;
+  /**
    * A presence test (`has(x.f)`, `x.?f`) on a value without fields is an error (cel-go's
    * EnableErrorOnBadPresenceTest, which the cel-spec conformance tests assume). Kubernetes does not
    * enable it: such a test is false / none there. Default false.
@@ -290,13 +296,14 @@ class Planner {
         const l = this.node(e.args[0]).fn;
         const r = this.node(e.args[1]).fn;
         const neg = e.fn === Op.notEquals;
+        const ownCost = neg ? undefined : this.options.equalsCost;
         return {
           attribute: false,
           fn: (s) => {
             // cel-go's evalEq evaluates both sides, and the call is charged when one is an error.
             const a = sideOf(l, s);
             const b = sideOf(r, s);
-            charge(s, equalityCost(a, b));
+            charge(s, ownCost?.(a) ?? equalityCost(a, b));
             if (a instanceof FailedSide || b instanceof FailedSide) throw firstFailure(a, b);
             const eq = equalsOrError(a, b);
             // cel-go's evalEq returns the error; evalNe answers `Equal != True`.

@@ -159,14 +159,21 @@ export function mapHas(m: CelMapValue, key: CelValue): boolean {
   return typeof key === 'string' && hasOwn.call(m, key);
 }
 
-/** Size used by the cost model (cel-go `actualSize`): strings/bytes/lists/maps, else 1. */
+/**
+ * Size used by the cost model (cel-go `actualSize`, interpreter/runtimecost.go): strings/bytes/lists/maps,
+ * a library value's own `celSize()` (a traits.Sizer: Kubernetes' net.IP and net.CIDR), an optional's
+ * value; else 1.
+ */
 export function actualSize(v: unknown): number {
   if (typeof v === 'string') return stringSize(v);
   if (Array.isArray(v)) return v.length;
   if (v instanceof Uint8Array) return v.length;
   if (v instanceof Map) return v.size;
   if (isPlainObject(v)) return objectKeys(v).length;
-  return 1;
+  if (typeof v !== 'object' || v === null) return 1;
+  if (v instanceof CelOptional) return v.hasValue() ? actualSize(v.value()) : 1;
+  const own = (v as { celSize?: unknown }).celSize;
+  return typeof own === 'function' ? (own.call(v) as number) : 1;
 }
 
 function numericCompare(a: unknown, b: unknown): number | undefined {

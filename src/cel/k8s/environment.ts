@@ -20,7 +20,13 @@ import {
   variablesStruct,
   type VariableTypes,
 } from './types.js';
-import { AUTHORIZER_TYPE, KUBERNETES_LIBRARIES as libraries, MUTATION_ONLY_LIBRARIES as mutationOnly, RESOURCE_CHECK_TYPE } from '../lib/index.js';
+import {
+  AUTHORIZER_TYPE,
+  kubernetesEqualsCost,
+  KUBERNETES_LIBRARIES as libraries,
+  MUTATION_ONLY_LIBRARIES as mutationOnly,
+  RESOURCE_CHECK_TYPE,
+} from '../lib/index.js';
 import { kyvernoLibraries } from '../lib/kyverno/index.js';
 
 export interface KubernetesEnvs {
@@ -94,6 +100,8 @@ export function buildEnvs(
   const planOptions: PlanOptions = {
     libraryCost: (o, args, result) => host.cost(o, args, result),
     libraryCostFromArgs: (o, args) => host.costFromArgs(o, args),
+    // Kubernetes' cost estimator prices == of its own values (Kyverno's environments use it too).
+    equalsCost: kubernetesEqualsCost,
   };
   return { conditions: base, mutations, host, planOptions, libraryErrors };
 }

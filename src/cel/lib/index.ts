@@ -56,6 +56,7 @@ export { listsLibrary } from './lists.js';
 export { k8sListsLibrary } from './k8s-lists.js';
 export { quantityLibrary, QUANTITY_TYPE } from './quantity.js';
 export { Quantity, parseQuantity } from './quantity-value.js';
+export { kubernetesEqualsCost } from './equals-cost.js';
 export { netLibrary, IP_TYPE, CIDR_TYPE, IPValue, CIDRValue } from './net.js';
 export { semverLibrary, SEMVER_TYPE, Semver } from './semver.js';
 export { urlLibrary, URL_TYPE, URLValue } from './url.js';

@@ -29,6 +29,13 @@ export class IPValue {
   celEquals(other: unknown): boolean | undefined {
     return other instanceof IPValue ? this.addr.equals(other.addr) : undefined;
   }
+  /**
+   * Kubernetes' IP.Size (a traits.Sizer, so cel-go's actualSize): the address in bytes, 4 or 16
+   * (apiserver pkg/cel/ip.go). It prices `!=` (cel-go's traversal of the smaller operand).
+   */
+  celSize(): number {
+    return Math.ceil(this.addr.bitLen() / 8);
+  }
   toString(): string {
     return this.addr.toString();
   }
@@ -45,7 +52,7 @@ export class CIDRValue {
    * Kubernetes' CIDR.Size (a traits.Sizer, so the cost model's actualSize): the prefix length in bytes,
    * rounded up (apiserver pkg/cel/cidr.go).
    */
-  size(): number {
+  celSize(): number {
     return Math.ceil(this.prefix.bits / 8);
   }
   toString(): string {
@@ -153,7 +160,7 @@ export const netLibrary: CelLibrary = {
       case 'containsIP':
       case 'containsCIDR': {
         if (args.length < 2) return undefined;
-        const cidrSize = args[0] instanceof CIDRValue ? args[0].size() : actualSize(args[0]);
+        const cidrSize = actualSize(args[0]);
         let cost = Math.ceil(2 * cidrSize * STRING_TRAVERSAL_COST_FACTOR);
         if (name.endsWith('CIDR')) cost += Math.ceil(cidrSize * STRING_TRAVERSAL_COST_FACTOR) + 1;
         if (typeof args[1] === 'string') cost += traversal(args[1]);
