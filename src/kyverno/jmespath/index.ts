@@ -57,6 +57,7 @@ import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './erro
 import { allFunctions } from './functions/all.js';
 import { compileNode, run, type Evaluator } from './interpreter.js';
 import { DEFAULT_IMAGE_CONFIG } from '../go/image.js';
+import { TOO_DEEP } from './nesting.js';
 import { parse, type Node } from './parser.js';
 import { FunctionTable, type ArgType, type CallContext } from './registry.js';
 import type { SizeMemo } from './size.js';
@@ -226,6 +227,9 @@ function lookup(expression: string): Entry {
   let entry = young.get(expression);
   if (entry !== undefined) return entry;
   entry = old.get(expression) ?? compileUncached(expression);
+  // Out of stack within the nesting bound: the caller's stack was nearly used up, which says nothing
+  // about the expression; kept, the error would answer every later caller.
+  if (entry instanceof JmesPathSyntaxError && OUT_OF_STACK.has(entry)) return entry;
   if (young.size >= GENERATION) {
     old = young;
     young = new Map();
@@ -236,14 +240,21 @@ function lookup(expression: string): Entry {
   return entry;
 }
 
+/** compileUncached's answers when the JavaScript stack ran out: syntax errors never cached. */
+const OUT_OF_STACK = new WeakSet<JmesPathSyntaxError>();
+
 function compileUncached(expression: string): Entry {
   try {
     const ast = parse(expression);
     return new Compiled(expression, compileNode(ast, table), calledFunctions(ast));
   } catch (e) {
     if (e instanceof JmesPathSyntaxError) return e;
-    const msg = e instanceof RangeError ? 'expression too deeply nested' : e instanceof Error ? e.message : String(e);
-    return new JmesPathSyntaxError(msg, expression, 0);
+    if (e instanceof RangeError) {
+      const error = new JmesPathSyntaxError(TOO_DEEP, expression, 0);
+      OUT_OF_STACK.add(error);
+      return error;
+    }
+    return new JmesPathSyntaxError(e instanceof Error ? e.message : String(e), expression, 0);
   }
 }
 

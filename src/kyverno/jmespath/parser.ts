@@ -6,6 +6,7 @@ import type { JsonValue } from '../../json/index.js';
 import { JmesPathSyntaxError } from './errors.js';
 import { decodeGoJson } from './json-text.js';
 import { tokenize, type Token, type TokenType } from './lexer.js';
+import { MAX_EXPRESSION_DEPTH, nestsDeeperThan, TOO_DEEP } from './nesting.js';
 
 export type Comparator = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte';
 
@@ -85,6 +86,8 @@ const INT64_MIN = -(1n << 63n);
 class Parser {
   private readonly tokens: Token[];
   private index = 0;
+  /** expression_ calls in progress: bounds the parser's own recursion (parentheses make no node). */
+  private depth = 0;
   constructor(private readonly expression: string) {
     this.tokens = tokenize(expression);
   }
@@ -94,6 +97,7 @@ class Parser {
     if (this.current() !== 'tEOF') {
       throw this.error(`Unexpected token at the end of the expression: ${this.current()}`);
     }
+    if (nestsDeeperThan(node, MAX_EXPRESSION_DEPTH)) throw new JmesPathSyntaxError(TOO_DEEP, this.expression, 0);
     return node;
   }
 
@@ -118,6 +122,7 @@ class Parser {
   }
 
   private expression_(bindingPower: number): Node {
+    if (++this.depth > MAX_EXPRESSION_DEPTH) throw this.error(TOO_DEEP);
     const leftToken = this.token();
     this.advance();
     let left = this.nud(leftToken);
@@ -128,6 +133,7 @@ class Parser {
       left = this.led(opToken, left);
       current = this.current();
     }
+    this.depth--;
     return left;
   }
 

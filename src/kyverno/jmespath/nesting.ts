@@ -1,0 +1,60 @@
+/**
+ * How deep an expression may nest. go-jmespath has no bound (Go's stacks grow); here the parser, the
+ * closure compiler and the evaluator recurse once per level, so without a bound of its own an expression
+ * compiled or failed by whether the JavaScript stack of its first caller had room, and the compile
+ * cache kept that answer for every later caller. The bound is the JSON literals' (DEFAULT_MAX_DEPTH).
+ */
+import { DEFAULT_MAX_DEPTH } from '../../json/index.js';
+import type { Node } from './parser.js';
+
+export const MAX_EXPRESSION_DEPTH = DEFAULT_MAX_DEPTH;
+
+/** The message of an expression past the bound (the one a stack overflow while compiling gives too). */
+export const TOO_DEEP = 'expression too deeply nested';
+
+/**
+ * True when `ast` is more than `max` nodes high. Iterative: a left-deep chain (`a.b.c…`, `a|b|c…`)
+ * is built by the parser's loop, not its recursion, so its height is only known from the tree.
+ */
+export function nestsDeeperThan(ast: Node, max: number): boolean {
+  const nodes: Node[] = [ast];
+  const heights: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const height = heights.pop()!;
+    if (height > max) return true;
+    for (const child of childrenOf(node)) {
+      nodes.push(child);
+      heights.push(height + 1);
+    }
+  }
+  return false;
+}
+
+function childrenOf(node: Node): readonly Node[] {
+  switch (node.type) {
+    case 'Subexpression':
+    case 'IndexExpression':
+    case 'Projection':
+    case 'ValueProjection':
+    case 'Or':
+    case 'And':
+    case 'Comparator':
+    case 'Pipe':
+      return [node.left, node.right];
+    case 'FilterProjection':
+      return [node.left, node.right, node.condition];
+    case 'Flatten':
+    case 'Not':
+    case 'ExpRef':
+      return [node.child];
+    case 'MultiSelectList':
+      return node.children;
+    case 'MultiSelectHash':
+      return node.entries.map((e) => e.value);
+    case 'Function':
+      return node.args;
+    default:
+      return [];
+  }
+}
