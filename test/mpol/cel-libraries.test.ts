@@ -87,6 +87,11 @@ describe("Kyverno's CEL libraries", () => {
     expect(value('[dyn(image("nginx")) != "nginx", dyn(image("nginx")) in ["nginx"], "nginx" == dyn(image("nginx"))]')).toEqual([true, false, false]);
   });
 
+  it("image(): type() fails, as the sdk's Image.ConvertToType converts to kyverno.image only (cel-go's type() asks for TypeType)", () => {
+    expect(run('type(image("nginx"))').error).toContain("type conversion error from 'kyverno.image' to 'type'");
+    expect(run('[image("nginx")].exists(i, type(i) == string)').error).toContain("type conversion error from 'kyverno.image' to 'type'");
+  });
+
   it('json, yaml: Go decoding (numbers are doubles) and encoding (sorted keys, HTML escaped)', () => {
     expect(value(`json.marshal({"b": dyn([dyn(1), dyn(2.5)]), "a": dyn("<x>")})`)).toBe('{"a":"\\u003cx\\u003e","b":[1,2.5]}');
     expect(value(`json.unmarshal('{"n": 3, "l": [true, null]}')`)).toEqual(new Map<string, unknown>([['n', 3], ['l', [true, null]]]));

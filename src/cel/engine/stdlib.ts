@@ -92,6 +92,16 @@ function compileRegex(pattern: string): RE2JS {
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
 
+/**
+ * type(v): cel-go asks the value's ConvertToType(TypeType). A library value whose Go type refuses that
+ * (Kyverno's image(): Image.ConvertToType answers only its own type) marks itself `celTypeOfFails`.
+ */
+function typeValueOf(v: CelValue): TypeValue {
+  const name = typeNameOf(v);
+  if ((v as { celTypeOfFails?: boolean } | null)?.celTypeOfFails === true) throw new CelEvalError(`type conversion error from '${name}' to 'type'`);
+  return TypeValue.of(name);
+}
+
 function boolFromString(s: string): boolean {
   switch (s) {
     case '1':
@@ -284,7 +294,7 @@ export function registerStdlib(env: Env, options: StdlibOptions = {}): void {
   }
 
   // ---- conversions
-  add('type', 'type', [A], typeOf(A), (v: CelValue) => TypeValue.of(typeNameOf(v)));
+  add('type', 'type', [A], typeOf(A), typeValueOf);
   add('to_dyn', 'dyn', [A], T.dyn, (v: CelValue) => v);
   add('bool_to_bool', 'bool', [T.bool], T.bool, (v: boolean) => v);
   add('string_to_bool', 'bool', [T.string], T.bool, boolFromString);

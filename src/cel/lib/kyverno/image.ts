@@ -34,6 +34,8 @@ class ReferenceError extends Error {}
 
 export class ImageReference {
   readonly celTypeName = IMAGE_TYPE;
+  /** type() fails: kyverno/sdk's Image.ConvertToType converts to kyverno.image only, not to `type`. */
+  readonly celTypeOfFails = true;
   constructor(
     readonly registry: string,
     /** As given, without the implicit `library/`. */
