@@ -3,7 +3,7 @@ import { readInput } from '../documents.js';
 import { CliInputError, describeFsError } from '../errors.js';
 import { runGoldenFiles } from '../golden-run.js';
 import type { CliCommand, CliIO } from '../io.js';
-import { DATA_FORMATS, findTests, formatData, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles, type DataFormat } from '../kyverno-test/index.js';
+import { DATA_FORMATS, findTests, formatData, formatFailedRows, formatJunit, formatSummary, isKyvernoTestDocument, parseSelector, runKyvernoTestFiles, type DataFormat } from '../kyverno-test/index.js';
 import { parseDocuments } from '../../policyset/index.js';
 import { fromKyverno, refuseRemote, TEST_FLAGS } from '../kyverno-flags.js';
 
@@ -92,6 +92,7 @@ export const testCommand: CliCommand = async (argv, io) => {
   if (found.kyverno.length > 0) {
     const { counts, suites } = await runKyvernoTestFiles(found.kyverno, io, { selector, detailed, failOnly, out: report, found: walked });
     report(formatSummary(counts, failOnly));
+    if (failOnly) report(formatFailedRows(suites, detailed));
     failed += counts.fail;
     if (format !== undefined) {
       const document = format === 'junit' ? formatJunit(suites, detailed) : formatData(format, suites, detailed, failOnly);

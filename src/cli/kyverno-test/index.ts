@@ -71,9 +71,14 @@ export async function runKyvernoTestFiles(files: readonly string[], io: CliIO, o
     suites.push({ file, rows });
     if (!options.failOnly && rows.length > 0) options.out(`  Checking results ...\n\n${formatRows(rows, options.detailed)}\n`);
   }
-  if (options.failOnly) {
-    const failed = suites.flatMap((s) => s.rows).filter((r) => r.isFailure).map((r, i) => ({ ...r, id: i + 1 }));
-    if (failed.length > 0) options.out(`Aggregated Failed Test Cases :\n${formatRows(failed, options.detailed)}`);
-  }
   return { counts, suites };
+}
+
+/**
+ * With --fail-only, what follows the summary line: kyverno test prints the failed rows of every test there,
+ * numbered anew, after "Test Summary" and a blank line (commands/test/command.go, printFailedTestResult).
+ */
+export function formatFailedRows(suites: readonly JunitSuite[], detailed: boolean): string {
+  const failed = suites.flatMap((s) => s.rows).filter((r) => r.isFailure).map((r, i) => ({ ...r, id: i + 1 }));
+  return failed.length > 0 ? `\nAggregated Failed Test Cases : \n${formatRows(failed, detailed)}` : '';
 }
