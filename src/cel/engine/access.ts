@@ -138,7 +138,8 @@ export function optionalSelect(v: unknown, field: string, struct: StructDecl | u
     if (!v.hasValue()) return CelOptional.none();
     v = v.value();
   }
-  if (isMapValue(v) || v instanceof StructValue) {
+  // A lazy object (MAP's `variables`) is a cel-go Mapper: its field is found and read.
+  if (isMapValue(v) || v instanceof StructValue || v instanceof LazyObject) {
     if (!hasField(v, field, struct, strict)) return CelOptional.none();
     return CelOptional.of(selectField(v, field, struct, strict));
   }

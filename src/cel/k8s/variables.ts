@@ -146,8 +146,14 @@ export class LazyVariables extends LazyObject {
     super();
   }
 
+  /**
+   * kube-apiserver's lazy.MapValue answers a presence test with Find, which evaluates the variable: a
+   * variable that fails makes has(variables.x) and variables.?x fail with its error.
+   */
   has(name: string): boolean {
-    return this.variables.get(name) !== undefined;
+    if (this.variables.get(name) === undefined) return false;
+    this.field(name);
+    return true;
   }
 
   field(name: string): CelValue | undefined {
