@@ -9,9 +9,17 @@ import type { Counts, Row } from './check.js';
 /** A row of the table: `kyverno apply -t` shows results a test row has no need of (Error). */
 export type TableRow = Omit<Row, 'result' | 'isFailure'> & { result: string };
 
+/**
+ * Kyverno's printer titles the first column with the row count past 10 rows: "ID (11)" (output/table/
+ * printer.go RowLengthTitle: length > 10; lensesio/tableprinter writes `%s (%d) ` and the table writer trims it).
+ */
+function idHeader(rows: number): string {
+  return rows > 10 ? `ID (${rows})` : 'ID';
+}
+
 /** Kyverno's result table (ID, POLICY, RULE, RESOURCE, RESULT, REASON, and MESSAGE when detailed). */
 export function formatTable(rows: readonly TableRow[], detailed: boolean): string {
-  const header = ['ID', 'POLICY', 'RULE', 'RESOURCE', 'RESULT', 'REASON', ...(detailed ? ['MESSAGE'] : [])];
+  const header = [idHeader(rows.length), 'POLICY', 'RULE', 'RESOURCE', 'RESULT', 'REASON', ...(detailed ? ['MESSAGE'] : [])];
   const cells = rows.map((r) => [String(r.id), r.policy, r.rule, r.resource, r.result, r.reason, ...(detailed ? [r.message.split('\n')[0]] : [])]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: readonly string[]) => `│ ${c.map((v, i) => v.padEnd(widths[i])).join(' │ ')} │\n`;
