@@ -3,6 +3,7 @@ import { actualSize, LIST_CREATE_BASE_COST, STRUCT_CREATE_BASE_COST } from './co
 import { celError } from './errors.js';
 import { parseFieldSelector, SelectorParseError, type FieldRequirement } from './field-selector.js';
 import { LabelSelectorError, parseLabelSelector, type LabelRequirement } from './label-selector.js';
+import { goTrimSpace } from '../../go/index.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../k8s/index.js';
 
 /**
@@ -279,7 +280,8 @@ export const authzLibrary: CelLibrary = {
     r.registerType(D, DecisionValue);
 
     r.registerFunction(`${A}.path(string): ${P}`, (a: AuthorizerValue, path: string) => {
-      if (path.trim() === '') throw celError('path must not be empty');
+      // Go's strings.TrimSpace: JS trim() strips U+FEFF too and keeps U+0085.
+      if (goTrimSpace(path) === '') throw celError('path must not be empty');
       return new PathCheckValue(a, path);
     });
     r.registerFunction(`${A}.group(string): ${G}`, (a: AuthorizerValue, group: string) => new GroupCheckValue(a, group));
@@ -289,7 +291,7 @@ export const authzLibrary: CelLibrary = {
       return new AuthorizerValue(a.authorizer, serviceAccountUser(namespace, name));
     });
     r.registerFunction(`${G}.resource(string): ${R}`, (g: GroupCheckValue, resource: string) => {
-      if (resource.trim() === '') throw celError('resource must not be empty');
+      if (goTrimSpace(resource) === '') throw celError('resource must not be empty');
       return new ResourceCheckValue(g.authz, g.group, resource, { subresource: '', namespace: '', name: '' });
     });
     for (const part of ['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'] as const) {

@@ -90,3 +90,14 @@ describe('an awaited check() is matched by the request it makes', () => {
     expect(seen).toEqual(['alice', 'system:serviceaccount:ns:sa']);
   });
 });
+
+describe('empty paths and resources are told as Go tells whitespace', () => {
+  // authz.go: len(strings.TrimSpace(path)) == 0. Go's unicode.IsSpace counts U+0085 and not U+FEFF,
+  // the other way round from JavaScript's trim().
+  it('U+0085 alone is empty; U+FEFF is not', () => {
+    expect(outcome("authorizer.path('\\u0085').check('get').allowed()")).toBe('error: path must not be empty');
+    expect(outcome("authorizer.path('\\ufeff').check('get').allowed()")).toBe(true);
+    expect(outcome("authorizer.group('').resource('\\u0085 ').check('get').allowed()")).toBe('error: resource must not be empty');
+    expect(outcome("authorizer.group('').resource('\\ufeff').check('get').allowed()")).toBe(true);
+  });
+});
