@@ -238,11 +238,26 @@ class RegexParser {
   }
 }
 
-function generate(g: Gen, random: () => number, out: string[], guard?: ReviewGuard): void {
-  const pick = (n: number) => Math.min(n - 1, Math.floor(random() * n));
+/**
+ * Repetitions one pattern may draw in all. Nested unbounded repetitions multiply (`((a*)*)*…` draws up
+ * to 10 per level), and a repetition of something empty (`(()*)*…`) writes nothing, so the size bound
+ * never stops it: 20 levels ran until the review's deadline. Real patterns draw a few thousand; goregen
+ * has no bound (up to 4096 per level: Kyverno never finishes such a pattern).
+ */
+export const MAX_REGEN_REPETITIONS = 1 << 18;
+
+interface Generation {
+  readonly random: () => number;
+  readonly out: string[];
+  readonly guard: ReviewGuard | undefined;
+  repetitions: number;
+}
+
+function generate(g: Gen, st: Generation): void {
+  const pick = (n: number) => Math.min(n - 1, Math.floor(st.random() * n));
   switch (g.t) {
     case 'lit':
-      out.push(g.s);
+      st.out.push(g.s);
       return;
     case 'set': {
       const total = g.ranges.reduce((n, [a, b]) => n + (b - a + 1), 0);
@@ -251,7 +266,7 @@ function generate(g: Gen, random: () => number, out: string[], guard?: ReviewGua
       for (const [a, b] of g.ranges) {
         const size = b - a + 1;
         if (k < size) {
-          out.push(String.fromCodePoint(a + k));
+          st.out.push(String.fromCodePoint(a + k));
           return;
         }
         k -= size;
@@ -259,19 +274,22 @@ function generate(g: Gen, random: () => number, out: string[], guard?: ReviewGua
       return;
     }
     case 'seq':
-      for (const item of g.items) generate(item, random, out, guard);
+      for (const item of g.items) generate(item, st);
       return;
     case 'alt':
-      generate(g.options[pick(g.options.length)], random, out, guard);
+      generate(g.options[pick(g.options.length)], st);
       return;
     case 'rep': {
       const n = g.min + pick(g.max - g.min + 1);
+      if ((st.repetitions += n) > MAX_REGEN_REPETITIONS) {
+        throw new RegenError(`random(): the pattern repeats more than ${MAX_REGEN_REPETITIONS} times in all (nested repetitions multiply)`);
+      }
       for (let i = 0; i < n; i++) {
-        if (guard) {
-          guard.checkSize(out.length, 'the result of random()');
-          guard.tick();
+        if (st.guard) {
+          st.guard.checkSize(st.out.length, 'the result of random()');
+          st.guard.tick();
         }
-        generate(g.item, random, out, guard);
+        generate(g.item, st);
       }
     }
   }
@@ -303,7 +321,7 @@ export function randomFromPattern(pattern: string, random: () => number, guard?:
     throw new RegenError((e as Error).message);
   }
   const ast = new RegexParser(pattern).parse();
-  const out: string[] = [];
-  generate(ast, random, out, guard);
-  return out.join('');
+  const st: Generation = { random, out: [], guard, repetitions: 0 };
+  generate(ast, st);
+  return st.out.join('');
 }
