@@ -87,6 +87,16 @@ describe("Kyverno's CEL libraries", () => {
     expect(value('[dyn(image("nginx")) != "nginx", dyn(image("nginx")) in ["nginx"], "nginx" == dyn(image("nginx"))]')).toEqual([true, false, false]);
   });
 
+  it('exceptions: the Go struct libs.Exception Kyverno binds (ext.NativeTypes, cel tags), empty as no PolicyException is read', () => {
+    expect(value('[type(exceptions) == libs.Exception, has(exceptions.allowedImages), size(exceptions.allowedValues) == 0]')).toEqual([true, true, true]);
+    // Go's reflect.DeepEqual: two empty slices are equal, a nil one (an unset field) is not; no map equals it.
+    expect(value('[exceptions == libs.Exception{allowedImages: [], allowedValues: []}, exceptions == libs.Exception{}, dyn(exceptions) == {"allowedImages": [], "allowedValues": []}]')).toEqual([true, false, false]);
+    expect(value('[has(libs.Exception{}.allowedImages), size(libs.Exception{}.allowedImages) == 0]')).toEqual([false, true]);
+    // encoding/json writes the Go field names (the struct has no json tags); a nil slice is null.
+    expect(value('json.marshal(exceptions)')).toBe('{"AllowedImages":[],"AllowedValues":[]}');
+    expect(value('json.marshal(libs.Exception{})')).toBe('{"AllowedImages":null,"AllowedValues":null}');
+  });
+
   it("image(): type() fails, as the sdk's Image.ConvertToType converts to kyverno.image only (cel-go's type() asks for TypeType)", () => {
     expect(run('type(image("nginx"))').error).toContain("type conversion error from 'kyverno.image' to 'type'");
     expect(run('[image("nginx")].exists(i, type(i) == string)').error).toContain("type conversion error from 'kyverno.image' to 'type'");

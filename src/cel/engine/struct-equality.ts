@@ -59,8 +59,10 @@ function structFieldsEqual(a: StructValue, b: StructValue, depth: number): boole
     return JSONPATCH_FIELDS.every(([f, zero]) => deepEqual(a.fields.get(f) ?? zero, b.fields.get(f) ?? zero, depth + 1));
   }
   if (a.fields.size !== b.fields.size) return false;
+  // A native Go struct's list fields are Go slices, compared element by element.
+  const native = a.zeroOf !== undefined;
   for (const [name, v] of a.fields) {
-    if (!b.fields.has(name) || !deepEqual(v, b.fields.get(name), depth + 1)) return false;
+    if (!b.fields.has(name) || !deepEqual(v, b.fields.get(name), depth + 1, native)) return false;
   }
   return true;
 }

@@ -5,6 +5,7 @@
  */
 import type { Env, StructDecl } from '../engine/env.js';
 import { T, listOf, mapOf, structType, type CelType } from '../engine/types.js';
+import { StructValue } from '../engine/values.js';
 
 type OmitEmpty = Record<string, 'value' | 'pointer'>;
 
@@ -54,14 +55,26 @@ export const VARIABLES_TYPE = 'kubernetes.variables';
 export const EXCEPTION_TYPE = 'libs.Exception';
 
 /**
- * Kyverno's `exceptions` variable (libs.Exception): what matched PolicyExceptions allow. Amender reads
- * no PolicyException, so it is always empty.
+ * Kyverno's `exceptions` variable: what matched PolicyExceptions allow, the Go struct libs.Exception
+ * (ext.NativeTypes with its `cel` tags: type() is libs.Exception, == compares Go values). Amender reads
+ * no PolicyException, so it is always Kyverno's empty one (two empty, non-nil slices).
  */
+const EXCEPTION_FIELDS = { allowedImages: listOf(T.string), allowedValues: listOf(T.string) };
+
 export function declareKyvernoExceptions(env: Env): void {
-  env.addStruct(goStruct(EXCEPTION_TYPE, { allowedImages: listOf(T.string), allowedValues: listOf(T.string) }));
+  env.addStruct({ ...goStruct(EXCEPTION_TYPE, EXCEPTION_FIELDS), native: true });
 }
 
-export const NO_EXCEPTIONS = Object.freeze({ allowedImages: Object.freeze([]), allowedValues: Object.freeze([]) });
+const exceptionZero = (f: string) => (Object.hasOwn(EXCEPTION_FIELDS, f) ? Object.freeze([]) : undefined);
+
+export const NO_EXCEPTIONS = new StructValue(
+  EXCEPTION_TYPE,
+  new Map([
+    ['allowedImages', Object.freeze([])],
+    ['allowedValues', Object.freeze([])],
+  ]),
+  exceptionZero,
+);
 
 /**
  * `requestObjects`: the request also has `object` and `oldObject` (dyn), as Kyverno's request type adds

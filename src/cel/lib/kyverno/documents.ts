@@ -33,27 +33,40 @@ function goFloat(x: number): string {
 }
 
 /**
- * The JSON names of the Go structs (cel-go ext.NativeTypes) a Kyverno library returns, in Go's field
- * order: json.marshal hands such a value to encoding/json as the Go struct itself, which writes these
- * names (kyverno/sdk user.ServiceAccount: `json:"name,omitempty"`, `json:"namespace,omitempty"`).
+ * The Go structs (cel-go ext.NativeTypes) of Kyverno's CEL environment, as encoding/json writes them, in
+ * Go's field order: each field's JSON name, and what is written when it holds Go's zero value (which a
+ * native StructValue does not hold): nothing for an `omitempty` one, else the zero's JSON (a nil slice is
+ * null). kyverno/sdk user.ServiceAccount: `json:"name,omitempty"`, `json:"namespace,omitempty"`;
+ * kyverno libs.Exception: no json tags (its `cel` tags name the CEL fields).
  */
-const GO_JSON_FIELDS: Readonly<Record<string, readonly (readonly [field: string, json: string])[]>> = {
+interface GoJsonField {
+  field: string;
+  json: string;
+  zero?: string;
+}
+const GO_JSON_FIELDS: Readonly<Record<string, readonly GoJsonField[]>> = {
   'user.ServiceAccount': [
-    ['Name', 'name'],
-    ['Namespace', 'namespace'],
+    { field: 'Name', json: 'name' },
+    { field: 'Namespace', json: 'namespace' },
+  ],
+  'libs.Exception': [
+    { field: 'allowedImages', json: 'AllowedImages', zero: 'null' },
+    { field: 'allowedValues', json: 'AllowedValues', zero: 'null' },
   ],
 };
 
 /**
- * A native struct: at the top Go's json.Marshal of the struct (omitempty fields left out when empty, as
- * the StructValue holds them); inside a list or map cel-go cannot convert it to Go's `any` first
- * (nativeObj.ConvertToNative), so json.marshal fails.
+ * A native struct: at the top Go's json.Marshal of the struct; inside a list or map cel-go cannot
+ * convert it to Go's `any` first (nativeObj.ConvertToNative), so json.marshal fails.
  */
 function marshalStruct(v: StructValue, depth: number): string {
-  const names = GO_JSON_FIELDS[v.typeName];
-  if (!names || depth > 0) throw celError(`type conversion error from '${v.typeName}' to 'interface {}'`);
+  const fields = GO_JSON_FIELDS[v.typeName];
+  if (!fields || depth > 0) throw celError(`type conversion error from '${v.typeName}' to 'interface {}'`);
   const parts: string[] = [];
-  for (const [field, json] of names) if (v.fields.has(field)) parts.push(`${jsonString(json)}:${marshalCel(v.fields.get(field), 1)}`);
+  for (const { field, json, zero } of fields) {
+    if (v.fields.has(field)) parts.push(`${jsonString(json)}:${marshalCel(v.fields.get(field), 1)}`);
+    else if (zero !== undefined) parts.push(`${jsonString(json)}:${zero}`);
+  }
   return `{${parts.join(',')}}`;
 }
 
