@@ -142,11 +142,27 @@ interface Slot {
   spare: boolean;
   /** Set versions sent to it (SLOT.BUILT reaches this once it has built them all). */
   sent: number;
+  /** Large sets being encoded for it a run at a time (encodeForReplacement): it takes no review until they are sent. */
+  awaiting: number;
 }
 
 /** Alive, its script loaded and every set version sent to it built. */
 function serves(slot: Slot): boolean {
   return !slot.retired && Atomics.load(slot.shared, SLOT.LOADED) === 1 && Atomics.load(slot.shared, SLOT.BUILT) >= slot.sent;
+}
+
+/** The newest version of a set, sent to every worker as soon as it is seen (and to new workers). */
+interface Latest {
+  generation: number;
+  inputs: Job['inputs'];
+  /** Its documents have gone to a worker as a clone: the next worker gets them encoded. */
+  sent?: true;
+  /** Its documents encoded once for every worker, until they all hold the version (dropEncodingsSent). */
+  encoded?: SharedArrayBuffer;
+  /** Encoded ahead (ENCODE_AHEAD_BYTES or more): a replacement's copy is encoded in slices too. */
+  large?: true;
+  /** That sliced encoding, under way for the replacements waiting for it. */
+  encoding?: Promise<void>;
 }
 
 const KEEP_VERSIONS = 2;
@@ -203,9 +219,8 @@ export class ReviewPool {
   private heldCheck: ReturnType<typeof setTimeout> | undefined;
   /** Workers not started yet (see grow). */
   private unstarted: number;
-  /** The newest version of each set seen, sent to every worker as soon as it is seen (and to new workers). */
   /** The newest version of each set, with its documents encoded once for every worker (encoded-set.ts). */
-  private readonly latest = new Map<string, { generation: number; inputs: Job['inputs']; sent?: true; encoded?: SharedArrayBuffer }>();
+  private readonly latest = new Map<string, Latest>();
   /** Encodings made before their set was applied (encodeAhead), until a version of those documents is sent. */
   private readonly ahead = new WeakMap<Job['inputs'], SharedArrayBuffer>();
   private readonly replaced = new Counter('amender_workers_replaced_total', 'Review workers terminated or lost and replaced, by reason (deadline, heap, cancelled, crash).');
@@ -410,7 +425,7 @@ export class ReviewPool {
    * every worker has (watchForSpare), after them in `slots`, and a replacement takes its worker's place.
    */
   private idleSlots(): Slot[] {
-    return this.slots.filter((s) => !s.batch && !s.retired);
+    return this.slots.filter((s) => !s.batch && !s.retired && s.awaiting === 0);
   }
 
   /**
@@ -683,12 +698,41 @@ export class ReviewPool {
     if (ahead) {
       this.ahead.delete(inputs);
       latest.encoded ??= ahead;
+      latest.large = true;
     }
     if (!latest.sent && !latest.encoded) {
       latest.sent = true;
       return { inputs };
     }
     return { encoded: (latest.encoded ??= (this.options.encodeSet ?? encodeInputs)(inputs)) };
+  }
+
+  /**
+   * A large set in force, its encoding dropped once every worker held it, goes to a worker started later
+   * (a replacement after a crash or an out-of-heap) encoded a run of documents at a time, as at its load
+   * (encodeAhead), instead of at once in the turn the worker is started: a set of 24 MB held the main
+   * thread 0.1-0.9 s there, every probe and review waiting. The worker boots meanwhile and takes no review
+   * until the set is sent (a review would bring the set with it, encoded at once). Replacements started
+   * together share one encoding; it is dropped again once every worker holds the version.
+   */
+  private encodeForReplacement(slot: Slot, name: string, latest: Latest): void {
+    slot.awaiting++;
+    latest.encoding ??= encodeInputsInSlices(latest.inputs, () => new Promise((resolve, reject) => (this.closed ? reject(new Error('the pool is closed')) : setImmediate(resolve))))
+      .then(
+        (encoded) => void (latest.encoded ??= encoded),
+        // Sent as before, encoded at once (documents()).
+        () => {},
+      )
+      .finally(() => (latest.encoding = undefined));
+    void latest.encoding.then(() => {
+      slot.awaiting--;
+      if (slot.retired || this.closed) return;
+      // A newer version has gone to it meanwhile (prepare): this one is not sent.
+      if (this.latest.get(name) === latest) this.sendVersion(slot, name, latest.generation, latest.inputs);
+      if (slot.awaiting > 0) return;
+      this.dropEncodingsSent();
+      this.schedule();
+    });
   }
 
   /** Posts a set version to the worker unless it holds it. */
@@ -844,8 +888,13 @@ export class ReviewPool {
     const shape = { heapMb: this.options.heapMb, nice: this.options.nice ?? DEFAULT_WORKER_NICE };
     const early = spare ? undefined : takeEarlyWorker(this.options.entry.url, shape);
     const { worker, shared } = early ?? newReviewWorker(this.options.entry.url, shape);
-    const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false, spare, sent: 0 };
-    if (!spare) for (const [name, { generation, inputs }] of this.latest) this.sendVersion(slot, name, generation, inputs);
+    const slot: Slot = { worker, shared, versions: new Map(), online: early?.online ?? false, retired: false, spare, sent: 0, awaiting: 0 };
+    if (!spare) {
+      for (const [name, latest] of this.latest) {
+        if (latest.large && !latest.encoded) this.encodeForReplacement(slot, name, latest);
+        else this.sendVersion(slot, name, latest.generation, latest.inputs);
+      }
+    }
     let outOfMemory = false;
     worker.once('online', () => (slot.online = true));
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
