@@ -93,6 +93,12 @@ export interface BuildOptions {
    * Default: `first-use` when every input is a ParsedSource validated at build, else `load`.
    */
   compile?: 'load' | 'first-use';
+  /**
+   * A built-in object the API server would refuse to create (stored-builtin.ts storedBuiltinProblems).
+   * `refuse` (default): left out, a problem per error (effect `ignored`): no cluster can hold it. `keep`
+   * (`amender test`, as Kyverno's CLI, which reads a param file as written): kept, nothing reported.
+   */
+  unstorableObjects?: 'refuse' | 'keep';
 }
 
 type Input = ParsedSource | SourceDocument;
@@ -141,6 +147,7 @@ class Builder {
   private readonly contextValues: boolean;
   private readonly keepUnknownVariables: boolean;
   private readonly compileOnFirstUse: boolean;
+  private readonly keepUnstorable: boolean;
 
   constructor(options: BuildOptions, validatedAtBuild: boolean) {
     this.schemas = options.schemas ?? SchemaRegistry.builtin();
@@ -157,6 +164,10 @@ class Builder {
       throw new TypeError(`BuildOptions.compile: expected 'load' or 'first-use', got ${JSON.stringify(options.compile)}`);
     }
     this.compileOnFirstUse = (options.compile ?? (validatedAtBuild ? 'first-use' : 'load')) === 'first-use';
+    if (options.unstorableObjects !== undefined && options.unstorableObjects !== 'refuse' && options.unstorableObjects !== 'keep') {
+      throw new TypeError(`BuildOptions.unstorableObjects: expected 'refuse' or 'keep', got ${JSON.stringify(options.unstorableObjects)}`);
+    }
+    this.keepUnstorable = options.unstorableObjects === 'keep';
   }
 
   report(doc: SourceDocument, errors: readonly FieldError[], effect: Problem['effect']): void {
@@ -345,7 +356,7 @@ class Builder {
       return;
     }
     // An object the API server would refuse to create cannot be there for a policy to read.
-    const refused = storedBuiltinProblems(doc.value, this.schemas);
+    const refused = this.keepUnstorable ? [] : storedBuiltinProblems(doc.value, this.schemas);
     if (refused.length > 0) return this.report(doc, refused, 'ignored');
     if (!this.objects.add(doc.value, this.schemas)) {
       this.report(doc, [{ path: 'metadata.name', message: 'Duplicate value: an object of this kind, namespace and name is already defined' }], 'ignored');

@@ -38,13 +38,20 @@ export function storedBuiltinProblems(obj: JsonObject, schemas: SchemaRegistry):
     return [{ path: '', message: `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${decodeError.message}` }];
   }
   if (type.group !== '') return [];
-  if (kind === 'ConfigMap') return validateConfigMap(storedBuiltin(obj, schemas));
-  if (kind === 'Secret') return validateSecret(storedBuiltin(obj, schemas));
-  return [];
+  if (kind !== 'ConfigMap' && kind !== 'Secret') return [];
+  const stored = storedBuiltin(obj, schemas);
+  // The store asks for the same view next: made once.
+  storedViews.set(obj, stored);
+  return kind === 'ConfigMap' ? validateConfigMap(stored) : validateSecret(stored);
 }
+
+/** Stored views made by storedBuiltinProblems, which the store asks for next (keys: the documents). */
+const storedViews = new WeakMap<JsonObject, JsonObject>();
 
 /** `obj` (a document of a built-in kind, with apiVersion/kind) as stored; `obj` itself when the kind has no schema. */
 export function storedBuiltin(obj: JsonObject, schemas: SchemaRegistry): JsonObject {
+  const made = storedViews.get(obj);
+  if (made !== undefined) return made;
   const apiVersion = getOwn(obj, 'apiVersion');
   const kind = getOwn(obj, 'kind');
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return obj;

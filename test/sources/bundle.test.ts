@@ -46,7 +46,7 @@ describe('bundled policies', () => {
   });
 
   it('keeps what YAML said of numbers: 1.0 stays a double, 1 an int', async () => {
-    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits, namespace: default}\ndata: {}\nspec:\n  ratio: 1.0\n  count: 1\n  list: [2.0, 2]\n';
+    const text = 'apiVersion: example.com/v1\nkind: Limits\nmetadata: {name: limits, namespace: default}\nspec:\n  ratio: 1.0\n  count: 1\n  list: [2.0, 2]\n';
     const result = await bundlePolicies([{ name: 'params.yaml', text }]);
     if (!result.ok) throw new Error(formatBundleProblems(result.problems));
     const fetched = await bundledSource(result.bundle).fetch({ name: 'params.yaml', label: 'bundled:params.yaml' }, { signal: new AbortController().signal, maxBytes: 1 << 20 });

@@ -117,6 +117,9 @@ function policiesInFileOrder(loaded: LoadedPolicies): { policies: CompiledKyvern
 }
 
 /** Policy kinds of a test that `amender test` does not run (validating, generating, CEL policies…). */
+/** Params and other objects as Kyverno's CLI reads them: as written, none refused (BuildOptions.unstorableObjects). */
+const AS_KYVERNO_CLI = { unstorableObjects: 'keep' } as const;
+
 const NOT_RUN_KINDS = /^(ValidatingAdmissionPolicy|(Namespaced)?(Validating|ImageValidating|Generating|Deleting)Policy|(Cluster)?CleanupPolicy)$/;
 
 const MAP_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
@@ -165,7 +168,7 @@ function mapsUnderTest(loaded: LoadedPolicies, values: ValuesSpec, params: reado
     const spec = getOwn(doc.value, 'spec');
     const failurePolicy = isJsonObject(spec) && getOwn(spec, 'failurePolicy') === 'Ignore' ? 'Ignore' : 'Fail';
     const objects = [...namespaces, ...shared];
-    out.push({ name, set: buildPolicySet([doc, ...bindings, ...objects]), failurePolicy, documents: objects.map((d) => d.value) });
+    out.push({ name, set: buildPolicySet([doc, ...bindings, ...objects], AS_KYVERNO_CLI), failurePolicy, documents: objects.map((d) => d.value) });
   }
   return out;
 }
@@ -189,7 +192,7 @@ function mutatingPoliciesUnderTest(loaded: LoadedPolicies, values: ValuesSpec, p
   for (const doc of docs) {
     const kind = mutatingPolicyKind(doc.value);
     if (!kind) continue;
-    const set = buildPolicySet([doc, ...namespaces, ...shared]);
+    const set = buildPolicySet([doc, ...namespaces, ...shared], AS_KYVERNO_CLI);
     const bound = set.mutatingPolicies.find((b) => b.kyverno);
     if (!bound) continue;
     const key = `${kind}/${bound.kyverno!.namespace ?? ''}/${bound.kyverno!.name}`;
@@ -220,7 +223,7 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   const userInfo = test.userinfo !== undefined ? readUserInfo(await readDocument(relativeTo(dir, test.userinfo), io), relativeTo(dir, test.userinfo)) : undefined;
   if (test.policies.length === 0) throw new CliInputError('the test names no policies');
   // Values stand in for context entries only a cluster can fill, as in Kyverno's CLI: such policies run.
-  const loaded = await loadPolicies(test.policies.map((p) => relativeTo(dir, p)), io, { contextValues: true, unknownVariables: 'keep' });
+  const loaded = await loadPolicies(test.policies.map((p) => relativeTo(dir, p)), io, { contextValues: true, unknownVariables: 'keep', unstorableObjects: 'keep' });
   const invalidPolicies = new Map<string, { reason: string; message: string }>();
   for (const p of loaded.set.problems) {
     const line = `${p.path ? `${p.path}: ` : ''}${p.message.split('\n')[0]}`;
