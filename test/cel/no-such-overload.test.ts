@@ -128,6 +128,9 @@ describe('run-time no such overload', () => {
       // pkg/cel/lazy MapValue.Find: a non-string key is MaybeNoSuchOverloadErr, a missing name missingKey.
       ['dyn(variables)[1]', 'no such overload'],
       ['1 in dyn(variables)', 'no such overload'],
+      // inAggregate asks the type for the Container trait: lazy.NewMapValue's type has Indexer,
+      // FieldTester and Iterable only (its Contains method is never reached).
+      ["'a' in dyn(variables)", 'no such overload'],
       // inAggregate: an Object{} value is no Container.
       ["'a' in dyn(Object{})", 'no such overload'],
       ["dyn(variables)['a']", 'no such key: a'],
@@ -137,7 +140,6 @@ describe('run-time no such overload', () => {
       expect(run("dyn(JSONPatch{op: 'add'})['op']")).toEqual({ value: 'add' });
       expect(run("dyn(JSONPatch{op: 'add'})[?'path'].hasValue()")).toEqual({ value: false });
       expect(run("dyn(JSONPatch{op: 'add'})[?'op'].value()")).toEqual({ value: 'add' });
-      expect(run("'a' in dyn(variables)")).toEqual({ value: false });
     });
   });
 

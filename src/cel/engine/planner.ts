@@ -419,12 +419,9 @@ class Planner {
           charge(s, 1);
           return mapHas(b, a as CelValue) || (typeof a === 'number' && Number.isInteger(a) && mapHas(b, BigInt(a)));
         }
-        // Kubernetes' lazy map is a Container: Contains finds names, and refuses other keys (lazy.go Find).
-        if (b instanceof LazyObject) {
-          if (typeof a !== 'string') failedArgs(s, noSuchOverload(), () => 1);
-          charge(s, 1);
-          return b.has(a);
-        }
+        // Kubernetes' lazy map has a Contains method, but its type lacks the Container trait, which
+        // cel-go's inAggregate asks for: 'no such overload' (lazy.go NewMapValue, stdlib/standard.go).
+        if (b instanceof LazyObject) failedArgs(s, noSuchOverload(), () => 1);
         failedArgs(s, callFailure(Op.in, [a, b]), () => 1);
       },
     };

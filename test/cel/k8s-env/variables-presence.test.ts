@@ -35,4 +35,10 @@ describe('optional select and presence on variables', () => {
     expect(run('has(variables.broken)')).toBe(failure);
     expect(run('has(variables.replicas)')).toBe(true);
   });
+
+  it("'name' in dyn(variables) is no such overload: the lazy map's type is no Container", () => {
+    // cel-go inAggregate (common/stdlib/standard.go) asks rhs.Type().HasTrait(ContainerType); lazy.go's
+    // NewMapValue gives its type Indexer | FieldTester | Iterable only.
+    expect(run("'replicas' in dyn(variables)")).toBe('error: no such overload');
+  });
 });
