@@ -153,42 +153,58 @@ export function fromKyverno(argv: readonly string[], flags: KyvernoFlags): strin
 }
 
 /**
- * The values of a kyverno StringSlice flag: each value is a line of CSV (pflag reads it with
- * encoding/csv), so `a.yaml,b.yaml` is two paths and `"a,b.yaml"` one; a bare quote inside a field is
- * an error there, and here, as is an empty path (`a.yaml,`), which kyverno would fail to read.
+ * The fields of one value of a kyverno StringSlice flag, which pflag reads as a line of CSV (encoding/csv):
+ * `a,b` is two fields and `"a,b"` one; a bare quote inside a field, or a quoted field followed by more than
+ * a comma, is an error there and a wrong command line here. Fields may be empty (`a,`); `''` gives none.
+ */
+function csvFields(value: string, option: string): string[] {
+  if (value === '') return [];
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (value[i] === '"') {
+      i++;
+      for (;;) {
+        const q = value.indexOf('"', i);
+        if (q < 0) throw new UsageError(`--${option} ${value}: a quoted value has no closing "`);
+        field += value.slice(i, q);
+        i = q + 1;
+        if (value[i] !== '"') break;
+        field += '"';
+        i++;
+      }
+      if (i < value.length && value[i] !== ',') throw new UsageError(`--${option} ${value}: a quoted value is followed by more than a comma`);
+    } else {
+      const comma = value.indexOf(',', i);
+      field = value.slice(i, comma < 0 ? undefined : comma);
+      if (field.includes('"')) throw new UsageError(`--${option} ${value}: a quote inside a value (quote the whole value: "a,b")`);
+      i = comma < 0 ? value.length : comma;
+    }
+    fields.push(field);
+    if (i >= value.length) break;
+    i++;
+    // A comma that ends the line leaves one more field, empty.
+    if (i === value.length) fields.push('');
+  }
+  return fields;
+}
+
+/**
+ * The paths of a kyverno StringSlice flag (--resource): its CSV fields; an empty path (`a.yaml,`), which
+ * kyverno would fail to read, is a wrong command line.
  */
 export function commaList(values: readonly string[], option: string): string[] {
   return values.flatMap((value) => {
-    if (value === '') return [];
-    const fields: string[] = [];
-    let i = 0;
-    for (;;) {
-      let field = '';
-      if (value[i] === '"') {
-        i++;
-        for (;;) {
-          const q = value.indexOf('"', i);
-          if (q < 0) throw new UsageError(`--${option} ${value}: a quoted path has no closing "`);
-          field += value.slice(i, q);
-          i = q + 1;
-          if (value[i] !== '"') break;
-          field += '"';
-          i++;
-        }
-        if (i < value.length && value[i] !== ',') throw new UsageError(`--${option} ${value}: a quoted path is followed by more than a comma`);
-      } else {
-        const comma = value.indexOf(',', i);
-        field = value.slice(i, comma < 0 ? undefined : comma);
-        if (field.includes('"')) throw new UsageError(`--${option} ${value}: a quote inside a path (quote the whole path: "a,b.yaml")`);
-        i = comma < 0 ? value.length : comma;
-      }
-      if (field === '' || i + 1 === value.length) throw new UsageError(`--${option} ${value}: an empty path between commas`);
-      fields.push(field);
-      if (i >= value.length) break;
-      i++;
-    }
+    const fields = csvFields(value, option);
+    if (fields.includes('')) throw new UsageError(`--${option} ${value}: an empty path between commas`);
     return fields;
   });
+}
+
+/** The KEY=VALUE items of kyverno apply's --set (a StringSlice): its CSV fields, empty ones dropped as kyverno drops them. */
+export function setItems(values: readonly string[]): string[] {
+  return values.flatMap((value) => csvFields(value, 'set')).filter((item) => item.trim() !== '');
 }
 
 /** `https://…`, `http://…`: where kyverno apply and kyverno test download from (source/http.go IsHttp, git.go IsGit). */

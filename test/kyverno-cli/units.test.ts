@@ -92,7 +92,7 @@ describe('values', () => {
   });
 
   it('reads --set pairs as the Kyverno CLI does', () => {
-    expect(parseSetPairs(['a=1,b = 2', 'a=3'])).toEqual({ a: '1', b: '2' });
+    expect(parseSetPairs(['a=1', ' b = 2', 'a=3'])).toEqual({ a: '1', b: '2' });
     expect(() => parseSetPairs(['a='])).toThrow(/expected key=value/);
     expect(() => parseSetPairs(['request.object.metadata.name=x'])).toThrow(/cannot be set/);
   });

@@ -27,7 +27,7 @@ import { jsonOutput, yamlOutput } from '../output.js';
 import { writeMutated } from '../apply-output.js';
 import { objectMetaProblem } from '../object-meta.js';
 import { policyReports, type ReportEntry, type ReportPolicy } from '../apply-report.js';
-import { APPLY_FLAGS, commaList, fromKyverno, refuseRemote } from '../kyverno-flags.js';
+import { APPLY_FLAGS, commaList, fromKyverno, refuseRemote, setItems } from '../kyverno-flags.js';
 import { OPERATIONS, runResource } from '../resource-review.js';
 import type { PolicyOutcome } from '../../engine/index.js';
 
@@ -274,7 +274,7 @@ export const applyCommand: CliCommand = async (argv, io) => {
   if (givenOperation !== undefined && !OPERATIONS.includes(givenOperation)) throw new UsageError(`--operation must be one of ${OPERATIONS.join(', ')}`);
   let setValues: Record<string, JsonValue>;
   try {
-    setValues = parseSetPairs(listOption(args, 'set'));
+    setValues = parseSetPairs(setItems(listOption(args, 'set')));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

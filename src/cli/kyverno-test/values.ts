@@ -165,12 +165,13 @@ export function ruleValuesFor(spec: ValuesSpec, policy: string, rule: string): R
 }
 
 /**
- * `--set a=b,c=d` pairs as the Kyverno CLI reads them: trimmed, `key=value` with neither empty, keys
- * naming `request.object.` refused, the first of duplicates kept. Values stay strings.
+ * `--set` items (`a=b`, each a field of the flag's comma-separated values: kyverno-flags.ts setItems) as
+ * the Kyverno CLI reads them (variables/parse.go): trimmed, `key=value` with neither empty, keys naming
+ * `request.object.` refused, the first of duplicates kept. Values stay strings.
  */
 export function parseSetPairs(items: readonly string[]): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const item of items.flatMap((i) => i.split(','))) {
+  for (const item of items) {
     const text = item.trim();
     if (text === '') continue;
     const parts = text.split('=');
