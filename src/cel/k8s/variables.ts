@@ -147,6 +147,14 @@ export class LazyVariables extends LazyObject {
   }
 
   /**
+   * lazy.MapValue.Equal: the same map is equal, anything else is MaybeNoSuchOverloadErr (an error for
+   * `==`, true for `!=`).
+   */
+  celEquals(other: unknown): boolean | undefined {
+    return other === this ? true : undefined;
+  }
+
+  /**
    * kube-apiserver's lazy.MapValue answers a presence test with Find, which evaluates the variable: a
    * variable that fails makes has(variables.x) and variables.?x fail with its error.
    */

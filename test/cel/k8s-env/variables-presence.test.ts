@@ -41,4 +41,10 @@ describe('optional select and presence on variables', () => {
     // NewMapValue gives its type Indexer | FieldTester | Iterable only.
     expect(run("'replicas' in dyn(variables)")).toBe('error: no such overload');
   });
+
+  it('variables equals itself only; against another value == is no such overload (lazy.go Equal)', () => {
+    expect(run('dyn(variables) == dyn(variables)')).toBe(true);
+    expect(run('dyn(variables) == {}')).toBe('error: no such overload');
+    expect(run('dyn(variables) != {}')).toBe(true);
+  });
 });
