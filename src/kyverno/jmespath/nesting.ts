@@ -14,47 +14,55 @@ export const TOO_DEEP = 'expression too deeply nested';
 
 /**
  * True when `ast` is more than `max` nodes high. Iterative: a left-deep chain (`a.b.c…`, `a|b|c…`)
- * is built by the parser's loop, not its recursion, so its height is only known from the tree.
+ * is built by the parser's loop, not its recursion, so its height is only known from the tree. Runs
+ * once per compile; children are pushed as they are, without a list per node.
  */
 export function nestsDeeperThan(ast: Node, max: number): boolean {
   const nodes: Node[] = [ast];
   const heights: number[] = [1];
+  const push = (child: Node, height: number) => {
+    nodes.push(child);
+    heights.push(height);
+  };
   while (nodes.length > 0) {
     const node = nodes.pop()!;
     const height = heights.pop()!;
     if (height > max) return true;
-    for (const child of childrenOf(node)) {
-      nodes.push(child);
-      heights.push(height + 1);
+    const below = height + 1;
+    switch (node.type) {
+      case 'Subexpression':
+      case 'IndexExpression':
+      case 'Projection':
+      case 'ValueProjection':
+      case 'Or':
+      case 'And':
+      case 'Comparator':
+      case 'Pipe':
+        push(node.left, below);
+        push(node.right, below);
+        break;
+      case 'FilterProjection':
+        push(node.left, below);
+        push(node.right, below);
+        push(node.condition, below);
+        break;
+      case 'Flatten':
+      case 'Not':
+      case 'ExpRef':
+        push(node.child, below);
+        break;
+      case 'MultiSelectList':
+        for (const child of node.children) push(child, below);
+        break;
+      case 'MultiSelectHash':
+        for (const entry of node.entries) push(entry.value, below);
+        break;
+      case 'Function':
+        for (const arg of node.args) push(arg, below);
+        break;
+      default:
+        break;
     }
   }
   return false;
-}
-
-function childrenOf(node: Node): readonly Node[] {
-  switch (node.type) {
-    case 'Subexpression':
-    case 'IndexExpression':
-    case 'Projection':
-    case 'ValueProjection':
-    case 'Or':
-    case 'And':
-    case 'Comparator':
-    case 'Pipe':
-      return [node.left, node.right];
-    case 'FilterProjection':
-      return [node.left, node.right, node.condition];
-    case 'Flatten':
-    case 'Not':
-    case 'ExpRef':
-      return [node.child];
-    case 'MultiSelectList':
-      return node.children;
-    case 'MultiSelectHash':
-      return node.entries.map((e) => e.value);
-    case 'Function':
-      return node.args;
-    default:
-      return [];
-  }
 }

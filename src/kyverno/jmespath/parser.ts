@@ -97,7 +97,11 @@ class Parser {
     if (this.current() !== 'tEOF') {
       throw this.error(`Unexpected token at the end of the expression: ${this.current()}`);
     }
-    if (nestsDeeperThan(node, MAX_EXPRESSION_DEPTH)) throw new JmesPathSyntaxError(TOO_DEEP, this.expression, 0);
+    // Each character adds at most two levels (`[]` adds a projection and a flatten), so only a long
+    // expression can be too high.
+    if (2 * this.expression.length + 1 > MAX_EXPRESSION_DEPTH && nestsDeeperThan(node, MAX_EXPRESSION_DEPTH)) {
+      throw new JmesPathSyntaxError(TOO_DEEP, this.expression, 0);
+    }
     return node;
   }
 
