@@ -16,6 +16,11 @@ export interface KyvernoFlags {
   readonly boolShorts: ReadonlyMap<string, string>;
   /** Long spellings of Amender's options ('' when the flag changes nothing here). */
   readonly longs: ReadonlyMap<string, string>;
+  /**
+   * Long kyverno flags that take one value, which Amender reads with a list option: given as `--flag X`,
+   * X alone is theirs (pflag), and an argument after it is a policy path, not another value.
+   */
+  readonly oneValueLongs: ReadonlySet<string>;
   /** Flags an offline run cannot honour, with why. */
   readonly refused: ReadonlyMap<string, string>;
 }
@@ -76,13 +81,11 @@ export const APPLY_FLAGS: KyvernoFlags = {
   ]),
   longs: new Map([
     ['--resources', '--resource'],
-    // A param of a MutatingAdmissionPolicy and a CRD's schema are documents of the policy set here.
-    ['--parameter-resource', '--policies'],
-    ['--crd-paths', '--policies'],
-    ['--crd-path', '--policies'],
+    ['--crd-path', '--crd-paths'],
     ['--stdin', ''],
     ['--continue-on-fail', ''],
   ]),
+  oneValueLongs: new Set(['--resources', '--parameter-resource', '--crd-paths', '--crd-path']),
   refused: APPLY_REFUSED,
 };
 
@@ -95,6 +98,7 @@ export const TEST_FLAGS: KyvernoFlags = {
   ]),
   boolShorts: new Map(),
   longs: new Map(),
+  oneValueLongs: new Set(),
   refused: new Map([
     ['-b', TEST_GIT],
     ['--git-branch', TEST_GIT],
@@ -105,23 +109,31 @@ export const TEST_FLAGS: KyvernoFlags = {
 /** `-x...`: a group of short flags (`-` alone is standard input, `-1` a value). */
 const SHORT_GROUP = /^-[A-Za-z]/;
 
-/** The long options a group of short flags stands for, as pflag reads it; undefined when a letter is none of them. */
-function expandShorts(arg: string, flags: KyvernoFlags): string[] | undefined {
+/**
+ * The long options a group of short flags stands for, as pflag reads it; undefined when a letter is none
+ * of them. `next` is the argument after the group, or undefined when there is none to take.
+ */
+function expandShorts(arg: string, next: string | undefined, flags: KyvernoFlags): { args: string[]; tookNext: boolean } | undefined {
   const out: string[] = [];
   for (let i = 1; i < arg.length; i++) {
     const c = arg[i];
     const valued = flags.valueShorts.get(c);
     if (valued !== undefined) {
-      // The rest of the group is the value (`-ox`, `-o=x`); none: the next argument is.
+      // The rest of the group is the value (`-ox`, `-o=x`); none: the next argument is, and only it
+      // (`-r a.yaml p.yaml`: p.yaml is a policy path, as pflag reads it).
       const rest = arg.slice(i + 1);
-      out.push(rest === '' ? valued : `${valued}=${rest.startsWith('=') ? rest.slice(1) : rest}`);
-      return out;
+      if (rest === '') {
+        out.push(next === undefined ? valued : `${valued}=${next}`);
+        return { args: out, tookNext: next !== undefined };
+      }
+      out.push(`${valued}=${rest.startsWith('=') ? rest.slice(1) : rest}`);
+      return { args: out, tookNext: false };
     }
     const bool = flags.boolShorts.get(c);
     if (bool === undefined) return undefined;
     if (bool !== '') out.push(bool);
   }
-  return out;
+  return { args: out, tookNext: false };
 }
 
 /**
@@ -131,9 +143,17 @@ function expandShorts(arg: string, flags: KyvernoFlags): string[] | undefined {
  */
 export function fromKyverno(argv: readonly string[], flags: KyvernoFlags): string[] {
   const end = argv.indexOf('--');
+  const stop = end < 0 ? argv.length : end;
+  // The argument after i when it can be a flag's value: before `--`, and no option (pflag would take
+  // `-r -s` as the file -s; the parser says instead that the flag needs a value).
+  const valueAfter = (i: number): string | undefined => {
+    const next = i + 1 < stop ? argv[i + 1] : undefined;
+    return next === undefined || next.startsWith('--') || SHORT_GROUP.test(next) ? undefined : next;
+  };
   const out: string[] = [];
-  for (const [i, arg] of argv.entries()) {
-    if (end >= 0 && i >= end) {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (i >= stop) {
       out.push(arg);
       continue;
     }
@@ -142,11 +162,21 @@ export function fromKyverno(argv: readonly string[], flags: KyvernoFlags): strin
     const refused = flags.refused.get(name) ?? (SHORT_GROUP.test(arg) ? flags.refused.get(arg.slice(0, 2)) : undefined);
     if (refused !== undefined) throw new UsageError(`${SHORT_GROUP.test(arg) ? arg.slice(0, 2) : name}: ${refused}`);
     if (SHORT_GROUP.test(arg)) {
-      out.push(...(expandShorts(arg, flags) ?? [arg]));
+      const expanded = expandShorts(arg, valueAfter(i), flags);
+      if (expanded === undefined) out.push(arg);
+      else {
+        out.push(...expanded.args);
+        if (expanded.tookNext) i++;
+      }
       continue;
     }
     const to = flags.longs.get(name);
     if (to === '' && eq < 0) continue;
+    const long = to === undefined || to === '' ? name : to;
+    if (eq < 0 && flags.oneValueLongs.has(name) && valueAfter(i) !== undefined) {
+      out.push(`${long}=${argv[++i]}`);
+      continue;
+    }
     out.push(to === undefined || to === '' ? arg : `${to}${eq < 0 ? '' : arg.slice(eq)}`);
   }
   return out;

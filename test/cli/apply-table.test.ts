@@ -43,7 +43,7 @@ spec: {ports: [{port: 80}]}
 
 async function apply(...args: string[]) {
   const io = fakeIO({ 'team.yaml': addTeamPolicy(['Pod', 'Service']), 'tier.yaml': NAMESPACED, 'pod.yaml': POD, 'svc.yaml': SERVICE });
-  const code = await runCli(['apply', 'team.yaml', 'tier.yaml', '-r', 'pod.yaml', 'svc.yaml', ...args], io);
+  const code = await runCli(['apply', 'team.yaml', 'tier.yaml', '-r', 'pod.yaml', '-r', 'svc.yaml', ...args], io);
   return { code, stdout: io.stdout, stderr: io.stderr };
 }
 

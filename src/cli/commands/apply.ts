@@ -49,8 +49,8 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   skip, error) and admission warnings (\`Warning: …\`, policies with spec.emitWarning) go to stderr.
   --userinfo FILE (a Kyverno CLI UserInfo file) gives the username and groups, and its roles and
   clusterRoles to Kyverno policies, which then run as with values. kyverno apply's spellings are taken:
-  policy PATHs as arguments (as --policies), -r/--resources, -f, -s, -u, -o, and --remove-color (the
-  output has no colours). --output PATH writes the mutated resources to PATH if it ends in .yaml/.yml,
+  policy PATHs as arguments (as --policies), -r/--resources, -f, -s, -u, -o (one argument each, as in
+  kyverno), and --remove-color (the output has no colours). --output PATH writes the mutated resources to PATH if it ends in .yaml/.yml,
   else into the folder PATH, one <name>-mutated.yaml per resource name (as kyverno apply -o).
   -t/--table shows those results as kyverno apply -t's table (on stderr), --detailed-results with its
   MESSAGE column. --audit-warn is taken and changes nothing: it turns failed validate rules of Audit
@@ -258,9 +258,18 @@ export const applyCommand: CliCommand = async (argv, io) => {
     'warn-no-pass': 'boolean',
     'policy-report': 'boolean',
     'output-format': 'last',
+    // kyverno apply's --parameter-resource and --crd-paths (StringSlices): a param of a
+    // MutatingAdmissionPolicy and a CRD's schema are documents of the policy set here.
+    'parameter-resource': 'list',
+    'crd-paths': 'list',
   });
   // As `kyverno apply POLICY... --resource ...`: arguments are policy paths.
-  const paths = [...args.positionals, ...listOption(args, 'policies')];
+  const paths = [
+    ...args.positionals,
+    ...listOption(args, 'policies'),
+    ...commaList(listOption(args, 'parameter-resource'), 'parameter-resource'),
+    ...commaList(listOption(args, 'crd-paths'), 'crd-paths'),
+  ];
   if (paths.length === 0) throw new UsageError('--policies PATH... is required');
   // kyverno's --resource is a StringSlice: `-r a.yaml,b.yaml` names two files.
   const resourcePaths = commaList(listOption(args, 'resource'), 'resource');
