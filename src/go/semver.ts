@@ -136,20 +136,39 @@ export const ZERO_VERSION: Version = { major: 0n, minor: 0n, patch: 0n, pre: [],
 
 export type Range = (v: Version) => boolean;
 
+/**
+ * blang's splitAndTrim, which keeps a piece only when it is more than one byte long (`last < i-1`, and at
+ * the end `last < len(s)-1`): UTF-8 bytes, so a piece of one non-ASCII character (`é`, `∞`) is kept and
+ * then refused as no version, where counting UTF-16 units dropped it (`>=1.0.0 é` compared, Go fails).
+ */
 function splitAndTrim(s: string): string[] {
   const result: string[] = [];
   let last = 0;
+  let lastByte = 0;
+  let byte = 0;
   let lastChar = '';
   for (let i = 0; i < s.length; i++) {
     if (s[i] === ' ' && !'><='.includes(lastChar || '\u0000')) {
-      if (last < i - 1) result.push(s.slice(last, i));
+      if (lastByte < byte - 1) result.push(s.slice(last, i));
       last = i + 1;
+      lastByte = byte + 1;
     } else if (s[i] !== ' ') {
       lastChar = s[i];
     }
+    byte += utf8Units(s, i);
   }
-  if (last < s.length - 1) result.push(s.slice(last));
+  if (lastByte < byte - 1) result.push(s.slice(last));
   return result.map((r) => r.replaceAll(' ', ''));
+}
+
+/** UTF-8 bytes of the UTF-16 unit at `i`: a surrogate pair is 4 (2 + 2), a lone surrogate U+FFFD's 3. */
+function utf8Units(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0x80) return 1;
+  if (c < 0x800) return 2;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) return 2;
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800) return 2;
+  return 3;
 }
 
 function splitComparatorVersion(s: string): [string, string] {
