@@ -9,7 +9,7 @@
  * every object of the listing failed so, which says the store can be read no more: then confirm() fails
  * the source.
  */
-import { DocumentUnreadable, SourceError, type SourceEntry } from './types.js';
+import { DocumentUnreadable, ReadMayPass, SourceError, type SourceEntry } from './types.js';
 
 export interface ReadFailure {
   /** The store's error, one line. */
@@ -51,7 +51,7 @@ export class FailingReads {
   failed(uri: string, entry: SourceEntry, { reason, lasting, cause, hint = '', sourceHint = '' }: ReadFailure): SourceError {
     if (!lasting && !(this.failing.has(entry.name) && this.failing.get(entry.name) === entry.version)) {
       this.failing.set(entry.name, entry.version);
-      return new SourceError(uri, `cannot read ${entry.label}: ${reason}`, { cause });
+      return new ReadMayPass(uri, `cannot read ${entry.label}: ${reason}`, { cause });
     }
     this.unread.push({ label: entry.label, reason, sourceHint });
     return new DocumentUnreadable(uri, entry.label, `${reason}${lasting ? '' : ', at two reads in a row'}, while the listing could be read${hint}`);

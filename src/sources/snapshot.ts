@@ -37,7 +37,7 @@ import { byName } from './names.js';
 import type { BytesShare, SetBytes } from './set-bytes.js';
 import { NotUtf8Error } from './text.js';
 import { nextTurn } from './turns.js';
-import { DocumentTooLarge, DocumentUnreadable, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
+import { DocumentTooLarge, DocumentUnreadable, ReadMayPass, SnapshotMoved, SourceError, type LoadLimits, type PolicySource, type SourceEntry } from './types.js';
 
 export interface CachedDocument {
   label: string;
@@ -319,9 +319,27 @@ async function readGeneration(source: PolicySource, previous: SourceCache, given
 
 async function readGenerationWith(source: PolicySource, previous: SourceCache, options: ReadOptions, counts: ReadCounts): Promise<Map<string, CachedDocument>> {
   const entries = await list(source, options);
-  const read = await mapBounded(entries, options.limits.concurrency, (entry) =>
-    withOwnSignal(options.signal, (signal) => readEntry(source, entry, previous.get(entry.name), { ...options, signal }, counts)),
-  );
+  // A read that may pass fails the refresh, but after the others: stopping at the first left the objects
+  // not yet read to fail one refresh each later, so a first load meeting several never loaded until as
+  // many refreshes had failed (failing-reads.ts sets each aside at its second failure in a row).
+  // It is also what the refresh fails with when another read stops it (the source moved): read again at
+  // once, the same object would count its second failure in a row within one refresh.
+  let mayPass: ReadMayPass | undefined;
+  let read: (CachedDocument | undefined)[];
+  try {
+    read = await mapBounded(entries, options.limits.concurrency, async (entry) => {
+      try {
+        return await withOwnSignal(options.signal, (signal) => readEntry(source, entry, previous.get(entry.name), { ...options, signal }, counts));
+      } catch (err) {
+        if (!(err instanceof ReadMayPass) || options.signal.aborted) throw err;
+        mayPass ??= err;
+        return undefined;
+      }
+    });
+  } catch (err) {
+    throw mayPass && !options.signal.aborted ? mayPass : err;
+  }
+  if (mayPass) throw mayPass;
   const vouched = source.confirm ? await untilAborted(source.confirm({ signal: options.signal }), options.signal) : false;
   if (!vouched && read.some((doc, i) => doc !== previous.get(entries[i].name))) await confirmListing(source, entries, options);
   const found = new Map<string, CachedDocument>();

@@ -114,6 +114,13 @@ export class DocumentTooLarge extends SourceError {
 }
 
 /**
+ * A read of one object that failed for a reason that may pass, the first time at this version
+ * (failing-reads.ts): the refresh fails, the last good set in force, but only once every other object has
+ * been read, so that each object failing so in this refresh is counted now and set aside at the next one.
+ */
+export class ReadMayPass extends SourceError {}
+
+/**
  * A document that cannot be read for a reason of its own that stays until someone fixes it (no read
  * permission, a link that loops), thrown by a fetch: a problem of that document alone, like one that does
  * not parse (its last good version stays in force, the others load), not of its source. A store that is
