@@ -833,6 +833,11 @@ class Planner {
         } else if (isMapValue(r)) {
           keys = mapKeys(r as CelMapValue);
           if (two) values = (i) => mapGet(r as CelMapValue, keys[i]) as CelValue;
+        } else if (r instanceof LazyObject) {
+          // Kubernetes' lazy map (lazy.go) is Iterable over its names and a Mapper for the two-variable
+          // forms; a value that fails is an error value, raised only where the step reads it.
+          keys = r.names();
+          if (two) values = (i) => lazyFieldOrError(r, keys[i] as string);
         } else {
           throw new CelEvalError(`expression of type '${typeNameOf(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
         }
@@ -951,6 +956,16 @@ class Planner {
 }
 
 const MAP_INSERT_FN = 'cel.@mapInsert';
+
+/** A lazy object's field, or its CEL error as a value (cel-go's interopFoldableMap passes Get's error on). */
+function lazyFieldOrError(o: LazyObject, name: string): CelValue {
+  try {
+    return o.field(name) as CelValue;
+  } catch (err) {
+    if (err instanceof CelEvalError && !isCostError(err)) return err;
+    throw err;
+  }
+}
 
 /**
  * Adds k → v to a map the comprehension owns; a key the map finds is an error, as in cel-go. A double or

@@ -149,6 +149,8 @@ export abstract class LazyObject {
   /** The field's value, or undefined when there is no such field. Throws CEL errors. */
   abstract field(name: string): CelValue | undefined;
   abstract has(name: string): boolean;
+  /** The field names in order: what a comprehension over the object ranges over. */
+  abstract names(): readonly string[];
 }
 
 export type CelMapValue = Map<CelValue, CelValue> | { [key: string]: unknown };

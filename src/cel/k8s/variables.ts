@@ -158,6 +158,10 @@ export class LazyVariables extends LazyObject {
    * kube-apiserver's lazy.MapValue answers a presence test with Find, which evaluates the variable: a
    * variable that fails makes has(variables.x) and variables.?x fail with its error.
    */
+  names(): readonly string[] {
+    return this.variables.entries.map((e) => e.name);
+  }
+
   has(name: string): boolean {
     if (this.variables.get(name) === undefined) return false;
     this.field(name);

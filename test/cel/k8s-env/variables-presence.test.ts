@@ -47,4 +47,11 @@ describe('optional select and presence on variables', () => {
     expect(run('dyn(variables) == {}')).toBe('error: no such overload');
     expect(run('dyn(variables) != {}')).toBe(true);
   });
+
+  it('a comprehension over dyn(variables) ranges over the names in order, and reads values in the two-variable forms', () => {
+    // lazy.go: the type is Iterable (the iterator walks knownValues) and the value a Mapper (cel-go evalFold).
+    expect(run('dyn(variables).map(name, name)')).toEqual(['replicas', 'broken']);
+    expect(run("dyn(variables).exists(name, value, name == 'replicas' && value == 3)")).toBe(true);
+    expect(run('dyn(variables).all(name, value, value != null)')).toBe('error: composited variable "broken" fails to evaluate: division by zero');
+  });
 });
