@@ -85,7 +85,7 @@ export const APPLY_FLAGS: KyvernoFlags = {
     ['--stdin', ''],
     ['--continue-on-fail', ''],
   ]),
-  oneValueLongs: new Set(['--resources', '--parameter-resource', '--crd-paths', '--crd-path']),
+  oneValueLongs: new Set(['--resources', '--set', '--parameter-resource', '--crd-paths', '--crd-path']),
   refused: APPLY_REFUSED,
 };
 

@@ -58,10 +58,12 @@ describe('kyverno apply value flags take one argument', () => {
     }
   });
 
-  it('other short value flags too: -f/-s/-u/-o take the next argument only', async () => {
-    const r = await apply('-r', 'a.yaml', '-s', 'x=y', 'team.yaml');
-    expect(r.code).toBe(0);
-    expect(r.names).toEqual(['a']);
+  it('other value flags too: -s/--set (-f/-u/-o take one value anyway)', async () => {
+    for (const set of ['-s', '--set']) {
+      const r = await apply('-r', 'a.yaml', set, 'x=y', 'team.yaml');
+      expect(r.code, set).toBe(0);
+      expect(r.names, set).toEqual(['a']);
+    }
   });
 
   it('--parameter-resource and --crd-paths: comma-separated files, one argument', async () => {
