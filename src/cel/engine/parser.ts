@@ -8,6 +8,7 @@ import { LexError, Tok, tokenize, tokenText, type Token } from './lexer.js';
 import { Op, type Expr, type MapEntry, type StructField } from './ast.js';
 import type { CelIssue } from './errors.js';
 import { expandMacro, type MacroFactory, type MacroLookup } from './macros.js';
+import { expectedTokens, type StartContext } from './expected-tokens.js';
 
 /** Words that cannot be used as identifiers (they remain valid as field names). */
 const RESERVED = new Set([
@@ -96,6 +97,9 @@ class Parser implements MacroFactory {
    * may follow a missing closer only when it closes the last of them (see expect).
    */
   private pending = 0;
+  /** The construct whose expression starts at token `startAt`, for the tokens a syntax error names there. */
+  private startContext: StartContext = 'expr';
+  private startAt = -1;
   nextId = 1;
   readonly issues: CelIssue[] = [];
 
@@ -143,6 +147,22 @@ class Parser implements MacroFactory {
     const t = this.peek();
     const text = tokenText(t, this.src);
     throw new ParseError(`Syntax error: mismatched input '${text}' expecting ${expecting}`, t.pos);
+  }
+  /** The next expression starts a construct whose grammar state takes more tokens (see expected-tokens.ts). */
+  private startsHere(context: StartContext): void {
+    this.startContext = context;
+    this.startAt = this.i;
+  }
+  /**
+   * What cannot start an expression (or a field) where one must: ANTLR's 'extraneous input' when the
+   * token after it could start it, else 'mismatched input', with the set of tokens the state takes.
+   */
+  private cannotStart(context: StartContext): never {
+    const t = this.peek();
+    const expected = expectedTokens(context);
+    const extraneous = t.tok !== Tok.EOF && expected.has(this.peek(1).tok);
+    const text = tokenText(t, this.src);
+    throw new ParseError(`Syntax error: ${extraneous ? 'extraneous' : 'mismatched'} input '${text}' expecting ${expected.text}`, t.pos);
   }
 
   // ---- node factory (also used by macros)
@@ -351,7 +371,7 @@ class Parser implements MacroFactory {
         const h = this.h;
         const opt = this.accept(Tok.Question);
         const idTok = this.peek();
-        if (idTok.tok !== Tok.Ident && idTok.tok !== Tok.EscIdent) this.unexpected('IDENTIFIER');
+        if (idTok.tok !== Tok.Ident && idTok.tok !== Tok.EscIdent) this.notAField(t, idTok, !!opt);
         this.i++;
         const name = idTok.value as string;
         if (opt) {
@@ -373,6 +393,7 @@ class Parser implements MacroFactory {
         const h = this.h;
         const opt = this.accept(Tok.Question);
         this.pending++;
+        if (!opt) this.startsHere('index');
         const index = this.parseExpr();
         this.expect(Tok.RBracket, "']'");
         this.pending--;
@@ -414,7 +435,20 @@ class Parser implements MacroFactory {
       case Tok.Ident:
         return this.parseIdentOrCallOrMessage();
     }
-    this.unexpected('an expression');
+    this.cannotStart(this.startAt === this.i ? this.startContext : 'expr');
+  }
+
+  /**
+   * A select whose name is missing. cel-go's member rule predicts select or member call from the '.'
+   * on: what follows '.?' must be a name (escapeIdent); after a bare '.' neither alternative is viable
+   * ('no viable alternative at input' with the text from the '.' through the token), but for true,
+   * false and null, which cel-go reports as reserved words read where a name was expected.
+   */
+  private notAField(dot: Token, t: Token, optional: boolean): never {
+    if (optional) this.cannotStart('optionalField');
+    if (t.tok === Tok.True || t.tok === Tok.False || t.tok === Tok.Null) this.unexpected('IDENTIFIER');
+    const end = t.tok === Tok.EOF ? t.pos : t.end;
+    throw new ParseError(`Syntax error: no viable alternative at input '${this.src.slice(dot.pos, end)}'`, t.pos);
   }
 
   private literalFromToken(t: Token, negative: boolean, signPos: number): Expr {
@@ -502,10 +536,14 @@ class Parser implements MacroFactory {
     const fields: StructField[] = [];
     let h = 0;
     if (!this.acceptEmpty(Tok.RBrace)) {
-      for (;;) {
+      for (let first = true; ; first = false) {
         const opt = this.accept(Tok.Question);
         const f = this.peek();
-        if (f.tok !== Tok.Ident && f.tok !== Tok.EscIdent) this.unexpected('IDENTIFIER');
+        if (f.tok !== Tok.Ident && f.tok !== Tok.EscIdent) {
+          if (opt) this.cannotStart('optionalField');
+          if (first) this.cannotStart('firstField');
+          this.unexpected('IDENTIFIER');
+        }
         this.i++;
         const colon = this.expect(Tok.Colon, "':'");
         const value = this.parseExpr();
@@ -534,6 +572,7 @@ class Parser implements MacroFactory {
     if (!this.acceptEmpty(Tok.RBracket)) {
       for (;;) {
         if (this.accept(Tok.Question)) optionalIndices.push(elements.length);
+        else if (elements.length === 0) this.startsHere('firstElement');
         elements.push(this.parseExpr());
         if (this.h > h) h = this.h;
         if (this.accept(Tok.Comma)) {
@@ -557,6 +596,7 @@ class Parser implements MacroFactory {
     if (!this.acceptEmpty(Tok.RBrace)) {
       for (;;) {
         const opt = this.accept(Tok.Question);
+        if (!opt && entries.length === 0) this.startsHere('firstEntry');
         const key = this.parseExpr();
         if (this.h > h) h = this.h;
         const colon = this.expect(Tok.Colon, "':'");
@@ -585,6 +625,7 @@ class Parser implements MacroFactory {
     }
     this.pending++;
     let h = 0;
+    if (close === Tok.RParen) this.startsHere('firstArgument');
     for (;;) {
       out.push(this.parseExpr());
       if (this.h > h) h = this.h;

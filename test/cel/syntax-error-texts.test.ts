@@ -1,0 +1,84 @@
+/**
+ * Where an expression (or a name) must start and the token read cannot start one, cel-go reports what
+ * ANTLR reports under its grammar (parser/gen/CEL.g4): 'mismatched input' with the set of tokens the
+ * grammar state takes, in token-type order, or 'extraneous input' when the token after could start it
+ * (ANTLR drops the token and goes on). After a bare '.', cel-go's member rule finds no viable
+ * alternative. Only the first error is compared: cel-go's recovery adds more after it.
+ *
+ * Vectors marked parser_test.go are cel-go's (first line of E); the others were read from ANTLR's
+ * runtime interpreting the ATN cel-go generated (parser/gen/CEL.interp).
+ */
+import { describe, expect, it } from 'vitest';
+import { CelEnvironment, compileExpression } from '../../src/cel/index.js';
+
+const env = new CelEnvironment();
+function first(expr: string): string {
+  const c = env.compile(expr, { check: false });
+  return c.ok ? 'ok' : c.message.split('\n')[0];
+}
+
+const EXPR = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+
+describe('an expression that cannot start (ANTLR expected-token sets)', () => {
+  const cases: [string, string][] = [
+    // parser_test.go
+    ['?', `ERROR: <input>:1:1: Syntax error: mismatched input '?' expecting ${EXPR}`],
+    ['1 + +', `ERROR: <input>:1:5: Syntax error: mismatched input '+' expecting ${EXPR}`],
+    ['in', `ERROR: <input>:1:1: Syntax error: mismatched input 'in' expecting ${EXPR}`],
+    ['a ? b ((?))', `ERROR: <input>:1:9: Syntax error: mismatched input '?' expecting ${EXPR}`],
+    [
+      '{',
+      "ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+    ],
+    [
+      '{:a}',
+      "ERROR: <input>:1:2: Syntax error: extraneous input ':' expecting {'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+    ],
+    ['x{.', "ERROR: <input>:1:3: Syntax error: mismatched input '.' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}"],
+    ['func{{a}}', "ERROR: <input>:1:6: Syntax error: extraneous input '{' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}"],
+    ['{"a": 1}."a"', `ERROR: <input>:1:10: Syntax error: no viable alternative at input '."a"'`],
+    // ANTLR's runtime on cel-go's ATN
+    ['object.spec.replicas >', `ERROR: <input>:1:23: Syntax error: mismatched input '<EOF>' expecting ${EXPR}`],
+    ['1 + * 2', `ERROR: <input>:1:5: Syntax error: extraneous input '*' expecting ${EXPR}`],
+    ['a ? b :', `ERROR: <input>:1:8: Syntax error: mismatched input '<EOF>' expecting ${EXPR}`],
+    ['(', `ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting ${EXPR}`],
+    ['[?', `ERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting ${EXPR}`],
+    [
+      '[',
+      "ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', ']', '{', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+    ],
+    [
+      '[:1]',
+      "ERROR: <input>:1:2: Syntax error: extraneous input ':' expecting {'[', ']', '{', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+    ],
+    [
+      'a.b(',
+      "ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+    ],
+    [
+      'f(:',
+      "ERROR: <input>:1:3: Syntax error: mismatched input ':' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+    ],
+    ['Msg{', "ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting {'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}"],
+    ['Msg{?', "ERROR: <input>:1:6: Syntax error: mismatched input '<EOF>' expecting {IDENTIFIER, ESC_IDENTIFIER}"],
+    ['a.?', "ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {IDENTIFIER, ESC_IDENTIFIER}"],
+  ];
+  it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
+});
+
+describe('a select without a name (no viable alternative)', () => {
+  const cases: [string, string][] = [
+    ['x.y.', "ERROR: <input>:1:5: Syntax error: no viable alternative at input '.'"],
+    ['x.y. ', "ERROR: <input>:1:6: Syntax error: no viable alternative at input '. '"],
+    ['a.in', "ERROR: <input>:1:3: Syntax error: no viable alternative at input '.in'"],
+    ['a. 1', "ERROR: <input>:1:4: Syntax error: no viable alternative at input '. 1'"],
+    // cel-go rewrites this one for true, false and null (parser.go reservedIdentifier).
+    ['a.true', "ERROR: <input>:1:3: Syntax error: mismatched input 'true' expecting IDENTIFIER"],
+  ];
+  it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
+
+  it('reads the same through the admission compiler', () => {
+    const c = compileExpression('object.metadata.', 'variable', { params: false });
+    expect(c.ok ? 'ok' : c.message.split('\n')[0]).toBe("compilation failed: ERROR: <input>:1:17: Syntax error: no viable alternative at input '.'");
+  });
+});
