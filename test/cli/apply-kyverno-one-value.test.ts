@@ -75,8 +75,11 @@ describe('kyverno apply value flags take one argument', () => {
     expect(s.docs[0].metadata.labels).toEqual({ team: 'red' });
   });
 
-  it("Amender's --resource still takes several paths", async () => {
+  it("Amender's --resource still takes several paths, and says so when no policy is left", async () => {
     expect((await apply('team.yaml', '--resource', 'a.yaml', 'b.yaml')).names).toEqual(['a', 'b']);
+    const r = await apply('--resource', 'a.yaml', 'team.yaml');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--policies PATH... is required (--resource takes every path up to the next option: give the policy paths first, or -r FILE as in kyverno)');
   });
 
   it('a flag with no value before another option is a wrong command line', async () => {

@@ -270,7 +270,11 @@ export const applyCommand: CliCommand = async (argv, io) => {
     ...commaList(listOption(args, 'parameter-resource'), 'parameter-resource'),
     ...commaList(listOption(args, 'crd-paths'), 'crd-paths'),
   ];
-  if (paths.length === 0) throw new UsageError('--policies PATH... is required');
+  if (paths.length === 0) {
+    // `kyverno apply --resource pod.yaml policy.yaml` reads policy.yaml as a policy; Amender's --resource takes both.
+    const hint = listOption(args, 'resource').length > 1 ? ' (--resource takes every path up to the next option: give the policy paths first, or -r FILE as in kyverno)' : '';
+    throw new UsageError(`--policies PATH... is required${hint}`);
+  }
   // kyverno's --resource is a StringSlice: `-r a.yaml,b.yaml` names two files.
   const resourcePaths = commaList(listOption(args, 'resource'), 'resource');
   if (resourcePaths.length === 0) throw new UsageError('--resource FILE... is required');
