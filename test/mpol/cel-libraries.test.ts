@@ -169,6 +169,24 @@ describe("Kyverno's CEL libraries", () => {
     expect(value('[json.marshal(optional.of("x")), json.marshal(optional.none())]')).toEqual(['"x"', 'null']);
   });
 
+  it("json.marshal hands Go what cel-go's ConvertToNative gives (a CEL-built map's values converted to any)", () => {
+    // A map inside a CEL-built map or list becomes a Go map[any]any, which encoding/json refuses.
+    const unsupported = 'json: unsupported type: map[interface {}]interface {}';
+    expect(run('json.marshal({"a": {"b": 1}})').error).toContain(unsupported);
+    expect(run('json.marshal([{"a": 1}])').error).toContain(unsupported);
+    expect(run('json.marshal({"m": object.metadata})', { metadata: { name: 'x' } }).error).toContain(unsupported);
+    expect(run('json.marshal({"x": json.unmarshal("{}")})').error).toContain(unsupported);
+    // A Go map[string]any (the object, a decoded document) goes as it is, nested maps included.
+    expect(value('json.marshal(object.metadata)', { metadata: { labels: { a: 'b' } } })).toBe('{"labels":{"a":"b"}}');
+    expect(value('json.marshal(json.unmarshal("{\\"a\\":{\\"b\\":null}}"))')).toBe('{"a":{"b":null}}');
+    expect(value('json.marshal({"a": dyn([1, 2]), "b": dyn(optional.of("x"))})')).toBe('{"a":[1,2],"b":"x"}');
+    expect(run('json.marshal({"a": optional.none()})').error).toContain('optional.none() dereference');
+    // A CEL null is structpb.NullValue there, an int32 enum: 0.
+    expect(value('[json.marshal(null), json.marshal({"a": null}), json.marshal(optional.of(null))]')).toEqual(['0', '{"a":0}', '0']);
+    // A key is converted to a Go string with cel-go's text.
+    expect(run('json.marshal({1: "a"})').error).toContain("unsupported type conversion from 'int' to string");
+  });
+
   it("json.marshal writes numbers, strings and key order as Go's encoding/json (src/go)", () => {
     expect(value('json.marshal([1e-7, 1e21, -0.0, 123456789.0])')).toBe('[1e-7,1e+21,-0,123456789]');
     // Go sorts keys by bytes: an astral character after U+FFFD; JavaScript's < would put it first.

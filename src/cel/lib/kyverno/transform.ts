@@ -4,6 +4,7 @@ import { isMapValue, type CelMapValue } from '../../engine/values.js';
 import type { CelLibrary, LibraryRegistrar } from '../../library.js';
 import { traversalCost } from '../cost.js';
 import { celError } from '../errors.js';
+import { goMap } from './documents.js';
 
 /**
  * Kyverno's transform library (kyverno/sdk `extensions/cel/libs/transform`):
@@ -29,7 +30,8 @@ function field(entry: unknown, name: string, what: 'key' | 'value'): unknown {
 function listObjToMap(keys: unknown[], values: unknown[], keyName: string, valueName: string): Map<string, unknown> {
   if (keys.length !== values.length) throw celError(`listObjToMap must take lists of equal length. list1: ${keys.length}, list2: ${values.length}`);
   checkBuiltSize(keys.length, 'the result of listObjToMap');
-  const out = new Map<string, unknown>();
+  // Kyverno builds a Go map[string]any (NativeToValue of it), handed to Go untouched by json.marshal.
+  const out = goMap(new Map<string, unknown>());
   keys.forEach((entry, i) => {
     const k = field(entry, keyName, 'key');
     if (typeof k !== 'string') throw celError('the passed key name cannot be handled as a string in the key object list');
