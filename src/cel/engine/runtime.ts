@@ -302,7 +302,8 @@ export function equalsOrError(a: unknown, b: unknown): boolean | undefined {
       for (const f of ['op', 'path', 'from']) if ((a.fields.get(f) ?? '') !== (b.fields.get(f) ?? '')) return false;
       const va = a.fields.get('value');
       const vb = b.fields.get('value');
-      return va === undefined || vb === undefined ? va === vb : celEquals(va, vb);
+      // JSONPatchVal.Equal returns the values' own Equal (pkg/cel/mutation/jsonpatch.go): its error too.
+      return va === undefined || vb === undefined ? va === vb : equalsOrError(va, vb);
     }
     return structEquals(a, b);
   }
