@@ -124,17 +124,23 @@ export async function loadResources(paths: readonly string[], io: CliIO, documen
   return out;
 }
 
-/** The first of resources with the same key, and the keys seen more than once (the Kyverno CLI warns). */
+/**
+ * The first of resources with the same API group, kind, namespace and name, and each such identity seen more
+ * than once, as the Kyverno CLI names it in its warning (`Kind name namespace`). Kyverno keys resources by
+ * GroupKind, not version (resource/duplicate.go RemoveDuplicates), so apps/v1 and apps/v1beta1 Deployments
+ * of one name are one resource.
+ */
 export function removeDuplicates(resources: readonly LoadedResource[]): { uniques: LoadedResource[]; duplicates: string[] } {
   const seen = new Set<string>();
+  const duplicated = new Map<string, string>();
   const uniques: LoadedResource[] = [];
-  const duplicates: string[] = [];
   for (const r of resources) {
-    if (seen.has(r.key)) duplicates.push(r.key);
-    else {
-      seen.add(r.key);
+    const [apiVersion, kind, namespace, name] = r.key.split(',');
+    const identity = [parseApiVersion(apiVersion).group, kind, namespace, name].join(',');
+    if (!seen.has(identity)) {
+      seen.add(identity);
       uniques.push(r);
-    }
+    } else if (!duplicated.has(identity)) duplicated.set(identity, `${kind} ${name} ${namespace}`);
   }
-  return { uniques, duplicates };
+  return { uniques, duplicates: [...duplicated.values()] };
 }

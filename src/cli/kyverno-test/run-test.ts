@@ -259,7 +259,7 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
     }
   }
   const { uniques, duplicates } = removeDuplicates(await loadResources(test.resources.map((r) => relativeTo(dir, r)), io, loaded.documents));
-  for (const d of duplicates) log.push(`  warning: found duplicated resource ${d.replace(/,/g, '/')}`);
+  for (const d of duplicates) log.push(`  warning: found duplicated resource ${d}`);
   const policyCount = policies.length + maps.length + mpols.length;
   log.push(`  Applying ${policyCount} ${policyCount === 1 ? 'policy' : 'policies'} to ${uniques.length} ${uniques.length === 1 ? 'resource' : 'resources'} ...`);
 
