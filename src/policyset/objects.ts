@@ -111,9 +111,11 @@ export class ObjectStore implements ParamSource {
     let list = this.byKind.get(key);
     if (!list) this.byKind.set(key, (list = []));
     const typed = isBuiltinGroup(group) && !this.declared.has(key);
-    list.push({ namespace, name, value: celView(obj, typed, schemas) });
+    const value = celView(obj, typed, schemas);
+    list.push({ namespace, name, value });
     this.documents.set(identity, obj);
-    if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, obj);
+    // namespaceSelector and namespaceObject read the Namespace as stored and served by a typed lister.
+    if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, value);
     this.count++;
     return true;
   }

@@ -9,6 +9,8 @@
  *   and never read back (k8s.io/api core/v1 types.go, Secret.StringData: "merged into the data field on
  *   write ... never output when reading from the API"); an empty `type` is defaulted to Opaque
  *   (SetDefaults_Secret, kubernetes pkg/apis/core/v1/defaults.go).
+ * - a Namespace is labelled with its name, its phase Active and its spec holds the `kubernetes`
+ *   finalizer (storedNamespace).
  * Other kinds' Go defaulting functions are not reproduced (no data for them here).
  * Runs once per param at set build, never per review.
  */
@@ -58,7 +60,39 @@ export function storedBuiltin(obj: JsonObject, schemas: SchemaRegistry): JsonObj
   const type = schemas.lookup(apiVersion, kind);
   if (type === undefined || type.source !== 'builtin') return obj;
   const decoded = goRoundTrip(type, obj, undefined);
-  return type.group === '' && kind === 'Secret' ? storedSecret(decoded) : decoded;
+  if (type.group !== '') return decoded;
+  return kind === 'Secret' ? storedSecret(decoded) : kind === 'Namespace' ? storedNamespace(decoded) : decoded;
+}
+
+/** The label every stored Namespace has, its name (core/v1 LabelMetadataName). */
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/**
+ * A v1 Namespace (after the Go round trip) as created: labelled with its name (SetDefaults_Namespace,
+ * which the namespace strategy's Canonicalize enforces on every write), its status phase Active when unset
+ * (SetDefaults_NamespaceStatus), and the `kubernetes` finalizer in its spec (the strategy's
+ * PrepareForCreate appends it). So a namespaceSelector on kubernetes.io/metadata.name matches it, as it
+ * matches the cluster's.
+ */
+function storedNamespace(ns: JsonObject): JsonObject {
+  const meta = getOwn(ns, 'metadata');
+  const name = isJsonObject(meta) ? getOwn(meta, 'name') : undefined;
+  const out = shallowCopyObject(ns) as JsonObject;
+  if (typeof name === 'string' && name !== '' && isJsonObject(meta)) {
+    const labels = getOwn(meta, 'labels');
+    const m = shallowCopyObject(meta) as JsonObject;
+    setOwn(m, 'labels', { ...(isJsonObject(labels) ? labels : {}), [NAME_LABEL]: name });
+    setOwn(out, 'metadata', m);
+  }
+  const status = getOwn(ns, 'status');
+  if (!isJsonObject(status) || typeof getOwn(status, 'phase') !== 'string' || getOwn(status, 'phase') === '') {
+    setOwn(out, 'status', { ...(isJsonObject(status) ? status : {}), phase: 'Active' });
+  }
+  const spec = getOwn(ns, 'spec');
+  const finalizers = isJsonObject(spec) ? getOwn(spec, 'finalizers') : undefined;
+  const list = Array.isArray(finalizers) ? finalizers : [];
+  if (!list.includes('kubernetes')) setOwn(out, 'spec', { ...(isJsonObject(spec) ? spec : {}), finalizers: [...list, 'kubernetes'] });
+  return out;
 }
 
 const utf8 = new TextEncoder();

@@ -3,7 +3,7 @@
  * the AdmissionRequest and of the Namespace (pkg/cel/policies/mpol/compiler/eval.go prepareData,
  * runtime.DefaultUnstructuredConverter), where an `omitempty` field holding its zero value is absent. So,
  * as in kube-apiserver, `request.subResource` without a subresource, `request.name` of a create without a
- * name, an empty `request.userInfo.uid` and a Namespace's missing labels read as `no such key`, and has()
+ * name, an empty `request.userInfo.uid` and a Namespace's missing annotations read as `no such key`, and has()
  * is false for them; a field the request does carry reads as it is.
  */
 import { describe, expect, it } from 'vitest';
@@ -64,7 +64,7 @@ describe('MutatingPolicy: omitempty fields of request and namespaceObject', () =
           "uid": string(has(request.userInfo.uid)),
           "username": string(has(request.userInfo.username)),
           "extra": string(has(request.userInfo.extra)),
-          "nsLabels": string(has(namespaceObject.metadata.labels)),
+          "nsAnnotations": string(has(namespaceObject.metadata.annotations)),
           "nsName": string(has(namespaceObject.metadata.name))}}}`,
         ),
     );
@@ -76,7 +76,7 @@ describe('MutatingPolicy: omitempty fields of request and namespaceObject', () =
       uid: 'false',
       username: 'true',
       extra: 'false',
-      nsLabels: 'false',
+      nsAnnotations: 'false',
       nsName: 'true',
     });
   });

@@ -1,0 +1,85 @@
+/**
+ * A Namespace in the policy sources is matched and read as kube-apiserver stores it, not as written.
+ * Every stored Namespace carries the label kubernetes.io/metadata.name with its name (kubernetes
+ * pkg/apis/core/v1/defaults.go SetDefaults_Namespace, enforced by the namespace strategy's Canonicalize),
+ * its status phase is Active when unset (SetDefaults_NamespaceStatus) and creation appends the
+ * `kubernetes` finalizer (namespace strategy PrepareForCreate). The MutatingAdmissionPolicy dispatcher
+ * matches namespaceSelector against and hands CEL (`namespaceObject`) the object of the namespace lister
+ * (apiserver policy/mutating/dispatcher.go GetNamespace, cel/activation.go).
+ */
+import { describe, expect, it } from 'vitest';
+import { addedAt, mutateWidget } from './widget-reviews.js';
+
+/** A policy on CREATE of ConfigMaps in namespaces `selector` selects, annotating them with `value` (CEL). */
+function policy(selector: string, value: string, namespace: string): string {
+  return `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: p }
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    namespaceSelector: ${selector}
+    resourceRules: [{ operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps] }]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [JSONPatch{op: "add", path: "/metadata/annotations", value: ${value}}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: p }
+spec: { policyName: p }
+---
+${namespace}`;
+}
+
+const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},
+"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","userInfo":{},"namespace":"shop","name":"c",
+"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"shop"}}}}`;
+
+async function annotations(set: string): Promise<unknown> {
+  const reply = await mutateWidget(set, REVIEW);
+  expect(reply.status?.message).toBeUndefined();
+  return addedAt(reply, '/metadata/annotations');
+}
+
+describe('a Namespace of the policy sources', () => {
+  it('is selected by its kubernetes.io/metadata.name label, which it was not written with', async () => {
+    const set = policy(
+      '{ matchExpressions: [{ key: kubernetes.io/metadata.name, operator: In, values: [shop] }] }',
+      '{"matched": "yes"}',
+      'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop }',
+    );
+    expect(await annotations(set)).toEqual({ matched: 'yes' });
+  });
+
+  it('is not selected by NotIn of its own name', async () => {
+    const set = policy(
+      '{ matchExpressions: [{ key: kubernetes.io/metadata.name, operator: NotIn, values: [shop] }] }',
+      '{"matched": "yes"}',
+      'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop, labels: { team: a } }',
+    );
+    expect(await annotations(set)).toBeUndefined();
+  });
+
+  it('is namespaceObject with that label, phase Active and the kubernetes finalizer', async () => {
+    const set = policy(
+      '{}',
+      '{"label.team": namespaceObject.metadata.labels.team, "label.name": namespaceObject.metadata.labels["kubernetes.io/metadata.name"], "phase": namespaceObject.status.phase, "finalizers": namespaceObject.spec.finalizers.join(",")}',
+      'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop, labels: { team: a } }',
+    );
+    expect(await annotations(set)).toEqual({ 'label.team': 'a', 'label.name': 'shop', phase: 'Active', finalizers: 'kubernetes' });
+  });
+
+  it('keeps a phase it was written with, and a label it was given with another value is its name', async () => {
+    const set = policy(
+      '{}',
+      '{"name": namespaceObject.metadata.labels["kubernetes.io/metadata.name"], "phase": namespaceObject.status.phase, "finalizers": namespaceObject.spec.finalizers.join(",")}',
+      'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop, labels: { kubernetes.io/metadata.name: other } }\nspec: { finalizers: [example.com/hold] }\nstatus: { phase: Terminating }',
+    );
+    expect(await annotations(set)).toEqual({ name: 'shop', phase: 'Terminating', finalizers: 'example.com/hold,kubernetes' });
+  });
+});
