@@ -25,7 +25,7 @@ describe('hex literals', () => {
     it(`${expr} is a syntax error`, () => {
       const r = general(expr);
       expect(r.ok).toBe(false);
-      expect((r as { message: string }).message).toContain("Syntax error: mismatched input 'X1");
+      expect((r as { message: string }).message).toContain("Syntax error: extraneous input 'X1");
       const k = compileExpression(expr, 'variable', { params: false });
       expect(k.ok).toBe(false);
       expect((k as { message: string }).message).toContain('Syntax error');

@@ -82,3 +82,43 @@ describe('a select without a name (no viable alternative)', () => {
     expect(c.ok ? 'ok' : c.message.split('\n')[0]).toBe("compilation failed: ERROR: <input>:1:17: Syntax error: no viable alternative at input '.'");
   });
 });
+
+/**
+ * A token that must be matched and is not (ANTLR's recoverInline): 'extraneous input' when the token
+ * after it is the one expected, 'missing' when the token read may follow the expected one (what the
+ * construct around takes after it, an operator, or the end of input at the top), else 'mismatched'.
+ * After an element of a list, an entry of a map or a field of a message the grammar reads ','? and
+ * the closer, both named and nothing inserted.
+ */
+describe('a token that must be matched (ANTLR single-token deletion and insertion)', () => {
+  const cases: [string, string][] = [
+    // cel-go policy/helper_test.go, k8s.io/apiserver validation_test.go
+    ['size(x) == 0)', "ERROR: <input>:1:13: Syntax error: extraneous input ')' expecting <EOF>"],
+    ["{'a': 1, 'b' 2}", "ERROR: <input>:1:14: Syntax error: missing ':' at '2'"],
+    ["{'a': 1 2}", "ERROR: <input>:1:9: Syntax error: extraneous input '2' expecting {'}', ','}"],
+    ["{'a': 1 'b': 2}", "ERROR: <input>:1:9: Syntax error: mismatched input ''b'' expecting {'}', ','}"],
+    ['f(a b)', "ERROR: <input>:1:5: Syntax error: extraneous input 'b' expecting ')'"],
+    ['f(a b c)', "ERROR: <input>:1:5: Syntax error: mismatched input 'b' expecting ')'"],
+    // ANTLR's runtime on cel-go's ATN
+    ['0X10', "ERROR: <input>:1:2: Syntax error: extraneous input 'X10' expecting <EOF>"],
+    ['a b c', "ERROR: <input>:1:3: Syntax error: mismatched input 'b' expecting <EOF>"],
+    ['a ? b c', "ERROR: <input>:1:7: Syntax error: missing ':' at 'c'"],
+    ["{'a',: 1}", "ERROR: <input>:1:5: Syntax error: extraneous input ',' expecting ':'"],
+    ['[1 2]', "ERROR: <input>:1:4: Syntax error: extraneous input '2' expecting {']', ','}"],
+    ['[1, 2', "ERROR: <input>:1:6: Syntax error: mismatched input '<EOF>' expecting {']', ','}"],
+    ["{'a': 1", "ERROR: <input>:1:8: Syntax error: mismatched input '<EOF>' expecting {'}', ','}"],
+    ['Msg{a: 1', "ERROR: <input>:1:9: Syntax error: mismatched input '<EOF>' expecting {'}', ','}"],
+    ['Msg{a: 1, 2}', "ERROR: <input>:1:11: Syntax error: extraneous input '2' expecting '}'"],
+    ['a in [1,', "ERROR: <input>:1:9: Syntax error: missing ']' at '<EOF>'"],
+    ['a in [1, &&2]', "ERROR: <input>:1:10: Syntax error: missing ']' at '&&'"],
+    ['a in [1,, 2]', "ERROR: <input>:1:9: Syntax error: mismatched input ',' expecting ']'"],
+    ['(a', "ERROR: <input>:1:3: Syntax error: missing ')' at '<EOF>'"],
+    ['a ? (b', "ERROR: <input>:1:7: Syntax error: mismatched input '<EOF>' expecting ')'"],
+    ['[(a ]', "ERROR: <input>:1:5: Syntax error: missing ')' at ']'"],
+    ['f((a ]', "ERROR: <input>:1:6: Syntax error: mismatched input ']' expecting ')'"],
+    ['x.map((k, v, k + v)', "ERROR: <input>:1:9: Syntax error: missing ')' at ','"],
+    ["{?'k': (v}", "ERROR: <input>:1:10: Syntax error: missing ')' at '}'"],
+    ['{(a ,', "ERROR: <input>:1:5: Syntax error: mismatched input ',' expecting ')'"],
+  ];
+  it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
+});

@@ -68,3 +68,17 @@ const SETS: Record<StartContext, ExpectedTokens> = {
 export function expectedTokens(context: StartContext): ExpectedTokens {
   return SETS[context];
 }
+
+export function canStartExpression(tok: Tok): boolean {
+  return SETS.expr.has(tok);
+}
+
+/** What may follow any complete operand: an operator, a select, an index, the '?' of a conditional. */
+const AFTER_OPERAND = new Set<Tok>([
+  Tok.Plus, Tok.Minus, Tok.Star, Tok.Slash, Tok.Percent, Tok.Less, Tok.LessEq, Tok.Greater, Tok.GreaterEq,
+  Tok.Eq, Tok.NotEq, Tok.And, Tok.Or, Tok.In, Tok.Question, Tok.Dot, Tok.LBracket,
+]);
+
+export function followsOperand(tok: Tok): boolean {
+  return AFTER_OPERAND.has(tok);
+}

@@ -8,7 +8,7 @@ import { LexError, Tok, tokenize, tokenText, type Token } from './lexer.js';
 import { Op, type Expr, type MapEntry, type StructField } from './ast.js';
 import type { CelIssue } from './errors.js';
 import { expandMacro, type MacroFactory, type MacroLookup } from './macros.js';
-import { expectedTokens, type StartContext } from './expected-tokens.js';
+import { canStartExpression, expectedTokens, followsOperand, type StartContext } from './expected-tokens.js';
 
 /** Words that cannot be used as identifiers (they remain valid as field names). */
 const RESERVED = new Set([
@@ -62,7 +62,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const p = new Parser(source, tokens, options.maxRecursionDepth ?? 250, options.macros);
   try {
     const expr = p.parseExpr();
-    if (p.peek().tok !== Tok.EOF) p.unexpected('<EOF>');
+    if (p.peek().tok !== Tok.EOF) p.mismatch(Tok.EOF, '<EOF>');
     if (p.issues.length) return { issues: p.issues, maxId: p.nextId - 1 };
     if (p.tooDeep) return { issues: [{ message: 'max recursion depth exceeded', offset: -1 }], maxId: p.nextId - 1 };
     return { expr, issues: [], maxId: p.nextId - 1 };
@@ -85,6 +85,16 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
  *   the subtree just parsed) instead of by recursion; the AST the checker and planner recurse over is
  *   no deeper than these limits allow.
  */
+/** What each construct takes after the expression inside it (cel-go's CEL.g4). */
+const FOLLOW_INPUT = [Tok.EOF];
+const FOLLOW_TRUE_BRANCH = [Tok.Colon];
+const FOLLOW_INDEX = [Tok.RBracket];
+const FOLLOW_PAREN = [Tok.RParen];
+const FOLLOW_ARGUMENT = [Tok.Comma, Tok.RParen];
+const FOLLOW_ELEMENT = [Tok.Comma, Tok.RBracket];
+const FOLLOW_KEY = [Tok.Colon];
+const FOLLOW_ENTRY = [Tok.Comma, Tok.RBrace];
+
 class Parser implements MacroFactory {
   private i = 0;
   private depth = 0;
@@ -93,10 +103,11 @@ class Parser implements MacroFactory {
   /** Some subtree's counted height passed the limit: "max recursion depth exceeded" once parsing ends. */
   tooDeep = false;
   /**
-   * Constructs opened and not yet closed ('(', '[', '{', and a '?' awaiting its ':'): the end of input
-   * may follow a missing closer only when it closes the last of them (see expect).
+   * For each construct opened and not yet closed ('(', '[', '{', a '?' awaiting its ':'), the tokens it
+   * takes after the expression inside it; the whole expression is followed by the end of input. What
+   * may follow a missing closer depends on the construct around it (see mayFollow).
    */
-  private pending = 0;
+  private readonly follows: (readonly Tok[])[] = [FOLLOW_INPUT];
   /** The construct whose expression starts at token `startAt`, for the tokens a syntax error names there. */
   private startContext: StartContext = 'expr';
   private startAt = -1;
@@ -133,15 +144,42 @@ class Parser implements MacroFactory {
   }
   private expect(tok: Tok, what: string): Token {
     const t = this.toks[this.i];
-    if (t.tok !== tok) {
-      // ANTLR's single-token insertion: when the end of input may follow the missing token ('f(x' lacks
-      // its ')'), the error names the missing token.
-      const closer = tok === Tok.RParen || tok === Tok.RBracket || tok === Tok.RBrace;
-      if (t.tok === Tok.EOF && closer && this.pending === 1) throw new ParseError(`Syntax error: missing ${what} at '<EOF>'`, t.pos);
-      this.unexpected(what);
-    }
+    if (t.tok !== tok) this.mismatch(tok, what);
     this.i++;
     return t;
+  }
+  /**
+   * ANTLR's recovery when a token must be matched (recoverInline), as its first error: the token read
+   * is 'extraneous' when the one after it is the one expected (single-token deletion), the expected one
+   * is 'missing' when the token read may follow it (single-token insertion: 'f(x' lacks its ')', '{k v}'
+   * its ':'), else the input is 'mismatched'.
+   */
+  mismatch(tok: Tok, what: string): never {
+    const t = this.peek();
+    const text = tokenText(t, this.src);
+    if (t.tok !== Tok.EOF && this.peek(1).tok === tok) throw new ParseError(`Syntax error: extraneous input '${text}' expecting ${what}`, t.pos);
+    if (this.mayFollow(tok, t.tok)) throw new ParseError(`Syntax error: missing ${what} at '${text}'`, t.pos);
+    this.unexpected(what);
+  }
+  /**
+   * Whether `next` may follow the token `expected`: an expression after ':'; after a closer, an operator
+   * or postfix, or what the construct around the one it closes takes after its expression.
+   */
+  private mayFollow(expected: Tok, next: Tok): boolean {
+    if (expected === Tok.Colon) return canStartExpression(next);
+    if (expected !== Tok.RParen && expected !== Tok.RBracket && expected !== Tok.RBrace) return false;
+    return followsOperand(next) || (this.follows[this.follows.length - 2] ?? []).includes(next);
+  }
+  /**
+   * After an element of a list, an entry of a map or a field of a message, cel-go's grammar reads
+   * `','? ']'` (or '}'): ANTLR checks the token against both before matching, so the error names both
+   * and nothing is inserted.
+   */
+  private elementEnd(close: Tok, set: string): never {
+    const t = this.peek();
+    const next = this.peek(1).tok;
+    const extraneous = t.tok !== Tok.EOF && (next === Tok.Comma || next === close);
+    throw new ParseError(`Syntax error: ${extraneous ? 'extraneous' : 'mismatched'} input '${tokenText(t, this.src)}' expecting ${set}`, t.pos);
   }
   unexpected(expecting: string): never {
     const t = this.peek();
@@ -219,11 +257,11 @@ class Parser implements MacroFactory {
     let result = cond;
     if (q) {
       let h = this.h;
-      this.pending++;
+      this.follows.push(FOLLOW_TRUE_BRANCH);
       const ifTrue = this.parseOr();
       if (this.h > h) h = this.h;
       this.expect(Tok.Colon, "':'");
-      this.pending--;
+      this.follows.pop();
       const ifFalse = this.parseExpr();
       if (this.h > h) h = this.h;
       result = this.callOrMacro(q.pos, Op.conditional, null, [cond, ifTrue, ifFalse]);
@@ -392,11 +430,11 @@ class Parser implements MacroFactory {
         this.i++;
         const h = this.h;
         const opt = this.accept(Tok.Question);
-        this.pending++;
+        this.follows.push(FOLLOW_INDEX);
         if (!opt) this.startsHere('index');
         const index = this.parseExpr();
         this.expect(Tok.RBracket, "']'");
-        this.pending--;
+        this.follows.pop();
         e = this.call(t.pos, opt ? Op.optIndex : Op.index, [e, index]);
         this.h = this.counted(this.h > h ? this.h : h);
         continue;
@@ -421,10 +459,10 @@ class Parser implements MacroFactory {
         return this.literalFromToken(t, negativeLiteral, signPos);
       case Tok.LParen: {
         this.i++;
-        this.pending++;
+        this.follows.push(FOLLOW_PAREN);
         const e = this.parseExpr();
         this.expect(Tok.RParen, "')'");
-        this.pending--;
+        this.follows.pop();
         return e;
       }
       case Tok.LBracket:
@@ -532,7 +570,7 @@ class Parser implements MacroFactory {
       if (t.tok === Tok.Ident) parts.push(t.value as string);
     }
     const brace = this.expect(Tok.LBrace, "'{'");
-    this.pending++;
+    this.follows.push(FOLLOW_ENTRY);
     const fields: StructField[] = [];
     let h = 0;
     if (!this.acceptEmpty(Tok.RBrace)) {
@@ -551,13 +589,16 @@ class Parser implements MacroFactory {
         fields.push({ id: this.id(), pos: colon.pos, name: f.value as string, value, optional: !!opt });
         if (this.accept(Tok.Comma)) {
           if (this.accept(Tok.RBrace)) break;
+          // No field can start here: ANTLR reads the comma as the trailing one and matches '}'.
+          const n = this.peek().tok;
+          if (n !== Tok.Question && n !== Tok.Ident && n !== Tok.EscIdent) this.expect(Tok.RBrace, "'}'");
           continue;
         }
-        this.expect(Tok.RBrace, "'}'");
+        if (!this.accept(Tok.RBrace)) this.elementEnd(Tok.RBrace, "{'}', ','}");
         break;
       }
     }
-    this.pending--;
+    this.follows.pop();
     const typeName = (leadingDot ? '.' : '') + parts.join('.');
     this.h = h;
     return { kind: 'struct', id: this.id(), pos: brace.pos, typeName, fields };
@@ -565,7 +606,7 @@ class Parser implements MacroFactory {
 
   private parseListLiteral(): Expr {
     const open = this.expect(Tok.LBracket, "'['");
-    this.pending++;
+    this.follows.push(FOLLOW_ELEMENT);
     const elements: Expr[] = [];
     const optionalIndices: number[] = [];
     let h = 0;
@@ -577,41 +618,47 @@ class Parser implements MacroFactory {
         if (this.h > h) h = this.h;
         if (this.accept(Tok.Comma)) {
           if (this.accept(Tok.RBracket)) break;
+          // No element can start here: ANTLR reads the comma as the trailing one and matches ']'.
+          if (!canStartExpression(this.peek().tok) && this.peek().tok !== Tok.Question) this.expect(Tok.RBracket, "']'");
           continue;
         }
-        this.expect(Tok.RBracket, "']'");
+        if (!this.accept(Tok.RBracket)) this.elementEnd(Tok.RBracket, "{']', ','}");
         break;
       }
     }
-    this.pending--;
+    this.follows.pop();
     this.h = h;
     return this.list(open.pos, elements, optionalIndices);
   }
 
   private parseMapLiteral(): Expr {
     const open = this.expect(Tok.LBrace, "'{'");
-    this.pending++;
+    this.follows.push(FOLLOW_KEY);
     const entries: MapEntry[] = [];
     let h = 0;
     if (!this.acceptEmpty(Tok.RBrace)) {
       for (;;) {
         const opt = this.accept(Tok.Question);
         if (!opt && entries.length === 0) this.startsHere('firstEntry');
+        this.follows[this.follows.length - 1] = FOLLOW_KEY;
         const key = this.parseExpr();
         if (this.h > h) h = this.h;
         const colon = this.expect(Tok.Colon, "':'");
+        this.follows[this.follows.length - 1] = FOLLOW_ENTRY;
         const value = this.parseExpr();
         if (this.h > h) h = this.h;
         entries.push({ id: this.id(), pos: colon.pos, key, value, optional: !!opt });
         if (this.accept(Tok.Comma)) {
           if (this.accept(Tok.RBrace)) break;
+          // No entry can start here: ANTLR reads the comma as the trailing one and matches '}'.
+          if (!canStartExpression(this.peek().tok) && this.peek().tok !== Tok.Question) this.expect(Tok.RBrace, "'}'");
           continue;
         }
-        this.expect(Tok.RBrace, "'}'");
+        if (!this.accept(Tok.RBrace)) this.elementEnd(Tok.RBrace, "{'}', ','}");
         break;
       }
     }
-    this.pending--;
+    this.follows.pop();
     this.h = h;
     return this.map(open.pos, entries);
   }
@@ -623,7 +670,7 @@ class Parser implements MacroFactory {
       this.h = 0;
       return out;
     }
-    this.pending++;
+    this.follows.push(close === Tok.RParen ? FOLLOW_ARGUMENT : FOLLOW_ELEMENT);
     let h = 0;
     if (close === Tok.RParen) this.startsHere('firstArgument');
     for (;;) {
@@ -631,7 +678,7 @@ class Parser implements MacroFactory {
       if (this.h > h) h = this.h;
       if (this.accept(Tok.Comma)) continue;
       this.expect(close, close === Tok.RParen ? "')'" : "']'");
-      this.pending--;
+      this.follows.pop();
       this.h = h;
       return out;
     }
