@@ -35,3 +35,39 @@ describe('int and uint against double', () => {
     expect(evaluate(expr)).toBe(expected);
   });
 });
+
+/**
+ * A NaN cannot be ordered: cel-go's Double.Compare, and Int/Uint.Compare against a NaN double, return
+ * 'NaN values cannot be ordered' (common/types/double.go, int.go, uint.go), so <, <=, >, >= fail in
+ * kube-apiserver instead of answering false. Equality stays false (not an error).
+ */
+describe('a NaN operand of <, <=, >, >=', () => {
+  function failure(expr: string, e: CelEnvironment = env): string {
+    const compiled = e.compile(expr);
+    if (!compiled.ok) throw new Error(compiled.message);
+    const result = compiled.program.evaluate({});
+    return result.ok ? `value ${String(result.value)}` : result.message;
+  }
+  it.each([
+    '0.0/0.0 < 1.0',
+    '1.0 <= 0.0/0.0',
+    "double('NaN') > 0.0",
+    'dyn(0.0/0.0) >= 1',
+    '1 < dyn(0.0/0.0)',
+    '1u > dyn(0.0/0.0)',
+    'dyn(0.0/0.0) <= 1u',
+  ])('%s fails', (expr) => expect(failure(expr)).toBe('NaN values cannot be ordered'));
+
+  it('equality with a NaN is still false', () => {
+    expect(evaluate('0.0/0.0 == 0.0/0.0')).toBe(false);
+    expect(evaluate('dyn(1) != 0.0/0.0')).toBe(true);
+  });
+  it('fails a MAP expression the same way', async () => {
+    const { compileExpression, Evaluation, RUNTIME_CEL_COST_BUDGET } = await import('../../src/cel/index.js');
+    const c = compileExpression("double(object.metadata.annotations.ratio) < 0.5", 'matchCondition', { params: false });
+    if (!c.ok) throw new Error(c.message);
+    const r = new Evaluation({ object: { metadata: { annotations: { ratio: 'NaN' } } } }, { budget: RUNTIME_CEL_COST_BUDGET }).evaluate(c.compiled);
+    expect(r).toMatchObject({ ok: false });
+    expect((r as { message: string }).message).toContain('NaN values cannot be ordered');
+  });
+});

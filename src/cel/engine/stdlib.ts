@@ -267,7 +267,9 @@ export function registerStdlib(env: Env, options: StdlibOptions = {}): void {
     for (const [suffix, l, r, cost] of relTypes) {
       add(`${prefix}_${suffix}`, fn, [l, r], T.bool, (a: CelValue, b: CelValue) => {
         const c = celCompare(a, b);
-        return c === undefined ? false : test(c);
+        // A NaN operand: cel-go's Double/Int/Uint Compare return this error (common/types/double.go).
+        if (c === undefined) throw new CelEvalError('NaN values cannot be ordered');
+        return test(c);
       }, cost);
     }
   }
