@@ -15,7 +15,7 @@ import type { Counts, Row } from './check.js';
 import { readKyvernoTest } from './format.js';
 import { formatRows, type JunitSuite } from './output.js';
 import { runKyvernoTest } from './run-test.js';
-import type { Selector } from './selector.js';
+import { selectResults, type Selector } from './selector.js';
 
 export { isKyvernoTestDocument, readKyvernoTest, type KyvernoTest, type TestResult } from './format.js';
 export { findTests, type FoundTests } from './discover.js';
@@ -57,6 +57,9 @@ export async function runKyvernoTestFiles(files: readonly string[], io: CliIO, o
       if (parsed.documents.length === 0) throw new Error('the file holds no test');
       for (const doc of parsed.documents) {
         const test = readKyvernoTest(doc.value);
+        // A test none of whose results the selector keeps (or with none) is passed over silently, as
+        // kyverno test does before it loads anything (commands/test/command.go: no filteredResults).
+        if (selectResults(options.selector, test.results).length === 0) continue;
         options.out(`Loading test ${test.name} ( ${file} ) ...\n`);
         const run = await runKyvernoTest(test, file, io, options.selector, counts, nextId);
         for (const line of run.log) options.out(`${line}\n`);
