@@ -231,7 +231,9 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
       const before = invalidPolicies.get(p.name)?.message;
       invalidPolicies.set(p.name, { reason: 'Invalid Policy', message: before ? `${before}; ${line}` : line });
     }
-    log.push(`  ${p.effect === 'ignored' ? 'ERROR' : 'warning'}: ${p.source}: ${p.kind ?? '?'}/${p.name ?? '?'}: ${line}`);
+    // A document that could not be read (invalid YAML) has no kind or name to show.
+    const what = p.kind === undefined && p.name === undefined ? '' : `${p.kind ?? '?'}/${p.name ?? '?'}: `;
+    log.push(`  ${p.effect === 'ignored' ? 'ERROR' : 'warning'}: ${p.source}: ${what}${line}`);
   }
   const { policies, otherRules } = policiesInFileOrder(loaded);
   const params: SourceDocument[] = [];
