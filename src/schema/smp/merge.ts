@@ -5,7 +5,7 @@ import { resolve, type Atom, type FieldDef, type ListDef, type MapDef, type Type
 import type { StrategicMergeChain, TrackedList } from './chain.js';
 import { mergesLists } from './patch-strategy.js';
 import { isPlainMapType, NOT_NORMAL, plainNormalSize } from './plain-maps.js';
-import { isFull, keyId, keyTuple, objectTuple, scalarText, someStrictProjection, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
+import { isFull, keyId, keyTuple, mergeValues, objectTuple, scalarText, someStrictProjection, tupleId, tupleMatches, TupleIndex, type Tuple } from './tuples.js';
 
 /** A strategic merge that cannot be done (mismatched node kinds, unknown `$patch`, list items without a key). */
 export class StrategicMergeError extends Error {
@@ -481,6 +481,8 @@ class Merger {
       const item = dest[i];
       const id = keyId(item, keys);
       if (id === undefined) return undefined;
+      // Under several keys an item lacking one may be merged with or set over others (keyedList).
+      if (keys.length > 1 && !isFull(keyTuple(item, keys)!)) return undefined;
       if (seen !== undefined) {
         if (seen.has(id)) return undefined;
         seen.add(id);
@@ -559,7 +561,10 @@ class Merger {
     // Built once a collected item does not carry the tuple that found it. Until then, with full tuples, the
     // collected items carry the distinct tuples already seen, so a new tuple replaces none of them.
     let outIndex: TupleIndex | undefined = allFull ? undefined : new TupleIndex();
-    for (const tuple of tuples) {
+    // Under several keys kyaml completes a partial tuple from one it matches (a port without protocol
+    // becomes the resource's TCP port): then only items holding the completed values are found by it.
+    const walked = allFull || keys.length === 1 ? tuples : mergeValues(tuples);
+    for (const tuple of walked) {
       // Each distinct tuple reads its own buckets once: the walk stays linear in both lists.
       let found: JsonValue | undefined;
       let foundAt = -1;
@@ -696,6 +701,31 @@ class Merger {
         ids[k] = id;
       }
     }
+    if (keys.length > 1 && (partial || partialItems)) {
+      // kyaml's mergeValues (keyedList) completes partial tuples from the tuples they match. Here (the
+      // invariant: no item holds every value another sets) a tuple of the list completes none of the
+      // list's; with two keys only tuples sharing a value match. Overlay tuples completing each other,
+      // or more keys: the general walk.
+      if (keys.length > 2) return undefined;
+      if (partial && tuples.length > 1) {
+        const completed = mergeValues(tuples);
+        for (let k = 0; k < tuples.length; k++) if (tupleId(completed[k]) !== tupleId(tuples[k])) return undefined;
+      }
+      // A partial overlay tuple naming an item that sets both keys is completed from it: then no overlay
+      // item holds it, the item is walked alone (normalized: unchanged), and kyaml drops the overlay item.
+      let kept = 0;
+      for (let k = 0; k < ids.length; k++) {
+        if (!isFull(tuples[k]) && ids[k] !== tupleId(tuples[k])) continue;
+        tuples[kept] = tuples[k];
+        at[kept] = at[k];
+        ids[kept] = ids[k];
+        kept++;
+      }
+      // (With items lacking keys the general walk decides: resourceItemsSet.)
+      if (kept < ids.length && partialItems) return undefined;
+      if (kept === 0) return list.array;
+      tuples.length = at.length = ids.length = kept;
+    }
     // kyaml undoes an item's `$patch: replace` (resourceItemsSet): the general walk does that.
     for (let k = 0; k < ids.length; k++) {
       if (list.has(ids[k]) && getOwn(patchItems[at[k]] as JsonObject, DIRECTIVE) === 'replace') return undefined;
@@ -741,8 +771,9 @@ class Merger {
  *
  * Undefined when that changes nothing (the usual case: distinct keys, every item merged in place, and
  * with one key the order is kept); `unwalked` when a resource item no walk merged into was set.
- * Resource items missing a value for one of those keys are left as the walk collected them (kyaml
- * appends them and matches by the values left: not modelled).
+ * Under several keys a resource item missing the last of them is set as partialSet says; an item
+ * missing another (or, under one key, a keyless item) leaves the items as the walk collected them (not
+ * modelled: kyaml compares the values it has with the wrong keys and keeps copies of it).
  */
 function resourceItemsSet(
   out: JsonValue[],
@@ -765,13 +796,22 @@ function resourceItemsSet(
   // Each item's values as kyaml reads them then: a merged item's as merged (its node was edited in
   // place), another's as it was read before the walk (a chain may have edited the map since).
   const ids: (string | undefined)[] = new Array(remaining.length);
+  const partials: (string[] | undefined)[] = new Array(remaining.length);
   let plain = true;
   const seen = new Set<string>();
   for (let i = 0; i < remaining.length; i++) {
     if (removed[i] !== 0) continue;
     const merged = inPlace?.[i];
     const t = merged !== undefined ? objectTuple(merged, setKeys) : valid === undefined ? remainingTuples[i] : valid.map((k) => remainingTuples[i][k]);
-    if (t === undefined || !isFull(t)) return undefined;
+    if (t === undefined) return undefined;
+    if (!isFull(t)) {
+      // Under several keys kyaml reads only the values the item has (partialSet).
+      const values = several ? presentPrefix(t) : undefined;
+      if (values === undefined) return undefined;
+      partials[i] = values;
+      plain = false;
+      continue;
+    }
     const id = tupleId(t);
     if (plain && (merged === undefined || seen.has(id))) plain = false;
     seen.add(id);
@@ -797,6 +837,13 @@ function resourceItemsSet(
   for (let p = 0; p < items.length; p++) file(p);
   for (let i = 0; i < remaining.length; i++) {
     const id = ids[i];
+    const partial = partials[i];
+    if (partial !== undefined) {
+      const before = items.length;
+      partialSet(items, alive, inPlace?.[i] ?? remaining[i], partial, setKeys);
+      for (let p = before; p < items.length; p++) file(p);
+      continue;
+    }
     if (id === undefined) continue;
     const state = inPlace?.[i] ?? remaining[i];
     // ElementSetter: the collected items holding the item's values (as it was read) are replaced by it,
@@ -819,6 +866,33 @@ function resourceItemsSet(
   for (let p = 0; p < items.length; p++) if (alive[p]) result.push(items[p]);
   if (result.length === out.length && result.every((v, p) => v === out[p])) return undefined;
   return { items: result, unwalked: !plain };
+}
+
+/**
+ * kyaml's appendListNode for a resource item lacking the last of the keys set (a port without protocol
+ * among ports with one): it appends the item once per key it lacks, deletes the items holding the values
+ * it has (compared by position with the keys: Values [80] against Keys [containerPort, protocol] is
+ * containerPort 80 whatever the protocol; those copies included) and appends it. So it ends up last, and
+ * every item of its containerPort before it is gone. (An item lacking an earlier key is not modelled.)
+ */
+function partialSet(items: JsonValue[], alive: boolean[], state: JsonValue, values: readonly string[], setKeys: readonly string[]): void {
+  for (let p = 0; p < items.length; p++) {
+    if (!alive[p]) continue;
+    const t = objectTuple(items[p], setKeys);
+    let holds = t !== undefined;
+    for (let k = 0; holds && k < values.length; k++) holds = t![k] === values[k];
+    if (holds) alive[p] = false;
+  }
+  items.push(state);
+  alive.push(true);
+}
+
+/** The values of a tuple that sets its first keys only (a port without protocol); undefined otherwise. */
+function presentPrefix(t: Tuple): string[] | undefined {
+  let n = 0;
+  while (n < t.length && t[n] !== '') n++;
+  for (let k = n; k < t.length; k++) if (t[k] !== '') return undefined;
+  return n === 0 ? undefined : t.slice(0, n);
 }
 
 /** How many of a tracked list's keys an item of the list or of the overlay (its tuples) sets. */

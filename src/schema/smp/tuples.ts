@@ -132,3 +132,46 @@ export class TupleIndex {
     else bucket.push(at);
   }
 }
+
+/**
+ * kyaml's mergeValues (walk/associative_sequence.go), run over the distinct tuples of both sides when a
+ * list has several merge keys: two tuples that share a value and differ only where one of them is empty
+ * both become their union, pair by pair in kyaml's order (the first of a pair as it stood when its turn
+ * came). So a port without `protocol` next to the same port with one is looked up as the full tuple, and
+ * the item lacking the protocol is found by no tuple. Duplicates it makes are kept: kyaml walks each.
+ * Pairs of two full tuples change nothing and are skipped, so the work is (partial tuples) x (all).
+ */
+export function mergeValues(tuples: readonly Tuple[]): Tuple[] {
+  const out = tuples.slice();
+  const partial: number[] = [];
+  for (let i = 0; i < out.length; i++) if (!isFull(out[i])) partial.push(i);
+  if (partial.length === 0) return out;
+  // A full tuple stays full in any union: with a full first, only the tuples partial at the start matter.
+  const match = (i: number, first: Tuple, j: number) => {
+    const union = unionIfMatching(first, out[j]);
+    if (union !== undefined) {
+      out[i] = union;
+      out[j] = union;
+    }
+  };
+  for (let i = 0; i < out.length; i++) {
+    const first = out[i];
+    if (isFull(first)) for (const j of partial) match(i, first, j);
+    else for (let j = 0; j < out.length; j++) match(i, first, j);
+  }
+  return out;
+}
+
+/** kyaml's match: one equal value at least, and no position where both are set and differ. */
+function unionIfMatching(a: Tuple, b: Tuple): Tuple | undefined {
+  let common = false;
+  const res: string[] = new Array(a.length);
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) {
+      common = true;
+      res[k] = a[k];
+    } else if (a[k] !== '' && b[k] !== '') return undefined;
+    else res[k] = a[k] !== '' ? a[k] : b[k];
+  }
+  return common ? res : undefined;
+}

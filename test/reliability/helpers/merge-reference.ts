@@ -279,6 +279,7 @@ class Merger {
       const item = dest[i];
       const tuple = keyTuple(item, keys);
       if (!tuple) return undefined;
+      if (keys.length > 1 && tuple.includes('')) return undefined;
       const id = tupleId(tuple);
       if (seen.has(id)) return undefined;
       seen.add(id);
@@ -331,7 +332,8 @@ class Merger {
     const walkedInto = new Map<JsonValue, JsonValue>();
     let out: JsonValue[] = [];
     const outTuples: (string[] | undefined)[] = [];
-    for (const tuple of tuples) {
+    // kyaml's mergeValues under several keys: partial tuples completed by the tuples they match.
+    for (const tuple of keys.length > 1 ? referenceMergeValues(tuples) : tuples) {
       const at = firstMatch(remainingTuples, tuple);
       const found = at < 0 ? undefined : remaining[at];
       const d = found === undefined ? undefined : (merged.get(found) ?? found);
@@ -371,7 +373,8 @@ class Merger {
     }
     // kyaml's appendListNode (list prepend): each resource item, in order and as the walk left it, is set
     // into the collected items by ElementSetter under the keys some item sets; with several keys it is
-    // deleted first, then appended. Not modelled when a resource item lacks a value for one of those keys.
+    // deleted first, then appended; an item lacking a value for one of several keys as described below.
+    // (Under one key such an item is keyless, handled above.)
     const setAt = keys.map((_, k) => k).filter((k) => tuples.some((t) => t[k] !== ''));
     const setKeys = setAt.length > 0 ? setAt : keys.map((_, k) => k);
     // Read as kyaml reads them then: a merged item's values as merged (edited in place), another's as read.
@@ -379,11 +382,29 @@ class Merger {
       const merged = walkedInto.get(remaining[i]);
       return merged === undefined ? remainingTuples[i] : objectTuple(merged, keys);
     };
-    if (remaining.every((_, i) => setKeys.every((k) => (valuesOf(i)?.[k] ?? '') !== ''))) {
+    const several = setKeys.length > 1;
+    // Under several keys an item may lack the last ones (a port without protocol), not an earlier one.
+    const modelled = (i: number) => {
+      const present = setKeys.map((k) => (valuesOf(i)?.[k] ?? '') !== '');
+      return present.every(Boolean) || (several && present[0] && present.every((p, j) => p || !present.slice(j).some(Boolean)));
+    };
+    if (remaining.every((_, i) => modelled(i))) {
       let list = out.slice();
       for (let i = 0; i < remaining.length; i++) {
         const state = walkedInto.get(remaining[i]) ?? remaining[i];
         const values = valuesOf(i)!;
+        if (setKeys.some((k) => values[k] === '')) {
+          // appendListNode: appended once per key it lacks, then the items holding the values it has
+          // deleted (those copies too), then appended.
+          const has = setKeys.filter((k) => values[k] !== '').map((k) => values[k]);
+          for (const k of setKeys) if (values[k] === '') list.push(state);
+          list = list.filter((item) => {
+            const t = objectTuple(item, keys);
+            return !(t !== undefined && has.every((v, j) => t[setKeys[j]] === v));
+          });
+          list.push(state);
+          continue;
+        }
         const holds = (item: JsonValue) => {
           const t = objectTuple(item, keys);
           return t !== undefined && setKeys.every((k) => t[k] === values[k]);
@@ -473,6 +494,29 @@ function tupleMatches(itemTuple: string[] | undefined, tuple: string[]): boolean
   if (itemTuple === undefined) return false;
   for (let i = 0; i < tuple.length; i++) if (tuple[i] !== '' && itemTuple[i] !== tuple[i]) return false;
   return true;
+}
+
+/** kyaml's mergeValues, literally: every ordered pair, the first as it stood when its turn came. */
+function referenceMergeValues(tuples: string[][]): string[][] {
+  const list = tuples.map((t) => t.slice());
+  for (let i = 0; i < list.length; i++) {
+    const first = list[i];
+    for (let j = 0; j < list.length; j++) {
+      const second = list[j];
+      let common = false;
+      let conflict = false;
+      const res = first.map((v, k) => {
+        if (v === second[k]) common = true;
+        else if (v !== '' && second[k] !== '') conflict = true;
+        return v !== '' ? v : second[k];
+      });
+      if (common && !conflict) {
+        list[i] = res;
+        list[j] = res;
+      }
+    }
+  }
+  return list;
 }
 
 function firstMatch(itemTuples: string[][], tuple: string[]): number {
