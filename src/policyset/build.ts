@@ -95,8 +95,10 @@ export interface BuildOptions {
   compile?: 'load' | 'first-use';
   /**
    * A built-in object the API server would refuse to create (stored-builtin.ts storedBuiltinProblems).
-   * `refuse` (default): left out, a problem per error (effect `ignored`): no cluster can hold it. `keep`
-   * (`amender test`, as Kyverno's CLI, which reads a param file as written): kept, nothing reported.
+   * `refuse` (default): left out, a problem per error (effect `ignored`): no cluster can hold it; and an
+   * object of a namespaced kind written without a namespace is in `default`, where kubectl puts it. `keep`
+   * (`amender test`, as Kyverno's CLI, which reads a param file as written): kept as written, nothing
+   * reported.
    */
   unstorableObjects?: 'refuse' | 'keep';
 }
@@ -358,7 +360,7 @@ class Builder {
     // An object the API server would refuse to create cannot be there for a policy to read.
     const refused = this.keepUnstorable ? [] : storedBuiltinProblems(doc.value, this.schemas);
     if (refused.length > 0) return this.report(doc, refused, 'ignored');
-    if (!this.objects.add(doc.value, this.schemas)) {
+    if (!this.objects.add(doc.value, this.schemas, this.keepUnstorable)) {
       this.report(doc, [{ path: 'metadata.name', message: 'Duplicate value: an object of this kind, namespace and name is already defined' }], 'ignored');
     }
   }

@@ -50,10 +50,11 @@ function celView(obj: JsonObject, typed: boolean, schemas: SchemaRegistry | unde
   return out;
 }
 
-/** `obj` without `metadata.namespace` (copies; documents are never changed in place). */
-function withoutNamespace(obj: JsonObject): JsonObject {
+/** `obj` with `metadata.namespace` set to `namespace`, or without it when '' (copies; documents are never changed in place). */
+function withNamespace(obj: JsonObject, namespace: string): JsonObject {
   const meta = shallowCopyWithMarks(getOwn(obj, 'metadata') as JsonObject);
-  delete meta.namespace;
+  if (namespace === '') delete meta.namespace;
+  else setOwn(meta, 'namespace', namespace);
   const out = shallowCopyWithMarks(obj);
   setOwn(out, 'metadata', meta);
   return out;
@@ -89,8 +90,9 @@ export class ObjectStore implements ParamSource {
   /**
    * Adds an object; false when one with the same kind, namespace and name is there (or the store is sealed).
    * `schemas`: the set's (CRDs declared before); a param of a built-in kind is then read as stored.
+   * `asWritten`: an object of a namespaced kind without a namespace stays in none (Kyverno's CLI).
    */
-  add(obj: JsonObject, schemas?: SchemaRegistry): boolean {
+  add(obj: JsonObject, schemas?: SchemaRegistry, asWritten = false): boolean {
     if (this.sealed) return false;
     const apiVersion = getOwn(obj, 'apiVersion');
     const kind = getOwn(obj, 'kind');
@@ -100,9 +102,15 @@ export class ObjectStore implements ParamSource {
     let { namespace, name } = objectIdentity(obj);
     // kube-apiserver clears the namespace of a cluster-scoped object on create (apiserver
     // registry/rest/meta.go EnsureObjectNamespaceMatchesRequestNamespace): one object per name.
-    if (namespace !== '' && (this.declared.get(key) ?? builtinScope(group, kind)) === 'Cluster') {
-      obj = withoutNamespace(obj);
+    const scope = this.declared.get(key) ?? builtinScope(group, kind);
+    if (namespace !== '' && scope === 'Cluster') {
+      obj = withNamespace(obj, '');
       namespace = '';
+    } else if (namespace === '' && scope === 'Namespaced' && !asWritten) {
+      // The API server has no namespaced object without a namespace: kubectl apply puts one written
+      // without it in its context's namespace, `default` unless configured (as `amender apply` does).
+      obj = withNamespace(obj, 'default');
+      namespace = 'default';
     }
     // One map read per object: a scan of the kind's list for the same identity made n objects of one
     // kind cost n² (40,000 ConfigMaps in a source took 9 s to build).

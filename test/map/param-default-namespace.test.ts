@@ -1,0 +1,63 @@
+/**
+ * An object of a namespaced kind written in the policy sources without `metadata.namespace` is in the
+ * `default` namespace, where `kubectl apply` creates it (its context's namespace, `default` unless
+ * configured): kube-apiserver holds no namespaced object without a namespace (a create names one in its
+ * path), so a param informer never lists one in none. Before, such a ConfigMap param was loaded into no
+ * namespace and no binding ever found it (generic/policy_dispatcher.go CollectParams lists the request's
+ * or paramRef's namespace).
+ */
+import { describe, expect, it } from 'vitest';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { addedAt, mutateWidget } from './widget-reviews.js';
+
+const POLICY = `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: p }
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  paramKind: { apiVersion: v1, kind: ConfigMap }
+  matchConstraints:
+    resourceRules: [{ operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps] }]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [JSONPatch{op: "add", path: "/metadata/annotations", value: {"a": params.data.a, "ns": params.metadata.namespace}}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: p }
+spec: { policyName: p, paramRef: { name: param, parameterNotFoundAction: Deny } }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: param }
+data: { a: x }
+`;
+
+const review = (namespace: string) => `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},
+"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","userInfo":{},"namespace":"${namespace}","name":"c",
+"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"${namespace}"}}}}`;
+
+describe('a namespaced param written without a namespace', () => {
+  it('is in the default namespace, found from a request there', async () => {
+    const reply = await mutateWidget(POLICY, review('default'));
+    expect(reply.status?.message).toBeUndefined();
+    expect(addedAt(reply, '/metadata/annotations')).toEqual({ a: 'x', ns: 'default' });
+  });
+
+  it('is not found from a request in another namespace', async () => {
+    const reply = await mutateWidget(POLICY, review('shop'));
+    expect(reply.allowed).toBe(false);
+    expect(reply.status?.message).toContain('no params found for policy binding with `Deny` parameterNotFoundAction');
+  });
+
+  it('is the same object as one of its name written in default', () => {
+    const set = buildPolicySet(parseDocuments('p.yaml', POLICY + '---\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: param, namespace: default }\ndata: { a: z }\n'));
+    expect(set.problems.map((p) => [p.name, p.message])).toEqual([
+      ['param', 'Duplicate value: an object of this kind, namespace and name is already defined'],
+    ]);
+  });
+});
