@@ -74,6 +74,10 @@ describe('a select without a name (no viable alternative)', () => {
     ['a. 1', "ERROR: <input>:1:4: Syntax error: no viable alternative at input '. 1'"],
     // cel-go rewrites this one for true, false and null (parser.go reservedIdentifier).
     ['a.true', "ERROR: <input>:1:3: Syntax error: mismatched input 'true' expecting IDENTIFIER"],
+    // A leading '.' without a name.
+    ['.', "ERROR: <input>:1:2: Syntax error: no viable alternative at input '.'"],
+    ['.?y', "ERROR: <input>:1:2: Syntax error: no viable alternative at input '.?'"],
+    ['. 1', "ERROR: <input>:1:3: Syntax error: no viable alternative at input '. 1'"],
   ];
   it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
 
@@ -121,4 +125,24 @@ describe('a token that must be matched (ANTLR single-token deletion and insertio
     ['{(a ,', "ERROR: <input>:1:5: Syntax error: mismatched input ',' expecting ')'"],
   ];
   it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
+});
+
+/**
+ * A '-' that neither signs a number nor negates an operand: cel-go's literal rule takes a sign, so the
+ * unary rule predicts past the last '-' and finds no viable alternative there.
+ */
+describe('a minus without an operand (no viable alternative)', () => {
+  const cases: [string, string][] = [
+    // parser_test.go
+    ['--', "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-'"],
+    // ANTLR's runtime on cel-go's ATN
+    ['-', "ERROR: <input>:1:2: Syntax error: no viable alternative at input '-'"],
+    ['a + -', "ERROR: <input>:1:6: Syntax error: no viable alternative at input '-'"],
+    ['-- -', "ERROR: <input>:1:5: Syntax error: no viable alternative at input '-'"],
+    ['- <', "ERROR: <input>:1:3: Syntax error: no viable alternative at input '- <'"],
+    ['-!a', "ERROR: <input>:1:2: Syntax error: no viable alternative at input '-!'"],
+    ['f(-)', "ERROR: <input>:1:4: Syntax error: no viable alternative at input '-)'"],
+  ];
+  it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
+  it.each(['-1', '- 1', '--1', '-(1)', '-x', "a + -'s'", '-.a', '-.1'])('%s still parses', (expr) => expect(first(expr)).toBe('ok'));
 });

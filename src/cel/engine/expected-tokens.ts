@@ -73,6 +73,11 @@ export function canStartExpression(tok: Tok): boolean {
   return SETS.expr.has(tok);
 }
 
+/** What may start the operand of a unary operator (cel-go's member rule): not another '-' or '!'. */
+export function canStartMember(tok: Tok): boolean {
+  return tok !== Tok.Minus && tok !== Tok.Not && SETS.expr.has(tok);
+}
+
 /** What may follow any complete operand: an operator, a select, an index, the '?' of a conditional. */
 const AFTER_OPERAND = new Set<Tok>([
   Tok.Plus, Tok.Minus, Tok.Star, Tok.Slash, Tok.Percent, Tok.Less, Tok.LessEq, Tok.Greater, Tok.GreaterEq,

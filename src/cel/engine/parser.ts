@@ -8,7 +8,7 @@ import { LexError, Tok, tokenize, tokenText, type Token } from './lexer.js';
 import { Op, type Expr, type MapEntry, type StructField } from './ast.js';
 import type { CelIssue } from './errors.js';
 import { expandMacro, type MacroFactory, type MacroLookup } from './macros.js';
-import { canStartExpression, expectedTokens, followsOperand, type StartContext } from './expected-tokens.js';
+import { canStartExpression, canStartMember, expectedTokens, followsOperand, type StartContext } from './expected-tokens.js';
 
 /** Words that cannot be used as identifiers (they remain valid as field names). */
 const RESERVED = new Set([
@@ -394,6 +394,7 @@ class Parser implements MacroFactory {
       }
       let n = 0;
       while (this.accept(Tok.Minus)) n++;
+      if (!canStartMember(this.peek().tok)) this.noViableAlternative(this.toks[this.i - 1], this.peek());
       const operand = this.parseMember();
       return n % 2 === 0 ? operand : this.call(t.pos, Op.negate, [operand]);
     }
@@ -485,8 +486,18 @@ class Parser implements MacroFactory {
   private notAField(dot: Token, t: Token, optional: boolean): never {
     if (optional) this.cannotStart('optionalField');
     if (t.tok === Tok.True || t.tok === Tok.False || t.tok === Tok.Null) this.unexpected('IDENTIFIER');
+    this.noViableAlternative(dot, t);
+  }
+
+  /**
+   * ANTLR's prediction failing from token `from` at token `t` (which it reports): the text runs from
+   * `from` through `t`, hidden whitespace included. Besides a select without a name: a leading '.'
+   * without a name, and a '-' that neither signs a number nor negates an operand (cel-go's literal
+   * rule takes a sign, so the unary rule looks past the '-'; parser_test.go: -- fails at input '-').
+   */
+  private noViableAlternative(from: Token, t: Token): never {
     const end = t.tok === Tok.EOF ? t.pos : t.end;
-    throw new ParseError(`Syntax error: no viable alternative at input '${this.src.slice(dot.pos, end)}'`, t.pos);
+    throw new ParseError(`Syntax error: no viable alternative at input '${this.src.slice(from.pos, end)}'`, t.pos);
   }
 
   private literalFromToken(t: Token, negative: boolean, signPos: number): Expr {
@@ -547,7 +558,10 @@ class Parser implements MacroFactory {
     }
     if (leadingDot) this.i++;
     const idTok = this.peek();
-    if (idTok.tok !== Tok.Ident) this.unexpected('IDENTIFIER');
+    if (idTok.tok !== Tok.Ident) {
+      if (leadingDot) this.noViableAlternative(start, idTok);
+      this.unexpected('IDENTIFIER');
+    }
     this.i++;
     const name = idTok.value as string;
     if (RESERVED.has(name)) this.error(idTok.pos, `reserved identifier: ${name}`);
