@@ -451,7 +451,10 @@ export class ReviewPool {
       let jobs: Job[];
       if (slot.spare) jobs = this.queue.take(share, this.everyWorkerHeld(performance.now()) ? undefined : this.setsInProgress(), MAX_BATCH_BODY_SIZE);
       else jobs = this.offSpare.length > 0 ? this.offSpare.take(1) : this.queue.take(share, undefined, MAX_BATCH_BODY_SIZE);
-      if (jobs.length > 0) this.dispatch(slot, jobs);
+      if (jobs.length === 0) continue;
+      // The spare first gets the large sets they need, encoded in slices; they wait, first in line, meanwhile.
+      if (slot.spare && this.encodeForSpare(slot, jobs)) this.queue.add(jobs, true);
+      else this.dispatch(slot, jobs);
     }
     if (this.queue.length > 0) this.watchForSpare();
   };
@@ -560,7 +563,8 @@ export class ReviewPool {
 
   /** The spare has had no review for a while (spare.ts). */
   private stopSpare(slot: Slot): void {
-    if (slot.batch || slot.retired) return;
+    // One waiting for a set's encoding takes its reviews once it is sent (encodeForSpare).
+    if (slot.batch || slot.retired || slot.awaiting > 0) return;
     slot.retired = true;
     this.slots.splice(this.slots.indexOf(slot), 1);
     void slot.worker.terminate();
@@ -731,8 +735,27 @@ export class ReviewPool {
       if (this.latest.get(name) === latest) this.sendVersion(slot, name, latest.generation, latest.inputs);
       if (slot.awaiting > 0) return;
       this.dropEncodingsSent();
+      // A spare stops when idle from now on, if no review is left for it (stopSpare waited for this).
+      if (slot.spare) this.spareTimers.armStop(() => this.stopSpare(slot));
       this.schedule();
     });
+  }
+
+  /**
+   * The spare gets a set with its first review of it (dispatch), so a large set in force, its encoding
+   * dropped, was cloned or encoded at once as the spare took the review, at the moment the workers were
+   * all busy: encoded in slices for it first instead (encodeForReplacement). True when it waits for one.
+   */
+  private encodeForSpare(slot: Slot, jobs: readonly Job[]): boolean {
+    const names = new Set<string>();
+    for (const entry of jobs) {
+      const latest = this.latest.get(entry.setName);
+      if (!latest?.large || latest.encoded || latest.generation !== entry.generation || latest.inputs !== entry.inputs) continue;
+      if (names.has(entry.setName) || slot.versions.get(entry.setName)?.includes(entry.generation)) continue;
+      names.add(entry.setName);
+      this.encodeForReplacement(slot, entry.setName, latest);
+    }
+    return names.size > 0;
   }
 
   /** Posts a set version to the worker unless it holds it. */
