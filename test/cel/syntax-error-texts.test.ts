@@ -123,6 +123,12 @@ describe('a token that must be matched (ANTLR single-token deletion and insertio
     ['x.map((k, v, k + v)', "ERROR: <input>:1:9: Syntax error: missing ')' at ','"],
     ["{?'k': (v}", "ERROR: <input>:1:10: Syntax error: missing ')' at '}'"],
     ['{(a ,', "ERROR: <input>:1:5: Syntax error: mismatched input ',' expecting ')'"],
+    // A leading comma is the lone comma of an empty literal ('[' listInit? ','? ']'): the closer must follow.
+    ['[, 2, 3]', "ERROR: <input>:1:4: Syntax error: mismatched input '2' expecting ']'"],
+    ['a in [, 2]', "ERROR: <input>:1:9: Syntax error: extraneous input '2' expecting ']'"],
+    ["{, 'a': 1}", "ERROR: <input>:1:4: Syntax error: mismatched input ''a'' expecting '}'"],
+    ['Msg{, a: 1}', "ERROR: <input>:1:7: Syntax error: mismatched input 'a' expecting '}'"],
+    ['[,', "ERROR: <input>:1:3: Syntax error: missing ']' at '<EOF>'"],
   ];
   it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
 });

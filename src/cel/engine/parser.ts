@@ -138,8 +138,10 @@ class Parser implements MacroFactory {
    */
   private acceptEmpty(close: Tok): boolean {
     if (this.accept(close)) return true;
-    if (this.peek().tok !== Tok.Comma || this.peek(1).tok !== close) return false;
-    this.i += 2;
+    if (this.peek().tok !== Tok.Comma) return false;
+    // A leading comma can only be that lone one, so the closer must follow ('[, 2]': extraneous '2').
+    this.i++;
+    this.expect(close, close === Tok.RBracket ? "']'" : "'}'");
     return true;
   }
   private expect(tok: Tok, what: string): Token {
