@@ -1,6 +1,6 @@
 /**
  * The command-line grammar every `amender` command shares: `--name value`, `--name=value`, boolean
- * `--flag`, and list options that take every following argument up to the next `--option`
+ * `--flag` (or `--flag=true|false`, as pflag), and list options that take every following argument up to the next `--option`
  * (`--policies a.yaml dir/ b.yaml`). A list option may also be repeated. A short option (`-s`, `-r`:
  * Kyverno's spellings) a command does not map to its own is refused, never taken as a list value or a
  * path: `--resource pod.yaml -s a=b` must not read a file named `-s`.
@@ -26,6 +26,16 @@ export class UsageError extends Error {
 /** `-x`, `-abc`: a short option. `-` alone is standard input; `-1` is no option. */
 const SHORT_OPTION = /^-[A-Za-z]/;
 
+/**
+ * `--flag=VALUE` of a boolean option, read as pflag reads it (strconv.ParseBool), so a kyverno command line
+ * with `--remove-color=true` or `--detailed-results=false` means what it meant there.
+ */
+export function goBool(name: string, value: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  throw new UsageError(`option --${name} takes no value, or =true or =false; got ${JSON.stringify(value)}`);
+}
+
 export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs {
   const options = new Map<string, string | boolean | string[]>();
   const positionals: string[] = [];
@@ -46,8 +56,7 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
     const kind = Object.prototype.hasOwnProperty.call(spec, name) ? spec[name] : undefined;
     if (!kind) throw new UsageError(`unknown option --${name}`);
     if (kind === 'boolean') {
-      if (inline !== undefined) throw new UsageError(`option --${name} takes no value`);
-      options.set(name, true);
+      options.set(name, inline === undefined ? true : goBool(name, inline));
     } else if (kind === 'string' || kind === 'last') {
       if (kind === 'string' && options.has(name)) throw new UsageError(`option --${name} given twice`);
       const value = inline ?? argv[++i];

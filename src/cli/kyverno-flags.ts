@@ -6,7 +6,7 @@
  * why instead of as "unknown option". Short flags are read as pflag reads them: `-o=x` and `-ox` give
  * the value x, and `-ti` sets two boolean flags.
  */
-import { UsageError } from './args.js';
+import { goBool, UsageError } from './args.js';
 import { CliInputError } from './errors.js';
 
 export interface KyvernoFlags {
@@ -171,13 +171,17 @@ export function fromKyverno(argv: readonly string[], flags: KyvernoFlags): strin
       continue;
     }
     const to = flags.longs.get(name);
-    if (to === '' && eq < 0) continue;
-    const long = to === undefined || to === '' ? name : to;
+    if (to === '') {
+      // A boolean flag that changes nothing here (`--stdin`, `--stdin=false`); a value that is no bool is refused.
+      if (eq >= 0) goBool(name.slice(2), arg.slice(eq + 1));
+      continue;
+    }
+    const long = to ?? name;
     if (eq < 0 && flags.oneValueLongs.has(name) && valueAfter(i) !== undefined) {
       out.push(`${long}=${argv[++i]}`);
       continue;
     }
-    out.push(to === undefined || to === '' ? arg : `${to}${eq < 0 ? '' : arg.slice(eq)}`);
+    out.push(to === undefined ? arg : `${to}${eq < 0 ? '' : arg.slice(eq)}`);
   }
   return out;
 }
