@@ -116,10 +116,10 @@ function policiesInFileOrder(loaded: LoadedPolicies): { policies: CompiledKyvern
   return { policies, otherRules };
 }
 
-/** Policy kinds of a test that `amender test` does not run (validating, generating, CEL policies…). */
 /** Params and other objects as Kyverno's CLI reads them: as written, none refused (BuildOptions.unstorableObjects). */
 const AS_KYVERNO_CLI = { unstorableObjects: 'keep' } as const;
 
+/** Policy kinds of a test that `amender test` does not run (validating, generating, CEL policies…). */
 const NOT_RUN_KINDS = /^(ValidatingAdmissionPolicy|(Namespaced)?(Validating|ImageValidating|Generating|Deleting)Policy|(Cluster)?CleanupPolicy)$/;
 
 const MAP_KINDS = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
