@@ -32,7 +32,7 @@
  */
 export { SHORT_ESCAPES, strconvQuote, timeQuote } from './quote.js';
 export { formatFloat32F, formatFloatE, formatFloatG, goJsonNumber, parseFloat64 } from './float.js';
-export { floatToInt64, parseInt64, parseUint64, wrap64 } from './int64.js';
+export { floatToInt64, parseInt64, parseUint64, pastInt64Digits, wrap64 } from './int64.js';
 export { compareStrings } from './string-order.js';
 export { goTrimSpace, isGoSpace } from './trim-space.js';
 export { goSprint } from './sprint.js';

@@ -3,6 +3,7 @@
  * `semver_compare` link: strict Parse with its error messages (`%q` is strconv.Quote), Compare, and
  * ParseRange (with x-wildcards). Numeric identifiers are uint64, kept exact as bigint.
  */
+import { pastInt64Digits } from './int64.js';
 import { strconvQuote } from './quote.js';
 import { compareStrings } from './string-order.js';
 import { goTrimSpace } from './trim-space.js';
@@ -27,7 +28,7 @@ const hasLeadingZeroes = (s: string) => s.length > 1 && s[0] === '0';
 /** strconv.ParseUint(s, 10, 64) with its error text. */
 function parseUint(s: string): bigint {
   if (!/^[0-9]+$/.test(s)) throw new SemverError(`strconv.ParseUint: parsing ${strconvQuote(s)}: invalid syntax`);
-  const v = BigInt(s);
+  const v = pastInt64Digits(s) ? MAX_U64 + 1n : BigInt(s);
   if (v > MAX_U64) throw new SemverError(`strconv.ParseUint: parsing ${strconvQuote(s)}: value out of range`);
   return v;
 }
@@ -180,7 +181,7 @@ function splitComparatorVersion(s: string): [string, string] {
 /** incrementMajorVersion / incrementMinorVersion: strconv.Atoi (int64), +1 wrapping; '' when Atoi fails. */
 function increment(v: string, index: number): string {
   const parts = v.split('.');
-  if (!/^[+-]?\d+$/.test(parts[index] ?? '')) return '';
+  if (!/^[+-]?\d+$/.test(parts[index] ?? '') || pastInt64Digits(parts[index])) return '';
   const n = BigInt(parts[index]);
   if (n > INT64_MAX || n < -INT64_MAX - 1n) return '';
   parts[index] = String(n === INT64_MAX ? -INT64_MAX - 1n : n + 1n);

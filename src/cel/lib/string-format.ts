@@ -1,3 +1,4 @@
+import { pastInt64Digits } from '../../go/index.js';
 import { checkBuiltSize } from '../engine/bounds.js';
 import { CelOptional, CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
 import { celError } from './errors.js';
@@ -83,7 +84,7 @@ function parseClause(format: string, start: number, clauses: FormatClauses): [nu
         'error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax',
       );
     }
-    if (BigInt(digits) > INT64_MAX) {
+    if (pastInt64Digits(digits) || BigInt(digits) > INT64_MAX) {
       throw parseError(`error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "${digits}": value out of range`);
     }
     precision = Number(digits);
