@@ -50,9 +50,20 @@ describe('compile error texts', () => {
 describe('source lines under an error (cel-go common/error.go ToDisplayString)', () => {
   it('marks a column holding a non-ASCII character with a full-width caret', () => {
     // wideInd: `if _, sz := utf8.DecodeRune(bytes); sz > 1 { indLine += wideInd }`.
-    expect(message('1 + é')).toBe("compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: 'é'\n | 1 + é\n | ....\uff3e");
-    expect(message("'😀' + 😀")).toBe("compilation failed: ERROR: <input>:1:7: Syntax error: token recognition error at: '😀'\n | '😀' + 😀\n | .\uff0e....\uff3e");
-    expect(message('1 + é + a')).toBe("compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: 'é'\n | 1 + é + a\n | ....\uff3e");
+    // The lexer skips the character and the parser reads what is left, as ANTLR does in cel-go.
+    const expecting = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+    expect(message('1 + é')).toBe(
+      "compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: 'é'\n | 1 + é\n | ....\uff3e\n" +
+        `ERROR: <input>:1:6: Syntax error: mismatched input '<EOF>' expecting ${expecting}\n | 1 + é\n | ....\uff0e^`,
+    );
+    expect(message("'😀' + 😀")).toBe(
+      "compilation failed: ERROR: <input>:1:7: Syntax error: token recognition error at: '😀'\n | '😀' + 😀\n | .\uff0e....\uff3e\n" +
+        `ERROR: <input>:1:8: Syntax error: mismatched input '<EOF>' expecting ${expecting}\n | '😀' + 😀\n | .\uff0e....\uff0e^`,
+    );
+    expect(message('1 + é + a')).toBe(
+      "compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: 'é'\n | 1 + é + a\n | ....\uff3e\n" +
+        `ERROR: <input>:1:7: Syntax error: extraneous input '+' expecting ${expecting}\n | 1 + é + a\n | ....\uff0e.^`,
+    );
     expect(message('1 + a')).toBe("compilation failed: ERROR: <input>:1:5: undeclared reference to 'a' (in container '')\n | 1 + a\n | ....^");
   });
 

@@ -152,3 +152,30 @@ describe('a minus without an operand (no viable alternative)', () => {
   it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
   it.each(['-1', '- 1', '--1', '-(1)', '-x', "a + -'s'", '-.a', '-.1'])('%s still parses', (expr) => expect(first(expr)).toBe('ok'));
 });
+
+/**
+ * ANTLR's lexer reports what no rule takes and skips it; cel-go's parser reads the tokens left, and
+ * the errors of both are printed sorted by position. We report every lexer error and the parser's
+ * first (cel-go's recovery may add more after it).
+ */
+describe('a lexer error and the parser reading on', () => {
+  it("reads as kube-apiserver reports request.user = 'test' (apiserver validation_test.go)", () => {
+    const c = compileExpression("request.user = 'test'", 'matchCondition', { params: false });
+    expect(c.ok ? 'ok' : c.message).toBe(
+      "compilation failed: ERROR: <input>:1:14: Syntax error: token recognition error at: '= '\n | request.user = 'test'\n | .............^\n" +
+        "ERROR: <input>:1:16: Syntax error: extraneous input ''test'' expecting <EOF>\n | request.user = 'test'\n | ...............^",
+    );
+  });
+  it('puts a parser error before the lexer error it precedes (parser_test.go *@a | b)', () => {
+    const c = env.compile('*@a | b', { check: false });
+    const lines = c.ok ? [] : c.message.split('\n').filter((l) => l.startsWith('ERROR'));
+    expect(lines.slice(0, 3)).toEqual([
+      `ERROR: <input>:1:1: Syntax error: extraneous input '*' expecting ${EXPR}`,
+      "ERROR: <input>:1:2: Syntax error: token recognition error at: '@'",
+      "ERROR: <input>:1:5: Syntax error: token recognition error at: '| '",
+    ]);
+  });
+  it('reports an escape cel-go cannot unescape at its literal, first', () => {
+    expect(first("'\\udead' == x = 1")).toBe('ERROR: <input>:1:1: invalid unicode code point');
+  });
+});

@@ -58,6 +58,8 @@ export class LexError extends Error {
     readonly pos: number,
     /** A grammar error ('Syntax error: ...'); false for a literal the grammar takes but cel-go cannot unescape. */
     readonly syntax = true,
+    /** For a grammar error, where ANTLR's lexer goes on: after the character no rule took. */
+    readonly resume = -1,
   ) {
     super(message);
   }
@@ -115,10 +117,32 @@ function isEscIdentPart(c: number): boolean {
   return isIdentPart(c) || c === 46 || c === 45 || c === 47 || c === 32;
 }
 
-export function tokenize(src: string): Token[] {
+/**
+ * The tokens of `src`, ending with EOF. Given `skipped`, a grammar error is recorded there and lexing
+ * goes on after it, as ANTLR's lexer reports what no rule takes and skips it (cel-go's parser then
+ * reads the tokens left); without, it is thrown. An escape cel-go cannot unescape is always thrown.
+ */
+export function tokenize(src: string, skipped?: LexError[]): Token[] {
   const out: Token[] = [];
-  const n = src.length;
   let i = 0;
+  for (;;) {
+    try {
+      scan(src, i, out);
+      break;
+    } catch (e) {
+      if (!skipped || !(e instanceof LexError) || !e.syntax) throw e;
+      skipped.push(e);
+      i = e.resume;
+    }
+  }
+  out.push({ tok: Tok.EOF, pos: src.length, end: src.length });
+  return out;
+}
+
+/** Reads tokens from `from` to the end of `src` onto `out`. */
+function scan(src: string, from: number, out: Token[]): void {
+  const n = src.length;
+  let i = from;
   while (i < n) {
     const c = src.charCodeAt(i);
     // whitespace: space, \t, \n, \r, \f
@@ -261,8 +285,6 @@ export function tokenize(src: string): Token[] {
     out.push({ tok, pos: i, end: i + len });
     i += len;
   }
-  out.push({ tok: Tok.EOF, pos: n, end: n });
-  return out;
 }
 
 function readNumber(src: string, start: number): Token {
@@ -307,7 +329,7 @@ function readNumber(src: string, start: number): Token {
  */
 function recognitionError(src: string, start: number, fail: number): LexError {
   const end = fail >= src.length ? src.length : fail + ((src.codePointAt(fail) ?? 0) > 0xffff ? 2 : 1);
-  return new LexError(`token recognition error at: '${src.slice(start, end)}'`, start);
+  return new LexError(`token recognition error at: '${src.slice(start, end)}'`, start, true, end);
 }
 
 /**

@@ -53,13 +53,16 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     };
   }
   let tokens: Token[];
+  // What the lexer skipped (cel-go reports each and parses the tokens left, its errors sorted with them).
+  const skipped: LexError[] = [];
   try {
-    tokens = tokenize(source);
+    tokens = tokenize(source, skipped);
   } catch (e) {
     if (e instanceof LexError) return { issues: [lexIssue(e)], maxId: 0 };
     throw e;
   }
   const p = new Parser(source, tokens, options.maxRecursionDepth ?? 250, options.macros);
+  for (const e of skipped) p.issues.push(lexIssue(e));
   try {
     const expr = p.parseExpr();
     if (p.peek().tok !== Tok.EOF) p.mismatch(Tok.EOF, '<EOF>');
