@@ -179,3 +179,24 @@ describe('a lexer error and the parser reading on', () => {
     expect(first("'\\udead' == x = 1")).toBe('ERROR: <input>:1:1: invalid unicode code point');
   });
 });
+
+/**
+ * After a run of '!', cel-go's member rule follows: it takes a signed number ('!-1' is !(-1), a type
+ * error, not a syntax error) but no other '-'. A token that cannot start it is reported by the '!'
+ * loop's sync as unwanted (antlr4-go DefaultErrorStrategy.Sync, PlusLoopBack: ReportUnwantedToken).
+ */
+describe('the operand of !', () => {
+  const cases: [string, string][] = [
+    ['!', `ERROR: <input>:1:2: Syntax error: extraneous input '<EOF>' expecting ${EXPR}`],
+    ['!)', `ERROR: <input>:1:2: Syntax error: extraneous input ')' expecting ${EXPR}`],
+    ['a && !', `ERROR: <input>:1:7: Syntax error: extraneous input '<EOF>' expecting ${EXPR}`],
+    ['!-x', "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-x'"],
+    ['!-1u', "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-1u'"],
+  ];
+  it.each(cases)('%s', (expr, want) => expect(first(expr)).toBe(want));
+  it.each(['!-1', '!!-1.5', '!-1.5.x'])('%s parses', (expr) => expect(first(expr)).toBe('ok'));
+  it('!-1 is a type error, as in cel-go', () => {
+    const c = env.compile('!-1', { check: true });
+    expect(c.ok ? 'ok' : c.message.split('\n')[0]).toBe("ERROR: <input>:1:1: found no matching overload for '!_' applied to '(int)'");
+  });
+});

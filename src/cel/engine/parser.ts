@@ -384,7 +384,7 @@ class Parser implements MacroFactory {
     if (t.tok === Tok.Not) {
       let n = 0;
       while (this.accept(Tok.Not)) n++;
-      const operand = this.parseMember();
+      const operand = this.notOperand();
       return n % 2 === 0 ? operand : this.call(t.pos, Op.not, [operand]);
     }
     if (t.tok === Tok.Minus) {
@@ -402,6 +402,25 @@ class Parser implements MacroFactory {
       if (!canStartMember(this.peek().tok)) this.noViableAlternative(this.toks[this.i - 1], this.peek());
       const operand = this.parseMember();
       return n % 2 === 0 ? operand : this.call(t.pos, Op.negate, [operand]);
+    }
+    return this.parseMember();
+  }
+
+  /**
+   * The operand of a '!' run: cel-go's member rule, which takes a signed number ('!-1' is !(-1)) but no
+   * other '-'. ANTLR checks the token after the run against the '!' loop ('extraneous input', the
+   * token reported as unwanted) and fails to predict a primary from a '-' without a number.
+   */
+  private notOperand(): Expr {
+    const t = this.peek();
+    if (t.tok === Tok.Minus) {
+      const nt = this.peek(1);
+      if (nt.tok !== Tok.Int && nt.tok !== Tok.Double) this.noViableAlternative(t, nt);
+      this.i++;
+      return this.parseMember(true, t.pos);
+    }
+    if (!canStartMember(t.tok)) {
+      throw new ParseError(`Syntax error: extraneous input '${tokenText(t, this.src)}' expecting ${expectedTokens('expr').text}`, t.pos);
     }
     return this.parseMember();
   }
