@@ -48,3 +48,4 @@ export {
 } from './names.js';
 export { englishPlural, guessResource } from './resource-names.js';
 export { validateConfigMap, validateSecret, type ObjectFieldError } from './config-validation.js';
+export { validateObjectMeta } from './object-meta-validation.js';

@@ -16,7 +16,8 @@
  */
 import { base64 } from '../go/index.js';
 import { getOwn, isJsonObject, setOwn, shallowCopyObject, type JsonObject } from '../json/index.js';
-import { validateConfigMap, validateSecret, type ObjectFieldError } from '../k8s/index.js';
+import { validateConfigMap, validateObjectMeta, validateSecret, type ObjectFieldError } from '../k8s/index.js';
+import { builtinScope } from '../map/index.js';
 import { goRoundTrip, parseApiVersion, strictDecode, type SchemaRegistry } from '../schema/index.js';
 
 /**
@@ -25,8 +26,8 @@ import { goRoundTrip, parseApiVersion, strictDecode, type SchemaRegistry } from 
  * create handler decodes the body strictly into the Go type (kubectl's default field validation,
  * Strict), answering '<Kind> in version "<v>" cannot be handled as a <Kind>: <decode error>'
  * (apiserver endpoints/handlers/create.go, transformDecodeError); then the kind's validation runs:
- * ConfigMap's and Secret's own checks are reproduced (k8s/config-validation.ts); other kinds' validation
- * and every kind's ObjectMeta checks are not.
+ * ConfigMap's and Secret's own checks are reproduced (k8s/config-validation.ts), and every kind's metadata
+ * checks (k8s/object-meta-validation.ts; names only of a few kinds); other kinds' own validation is not.
  */
 export function storedBuiltinProblems(obj: JsonObject, schemas: SchemaRegistry): ObjectFieldError[] {
   const apiVersion = getOwn(obj, 'apiVersion');
@@ -39,12 +40,14 @@ export function storedBuiltinProblems(obj: JsonObject, schemas: SchemaRegistry):
     const { version } = parseApiVersion(apiVersion);
     return [{ path: '', message: `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${decodeError.message}` }];
   }
-  if (type.group !== '') return [];
-  if (kind !== 'ConfigMap' && kind !== 'Secret') return [];
+  const meta = getOwn(obj, 'metadata');
+  const core = type.group === '';
+  const metaErrors = isJsonObject(meta) ? validateObjectMeta(core ? kind : undefined, meta, builtinScope(type.group, kind) === 'Namespaced') : [];
+  if (!core || (kind !== 'ConfigMap' && kind !== 'Secret')) return metaErrors;
   const stored = storedBuiltin(obj, schemas);
   // The store asks for the same view next: made once.
   storedViews.set(obj, stored);
-  return kind === 'ConfigMap' ? validateConfigMap(stored) : validateSecret(stored);
+  return [...metaErrors, ...(kind === 'ConfigMap' ? validateConfigMap(stored) : validateSecret(stored))];
 }
 
 /** Stored views made by storedBuiltinProblems, which the store asks for next (keys: the documents). */

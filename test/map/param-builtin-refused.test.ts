@@ -63,6 +63,9 @@ const secret = (name: string, rest: string) => `apiVersion: v1\nkind: Secret\nme
 const KEY_MSG =
   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
 describe('a built-in param the API server would refuse to create', () => {
   it('is left out with its decode error, and the others still serve', async () => {
     const set = build(
@@ -135,6 +138,30 @@ describe('a built-in param the API server would refuse to create', () => {
       ['basic', 'data[%s][password]', 'Required value'],
       ['ssh', 'data[%s][ssh-privatekey]', 'Required value'],
       ['docker', 'data[.dockerconfigjson]', 'Required value'],
+    ]);
+    expect(set.counts.params).toBe(1);
+  });
+
+  it('has metadata no object of its kind may have: name, namespace, labels, annotations', () => {
+    const set = build(
+      'apiVersion: v1, kind: ConfigMap',
+      configMap('good', 'data: { a: x }').replace('namespace: default }', 'namespace: default, labels: { a: "" }, annotations: { Example.com/Key: "any text" } }'),
+      configMap('Param_1', 'data: { a: x }'),
+      configMap('ns', 'data: { a: x }').replace('namespace: default', 'namespace: Shop'),
+      configMap('label', 'data: { a: x }').replace('namespace: default }', 'namespace: default, labels: { "a b": "c d" } }'),
+      configMap('annotation', 'data: { a: x }').replace('namespace: default }', `namespace: default, annotations: { "x/y/z": "", big: ${'x'.repeat(262_142)} } }`),
+      'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop.example }',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d, namespace: default, labels: { app: -x } }',
+    );
+    expect(problems(set)).toEqual([
+      ['Param_1', 'metadata.name', expect.stringMatching(/^Invalid value: "Param_1": a lowercase RFC 1123 subdomain must consist of/)],
+      ['ns', 'metadata.namespace', expect.stringMatching(/^Invalid value: "Shop": a lowercase RFC 1123 label must consist of/)],
+      ['label', 'metadata.labels', expect.stringMatching(/^Invalid value: "a b": name part must consist of alphanumeric characters/)],
+      ['label', 'metadata.labels', `Invalid value: "c d": ${LABEL_VALUE_MSG}`],
+      ['annotation', 'metadata.annotations', expect.stringMatching(/^Invalid value: "x\/y\/z": a valid label key must consist of/)],
+      ['annotation', 'metadata.annotations', 'Too long: may not be more than 262144 bytes'],
+      ['shop.example', 'metadata.name', 'Invalid value: "shop.example": must not contain dots'],
+      ['d', 'metadata.labels', `Invalid value: "-x": ${LABEL_VALUE_MSG}`],
     ]);
     expect(set.counts.params).toBe(1);
   });

@@ -18,11 +18,13 @@ function setOf(docs: unknown[]) {
 describe('the objects of a policy set', () => {
   it('are told apart by namespace and name, whatever the strings hold', () => {
     // Joined with a NUL, ("a\0b", "c") and ("a", "b\0c") made one key: the second object shadowed the first.
-    const set = setOf([configMap('a\u0000b', 'c', 'first'), configMap('a', 'b\u0000c', 'second')]);
+    // A custom kind: the API server refuses such names for a ConfigMap, and so does the set.
+    const limit = (namespace: string, name: string, value: string) => ({ ...configMap(namespace, name, value), apiVersion: 'example.com/v1', kind: 'Limit' });
+    const set = setOf([limit('a\u0000b', 'c', 'first'), limit('a', 'b\u0000c', 'second')]);
     expect(set.problems).toEqual([]);
     expect(set.objects.size).toBe(2);
-    expect(set.objects.get('', 'ConfigMap', 'a\u0000b', 'c')?.data).toEqual({ value: 'first' });
-    expect(set.objects.get('', 'ConfigMap', 'a', 'b\u0000c')?.data).toEqual({ value: 'second' });
+    expect(set.objects.get('example.com', 'Limit', 'a\u0000b', 'c')?.data).toEqual({ value: 'first' });
+    expect(set.objects.get('example.com', 'Limit', 'a', 'b\u0000c')?.data).toEqual({ value: 'second' });
   });
 
   it('keep the first of two objects with one identity and report the second', () => {
