@@ -231,6 +231,7 @@ function parse(str: string): Quantity | string {
   // The inf.Dec form: the exact value, rounded up (away from zero) to 10^-9. A text of more significant
   // digits than MAX_DIGITS is refused before BigInt reads it: V8 reads decimal text in superlinear time
   // (the 3,000,000 digits a 3 MiB review holds: 1.5 s in one call the review deadline cannot interrupt).
+  // A power of ten written out (1 and zeros) is still read whole, as an earlier fix allowed.
   if (significantDigits(num, denom) > MAX_DIGITS) return ERR_TOO_LARGE;
   const dec = parseDecimal(value);
   if (!dec) return ERR_NUMERIC;
@@ -252,12 +253,17 @@ function parse(str: string): Quantity | string {
   return make(negative ? -unscaled : unscaled, scale, format, true);
 }
 
-/** Digits from the first non-zero one of `num` (no leading zeros but a lone '0') and `denom`. */
+/**
+ * Digits from the first to the last non-zero one of `num` (no leading zeros but a lone '0') and `denom`.
+ * Zeros at either end are not counted: a power of ten such as 10^1000000 written out is read as before.
+ */
 function significantDigits(num: string, denom: string): number {
-  if (num !== '0') return num.length + denom.length;
-  let i = 0;
-  while (i < denom.length && denom.charCodeAt(i) === 0x30) i++;
-  return denom.length - i;
+  const digits = num === '0' ? denom : num + denom;
+  let first = 0;
+  while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
+  let last = digits.length;
+  while (last > first && digits.charCodeAt(last - 1) === 0x30) last--;
+  return last - first;
 }
 
 /** ParseQuantity's test for reusing the input as the String() form. */
