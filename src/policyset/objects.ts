@@ -122,8 +122,9 @@ export class ObjectStore implements ParamSource {
     const value = celView(obj, typed, schemas);
     list.push({ namespace, name, value });
     this.documents.set(identity, obj);
-    // namespaceSelector and namespaceObject read the Namespace as stored and served by a typed lister.
-    if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, value);
+    // namespaceSelector and namespaceObject read the Namespace as stored and served by a typed lister
+    // (as written for Kyverno's CLI, which adds no kubernetes.io/metadata.name label).
+    if (group === '' && kind === 'Namespace' && !namespace) this.namespaces.set(name, asWritten ? obj : value);
     this.count++;
     return true;
   }

@@ -8,6 +8,7 @@
  * (apiserver policy/mutating/dispatcher.go GetNamespace, cel/activation.go).
  */
 import { describe, expect, it } from 'vitest';
+import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
 import { addedAt, mutateWidget } from './widget-reviews.js';
 
 /** A policy on CREATE of ConfigMaps in namespaces `selector` selects, annotating them with `value` (CEL). */
@@ -81,5 +82,13 @@ describe('a Namespace of the policy sources', () => {
       'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop, labels: { kubernetes.io/metadata.name: other } }\nspec: { finalizers: [example.com/hold] }\nstatus: { phase: Terminating }',
     );
     expect(await annotations(set)).toEqual({ name: 'shop', phase: 'Terminating', finalizers: 'example.com/hold,kubernetes' });
+  });
+
+  it('is read as written for amender test, as Kyverno\'s CLI reads it (unstorableObjects keep)', () => {
+    const doc = 'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop, labels: { team: a } }';
+    const labels = (keep: boolean) =>
+      (buildPolicySet(parseDocuments('ns.yaml', doc), keep ? { unstorableObjects: 'keep' } : {}).objects.namespace('shop')?.metadata as { labels?: unknown }).labels;
+    expect(labels(true)).toEqual({ team: 'a' });
+    expect(labels(false)).toEqual({ team: 'a', 'kubernetes.io/metadata.name': 'shop' });
   });
 });
