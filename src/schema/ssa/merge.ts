@@ -150,7 +150,8 @@ class Merger {
     const l = isJsonObject(lhs) ? lhs : undefined;
     const r = isJsonObject(rhs) ? rhs : undefined;
     // Atomic, or nothing on either side: a leaf, which keeps the empty/null distinction of the patch.
-    if (def.atomic || (!hasKeys(l) && !hasKeys(r))) return rhs !== undefined ? rhs : lhs;
+    // The patch's side first: it is small, and for-in over a live map of 200,000 labels took 0.1 s to find a key.
+    if (def.atomic || (!hasKeys(r) && !hasKeys(l))) return rhs !== undefined ? rhs : lhs;
     if (!r) return l; // nothing to merge in: SMD rebuilds the same map
     // The patch names few of the live members: merged in the patch's order, the result is the same (members
     // keep their places in the copy of `l`, new ones follow in the patch's order), and only the errors
