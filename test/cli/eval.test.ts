@@ -122,3 +122,24 @@ describe('amender eval --batch', () => {
     ]);
   });
 });
+
+// A misspelt binding (`objekt`) would otherwise leave `object` null and print a value computed from nothing.
+describe('amender eval: keys it does not know', () => {
+  it('refuses an unknown key of a bindings file, naming it', async () => {
+    const r = await run(['--expression', 'object == null', '--bindings', 'b.json'], { 'b.json': '{"objekt": {"a": 1}}' });
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe('amender eval: bindings: unknown key "objekt" (expected object, oldObject, request, namespaceObject, params, variables)\n');
+  });
+
+  it('answers a batch line with an unknown key, or an unknown key of its bindings, with an error line', async () => {
+    const stdin = `${JSON.stringify({ expression: '1', bogus: 1 })}\n${JSON.stringify({ expression: 'object == null', bindings: { objekt: {} } })}\n${JSON.stringify({ expression: '2' })}\n`;
+    const r = await run(['--batch'], {}, stdin);
+    expect(r.code).toBe(0);
+    expect(r.out.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { error: 'line 1: unknown key "bogus" (expected expression, bindings, variables, params)' },
+      { error: 'line 2: bindings: unknown key "objekt" (expected object, oldObject, request, namespaceObject, params, variables)' },
+      { value: 2, type: 'int' },
+    ]);
+  });
+});

@@ -39,8 +39,19 @@ export const EVAL_USAGE = `usage: amender eval --expression CEL [--bindings FILE
   {"$optional": null, "none": true}), maps with non-string keys {"$map": [[k, v], ...]},
   Object/JSONPatch {"$object": type, "fields": {...}}, library values {"$<type>": text}, e.g.
   {"$net.IP": "10.0.0.1"}.
-  Exit status: 0 when a value was printed (batch: when the input could be read), 1 otherwise.
+  Exit status: 0 when a value was printed (batch: when the input could be read), 1 otherwise (2: a
+  wrong command line).
 `;
+
+/** What a bindings document may hold, and a --batch line beside its bindings. */
+const BINDING_KEYS = ['object', 'oldObject', 'request', 'namespaceObject', 'params', 'variables'] as const;
+const LINE_KEYS = ['expression', 'bindings', 'variables', 'params'] as const;
+
+/** A key not among `known` is a mistake (`objekt`), not a binding to leave unset without a word. */
+function refuseUnknownKeys(doc: JsonObject, known: readonly string[], where: string): void {
+  const unknown = Object.keys(doc).find((key) => !known.includes(key));
+  if (unknown !== undefined) throw new Error(`${where}: unknown key ${JSON.stringify(unknown)} (expected ${known.join(', ')})`);
+}
 
 interface EvalRequest {
   expression: string;
@@ -101,6 +112,7 @@ function roleOption(value: string | undefined): CelRole {
 /** A request from a bindings document (--expression mode). */
 function fromBindings(expression: string, doc: JsonObject | undefined): EvalRequest {
   const bindings = doc ?? {};
+  refuseUnknownKeys(bindings, BINDING_KEYS, 'bindings');
   const hasParams = Object.prototype.hasOwnProperty.call(bindings, 'params');
   return {
     expression,
@@ -114,9 +126,11 @@ function fromBindings(expression: string, doc: JsonObject | undefined): EvalRequ
 function fromLine(line: JsonValue, n: number): EvalRequest {
   const where = `line ${n}`;
   if (!isJsonObject(line)) throw new Error(`${where}: expected a JSON object`);
+  refuseUnknownKeys(line, LINE_KEYS, where);
   if (typeof line.expression !== 'string') throw new Error(`${where}: "expression" must be a string`);
   const bindings = line.bindings === undefined || line.bindings === null ? {} : line.bindings;
   if (!isJsonObject(bindings)) throw new Error(`${where}: "bindings" must be an object`);
+  refuseUnknownKeys(bindings, BINDING_KEYS, `${where}: bindings`);
   const hasParams = Object.prototype.hasOwnProperty.call(line, 'params') || Object.prototype.hasOwnProperty.call(bindings, 'params');
   const params = Object.prototype.hasOwnProperty.call(line, 'params') ? line.params : bindings.params;
   return {
