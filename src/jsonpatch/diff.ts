@@ -59,9 +59,11 @@ function diffValue(path: string, a: JsonValue, b: JsonValue, ops: Operation[], b
  */
 function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]): void {
   // Members of `a` that `b` has too: when that is all of `b`'s, `b` adds nothing, and counting its
-  // members is cheaper than looking each up in `a`.
+  // members is cheaper than looking each up in `a`. Every member ticks the guard, shared ones too: a
+  // Pod's 200,000 unchanged labels took 0.26 s here without a look at the deadline.
   let shared = 0;
   for (const key in a) {
+    active.tick();
     const av = a[key];
     const bv = ownMember(b, key);
     if (bv !== undefined) shared++;
@@ -75,6 +77,7 @@ function diffObject(path: string, a: JsonObject, b: JsonObject, ops: Operation[]
   for (const _ in b) members++;
   if (members === shared) return;
   for (const key in b) {
+    active.tick();
     if (ownMember(a, key) === undefined) ops.push(valueOp('add', path + '/' + escapedKey(key), b[key], b, key));
   }
 }
