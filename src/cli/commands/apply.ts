@@ -50,7 +50,8 @@ export const APPLY_USAGE = `usage: amender apply --policies PATH... --resource F
   --userinfo FILE (a Kyverno CLI UserInfo file) gives the username and groups, and its roles and
   clusterRoles to Kyverno policies, which then run as with values. kyverno apply's spellings are taken:
   policy PATHs as arguments (as --policies), -r/--resources, -f, -s, -u, -o (one argument each, as in
-  kyverno), and --remove-color (the output has no colours). --output PATH writes the mutated resources to PATH if it ends in .yaml/.yml,
+  kyverno), --parameter-resource and --crd-paths (read as policy PATHs: a param and a CRD are documents of
+  the policy set), and --remove-color (the output has no colours). --output PATH writes the mutated resources to PATH if it ends in .yaml/.yml,
   else into the folder PATH, one <name>-mutated.yaml per resource name (as kyverno apply -o).
   -t/--table shows those results as kyverno apply -t's table (on stderr), --detailed-results with its
   MESSAGE column. --audit-warn is taken and changes nothing: it turns failed validate rules of Audit

@@ -22,6 +22,9 @@ export const TEST_USAGE = `usage: amender test PATH... [--detailed-results] [--f
   -o json|yaml|markdown   the result rows of all the files as one document (Kyverno's columns and FILE),
                           on stdout (the report then goes to stderr), or in --output-file
   --require-tests         accepted as in kyverno test: finding no test is always a failure here
+  --remove-color          accepted as in kyverno test: the output has no colours
+  kyverno test's spellings are taken: -o and --output-format, -t, -f (as --file-name); -b/--git-branch
+  (a remote repository) is refused with the reason.
   Exit 1 on any failure or unreadable test.
 `;
 
