@@ -125,7 +125,8 @@ export const httpUrl: SettingType<string> = {
     } catch {
       return { problem: `not a URL: ${quoted(value)}` };
     }
-    return url.protocol === 'https:' || url.protocol === 'http:' ? String(value) : { problem: `expected an http(s) URL, got ${url.protocol}` };
+    // The whole value quoted: `minio:9000` parses as scheme `minio:`, which alone says nothing of the mistake.
+    return url.protocol === 'https:' || url.protocol === 'http:' ? String(value) : { problem: `expected an http(s) URL, got ${quoted(value)}` };
   },
 };
 
@@ -221,7 +222,9 @@ export function readSettingsFile(textOfFile: string, table: SettingsTable, secti
     // logLevel error: a YAML warning (an unresolved tag) is no Node process warning on standard error.
     doc = parseYaml(textOfFile, { customTags: [...OBJECT_MEMBER_TAGS], logLevel: 'error' });
   } catch (err) {
-    problems.push(`config file: ${(err as Error).message.split('\n')[0]}`);
+    // The yaml package's own text for a stream ('use YAML.parseAllDocuments()') speaks to its callers, not ours.
+    const several = err instanceof Error && /multiple documents/i.test(err.message);
+    problems.push(several ? 'config file: holds several YAML documents (--- between them); it must be one mapping of settings' : `config file: ${(err as Error).message.split('\n')[0]}`);
     return {};
   }
   if (doc === null || doc === undefined) return {};

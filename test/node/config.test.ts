@@ -147,6 +147,7 @@ describe('readNodeConfig', () => {
     ]);
     expect(problems({}, '[1, 2]')).toEqual(['config file: expected a mapping of settings']);
     expect(problems({}, 'port: [1\n')[0]).toMatch(/^config file: /);
+    expect(problems({}, 'port: 1\n---\nhost: 127.0.0.1\n')).toEqual(['config file: holds several YAML documents (--- between them); it must be one mapping of settings']);
     expect(problems({ AMENDER_MAX_JSON_DEPTH: '5000' })).toEqual(['AMENDER_MAX_JSON_DEPTH: at most 1000, got 5000']);
     // listen() would look it up as a host name: "getaddrinfo ENOTFOUND [::1]".
     expect(problems({ AMENDER_HOST: '[::1]' })).toEqual(['AMENDER_HOST: an IPv6 address is written without brackets here: ::1']);

@@ -366,7 +366,11 @@ describe('source URIs', () => {
 
   it('refuses a bad S3 endpoint setting when the source is made', () => {
     expect(() => resolveSources(['s3://b-1/p'], nodeSourceResolvers({ env: { AMENDER_S3_ENDPOINT: 'ftp://x', AMENDER_S3_FORCE_PATH_STYLE: 'yes' } }))).toThrow(
-      'policy source s3://b-1/p: AMENDER_S3_ENDPOINT: expected an http(s) URL, got ftp:; AMENDER_S3_FORCE_PATH_STYLE: expected true or false, got "yes"',
+      'policy source s3://b-1/p: AMENDER_S3_ENDPOINT: expected an http(s) URL, got "ftp://x"; AMENDER_S3_FORCE_PATH_STYLE: expected true or false, got "yes"',
+    );
+    // A host:port without its scheme parses as the scheme `minio:`: the whole value says what is wrong.
+    expect(() => resolveSources(['s3://b-1/p'], nodeSourceResolvers({ env: { AMENDER_S3_ENDPOINT: 'minio:9000' } }))).toThrow(
+      'policy source s3://b-1/p: AMENDER_S3_ENDPOINT: expected an http(s) URL, got "minio:9000"',
     );
   });
 });
