@@ -5,11 +5,13 @@
  * in one call the review deadline cannot interrupt. Go's strconv stops at the overflow; text with more
  * significant digits than any 64-bit integer is now out of range without being read. A quantity of more
  * than MAX_DIGITS significant digits (apimachinery reads it whole, in quadratic time too) is refused as too
- * large to compute exactly, as arithmetic past 10^MAX_POW10 already was. Counted, not timed: BigInt is
+ * large to compute exactly, as arithmetic past 10^MAX_POW10 already was; a YAML decimal past every double
+ * (parse_yaml) is refused as before, its digits no longer read. Counted, not timed: BigInt is
  * watched for the longest text it is given. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation } from '../../src/cel/index.js';
 import { runKyvernoPolicies } from '../../src/kyverno/index.js';
+import { evaluate as jmesPath } from '../../src/kyverno/jmespath/index.js';
 import { compiled, pod, podRequest } from '../kyverno/helpers/requests.js';
 
 const DIGITS = '7'.repeat(300_000);
@@ -94,5 +96,17 @@ describe('integer text longer than any int64, from the review', () => {
     const result = await runKyvernoPolicies([policy], { request: podRequest(subject) });
     expect(result.changed).toBe(false);
     expect(longestText).toBeLessThan(100);
+  });
+
+  it('parse_yaml: a decimal past every double is refused naming its text, the text never read whole', () => {
+    const r = jmesPath('parse_yaml(s)', { s: DIGITS });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.message).toMatch(/number 7{16}… \(300000 characters\) is out of the range of a double/);
+    expect(longestText).toBeLessThan(100);
+    // As a mapping key: math/big's value printed in full, as before.
+    const key = jmesPath('parse_yaml(s)', { s: `${'7'.repeat(500)}: 1` });
+    expect(key.ok).toBe(false);
+    if (!key.ok) expect(key.error.message).toContain(`unsupported map key of type: *big.Int, key: ${'7'.repeat(500)}`);
   });
 });
