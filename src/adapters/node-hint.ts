@@ -1,11 +1,13 @@
 /** What `npm start` prints once the server listens: how to send it the sample review. */
 export const SAMPLE_REVIEW = 'test/fixtures/reviews/pod-create.json';
 
-export function exampleHint(url: string, tls: boolean): string {
+/** `sources`: AMENDER_POLICY_SOURCES as read (`bundled`, the default, is the repository's policies/). */
+export function exampleHint(url: string, tls: boolean, sources: readonly string[] = ['bundled']): string {
   const insecure = tls ? '--cacert YOUR-CA.crt ' : '';
+  const serving = sources.length === 1 && sources[0] === 'bundled' ? 'the bundled policies (policies/)' : `the policies of ${sources.join(', ')}`;
   return [
     '',
-    `Amender is serving the bundled policies (policies/) at ${url}`,
+    `Amender is serving ${serving} at ${url}`,
     'Send it a review (from the repository folder, in another terminal):',
     '',
     `  curl -sS ${insecure}-H 'Content-Type: application/json' --data-binary @${SAMPLE_REVIEW} ${url}/mutate`,

@@ -222,7 +222,7 @@ export async function runNodeServer(mainUrl: string, { codeCache }: { codeCache?
     });
     registerTlsMetrics(amender.metrics.registry, tlsReloader);
   }
-  if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https'));
+  if (process.argv.includes('--print-example')) process.stderr.write(exampleHint(server.url, server.protocol === 'https', config.policySources));
 
   // The first load of every set, side by side, after listening: until a set has loaded its routes answer
   // 503 and its /readyz says why; the refreshes keep trying.

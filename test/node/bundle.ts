@@ -22,10 +22,12 @@ export interface StartOptions {
   until?: 'listening' | 'loaded';
   /** The Node binary that runs the bundle (default: the one running the tests). */
   node?: string;
+  /** Arguments after the bundle's path (`--print-example`, as `npm start` gives). */
+  args?: string[];
 }
 
-export function startBundle(env: Record<string, string>, { until = 'loaded', node = process.execPath }: StartOptions = {}): Promise<Running> {
-  const child = spawn(node, [SERVER_BUNDLE], {
+export function startBundle(env: Record<string, string>, { until = 'loaded', node = process.execPath, args = [] }: StartOptions = {}): Promise<Running> {
+  const child = spawn(node, [SERVER_BUNDLE, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', AMENDER_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
