@@ -15,7 +15,7 @@ export const miscFunctions: FunctionDef[] = [
     args: [S, S],
     returns: ['boolean'],
     note: 'compares two strings which comply with the semantic versioning schema and outputs a boolean response as to the position of the second relative to the first',
-    call: ([v, r]) => {
+    call: ([v, r], ctx) => {
       let version: Version;
       try {
         version = parseVersion(v as string);
@@ -23,8 +23,9 @@ export const miscFunctions: FunctionDef[] = [
         version = ZERO_VERSION; // Kyverno ignores the version's parse error
       }
       try {
-        return parseRange(r as string)(version);
+        return parseRange(r as string, ctx.guard)(version);
       } catch (e) {
+        if (isReviewAborted(e)) throw e;
         throw new FunctionError('semver_compare', (e as Error).message);
       }
     },
