@@ -4,7 +4,7 @@
  * constraints (2.5.29.36) and inhibit anyPolicy (2.5.29.54), with Go's error messages.
  */
 import type { JsonObject } from '../json/index.js';
-import { bigInteger, latin1, oidArcs, readTlv, type Tlv } from './der.js';
+import { bigInteger, latin1, oidArcs, readTlv, unsignedBig, type Tlv } from './der.js';
 import { X509Error } from './x509-error.js';
 
 /** The Certificate fields they fill. */
@@ -24,15 +24,16 @@ export interface PolicyFields {
 /** OID.String() of crypto/x509's OID: arcs of any size (big integers), the first two from the first subidentifier. */
 function oidText(der: Uint8Array): string {
   const arcs: string[] = [];
-  let v = 0n;
+  let start = 0;
   for (let i = 0; i < der.length; i++) {
-    v = (v << 7n) | BigInt(der[i] & 0x7f);
     if ((der[i] & 0x80) !== 0) continue;
+    // A subidentifier of any length read at once (der.ts unsignedBig), not by a shift per byte.
+    const v = unsignedBig(der, start, i + 1, true);
+    start = i + 1;
     if (arcs.length === 0) {
       if (v < 80n) arcs.push(String(v / 40n), String(v % 40n));
       else arcs.push('2', String(v - 80n));
     } else arcs.push(String(v));
-    v = 0n;
   }
   return arcs.join('.');
 }
