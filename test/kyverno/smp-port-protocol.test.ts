@@ -106,4 +106,18 @@ describe('a port without protocol', () => {
     expect(status).toBe('skipped');
     expect((object.spec as JsonObject).ports).toEqual([{ port: 30900, targetPort: 30900, protocol: 'TCP' }]);
   });
+
+  it('in many ports costs linear work (mergeValues of two keys)', async () => {
+    const resource: JsonObject[] = Array.from({ length: 30_000 }, (_, i) => ({ containerPort: 1000 + i }));
+    resource.push({ containerPort: 1000, protocol: 'TCP' });
+    const started = performance.now();
+    const { status, ports: out } = await ports([{ containerPort: 1001, name: 'x' }], resource);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(status).toBe('applied');
+    // Each resource port is set back in its order, the one of 1000 without protocol deleting 1000/TCP,
+    // which is set back last.
+    expect(out.length).toBe(30_001);
+    expect(out.slice(0, 2)).toEqual([{ containerPort: 1000 }, { containerPort: 1001, name: 'x' }]);
+    expect(out[30_000]).toEqual({ containerPort: 1000, protocol: 'TCP' });
+  });
 });

@@ -771,7 +771,7 @@ class Merger {
  *
  * Undefined when that changes nothing (the usual case: distinct keys, every item merged in place, and
  * with one key the order is kept); `unwalked` when a resource item no walk merged into was set.
- * Under several keys a resource item missing the last of them is set as partialSet says; an item
+ * Under several keys a resource item missing the last of them is set by its leading values; an item
  * missing another (or, under one key, a keyless item) leaves the items as the walk collected them (not
  * modelled: kyaml compares the values it has with the wrong keys and keeps copies of it).
  */
@@ -805,7 +805,7 @@ function resourceItemsSet(
     const t = merged !== undefined ? objectTuple(merged, setKeys) : valid === undefined ? remainingTuples[i] : valid.map((k) => remainingTuples[i][k]);
     if (t === undefined) return undefined;
     if (!isFull(t)) {
-      // Under several keys kyaml reads only the values the item has (partialSet).
+      // Under several keys kyaml reads only the values the item has (below).
       const values = several ? presentPrefix(t) : undefined;
       if (values === undefined) return undefined;
       partials[i] = values;
@@ -827,21 +827,34 @@ function resourceItemsSet(
     const t = objectTuple(item, setKeys);
     return t === undefined ? undefined : tupleId(t);
   };
-  const file = (p: number) => {
-    const id = idOf(items[p]);
-    if (id === undefined) return;
-    const list = at.get(id);
+  // With items lacking the last keys: positions also by the leading values they hold (an item lacking the last keys deletes them).
+  const byPrefix = partials.some((v) => v !== undefined) ? new Map<string, number[]>() : undefined;
+  const fileUnder = (index: Map<string, number[]>, id: string, p: number) => {
+    const list = index.get(id);
     if (list) list.push(p);
-    else at.set(id, [p]);
+    else index.set(id, [p]);
+  };
+  const file = (p: number) => {
+    const t = objectTuple(items[p], setKeys);
+    if (t === undefined) return;
+    fileUnder(at, tupleId(t), p);
+    if (byPrefix === undefined) return;
+    for (let n = 1; n < t.length && t[n - 1] !== ''; n++) fileUnder(byPrefix, prefixId(t.slice(0, n)), p);
   };
   for (let p = 0; p < items.length; p++) file(p);
   for (let i = 0; i < remaining.length; i++) {
     const id = ids[i];
     const partial = partials[i];
     if (partial !== undefined) {
-      const before = items.length;
-      partialSet(items, alive, inPlace?.[i] ?? remaining[i], partial, setKeys);
-      for (let p = before; p < items.length; p++) file(p);
+      // appendListNode appends it once per key it lacks, deletes the items holding the values it has
+      // (by position among the keys: Values [80] is containerPort 80 whatever the protocol; those copies
+      // too) and appends it: it ends up last, every item of its leading values before it gone.
+      const key = prefixId(partial);
+      for (const p of byPrefix!.get(key) ?? []) alive[p] = false;
+      byPrefix!.delete(key);
+      items.push(inPlace?.[i] ?? remaining[i]);
+      alive.push(true);
+      file(items.length - 1);
       continue;
     }
     if (id === undefined) continue;
@@ -868,23 +881,9 @@ function resourceItemsSet(
   return { items: result, unwalked: !plain };
 }
 
-/**
- * kyaml's appendListNode for a resource item lacking the last of the keys set (a port without protocol
- * among ports with one): it appends the item once per key it lacks, deletes the items holding the values
- * it has (compared by position with the keys: Values [80] against Keys [containerPort, protocol] is
- * containerPort 80 whatever the protocol; those copies included) and appends it. So it ends up last, and
- * every item of its containerPort before it is gone. (An item lacking an earlier key is not modelled.)
- */
-function partialSet(items: JsonValue[], alive: boolean[], state: JsonValue, values: readonly string[], setKeys: readonly string[]): void {
-  for (let p = 0; p < items.length; p++) {
-    if (!alive[p]) continue;
-    const t = objectTuple(items[p], setKeys);
-    let holds = t !== undefined;
-    for (let k = 0; holds && k < values.length; k++) holds = t![k] === values[k];
-    if (holds) alive[p] = false;
-  }
-  items.push(state);
-  alive.push(true);
+/** The id under which resourceItemsSet files an item's leading values. */
+function prefixId(values: readonly string[]): string {
+  return `${values.length}|${tupleId(values)}`;
 }
 
 /** The values of a tuple that sets its first keys only (a port without protocol); undefined otherwise. */

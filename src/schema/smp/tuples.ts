@@ -142,6 +142,7 @@ export class TupleIndex {
  * Pairs of two full tuples change nothing and are skipped, so the work is (partial tuples) x (all).
  */
 export function mergeValues(tuples: readonly Tuple[]): Tuple[] {
+  if (tuples.length > 0 && tuples[0].length === 2) return mergeValuesOfPairs(tuples);
   const out = tuples.slice();
   const partial: number[] = [];
   for (let i = 0; i < out.length; i++) if (!isFull(out[i])) partial.push(i);
@@ -174,4 +175,53 @@ function unionIfMatching(a: Tuple, b: Tuple): Tuple | undefined {
     else res[k] = a[k] !== '' ? a[k] : b[k];
   }
   return common ? res : undefined;
+}
+
+/**
+ * mergeValues for two keys (ports, a Service's ports, topology spread constraints) in linear time. The
+ * tuples are distinct and none is empty, so two match only through an equal value at one place: a
+ * partial [a, ''] matches the full tuples [a, x], a full one completes the one partial [a, ''] or
+ * ['', b] holding one of its values, and full tuples change nothing. At a partial tuple's turn it takes
+ * the last (by place) full tuple sharing its value, as kyaml's loop leaves it; at a full tuple's turn the
+ * partial ones it matches take it.
+ */
+function mergeValuesOfPairs(tuples: readonly Tuple[]): Tuple[] {
+  const out = tuples.slice();
+  // The partial tuple holding a value at a place (one at most: the tuples are distinct), by `${place}:${value}`.
+  const partialAt = new Map<string, number>();
+  // The last place of a full tuple holding a value at a place.
+  const lastFull = new Map<string, number>();
+  const registerFull = (i: number) => {
+    for (let k = 0; k < 2; k++) {
+      const key = `${k}:${out[i][k]}`;
+      if ((lastFull.get(key) ?? -1) < i) lastFull.set(key, i);
+    }
+  };
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i];
+    if (isFull(t)) registerFull(i);
+    else partialAt.set(t[0] !== '' ? `0:${t[0]}` : `1:${t[1]}`, i);
+  }
+  if (partialAt.size === 0) return out;
+  for (let i = 0; i < out.length; i++) {
+    const first = out[i];
+    if (isFull(first)) {
+      for (let k = 0; k < 2; k++) {
+        const key = `${k}:${first[k]}`;
+        const j = partialAt.get(key);
+        if (j === undefined || isFull(out[j])) continue;
+        out[j] = first;
+        partialAt.delete(key);
+        registerFull(j);
+      }
+      continue;
+    }
+    const key = first[0] !== '' ? `0:${first[0]}` : `1:${first[1]}`;
+    const j = lastFull.get(key);
+    if (j === undefined) continue;
+    out[i] = out[j];
+    partialAt.delete(key);
+    registerFull(i);
+  }
+  return out;
 }
