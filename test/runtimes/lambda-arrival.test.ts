@@ -15,6 +15,7 @@ import { readServerlessConfig } from '../../src/adapters/serverless-config.js';
 import { createServerlessRuntime } from '../../src/adapters/serverless-runtime.js';
 import { bundledSource, bundlePolicies } from '../../src/sources/index.js';
 import { ROOT } from '../node/built.js';
+import type { HttpCase } from './helpers.js';
 import { functionUrlEvent, restApiEvent } from './lambda.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
@@ -43,7 +44,7 @@ type Reply = { response: { allowed: boolean; status?: { details?: { causes?: { m
 /** The deadline a denial's causes name. */
 const deadlineOf = (reply: Reply) => Number(/took longer than (\d+) ms/.exec(JSON.stringify(reply.response.status?.details?.causes ?? []))?.[1]);
 
-const reviewCase = { name: 'review', method: 'POST', path: `/mutate?timeout=${TIMEOUT}`, body: REVIEW, headers: { 'content-type': 'application/json' } };
+const reviewCase: HttpCase = { name: 'review', method: 'POST', path: `/mutate?timeout=${TIMEOUT}`, body: REVIEW, headers: { 'content-type': 'application/json' } };
 
 /** A Function URL event stamped `ago` ms before now (`requestContext.timeEpoch`). */
 function functionUrlArrived(ago: number): Record<string, unknown> {
