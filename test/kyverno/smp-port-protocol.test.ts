@@ -107,12 +107,12 @@ describe('a port without protocol', () => {
     expect((object.spec as JsonObject).ports).toEqual([{ port: 30900, targetPort: 30900, protocol: 'TCP' }]);
   });
 
+  // No timed assertion: a pairwise version of this merge took minutes on these 30,000 ports (past the
+  // test's timeout), the linear one about a second.
   it('in many ports costs linear work (mergeValues of two keys)', async () => {
     const resource: JsonObject[] = Array.from({ length: 30_000 }, (_, i) => ({ containerPort: 1000 + i }));
     resource.push({ containerPort: 1000, protocol: 'TCP' });
-    const started = performance.now();
     const { status, ports: out } = await ports([{ containerPort: 1001, name: 'x' }], resource);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(status).toBe('applied');
     // Each resource port is set back in its order, the one of 1000 without protocol deleting 1000/TCP,
     // which is set back last.
