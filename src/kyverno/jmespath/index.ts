@@ -55,6 +55,7 @@ import { isReviewAborted, UNBOUNDED_GUARD, type ReviewGuard } from '../../guard/
 import { internalized, type JsonValue } from '../../json/index.js';
 import { JmesPathError, JmesPathRuntimeError, JmesPathSyntaxError } from './errors.js';
 import { allFunctions } from './functions/all.js';
+import { forEachChild } from './children.js';
 import { compileNode, run, type Evaluator } from './interpreter.js';
 import { DEFAULT_IMAGE_CONFIG } from '../go/image.js';
 import { TOO_DEEP } from './nesting.js';
@@ -164,41 +165,8 @@ class Compiled implements CompiledExpression {
 }
 
 function collectFunctions(n: Node, names: Set<string>): void {
-  switch (n.type) {
-    case 'Function':
-      names.add(n.name);
-      for (const a of n.args) collectFunctions(a, names);
-      return;
-    case 'MultiSelectList':
-      for (const c of n.children) collectFunctions(c, names);
-      return;
-    case 'MultiSelectHash':
-      for (const e of n.entries) collectFunctions(e.value, names);
-      return;
-    case 'Not':
-    case 'ExpRef':
-    case 'Flatten':
-      collectFunctions(n.child, names);
-      return;
-    case 'FilterProjection':
-      collectFunctions(n.condition, names);
-      collectFunctions(n.left, names);
-      collectFunctions(n.right, names);
-      return;
-    case 'Subexpression':
-    case 'IndexExpression':
-    case 'Projection':
-    case 'ValueProjection':
-    case 'Or':
-    case 'And':
-    case 'Comparator':
-    case 'Pipe':
-      collectFunctions(n.left, names);
-      collectFunctions(n.right, names);
-      return;
-    default:
-      return; // leaves: fields, literals, indexes, slices, identity
-  }
+  if (n.type === 'Function') names.add(n.name);
+  forEachChild(n, (child) => collectFunctions(child, names));
 }
 
 function calledFunctions(ast: Node): string[] {

@@ -5,6 +5,7 @@
  * cache kept that answer for every later caller. The bound is the JSON literals' (DEFAULT_MAX_DEPTH).
  */
 import { DEFAULT_MAX_DEPTH } from '../../json/index.js';
+import { forEachChild } from './children.js';
 import type { Node } from './parser.js';
 
 export const MAX_EXPRESSION_DEPTH = DEFAULT_MAX_DEPTH;
@@ -15,54 +16,22 @@ export const TOO_DEEP = 'expression too deeply nested';
 /**
  * True when `ast` is more than `max` nodes high. Iterative: a left-deep chain (`a.b.c…`, `a|b|c…`)
  * is built by the parser's loop, not its recursion, so its height is only known from the tree. Runs
- * once per compile; children are pushed as they are, without a list per node.
+ * once per compile.
  */
 export function nestsDeeperThan(ast: Node, max: number): boolean {
   const nodes: Node[] = [ast];
   const heights: number[] = [1];
-  const push = (child: Node, height: number) => {
+  let below = 0;
+  const push = (child: Node) => {
     nodes.push(child);
-    heights.push(height);
+    heights.push(below);
   };
   while (nodes.length > 0) {
     const node = nodes.pop()!;
     const height = heights.pop()!;
     if (height > max) return true;
-    const below = height + 1;
-    switch (node.type) {
-      case 'Subexpression':
-      case 'IndexExpression':
-      case 'Projection':
-      case 'ValueProjection':
-      case 'Or':
-      case 'And':
-      case 'Comparator':
-      case 'Pipe':
-        push(node.left, below);
-        push(node.right, below);
-        break;
-      case 'FilterProjection':
-        push(node.left, below);
-        push(node.right, below);
-        push(node.condition, below);
-        break;
-      case 'Flatten':
-      case 'Not':
-      case 'ExpRef':
-        push(node.child, below);
-        break;
-      case 'MultiSelectList':
-        for (const child of node.children) push(child, below);
-        break;
-      case 'MultiSelectHash':
-        for (const entry of node.entries) push(entry.value, below);
-        break;
-      case 'Function':
-        for (const arg of node.args) push(arg, below);
-        break;
-      default:
-        break;
-    }
+    below = height + 1;
+    forEachChild(node, push);
   }
   return false;
 }
