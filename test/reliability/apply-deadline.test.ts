@@ -10,29 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/index.js';
 import { ReviewGuard } from '../../src/guard/index.js';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { labelling } from './helpers/label-policy.js';
 
-const MAP_API = 'admissionregistration.k8s.io/v1';
-
-function labelPolicy(name: string): string {
-  return `apiVersion: ${MAP_API}
-kind: MutatingAdmissionPolicy
-metadata: {name: ${name}}
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration:
-      expression: 'Object{metadata: Object.metadata{labels: {"${name}": "done"}}}'
----
-apiVersion: ${MAP_API}
-kind: MutatingAdmissionPolicyBinding
-metadata: {name: ${name}}
-spec: {policyName: ${name}}
-`;
-}
+/** A label policy of each name, adding `name: done`. */
+const labelPolicy = (name: string) => labelling(name, 'Fail', 'done');
 
 const labels = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`l${i}`, 'v']));
 const request = {

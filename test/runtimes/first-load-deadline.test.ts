@@ -14,6 +14,7 @@ import { createServerlessRuntime } from '../../src/adapters/serverless-runtime.j
 import { serveWorker } from '../../src/adapters/workers-handler.js';
 import { bundledSource, bundlePolicies, type PolicyBundle, type PolicySource } from '../../src/sources/index.js';
 import { ROOT } from '../node/built.js';
+import { deadlineOf, HEAVY_POLICY, type DeadlineReply } from './heavy-policy.js';
 import { functionUrlEvent } from './lambda.js';
 
 const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'), 'utf8');
@@ -21,22 +22,6 @@ const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'),
 const WAIT_MS = 1500;
 /** The API server's timeout: `amender webhook-config` leaves a review 80 % of it, 2,400 ms. */
 const TIMEOUT = '3s';
-
-/** Seconds of CEL in all, each call inside the per-call cost limit: only the deadline stops it. */
-const HEAVY = 'lists.range(300).map(x, lists.range(300).filter(y, y % 7 == x % 7).size()).size()';
-const POLICY = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: heavy}
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration:
-      expression: ${JSON.stringify(`Object{metadata: Object.metadata{labels: {"heavy": string(${HEAVY})}}}`)}
-${Array.from({ length: 200 }, (_, i) => `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: heavy-${i}}\nspec: {policyName: heavy}\n`).join('')}`;
 
 /** The bundled set, from a store whose first listing answers only after WAIT_MS. */
 function slowStore(bundle: PolicyBundle): PolicySource {
@@ -61,11 +46,7 @@ function runtime(bundle: PolicyBundle, platform: string) {
   });
 }
 
-type Reply = { response: { allowed: boolean; status?: { details?: { causes?: { message: string }[] } } } };
-/** The deadline a denial's causes name. */
-const deadlineOf = (reply: Reply) => Number(/took longer than (\d+) ms/.exec(JSON.stringify(reply.response.status?.details?.causes ?? []))?.[1]);
-
-function expectDeadlineAfterWait(reply: Reply): void {
+function expectDeadlineAfterWait(reply: DeadlineReply): void {
   expect(reply.response.allowed).toBe(false);
   const deadline = deadlineOf(reply);
   expect(deadline).toBeGreaterThan(0);
@@ -86,7 +67,7 @@ function expectNotLoaded(status: number, reply: Refusal): void {
 describe('a review that waited for its set’s first load', () => {
   let bundle: PolicyBundle;
   beforeAll(async () => {
-    const made = await bundlePolicies([{ name: 'heavy.yaml', text: POLICY }]);
+    const made = await bundlePolicies([{ name: 'heavy.yaml', text: HEAVY_POLICY }]);
     if (!made.ok) throw new Error('the test policy does not bundle');
     bundle = made.bundle;
   });
@@ -96,7 +77,7 @@ describe('a review that waited for its set’s first load', () => {
     const event = functionUrlEvent({ name: 'review', method: 'POST', path: `/mutate?timeout=${TIMEOUT}`, body: REVIEW, headers: { 'content-type': 'application/json' } }, false);
     const result = await handler(event);
     expect(result.statusCode).toBe(200);
-    expectDeadlineAfterWait(JSON.parse(result.body ?? '') as Reply);
+    expectDeadlineAfterWait(JSON.parse(result.body ?? '') as DeadlineReply);
   }, 30_000);
 
   it('has that wait taken off its deadline on Workers', async () => {
@@ -106,7 +87,7 @@ describe('a review that waited for its set’s first load', () => {
     const response = await worker.fetch(request, {}, { waitUntil: (p) => waited.push(p) });
     await Promise.all(waited);
     expect(response.status).toBe(200);
-    expectDeadlineAfterWait((await response.json()) as Reply);
+    expectDeadlineAfterWait((await response.json()) as DeadlineReply);
   }, 30_000);
 
   // The API server stops reading at its timeout: a load that outlasts the review's share of it is not

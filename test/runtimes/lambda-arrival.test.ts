@@ -15,6 +15,7 @@ import { readServerlessConfig } from '../../src/adapters/serverless-config.js';
 import { createServerlessRuntime } from '../../src/adapters/serverless-runtime.js';
 import { bundledSource, bundlePolicies } from '../../src/sources/index.js';
 import { ROOT } from '../node/built.js';
+import { deadlineOf, HEAVY_POLICY, type DeadlineReply } from './heavy-policy.js';
 import type { HttpCase } from './helpers.js';
 import { functionUrlEvent, restApiEvent } from './lambda.js';
 
@@ -23,26 +24,6 @@ const REVIEW = readFileSync(join(ROOT, 'test/fixtures/reviews/pod-create.json'),
 const TIMEOUT = '3s';
 /** How long before the invocation the stamped requests arrived. */
 const BEFORE_MS = 1500;
-
-/** Seconds of CEL in all, each call inside the per-call cost limit: only the deadline stops it. */
-const HEAVY = 'lists.range(300).map(x, lists.range(300).filter(y, y % 7 == x % 7).size()).size()';
-const POLICY = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: heavy}
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration:
-      expression: ${JSON.stringify(`Object{metadata: Object.metadata{labels: {"heavy": string(${HEAVY})}}}`)}
-${Array.from({ length: 200 }, (_, i) => `---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: heavy-${i}}\nspec: {policyName: heavy}\n`).join('')}`;
-
-type Reply = { response: { allowed: boolean; status?: { details?: { causes?: { message: string }[] } } } };
-/** The deadline a denial's causes name. */
-const deadlineOf = (reply: Reply) => Number(/took longer than (\d+) ms/.exec(JSON.stringify(reply.response.status?.details?.causes ?? []))?.[1]);
 
 const reviewCase: HttpCase = { name: 'review', method: 'POST', path: `/mutate?timeout=${TIMEOUT}`, body: REVIEW, headers: { 'content-type': 'application/json' } };
 
@@ -56,7 +37,7 @@ function functionUrlArrived(ago: number): Record<string, unknown> {
 async function deadlineFor(handler: LambdaHandler, event: unknown): Promise<number> {
   const result = await handler(event);
   expect(result.statusCode).toBe(200);
-  const reply = JSON.parse(result.body ?? '') as Reply;
+  const reply = JSON.parse(result.body ?? '') as DeadlineReply;
   expect(reply.response.allowed).toBe(false);
   return deadlineOf(reply);
 }
@@ -64,7 +45,7 @@ async function deadlineFor(handler: LambdaHandler, event: unknown): Promise<numb
 describe('a Lambda review stamped before its invocation', () => {
   let handler: LambdaHandler;
   beforeAll(async () => {
-    const made = await bundlePolicies([{ name: 'heavy.yaml', text: POLICY }]);
+    const made = await bundlePolicies([{ name: 'heavy.yaml', text: HEAVY_POLICY }]);
     if (!made.ok) throw new Error('the test policy does not bundle');
     const bundle = made.bundle;
     const runtime = createServerlessRuntime({
