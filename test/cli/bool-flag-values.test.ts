@@ -7,24 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { fakeIO } from './fake-io.js';
-import { addTeamPolicy } from './team-policy.js';
+import { addTeamPolicy, TEAM_TEST, WEB_POD } from './team-policy.js';
 
-const POD = `apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec: {containers: [{name: c, image: nginx}]}
-`;
-const TEST = `apiVersion: cli.kyverno.io/v1alpha1
-kind: Test
-metadata: {name: teams}
-policies: [policy.yaml]
-resources: [pods.yaml]
-results:
-  - {policy: add-team, rule: team, kind: Pod, resources: [web], result: pass}
-`;
 
 async function run(...argv: string[]) {
-  const io = fakeIO({ 'p.yaml': addTeamPolicy(['Pod']), 'pod.yaml': POD, 't/policy.yaml': addTeamPolicy(['Pod']), 't/pods.yaml': POD, 't/kyverno-test.yaml': TEST });
+  const io = fakeIO({ 'p.yaml': addTeamPolicy(['Pod']), 'pod.yaml': WEB_POD, 't/policy.yaml': addTeamPolicy(['Pod']), 't/pods.yaml': WEB_POD, 't/kyverno-test.yaml': TEAM_TEST });
   const code = await runCli(argv, io);
   return { code, stdout: io.stdout, stderr: io.stderr };
 }

@@ -37,3 +37,20 @@ metadata: {name: ${binding}}
 spec: {policyName: label}
 `;
 }
+
+/** Pod `web` (default namespace), one nginx container. */
+export const WEB_POD = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec: {containers: [{name: c, image: nginx}]}
+`;
+
+/** A kyverno-test.yaml: add-team (policy.yaml) passes on Pod web (pods.yaml). */
+export const TEAM_TEST = `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: teams}
+policies: [policy.yaml]
+resources: [pods.yaml]
+results:
+  - {policy: add-team, rule: team, kind: Pod, resources: [web], result: pass}
+`;
