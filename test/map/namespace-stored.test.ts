@@ -9,37 +9,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { annotatingPolicy, configMapReview } from './configmap-reviews.js';
 import { addedAt, mutateWidget } from './widget-reviews.js';
 
 /** A policy on CREATE of ConfigMaps in namespaces `selector` selects, annotating them with `value` (CEL). */
 function policy(selector: string, value: string, namespace: string): string {
-  return `
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  matchConstraints:
-    namespaceSelector: ${selector}
-    resourceRules: [{ operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >-
-        [JSONPatch{op: "add", path: "/metadata/annotations", value: ${value}}]
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec: { policyName: p }
----
-${namespace}`;
+  return `${annotatingPolicy({ annotations: value, namespaceSelector: selector })}---\n${namespace}`;
 }
 
-const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},
-"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","userInfo":{},"namespace":"shop","name":"c",
-"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"shop"}}}}`;
+const REVIEW = configMapReview('shop');
 
 async function annotations(set: string): Promise<unknown> {
   const reply = await mutateWidget(set, REVIEW);

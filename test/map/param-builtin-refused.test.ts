@@ -11,35 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase64Utf8 } from '../../src/admission/index.js';
 import { buildPolicySet, parseDocuments, type PolicySet } from '../../src/policyset/index.js';
 import { createApp, fixedPolicySet } from '../../src/server/index.js';
+import { annotatingPolicy, configMapReview } from './configmap-reviews.js';
 
 /** A policy on CREATE of ConfigMaps copying `params.data.a` of the `paramKind` object `good` to an annotation. */
-const POLICY = (paramKind: string) => `
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  paramKind: { ${paramKind} }
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >-
-        [JSONPatch{op: "add", path: "/metadata/annotations", value: {"a": string(params.data.a)}}]
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec:
-  policyName: p
-  paramRef: { name: good, parameterNotFoundAction: Deny }
-`;
+const POLICY = (paramKind: string) => annotatingPolicy({ annotations: '{"a": string(params.data.a)}', paramKind, paramName: 'good' });
 
-const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},
-"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"c",
-"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"}}}}`;
+const REVIEW = configMapReview();
 
 function build(paramKind: string, ...params: string[]): PolicySet {
   return buildPolicySet(parseDocuments('p.yaml', [POLICY(paramKind), ...params].join('\n---\n')));

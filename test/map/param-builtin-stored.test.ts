@@ -7,39 +7,15 @@
  * types.go, Secret.StringData), its empty `type` defaulted to Opaque (SetDefaults_Secret).
  */
 import { describe, expect, it } from 'vitest';
+import { annotatingPolicy, configMapReview } from './configmap-reviews.js';
 import { addedAt, mutateWidget } from './widget-reviews.js';
 
 /** A policy reading params of `paramKind` (`apiVersion, kind`) into the annotations `expression` builds. */
 function policy(paramKind: string, expression: string, param: string): string {
-  return `
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  paramKind: { ${paramKind} }
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >-
-        [JSONPatch{op: "add", path: "/metadata/annotations", value: ${expression}}]
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec:
-  policyName: p
-  paramRef: { name: param, parameterNotFoundAction: Deny }
----
-${param}`;
+  return `${annotatingPolicy({ annotations: expression, paramKind })}---\n${param}`;
 }
 
-const REVIEW = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},
-"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","userInfo":{},"namespace":"default","name":"c",
-"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"}}}}`;
+const REVIEW = configMapReview();
 
 async function annotations(set: string): Promise<unknown> {
   const reply = await mutateWidget(set, REVIEW);

@@ -8,38 +8,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, parseDocuments } from '../../src/policyset/index.js';
+import { annotatingPolicy, configMapReview } from './configmap-reviews.js';
 import { addedAt, mutateWidget } from './widget-reviews.js';
 
-const POLICY = `
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: { name: p }
-spec:
-  failurePolicy: Fail
-  reinvocationPolicy: Never
-  paramKind: { apiVersion: v1, kind: ConfigMap }
-  matchConstraints:
-    resourceRules: [{ operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps] }]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >-
-        [JSONPatch{op: "add", path: "/metadata/annotations", value: {"a": params.data.a, "ns": params.metadata.namespace}}]
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata: { name: p }
-spec: { policyName: p, paramRef: { name: param, parameterNotFoundAction: Deny } }
----
+const POLICY = `${annotatingPolicy({ annotations: '{"a": params.data.a, "ns": params.metadata.namespace}', paramKind: 'apiVersion: v1, kind: ConfigMap' })}---
 apiVersion: v1
 kind: ConfigMap
 metadata: { name: param }
 data: { a: x }
 `;
 
-const review = (namespace: string) => `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"","version":"v1","kind":"ConfigMap"},
-"resource":{"group":"","version":"v1","resource":"configmaps"},"operation":"CREATE","userInfo":{},"namespace":"${namespace}","name":"c",
-"object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"${namespace}"}}}}`;
+const review = configMapReview;
 
 describe('a namespaced param written without a namespace', () => {
   it('is in the default namespace, found from a request there', async () => {
