@@ -8,32 +8,16 @@
  * large to compute exactly, as arithmetic past 10^MAX_POW10 already was; a YAML decimal past every double
  * (parse_yaml) is refused as before, its digits no longer read. Counted, not timed: BigInt is
  * watched for the longest text it is given. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileExpression, Evaluation } from '../../src/cel/index.js';
 import { runKyvernoPolicies } from '../../src/kyverno/index.js';
 import { evaluate as jmesPath } from '../../src/kyverno/jmespath/index.js';
 import { compiled, pod, podRequest } from '../kyverno/helpers/requests.js';
+import { watchBigInt } from './helpers/watch-bigint.js';
 
 const DIGITS = '7'.repeat(300_000);
 
-/** The longest string given to BigInt while the test runs. */
-let longestText = 0;
-const original = globalThis.BigInt;
-
-beforeEach(() => {
-  longestText = 0;
-  const watched = function BigInt(value: unknown): bigint {
-    if (typeof value === 'string') longestText = Math.max(longestText, value.length);
-    return original(value as string);
-  };
-  Object.setPrototypeOf(watched, original);
-  Object.defineProperties(watched, { asIntN: { value: original.asIntN }, asUintN: { value: original.asUintN }, prototype: { value: original.prototype } });
-  globalThis.BigInt = watched as BigIntConstructor;
-});
-
-afterEach(() => {
-  globalThis.BigInt = original;
-});
+const bigInts = watchBigInt();
 
 function celError(expression: string): string {
   const r = compileExpression(`[${expression}].size() == 1`, 'matchCondition', { params: false });
@@ -56,14 +40,14 @@ describe('integer text longer than any int64, from the review', () => {
     ['timestamp("2020-01-01T00:00:00Z").getHours("+" + object.s + ":00")', /strconv\.Atoi: parsing "\+7{20}.*": value out of range/],
   ])('CEL %s: the range error, the text never read whole', (expression, message) => {
     expect(celError(expression)).toMatch(message);
-    expect(longestText).toBeLessThan(100);
+    expect(bigInts.longestText).toBeLessThan(100);
   });
 
   it('isQuantity() of the long text is false without reading it; leading zeros are not significant', () => {
     const r = compileExpression('!isQuantity(object.s)', 'matchCondition', { params: false });
     if (!r.ok) throw new Error(r.message);
     expect(new Evaluation({ object: { s: DIGITS } as never }, { budget: 10_000_000 }).evaluate(r.compiled)).toMatchObject({ ok: true, value: true });
-    expect(longestText).toBeLessThan(100);
+    expect(bigInts.longestText).toBeLessThan(100);
     const zeros = '0'.repeat(3_000);
     const kept = compileExpression(`quantity("${zeros}5") == quantity("5") && quantity("0.${zeros}1") == quantity("1n")`, 'matchCondition', { params: false });
     if (!kept.ok) throw new Error(kept.message);
@@ -95,7 +79,7 @@ describe('integer text longer than any int64, from the review', () => {
     });
     const result = await runKyvernoPolicies([policy], { request: podRequest(subject) });
     expect(result.changed).toBe(false);
-    expect(longestText).toBeLessThan(100);
+    expect(bigInts.longestText).toBeLessThan(100);
   });
 
   it('parse_yaml: a decimal past every double is refused naming its text, the text never read whole', () => {
@@ -103,7 +87,7 @@ describe('integer text longer than any int64, from the review', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.message).toMatch(/number 7{16}… \(300000 characters\) is out of the range of a double/);
-    expect(longestText).toBeLessThan(100);
+    expect(bigInts.longestText).toBeLessThan(100);
     // As a mapping key: math/big's value printed in full, as before.
     const key = jmesPath('parse_yaml(s)', { s: `${'7'.repeat(500)}: 1` });
     expect(key.ok).toBe(false);

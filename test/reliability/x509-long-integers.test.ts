@@ -6,26 +6,11 @@
  * big.Int.SetBytes). Now each is read at once from hex or binary text. Counted, not timed: BigInt is
  * watched for how often it is called.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/kyverno/jmespath/index.js';
+import { watchBigInt } from './helpers/watch-bigint.js';
 
-let calls = 0;
-const original = globalThis.BigInt;
-
-beforeEach(() => {
-  calls = 0;
-  const watched = function BigInt(value: unknown): bigint {
-    calls++;
-    return original(value as string);
-  };
-  Object.setPrototypeOf(watched, original);
-  Object.defineProperties(watched, { asIntN: { value: original.asIntN }, asUintN: { value: original.asUintN }, prototype: { value: original.prototype } });
-  globalThis.BigInt = watched as BigIntConstructor;
-});
-
-afterEach(() => {
-  globalThis.BigInt = original;
-});
+const bigInts = watchBigInt();
 
 function length(n: number): number[] {
   if (n < 128) return [n];
@@ -48,6 +33,6 @@ describe('x509_decode of a certificate with a long serial number', () => {
     const r = evaluate('x509_decode(pem)', { pem: pemWithSerial(new Array<number>(100_000).fill(0x11)) });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toContain('x509: malformed validity');
-    expect(calls).toBeLessThan(100);
+    expect(bigInts.calls).toBeLessThan(100);
   });
 });
