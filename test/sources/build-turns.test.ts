@@ -4,7 +4,7 @@
  * MutatingAdmissionPolicies in one go held it 3 s. Counted, not timed: the turns a setImmediate ticker
  * gets while one refresh of a JSON file runs (JSON is parsed at once, so the turns are the build's).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PolicySetRefresher, type FetchResult, type PolicySource, type SourceEntry } from '../../src/sources/index.js';
 import { eventLoopTicker } from './event-loop-ticker.js';
 
@@ -67,7 +67,18 @@ describe('a large set built by the refresher', () => {
     source.fetch = async (entry, options) => ((fetched = true), fetch(entry, options));
     setImmediate(tick);
     stopTicker = () => void (running = false);
-    const result = await r.refresh();
+    // A clock on which each reading is 5 ms later: the build takes many slices whatever the machine. On the
+    // real one, late in a full run (the JIT warm, the CEL programs cached by the test above) the whole build
+    // fit in fewer than 5 slices, and the set was applied before the ticker stopped the refresher.
+    const realNow = performance.now.bind(performance);
+    let later = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + (later += 5));
+    let result;
+    try {
+      result = await r.refresh();
+    } finally {
+      clock.mockRestore();
+    }
     running = false;
     expect(result.outcome).toBe('failed');
     expect(r.provider().set).toBeUndefined();
