@@ -6,26 +6,10 @@
  * failurePolicy decides (a denial under Fail, the policy skipped under Ignore).
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, limitsWithParam, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
 
 function set(paramVersion: string, failurePolicy: 'Fail' | 'Ignore'): string {
-  return `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: limits.example.com }
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { kind: Limit, plural: limits }
-  versions:
-  - { name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
-  - { name: v2, served: false, storage: false, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
----
-apiVersion: example.com/v1
-kind: Limit
-metadata: { name: l, namespace: default }
-spec: { tier: gold }
----
+  return `${limitsWithParam(false)}
 ${widgetParamPolicy({ paramKind: `apiVersion: ${paramVersion}, kind: Limit`, paramRef: '{ name: l, parameterNotFoundAction: Deny }', annotations: `"tier": string(params.spec.tier)`, failurePolicy })}`;
 }
 

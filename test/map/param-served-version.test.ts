@@ -6,26 +6,10 @@
  * it too). So a param written as example.com/v1 reads apiVersion example.com/v2 under paramKind v2.
  */
 import { describe, expect, it } from 'vitest';
-import { addedAt, EMPTY_WIDGET_REVIEW, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
+import { addedAt, EMPTY_WIDGET_REVIEW, limitsWithParam, mutateWidget, widgetParamPolicy } from './widget-reviews.js';
 
 function set(paramKindVersion: string, written: string): string {
-  return `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: limits.example.com }
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { kind: Limit, plural: limits }
-  versions:
-  - { name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
-  - { name: v2, served: true, storage: false, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
----
-apiVersion: example.com/${written}
-kind: Limit
-metadata: { name: l, namespace: default }
-spec: { tier: gold }
----
+  return `${limitsWithParam(true, written)}
 ${widgetParamPolicy({ paramKind: `apiVersion: example.com/${paramKindVersion}, kind: Limit`, paramRef: '{ selector: {}, parameterNotFoundAction: Deny }', annotations: `"apiVersion": params.apiVersion, "kind": params.kind, "tier": params.spec.tier` })}`;
 }
 

@@ -42,6 +42,30 @@ ${specProperties.replace(/^\n/, '')}
 }
 
 /**
+ * The CRD of namespaced example.com Limit at v1 (served, stored) and v2 (served when `v2Served`), both
+ * schemaless, then Limit `l` in default written at `writtenVersion` with `spec: { tier: gold }`, then `---`.
+ */
+export function limitsWithParam(v2Served: boolean, writtenVersion = 'v1'): string {
+  return `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: limits.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { kind: Limit, plural: limits }
+  versions:
+  - { name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+  - { name: v2, served: ${v2Served}, storage: false, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+---
+apiVersion: example.com/${writtenVersion}
+kind: Limit
+metadata: { name: l, namespace: default }
+spec: { tier: gold }
+---`;
+}
+
+/**
  * MutatingAdmissionPolicy `p` and its binding `p` on CREATE of example.com/v1 widgets, reading params of
  * `paramKind` (an `apiVersion, kind` flow mapping's inside) found by `paramRef` (a flow mapping), whose
  * JSON patch sets the annotations to the CEL map `annotations` (its entries).
