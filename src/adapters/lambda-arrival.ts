@@ -11,7 +11,7 @@
  * webhook (timeoutSeconds' maximum), so an older stamp is another clock's (a replayed or sample event, a
  * skewed host), not a request anyone still waits for.
  */
-export const MAX_PLAUSIBLE_WAIT_MS = 30_000;
+const MAX_PLAUSIBLE_WAIT_MS = 30_000;
 
 /**
  * Milliseconds between the request's arrival stamp in `event` and `invokedAt` (Date.now() at the

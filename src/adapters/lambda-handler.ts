@@ -20,7 +20,7 @@ import {
   type LambdaHttpResultV2,
 } from './lambda-event.js';
 import { oversizeResult, resultLimitOf } from './lambda-result-size.js';
-import { apiServerLeftMs, waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
+import { apiServerLeftSince, waitAtMost, type ServerlessRuntime } from './serverless-runtime.js';
 
 /** The part of the Lambda context object used here. */
 export interface LambdaContextLike {
@@ -86,13 +86,13 @@ export function createLambdaHandler(runtime: ServerlessRuntime, options: LambdaH
     // A first load waits no further than the invocation can: a timed-out invocation answers nothing and
     // resets the environment (its load with it), where a 503 keeps the load going for the next one. Nor
     // past the API server's timeout: it would no longer read the answer.
-    const loadWaitMs = await runtime.ensureLoaded(request, () => Math.min(remaining() - TIMEOUT_MARGIN_MS, apiServerLeftMs(request, arrivedAt)));
+    const loadWaitMs = await runtime.ensureLoaded(request, () => Math.min(remaining() - TIMEOUT_MARGIN_MS, apiServerLeftSince(request, arrivedAt)));
     const due = runtime.refreshDue();
     const waitedMs = waitedBefore + loadWaitMs;
     const result = await responseToResult(await runtime.fetch(request, waitedMs > 0 ? { waitedMs } : undefined));
     // Nor past the API server's timeout: a reply it no longer waits for is lost, and the webhook's own
     // failurePolicy applies instead of the policies' answer (Ignore: the request goes on unmutated).
-    if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS, apiServerLeftMs(request, arrivedAt)));
+    if (due) await waitAtMost(due, Math.min(options.refreshWaitMs, remaining() - TIMEOUT_MARGIN_MS, apiServerLeftSince(request, arrivedAt)));
     const formatted = resultInFormat(result, format);
     const limit = resultLimitOf(format);
     const bytes = oversizeResult(formatted, limit);

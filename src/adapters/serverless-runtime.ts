@@ -10,9 +10,8 @@
  * starts a second. Core-safe: no `node:*`; the platform passes the source constructors it has.
  */
 import { createPolicySets, type PolicySetsOptions } from '../runtime/index.js';
-import { apiServerTimeoutMs, BodyBudget, createApp, type AmenderApp, type Logger, type RequestHints } from '../server/index.js';
+import { apiServerLeftMs, apiServerTimeoutMs, BodyBudget, createApp, type AmenderApp, type Logger, type RequestHints } from '../server/index.js';
 import { registerSourceMetrics, type PolicySetRefresher, type RefreshResult, type SourceResolvers } from '../sources/index.js';
-import { maxReviewDeadlineMs } from '../webhook-config/index.js';
 import type { ServerlessConfig } from './serverless-config.js';
 
 export interface ServerlessRuntime {
@@ -184,11 +183,8 @@ export function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void>
 
 /**
  * Milliseconds left, the request having arrived at `arrivedAt` (Date.now()), before its reply must be on
- * its way for the API server to read it: of the `?timeout=` it sent (the time it waits for the webhook),
- * the part a review may take by the rule `amender webhook-config` checks (maxReviewDeadlineMs: 80 %, at
- * least 500 ms before it). Infinite without one.
+ * its way for the API server to read it (api-timeout.ts apiServerLeftMs); infinite without `?timeout=`.
  */
-export function apiServerLeftMs(request: { url: string }, arrivedAt: number): number {
-  const timeout = apiServerTimeoutMs(new URL(request.url).searchParams.get('timeout') ?? undefined);
-  return timeout === undefined ? Number.POSITIVE_INFINITY : maxReviewDeadlineMs(timeout / 1000) - (Date.now() - arrivedAt);
+export function apiServerLeftSince(request: { url: string }, arrivedAt: number): number {
+  return apiServerLeftMs(apiServerTimeoutMs(new URL(request.url).searchParams.get('timeout') ?? undefined), Date.now() - arrivedAt);
 }

@@ -9,7 +9,7 @@ import { jsonLineLogger, statusBody } from '../server/index.js';
 import { workerSourceResolvers, type PolicyBundle } from '../sources/index.js';
 import { withoutBasePath } from './base-path.js';
 import { readServerlessConfig, unknownServerlessVariables } from './serverless-config.js';
-import { apiServerLeftMs, createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
+import { apiServerLeftSince, createServerlessRuntime, type ServerlessRuntime } from './serverless-runtime.js';
 import { drainingRequest } from './worker-body.js';
 
 /** The part of the Workers ExecutionContext used here. */
@@ -77,7 +77,7 @@ export function serveWorker(runtimeFor: (env: Record<string, unknown>) => Routed
       const request = withoutBasePath(given, basePath);
       // A first load may outlast the wait (a slow store, or the API server's timeout coming first): it goes
       // on after this request is answered.
-      const waitedMs = await runtime.ensureLoaded(request, () => apiServerLeftMs(request, arrivedAt), (load) => ctx.waitUntil(load));
+      const waitedMs = await runtime.ensureLoaded(request, () => apiServerLeftSince(request, arrivedAt), (load) => ctx.waitUntil(load));
       const due = runtime.refreshDue();
       if (due) ctx.waitUntil(due);
       const served = drainingRequest(request, runtime.amender.limits.bodyTimeoutMs);

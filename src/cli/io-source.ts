@@ -63,7 +63,7 @@ export function cliIoResolvers(io: CliIO): SourceResolvers {
  * them (policy/load.go stdinLoad). Read once, when first fetched: a refresh that lists again gets the
  * same text, never an emptied stream.
  */
-export function stdinPolicySource(uri: string, io: CliIO): PolicySource {
+function stdinPolicySource(uri: string, io: CliIO): PolicySource {
   let text: Promise<string> | undefined;
   const entry: SourceEntry = { name: 'standard input', label: 'standard input' };
   return {

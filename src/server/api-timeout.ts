@@ -18,10 +18,19 @@ export function apiServerTimeoutMs(param: string | undefined): number | undefine
   return nanos === undefined || nanos <= 0n ? undefined : Number(nanos) / 1e6;
 }
 
+/**
+ * Milliseconds left, `elapsedMs` after the request arrived, before its reply must be on its way for the API
+ * server to read it: of its timeout (ms; undefined: none sent, Infinity), the part a review may take by
+ * the rule `amender webhook-config` checks (maxReviewDeadlineMs: 80 %, at least 500 ms before it).
+ */
+export function apiServerLeftMs(apiServerTimeout: number | undefined, elapsedMs: number): number {
+  return apiServerTimeout === undefined ? Number.POSITIVE_INFINITY : maxReviewDeadlineMs(apiServerTimeout / 1000) - elapsedMs;
+}
+
 /** The deadline of a review: `configuredMs`, shortened to fit the API server's timeout when it sent one. */
 export function reviewDeadlineMs(configuredMs: number, apiServerTimeout: number | undefined, elapsedMs: number): number {
   if (apiServerTimeout === undefined) return configuredMs;
-  const fits = maxReviewDeadlineMs(apiServerTimeout / 1000) - elapsedMs;
+  const fits = apiServerLeftMs(apiServerTimeout, elapsedMs);
   // At least a millisecond: a review with no time left is answered at once by its policies' failurePolicy.
   return Math.max(1, Math.min(configuredMs, Math.floor(fits)));
 }

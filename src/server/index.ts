@@ -14,7 +14,7 @@ export { tellBodyIsSlow, type SlowBodyRequest } from './slow-body.js';
 export { answerReview, answerReviewBody, answerReviewText, reviewBodyText, abandonedAnswer, failure, reviewGuard, type ReviewAnswer, type ReviewBody, type ReviewOptions, type ReviewOutcome } from './review.js';
 export { fixedPolicySet, type PolicySetProvider, type PolicySetState } from '../policyset/index.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
-export { apiServerTimeoutMs } from './api-timeout.js';
+export { apiServerLeftMs, apiServerTimeoutMs } from './api-timeout.js';
 export { formatLogLine, jsonLineLogger, silentLogger, isLogLevel, type Logger, type LogLevel, type LogRecord } from '../observe/index.js';
 export { statusBody, type StatusBody, type HttpErrorCode } from './status.js';
 export { Counter, CallbackCounter, CallbackGauge, ChildTable, Histogram, Registry, PROMETHEUS_CONTENT_TYPE, type CounterChild, type HistogramChild } from '../observe/index.js';

@@ -223,7 +223,7 @@ export async function runKyvernoTest(test: KyvernoTest, file: string, io: CliIO,
   const userInfo = test.userinfo !== undefined ? readUserInfo(await readDocument(relativeTo(dir, test.userinfo), io), relativeTo(dir, test.userinfo)) : undefined;
   if (test.policies.length === 0) throw new CliInputError('the test names no policies');
   // Values stand in for context entries only a cluster can fill, as in Kyverno's CLI: such policies run.
-  const loaded = await loadPolicies(test.policies.map((p) => relativeTo(dir, p)), io, { contextValues: true, unknownVariables: 'keep', unstorableObjects: 'keep' });
+  const loaded = await loadPolicies(test.policies.map((p) => relativeTo(dir, p)), io, { contextValues: true, unknownVariables: 'keep', ...AS_KYVERNO_CLI });
   const invalidPolicies = new Map<string, { reason: string; message: string }>();
   for (const p of loaded.set.problems) {
     const line = `${p.path ? `${p.path}: ` : ''}${p.message.split('\n')[0]}`;
