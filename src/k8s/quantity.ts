@@ -15,7 +15,7 @@
  * real quantities span under 30 and at the limit an operation still takes microseconds. So is a text of
  * more than MAX_DIGITS significant digits, which apimachinery reads whole (in quadratic time, as V8 does).
  */
-import { pastInt64Digits } from '../go/index.js';
+import { parseInt64 } from '../go/index.js';
 
 /** A quantity's value is `unscaled × 10^-scale` (inf.Dec's convention; Go's int64Amount stores `-scale`). */
 export interface Quantity {
@@ -175,8 +175,8 @@ function interpretSuffix(s: string): Suffix | undefined {
     if (EXPONENT_DIGITS.test(digits)) {
       // strconv.ParseInt(…, 10, 64), then int32(…): beyond int64 is an error, beyond int32 wraps.
       if (digits.length <= 15) return { base: 10, exponent: Number(digits) | 0, format: 'DecimalExponent', multiplier: 1n };
-      const big = pastInt64Digits(digits) ? undefined : BigInt(digits);
-      if (big !== undefined && inInt64(big)) return { base: 10, exponent: Number(BigInt.asIntN(32, big)), format: 'DecimalExponent', multiplier: 1n };
+      const big = parseInt64(digits);
+      if (big !== undefined) return { base: 10, exponent: Number(BigInt.asIntN(32, big)), format: 'DecimalExponent', multiplier: 1n };
     }
   }
   return undefined;

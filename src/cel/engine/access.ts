@@ -149,10 +149,6 @@ export function optionalSelect(v: unknown, field: string, struct: StructDecl | u
   return CelOptional.none();
 }
 
-/** An index as cel-go's `%v` prints it (types.Int, types.Uint and types.Double have no String method). */
-/** A key or index as cel-go's 'no such key: %v' and 'unsupported index value %v' print it. */
-const indexText = goValueText;
-
 /**
  * The position `k` names in `list`, or undefined when it is out of range. cel-go's IndexOrError: an int,
  * or a uint or double that converts to an int64 without loss.
@@ -161,10 +157,10 @@ function listIndex(list: readonly CelValue[], k: unknown): number | undefined {
   let i: number;
   if (typeof k === 'bigint') i = Number(k);
   else if (k instanceof CelUint) {
-    if (k.valueOf() > INT64_MAX) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    if (k.valueOf() > INT64_MAX) throw new CelEvalError(`unsupported index value ${goValueText(k)} in list`);
     i = Number(k.valueOf());
   } else if (typeof k === 'number') {
-    if (!Number.isInteger(k) || k < -(2 ** 63) || k >= 2 ** 63) throw new CelEvalError(`unsupported index value ${indexText(k)} in list`);
+    if (!Number.isInteger(k) || k < -(2 ** 63) || k >= 2 ** 63) throw new CelEvalError(`unsupported index value ${goValueText(k)} in list`);
     i = k;
   } else throw new CelEvalError(`unsupported index type '${typeNameOf(k)}' in list`);
   if (i < 0 || i >= list.length) return undefined;
@@ -194,7 +190,7 @@ export function indexValue(container: unknown, k: unknown, optional: boolean): C
     if (i === undefined) {
       if (optional) return CelOptional.none();
       // Attribute resolution's missing index (cel-go resolves every index through a qualifier).
-      throw new CelEvalError(`index out of bounds: ${indexText(k)}`);
+      throw new CelEvalError(`index out of bounds: ${goValueText(k)}`);
     }
     return optional ? CelOptional.of(container[i]) : container[i];
   }
@@ -202,7 +198,7 @@ export function indexValue(container: unknown, k: unknown, optional: boolean): C
     const v = mapGet(container, k as CelValue);
     if (v === undefined) {
       if (optional) return CelOptional.none();
-      throw new CelEvalError(`no such key: ${indexText(k)}`);
+      throw new CelEvalError(`no such key: ${goValueText(k)}`);
     }
     return optional ? CelOptional.of(v) : v;
   }
@@ -210,7 +206,7 @@ export function indexValue(container: unknown, k: unknown, optional: boolean): C
   if (container instanceof StructValue && container.typeName === 'JSONPatch') return jsonPatchIndex(container, k, optional);
   // A value that cannot be indexed: cel-go's qualifier finds no such key (a presence test, nothing).
   if (optional) return CelOptional.none();
-  throw new CelEvalError(`no such key: ${indexText(k)}`);
+  throw new CelEvalError(`no such key: ${goValueText(k)}`);
 }
 
 /**
@@ -250,7 +246,7 @@ function goStringVerb(k: unknown): string {
   if (typeof k === 'string') return k;
   if (typeof k === 'bigint') return `%!s(types.Int=${k})`;
   if (k instanceof CelUint) return `%!s(types.Uint=${k.valueOf()})`;
-  if (typeof k === 'number') return `%!s(types.Double=${indexText(k)})`;
+  if (typeof k === 'number') return `%!s(types.Double=${goValueText(k)})`;
   if (typeof k === 'boolean') return `%!s(types.Bool=${k})`;
   return typeNameOf(k);
 }

@@ -20,7 +20,7 @@ import { goValueText } from './go-text.js';
 import { dispatch, type Overload } from './functions.js';
 import { callFailure } from './overload-errors.js';
 import type { Interp, Planned } from './planned.js';
-import { buildMap, celEquals, equalsOrError, mapGet, mapHas, mapKeys, markUintKey, normKey, typeNameOf } from './runtime.js';
+import { buildMap, celEquals, equalsOrError, formatKey, mapGet, mapHas, mapKeys, markUintKey, storedKey, typeNameOf } from './runtime.js';
 import { equalityCost } from './stdlib.js';
 import { CelOptional, CelUint, LazyObject, StructValue, isGoZeroScalar, isMapValue, type CelMapValue, type CelValue } from './values.js';
 
@@ -972,9 +972,9 @@ function lazyFieldOrError(o: LazyObject, name: string): CelValue {
  * null key (stored as itself) can only come from a map that holds one (a cel-go map).
  */
 function insertInPlace(m: Map<CelValue, CelValue>, k: CelValue, v: CelValue): void {
-  const nk = typeof k === 'number' || k === null ? k : normKey(k);
+  const nk = storedKey(k, true);
   if (nk === undefined) throw new CelEvalError(`unsupported key type: ${typeNameOf(k)}`);
-  if (mapHas(m, k)) throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(nk)} already exists`);
+  if (mapHas(m, k)) throw new CelEvalError(`insert failed: key ${formatKey(k)} already exists`);
   if (k instanceof CelUint) markUintKey(m, nk as bigint);
   m.set(nk, v);
 }

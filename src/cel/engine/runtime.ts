@@ -75,7 +75,7 @@ export function normKey(k: CelValue): CelValue | undefined {
  * their bigint; a double (cel-go only) stays a JS number, a key of its own beside an equal int, as
  * cel-go's Go map keeps Double(1) apart from Int(1) (common/types/map.go refValMapAccessor).
  */
-function storedKey(k: CelValue, doubleAndNull: boolean): CelValue | undefined {
+export function storedKey(k: CelValue, doubleAndNull: boolean): CelValue | undefined {
   if (typeof k === 'string' || typeof k === 'boolean' || typeof k === 'bigint') return k;
   if (k instanceof CelUint) return k.valueOf();
   if (doubleAndNull && (typeof k === 'number' || k === null)) return k;
@@ -130,7 +130,8 @@ export function mapInsert(m: CelMapValue, k: CelValue, v: CelValue): Map<CelValu
   return buildMap(keys, values, 'error', true);
 }
 
-function formatKey(k: CelValue): string {
+/** A map key as cel-go's 'insert failed: key %v already exists' prints it. */
+export function formatKey(k: CelValue): string {
   return typeof k === 'string' ? k : String(k instanceof CelUint ? k.valueOf() : k);
 }
 

@@ -154,14 +154,15 @@ export class LazyVariables extends LazyObject {
     return other === this ? true : undefined;
   }
 
-  /**
-   * kube-apiserver's lazy.MapValue answers a presence test with Find, which evaluates the variable: a
-   * variable that fails makes has(variables.x) and variables.?x fail with its error.
-   */
+  /** The variables' names, in order: what a comprehension over `dyn(variables)` ranges over. */
   names(): readonly string[] {
     return this.variables.entries.map((e) => e.name);
   }
 
+  /**
+   * kube-apiserver's lazy.MapValue answers a presence test with Find, which evaluates the variable: a
+   * variable that fails makes has(variables.x) and variables.?x fail with its error.
+   */
   has(name: string): boolean {
     if (this.variables.get(name) === undefined) return false;
     this.field(name);

@@ -6,7 +6,7 @@
  * The texts are the runtime formatter's (string-format.ts), reported at the element that failed or at
  * the call.
  */
-import { pastInt64Digits } from '../../go/index.js';
+import { parseInt64 } from '../../go/index.js';
 import type { CallExpr, Expr } from '../engine/ast.js';
 import type { CelIssue } from '../engine/errors.js';
 import { Kind, type CelType } from '../engine/types.js';
@@ -129,7 +129,7 @@ function parseError(message: string): CallError {
 /** strconv.Atoi's error for a run of ASCII digits (empty, or beyond int64), or undefined. */
 function goAtoiError(digits: string): string | undefined {
   if (digits === '') return 'strconv.Atoi: parsing "": invalid syntax';
-  if (pastInt64Digits(digits) || BigInt(digits) > 9223372036854775807n) return `strconv.Atoi: parsing "${digits}": value out of range`;
+  if (parseInt64(digits) === undefined) return `strconv.Atoi: parsing "${digits}": value out of range`;
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { pastInt64Digits } from '../../go/index.js';
+import { parseInt64 } from '../../go/index.js';
 import { checkBuiltSize } from '../engine/bounds.js';
 import { CelOptional, CelUint, Duration, Timestamp, TypeValue } from '../engine/values.js';
 import { celError } from './errors.js';
@@ -84,7 +84,7 @@ function parseClause(format: string, start: number, clauses: FormatClauses): [nu
         'error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax',
       );
     }
-    if (pastInt64Digits(digits) || BigInt(digits) > INT64_MAX) {
+    if (parseInt64(digits) === undefined) {
       throw parseError(`error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "${digits}": value out of range`);
     }
     precision = Number(digits);
@@ -116,7 +116,6 @@ function parseClause(format: string, start: number, clauses: FormatClauses): [nu
   }
 }
 
-const INT64_MAX = 9223372036854775807n;
 
 /**
  * The verb as cel-go reads it, `rune(formatStr[i])`: one byte of the UTF-8 text, so a character outside
