@@ -8,6 +8,7 @@
  */
 import { strconvQuote } from '../go/index.js';
 import { isConfigMapKey } from './names.js';
+import { mapField, utf8Total, type Obj } from './object-fields.js';
 
 export interface ObjectFieldError {
   /** field.Path text: `data[key]`, `binaryData[key]`, `` for the whole object. */
@@ -17,28 +18,6 @@ export interface ObjectFieldError {
 
 /** corev1.MaxSecretSize, the bound of a ConfigMap's and a Secret's values together. */
 const MAX_SECRET_SIZE = 1024 * 1024;
-
-const utf8 = new TextEncoder();
-
-/**
- * The UTF-8 bytes of `values` together, exact when they may pass `bound`: a UTF-16 unit is at most 3
- * bytes, so below bound / 3 units nothing is encoded (a set of 40,000 ConfigMaps is checked at build).
- */
-function utf8Total(values: readonly string[], bound: number): number {
-  let units = 0;
-  for (const v of values) units += v.length;
-  if (units * 3 <= bound) return units;
-  let bytes = 0;
-  for (const v of values) bytes += utf8.encode(v).length;
-  return bytes;
-}
-
-type Obj = Readonly<Record<string, unknown>>;
-
-function mapField(obj: Obj, name: string): Obj {
-  const v = Object.hasOwn(obj, name) ? obj[name] : undefined;
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
-}
 
 /** Bytes a canonical (padded) base64 text decodes to. */
 function base64Length(text: unknown): number {

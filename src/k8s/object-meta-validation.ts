@@ -8,11 +8,10 @@
 import { strconvQuote } from '../go/index.js';
 import type { ObjectFieldError } from './config-validation.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from './names.js';
+import { mapField, utf8Total, type Obj } from './object-fields.js';
 
 /** apimachinery TotalAnnotationSizeLimitB. */
 const ANNOTATIONS_SIZE_LIMIT = 256 * 1024;
-
-type Obj = Readonly<Record<string, unknown>>;
 
 const NAME_RULES: Readonly<Record<string, (name: string, prefix: boolean) => string[]>> = {
   ConfigMap: nameIsDNSSubdomain,
@@ -20,12 +19,8 @@ const NAME_RULES: Readonly<Record<string, (name: string, prefix: boolean) => str
   Namespace: nameIsDNSLabel,
 };
 
-const utf8 = new TextEncoder();
-
 function stringMap(meta: Obj, name: string): [string, string][] {
-  const v = Object.hasOwn(meta, name) ? meta[name] : undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return [];
-  return Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return Object.entries(mapField(meta, name)).filter((e): e is [string, string] => typeof e[1] === 'string');
 }
 
 const invalid = (path: string, value: string, msg: string): ObjectFieldError => ({ path, message: `Invalid value: ${strconvQuote(value)}: ${msg}` });
@@ -49,17 +44,10 @@ export function validateObjectMeta(coreKind: string | undefined, meta: Obj, name
     for (const msg of isValidLabelValue(v)) out.push(invalid('metadata.labels', v, msg));
   }
   const annotations = stringMap(meta, 'annotations');
-  let size = 0;
-  for (const [k, v] of annotations) {
+  for (const [k] of annotations) {
     // Annotation keys are qualified names with case ignored.
     for (const msg of isQualifiedName(k.toLowerCase())) out.push(invalid('metadata.annotations', k, msg));
-    size += k.length + v.length;
   }
-  // UTF-16 units bound UTF-8 bytes from below and a third from above: encode only near the limit.
-  if (size * 3 > ANNOTATIONS_SIZE_LIMIT) {
-    size = 0;
-    for (const [k, v] of annotations) size += utf8.encode(k).length + utf8.encode(v).length;
-  }
-  if (size > ANNOTATIONS_SIZE_LIMIT) out.push({ path: 'metadata.annotations', message: `Too long: may not be more than ${ANNOTATIONS_SIZE_LIMIT} bytes` });
+  if (utf8Total(annotations.flat(), ANNOTATIONS_SIZE_LIMIT) > ANNOTATIONS_SIZE_LIMIT) out.push({ path: 'metadata.annotations', message: `Too long: may not be more than ${ANNOTATIONS_SIZE_LIMIT} bytes` });
   return out;
 }
