@@ -4,7 +4,7 @@
  * ParseRange (with x-wildcards). Numeric identifiers are uint64, kept exact as bigint.
  */
 import type { ReviewGuard } from '../guard/index.js';
-import { pastInt64Digits } from './int64.js';
+import { parseInt64, parseUint64 } from './int64.js';
 import { strconvQuote } from './quote.js';
 import { compareStrings } from './string-order.js';
 import { goTrimSpace } from './trim-space.js';
@@ -23,14 +23,13 @@ export class SemverError extends Error {}
 
 const NUMBERS = /^[0-9]*$/;
 const ALPHANUM = /^[0-9A-Za-z-]*$/;
-const MAX_U64 = (1n << 64n) - 1n;
 const hasLeadingZeroes = (s: string) => s.length > 1 && s[0] === '0';
 
 /** strconv.ParseUint(s, 10, 64) with its error text. */
 function parseUint(s: string): bigint {
   if (!/^[0-9]+$/.test(s)) throw new SemverError(`strconv.ParseUint: parsing ${strconvQuote(s)}: invalid syntax`);
-  const v = pastInt64Digits(s) ? MAX_U64 + 1n : BigInt(s);
-  if (v > MAX_U64) throw new SemverError(`strconv.ParseUint: parsing ${strconvQuote(s)}: value out of range`);
+  const v = parseUint64(s);
+  if (v === undefined) throw new SemverError(`strconv.ParseUint: parsing ${strconvQuote(s)}: value out of range`);
   return v;
 }
 
@@ -182,14 +181,12 @@ function splitComparatorVersion(s: string): [string, string] {
 /** incrementMajorVersion / incrementMinorVersion: strconv.Atoi (int64), +1 wrapping; '' when Atoi fails. */
 function increment(v: string, index: number): string {
   const parts = v.split('.');
-  if (!/^[+-]?\d+$/.test(parts[index] ?? '') || pastInt64Digits(parts[index])) return '';
-  const n = BigInt(parts[index]);
-  if (n > INT64_MAX || n < -INT64_MAX - 1n) return '';
-  parts[index] = String(n === INT64_MAX ? -INT64_MAX - 1n : n + 1n);
+  const n = parseInt64(parts[index] ?? '');
+  if (n === undefined) return '';
+  parts[index] = String(BigInt.asIntN(64, n + 1n));
   return parts.join('.');
 }
 
-const INT64_MAX = (1n << 63n) - 1n;
 
 function expandWildcards(parts: string[][], guard: ReviewGuard | undefined): string[][] {
   return parts.map((p) => {

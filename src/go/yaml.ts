@@ -684,9 +684,11 @@ class Decoder {
       case 'int': {
         // smallDecimal's number (a safe integer, never -0) or a bigint: the same decimal text.
         const v = value as bigint | number;
-        // PAST_DOUBLE stands for a longer text's value: the text says it (as math/big prints it).
-        const shown = v === PAST_DOUBLE || v === -PAST_DOUBLE ? (scalarNode.source ?? '').replaceAll('_', '').replace(/^\+/, '') : String(v);
-        if (v < MIN_INT64 || v > MAX_INT64) throw new YamlError(`unsupported map key of type: ${v > MAX_UINT64 ? '*big.Int' : 'uint64'}, key: ${shown}`, offsetOf(node));
+        if (v < MIN_INT64 || v > MAX_INT64) {
+          // PAST_DOUBLE stands for a longer text's value: the text says it (as math/big prints it).
+          const shown = v === PAST_DOUBLE || v === -PAST_DOUBLE ? (scalarNode.source ?? '').replaceAll('_', '').replace(/^\+/, '') : String(v);
+          throw new YamlError(`unsupported map key of type: ${v > MAX_UINT64 ? '*big.Int' : 'uint64'}, key: ${shown}`, offsetOf(node));
+        }
         return v.toString();
       }
       case 'float':

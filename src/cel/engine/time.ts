@@ -3,7 +3,7 @@
  * own, from src/go), RFC 3339 and protobuf duration formatting, calendar fields in UTC, fixed offsets
  * (`+05:30`) or IANA zones (via Intl).
  */
-import { formatRFC3339, pastInt64Digits, strconvQuote, timeFields, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
+import { formatRFC3339, parseInt64, strconvQuote, timeFields, tryParseDuration, tryParseRFC3339, unixNanos } from '../../go/index.js';
 import { CelEvalError } from './errors.js';
 import { Duration, INT64_MAX, INT64_MIN, NANOS_PER_SECOND, TS_MAX_SECONDS, TS_MIN_SECONDS, Timestamp, floorDiv } from './values.js';
 
@@ -102,8 +102,8 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
  */
 function goAtoi(text: string): bigint {
   if (!/^[+-]?[0-9]+$/.test(text)) throw new CelEvalError(`strconv.Atoi: parsing ${strconvQuote(text)}: invalid syntax`);
-  const n = pastInt64Digits(text) ? INT64_MAX + 1n : BigInt(text);
-  if (n < INT64_MIN || n > INT64_MAX) throw new CelEvalError(`strconv.Atoi: parsing ${strconvQuote(text)}: value out of range`);
+  const n = parseInt64(text);
+  if (n === undefined) throw new CelEvalError(`strconv.Atoi: parsing ${strconvQuote(text)}: value out of range`);
   return n;
 }
 
