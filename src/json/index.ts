@@ -15,3 +15,4 @@ export { needsJsonEscape } from './escape.js';
 export { estimatedLeafSize, estimatedSize, type SizeMemo } from './size-estimate.js';
 export { heightUpTo, nestsDeeperThan } from './height.js';
 export { documentDepthProblem, MAX_POLICY_DEPTH, type DepthProblem } from './document-depth.js';
+export { goJsonKind } from './go-kind.js';

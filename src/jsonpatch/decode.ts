@@ -1,4 +1,4 @@
-import { copyNumberMark, getOwn, hasOwn, isJsonObject } from '../json/index.js';
+import { copyNumberMark, getOwn, goJsonKind, hasOwn, isJsonObject } from '../json/index.js';
 import type { JsonObject, JsonValue } from '../json/index.js';
 import { resolveOptions } from './types.js';
 import type { ApplyOptions, DecodeResult, Flavour, Operation, OperationName } from './types.js';
@@ -66,7 +66,7 @@ function goString(raw: JsonObject, field: 'path' | 'from'): string | { error: st
   }
   const v = raw[field];
   if (typeof v === 'string') return v;
-  return { error: `json: cannot unmarshal ${goJsonType(v)} into Go value of type string` };
+  return { error: `json: cannot unmarshal ${goJsonKind(v)} into Go value of type string` };
 }
 
 function checkV4(raw: JsonObject): Checked {
@@ -127,13 +127,6 @@ function withValue(raw: JsonObject, op: Operation & { value: JsonValue }): Opera
 function goOpJson(raw: JsonObject): string {
   const keys = Object.keys(raw).sort();
   return '{' + keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(raw[k])}`).join(',') + '}';
-}
-
-function goJsonType(v: JsonValue): string {
-  if (Array.isArray(v)) return 'array';
-  if (v === null) return 'null';
-  if (typeof v === 'object') return 'object';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
 function describe(v: unknown): string {

@@ -19,7 +19,7 @@
  */
 import type { GroupVersionKind } from '../admission/index.js';
 import { goJsonStringify, strconvQuote } from '../go/index.js';
-import { isJsonObject, ownMember, setOwn, shallowCopyObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../json/index.js';
+import { goJsonKind, isJsonObject, ownMember, setOwn, shallowCopyObject, withNumberMarksOf, type JsonObject, type JsonValue } from '../json/index.js';
 import type { SchemaRegistry } from '../schema/index.js';
 
 /** The name kube-apiserver's release builds give the scheme of the built-in groups (pkg/api/legacyscheme). */
@@ -110,7 +110,7 @@ function interpret(doc: JsonObject): { apiVersion: string; kind: string; error?:
     const v = field === undefined ? undefined : ownMember(doc, key);
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') {
-      return { error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(v)} into Go struct field .${field} of type string` };
+      return { error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(v)} into Go struct field .${field} of type string` };
     }
     if (field === 'apiVersion') apiVersion = v;
     else kind = v;
@@ -121,10 +121,6 @@ function interpret(doc: JsonObject): { apiVersion: string; kind: string; error?:
 /** The Go struct SimpleMetaFactory.Interpret decodes apiVersion and kind into, as encoding/json names it. */
 const FIND_KIND = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
-function jsonKindName(v: JsonValue): string {
-  return Array.isArray(v) ? 'array' : isJsonObject(v) ? 'object' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : 'string';
-}
-
 /**
  * Why a JSON-patched object does not decode back into an Unstructured, as kube-apiserver decodes a custom
  * resource's (mutating/patch/json_patch.go) and Kyverno's MutatingPolicy any object's (mpol compiler
@@ -134,7 +130,7 @@ function jsonKindName(v: JsonValue): string {
  */
 export function unstructuredTypeMetaError(doc: JsonValue): string | undefined {
   if (!isJsonObject(doc)) {
-    if (doc !== null) return `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKindName(doc)} into Go value of type ${FIND_KIND}`;
+    if (doc !== null) return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(doc)} into Go value of type ${FIND_KIND}`;
   } else {
     const read = interpret(doc);
     if (read.error !== undefined) return read.error;

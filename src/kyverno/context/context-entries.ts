@@ -12,7 +12,7 @@
  * - `imageRegistry`, `globalReference`: not available here, a clear error.
  */
 import { isReviewAborted } from '../../guard/index.js';
-import { getOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
+import { getOwn, goJsonKind, isJsonObject, type JsonObject, type JsonValue } from '../../json/index.js';
 import { goSprint, strconvQuote } from '../../go/index.js';
 import { KyvernoRuleError, messageOf } from '../errors.js';
 import { JmesPathError } from '../jmespath/index.js';
@@ -289,8 +289,7 @@ function apiCallText(call: JsonValue, field: 'urlPath' | 'jmesPath', entry: { na
   const value = isJsonObject(call) ? getOwn(call, field) : undefined;
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  const kind = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'number' ? 'number' : 'bool';
   throw failed(
-    `failed to substitute variables in context entry ${entry.name} ${entry.urlPath}: json: cannot unmarshal ${kind} into Go struct field ContextAPICall.${field} of type string`,
+    `failed to substitute variables in context entry ${entry.name} ${entry.urlPath}: json: cannot unmarshal ${goJsonKind(value)} into Go struct field ContextAPICall.${field} of type string`,
   );
 }
